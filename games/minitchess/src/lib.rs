@@ -1,0 +1,1 @@
+//! MinitChess, the 5x6 chess variant of the "Lousy Chess" module, and its five engines.

@@ -1,0 +1,1 @@
+//! Every Boardcast wire message and its two encodings (JSON text, postcard binary).

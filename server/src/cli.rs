@@ -1,0 +1,82 @@
+//! The `boardcast-server` entry point: parse flags, set up logging, serve until Ctrl-C or
+//! SIGTERM. It lives in the library so the end-to-end tests can build the very same program.
+
+use std::process::ExitCode;
+
+use crate::{Config, serve, shutdown};
+use clap::Parser;
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+/// Runs the server as the `boardcast-server` binary does, with the process's arguments.
+pub fn main() -> ExitCode {
+    let config = Config::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("boardcast-server: cannot start the runtime: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(run(config))
+}
+
+/// Serves with `config` until Ctrl-C or SIGTERM.
+pub async fn run(config: Config) -> ExitCode {
+    let filter = EnvFilter::try_from_default_env()
+        .or_else(|_| EnvFilter::try_new(&config.log))
+        .unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+
+    let listener = match TcpListener::bind(config.listen).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            tracing::error!(addr = %config.listen, %err, "cannot listen");
+            return ExitCode::from(1);
+        }
+    };
+    let addr = listener.local_addr().unwrap_or(config.listen);
+    tracing::info!(%addr, db = %config.db.display(), "boardcast-server listening");
+
+    let (trigger, shutdown) = shutdown::channel();
+    let server = tokio::spawn(serve(listener, config, shutdown));
+    wait_for_signal().await;
+    tracing::info!("shutting down");
+    trigger.fire();
+    match server.await {
+        Ok(Ok(())) => {
+            tracing::info!("stopped cleanly");
+            ExitCode::SUCCESS
+        }
+        Ok(Err(err)) => {
+            tracing::error!(%err, "server failed");
+            ExitCode::from(1)
+        }
+        Err(err) => {
+            tracing::error!(%err, "server task panicked");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Completes on Ctrl-C, or on SIGTERM where there is one.
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}
