@@ -1,0 +1,166 @@
+//! Messages a client sends.
+//!
+//! Every client message travels in a [`ClientEnvelope`] whose `id` is the client's ack id: the
+//! server answers every envelope with exactly one [`crate::Ack`], [`crate::ErrorReply`] or a
+//! reply that names the same id. Ack ids of match actions are remembered per seat, so a move
+//! re-sent after a reconnect with the same id is applied once and acknowledged again.
+
+use serde::{Deserialize, Serialize};
+
+use crate::common::{ColorChoice, Target, TimeControl};
+
+/// One client message with its ack id. Ids must increase per seat for match actions
+/// (a client normally counts up from 1 per connection and carries on after a reconnect).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientEnvelope {
+    pub id: u64,
+    pub msg: ClientMessage,
+}
+
+/// Everything a client can ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Announce the protocol version and a display name. Optional; without it the client is
+    /// "anonymous" and speaks [`crate::PROTOCOL_VERSION`].
+    Hello(Hello),
+    /// Application-level ping; answered by [`crate::Pong`] with the same nonce.
+    Ping(Ping),
+    /// Ask for open seeks, live matches and channels; answered by [`crate::Lobby`].
+    ListLobby,
+    /// Open a new Frisian match and take a seat in it; answered by [`crate::Seat`].
+    CreateMatch(CreateMatch),
+    /// Take the free seat of a match, by id or by invite code; answered by [`crate::Seat`].
+    JoinMatch(JoinMatch),
+    /// Take back a seat after a reconnect, from its token alone; answered by [`crate::Seat`]
+    /// and then the match's missed events (or a snapshot).
+    Resume(Resume),
+    /// Play a Frisian move.
+    Move(PlayMove),
+    Resign(SeatAction),
+    OfferDraw(SeatAction),
+    AcceptDraw(SeatAction),
+    DeclineDraw(SeatAction),
+    /// Abort a match before both sides have moved.
+    Abort(SeatAction),
+    /// Claim the win or a draw after the opponent has been gone for the grace period.
+    Claim(Claim),
+    OfferRematch(SeatAction),
+    AcceptRematch(SeatAction),
+    DeclineRematch(SeatAction),
+    /// Watch a match or channel: a snapshot, or the events after `since_v`, then every event.
+    Watch(Watch),
+    Unwatch(Target),
+    /// Start an on-demand MinitChess engine game; answered by [`crate::GameCreated`].
+    StartEngineGame(StartEngineGame),
+    /// Guess the coming ply of an engine game before it is revealed.
+    Predict(Predict),
+    /// Ask for the prediction leaderboard; answered by [`crate::Leaderboard`].
+    Leaderboard(LeaderboardQuery),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    pub protocol: u32,
+    /// Free text naming the client program, for logs.
+    pub client: String,
+    /// The display name shown to opponents, watchers and on the leaderboard.
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ping {
+    pub nonce: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateMatch {
+    /// `None` for an untimed match.
+    pub time_control: Option<TimeControl>,
+    pub color: ColorChoice,
+    /// A public match is listed as an open seek; a private one is joined by its invite code.
+    pub public: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JoinMatch {
+    Id(String),
+    Code(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    pub token: String,
+    /// The last match event version this client saw, if any.
+    pub since_v: Option<u64>,
+}
+
+/// A Frisian move: the origin and every landing square, as square numbers 1–50
+/// (`[32, 28]`, or `[9, 18, 16]` for a capture landing on 18 then 16). Captures can share
+/// origin and destination, so a move is never identified by those two squares alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayMove {
+    pub match_id: String,
+    pub token: String,
+    pub route: Vec<u8>,
+}
+
+/// An action of a seated player that needs no more than the seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAction {
+    pub match_id: String,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub match_id: String,
+    pub token: String,
+    pub kind: ClaimKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    Win,
+    Draw,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Watch {
+    pub target: Target,
+    /// The last event version this client saw of `target`; `None` asks for a snapshot.
+    pub since_v: Option<u64>,
+}
+
+/// What a defuser reads off the module: the serial, each engine's letter and seed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartEngineGame {
+    /// The bomb's serial number, upper-case letters and digits (`CH3SS5`).
+    pub serial: String,
+    /// White's engine letter and seed (`L4`).
+    pub white: String,
+    /// Black's engine letter and seed (`K7`).
+    pub black: String,
+    /// Milliseconds between reveals; `None` for the server's default.
+    pub ply_interval_ms: Option<u64>,
+    /// Reveal the plies before this one at once, as the module shows the game up to its
+    /// puzzle point; `None` or 0 starts from the first ply.
+    pub reveal_from_ply: Option<u32>,
+}
+
+/// A guess for ply `ply` of a channel's current game, as squares (`b1`, `c3`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Predict {
+    pub channel: String,
+    pub ply: u32,
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderboardQuery {
+    /// At most this many entries (the server caps it).
+    pub limit: u32,
+}

@@ -1,0 +1,72 @@
+//! Typed refusals: the error codes a server answers with, and what can go wrong decoding.
+
+use serde::{Deserialize, Serialize};
+
+/// Why the server refused a message. Every refusal leaves everything as it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The frame could not be decoded: not JSON/postcard, wrong shape, unknown message type.
+    Malformed,
+    /// The message decoded but a field is out of range (name too long, route too long, …).
+    InvalidArgument,
+    /// The frame was larger than the limit.
+    TooLarge,
+    UnsupportedVersion,
+    /// No match, channel, game or seat with that id or code.
+    NotFound,
+    /// The seat token is unknown, malformed, or belongs to another match.
+    InvalidToken,
+    /// The token is valid but it is the other side's turn.
+    NotYourTurn,
+    /// The move is not legal here; the message says why.
+    IllegalMove,
+    /// The match or game is over.
+    GameOver,
+    /// Both seats are taken.
+    MatchFull,
+    /// The action is not allowed now (abort after both moved, claim before the grace period
+    /// ran out, accepting an offer nobody made, …); the message says why.
+    NotAllowed,
+    /// A prediction for a ply that is already revealed (or not the coming one).
+    PredictionClosed,
+    /// Too many messages; the connection is closed right after this.
+    RateLimited,
+    /// The server is at a limit (connections, matches, games); try later.
+    Busy,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// Something failed inside the server (storage); nothing was applied.
+    Internal,
+}
+
+/// Why bytes from the network did not become a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("frame of {size} bytes is over the limit of {limit} bytes")]
+    TooLarge { size: usize, limit: usize },
+    #[error("{got} frame on a {expected} connection")]
+    WrongFrameType {
+        got: &'static str,
+        expected: &'static str,
+    },
+    #[error("text frame is not valid UTF-8")]
+    InvalidUtf8,
+    #[error("not a valid message: {0}")]
+    Malformed(String),
+    #[error("invalid message: {0}")]
+    Invalid(#[from] crate::validate::ValidationError),
+}
+
+impl DecodeError {
+    /// The error code a server answers this with.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            DecodeError::TooLarge { .. } => ErrorCode::TooLarge,
+            DecodeError::Invalid(_) => ErrorCode::InvalidArgument,
+            DecodeError::WrongFrameType { .. }
+            | DecodeError::InvalidUtf8
+            | DecodeError::Malformed(_) => ErrorCode::Malformed,
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! Sizes and WebSocket close codes every implementation must agree on.
+
+/// Largest frame a client may send. Client messages are small; this bounds what the server
+/// reads before it parses anything.
+pub const MAX_CLIENT_FRAME_BYTES: usize = 8 * 1024;
+
+/// Largest frame the server sends (a snapshot of a long match); clients should accept this.
+pub const MAX_SERVER_FRAME_BYTES: usize = 1024 * 1024;
+
+/// Longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// Longest id, invite code, token, serial or similar string field, in bytes.
+pub const MAX_ID_BYTES: usize = 64;
+
+/// Longest Frisian route: origin plus one landing square per captured piece (at most 20).
+pub const MAX_ROUTE_SQUARES: usize = 21;
+
+/// WebSocket close codes the server uses.
+pub mod close {
+    /// Normal closure.
+    pub const NORMAL: u16 = 1000;
+    /// The server is shutting down.
+    pub const GOING_AWAY: u16 = 1001;
+    /// No subprotocol offered that the server speaks, or a WebSocket protocol error.
+    pub const PROTOCOL_ERROR: u16 = 1002;
+    /// A text frame with invalid UTF-8.
+    pub const INVALID_DATA: u16 = 1007;
+    /// Policy: the message rate limit was exceeded, or the client stopped reading.
+    pub const POLICY: u16 = 1008;
+    /// A frame over [`super::MAX_CLIENT_FRAME_BYTES`].
+    pub const TOO_BIG: u16 = 1009;
+    /// The server is at its connection limit.
+    pub const TRY_AGAIN_LATER: u16 = 1013;
+    /// Nothing arrived within the idle timeout.
+    pub const IDLE: u16 = 4000;
+}

@@ -1,0 +1,190 @@
+//! What the server tells about Frisian matches: summaries, snapshots and versioned events.
+
+use serde::{Deserialize, Serialize};
+
+use crate::common::{Side, TimeControl};
+
+/// A match as listed in the lobby.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    pub match_id: String,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub time_control: Option<TimeControl>,
+    pub phase: MatchPhase,
+    /// Plies played so far.
+    pub plies: u32,
+    pub watchers: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchPhase {
+    /// One seat is still free.
+    Waiting,
+    Playing,
+    Finished,
+}
+
+/// A seated player as others see them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    pub name: String,
+    /// Whether a connection currently holds this seat.
+    pub connected: bool,
+}
+
+/// Both clocks at one moment. `running` is the side whose time is going down; remaining times
+/// are as of the moment the message was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    pub white_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<Side>,
+}
+
+/// A legal move as the server offers it: notation for people, route for the wire.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalMove {
+    /// `32-28`, `28x19`, or the full path `9x18x16` where captures share origin and destination.
+    pub notation: String,
+    /// Origin and every landing square; send this back in [`crate::PlayMove`].
+    pub route: Vec<u8>,
+    /// Captured squares, ascending.
+    pub captures: Vec<u8>,
+}
+
+/// A move already played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// 0 for White's first move.
+    pub ply: u32,
+    pub side: Side,
+    pub notation: String,
+    pub route: Vec<u8>,
+    pub captures: Vec<u8>,
+    /// Whether a man was crowned by this move.
+    pub promotes: bool,
+}
+
+/// The three-move counter of one side: the king on `square` has made `count` consecutive simple
+/// moves; at 3 it may not make another simple move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KingCounter {
+    pub count: u8,
+    pub square: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KingCounters {
+    pub white: Option<KingCounter>,
+    pub black: Option<KingCounter>,
+}
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// `None` for a draw or an abort.
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    /// The reason in words, e.g. `black has no legal move` or `two kings v one king, 7 moves (art. 18)`.
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The loser had no legal move (no pieces, blocked, or only a frozen king).
+    NoLegalMove,
+    Resignation,
+    TimeForfeit,
+    /// A draw rule of the game (two kings v one king, king v king).
+    DrawByRule,
+    DrawByAgreement,
+    Aborted,
+    /// The opponent left and did not return within the grace period; the win was claimed.
+    Abandoned,
+    /// The opponent left and did not return within the grace period; a draw was claimed.
+    DrawClaimed,
+}
+
+/// Everything about a match at version `v`. Seat tokens and invite codes are never in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSnapshot {
+    pub match_id: String,
+    /// The version of the last event folded into this snapshot; the next event is `v + 1`.
+    pub v: u64,
+    pub white: Option<PlayerInfo>,
+    pub black: Option<PlayerInfo>,
+    pub time_control: Option<TimeControl>,
+    pub public: bool,
+    pub phase: MatchPhase,
+    pub start_fen: String,
+    pub fen: String,
+    pub moves: Vec<PlayedMove>,
+    pub turn: Side,
+    pub clock: Option<ClockState>,
+    /// The legal moves of the side to move (empty when the match is not being played).
+    pub legal_moves: Vec<LegalMove>,
+    pub king_counters: KingCounters,
+    /// The side whose draw offer stands, if any.
+    pub draw_offer: Option<Side>,
+    /// The side whose rematch offer stands, if any.
+    pub rematch_offer: Option<Side>,
+    /// Sides whose player is gone, with the time left before the other may claim.
+    pub absent: Vec<Absence>,
+    pub result: Option<MatchResult>,
+    /// The id of the rematch, once it was agreed.
+    pub rematch: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Absence {
+    pub side: Side,
+    /// Milliseconds until the opponent may claim; 0 once a claim is allowed.
+    pub claim_in_ms: u64,
+}
+
+/// One versioned match event. Events of a match form a gap-free sequence `v = 1, 2, …`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchEventMsg {
+    pub match_id: String,
+    pub v: u64,
+    pub event: MatchEvent,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchEvent {
+    PlayerJoined(PlayerJoined),
+    /// A move was committed. Carries what a client needs to go on without a snapshot.
+    Moved(Moved),
+    DrawOffered(Side),
+    DrawDeclined(Side),
+    /// A pending draw offer lapsed because a move was played.
+    DrawOfferCancelled,
+    PlayerLeft(Absence),
+    PlayerReturned(Side),
+    Ended(MatchResult),
+    RematchOffered(Side),
+    RematchDeclined(Side),
+    /// The rematch exists under this id, colours swapped; each player gets its seat privately.
+    RematchStarted(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerJoined {
+    pub side: Side,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    pub played: PlayedMove,
+    /// FEN after the move.
+    pub fen: String,
+    pub clock: Option<ClockState>,
+    /// The legal moves of the side now to move (empty if the move ended the game).
+    pub legal_moves: Vec<LegalMove>,
+    pub king_counters: KingCounters,
+}

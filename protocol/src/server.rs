@@ -1,0 +1,119 @@
+//! Messages the server sends.
+
+use serde::{Deserialize, Serialize};
+
+use crate::common::{Crowd, Side};
+use crate::engine::{
+    ChannelEventMsg, ChannelSnapshot, ChannelSummary, LeaderboardEntry, PredictionResult,
+};
+use crate::error::ErrorCode;
+use crate::matches::{MatchEventMsg, MatchSnapshot, MatchSummary};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The first message on every connection.
+    Welcome(Welcome),
+    /// The envelope with this id was carried out.
+    Ack(Ack),
+    /// The envelope with this id (or, with `id: None`, a frame that could not be read) was
+    /// refused; nothing changed.
+    Error(ErrorReply),
+    Pong(Pong),
+    Lobby(Lobby),
+    /// A seat in a match: only ever sent to the player who holds it.
+    Seat(Seat),
+    MatchSnapshot(MatchSnapshot),
+    MatchEvent(MatchEventMsg),
+    ChannelSnapshot(ChannelSnapshot),
+    ChannelEvent(ChannelEventMsg),
+    Crowd(Crowd),
+    /// An on-demand engine game was started.
+    GameCreated(GameCreated),
+    PredictionResult(PredictionResult),
+    Leaderboard(Leaderboard),
+    /// The server is going away; reconnect after the given time.
+    Shutdown(ShutdownNotice),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Welcome {
+    pub protocol: u32,
+    /// The server program and version, for logs.
+    pub server: String,
+    pub limits: Limits,
+}
+
+/// Limits the server enforces on this connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Largest frame the server accepts from a client, in bytes.
+    pub max_frame_bytes: u32,
+    /// Sustained client messages per second; beyond the burst the connection is closed (1008).
+    pub messages_per_second: u32,
+    pub message_burst: u32,
+    /// A connection silent for this long is closed; any message, or a WebSocket ping, counts.
+    pub idle_timeout_ms: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ack {
+    pub id: u64,
+    /// True when the id had already been carried out (a re-sent command): nothing was
+    /// applied this time.
+    pub duplicate: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorReply {
+    pub id: Option<u64>,
+    pub code: ErrorCode,
+    /// Why, in words fit to show a person (`illegal move: a capture of higher value exists`).
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pong {
+    pub nonce: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lobby {
+    /// Public matches with a free seat.
+    pub seeks: Vec<MatchSummary>,
+    /// Matches being played.
+    pub live: Vec<MatchSummary>,
+    pub channels: Vec<ChannelSummary>,
+}
+
+/// A seat: the secret token that lets its holder act in the match. Keep it private.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The envelope this answers (create, join, resume), or 0 when the server hands out a
+    /// seat unasked (a rematch).
+    pub id: u64,
+    pub match_id: String,
+    /// Short code a friend can join a private match with.
+    pub invite_code: String,
+    pub side: Side,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameCreated {
+    pub id: u64,
+    /// The channel id to watch or predict on.
+    pub channel: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    pub id: u64,
+    pub entries: Vec<LeaderboardEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShutdownNotice {
+    pub reason: String,
+    pub reconnect_after_ms: u64,
+}

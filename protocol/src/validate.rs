@@ -1,0 +1,135 @@
+//! Field checks that serde cannot express: lengths and ranges of untrusted input.
+
+use crate::client::*;
+use crate::common::Target;
+use crate::limits::{MAX_ID_BYTES, MAX_NAME_CHARS, MAX_ROUTE_SQUARES};
+
+/// A decoded message whose fields are out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {problem}")]
+pub struct ValidationError {
+    pub field: &'static str,
+    pub problem: String,
+}
+
+/// Checks a decoded message before anyone acts on it.
+pub trait Validate {
+    fn validate(&self) -> Result<(), ValidationError>;
+}
+
+fn fail(field: &'static str, problem: impl Into<String>) -> Result<(), ValidationError> {
+    Err(ValidationError {
+        field,
+        problem: problem.into(),
+    })
+}
+
+fn id(field: &'static str, value: &str) -> Result<(), ValidationError> {
+    if value.is_empty() {
+        return fail(field, "must not be empty");
+    }
+    if value.len() > MAX_ID_BYTES {
+        return fail(field, format!("longer than {MAX_ID_BYTES} bytes"));
+    }
+    if !value.bytes().all(|b| b.is_ascii_graphic()) {
+        return fail(field, "must be printable ASCII without spaces");
+    }
+    Ok(())
+}
+
+fn target(value: &Target) -> Result<(), ValidationError> {
+    match value {
+        Target::Match(match_id) => id("target", match_id),
+        Target::Channel(channel) => id("target", channel),
+    }
+}
+
+fn seat(action: &SeatAction) -> Result<(), ValidationError> {
+    id("match_id", &action.match_id)?;
+    id("token", &action.token)
+}
+
+impl Validate for ClientEnvelope {
+    fn validate(&self) -> Result<(), ValidationError> {
+        self.msg.validate()
+    }
+}
+
+impl Validate for ClientMessage {
+    fn validate(&self) -> Result<(), ValidationError> {
+        match self {
+            ClientMessage::Hello(hello) => {
+                let chars = hello.name.chars().count();
+                if chars == 0 || chars > MAX_NAME_CHARS {
+                    return fail("name", format!("must be 1 to {MAX_NAME_CHARS} characters"));
+                }
+                if hello.name.chars().any(char::is_control) {
+                    return fail("name", "must not contain control characters");
+                }
+                if hello.client.len() > MAX_ID_BYTES {
+                    return fail("client", format!("longer than {MAX_ID_BYTES} bytes"));
+                }
+                Ok(())
+            }
+            ClientMessage::Ping(_) | ClientMessage::ListLobby => Ok(()),
+            ClientMessage::CreateMatch(create) => match create.time_control {
+                Some(tc) if tc.initial_ms == 0 && tc.increment_ms == 0 => {
+                    fail("time_control", "a timed match needs time")
+                }
+                Some(tc) if tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000 => {
+                    fail("time_control", "at most 24 hours plus 1 hour per move")
+                }
+                _ => Ok(()),
+            },
+            ClientMessage::JoinMatch(JoinMatch::Id(value) | JoinMatch::Code(value)) => {
+                id("join", value)
+            }
+            ClientMessage::Resume(resume) => id("token", &resume.token),
+            ClientMessage::Move(play) => {
+                id("match_id", &play.match_id)?;
+                id("token", &play.token)?;
+                if play.route.len() < 2 || play.route.len() > MAX_ROUTE_SQUARES {
+                    return fail(
+                        "route",
+                        format!("must hold 2 to {MAX_ROUTE_SQUARES} squares (origin and landings)"),
+                    );
+                }
+                if play.route.iter().any(|&square| !(1..=50).contains(&square)) {
+                    return fail("route", "squares are numbered 1 to 50");
+                }
+                Ok(())
+            }
+            ClientMessage::Resign(action)
+            | ClientMessage::OfferDraw(action)
+            | ClientMessage::AcceptDraw(action)
+            | ClientMessage::DeclineDraw(action)
+            | ClientMessage::Abort(action)
+            | ClientMessage::OfferRematch(action)
+            | ClientMessage::AcceptRematch(action)
+            | ClientMessage::DeclineRematch(action) => seat(action),
+            ClientMessage::Claim(claim) => {
+                id("match_id", &claim.match_id)?;
+                id("token", &claim.token)
+            }
+            ClientMessage::Watch(watch) => target(&watch.target),
+            ClientMessage::Unwatch(watched) => target(watched),
+            ClientMessage::StartEngineGame(start) => {
+                id("serial", &start.serial)?;
+                id("white", &start.white)?;
+                id("black", &start.black)?;
+                match start.ply_interval_ms {
+                    Some(ms) if !(100..=600_000).contains(&ms) => {
+                        fail("ply_interval_ms", "must be 100 to 600000")
+                    }
+                    _ => Ok(()),
+                }
+            }
+            ClientMessage::Predict(predict) => {
+                id("channel", &predict.channel)?;
+                id("from", &predict.from)?;
+                id("to", &predict.to)
+            }
+            ClientMessage::Leaderboard(_) => Ok(()),
+        }
+    }
+}
