@@ -1,9 +1,9 @@
 //! The two encodings: JSON in text frames, postcard in binary frames.
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::{self, DeserializeOwned, Visitor};
 
-use crate::client::ClientEnvelope;
+use crate::client::{ClientEnvelope, ClientMessage};
 use crate::error::DecodeError;
 use crate::limits::{MAX_CLIENT_FRAME_BYTES, MAX_SERVER_FRAME_BYTES};
 use crate::server::ServerMessage;
@@ -70,15 +70,30 @@ impl Encoding {
     }
 
     /// Decodes and validates a frame a client sent, within [`MAX_CLIENT_FRAME_BYTES`].
+    /// A message type this crate does not know gives [`DecodeError::UnknownType`].
     pub fn decode_client(self, frame: FrameRef<'_>) -> Result<ClientEnvelope, DecodeError> {
-        let envelope: ClientEnvelope = self.decode(frame, MAX_CLIENT_FRAME_BYTES)?;
+        self.decode_client_within(frame, MAX_CLIENT_FRAME_BYTES)
+    }
+
+    /// [`Encoding::decode_client`] with the server's own frame limit (the one it announces in
+    /// [`crate::Limits::max_frame_bytes`]) instead of [`MAX_CLIENT_FRAME_BYTES`].
+    pub fn decode_client_within(
+        self,
+        frame: FrameRef<'_>,
+        limit: usize,
+    ) -> Result<ClientEnvelope, DecodeError> {
+        let envelope: ClientEnvelope = self
+            .decode(frame, limit)
+            .map_err(|err| refine::<ClientMessage>(err, frame, Nesting::Envelope))?;
         envelope.validate()?;
         Ok(envelope)
     }
 
     /// Decodes a frame the server sent, within [`MAX_SERVER_FRAME_BYTES`].
+    /// A message type this crate does not know gives [`DecodeError::UnknownType`].
     pub fn decode_server(self, frame: FrameRef<'_>) -> Result<ServerMessage, DecodeError> {
         self.decode(frame, MAX_SERVER_FRAME_BYTES)
+            .map_err(|err| refine::<ServerMessage>(err, frame, Nesting::TopLevel))
     }
 
     /// Decodes any message type from an untrusted frame, refusing frames over `limit` bytes
@@ -144,4 +159,127 @@ impl Frame {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// The wire names of an enum's variants (its JSON tags), in declaration order, which is also
+/// the order of postcard's variant indexes: `variant_names::<ServerMessage>()[0] == "welcome"`.
+/// Empty for a type that is not an enum.
+pub fn variant_names<T: DeserializeOwned>() -> &'static [&'static str] {
+    let mut names: &'static [&'static str] = &[];
+    // The probe records what serde's derived code announces and then fails on purpose.
+    let _ = T::deserialize(VariantProbe(&mut names));
+    names
+}
+
+/// A deserializer that only answers `deserialize_enum`, by remembering the variant names.
+struct VariantProbe<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> de::Deserializer<'de> for VariantProbe<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("not an enum"))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = variants;
+        Err(de::Error::custom("variant names recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+        ignored_any
+    }
+}
+
+/// Where the message-type tag sits in a frame.
+#[derive(Clone, Copy)]
+enum Nesting {
+    /// The frame is the message enum itself ([`ServerMessage`]).
+    TopLevel,
+    /// The frame is a [`ClientEnvelope`]: `{"id": …, "msg": <tag>}`, or in postcard the id
+    /// varint followed by the variant index.
+    Envelope,
+}
+
+/// Longest unknown tag echoed in [`DecodeError::UnknownType`].
+const MAX_TAG_BYTES: usize = 64;
+
+/// Turns a [`DecodeError::Malformed`] into [`DecodeError::UnknownType`] when the frame's
+/// message tag is readable and names no variant of `M`. Only called after decoding failed, so
+/// well-formed traffic never pays for the second look.
+fn refine<M: DeserializeOwned>(
+    err: DecodeError,
+    frame: FrameRef<'_>,
+    nesting: Nesting,
+) -> DecodeError {
+    if !matches!(err, DecodeError::Malformed(_)) {
+        return err;
+    }
+    let known = variant_names::<M>();
+    let unknown = match frame {
+        FrameRef::Text(bytes) => json_tag(bytes, nesting)
+            .filter(|tag| !known.contains(&tag.as_str()))
+            .map(|tag| truncate(tag, MAX_TAG_BYTES)),
+        FrameRef::Binary(bytes) => postcard_index(bytes, nesting)
+            .filter(|&index| index >= known.len() as u64)
+            .map(|index| format!("#{index}")),
+    };
+    match unknown {
+        Some(tag) => DecodeError::UnknownType(tag),
+        None => err,
+    }
+}
+
+/// The message tag of a JSON frame: a bare string (unit variant) or the only key of an object.
+fn json_tag(bytes: &[u8], nesting: Nesting) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let message = match nesting {
+        Nesting::TopLevel => &value,
+        Nesting::Envelope => value.get("msg")?,
+    };
+    match message {
+        serde_json::Value::String(tag) => Some(tag.clone()),
+        serde_json::Value::Object(fields) if fields.len() == 1 => fields.keys().next().cloned(),
+        _ => None,
+    }
+}
+
+/// The variant index of a postcard frame (after the envelope's id varint).
+fn postcard_index(bytes: &[u8], nesting: Nesting) -> Option<u64> {
+    let rest = match nesting {
+        Nesting::TopLevel => bytes,
+        Nesting::Envelope => varint(bytes, 10)?.1,
+    };
+    // postcard writes variant indexes as a u32 varint: at most 5 bytes.
+    varint(rest, 5).map(|(index, _)| index)
+}
+
+/// A LEB128 varint of at most `max_bytes` bytes, as postcard writes integers.
+fn varint(bytes: &[u8], max_bytes: usize) -> Option<(u64, &[u8])> {
+    let mut value: u64 = 0;
+    for (i, &byte) in bytes.iter().take(max_bytes).enumerate() {
+        value |= u64::from(byte & 0x7f).checked_shl(7 * i as u32)?;
+        if byte & 0x80 == 0 {
+            return Some((value, &bytes[i + 1..]));
+        }
+    }
+    None
+}
+
+fn truncate(mut text: String, max_bytes: usize) -> String {
+    if text.len() > max_bytes {
+        let mut end = max_bytes;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
 }

@@ -38,6 +38,8 @@ pub enum ErrorCode {
     ShuttingDown,
     /// Something failed inside the server (storage); nothing was applied.
     Internal,
+    /// The server understood the message but does not offer this feature (yet).
+    Unsupported,
 }
 
 /// Why bytes from the network did not become a message.
@@ -54,6 +56,11 @@ pub enum DecodeError {
     InvalidUtf8,
     #[error("not a valid message: {0}")]
     Malformed(String),
+    /// The frame is well-formed as far as its message type, and that type is not one this
+    /// protocol version knows: the JSON tag (`"msg": {"castle": …}`) or, in postcard, the
+    /// variant index written as `#21`. Truncated to 64 bytes.
+    #[error("unknown message type {0:?}")]
+    UnknownType(String),
     #[error("invalid message: {0}")]
     Invalid(#[from] crate::validate::ValidationError),
 }
@@ -66,7 +73,8 @@ impl DecodeError {
             DecodeError::Invalid(_) => ErrorCode::InvalidArgument,
             DecodeError::WrongFrameType { .. }
             | DecodeError::InvalidUtf8
-            | DecodeError::Malformed(_) => ErrorCode::Malformed,
+            | DecodeError::Malformed(_)
+            | DecodeError::UnknownType(_) => ErrorCode::Malformed,
         }
     }
 }

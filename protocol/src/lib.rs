@@ -20,7 +20,7 @@ pub mod server;
 mod validate;
 
 pub use client::*;
-pub use codec::{Encoding, Frame, FrameRef};
+pub use codec::{Encoding, Frame, FrameRef, variant_names};
 pub use common::*;
 pub use engine::*;
 pub use error::{DecodeError, ErrorCode};

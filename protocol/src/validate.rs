@@ -37,6 +37,14 @@ fn id(field: &'static str, value: &str) -> Result<(), ValidationError> {
     Ok(())
 }
 
+/// A MinitChess square: file `a`–`e`, rank `1`–`6`.
+fn minit_square(field: &'static str, value: &str) -> Result<(), ValidationError> {
+    match value.as_bytes() {
+        [b'a'..=b'e', b'1'..=b'6'] => Ok(()),
+        _ => fail(field, "must be a square a1 to e6"),
+    }
+}
+
 fn target(value: &Target) -> Result<(), ValidationError> {
     match value {
         Target::Match(match_id) => id("target", match_id),
@@ -68,6 +76,9 @@ impl Validate for ClientMessage {
                 }
                 if hello.client.len() > MAX_ID_BYTES {
                     return fail("client", format!("longer than {MAX_ID_BYTES} bytes"));
+                }
+                if hello.client.chars().any(char::is_control) {
+                    return fail("client", "must not contain control characters");
                 }
                 Ok(())
             }
@@ -126,8 +137,8 @@ impl Validate for ClientMessage {
             }
             ClientMessage::Predict(predict) => {
                 id("channel", &predict.channel)?;
-                id("from", &predict.from)?;
-                id("to", &predict.to)
+                minit_square("from", &predict.from)?;
+                minit_square("to", &predict.to)
             }
             ClientMessage::Leaderboard(_) => Ok(()),
         }

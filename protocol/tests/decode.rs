@@ -1,0 +1,368 @@
+//! Decoding untrusted frames: size limits, frame types, unknown message types, malformed data
+//! and out-of-range fields, each giving its own [`DecodeError`] and error code.
+
+use boardcast_protocol::limits::{MAX_CLIENT_FRAME_BYTES, MAX_ID_BYTES, MAX_ROUTE_SQUARES};
+use boardcast_protocol::*;
+
+fn json_client(text: &str) -> Result<ClientEnvelope, DecodeError> {
+    Encoding::Json.decode_client(FrameRef::Text(text.as_bytes()))
+}
+
+fn postcard_client(bytes: &[u8]) -> Result<ClientEnvelope, DecodeError> {
+    Encoding::Postcard.decode_client(FrameRef::Binary(bytes))
+}
+
+fn seat() -> SeatAction {
+    SeatAction {
+        match_id: "m1".into(),
+        token: "t1".into(),
+    }
+}
+
+#[test]
+fn unknown_json_message_types_are_named() {
+    for (text, tag) in [
+        (r#"{"id":1,"msg":{"castle":{"side":"king"}}}"#, "castle"),
+        (r#"{"id":1,"msg":"dance"}"#, "dance"),
+        (r#"{"msg":"dance"}"#, "dance"),
+    ] {
+        let err = json_client(text).unwrap_err();
+        assert_eq!(err, DecodeError::UnknownType(tag.into()), "{text}");
+        assert_eq!(err.code(), ErrorCode::Malformed);
+    }
+    let err = Encoding::Json
+        .decode_server(FrameRef::Text(br#"{"fireworks":{"count":3}}"#))
+        .unwrap_err();
+    assert_eq!(err, DecodeError::UnknownType("fireworks".into()));
+}
+
+#[test]
+fn long_unknown_tags_are_truncated() {
+    let tag = "é".repeat(100);
+    let text = format!(r#"{{"id":1,"msg":"{tag}"}}"#);
+    match json_client(&text).unwrap_err() {
+        DecodeError::UnknownType(shown) => {
+            assert!(shown.len() <= 64 && shown.len() >= 62, "{}", shown.len());
+            assert!(tag.starts_with(&shown));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn known_types_with_bad_bodies_are_malformed_not_unknown() {
+    for text in [
+        r#"{"id":1,"msg":{"move":{"match_id":1}}}"#,
+        r#"{"id":1,"msg":{"watch":{"target":{"game":"x"},"since_v":null}}}"#,
+        r#"{"id":1,"msg":{"ping":{"nonce":-1}}}"#,
+        r#"{"id":"1","msg":"list_lobby"}"#,
+        r#"{"id":1,"msg":{"ping":{"nonce":1},"pong":{"nonce":1}}}"#,
+        r#"{"id":1}"#,
+        r#"{"id":1,"msg":"list_lobby""#,
+        "",
+    ] {
+        match json_client(text) {
+            Err(DecodeError::Malformed(_)) => {}
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn unknown_postcard_message_types_are_named_by_index() {
+    let known = variant_names::<ClientMessage>().len() as u8;
+    // id 1, then a variant index one past the last.
+    assert_eq!(
+        postcard_client(&[1, known]).unwrap_err(),
+        DecodeError::UnknownType(format!("#{known}"))
+    );
+    // A two-byte varint index (200) after a two-byte id (300).
+    assert_eq!(
+        postcard_client(&[0xac, 0x02, 0xc8, 0x01]).unwrap_err(),
+        DecodeError::UnknownType("#200".into())
+    );
+    let server_known = variant_names::<ServerMessage>().len() as u8;
+    assert_eq!(
+        Encoding::Postcard
+            .decode_server(FrameRef::Binary(&[server_known, 0, 0]))
+            .unwrap_err(),
+        DecodeError::UnknownType(format!("#{server_known}"))
+    );
+}
+
+#[test]
+fn truncated_or_padded_postcard_is_malformed() {
+    let Frame::Binary(bytes) = Encoding::Postcard.encode(&ClientEnvelope {
+        id: 7,
+        msg: ClientMessage::Resign(seat()),
+    }) else {
+        panic!("postcard gives binary frames");
+    };
+    for cut in 0..bytes.len() {
+        assert!(
+            matches!(
+                postcard_client(&bytes[..cut]),
+                Err(DecodeError::Malformed(_))
+            ),
+            "cut at {cut}"
+        );
+    }
+    let mut padded = bytes.clone();
+    padded.push(0);
+    assert!(matches!(
+        postcard_client(&padded),
+        Err(DecodeError::Malformed(_))
+    ));
+    // An id varint that never ends is malformed, not an unknown type.
+    assert!(matches!(
+        postcard_client(&[0xff; 12]),
+        Err(DecodeError::Malformed(_))
+    ));
+    assert_eq!(postcard_client(&bytes).unwrap().id, 7);
+}
+
+#[test]
+fn frames_over_the_limit_are_refused_before_parsing() {
+    // Garbage that would be malformed is refused for its size alone.
+    let big = vec![b'{'; MAX_CLIENT_FRAME_BYTES + 1];
+    let err = Encoding::Json
+        .decode_client(FrameRef::Text(&big))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        DecodeError::TooLarge {
+            size: big.len(),
+            limit: MAX_CLIENT_FRAME_BYTES
+        }
+    );
+    assert_eq!(err.code(), ErrorCode::TooLarge);
+    let err = Encoding::Postcard
+        .decode_client(FrameRef::Binary(&big))
+        .unwrap_err();
+    assert!(matches!(err, DecodeError::TooLarge { .. }));
+    // Invalid UTF-8 over the limit is still "too large": size is checked first.
+    let bad = vec![0xff; MAX_CLIENT_FRAME_BYTES + 1];
+    assert!(matches!(
+        json_client_bytes(&bad),
+        Err(DecodeError::TooLarge { .. })
+    ));
+
+    // A valid message of exactly the limit is accepted (JSON allows trailing whitespace).
+    let mut text = r#"{"id":1,"msg":"list_lobby"}"#.to_owned();
+    text.push_str(&" ".repeat(MAX_CLIENT_FRAME_BYTES - text.len()));
+    assert_eq!(json_client(&text).unwrap().msg, ClientMessage::ListLobby);
+    text.push(' ');
+    assert!(matches!(
+        json_client(&text),
+        Err(DecodeError::TooLarge { .. })
+    ));
+
+    // The server's own limit.
+    let small = r#"{"id":1,"msg":"list_lobby"}"#;
+    assert!(matches!(
+        Encoding::Json.decode_client_within(FrameRef::Text(small.as_bytes()), 10),
+        Err(DecodeError::TooLarge {
+            size: 27,
+            limit: 10
+        })
+    ));
+}
+
+fn json_client_bytes(bytes: &[u8]) -> Result<ClientEnvelope, DecodeError> {
+    Encoding::Json.decode_client(FrameRef::Text(bytes))
+}
+
+#[test]
+fn wrong_frame_types_and_bad_utf8_are_refused() {
+    let text = br#"{"id":1,"msg":"list_lobby"}"#;
+    let err = Encoding::Json
+        .decode_client(FrameRef::Binary(text))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        DecodeError::WrongFrameType { got: "binary", .. }
+    ));
+    assert_eq!(err.code(), ErrorCode::Malformed);
+    let err = Encoding::Postcard
+        .decode_client(FrameRef::Text(&[1, 2]))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        DecodeError::WrongFrameType { got: "text", .. }
+    ));
+    let err = json_client_bytes(b"{\"id\":1,\"msg\":\"\xff\"}").unwrap_err();
+    assert_eq!(err, DecodeError::InvalidUtf8);
+    assert_eq!(err.code(), ErrorCode::Malformed);
+}
+
+/// Every out-of-range field is refused with its name, in both encodings.
+#[test]
+fn out_of_range_fields_are_invalid() {
+    let long_id = "x".repeat(MAX_ID_BYTES + 1);
+    let play = |route: Vec<u8>| {
+        ClientMessage::Move(PlayMove {
+            match_id: "m1".into(),
+            token: "t1".into(),
+            route,
+        })
+    };
+    let hello = |client: &str, name: &str| {
+        ClientMessage::Hello(Hello {
+            protocol: 1,
+            client: client.into(),
+            name: name.into(),
+        })
+    };
+    let create = |initial_ms, increment_ms| {
+        ClientMessage::CreateMatch(CreateMatch {
+            time_control: Some(TimeControl {
+                initial_ms,
+                increment_ms,
+            }),
+            color: ColorChoice::Random,
+            public: true,
+        })
+    };
+    let engine = |serial: &str, ply_interval_ms| {
+        ClientMessage::StartEngineGame(StartEngineGame {
+            serial: serial.into(),
+            white: "L4".into(),
+            black: "K7".into(),
+            ply_interval_ms,
+            reveal_from_ply: None,
+        })
+    };
+    let predict = |channel: &str, from: &str, to: &str| {
+        ClientMessage::Predict(Predict {
+            channel: channel.into(),
+            ply: 3,
+            from: from.into(),
+            to: to.into(),
+        })
+    };
+    let refused = [
+        (hello("cli", ""), "name"),
+        (hello("cli", &"n".repeat(33)), "name"),
+        (hello("cli", "tab\there"), "name"),
+        (hello(&long_id, "Sietske"), "client"),
+        (hello("cli\n", "Sietske"), "client"),
+        (create(0, 0), "time_control"),
+        (create(24 * 3_600_000 + 1, 0), "time_control"),
+        (create(60_000, 3_600_001), "time_control"),
+        (
+            ClientMessage::JoinMatch(JoinMatch::Code(String::new())),
+            "join",
+        ),
+        (
+            ClientMessage::JoinMatch(JoinMatch::Id("a b".into())),
+            "join",
+        ),
+        (
+            ClientMessage::JoinMatch(JoinMatch::Id(long_id.clone())),
+            "join",
+        ),
+        (
+            ClientMessage::Resume(Resume {
+                token: "tök".into(),
+                since_v: None,
+            }),
+            "token",
+        ),
+        (play(vec![32]), "route"),
+        (play(vec![1; MAX_ROUTE_SQUARES + 1]), "route"),
+        (play(vec![0, 5]), "route"),
+        (play(vec![46, 51]), "route"),
+        (
+            ClientMessage::Move(PlayMove {
+                match_id: "".into(),
+                token: "t".into(),
+                route: vec![32, 28],
+            }),
+            "match_id",
+        ),
+        (
+            ClientMessage::Resign(SeatAction {
+                match_id: "m".into(),
+                token: long_id.clone(),
+            }),
+            "token",
+        ),
+        (
+            ClientMessage::Claim(Claim {
+                match_id: "m".into(),
+                token: "".into(),
+                kind: ClaimKind::Win,
+            }),
+            "token",
+        ),
+        (
+            ClientMessage::Watch(Watch {
+                target: Target::Channel("".into()),
+                since_v: None,
+            }),
+            "target",
+        ),
+        (
+            ClientMessage::Unwatch(Target::Match("m 1".into())),
+            "target",
+        ),
+        (engine("", None), "serial"),
+        (engine("CH3SS5", Some(99)), "ply_interval_ms"),
+        (engine("CH3SS5", Some(600_001)), "ply_interval_ms"),
+        (predict("", "b1", "c3"), "channel"),
+        (predict("tv1", "f1", "c3"), "from"),
+        (predict("tv1", "b1", "c7"), "to"),
+        (predict("tv1", "b10", "c3"), "from"),
+        (predict("tv1", "B1", "c3"), "from"),
+    ];
+    for (msg, field) in refused {
+        let envelope = ClientEnvelope { id: 1, msg };
+        for encoding in Encoding::ALL {
+            let frame = encoding.encode(&envelope);
+            match encoding.decode_client(frame.as_ref()) {
+                Err(DecodeError::Invalid(err)) => {
+                    assert_eq!(err.field, field, "{envelope:?}");
+                    assert_eq!(DecodeError::Invalid(err).code(), ErrorCode::InvalidArgument);
+                }
+                other => panic!("{envelope:?} via {encoding:?}: {other:?}"),
+            }
+        }
+    }
+    let accepted = [
+        hello("", &"n".repeat(32)),
+        hello("cli", "Sïetske ✓"),
+        create(24 * 3_600_000, 3_600_000),
+        create(0, 1_000),
+        play(vec![1; MAX_ROUTE_SQUARES]),
+        play(vec![50, 1]),
+        engine("CH3SS5", Some(100)),
+        engine("CH3SS5", Some(600_000)),
+        predict("tv1", "a1", "e6"),
+        ClientMessage::JoinMatch(JoinMatch::Id("x".repeat(MAX_ID_BYTES))),
+    ];
+    for msg in accepted {
+        let envelope = ClientEnvelope { id: 1, msg };
+        for encoding in Encoding::ALL {
+            let frame = encoding.encode(&envelope);
+            assert_eq!(
+                encoding.decode_client(frame.as_ref()).as_ref(),
+                Ok(&envelope)
+            );
+        }
+    }
+}
+
+#[test]
+fn subprotocols_negotiate_the_first_known_one() {
+    assert_eq!(
+        Encoding::negotiate(["chat", "boardcast.v1.json"]),
+        Some(Encoding::Json)
+    );
+    assert_eq!(
+        Encoding::negotiate(["boardcast.v1.postcard", "boardcast.v1.json"]),
+        Some(Encoding::Postcard)
+    );
+    assert_eq!(Encoding::negotiate(["boardcast.v2.json"]), None);
+    assert_eq!(Encoding::Json.subprotocol(), "boardcast.v1.json");
+    assert_eq!(Encoding::Postcard.subprotocol(), "boardcast.v1.postcard");
+}
