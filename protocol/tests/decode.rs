@@ -68,6 +68,26 @@ fn known_types_with_bad_bodies_are_malformed_not_unknown() {
     }
 }
 
+/// PROTOCOL.md promises that a JSON client may leave out an optional field (read as null) and
+/// that unknown object fields are ignored.
+#[test]
+fn json_reads_left_out_optionals_and_ignores_unknown_fields() {
+    let envelope =
+        json_client(r#"{"id":4,"msg":{"watch":{"target":{"channel":"tv1"}}},"extra":1}"#).unwrap();
+    assert_eq!(
+        envelope.msg,
+        ClientMessage::Watch(Watch {
+            target: Target::Channel("tv1".into()),
+            since_v: None
+        })
+    );
+    // A required field is still required.
+    assert!(matches!(
+        json_client(r#"{"id":4,"msg":{"watch":{"since_v":null}}}"#),
+        Err(DecodeError::Malformed(_))
+    ));
+}
+
 #[test]
 fn unknown_postcard_message_types_are_named_by_index() {
     let known = variant_names::<ClientMessage>().len() as u8;

@@ -432,7 +432,7 @@ fn cases() -> Vec<Case> {
                 fen: START_FEN.into(),
                 moves: vec![],
                 turn: Side::White,
-                clock: Some(ClockState { white_ms: 300_000, black_ms: 300_000, running: None }),
+                clock: Some(ClockState { white_ms: 300_000, black_ms: 300_000, running: Some(Side::White) }),
                 legal_moves: white_opening_moves(),
                 king_counters: no_counters(),
                 draw_offer: None,
@@ -446,14 +446,14 @@ fn cases() -> Vec<Case> {
             "match_snapshot.finished",
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
-                v: 9,
+                v: 6,
                 white: Some(PlayerInfo { name: "Sietske".into(), connected: true }),
                 black: Some(PlayerInfo { name: "Wytze".into(), connected: false }),
                 time_control: None,
                 public: false,
                 phase: MatchPhase::Finished,
                 start_fen: START_FEN.into(),
-                fen: "W:WK28:BK3,K19:H6:F40:+0+219".into(),
+                fen: AFTER_32_28.into(),
                 moves: vec![PlayedMove {
                     ply: 0,
                     side: Side::White,
@@ -462,20 +462,17 @@ fn cases() -> Vec<Case> {
                     captures: vec![],
                     promotes: false,
                 }],
-                turn: Side::White,
+                turn: Side::Black,
                 clock: None,
                 legal_moves: vec![],
-                king_counters: KingCounters {
-                    white: None,
-                    black: Some(KingCounter { count: 2, square: 19 }),
-                },
+                king_counters: no_counters(),
                 draw_offer: None,
                 rematch_offer: Some(Side::White),
                 absent: vec![Absence { side: Side::Black, claim_in_ms: 41_500 }],
                 result: Some(MatchResult {
-                    winner: None,
-                    reason: EndReason::DrawByRule,
-                    detail: "two kings v one king, 7 moves (art. 18)".into(),
+                    winner: Some(Side::White),
+                    reason: EndReason::Resignation,
+                    detail: "black resigned".into(),
                 }),
                 rematch: None,
             }),
@@ -517,12 +514,12 @@ fn cases() -> Vec<Case> {
                     side: Side::Black,
                     notation: "9x18x16".into(),
                     route: vec![9, 18, 16],
-                    captures: vec![13, 22],
+                    captures: vec![13, 17],
                     promotes: false,
                 },
-                fen: "W:W26,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,10,11,12,14,15,16,17,19,20:H0:F6:+0+0".into(),
+                fen: "W:W26,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,10,11,12,14,15,16,19,20:H0:F6:+0+0".into(),
                 clock: None,
-                legal_moves: vec![legal("26x17", &[26, 17], &[21]), legal("26x6x8", &[26, 6, 8], &[21, 7])],
+                legal_moves: vec![legal("26-21", &[26, 21], &[]), legal("31-27", &[31, 27], &[])],
                 king_counters: no_counters(),
             }),
         ),
@@ -713,6 +710,22 @@ fn cases() -> Vec<Case> {
         unit_enum("claim_kind", vec![ClaimKind::Win, ClaimKind::Draw]),
         unit_enum("side", vec![Side::White, Side::Black]),
     ];
+    cases.push(case(
+        "value.king_counters",
+        KingCounters {
+            white: None,
+            black: Some(KingCounter {
+                count: 2,
+                square: 19,
+            }),
+        },
+        |encoding, frame| encoding.decode(frame, MAX_SERVER_FRAME_BYTES),
+    ));
+    cases.push(case(
+        "value.legal_capture",
+        legal("28x17x19", &[28, 17, 19], &[18, 22]),
+        |encoding, frame| encoding.decode(frame, MAX_SERVER_FRAME_BYTES),
+    ));
     cases.extend(exchanges());
     cases
 }
@@ -801,6 +814,40 @@ fn exchanges() -> Vec<Case> {
                 invite_code: INVITE.into(),
                 side: Side::Black,
                 token: BLACK_TOKEN.into(),
+            }),
+        ),
+        server(
+            "exchange.snapshot_joined",
+            ServerMessage::MatchSnapshot(MatchSnapshot {
+                match_id: MATCH.into(),
+                v: 2,
+                white: Some(PlayerInfo {
+                    name: "Sietske".into(),
+                    connected: true,
+                }),
+                black: Some(PlayerInfo {
+                    name: "Wytze".into(),
+                    connected: true,
+                }),
+                time_control: timed(),
+                public: false,
+                phase: MatchPhase::Playing,
+                start_fen: START_FEN.into(),
+                fen: START_FEN.into(),
+                moves: vec![],
+                turn: Side::White,
+                clock: Some(ClockState {
+                    white_ms: 300_000,
+                    black_ms: 300_000,
+                    running: Some(Side::White),
+                }),
+                legal_moves: white_opening_moves(),
+                king_counters: no_counters(),
+                draw_offer: None,
+                rematch_offer: None,
+                absent: vec![],
+                result: None,
+                rematch: None,
             }),
         ),
         client(
@@ -1095,6 +1142,7 @@ fn every_variant_has_a_case() {
             "enum" => {
                 unit_lists.insert(case.name.clone(), value);
             }
+            "value" => {}
             other => panic!("unknown case group {other}"),
         }
     }
@@ -1136,4 +1184,57 @@ fn variant_names_follow_declaration_order() {
     assert_eq!(variant_names::<Side>(), ["white", "black"]);
     assert!(variant_names::<Ack>().is_empty());
     assert!(variant_names::<u64>().is_empty());
+}
+
+/// `PROTOCOL.md` is the specification other clients are written from: it must quote every
+/// JSON fixture exactly, and its postcard index tables must match the enums.
+#[test]
+fn protocol_md_quotes_every_fixture_and_index() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../PROTOCOL.md");
+    let doc = fs::read_to_string(&path).expect("PROTOCOL.md at the workspace root");
+    let mut missing = Vec::new();
+    for case in cases() {
+        if !doc.contains(&case.json) {
+            missing.push(format!("{}: {}", case.name, case.json));
+        }
+    }
+    for hex_case in [
+        "client.ping",
+        "client.list_lobby",
+        "client.move",
+        "server.ack",
+        "server.pong",
+    ] {
+        let case = cases()
+            .into_iter()
+            .find(|case| case.name == hex_case)
+            .unwrap();
+        if !doc.contains(&hex(&case.postcard)) {
+            missing.push(format!("{hex_case} (postcard): {}", hex(&case.postcard)));
+        }
+    }
+    for names in [
+        variant_names::<ClientMessage>(),
+        variant_names::<ServerMessage>(),
+        variant_names::<MatchEvent>(),
+        variant_names::<ChannelEvent>(),
+    ] {
+        for (index, name) in names.iter().enumerate() {
+            let row = format!("| {index} | `{name}` |");
+            if !doc.contains(&row) {
+                missing.push(format!("postcard index row {row}"));
+            }
+        }
+    }
+    for code in variant_names::<ErrorCode>() {
+        if !doc.contains(&format!("| `{code}` |")) {
+            missing.push(format!("error code table row for {code}"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "PROTOCOL.md does not show {} fixtures/rows exactly:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }
