@@ -1,21 +1,91 @@
 //! `boardcast`: the terminal client (play, watch, predict) and offline rule tools.
 
+mod app;
 mod frisian_cli;
 mod minitchess_cli;
+mod net;
+mod online;
+mod plain;
+mod store;
+mod tui;
+mod ui;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use boardcast_protocol::{ColorChoice, Encoding, Target, TimeControl};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use app::command::{Command as AppCommand, channel_name};
+
+const PLAIN_HELP: &str = "\
+Without a subcommand, boardcast opens the home screen (open seeks, live matches, TV).
+
+--plain prints one line per event on stdout and reads one command per line on stdin:
+  out: connected | reconnected | disconnected retry MS: REASON
+       seat white m123 invite ABCD | match m123 white alice black bob playing
+       history 32-28 19-23 | joined black bob | move 1 32-28 | turn black
+       legal 32-28 33-28 (only to the player to move) | ambiguous 9x18x16 9x20x16
+       result white wins: black has no legal move | draw offered white | rematch started m124
+       left black | returned black | error not_your_turn: not your turn | info ...
+       seek ID HOST TIME free SIDE | live ID WHITE BLACK TIME plies N watchers N
+       channel tv1 SERIAL L4 K7 watchers N | lobby end
+       game tv1 42 CH3SS5 L4 K7 move 3 | revealed tv1 b1-c3 ... | ply tv1 4 b1-c3
+       predicted tv1 4 b1-c3 correct|wrong actual b1-c3 score 3 strikes 1
+       gameover tv1 white wins: king captured | standing alice 12 correct 1 strikes
+  in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
+       rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
+       join CODE | watch MATCH | tv [N] | predict GAME|tvN | predict b1-c3
+       engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | help | quit
+End of input ends the session. Seat tokens are kept (mode 0600) in the data directory and
+printed only with --show-token.";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "boardcast",
     version,
-    about = "Boardcast terminal client and offline tools"
+    about = "Boardcast terminal client and offline tools",
+    after_help = PLAIN_HELP
 )]
 struct Cli {
+    #[command(flatten)]
+    online: OnlineFlags,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+}
+
+#[derive(Debug, Args)]
+struct OnlineFlags {
+    /// Server WebSocket address.
+    #[arg(
+        long,
+        global = true,
+        env = "BOARDCAST_SERVER",
+        default_value = "ws://127.0.0.1:7878/ws"
+    )]
+    server: String,
+    /// Your display name (1-32 characters).
+    #[arg(long, global = true, env = "BOARDCAST_NAME")]
+    name: Option<String>,
+    /// Speak boardcast.v1.json instead of boardcast.v1.postcard.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Line mode: events on stdout, commands on stdin, no full-screen UI.
+    #[arg(long, global = true)]
+    plain: bool,
+    /// Where seat tokens are kept (default: the user's data directory).
+    #[arg(long, global = true, env = "BOARDCAST_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+    /// Print seat tokens in --plain mode (`info token MATCH TOKEN`).
+    #[arg(long, global = true)]
+    show_token: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Color {
+    White,
+    Black,
+    Random,
 }
 
 #[derive(Debug, Subcommand)]
@@ -26,11 +96,115 @@ enum Command {
     /// MinitChess engine games that need no server.
     #[command(subcommand)]
     Minitchess(minitchess_cli::Command),
+    /// Create a Frisian match and wait for an opponent.
+    Play {
+        /// MINUTES+SECONDS, or `none` for an untimed match.
+        #[arg(long, default_value = "5+3")]
+        time: String,
+        #[arg(long, value_enum, default_value = "random")]
+        color: Color,
+        /// Not listed as an open seek: share the invite code instead.
+        #[arg(long)]
+        private: bool,
+    },
+    /// Join a match by invite code.
+    Join { code: String },
+    /// Watch a Frisian match.
+    Watch { r#match: String },
+    /// Watch a MinitChess TV channel (default 1).
+    Tv { channel: Option<String> },
+    /// Predict the plies of an engine game: a channel id or tvN.
+    Predict { game: String },
+    /// Print open seeks, live matches and channels, then exit.
+    List,
+    /// Take back the stored seat (the newest one, or the one in MATCH).
+    Resume { r#match: Option<String> },
+}
+
+fn default_name() -> String {
+    let name = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let name: String = name.chars().filter(|c| !c.is_control()).take(32).collect();
+    if name.is_empty() {
+        "player".to_owned()
+    } else {
+        name
+    }
+}
+
+fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
+    match text {
+        "none" | "untimed" | "-" => Ok(None),
+        text => text.parse().map(Some).map_err(|e| format!("{e}")),
+    }
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
-        Command::Frisian(command) => frisian_cli::run(command),
-        Command::Minitchess(command) => minitchess_cli::run(command),
+    let cli = Cli::parse();
+    let flags = cli.online;
+    let name = flags.name.unwrap_or_else(default_name);
+    if name.chars().count() > 32 || name.trim().is_empty() || name.chars().any(char::is_control) {
+        eprintln!("boardcast: --name must be 1 to 32 printable characters");
+        return ExitCode::from(2);
     }
+    let options = online::Options {
+        server: flags.server,
+        name,
+        encoding: if flags.json {
+            Encoding::Json
+        } else {
+            Encoding::Postcard
+        },
+        data_dir: flags.data_dir,
+        plain: flags.plain,
+        show_token: flags.show_token,
+    };
+    let intent = match cli.command {
+        Some(Command::Frisian(command)) => return frisian_cli::run(command),
+        Some(Command::Minitchess(command)) => return minitchess_cli::run(command),
+        None => None,
+        Some(Command::Play {
+            time,
+            color,
+            private,
+        }) => {
+            let time = match time_control(&time) {
+                Ok(time) => time,
+                Err(error) => {
+                    eprintln!("boardcast: --time: {error}");
+                    return ExitCode::from(2);
+                }
+            };
+            let color = match color {
+                Color::White => ColorChoice::White,
+                Color::Black => ColorChoice::Black,
+                Color::Random => ColorChoice::Random,
+            };
+            Some(AppCommand::Create {
+                time,
+                color,
+                public: !private,
+            })
+        }
+        Some(Command::Join { code }) => Some(AppCommand::JoinCode(code)),
+        Some(Command::Watch { r#match }) => Some(AppCommand::Watch(Target::Match(r#match))),
+        Some(Command::Tv { channel }) => Some(AppCommand::Watch(Target::Channel(channel_name(
+            channel.as_deref().unwrap_or(""),
+        )))),
+        Some(Command::Predict { game }) => Some(AppCommand::Predict(channel_name(&game))),
+        Some(Command::List) => {
+            return online::run(options, Some(AppCommand::Lobby), true);
+        }
+        Some(Command::Resume { r#match }) => {
+            match online::resume_intent(&options, r#match.as_deref()) {
+                Ok(intent) => Some(intent),
+                Err(error) => {
+                    eprintln!("boardcast: {error}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
+    online::run(options, intent.or(Some(AppCommand::Lobby)), false)
 }

@@ -1,0 +1,198 @@
+//! Carrying out a [`Command`]: checking what can be checked locally (whose seat, which legal
+//! move was meant) and queueing the message for the server.
+
+use boardcast_protocol::{
+    Claim, ClientMessage, CreateMatch, JoinMatch, LeaderboardQuery, PlayMove, Predict, Resume,
+    SeatAction, StartEngineGame, Target, Watch,
+};
+
+use super::command::{Command, Reply};
+use super::entry::{self, Resolution};
+use super::notes::Note;
+use super::{App, Pending, Screen, SeatInfo};
+
+impl App {
+    pub fn command(&mut self, command: Command) {
+        match command {
+            Command::Lobby => {
+                self.send(ClientMessage::ListLobby, Pending::Lobby);
+            }
+            Command::Create {
+                time,
+                color,
+                public,
+            } => {
+                let create = CreateMatch {
+                    time_control: time,
+                    color,
+                    public,
+                };
+                self.leave();
+                self.send(ClientMessage::CreateMatch(create), Pending::Seat);
+            }
+            Command::JoinCode(code) => self.join(JoinMatch::Code(code)),
+            Command::JoinId(id) => self.join(JoinMatch::Id(id)),
+            Command::Watch(target) => self.watch(target, false),
+            Command::Predict(channel) => self.watch(Target::Channel(channel), true),
+            Command::Resume { token, match_id } => {
+                self.leave();
+                self.seat = Some(SeatInfo {
+                    match_id: match_id.clone(),
+                    side: boardcast_protocol::Side::White,
+                    token: token.clone(),
+                    invite_code: String::new(),
+                });
+                self.watching = Some(Target::Match(match_id));
+                let resume = Resume {
+                    token,
+                    since_v: None,
+                };
+                self.send(ClientMessage::Resume(resume), Pending::Resume);
+            }
+            Command::Move(text) => self.typed_move(&text),
+            Command::Route(route) => self.play(route),
+            Command::Resign => self.seat_action(ClientMessage::Resign),
+            Command::Abort => self.seat_action(ClientMessage::Abort),
+            Command::Draw(reply) => self.seat_action(match reply {
+                Reply::Offer => ClientMessage::OfferDraw,
+                Reply::Accept => ClientMessage::AcceptDraw,
+                Reply::Decline => ClientMessage::DeclineDraw,
+            }),
+            Command::Rematch(reply) => self.seat_action(match reply {
+                Reply::Offer => ClientMessage::OfferRematch,
+                Reply::Accept => ClientMessage::AcceptRematch,
+                Reply::Decline => ClientMessage::DeclineRematch,
+            }),
+            Command::Claim(kind) => {
+                if let Some(seat) = self.seat.clone() {
+                    let claim = Claim {
+                        match_id: seat.match_id,
+                        token: seat.token,
+                        kind,
+                    };
+                    self.send(ClientMessage::Claim(claim), Pending::MatchAction);
+                } else {
+                    self.error("no_seat", "you are not playing a match");
+                }
+            }
+            Command::Guess { from, to } => self.guess(from, to),
+            Command::Engine {
+                serial,
+                white,
+                black,
+            } => {
+                let start = StartEngineGame {
+                    serial,
+                    white,
+                    black,
+                    ply_interval_ms: None,
+                    reveal_from_ply: None,
+                };
+                self.send(ClientMessage::StartEngineGame(start), Pending::Other);
+            }
+            Command::Leaderboard => {
+                let query = LeaderboardQuery { limit: 20 };
+                self.send(ClientMessage::Leaderboard(query), Pending::Other);
+            }
+            Command::Quit => self.quit = true,
+        }
+    }
+
+    fn join(&mut self, join: JoinMatch) {
+        self.leave();
+        self.send(ClientMessage::JoinMatch(join), Pending::Seat);
+    }
+
+    /// Stops watching whatever is shown (a held seat stays held).
+    fn leave(&mut self) {
+        if let Some(target) = self.watching.take() {
+            if !matches!(&target, Target::Match(id) if self.seat.as_ref().is_some_and(|s| &s.match_id == id))
+            {
+                self.send(ClientMessage::Unwatch(target), Pending::Other);
+            }
+        }
+        self.game = None;
+        self.channel = None;
+        self.watchers = 0;
+    }
+
+    fn watch(&mut self, target: Target, predicting: bool) {
+        if self.watching.as_ref() != Some(&target) {
+            self.leave();
+            self.watching = Some(target.clone());
+            let watch = Watch {
+                target: target.clone(),
+                since_v: None,
+            };
+            self.send(ClientMessage::Watch(watch), Pending::Watch);
+        }
+        self.ui.predicting = predicting;
+        self.ui.enter(match target {
+            Target::Match(_) => Screen::Match,
+            Target::Channel(_) => Screen::Channel,
+        });
+    }
+
+    /// Resolves typed notation to one route, asks which on ambiguity.
+    fn typed_move(&mut self, text: &str) {
+        let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
+        match entry::resolve(text, legal) {
+            Err(error) => self.error("bad_input", error.to_string()),
+            Ok(Resolution::One(route)) | Ok(Resolution::Unlisted(route)) => self.play(route),
+            Ok(Resolution::Ambiguous(candidates)) => {
+                let names = candidates
+                    .iter()
+                    .filter_map(|&i| legal.get(i).map(|m| m.notation.clone()))
+                    .collect();
+                self.ui.choice = Some(candidates);
+                self.note(Note::Ambiguous(names));
+            }
+        }
+    }
+
+    fn play(&mut self, route: Vec<u8>) {
+        let Some(seat) = self.seat.clone() else {
+            return self.error("no_seat", "you are not playing a match");
+        };
+        self.ui.choice = None;
+        self.ui.selected = None;
+        let play = PlayMove {
+            match_id: seat.match_id,
+            token: seat.token,
+            route,
+        };
+        self.send(ClientMessage::Move(play), Pending::MatchAction);
+    }
+
+    fn seat_action(&mut self, make: fn(SeatAction) -> ClientMessage) {
+        let Some(seat) = self.seat.clone() else {
+            return self.error("no_seat", "you are not playing a match");
+        };
+        let action = SeatAction {
+            match_id: seat.match_id,
+            token: seat.token,
+        };
+        self.send(make(action), Pending::MatchAction);
+    }
+
+    fn guess(&mut self, from: String, to: String) {
+        let Some(channel) = &self.channel else {
+            return self.error("no_channel", "you are not watching an engine game");
+        };
+        let Some(game) = channel.game.as_ref().filter(|g| g.result.is_none()) else {
+            return self.error("game_over", "no game is being played on this channel");
+        };
+        let predict = Predict {
+            channel: channel.channel.clone(),
+            ply: game.next_ply,
+            from: from.clone(),
+            to: to.clone(),
+        };
+        let ply = game.next_ply;
+        if let Some(channel) = &mut self.channel {
+            channel.score.pending = Some((ply, format!("{from}-{to}")));
+        }
+        self.ui.minit_from = None;
+        self.send(ClientMessage::Predict(predict), Pending::Guess);
+    }
+}

@@ -1,0 +1,189 @@
+//! What a user can ask for, independent of how they asked (a key, a subcommand, a line on
+//! stdin in `--plain` mode), and the parser of `--plain` input lines.
+
+use boardcast_protocol::{ClaimKind, ColorChoice, Target, TimeControl};
+
+/// A reply to an offer (draw or rematch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    Offer,
+    Accept,
+    Decline,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Lobby,
+    Create {
+        time: Option<TimeControl>,
+        color: ColorChoice,
+        public: bool,
+    },
+    /// Join by invite code.
+    JoinCode(String),
+    /// Join an open seek by match id.
+    JoinId(String),
+    Watch(Target),
+    /// Watch a channel and predict its plies.
+    Predict(String),
+    /// Take back a stored seat.
+    Resume {
+        token: String,
+        match_id: String,
+    },
+    /// Typed notation, resolved against the legal list.
+    Move(String),
+    /// A route already chosen from the legal list.
+    Route(Vec<u8>),
+    Resign,
+    Draw(Reply),
+    Rematch(Reply),
+    Abort,
+    Claim(ClaimKind),
+    /// A prediction for the coming ply of the watched channel.
+    Guess {
+        from: String,
+        to: String,
+    },
+    /// Start an on-demand engine game: serial, white `L4`, black `K7`.
+    Engine {
+        serial: String,
+        white: String,
+        black: String,
+    },
+    Leaderboard,
+    Quit,
+}
+
+/// `tv`, `tv2`, `2` → the channel id (`tv1`, `tv2`, `tv2`); anything else is a channel id.
+pub fn channel_name(text: &str) -> String {
+    let text = text.trim();
+    if text.is_empty() || text == "tv" {
+        "tv1".to_owned()
+    } else if text.chars().all(|c| c.is_ascii_digit()) {
+        format!("tv{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
+fn reply(word: Option<&str>) -> Result<Reply, String> {
+    match word {
+        Some("offer") | None => Ok(Reply::Offer),
+        Some("accept") | Some("yes") => Ok(Reply::Accept),
+        Some("decline") | Some("no") => Ok(Reply::Decline),
+        Some(other) => Err(format!("expected offer, accept or decline, got `{other}`")),
+    }
+}
+
+/// Parses one `--plain` input line. Empty lines give `Ok(None)`.
+pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
+    let mut words = line.split_whitespace();
+    let Some(head) = words.next() else {
+        return Ok(None);
+    };
+    let rest: Vec<&str> = words.collect();
+    let arg = |i: usize| rest.get(i).copied();
+    let need = |i: usize, what: &str| arg(i).ok_or(format!("`{head}` needs {what}"));
+    let command = match head {
+        "move" | "m" => Command::Move(need(0, "a move such as 32-28")?.to_owned()),
+        "resign" => Command::Resign,
+        "draw" => Command::Draw(reply(arg(0))?),
+        "rematch" => Command::Rematch(reply(arg(0))?),
+        "abort" => Command::Abort,
+        "claim" => match arg(0) {
+            Some("win") => Command::Claim(ClaimKind::Win),
+            Some("draw") => Command::Claim(ClaimKind::Draw),
+            _ => return Err("`claim` needs win or draw".to_owned()),
+        },
+        "list" | "lobby" => Command::Lobby,
+        "play" => {
+            let mut time = None;
+            let mut color = ColorChoice::Random;
+            let mut public = true;
+            for word in &rest {
+                match *word {
+                    "white" => color = ColorChoice::White,
+                    "black" => color = ColorChoice::Black,
+                    "random" => color = ColorChoice::Random,
+                    "private" => public = false,
+                    "untimed" => time = None,
+                    other => time = Some(other.parse().map_err(|e| format!("{e}"))?),
+                }
+            }
+            Command::Create {
+                time,
+                color,
+                public,
+            }
+        }
+        "join" => Command::JoinCode(need(0, "an invite code")?.to_owned()),
+        "watch" => Command::Watch(Target::Match(need(0, "a match id")?.to_owned())),
+        "tv" => Command::Watch(Target::Channel(channel_name(arg(0).unwrap_or("")))),
+        "predict" => match rest.as_slice() {
+            [from, to] if from.len() == 2 => Command::Guess {
+                from: (*from).to_owned(),
+                to: (*to).to_owned(),
+            },
+            [guess] => match super::channel::parse_guess(guess) {
+                Some((from, to)) => Command::Guess { from, to },
+                None => Command::Predict(channel_name(guess)),
+            },
+            _ => return Err("`predict` needs a move such as b1-c3, or a channel".to_owned()),
+        },
+        "engine" => Command::Engine {
+            serial: need(0, "a serial")?.to_ascii_uppercase(),
+            white: need(1, "white's engine and seed, e.g. L4")?.to_ascii_uppercase(),
+            black: need(2, "black's engine and seed, e.g. K7")?.to_ascii_uppercase(),
+        },
+        "leaderboard" => Command::Leaderboard,
+        "quit" | "exit" => Command::Quit,
+        other if other.starts_with(|c: char| c.is_ascii_digit()) => Command::Move(other.to_owned()),
+        other => return Err(format!("unknown command `{other}` (try help)")),
+    };
+    Ok(Some(command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_lines_parse() {
+        assert_eq!(
+            parse_line("move 32-28"),
+            Ok(Some(Command::Move("32-28".into())))
+        );
+        assert_eq!(parse_line("28x19"), Ok(Some(Command::Move("28x19".into()))));
+        assert_eq!(
+            parse_line("draw accept"),
+            Ok(Some(Command::Draw(Reply::Accept)))
+        );
+        assert_eq!(
+            parse_line("play 5+3 white private"),
+            Ok(Some(Command::Create {
+                time: Some("5+3".parse().unwrap()),
+                color: ColorChoice::White,
+                public: false
+            }))
+        );
+        assert_eq!(
+            parse_line("tv 2"),
+            Ok(Some(Command::Watch(Target::Channel("tv2".into()))))
+        );
+        assert_eq!(
+            parse_line("predict b1-c3"),
+            Ok(Some(Command::Guess {
+                from: "b1".into(),
+                to: "c3".into()
+            }))
+        );
+        assert_eq!(
+            parse_line("predict tv3"),
+            Ok(Some(Command::Predict("tv3".into())))
+        );
+        assert_eq!(parse_line("   "), Ok(None));
+        assert!(parse_line("dance").is_err());
+        assert!(parse_line("draw maybe").is_err());
+    }
+}

@@ -1,0 +1,346 @@
+//! One Frisian match as this client knows it: a snapshot with the versioned events folded in.
+
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::{
+    ClockState, KingCounters, LegalMove, MatchEvent, MatchPhase, MatchResult, MatchSnapshot,
+    PlayedMove, PlayerInfo, Side, TimeControl,
+};
+
+use super::fen::Board;
+
+/// What folding one event did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    Applied,
+    /// Already seen (a re-sent event after a reconnect): ignored.
+    Stale,
+    /// Events were missed: the client must ask for them again.
+    Gap,
+}
+
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub match_id: String,
+    pub v: u64,
+    pub white: Option<PlayerInfo>,
+    pub black: Option<PlayerInfo>,
+    pub time_control: Option<TimeControl>,
+    pub phase: MatchPhase,
+    pub fen: String,
+    pub board: Board,
+    pub moves: Vec<PlayedMove>,
+    pub turn: Side,
+    pub clock: Option<ClockState>,
+    /// When `clock` was received, to let the running clock tick locally.
+    pub clock_at: Instant,
+    pub legal: Vec<LegalMove>,
+    pub counters: KingCounters,
+    pub draw_offer: Option<Side>,
+    pub rematch_offer: Option<Side>,
+    pub absent: Vec<Side>,
+    pub result: Option<MatchResult>,
+    pub rematch: Option<String>,
+}
+
+impl Game {
+    pub fn from_snapshot(snapshot: MatchSnapshot, now: Instant) -> Game {
+        Game {
+            board: Board::from_fen(&snapshot.fen),
+            match_id: snapshot.match_id,
+            v: snapshot.v,
+            white: snapshot.white,
+            black: snapshot.black,
+            time_control: snapshot.time_control,
+            phase: snapshot.phase,
+            fen: snapshot.fen,
+            moves: snapshot.moves,
+            turn: snapshot.turn,
+            clock: snapshot.clock,
+            clock_at: now,
+            legal: snapshot.legal_moves,
+            counters: snapshot.king_counters,
+            draw_offer: snapshot.draw_offer,
+            rematch_offer: snapshot.rematch_offer,
+            absent: snapshot.absent.iter().map(|a| a.side).collect(),
+            result: snapshot.result,
+            rematch: snapshot.rematch,
+        }
+    }
+
+    /// Folds event `v` in, if it is the next one.
+    pub fn fold(&mut self, v: u64, event: &MatchEvent, now: Instant) -> Fold {
+        if v <= self.v {
+            return Fold::Stale;
+        }
+        if v != self.v + 1 {
+            return Fold::Gap;
+        }
+        self.v = v;
+        match event {
+            MatchEvent::PlayerJoined(joined) => {
+                *self.player_mut(joined.side) = Some(PlayerInfo {
+                    name: joined.name.clone(),
+                    connected: true,
+                });
+                if self.white.is_some() && self.black.is_some() && self.result.is_none() {
+                    self.phase = MatchPhase::Playing;
+                }
+            }
+            MatchEvent::Moved(moved) => {
+                self.turn = moved.played.side.opposite();
+                self.moves.push(moved.played.clone());
+                self.fen.clone_from(&moved.fen);
+                self.board = Board::from_fen(&moved.fen);
+                self.clock = moved.clock;
+                self.clock_at = now;
+                self.legal.clone_from(&moved.legal_moves);
+                self.counters = moved.king_counters;
+            }
+            MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
+            MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
+            MatchEvent::PlayerLeft(absence) => {
+                self.set_connected(absence.side, false);
+                if !self.absent.contains(&absence.side) {
+                    self.absent.push(absence.side);
+                }
+            }
+            MatchEvent::PlayerReturned(side) => {
+                self.set_connected(*side, true);
+                self.absent.retain(|s| s != side);
+            }
+            MatchEvent::Ended(result) => {
+                self.result = Some(result.clone());
+                self.phase = MatchPhase::Finished;
+                self.legal.clear();
+                self.draw_offer = None;
+                if let Some(clock) = &mut self.clock {
+                    let (white, black) = clock_now(clock, self.clock_at, now);
+                    *clock = ClockState {
+                        white_ms: white,
+                        black_ms: black,
+                        running: None,
+                    };
+                    self.clock_at = now;
+                }
+            }
+            MatchEvent::RematchOffered(side) => self.rematch_offer = Some(*side),
+            MatchEvent::RematchDeclined(_) => self.rematch_offer = None,
+            MatchEvent::RematchStarted(id) => {
+                self.rematch = Some(id.clone());
+                self.rematch_offer = None;
+            }
+        }
+        Fold::Applied
+    }
+
+    fn player_mut(&mut self, side: Side) -> &mut Option<PlayerInfo> {
+        match side {
+            Side::White => &mut self.white,
+            Side::Black => &mut self.black,
+        }
+    }
+
+    fn set_connected(&mut self, side: Side, connected: bool) {
+        if let Some(player) = self.player_mut(side) {
+            player.connected = connected;
+        }
+    }
+
+    pub fn player(&self, side: Side) -> Option<&PlayerInfo> {
+        match side {
+            Side::White => self.white.as_ref(),
+            Side::Black => self.black.as_ref(),
+        }
+    }
+
+    /// Both clocks now, in milliseconds (white, black), the running one ticked down locally.
+    pub fn clocks(&self, now: Instant) -> Option<(u64, u64)> {
+        self.clock
+            .as_ref()
+            .map(|clock| clock_now(clock, self.clock_at, now))
+    }
+
+    /// The squares the last move touched (origin and landings).
+    pub fn last_route(&self) -> &[u8] {
+        self.moves.last().map_or(&[], |m| m.route.as_slice())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.result.is_some() || self.phase == MatchPhase::Finished
+    }
+}
+
+fn clock_now(clock: &ClockState, at: Instant, now: Instant) -> (u64, u64) {
+    let elapsed = u64::try_from(now.saturating_duration_since(at).as_millis()).unwrap_or(u64::MAX);
+    let tick = |side: Side, ms: u64| {
+        if clock.running == Some(side) {
+            ms.saturating_sub(elapsed)
+        } else {
+            ms
+        }
+    };
+    (
+        tick(Side::White, clock.white_ms),
+        tick(Side::Black, clock.black_ms),
+    )
+}
+
+/// `4:59`, or `0:09.4` under ten seconds.
+pub fn format_clock(ms: u64) -> String {
+    let duration = Duration::from_millis(ms);
+    let seconds = duration.as_secs();
+    if seconds < 10 {
+        format!("0:0{}.{}", seconds, duration.subsec_millis() / 100)
+    } else if seconds >= 3600 {
+        format!(
+            "{}:{:02}:{:02}",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60
+        )
+    } else {
+        format!("{}:{:02}", seconds / 60, seconds % 60)
+    }
+}
+
+/// How a result reads: `white wins: black has no legal move`, `draw: …`, `aborted`.
+pub fn result_text(result: &MatchResult) -> String {
+    let head = match (result.winner, result.reason) {
+        (Some(side), _) => format!("{side} wins"),
+        (None, boardcast_protocol::EndReason::Aborted) => "aborted".to_owned(),
+        (None, _) => "draw".to_owned(),
+    };
+    if result.detail.is_empty() {
+        head
+    } else {
+        format!("{head}: {}", result.detail)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use boardcast_protocol::{EndReason, Moved};
+
+    pub fn snapshot(fen: &str, legal: &[&str]) -> MatchSnapshot {
+        MatchSnapshot {
+            match_id: "m1".into(),
+            v: 2,
+            white: Some(PlayerInfo {
+                name: "alice".into(),
+                connected: true,
+            }),
+            black: Some(PlayerInfo {
+                name: "bob".into(),
+                connected: true,
+            }),
+            time_control: Some(TimeControl {
+                initial_ms: 300_000,
+                increment_ms: 3000,
+            }),
+            public: true,
+            phase: MatchPhase::Playing,
+            start_fen: fen.into(),
+            fen: fen.into(),
+            moves: Vec::new(),
+            turn: Side::White,
+            clock: Some(ClockState {
+                white_ms: 300_000,
+                black_ms: 300_000,
+                running: Some(Side::White),
+            }),
+            legal_moves: crate::app::entry::legal(legal),
+            king_counters: KingCounters {
+                white: None,
+                black: None,
+            },
+            draw_offer: None,
+            rematch_offer: None,
+            absent: Vec::new(),
+            result: None,
+            rematch: None,
+        }
+    }
+
+    pub fn moved(ply: u32, notation: &str, fen: &str, legal: &[&str]) -> MatchEvent {
+        let route = crate::app::entry::parse_squares(notation).unwrap();
+        MatchEvent::Moved(Moved {
+            played: PlayedMove {
+                ply,
+                side: if ply % 2 == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                },
+                notation: notation.into(),
+                route,
+                captures: Vec::new(),
+                promotes: false,
+            },
+            fen: fen.into(),
+            clock: Some(ClockState {
+                white_ms: 290_000,
+                black_ms: 300_000,
+                running: Some(Side::Black),
+            }),
+            legal_moves: crate::app::entry::legal(legal),
+            king_counters: KingCounters {
+                white: None,
+                black: None,
+            },
+        })
+    }
+
+    #[test]
+    fn events_fold_in_order_and_gaps_are_detected() {
+        let now = Instant::now();
+        let mut game = Game::from_snapshot(snapshot("W:W31-50:B1-20", &["32-28"]), now);
+        let after = "B:W28,31,33-50:B1-20";
+        assert_eq!(
+            game.fold(3, &moved(0, "32-28", after, &["19-23"]), now),
+            Fold::Applied
+        );
+        assert_eq!(game.turn, Side::Black);
+        assert_eq!(game.last_route(), &[32, 28]);
+        assert!(game.board.get(28).is_some() && game.board.get(32).is_none());
+        assert_eq!(
+            game.fold(3, &MatchEvent::DrawOfferCancelled, now),
+            Fold::Stale
+        );
+        assert_eq!(
+            game.fold(5, &MatchEvent::DrawOfferCancelled, now),
+            Fold::Gap
+        );
+        assert_eq!(game.v, 3);
+    }
+
+    #[test]
+    fn the_running_clock_ticks_and_stops_at_the_end() {
+        let now = Instant::now();
+        let mut game = Game::from_snapshot(snapshot("W:W31-50:B1-20", &[]), now);
+        let later = now + Duration::from_millis(1500);
+        assert_eq!(game.clocks(later), Some((298_500, 300_000)));
+        let ended = MatchEvent::Ended(MatchResult {
+            winner: Some(Side::Black),
+            reason: EndReason::Resignation,
+            detail: "white resigned".into(),
+        });
+        game.fold(3, &ended, later);
+        assert_eq!(
+            game.clocks(later + Duration::from_secs(10)),
+            Some((298_500, 300_000))
+        );
+        assert_eq!(
+            result_text(game.result.as_ref().unwrap()),
+            "black wins: white resigned"
+        );
+    }
+
+    #[test]
+    fn clocks_read_like_clocks() {
+        assert_eq!(format_clock(300_000), "5:00");
+        assert_eq!(format_clock(9_450), "0:09.4");
+        assert_eq!(format_clock(3_723_000), "1:02:03");
+    }
+}

@@ -1,0 +1,332 @@
+//! Key bindings of the full-screen UI, per screen. Keys change [`super::UiState`] or become
+//! [`Command`]s; the help overlay (`?`) lists the same bindings.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use boardcast_protocol::{ClaimKind, MatchPhase, Target};
+
+use super::App;
+use super::command::{Command, Reply};
+use super::entry;
+use super::fen::cell_square;
+use super::view::{Confirm, Screen, Section};
+
+/// A direction the cursor moves, as the viewer sees the board.
+fn direction(code: KeyCode) -> Option<(i8, i8)> {
+    match code {
+        KeyCode::Up | KeyCode::Char('k') => Some((-1, 0)),
+        KeyCode::Down | KeyCode::Char('j') => Some((1, 0)),
+        KeyCode::Left | KeyCode::Char('h') => Some((0, -1)),
+        KeyCode::Right | KeyCode::Char('l') => Some((0, 1)),
+        _ => None,
+    }
+}
+
+impl App {
+    pub fn key(&mut self, key: KeyEvent) {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        if self.ui.help {
+            self.ui.help = false;
+            return;
+        }
+        if let Some(confirm) = self.ui.confirm.take() {
+            if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                self.command(match confirm {
+                    Confirm::Resign => Command::Resign,
+                    Confirm::Abort => Command::Abort,
+                });
+            }
+            return;
+        }
+        if key.code == KeyCode::Char('?') && self.ui.prompt.is_none() {
+            self.ui.help = true;
+            return;
+        }
+        match self.ui.screen {
+            Screen::Home => self.home_key(key.code),
+            Screen::Match => self.match_key(key.code),
+            Screen::Channel => self.channel_key(key.code),
+        }
+    }
+
+    fn home_key(&mut self, code: KeyCode) {
+        if let Some(prompt) = &mut self.ui.prompt {
+            match code {
+                KeyCode::Esc => self.ui.prompt = None,
+                KeyCode::Backspace => {
+                    prompt.pop();
+                }
+                KeyCode::Enter => {
+                    let code = prompt.trim().to_owned();
+                    self.ui.prompt = None;
+                    if !code.is_empty() {
+                        self.command(Command::JoinCode(code));
+                    }
+                }
+                KeyCode::Char(c) if c.is_ascii_graphic() && prompt.len() < 64 => prompt.push(c),
+                _ => {}
+            }
+            return;
+        }
+        let len = self.lobby.as_ref().map_or(0, |l| self.ui.section.len(l));
+        match code {
+            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
+                self.ui.section = self.ui.section.next();
+                self.ui.row = 0;
+            }
+            KeyCode::Left | KeyCode::Char('h') => {
+                self.ui.section = self.ui.section.next().next();
+                self.ui.row = 0;
+            }
+            KeyCode::Down | KeyCode::Char('j') if self.ui.row + 1 < len => self.ui.row += 1,
+            KeyCode::Up | KeyCode::Char('k') => self.ui.row = self.ui.row.saturating_sub(1),
+            KeyCode::Char('r') => self.command(Command::Lobby),
+            KeyCode::Char('c') | KeyCode::Char('C') => self.command(Command::Create {
+                time: self.ui.create_time,
+                color: self.ui.create_color,
+                public: code == KeyCode::Char('c'),
+            }),
+            KeyCode::Char('i') => self.ui.prompt = Some(String::new()),
+            KeyCode::Char('t') => self.command(Command::Watch(Target::Channel("tv1".into()))),
+            KeyCode::Char('R') => match self.stored.clone() {
+                Some(seat) => self.command(Command::Resume {
+                    token: seat.token,
+                    match_id: seat.match_id,
+                }),
+                None => self.error("no_seat", "no stored seat to resume"),
+            },
+            KeyCode::Enter | KeyCode::Char('w') => self.open_selected(false),
+            KeyCode::Char('p') => self.open_selected(true),
+            _ => {}
+        }
+    }
+
+    fn open_selected(&mut self, predict: bool) {
+        let Some(lobby) = &self.lobby else { return };
+        let row = self.ui.row;
+        let command = match self.ui.section {
+            Section::Seeks => lobby
+                .seeks
+                .get(row)
+                .map(|s| Command::JoinId(s.match_id.clone())),
+            Section::Live => lobby
+                .live
+                .get(row)
+                .map(|s| Command::Watch(Target::Match(s.match_id.clone()))),
+            Section::Channels => lobby.channels.get(row).map(|c| match predict {
+                true => Command::Predict(c.channel.clone()),
+                false => Command::Watch(Target::Channel(c.channel.clone())),
+            }),
+        };
+        if let Some(command) = command {
+            self.command(command);
+        }
+    }
+
+    fn back_home(&mut self) {
+        self.ui.enter(Screen::Home);
+        self.command(Command::Lobby);
+    }
+
+    fn match_key(&mut self, code: KeyCode) {
+        if let Some(choice) = self.ui.choice.clone() {
+            match code {
+                KeyCode::Char(c @ '1'..='9') => {
+                    let picked = c as usize - '1' as usize;
+                    let route = choice
+                        .get(picked)
+                        .and_then(|&i| self.game.as_ref()?.legal.get(i).map(|m| m.route.clone()));
+                    if let Some(route) = route {
+                        self.command(Command::Route(route));
+                    }
+                }
+                KeyCode::Esc => self.ui.choice = None,
+                _ => {}
+            }
+            return;
+        }
+        let flipped = self.board_flipped();
+        if let Some((dr, dc)) = direction(code) {
+            let (dr, dc) = if flipped { (-dr, -dc) } else { (dr, dc) };
+            let (row, col) = self.ui.cursor;
+            self.ui.cursor = (
+                (row as i8 + dr).clamp(0, 9) as u8,
+                (col as i8 + dc).clamp(0, 9) as u8,
+            );
+            return;
+        }
+        let offered_by_other = |offer: Option<boardcast_protocol::Side>, me| {
+            offer.is_some_and(|side| Some(side) != me)
+        };
+        let me = self.my_side();
+        match code {
+            KeyCode::Char(c)
+                if (c.is_ascii_digit() || c == '-' || c == 'x') && self.ui.input.len() < 64 =>
+            {
+                self.ui.input.push(c);
+            }
+            KeyCode::Backspace => {
+                self.ui.input.pop();
+            }
+            KeyCode::Tab => {
+                let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
+                if let Some(done) = entry::complete(&self.ui.input, legal) {
+                    self.ui.input = done;
+                }
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                if self.ui.input.trim().is_empty() {
+                    self.pick_square();
+                } else {
+                    let text = std::mem::take(&mut self.ui.input);
+                    self.command(Command::Move(text));
+                }
+            }
+            KeyCode::Esc => {
+                if self.ui.input.is_empty() && self.ui.selected.is_none() {
+                    self.back_home();
+                }
+                self.ui.input.clear();
+                self.ui.selected = None;
+            }
+            KeyCode::Char('q') => self.back_home(),
+            KeyCode::Char('r') if me.is_some() => self.ui.confirm = Some(Confirm::Resign),
+            KeyCode::Char('a') if me.is_some() => self.ui.confirm = Some(Confirm::Abort),
+            KeyCode::Char('d') if me.is_some() => {
+                let offer = self.game.as_ref().and_then(|g| g.draw_offer);
+                let reply = match offered_by_other(offer, me) {
+                    true => Reply::Accept,
+                    false => Reply::Offer,
+                };
+                self.command(Command::Draw(reply));
+            }
+            KeyCode::Char('D') if me.is_some() => self.command(Command::Draw(Reply::Decline)),
+            KeyCode::Char('m') if me.is_some() => {
+                let game = self.game.as_ref();
+                if let Some(id) = game.and_then(|g| g.rematch.clone()) {
+                    return self.command(Command::Watch(Target::Match(id)));
+                }
+                let offer = game.and_then(|g| g.rematch_offer);
+                let reply = match offered_by_other(offer, me) {
+                    true => Reply::Accept,
+                    false => Reply::Offer,
+                };
+                self.command(Command::Rematch(reply));
+            }
+            KeyCode::Char('M') if me.is_some() => self.command(Command::Rematch(Reply::Decline)),
+            KeyCode::Char('c') if me.is_some() => self.command(Command::Claim(ClaimKind::Win)),
+            KeyCode::Char('C') if me.is_some() => self.command(Command::Claim(ClaimKind::Draw)),
+            KeyCode::Char('n') => self.ui.numbers = !self.ui.numbers,
+            KeyCode::Char('f') => self.ui.flip = !self.ui.flip,
+            KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
+            _ => {}
+        }
+    }
+
+    /// Whether the Frisian board is drawn with Black at the bottom.
+    pub fn board_flipped(&self) -> bool {
+        let black = self.my_side() == Some(boardcast_protocol::Side::Black);
+        black != self.ui.flip
+    }
+
+    /// Enter on the cursor square: pick the origin, then the destination.
+    fn pick_square(&mut self) {
+        let Some(square) = cell_square(self.ui.cursor.0, self.ui.cursor.1) else {
+            return;
+        };
+        let Some(game) = &self.game else { return };
+        if game.phase != MatchPhase::Playing || !self.my_turn() {
+            return self.error("not_your_turn", "it is not your turn to move");
+        }
+        let legal = &game.legal;
+        let Some(origin) = self.ui.selected else {
+            if legal.iter().any(|m| m.route.first() == Some(&square)) {
+                self.ui.selected = Some(square);
+            } else {
+                self.error("bad_input", format!("no legal move starts on {square}"));
+            }
+            return;
+        };
+        let candidates = entry::between(legal, origin, square);
+        match candidates.as_slice() {
+            [] if square == origin => self.ui.selected = None,
+            [] if legal.iter().any(|m| m.route.first() == Some(&square)) => {
+                self.ui.selected = Some(square)
+            }
+            [] => self.error(
+                "bad_input",
+                format!("no legal move from {origin} to {square}"),
+            ),
+            [one] => {
+                let route = legal[*one].route.clone();
+                self.command(Command::Route(route));
+            }
+            _ => {
+                let names = candidates
+                    .iter()
+                    .map(|&i| legal[i].notation.clone())
+                    .collect();
+                self.ui.choice = Some(candidates);
+                self.note(super::notes::Note::Ambiguous(names));
+            }
+        }
+    }
+
+    fn channel_key(&mut self, code: KeyCode) {
+        if let Some((dr, dc)) = direction(code) {
+            let row = (self.ui.minit_cursor / 5) as i8 + dr;
+            let col = (self.ui.minit_cursor % 5) as i8 + dc;
+            self.ui.minit_cursor = (row.clamp(0, 5) * 5 + col.clamp(0, 4)) as usize;
+            return;
+        }
+        match code {
+            KeyCode::Char(c @ ('a'..='e' | '1'..='6' | '-')) if self.ui.input.len() < 8 => {
+                self.ui.input.push(c);
+            }
+            KeyCode::Backspace => {
+                self.ui.input.pop();
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                if self.ui.input.trim().is_empty() {
+                    return self.pick_minit_square();
+                }
+                let text = std::mem::take(&mut self.ui.input);
+                match super::channel::parse_guess(&text) {
+                    Some((from, to)) => self.command(Command::Guess { from, to }),
+                    None => self.error("bad_input", format!("`{text}` is not a move like b1-c3")),
+                }
+            }
+            KeyCode::Char('f') => self.ui.flat = !self.ui.flat,
+            KeyCode::Char('p') => self.ui.predicting = !self.ui.predicting,
+            KeyCode::Esc => {
+                if self.ui.input.is_empty() && self.ui.minit_from.is_none() {
+                    self.back_home();
+                }
+                self.ui.input.clear();
+                self.ui.minit_from = None;
+            }
+            KeyCode::Char('q') => self.back_home(),
+            _ => {}
+        }
+    }
+
+    fn pick_minit_square(&mut self) {
+        if !self.ui.predicting {
+            self.ui.predicting = true;
+        }
+        let square = self.ui.minit_cursor;
+        match self.ui.minit_from {
+            None => self.ui.minit_from = Some(square),
+            Some(from) if from == square => self.ui.minit_from = None,
+            Some(from) => {
+                let from = super::channel::square_name(from);
+                let to = super::channel::square_name(square);
+                self.command(Command::Guess { from, to });
+            }
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! The client's state machine: a pure function of the server messages received, connection
+//! events and local commands. It never touches a socket, a terminal or a file; it only queues
+//! what to send ([`App::out`]), what to tell the user ([`App::notes`]) and what to store
+//! ([`App::store_ops`]), which the runners (`plain`, `tui`) carry out.
+
+mod act;
+pub mod channel;
+pub mod command;
+pub mod entry;
+pub mod fen;
+pub mod game;
+pub mod keys;
+pub mod notes;
+mod receive;
+pub mod view;
+
+use std::collections::{BTreeMap, HashMap};
+
+use boardcast_protocol::{
+    ClientEnvelope, ClientMessage, Hello, Lobby, PROTOCOL_VERSION, Resume, Side, Target, Watch,
+};
+
+use channel::Channel;
+use command::Command;
+use game::Game;
+use notes::Note;
+pub use view::{Screen, UiState};
+
+/// The seat this client holds. The token is a secret: it is never shown or logged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatInfo {
+    pub match_id: String,
+    pub side: Side,
+    pub token: String,
+    pub invite_code: String,
+}
+
+/// A change the runner must make to the seat store on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreOp {
+    Save(SeatInfo),
+    /// The match is over or the seat is gone.
+    Remove(String),
+}
+
+/// What an envelope in flight asked for, to make sense of its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pending {
+    Hello,
+    Lobby,
+    Seat,
+    Resume,
+    Watch,
+    MatchAction,
+    Guess,
+    Other,
+}
+
+/// The connection as the user sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    Connecting,
+    Online,
+    Offline { reason: String },
+}
+
+pub struct App {
+    pub name: String,
+    pub link: Link,
+    connects: u32,
+    next_id: u64,
+    pending: HashMap<u64, Pending>,
+    /// Match actions not acknowledged yet, re-sent with their ids after a reconnect.
+    unacked: BTreeMap<u64, ClientMessage>,
+    /// What to do once connected the first time.
+    intent: Option<Command>,
+    pub lobby: Option<Lobby>,
+    pub seat: Option<SeatInfo>,
+    pub game: Option<Game>,
+    pub channel: Option<Channel>,
+    pub watching: Option<Target>,
+    pub watchers: u32,
+    /// A seat from the store that `R` on the home screen resumes.
+    pub stored: Option<SeatInfo>,
+    pub ui: UiState,
+    pub out: Vec<ClientEnvelope>,
+    pub notes: Vec<Note>,
+    pub store_ops: Vec<StoreOp>,
+    pub quit: bool,
+}
+
+impl App {
+    /// `first_id` should grow across runs (the runners use the clock in milliseconds), since
+    /// the server remembers a seat's ack ids even after this process is gone.
+    pub fn new(name: &str, intent: Option<Command>, first_id: u64) -> App {
+        App {
+            name: name.to_owned(),
+            link: Link::Connecting,
+            connects: 0,
+            next_id: first_id.max(1),
+            pending: HashMap::new(),
+            unacked: BTreeMap::new(),
+            intent,
+            lobby: None,
+            seat: None,
+            game: None,
+            channel: None,
+            watching: None,
+            watchers: 0,
+            stored: None,
+            ui: UiState::default(),
+            out: Vec::new(),
+            notes: Vec::new(),
+            store_ops: Vec::new(),
+            quit: false,
+        }
+    }
+
+    /// Queues a message; returns its ack id.
+    fn send(&mut self, msg: ClientMessage, pending: Pending) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        if pending == Pending::MatchAction {
+            self.unacked.insert(id, msg.clone());
+        }
+        self.pending.insert(id, pending);
+        self.out.push(ClientEnvelope { id, msg });
+        id
+    }
+
+    fn note(&mut self, note: Note) {
+        if !note.is_listing() {
+            self.ui.log(note.to_string());
+        }
+        self.notes.push(note);
+    }
+
+    fn error(&mut self, code: &str, message: impl Into<String>) {
+        self.note(Note::Error {
+            code: code.to_owned(),
+            message: message.into(),
+        });
+    }
+
+    /// The connection is up (again): greet, then carry on where we were.
+    pub fn connected(&mut self) {
+        self.connects += 1;
+        self.link = Link::Online;
+        let again = self.connects > 1;
+        self.note(Note::Connected { again });
+        self.pending.clear();
+        let hello = Hello {
+            protocol: PROTOCOL_VERSION,
+            client: concat!("boardcast-client/", env!("CARGO_PKG_VERSION")).to_owned(),
+            name: self.name.clone(),
+        };
+        self.send(ClientMessage::Hello(hello), Pending::Hello);
+        if !again {
+            if let Some(intent) = self.intent.take() {
+                self.command(intent);
+            }
+            return;
+        }
+        self.resubscribe();
+        let unacked = std::mem::take(&mut self.unacked);
+        for (id, msg) in unacked {
+            self.pending.insert(id, Pending::MatchAction);
+            self.unacked.insert(id, msg.clone());
+            self.out.push(ClientEnvelope { id, msg });
+        }
+    }
+
+    pub fn disconnected(&mut self, reason: &str, retry_ms: u64) {
+        self.link = Link::Offline {
+            reason: reason.to_owned(),
+        };
+        self.note(Note::Disconnected {
+            reason: reason.to_owned(),
+            retry_ms,
+        });
+    }
+
+    /// A frame from the server that did not decode: say so and carry on.
+    pub fn garbled(&mut self, error: &str) {
+        self.error(
+            "malformed",
+            format!("unreadable message from the server: {error}"),
+        );
+    }
+
+    /// Asks again for whatever we hold or watch, from the last version seen.
+    fn resubscribe(&mut self) {
+        if let Some(seat) = self.seat.clone() {
+            let since_v = self
+                .game
+                .as_ref()
+                .filter(|g| g.match_id == seat.match_id)
+                .map(|g| g.v);
+            let resume = Resume {
+                token: seat.token,
+                since_v,
+            };
+            self.send(ClientMessage::Resume(resume), Pending::Resume);
+            return;
+        }
+        if let Some(target) = self.watching.clone() {
+            let since_v = match &target {
+                Target::Match(id) => self
+                    .game
+                    .as_ref()
+                    .filter(|g| &g.match_id == id)
+                    .map(|g| g.v),
+                Target::Channel(id) => self
+                    .channel
+                    .as_ref()
+                    .filter(|c| &c.channel == id)
+                    .map(|c| c.v),
+            };
+            self.send(
+                ClientMessage::Watch(Watch { target, since_v }),
+                Pending::Watch,
+            );
+        }
+    }
+
+    /// The side this client plays in the shown match, if any.
+    pub fn my_side(&self) -> Option<Side> {
+        let seat = self.seat.as_ref()?;
+        let game = self.game.as_ref()?;
+        (seat.match_id == game.match_id).then_some(seat.side)
+    }
+
+    /// Whether the shown match waits for this client's move.
+    pub fn my_turn(&self) -> bool {
+        match (&self.game, self.my_side()) {
+            (Some(game), Some(side)) => !game.is_over() && game.turn == side,
+            _ => false,
+        }
+    }
+
+    /// Takes every queued output, for the runner.
+    pub fn drain(&mut self) -> (Vec<ClientEnvelope>, Vec<Note>, Vec<StoreOp>) {
+        (
+            std::mem::take(&mut self.out),
+            std::mem::take(&mut self.notes),
+            std::mem::take(&mut self.store_ops),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,269 @@
+//! What happened, as one line of text each: the `--plain` output and the TUI's status log.
+//!
+//! Every line starts with a fixed keyword so scripts can wait for it; the exact forms are
+//! listed in `boardcast --help` and README.md.
+
+use std::fmt;
+
+use boardcast_protocol::{ChannelSummary, MatchPhase, MatchSummary, Side};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// `connected` (first time) or `reconnected`.
+    Connected {
+        again: bool,
+    },
+    Disconnected {
+        reason: String,
+        retry_ms: u64,
+    },
+    /// `seat white m123 invite ABCD`.
+    Seat {
+        side: Side,
+        match_id: String,
+        invite: String,
+    },
+    /// `match m123 white alice black bob playing`.
+    Match {
+        match_id: String,
+        white: Option<String>,
+        black: Option<String>,
+        phase: MatchPhase,
+    },
+    /// `history 32-28 19-23` (moves already played, on a snapshot).
+    History(Vec<String>),
+    Joined {
+        side: Side,
+        name: String,
+    },
+    /// `move 1 32-28` (1-based ply).
+    Move {
+        number: u32,
+        notation: String,
+    },
+    Turn(Side),
+    /// `legal 32-28 33-28`: only to the player to move.
+    Legal(Vec<String>),
+    /// `result white wins: black has no legal move`.
+    Result(String),
+    /// `draw offered white`, `draw declined black`, `draw cancelled`.
+    Draw(&'static str, Option<Side>),
+    /// `rematch offered white`, `rematch declined black`, `rematch started m124`.
+    Rematch(&'static str, String),
+    Left(Side),
+    Returned(Side),
+    /// `error not_your_turn: not your turn`.
+    Error {
+        code: String,
+        message: String,
+    },
+    /// `ambiguous 9x18x16 9x20x16`.
+    Ambiguous(Vec<String>),
+    /// `info …`: local, human messages.
+    Info(String),
+    Seek(MatchSummary),
+    Live(MatchSummary),
+    Channel(ChannelSummary),
+    LobbyEnd,
+    /// `game tv1 42 CH3SS5 L4 K7 move 3`.
+    Game {
+        channel: String,
+        game_id: u64,
+        serial: String,
+        white: String,
+        black: String,
+        move_number: u32,
+    },
+    /// `revealed tv1 b1-c3 a5-a4`.
+    Revealed {
+        channel: String,
+        moves: Vec<String>,
+    },
+    /// `ply tv1 0 b1-c3` (0-based ply, as the protocol counts).
+    Ply {
+        channel: String,
+        ply: u32,
+        mv: String,
+    },
+    /// `gameover tv1 white wins: king captured`.
+    GameOver {
+        channel: String,
+        text: String,
+    },
+    /// `predicted tv1 4 b1-c3 correct|wrong actual b1-c3 score 3 strikes 1`.
+    Predicted {
+        channel: String,
+        ply: u32,
+        guess: String,
+        actual: String,
+        correct: bool,
+        score: u32,
+        strikes: u32,
+    },
+    /// `standing alice 12 correct 1 strikes`.
+    Standing {
+        name: String,
+        correct: u32,
+        strikes: u32,
+    },
+    Shutdown(String),
+}
+
+impl Note {
+    /// Lobby listings fill the home screen, not the status log.
+    pub fn is_listing(&self) -> bool {
+        matches!(
+            self,
+            Note::Seek(_) | Note::Live(_) | Note::Channel(_) | Note::LobbyEnd
+        )
+    }
+}
+
+fn name(name: &Option<String>) -> &str {
+    name.as_deref().unwrap_or("-")
+}
+
+pub fn phase(phase: MatchPhase) -> &'static str {
+    match phase {
+        MatchPhase::Waiting => "waiting",
+        MatchPhase::Playing => "playing",
+        MatchPhase::Finished => "finished",
+    }
+}
+
+fn time(summary: &MatchSummary) -> String {
+    summary
+        .time_control
+        .map_or_else(|| "untimed".to_owned(), |tc| tc.to_string())
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::Connected { again: false } => write!(f, "connected"),
+            Note::Connected { again: true } => write!(f, "reconnected"),
+            Note::Disconnected { reason, retry_ms } => {
+                write!(f, "disconnected retry {retry_ms}ms: {reason}")
+            }
+            Note::Seat {
+                side,
+                match_id,
+                invite,
+            } => write!(f, "seat {side} {match_id} invite {invite}"),
+            Note::Match {
+                match_id,
+                white,
+                black,
+                phase: p,
+            } => write!(
+                f,
+                "match {match_id} white {} black {} {}",
+                name(white),
+                name(black),
+                phase(*p)
+            ),
+            Note::History(moves) => write!(f, "history {}", moves.join(" ")),
+            Note::Joined { side, name } => write!(f, "joined {side} {name}"),
+            Note::Move { number, notation } => write!(f, "move {number} {notation}"),
+            Note::Turn(side) => write!(f, "turn {side}"),
+            Note::Legal(moves) => write!(f, "legal {}", moves.join(" ")),
+            Note::Result(text) => write!(f, "result {text}"),
+            Note::Draw(what, Some(side)) => write!(f, "draw {what} {side}"),
+            Note::Draw(what, None) => write!(f, "draw {what}"),
+            Note::Rematch(what, who) => write!(f, "rematch {what} {who}"),
+            Note::Left(side) => write!(f, "left {side}"),
+            Note::Returned(side) => write!(f, "returned {side}"),
+            Note::Error { code, message } => write!(f, "error {code}: {message}"),
+            Note::Ambiguous(moves) => write!(f, "ambiguous {}", moves.join(" ")),
+            Note::Info(text) => write!(f, "info {text}"),
+            Note::Seek(s) => {
+                let host = s.white.as_deref().or(s.black.as_deref()).unwrap_or("-");
+                let free = if s.white.is_some() { "black" } else { "white" };
+                write!(f, "seek {} {host} {} free {free}", s.match_id, time(s))
+            }
+            Note::Live(s) => write!(
+                f,
+                "live {} {} {} {} plies {} watchers {}",
+                s.match_id,
+                name(&s.white),
+                name(&s.black),
+                time(s),
+                s.plies,
+                s.watchers
+            ),
+            Note::Channel(c) => {
+                write!(f, "channel {}", c.channel)?;
+                if let Some(game) = &c.game {
+                    write!(f, " {} {} {}", game.serial, game.white, game.black)?;
+                }
+                write!(f, " watchers {}", c.watchers)
+            }
+            Note::LobbyEnd => write!(f, "lobby end"),
+            Note::Game {
+                channel,
+                game_id,
+                serial,
+                white,
+                black,
+                move_number,
+            } => write!(
+                f,
+                "game {channel} {game_id} {serial} {white} {black} move {move_number}"
+            ),
+            Note::Revealed { channel, moves } => {
+                write!(f, "revealed {channel} {}", moves.join(" "))
+            }
+            Note::Ply { channel, ply, mv } => write!(f, "ply {channel} {ply} {mv}"),
+            Note::GameOver { channel, text } => write!(f, "gameover {channel} {text}"),
+            Note::Predicted {
+                channel,
+                ply,
+                guess,
+                actual,
+                correct,
+                score,
+                strikes,
+            } => write!(
+                f,
+                "predicted {channel} {ply} {guess} {} actual {actual} score {score} strikes {strikes}",
+                if *correct { "correct" } else { "wrong" }
+            ),
+            Note::Standing {
+                name,
+                correct,
+                strikes,
+            } => write!(f, "standing {name} {correct} correct {strikes} strikes"),
+            Note::Shutdown(reason) => write!(f, "shutdown {reason}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_read_as_documented() {
+        let seat = Note::Seat {
+            side: Side::White,
+            match_id: "m123".into(),
+            invite: "ABCD".into(),
+        };
+        assert_eq!(seat.to_string(), "seat white m123 invite ABCD");
+        let moved = Note::Move {
+            number: 1,
+            notation: "32-28".into(),
+        };
+        assert_eq!(moved.to_string(), "move 1 32-28");
+        assert_eq!(Note::Turn(Side::Black).to_string(), "turn black");
+        let error = Note::Error {
+            code: "not_your_turn".into(),
+            message: "not your turn".into(),
+        };
+        assert_eq!(error.to_string(), "error not_your_turn: not your turn");
+        assert_eq!(
+            Note::Draw("offered", Some(Side::White)).to_string(),
+            "draw offered white"
+        );
+    }
+}

@@ -1,0 +1,338 @@
+//! Folding server messages into the app. Every message is accepted: ones that make no sense
+//! here (for a match not shown, out of order, unexpected) are ignored or trigger a resync,
+//! never a panic.
+
+use std::time::Instant;
+
+use boardcast_protocol::{
+    ChannelEvent, ChannelEventMsg, ChannelSnapshot, ErrorCode, ErrorReply, MatchEvent,
+    MatchEventMsg, MatchSnapshot, ServerMessage, Target,
+};
+
+use super::channel::Channel;
+use super::game::{Fold, Game, result_text};
+use super::notes::Note;
+use super::{App, Pending, Screen, SeatInfo, StoreOp};
+
+/// `not_your_turn` for [`ErrorCode::NotYourTurn`]: the wire name of a code.
+pub fn code_name(code: ErrorCode) -> String {
+    serde_json::to_value(code)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{code:?}"))
+}
+
+impl App {
+    pub fn receive(&mut self, msg: ServerMessage, now: Instant) {
+        match msg {
+            ServerMessage::Welcome(_) | ServerMessage::Pong(_) => {}
+            ServerMessage::Ack(ack) => {
+                self.pending.remove(&ack.id);
+                self.unacked.remove(&ack.id);
+            }
+            ServerMessage::Error(reply) => self.refused(reply),
+            ServerMessage::Lobby(lobby) => {
+                for seek in &lobby.seeks {
+                    self.note(Note::Seek(seek.clone()));
+                }
+                for live in &lobby.live {
+                    self.note(Note::Live(live.clone()));
+                }
+                for channel in &lobby.channels {
+                    self.note(Note::Channel(channel.clone()));
+                }
+                self.note(Note::LobbyEnd);
+                self.ui.home_clamp(&lobby);
+                self.lobby = Some(lobby);
+            }
+            ServerMessage::Seat(seat) => {
+                self.pending.remove(&seat.id);
+                let info = SeatInfo {
+                    match_id: seat.match_id,
+                    side: seat.side,
+                    token: seat.token,
+                    invite_code: seat.invite_code,
+                };
+                self.note(Note::Seat {
+                    side: info.side,
+                    match_id: info.match_id.clone(),
+                    invite: info.invite_code.clone(),
+                });
+                if self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| g.match_id != info.match_id)
+                {
+                    self.game = None;
+                }
+                self.store_ops.push(StoreOp::Save(info.clone()));
+                self.watching = Some(Target::Match(info.match_id.clone()));
+                self.seat = Some(info);
+                self.ui.enter(Screen::Match);
+            }
+            ServerMessage::MatchSnapshot(snapshot) => self.match_snapshot(snapshot, now),
+            ServerMessage::MatchEvent(event) => self.match_event(event, now),
+            ServerMessage::ChannelSnapshot(snapshot) => self.channel_snapshot(snapshot, now),
+            ServerMessage::ChannelEvent(event) => self.channel_event(event, now),
+            ServerMessage::Crowd(crowd) => {
+                if self.watching.as_ref() == Some(&crowd.target) {
+                    self.watchers = crowd.watchers;
+                }
+            }
+            ServerMessage::GameCreated(created) => {
+                self.pending.remove(&created.id);
+                self.command(super::command::Command::Predict(created.channel));
+            }
+            ServerMessage::PredictionResult(result) => {
+                let Some(channel) = self
+                    .channel
+                    .as_mut()
+                    .filter(|c| c.channel == result.channel)
+                else {
+                    return;
+                };
+                channel.predicted(result.clone());
+                self.note(Note::Predicted {
+                    channel: result.channel,
+                    ply: result.ply,
+                    guess: result.guess,
+                    actual: result.actual,
+                    correct: result.correct,
+                    score: result.correct_total,
+                    strikes: result.strikes,
+                });
+            }
+            ServerMessage::Leaderboard(board) => {
+                for entry in board.entries {
+                    self.note(Note::Standing {
+                        name: entry.name,
+                        correct: entry.correct,
+                        strikes: entry.strikes,
+                    });
+                }
+            }
+            ServerMessage::Shutdown(notice) => self.note(Note::Shutdown(notice.reason)),
+        }
+    }
+
+    fn refused(&mut self, reply: ErrorReply) {
+        let pending = reply.id.and_then(|id| {
+            self.unacked.remove(&id);
+            self.pending.remove(&id)
+        });
+        if pending == Some(Pending::Resume)
+            && matches!(reply.code, ErrorCode::InvalidToken | ErrorCode::NotFound)
+        {
+            if let Some(seat) = self.seat.take() {
+                self.store_ops.push(StoreOp::Remove(seat.match_id));
+            }
+        }
+        if pending == Some(Pending::Guess) {
+            if let Some(channel) = &mut self.channel {
+                channel.score.pending = None;
+            }
+        }
+        self.error(&code_name(reply.code), reply.message);
+    }
+
+    fn match_snapshot(&mut self, snapshot: MatchSnapshot, now: Instant) {
+        if self.watching != Some(Target::Match(snapshot.match_id.clone())) {
+            return;
+        }
+        let game = Game::from_snapshot(snapshot, now);
+        self.note(Note::Match {
+            match_id: game.match_id.clone(),
+            white: game.white.as_ref().map(|p| p.name.clone()),
+            black: game.black.as_ref().map(|p| p.name.clone()),
+            phase: game.phase,
+        });
+        if !game.moves.is_empty() {
+            let moves = game.moves.iter().map(|m| m.notation.clone()).collect();
+            self.note(Note::History(moves));
+        }
+        self.game = Some(game);
+        self.ui.enter(Screen::Match);
+        self.after_change();
+    }
+
+    /// Notes the state a player needs after a snapshot or move: result, or turn and legal list.
+    fn after_change(&mut self) {
+        let Some(game) = &self.game else { return };
+        if let Some(result) = &game.result {
+            let text = result_text(result);
+            let finished = self
+                .seat
+                .as_ref()
+                .is_some_and(|s| s.match_id == game.match_id);
+            let match_id = game.match_id.clone();
+            self.note(Note::Result(text));
+            if finished {
+                self.store_ops.push(StoreOp::Remove(match_id));
+            }
+            return;
+        }
+        if game.phase != boardcast_protocol::MatchPhase::Playing {
+            return;
+        }
+        let turn = game.turn;
+        let legal: Vec<String> = game.legal.iter().map(|m| m.notation.clone()).collect();
+        let (row, col) = self.ui.cursor;
+        let cursor = super::fen::cell_square(row, col);
+        let on_origin = game
+            .legal
+            .iter()
+            .any(|m| m.route.first() == cursor.as_ref());
+        let first_origin = game
+            .legal
+            .first()
+            .and_then(|m| m.route.first().copied())
+            .filter(|_| !on_origin);
+        self.note(Note::Turn(turn));
+        if self.my_turn() {
+            if let (Some(origin), None) = (first_origin, self.ui.selected) {
+                self.ui.cursor = super::fen::square_cell(origin);
+            }
+            self.note(Note::Legal(legal));
+        }
+    }
+
+    fn match_event(&mut self, msg: MatchEventMsg, now: Instant) {
+        let Some(game) = self.game.as_mut().filter(|g| g.match_id == msg.match_id) else {
+            return;
+        };
+        let was_playing = game.phase == boardcast_protocol::MatchPhase::Playing;
+        match game.fold(msg.v, &msg.event, now) {
+            Fold::Stale => return,
+            Fold::Gap => return self.resync(),
+            Fold::Applied => {}
+        }
+        let playing = game.phase == boardcast_protocol::MatchPhase::Playing;
+        match msg.event {
+            MatchEvent::PlayerJoined(joined) => {
+                self.note(Note::Joined {
+                    side: joined.side,
+                    name: joined.name,
+                });
+                if playing && !was_playing {
+                    self.after_change();
+                }
+            }
+            MatchEvent::Moved(moved) => {
+                self.ui.moved();
+                self.note(Note::Move {
+                    number: moved.played.ply + 1,
+                    notation: moved.played.notation,
+                });
+                if moved.legal_moves.is_empty() {
+                    // The game ended with this move; `Ended` follows with the result.
+                    return;
+                }
+                self.after_change();
+            }
+            MatchEvent::DrawOffered(side) => self.note(Note::Draw("offered", Some(side))),
+            MatchEvent::DrawDeclined(side) => self.note(Note::Draw("declined", Some(side))),
+            MatchEvent::DrawOfferCancelled => self.note(Note::Draw("cancelled", None)),
+            MatchEvent::PlayerLeft(absence) => self.note(Note::Left(absence.side)),
+            MatchEvent::PlayerReturned(side) => self.note(Note::Returned(side)),
+            MatchEvent::Ended(_) => {
+                self.ui.confirm = None;
+                self.after_change();
+            }
+            MatchEvent::RematchOffered(side) => {
+                self.note(Note::Rematch("offered", side.to_string()))
+            }
+            MatchEvent::RematchDeclined(side) => {
+                self.note(Note::Rematch("declined", side.to_string()))
+            }
+            MatchEvent::RematchStarted(id) => {
+                self.note(Note::Rematch("started", id.clone()));
+                if self.my_side().is_none() {
+                    // A watcher follows the players to the rematch.
+                    self.command(super::command::Command::Watch(Target::Match(id)));
+                }
+            }
+        }
+    }
+
+    /// Events were missed: ask for them again from the last version we have.
+    fn resync(&mut self) {
+        self.resubscribe();
+    }
+
+    fn channel_snapshot(&mut self, snapshot: ChannelSnapshot, now: Instant) {
+        if self.watching != Some(Target::Channel(snapshot.channel.clone())) {
+            return;
+        }
+        let score = self
+            .channel
+            .take()
+            .filter(|c| c.channel == snapshot.channel)
+            .map(|c| c.score);
+        let mut channel = Channel::from_snapshot(snapshot, now);
+        if let Some(score) = score {
+            channel.score = score;
+        }
+        if let Some(game) = &channel.game {
+            self.note(game_note(&channel.channel, game));
+            if !game.revealed.is_empty() {
+                self.note(Note::Revealed {
+                    channel: channel.channel.clone(),
+                    moves: game.revealed.clone(),
+                });
+            }
+        }
+        self.channel = Some(channel);
+        self.ui.enter(Screen::Channel);
+    }
+
+    fn channel_event(&mut self, msg: ChannelEventMsg, now: Instant) {
+        let Some(channel) = self.channel.as_mut().filter(|c| c.channel == msg.channel) else {
+            return;
+        };
+        match channel.fold(msg.v, &msg.event, now) {
+            Fold::Stale => return,
+            Fold::Gap => return self.resync(),
+            Fold::Applied => {}
+        }
+        let name = msg.channel;
+        match msg.event {
+            ChannelEvent::GameStarted(view) => {
+                self.ui.minit_from = None;
+                self.note(game_note(&name, &view));
+            }
+            ChannelEvent::PlyRevealed(revealed) => self.note(Note::Ply {
+                channel: name,
+                ply: revealed.ply,
+                mv: revealed.mv,
+            }),
+            ChannelEvent::GameEnded(ended) => {
+                let text = match ended.result.winner {
+                    Some(side) => format!("{side} wins: {}", ended.result.reason),
+                    None => format!("draw: {}", ended.result.reason),
+                };
+                self.note(Note::GameOver {
+                    channel: name,
+                    text,
+                });
+                for standing in ended.standings {
+                    self.note(Note::Standing {
+                        name: standing.name,
+                        correct: standing.correct,
+                        strikes: standing.strikes,
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn game_note(channel: &str, game: &boardcast_protocol::EngineGameView) -> Note {
+    Note::Game {
+        channel: channel.to_owned(),
+        game_id: game.header.game_id,
+        serial: game.header.serial.clone(),
+        white: game.header.white.clone(),
+        black: game.header.black.clone(),
+        move_number: game.move_number,
+    }
+}

@@ -1,0 +1,440 @@
+//! App state machine tests: server messages and keys in; queued messages, notes and store
+//! changes out. No server, no terminal.
+
+use std::time::Instant;
+
+use boardcast_protocol::*;
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::channel::tests::snapshot as channel_snapshot;
+use super::command::Command;
+use super::game::tests::{moved, snapshot};
+use super::{App, Screen, StoreOp};
+
+fn seat(id: u64, side: Side) -> ServerMessage {
+    ServerMessage::Seat(Seat {
+        id,
+        match_id: "m1".into(),
+        invite_code: "ABCD".into(),
+        side,
+        token: "secret".into(),
+    })
+}
+
+fn lines(app: &mut App) -> Vec<String> {
+    app.drain().1.iter().map(ToString::to_string).collect()
+}
+
+fn sent(app: &mut App) -> Vec<ClientMessage> {
+    app.out.drain(..).map(|e| e.msg).collect()
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.key(KeyEvent::from(code));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+/// A player seated as `side` in match m1, with the start snapshot received.
+fn seated(side: Side, legal: &[&str]) -> App {
+    let create = Command::Create {
+        time: None,
+        color: ColorChoice::Random,
+        public: true,
+    };
+    let mut app = App::new("alice", Some(create), 100);
+    app.connected();
+    app.receive(seat(101, side), Instant::now());
+    let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", legal);
+    snap.turn = Side::White;
+    app.receive(ServerMessage::MatchSnapshot(snap), Instant::now());
+    app.drain();
+    app
+}
+
+#[test]
+fn creating_a_match_greets_creates_stores_the_seat_and_lists_legal_moves() {
+    let create = Command::Create {
+        time: Some("5+3".parse().unwrap()),
+        color: ColorChoice::White,
+        public: false,
+    };
+    let mut app = App::new("alice", Some(create), 100);
+    app.connected();
+    let out = app.out.clone();
+    assert_eq!(out.len(), 2);
+    assert_eq!((out[0].id, out[1].id), (100, 101));
+    assert!(matches!(&out[0].msg, ClientMessage::Hello(h) if h.name == "alice"));
+    assert!(matches!(&out[1].msg, ClientMessage::CreateMatch(c) if !c.public));
+    app.receive(seat(101, Side::White), Instant::now());
+    let snap = snapshot("W:W31-50:B1-20", &["32-28", "31-27"]);
+    app.receive(ServerMessage::MatchSnapshot(snap), Instant::now());
+    let (_, notes, ops) = app.drain();
+    let text: Vec<String> = notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        [
+            "connected",
+            "seat white m1 invite ABCD",
+            "match m1 white alice black bob playing",
+            "turn white",
+            "legal 32-28 31-27",
+        ]
+    );
+    assert!(matches!(&ops[..], [StoreOp::Save(s)] if s.token == "secret"));
+    assert_eq!(app.ui.screen, Screen::Match);
+    assert!(!text.iter().any(|l| l.contains("secret")));
+}
+
+#[test]
+fn typed_moves_become_routes_and_moves_are_announced() {
+    let mut app = seated(Side::White, &["32-28", "31-27"]);
+    app.command(Command::Move("32-28".into()));
+    let out = sent(&mut app);
+    assert!(
+        matches!(&out[..], [ClientMessage::Move(m)] if m.route == [32, 28] && m.token == "secret")
+    );
+    let event = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: moved(0, "32-28", "B:W28,31,33-50:B1-20", &["19-23"]),
+    };
+    app.receive(ServerMessage::MatchEvent(event), Instant::now());
+    // White waits now: no legal list for us.
+    assert_eq!(lines(&mut app), ["move 1 32-28", "turn black"]);
+}
+
+#[test]
+fn black_gets_the_legal_list_and_a_flipped_board() {
+    let mut app = seated(Side::Black, &["32-28"]);
+    assert!(app.board_flipped());
+    let event = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: moved(0, "32-28", "B:W28,31,33-50:B1-20", &["19-23", "18-23"]),
+    };
+    app.receive(ServerMessage::MatchEvent(event), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        ["move 1 32-28", "turn black", "legal 19-23 18-23"]
+    );
+    key(&mut app, KeyCode::Char('f'));
+    assert!(!app.board_flipped());
+}
+
+#[test]
+fn an_ambiguous_capture_asks_which_and_a_digit_picks() {
+    let mut app = seated(Side::White, &["9x18x16", "9x20x16"]);
+    type_text(&mut app, "9x16");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(lines(&mut app), ["ambiguous 9x18x16 9x20x16"]);
+    assert!(sent(&mut app).is_empty());
+    key(&mut app, KeyCode::Char('2'));
+    let out = sent(&mut app);
+    assert!(matches!(&out[..], [ClientMessage::Move(m)] if m.route == [9, 20, 16]));
+    assert_eq!(app.ui.choice, None);
+}
+
+#[test]
+fn tab_completes_from_the_legal_list() {
+    let mut app = seated(Side::White, &["32-28", "32-27", "31-26"]);
+    type_text(&mut app, "31");
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.ui.input, "31-26");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [31, 26]));
+}
+
+#[test]
+fn the_cursor_picks_origin_then_destination() {
+    let mut app = seated(Side::White, &["32-28", "32-27"]);
+    // The cursor starts on a movable piece: the first legal origin, 32 (row 6, column 3).
+    assert_eq!(app.ui.cursor, (6, 3));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.ui.selected, Some(32));
+    // 28 is up one row and right one column: row 5, column 4.
+    key(&mut app, KeyCode::Char('k'));
+    key(&mut app, KeyCode::Right);
+    assert_eq!(app.ui.cursor, (5, 4));
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [32, 28]));
+}
+
+#[test]
+fn resigning_needs_a_yes() {
+    let mut app = seated(Side::White, &["32-28"]);
+    key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Char('n'));
+    assert!(sent(&mut app).is_empty());
+    key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Resign(a)] if a.match_id == "m1"));
+}
+
+#[test]
+fn a_reconnect_resumes_the_seat_and_resends_unacknowledged_moves() {
+    let mut app = seated(Side::White, &["32-28"]);
+    app.command(Command::Move("32-28".into()));
+    let move_id = app.out[0].id;
+    app.out.clear();
+    app.disconnected("connection lost", 500);
+    assert_eq!(
+        lines(&mut app),
+        ["disconnected retry 500ms: connection lost"]
+    );
+    app.connected();
+    let out = app.out.clone();
+    assert!(matches!(&out[0].msg, ClientMessage::Hello(_)));
+    assert!(matches!(&out[1].msg,
+        ClientMessage::Resume(r) if r.token == "secret" && r.since_v == Some(2)));
+    assert_eq!(out[2].id, move_id);
+    assert!(matches!(&out[2].msg, ClientMessage::Move(m) if m.route == [32, 28]));
+    app.receive(
+        ServerMessage::Ack(Ack {
+            id: move_id,
+            duplicate: true,
+        }),
+        Instant::now(),
+    );
+    app.out.clear();
+    app.disconnected("again", 500);
+    app.connected();
+    assert_eq!(app.out.len(), 2, "an acknowledged move is not sent again");
+}
+
+#[test]
+fn missed_events_ask_for_a_resync_and_old_ones_are_ignored() {
+    let mut app = seated(Side::White, &["32-28"]);
+    let cancelled = |v| {
+        ServerMessage::MatchEvent(MatchEventMsg {
+            match_id: "m1".into(),
+            v,
+            event: MatchEvent::DrawOfferCancelled,
+        })
+    };
+    app.receive(cancelled(2), Instant::now());
+    assert!(app.drain().0.is_empty());
+    app.receive(cancelled(9), Instant::now());
+    let out = sent(&mut app);
+    assert!(matches!(&out[..], [ClientMessage::Resume(r)] if r.since_v == Some(2)));
+}
+
+#[test]
+fn server_errors_read_as_lines_and_a_dead_seat_is_forgotten() {
+    let mut app = App::new(
+        "bob",
+        Some(Command::Resume {
+            token: "old".into(),
+            match_id: "m9".into(),
+        }),
+        1,
+    );
+    app.connected();
+    let resume_id = app.out[1].id;
+    app.drain();
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: Some(resume_id),
+            code: ErrorCode::InvalidToken,
+            message: "unknown seat token".into(),
+        }),
+        Instant::now(),
+    );
+    let (_, notes, ops) = app.drain();
+    assert_eq!(
+        notes[0].to_string(),
+        "error invalid_token: unknown seat token"
+    );
+    assert_eq!(ops, [StoreOp::Remove("m9".into())]);
+    assert_eq!(app.seat, None);
+}
+
+#[test]
+fn the_end_of_the_match_is_announced_and_the_seat_dropped_from_the_store() {
+    let mut app = seated(Side::White, &["32-28"]);
+    let ended = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: MatchEvent::Ended(MatchResult {
+            winner: Some(Side::Black),
+            reason: EndReason::Resignation,
+            detail: "white resigned".into(),
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(ended), Instant::now());
+    let (_, notes, ops) = app.drain();
+    assert_eq!(notes[0].to_string(), "result black wins: white resigned");
+    assert_eq!(ops, [StoreOp::Remove("m1".into())]);
+    assert!(!app.my_turn());
+}
+
+#[test]
+fn unexpected_messages_never_panic() {
+    let mut app = App::new("eve", None, 1);
+    let now = Instant::now();
+    let strays = [
+        moved(0, "32-28", "nonsense", &[]),
+        MatchEvent::RematchStarted("m2".into()),
+    ];
+    for event in strays {
+        let msg = MatchEventMsg {
+            match_id: "nowhere".into(),
+            v: 1,
+            event,
+        };
+        app.receive(ServerMessage::MatchEvent(msg), now);
+    }
+    app.receive(ServerMessage::MatchSnapshot(snapshot("x", &[])), now);
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    app.receive(
+        ServerMessage::PredictionResult(PredictionResult {
+            channel: "tv9".into(),
+            ply: 3,
+            guess: "a1-a2".into(),
+            actual: "b1-c3".into(),
+            correct: false,
+            correct_total: 0,
+            strikes: 1,
+        }),
+        now,
+    );
+    app.receive(
+        ServerMessage::Ack(Ack {
+            id: 77,
+            duplicate: false,
+        }),
+        now,
+    );
+    app.garbled("bad bytes");
+    app.command(Command::Move("32-28".into()));
+    app.command(Command::Resign);
+    app.command(Command::Guess {
+        from: "b1".into(),
+        to: "c3".into(),
+    });
+    for code in [KeyCode::Enter, KeyCode::Char('d'), KeyCode::Char('p')] {
+        key(&mut app, code);
+    }
+    let text = lines(&mut app);
+    assert_eq!(
+        text[0],
+        "error malformed: unreadable message from the server: bad bytes"
+    );
+    assert!(text.iter().all(|l| l.starts_with("error ")), "{text:?}");
+    assert!(app.game.is_none() && app.channel.is_none());
+}
+
+#[test]
+fn predicting_picks_from_then_to_and_keeps_the_score() {
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    let out = sent(&mut app);
+    assert!(matches!(&out[1], ClientMessage::Watch(w)
+        if w.target == Target::Channel("tv1".into()) && w.since_v.is_none()));
+    app.receive(
+        ServerMessage::ChannelSnapshot(channel_snapshot()),
+        Instant::now(),
+    );
+    assert_eq!(
+        lines(&mut app),
+        ["connected", "game tv1 42 CH3SS5 L4 K7 move 1"]
+    );
+    assert_eq!(app.ui.screen, Screen::Channel);
+    // Cursor starts on b1; pick it, then go to c3 (two up, one right).
+    key(&mut app, KeyCode::Enter);
+    for code in [KeyCode::Up, KeyCode::Up, KeyCode::Right] {
+        key(&mut app, code);
+    }
+    key(&mut app, KeyCode::Enter);
+    let out = sent(&mut app);
+    assert!(matches!(&out[..], [ClientMessage::Predict(p)]
+        if p.from == "b1" && p.to == "c3" && p.ply == 0 && p.channel == "tv1"));
+    let result = PredictionResult {
+        channel: "tv1".into(),
+        ply: 0,
+        guess: "b1-c3".into(),
+        actual: "b1-c3".into(),
+        correct: true,
+        correct_total: 1,
+        strikes: 0,
+    };
+    app.receive(ServerMessage::PredictionResult(result), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        ["predicted tv1 0 b1-c3 correct actual b1-c3 score 1 strikes 0"]
+    );
+    let score = &app.channel.as_ref().unwrap().score;
+    assert_eq!((score.correct, score.strikes), (1, 0));
+}
+
+#[test]
+fn typed_guesses_and_the_piece_set_toggle() {
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(
+        ServerMessage::ChannelSnapshot(channel_snapshot()),
+        Instant::now(),
+    );
+    app.drain();
+    key(&mut app, KeyCode::Char('f'));
+    assert!(app.ui.flat);
+    type_text(&mut app, "e2-e3");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::Predict(p)] if p.from == "e2" && p.to == "e3")
+    );
+    assert_eq!(
+        app.channel.as_ref().unwrap().score.pending,
+        Some((0, "e2-e3".to_owned()))
+    );
+}
+
+#[test]
+fn the_home_screen_joins_seeks_and_watches_channels() {
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    app.drain();
+    let summary = MatchSummary {
+        match_id: "m7".into(),
+        white: Some("gus".into()),
+        black: None,
+        time_control: None,
+        phase: MatchPhase::Waiting,
+        plies: 0,
+        watchers: 0,
+    };
+    let lobby = Lobby {
+        seeks: vec![summary],
+        live: Vec::new(),
+        channels: vec![ChannelSummary {
+            channel: "tv1".into(),
+            kind: ChannelKind::Tv,
+            game: None,
+            watchers: 2,
+        }],
+    };
+    app.receive(ServerMessage::Lobby(lobby), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "seek m7 gus untimed free black",
+            "channel tv1 watchers 2",
+            "lobby end"
+        ]
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::JoinMatch(JoinMatch::Id(id))] if id == "m7")
+    );
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('p'));
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::Watch(w)] if w.target == Target::Channel("tv1".into()))
+    );
+    assert!(app.ui.predicting);
+}

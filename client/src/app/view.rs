@@ -1,0 +1,146 @@
+//! Local, presentation-only state of the full-screen UI: which screen, cursors, typed text,
+//! overlays and display toggles. Changing it never talks to the server.
+
+use std::collections::VecDeque;
+
+use boardcast_protocol::{ColorChoice, Lobby, TimeControl};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Screen {
+    #[default]
+    Home,
+    Match,
+    Channel,
+}
+
+/// An action that needs a `y` first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Resign,
+    Abort,
+}
+
+/// The three lists of the home screen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Section {
+    #[default]
+    Seeks,
+    Live,
+    Channels,
+}
+
+impl Section {
+    pub fn next(self) -> Section {
+        match self {
+            Section::Seeks => Section::Live,
+            Section::Live => Section::Channels,
+            Section::Channels => Section::Seeks,
+        }
+    }
+
+    pub fn len(self, lobby: &Lobby) -> usize {
+        match self {
+            Section::Seeks => lobby.seeks.len(),
+            Section::Live => lobby.live.len(),
+            Section::Channels => lobby.channels.len(),
+        }
+    }
+}
+
+const LOG_LINES: usize = 50;
+
+#[derive(Debug, Clone)]
+pub struct UiState {
+    pub screen: Screen,
+    /// Typed move or guess.
+    pub input: String,
+    /// Board cursor of the Frisian view: (row, column) as White sees the board.
+    pub cursor: (u8, u8),
+    /// Origin picked with the cursor.
+    pub selected: Option<u8>,
+    /// Indices into the legal list when a typed or picked move was ambiguous.
+    pub choice: Option<Vec<usize>>,
+    pub confirm: Option<Confirm>,
+    pub help: bool,
+    pub numbers: bool,
+    /// Letters (w W b B) instead of symbols for Frisian pieces.
+    pub letters: bool,
+    /// Turn the board round from its natural orientation (White below, or Black for Black).
+    pub flip: bool,
+    /// MinitChess FLAT (letters) instead of FULL (figurines).
+    pub flat: bool,
+    pub predicting: bool,
+    /// MinitChess cursor and picked origin, board indices 0 (a6) – 29 (e1).
+    pub minit_cursor: usize,
+    pub minit_from: Option<usize>,
+    pub section: Section,
+    pub row: usize,
+    /// Invite code being typed on the home screen.
+    pub prompt: Option<String>,
+    /// Time control and colour for matches created from the home screen.
+    pub create_time: Option<TimeControl>,
+    pub create_color: ColorChoice,
+    pub log: VecDeque<String>,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        UiState {
+            screen: Screen::Home,
+            input: String::new(),
+            cursor: (6, 1),
+            selected: None,
+            choice: None,
+            confirm: None,
+            help: false,
+            numbers: true,
+            letters: false,
+            flip: false,
+            flat: false,
+            predicting: false,
+            minit_cursor: 26,
+            minit_from: None,
+            section: Section::Seeks,
+            row: 0,
+            prompt: None,
+            create_time: Some(TimeControl {
+                initial_ms: 5 * 60_000,
+                increment_ms: 3000,
+            }),
+            create_color: ColorChoice::Random,
+            log: VecDeque::new(),
+        }
+    }
+}
+
+impl UiState {
+    pub fn log(&mut self, line: String) {
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    pub fn enter(&mut self, screen: Screen) {
+        if self.screen != screen {
+            self.screen = screen;
+            self.input.clear();
+            self.selected = None;
+            self.choice = None;
+            self.confirm = None;
+            self.minit_from = None;
+        }
+    }
+
+    /// A move was played: any half-made selection is void.
+    pub fn moved(&mut self) {
+        self.selected = None;
+        self.choice = None;
+    }
+
+    /// Keeps the home selection inside the list after a lobby update.
+    pub fn home_clamp(&mut self, lobby: &Lobby) {
+        let len = self.section.len(lobby);
+        self.row = self.row.min(len.saturating_sub(1));
+    }
+}

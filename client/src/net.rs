@@ -1,0 +1,191 @@
+//! The connection task: one WebSocket to the server, encoded per the negotiated subprotocol,
+//! re-dialled with exponential backoff whenever it drops. The app talks to it through two
+//! channels and never sees a socket.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+use boardcast_protocol::{ClientEnvelope, Encoding, Frame, FrameRef, ServerMessage};
+
+/// What the connection task reports.
+#[derive(Debug)]
+pub enum NetEvent {
+    /// A connection is up; earlier unsent messages were dropped.
+    Connected,
+    Message(Box<ServerMessage>),
+    /// A frame that did not decode; the connection stays up.
+    Garbled(String),
+    /// The connection is down; the next attempt is in `retry_ms`.
+    Disconnected {
+        reason: String,
+        retry_ms: u64,
+    },
+}
+
+/// How long to wait before attempt `n` (0-based) after a failure.
+pub fn backoff(attempt: u32) -> Duration {
+    let ms = 250u64.saturating_mul(1 << attempt.min(8));
+    Duration::from_millis(ms.min(10_000))
+}
+
+/// Starts the connection task. Dropping the sender ends it.
+pub fn spawn(
+    url: String,
+    encoding: Encoding,
+) -> (
+    mpsc::UnboundedSender<ClientEnvelope>,
+    mpsc::UnboundedReceiver<NetEvent>,
+) {
+    let (out_tx, out_rx) = mpsc::unbounded_channel();
+    let (event_tx, event_rx) = mpsc::unbounded_channel();
+    tokio::spawn(run(url, encoding, out_rx, event_tx));
+    (out_tx, event_rx)
+}
+
+enum Ended {
+    /// The app is gone.
+    Quit,
+    Dropped {
+        reason: String,
+        wait: Option<Duration>,
+    },
+}
+
+async fn run(
+    url: String,
+    encoding: Encoding,
+    mut outgoing: mpsc::UnboundedReceiver<ClientEnvelope>,
+    events: mpsc::UnboundedSender<NetEvent>,
+) {
+    let mut attempt = 0u32;
+    loop {
+        let (reason, wait) = match connect(&url, encoding).await {
+            Ok(socket) => {
+                attempt = 0;
+                while outgoing.try_recv().is_ok() {}
+                if events.send(NetEvent::Connected).is_err() {
+                    return;
+                }
+                match pump(socket, encoding, &mut outgoing, &events).await {
+                    Ended::Quit => return,
+                    Ended::Dropped { reason, wait } => (reason, wait),
+                }
+            }
+            Err(reason) => (reason, None),
+        };
+        let delay = wait.unwrap_or_else(|| backoff(attempt));
+        attempt = attempt.saturating_add(1);
+        let retry_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX);
+        if events
+            .send(NetEvent::Disconnected { reason, retry_ms })
+            .is_err()
+        {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            () = events.closed() => return,
+        }
+    }
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(url: &str, encoding: Encoding) -> Result<Socket, String> {
+    let mut request = url
+        .into_client_request()
+        .map_err(|e| format!("bad server address {url}: {e}"))?;
+    request.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        HeaderValue::from_static(encoding.subprotocol()),
+    );
+    let connecting = tokio_tungstenite::connect_async(request);
+    match tokio::time::timeout(Duration::from_secs(10), connecting).await {
+        Ok(Ok((socket, _response))) => Ok(socket),
+        Ok(Err(error)) => Err(format!("cannot connect to {url}: {error}")),
+        Err(_) => Err(format!("cannot connect to {url}: timed out")),
+    }
+}
+
+fn to_message(frame: Frame) -> Message {
+    match frame {
+        Frame::Text(text) => Message::text(text),
+        Frame::Binary(bytes) => Message::binary(bytes),
+    }
+}
+
+async fn pump(
+    mut socket: Socket,
+    encoding: Encoding,
+    outgoing: &mut mpsc::UnboundedReceiver<ClientEnvelope>,
+    events: &mpsc::UnboundedSender<NetEvent>,
+) -> Ended {
+    let mut ping = tokio::time::interval(Duration::from_secs(15));
+    ping.tick().await;
+    let mut wait = None;
+    loop {
+        tokio::select! {
+            envelope = outgoing.recv() => {
+                let Some(envelope) = envelope else {
+                    let _ = socket.close(None).await;
+                    return Ended::Quit;
+                };
+                if let Err(error) = socket.send(to_message(encoding.encode(&envelope))).await {
+                    return Ended::Dropped { reason: error.to_string(), wait };
+                }
+            }
+            _ = ping.tick() => {
+                if let Err(error) = socket.send(Message::Ping(Vec::new().into())).await {
+                    return Ended::Dropped { reason: error.to_string(), wait };
+                }
+            }
+            incoming = socket.next() => {
+                let frame = match &incoming {
+                    Some(Ok(Message::Text(text))) => FrameRef::Text(text.as_bytes()),
+                    Some(Ok(Message::Binary(bytes))) => FrameRef::Binary(bytes),
+                    Some(Ok(Message::Close(close))) => {
+                        let reason = close.as_ref().map_or_else(
+                            || "the server closed the connection".to_owned(),
+                            |c| format!("the server closed the connection ({} {})", u16::from(c.code), c.reason),
+                        );
+                        return Ended::Dropped { reason, wait };
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(error)) => return Ended::Dropped { reason: error.to_string(), wait },
+                    None => return Ended::Dropped { reason: "connection lost".to_owned(), wait },
+                };
+                let event = match encoding.decode_server(frame) {
+                    Ok(message) => {
+                        if let ServerMessage::Shutdown(notice) = &message {
+                            wait = Some(Duration::from_millis(notice.reconnect_after_ms.clamp(100, 60_000)));
+                        }
+                        NetEvent::Message(Box::new(message))
+                    }
+                    Err(error) => NetEvent::Garbled(error.to_string()),
+                };
+                if events.send(event).is_err() {
+                    return Ended::Quit;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_ten_seconds() {
+        assert_eq!(backoff(0), Duration::from_millis(250));
+        assert_eq!(backoff(1), Duration::from_millis(500));
+        assert_eq!(backoff(3), Duration::from_secs(2));
+        assert_eq!(backoff(20), Duration::from_secs(10));
+    }
+}

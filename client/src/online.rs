@@ -1,0 +1,140 @@
+//! The online side of `boardcast`: options shared by every online subcommand, and the glue
+//! between the connection task, the app state machine and the seat store.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::mpsc;
+
+use boardcast_protocol::{ClientEnvelope, Encoding};
+
+use crate::app::command::Command;
+use crate::app::notes::Note;
+use crate::app::{App, StoreOp};
+use crate::net::NetEvent;
+use crate::store::Store;
+
+/// How to reach the server and who we are.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub server: String,
+    pub name: String,
+    pub encoding: Encoding,
+    pub data_dir: Option<PathBuf>,
+    pub plain: bool,
+    pub show_token: bool,
+}
+
+/// What the runner does with the app's queued output.
+pub struct Link {
+    pub server: String,
+    pub tx: mpsc::UnboundedSender<ClientEnvelope>,
+    pub store: Option<Store>,
+    pub show_token: bool,
+}
+
+impl Link {
+    /// Sends, stores, and returns the notes for the runner to show.
+    pub fn flush(&self, app: &mut App) -> Vec<Note> {
+        let (out, mut notes, ops) = app.drain();
+        for envelope in out {
+            // A closed channel means the connection task ended; the runner notices on its own.
+            let _ = self.tx.send(envelope);
+        }
+        for op in ops {
+            let Some(store) = &self.store else { continue };
+            let result = match &op {
+                StoreOp::Save(seat) => {
+                    if self.show_token {
+                        notes.push(Note::Info(format!(
+                            "token {} {}",
+                            seat.match_id, seat.token
+                        )));
+                    }
+                    store.save(&self.server, seat)
+                }
+                StoreOp::Remove(match_id) => store.remove(&self.server, match_id),
+            };
+            if let Err(error) = result {
+                let note = Note::Error {
+                    code: "store".to_owned(),
+                    message: format!("cannot store the seat: {error}"),
+                };
+                app.ui.log(note.to_string());
+                notes.push(note);
+            }
+        }
+        notes
+    }
+}
+
+/// Feeds one connection event into the app.
+pub fn net_event(app: &mut App, event: NetEvent) {
+    match event {
+        NetEvent::Connected => app.connected(),
+        NetEvent::Message(message) => app.receive(*message, Instant::now()),
+        NetEvent::Garbled(error) => app.garbled(&error),
+        NetEvent::Disconnected { reason, retry_ms } => app.disconnected(&reason, retry_ms),
+    }
+}
+
+/// Ack ids that keep growing across runs of the program.
+fn first_id() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(1, |d| u64::try_from(d.as_millis()).unwrap_or(1))
+}
+
+fn store(options: &Options) -> Option<Store> {
+    options
+        .data_dir
+        .clone()
+        .or_else(crate::store::default_dir)
+        .map(|dir| Store::new(&dir))
+}
+
+/// `boardcast resume [MATCH]`: the stored seat to take back.
+pub fn resume_intent(options: &Options, match_id: Option<&str>) -> Result<Command, String> {
+    let store = store(options).ok_or("no data directory to read seats from")?;
+    let seat = store
+        .latest(&options.server, match_id)
+        .ok_or_else(|| format!("no stored seat for {}", options.server))?;
+    Ok(Command::Resume {
+        token: seat.token,
+        match_id: seat.match_id,
+    })
+}
+
+/// Runs an online session until the user quits.
+pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("boardcast: cannot start: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let store = store(&options);
+    let mut app = App::new(&options.name, intent, first_id());
+    app.stored = store
+        .as_ref()
+        .and_then(|s| s.latest(&options.server, None))
+        .map(|s| s.info());
+    runtime.block_on(async move {
+        let (tx, events) = crate::net::spawn(options.server.clone(), options.encoding);
+        let link = Link {
+            server: options.server.clone(),
+            tx,
+            store,
+            show_token: options.show_token,
+        };
+        if list_only {
+            crate::plain::list(app, link, events).await
+        } else if options.plain {
+            crate::plain::run(app, link, events).await
+        } else {
+            crate::tui::run(app, link, events).await
+        }
+    })
+}

@@ -1,0 +1,68 @@
+//! The full-screen runner: terminal set-up and restore, keys from a reader thread, a redraw
+//! timer for the ticking clocks, and a lobby refresh while the home screen is shown.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyEventKind};
+use tokio::sync::mpsc;
+
+use crate::app::{App, Screen};
+use crate::net::NetEvent;
+use crate::online::{Link, net_event};
+
+/// Reads terminal events on a plain thread (crossterm's reader blocks) into a channel.
+fn spawn_keys() -> mpsc::UnboundedReceiver<Event> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        while let Ok(event) = crossterm::event::read() {
+            if tx.send(event).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+pub async fn run(
+    mut app: App,
+    link: Link,
+    mut events: mpsc::UnboundedReceiver<NetEvent>,
+) -> ExitCode {
+    let mut terminal = ratatui::init();
+    let mut keys = spawn_keys();
+    let mut redraw = tokio::time::interval(Duration::from_millis(100));
+    let mut last_lobby = Instant::now();
+    let code = loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Some(event) => net_event(&mut app, event),
+                None => break ExitCode::FAILURE,
+            },
+            key = keys.recv() => match key {
+                Some(Event::Key(key)) if key.kind != KeyEventKind::Release => app.key(key),
+                Some(_) => {}
+                None => break ExitCode::FAILURE,
+            },
+            _ = redraw.tick() => {
+                let online = app.link == crate::app::Link::Online;
+                if app.ui.screen == Screen::Home && online && last_lobby.elapsed() > Duration::from_secs(5) {
+                    last_lobby = Instant::now();
+                    app.command(crate::app::command::Command::Lobby);
+                }
+            }
+        }
+        // Notes are already in the app's log; the status line shows them.
+        link.flush(&mut app);
+        if app.quit {
+            break ExitCode::SUCCESS;
+        }
+        if let Err(error) = terminal.draw(|frame| crate::ui::draw(frame, &app, Instant::now())) {
+            ratatui::restore();
+            eprintln!("boardcast: cannot draw: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    ratatui::restore();
+    code
+}

@@ -1,0 +1,117 @@
+//! The home screen: open seeks, live matches and channels, with the keys to create, join,
+//! watch and predict.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph};
+
+use crate::app::App;
+use crate::app::notes::Note;
+use crate::app::view::Section;
+
+fn item(note: Note) -> ListItem<'static> {
+    let text = note.to_string();
+    let text = text
+        .split_once(' ')
+        .map_or(text.clone(), |(_, rest)| rest.to_owned());
+    ListItem::new(text)
+}
+
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let [title, lists, help] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(5),
+        Constraint::Length(2),
+    ])
+    .areas(area);
+    let mut head = vec![Line::styled(
+        format!("Boardcast — hello, {}", app.name),
+        Style::default().add_modifier(Modifier::BOLD),
+    )];
+    if let Some(seat) = &app.stored {
+        head.push(Line::from(format!(
+            "stored seat: {} as {} — R resumes it",
+            seat.match_id, seat.side
+        )));
+    }
+    frame.render_widget(Paragraph::new(head), title);
+
+    let columns = Layout::horizontal([
+        Constraint::Percentage(33),
+        Constraint::Percentage(34),
+        Constraint::Percentage(33),
+    ])
+    .split(lists);
+    let empty = boardcast_protocol::Lobby {
+        seeks: Vec::new(),
+        live: Vec::new(),
+        channels: Vec::new(),
+    };
+    let lobby = app.lobby.as_ref().unwrap_or(&empty);
+    let sections: [(Section, &str, Vec<ListItem>); 3] = [
+        (
+            Section::Seeks,
+            "Open seeks",
+            lobby
+                .seeks
+                .iter()
+                .cloned()
+                .map(|s| item(Note::Seek(s)))
+                .collect(),
+        ),
+        (
+            Section::Live,
+            "Live matches",
+            lobby
+                .live
+                .iter()
+                .cloned()
+                .map(|s| item(Note::Live(s)))
+                .collect(),
+        ),
+        (
+            Section::Channels,
+            "TV and engine games",
+            lobby
+                .channels
+                .iter()
+                .cloned()
+                .map(|c| item(Note::Channel(c)))
+                .collect(),
+        ),
+    ];
+    for ((section, name, items), column) in sections.into_iter().zip(columns.iter()) {
+        let active = section == app.ui.section;
+        let border = if active {
+            Color::Yellow
+        } else {
+            Color::DarkGray
+        };
+        let count = items.len();
+        let block = Block::bordered()
+            .title(format!("{name} ({count})"))
+            .border_style(Style::default().fg(border));
+        let list = List::new(items)
+            .block(block)
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+            .highlight_symbol("> ");
+        let mut state = ListState::default();
+        if active && count > 0 {
+            state.select(Some(app.ui.row));
+        }
+        frame.render_stateful_widget(list, *column, &mut state);
+    }
+
+    let keys = match &app.ui.prompt {
+        Some(code) => format!("invite code: {code}_   (Enter joins, Esc cancels)"),
+        None => "Tab/←→ list  ↑↓ select  Enter join/watch  p predict  c create  C private  \
+                 i join by code  t TV  R resume  r refresh  ? help  q quit"
+            .to_owned(),
+    };
+    frame.render_widget(
+        Paragraph::new(keys).style(Style::default().fg(Color::Gray)),
+        help,
+    );
+}

@@ -1,0 +1,297 @@
+//! The Frisian match screen: board, both players with ticking clocks, whose turn, offers,
+//! king counters, the move list, the live list of legal moves, the move input, and the
+//! result banner, resign confirmation and "which capture?" prompt.
+
+use std::time::Instant;
+
+use boardcast_protocol::Side;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::frisian_board::{Cell, FrisianBoard};
+use crate::app::App;
+use crate::app::entry;
+use crate::app::game::{Game, format_clock, result_text};
+use crate::app::view::Confirm;
+
+fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static> {
+    let player = game.player(side);
+    let name = player.map_or("(free seat)".to_owned(), |p| p.name.clone());
+    let gone = player.is_some_and(|p| !p.connected) || game.absent.contains(&side);
+    let clock = game
+        .clocks(now)
+        .map(|(w, b)| format_clock(if side == Side::White { w } else { b }))
+        .unwrap_or_default();
+    let to_move = !game.is_over() && game.turn == side;
+    let you = if app.my_side() == Some(side) {
+        " (you)"
+    } else {
+        ""
+    };
+    let mut spans = vec![
+        Span::styled(
+            format!("{} {:<7}", if to_move { "▶" } else { " " }, clock),
+            Style::default().add_modifier(if to_move {
+                Modifier::BOLD | Modifier::REVERSED
+            } else {
+                Modifier::empty()
+            }),
+        ),
+        Span::raw(format!(" {side}: {name}{you}")),
+    ];
+    if gone {
+        spans.push(Span::styled(" [gone]", Style::default().fg(Color::Red)));
+    }
+    Line::from(spans)
+}
+
+/// The lines of the side panel between the two players.
+pub fn status_lines(app: &App, game: &Game) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let tc = game
+        .time_control
+        .map_or("untimed".to_owned(), |tc| tc.to_string());
+    lines.push(Line::from(format!(
+        "match {} · {tc} · {} watching",
+        game.match_id, app.watchers
+    )));
+    if let Some(seat) = &app.seat {
+        if seat.match_id == game.match_id && !seat.invite_code.is_empty() {
+            lines.push(Line::from(format!("invite code: {}", seat.invite_code)));
+        }
+    }
+    if let Some(result) = &game.result {
+        lines.push(Line::styled(
+            result_text(result),
+            Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+    } else if game.phase == boardcast_protocol::MatchPhase::Waiting {
+        lines.push(Line::from("waiting for an opponent"));
+    } else if app.my_turn() {
+        lines.push(Line::styled(
+            "your move",
+            Style::default()
+                .fg(Color::Green)
+                .add_modifier(Modifier::BOLD),
+        ));
+    } else {
+        lines.push(Line::from(format!("{} to move", game.turn)));
+    }
+    if let Some(side) = game.draw_offer {
+        lines.push(Line::from(format!(
+            "{side} offers a draw (d accept, D decline)"
+        )));
+    }
+    if let Some(side) = game.rematch_offer {
+        lines.push(Line::from(format!(
+            "{side} offers a rematch (m accept, M decline)"
+        )));
+    }
+    if let Some(id) = &game.rematch {
+        lines.push(Line::from(format!("rematch: {id} (m to go there)")));
+    }
+    for (side, counter) in [
+        (Side::White, game.counters.white),
+        (Side::Black, game.counters.black),
+    ] {
+        if let Some(counter) = counter.filter(|c| c.count > 0) {
+            let note = if counter.count >= 3 {
+                " — no more simple moves"
+            } else {
+                ""
+            };
+            lines.push(Line::styled(
+                format!(
+                    "{side} king on {}: {}/3 moves{note}",
+                    counter.square, counter.count
+                ),
+                Style::default().fg(if counter.count >= 3 {
+                    Color::Red
+                } else {
+                    Color::Yellow
+                }),
+            ));
+        }
+    }
+    lines
+}
+
+/// Move list as `1. 32-28 19-23`, last rows first when space is short.
+pub fn move_rows(game: &Game) -> Vec<String> {
+    game.moves
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let names: Vec<&str> = pair.iter().map(|m| m.notation.as_str()).collect();
+            let black_first = pair.first().is_some_and(|m| m.side == Side::Black);
+            let number = pair.first().map_or(i as u32, |m| m.ply / 2) + 1;
+            if black_first {
+                format!("{number:>3}. …     {}", names.join(" "))
+            } else {
+                format!("{number:>3}. {}", names.join("  "))
+            }
+        })
+        .collect()
+}
+
+pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
+    let Some(game) = &app.game else {
+        let text = Paragraph::new("waiting for the match… (q back)").block(Block::bordered());
+        frame.render_widget(text, area);
+        return;
+    };
+    let flipped = app.board_flipped();
+    let inner_guess = Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(30),
+        area.height.saturating_sub(2),
+    );
+    let cell = Cell::fit(inner_guess);
+    let (bw, bh) = cell.board_size();
+    let [board_area, panel] =
+        Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(20)]).areas(area);
+    let board_area = Rect {
+        height: board_area.height.min(bh + 2),
+        ..board_area
+    };
+    let block = Block::bordered().title(format!(" {} ", game.match_id));
+    let inner = block.inner(board_area);
+    frame.render_widget(block, board_area);
+    let targets = app.ui.selected.map_or_else(Vec::new, |origin| {
+        game.legal
+            .iter()
+            .filter(|m| m.route.first() == Some(&origin))
+            .filter_map(|m| m.route.last().copied())
+            .collect()
+    });
+    let widget = FrisianBoard {
+        board: &game.board,
+        flipped,
+        numbers: app.ui.numbers,
+        letters: app.ui.letters,
+        last: game.last_route(),
+        cursor: (app.my_side().is_some()).then_some(app.ui.cursor),
+        selected: app.ui.selected,
+        targets,
+        counters: game.counters,
+    };
+    frame.render_widget(widget, inner);
+    if let Some(result) = &game.result {
+        banner(frame, inner, &result_text(result));
+    }
+
+    let (top, bottom) = if flipped {
+        (Side::White, Side::Black)
+    } else {
+        (Side::Black, Side::White)
+    };
+    let status = status_lines(app, game);
+    let [
+        top_area,
+        status_area,
+        moves_area,
+        legal_area,
+        input_area,
+        bottom_area,
+    ] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(status.len() as u16 + 1),
+        Constraint::Min(3),
+        Constraint::Length(4),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(panel);
+    frame.render_widget(Paragraph::new(player_line(app, game, top, now)), top_area);
+    frame.render_widget(
+        Paragraph::new(status).wrap(Wrap { trim: true }),
+        status_area,
+    );
+    let rows = move_rows(game);
+    let visible = moves_area.height.saturating_sub(2) as usize;
+    let shown: Vec<Line> = rows
+        .iter()
+        .skip(rows.len().saturating_sub(visible))
+        .map(|r| Line::from(r.clone()))
+        .collect();
+    frame.render_widget(
+        Paragraph::new(shown).block(Block::bordered().title("moves")),
+        moves_area,
+    );
+    let legal: Vec<&str> = entry::matching(&app.ui.input, &game.legal)
+        .into_iter()
+        .map(|m| m.notation.as_str())
+        .collect();
+    let legal_title = format!("legal ({})", legal.len());
+    frame.render_widget(
+        Paragraph::new(legal.join(" "))
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(legal_title)),
+        legal_area,
+    );
+    let prompt = if app.my_side().is_some() {
+        format!("move> {}_", app.ui.input)
+    } else {
+        "watching (q back, f flip, n numbers)".to_owned()
+    };
+    frame.render_widget(Paragraph::new(prompt), input_area);
+    frame.render_widget(
+        Paragraph::new(player_line(app, game, bottom, now)),
+        bottom_area,
+    );
+
+    if let Some(confirm) = app.ui.confirm {
+        let text = match confirm {
+            Confirm::Resign => "Resign this game? y / n",
+            Confirm::Abort => "Abort this game? y / n",
+        };
+        banner(frame, inner, text);
+    }
+    if let Some(choice) = &app.ui.choice {
+        let options: Vec<String> = choice
+            .iter()
+            .enumerate()
+            .filter_map(|(n, &i)| {
+                game.legal
+                    .get(i)
+                    .map(|m| format!("{}) {}", n + 1, m.notation))
+            })
+            .collect();
+        banner(
+            frame,
+            inner,
+            &format!("Which capture? {}  (Esc cancels)", options.join("  ")),
+        );
+    }
+}
+
+/// A message box over the middle of `area`.
+pub fn banner(frame: &mut Frame, area: Rect, text: &str) {
+    let chars = text.chars().count() as u16;
+    let width = (chars + 4).min(area.width);
+    let rows = chars.div_ceil(width.saturating_sub(4).max(1));
+    let height = (rows + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, rect);
+    let paragraph = Paragraph::new(text.to_owned())
+        .style(
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        )
+        .block(Block::bordered())
+        .wrap(Wrap { trim: true });
+    frame.render_widget(paragraph, rect);
+}

@@ -1,0 +1,47 @@
+//! Drawing the app with ratatui: one function from the app state to a frame, so every screen
+//! can be rendered into a `TestBackend` and checked cell by cell.
+
+pub mod frisian_board;
+pub mod help;
+pub mod home;
+pub mod match_view;
+pub mod minit_board;
+pub mod predict_view;
+
+use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::app::{App, Link, Screen};
+
+pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
+    let [main, status] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(frame.area());
+    match app.ui.screen {
+        Screen::Home => home::draw(frame, app, main),
+        Screen::Match => match_view::draw(frame, app, main, now),
+        Screen::Channel => predict_view::draw(frame, app, main, now),
+    }
+    let (link, colour) = match &app.link {
+        Link::Connecting => ("connecting".to_owned(), Color::Yellow),
+        Link::Online => ("online".to_owned(), Color::Green),
+        Link::Offline { .. } => ("offline, reconnecting".to_owned(), Color::Red),
+    };
+    let last = app.ui.log.back().cloned().unwrap_or_default();
+    let line = Line::from(vec![
+        Span::styled(format!("[{link}] "), Style::default().fg(colour)),
+        Span::raw(last),
+        Span::styled("  ? help", Style::default().fg(Color::DarkGray)),
+    ]);
+    frame.render_widget(Paragraph::new(line), status);
+    if app.ui.help {
+        help::draw(frame, app.ui.screen, main);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+//! The MinitChess screen for TV, on-demand games and prediction: engines, seeds, serial and
+//! move number as the module displays them, the board in the FULL or FLAT set, revealed moves,
+//! the countdown to the next reveal, and the viewer's guess, strikes and score.
+
+use std::time::Instant;
+
+use boardcast_protocol::ChannelKind;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use super::minit_board::MinitBoard;
+use crate::app::App;
+use crate::app::channel::{Channel, square_name};
+
+/// The module's display: `CH3SS5`, `L4 · K7`, `Move 3`.
+pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
+    let kind = match channel.kind {
+        ChannelKind::Tv => "TV",
+        ChannelKind::OnDemand => "engine game",
+    };
+    let mut lines = vec![Line::from(format!(
+        "{kind} {} · {} set",
+        channel.channel,
+        if flat { "FLAT" } else { "FULL" }
+    ))];
+    match &channel.game {
+        Some(game) => {
+            let bold = Style::default().add_modifier(Modifier::BOLD);
+            lines.push(Line::styled(format!("Serial {}", game.header.serial), bold));
+            lines.push(Line::styled(
+                format!("White {}  Black {}", game.header.white, game.header.black),
+                bold,
+            ));
+            let side = if game.next_ply % 2 == 0 {
+                "White"
+            } else {
+                "Black"
+            };
+            lines.push(Line::styled(
+                format!(
+                    "Move {}  ({side} to play, ply {})",
+                    game.move_number, game.next_ply
+                ),
+                bold,
+            ));
+        }
+        None => lines.push(Line::from("between games")),
+    }
+    lines
+}
+
+/// The prediction panel: what is being guessed, the last verdict, the score.
+pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
+    let score = &channel.score;
+    let mut lines = Vec::new();
+    if let Some(result) = channel.result() {
+        let head = match result.winner {
+            Some(side) => format!("{side} wins: {}", result.reason),
+            None => format!("draw: {}", result.reason),
+        };
+        lines.push(Line::styled(
+            head,
+            Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+    } else if app.ui.predicting {
+        let ply = channel.game.as_ref().map_or(0, |g| g.next_ply);
+        lines.push(Line::from(match &score.pending {
+            Some((p, guess)) if *p == ply => format!("your guess for ply {ply}: {guess} (waiting)"),
+            _ => match app.ui.minit_from {
+                Some(from) => format!(
+                    "guess ply {ply}: from {} — now pick the to square",
+                    square_name(from)
+                ),
+                None => format!("guess ply {ply}: pick the from square, or type b1-c3"),
+            },
+        }));
+    }
+    if let Some(last) = &score.last {
+        let (mark, colour) = if last.correct {
+            ("correct", Color::Green)
+        } else {
+            ("strike", Color::Red)
+        };
+        lines.push(Line::styled(
+            format!(
+                "ply {}: you said {}, it was {} — {mark}",
+                last.ply, last.guess, last.actual
+            ),
+            Style::default().fg(colour),
+        ));
+    }
+    lines.push(Line::from(format!(
+        "score {}  strikes {}",
+        score.correct, score.strikes
+    )));
+    for standing in channel.standings.iter().take(5) {
+        lines.push(Line::from(format!(
+            "  {} {} correct, {} strikes",
+            standing.name, standing.correct, standing.strikes
+        )));
+    }
+    lines
+}
+
+pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
+    let Some(channel) = &app.channel else {
+        let text = Paragraph::new("waiting for the channel… (q back)").block(Block::bordered());
+        frame.render_widget(text, area);
+        return;
+    };
+    let (bw, bh) = MinitBoard::size();
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(24)]).areas(area);
+    let [board_area, input_area] =
+        Layout::vertical([Constraint::Length(bh + 2), Constraint::Min(1)]).areas(left);
+    let block = Block::bordered().title(format!(" {} ", channel.channel));
+    let inner = block.inner(board_area);
+    frame.render_widget(block, board_area);
+    let board = channel.game.as_ref().map_or("", |g| g.board.as_str());
+    frame.render_widget(
+        MinitBoard {
+            board,
+            flat: app.ui.flat,
+            last: channel.last_move(),
+            cursor: app.ui.predicting.then_some(app.ui.minit_cursor),
+            from: app.ui.minit_from,
+        },
+        inner,
+    );
+    let prompt = if app.ui.predicting {
+        format!("guess> {}_", app.ui.input)
+    } else {
+        "p predict · f FULL/FLAT · q back".to_owned()
+    };
+    frame.render_widget(Paragraph::new(prompt), input_area);
+
+    let header = header_lines(channel, app.ui.flat);
+    let prediction = prediction_lines(app, channel);
+    let [header_area, timer_area, predict_area, moves_area] = Layout::vertical([
+        Constraint::Length(header.len() as u16),
+        Constraint::Length(1),
+        Constraint::Length(prediction.len() as u16 + 2),
+        Constraint::Min(3),
+    ])
+    .areas(right);
+    frame.render_widget(Paragraph::new(header), header_area);
+    let timer = match (channel.countdown(now), channel.result()) {
+        (Some(left), None) => format!("next ply in {:.1}s", left.as_secs_f32()),
+        (Some(left), Some(_)) => format!("next game in {:.0}s", left.as_secs_f32()),
+        (None, _) => String::new(),
+    };
+    frame.render_widget(Paragraph::new(timer), timer_area);
+    frame.render_widget(
+        Paragraph::new(prediction)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title("prediction")),
+        predict_area,
+    );
+    let moves = channel.game.as_ref().map_or_else(String::new, |game| {
+        game.revealed
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| {
+                format!(
+                    "{}. {}",
+                    (game.start_ply / 2) as usize + i + 1,
+                    pair.join(" ")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    });
+    frame.render_widget(
+        Paragraph::new(moves)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title("moves")),
+        moves_area,
+    );
+}

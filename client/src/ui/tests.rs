@@ -1,0 +1,220 @@
+//! Whole-screen rendering tests: the app fed with server messages, drawn into a
+//! `TestBackend`, checked by the text and colours on screen.
+
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::*;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use crate::app::App;
+use crate::app::channel::tests::snapshot as channel_snapshot;
+use crate::app::command::Command;
+use crate::app::game::tests::{moved, snapshot};
+
+fn render(app: &App, now: Instant, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| super::draw(frame, app, now)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+fn text(buf: &Buffer) -> Vec<String> {
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+fn contains(buf: &Buffer, needle: &str) -> bool {
+    text(buf).iter().any(|line| line.contains(needle))
+}
+
+/// Black's player, one move into the game, with a king counter running for White.
+fn black_player(now: Instant) -> App {
+    let mut app = App::new("bob", Some(Command::JoinCode("ABCD".into())), 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 2,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::Black,
+            token: "secret".into(),
+        }),
+        now,
+    );
+    let snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    let mut event = moved(0, "32-28", "B:W28,31,33-50:B1-20", &["19-23", "18-23"]);
+    if let MatchEvent::Moved(m) = &mut event {
+        m.king_counters.white = Some(KingCounter {
+            count: 2,
+            square: 45,
+        });
+    }
+    let msg = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event,
+    };
+    app.receive(ServerMessage::MatchEvent(msg), now);
+    app.drain();
+    app
+}
+
+#[test]
+fn the_match_screen_for_black_is_flipped_with_clocks_moves_and_legal_list() {
+    let now = Instant::now();
+    let app = black_player(now);
+    let buf = render(&app, now + Duration::from_millis(2500), 100, 30);
+    let lines = text(&buf);
+    // Board inside a border at (1, 1), cells 5x2. Flipped: square 50 top left (column 1),
+    // square 1 bottom right (row 9, column 8 on screen).
+    assert_eq!([buf[(6, 1)].symbol(), buf[(7, 1)].symbol()], ["5", "0"]);
+    assert_eq!(buf[(1 + 5 + 2, 2)].symbol(), "○");
+    assert_eq!(buf[(1 + 40 + 2, 1 + 18 + 1)].symbol(), "●");
+    // The last move 32-28 is highlighted on both squares.
+    let (r, c) = crate::app::fen::square_cell(28);
+    let (x, y) = (1 + (9 - u16::from(c)) * 5, 1 + (9 - u16::from(r)) * 2);
+    assert_eq!(buf[(x, y)].bg, super::frisian_board::LAST);
+    assert!(contains(&buf, "1. 32-28"), "{lines:#?}");
+    assert!(contains(&buf, "your move"));
+    assert!(contains(&buf, "legal (2)"));
+    assert!(contains(&buf, "19-23 18-23"));
+    // White's clock stopped at 4:50; Black's runs from 5:00 and shows 4:57 after 2.5 s.
+    assert!(contains(&buf, "4:50"));
+    assert!(contains(&buf, "▶ 4:57"));
+    assert!(contains(&buf, "black: bob (you)"));
+    assert!(contains(&buf, "white king on 45: 2/3 moves"));
+    assert!(contains(&buf, "invite code: ABCD"));
+    assert!(!contains(&buf, "secret"));
+}
+
+#[test]
+fn the_result_banner_covers_the_board_when_the_match_ends() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    let ended = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 4,
+        event: MatchEvent::Ended(MatchResult {
+            winner: Some(Side::White),
+            reason: EndReason::TimeForfeit,
+            detail: "black ran out of time".into(),
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(ended), now);
+    let buf = render(&app, now, 100, 30);
+    let banner_rows: Vec<String> = text(&buf)
+        .into_iter()
+        .filter(|l| l.contains("white wins: black ran out of time"))
+        .collect();
+    // In the banner over the board, in the side panel and on the status line.
+    assert_eq!(banner_rows.len(), 3, "{:#?}", text(&buf));
+    assert!(banner_rows[1].starts_with("│      │white wins"));
+    assert!(!contains(&buf, "your move"));
+}
+
+#[test]
+fn the_prediction_screen_shows_the_module_display_the_board_and_the_score() {
+    let now = Instant::now();
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    let mut snap = channel_snapshot();
+    if let Some(game) = &mut snap.game {
+        game.revealed = vec!["b1-c3".into(), "a5-a4".into()];
+        game.board = ["kqbnr", ".pppp", "p....", "..N..", "PPPPP", "R.BQK"].concat();
+        game.next_ply = 2;
+        game.move_number = 2;
+    }
+    app.receive(ServerMessage::ChannelSnapshot(snap), now);
+    app.receive(
+        ServerMessage::PredictionResult(PredictionResult {
+            channel: "tv1".into(),
+            ply: 1,
+            guess: "e5-e4".into(),
+            actual: "a5-a4".into(),
+            correct: false,
+            correct_total: 1,
+            strikes: 1,
+        }),
+        now,
+    );
+    app.ui.minit_from = Some(27);
+    let buf = render(&app, now + Duration::from_millis(500), 90, 24);
+    let lines = text(&buf);
+    assert!(contains(&buf, "Serial CH3SS5"), "{lines:#?}");
+    assert!(contains(&buf, "White L4  Black K7"));
+    assert!(contains(&buf, "Move 2  (White to play, ply 2)"));
+    assert!(contains(&buf, "FULL set"));
+    assert!(contains(&buf, "you said e5-e4, it was a5-a4"));
+    assert!(contains(&buf, "score 1  strikes 1"));
+    assert!(contains(&buf, "from c1"));
+    assert!(contains(&buf, "next ply in 1.5s"));
+    assert!(contains(&buf, "1. b1-c3 a5-a4"));
+    // Board at (1, 1) inside its border; a4 (index 10) holds the black pawn.
+    let (x, y) =
+        super::minit_board::MinitBoard::cell_origin(ratatui::layout::Rect::new(1, 1, 27, 13), 10);
+    assert_eq!(buf[(x + 2, y + 1)].symbol(), "♟");
+    app.ui.flat = true;
+    let buf = render(&app, now, 90, 24);
+    assert_eq!(buf[(x + 2, y + 1)].symbol(), "p");
+    assert!(contains(&buf, "FLAT set"));
+}
+
+#[test]
+fn the_home_screen_lists_seeks_live_matches_and_channels() {
+    let now = Instant::now();
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    let seek = MatchSummary {
+        match_id: "m7".into(),
+        white: Some("gus".into()),
+        black: None,
+        time_control: Some("3+2".parse().unwrap()),
+        phase: MatchPhase::Waiting,
+        plies: 0,
+        watchers: 0,
+    };
+    let live = MatchSummary {
+        match_id: "m8".into(),
+        white: Some("hal".into()),
+        black: Some("ivy".into()),
+        phase: MatchPhase::Playing,
+        plies: 12,
+        ..seek.clone()
+    };
+    app.receive(
+        ServerMessage::Lobby(Lobby {
+            seeks: vec![seek],
+            live: vec![live],
+            channels: vec![ChannelSummary {
+                channel: "tv1".into(),
+                kind: ChannelKind::Tv,
+                game: channel_snapshot().game.map(|g| g.header),
+                watchers: 3,
+            }],
+        }),
+        now,
+    );
+    let buf = render(&app, now, 120, 20);
+    assert!(contains(&buf, "Open seeks (1)"));
+    assert!(contains(&buf, "> m7 gus 3+2 free black"));
+    assert!(contains(&buf, "m8 hal ivy 3+2 plies 12"));
+    assert!(contains(&buf, "tv1 CH3SS5 L4 K7 watchers 3"));
+    assert!(contains(&buf, "[online]"));
+}
+
+#[test]
+fn the_help_overlay_lists_the_keys_of_the_screen() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.ui.help = true;
+    let buf = render(&app, now, 100, 30);
+    assert!(contains(&buf, "resign / abort (asks to confirm)"));
+    assert!(contains(&buf, "type a move; Tab completes, Enter plays"));
+}
