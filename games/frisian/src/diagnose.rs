@@ -1,0 +1,168 @@
+//! Why an attempted route is illegal: the route is walked geometrically on the board, what it
+//! would capture is computed, and the result is compared with the legal moves.
+
+use crate::board::{ALL_DIRS, DIAGONALS, Dir, step};
+use crate::error::MoveError;
+use crate::movegen::{KING_VALUE, MAN_VALUE};
+use crate::moves::{Move, MoveList};
+use crate::notation::notation_among;
+use crate::position::Position;
+use crate::types::{Color, Square};
+
+/// What a route does when walked on the board.
+pub(crate) struct Walk {
+    pub(crate) captured: u64,
+    king: bool,
+}
+
+/// The direction and the squares strictly between `a` and `b` when they share a line.
+fn line(a: Square, b: Square) -> Option<(Dir, Vec<u64>)> {
+    for d in ALL_DIRS {
+        let mut between = Vec::new();
+        let mut x = step(a.bit(), d);
+        while x != 0 {
+            if x == b.bit() {
+                return Some((d, between));
+            }
+            between.push(x);
+            x = step(x, d);
+        }
+    }
+    None
+}
+
+fn describe(captured: u64, kings: u64) -> String {
+    let k = (captured & kings).count_ones();
+    let m = (captured & !kings).count_ones();
+    let part = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (k, m) {
+        (0, m) => part(m, "man", "men"),
+        (k, 0) => part(k, "king", "kings"),
+        (k, m) => format!("{} and {}", part(k, "king", "kings"), part(m, "man", "men")),
+    }
+}
+
+impl Position {
+    fn value(&self, captured: u64) -> u32 {
+        (captured & self.kings).count_ones() * KING_VALUE
+            + (captured & !self.kings).count_ones() * MAN_VALUE
+    }
+
+    /// Walks `route` leg by leg; errors name the first leg that cannot be played at all.
+    pub(crate) fn walk(&self, route: &[Square]) -> Result<Walk, MoveError> {
+        let from = route[0];
+        let (us, them) = self.sides();
+        if (us | them) & from.bit() == 0 {
+            return Err(MoveError::NoPiece(from));
+        }
+        if us & from.bit() == 0 {
+            return Err(MoveError::NotYourPiece(from));
+        }
+        let king = self.kings & from.bit() != 0;
+        let occupied = (us | them) & !from.bit();
+        let mut captured = 0u64;
+        for leg in route.windows(2) {
+            let (a, b) = (leg[0], leg[1]);
+            let (d, between) = line(a, b).ok_or(MoveError::NotOnLine { from: a, to: b })?;
+            if occupied & b.bit() != 0 {
+                return Err(MoveError::Occupied(b));
+            }
+            let pieces: Vec<u64> = between
+                .iter()
+                .copied()
+                .filter(|x| occupied & x != 0)
+                .collect();
+            let Some(&victim) = pieces.first() else {
+                if route.len() > 2 {
+                    return Err(MoveError::NothingCaptured { from: a, to: b });
+                }
+                return self.simple_walk(a, b, d, king);
+            };
+            let victim_sq = Square::from_bit(victim);
+            if captured & victim != 0 {
+                return Err(MoveError::AlreadyCaptured(victim_sq));
+            }
+            if us & victim != 0 {
+                return Err(MoveError::OwnPiece(victim_sq));
+            }
+            if !king && between.len() != 1 {
+                return Err(MoveError::ManTooFar { from: a, to: b });
+            }
+            if pieces.len() > 1 {
+                return Err(MoveError::TwoPieces { from: a, to: b });
+            }
+            captured |= victim;
+        }
+        Ok(Walk { captured, king })
+    }
+
+    fn simple_walk(&self, a: Square, b: Square, d: Dir, king: bool) -> Result<Walk, MoveError> {
+        let forward = match self.turn {
+            Color::White => [Dir::UpLeft, Dir::UpRight],
+            Color::Black => [Dir::DownLeft, Dir::DownRight],
+        };
+        let adjacent = step(a.bit(), d) == b.bit();
+        let man_step = adjacent && forward.contains(&d);
+        if !king && !man_step {
+            return Err(MoveError::NotAManMove { from: a, to: b });
+        }
+        if king && !DIAGONALS.contains(&d) {
+            return Err(MoveError::NotAKingMove { from: a, to: b });
+        }
+        Ok(Walk { captured: 0, king })
+    }
+
+    /// Whether the piece standing (during the move) on `at` could jump on, given `ghosts`.
+    fn can_continue(&self, from: Square, at: Square, ghosts: u64, king: bool) -> bool {
+        let (us, them) = self.sides();
+        let empty = !((us | them) & !from.bit()) & crate::board::BOARD;
+        ALL_DIRS.iter().any(|&d| {
+            let mut x = step(at.bit(), d);
+            while king && x & empty != 0 {
+                x = step(x, d);
+            }
+            x & them & !ghosts != 0 && step(x, d) & empty != 0
+        })
+    }
+
+    /// The reason a walked route matches no legal move.
+    pub(crate) fn explain(&self, legal: &MoveList, route: &[Square], walk: &Walk) -> MoveError {
+        let from = route[0];
+        let to = route[route.len() - 1];
+        let example = |m: &Move| notation_among(legal, m);
+        let best = legal
+            .iter()
+            .max_by_key(|m| (self.value(m.captured), m.king));
+        if walk.captured == 0 {
+            if let Some(m) = legal.iter().find(|m| m.is_capture()) {
+                return MoveError::CaptureCompulsory {
+                    example: example(m),
+                };
+            }
+            if walk.king && self.frozen_king() & from.bit() != 0 {
+                return MoveError::KingFrozen(from);
+            }
+            return MoveError::NotLegal;
+        }
+        if self.can_continue(from, to, walk.captured, walk.king) {
+            return MoveError::MustContinue(to);
+        }
+        let Some(best) = best else {
+            return MoveError::NotLegal;
+        };
+        let (value, top) = (self.value(walk.captured), self.value(best.captured));
+        if value < top {
+            return MoveError::LowerValue {
+                value: describe(walk.captured, self.kings),
+                best: describe(best.captured, self.kings),
+                example: example(best),
+            };
+        }
+        if value == top && !walk.king && best.king {
+            return MoveError::KingPrecedence {
+                example: example(best),
+            };
+        }
+        MoveError::NotLegal
+    }
+}

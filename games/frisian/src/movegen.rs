@@ -1,0 +1,264 @@
+//! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
+//! routes), simple moves, and the bulk leaf count used by perft.
+
+use crate::board::{ALL_DIRS, Bits, DIAGONALS, Dir, step};
+use crate::moves::{MAX_ROUTE, Move, MoveList};
+use crate::position::Position;
+use crate::types::Square;
+
+/// Capture values of art. 11: any n kings are worth less than 2n men and more than 2n − 1.
+pub(crate) const MAN_VALUE: u32 = 100;
+pub(crate) const KING_VALUE: u32 = 199;
+
+/// Opposite direction, to find the origin of a one-step move from its destination.
+const fn back(d: Dir) -> Dir {
+    match d {
+        Dir::UpLeft => Dir::DownRight,
+        Dir::UpRight => Dir::DownLeft,
+        Dir::DownLeft => Dir::UpRight,
+        Dir::DownRight => Dir::UpLeft,
+        Dir::Up => Dir::Down,
+        Dir::Down => Dir::Up,
+        Dir::Left => Dir::Right,
+        Dir::Right => Dir::Left,
+    }
+}
+
+/// The depth-first capture search of one side; it keeps only moves of the best key so far.
+struct Search<'a> {
+    list: &'a mut MoveList,
+    /// `value * 2 + 1 if a king captures`: higher value wins, and at equal value a king.
+    best: u32,
+    empty: u64,
+    enemy: u64,
+    enemy_kings: u64,
+    promo: u64,
+    king: bool,
+    path: [Square; MAX_ROUTE],
+}
+
+impl Search<'_> {
+    #[inline(always)]
+    fn value_of(&self, captured: u64) -> u32 {
+        if captured & self.enemy_kings != 0 {
+            KING_VALUE
+        } else {
+            MAN_VALUE
+        }
+    }
+
+    fn man(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
+        let mut ended = true;
+        for d in ALL_DIRS {
+            let victim = step(at, d) & self.enemy & !ghosts;
+            if victim == 0 {
+                continue;
+            }
+            let land = step(victim, d) & self.empty;
+            if land != 0 {
+                ended = false;
+                self.path[len] = Square::from_bit(land);
+                self.man(
+                    land,
+                    len + 1,
+                    ghosts | victim,
+                    value + self.value_of(victim),
+                );
+            }
+        }
+        if ended && len > 1 {
+            self.record(at, len, ghosts, value);
+        }
+    }
+
+    fn king(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
+        let mut ended = true;
+        for d in ALL_DIRS {
+            let mut victim = step(at, d);
+            while victim & self.empty != 0 {
+                victim = step(victim, d);
+            }
+            // Ghosts are neither empty nor capturable: they stop the slide.
+            if victim & self.enemy & !ghosts == 0 {
+                continue;
+            }
+            let v = value + self.value_of(victim);
+            let mut land = step(victim, d) & self.empty;
+            while land != 0 {
+                ended = false;
+                self.path[len] = Square::from_bit(land);
+                self.king(land, len + 1, ghosts | victim, v);
+                land = step(land, d) & self.empty;
+            }
+        }
+        if ended && len > 1 {
+            self.record(at, len, ghosts, value);
+        }
+    }
+
+    fn record(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
+        let key = value * 2 + self.king as u32;
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.list.clear();
+            self.best = key;
+        }
+        let from = self.path[0];
+        let to = Square::from_bit(at);
+        for m in self.list.iter_mut() {
+            if m.captured == ghosts && m.route[0] == from && m.to() == to {
+                // The notation writes the smallest route of a move, so keep that one.
+                if self.path[..len] < m.route[..len] {
+                    m.route = self.path;
+                }
+                return;
+            }
+        }
+        let promotes = !self.king && at & self.promo != 0;
+        self.list.push(Move {
+            captured: ghosts,
+            route: self.path,
+            len: len as u8,
+            king: self.king,
+            promotes,
+        });
+    }
+}
+
+impl Position {
+    fn men_dirs(&self) -> [Dir; 2] {
+        match self.turn {
+            crate::Color::White => [Dir::UpLeft, Dir::UpRight],
+            crate::Color::Black => [Dir::DownLeft, Dir::DownRight],
+        }
+    }
+
+    /// Whether the side to move has any capture: a handful of shifts, no search.
+    #[inline]
+    pub(crate) fn has_capture(&self) -> bool {
+        let (us, them) = self.sides();
+        let empty = self.empty();
+        let men = us & !self.kings;
+        let kings = us & self.kings;
+        for d in ALL_DIRS {
+            if step(step(men, d) & them, d) & empty != 0 {
+                return true;
+            }
+        }
+        if kings != 0 {
+            for d in ALL_DIRS {
+                let mut x = step(kings, d);
+                while x != 0 {
+                    if step(x & them, d) & empty != 0 {
+                        return true;
+                    }
+                    x = step(x & empty, d);
+                }
+            }
+        }
+        false
+    }
+
+    /// The king (as a bit) that the three-move rule stops from making simple moves.
+    #[inline]
+    pub(crate) fn frozen_king(&self) -> u64 {
+        let c = self.counters[self.turn.index()];
+        if c.count >= 3 {
+            Square::from_number_unchecked(c.square).bit() & self.kings
+        } else {
+            0
+        }
+    }
+
+    /// Every legal capture, already filtered to the maximum value and king precedence.
+    pub(crate) fn gen_captures(&self, list: &mut MoveList) {
+        let (us, them) = self.sides();
+        let mut search = Search {
+            list,
+            best: 0,
+            empty: 0,
+            enemy: them,
+            enemy_kings: them & self.kings,
+            promo: self.promo_row(),
+            king: false,
+            path: [Square::from_number_unchecked(1); MAX_ROUTE],
+        };
+        for piece in Bits(us) {
+            // The mover's own square counts as empty for the whole move.
+            search.empty = self.empty() | piece;
+            search.king = piece & self.kings != 0;
+            search.path[0] = Square::from_bit(piece);
+            if search.king {
+                search.king(piece, 1, 0, 0);
+            } else {
+                search.man(piece, 1, 0, 0);
+            }
+        }
+    }
+
+    fn gen_quiet(&self, list: &mut MoveList) {
+        let (us, _) = self.sides();
+        let empty = self.empty();
+        let men = us & !self.kings;
+        let promo = self.promo_row();
+        for d in self.men_dirs() {
+            for to in Bits(step(men, d) & empty) {
+                let from = step(to, back(d));
+                list.push(Move::simple(
+                    Square::from_bit(from),
+                    Square::from_bit(to),
+                    false,
+                    to & promo != 0,
+                ));
+            }
+        }
+        for k in Bits(us & self.kings & !self.frozen_king()) {
+            let from = Square::from_bit(k);
+            for d in DIAGONALS {
+                let mut x = step(k, d) & empty;
+                while x != 0 {
+                    list.push(Move::simple(from, Square::from_bit(x), true, false));
+                    x = step(x, d) & empty;
+                }
+            }
+        }
+    }
+
+    /// Every legal move of the side to move (draw rules are not consulted).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.has_capture() {
+            self.gen_captures(&mut list);
+        } else {
+            self.gen_quiet(&mut list);
+        }
+        list
+    }
+
+    /// Number of legal moves, without building the simple ones.
+    pub(crate) fn count_legal(&self) -> u64 {
+        if self.has_capture() {
+            let mut list = MoveList::new();
+            self.gen_captures(&mut list);
+            return list.len() as u64;
+        }
+        let (us, _) = self.sides();
+        let empty = self.empty();
+        let men = us & !self.kings;
+        let [d1, d2] = self.men_dirs();
+        let mut n = (step(men, d1) & empty).count_ones() + (step(men, d2) & empty).count_ones();
+        let kings = us & self.kings & !self.frozen_king();
+        if kings != 0 {
+            for d in DIAGONALS {
+                let mut x = step(kings, d) & empty;
+                while x != 0 {
+                    n += x.count_ones();
+                    x = step(x, d) & empty;
+                }
+            }
+        }
+        n as u64
+    }
+}
