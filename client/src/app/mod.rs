@@ -191,35 +191,39 @@ impl App {
     /// Asks again for whatever we hold or watch, from the last version seen.
     fn resubscribe(&mut self) {
         if let Some(seat) = self.seat.clone() {
-            let since_v = self
-                .game
-                .as_ref()
-                .filter(|g| g.match_id == seat.match_id)
-                .map(|g| g.v);
+            let since_v = self.since_v(&Target::Match(seat.match_id));
             let resume = Resume {
                 token: seat.token,
                 since_v,
             };
             self.send(ClientMessage::Resume(resume), Pending::Resume);
-            return;
+        } else {
+            self.watch_again();
         }
+    }
+
+    /// Watches the shown target again from the last version seen (after a gap, PROTOCOL.md §8).
+    fn watch_again(&mut self) {
         if let Some(target) = self.watching.clone() {
-            let since_v = match &target {
-                Target::Match(id) => self
-                    .game
-                    .as_ref()
-                    .filter(|g| &g.match_id == id)
-                    .map(|g| g.v),
-                Target::Channel(id) => self
-                    .channel
-                    .as_ref()
-                    .filter(|c| &c.channel == id)
-                    .map(|c| c.v),
-            };
-            self.send(
-                ClientMessage::Watch(Watch { target, since_v }),
-                Pending::Watch,
-            );
+            let since_v = self.since_v(&target);
+            let watch = Watch { target, since_v };
+            self.send(ClientMessage::Watch(watch), Pending::Watch);
+        }
+    }
+
+    /// The last event version seen of `target`, if it is the one shown.
+    fn since_v(&self, target: &Target) -> Option<u64> {
+        match target {
+            Target::Match(id) => self
+                .game
+                .as_ref()
+                .filter(|g| &g.match_id == id)
+                .map(|g| g.v),
+            Target::Channel(id) => self
+                .channel
+                .as_ref()
+                .filter(|c| &c.channel == id)
+                .map(|c| c.v),
         }
     }
 

@@ -53,11 +53,14 @@ impl App {
                     token: seat.token,
                     invite_code: seat.invite_code,
                 };
-                self.note(Note::Seat {
-                    side: info.side,
-                    match_id: info.match_id.clone(),
-                    invite: info.invite_code.clone(),
-                });
+                // A resume answers with the seat we already hold: no news for the user.
+                if self.seat.as_ref() != Some(&info) {
+                    self.note(Note::Seat {
+                        side: info.side,
+                        match_id: info.match_id.clone(),
+                        invite: info.invite_code.clone(),
+                    });
+                }
                 if self
                     .game
                     .as_ref()
@@ -203,7 +206,7 @@ impl App {
         let was_playing = game.phase == boardcast_protocol::MatchPhase::Playing;
         match game.fold(msg.v, &msg.event, now) {
             Fold::Stale => return,
-            Fold::Gap => return self.resync(),
+            Fold::Gap => return self.watch_again(),
             Fold::Applied => {}
         }
         let playing = game.phase == boardcast_protocol::MatchPhase::Playing;
@@ -214,7 +217,7 @@ impl App {
                     name: joined.name,
                 });
                 if playing && !was_playing {
-                    self.after_change();
+                    self.started();
                 }
             }
             MatchEvent::Moved(moved) => {
@@ -254,9 +257,28 @@ impl App {
         }
     }
 
-    /// Events were missed: ask for them again from the last version we have.
-    fn resync(&mut self) {
-        self.resubscribe();
+    /// Both seats are taken. A waiting snapshot has no legal moves, and `player_joined` does
+    /// not carry them: a seated player asks for a fresh snapshot, which brings turn and moves.
+    fn started(&mut self) {
+        let seat = self.seat.clone();
+        let game = self.game.as_ref();
+        let needs_snapshot = game.is_some_and(|g| g.legal.is_empty())
+            && seat
+                .as_ref()
+                .is_some_and(|s| game.is_some_and(|g| g.match_id == s.match_id));
+        match seat.filter(|_| needs_snapshot) {
+            Some(seat) => {
+                let resume = boardcast_protocol::Resume {
+                    token: seat.token,
+                    since_v: None,
+                };
+                self.send(
+                    boardcast_protocol::ClientMessage::Resume(resume),
+                    Pending::Resume,
+                );
+            }
+            None => self.after_change(),
+        }
     }
 
     fn channel_snapshot(&mut self, snapshot: ChannelSnapshot, now: Instant) {
@@ -291,7 +313,7 @@ impl App {
         };
         match channel.fold(msg.v, &msg.event, now) {
             Fold::Stale => return,
-            Fold::Gap => return self.resync(),
+            Fold::Gap => return self.watch_again(),
             Fold::Applied => {}
         }
         let name = msg.channel;

@@ -220,7 +220,8 @@ fn missed_events_ask_for_a_resync_and_old_ones_are_ignored() {
     assert!(app.drain().0.is_empty());
     app.receive(cancelled(9), Instant::now());
     let out = sent(&mut app);
-    assert!(matches!(&out[..], [ClientMessage::Resume(r)] if r.since_v == Some(2)));
+    assert!(matches!(&out[..], [ClientMessage::Watch(w)]
+        if w.since_v == Some(2) && w.target == Target::Match("m1".into())));
 }
 
 #[test]
@@ -437,4 +438,42 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         matches!(&sent(&mut app)[..], [ClientMessage::Watch(w)] if w.target == Target::Channel("tv1".into()))
     );
     assert!(app.ui.predicting);
+}
+
+#[test]
+fn the_creator_fetches_the_legal_moves_when_the_opponent_joins() {
+    let mut app = App::new("alice", None, 1);
+    app.connected();
+    app.receive(seat(0, Side::White), Instant::now());
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.v = 1;
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+    app.drain();
+    let joined = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 2,
+        event: MatchEvent::PlayerJoined(PlayerJoined {
+            side: Side::Black,
+            name: "bob".into(),
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(joined), Instant::now());
+    let out = app.out.clone();
+    assert!(matches!(&out[..], [e] if matches!(&e.msg,
+        ClientMessage::Resume(r) if r.token == "secret" && r.since_v.is_none())));
+    assert_eq!(lines(&mut app), ["joined black bob"]);
+    // The answer: the same seat again (not announced twice), then the playing snapshot.
+    app.receive(seat(out[0].id, Side::White), Instant::now());
+    let playing = snapshot("W:W31-50:B1-20", &["32-28"]);
+    app.receive(ServerMessage::MatchSnapshot(playing), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "match m1 white alice black bob playing",
+            "turn white",
+            "legal 32-28"
+        ]
+    );
 }

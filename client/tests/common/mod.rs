@@ -1,0 +1,96 @@
+//! Helpers for driving the `boardcast` binary in `--plain` mode from a test: start it, write
+//! commands to its stdin, and wait for lines on its stdout.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub struct Plain {
+    pub child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    /// Every line read so far, for failure messages and secrecy checks.
+    pub seen: Vec<String>,
+}
+
+impl Plain {
+    /// Starts `boardcast --plain ARGS…`.
+    pub fn start(args: &[&str]) -> Plain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardcast"))
+            .arg("--plain")
+            .args(args)
+            .env_remove("BOARDCAST_SERVER")
+            .env_remove("BOARDCAST_NAME")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the boardcast binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Plain {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the client reads stdin");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Waits for the next line starting with `prefix` (skipping others); returns it.
+    pub fn expect(&mut self, prefix: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line.starts_with(prefix) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no line starting with {prefix:?}; saw {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// Closes stdin with `quit` and waits for a clean exit.
+    pub fn quit(mut self) -> Vec<String> {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "the client did not quit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        while let Ok(line) = self.lines.try_recv() {
+            self.seen.push(line);
+        }
+        std::mem::take(&mut self.seen)
+    }
+}
+
+impl Drop for Plain {
+    fn drop(&mut self) {
+        // Only this test's own child process, by handle.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
