@@ -9,6 +9,9 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     if let Ok(message) = Encoding::Postcard.decode_client(FrameRef::Binary(data)) {
         let again = Encoding::Postcard.encode(&message);
-        assert_eq!(Encoding::Postcard.decode_client(again.as_ref()), Ok(message));
+        assert_eq!(
+            Encoding::Postcard.decode_client(again.as_ref()),
+            Ok(message)
+        );
     }
 });
