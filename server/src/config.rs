@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Parser;
 
@@ -20,15 +21,91 @@ pub struct Config {
     /// Log filter in `tracing_subscriber::EnvFilter` syntax (RUST_LOG takes precedence).
     #[arg(long, env = "BOARDCAST_LOG", default_value = "info")]
     pub log: String,
+
+    /// Most WebSocket connections at once; further upgrades are refused with 503.
+    #[arg(long, env = "BOARDCAST_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+
+    /// Largest client message, in bytes: larger ones are refused with `too_large`, and a
+    /// frame over twice this closes the connection (1009).
+    #[arg(long, env = "BOARDCAST_MAX_MESSAGE", default_value_t = boardcast_protocol::limits::MAX_CLIENT_FRAME_BYTES)]
+    pub max_message: usize,
+
+    /// Sustained messages per second one connection may send (closed with 1008 beyond it).
+    #[arg(long, env = "BOARDCAST_RATE", default_value_t = 20)]
+    pub rate: u32,
+
+    /// Messages a connection may send in a burst above the sustained rate.
+    #[arg(long, env = "BOARDCAST_BURST", default_value_t = 40)]
+    pub burst: u32,
+
+    /// Outgoing messages queued per connection; a client that falls further behind is dropped.
+    #[arg(long, env = "BOARDCAST_OUTBOX", default_value_t = 256)]
+    pub outbox: usize,
+
+    /// A connection that sends nothing (not even a pong) for this long is closed.
+    #[arg(long, env = "BOARDCAST_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+
+    /// How often the server pings a connection.
+    #[arg(long, env = "BOARDCAST_PING_INTERVAL", default_value = "20s", value_parser = parse_duration)]
+    pub ping_interval: Duration,
+
+    /// How long a player may be gone before the opponent may claim the win or a draw.
+    #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
+    pub grace: Duration,
 }
 
 impl Config {
-    /// Defaults for tests: an ephemeral port on loopback and the given database.
+    /// Defaults for tests: an ephemeral port on loopback, the given database, and a short
+    /// disconnect grace period.
     pub fn for_tests(db: PathBuf) -> Self {
-        Config {
-            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            db,
-            log: "warn".to_owned(),
-        }
+        let mut config = Config::parse_from(["boardcast-server"]);
+        config.listen = SocketAddr::from(([127, 0, 0, 1], 0));
+        config.db = db;
+        config.log = "warn".to_owned();
+        config.grace = Duration::from_millis(300);
+        config
+    }
+}
+
+/// Parses `250ms`, `30s`, `5m` or a bare number of seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration such as 250ms, 30s or 5m"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" => Ok(Duration::from_secs(n)),
+        "m" => Ok(Duration::from_secs(n * 60)),
+        _ => Err(format!("`{text}`: unknown unit `{unit}` (use ms, s or m)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        assert!(parse_duration("7h").is_err());
+        assert!(parse_duration("ms").is_err());
+    }
+
+    #[test]
+    fn defaults_parse_without_flags() {
+        let config = Config::parse_from(["boardcast-server"]);
+        assert_eq!(config.listen.to_string(), "127.0.0.1:7878");
+        assert_eq!(config.db, PathBuf::from("boardcast.db"));
+        assert_eq!(config.idle_timeout, Duration::from_secs(60));
     }
 }

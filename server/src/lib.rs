@@ -1,13 +1,21 @@
 //! The Boardcast server: one port that serves WebSocket play and spectating at `/ws` and plain
-//! HTTP beside it (`/healthz`, PGN-style game downloads).
+//! HTTP beside it (`/healthz`, finished games as PDN).
 //!
 //! Data flows one way: socket → decode → match/channel task (single writer) → rules → event →
 //! storage → encode once → every subscriber.
 
+pub mod channels;
 pub mod cli;
 pub mod config;
+pub mod connection;
+pub mod http;
+pub mod hub;
+pub mod limits;
+pub mod matches;
+pub mod outbox;
 pub mod server;
 pub mod shutdown;
+pub mod storage;
 
 pub use config::Config;
 pub use server::{Server, serve};

@@ -1,13 +1,32 @@
-//! The listener: binds the port, builds the HTTP router and runs until shutdown.
+//! The listener: opens storage, resumes unfinished matches, serves the router until shutdown,
+//! then waits for every connection and match to stop and closes storage.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
-use axum::Router;
-use axum::routing::get;
 use tokio::net::TcpListener;
 
+use crate::channels::Channels;
 use crate::config::Config;
-use crate::shutdown::{self, Shutdown, Trigger};
+use crate::hub::Hub;
+use crate::limits::ConnectionLimit;
+use crate::matches::Timing;
+use crate::shutdown::{self, Shutdown, Tasks, Trigger};
+use crate::storage::Storage;
+
+/// How long a finished match nobody follows stays in memory (rematch offers, late watchers).
+const FINISHED_LINGER: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Everything a request handler or connection needs; cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub hub: Hub,
+    pub channels: Channels,
+    pub limit: ConnectionLimit,
+    pub shutdown: Shutdown,
+    pub tasks: Tasks,
+}
 
 /// A bound, running server. Dropping it (or calling [`Server::shutdown`]) stops it.
 pub struct Server {
@@ -45,15 +64,38 @@ impl Server {
 /// Serves on `listener` until `shutdown` fires.
 pub async fn serve(
     listener: TcpListener,
-    _config: Config,
+    config: Config,
     mut shutdown: Shutdown,
 ) -> std::io::Result<()> {
-    let app = Router::new().route("/healthz", get(healthz));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move { shutdown.recv().await })
+    let path = config.db.clone();
+    let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
         .await
-}
-
-async fn healthz() -> &'static str {
-    "ok\n"
+        .map_err(std::io::Error::other)?
+        .map_err(std::io::Error::other)?;
+    let (tasks, all_done) = shutdown::tasks();
+    let timing = Timing {
+        grace: config.grace,
+        linger: FINISHED_LINGER,
+    };
+    let hub = Hub::new(storage.clone(), timing, shutdown.clone(), tasks.clone());
+    let resumed = hub.recover(recovered);
+    if resumed > 0 {
+        tracing::info!(resumed, "resumed unfinished matches");
+    }
+    let app = App {
+        limit: ConnectionLimit::new(config.max_connections),
+        config: Arc::new(config),
+        hub,
+        channels: Channels,
+        shutdown: shutdown.clone(),
+        tasks: tasks.clone(),
+    };
+    let router = crate::http::router(app);
+    let served = axum::serve(listener, router)
+        .with_graceful_shutdown(async move { shutdown.recv().await })
+        .await;
+    // Connections and matches see the same signal; wait for them, then flush storage.
+    all_done.wait(&tasks).await;
+    storage.close().await;
+    served
 }

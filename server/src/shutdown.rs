@@ -44,3 +44,44 @@ impl Shutdown {
         let _ = self.0.wait_for(|fired| *fired).await;
     }
 }
+
+/// Tracks the tasks that must finish before storage closes (connections, matches): each holds
+/// a [`TaskGuard`]; [`AllDone::wait`] completes when every guard is dropped.
+#[derive(Debug, Clone)]
+pub struct Tasks(std::sync::Arc<std::sync::Mutex<Option<tokio::sync::mpsc::Sender<()>>>>);
+
+/// Held by a running task; dropping it reports the task done.
+#[derive(Debug)]
+pub struct TaskGuard(#[allow(dead_code)] tokio::sync::mpsc::Sender<()>);
+
+/// Waits for every [`TaskGuard`].
+#[derive(Debug)]
+pub struct AllDone(tokio::sync::mpsc::Receiver<()>);
+
+/// A task tracker and the waiter for it.
+pub fn tasks() -> (Tasks, AllDone) {
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    (
+        Tasks(std::sync::Arc::new(std::sync::Mutex::new(Some(tx)))),
+        AllDone(rx),
+    )
+}
+
+impl Tasks {
+    /// A guard for a new task, or `None` once shutdown has begun waiting.
+    pub fn guard(&self) -> Option<TaskGuard> {
+        let sender = self.0.lock().ok()?.clone()?;
+        Some(TaskGuard(sender))
+    }
+}
+
+impl AllDone {
+    /// Refuses new guards and waits until every guard is dropped.
+    pub async fn wait(mut self, tasks: &Tasks) {
+        if let Ok(mut sender) = tasks.0.lock() {
+            sender.take();
+        }
+        // `None` once every sender (guard) is gone; nothing is ever sent.
+        let _ = self.0.recv().await;
+    }
+}

@@ -1,0 +1,403 @@
+//! One WebSocket connection.
+//!
+//! The connection greets the client, then reads frames until the client leaves, the server
+//! shuts down, or a limit is hit: each frame counts against the message rate, is decoded with a
+//! size limit, and is dispatched — lobby requests are answered here, match commands go to the
+//! match's actor, channel commands to [`crate::channels`]. Everything the client receives goes
+//! through one bounded outbox drained by a writer task; a client that does not read is dropped.
+//! Every few seconds the server pings; a client silent for the idle timeout is closed.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use boardcast_protocol::limits::close;
+use boardcast_protocol::{
+    Ack, ClaimKind, ClientEnvelope, ClientMessage, Encoding, ErrorCode, ErrorReply, FrameRef,
+    JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice, Target,
+    Validate, Welcome,
+};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::OwnedSemaphorePermit;
+
+use crate::channels::ChannelRequest;
+use crate::limits::{Idle, RateLimit};
+use crate::matches::{Action, Command, MatchHandle, Refusal};
+use crate::outbox::{self, Inbox, Outbox};
+use crate::server::App;
+use crate::shutdown::TaskGuard;
+
+/// How long one frame may take to write before the client counts as not reading.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What the connection holds while it lives.
+pub struct Connection {
+    app: App,
+    outbox: Outbox,
+    encoding: Encoding,
+    name: String,
+    rate: RateLimit,
+    idle: Idle,
+    _permit: OwnedSemaphorePermit,
+    _guard: TaskGuard,
+}
+
+/// Why the read loop stopped, and how to close.
+enum Close {
+    /// The client closed or the socket failed: nothing more to send.
+    Gone,
+    /// Close with this code and reason.
+    With(u16, &'static str),
+}
+
+/// Serves one upgraded socket until it closes.
+pub async fn run(
+    socket: WebSocket,
+    encoding: Encoding,
+    app: App,
+    permit: OwnedSemaphorePermit,
+    guard: TaskGuard,
+) {
+    let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);
+    let now = Instant::now();
+    let mut connection = Connection {
+        rate: RateLimit::new(app.config.rate, app.config.burst, now),
+        idle: Idle::new(app.config.idle_timeout, now),
+        app,
+        outbox,
+        encoding,
+        name: "anonymous".to_owned(),
+        _permit: permit,
+        _guard: guard,
+    };
+    let (sink, stream) = socket.split();
+    let subscriptions = inbox.subscriptions.clone();
+    let mut writer = tokio::spawn(write_loop(sink, inbox));
+    connection.welcome();
+    let close = connection.read_loop(stream, &mut writer).await;
+    if let Close::With(code, reason) = close {
+        let frame = Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        }));
+        if !connection.outbox.push(frame) {
+            writer.abort();
+        }
+    } else {
+        writer.abort();
+    }
+    // Say goodbye to every match this connection followed, so seats show as empty.
+    let followed: Vec<String> = subscriptions
+        .lock()
+        .map(|set| set.iter().cloned().collect())
+        .unwrap_or_default();
+    for id in followed {
+        if let Some(handle) = connection.app.hub.find(&id) {
+            handle
+                .send(Command::Leave {
+                    conn: connection.outbox.id(),
+                })
+                .await;
+        }
+    }
+    connection.app.channels.leave(&connection.outbox).await;
+    if !writer.is_finished() {
+        let _ = tokio::time::timeout(WRITE_TIMEOUT, &mut writer).await;
+        writer.abort();
+    }
+}
+
+/// Drains the outbox into the socket; stops after a close frame, when kicked, or when a write
+/// does not finish in time.
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut inbox: Inbox,
+) {
+    loop {
+        let message = tokio::select! {
+            message = inbox.rx.recv() => match message {
+                Some(message) => message,
+                None => return,
+            },
+            _ = inbox.kicked.notified() => Message::Close(Some(CloseFrame {
+                code: close::POLICY,
+                reason: "not reading fast enough".into(),
+            })),
+        };
+        let closing = matches!(message, Message::Close(_));
+        match tokio::time::timeout(WRITE_TIMEOUT, sink.send(message)).await {
+            Ok(Ok(())) if !closing => {}
+            _ => return,
+        }
+    }
+}
+
+impl Connection {
+    fn welcome(&self) {
+        let config = &self.app.config;
+        self.outbox.send(&ServerMessage::Welcome(Welcome {
+            protocol: PROTOCOL_VERSION,
+            server: format!("boardcast-server {}", env!("CARGO_PKG_VERSION")),
+            limits: Limits {
+                max_frame_bytes: config.max_message as u32,
+                messages_per_second: config.rate,
+                message_burst: config.burst,
+                idle_timeout_ms: config.idle_timeout.as_millis() as u64,
+            },
+        }));
+    }
+
+    async fn read_loop(
+        &mut self,
+        mut stream: futures_util::stream::SplitStream<WebSocket>,
+        writer: &mut tokio::task::JoinHandle<()>,
+    ) -> Close {
+        let mut shutdown = self.app.shutdown.clone();
+        let mut ping = tokio::time::interval(self.app.config.ping_interval);
+        ping.tick().await;
+        loop {
+            tokio::select! {
+                _ = shutdown.recv() => {
+                    self.outbox.send(&ServerMessage::Shutdown(ShutdownNotice {
+                        reason: "the server is shutting down".into(),
+                        reconnect_after_ms: 1_000,
+                    }));
+                    return Close::With(close::GOING_AWAY, "server shutting down");
+                }
+                _ = &mut *writer => return Close::Gone,
+                _ = ping.tick() => {
+                    if self.idle.expired(Instant::now()) {
+                        return Close::With(close::IDLE, "idle timeout");
+                    }
+                    self.outbox.push(Message::Ping(Default::default()));
+                }
+                frame = stream.next() => {
+                    let frame = match frame {
+                        Some(Ok(frame)) => frame,
+                        // tungstenite's words for a frame over its size limit.
+                        Some(Err(err)) if err.to_string().contains("Space limit exceeded") => {
+                            return Close::With(close::TOO_BIG, "frame too large");
+                        }
+                        _ => return Close::Gone,
+                    };
+                    let now = Instant::now();
+                    self.idle.heard(now);
+                    let payload = match &frame {
+                        Message::Text(text) => FrameRef::Text(text.as_str().as_bytes()),
+                        Message::Binary(bytes) => FrameRef::Binary(bytes),
+                        Message::Close(_) => return Close::Gone,
+                        Message::Ping(_) | Message::Pong(_) => continue,
+                    };
+                    if !self.rate.allow(now) {
+                        self.refuse(None, ErrorCode::RateLimited, "too many messages".into());
+                        return Close::With(close::POLICY, "message rate limit exceeded");
+                    }
+                    match self.decode(payload) {
+                        Ok(envelope) => self.dispatch(envelope).await,
+                        Err((code, message)) => self.refuse(None, code, message),
+                    }
+                }
+            }
+        }
+    }
+
+    fn decode(&self, frame: FrameRef<'_>) -> Result<ClientEnvelope, (ErrorCode, String)> {
+        let envelope: ClientEnvelope = self
+            .encoding
+            .decode(frame, self.app.config.max_message)
+            .map_err(|err| (err.code(), err.to_string()))?;
+        envelope.validate().map_err(|err| {
+            (
+                ErrorCode::InvalidArgument,
+                format!("invalid message: {err}"),
+            )
+        })?;
+        Ok(envelope)
+    }
+
+    fn refuse(&self, id: Option<u64>, code: ErrorCode, message: String) {
+        self.outbox
+            .send(&ServerMessage::Error(ErrorReply { id, code, message }));
+    }
+
+    fn reply(&self, message: ServerMessage) {
+        self.outbox.send(&message);
+    }
+
+    /// Carries out one client message.
+    async fn dispatch(&mut self, ClientEnvelope { id, msg }: ClientEnvelope) {
+        let outbox = self.outbox.clone();
+        let result = match msg {
+            ClientMessage::Hello(hello) => {
+                if hello.protocol != PROTOCOL_VERSION {
+                    Err(Refusal::new(
+                        ErrorCode::UnsupportedVersion,
+                        format!(
+                            "this server speaks protocol {PROTOCOL_VERSION}, not {}",
+                            hello.protocol
+                        ),
+                    ))
+                } else {
+                    self.name = hello.name;
+                    self.reply(ServerMessage::Ack(Ack {
+                        id,
+                        duplicate: false,
+                    }));
+                    Ok(())
+                }
+            }
+            ClientMessage::Ping(ping) => {
+                self.reply(ServerMessage::Pong(Pong { nonce: ping.nonce }));
+                Ok(())
+            }
+            ClientMessage::ListLobby => {
+                let (seeks, live) = self.app.hub.lobby();
+                self.reply(ServerMessage::Lobby(Lobby {
+                    seeks,
+                    live,
+                    channels: self.app.channels.summaries(),
+                }));
+                Ok(())
+            }
+            ClientMessage::CreateMatch(create) => {
+                match self
+                    .app
+                    .hub
+                    .create_seek(&self.name, create.time_control, create.color, create.public)
+                    .await
+                {
+                    Ok((handle, _, token)) => handle.try_send(Command::Resume {
+                        outbox,
+                        id,
+                        token,
+                        since_v: None,
+                    }),
+                    Err(refusal) => Err(refusal),
+                }
+            }
+            ClientMessage::JoinMatch(join) => {
+                let handle = match &join {
+                    JoinMatch::Id(match_id) if self.app.hub.is_public(match_id) => {
+                        self.app.hub.find(match_id)
+                    }
+                    JoinMatch::Id(_) => None,
+                    JoinMatch::Code(code) => self.app.hub.find_by_code(code),
+                };
+                match handle {
+                    Some(handle) => handle.try_send(Command::Join {
+                        outbox,
+                        id,
+                        name: self.name.clone(),
+                    }),
+                    None => Err(Refusal::new(
+                        ErrorCode::NotFound,
+                        match join {
+                            JoinMatch::Id(match_id) => {
+                                format!(
+                                    "no open public match {match_id} (private matches are joined by invite code)"
+                                )
+                            }
+                            JoinMatch::Code(code) => format!("no match with invite code {code}"),
+                        },
+                    )),
+                }
+            }
+            ClientMessage::Resume(resume) => match self.app.hub.find_by_token(&resume.token) {
+                Some(handle) => handle.try_send(Command::Resume {
+                    outbox,
+                    id,
+                    token: resume.token,
+                    since_v: resume.since_v,
+                }),
+                None => Err(Refusal::new(
+                    ErrorCode::InvalidToken,
+                    "unknown seat token (or its match is over and closed)",
+                )),
+            },
+            ClientMessage::Move(play) => {
+                self.act(id, &play.match_id, play.token, Action::Move(play.route))
+            }
+            ClientMessage::Resign(a) => self.act(id, &a.match_id, a.token, Action::Resign),
+            ClientMessage::OfferDraw(a) => self.act(id, &a.match_id, a.token, Action::OfferDraw),
+            ClientMessage::AcceptDraw(a) => self.act(id, &a.match_id, a.token, Action::AcceptDraw),
+            ClientMessage::DeclineDraw(a) => {
+                self.act(id, &a.match_id, a.token, Action::DeclineDraw)
+            }
+            ClientMessage::Abort(a) => self.act(id, &a.match_id, a.token, Action::Abort),
+            ClientMessage::Claim(claim) => {
+                let kind: ClaimKind = claim.kind;
+                self.act(id, &claim.match_id, claim.token, Action::Claim(kind))
+            }
+            ClientMessage::OfferRematch(a) => {
+                self.act(id, &a.match_id, a.token, Action::OfferRematch)
+            }
+            ClientMessage::AcceptRematch(a) => {
+                self.act(id, &a.match_id, a.token, Action::AcceptRematch)
+            }
+            ClientMessage::DeclineRematch(a) => {
+                self.act(id, &a.match_id, a.token, Action::DeclineRematch)
+            }
+            ClientMessage::Watch(watch) => match watch.target {
+                Target::Match(match_id) => self.find(&match_id).and_then(|handle| {
+                    handle.try_send(Command::Watch {
+                        outbox,
+                        id,
+                        since_v: watch.since_v,
+                    })
+                }),
+                Target::Channel(channel) => {
+                    let request = ChannelRequest::Watch {
+                        channel,
+                        since_v: watch.since_v,
+                    };
+                    self.app.channels.handle(&outbox, id, request).await;
+                    Ok(())
+                }
+            },
+            ClientMessage::Unwatch(target) => match target {
+                Target::Match(match_id) => self
+                    .find(&match_id)
+                    .and_then(|handle| handle.try_send(Command::Unwatch { outbox, id })),
+                Target::Channel(channel) => {
+                    let request = ChannelRequest::Unwatch { channel };
+                    self.app.channels.handle(&outbox, id, request).await;
+                    Ok(())
+                }
+            },
+            ClientMessage::StartEngineGame(start) => {
+                let request = ChannelRequest::StartEngineGame(start);
+                self.app.channels.handle(&outbox, id, request).await;
+                Ok(())
+            }
+            ClientMessage::Predict(predict) => {
+                let request = ChannelRequest::Predict(predict);
+                self.app.channels.handle(&outbox, id, request).await;
+                Ok(())
+            }
+            ClientMessage::Leaderboard(query) => {
+                let request = ChannelRequest::Leaderboard(query);
+                self.app.channels.handle(&outbox, id, request).await;
+                Ok(())
+            }
+        };
+        if let Err(refusal) = result {
+            self.refuse(Some(id), refusal.code, refusal.message);
+        }
+    }
+
+    fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+        self.app
+            .hub
+            .find(match_id)
+            .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
+    }
+
+    /// Hands a seated player's action to its match.
+    fn act(&self, id: u64, match_id: &str, token: String, action: Action) -> Result<(), Refusal> {
+        self.find(match_id)?.try_send(Command::Act {
+            outbox: self.outbox.clone(),
+            id,
+            token,
+            action,
+        })
+    }
+}

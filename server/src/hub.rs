@@ -1,0 +1,301 @@
+//! The directory of live matches: lookup by id, invite code and seat token, the lobby listing,
+//! match creation (and rematches), and recovery of unfinished matches at start-up.
+//!
+//! The hub only finds matches; it never changes one. Each match is changed by its own actor.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
+use rand::Rng;
+
+use crate::matches::actor::{self, MatchHandle, Timing};
+use crate::matches::state::{self, MatchState, Record, Refusal, Setup};
+use crate::shutdown::{Shutdown, Tasks};
+use crate::storage::{Storage, StoredMatch, Write, now_ms};
+
+/// Characters of invite codes: no 0/O or 1/I to misread.
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+
+fn random_string(alphabet: &[u8], len: usize) -> String {
+    let mut rng = rand::rng();
+    (0..len)
+        .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
+        .collect()
+}
+
+/// A fresh secret seat token.
+pub fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// The directory; cheap to clone.
+#[derive(Clone)]
+pub struct Hub(Arc<Inner>);
+
+struct Inner {
+    storage: Storage,
+    timing: Timing,
+    shutdown: Shutdown,
+    tasks: Tasks,
+    directory: Mutex<Directory>,
+}
+
+#[derive(Default)]
+struct Directory {
+    matches: HashMap<String, Entry>,
+    invites: HashMap<String, String>,
+    tokens: HashMap<String, String>,
+}
+
+struct Entry {
+    handle: MatchHandle,
+    invite: String,
+    tokens: Vec<String>,
+    summary: MatchSummary,
+    public: bool,
+}
+
+impl Hub {
+    pub fn new(storage: Storage, timing: Timing, shutdown: Shutdown, tasks: Tasks) -> Hub {
+        Hub(Arc::new(Inner {
+            storage,
+            timing,
+            shutdown,
+            tasks,
+            directory: Mutex::new(Directory::default()),
+        }))
+    }
+
+    fn directory(&self) -> MutexGuard<'_, Directory> {
+        // A poisoned lock only means another thread panicked mid-update of plain maps.
+        self.0
+            .directory
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn storage(&self) -> &Storage {
+        &self.0.storage
+    }
+
+    /// Creates a match with `players` seated, stores it, and starts its actor. Returns the
+    /// actor, the match id and each player's seat token.
+    pub async fn create_match(
+        &self,
+        setup: Setup,
+        players: &[(Side, String)],
+    ) -> Result<(MatchHandle, String, Vec<(Side, String)>), Refusal> {
+        let id = random_string(ID_ALPHABET, 10);
+        let invite = random_string(CODE_ALPHABET, 6);
+        let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
+            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err))?;
+        let now = std::time::Instant::now();
+        let mut records = Vec::new();
+        let mut tokens = Vec::new();
+        let mut writes = vec![Write::CreateMatch {
+            id: id.clone(),
+            invite: Some(invite.clone()),
+            created_ms: now_ms(),
+            setup: serde_json::to_string(&setup)
+                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
+        }];
+        for (side, name) in players {
+            let token = new_token();
+            let record = state::joined(*side, name, token.clone());
+            state
+                .apply(&record, now)
+                .map_err(|err| Refusal::new(ErrorCode::Internal, err))?;
+            writes.push(Write::Event {
+                match_id: id.clone(),
+                v: state.v,
+                at_ms: now_ms(),
+                body: serde_json::to_string(&record)
+                    .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
+            });
+            records.push(record);
+            tokens.push((*side, token));
+        }
+        self.0.storage.commit(writes).await.map_err(|err| {
+            tracing::error!(%err, "cannot store a new match");
+            Refusal::new(ErrorCode::Internal, "storage failed: no match was created")
+        })?;
+        let handle = self.start(state, &records)?;
+        Ok((handle, id, tokens))
+    }
+
+    /// A new match from a lobby request: the creator takes the chosen colour.
+    pub async fn create_seek(
+        &self,
+        name: &str,
+        time_control: Option<boardcast_protocol::TimeControl>,
+        color: ColorChoice,
+        public: bool,
+    ) -> Result<(MatchHandle, String, String), Refusal> {
+        let side = match color {
+            ColorChoice::White => Side::White,
+            ColorChoice::Black => Side::Black,
+            ColorChoice::Random => {
+                if rand::rng().random_bool(0.5) {
+                    Side::White
+                } else {
+                    Side::Black
+                }
+            }
+        };
+        let setup = Setup {
+            time_control,
+            public,
+            rematch_of: None,
+            start_fen: None,
+        };
+        let (handle, id, mut tokens) = self.create_match(setup, &[(side, name.to_owned())]).await?;
+        let token = tokens
+            .pop()
+            .map(|(_, token)| token)
+            .ok_or_else(|| Refusal::new(ErrorCode::Internal, "no seat was created"))?;
+        Ok((handle, id, token))
+    }
+
+    /// Registers `state` and starts its actor.
+    fn start(&self, state: MatchState, records: &[Record]) -> Result<MatchHandle, Refusal> {
+        let guard =
+            self.0.tasks.guard().ok_or_else(|| {
+                Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+            })?;
+        let id = state.id.clone();
+        let invite = state.invite.clone();
+        let public = state.setup.public;
+        let summary = state.summary(0);
+        let tokens: Vec<String> = [Side::White, Side::Black]
+            .into_iter()
+            .filter_map(|side| state.seat(side).map(|seat| seat.token.clone()))
+            .collect();
+        let handle = actor::spawn(
+            state,
+            records,
+            self.clone(),
+            self.0.storage.clone(),
+            self.0.timing,
+            self.0.shutdown.clone(),
+            guard,
+        );
+        let mut dir = self.directory();
+        dir.invites.insert(invite.clone(), id.clone());
+        for token in &tokens {
+            dir.tokens.insert(token.clone(), id.clone());
+        }
+        dir.matches.insert(
+            id,
+            Entry {
+                handle: handle.clone(),
+                invite,
+                tokens,
+                summary,
+                public,
+            },
+        );
+        Ok(handle)
+    }
+
+    /// Starts every unfinished match read back from storage. Returns how many resumed.
+    pub fn recover(&self, stored: Vec<StoredMatch>) -> usize {
+        let now = std::time::Instant::now();
+        let mut resumed = 0;
+        for m in stored {
+            match rebuild(&m, now) {
+                Ok((state, records)) => {
+                    if self.start(state, &records).is_ok() {
+                        resumed += 1;
+                    }
+                }
+                Err(err) => tracing::error!(match_id = %m.id, %err, "cannot recover match"),
+            }
+        }
+        resumed
+    }
+
+    pub fn find(&self, id: &str) -> Option<MatchHandle> {
+        self.directory().matches.get(id).map(|e| e.handle.clone())
+    }
+
+    pub fn find_by_code(&self, code: &str) -> Option<MatchHandle> {
+        let dir = self.directory();
+        let id = dir.invites.get(&code.to_ascii_uppercase())?;
+        dir.matches.get(id).map(|e| e.handle.clone())
+    }
+
+    pub fn find_by_token(&self, token: &str) -> Option<MatchHandle> {
+        let dir = self.directory();
+        let id = dir.tokens.get(token)?;
+        dir.matches.get(id).map(|e| e.handle.clone())
+    }
+
+    /// Whether match `id` is a public one (joinable by id).
+    pub fn is_public(&self, id: &str) -> bool {
+        self.directory().matches.get(id).is_some_and(|e| e.public)
+    }
+
+    pub fn register_token(&self, token: &str, match_id: &str) {
+        let mut dir = self.directory();
+        dir.tokens.insert(token.to_owned(), match_id.to_owned());
+        if let Some(entry) = dir.matches.get_mut(match_id) {
+            entry.tokens.push(token.to_owned());
+        }
+    }
+
+    pub fn update_summary(&self, summary: MatchSummary, public: bool) {
+        if let Some(entry) = self.directory().matches.get_mut(&summary.match_id) {
+            entry.summary = summary;
+            entry.public = public;
+        }
+    }
+
+    /// Forgets a match (its actor has stopped).
+    pub fn remove(&self, id: &str) {
+        let mut dir = self.directory();
+        if let Some(entry) = dir.matches.remove(id) {
+            dir.invites.remove(&entry.invite);
+            for token in entry.tokens {
+                dir.tokens.remove(&token);
+            }
+        }
+    }
+
+    /// Open public seeks and matches being played.
+    pub fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
+        let dir = self.directory();
+        let mut seeks = Vec::new();
+        let mut live = Vec::new();
+        for entry in dir.matches.values() {
+            match entry.summary.phase {
+                MatchPhase::Waiting if entry.public => seeks.push(entry.summary.clone()),
+                MatchPhase::Playing => live.push(entry.summary.clone()),
+                _ => {}
+            }
+        }
+        seeks.sort_by(|a, b| a.match_id.cmp(&b.match_id));
+        live.sort_by(|a, b| a.match_id.cmp(&b.match_id));
+        (seeks, live)
+    }
+}
+
+/// Replays a stored match into its state; every event must apply.
+fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<Record>), String> {
+    let setup: Setup = serde_json::from_str(&m.setup).map_err(|e| format!("set-up: {e}"))?;
+    let mut state = MatchState::new(m.id.clone(), m.invite.clone().unwrap_or_default(), setup)?;
+    let mut records = Vec::with_capacity(m.events.len());
+    for event in &m.events {
+        if event.v != state.v + 1 {
+            return Err(format!("event {} follows {}", event.v, state.v));
+        }
+        let record: Record =
+            serde_json::from_str(&event.body).map_err(|e| format!("event {}: {e}", event.v))?;
+        state
+            .apply(&record, now)
+            .map_err(|e| format!("event {}: {e}", event.v))?;
+        records.push(record);
+    }
+    Ok((state, records))
+}

@@ -1,0 +1,521 @@
+//! The match actor: the single writer of one match.
+//!
+//! Commands arrive on a bounded mailbox. For each one the actor decides (pure), folds the
+//! events into a copy of the state (which also checks them), commits them to storage, and only
+//! once they are durable swaps the state in, acknowledges, and hands every subscriber the
+//! event, encoded once per encoding. The running clock's flag is a timer in the same loop, so
+//! a player whose time runs out loses even if nobody sends anything.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::{
+    Absence, Ack, Crowd, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat,
+    ServerMessage, Side, Target,
+};
+use tokio::sync::mpsc;
+use tokio::time::sleep_until;
+
+use super::state::{Action, Decision, MatchState, Record, Refusal};
+use crate::hub::Hub;
+use crate::outbox::{ConnId, Outbox, Shared};
+use crate::shutdown::{Shutdown, TaskGuard};
+use crate::storage::{Storage, Write, now_ms};
+
+/// Commands waiting for one match, at most.
+const MAILBOX: usize = 64;
+
+/// What a connection asks of a match.
+#[derive(Debug)]
+pub enum Command {
+    /// Follow the match as a spectator (`since_v`: the last event version seen).
+    Watch {
+        outbox: Outbox,
+        id: u64,
+        since_v: Option<u64>,
+    },
+    /// Stop following the match as a spectator.
+    Unwatch { outbox: Outbox, id: u64 },
+    /// Take the free seat.
+    Join {
+        outbox: Outbox,
+        id: u64,
+        name: String,
+    },
+    /// Take back a seat by its token.
+    Resume {
+        outbox: Outbox,
+        id: u64,
+        token: String,
+        since_v: Option<u64>,
+    },
+    /// A seated player's action.
+    Act {
+        outbox: Outbox,
+        id: u64,
+        token: String,
+        action: Action,
+    },
+    /// The connection has closed.
+    Leave { conn: ConnId },
+}
+
+/// The address of a running match.
+#[derive(Debug, Clone)]
+pub struct MatchHandle {
+    tx: mpsc::Sender<Command>,
+}
+
+impl MatchHandle {
+    /// Queues a command without waiting; a full mailbox is refused as busy.
+    pub fn try_send(&self, command: Command) -> Result<(), Refusal> {
+        self.tx.try_send(command).map_err(|err| match err {
+            mpsc::error::TrySendError::Full(_) => Refusal::new(
+                ErrorCode::Busy,
+                "this match has too many commands waiting; try again",
+            ),
+            mpsc::error::TrySendError::Closed(_) => {
+                Refusal::new(ErrorCode::NotFound, "this match is no longer running")
+            }
+        })
+    }
+
+    /// Queues a command, waiting for room (for goodbyes that must arrive).
+    pub async fn send(&self, command: Command) {
+        let _ = self.tx.send(command).await;
+    }
+}
+
+/// Timing the actor needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// How long a player may be gone before the opponent may claim.
+    pub grace: Duration,
+    /// How long a finished match nobody follows stays in memory.
+    pub linger: Duration,
+}
+
+struct Subscriber {
+    outbox: Outbox,
+    /// The seat this connection holds, if it is a player's.
+    seat: Option<Side>,
+}
+
+struct Actor {
+    state: MatchState,
+    /// Every event so far, index `v - 1`, encoded at most once per encoding.
+    history: Vec<Arc<Shared>>,
+    subscribers: HashMap<ConnId, Subscriber>,
+    watchers: u32,
+    hub: Hub,
+    storage: Storage,
+    timing: Timing,
+    /// Keeps shutdown waiting until this match has stopped.
+    _guard: TaskGuard,
+}
+
+/// Starts the actor for `state`, whose events so far are `records`.
+pub fn spawn(
+    state: MatchState,
+    records: &[Record],
+    hub: Hub,
+    storage: Storage,
+    timing: Timing,
+    shutdown: Shutdown,
+    guard: TaskGuard,
+) -> MatchHandle {
+    let (tx, rx) = mpsc::channel(MAILBOX);
+    let history = records
+        .iter()
+        .enumerate()
+        .map(|(i, record)| event_message(&state.id, i as u64 + 1, record))
+        .collect();
+    let actor = Actor {
+        state,
+        history,
+        subscribers: HashMap::new(),
+        watchers: 0,
+        hub,
+        storage,
+        timing,
+        _guard: guard,
+    };
+    tokio::spawn(actor.run(rx, shutdown));
+    MatchHandle { tx }
+}
+
+fn event_message(match_id: &str, v: u64, record: &Record) -> Arc<Shared> {
+    Arc::new(Shared::new(ServerMessage::MatchEvent(MatchEventMsg {
+        match_id: match_id.to_owned(),
+        v,
+        event: record.event.clone(),
+    })))
+}
+
+fn refuse(outbox: &Outbox, id: u64, refusal: Refusal) {
+    outbox.send(&ServerMessage::Error(ErrorReply {
+        id: Some(id),
+        code: refusal.code,
+        message: refusal.message,
+    }));
+}
+
+fn ack(outbox: &Outbox, id: u64, duplicate: bool) {
+    outbox.send(&ServerMessage::Ack(Ack { id, duplicate }));
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
+        // Nobody is connected yet (a new match gets its creator right after, a recovered one
+        // has lost everybody): record who is gone.
+        self.reconcile_presence().await;
+        loop {
+            let deadline = self.state.flag_deadline();
+            let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
+            tokio::select! {
+                _ = shutdown.recv() => break,
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
+                    self.check_flag().await;
+                }
+                _ = tokio::time::sleep(self.timing.linger), if idle => {
+                    self.hub.remove(&self.state.id);
+                    break;
+                }
+            }
+        }
+        tracing::debug!(match_id = %self.state.id, "match actor stopped");
+    }
+
+    async fn handle(&mut self, command: Command) {
+        // A flag that fell since the last look ends the match before anything else happens.
+        self.check_flag().await;
+        match command {
+            Command::Watch {
+                outbox,
+                id,
+                since_v,
+            } => {
+                ack(&outbox, id, false);
+                self.catch_up(&outbox, since_v);
+                self.subscribe(outbox, None);
+            }
+            Command::Unwatch { outbox, id } => {
+                let conn = outbox.id();
+                if self
+                    .subscribers
+                    .get(&conn)
+                    .is_some_and(|sub| sub.seat.is_none())
+                {
+                    self.subscribers.remove(&conn);
+                    outbox.note_subscription(&self.state.id, false);
+                    self.crowd_changed();
+                }
+                ack(&outbox, id, false);
+            }
+            Command::Join { outbox, id, name } => self.join(outbox, id, name).await,
+            Command::Resume {
+                outbox,
+                id,
+                token,
+                since_v,
+            } => match self.state.side_of_token(&token) {
+                Some(side) => {
+                    self.send_seat(&outbox, id, side);
+                    self.catch_up(&outbox, since_v);
+                    self.subscribe(outbox, Some(side));
+                    self.reconcile_presence().await;
+                }
+                None => refuse(&outbox, id, self.wrong_token()),
+            },
+            Command::Act {
+                outbox,
+                id,
+                token,
+                action,
+            } => self.act(outbox, id, token, action).await,
+            Command::Leave { conn } => {
+                if self.subscribers.remove(&conn).is_some() {
+                    self.crowd_changed();
+                    self.reconcile_presence().await;
+                }
+            }
+        }
+    }
+
+    fn wrong_token(&self) -> Refusal {
+        Refusal::new(
+            ErrorCode::InvalidToken,
+            format!(
+                "this token holds no seat in match {}: watchers cannot act",
+                self.state.id
+            ),
+        )
+    }
+
+    async fn join(&mut self, outbox: Outbox, id: u64, name: String) {
+        let token = crate::hub::new_token();
+        let (side, record) = match self.state.decide_join(&name, token.clone()) {
+            Ok(joined) => joined,
+            Err(refusal) => return refuse(&outbox, id, refusal),
+        };
+        if let Err(refusal) = self.commit(vec![record]).await {
+            return refuse(&outbox, id, refusal);
+        }
+        self.hub.register_token(&token, &self.state.id);
+        self.send_seat(&outbox, id, side);
+        self.catch_up(&outbox, None);
+        self.subscribe(outbox, Some(side));
+        self.reconcile_presence().await;
+    }
+
+    async fn act(&mut self, outbox: Outbox, id: u64, token: String, action: Action) {
+        let Some(side) = self.state.side_of_token(&token) else {
+            return refuse(&outbox, id, self.wrong_token());
+        };
+        // Acting with a seat token holds the seat, like a resume.
+        if self
+            .subscribers
+            .get(&outbox.id())
+            .is_none_or(|sub| sub.seat != Some(side))
+        {
+            self.subscribe(outbox.clone(), Some(side));
+            self.reconcile_presence().await;
+        }
+        let result = match self.state.decide(side, id, &action, Instant::now()) {
+            Ok(Decision::Events(records)) => {
+                self.commit_and_ack(records, Some((&outbox, id))).await
+            }
+            Ok(Decision::Duplicate) => {
+                ack(&outbox, id, true);
+                Ok(())
+            }
+            Ok(Decision::StartRematch) => self.start_rematch(&outbox, side, id).await,
+            Err(refusal) => Err(refusal),
+        };
+        if let Err(refusal) = result {
+            refuse(&outbox, id, refusal);
+        }
+    }
+
+    async fn start_rematch(&mut self, outbox: &Outbox, by: Side, id: u64) -> Result<(), Refusal> {
+        // Colours swapped: the old black player is white now.
+        let players = [Side::White, Side::Black].map(|side| {
+            let name = self
+                .state
+                .seat(side.opposite())
+                .map(|seat| seat.name.clone())
+                .unwrap_or_default();
+            (side, name)
+        });
+        let mut setup = self.state.setup.clone();
+        setup.rematch_of = Some(self.state.id.clone());
+        let (handle, new_id, tokens) = self.hub.create_match(setup, &players).await?;
+        let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
+        started.ack = Some((by, id));
+        self.commit_and_ack(vec![started], Some((outbox, id)))
+            .await?;
+        // Each player's connections get their new seat privately.
+        for sub in self.subscribers.values() {
+            let Some(old_side) = sub.seat else { continue };
+            let new_side = old_side.opposite();
+            if let Some((_, token)) = tokens.iter().find(|(side, _)| *side == new_side) {
+                let _ = handle.try_send(Command::Resume {
+                    outbox: sub.outbox.clone(),
+                    id: 0,
+                    token: token.clone(),
+                    since_v: None,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    async fn check_flag(&mut self) {
+        if let Some(record) = self.state.flag(Instant::now())
+            && let Err(refusal) = self.commit(vec![record]).await
+        {
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot record a time forfeit");
+        }
+    }
+
+    /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now.
+    async fn reconcile_presence(&mut self) {
+        if self.state.phase() != MatchPhase::Playing {
+            return;
+        }
+        let connected = self.connected();
+        let mut records = Vec::new();
+        for side in [Side::White, Side::Black] {
+            let here = connected[side as usize];
+            if here && self.state.is_absent(side) {
+                records.push(Record::new(MatchEvent::PlayerReturned(side)));
+            } else if !here && !self.state.is_absent(side) {
+                records.push(Record::new(MatchEvent::PlayerLeft(Absence {
+                    side,
+                    claim_in_ms: self.timing.grace.as_millis() as u64,
+                })));
+            }
+        }
+        if !records.is_empty()
+            && let Err(refusal) = self.commit(records).await
+        {
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot record presence");
+        }
+    }
+
+    fn connected(&self) -> [bool; 2] {
+        let held = |side| {
+            self.subscribers
+                .values()
+                .any(|sub| sub.seat == Some(side) && !sub.outbox.is_closed())
+        };
+        [held(Side::White), held(Side::Black)]
+    }
+
+    /// Commits `records`, then applies and broadcasts them. Nothing changes on failure.
+    async fn commit(&mut self, records: Vec<Record>) -> Result<(), Refusal> {
+        self.commit_and_ack(records, None).await
+    }
+
+    /// Commits `records`; once durable, acknowledges envelope `ack` (if given), then applies
+    /// and broadcasts them. Nothing changes on failure.
+    async fn commit_and_ack(
+        &mut self,
+        records: Vec<Record>,
+        ack_to: Option<(&Outbox, u64)>,
+    ) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let mut next = self.state.clone();
+        let mut writes = Vec::with_capacity(records.len() + 1);
+        let at_ms = now_ms();
+        for record in &records {
+            next.apply(record, now).map_err(|err| {
+                tracing::error!(match_id = %self.state.id, %err, "event does not apply");
+                Refusal::new(ErrorCode::Internal, "internal error: nothing was applied")
+            })?;
+            let body = serde_json::to_string(record)
+                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
+            writes.push(Write::Event {
+                match_id: next.id.clone(),
+                v: next.v,
+                at_ms,
+                body,
+            });
+        }
+        if next.result().is_some() && self.state.result().is_none() {
+            let pdn = next.pdn().unwrap_or_else(|err| {
+                tracing::error!(match_id = %next.id, %err, "cannot export PDN");
+                String::new()
+            });
+            let result = match next.result().and_then(|r| r.winner) {
+                Some(Side::White) => "2-0",
+                Some(Side::Black) => "0-2",
+                None => "1-1",
+            };
+            writes.push(Write::Finish {
+                match_id: next.id.clone(),
+                result: result.to_owned(),
+                pdn,
+            });
+        }
+        if let Err(err) = self.storage.commit(writes).await {
+            tracing::error!(match_id = %self.state.id, %err, "storage refused events");
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "storage failed: nothing was applied",
+            ));
+        }
+        if let Some((outbox, id)) = ack_to {
+            ack(outbox, id, false);
+        }
+        let first_v = self.state.v + 1;
+        self.state = next;
+        for (i, record) in records.iter().enumerate() {
+            let message = event_message(&self.state.id, first_v + i as u64, record);
+            self.broadcast(&message);
+            self.history.push(message);
+        }
+        self.publish_summary();
+        Ok(())
+    }
+
+    /// Sends one shared message to every subscriber, forgetting those that are gone or
+    /// cannot keep up.
+    fn broadcast(&mut self, message: &Shared) {
+        let before = self.subscribers.len();
+        self.subscribers
+            .retain(|_, sub| sub.outbox.send_shared(message));
+        if self.subscribers.len() != before {
+            self.crowd_changed();
+        }
+    }
+
+    /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot.
+    fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>) {
+        match since_v {
+            Some(seen) if seen <= self.state.v => {
+                for message in &self.history[seen as usize..] {
+                    outbox.send_shared(message);
+                }
+            }
+            _ => {
+                let snapshot = self.state.snapshot(Instant::now(), self.connected());
+                outbox.send(&ServerMessage::MatchSnapshot(snapshot));
+            }
+        }
+    }
+
+    fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {
+        if let Some(seat) = self.state.seat(side) {
+            outbox.send(&ServerMessage::Seat(Seat {
+                id,
+                match_id: self.state.id.clone(),
+                invite_code: self.state.invite.clone(),
+                side,
+                token: seat.token.clone(),
+            }));
+        }
+    }
+
+    fn subscribe(&mut self, outbox: Outbox, seat: Option<Side>) {
+        outbox.note_subscription(&self.state.id, true);
+        let seat = seat.or_else(|| self.subscribers.get(&outbox.id()).and_then(|s| s.seat));
+        self.subscribers
+            .insert(outbox.id(), Subscriber { outbox, seat });
+        self.crowd_changed();
+    }
+
+    fn recount(&mut self) -> bool {
+        let watchers = self
+            .subscribers
+            .values()
+            .filter(|sub| sub.seat.is_none())
+            .count() as u32;
+        let changed = watchers != self.watchers;
+        self.watchers = watchers;
+        changed
+    }
+
+    /// Tells everybody the new crowd count if it changed.
+    fn crowd_changed(&mut self) {
+        if self.recount() {
+            let crowd = Shared::new(ServerMessage::Crowd(Crowd {
+                target: Target::Match(self.state.id.clone()),
+                watchers: self.watchers,
+            }));
+            self.subscribers
+                .retain(|_, sub| sub.outbox.send_shared(&crowd));
+            self.publish_summary();
+        }
+    }
+
+    fn publish_summary(&self) {
+        self.hub
+            .update_summary(self.state.summary(self.watchers), self.state.setup.public);
+    }
+}

@@ -1,0 +1,750 @@
+//! One match as a pure state machine: `decide` turns a command into events (or a typed
+//! refusal) without changing anything; `apply` folds a committed event in. Recovery after a
+//! restart is the same `apply` over the stored events, so live play and recovery cannot drift.
+
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::{
+    Absence, ClaimKind, ClockState, EndReason, ErrorCode, KingCounter, KingCounters, LegalMove,
+    MatchEvent, MatchPhase, MatchResult, MatchSnapshot, MatchSummary, Moved, PlayedMove,
+    PlayerInfo, PlayerJoined, Side, TimeControl,
+};
+use frisian::{Color, Move, Outcome, Position, Square};
+use serde::{Deserialize, Serialize};
+
+use super::clock::{Clock, Flagged};
+
+/// What a match is created with; stored once as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub time_control: Option<TimeControl>,
+    pub public: bool,
+    /// The match this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// A start position other than the initial one, as FEN (set by operators and tests
+    /// through storage; the lobby always starts from the initial position).
+    #[serde(default)]
+    pub start_fen: Option<String>,
+}
+
+/// One stored event: the event everybody sees plus what only the server keeps (the seat and
+/// ack id of the action that caused it, the seat token of a player who joined).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub event: MatchEvent,
+    #[serde(default)]
+    pub ack: Option<(Side, u64)>,
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+impl Record {
+    pub fn new(event: MatchEvent) -> Self {
+        Record {
+            event,
+            ack: None,
+            token: None,
+        }
+    }
+}
+
+/// A typed refusal: nothing changed, and this is why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// What a seated player asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Move(Vec<u8>),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Abort,
+    Claim(ClaimKind),
+    OfferRematch,
+    AcceptRematch,
+    DeclineRematch,
+}
+
+/// What `decide` concluded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Commit these events, then acknowledge.
+    Events(Vec<Record>),
+    /// The same move with the same ack id was already applied: acknowledge again, change
+    /// nothing.
+    Duplicate,
+    /// Both want a rematch: the actor creates it, then records
+    /// [`MatchEvent::RematchStarted`].
+    StartRematch,
+}
+
+/// A seated player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatHolder {
+    pub token: String,
+    pub name: String,
+}
+
+/// A match's whole state at version `v`.
+#[derive(Debug, Clone)]
+pub struct MatchState {
+    pub id: String,
+    pub invite: String,
+    pub setup: Setup,
+    pub v: u64,
+    seats: [Option<SeatHolder>; 2],
+    start: Position,
+    position: Position,
+    moves: Vec<PlayedMove>,
+    /// The same moves as the rules see them, for PDN.
+    played: Vec<Move>,
+    /// The highest ack id of an action each side has carried out: an action re-sent with an
+    /// id up to it is a duplicate.
+    last_ack: [u64; 2],
+    clock: Option<Clock>,
+    draw_offer: Option<Side>,
+    rematch_offer: Option<Side>,
+    rematch: Option<String>,
+    result: Option<MatchResult>,
+    /// When each absent side's opponent may claim.
+    claim_at: [Option<Instant>; 2],
+}
+
+fn idx(side: Side) -> usize {
+    match side {
+        Side::White => 0,
+        Side::Black => 1,
+    }
+}
+
+pub fn side_of(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+fn squares(route: &[u8]) -> Result<Vec<Square>, Refusal> {
+    route
+        .iter()
+        .map(|&n| {
+            Square::new(n).ok_or_else(|| {
+                Refusal::new(
+                    ErrorCode::InvalidArgument,
+                    format!("route: {n} is not a square (1 to 50)"),
+                )
+            })
+        })
+        .collect()
+}
+
+fn route_numbers(mv: &Move) -> Vec<u8> {
+    mv.route().iter().map(|sq| sq.number()).collect()
+}
+
+fn capture_numbers(mv: &Move) -> Vec<u8> {
+    mv.captures().iter().map(|sq| sq.number()).collect()
+}
+
+/// The legal moves of `position` as the wire lists them.
+pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
+    position
+        .legal_moves_with_notation()
+        .into_iter()
+        .map(|(mv, notation)| LegalMove {
+            notation,
+            route: route_numbers(&mv),
+            captures: capture_numbers(&mv),
+        })
+        .collect()
+}
+
+fn king_counters(position: &Position) -> KingCounters {
+    let counter = |color| {
+        position
+            .king_counter(color)
+            .map(|(count, square)| KingCounter {
+                count,
+                square: square.number(),
+            })
+    };
+    KingCounters {
+        white: counter(Color::White),
+        black: counter(Color::Black),
+    }
+}
+
+/// The result the rules give for `outcome`.
+pub fn rules_result(outcome: Outcome) -> MatchResult {
+    match outcome {
+        Outcome::Decisive { winner, .. } => MatchResult {
+            winner: Some(side_of(winner)),
+            reason: EndReason::NoLegalMove,
+            detail: outcome.to_string(),
+        },
+        Outcome::Draw { .. } => MatchResult {
+            winner: None,
+            reason: EndReason::DrawByRule,
+            detail: outcome.to_string(),
+        },
+    }
+}
+
+fn ended(winner: Option<Side>, reason: EndReason, detail: String) -> Record {
+    Record::new(MatchEvent::Ended(MatchResult {
+        winner,
+        reason,
+        detail,
+    }))
+}
+
+/// The record of a player taking `side` with seat `token`.
+pub fn joined(side: Side, name: &str, token: String) -> Record {
+    Record {
+        event: MatchEvent::PlayerJoined(PlayerJoined {
+            side,
+            name: name.to_owned(),
+        }),
+        ack: None,
+        token: Some(token),
+    }
+}
+
+fn illegal(message: String) -> Refusal {
+    let message = if message.starts_with("illegal move") {
+        message
+    } else {
+        format!("illegal move: {message}")
+    };
+    Refusal::new(ErrorCode::IllegalMove, message)
+}
+
+impl MatchState {
+    /// A match nobody has joined yet; refuses a set-up whose start FEN does not parse.
+    pub fn new(id: String, invite: String, setup: Setup) -> Result<Self, String> {
+        let start = match &setup.start_fen {
+            Some(fen) => Position::from_fen(fen).map_err(|err| format!("start FEN: {err}"))?,
+            None => Position::start(),
+        };
+        Ok(MatchState {
+            id,
+            invite,
+            setup,
+            v: 0,
+            seats: [None, None],
+            start,
+            position: start,
+            moves: Vec::new(),
+            played: Vec::new(),
+            last_ack: [0, 0],
+            clock: None,
+            draw_offer: None,
+            rematch_offer: None,
+            rematch: None,
+            result: None,
+            claim_at: [None, None],
+        })
+    }
+
+    pub fn phase(&self) -> MatchPhase {
+        if self.result.is_some() {
+            MatchPhase::Finished
+        } else if self.seats.iter().all(Option::is_some) {
+            MatchPhase::Playing
+        } else {
+            MatchPhase::Waiting
+        }
+    }
+
+    pub fn seat(&self, side: Side) -> Option<&SeatHolder> {
+        self.seats[idx(side)].as_ref()
+    }
+
+    /// The side a token holds, if it is one of this match's seat tokens.
+    pub fn side_of_token(&self, token: &str) -> Option<Side> {
+        [Side::White, Side::Black]
+            .into_iter()
+            .find(|&side| self.seat(side).is_some_and(|seat| seat.token == token))
+    }
+
+    /// The free seat, if any.
+    pub fn free_side(&self) -> Option<Side> {
+        [Side::White, Side::Black]
+            .into_iter()
+            .find(|&side| self.seat(side).is_none())
+    }
+
+    pub fn result(&self) -> Option<&MatchResult> {
+        self.result.as_ref()
+    }
+
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    pub fn start_position(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn rematch(&self) -> Option<&str> {
+        self.rematch.as_deref()
+    }
+
+    /// When the running clock runs out, if a clock runs.
+    pub fn flag_deadline(&self) -> Option<Instant> {
+        if self.result.is_some() {
+            return None;
+        }
+        self.clock.as_ref().and_then(Clock::deadline)
+    }
+
+    /// The time forfeit due at `now`, if the side to move has run out of time.
+    pub fn flag(&self, now: Instant) -> Option<Record> {
+        if self.result.is_some() {
+            return None;
+        }
+        let loser = self.clock.as_ref()?.flagged(now)?;
+        Some(ended(
+            Some(loser.opposite()),
+            EndReason::TimeForfeit,
+            format!("{loser} ran out of time"),
+        ))
+    }
+
+    /// Whether `side` has made at least one move.
+    fn has_moved(&self, side: Side) -> bool {
+        self.moves.iter().any(|m| m.side == side)
+    }
+
+    /// The events a seated `side` causes with `action` (ack id `ack`) at `now`, or why not.
+    pub fn decide(
+        &self,
+        side: Side,
+        ack: u64,
+        action: &Action,
+        now: Instant,
+    ) -> Result<Decision, Refusal> {
+        if ack <= self.last_ack[idx(side)] {
+            return Ok(Decision::Duplicate);
+        }
+        let over = || {
+            Refusal::new(
+                ErrorCode::GameOver,
+                match &self.result {
+                    Some(result) => format!("the match is over: {}", result.detail),
+                    None => "the match is over".to_owned(),
+                },
+            )
+        };
+        let playing = || match self.phase() {
+            MatchPhase::Playing => Ok(()),
+            MatchPhase::Waiting => Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "the match has not started: waiting for an opponent",
+            )),
+            MatchPhase::Finished => Err(over()),
+        };
+        let opponent = side.opposite();
+        let mut events = match action {
+            Action::Move(route) => {
+                playing()?;
+                self.decide_move(side, route, now)?
+            }
+            Action::Resign => {
+                playing()?;
+                vec![ended(
+                    Some(opponent),
+                    EndReason::Resignation,
+                    format!("{side} resigned"),
+                )]
+            }
+            Action::OfferDraw => {
+                playing()?;
+                match self.draw_offer {
+                    Some(offerer) if offerer == side => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "your draw offer already stands",
+                        ));
+                    }
+                    // Offering back what the opponent offered is agreeing.
+                    Some(_) => vec![ended(
+                        None,
+                        EndReason::DrawByAgreement,
+                        "draw by agreement".into(),
+                    )],
+                    None => vec![Record::new(MatchEvent::DrawOffered(side))],
+                }
+            }
+            Action::AcceptDraw | Action::DeclineDraw => {
+                playing()?;
+                if self.draw_offer != Some(opponent) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "there is no draw offer from your opponent",
+                    ));
+                }
+                if *action == Action::AcceptDraw {
+                    vec![ended(
+                        None,
+                        EndReason::DrawByAgreement,
+                        "draw by agreement".into(),
+                    )]
+                } else {
+                    vec![Record::new(MatchEvent::DrawDeclined(side))]
+                }
+            }
+            Action::Abort => {
+                if self.result.is_some() {
+                    return Err(over());
+                }
+                if self.has_moved(Side::White) && self.has_moved(Side::Black) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "a match can be aborted only before each side has moved",
+                    ));
+                }
+                vec![ended(
+                    None,
+                    EndReason::Aborted,
+                    format!("aborted by {side}"),
+                )]
+            }
+            Action::Claim(kind) => {
+                playing()?;
+                match self.claim_at[idx(opponent)] {
+                    None => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "your opponent is connected: nothing to claim",
+                        ));
+                    }
+                    Some(at) if now < at => {
+                        let left = at.saturating_duration_since(now);
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            format!(
+                                "your opponent may still come back: claim in {:.1} s",
+                                left.as_secs_f64()
+                            ),
+                        ));
+                    }
+                    Some(_) => match kind {
+                        ClaimKind::Win => vec![ended(
+                            Some(side),
+                            EndReason::Abandoned,
+                            format!("{opponent} left the match"),
+                        )],
+                        ClaimKind::Draw => vec![ended(
+                            None,
+                            EndReason::DrawClaimed,
+                            format!("{opponent} left the match; draw claimed"),
+                        )],
+                    },
+                }
+            }
+            Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch => {
+                if self.result.is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "a rematch can be offered only once the match is over",
+                    ));
+                }
+                if let Some(id) = &self.rematch {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        format!("the rematch already exists: {id}"),
+                    ));
+                }
+                if self.seat(opponent).is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "there was no opponent to play again",
+                    ));
+                }
+                match (action, self.rematch_offer) {
+                    (Action::OfferRematch, Some(offerer)) if offerer == side => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "your rematch offer already stands",
+                        ));
+                    }
+                    (Action::OfferRematch | Action::AcceptRematch, Some(_)) => {
+                        return Ok(Decision::StartRematch);
+                    }
+                    (Action::OfferRematch, None) => {
+                        vec![Record::new(MatchEvent::RematchOffered(side))]
+                    }
+                    (Action::DeclineRematch, Some(offerer)) if offerer == opponent => {
+                        vec![Record::new(MatchEvent::RematchDeclined(side))]
+                    }
+                    _ => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "there is no rematch offer from your opponent",
+                        ));
+                    }
+                }
+            }
+        };
+        // The first event remembers whose action with which id caused it.
+        if let Some(first) = events.first_mut() {
+            first.ack = Some((side, ack));
+        }
+        Ok(Decision::Events(events))
+    }
+
+    fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
+        if side_of(self.position.turn()) != side {
+            return Err(Refusal::new(ErrorCode::NotYourTurn, "not your turn"));
+        }
+        let squares = squares(route)?;
+        let mv = self
+            .position
+            .move_from_route(&squares)
+            .map_err(|err| illegal(err.to_string()))?;
+        let clock = match &self.clock {
+            Some(clock) => match clock.after_move(side, now) {
+                Ok(state) => Some(state),
+                Err(Flagged(_)) => {
+                    return Err(Refusal::new(ErrorCode::GameOver, "your time ran out"));
+                }
+            },
+            None => None,
+        };
+        let notation = self.position.notation(mv);
+        let after = self
+            .position
+            .play(mv)
+            .map_err(|err| illegal(err.error().to_string()))?;
+        let outcome = after.status().outcome();
+        let clock = clock.map(|state| ClockState {
+            running: if outcome.is_some() {
+                None
+            } else {
+                state.running
+            },
+            ..state
+        });
+        let played = PlayedMove {
+            ply: self.moves.len() as u32,
+            side,
+            notation,
+            route: route_numbers(&mv),
+            captures: capture_numbers(&mv),
+            promotes: mv.promotes(),
+        };
+        let mut records = vec![Record::new(MatchEvent::Moved(Moved {
+            played,
+            fen: after.fen(),
+            clock,
+            legal_moves: if outcome.is_some() {
+                Vec::new()
+            } else {
+                legal_moves(&after)
+            },
+            king_counters: king_counters(&after),
+        }))];
+        if self.draw_offer.is_some() {
+            records.push(Record::new(MatchEvent::DrawOfferCancelled));
+        }
+        if let Some(outcome) = outcome {
+            records.push(Record::new(MatchEvent::Ended(rules_result(outcome))));
+        }
+        Ok(records)
+    }
+
+    /// The events of a new player taking the free seat.
+    pub fn decide_join(&self, name: &str, token: String) -> Result<(Side, Record), Refusal> {
+        if self.result.is_some() {
+            return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
+        }
+        let side = self.free_side().ok_or_else(|| {
+            Refusal::new(ErrorCode::MatchFull, "both seats of this match are taken")
+        })?;
+        Ok((side, joined(side, name, token)))
+    }
+
+    /// Folds a committed event in at `now`; returns why if the event does not fit (a
+    /// corrupted store), leaving the state as it was.
+    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), String> {
+        match &record.event {
+            MatchEvent::PlayerJoined(joined) => {
+                let token = record
+                    .token
+                    .clone()
+                    .ok_or("a joined player without a seat token")?;
+                self.seats[idx(joined.side)] = Some(SeatHolder {
+                    token,
+                    name: joined.name.clone(),
+                });
+                if self.phase() == MatchPhase::Playing
+                    && let Some(tc) = self.setup.time_control
+                {
+                    let mut clock = Clock::new(tc);
+                    clock.start(Side::White, now);
+                    self.clock = Some(clock);
+                }
+            }
+            MatchEvent::Moved(moved) => {
+                let squares = squares(&moved.played.route).map_err(|r| r.message)?;
+                let mv = self
+                    .position
+                    .move_from_route(&squares)
+                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                self.position = self
+                    .position
+                    .play(mv)
+                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
+                    clock.set(state, now);
+                }
+                self.moves.push(moved.played.clone());
+                self.played.push(mv);
+            }
+            MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
+            MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
+            MatchEvent::PlayerLeft(absence) => {
+                self.claim_at[idx(absence.side)] =
+                    Some(now + Duration::from_millis(absence.claim_in_ms));
+            }
+            MatchEvent::PlayerReturned(side) => self.claim_at[idx(*side)] = None,
+            MatchEvent::Ended(result) => {
+                if let Some(clock) = &mut self.clock {
+                    clock.stop(now);
+                }
+                self.draw_offer = None;
+                self.claim_at = [None, None];
+                self.result = Some(result.clone());
+            }
+            MatchEvent::RematchOffered(side) => self.rematch_offer = Some(*side),
+            MatchEvent::RematchDeclined(_) => self.rematch_offer = None,
+            MatchEvent::RematchStarted(id) => {
+                self.rematch_offer = None;
+                self.rematch = Some(id.clone());
+            }
+        }
+        if let Some((side, ack)) = record.ack {
+            let last = &mut self.last_ack[idx(side)];
+            *last = (*last).max(ack);
+        }
+        self.v += 1;
+        Ok(())
+    }
+
+    /// Whether `side` is marked absent.
+    pub fn is_absent(&self, side: Side) -> bool {
+        self.claim_at[idx(side)].is_some()
+    }
+
+    /// The match as a snapshot at `now`; `connected` tells which seats a connection holds.
+    pub fn snapshot(&self, now: Instant, connected: [bool; 2]) -> MatchSnapshot {
+        let player = |side: Side| {
+            self.seat(side).map(|seat| PlayerInfo {
+                name: seat.name.clone(),
+                connected: connected[idx(side)],
+            })
+        };
+        let playing = self.phase() == MatchPhase::Playing;
+        MatchSnapshot {
+            match_id: self.id.clone(),
+            v: self.v,
+            white: player(Side::White),
+            black: player(Side::Black),
+            time_control: self.setup.time_control,
+            public: self.setup.public,
+            phase: self.phase(),
+            start_fen: self.start.fen(),
+            fen: self.position.fen(),
+            moves: self.moves.clone(),
+            turn: side_of(self.position.turn()),
+            clock: self.clock.as_ref().map(|clock| clock.state(now)),
+            legal_moves: if playing {
+                legal_moves(&self.position)
+            } else {
+                Vec::new()
+            },
+            king_counters: king_counters(&self.position),
+            draw_offer: self.draw_offer,
+            rematch_offer: self.rematch_offer,
+            absent: [Side::White, Side::Black]
+                .into_iter()
+                .filter_map(|side| {
+                    self.claim_at[idx(side)].map(|at| Absence {
+                        side,
+                        claim_in_ms: at.saturating_duration_since(now).as_millis() as u64,
+                    })
+                })
+                .collect(),
+            result: self.result.clone(),
+            rematch: self.rematch.clone(),
+        }
+    }
+
+    /// The game as PDN, with the players and the server's result.
+    pub fn pdn(&self) -> Result<String, String> {
+        let token = match &self.result {
+            Some(result) => match result.winner {
+                Some(Side::White) => "2-0",
+                Some(Side::Black) => "0-2",
+                None => "1-1",
+            },
+            None => "*",
+        };
+        let game = frisian::pdn::export(&self.start, &self.played, Some(token))
+            .map_err(|err| err.to_string())?;
+        let name = |side| {
+            self.seat(side)
+                .map(|seat| seat.name.replace(['"', '\\'], ""))
+                .unwrap_or_else(|| "?".into())
+        };
+        let mut tags = format!(
+            "[Event \"Boardcast match {}\"]\n[White \"{}\"]\n[Black \"{}\"]\n",
+            self.id,
+            name(Side::White),
+            name(Side::Black)
+        );
+        if let Some(result) = &self.result {
+            tags.push_str(&format!(
+                "[Termination \"{}\"]\n",
+                result.detail.replace(['"', '\\'], "")
+            ));
+        }
+        if let Some(tc) = self.setup.time_control {
+            tags.push_str(&format!(
+                "[TimeControl \"{}+{}\"]\n",
+                tc.initial_ms / 1000,
+                tc.increment_ms / 1000
+            ));
+        }
+        Ok(tags + &game)
+    }
+
+    /// The lobby line for this match.
+    pub fn summary(&self, watchers: u32) -> MatchSummary {
+        MatchSummary {
+            match_id: self.id.clone(),
+            white: self.seat(Side::White).map(|s| s.name.clone()),
+            black: self.seat(Side::Black).map(|s| s.name.clone()),
+            time_control: self.setup.time_control,
+            phase: self.phase(),
+            plies: self.moves.len() as u32,
+            watchers,
+        }
+    }
+}

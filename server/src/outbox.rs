@@ -1,0 +1,191 @@
+//! The way out to one connection: a bounded queue of ready WebSocket frames, and messages that
+//! are encoded once per encoding and shared by every subscriber.
+//!
+//! Nothing that sends to an [`Outbox`] ever waits: a full queue means the client is not
+//! reading, so it is kicked (its connection closes with 1008) and the sender carries on.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::extract::ws::Message;
+use boardcast_protocol::{Encoding, Frame, ServerMessage};
+use tokio::sync::{Notify, mpsc};
+
+/// Identifies one connection for the lifetime of the process.
+pub type ConnId = u64;
+
+/// Hands out connection ids.
+pub fn next_conn_id() -> ConnId {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Turns an encoded protocol frame into a WebSocket message (no copy of the payload).
+pub fn to_message(frame: Frame) -> Message {
+    match frame {
+        Frame::Text(text) => Message::Text(text.into()),
+        Frame::Binary(bytes) => Message::Binary(bytes.into()),
+    }
+}
+
+/// A server message encoded lazily, at most once per encoding; clones of the resulting
+/// [`Message`] share the bytes.
+#[derive(Debug)]
+pub struct Shared {
+    message: ServerMessage,
+    json: OnceLock<Message>,
+    postcard: OnceLock<Message>,
+}
+
+impl Shared {
+    pub fn new(message: ServerMessage) -> Self {
+        Shared {
+            message,
+            json: OnceLock::new(),
+            postcard: OnceLock::new(),
+        }
+    }
+
+    /// The frame for `encoding`, encoded on first use.
+    pub fn frame(&self, encoding: Encoding) -> Message {
+        let cell = match encoding {
+            Encoding::Json => &self.json,
+            Encoding::Postcard => &self.postcard,
+        };
+        cell.get_or_init(|| to_message(encoding.encode(&self.message)))
+            .clone()
+    }
+}
+
+/// The sending side of one connection's outgoing queue.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    id: ConnId,
+    encoding: Encoding,
+    tx: mpsc::Sender<Message>,
+    kicked: Arc<Notify>,
+    subscriptions: Subscriptions,
+}
+
+/// The matches a connection is subscribed to, kept by the matches themselves so the
+/// connection can say goodbye to each when it closes.
+pub type Subscriptions = Arc<Mutex<HashSet<String>>>;
+
+/// What the connection keeps: the queue to drain and the signal that it was kicked.
+#[derive(Debug)]
+pub struct Inbox {
+    pub rx: mpsc::Receiver<Message>,
+    pub kicked: Arc<Notify>,
+    pub subscriptions: Subscriptions,
+}
+
+/// A connection's outbox and the inbox it drains, holding at most `capacity` messages.
+pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
+    let kicked = Arc::new(Notify::new());
+    let subscriptions = Subscriptions::default();
+    (
+        Outbox {
+            id,
+            encoding,
+            tx,
+            kicked: kicked.clone(),
+            subscriptions: subscriptions.clone(),
+        },
+        Inbox {
+            rx,
+            kicked,
+            subscriptions,
+        },
+    )
+}
+
+impl Outbox {
+    pub fn id(&self) -> ConnId {
+        self.id
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Queues an already encoded message. `false` means the connection is gone or was kicked
+    /// for not reading; the caller should forget it.
+    pub fn push(&self, message: Message) -> bool {
+        match self.tx.try_send(message) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.kicked.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Encodes `message` for this connection alone and queues it.
+    pub fn send(&self, message: &ServerMessage) -> bool {
+        self.push(to_message(self.encoding.encode(message)))
+    }
+
+    /// Queues a shared message in this connection's encoding.
+    pub fn send_shared(&self, message: &Shared) -> bool {
+        self.push(message.frame(self.encoding))
+    }
+
+    /// Records that this connection now follows match `id` (or no longer does).
+    pub fn note_subscription(&self, id: &str, subscribed: bool) {
+        if let Ok(mut set) = self.subscriptions.lock() {
+            if subscribed {
+                set.insert(id.to_owned());
+            } else {
+                set.remove(id);
+            }
+        }
+    }
+
+    /// Whether the connection behind this outbox has gone.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardcast_protocol::Pong;
+
+    #[test]
+    fn shared_messages_are_encoded_once_and_share_bytes() {
+        let shared = Shared::new(ServerMessage::Pong(Pong { nonce: 7 }));
+        let (a, b) = (shared.frame(Encoding::Json), shared.frame(Encoding::Json));
+        match (a, b) {
+            (Message::Text(a), Message::Text(b)) => {
+                assert_eq!(a.as_str().as_ptr(), b.as_str().as_ptr());
+                assert!(a.as_str().contains("pong"));
+            }
+            other => panic!("expected text frames, got {other:?}"),
+        }
+        assert!(matches!(
+            shared.frame(Encoding::Postcard),
+            Message::Binary(_)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_full_outbox_kicks_its_connection() {
+        let (outbox, mut inbox) = outbox(1, Encoding::Json, 2);
+        let pong = ServerMessage::Pong(Pong { nonce: 1 });
+        assert!(outbox.send(&pong));
+        assert!(outbox.send(&pong));
+        assert!(!outbox.send(&pong), "third message does not fit");
+        // The kick is remembered until the connection looks.
+        tokio::time::timeout(std::time::Duration::from_secs(1), inbox.kicked.notified())
+            .await
+            .expect("kicked");
+        assert!(inbox.rx.recv().await.is_some());
+        drop(inbox);
+        assert!(!outbox.send(&pong));
+        assert!(outbox.is_closed());
+    }
+}

@@ -1,0 +1,420 @@
+//! Helpers for the integration tests: a server on port 0 with a temporary database, and a
+//! WebSocket client that speaks the protocol.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use boardcast_protocol::*;
+use boardcast_server::matches::state::{Record, Setup, joined};
+use boardcast_server::storage::{Storage, Write};
+use boardcast_server::{Config, Server};
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long any single expected message may take.
+pub const WAIT: Duration = Duration::from_secs(5);
+
+pub struct TestServer {
+    pub server: Server,
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A temporary directory and the database path inside it.
+pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("boardcast.db");
+    (dir, db)
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        let (dir, db) = temp_db();
+        let mut server = TestServer::start_with(Config::for_tests(db)).await;
+        server._dir = Some(dir);
+        server
+    }
+
+    pub async fn start_with(config: Config) -> TestServer {
+        let db = config.db.clone();
+        let server = Server::start(config).await.expect("server starts");
+        let addr = server.local_addr();
+        TestServer {
+            server,
+            addr,
+            db,
+            _dir: None,
+        }
+    }
+
+    pub async fn client(&self, name: &str) -> Client {
+        Client::connect(self.addr, Encoding::Json, name).await
+    }
+
+    /// Stops the server cleanly and hands back its temporary directory.
+    pub async fn stop(self) -> Option<tempfile::TempDir> {
+        self.server.shutdown().await.expect("clean shutdown");
+        self._dir
+    }
+}
+
+/// Stores a match that starts from `fen` with both seats taken (tokens `white_token` and
+/// `black_token`), as an operator could; the server resumes it at start-up.
+pub async fn seed_match(db: &Path, id: &str, fen: &str, white_token: &str, black_token: &str) {
+    let (storage, _) = Storage::open(db).expect("open storage");
+    let setup = Setup {
+        time_control: None,
+        public: false,
+        rematch_of: None,
+        start_fen: Some(fen.to_owned()),
+    };
+    let body = |record: Record| serde_json::to_string(&record).unwrap();
+    storage
+        .commit(vec![
+            Write::CreateMatch {
+                id: id.to_owned(),
+                invite: Some(format!("INV{}", id.len())),
+                created_ms: 0,
+                setup: serde_json::to_string(&setup).unwrap(),
+            },
+            Write::Event {
+                match_id: id.to_owned(),
+                v: 1,
+                at_ms: 0,
+                body: body(joined(Side::White, "Wim", white_token.to_owned())),
+            },
+            Write::Event {
+                match_id: id.to_owned(),
+                v: 2,
+                at_ms: 0,
+                body: body(joined(Side::Black, "Baukje", black_token.to_owned())),
+            },
+        ])
+        .await
+        .expect("seed");
+    storage.close().await;
+}
+
+/// `GET path` over plain HTTP/1.1: the status code and body.
+pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    tokio::time::timeout(WAIT, stream.read_to_string(&mut response))
+        .await
+        .expect("response in time")
+        .unwrap();
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status line");
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (status, body)
+}
+
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+pub struct Client {
+    pub ws: Ws,
+    pub encoding: Encoding,
+    /// The next ack id; carry it over to a reconnected client (ids increase per seat).
+    pub next_id: u64,
+    pub welcome: Welcome,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, encoding: Encoding, name: &str) -> Client {
+        let ws = open_socket(addr, Some(encoding.subprotocol())).await;
+        let mut client = Client {
+            ws,
+            encoding,
+            next_id: 1,
+            welcome: Welcome {
+                protocol: 0,
+                server: String::new(),
+                limits: Limits {
+                    max_frame_bytes: 0,
+                    messages_per_second: 0,
+                    message_burst: 0,
+                    idle_timeout_ms: 0,
+                },
+            },
+        };
+        match client.recv().await {
+            ServerMessage::Welcome(welcome) => client.welcome = welcome,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        let id = client
+            .send(ClientMessage::Hello(Hello {
+                protocol: PROTOCOL_VERSION,
+                client: "tests".into(),
+                name: name.into(),
+            }))
+            .await;
+        client.expect_ack(id).await;
+        client
+    }
+
+    /// Sends `msg` with the next ack id; returns the id.
+    pub async fn send(&mut self, msg: ClientMessage) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send_with_id(id, msg).await;
+        id
+    }
+
+    pub async fn send_with_id(&mut self, id: u64, msg: ClientMessage) {
+        let frame = self.encoding.encode(&ClientEnvelope { id, msg });
+        let message = match frame {
+            Frame::Text(text) => Message::text(text),
+            Frame::Binary(bytes) => Message::binary(bytes),
+        };
+        self.ws.send(message).await.expect("send");
+    }
+
+    /// The next protocol message (WebSocket pings and pongs are skipped).
+    pub async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the connection is open")
+                .expect("a frame");
+            let frame = match &message {
+                Message::Text(text) => FrameRef::Text(text.as_bytes()),
+                Message::Binary(bytes) => FrameRef::Binary(bytes),
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => panic!("unexpected frame {other:?}"),
+            };
+            return self.encoding.decode_server(frame).expect("a valid message");
+        }
+    }
+
+    /// Reads until a message `pick` accepts, skipping crowd counts and other chatter.
+    pub async fn recv_until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let message = self.recv().await;
+            if let Some(found) = pick(&message) {
+                return found;
+            }
+        }
+    }
+
+    /// Waits for the close frame and returns its code.
+    pub async fn expect_close(&mut self) -> u16 {
+        loop {
+            let message = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("close in time");
+            match message {
+                Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
+                Some(Ok(Message::Close(None))) => return u16::from(CloseCode::Status),
+                Some(Ok(_)) => continue,
+                Some(Err(err)) => panic!("socket error before close: {err}"),
+                None => panic!("closed without a close frame"),
+            }
+        }
+    }
+
+    pub async fn expect_ack(&mut self, id: u64) -> Ack {
+        self.recv_until(|m| match m {
+            ServerMessage::Ack(ack) if ack.id == id => Some(Ok(*ack)),
+            ServerMessage::Error(err) if err.id == Some(id) => Some(Err(err.clone())),
+            _ => None,
+        })
+        .await
+        .unwrap_or_else(|err| panic!("expected ack {id}, got {err:?}"))
+    }
+
+    pub async fn expect_error(&mut self, id: u64) -> ErrorReply {
+        self.recv_until(|m| match m {
+            ServerMessage::Ack(ack) if ack.id == id => Some(Err(*ack)),
+            ServerMessage::Error(err) if err.id == Some(id) => Some(Ok(err.clone())),
+            _ => None,
+        })
+        .await
+        .unwrap_or_else(|ack| panic!("expected an error for {id}, got {ack:?}"))
+    }
+
+    pub async fn expect_seat(&mut self, id: u64) -> Seat {
+        self.recv_until(|m| match m {
+            ServerMessage::Seat(seat) if seat.id == id => Some(Ok(seat.clone())),
+            ServerMessage::Error(err) if err.id == Some(id) => Some(Err(err.clone())),
+            _ => None,
+        })
+        .await
+        .unwrap_or_else(|err| panic!("expected a seat for {id}, got {err:?}"))
+    }
+
+    pub async fn expect_snapshot(&mut self) -> MatchSnapshot {
+        self.recv_until(|m| match m {
+            ServerMessage::MatchSnapshot(s) => Some(s.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next match event.
+    pub async fn expect_event(&mut self) -> MatchEventMsg {
+        self.recv_until(|m| match m {
+            ServerMessage::MatchEvent(e) => Some(e.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Reads match events until `pick` accepts one.
+    pub async fn event_until<T>(&mut self, mut pick: impl FnMut(&MatchEvent) -> Option<T>) -> T {
+        loop {
+            let event = self.expect_event().await;
+            if let Some(found) = pick(&event.event) {
+                return found;
+            }
+        }
+    }
+
+    pub async fn ended(&mut self) -> MatchResult {
+        self.event_until(|e| match e {
+            MatchEvent::Ended(result) => Some(result.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Creates a match and returns the seat (the snapshot that follows is consumed).
+    pub async fn create(
+        &mut self,
+        time_control: Option<TimeControl>,
+        color: ColorChoice,
+        public: bool,
+    ) -> Seat {
+        let id = self
+            .send(ClientMessage::CreateMatch(CreateMatch {
+                time_control,
+                color,
+                public,
+            }))
+            .await;
+        let seat = self.expect_seat(id).await;
+        self.expect_snapshot().await;
+        seat
+    }
+
+    /// Joins by invite code and returns the seat (the snapshot that follows is consumed).
+    pub async fn join_code(&mut self, code: &str) -> Seat {
+        let id = self
+            .send(ClientMessage::JoinMatch(JoinMatch::Code(code.to_owned())))
+            .await;
+        let seat = self.expect_seat(id).await;
+        self.expect_snapshot().await;
+        seat
+    }
+
+    /// Watches a match from a snapshot; returns it.
+    pub async fn watch(&mut self, match_id: &str) -> MatchSnapshot {
+        let id = self
+            .send(ClientMessage::Watch(Watch {
+                target: Target::Match(match_id.to_owned()),
+                since_v: None,
+            }))
+            .await;
+        self.expect_ack(id).await;
+        self.expect_snapshot().await
+    }
+
+    /// Sends a move and returns its ack id.
+    pub async fn send_move(&mut self, seat: &Seat, route: &[u8]) -> u64 {
+        self.send(ClientMessage::Move(PlayMove {
+            match_id: seat.match_id.clone(),
+            token: seat.token.clone(),
+            route: route.to_vec(),
+        }))
+        .await
+    }
+
+    /// Plays a move and waits for its ack.
+    pub async fn play(&mut self, seat: &Seat, route: &[u8]) {
+        let id = self.send_move(seat, route).await;
+        self.expect_ack(id).await;
+    }
+
+    /// Sends a seat action (resign, draw offers, abort, rematch) and returns its ack id.
+    pub async fn seat_action(
+        &mut self,
+        seat: &Seat,
+        make: impl FnOnce(SeatAction) -> ClientMessage,
+    ) -> u64 {
+        self.send(make(SeatAction {
+            match_id: seat.match_id.clone(),
+            token: seat.token.clone(),
+        }))
+        .await
+    }
+}
+
+/// Opens a WebSocket to `/ws`, offering `subprotocol` if given.
+pub async fn open_socket(addr: SocketAddr, subprotocol: Option<&str>) -> Ws {
+    try_open_socket(addr, subprotocol)
+        .await
+        .expect("WebSocket handshake")
+}
+
+pub async fn try_open_socket(
+    addr: SocketAddr,
+    subprotocol: Option<&str>,
+) -> Result<Ws, tungstenite::Error> {
+    let mut request = format!("ws://{addr}/ws").into_client_request()?;
+    if let Some(subprotocol) = subprotocol {
+        request.headers_mut().insert(
+            "Sec-WebSocket-Protocol",
+            HeaderValue::from_str(subprotocol).unwrap(),
+        );
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request).await?;
+    Ok(ws)
+}
+
+/// Two players in a fresh match (white created it, black joined by code).
+pub async fn two_players(
+    server: &TestServer,
+    time_control: Option<TimeControl>,
+) -> (Client, Seat, Client, Seat) {
+    let mut white = server.client("Wim").await;
+    let white_seat = white.create(time_control, ColorChoice::White, false).await;
+    let mut black = server.client("Baukje").await;
+    let black_seat = black.join_code(&white_seat.invite_code).await;
+    assert_eq!(black_seat.side, Side::Black);
+    // White learns that black joined.
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerJoined(_)).then_some(()))
+        .await;
+    (white, white_seat, black, black_seat)
+}
+
+/// Routes of a game given in notation, from the initial position.
+pub fn routes(moves: &[&str]) -> Vec<Vec<u8>> {
+    let mut position = frisian::Position::start();
+    moves
+        .iter()
+        .map(|text| {
+            let mv = position.parse_move(text).expect("a legal move");
+            position = position.play(mv).expect("plays");
+            mv.route().iter().map(|sq| sq.number()).collect()
+        })
+        .collect()
+}

@@ -1,0 +1,632 @@
+//! Frisian matches end to end: real WebSocket clients against a server on port 0 with a
+//! temporary database.
+
+mod common;
+
+use std::time::Duration;
+
+use boardcast_protocol::*;
+use common::*;
+use futures_util::SinkExt;
+
+/// game-s45 of the reference games: black wins in 42 plies (white has no pieces left).
+const GAME_S45: [&str; 42] = [
+    "33-28", "19-24", "35-30", "24x22", "31-27", "22x33", "39x28", "13-19", "28-23", "19x28",
+    "36-31", "9-13", "38-33", "28x39", "44x33", "20-25", "31-26", "16x29", "41-36", "14-19",
+    "40-35", "11-16", "45-40", "25x34", "50-45", "29-33", "43x14", "4x24", "36-31", "7-11",
+    "46-41", "13-19", "42-38", "18-23", "31-27", "17x46", "38-33", "23x43", "48x30", "46x20",
+    "45-40", "20x50",
+];
+
+fn moved(event: &MatchEvent) -> Option<Moved> {
+    match event {
+        MatchEvent::Moved(m) => Some(m.clone()),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn full_game_to_a_win_is_broadcast_and_downloadable_as_pdn() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let mut watcher = server.client("Sjoerd").await;
+    let snapshot = watcher.watch(&ws.match_id).await;
+    assert_eq!(snapshot.phase, MatchPhase::Playing);
+    assert_eq!(snapshot.v, 2);
+    assert_eq!(snapshot.legal_moves.len(), 9);
+
+    for (ply, route) in routes(&GAME_S45).iter().enumerate() {
+        let (mover, seat) = if ply % 2 == 0 {
+            (&mut white, &ws)
+        } else {
+            (&mut black, &bs)
+        };
+        mover.play(seat, route).await;
+        let seen = watcher.event_until(moved).await;
+        assert_eq!(seen.played.ply, ply as u32);
+        assert_eq!(seen.played.notation, GAME_S45[ply]);
+        assert_eq!(&seen.played.route, route);
+    }
+    let result = watcher.ended().await;
+    assert_eq!(result.winner, Some(Side::Black));
+    assert_eq!(result.reason, EndReason::NoLegalMove);
+    assert_eq!(result.detail, "white has no legal move");
+    assert_eq!(white.ended().await, result);
+    assert_eq!(black.ended().await, result);
+
+    // The game is over: another move is refused.
+    let id = white.send_move(&ws, &[32, 28]).await;
+    assert_eq!(white.expect_error(id).await.code, ErrorCode::GameOver);
+
+    let (status, pdn) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
+    assert_eq!(status, 200, "{pdn}");
+    assert!(pdn.contains("[Result \"0-2\"]"), "{pdn}");
+    assert!(pdn.contains("[White \"Wim\"]"), "{pdn}");
+    assert!(pdn.contains("1. 33-28 19-24"), "{pdn}");
+    assert!(pdn.contains("20x50 0-2"), "{pdn}");
+    let (status, _) = http_get(server.addr, "/games/nosuchgame.pdn").await;
+    assert_eq!(status, 404);
+    let (status, body) = http_get(server.addr, "/healthz").await;
+    assert_eq!((status, body.as_str()), (200, "ok\n"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_kings_against_one_is_drawn_after_seven_moves_each() {
+    let (dir, db) = temp_db();
+    seed_match(
+        &db,
+        "kings",
+        "W:WK50,K45:BK1:H0:F1",
+        "tok-white",
+        "tok-black",
+    )
+    .await;
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut white = server.client("Wim").await;
+    let mut black = server.client("Baukje").await;
+    let ws = resume(&mut white, "tok-white").await;
+    let bs = resume(&mut black, "tok-black").await;
+    assert_eq!(ws.side, Side::White);
+    let line: [&[u8]; 14] = [
+        &[50, 44],
+        &[1, 6],
+        &[44, 40],
+        &[6, 1],
+        &[40, 35],
+        &[1, 6],
+        &[35, 30],
+        &[6, 1],
+        &[30, 24],
+        &[1, 6],
+        &[24, 19],
+        &[6, 1],
+        &[19, 13],
+        &[1, 6],
+    ];
+    for (ply, route) in line.iter().enumerate() {
+        if ply % 2 == 0 {
+            white.play(&ws, route).await;
+        } else {
+            black.play(&bs, route).await;
+        }
+    }
+    let result = white.ended().await;
+    assert_eq!(result.winner, None);
+    assert_eq!(result.reason, EndReason::DrawByRule);
+    assert_eq!(result.detail, "two kings v one king, 7 moves (art. 18)");
+    server.stop().await;
+    drop(dir);
+}
+
+async fn resume(client: &mut Client, token: &str) -> Seat {
+    let id = client
+        .send(ClientMessage::Resume(Resume {
+            token: token.to_owned(),
+            since_v: None,
+        }))
+        .await;
+    let seat = client.expect_seat(id).await;
+    client.expect_snapshot().await;
+    seat
+}
+
+#[tokio::test]
+async fn the_flag_falls_without_anybody_sending_anything() {
+    let server = TestServer::start().await;
+    let tc = TimeControl {
+        initial_ms: 400,
+        increment_ms: 0,
+    };
+    let (mut white, _ws, mut black, bs) = two_players(&server, Some(tc)).await;
+    // White never moves.
+    let result = black.ended().await;
+    assert_eq!(result.winner, Some(Side::Black));
+    assert_eq!(result.reason, EndReason::TimeForfeit);
+    assert_eq!(white.ended().await, result);
+    let id = black.seat_action(&bs, ClientMessage::Resign).await;
+    assert_eq!(black.expect_error(id).await.code, ErrorCode::GameOver);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn clocks_charge_the_mover_and_add_the_increment() {
+    let server = TestServer::start().await;
+    let tc = TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 2_000,
+    };
+    let (mut white, ws, _black, _bs) = two_players(&server, Some(tc)).await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    white.play(&ws, &[32, 28]).await;
+    let m = white.event_until(moved).await;
+    let clock = m.clock.expect("a timed match has a clock");
+    assert_eq!(clock.running, Some(Side::Black));
+    assert_eq!(clock.black_ms, 60_000);
+    assert!(
+        clock.white_ms > 61_000 && clock.white_ms <= 61_850,
+        "white used at least 150 ms and got 2 s back: {clock:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn resign_ends_the_match_for_everyone() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, _bs) = two_players(&server, None).await;
+    let id = white.seat_action(&ws, ClientMessage::Resign).await;
+    white.expect_ack(id).await;
+    let result = black.ended().await;
+    assert_eq!(result.winner, Some(Side::Black));
+    assert_eq!(result.reason, EndReason::Resignation);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn draw_offers_are_cancelled_by_a_move_and_agreed_draws_end_the_match() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let id = white.seat_action(&ws, ClientMessage::OfferDraw).await;
+    white.expect_ack(id).await;
+    black
+        .event_until(|e| (*e == MatchEvent::DrawOffered(Side::White)).then_some(()))
+        .await;
+    // Accepting one's own offer is refused.
+    let id = white.seat_action(&ws, ClientMessage::AcceptDraw).await;
+    assert_eq!(white.expect_error(id).await.code, ErrorCode::NotAllowed);
+    // A move lapses the offer.
+    white.play(&ws, &[32, 28]).await;
+    black
+        .event_until(|e| (*e == MatchEvent::DrawOfferCancelled).then_some(()))
+        .await;
+    let id = black.seat_action(&bs, ClientMessage::AcceptDraw).await;
+    let err = black.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::NotAllowed);
+    assert!(err.message.contains("no draw offer"), "{}", err.message);
+    // Offer again, decline, offer, accept.
+    let id = black.seat_action(&bs, ClientMessage::OfferDraw).await;
+    black.expect_ack(id).await;
+    let id = white.seat_action(&ws, ClientMessage::DeclineDraw).await;
+    white.expect_ack(id).await;
+    let id = black.seat_action(&bs, ClientMessage::OfferDraw).await;
+    black.expect_ack(id).await;
+    let id = white.seat_action(&ws, ClientMessage::AcceptDraw).await;
+    white.expect_ack(id).await;
+    let result = black.ended().await;
+    assert_eq!(result.winner, None);
+    assert_eq!(result.reason, EndReason::DrawByAgreement);
+    let (status, pdn) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
+    assert_eq!(status, 200);
+    assert!(pdn.contains("[Result \"1-1\"]"), "{pdn}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn abort_is_allowed_only_before_each_side_has_moved() {
+    let server = TestServer::start().await;
+    // A seek nobody joined can be withdrawn.
+    let mut lonely = server.client("Lonely").await;
+    let seat = lonely.create(None, ColorChoice::Random, true).await;
+    let id = lonely.seat_action(&seat, ClientMessage::Abort).await;
+    lonely.expect_ack(id).await;
+    assert_eq!(lonely.ended().await.reason, EndReason::Aborted);
+
+    // Both moved: too late.
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    black.play(&bs, &[19, 23]).await;
+    let id = white.seat_action(&ws, ClientMessage::Abort).await;
+    let err = white.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::NotAllowed);
+    assert!(err.message.contains("before each side has moved"));
+
+    // Only white moved: black may abort.
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    let id = black.seat_action(&bs, ClientMessage::Abort).await;
+    black.expect_ack(id).await;
+    let result = white.ended().await;
+    assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_reconnecting_player_gets_exactly_the_missed_events() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    let last_seen_v = loop {
+        let event = black.expect_event().await;
+        if moved(&event.event).is_some() {
+            break event.v;
+        }
+    };
+    assert_eq!(last_seen_v, 3, "two joins, then the move");
+    // Black drops off; white is told.
+    let next_id = black.next_id;
+    black.ws.close(None).await.unwrap();
+    drop(black);
+    let left = white
+        .event_until(|e| match e {
+            MatchEvent::PlayerLeft(a) => Some(*a),
+            _ => None,
+        })
+        .await;
+    assert_eq!(left.side, Side::Black);
+    // A claim before the grace period is refused.
+    let id = white
+        .send(ClientMessage::Claim(Claim {
+            match_id: ws.match_id.clone(),
+            token: ws.token.clone(),
+            kind: ClaimKind::Win,
+        }))
+        .await;
+    let err = white.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::NotAllowed);
+
+    // Black comes back with its token and the last version it saw.
+    let mut black = server.client("Baukje").await;
+    black.next_id = next_id;
+    let id = black
+        .send(ClientMessage::Resume(Resume {
+            token: bs.token.clone(),
+            since_v: Some(last_seen_v),
+        }))
+        .await;
+    let seat = black.expect_seat(id).await;
+    assert_eq!(seat.side, Side::Black);
+    assert_eq!(seat.token, bs.token);
+    // Exactly the missed event (black left, v4), then its return (v5), live.
+    let missed = black.expect_event().await;
+    assert_eq!(missed.v, 4);
+    assert!(matches!(missed.event, MatchEvent::PlayerLeft(_)));
+    let back = black.expect_event().await;
+    assert_eq!(
+        (back.v, back.event),
+        (5, MatchEvent::PlayerReturned(Side::Black))
+    );
+    black.play(&bs, &[19, 23]).await;
+    let m = white.event_until(moved).await;
+    assert_eq!(m.played.notation, "19-23");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = white
+        .send(ClientMessage::Claim(Claim {
+            match_id: ws.match_id.clone(),
+            token: ws.token.clone(),
+            kind: ClaimKind::Win,
+        }))
+        .await;
+    white.expect_ack(id).await;
+    let result = white.ended().await;
+    assert_eq!(result.winner, Some(Side::White));
+    assert_eq!(result.reason, EndReason::Abandoned);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_resent_move_with_the_same_ack_id_is_applied_once() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, _bs) = two_players(&server, None).await;
+    let play = ClientMessage::Move(PlayMove {
+        match_id: ws.match_id.clone(),
+        token: ws.token.clone(),
+        route: vec![32, 28],
+    });
+    white.send_with_id(77, play.clone()).await;
+    assert!(!white.expect_ack(77).await.duplicate);
+    // Re-sent after a reconnect: acknowledged again, not applied again.
+    let mut again = server.client("Wim").await;
+    again.send_with_id(77, play).await;
+    assert!(again.expect_ack(77).await.duplicate);
+    let first = black.event_until(moved).await;
+    assert_eq!(first.played.ply, 0);
+    let snapshot = black.watch(&ws.match_id).await;
+    assert_eq!(snapshot.moves.len(), 1);
+    assert_eq!(snapshot.turn, Side::Black);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let (mut other_white, ows, _other_black, _obs) = two_players(&server, None).await;
+    let mut watcher = server.client("Sjoerd").await;
+    let before = watcher.watch(&ws.match_id).await;
+    let other_before = watcher.watch(&ows.match_id).await;
+    let crowd = white
+        .recv_until(|m| match m {
+            ServerMessage::Crowd(c) => Some(c.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(crowd.watchers, 1);
+
+    // A watcher guessing a token.
+    let fake = Seat {
+        token: "not-a-token".into(),
+        ..ws.clone()
+    };
+    let id = watcher.send_move(&fake, &[32, 28]).await;
+    assert_eq!(watcher.expect_error(id).await.code, ErrorCode::InvalidToken);
+    // A real token of another match.
+    let crossed = Seat {
+        match_id: ws.match_id.clone(),
+        ..ows.clone()
+    };
+    let id = other_white.send_move(&crossed, &[32, 28]).await;
+    assert_eq!(
+        other_white.expect_error(id).await.code,
+        ErrorCode::InvalidToken
+    );
+    // Out of turn.
+    let id = black.send_move(&bs, &[19, 23]).await;
+    let err = black.expect_error(id).await;
+    assert_eq!(
+        (err.code, err.message.as_str()),
+        (ErrorCode::NotYourTurn, "not your turn")
+    );
+    // Unknown match.
+    let gone = Seat {
+        match_id: "nosuchmatch".into(),
+        ..ws.clone()
+    };
+    let id = white.send_move(&gone, &[32, 28]).await;
+    assert_eq!(white.expect_error(id).await.code, ErrorCode::NotFound);
+    // A malformed frame is answered, not fatal.
+    white
+        .ws
+        .send(tokio_tungstenite::tungstenite::Message::text(
+            "{\"id\":1,\"msg\":{\"castle\":{}}}",
+        ))
+        .await
+        .unwrap();
+    let err = white
+        .recv_until(|m| match m {
+            ServerMessage::Error(e) if e.id.is_none() => Some(e.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(err.code, ErrorCode::Malformed);
+
+    // Nothing changed in either match.
+    let after = watcher.watch(&ws.match_id).await;
+    assert_eq!(
+        (after.v, &after.fen, &after.moves),
+        (before.v, &before.fen, &before.moves)
+    );
+    let other_after = watcher.watch(&ows.match_id).await;
+    assert_eq!(other_after.v, other_before.v);
+    assert_eq!(other_after.fen, other_before.fen);
+    // And the match still plays.
+    white.play(&ws, &[32, 28]).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_lower_value_capture_is_refused_with_the_reason() {
+    let (dir, db) = temp_db();
+    seed_match(&db, "value", "W:W33,43:B28,29,19,9:H0:F1", "tw", "tb").await;
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut white = server.client("Wim").await;
+    let ws = resume(&mut white, "tw").await;
+    let mut watcher = server.client("Sjoerd").await;
+    let before = watcher.watch("value").await;
+    assert_eq!(before.legal_moves.len(), 1);
+    let id = white.send_move(&ws, &[33, 22]).await;
+    let err = white.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::IllegalMove);
+    assert!(
+        err.message
+            .starts_with("illegal move: a capture of higher value exists"),
+        "{}",
+        err.message
+    );
+    // A route that is not even a move.
+    let id = white.send_move(&ws, &[33, 34]).await;
+    let err = white.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::IllegalMove);
+    assert!(err.message.starts_with("illegal move: "), "{}", err.message);
+    // Unchanged; the legal capture still plays.
+    let after = watcher.watch("value").await;
+    assert_eq!((after.v, &after.fen), (before.v, &before.fen));
+    let best = before.legal_moves[0].route.clone();
+    white.play(&ws, &best).await;
+    let m = watcher.event_until(moved).await;
+    assert_eq!(m.played.captures.len(), 3);
+    server.stop().await;
+    drop(dir);
+}
+
+#[tokio::test]
+async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
+    let (dir, db) = temp_db();
+    let tc = TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db.clone())).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, Some(tc)).await;
+    white.play(&ws, &[32, 28]).await;
+    black.play(&bs, &[19, 23]).await;
+    white.play(&ws, &[28, 19]).await;
+    let before = white
+        .event_until(|e| moved(e).filter(|m| m.played.ply == 2))
+        .await;
+    let black_left_at = before.clock.unwrap().black_ms;
+    let (white_next, black_next) = (white.next_id, black.next_id);
+    drop((white, black));
+    server.stop().await;
+
+    // Time passes while the server is down: it is not charged.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut black = server.client("Baukje").await;
+    black.next_id = black_next;
+    let id = black
+        .send(ClientMessage::Resume(Resume {
+            token: bs.token.clone(),
+            since_v: None,
+        }))
+        .await;
+    black.expect_seat(id).await;
+    let snapshot = black.expect_snapshot().await;
+    let notation: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
+    assert_eq!(notation, ["32-28", "19-23", "28x19"]);
+    assert_eq!(snapshot.turn, Side::Black);
+    let clock = snapshot.clock.unwrap();
+    assert_eq!(clock.running, Some(Side::Black));
+    assert!(
+        clock.black_ms + 250 >= black_left_at,
+        "downtime was charged: {} then {}",
+        black_left_at,
+        clock.black_ms
+    );
+    // Black must recapture: 14x23 or 13x24.
+    let capture = snapshot.legal_moves[0].route.clone();
+    black.play(&bs, &capture).await;
+    let mut white = server.client("Wim").await;
+    white.next_id = white_next;
+    let id = white
+        .send(ClientMessage::Resume(Resume {
+            token: ws.token.clone(),
+            since_v: Some(snapshot.v),
+        }))
+        .await;
+    white.expect_seat(id).await;
+    let m = white.event_until(moved).await;
+    assert_eq!(m.played.ply, 3);
+    // An action id white already used before the restart is still known.
+    let old = white_next - 1;
+    white
+        .send_with_id(
+            old,
+            ClientMessage::Move(PlayMove {
+                match_id: ws.match_id.clone(),
+                token: ws.token.clone(),
+                route: vec![28, 19],
+            }),
+        )
+        .await;
+    assert!(white.expect_ack(old).await.duplicate);
+    server.stop().await;
+    drop(dir);
+}
+
+#[tokio::test]
+async fn lobby_lists_public_seeks_and_live_matches_and_joins_by_id() {
+    let server = TestServer::start().await;
+    let mut seeker = server.client("Seeker").await;
+    let seek = seeker
+        .create(Some("5+3".parse().unwrap()), ColorChoice::Black, true)
+        .await;
+    assert_eq!(seek.side, Side::Black);
+    let mut private = server.client("Private").await;
+    let hidden = private.create(None, ColorChoice::White, false).await;
+
+    let mut browser = server.client("Browser").await;
+    browser.send(ClientMessage::ListLobby).await;
+    let lobby = browser
+        .recv_until(|m| match m {
+            ServerMessage::Lobby(l) => Some(l.clone()),
+            _ => None,
+        })
+        .await;
+    let ids: Vec<&str> = lobby.seeks.iter().map(|s| s.match_id.as_str()).collect();
+    assert_eq!(ids, [seek.match_id.as_str()]);
+    assert_eq!(lobby.seeks[0].black.as_deref(), Some("Seeker"));
+    assert!(lobby.live.is_empty());
+
+    // A private match cannot be joined by id, a public one can.
+    let id = browser
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            hidden.match_id.clone(),
+        )))
+        .await;
+    assert_eq!(browser.expect_error(id).await.code, ErrorCode::NotFound);
+    let id = browser
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            seek.match_id.clone(),
+        )))
+        .await;
+    let seat = browser.expect_seat(id).await;
+    assert_eq!(seat.side, Side::White);
+    // A third player finds the match full.
+    let mut late = server.client("Late").await;
+    let id = late
+        .send(ClientMessage::JoinMatch(JoinMatch::Code(
+            seek.invite_code.clone(),
+        )))
+        .await;
+    assert_eq!(late.expect_error(id).await.code, ErrorCode::MatchFull);
+
+    late.send(ClientMessage::ListLobby).await;
+    let lobby = late
+        .recv_until(|m| match m {
+            ServerMessage::Lobby(l) => Some(l.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(lobby.seeks.is_empty());
+    assert_eq!(lobby.live.len(), 1);
+    assert_eq!(lobby.live[0].white.as_deref(), Some("Browser"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let id = white.seat_action(&ws, ClientMessage::Resign).await;
+    white.expect_ack(id).await;
+    black.ended().await;
+    let id = white.seat_action(&ws, ClientMessage::OfferRematch).await;
+    white.expect_ack(id).await;
+    black
+        .event_until(|e| (*e == MatchEvent::RematchOffered(Side::White)).then_some(()))
+        .await;
+    let id = black.seat_action(&bs, ClientMessage::AcceptRematch).await;
+    black.expect_ack(id).await;
+    let new_black = white.expect_seat(0).await;
+    let new_white = black.expect_seat(0).await;
+    assert_eq!(new_black.side, Side::Black);
+    assert_eq!(new_white.side, Side::White);
+    assert_eq!(new_white.match_id, new_black.match_id);
+    assert_ne!(new_white.match_id, ws.match_id);
+    black.expect_snapshot().await;
+    black.play(&new_white, &[32, 28]).await;
+    let m = white.event_until(moved).await;
+    assert_eq!(m.played.side, Side::White);
+    server.stop().await;
+}
