@@ -1,8 +1,18 @@
 //! MinitChess channels: TV channels and on-demand engine games, predictions, leaderboard.
 //!
-//! This is the entry point the connection dispatch calls for every channel-related client
-//! message. Channels are not served yet: each request is answered with a typed
-//! `unsupported` error, and the lobby lists no channels.
+//! Each channel is one actor task ([`actor`]) that reveals one ply exactly at each reveal time
+//! and never holds a future ply ([`game`]); [`registry`] starts, finds and lists them. This
+//! module is the entry point the connection dispatch calls for every channel-related client
+//! message.
+
+pub mod actor;
+pub mod archive;
+pub mod fanout;
+pub mod game;
+pub mod predict;
+pub mod registry;
+#[cfg(test)]
+mod tests;
 
 use boardcast_protocol::{ChannelSummary, ErrorCode, ErrorReply, ServerMessage};
 

@@ -1,0 +1,527 @@
+//! The channel actor: one tokio task per channel, the single writer of everything about it.
+//!
+//! It reveals one ply exactly at each reveal time (stepping the game only then), versions and
+//! fans out every event, answers watches with a snapshot or the missed events, books guesses
+//! and scores them at each reveal, and hands finished games to the archive. TV channels start
+//! a new random game after a pause; an on-demand channel plays its one game, lingers for late
+//! watchers and then stops.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use boardcast_protocol::{
+    ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, Crowd, ErrorCode,
+    GameEnded, PlyRevealed, ServerMessage, Target,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::{Instant, sleep_until};
+
+use super::archive::FinishedGame;
+use super::fanout::{Catchup, Fanout};
+use super::game::{GameSpec, RevealedGame};
+use super::predict::Book;
+use crate::outbox::{ConnId, Outbox};
+use crate::shutdown::Shutdown;
+
+/// Crowd counts are sent at most this often.
+const CROWD_EVERY: Duration = Duration::from_millis(500);
+/// Commands queued per channel before senders wait.
+const COMMANDS: usize = 1024;
+
+/// Why a channel refused a request; nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn gone(channel: &str) -> Self {
+        Refusal::new(ErrorCode::NotFound, format!("channel {channel} has closed"))
+    }
+}
+
+/// What a channel plays.
+#[derive(Debug)]
+pub enum Program {
+    /// Random games forever, `pause` apart, drawn from `seed`.
+    Tv {
+        interval: Duration,
+        pause: Duration,
+        seed: u64,
+    },
+    /// One game with archive id `game_id`, then `linger` for late watchers.
+    OnDemand {
+        spec: GameSpec,
+        game_id: u64,
+        linger: Duration,
+    },
+}
+
+/// How to start a channel actor.
+#[derive(Debug)]
+pub struct ChannelSetup {
+    pub channel: String,
+    pub program: Program,
+    /// Events kept for replay.
+    pub replay: usize,
+    /// Hands out archive ids.
+    pub game_ids: Arc<AtomicU64>,
+    /// Finished games go here.
+    pub archive: mpsc::UnboundedSender<FinishedGame>,
+}
+
+enum Command {
+    Watch {
+        outbox: Outbox,
+        since_v: Option<u64>,
+        done: oneshot::Sender<()>,
+    },
+    Unwatch {
+        conn: ConnId,
+        done: oneshot::Sender<bool>,
+    },
+    Predict {
+        outbox: Outbox,
+        name: String,
+        ply: u32,
+        from: String,
+        to: String,
+        done: oneshot::Sender<Result<(), Refusal>>,
+    },
+}
+
+/// A cheap handle on a running channel.
+#[derive(Debug, Clone)]
+pub struct ChannelHandle {
+    channel: String,
+    tx: mpsc::Sender<Command>,
+    summary: watch::Receiver<ChannelSummary>,
+}
+
+impl std::fmt::Debug for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Command::Watch { .. } => "Watch",
+            Command::Unwatch { .. } => "Unwatch",
+            Command::Predict { .. } => "Predict",
+        })
+    }
+}
+
+impl ChannelHandle {
+    pub fn channel(&self) -> &str {
+        &self.channel
+    }
+
+    /// The channel as the lobby lists it.
+    pub fn summary(&self) -> ChannelSummary {
+        self.summary.borrow().clone()
+    }
+
+    /// Whether the actor has stopped.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Starts sending the channel to `outbox`: a snapshot (or the events after `since_v`), then
+    /// every event. Completes once the snapshot is queued.
+    pub async fn watch(&self, outbox: Outbox, since_v: Option<u64>) -> Result<(), Refusal> {
+        let (done, answer) = oneshot::channel();
+        self.send(Command::Watch {
+            outbox,
+            since_v,
+            done,
+        })
+        .await?;
+        answer.await.map_err(|_| Refusal::gone(&self.channel))
+    }
+
+    /// Stops sending to connection `conn`; `true` if it was watching.
+    pub async fn unwatch(&self, conn: ConnId) -> Result<bool, Refusal> {
+        let (done, answer) = oneshot::channel();
+        self.send(Command::Unwatch { conn, done }).await?;
+        answer.await.map_err(|_| Refusal::gone(&self.channel))
+    }
+
+    /// Books the guess `from`-`to` for ply `ply`; its result later goes to `outbox`.
+    pub async fn predict(
+        &self,
+        outbox: Outbox,
+        name: &str,
+        ply: u32,
+        from: &str,
+        to: &str,
+    ) -> Result<(), Refusal> {
+        for square in [from, to] {
+            if square.parse::<minitchess::Square>().is_err() {
+                return Err(Refusal::new(
+                    ErrorCode::InvalidArgument,
+                    format!("{square:?} is not a square (a1 to e6)"),
+                ));
+            }
+        }
+        let (done, answer) = oneshot::channel();
+        self.send(Command::Predict {
+            outbox,
+            name: name.to_owned(),
+            ply,
+            from: from.to_owned(),
+            to: to.to_owned(),
+            done,
+        })
+        .await?;
+        answer.await.map_err(|_| Refusal::gone(&self.channel))?
+    }
+
+    async fn send(&self, command: Command) -> Result<(), Refusal> {
+        self.tx
+            .send(command)
+            .await
+            .map_err(|_| Refusal::gone(&self.channel))
+    }
+}
+
+/// Starts a channel actor; it runs until its program ends or `shutdown` fires.
+pub fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
+    let (tx, rx) = mpsc::channel(COMMANDS);
+    let kind = match setup.program {
+        Program::Tv { .. } => ChannelKind::Tv,
+        Program::OnDemand { .. } => ChannelKind::OnDemand,
+    };
+    let (summary_tx, summary) = watch::channel(ChannelSummary {
+        channel: setup.channel.clone(),
+        kind,
+        game: None,
+        watchers: 0,
+    });
+    let handle = ChannelHandle {
+        channel: setup.channel.clone(),
+        tx,
+        summary,
+    };
+    let actor = Actor::new(setup, kind, summary_tx);
+    tokio::spawn(actor.run(rx, shutdown));
+    handle
+}
+
+struct Actor {
+    channel: String,
+    kind: ChannelKind,
+    program: Program,
+    rng: StdRng,
+    game_ids: Arc<AtomicU64>,
+    archive: mpsc::UnboundedSender<FinishedGame>,
+    summary: watch::Sender<ChannelSummary>,
+    v: u64,
+    fanout: Fanout,
+    book: Book,
+    game: Option<RevealedGame>,
+    next_reveal: Option<Instant>,
+    next_game: Option<Instant>,
+    close_at: Option<Instant>,
+    crowd_at: Option<Instant>,
+}
+
+impl Actor {
+    fn new(setup: ChannelSetup, kind: ChannelKind, summary: watch::Sender<ChannelSummary>) -> Self {
+        let seed = match &setup.program {
+            Program::Tv { seed, .. } => *seed,
+            Program::OnDemand { .. } => 0,
+        };
+        Actor {
+            channel: setup.channel,
+            kind,
+            program: setup.program,
+            rng: StdRng::seed_from_u64(seed),
+            game_ids: setup.game_ids,
+            archive: setup.archive,
+            summary,
+            v: 0,
+            fanout: Fanout::new(setup.replay),
+            book: Book::default(),
+            game: None,
+            next_reveal: None,
+            next_game: None,
+            close_at: None,
+            crowd_at: None,
+        }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
+        self.start_game(Instant::now());
+        loop {
+            let deadline = [
+                self.next_reveal,
+                self.next_game,
+                self.close_at,
+                self.crowd_at,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            tokio::select! {
+                biased;
+                _ = shutdown.recv() => break,
+                // Timers first: a guess that arrives once its ply's time has come is late.
+                _ = sleep_until_some(deadline) => {
+                    if !self.on_time(Instant::now()) {
+                        break;
+                    }
+                }
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+            }
+        }
+        tracing::debug!(channel = %self.channel, "channel stopped");
+    }
+
+    /// Runs everything that is due; `false` when the channel should stop.
+    fn on_time(&mut self, now: Instant) -> bool {
+        if let Some(at) = self.next_reveal.filter(|at| *at <= now) {
+            self.reveal(at);
+        }
+        if let Some(at) = self.next_game.filter(|at| *at <= now) {
+            self.start_game(at);
+        }
+        if self.crowd_at.is_some_and(|at| at <= now) {
+            self.crowd_at = None;
+            self.fanout.prune_closed();
+            let crowd = ServerMessage::Crowd(Crowd {
+                target: Target::Channel(self.channel.clone()),
+                watchers: self.fanout.len() as u32,
+            });
+            self.fanout.broadcast(crowd);
+            self.publish_summary();
+        }
+        self.close_at.is_none_or(|at| at > now)
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Watch {
+                outbox,
+                since_v,
+                done,
+            } => {
+                let sent = match since_v.map(|since| self.fanout.catchup(since, self.v)) {
+                    Some(Catchup::Events(events)) => {
+                        events.iter().all(|event| outbox.send_shared(event))
+                    }
+                    Some(Catchup::Snapshot) | None => {
+                        outbox.send(&ServerMessage::ChannelSnapshot(self.snapshot()))
+                    }
+                };
+                if sent {
+                    self.fanout.add(outbox);
+                    self.crowd_changed();
+                }
+                let _ = done.send(());
+            }
+            Command::Unwatch { conn, done } => {
+                let was = self.fanout.remove(conn);
+                if was {
+                    self.crowd_changed();
+                }
+                let _ = done.send(was);
+            }
+            Command::Predict {
+                outbox,
+                name,
+                ply,
+                from,
+                to,
+                done,
+            } => {
+                let verdict = self.check_guess(ply);
+                if verdict.is_ok() {
+                    self.book.guess(outbox, &name, &from, &to);
+                }
+                let _ = done.send(verdict);
+            }
+        }
+    }
+
+    fn check_guess(&self, ply: u32) -> Result<(), Refusal> {
+        let Some(game) = &self.game else {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                format!("no game is running on {} right now", self.channel),
+            ));
+        };
+        let next = game.next_ply();
+        if ply < next {
+            return Err(Refusal::new(
+                ErrorCode::PredictionClosed,
+                format!("ply {ply} is already revealed; the coming ply is {next}"),
+            ));
+        }
+        if game.is_over() {
+            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+        }
+        if ply > next {
+            return Err(Refusal::new(
+                ErrorCode::PredictionClosed,
+                format!("ply {ply} is not the coming one; the coming ply is {next}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn crowd_changed(&mut self) {
+        if self.crowd_at.is_none() {
+            self.crowd_at = Some(Instant::now() + CROWD_EVERY);
+        }
+    }
+
+    fn start_game(&mut self, at: Instant) {
+        self.next_game = None;
+        let (game_id, spec) = match &mut self.program {
+            Program::Tv { interval, .. } => {
+                let interval = *interval;
+                let rng = &mut self.rng;
+                let spec = GameSpec::random(&mut |n: u32| rng.random_range(0..n), interval);
+                (self.game_ids.fetch_add(1, Ordering::Relaxed), spec)
+            }
+            Program::OnDemand { spec, game_id, .. } => (*game_id, spec.clone()),
+        };
+        let game = RevealedGame::start(game_id, spec);
+        let interval = game.spec().ply_interval;
+        self.book = Book::default();
+        self.next_reveal = (!game.is_over()).then_some(at + interval);
+        let view = game.view(Some(interval));
+        self.game = Some(game);
+        self.publish(ChannelEvent::GameStarted(view));
+        if self.next_reveal.is_none() {
+            self.end_game(at);
+        }
+        self.publish_summary();
+    }
+
+    fn reveal(&mut self, at: Instant) {
+        self.next_reveal = None;
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        let Some(ply) = game.reveal() else {
+            return;
+        };
+        let interval = game.spec().ply_interval;
+        let over = game.is_over();
+        self.publish(ChannelEvent::PlyRevealed(PlyRevealed {
+            ply: ply.ply,
+            mv: ply.mv.clone(),
+            board: ply.board,
+            next_reveal_in_ms: (!over).then_some(interval.as_millis() as u64),
+        }));
+        for scored in self.book.reveal(&self.channel, ply.ply, &ply.mv) {
+            scored
+                .outbox
+                .send(&ServerMessage::PredictionResult(scored.result));
+        }
+        if over {
+            self.end_game(at);
+        } else {
+            self.next_reveal = Some(at + interval);
+        }
+    }
+
+    fn end_game(&mut self, at: Instant) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        let Some(result) = game.result() else {
+            return;
+        };
+        self.book.void_open();
+        let standings = self.book.standings();
+        let next_game_in = match &self.program {
+            Program::Tv { pause, .. } => {
+                self.next_game = Some(at + *pause);
+                Some(*pause)
+            }
+            Program::OnDemand { linger, .. } => {
+                self.close_at = Some(at + *linger);
+                None
+            }
+        };
+        let record = FinishedGame {
+            channel: self.channel.clone(),
+            header: game.header().clone(),
+            start_board: game.start_board().to_owned(),
+            start_ply: game.start_ply(),
+            moves: game.moves().to_vec(),
+            result: result.clone(),
+            standings: standings.clone(),
+        };
+        self.publish(ChannelEvent::GameEnded(GameEnded {
+            game_id: game.header().game_id,
+            result,
+            standings,
+            next_game_in_ms: next_game_in.map(|d| d.as_millis() as u64),
+        }));
+        if self.kind == ChannelKind::Tv {
+            self.game = None;
+        }
+        if self.archive.send(record).is_err() {
+            tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
+        }
+        self.publish_summary();
+    }
+
+    fn publish(&mut self, event: ChannelEvent) {
+        self.v += 1;
+        let message = ServerMessage::ChannelEvent(ChannelEventMsg {
+            channel: self.channel.clone(),
+            v: self.v,
+            event,
+        });
+        if self.fanout.publish(self.v, message) > 0 {
+            self.crowd_changed();
+        }
+    }
+
+    fn snapshot(&self) -> ChannelSnapshot {
+        let now = Instant::now();
+        let until = |at: Option<Instant>| at.map(|at| at.saturating_duration_since(now));
+        ChannelSnapshot {
+            channel: self.channel.clone(),
+            v: self.v,
+            kind: self.kind,
+            game: self
+                .game
+                .as_ref()
+                .map(|game| game.view(until(self.next_reveal))),
+            next_game_in_ms: until(self.next_game).map(|d| d.as_millis() as u64),
+        }
+    }
+
+    fn publish_summary(&self) {
+        self.summary.send_replace(ChannelSummary {
+            channel: self.channel.clone(),
+            kind: self.kind,
+            game: self.game.as_ref().map(|game| game.header().clone()),
+            watchers: self.fanout.len() as u32,
+        });
+    }
+}
+
+/// Sleeps until `deadline`, or forever without one.
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,170 @@
+//! The channel directory: starts the TV channels, starts on-demand games, finds a channel by
+//! id and lists them for the lobby. It only finds channels; each is changed by its own actor.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame};
+use tokio::sync::mpsc;
+
+use super::actor::{self, ChannelHandle, ChannelSetup, Program, Refusal};
+use super::archive::FinishedGame;
+use super::game::GameSpec;
+use crate::shutdown::Shutdown;
+
+/// How the channels run.
+#[derive(Debug, Clone)]
+pub struct ChannelsConfig {
+    /// One entry per TV channel (`tv1`, `tv2`, …): its time between reveals.
+    pub tv_intervals: Vec<Duration>,
+    /// Time between reveals of on-demand games that do not choose one.
+    pub default_interval: Duration,
+    /// Pause between two games of a TV channel.
+    pub pause: Duration,
+    /// How long a finished on-demand game stays watchable.
+    pub linger: Duration,
+    /// Events each channel keeps for replay to reconnecting watchers.
+    pub replay: usize,
+    /// Most on-demand games running at once.
+    pub max_on_demand: usize,
+    /// Seed of the TV channels' random games; `None` draws one.
+    pub seed: Option<u64>,
+}
+
+impl Default for ChannelsConfig {
+    fn default() -> Self {
+        ChannelsConfig {
+            tv_intervals: vec![Duration::from_secs(2); 2],
+            default_interval: Duration::from_secs(2),
+            pause: Duration::from_secs(10),
+            linger: Duration::from_secs(300),
+            replay: 512,
+            max_on_demand: 256,
+            seed: None,
+        }
+    }
+}
+
+/// The running channels; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: ChannelsConfig,
+    channels: Mutex<BTreeMap<String, ChannelHandle>>,
+    game_ids: Arc<AtomicU64>,
+    archive: mpsc::UnboundedSender<FinishedGame>,
+    shutdown: Shutdown,
+}
+
+impl Registry {
+    /// Starts the TV channels. Archive ids start at `first_game_id`; finished games come out
+    /// of the returned receiver until every channel has stopped.
+    pub fn start(
+        config: ChannelsConfig,
+        first_game_id: u64,
+        shutdown: Shutdown,
+    ) -> (Registry, mpsc::UnboundedReceiver<FinishedGame>) {
+        let (archive, finished) = mpsc::unbounded_channel();
+        let base_seed = config.seed.unwrap_or_else(rand::random);
+        let registry = Registry {
+            inner: Arc::new(Inner {
+                channels: Mutex::new(BTreeMap::new()),
+                game_ids: Arc::new(AtomicU64::new(first_game_id.max(1))),
+                archive,
+                shutdown,
+                config,
+            }),
+        };
+        for (index, interval) in registry.inner.config.tv_intervals.iter().enumerate() {
+            let program = Program::Tv {
+                interval: *interval,
+                pause: registry.inner.config.pause,
+                seed: base_seed.wrapping_add(index as u64),
+            };
+            registry.spawn(format!("tv{}", index + 1), program);
+        }
+        (registry, finished)
+    }
+
+    fn spawn(&self, channel: String, program: Program) {
+        let setup = ChannelSetup {
+            channel: channel.clone(),
+            program,
+            replay: self.inner.config.replay,
+            game_ids: self.inner.game_ids.clone(),
+            archive: self.inner.archive.clone(),
+        };
+        let handle = actor::spawn(setup, self.inner.shutdown.clone());
+        self.lock().insert(channel, handle);
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, ChannelHandle>> {
+        // Held only for plain inserts, removals and lookups: a poisoned map is still whole.
+        self.inner
+            .channels
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The running channel `channel`.
+    pub fn get(&self, channel: &str) -> Option<ChannelHandle> {
+        let mut channels = self.lock();
+        match channels.get(channel) {
+            Some(handle) if handle.is_closed() => {
+                channels.remove(channel);
+                None
+            }
+            found => found.cloned(),
+        }
+    }
+
+    /// Every running channel.
+    pub fn all(&self) -> Vec<ChannelHandle> {
+        let mut channels = self.lock();
+        channels.retain(|_, handle| !handle.is_closed());
+        channels.values().cloned().collect()
+    }
+
+    /// The channels as the lobby lists them: TV channels first, then on-demand games.
+    pub fn summaries(&self) -> Vec<ChannelSummary> {
+        let mut summaries: Vec<ChannelSummary> =
+            self.all().iter().map(ChannelHandle::summary).collect();
+        summaries.sort_by_key(|s| {
+            (
+                s.kind != ChannelKind::Tv,
+                s.channel.len(),
+                s.channel.clone(),
+            )
+        });
+        summaries
+    }
+
+    /// Starts the on-demand game a client asked for; returns its channel id.
+    pub fn start_game(&self, request: &StartEngineGame) -> Result<String, Refusal> {
+        let spec = GameSpec::from_request(request, self.inner.config.default_interval)
+            .map_err(|message| Refusal::new(ErrorCode::InvalidArgument, message))?;
+        let tv = self.inner.config.tv_intervals.len();
+        let on_demand = self.all().len().saturating_sub(tv);
+        if on_demand >= self.inner.config.max_on_demand {
+            return Err(Refusal::new(
+                ErrorCode::Busy,
+                format!("{on_demand} engine games are running; try again later"),
+            ));
+        }
+        let game_id = self.inner.game_ids.fetch_add(1, Ordering::Relaxed);
+        let channel = format!("g{game_id}");
+        let program = Program::OnDemand {
+            spec,
+            game_id,
+            linger: self.inner.config.linger,
+        };
+        self.spawn(channel.clone(), program);
+        Ok(channel)
+    }
+}

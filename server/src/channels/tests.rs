@@ -1,0 +1,372 @@
+//! Channel actors under tokio's paused clock: whole TV games, reveal timing, watching with
+//! replay, prediction scoring and slow watchers, without any socket.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+use axum::extract::ws::Message;
+use boardcast_protocol::{
+    ChannelEvent, Encoding, ErrorCode, FrameRef, ServerMessage, StartEngineGame,
+};
+use minitchess::Game;
+use tokio::sync::mpsc;
+use tokio::time::{Instant, advance, sleep, sleep_until};
+
+use super::actor::{self, ChannelHandle, ChannelSetup, Program};
+use super::archive::FinishedGame;
+use super::game::GameSpec;
+use crate::outbox::{Inbox, Outbox, outbox};
+use crate::shutdown::{self, Trigger};
+
+const INTERVAL: Duration = Duration::from_millis(100);
+const PAUSE: Duration = Duration::from_millis(1000);
+
+struct Fixture {
+    handle: ChannelHandle,
+    archive: mpsc::UnboundedReceiver<FinishedGame>,
+    _trigger: Trigger,
+}
+
+fn tv(seed: u64) -> Fixture {
+    spawn(Program::Tv {
+        interval: INTERVAL,
+        pause: PAUSE,
+        seed,
+    })
+}
+
+fn on_demand(serial: &str, white: &str, black: &str, from: u32) -> Fixture {
+    let request = StartEngineGame {
+        serial: serial.into(),
+        white: white.into(),
+        black: black.into(),
+        ply_interval_ms: Some(INTERVAL.as_millis() as u64),
+        reveal_from_ply: Some(from),
+    };
+    let spec = GameSpec::from_request(&request, Duration::from_secs(2)).unwrap();
+    spawn(Program::OnDemand {
+        spec,
+        game_id: 42,
+        linger: Duration::from_secs(60),
+    })
+}
+
+fn spawn(program: Program) -> Fixture {
+    let (trigger, shutdown) = shutdown::channel();
+    let (archive_tx, archive) = mpsc::unbounded_channel();
+    let handle = actor::spawn(
+        ChannelSetup {
+            channel: "tv1".into(),
+            program,
+            replay: 256,
+            game_ids: Arc::new(AtomicU64::new(1)),
+            archive: archive_tx,
+        },
+        shutdown,
+    );
+    Fixture {
+        handle,
+        archive,
+        _trigger: trigger,
+    }
+}
+
+fn decode(message: Message) -> ServerMessage {
+    match message {
+        Message::Text(text) => Encoding::Json
+            .decode_server(FrameRef::Text(text.as_bytes()))
+            .unwrap(),
+        Message::Binary(bytes) => Encoding::Postcard
+            .decode_server(FrameRef::Binary(&bytes))
+            .unwrap(),
+        other => panic!("unexpected frame {other:?}"),
+    }
+}
+
+/// Everything queued for a connection right now.
+fn drain(inbox: &mut Inbox) -> Vec<ServerMessage> {
+    std::iter::from_fn(|| inbox.rx.try_recv().ok())
+        .map(decode)
+        .collect()
+}
+
+fn conn(id: u64) -> (Outbox, Inbox) {
+    outbox(id, Encoding::Json, 1024)
+}
+
+/// Lets the actor run everything that is due now.
+async fn settle() {
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+}
+
+fn events(messages: &[ServerMessage]) -> Vec<(u64, ChannelEvent)> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::ChannelEvent(e) => Some((e.v, e.event.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early() {
+    let mut fx = tv(7);
+    let (watcher, mut inbox) = conn(1);
+    fx.handle.watch(watcher, None).await.unwrap();
+    let start = Instant::now();
+    let first = drain(&mut inbox);
+    let ServerMessage::ChannelSnapshot(snapshot) = &first[0] else {
+        panic!("a snapshot first: {first:?}");
+    };
+    let view = snapshot
+        .game
+        .clone()
+        .expect("a TV channel starts a game at once");
+    assert!(view.revealed.is_empty());
+    assert_eq!(view.next_reveal_in_ms, Some(INTERVAL.as_millis() as u64));
+    let white = view.header.white.parse().unwrap();
+    let black = view.header.black.parse().unwrap();
+    assert_ne!(
+        view.header.white.as_bytes()[0],
+        view.header.black.as_bytes()[0]
+    );
+    assert_ne!(
+        view.header.white.as_bytes()[1],
+        view.header.black.as_bytes()[1]
+    );
+    let mut reference = Game::new(&view.header.serial, white, black).unwrap();
+    reference.run_to_end();
+    let expected: Vec<String> = reference.moves().iter().map(|m| m.to_string()).collect();
+
+    let mut seen = Vec::new();
+    let mut v = snapshot.v;
+    for (index, mv) in expected.iter().enumerate() {
+        let reveal_at = start + INTERVAL * (index as u32 + 1);
+        // Just before the reveal nothing new has arrived.
+        sleep_until(reveal_at - Duration::from_millis(1)).await;
+        settle().await;
+        assert!(events(&drain(&mut inbox)).is_empty(), "ply {index} early");
+        sleep_until(reveal_at).await;
+        settle().await;
+        for (ev_v, event) in events(&drain(&mut inbox)) {
+            assert_eq!(ev_v, v + 1, "versions are gap-free");
+            v = ev_v;
+            match event {
+                ChannelEvent::PlyRevealed(ply) => {
+                    assert_eq!(ply.ply as usize, index);
+                    assert_eq!(&ply.mv, mv);
+                    seen.push(ply.mv);
+                }
+                ChannelEvent::GameEnded(ended) => {
+                    let outcome = reference.outcome().unwrap();
+                    assert_eq!(ended.result.reason, outcome.reason.to_string());
+                    assert_eq!(ended.next_game_in_ms, Some(PAUSE.as_millis() as u64));
+                    assert!(ended.standings.is_empty());
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+    assert_eq!(seen, expected);
+    let record = fx.archive.recv().await.unwrap();
+    assert_eq!(record.moves, expected);
+    assert_eq!(record.header, view.header);
+
+    // Between games the snapshot has no game; after the pause a new one starts.
+    let (late, mut late_inbox) = conn(2);
+    fx.handle.watch(late, None).await.unwrap();
+    let ServerMessage::ChannelSnapshot(between) = &drain(&mut late_inbox)[0] else {
+        panic!("snapshot");
+    };
+    assert!(between.game.is_none());
+    assert!(
+        between
+            .next_game_in_ms
+            .is_some_and(|ms| ms <= PAUSE.as_millis() as u64)
+    );
+    sleep(PAUSE).await;
+    settle().await;
+    let next = events(&drain(&mut late_inbox));
+    assert!(
+        matches!(next.as_slice(), [(_, ChannelEvent::GameStarted(g))] if g.header.game_id == 2)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
+    let fx = on_demand("CH3SS5", "L4", "K7", 0);
+    let (early, mut early_inbox) = conn(1);
+    fx.handle.watch(early, None).await.unwrap();
+    sleep(INTERVAL * 3 + Duration::from_millis(50)).await;
+    settle().await;
+    let early_messages = drain(&mut early_inbox);
+    let early_moves: Vec<String> = events(&early_messages)
+        .into_iter()
+        .filter_map(|(_, e)| match e {
+            ChannelEvent::PlyRevealed(p) => Some(p.mv),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(early_moves.len(), 3);
+    assert_eq!(early_moves[0], "b1-c3");
+
+    let (late, mut late_inbox) = conn(2);
+    fx.handle.watch(late, None).await.unwrap();
+    let ServerMessage::ChannelSnapshot(snapshot) = &drain(&mut late_inbox)[0] else {
+        panic!("snapshot");
+    };
+    let game = snapshot.game.as_ref().unwrap();
+    assert_eq!(game.revealed, early_moves);
+    assert_eq!(snapshot.v, 4, "game started plus three plies");
+    assert_eq!(game.next_reveal_in_ms, Some(50));
+    assert_eq!(game.header.game_id, 42);
+
+    // A reconnect after v 2 gets events 3 and 4, nothing else.
+    let (back, mut back_inbox) = conn(3);
+    fx.handle.watch(back, Some(2)).await.unwrap();
+    let replayed = events(&drain(&mut back_inbox));
+    assert_eq!(replayed.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4]);
+    // Unknown future versions get a snapshot.
+    let (odd, mut odd_inbox) = conn(4);
+    fx.handle.watch(odd, Some(99)).await.unwrap();
+    assert!(matches!(
+        drain(&mut odd_inbox)[0],
+        ServerMessage::ChannelSnapshot(_)
+    ));
+    assert!(fx.handle.unwatch(4).await.unwrap());
+    assert!(!fx.handle.unwatch(4).await.unwrap());
+    sleep(Duration::from_secs(1)).await;
+    assert_eq!(fx.handle.summary().watchers, 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
+    let mut fx = on_demand("CH3SS5", "L4", "K7", 0);
+    let mut reference = Game::new("CH3SS5", "L4".parse().unwrap(), "K7".parse().unwrap()).unwrap();
+    reference.run_to_end();
+    let moves: Vec<String> = reference.moves().iter().map(|m| m.to_string()).collect();
+    let (ann, mut ann_inbox) = conn(1);
+    let (bob, mut bob_inbox) = conn(2);
+    fx.handle.watch(ann.clone(), None).await.unwrap();
+
+    // Ply 0: ann right after changing her mind, bob wrong.
+    fx.handle
+        .predict(ann.clone(), "ann", 0, "a2", "a3")
+        .await
+        .unwrap();
+    fx.handle
+        .predict(ann.clone(), "ann", 0, "b1", "c3")
+        .await
+        .unwrap();
+    fx.handle
+        .predict(bob.clone(), "bob", 0, "e2", "e3")
+        .await
+        .unwrap();
+    let future = fx.handle.predict(bob.clone(), "bob", 1, "a5", "a4").await;
+    assert_eq!(future.unwrap_err().code, ErrorCode::PredictionClosed);
+    let bad = fx.handle.predict(bob.clone(), "bob", 0, "z9", "a4").await;
+    assert_eq!(bad.unwrap_err().code, ErrorCode::InvalidArgument);
+    sleep(INTERVAL).await;
+    settle().await;
+
+    // After the reveal a guess for ply 0 is late.
+    let late = fx.handle.predict(bob.clone(), "bob", 0, "b1", "c3").await;
+    assert_eq!(late.unwrap_err().code, ErrorCode::PredictionClosed);
+    let ann_results: Vec<_> = drain(&mut ann_inbox)
+        .into_iter()
+        .filter_map(|m| match m {
+            ServerMessage::PredictionResult(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ann_results.len(), 1);
+    assert!(ann_results[0].correct);
+    assert_eq!(ann_results[0].actual, "b1-c3");
+    let bob_results = drain(&mut bob_inbox);
+    assert!(
+        matches!(&bob_results[..], [ServerMessage::PredictionResult(r)] if !r.correct && r.strikes == 1)
+    );
+
+    // Ply 1: bob right; then nobody guesses until the end.
+    let (from, to) = moves[1].split_once('-').unwrap();
+    fx.handle
+        .predict(bob.clone(), "bob", 1, from, to)
+        .await
+        .unwrap();
+    sleep(INTERVAL * 80).await;
+    settle().await;
+    let ended = events(&drain(&mut ann_inbox))
+        .into_iter()
+        .find_map(|(_, e)| match e {
+            ChannelEvent::GameEnded(ended) => Some(ended),
+            _ => None,
+        })
+        .expect("the game ended");
+    let standings: Vec<(String, u32, u32)> = ended
+        .standings
+        .iter()
+        .map(|s| (s.name.clone(), s.correct, s.strikes))
+        .collect();
+    assert_eq!(standings, vec![("ann".into(), 1, 0), ("bob".into(), 1, 1)]);
+    assert_eq!(fx.archive.recv().await.unwrap().standings, ended.standings);
+    let over = fx
+        .handle
+        .predict(ann, "ann", moves.len() as u32, "a1", "a2")
+        .await;
+    assert_eq!(over.unwrap_err().code, ErrorCode::GameOver);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_closes() {
+    let fx = on_demand("CH3SS5", "L4", "K7", 6);
+    let (watcher, mut inbox) = conn(1);
+    fx.handle.watch(watcher, None).await.unwrap();
+    let ServerMessage::ChannelSnapshot(snapshot) = &drain(&mut inbox)[0] else {
+        panic!("snapshot");
+    };
+    let game = snapshot.game.as_ref().unwrap();
+    assert_eq!(game.revealed.len(), 6);
+    assert_eq!(game.revealed[0], "b1-c3");
+    assert_eq!((game.next_ply, game.move_number), (6, 4));
+    sleep(INTERVAL * 80).await;
+    settle().await;
+    assert!(!fx.handle.is_closed(), "a finished game lingers");
+    let ServerMessage::ChannelSnapshot(done) = ({
+        let (again, mut again_inbox) = conn(2);
+        fx.handle.watch(again, None).await.unwrap();
+        drain(&mut again_inbox).remove(0)
+    }) else {
+        panic!("snapshot");
+    };
+    assert!(done.game.unwrap().result.is_some());
+    sleep(Duration::from_secs(61)).await;
+    settle().await;
+    assert!(fx.handle.is_closed());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed() {
+    let fx = tv(3);
+    let (slow, _slow_inbox) = outbox(1, Encoding::Postcard, 2);
+    let (fast, mut fast_inbox) = outbox(2, Encoding::Postcard, 1024);
+    fx.handle.watch(slow, None).await.unwrap();
+    fx.handle.watch(fast, None).await.unwrap();
+    for n in 1..=5u32 {
+        sleep(INTERVAL).await;
+        settle().await;
+        let revealed = events(&drain(&mut fast_inbox)).len();
+        assert!(revealed >= 1, "reveal {n} arrived on time");
+    }
+    sleep(Duration::from_secs(1)).await;
+    settle().await;
+    assert_eq!(
+        fx.handle.summary().watchers,
+        1,
+        "the slow watcher was dropped"
+    );
+    advance(Duration::from_millis(1)).await;
+}
