@@ -1,0 +1,116 @@
+//! `boardcast-load`: the load generator and benchmark harness for Boardcast.
+//!
+//! Every scenario talks to a server on a loopback address only, stops by itself (count and
+//! duration flags with defaults), and prints a report with HDR-histogram percentiles. See
+//! `BENCHMARKS.md` at the repository root for the commands and the figures measured.
+
+mod echo;
+mod idle;
+mod matches;
+mod report;
+mod spectators;
+mod sys;
+mod ws;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+/// Load generator for the Boardcast server (loopback only).
+#[derive(Debug, Parser)]
+#[command(name = "boardcast-load", version, about)]
+struct Cli {
+    /// Worker threads of the load generator's tokio runtime (default: one per core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+
+    #[command(subcommand)]
+    scenario: Scenario,
+}
+
+#[derive(Debug, Subcommand)]
+enum Scenario {
+    /// Concurrent Frisian matches between simulated players making legal moves.
+    Matches(matches::Args),
+    /// Many watchers on one MinitChess channel: reveal fan-out latency and deliveries/s.
+    Spectators(spectators::Args),
+    /// Open many connections and hold them; with --server-pid, server memory per connection.
+    Idle(idle::Args),
+    /// A bare tokio-tungstenite echo server, the baseline for round trips.
+    EchoServer(echo::ServerArgs),
+    /// Round trips of a move-sized binary frame against `echo-server`.
+    Echo(echo::ClientArgs),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    match sys::raise_nofile_limit() {
+        Ok((soft, hard)) => eprintln!("open-file limit: {soft} (hard {hard})"),
+        Err(err) => eprintln!("warning: could not raise the open-file limit: {err}"),
+    }
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    if let Some(threads) = cli.threads {
+        builder.worker_threads(threads.max(1));
+    }
+    let runtime = match builder.build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the tokio runtime: {err}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match cli.scenario {
+            Scenario::Matches(args) => matches::run(args).await,
+            Scenario::Spectators(args) => spectators::run(args).await,
+            Scenario::Idle(args) => idle::run(args).await,
+            Scenario::EchoServer(args) => echo::serve(args).await,
+            Scenario::Echo(args) => echo::run(args).await,
+        }
+    });
+    // Tasks still blocked on sockets must not keep the process alive.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error type of every scenario: a message for the operator.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// Refuses anything but a loopback address: this tool never loads another machine.
+pub fn loopback(text: &str) -> Result<SocketAddr, String> {
+    let addr: SocketAddr = text
+        .parse()
+        .map_err(|err| format!("`{text}` is not an IP:PORT address: {err}"))?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "`{text}` is not a loopback address; boardcast-load only talks to 127.0.0.0/8 or ::1"
+        ));
+    }
+    Ok(addr)
+}
+
+/// Parses `250ms`, `30s`, `5m` or a bare number of seconds (the server's syntax).
+pub fn duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration such as 250ms, 30s or 5m"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" => Ok(Duration::from_secs(n)),
+        "m" => Ok(Duration::from_secs(n * 60)),
+        _ => Err(format!("`{text}`: unknown unit `{unit}` (use ms, s or m)")),
+    }
+}

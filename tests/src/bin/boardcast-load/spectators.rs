@@ -1,0 +1,353 @@
+//! The spectators scenario: many watchers on one MinitChess channel. For every event the
+//! watchers receive, the load generator notes the first and the last arrival; per ply reveal
+//! it reports how long the last watcher waited after the first one had the ply (the fan-out
+//! time) and after the reveal was due (from the previous reveal's `next_reveal_in_ms`), and
+//! the deliveries per second.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::{ChannelEvent, ClientMessage, ServerMessage, Target, Watch};
+use tokio::sync::watch;
+
+use crate::report;
+use crate::ws::Ramp;
+use crate::{Error, duration, loopback, sys};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The Boardcast server (loopback), started with a short `--ply-interval`.
+    #[arg(long, default_value = "127.0.0.1:7878", value_parser = loopback)]
+    pub addr: SocketAddr,
+    /// Watchers to connect.
+    #[arg(long, default_value_t = 1000)]
+    pub count: usize,
+    /// The channel to watch.
+    #[arg(long, default_value = "tv1")]
+    pub channel: String,
+    /// How long to measure once every watcher is subscribed.
+    #[arg(long, default_value = "30s", value_parser = duration)]
+    pub duration: Duration,
+    /// The server's process id, to report its resident memory.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Connections opened in parallel.
+    #[arg(long, default_value_t = 64)]
+    pub ramp: usize,
+    /// Give up waiting for subscriptions after this long.
+    #[arg(long, default_value = "120s", value_parser = duration)]
+    pub setup_timeout: Duration,
+}
+
+/// Event slots, indexed by channel event version modulo this.
+const SLOTS: usize = 1 << 17;
+
+/// Arrivals of one channel event at the watchers.
+struct Slot {
+    v: AtomicU64,
+    /// Nanoseconds since the run's epoch.
+    first: AtomicU64,
+    last: AtomicU64,
+    count: AtomicU32,
+    /// 1 for a ply reveal, 2 for any other channel event.
+    kind: AtomicU32,
+    /// The reveal's `next_reveal_in_ms`, or `u64::MAX`.
+    next_reveal_ms: AtomicU64,
+}
+
+struct Shared {
+    epoch: Instant,
+    slots: Vec<Slot>,
+    measuring: AtomicBool,
+    subscribed: AtomicU64,
+    failed: AtomicU64,
+    dropped: AtomicU64,
+    crowd: AtomicU64,
+    other: AtomicU64,
+}
+
+impl Shared {
+    fn record(&self, v: u64, event: &ChannelEvent) {
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        let slot = &self.slots[(v as usize) % SLOTS];
+        if slot.v.swap(v, Ordering::Relaxed) != v {
+            // First arrival of this version (or a slot reused: cannot happen within a run).
+            let (kind, next) = match event {
+                ChannelEvent::PlyRevealed(ply) => (1, ply.next_reveal_in_ms.unwrap_or(u64::MAX)),
+                _ => (2, u64::MAX),
+            };
+            slot.kind.store(kind, Ordering::Relaxed);
+            slot.next_reveal_ms.store(next, Ordering::Relaxed);
+        }
+        slot.first.fetch_min(now, Ordering::Relaxed);
+        slot.last.fetch_max(now, Ordering::Relaxed);
+        slot.count.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+pub async fn run(args: Args) -> Result<(), Error> {
+    report::header("spectators", &report::command_line());
+    let needed = args.count as u64 + 64;
+    if sys::nofile_limit() < needed {
+        eprintln!(
+            "warning: open-file limit {} is below the {needed} this run needs",
+            sys::nofile_limit()
+        );
+    }
+    let shared = Arc::new(Shared {
+        epoch: Instant::now(),
+        slots: (0..SLOTS)
+            .map(|_| Slot {
+                v: AtomicU64::new(u64::MAX),
+                first: AtomicU64::new(u64::MAX),
+                last: AtomicU64::new(0),
+                count: AtomicU32::new(0),
+                kind: AtomicU32::new(0),
+                next_reveal_ms: AtomicU64::new(u64::MAX),
+            })
+            .collect(),
+        measuring: AtomicBool::new(false),
+        subscribed: AtomicU64::new(0),
+        failed: AtomicU64::new(0),
+        dropped: AtomicU64::new(0),
+        crowd: AtomicU64::new(0),
+        other: AtomicU64::new(0),
+    });
+    let ramp = Ramp::new(args.ramp);
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let rss_before = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..args.count {
+        let ramp = ramp.clone();
+        let shared = shared.clone();
+        let mut stop = stop_rx.clone();
+        let addr = args.addr;
+        let channel = args.channel.clone();
+        tasks.spawn(async move {
+            let subscribe = async {
+                let mut client = ramp.client(addr).await?;
+                let id = client
+                    .send(ClientMessage::Watch(Watch {
+                        target: Target::Channel(channel),
+                        since_v: None,
+                    }))
+                    .await?;
+                // Subscribed once the snapshot (or an ack) is in.
+                loop {
+                    match client.recv().await? {
+                        ServerMessage::ChannelSnapshot(_) => break,
+                        ServerMessage::Ack(ack) if ack.id == id => break,
+                        ServerMessage::Error(error) if error.id == Some(id) => {
+                            return Err::<_, Error>(
+                                format!("watch refused: {:?} {}", error.code, error.message).into(),
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(client)
+            };
+            let mut client = match subscribe.await {
+                Ok(client) => client,
+                Err(err) => {
+                    if shared.failed.fetch_add(1, Ordering::Relaxed) < 3 {
+                        eprintln!("watcher: {err}");
+                    }
+                    return;
+                }
+            };
+            shared.subscribed.fetch_add(1, Ordering::Relaxed);
+            loop {
+                tokio::select! {
+                    message = client.recv() => match message {
+                        Ok(ServerMessage::ChannelEvent(event)) => {
+                            if shared.measuring.load(Ordering::Relaxed) {
+                                shared.record(event.v, &event.event);
+                            }
+                        }
+                        Ok(ServerMessage::Crowd(_)) => {
+                            shared.crowd.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Ok(_) => {
+                            shared.other.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(err) => {
+                            if shared.dropped.fetch_add(1, Ordering::Relaxed) < 3 {
+                                eprintln!("watcher dropped: {err}");
+                            }
+                            return;
+                        }
+                    },
+                    _ = stop.wait_for(|stop| *stop) => break,
+                }
+            }
+            client.close().await;
+        });
+    }
+    while shared.subscribed.load(Ordering::Relaxed) + shared.failed.load(Ordering::Relaxed)
+        < args.count as u64
+    {
+        if started.elapsed() > args.setup_timeout {
+            eprintln!("subscription timed out");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let subscribed = shared.subscribed.load(Ordering::Relaxed);
+    println!(
+        "set-up  : {subscribed} of {} watchers subscribed to {} in {:.1} s, {} failed",
+        args.count,
+        args.channel,
+        started.elapsed().as_secs_f64(),
+        shared.failed.load(Ordering::Relaxed)
+    );
+    if subscribed == 0 {
+        return Err("no watcher could subscribe; is the server running with channels?".into());
+    }
+    let rss_subscribed = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    // Let the join burst (crowd updates) pass before measuring.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let crowd_before = shared.crowd.load(Ordering::Relaxed);
+    let window_start = shared.epoch.elapsed().as_nanos() as u64;
+    shared.measuring.store(true, Ordering::SeqCst);
+    let mut waited = Duration::ZERO;
+    while waited < args.duration {
+        let step = (args.duration - waited).min(Duration::from_secs(5));
+        tokio::time::sleep(step).await;
+        waited += step;
+        eprintln!(
+            "  t={:5.1}s  dropped {}",
+            waited.as_secs_f64(),
+            shared.dropped.load(Ordering::Relaxed)
+        );
+    }
+    let window_end = shared.epoch.elapsed().as_nanos() as u64;
+    // Give late arrivals of events revealed inside the window a moment.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    shared.measuring.store(false, Ordering::SeqCst);
+    let crowd = shared.crowd.load(Ordering::Relaxed) - crowd_before;
+    let dropped = shared.dropped.load(Ordering::Relaxed);
+    let _ = stop_tx.send(true);
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    tasks.abort_all();
+
+    // Events revealed inside the window, in version order.
+    let mut events: Vec<(u64, u64, u64, u32, u32, u64)> = shared
+        .slots
+        .iter()
+        .filter(|slot| slot.v.load(Ordering::Relaxed) != u64::MAX)
+        .map(|slot| {
+            (
+                slot.v.load(Ordering::Relaxed),
+                slot.first.load(Ordering::Relaxed),
+                slot.last.load(Ordering::Relaxed),
+                slot.count.load(Ordering::Relaxed),
+                slot.kind.load(Ordering::Relaxed),
+                slot.next_reveal_ms.load(Ordering::Relaxed),
+            )
+        })
+        .collect();
+    events.sort_unstable();
+    let window = Duration::from_nanos(window_end - window_start);
+    let mut fan_out = report::histogram();
+    let mut behind_schedule = report::histogram();
+    let mut first_late = report::histogram();
+    let mut deliveries = 0u64;
+    let mut reveals = 0u64;
+    let mut complete = 0u64;
+    let mut min_count = u32::MAX;
+    for (i, &(v, first, last, count, kind, _)) in events.iter().enumerate() {
+        if first < window_start || first >= window_end {
+            continue;
+        }
+        deliveries += u64::from(count);
+        if kind != 1 {
+            continue;
+        }
+        reveals += 1;
+        min_count = min_count.min(count);
+        if u64::from(count) >= subscribed - dropped.min(subscribed) {
+            complete += 1;
+        }
+        report::record(&mut fan_out, Duration::from_nanos(last - first));
+        // The reveal was due `next_reveal_in_ms` after the previous reveal first arrived.
+        if i > 0 {
+            let (pv, pfirst, _, _, pkind, pnext) = events[i - 1];
+            if pv + 1 == v && pkind == 1 && pnext != u64::MAX {
+                let due = pfirst + pnext * 1_000_000;
+                report::record(
+                    &mut behind_schedule,
+                    Duration::from_nanos(last.saturating_sub(due)),
+                );
+                report::record(
+                    &mut first_late,
+                    Duration::from_nanos(first.saturating_sub(due)),
+                );
+            }
+        }
+    }
+    let per_second = report::rate(deliveries, window);
+    println!(
+        "window  : {:.1} s, {} watchers, {} dropped by the server or the network, {} crowd updates",
+        window.as_secs_f64(),
+        subscribed,
+        dropped,
+        crowd
+    );
+    println!(
+        "reveals : {reveals} ply reveals, {complete} reached every connected watcher (fewest receivers: {})",
+        if reveals > 0 { min_count } else { 0 }
+    );
+    println!(
+        "deliveries/s: {per_second:.0}  ({deliveries} channel events delivered in the window)"
+    );
+    println!(
+        "{}",
+        report::latency_line("reveal fan-out (first -> last watcher)", &fan_out)
+    );
+    println!(
+        "{}",
+        report::latency_line("reveal due -> last watcher", &behind_schedule)
+    );
+    println!(
+        "{}",
+        report::latency_line("reveal due -> first watcher", &first_late)
+    );
+    if !fan_out.is_empty() {
+        let median = report::p50(&fan_out).max(1);
+        println!(
+            "burst   : {:.0} deliveries/s while a reveal fans out ({subscribed} watchers / p50 fan-out)",
+            subscribed as f64 / (median as f64 / 1e6)
+        );
+    }
+    if let (Some(before), Some(after)) = (rss_before, rss_subscribed) {
+        println!("server RSS: {before} KiB before, {after} KiB with the watchers subscribed");
+    }
+    if args.count >= 10_000 {
+        report::target(
+            per_second >= 200_000.0,
+            &format!(
+                "at least 200,000 deliveries/s with 10,000 watchers (measured {per_second:.0})"
+            ),
+        );
+        let p99 = if behind_schedule.is_empty() {
+            fan_out.value_at_quantile(0.99)
+        } else {
+            behind_schedule.value_at_quantile(0.99)
+        };
+        report::target(
+            p99 <= 50_000,
+            &format!(
+                "p99 reveal -> last watcher at most 50 ms (measured {})",
+                report::ms(p99)
+            ),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,141 @@
+//! WebSocket plumbing: connecting with small buffers and Nagle off, and a Boardcast client that
+//! numbers its envelopes and decodes postcard frames.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use boardcast_protocol::{ClientEnvelope, ClientMessage, Encoding, FrameRef, ServerMessage};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio::sync::Semaphore;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+use crate::Error;
+
+pub type Ws = WebSocketStream<TcpStream>;
+
+/// Client-side socket configuration. tungstenite's default 128 KiB read buffer is zero-filled
+/// on every read; with thousands of connections in one process that costs memory and CPU the
+/// server under test would be charged for, so the load generator reads through 8 KiB.
+pub fn client_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
+}
+
+/// Opens a WebSocket to `ws://addr{path}`, offering `subprotocol` if given.
+pub async fn connect(addr: SocketAddr, path: &str, subprotocol: Option<&str>) -> Result<Ws, Error> {
+    let stream = TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    let mut request = format!("ws://{addr}{path}").into_client_request()?;
+    if let Some(subprotocol) = subprotocol {
+        request
+            .headers_mut()
+            .insert("Sec-WebSocket-Protocol", subprotocol.parse()?);
+    }
+    let (ws, _response) =
+        tokio_tungstenite::client_async_with_config(request, stream, Some(client_config())).await?;
+    Ok(ws)
+}
+
+/// Limits how many connections are being opened at once, so a ramp of thousands does not
+/// overflow the server's accept backlog.
+#[derive(Clone)]
+pub struct Ramp(Arc<Semaphore>);
+
+impl Ramp {
+    pub fn new(parallel: usize) -> Self {
+        Ramp(Arc::new(Semaphore::new(parallel.max(1))))
+    }
+
+    /// Connects a Boardcast client, retrying refused attempts a few times.
+    pub async fn client(&self, addr: SocketAddr) -> Result<Client, Error> {
+        let _permit = self
+            .0
+            .acquire()
+            .await
+            .expect("ramp semaphore is never closed");
+        let mut last = None;
+        for attempt in 0..5u64 {
+            match Client::connect(addr).await {
+                Ok(client) => return Ok(client),
+                Err(err) => {
+                    last = Some(err);
+                    tokio::time::sleep(Duration::from_millis(100 * (attempt + 1))).await;
+                }
+            }
+        }
+        Err(last.expect("at least one attempt"))
+    }
+
+    /// Connects a bare WebSocket (no subprotocol).
+    pub async fn raw(&self, addr: SocketAddr, path: &str) -> Result<Ws, Error> {
+        let _permit = self
+            .0
+            .acquire()
+            .await
+            .expect("ramp semaphore is never closed");
+        connect(addr, path, None).await
+    }
+}
+
+/// A Boardcast connection speaking postcard, with its own ack-id counter.
+pub struct Client {
+    ws: Ws,
+    next_id: u64,
+}
+
+impl Client {
+    /// Connects to `ws://addr/ws` with the postcard subprotocol and waits for `welcome`.
+    pub async fn connect(addr: SocketAddr) -> Result<Client, Error> {
+        let ws = connect(addr, "/ws", Some(Encoding::POSTCARD_SUBPROTOCOL)).await?;
+        let mut client = Client { ws, next_id: 1 };
+        match tokio::time::timeout(Duration::from_secs(10), client.recv()).await {
+            Ok(Ok(ServerMessage::Welcome(_))) => Ok(client),
+            Ok(Ok(other)) => Err(format!("expected welcome, got {other:?}").into()),
+            Ok(Err(err)) => Err(err),
+            Err(_) => Err("no welcome within 10 s".into()),
+        }
+    }
+
+    /// Sends one message in a fresh envelope; returns its ack id.
+    pub async fn send(&mut self, msg: ClientMessage) -> Result<u64, Error> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let envelope = ClientEnvelope { id, msg };
+        let message = match Encoding::Postcard.encode(&envelope) {
+            boardcast_protocol::Frame::Binary(bytes) => Message::Binary(bytes.into()),
+            boardcast_protocol::Frame::Text(text) => Message::Text(text.into()),
+        };
+        self.ws.send(message).await?;
+        Ok(id)
+    }
+
+    /// The next server message; control frames are skipped (tungstenite answers pings).
+    /// Cancel-safe: the only await point is the stream's `next`.
+    pub async fn recv(&mut self) -> Result<ServerMessage, Error> {
+        loop {
+            let frame = self.ws.next().await.ok_or("connection closed")??;
+            let decoded = match &frame {
+                Message::Binary(bytes) => Encoding::Postcard.decode_server(FrameRef::Binary(bytes)),
+                Message::Text(text) => {
+                    Encoding::Postcard.decode_server(FrameRef::Text(text.as_bytes()))
+                }
+                Message::Close(close) => {
+                    return Err(format!("server closed the connection: {close:?}").into());
+                }
+                _ => continue,
+            };
+            return decoded.map_err(|err| format!("undecodable server frame: {err}").into());
+        }
+    }
+
+    /// Closes the connection politely (best effort).
+    pub async fn close(mut self) {
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.ws.close(None)).await;
+    }
+}
