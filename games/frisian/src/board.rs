@@ -98,10 +98,32 @@ pub(crate) const ALL_DIRS: [Dir; 8] = [
 
 pub(crate) const DIAGONALS: [Dir; 4] = [Dir::UpLeft, Dir::UpRight, Dir::DownLeft, Dir::DownRight];
 
+/// Calls `f` once per direction with the direction as a constant, so that `step` inside `f`
+/// compiles to a fixed shift instead of a jump table (a loop over `ALL_DIRS` does not unroll).
+#[inline(always)]
+pub(crate) fn each_dir(mut f: impl FnMut(Dir)) {
+    f(Dir::UpLeft);
+    f(Dir::UpRight);
+    f(Dir::DownLeft);
+    f(Dir::DownRight);
+    f(Dir::Up);
+    f(Dir::Down);
+    f(Dir::Left);
+    f(Dir::Right);
+}
+
 /// Moves every bit of `b` one step in direction `d`; bits that would leave the board vanish.
 #[inline(always)]
 pub(crate) const fn step(b: u64, d: Dir) -> u64 {
-    (match d {
+    shift(b, d) & BOARD
+}
+
+/// `step` without the final board mask: a bit leaving the board may land on a ghost or
+/// off-board bit, so the result must be intersected with a set of real squares (pieces,
+/// empty squares) before use. Saves an instruction per step in the hot loops.
+#[inline(always)]
+pub(crate) const fn shift(b: u64, d: Dir) -> u64 {
+    match d {
         Dir::UpLeft => b >> 6,
         Dir::UpRight => b >> 5,
         Dir::DownLeft => b << 5,
@@ -110,8 +132,29 @@ pub(crate) const fn step(b: u64, d: Dir) -> u64 {
         Dir::Down => b << 11,
         Dir::Left => (b & !ROW_START) >> 1,
         Dir::Right => (b & !ROW_END) << 1,
-    }) & BOARD
+    }
 }
+
+/// For each bit index, the neighbours (in all eight directions) that have a square beyond
+/// them on the board: the pieces a man standing there could jump.
+pub(crate) const JUMPABLE: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut n = 1;
+    while n <= 50 {
+        let at = 1u64 << bit_of(n);
+        let mut i = 0;
+        while i < 8 {
+            let d = ALL_DIRS[i];
+            let victim = step(at, d);
+            if step(victim, d) != 0 {
+                t[bit_of(n) as usize] |= victim;
+            }
+            i += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 /// Iterates the set bits of a bitboard, lowest first.
 #[derive(Clone, Copy)]

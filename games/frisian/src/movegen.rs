@@ -1,7 +1,7 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
 //! routes), simple moves, and the bulk leaf count used by perft.
 
-use crate::board::{ALL_DIRS, Bits, DIAGONALS, Dir, step};
+use crate::board::{Bits, DIAGONALS, Dir, JUMPABLE, SQUARE_OF_BIT, each_dir, shift, step};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -48,16 +48,15 @@ impl Search<'_> {
     }
 
     fn man(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
+        let here = at.trailing_zeros();
         let mut ended = true;
-        for d in ALL_DIRS {
-            let victim = step(at, d) & self.enemy & !ghosts;
-            if victim == 0 {
-                continue;
-            }
-            let land = step(victim, d) & self.empty;
-            if land != 0 {
+        for victim in Bits(JUMPABLE[here as usize] & self.enemy & !ghosts) {
+            // The landing square lies as far beyond the victim as the victim is from `at`.
+            let beyond = 2 * victim.trailing_zeros() - here;
+            let land = 1u64 << beyond;
+            if land & self.empty != 0 {
                 ended = false;
-                self.path[len] = Square::from_bit(land);
+                self.path[len] = Square::from_number_unchecked(SQUARE_OF_BIT[beyond as usize]);
                 self.man(
                     land,
                     len + 1,
@@ -73,24 +72,24 @@ impl Search<'_> {
 
     fn king(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
         let mut ended = true;
-        for d in ALL_DIRS {
-            let mut victim = step(at, d);
+        each_dir(|d| {
+            let mut victim = shift(at, d);
             while victim & self.empty != 0 {
-                victim = step(victim, d);
+                victim = shift(victim, d);
             }
             // Ghosts are neither empty nor capturable: they stop the slide.
             if victim & self.enemy & !ghosts == 0 {
-                continue;
+                return;
             }
             let v = value + self.value_of(victim);
-            let mut land = step(victim, d) & self.empty;
+            let mut land = shift(victim, d) & self.empty;
             while land != 0 {
                 ended = false;
                 self.path[len] = Square::from_bit(land);
                 self.king(land, len + 1, ghosts | victim, v);
-                land = step(land, d) & self.empty;
+                land = shift(land, d) & self.empty;
             }
-        }
+        });
         if ended && len > 1 {
             self.record(at, len, ghosts, value);
         }
@@ -135,30 +134,34 @@ impl Position {
         }
     }
 
-    /// Whether the side to move has any capture: a handful of shifts, no search.
+    /// The pieces of the side to move that have a capture: a handful of shifts, no search.
     #[inline]
-    pub(crate) fn has_capture(&self) -> bool {
+    pub(crate) fn capturers(&self) -> u64 {
         let (us, them) = self.sides();
         let empty = self.empty();
         let men = us & !self.kings;
         let kings = us & self.kings;
-        for d in ALL_DIRS {
-            if step(step(men, d) & them, d) & empty != 0 {
-                return true;
-            }
-        }
+        let mut found = 0;
+        each_dir(|d| {
+            found |= shift(shift(empty, d) & them, d) & men;
+        });
         if kings != 0 {
-            for d in ALL_DIRS {
-                let mut x = step(kings, d);
+            each_dir(|b| {
+                // Squares from which a slide over empties, opposite to `b`, meets a jumpable enemy.
+                let mut x = shift(shift(empty, b) & them, b);
                 while x != 0 {
-                    if step(x & them, d) & empty != 0 {
-                        return true;
-                    }
-                    x = step(x & empty, d);
+                    found |= x & kings;
+                    x = shift(x & empty, b);
                 }
-            }
+            });
         }
-        false
+        found
+    }
+
+    /// Whether the side to move has any capture.
+    #[inline]
+    pub(crate) fn has_capture(&self) -> bool {
+        self.capturers() != 0
     }
 
     /// The king (as a bit) that the three-move rule stops from making simple moves.
@@ -173,8 +176,8 @@ impl Position {
     }
 
     /// Every legal capture, already filtered to the maximum value and king precedence.
-    pub(crate) fn gen_captures(&self, list: &mut MoveList) {
-        let (us, them) = self.sides();
+    pub(crate) fn gen_captures(&self, capturers: u64, list: &mut MoveList) {
+        let (_, them) = self.sides();
         let mut search = Search {
             list,
             best: 0,
@@ -185,7 +188,7 @@ impl Position {
             king: false,
             path: [Square::from_number_unchecked(1); MAX_ROUTE],
         };
-        for piece in Bits(us) {
+        for piece in Bits(capturers) {
             // The mover's own square counts as empty for the whole move.
             search.empty = self.empty() | piece;
             search.king = piece & self.kings != 0;
@@ -204,7 +207,7 @@ impl Position {
         let men = us & !self.kings;
         let promo = self.promo_row();
         for d in self.men_dirs() {
-            for to in Bits(step(men, d) & empty) {
+            for to in Bits(shift(men, d) & empty) {
                 let from = step(to, back(d));
                 list.push(Move::simple(
                     Square::from_bit(from),
@@ -217,10 +220,10 @@ impl Position {
         for k in Bits(us & self.kings & !self.frozen_king()) {
             let from = Square::from_bit(k);
             for d in DIAGONALS {
-                let mut x = step(k, d) & empty;
+                let mut x = shift(k, d) & empty;
                 while x != 0 {
                     list.push(Move::simple(from, Square::from_bit(x), true, false));
-                    x = step(x, d) & empty;
+                    x = shift(x, d) & empty;
                 }
             }
         }
@@ -229,33 +232,41 @@ impl Position {
     /// Every legal move of the side to move (draw rules are not consulted).
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        if self.has_capture() {
-            self.gen_captures(&mut list);
-        } else {
-            self.gen_quiet(&mut list);
-        }
+        self.legal_moves_into(&mut list);
         list
+    }
+
+    /// Fills `list` (cleared first) with the legal moves: for searches that reuse one list.
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        let capturers = self.capturers();
+        if capturers != 0 {
+            self.gen_captures(capturers, list);
+        } else {
+            self.gen_quiet(list);
+        }
     }
 
     /// Number of legal moves, without building the simple ones.
     pub(crate) fn count_legal(&self) -> u64 {
-        if self.has_capture() {
+        let capturers = self.capturers();
+        if capturers != 0 {
             let mut list = MoveList::new();
-            self.gen_captures(&mut list);
+            self.gen_captures(capturers, &mut list);
             return list.len() as u64;
         }
         let (us, _) = self.sides();
         let empty = self.empty();
         let men = us & !self.kings;
         let [d1, d2] = self.men_dirs();
-        let mut n = (step(men, d1) & empty).count_ones() + (step(men, d2) & empty).count_ones();
+        let mut n = (shift(men, d1) & empty).count_ones() + (shift(men, d2) & empty).count_ones();
         let kings = us & self.kings & !self.frozen_king();
         if kings != 0 {
             for d in DIAGONALS {
-                let mut x = step(kings, d) & empty;
+                let mut x = shift(kings, d) & empty;
                 while x != 0 {
                     n += x.count_ones();
-                    x = step(x, d) & empty;
+                    x = shift(x, d) & empty;
                 }
             }
         }

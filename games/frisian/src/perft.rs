@@ -1,7 +1,7 @@
 //! Perft: the number of distinct legal move sequences of a given length (RULES.md §8). The
 //! last ply is counted in bulk, without making the moves.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// Leaves at `depth` plies from `pos`. Draw rules are ignored; the three-move rule applies.
@@ -9,11 +9,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        _ => pos
-            .legal_moves()
-            .iter()
-            .map(|m| perft(&pos.play_unchecked(m), depth - 1))
-            .sum(),
+        _ => {
+            let mut moves = MoveList::new();
+            pos.legal_moves_into(&mut moves);
+            moves
+                .iter()
+                .map(|m| perft(&pos.play_unchecked(m), depth - 1))
+                .sum()
+        }
     }
 }
 

@@ -145,37 +145,49 @@ impl Position {
         let them = us ^ 1;
         let from = mv.from().bit();
         let to = mv.to().bit();
-        let was_king = self.kings & from != 0;
         p.pieces[us] = (p.pieces[us] & !from) | to;
         p.pieces[them] &= !mv.captured;
-        p.kings &= !(from | mv.captured);
-        if was_king || mv.promotes {
-            p.kings |= to;
+        if self.kings == 0 {
+            // Only men on the board: no counter is set, and no draw-rule material can follow.
+            p.kings = if mv.promotes { to } else { 0 };
+            p.halfmoves = 0;
+        } else {
+            p.after_king_move_rules(self, mv, from, to);
         }
-        let has_men = p.pieces[us] & !p.kings != 0;
+        if self.turn == Color::Black {
+            p.fullmove = p.fullmove.saturating_add(1);
+        }
+        p.turn = self.turn.opposite();
+        p
+    }
+
+    /// Kings, three-move counters and H after `mv` (from `before`), when kings are about.
+    fn after_king_move_rules(&mut self, before: &Position, mv: &Move, from: u64, to: u64) {
+        let us = before.turn.index();
+        let was_king = before.kings & from != 0;
+        self.kings &= !(from | mv.captured);
+        if was_king || mv.promotes {
+            self.kings |= to;
+        }
+        let has_men = self.pieces[us] & !self.kings != 0;
         if was_king && mv.captured == 0 && has_men {
-            let c = &mut p.counters[us];
+            let c = &mut self.counters[us];
             if c.square != 0 && c.square != mv.from().number() {
                 c.count = 0;
             }
             c.count += 1;
             c.square = mv.to().number();
         } else {
-            p.counters[us] = Counter::NONE;
+            self.counters[us] = Counter::NONE;
         }
-        p.normalize_counters();
+        self.normalize_counters();
         // H counts plies of draw-rule material; the capture or promotion creating it is ply 0.
         let material_changed = mv.captured != 0 || mv.promotes;
-        p.halfmoves = if p.is_draw_material() && !material_changed {
-            self.halfmoves.saturating_add(1)
+        self.halfmoves = if self.is_draw_material() && !material_changed {
+            before.halfmoves.saturating_add(1)
         } else {
             0
         };
-        if self.turn == Color::Black {
-            p.fullmove = p.fullmove.saturating_add(1);
-        }
-        p.turn = self.turn.opposite();
-        p
     }
 
     /// Plays `mv` if it is legal here and the game is not over; otherwise hands the position
