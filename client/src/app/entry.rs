@@ -109,6 +109,11 @@ pub fn complete(input: &str, legal: &[LegalMove]) -> Option<String> {
             .take_while(|(a, b)| a == b)
             .count()
     });
+    // Notations are ASCII; should one not be, stop at a character boundary rather than panic.
+    let common = (0..=common)
+        .rev()
+        .find(|&at| first.is_char_boundary(at))
+        .unwrap_or(0);
     Some(first[..common].to_owned())
 }
 

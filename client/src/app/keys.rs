@@ -9,7 +9,7 @@ use super::App;
 use super::command::{Command, Reply};
 use super::entry;
 use super::fen::cell_square;
-use super::view::{Confirm, Screen, Section};
+use super::view::{Confirm, Prompt, PromptKind, Screen, Section};
 
 /// A direction the cursor moves, as the viewer sees the board.
 fn direction(code: KeyCode) -> Option<(i8, i8)> {
@@ -57,16 +57,18 @@ impl App {
             match code {
                 KeyCode::Esc => self.ui.prompt = None,
                 KeyCode::Backspace => {
-                    prompt.pop();
+                    prompt.text.pop();
                 }
                 KeyCode::Enter => {
-                    let code = prompt.trim().to_owned();
-                    self.ui.prompt = None;
-                    if !code.is_empty() {
-                        self.command(Command::JoinCode(code));
+                    if let Some(prompt) = self.ui.prompt.take() {
+                        self.prompted(prompt);
                     }
                 }
-                KeyCode::Char(c) if c.is_ascii_graphic() && prompt.len() < 64 => prompt.push(c),
+                KeyCode::Char(c)
+                    if (c.is_ascii_graphic() || c == ' ') && prompt.text.len() < 64 =>
+                {
+                    prompt.text.push(c)
+                }
                 _ => {}
             }
             return;
@@ -90,7 +92,8 @@ impl App {
                 color: self.ui.create_color,
                 public: code == KeyCode::Char('c'),
             }),
-            KeyCode::Char('i') => self.ui.prompt = Some(String::new()),
+            KeyCode::Char('i') => self.ui.prompt = Some(Prompt::new(PromptKind::InviteCode)),
+            KeyCode::Char('e') => self.ui.prompt = Some(Prompt::new(PromptKind::EngineGame)),
             KeyCode::Char('t') => self.command(Command::Watch(Target::Channel("tv1".into()))),
             KeyCode::Char('R') => match self.stored.clone() {
                 Some(seat) => self.command(Command::Resume {
@@ -102,6 +105,23 @@ impl App {
             KeyCode::Enter | KeyCode::Char('w') => self.open_selected(false),
             KeyCode::Char('p') => self.open_selected(true),
             _ => {}
+        }
+    }
+
+    fn prompted(&mut self, prompt: Prompt) {
+        let words: Vec<&str> = prompt.text.split_whitespace().collect();
+        match (prompt.kind, words.as_slice()) {
+            (_, []) => {}
+            (PromptKind::InviteCode, [code]) => self.command(Command::JoinCode((*code).to_owned())),
+            (PromptKind::EngineGame, [serial, white, black]) => self.command(Command::Engine {
+                serial: serial.to_ascii_uppercase(),
+                white: white.to_ascii_uppercase(),
+                black: black.to_ascii_uppercase(),
+            }),
+            _ => self.error(
+                "bad_input",
+                format!("expected {}, got `{}`", prompt.label(), prompt.text.trim()),
+            ),
         }
     }
 

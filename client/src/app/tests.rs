@@ -477,3 +477,42 @@ fn the_creator_fetches_the_legal_moves_when_the_opponent_joins() {
         ]
     );
 }
+
+#[test]
+fn the_home_prompts_join_by_code_and_start_engine_games() {
+    let mut app = App::new("gil", None, 1);
+    app.connected();
+    app.drain();
+    key(&mut app, KeyCode::Char('i'));
+    type_text(&mut app, "FRJ4kd");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..],
+        [ClientMessage::JoinMatch(JoinMatch::Code(code))] if code == "FRJ4kd"));
+    key(&mut app, KeyCode::Char('e'));
+    type_text(&mut app, "ch3ss5 l4 k7");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::StartEngineGame(g)]
+        if g.serial == "CH3SS5" && g.white == "L4" && g.black == "K7")
+    );
+    app.receive(
+        ServerMessage::GameCreated(GameCreated {
+            id: 3,
+            channel: "g17".into(),
+        }),
+        Instant::now(),
+    );
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Watch(w)]
+        if w.target == Target::Channel("g17".into())));
+    assert!(app.ui.predicting);
+    key(&mut app, KeyCode::Char('q'));
+    key(&mut app, KeyCode::Char('e'));
+    type_text(&mut app, "only-one-word");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        lines(&mut app)
+            .last()
+            .unwrap()
+            .starts_with("error bad_input: expected engine game")
+    );
+}

@@ -47,6 +47,37 @@ impl Section {
     }
 }
 
+/// What the home screen's text prompt asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// An invite code to join a private match.
+    InviteCode,
+    /// `SERIAL L4 K7`: an on-demand engine game to start and predict.
+    EngineGame,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+}
+
+impl Prompt {
+    pub fn new(kind: PromptKind) -> Prompt {
+        Prompt {
+            kind,
+            text: String::new(),
+        }
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self.kind {
+            PromptKind::InviteCode => "invite code",
+            PromptKind::EngineGame => "engine game (SERIAL WHITE BLACK, e.g. CH3SS5 L4 K7)",
+        }
+    }
+}
+
 const LOG_LINES: usize = 50;
 
 #[derive(Debug, Clone)]
@@ -75,8 +106,8 @@ pub struct UiState {
     pub minit_from: Option<usize>,
     pub section: Section,
     pub row: usize,
-    /// Invite code being typed on the home screen.
-    pub prompt: Option<String>,
+    /// Text being typed on the home screen.
+    pub prompt: Option<Prompt>,
     /// Time control and colour for matches created from the home screen.
     pub create_time: Option<TimeControl>,
     pub create_color: ColorChoice,

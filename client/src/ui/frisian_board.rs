@@ -101,6 +101,9 @@ impl Widget for FrisianBoard<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let cell = Cell::fit(area);
         let (width, height) = cell.board_size();
+        if area.is_empty() {
+            return;
+        }
         if area.width < width || area.height < height {
             buf.set_string(area.x, area.y, "terminal too small", Style::default());
             return;

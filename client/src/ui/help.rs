@@ -14,6 +14,10 @@ pub const HOME: &[(&str, &str)] = &[
     ("p", "predict the selected channel"),
     ("c / C", "create a public / private match"),
     ("i", "join a private match by invite code"),
+    (
+        "e",
+        "start an engine game (serial, engines, seeds) and predict it",
+    ),
     ("t", "watch TV channel 1"),
     ("R", "resume the stored seat"),
     ("r", "refresh"),

@@ -105,9 +105,13 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
 
     let keys = match &app.ui.prompt {
-        Some(code) => format!("invite code: {code}_   (Enter joins, Esc cancels)"),
+        Some(prompt) => format!(
+            "{}: {}_   (Enter, Esc cancels)",
+            prompt.label(),
+            prompt.text
+        ),
         None => "Tab/←→ list  ↑↓ select  Enter join/watch  p predict  c create  C private  \
-                 i join by code  t TV  R resume  r refresh  ? help  q quit"
+                 i join by code  e engine game  t TV  R resume  r refresh  ? help  q quit"
             .to_owned(),
     };
     frame.render_widget(

@@ -77,6 +77,9 @@ impl MinitBoard<'_> {
 impl Widget for MinitBoard<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (width, height) = Self::size();
+        if area.is_empty() {
+            return;
+        }
         if area.width < width || area.height < height {
             buf.set_string(area.x, area.y, "terminal too small", Style::default());
             return;

@@ -218,3 +218,28 @@ fn the_help_overlay_lists_the_keys_of_the_screen() {
     assert!(contains(&buf, "resign / abort (asks to confirm)"));
     assert!(contains(&buf, "type a move; Tab completes, Enter plays"));
 }
+
+#[test]
+fn every_screen_draws_in_tiny_and_odd_terminal_sizes() {
+    let now = Instant::now();
+    let mut apps = vec![black_player(now), App::new("x", None, 1)];
+    let mut channel = App::new("y", Some(Command::Predict("tv1".into())), 1);
+    channel.connected();
+    channel.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    apps.push(channel);
+    let mut overlays = black_player(now);
+    overlays.ui.choice = Some(vec![0, 1, 7]);
+    overlays.ui.help = true;
+    apps.push(overlays);
+    for app in &apps {
+        for (width, height) in [(1, 1), (2, 3), (10, 5), (33, 12), (52, 22), (80, 24)] {
+            let buf = render(app, now, width, height);
+            assert_eq!(buf.area.width, width);
+        }
+    }
+    // A standard 80x24 terminal fits the full-size board, square numbers and men.
+    let buf = render(&apps[0], now, 80, 24);
+    assert!(contains(&buf, "●"));
+    assert!(contains(&buf, "○"));
+    assert_eq!([buf[(6, 1)].symbol(), buf[(7, 1)].symbol()], ["5", "0"]);
+}

@@ -1,0 +1,121 @@
+//! End to end: two `boardcast --plain` processes play a short game against the real server
+//! (started in-process through the `boardcast-server` library on a free port): create and
+//! join by invite code, moves typed in notation, a refused out-of-turn move, a declined draw
+//! offer, and a resignation seen by both.
+
+mod common;
+
+use boardcast_server::{Config, Server};
+
+use common::Plain;
+
+/// The invite code in `seat white m123 invite ABCD`.
+fn invite(line: &str) -> String {
+    line.rsplit(' ').next().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_plain_clients_play_a_short_game_on_the_real_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(Config::for_tests(dir.path().join("boardcast.db")))
+        .await
+        .expect("the server starts");
+    let url = format!("ws://{}/ws", server.local_addr());
+    let data_a = dir.path().join("a");
+    let data_b = dir.path().join("b");
+
+    // The clients block this test thread while they wait for lines; the server runs on the
+    // runtime's other workers.
+    let (token, transcript) = tokio::task::spawn_blocking(move || {
+        let mut alice = Plain::start(&[
+            "--server",
+            &url,
+            "--name",
+            "alice",
+            "--data-dir",
+            data_a.to_str().unwrap(),
+            "play",
+            "--time",
+            "5+3",
+            "--color",
+            "white",
+            "--private",
+        ]);
+        let seat = alice.expect("seat");
+        assert!(seat.starts_with("seat white "), "{seat}");
+        let code = invite(&seat);
+
+        let mut bob = Plain::start(&[
+            "--server",
+            &url,
+            "--name",
+            "bob",
+            "--json",
+            "--data-dir",
+            data_b.to_str().unwrap(),
+            "join",
+            &code,
+        ]);
+        assert!(bob.expect("seat").starts_with("seat black "));
+        assert!(
+            bob.expect("match")
+                .contains("white alice black bob playing")
+        );
+        assert_eq!(bob.expect("turn"), "turn white");
+        assert_eq!(alice.expect("joined"), "joined black bob");
+        assert_eq!(alice.expect("turn"), "turn white");
+        let legal = alice.expect("legal");
+        assert!(legal.contains("32-28"), "{legal}");
+        // The seat is stored for `boardcast resume`; its token must never be printed.
+        let stored = std::fs::read_to_string(data_a.join("seats.json")).unwrap();
+        let stored: serde_json::Value = serde_json::from_str(&stored).unwrap();
+        let token = stored[0]["token"].as_str().unwrap().to_owned();
+        assert!(token.len() >= 8, "{token}");
+
+        // Black may not move first; the refusal is a readable line.
+        bob.send("19-23");
+        assert!(bob.expect("error").starts_with("error not_your_turn: "));
+
+        alice.send("move 32-28");
+        for player in [&mut alice, &mut bob] {
+            assert_eq!(player.expect("move"), "move 1 32-28");
+            assert_eq!(player.expect("turn"), "turn black");
+        }
+        assert!(bob.expect("legal").contains("19-23"));
+        bob.send("19-23");
+        for player in [&mut alice, &mut bob] {
+            assert_eq!(player.expect("move"), "move 2 19-23");
+        }
+        // 28x19 is now forced for White: typed as origin and destination.
+        assert!(alice.expect("legal").contains("28x19"));
+        alice.send("28x19");
+        for player in [&mut alice, &mut bob] {
+            assert_eq!(player.expect("move"), "move 3 28x19");
+        }
+
+        bob.send("draw offer");
+        assert_eq!(alice.expect("draw"), "draw offered black");
+        alice.send("draw decline");
+        assert_eq!(bob.expect("draw declined"), "draw declined white");
+
+        bob.send("resign");
+        for player in [&mut alice, &mut bob] {
+            let result = player.expect("result");
+            assert!(result.starts_with("result white wins"), "{result}");
+        }
+        bob.send("board");
+        // White's man took on 19 and stands there; 23 and 28 are empty.
+        assert_eq!(bob.expect("board 16"), "board 16 b   b   b   w   b");
+        let mut lines = alice.quit();
+        lines.extend(bob.quit());
+        (token, lines)
+    })
+    .await
+    .unwrap();
+
+    assert!(
+        transcript.iter().all(|line| !line.contains(&token)),
+        "no seat token is printed: {transcript:#?}"
+    );
+    server.shutdown().await.unwrap();
+}
