@@ -54,6 +54,18 @@ pub struct Config {
     /// How long a player may be gone before the opponent may claim the win or a draw.
     #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
     pub grace: Duration,
+
+    /// MinitChess TV channels playing engine games forever (`tv1`, `tv2`, …).
+    #[arg(long, env = "BOARDCAST_CHANNELS", default_value_t = 2)]
+    pub channels: usize,
+
+    /// Time between two revealed plies of an engine game; `2s,tv2=500ms` sets one channel's.
+    #[arg(long, env = "BOARDCAST_PLY_INTERVAL", default_value = "2s")]
+    pub ply_interval: crate::channels::flags::PlyIntervals,
+
+    /// Pause between two games of a TV channel.
+    #[arg(long, env = "BOARDCAST_GAME_PAUSE", default_value = "10s", value_parser = parse_duration)]
+    pub game_pause: Duration,
 }
 
 impl Config {

@@ -369,7 +369,10 @@ impl Connection {
                 Ok(())
             }
             ClientMessage::Predict(predict) => {
-                let request = ChannelRequest::Predict(predict);
+                let request = ChannelRequest::Predict {
+                    predict,
+                    name: self.name.clone(),
+                };
                 self.app.channels.handle(&outbox, id, request).await;
                 Ok(())
             }

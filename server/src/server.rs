@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-use crate::channels::Channels;
+use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
 use crate::hub::Hub;
 use crate::limits::ConnectionLimit;
@@ -82,11 +82,19 @@ pub async fn serve(
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }
+    let channels = Channels::start(
+        ChannelsConfig::from_config(&config),
+        &storage,
+        shutdown.clone(),
+        &tasks,
+    )
+    .await
+    .map_err(std::io::Error::other)?;
     let app = App {
         limit: ConnectionLimit::new(config.max_connections),
         config: Arc::new(config),
         hub,
-        channels: Channels,
+        channels,
         shutdown: shutdown.clone(),
         tasks: tasks.clone(),
     };

@@ -55,6 +55,8 @@ pub enum Write {
         result: String,
         pdn: String,
     },
+    /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
+    Channel(crate::channels::archive::ChannelWrite),
 }
 
 /// A stored event.
@@ -129,6 +131,7 @@ impl Storage {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.execute_batch(SCHEMA)?;
+        conn.execute_batch(crate::channels::archive::SCHEMA)?;
         let recovered = read_unfinished(&conn)?;
         let (tx, rx) = mpsc::channel(QUEUE);
         std::thread::Builder::new()
@@ -140,6 +143,11 @@ impl Storage {
             path: path.to_owned(),
         };
         Ok((storage, recovered))
+    }
+
+    /// The database file, for read connections.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Writes `writes` atomically; completes once they are durable.
@@ -296,6 +304,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 )?
                 .execute(params![match_id, result, pdn])?;
             }
+            Write::Channel(write) => crate::channels::archive::apply(conn, write)?,
         }
     }
     Ok(())

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, Crowd, ErrorCode,
-    GameEnded, PlyRevealed, ServerMessage, Target,
+    Ack, ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, Crowd,
+    ErrorCode, GameEnded, PlyRevealed, ServerMessage, Target,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -85,6 +85,7 @@ enum Command {
     Watch {
         outbox: Outbox,
         since_v: Option<u64>,
+        ack: Option<u64>,
         done: oneshot::Sender<()>,
     },
     Unwatch {
@@ -134,13 +135,20 @@ impl ChannelHandle {
         self.tx.is_closed()
     }
 
-    /// Starts sending the channel to `outbox`: a snapshot (or the events after `since_v`), then
-    /// every event. Completes once the snapshot is queued.
-    pub async fn watch(&self, outbox: Outbox, since_v: Option<u64>) -> Result<(), Refusal> {
+    /// Starts sending the channel to `outbox`: the [`Ack`] of envelope `ack` if given, a
+    /// snapshot (or the events after `since_v`), then every event. Completes once they are
+    /// queued.
+    pub async fn watch(
+        &self,
+        outbox: Outbox,
+        since_v: Option<u64>,
+        ack: Option<u64>,
+    ) -> Result<(), Refusal> {
         let (done, answer) = oneshot::channel();
         self.send(Command::Watch {
             outbox,
             since_v,
+            ack,
             done,
         })
         .await?;
@@ -152,6 +160,12 @@ impl ChannelHandle {
         let (done, answer) = oneshot::channel();
         self.send(Command::Unwatch { conn, done }).await?;
         answer.await.map_err(|_| Refusal::gone(&self.channel))
+    }
+
+    /// Forgets connection `conn` without waiting (it has closed).
+    pub fn forget(&self, conn: ConnId) {
+        let (done, _) = oneshot::channel();
+        let _ = self.tx.try_send(Command::Unwatch { conn, done });
     }
 
     /// Books the guess `from`-`to` for ply `ply`; its result later goes to `outbox`.
@@ -314,8 +328,15 @@ impl Actor {
             Command::Watch {
                 outbox,
                 since_v,
+                ack,
                 done,
             } => {
+                if let Some(id) = ack {
+                    outbox.send(&ServerMessage::Ack(Ack {
+                        id,
+                        duplicate: false,
+                    }));
+                }
                 let sent = match since_v.map(|since| self.fanout.catchup(since, self.v)) {
                     Some(Catchup::Events(events)) => {
                         events.iter().all(|event| outbox.send_shared(event))

@@ -1,11 +1,218 @@
-//! Finished engine games and prediction scores on their way to storage.
+//! Finished engine games and prediction scores on their way to storage, and back.
 //!
 //! Channel actors never wait for the disk: they hand each finished game to an unbounded queue
-//! (a game ends at most every few seconds per channel) and the recorder task turns it into
-//! storage writes: the archived game, and each predictor's totals added to the leaderboard by
-//! display name.
+//! (a game ends at most every few seconds per channel) and the [`record`] task turns it into
+//! one storage commit through the server's single writer: the archived game (serial, engines,
+//! seeds, moves, result) and each predictor's totals added to the leaderboard by display name.
+//! Reads (the next archive id, the leaderboard, an archived game) use short-lived read
+//! connections off the runtime.
 
-use boardcast_protocol::{EngineResult, GameHeader, Standing};
+use std::path::{Path, PathBuf};
+
+use boardcast_protocol::{
+    EngineGameView, EngineResult, GameHeader, LeaderboardEntry, Side, Standing,
+};
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::mpsc;
+
+use crate::shutdown::{Shutdown, TaskGuard};
+use crate::storage::{Storage, StorageError, Write, now_ms};
+
+/// The archive's tables, created beside the match tables.
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS engine_games (
+    id          INTEGER PRIMARY KEY,
+    channel     TEXT NOT NULL,
+    serial      TEXT NOT NULL,
+    white       TEXT NOT NULL,
+    black       TEXT NOT NULL,
+    start_board TEXT NOT NULL,
+    start_ply   INTEGER NOT NULL,
+    moves       TEXT NOT NULL,
+    winner      TEXT,
+    reason      TEXT NOT NULL,
+    finished_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS leaderboard (
+    name    TEXT PRIMARY KEY,
+    games   INTEGER NOT NULL,
+    correct INTEGER NOT NULL,
+    strikes INTEGER NOT NULL
+);
+";
+
+/// A write of the channel side, carried by [`Write::Channel`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChannelWrite {
+    /// A finished game; `moves` space-separated.
+    Game(FinishedGame),
+    /// One more game for `name` on the leaderboard, with its correct guesses and strikes.
+    Score(LeaderboardDelta),
+}
+
+/// Applies one channel write inside the storage writer's transaction.
+pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
+    match write {
+        ChannelWrite::Game(game) => {
+            conn.prepare_cached(
+                "INSERT INTO engine_games (id, channel, serial, white, black, start_board, \
+                 start_ply, moves, winner, reason, finished_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?
+            .execute(params![
+                game.header.game_id as i64,
+                game.channel,
+                game.header.serial,
+                game.header.white,
+                game.header.black,
+                game.start_board,
+                game.start_ply,
+                game.moves.join(" "),
+                game.result.winner.map(Side::as_str),
+                game.result.reason,
+                now_ms(),
+            ])?;
+        }
+        ChannelWrite::Score(delta) => {
+            conn.prepare_cached(
+                "INSERT INTO leaderboard (name, games, correct, strikes) VALUES (?1, 1, ?2, ?3) \
+                 ON CONFLICT(name) DO UPDATE SET games = games + 1, \
+                 correct = correct + excluded.correct, strikes = strikes + excluded.strikes",
+            )?
+            .execute(params![delta.name, delta.correct, delta.strikes])?;
+        }
+    }
+    Ok(())
+}
+
+/// The storage writes for a finished game.
+pub fn writes(game: &FinishedGame) -> Vec<Write> {
+    let mut writes = vec![Write::Channel(ChannelWrite::Game(game.clone()))];
+    writes.extend(
+        by_name(&game.standings)
+            .into_iter()
+            .map(|delta| Write::Channel(ChannelWrite::Score(delta))),
+    );
+    writes
+}
+
+/// Stores every finished game that arrives, until shutdown; then stores what is queued and
+/// stops (dropping `guard`, so storage closes only after it).
+pub async fn record(
+    storage: Storage,
+    mut finished: mpsc::UnboundedReceiver<FinishedGame>,
+    mut shutdown: Shutdown,
+    guard: Option<TaskGuard>,
+) {
+    loop {
+        let game = tokio::select! {
+            game = finished.recv() => game,
+            _ = shutdown.recv() => None,
+        };
+        let Some(game) = game else { break };
+        store(&storage, &game).await;
+    }
+    while let Ok(game) = finished.try_recv() {
+        store(&storage, &game).await;
+    }
+    drop(guard);
+}
+
+async fn store(storage: &Storage, game: &FinishedGame) {
+    if let Err(err) = storage.commit(writes(game)).await {
+        tracing::error!(game_id = game.header.game_id, %err, "engine game not archived");
+    }
+}
+
+async fn read<T: Send + 'static>(
+    path: PathBuf,
+    query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+) -> Result<T, StorageError> {
+    tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
+        let conn = Connection::open(path)?;
+        Ok(query(&conn)?)
+    })
+    .await
+    .map_err(|e| StorageError::Join(e.to_string()))?
+}
+
+/// The first archive id not yet used.
+pub async fn next_game_id(path: &Path) -> Result<u64, StorageError> {
+    read(path.to_owned(), |conn| {
+        conn.execute_batch(SCHEMA)?;
+        conn.query_row(
+            "SELECT COALESCE(MAX(id), 0) + 1 FROM engine_games",
+            [],
+            |row| row.get::<_, i64>(0),
+        )
+    })
+    .await
+    .map(|id| id.max(1) as u64)
+}
+
+/// The best `limit` predictors: most correct guesses, then fewest strikes.
+pub async fn leaderboard(path: &Path, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
+    read(path.to_owned(), move |conn| {
+        let mut stmt = conn.prepare(
+            "SELECT name, games, correct, strikes FROM leaderboard \
+             ORDER BY correct DESC, strikes ASC, name ASC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map(params![limit], |row| {
+            Ok(LeaderboardEntry {
+                name: row.get(0)?,
+                games: row.get(1)?,
+                correct: row.get(2)?,
+                strikes: row.get(3)?,
+            })
+        })?;
+        rows.collect()
+    })
+    .await
+}
+
+/// Archived game `game_id` as a finished view, ready to replay.
+pub async fn archived(path: &Path, game_id: u64) -> Result<Option<EngineGameView>, StorageError> {
+    read(path.to_owned(), move |conn| {
+        conn.query_row(
+            "SELECT serial, white, black, start_board, start_ply, moves, winner, reason \
+             FROM engine_games WHERE id = ?1",
+            params![game_id as i64],
+            |row| {
+                let moves: String = row.get(5)?;
+                let winner: Option<String> = row.get(6)?;
+                Ok((
+                    GameHeader {
+                        game_id,
+                        serial: row.get(0)?,
+                        white: row.get(1)?,
+                        black: row.get(2)?,
+                    },
+                    row.get::<_, String>(3)?,
+                    row.get::<_, u32>(4)?,
+                    moves
+                        .split_whitespace()
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>(),
+                    EngineResult {
+                        winner: match winner.as_deref() {
+                            Some("white") => Some(Side::White),
+                            Some("black") => Some(Side::Black),
+                            _ => None,
+                        },
+                        reason: row.get(7)?,
+                    },
+                ))
+            },
+        )
+        .optional()
+    })
+    .await
+    .map(|found| {
+        found.map(|(header, start_board, start_ply, moves, result)| {
+            super::game::finished_view(header, start_board, start_ply, moves, result)
+        })
+    })
+}
 
 /// A finished engine game with its predictors' standings.
 #[derive(Debug, Clone, PartialEq, Eq)]

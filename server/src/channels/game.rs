@@ -196,6 +196,47 @@ impl RevealedGame {
     }
 }
 
+/// The view of an archived game: every move revealed, the result known. The final board is
+/// worked out by playing the stored engines again (they are deterministic).
+pub fn finished_view(
+    header: GameHeader,
+    start_board: String,
+    start_ply: u32,
+    moves: Vec<String>,
+    result: EngineResult,
+) -> EngineGameView {
+    let replayed = match (
+        header.white.parse::<Engine>(),
+        header.black.parse::<Engine>(),
+    ) {
+        (Ok(white), Ok(black)) => Game::new(&header.serial, white, black).ok(),
+        _ => None,
+    };
+    let board = replayed.map_or_else(
+        || start_board.clone(),
+        |mut game| {
+            for _ in 0..moves.len() {
+                game.step();
+            }
+            game.board().layout()
+        },
+    );
+    let next_ply = start_ply + moves.len() as u32;
+    EngineGameView {
+        header,
+        start_board,
+        start_ply,
+        promoted: Vec::new(),
+        revealed: moves,
+        board,
+        next_ply,
+        move_number: next_ply / 2 + 1,
+        next_reveal_in_ms: None,
+        ply_interval_ms: 0,
+        result: Some(result),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

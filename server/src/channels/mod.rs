@@ -8,15 +8,30 @@
 pub mod actor;
 pub mod archive;
 pub mod fanout;
+pub mod flags;
 pub mod game;
 pub mod predict;
 pub mod registry;
 #[cfg(test)]
 mod tests;
 
-use boardcast_protocol::{ChannelSummary, ErrorCode, ErrorReply, ServerMessage};
+use std::path::PathBuf;
+
+use boardcast_protocol::{
+    Ack, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, ErrorReply, GameCreated,
+    Leaderboard, LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
+};
+
+pub use actor::{ChannelHandle, Refusal};
+pub use archive::FinishedGame;
+pub use registry::{ChannelsConfig, Registry};
 
 use crate::outbox::Outbox;
+use crate::shutdown::{Shutdown, Tasks};
+use crate::storage::{Storage, StorageError};
+
+/// The most leaderboard entries one query returns.
+pub const MAX_LEADERBOARD: u32 = 100;
 
 /// A channel-related client message, as the connection hands it over.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,38 +43,159 @@ pub enum ChannelRequest {
     Unwatch {
         channel: String,
     },
-    StartEngineGame(boardcast_protocol::StartEngineGame),
-    Predict(boardcast_protocol::Predict),
-    Leaderboard(boardcast_protocol::LeaderboardQuery),
+    StartEngineGame(StartEngineGame),
+    /// A guess, with the display name of the connection that made it.
+    Predict {
+        predict: Predict,
+        name: String,
+    },
+    Leaderboard(LeaderboardQuery),
 }
 
-/// The channel directory shared by all connections.
-#[derive(Debug, Clone, Default)]
-pub struct Channels;
+/// The channel directory shared by all connections; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Channels {
+    registry: Registry,
+    db: PathBuf,
+}
 
 impl Channels {
-    /// Answers envelope `id` carrying `request` on `outbox`.
+    /// Starts the TV channels and the archive recorder, which stores finished games through
+    /// `storage` and holds a task guard until it has stored the last one.
+    pub async fn start(
+        config: ChannelsConfig,
+        storage: &Storage,
+        shutdown: Shutdown,
+        tasks: &Tasks,
+    ) -> Result<Channels, StorageError> {
+        let db = storage.path().to_owned();
+        let first_game_id = archive::next_game_id(&db).await?;
+        let (registry, finished) = Registry::start(config, first_game_id, shutdown.clone());
+        tokio::spawn(archive::record(
+            storage.clone(),
+            finished,
+            shutdown,
+            tasks.guard(),
+        ));
+        Ok(Channels { registry, db })
+    }
+
+    /// The running channels.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Answers envelope `id` carrying `request` on `outbox`: with an ack (a watch's ack comes
+    /// before its snapshot), a [`GameCreated`], a [`Leaderboard`] or a typed error.
     pub async fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) {
-        let what = match request {
-            ChannelRequest::Watch { channel, .. } | ChannelRequest::Unwatch { channel } => {
-                format!("channel {channel}")
-            }
-            ChannelRequest::StartEngineGame(_) => "engine games".to_owned(),
-            ChannelRequest::Predict(_) => "predictions".to_owned(),
-            ChannelRequest::Leaderboard(_) => "the leaderboard".to_owned(),
+        let ack = || {
+            outbox.send(&ServerMessage::Ack(Ack {
+                id,
+                duplicate: false,
+            }));
         };
-        outbox.send(&ServerMessage::Error(ErrorReply {
-            id: Some(id),
-            code: ErrorCode::Unsupported,
-            message: format!("this server does not offer MinitChess channels: {what} unavailable"),
+        let result = match request {
+            ChannelRequest::Watch { channel, since_v } => {
+                self.watch(outbox, id, &channel, since_v).await
+            }
+            ChannelRequest::Unwatch { channel } => match self.registry.get(&channel) {
+                Some(handle) => handle.unwatch(outbox.id()).await.map(|_| ack()),
+                None => Err(not_found(&channel)),
+            },
+            ChannelRequest::StartEngineGame(start) => {
+                self.registry.start_game(&start).map(|channel| {
+                    outbox.send(&ServerMessage::GameCreated(GameCreated { id, channel }));
+                })
+            }
+            ChannelRequest::Predict { predict, name } => {
+                match self.registry.get(&predict.channel) {
+                    Some(handle) => handle
+                        .predict(
+                            outbox.clone(),
+                            &name,
+                            predict.ply,
+                            &predict.from,
+                            &predict.to,
+                        )
+                        .await
+                        .map(|()| ack()),
+                    None => Err(not_found(&predict.channel)),
+                }
+            }
+            ChannelRequest::Leaderboard(query) => {
+                let limit = query.limit.min(MAX_LEADERBOARD);
+                match archive::leaderboard(&self.db, limit).await {
+                    Ok(entries) => {
+                        outbox.send(&ServerMessage::Leaderboard(Leaderboard { id, entries }));
+                        Ok(())
+                    }
+                    Err(err) => Err(internal(err)),
+                }
+            }
+        };
+        if let Err(refusal) = result {
+            outbox.send(&ServerMessage::Error(ErrorReply {
+                id: Some(id),
+                code: refusal.code,
+                message: refusal.message,
+            }));
+        }
+    }
+
+    /// A live channel, or else an archived game `g<id>` replayed as a finished snapshot.
+    async fn watch(
+        &self,
+        outbox: &Outbox,
+        id: u64,
+        channel: &str,
+        since_v: Option<u64>,
+    ) -> Result<(), Refusal> {
+        if let Some(handle) = self.registry.get(channel) {
+            return handle.watch(outbox.clone(), since_v, Some(id)).await;
+        }
+        let game_id = channel
+            .strip_prefix('g')
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or_else(|| not_found(channel))?;
+        let view = archive::archived(&self.db, game_id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| not_found(channel))?;
+        outbox.send(&ServerMessage::Ack(Ack {
+            id,
+            duplicate: false,
         }));
+        outbox.send(&ServerMessage::ChannelSnapshot(ChannelSnapshot {
+            channel: channel.to_owned(),
+            v: 0,
+            kind: ChannelKind::OnDemand,
+            game: Some(view),
+            next_game_in_ms: None,
+        }));
+        Ok(())
     }
 
     /// The channels the lobby lists.
     pub fn summaries(&self) -> Vec<ChannelSummary> {
-        Vec::new()
+        self.registry.summaries()
     }
 
     /// Called when a connection closes, to forget its subscriptions.
-    pub async fn leave(&self, _outbox: &Outbox) {}
+    pub async fn leave(&self, outbox: &Outbox) {
+        for handle in self.registry.all() {
+            handle.forget(outbox.id());
+        }
+    }
+}
+
+fn not_found(channel: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::NotFound,
+        format!("no channel or archived game {channel}"),
+    )
+}
+
+fn internal(err: StorageError) -> Refusal {
+    tracing::error!(%err, "channel storage read failed");
+    Refusal::new(ErrorCode::Internal, "storage is unavailable")
 }

@@ -116,7 +116,7 @@ fn events(messages: &[ServerMessage]) -> Vec<(u64, ChannelEvent)> {
 async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early() {
     let mut fx = tv(7);
     let (watcher, mut inbox) = conn(1);
-    fx.handle.watch(watcher, None).await.unwrap();
+    fx.handle.watch(watcher, None, None).await.unwrap();
     let start = Instant::now();
     let first = drain(&mut inbox);
     let ServerMessage::ChannelSnapshot(snapshot) = &first[0] else {
@@ -178,7 +178,7 @@ async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early()
 
     // Between games the snapshot has no game; after the pause a new one starts.
     let (late, mut late_inbox) = conn(2);
-    fx.handle.watch(late, None).await.unwrap();
+    fx.handle.watch(late, None, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(between) = &drain(&mut late_inbox)[0] else {
         panic!("snapshot");
     };
@@ -200,7 +200,7 @@ async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early()
 async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
     let fx = on_demand("CH3SS5", "L4", "K7", 0);
     let (early, mut early_inbox) = conn(1);
-    fx.handle.watch(early, None).await.unwrap();
+    fx.handle.watch(early, None, None).await.unwrap();
     sleep(INTERVAL * 3 + Duration::from_millis(50)).await;
     settle().await;
     let early_messages = drain(&mut early_inbox);
@@ -215,7 +215,7 @@ async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
     assert_eq!(early_moves[0], "b1-c3");
 
     let (late, mut late_inbox) = conn(2);
-    fx.handle.watch(late, None).await.unwrap();
+    fx.handle.watch(late, None, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(snapshot) = &drain(&mut late_inbox)[0] else {
         panic!("snapshot");
     };
@@ -227,12 +227,12 @@ async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
 
     // A reconnect after v 2 gets events 3 and 4, nothing else.
     let (back, mut back_inbox) = conn(3);
-    fx.handle.watch(back, Some(2)).await.unwrap();
+    fx.handle.watch(back, Some(2), None).await.unwrap();
     let replayed = events(&drain(&mut back_inbox));
     assert_eq!(replayed.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4]);
     // Unknown future versions get a snapshot.
     let (odd, mut odd_inbox) = conn(4);
-    fx.handle.watch(odd, Some(99)).await.unwrap();
+    fx.handle.watch(odd, Some(99), None).await.unwrap();
     assert!(matches!(
         drain(&mut odd_inbox)[0],
         ServerMessage::ChannelSnapshot(_)
@@ -251,7 +251,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     let moves: Vec<String> = reference.moves().iter().map(|m| m.to_string()).collect();
     let (ann, mut ann_inbox) = conn(1);
     let (bob, mut bob_inbox) = conn(2);
-    fx.handle.watch(ann.clone(), None).await.unwrap();
+    fx.handle.watch(ann.clone(), None, None).await.unwrap();
 
     // Ply 0: ann right after changing her mind, bob wrong.
     fx.handle
@@ -324,7 +324,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
 async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_closes() {
     let fx = on_demand("CH3SS5", "L4", "K7", 6);
     let (watcher, mut inbox) = conn(1);
-    fx.handle.watch(watcher, None).await.unwrap();
+    fx.handle.watch(watcher, None, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(snapshot) = &drain(&mut inbox)[0] else {
         panic!("snapshot");
     };
@@ -337,7 +337,7 @@ async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_c
     assert!(!fx.handle.is_closed(), "a finished game lingers");
     let ServerMessage::ChannelSnapshot(done) = ({
         let (again, mut again_inbox) = conn(2);
-        fx.handle.watch(again, None).await.unwrap();
+        fx.handle.watch(again, None, None).await.unwrap();
         drain(&mut again_inbox).remove(0)
     }) else {
         panic!("snapshot");
@@ -353,8 +353,8 @@ async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed(
     let fx = tv(3);
     let (slow, _slow_inbox) = outbox(1, Encoding::Postcard, 2);
     let (fast, mut fast_inbox) = outbox(2, Encoding::Postcard, 1024);
-    fx.handle.watch(slow, None).await.unwrap();
-    fx.handle.watch(fast, None).await.unwrap();
+    fx.handle.watch(slow, None, None).await.unwrap();
+    fx.handle.watch(fast, None, None).await.unwrap();
     for n in 1..=5u32 {
         sleep(INTERVAL).await;
         settle().await;
