@@ -119,3 +119,85 @@ async fn two_plain_clients_play_a_short_game_on_the_real_server() {
     );
     server.shutdown().await.unwrap();
 }
+
+/// The match id in `seat white m123 invite ABCD`.
+fn match_id(line: &str) -> String {
+    line.split(' ').nth(2).unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_died() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(Config::for_tests(dir.path().join("boardcast.db")))
+        .await
+        .expect("the server starts");
+    let url = format!("ws://{}/ws", server.local_addr());
+    let data_a = dir.path().join("a");
+    let data_b = dir.path().join("b");
+
+    tokio::task::spawn_blocking(move || {
+        let data_b = data_b.to_str().unwrap();
+        let alice_args = |command: &'static [&'static str]| {
+            let mut args = vec![
+                "--server".to_owned(),
+                url.clone(),
+                "--name".to_owned(),
+                "alice".to_owned(),
+                "--data-dir".to_owned(),
+                data_a.to_str().unwrap().to_owned(),
+            ];
+            args.extend(command.iter().map(|s| (*s).to_owned()));
+            args
+        };
+        let start = |args: Vec<String>| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            Plain::start(&args)
+        };
+        let mut alice = start(alice_args(&["play", "--time", "none", "--color", "white"]));
+        let seat = alice.expect("seat");
+        let id = match_id(&seat);
+
+        let mut list = Plain::start(&["--server", &url, "--data-dir", data_b, "list"]);
+        assert_eq!(
+            list.expect(&format!("seek {id}")),
+            format!("seek {id} alice untimed free black")
+        );
+        list.expect("lobby end");
+
+        let code = invite(&seat);
+        let bob_args = [
+            "--server",
+            &url,
+            "--name",
+            "bob",
+            "--data-dir",
+            data_b,
+            "join",
+            &code,
+        ];
+        let mut bob = Plain::start(&bob_args);
+        assert_eq!(bob.expect("turn"), "turn white");
+        alice.expect("legal");
+
+        // The terminal is closed: the process dies without a word.
+        drop(alice);
+        assert_eq!(bob.expect("left"), "left white");
+
+        let mut alice = start(alice_args(&["resume"]));
+        assert_eq!(alice.expect("seat"), seat);
+        assert_eq!(
+            alice.expect("match"),
+            format!("match {id} white alice black bob playing")
+        );
+        assert!(alice.expect("legal").contains("32-28"));
+        alice.send("32-28");
+        assert_eq!(bob.expect("returned"), "returned white");
+        assert_eq!(bob.expect("move"), "move 1 32-28");
+        assert_eq!(alice.expect("move"), "move 1 32-28");
+        alice.quit();
+        bob.quit();
+    })
+    .await
+    .unwrap();
+    server.shutdown().await.unwrap();
+}
