@@ -4,6 +4,7 @@
 //! queen (RULES.md §5), so a board remembers which of its queens are promoted pawns.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use crate::square::{Color, Move, SQUARES, Square};
 
@@ -114,13 +115,6 @@ pub(crate) mod code {
         }
     }
 
-    pub const fn color_bit(color: Color) -> u8 {
-        match color {
-            Color::White => 0,
-            Color::Black => BLACK,
-        }
-    }
-
     pub const fn kind(c: u8) -> u8 {
         c & KIND
     }
@@ -142,14 +136,23 @@ pub enum BoardError {
 /// The 30 squares and what stands on them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
+    /// Piece codes by square, in move-text order (see `Square::ord`).
     cells: [u8; SQUARES],
+    /// Bit sets of the squares each colour occupies, and of all kings: derived from `cells`,
+    /// kept alongside because move generation works on them.
+    colors: [u32; 2],
+    kings: u32,
 }
 
 impl Board {
     /// The start position, `kqbnrppppp..........PPPPPRNBQK`.
     pub fn start() -> Board {
-        Board::from_layout("kqbnrppppp..........PPPPPRNBQK", &[])
-            .expect("the start layout is valid")
+        // Parsed once: batches set up a start board for every game.
+        static START: LazyLock<Board> = LazyLock::new(|| {
+            Board::from_layout("kqbnrppppp..........PPPPPRNBQK", &[])
+                .expect("the start layout is valid")
+        });
+        *START
     }
 
     /// A board from its 30-character string (index 0 = a6 … 29 = e1, `KQRBNP` white,
@@ -159,90 +162,122 @@ impl Board {
         if count != SQUARES {
             return Err(BoardError::Length(count));
         }
-        let mut cells = [code::EMPTY; SQUARES];
-        for (index, ch) in layout.chars().enumerate() {
-            cells[index] = match ch {
-                '.' => code::EMPTY,
-                _ => {
-                    let kind = PieceKind::ALL
-                        .into_iter()
-                        .find(|k| k.letter() == ch.to_ascii_uppercase())
-                        .ok_or(BoardError::InvalidChar { index, ch })?;
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    Piece {
-                        color,
-                        kind,
-                        promoted: false,
-                    }
-                    .code()
-                }
+        let mut board = Board {
+            cells: [code::EMPTY; SQUARES],
+            colors: [0; 2],
+            kings: 0,
+        };
+        for (sq, (index, ch)) in Square::all().zip(layout.chars().enumerate()) {
+            if ch == '.' {
+                continue;
+            }
+            let kind = PieceKind::ALL
+                .into_iter()
+                .find(|k| k.letter() == ch.to_ascii_uppercase())
+                .ok_or(BoardError::InvalidChar { index, ch })?;
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
             };
+            let piece = Piece {
+                color,
+                kind,
+                promoted: false,
+            };
+            board.put(sq, piece.code());
         }
         for &sq in promoted {
-            let cell = &mut cells[sq.index()];
+            let cell = &mut board.cells[sq.ord()];
             if code::kind(*cell) != code::QUEEN {
                 return Err(BoardError::NotAQueen(sq));
             }
             *cell |= code::PROMOTED;
         }
-        Ok(Board { cells })
+        Ok(board)
+    }
+
+    fn put(&mut self, sq: Square, piece: u8) {
+        self.cells[sq.ord()] = piece;
+        self.colors[code::color(piece) as usize] |= sq.bit();
+        if code::kind(piece) == code::KING {
+            self.kings |= sq.bit();
+        }
     }
 
     /// The 30-character string, a6 first.
     pub fn layout(&self) -> String {
-        self.cells
-            .iter()
-            .map(|&c| Piece::from_code(c).map_or('.', Piece::to_char))
-            .collect()
+        self.layout_bytes().iter().map(|&b| b as char).collect()
+    }
+
+    /// The layout as ASCII bytes, for writers that must not allocate.
+    pub fn layout_bytes(&self) -> [u8; SQUARES] {
+        let mut bytes = [b'.'; SQUARES];
+        for (byte, sq) in bytes.iter_mut().zip(Square::all()) {
+            if let Some(p) = self.piece(sq) {
+                *byte = p.to_char() as u8;
+            }
+        }
+        bytes
     }
 
     /// What stands on `sq`.
     pub fn piece(&self, sq: Square) -> Option<Piece> {
-        Piece::from_code(self.cells[sq.index()])
+        Piece::from_code(self.cells[sq.ord()])
     }
 
     /// The squares holding promoted queens, a6 first.
     pub fn promoted_queens(&self) -> Vec<Square> {
         Square::all()
-            .filter(|&sq| self.cells[sq.index()] & code::PROMOTED != 0)
+            .filter(|&sq| self.cells[sq.ord()] & code::PROMOTED != 0)
             .collect()
     }
 
     /// The first king of `color` in board-string order (the square the module looks up).
     pub fn king(&self, color: Color) -> Option<Square> {
-        let wanted = code::KING | code::color_bit(color);
-        self.cells
-            .iter()
-            .position(|&c| c == wanted)
-            .map(|i| Square::from_index_unchecked(i as u8))
+        let kings = self.kings & self.colors[color as usize];
+        if kings & (kings - 1) == 0 && kings != 0 {
+            return Some(Square::from_ord(kings.trailing_zeros()));
+        }
+        Square::all().find(|sq| kings & sq.bit() != 0)
     }
 
-    pub(crate) const fn cell(&self, index: usize) -> u8 {
-        self.cells[index]
+    /// The piece code on `sq` (see [`code`]).
+    pub(crate) const fn cell(&self, sq: Square) -> u8 {
+        self.cells[sq.ord()]
+    }
+
+    /// The squares `color` occupies.
+    pub(crate) const fn occupied_by(&self, color: Color) -> u32 {
+        self.colors[color as usize]
+    }
+
+    /// The squares holding a king of either colour.
+    pub(crate) const fn kings(&self) -> u32 {
+        self.kings
     }
 
     /// Makes `mv` and returns what stood on its destination. A pawn reaching the far rank
     /// becomes a promoted queen, except when it captured a king: the game is over then and the
     /// module leaves the pawn as it is.
     pub(crate) fn apply(&mut self, mv: Move) -> u8 {
-        let (from, to) = (mv.from.index(), mv.to.index());
-        let captured = self.cells[to];
-        let mut moving = self.cells[from];
-        self.cells[from] = code::EMPTY;
+        let captured = self.cells[mv.to.ord()];
+        let mut moving = self.cells[mv.from.ord()];
+        let color = code::color(moving);
+        self.cells[mv.from.ord()] = code::EMPTY;
+        self.colors[color as usize] &= !mv.from.bit();
+        self.colors[color.opponent() as usize] &= !mv.to.bit();
+        self.kings &= !(mv.from.bit() | mv.to.bit());
         if code::kind(moving) == code::PAWN && code::kind(captured) != code::KING {
-            let last_row = match code::color(moving) {
-                Color::White => 0,
-                Color::Black => 5,
+            let last_rank = match color {
+                Color::White => 6,
+                Color::Black => 1,
             };
-            if mv.to.row() == last_row {
+            if mv.to.rank() == last_rank {
                 moving = code::QUEEN | code::PROMOTED | (moving & code::BLACK);
             }
         }
-        self.cells[to] = moving;
+        self.put(mv.to, moving);
         captured
     }
 }

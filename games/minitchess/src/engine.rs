@@ -8,8 +8,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, code};
-use crate::movegen::MoveList;
-use crate::square::{Color, FILES, Move, Square};
+use crate::movegen::{self, MoveList, Targets};
+use crate::square::{Color, FILES, Move, RANKS, SQUARES, Square};
 
 /// The five engines, by the letter the module displays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -139,39 +139,100 @@ impl Engine {
         }
     }
 
-    /// Fills `out` with the goal-filtered candidates for `side` (unsorted): the moves of the
-    /// first goal that keeps any of `legal`, or all of `legal`. `last` is the game's
+    /// The goal-filtered candidates for `side`, in ascending move-text order: the moves of
+    /// the first goal that keeps any legal move, or every legal move. `last` is the game's
     /// previous move.
-    pub fn candidates(
-        &self,
-        board: &Board,
-        side: Color,
-        last: Option<Move>,
-        legal: &MoveList,
-        out: &mut MoveList,
-    ) {
-        let context = Context::new(board, side, last);
-        for goal in self.kind.goals() {
-            out.clear();
-            for &mv in legal.iter() {
-                if goal.keeps(&context, board, mv) {
-                    out.push(mv);
-                }
-            }
-            if !out.is_empty() {
-                return;
-            }
-        }
-        out.set(legal);
+    pub fn candidates(&self, board: &Board, side: Color, last: Option<Move>) -> MoveList {
+        let legal = movegen::targets(board, side);
+        let mut kept = [0; SQUARES];
+        self.filter(board, side, last, &legal, &mut kept);
+        MoveList::from_sets(&legal.from[..legal.len], &kept[..legal.len])
     }
 
     /// The move at `r mod len` of `list` sorted by move text, ascending if `prev` is even,
-    /// descending if odd. `list` must not be empty; its order is changed.
+    /// descending if odd: the engines' pick rule on an explicit list. `list` must not be
+    /// empty; its order is changed.
     pub fn pick(list: &mut [Move], r: u8, prev: u8) -> Move {
         let k = r as usize % list.len();
         let index = if prev % 2 == 0 { k } else { list.len() - 1 - k };
         *list.select_nth_unstable_by_key(index, |m| m.text_key()).1
     }
+
+    /// The move this engine plays for `side` with pick digit `r` and sort digit `prev`
+    /// (`candidates` then `pick`, without building the list), or `None` without legal moves.
+    pub fn choose(
+        &self,
+        board: &Board,
+        side: Color,
+        last: Option<Move>,
+        r: u8,
+        prev: u8,
+    ) -> Option<Move> {
+        self.choose_from(board, side, last, &movegen::targets(board, side), r, prev)
+    }
+
+    pub(crate) fn choose_from(
+        &self,
+        board: &Board,
+        side: Color,
+        last: Option<Move>,
+        legal: &Targets,
+        r: u8,
+        prev: u8,
+    ) -> Option<Move> {
+        if legal.count == 0 {
+            return None;
+        }
+        let mut kept = [0; SQUARES];
+        let count = self.filter(board, side, last, legal, &mut kept);
+        let k = u32::from(r) % count;
+        let mut index = if prev % 2 == 0 { k } else { count - 1 - k };
+        // Pieces in square order, each piece's destinations in square order: text order.
+        for (&from, &to) in legal.from.iter().zip(&kept[..legal.len]) {
+            let n = to.count_ones();
+            if index < n {
+                return Some(Move {
+                    from,
+                    to: nth_square(to, index),
+                });
+            }
+            index -= n;
+        }
+        None
+    }
+
+    /// Keeps in `kept` the destinations of the first goal that keeps any (else all of them)
+    /// and returns how many moves that is.
+    fn filter(
+        &self,
+        board: &Board,
+        side: Color,
+        last: Option<Move>,
+        legal: &Targets,
+        kept: &mut [u32; SQUARES],
+    ) -> u32 {
+        let context = Context::new(board, side, last);
+        for goal in self.kind.goals() {
+            let mut count = 0;
+            let pieces = legal.from.iter().zip(&legal.to).take(legal.len);
+            for (kept, (&from, &to)) in kept.iter_mut().zip(pieces) {
+                *kept = goal.keep(&context, board, from, to);
+                count += kept.count_ones();
+            }
+            if count > 0 {
+                return count;
+            }
+        }
+        kept[..legal.len].copy_from_slice(&legal.to[..legal.len]);
+        legal.count
+    }
+}
+
+fn nth_square(mut set: u32, n: u32) -> Square {
+    for _ in 0..n {
+        set &= set - 1;
+    }
+    Square::from_ord(set.trailing_zeros())
 }
 
 impl FromStr for Engine {
@@ -210,11 +271,61 @@ enum Goal {
     CloserToEnemySetup,
 }
 
+/// The point just left of a6 (file −1, rank 6): where the module aims when it looks up a
+/// square that is not on the board (a promoted queen's start square, a missing king).
+const OFF_BOARD: usize = SQUARES;
+
+/// (file, rank − 1) of a square number or of `OFF_BOARD`.
+const fn point(n: usize) -> (i8, i8) {
+    if n == OFF_BOARD {
+        (-1, RANKS as i8 - 1)
+    } else {
+        ((n / RANKS as usize) as i8, (n % RANKS as usize) as i8)
+    }
+}
+
+const fn distance(a: (i8, i8), b: (i8, i8)) -> i8 {
+    (a.0 - b.0).abs() + (a.1 - b.1).abs()
+}
+
+/// `CLOSER[from][target]`: the squares strictly nearer to `target` than `from` is.
+static CLOSER: [[u32; SQUARES + 1]; SQUARES] = {
+    let mut t = [[0; SQUARES + 1]; SQUARES];
+    let mut from = 0;
+    while from < SQUARES {
+        let mut target = 0;
+        while target <= SQUARES {
+            let before = distance(point(from), point(target));
+            let mut sq = 0;
+            while sq < SQUARES {
+                if distance(point(sq), point(target)) < before {
+                    t[from][target] |= 1 << sq;
+                }
+                sq += 1;
+            }
+            target += 1;
+        }
+        from += 1;
+    }
+    t
+};
+
+static DARK: u32 = {
+    let mut set = 0;
+    let mut sq = 0;
+    while sq < SQUARES {
+        if Square::from_ord(sq as u32).is_dark() {
+            set |= 1 << sq;
+        }
+        sq += 1;
+    }
+    set
+};
+
 /// What the goals need to know about the position, worked out once per ply.
 struct Context {
-    side: Color,
-    /// The enemy king's (file, row); the module's "not found" is the point (−1, 0).
-    enemy_king: (i8, i8),
+    /// The enemy king's square number (the first in board-string order), or `OFF_BOARD`.
+    enemy_king: usize,
     /// The previous move and the kind (promoted flag dropped) now standing on its destination.
     last: Option<(Move, u8)>,
 }
@@ -222,30 +333,24 @@ struct Context {
 impl Context {
     fn new(board: &Board, side: Color, last: Option<Move>) -> Context {
         Context {
-            side,
-            enemy_king: board.king(side.opponent()).map_or((-1, 0), coords),
-            last: last.map(|m| (m, code::kind(board.cell(m.to.index())))),
+            enemy_king: board.king(side.opponent()).map_or(OFF_BOARD, Square::ord),
+            last: last.map(|m| (m, code::kind(board.cell(m.to)))),
         }
     }
 }
 
-fn coords(sq: Square) -> (i8, i8) {
-    (sq.file() as i8, sq.row() as i8)
-}
-
-fn closer(from: Square, to: Square, target: (i8, i8)) -> bool {
-    let dist = |(f, r): (i8, i8)| (f - target.0).abs() + (r - target.1).abs();
-    dist(coords(to)) < dist(coords(from))
-}
-
-/// Where engine S sends the piece on `from` (RULES.md §5).
-fn setup_target(piece: u8, from: Square) -> (i8, i8) {
+/// Where engine S sends the piece on `from` (RULES.md §5), as a square number.
+fn setup_target(piece: u8, from: Square) -> usize {
     let white = code::color(piece) == Color::White;
     if piece & code::PROMOTED != 0 {
-        return (-1, 0);
+        return OFF_BOARD;
     }
+    let rank_index = |rank: usize| rank - 1;
     let file = match code::kind(piece) {
-        code::PAWN => return (from.file() as i8, if white { 1 } else { 4 }),
+        code::PAWN => {
+            let rank = if white { 5 } else { 2 };
+            return from.file() as usize * RANKS as usize + rank_index(rank);
+        }
         code::KING => 0,
         code::QUEEN => 1,
         code::BISHOP => 2,
@@ -254,33 +359,39 @@ fn setup_target(piece: u8, from: Square) -> (i8, i8) {
     };
     // Black's start squares are White's mirrored through the centre.
     if white {
-        (file, 0)
+        file * RANKS as usize + rank_index(6)
     } else {
-        (FILES as i8 - 1 - file, 5)
+        (FILES as usize - 1 - file) * RANKS as usize + rank_index(1)
     }
 }
 
 impl Goal {
-    fn keeps(self, context: &Context, board: &Board, mv: Move) -> bool {
-        let piece = board.cell(mv.from.index());
+    /// The part of `to` (destinations of the piece on `from`) this goal keeps.
+    fn keep(self, context: &Context, board: &Board, from: Square, to: u32) -> u32 {
+        let piece = board.cell(from);
         match self {
-            Goal::CaptureKing => code::kind(board.cell(mv.to.index())) == code::KING,
+            Goal::CaptureKing => to & board.kings(),
             Goal::Squares { from_dark, to_dark } => {
-                mv.from.is_dark() == from_dark && mv.to.is_dark() == to_dark
+                if from.is_dark() != from_dark {
+                    0
+                } else if to_dark {
+                    to & DARK
+                } else {
+                    to & !DARK
+                }
             }
-            Goal::CloserToKing => closer(mv.from, mv.to, context.enemy_king),
-            Goal::MirrorLastMove => context.last.is_some_and(|(last, kind)| {
-                code::kind(piece) == kind
-                    && mv.from == last.from.mirror()
-                    && mv.to == last.to.mirror()
-            }),
-            Goal::SameType => context
-                .last
-                .is_some_and(|(_, kind)| code::kind(piece) == kind),
-            Goal::CloserToEnemySetup => {
-                debug_assert_eq!(code::color(piece), context.side);
-                closer(mv.from, mv.to, setup_target(piece, mv.from))
-            }
+            Goal::CloserToKing => to & CLOSER[from.ord()][context.enemy_king],
+            Goal::MirrorLastMove => match context.last {
+                Some((last, kind)) if code::kind(piece) == kind && from == last.from.mirror() => {
+                    to & last.to.mirror().bit()
+                }
+                _ => 0,
+            },
+            Goal::SameType => match context.last {
+                Some((_, kind)) if code::kind(piece) == kind => to,
+                _ => 0,
+            },
+            Goal::CloserToEnemySetup => to & CLOSER[from.ord()][setup_target(piece, from)],
         }
     }
 }
@@ -289,7 +400,6 @@ impl Goal {
 mod tests {
     use super::*;
     use crate::digits::{BombNumber, Digits};
-    use crate::movegen::legal_moves;
 
     fn mv(s: &str) -> Move {
         s.parse().unwrap()
@@ -301,11 +411,12 @@ mod tests {
         side: Color,
         last: Option<Move>,
     ) -> Vec<String> {
-        let legal = legal_moves(board, side);
-        let mut out = MoveList::new();
-        engine.candidates(board, side, last, &legal, &mut out);
-        let mut v: Vec<String> = out.iter().map(ToString::to_string).collect();
-        v.sort();
+        let v: Vec<String> = engine
+            .candidates(board, side, last)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(v.is_sorted(), "candidates come in move-text order: {v:?}");
         v
     }
 
@@ -318,10 +429,12 @@ mod tests {
         let board = Board::start();
         let list = sorted_candidates(engine, &board, Color::White, None);
         assert_eq!(list, ["a2-a3", "b1-a3", "b1-c3", "c2-c3", "e2-e3"]);
-        let legal = legal_moves(&board, Color::White);
-        let mut out = MoveList::new();
-        engine.candidates(&board, Color::White, None, &legal, &mut out);
-        assert_eq!(Engine::pick(out.as_mut_slice(), r, prev), mv("b1-c3"));
+        let mut list = engine.candidates(&board, Color::White, None).to_vec();
+        assert_eq!(Engine::pick(&mut list, r, prev), mv("b1-c3"));
+        assert_eq!(
+            engine.choose(&board, Color::White, None, r, prev),
+            Some(mv("b1-c3"))
+        );
         assert_eq!(digits.get(2), 5, "White's next r = 7 + 8 → 5");
     }
 

@@ -127,18 +127,27 @@ impl Game {
         }
         let ply = self.ply();
         let side = self.side_to_move();
-        let mut legal = MoveList::new();
-        movegen::generate(&self.board, side, &mut legal);
-        // `from_position` and every previous step leave a side without moves settled.
-        debug_assert!(!legal.is_empty());
-        let mut list = MoveList::new();
+        let legal = movegen::targets(&self.board, side);
         let last = self.moves.last().copied();
-        self.engines[slot(side)].candidates(&self.board, side, last, &legal, &mut list);
         let n = (ply / 2) as usize;
         let digits = &self.digits[slot(side)];
         debug_assert!(n + 1 < DIGIT_COUNT);
-        let mv = Engine::pick(list.as_mut_slice(), digits.get(n + 1), digits.get(n));
-
+        let engine = self.engines[slot(side)];
+        let Some(mv) = engine.choose_from(
+            &self.board,
+            side,
+            last,
+            &legal,
+            digits.get(n + 1),
+            digits.get(n),
+        ) else {
+            // Not reached while the outcome is settled after every move; the rule holds anyway.
+            self.outcome = Some(Outcome {
+                winner: Some(side.opponent()),
+                reason: EndReason::NoLegalMoves,
+            });
+            return None;
+        };
         self.moves.push(mv);
         let captured = self.board.apply(mv);
         if code::kind(captured) == code::KING {
@@ -330,5 +339,31 @@ mod tests {
             (11, 6, Color::Black)
         );
         assert_eq!(g.start_ply(), 11);
+    }
+
+    #[test]
+    fn stepping_agrees_with_the_explicit_sort_and_pick_rule() {
+        use crate::engine::EngineKind;
+        let engines: Vec<Engine> = EngineKind::ALL
+            .into_iter()
+            .flat_map(|kind| (0..=9).map(move |seed| Engine { kind, seed }))
+            .collect();
+        for serial in ["CH3SS5", "ZX9AB0"] {
+            for &white in &engines {
+                for &black in &engines {
+                    let mut game = Game::new(serial, white, black).unwrap();
+                    loop {
+                        let (side, n) = (game.side_to_move(), (game.ply() / 2) as usize);
+                        let (board, last) = (*game.board(), game.moves().last().copied());
+                        let engine = game.engine(side);
+                        let mut list = engine.candidates(&board, side, last).to_vec();
+                        let digits = *game.digits(side);
+                        let Some(mv) = game.step() else { break };
+                        let expected = Engine::pick(&mut list, digits.get(n + 1), digits.get(n));
+                        assert_eq!(mv, expected, "{serial} {white} {black} ply {}", game.ply());
+                    }
+                }
+            }
+        }
     }
 }

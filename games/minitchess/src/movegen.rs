@@ -1,7 +1,8 @@
-//! Legal moves (RULES.md §2) into a fixed-size list, without allocating.
+//! Legal moves (RULES.md §2) as bit sets of destinations, without allocating.
 //!
-//! There is no check in MinitChess, so every move a piece can make is legal. Neighbour and
-//! knight tables are built at compile time so the generator only follows indices.
+//! There is no check in MinitChess, so every move a piece can make is legal. Squares are bits
+//! in move-text order (`Square::ord`), so walking the bits of a piece's destinations, piece by
+//! piece in square order, lists moves exactly in the engines' ascending text order.
 
 use std::ops::Deref;
 
@@ -10,19 +11,23 @@ use crate::square::{Color, FILES, Move, RANKS, SQUARES, Square};
 
 /// At most k·(30 − k) ≤ 225 distinct (own square, other square) pairs exist.
 const CAPACITY: usize = 225;
-const OFF: u8 = u8::MAX;
 
-/// Orthogonal directions first, then diagonal, as (Δfile, Δrow).
+/// (Δfile, Δrank) of N, E, S, W, NE, SE, SW, NW. In move-text numbering a step changes the
+/// square number by Δfile·6 + Δrank, so N, E, NE and SE count up and the others count down.
 const DIRECTIONS: [(i8, i8); 8] = [
-    (0, -1),
-    (1, 0),
     (0, 1),
+    (1, 0),
+    (0, -1),
     (-1, 0),
-    (1, -1),
     (1, 1),
-    (-1, 1),
+    (1, -1),
     (-1, -1),
+    (-1, 1),
 ];
+const ASCENDING: [bool; 8] = [true, true, false, false, true, true, false, false];
+const ORTHOGONAL: [usize; 4] = [0, 1, 2, 3];
+const DIAGONAL: [usize; 4] = [4, 5, 6, 7];
+const ALL_DIRECTIONS: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
@@ -34,39 +39,157 @@ const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (-1, 2),
 ];
 
-const fn offset(index: usize, (df, dr): (i8, i8)) -> u8 {
-    let file = (index % FILES as usize) as i8 + df;
-    let row = (index / FILES as usize) as i8 + dr;
-    if file < 0 || file >= FILES as i8 || row < 0 || row >= RANKS as i8 {
-        OFF
+/// The bit of the square `(df, dr)` away from `ord`, or 0 off the board.
+const fn offset(ord: usize, df: i8, dr: i8) -> u32 {
+    let file = (ord / RANKS as usize) as i8 + df;
+    let rank = (ord % RANKS as usize) as i8 + dr;
+    if file < 0 || file >= FILES as i8 || rank < 0 || rank >= RANKS as i8 {
+        0
     } else {
-        (row * FILES as i8 + file) as u8
+        1 << (file as u32 * RANKS as u32 + rank as u32)
     }
 }
 
-const fn table(deltas: [(i8, i8); 8]) -> [[u8; 8]; SQUARES] {
-    let mut t = [[OFF; 8]; SQUARES];
-    let mut i = 0;
-    while i < SQUARES {
-        let mut d = 0;
-        while d < 8 {
-            t[i][d] = offset(i, deltas[d]);
-            d += 1;
+const fn rays() -> [[u32; SQUARES]; 8] {
+    let mut t = [[0; SQUARES]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = DIRECTIONS[d];
+        let mut sq = 0;
+        while sq < SQUARES {
+            let mut k = 1;
+            while offset(sq, df * k, dr * k) != 0 {
+                t[d][sq] |= offset(sq, df * k, dr * k);
+                k += 1;
+            }
+            sq += 1;
         }
-        i += 1;
+        d += 1;
     }
     t
 }
 
-static NEIGHBOUR: [[u8; 8]; SQUARES] = table(DIRECTIONS);
-static KNIGHT: [[u8; 8]; SQUARES] = table(KNIGHT_JUMPS);
+const fn steps(deltas: &[(i8, i8)]) -> [u32; SQUARES] {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut i = 0;
+        while i < deltas.len() {
+            t[sq] |= offset(sq, deltas[i].0, deltas[i].1);
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
 
-const ORTHOGONAL: std::ops::Range<usize> = 0..4;
-const DIAGONAL: std::ops::Range<usize> = 4..8;
-const ALL: std::ops::Range<usize> = 0..8;
-/// Straight ahead, then the two capturing diagonals, for White and for Black.
-const PAWN_WHITE: [usize; 3] = [0, 4, 7];
-const PAWN_BLACK: [usize; 3] = [2, 5, 6];
+/// Every square a slider would reach in each direction on an empty board.
+static RAYS: [[u32; SQUARES]; 8] = rays();
+static KING: [u32; SQUARES] = steps(&DIRECTIONS);
+static KNIGHT: [u32; SQUARES] = steps(&KNIGHT_JUMPS);
+static ORTHOGONAL_STEP: [u32; SQUARES] = steps(&[(0, 1), (1, 0), (0, -1), (-1, 0)]);
+/// Straight ahead and the two diagonals ahead, by colour.
+static PAWN_PUSH: [[u32; SQUARES]; 2] = [steps(&[(0, 1)]), steps(&[(0, -1)])];
+static PAWN_CAPTURE: [[u32; SQUARES]; 2] = [steps(&[(-1, 1), (1, 1)]), steps(&[(-1, -1), (1, -1)])];
+
+fn slide(sq: usize, directions: &[usize], occupied: u32) -> u32 {
+    let mut reach = 0;
+    for &d in directions {
+        let ray = RAYS[d][sq];
+        let blockers = ray & occupied;
+        reach |= if blockers == 0 {
+            ray
+        } else {
+            let first = if ASCENDING[d] {
+                blockers.trailing_zeros()
+            } else {
+                31 - blockers.leading_zeros()
+            };
+            // The first blocker stays reachable (a capture, or masked out later if own).
+            ray & !RAYS[d][first as usize]
+        };
+    }
+    reach
+}
+
+/// The destinations of the piece on `from`, a piece of `side`.
+#[inline]
+fn destinations(board: &Board, side: Color, from: Square) -> u32 {
+    let own = board.occupied_by(side);
+    let enemy = board.occupied_by(side.opponent());
+    let occupied = own | enemy;
+    let sq = from.ord();
+    let reach = match code::kind(board.cell(from)) {
+        code::KING => KING[sq],
+        code::KNIGHT => KNIGHT[sq],
+        code::QUEEN => slide(sq, &ALL_DIRECTIONS, occupied),
+        code::ROOK => slide(sq, &ORTHOGONAL, occupied),
+        // The orthogonal side-step never captures: only empty squares.
+        code::BISHOP => slide(sq, &DIAGONAL, occupied) | (ORTHOGONAL_STEP[sq] & !occupied),
+        _ => {
+            let c = side as usize;
+            return (PAWN_PUSH[c][sq] & !occupied) | (PAWN_CAPTURE[c][sq] & enemy);
+        }
+    };
+    reach & !own
+}
+
+/// The legal moves of one side as (square, destinations) pairs in ascending square order,
+/// pieces without moves left out.
+#[derive(Clone)]
+pub(crate) struct Targets {
+    pub from: [Square; SQUARES],
+    pub to: [u32; SQUARES],
+    pub len: usize,
+    /// Number of moves: the sum of the destinations' sizes.
+    pub count: u32,
+}
+
+pub(crate) fn targets(board: &Board, side: Color) -> Targets {
+    let mut t = Targets {
+        from: [Square::from_ord(0); SQUARES],
+        to: [0; SQUARES],
+        len: 0,
+        count: 0,
+    };
+    let mut pieces = board.occupied_by(side);
+    while pieces != 0 {
+        let from = Square::from_ord(pieces.trailing_zeros());
+        pieces &= pieces - 1;
+        let to = destinations(board, side, from);
+        if to != 0 {
+            t.from[t.len] = from;
+            t.to[t.len] = to;
+            t.len += 1;
+            t.count += to.count_ones();
+        }
+    }
+    t
+}
+
+/// Whether `side` can move at all; stops at the first piece that can.
+pub(crate) fn has_legal_move(board: &Board, side: Color) -> bool {
+    let mut pieces = board.occupied_by(side);
+    while pieces != 0 {
+        let from = Square::from_ord(pieces.trailing_zeros());
+        pieces &= pieces - 1;
+        if destinations(board, side, from) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The squares of a bit set, in ascending order.
+pub(crate) fn squares(mut set: u32) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let sq = Square::from_ord(set.trailing_zeros());
+            set &= set - 1;
+            sq
+        })
+    })
+}
 
 /// A list of moves on the stack, large enough for any position.
 #[derive(Clone)]
@@ -78,8 +201,8 @@ pub struct MoveList {
 impl MoveList {
     pub const fn new() -> MoveList {
         let none = Move {
-            from: Square::from_index_unchecked(0),
-            to: Square::from_index_unchecked(0),
+            from: Square::from_ord(0),
+            to: Square::from_ord(0),
         };
         MoveList {
             moves: [none; CAPACITY],
@@ -92,17 +215,15 @@ impl MoveList {
         self.len += 1;
     }
 
-    pub(crate) fn set(&mut self, moves: &[Move]) {
-        self.moves[..moves.len()].copy_from_slice(moves);
-        self.len = moves.len();
-    }
-
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    pub(crate) fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+    /// Every move of `from[i]` to each square of `to[i]`, in move-text order.
+    pub(crate) fn from_sets(from: &[Square], to: &[u32]) -> MoveList {
+        let mut list = MoveList::new();
+        for (&from, &to) in from.iter().zip(to) {
+            for to in squares(to) {
+                list.push(Move { from, to });
+            }
+        }
+        list
     }
 }
 
@@ -135,128 +256,10 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
-/// Every legal move of `side`, in no particular order.
+/// Every legal move of `side`, in ascending move-text order.
 pub fn legal_moves(board: &Board, side: Color) -> MoveList {
-    let mut list = MoveList::new();
-    generate(board, side, &mut list);
-    list
-}
-
-pub(crate) fn generate(board: &Board, side: Color, list: &mut MoveList) {
-    list.clear();
-    for_each_move(board, side, |mv| {
-        list.push(mv);
-        true
-    });
-}
-
-/// Whether `side` can move at all; stops at the first move found.
-pub(crate) fn has_legal_move(board: &Board, side: Color) -> bool {
-    let mut found = false;
-    for_each_move(board, side, |_| {
-        found = true;
-        false
-    });
-    found
-}
-
-/// Calls `visit` with each legal move until it returns false. One generator serves both the
-/// full list and the existence test, so the two can never disagree.
-#[inline(always)]
-fn for_each_move(board: &Board, side: Color, mut visit: impl FnMut(Move) -> bool) {
-    let own = code::color_bit(side);
-    let is_own = |c: u8| c != code::EMPTY && c & code::BLACK == own;
-    let is_enemy = |c: u8| c != code::EMPTY && c & code::BLACK != own;
-    for from in 0..SQUARES {
-        let piece = board.cell(from);
-        if !is_own(piece) {
-            continue;
-        }
-        let from_sq = Square::from_index_unchecked(from as u8);
-        let mut emit = |to: u8| {
-            visit(Move {
-                from: from_sq,
-                to: Square::from_index_unchecked(to),
-            })
-        };
-        // Each arm returns false as soon as `visit` asks to stop.
-        let go_on = match code::kind(piece) {
-            code::KING => steps(&NEIGHBOUR[from], ALL, board, &is_own, &mut emit),
-            code::KNIGHT => steps(&KNIGHT[from], ALL, board, &is_own, &mut emit),
-            code::QUEEN => slides(from, ALL, board, &is_own, &mut emit),
-            code::ROOK => slides(from, ORTHOGONAL, board, &is_own, &mut emit),
-            code::BISHOP => {
-                slides(from, DIAGONAL, board, &is_own, &mut emit)
-                    && steps(
-                        &NEIGHBOUR[from],
-                        ORTHOGONAL,
-                        board,
-                        // The side-step never captures: any piece blocks it.
-                        &|c| c != code::EMPTY,
-                        &mut emit,
-                    )
-            }
-            _ => {
-                let dirs = match side {
-                    Color::White => PAWN_WHITE,
-                    Color::Black => PAWN_BLACK,
-                };
-                let n = &NEIGHBOUR[from];
-                let ahead = n[dirs[0]];
-                (ahead == OFF || board.cell(ahead as usize) != code::EMPTY || emit(ahead))
-                    && dirs[1..].iter().all(|&d| {
-                        let to = n[d];
-                        to == OFF || !is_enemy(board.cell(to as usize)) || emit(to)
-                    })
-            }
-        };
-        if !go_on {
-            return;
-        }
-    }
-}
-
-#[inline(always)]
-fn steps(
-    targets: &[u8; 8],
-    dirs: std::ops::Range<usize>,
-    board: &Board,
-    blocked: &impl Fn(u8) -> bool,
-    emit: &mut impl FnMut(u8) -> bool,
-) -> bool {
-    dirs.map(|d| targets[d])
-        .all(|to| to == OFF || blocked(board.cell(to as usize)) || emit(to))
-}
-
-#[inline(always)]
-fn slides(
-    from: usize,
-    dirs: std::ops::Range<usize>,
-    board: &Board,
-    is_own: &impl Fn(u8) -> bool,
-    emit: &mut impl FnMut(u8) -> bool,
-) -> bool {
-    for d in dirs {
-        let mut at = from;
-        loop {
-            let to = NEIGHBOUR[at][d];
-            if to == OFF {
-                break;
-            }
-            let c = board.cell(to as usize);
-            if is_own(c) {
-                break;
-            }
-            if !emit(to) {
-                return false;
-            }
-            if c != code::EMPTY {
-                break;
-            }
-            at = to as usize;
-        }
-    }
-    true
+    let t = targets(board, side);
+    MoveList::from_sets(&t.from[..t.len], &t.to[..t.len])
 }
 
 #[cfg(test)]

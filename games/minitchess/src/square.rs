@@ -1,7 +1,8 @@
 //! Colours, squares and moves of the 5×6 board, with their text forms (`b1`, `b1-c3`).
 //!
-//! A square is stored as its index in the module's 30-character board string (index 0 = a6,
-//! 29 = e1) because that is the order in which the module scans, prints and colours squares.
+//! Inside the crate a square is numbered in move-text order, `file × 6 + rank − 1` (a1 = 0,
+//! a6 = 5, b1 = 6 … e6 = 29), so that bit sets of squares iterate in the order the engines
+//! sort their moves. The module's board-string index (0 = a6 … 29 = e1) is `index()`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -53,7 +54,7 @@ pub const RANKS: u8 = 6;
 /// Number of squares.
 pub const SQUARES: usize = 30;
 
-/// One of the 30 squares: file 0..5 (a–e), rank 1..=6.
+/// One of the 30 squares: file 0..5 (a–e), rank 1..=6. Ordered like move texts: a1, a2, …
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
@@ -61,7 +62,7 @@ impl Square {
     /// The square on `file` (0 = a … 4 = e) and `rank` (1 ..= 6), if it is on the board.
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
         if file < FILES && rank >= 1 && rank <= RANKS {
-            Some(Square((RANKS - rank) * FILES + file))
+            Some(Square(file * RANKS + rank - 1))
         } else {
             None
         }
@@ -70,7 +71,10 @@ impl Square {
     /// The square at `index` of a 30-character board string (0 = a6, 29 = e1).
     pub const fn from_index(index: usize) -> Option<Square> {
         if index < SQUARES {
-            Some(Square(index as u8))
+            Square::new(
+                (index % FILES as usize) as u8,
+                RANKS - (index / FILES as usize) as u8,
+            )
         } else {
             None
         }
@@ -78,32 +82,32 @@ impl Square {
 
     /// Index in a 30-character board string (0 = a6, 29 = e1).
     pub const fn index(self) -> usize {
-        self.0 as usize
+        self.row() as usize * FILES as usize + self.file() as usize
     }
 
     /// File, 0 (a) to 4 (e).
     pub const fn file(self) -> u8 {
-        self.0 % FILES
+        self.0 / RANKS
     }
 
     /// Rank, 1 to 6.
     pub const fn rank(self) -> u8 {
-        RANKS - self.row()
+        self.0 % RANKS + 1
     }
 
     /// Row of the board string, 0 (rank 6) to 5 (rank 1): the module's y coordinate.
     pub const fn row(self) -> u8 {
-        self.0 / FILES
+        RANKS - self.rank()
     }
 
     /// a1 is dark; a square is dark exactly when its board-string index is odd.
     pub const fn is_dark(self) -> bool {
-        self.0 % 2 == 1
+        (self.file() + self.row()) % 2 == 1
     }
 
     /// Manhattan distance |Δfile| + |Δrank|.
     pub const fn distance(self, other: Square) -> u8 {
-        self.file().abs_diff(other.file()) + self.row().abs_diff(other.row())
+        self.file().abs_diff(other.file()) + self.rank().abs_diff(other.rank())
     }
 
     /// The point-symmetric square (what engine M mirrors the previous move onto).
@@ -113,16 +117,23 @@ impl Square {
 
     /// Iterates a6, b6, …, e1 (board-string order).
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..SQUARES as u8).map(Square)
+        (0..SQUARES).filter_map(Square::from_index)
     }
 
-    /// Position in the module's move-text order: file letter first, then rank digit.
-    pub(crate) const fn text_key(self) -> u16 {
-        (self.file() as u16) * RANKS as u16 + (self.rank() as u16 - 1)
+    /// Position in move-text order (file letter first, then rank digit); the bit of this
+    /// square in the crate's bit sets.
+    pub(crate) const fn ord(self) -> usize {
+        self.0 as usize
     }
 
-    pub(crate) const fn from_index_unchecked(index: u8) -> Square {
-        Square(index)
+    /// The square at move-text position `ord` (< 30).
+    pub(crate) const fn from_ord(ord: u32) -> Square {
+        debug_assert!(ord < SQUARES as u32);
+        Square(ord as u8)
+    }
+
+    pub(crate) const fn bit(self) -> u32 {
+        1 << self.0
     }
 }
 
@@ -163,7 +174,20 @@ impl Move {
     /// Sorting by this key is sorting by move text in plain character order, which is how the
     /// engines order their candidate lists, without building strings.
     pub(crate) const fn text_key(self) -> u16 {
-        self.from.text_key() * SQUARES as u16 + self.to.text_key()
+        self.from.ord() as u16 * SQUARES as u16 + self.to.ord() as u16
+    }
+}
+
+impl Move {
+    /// The move text as ASCII bytes (`b1-c3`), for writers that must not allocate.
+    pub const fn text_bytes(self) -> [u8; 5] {
+        [
+            b'a' + self.from.file(),
+            b'0' + self.from.rank(),
+            b'-',
+            b'a' + self.to.file(),
+            b'0' + self.to.rank(),
+        ]
     }
 }
 
@@ -248,6 +272,7 @@ mod tests {
         assert_eq!(m.from, sq("b1"));
         assert_eq!(m.to, sq("c3"));
         assert_eq!(m.to_string(), "b1-c3");
+        assert_eq!(&m.text_bytes(), b"b1-c3");
     }
 
     #[test]
