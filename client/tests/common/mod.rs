@@ -53,17 +53,22 @@ impl Plain {
 
     /// Waits for the next line starting with `prefix` (skipping others); returns it.
     pub fn expect(&mut self, prefix: &str) -> String {
+        self.expect_any(&[prefix])
+    }
+
+    /// Waits for the next line starting with any of `prefixes`; returns it.
+    pub fn expect_any(&mut self, prefixes: &[&str]) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     self.seen.push(line.clone());
-                    if line.starts_with(prefix) {
+                    if prefixes.iter().any(|p| line.starts_with(p)) {
                         return line;
                     }
                 }
-                Err(_) => panic!("no line starting with {prefix:?}; saw {:#?}", self.seen),
+                Err(_) => panic!("no line starting with {prefixes:?}; saw {:#?}", self.seen),
             }
         }
     }
