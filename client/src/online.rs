@@ -26,15 +26,15 @@ pub struct Options {
     pub show_token: bool,
 }
 
-/// What the runner does with the app's queued output.
-pub struct Link {
+/// Carries out the app's queued output: send, store, show.
+pub struct Effects {
     pub server: String,
     pub tx: mpsc::UnboundedSender<ClientEnvelope>,
     pub store: Option<Store>,
     pub show_token: bool,
 }
 
-impl Link {
+impl Effects {
     /// Sends, stores, and returns the notes for the runner to show.
     pub fn flush(&self, app: &mut App) -> Vec<Note> {
         let (out, mut notes, ops) = app.drain();
@@ -123,18 +123,18 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         .map(|s| s.info());
     runtime.block_on(async move {
         let (tx, events) = crate::net::spawn(options.server.clone(), options.encoding);
-        let link = Link {
+        let effects = Effects {
             server: options.server.clone(),
             tx,
             store,
             show_token: options.show_token,
         };
         if list_only {
-            crate::plain::list(app, link, events).await
+            crate::plain::list(app, effects, events).await
         } else if options.plain {
-            crate::plain::run(app, link, events).await
+            crate::plain::run(app, effects, events).await
         } else {
-            crate::tui::run(app, link, events).await
+            crate::tui::run(app, effects, events).await
         }
     })
 }

@@ -17,7 +17,7 @@ use crate::app::fen::{Board, cell_square};
 use crate::app::game::format_clock;
 use crate::app::notes::Note;
 use crate::net::NetEvent;
-use crate::online::{Link, net_event};
+use crate::online::{Effects, net_event};
 
 /// The commands `--plain` reads, one per line.
 pub const HELP: &str = "\
@@ -116,7 +116,7 @@ fn local(app: &App, line: &str) -> Option<Vec<String>> {
 
 pub async fn run(
     mut app: App,
-    link: Link,
+    effects: Effects,
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
@@ -141,7 +141,7 @@ pub async fn run(
                 Ok(None) | Err(_) => app.quit = true,
             },
         }
-        show(link.flush(&mut app));
+        show(effects.flush(&mut app));
         if app.quit {
             return ExitCode::SUCCESS;
         }
@@ -151,13 +151,13 @@ pub async fn run(
 /// `boardcast list`: print the lobby once and exit.
 pub async fn list(
     mut app: App,
-    link: Link,
+    effects: Effects,
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     while let Some(event) = events.recv().await {
         let failed = matches!(event, NetEvent::Disconnected { .. });
         net_event(&mut app, event);
-        let notes = link.flush(&mut app);
+        let notes = effects.flush(&mut app);
         let done = notes.contains(&Note::LobbyEnd);
         show(notes.into_iter().filter(|n| n.is_listing() || failed));
         if done {

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 
 use crate::app::{App, Screen};
 use crate::net::NetEvent;
-use crate::online::{Link, net_event};
+use crate::online::{Effects, net_event};
 
 /// Reads terminal events on a plain thread (crossterm's reader blocks) into a channel.
 fn spawn_keys() -> mpsc::UnboundedReceiver<Event> {
@@ -26,7 +26,7 @@ fn spawn_keys() -> mpsc::UnboundedReceiver<Event> {
 
 pub async fn run(
     mut app: App,
-    link: Link,
+    effects: Effects,
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     let mut terminal = ratatui::init();
@@ -53,7 +53,7 @@ pub async fn run(
             }
         }
         // Notes are already in the app's log; the status line shows them.
-        link.flush(&mut app);
+        effects.flush(&mut app);
         if app.quit {
             break ExitCode::SUCCESS;
         }

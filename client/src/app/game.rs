@@ -38,7 +38,8 @@ pub struct Game {
     pub counters: KingCounters,
     pub draw_offer: Option<Side>,
     pub rematch_offer: Option<Side>,
-    pub absent: Vec<Side>,
+    /// Sides whose player is gone, with when the opponent may claim.
+    pub absent: Vec<(Side, Instant)>,
     pub result: Option<MatchResult>,
     pub rematch: Option<String>,
 }
@@ -62,7 +63,11 @@ impl Game {
             counters: snapshot.king_counters,
             draw_offer: snapshot.draw_offer,
             rematch_offer: snapshot.rematch_offer,
-            absent: snapshot.absent.iter().map(|a| a.side).collect(),
+            absent: snapshot
+                .absent
+                .iter()
+                .map(|a| (a.side, now + Duration::from_millis(a.claim_in_ms)))
+                .collect(),
             result: snapshot.result,
             rematch: snapshot.rematch,
         }
@@ -101,13 +106,13 @@ impl Game {
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
             MatchEvent::PlayerLeft(absence) => {
                 self.set_connected(absence.side, false);
-                if !self.absent.contains(&absence.side) {
-                    self.absent.push(absence.side);
-                }
+                self.absent.retain(|(side, _)| *side != absence.side);
+                let claim_at = now + Duration::from_millis(absence.claim_in_ms);
+                self.absent.push((absence.side, claim_at));
             }
             MatchEvent::PlayerReturned(side) => {
                 self.set_connected(*side, true);
-                self.absent.retain(|s| s != side);
+                self.absent.retain(|(s, _)| s != side);
             }
             MatchEvent::Ended(result) => {
                 self.result = Some(result.clone());
@@ -164,6 +169,14 @@ impl Game {
     /// The squares the last move touched (origin and landings).
     pub fn last_route(&self) -> &[u8] {
         self.moves.last().map_or(&[], |m| m.route.as_slice())
+    }
+
+    /// Time until the opponent of an absent `side` may claim (zero once allowed).
+    pub fn claim_in(&self, side: Side, now: Instant) -> Option<Duration> {
+        self.absent
+            .iter()
+            .find(|(s, _)| *s == side)
+            .map(|(_, at)| at.saturating_duration_since(now))
     }
 
     pub fn is_over(&self) -> bool {
@@ -335,6 +348,27 @@ pub(crate) mod tests {
             result_text(game.result.as_ref().unwrap()),
             "black wins: white resigned"
         );
+    }
+
+    #[test]
+    fn an_absent_player_counts_down_to_the_claim() {
+        let now = Instant::now();
+        let mut game = Game::from_snapshot(snapshot("W:W31-50:B1-20", &[]), now);
+        let left = MatchEvent::PlayerLeft(boardcast_protocol::Absence {
+            side: Side::Black,
+            claim_in_ms: 60_000,
+        });
+        game.fold(3, &left, now);
+        assert!(!game.black.as_ref().unwrap().connected);
+        let later = now + Duration::from_secs(15);
+        assert_eq!(
+            game.claim_in(Side::Black, later),
+            Some(Duration::from_secs(45))
+        );
+        assert_eq!(game.claim_in(Side::White, later), None);
+        game.fold(4, &MatchEvent::PlayerReturned(Side::Black), later);
+        assert_eq!(game.claim_in(Side::Black, later), None);
+        assert!(game.black.as_ref().unwrap().connected);
     }
 
     #[test]

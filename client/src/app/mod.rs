@@ -180,12 +180,12 @@ impl App {
         });
     }
 
-    /// A frame from the server that did not decode: say so and carry on.
+    /// A frame from the server that did not decode (a newer server's message, or garbage):
+    /// ignored as PROTOCOL.md §3 asks, with a note, and the session carries on.
     pub fn garbled(&mut self, error: &str) {
-        self.error(
-            "malformed",
-            format!("unreadable message from the server: {error}"),
-        );
+        self.note(Note::Info(format!(
+            "ignored a message this client cannot read: {error}"
+        )));
     }
 
     /// Asks again for whatever we hold or watch, from the last version seen.

@@ -260,13 +260,9 @@ impl App {
     /// Both seats are taken. A waiting snapshot has no legal moves, and `player_joined` does
     /// not carry them: a seated player asks for a fresh snapshot, which brings turn and moves.
     fn started(&mut self) {
-        let seat = self.seat.clone();
-        let game = self.game.as_ref();
-        let needs_snapshot = game.is_some_and(|g| g.legal.is_empty())
-            && seat
-                .as_ref()
-                .is_some_and(|s| game.is_some_and(|g| g.match_id == s.match_id));
-        match seat.filter(|_| needs_snapshot) {
+        let needs_snapshot =
+            self.my_side().is_some() && self.game.as_ref().is_some_and(|g| g.legal.is_empty());
+        match self.seat.clone().filter(|_| needs_snapshot) {
             Some(seat) => {
                 let resume = boardcast_protocol::Resume {
                     token: seat.token,

@@ -20,7 +20,7 @@ use crate::app::view::Confirm;
 fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static> {
     let player = game.player(side);
     let name = player.map_or("(free seat)".to_owned(), |p| p.name.clone());
-    let gone = player.is_some_and(|p| !p.connected) || game.absent.contains(&side);
+    let gone = player.is_some_and(|p| !p.connected) || game.claim_in(side, now).is_some();
     let clock = game
         .clocks(now)
         .map(|(w, b)| format_clock(if side == Side::White { w } else { b }))
@@ -31,14 +31,20 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
     } else {
         ""
     };
+    let low = game
+        .clocks(now)
+        .is_some_and(|(w, b)| (if side == Side::White { w } else { b }) < 10_000);
+    let mut clock_style = Style::default();
+    if to_move {
+        clock_style = clock_style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
+    }
+    if low {
+        clock_style = clock_style.fg(Color::Red);
+    }
     let mut spans = vec![
         Span::styled(
             format!("{} {:<7}", if to_move { "▶" } else { " " }, clock),
-            Style::default().add_modifier(if to_move {
-                Modifier::BOLD | Modifier::REVERSED
-            } else {
-                Modifier::empty()
-            }),
+            clock_style,
         ),
         Span::raw(format!(" {side}: {name}{you}")),
     ];
@@ -49,7 +55,7 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
 }
 
 /// The lines of the side panel between the two players.
-pub fn status_lines(app: &App, game: &Game) -> Vec<Line<'static>> {
+pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let tc = game
         .time_control
@@ -91,6 +97,21 @@ pub fn status_lines(app: &App, game: &Game) -> Vec<Line<'static>> {
         lines.push(Line::from(format!(
             "{side} offers a rematch (m accept, M decline)"
         )));
+    }
+    if !game.is_over() {
+        for side in [Side::White, Side::Black] {
+            let Some(left) = game.claim_in(side, now) else {
+                continue;
+            };
+            let text = match (app.my_side() == Some(side.opposite()), left.is_zero()) {
+                (true, true) => format!("{side} is gone: claim now (c win, C draw)"),
+                (true, false) => {
+                    format!("{side} is gone: you may claim in {}s", left.as_secs() + 1)
+                }
+                (false, _) => format!("{side} is gone"),
+            };
+            lines.push(Line::styled(text, Style::default().fg(Color::Red)));
+        }
     }
     if let Some(id) = &game.rematch {
         lines.push(Line::from(format!("rematch: {id} (m to go there)")));
@@ -191,7 +212,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     } else {
         (Side::Black, Side::White)
     };
-    let status = status_lines(app, game);
+    let status = status_lines(app, game, now);
     let [
         top_area,
         status_area,

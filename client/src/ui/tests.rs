@@ -120,6 +120,36 @@ fn the_result_banner_covers_the_board_when_the_match_ends() {
 }
 
 #[test]
+fn a_gone_opponent_shows_the_claim_countdown_and_low_clocks_turn_red() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    let left = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 4,
+        event: MatchEvent::PlayerLeft(Absence {
+            side: Side::White,
+            claim_in_ms: 60_000,
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(left), now);
+    let buf = render(&app, now + Duration::from_millis(20_500), 100, 30);
+    assert!(contains(&buf, "white is gone: you may claim in 40s"));
+    assert!(contains(&buf, "white: alice [gone]"));
+    let buf = render(&app, now + Duration::from_secs(61), 100, 30);
+    assert!(contains(&buf, "white is gone: claim now (c win, C draw)"));
+    // Black's clock (5:00 running) is under ten seconds after 4:51.
+    let late = render(&app, now + Duration::from_secs(291), 100, 30);
+    let row = text(&late)
+        .iter()
+        .position(|l| l.contains("black: bob (you)"))
+        .unwrap() as u16;
+    let x = (0..late.area.width)
+        .find(|&x| late[(x, row)].symbol() == "▶")
+        .unwrap();
+    assert_eq!(late[(x + 2, row)].fg, ratatui::style::Color::Red);
+}
+
+#[test]
 fn the_prediction_screen_shows_the_module_display_the_board_and_the_score() {
     let now = Instant::now();
     let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
