@@ -210,12 +210,13 @@ fn write_record(setup: &Setup<'_>, out: &mut impl Write) -> Result<(), Failure> 
     line.extend_from_slice(&boards);
     let bomb = BombNumber::from_serial(setup.serial.as_str())
         .map_err(|e| Failure::Input(e.to_string()))?;
-    write!(
-        line,
-        r#"],"base_number":"{bomb}","white_random":"{}","black_random":"{}""#,
-        game.digits(Color::White),
-        game.digits(Color::Black)
-    )?;
+    line.extend_from_slice(br#"],"base_number":""#);
+    line.extend(ascii_digits(bomb.digits()));
+    line.extend_from_slice(br#"","white_random":""#);
+    line.extend(ascii_digits(game.digits(Color::White).as_array()));
+    line.extend_from_slice(br#"","black_random":""#);
+    line.extend(ascii_digits(game.digits(Color::Black).as_array()));
+    line.push(b'"');
     if let Some((board, ply)) = &setup.position {
         let promoted: Vec<String> = board
             .promoted_queens()
@@ -231,6 +232,10 @@ fn write_record(setup: &Setup<'_>, out: &mut impl Write) -> Result<(), Failure> 
     line.extend_from_slice(b"}\n");
     out.write_all(&line)?;
     Ok(())
+}
+
+fn ascii_digits(digits: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    digits.iter().map(|d| b'0' + d)
 }
 
 #[cfg(test)]

@@ -212,13 +212,22 @@ impl Board {
 
     /// The layout as ASCII bytes, for writers that must not allocate.
     pub fn layout_bytes(&self) -> [u8; SQUARES] {
-        let mut bytes = [b'.'; SQUARES];
-        for (byte, sq) in bytes.iter_mut().zip(Square::all()) {
-            if let Some(p) = self.piece(sq) {
-                *byte = p.to_char() as u8;
+        // Batch output writes every board of every game: two table look-ups per square.
+        static LETTERS: [u8; 32] = {
+            let mut t = [b'.'; 32];
+            let mut c = 1;
+            while c < 32 {
+                let kind = c & code::KIND as usize;
+                if kind >= 1 && kind <= 6 {
+                    if let Some(p) = Piece::from_code(c as u8) {
+                        t[c] = p.to_char() as u8;
+                    }
+                }
+                c += 1;
             }
-        }
-        bytes
+            t
+        };
+        Square::LAYOUT.map(|sq| LETTERS[self.cells[sq.ord()] as usize])
     }
 
     /// What stands on `sq`.

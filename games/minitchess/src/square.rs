@@ -55,8 +55,15 @@ pub const RANKS: u8 = 6;
 pub const SQUARES: usize = 30;
 
 /// One of the 30 squares: file 0..5 (a–e), rank 1..=6. Ordered like move texts: a1, a2, …
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
+
+/// `Square(b1)`: the internal number would only confuse.
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Square({self})")
+    }
+}
 
 impl Square {
     /// The square on `file` (0 = a … 4 = e) and `rank` (1 ..= 6), if it is on the board.
@@ -117,8 +124,23 @@ impl Square {
 
     /// Iterates a6, b6, …, e1 (board-string order).
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..SQUARES).filter_map(Square::from_index)
+        Square::LAYOUT.into_iter()
     }
+
+    /// The squares in board-string order: `LAYOUT[i]` is at index i.
+    pub(crate) const LAYOUT: [Square; SQUARES] = {
+        let mut t = [Square(0); SQUARES];
+        let mut i = 0;
+        while i < SQUARES {
+            t[i] = Square::new(
+                (i % FILES as usize) as u8,
+                RANKS - (i / FILES as usize) as u8,
+            )
+            .expect("on the board");
+            i += 1;
+        }
+        t
+    };
 
     /// Position in move-text order (file letter first, then rank digit); the bit of this
     /// square in the crate's bit sets.
