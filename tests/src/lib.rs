@@ -1,6 +1,10 @@
 //! Helpers shared by the end-to-end tests and the load generator: start the real server
 //! binary on a free port with a temporary database, and talk to it over WebSockets.
 
+pub mod canary;
+pub mod client;
+pub mod games;
+
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -35,9 +39,14 @@ impl ServerProcess {
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()?;
-        let process = ServerProcess { child, addr };
+        let mut process = ServerProcess { child, addr };
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(addr).is_err() {
+            if let Some(status) = process.child.try_wait()? {
+                return Err(std::io::Error::other(format!(
+                    "server exited before listening: {status}"
+                )));
+            }
             if Instant::now() > deadline {
                 return Err(std::io::Error::other("server did not start listening"));
             }
@@ -99,4 +108,64 @@ pub fn http_get(addr: SocketAddr, path: &str) -> std::io::Result<(u16, String)> 
         .map(|(_, body)| body.to_owned())
         .unwrap_or_default();
     Ok((status, body))
+}
+
+impl ServerProcess {
+    /// Kills the server with SIGKILL (no chance to flush anything) and reaps it.
+    pub fn kill9(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        self.child.kill()?;
+        self.child.wait()
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+/// A server process on a temporary database that outlives restarts.
+pub struct TestServer {
+    pub process: ServerProcess,
+    pub dir: tempfile::TempDir,
+    pub args: Vec<String>,
+}
+
+impl TestServer {
+    /// The database file inside the temporary directory.
+    pub fn db(&self) -> std::path::PathBuf {
+        self.dir.path().join("boardcast.db")
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.process.addr
+    }
+
+    /// Starts `program` on a free loopback port with a fresh database and `args`; retries on
+    /// another port if the chosen one was taken meanwhile.
+    pub fn start(program: &Path, args: &[&str]) -> TestServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        let process = start_on_free_port(program, &dir.path().join("boardcast.db"), &args);
+        TestServer { process, dir, args }
+    }
+
+    /// Starts the server again on the same database (on a new free port); the old process
+    /// must have stopped.
+    pub fn restart(&mut self, program: &Path) {
+        let process = start_on_free_port(program, &self.db(), &self.args);
+        // Assigning drops (and kills) the old process, which has already exited.
+        self.process = process;
+    }
+}
+
+fn start_on_free_port(program: &Path, db: &Path, args: &[String]) -> ServerProcess {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut last = None;
+    for _ in 0..5 {
+        match ServerProcess::start(program, free_addr(), db, &args) {
+            Ok(process) => return process,
+            Err(err) => last = Some(err),
+        }
+    }
+    panic!("the server did not start: {last:?}");
 }

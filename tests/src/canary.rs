@@ -1,0 +1,81 @@
+//! A canary match: a match played beside a hostile test to prove it was untouched, and that the
+//! server still serves new connections.
+
+use std::net::SocketAddr;
+
+use boardcast_protocol::{Encoding, MatchEvent, MatchPhase};
+
+use crate::client::{Client, ClientError, Pair, Result};
+use crate::games::RefGame;
+
+/// A match between two clients with a watcher, following a reference game.
+pub struct Canary {
+    pub pair: Pair,
+    pub watcher: Client,
+    game: RefGame,
+    /// Plies played (and acknowledged) so far.
+    pub plies: usize,
+    addr: SocketAddr,
+    encoding: Encoding,
+}
+
+impl Canary {
+    /// Seats two players, lets a third connection watch, and plays the first two plies.
+    pub async fn start(addr: SocketAddr, encoding: Encoding, game: RefGame) -> Result<Canary> {
+        let pair = Pair::start(addr, encoding).await?;
+        let mut watcher = Client::connect(addr, encoding).await?;
+        watcher.watch_match(pair.match_id()).await?;
+        let mut canary = Canary {
+            pair,
+            watcher,
+            game,
+            plies: 0,
+            addr,
+            encoding,
+        };
+        canary.advance().await?;
+        canary.advance().await?;
+        Ok(canary)
+    }
+
+    /// Plays the next ply of the reference game and checks the watcher sees it.
+    pub async fn advance(&mut self) -> Result<()> {
+        let ply = self.plies;
+        let route = self.game.routes[ply].clone();
+        self.pair.play(ply, &route).await?;
+        let match_id = self.pair.match_id().to_owned();
+        let event = self.watcher.next_match_event(&match_id).await?;
+        match event.event {
+            MatchEvent::Moved(moved)
+                if moved.played.ply as usize == ply && moved.played.route == route => {}
+            other => {
+                return Err(ClientError::Unexpected(format!(
+                    "canary watcher expected ply {ply} {route:?}, got {other:?}"
+                )));
+            }
+        }
+        self.plies += 1;
+        Ok(())
+    }
+
+    /// The server still works and the canary match is exactly as it was: a new connection
+    /// gets a pong, the canary plays on, and a fresh snapshot holds exactly its moves.
+    pub async fn check(&mut self) -> Result<()> {
+        let mut fresh = Client::connect(self.addr, self.encoding).await?;
+        fresh.ping().await?;
+        self.advance().await?;
+        let snapshot = fresh.watch_match(self.pair.match_id()).await?;
+        let routes: Vec<Vec<u8>> = snapshot.moves.iter().map(|m| m.route.clone()).collect();
+        if snapshot.phase != MatchPhase::Playing
+            || routes.as_slice() != &self.game.routes[..self.plies]
+            || snapshot.fen != self.game.fens[self.plies - 1]
+        {
+            return Err(ClientError::Unexpected(format!(
+                "canary match changed: expected {} plies, snapshot {snapshot:?}",
+                self.plies
+            )));
+        }
+        fresh.close().await;
+        Ok(())
+    }
+}

@@ -1,0 +1,198 @@
+//! Every reference game of `../shared/frisian/games.jsonl`, played between two real clients
+//! through the server binary while a spectator watches, in both encodings at once: the players
+//! get every move acknowledged, and the spectator and both players see exactly the reference
+//! moves, positions and final result.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use boardcast_protocol::{Encoding, MatchEvent, MatchPhase, ServerMessage, Side};
+use boardcast_tests::TestServer;
+use boardcast_tests::client::{Client, Pair};
+use boardcast_tests::games::{RefGame, load_games};
+
+fn server_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+}
+
+/// The Frisian start position as the server writes it.
+const START_FEN: &str = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20:H0:F1:+0+0";
+
+/// Plays `game` through the server and checks what everyone saw.
+async fn replay(addr: SocketAddr, encoding: Encoding, game: &RefGame) -> Result<(), String> {
+    let fail = |what: String| format!("{} ({encoding:?}): {what}", game.id);
+    assert_eq!(
+        game.start_fen, START_FEN,
+        "the reference games start from the start"
+    );
+    let mut pair = Pair::start(addr, encoding)
+        .await
+        .map_err(|err| fail(format!("seating: {err}")))?;
+    let match_id = pair.match_id().to_owned();
+    let mut spectator = Client::connect(addr, encoding)
+        .await
+        .map_err(|err| fail(format!("spectator: {err}")))?;
+    let snapshot = spectator
+        .watch_match(&match_id)
+        .await
+        .map_err(|err| fail(format!("watch: {err}")))?;
+    if snapshot.phase != MatchPhase::Playing
+        || !snapshot.moves.is_empty()
+        || snapshot.fen != game.start_fen
+        || snapshot.turn != Side::White
+        || !snapshot
+            .legal_moves
+            .iter()
+            .any(|legal| legal.route == game.routes[0])
+    {
+        return Err(fail(format!("bad first snapshot: {snapshot:?}")));
+    }
+    let mut v = snapshot.v;
+    for (ply, route) in game.routes.iter().enumerate() {
+        let ack = pair
+            .play(ply, route)
+            .await
+            .map_err(|err| fail(format!("ply {ply} {}: {err}", game.moves[ply])))?;
+        if ack.duplicate {
+            return Err(fail(format!("ply {ply}: first move acked as duplicate")));
+        }
+        // The spectator sees this move next, as the very next version.
+        let event = spectator
+            .next_match_event(&match_id)
+            .await
+            .map_err(|err| fail(format!("spectator at ply {ply}: {err}")))?;
+        if event.v != v + 1 {
+            return Err(fail(format!("ply {ply}: event v {} after v {v}", event.v)));
+        }
+        v = event.v;
+        let MatchEvent::Moved(moved) = event.event else {
+            return Err(fail(format!("ply {ply}: expected moved, got {event:?}")));
+        };
+        let played = &moved.played;
+        let next_route = game.routes.get(ply + 1);
+        if played.ply as usize != ply
+            || played.side != game.mover(ply)
+            || played.notation != game.moves[ply]
+            || &played.route != route
+            || moved.fen != game.fens[ply]
+            || next_route.is_some_and(|next| !moved.legal_moves.iter().any(|m| &m.route == next))
+            || (next_route.is_none() && !moved.legal_moves.is_empty())
+        {
+            return Err(fail(format!(
+                "ply {ply}: expected {} ({route:?}) to {}, spectator saw {moved:?}",
+                game.moves[ply], game.fens[ply]
+            )));
+        }
+    }
+    // The last move ended the game: the result follows as the next version.
+    let event = spectator
+        .next_match_event(&match_id)
+        .await
+        .map_err(|err| fail(format!("waiting for the end: {err}")))?;
+    let MatchEvent::Ended(result) = &event.event else {
+        return Err(fail(format!("expected ended, got {event:?}")));
+    };
+    if event.v != v + 1 {
+        return Err(fail(format!("ended has v {} after v {v}", event.v)));
+    }
+    game.check_result(result).map_err(fail)?;
+    let final_v = event.v;
+
+    // Both players saw the same sequence: every version once, in order, the same moves.
+    for (side, client) in [
+        (Side::White, &mut pair.white),
+        (Side::Black, &mut pair.black),
+    ] {
+        client
+            .wait_for("the ended event", |message| match message {
+                ServerMessage::MatchEvent(event) if event.v == final_v => Some(()),
+                _ => None,
+            })
+            .await
+            .map_err(|err| fail(format!("{side} waiting for the end: {err}")))?;
+        let mut plies = Vec::new();
+        let mut last_v = 0;
+        for message in client.backlog() {
+            match message {
+                ServerMessage::MatchSnapshot(snapshot) if snapshot.match_id == match_id => {
+                    last_v = snapshot.v;
+                }
+                ServerMessage::MatchEvent(event) if event.match_id == match_id => {
+                    if event.v != last_v + 1 {
+                        return Err(fail(format!("{side} got v {} after {last_v}", event.v)));
+                    }
+                    last_v = event.v;
+                    if let MatchEvent::Moved(moved) = &event.event {
+                        plies.push(moved.played.notation.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        if last_v + 1 != final_v || plies != game.moves {
+            return Err(fail(format!(
+                "{side} saw {} moves up to v {last_v}, expected {} up to v {}",
+                plies.len(),
+                game.moves.len(),
+                final_v - 1
+            )));
+        }
+    }
+
+    // A newcomer's snapshot holds the whole finished game.
+    let mut late = Client::connect(addr, encoding)
+        .await
+        .map_err(|err| fail(format!("late watcher: {err}")))?;
+    let snapshot = late
+        .watch_match(&match_id)
+        .await
+        .map_err(|err| fail(format!("late watch: {err}")))?;
+    let notations: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
+    if snapshot.phase != MatchPhase::Finished
+        || snapshot.v != final_v
+        || notations != game.moves
+        || snapshot.fen != *game.fens.last().expect("games have moves")
+        || snapshot.result.as_ref() != Some(result)
+        || !snapshot.legal_moves.is_empty()
+    {
+        return Err(fail(format!("bad final snapshot: {snapshot:?}")));
+    }
+    pair.white.close().await;
+    pair.black.close().await;
+    spectator.close().await;
+    late.close().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_reference_game_in_both_encodings() {
+    let games = Arc::new(load_games());
+    assert_eq!(games.len(), 40, "the reference file holds 40 games");
+    // The players move as fast as the server answers: lift the per-connection rate limit,
+    // which exists for people, not for this replay.
+    let server = TestServer::start(
+        server_program(),
+        &["--log", "error", "--rate", "100000", "--burst", "100000"],
+    );
+    let addr = server.addr();
+    let mut tasks = tokio::task::JoinSet::new();
+    for encoding in [Encoding::Json, Encoding::Postcard] {
+        for index in 0..games.len() {
+            let games = Arc::clone(&games);
+            tasks.spawn(async move { replay(addr, encoding, &games[index]).await });
+        }
+    }
+    let mut failures = Vec::new();
+    while let Some(outcome) = tasks.join_next().await {
+        if let Err(failure) = outcome.expect("replay task panicked") {
+            failures.push(failure);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of 80 replays failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
