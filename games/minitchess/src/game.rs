@@ -44,6 +44,16 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+impl Outcome {
+    /// `side` had to move and could not.
+    const fn stuck(side: Color) -> Outcome {
+        Outcome {
+            winner: Some(side.opponent()),
+            reason: EndReason::NoLegalMoves,
+        }
+    }
+}
+
 /// The reference files' `result`: `white wins (king captured)`,
 /// `black wins (white has no legal moves)`, `draw (40 moves each)`.
 impl fmt::Display for Outcome {
@@ -65,6 +75,8 @@ pub enum GameError {
     Serial(#[from] SerialError),
     #[error("start ply {0} is out of range: a game ends after ply {LAST_PLY}")]
     StartPly(u32),
+    #[error("engine {0}: a seed is a single digit 0-9")]
+    Seed(String),
 }
 
 /// A game between two engines, from the start or from a custom position.
@@ -105,6 +117,10 @@ impl Game {
         if start_ply > LAST_PLY {
             return Err(GameError::StartPly(start_ply));
         }
+        // `Engine`'s fields are public, so its parser cannot be the only gate.
+        if let Some(bad) = [white, black].into_iter().find(|e| e.seed > 9) {
+            return Err(GameError::Seed(format!("{}{}", bad.kind, bad.seed)));
+        }
         let mut game = Game {
             board,
             engines: [white, black],
@@ -142,10 +158,7 @@ impl Game {
             digits.get(n),
         ) else {
             // Not reached while the outcome is settled after every move; the rule holds anyway.
-            self.outcome = Some(Outcome {
-                winner: Some(side.opponent()),
-                reason: EndReason::NoLegalMoves,
-            });
+            self.outcome = Some(Outcome::stuck(side));
             return None;
         };
         self.moves.push(mv);
@@ -175,10 +188,7 @@ impl Game {
     fn settle_if_stuck(&mut self) {
         let side = self.side_to_move();
         if !movegen::has_legal_move(&self.board, side) {
-            self.outcome = Some(Outcome {
-                winner: Some(side.opponent()),
-                reason: EndReason::NoLegalMoves,
-            });
+            self.outcome = Some(Outcome::stuck(side));
         }
     }
 
@@ -327,6 +337,14 @@ mod tests {
         assert_eq!(
             Game::from_position("CH3SS5", w, b, Board::start(), 80).unwrap_err(),
             GameError::StartPly(80)
+        );
+        let wild = Engine {
+            kind: w.kind,
+            seed: 12,
+        };
+        assert_eq!(
+            Game::new("CH3SS5", w, wild).unwrap_err(),
+            GameError::Seed("L12".into())
         );
     }
 
