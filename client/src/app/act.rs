@@ -138,16 +138,33 @@ impl App {
         let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
         match entry::resolve(text, legal) {
             Err(error) => self.error("bad_input", error.to_string()),
-            Ok(Resolution::One(route)) | Ok(Resolution::Unlisted(route)) => self.play(route),
-            Ok(Resolution::Ambiguous(candidates)) => {
-                let names = candidates
-                    .iter()
-                    .filter_map(|&i| legal.get(i).map(|m| m.notation.clone()))
+            Ok(Resolution::One(route)) => self.play(route),
+            Ok(Resolution::Unlisted(route)) => {
+                // An unfinished notation (`32-2`) offers the legal moves it begins (to be
+                // picked, never guessed); anything else goes to the server, which says why it
+                // is not legal.
+                let started: Vec<usize> = (0..legal.len())
+                    .filter(|&i| legal[i].notation.starts_with(text.trim()))
                     .collect();
-                self.ui.choice = Some(candidates);
-                self.note(Note::Ambiguous(names));
+                if started.is_empty() {
+                    self.play(route);
+                } else {
+                    self.ask_which(started);
+                }
             }
+            Ok(Resolution::Ambiguous(candidates)) => self.ask_which(candidates),
         }
+    }
+
+    /// Several legal moves fit: the user picks one (`1`–`9` in the UI, full path in plain).
+    pub(super) fn ask_which(&mut self, candidates: Vec<usize>) {
+        let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
+        let names = candidates
+            .iter()
+            .filter_map(|&i| legal.get(i).map(|m| m.notation.clone()))
+            .collect();
+        self.ui.choice = Some(candidates);
+        self.note(Note::Ambiguous(names));
     }
 
     fn play(&mut self, route: Vec<u8>) {

@@ -75,7 +75,7 @@ impl App {
         }
         let len = self.lobby.as_ref().map_or(0, |l| self.ui.section.len(l));
         match code {
-            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Char('q') => self.quit = true,
             KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
                 self.ui.section = self.ui.section.next();
                 self.ui.row = 0;
@@ -207,9 +207,6 @@ impl App {
                 }
             }
             KeyCode::Esc => {
-                if self.ui.input.is_empty() && self.ui.selected.is_none() {
-                    self.back_home();
-                }
                 self.ui.input.clear();
                 self.ui.selected = None;
             }
@@ -285,14 +282,7 @@ impl App {
                 let route = legal[*one].route.clone();
                 self.command(Command::Route(route));
             }
-            _ => {
-                let names = candidates
-                    .iter()
-                    .map(|&i| legal[i].notation.clone())
-                    .collect();
-                self.ui.choice = Some(candidates);
-                self.note(super::notes::Note::Ambiguous(names));
-            }
+            _ => self.ask_which(candidates),
         }
     }
 
@@ -323,9 +313,6 @@ impl App {
             KeyCode::Char('f') => self.ui.flat = !self.ui.flat,
             KeyCode::Char('p') => self.ui.predicting = !self.ui.predicting,
             KeyCode::Esc => {
-                if self.ui.input.is_empty() && self.ui.minit_from.is_none() {
-                    self.back_home();
-                }
                 self.ui.input.clear();
                 self.ui.minit_from = None;
             }

@@ -520,3 +520,19 @@ fn the_home_prompts_join_by_code_and_start_engine_games() {
             .starts_with("error bad_input: expected engine game")
     );
 }
+
+#[test]
+fn an_unfinished_notation_offers_the_moves_it_begins() {
+    let mut app = seated(Side::White, &["32-28", "32-27", "31-26"]);
+    type_text(&mut app, "32-2");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(lines(&mut app), ["ambiguous 32-28 32-27"]);
+    assert!(sent(&mut app).is_empty());
+    key(&mut app, KeyCode::Char('1'));
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [32, 28]));
+    // Esc clears, it never leaves the match.
+    type_text(&mut app, "31");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!((app.ui.input.as_str(), app.ui.screen), ("", Screen::Match));
+}

@@ -29,7 +29,7 @@ pub const MATCH: &[(&str, &str)] = &[
     ("← → ↑ ↓ hjkl", "move the cursor"),
     ("Enter Space", "pick the piece, then its destination"),
     ("1-9", "choose when a capture is ambiguous"),
-    ("Esc", "clear input and selection (again: back)"),
+    ("Esc", "clear the input and the selection"),
     ("r / a", "resign / abort (asks to confirm)"),
     ("d / D", "offer or accept a draw / decline"),
     ("m / M", "offer or accept a rematch / decline"),
@@ -44,7 +44,8 @@ pub const CHANNEL: &[(&str, &str)] = &[
     ("b1-c3 Enter", "type a guess for the coming ply"),
     ("p", "prediction on or off"),
     ("f", "FULL (figurines) or FLAT (letters) pieces"),
-    ("Esc q", "back to the home screen"),
+    ("Esc", "clear the input and the picked square"),
+    ("q", "back to the home screen"),
 ];
 
 pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {

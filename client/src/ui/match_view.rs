@@ -20,20 +20,15 @@ use crate::app::view::Confirm;
 fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static> {
     let player = game.player(side);
     let name = player.map_or("(free seat)".to_owned(), |p| p.name.clone());
-    let gone = player.is_some_and(|p| !p.connected) || game.claim_in(side, now).is_some();
-    let clock = game
+    let me = app.my_side() == Some(side);
+    let gone = !me && (player.is_some_and(|p| !p.connected) || game.claim_in(side, now).is_some());
+    let ms = game
         .clocks(now)
-        .map(|(w, b)| format_clock(if side == Side::White { w } else { b }))
-        .unwrap_or_default();
-    let to_move = !game.is_over() && game.turn == side;
-    let you = if app.my_side() == Some(side) {
-        " (you)"
-    } else {
-        ""
-    };
-    let low = game
-        .clocks(now)
-        .is_some_and(|(w, b)| (if side == Side::White { w } else { b }) < 10_000);
+        .map(|(w, b)| if side == Side::White { w } else { b });
+    let clock = ms.map(format_clock).unwrap_or_default();
+    let to_move = game.phase == boardcast_protocol::MatchPhase::Playing && game.turn == side;
+    let you = if me { " (you)" } else { "" };
+    let low = ms.is_some_and(|ms| ms < 10_000);
     let mut clock_style = Style::default();
     if to_move {
         clock_style = clock_style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
@@ -287,7 +282,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         banner(
             frame,
             inner,
-            &format!("Which capture? {}  (Esc cancels)", options.join("  ")),
+            &format!("Which move? {}  (Esc cancels)", options.join("  ")),
         );
     }
 }
