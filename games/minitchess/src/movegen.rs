@@ -271,12 +271,12 @@ mod tests {
     }
 
     fn texts(board: &Board, side: Color, from: Option<&str>) -> Vec<String> {
-        let mut v: Vec<String> = legal_moves(board, side)
+        let v: Vec<String> = legal_moves(board, side)
             .iter()
             .filter(|m| from.is_none_or(|f| m.from.to_string() == f))
             .map(ToString::to_string)
             .collect();
-        v.sort();
+        assert!(v.is_sorted(), "legal moves come in move-text order: {v:?}");
         v
     }
 
