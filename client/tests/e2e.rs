@@ -1,7 +1,8 @@
-//! End to end: two `boardcast --plain` processes play a short game against the real server
-//! (started in-process through the `boardcast-server` library on a free port): create and
-//! join by invite code, moves typed in notation, a refused out-of-turn move, a declined draw
-//! offer, and a resignation seen by both.
+//! End to end: `boardcast --plain` processes against the real server, started in-process
+//! through the `boardcast-server` library on a free port. Two players create and join by
+//! invite code, type moves in notation, get an out-of-turn move refused, decline a draw and
+//! resign; `list` shows a seek; `resume` takes a seat back after the client process died; and
+//! both players reconnect by themselves when the server restarts.
 
 mod common;
 
@@ -194,6 +195,73 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
         assert_eq!(bob.expect("returned"), "returned white");
         assert_eq!(bob.expect("move"), "move 1 32-28");
         assert_eq!(alice.expect("move"), "move 1 32-28");
+        alice.quit();
+        bob.quit();
+    })
+    .await
+    .unwrap();
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn both_players_reconnect_by_themselves_when_the_server_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("boardcast.db");
+    let server = Server::start(Config::for_tests(db.clone()))
+        .await
+        .expect("the server starts");
+    let addr = server.local_addr();
+    let url = format!("ws://{addr}/ws");
+    let data_a = dir.path().join("a");
+    let data_b = dir.path().join("b");
+
+    let (mut alice, mut bob) = tokio::task::spawn_blocking(move || {
+        let (a, b) = (data_a.to_str().unwrap(), data_b.to_str().unwrap());
+        let mut alice = Plain::start(&[
+            "--server",
+            &url,
+            "--name",
+            "alice",
+            "--data-dir",
+            a,
+            "play",
+            "--color",
+            "white",
+        ]);
+        let code = invite(&alice.expect("seat"));
+        let mut bob = Plain::start(&[
+            "--server",
+            &url,
+            "--name",
+            "bob",
+            "--data-dir",
+            b,
+            "join",
+            &code,
+        ]);
+        alice.expect("legal");
+        alice.send("32-28");
+        assert_eq!(bob.expect("move"), "move 1 32-28");
+        (alice, bob)
+    })
+    .await
+    .unwrap();
+
+    server.shutdown().await.unwrap();
+    let mut config = Config::for_tests(db);
+    config.listen = addr;
+    let server = Server::start(config).await.expect("the server restarts");
+
+    tokio::task::spawn_blocking(move || {
+        for player in [&mut alice, &mut bob] {
+            player.expect("disconnected retry");
+            player.expect("reconnected");
+        }
+        bob.send("19-23");
+        for player in [&mut alice, &mut bob] {
+            assert_eq!(player.expect("move"), "move 2 19-23");
+        }
+        assert!(alice.expect("legal").contains("28x19"));
         alice.quit();
         bob.quit();
     })
