@@ -1,7 +1,7 @@
 //! End to end: `boardcast --plain` processes against the real server, started in-process
 //! through the `boardcast-server` library on a free port. Two players create and join by
-//! invite code, type moves in notation, get an out-of-turn move refused, decline a draw and
-//! resign; `list` shows a seek; `resume` takes a seat back after the client process died; and
+//! invite code, type moves in notation, get an out-of-turn move refused, decline a draw,
+//! resign and start a rematch; `list` shows a seek; `resume` takes a seat back after the client process died; and
 //! both players reconnect by themselves when the server restarts.
 
 mod common;
@@ -107,6 +107,27 @@ async fn two_plain_clients_play_a_short_game_on_the_real_server() {
         bob.send("board");
         // White's man took on 19 and stands there; 23 and 28 are empty.
         assert_eq!(bob.expect("board 16"), "board 16 b   b   b   w   b");
+
+        // A rematch, colours swapped: each gets a new seat unasked and Bob opens as White.
+        alice.send("rematch offer");
+        assert_eq!(bob.expect("rematch offered"), "rematch offered white");
+        bob.send("rematch accept");
+        let started = alice.expect("rematch started");
+        assert_eq!(bob.expect("rematch started"), started);
+        let rematch = started.rsplit(' ').next().unwrap().to_owned();
+        assert!(
+            alice
+                .expect("seat")
+                .starts_with(&format!("seat black {rematch} "))
+        );
+        assert!(
+            bob.expect("seat")
+                .starts_with(&format!("seat white {rematch} "))
+        );
+        assert!(bob.expect("legal").contains("32-28"));
+        bob.send("32-28");
+        assert_eq!(alice.expect("move"), "move 1 32-28");
+        assert!(alice.expect("legal").contains("19-23"));
         let mut lines = alice.quit();
         lines.extend(bob.quit());
         (token, lines)

@@ -128,6 +128,19 @@ impl App {
         id
     }
 
+    /// Queues a store change and keeps the home screen's resumable seat in step with it.
+    fn store(&mut self, op: StoreOp) {
+        match &op {
+            StoreOp::Save(seat) => self.stored = Some(seat.clone()),
+            StoreOp::Remove(id) => {
+                if self.stored.as_ref().is_some_and(|s| &s.match_id == id) {
+                    self.stored = None;
+                }
+            }
+        }
+        self.store_ops.push(op);
+    }
+
     fn note(&mut self, note: Note) {
         if !note.is_listing() {
             self.ui.log(note.to_string());

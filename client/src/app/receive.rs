@@ -68,7 +68,7 @@ impl App {
                 {
                     self.game = None;
                 }
-                self.store_ops.push(StoreOp::Save(info.clone()));
+                self.store(StoreOp::Save(info.clone()));
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
                 self.ui.enter(Screen::Match);
@@ -127,7 +127,7 @@ impl App {
             && matches!(reply.code, ErrorCode::InvalidToken | ErrorCode::NotFound)
         {
             if let Some(seat) = self.seat.take() {
-                self.store_ops.push(StoreOp::Remove(seat.match_id));
+                self.store(StoreOp::Remove(seat.match_id));
             }
         }
         if pending == Some(Pending::Guess) {
@@ -170,7 +170,7 @@ impl App {
             let match_id = game.match_id.clone();
             self.note(Note::Result(text));
             if finished {
-                self.store_ops.push(StoreOp::Remove(match_id));
+                self.store(StoreOp::Remove(match_id));
             }
             return;
         }

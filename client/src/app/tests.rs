@@ -271,6 +271,7 @@ fn the_end_of_the_match_is_announced_and_the_seat_dropped_from_the_store() {
     assert_eq!(notes[0].to_string(), "result black wins: white resigned");
     assert_eq!(ops, [StoreOp::Remove("m1".into())]);
     assert!(!app.my_turn());
+    assert_eq!(app.stored, None, "nothing left to resume");
 }
 
 #[test]
