@@ -101,6 +101,7 @@ enum Command {
         /// MINUTES+SECONDS, or `none` for an untimed match.
         #[arg(long, default_value = "5+3")]
         time: String,
+        /// The side you play.
         #[arg(long, value_enum, default_value = "random")]
         color: Color,
         /// Not listed as an open seek: share the invite code instead.

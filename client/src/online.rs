@@ -138,3 +138,47 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardcast_protocol::{Seat, ServerMessage, Side};
+
+    fn seated(show_token: bool) -> (Vec<String>, Store, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let effects = Effects {
+            server: "ws://test/ws".into(),
+            tx,
+            store: Some(Store::new(dir.path())),
+            show_token,
+        };
+        let mut app = App::new("amy", None, 1);
+        app.connected();
+        app.receive(
+            ServerMessage::Seat(Seat {
+                id: 0,
+                match_id: "m5".into(),
+                invite_code: "QQ".into(),
+                side: Side::Black,
+                token: "tok-5".into(),
+            }),
+            Instant::now(),
+        );
+        let notes = effects.flush(&mut app);
+        assert!(
+            matches!(rx.try_recv(), Ok(e) if matches!(e.msg, boardcast_protocol::ClientMessage::Hello(_)))
+        );
+        let lines = notes.iter().map(ToString::to_string).collect();
+        (lines, Store::new(dir.path()), dir)
+    }
+
+    #[test]
+    fn flushing_sends_stores_and_prints_the_token_only_when_asked() {
+        let (lines, store, _dir) = seated(false);
+        assert_eq!(lines, ["connected", "seat black m5 invite QQ"]);
+        assert_eq!(store.latest("ws://test/ws", None).unwrap().token, "tok-5");
+        let (lines, _, _dir) = seated(true);
+        assert_eq!(lines.last().unwrap(), "info token m5 tok-5");
+    }
+}
