@@ -179,10 +179,12 @@ impl App {
             );
             return;
         }
-        let offered_by_other = |offer: Option<boardcast_protocol::Side>, me| {
-            offer.is_some_and(|side| Some(side) != me)
-        };
         let me = self.my_side();
+        // `d` and `m` accept the opponent's standing offer, or make one.
+        let answer = |offer: Option<boardcast_protocol::Side>| match offer {
+            Some(side) if Some(side) != me => Reply::Accept,
+            _ => Reply::Offer,
+        };
         match code {
             KeyCode::Char(c)
                 if (c.is_ascii_digit() || c == '-' || c == 'x') && self.ui.input.len() < 64 =>
@@ -215,11 +217,7 @@ impl App {
             KeyCode::Char('a') if me.is_some() => self.ui.confirm = Some(Confirm::Abort),
             KeyCode::Char('d') if me.is_some() => {
                 let offer = self.game.as_ref().and_then(|g| g.draw_offer);
-                let reply = match offered_by_other(offer, me) {
-                    true => Reply::Accept,
-                    false => Reply::Offer,
-                };
-                self.command(Command::Draw(reply));
+                self.command(Command::Draw(answer(offer)));
             }
             KeyCode::Char('D') if me.is_some() => self.command(Command::Draw(Reply::Decline)),
             KeyCode::Char('m') if me.is_some() => {
@@ -228,11 +226,7 @@ impl App {
                     return self.command(Command::Watch(Target::Match(id)));
                 }
                 let offer = game.and_then(|g| g.rematch_offer);
-                let reply = match offered_by_other(offer, me) {
-                    true => Reply::Accept,
-                    false => Reply::Offer,
-                };
-                self.command(Command::Rematch(reply));
+                self.command(Command::Rematch(answer(offer)));
             }
             KeyCode::Char('M') if me.is_some() => self.command(Command::Rematch(Reply::Decline)),
             KeyCode::Char('c') if me.is_some() => self.command(Command::Claim(ClaimKind::Win)),

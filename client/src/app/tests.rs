@@ -537,3 +537,27 @@ fn an_unfinished_notation_offers_the_moves_it_begins() {
     key(&mut app, KeyCode::Esc);
     assert_eq!((app.ui.input.as_str(), app.ui.screen), ("", Screen::Match));
 }
+
+#[test]
+fn d_offers_a_draw_or_accepts_the_opponents_offer() {
+    let mut app = seated(Side::White, &["32-28"]);
+    key(&mut app, KeyCode::Char('d'));
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::OfferDraw(_)]));
+    let offered = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: MatchEvent::DrawOffered(Side::Black),
+    };
+    app.receive(ServerMessage::MatchEvent(offered), Instant::now());
+    assert_eq!(lines(&mut app), ["draw offered black"]);
+    key(&mut app, KeyCode::Char('d'));
+    assert!(matches!(
+        &sent(&mut app)[..],
+        [ClientMessage::AcceptDraw(_)]
+    ));
+    key(&mut app, KeyCode::Char('D'));
+    assert!(matches!(
+        &sent(&mut app)[..],
+        [ClientMessage::DeclineDraw(_)]
+    ));
+}
