@@ -12,15 +12,8 @@ fn main() {
 
 const SERIALS: [&str; 4] = ["CH3SS5", "TZ1FG9", "904WF6", "D41WX5"];
 
-fn engines() -> Vec<Engine> {
-    EngineKind::ALL
-        .into_iter()
-        .flat_map(|kind| (0..=9).map(move |seed| Engine { kind, seed }))
-        .collect()
-}
-
 fn pairings() -> Vec<(&'static str, Engine, Engine)> {
-    let engines = engines();
+    let engines: Vec<Engine> = Engine::all().collect();
     SERIALS
         .into_iter()
         .flat_map(|s| {

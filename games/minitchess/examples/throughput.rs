@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use minitchess::{Engine, EngineKind, Game};
+use minitchess::{Engine, Game};
 
 const SERIALS: [&str; 4] = ["CH3SS5", "TZ1FG9", "904WF6", "D41WX5"];
 
@@ -14,10 +14,7 @@ fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .map_or(20, |r| r.parse().expect("rounds is a number"));
-    let engines: Vec<Engine> = EngineKind::ALL
-        .into_iter()
-        .flat_map(|kind| (0..=9).map(move |seed| Engine { kind, seed }))
-        .collect();
+    let engines: Vec<Engine> = Engine::all().collect();
     let started = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
     for _ in 0..rounds {

@@ -130,6 +130,13 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// All 50 engines: D0 … D9, K0 … S9.
+    pub fn all() -> impl Iterator<Item = Engine> {
+        EngineKind::ALL
+            .into_iter()
+            .flat_map(|kind| (0..=9).map(move |seed| Engine { kind, seed }))
+    }
+
     /// `None` if `seed` is not 0..=9.
     pub const fn new(kind: EngineKind, seed: u8) -> Option<Engine> {
         if seed <= 9 {

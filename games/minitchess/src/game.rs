@@ -361,11 +361,7 @@ mod tests {
 
     #[test]
     fn stepping_agrees_with_the_explicit_sort_and_pick_rule() {
-        use crate::engine::EngineKind;
-        let engines: Vec<Engine> = EngineKind::ALL
-            .into_iter()
-            .flat_map(|kind| (0..=9).map(move |seed| Engine { kind, seed }))
-            .collect();
+        let engines: Vec<Engine> = Engine::all().collect();
         for serial in ["CH3SS5", "ZX9AB0"] {
             for &white in &engines {
                 for &black in &engines {
