@@ -29,7 +29,19 @@ pub async fn run(
     effects: Effects,
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
-    let mut terminal = ratatui::init();
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        eprintln!("boardcast: stdout is not a terminal; use --plain for line mode");
+        return ExitCode::FAILURE;
+    }
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(error) => {
+            ratatui::restore();
+            eprintln!("boardcast: cannot set up the terminal ({error}); use --plain for line mode");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut keys = spawn_keys();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
     let mut last_lobby = Instant::now();

@@ -11,6 +11,7 @@ pub const DARK: Color = Color::Rgb(118, 150, 86);
 pub const LAST: Color = Color::Rgb(205, 210, 106);
 pub const CURSOR: Color = Color::Rgb(70, 110, 190);
 pub const FROM: Color = Color::Rgb(200, 120, 60);
+pub const GUESS: Color = Color::Rgb(170, 110, 200);
 
 /// A board character (`K`, `q`, `.`) as drawn in the FULL or FLAT set.
 pub fn glyph(piece: char, flat: bool) -> Option<&'static str> {
@@ -55,6 +56,8 @@ pub struct MinitBoard<'a> {
     pub last: Option<(usize, usize)>,
     pub cursor: Option<usize>,
     pub from: Option<usize>,
+    /// The viewer's guess waiting for its reveal (from, to).
+    pub guess: Option<(usize, usize)>,
 }
 
 /// Cell width and height, and the columns taken by the rank labels.
@@ -94,6 +97,12 @@ impl Widget for MinitBoard<'_> {
                 .is_some_and(|(from, to)| from == index || to == index)
             {
                 bg = LAST;
+            }
+            if self
+                .guess
+                .is_some_and(|(from, to)| from == index || to == index)
+            {
+                bg = GUESS;
             }
             if self.from == Some(index) {
                 bg = FROM;
@@ -155,6 +164,7 @@ mod tests {
             last: None,
             cursor: None,
             from: None,
+            guess: None,
         });
         let rank6 = ["a6", "b6", "c6", "d6", "e6"].map(|s| piece(&buf, s));
         assert_eq!(rank6, ["♚", "♛", "♝", "♞", "♜"]);
@@ -180,6 +190,7 @@ mod tests {
             last: Some((26, 17)),
             cursor: Some(0),
             from: Some(20),
+            guess: Some((1, 29)),
         });
         assert_eq!(piece(&buf, "c3"), "N");
         assert_eq!(piece(&buf, "b1"), " ");
@@ -188,6 +199,9 @@ mod tests {
             let (x, y) = MinitBoard::cell_origin(buf.area, index);
             buf[(x, y)].bg
         };
-        assert_eq!([bg(26), bg(17), bg(0), bg(20)], [LAST, LAST, CURSOR, FROM]);
+        assert_eq!(
+            [bg(26), bg(17), bg(0), bg(20), bg(1), bg(29)],
+            [LAST, LAST, CURSOR, FROM, GUESS, GUESS]
+        );
     }
 }

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::minit_board::MinitBoard;
 use crate::app::App;
-use crate::app::channel::{Channel, square_name};
+use crate::app::channel::{Channel, square_index, square_name};
 
 /// The module's display: `CH3SS5`, `L4 · K7`, `Move 3`.
 pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
@@ -129,6 +129,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
             last: channel.last_move(),
             cursor: app.ui.predicting.then_some(app.ui.minit_cursor),
             from: app.ui.minit_from,
+            guess: channel.score.pending.as_ref().and_then(|(_, guess)| {
+                let (from, to) = guess.split_once('-')?;
+                Some((square_index(from)?, square_index(to)?))
+            }),
         },
         inner,
     );
