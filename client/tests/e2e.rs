@@ -1,8 +1,9 @@
 //! End to end: `boardcast --plain` processes against the real server, started in-process
 //! through the `boardcast-server` library on a free port. Two players create and join by
 //! invite code, type moves in notation, get an out-of-turn move refused, decline a draw,
-//! resign and start a rematch; `list` shows a seek; `resume` takes a seat back after the client process died; and
-//! both players reconnect by themselves when the server restarts.
+//! resign and start a rematch; `list` shows a seek; a watcher follows a match; `resume` takes
+//! a seat back after the client process died; and both players reconnect by themselves when
+//! the server restarts.
 
 mod common;
 
@@ -201,9 +202,18 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
         assert_eq!(bob.expect("turn"), "turn white");
         alice.expect("legal");
 
+        // A watcher sees the match and its moves, but no legal list: it is nobody's seat.
+        let mut eve = Plain::start(&["--server", &url, "--data-dir", data_b, "watch", &id]);
+        assert_eq!(
+            eve.expect("match"),
+            format!("match {id} white alice black bob playing")
+        );
+        assert_eq!(eve.expect("turn"), "turn white");
+
         // The terminal is closed: the process dies without a word.
         drop(alice);
         assert_eq!(bob.expect("left"), "left white");
+        assert_eq!(eve.expect("left"), "left white");
 
         let mut alice = start(alice_args(&["resume"]));
         assert_eq!(alice.expect("seat"), seat);
@@ -216,8 +226,15 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
         assert_eq!(bob.expect("returned"), "returned white");
         assert_eq!(bob.expect("move"), "move 1 32-28");
         assert_eq!(alice.expect("move"), "move 1 32-28");
+        assert_eq!(eve.expect("move"), "move 1 32-28");
+        assert_eq!(eve.expect("turn"), "turn black");
         alice.quit();
         bob.quit();
+        let watched = eve.quit();
+        assert!(
+            !watched.iter().any(|l| l.starts_with("legal")),
+            "{watched:#?}"
+        );
     })
     .await
     .unwrap();
