@@ -65,7 +65,10 @@ impl FenArg {
 
 pub fn run(command: Command) -> ExitCode {
     let result = match command {
-        Command::Moves { fen, json } => fen.position().and_then(|p| moves(&p, json)),
+        Command::Moves { fen, json } => fen
+            .position()
+            .and_then(|p| moves_text(&p, json))
+            .map(|text| print!("{text}")),
         Command::Perft {
             fen,
             depth,
@@ -74,7 +77,7 @@ pub fn run(command: Command) -> ExitCode {
         } => fen
             .position()
             .map(|p| perft(&p, depth, divide, threads.max(1))),
-        Command::Status { fen } => fen.position().map(|p| status(&p)),
+        Command::Status { fen } => fen.position().map(|p| println!("{}", status_line(&p))),
         Command::Play { fen, moves } => fen.position().and_then(|p| play(p, &moves)),
     };
     match result {
@@ -96,14 +99,15 @@ struct MoveJson {
     fen_after: String,
 }
 
-fn moves(pos: &Position, json: bool) -> Result<(), String> {
+/// The `moves` output: notation lines, or one JSON array.
+fn moves_text(pos: &Position, json: bool) -> Result<String, String> {
     let mut list = pos.legal_moves_with_notation();
     list.sort_by(|(a, na), (b, nb)| (a.from(), a.to(), na).cmp(&(b.from(), b.to(), nb)));
     if !json {
-        for (_, notation) in &list {
-            println!("{notation}");
-        }
-        return Ok(());
+        return Ok(list
+            .iter()
+            .map(|(_, notation)| format!("{notation}\n"))
+            .collect());
     }
     let out: Vec<MoveJson> = list
         .iter()
@@ -116,11 +120,8 @@ fn moves(pos: &Position, json: bool) -> Result<(), String> {
             fen_after: pos.play_legal(mv).fen(),
         })
         .collect();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
-    );
-    Ok(())
+    let text = serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?;
+    Ok(text + "\n")
 }
 
 /// Perft with the root moves shared out among `threads` workers.
@@ -158,14 +159,11 @@ fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64
 
 fn perft(pos: &Position, depth: u32, divide: bool, threads: usize) {
     let started = Instant::now();
+    let cpu_start = cpu_seconds();
     let mut total = 0u64;
     for d in 1..=depth {
         let parts = parallel_divide(pos, d, threads);
-        let count: u64 = if d == 0 {
-            1
-        } else {
-            parts.iter().map(|(_, n)| n).sum()
-        };
+        let count: u64 = parts.iter().map(|(_, n)| n).sum();
         if divide && d == depth {
             let mut named: Vec<(Move, String, u64)> = parts
                 .iter()
@@ -179,21 +177,46 @@ fn perft(pos: &Position, depth: u32, divide: bool, threads: usize) {
         println!("perft {d} {count}");
         total += count;
     }
-    let secs = started.elapsed().as_secs_f64();
-    let rate = if secs > 0.0 { total as f64 / secs } else { 0.0 };
-    println!(
-        "time {secs:.3} s, {total} leaves, {:.1} M leaves/s ({threads} thread{})",
-        rate / 1e6,
-        if threads == 1 { "" } else { "s" }
+    let wall = started.elapsed().as_secs_f64();
+    let rate = |secs: f64| {
+        if secs > 0.0 {
+            total as f64 / secs / 1e6
+        } else {
+            0.0
+        }
+    };
+    let plural = if threads == 1 { "" } else { "s" };
+    let mut line = format!(
+        "time {wall:.3} s, {total} leaves, {:.1} M leaves/s ({threads} thread{plural})",
+        rate(wall)
     );
+    if let (Some(a), Some(b)) = (cpu_start, cpu_seconds()) {
+        line += &format!(
+            "; CPU time {:.2} s, {:.1} M leaves/s of CPU",
+            b - a,
+            rate(b - a)
+        );
+    }
+    println!("{line}");
 }
 
-fn status(pos: &Position) {
+/// CPU time of this process (all threads) from `/proc/self/stat`, in seconds: on a machine
+/// shared with other jobs, wall time says more about the load than about the generator.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name start with the state (field 3); utime and
+    // stime are fields 14 and 15, in clock ticks of 1/100 s on Linux.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn status_line(pos: &Position) -> String {
     let status = pos.status();
     let reason = status
         .reason()
         .unwrap_or_else(|| format!("{} to move", pos.turn()));
-    println!("{}: {reason}", status.result_word());
+    format!("{}: {reason}", status.result_word())
 }
 
 fn play(mut pos: Position, moves: &[String]) -> Result<(), String> {
@@ -205,4 +228,62 @@ fn play(mut pos: Position, moves: &[String]) -> Result<(), String> {
     }
     println!("{pos}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn moves_are_sorted_by_from_to_notation() {
+        let text = moves_text(&Position::start(), false).unwrap();
+        assert_eq!(
+            text,
+            "31-26\n31-27\n32-27\n32-28\n33-28\n33-29\n34-29\n34-30\n35-30\n"
+        );
+        let ambiguous = moves_text(&at("W:W12,22:B23,27,32,38"), false).unwrap();
+        assert_eq!(ambiguous, "22x31x33x13\n22x42x33x13\n22x42\n");
+    }
+
+    #[test]
+    fn moves_json_has_every_field() {
+        let text = moves_text(&at("W:W33:B34"), true).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!([{
+                "notation": "33x35", "from": 33, "to": 35, "captures": [34],
+                "promotes": false, "fen_after": "B:W35:B:H0:F1:+0+0"
+            }])
+        );
+    }
+
+    #[test]
+    fn status_lines() {
+        assert_eq!(status_line(&Position::start()), "ongoing: white to move");
+        assert_eq!(
+            status_line(&at("B:WK2,K6:BK50:H14:F30:+0+0")),
+            "draw: two kings v one king, 7 moves (art. 18)"
+        );
+        assert_eq!(
+            status_line(&at("W:W46:B41,37")),
+            "black: white has no legal move"
+        );
+        assert_eq!(
+            status_line(&at("W:WK5:BK28:H2:F61")),
+            "ongoing: king v king, white can capture (art. 21a)"
+        );
+    }
+
+    #[test]
+    fn parallel_divide_matches_one_thread() {
+        let pos = Position::start();
+        let one = frisian::divide(&pos, 4);
+        let two = parallel_divide(&pos, 4, 2);
+        assert_eq!(one, two);
+    }
 }

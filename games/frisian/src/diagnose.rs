@@ -49,7 +49,8 @@ impl Position {
     }
 
     /// Walks `route` leg by leg; errors name the first leg that cannot be played at all.
-    pub(crate) fn walk(&self, route: &[Square]) -> Result<Walk, MoveError> {
+    /// `capture` marks a route written as a capture, so a leg jumping nothing is an error.
+    pub(crate) fn walk(&self, route: &[Square], capture: bool) -> Result<Walk, MoveError> {
         let from = route[0];
         let (us, them) = self.sides();
         if (us | them) & from.bit() == 0 {
@@ -73,7 +74,7 @@ impl Position {
                 .filter(|x| occupied & x != 0)
                 .collect();
             let Some(&victim) = pieces.first() else {
-                if route.len() > 2 {
+                if capture || route.len() > 2 {
                     return Err(MoveError::NothingCaptured { from: a, to: b });
                 }
                 return self.simple_walk(a, b, d, king);

@@ -83,7 +83,7 @@ impl Position {
                     .map(full_path)
                     .collect(),
             }),
-            (None, _) => Err(self.diagnose_among(&legal, &route).into()),
+            (None, _) => Err(self.diagnose_among(&legal, &route, sep == 'x').into()),
         }
     }
 
@@ -92,14 +92,20 @@ impl Position {
     /// does not consult the draw rules: `play` refuses moves once the game is over.
     pub fn move_from_route(&self, route: &[Square]) -> Result<Move, MoveError> {
         let legal = self.legal_moves();
-        self.resolve(&legal, route)
+        self.resolve(&legal, route, false)
     }
 
-    pub(crate) fn resolve(&self, legal: &MoveList, route: &[Square]) -> Result<Move, MoveError> {
+    /// `capture` says the route was written as a capture (`28x19`) even if it has one leg.
+    pub(crate) fn resolve(
+        &self,
+        legal: &MoveList,
+        route: &[Square],
+        capture: bool,
+    ) -> Result<Move, MoveError> {
         if route.len() < 2 {
             return Err(MoveError::RouteTooShort);
         }
-        let walk = self.walk(route)?;
+        let walk = self.walk(route, capture)?;
         let (from, to) = (route[0], route[route.len() - 1]);
         let hit = legal.iter().find(|m| {
             m.from() == from
@@ -119,11 +125,11 @@ impl Position {
 
     /// Why `route` is not legal here (`NotLegal` if no finer reason is found).
     pub(crate) fn diagnose(&self, route: &[Square]) -> MoveError {
-        self.diagnose_among(&self.legal_moves(), route)
+        self.diagnose_among(&self.legal_moves(), route, false)
     }
 
-    fn diagnose_among(&self, legal: &MoveList, route: &[Square]) -> MoveError {
-        match self.resolve(legal, route) {
+    fn diagnose_among(&self, legal: &MoveList, route: &[Square], capture: bool) -> MoveError {
+        match self.resolve(legal, route, capture) {
             Ok(_) => MoveError::NotLegal,
             Err(e) => e,
         }
