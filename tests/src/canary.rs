@@ -58,6 +58,14 @@ impl Canary {
         Ok(())
     }
 
+    /// Pings on all three connections (keeps them from idling out under a short idle
+    /// timeout) without changing the match.
+    pub async fn keep_alive(&mut self) -> Result<()> {
+        self.pair.white.ping().await?;
+        self.pair.black.ping().await?;
+        self.watcher.ping().await
+    }
+
     /// The server still works and the canary match is exactly as it was: a new connection
     /// gets a pong, the canary plays on, and a fresh snapshot holds exactly its moves.
     pub async fn check(&mut self) -> Result<()> {

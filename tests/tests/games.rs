@@ -196,3 +196,59 @@ async fn every_reference_game_in_both_encodings() {
         failures.join("\n")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_leaving_and_returning_are_announced() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let mut white = Client::connect(addr, Encoding::Json).await.unwrap();
+    let seat = white
+        .create_match(boardcast_protocol::ColorChoice::White, false, None)
+        .await
+        .unwrap();
+    let own = white
+        .wait_for("the creator's snapshot", |m| match m {
+            ServerMessage::MatchSnapshot(s) => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(own.phase, MatchPhase::Waiting);
+    assert_eq!(own.black, None);
+    let mut black = Client::connect(addr, Encoding::Json).await.unwrap();
+    let black_seat = black
+        .join(boardcast_protocol::JoinMatch::Code(
+            seat.invite_code.clone(),
+        ))
+        .await
+        .unwrap();
+    let mut spectator = Client::connect(addr, Encoding::Json).await.unwrap();
+    let snapshot = spectator.watch_match(&seat.match_id).await.unwrap();
+    assert!(snapshot.white.as_ref().is_some_and(|p| p.connected));
+    assert!(snapshot.black.as_ref().is_some_and(|p| p.connected));
+    // Black's connection drops: everyone is told, and the snapshot shows it.
+    black.close().await;
+    let event = spectator.next_match_event(&seat.match_id).await.unwrap();
+    assert!(
+        matches!(&event.event, MatchEvent::PlayerLeft(a) if a.side == Side::Black),
+        "{event:?}"
+    );
+    let mut late = Client::connect(addr, Encoding::Json).await.unwrap();
+    let snapshot = late.watch_match(&seat.match_id).await.unwrap();
+    assert!(snapshot.black.as_ref().is_some_and(|p| !p.connected));
+    assert_eq!(snapshot.absent.len(), 1);
+    // It comes back with its token: returned, and it can move when it is its turn.
+    let mut again = Client::connect(addr, Encoding::Json).await.unwrap();
+    again.set_next_id(100);
+    again
+        .resume(&black_seat.token, Some(event.v))
+        .await
+        .unwrap();
+    let back = spectator.next_match_event(&seat.match_id).await.unwrap();
+    assert!(
+        matches!(back.event, MatchEvent::PlayerReturned(Side::Black)),
+        "{back:?}"
+    );
+    white.play(&seat, &[32, 28]).await.unwrap();
+    again.play(&black_seat, &[19, 23]).await.unwrap();
+}

@@ -1,0 +1,297 @@
+//! Hostile and mistaken input on MinitChess channels: late guesses, repeated guesses, and a
+//! client that never reads while a channel broadcasts. Each ends with a canary check: a new
+//! connection is served and a Frisian match beside it is untouched.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::limits::close;
+use boardcast_protocol::{
+    ChannelEvent, ChannelSnapshot, ClientMessage, Encoding, ErrorCode, Predict, ServerMessage,
+    StartEngineGame, Target, Watch,
+};
+use boardcast_tests::TestServer;
+use boardcast_tests::canary::Canary;
+use boardcast_tests::client::{Client, ClientError, ConnectOptions};
+use boardcast_tests::games::{RefGame, load_games};
+use tokio::io::AsyncReadExt;
+
+fn server_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+}
+
+fn games() -> &'static [RefGame] {
+    static GAMES: OnceLock<Vec<RefGame>> = OnceLock::new();
+    GAMES.get_or_init(load_games)
+}
+
+async fn setup(args: &[&str]) -> (TestServer, Canary) {
+    let mut all = vec!["--log", "error"];
+    all.extend_from_slice(args);
+    let server = TestServer::start(server_program(), &all);
+    let canary = Canary::start(server.addr(), Encoding::Json, games()[0].clone())
+        .await
+        .expect("the canary match starts");
+    (server, canary)
+}
+
+/// Starts an on-demand engine game revealing a ply every `interval_ms`; returns its channel.
+async fn start_game(client: &mut Client, interval_ms: u64, serial: &str) -> String {
+    let id = client
+        .send(ClientMessage::StartEngineGame(StartEngineGame {
+            serial: serial.into(),
+            white: "L4".into(),
+            black: "K7".into(),
+            ply_interval_ms: Some(interval_ms),
+            reveal_from_ply: None,
+        }))
+        .await
+        .unwrap();
+    match client.expect_reply(id).await.unwrap() {
+        ServerMessage::GameCreated(created) => created.channel,
+        other => panic!("expected game_created, got {other:?}"),
+    }
+}
+
+async fn watch_channel(client: &mut Client, channel: &str) -> ChannelSnapshot {
+    let id = client
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Channel(channel.into()),
+            since_v: None,
+        }))
+        .await
+        .unwrap();
+    client.expect_ack(id).await.unwrap();
+    let wanted = channel.to_owned();
+    client
+        .wait_for("a channel snapshot", |m| match m {
+            ServerMessage::ChannelSnapshot(s) if s.channel == wanted => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap()
+}
+
+/// Waits for the reveal of `ply` on `channel`; returns the move.
+async fn revealed(client: &mut Client, channel: &str, ply: u32) -> String {
+    let wanted = channel.to_owned();
+    client
+        .wait_for(&format!("the reveal of ply {ply}"), |m| match m {
+            ServerMessage::ChannelEvent(e) if e.channel == wanted => match &e.event {
+                ChannelEvent::PlyRevealed(p) if p.ply == ply => Some(p.mv.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .unwrap()
+}
+
+fn predict(channel: &str, ply: u32, from: &str, to: &str) -> ClientMessage {
+    ClientMessage::Predict(Predict {
+        channel: channel.into(),
+        ply,
+        from: from.into(),
+        to: to.into(),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guess_after_the_reveal_is_closed() {
+    let (server, mut canary) = setup(&[]).await;
+    let mut client = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .unwrap();
+    let channel = start_game(&mut client, 300, "CH3SS5").await;
+    let snapshot = watch_channel(&mut client, &channel).await;
+    let next = snapshot.game.expect("a game").next_ply;
+    revealed(&mut client, &channel, next).await;
+    // The ply just revealed is closed; so is one far ahead.
+    for ply in [next, next + 5] {
+        let id = client
+            .send(predict(&channel, ply, "b1", "c3"))
+            .await
+            .unwrap();
+        client
+            .expect_error(id, ErrorCode::PredictionClosed)
+            .await
+            .unwrap_or_else(|err| panic!("ply {ply}: {err}"));
+    }
+    // The coming ply is still open.
+    let id = client
+        .send(predict(&channel, next + 1, "b1", "c3"))
+        .await
+        .unwrap();
+    client.expect_ack(id).await.unwrap();
+    canary.check().await.expect("canary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_guesses_for_the_same_ply_the_second_counts() {
+    let (server, mut canary) = setup(&[]).await;
+    let mut client = Client::connect(server.addr(), Encoding::Postcard)
+        .await
+        .unwrap();
+    client.hello("guesser").await.unwrap();
+    // A slow game, so both guesses surely land before the reveal.
+    let channel = start_game(&mut client, 2000, "AB12CD").await;
+    let snapshot = watch_channel(&mut client, &channel).await;
+    let ply = snapshot.game.expect("a game").next_ply;
+    let first = client
+        .send(predict(&channel, ply, "a2", "a3"))
+        .await
+        .unwrap();
+    client.expect_ack(first).await.unwrap();
+    let second = client
+        .send(predict(&channel, ply, "e2", "e3"))
+        .await
+        .unwrap();
+    let ack = client.expect_ack(second).await.unwrap();
+    assert!(!ack.duplicate);
+    let actual = revealed(&mut client, &channel, ply).await;
+    let wanted = channel.clone();
+    let results: Vec<_> = {
+        let result = client
+            .wait_for("the prediction result", |m| match m {
+                ServerMessage::PredictionResult(r) if r.channel == wanted => Some(r.clone()),
+                _ => None,
+            })
+            .await
+            .unwrap();
+        vec![result]
+    };
+    // Exactly one result, for the second guess.
+    let result = &results[0];
+    assert_eq!(result.ply, ply);
+    assert_eq!(result.guess, "e2-e3");
+    assert_eq!(result.actual, actual);
+    assert_eq!(result.correct, actual == "e2-e3");
+    assert_eq!(result.correct_total + result.strikes, 1, "{result:?}");
+    assert!(
+        !client
+            .backlog()
+            .iter()
+            .any(|m| matches!(m, ServerMessage::PredictionResult(_))),
+        "a second prediction result: {:?}",
+        client.backlog()
+    );
+    canary.check().await.expect("canary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_while_channels_broadcast() {
+    // Idle timeout 3 s: the stuck client sends nothing, so at the latest then it must go.
+    let (server, mut canary) = setup(&[
+        "--outbox",
+        "16",
+        "--idle-timeout",
+        "3s",
+        "--ping-interval",
+        "500ms",
+    ])
+    .await;
+    let addr = server.addr();
+    // Busy channels: several on-demand games revealing every 100 ms.
+    let mut starter = Client::connect(addr, Encoding::Json).await.unwrap();
+    let mut channels = Vec::new();
+    for n in 0..8 {
+        channels.push(start_game(&mut starter, 100, &format!("SLOW{n}")).await);
+    }
+    // The stuck client: a tiny receive buffer, watches everything, then never reads again.
+    let options = ConnectOptions {
+        recv_buffer: Some(2048),
+        ..ConnectOptions::encoding(Encoding::Json)
+    };
+    let mut stuck = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    for channel in &channels {
+        stuck
+            .send(ClientMessage::Watch(Watch {
+                target: Target::Channel(channel.clone()),
+                since_v: None,
+            }))
+            .await
+            .unwrap();
+    }
+    let mut stream = stuck.into_ws().into_inner();
+    // A healthy watcher on the same channel keeps getting every reveal on time.
+    let mut healthy = Client::connect(addr, Encoding::Json).await.unwrap();
+    let snapshot = watch_channel(&mut healthy, &channels[0]).await;
+    let mut ply = snapshot.game.expect("a game").next_ply;
+    let started = Instant::now();
+    let mut last = Instant::now();
+    let mut worst = Duration::ZERO;
+    while started.elapsed() < Duration::from_secs(4) {
+        let wanted = channels[0].clone();
+        let event = healthy
+            .wait_for_within("a reveal", Duration::from_secs(2), |m| match m {
+                ServerMessage::ChannelEvent(e) if e.channel == wanted => Some(e.event.clone()),
+                _ => None,
+            })
+            .await;
+        match event {
+            Ok(ChannelEvent::PlyRevealed(p)) => {
+                assert_eq!(p.ply, ply, "reveals in order");
+                ply += 1;
+                worst = worst.max(last.elapsed());
+                last = Instant::now();
+            }
+            Ok(ChannelEvent::GameEnded(_)) => break,
+            Ok(other) => panic!("unexpected {other:?}"),
+            Err(ClientError::Timeout(what)) => panic!("the healthy watcher stalled: {what}"),
+            Err(err) => panic!("{err}"),
+        }
+        canary.keep_alive().await.expect("canary connections");
+        if ply % 10 == 0 {
+            canary
+                .check()
+                .await
+                .expect("canary while the stuck client sits");
+        }
+    }
+    assert!(
+        worst < Duration::from_millis(1500),
+        "a reveal came {worst:?} after the previous one"
+    );
+    // The stuck client was dropped: its stream ends (after a 1008 close if it fit).
+    let drain = tokio::spawn(async move {
+        let mut data = Vec::new();
+        let ended = tokio::time::timeout(Duration::from_secs(6), async {
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                match stream.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => data.extend_from_slice(&buf[..n]),
+                }
+            }
+        })
+        .await;
+        (ended.is_ok(), data)
+    });
+    while !drain.is_finished() {
+        canary.keep_alive().await.expect("canary connections");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (ended, data) = drain.await.unwrap();
+    assert!(
+        ended,
+        "the server kept a client that never reads ({} bytes buffered)",
+        data.len()
+    );
+    // 1008 when the server notices it does not read; 4000 when the idle timeout comes first
+    // (a client that reads nothing answers no pings either). Both are documented; anything
+    // else is not.
+    if let Some(at) = data
+        .windows(2)
+        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
+    {
+        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
+        assert!(
+            code == close::POLICY || code == close::IDLE,
+            "close code {code}"
+        );
+    }
+    canary.check().await.expect("canary");
+}
