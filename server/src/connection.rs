@@ -28,6 +28,10 @@ use crate::shutdown::TaskGuard;
 
 /// How long one frame may take to write before the client counts as not reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the closing handshake may take.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the closing handshake may take when the server shuts down.
+const SHUTDOWN_CLOSE_TIMEOUT: Duration = Duration::from_millis(250);
 
 /// What the connection holds while it lives.
 pub struct Connection {
@@ -69,17 +73,28 @@ pub async fn run(
         _permit: permit,
         _guard: guard,
     };
-    let (sink, stream) = socket.split();
+    let (sink, mut stream) = socket.split();
     let subscriptions = inbox.subscriptions.clone();
     let mut writer = tokio::spawn(write_loop(sink, inbox));
     connection.welcome();
-    let close = connection.read_loop(stream, &mut writer).await;
+    let close = connection.read_loop(&mut stream, &mut writer).await;
     if let Close::With(code, reason) = close {
         let frame = Message::Close(Some(CloseFrame {
             code,
             reason: reason.into(),
         }));
-        if !connection.outbox.push(frame) {
+        if connection.outbox.push(frame) {
+            // The closing handshake: read (and drop) what the client still sends until its
+            // close arrives, so the socket is not reset under unread data.
+            // Shutting down, nobody waits long for slow clients.
+            let wait = if connection.app.shutdown.is_shutdown() {
+                SHUTDOWN_CLOSE_TIMEOUT
+            } else {
+                CLOSE_TIMEOUT
+            };
+            let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+            let _ = tokio::time::timeout(wait, drain).await;
+        } else {
             writer.abort();
         }
     } else {
@@ -148,7 +163,7 @@ impl Connection {
 
     async fn read_loop(
         &mut self,
-        mut stream: futures_util::stream::SplitStream<WebSocket>,
+        stream: &mut futures_util::stream::SplitStream<WebSocket>,
         writer: &mut tokio::task::JoinHandle<()>,
     ) -> Close {
         let mut shutdown = self.app.shutdown.clone();

@@ -16,7 +16,7 @@ use crate::server::App;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
-const READ_BUFFER: usize = 4 * 1024;
+const READ_BUFFER: usize = 1024;
 
 /// The router for every route of the port.
 pub fn router(app: App) -> Router {
