@@ -1,7 +1,7 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
 //! routes), simple moves, and the bulk leaf count used by perft.
 
-use crate::board::{Bits, DIAGONALS, Dir, JUMPABLE, SQUARE_OF_BIT, each_dir, shift, step};
+use crate::board::{Bits, DIAGONALS, Dir, JUMPABLE, each_dir, shift, step};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -35,6 +35,9 @@ struct Search<'a> {
     promo: u64,
     king: bool,
     path: [Square; MAX_ROUTE],
+    /// When only counting, single captures are counted here instead of listed.
+    count_only: bool,
+    singles: u64,
 }
 
 impl Search<'_> {
@@ -47,26 +50,29 @@ impl Search<'_> {
         }
     }
 
-    fn man(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
+    /// The jumps a man on `at` has, as (victim, landing) bit pairs.
+    #[inline(always)]
+    fn man_jumps(&self, at: u64, ghosts: u64) -> impl Iterator<Item = (u64, u64)> + use<> {
         let here = at.trailing_zeros();
-        let mut ended = true;
-        for victim in Bits(JUMPABLE[here as usize] & self.enemy & !ghosts) {
+        let empty = self.empty;
+        Bits(JUMPABLE[here as usize] & self.enemy & !ghosts).filter_map(move |victim| {
             // The landing square lies as far beyond the victim as the victim is from `at`.
-            let beyond = 2 * victim.trailing_zeros() - here;
-            let land = 1u64 << beyond;
-            if land & self.empty != 0 {
-                ended = false;
-                self.path[len] = Square::from_number_unchecked(SQUARE_OF_BIT[beyond as usize]);
-                self.man(
-                    land,
-                    len + 1,
-                    ghosts | victim,
-                    value + self.value_of(victim),
-                );
+            let land = 1u64 << (2 * victim.trailing_zeros() - here);
+            (land & empty != 0).then_some((victim, land))
+        })
+    }
+
+    /// Continues a man's capture from `at`, where it can jump again.
+    fn man(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
+        for (victim, land) in self.man_jumps(at, ghosts) {
+            self.path[len] = Square::from_bit(land);
+            let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
+            // Testing for a further jump here saves a call for the usual last jump.
+            if self.man_jumps(land, ghosts).next().is_some() {
+                self.man(land, len + 1, ghosts, value);
+            } else {
+                self.record(land, len + 1, ghosts, value);
             }
-        }
-        if ended && len > 1 {
-            self.record(at, len, ghosts, value);
         }
     }
 
@@ -102,7 +108,14 @@ impl Search<'_> {
         }
         if key > self.best {
             self.list.clear();
+            self.singles = 0;
             self.best = key;
+        }
+        // One capture is fixed by its origin and destination (the only piece between them),
+        // so it has one route: counting it needs neither the duplicate check nor a `Move`.
+        if self.count_only && len == 2 {
+            self.singles += 1;
+            return;
         }
         let from = self.path[0];
         let to = Square::from_bit(at);
@@ -177,6 +190,12 @@ impl Position {
 
     /// Every legal capture, already filtered to the maximum value and king precedence.
     pub(crate) fn gen_captures(&self, capturers: u64, list: &mut MoveList) {
+        self.search_captures(capturers, list, false);
+    }
+
+    /// The capture search from each of `capturers`; with `count_only`, single captures are
+    /// not listed but counted, and the count is returned.
+    fn search_captures(&self, capturers: u64, list: &mut MoveList, count_only: bool) -> u64 {
         let (_, them) = self.sides();
         let mut search = Search {
             list,
@@ -187,6 +206,8 @@ impl Position {
             promo: self.promo_row(),
             king: false,
             path: [Square::from_number_unchecked(1); MAX_ROUTE],
+            count_only,
+            singles: 0,
         };
         for piece in Bits(capturers) {
             // The mover's own square counts as empty for the whole move.
@@ -199,6 +220,7 @@ impl Position {
                 search.man(piece, 1, 0, 0);
             }
         }
+        search.singles
     }
 
     fn gen_quiet(&self, list: &mut MoveList) {
@@ -252,8 +274,8 @@ impl Position {
         let capturers = self.capturers();
         if capturers != 0 {
             let mut list = MoveList::new();
-            self.gen_captures(capturers, &mut list);
-            return list.len() as u64;
+            let singles = self.search_captures(capturers, &mut list, true);
+            return singles + list.len() as u64;
         }
         let (us, _) = self.sides();
         let empty = self.empty();
