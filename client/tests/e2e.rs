@@ -11,6 +11,13 @@ use boardcast_server::{Config, Server};
 
 use common::Plain;
 
+/// Starts the real server; returns it with its WebSocket address.
+async fn start(config: Config) -> (Server, String) {
+    let server = Server::start(config).await.expect("the server starts");
+    let url = format!("ws://{}/ws", server.local_addr());
+    (server, url)
+}
+
 /// The invite code in `seat white m123 invite ABCD`.
 fn invite(line: &str) -> String {
     line.rsplit(' ').next().unwrap().to_owned()
@@ -19,10 +26,7 @@ fn invite(line: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_plain_clients_play_a_short_game_on_the_real_server() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(Config::for_tests(dir.path().join("boardcast.db")))
-        .await
-        .expect("the server starts");
-    let url = format!("ws://{}/ws", server.local_addr());
+    let (server, url) = start(Config::for_tests(dir.path().join("boardcast.db"))).await;
     let data_a = dir.path().join("a");
     let data_b = dir.path().join("b");
 
@@ -151,10 +155,7 @@ fn match_id(line: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_died() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(Config::for_tests(dir.path().join("boardcast.db")))
-        .await
-        .expect("the server starts");
-    let url = format!("ws://{}/ws", server.local_addr());
+    let (server, url) = start(Config::for_tests(dir.path().join("boardcast.db"))).await;
     let data_a = dir.path().join("a");
     let data_b = dir.path().join("b");
 
@@ -245,11 +246,8 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
 async fn both_players_reconnect_by_themselves_when_the_server_restarts() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("boardcast.db");
-    let server = Server::start(Config::for_tests(db.clone()))
-        .await
-        .expect("the server starts");
+    let (server, url) = start(Config::for_tests(db.clone())).await;
     let addr = server.local_addr();
-    let url = format!("ws://{addr}/ws");
     let data_a = dir.path().join("a");
     let data_b = dir.path().join("b");
 
@@ -288,7 +286,7 @@ async fn both_players_reconnect_by_themselves_when_the_server_restarts() {
     server.shutdown().await.unwrap();
     let mut config = Config::for_tests(db);
     config.listen = addr;
-    let server = Server::start(config).await.expect("the server restarts");
+    let (server, _) = start(config).await;
 
     tokio::task::spawn_blocking(move || {
         for player in [&mut alice, &mut bob] {
