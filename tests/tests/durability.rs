@@ -61,6 +61,10 @@ struct Run {
     clients: Vec<Client>,
     /// How many times the match came back after a restart.
     resumed: usize,
+    /// How many times the server went away while the match was unfinished.
+    interrupted: usize,
+    /// The pending last move had ended the match before the crash (checked by its PDN).
+    ended_at_crash: bool,
 }
 
 fn side_index(side: Side) -> usize {
@@ -102,6 +106,8 @@ async fn open(addr: SocketAddr, game: Arc<RefGame>, encoding: Encoding) -> Run {
         finished: false,
         clients: vec![white, black],
         resumed: 0,
+        interrupted: 0,
+        ended_at_crash: false,
     }
 }
 
@@ -191,6 +197,7 @@ async fn phase(addr: SocketAddr, mut run: Run, acks: Arc<AtomicUsize>) -> Result
                     let pending = run.pending.take().expect("checked");
                     run.acked.push(run.game.routes[pending.ply].clone());
                     run.finished = true;
+                    run.ended_at_crash = true;
                     return Ok(run);
                 }
                 Err(err) => {
@@ -418,23 +425,45 @@ async fn open_all(addr: SocketAddr, count: usize) -> Vec<Run> {
     runs
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_9_at_random_moments_loses_no_acknowledged_move() {
-    const MATCHES: usize = 50;
-    const KILLS: usize = 3;
+/// Notes which matches the server left unfinished when it went away.
+fn note_interruptions(runs: &mut [Run]) {
+    for run in runs {
+        if !run.finished {
+            run.interrupted += 1;
+        }
+        run.clients.clear();
+    }
+}
+
+/// Every match the server left unfinished came back with its tokens (or had ended with the
+/// move in flight at the crash, which its stored record shows).
+fn assert_every_match_resumed(runs: &[Run]) {
+    let interrupted = runs.iter().filter(|run| run.interrupted > 0).count();
+    assert!(
+        interrupted > 0,
+        "no match was interrupted: the test proves nothing"
+    );
+    for run in runs {
+        assert!(
+            run.interrupted == 0 || run.resumed >= 1 || run.ended_at_crash,
+            "match {} was interrupted {} times and never resumed",
+            run.match_id,
+            run.interrupted
+        );
+    }
+}
+
+/// `matches` concurrent matches, `kills` SIGKILLs at seeded moments, then play to the end.
+async fn crash_run(matches: usize, kills: usize, seed: u64) {
     let mut server = TestServer::start(server_program(), SERVER_ARGS);
-    let mut runs = open_all(server.addr(), MATCHES).await;
+    let mut runs = open_all(server.addr(), matches).await;
     let total: usize = runs.iter().map(|run| run.game.routes.len()).sum();
-    // Seeded kill points, by number of acknowledged moves, spread over the run.
-    let seed = std::env::var("BOARDCAST_CRASH_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20261121u64);
+    // Seeded kill points, by number of acknowledged moves, one in each stretch of the run.
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut kill_points: Vec<usize> = (0..KILLS)
+    let mut kill_points: Vec<usize> = (0..kills)
         .map(|k| {
-            let low = total * (k * 3 + 1) / (KILLS * 3 + 1);
-            let high = total * (k * 3 + 3) / (KILLS * 3 + 1);
+            let low = total * (k * 3 + 1) / (kills * 3 + 1);
+            let high = total * (k * 3 + 3) / (kills * 3 + 1);
             rng.random_range(low..high)
         })
         .collect();
@@ -460,23 +489,42 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_move() {
             !status.success(),
             "round {round}: the server was not killed: {status:?}"
         );
-        let acked: usize = runs.iter().map(|run| run.acked.len()).sum();
         eprintln!(
-            "round {round}: killed after {} acknowledged moves (target {kill_at}), {acked} recorded",
+            "seed {seed} round {round}: killed after {} acknowledged moves (target {kill_at} of {total})",
             acks.load(Ordering::Relaxed)
         );
-        for run in &mut runs {
-            run.clients.clear();
-        }
+        note_interruptions(&mut runs);
         server.restart(server_program());
     }
     // The last stretch without a crash: everything plays to the end.
     runs = run_phase(server.addr(), runs, &acks).await;
-    assert!(
-        runs.iter().all(|run| run.resumed >= 1 || run.finished),
-        "every match came back"
-    );
+    assert_every_match_resumed(&runs);
     check_all_finished(server.addr(), &runs).await;
+}
+
+/// The seed of the kill points: `BOARDCAST_CRASH_SEED`, or a fixed one.
+fn crash_seed() -> u64 {
+    std::env::var("BOARDCAST_CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20261121)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_at_random_moments_loses_no_acknowledged_move() {
+    crash_run(50, 3, crash_seed()).await;
+}
+
+/// The long soak: 200 matches, 10 kills, for each of five seeds. Run it with
+/// `cargo test --release -p boardcast-tests --test durability -- --ignored`
+/// (`BOARDCAST_CRASH_SEED=n` picks the first seed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "soak: several minutes; run with --ignored"]
+async fn kill_9_soak() {
+    let first = crash_seed();
+    for seed in first..first + 5 {
+        crash_run(200, 10, seed).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -508,6 +556,11 @@ async fn sigterm_while_matches_run_tells_clients_and_loses_nothing() {
     let (mut server, status) = status;
     let status = status.expect("reap the server");
     assert!(status.success(), "exit status after SIGTERM: {status:?}");
+    for run in &mut runs {
+        if !run.finished {
+            run.interrupted += 1;
+        }
+    }
     // Every open connection was told, then closed with 1001.
     for run in &mut runs {
         if run.finished {
@@ -539,6 +592,7 @@ async fn sigterm_while_matches_run_tells_clients_and_loses_nothing() {
     }
     server.restart(server_program());
     runs = run_phase(server.addr(), runs, &acks).await;
+    assert_every_match_resumed(&runs);
     check_all_finished(server.addr(), &runs).await;
     let exit =
         tokio::task::spawn_blocking(move || server.process.terminate(Duration::from_secs(20)))

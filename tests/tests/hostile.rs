@@ -830,8 +830,10 @@ async fn message_flood_over_the_rate_limit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_connections_opened_and_dropped() {
-    let (server, mut canary) = setup(&[]).await;
+    let (mut server, mut canary) = setup(&[]).await;
     let addr = server.addr();
+    let pid = server.process.child.id();
+    let fds_before = open_fds(pid);
     let started = Instant::now();
     let semaphore = std::sync::Arc::new(tokio::sync::Semaphore::new(200));
     let mut tasks = tokio::task::JoinSet::new();
@@ -867,6 +869,21 @@ async fn ten_thousand_connections_opened_and_dropped() {
     }
     eprintln!("10000 connections in {:?}", started.elapsed());
     canary.check().await.expect("canary");
+    // No descriptor leaked: once the server has noticed every goodbye, it holds about as many
+    // sockets as before the storm.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (before, now) = (fds_before, open_fds(pid));
+        if now <= before + 20 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server holds {now} descriptors after the storm, {before} before"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(server.process.is_running());
     // Nothing leaked: as many simultaneous connections as before still fit.
     let mut held = Vec::new();
     for _ in 0..200 {
@@ -875,6 +892,13 @@ async fn ten_thousand_connections_opened_and_dropped() {
     for client in &mut held {
         still_usable(client).await;
     }
+}
+
+/// How many file descriptors process `pid` has open (0 where /proc does not exist).
+fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|dir| dir.count())
+        .unwrap_or(0)
 }
 
 /// Reads raw bytes of a WebSocket connection until the server ends it; returns the close code
