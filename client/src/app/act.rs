@@ -15,7 +15,7 @@ impl App {
     pub fn command(&mut self, command: Command) {
         match command {
             Command::Lobby => {
-                self.send(ClientMessage::ListLobby, Pending::Lobby);
+                self.send(ClientMessage::ListLobby, Pending::Other);
             }
             Command::Create {
                 time,
@@ -28,7 +28,7 @@ impl App {
                     public,
                 };
                 self.leave();
-                self.send(ClientMessage::CreateMatch(create), Pending::Seat);
+                self.send(ClientMessage::CreateMatch(create), Pending::Other);
             }
             Command::JoinCode(code) => self.join(JoinMatch::Code(code)),
             Command::JoinId(id) => self.join(JoinMatch::Id(id)),
@@ -100,7 +100,7 @@ impl App {
 
     fn join(&mut self, join: JoinMatch) {
         self.leave();
-        self.send(ClientMessage::JoinMatch(join), Pending::Seat);
+        self.send(ClientMessage::JoinMatch(join), Pending::Other);
     }
 
     /// Stops watching whatever is shown (a held seat stays held).
@@ -124,7 +124,7 @@ impl App {
                 target: target.clone(),
                 since_v: None,
             };
-            self.send(ClientMessage::Watch(watch), Pending::Watch);
+            self.send(ClientMessage::Watch(watch), Pending::Other);
         }
         self.ui.predicting = predicting;
         self.ui.enter(match target {

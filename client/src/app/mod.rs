@@ -46,12 +46,11 @@ pub enum StoreOp {
 /// What an envelope in flight asked for, to make sense of its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pending {
-    Hello,
-    Lobby,
-    Seat,
+    /// A refused resume means the stored seat is dead.
     Resume,
-    Watch,
+    /// Re-sent after a reconnect until acknowledged (PROTOCOL.md §9).
     MatchAction,
+    /// A refused guess is no longer pending.
     Guess,
     Other,
 }
@@ -167,7 +166,7 @@ impl App {
             client: concat!("boardcast-client/", env!("CARGO_PKG_VERSION")).to_owned(),
             name: self.name.clone(),
         };
-        self.send(ClientMessage::Hello(hello), Pending::Hello);
+        self.send(ClientMessage::Hello(hello), Pending::Other);
         if !again {
             if let Some(intent) = self.intent.take() {
                 self.command(intent);
@@ -220,7 +219,7 @@ impl App {
         if let Some(target) = self.watching.clone() {
             let since_v = self.since_v(&target);
             let watch = Watch { target, since_v };
-            self.send(ClientMessage::Watch(watch), Pending::Watch);
+            self.send(ClientMessage::Watch(watch), Pending::Other);
         }
     }
 
