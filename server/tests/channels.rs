@@ -540,3 +540,54 @@ async fn the_worked_example_starts_with_b1_c3_and_bad_requests_are_refused() {
     }
     server.stop().await;
 }
+
+/// The next two channel events, skipping everything else.
+async fn two_events(client: &mut Client) -> Vec<ChannelEventMsg> {
+    let mut out = Vec::new();
+    while out.len() < 2 {
+        if let ServerMessage::ChannelEvent(e) = client.recv().await {
+            out.push(e);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn json_and_postcard_watchers_get_the_same_events_and_since_v_replays_the_missed_ones() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start_with(config(db, 0)).await;
+    let mut json = server.client("json").await;
+    let mut postcard = Client::connect(server.addr, Encoding::Postcard, "postcard").await;
+    let channel = start_game(&mut json, engine_request("CH3SS5", "L4", "K7", 0)).await;
+    let json_snapshot = watch(&mut json, &channel).await;
+    let postcard_snapshot = watch(&mut postcard, &channel).await;
+    assert_eq!(json_snapshot.v, postcard_snapshot.v);
+    assert_eq!(
+        json_snapshot.game.unwrap().header,
+        postcard_snapshot.game.unwrap().header
+    );
+    let from_json = two_events(&mut json).await;
+    let from_postcard = two_events(&mut postcard).await;
+    assert_eq!(from_json, from_postcard, "one event, both encodings");
+    assert_eq!(from_json[0].v, json_snapshot.v + 1);
+
+    // A watcher that saw up to the snapshot gets exactly the two events it missed.
+    let mut back = server.client("back").await;
+    let id = back
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Channel(channel.clone()),
+            since_v: Some(json_snapshot.v),
+        }))
+        .await;
+    back.expect_ack(id).await;
+    let mut replayed = Vec::new();
+    while replayed.len() < 2 {
+        match back.recv().await {
+            ServerMessage::ChannelEvent(e) => replayed.push(e),
+            ServerMessage::ChannelSnapshot(s) => panic!("expected a replay, got {s:?}"),
+            _ => {}
+        }
+    }
+    assert_eq!(replayed, from_json);
+    server.stop().await;
+}
