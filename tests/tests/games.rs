@@ -104,13 +104,16 @@ async fn replay(addr: SocketAddr, encoding: Encoding, game: &RefGame) -> Result<
         (Side::White, &mut pair.white),
         (Side::Black, &mut pair.black),
     ] {
-        client
+        let ended = client
             .wait_for("the ended event", |message| match message {
-                ServerMessage::MatchEvent(event) if event.v == final_v => Some(()),
+                ServerMessage::MatchEvent(event) if event.v == final_v => Some(event.clone()),
                 _ => None,
             })
             .await
             .map_err(|err| fail(format!("{side} waiting for the end: {err}")))?;
+        if !matches!(&ended.event, MatchEvent::Ended(r) if r == result) {
+            return Err(fail(format!("{side} saw another end: {ended:?}")));
+        }
         let mut plies = Vec::new();
         let mut last_v = 0;
         for message in client.backlog() {
