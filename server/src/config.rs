@@ -51,6 +51,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_PING_INTERVAL", default_value = "20s", value_parser = parse_duration)]
     pub ping_interval: Duration,
 
+    /// Most matches held in memory at once (waiting, playing, or finished and still
+    /// followed); creating more is refused as `busy`.
+    #[arg(long, env = "BOARDCAST_MAX_MATCHES", default_value_t = 10_000)]
+    pub max_matches: usize,
+
     /// How long a player may be gone before the opponent may claim the win or a draw.
     #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
     pub grace: Duration,

@@ -116,7 +116,12 @@ pub async fn run(
     }
     connection.app.channels.leave(&connection.outbox).await;
     if !writer.is_finished() {
-        let _ = tokio::time::timeout(WRITE_TIMEOUT, &mut writer).await;
+        let wait = if connection.app.shutdown.is_shutdown() {
+            SHUTDOWN_CLOSE_TIMEOUT
+        } else {
+            WRITE_TIMEOUT
+        };
+        let _ = tokio::time::timeout(wait, &mut writer).await;
         writer.abort();
     }
 }

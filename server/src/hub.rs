@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
 use rand::Rng;
 
-use crate::matches::actor::{self, MatchHandle, Timing};
+use crate::matches::actor::{self, MatchHandle, Settings};
 use crate::matches::state::{self, MatchState, Record, Refusal, Setup};
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{Storage, StoredMatch, Write, now_ms};
@@ -36,7 +36,7 @@ pub struct Hub(Arc<Inner>);
 
 struct Inner {
     storage: Storage,
-    timing: Timing,
+    settings: Settings,
     shutdown: Shutdown,
     tasks: Tasks,
     directory: Mutex<Directory>,
@@ -58,10 +58,10 @@ struct Entry {
 }
 
 impl Hub {
-    pub fn new(storage: Storage, timing: Timing, shutdown: Shutdown, tasks: Tasks) -> Hub {
+    pub fn new(storage: Storage, settings: Settings, shutdown: Shutdown, tasks: Tasks) -> Hub {
         Hub(Arc::new(Inner {
             storage,
-            timing,
+            settings,
             shutdown,
             tasks,
             directory: Mutex::new(Directory::default()),
@@ -87,6 +87,12 @@ impl Hub {
         setup: Setup,
         players: &[(Side, String)],
     ) -> Result<(MatchHandle, String, Vec<(Side, String)>), Refusal> {
+        if self.directory().matches.len() >= self.0.settings.max_matches {
+            return Err(Refusal::new(
+                ErrorCode::Busy,
+                "the server holds as many matches as it may; try later",
+            ));
+        }
         let id = random_string(ID_ALPHABET, 10);
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
@@ -177,7 +183,7 @@ impl Hub {
             records,
             self.clone(),
             self.0.storage.clone(),
-            self.0.timing,
+            self.0.settings,
             self.0.shutdown.clone(),
             guard,
         );

@@ -10,7 +10,7 @@ use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
 use crate::hub::Hub;
 use crate::limits::ConnectionLimit;
-use crate::matches::Timing;
+use crate::matches::Settings;
 use crate::shutdown::{self, Shutdown, Tasks, Trigger};
 use crate::storage::Storage;
 
@@ -73,11 +73,12 @@ pub async fn serve(
         .map_err(std::io::Error::other)?
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
-    let timing = Timing {
+    let settings = Settings {
         grace: config.grace,
         linger: FINISHED_LINGER,
+        max_matches: config.max_matches,
     };
-    let hub = Hub::new(storage.clone(), timing, shutdown.clone(), tasks.clone());
+    let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
     let resumed = hub.recover(recovered);
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");

@@ -218,3 +218,25 @@ async fn a_client_that_does_not_read_is_dropped_without_slowing_others() {
     server.stop().await;
     drop(dir);
 }
+
+#[tokio::test]
+async fn matches_beyond_the_limit_are_refused_as_busy() {
+    let (dir, db) = temp_db();
+    let mut config = Config::for_tests(db);
+    config.max_matches = 2;
+    let server = TestServer::start_with(config).await;
+    let mut client = server.client("Many").await;
+    client.create(None, ColorChoice::White, true).await;
+    client.create(None, ColorChoice::White, true).await;
+    let id = client
+        .send(ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public: true,
+        }))
+        .await;
+    let err = client.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::Busy);
+    server.stop().await;
+    drop(dir);
+}

@@ -628,5 +628,17 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     black.play(&new_white, &[32, 28]).await;
     let m = white.event_until(moved).await;
     assert_eq!(m.played.side, Side::White);
+    // A player who comes back to the old match later is handed the rematch seat too.
+    let mut again = server.client("Baukje").await;
+    again.next_id = black.next_id;
+    let id = again
+        .send(ClientMessage::Resume(Resume {
+            token: bs.token.clone(),
+            since_v: None,
+        }))
+        .await;
+    assert_eq!(again.expect_seat(id).await.match_id, ws.match_id);
+    let seat = again.expect_seat(0).await;
+    assert_eq!(seat, new_white);
     server.stop().await;
 }

@@ -25,6 +25,8 @@ use crate::storage::{Storage, Write, now_ms};
 
 /// Commands waiting for one match, at most.
 const MAILBOX: usize = 64;
+/// Crowd counts go out at most this often per match.
+const CROWD_EVERY: Duration = Duration::from_secs(2);
 
 /// What a connection asks of a match.
 #[derive(Debug)]
@@ -87,13 +89,15 @@ impl MatchHandle {
     }
 }
 
-/// Timing the actor needs.
+/// Settings of the matches: timing and the match limit.
 #[derive(Debug, Clone, Copy)]
-pub struct Timing {
+pub struct Settings {
     /// How long a player may be gone before the opponent may claim.
     pub grace: Duration,
     /// How long a finished match nobody follows stays in memory.
     pub linger: Duration,
+    /// Most matches in memory at once.
+    pub max_matches: usize,
 }
 
 struct Subscriber {
@@ -108,9 +112,15 @@ struct Actor {
     history: Vec<Arc<Shared>>,
     subscribers: HashMap<ConnId, Subscriber>,
     watchers: u32,
+    /// When the crowd count was last sent, and when a changed count is due.
+    crowd_sent: Option<Instant>,
+    crowd_due: Option<Instant>,
+    /// The rematch's seat tokens, by the side each player had here, for players who come
+    /// back to this match after the rematch was agreed.
+    rematch_tokens: Vec<(Side, String)>,
     hub: Hub,
     storage: Storage,
-    timing: Timing,
+    settings: Settings,
     /// Keeps shutdown waiting until this match has stopped.
     _guard: TaskGuard,
 }
@@ -121,7 +131,7 @@ pub fn spawn(
     records: &[Record],
     hub: Hub,
     storage: Storage,
-    timing: Timing,
+    settings: Settings,
     shutdown: Shutdown,
     guard: TaskGuard,
 ) -> MatchHandle {
@@ -136,9 +146,12 @@ pub fn spawn(
         history,
         subscribers: HashMap::new(),
         watchers: 0,
+        crowd_sent: None,
+        crowd_due: None,
+        rematch_tokens: Vec::new(),
         hub,
         storage,
-        timing,
+        settings,
         _guard: guard,
     };
     tokio::spawn(actor.run(rx, shutdown));
@@ -182,7 +195,11 @@ impl Actor {
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
                     self.check_flag().await;
                 }
-                _ = tokio::time::sleep(self.timing.linger), if idle => {
+                _ = sleep_until(self.crowd_due.unwrap_or_else(Instant::now).into()), if self.crowd_due.is_some() => {
+                    self.crowd_due = None;
+                    self.send_crowd();
+                }
+                _ = tokio::time::sleep(self.settings.linger), if idle => {
                     self.hub.remove(&self.state.id);
                     break;
                 }
@@ -227,6 +244,9 @@ impl Actor {
                 Some(side) => {
                     self.send_seat(&outbox, id, side);
                     self.catch_up(&outbox, since_v);
+                    if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
+                        self.hand_rematch_seat(&rematch, side, &outbox);
+                    }
                     self.subscribe(outbox, Some(side));
                     self.reconcile_presence().await;
                 }
@@ -319,20 +339,34 @@ impl Actor {
         started.ack = Some((by, id));
         self.commit_and_ack(vec![started], Some((outbox, id)))
             .await?;
-        // Each player's connections get their new seat privately.
+        // Each player's connections get their new seat privately; a player who is away gets
+        // it on coming back here.
+        self.rematch_tokens = tokens
+            .into_iter()
+            .map(|(new_side, token)| (new_side.opposite(), token))
+            .collect();
         for sub in self.subscribers.values() {
-            let Some(old_side) = sub.seat else { continue };
-            let new_side = old_side.opposite();
-            if let Some((_, token)) = tokens.iter().find(|(side, _)| *side == new_side) {
-                let _ = handle.try_send(Command::Resume {
-                    outbox: sub.outbox.clone(),
-                    id: 0,
-                    token: token.clone(),
-                    since_v: None,
-                });
+            if let Some(old_side) = sub.seat {
+                self.hand_rematch_seat(&handle, old_side, &sub.outbox);
             }
         }
         Ok(())
+    }
+
+    /// Sends the player who had `old_side` here their rematch seat (a `seat` with id 0).
+    fn hand_rematch_seat(&self, rematch: &MatchHandle, old_side: Side, outbox: &Outbox) {
+        if let Some((_, token)) = self
+            .rematch_tokens
+            .iter()
+            .find(|(side, _)| *side == old_side)
+        {
+            let _ = rematch.try_send(Command::Resume {
+                outbox: outbox.clone(),
+                id: 0,
+                token: token.clone(),
+                since_v: None,
+            });
+        }
     }
 
     async fn check_flag(&mut self) {
@@ -357,7 +391,7 @@ impl Actor {
             } else if !here && !self.state.is_absent(side) {
                 records.push(Record::new(MatchEvent::PlayerLeft(Absence {
                     side,
-                    claim_in_ms: self.timing.grace.as_millis() as u64,
+                    claim_in_ms: self.settings.grace.as_millis() as u64,
                 })));
             }
         }
@@ -502,15 +536,32 @@ impl Actor {
     }
 
     /// Tells everybody the new crowd count if it changed.
+    /// Tells everybody the new crowd count if it changed: at once, or when the last count
+    /// went out less than [`CROWD_EVERY`] ago, that long after it.
     fn crowd_changed(&mut self) {
         if self.recount() {
-            let crowd = Shared::new(ServerMessage::Crowd(Crowd {
-                target: Target::Match(self.state.id.clone()),
-                watchers: self.watchers,
-            }));
-            self.subscribers
-                .retain(|_, sub| sub.outbox.send_shared(&crowd));
             self.publish_summary();
+            match self.crowd_sent {
+                Some(sent) if sent.elapsed() < CROWD_EVERY => {
+                    self.crowd_due.get_or_insert(sent + CROWD_EVERY);
+                }
+                _ => self.send_crowd(),
+            }
+        }
+    }
+
+    fn send_crowd(&mut self) {
+        self.crowd_sent = Some(Instant::now());
+        let crowd = Shared::new(ServerMessage::Crowd(Crowd {
+            target: Target::Match(self.state.id.clone()),
+            watchers: self.watchers,
+        }));
+        let before = self.subscribers.len();
+        self.subscribers
+            .retain(|_, sub| sub.outbox.send_shared(&crowd));
+        if self.subscribers.len() != before && self.recount() {
+            self.publish_summary();
+            self.crowd_due.get_or_insert(Instant::now() + CROWD_EVERY);
         }
     }
 

@@ -5,5 +5,5 @@ pub mod actor;
 pub mod clock;
 pub mod state;
 
-pub use actor::{Command, MatchHandle, Timing};
+pub use actor::{Command, MatchHandle, Settings};
 pub use state::{Action, MatchState, Record, Refusal, Setup};
