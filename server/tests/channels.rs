@@ -441,6 +441,8 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
 
     // After a restart the finished game replays from the archive, and the board stays.
     let game_id = ann_view.header.game_id;
+    // A game still running at shutdown keeps its id too.
+    let unfinished = start_game(&mut ann, engine_request("CH3SS5", "L4", "K7", 0)).await;
     drop((ann, bob));
     let dir = server.stop().await;
     let server = TestServer::start_with(config(db, 0)).await;
@@ -470,10 +472,21 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
     assert_eq!(top.len(), 1);
     assert_eq!(top[0].name, "ann");
     let next_game = start_game(&mut carol, engine_request("CH3SS5", "L4", "K7", 0)).await;
-    assert_ne!(
-        next_game,
-        format!("g{game_id}"),
-        "archive ids are not reused"
+    let number = |channel: &str| channel[1..].parse::<u64>().unwrap();
+    assert!(
+        number(&next_game) > number(&unfinished),
+        "archive ids are not reused: {next_game} after {unfinished}"
+    );
+    let id = carol
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Channel(unfinished.clone()),
+            since_v: None,
+        }))
+        .await;
+    assert_eq!(
+        carol.expect_error(id).await.code,
+        ErrorCode::NotFound,
+        "not finished, not archived"
     );
     server.stop().await;
     drop(dir);

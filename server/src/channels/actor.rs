@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
-use super::archive::FinishedGame;
+use super::archive::{FinishedGame, Record, StartedGame};
 use super::fanout::{Catchup, Fanout};
 use super::game::{GameSpec, RevealedGame};
 use super::predict::Book;
@@ -78,7 +78,7 @@ pub struct ChannelSetup {
     /// Hands out archive ids.
     pub game_ids: Arc<AtomicU64>,
     /// Finished games go here.
-    pub archive: mpsc::UnboundedSender<FinishedGame>,
+    pub archive: mpsc::UnboundedSender<Record>,
 }
 
 enum Command {
@@ -235,7 +235,7 @@ struct Actor {
     program: Program,
     rng: StdRng,
     game_ids: Arc<AtomicU64>,
-    archive: mpsc::UnboundedSender<FinishedGame>,
+    archive: mpsc::UnboundedSender<Record>,
     summary: watch::Sender<ChannelSummary>,
     v: u64,
     fanout: Fanout,
@@ -423,6 +423,15 @@ impl Actor {
         self.book = Book::default();
         self.next_reveal = (!game.is_over()).then_some(at + interval);
         let view = game.view(Some(interval));
+        let started = StartedGame {
+            channel: self.channel.clone(),
+            header: game.header().clone(),
+            start_board: game.start_board().to_owned(),
+            start_ply: game.start_ply(),
+        };
+        if self.archive.send(Record::Started(started)).is_err() {
+            tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
+        }
         self.game = Some(game);
         self.publish(ChannelEvent::GameStarted(view));
         if self.next_reveal.is_none() {
@@ -496,7 +505,7 @@ impl Actor {
         if self.kind == ChannelKind::Tv {
             self.game = None;
         }
-        if self.archive.send(record).is_err() {
+        if self.archive.send(Record::Finished(record)).is_err() {
             tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
         }
         self.publish_summary();

@@ -1,9 +1,11 @@
 //! Finished engine games and prediction scores on their way to storage, and back.
 //!
-//! Channel actors never wait for the disk: they hand each finished game to an unbounded queue
-//! (a game ends at most every few seconds per channel) and the [`record`] task turns it into
-//! one storage commit through the server's single writer: the archived game (serial, engines,
-//! seeds, moves, result) and each predictor's totals added to the leaderboard by display name.
+//! Channel actors never wait for the disk: they hand each started and finished game to an
+//! unbounded queue (a game starts and ends at most every few seconds per channel) and the
+//! [`record`] task turns each into one storage commit through the server's single writer. A
+//! started game reserves its archive id (so ids are never reused, even after a restart); a
+//! finished one completes the row (serial, engines, seeds, moves, result) and adds each
+//! predictor's totals to the leaderboard by display name.
 //! Reads (the next archive id, the leaderboard, an archived game) use short-lived read
 //! connections off the runtime.
 
@@ -30,8 +32,8 @@ CREATE TABLE IF NOT EXISTS engine_games (
     start_ply   INTEGER NOT NULL,
     moves       TEXT NOT NULL,
     winner      TEXT,
-    reason      TEXT NOT NULL,
-    finished_ms INTEGER NOT NULL
+    reason      TEXT,
+    finished_ms INTEGER
 );
 CREATE TABLE IF NOT EXISTS leaderboard (
     name    TEXT PRIMARY KEY,
@@ -44,6 +46,8 @@ CREATE TABLE IF NOT EXISTS leaderboard (
 /// A write of the channel side, carried by [`Write::Channel`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChannelWrite {
+    /// A game has started: its id is taken.
+    Started(StartedGame),
     /// A finished game; `moves` space-separated.
     Game(FinishedGame),
     /// One more game for `name` on the leaderboard, with its correct guesses and strikes.
@@ -53,11 +57,29 @@ pub enum ChannelWrite {
 /// Applies one channel write inside the storage writer's transaction.
 pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
     match write {
+        ChannelWrite::Started(game) => {
+            conn.prepare_cached(
+                "INSERT INTO engine_games (id, channel, serial, white, black, start_board, \
+                 start_ply, moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '')",
+            )?
+            .execute(params![
+                game.header.game_id as i64,
+                game.channel,
+                game.header.serial,
+                game.header.white,
+                game.header.black,
+                game.start_board,
+                game.start_ply,
+            ])?;
+        }
         ChannelWrite::Game(game) => {
             conn.prepare_cached(
                 "INSERT INTO engine_games (id, channel, serial, white, black, start_board, \
                  start_ply, moves, winner, reason, finished_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
+                 ON CONFLICT(id) DO UPDATE SET moves = excluded.moves, \
+                 winner = excluded.winner, reason = excluded.reason, \
+                 finished_ms = excluded.finished_ms",
             )?
             .execute(params![
                 game.header.game_id as i64,
@@ -85,22 +107,34 @@ pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The storage writes for a finished game.
-pub fn writes(game: &FinishedGame) -> Vec<Write> {
-    let mut writes = vec![Write::Channel(ChannelWrite::Game(game.clone()))];
-    writes.extend(
-        by_name(&game.standings)
-            .into_iter()
-            .map(|delta| Write::Channel(ChannelWrite::Score(delta))),
-    );
-    writes
+/// What a channel hands to the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Record {
+    Started(StartedGame),
+    Finished(FinishedGame),
 }
 
-/// Stores every finished game that arrives, until shutdown; then stores what is queued and
-/// stops (dropping `guard`, so storage closes only after it).
+/// The storage writes for a record.
+pub fn writes(record: &Record) -> Vec<Write> {
+    match record {
+        Record::Started(game) => vec![Write::Channel(ChannelWrite::Started(game.clone()))],
+        Record::Finished(game) => {
+            let mut writes = vec![Write::Channel(ChannelWrite::Game(game.clone()))];
+            writes.extend(
+                by_name(&game.standings)
+                    .into_iter()
+                    .map(|delta| Write::Channel(ChannelWrite::Score(delta))),
+            );
+            writes
+        }
+    }
+}
+
+/// Stores every record that arrives, until shutdown; then stores what is queued and stops
+/// (dropping `guard`, so storage closes only after it).
 pub async fn record(
     storage: Storage,
-    mut finished: mpsc::UnboundedReceiver<FinishedGame>,
+    mut finished: mpsc::UnboundedReceiver<Record>,
     mut shutdown: Shutdown,
     guard: Option<TaskGuard>,
 ) {
@@ -118,9 +152,9 @@ pub async fn record(
     drop(guard);
 }
 
-async fn store(storage: &Storage, game: &FinishedGame) {
-    if let Err(err) = storage.commit(writes(game)).await {
-        tracing::error!(game_id = game.header.game_id, %err, "engine game not archived");
+async fn store(storage: &Storage, record: &Record) {
+    if let Err(err) = storage.commit(writes(record)).await {
+        tracing::error!(?record, %err, "engine game not archived");
     }
 }
 
@@ -175,7 +209,7 @@ pub async fn archived(path: &Path, game_id: u64) -> Result<Option<EngineGameView
     read(path.to_owned(), move |conn| {
         conn.query_row(
             "SELECT serial, white, black, start_board, start_ply, moves, winner, reason \
-             FROM engine_games WHERE id = ?1",
+             FROM engine_games WHERE id = ?1 AND reason IS NOT NULL",
             params![game_id as i64],
             |row| {
                 let moves: String = row.get(5)?;
@@ -212,6 +246,15 @@ pub async fn archived(path: &Path, game_id: u64) -> Result<Option<EngineGameView
             super::game::finished_view(header, start_board, start_ply, moves, result)
         })
     })
+}
+
+/// A game that has just started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartedGame {
+    pub channel: String,
+    pub header: GameHeader,
+    pub start_board: String,
+    pub start_ply: u32,
 }
 
 /// A finished engine game with its predictors' standings.

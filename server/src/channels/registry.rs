@@ -10,7 +10,7 @@ use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame
 use tokio::sync::mpsc;
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Refusal};
-use super::archive::FinishedGame;
+use super::archive::Record;
 use super::game::GameSpec;
 use crate::shutdown::Shutdown;
 
@@ -58,7 +58,7 @@ struct Inner {
     config: ChannelsConfig,
     channels: Mutex<BTreeMap<String, ChannelHandle>>,
     game_ids: Arc<AtomicU64>,
-    archive: mpsc::UnboundedSender<FinishedGame>,
+    archive: mpsc::UnboundedSender<Record>,
     shutdown: Shutdown,
 }
 
@@ -69,7 +69,7 @@ impl Registry {
         config: ChannelsConfig,
         first_game_id: u64,
         shutdown: Shutdown,
-    ) -> (Registry, mpsc::UnboundedReceiver<FinishedGame>) {
+    ) -> (Registry, mpsc::UnboundedReceiver<Record>) {
         let (archive, finished) = mpsc::unbounded_channel();
         let base_seed = config.seed.unwrap_or_else(rand::random);
         let registry = Registry {

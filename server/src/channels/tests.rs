@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program};
-use super::archive::FinishedGame;
+use super::archive::{FinishedGame, Record};
 use super::game::GameSpec;
 use crate::outbox::{Inbox, Outbox, outbox};
 use crate::shutdown::{self, Trigger};
@@ -24,7 +24,7 @@ const PAUSE: Duration = Duration::from_millis(1000);
 
 struct Fixture {
     handle: ChannelHandle,
-    archive: mpsc::UnboundedReceiver<FinishedGame>,
+    archive: mpsc::UnboundedReceiver<Record>,
     _trigger: Trigger,
 }
 
@@ -69,6 +69,20 @@ fn spawn(program: Program) -> Fixture {
         handle,
         archive,
         _trigger: trigger,
+    }
+}
+
+/// The next finished game handed to the archive (each game's start record comes first).
+async fn finished(archive: &mut mpsc::UnboundedReceiver<Record>) -> FinishedGame {
+    let Some(Record::Started(started)) = archive.recv().await else {
+        panic!("a game's start is recorded first");
+    };
+    match archive.recv().await {
+        Some(Record::Finished(game)) => {
+            assert_eq!(game.header, started.header);
+            game
+        }
+        other => panic!("expected the finished game, got {other:?}"),
     }
 }
 
@@ -172,7 +186,7 @@ async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early()
         }
     }
     assert_eq!(seen, expected);
-    let record = fx.archive.recv().await.unwrap();
+    let record = finished(&mut fx.archive).await;
     assert_eq!(record.moves, expected);
     assert_eq!(record.header, view.header);
 
@@ -312,7 +326,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
         .map(|s| (s.name.clone(), s.correct, s.strikes))
         .collect();
     assert_eq!(standings, vec![("ann".into(), 1, 0), ("bob".into(), 1, 1)]);
-    assert_eq!(fx.archive.recv().await.unwrap().standings, ended.standings);
+    assert_eq!(finished(&mut fx.archive).await.standings, ended.standings);
     let over = fx
         .handle
         .predict(ann, "ann", moves.len() as u32, "a1", "a2")
