@@ -7,7 +7,7 @@ use crate::movegen::{KING_VALUE, MAN_VALUE};
 use crate::moves::{Move, MoveList};
 use crate::notation::notation_among;
 use crate::position::Position;
-use crate::types::{Color, Square};
+use crate::types::Square;
 
 /// What a route does when walked on the board.
 pub(crate) struct Walk {
@@ -98,12 +98,8 @@ impl Position {
     }
 
     fn simple_walk(&self, a: Square, b: Square, d: Dir, king: bool) -> Result<Walk, MoveError> {
-        let forward = match self.turn {
-            Color::White => [Dir::UpLeft, Dir::UpRight],
-            Color::Black => [Dir::DownLeft, Dir::DownRight],
-        };
         let adjacent = step(a.bit(), d) == b.bit();
-        let man_step = adjacent && forward.contains(&d);
+        let man_step = adjacent && self.men_dirs().contains(&d);
         if !king && !man_step {
             return Err(MoveError::NotAManMove { from: a, to: b });
         }

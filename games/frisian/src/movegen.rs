@@ -140,7 +140,8 @@ impl Search<'_> {
 }
 
 impl Position {
-    fn men_dirs(&self) -> [Dir; 2] {
+    /// The two forward diagonals of the side to move's men.
+    pub(crate) fn men_dirs(&self) -> [Dir; 2] {
         match self.turn {
             crate::Color::White => [Dir::UpLeft, Dir::UpRight],
             crate::Color::Black => [Dir::DownLeft, Dir::DownRight],
