@@ -247,6 +247,9 @@ async fn abort_is_allowed_only_before_each_side_has_moved() {
     black.expect_ack(id).await;
     let result = white.ended().await;
     assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+    let (status, pdn) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
+    assert_eq!(status, 200);
+    assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
     server.stop().await;
 }
 
@@ -641,4 +644,24 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     let seat = again.expect_seat(0).await;
     assert_eq!(seat, new_white);
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_frozen_king_is_refused_by_the_three_move_rule() {
+    let (dir, db) = temp_db();
+    // White's king on 28 has made three simple moves in a row; white still has a man.
+    seed_match(&db, "frozen", "W:W45,K28:B1:H0:F1:+0+328", "fw", "fb").await;
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut white = server.client("Wim").await;
+    let ws = resume(&mut white, "fw").await;
+    let id = white.send_move(&ws, &[28, 22]).await;
+    let err = white.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::IllegalMove);
+    assert_eq!(
+        err.message,
+        "illegal move: king on 28 has moved three times"
+    );
+    white.play(&ws, &[45, 40]).await;
+    server.stop().await;
+    drop(dir);
 }

@@ -446,14 +446,9 @@ impl Actor {
                 tracing::error!(match_id = %next.id, %err, "cannot export PDN");
                 String::new()
             });
-            let result = match next.result().and_then(|r| r.winner) {
-                Some(Side::White) => "2-0",
-                Some(Side::Black) => "0-2",
-                None => "1-1",
-            };
             writes.push(Write::Finish {
                 match_id: next.id.clone(),
-                result: result.to_owned(),
+                result: next.result_token().to_owned(),
                 pdn,
             });
         }

@@ -696,17 +696,22 @@ impl MatchState {
         }
     }
 
-    /// The game as PDN, with the players and the server's result.
-    pub fn pdn(&self) -> Result<String, String> {
-        let token = match &self.result {
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on or after an abort.
+    pub fn result_token(&self) -> &'static str {
+        match &self.result {
+            Some(result) if result.reason == EndReason::Aborted => "*",
             Some(result) => match result.winner {
                 Some(Side::White) => "2-0",
                 Some(Side::Black) => "0-2",
                 None => "1-1",
             },
             None => "*",
-        };
-        let game = frisian::pdn::export(&self.start, &self.played, Some(token))
+        }
+    }
+
+    /// The game as PDN, with the players and the server's result.
+    pub fn pdn(&self) -> Result<String, String> {
+        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))
             .map_err(|err| err.to_string())?;
         let name = |side| {
             self.seat(side)
