@@ -270,6 +270,44 @@ impl Position {
         }
     }
 
+    /// Perft 2 without building moves when the side to move has no capture: each simple move
+    /// is made on the bitboards and the replies are counted in bulk. `None` when there is a
+    /// capture.
+    pub(crate) fn perft_2_simple(&self) -> Option<u64> {
+        if self.capturers() != 0 {
+            return None;
+        }
+        let us = self.turn.index();
+        let empty = self.empty();
+        let promo = self.promo_row();
+        let men = self.pieces[us] & !self.kings;
+        // The replies depend on the opponent's counter only, which a simple move leaves as it
+        // is; so the child needs just the moved piece and the turn.
+        let mut child = *self;
+        child.turn = self.turn.opposite();
+        let mut leaves = 0;
+        for d in self.men_dirs() {
+            for to in Bits(shift(men, d) & empty) {
+                let from = step(to, back(d));
+                child.pieces[us] = self.pieces[us] ^ from ^ to;
+                child.kings = self.kings | (to & promo);
+                leaves += child.count_legal();
+            }
+        }
+        for king in Bits(self.pieces[us] & self.kings & !self.frozen_king()) {
+            for d in DIAGONALS {
+                let mut to = shift(king, d) & empty;
+                while to != 0 {
+                    child.pieces[us] = self.pieces[us] ^ king ^ to;
+                    child.kings = self.kings ^ king ^ to;
+                    leaves += child.count_legal();
+                    to = shift(to, d) & empty;
+                }
+            }
+        }
+        Some(leaves)
+    }
+
     /// Number of legal moves, without building the simple ones.
     pub(crate) fn count_legal(&self) -> u64 {
         let capturers = self.capturers();

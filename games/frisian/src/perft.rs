@@ -1,5 +1,6 @@
 //! Perft: the number of distinct legal move sequences of a given length (RULES.md §8). The
-//! last ply is counted in bulk, without making the moves.
+//! last ply is counted in bulk, without making the moves; when the ply before it has no
+//! capture, its simple moves are made on the bitboards without building a move list.
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -9,15 +10,21 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        _ => {
-            let mut moves = MoveList::new();
-            pos.legal_moves_into(&mut moves);
-            moves
-                .iter()
-                .map(|m| perft(&pos.play_unchecked(m), depth - 1))
-                .sum()
-        }
+        2 => match pos.perft_2_simple() {
+            Some(n) => n,
+            None => perft_by_moves(pos, 2),
+        },
+        _ => perft_by_moves(pos, depth),
     }
+}
+
+fn perft_by_moves(pos: &Position, depth: u32) -> u64 {
+    let mut moves = MoveList::new();
+    pos.legal_moves_into(&mut moves);
+    moves
+        .iter()
+        .map(|m| perft(&pos.play_unchecked(m), depth - 1))
+        .sum()
 }
 
 /// Each legal move with the leaves below it at `depth` plies in all (`depth >= 1`).
