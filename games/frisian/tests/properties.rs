@@ -49,8 +49,6 @@ fn random_position() -> impl Strategy<Value = Position> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
-
     #[test]
     fn random_games_are_consistent(choices in prop::collection::vec(any::<usize>(), 0..120)) {
         for pos in playout(&choices) {
