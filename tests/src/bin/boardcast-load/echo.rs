@@ -40,6 +40,9 @@ pub struct ClientArgs {
     /// Frame size in bytes; default: the size of an encoded move envelope.
     #[arg(long)]
     pub size: Option<usize>,
+    /// The echo server's process id, to report its CPU use.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
 }
 
 /// A move envelope shaped like the ones the matches scenario sends (uuid-sized match id and
@@ -110,8 +113,11 @@ pub async fn run(args: ClientArgs) -> Result<(), Error> {
         Some(size) => vec![0x5a; size],
         None => move_sized_frame(),
     };
+    let before = report::Cpu::now(args.server_pid);
     let result = measure(args.addr, args.count, args.duration, frame).await?;
+    let after = report::Cpu::now(args.server_pid);
     result.print("echo");
+    report::cpu_line(&before, &after, result.window);
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 //! duration flags with defaults), and prints a report with HDR-histogram percentiles. See
 //! `BENCHMARKS.md` at the repository root for the commands and the figures measured.
 
+mod disk;
 mod echo;
 mod idle;
 mod matches;
@@ -41,6 +42,8 @@ enum Scenario {
     EchoServer(echo::ServerArgs),
     /// Round trips of a move-sized binary frame against `echo-server`.
     Echo(echo::ClientArgs),
+    /// Time small appends + fdatasync in a directory: the floor under a durable move's ack.
+    Fsync(disk::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -68,6 +71,7 @@ fn main() -> std::process::ExitCode {
             Scenario::Idle(args) => idle::run(args).await,
             Scenario::EchoServer(args) => echo::serve(args).await,
             Scenario::Echo(args) => echo::run(args).await,
+            Scenario::Fsync(args) => disk::run(args).await,
         }
     });
     // Tasks still blocked on sockets must not keep the process alive.

@@ -98,6 +98,8 @@ struct Totals {
     games_resigned: AtomicU64,
     connection_errors: AtomicU64,
     latency: report::Shared,
+    /// Move sent → the opponent's `moved` event arrived.
+    seen: report::Shared,
     /// Encoded size of the last move envelope, for the echo comparison.
     move_frame_bytes: AtomicUsize,
 }
@@ -130,6 +132,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         games_resigned: AtomicU64::new(0),
         connection_errors: AtomicU64::new(0),
         latency: report::Shared::new(),
+        seen: report::Shared::new(),
         move_frame_bytes: AtomicUsize::new(0),
     });
     let (start_tx, start_rx) = watch::channel(false);
@@ -207,6 +210,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     };
 
     let rss_seated = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let cpu_before = cpu_snapshot(args.server_pid);
     totals.measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
     let _ = start_tx.send(true);
@@ -235,6 +239,8 @@ pub async fn run(args: Args) -> Result<(), Error> {
     let window = started.elapsed();
     totals.stop.store(true, Ordering::SeqCst);
     let latency = totals.latency.snapshot();
+    let seen = totals.seen.snapshot();
+    let cpu_after = cpu_snapshot(args.server_pid);
     let acked = totals.acked.load(Ordering::Relaxed);
 
     // Let the tasks finish their move and close; abort whatever is still waiting.
@@ -268,6 +274,8 @@ pub async fn run(args: Args) -> Result<(), Error> {
     );
     println!("durable moves/s: {moves_per_second:.0}  ({acked} acks in the window)");
     println!("{}", report::latency_line("move->ack", &latency));
+    println!("{}", report::latency_line("move->opponent sees it", &seen));
+    report::cpu_line(&cpu_before, &cpu_after, window);
     if let (Some(before), Some(seated)) = (rss_before, rss_seated) {
         println!(
             "server RSS: {} KiB before set-up, {} KiB seated, peak {} KiB while playing",
@@ -303,6 +311,10 @@ pub async fn run(args: Args) -> Result<(), Error> {
         );
     }
     Ok(())
+}
+
+fn cpu_snapshot(server_pid: Option<u32>) -> report::Cpu {
+    report::Cpu::now(server_pid)
 }
 
 /// One match task: both players of a match, game after game.
@@ -484,6 +496,9 @@ impl Player {
                     ServerMessage::MatchEvent(event) if event.match_id == game.match_id => {
                         match event.event {
                             MatchEvent::Moved(moved) if from != turn && moved.played.ply == ply => {
+                                if self.totals.measuring.load(Ordering::Relaxed) {
+                                    self.totals.seen.record(sent.elapsed());
+                                }
                                 reply = Some(
                                     moved
                                         .legal_moves

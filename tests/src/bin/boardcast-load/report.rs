@@ -115,3 +115,59 @@ pub fn utc_now() -> String {
 pub fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
+
+/// CPU time used so far by the server (if known) and by this process, and the machine's load.
+pub struct Cpu {
+    server: Option<Duration>,
+    server_threads: Option<std::collections::BTreeMap<String, (u64, u64)>>,
+    own: Duration,
+    loadavg: String,
+}
+
+impl Cpu {
+    pub fn now(server_pid: Option<u32>) -> Self {
+        Cpu {
+            server: server_pid.and_then(|pid| crate::sys::cpu_time(pid).ok()),
+            server_threads: server_pid.and_then(|pid| crate::sys::sched_by_thread(pid).ok()),
+            own: crate::sys::cpu_time(std::process::id()).unwrap_or_default(),
+            loadavg: crate::sys::loadavg(),
+        }
+    }
+}
+
+/// `cpu     : server 1.23 cores, load generator 0.80 cores (of 2); loadavg 3.1 -> 4.2`.
+pub fn cpu_line(before: &Cpu, after: &Cpu, window: Duration) {
+    let cores = |a: Duration, b: Duration| {
+        b.saturating_sub(a).as_secs_f64() / window.as_secs_f64().max(1e-9)
+    };
+    let server = match (before.server, after.server) {
+        (Some(a), Some(b)) => format!("server {:.2} cores, ", cores(a, b)),
+        _ => String::new(),
+    };
+    println!(
+        "cpu     : {server}load generator {:.2} cores (of {}); loadavg {} -> {}",
+        cores(before.own, after.own),
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(0),
+        before.loadavg,
+        after.loadavg
+    );
+    // Where the server's threads spent the window: on a CPU, or runnable and waiting for one
+    // (the machine was busy). Idle time is the rest.
+    if let (Some(a), Some(b)) = (&before.server_threads, &after.server_threads) {
+        let secs = window.as_secs_f64().max(1e-9);
+        let parts: Vec<String> = b
+            .iter()
+            .map(|(name, (run, wait))| {
+                let (run0, wait0) = a.get(name).copied().unwrap_or((0, 0));
+                format!(
+                    "{name} {:.2} on-CPU / {:.2} waiting-for-CPU",
+                    run.saturating_sub(run0) as f64 / 1e9 / secs,
+                    wait.saturating_sub(wait0) as f64 / 1e9 / secs
+                )
+            })
+            .collect();
+        println!("threads : server, in cores: {}", parts.join(", "));
+    }
+}

@@ -211,6 +211,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     // Let the join burst (crowd updates) pass before measuring.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let crowd_before = shared.crowd.load(Ordering::Relaxed);
+    let cpu_before = report::Cpu::now(args.server_pid);
     let window_start = shared.epoch.elapsed().as_nanos() as u64;
     shared.measuring.store(true, Ordering::SeqCst);
     let mut waited = Duration::ZERO;
@@ -225,6 +226,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         );
     }
     let window_end = shared.epoch.elapsed().as_nanos() as u64;
+    let cpu_after = report::Cpu::now(args.server_pid);
     // Give late arrivals of events revealed inside the window a moment.
     tokio::time::sleep(Duration::from_secs(2)).await;
     shared.measuring.store(false, Ordering::SeqCst);
@@ -326,6 +328,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
             subscribed as f64 / (median as f64 / 1e6)
         );
     }
+    report::cpu_line(&cpu_before, &cpu_after, window);
     if let (Some(before), Some(after)) = (rss_before, rss_subscribed) {
         println!("server RSS: {before} KiB before, {after} KiB with the watchers subscribed");
     }

@@ -101,3 +101,49 @@ pub fn loadavg() -> String {
         .and_then(|text| text.split_whitespace().next().map(str::to_owned))
         .unwrap_or_else(|| "?".to_owned())
 }
+
+/// CPU time (user + system) a process has used, from /proc/PID/stat.
+pub fn cpu_time(pid: u32) -> io::Result<std::time::Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // The fields after the command name, which is in parentheses and may contain spaces.
+    let rest = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest)
+        .ok_or_else(|| io::Error::other("malformed /proc/PID/stat"))?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of stat; `rest` starts at field 3.
+    let ticks = |i: usize| -> io::Result<u64> {
+        fields
+            .get(i)
+            .and_then(|f| f.parse().ok())
+            .ok_or_else(|| io::Error::other("malformed /proc/PID/stat"))
+    };
+    let total = ticks(11)? + ticks(12)?;
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Ok(std::time::Duration::from_micros(total * 1_000_000 / hz))
+}
+
+/// Per thread name: (time on a CPU, time runnable but waiting for a CPU), summed over the
+/// process's threads, from /proc/PID/task/*/schedstat (nanoseconds).
+pub fn sched_by_thread(pid: u32) -> io::Result<std::collections::BTreeMap<String, (u64, u64)>> {
+    let mut threads = std::collections::BTreeMap::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))? {
+        let dir = task?.path();
+        let (Ok(comm), Ok(stat)) = (
+            std::fs::read_to_string(dir.join("comm")),
+            std::fs::read_to_string(dir.join("schedstat")),
+        ) else {
+            continue;
+        };
+        let mut fields = stat
+            .split_whitespace()
+            .map(|f| f.parse::<u64>().unwrap_or(0));
+        let run = fields.next().unwrap_or(0);
+        let wait = fields.next().unwrap_or(0);
+        let entry = threads.entry(comm.trim().to_owned()).or_insert((0, 0));
+        entry.0 += run;
+        entry.1 += wait;
+    }
+    Ok(threads)
+}
