@@ -240,18 +240,44 @@ async fn players_leaving_and_returning_are_announced() {
     let snapshot = late.watch_match(&seat.match_id).await.unwrap();
     assert!(snapshot.black.as_ref().is_some_and(|p| !p.connected));
     assert_eq!(snapshot.absent.len(), 1);
-    // It comes back with its token: returned, and it can move when it is its turn.
+    // White moves while Black is away; Black comes back with the last version it saw and
+    // gets exactly the missed events (the move, then its own return), no snapshot.
+    white.play(&seat, &[32, 28]).await.unwrap();
     let mut again = Client::connect(addr, Encoding::Json).await.unwrap();
     again.set_next_id(100);
     again
         .resume(&black_seat.token, Some(event.v))
         .await
         .unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 2 {
+        let message = again.recv(std::time::Duration::from_secs(5)).await.unwrap();
+        match message {
+            ServerMessage::MatchEvent(e) => seen.push(e),
+            ServerMessage::MatchSnapshot(s) => {
+                panic!("a snapshot instead of the missed events: {s:?}")
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(seen[0].v, event.v + 1);
+    assert!(
+        matches!(&seen[0].event, MatchEvent::Moved(m) if m.played.route == [32, 28]),
+        "{:?}",
+        seen[0]
+    );
+    assert_eq!(seen[1].v, event.v + 2);
+    assert!(
+        matches!(seen[1].event, MatchEvent::PlayerReturned(Side::Black)),
+        "{:?}",
+        seen[1]
+    );
+    let moved = spectator.next_match_event(&seat.match_id).await.unwrap();
+    assert_eq!(moved.v, event.v + 1);
     let back = spectator.next_match_event(&seat.match_id).await.unwrap();
     assert!(
         matches!(back.event, MatchEvent::PlayerReturned(Side::Black)),
         "{back:?}"
     );
-    white.play(&seat, &[32, 28]).await.unwrap();
     again.play(&black_seat, &[19, 23]).await.unwrap();
 }
