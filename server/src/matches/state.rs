@@ -293,14 +293,6 @@ impl MatchState {
         self.result.as_ref()
     }
 
-    pub fn moves(&self) -> &[PlayedMove] {
-        &self.moves
-    }
-
-    pub fn start_position(&self) -> &Position {
-        &self.start
-    }
-
     pub fn rematch(&self) -> Option<&str> {
         self.rematch.as_deref()
     }
