@@ -201,16 +201,19 @@ impl Connection {
                     };
                     let now = Instant::now();
                     self.idle.heard(now);
-                    let payload = match &frame {
-                        Message::Text(text) => FrameRef::Text(text.as_str().as_bytes()),
-                        Message::Binary(bytes) => FrameRef::Binary(bytes),
-                        Message::Close(_) => return Close::Gone,
-                        Message::Ping(_) | Message::Pong(_) => continue,
-                    };
+                    if let Message::Close(_) = frame {
+                        return Close::Gone;
+                    }
+                    // Every frame counts, WebSocket pings too.
                     if !self.rate.allow(now) {
                         self.refuse(None, ErrorCode::RateLimited, "too many messages".into());
                         return Close::With(close::POLICY, "message rate limit exceeded");
                     }
+                    let payload = match &frame {
+                        Message::Text(text) => FrameRef::Text(text.as_str().as_bytes()),
+                        Message::Binary(bytes) => FrameRef::Binary(bytes),
+                        Message::Close(_) | Message::Ping(_) | Message::Pong(_) => continue,
+                    };
                     match self.decode(payload) {
                         Ok(envelope) => self.dispatch(envelope).await,
                         Err((code, message)) => self.refuse(None, code, message),

@@ -240,3 +240,26 @@ async fn matches_beyond_the_limit_are_refused_as_busy() {
     server.stop().await;
     drop(dir);
 }
+
+#[tokio::test]
+async fn websocket_pings_count_against_the_message_rate() {
+    let (dir, db) = temp_db();
+    let mut config = Config::for_tests(db);
+    config.rate = 5;
+    config.burst = 10;
+    let server = TestServer::start_with(config).await;
+    let mut client = server.client("Pinger").await;
+    for _ in 0..30 {
+        if client
+            .ws
+            .send(Message::Ping(Default::default()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    assert_eq!(client.expect_close().await, close::POLICY);
+    server.stop().await;
+    drop(dir);
+}
