@@ -110,16 +110,10 @@ impl Hub {
         for (side, name) in players {
             let token = new_token();
             let record = state::joined(*side, name, token.clone());
-            state
-                .apply(&record, now)
+            let write = state
+                .apply_new(&record, now, now_ms())
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err))?;
-            writes.push(Write::Event {
-                match_id: id.clone(),
-                v: state.v,
-                at_ms: now_ms(),
-                body: serde_json::to_string(&record)
-                    .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
-            });
+            writes.push(write);
             records.push(record);
             tokens.push((*side, token));
         }

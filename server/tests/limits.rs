@@ -21,25 +21,9 @@ async fn a_connection_without_a_known_subprotocol_is_closed_with_1002() {
     server.stop().await;
 }
 
+/// A client that skips the handshake messages; only used to read closes.
 fn raw(ws: Ws) -> Client {
-    // A client that skips the handshake messages; only used to read closes.
-    let mut client = Client {
-        ws,
-        encoding: Encoding::Json,
-        next_id: 1,
-        welcome: Welcome {
-            protocol: 0,
-            server: String::new(),
-            limits: Limits {
-                max_frame_bytes: 0,
-                messages_per_second: 0,
-                message_burst: 0,
-                idle_timeout_ms: 0,
-            },
-        },
-    };
-    client.next_id = 1;
-    client
+    Client::from_socket(ws, Encoding::Json)
 }
 
 #[tokio::test]

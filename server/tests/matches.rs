@@ -120,12 +120,7 @@ async fn two_kings_against_one_is_drawn_after_seven_moves_each() {
 }
 
 async fn resume(client: &mut Client, token: &str) -> Seat {
-    let id = client
-        .send(ClientMessage::Resume(Resume {
-            token: token.to_owned(),
-            since_v: None,
-        }))
-        .await;
+    let id = client.send_resume(token, None).await;
     let seat = client.expect_seat(id).await;
     client.expect_snapshot().await;
     seat
@@ -290,12 +285,7 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
     // Black comes back with its token and the last version it saw.
     let mut black = server.client("Baukje").await;
     black.next_id = next_id;
-    let id = black
-        .send(ClientMessage::Resume(Resume {
-            token: bs.token.clone(),
-            since_v: Some(last_seen_v),
-        }))
-        .await;
+    let id = black.send_resume(&bs.token, Some(last_seen_v)).await;
     let seat = black.expect_seat(id).await;
     assert_eq!(seat.side, Side::Black);
     assert_eq!(seat.token, bs.token);
@@ -497,12 +487,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
     let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
     let mut black = server.client("Baukje").await;
     black.next_id = black_next;
-    let id = black
-        .send(ClientMessage::Resume(Resume {
-            token: bs.token.clone(),
-            since_v: None,
-        }))
-        .await;
+    let id = black.send_resume(&bs.token, None).await;
     black.expect_seat(id).await;
     let snapshot = black.expect_snapshot().await;
     let notation: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
@@ -521,12 +506,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
     black.play(&bs, &capture).await;
     let mut white = server.client("Wim").await;
     white.next_id = white_next;
-    let id = white
-        .send(ClientMessage::Resume(Resume {
-            token: ws.token.clone(),
-            since_v: Some(snapshot.v),
-        }))
-        .await;
+    let id = white.send_resume(&ws.token, Some(snapshot.v)).await;
     white.expect_seat(id).await;
     let m = white.event_until(moved).await;
     assert_eq!(m.played.ply, 3);
@@ -634,12 +614,7 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     // A player who comes back to the old match later is handed the rematch seat too.
     let mut again = server.client("Baukje").await;
     again.next_id = black.next_id;
-    let id = again
-        .send(ClientMessage::Resume(Resume {
-            token: bs.token.clone(),
-            since_v: None,
-        }))
-        .await;
+    let id = again.send_resume(&bs.token, None).await;
     assert_eq!(again.expect_seat(id).await.match_id, ws.match_id);
     let seat = again.expect_seat(0).await;
     assert_eq!(seat, new_white);

@@ -98,12 +98,7 @@ async fn sigkill_loses_no_acknowledged_move() {
     let mut program = start(&db);
     let mut black = Client::connect(program.addr, Encoding::Json, "Baukje").await;
     black.next_id = 100;
-    let id = black
-        .send(ClientMessage::Resume(Resume {
-            token: bs.token.clone(),
-            since_v: None,
-        }))
-        .await;
+    let id = black.send_resume(&bs.token, None).await;
     assert_eq!(black.expect_seat(id).await.side, Side::Black);
     let snapshot = black.expect_snapshot().await;
     assert_eq!(

@@ -428,18 +428,11 @@ impl Actor {
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
         for record in &records {
-            next.apply(record, now).map_err(|err| {
+            let write = next.apply_new(record, now, at_ms).map_err(|err| {
                 tracing::error!(match_id = %self.state.id, %err, "event does not apply");
                 Refusal::new(ErrorCode::Internal, "internal error: nothing was applied")
             })?;
-            let body = serde_json::to_string(record)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
-            writes.push(Write::Event {
-                match_id: next.id.clone(),
-                v: next.v,
-                at_ms,
-                body,
-            });
+            writes.push(write);
         }
         if next.result().is_some() && self.state.result().is_none() {
             let pdn = next.pdn().unwrap_or_else(|err| {

@@ -13,6 +13,7 @@ use frisian::{Color, Move, Outcome, Position, Square};
 use serde::{Deserialize, Serialize};
 
 use super::clock::{Clock, Flagged};
+use crate::storage::Write;
 
 /// What a match is created with; stored once as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -637,6 +638,24 @@ impl MatchState {
         }
         self.v += 1;
         Ok(())
+    }
+
+    /// Folds a new `record` in at `now` and returns the write that stores it as the event of
+    /// the new version.
+    pub fn apply_new(
+        &mut self,
+        record: &Record,
+        now: Instant,
+        at_ms: i64,
+    ) -> Result<Write, String> {
+        self.apply(record, now)?;
+        let body = serde_json::to_string(record).map_err(|err| err.to_string())?;
+        Ok(Write::Event {
+            match_id: self.id.clone(),
+            v: self.v,
+            at_ms,
+            body,
+        })
     }
 
     /// Whether `side` is marked absent.

@@ -138,9 +138,9 @@ pub struct Client {
 }
 
 impl Client {
-    pub async fn connect(addr: SocketAddr, encoding: Encoding, name: &str) -> Client {
-        let ws = open_socket(addr, Some(encoding.subprotocol())).await;
-        let mut client = Client {
+    /// Wraps an open socket; `welcome` stays empty until read.
+    pub fn from_socket(ws: Ws, encoding: Encoding) -> Client {
+        Client {
             ws,
             encoding,
             next_id: 1,
@@ -154,7 +154,13 @@ impl Client {
                     idle_timeout_ms: 0,
                 },
             },
-        };
+        }
+    }
+
+    /// Connects, reads the welcome and says hello with `name`.
+    pub async fn connect(addr: SocketAddr, encoding: Encoding, name: &str) -> Client {
+        let ws = open_socket(addr, Some(encoding.subprotocol())).await;
+        let mut client = Client::from_socket(ws, encoding);
         match client.recv().await {
             ServerMessage::Welcome(welcome) => client.welcome = welcome,
             other => panic!("expected welcome, got {other:?}"),
@@ -323,6 +329,15 @@ impl Client {
         let seat = self.expect_seat(id).await;
         self.expect_snapshot().await;
         seat
+    }
+
+    /// Sends `resume` for `token` and returns its ack id.
+    pub async fn send_resume(&mut self, token: &str, since_v: Option<u64>) -> u64 {
+        self.send(ClientMessage::Resume(Resume {
+            token: token.to_owned(),
+            since_v,
+        }))
+        .await
     }
 
     /// Watches a match from a snapshot; returns it.
