@@ -764,3 +764,133 @@ impl MatchState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn playing(now: Instant) -> MatchState {
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: None,
+        };
+        let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
+        state
+            .apply(&joined(Side::White, "w", "tw".into()), now)
+            .unwrap();
+        state
+            .apply(&joined(Side::Black, "b", "tb".into()), now)
+            .unwrap();
+        state
+    }
+
+    fn carry_out(state: &mut MatchState, side: Side, ack: u64, action: Action, now: Instant) {
+        match state.decide(side, ack, &action, now).unwrap() {
+            Decision::Events(records) => {
+                for record in &records {
+                    state.apply(record, now).unwrap();
+                }
+            }
+            other => panic!("expected events, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ids_up_to_the_last_carried_out_are_duplicates_per_seat() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 5, Action::Move(vec![32, 28]), now);
+        let again = state.decide(Side::White, 5, &Action::Move(vec![32, 28]), now);
+        assert_eq!(again, Ok(Decision::Duplicate));
+        assert_eq!(
+            state.decide(Side::White, 4, &Action::Resign, now),
+            Ok(Decision::Duplicate)
+        );
+        // Black's ids are its own.
+        carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
+        assert_eq!(state.moves.len(), 2);
+        // A refused action does not use up its id.
+        let refused = state.decide(Side::White, 6, &Action::Move(vec![31, 26, 21]), now);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::IllegalMove);
+        assert!(matches!(
+            state.decide(Side::White, 6, &Action::Move(vec![28, 19]), now),
+            Ok(Decision::Events(_))
+        ));
+    }
+
+    #[test]
+    fn a_claim_waits_for_the_grace_period() {
+        let t0 = Instant::now();
+        let mut state = playing(t0);
+        let left = Record::new(MatchEvent::PlayerLeft(Absence {
+            side: Side::Black,
+            claim_in_ms: 1_000,
+        }));
+        state.apply(&left, t0).unwrap();
+        let early = state.decide(
+            Side::White,
+            1,
+            &Action::Claim(ClaimKind::Draw),
+            t0 + Duration::from_millis(999),
+        );
+        assert_eq!(early.unwrap_err().code, ErrorCode::NotAllowed);
+        carry_out(
+            &mut state,
+            Side::White,
+            1,
+            Action::Claim(ClaimKind::Draw),
+            t0 + Duration::from_millis(1_000),
+        );
+        let result = state.result().unwrap();
+        assert_eq!(
+            (result.winner, result.reason),
+            (None, EndReason::DrawClaimed)
+        );
+        // The absent side cannot claim against the one who stayed.
+        let mut state = playing(t0);
+        state.apply(&left, t0).unwrap();
+        let wrong = state.decide(
+            Side::Black,
+            1,
+            &Action::Claim(ClaimKind::Win),
+            t0 + Duration::from_secs(5),
+        );
+        assert_eq!(wrong.unwrap_err().code, ErrorCode::NotAllowed);
+    }
+
+    #[test]
+    fn replaying_the_stored_records_gives_the_same_match() {
+        let now = Instant::now();
+        let mut live = playing(now);
+        let mut records = vec![
+            joined(Side::White, "w", "tw".into()),
+            joined(Side::Black, "b", "tb".into()),
+        ];
+        for (side, ack, action) in [
+            (Side::White, 1, Action::Move(vec![32, 28])),
+            (Side::Black, 1, Action::OfferDraw),
+            (Side::Black, 2, Action::Move(vec![19, 23])),
+            (Side::White, 2, Action::Move(vec![28, 19])),
+        ] {
+            let Ok(Decision::Events(new)) = live.decide(side, ack, &action, now) else {
+                panic!("{action:?} refused");
+            };
+            for record in &new {
+                live.apply(record, now).unwrap();
+            }
+            records.extend(new);
+        }
+        let mut replayed = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
+        for record in &records {
+            replayed.apply(record, now).unwrap();
+        }
+        assert_eq!(
+            replayed.snapshot(now, [false, false]),
+            live.snapshot(now, [false, false])
+        );
+        assert_eq!(replayed.last_ack, [2, 2]);
+        assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
+    }
+}
