@@ -181,10 +181,21 @@ async fn two_guesses_for_the_same_ply_the_second_counts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_reads_while_channels_broadcast() {
-    // Idle timeout 3 s: the stuck client sends nothing, so at the latest then it must go.
+    // Eight TV channels revealing every 100 ms, forever: steady traffic to a client that
+    // reads nothing. The kernel buffers up to `tcp_wmem` max (4 MiB by default) per socket
+    // before the server's outbox (16 here) can overflow, so the server may not see the
+    // backlog in test time; what it must do is stay fair to everyone else and get rid of the
+    // client: a client that reads nothing answers no pings either, so the idle timeout (3 s
+    // here) closes it at the latest.
     let (server, mut canary) = setup(&[
         "--outbox",
         "16",
+        "--channels",
+        "8",
+        "--ply-interval",
+        "100ms",
+        "--game-pause",
+        "200ms",
         "--idle-timeout",
         "3s",
         "--ping-interval",
@@ -192,12 +203,7 @@ async fn a_client_that_never_reads_while_channels_broadcast() {
     ])
     .await;
     let addr = server.addr();
-    // Busy channels: several on-demand games revealing every 100 ms.
-    let mut starter = Client::connect(addr, Encoding::Json).await.unwrap();
-    let mut channels = Vec::new();
-    for n in 0..8 {
-        channels.push(start_game(&mut starter, 100, &format!("SLOW{n}")).await);
-    }
+    let channels: Vec<String> = (1..=8).map(|n| format!("tv{n}")).collect();
     // The stuck client: a tiny receive buffer, watches everything, then never reads again.
     let options = ConnectOptions {
         recv_buffer: Some(2048),
@@ -216,73 +222,61 @@ async fn a_client_that_never_reads_while_channels_broadcast() {
             .unwrap();
     }
     let mut stream = stuck.into_ws().into_inner();
-    // A healthy watcher on the same channel keeps getting every reveal on time.
+    // A healthy watcher of the same channel keeps getting every reveal on time meanwhile.
     let mut healthy = Client::connect(addr, Encoding::Json).await.unwrap();
-    let snapshot = watch_channel(&mut healthy, &channels[0]).await;
-    let mut ply = snapshot.game.expect("a game").next_ply;
+    watch_channel(&mut healthy, &channels[0]).await;
     let started = Instant::now();
     let mut last = Instant::now();
     let mut worst = Duration::ZERO;
-    while started.elapsed() < Duration::from_secs(4) {
+    let mut reveals = 0;
+    while started.elapsed() < Duration::from_secs(6) {
         let wanted = channels[0].clone();
         let event = healthy
-            .wait_for_within("a reveal", Duration::from_secs(2), |m| match m {
+            .wait_for_within("a channel event", Duration::from_secs(2), |m| match m {
                 ServerMessage::ChannelEvent(e) if e.channel == wanted => Some(e.event.clone()),
                 _ => None,
             })
             .await;
         match event {
-            Ok(ChannelEvent::PlyRevealed(p)) => {
-                assert_eq!(p.ply, ply, "reveals in order");
-                ply += 1;
-                worst = worst.max(last.elapsed());
-                last = Instant::now();
-            }
-            Ok(ChannelEvent::GameEnded(_)) => break,
-            Ok(other) => panic!("unexpected {other:?}"),
+            Ok(ChannelEvent::PlyRevealed(_)) => reveals += 1,
+            Ok(ChannelEvent::GameStarted(_) | ChannelEvent::GameEnded(_)) => {}
             Err(ClientError::Timeout(what)) => panic!("the healthy watcher stalled: {what}"),
             Err(err) => panic!("{err}"),
         }
+        worst = worst.max(last.elapsed());
+        last = Instant::now();
+        // The canary's clients must not idle out themselves.
         canary.keep_alive().await.expect("canary connections");
-        if ply % 10 == 0 {
+        if reveals % 10 == 9 {
             canary
                 .check()
                 .await
                 .expect("canary while the stuck client sits");
         }
     }
+    assert!(reveals > 25, "only {reveals} reveals in 6 s");
     assert!(
         worst < Duration::from_millis(1500),
-        "a reveal came {worst:?} after the previous one"
+        "a channel event came {worst:?} after the previous one"
     );
-    // The stuck client was dropped: its stream ends (after a 1008 close if it fit).
-    let drain = tokio::spawn(async move {
-        let mut data = Vec::new();
-        let ended = tokio::time::timeout(Duration::from_secs(6), async {
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                match stream.read(&mut buf).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => data.extend_from_slice(&buf[..n]),
-                }
+    // By now the stuck client must be gone: reading drains what the kernel holds, then the
+    // stream ends (after a 1008 or 4000 close frame if it still fit).
+    let mut data = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(3), async {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
             }
-        })
-        .await;
-        (ended.is_ok(), data)
-    });
-    while !drain.is_finished() {
-        canary.keep_alive().await.expect("canary connections");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    let (ended, data) = drain.await.unwrap();
+        }
+    })
+    .await;
     assert!(
-        ended,
-        "the server kept a client that never reads ({} bytes buffered)",
+        ended.is_ok(),
+        "the server kept a client that has not read (nor answered a ping) for 6 s ({} bytes were waiting)",
         data.len()
     );
-    // 1008 when the server notices it does not read; 4000 when the idle timeout comes first
-    // (a client that reads nothing answers no pings either). Both are documented; anything
-    // else is not.
     if let Some(at) = data
         .windows(2)
         .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
@@ -293,5 +287,6 @@ async fn a_client_that_never_reads_while_channels_broadcast() {
             "close code {code}"
         );
     }
+    canary.keep_alive().await.expect("canary connections");
     canary.check().await.expect("canary");
 }
