@@ -640,3 +640,20 @@ async fn a_frozen_king_is_refused_by_the_three_move_rule() {
     server.stop().await;
     drop(dir);
 }
+
+#[tokio::test]
+async fn one_connection_may_hold_both_seats() {
+    let server = TestServer::start().await;
+    let mut solo = server.client("Solo").await;
+    let white = solo.create(None, ColorChoice::White, false).await;
+    let black = solo.join_code(&white.invite_code).await;
+    solo.play(&white, &[32, 28]).await;
+    solo.play(&black, &[19, 23]).await;
+    let mut watcher = server.client("Sjoerd").await;
+    let snapshot = watcher.watch(&white.match_id).await;
+    assert_eq!(snapshot.moves.len(), 2);
+    assert!(snapshot.absent.is_empty(), "{:?}", snapshot.absent);
+    assert!(snapshot.white.unwrap().connected && snapshot.black.unwrap().connected);
+    assert_eq!(snapshot.v, 4, "two joins and two moves, no presence events");
+    server.stop().await;
+}

@@ -102,8 +102,19 @@ pub struct Settings {
 
 struct Subscriber {
     outbox: Outbox,
-    /// The seat this connection holds, if it is a player's.
-    seat: Option<Side>,
+    /// The seats this connection holds (both when someone plays themselves); none for a
+    /// watcher.
+    seats: [bool; 2],
+}
+
+impl Subscriber {
+    fn holds(&self, side: Side) -> bool {
+        self.seats[side as usize]
+    }
+
+    fn is_watcher(&self) -> bool {
+        self.seats == [false; 2]
+    }
 }
 
 struct Actor {
@@ -226,7 +237,7 @@ impl Actor {
                 if self
                     .subscribers
                     .get(&conn)
-                    .is_some_and(|sub| sub.seat.is_none())
+                    .is_some_and(|sub| sub.is_watcher())
                 {
                     self.subscribers.remove(&conn);
                     outbox.note_subscription(&self.state.id, false);
@@ -301,7 +312,7 @@ impl Actor {
         if self
             .subscribers
             .get(&outbox.id())
-            .is_none_or(|sub| sub.seat != Some(side))
+            .is_none_or(|sub| !sub.holds(side))
         {
             self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence().await;
@@ -346,8 +357,10 @@ impl Actor {
             .map(|(new_side, token)| (new_side.opposite(), token))
             .collect();
         for sub in self.subscribers.values() {
-            if let Some(old_side) = sub.seat {
-                self.hand_rematch_seat(&handle, old_side, &sub.outbox);
+            for old_side in [Side::White, Side::Black] {
+                if sub.holds(old_side) {
+                    self.hand_rematch_seat(&handle, old_side, &sub.outbox);
+                }
             }
         }
         Ok(())
@@ -406,7 +419,7 @@ impl Actor {
         let held = |side| {
             self.subscribers
                 .values()
-                .any(|sub| sub.seat == Some(side) && !sub.outbox.is_closed())
+                .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
         };
         [held(Side::White), held(Side::Black)]
     }
@@ -506,9 +519,15 @@ impl Actor {
 
     fn subscribe(&mut self, outbox: Outbox, seat: Option<Side>) {
         outbox.note_subscription(&self.state.id, true);
-        let seat = seat.or_else(|| self.subscribers.get(&outbox.id()).and_then(|s| s.seat));
+        let mut seats = self
+            .subscribers
+            .get(&outbox.id())
+            .map_or([false; 2], |sub| sub.seats);
+        if let Some(side) = seat {
+            seats[side as usize] = true;
+        }
         self.subscribers
-            .insert(outbox.id(), Subscriber { outbox, seat });
+            .insert(outbox.id(), Subscriber { outbox, seats });
         self.crowd_changed();
     }
 
@@ -516,7 +535,7 @@ impl Actor {
         let watchers = self
             .subscribers
             .values()
-            .filter(|sub| sub.seat.is_none())
+            .filter(|sub| sub.is_watcher())
             .count() as u32;
         let changed = watchers != self.watchers;
         self.watchers = watchers;
