@@ -14,7 +14,7 @@ use boardcast_protocol::limits::close;
 use boardcast_protocol::{
     Ack, ClaimKind, ClientEnvelope, ClientMessage, Encoding, ErrorCode, ErrorReply, FrameRef,
     JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice, Target,
-    Validate, Welcome,
+    Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::OwnedSemaphorePermit;
@@ -223,18 +223,12 @@ impl Connection {
         }
     }
 
+    /// Decodes and validates a frame within the configured size limit. A message type the
+    /// protocol does not know is reported by name (still `malformed`).
     fn decode(&self, frame: FrameRef<'_>) -> Result<ClientEnvelope, (ErrorCode, String)> {
-        let envelope: ClientEnvelope = self
-            .encoding
-            .decode(frame, self.app.config.max_message)
-            .map_err(|err| (err.code(), err.to_string()))?;
-        envelope.validate().map_err(|err| {
-            (
-                ErrorCode::InvalidArgument,
-                format!("invalid message: {err}"),
-            )
-        })?;
-        Ok(envelope)
+        self.encoding
+            .decode_client_within(frame, self.app.config.max_message)
+            .map_err(|err| (err.code(), err.to_string()))
     }
 
     fn refuse(&self, id: Option<u64>, code: ErrorCode, message: String) {
