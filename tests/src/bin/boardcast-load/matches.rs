@@ -297,17 +297,27 @@ pub async fn run(args: Args) -> Result<(), Error> {
             );
         }
     }
-    if args.count >= 2000 && args.rate.is_none() {
-        report::target(
-            moves_per_second >= 5000.0,
-            &format!(
-                "at least 5,000 durable moves/s at 2,000 matches (measured {moves_per_second:.0})"
-            ),
-        );
+    if args.count >= 2000 {
+        if args.rate.is_none() {
+            report::target(
+                moves_per_second >= 5000.0,
+                &format!(
+                    "at least 5,000 durable moves/s at 2,000 matches (measured {moves_per_second:.0})"
+                ),
+            );
+        }
         let p99 = latency.value_at_quantile(0.99);
         report::target(
             p99 <= 10_000,
-            &format!("p99 move->ack at most 10 ms (measured {})", report::ms(p99)),
+            &format!(
+                "p99 move->ack at most 10 ms (measured {}; {})",
+                report::ms(p99),
+                if args.rate.is_none() {
+                    "closed loop: every match waits for its ack, so this is mostly queueing"
+                } else {
+                    "paced"
+                }
+            ),
         );
     }
     Ok(())
