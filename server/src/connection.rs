@@ -126,6 +126,18 @@ pub async fn run(
     }
 }
 
+/// How a failed read ends the connection: a frame over the size limit closes with 1009, a
+/// text frame that is not UTF-8 with 1007 (PROTOCOL.md §13); any other error means the
+/// socket is gone.
+fn close_for_read_error(err: axum::Error) -> Close {
+    use tokio_tungstenite::tungstenite::Error;
+    match err.into_inner().downcast::<Error>().map(|err| *err) {
+        Ok(Error::Capacity(_)) => Close::With(close::TOO_BIG, "frame too large"),
+        Ok(Error::Utf8(_)) => Close::With(close::INVALID_DATA, "text frame is not valid UTF-8"),
+        _ => Close::Gone,
+    }
+}
+
 /// Drains the outbox into the socket; stops after a close frame, when kicked, or when a write
 /// does not finish in time.
 async fn write_loop(
@@ -193,11 +205,8 @@ impl Connection {
                 frame = stream.next() => {
                     let frame = match frame {
                         Some(Ok(frame)) => frame,
-                        // tungstenite's words for a frame over its size limit.
-                        Some(Err(err)) if err.to_string().contains("Space limit exceeded") => {
-                            return Close::With(close::TOO_BIG, "frame too large");
-                        }
-                        _ => return Close::Gone,
+                        Some(Err(err)) => return close_for_read_error(err),
+                        None => return Close::Gone,
                     };
                     let now = Instant::now();
                     self.idle.heard(now);

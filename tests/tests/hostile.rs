@@ -19,6 +19,8 @@ use boardcast_tests::games::{RefGame, load_games};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 
 fn server_program() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
@@ -1004,4 +1006,17 @@ async fn half_open_connection_that_sends_nothing() {
     );
     canary.check().await.expect("canary");
     drop(mute);
+}
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_utf8_in_a_text_frame_closes_1007() {
+    let (server, mut canary) = setup(&[]).await;
+    let mut client = json(server.addr()).await;
+    let frame = Frame::message(vec![b'{', 0xff, 0xfe, b'}'], OpCode::Data(Data::Text), true);
+    client.send_raw(Message::Frame(frame)).await.expect("send");
+    let code = client
+        .expect_close(Duration::from_secs(5))
+        .await
+        .expect("closed");
+    assert_eq!(code, Some(close::INVALID_DATA));
+    canary.check().await.expect("canary");
 }
