@@ -281,3 +281,26 @@ async fn players_leaving_and_returning_are_announced() {
     );
     again.play(&black_seat, &[19, 23]).await.unwrap();
 }
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_creators_own_snapshot_shows_it_connected() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .unwrap();
+    white
+        .create_match(boardcast_protocol::ColorChoice::White, false, None)
+        .await
+        .unwrap();
+    let own = white
+        .wait_for("the creator's snapshot", |m| match m {
+            ServerMessage::MatchSnapshot(s) => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    assert!(
+        own.white.as_ref().is_some_and(|p| p.connected),
+        "the creator is connected: {:?}",
+        own.white
+    );
+}

@@ -193,7 +193,7 @@ impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
         // Nobody is connected yet (a new match gets its creator right after, a recovered one
         // has lost everybody): record who is gone.
-        self.reconcile_presence().await;
+        self.reconcile_presence(None).await;
         loop {
             let deadline = self.state.flag_deadline();
             let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
@@ -229,7 +229,7 @@ impl Actor {
                 since_v,
             } => {
                 ack(&outbox, id, false);
-                self.catch_up(&outbox, since_v);
+                self.catch_up(&outbox, since_v, None);
                 self.subscribe(outbox, None);
             }
             Command::Unwatch { outbox, id } => {
@@ -252,15 +252,7 @@ impl Actor {
                 token,
                 since_v,
             } => match self.state.side_of_token(&token) {
-                Some(side) => {
-                    self.send_seat(&outbox, id, side);
-                    self.catch_up(&outbox, since_v);
-                    if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
-                        self.hand_rematch_seat(&rematch, side, &outbox);
-                    }
-                    self.subscribe(outbox, Some(side));
-                    self.reconcile_presence().await;
-                }
+                Some(side) => self.take_seat(outbox, id, side, since_v).await,
                 None => refuse(&outbox, id, self.wrong_token()),
             },
             Command::Act {
@@ -272,7 +264,7 @@ impl Actor {
             Command::Leave { conn } => {
                 if self.subscribers.remove(&conn).is_some() {
                     self.crowd_changed();
-                    self.reconcile_presence().await;
+                    self.reconcile_presence(None).await;
                 }
             }
         }
@@ -298,10 +290,21 @@ impl Actor {
             return refuse(&outbox, id, refusal);
         }
         self.hub.register_token(&token, &self.state.id);
+        self.take_seat(outbox, id, side, None).await;
+    }
+
+    /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
+    /// that this connection holds the seat, then what it missed, and only then its
+    /// subscription. So its own snapshot already shows it connected, and a `PlayerReturned`
+    /// it caused reaches it once (in the snapshot or in the events after `since_v`).
+    async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
         self.send_seat(&outbox, id, side);
-        self.catch_up(&outbox, None);
+        self.reconcile_presence(Some(side)).await;
+        self.catch_up(&outbox, since_v, Some(side));
+        if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
+            self.hand_rematch_seat(&rematch, side, &outbox);
+        }
         self.subscribe(outbox, Some(side));
-        self.reconcile_presence().await;
     }
 
     async fn act(&mut self, outbox: Outbox, id: u64, token: String, action: Action) {
@@ -315,7 +318,7 @@ impl Actor {
             .is_none_or(|sub| !sub.holds(side))
         {
             self.subscribe(outbox.clone(), Some(side));
-            self.reconcile_presence().await;
+            self.reconcile_presence(None).await;
         }
         let result = match self.state.decide(side, id, &action, Instant::now()) {
             Ok(Decision::Events(records)) => {
@@ -390,12 +393,13 @@ impl Actor {
         }
     }
 
-    /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now.
-    async fn reconcile_presence(&mut self) {
+    /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now;
+    /// `arriving` is a seat being taken by a connection not subscribed yet.
+    async fn reconcile_presence(&mut self, arriving: Option<Side>) {
         if self.state.phase() != MatchPhase::Playing {
             return;
         }
-        let connected = self.connected();
+        let connected = self.connected(arriving);
         let mut records = Vec::new();
         for side in [Side::White, Side::Black] {
             let here = connected[side as usize];
@@ -415,11 +419,14 @@ impl Actor {
         }
     }
 
-    fn connected(&self) -> [bool; 2] {
+    /// Which seats a live connection holds, counting `arriving` as held.
+    fn connected(&self, arriving: Option<Side>) -> [bool; 2] {
         let held = |side| {
-            self.subscribers
-                .values()
-                .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
+            arriving == Some(side)
+                || self
+                    .subscribers
+                    .values()
+                    .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
         };
         [held(Side::White), held(Side::Black)]
     }
@@ -490,8 +497,9 @@ impl Actor {
         }
     }
 
-    /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot.
-    fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>) {
+    /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot
+    /// (in which `arriving`, the seat the client is taking, shows as connected).
+    fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>, arriving: Option<Side>) {
         match since_v {
             Some(seen) if seen <= self.state.v => {
                 for message in &self.history[seen as usize..] {
@@ -499,7 +507,9 @@ impl Actor {
                 }
             }
             _ => {
-                let snapshot = self.state.snapshot(Instant::now(), self.connected());
+                let snapshot = self
+                    .state
+                    .snapshot(Instant::now(), self.connected(arriving));
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
         }
