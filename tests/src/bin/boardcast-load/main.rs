@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand};
 
 /// Load generator for the Boardcast server (loopback only).
 #[derive(Debug, Parser)]
-#[command(name = "boardcast-load", version, about)]
+#[command(name = "boardcast-load", version)]
 struct Cli {
     /// Worker threads of the load generator's tokio runtime (default: one per core).
     #[arg(long, global = true)]
