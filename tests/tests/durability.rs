@@ -12,7 +12,7 @@
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::limits::close;
@@ -119,20 +119,10 @@ fn is_connection_loss(err: &ClientError) -> bool {
     ) || matches!(err, ClientError::Refused(reply) if refused_for_shutdown(reply))
 }
 
-/// Set just before the SIGTERM of the graceful-shutdown test.
-static SIGTERM_SENT: AtomicBool = AtomicBool::new(false);
-
-/// A refusal because the server is stopping: nothing was applied.
-///
-/// KNOWN SERVER DEFECT (reported): a move that reaches a match whose actor has already stopped
-/// for the shutdown is refused with `not_found` ("this match is no longer running") instead of
-/// `shutting_down`. It is tolerated here, only after the SIGTERM, so that this test guards
-/// the rest of the shutdown contract; the strict expectation is kept outside the tree.
+/// A refusal because the server is stopping: nothing was applied. A match whose actor has
+/// already stopped for the shutdown answers `shutting_down` too, never `not_found`.
 fn refused_for_shutdown(reply: &boardcast_protocol::ErrorReply) -> bool {
     reply.code == ErrorCode::ShuttingDown
-        || (SIGTERM_SENT.load(Ordering::SeqCst)
-            && reply.code == ErrorCode::NotFound
-            && reply.message.contains("no longer running"))
 }
 
 /// Checks a snapshot taken after a restart against what the players know, and returns the
@@ -540,7 +530,6 @@ async fn sigterm_while_matches_run_tells_clients_and_loses_nothing() {
         while watch_acks.load(Ordering::Relaxed) < total / 3 {
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
-        SIGTERM_SENT.store(true, Ordering::SeqCst);
         let _ = std::process::Command::new("kill")
             .args(["-TERM", &pid.to_string()])
             .status();

@@ -63,29 +63,53 @@ pub enum Command {
     Leave { conn: ConnId },
 }
 
+impl Command {
+    /// Where the answer to this command goes, if it expects one.
+    fn asker(&self) -> Option<(&Outbox, u64)> {
+        match self {
+            Command::Watch { outbox, id, .. }
+            | Command::Unwatch { outbox, id }
+            | Command::Join { outbox, id, .. }
+            | Command::Resume { outbox, id, .. }
+            | Command::Act { outbox, id, .. } => Some((outbox, *id)),
+            Command::Leave { .. } => None,
+        }
+    }
+}
+
 /// The address of a running match.
 #[derive(Debug, Clone)]
 pub struct MatchHandle {
     tx: mpsc::Sender<Command>,
+    shutdown: Shutdown,
 }
 
 impl MatchHandle {
-    /// Queues a command without waiting; a full mailbox is refused as busy.
+    /// Queues a command without waiting; a full mailbox is refused as busy, a stopped match
+    /// as `stopped` says.
     pub fn try_send(&self, command: Command) -> Result<(), Refusal> {
         self.tx.try_send(command).map_err(|err| match err {
             mpsc::error::TrySendError::Full(_) => Refusal::new(
                 ErrorCode::Busy,
                 "this match has too many commands waiting; try again",
             ),
-            mpsc::error::TrySendError::Closed(_) => {
-                Refusal::new(ErrorCode::NotFound, "this match is no longer running")
-            }
+            mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
         })
     }
 
     /// Queues a command, waiting for room (for goodbyes that must arrive).
     pub async fn send(&self, command: Command) {
         let _ = self.tx.send(command).await;
+    }
+}
+
+/// The refusal of a command to a match whose actor has stopped: `shutting_down` once the
+/// server is stopping (match actors stop before connections do), else `not_found`.
+fn stopped(shutdown: &Shutdown) -> Refusal {
+    if shutdown.is_shutdown() {
+        Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+    } else {
+        Refusal::new(ErrorCode::NotFound, "this match is no longer running")
     }
 }
 
@@ -165,8 +189,8 @@ pub fn spawn(
         settings,
         _guard: guard,
     };
-    tokio::spawn(actor.run(rx, shutdown));
-    MatchHandle { tx }
+    tokio::spawn(actor.run(rx, shutdown.clone()));
+    MatchHandle { tx, shutdown }
 }
 
 fn event_message(match_id: &str, v: u64, record: &Record) -> Arc<Shared> {
@@ -214,6 +238,13 @@ impl Actor {
                     self.hub.remove(&self.state.id);
                     break;
                 }
+            }
+        }
+        // Commands that arrived too late are answered, not dropped.
+        rx.close();
+        while let Ok(command) = rx.try_recv() {
+            if let Some((outbox, id)) = command.asker() {
+                refuse(outbox, id, stopped(&shutdown));
             }
         }
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
@@ -585,5 +616,44 @@ impl Actor {
     fn publish_summary(&self) {
         self.hub
             .update_summary(self.state.summary(self.watchers), self.state.setup.public);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardcast_protocol::{ColorChoice, Encoding};
+
+    #[tokio::test]
+    async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (trigger, shutdown) = crate::shutdown::channel();
+        let (tasks, _all_done) = crate::shutdown::tasks();
+        let settings = Settings {
+            grace: Duration::from_secs(60),
+            linger: Duration::from_secs(60),
+            max_matches: 10,
+        };
+        let hub = Hub::new(storage, settings, shutdown, tasks);
+        let (handle, _, token) = hub
+            .create_seek("alice", None, ColorChoice::White, false)
+            .await
+            .unwrap();
+        trigger.fire();
+        while !handle.tx.is_closed() {
+            tokio::task::yield_now().await;
+        }
+        let (outbox, _inbox) =
+            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
+        let refusal = handle
+            .try_send(Command::Act {
+                outbox,
+                id: 1,
+                token,
+                action: Action::Resign,
+            })
+            .unwrap_err();
+        assert_eq!(refusal.code, ErrorCode::ShuttingDown, "{refusal}");
     }
 }
