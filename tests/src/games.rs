@@ -1,4 +1,5 @@
-//! The reference games (`../shared/frisian/games.jsonl`): complete Frisian games from the start
+//! The reference games (`games/frisian/tests/data/games.jsonl`, the `frisian` crate's fixture,
+//! checked there against the shared copy): complete Frisian games from the start
 //! position, with the FEN after every ply and the final status. Moves in notation become wire
 //! routes with the `frisian` crate.
 
@@ -11,8 +12,13 @@ use serde::Deserialize;
 pub fn games_path() -> PathBuf {
     match std::env::var_os("BOARDCAST_GAMES") {
         Some(path) => PathBuf::from(path),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/frisian/games.jsonl"),
+        None => default_games_path(),
     }
+}
+
+/// The repository's own copy of the reference games (the `frisian` crate's fixture).
+pub fn default_games_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/frisian/tests/data/games.jsonl")
 }
 
 #[derive(Debug, Deserialize)]
@@ -120,5 +126,22 @@ fn convert(raw: RawGame) -> RefGame {
         fens: raw.fens,
         winner,
         reason: raw.status.reason.unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_games_are_the_copy_inside_the_repository() {
+        let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .canonicalize()
+            .expect("the workspace");
+        let path = default_games_path()
+            .canonicalize()
+            .expect("the reference games exist in the repository");
+        assert!(path.starts_with(&workspace), "{}", path.display());
     }
 }

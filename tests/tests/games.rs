@@ -1,4 +1,4 @@
-//! Every reference game of `../shared/frisian/games.jsonl`, played between two real clients
+//! Every reference game of `games/frisian/tests/data/games.jsonl`, played between two real clients
 //! through the server binary while a spectator watches, in both encodings at once: the players
 //! get every move acknowledged, and the spectator and both players see exactly the reference
 //! moves, positions and final result.
