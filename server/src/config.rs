@@ -22,9 +22,15 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_LOG", default_value = "info")]
     pub log: String,
 
-    /// Most WebSocket connections at once; further upgrades are refused with 503.
+    /// Most connections at once (WebSocket sessions, and connections still in their HTTP
+    /// request); an upgrade beyond it is closed with 1013.
     #[arg(long, env = "BOARDCAST_MAX_CONNECTIONS", default_value_t = 1024)]
     pub max_connections: usize,
+
+    /// A connection that has not sent a complete HTTP request head this long after it
+    /// opened (or after its last response) is closed.
+    #[arg(long, env = "BOARDCAST_HANDSHAKE_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub handshake_timeout: Duration,
 
     /// Largest client message, in bytes: larger ones are refused with `too_large`, and a
     /// frame over twice this closes the connection (1009).
@@ -124,5 +130,6 @@ mod tests {
         assert_eq!(config.listen.to_string(), "127.0.0.1:7878");
         assert_eq!(config.db, PathBuf::from("boardcast.db"));
         assert_eq!(config.idle_timeout, Duration::from_secs(60));
+        assert_eq!(config.handshake_timeout, Duration::from_secs(10));
     }
 }

@@ -7,6 +7,7 @@
 //! through one bounded outbox drained by a writer task; a client that does not read is dropped.
 //! Every few seconds the server pings; a client silent for the idle timeout is closed.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -41,7 +42,8 @@ pub struct Connection {
     name: String,
     rate: RateLimit,
     idle: Idle,
-    _permit: OwnedSemaphorePermit,
+    /// This connection's place under the connection limit.
+    _permit: Arc<OwnedSemaphorePermit>,
     _guard: TaskGuard,
 }
 
@@ -58,7 +60,7 @@ pub async fn run(
     socket: WebSocket,
     encoding: Encoding,
     app: App,
-    permit: OwnedSemaphorePermit,
+    permit: Arc<OwnedSemaphorePermit>,
     guard: TaskGuard,
 ) {
     let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);

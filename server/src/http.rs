@@ -1,10 +1,10 @@
 //! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (subprotocol
-//! negotiation, connection limit, buffer sizes), and finished games as PDN at
-//! `/games/{id}.pdn`.
+//! negotiation, the connection's [`Admission`] under the limit, buffer sizes), and finished
+//! games as PDN at `/games/{id}.pdn`.
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -12,6 +12,7 @@ use boardcast_protocol::Encoding;
 use boardcast_protocol::limits::{MAX_SERVER_FRAME_BYTES, close};
 
 use crate::connection;
+use crate::limits::Admission;
 use crate::server::App;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
@@ -31,7 +32,11 @@ async fn healthz() -> &'static str {
     "ok\n"
 }
 
-async fn websocket(State(app): State<App>, upgrade: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(app): State<App>,
+    Extension(admission): Extension<Admission>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
     let offered: Vec<String> = upgrade
         .requested_protocols()
         .filter_map(|value| value.to_str().ok())
@@ -56,14 +61,13 @@ async fn websocket(State(app): State<App>, upgrade: WebSocketUpgrade) -> Respons
         .max_message_size(2 * app.config.max_message)
         .max_frame_size(2 * app.config.max_message);
     upgrade.set_selected_protocol(HeaderValue::from_static(encoding.subprotocol()));
-    let permit = app.limit.try_acquire();
     let guard = app.tasks.guard();
     upgrade.on_upgrade(move |mut socket| async move {
-        match (permit, guard) {
-            (Some(permit), Some(guard)) => {
+        match (admission, guard) {
+            (Admission::Slot(permit), Some(guard)) => {
                 connection::run(socket, encoding, app, permit, guard).await;
             }
-            (None, _) => {
+            (Admission::Refused(_), _) => {
                 let _ = socket
                     .send(Message::Close(Some(CloseFrame {
                         code: close::TRY_AGAIN_LATER,

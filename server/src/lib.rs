@@ -4,6 +4,7 @@
 //! Data flows one way: socket → decode → match/channel task (single writer) → rules → event →
 //! storage → encode once → every subscriber.
 
+pub mod accept;
 pub mod channels;
 pub mod cli;
 pub mod config;

@@ -1,5 +1,5 @@
-//! The listener: opens storage, resumes unfinished matches, serves the router until shutdown,
-//! then waits for every connection and match to stop and closes storage.
+//! The server: opens storage, resumes unfinished matches, serves the router through
+//! [`crate::accept`] until shutdown, then waits for every connection and match to stop and closes storage.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -65,7 +65,7 @@ impl Server {
 pub async fn serve(
     listener: TcpListener,
     config: Config,
-    mut shutdown: Shutdown,
+    shutdown: Shutdown,
 ) -> std::io::Result<()> {
     let path = config.db.clone();
     let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
@@ -99,12 +99,20 @@ pub async fn serve(
         shutdown: shutdown.clone(),
         tasks: tasks.clone(),
     };
+    let limit = app.limit.clone();
+    let handshake_timeout = app.config.handshake_timeout;
     let router = crate::http::router(app);
-    let served = axum::serve(listener, router)
-        .with_graceful_shutdown(async move { shutdown.recv().await })
-        .await;
+    crate::accept::serve(
+        listener,
+        router,
+        limit,
+        handshake_timeout,
+        shutdown,
+        tasks.clone(),
+    )
+    .await;
     // Connections and matches see the same signal; wait for them, then flush storage.
     all_done.wait(&tasks).await;
     storage.close().await;
-    served
+    Ok(())
 }

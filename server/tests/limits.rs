@@ -143,6 +143,48 @@ async fn connections_beyond_the_limit_are_closed_with_1013() {
 }
 
 #[tokio::test]
+async fn a_connection_that_never_sends_a_request_holds_a_slot_until_the_handshake_timeout() {
+    let (dir, db) = temp_db();
+    let mut config = Config::for_tests(db);
+    config.max_connections = 1;
+    config.handshake_timeout = Duration::from_millis(300);
+    let server = TestServer::start_with(config).await;
+    // A TCP connection that sends nothing takes the only slot…
+    let mut silent = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut refused = raw(open_socket(server.addr, Some(Encoding::JSON_SUBPROTOCOL)).await);
+    assert_eq!(refused.expect_close().await, close::TRY_AGAIN_LATER);
+    // …until the server closes it for not sending a request head in time.
+    let mut buf = [0u8; 256];
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        use tokio::io::AsyncReadExt;
+        loop {
+            match silent.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {} // a 408 response may come first
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the silent connection is closed");
+    // Its slot (and the refused connection's place) are given back as their tasks end.
+    let mut ok = false;
+    for _ in 0..50 {
+        let mut ws = open_socket(server.addr, Some(Encoding::JSON_SUBPROTOCOL)).await;
+        if let Some(Ok(Message::Text(text))) = ws.next().await
+            && text.contains("welcome")
+        {
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(ok, "the slot is free again");
+    server.stop().await;
+    drop(dir);
+}
+
+#[tokio::test]
 async fn a_silent_client_is_closed_after_the_idle_timeout() {
     let (dir, db) = temp_db();
     let mut config = Config::for_tests(db);

@@ -1020,3 +1020,33 @@ async fn invalid_utf8_in_a_text_frame_closes_1007() {
     assert_eq!(code, Some(close::INVALID_DATA));
     canary.check().await.expect("canary");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tcp_connection_that_never_sends_a_request_is_closed() {
+    let (server, mut canary) = setup(&["--idle-timeout", "2s", "--ping-interval", "500ms"]).await;
+    let addr = server.addr();
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    let mut partial = TcpStream::connect(addr).await.unwrap();
+    partial
+        .write_all(b"GET /ws HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    for stream in [&mut silent, &mut partial] {
+        let started = Instant::now();
+        let mut buf = [0u8; 1024];
+        let ended = loop {
+            canary.keep_alive().await.expect("canary");
+            match tokio::time::timeout(Duration::from_millis(500), stream.read(&mut buf)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => break true,
+                Ok(Ok(_)) => {} // e.g. a 408 response; the close follows
+                Err(_) if started.elapsed() > Duration::from_secs(15) => break false,
+                Err(_) => {}
+            }
+        };
+        assert!(
+            ended,
+            "the server still holds a connection that sent no complete request"
+        );
+    }
+    canary.check().await.expect("canary");
+}
