@@ -15,16 +15,33 @@ pub(crate) struct Walk {
     king: bool,
 }
 
+/// The squares strictly between two squares of one line, nearest the first one first (a line
+/// of the board holds at most ten squares).
+struct Between {
+    squares: [u64; 10],
+    len: usize,
+}
+
+impl Between {
+    fn as_slice(&self) -> &[u64] {
+        &self.squares[..self.len]
+    }
+}
+
 /// The direction and the squares strictly between `a` and `b` when they share a line.
-fn line(a: Square, b: Square) -> Option<(Dir, Vec<u64>)> {
+fn line(a: Square, b: Square) -> Option<(Dir, Between)> {
     for d in ALL_DIRS {
-        let mut between = Vec::new();
+        let mut between = Between {
+            squares: [0; 10],
+            len: 0,
+        };
         let mut x = step(a.bit(), d);
-        while x != 0 {
+        while x != 0 && between.len < between.squares.len() {
             if x == b.bit() {
                 return Some((d, between));
             }
-            between.push(x);
+            between.squares[between.len] = x;
+            between.len += 1;
             x = step(x, d);
         }
     }
@@ -68,12 +85,9 @@ impl Position {
             if occupied & b.bit() != 0 {
                 return Err(MoveError::Occupied(b));
             }
-            let pieces: Vec<u64> = between
-                .iter()
-                .copied()
-                .filter(|x| occupied & x != 0)
-                .collect();
-            let Some(&victim) = pieces.first() else {
+            let between = between.as_slice();
+            let mut pieces = between.iter().copied().filter(|x| occupied & x != 0);
+            let Some(victim) = pieces.next() else {
                 if capture || route.len() > 2 {
                     return Err(MoveError::NothingCaptured { from: a, to: b });
                 }
@@ -89,7 +103,7 @@ impl Position {
             if !king && between.len() != 1 {
                 return Err(MoveError::ManTooFar { from: a, to: b });
             }
-            if pieces.len() > 1 {
+            if pieces.next().is_some() {
                 return Err(MoveError::TwoPieces { from: a, to: b });
             }
             captured |= victim;

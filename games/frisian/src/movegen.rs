@@ -253,6 +253,11 @@ impl Position {
     }
 
     /// Every legal move of the side to move (draw rules are not consulted).
+    ///
+    /// The list is built in this function's frame and returned by value, which copies all of
+    /// it (16 KiB, whatever its length: one `memcpy` per call; inlining only moves that copy
+    /// into the caller). Where that matters, fill a list of your own with
+    /// [`Position::legal_moves_into`].
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.legal_moves_into(&mut list);

@@ -12,35 +12,62 @@ pub(crate) fn notation_among(legal: &[Move], mv: &Move) -> String {
         .iter()
         .filter(|m| m.from() == mv.from() && m.to() == mv.to())
         .count();
-    let canonical = legal.iter().find(|m| *m == mv).unwrap_or(mv);
     if twins > 1 {
+        let canonical = legal.iter().find(|m| *m == mv).unwrap_or(mv);
         full_path(canonical)
     } else {
         let sep = if mv.is_capture() { 'x' } else { '-' };
-        format!("{}{sep}{}", mv.from(), mv.to())
+        let mut out = String::with_capacity(5);
+        push_square(&mut out, mv.from());
+        out.push(sep);
+        push_square(&mut out, mv.to());
+        out
     }
 }
 
 /// The route written out, `9x18x16` (or `32-28` for a simple move).
 pub(crate) fn full_path(mv: &Move) -> String {
-    let sep = if mv.is_capture() { "x" } else { "-" };
-    mv.route()
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(sep)
+    let sep = if mv.is_capture() { 'x' } else { '-' };
+    let mut out = String::with_capacity(3 * mv.route().len());
+    for (i, &sq) in mv.route().iter().enumerate() {
+        if i > 0 {
+            out.push(sep);
+        }
+        push_square(&mut out, sq);
+    }
+    out
+}
+
+/// Appends the square's number (1 to 50), as its `Display` writes it.
+fn push_square(out: &mut String, sq: Square) {
+    let n = sq.number();
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10));
+    }
+    out.push(char::from(b'0' + n % 10));
 }
 
 impl Position {
     /// The move in notation; the full path is written only when another legal capture has
-    /// the same origin and destination (then the smallest route of this move).
+    /// the same origin and destination (then the smallest route of this move). Generates the
+    /// legal moves; to write several moves of one position use [`Position::notation_in`] or
+    /// [`Position::legal_moves_with_notation`].
     pub fn notation(&self, mv: Move) -> String {
-        notation_among(&self.legal_moves(), &mv)
+        let mut legal = MoveList::new();
+        self.legal_moves_into(&mut legal);
+        notation_among(&legal, &mv)
     }
 
-    /// Every legal move with its notation.
+    /// [`Position::notation`] among `legal`, this position's legal moves (as
+    /// [`Position::legal_moves_into`] fills them), without generating them again.
+    pub fn notation_in(&self, mv: Move, legal: &MoveList) -> String {
+        notation_among(legal, &mv)
+    }
+
+    /// Every legal move with its notation (the legal moves are generated once).
     pub fn legal_moves_with_notation(&self) -> Vec<(Move, String)> {
-        let legal = self.legal_moves();
+        let mut legal = MoveList::new();
+        self.legal_moves_into(&mut legal);
         legal
             .iter()
             .map(|m| (*m, notation_among(&legal, m)))
@@ -69,7 +96,8 @@ impl Position {
         if route.len() > 2 {
             return Ok(self.move_from_route(&route)?);
         }
-        let legal = self.legal_moves();
+        let mut legal = MoveList::new();
+        self.legal_moves_into(&mut legal);
         let mut found = legal
             .iter()
             .filter(|m| m.from() == route[0] && m.to() == route[1]);
@@ -91,8 +119,21 @@ impl Position {
     /// the legal move it plays, or says precisely why it is illegal. Like `legal_moves`, it
     /// does not consult the draw rules: `play` refuses moves once the game is over.
     pub fn move_from_route(&self, route: &[Square]) -> Result<Move, MoveError> {
-        let legal = self.legal_moves();
+        let mut legal = MoveList::new();
+        self.legal_moves_into(&mut legal);
         self.resolve(&legal, route, false)
+    }
+
+    /// [`Position::move_from_route`] among `legal`, this position's legal moves (as
+    /// [`Position::legal_moves_into`] fills them), without generating them again: parse a
+    /// route, write its notation ([`Position::notation_in`]) and play it
+    /// ([`Position::play_in`]) with one generation.
+    pub fn move_from_route_in(
+        &self,
+        route: &[Square],
+        legal: &MoveList,
+    ) -> Result<Move, MoveError> {
+        self.resolve(legal, route, false)
     }
 
     /// `capture` says the route was written as a capture (`28x19`) even if it has one leg.
@@ -123,12 +164,14 @@ impl Position {
         }
     }
 
-    /// Why `route` is not legal here (`NotLegal` if no finer reason is found).
-    pub(crate) fn diagnose(&self, route: &[Square]) -> MoveError {
-        self.diagnose_among(&self.legal_moves(), route, false)
-    }
-
-    fn diagnose_among(&self, legal: &MoveList, route: &[Square], capture: bool) -> MoveError {
+    /// Why `route` is not legal among `legal`, this position's legal moves (`NotLegal` if no
+    /// finer reason is found).
+    pub(crate) fn diagnose_among(
+        &self,
+        legal: &MoveList,
+        route: &[Square],
+        capture: bool,
+    ) -> MoveError {
         match self.resolve(legal, route, capture) {
             Ok(_) => MoveError::NotLegal,
             Err(e) => e,

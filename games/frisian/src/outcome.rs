@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::moves::MoveList;
 use crate::position::Position;
 use crate::types::Color;
 
@@ -138,7 +139,18 @@ impl fmt::Display for Status {
 impl Position {
     /// The state of the game in this position.
     pub fn status(&self) -> Status {
-        if self.count_legal() == 0 {
+        self.status_given(self.count_legal() == 0, None)
+    }
+
+    /// [`Position::status`] when this position's legal moves are at hand.
+    pub(crate) fn status_among(&self, legal: &MoveList) -> Status {
+        self.status_given(legal.is_empty(), Some(legal))
+    }
+
+    /// The status, given whether the side to move has no legal move and, if at hand, its
+    /// legal moves.
+    fn status_given(&self, no_move: bool, legal: Option<&MoveList>) -> Status {
+        if no_move {
             let loser = self.turn;
             let reason = DecisiveReason::NoLegalMove { loser };
             return Status::Over(Outcome::Decisive {
@@ -158,7 +170,7 @@ impl Position {
             }
             return Status::Ongoing { note: None };
         }
-        match self.king_v_king_exception() {
+        match self.king_v_king_exception(legal) {
             Some(note) => Status::Ongoing { note: Some(note) },
             None => Status::Over(Outcome::Draw {
                 reason: DrawReason::KingVsKing,
@@ -173,23 +185,33 @@ impl Position {
 
     /// Art. 21.1 with X to move: (a) X can capture, (b) every move of X lets the opponent
     /// capture, (c) X has a move that leaves the opponent no capture and every reply lets X
-    /// capture.
-    fn king_v_king_exception(&self) -> Option<OngoingNote> {
+    /// capture. `legal`: X's legal moves, if at hand.
+    fn king_v_king_exception(&self, legal: Option<&MoveList>) -> Option<OngoingNote> {
         let x = self.turn;
         if self.has_capture() {
             return Some(OngoingNote::CanCapture(x));
         }
-        let moves = self.legal_moves();
+        let mut own = MoveList::new();
+        let moves = match legal {
+            Some(legal) => legal,
+            None => {
+                self.legal_moves_into(&mut own);
+                &own
+            }
+        };
         if moves.iter().all(|m| self.play_unchecked(m).has_capture()) {
             return Some(OngoingNote::MustAllowCapture(x));
         }
+        let mut replies = MoveList::new();
         let forces = moves.iter().any(|m| {
             let after = self.play_unchecked(m);
-            !after.has_capture()
-                && after
-                    .legal_moves()
-                    .iter()
-                    .all(|r| after.play_unchecked(r).has_capture())
+            if after.has_capture() {
+                return false;
+            }
+            after.legal_moves_into(&mut replies);
+            replies
+                .iter()
+                .all(|r| after.play_unchecked(r).has_capture())
         });
         forces.then_some(OngoingNote::CanForceCapture(x))
     }

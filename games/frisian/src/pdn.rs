@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::error::{FenError, NotationError};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::notation::notation_among;
 use crate::outcome::Outcome;
 use crate::position::Position;
@@ -55,10 +55,12 @@ pub fn result_token(outcome: Option<Outcome>) -> &'static str {
 pub fn export(start: &Position, moves: &[Move], result: Option<&str>) -> Result<String, PdnError> {
     let mut text = String::new();
     let mut pos = *start;
+    // One list for the whole game, filled once per ply.
+    let mut legal = MoveList::new();
     for (ply, mv) in moves.iter().enumerate() {
-        let legal = pos.legal_moves();
+        pos.legal_moves_into(&mut legal);
         if !legal.contains(mv) {
-            let error = NotationError::Illegal(pos.diagnose(mv.route()));
+            let error = NotationError::Illegal(pos.diagnose_among(&legal, mv.route(), false));
             return Err(PdnError::Move {
                 ply: ply + 1,
                 text: format!("{mv:?}"),

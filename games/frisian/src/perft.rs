@@ -30,7 +30,9 @@ fn perft_by_moves(pos: &Position, depth: u32) -> u64 {
 /// Each legal move with the leaves below it at `depth` plies in all (`depth >= 1`).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let below = depth.saturating_sub(1);
-    pos.legal_moves()
+    let mut moves = MoveList::new();
+    pos.legal_moves_into(&mut moves);
+    moves
         .iter()
         .map(|m| (*m, perft(&pos.play_unchecked(m), below)))
         .collect()

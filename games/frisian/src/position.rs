@@ -2,7 +2,7 @@
 
 use crate::board::{BOARD, PROMO_BLACK, PROMO_WHITE};
 use crate::error::{MoveError, PlayError};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::types::{Color, Piece, Square, SquareSet};
 
 /// One side's three-move counter (art. 17); `square == 0` means none.
@@ -191,9 +191,18 @@ impl Position {
     }
 
     /// Plays `mv` if it is legal here and the game is not over; otherwise hands the position
-    /// back with the reason.
+    /// back with the reason. Generates the legal moves once; a caller that already holds them
+    /// should use [`Position::play_in`].
     pub fn play(self, mv: Move) -> Result<Position, PlayError> {
-        match self.check_move(&mv) {
+        let mut legal = MoveList::new();
+        self.legal_moves_into(&mut legal);
+        self.play_in(mv, &legal)
+    }
+
+    /// [`Position::play`] against `legal`, this position's legal moves (as
+    /// [`Position::legal_moves_into`] fills them), so that they are not generated again.
+    pub fn play_in(self, mv: Move, legal: &MoveList) -> Result<Position, PlayError> {
+        match self.check_move(&mv, legal) {
             Ok(legal) => Ok(self.play_unchecked(&legal)),
             Err(error) => Err(PlayError {
                 position: self,
@@ -203,14 +212,13 @@ impl Position {
     }
 
     /// The legal move equal to `mv` (same origin, destination and captured set).
-    fn check_move(&self, mv: &Move) -> Result<Move, MoveError> {
-        if self.outcome().is_some() {
+    fn check_move(&self, mv: &Move, legal: &MoveList) -> Result<Move, MoveError> {
+        if self.status_among(legal).outcome().is_some() {
             return Err(MoveError::GameOver);
         }
-        let legal = self.legal_moves();
         match legal.iter().find(|m| *m == mv) {
             Some(m) => Ok(*m),
-            None => Err(self.diagnose(mv.route())),
+            None => Err(self.diagnose_among(legal, mv.route(), false)),
         }
     }
 }

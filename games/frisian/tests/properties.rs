@@ -1,8 +1,9 @@
 //! Property tests over random games and random positions: FEN round-trip, notation and
 //! routes parse back to the same move, playing and regenerating never panics, and
-//! perft(2) equals the sum of divide.
+//! perft(2) equals the sum of divide; the `_in` variants, given the legal moves, agree with
+//! the functions that generate them.
 
-use frisian::{Color, Position, divide, perft};
+use frisian::{Color, MoveError, MoveList, Position, divide, perft};
 use proptest::prelude::*;
 
 /// A random game from the start: at each ply the choice picks one legal move.
@@ -84,6 +85,33 @@ proptest! {
         }
         let sum: u64 = divide(&pos, 2).iter().map(|(_, n)| n).sum();
         prop_assert_eq!(sum, perft(&pos, 2));
+    }
+
+    #[test]
+    fn the_in_variants_agree_with_the_generating_ones(
+        pos in random_position(),
+        other in random_position(),
+        pick in any::<usize>(),
+    ) {
+        let mut legal = MoveList::new();
+        pos.legal_moves_into(&mut legal);
+        prop_assert_eq!(&legal[..], &pos.legal_moves()[..]);
+        let over = pos.status().outcome().is_some();
+        // Moves of this position, and moves of another one (mostly illegal here).
+        let theirs = other.legal_moves();
+        let candidates = legal.iter().chain(theirs.iter().skip(pick % (theirs.len() + 1)).take(3));
+        for mv in candidates {
+            let route = mv.route();
+            prop_assert_eq!(pos.move_from_route_in(route, &legal), pos.move_from_route(route));
+            let played = pos.play(*mv);
+            prop_assert_eq!(pos.play_in(*mv, &legal), played.clone());
+            if over {
+                prop_assert_eq!(played.map_err(|e| e.error().clone()), Err(MoveError::GameOver));
+            }
+            if legal.contains(mv) {
+                prop_assert_eq!(pos.notation_in(*mv, &legal), pos.notation(*mv));
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use boardcast_protocol::{
     MatchEvent, MatchPhase, MatchResult, MatchSnapshot, MatchSummary, Moved, PlayedMove,
     PlayerInfo, PlayerJoined, Side, TimeControl,
 };
-use frisian::{Color, Move, Outcome, Position, Square};
+use frisian::{Color, Move, MoveList, Outcome, Position, Square};
 use serde::{Deserialize, Serialize};
 
 use super::clock::{Clock, Flagged};
@@ -507,9 +507,12 @@ impl MatchState {
             return Err(Refusal::new(ErrorCode::NotYourTurn, "not your turn"));
         }
         let squares = squares(route)?;
+        // One generation of the legal moves resolves, writes and plays the move.
+        let mut legal = MoveList::new();
+        self.position.legal_moves_into(&mut legal);
         let mv = self
             .position
-            .move_from_route(&squares)
+            .move_from_route_in(&squares, &legal)
             .map_err(|err| illegal(err.to_string()))?;
         let clock = match &self.clock {
             Some(clock) => match clock.after_move(side, now) {
@@ -520,10 +523,10 @@ impl MatchState {
             },
             None => None,
         };
-        let notation = self.position.notation(mv);
+        let notation = self.position.notation_in(mv, &legal);
         let after = self
             .position
-            .play(mv)
+            .play_in(mv, &legal)
             .map_err(|err| illegal(err.error().to_string()))?;
         let outcome = after.status().outcome();
         let clock = clock.map(|state| ClockState {
@@ -596,13 +599,15 @@ impl MatchState {
             }
             MatchEvent::Moved(moved) => {
                 let squares = squares(&moved.played.route).map_err(|r| r.message)?;
+                let mut legal = MoveList::new();
+                self.position.legal_moves_into(&mut legal);
                 let mv = self
                     .position
-                    .move_from_route(&squares)
+                    .move_from_route_in(&squares, &legal)
                     .map_err(|err| format!("stored move does not replay: {err}"))?;
                 self.position = self
                     .position
-                    .play(mv)
+                    .play_in(mv, &legal)
                     .map_err(|err| format!("stored move does not replay: {err}"))?;
                 if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
                     clock.set(state, now);
