@@ -575,7 +575,9 @@ async fn capture_of_lower_value() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restricted_fourth_king_move() {
-    let (server, mut canary) = setup(&[]).await;
+    // 81 plies replayed as fast as the acks come back (TCP_NODELAY: well over 20 a second
+    // per player): this test is not about the message rate, which has its own.
+    let (server, mut canary) = setup(&["--rate", "1000", "--burst", "1000"]).await;
     let addr = server.addr();
     // game-s28057 after 81 plies: Black's king on 22 has made three moves in a row and Black
     // still has men, so 22-18 (a fourth simple king move) is not allowed.
