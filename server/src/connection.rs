@@ -26,6 +26,7 @@ use crate::matches::{Action, Command, MatchHandle, Refusal};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::server::App;
 use crate::shutdown::TaskGuard;
+use crate::storage::MatchKey;
 
 /// How long one frame may take to write before the client counts as not reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -329,43 +330,60 @@ impl Connection {
                     )),
                 }
             }
-            ClientMessage::Resume(resume) => match self.app.hub.find_by_token(&resume.token) {
-                Some(handle) => handle.try_send(Command::Resume {
-                    outbox,
-                    id,
-                    token: resume.token,
-                    since_v: resume.since_v,
-                }),
-                None => Err(Refusal::new(
-                    ErrorCode::InvalidToken,
-                    "unknown seat token (or its match is over and closed)",
-                )),
-            },
+            ClientMessage::Resume(resume) => {
+                let handle = match self.app.hub.find_by_token(&resume.token) {
+                    Some(handle) => Ok(Some(handle)),
+                    None => {
+                        let key = MatchKey::Token(resume.token.clone());
+                        self.app.hub.load_finished(key).await
+                    }
+                };
+                match handle {
+                    Ok(Some(handle)) => handle.try_send(Command::Resume {
+                        outbox,
+                        id,
+                        token: resume.token,
+                        since_v: resume.since_v,
+                    }),
+                    Ok(None) => Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token")),
+                    Err(refusal) => Err(refusal),
+                }
+            }
             ClientMessage::Move(play) => {
                 self.act(id, &play.match_id, play.token, Action::Move(play.route))
+                    .await
             }
-            ClientMessage::Resign(a) => self.act(id, &a.match_id, a.token, Action::Resign),
-            ClientMessage::OfferDraw(a) => self.act(id, &a.match_id, a.token, Action::OfferDraw),
-            ClientMessage::AcceptDraw(a) => self.act(id, &a.match_id, a.token, Action::AcceptDraw),
+            ClientMessage::Resign(a) => self.act(id, &a.match_id, a.token, Action::Resign).await,
+            ClientMessage::OfferDraw(a) => {
+                self.act(id, &a.match_id, a.token, Action::OfferDraw).await
+            }
+            ClientMessage::AcceptDraw(a) => {
+                self.act(id, &a.match_id, a.token, Action::AcceptDraw).await
+            }
             ClientMessage::DeclineDraw(a) => {
                 self.act(id, &a.match_id, a.token, Action::DeclineDraw)
+                    .await
             }
-            ClientMessage::Abort(a) => self.act(id, &a.match_id, a.token, Action::Abort),
+            ClientMessage::Abort(a) => self.act(id, &a.match_id, a.token, Action::Abort).await,
             ClientMessage::Claim(claim) => {
                 let kind: ClaimKind = claim.kind;
                 self.act(id, &claim.match_id, claim.token, Action::Claim(kind))
+                    .await
             }
             ClientMessage::OfferRematch(a) => {
                 self.act(id, &a.match_id, a.token, Action::OfferRematch)
+                    .await
             }
             ClientMessage::AcceptRematch(a) => {
                 self.act(id, &a.match_id, a.token, Action::AcceptRematch)
+                    .await
             }
             ClientMessage::DeclineRematch(a) => {
                 self.act(id, &a.match_id, a.token, Action::DeclineRematch)
+                    .await
             }
             ClientMessage::Watch(watch) => match watch.target {
-                Target::Match(match_id) => self.find(&match_id).and_then(|handle| {
+                Target::Match(match_id) => self.find(&match_id).await.and_then(|handle| {
                     handle.try_send(Command::Watch {
                         outbox,
                         id,
@@ -382,9 +400,14 @@ impl Connection {
                 }
             },
             ClientMessage::Unwatch(target) => match target {
-                Target::Match(match_id) => self
-                    .find(&match_id)
-                    .and_then(|handle| handle.try_send(Command::Unwatch { outbox, id })),
+                // Only a match in memory can be followed; no need to read one back.
+                Target::Match(match_id) => match self.app.hub.find(&match_id) {
+                    Some(handle) => handle.try_send(Command::Unwatch { outbox, id }),
+                    None => Err(Refusal::new(
+                        ErrorCode::NotFound,
+                        format!("no match {match_id}"),
+                    )),
+                },
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
                     self.app.channels.handle(&outbox, id, request).await;
@@ -415,16 +438,27 @@ impl Connection {
         }
     }
 
-    fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+    /// The match `match_id`: running, or finished and read back from storage.
+    async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+        if let Some(handle) = self.app.hub.find(match_id) {
+            return Ok(handle);
+        }
         self.app
             .hub
-            .find(match_id)
+            .load_finished(MatchKey::Id(match_id.to_owned()))
+            .await?
             .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
     }
 
     /// Hands a seated player's action to its match.
-    fn act(&self, id: u64, match_id: &str, token: String, action: Action) -> Result<(), Refusal> {
-        self.find(match_id)?.try_send(Command::Act {
+    async fn act(
+        &self,
+        id: u64,
+        match_id: &str,
+        token: String,
+        action: Action,
+    ) -> Result<(), Refusal> {
+        self.find(match_id).await?.try_send(Command::Act {
             outbox: self.outbox.clone(),
             id,
             token,

@@ -1,5 +1,6 @@
 //! The directory of live matches: lookup by id, invite code and seat token, the lobby listing,
-//! match creation (and rematches), and recovery of unfinished matches at start-up.
+//! match creation (and rematches), recovery of unfinished matches at start-up, and finished
+//! matches read back from storage on demand.
 //!
 //! The hub only finds matches; it never changes one. Each match is changed by its own actor.
 
@@ -12,7 +13,7 @@ use rand::Rng;
 use crate::matches::actor::{self, MatchHandle, Settings};
 use crate::matches::state::{self, MatchState, Record, Refusal, Setup};
 use crate::shutdown::{Shutdown, Tasks};
-use crate::storage::{Storage, StoredMatch, Write, now_ms};
+use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
 /// Characters of invite codes: no 0/O or 1/I to misread.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -158,12 +159,17 @@ impl Hub {
         Ok((handle, id, token))
     }
 
-    /// Registers `state` and starts its actor.
+    /// Registers `state` and starts its actor; a match already running is left as it is
+    /// and its actor returned.
     fn start(&self, state: MatchState, records: &[Record]) -> Result<MatchHandle, Refusal> {
         let guard =
             self.0.tasks.guard().ok_or_else(|| {
                 Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
             })?;
+        let mut dir = self.directory();
+        if let Some(entry) = dir.matches.get(&state.id) {
+            return Ok(entry.handle.clone());
+        }
         let id = state.id.clone();
         let invite = state.invite.clone();
         let public = state.setup.public;
@@ -181,7 +187,6 @@ impl Hub {
             self.0.shutdown.clone(),
             guard,
         );
-        let mut dir = self.directory();
         dir.invites.insert(invite.clone(), id.clone());
         for token in &tokens {
             dir.tokens.insert(token.clone(), id.clone());
@@ -214,6 +219,34 @@ impl Hub {
             }
         }
         resumed
+    }
+
+    /// A finished match that is no longer in memory (evicted, or finished before a restart),
+    /// read back from storage by replaying its events and started again: it answers
+    /// snapshots, seats and `game_over`, and leaves memory once nobody has followed it for a
+    /// while. `None` if `key` names no finished match.
+    pub async fn load_finished(&self, key: MatchKey) -> Result<Option<MatchHandle>, Refusal> {
+        let stored = self.0.storage.finished_match(key).await.map_err(|err| {
+            tracing::error!(%err, "cannot read a finished match");
+            Refusal::new(ErrorCode::Internal, "storage failed: cannot read the match")
+        })?;
+        let Some(stored) = stored else {
+            return Ok(None);
+        };
+        if let Some(handle) = self.find(&stored.id) {
+            return Ok(Some(handle));
+        }
+        if self.directory().matches.len() >= self.0.settings.max_matches {
+            return Err(Refusal::new(
+                ErrorCode::Busy,
+                "the server holds as many matches as it may; try later",
+            ));
+        }
+        let (state, records) = rebuild(&stored, std::time::Instant::now()).map_err(|err| {
+            tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
+            Refusal::new(ErrorCode::Internal, "the stored match does not replay")
+        })?;
+        self.start(state, &records).map(Some)
     }
 
     pub fn find(&self, id: &str) -> Option<MatchHandle> {

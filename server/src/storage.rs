@@ -7,8 +7,9 @@
 //! its oneshot. A match acknowledges or broadcasts an event only after that answer, so an
 //! acknowledged move survives `kill -9`.
 //!
-//! Reads happen at start-up ([`Storage::open`] returns every unfinished match for recovery)
-//! and for finished-game downloads, on short-lived read connections off the runtime.
+//! Reads happen at start-up ([`Storage::open`] returns every unfinished match for recovery),
+//! and for finished matches (PDN downloads, and a finished match read back to be watched or
+//! resumed), on short-lived read connections off the runtime.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -67,7 +68,16 @@ pub struct StoredEvent {
     pub body: String,
 }
 
-/// An unfinished match as read back at start-up.
+/// How to name a stored match.
+#[derive(Debug, Clone)]
+pub enum MatchKey {
+    /// By its id.
+    Id(String),
+    /// By one of its seat tokens.
+    Token(String),
+}
+
+/// A match as read back: the unfinished ones at start-up, a finished one on demand.
 #[derive(Debug, Clone)]
 pub struct StoredMatch {
     pub id: String,
@@ -113,6 +123,23 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 ";
 
+/// The seat token an event body holds (a JSON `token` field), NULL for any other body. The
+/// index over it and the query by it must spell it the same way.
+macro_rules! event_token {
+    () => {
+        "(CASE WHEN json_valid(body) THEN json_extract(body, '$.token') END)"
+    };
+}
+
+/// Seat tokens, for finding a finished match (no longer in memory) by one of its seats.
+const TOKEN_INDEX: &str = concat!(
+    "CREATE INDEX IF NOT EXISTS events_by_token ON events ",
+    event_token!(),
+    " WHERE ",
+    event_token!(),
+    " IS NOT NULL;"
+);
+
 /// Milliseconds since the Unix epoch, as stored.
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -131,6 +158,7 @@ impl Storage {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.execute_batch(SCHEMA)?;
+        conn.execute_batch(TOKEN_INDEX)?;
         conn.execute_batch(crate::channels::archive::SCHEMA)?;
         let recovered = read_unfinished(&conn)?;
         let (tx, rx) = mpsc::channel(QUEUE);
@@ -177,6 +205,45 @@ impl Storage {
                 )
                 .optional()?;
             Ok(pdn.flatten())
+        })
+        .await
+        .map_err(|e| StorageError::Join(e.to_string()))?
+    }
+
+    /// A finished match read back whole (set-up and every event), or `None` if `key` names
+    /// no finished match.
+    pub async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || -> Result<Option<StoredMatch>, StorageError> {
+            let conn = Connection::open(path)?;
+            let id = match key {
+                MatchKey::Id(id) => id,
+                MatchKey::Token(token) => {
+                    let id = conn
+                        .query_row(
+                            concat!("SELECT match_id FROM events WHERE ", event_token!(), " = ?1"),
+                            params![token],
+                            |row| row.get::<_, String>(0),
+                        )
+                        .optional()?;
+                    match id {
+                        Some(id) => id,
+                        None => return Ok(None),
+                    }
+                }
+            };
+            let found = conn
+                .query_row(
+                    "SELECT id, invite, created_ms, setup FROM matches WHERE id = ?1 AND finished = 1",
+                    params![id],
+                    stored_match,
+                )
+                .optional()?;
+            let Some(mut found) = found else {
+                return Ok(None);
+            };
+            found.events = read_events(&conn, &found.id)?;
+            Ok(Some(found))
         })
         .await
         .map_err(|e| StorageError::Join(e.to_string()))?
@@ -315,32 +382,39 @@ fn read_unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
     let mut stmt = conn.prepare(
         "SELECT id, invite, created_ms, setup FROM matches WHERE finished = 0 ORDER BY created_ms",
     )?;
-    let rows = stmt.query_map([], |row| {
-        Ok(StoredMatch {
-            id: row.get(0)?,
-            invite: row.get(1)?,
-            created_ms: row.get(2)?,
-            setup: row.get(3)?,
-            events: Vec::new(),
-        })
-    })?;
+    let rows = stmt.query_map([], stored_match)?;
     for row in rows {
         matches.push(row?);
     }
-    let mut events =
-        conn.prepare("SELECT v, at_ms, body FROM events WHERE match_id = ?1 ORDER BY v")?;
     for m in &mut matches {
-        for event in events.query_map(params![m.id], |row| {
-            Ok(StoredEvent {
-                v: row.get::<_, i64>(0)? as u64,
-                at_ms: row.get(1)?,
-                body: row.get(2)?,
-            })
-        })? {
-            m.events.push(event?);
-        }
+        m.events = read_events(conn, &m.id)?;
     }
     Ok(matches)
+}
+
+/// A match row (`id, invite, created_ms, setup`), its events still to read.
+fn stored_match(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredMatch> {
+    Ok(StoredMatch {
+        id: row.get(0)?,
+        invite: row.get(1)?,
+        created_ms: row.get(2)?,
+        setup: row.get(3)?,
+        events: Vec::new(),
+    })
+}
+
+/// Every event of match `id`, in order.
+fn read_events(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredEvent>> {
+    let mut events =
+        conn.prepare_cached("SELECT v, at_ms, body FROM events WHERE match_id = ?1 ORDER BY v")?;
+    let rows = events.query_map(params![id], |row| {
+        Ok(StoredEvent {
+            v: row.get::<_, i64>(0)? as u64,
+            at_ms: row.get(1)?,
+            body: row.get(2)?,
+        })
+    })?;
+    rows.collect()
 }
 
 #[cfg(test)]
@@ -363,6 +437,64 @@ mod tests {
             at_ms: 2,
             body: format!("e{v}"),
         }
+    }
+
+    #[tokio::test]
+    async fn a_finished_match_is_read_back_by_id_or_by_seat_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("t.db")).unwrap();
+        let joined = |id: &str, v: u64, token: &str| Write::Event {
+            match_id: id.into(),
+            v,
+            at_ms: 2,
+            body: format!(r#"{{"event":"x","token":"{token}"}}"#),
+        };
+        let finish = |id: &str| Write::Finish {
+            match_id: id.into(),
+            result: "2-0".into(),
+            pdn: String::new(),
+        };
+        storage
+            .commit(vec![
+                create("a"),
+                joined("a", 1, "ta"),
+                event("a", 2),
+                finish("a"),
+            ])
+            .await
+            .unwrap();
+        storage
+            .commit(vec![create("b"), joined("b", 1, "tb")])
+            .await
+            .unwrap();
+        for key in [MatchKey::Id("a".into()), MatchKey::Token("ta".into())] {
+            let found = storage.finished_match(key).await.unwrap().expect("found");
+            assert_eq!(found.id, "a");
+            assert_eq!(found.events.iter().map(|e| e.v).collect::<Vec<_>>(), [1, 2]);
+        }
+        // Unfinished, or unknown: nothing.
+        for key in [
+            MatchKey::Id("b".into()),
+            MatchKey::Token("tb".into()),
+            MatchKey::Token("nobody".into()),
+        ] {
+            assert!(storage.finished_match(key).await.unwrap().is_none());
+        }
+        // The query uses the index, not a scan of every event.
+        let conn = Connection::open(storage.path()).unwrap();
+        let plan: String = conn
+            .query_row(
+                concat!(
+                    "EXPLAIN QUERY PLAN SELECT match_id FROM events WHERE ",
+                    event_token!(),
+                    " = 'ta'"
+                ),
+                [],
+                |row| row.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("events_by_token"), "{plan}");
+        storage.close().await;
     }
 
     #[tokio::test]

@@ -63,8 +63,6 @@ struct Run {
     resumed: usize,
     /// How many times the server went away while the match was unfinished.
     interrupted: usize,
-    /// The pending last move had ended the match before the crash (checked by its PDN).
-    ended_at_crash: bool,
 }
 
 fn side_index(side: Side) -> usize {
@@ -107,7 +105,6 @@ async fn open(addr: SocketAddr, game: Arc<RefGame>, encoding: Encoding) -> Run {
         clients: vec![white, black],
         resumed: 0,
         interrupted: 0,
-        ended_at_crash: false,
     }
 }
 
@@ -174,22 +171,9 @@ async fn phase(addr: SocketAddr, mut run: Run, acks: Arc<AtomicUsize>) -> Result
             client.set_next_id(run.seats[side].next_id);
             let seat = match client.resume(&run.seats[side].token, None).await {
                 Ok(seat) => seat,
+                // A match that the unanswered move ended before the crash is resumed too
+                // (read back from storage): its snapshot shows the end.
                 Err(err) if is_connection_loss(&err) => return Ok(run),
-                // The unanswered move was the last one and ended the match before the crash:
-                // a finished match is closed, and its record is the downloadable game.
-                Err(ClientError::Refused(reply))
-                    if reply.code == ErrorCode::InvalidToken
-                        && run
-                            .pending
-                            .is_some_and(|p| p.ply + 1 == run.game.routes.len()) =>
-                {
-                    check_pdn(addr, &run).await?;
-                    let pending = run.pending.take().expect("checked");
-                    run.acked.push(run.game.routes[pending.ply].clone());
-                    run.finished = true;
-                    run.ended_at_crash = true;
-                    return Ok(run);
-                }
                 Err(err) => {
                     return Err(format!(
                         "{} ({}, {} plies): resume after {} acknowledged plies, pending {:?}: {err}",
@@ -435,7 +419,7 @@ fn assert_every_match_resumed(runs: &[Run]) {
     );
     for run in runs {
         assert!(
-            run.interrupted == 0 || run.resumed >= 1 || run.ended_at_crash,
+            run.interrupted == 0 || run.resumed >= 1,
             "match {} was interrupted {} times and never resumed",
             run.match_id,
             run.interrupted
@@ -589,4 +573,101 @@ async fn sigterm_while_matches_run_tells_clients_and_loses_nothing() {
             .unwrap()
             .expect("the server stops");
     assert!(exit.success(), "{exit:?}");
+}
+
+/// A finished match is not in memory after a restart: it is read back from storage, so a
+/// player can still resume its seat and a spectator watch it, both getting the final
+/// snapshot, and seat actions are refused as `game_over`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_match_is_resumed_and_watched_after_a_restart() {
+    let mut server = TestServer::start(server_program(), SERVER_ARGS);
+    let games = load_games();
+    let game = &games[0];
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let white_seat = white
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .expect("create");
+    let mut black = Client::connect(server.addr(), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("join");
+    white
+        .play(&white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    white.resign(&white_seat).await.expect("resign");
+    drop((white, black));
+    let status = server
+        .process
+        .terminate(Duration::from_secs(10))
+        .expect("stops");
+    assert!(status.success(), "{status:?}");
+    server.restart(server_program());
+
+    let finished = |snapshot: &MatchSnapshot| {
+        snapshot.phase == MatchPhase::Finished
+            && snapshot.moves.len() == 2
+            && snapshot
+                .result
+                .as_ref()
+                .is_some_and(|result| result.winner == Some(Side::Black))
+    };
+    // The player comes back with its token: its seat, then the final snapshot.
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let seat = white.resume(&white_seat.token, None).await.expect("resume");
+    assert_eq!(seat.match_id, white_seat.match_id);
+    assert_eq!(seat.side, Side::White);
+    let match_id = seat.match_id.clone();
+    let snapshot = white
+        .wait_for("the final snapshot", |message| match message {
+            ServerMessage::MatchSnapshot(s) if s.match_id == match_id => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .expect("snapshot");
+    assert!(finished(&snapshot), "{snapshot:?}");
+    // Seat actions on it are refused as over (with an id the seat has not used yet).
+    white.set_next_id(100);
+    let id = white
+        .send_move(&white_seat, &game.routes[2])
+        .await
+        .expect("send");
+    white
+        .expect_error(id, ErrorCode::GameOver)
+        .await
+        .expect("game_over");
+    // A spectator (and the other player, in the other encoding) see the same end.
+    let mut watcher = Client::connect(server.addr(), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let watched = watcher.watch_match(&match_id).await.expect("watch");
+    assert!(finished(&watched), "{watched:?}");
+    let mut black = Client::connect(server.addr(), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let seat = black.resume(&black_seat.token, None).await.expect("resume");
+    assert_eq!(seat.side, Side::Black);
+    // An unknown token is still refused.
+    let mut stranger = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let refused = stranger
+        .resume("0123456789abcdef0123456789abcdef", None)
+        .await;
+    assert!(
+        matches!(&refused, Err(ClientError::Refused(reply)) if reply.code == ErrorCode::InvalidToken),
+        "{refused:?}"
+    );
 }
