@@ -15,6 +15,8 @@ use minitchess::Game;
 use tokio_tungstenite::tungstenite::Message;
 
 const TV_INTERVAL: Duration = Duration::from_millis(60);
+/// The pause between two TV games.
+const GAME_PAUSE: Duration = Duration::from_millis(300);
 /// On-demand games' pace: long enough for a few round trips before each reveal.
 const PLY_MS: u64 = 250;
 
@@ -22,7 +24,7 @@ fn config(db: std::path::PathBuf, channels: usize) -> Config {
     let mut config = Config::for_tests(db);
     config.channels = channels;
     config.ply_interval = format!("{}ms", TV_INTERVAL.as_millis()).parse().unwrap();
-    config.game_pause = Duration::from_millis(300);
+    config.game_pause = GAME_PAUSE;
     config
 }
 
@@ -199,26 +201,44 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
     );
 
     let mut watcher = server.client("watcher").await;
+    // The server's schedule is deadline-based (reveal k of a game is due `k + 1` intervals
+    // after the game's scheduled start, the next game a pause after the last reveal), and
+    // the snapshot was built after this instant: so the snapshot's "in … ms" figures (rounded
+    // down) give a lower bound of the game's scheduled start, whatever the scheduling delays.
+    let asked = Instant::now();
     let (first_raw, snapshot) = watch_raw(&mut watcher, "tv1").await;
     assert_eq!(snapshot.kind, ChannelKind::Tv);
     // Take the game from its start: this one if nothing is revealed yet, else the next.
     let mut v = snapshot.v;
-    let (view, started_at, started_raw) = match snapshot.game {
+    let ms = Duration::from_millis;
+    let (view, start_at_least, started_raw) = match snapshot.game {
         Some(view) if view.revealed.is_empty() && view.next_reveal_in_ms.is_some() => {
-            let left = Duration::from_millis(view.next_reveal_in_ms.unwrap());
-            let at = Instant::now() - (TV_INTERVAL - left.min(TV_INTERVAL));
-            (view, at, first_raw)
+            let left = ms(view.next_reveal_in_ms.unwrap());
+            (view, asked + left - TV_INTERVAL, first_raw)
         }
-        _ => loop {
-            let (raw, message, at) = frame(&mut watcher).await;
-            if let ServerMessage::ChannelEvent(event) = message {
-                assert_eq!(event.v, v + 1, "gap-free versions");
-                v = event.v;
-                if let ChannelEvent::GameStarted(view) = event.event {
-                    break (view, at, raw);
+        current => {
+            let next_start = match current {
+                // Between games.
+                None => asked + ms(snapshot.next_game_in_ms.expect("a next game")),
+                // Mid-game: its remaining reveals, then the pause.
+                Some(playing) => {
+                    let (moves, _, _) = reference(&playing.header);
+                    let remaining = (moves.len() - playing.revealed.len()) as u32;
+                    let left = ms(playing.next_reveal_in_ms.expect("a coming reveal"));
+                    asked + left + TV_INTERVAL * remaining.saturating_sub(1) + GAME_PAUSE
+                }
+            };
+            loop {
+                let (raw, message, _) = frame(&mut watcher).await;
+                if let ServerMessage::ChannelEvent(event) = message {
+                    assert_eq!(event.v, v + 1, "gap-free versions");
+                    v = event.v;
+                    if let ChannelEvent::GameStarted(view) = event.event {
+                        break (view, next_start, raw);
+                    }
                 }
             }
-        },
+        }
     };
     assert!(view.revealed.is_empty());
     assert_eq!(view.ply_interval_ms, TV_INTERVAL.as_millis() as u64);
@@ -239,7 +259,9 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
     assert_nothing_early(&started_raw, 0, false, &moves, &boards, &view.start_board);
 
     let mut seen: Vec<String> = Vec::new();
-    let mut late_joiner: Option<Client> = None;
+    // The channel version of each reveal, to check the late joiner's snapshot by version.
+    let mut reveal_v: Vec<u64> = Vec::new();
+    let mut late_joiner: Option<(Client, ChannelSnapshot, String)> = None;
     let ended = loop {
         let (raw, message, at) = frame(&mut watcher).await;
         let k = seen.len();
@@ -258,31 +280,22 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
                 assert_eq!(ply.ply as usize, k);
                 assert_eq!(ply.mv, moves[k], "ply {k} as minitchess plays it");
                 assert_eq!(ply.board, boards[k]);
-                // Reveal k is due (k + 1) intervals after the start; allow one interval of
-                // delivery jitter between the start and this frame.
-                let due = TV_INTERVAL * k as u32;
+                // Reveal k is due (k + 1) intervals after the scheduled start; it may come
+                // late (a busy machine), never early.
+                let due = start_at_least + TV_INTERVAL * (k as u32 + 1);
                 assert!(
-                    at.duration_since(started_at) >= due,
-                    "ply {k} came {:?} after the start, due at {due:?}",
-                    at.duration_since(started_at)
+                    at >= due,
+                    "ply {k} came {:?} before it was due",
+                    due.duration_since(at)
                 );
                 seen.push(ply.mv);
+                reveal_v.push(v);
                 if k == 3 {
-                    // A late joiner sees the same state as the early watcher.
+                    // A late joiner: checked against this watcher's versions once the game
+                    // is over (however many plies were revealed meanwhile).
                     let mut late = server.client("late").await;
                     let (raw, snapshot) = watch_raw(&mut late, "tv1").await;
-                    let game = snapshot.game.expect("the game is on");
-                    let revealed = game.revealed.len();
-                    assert!(
-                        revealed <= seen.len() + 1,
-                        "at most one more reveal meanwhile"
-                    );
-                    assert_nothing_early(&raw, revealed, false, &moves, &boards, &view.start_board);
-                    assert_eq!(game.header, header);
-                    assert!(game.revealed.len() >= seen.len(), "{game:?}");
-                    assert_eq!(game.revealed[..], moves[..game.revealed.len()]);
-                    assert!(game.next_reveal_in_ms.is_some_and(|ms| ms <= 60));
-                    late_joiner = Some(late);
+                    late_joiner = Some((late, snapshot, raw));
                 }
             }
             ChannelEvent::GameEnded(ended) => break ended,
@@ -292,18 +305,42 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
     assert_eq!(seen, moves, "the whole game, identical to minitchess");
     assert_eq!(ended.game_id, header.game_id);
     assert_eq!(ended.result.reason, outcome.reason.to_string());
-    assert_eq!(ended.next_game_in_ms, Some(300));
-    // The late joiner got the rest of the game too.
-    let mut late = late_joiner.expect("the game lasts past ply 12");
-    let late_ended = late
-        .recv_until(|m| match m {
-            ServerMessage::ChannelEvent(ChannelEventMsg {
-                event: ChannelEvent::GameEnded(e),
-                ..
-            }) => Some(e.clone()),
-            _ => None,
-        })
-        .await;
+    assert_eq!(ended.next_game_in_ms, Some(GAME_PAUSE.as_millis() as u64));
+    // The late joiner's snapshot is the state at its version: exactly the plies revealed by
+    // then, nothing of a later one, and the same game.
+    let (mut late, snapshot, raw) = late_joiner.expect("the game lasts past ply 3");
+    let game = snapshot.game.expect("the game is on");
+    let revealed = reveal_v.iter().filter(|&&rv| rv <= snapshot.v).count();
+    assert_eq!(game.revealed.len(), revealed, "{game:?} at v{}", snapshot.v);
+    assert_nothing_early(&raw, revealed, false, &moves, &boards, &view.start_board);
+    assert_eq!(game.header, header);
+    assert_eq!(game.revealed[..], moves[..revealed]);
+    assert!(game.next_reveal_in_ms.is_some_and(|ms| ms <= 60));
+    // Then it gets the rest of the game, each frame holding nothing of a ply not yet revealed.
+    let mut late_v = snapshot.v;
+    let mut k = revealed;
+    let late_ended = loop {
+        let (raw, message, _) = frame(&mut late).await;
+        let reveals_k = matches!(&message,
+            ServerMessage::ChannelEvent(ChannelEventMsg { event: ChannelEvent::PlyRevealed(p), .. })
+                if p.ply as usize == k);
+        assert_nothing_early(&raw, k, reveals_k, &moves, &boards, &view.start_board);
+        let ServerMessage::ChannelEvent(event) = message else {
+            continue;
+        };
+        assert_eq!(event.v, late_v + 1, "gap-free versions for the late joiner");
+        late_v = event.v;
+        match event.event {
+            ChannelEvent::PlyRevealed(ply) => {
+                assert_eq!(ply.ply as usize, k);
+                assert_eq!(ply.mv, moves[k]);
+                k += 1;
+            }
+            ChannelEvent::GameEnded(ended) => break ended,
+            ChannelEvent::GameStarted(other) => panic!("a second game started: {other:?}"),
+        }
+    };
+    assert_eq!(k, moves.len());
     assert_eq!(late_ended, ended);
     server.stop().await;
 }
