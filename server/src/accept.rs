@@ -2,9 +2,10 @@
 //! and serves HTTP/1.1 on it (with a deadline for the request head, and upgrades to
 //! WebSocket) until shutdown.
 //!
-//! Every accepted connection holds an [`Admission`] for its whole life, handed on to the
-//! WebSocket session it may become: so a client that connects and never completes a request
-//! counts against `--max-connections`, and is closed after `--handshake-timeout`.
+//! Every accepted connection holds an [`Admission`](crate::limits::Admission) for its whole
+//! life, handed on to the WebSocket session it may become: so a client that connects and
+//! never completes a request counts against `--max-connections`, and is closed after
+//! `--handshake-timeout`.
 
 use std::time::Duration;
 
