@@ -182,11 +182,11 @@ async fn two_guesses_for_the_same_ply_the_second_counts() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_reads_while_channels_broadcast() {
     // Eight TV channels revealing every 100 ms, forever: steady traffic to a client that
-    // reads nothing. The kernel buffers up to `tcp_wmem` max (4 MiB by default) per socket
-    // before the server's outbox (16 here) can overflow, so the server may not see the
-    // backlog in test time; what it must do is stay fair to everyone else and get rid of the
-    // client: a client that reads nothing answers no pings either, so the idle timeout (3 s
-    // here) closes it at the latest.
+    // reads nothing. The kernel buffers what the socket's send buffer holds (capped at
+    // 64 KiB by the server) before the server's outbox (16 here) can overflow; what the
+    // server must do is stay fair to everyone else and get rid of the client: by the
+    // overflow (1008), or, as a client that reads nothing answers no pings either, by the
+    // idle timeout (3 s here) at the latest.
     let (server, mut canary) = setup(&[
         "--outbox",
         "16",
@@ -286,6 +286,82 @@ async fn a_client_that_never_reads_while_channels_broadcast() {
             code == close::POLICY || code == close::IDLE,
             "close code {code}"
         );
+    }
+    canary.keep_alive().await.expect("canary connections");
+    canary.check().await.expect("canary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_dropped_long_before_the_idle_timeout() {
+    // The same stuck client, but the idle timeout is far away: what removes it is the
+    // server's outbox overflowing (1008), which it can only do once the kernel stops taking
+    // bytes. The server caps each socket's send buffer (64 KiB), so that happens after some
+    // hundred kilobytes, not after the 4 MiB the kernel would otherwise autotune to.
+    let (server, mut canary) = setup(&[
+        "--outbox",
+        "16",
+        "--channels",
+        "8",
+        "--ply-interval",
+        "100ms",
+        "--game-pause",
+        "200ms",
+        "--idle-timeout",
+        "120s",
+    ])
+    .await;
+    let addr = server.addr();
+    let options = ConnectOptions {
+        recv_buffer: Some(2048),
+        ..ConnectOptions::encoding(Encoding::Json)
+    };
+    let mut stuck = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    for n in 1..=8 {
+        stuck
+            .send(ClientMessage::Watch(Watch {
+                target: Target::Channel(format!("tv{n}")),
+                since_v: None,
+            }))
+            .await
+            .unwrap();
+    }
+    let mut stream = stuck.into_ws().into_inner();
+    // About 25 KB/s flows to it: the capped buffers fill within seconds, 4 MiB would take
+    // minutes. Read nothing for 20 s (keeping the canary alive), then drain.
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        canary.keep_alive().await.expect("canary connections");
+    }
+    let mut data = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the server kept a client that read nothing for 20 s ({} bytes were waiting)",
+        data.len()
+    );
+    assert!(
+        data.len() < 1024 * 1024,
+        "{} bytes were buffered for a client that reads nothing",
+        data.len()
+    );
+    if let Some(at) = data
+        .windows(2)
+        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
+    {
+        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
+        assert_eq!(code, close::POLICY, "close code");
     }
     canary.keep_alive().await.expect("canary connections");
     canary.check().await.expect("canary");
