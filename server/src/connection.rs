@@ -227,7 +227,9 @@ impl Connection {
                         Message::Close(_) | Message::Ping(_) | Message::Pong(_) => continue,
                     };
                     match self.decode(payload) {
-                        Ok(envelope) => self.dispatch(envelope).await,
+                        // Boxed: dispatch is the largest state of a connection's future and runs rarely;
+                        // inline, it would size the task of every idle connection.
+                        Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
                         Err((code, message)) => self.refuse(None, code, message),
                     }
                 }

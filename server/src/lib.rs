@@ -14,6 +14,7 @@ pub mod hub;
 pub mod limits;
 pub mod matches;
 pub mod outbox;
+pub mod refusal;
 pub mod server;
 pub mod shutdown;
 pub mod storage;

@@ -24,6 +24,7 @@ use super::fanout::{Catchup, Fanout};
 use super::game::{GameSpec, RevealedGame};
 use super::predict::Book;
 use crate::outbox::{ConnId, Outbox};
+pub use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
 
 /// Crowd counts are sent at most this often.
@@ -31,24 +32,9 @@ const CROWD_EVERY: Duration = Duration::from_millis(500);
 /// Commands queued per channel before senders wait.
 const COMMANDS: usize = 1024;
 
-/// Why a channel refused a request; nothing changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl Refusal {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Refusal {
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn gone(channel: &str) -> Self {
-        Refusal::new(ErrorCode::NotFound, format!("channel {channel} has closed"))
-    }
+/// The refusal for a request to a channel whose task has ended.
+fn gone(channel: &str) -> Refusal {
+    Refusal::new(ErrorCode::NotFound, format!("channel {channel} has closed"))
 }
 
 /// What a channel plays.
@@ -152,14 +138,14 @@ impl ChannelHandle {
             done,
         })
         .await?;
-        answer.await.map_err(|_| Refusal::gone(&self.channel))
+        answer.await.map_err(|_| gone(&self.channel))
     }
 
     /// Stops sending to connection `conn`; `true` if it was watching.
     pub async fn unwatch(&self, conn: ConnId) -> Result<bool, Refusal> {
         let (done, answer) = oneshot::channel();
         self.send(Command::Unwatch { conn, done }).await?;
-        answer.await.map_err(|_| Refusal::gone(&self.channel))
+        answer.await.map_err(|_| gone(&self.channel))
     }
 
     /// Forgets connection `conn` without waiting (it has closed).
@@ -195,14 +181,11 @@ impl ChannelHandle {
             done,
         })
         .await?;
-        answer.await.map_err(|_| Refusal::gone(&self.channel))?
+        answer.await.map_err(|_| gone(&self.channel))?
     }
 
     async fn send(&self, command: Command) -> Result<(), Refusal> {
-        self.tx
-            .send(command)
-            .await
-            .map_err(|_| Refusal::gone(&self.channel))
+        self.tx.send(command).await.map_err(|_| gone(&self.channel))
     }
 }
 

@@ -13,6 +13,7 @@ use frisian::{Color, Move, MoveList, Outcome, Position, Square};
 use serde::{Deserialize, Serialize};
 
 use super::clock::{Clock, Flagged};
+pub use crate::refusal::Refusal;
 use crate::storage::Write;
 
 /// What a match is created with; stored once as JSON.
@@ -45,23 +46,6 @@ impl Record {
             event,
             ack: None,
             token: None,
-        }
-    }
-}
-
-/// A typed refusal: nothing changed, and this is why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl Refusal {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Refusal {
-            code,
-            message: message.into(),
         }
     }
 }
