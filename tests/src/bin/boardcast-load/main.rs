@@ -101,20 +101,7 @@ pub fn loopback(text: &str) -> Result<SocketAddr, String> {
     Ok(addr)
 }
 
-/// Parses `250ms`, `30s`, `5m` or a bare number of seconds (the server's syntax).
+/// Parses `250ms`, `30s`, `5m` or a bare number of seconds: the server's own syntax.
 pub fn duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
-        Some(at) => text.split_at(at),
-        None => (text, "s"),
-    };
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration such as 250ms, 30s or 5m"))?;
-    match unit {
-        "ms" => Ok(Duration::from_millis(n)),
-        "s" => Ok(Duration::from_secs(n)),
-        "m" => Ok(Duration::from_secs(n * 60)),
-        _ => Err(format!("`{text}`: unknown unit `{unit}` (use ms, s or m)")),
-    }
+    boardcast_server::config::parse_duration(text)
 }
