@@ -325,8 +325,8 @@ fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<
         }
         let record: Record =
             serde_json::from_str(&event.body).map_err(|e| format!("event {}: {e}", event.v))?;
-        state
-            .apply(&record, now)
+        let record = state
+            .replay(record, now)
             .map_err(|e| format!("event {}: {e}", event.v))?;
         records.push(record);
     }

@@ -1,10 +1,10 @@
 //! The match actor: the single writer of one match.
 //!
 //! Commands arrive on a bounded mailbox. For each one the actor decides (pure), folds the
-//! events into a copy of the state (which also checks them), commits them to storage, and only
-//! once they are durable swaps the state in, acknowledges, and hands every subscriber the
-//! event, encoded once per encoding. The running clock's flag is a timer in the same loop, so
-//! a player whose time runs out loses even if nobody sends anything.
+//! events into the state (which also checks them; a savepoint undoes them if anything fails),
+//! commits them to storage, and only once they are durable acknowledges and hands every
+//! subscriber the event, encoded once per encoding. The running clock's flag is a timer in the
+//! same loop, so a player whose time runs out loses even if nobody sends anything.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -475,29 +475,41 @@ impl Actor {
         ack_to: Option<(&Outbox, u64)>,
     ) -> Result<(), Refusal> {
         let now = Instant::now();
-        let mut next = self.state.clone();
+        // The records are applied to the one state right away (which also checks them); a
+        // savepoint (no copy of the move list) puts it back if anything fails before they
+        // are durable.
+        let savepoint = self.state.savepoint();
+        let first_v = self.state.v + 1;
+        let was_over = self.state.result().is_some();
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
         for record in &records {
-            let write = next.apply_new(record, now, at_ms).map_err(|err| {
-                tracing::error!(match_id = %self.state.id, %err, "event does not apply");
-                Refusal::new(ErrorCode::Internal, "internal error: nothing was applied")
-            })?;
-            writes.push(write);
+            match self.state.apply_new(record, now, at_ms) {
+                Ok(write) => writes.push(write),
+                Err(err) => {
+                    tracing::error!(match_id = %self.state.id, %err, "event does not apply");
+                    self.state.restore(savepoint);
+                    return Err(Refusal::new(
+                        ErrorCode::Internal,
+                        "internal error: nothing was applied",
+                    ));
+                }
+            }
         }
-        if next.result().is_some() && self.state.result().is_none() {
-            let pdn = next.pdn().unwrap_or_else(|err| {
-                tracing::error!(match_id = %next.id, %err, "cannot export PDN");
+        if self.state.result().is_some() && !was_over {
+            let pdn = self.state.pdn().unwrap_or_else(|err| {
+                tracing::error!(match_id = %self.state.id, %err, "cannot export PDN");
                 String::new()
             });
             writes.push(Write::Finish {
-                match_id: next.id.clone(),
-                result: next.result_token().to_owned(),
+                match_id: self.state.id.clone(),
+                result: self.state.result_token().to_owned(),
                 pdn,
             });
         }
         if let Err(err) = self.storage.commit(writes).await {
             tracing::error!(match_id = %self.state.id, %err, "storage refused events");
+            self.state.restore(savepoint);
             return Err(Refusal::new(
                 ErrorCode::Internal,
                 "storage failed: nothing was applied",
@@ -506,8 +518,6 @@ impl Actor {
         if let Some((outbox, id)) = ack_to {
             ack(outbox, id, false);
         }
-        let first_v = self.state.v + 1;
-        self.state = next;
         for (i, record) in records.iter().enumerate() {
             let message = event_message(&self.state.id, first_v + i as u64, record);
             self.broadcast(&message);

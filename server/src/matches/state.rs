@@ -30,7 +30,8 @@ pub struct Setup {
 }
 
 /// One stored event: the event everybody sees plus what only the server keeps (the seat and
-/// ack id of the action that caused it, the seat token of a player who joined).
+/// ack id of the action that caused it, the seat token of a player who joined). A move is
+/// stored with an empty FEN and no legal moves; [`MatchState::replay`] derives them again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     pub event: MatchEvent,
@@ -48,6 +49,23 @@ impl Record {
             token: None,
         }
     }
+}
+
+/// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
+#[derive(Debug)]
+pub struct Savepoint {
+    v: u64,
+    seats: [Option<SeatHolder>; 2],
+    position: Position,
+    moves: usize,
+    played: usize,
+    last_ack: [u64; 2],
+    clock: Option<Clock>,
+    draw_offer: Option<Side>,
+    rematch_offer: Option<Side>,
+    rematch: Option<String>,
+    result: Option<MatchResult>,
+    claim_at: [Option<Instant>; 2],
 }
 
 /// What a seated player asks for.
@@ -629,6 +647,23 @@ impl MatchState {
         Ok(())
     }
 
+    /// Folds a stored `record` in at `now` (like `apply`) and returns it as it was first
+    /// sent: a stored move leaves out the FEN and the legal moves after it, which are filled
+    /// in here from the position the move led to.
+    pub fn replay(&mut self, mut record: Record, now: Instant) -> Result<Record, String> {
+        self.apply(&record, now)?;
+        if let MatchEvent::Moved(moved) = &mut record.event {
+            moved.fen = self.position.fen();
+            moved.legal_moves = if self.position.status().outcome().is_some() {
+                Vec::new()
+            } else {
+                legal_moves(&self.position)
+            };
+            moved.king_counters = king_counters(&self.position);
+        }
+        Ok(record)
+    }
+
     /// Folds a new `record` in at `now` and returns the write that stores it as the event of
     /// the new version.
     pub fn apply_new(
@@ -638,13 +673,96 @@ impl MatchState {
         at_ms: i64,
     ) -> Result<Write, String> {
         self.apply(record, now)?;
-        let body = serde_json::to_string(record).map_err(|err| err.to_string())?;
+        let body = match &record.event {
+            // What replay derives from the position is not stored (see `replay`).
+            MatchEvent::Moved(moved) => serde_json::to_string(&Record {
+                event: MatchEvent::Moved(Moved {
+                    played: moved.played.clone(),
+                    fen: String::new(),
+                    clock: moved.clock,
+                    legal_moves: Vec::new(),
+                    king_counters: moved.king_counters,
+                }),
+                ack: record.ack,
+                token: record.token.clone(),
+            }),
+            _ => serde_json::to_string(record),
+        }
+        .map_err(|err| err.to_string())?;
         Ok(Write::Event {
             match_id: self.id.clone(),
             v: self.v,
             at_ms,
             body,
         })
+    }
+
+    /// What `apply` may change, saved cheaply (the move lists only grow, so their lengths
+    /// suffice): [`MatchState::restore`] puts the state back as it was.
+    pub fn savepoint(&self) -> Savepoint {
+        // Destructured in full so a new field cannot be forgotten here.
+        let MatchState {
+            id: _,
+            invite: _,
+            setup: _,
+            v,
+            seats,
+            start: _,
+            position,
+            moves,
+            played,
+            last_ack,
+            clock,
+            draw_offer,
+            rematch_offer,
+            rematch,
+            result,
+            claim_at,
+        } = self;
+        Savepoint {
+            v: *v,
+            seats: seats.clone(),
+            position: *position,
+            moves: moves.len(),
+            played: played.len(),
+            last_ack: *last_ack,
+            clock: clock.clone(),
+            draw_offer: *draw_offer,
+            rematch_offer: *rematch_offer,
+            rematch: rematch.clone(),
+            result: result.clone(),
+            claim_at: *claim_at,
+        }
+    }
+
+    /// Undoes every `apply` since `savepoint` was taken.
+    pub fn restore(&mut self, savepoint: Savepoint) {
+        let Savepoint {
+            v,
+            seats,
+            position,
+            moves,
+            played,
+            last_ack,
+            clock,
+            draw_offer,
+            rematch_offer,
+            rematch,
+            result,
+            claim_at,
+        } = savepoint;
+        self.v = v;
+        self.seats = seats;
+        self.position = position;
+        self.moves.truncate(moves);
+        self.played.truncate(played);
+        self.last_ack = last_ack;
+        self.clock = clock;
+        self.draw_offer = draw_offer;
+        self.rematch_offer = rematch_offer;
+        self.rematch = rematch;
+        self.result = result;
+        self.claim_at = claim_at;
     }
 
     /// Whether `side` is marked absent.
@@ -872,8 +990,18 @@ mod tests {
             records.extend(new);
         }
         let mut replayed = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
+        let mut stored = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
         for record in &records {
-            replayed.apply(record, now).unwrap();
+            // What is stored (without the derivable FEN and legal moves) replays to the
+            // record as it was sent.
+            let Write::Event { body, .. } = stored.apply_new(record, now, 0).unwrap() else {
+                panic!("not an event write");
+            };
+            assert!(!body.contains("legal_moves\":[{"), "{body}");
+            let back = replayed
+                .replay(serde_json::from_str(&body).unwrap(), now)
+                .unwrap();
+            assert_eq!(&back, record);
         }
         assert_eq!(
             replayed.snapshot(now, [false, false]),
@@ -881,5 +1009,28 @@ mod tests {
         );
         assert_eq!(replayed.last_ack, [2, 2]);
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
+    }
+
+    #[test]
+    fn restoring_a_savepoint_undoes_applied_records() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::OfferDraw, now);
+        let before = state.snapshot(now, [true, true]);
+        let savepoint = state.savepoint();
+        let Ok(Decision::Events(records)) =
+            state.decide(Side::White, 2, &Action::Move(vec![32, 28]), now)
+        else {
+            panic!("move refused");
+        };
+        assert_eq!(records.len(), 2, "the move cancels the draw offer");
+        for record in &records {
+            state.apply(record, now).unwrap();
+        }
+        carry_out(&mut state, Side::Black, 1, Action::Resign, now);
+        assert!(state.result().is_some());
+        state.restore(savepoint);
+        assert_eq!(state.snapshot(now, [true, true]), before);
+        assert_eq!((state.last_ack, state.played.len()), ([1, 0], 0));
     }
 }
