@@ -104,10 +104,7 @@ pub async fn run(
         writer.abort();
     }
     // Say goodbye to every match this connection followed, so seats show as empty.
-    let followed: Vec<String> = subscriptions
-        .lock()
-        .map(|set| set.iter().cloned().collect())
-        .unwrap_or_default();
+    let followed = outbox::close_subscriptions(&subscriptions);
     for id in followed {
         if let Some(handle) = connection.app.hub.find(&id) {
             handle

@@ -70,7 +70,28 @@ pub struct Outbox {
 
 /// The matches a connection is subscribed to, kept by the matches themselves so the
 /// connection can say goodbye to each when it closes.
-pub type Subscriptions = Arc<Mutex<HashSet<String>>>;
+pub type Subscriptions = Arc<Mutex<Followed>>;
+
+/// What [`Subscriptions`] guards: the followed matches, and whether the connection has closed.
+/// Both under one lock, so a match either records its subscription before the connection
+/// reads the set (and is told goodbye) or learns that the connection is gone.
+#[derive(Debug, Default)]
+pub struct Followed {
+    matches: HashSet<String>,
+    closed: bool,
+}
+
+/// Marks the connection closed and returns the matches it followed. From here on no match
+/// can record a subscription: each is either in the returned list or refused.
+pub fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> {
+    match subscriptions.lock() {
+        Ok(mut followed) => {
+            followed.closed = true;
+            followed.matches.drain().collect()
+        }
+        Err(_) => Vec::new(),
+    }
+}
 
 /// What the connection keeps: the queue to drain and the signal that it was kicked.
 #[derive(Debug)]
@@ -133,15 +154,21 @@ impl Outbox {
         self.push(message.frame(self.encoding))
     }
 
-    /// Records that this connection now follows match `id` (or no longer does).
-    pub fn note_subscription(&self, id: &str, subscribed: bool) {
-        if let Ok(mut set) = self.subscriptions.lock() {
-            if subscribed {
-                set.insert(id.to_owned());
-            } else {
-                set.remove(id);
-            }
+    /// Records that this connection now follows match `id` (or no longer does). False, and
+    /// nothing recorded, once the connection has closed: it will not say goodbye to `id`.
+    pub fn note_subscription(&self, id: &str, subscribed: bool) -> bool {
+        let Ok(mut followed) = self.subscriptions.lock() else {
+            return false;
+        };
+        if followed.closed {
+            return false;
         }
+        if subscribed {
+            followed.matches.insert(id.to_owned());
+        } else {
+            followed.matches.remove(id);
+        }
+        true
     }
 
     /// Whether the connection behind this outbox has gone.
@@ -154,6 +181,22 @@ impl Outbox {
 mod tests {
     use super::*;
     use boardcast_protocol::Pong;
+
+    #[test]
+    fn a_closed_connection_hands_over_its_matches_and_records_no_more() {
+        let (outbox, inbox) = outbox(next_conn_id(), Encoding::Json, 4);
+        assert!(outbox.note_subscription("m1", true));
+        assert!(outbox.note_subscription("m2", true));
+        assert!(outbox.note_subscription("m2", false));
+        assert_eq!(
+            close_subscriptions(&inbox.subscriptions),
+            vec!["m1".to_owned()]
+        );
+        // A match that seats this connection from now on learns it is gone instead of
+        // waiting for a goodbye that will never come.
+        assert!(!outbox.note_subscription("m3", true));
+        assert!(close_subscriptions(&inbox.subscriptions).is_empty());
+    }
 
     #[test]
     fn shared_messages_are_encoded_once_and_share_bytes() {

@@ -153,6 +153,9 @@ struct Actor {
     /// The rematch's seat tokens, by the side each player had here, for players who come
     /// back to this match after the rematch was agreed.
     rematch_tokens: Vec<(Side, String)>,
+    /// A seat holder was dropped while sending (gone, or too slow): presence must be
+    /// recorded again before the next command, since its goodbye will find nothing to remove.
+    presence_stale: bool,
     hub: Hub,
     storage: Storage,
     settings: Settings,
@@ -184,6 +187,7 @@ pub fn spawn(
         crowd_sent: None,
         crowd_due: None,
         rematch_tokens: Vec::new(),
+        presence_stale: false,
         hub,
         storage,
         settings,
@@ -239,6 +243,9 @@ impl Actor {
                     break;
                 }
             }
+            if std::mem::take(&mut self.presence_stale) {
+                self.reconcile_presence(None).await;
+            }
         }
         // Commands that arrived too late are answered, not dropped.
         rx.close();
@@ -261,7 +268,8 @@ impl Actor {
             } => {
                 ack(&outbox, id, false);
                 self.catch_up(&outbox, since_v, None);
-                self.subscribe(outbox, None);
+                // A watcher that is already gone is simply not followed.
+                let _ = self.subscribe(outbox, None);
             }
             Command::Unwatch { outbox, id } => {
                 let conn = outbox.id();
@@ -271,7 +279,7 @@ impl Actor {
                     .is_some_and(|sub| sub.is_watcher())
                 {
                     self.subscribers.remove(&conn);
-                    outbox.note_subscription(&self.state.id, false);
+                    let _ = outbox.note_subscription(&self.state.id, false);
                     self.crowd_changed();
                 }
                 ack(&outbox, id, false);
@@ -328,14 +336,25 @@ impl Actor {
     /// that this connection holds the seat, then what it missed, and only then its
     /// subscription. So its own snapshot already shows it connected, and a `PlayerReturned`
     /// it caused reaches it once (in the snapshot or in the events after `since_v`).
+    ///
+    /// The connection learns it follows this match before anything is sent, so if it closes
+    /// at any point after that it says goodbye here; one that has closed already is not seated.
     async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
+        if !outbox.note_subscription(&self.state.id, true) {
+            self.reconcile_presence(None).await;
+            return;
+        }
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(Some(side)).await;
         self.catch_up(&outbox, since_v, Some(side));
         if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
             self.hand_rematch_seat(&rematch, side, &outbox);
         }
-        self.subscribe(outbox, Some(side));
+        if !self.subscribe(outbox, Some(side)) {
+            // It closed after its goodbye was arranged but before it was followed: the
+            // goodbye will find nothing to remove, so its absence is recorded here.
+            self.reconcile_presence(None).await;
+        }
     }
 
     async fn act(&mut self, outbox: Outbox, id: u64, token: String, action: Action) {
@@ -348,7 +367,8 @@ impl Actor {
             .get(&outbox.id())
             .is_none_or(|sub| !sub.holds(side))
         {
-            self.subscribe(outbox.clone(), Some(side));
+            // A closed connection is not followed, and presence below shows it gone.
+            let _ = self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence(None).await;
         }
         let result = match self.state.decide(side, id, &action, Instant::now()) {
@@ -530,12 +550,23 @@ impl Actor {
     /// Sends one shared message to every subscriber, forgetting those that are gone or
     /// cannot keep up.
     fn broadcast(&mut self, message: &Shared) {
-        let before = self.subscribers.len();
-        self.subscribers
-            .retain(|_, sub| sub.outbox.send_shared(message));
-        if self.subscribers.len() != before {
+        if self.send_to_all(message) {
             self.crowd_changed();
         }
+    }
+
+    /// Queues `message` for every subscriber and forgets those whose queue is closed or
+    /// full; true if any was forgotten. Forgetting a seat holder marks presence stale.
+    fn send_to_all(&mut self, message: &Shared) -> bool {
+        let before = self.subscribers.len();
+        let mut seat_dropped = false;
+        self.subscribers.retain(|_, sub| {
+            let kept = sub.outbox.send_shared(message);
+            seat_dropped |= !kept && !sub.is_watcher();
+            kept
+        });
+        self.presence_stale |= seat_dropped;
+        self.subscribers.len() != before
     }
 
     /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot
@@ -568,8 +599,12 @@ impl Actor {
         }
     }
 
-    fn subscribe(&mut self, outbox: Outbox, seat: Option<Side>) {
-        outbox.note_subscription(&self.state.id, true);
+    /// Follows `outbox` from now on (holding `seat`, if any); false, following nothing, if
+    /// the connection has closed.
+    fn subscribe(&mut self, outbox: Outbox, seat: Option<Side>) -> bool {
+        if !outbox.note_subscription(&self.state.id, true) {
+            return false;
+        }
         let mut seats = self
             .subscribers
             .get(&outbox.id())
@@ -580,6 +615,7 @@ impl Actor {
         self.subscribers
             .insert(outbox.id(), Subscriber { outbox, seats });
         self.crowd_changed();
+        true
     }
 
     fn recount(&mut self) -> bool {
@@ -614,10 +650,7 @@ impl Actor {
             target: Target::Match(self.state.id.clone()),
             watchers: self.watchers,
         }));
-        let before = self.subscribers.len();
-        self.subscribers
-            .retain(|_, sub| sub.outbox.send_shared(&crowd));
-        if self.subscribers.len() != before && self.recount() {
+        if self.send_to_all(&crowd) && self.recount() {
             self.publish_summary();
             self.crowd_due.get_or_insert(Instant::now() + CROWD_EVERY);
         }
