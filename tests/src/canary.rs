@@ -2,11 +2,24 @@
 //! server still serves new connections.
 
 use std::net::SocketAddr;
+use std::path::Path;
 
 use boardcast_protocol::{Encoding, MatchEvent, MatchPhase};
 
+use crate::TestServer;
 use crate::client::{Client, ClientError, Pair, Result};
-use crate::games::RefGame;
+use crate::games::{RefGame, reference_games};
+
+/// Starts `program` quietly with `args` and a canary match (the first reference game) on it.
+pub async fn start_with_canary(program: &Path, args: &[&str]) -> (TestServer, Canary) {
+    let mut all = vec!["--log", "error"];
+    all.extend_from_slice(args);
+    let server = TestServer::start(program, &all);
+    let canary = Canary::start(server.addr(), Encoding::Json, reference_games()[0].clone())
+        .await
+        .expect("the canary match starts");
+    (server, canary)
+}
 
 /// A match between two clients with a watcher, following a reference game.
 pub struct Canary {

@@ -4,6 +4,7 @@
 //! routes with the `frisian` crate.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use boardcast_protocol::{EndReason, MatchResult, Side};
 use serde::Deserialize;
@@ -77,6 +78,12 @@ impl RefGame {
         }
         Ok(())
     }
+}
+
+/// Every reference game, loaded once per test process.
+pub fn reference_games() -> &'static [RefGame] {
+    static GAMES: OnceLock<Vec<RefGame>> = OnceLock::new();
+    GAMES.get_or_init(load_games)
 }
 
 /// Loads every reference game and converts its moves to routes.

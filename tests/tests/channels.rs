@@ -3,7 +3,6 @@
 //! connection is served and a Frisian match beside it is untouched.
 
 use std::path::Path;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::limits::close;
@@ -12,28 +11,16 @@ use boardcast_protocol::{
     StartEngineGame, Target, Watch,
 };
 use boardcast_tests::TestServer;
-use boardcast_tests::canary::Canary;
+use boardcast_tests::canary::{Canary, start_with_canary};
 use boardcast_tests::client::{Client, ClientError, ConnectOptions};
-use boardcast_tests::games::{RefGame, load_games};
 use tokio::io::AsyncReadExt;
 
 fn server_program() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
 }
 
-fn games() -> &'static [RefGame] {
-    static GAMES: OnceLock<Vec<RefGame>> = OnceLock::new();
-    GAMES.get_or_init(load_games)
-}
-
 async fn setup(args: &[&str]) -> (TestServer, Canary) {
-    let mut all = vec!["--log", "error"];
-    all.extend_from_slice(args);
-    let server = TestServer::start(server_program(), &all);
-    let canary = Canary::start(server.addr(), Encoding::Json, games()[0].clone())
-        .await
-        .expect("the canary match starts");
-    (server, canary)
+    start_with_canary(server_program(), args).await
 }
 
 /// Starts an on-demand engine game revealing a ply every `interval_ms`; returns its channel.

@@ -4,7 +4,6 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::limits::close;
@@ -13,9 +12,9 @@ use boardcast_protocol::{
     ServerMessage, Target, Watch,
 };
 use boardcast_tests::TestServer;
-use boardcast_tests::canary::Canary;
+use boardcast_tests::canary::{Canary, start_with_canary};
 use boardcast_tests::client::{Client, ClientError, Pair};
-use boardcast_tests::games::{RefGame, load_games};
+use boardcast_tests::games::{RefGame, reference_games};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -26,13 +25,8 @@ fn server_program() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
 }
 
-fn games() -> &'static [RefGame] {
-    static GAMES: OnceLock<Vec<RefGame>> = OnceLock::new();
-    GAMES.get_or_init(load_games)
-}
-
 fn game(id: &str) -> &'static RefGame {
-    games()
+    reference_games()
         .iter()
         .find(|game| game.id == id)
         .unwrap_or_else(|| panic!("no reference game {id}"))
@@ -40,13 +34,7 @@ fn game(id: &str) -> &'static RefGame {
 
 /// A server for one test, with a canary match already under way.
 async fn setup(args: &[&str]) -> (TestServer, Canary) {
-    let mut all = vec!["--log", "error"];
-    all.extend_from_slice(args);
-    let server = TestServer::start(server_program(), &all);
-    let canary = Canary::start(server.addr(), Encoding::Json, games()[0].clone())
-        .await
-        .expect("the canary match starts");
-    (server, canary)
+    start_with_canary(server_program(), args).await
 }
 
 async fn json(addr: SocketAddr) -> Client {
@@ -332,7 +320,7 @@ async fn move_before_joining() {
     // A connection that holds no seat moves in a running match.
     let mut stranger = json(addr).await;
     let match_id = canary.pair.match_id().to_owned();
-    let route = games()[0].routes[canary.plies].clone();
+    let route = reference_games()[0].routes[canary.plies].clone();
     refused_move(
         &mut stranger,
         &match_id,
@@ -368,7 +356,7 @@ async fn move_by_a_spectator() {
     let match_id = canary.pair.match_id().to_owned();
     let mut spectator = json(addr).await;
     spectator.watch_match(&match_id).await.unwrap();
-    let route = games()[0].routes[canary.plies].clone();
+    let route = reference_games()[0].routes[canary.plies].clone();
     for token in ["spectator", "st.ffffffffffffffff.ffffffffffffffff"] {
         refused_move(
             &mut spectator,
@@ -402,7 +390,7 @@ async fn move_with_another_seats_token() {
     let mut other = Pair::start(addr, Encoding::Json).await.unwrap();
     let canary_id = canary.pair.match_id().to_owned();
     let other_id = other.match_id().to_owned();
-    let route = games()[0].routes[canary.plies].clone();
+    let route = reference_games()[0].routes[canary.plies].clone();
     // The other match's white token in the canary match, where it is White's turn.
     let token = other.white_seat.token.clone();
     refused_move(
