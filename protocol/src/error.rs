@@ -42,6 +42,29 @@ pub enum ErrorCode {
     Unsupported,
 }
 
+impl ErrorCode {
+    /// Every error code, in declaration (and postcard variant) order.
+    pub const ALL: [ErrorCode; 17] = [
+        ErrorCode::Malformed,
+        ErrorCode::InvalidArgument,
+        ErrorCode::TooLarge,
+        ErrorCode::UnsupportedVersion,
+        ErrorCode::NotFound,
+        ErrorCode::InvalidToken,
+        ErrorCode::NotYourTurn,
+        ErrorCode::IllegalMove,
+        ErrorCode::GameOver,
+        ErrorCode::MatchFull,
+        ErrorCode::NotAllowed,
+        ErrorCode::PredictionClosed,
+        ErrorCode::RateLimited,
+        ErrorCode::Busy,
+        ErrorCode::ShuttingDown,
+        ErrorCode::Internal,
+        ErrorCode::Unsupported,
+    ];
+}
+
 /// Why bytes from the network did not become a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {

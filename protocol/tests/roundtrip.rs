@@ -51,25 +51,7 @@ prop_compose! {
 }
 
 fn error_code() -> impl Strategy<Value = ErrorCode> {
-    prop::sample::select(vec![
-        ErrorCode::Malformed,
-        ErrorCode::InvalidArgument,
-        ErrorCode::TooLarge,
-        ErrorCode::UnsupportedVersion,
-        ErrorCode::NotFound,
-        ErrorCode::InvalidToken,
-        ErrorCode::NotYourTurn,
-        ErrorCode::IllegalMove,
-        ErrorCode::GameOver,
-        ErrorCode::MatchFull,
-        ErrorCode::NotAllowed,
-        ErrorCode::PredictionClosed,
-        ErrorCode::RateLimited,
-        ErrorCode::Busy,
-        ErrorCode::ShuttingDown,
-        ErrorCode::Internal,
-        ErrorCode::Unsupported,
-    ])
+    prop::sample::select(ErrorCode::ALL.to_vec())
 }
 
 fn end_reason() -> impl Strategy<Value = EndReason> {
