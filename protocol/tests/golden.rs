@@ -367,7 +367,16 @@ fn cases() -> Vec<Case> {
             ServerMessage::Error(ErrorReply {
                 id: None,
                 code: ErrorCode::Malformed,
-                message: "unknown message type \"castle\"".into(),
+                message: "not a valid message: expected value at line 1 column 1".into(),
+            }),
+        ),
+        server(
+            "error.invalid_argument",
+            ServerMessage::Error(ErrorReply {
+                id: Some(7),
+                code: ErrorCode::InvalidArgument,
+                message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
+                    .into(),
             }),
         ),
         server("pong", ServerMessage::Pong(Pong { nonce: 42 })),

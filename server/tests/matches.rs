@@ -407,7 +407,7 @@ async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
         .unwrap();
     let err = white
         .recv_until(|m| match m {
-            ServerMessage::Error(e) if e.id.is_none() => Some(e.clone()),
+            ServerMessage::Error(e) if e.id == Some(1) => Some(e.clone()),
             _ => None,
         })
         .await;
