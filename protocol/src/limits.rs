@@ -13,6 +13,9 @@ pub const MAX_NAME_CHARS: usize = 32;
 /// Longest id, invite code, token, serial or similar string field, in bytes.
 pub const MAX_ID_BYTES: usize = 64;
 
+/// Length of a bomb serial number (`CH3SS5`), in characters (ASCII, so also bytes).
+pub const SERIAL_BYTES: usize = 6;
+
 /// Longest Frisian route: origin plus one landing square per captured piece (at most 20).
 pub const MAX_ROUTE_SQUARES: usize = 21;
 

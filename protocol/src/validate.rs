@@ -2,7 +2,7 @@
 
 use crate::client::*;
 use crate::common::Target;
-use crate::limits::{MAX_ID_BYTES, MAX_NAME_CHARS, MAX_ROUTE_SQUARES};
+use crate::limits::{MAX_ID_BYTES, MAX_NAME_CHARS, MAX_ROUTE_SQUARES, SERIAL_BYTES};
 
 /// A decoded message whose fields are out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +35,14 @@ fn id(field: &'static str, value: &str) -> Result<(), ValidationError> {
         return fail(field, "must be printable ASCII without spaces");
     }
     Ok(())
+}
+
+/// Characters a display name may not hold: control characters, and the invisible format
+/// characters that could hide or reorder what others see (zero-width spaces and joiners,
+/// bidirectional overrides and isolates, the byte-order mark).
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// A MinitChess square: file `a`–`e`, rank `1`–`6`.
@@ -71,8 +79,11 @@ impl Validate for ClientMessage {
                 if chars == 0 || chars > MAX_NAME_CHARS {
                     return fail("name", format!("must be 1 to {MAX_NAME_CHARS} characters"));
                 }
-                if hello.name.chars().any(char::is_control) {
-                    return fail("name", "must not contain control characters");
+                if hello.name.chars().any(is_invisible) {
+                    return fail("name", "must not contain control or format characters");
+                }
+                if hello.name.chars().all(char::is_whitespace) {
+                    return fail("name", "must not be blank");
                 }
                 if hello.client.len() > MAX_ID_BYTES {
                     return fail("client", format!("longer than {MAX_ID_BYTES} bytes"));
@@ -126,6 +137,12 @@ impl Validate for ClientMessage {
             ClientMessage::Unwatch(watched) => target(watched),
             ClientMessage::StartEngineGame(start) => {
                 id("serial", &start.serial)?;
+                if start.serial.len() != SERIAL_BYTES {
+                    return fail(
+                        "serial",
+                        format!("must be {SERIAL_BYTES} characters, as on the bomb (CH3SS5)"),
+                    );
+                }
                 id("white", &start.white)?;
                 id("black", &start.black)?;
                 match start.ply_interval_ms {

@@ -164,9 +164,10 @@ fn capture_numbers(mv: &Move) -> Vec<u8> {
     mv.captures().iter().map(|sq| sq.number()).collect()
 }
 
-/// The legal moves of `position` as the wire lists them.
+/// The legal moves of `position` as the wire lists them: sorted by route, square numbers
+/// compared one by one (then by captures), so the order never depends on move generation.
 pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
-    position
+    let mut moves: Vec<LegalMove> = position
         .legal_moves_with_notation()
         .into_iter()
         .map(|(mv, notation)| LegalMove {
@@ -174,7 +175,9 @@ pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
             route: route_numbers(&mv),
             captures: capture_numbers(&mv),
         })
-        .collect()
+        .collect();
+    moves.sort_unstable_by(|a, b| (&a.route, &a.captures).cmp(&(&b.route, &b.captures)));
+    moves
 }
 
 fn king_counters(position: &Position) -> KingCounters {
@@ -506,7 +509,10 @@ impl MatchState {
 
     fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
         if side_of(self.position.turn()) != side {
-            return Err(Refusal::new(ErrorCode::NotYourTurn, "not your turn"));
+            return Err(Refusal::new(
+                ErrorCode::NotYourTurn,
+                format!("not your turn: {} to move", side.opposite()),
+            ));
         }
         let squares = squares(route)?;
         // One generation of the legal moves resolves, writes and plays the move.

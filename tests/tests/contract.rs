@@ -1,0 +1,134 @@
+//! What a client written from PROTOCOL.md alone relies on (issue 13): each test plays the part
+//! of such a client against the real server binary over a real WebSocket and checks one promise
+//! of the document.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use boardcast_protocol::{ClientMessage, Encoding, ErrorCode, Hello, MatchEvent, StartEngineGame};
+use boardcast_tests::TestServer;
+use boardcast_tests::client::{Client, Pair};
+use boardcast_tests::games::reference_games;
+
+fn server_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+}
+
+/// A server without TV channels, for the match tests; fast players may send many moves.
+fn matches_only() -> TestServer {
+    TestServer::start(
+        server_program(),
+        &["--channels", "0", "--rate", "1000", "--burst", "1000"],
+    )
+}
+
+async fn json(addr: SocketAddr) -> Client {
+    Client::connect(addr, Encoding::Json)
+        .await
+        .expect("connect")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 10: names.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blank_and_invisible_names_are_refused_under_their_id() {
+    let server = matches_only();
+    let mut client = json(server.addr()).await;
+    for name in [
+        "",
+        "   ",
+        "\u{3000}",
+        "tab\there",
+        "Sietske\u{202E}",
+        "\u{200B}",
+    ] {
+        let id = client
+            .send(ClientMessage::Hello(Hello {
+                protocol: 1,
+                client: "contract".into(),
+                name: name.into(),
+            }))
+            .await
+            .unwrap();
+        let error = client
+            .expect_error(id, ErrorCode::InvalidArgument)
+            .await
+            .unwrap_or_else(|err| panic!("{name:?}: {err}"));
+        assert!(error.message.contains("name"), "{name:?}: {error:?}");
+    }
+    client.hello("Sietske Hylkema").await.unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 11: legal moves in route order, whose turn it is, serials.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legal_moves_come_in_route_order_and_not_your_turn_names_the_side_to_move() {
+    let server = matches_only();
+    let game = reference_games()
+        .iter()
+        .max_by_key(|game| game.routes.len())
+        .expect("reference games");
+    let mut pair = Pair::start(server.addr(), Encoding::Json).await.unwrap();
+    let match_id = pair.match_id().to_owned();
+    let mut watcher = json(server.addr()).await;
+    let snapshot = watcher.watch_match(&match_id).await.unwrap();
+    let sorted = |moves: &[boardcast_protocol::LegalMove]| {
+        moves
+            .windows(2)
+            .all(|pair| (&pair[0].route, &pair[0].captures) < (&pair[1].route, &pair[1].captures))
+    };
+    assert!(sorted(&snapshot.legal_moves), "{:?}", snapshot.legal_moves);
+    // Black moving first is refused, and told who is to move.
+    let id = pair
+        .black
+        .send_move(&pair.black_seat.clone(), &[19, 23])
+        .await
+        .unwrap();
+    let error = pair
+        .black
+        .expect_error(id, ErrorCode::NotYourTurn)
+        .await
+        .unwrap();
+    assert_eq!(error.message, "not your turn: white to move");
+    let mut checked = 0;
+    for (ply, route) in game.routes.iter().enumerate() {
+        pair.play(ply, route).await.unwrap();
+        let event = watcher.next_match_event(&match_id).await.unwrap();
+        let MatchEvent::Moved(moved) = event.event else {
+            panic!("expected a move, got {event:?}");
+        };
+        let notations: Vec<&str> = moved
+            .legal_moves
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect();
+        assert!(sorted(&moved.legal_moves), "ply {ply}: {notations:?}");
+        checked += usize::from(moved.legal_moves.len() > 1);
+    }
+    assert!(checked > 10, "only {checked} plies had a choice");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_serial_that_is_not_six_characters_is_refused() {
+    let server = TestServer::start(server_program(), &["--channels", "0"]);
+    let mut client = json(server.addr()).await;
+    for serial in ["CH3SS", "CH3SS55", "A"] {
+        let id = client
+            .send(ClientMessage::StartEngineGame(StartEngineGame {
+                serial: serial.into(),
+                white: "L4".into(),
+                black: "K7".into(),
+                ply_interval_ms: None,
+                reveal_from_ply: None,
+            }))
+            .await
+            .unwrap();
+        let error = client
+            .expect_error(id, ErrorCode::InvalidArgument)
+            .await
+            .unwrap_or_else(|err| panic!("{serial}: {err}"));
+        assert!(error.message.contains("serial"), "{error:?}");
+    }
+}
