@@ -296,16 +296,17 @@ impl Hub {
         }
     }
 
-    /// Open public seeks and matches being played.
+    /// Open public seeks and public matches being played. A private match is never listed:
+    /// only whoever has its id (or invite code) can find it.
     pub fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
         let dir = self.directory();
         let mut seeks = Vec::new();
         let mut live = Vec::new();
-        for entry in dir.matches.values() {
+        for entry in dir.matches.values().filter(|entry| entry.public) {
             match entry.summary.phase {
-                MatchPhase::Waiting if entry.public => seeks.push(entry.summary.clone()),
+                MatchPhase::Waiting => seeks.push(entry.summary.clone()),
                 MatchPhase::Playing => live.push(entry.summary.clone()),
-                _ => {}
+                MatchPhase::Finished => {}
             }
         }
         seeks.sort_by(|a, b| a.match_id.cmp(&b.match_id));

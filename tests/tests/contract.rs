@@ -5,7 +5,10 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
-use boardcast_protocol::{ClientMessage, Encoding, ErrorCode, Hello, MatchEvent, StartEngineGame};
+use boardcast_protocol::{
+    ClientMessage, ColorChoice, Encoding, ErrorCode, Hello, JoinMatch, Lobby, MatchEvent,
+    ServerMessage, StartEngineGame,
+};
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, Pair};
 use boardcast_tests::games::reference_games;
@@ -26,6 +29,17 @@ async fn json(addr: SocketAddr) -> Client {
     Client::connect(addr, Encoding::Json)
         .await
         .expect("connect")
+}
+
+async fn lobby(client: &mut Client) -> Lobby {
+    client.send(ClientMessage::ListLobby).await.unwrap();
+    client
+        .wait_for("the lobby", |message| match message {
+            ServerMessage::Lobby(lobby) => Some(lobby.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,4 +145,35 @@ async fn a_serial_that_is_not_six_characters_is_refused() {
             .unwrap_or_else(|err| panic!("{serial}: {err}"));
         assert!(error.message.contains("serial"), "{error:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 7: private matches are not listed.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_matches_are_never_listed_but_watchable_by_id() {
+    let server = matches_only();
+    let pair = Pair::start(server.addr(), Encoding::Json).await.unwrap();
+    let mut public_white = json(server.addr()).await;
+    let public = public_white
+        .create_match(ColorChoice::White, true, None)
+        .await
+        .unwrap();
+    let mut public_black = json(server.addr()).await;
+    public_black
+        .join(JoinMatch::Id(public.match_id.clone()))
+        .await
+        .unwrap();
+    let mut stranger = json(server.addr()).await;
+    let listed = lobby(&mut stranger).await;
+    let ids: Vec<&str> = listed
+        .live
+        .iter()
+        .chain(&listed.seeks)
+        .map(|summary| summary.match_id.as_str())
+        .collect();
+    assert_eq!(ids, [public.match_id.as_str()], "{listed:?}");
+    // Whoever has the id may watch.
+    let snapshot = stranger.watch_match(pair.match_id()).await.unwrap();
+    assert!(!snapshot.public);
 }
