@@ -40,11 +40,15 @@ pub enum ErrorCode {
     Internal,
     /// The server understood the message but does not offer this feature (yet).
     Unsupported,
+    /// A match action's ack id is not above the highest id already carried out for the seat,
+    /// and is not one of those ids either: ids must increase per seat, across reconnects.
+    /// Nothing was applied.
+    StaleId,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 18] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -62,6 +66,7 @@ impl ErrorCode {
         ErrorCode::ShuttingDown,
         ErrorCode::Internal,
         ErrorCode::Unsupported,
+        ErrorCode::StaleId,
     ];
 }
 

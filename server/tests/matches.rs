@@ -388,7 +388,7 @@ async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
     let err = black.expect_error(id).await;
     assert_eq!(
         (err.code, err.message.as_str()),
-        (ErrorCode::NotYourTurn, "not your turn")
+        (ErrorCode::NotYourTurn, "not your turn: white to move")
     );
     // Unknown match.
     let gone = Seat {

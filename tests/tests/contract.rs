@@ -177,3 +177,68 @@ async fn private_matches_are_never_listed_but_watchable_by_id() {
     let snapshot = stranger.watch_match(pair.match_id()).await.unwrap();
     assert!(!snapshot.public);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 4: one ack-id rule, and a typed refusal for ids that break it.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_action_ids_must_increase_per_seat_and_a_stale_id_is_refused() {
+    let server = matches_only();
+    let mut pair = Pair::start(server.addr(), Encoding::Json).await.unwrap();
+    let match_id = pair.match_id().to_owned();
+    let white_seat = pair.white_seat.clone();
+    pair.white.set_next_id(10);
+    let moved = pair.white.send_move(&white_seat, &[32, 28]).await.unwrap();
+    assert_eq!(moved, 10);
+    assert!(!pair.white.expect_ack(10).await.unwrap().duplicate);
+    pair.black
+        .play(&pair.black_seat.clone(), &[19, 23])
+        .await
+        .unwrap();
+    // An id below 10 that was never used is not silently swallowed.
+    let capture = boardcast_protocol::PlayMove {
+        match_id: match_id.clone(),
+        token: white_seat.token.clone(),
+        route: vec![28, 19],
+    };
+    pair.white
+        .send_with_id(5, ClientMessage::Move(capture.clone()))
+        .await
+        .unwrap();
+    let error = pair
+        .white
+        .expect_error(5, ErrorCode::StaleId)
+        .await
+        .unwrap();
+    assert!(error.message.contains("10"), "{error:?}");
+    // The genuine re-send of id 10 gets its original answer.
+    pair.white
+        .send_with_id(
+            10,
+            ClientMessage::Move(boardcast_protocol::PlayMove {
+                route: vec![32, 28],
+                ..capture.clone()
+            }),
+        )
+        .await
+        .unwrap();
+    assert!(pair.white.expect_ack(10).await.unwrap().duplicate);
+    // A new connection that counts from 1 again is told, not ignored; carrying on works.
+    pair.white.close().await;
+    let mut again = json(server.addr()).await;
+    again.resume(&white_seat.token, None).await.unwrap();
+    again
+        .send_with_id(2, ClientMessage::Move(capture.clone()))
+        .await
+        .unwrap();
+    again.expect_error(2, ErrorCode::StaleId).await.unwrap();
+    again
+        .send_with_id(11, ClientMessage::Move(capture))
+        .await
+        .unwrap();
+    assert!(!again.expect_ack(11).await.unwrap().duplicate);
+    let mut watcher = json(server.addr()).await;
+    let snapshot = watcher.watch_match(&match_id).await.unwrap();
+    let notations: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
+    assert_eq!(notations, ["32-28", "19-23", "28x19"]);
+}

@@ -59,7 +59,7 @@ pub struct Savepoint {
     position: Position,
     moves: usize,
     played: usize,
-    last_ack: [u64; 2],
+    carried_out: [usize; 2],
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
@@ -116,9 +116,10 @@ pub struct MatchState {
     moves: Vec<PlayedMove>,
     /// The same moves as the rules see them, for PDN.
     played: Vec<Move>,
-    /// The highest ack id of an action each side has carried out: an action re-sent with an
-    /// id up to it is a duplicate.
-    last_ack: [u64; 2],
+    /// The ack ids of the actions each side has carried out, ascending (ids increase per
+    /// seat): an action re-sent with one of them is a duplicate, any other id up to the last
+    /// one is stale.
+    carried_out: [Vec<u64>; 2],
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
@@ -257,7 +258,7 @@ impl MatchState {
             position: start,
             moves: Vec::new(),
             played: Vec::new(),
-            last_ack: [0, 0],
+            carried_out: [Vec::new(), Vec::new()],
             clock: None,
             draw_offer: None,
             rematch_offer: None,
@@ -337,8 +338,20 @@ impl MatchState {
         action: &Action,
         now: Instant,
     ) -> Result<Decision, Refusal> {
-        if ack <= self.last_ack[idx(side)] {
-            return Ok(Decision::Duplicate);
+        let carried_out = &self.carried_out[idx(side)];
+        if let Some(&last) = carried_out.last()
+            && ack <= last
+        {
+            if carried_out.binary_search(&ack).is_ok() {
+                return Ok(Decision::Duplicate);
+            }
+            return Err(Refusal::new(
+                ErrorCode::StaleId,
+                format!(
+                    "id {ack} is not above {last}, the last id carried out for your seat: \
+                     match actions need ids that increase per seat, across reconnects"
+                ),
+            ));
         }
         let over = || {
             Refusal::new(
@@ -646,8 +659,10 @@ impl MatchState {
             }
         }
         if let Some((side, ack)) = record.ack {
-            let last = &mut self.last_ack[idx(side)];
-            *last = (*last).max(ack);
+            let carried_out = &mut self.carried_out[idx(side)];
+            if carried_out.last().is_none_or(|&last| ack > last) {
+                carried_out.push(ack);
+            }
         }
         self.v += 1;
         Ok(())
@@ -717,7 +732,7 @@ impl MatchState {
             position,
             moves,
             played,
-            last_ack,
+            carried_out,
             clock,
             draw_offer,
             rematch_offer,
@@ -731,7 +746,7 @@ impl MatchState {
             position: *position,
             moves: moves.len(),
             played: played.len(),
-            last_ack: *last_ack,
+            carried_out: carried_out.each_ref().map(Vec::len),
             clock: clock.clone(),
             draw_offer: *draw_offer,
             rematch_offer: *rematch_offer,
@@ -749,7 +764,7 @@ impl MatchState {
             position,
             moves,
             played,
-            last_ack,
+            carried_out,
             clock,
             draw_offer,
             rematch_offer,
@@ -762,7 +777,9 @@ impl MatchState {
         self.position = position;
         self.moves.truncate(moves);
         self.played.truncate(played);
-        self.last_ack = last_ack;
+        for (ids, len) in self.carried_out.iter_mut().zip(carried_out) {
+            ids.truncate(len);
+        }
         self.clock = clock;
         self.draw_offer = draw_offer;
         self.rematch_offer = rematch_offer;
@@ -917,9 +934,13 @@ mod tests {
         carry_out(&mut state, Side::White, 5, Action::Move(vec![32, 28]), now);
         let again = state.decide(Side::White, 5, &Action::Move(vec![32, 28]), now);
         assert_eq!(again, Ok(Decision::Duplicate));
+        // An id below the last that was never carried out is stale, not a silent duplicate.
         assert_eq!(
-            state.decide(Side::White, 4, &Action::Resign, now),
-            Ok(Decision::Duplicate)
+            state
+                .decide(Side::White, 4, &Action::Resign, now)
+                .unwrap_err()
+                .code,
+            ErrorCode::StaleId
         );
         // Black's ids are its own.
         carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
@@ -1013,7 +1034,7 @@ mod tests {
             replayed.snapshot(now, [false, false]),
             live.snapshot(now, [false, false])
         );
-        assert_eq!(replayed.last_ack, [2, 2]);
+        assert_eq!(replayed.carried_out, [vec![1, 2], vec![1, 2]]);
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
     }
 
@@ -1037,6 +1058,9 @@ mod tests {
         assert!(state.result().is_some());
         state.restore(savepoint);
         assert_eq!(state.snapshot(now, [true, true]), before);
-        assert_eq!((state.last_ack, state.played.len()), ([1, 0], 0));
+        assert_eq!(
+            (state.carried_out.clone(), state.played.len()),
+            ([vec![1], vec![]], 0)
+        );
     }
 }
