@@ -607,9 +607,26 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     assert_eq!(new_white.side, Side::White);
     assert_eq!(new_white.match_id, new_black.match_id);
     assert_ne!(new_white.match_id, ws.match_id);
-    black.expect_snapshot().await;
+    // Both stayed connected: both first snapshots show both players here, and the rematch
+    // begins with its two joins and nothing invented (no player_left / player_returned).
+    for snapshot in [white.expect_snapshot().await, black.expect_snapshot().await] {
+        assert_eq!(snapshot.match_id, new_white.match_id);
+        assert_eq!(snapshot.v, 2, "{snapshot:?}");
+        assert!(snapshot.absent.is_empty(), "{snapshot:?}");
+        let connected = [&snapshot.white, &snapshot.black].map(|p| p.as_ref().map(|p| p.connected));
+        assert_eq!(connected, [Some(true), Some(true)], "{snapshot:?}");
+    }
     black.play(&new_white, &[32, 28]).await;
-    let m = white.event_until(moved).await;
+    let first = white
+        .recv_until(|m| match m {
+            ServerMessage::MatchEvent(e) if e.match_id == new_white.match_id => Some(e.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(first.v, 3, "{first:?}");
+    let MatchEvent::Moved(m) = first.event else {
+        panic!("the rematch's first event after the joins: {first:?}");
+    };
     assert_eq!(m.played.side, Side::White);
     // A player who comes back to the old match later is handed the rematch seat too.
     let mut again = server.client("Baukje").await;
