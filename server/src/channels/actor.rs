@@ -416,6 +416,9 @@ impl Actor {
             tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
         }
         self.game = Some(game);
+        // The directory knows the game is live (see `Registry::start_game`) before any
+        // watcher hears of it.
+        self.publish_summary();
         self.publish(ChannelEvent::GameStarted(view));
         if self.next_reveal.is_none() {
             self.end_game(at);
