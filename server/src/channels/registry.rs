@@ -60,14 +60,18 @@ struct Inner {
     game_ids: Arc<AtomicU64>,
     archive: mpsc::UnboundedSender<Record>,
     shutdown: Shutdown,
+    /// The version before every channel's first event in this server run.
+    first_version: u64,
 }
 
 impl Registry {
-    /// Starts the TV channels. Archive ids start at `first_game_id`; finished games come out
-    /// of the returned receiver until every channel has stopped.
+    /// Starts the TV channels. Archive ids start at `first_game_id`; every channel numbers
+    /// its events from `first_version + 1` (see [`super::archive::RUN_VERSIONS`]); finished
+    /// games come out of the returned receiver until every channel has stopped.
     pub fn start(
         config: ChannelsConfig,
         first_game_id: u64,
+        first_version: u64,
         shutdown: Shutdown,
     ) -> (Registry, mpsc::UnboundedReceiver<Record>) {
         let (archive, finished) = mpsc::unbounded_channel();
@@ -78,6 +82,7 @@ impl Registry {
                 game_ids: Arc::new(AtomicU64::new(first_game_id.max(1))),
                 archive,
                 shutdown,
+                first_version,
                 config,
             }),
         };
@@ -97,6 +102,7 @@ impl Registry {
             channel: channel.clone(),
             program,
             replay: self.inner.config.replay,
+            first_version: self.inner.first_version,
             game_ids: self.inner.game_ids.clone(),
             archive: self.inner.archive.clone(),
         };
