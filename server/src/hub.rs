@@ -337,7 +337,7 @@ fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<
         let record: Record =
             serde_json::from_str(&event.body).map_err(|e| format!("event {}: {e}", event.v))?;
         let record = state
-            .replay(record, now)
+            .replay(record, now, event.at_ms)
             .map_err(|e| format!("event {}: {e}", event.v))?;
         records.push(record);
     }

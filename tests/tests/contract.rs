@@ -242,3 +242,84 @@ async fn match_action_ids_must_increase_per_seat_and_a_stale_id_is_refused() {
     let notations: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
     assert_eq!(notations, ["32-28", "19-23", "28x19"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 12: GET /games/{match_id}.pdn.
+
+async fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let path = path.to_owned();
+    tokio::task::spawn_blocking(move || boardcast_tests::http_get(addr, &path))
+        .await
+        .expect("join")
+        .expect("GET")
+}
+
+/// `[Tag "value"]` of a PDN text.
+fn tag<'a>(pdn: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("[{name} \"");
+    let start = pdn.find(&open)? + open.len();
+    let end = pdn[start..].find("\"]")?;
+    Some(&pdn[start..start + end])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pdn_of_a_finished_match_names_players_date_time_and_time_control() {
+    let server = matches_only();
+    let addr = server.addr();
+    let mut white = json(addr).await;
+    white.hello("Sietske").await.unwrap();
+    let tc = boardcast_protocol::TimeControl {
+        initial_ms: 300_000,
+        increment_ms: 2_500,
+    };
+    let white_seat = white
+        .create_match(ColorChoice::White, false, Some(tc))
+        .await
+        .unwrap();
+    let match_id = white_seat.match_id.clone();
+    // Unfinished: not served yet.
+    let (status, body) = get(addr, &format!("/games/{match_id}.pdn")).await;
+    assert_eq!(
+        (status, body.as_str()),
+        (404, format!("no finished game {match_id}\n").as_str())
+    );
+    let mut black = json(addr).await;
+    black.hello("Wytze").await.unwrap();
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .unwrap();
+    white.play(&white_seat, &[32, 28]).await.unwrap();
+    black.play(&black_seat, &[19, 23]).await.unwrap();
+    black.resign(&black_seat).await.unwrap();
+    let (status, pdn) = get(addr, &format!("/games/{match_id}.pdn")).await;
+    assert_eq!(status, 200, "{pdn}");
+    assert_eq!(tag(&pdn, "White"), Some("Sietske"), "{pdn}");
+    assert_eq!(tag(&pdn, "Black"), Some("Wytze"), "{pdn}");
+    assert_eq!(tag(&pdn, "TimeControl"), Some("300+2.5"), "{pdn}");
+    assert_eq!(tag(&pdn, "Result"), Some("2-0"), "{pdn}");
+    let date = tag(&pdn, "Date").expect("a Date tag");
+    let time = tag(&pdn, "Time").expect("a Time tag");
+    let shape = |text: &str, sep: char, parts: &[usize]| {
+        let got: Vec<usize> = text.split(sep).map(str::len).collect();
+        got == parts && text.chars().all(|c| c == sep || c.is_ascii_digit())
+    };
+    assert!(shape(date, '.', &[4, 2, 2]), "{pdn}");
+    assert!(shape(time, ':', &[2, 2, 2]), "{pdn}");
+    // The date is today's (UTC), give or take the midnight the test may straddle.
+    let today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        / 86_400;
+    let year: u64 = date[..4].parse().unwrap();
+    assert!((today / 365 + 1970).abs_diff(year) <= 1, "{date}");
+    // Unknown ids, and anything that is not an id.pdn, are 404.
+    let (status, body) = get(addr, "/games/nosuchmatch.pdn").await;
+    assert_eq!(
+        (status, body.as_str()),
+        (404, "no finished game nosuchmatch\n")
+    );
+    let (status, _) = get(addr, &format!("/games/{match_id}")).await;
+    assert_eq!(status, 404);
+}

@@ -66,6 +66,7 @@ pub struct Savepoint {
     rematch: Option<String>,
     result: Option<MatchResult>,
     claim_at: [Option<Instant>; 2],
+    started_ms: Option<i64>,
 }
 
 /// What a seated player asks for.
@@ -127,6 +128,8 @@ pub struct MatchState {
     result: Option<MatchResult>,
     /// When each absent side's opponent may claim.
     claim_at: [Option<Instant>; 2],
+    /// When both seats were first taken (Unix milliseconds, from the stored event), for PDN.
+    started_ms: Option<i64>,
 }
 
 fn idx(side: Side) -> usize {
@@ -220,6 +223,31 @@ fn ended(winner: Option<Side>, reason: EndReason, detail: String) -> Record {
     }))
 }
 
+/// The UTC date (`2026.11.24`) and time (`19:05:00`) of Unix time `ms`, as PDN writes them.
+fn utc_date_time(ms: i64) -> Option<(String, String)> {
+    let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()?;
+    Some((
+        format!(
+            "{:04}.{:02}.{:02}",
+            at.year(),
+            u8::from(at.month()),
+            at.day()
+        ),
+        format!("{:02}:{:02}:{:02}", at.hour(), at.minute(), at.second()),
+    ))
+}
+
+/// Milliseconds as PDN's seconds: `300`, or `2.5` when not whole.
+fn seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}.{:03}", ms / 1000, ms % 1000)
+            .trim_end_matches('0')
+            .to_owned()
+    }
+}
+
 /// The record of a player taking `side` with seat `token`.
 pub fn joined(side: Side, name: &str, token: String) -> Record {
     Record {
@@ -265,6 +293,7 @@ impl MatchState {
             rematch: None,
             result: None,
             claim_at: [None, None],
+            started_ms: None,
         })
     }
 
@@ -668,11 +697,25 @@ impl MatchState {
         Ok(())
     }
 
-    /// Folds a stored `record` in at `now` (like `apply`) and returns it as it was first
+    /// Notes when the match started, from the time (`at_ms`) of the event that took the
+    /// second seat.
+    fn stamp(&mut self, at_ms: i64) {
+        if self.started_ms.is_none() && self.seats.iter().all(Option::is_some) {
+            self.started_ms = Some(at_ms);
+        }
+    }
+
+    /// Folds a stored `record` in at `now` at Unix time `at_ms` (like `apply`) and returns it as it was first
     /// sent: a stored move leaves out the FEN and the legal moves after it, which are filled
     /// in here from the position the move led to.
-    pub fn replay(&mut self, mut record: Record, now: Instant) -> Result<Record, String> {
+    pub fn replay(
+        &mut self,
+        mut record: Record,
+        now: Instant,
+        at_ms: i64,
+    ) -> Result<Record, String> {
         self.apply(&record, now)?;
+        self.stamp(at_ms);
         if let MatchEvent::Moved(moved) = &mut record.event {
             moved.fen = self.position.fen();
             moved.legal_moves = if self.position.status().outcome().is_some() {
@@ -694,6 +737,7 @@ impl MatchState {
         at_ms: i64,
     ) -> Result<Write, String> {
         self.apply(record, now)?;
+        self.stamp(at_ms);
         let body = match &record.event {
             // What replay derives from the position is not stored (see `replay`).
             MatchEvent::Moved(moved) => serde_json::to_string(&Record {
@@ -739,6 +783,7 @@ impl MatchState {
             rematch,
             result,
             claim_at,
+            started_ms,
         } = self;
         Savepoint {
             v: *v,
@@ -753,6 +798,7 @@ impl MatchState {
             rematch: rematch.clone(),
             result: result.clone(),
             claim_at: *claim_at,
+            started_ms: *started_ms,
         }
     }
 
@@ -771,6 +817,7 @@ impl MatchState {
             rematch,
             result,
             claim_at,
+            started_ms,
         } = savepoint;
         self.v = v;
         self.seats = seats;
@@ -786,6 +833,7 @@ impl MatchState {
         self.rematch = rematch;
         self.result = result;
         self.claim_at = claim_at;
+        self.started_ms = started_ms;
     }
 
     /// Whether `side` is marked absent.
@@ -859,8 +907,17 @@ impl MatchState {
                 .map(|seat| seat.name.replace(['"', '\\'], ""))
                 .unwrap_or_else(|| "?".into())
         };
+        let (date, time) = self
+            .started_ms
+            .and_then(utc_date_time)
+            .unwrap_or_else(|| ("????.??.??".into(), "??:??:??".into()));
+        let time_control = match self.setup.time_control {
+            Some(tc) => format!("{}+{}", seconds(tc.initial_ms), seconds(tc.increment_ms)),
+            None => "-".into(),
+        };
         let mut tags = format!(
-            "[Event \"Boardcast match {}\"]\n[White \"{}\"]\n[Black \"{}\"]\n",
+            "[Event \"Boardcast match {}\"]\n[Site \"Boardcast\"]\n[Date \"{date}\"]\n\
+             [Time \"{time}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[TimeControl \"{time_control}\"]\n",
             self.id,
             name(Side::White),
             name(Side::Black)
@@ -869,13 +926,6 @@ impl MatchState {
             tags.push_str(&format!(
                 "[Termination \"{}\"]\n",
                 result.detail.replace(['"', '\\'], "")
-            ));
-        }
-        if let Some(tc) = self.setup.time_control {
-            tags.push_str(&format!(
-                "[TimeControl \"{}+{}\"]\n",
-                tc.initial_ms / 1000,
-                tc.increment_ms / 1000
             ));
         }
         Ok(tags + &game)
@@ -1026,7 +1076,7 @@ mod tests {
             };
             assert!(!body.contains("legal_moves\":[{"), "{body}");
             let back = replayed
-                .replay(serde_json::from_str(&body).unwrap(), now)
+                .replay(serde_json::from_str(&body).unwrap(), now, 0)
                 .unwrap();
             assert_eq!(&back, record);
         }
