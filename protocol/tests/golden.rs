@@ -99,10 +99,14 @@ fn match_event(name: &str, v: u64, event: MatchEvent) -> Case {
 }
 
 fn channel_event(name: &str, v: u64, event: ChannelEvent) -> Case {
+    channel_event_on("tv1", name, v, event)
+}
+
+fn channel_event_on(channel: &str, name: &str, v: u64, event: ChannelEvent) -> Case {
     server(
         &format!("channel_event.{name}"),
         ServerMessage::ChannelEvent(ChannelEventMsg {
-            channel: "tv1".into(),
+            channel: channel.into(),
             v,
             event,
         }),
@@ -313,7 +317,7 @@ fn cases() -> Vec<Case> {
                 white: "L4".into(),
                 black: "K7".into(),
                 ply_interval_ms: Some(2_000),
-                reveal_from_ply: Some(10),
+                reveal_from_ply: Some(4),
             }),
         ),
         client(
@@ -585,8 +589,9 @@ fn cases() -> Vec<Case> {
                 ..engine_view()
             }),
         ),
-        channel_event(
-            "game_started.puzzle",
+        channel_event_on(
+            "g4712",
+            "game_started.reveal_from_ply",
             1,
             ChannelEvent::GameStarted(EngineGameView {
                 header: GameHeader {
@@ -595,13 +600,18 @@ fn cases() -> Vec<Case> {
                     white: "L4".into(),
                     black: "K7".into(),
                 },
-                start_board: "..rQk....Q.K....p..q....qR...q".into(),
-                start_ply: 31,
-                promoted: vec!["d6".into(), "e1".into()],
-                revealed: vec![],
-                board: "..rQk....Q.K....p..q....qR...q".into(),
-                next_ply: 31,
-                move_number: 16,
+                start_board: "kqbnrppppp..........PPPPPRNBQK".into(),
+                start_ply: 0,
+                promoted: vec![],
+                revealed: vec![
+                    "b1-c3".into(),
+                    "e5-e4".into(),
+                    "a2-a3".into(),
+                    "b5-b4".into(),
+                ],
+                board: "kqbnrp.pp..p..pP.N...PPPPR.BQK".into(),
+                next_ply: 4,
+                move_number: 3,
                 next_reveal_in_ms: Some(2_000),
                 ply_interval_ms: 2_000,
                 result: None,

@@ -387,3 +387,38 @@ async fn a_live_tv_game_cannot_be_started_on_demand_to_read_its_future() {
     assert!(other.starts_with('g'), "{other}");
     canary.check().await.expect("canary");
 }
+
+/// `reveal_from_ply` as PROTOCOL.md shows it: the game starts from the initial position at
+/// ply 0 and the plies before `reveal_from_ply` come at once in `revealed` (issue 13 item 13).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_from_ply_sends_the_earlier_plies_in_revealed_from_ply_0() {
+    let (server, mut canary) = setup(&["--channels", "0"]).await;
+    let mut client = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .unwrap();
+    let id = client
+        .send(ClientMessage::StartEngineGame(StartEngineGame {
+            serial: "CH3SS5".into(),
+            white: "L4".into(),
+            black: "K7".into(),
+            ply_interval_ms: Some(60_000),
+            reveal_from_ply: Some(4),
+        }))
+        .await
+        .unwrap();
+    let channel = match client.expect_reply(id).await.unwrap() {
+        ServerMessage::GameCreated(created) => created.channel,
+        other => panic!("expected game_created, got {other:?}"),
+    };
+    let game = watch_channel(&mut client, &channel)
+        .await
+        .game
+        .expect("the game");
+    assert_eq!(game.start_ply, 0);
+    assert_eq!(game.start_board, "kqbnrppppp..........PPPPPRNBQK");
+    assert!(game.promoted.is_empty());
+    assert_eq!(game.revealed, ["b1-c3", "e5-e4", "a2-a3", "b5-b4"]);
+    assert_eq!(game.board, "kqbnrp.pp..p..pP.N...PPPPR.BQK");
+    assert_eq!((game.next_ply, game.move_number), (4, 3));
+    canary.check().await.expect("canary");
+}
