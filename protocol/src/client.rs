@@ -86,8 +86,14 @@ pub struct CreateMatch {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JoinMatch {
+    /// A public match, by its id.
     Id(String),
+    /// Any match, by its invite code.
     Code(String),
+    /// The other seat of a match (by id, public or private) whose first seat this very
+    /// connection holds: playing oneself, asked for explicitly. Joining one's own match by
+    /// id or code from the same connection is refused.
+    Myself(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -103,9 +103,9 @@ impl Validate for ClientMessage {
                 }
                 _ => Ok(()),
             },
-            ClientMessage::JoinMatch(JoinMatch::Id(value) | JoinMatch::Code(value)) => {
-                id("join", value)
-            }
+            ClientMessage::JoinMatch(
+                JoinMatch::Id(value) | JoinMatch::Code(value) | JoinMatch::Myself(value),
+            ) => id("join", value),
             ClientMessage::Resume(resume) => id("token", &resume.token),
             ClientMessage::Move(play) => {
                 id("match_id", &play.match_id)?;

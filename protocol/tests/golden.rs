@@ -258,6 +258,7 @@ fn cases() -> Vec<Case> {
         ),
         client("join_match.id", 5, ClientMessage::JoinMatch(JoinMatch::Id(MATCH.into()))),
         client("join_match.code", 5, ClientMessage::JoinMatch(JoinMatch::Code(INVITE.into()))),
+        client("join_match.myself", 5, ClientMessage::JoinMatch(JoinMatch::Myself(MATCH.into()))),
         client(
             "resume",
             1,

@@ -320,12 +320,15 @@ impl Connection {
                     }
                     JoinMatch::Id(_) => None,
                     JoinMatch::Code(code) => self.app.hub.find_by_code(code),
+                    // The match checks that this connection holds its other seat.
+                    JoinMatch::Myself(match_id) => self.app.hub.find(match_id),
                 };
                 match handle {
                     Some(handle) => handle.try_send(Command::Join {
                         outbox,
                         id,
                         name: self.name.clone(),
+                        myself: matches!(join, JoinMatch::Myself(_)),
                     }),
                     None => Err(Refusal::new(
                         ErrorCode::NotFound,
@@ -336,6 +339,7 @@ impl Connection {
                                 )
                             }
                             JoinMatch::Code(code) => format!("no match with invite code {code}"),
+                            JoinMatch::Myself(match_id) => format!("no match {match_id}"),
                         },
                     )),
                 }

@@ -663,7 +663,20 @@ async fn one_connection_may_hold_both_seats() {
     let server = TestServer::start().await;
     let mut solo = server.client("Solo").await;
     let white = solo.create(None, ColorChoice::White, false).await;
-    let black = solo.join_code(&white.invite_code).await;
+    // Asked for explicitly (PROTOCOL.md §4 `join_match`): joining by code alone is refused.
+    let id = solo
+        .send(ClientMessage::JoinMatch(JoinMatch::Code(
+            white.invite_code.clone(),
+        )))
+        .await;
+    assert_eq!(solo.expect_error(id).await.code, ErrorCode::NotAllowed);
+    let id = solo
+        .send(ClientMessage::JoinMatch(JoinMatch::Myself(
+            white.match_id.clone(),
+        )))
+        .await;
+    let black = solo.expect_seat(id).await;
+    solo.expect_snapshot().await;
     solo.play(&white, &[32, 28]).await;
     solo.play(&black, &[19, 23]).await;
     let mut watcher = server.client("Sjoerd").await;

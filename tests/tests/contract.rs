@@ -323,3 +323,51 @@ async fn the_pdn_of_a_finished_match_names_players_date_time_and_time_control() 
     let (status, _) = get(addr, &format!("/games/{match_id}")).await;
     assert_eq!(status, 404);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 9: taking both seats of one's own match only when asked for.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joining_ones_own_seek_needs_the_explicit_myself_option() {
+    let server = matches_only();
+    let mut me = json(server.addr()).await;
+    let white = me
+        .create_match(ColorChoice::White, true, None)
+        .await
+        .unwrap();
+    let match_id = white.match_id.clone();
+    for join in [
+        JoinMatch::Id(match_id.clone()),
+        JoinMatch::Code(white.invite_code.clone()),
+    ] {
+        let id = me
+            .send(ClientMessage::JoinMatch(join.clone()))
+            .await
+            .unwrap();
+        let error = me
+            .expect_error(id, ErrorCode::NotAllowed)
+            .await
+            .unwrap_or_else(|err| panic!("{join:?}: {err}"));
+        assert!(error.message.contains("myself"), "{error:?}");
+    }
+    // Nobody else may use `myself` to take the seat.
+    let mut other = json(server.addr()).await;
+    let id = other
+        .send(ClientMessage::JoinMatch(JoinMatch::Myself(
+            match_id.clone(),
+        )))
+        .await
+        .unwrap();
+    other.expect_error(id, ErrorCode::NotAllowed).await.unwrap();
+    // Still an open seek.
+    let listed = lobby(&mut other).await;
+    assert_eq!(listed.seeks.len(), 1, "{listed:?}");
+    // Asked for explicitly, it works: both seats on one connection.
+    let black = me.join(JoinMatch::Myself(match_id.clone())).await.unwrap();
+    assert_eq!(
+        (black.side, black.match_id.as_str()),
+        (boardcast_protocol::Side::Black, match_id.as_str())
+    );
+    me.play(&white, &[32, 28]).await.unwrap();
+    me.play(&black, &[19, 23]).await.unwrap();
+}

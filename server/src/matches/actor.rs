@@ -39,11 +39,13 @@ pub enum Command {
     },
     /// Stop following the match as a spectator.
     Unwatch { outbox: Outbox, id: u64 },
-    /// Take the free seat.
+    /// Take the free seat; `myself`: the connection asks to take the second seat of a match
+    /// whose first it holds (`join_match` with `myself`).
     Join {
         outbox: Outbox,
         id: u64,
         name: String,
+        myself: bool,
     },
     /// Take back a seat by its token.
     Resume {
@@ -296,7 +298,12 @@ impl Actor {
                 }
                 ack(&outbox, id, false);
             }
-            Command::Join { outbox, id, name } => self.join(outbox, id, name).await,
+            Command::Join {
+                outbox,
+                id,
+                name,
+                myself,
+            } => self.join(outbox, id, name, myself).await,
             Command::Resume {
                 outbox,
                 id,
@@ -355,7 +362,24 @@ impl Actor {
         )
     }
 
-    async fn join(&mut self, outbox: Outbox, id: u64, name: String) {
+    async fn join(&mut self, outbox: Outbox, id: u64, name: String, myself: bool) {
+        let holds_a_seat = self
+            .subscribers
+            .get(&outbox.id())
+            .is_some_and(|sub| !sub.is_watcher());
+        if holds_a_seat != myself && self.state.free_side().is_some() {
+            let message = if myself {
+                "only the connection that holds this match's other seat can join it to play itself"
+                    .to_owned()
+            } else {
+                format!(
+                    "this connection already holds the other seat of {}: to play yourself, join \
+                     with {{\"myself\": \"{}\"}}",
+                    self.state.id, self.state.id
+                )
+            };
+            return refuse(&outbox, id, Refusal::new(ErrorCode::NotAllowed, message));
+        }
         let token = crate::hub::new_token();
         let (side, record) = match self.state.decide_join(&name, token.clone()) {
             Ok(joined) => joined,
