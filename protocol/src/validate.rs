@@ -2,7 +2,10 @@
 
 use crate::client::*;
 use crate::common::Target;
-use crate::limits::{MAX_ID_BYTES, MAX_NAME_CHARS, MAX_ROUTE_SQUARES, SERIAL_BYTES};
+use crate::limits::{
+    MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_NAME_CHARS, MAX_ROUTE_SQUARES,
+    MIN_INITIAL_MS, SERIAL_BYTES,
+};
 
 /// A decoded message whose fields are out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -95,12 +98,27 @@ impl Validate for ClientMessage {
             }
             ClientMessage::Ping(_) | ClientMessage::ListLobby => Ok(()),
             ClientMessage::CreateMatch(create) => match create.time_control {
-                Some(tc) if tc.initial_ms == 0 && tc.increment_ms == 0 => {
-                    fail("time_control", "a timed match needs time")
-                }
-                Some(tc) if tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000 => {
-                    fail("time_control", "at most 24 hours plus 1 hour per move")
-                }
+                Some(tc) if tc.initial_ms < MIN_INITIAL_MS => fail(
+                    "time_control",
+                    format!(
+                        "the base time must be at least {} s (or play untimed: null)",
+                        MIN_INITIAL_MS / 1000
+                    ),
+                ),
+                Some(tc) if tc.initial_ms > MAX_INITIAL_MS => fail(
+                    "time_control",
+                    format!(
+                        "the base time must be at most {} minutes",
+                        MAX_INITIAL_MS / 60_000
+                    ),
+                ),
+                Some(tc) if tc.increment_ms > MAX_INCREMENT_MS => fail(
+                    "time_control",
+                    format!(
+                        "the increment must be at most {} s",
+                        MAX_INCREMENT_MS / 1000
+                    ),
+                ),
                 _ => Ok(()),
             },
             ClientMessage::JoinMatch(

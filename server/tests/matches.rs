@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
+use boardcast_server::matches::state::Setup;
 use common::*;
 use futures_util::SinkExt;
 
@@ -128,13 +129,28 @@ async fn resume(client: &mut Client, token: &str) -> Seat {
 
 #[tokio::test]
 async fn the_flag_falls_without_anybody_sending_anything() {
-    let server = TestServer::start().await;
-    let tc = TimeControl {
-        initial_ms: 400,
-        increment_ms: 0,
+    // A clock far shorter than the lobby allows, stored as an operator could.
+    let (dir, db) = temp_db();
+    let setup = Setup {
+        time_control: Some(TimeControl {
+            initial_ms: 400,
+            increment_ms: 0,
+        }),
+        public: false,
+        rematch_of: None,
+        start_fen: None,
     };
-    let (mut white, _ws, mut black, bs) = two_players(&server, Some(tc)).await;
-    // White never moves.
+    seed_match_with(&db, "flag", setup, "flw", "flb").await;
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut white = server.client("Wim").await;
+    let ws = resume(&mut white, "flw").await;
+    let mut black = server.client("Baukje").await;
+    let bs = resume(&mut black, "flb").await;
+    // Clocks start only after each side's first move: both have all the time they need.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    white.play(&ws, &[32, 28]).await;
+    black.play(&bs, &[19, 23]).await;
+    // White never moves again.
     let result = black.ended().await;
     assert_eq!(result.winner, Some(Side::Black));
     assert_eq!(result.reason, EndReason::TimeForfeit);
@@ -142,6 +158,7 @@ async fn the_flag_falls_without_anybody_sending_anything() {
     let id = black.seat_action(&bs, ClientMessage::Resign).await;
     assert_eq!(black.expect_error(id).await.code, ErrorCode::GameOver);
     server.stop().await;
+    drop(dir);
 }
 
 #[tokio::test]
@@ -151,9 +168,25 @@ async fn clocks_charge_the_mover_and_add_the_increment() {
         initial_ms: 60_000,
         increment_ms: 2_000,
     };
-    let (mut white, ws, _black, _bs) = two_players(&server, Some(tc)).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, Some(tc)).await;
+    // First moves cost nothing and earn nothing; Black's clock does not run before Black's
+    // first move, White's starts with it.
     tokio::time::sleep(Duration::from_millis(150)).await;
     white.play(&ws, &[32, 28]).await;
+    let clock = white.event_until(moved).await.clock.expect("a clock");
+    assert_eq!(
+        (clock.white_ms, clock.black_ms, clock.running),
+        (60_000, 60_000, None)
+    );
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    black.play(&bs, &[19, 23]).await;
+    let clock = white.event_until(moved).await.clock.expect("a clock");
+    assert_eq!(
+        (clock.white_ms, clock.black_ms, clock.running),
+        (60_000, 60_000, Some(Side::White))
+    );
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    white.play(&ws, &[28, 19]).await;
     let m = white.event_until(moved).await;
     let clock = m.clock.expect("a timed match has a clock");
     assert_eq!(clock.running, Some(Side::Black));

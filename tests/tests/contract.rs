@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use boardcast_protocol::{
-    ClientMessage, ColorChoice, Encoding, ErrorCode, Hello, JoinMatch, Lobby, MatchEvent,
-    ServerMessage, StartEngineGame,
+    ClientMessage, ColorChoice, Encoding, EndReason, ErrorCode, Hello, JoinMatch, Lobby,
+    MatchEvent, MatchResult, Seat, ServerMessage, Side, StartEngineGame,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, Pair};
@@ -370,4 +370,136 @@ async fn joining_ones_own_seek_needs_the_explicit_myself_option() {
     );
     me.play(&white, &[32, 28]).await.unwrap();
     me.play(&black, &[19, 23]).await.unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 6: time controls a player can survive; clocks wait for each first move.
+
+fn tc(initial_ms: u64, increment_ms: u64) -> Option<boardcast_protocol::TimeControl> {
+    Some(boardcast_protocol::TimeControl {
+        initial_ms,
+        increment_ms,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn time_controls_a_player_cannot_survive_are_refused() {
+    let server = matches_only();
+    let mut client = json(server.addr()).await;
+    for time_control in [
+        tc(0, 1_000),
+        tc(1, 0),
+        tc(14_999, 5_000),
+        tc(60_000, 180_001),
+    ] {
+        let id = client
+            .send(ClientMessage::CreateMatch(
+                boardcast_protocol::CreateMatch {
+                    time_control,
+                    color: ColorChoice::White,
+                    public: true,
+                },
+            ))
+            .await
+            .unwrap();
+        let error = client
+            .expect_error(id, ErrorCode::InvalidArgument)
+            .await
+            .unwrap_or_else(|err| panic!("{time_control:?}: {err}"));
+        assert!(error.message.contains("time_control"), "{error:?}");
+    }
+    client
+        .create_match(ColorChoice::White, true, tc(15_000, 0))
+        .await
+        .unwrap();
+}
+
+/// A timed match between two fresh connections, and the first snapshot White got.
+async fn timed_pair(addr: SocketAddr) -> (Client, Seat, Client, Seat) {
+    let mut white = json(addr).await;
+    let white_seat = white
+        .create_match(ColorChoice::White, false, tc(15_000, 1_000))
+        .await
+        .unwrap();
+    let mut black = json(addr).await;
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .unwrap();
+    (white, white_seat, black, black_seat)
+}
+
+async fn ended(client: &mut Client, match_id: &str) -> MatchResult {
+    loop {
+        let event = client.next_match_event(match_id).await.unwrap();
+        if let MatchEvent::Ended(result) = event.event {
+            return result;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_wait_for_each_first_move_and_a_missed_first_move_aborts() {
+    let server = TestServer::start(
+        server_program(),
+        &["--channels", "0", "--first-move-timeout", "1s"],
+    );
+    let addr = server.addr();
+    // White never moves: nobody's time ran, and the match is aborted.
+    let (mut white, white_seat, mut black, _) = timed_pair(addr).await;
+    let snapshot = black
+        .wait_for("black's snapshot", |message| match message {
+            ServerMessage::MatchSnapshot(s) => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    let clock = snapshot.clock.expect("a timed match");
+    assert_eq!((clock.white_ms, clock.running), (15_000, None), "{clock:?}");
+    let result = ended(&mut white, &white_seat.match_id).await;
+    assert_eq!(
+        (result.winner, result.reason, result.detail.as_str()),
+        (
+            None,
+            EndReason::Aborted,
+            "white did not make a first move within 1 s"
+        )
+    );
+    // White moves, Black never does: White's move cost nothing, Black's clock never ran.
+    let (mut white, white_seat, _black, _) = timed_pair(addr).await;
+    white.play(&white_seat, &[32, 28]).await.unwrap();
+    let moved = loop {
+        if let MatchEvent::Moved(moved) = white
+            .next_match_event(&white_seat.match_id)
+            .await
+            .unwrap()
+            .event
+        {
+            break moved;
+        }
+    };
+    let clock = moved.clock.expect("a timed match");
+    assert_eq!(
+        (clock.white_ms, clock.black_ms, clock.running),
+        (15_000, 15_000, None)
+    );
+    let result = ended(&mut white, &white_seat.match_id).await;
+    assert_eq!(
+        (result.reason, result.detail.as_str()),
+        (
+            EndReason::Aborted,
+            "black did not make a first move within 1 s"
+        )
+    );
+    // Both move in time: White's clock runs from Black's first move, and nothing aborts.
+    let (mut white, white_seat, mut black, black_seat) = timed_pair(addr).await;
+    white.play(&white_seat, &[32, 28]).await.unwrap();
+    black.play(&black_seat, &[19, 23]).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    let mut watcher = json(addr).await;
+    let snapshot = watcher.watch_match(&white_seat.match_id).await.unwrap();
+    assert_eq!(snapshot.phase, boardcast_protocol::MatchPhase::Playing);
+    let clock = snapshot.clock.expect("a timed match");
+    assert_eq!((clock.black_ms, clock.running), (15_000, Some(Side::White)));
+    assert!(clock.white_ms < 14_000, "{clock:?}");
 }

@@ -123,6 +123,8 @@ fn stopped(shutdown: &Shutdown) -> Refusal {
 pub struct Settings {
     /// How long a player may be gone before the opponent may claim.
     pub grace: Duration,
+    /// How long each player has for their first move before the match is aborted.
+    pub first_move_timeout: Duration,
     /// How long a finished match nobody follows stays in memory.
     pub linger: Duration,
     /// Most matches in memory at once.
@@ -237,7 +239,15 @@ impl Actor {
             self.reconcile_presence(&[]).await;
         }
         loop {
-            let deadline = self.state.flag_deadline();
+            let deadline = self
+                .state
+                .flag_deadline()
+                .into_iter()
+                .chain(
+                    self.state
+                        .first_move_deadline(self.settings.first_move_timeout),
+                )
+                .min();
             let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
@@ -500,11 +510,18 @@ impl Actor {
         }
     }
 
+    /// Ends the match if the side to move has run out of time, or has missed the time for
+    /// their first move.
     async fn check_flag(&mut self) {
-        if let Some(record) = self.state.flag(Instant::now())
+        let now = Instant::now();
+        let due = self.state.flag(now).or_else(|| {
+            self.state
+                .first_move_missed(now, self.settings.first_move_timeout)
+        });
+        if let Some(record) = due
             && let Err(refusal) = self.commit(vec![record]).await
         {
-            tracing::error!(match_id = %self.state.id, %refusal, "cannot record a time forfeit");
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot record a forfeit or abort");
         }
     }
 
@@ -739,6 +756,7 @@ mod tests {
         let (tasks, _all_done) = crate::shutdown::tasks();
         let settings = Settings {
             grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
             linger: Duration::from_secs(60),
             max_matches: 10,
         };

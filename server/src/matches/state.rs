@@ -67,6 +67,7 @@ pub struct Savepoint {
     result: Option<MatchResult>,
     claim_at: [Option<Instant>; 2],
     started_ms: Option<i64>,
+    first_move_since: Option<Instant>,
 }
 
 /// What a seated player asks for.
@@ -130,6 +131,9 @@ pub struct MatchState {
     claim_at: [Option<Instant>; 2],
     /// When both seats were first taken (Unix milliseconds, from the stored event), for PDN.
     started_ms: Option<i64>,
+    /// Since when the side to move owes its first move (White from the start, Black from
+    /// White's first move; restarted by a server restart): `None` once both have moved.
+    first_move_since: Option<Instant>,
 }
 
 fn idx(side: Side) -> usize {
@@ -294,6 +298,7 @@ impl MatchState {
             result: None,
             claim_at: [None, None],
             started_ms: None,
+            first_move_since: None,
         })
     }
 
@@ -351,6 +356,31 @@ impl MatchState {
             Some(loser.opposite()),
             EndReason::TimeForfeit,
             format!("{loser} ran out of time"),
+        ))
+    }
+
+    /// When the side to move must have made its first move, given `timeout`.
+    pub fn first_move_deadline(&self, timeout: Duration) -> Option<Instant> {
+        if self.result.is_some() {
+            return None;
+        }
+        self.first_move_since.map(|since| since + timeout)
+    }
+
+    /// The abort due at `now` if the side to move has not made its first move in `timeout`.
+    pub fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
+        let deadline = self.first_move_deadline(timeout)?;
+        if now < deadline {
+            return None;
+        }
+        let late = side_of(self.position.turn());
+        Some(ended(
+            None,
+            EndReason::Aborted,
+            format!(
+                "{late} did not make a first move within {} s",
+                timeout.as_secs_f64()
+            ),
         ))
     }
 
@@ -565,6 +595,8 @@ impl MatchState {
             .move_from_route_in(&squares, &legal)
             .map_err(|err| illegal(err.to_string()))?;
         let clock = match &self.clock {
+            // A player's clock does not run before that player's first move.
+            Some(clock) if !self.has_moved(side) => Some(clock.after_first_move(side, now)),
             Some(clock) => match clock.after_move(side, now) {
                 Ok(state) => Some(state),
                 Err(Flagged(_)) => {
@@ -639,12 +671,10 @@ impl MatchState {
                     token,
                     name: joined.name.clone(),
                 });
-                if self.phase() == MatchPhase::Playing
-                    && let Some(tc) = self.setup.time_control
-                {
-                    let mut clock = Clock::new(tc);
-                    clock.start(Side::White, now);
-                    self.clock = Some(clock);
+                if self.phase() == MatchPhase::Playing {
+                    // No clock runs yet: each side's starts after its first move.
+                    self.clock = self.setup.time_control.map(Clock::new);
+                    self.first_move_since = self.moves.is_empty().then_some(now);
                 }
             }
             MatchEvent::Moved(moved) => {
@@ -664,6 +694,7 @@ impl MatchState {
                 }
                 self.moves.push(moved.played.clone());
                 self.played.push(mv);
+                self.first_move_since = (self.moves.len() < 2).then_some(now);
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
@@ -678,6 +709,7 @@ impl MatchState {
                 }
                 self.draw_offer = None;
                 self.claim_at = [None, None];
+                self.first_move_since = None;
                 self.result = Some(result.clone());
             }
             MatchEvent::RematchOffered(side) => self.rematch_offer = Some(*side),
@@ -784,6 +816,7 @@ impl MatchState {
             result,
             claim_at,
             started_ms,
+            first_move_since,
         } = self;
         Savepoint {
             v: *v,
@@ -799,6 +832,7 @@ impl MatchState {
             result: result.clone(),
             claim_at: *claim_at,
             started_ms: *started_ms,
+            first_move_since: *first_move_since,
         }
     }
 
@@ -818,6 +852,7 @@ impl MatchState {
             result,
             claim_at,
             started_ms,
+            first_move_since,
         } = savepoint;
         self.v = v;
         self.seats = seats;
@@ -834,6 +869,7 @@ impl MatchState {
         self.result = result;
         self.claim_at = claim_at;
         self.started_ms = started_ms;
+        self.first_move_since = first_move_since;
     }
 
     /// Whether `side` is marked absent.
