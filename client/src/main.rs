@@ -1,5 +1,6 @@
 //! `boardcast`: the terminal client (play, watch, predict) and offline rule tools.
 
+mod address;
 mod app;
 mod frisian_cli;
 mod minitchess_cli;
@@ -56,7 +57,7 @@ struct Cli {
 
 #[derive(Debug, Args)]
 struct OnlineFlags {
-    /// Server WebSocket address.
+    /// The server: HOST:PORT, or ws://HOST:PORT/ws (also wss://, http://, https://).
     #[arg(
         long,
         global = true,
@@ -143,14 +144,28 @@ fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The offline tools need no server, so a bad --server cannot stop them.
+    match cli.command {
+        Some(Command::Frisian(command)) => return frisian_cli::run(command),
+        Some(Command::Minitchess(command)) => return minitchess_cli::run(command),
+        _ => {}
+    }
     let flags = cli.online;
     let name = flags.name.unwrap_or_else(default_name);
     if name.chars().count() > 32 || name.trim().is_empty() || name.chars().any(char::is_control) {
         eprintln!("boardcast: --name must be 1 to 32 printable characters");
         return ExitCode::from(2);
     }
+    let address = match address::ServerAddress::parse(&flags.server) {
+        Ok(address) => address,
+        Err(error) => {
+            eprintln!("boardcast: --server: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let options = online::Options {
-        server: flags.server,
+        server: address.ws_url(),
+        address,
         name,
         encoding: if flags.json {
             Encoding::Json
@@ -162,8 +177,7 @@ fn main() -> ExitCode {
         show_token: flags.show_token,
     };
     let intent = match cli.command {
-        Some(Command::Frisian(command)) => return frisian_cli::run(command),
-        Some(Command::Minitchess(command)) => return minitchess_cli::run(command),
+        Some(Command::Frisian(_) | Command::Minitchess(_)) => unreachable!("handled above"),
         None => None,
         Some(Command::Play {
             time,

@@ -18,7 +18,9 @@ use crate::store::Store;
 /// How to reach the server and who we are.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The normalised WebSocket URL; seats are stored under it.
     pub server: String,
+    pub address: crate::address::ServerAddress,
     pub name: String,
     pub encoding: Encoding,
     pub data_dir: Option<PathBuf>,
@@ -117,6 +119,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
     };
     let store = store(&options);
     let mut app = App::new(&options.name, intent, first_id());
+    app.address = Some(options.address.clone());
     app.stored = store
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))

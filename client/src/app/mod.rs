@@ -65,6 +65,8 @@ pub enum Link {
 
 pub struct App {
     pub name: String,
+    /// The server as the user named it: for the friend's join command, links and PDN URLs.
+    pub address: Option<crate::address::ServerAddress>,
     pub link: Link,
     connects: u32,
     next_id: u64,
@@ -94,6 +96,7 @@ impl App {
     pub fn new(name: &str, intent: Option<Command>, first_id: u64) -> App {
         App {
             name: name.to_owned(),
+            address: None,
             link: Link::Connecting,
             connects: 0,
             next_id: first_id.max(1),
@@ -251,6 +254,29 @@ impl App {
         match (&self.game, self.my_side()) {
             (Some(game), Some(side)) => !game.is_over() && game.turn == side,
             _ => false,
+        }
+    }
+
+    /// How a friend joins the match this client waits in: the exact command (with the server
+    /// address this client used) and the web client's link. Empty for anyone else.
+    pub fn invite_lines(&self) -> Vec<String> {
+        let Some(seat) = self.seat.as_ref().filter(|s| !s.invite_code.is_empty()) else {
+            return Vec::new();
+        };
+        if self
+            .game
+            .as_ref()
+            .is_none_or(|g| g.match_id != seat.match_id)
+        {
+            return Vec::new();
+        }
+        let code = &seat.invite_code;
+        match &self.address {
+            Some(address) => vec![
+                format!("your friend runs: {}", address.join_command(code)),
+                format!("or opens: {}", address.invite_link(code)),
+            ],
+            None => vec![format!("your friend runs: boardcast join {code}")],
         }
     }
 

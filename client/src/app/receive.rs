@@ -153,7 +153,13 @@ impl App {
             let moves = game.moves.iter().map(|m| m.notation.clone()).collect();
             self.note(Note::History(moves));
         }
+        let waiting = game.phase == boardcast_protocol::MatchPhase::Waiting;
         self.game = Some(game);
+        if waiting {
+            for line in self.invite_lines() {
+                self.note(Note::Info(line));
+            }
+        }
         self.ui.enter(Screen::Match);
         self.after_change();
     }

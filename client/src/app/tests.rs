@@ -561,3 +561,22 @@ fn d_offers_a_draw_or_accepts_the_opponents_offer() {
         [ClientMessage::DeclineDraw(_)]
     ));
 }
+
+#[test]
+fn the_waiting_creator_is_told_how_the_friend_joins() {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("https://boards.example").unwrap());
+    app.connected();
+    app.receive(seat(0, Side::White), Instant::now());
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+    assert_eq!(
+        lines(&mut app)[3..],
+        [
+            "info your friend runs: boardcast --server wss://boards.example/ws join ABCD",
+            "info or opens: https://boards.example/i/ABCD"
+        ]
+    );
+}

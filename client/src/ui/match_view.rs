@@ -161,6 +161,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         frame.render_widget(text, area);
         return;
     };
+    if game.phase == boardcast_protocol::MatchPhase::Waiting {
+        return draw_waiting(frame, app, game, area);
+    }
     let flipped = app.board_flipped();
     let inner_guess = Rect::new(
         0,
@@ -285,6 +288,46 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
             &format!("Which move? {}  (Esc cancels)", options.join("  ")),
         );
     }
+}
+
+/// Before the opponent comes: the whole screen tells how a friend joins, in full (the
+/// command is to be copied, so it is never wrapped when the terminal is at least as wide).
+fn draw_waiting(frame: &mut Frame, app: &App, game: &Game, area: Rect) {
+    let tc = game
+        .time_control
+        .map_or("untimed".to_owned(), |tc| tc.to_string());
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::from(format!("match {} · {tc}", game.match_id))];
+    match app.my_side() {
+        Some(side) => lines.push(Line::styled(
+            format!("You play {side}. Waiting for an opponent…"),
+            bold,
+        )),
+        None => lines.push(Line::styled("Waiting for an opponent…", bold)),
+    }
+    let invite = app.invite_lines();
+    if !invite.is_empty() {
+        lines.push(Line::from(""));
+        for line in invite {
+            let (label, value) = line.split_once(": ").unwrap_or(("", &line));
+            lines.push(Line::from(format!("{label}:")));
+            lines.push(Line::styled(format!("  {value}"), bold.fg(Color::Cyan)));
+        }
+        if let Some(seat) = &app.seat {
+            lines.push(Line::from(format!("invite code: {}", seat.invite_code)));
+        }
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::styled(
+        "a abort · q home (the seat is kept) · ? keys",
+        Style::default().fg(Color::Gray),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(format!(" {} ", game.match_id))),
+        area,
+    );
 }
 
 /// A message box over the middle of `area`.

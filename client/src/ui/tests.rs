@@ -273,3 +273,45 @@ fn every_screen_draws_in_tiny_and_odd_terminal_sizes() {
     assert!(contains(&buf, "○"));
     assert_eq!([buf[(6, 1)].symbol(), buf[(7, 1)].symbol()], ["5", "0"]);
 }
+
+/// The creator of a private match, waiting for the friend, on a server reached as HOST:PORT.
+fn waiting_creator(now: Instant) -> App {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("192.168.1.20:7878").unwrap());
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m4".into(),
+            invite_code: "6GC2X5".into(),
+            side: Side::White,
+            token: "secret".into(),
+        }),
+        now,
+    );
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.match_id = "m4".into();
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), now);
+    app
+}
+
+#[test]
+fn the_waiting_screen_shows_the_friends_command_and_web_link_whole_at_80x24() {
+    let now = Instant::now();
+    let app = waiting_creator(now);
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert!(
+        contains(
+            &buf,
+            "  boardcast --server ws://192.168.1.20:7878/ws join 6GC2X5"
+        ),
+        "{lines:#?}"
+    );
+    assert!(contains(&buf, "  http://192.168.1.20:7878/i/6GC2X5"));
+    assert!(contains(&buf, "You play white. Waiting for an opponent"));
+    assert!(contains(&buf, "invite code: 6GC2X5"));
+    assert!(!contains(&buf, "secret"));
+}
