@@ -59,7 +59,7 @@ impl Game {
             turn: snapshot.turn,
             clock: snapshot.clock,
             clock_at: now,
-            legal: snapshot.legal_moves,
+            legal: by_notation(snapshot.legal_moves),
             counters: snapshot.king_counters,
             draw_offer: snapshot.draw_offer,
             rematch_offer: snapshot.rematch_offer,
@@ -99,7 +99,7 @@ impl Game {
                 self.board = Board::from_fen(&moved.fen);
                 self.clock = moved.clock;
                 self.clock_at = now;
-                self.legal.clone_from(&moved.legal_moves);
+                self.legal = by_notation(moved.legal_moves.clone());
                 self.counters = moved.king_counters;
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
@@ -182,6 +182,17 @@ impl Game {
     pub fn is_over(&self) -> bool {
         self.result.is_some() || self.phase == MatchPhase::Finished
     }
+}
+
+/// The legal moves in notation order, square by square (`9-14` before `10-14`, `32-27` before
+/// `32-28`), whatever order the server sent them in.
+fn by_notation(mut legal: Vec<LegalMove>) -> Vec<LegalMove> {
+    legal.sort_by(|a, b| {
+        a.route
+            .cmp(&b.route)
+            .then_with(|| a.notation.cmp(&b.notation))
+    });
+    legal
 }
 
 fn clock_now(clock: &ClockState, at: Instant, now: Instant) -> (u64, u64) {

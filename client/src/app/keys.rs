@@ -200,6 +200,14 @@ impl App {
                     self.ui.input = done;
                 }
             }
+            // A space after a square separates it from the next one: `32 28` is `32-28`.
+            KeyCode::Char(' ')
+                if self.ui.input.ends_with(|c: char| c.is_ascii_digit())
+                    && self.ui.input.len() < 64 =>
+            {
+                self.ui.input.push('-');
+            }
+            KeyCode::Char(' ') if !self.ui.input.is_empty() => {}
             KeyCode::Enter | KeyCode::Char(' ') => {
                 if self.ui.input.trim().is_empty() {
                     self.pick_square();

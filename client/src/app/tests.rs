@@ -82,7 +82,7 @@ fn creating_a_match_greets_creates_stores_the_seat_and_lists_legal_moves() {
             "seat white m1 invite ABCD",
             "match m1 white alice black bob playing",
             "turn white",
-            "legal 32-28 31-27",
+            "legal 31-27 32-28",
         ]
     );
     assert!(matches!(&ops[..], [StoreOp::Save(s)] if s.token == "secret"));
@@ -120,7 +120,7 @@ fn black_gets_the_legal_list_and_a_flipped_board() {
     app.receive(ServerMessage::MatchEvent(event), Instant::now());
     assert_eq!(
         lines(&mut app),
-        ["move 1 32-28", "turn black", "legal 19-23 18-23"]
+        ["move 1 32-28", "turn black", "legal 18-23 19-23"]
     );
     key(&mut app, KeyCode::Char('f'));
     assert!(!app.board_flipped());
@@ -527,9 +527,9 @@ fn an_unfinished_notation_offers_the_moves_it_begins() {
     let mut app = seated(Side::White, &["32-28", "32-27", "31-26"]);
     type_text(&mut app, "32-2");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(lines(&mut app), ["ambiguous 32-28 32-27"]);
+    assert_eq!(lines(&mut app), ["ambiguous 32-27 32-28"]);
     assert!(sent(&mut app).is_empty());
-    key(&mut app, KeyCode::Char('1'));
+    key(&mut app, KeyCode::Char('2'));
     assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [32, 28]));
     // Esc clears, it never leaves the match.
     type_text(&mut app, "31");
@@ -579,4 +579,52 @@ fn the_waiting_creator_is_told_how_the_friend_joins() {
             "info or opens: https://boards.example/i/ABCD"
         ]
     );
+}
+
+#[test]
+fn the_legal_moves_are_listed_by_square_whatever_order_the_server_sends() {
+    // The server's order follows directions (left, then right): 33-29 before 31-26.
+    let by_direction = [
+        "33-29", "34-30", "31-26", "32-28", "31-27", "33-28", "34-29", "32-27", "35-30",
+    ];
+    let app = seated(Side::White, &by_direction);
+    let listed: Vec<&str> = app
+        .game
+        .as_ref()
+        .unwrap()
+        .legal
+        .iter()
+        .map(|m| m.notation.as_str())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"
+        ]
+    );
+    let mut app = seated(Side::Black, &["32-28"]);
+    let event = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: moved(
+            0,
+            "32-28",
+            "B:W28,31,33-50:B1-20",
+            &["20-25", "9-14", "19-23", "10-14"],
+        ),
+    };
+    app.receive(ServerMessage::MatchEvent(event), Instant::now());
+    assert_eq!(lines(&mut app)[2], "legal 9-14 10-14 19-23 20-25");
+}
+
+#[test]
+fn a_space_separates_the_squares_of_a_typed_move() {
+    let mut app = seated(Side::White, &["32-28", "32-27", "31-26"]);
+    type_text(&mut app, "32 28");
+    assert_eq!(app.ui.input, "32-28");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [32, 28]));
+    // With nothing typed, space still picks the square under the cursor.
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.ui.selected, Some(31));
 }

@@ -84,7 +84,7 @@ fn the_match_screen_for_black_is_flipped_with_clocks_moves_and_legal_list() {
     assert!(contains(&buf, "1. 32-28"), "{lines:#?}");
     assert!(contains(&buf, "your move"));
     assert!(contains(&buf, "legal (2)"));
-    assert!(contains(&buf, "19-23 18-23"));
+    assert!(contains(&buf, "18-23 19-23"));
     // White's clock stopped at 4:50; Black's runs from 5:00 and shows 4:57 after 2.5 s.
     assert!(contains(&buf, "4:50"));
     assert!(contains(&buf, "▶ 4:57"));
