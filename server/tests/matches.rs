@@ -307,7 +307,12 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
 #[tokio::test]
 async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     let server = TestServer::start().await;
-    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    black.event_until(moved).await;
+    black.play(&bs, &[19, 23]).await;
+    white.event_until(moved).await;
+    white.event_until(moved).await;
     drop(black);
     white
         .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
@@ -324,6 +329,37 @@ async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     let result = white.ended().await;
     assert_eq!(result.winner, Some(Side::White));
     assert_eq!(result.reason, EndReason::Abandoned);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_claim_before_both_sides_moved_aborts_the_match_instead_of_awarding_it() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    white.event_until(moved).await;
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = white
+        .send(ClientMessage::Claim(Claim {
+            match_id: ws.match_id.clone(),
+            token: ws.token.clone(),
+            kind: ClaimKind::Win,
+        }))
+        .await;
+    white.expect_ack(id).await;
+    let result = white.ended().await;
+    assert_eq!(
+        (result.winner, result.reason, result.detail.as_str()),
+        (
+            None,
+            EndReason::Aborted,
+            "black left before both sides moved: aborted"
+        )
+    );
     server.stop().await;
 }
 
