@@ -25,7 +25,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
 --plain prints one line per event on stdout and reads one command per line on stdin:
   out: connected | reconnected | disconnected retry MS: REASON
        seat white m123 invite ABCD | match m123 white alice black bob playing
-       history 32-28 19-23 | joined black bob | move 1 32-28 | turn black
+       history 32-28 19-23 | joined black bob | move 1. 32-28 | move 1... 19-23 | turn black
        legal 32-28 33-28 (only to the player to move) | ambiguous 9x18x16 9x20x16
        result white wins: black has no legal move | draw offered white | rematch started m124
        left black | returned black | error not_your_turn: not your turn | info ...

@@ -124,7 +124,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))
         .map(|s| s.info());
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         let (tx, events) = crate::net::spawn(options.server.clone(), options.encoding);
         let effects = Effects {
             server: options.server.clone(),
@@ -139,7 +139,11 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         } else {
             crate::tui::run(app, effects, events).await
         }
-    })
+    });
+    // The stdin reader blocks in a read no one can interrupt: do not wait for it, or a
+    // session that ended by itself (a refused `join`) would hang until stdin closes.
+    runtime.shutdown_background();
+    code
 }
 
 #[cfg(test)]

@@ -120,8 +120,10 @@ pub async fn run(
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(200));
     loop {
         tokio::select! {
+            _ = tick.tick() => app.tick(Instant::now()),
             event = events.recv() => match event {
                 Some(event) => net_event(&mut app, event),
                 None => return ExitCode::FAILURE,
@@ -142,6 +144,10 @@ pub async fn run(
             },
         }
         show(effects.flush(&mut app));
+        if let Some(failure) = app.failed.take() {
+            eprintln!("boardcast: {failure}");
+            return ExitCode::FAILURE;
+        }
         if app.quit {
             return ExitCode::SUCCESS;
         }
@@ -164,6 +170,11 @@ pub async fn list(
             return ExitCode::SUCCESS;
         }
         if failed {
+            let failure = app.failed.take();
+            eprintln!(
+                "boardcast: {}",
+                failure.as_deref().unwrap_or("the connection dropped")
+            );
             return ExitCode::FAILURE;
         }
     }

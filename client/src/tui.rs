@@ -57,6 +57,7 @@ pub async fn run(
                 None => break ExitCode::FAILURE,
             },
             _ = redraw.tick() => {
+                app.tick(Instant::now());
                 let online = app.link == crate::app::Link::Online;
                 if app.ui.screen == Screen::Home && online && last_lobby.elapsed() > Duration::from_secs(5) {
                     last_lobby = Instant::now();

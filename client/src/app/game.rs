@@ -42,6 +42,8 @@ pub struct Game {
     pub absent: Vec<(Side, Instant)>,
     pub result: Option<MatchResult>,
     pub rematch: Option<String>,
+    /// Whether the player was told they may claim against the gone opponent.
+    pub claim_told: bool,
 }
 
 impl Game {
@@ -70,6 +72,7 @@ impl Game {
                 .collect(),
             result: snapshot.result,
             rematch: snapshot.rematch,
+            claim_told: false,
         }
     }
 
@@ -105,6 +108,7 @@ impl Game {
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
             MatchEvent::PlayerLeft(absence) => {
+                self.claim_told = false;
                 self.set_connected(absence.side, false);
                 self.absent.retain(|(side, _)| *side != absence.side);
                 let claim_at = now + Duration::from_millis(absence.claim_in_ms);
@@ -177,6 +181,13 @@ impl Game {
             .iter()
             .find(|(s, _)| *s == side)
             .map(|(_, at)| at.saturating_duration_since(now))
+    }
+
+    /// Whether a claim now ends the match as aborted (before both sides moved, PROTOCOL.md
+    /// §10) rather than as a win or a draw.
+    pub fn claim_aborts(&self) -> bool {
+        let moved = |side| self.moves.iter().any(|m| m.side == side);
+        !(moved(Side::White) && moved(Side::Black))
     }
 
     pub fn is_over(&self) -> bool {

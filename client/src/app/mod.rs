@@ -88,6 +88,11 @@ pub struct App {
     pub notes: Vec<Note>,
     pub store_ops: Vec<StoreOp>,
     pub quit: bool,
+    /// Ack ids of what the start-up command (`join CODE`, `watch M`, …) sent.
+    startup: std::ops::Range<u64>,
+    /// Why the session cannot go on: the start-up command was refused, or the server was
+    /// never reached. `--plain` exits non-zero with it on stderr.
+    pub failed: Option<String>,
 }
 
 impl App {
@@ -115,6 +120,8 @@ impl App {
             notes: Vec::new(),
             store_ops: Vec::new(),
             quit: false,
+            startup: 0..0,
+            failed: None,
         }
     }
 
@@ -172,7 +179,9 @@ impl App {
         self.send(ClientMessage::Hello(hello), Pending::Other);
         if !again {
             if let Some(intent) = self.intent.take() {
+                let first = self.next_id;
                 self.command(intent);
+                self.startup = first..self.next_id;
             }
             return;
         }
@@ -186,6 +195,9 @@ impl App {
     }
 
     pub fn disconnected(&mut self, reason: &str, retry_ms: u64) {
+        if self.connects == 0 && self.failed.is_none() {
+            self.failed = Some(format!("cannot reach the server: {reason}"));
+        }
         self.link = Link::Offline {
             reason: reason.to_owned(),
         };
@@ -278,6 +290,23 @@ impl App {
             ],
             None => vec![format!("your friend runs: boardcast join {code}")],
         }
+    }
+
+    /// Time-driven news: the moment the opponent has been gone long enough to be claimed
+    /// against, said once.
+    pub fn tick(&mut self, now: std::time::Instant) {
+        let Some(me) = self.my_side() else { return };
+        let Some(game) = self.game.as_mut().filter(|g| !g.is_over()) else {
+            return;
+        };
+        let gone = me.opposite();
+        let due = game.claim_in(gone, now).is_some_and(|left| left.is_zero());
+        if !due || game.claim_told {
+            return;
+        }
+        game.claim_told = true;
+        let aborts = game.claim_aborts();
+        self.note(Note::Claimable { side: gone, aborts });
     }
 
     /// Takes every queued output, for the runner.

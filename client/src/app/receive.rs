@@ -119,6 +119,9 @@ impl App {
     }
 
     fn refused(&mut self, reply: ErrorReply) {
+        if reply.id.is_some_and(|id| self.startup.contains(&id)) {
+            self.failed = Some(format!("{}: {}", code_name(reply.code), reply.message));
+        }
         let pending = reply.id.and_then(|id| {
             self.unacked.remove(&id);
             self.pending.remove(&id)
@@ -229,7 +232,8 @@ impl App {
             MatchEvent::Moved(moved) => {
                 self.ui.moved();
                 self.note(Note::Move {
-                    number: moved.played.ply + 1,
+                    number: moved.played.ply / 2 + 1,
+                    side: moved.played.side,
                     notation: moved.played.notation,
                 });
                 if moved.legal_moves.is_empty() {

@@ -105,7 +105,7 @@ fn typed_moves_become_routes_and_moves_are_announced() {
     };
     app.receive(ServerMessage::MatchEvent(event), Instant::now());
     // White waits now: no legal list for us.
-    assert_eq!(lines(&mut app), ["move 1 32-28", "turn black"]);
+    assert_eq!(lines(&mut app), ["move 1. 32-28", "turn black"]);
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn black_gets_the_legal_list_and_a_flipped_board() {
     app.receive(ServerMessage::MatchEvent(event), Instant::now());
     assert_eq!(
         lines(&mut app),
-        ["move 1 32-28", "turn black", "legal 18-23 19-23"]
+        ["move 1. 32-28", "turn black", "legal 18-23 19-23"]
     );
     key(&mut app, KeyCode::Char('f'));
     assert!(!app.board_flipped());
@@ -627,4 +627,81 @@ fn a_space_separates_the_squares_of_a_typed_move() {
     // With nothing typed, space still picks the square under the cursor.
     key(&mut app, KeyCode::Char(' '));
     assert_eq!(app.ui.selected, Some(31));
+}
+
+#[test]
+fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
+    let mut app = App::new("bob", Some(Command::JoinCode("BADCODE".into())), 10);
+    app.connected();
+    let join = app.out[1].id;
+    app.drain();
+    let refuse = |id| {
+        ServerMessage::Error(ErrorReply {
+            id: Some(id),
+            code: ErrorCode::NotFound,
+            message: "no match with invite code BADCODE".into(),
+        })
+    };
+    app.receive(refuse(join), Instant::now());
+    assert_eq!(
+        app.failed.as_deref(),
+        Some("not_found: no match with invite code BADCODE")
+    );
+    let mut app = App::new("bob", Some(Command::Lobby), 10);
+    app.connected();
+    app.command(Command::JoinCode("BADCODE".into()));
+    let typed = app.out.last().unwrap().id;
+    app.receive(refuse(typed), Instant::now());
+    assert_eq!(app.failed, None, "a typed command's refusal is only a line");
+    // A server that was never reached fails the session; a dropped one is retried.
+    let mut never = App::new("bob", None, 1);
+    never.disconnected("connection refused", 250);
+    assert_eq!(
+        never.failed.as_deref(),
+        Some("cannot reach the server: connection refused")
+    );
+    app.disconnected("connection lost", 250);
+    assert_eq!(app.failed, None);
+}
+
+#[test]
+fn the_player_is_told_once_when_the_gone_opponent_may_be_claimed_against() {
+    let now = Instant::now();
+    let mut app = seated(Side::White, &["32-28"]);
+    let left = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: MatchEvent::PlayerLeft(Absence {
+            side: Side::Black,
+            claim_in_ms: 1000,
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(left), now);
+    assert_eq!(lines(&mut app), ["left black"]);
+    app.tick(now + std::time::Duration::from_millis(999));
+    assert!(lines(&mut app).is_empty());
+    app.tick(now + std::time::Duration::from_millis(1000));
+    app.tick(now + std::time::Duration::from_millis(1200));
+    assert_eq!(
+        lines(&mut app),
+        ["claimable black: claim aborts the match (not both sides have moved)"]
+    );
+    // Once both sides have moved, the claim is a win or a draw.
+    app.game.as_mut().unwrap().claim_told = false;
+    for (ply, notation) in [(0, "32-28"), (1, "19-23")] {
+        let route = super::entry::parse_squares(notation).unwrap();
+        app.game.as_mut().unwrap().moves.push(PlayedMove {
+            ply,
+            side: if ply == 0 { Side::White } else { Side::Black },
+            notation: notation.into(),
+            route,
+            captures: Vec::new(),
+            promotes: false,
+        });
+    }
+    app.tick(now + std::time::Duration::from_millis(1300));
+    assert_eq!(
+        lines(&mut app),
+        ["claimable black: claim win or claim draw"]
+    );
 }

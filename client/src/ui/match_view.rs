@@ -83,15 +83,12 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
     } else {
         lines.push(Line::from(format!("{} to move", game.turn)));
     }
+    let me = app.my_side();
     if let Some(side) = game.draw_offer {
-        lines.push(Line::from(format!(
-            "{side} offers a draw (d accept, D decline)"
-        )));
+        lines.push(Line::from(offer_text(me, side, "a draw", 'd')));
     }
     if let Some(side) = game.rematch_offer {
-        lines.push(Line::from(format!(
-            "{side} offers a rematch (m accept, M decline)"
-        )));
+        lines.push(Line::from(offer_text(me, side, "a rematch", 'm')));
     }
     if !game.is_over() {
         for side in [Side::White, Side::Black] {
@@ -99,6 +96,9 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
                 continue;
             };
             let text = match (app.my_side() == Some(side.opposite()), left.is_zero()) {
+                (true, true) if game.claim_aborts() => {
+                    format!("{side} is gone: c aborts the match")
+                }
                 (true, true) => format!("{side} is gone: claim now (c win, C draw)"),
                 (true, false) => {
                     format!("{side} is gone: you may claim in {}s", left.as_secs() + 1)
@@ -135,6 +135,19 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
         }
     }
     lines
+}
+
+/// A standing offer as `me` sees it: the offerer waits, the opponent gets the keys to
+/// answer, a spectator is only told.
+fn offer_text(me: Option<Side>, by: Side, what: &str, key: char) -> String {
+    match me {
+        Some(me) if me == by => format!("you offered {what} (waiting)"),
+        Some(_) => format!(
+            "{by} offers {what} ({key} accept, {} decline)",
+            key.to_ascii_uppercase()
+        ),
+        None => format!("{by} offers {what}"),
+    }
 }
 
 /// Move list as `1. 32-28 19-23`, last rows first when space is short.

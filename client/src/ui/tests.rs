@@ -136,7 +136,12 @@ fn a_gone_opponent_shows_the_claim_countdown_and_low_clocks_turn_red() {
     assert!(contains(&buf, "white is gone: you may claim in 40s"));
     assert!(contains(&buf, "white: alice [gone]"));
     let buf = render(&app, now + Duration::from_secs(61), 100, 30);
-    assert!(contains(&buf, "white is gone: claim now (c win, C draw)"));
+    // Black has not moved yet: the claim aborts rather than wins.
+    assert!(
+        contains(&buf, "white is gone: c aborts the match"),
+        "{:#?}",
+        text(&buf)
+    );
     // Black's clock (5:00 running) is under ten seconds after 4:51.
     let late = render(&app, now + Duration::from_secs(291), 100, 30);
     let row = text(&late)
@@ -314,4 +319,60 @@ fn the_waiting_screen_shows_the_friends_command_and_web_link_whole_at_80x24() {
     assert!(contains(&buf, "You play white. Waiting for an opponent"));
     assert!(contains(&buf, "invite code: 6GC2X5"));
     assert!(!contains(&buf, "secret"));
+}
+
+#[test]
+fn an_offer_reads_as_waiting_to_its_maker_with_keys_to_the_opponent_and_none_to_spectators() {
+    let now = Instant::now();
+    let offer = |app: &mut App, v, event| {
+        let msg = MatchEventMsg {
+            match_id: "m1".into(),
+            v,
+            event,
+        };
+        app.receive(ServerMessage::MatchEvent(msg), now);
+    };
+    // Black (bob) offers a draw.
+    let mut bob = black_player(now);
+    offer(&mut bob, 4, MatchEvent::DrawOffered(Side::Black));
+    let buf = render(&bob, now, 100, 30);
+    assert!(
+        contains(&buf, "you offered a draw (waiting)"),
+        "{:#?}",
+        text(&buf)
+    );
+    assert!(!contains(&buf, "accept"));
+    // The same offer seen by a spectator: no keys.
+    let mut eve = App::new("eve", Some(Command::Watch(Target::Match("m1".into()))), 1);
+    eve.connected();
+    eve.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &[])),
+        now,
+    );
+    offer(&mut eve, 3, MatchEvent::DrawOffered(Side::Black));
+    offer(&mut eve, 4, MatchEvent::RematchOffered(Side::White));
+    let buf = render(&eve, now, 100, 30);
+    assert!(contains(&buf, "black offers a draw"));
+    assert!(contains(&buf, "white offers a rematch"));
+    assert!(!contains(&buf, "accept"), "{:#?}", text(&buf));
+    // White's player gets the keys.
+    let mut amy = App::new("amy", None, 1);
+    amy.connected();
+    amy.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    amy.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &["32-28"])),
+        now,
+    );
+    offer(&mut amy, 3, MatchEvent::DrawOffered(Side::Black));
+    let buf = render(&amy, now, 100, 30);
+    assert!(contains(&buf, "black offers a draw (d accept, D decline)"));
 }
