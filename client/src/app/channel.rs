@@ -118,6 +118,14 @@ impl Channel {
     }
 }
 
+/// `white wins: king captured`, `draw: 40 moves each`.
+pub fn result_text(result: &EngineResult) -> String {
+    match result.winner {
+        Some(side) => format!("{side} wins: {}", result.reason),
+        None => format!("draw: {}", result.reason),
+    }
+}
+
 /// Board index (0 = a6 … 29 = e1) of a square name like `b1`.
 pub fn square_index(name: &str) -> Option<usize> {
     let mut chars = name.trim().chars();

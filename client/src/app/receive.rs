@@ -47,6 +47,14 @@ impl App {
             }
             ServerMessage::Seat(seat) => {
                 self.pending.remove(&seat.id);
+                if self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| g.match_id != seat.match_id)
+                {
+                    // News of the old match (`returned white`) is not news of this one.
+                    self.ui.status = None;
+                }
                 let info = SeatInfo {
                     match_id: seat.match_id,
                     side: seat.side,
@@ -146,6 +154,13 @@ impl App {
             return;
         }
         let game = Game::from_snapshot(snapshot, now);
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|g| g.match_id != game.match_id)
+        {
+            self.ui.status = None;
+        }
         self.note(Note::Match {
             match_id: game.match_id.clone(),
             white: game.white.as_ref().map(|p| p.name.clone()),
@@ -334,10 +349,7 @@ impl App {
                 mv: revealed.mv,
             }),
             ChannelEvent::GameEnded(ended) => {
-                let text = match ended.result.winner {
-                    Some(side) => format!("{side} wins: {}", ended.result.reason),
-                    None => format!("draw: {}", ended.result.reason),
-                };
+                let text = super::channel::result_text(&ended.result);
                 self.note(Note::GameOver {
                     channel: name,
                     text,

@@ -2,6 +2,7 @@
 //! overlays and display toggles. Changing it never talks to the server.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use boardcast_protocol::{ColorChoice, Lobby, TimeControl};
 
@@ -80,6 +81,9 @@ impl Prompt {
 
 const LOG_LINES: usize = 50;
 
+/// How long the status line shows a message.
+pub const STATUS_FOR: Duration = Duration::from_secs(8);
+
 #[derive(Debug, Clone)]
 pub struct UiState {
     pub screen: Screen,
@@ -112,6 +116,9 @@ pub struct UiState {
     pub create_time: Option<TimeControl>,
     pub create_color: ColorChoice,
     pub log: VecDeque<String>,
+    /// The message on the status line and when it came; cleared when the screen (or the
+    /// match shown) changes, hidden after [`STATUS_FOR`].
+    pub status: Option<(String, Instant)>,
 }
 
 impl Default for UiState {
@@ -140,6 +147,7 @@ impl Default for UiState {
             }),
             create_color: ColorChoice::Random,
             log: VecDeque::new(),
+            status: None,
         }
     }
 }
@@ -149,12 +157,20 @@ impl UiState {
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
+        self.status = Some((line.clone(), Instant::now()));
         self.log.push_back(line);
+    }
+
+    /// The status line's message at `now`, if it is still fresh.
+    pub fn status_at(&self, now: Instant) -> Option<&str> {
+        let (line, at) = self.status.as_ref()?;
+        (now.saturating_duration_since(*at) < STATUS_FOR).then_some(line.as_str())
     }
 
     pub fn enter(&mut self, screen: Screen) {
         if self.screen != screen {
             self.screen = screen;
+            self.status = None;
             self.input.clear();
             self.selected = None;
             self.choice = None;

@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         Link::Online => ("online".to_owned(), Color::Green),
         Link::Offline { .. } => ("offline, reconnecting".to_owned(), Color::Red),
     };
-    let last = app.ui.log.back().cloned().unwrap_or_default();
+    let last = app.ui.status_at(now).unwrap_or_default().to_owned();
     let line = Line::from(vec![
         Span::styled(format!("[{link}] "), Style::default().fg(colour)),
         Span::raw(last),

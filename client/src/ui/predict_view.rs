@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::minit_board::MinitBoard;
 use crate::app::App;
-use crate::app::channel::{Channel, square_index, square_name};
+use crate::app::channel::{Channel, result_text, square_index, square_name};
 
 /// The module's display: `CH3SS5`, `L4 · K7`, `Move 3`.
 pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
@@ -34,22 +34,40 @@ pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
                 format!("White {}  Black {}", game.header.white, game.header.black),
                 bold,
             ));
-            let side = if game.next_ply % 2 == 0 {
-                "White"
-            } else {
-                "Black"
-            };
-            lines.push(Line::styled(
-                format!(
-                    "Move {}  ({side} to play, ply {})",
-                    game.move_number, game.next_ply
-                ),
-                bold,
-            ));
+            match &game.result {
+                Some(result) => lines.push(Line::styled(
+                    format!("Game over: {}", result_text(result)),
+                    bold.fg(Color::Yellow),
+                )),
+                None => {
+                    let side = if game.next_ply % 2 == 0 {
+                        "White"
+                    } else {
+                        "Black"
+                    };
+                    lines.push(Line::styled(
+                        format!(
+                            "Move {}  ({side} to play, ply {})",
+                            game.move_number, game.next_ply
+                        ),
+                        bold,
+                    ));
+                }
+            }
         }
         None => lines.push(Line::from("between games")),
     }
     lines
+}
+
+/// What the timer line counts down to: the next reveal while a game runs, else the next game.
+pub fn timer_text(channel: &Channel, now: Instant) -> String {
+    let running = channel.game.as_ref().is_some_and(|g| g.result.is_none());
+    match channel.countdown(now) {
+        Some(left) if running => format!("next ply in {:.1}s", left.as_secs_f32()),
+        Some(left) => format!("next game in {}s", left.as_secs_f32().ceil() as u64),
+        None => String::new(),
+    }
 }
 
 /// The prediction panel: what is being guessed, the last verdict, the score.
@@ -57,12 +75,8 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
     let score = &channel.score;
     let mut lines = Vec::new();
     if let Some(result) = channel.result() {
-        let head = match result.winner {
-            Some(side) => format!("{side} wins: {}", result.reason),
-            None => format!("draw: {}", result.reason),
-        };
         lines.push(Line::styled(
-            head,
+            result_text(result),
             Style::default()
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
@@ -153,12 +167,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     ])
     .areas(right);
     frame.render_widget(Paragraph::new(header), header_area);
-    let timer = match (channel.countdown(now), channel.result()) {
-        (Some(left), None) => format!("next ply in {:.1}s", left.as_secs_f32()),
-        (Some(left), Some(_)) => format!("next game in {:.0}s", left.as_secs_f32()),
-        (None, _) => String::new(),
-    };
-    frame.render_widget(Paragraph::new(timer), timer_area);
+    frame.render_widget(Paragraph::new(timer_text(channel, now)), timer_area);
     frame.render_widget(
         Paragraph::new(prediction)
             .wrap(Wrap { trim: true })

@@ -376,3 +376,113 @@ fn an_offer_reads_as_waiting_to_its_maker_with_keys_to_the_opponent_and_none_to_
     let buf = render(&amy, now, 100, 30);
     assert!(contains(&buf, "black offers a draw (d accept, D decline)"));
 }
+
+#[test]
+fn after_an_engine_game_the_tv_shows_the_result_and_the_countdown_to_the_next_game() {
+    let now = Instant::now();
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let ended = ChannelEventMsg {
+        channel: "tv1".into(),
+        v: 2,
+        event: ChannelEvent::GameEnded(GameEnded {
+            game_id: 42,
+            result: EngineResult {
+                winner: Some(Side::White),
+                reason: "king captured".into(),
+            },
+            standings: Vec::new(),
+            next_game_in_ms: Some(10_000),
+        }),
+    };
+    app.receive(ServerMessage::ChannelEvent(ended), now);
+    let buf = render(&app, now + Duration::from_millis(2500), 80, 24);
+    let lines = text(&buf);
+    assert!(
+        contains(&buf, "Game over: white wins: king captured"),
+        "{lines:#?}"
+    );
+    assert!(contains(&buf, "next game in 8s"));
+    assert!(!contains(&buf, "to play"));
+    assert!(!contains(&buf, "next ply"));
+    // Between games (no game at all): the countdown is to the next game too.
+    let mut idle = channel_snapshot();
+    idle.game = None;
+    idle.next_game_in_ms = Some(4000);
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(idle), now);
+    let buf = render(&app, now, 80, 24);
+    assert!(contains(&buf, "between games"));
+    assert!(contains(&buf, "next game in 4s"));
+    assert!(!contains(&buf, "next ply"));
+}
+
+#[test]
+fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: None,
+            code: ErrorCode::NotYourTurn,
+            message: "not your turn".into(),
+        }),
+        now,
+    );
+    let at = |app: &App, later| render(app, now + Duration::from_millis(later), 100, 30);
+    assert!(contains(&at(&app, 0), "error not_your_turn: not your turn"));
+    assert!(
+        !contains(&at(&app, 9000), "not your turn"),
+        "stale after a while"
+    );
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: None,
+            code: ErrorCode::NotFound,
+            message: "no such match".into(),
+        }),
+        now,
+    );
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('q'),
+    ));
+    assert_eq!(app.ui.screen, crate::app::Screen::Home);
+    assert!(
+        !contains(&at(&app, 0), "no such match"),
+        "not on the home screen"
+    );
+    // A rematch is another match: `returned white` from the old one is not shown there.
+    let mut app = black_player(now);
+    let returned = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 4,
+        event: MatchEvent::PlayerReturned(Side::White),
+    };
+    app.receive(ServerMessage::MatchEvent(returned), now);
+    assert!(contains(&at(&app, 0), "returned white"));
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m2".into(),
+            invite_code: "EFGH".into(),
+            side: Side::White,
+            token: "t2".into(),
+        }),
+        now,
+    );
+    let mut rematch = snapshot("W:W31-50:B1-20", &["32-28"]);
+    rematch.match_id = "m2".into();
+    app.receive(ServerMessage::MatchSnapshot(rematch), now);
+    let buf = at(&app, 0);
+    assert!(!contains(&buf, "returned white"), "{:#?}", text(&buf));
+}
