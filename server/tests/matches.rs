@@ -387,6 +387,33 @@ async fn a_resent_move_with_the_same_ack_id_is_applied_once() {
 }
 
 #[tokio::test]
+async fn a_player_taking_the_seat_back_is_told_how_many_watch() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, bs) = two_players(&server, None).await;
+    let mut watcher = server.client("Sjoerd").await;
+    watcher.watch(&ws.match_id).await;
+    let crowd = |m: &ServerMessage| match m {
+        ServerMessage::Crowd(c) => Some(c.clone()),
+        _ => None,
+    };
+    assert_eq!(white.recv_until(crowd).await.watchers, 1);
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    // The count does not change when Black comes back, yet Black learns it.
+    let mut black = server.client("Baukje").await;
+    let id = black.send_resume(&bs.token, None).await;
+    black.expect_seat(id).await;
+    let told = black.recv_until(crowd).await;
+    assert_eq!(
+        (told.target, told.watchers),
+        (Target::Match(ws.match_id.clone()), 1)
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
     let server = TestServer::start().await;
     let (mut white, ws, mut black, bs) = two_players(&server, None).await;
