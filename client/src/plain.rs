@@ -101,14 +101,17 @@ fn local(app: &App, line: &str) -> Option<Vec<String>> {
         }]),
         "legal" => Some(vec![format!(
             "legal {}",
-            game.map(|g| {
-                g.legal
+            match (game, &app.channel) {
+                (Some(game), _) => game
+                    .legal
                     .iter()
                     .map(|m| m.notation.as_str())
                     .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default()
+                    .join(" "),
+                // Watching an engine game: the guesses that can be right.
+                (None, Some(channel)) => channel.legal_guesses().join(" "),
+                (None, None) => String::new(),
+            }
         )]),
         _ => None,
     }

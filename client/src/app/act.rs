@@ -199,6 +199,20 @@ impl App {
         let Some(game) = channel.game.as_ref().filter(|g| g.result.is_none()) else {
             return self.error("game_over", "no game is being played on this channel");
         };
+        let mv = format!("{from}-{to}");
+        let legal = channel.legal_guesses();
+        if !legal.contains(&mv) {
+            let side = channel
+                .side_to_move()
+                .map_or(String::new(), |s| format!(" for {s}"));
+            return self.error(
+                "illegal_prediction",
+                format!(
+                    "{mv} is not a legal move{side} here; legal: {}",
+                    legal.join(" ")
+                ),
+            );
+        }
         let predict = Predict {
             channel: channel.channel.clone(),
             ply: game.next_ply,

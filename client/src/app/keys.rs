@@ -328,9 +328,26 @@ impl App {
             self.ui.predicting = true;
         }
         let square = self.ui.minit_cursor;
+        let Some(channel) = &self.channel else { return };
+        let movable = !channel.targets_from(square).is_empty();
         match self.ui.minit_from {
-            None => self.ui.minit_from = Some(square),
             Some(from) if from == square => self.ui.minit_from = None,
+            None | Some(_) if movable => self.ui.minit_from = Some(square),
+            None => self.error(
+                "illegal_prediction",
+                format!(
+                    "no legal move starts on {}",
+                    super::channel::square_name(square)
+                ),
+            ),
+            Some(from) if !channel.targets_from(from).contains(&square) => self.error(
+                "illegal_prediction",
+                format!(
+                    "{} cannot go to {}",
+                    super::channel::square_name(from),
+                    super::channel::square_name(square)
+                ),
+            ),
             Some(from) => {
                 let from = super::channel::square_name(from);
                 let to = super::channel::square_name(square);

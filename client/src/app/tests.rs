@@ -705,3 +705,49 @@ fn the_player_is_told_once_when_the_gone_opponent_may_be_claimed_against() {
         ["claimable black: claim win or claim draw"]
     );
 }
+
+#[test]
+fn only_legal_guesses_are_sent() {
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(
+        ServerMessage::ChannelSnapshot(channel_snapshot()),
+        Instant::now(),
+    );
+    app.drain();
+    // Typed: a pawn does not step two squares in MinitChess.
+    type_text(&mut app, "a2-a4");
+    key(&mut app, KeyCode::Enter);
+    assert!(sent(&mut app).is_empty());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "error illegal_prediction: a2-a4 is not a legal move for white here; legal: \
+          a2-a3 b1-a3 b1-c3 b2-b3 c2-c3 d2-d3 e2-e3"
+        ]
+    );
+    assert_eq!(app.channel.as_ref().unwrap().score.pending, None);
+    // Picked: a1's rook cannot move, so it cannot be the from square.
+    app.ui.minit_cursor = 25;
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.ui.minit_from, None);
+    assert_eq!(
+        lines(&mut app),
+        ["error illegal_prediction: no legal move starts on a1"]
+    );
+    // b1, then a square the knight cannot reach, then c3.
+    app.ui.minit_cursor = 26;
+    key(&mut app, KeyCode::Enter);
+    app.ui.minit_cursor = 13;
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        lines(&mut app),
+        ["error illegal_prediction: b1 cannot go to d4"]
+    );
+    assert!(sent(&mut app).is_empty());
+    app.ui.minit_cursor = 17;
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::Predict(p)] if p.from == "b1" && p.to == "c3")
+    );
+}

@@ -12,6 +12,7 @@ pub const LAST: Color = Color::Rgb(205, 210, 106);
 pub const CURSOR: Color = Color::Rgb(70, 110, 190);
 pub const FROM: Color = Color::Rgb(200, 120, 60);
 pub const GUESS: Color = Color::Rgb(170, 110, 200);
+pub const TARGET: Color = Color::Rgb(100, 150, 100);
 
 /// A board character (`K`, `q`, `.`) as drawn in the FULL or FLAT set.
 pub fn glyph(piece: char, flat: bool) -> Option<&'static str> {
@@ -58,6 +59,8 @@ pub struct MinitBoard<'a> {
     pub from: Option<usize>,
     /// The viewer's guess waiting for its reveal (from, to).
     pub guess: Option<(usize, usize)>,
+    /// Where the picked piece may legally go.
+    pub targets: Vec<usize>,
 }
 
 /// Cell width and height, and the columns taken by the rank labels.
@@ -103,6 +106,9 @@ impl Widget for MinitBoard<'_> {
                 .is_some_and(|(from, to)| from == index || to == index)
             {
                 bg = GUESS;
+            }
+            if self.targets.contains(&index) {
+                bg = TARGET;
             }
             if self.from == Some(index) {
                 bg = FROM;
@@ -165,6 +171,7 @@ mod tests {
             cursor: None,
             from: None,
             guess: None,
+            targets: Vec::new(),
         });
         let rank6 = ["a6", "b6", "c6", "d6", "e6"].map(|s| piece(&buf, s));
         assert_eq!(rank6, ["♚", "♛", "♝", "♞", "♜"]);
@@ -191,6 +198,7 @@ mod tests {
             cursor: Some(0),
             from: Some(20),
             guess: Some((1, 29)),
+            targets: vec![15],
         });
         assert_eq!(piece(&buf, "c3"), "N");
         assert_eq!(piece(&buf, "b1"), " ");
@@ -200,8 +208,8 @@ mod tests {
             buf[(x, y)].bg
         };
         assert_eq!(
-            [bg(26), bg(17), bg(0), bg(20), bg(1), bg(29)],
-            [LAST, LAST, CURSOR, FROM, GUESS, GUESS]
+            [bg(26), bg(17), bg(0), bg(20), bg(1), bg(29), bg(15)],
+            [LAST, LAST, CURSOR, FROM, GUESS, GUESS, TARGET]
         );
     }
 }

@@ -86,10 +86,18 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
         lines.push(Line::from(match &score.pending {
             Some((p, guess)) if *p == ply => format!("your guess for ply {ply}: {guess} (waiting)"),
             _ => match app.ui.minit_from {
-                Some(from) => format!(
-                    "guess ply {ply}: from {} — now pick the to square",
-                    square_name(from)
-                ),
+                Some(from) => {
+                    let to: Vec<String> = channel
+                        .targets_from(from)
+                        .into_iter()
+                        .map(square_name)
+                        .collect();
+                    format!(
+                        "guess ply {ply}: from {} to {}",
+                        square_name(from),
+                        to.join(" or ")
+                    )
+                }
                 None => format!("guess ply {ply}: pick the from square, or type b1-c3"),
             },
         }));
@@ -147,6 +155,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
                 let (from, to) = guess.split_once('-')?;
                 Some((square_index(from)?, square_index(to)?))
             }),
+            targets: app
+                .ui
+                .minit_from
+                .map_or_else(Vec::new, |from| channel.targets_from(from)),
         },
         inner,
     );
