@@ -103,6 +103,11 @@ impl ServerAddress {
         format!("{}/i/{code}", self.web_base())
     }
 
+    /// Where the server serves a finished match as PDN.
+    pub fn pdn_url(&self, match_id: &str) -> String {
+        format!("{}/games/{match_id}.pdn", self.web_base())
+    }
+
     /// The command a friend runs to join the match with invite `code`.
     pub fn join_command(&self, code: &str) -> String {
         format!("boardcast --server {} join {code}", self.ws_url())
@@ -145,6 +150,7 @@ mod tests {
     fn web_addresses_follow_the_scheme() {
         let plain = ServerAddress::parse("10.0.0.5:7878").unwrap();
         assert_eq!(plain.invite_link("6GC2X5"), "http://10.0.0.5:7878/i/6GC2X5");
+        assert_eq!(plain.pdn_url("m12"), "http://10.0.0.5:7878/games/m12.pdn");
         assert_eq!(
             plain.join_command("6GC2X5"),
             "boardcast --server ws://10.0.0.5:7878/ws join 6GC2X5"

@@ -6,6 +6,7 @@ mod frisian_cli;
 mod minitchess_cli;
 mod net;
 mod online;
+mod pdn;
 mod plain;
 mod store;
 mod tui;
@@ -80,6 +81,9 @@ struct OnlineFlags {
     /// Print seat tokens in --plain mode (`info token MATCH TOKEN`).
     #[arg(long, global = true)]
     show_token: bool,
+    /// Save every finished match's PDN to DIR/{match}.pdn (`s` or `save` saves one by hand).
+    #[arg(long, global = true, value_name = "DIR")]
+    save_pdn: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -175,6 +179,7 @@ fn main() -> ExitCode {
         data_dir: flags.data_dir,
         plain: flags.plain,
         show_token: flags.show_token,
+        save_pdn: flags.save_pdn,
     };
     let intent = match cli.command {
         Some(Command::Frisian(_) | Command::Minitchess(_)) => unreachable!("handled above"),

@@ -30,6 +30,7 @@ commands (one per line on stdin):
   predict b1-c3           guess the coming ply of the watched engine game
   engine SERIAL L4 K7     start an on-demand engine game and predict it
   board | clock | legal   print the board, the clocks or the legal moves
+  save                    save the finished match's PDN (to --save-pdn DIR or here)
   leaderboard | help | quit";
 
 fn print(lines: impl IntoIterator<Item = String>) {

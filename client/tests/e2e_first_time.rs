@@ -128,6 +128,7 @@ async fn a_gone_opponent_is_announced_claimable_and_a_claim_before_both_moved_ab
     let server = start(dir.path()).await;
     let url = format!("{}", server.local_addr());
     let (data_a, data_b) = (dir.path().join("a"), dir.path().join("b"));
+    let games = dir.path().join("games");
     tokio::task::spawn_blocking(move || {
         let (data_a, data_b) = (data_a.to_str().unwrap(), data_b.to_str().unwrap());
         let mut amy = Plain::start(&[
@@ -137,6 +138,8 @@ async fn a_gone_opponent_is_announced_claimable_and_a_claim_before_both_moved_ab
             "amy",
             "--data-dir",
             data_a,
+            "--save-pdn",
+            games.to_str().unwrap(),
             "play",
             "--color",
             "white",
@@ -168,6 +171,22 @@ async fn a_gone_opponent_is_announced_claimable_and_a_claim_before_both_moved_ab
         assert_eq!(
             amy.expect("result"),
             "result aborted: black left before both sides moved: aborted"
+        );
+        // Where the PDN is, and (with --save-pdn) the file saved from there.
+        let id = seat.split(' ').nth(2).unwrap().to_owned();
+        assert_eq!(
+            amy.expect("info pdn"),
+            format!("info pdn http://{url}/games/{id}.pdn")
+        );
+        let path = games.join(format!("{id}.pdn"));
+        assert_eq!(
+            amy.expect("info pdn saved"),
+            format!("info pdn saved to {}", path.display())
+        );
+        let pdn = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            pdn.contains("[Result \"*\"]") && pdn.contains("32-28"),
+            "{pdn}"
         );
         amy.quit();
     })

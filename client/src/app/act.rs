@@ -94,6 +94,10 @@ impl App {
                 let query = LeaderboardQuery { limit: 20 };
                 self.send(ClientMessage::Leaderboard(query), Pending::Other);
             }
+            Command::SavePdn => {
+                let dir = self.save_pdn.clone().unwrap_or_else(|| ".".into());
+                self.save_pdn_to(dir);
+            }
             Command::Quit => self.quit = true,
         }
     }

@@ -239,6 +239,7 @@ impl App {
             KeyCode::Char('M') if me.is_some() => self.command(Command::Rematch(Reply::Decline)),
             KeyCode::Char('c') if me.is_some() => self.command(Command::Claim(ClaimKind::Win)),
             KeyCode::Char('C') if me.is_some() => self.command(Command::Claim(ClaimKind::Draw)),
+            KeyCode::Char('s') => self.command(Command::SavePdn),
             KeyCode::Char('n') => self.ui.numbers = !self.ui.numbers,
             KeyCode::Char('f') => self.ui.flip = !self.ui.flip,
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,

@@ -43,6 +43,14 @@ pub enum StoreOp {
     Remove(String),
 }
 
+/// A finished match's PDN to fetch from `url` into `dir`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdnSave {
+    pub match_id: String,
+    pub url: String,
+    pub dir: std::path::PathBuf,
+}
+
 /// What an envelope in flight asked for, to make sense of its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pending {
@@ -90,6 +98,10 @@ pub struct App {
     pub quit: bool,
     /// Ack ids of what the start-up command (`join CODE`, `watch M`, …) sent.
     startup: std::ops::Range<u64>,
+    /// `--save-pdn DIR`: save each finished match there without being asked.
+    pub save_pdn: Option<std::path::PathBuf>,
+    /// PDN downloads for the runner to start.
+    pub pdn_saves: Vec<PdnSave>,
     /// Why the session cannot go on: the start-up command was refused, or the server was
     /// never reached. `--plain` exits non-zero with it on stderr.
     pub failed: Option<String>,
@@ -121,6 +133,8 @@ impl App {
             store_ops: Vec::new(),
             quit: false,
             startup: 0..0,
+            save_pdn: None,
+            pdn_saves: Vec::new(),
             failed: None,
         }
     }
@@ -307,6 +321,33 @@ impl App {
         game.claim_told = true;
         let aborts = game.claim_aborts();
         self.note(Note::Claimable { side: gone, aborts });
+    }
+
+    /// Where the shown finished match's PDN is served, if it is over.
+    pub fn pdn_url(&self) -> Option<String> {
+        let game = self.game.as_ref().filter(|g| g.result.is_some())?;
+        let address = self.address.as_ref()?;
+        Some(address.pdn_url(&game.match_id))
+    }
+
+    /// Queues a download of the shown finished match's PDN into `dir`.
+    pub fn save_pdn_to(&mut self, dir: std::path::PathBuf) {
+        let (Some(url), Some(game)) = (self.pdn_url(), self.game.as_ref()) else {
+            return self.error("not_over", "the PDN is saved once the match is over");
+        };
+        self.pdn_saves.push(PdnSave {
+            match_id: game.match_id.clone(),
+            url,
+            dir,
+        });
+    }
+
+    /// The answer of a PDN download.
+    pub fn pdn_saved(&mut self, saved: Result<std::path::PathBuf, String>) {
+        match saved {
+            Ok(path) => self.note(Note::Info(format!("pdn saved to {}", path.display()))),
+            Err(why) => self.error("pdn", why),
+        }
     }
 
     /// Takes every queued output, for the runner.

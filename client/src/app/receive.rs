@@ -193,6 +193,12 @@ impl App {
                 .is_some_and(|s| s.match_id == game.match_id);
             let match_id = game.match_id.clone();
             self.note(Note::Result(text));
+            if let Some(url) = self.pdn_url() {
+                self.note(Note::Info(format!("pdn {url}")));
+            }
+            if let Some(dir) = self.save_pdn.clone() {
+                self.save_pdn_to(dir);
+            }
             if finished {
                 self.store(StoreOp::Remove(match_id));
             }

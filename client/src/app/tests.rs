@@ -751,3 +751,47 @@ fn only_legal_guesses_are_sent() {
         matches!(&sent(&mut app)[..], [ClientMessage::Predict(p)] if p.from == "b1" && p.to == "c3")
     );
 }
+
+#[test]
+fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
+    let mut app = seated(Side::White, &["32-28"]);
+    app.address = Some(crate::address::ServerAddress::parse("10.0.0.5:7878").unwrap());
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(
+        lines(&mut app),
+        ["error not_over: the PDN is saved once the match is over"]
+    );
+    app.save_pdn = Some("/tmp/games".into());
+    let ended = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: MatchEvent::Ended(MatchResult {
+            winner: Some(Side::Black),
+            reason: EndReason::Resignation,
+            detail: "white resigned".into(),
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(ended), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "result black wins: white resigned",
+            "info pdn http://10.0.0.5:7878/games/m1.pdn"
+        ]
+    );
+    let save = super::PdnSave {
+        match_id: "m1".into(),
+        url: "http://10.0.0.5:7878/games/m1.pdn".into(),
+        dir: "/tmp/games".into(),
+    };
+    assert_eq!(std::mem::take(&mut app.pdn_saves), std::slice::from_ref(&save));
+    app.save_pdn = None;
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(
+        app.pdn_saves,
+        [super::PdnSave {
+            dir: ".".into(),
+            ..save
+        }]
+    );
+}

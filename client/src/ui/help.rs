@@ -35,6 +35,10 @@ pub const MATCH: &[(&str, &str)] = &[
     ("m / M", "offer or accept a rematch / decline"),
     ("c / C", "claim the win / a draw when the opponent is gone"),
     ("n f t", "square numbers, flip board, letter pieces"),
+    (
+        "s",
+        "save the finished match's PDN (--save-pdn DIR, or here)",
+    ),
     ("q", "back to the home screen (the seat is kept)"),
 ];
 

@@ -71,6 +71,9 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
         ));
+        if let Some(url) = app.pdn_url() {
+            lines.push(Line::from(format!("PDN {url} (s saves)")));
+        }
     } else if game.phase == boardcast_protocol::MatchPhase::Waiting {
         lines.push(Line::from("waiting for an opponent"));
     } else if app.my_turn() {
