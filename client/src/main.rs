@@ -35,6 +35,8 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        game tv1 42 CH3SS5 L4 K7 move 3 | revealed tv1 b1-c3 ... | ply tv1 4 b1-c3
        predicted tv1 4 b1-c3 correct|wrong actual b1-c3 score 3 strikes 1
        gameover tv1 white wins: king captured | standing alice 12 correct 1 strikes
+       leader 1 alice 12 correct 1 strikes 3 games | you 4 dee 3 correct 2 strikes 1 games
+       you - dee not ranked | claimable black: claim win or claim draw | info pdn URL
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
        join CODE | watch MATCH | tv [N] | predict GAME|tvN | predict b1-c3

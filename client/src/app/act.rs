@@ -91,7 +91,8 @@ impl App {
                 self.send(ClientMessage::StartEngineGame(start), Pending::Other);
             }
             Command::Leaderboard => {
-                let query = LeaderboardQuery { limit: 20 };
+                // As many as the server gives (it caps at 100), to find the viewer's own place.
+                let query = LeaderboardQuery { limit: 100 };
                 self.send(ClientMessage::Leaderboard(query), Pending::Other);
             }
             Command::SavePdn => {

@@ -28,8 +28,9 @@ impl App {
             self.quit = true;
             return;
         }
-        if self.ui.help {
+        if self.ui.help || self.ui.leaderboard {
             self.ui.help = false;
+            self.ui.leaderboard = false;
             return;
         }
         if let Some(confirm) = self.ui.confirm.take() {
@@ -315,6 +316,10 @@ impl App {
             }
             KeyCode::Char('f') => self.ui.flat = !self.ui.flat,
             KeyCode::Char('p') => self.ui.predicting = !self.ui.predicting,
+            KeyCode::Char('L') => {
+                self.ui.leaderboard = true;
+                self.command(Command::Leaderboard);
+            }
             KeyCode::Esc => {
                 self.ui.input.clear();
                 self.ui.minit_from = None;

@@ -89,6 +89,8 @@ pub struct App {
     pub channel: Option<Channel>,
     pub watching: Option<Target>,
     pub watchers: u32,
+    /// The all-time prediction leaderboard, best first, as last received.
+    pub leaderboard: Option<Vec<boardcast_protocol::LeaderboardEntry>>,
     /// A seat from the store that `R` on the home screen resumes.
     pub stored: Option<SeatInfo>,
     pub ui: UiState,
@@ -126,6 +128,7 @@ impl App {
             channel: None,
             watching: None,
             watchers: 0,
+            leaderboard: None,
             stored: None,
             ui: UiState::default(),
             out: Vec::new(),
@@ -348,6 +351,16 @@ impl App {
             Ok(path) => self.note(Note::Info(format!("pdn saved to {}", path.display()))),
             Err(why) => self.error("pdn", why),
         }
+    }
+
+    /// The viewer's place on the leaderboard: (1-based rank, entry), if listed.
+    pub fn my_rank(&self) -> Option<(usize, &boardcast_protocol::LeaderboardEntry)> {
+        self.leaderboard
+            .as_ref()?
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.name == self.name)
+            .map(|(i, e)| (i + 1, e))
     }
 
     /// Takes every queued output, for the runner.

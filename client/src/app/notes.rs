@@ -114,6 +114,17 @@ pub enum Note {
         correct: u32,
         strikes: u32,
     },
+    /// `leader 1 alice 12 correct 1 strikes 3 games`: the all-time leaderboard.
+    Leader {
+        rank: usize,
+        entry: boardcast_protocol::LeaderboardEntry,
+    },
+    /// `you 4 dee 3 correct 2 strikes 1 games`, or `you - dee not ranked`: the asker's own
+    /// place, always printed after the leaders.
+    You {
+        rank: Option<usize>,
+        entry: boardcast_protocol::LeaderboardEntry,
+    },
     Shutdown(String),
 }
 
@@ -143,6 +154,14 @@ fn time(summary: &MatchSummary) -> String {
     summary
         .time_control
         .map_or_else(|| "untimed".to_owned(), |tc| tc.to_string())
+}
+
+/// `alice 12 correct 1 strikes 3 games`.
+pub fn ranked(entry: &boardcast_protocol::LeaderboardEntry) -> String {
+    format!(
+        "{} {} correct {} strikes {} games",
+        entry.name, entry.correct, entry.strikes, entry.games
+    )
 }
 
 impl fmt::Display for Note {
@@ -258,6 +277,12 @@ impl fmt::Display for Note {
                 correct,
                 strikes,
             } => write!(f, "standing {name} {correct} correct {strikes} strikes"),
+            Note::Leader { rank, entry } => write!(f, "leader {rank} {}", ranked(entry)),
+            Note::You {
+                rank: Some(rank),
+                entry,
+            } => write!(f, "you {rank} {}", ranked(entry)),
+            Note::You { rank: None, entry } => write!(f, "you - {} not ranked", entry.name),
             Note::Shutdown(reason) => write!(f, "shutdown {reason}"),
         }
     }

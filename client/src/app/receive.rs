@@ -14,6 +14,9 @@ use super::game::{Fold, Game, result_text};
 use super::notes::Note;
 use super::{App, Pending, Screen, SeatInfo, StoreOp};
 
+/// How many leaders `--plain` prints (the TUI shows as many as fit).
+const LEADERS_SHOWN: usize = 10;
+
 /// `not_your_turn` for [`ErrorCode::NotYourTurn`]: the wire name of a code.
 pub fn code_name(code: ErrorCode) -> String {
     serde_json::to_value(code)
@@ -114,13 +117,35 @@ impl App {
                 });
             }
             ServerMessage::Leaderboard(board) => {
-                for entry in board.entries {
-                    self.note(Note::Standing {
-                        name: entry.name,
-                        correct: entry.correct,
-                        strikes: entry.strikes,
-                    });
+                self.pending.remove(&board.id);
+                self.leaderboard = Some(board.entries);
+                let shown = self.leaderboard.iter().flatten().take(LEADERS_SHOWN);
+                let leaders: Vec<Note> = shown
+                    .enumerate()
+                    .map(|(i, entry)| Note::Leader {
+                        rank: i + 1,
+                        entry: entry.clone(),
+                    })
+                    .collect();
+                for note in leaders {
+                    self.note(note);
                 }
+                let me = match self.my_rank() {
+                    Some((rank, entry)) => Note::You {
+                        rank: Some(rank),
+                        entry: entry.clone(),
+                    },
+                    None => Note::You {
+                        rank: None,
+                        entry: boardcast_protocol::LeaderboardEntry {
+                            name: self.name.clone(),
+                            games: 0,
+                            correct: 0,
+                            strikes: 0,
+                        },
+                    },
+                };
+                self.note(me);
             }
             ServerMessage::Shutdown(notice) => self.note(Note::Shutdown(notice.reason)),
         }

@@ -784,7 +784,10 @@ fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
         url: "http://10.0.0.5:7878/games/m1.pdn".into(),
         dir: "/tmp/games".into(),
     };
-    assert_eq!(std::mem::take(&mut app.pdn_saves), std::slice::from_ref(&save));
+    assert_eq!(
+        std::mem::take(&mut app.pdn_saves),
+        std::slice::from_ref(&save)
+    );
     app.save_pdn = None;
     key(&mut app, KeyCode::Char('s'));
     assert_eq!(

@@ -97,6 +97,8 @@ pub struct UiState {
     pub choice: Option<Vec<usize>>,
     pub confirm: Option<Confirm>,
     pub help: bool,
+    /// The all-time leaderboard overlay (`L` on the MinitChess screen).
+    pub leaderboard: bool,
     pub numbers: bool,
     /// Letters (w W b B) instead of symbols for Frisian pieces.
     pub letters: bool,
@@ -131,6 +133,7 @@ impl Default for UiState {
             choice: None,
             confirm: None,
             help: false,
+            leaderboard: false,
             numbers: true,
             letters: false,
             flip: false,

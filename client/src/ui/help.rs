@@ -48,6 +48,7 @@ pub const CHANNEL: &[(&str, &str)] = &[
     ("b1-c3 Enter", "type a guess for the coming ply"),
     ("p", "prediction on or off"),
     ("f", "FULL (figurines) or FLAT (letters) pieces"),
+    ("L", "all-time prediction leaderboard, with your own place"),
     ("Esc", "clear the input and the picked square"),
     ("q", "back to the home screen"),
 ];

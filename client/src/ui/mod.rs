@@ -4,6 +4,7 @@
 pub mod frisian_board;
 pub mod help;
 pub mod home;
+pub mod leaderboard;
 pub mod match_view;
 pub mod minit_board;
 pub mod predict_view;
@@ -38,6 +39,9 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         Span::styled("  ? help", Style::default().fg(Color::DarkGray)),
     ]);
     frame.render_widget(Paragraph::new(line), status);
+    if app.ui.leaderboard {
+        leaderboard::draw(frame, app, main);
+    }
     if app.ui.help {
         help::draw(frame, app.ui.screen, main);
     }

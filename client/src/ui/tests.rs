@@ -486,3 +486,72 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
     let buf = at(&app, 0);
     assert!(!contains(&buf, "returned white"), "{:#?}", text(&buf));
 }
+
+#[test]
+fn the_leaderboard_overlay_always_shows_the_viewers_own_place() {
+    let now = Instant::now();
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    app.drain();
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('L'),
+    ));
+    let (out, _, _) = app.drain();
+    assert!(
+        matches!(&out[..], [e] if e.msg == ClientMessage::Leaderboard(LeaderboardQuery { limit: 100 }))
+    );
+    let entries: Vec<LeaderboardEntry> = (0..30)
+        .map(|i| LeaderboardEntry {
+            name: if i == 24 {
+                "dee".into()
+            } else {
+                format!("p{i:02}")
+            },
+            games: 2,
+            correct: 60 - i,
+            strikes: i,
+        })
+        .collect();
+    app.receive(
+        ServerMessage::Leaderboard(Leaderboard {
+            id: out[0].id,
+            entries,
+        }),
+        now,
+    );
+    let notes: Vec<String> = app.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 11, "{notes:#?}");
+    assert_eq!(notes[0], "leader 1 p00 60 correct 0 strikes 2 games");
+    assert_eq!(notes[10], "you 25 dee 36 correct 24 strikes 2 games");
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert!(
+        contains(&buf, "  1. p00 60 correct 0 strikes 2 games"),
+        "{lines:#?}"
+    );
+    assert!(
+        contains(&buf, "you: #25  dee 36 correct 24 strikes 2 games"),
+        "{lines:#?}"
+    );
+    assert!(
+        !contains(&buf, " 25. dee"),
+        "row 25 does not fit; the own line does"
+    );
+    // Someone not on the board yet is told so.
+    let mut new = App::new("zed", None, 1);
+    new.receive(
+        ServerMessage::Leaderboard(Leaderboard {
+            id: 9,
+            entries: Vec::new(),
+        }),
+        now,
+    );
+    let notes: Vec<String> = new.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes, ["you - zed not ranked"]);
+    new.ui.leaderboard = true;
+    assert!(contains(
+        &render(&new, now, 80, 24),
+        "you: zed — not ranked yet"
+    ));
+}
