@@ -7,6 +7,7 @@ use boardcast_protocol::{ClaimKind, MatchPhase, Target};
 
 use super::App;
 use super::command::{Command, Reply};
+use super::create::CreateForm;
 use super::entry;
 use super::fen::cell_square;
 use super::view::{Confirm, Prompt, PromptKind, Screen, Section};
@@ -54,6 +55,9 @@ impl App {
     }
 
     fn home_key(&mut self, code: KeyCode) {
+        if self.ui.create.is_some() {
+            return self.create_key(code);
+        }
         if let Some(prompt) = &mut self.ui.prompt {
             match code {
                 KeyCode::Esc => self.ui.prompt = None,
@@ -88,11 +92,9 @@ impl App {
             KeyCode::Down | KeyCode::Char('j') if self.ui.row + 1 < len => self.ui.row += 1,
             KeyCode::Up | KeyCode::Char('k') => self.ui.row = self.ui.row.saturating_sub(1),
             KeyCode::Char('r') => self.command(Command::Lobby),
-            KeyCode::Char('c') | KeyCode::Char('C') => self.command(Command::Create {
-                time: self.ui.create_time,
-                color: self.ui.create_color,
-                public: code == KeyCode::Char('c'),
-            }),
+            KeyCode::Char('c') | KeyCode::Char('C') => {
+                self.ui.create = Some(CreateForm::new(code == KeyCode::Char('c')));
+            }
             KeyCode::Char('i') => self.ui.prompt = Some(Prompt::new(PromptKind::InviteCode)),
             KeyCode::Char('e') => self.ui.prompt = Some(Prompt::new(PromptKind::EngineGame)),
             KeyCode::Char('t') => self.command(Command::Watch(Target::Channel("tv1".into()))),
@@ -105,6 +107,42 @@ impl App {
             },
             KeyCode::Enter | KeyCode::Char('w') => self.open_selected(false),
             KeyCode::Char('p') => self.open_selected(true),
+            _ => {}
+        }
+    }
+
+    /// Keys of the "new match" form: rows, values, a custom time control, Enter creates.
+    fn create_key(&mut self, code: KeyCode) {
+        let Some(form) = &mut self.ui.create else {
+            return;
+        };
+        match code {
+            KeyCode::Esc => self.ui.create = None,
+            KeyCode::Up | KeyCode::BackTab => form.next_field(false),
+            KeyCode::Down | KeyCode::Tab => form.next_field(true),
+            KeyCode::Left => form.change(false),
+            KeyCode::Right => form.change(true),
+            KeyCode::Backspace if form.typing() => {
+                form.custom.pop();
+            }
+            KeyCode::Char(c)
+                if form.typing() && (c.is_ascii_digit() || c == '+') && form.custom.len() < 12 =>
+            {
+                form.custom.push(c);
+                form.error = None;
+            }
+            KeyCode::Enter => match form.time_control() {
+                Ok(time) => {
+                    let create = Command::Create {
+                        time,
+                        color: form.color,
+                        public: form.public,
+                    };
+                    self.ui.create = None;
+                    self.command(create);
+                }
+                Err(why) => form.error = Some(why),
+            },
             _ => {}
         }
     }

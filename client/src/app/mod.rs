@@ -6,6 +6,7 @@
 mod act;
 pub mod channel;
 pub mod command;
+pub mod create;
 pub mod entry;
 pub mod fen;
 pub mod game;

@@ -798,3 +798,62 @@ fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
         }]
     );
 }
+
+#[test]
+fn c_asks_time_control_colour_and_visibility_before_creating() {
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    app.drain();
+    key(&mut app, KeyCode::Char('c'));
+    assert!(
+        sent(&mut app).is_empty(),
+        "nothing is created before the form is filled"
+    );
+    // Time: 5+3 → 10+5; colour: random → white; seek: public → private.
+    for code in [
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Right,
+    ] {
+        key(&mut app, code);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)]
+        if c.time_control == Some("10+5".parse().unwrap())
+            && c.color == ColorChoice::White
+            && !c.public)
+    );
+    assert_eq!(app.ui.create, None);
+    // Untimed, then custom: a time that does not parse stays in the form with the reason.
+    key(&mut app, KeyCode::Char('C'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Right);
+    }
+    assert_eq!(app.ui.create.as_ref().unwrap().time_label(), "untimed");
+    key(&mut app, KeyCode::Right);
+    type_text(&mut app, "7+");
+    key(&mut app, KeyCode::Enter);
+    assert!(sent(&mut app).is_empty());
+    let form = app.ui.create.as_ref().unwrap();
+    assert!(
+        form.error
+            .as_deref()
+            .unwrap()
+            .starts_with("`7+` is not a time control")
+    );
+    type_text(&mut app, "2");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)]
+        if c.time_control == Some("7+2".parse().unwrap())
+            && c.color == ColorChoice::Random
+            && !c.public)
+    );
+    // Esc leaves the form without creating; untimed is one step left of custom.
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Esc);
+    assert!(sent(&mut app).is_empty() && app.ui.create.is_none());
+}

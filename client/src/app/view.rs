@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{ColorChoice, Lobby, TimeControl};
+use boardcast_protocol::Lobby;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Screen {
@@ -114,9 +114,8 @@ pub struct UiState {
     pub row: usize,
     /// Text being typed on the home screen.
     pub prompt: Option<Prompt>,
-    /// Time control and colour for matches created from the home screen.
-    pub create_time: Option<TimeControl>,
-    pub create_color: ColorChoice,
+    /// The "new match" form, while it is open.
+    pub create: Option<super::create::CreateForm>,
     pub log: VecDeque<String>,
     /// The message on the status line and when it came; cleared when the screen (or the
     /// match shown) changes, hidden after [`STATUS_FOR`].
@@ -144,11 +143,7 @@ impl Default for UiState {
             section: Section::Seeks,
             row: 0,
             prompt: None,
-            create_time: Some(TimeControl {
-                initial_ms: 5 * 60_000,
-                increment_ms: 3000,
-            }),
-            create_color: ColorChoice::Random,
+            create: None,
             log: VecDeque::new(),
             status: None,
         }

@@ -12,7 +12,10 @@ pub const HOME: &[(&str, &str)] = &[
     ("↑ ↓ j k", "select"),
     ("Enter w", "join the seek / watch the match or channel"),
     ("p", "predict the selected channel"),
-    ("c / C", "create a public / private match"),
+    (
+        "c / C",
+        "new match: time control, colour, public or private",
+    ),
     ("i", "join a private match by invite code"),
     (
         "e",

@@ -5,9 +5,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Paragraph, Wrap};
 
 use crate::app::App;
+use crate::app::create::{CreateForm, Field, PRESETS};
 use crate::app::notes::Note;
 use crate::app::view::Section;
 
@@ -117,5 +118,58 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(
         Paragraph::new(keys).style(Style::default().fg(Color::Gray)),
         help,
+    );
+    if let Some(form) = &app.ui.create {
+        draw_create(frame, form, area);
+    }
+}
+
+/// The "new match" form over the middle of the home screen.
+fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
+    let row = |field: Field, name: &str, value: String| {
+        let selected = form.field == field;
+        let text = format!("{} {name:<8} ◀ {value} ▶", if selected { ">" } else { " " });
+        let style = if selected {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        Line::styled(text, style)
+    };
+    let mut lines = vec![
+        row(Field::Time, "time", form.time_label()),
+        Line::styled(
+            format!("  {:<8}   {} untimed custom", "", PRESETS.join(" ")),
+            Style::default().fg(Color::Gray),
+        ),
+        row(Field::Colour, "colour", form.colour_label().to_owned()),
+        row(
+            Field::Visibility,
+            "seek",
+            form.visibility_label().to_owned(),
+        ),
+        Line::from(""),
+    ];
+    match &form.error {
+        Some(error) => lines.push(Line::styled(error.clone(), Style::default().fg(Color::Red))),
+        None => lines.push(Line::styled(
+            "↑↓ choose  ←→ change  Enter create  Esc cancel",
+            Style::default().fg(Color::Gray),
+        )),
+    }
+    let width = area.width.min(62);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" new match ")),
+        rect,
     );
 }
