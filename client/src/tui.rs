@@ -42,6 +42,7 @@ pub async fn run(
             return ExitCode::FAILURE;
         }
     };
+    app.ui.colors = crate::ui::palette::ColorMode::detect();
     let mut keys = spawn_keys();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
     let mut last_lobby = Instant::now();

@@ -106,6 +106,8 @@ pub struct UiState {
     pub flip: bool,
     /// MinitChess FLAT (letters) instead of FULL (figurines).
     pub flat: bool,
+    /// What colours the terminal shows (detected by the full-screen runner).
+    pub colors: crate::ui::palette::ColorMode,
     pub predicting: bool,
     /// MinitChess cursor and picked origin, board indices 0 (a6) – 29 (e1).
     pub minit_cursor: usize,
@@ -137,6 +139,7 @@ impl Default for UiState {
             letters: false,
             flip: false,
             flat: false,
+            colors: crate::ui::palette::ColorMode::TrueColor,
             predicting: false,
             minit_cursor: 26,
             minit_from: None,

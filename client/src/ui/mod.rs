@@ -7,6 +7,7 @@ pub mod home;
 pub mod leaderboard;
 pub mod match_view;
 pub mod minit_board;
+pub mod palette;
 pub mod predict_view;
 
 use std::time::Instant;

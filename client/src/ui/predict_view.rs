@@ -159,6 +159,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
                 .ui
                 .minit_from
                 .map_or_else(Vec::new, |from| channel.targets_from(from)),
+            colors: app.ui.colors,
         },
         inner,
     );
