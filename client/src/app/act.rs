@@ -169,6 +169,7 @@ impl App {
             .filter_map(|&i| legal.get(i).map(|m| m.notation.clone()))
             .collect();
         self.ui.choice = Some(candidates);
+        self.ui.choice_at = 0;
         self.note(Note::Ambiguous(names));
     }
 

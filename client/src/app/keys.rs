@@ -193,15 +193,22 @@ impl App {
 
     fn match_key(&mut self, code: KeyCode) {
         if let Some(choice) = self.ui.choice.clone() {
+            let pick = |app: &mut App, picked: usize| {
+                let route = choice
+                    .get(picked)
+                    .and_then(|&i| app.game.as_ref()?.legal.get(i).map(|m| m.route.clone()));
+                if let Some(route) = route {
+                    app.command(Command::Route(route));
+                }
+            };
             match code {
-                KeyCode::Char(c @ '1'..='9') => {
-                    let picked = c as usize - '1' as usize;
-                    let route = choice
-                        .get(picked)
-                        .and_then(|&i| self.game.as_ref()?.legal.get(i).map(|m| m.route.clone()));
-                    if let Some(route) = route {
-                        self.command(Command::Route(route));
-                    }
+                KeyCode::Char(c @ '1'..='9') => pick(self, c as usize - '1' as usize),
+                KeyCode::Enter | KeyCode::Char(' ') => pick(self, self.ui.choice_at),
+                KeyCode::Up | KeyCode::Char('k') => {
+                    self.ui.choice_at = self.ui.choice_at.saturating_sub(1);
+                }
+                KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+                    self.ui.choice_at = (self.ui.choice_at + 1) % choice.len().max(1);
                 }
                 KeyCode::Esc => self.ui.choice = None,
                 _ => {}
@@ -364,6 +371,19 @@ impl App {
             }
             KeyCode::Char('q') => self.back_home(),
             _ => {}
+        }
+    }
+
+    /// Puts the MinitChess cursor on a piece that can move, unless it is on one already or a
+    /// from square is picked, so that Enter right away starts a legal guess.
+    pub(super) fn aim_minit_cursor(&mut self) {
+        let Some(channel) = &self.channel else { return };
+        if self.ui.minit_from.is_some() || !channel.targets_from(self.ui.minit_cursor).is_empty() {
+            return;
+        }
+        let first = channel.legal_guesses().into_iter().next();
+        if let Some(from) = first.and_then(|mv| super::channel::square_index(&mv[..2])) {
+            self.ui.minit_cursor = from;
         }
     }
 

@@ -357,6 +357,7 @@ impl App {
         }
         self.channel = Some(channel);
         self.ui.enter(Screen::Channel);
+        self.aim_minit_cursor();
     }
 
     fn channel_event(&mut self, msg: ChannelEventMsg, now: Instant) {
@@ -372,13 +373,17 @@ impl App {
         match msg.event {
             ChannelEvent::GameStarted(view) => {
                 self.ui.minit_from = None;
+                self.aim_minit_cursor();
                 self.note(game_note(&name, &view));
             }
-            ChannelEvent::PlyRevealed(revealed) => self.note(Note::Ply {
-                channel: name,
-                ply: revealed.ply,
-                mv: revealed.mv,
-            }),
+            ChannelEvent::PlyRevealed(revealed) => {
+                self.aim_minit_cursor();
+                self.note(Note::Ply {
+                    channel: name,
+                    ply: revealed.ply,
+                    mv: revealed.mv,
+                });
+            }
             ChannelEvent::GameEnded(ended) => {
                 let text = super::channel::result_text(&ended.result);
                 self.note(Note::GameOver {

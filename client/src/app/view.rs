@@ -95,6 +95,8 @@ pub struct UiState {
     pub selected: Option<u8>,
     /// Indices into the legal list when a typed or picked move was ambiguous.
     pub choice: Option<Vec<usize>>,
+    /// The highlighted option of `choice` (its captures are marked on the board).
+    pub choice_at: usize,
     pub confirm: Option<Confirm>,
     pub help: bool,
     /// The all-time leaderboard overlay (`L` on the MinitChess screen).
@@ -132,6 +134,7 @@ impl Default for UiState {
             cursor: (6, 1),
             selected: None,
             choice: None,
+            choice_at: 0,
             confirm: None,
             help: false,
             leaderboard: false,

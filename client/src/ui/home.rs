@@ -21,10 +21,39 @@ fn item(note: Note) -> ListItem<'static> {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let keys = match &app.ui.prompt {
+        Some(prompt) => format!(
+            "{}: {}_   (Enter, Esc cancels)",
+            prompt.label(),
+            prompt.text
+        ),
+        None => super::pack_hints(
+            &[
+                "Tab/←→ list",
+                "↑↓ select",
+                "Enter join/watch",
+                "p predict",
+                "c new match",
+                "i join by code",
+                "e engine game",
+                "t TV",
+                "R resume",
+                "r refresh",
+                "? help",
+                "q quit",
+            ],
+            area.width,
+        )
+        .join("\n"),
+    };
+    let keys = Paragraph::new(keys)
+        .wrap(Wrap { trim: true })
+        .style(Style::default().fg(Color::Gray));
+    let keys_height = keys.line_count(area.width) as u16;
     let [title, lists, help] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Min(5),
-        Constraint::Length(2),
+        Constraint::Length(keys_height),
     ])
     .areas(area);
     let mut head = vec![Line::styled(
@@ -39,12 +68,23 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(head), title);
 
-    let columns = Layout::horizontal([
-        Constraint::Percentage(33),
-        Constraint::Percentage(34),
-        Constraint::Percentage(33),
-    ])
-    .split(lists);
+    // Side by side when each list is wide enough for its rows, else one above the other at
+    // full width, so that no row is cut.
+    let columns = if lists.width >= 120 {
+        Layout::horizontal([
+            Constraint::Percentage(33),
+            Constraint::Percentage(34),
+            Constraint::Percentage(33),
+        ])
+        .split(lists)
+    } else {
+        Layout::vertical([
+            Constraint::Ratio(1, 3),
+            Constraint::Ratio(1, 3),
+            Constraint::Ratio(1, 3),
+        ])
+        .split(lists)
+    };
     let empty = boardcast_protocol::Lobby {
         seeks: Vec::new(),
         live: Vec::new(),
@@ -105,20 +145,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_stateful_widget(list, *column, &mut state);
     }
 
-    let keys = match &app.ui.prompt {
-        Some(prompt) => format!(
-            "{}: {}_   (Enter, Esc cancels)",
-            prompt.label(),
-            prompt.text
-        ),
-        None => "Tab/←→ list  ↑↓ select  Enter join/watch  p predict  c create  C private  \
-                 i join by code  e engine game  t TV  R resume  r refresh  ? help  q quit"
-            .to_owned(),
-    };
-    frame.render_widget(
-        Paragraph::new(keys).style(Style::default().fg(Color::Gray)),
-        help,
-    );
+    frame.render_widget(keys, help);
     if let Some(form) = &app.ui.create {
         draw_create(frame, form, area);
     }

@@ -48,5 +48,21 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     }
 }
 
+/// Key hints joined with ` · `, packed into lines of `width` so that no hint is split.
+pub fn pack_hints(hints: &[&str], width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    for hint in hints {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 3 + hint.chars().count() <= width => {
+                line.push_str(" · ");
+                line.push_str(hint);
+            }
+            _ => lines.push((*hint).to_owned()),
+        }
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests;

@@ -98,7 +98,7 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
                         to.join(" or ")
                     )
                 }
-                None => format!("guess ply {ply}: pick the from square, or type b1-c3"),
+                None => format!("guess ply {ply}: pick a from square or type b1-c3"),
             },
         }));
     }
@@ -140,6 +140,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(24)]).areas(area);
     let [board_area, input_area] =
         Layout::vertical([Constraint::Length(bh + 2), Constraint::Min(1)]).areas(left);
+    let input_area = input_area.intersection(area);
     let block = Block::bordered().title(format!(" {} ", channel.channel));
     let inner = block.inner(board_area);
     frame.render_widget(block, board_area);
@@ -163,12 +164,20 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         },
         inner,
     );
-    let prompt = if app.ui.predicting {
-        format!("guess> {}_", app.ui.input)
-    } else {
-        "p predict · f FULL/FLAT · q back".to_owned()
-    };
-    frame.render_widget(Paragraph::new(prompt), input_area);
+    let mut prompt = Vec::new();
+    if app.ui.predicting {
+        prompt.push(Line::from(format!("guess> {}_", app.ui.input)));
+    }
+    let hints = super::pack_hints(
+        &["p predict", "f FULL/FLAT", "L leaderboard", "? keys", "q back"],
+        input_area.width,
+    );
+    prompt.extend(
+        hints
+            .into_iter()
+            .map(|hint| Line::styled(hint, Style::default().fg(Color::Gray))),
+    );
+    frame.render_widget(Paragraph::new(prompt).wrap(Wrap { trim: true }), input_area);
 
     let header = header_lines(channel, app.ui.flat);
     let prediction = prediction_lines(app, channel);

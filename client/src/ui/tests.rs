@@ -555,3 +555,269 @@ fn the_leaderboard_overlay_always_shows_the_viewers_own_place() {
         "you: zed — not ranked yet"
     ));
 }
+
+/// Every needle is on screen, whole, on one line.
+fn assert_shows(buf: &Buffer, needles: &[&str]) {
+    let lines = text(buf);
+    for needle in needles {
+        assert!(
+            lines.iter().any(|line| line.contains(needle)),
+            "`{needle}` is not on screen (cut or missing):\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+fn lobby() -> Lobby {
+    let seek = MatchSummary {
+        match_id: "c08rkh6tyk".into(),
+        white: Some("gustavus".into()),
+        black: None,
+        time_control: Some("3+2".parse().unwrap()),
+        phase: MatchPhase::Waiting,
+        plies: 0,
+        watchers: 0,
+    };
+    let live = MatchSummary {
+        match_id: "k2j4h6g8f0".into(),
+        white: Some("hallgerd".into()),
+        black: Some("ingeborg".into()),
+        phase: MatchPhase::Playing,
+        plies: 112,
+        watchers: 12,
+        ..seek.clone()
+    };
+    let channel = |id: &str| ChannelSummary {
+        channel: id.into(),
+        kind: ChannelKind::Tv,
+        game: channel_snapshot().game.map(|g| g.header),
+        watchers: 13,
+    };
+    Lobby {
+        seeks: vec![seek],
+        live: vec![live],
+        channels: vec![channel("tv1"), channel("tv2")],
+    }
+}
+
+#[test]
+fn at_80x24_nothing_a_user_needs_is_cut_on_home_match_tv_and_predict() {
+    let now = Instant::now();
+    // Home: every row and every key of the footer.
+    let mut home = App::new("fay", Some(Command::Lobby), 1);
+    home.connected();
+    home.receive(ServerMessage::Lobby(lobby()), now);
+    let buf = render(&home, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "c08rkh6tyk gustavus 3+2 free black",
+            "k2j4h6g8f0 hallgerd ingeborg 3+2 plies 112 watchers 12",
+            "tv1 CH3SS5 L4 K7 watchers 13",
+            "tv2 CH3SS5 L4 K7 watchers 13",
+            "p predict",
+            "c new match",
+            "i join by code",
+            "e engine game",
+            "t TV",
+            "R resume",
+            "r refresh",
+            "? help",
+            "q quit",
+        ],
+    );
+    // The new-match form fits too.
+    home.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('c'),
+    ));
+    let buf = render(&home, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "time     ◀ 5+3 ▶",
+            "1+0 3+2 5+3 10+5 15+10 30+20 untimed custom",
+            "colour   ◀ random ▶",
+            "seek     ◀ public (listed as an open seek) ▶",
+            "Enter create  Esc cancel",
+        ],
+    );
+
+    // Match: White to move from the start, all nine legal moves listed.
+    let opening = [
+        "33-29", "34-30", "31-26", "32-28", "31-27", "33-28", "34-29", "32-27", "35-30",
+    ];
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    app.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &opening)),
+        now,
+    );
+    let buf = render(&app, now, 80, 24);
+    let mut needles = vec![
+        "legal (9)",
+        "move> _",
+        "white: alice (you)",
+        "black: bob",
+        "your move",
+    ];
+    needles.extend(opening);
+    assert_shows(&buf, &needles);
+    // The board's corners: square 1 (top row) and 46 (bottom row) with their men.
+    assert!(text(&buf)[2].contains('●') && text(&buf)[20].contains('○'));
+
+    // TV: the module's display, the countdown and every key.
+    let mut tv = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    tv.connected();
+    tv.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let buf = render(&tv, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "TV tv1 · FULL set",
+            "Serial CH3SS5",
+            "White L4  Black K7",
+            "Move 1  (White to play, ply 0)",
+            "next ply in 2.0s",
+            "p predict",
+            "f FULL/FLAT",
+            "L leaderboard",
+            "q back",
+        ],
+    );
+    // Predict: the guess prompt and the instructions.
+    tv.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('p'),
+    ));
+    let buf = render(&tv, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "guess> _",
+            "guess ply 0: pick a from square or type b1-c3",
+            "score 0  strikes 0",
+            "q back",
+        ],
+    );
+    let a1 =
+        super::minit_board::MinitBoard::cell_origin(ratatui::layout::Rect::new(1, 1, 27, 13), 25);
+    assert_eq!(
+        buf[(a1.0 + 2, a1.1 + 1)].symbol(),
+        "♖",
+        "the board's corner is drawn"
+    );
+}
+
+#[test]
+fn a_wide_terminal_gets_a_bigger_board_with_the_move_list_beside_it() {
+    let now = Instant::now();
+    let app = black_player(now);
+    let buf = render(&app, now, 220, 60);
+    // Cells of 11x5: the board is 110 wide; its border ends at column 111.
+    assert_eq!(buf[(111, 0)].symbol(), "┐", "{:#?}", text(&buf));
+    // Black's view: square 1 bottom right, its man in the middle line of the cell.
+    let (r, c) = crate::app::fen::square_cell(1);
+    let (x, y) = (1 + (9 - u16::from(c)) * 11, 1 + (9 - u16::from(r)) * 5);
+    assert_eq!(buf[(x + 5, y + 2)].symbol(), "●");
+    // The move list is a column of its own, beside the status and the legal list.
+    let lines = text(&buf);
+    let moves_row = lines.iter().position(|l| l.contains("┌moves")).unwrap();
+    let legal_row = lines.iter().position(|l| l.contains("┌legal (2)")).unwrap();
+    assert!(moves_row < legal_row);
+    assert!(lines[legal_row].contains("│"), "{}", lines[legal_row]);
+    let moves_col = lines[moves_row].find("┌moves").unwrap();
+    let legal_col = lines[legal_row].find("┌legal").unwrap();
+    assert!(moves_col > legal_col + 30, "{moves_col} vs {legal_col}");
+}
+
+#[test]
+fn the_capture_chooser_sits_beside_the_board_and_marks_what_the_route_takes() {
+    let now = Instant::now();
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W27:B21,22,31,32", &[]);
+    snap.legal_moves = vec![
+        LegalMove {
+            notation: "27x16x38".into(),
+            route: vec![27, 16, 38],
+            captures: vec![21, 32],
+        },
+        LegalMove {
+            notation: "27x18x38".into(),
+            route: vec![27, 18, 38],
+            captures: vec![22, 31],
+        },
+    ];
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    app.command(Command::Move("27x38".into()));
+    assert_eq!(app.ui.choice, Some(vec![0, 1]));
+    let origin = |square| {
+        let (row, col) = crate::app::fen::square_cell(square);
+        (1 + u16::from(col) * 5, 1 + u16::from(row) * 2)
+    };
+    let captured = super::frisian_board::CAPTURED;
+    for (at, takes, spared) in [(0, [21, 32], [22, 31]), (1, [22, 31], [21, 32])] {
+        app.ui.choice_at = at;
+        let buf = render(&app, now, 100, 30);
+        assert_shows(
+            &buf,
+            &[
+                "which capture?",
+                "1) 27x16x38  takes 21 32",
+                "2) 27x18x38  takes 22 31",
+            ],
+        );
+        for square in takes {
+            let (x, y) = origin(square);
+            assert_eq!(
+                buf[(x, y)].bg,
+                captured,
+                "square {square} is taken by route {at}"
+            );
+        }
+        for square in spared {
+            let (x, y) = origin(square);
+            assert_ne!(buf[(x, y)].bg, captured, "square {square}");
+        }
+        // Nothing is drawn over the board: its pieces all show.
+        for square in [21, 22, 31, 32] {
+            let (x, y) = origin(square);
+            assert_eq!(buf[(x + 2, y + 1)].symbol(), "●", "square {square}");
+        }
+    }
+    // ↓ (from the second, round to the first) and Enter pick that route.
+    app.drain();
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Down,
+    ));
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Enter,
+    ));
+    let out = app.drain().0;
+    assert!(
+        matches!(&out[..], [e] if matches!(&e.msg, ClientMessage::Move(m) if m.route == [27, 16, 38]))
+    );
+}
