@@ -169,7 +169,13 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         prompt.push(Line::from(format!("guess> {}_", app.ui.input)));
     }
     let hints = super::pack_hints(
-        &["p predict", "f FULL/FLAT", "L leaderboard", "? keys", "q back"],
+        &[
+            "p predict",
+            "f FULL/FLAT",
+            "L leaderboard",
+            "? keys",
+            "q back",
+        ],
         input_area.width,
     );
     prompt.extend(
@@ -180,22 +186,21 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     frame.render_widget(Paragraph::new(prompt).wrap(Wrap { trim: true }), input_area);
 
     let header = header_lines(channel, app.ui.flat);
-    let prediction = prediction_lines(app, channel);
+    // Both take the lines they need once wrapped to the panel, so nothing of them is cut.
+    let header = Paragraph::new(header).wrap(Wrap { trim: true });
+    let prediction = Paragraph::new(prediction_lines(app, channel))
+        .wrap(Wrap { trim: true })
+        .block(Block::bordered().title("prediction"));
     let [header_area, timer_area, predict_area, moves_area] = Layout::vertical([
-        Constraint::Length(header.len() as u16),
+        Constraint::Length(header.line_count(right.width) as u16),
         Constraint::Length(1),
-        Constraint::Length(prediction.len() as u16 + 2),
+        Constraint::Length(prediction.line_count(right.width) as u16),
         Constraint::Min(3),
     ])
     .areas(right);
-    frame.render_widget(Paragraph::new(header), header_area);
+    frame.render_widget(header, header_area);
     frame.render_widget(Paragraph::new(timer_text(channel, now)), timer_area);
-    frame.render_widget(
-        Paragraph::new(prediction)
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title("prediction")),
-        predict_area,
-    );
+    frame.render_widget(prediction, predict_area);
     let moves = channel.game.as_ref().map_or_else(String::new, |game| {
         game.revealed
             .chunks(2)

@@ -821,3 +821,21 @@ fn the_capture_chooser_sits_beside_the_board_and_marks_what_the_route_takes() {
         matches!(&out[..], [e] if matches!(&e.msg, ClientMessage::Move(m) if m.route == [27, 16, 38]))
     );
 }
+
+#[test]
+fn at_60x20_the_prediction_panel_wraps_without_losing_a_line() {
+    let now = Instant::now();
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let buf = render(&app, now, 60, 20);
+    let screen = text(&buf).join("\n");
+    for words in [
+        "guess ply 0: pick a from",
+        "square or type b1-c3",
+        "score 0  strikes 0",
+        "q back",
+    ] {
+        assert!(screen.contains(words), "`{words}`:\n{screen}");
+    }
+}
