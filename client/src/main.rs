@@ -40,9 +40,10 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
        join CODE | watch MATCH | tv [N] | predict GAME|tvN | predict b1-c3
-       engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | help | quit
-End of input ends the session. Seat tokens are kept (mode 0600) in the data directory and
-printed only with --show-token.";
+       engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
+End of input ends the session. A start-up command the server refuses (join BADCODE), or a
+server never reached, ends it with status 1 and the error on stderr. Seat tokens are kept
+(mode 0600) in the data directory and printed only with --show-token.";
 
 #[derive(Debug, Parser)]
 #[command(
