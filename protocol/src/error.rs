@@ -40,11 +40,16 @@ pub enum ErrorCode {
     Internal,
     /// The server understood the message but does not offer this feature (yet).
     Unsupported,
+    /// The client's address (an IPv4 address, or an IPv6 /64) is at one of its per-address
+    /// limits: matches created or engine games started per minute, or matches waiting for an
+    /// opponent. The message names the limit and when to try again; nothing changed, and the
+    /// connection stays open.
+    AddressLimit,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 18] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -62,6 +67,7 @@ impl ErrorCode {
         ErrorCode::ShuttingDown,
         ErrorCode::Internal,
         ErrorCode::Unsupported,
+        ErrorCode::AddressLimit,
     ];
 }
 

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use boardcast_protocol::{
@@ -95,6 +95,11 @@ pub struct ConnectOptions {
     pub protocols: Vec<String>,
     /// A small receive buffer makes a client that does not read fall behind quickly.
     pub recv_buffer: Option<u32>,
+    /// The local address to connect from: `127.0.0.2`, `127.0.0.3`, … stand in for other
+    /// clients' addresses (Linux routes all of 127.0.0.0/8 to loopback).
+    pub source: Option<IpAddr>,
+    /// Extra request headers (`X-Forwarded-For`, …).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl ConnectOptions {
@@ -102,7 +107,21 @@ impl ConnectOptions {
         ConnectOptions {
             protocols: vec![encoding.subprotocol().to_owned()],
             recv_buffer: None,
+            source: None,
+            headers: Vec::new(),
         }
+    }
+
+    /// Connects from `source` instead of 127.0.0.1.
+    pub fn from(mut self, source: IpAddr) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// Adds a request header.
+    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
     }
 }
 
@@ -116,9 +135,18 @@ pub async fn connect_ws(
     if let Some(size) = options.recv_buffer {
         socket.set_recv_buffer_size(size)?;
     }
+    if let Some(source) = options.source {
+        socket.bind(SocketAddr::new(source, 0))?;
+    }
     let stream = socket.connect(addr).await?;
     stream.set_nodelay(true)?;
     let mut request = ws_url(addr).into_client_request()?;
+    for (name, value) in &options.headers {
+        let value = HeaderValue::from_str(value).map_err(|err| {
+            tungstenite::Error::Io(std::io::Error::other(format!("bad header: {err}")))
+        })?;
+        request.headers_mut().append(*name, value);
+    }
     if !options.protocols.is_empty() {
         let offered = options.protocols.join(", ");
         request.headers_mut().insert(
@@ -633,9 +661,20 @@ impl Pair {
     /// Creates an untimed private match on one connection (as White) and joins it by its
     /// invite code on another.
     pub async fn start(addr: SocketAddr, encoding: Encoding) -> Result<Pair> {
-        let mut white = Client::connect(addr, encoding).await?;
+        let options = ConnectOptions::encoding(encoding);
+        Self::start_with(addr, encoding, &options, &options).await
+    }
+
+    /// [`Pair::start`] with each player's connection options (e.g. their source addresses).
+    pub async fn start_with(
+        addr: SocketAddr,
+        encoding: Encoding,
+        white: &ConnectOptions,
+        black: &ConnectOptions,
+    ) -> Result<Pair> {
+        let mut white = Client::connect_with(addr, encoding, white).await?;
         let white_seat = white.create_match(ColorChoice::White, false, None).await?;
-        let mut black = Client::connect(addr, encoding).await?;
+        let mut black = Client::connect_with(addr, encoding, black).await?;
         let black_seat = black
             .join(JoinMatch::Code(white_seat.invite_code.clone()))
             .await?;

@@ -58,6 +58,8 @@ pub enum Command {
         id: u64,
         token: String,
         action: Action,
+        /// When the connection handed it over: a move's latency to its ack runs from here.
+        received: Instant,
     },
     /// The connection has closed.
     Leave { conn: ConnId },
@@ -299,7 +301,8 @@ impl Actor {
                 id,
                 token,
                 action,
-            } => self.act(outbox, id, token, action).await,
+                received,
+            } => self.act(outbox, id, token, action, received).await,
             Command::Leave { conn } => {
                 if self.subscribers.remove(&conn).is_some() {
                     self.crowd_changed();
@@ -357,7 +360,14 @@ impl Actor {
         }
     }
 
-    async fn act(&mut self, outbox: Outbox, id: u64, token: String, action: Action) {
+    async fn act(
+        &mut self,
+        outbox: Outbox,
+        id: u64,
+        token: String,
+        action: Action,
+        received: Instant,
+    ) {
         let Some(side) = self.state.side_of_token(&token) else {
             return refuse(&outbox, id, self.wrong_token());
         };
@@ -373,7 +383,12 @@ impl Actor {
         }
         let result = match self.state.decide(side, id, &action, Instant::now()) {
             Ok(Decision::Events(records)) => {
-                self.commit_and_ack(records, Some((&outbox, id))).await
+                let is_move = matches!(action, Action::Move(_));
+                let done = self.commit_and_ack(records, Some((&outbox, id))).await;
+                if is_move && done.is_ok() {
+                    crate::telemetry::move_acked(received.elapsed());
+                }
+                done
             }
             Ok(Decision::Duplicate) => {
                 ack(&outbox, id, true);
@@ -680,7 +695,13 @@ mod tests {
         };
         let hub = Hub::new(storage, settings, shutdown, tasks);
         let (handle, _, token) = hub
-            .create_seek("alice", None, ColorChoice::White, false)
+            .create_seek(
+                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+                "alice",
+                None,
+                ColorChoice::White,
+                false,
+            )
             .await
             .unwrap();
         trigger.fire();
@@ -695,6 +716,7 @@ mod tests {
                 id: 1,
                 token,
                 action: Action::Resign,
+                received: Instant::now(),
             })
             .unwrap_err();
         assert_eq!(refusal.code, ErrorCode::ShuttingDown, "{refusal}");
