@@ -168,7 +168,7 @@ impl AddressLimits {
             ),
             retry_after,
         };
-        self.hit(over.kind, address, &over.message);
+        let _ = self.hit(over.kind, address, &over.message);
         Err(over)
     }
 
@@ -180,8 +180,8 @@ impl AddressLimits {
     }
 
     /// Records that `address` hit limit `kind`: counted every time, logged at most once a
-    /// minute per address and limit.
-    pub fn hit(&self, kind: LimitKind, address: ClientAddr, message: &str) {
+    /// minute per address and limit. Returns whether it was logged.
+    pub fn hit(&self, kind: LimitKind, address: ClientAddr, message: &str) -> bool {
         crate::telemetry::limit_hit(kind);
         let now = Instant::now();
         let mut state = self.state();
@@ -198,6 +198,7 @@ impl AddressLimits {
                 "refused: {message} (logged once a minute per address)"
             );
         }
+        !quiet
     }
 }
 
@@ -243,5 +244,26 @@ mod tests {
         limits.refund(Rated::EngineGames, addr(2));
         assert!(limits.take(Rated::EngineGames, addr(2)).is_ok());
         assert!(limits.take(Rated::EngineGames, addr(2)).is_err());
+    }
+
+    #[test]
+    fn hits_are_logged_once_a_minute_per_address_and_limit() {
+        let limits = AddressLimits::new(RateSettings {
+            upgrades: 1,
+            matches: 1,
+            engine_games: 1,
+        });
+        assert!(limits.hit(LimitKind::Upgrades, addr(2), "first"));
+        assert!(!limits.hit(LimitKind::Upgrades, addr(2), "again"));
+        assert!(limits.hit(LimitKind::Matches, addr(2), "another limit"));
+        assert!(limits.hit(LimitKind::Upgrades, addr(3), "another address"));
+        let mut state = limits.state();
+        let at = state
+            .logged
+            .get_mut(&(addr(2), LimitKind::Upgrades))
+            .unwrap();
+        *at -= LOG_EVERY;
+        drop(state);
+        assert!(limits.hit(LimitKind::Upgrades, addr(2), "a minute later"));
     }
 }

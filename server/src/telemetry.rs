@@ -101,6 +101,12 @@ fn describe() {
         "Connections dropped because they did not read fast enough."
     );
     describe_gauge!(MATCHES, "Matches in memory, by phase.");
+    // Counters exist from the start, so a rate over them is defined before the first event.
+    counter!(MOVES).absolute(0);
+    counter!(SLOW_CLIENTS).absolute(0);
+    for limit in LimitKind::ALL {
+        counter!(LIMIT_HITS, "limit" => limit.label()).absolute(0);
+    }
     describe_gauge!(CHANNELS, "MinitChess channels running (TV and on-demand).");
     describe_gauge!(
         WATCHERS,

@@ -383,12 +383,9 @@ impl Actor {
         }
         let result = match self.state.decide(side, id, &action, Instant::now()) {
             Ok(Decision::Events(records)) => {
-                let is_move = matches!(action, Action::Move(_));
-                let done = self.commit_and_ack(records, Some((&outbox, id))).await;
-                if is_move && done.is_ok() {
-                    crate::telemetry::move_acked(received.elapsed());
-                }
-                done
+                let moved = matches!(action, Action::Move(_)).then_some(received);
+                self.commit_and_ack(records, Some((&outbox, id)), moved)
+                    .await
             }
             Ok(Decision::Duplicate) => {
                 ack(&outbox, id, true);
@@ -417,7 +414,7 @@ impl Actor {
         let (handle, new_id, tokens) = self.hub.create_match(setup, &players).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
-        self.commit_and_ack(vec![started], Some((outbox, id)))
+        self.commit_and_ack(vec![started], Some((outbox, id)), None)
             .await?;
         // Each player's connections get their new seat privately; a player who is away gets
         // it on coming back here.
@@ -499,15 +496,17 @@ impl Actor {
 
     /// Commits `records`, then applies and broadcasts them. Nothing changes on failure.
     async fn commit(&mut self, records: Vec<Record>) -> Result<(), Refusal> {
-        self.commit_and_ack(records, None).await
+        self.commit_and_ack(records, None, None).await
     }
 
     /// Commits `records`; once durable, acknowledges envelope `ack` (if given), then applies
-    /// and broadcasts them. Nothing changes on failure.
+    /// and broadcasts them. Nothing changes on failure. `moved`: when the move these records
+    /// carry out reached the match, for the move→ack latency (counted before the ack goes).
     async fn commit_and_ack(
         &mut self,
         records: Vec<Record>,
         ack_to: Option<(&Outbox, u64)>,
+        moved: Option<Instant>,
     ) -> Result<(), Refusal> {
         let now = Instant::now();
         // The records are applied to the one state right away (which also checks them); a
@@ -549,6 +548,9 @@ impl Actor {
                 ErrorCode::Internal,
                 "storage failed: nothing was applied",
             ));
+        }
+        if let Some(received) = moved {
+            crate::telemetry::move_acked(received.elapsed());
         }
         if let Some((outbox, id)) = ack_to {
             ack(outbox, id, false);
