@@ -8,6 +8,9 @@
 //! `--max-connections-per-address`, and is closed after `--handshake-timeout`. A connection
 //! over a limit is still answered (its upgrade closes with 1013 and the reason) while refusal
 //! places last; beyond them it is closed at once. Either way the hit is counted and logged.
+//!
+//! With TLS ([`crate::tls`]) the handshake comes first, and must also complete within
+//! `--handshake-timeout`; then the request head has its own `--handshake-timeout`.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -77,7 +80,22 @@ pub async fn serve(
             admission,
             guard,
         };
-        tokio::spawn(connection.serve(stream, shutdown.clone()));
+        let mut shutdown = shutdown.clone();
+        tokio::spawn(async move {
+            match connection.app.tls.clone() {
+                None => connection.serve(stream, shutdown).await,
+                Some(tls) => {
+                    let timeout = connection.app.config.handshake_timeout;
+                    let handshake = tokio::select! {
+                        stream = tls.accept(stream, timeout) => stream,
+                        _ = shutdown.recv() => None,
+                    };
+                    if let Some(stream) = handshake {
+                        connection.serve(stream, shutdown).await;
+                    }
+                }
+            }
+        });
     }
 }
 

@@ -14,6 +14,25 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_LISTEN", default_value = "127.0.0.1:7878")]
     pub listen: SocketAddr,
 
+    /// TLS certificate chain (PEM, leaf first): with --tls-key, the port serves https://
+    /// and wss:// instead of plain HTTP. Read again on SIGHUP.
+    #[arg(
+        long,
+        env = "BOARDCAST_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// TLS private key (PEM) of --tls-cert.
+    #[arg(
+        long,
+        env = "BOARDCAST_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
+
     /// SQLite database file (created if missing).
     #[arg(long, env = "BOARDCAST_DB", default_value = "boardcast.db")]
     pub db: PathBuf,

@@ -21,6 +21,7 @@ pub mod server;
 pub mod shutdown;
 pub mod storage;
 pub mod telemetry;
+pub mod tls;
 
 pub use config::Config;
 pub use server::{Server, serve};

@@ -15,6 +15,7 @@ use crate::matches::Settings;
 use crate::per_address::{AddressLimits, RateSettings};
 use crate::shutdown::{self, Shutdown, Tasks, Trigger};
 use crate::storage::Storage;
+use crate::tls::Tls;
 
 /// How long a finished match nobody follows stays in memory (rematch offers, late watchers).
 const FINISHED_LINGER: std::time::Duration = std::time::Duration::from_secs(300);
@@ -28,6 +29,8 @@ pub struct App {
     pub limit: ConnectionLimit,
     pub address_limits: AddressLimits,
     pub proxies: TrustedProxies,
+    /// TLS for the port, when --tls-cert and --tls-key are given.
+    pub tls: Option<Tls>,
     pub shutdown: Shutdown,
     pub tasks: Tasks,
 }
@@ -77,6 +80,14 @@ pub async fn serve(
         })?),
         None => None,
     };
+    let tls = match (&config.tls_cert, &config.tls_key) {
+        (Some(cert), Some(key)) => {
+            let tls = Tls::load(cert, key).map_err(std::io::Error::other)?;
+            tracing::info!(cert = %cert.display(), "serving https:// and wss://");
+            Some(tls)
+        }
+        _ => None,
+    };
     let path = config.db.clone();
     let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
         .await
@@ -113,6 +124,7 @@ pub async fn serve(
             engine_games: config.engine_games_per_minute,
         }),
         proxies: TrustedProxies::new(&config.trusted_proxies),
+        tls: tls.clone(),
         config: Arc::new(config),
         hub,
         channels,
@@ -120,6 +132,9 @@ pub async fn serve(
         tasks: tasks.clone(),
     };
     crate::telemetry::handle();
+    if let Some(tls) = tls {
+        tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
+    }
     if let Some(listener) = metrics_listener {
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, "serving /metrics");

@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
@@ -18,17 +19,17 @@ use boardcast_protocol::{
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::Instant;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
 /// How long a client waits for an expected message unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The WebSocket stream every client uses: a plain loopback TCP stream.
-pub type Ws = WebSocketStream<TcpStream>;
+/// The WebSocket stream every client uses: a loopback TCP stream, plain or TLS.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// What went wrong talking to the server.
 #[derive(Debug)]
@@ -100,6 +101,9 @@ pub struct ConnectOptions {
     pub source: Option<IpAddr>,
     /// Extra request headers (`X-Forwarded-For`, …).
     pub headers: Vec<(&'static str, String)>,
+    /// Connect with TLS (`wss://localhost:PORT/ws`), trusting what this configuration
+    /// trusts (see [`crate::tls::TestCa`]).
+    pub tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl ConnectOptions {
@@ -109,7 +113,14 @@ impl ConnectOptions {
             recv_buffer: None,
             source: None,
             headers: Vec::new(),
+            tls: None,
         }
+    }
+
+    /// Connects over TLS with `config`.
+    pub fn tls(mut self, config: Arc<rustls::ClientConfig>) -> Self {
+        self.tls = Some(config);
+        self
     }
 
     /// Connects from `source` instead of 127.0.0.1.
@@ -140,7 +151,12 @@ pub async fn connect_ws(
     }
     let stream = socket.connect(addr).await?;
     stream.set_nodelay(true)?;
-    let mut request = ws_url(addr).into_client_request()?;
+    let url = match options.tls {
+        // The test certificates name `localhost` (and 127.0.0.1).
+        Some(_) => format!("wss://localhost:{}/ws", addr.port()),
+        None => ws_url(addr),
+    };
+    let mut request = url.into_client_request()?;
     for (name, value) in &options.headers {
         let value = HeaderValue::from_str(value).map_err(|err| {
             tungstenite::Error::Io(std::io::Error::other(format!("bad header: {err}")))
@@ -159,8 +175,10 @@ pub async fn connect_ws(
     let config = WebSocketConfig::default()
         .max_message_size(Some(boardcast_protocol::limits::MAX_SERVER_FRAME_BYTES * 2))
         .max_frame_size(Some(boardcast_protocol::limits::MAX_SERVER_FRAME_BYTES * 2));
+    let connector = options.tls.clone().map(Connector::Rustls);
     let (ws, response) =
-        tokio_tungstenite::client_async_with_config(request, stream, Some(config)).await?;
+        tokio_tungstenite::client_async_tls_with_config(request, stream, Some(config), connector)
+            .await?;
     let chosen = response
         .headers()
         .get("Sec-WebSocket-Protocol")
@@ -278,6 +296,19 @@ impl Client {
     /// The raw WebSocket, for hostile frames.
     pub fn ws(&mut self) -> &mut Ws {
         &mut self.ws
+    }
+
+    /// The certificate the server presented, on a TLS connection.
+    pub fn peer_certificate(&self) -> Option<Vec<u8>> {
+        match self.ws.get_ref() {
+            MaybeTlsStream::Rustls(stream) => stream
+                .get_ref()
+                .1
+                .peer_certificates()
+                .and_then(|chain| chain.first())
+                .map(|cert| cert.to_vec()),
+            _ => None,
+        }
     }
 
     /// Gives up the client and keeps only the socket.

@@ -4,6 +4,7 @@
 pub mod canary;
 pub mod client;
 pub mod games;
+pub mod tls;
 
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
