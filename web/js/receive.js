@@ -19,7 +19,9 @@ export function receive(state, msg, now) {
   const [type] = Object.keys(msg);
   const body = msg[type];
   switch (type) {
-    case 'welcome': return actions.enter(state);
+    case 'welcome':
+      if (state.notice.code === 'shutdown') state.notice = { text: '', code: '' };
+      return actions.enter(state);
     case 'ack': return ack(state, body);
     case 'error': return refused(state, body);
     case 'lobby':
