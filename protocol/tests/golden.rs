@@ -221,7 +221,16 @@ fn engine_view() -> EngineGameView {
         next_reveal_in_ms: Some(1_840),
         ply_interval_ms: 3_000,
         result: None,
+        legal: moves(&[
+            "a1-b1", "a2-a3", "b2-b3", "c1-b1", "c3-a4", "c3-b1", "c3-b5", "c3-d5", "c3-e4",
+            "d2-d3", "e2-e3",
+        ]),
     }
+}
+
+/// MinitChess moves as the server lists them.
+fn moves(list: &[&str]) -> Vec<String> {
+    list.iter().map(|mv| (*mv).to_owned()).collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -595,6 +604,7 @@ fn cases() -> Vec<Case> {
                 next_ply: 0,
                 move_number: 1,
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&["a2-a3", "b1-a3", "b1-c3", "b2-b3", "c2-c3", "d2-d3", "e2-e3"]),
                 ..engine_view()
             }),
         ),
@@ -624,6 +634,7 @@ fn cases() -> Vec<Case> {
                 next_reveal_in_ms: Some(2_000),
                 ply_interval_ms: 2_000,
                 result: None,
+                legal: moves(&["a1-a2", "a1-b1", "a3-a4", "a3-b4", "b2-b3", "c1-b1", "c3-a2", "c3-a4", "c3-b1", "c3-b5", "c3-d5", "c3-e4", "d2-d3", "e2-e3"]),
             }),
         ),
         channel_event(
@@ -634,6 +645,7 @@ fn cases() -> Vec<Case> {
                 mv: "c3-d5".into(),
                 board: "kqbnrpppN.....p.....PPPPPR.BQK".into(),
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&["a5-a4", "b5-b4", "c5-c4", "c6-d5", "d6-c4", "e4-e3", "e6-e5"]),
             }),
         ),
         channel_event(
@@ -993,6 +1005,10 @@ fn exchanges() -> Vec<Case> {
                 mv: "b5-b4".into(),
                 board: "kqbnrp.pN..p..p.....PPPPPR.BQK".into(),
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&[
+                    "a1-b1", "a2-a3", "b2-b3", "c1-b1", "c2-c3", "d2-d3", "d5-b4", "d5-b6",
+                    "d5-c3", "d5-e3", "e2-e3",
+                ]),
             }),
         ),
         server(
