@@ -384,6 +384,21 @@ impl MatchState {
         ))
     }
 
+    /// The end of a match nobody has held a seat of for `after`: aborted while a side has
+    /// not moved yet (or nobody joined), else abandoned without a winner. `None` if over.
+    pub fn abandoned(&self, after: Duration) -> Option<Record> {
+        if self.result.is_some() {
+            return None;
+        }
+        let detail = format!("abandoned: nobody was seated for {} s", after.as_secs_f64());
+        let both_moved = self.has_moved(Side::White) && self.has_moved(Side::Black);
+        Some(if both_moved && self.phase() == MatchPhase::Playing {
+            ended(None, EndReason::Abandoned, detail)
+        } else {
+            ended(None, EndReason::Aborted, detail)
+        })
+    }
+
     /// Whether `side` has made at least one move.
     fn has_moved(&self, side: Side) -> bool {
         self.moves.iter().any(|m| m.side == side)
@@ -921,10 +936,16 @@ impl MatchState {
         }
     }
 
-    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on or after an abort.
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on, after an abort, or when
+    /// both players abandoned it (no result).
     pub fn result_token(&self) -> &'static str {
         match &self.result {
-            Some(result) if result.reason == EndReason::Aborted => "*",
+            Some(result)
+                if result.reason == EndReason::Aborted
+                    || (result.reason == EndReason::Abandoned && result.winner.is_none()) =>
+            {
+                "*"
+            }
             Some(result) => match result.winner {
                 Some(Side::White) => "2-0",
                 Some(Side::Black) => "0-2",
