@@ -44,11 +44,14 @@ pub enum ErrorCode {
     /// and is not one of those ids either: ids must increase per seat, across reconnects.
     /// Nothing was applied.
     StaleId,
+    /// A prediction that is not a legal move of the side to move in the position shown
+    /// before the coming ply; it is not recorded, so it can never count as a strike.
+    IllegalPrediction,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 18] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -67,6 +70,7 @@ impl ErrorCode {
         ErrorCode::Internal,
         ErrorCode::Unsupported,
         ErrorCode::StaleId,
+        ErrorCode::IllegalPrediction,
     ];
 }
 

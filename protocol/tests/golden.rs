@@ -368,6 +368,14 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "error.illegal_prediction",
+            ServerMessage::Error(ErrorReply {
+                id: Some(4),
+                code: ErrorCode::IllegalPrediction,
+                message: "a2-a4 is not a legal move for white before ply 0".into(),
+            }),
+        ),
+        server(
             "error.unreadable",
             ServerMessage::Error(ErrorReply {
                 id: None,

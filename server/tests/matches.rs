@@ -340,7 +340,12 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
 #[tokio::test]
 async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     let server = TestServer::start().await;
-    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    black.event_until(moved).await;
+    black.play(&bs, &[19, 23]).await;
+    white.event_until(moved).await;
+    white.event_until(moved).await;
     drop(black);
     white
         .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
@@ -357,6 +362,37 @@ async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     let result = white.ended().await;
     assert_eq!(result.winner, Some(Side::White));
     assert_eq!(result.reason, EndReason::Abandoned);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_claim_before_both_sides_moved_aborts_the_match_instead_of_awarding_it() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    white.event_until(moved).await;
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = white
+        .send(ClientMessage::Claim(Claim {
+            match_id: ws.match_id.clone(),
+            token: ws.token.clone(),
+            kind: ClaimKind::Win,
+        }))
+        .await;
+    white.expect_ack(id).await;
+    let result = white.ended().await;
+    assert_eq!(
+        (result.winner, result.reason, result.detail.as_str()),
+        (
+            None,
+            EndReason::Aborted,
+            "black left before both sides moved: aborted"
+        )
+    );
     server.stop().await;
 }
 
@@ -380,6 +416,33 @@ async fn a_resent_move_with_the_same_ack_id_is_applied_once() {
     let snapshot = black.watch(&ws.match_id).await;
     assert_eq!(snapshot.moves.len(), 1);
     assert_eq!(snapshot.turn, Side::Black);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_player_taking_the_seat_back_is_told_how_many_watch() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, bs) = two_players(&server, None).await;
+    let mut watcher = server.client("Sjoerd").await;
+    watcher.watch(&ws.match_id).await;
+    let crowd = |m: &ServerMessage| match m {
+        ServerMessage::Crowd(c) => Some(c.clone()),
+        _ => None,
+    };
+    assert_eq!(white.recv_until(crowd).await.watchers, 1);
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    // The count does not change when Black comes back, yet Black learns it.
+    let mut black = server.client("Baukje").await;
+    let id = black.send_resume(&bs.token, None).await;
+    black.expect_seat(id).await;
+    let told = black.recv_until(crowd).await;
+    assert_eq!(
+        (told.target, told.watchers),
+        (Target::Match(ws.match_id.clone()), 1)
+    );
     server.stop().await;
 }
 

@@ -352,7 +352,7 @@ impl Actor {
                 to,
                 done,
             } => {
-                let verdict = self.check_guess(ply);
+                let verdict = self.check_guess(ply, &from, &to);
                 if verdict.is_ok() {
                     self.book.guess(outbox, &name, &from, &to);
                 }
@@ -361,7 +361,7 @@ impl Actor {
         }
     }
 
-    fn check_guess(&self, ply: u32) -> Result<(), Refusal> {
+    fn check_guess(&self, ply: u32, from: &str, to: &str) -> Result<(), Refusal> {
         let Some(game) = &self.game else {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
@@ -382,6 +382,17 @@ impl Actor {
             return Err(Refusal::new(
                 ErrorCode::PredictionClosed,
                 format!("ply {ply} is not the coming one; the coming ply is {next}"),
+            ));
+        }
+        let mv = format!("{from}-{to}");
+        if !game.is_legal(&mv) {
+            // Refused, not recorded: a guess that cannot happen is no strike.
+            return Err(Refusal::new(
+                ErrorCode::IllegalPrediction,
+                format!(
+                    "{mv} is not a legal move for {} before ply {next}",
+                    game.side_to_move()
+                ),
             ));
         }
         Ok(())

@@ -728,9 +728,19 @@ impl Actor {
         if let Some(side) = seat {
             seats[side as usize] = true;
         }
+        let newcomer = outbox.clone();
         self.subscribers
             .insert(outbox.id(), Subscriber { outbox, seats });
+        let before = self.watchers;
         self.crowd_changed();
+        if self.watchers == before {
+            // Nobody was told a count, so the newcomer (a player taking the seat back, say)
+            // would show none until the next change: it learns the current one now.
+            newcomer.send(&ServerMessage::Crowd(Crowd {
+                target: Target::Match(self.state.id.clone()),
+                watchers: self.watchers,
+            }));
+        }
         true
     }
 

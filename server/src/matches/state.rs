@@ -529,6 +529,15 @@ impl MatchState {
                             ),
                         ));
                     }
+                    // A match that could still be aborted has no game in it to win or draw:
+                    // the claim aborts it, as the player could have done themselves.
+                    Some(_) if !(self.has_moved(Side::White) && self.has_moved(Side::Black)) => {
+                        vec![ended(
+                            None,
+                            EndReason::Aborted,
+                            format!("{opponent} left before both sides moved: aborted"),
+                        )]
+                    }
                     Some(_) => match kind {
                         ClaimKind::Win => vec![ended(
                             Some(side),
@@ -1061,10 +1070,51 @@ mod tests {
         ));
     }
 
+    /// A match in which each side has moved once.
+    fn opened(now: Instant) -> MatchState {
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        state
+    }
+
+    #[test]
+    fn a_claim_before_both_sides_moved_aborts_the_match() {
+        let t0 = Instant::now();
+        for moves in [0, 1] {
+            let mut state = playing(t0);
+            if moves == 1 {
+                carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t0);
+            }
+            let left = Record::new(MatchEvent::PlayerLeft(Absence {
+                side: Side::Black,
+                claim_in_ms: 0,
+            }));
+            state.apply(&left, t0).unwrap();
+            carry_out(
+                &mut state,
+                Side::White,
+                2,
+                Action::Claim(ClaimKind::Win),
+                t0,
+            );
+            let result = state.result().unwrap();
+            assert_eq!(
+                (result.winner, result.reason, result.detail.as_str()),
+                (
+                    None,
+                    EndReason::Aborted,
+                    "black left before both sides moved: aborted"
+                ),
+                "after {moves} moves"
+            );
+        }
+    }
+
     #[test]
     fn a_claim_waits_for_the_grace_period() {
         let t0 = Instant::now();
-        let mut state = playing(t0);
+        let mut state = opened(t0);
         let left = Record::new(MatchEvent::PlayerLeft(Absence {
             side: Side::Black,
             claim_in_ms: 1_000,
@@ -1072,7 +1122,7 @@ mod tests {
         state.apply(&left, t0).unwrap();
         let early = state.decide(
             Side::White,
-            1,
+            2,
             &Action::Claim(ClaimKind::Draw),
             t0 + Duration::from_millis(999),
         );
@@ -1080,7 +1130,7 @@ mod tests {
         carry_out(
             &mut state,
             Side::White,
-            1,
+            2,
             Action::Claim(ClaimKind::Draw),
             t0 + Duration::from_millis(1_000),
         );
@@ -1090,11 +1140,11 @@ mod tests {
             (None, EndReason::DrawClaimed)
         );
         // The absent side cannot claim against the one who stayed.
-        let mut state = playing(t0);
+        let mut state = opened(t0);
         state.apply(&left, t0).unwrap();
         let wrong = state.decide(
             Side::Black,
-            1,
+            2,
             &Action::Claim(ClaimKind::Win),
             t0 + Duration::from_secs(5),
         );
