@@ -5,6 +5,7 @@
 //! storage → encode once → every subscriber.
 
 pub mod accept;
+pub mod address;
 pub mod channels;
 pub mod cli;
 pub mod config;
@@ -14,10 +15,13 @@ pub mod hub;
 pub mod limits;
 pub mod matches;
 pub mod outbox;
+pub mod per_address;
 pub mod refusal;
 pub mod server;
 pub mod shutdown;
 pub mod storage;
+pub mod telemetry;
+pub mod tls;
 
 pub use config::Config;
 pub use server::{Server, serve};
