@@ -285,7 +285,10 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     // cat, who only tried that, gets no verdict and no strike.
     let (cat, mut cat_inbox) = conn(3);
     for (who, name) in [(&bob, "bob"), (&cat, "cat")] {
-        let illegal = fx.handle.predict(who.clone(), local(), name, 0, "a2", "a4").await;
+        let illegal = fx
+            .handle
+            .predict(who.clone(), local(), name, 0, "a2", "a4")
+            .await;
         let refusal = illegal.unwrap_err();
         assert_eq!(
             (refusal.code, refusal.message.as_str()),

@@ -496,7 +496,8 @@ impl Actor {
         let (handle, new_id, tokens) = self.hub.create_match(setup, &players, true).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
-        let committed = self.commit_and_ack(vec![started], Some((outbox, id)), None)
+        let committed = self
+            .commit_and_ack(vec![started], Some((outbox, id)), None)
             .await;
         // Each player's connections get their new seat privately, all together, after the
         // event that announces the rematch; a player who is away gets it on coming back here.

@@ -1220,4 +1220,53 @@ mod tests {
             ([vec![1], vec![]], 0)
         );
     }
+
+    #[test]
+    fn each_side_owes_a_first_move_within_the_timeout_and_then_nothing() {
+        let t0 = Instant::now();
+        let timeout = Duration::from_secs(30);
+        let mut state = playing(t0);
+        assert_eq!(state.first_move_deadline(timeout), Some(t0 + timeout));
+        assert_eq!(
+            state.first_move_missed(t0 + timeout - Duration::from_millis(1), timeout),
+            None
+        );
+        let missed = state.first_move_missed(t0 + timeout, timeout).unwrap();
+        let MatchEvent::Ended(result) = missed.event else {
+            panic!("{missed:?}");
+        };
+        assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+        assert_eq!(result.detail, "white did not make a first move within 30 s");
+        // Black's time for its first move starts with White's.
+        let t1 = t0 + Duration::from_secs(10);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t1);
+        assert_eq!(state.first_move_deadline(timeout), Some(t1 + timeout));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
+        assert_eq!(state.first_move_deadline(timeout), None);
+        assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
+    }
+
+    #[test]
+    fn an_abandoned_match_is_aborted_before_both_moved_and_undecided_after() {
+        let now = Instant::now();
+        let after = Duration::from_secs(600);
+        let reason = |state: &MatchState| match state.abandoned(after).map(|r| r.event) {
+            Some(MatchEvent::Ended(result)) => Some((result.winner, result.reason)),
+            _ => None,
+        };
+        let mut state = playing(now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Abandoned)));
+        let record = state.abandoned(after).unwrap();
+        state.apply(&record, now).unwrap();
+        assert_eq!(state.result_token(), "*");
+        assert_eq!(
+            reason(&state),
+            None,
+            "a finished match is not abandoned again"
+        );
+    }
 }
