@@ -105,9 +105,19 @@ async fn a_guess_after_the_reveal_is_closed() {
             .await
             .unwrap_or_else(|err| panic!("ply {ply}: {err}"));
     }
-    // The coming ply is still open.
+    // The coming ply is still open (to a legal guess: the move CH3SS5 L4 K7 really plays).
+    const PLAYED: [(&str, &str); 7] = [
+        ("b1", "c3"),
+        ("e5", "e4"),
+        ("a2", "a3"),
+        ("b5", "b4"),
+        ("e2", "e3"),
+        ("a6", "b5"),
+        ("c3", "b5"),
+    ];
+    let (from, to) = PLAYED[next as usize + 1];
     let id = client
-        .send(predict(&channel, next + 1, "b1", "c3"))
+        .send(predict(&channel, next + 1, from, to))
         .await
         .unwrap();
     client.expect_ack(id).await.unwrap();
