@@ -411,21 +411,25 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
         .unwrap();
     let early = predict(&mut ann, &channel, from + 1, &moves[next + 1]).await;
     assert_eq!(early.unwrap_err().code, ErrorCode::PredictionClosed);
-    // A square off the board does not even decode (the envelope's id is not trusted).
-    ann.send(ClientMessage::Predict(Predict {
-        channel: channel.clone(),
-        ply: from,
-        from: "z9".into(),
-        to: "a1".into(),
-    }))
-    .await;
+    // A square off the board does not validate; the refusal names the envelope.
+    let bad_id = ann
+        .send(ClientMessage::Predict(Predict {
+            channel: channel.clone(),
+            ply: from,
+            from: "z9".into(),
+            to: "a1".into(),
+        }))
+        .await;
     let bad = ann
         .recv_until(|m| match m {
             ServerMessage::Error(err) => Some(err.clone()),
             _ => None,
         })
         .await;
-    assert_eq!((bad.id, bad.code), (None, ErrorCode::InvalidArgument));
+    assert_eq!(
+        (bad.id, bad.code),
+        (Some(bad_id), ErrorCode::InvalidArgument)
+    );
 
     let ann_result = ann
         .recv_until(|m| match m {

@@ -61,6 +61,9 @@ pub struct ChannelSetup {
     pub program: Program,
     /// Events kept for replay.
     pub replay: usize,
+    /// The version before the channel's first event: never 0 after a restart, so versions a
+    /// client saw before it are never used again for other events.
+    pub first_version: u64,
     /// Hands out archive ids.
     pub game_ids: Arc<AtomicU64>,
     /// Finished games go here.
@@ -244,7 +247,7 @@ impl Actor {
             game_ids: setup.game_ids,
             archive: setup.archive,
             summary,
-            v: 0,
+            v: setup.first_version,
             fanout: Fanout::new(setup.replay),
             book: Book::default(),
             game: None,
@@ -427,6 +430,9 @@ impl Actor {
             tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
         }
         self.game = Some(game);
+        // The directory knows the game is live (see `Registry::start_game`) before any
+        // watcher hears of it.
+        self.publish_summary();
         self.publish(ChannelEvent::GameStarted(view));
         if self.next_reveal.is_none() {
             self.end_game(at);

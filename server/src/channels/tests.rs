@@ -60,6 +60,7 @@ fn spawn(program: Program) -> Fixture {
             channel: "tv1".into(),
             program,
             replay: 256,
+            first_version: 0,
             game_ids: Arc::new(AtomicU64::new(1)),
             archive: archive_tx,
         },
