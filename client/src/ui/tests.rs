@@ -869,3 +869,28 @@ fn a_wide_terminal_gets_a_bigger_minitchess_board() {
     assert_eq!(buf[(x + 5, y + 2)].symbol(), "♖");
     assert_shows(&buf, &["Serial CH3SS5", "next ply in 2.0s", "q back"]);
 }
+
+#[test]
+fn a_viewer_below_the_hundred_listed_is_told_so_not_called_unranked() {
+    let now = Instant::now();
+    let mut app = App::new("dee", None, 1);
+    let entries: Vec<LeaderboardEntry> = (0..100)
+        .map(|i| LeaderboardEntry {
+            name: format!("p{i:03}"),
+            games: 1,
+            correct: 200 - i,
+            strikes: 0,
+        })
+        .collect();
+    app.receive(
+        ServerMessage::Leaderboard(Leaderboard { id: 3, entries }),
+        now,
+    );
+    let notes: Vec<String> = app.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.last().unwrap(), "you - dee not in the top 100");
+    app.ui.leaderboard = true;
+    assert!(contains(
+        &render(&app, now, 80, 24),
+        "you: dee — not in the top 100"
+    ));
+}
