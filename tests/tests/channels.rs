@@ -105,17 +105,14 @@ async fn a_guess_after_the_reveal_is_closed() {
             .await
             .unwrap_or_else(|err| panic!("ply {ply}: {err}"));
     }
-    // The coming ply is still open (to a legal guess: the move CH3SS5 L4 K7 really plays).
-    const PLAYED: [(&str, &str); 7] = [
-        ("b1", "c3"),
-        ("e5", "e4"),
-        ("a2", "a3"),
-        ("b5", "b4"),
-        ("e2", "e3"),
-        ("a6", "b5"),
-        ("c3", "b5"),
-    ];
-    let (from, to) = PLAYED[next as usize + 1];
+    // The coming ply is still open to a move legal in the shown position.
+    let mut game =
+        minitchess::Game::new("CH3SS5", "L4".parse().unwrap(), "K7".parse().unwrap()).unwrap();
+    for _ in 0..=next {
+        game.step();
+    }
+    let legal = game.legal_moves()[0].to_string();
+    let (from, to) = legal.split_once('-').unwrap();
     let id = client
         .send(predict(&channel, next + 1, from, to))
         .await
