@@ -77,6 +77,16 @@ pub struct Config {
     /// Pause between two games of a TV channel.
     #[arg(long, env = "BOARDCAST_GAME_PAUSE", default_value = "10s", value_parser = parse_duration)]
     pub game_pause: Duration,
+
+    /// Origin whose pages may open a WebSocket here (`https://play.example.org`); repeat the
+    /// flag or separate with commas. Without it, only pages served by this very host (the
+    /// request's `Host`) may. Clients that send no `Origin` (not browsers) always may.
+    #[arg(
+        long = "allowed-origin",
+        env = "BOARDCAST_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
 }
 
 impl Config {

@@ -1,11 +1,11 @@
-//! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (subprotocol
-//! negotiation, the connection's [`Admission`] under the limit, buffer sizes), and finished
-//! games as PDN at `/games/{id}.pdn`.
+//! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (its `Origin`
+//! check, subprotocol negotiation, the connection's [`Admission`] under the limit, buffer
+//! sizes), finished games as PDN at `/games/{id}.pdn`, and the web client ([`crate::web`]).
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use boardcast_protocol::Encoding;
@@ -13,7 +13,9 @@ use boardcast_protocol::limits::{MAX_SERVER_FRAME_BYTES, close};
 
 use crate::connection;
 use crate::limits::Admission;
+use crate::origin::AllowedOrigins;
 use crate::server::App;
+use crate::web;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
@@ -25,6 +27,7 @@ pub fn router(app: App) -> Router {
         .route("/healthz", get(healthz))
         .route("/ws", get(websocket))
         .route("/games/{file}", get(game_pdn))
+        .merge(web::router())
         .with_state(app)
 }
 
@@ -35,8 +38,12 @@ async fn healthz() -> &'static str {
 async fn websocket(
     State(app): State<App>,
     Extension(admission): Extension<Admission>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    if let Err(why) = AllowedOrigins::new(&app.config.allowed_origins).check(&headers) {
+        return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
+    }
     let offered: Vec<String> = upgrade
         .requested_protocols()
         .filter_map(|value| value.to_str().ok())
