@@ -5,6 +5,7 @@ pub mod browser;
 pub mod canary;
 pub mod client;
 pub mod games;
+pub mod web;
 
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;

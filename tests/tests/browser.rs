@@ -8,8 +8,16 @@
 use std::path::Path;
 use std::time::Duration;
 
+use boardcast_protocol::{Encoding, Side};
 use boardcast_tests::TestServer;
-use boardcast_tests::browser::{Driver, ForeignSite, screenshot_dir};
+use boardcast_tests::browser::{Browser, Driver, ForeignSite, screenshot_dir};
+use boardcast_tests::client::Client;
+use boardcast_tests::games::{RefGame, reference_games};
+use boardcast_tests::web::{
+    Ambiguity, Created, board_fen, choose, create_match, create_submitted, dest_squares,
+    play_by_clicks, set_name, wait_fen, wait_match_page, wait_presence, wait_result,
+};
+use fantoccini::key::Key;
 use serde_json::json;
 
 fn server_bin() -> &'static Path {
@@ -53,7 +61,6 @@ async fn the_harness_drives_chromium_against_the_server() {
 /// upgrade is refused), while the server's own pages can, and so can a client that sends no
 /// `Origin` (not a browser).
 #[tokio::test]
-#[ignore = "until the server checks Origin on the upgrade (issue 14, branch issue-14)"]
 async fn a_page_from_another_origin_cannot_open_the_websocket() {
     let Some(driver) =
         Driver::start_or_skip("a_page_from_another_origin_cannot_open_the_websocket").await
@@ -128,4 +135,410 @@ async fn handshake_status(addr: std::net::SocketAddr, origin: Option<&str>) -> u
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => response.status().as_u16(),
         Err(err) => panic!("handshake failed without an HTTP answer: {err}"),
     }
+}
+
+/// Every ply of a reference game, as a player clicks it: the route, whether it captures,
+/// and how to settle it on the board.
+struct Ply {
+    route: Vec<u8>,
+    capture: bool,
+    how: Ambiguity,
+    promotes: bool,
+}
+
+/// The plies of `game`, with the frisian crate telling captures, promotions and routes that
+/// share origin and destination with another legal capture.
+fn plies(game: &RefGame) -> Vec<Ply> {
+    let mut position = frisian::Position::from_fen(&game.start_fen).expect("the start FEN");
+    let mut plies = Vec::new();
+    for notation in &game.moves {
+        let mv = position.parse_move(notation).expect("a reference move");
+        let legal = position.legal_moves();
+        let route: Vec<u8> = mv.route().iter().map(|sq| sq.number()).collect();
+        let twins = legal
+            .iter()
+            .filter(|m| m.from() == mv.from() && m.to() == mv.to())
+            .count();
+        // The page plays a click on a square that is the next landing of exactly one legal
+        // route at once: when another route's first landing is this one's destination, a
+        // click on the destination alone would play that one, so click the route through.
+        let shadowed = legal
+            .iter()
+            .any(|m| m.from() == mv.from() && *m != mv && m.route().get(1) == mv.route().last());
+        let how = if twins > 1 {
+            Ambiguity::Chooser
+        } else if shadowed {
+            Ambiguity::ClickThrough
+        } else {
+            Ambiguity::None
+        };
+        plies.push(Ply {
+            route,
+            capture: mv.is_capture(),
+            how,
+            promotes: mv.promotes(),
+        });
+        position = position.play(mv).expect("a legal reference move");
+    }
+    plies
+}
+
+/// The shortest reference game with an ambiguous capture and a promotion.
+fn game_with_ambiguous_capture_and_promotion() -> (RefGame, Vec<Ply>) {
+    reference_games()
+        .iter()
+        .map(|game| (game.clone(), plies(game)))
+        .filter(|(_, plies)| {
+            plies.iter().any(|p| p.how == Ambiguity::Chooser) && plies.iter().any(|p| p.promotes)
+        })
+        .min_by_key(|(game, _)| game.moves.len())
+        .expect("a reference game with an ambiguous capture and a promotion")
+}
+
+fn side_name(side: Option<Side>) -> &'static str {
+    match side {
+        Some(Side::White) => "white",
+        Some(Side::Black) => "black",
+        None => "draw",
+    }
+}
+
+/// Issue 14, browser test 1: two people in separate browsers play a complete reference game
+/// by clicking squares (an ambiguous capture settled in the route chooser, a promotion),
+/// while a third browser watches; all three end on the same position and result.
+#[tokio::test]
+async fn two_browsers_play_a_reference_game_by_clicking_while_a_third_watches() {
+    let test = "two_browsers_play_a_reference_game_by_clicking_while_a_third_watches";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let (game, plies) = game_with_ambiguous_capture_and_promotion();
+    let server = server(&[]);
+    let white = driver.browser(server.addr(), 1280, 900).await;
+    let black = driver.browser(server.addr(), 1280, 900).await;
+    let watcher = driver.browser(server.addr(), 1280, 900).await;
+
+    set_name(&white, "Sietske").await;
+    set_name(&black, "Wytze").await;
+    let created = create_match(&white, "15+10", "white").await;
+    black.goto(&created.invite).await;
+    wait_match_page(&black, "black").await;
+    assert_eq!(
+        black.attr("#board", "data-orientation").await.as_deref(),
+        Some("black"),
+        "the invited player gets the black seat and sees the board from its side"
+    );
+    watcher.goto(&format!("/m/{}", created.match_id)).await;
+    wait_match_page(&watcher, "the spectator").await;
+    wait_presence(&white, "white", "black", "connected").await;
+
+    let everyone = [
+        ("white", &white),
+        ("black", &black),
+        ("spectator", &watcher),
+    ];
+    for (n, ply) in plies.iter().enumerate() {
+        let mover = if game.mover(n) == Side::White {
+            &white
+        } else {
+            &black
+        };
+        play_by_clicks(mover, &ply.route, ply.capture, ply.how).await;
+        for (who, browser) in everyone {
+            wait_fen(browser, who, &game.fens[n]).await;
+        }
+    }
+    let expected = side_name(game.winner);
+    for (who, browser) in everyone {
+        let (result, text) = wait_result(browser, who, Duration::from_secs(30)).await;
+        assert_eq!(result, expected, "{who}'s result");
+        assert!(
+            text.contains(&game.reason),
+            "{who}'s result banner {text:?} gives the reason {:?}",
+            game.reason
+        );
+        assert_eq!(
+            board_fen(browser).await.as_deref(),
+            game.fens.last().map(String::as_str)
+        );
+    }
+    for browser in [white, black, watcher] {
+        browser.close().await;
+    }
+}
+
+/// Seats two browsers in a new match (white creates with `time`, black opens the invite).
+async fn seated_pair(
+    driver: &Driver,
+    server: &TestServer,
+    time: &str,
+) -> (Browser, Browser, Created) {
+    let white = driver.browser(server.addr(), 1280, 900).await;
+    let black = driver.browser(server.addr(), 1280, 900).await;
+    let created = create_match(&white, time, "white").await;
+    black.goto(&created.invite).await;
+    wait_match_page(&black, "black").await;
+    wait_presence(&white, "white", "black", "connected").await;
+    (white, black, created)
+}
+
+/// Plays the first `count` plies of `game` by clicks, alternating between the two browsers.
+async fn play_opening(white: &Browser, black: &Browser, game: &RefGame, count: usize) {
+    for (n, ply) in plies(game).iter().take(count).enumerate() {
+        let mover = if game.mover(n) == Side::White {
+            white
+        } else {
+            black
+        };
+        play_by_clicks(mover, &ply.route, ply.capture, ply.how).await;
+        wait_fen(white, "white", &game.fens[n]).await;
+        wait_fen(black, "black", &game.fens[n]).await;
+    }
+}
+
+/// Records every `data-state` the presence marker of `side` takes from now on.
+const WATCH_PRESENCE: &str = "
+    const el = document.querySelector('[data-presence=\"' + arguments[0] + '\"]');
+    window.__presence = [el.getAttribute('data-state')];
+    new MutationObserver(() => window.__presence.push(el.getAttribute('data-state')))
+        .observe(el, { attributes: true, attributeFilter: ['data-state', 'data-presence'] });
+";
+
+/// Issue 14, browser test 2: a player reloads the page mid-game and keeps the seat and the
+/// position; the opponent sees the absence and the return.
+#[tokio::test]
+async fn a_player_who_reloads_keeps_the_seat_and_the_opponent_sees_it() {
+    let test = "a_player_who_reloads_keeps_the_seat_and_the_opponent_sees_it";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let game = &reference_games()[0];
+    let (white, black, created) = seated_pair(&driver, &server, "15+10").await;
+    play_opening(&white, &black, game, 4).await;
+
+    // Black's page notes every presence state of white from here on.
+    black
+        .wait_until(
+            "white's presence marker",
+            "return document.querySelector('[data-presence=\"white\"]') !== null;",
+            vec![],
+        )
+        .await;
+    black.js(WATCH_PRESENCE, vec![json!("white")]).await;
+    white.client.refresh().await.expect("reload");
+    wait_match_page(&white, "white after reloading").await;
+    assert_eq!(
+        board_fen(&white).await.as_deref(),
+        Some(game.fens[3].as_str())
+    );
+    assert_eq!(
+        white.attr("#board", "data-orientation").await.as_deref(),
+        Some("white")
+    );
+    let url = white.url().await;
+    assert!(
+        url.ends_with(&format!("/m/{}", created.match_id)),
+        "the seat token stays out of the URL: {url}"
+    );
+    wait_presence(&black, "black", "white", "connected").await;
+    let seen = black.js("return window.__presence;", vec![]).await;
+    let seen: Vec<&str> = seen
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    let gone = seen.iter().position(|s| *s == "gone");
+    let back = seen.iter().rposition(|s| *s == "connected");
+    assert!(
+        matches!((gone, back), (Some(g), Some(b)) if g < b),
+        "black saw white go and come back: {seen:?}"
+    );
+
+    // Still white's seat: the reloaded page plays on by clicks.
+    let next = &plies(game)[4];
+    play_by_clicks(&white, &next.route, next.capture, next.how).await;
+    wait_fen(&black, "black", &game.fens[4]).await;
+    wait_fen(&white, "white", &game.fens[4]).await;
+    white.close().await;
+    black.close().await;
+}
+
+/// Issue 14, browser test 3: a typed illegal move shows the server's reason, and the board
+/// offers exactly the legal destinations the server lists.
+#[tokio::test]
+async fn a_typed_illegal_move_shows_the_servers_reason_and_the_board_offers_only_legal_moves() {
+    let test =
+        "a_typed_illegal_move_shows_the_servers_reason_and_the_board_offers_only_legal_moves";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let game = &reference_games()[0];
+    let (white, black, created) = seated_pair(&driver, &server, "15+10").await;
+    // A spectator connection of our own hears the server's legal moves.
+    let mut spectator = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("a protocol client");
+    spectator
+        .watch_match(&created.match_id)
+        .await
+        .expect("watch");
+
+    // Black's first capture in the game: play up to the position before it.
+    let all = plies(game);
+    let before_capture = (0..all.len())
+        .find(|&n| all[n].capture && game.mover(n) == Side::Black)
+        .expect("black captures in the game");
+    play_opening(&white, &black, game, before_capture).await;
+    let position = frisian::Position::from_fen(&game.fens[before_capture - 1]).expect("a FEN");
+    let snapshot = spectator
+        .watch_match(&created.match_id)
+        .await
+        .expect("a fresh snapshot");
+    assert_eq!(snapshot.fen, game.fens[before_capture - 1]);
+    let server_legal: Vec<Vec<u8>> = snapshot
+        .legal_moves
+        .iter()
+        .map(|m| m.route.clone())
+        .collect();
+    assert!(!server_legal.is_empty());
+
+    // Every black piece: selecting it offers exactly the next and final landing squares of
+    // the server's legal routes from it (nothing at all for a piece that may not move).
+    for square in position
+        .pieces(frisian::Color::Black)
+        .iter()
+        .map(|sq| sq.number())
+    {
+        let mut expected: Vec<u8> = server_legal
+            .iter()
+            .filter(|route| route[0] == square)
+            .flat_map(|route| [route[1], *route.last().expect("a route")])
+            .collect();
+        expected.sort_unstable();
+        expected.dedup();
+        black
+            .click(&format!("#board [data-square=\"{square}\"]"))
+            .await;
+        let offered = if expected.is_empty() {
+            // Nothing must light up; give the page a moment's worth of checks to show that.
+            black
+                .wait_until(
+                    &format!("no destinations from {square}"),
+                    "return document.querySelector('#board .dest') === null ? 'none' : null;",
+                    vec![],
+                )
+                .await;
+            dest_squares(&black).await
+        } else {
+            black
+                .wait_until(
+                    &format!("destinations from {square}"),
+                    "return document.querySelector('#board .dest') !== null;",
+                    vec![],
+                )
+                .await;
+            dest_squares(&black).await
+        };
+        assert_eq!(
+            offered, expected,
+            "destinations offered from square {square}"
+        );
+    }
+
+    // A quiet move typed while a capture is compulsory: the server refuses it and the page
+    // shows its reason.
+    let quiet = position
+        .pieces(frisian::Color::Black)
+        .iter()
+        .flat_map(|from| {
+            [4, 5, 6].into_iter().filter_map(move |step| {
+                frisian::Square::new(from.number() + step).map(|to| (from, to))
+            })
+        })
+        .find(|(_, to)| position.piece_at(*to).is_none())
+        .expect("a quiet step for black");
+    let typed = format!("{}-{}", quiet.0.number(), quiet.1.number());
+    let reason = position
+        .move_from_route(&[quiet.0, quiet.1])
+        .expect_err("the quiet move is illegal while a capture is compulsory")
+        .to_string();
+    let reason = if reason.starts_with("illegal move") {
+        reason
+    } else {
+        format!("illegal move: {reason}")
+    };
+    black
+        .type_into("#move-input", &format!("{typed}{}", char::from(Key::Enter)))
+        .await;
+    black
+        .wait_until(
+            "the refusal of the typed move",
+            "const n = document.querySelector('#notice');
+             return n !== null && n.getAttribute('data-code') === 'illegal_move';",
+            vec![],
+        )
+        .await;
+    assert_eq!(black.text("#notice").await, reason, "typed {typed}");
+    assert_eq!(
+        board_fen(&black).await.as_deref(),
+        Some(game.fens[before_capture - 1].as_str()),
+        "nothing was played"
+    );
+    white.close().await;
+    black.close().await;
+}
+
+/// Issue 14, browser test 4: a short time control runs out in the browser and both players
+/// see the result.
+#[tokio::test]
+async fn a_clock_runs_out_in_the_browser_and_both_see_the_result() {
+    let test = "a_clock_runs_out_in_the_browser_and_both_see_the_result";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let white = driver.browser(server.addr(), 1280, 900).await;
+    let black = driver.browser(server.addr(), 1280, 900).await;
+    white.goto("/").await;
+    white.wait_visible("form#create").await;
+    choose(&white, "form#create select[name=time]", "custom").await;
+    // Six seconds, no increment.
+    white
+        .type_into("form#create input[name=minutes]", "0.1")
+        .await;
+    white
+        .type_into("form#create input[name=increment]", "0")
+        .await;
+    choose(&white, "form#create select[name=color]", "white").await;
+    white.click("form#create [type=submit]").await;
+    let created = create_submitted(&white).await;
+    black.goto(&created.invite).await;
+    wait_match_page(&black, "black").await;
+
+    // White plays one move; black lets the clock run.
+    let game = &reference_games()[0];
+    play_opening(&white, &black, game, 1).await;
+    black
+        .wait_until(
+            "black's clock running",
+            "const c = document.querySelector('[data-clock=\"black\"]');
+             return c !== null && c.classList.contains('running');",
+            vec![],
+        )
+        .await;
+    for (who, browser) in [("white", &white), ("black", &black)] {
+        let (result, text) = wait_result(browser, who, Duration::from_secs(60)).await;
+        assert_eq!(result, "white", "{who}: black's time ran out, white wins");
+        assert!(text.contains("black ran out of time"), "{who}: {text:?}");
+        assert_eq!(
+            browser.text("[data-clock=\"black\"]").await,
+            "0:00.0",
+            "{who}: black's clock shows the time gone"
+        );
+    }
+    white.close().await;
+    black.close().await;
 }
