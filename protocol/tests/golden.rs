@@ -217,7 +217,16 @@ fn engine_view() -> EngineGameView {
         next_reveal_in_ms: Some(1_840),
         ply_interval_ms: 3_000,
         result: None,
+        legal: moves(&[
+            "a1-b1", "a2-a3", "b2-b3", "c1-b1", "c3-a4", "c3-b1", "c3-b5", "c3-d5", "c3-e4",
+            "d2-d3", "e2-e3",
+        ]),
     }
+}
+
+/// MinitChess moves as the server lists them.
+fn moves(list: &[&str]) -> Vec<String> {
+    list.iter().map(|mv| (*mv).to_owned()).collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -573,6 +582,7 @@ fn cases() -> Vec<Case> {
                 next_ply: 0,
                 move_number: 1,
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&["a2-a3", "b1-a3", "b1-c3", "b2-b3", "c2-c3", "d2-d3", "e2-e3"]),
                 ..engine_view()
             }),
         ),
@@ -596,6 +606,7 @@ fn cases() -> Vec<Case> {
                 next_reveal_in_ms: Some(2_000),
                 ply_interval_ms: 2_000,
                 result: None,
+                legal: moves(&["b3-b2", "c6-a6", "c6-b6", "c6-c1", "c6-c2", "c6-c3", "c6-c4", "c6-c5", "c6-d6", "e1-a1", "e1-b1", "e1-b4", "e1-c1", "e1-c3", "e1-d1", "e1-d2", "e2-a2", "e2-a6", "e2-b2", "e2-b5", "e2-c2", "e2-c4", "e2-d1", "e2-d2", "e2-d3", "e3-b6", "e3-c1", "e3-c3", "e3-c5", "e3-d2", "e3-d3", "e3-d4", "e3-e4", "e3-e5", "e6-d5", "e6-d6", "e6-e5"]),
             }),
         ),
         channel_event(
@@ -606,6 +617,7 @@ fn cases() -> Vec<Case> {
                 mv: "c3-d5".into(),
                 board: "kqbnrpppN.....p.....PPPPPR.BQK".into(),
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&["a5-a4", "b5-b4", "c5-c4", "c6-d5", "d6-c4", "e4-e3", "e6-e5"]),
             }),
         ),
         channel_event(
@@ -965,6 +977,10 @@ fn exchanges() -> Vec<Case> {
                 mv: "b5-b4".into(),
                 board: "kqbnrp.pN..p..p.....PPPPPR.BQK".into(),
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&[
+                    "a1-b1", "a2-a3", "b2-b3", "c1-b1", "c2-c3", "d2-d3", "d5-b4", "d5-b6",
+                    "d5-c3", "d5-e3", "e2-e3",
+                ]),
             }),
         ),
         server(

@@ -70,6 +70,7 @@ impl Channel {
                     game.next_ply = revealed.ply + 1;
                     game.move_number = game.next_ply / 2 + 1;
                     game.next_reveal_in_ms = revealed.next_reveal_in_ms;
+                    game.legal.clone_from(&revealed.legal);
                 }
                 if matches!(&self.score.pending, Some((ply, _)) if *ply <= revealed.ply) {
                     self.score.pending = None;
@@ -79,6 +80,7 @@ impl Channel {
                 if let Some(game) = &mut self.game {
                     game.result = Some(ended.result.clone());
                     game.next_reveal_in_ms = None;
+                    game.legal.clear();
                 }
                 self.standings.clone_from(&ended.standings);
                 self.next_game_in_ms = ended.next_game_in_ms;
@@ -176,6 +178,7 @@ pub(crate) mod tests {
             next_reveal_in_ms: Some(2000),
             ply_interval_ms: 2000,
             result: None,
+            legal: Vec::new(),
         }
     }
 
@@ -213,6 +216,7 @@ pub(crate) mod tests {
             mv: "b1-c3".into(),
             board: "kqbnrppppp.......N..PPPPPR.BQK".into(),
             next_reveal_in_ms: Some(2000),
+            legal: Vec::new(),
         });
         assert_eq!(channel.fold(2, &reveal, now), Fold::Applied);
         let game = channel.game.as_ref().unwrap();

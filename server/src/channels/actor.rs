@@ -438,6 +438,7 @@ impl Actor {
             mv: ply.mv.clone(),
             board: ply.board,
             next_reveal_in_ms: (!over).then_some(interval.as_millis() as u64),
+            legal: ply.legal,
         }));
         for scored in self.book.reveal(&self.channel, ply.ply, &ply.mv) {
             scored

@@ -86,6 +86,8 @@ pub struct Revealed {
     pub mv: String,
     /// The board after the move.
     pub board: String,
+    /// The legal moves on `board` of the side to move next.
+    pub legal: Vec<String>,
 }
 
 /// An engine game as far as it has been revealed.
@@ -162,7 +164,21 @@ impl RevealedGame {
             ply,
             mv,
             board: self.board(),
+            legal: self.legal(),
         })
+    }
+
+    /// The legal moves of the side to move, `from-to`, sorted; none once the game is over.
+    /// They follow from the revealed board alone, so they tell nothing of the coming ply.
+    pub fn legal(&self) -> Vec<String> {
+        let mut legal: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        legal.sort_unstable();
+        legal
     }
 
     /// The result once the game is over.
@@ -192,6 +208,7 @@ impl RevealedGame {
             },
             ply_interval_ms: self.spec.ply_interval.as_millis() as u64,
             result: self.result(),
+            legal: self.legal(),
         }
     }
 }
@@ -234,6 +251,7 @@ pub fn finished_view(
         next_reveal_in_ms: None,
         ply_interval_ms: 0,
         result: Some(result),
+        legal: Vec::new(),
     }
 }
 
@@ -271,6 +289,30 @@ mod tests {
             revealed.result().unwrap().reason,
             outcome.reason.to_string()
         );
+    }
+
+    #[test]
+    fn every_revealed_ply_was_among_the_legal_moves_offered_before_it() {
+        let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
+        let mut offered = revealed.view(None).legal;
+        assert_eq!(
+            offered,
+            [
+                "a2-a3", "b1-a3", "b1-c3", "b2-b3", "c2-c3", "d2-d3", "e2-e3"
+            ]
+        );
+        while let Some(ply) = revealed.reveal() {
+            assert!(offered.contains(&ply.mv), "{} not in {offered:?}", ply.mv);
+            let mut sorted = ply.legal.clone();
+            sorted.sort();
+            assert_eq!(ply.legal, sorted);
+            offered = ply.legal;
+        }
+        assert!(
+            offered.is_empty(),
+            "nothing to predict once the game is over"
+        );
+        assert!(revealed.view(None).legal.is_empty());
     }
 
     #[test]

@@ -25,8 +25,9 @@ const button = (action, label, extra = {}) =>
 
 export function mountMatch(root) {
   const board = mountBoard();
-  const top = playerRow('top');
-  const bottom = playerRow('bottom');
+  const boardBox = h('div', { class: 'board-box' }, board.svg);
+  const top = playerRow('upper');
+  const bottom = playerRow('lower');
   const status = h('p', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
   const inviteLink = h('a', { id: 'invite-link' });
   const invite = h('div', { id: 'invite', class: 'invite' },
@@ -42,10 +43,10 @@ export function mountMatch(root) {
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   const moves = h('ol', { id: 'moves', class: 'moves', 'aria-label': 'Moves' });
   const nav = h('div', { class: 'moves-nav', role: 'group', 'aria-label': 'Step through the moves' },
-    button('first', '⏮', { 'aria-label': 'First position', title: 'First position (Home)' }),
-    button('prev', '◀', { 'aria-label': 'Previous move', title: 'Previous move (←)' }),
-    button('next', '▶', { 'aria-label': 'Next move', title: 'Next move (→)' }),
-    button('last', '⏭', { 'aria-label': 'Current position', title: 'Current position (End)' }));
+    button('first', '«', { 'aria-label': 'First position', title: 'First position (Home)' }),
+    button('prev', '‹', { 'aria-label': 'Previous move', title: 'Previous move (←)' }),
+    button('next', '›', { 'aria-label': 'Next move', title: 'Next move (→)' }),
+    button('last', '»', { 'aria-label': 'Current position', title: 'Current position (End)' }));
   const claim = h('p', { id: 'claim', class: 'claim' });
   const acts = {
     abort: button('abort', 'Abort'),
@@ -75,7 +76,7 @@ export function mountMatch(root) {
       ...Object.values(acts)), claim, chooser, moveForm, notice, nav, moves,
     h('p', { class: 'meta' }, tc, ' · watching: ', spectators), tools);
   root.replaceChildren(h('section', { class: 'match-page' },
-    h('div', { class: 'board-col' }, top.row, h('div', { class: 'board-box' }, board.svg), bottom.row), side));
+    h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
 
   return function update(state, now) {
     const m = state.match;
@@ -83,9 +84,12 @@ export function mountMatch(root) {
     const mine = seat ? seat.side : null;
     const flipped = (mine === 'black') !== state.ui.flip;
     const elapsed = now - state.matchAt;
+    text(notice, state.notice.text);
+    attr(notice, 'data-code', state.notice.code || null);
     if (!m) {
       text(status, state.conn === 'online' ? 'Loading the match…' : 'Connecting…');
       board.update(emptyBoard(flipped));
+      for (const el of [invite, result, claim, chooser, moveForm, pdn, ...Object.values(acts)]) show(el, false);
       return false;
     }
     // Players: the viewer's side at the bottom.
@@ -127,6 +131,8 @@ export function mountMatch(root) {
       drag: state.ui.drag,
     });
     attr(board.svg, 'aria-label', `Frisian draughts board, ${turn} to move${live ? '' : ` (after ply ${shownPly})`}`);
+    // A player's board keeps touches for dragging; a watcher's scrolls the page.
+    cls(boardBox, 'seated', Boolean(seat) && m.phase === 'playing');
     // Status line.
     text(status, statusText(m, mine, live, shownPly));
     // Invite link while a seat is free.
@@ -184,8 +190,6 @@ export function mountMatch(root) {
     show(chooser, state.ui.choices.length > 0);
     // Move box.
     show(moveForm, Boolean(seat) && !finished);
-    text(notice, state.notice.text);
-    attr(notice, 'data-code', state.notice.code || null);
     // Move list.
     list(moves, `${m.match_id}:${m.moves.length}`, m.moves, (mv, i) =>
       h('li', { class: mv.side },
