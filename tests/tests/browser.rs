@@ -678,7 +678,14 @@ async fn the_tv_page_reveals_plies_on_time_and_takes_a_prediction_by_clicks() {
     };
     let interval_ms: u64 = 2500;
     let interval = format!("{interval_ms}ms");
-    let server = server(&["--channels", "1", "--ply-interval", &interval, "--game-pause", "2s"]);
+    let server = server(&[
+        "--channels",
+        "1",
+        "--ply-interval",
+        &interval,
+        "--game-pause",
+        "2s",
+    ]);
     let (reveals, recorder) = record_reveals(server.addr(), "tv1").await;
     let viewer = driver.browser(server.addr(), 1280, 900).await;
     viewer.on_new_document(TV_RECORDER).await;
@@ -737,7 +744,10 @@ async fn the_tv_page_reveals_plies_on_time_and_takes_a_prediction_by_clicks() {
         .filter_map(|mv| mv.strip_prefix(&format!("{from}-")).map(str::to_owned))
         .collect();
     expected.sort();
-    assert_eq!(offered, expected, "only legal squares from {from} are offered");
+    assert_eq!(
+        offered, expected,
+        "only legal squares from {from} are offered"
+    );
     let guess = format!("{from}-{}", offered[0]);
     viewer
         .click(&format!("#minit-board [data-square=\"{}\"]", offered[0]))
@@ -819,9 +829,14 @@ fn check_tv_log(log: &serde_json::Value, reveals: &[Reveal], guess: &str, interv
             .iter()
             .find(|r| r.game_id == game && r.plies == plies)
         else {
-            panic!("the page showed game {game} after {plies} plies, which the server never revealed to our watcher");
+            panic!(
+                "the page showed game {game} after {plies} plies, which the server never revealed to our watcher"
+            );
         };
-        assert_eq!(layout, reveal.board, "game {game}, {plies} plies: the board drawn");
+        assert_eq!(
+            layout, reveal.board,
+            "game {game}, {plies} plies: the board drawn"
+        );
         assert!(
             t + 300 >= reveal.at_ms,
             "game {game}: ply {plies} was on the page at {t}, before the server revealed it at {}",
@@ -844,7 +859,10 @@ fn check_tv_log(log: &serde_json::Value, reveals: &[Reveal], guess: &str, interv
                 );
             }
         }
-        if first_shown.last().is_none_or(|&(g, p, _)| (g, p) != (game, plies)) {
+        if first_shown
+            .last()
+            .is_none_or(|&(g, p, _)| (g, p) != (game, plies))
+        {
             first_shown.push((game, plies, t));
         }
     }
@@ -858,8 +876,13 @@ fn check_tv_log(log: &serde_json::Value, reveals: &[Reveal], guess: &str, interv
             gaps.push(t2 - t1);
         }
     }
-    eprintln!("TV page: reveals shown {interval_ms} ms apart as planned, measured gaps {gaps:?} ms");
-    assert!(gaps.len() >= 2, "the page showed at least three consecutive reveals: {first_shown:?}");
+    eprintln!(
+        "TV page: reveals shown {interval_ms} ms apart as planned, measured gaps {gaps:?} ms"
+    );
+    assert!(
+        gaps.len() >= 2,
+        "the page showed at least three consecutive reveals: {first_shown:?}"
+    );
     for gap in &gaps {
         assert!(
             *gap * 10 >= interval_ms * 6 && *gap <= interval_ms * 3,
@@ -868,7 +891,9 @@ fn check_tv_log(log: &serde_json::Value, reveals: &[Reveal], guess: &str, interv
     }
     let server_gaps: Vec<u64> = reveals
         .windows(2)
-        .filter(|w| w[0].game_id == w[1].game_id && w[1].plies == w[0].plies + 1 && w[0].mv.is_some())
+        .filter(|w| {
+            w[0].game_id == w[1].game_id && w[1].plies == w[0].plies + 1 && w[0].mv.is_some()
+        })
         .map(|w| w[1].at_ms - w[0].at_ms)
         .collect();
     for gap in &server_gaps {
@@ -876,5 +901,149 @@ fn check_tv_log(log: &serde_json::Value, reveals: &[Reveal], guess: &str, interv
             *gap * 10 >= interval_ms * 8,
             "the server revealed plies {gap} ms apart, less than its interval {interval_ms} ms"
         );
+    }
+}
+
+/// Installed before the match page's own scripts: the time (ms from navigation start) when
+/// the board first shows a position with the socket online.
+const INTERACTIVE_RECORDER: &str = r#"
+(() => {
+  const check = () => {
+    if (window.__interactive !== undefined || !document.body) return;
+    const board = document.getElementById('board');
+    if (board && board.getAttribute('data-fen') && document.body.dataset.conn === 'online') {
+      window.__interactive = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+})();
+"#;
+
+/// Everything the page downloaded: the document and every resource, uncompressed and as
+/// transferred, and the number of requests.
+const DOWNLOADED: &str = "
+    const nav = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource');
+    return {
+      decoded: nav.decodedBodySize + res.reduce((sum, r) => sum + r.decodedBodySize, 0),
+      transferred: nav.transferSize + res.reduce((sum, r) => sum + r.transferSize, 0),
+      requests: 1 + res.length,
+      files: res.map(r => r.name.replace(location.origin, '') + ' ' + r.decodedBodySize),
+    };
+";
+
+/// The match page's budget (issue 14: at most 150 KB uncompressed). Returns the bytes and the
+/// time to interactive measured by a browser with an empty cache.
+async fn measure_match_page(driver: &Driver, server: &TestServer, match_id: &str) -> (u64, f64) {
+    let fresh = driver.browser(server.addr(), 1280, 900).await;
+    fresh.on_new_document(INTERACTIVE_RECORDER).await;
+    fresh.goto(&format!("/m/{match_id}")).await;
+    let interactive = fresh
+        .wait_until(
+            "the match page to become interactive",
+            "return window.__interactive === undefined ? null : window.__interactive;",
+            vec![],
+        )
+        .await
+        .as_f64()
+        .expect("a time");
+    let downloaded = fresh.js(DOWNLOADED, vec![]).await;
+    fresh.close().await;
+    let bytes = downloaded["decoded"].as_u64().expect("bytes");
+    eprintln!(
+        "match page: {bytes} bytes uncompressed, {} transferred, {} requests, interactive at {interactive:.0} ms; files {}",
+        downloaded["transferred"], downloaded["requests"], downloaded["files"]
+    );
+    (bytes, interactive)
+}
+
+/// Issue 14, browser test 7: screenshots of the lobby, a match in progress (desktop and a
+/// 360 px phone) and the TV page under `target/screenshots/`; the phone page does not scroll
+/// sideways; and the match page's size and time to interactive for BENCHMARKS.md.
+#[tokio::test]
+async fn screenshots_of_lobby_match_and_tv_and_the_match_page_budget() {
+    let test = "screenshots_of_lobby_match_and_tv_and_the_match_page_budget";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&["--channels", "1", "--ply-interval", "1s"]);
+    let dir = screenshot_dir();
+    let white = driver.browser(server.addr(), 1280, 900).await;
+    let phone = driver.browser(server.addr(), 360, 780).await;
+    set_name(&white, "Sietske").await;
+    set_name(&phone, "Wytze").await;
+    let created = create_match(&white, "10+5", "white").await;
+    phone.goto(&created.invite).await;
+    wait_match_page(&phone, "black on the phone").await;
+    let game = &reference_games()[1];
+    play_opening(&white, &phone, game, 9).await;
+
+    // The match in progress, desktop and phone (the phone player's own view).
+    white.screenshot(&dir.join("match-desktop.png")).await;
+    phone.screenshot(&dir.join("match-360.png")).await;
+    let widths = phone
+        .js(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        widths[1],
+        json!(360),
+        "the phone's viewport is 360 CSS pixels"
+    );
+    assert!(
+        widths[0].as_u64() <= Some(360),
+        "the match page scrolls sideways at 360 px: {widths}"
+    );
+
+    // Budget, by a browser that has never seen the site.
+    let mut figures = Vec::new();
+    for _ in 0..3 {
+        figures.push(measure_match_page(&driver, &server, &created.match_id).await);
+    }
+    let bytes = figures[0].0;
+    let mut times: Vec<f64> = figures.iter().map(|f| f.1).collect();
+    times.sort_by(f64::total_cmp);
+    eprintln!(
+        "match page budget: {bytes} bytes uncompressed (limit 153600); interactive {times:?} ms from navigation start"
+    );
+    assert!(
+        bytes <= 150 * 1024,
+        "the match page downloads {bytes} bytes, over the 150 KB budget"
+    );
+
+    // The lobby with the live match and the TV channel listed.
+    let lobby = driver.browser(server.addr(), 1280, 900).await;
+    lobby.goto("/").await;
+    lobby
+        .wait_for(&format!("[data-live=\"{}\"]", created.match_id))
+        .await;
+    lobby.wait_for("[data-channel=\"tv1\"]").await;
+    lobby.screenshot(&dir.join("lobby.png")).await;
+
+    // The TV page with a few plies revealed, desktop and phone.
+    lobby.goto("/tv/1").await;
+    lobby
+        .wait_until(
+            "a few plies on TV",
+            "const p = document.querySelector('#game-info [data-role=ply]');
+             return p !== null && Number(p.textContent) >= 3;",
+            vec![],
+        )
+        .await;
+    lobby.screenshot(&dir.join("tv.png")).await;
+    phone.goto("/tv/1").await;
+    phone.wait_for("#minit-board [data-piece]").await;
+    phone.screenshot(&dir.join("tv-360.png")).await;
+    let width = phone
+        .js("return document.documentElement.scrollWidth;", vec![])
+        .await;
+    assert!(
+        width.as_u64() <= Some(360),
+        "the TV page scrolls sideways at 360 px: {width}"
+    );
+    for browser in [white, phone, lobby] {
+        browser.close().await;
     }
 }
