@@ -320,6 +320,48 @@ impl Browser {
         }
     }
 
+    /// Drags the element matching `from` onto the element matching `to` with the mouse
+    /// (pointer down, a move in steps, pointer up), as a person drags a piece.
+    pub async fn drag(&self, from: &str, to: &str) {
+        use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+        self.wait_visible(from).await;
+        self.wait_visible(to).await;
+        let find = |css: &str| {
+            let css = css.to_owned();
+            async move {
+                self.client
+                    .find(Locator::Css(&css))
+                    .await
+                    .unwrap_or_else(|err| panic!("finding {css}: {err}"))
+            }
+        };
+        let (source, target) = (find(from).await, find(to).await);
+        let gesture = MouseActions::new("mouse".to_owned())
+            .then(PointerAction::MoveToElement {
+                element: source,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveToElement {
+                element: target,
+                duration: Some(Duration::from_millis(250)),
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client
+            .perform_actions(gesture)
+            .await
+            .unwrap_or_else(|err| panic!("dragging {from} to {to}: {err}"));
+        let _ = self.client.release_actions().await;
+    }
+
     /// Types `text` into the element matching `css` (after clearing it).
     pub async fn type_into(&self, css: &str, text: &str) {
         self.wait_visible(css).await;

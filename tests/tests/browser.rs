@@ -5,7 +5,7 @@
 //! own chromedriver; each player is a separate Chromium with its own empty profile. Without
 //! Chromium a developer sees "skipped: install chromium" (CI fails instead).
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use boardcast_protocol::{
@@ -22,15 +22,19 @@ use boardcast_tests::web::{
 use fantoccini::key::Key;
 use serde_json::json;
 
-fn server_bin() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+/// The server under test: this package's build of it, or `BOARDCAST_SERVER_BIN` (for example
+/// a release build, to measure the page budget as users get it).
+fn server_bin() -> PathBuf {
+    std::env::var_os("BOARDCAST_SERVER_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_boardcast-server-e2e")))
 }
 
 /// Starts the server quietly with `args`.
 fn server(args: &[&str]) -> TestServer {
     let mut all = vec!["--log", "error"];
     all.extend_from_slice(args);
-    TestServer::start(server_bin(), &all)
+    TestServer::start(&server_bin(), &all)
 }
 
 /// Opens a WebSocket from the page the browser is on (so with that page's origin) and tells
@@ -307,7 +311,7 @@ const WATCH_PRESENCE: &str = "
 ";
 
 /// Issue 14, browser test 2: a player reloads the page mid-game and keeps the seat and the
-/// position; the opponent sees the absence and the return.
+/// position; the opponent sees the absence and the return (and answers by drag-and-drop).
 #[tokio::test]
 async fn a_player_who_reloads_keeps_the_seat_and_the_opponent_sees_it() {
     let test = "a_player_who_reloads_keeps_the_seat_and_the_opponent_sees_it";
@@ -358,11 +362,23 @@ async fn a_player_who_reloads_keeps_the_seat_and_the_opponent_sees_it() {
         "black saw white go and come back: {seen:?}"
     );
 
-    // Still white's seat: the reloaded page plays on by clicks.
-    let next = &plies(game)[4];
+    // Still white's seat: the reloaded page plays on by clicks; black answers by dragging
+    // the piece.
+    let all = plies(game);
+    let next = &all[4];
     play_by_clicks(&white, &next.route, next.capture, next.how).await;
     wait_fen(&black, "black", &game.fens[4]).await;
     wait_fen(&white, "white", &game.fens[4]).await;
+    let answer = &all[5];
+    assert!(!answer.capture, "ply 5 of the game is a quiet move");
+    black
+        .drag(
+            &format!("#board [data-square=\"{}\"]", answer.route[0]),
+            &format!("#board [data-square=\"{}\"]", answer.route[1]),
+        )
+        .await;
+    wait_fen(&white, "white", &game.fens[5]).await;
+    wait_fen(&black, "black", &game.fens[5]).await;
     white.close().await;
     black.close().await;
 }
@@ -928,6 +944,9 @@ const DOWNLOADED: &str = "
       decoded: nav.decodedBodySize + res.reduce((sum, r) => sum + r.decodedBodySize, 0),
       transferred: nav.transferSize + res.reduce((sum, r) => sum + r.transferSize, 0),
       requests: 1 + res.length,
+      document_ms: nav.responseEnd,
+      dom_ready_ms: nav.domContentLoadedEventEnd,
+      loaded_ms: nav.loadEventEnd,
       files: res.map(r => r.name.replace(location.origin, '') + ' ' + r.decodedBodySize),
     };
 ";
@@ -951,8 +970,14 @@ async fn measure_match_page(driver: &Driver, server: &TestServer, match_id: &str
     fresh.close().await;
     let bytes = downloaded["decoded"].as_u64().expect("bytes");
     eprintln!(
-        "match page: {bytes} bytes uncompressed, {} transferred, {} requests, interactive at {interactive:.0} ms; files {}",
-        downloaded["transferred"], downloaded["requests"], downloaded["files"]
+        "match page: {bytes} bytes uncompressed, {} transferred, {} requests; document at {:.0} ms, \
+         DOMContentLoaded {:.0} ms, load {:.0} ms, interactive (board and socket online) {interactive:.0} ms; files {}",
+        downloaded["transferred"],
+        downloaded["requests"],
+        downloaded["document_ms"].as_f64().unwrap_or(f64::NAN),
+        downloaded["dom_ready_ms"].as_f64().unwrap_or(f64::NAN),
+        downloaded["loaded_ms"].as_f64().unwrap_or(f64::NAN),
+        downloaded["files"]
     );
     (bytes, interactive)
 }
