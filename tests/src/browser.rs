@@ -362,6 +362,18 @@ impl Browser {
         let _ = self.client.release_actions().await;
     }
 
+    /// Presses and releases `key` on the keyboard, wherever the focus is.
+    pub async fn press(&self, key: char) {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let stroke = KeyActions::new("keyboard".to_owned())
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+        self.client
+            .perform_actions(stroke)
+            .await
+            .unwrap_or_else(|err| panic!("pressing {key:?}: {err}"));
+    }
+
     /// Types `text` into the element matching `css` (after clearing it).
     pub async fn type_into(&self, css: &str, text: &str) {
         self.wait_visible(css).await;

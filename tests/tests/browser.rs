@@ -11,7 +11,6 @@ use std::time::Duration;
 use boardcast_protocol::{
     ChannelEvent, ClientMessage, Encoding, ServerMessage, Side, Target, Watch,
 };
-use boardcast_tests::TestServer;
 use boardcast_tests::browser::{Browser, Driver, ForeignSite, screenshot_dir};
 use boardcast_tests::client::Client;
 use boardcast_tests::games::{RefGame, reference_games};
@@ -19,6 +18,7 @@ use boardcast_tests::web::{
     Ambiguity, Created, board_fen, choose, create_match, create_submitted, dest_squares,
     play_by_clicks, set_name, wait_fen, wait_match_page, wait_presence, wait_result,
 };
+use boardcast_tests::{TestServer, http_get};
 use fantoccini::key::Key;
 use serde_json::json;
 
@@ -238,6 +238,14 @@ async fn two_browsers_play_a_reference_game_by_clicking_while_a_third_watches() 
     wait_match_page(&watcher, "the spectator").await;
     wait_presence(&white, "white", "black", "connected").await;
 
+    white
+        .wait_until(
+            "white to count one spectator",
+            "return document.querySelector('#spectators').textContent.trim() === '1';",
+            vec![],
+        )
+        .await;
+
     let everyone = [
         ("white", &white),
         ("black", &black),
@@ -268,6 +276,44 @@ async fn two_browsers_play_a_reference_game_by_clicking_while_a_third_watches() 
             game.fens.last().map(String::as_str)
         );
     }
+    // The spectator's move list is the game in standard notation (the full route only for
+    // the ambiguous capture), and the arrow keys step through it.
+    let notation = watcher
+        .js(
+            "return Array.from(document.querySelectorAll('#moves [data-ply]'), b => b.textContent.trim());",
+            vec![],
+        )
+        .await;
+    assert_eq!(notation, json!(game.moves), "the spectator's move list");
+    let last = game.fens.len() - 1;
+    watcher.press(char::from(Key::Left)).await;
+    wait_fen(&watcher, "the spectator one ply back", &game.fens[last - 1]).await;
+    assert_eq!(
+        watcher.attr("#moves [data-ply].current", "data-ply").await,
+        Some(last.to_string())
+    );
+    watcher.press(char::from(Key::Left)).await;
+    wait_fen(
+        &watcher,
+        "the spectator two plies back",
+        &game.fens[last - 2],
+    )
+    .await;
+    watcher.press(char::from(Key::End)).await;
+    wait_fen(&watcher, "the spectator back at the end", &game.fens[last]).await;
+
+    // The finished game's PDN is offered and holds the game.
+    let pdn = watcher
+        .attr("[data-action=download-pdn]", "href")
+        .await
+        .expect("a PDN link once the game is over");
+    assert_eq!(pdn, format!("/games/{}.pdn", created.match_id));
+    let (status, body) = http_get(server.addr(), &pdn).expect("the PDN");
+    assert_eq!(status, 200);
+    assert!(
+        body.contains(game.moves.last().expect("moves")),
+        "the PDN holds the last move: {body}"
+    );
     for browser in [white, black, watcher] {
         browser.close().await;
     }
@@ -1006,6 +1052,21 @@ async fn screenshots_of_lobby_match_and_tv_and_the_match_page_budget() {
     // The match in progress, desktop and phone (the phone player's own view).
     white.screenshot(&dir.join("match-desktop.png")).await;
     phone.screenshot(&dir.join("match-360.png")).await;
+    // And in the dark theme, as a system set to dark shows it.
+    white
+        .cdp(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+        )
+        .await;
+    white
+        .wait_until(
+            "the dark theme",
+            "return matchMedia('(prefers-color-scheme: dark)').matches;",
+            vec![],
+        )
+        .await;
+    white.screenshot(&dir.join("match-desktop-dark.png")).await;
     let widths = phone
         .js(
             "return [document.documentElement.scrollWidth, window.innerWidth];",
