@@ -96,6 +96,9 @@ pub struct Driver {
     child: Child,
     url: String,
     install: Install,
+    /// `TMPDIR` of chromedriver and its browsers (Chromium leaves singleton directories
+    /// there when it is killed); removed after the group is gone.
+    tmp: tempfile::TempDir,
     _turn: tokio::sync::MutexGuard<'static, ()>,
 }
 
@@ -125,7 +128,9 @@ impl Driver {
         turn: tokio::sync::MutexGuard<'static, ()>,
     ) -> std::io::Result<Driver> {
         let addr = crate::free_addr();
+        let tmp = tempfile::tempdir()?;
         let child = Command::new(&install.chromedriver)
+            .env("TMPDIR", tmp.path())
             .arg(format!("--port={}", addr.port()))
             .arg("--allowed-ips=127.0.0.1")
             .stdout(Stdio::null())
@@ -137,6 +142,7 @@ impl Driver {
             child,
             url: format!("http://{addr}"),
             install,
+            tmp,
             _turn: turn,
         };
         wait_listening(&mut driver.child, addr, "chromedriver")?;
@@ -146,7 +152,7 @@ impl Driver {
     /// Opens a new browser (its own Chromium, its own empty profile) with a `width`×`height`
     /// viewport, pointed at `server`.
     pub async fn browser(&self, server: SocketAddr, width: u32, height: u32) -> Browser {
-        let profile = tempfile::tempdir().expect("a temporary profile directory");
+        let profile = tempfile::tempdir_in(self.tmp.path()).expect("a temporary profile directory");
         let mut args: Vec<String> = CHROMIUM_FLAGS
             .iter()
             .map(|flag| (*flag).to_owned())
