@@ -2,7 +2,7 @@
 //! on the same port as the WebSocket.
 //!
 //! Every page (`/`, `/m/{id}`, `/i/{code}`, `/tv/{n}`, `/g/{id}`) is the one shell
-//! `web/index.html`; its module script reads the path. The shell refers to the other files
+//! `web/index.html`; its module script reads the path, and every module is preloaded. The shell refers to the other files
 //! under `/assets/{version}/…`, where `version` is a digest of every embedded file: the shell
 //! is revalidated on each visit (`no-cache` + `ETag`), the versioned files are cached for a
 //! year, so a new build is picked up at once and an unchanged one costs one 304.
@@ -30,6 +30,9 @@ struct Files;
 
 /// Where the shell's placeholder `%ASSETS%` points: `/assets/{version}`.
 const ASSETS_PLACEHOLDER: &str = "%ASSETS%";
+/// Replaced by a `modulepreload` link for every module, so the browser fetches them all at
+/// once instead of discovering them import by import.
+const PRELOAD_PLACEHOLDER: &str = "%PRELOAD%";
 
 /// Versioned assets never change under their URL.
 const CACHE_IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -88,7 +91,15 @@ fn build() -> &'static (String, Shell) {
         let template = Files::get("index.html").map_or_else(String::new, |file| {
             String::from_utf8_lossy(&file.data).into_owned()
         });
-        let body = template.replace(ASSETS_PLACEHOLDER, &format!("/assets/{version}"));
+        let prefix = format!("/assets/{version}");
+        let preload: String = names
+            .iter()
+            .filter(|name| name.ends_with(".js"))
+            .map(|name| format!("<link rel=\"modulepreload\" href=\"{prefix}/{name}\">\n"))
+            .collect();
+        let body = template
+            .replace(PRELOAD_PLACEHOLDER, preload.trim_end())
+            .replace(ASSETS_PLACEHOLDER, &prefix);
         let etag = etag_for(&version, "shell");
         (version, Shell { body, etag })
     })

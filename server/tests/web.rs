@@ -113,7 +113,15 @@ async fn every_page_is_the_shell_with_a_strict_policy_and_revalidation() {
             "<script type=\"module\" src=\"{prefix}/js/main.js\"></script>"
         )));
         assert!(html.contains(&format!("href=\"{prefix}/css/app.css\"")));
-        assert!(!html.contains("%ASSETS%"));
+        assert!(!html.contains('%'), "every placeholder filled");
+        for module in ["js/state.js", "js/render/board.js", "js/render/match.js"] {
+            assert!(
+                html.contains(&format!(
+                    "<link rel=\"modulepreload\" href=\"{prefix}/{module}\">"
+                )),
+                "{module}"
+            );
+        }
     }
 }
 

@@ -151,6 +151,9 @@ function matchEvent(state, { match_id, v, event }, now) {
     }
     case 'draw_offered': m.draw_offer = body; break;
     case 'draw_declined':
+      m.draw_offer = null;
+      if (state.seat && body !== state.seat.side) state.notice = { text: 'your draw offer was declined', code: '' };
+      break;
     case 'draw_offer_cancelled': m.draw_offer = null; break;
     case 'player_left':
       if (m[body.side]) m[body.side].connected = false;
@@ -172,7 +175,10 @@ function matchEvent(state, { match_id, v, event }, now) {
       actions.clearInput(state);
       break;
     case 'rematch_offered': m.rematch_offer = body; break;
-    case 'rematch_declined': m.rematch_offer = null; break;
+    case 'rematch_declined':
+      m.rematch_offer = null;
+      if (state.seat && body !== state.seat.side) state.notice = { text: 'your rematch offer was declined', code: '' };
+      break;
     case 'rematch_started':
       m.rematch = body;
       m.rematch_offer = null;

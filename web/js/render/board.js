@@ -35,11 +35,11 @@ export function mountBoard() {
   svg.append(s('rect', { class: 'light', x: 0, y: 0, width: 10, height: 10 }));
   const squares = {};
   for (let n = 1; n <= 50; n++) {
+    const num = s('text', { class: 'num', x: 0.05, y: 0.2 }, String(n));
     const g = s('g', { 'data-square': n, class: 'sq' },
       s('rect', { class: 'dark', width: 1, height: 1 }),
-      s('text', { class: 'num', x: 0.06, y: 0.24 }, String(n)),
-      s('circle', { class: 'dot', cx: 0.5, cy: 0.5, r: 0.14 }));
-    squares[n] = { g, piece: null, code: '', counter: null };
+      s('circle', { class: 'dot', cx: 0.5, cy: 0.5, r: 0.14 }), num);
+    squares[n] = { g, num, piece: null, code: '', counter: null };
     svg.append(g);
   }
   const drag = s('g', { class: 'drag-piece', 'pointer-events': 'none' });
@@ -75,7 +75,7 @@ export function mountBoard() {
         if (sq.piece) sq.piece.remove();
         sq.piece = code ? pieceNode(code) : null;
         sq.counter = null;
-        if (sq.piece) sq.g.append(sq.piece);
+        if (sq.piece) sq.g.insertBefore(sq.piece, sq.num); // numbers stay on top
         sq.code = code;
       }
       const count = sq.piece && code[1] === 'k' ? counters.get(n) : undefined;

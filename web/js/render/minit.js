@@ -122,6 +122,8 @@ export function mountMinit(root) {
     const table = ch ? ch.standings || [] : [];
     list(standings, JSON.stringify(table), table, (e) => rows([e])[0]);
     list(board2, JSON.stringify(state.leaderboard), state.leaderboard, (e) => rows([e])[0]);
+    if (!state.leaderboard.length && !board2.firstChild) board2.append(h('li', { class: 'empty' }, 'No predictions yet.'));
+    if (!table.length && !standings.firstChild) standings.append(h('li', { class: 'empty' }, 'Standings appear when the game ends.'));
     document.title = `${ch ? ch.channel : 'TV'} – Boardcast`;
     return ticking;
   };
