@@ -970,6 +970,15 @@ fn check_tv_log(log: &serde_json::Value, reveals: &[Reveal], guess: &str, interv
 /// the board first shows a position with the socket online.
 const INTERACTIVE_RECORDER: &str = r#"
 (() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('open', () => {
+        if (window.__socketOpen === undefined) window.__socketOpen = performance.now();
+      });
+    }
+  };
   const check = () => {
     if (window.__interactive !== undefined || !document.body) return;
     const board = document.getElementById('board');
@@ -991,6 +1000,7 @@ const DOWNLOADED: &str = "
       transferred: nav.transferSize + res.reduce((sum, r) => sum + r.transferSize, 0),
       requests: 1 + res.length,
       document_ms: nav.responseEnd,
+      socket_open_ms: window.__socketOpen,
       dom_ready_ms: nav.domContentLoadedEventEnd,
       loaded_ms: nav.loadEventEnd,
       files: res.map(r => r.name.replace(location.origin, '') + ' ' + r.decodedBodySize),
@@ -1001,6 +1011,9 @@ const DOWNLOADED: &str = "
 /// time to interactive measured by a browser with an empty cache.
 async fn measure_match_page(driver: &Driver, server: &TestServer, match_id: &str) -> (u64, f64) {
     let fresh = driver.browser(server.addr(), 1280, 900).await;
+    // A running browser (its first page costs a renderer's start) with an empty cache: a
+    // page of the site that loads none of the client's files.
+    fresh.goto("/healthz").await;
     fresh.on_new_document(INTERACTIVE_RECORDER).await;
     fresh.goto(&format!("/m/{match_id}")).await;
     let interactive = fresh
@@ -1017,12 +1030,14 @@ async fn measure_match_page(driver: &Driver, server: &TestServer, match_id: &str
     let bytes = downloaded["decoded"].as_u64().expect("bytes");
     eprintln!(
         "match page: {bytes} bytes uncompressed, {} transferred, {} requests; document at {:.0} ms, \
-         DOMContentLoaded {:.0} ms, load {:.0} ms, interactive (board and socket online) {interactive:.0} ms; files {}",
+         DOMContentLoaded {:.0} ms, load {:.0} ms, socket open {:.0} ms, interactive (board and \
+         socket online) {interactive:.0} ms; files {}",
         downloaded["transferred"],
         downloaded["requests"],
         downloaded["document_ms"].as_f64().unwrap_or(f64::NAN),
         downloaded["dom_ready_ms"].as_f64().unwrap_or(f64::NAN),
         downloaded["loaded_ms"].as_f64().unwrap_or(f64::NAN),
+        downloaded["socket_open_ms"].as_f64().unwrap_or(f64::NAN),
         downloaded["files"]
     );
     (bytes, interactive)
