@@ -268,7 +268,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
         }),
     )
     .await;
-    assert_eq!(client.expect("move"), "move 1 32-28");
+    assert_eq!(client.expect("move"), "move 1. 32-28");
     assert_eq!(client.expect("turn"), "turn black");
 
     // Refusals and unreadable frames are lines, and the client carries on.

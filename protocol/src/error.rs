@@ -40,11 +40,18 @@ pub enum ErrorCode {
     Internal,
     /// The server understood the message but does not offer this feature (yet).
     Unsupported,
+    /// A match action's ack id is not above the highest id already carried out for the seat,
+    /// and is not one of those ids either: ids must increase per seat, across reconnects.
+    /// Nothing was applied.
+    StaleId,
+    /// A prediction that is not a legal move of the side to move in the position shown
+    /// before the coming ply; it is not recorded, so it can never count as a strike.
+    IllegalPrediction,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -62,6 +69,8 @@ impl ErrorCode {
         ErrorCode::ShuttingDown,
         ErrorCode::Internal,
         ErrorCode::Unsupported,
+        ErrorCode::StaleId,
+        ErrorCode::IllegalPrediction,
     ];
 }
 

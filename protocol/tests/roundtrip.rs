@@ -116,6 +116,7 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
             )),
         ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Id(id))),
         ident().prop_map(|code| ClientMessage::JoinMatch(JoinMatch::Code(code))),
+        ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Myself(id))),
         (ident(), of(any::<u64>()))
             .prop_map(|(token, since_v)| ClientMessage::Resume(Resume { token, since_v })),
         (ident(), ident(), squares()).prop_map(|(match_id, token, route)| ClientMessage::Move(

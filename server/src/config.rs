@@ -66,6 +66,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
     pub grace: Duration,
 
+    /// How long each player has to make their first move once it is due (clocks do not run
+    /// before a player's first move); a match whose player misses it is aborted.
+    #[arg(long, env = "BOARDCAST_FIRST_MOVE_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub first_move_timeout: Duration,
+
     /// MinitChess TV channels playing engine games forever (`tv1`, `tv2`, …).
     #[arg(long, env = "BOARDCAST_CHANNELS", default_value_t = 2)]
     pub channels: usize,

@@ -75,6 +75,7 @@ pub async fn serve(
     let (tasks, all_done) = shutdown::tasks();
     let settings = Settings {
         grace: config.grace,
+        first_move_timeout: config.first_move_timeout,
         linger: FINISHED_LINGER,
         max_matches: config.max_matches,
     };

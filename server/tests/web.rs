@@ -221,6 +221,26 @@ async fn unknown_files_and_pages_are_404() {
     }
 }
 
+/// Everything a browser downloads for the match page (the shell, every module it preloads,
+/// the stylesheet and the icon) stays within the budget of issue 14: 150 KB uncompressed.
+#[tokio::test]
+async fn the_match_page_downloads_at_most_150_kb() {
+    let shell = get("/m/m7Kq2Xw9", &[]).await;
+    let html = String::from_utf8(shell.body.clone()).unwrap();
+    let mut total = shell.body.len();
+    let mut fetched = 0;
+    for (name, _) in served_files() {
+        let url = format!("{}/{name}", web::assets_prefix());
+        let referenced = html.contains(&url) || name.starts_with("js/");
+        if referenced {
+            total += get(&url, &[]).await.body.len();
+            fetched += 1;
+        }
+    }
+    assert!(fetched >= 10, "{fetched} files");
+    assert!(total <= 150_000, "the match page downloads {total} bytes");
+}
+
 /// Everything comes from this origin: no URL of another site in any file (the SVG namespace
 /// is a name, not a fetch), no inline style or script, and server text never parsed as HTML.
 #[test]

@@ -126,6 +126,13 @@ export function listen(root, state, run) {
   document.addEventListener('keydown', (event) => {
     const t = /** @type {HTMLElement} */ (event.target);
     const typing = t.matches('input, select, textarea');
+    const square = t.closest && t.closest('[data-square]');
+    if (square && (event.key === 'Enter' || event.key === ' ')) {
+      event.preventDefault();
+      return run(square.closest('#minit-board')
+        ? actions.minitClick(state, square.dataset.square)
+        : actions.clickSquare(state, Number(square.dataset.square)));
+    }
     if (event.key === 'Escape') {
       if (typing) t.blur();
       actions.clearInput(state);

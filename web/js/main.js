@@ -104,6 +104,7 @@ function run(effects) {
 function go(path, replace, alreadyFollowed) {
   if (location.pathname !== path) history[replace ? 'replaceState' : 'pushState'](null, '', path);
   state.route = parseRoute(path);
+  state.notice = { text: '', code: '' };
   if (alreadyFollowed) return;
   resetMatch(state);
   state.channel = null;

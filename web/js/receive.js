@@ -19,7 +19,9 @@ export function receive(state, msg, now) {
   const [type] = Object.keys(msg);
   const body = msg[type];
   switch (type) {
-    case 'welcome': return actions.enter(state);
+    case 'welcome':
+      if (state.notice.code === 'shutdown') state.notice = { text: '', code: '' };
+      return actions.enter(state);
     case 'ack': return ack(state, body);
     case 'error': return refused(state, body);
     case 'lobby':
@@ -70,6 +72,11 @@ function refused(state, { id, code, message }) {
   state.notice = { text: message, code };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
+  if (code === 'stale_id') {
+    // Ids must grow per seat (PROTOCOL.md §9); the message names the last one carried out.
+    const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));
+    if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
+  }
   if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
   if (request.kind === 'resume' && code === 'invalid_token') {
     // The seat is gone (another server, or a wiped database): watch instead.

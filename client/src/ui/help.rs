@@ -12,7 +12,10 @@ pub const HOME: &[(&str, &str)] = &[
     ("↑ ↓ j k", "select"),
     ("Enter w", "join the seek / watch the match or channel"),
     ("p", "predict the selected channel"),
-    ("c / C", "create a public / private match"),
+    (
+        "c / C",
+        "new match: time control, colour, public or private",
+    ),
     ("i", "join a private match by invite code"),
     (
         "e",
@@ -35,6 +38,10 @@ pub const MATCH: &[(&str, &str)] = &[
     ("m / M", "offer or accept a rematch / decline"),
     ("c / C", "claim the win / a draw when the opponent is gone"),
     ("n f t", "square numbers, flip board, letter pieces"),
+    (
+        "s",
+        "save the finished match's PDN (--save-pdn DIR, or here)",
+    ),
     ("q", "back to the home screen (the seat is kept)"),
 ];
 
@@ -44,6 +51,7 @@ pub const CHANNEL: &[(&str, &str)] = &[
     ("b1-c3 Enter", "type a guess for the coming ply"),
     ("p", "prediction on or off"),
     ("f", "FULL (figurines) or FLAT (letters) pieces"),
+    ("L", "all-time prediction leaderboard, with your own place"),
     ("Esc", "clear the input and the picked square"),
     ("q", "back to the home screen"),
 ];

@@ -155,6 +155,18 @@ impl RevealedGame {
         self.game.start_ply()
     }
 
+    /// Whether `mv` (`b1-c3`) is a legal move of the side to move in the revealed position.
+    /// It depends on that position alone, so it tells nothing about the coming ply.
+    pub fn is_legal(&self, mv: &str) -> bool {
+        mv.parse::<minitchess::Move>()
+            .is_ok_and(|mv| self.game.legal_moves().contains(&mv))
+    }
+
+    /// The side whose move is revealed next.
+    pub fn side_to_move(&self) -> Side {
+        side(self.game.side_to_move())
+    }
+
     /// Plays and reveals the next ply; `None` once the game is over.
     pub fn reveal(&mut self) -> Option<Revealed> {
         let ply = self.game.ply();
@@ -313,6 +325,20 @@ mod tests {
             "nothing to predict once the game is over"
         );
         assert!(revealed.view(None).legal.is_empty());
+    }
+
+    #[test]
+    fn legality_is_judged_in_the_revealed_position() {
+        let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
+        assert!(revealed.is_legal("b1-c3") && revealed.is_legal("a2-a3"));
+        // A pawn steps one square; black does not move first; nonsense is never legal.
+        for illegal in ["a2-a4", "a5-a4", "b1-b3", "z9-a1", ""] {
+            assert!(!revealed.is_legal(illegal), "{illegal}");
+        }
+        assert_eq!(revealed.side_to_move(), Side::White);
+        revealed.reveal();
+        assert!(revealed.is_legal("a5-a4") && !revealed.is_legal("a2-a3"));
+        assert_eq!(revealed.side_to_move(), Side::Black);
     }
 
     #[test]

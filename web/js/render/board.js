@@ -14,6 +14,8 @@ export function squareXY(n, flipped) {
   return flipped ? [9 - col, 9 - row] : [col, row];
 }
 
+const PIECE_NAMES = { wm: 'white man', wk: 'white king', bm: 'black man', bk: 'black king' };
+
 /** The crown of a king: a band with three points, in board units around (0.5, 0.5). */
 const CROWN = 'M0.3 0.62 L0.27 0.38 L0.39 0.5 L0.5 0.32 L0.61 0.5 L0.73 0.38 L0.7 0.62 Z';
 
@@ -92,6 +94,10 @@ export function mountBoard() {
       cls(sq.g, 'last', last.has(n));
       cls(sq.g, 'captured', captured.has(n));
       cls(sq.g, 'movable', view.movable.has(n));
+      const clickable = view.movable.has(n) || view.dests.has(n) || selected.has(n);
+      attr(sq.g, 'tabindex', clickable ? 0 : null);
+      attr(sq.g, 'role', clickable ? 'button' : null);
+      attr(sq.g, 'aria-label', clickable ? `square ${n}${code ? `, ${PIECE_NAMES[code]}` : ''}${view.dests.has(n) ? ', move here' : ''}` : null);
       cls(sq.g, 'lifted', Boolean(view.drag && view.drag.moved && view.drag.from === n));
     }
     flippedNow = view.flipped;

@@ -20,6 +20,10 @@ export function remaining(clock, side, elapsed) {
 
 /** What one clock element shows: text, and whether it runs and is low. */
 export function clockView(match, side, elapsed) {
+  if (match && !match.clock && match.time_control) {
+    // Before the clocks start (a waiting match) each side has the initial time.
+    return { text: clockText(match.time_control.initial_ms), running: false, low: false };
+  }
   if (!match || !match.clock) return { text: '–', running: false, low: false };
   const ms = remaining(match.clock, side, elapsed);
   return {

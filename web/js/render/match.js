@@ -16,7 +16,7 @@ function playerRow(slot) {
   const dot = h('span', { class: 'presence-dot', 'aria-hidden': 'true' });
   const name = h('span', { class: 'name' });
   const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, name);
-  const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off' });
+  const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
   return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, name, clock };
 }
 
@@ -102,6 +102,8 @@ export function mountMatch(root) {
       text(row.name, p ? `${p.name}${side === mine ? ' (you)' : ''} · ${side}` : `waiting for ${side}…`);
       const c = clockView(m, side, elapsed);
       attr(row.clock, 'data-clock', side);
+      attr(row.clock, 'aria-label', `${side}'s clock`);
+      show(row.clock, Boolean(m.time_control));
       text(row.clock, c.text);
       cls(row.clock, 'running', c.running);
       cls(row.clock, 'low', c.low);
@@ -189,7 +191,7 @@ export function mountMatch(root) {
     });
     show(chooser, state.ui.choices.length > 0);
     // Move box.
-    show(moveForm, Boolean(seat) && !finished);
+    show(moveForm, Boolean(seat) && playing);
     // Move list.
     list(moves, `${m.match_id}:${m.moves.length}`, m.moves, (mv, i) =>
       h('li', { class: mv.side },
@@ -222,7 +224,9 @@ function statusText(m, mine, live, shownPly) {
   if (m.phase === 'finished') return 'Game over';
   if (mine) {
     const first = m.moves.length === 0 ? ` You play ${mine}.` : '';
-    return m.turn === mine ? `Your turn.${first}` : `Waiting for your opponent.${first}`;
+    // Each side's first move is due promptly, or the server aborts the match.
+    const due = m.moves.length < 2 && m.turn === mine ? ' Make your first move soon, or the match is aborted.' : '';
+    return m.turn === mine ? `Your turn.${first}${due}` : `Waiting for your opponent.${first}`;
   }
   return `${cap(m.turn)} to move`;
 }

@@ -82,6 +82,10 @@ export function mountMinit(root) {
       cls(sq.g, 'selected', from === name);
       cls(sq.g, 'dest', tos.has(name));
       cls(sq.g, 'last', last.includes(name));
+      const clickable = (!from && froms.has(name)) || tos.has(name) || from === name;
+      attr(sq.g, 'tabindex', clickable ? 0 : null);
+      attr(sq.g, 'role', clickable ? 'button' : null);
+      attr(sq.g, 'aria-label', clickable ? `${name}${code ? `, ${code[0] === 'w' ? 'white' : 'black'} ${NAMES[code[1]]}` : ''}${tos.has(name) ? ', predict this move' : ''}` : null);
     }
     let ticking = false;
     if (!ch) {
