@@ -94,7 +94,8 @@ async fn a_player_claims_the_win_when_the_opponent_is_gone() {
     let server = server(&["--grace", "8s"]);
     let game = &reference_games()[0];
     let (white, black, _) = seated_pair(&driver, server.addr(), "15+10").await;
-    play_opening(&white, &black, game, 1).await;
+    // Both have moved (a player who never moved would rather see the match aborted).
+    play_opening(&white, &black, game, 2).await;
 
     black.close().await;
     wait_presence(&white, "white", "black", "gone").await;

@@ -142,8 +142,7 @@ async fn a_clock_runs_out_in_the_browser_and_both_see_the_result() {
     white.goto("/").await;
     white.wait_visible("form#create").await;
     choose(&white, "form#create select[name=time]", "custom").await;
-    // Fifteen seconds, no increment: white's clock runs from black's arrival, so leave
-    // white time for the first move by clicks on a busy machine.
+    // Fifteen seconds (the shortest the server allows), no increment.
     white
         .type_into("form#create input[name=minutes]", "0.25")
         .await;
@@ -156,9 +155,10 @@ async fn a_clock_runs_out_in_the_browser_and_both_see_the_result() {
     black.goto(&created.invite).await;
     wait_match_page(&black, "black").await;
 
-    // White plays one move; black lets the clock run.
+    // A clock runs once its player has made a first move: after three plies black is to
+    // move with a running clock, and lets it run out.
     let game = &reference_games()[0];
-    play_opening(&white, &black, game, 1).await;
+    play_opening(&white, &black, game, 3).await;
     black
         .wait_until(
             "black's clock running",
