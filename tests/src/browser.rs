@@ -265,13 +265,32 @@ impl Browser {
     ) -> Value {
         let deadline = Instant::now() + patience;
         loop {
-            let value = self.js(script, args.clone()).await;
-            if truthy(&value) {
-                return value;
-            }
+            // A script that fails (an element not drawn yet) counts as "not yet".
+            let value = match self.client.execute(script, args.clone()).await {
+                Ok(value) if truthy(&value) => return value,
+                Ok(value) => value,
+                Err(err) => Value::String(format!("script error: {err}")),
+            };
             if Instant::now() > deadline {
                 let url = self.url().await;
-                panic!("gave up after {patience:?} waiting for {what} on {url} (last: {value})");
+                // What the page looked like, for whoever reads the failure.
+                let dir = screenshot_dir().join("failures");
+                let slug: String = what
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                    .take(80)
+                    .collect();
+                let shot = dir.join(format!("{slug}.png"));
+                let saved = match self.client.screenshot().await {
+                    Ok(png) => std::fs::create_dir_all(&dir)
+                        .and_then(|()| std::fs::write(&shot, png))
+                        .map(|()| format!("; the page is in {}", shot.display()))
+                        .unwrap_or_default(),
+                    Err(_) => String::new(),
+                };
+                panic!(
+                    "gave up after {patience:?} waiting for {what} on {url} (last: {value}){saved}"
+                );
             }
             tokio::time::sleep(POLL).await;
         }
@@ -317,10 +336,7 @@ impl Browser {
             match outcome {
                 Ok(()) => return,
                 // Re-rendered under us or briefly covered: look again.
-                Err(err) if Instant::now() < deadline => {
-                    let _ = err;
-                    tokio::time::sleep(POLL).await;
-                }
+                Err(_) if Instant::now() < deadline => tokio::time::sleep(POLL).await,
                 Err(err) => panic!("clicking {css}: {err}"),
             }
         }

@@ -2,6 +2,8 @@
 
 use super::*;
 
+use futures_util::FutureExt;
+
 /// Opens a WebSocket from the page the browser is on (so with that page's origin) and tells
 /// how it went: `open`, or `closed:{code}` when the upgrade was refused.
 const OPEN_SOCKET: &str = "
@@ -25,6 +27,16 @@ async fn the_harness_drives_chromium_against_the_server() {
     browser
         .screenshot(&screenshot_dir().join("harness-healthz.png"))
         .await;
+    // A wait for something that never comes fails the test (after its patience).
+    let gave_up = std::panic::AssertUnwindSafe(browser.wait_for_value(
+        "an element that never comes",
+        "return document.querySelector('#never');",
+        vec![],
+        Duration::from_secs(1),
+    ))
+    .catch_unwind()
+    .await;
+    assert!(gave_up.is_err(), "the wait gave up with a panic");
     browser.close().await;
 }
 
