@@ -47,11 +47,16 @@ pub enum ErrorCode {
     /// A prediction that is not a legal move of the side to move in the position shown
     /// before the coming ply; it is not recorded, so it can never count as a strike.
     IllegalPrediction,
+    /// The client's address (an IPv4 address, or an IPv6 /64) is at one of its per-address
+    /// limits: matches created or engine games started per minute, or matches waiting for an
+    /// opponent. The message names the limit and when to try again; nothing changed, and the
+    /// connection stays open.
+    AddressLimit,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -71,6 +76,7 @@ impl ErrorCode {
         ErrorCode::Unsupported,
         ErrorCode::StaleId,
         ErrorCode::IllegalPrediction,
+        ErrorCode::AddressLimit,
     ];
 }
 

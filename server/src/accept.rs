@@ -1,23 +1,32 @@
-//! The accept loop: admits each TCP connection under the connection limit, tunes its socket,
-//! and serves HTTP/1.1 on it (with a deadline for the request head, and upgrades to
-//! WebSocket) until shutdown.
+//! The accept loop: admits each TCP connection under the connection limits (in all and per
+//! client address), tunes its socket, and serves HTTP/1.1 on it (with a deadline for the
+//! request head, and upgrades to WebSocket) until shutdown.
 //!
 //! Every accepted connection holds an [`Admission`](crate::limits::Admission) for its whole
 //! life, handed on to the WebSocket session it may become: so a client that connects and
-//! never completes a request counts against `--max-connections`, and is closed after
-//! `--handshake-timeout`.
+//! never completes a request counts against `--max-connections` and its address's
+//! `--max-connections-per-address`, and is closed after `--handshake-timeout`. A connection
+//! over a limit is still answered (its upgrade closes with 1013 and the reason) while refusal
+//! places last; beyond them it is closed at once. Either way the hit is counted and logged.
+//!
+//! With TLS ([`crate::tls`]) the handshake comes first, and must also complete within
+//! `--handshake-timeout`; then the request head has its own `--handshake-timeout`.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
-use crate::limits::ConnectionLimit;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::address::{ClientAddr, Peer};
+use crate::limits::Admission;
+use crate::server::App;
+use crate::shutdown::{Shutdown, TaskGuard, Tasks};
 
 /// The kernel send buffer of an accepted socket. Moves and events are small; a client that
 /// does not read fills this quickly, and then the connection's bounded outbox, and is
@@ -33,25 +42,24 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 pub async fn serve(
     listener: TcpListener,
     router: Router,
-    limit: ConnectionLimit,
-    handshake_timeout: Duration,
+    app: App,
     mut shutdown: Shutdown,
     tasks: Tasks,
 ) {
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(handshake_timeout);
+        .header_read_timeout(app.config.handshake_timeout);
     loop {
-        // A place under the limit first, then the connection: beyond the limit and its
-        // refusal headroom, connections wait in the kernel's backlog.
-        let admission = tokio::select! {
+        // A place of some kind first, then the connection: when every place is taken,
+        // connections wait in the kernel's backlog.
+        tokio::select! {
             _ = shutdown.recv() => return,
-            admission = limit.admit() => admission,
-        };
-        let stream = tokio::select! {
+            () = app.limit.ready() => {}
+        }
+        let (stream, peer) = tokio::select! {
             _ = shutdown.recv() => return,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(err) => {
                     tracing::warn!(%err, "cannot accept a connection");
                     tokio::time::sleep(ACCEPT_BACKOFF).await;
@@ -59,36 +67,114 @@ pub async fn serve(
                 }
             },
         };
+        let Some(admission) = admit(&app, peer) else {
+            continue;
+        };
         let Some(guard) = tasks.guard() else { return };
         tune(&stream);
-        let http = http.clone();
-        let router = router.clone();
+        let connection = Accepted {
+            http: http.clone(),
+            router: router.clone(),
+            app: app.clone(),
+            peer,
+            admission,
+            guard,
+        };
         let mut shutdown = shutdown.clone();
         tokio::spawn(async move {
-            let service = {
-                let admission = admission.clone();
-                hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-                    request.extensions_mut().insert(admission.clone());
-                    router.clone().oneshot(request)
-                })
-            };
-            let connection = http
-                .serve_connection(TokioIo::new(stream), service)
-                .with_upgrades();
-            tokio::pin!(connection);
-            let result = tokio::select! {
-                result = connection.as_mut() => result,
-                _ = shutdown.recv() => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
+            match connection.app.tls.clone() {
+                None => connection.serve(stream, shutdown).await,
+                Some(tls) => {
+                    let timeout = connection.app.config.handshake_timeout;
+                    let handshake = tokio::select! {
+                        stream = tls.accept(stream, timeout) => stream,
+                        _ = shutdown.recv() => None,
+                    };
+                    if let Some(stream) = handshake {
+                        connection.serve(stream, shutdown).await;
+                    }
                 }
-            };
-            if let Err(err) = result {
-                tracing::debug!(%err, "HTTP connection ended with an error");
             }
-            drop(admission);
-            drop(guard);
         });
+    }
+}
+
+/// Takes a place for a connection from `peer`, recording a hit when it is over a limit;
+/// `None` when it is to be closed at once.
+fn admit(app: &App, peer: SocketAddr) -> Option<Admission> {
+    let via_proxy = app.proxies.contains(peer.ip());
+    let address = ClientAddr::of(peer.ip());
+    match app.limit.admit((!via_proxy).then_some(address)) {
+        Ok(admission) => {
+            if let Err(refused) = admission.verdict() {
+                app.address_limits
+                    .hit(refused.kind, address, &refused.reason);
+            }
+            Some(admission)
+        }
+        Err(refused) => {
+            let reason = format!("{}; closed at once", refused.reason);
+            app.address_limits.hit(refused.kind, address, &reason);
+            None
+        }
+    }
+}
+
+/// An accepted connection and what serving it needs.
+pub struct Accepted {
+    pub http: http1::Builder,
+    pub router: Router,
+    pub app: App,
+    pub peer: SocketAddr,
+    pub admission: Admission,
+    pub guard: TaskGuard,
+}
+
+impl Accepted {
+    /// Serves HTTP/1.1 on `io` until the client leaves or shutdown; every request carries
+    /// the connection's [`Admission`] and its [`Peer`].
+    pub async fn serve<S>(self, io: S, mut shutdown: Shutdown)
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let Accepted {
+            http,
+            router,
+            app,
+            peer,
+            admission,
+            guard,
+        } = self;
+        let service = {
+            let admission = admission.clone();
+            hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+                let via_proxy = app.proxies.contains(peer.ip());
+                let client = app.proxies.client_ip(peer.ip(), request.headers());
+                let extensions = request.extensions_mut();
+                extensions.insert(admission.clone());
+                extensions.insert(Peer {
+                    client: ClientAddr::of(client),
+                    via_proxy,
+                });
+                router.clone().oneshot(request)
+            })
+        };
+        let connection = http
+            .serve_connection(TokioIo::new(io), service)
+            .with_upgrades();
+        tokio::pin!(connection);
+        let result = tokio::select! {
+            result = connection.as_mut() => result,
+            _ = shutdown.recv() => {
+                connection.as_mut().graceful_shutdown();
+                connection.await
+            }
+        };
+        if let Err(err) = result {
+            tracing::debug!(%err, "HTTP connection ended with an error");
+        }
+        drop(admission);
+        drop(guard);
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use crate::config::LogFormat;
 use crate::{Config, serve, shutdown};
 use clap::Parser;
 use tokio::net::TcpListener;
@@ -26,7 +27,14 @@ pub async fn run(config: Config) -> ExitCode {
     let filter = EnvFilter::try_from_default_env()
         .or_else(|_| EnvFilter::try_new(&config.log))
         .unwrap_or_else(|_| EnvFilter::new("info"));
-    tracing_subscriber::fmt().with_env_filter(filter).init();
+    match config.log_format {
+        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
+        LogFormat::Json => tracing_subscriber::fmt()
+            .json()
+            .with_current_span(false)
+            .with_env_filter(filter)
+            .init(),
+    }
 
     let listener = match TcpListener::bind(config.listen).await {
         Ok(listener) => listener,

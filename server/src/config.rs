@@ -14,6 +14,25 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_LISTEN", default_value = "127.0.0.1:7878")]
     pub listen: SocketAddr,
 
+    /// TLS certificate chain (PEM, leaf first): with --tls-key, the port serves https://
+    /// and wss:// instead of plain HTTP. Read again on SIGHUP.
+    #[arg(
+        long,
+        env = "BOARDCAST_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// TLS private key (PEM) of --tls-cert.
+    #[arg(
+        long,
+        env = "BOARDCAST_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
+
     /// SQLite database file (created if missing).
     #[arg(long, env = "BOARDCAST_DB", default_value = "boardcast.db")]
     pub db: PathBuf,
@@ -22,10 +41,58 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_LOG", default_value = "info")]
     pub log: String,
 
+    /// Log lines as human-readable text, or as one JSON object per line (for a log
+    /// collector).
+    #[arg(long, env = "BOARDCAST_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Serve `GET /metrics` (Prometheus text format) on this address instead of the public
+    /// port, so it need not be public.
+    #[arg(long, env = "BOARDCAST_METRICS_LISTEN", value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// Most connections at once (WebSocket sessions, and connections still in their HTTP
     /// request); an upgrade beyond it is closed with 1013.
     #[arg(long, env = "BOARDCAST_MAX_CONNECTIONS", default_value_t = 1024)]
     pub max_connections: usize,
+
+    /// Most connections from one client address (an IPv4 address or an IPv6 /64); an
+    /// upgrade beyond it is closed with 1013.
+    #[arg(
+        long,
+        env = "BOARDCAST_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 32
+    )]
+    pub max_connections_per_address: usize,
+
+    /// The last places under --max-connections, kept for addresses that hold no connection
+    /// yet (at most half of --max-connections): a flood from a few addresses never locks
+    /// out a newcomer.
+    #[arg(long, env = "BOARDCAST_CONNECTION_RESERVE", default_value_t = 64)]
+    pub connection_reserve: usize,
+
+    /// WebSocket upgrades one address may make per minute; beyond it, HTTP 429.
+    #[arg(long, env = "BOARDCAST_UPGRADES_PER_MINUTE", default_value_t = 60)]
+    pub upgrades_per_minute: u32,
+
+    /// Matches one address may create per minute (refused `address_limit` beyond it).
+    #[arg(long, env = "BOARDCAST_MATCHES_PER_MINUTE", default_value_t = 10)]
+    pub matches_per_minute: u32,
+
+    /// On-demand engine games one address may start per minute (refused `address_limit`).
+    #[arg(long, env = "BOARDCAST_ENGINE_GAMES_PER_MINUTE", default_value_t = 10)]
+    pub engine_games_per_minute: u32,
+
+    /// Matches one address may have waiting for an opponent at once (refused
+    /// `address_limit`).
+    #[arg(long, env = "BOARDCAST_OPEN_SEEKS_PER_ADDRESS", default_value_t = 5)]
+    pub open_seeks_per_address: usize,
+
+    /// Reverse proxies (CIDR ranges or addresses, comma-separated or repeated) whose
+    /// `Forwarded` / `X-Forwarded-For` headers name the client; from any other peer these
+    /// headers are ignored and the socket's address is the client.
+    #[arg(long = "trusted-proxy", env = "BOARDCAST_TRUSTED_PROXY", value_name = "CIDR", value_delimiter = ',', num_args = 1..)]
+    pub trusted_proxies: Vec<crate::address::ProxyRange>,
 
     /// A connection that has not sent a complete HTTP request head this long after it
     /// opened (or after its last response) is closed.
@@ -94,16 +161,35 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
 }
 
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
 impl Config {
-    /// Defaults for tests: an ephemeral port on loopback, the given database, and a short
-    /// disconnect grace period.
+    /// Defaults for tests: an ephemeral port on loopback, the given database, a short
+    /// disconnect grace period, and no per-address limits (every test client is 127.0.0.1).
     pub fn for_tests(db: PathBuf) -> Self {
         let mut config = Config::parse_from(["boardcast-server"]);
         config.listen = SocketAddr::from(([127, 0, 0, 1], 0));
         config.db = db;
         config.log = "warn".to_owned();
         config.grace = Duration::from_millis(300);
+        config.lift_address_limits();
         config
+    }
+
+    /// Lifts every per-address limit (and the reserve) out of the way: for tests and
+    /// benchmarks whose clients all come from one address and that exercise something else.
+    pub fn lift_address_limits(&mut self) {
+        self.max_connections_per_address = usize::MAX;
+        self.connection_reserve = 0;
+        self.upgrades_per_minute = u32::MAX;
+        self.matches_per_minute = u32::MAX;
+        self.engine_games_per_minute = u32::MAX;
+        self.open_seeks_per_address = usize::MAX;
     }
 }
 
@@ -146,5 +232,25 @@ mod tests {
         assert_eq!(config.db, PathBuf::from("boardcast.db"));
         assert_eq!(config.idle_timeout, Duration::from_secs(60));
         assert_eq!(config.handshake_timeout, Duration::from_secs(10));
+        assert_eq!(config.max_connections_per_address, 32);
+        assert!(config.trusted_proxies.is_empty());
+    }
+
+    #[test]
+    fn trusted_proxies_take_lists_and_repeats() {
+        let config = Config::parse_from([
+            "boardcast-server",
+            "--trusted-proxy",
+            "10.0.0.0/8,::1",
+            "--trusted-proxy",
+            "192.168.1.7",
+        ]);
+        let ranges: Vec<String> = config
+            .trusted_proxies
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(ranges, ["10.0.0.0/8", "::1/128", "192.168.1.7/32"]);
+        assert!(Config::try_parse_from(["boardcast-server", "--trusted-proxy", "nope"]).is_err());
     }
 }

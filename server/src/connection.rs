@@ -7,26 +7,25 @@
 //! through one bounded outbox drained by a writer task; a client that does not read is dropped.
 //! Every few seconds the server pings; a client silent for the idle timeout is closed.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use boardcast_protocol::limits::close;
-use boardcast_protocol::{
-    Ack, ClaimKind, ClientEnvelope, ClientMessage, Encoding, ErrorCode, ErrorReply, FrameRef,
-    JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice, Target,
-    Welcome,
-};
-use futures_util::{SinkExt, StreamExt};
-use tokio::sync::OwnedSemaphorePermit;
-
+use crate::address::ClientAddr;
 use crate::channels::ChannelRequest;
-use crate::limits::{Idle, RateLimit};
+use crate::limits::{Idle, RateLimit, SessionPlaces};
 use crate::matches::{Action, Command, MatchHandle, Refusal};
 use crate::outbox::{self, Inbox, Outbox};
+use crate::per_address::{LimitKind, Rated};
 use crate::server::App;
 use crate::shutdown::TaskGuard;
 use crate::storage::MatchKey;
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use boardcast_protocol::limits::close;
+use boardcast_protocol::{
+    Ack, ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, ErrorReply,
+    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
+    Target, Welcome,
+};
+use futures_util::{SinkExt, StreamExt};
 
 /// How long one frame may take to write before the client counts as not reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -43,8 +42,10 @@ pub struct Connection {
     name: String,
     rate: RateLimit,
     idle: Idle,
-    /// This connection's place under the connection limit.
-    _permit: Arc<OwnedSemaphorePermit>,
+    /// The client's address, as the per-address limits count it.
+    client: ClientAddr,
+    /// This connection's places under the connection limits.
+    _places: SessionPlaces,
     _guard: TaskGuard,
 }
 
@@ -61,9 +62,11 @@ pub async fn run(
     socket: WebSocket,
     encoding: Encoding,
     app: App,
-    permit: Arc<OwnedSemaphorePermit>,
+    client: ClientAddr,
+    places: SessionPlaces,
     guard: TaskGuard,
 ) {
+    crate::telemetry::session(encoding, true);
     let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);
     let now = Instant::now();
     let mut connection = Connection {
@@ -73,7 +76,8 @@ pub async fn run(
         outbox,
         encoding,
         name: "anonymous".to_owned(),
-        _permit: permit,
+        client,
+        _places: places,
         _guard: guard,
     };
     let (sink, mut stream) = socket.split();
@@ -124,6 +128,7 @@ pub async fn run(
         let _ = tokio::time::timeout(wait, &mut writer).await;
         writer.abort();
     }
+    crate::telemetry::session(encoding, false);
 }
 
 /// How a failed read ends the connection: a frame over the size limit closes with 1009, a
@@ -150,10 +155,13 @@ async fn write_loop(
                 Some(message) => message,
                 None => return,
             },
-            _ = inbox.kicked.notified() => Message::Close(Some(CloseFrame {
+            _ = inbox.kicked.notified() => {
+                crate::telemetry::slow_client_dropped();
+                Message::Close(Some(CloseFrame {
                 code: close::POLICY,
-                reason: "not reading fast enough".into(),
-            })),
+                    reason: "not reading fast enough".into(),
+                }))
+            }
         };
         let closing = matches!(message, Message::Close(_));
         match tokio::time::timeout(WRITE_TIMEOUT, sink.send(message)).await {
@@ -222,6 +230,11 @@ impl Connection {
                     if !self.rate.allow(now) {
                         let id = payload.and_then(|payload| self.envelope_id(payload));
                         self.refuse(id, ErrorCode::RateLimited, "too many messages".into());
+                        self.app.address_limits.hit(
+                            LimitKind::MessageRate,
+                            self.client,
+                            "message rate limit exceeded; connection closed",
+                        );
                         return Close::With(close::POLICY, "message rate limit exceeded");
                     }
                     let Some(payload) = payload else { continue };
@@ -297,22 +310,7 @@ impl Connection {
                 }));
                 Ok(())
             }
-            ClientMessage::CreateMatch(create) => {
-                match self
-                    .app
-                    .hub
-                    .create_seek(&self.name, create.time_control, create.color, create.public)
-                    .await
-                {
-                    Ok((handle, _, token)) => handle.try_send(Command::Resume {
-                        outbox,
-                        id,
-                        token,
-                        since_v: None,
-                    }),
-                    Err(refusal) => Err(refusal),
-                }
-            }
+            ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
             ClientMessage::JoinMatch(join) => {
                 let handle = match &join {
                     JoinMatch::Id(match_id) if self.app.hub.is_public(match_id) => {
@@ -429,14 +427,23 @@ impl Connection {
                 }
             },
             ClientMessage::StartEngineGame(start) => {
-                let request = ChannelRequest::StartEngineGame(start);
-                self.app.channels.handle(&outbox, id, request).await;
-                Ok(())
+                let limits = &self.app.address_limits;
+                match limits.take(Rated::EngineGames, self.client) {
+                    Ok(()) => {
+                        let request = ChannelRequest::StartEngineGame(start);
+                        if !self.app.channels.handle(&outbox, id, request).await {
+                            limits.refund(Rated::EngineGames, self.client);
+                        }
+                        Ok(())
+                    }
+                    Err(over) => Err(Refusal::new(ErrorCode::AddressLimit, over.message)),
+                }
             }
             ClientMessage::Predict(predict) => {
                 let request = ChannelRequest::Predict {
                     predict,
                     name: self.name.clone(),
+                    client: self.client,
                 };
                 self.app.channels.handle(&outbox, id, request).await;
                 Ok(())
@@ -449,6 +456,48 @@ impl Connection {
         };
         if let Err(refusal) = result {
             self.refuse(Some(id), refusal.code, refusal.message);
+        }
+    }
+
+    /// Opens a match from the lobby within the address's allowances (open seeks, new
+    /// matches a minute): the creator's seat follows as a `seat` reply.
+    async fn create_match(&self, id: u64, create: CreateMatch) -> Result<(), Refusal> {
+        let limits = &self.app.address_limits;
+        let most = self.app.config.open_seeks_per_address;
+        if self.app.hub.open_seeks_of(self.client) >= most {
+            let message = format!(
+                "{} already has {most} matches waiting for an opponent (at most {most}); \
+                 play or abort one first",
+                self.client
+            );
+            limits.hit(LimitKind::OpenSeeks, self.client, &message);
+            return Err(Refusal::new(ErrorCode::AddressLimit, message));
+        }
+        if let Err(over) = limits.take(Rated::Matches, self.client) {
+            return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
+        }
+        let created = self
+            .app
+            .hub
+            .create_seek(
+                self.client,
+                &self.name,
+                create.time_control,
+                create.color,
+                create.public,
+            )
+            .await;
+        match created {
+            Ok((handle, _, token)) => handle.try_send(Command::Resume {
+                outbox: self.outbox.clone(),
+                id,
+                token,
+                since_v: None,
+            }),
+            Err(refusal) => {
+                limits.refund(Rated::Matches, self.client);
+                Err(refusal)
+            }
         }
     }
 
@@ -477,6 +526,7 @@ impl Connection {
             id,
             token,
             action,
+            received: Instant::now(),
         })
     }
 }

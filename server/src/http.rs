@@ -1,6 +1,7 @@
 //! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (its `Origin`
-//! check, subprotocol negotiation, the connection's [`Admission`] under the limit, buffer
-//! sizes), finished games as PDN at `/games/{id}.pdn`, and the web client ([`crate::web`]).
+//! check, subprotocol negotiation, the connection's [`Admission`] under the limits, the
+//! address's upgrade rate, buffer sizes), finished games as PDN at `/games/{id}.pdn`,
+//! `/metrics` (unless it has its own address), and the web client ([`crate::web`]).
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
@@ -11,9 +12,11 @@ use axum::routing::get;
 use boardcast_protocol::Encoding;
 use boardcast_protocol::limits::{MAX_SERVER_FRAME_BYTES, close};
 
+use crate::address::Peer;
 use crate::connection;
-use crate::limits::Admission;
+use crate::limits::{Admission, SessionPlaces};
 use crate::origin::AllowedOrigins;
+use crate::per_address::{OverLimit, Rated};
 use crate::server::App;
 use crate::web;
 
@@ -21,14 +24,19 @@ use crate::web;
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
 const READ_BUFFER: usize = 1024;
 
-/// The router for every route of the port.
+/// The router for every route of the port; `/metrics` too unless it has its own
+/// `--metrics-listen` address.
 pub fn router(app: App) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(healthz))
         .route("/ws", get(websocket))
         .route("/games/{file}", get(game_pdn))
-        .merge(web::router())
-        .with_state(app)
+        .merge(web::router());
+    let router = match app.config.metrics_listen {
+        None => router.merge(crate::telemetry::routes()),
+        Some(_) => router,
+    };
+    router.with_state(app)
 }
 
 async fn healthz() -> &'static str {
@@ -38,6 +46,7 @@ async fn healthz() -> &'static str {
 async fn websocket(
     State(app): State<App>,
     Extension(admission): Extension<Admission>,
+    Extension(peer): Extension<Peer>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -50,14 +59,11 @@ async fn websocket(
         .flat_map(|value| value.split(',').map(|p| p.trim().to_owned()))
         .collect();
     let Some(encoding) = Encoding::negotiate(offered.iter().map(String::as_str)) else {
-        return upgrade.on_upgrade(|mut socket| async move {
-            let _ = socket
-                .send(Message::Close(Some(CloseFrame {
-                    code: close::PROTOCOL_ERROR,
-                    reason: "offer subprotocol boardcast.v1.json or boardcast.v1.postcard".into(),
-                })))
-                .await;
-        });
+        return close_at_once(
+            upgrade,
+            close::PROTOCOL_ERROR,
+            "offer subprotocol boardcast.v1.json or boardcast.v1.postcard".into(),
+        );
     };
     let mut upgrade = upgrade
         .read_buffer_size(READ_BUFFER)
@@ -68,30 +74,61 @@ async fn websocket(
         .max_message_size(2 * app.config.max_message)
         .max_frame_size(2 * app.config.max_message);
     upgrade.set_selected_protocol(HeaderValue::from_static(encoding.subprotocol()));
-    let guard = app.tasks.guard();
-    upgrade.on_upgrade(move |mut socket| async move {
-        match (admission, guard) {
-            (Admission::Slot(permit), Some(guard)) => {
-                connection::run(socket, encoding, app, permit, guard).await;
-            }
-            (Admission::Refused(_), _) => {
-                let _ = socket
-                    .send(Message::Close(Some(CloseFrame {
-                        code: close::TRY_AGAIN_LATER,
-                        reason: "server at its connection limit".into(),
-                    })))
-                    .await;
-            }
-            (_, None) => {
-                let _ = socket
-                    .send(Message::Close(Some(CloseFrame {
-                        code: close::GOING_AWAY,
-                        reason: "server shutting down".into(),
-                    })))
-                    .await;
-            }
-        }
+    // A place for the session: the connection's own, and for a connection from a trusted
+    // proxy one under the forwarded address's limit.
+    let place = match admission.verdict() {
+        Err(refused) => Err(refused.clone()),
+        Ok(()) if peer.via_proxy => app
+            .limit
+            .claim(peer.client)
+            .map(Some)
+            .inspect_err(|refused| {
+                app.address_limits
+                    .hit(refused.kind, peer.client, &refused.reason);
+            }),
+        Ok(()) => Ok(None),
+    };
+    let proxied = match place {
+        Ok(proxied) => proxied,
+        Err(refused) => return close_at_once(upgrade, close::TRY_AGAIN_LATER, refused.reason),
+    };
+    if let Err(over) = app.address_limits.take(Rated::Upgrades, peer.client) {
+        return too_many_requests(&over);
+    }
+    let Some(guard) = app.tasks.guard() else {
+        return close_at_once(upgrade, close::GOING_AWAY, "server shutting down".into());
+    };
+    upgrade.on_upgrade(move |socket| async move {
+        let places = SessionPlaces {
+            _connection: admission,
+            _proxied: proxied,
+        };
+        connection::run(socket, encoding, app, peer.client, places, guard).await;
     })
+}
+
+/// Completes the upgrade only to close at once with `code` and `reason` (which the client
+/// sees, where an HTTP refusal would reach a browser's page as a bare failure).
+fn close_at_once(upgrade: WebSocketUpgrade, code: u16, reason: String) -> Response {
+    upgrade.on_upgrade(move |mut socket| async move {
+        let _ = socket
+            .send(Message::Close(Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            })))
+            .await;
+    })
+}
+
+/// HTTP 429 with the reason and when to try again.
+fn too_many_requests(over: &OverLimit) -> Response {
+    let seconds = over.retry_after.as_secs_f64().ceil().max(1.0) as u64;
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, seconds.to_string())],
+        format!("{}\n", over.message),
+    )
+        .into_response()
 }
 
 async fn game_pdn(State(app): State<App>, Path(file): Path<String>) -> Response {

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
 use rand::Rng;
 
+use crate::address::ClientAddr;
 use crate::matches::actor::{self, MatchHandle, Settings};
 use crate::matches::state::{self, MatchState, Record, Refusal, Setup};
 use crate::shutdown::{Shutdown, Tasks};
@@ -56,6 +57,8 @@ struct Entry {
     tokens: Vec<String>,
     summary: MatchSummary,
     public: bool,
+    /// The address that opened the match from the lobby, for `--open-seeks-per-address`.
+    creator: Option<ClientAddr>,
 }
 
 impl Hub {
@@ -128,9 +131,34 @@ impl Hub {
         Ok((handle, id, tokens))
     }
 
-    /// A new match from a lobby request: the creator takes the chosen colour.
+    /// Matches opened from `creator` that still wait for an opponent.
+    pub fn open_seeks_of(&self, creator: ClientAddr) -> usize {
+        self.directory()
+            .matches
+            .values()
+            .filter(|e| e.creator == Some(creator) && e.summary.phase == MatchPhase::Waiting)
+            .count()
+    }
+
+    /// How many matches in memory are in each phase.
+    pub fn count_by_phase(&self) -> [(MatchPhase, usize); 3] {
+        let mut counts = [
+            (MatchPhase::Waiting, 0),
+            (MatchPhase::Playing, 0),
+            (MatchPhase::Finished, 0),
+        ];
+        for entry in self.directory().matches.values() {
+            if let Some((_, count)) = counts.iter_mut().find(|(p, _)| *p == entry.summary.phase) {
+                *count += 1;
+            }
+        }
+        counts
+    }
+
+    /// A new match from a lobby request by `creator`: the creator takes the chosen colour.
     pub async fn create_seek(
         &self,
+        creator: ClientAddr,
         name: &str,
         time_control: Option<boardcast_protocol::TimeControl>,
         color: ColorChoice,
@@ -156,6 +184,9 @@ impl Hub {
         let (handle, id, mut tokens) = self
             .create_match(setup, &[(side, name.to_owned())], false)
             .await?;
+        if let Some(entry) = self.directory().matches.get_mut(&id) {
+            entry.creator = Some(creator);
+        }
         let token = tokens
             .pop()
             .map(|(_, token)| token)
@@ -209,6 +240,7 @@ impl Hub {
                 tokens,
                 summary,
                 public,
+                creator: None,
             },
         );
         Ok(handle)

@@ -5,6 +5,7 @@
 //! storage → encode once → every subscriber.
 
 pub mod accept;
+pub mod address;
 pub mod channels;
 pub mod cli;
 pub mod config;
@@ -15,10 +16,13 @@ pub mod limits;
 pub mod matches;
 pub mod origin;
 pub mod outbox;
+pub mod per_address;
 pub mod refusal;
 pub mod server;
 pub mod shutdown;
 pub mod storage;
+pub mod telemetry;
+pub mod tls;
 pub mod web;
 
 pub use config::Config;

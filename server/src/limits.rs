@@ -1,10 +1,14 @@
-//! Per-connection limits: the message-rate token bucket, the connection limit, and idle
-//! bookkeeping.
+//! Per-connection limits: the message-rate token bucket, the connection limit (in all and per
+//! client address), and idle bookkeeping.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Notify;
+
+use crate::address::ClientAddr;
+use crate::per_address::LimitKind;
 
 /// A token bucket: `burst` messages at once, refilled at `rate` per second.
 #[derive(Debug)]
@@ -26,6 +30,39 @@ impl RateLimit {
         }
     }
 
+    /// `per_minute` at once, refilled evenly over a minute.
+    pub fn per_minute(per_minute: u32, now: Instant) -> Self {
+        let burst = f64::from(per_minute.max(1));
+        RateLimit {
+            rate: f64::from(per_minute) / 60.0,
+            burst,
+            tokens: burst,
+            last: now,
+        }
+    }
+
+    /// Gives back a token taken for something that then did not happen.
+    pub fn refund(&mut self) {
+        self.tokens = (self.tokens + 1.0).min(self.burst);
+    }
+
+    /// How long until a token is back (zero if one is there now).
+    pub fn retry_after(&self, now: Instant) -> Duration {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        let missing = 1.0 - (self.tokens + elapsed * self.rate);
+        if missing <= 0.0 || self.rate <= 0.0 {
+            Duration::ZERO
+        } else {
+            Duration::from_secs_f64(missing / self.rate)
+        }
+    }
+
+    /// Whether the bucket is full again by `now`, so forgetting it changes nothing.
+    pub fn is_full(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens + elapsed * self.rate >= self.burst
+    }
+
     /// Takes one token; `false` means the connection is over its limit.
     pub fn allow(&mut self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
@@ -40,74 +77,253 @@ impl RateLimit {
     }
 }
 
-/// Connections over the limit that may be open at once just to be refused (their upgrade
-/// closes with 1013); beyond these, new connections wait in the kernel's backlog.
+/// Connections over a limit that may be open at once just to be refused (an upgrade is
+/// closed with 1013 and the reason); beyond these, a refused connection is closed at once, and
+/// when no place of either kind is free new connections wait in the kernel's backlog.
 pub const REFUSAL_HEADROOM: usize = 64;
 
-/// The connection limit: one permit per open TCP connection (and the WebSocket session it
-/// becomes), held until it closes, plus [`REFUSAL_HEADROOM`] places for connections over the
-/// limit that are only answered with a refusal.
+/// How many connections the server holds, in all and per client address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionSettings {
+    /// Most connections at once (`--max-connections`).
+    pub max: usize,
+    /// Most connections from one address (`--max-connections-per-address`).
+    pub per_address: usize,
+    /// The last places, kept for addresses that hold no connection yet
+    /// (`--connection-reserve`); never more than half of `max`.
+    pub reserve: usize,
+}
+
+/// The connection limit: one place per open TCP connection (and the WebSocket session it
+/// becomes), held until it closes, counted in all and per client address; plus
+/// [`REFUSAL_HEADROOM`] places for connections that are only answered with a refusal.
 #[derive(Debug, Clone)]
 pub struct ConnectionLimit {
-    slots: Arc<Semaphore>,
-    refusals: Arc<Semaphore>,
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    settings: ConnectionSettings,
+    state: Mutex<Counts>,
+    /// Signalled whenever a place is given back.
+    freed: Notify,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    open: usize,
+    refusing: usize,
+    by_address: HashMap<ClientAddr, usize>,
+}
+
+/// Why a connection may not become a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub kind: LimitKind,
+    /// Fit to show a person, and short enough for a close frame.
+    pub reason: String,
 }
 
 /// A connection's place under the limit; cheap to clone, given back when the last clone is
 /// dropped (by the HTTP connection and, after an upgrade, its WebSocket session).
 #[derive(Debug, Clone)]
-pub enum Admission {
-    /// Within the limit: the connection may become a WebSocket session.
-    Slot(Arc<OwnedSemaphorePermit>),
-    /// Over the limit: plain HTTP is still answered, a WebSocket upgrade is closed at once
-    /// with 1013.
-    Refused(Arc<OwnedSemaphorePermit>),
+pub struct Admission(Arc<Place>);
+
+#[derive(Debug)]
+struct Place {
+    shared: Arc<Shared>,
+    /// `Ok`: within the limit, the connection may become a WebSocket session. `Err`: plain
+    /// HTTP is still answered, a WebSocket upgrade is closed at once with 1013.
+    verdict: Result<(), Refused>,
+    /// The address this place counts against, if any (a trusted proxy's connections count
+    /// against the address they forward, at the upgrade).
+    address: Option<ClientAddr>,
 }
 
 impl Admission {
+    pub fn verdict(&self) -> Result<(), &Refused> {
+        self.0.verdict.as_ref().map(|_| ())
+    }
+
     pub fn has_slot(&self) -> bool {
-        matches!(self, Admission::Slot(_))
+        self.0.verdict.is_ok()
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut counts = self.shared.counts();
+        if self.verdict.is_ok() {
+            counts.open -= 1;
+        } else {
+            counts.refusing -= 1;
+        }
+        if let Some(address) = self.address {
+            counts.release(address);
+        }
+        drop(counts);
+        self.shared.freed.notify_one();
+    }
+}
+
+/// What a WebSocket session holds under the limits while it lives.
+#[derive(Debug)]
+pub struct SessionPlaces {
+    /// The place its connection took when accepted.
+    pub _connection: Admission,
+    /// For a session through a trusted proxy, its place under the forwarded address.
+    pub _proxied: Option<AddressPlace>,
+}
+
+/// A session's place under its address's limit, taken at the upgrade for a connection from a
+/// trusted proxy; given back on drop.
+#[derive(Debug)]
+pub struct AddressPlace {
+    shared: Arc<Shared>,
+    address: ClientAddr,
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        self.shared.counts().release(self.address);
+    }
+}
+
+impl Counts {
+    fn held(&self, address: ClientAddr) -> usize {
+        self.by_address.get(&address).copied().unwrap_or(0)
+    }
+
+    fn release(&mut self, address: ClientAddr) {
+        if let Some(held) = self.by_address.get_mut(&address) {
+            *held -= 1;
+            if *held == 0 {
+                self.by_address.remove(&address);
+            }
+        }
+    }
+}
+
+impl Shared {
+    fn counts(&self) -> MutexGuard<'_, Counts> {
+        // Plain counters: a panic elsewhere cannot leave them half-updated.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn too_many_from(&self, address: ClientAddr) -> Refused {
+        Refused {
+            kind: LimitKind::ConnectionsPerAddress,
+            reason: format!(
+                "too many connections from {address} (at most {})",
+                self.settings.per_address
+            ),
+        }
     }
 }
 
 impl ConnectionLimit {
-    pub fn new(max: usize) -> Self {
+    pub fn new(settings: ConnectionSettings) -> Self {
+        let settings = ConnectionSettings {
+            reserve: settings.reserve.min(settings.max / 2),
+            ..settings
+        };
         ConnectionLimit {
-            slots: Arc::new(Semaphore::new(max)),
-            refusals: Arc::new(Semaphore::new(REFUSAL_HEADROOM)),
+            shared: Arc::new(Shared {
+                settings,
+                state: Mutex::new(Counts::default()),
+                freed: Notify::new(),
+            }),
         }
     }
 
-    /// A permit if a connection slot is free.
-    pub fn try_acquire(&self) -> Option<OwnedSemaphorePermit> {
-        self.slots.clone().try_acquire_owned().ok()
+    pub fn settings(&self) -> ConnectionSettings {
+        self.shared.settings
     }
 
-    /// A place for the next connection: a slot if one is free, else a refusal place, else
-    /// whichever frees up first.
-    pub async fn admit(&self) -> Admission {
-        if let Some(permit) = self.try_acquire() {
-            return Admission::Slot(Arc::new(permit));
+    /// Connections holding a place, and connections being refused.
+    pub fn open(&self) -> (usize, usize) {
+        let counts = self.shared.counts();
+        (counts.open, counts.refusing)
+    }
+
+    /// Waits until a place of either kind is free, so the next connection can be answered.
+    pub async fn ready(&self) {
+        loop {
+            // Registered before the check: a place freed in between is not missed.
+            let freed = self.shared.freed.notified();
+            {
+                let counts = self.shared.counts();
+                if counts.open < self.shared.settings.max || counts.refusing < REFUSAL_HEADROOM {
+                    return;
+                }
+            }
+            freed.await;
         }
-        // The semaphores are never closed, so neither acquire fails; a failed one just
-        // leaves the other to answer.
-        let slot = async {
-            match self.slots.clone().acquire_owned().await {
-                Ok(permit) => permit,
-                Err(_) => std::future::pending().await,
+    }
+
+    /// A place for a new connection from `address` (`None` for a trusted proxy, whose
+    /// clients are counted at the upgrade): a slot if the address is under its limit, the
+    /// server under its own, and — when only the reserve is left — the address holds nothing
+    /// yet; else a refusal place; `Err` when no refusal place is free either (close at once).
+    pub fn admit(&self, address: Option<ClientAddr>) -> Result<Admission, Refused> {
+        let settings = self.shared.settings;
+        let mut counts = self.shared.counts();
+        let held = address.map_or(0, |address| counts.held(address));
+        let verdict = match address {
+            Some(address) if held >= settings.per_address => {
+                Err(self.shared.too_many_from(address))
+            }
+            _ if counts.open >= settings.max => Err(Refused {
+                kind: LimitKind::Connections,
+                reason: "server at its connection limit".to_owned(),
+            }),
+            Some(address) if held > 0 && counts.open >= settings.max - settings.reserve => {
+                Err(Refused {
+                    kind: LimitKind::ConnectionReserve,
+                    reason: format!(
+                        "server nearly full: its last places are kept for new addresses, \
+                         and {address} holds {held}"
+                    ),
+                })
+            }
+            _ => Ok(()),
+        };
+        let address = match &verdict {
+            Ok(()) => {
+                counts.open += 1;
+                if let Some(address) = address {
+                    *counts.by_address.entry(address).or_default() += 1;
+                }
+                address
+            }
+            Err(refused) if counts.refusing >= REFUSAL_HEADROOM => return Err(refused.clone()),
+            Err(_) => {
+                counts.refusing += 1;
+                None
             }
         };
-        let refusal = async {
-            match self.refusals.clone().acquire_owned().await {
-                Ok(permit) => permit,
-                Err(_) => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            biased;
-            permit = slot => Admission::Slot(Arc::new(permit)),
-            permit = refusal => Admission::Refused(Arc::new(permit)),
+        drop(counts);
+        Ok(Admission(Arc::new(Place {
+            shared: self.shared.clone(),
+            verdict,
+            address,
+        })))
+    }
+
+    /// A place under `address`'s limit for a session that came through a trusted proxy.
+    pub fn claim(&self, address: ClientAddr) -> Result<AddressPlace, Refused> {
+        let mut counts = self.shared.counts();
+        if counts.held(address) >= self.shared.settings.per_address {
+            return Err(self.shared.too_many_from(address));
         }
+        *counts.by_address.entry(address).or_default() += 1;
+        Ok(AddressPlace {
+            shared: self.shared.clone(),
+            address,
+        })
     }
 }
 
@@ -153,37 +369,112 @@ mod tests {
         assert!(!limit.allow(t1));
     }
 
+    fn limit(max: usize, per_address: usize, reserve: usize) -> ConnectionLimit {
+        ConnectionLimit::new(ConnectionSettings {
+            max,
+            per_address,
+            reserve,
+        })
+    }
+
+    fn addr(last: u8) -> Option<ClientAddr> {
+        Some(ClientAddr::of(std::net::IpAddr::from([127, 0, 0, last])))
+    }
+
     #[test]
-    fn semaphore_counts_connections() {
-        let limit = ConnectionLimit::new(1);
-        let permit = limit.try_acquire().unwrap();
-        assert!(limit.try_acquire().is_none());
-        drop(permit);
-        assert!(limit.try_acquire().is_some());
+    fn places_are_counted_per_address_and_given_back() {
+        let limit = limit(100, 2, 0);
+        let first = limit.admit(addr(2)).unwrap();
+        let second = limit.admit(addr(2)).unwrap();
+        assert!(first.has_slot() && second.has_slot());
+        let third = limit.admit(addr(2)).unwrap();
+        let refused = third.verdict().unwrap_err();
+        assert_eq!(refused.kind, LimitKind::ConnectionsPerAddress);
+        assert_eq!(
+            refused.reason,
+            "too many connections from 127.0.0.2 (at most 2)"
+        );
+        assert!(limit.admit(addr(3)).unwrap().has_slot());
+        assert_eq!(limit.open(), (2, 1));
+        drop(third);
+        // A clone (the WebSocket session's) keeps the place taken.
+        let session = first.clone();
+        drop(first);
+        assert!(!limit.admit(addr(2)).unwrap().has_slot());
+        drop(session);
+        assert!(limit.admit(addr(2)).unwrap().has_slot());
+        assert_eq!(limit.open(), (1, 0));
+    }
+
+    #[test]
+    fn the_reserve_is_only_for_addresses_holding_nothing() {
+        let limit = limit(4, 10, 2);
+        let _a = limit.admit(addr(2)).unwrap();
+        let _b = limit.admit(addr(2)).unwrap();
+        let c = limit.admit(addr(2)).unwrap();
+        assert_eq!(c.verdict().unwrap_err().kind, LimitKind::ConnectionReserve);
+        let new_address = limit.admit(addr(3)).unwrap();
+        assert!(new_address.has_slot());
+        let _d = limit.admit(addr(4)).unwrap();
+        let full = limit.admit(addr(5)).unwrap();
+        assert_eq!(full.verdict().unwrap_err().kind, LimitKind::Connections);
+        // A trusted proxy's connection is counted only in all.
+        drop(new_address);
+        assert!(limit.admit(None).unwrap().has_slot());
+    }
+
+    #[test]
+    fn sessions_through_a_proxy_claim_their_address() {
+        let limit = limit(10, 1, 0);
+        let place = limit.claim(addr(7).unwrap()).unwrap();
+        assert_eq!(
+            limit.claim(addr(7).unwrap()).unwrap_err().kind,
+            LimitKind::ConnectionsPerAddress
+        );
+        assert!(!limit.admit(addr(7)).unwrap().has_slot());
+        drop(place);
+        assert!(limit.claim(addr(7).unwrap()).is_ok());
     }
 
     #[tokio::test]
-    async fn connections_over_the_limit_get_a_refusal_place_then_wait() {
+    async fn connections_over_the_limit_get_a_refusal_place_then_are_closed_or_wait() {
         use futures_util::FutureExt;
-        let limit = ConnectionLimit::new(1);
-        let slot = limit.admit().await;
+        let limit = limit(1, 1, 0);
+        let slot = limit.admit(addr(2)).unwrap();
         assert!(slot.has_slot());
         let mut refused = Vec::new();
         for _ in 0..REFUSAL_HEADROOM {
-            let admission = limit.admit().await;
+            let admission = limit.admit(addr(3)).unwrap();
             assert!(!admission.has_slot());
             refused.push(admission);
         }
-        // Every place is taken: the next connection waits until one is given back.
-        let waiting = limit.admit();
-        tokio::pin!(waiting);
-        assert!(waiting.as_mut().now_or_never().is_none());
-        // A clone (the WebSocket session's) keeps the slot taken.
-        let session = slot.clone();
+        // Every place is taken: the next connection would be closed at once, and the accept
+        // loop waits until a place is given back.
+        assert_eq!(
+            limit.admit(addr(4)).unwrap_err().kind,
+            LimitKind::Connections
+        );
+        let ready = limit.ready();
+        tokio::pin!(ready);
+        assert!(ready.as_mut().now_or_never().is_none());
+        drop(refused.pop());
+        ready.await;
         drop(slot);
-        assert!(waiting.as_mut().now_or_never().is_none());
-        drop(session);
-        assert!(waiting.await.has_slot());
+        limit.ready().await;
+        assert!(limit.admit(addr(4)).unwrap().has_slot());
+    }
+
+    #[test]
+    fn per_minute_buckets_say_when_to_retry() {
+        let t0 = Instant::now();
+        let mut bucket = RateLimit::per_minute(2, t0);
+        assert!(bucket.allow(t0) && bucket.allow(t0));
+        assert!(!bucket.allow(t0));
+        assert_eq!(bucket.retry_after(t0), Duration::from_secs(30));
+        bucket.refund();
+        assert!(bucket.allow(t0));
+        assert!(!bucket.is_full(t0 + Duration::from_secs(59)));
+        assert!(bucket.is_full(t0 + Duration::from_secs(60)));
     }
 
     #[test]

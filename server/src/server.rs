@@ -6,13 +6,16 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+use crate::address::TrustedProxies;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
 use crate::hub::Hub;
-use crate::limits::ConnectionLimit;
+use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Settings;
+use crate::per_address::{AddressLimits, RateSettings};
 use crate::shutdown::{self, Shutdown, Tasks, Trigger};
 use crate::storage::Storage;
+use crate::tls::Tls;
 
 /// How long a finished match nobody follows stays in memory (rematch offers, late watchers).
 const FINISHED_LINGER: std::time::Duration = std::time::Duration::from_secs(300);
@@ -24,6 +27,10 @@ pub struct App {
     pub hub: Hub,
     pub channels: Channels,
     pub limit: ConnectionLimit,
+    pub address_limits: AddressLimits,
+    pub proxies: TrustedProxies,
+    /// TLS for the port, when --tls-cert and --tls-key are given.
+    pub tls: Option<Tls>,
     pub shutdown: Shutdown,
     pub tasks: Tasks,
 }
@@ -67,6 +74,20 @@ pub async fn serve(
     config: Config,
     shutdown: Shutdown,
 ) -> std::io::Result<()> {
+    let metrics_listener = match config.metrics_listen {
+        Some(addr) => Some(TcpListener::bind(addr).await.inspect_err(|err| {
+            tracing::error!(%addr, %err, "cannot listen for /metrics");
+        })?),
+        None => None,
+    };
+    let tls = match (&config.tls_cert, &config.tls_key) {
+        (Some(cert), Some(key)) => {
+            let tls = Tls::load(cert, key).map_err(std::io::Error::other)?;
+            tracing::info!(cert = %cert.display(), "serving https:// and wss://");
+            Some(tls)
+        }
+        _ => None,
+    };
     let path = config.db.clone();
     let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
         .await
@@ -93,25 +114,40 @@ pub async fn serve(
     .await
     .map_err(std::io::Error::other)?;
     let app = App {
-        limit: ConnectionLimit::new(config.max_connections),
+        limit: ConnectionLimit::new(ConnectionSettings {
+            max: config.max_connections,
+            per_address: config.max_connections_per_address,
+            reserve: config.connection_reserve,
+        }),
+        address_limits: AddressLimits::new(RateSettings {
+            upgrades: config.upgrades_per_minute,
+            matches: config.matches_per_minute,
+            engine_games: config.engine_games_per_minute,
+        }),
+        proxies: TrustedProxies::new(&config.trusted_proxies),
+        tls: tls.clone(),
         config: Arc::new(config),
         hub,
         channels,
         shutdown: shutdown.clone(),
         tasks: tasks.clone(),
     };
-    let limit = app.limit.clone();
-    let handshake_timeout = app.config.handshake_timeout;
-    let router = crate::http::router(app);
-    crate::accept::serve(
-        listener,
-        router,
-        limit,
-        handshake_timeout,
-        shutdown,
-        tasks.clone(),
-    )
-    .await;
+    crate::telemetry::handle();
+    if let Some(tls) = tls {
+        tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
+    }
+    if let Some(listener) = metrics_listener {
+        if let Ok(addr) = listener.local_addr() {
+            tracing::info!(%addr, "serving /metrics");
+        }
+        tokio::spawn(crate::telemetry::serve(
+            listener,
+            app.clone(),
+            shutdown.clone(),
+        ));
+    }
+    let router = crate::http::router(app.clone());
+    crate::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
     // Connections and matches see the same signal; wait for them, then flush storage.
     all_done.wait(&tasks).await;
     storage.close().await;

@@ -285,7 +285,9 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>) {
                 next = rx.try_recv().ok();
             }
         }
+        let started = std::time::Instant::now();
         let outcomes = write_group(&mut conn, &group);
+        crate::telemetry::committed(group.len(), started.elapsed());
         for (pending, outcome) in group.drain(..).zip(outcomes) {
             let _ = pending.done.send(outcome);
         }

@@ -7,7 +7,7 @@ use std::path::Path;
 use boardcast_protocol::{Encoding, MatchEvent, MatchPhase};
 
 use crate::TestServer;
-use crate::client::{Client, ClientError, Pair, Result};
+use crate::client::{Client, ClientError, ConnectOptions, Pair, Result};
 use crate::games::{RefGame, reference_games};
 
 /// Starts `program` quietly with `args` and a canary match (the first reference game) on it.
@@ -30,13 +30,25 @@ pub struct Canary {
     pub plies: usize,
     addr: SocketAddr,
     encoding: Encoding,
+    options: ConnectOptions,
 }
 
 impl Canary {
     /// Seats two players, lets a third connection watch, and plays the first two plies.
     pub async fn start(addr: SocketAddr, encoding: Encoding, game: RefGame) -> Result<Canary> {
-        let pair = Pair::start(addr, encoding).await?;
-        let mut watcher = Client::connect(addr, encoding).await?;
+        Self::start_with(addr, ConnectOptions::encoding(encoding), encoding, game).await
+    }
+
+    /// [`Canary::start`] with every connection (the canary's and the checks') made with
+    /// `options` (e.g. over TLS).
+    pub async fn start_with(
+        addr: SocketAddr,
+        options: ConnectOptions,
+        encoding: Encoding,
+        game: RefGame,
+    ) -> Result<Canary> {
+        let pair = Pair::start_with(addr, encoding, &options, &options).await?;
+        let mut watcher = Client::connect_with(addr, encoding, &options).await?;
         watcher.watch_match(pair.match_id()).await?;
         let mut canary = Canary {
             pair,
@@ -45,6 +57,7 @@ impl Canary {
             plies: 0,
             addr,
             encoding,
+            options,
         };
         canary.advance().await?;
         canary.advance().await?;
@@ -82,7 +95,7 @@ impl Canary {
     /// The server still works and the canary match is exactly as it was: a new connection
     /// gets a pong, the canary plays on, and a fresh snapshot holds exactly its moves.
     pub async fn check(&mut self) -> Result<()> {
-        let mut fresh = Client::connect(self.addr, self.encoding).await?;
+        let mut fresh = Client::connect_with(self.addr, self.encoding, &self.options).await?;
         fresh.ping().await?;
         self.advance().await?;
         let snapshot = fresh.watch_match(self.pair.match_id()).await?;

@@ -7,7 +7,8 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
@@ -18,17 +19,17 @@ use boardcast_protocol::{
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::Instant;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
 /// How long a client waits for an expected message unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The WebSocket stream every client uses: a plain loopback TCP stream.
-pub type Ws = WebSocketStream<TcpStream>;
+/// The WebSocket stream every client uses: a loopback TCP stream, plain or TLS.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// What went wrong talking to the server.
 #[derive(Debug)]
@@ -95,6 +96,14 @@ pub struct ConnectOptions {
     pub protocols: Vec<String>,
     /// A small receive buffer makes a client that does not read fall behind quickly.
     pub recv_buffer: Option<u32>,
+    /// The local address to connect from: `127.0.0.2`, `127.0.0.3`, … stand in for other
+    /// clients' addresses (Linux routes all of 127.0.0.0/8 to loopback).
+    pub source: Option<IpAddr>,
+    /// Extra request headers (`X-Forwarded-For`, …).
+    pub headers: Vec<(&'static str, String)>,
+    /// Connect with TLS (`wss://localhost:PORT/ws`), trusting what this configuration
+    /// trusts (see [`crate::tls::TestCa`]).
+    pub tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl ConnectOptions {
@@ -102,7 +111,28 @@ impl ConnectOptions {
         ConnectOptions {
             protocols: vec![encoding.subprotocol().to_owned()],
             recv_buffer: None,
+            source: None,
+            headers: Vec::new(),
+            tls: None,
         }
+    }
+
+    /// Connects over TLS with `config`.
+    pub fn tls(mut self, config: Arc<rustls::ClientConfig>) -> Self {
+        self.tls = Some(config);
+        self
+    }
+
+    /// Connects from `source` instead of 127.0.0.1.
+    pub fn from(mut self, source: IpAddr) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// Adds a request header.
+    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
     }
 }
 
@@ -116,9 +146,23 @@ pub async fn connect_ws(
     if let Some(size) = options.recv_buffer {
         socket.set_recv_buffer_size(size)?;
     }
+    if let Some(source) = options.source {
+        socket.bind(SocketAddr::new(source, 0))?;
+    }
     let stream = socket.connect(addr).await?;
     stream.set_nodelay(true)?;
-    let mut request = ws_url(addr).into_client_request()?;
+    let url = match options.tls {
+        // The test certificates name `localhost` (and 127.0.0.1).
+        Some(_) => format!("wss://localhost:{}/ws", addr.port()),
+        None => ws_url(addr),
+    };
+    let mut request = url.into_client_request()?;
+    for (name, value) in &options.headers {
+        let value = HeaderValue::from_str(value).map_err(|err| {
+            tungstenite::Error::Io(std::io::Error::other(format!("bad header: {err}")))
+        })?;
+        request.headers_mut().append(*name, value);
+    }
     if !options.protocols.is_empty() {
         let offered = options.protocols.join(", ");
         request.headers_mut().insert(
@@ -131,8 +175,10 @@ pub async fn connect_ws(
     let config = WebSocketConfig::default()
         .max_message_size(Some(boardcast_protocol::limits::MAX_SERVER_FRAME_BYTES * 2))
         .max_frame_size(Some(boardcast_protocol::limits::MAX_SERVER_FRAME_BYTES * 2));
+    let connector = options.tls.clone().map(Connector::Rustls);
     let (ws, response) =
-        tokio_tungstenite::client_async_with_config(request, stream, Some(config)).await?;
+        tokio_tungstenite::client_async_tls_with_config(request, stream, Some(config), connector)
+            .await?;
     let chosen = response
         .headers()
         .get("Sec-WebSocket-Protocol")
@@ -250,6 +296,19 @@ impl Client {
     /// The raw WebSocket, for hostile frames.
     pub fn ws(&mut self) -> &mut Ws {
         &mut self.ws
+    }
+
+    /// The certificate the server presented, on a TLS connection.
+    pub fn peer_certificate(&self) -> Option<Vec<u8>> {
+        match self.ws.get_ref() {
+            MaybeTlsStream::Rustls(stream) => stream
+                .get_ref()
+                .1
+                .peer_certificates()
+                .and_then(|chain| chain.first())
+                .map(|cert| cert.to_vec()),
+            _ => None,
+        }
     }
 
     /// Gives up the client and keeps only the socket.
@@ -633,9 +692,20 @@ impl Pair {
     /// Creates an untimed private match on one connection (as White) and joins it by its
     /// invite code on another.
     pub async fn start(addr: SocketAddr, encoding: Encoding) -> Result<Pair> {
-        let mut white = Client::connect(addr, encoding).await?;
+        let options = ConnectOptions::encoding(encoding);
+        Self::start_with(addr, encoding, &options, &options).await
+    }
+
+    /// [`Pair::start`] with each player's connection options (e.g. their source addresses).
+    pub async fn start_with(
+        addr: SocketAddr,
+        encoding: Encoding,
+        white: &ConnectOptions,
+        black: &ConnectOptions,
+    ) -> Result<Pair> {
+        let mut white = Client::connect_with(addr, encoding, white).await?;
         let white_seat = white.create_match(ColorChoice::White, false, None).await?;
-        let mut black = Client::connect(addr, encoding).await?;
+        let mut black = Client::connect_with(addr, encoding, black).await?;
         let black_seat = black
             .join(JoinMatch::Code(white_seat.invite_code.clone()))
             .await?;

@@ -5,6 +5,7 @@ pub mod browser;
 pub mod canary;
 pub mod client;
 pub mod games;
+pub mod tls;
 pub mod web;
 
 use std::net::{SocketAddr, TcpStream};
@@ -125,6 +126,16 @@ impl ServerProcess {
     }
 }
 
+/// Per-address limits high enough never to matter for tests that are about something else.
+pub const UNLIMITED_ADDRESSES: [(&str, &str); 6] = [
+    ("--max-connections-per-address", "1000000"),
+    ("--connection-reserve", "0"),
+    ("--upgrades-per-minute", "1000000"),
+    ("--matches-per-minute", "1000000"),
+    ("--open-seeks-per-address", "1000000"),
+    ("--engine-games-per-minute", "1000000"),
+];
+
 /// A server process on a temporary database that outlives restarts.
 pub struct TestServer {
     pub process: ServerProcess,
@@ -144,9 +155,17 @@ impl TestServer {
 
     /// Starts `program` on a free loopback port with a fresh database and `args`; retries on
     /// another port if the chosen one was taken meanwhile.
+    ///
+    /// Every client of a test comes from 127.0.0.1, so the per-address limits are lifted
+    /// ([`UNLIMITED_ADDRESSES`]) unless `args` sets them.
     pub fn start(program: &Path, args: &[&str]) -> TestServer {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        let mut args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        for (flag, value) in UNLIMITED_ADDRESSES {
+            if !args.iter().any(|arg| arg == flag) {
+                args.extend([flag.to_owned(), value.to_owned()]);
+            }
+        }
         let process = start_on_free_port(program, &dir.path().join("boardcast.db"), &args);
         TestServer { process, dir, args }
     }

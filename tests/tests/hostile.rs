@@ -986,7 +986,10 @@ fn open_fds(pid: u32) -> usize {
 
 /// Reads raw bytes of a WebSocket connection until the server ends it; returns the close code
 /// if a close frame came (server frames are unmasked).
-async fn drain_raw(stream: &mut TcpStream, within: Duration) -> Result<Option<u16>, String> {
+async fn drain_raw(
+    stream: &mut (impl tokio::io::AsyncRead + Unpin),
+    within: Duration,
+) -> Result<Option<u16>, String> {
     let mut data = Vec::new();
     let read = tokio::time::timeout(within, async {
         let mut buf = vec![0u8; 64 * 1024];

@@ -23,6 +23,7 @@ use super::archive::{FinishedGame, Record, StartedGame};
 use super::fanout::{Catchup, Fanout};
 use super::game::{GameSpec, RevealedGame};
 use super::predict::Book;
+use crate::address::ClientAddr;
 use crate::outbox::{ConnId, Outbox};
 pub use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
@@ -83,6 +84,7 @@ enum Command {
     },
     Predict {
         outbox: Outbox,
+        client: ClientAddr,
         name: String,
         ply: u32,
         from: String,
@@ -157,10 +159,12 @@ impl ChannelHandle {
         let _ = self.tx.try_send(Command::Unwatch { conn, done });
     }
 
-    /// Books the guess `from`-`to` for ply `ply`; its result later goes to `outbox`.
+    /// Books the guess `from`-`to` of `name` at `client` for ply `ply`; its result later goes
+    /// to `outbox`.
     pub async fn predict(
         &self,
         outbox: Outbox,
+        client: ClientAddr,
         name: &str,
         ply: u32,
         from: &str,
@@ -177,6 +181,7 @@ impl ChannelHandle {
         let (done, answer) = oneshot::channel();
         self.send(Command::Predict {
             outbox,
+            client,
             name: name.to_owned(),
             ply,
             from: from.to_owned(),
@@ -346,6 +351,7 @@ impl Actor {
             }
             Command::Predict {
                 outbox,
+                client,
                 name,
                 ply,
                 from,
@@ -354,7 +360,7 @@ impl Actor {
             } => {
                 let verdict = self.check_guess(ply, &from, &to);
                 if verdict.is_ok() {
-                    self.book.guess(outbox, &name, &from, &to);
+                    self.book.guess(outbox, client, &name, &from, &to);
                 }
                 let _ = done.send(verdict);
             }

@@ -26,6 +26,7 @@ pub use actor::{ChannelHandle, Refusal};
 pub use archive::FinishedGame;
 pub use registry::{ChannelsConfig, Registry};
 
+use crate::address::ClientAddr;
 use crate::outbox::Outbox;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{Storage, StorageError};
@@ -44,10 +45,11 @@ pub enum ChannelRequest {
         channel: String,
     },
     StartEngineGame(StartEngineGame),
-    /// A guess, with the display name of the connection that made it.
+    /// A guess, with the display name and address of the connection that made it.
     Predict {
         predict: Predict,
         name: String,
+        client: ClientAddr,
     },
     Leaderboard(LeaderboardQuery),
 }
@@ -89,8 +91,9 @@ impl Channels {
     }
 
     /// Answers envelope `id` carrying `request` on `outbox`: with an ack (a watch's ack comes
-    /// before its snapshot), a [`GameCreated`], a [`Leaderboard`] or a typed error.
-    pub async fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) {
+    /// before its snapshot), a [`GameCreated`], a [`Leaderboard`] or a typed error. Returns
+    /// whether it was carried out (false after an error reply).
+    pub async fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) -> bool {
         let ack = || {
             outbox.send(&ServerMessage::Ack(Ack {
                 id,
@@ -110,21 +113,24 @@ impl Channels {
                     outbox.send(&ServerMessage::GameCreated(GameCreated { id, channel }));
                 })
             }
-            ChannelRequest::Predict { predict, name } => {
-                match self.registry.get(&predict.channel) {
-                    Some(handle) => handle
-                        .predict(
-                            outbox.clone(),
-                            &name,
-                            predict.ply,
-                            &predict.from,
-                            &predict.to,
-                        )
-                        .await
-                        .map(|()| ack()),
-                    None => Err(not_found(&predict.channel)),
-                }
-            }
+            ChannelRequest::Predict {
+                predict,
+                name,
+                client,
+            } => match self.registry.get(&predict.channel) {
+                Some(handle) => handle
+                    .predict(
+                        outbox.clone(),
+                        client,
+                        &name,
+                        predict.ply,
+                        &predict.from,
+                        &predict.to,
+                    )
+                    .await
+                    .map(|()| ack()),
+                None => Err(not_found(&predict.channel)),
+            },
             ChannelRequest::Leaderboard(query) => {
                 let limit = query.limit.min(MAX_LEADERBOARD);
                 match archive::leaderboard(&self.db, limit).await {
@@ -136,12 +142,16 @@ impl Channels {
                 }
             }
         };
-        if let Err(refusal) = result {
-            outbox.send(&ServerMessage::Error(ErrorReply {
-                id: Some(id),
-                code: refusal.code,
-                message: refusal.message,
-            }));
+        match result {
+            Ok(()) => true,
+            Err(refusal) => {
+                outbox.send(&ServerMessage::Error(ErrorReply {
+                    id: Some(id),
+                    code: refusal.code,
+                    message: refusal.message,
+                }));
+                false
+            }
         }
     }
 

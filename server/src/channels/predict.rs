@@ -1,15 +1,21 @@
 //! Prediction book-keeping for one engine game: the open guesses for the coming ply, each
 //! predictor's running score, and the standings at the end.
 //!
-//! Guesses are keyed by connection: one guess per connection per ply, a new guess before the
-//! reveal replaces the old one. Scores are kept per connection too (two anonymous watchers are
-//! two predictors); the stored leaderboard later adds them up by display name.
+//! Guesses are keyed by predictor — the client's address (IPv4 address or IPv6 /64) and display
+//! name — so one person with two connections cannot guess twice: one guess per predictor per
+//! ply, a new guess before the reveal (from either connection) replaces the old one, and its
+//! result goes to the connection that guessed last. Scores are kept per predictor too; the
+//! stored leaderboard later adds them up by display name.
 
 use std::collections::HashMap;
 
 use boardcast_protocol::{PredictionResult, Standing};
 
-use crate::outbox::{ConnId, Outbox};
+use crate::address::ClientAddr;
+use crate::outbox::Outbox;
+
+/// Who guesses: one person, as far as the server can tell.
+type Predictor = (ClientAddr, String);
 
 /// One open guess for the coming ply.
 #[derive(Debug)]
@@ -31,8 +37,8 @@ struct Score {
 /// The guesses and scores of one game.
 #[derive(Debug, Default)]
 pub struct Book {
-    open: HashMap<ConnId, Guess>,
-    scores: HashMap<ConnId, Score>,
+    open: HashMap<Predictor, Guess>,
+    scores: HashMap<Predictor, Score>,
 }
 
 /// A scored guess, to be sent to its predictor.
@@ -43,11 +49,12 @@ pub struct Scored {
 }
 
 impl Book {
-    /// Records (or replaces) the guess `from-to` of the predictor behind `outbox`.
-    pub fn guess(&mut self, outbox: Outbox, name: &str, from: &str, to: &str) {
+    /// Records (or replaces) the guess `from-to` of `name` at `client`; its result goes to
+    /// `outbox`.
+    pub fn guess(&mut self, outbox: Outbox, client: ClientAddr, name: &str, from: &str, to: &str) {
         let text = format!("{from}-{to}");
         self.open.insert(
-            outbox.id(),
+            (client, name.to_owned()),
             Guess {
                 outbox,
                 name: name.to_owned(),
@@ -65,8 +72,8 @@ impl Book {
     /// guess scores, a wrong one is a strike. Clears the open guesses.
     pub fn reveal(&mut self, channel: &str, ply: u32, actual: &str) -> Vec<Scored> {
         let mut scored = Vec::with_capacity(self.open.len());
-        for (conn, guess) in self.open.drain() {
-            let score = self.scores.entry(conn).or_insert_with(|| Score {
+        for (predictor, guess) in self.open.drain() {
+            let score = self.scores.entry(predictor).or_insert_with(|| Score {
                 name: guess.name.clone(),
                 correct: 0,
                 strikes: 0,
@@ -127,15 +134,50 @@ mod tests {
     use crate::outbox::outbox;
     use boardcast_protocol::Encoding;
 
+    fn here() -> ClientAddr {
+        ClientAddr::of([127, 0, 0, 1].into())
+    }
+
+    #[test]
+    fn one_person_with_two_connections_guesses_once() {
+        let (first, _first_in) = outbox(1, Encoding::Json, 8);
+        let (second, _second_in) = outbox(2, Encoding::Json, 8);
+        let (other, _other_in) = outbox(3, Encoding::Json, 8);
+        let elsewhere = ClientAddr::of([127, 0, 0, 2].into());
+        let mut book = Book::default();
+        book.guess(first, here(), "ann", "a2", "a3");
+        book.guess(second.clone(), here(), "ann", "b1", "c3");
+        // The same name from another address, and another name here, are other people.
+        book.guess(other.clone(), elsewhere, "ann", "b1", "c3");
+        book.guess(other, here(), "bob", "b1", "c3");
+        assert_eq!(book.open_guesses(), 3);
+        let scored = book.reveal("tv1", 0, "b1-c3");
+        assert!(
+            scored
+                .iter()
+                .all(|s| s.result.correct && s.result.correct_total == 1)
+        );
+        let to_ann_here: Vec<u64> = scored
+            .iter()
+            .filter(|s| s.outbox.id() != 3)
+            .map(|s| s.outbox.id())
+            .collect();
+        assert_eq!(
+            to_ann_here,
+            [2],
+            "the result goes to the connection that guessed last"
+        );
+    }
+
     #[test]
     fn guesses_are_replaced_scored_and_ranked() {
         let (ann, _ann_in) = outbox(1, Encoding::Json, 8);
         let (bob, _bob_in) = outbox(2, Encoding::Json, 8);
         let (cat, _cat_in) = outbox(3, Encoding::Json, 8);
         let mut book = Book::default();
-        book.guess(ann.clone(), "ann", "a2", "a3");
-        book.guess(ann.clone(), "ann", "b1", "c3");
-        book.guess(bob.clone(), "bob", "e2", "e3");
+        book.guess(ann.clone(), here(), "ann", "a2", "a3");
+        book.guess(ann.clone(), here(), "ann", "b1", "c3");
+        book.guess(bob.clone(), here(), "bob", "e2", "e3");
         assert_eq!(book.open_guesses(), 2, "a second guess replaces the first");
 
         let mut scored = book.reveal("tv1", 0, "b1-c3");
@@ -154,11 +196,11 @@ mod tests {
         );
         assert_eq!(book.open_guesses(), 0);
 
-        book.guess(bob, "bob", "d5", "d4");
-        book.guess(cat.clone(), "cat", "d5", "d4");
+        book.guess(bob, here(), "bob", "d5", "d4");
+        book.guess(cat.clone(), here(), "cat", "d5", "d4");
         let scored = book.reveal("tv1", 1, "d5-d4");
         assert!(scored.iter().all(|s| s.result.correct));
-        book.guess(cat, "cat", "a1", "a2");
+        book.guess(cat, here(), "cat", "a1", "a2");
         book.void_open();
         assert!(book.reveal("tv1", 2, "a2-a3").is_empty());
 

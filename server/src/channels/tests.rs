@@ -270,22 +270,25 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
 
     // Ply 0: ann right after changing her mind, bob wrong.
     fx.handle
-        .predict(ann.clone(), "ann", 0, "a2", "a3")
+        .predict(ann.clone(), local(), "ann", 0, "a2", "a3")
         .await
         .unwrap();
     fx.handle
-        .predict(ann.clone(), "ann", 0, "b1", "c3")
+        .predict(ann.clone(), local(), "ann", 0, "b1", "c3")
         .await
         .unwrap();
     fx.handle
-        .predict(bob.clone(), "bob", 0, "e2", "e3")
+        .predict(bob.clone(), local(), "bob", 0, "e2", "e3")
         .await
         .unwrap();
     // A move White cannot make here is refused and not recorded: bob's e2-e3 stands, and
     // cat, who only tried that, gets no verdict and no strike.
     let (cat, mut cat_inbox) = conn(3);
     for (who, name) in [(&bob, "bob"), (&cat, "cat")] {
-        let illegal = fx.handle.predict(who.clone(), name, 0, "a2", "a4").await;
+        let illegal = fx
+            .handle
+            .predict(who.clone(), local(), name, 0, "a2", "a4")
+            .await;
         let refusal = illegal.unwrap_err();
         assert_eq!(
             (refusal.code, refusal.message.as_str()),
@@ -295,15 +298,24 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
             )
         );
     }
-    let future = fx.handle.predict(bob.clone(), "bob", 1, "a5", "a4").await;
+    let future = fx
+        .handle
+        .predict(bob.clone(), local(), "bob", 1, "a5", "a4")
+        .await;
     assert_eq!(future.unwrap_err().code, ErrorCode::PredictionClosed);
-    let bad = fx.handle.predict(bob.clone(), "bob", 0, "z9", "a4").await;
+    let bad = fx
+        .handle
+        .predict(bob.clone(), local(), "bob", 0, "z9", "a4")
+        .await;
     assert_eq!(bad.unwrap_err().code, ErrorCode::InvalidArgument);
     sleep(INTERVAL).await;
     settle().await;
 
     // After the reveal a guess for ply 0 is late.
-    let late = fx.handle.predict(bob.clone(), "bob", 0, "b1", "c3").await;
+    let late = fx
+        .handle
+        .predict(bob.clone(), local(), "bob", 0, "b1", "c3")
+        .await;
     assert_eq!(late.unwrap_err().code, ErrorCode::PredictionClosed);
     let ann_results: Vec<_> = drain(&mut ann_inbox)
         .into_iter()
@@ -325,7 +337,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     // Ply 1: bob right; then nobody guesses until the end.
     let (from, to) = moves[1].split_once('-').unwrap();
     fx.handle
-        .predict(bob.clone(), "bob", 1, from, to)
+        .predict(bob.clone(), local(), "bob", 1, from, to)
         .await
         .unwrap();
     sleep(INTERVAL * 80).await;
@@ -346,7 +358,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     assert_eq!(finished(&mut fx.archive).await.standings, ended.standings);
     let over = fx
         .handle
-        .predict(ann, "ann", moves.len() as u32, "a1", "a2")
+        .predict(ann, local(), "ann", moves.len() as u32, "a1", "a2")
         .await;
     assert_eq!(over.unwrap_err().code, ErrorCode::GameOver);
 }
@@ -399,4 +411,9 @@ async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed(
         1,
         "the slow watcher was dropped"
     );
+}
+
+/// The address every predictor in these tests guesses from.
+fn local() -> crate::address::ClientAddr {
+    crate::address::ClientAddr::of([127, 0, 0, 1].into())
 }

@@ -60,6 +60,8 @@ pub enum Command {
         id: u64,
         token: String,
         action: Action,
+        /// When the connection handed it over: a move's latency to its ack runs from here.
+        received: Instant,
     },
     /// The connection has closed.
     Leave { conn: ConnId },
@@ -328,7 +330,8 @@ impl Actor {
                 id,
                 token,
                 action,
-            } => self.act(outbox, id, token, action).await,
+                received,
+            } => self.act(outbox, id, token, action, received).await,
             Command::Leave { conn } => {
                 if self.subscribers.remove(&conn).is_some() {
                     self.crowd_changed();
@@ -427,7 +430,14 @@ impl Actor {
         }
     }
 
-    async fn act(&mut self, outbox: Outbox, id: u64, token: String, action: Action) {
+    async fn act(
+        &mut self,
+        outbox: Outbox,
+        id: u64,
+        token: String,
+        action: Action,
+        received: Instant,
+    ) {
         let Some(side) = self.state.side_of_token(&token) else {
             return refuse(&outbox, id, self.wrong_token());
         };
@@ -443,7 +453,9 @@ impl Actor {
         }
         let result = match self.state.decide(side, id, &action, Instant::now()) {
             Ok(Decision::Events(records)) => {
-                self.commit_and_ack(records, Some((&outbox, id))).await
+                let moved = matches!(action, Action::Move(_)).then_some(received);
+                self.commit_and_ack(records, Some((&outbox, id)), moved)
+                    .await
             }
             Ok(Decision::Duplicate) => {
                 ack(&outbox, id, true);
@@ -472,7 +484,9 @@ impl Actor {
         let (handle, new_id, tokens) = self.hub.create_match(setup, &players, true).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
-        let committed = self.commit_and_ack(vec![started], Some((outbox, id))).await;
+        let committed = self
+            .commit_and_ack(vec![started], Some((outbox, id)), None)
+            .await;
         // Each player's connections get their new seat privately, all together, after the
         // event that announces the rematch; a player who is away gets it on coming back here.
         let mut arrivals = Vec::new();
@@ -565,15 +579,17 @@ impl Actor {
 
     /// Commits `records`, then applies and broadcasts them. Nothing changes on failure.
     async fn commit(&mut self, records: Vec<Record>) -> Result<(), Refusal> {
-        self.commit_and_ack(records, None).await
+        self.commit_and_ack(records, None, None).await
     }
 
     /// Commits `records`; once durable, acknowledges envelope `ack` (if given), then applies
-    /// and broadcasts them. Nothing changes on failure.
+    /// and broadcasts them. Nothing changes on failure. `moved`: when the move these records
+    /// carry out reached the match, for the move→ack latency (counted before the ack goes).
     async fn commit_and_ack(
         &mut self,
         records: Vec<Record>,
         ack_to: Option<(&Outbox, u64)>,
+        moved: Option<Instant>,
     ) -> Result<(), Refusal> {
         let now = Instant::now();
         // The records are applied to the one state right away (which also checks them); a
@@ -615,6 +631,9 @@ impl Actor {
                 ErrorCode::Internal,
                 "storage failed: nothing was applied",
             ));
+        }
+        if let Some(received) = moved {
+            crate::telemetry::move_acked(received.elapsed());
         }
         if let Some((outbox, id)) = ack_to {
             ack(outbox, id, false);
@@ -772,7 +791,13 @@ mod tests {
         };
         let hub = Hub::new(storage, settings, shutdown, tasks);
         let (handle, _, token) = hub
-            .create_seek("alice", None, ColorChoice::White, false)
+            .create_seek(
+                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+                "alice",
+                None,
+                ColorChoice::White,
+                false,
+            )
             .await
             .unwrap();
         trigger.fire();
@@ -787,6 +812,7 @@ mod tests {
                 id: 1,
                 token,
                 action: Action::Resign,
+                received: Instant::now(),
             })
             .unwrap_err();
         assert_eq!(refusal.code, ErrorCode::ShuttingDown, "{refusal}");

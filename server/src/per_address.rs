@@ -1,0 +1,269 @@
+//! Fair shares per client address: how often one address may upgrade to a WebSocket, create a
+//! match or start an engine game (token buckets that refill over a minute), and the record of
+//! limit hits — each counted in the metrics, and logged at most once a minute per address and
+//! limit, so a flood cannot flood the log too.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::address::ClientAddr;
+use crate::limits::RateLimit;
+
+/// How long a limit hit stays quiet in the log for the same address and limit.
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// Every limit the server enforces per address or in all; its label names it in `/metrics`
+/// and in the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LimitKind {
+    /// `--max-connections`.
+    Connections,
+    /// `--max-connections-per-address`.
+    ConnectionsPerAddress,
+    /// `--connection-reserve`: only addresses holding nothing may take the last places.
+    ConnectionReserve,
+    /// `--upgrades-per-minute`.
+    Upgrades,
+    /// `--matches-per-minute`.
+    Matches,
+    /// `--engine-games-per-minute`.
+    EngineGames,
+    /// `--open-seeks-per-address`.
+    OpenSeeks,
+    /// `--rate`/`--burst`: messages of one connection.
+    MessageRate,
+}
+
+impl LimitKind {
+    pub const ALL: [LimitKind; 8] = [
+        LimitKind::Connections,
+        LimitKind::ConnectionsPerAddress,
+        LimitKind::ConnectionReserve,
+        LimitKind::Upgrades,
+        LimitKind::Matches,
+        LimitKind::EngineGames,
+        LimitKind::OpenSeeks,
+        LimitKind::MessageRate,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LimitKind::Connections => "connections",
+            LimitKind::ConnectionsPerAddress => "connections_per_address",
+            LimitKind::ConnectionReserve => "connection_reserve",
+            LimitKind::Upgrades => "upgrades_per_minute",
+            LimitKind::Matches => "matches_per_minute",
+            LimitKind::EngineGames => "engine_games_per_minute",
+            LimitKind::OpenSeeks => "open_seeks_per_address",
+            LimitKind::MessageRate => "message_rate",
+        }
+    }
+}
+
+/// The per-minute allowances of one address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateSettings {
+    pub upgrades: u32,
+    pub matches: u32,
+    pub engine_games: u32,
+}
+
+/// What a per-minute bucket counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rated {
+    Upgrades,
+    Matches,
+    EngineGames,
+}
+
+impl Rated {
+    fn kind(self) -> LimitKind {
+        match self {
+            Rated::Upgrades => LimitKind::Upgrades,
+            Rated::Matches => LimitKind::Matches,
+            Rated::EngineGames => LimitKind::EngineGames,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Rated::Upgrades => "connections",
+            Rated::Matches => "new matches",
+            Rated::EngineGames => "new engine games",
+        }
+    }
+}
+
+/// A refused request: which limit, and a message fit to show a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverLimit {
+    pub kind: LimitKind,
+    pub message: String,
+    pub retry_after: Duration,
+}
+
+/// The per-address buckets and the hit log; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct AddressLimits(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    settings: RateSettings,
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    buckets: HashMap<(ClientAddr, Rated), RateLimit>,
+    logged: HashMap<(ClientAddr, LimitKind), Instant>,
+    last_sweep: Instant,
+}
+
+impl AddressLimits {
+    pub fn new(settings: RateSettings) -> Self {
+        AddressLimits(Arc::new(Inner {
+            settings,
+            state: Mutex::new(State {
+                buckets: HashMap::new(),
+                logged: HashMap::new(),
+                last_sweep: Instant::now(),
+            }),
+        }))
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // Plain maps: a panic elsewhere cannot leave them half-updated.
+        self.0
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Takes one of `address`'s `rated` allowance, or refuses (and records the hit).
+    pub fn take(&self, rated: Rated, address: ClientAddr) -> Result<(), OverLimit> {
+        let per_minute = match rated {
+            Rated::Upgrades => self.0.settings.upgrades,
+            Rated::Matches => self.0.settings.matches,
+            Rated::EngineGames => self.0.settings.engine_games,
+        };
+        let now = Instant::now();
+        let mut state = self.state();
+        state.sweep(now);
+        let bucket = state
+            .buckets
+            .entry((address, rated))
+            .or_insert_with(|| RateLimit::per_minute(per_minute, now));
+        if bucket.allow(now) {
+            return Ok(());
+        }
+        let retry_after = bucket.retry_after(now);
+        drop(state);
+        let over = OverLimit {
+            kind: rated.kind(),
+            message: format!(
+                "too many {} from {address}: at most {per_minute} a minute; try again in {} s",
+                rated.what(),
+                retry_after.as_secs_f64().ceil().max(1.0)
+            ),
+            retry_after,
+        };
+        let _ = self.hit(over.kind, address, &over.message);
+        Err(over)
+    }
+
+    /// Gives back what [`AddressLimits::take`] took for something that then did not happen.
+    pub fn refund(&self, rated: Rated, address: ClientAddr) {
+        if let Some(bucket) = self.state().buckets.get_mut(&(address, rated)) {
+            bucket.refund();
+        }
+    }
+
+    /// Records that `address` hit limit `kind`: counted every time, logged at most once a
+    /// minute per address and limit. Returns whether it was logged.
+    pub fn hit(&self, kind: LimitKind, address: ClientAddr, message: &str) -> bool {
+        crate::telemetry::limit_hit(kind);
+        let now = Instant::now();
+        let mut state = self.state();
+        let quiet = state
+            .logged
+            .get(&(address, kind))
+            .is_some_and(|last| now.saturating_duration_since(*last) < LOG_EVERY);
+        if !quiet {
+            state.logged.insert((address, kind), now);
+            drop(state);
+            tracing::warn!(
+                %address,
+                limit = kind.label(),
+                "refused: {message} (logged once a minute per address)"
+            );
+        }
+        !quiet
+    }
+}
+
+impl State {
+    /// Forgets buckets that are full again and log entries past their quiet time, once a
+    /// minute, so the maps hold only addresses seen lately.
+    fn sweep(&mut self, now: Instant) {
+        if now.saturating_duration_since(self.last_sweep) < LOG_EVERY {
+            return;
+        }
+        self.last_sweep = now;
+        self.buckets.retain(|_, bucket| !bucket.is_full(now));
+        self.logged
+            .retain(|_, last| now.saturating_duration_since(*last) < LOG_EVERY);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addr(last: u8) -> ClientAddr {
+        ClientAddr::of(std::net::IpAddr::from([127, 0, 0, last]))
+    }
+
+    #[test]
+    fn each_address_has_its_own_allowance() {
+        let limits = AddressLimits::new(RateSettings {
+            upgrades: 60,
+            matches: 2,
+            engine_games: 1,
+        });
+        assert!(limits.take(Rated::Matches, addr(2)).is_ok());
+        assert!(limits.take(Rated::Matches, addr(2)).is_ok());
+        let over = limits.take(Rated::Matches, addr(2)).unwrap_err();
+        assert_eq!(over.kind, LimitKind::Matches);
+        assert_eq!(
+            over.message,
+            "too many new matches from 127.0.0.2: at most 2 a minute; try again in 30 s"
+        );
+        assert!(limits.take(Rated::Matches, addr(3)).is_ok());
+        assert!(limits.take(Rated::EngineGames, addr(2)).is_ok());
+        limits.refund(Rated::EngineGames, addr(2));
+        assert!(limits.take(Rated::EngineGames, addr(2)).is_ok());
+        assert!(limits.take(Rated::EngineGames, addr(2)).is_err());
+    }
+
+    #[test]
+    fn hits_are_logged_once_a_minute_per_address_and_limit() {
+        let limits = AddressLimits::new(RateSettings {
+            upgrades: 1,
+            matches: 1,
+            engine_games: 1,
+        });
+        assert!(limits.hit(LimitKind::Upgrades, addr(2), "first"));
+        assert!(!limits.hit(LimitKind::Upgrades, addr(2), "again"));
+        assert!(limits.hit(LimitKind::Matches, addr(2), "another limit"));
+        assert!(limits.hit(LimitKind::Upgrades, addr(3), "another address"));
+        let mut state = limits.state();
+        let at = state
+            .logged
+            .get_mut(&(addr(2), LimitKind::Upgrades))
+            .unwrap();
+        *at -= LOG_EVERY;
+        drop(state);
+        assert!(limits.hit(LimitKind::Upgrades, addr(2), "a minute later"));
+    }
+}

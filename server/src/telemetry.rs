@@ -1,0 +1,212 @@
+//! What the server counts for `/metrics`: the `metrics` facade, recorded by
+//! `metrics-exporter-prometheus` and rendered in the Prometheus text format.
+//!
+//! Counters and histograms are recorded where things happen (a move acknowledged, a group
+//! committed, a refusal sent, a limit hit, a slow client dropped); gauges of what exists (matches
+//! by phase, channels and their watchers) are read from the hub and the channel registry when
+//! scraped. One recorder serves the whole process. The page is served at `/metrics` on the
+//! public port, or only on `--metrics-listen`.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use boardcast_protocol::{Encoding, ErrorCode, MatchPhase};
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+use crate::per_address::LimitKind;
+use crate::server::App;
+use crate::shutdown::Shutdown;
+use axum::Router;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use tokio::net::TcpListener;
+
+const MOVES: &str = "boardcast_moves_total";
+const MOVE_ACK: &str = "boardcast_move_ack_seconds";
+const COMMIT: &str = "boardcast_storage_commit_seconds";
+const GROUP: &str = "boardcast_storage_group_size";
+const CONNECTIONS: &str = "boardcast_connections";
+const REFUSALS: &str = "boardcast_refusals_total";
+const LIMIT_HITS: &str = "boardcast_limit_hits_total";
+const SLOW_CLIENTS: &str = "boardcast_slow_clients_dropped_total";
+const MATCHES: &str = "boardcast_matches";
+const CHANNELS: &str = "boardcast_channels";
+const WATCHERS: &str = "boardcast_channel_watchers";
+
+/// Latency buckets, in seconds: from a fraction of a millisecond to a few seconds.
+const LATENCY_BUCKETS: [f64; 14] = [
+    0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0,
+];
+/// Commit group sizes (requests per transaction).
+const GROUP_BUCKETS: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
+/// How often histograms are drained when nobody scrapes.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// The process's recorder, installed on first use.
+pub fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let builder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Full(MOVE_ACK.into()), &LATENCY_BUCKETS)
+            .and_then(|b| b.set_buckets_for_metric(Matcher::Full(COMMIT.into()), &LATENCY_BUCKETS))
+            .and_then(|b| b.set_buckets_for_metric(Matcher::Full(GROUP.into()), &GROUP_BUCKETS))
+            .expect("bucket lists are not empty");
+        let recorder = builder.build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("another metrics recorder is installed; /metrics will be empty");
+        }
+        describe();
+        let upkeep = handle.clone();
+        let _ = std::thread::Builder::new()
+            .name("metrics-upkeep".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(UPKEEP_EVERY);
+                    upkeep.run_upkeep();
+                }
+            });
+        handle
+    })
+}
+
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        MOVES,
+        "Frisian moves acknowledged (committed) to their player."
+    );
+    describe_histogram!(
+        MOVE_ACK,
+        Unit::Seconds,
+        "From a move's arrival at its match to its acknowledgement (after the commit)."
+    );
+    describe_histogram!(
+        COMMIT,
+        Unit::Seconds,
+        "One storage transaction, fsync included."
+    );
+    describe_histogram!(GROUP, "Commit requests grouped into one transaction.");
+    describe_gauge!(CONNECTIONS, "Open WebSocket sessions, by encoding.");
+    describe_counter!(REFUSALS, "Error replies sent, by error code.");
+    describe_counter!(
+        LIMIT_HITS,
+        "Requests and connections refused by a limit, by limit."
+    );
+    describe_counter!(
+        SLOW_CLIENTS,
+        "Connections dropped because they did not read fast enough."
+    );
+    describe_gauge!(MATCHES, "Matches in memory, by phase.");
+    // Counters exist from the start, so a rate over them is defined before the first event.
+    counter!(MOVES).absolute(0);
+    counter!(SLOW_CLIENTS).absolute(0);
+    for limit in LimitKind::ALL {
+        counter!(LIMIT_HITS, "limit" => limit.label()).absolute(0);
+    }
+    describe_gauge!(CHANNELS, "MinitChess channels running (TV and on-demand).");
+    describe_gauge!(
+        WATCHERS,
+        "Watchers of MinitChess channels, all channels together."
+    );
+}
+
+/// `GET /metrics`, for the public port or its own listener.
+pub fn routes() -> Router<App> {
+    Router::new().route("/metrics", get(metrics_page))
+}
+
+async fn metrics_page(State(app): State<App>) -> impl IntoResponse {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        render(&app),
+    )
+}
+
+/// Serves [`routes`] on `listener` (`--metrics-listen`) until `shutdown` fires.
+pub async fn serve(listener: TcpListener, app: App, mut shutdown: Shutdown) {
+    let router = routes().with_state(app);
+    let stopped = async move {
+        shutdown.recv().await;
+    };
+    if let Err(err) = axum::serve(listener, router)
+        .with_graceful_shutdown(stopped)
+        .await
+    {
+        tracing::error!(%err, "the metrics listener failed");
+    }
+}
+
+/// The metrics page: gauges brought up to date from `app`, then everything rendered.
+pub fn render(app: &App) -> String {
+    for (phase, count) in app.hub.count_by_phase() {
+        gauge!(MATCHES, "phase" => phase_label(phase)).set(count as f64);
+    }
+    let channels = app.channels.summaries();
+    gauge!(CHANNELS).set(channels.len() as f64);
+    gauge!(WATCHERS).set(channels.iter().map(|c| f64::from(c.watchers)).sum::<f64>());
+    handle().render()
+}
+
+fn phase_label(phase: MatchPhase) -> &'static str {
+    match phase {
+        MatchPhase::Waiting => "waiting",
+        MatchPhase::Playing => "playing",
+        MatchPhase::Finished => "finished",
+    }
+}
+
+fn encoding_label(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::Json => "json",
+        Encoding::Postcard => "postcard",
+    }
+}
+
+/// A WebSocket session opened (`open`) or closed.
+pub fn session(encoding: Encoding, open: bool) {
+    let gauge = gauge!(CONNECTIONS, "encoding" => encoding_label(encoding));
+    if open {
+        gauge.increment(1.0);
+    } else {
+        gauge.decrement(1.0);
+    }
+}
+
+/// A move was committed and acknowledged `latency` after it reached its match.
+pub fn move_acked(latency: Duration) {
+    counter!(MOVES).increment(1);
+    histogram!(MOVE_ACK).record(latency.as_secs_f64());
+}
+
+/// A storage transaction of `group` requests took `took`.
+pub fn committed(group: usize, took: Duration) {
+    histogram!(COMMIT).record(took.as_secs_f64());
+    histogram!(GROUP).record(group as f64);
+}
+
+/// An error reply with `code` was sent.
+pub fn refused(code: ErrorCode) {
+    // The wire name (`not_your_turn`), so the metric reads like the protocol.
+    let label = serde_json::to_value(code)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{code:?}"));
+    counter!(REFUSALS, "code" => label).increment(1);
+}
+
+/// A request or connection was refused by `limit`.
+pub fn limit_hit(limit: LimitKind) {
+    counter!(LIMIT_HITS, "limit" => limit.label()).increment(1);
+}
+
+/// A connection was dropped for not reading.
+pub fn slow_client_dropped() {
+    counter!(SLOW_CLIENTS).increment(1);
+}
