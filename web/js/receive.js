@@ -72,6 +72,11 @@ function refused(state, { id, code, message }) {
   state.notice = { text: message, code };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
+  if (code === 'stale_id') {
+    // Ids must grow per seat (PROTOCOL.md §9); the message names the last one carried out.
+    const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));
+    if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
+  }
   if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
   if (request.kind === 'resume' && code === 'invalid_token') {
     // The seat is gone (another server, or a wiped database): watch instead.

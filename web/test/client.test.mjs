@@ -162,3 +162,11 @@ test('predictions: only the legal moves of the coming ply can be picked', () => 
   assert.deepEqual(state.standing, { correct: 1, strikes: 0 });
   assert.deepEqual(actions.minitLegal(state), ['e5-e4']);
 });
+
+test('a stale id refusal moves the id counter past the last id the seat carried out', () => {
+  const state = seated(3);
+  const [move] = sent(actions.typedMove(state, '10-15'));
+  receive(state, { error: { id: move.id, code: 'stale_id', message: 'id 5 is not above 917, the last id this seat carried out' } }, 0);
+  assert.equal(state.nextId, 918);
+  assert.equal(state.outbox.length, 0);
+});

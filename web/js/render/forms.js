@@ -17,8 +17,8 @@ export function createForm() {
     h('option', { value: 'custom' }, 'custom…'),
     h('option', { value: 'none' }, 'untimed'));
   const custom = h('div', { class: 'custom', hidden: true },
-    field('Minutes', h('input', { name: 'minutes', type: 'number', min: '0', max: '1440', step: 'any', value: '5', inputmode: 'decimal' })),
-    field('Increment (s)', h('input', { name: 'increment', type: 'number', min: '0', max: '3600', step: '1', value: '3', inputmode: 'numeric' })));
+    field('Minutes', h('input', { name: 'minutes', type: 'number', min: '0.25', max: '180', step: 'any', value: '5', inputmode: 'decimal' })),
+    field('Increment (s)', h('input', { name: 'increment', type: 'number', min: '0', max: '180', step: '1', value: '3', inputmode: 'numeric' })));
   const color = h('select', { name: 'color' },
     h('option', { value: 'random' }, 'random'),
     h('option', { value: 'white' }, 'white'),

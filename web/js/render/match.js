@@ -224,7 +224,9 @@ function statusText(m, mine, live, shownPly) {
   if (m.phase === 'finished') return 'Game over';
   if (mine) {
     const first = m.moves.length === 0 ? ` You play ${mine}.` : '';
-    return m.turn === mine ? `Your turn.${first}` : `Waiting for your opponent.${first}`;
+    // Each side's first move is due promptly, or the server aborts the match.
+    const due = m.moves.length < 2 && m.turn === mine ? ' Make your first move soon, or the match is aborted.' : '';
+    return m.turn === mine ? `Your turn.${first}${due}` : `Waiting for your opponent.${first}`;
   }
   return `${cap(m.turn)} to move`;
 }
