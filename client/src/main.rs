@@ -36,7 +36,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        predicted tv1 4 b1-c3 correct|wrong actual b1-c3 score 3 strikes 1
        gameover tv1 white wins: king captured | standing alice 12 correct 1 strikes
        leader 1 alice 12 correct 1 strikes 3 games | you 4 dee 3 correct 2 strikes 1 games
-       you - dee not ranked | claimable black: claim win or claim draw | info pdn URL
+       you - dee not ranked|not in the top 100 | claimable black: claim win or claim draw | info pdn URL
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
        join CODE | watch MATCH | tv [N] | predict GAME|tvN | predict b1-c3

@@ -393,6 +393,16 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "error.stale_id",
+            ServerMessage::Error(ErrorReply {
+                id: Some(5),
+                code: ErrorCode::StaleId,
+                message: "id 5 is not above 10, the last id carried out for your seat: match \
+                          actions need ids that increase per seat, across reconnects"
+                    .into(),
+            }),
+        ),
+        server(
             "error.invalid_argument",
             ServerMessage::Error(ErrorReply {
                 id: Some(7),

@@ -138,6 +138,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_FIRST_MOVE_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
     pub first_move_timeout: Duration,
 
+    /// A match in which no connection holds a seat for this long ends (aborted if a side has
+    /// not moved yet, else abandoned without a winner) and leaves memory.
+    #[arg(long, env = "BOARDCAST_ABANDON_AFTER", default_value = "10m", value_parser = parse_duration)]
+    pub abandon_after: Duration,
+
     /// MinitChess TV channels playing engine games forever (`tv1`, `tv2`, …).
     #[arg(long, env = "BOARDCAST_CHANNELS", default_value_t = 2)]
     pub channels: usize,

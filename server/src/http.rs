@@ -1,7 +1,7 @@
 //! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (its `Origin`
 //! check, subprotocol negotiation, the connection's [`Admission`] under the limits, the
 //! address's upgrade rate, buffer sizes), finished games as PDN at `/games/{id}.pdn`,
-//! `/metrics` (unless it has its own address), and the web client ([`crate::web`]).
+//! `/metrics` (unless it has its own address) and the web client ([`crate::web`]).
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};

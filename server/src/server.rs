@@ -97,6 +97,7 @@ pub async fn serve(
     let settings = Settings {
         grace: config.grace,
         first_move_timeout: config.first_move_timeout,
+        abandon_after: config.abandon_after,
         linger: FINISHED_LINGER,
         max_matches: config.max_matches,
     };

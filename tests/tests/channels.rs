@@ -105,9 +105,16 @@ async fn a_guess_after_the_reveal_is_closed() {
             .await
             .unwrap_or_else(|err| panic!("ply {ply}: {err}"));
     }
-    // The coming ply is still open.
+    // The coming ply is still open to a move legal in the shown position.
+    let mut game =
+        minitchess::Game::new("CH3SS5", "L4".parse().unwrap(), "K7".parse().unwrap()).unwrap();
+    for _ in 0..=next {
+        game.step();
+    }
+    let legal = game.legal_moves()[0].to_string();
+    let (from, to) = legal.split_once('-').unwrap();
     let id = client
-        .send(predict(&channel, next + 1, "b1", "c3"))
+        .send(predict(&channel, next + 1, from, to))
         .await
         .unwrap();
     client.expect_ack(id).await.unwrap();

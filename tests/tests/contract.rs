@@ -503,3 +503,88 @@ async fn clocks_wait_for_each_first_move_and_a_missed_first_move_aborts() {
     assert_eq!((clock.black_ms, clock.running), (15_000, Some(Side::White)));
     assert!(clock.white_ms < 14_000, "{clock:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 8: matches nobody is seated in end, after a restart too.
+
+/// Waits until the match's final snapshot (as a fresh watcher sees it) says it is over.
+async fn result_when_over(addr: SocketAddr, match_id: &str) -> MatchResult {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let mut watcher = json(addr).await;
+        let snapshot = watcher.watch_match(match_id).await.unwrap();
+        if let Some(result) = snapshot.result {
+            return result;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{match_id} still {:?}",
+            snapshot.phase
+        );
+        watcher.close().await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matches_nobody_is_seated_in_end_and_leave_the_lobby() {
+    let args = [
+        "--channels",
+        "0",
+        "--abandon-after",
+        "1s",
+        "--first-move-timeout",
+        "60s",
+    ];
+    let mut server = TestServer::start(server_program(), &args);
+    let addr = server.addr();
+    // Both players leave an untimed match after a move each: it ends without a winner.
+    let mut pair = Pair::start(addr, Encoding::Json).await.unwrap();
+    pair.play(0, &[32, 28]).await.unwrap();
+    pair.play(1, &[19, 23]).await.unwrap();
+    let played = pair.match_id().to_owned();
+    // A watcher does not keep it alive.
+    let mut watcher = json(addr).await;
+    watcher.watch_match(&played).await.unwrap();
+    drop(pair);
+    let result = ended(&mut watcher, &played).await;
+    assert_eq!(
+        (result.winner, result.reason, result.detail.as_str()),
+        (
+            None,
+            EndReason::Abandoned,
+            "abandoned: nobody was seated for 1 s"
+        )
+    );
+    let (status, pdn) = get(addr, &format!("/games/{played}.pdn")).await;
+    assert_eq!((status, tag(&pdn, "Result")), (200, Some("*")), "{pdn}");
+    // A seek whose creator left is aborted and no longer listed.
+    let mut creator = json(addr).await;
+    let seek = creator
+        .create_match(ColorChoice::White, true, None)
+        .await
+        .unwrap();
+    creator.close().await;
+    let result = result_when_over(addr, &seek.match_id).await;
+    assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+    let mut stranger = json(addr).await;
+    let listed = lobby(&mut stranger).await;
+    assert!(
+        listed.seeks.is_empty() && listed.live.is_empty(),
+        "{listed:?}"
+    );
+    // A match resumed after a restart with nobody coming back ends too (aborted: Black never
+    // moved).
+    let mut pair = Pair::start(addr, Encoding::Json).await.unwrap();
+    pair.play(0, &[32, 28]).await.unwrap();
+    let resumed = pair.match_id().to_owned();
+    let status = server
+        .process
+        .terminate(std::time::Duration::from_secs(10))
+        .expect("stops");
+    assert!(status.success(), "{status:?}");
+    drop(pair);
+    server.restart(server_program());
+    let result = result_when_over(server.addr(), &resumed).await;
+    assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+}

@@ -92,7 +92,9 @@ impl App {
             }
             Command::Leaderboard => {
                 // As many as the server gives (it caps at 100), to find the viewer's own place.
-                let query = LeaderboardQuery { limit: 100 };
+                let query = LeaderboardQuery {
+                    limit: super::LEADERBOARD_ASKED as u32,
+                };
                 self.send(ClientMessage::Leaderboard(query), Pending::Other);
             }
             Command::SavePdn => {

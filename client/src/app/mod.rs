@@ -36,6 +36,9 @@ pub struct SeatInfo {
     pub invite_code: String,
 }
 
+/// Leaderboard entries asked for: the most the server gives, to find the viewer's place.
+pub const LEADERBOARD_ASKED: usize = 100;
+
 /// A change the runner must make to the seat store on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StoreOp {
@@ -362,6 +365,13 @@ impl App {
             .enumerate()
             .find(|(_, e)| e.name == self.name)
             .map(|(i, e)| (i + 1, e))
+    }
+
+    /// When the leaderboard came back as long as asked, those below it were cut off: the
+    /// viewer missing from it is not in the top that many, rather than unranked.
+    pub fn leaderboard_beyond(&self) -> Option<usize> {
+        let listed = self.leaderboard.as_ref()?.len();
+        (listed >= LEADERBOARD_ASKED).then_some(listed)
     }
 
     /// Takes every queued output, for the runner.

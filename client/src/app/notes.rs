@@ -119,11 +119,16 @@ pub enum Note {
         rank: usize,
         entry: boardcast_protocol::LeaderboardEntry,
     },
-    /// `you 4 dee 3 correct 2 strikes 1 games`, or `you - dee not ranked`: the asker's own
-    /// place, always printed after the leaders.
+    /// `you 4 dee 3 correct 2 strikes 1 games`: the asker's own place, always printed after
+    /// the leaders.
     You {
-        rank: Option<usize>,
+        rank: usize,
         entry: boardcast_protocol::LeaderboardEntry,
+    },
+    /// `you - dee not ranked` (no scored guess yet), or `you - dee not in the top 100`.
+    Unranked {
+        name: String,
+        beyond: Option<usize>,
     },
     Shutdown(String),
 }
@@ -278,11 +283,12 @@ impl fmt::Display for Note {
                 strikes,
             } => write!(f, "standing {name} {correct} correct {strikes} strikes"),
             Note::Leader { rank, entry } => write!(f, "leader {rank} {}", ranked(entry)),
-            Note::You {
-                rank: Some(rank),
-                entry,
-            } => write!(f, "you {rank} {}", ranked(entry)),
-            Note::You { rank: None, entry } => write!(f, "you - {} not ranked", entry.name),
+            Note::You { rank, entry } => write!(f, "you {rank} {}", ranked(entry)),
+            Note::Unranked { name, beyond: None } => write!(f, "you - {name} not ranked"),
+            Note::Unranked {
+                name,
+                beyond: Some(top),
+            } => write!(f, "you - {name} not in the top {top}"),
             Note::Shutdown(reason) => write!(f, "shutdown {reason}"),
         }
     }

@@ -132,17 +132,12 @@ impl App {
                 }
                 let me = match self.my_rank() {
                     Some((rank, entry)) => Note::You {
-                        rank: Some(rank),
+                        rank,
                         entry: entry.clone(),
                     },
-                    None => Note::You {
-                        rank: None,
-                        entry: boardcast_protocol::LeaderboardEntry {
-                            name: self.name.clone(),
-                            games: 0,
-                            correct: 0,
-                            strikes: 0,
-                        },
+                    None => Note::Unranked {
+                        name: self.name.clone(),
+                        beyond: self.leaderboard_beyond(),
                     },
                 };
                 self.note(me);

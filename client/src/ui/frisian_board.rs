@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
+use super::palette::ColorMode;
 use crate::app::fen::{Board, Piece, cell_square};
 
 pub const LIGHT: Color = Color::Rgb(232, 208, 170);
@@ -76,6 +77,7 @@ pub struct FrisianBoard<'a> {
     /// The pieces the route being chosen takes.
     pub captured: Vec<u8>,
     pub counters: KingCounters,
+    pub colors: ColorMode,
 }
 
 impl FrisianBoard<'_> {
@@ -135,7 +137,23 @@ impl Widget for FrisianBoard<'_> {
                 if self.cursor == Some((row, col)) {
                     bg = CURSOR;
                 }
-                buf.set_style(rect, Style::default().bg(bg));
+                let style = match self.colors {
+                    ColorMode::None => {
+                        // Without colour the marks are text attributes: the cursor and the
+                        // picked piece reversed, the rest underlined (captures struck out).
+                        let cursor = self.cursor == Some((row, col));
+                        let picked = square.is_some() && self.selected == square;
+                        let modifier = match bg {
+                            _ if cursor || picked => Modifier::REVERSED,
+                            CAPTURED => Modifier::CROSSED_OUT | Modifier::UNDERLINED,
+                            LAST | TARGET => Modifier::UNDERLINED,
+                            _ => Modifier::empty(),
+                        };
+                        Style::default().add_modifier(modifier)
+                    }
+                    _ => Style::default().bg(bg),
+                };
+                buf.set_style(rect, style);
                 let Some(square) = square else { continue };
                 let piece = self.board.get(square);
                 let centre_x = x + cell.width / 2;
@@ -201,6 +219,7 @@ mod tests {
             targets: Vec::new(),
             captured: Vec::new(),
             counters: NO_COUNTERS,
+            colors: ColorMode::TrueColor,
         }
     }
 
@@ -320,5 +339,33 @@ mod tests {
         assert_eq!(buf[(3, 4)].symbol(), "2");
         assert_eq!(buf[(4, 4)].symbol(), "1");
         assert_eq!(buf[(4, 0)].symbol(), "●");
+    }
+
+    #[test]
+    fn without_colour_the_cursor_and_marks_are_attributes() {
+        let board = Board::from_fen("W:W28,32:B1");
+        let widget = FrisianBoard {
+            last: &[32, 28],
+            cursor: Some((0, 1)),
+            colors: ColorMode::None,
+            ..plain(&board)
+        };
+        let buf = draw(widget, 50, 20);
+        assert!(buf.content.iter().all(|c| c.bg == Color::Reset));
+        let origin = |square| {
+            let (row, col) = crate::app::fen::square_cell(square);
+            FrisianBoard::cell_origin(buf.area, Cell::fit(buf.area), false, row, col)
+        };
+        let (x, y) = origin(1);
+        assert!(
+            buf[(x, y)].modifier.contains(Modifier::REVERSED),
+            "the cursor"
+        );
+        let (x, y) = origin(28);
+        assert!(
+            buf[(x, y)].modifier.contains(Modifier::UNDERLINED),
+            "the last move"
+        );
+        assert_eq!(at(&buf, 28, false), "○");
     }
 }

@@ -31,7 +31,10 @@ pub const MATCH: &[(&str, &str)] = &[
     ("32-28 28x19", "type a move; Tab completes, Enter plays"),
     ("← → ↑ ↓ hjkl", "move the cursor"),
     ("Enter Space", "pick the piece, then its destination"),
-    ("1-9", "choose when a capture is ambiguous"),
+    (
+        "1-9 ↑↓ Enter",
+        "choose the capture route (its captures are marked)",
+    ),
     ("Esc", "clear the input and the selection"),
     ("r / a", "resign / abort (asks to confirm)"),
     ("d / D", "offer or accept a draw / decline"),

@@ -44,8 +44,11 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     lines.truncate(rows);
     let own = match app.my_rank() {
         Some((rank, entry)) => format!("you: #{rank}  {}", ranked(entry)),
-        None if app.leaderboard.is_some() => format!("you: {} — not ranked yet", app.name),
-        None => format!("you: {}", app.name),
+        None => match app.leaderboard_beyond() {
+            Some(top) => format!("you: {} — not in the top {top}", app.name),
+            None if app.leaderboard.is_some() => format!("you: {} — not ranked yet", app.name),
+            None => format!("you: {}", app.name),
+        },
     };
     let this_game = app
         .channel

@@ -229,6 +229,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         targets,
         captured: chosen.map_or_else(Vec::new, |m| m.captures.clone()),
         counters: game.counters,
+        colors: app.ui.colors,
     };
     frame.render_widget(widget, inner);
     if let Some(result) = &game.result {

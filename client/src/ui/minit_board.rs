@@ -66,28 +66,44 @@ pub struct MinitBoard<'a> {
     /// Where the picked piece may legally go.
     pub targets: Vec<usize>,
     pub colors: ColorMode,
+    /// Cell size, from [`MinitBoard::fit`].
+    pub cell: (u16, u16),
 }
 
-/// Cell width and height, and the columns taken by the rank labels.
+/// The smallest cell (width, height), and the columns taken by the rank labels.
 pub const CELL: (u16, u16) = (5, 2);
+/// Cell sizes from the largest, all square-looking on a terminal.
+const CELLS: [(u16, u16); 4] = [(11, 5), (9, 4), (7, 3), CELL];
 pub const LABEL: u16 = 2;
 
 impl MinitBoard<'_> {
-    /// Top-left corner of board index `i` in `area`.
-    pub fn cell_origin(area: Rect, index: usize) -> (u16, u16) {
+    /// Top-left corner of board index `i` in `area`, with cells of `cell`.
+    pub fn cell_origin(area: Rect, cell: (u16, u16), index: usize) -> (u16, u16) {
         let (col, row) = ((index % 5) as u16, (index / 5) as u16);
-        (area.x + LABEL + col * CELL.0, area.y + row * CELL.1)
+        (area.x + LABEL + col * cell.0, area.y + row * cell.1)
     }
 
-    /// Columns and rows the widget needs.
-    pub fn size() -> (u16, u16) {
-        (LABEL + 5 * CELL.0, 6 * CELL.1 + 1)
+    /// Columns and rows the widget needs with cells of `cell`.
+    pub fn size(cell: (u16, u16)) -> (u16, u16) {
+        (LABEL + 5 * cell.0, 6 * cell.1 + 1)
+    }
+
+    /// The largest cells whose board fits in `room`.
+    pub fn fit(room: Rect) -> (u16, u16) {
+        CELLS
+            .into_iter()
+            .find(|&cell| {
+                let (w, h) = Self::size(cell);
+                room.width >= w && room.height >= h
+            })
+            .unwrap_or(CELL)
     }
 }
 
 impl Widget for MinitBoard<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let (width, height) = Self::size();
+        let cell = self.cell;
+        let (width, height) = Self::size(cell);
         if area.is_empty() {
             return;
         }
@@ -98,8 +114,8 @@ impl Widget for MinitBoard<'_> {
         let cells: Vec<char> = self.board.chars().collect();
         let colors = MinitColors::of(self.colors);
         for index in 0..30 {
-            let (x, y) = Self::cell_origin(area, index);
-            let rect = Rect::new(x, y, CELL.0, CELL.1);
+            let (x, y) = Self::cell_origin(area, cell, index);
+            let rect = Rect::new(x, y, cell.0, cell.1);
             let marks = [
                 (self.cursor == Some(index), Mark::Cursor),
                 (self.from == Some(index), Mark::From),
@@ -136,7 +152,7 @@ impl Widget for MinitBoard<'_> {
                             colors.black_piece
                         };
                         let style = Style::default().fg(fg).add_modifier(Modifier::BOLD);
-                        buf.set_string(x + CELL.0 / 2, y + CELL.1 / 2, glyph, style);
+                        buf.set_string(x + cell.0 / 2, y + cell.1 / 2, glyph, style);
                     }
                 }
                 None => {
@@ -161,8 +177,8 @@ impl Widget for MinitBoard<'_> {
                         Modifier::empty()
                     };
                     buf.set_string(
-                        x + CELL.0 / 2,
-                        y + CELL.1 / 2,
+                        x + cell.0 / 2,
+                        y + cell.1 / 2,
                         text,
                         style.add_modifier(bold),
                     );
@@ -175,11 +191,11 @@ impl Widget for MinitBoard<'_> {
         };
         for row in 0..6u16 {
             let rank = (6 - row).to_string();
-            buf.set_string(area.x, area.y + row * CELL.1 + CELL.1 / 2, rank, label);
+            buf.set_string(area.x, area.y + row * cell.1 + cell.1 / 2, rank, label);
         }
         for (col, file) in ["a", "b", "c", "d", "e"].into_iter().enumerate() {
-            let x = area.x + LABEL + col as u16 * CELL.0 + CELL.0 / 2;
-            buf.set_string(x, area.y + 6 * CELL.1, file, label);
+            let x = area.x + LABEL + col as u16 * cell.0 + cell.0 / 2;
+            buf.set_string(x, area.y + 6 * cell.1, file, label);
         }
     }
 }
@@ -194,7 +210,7 @@ mod tests {
     const COLORS: MinitColors = MinitColors::TRUECOLOR;
 
     fn draw(widget: MinitBoard<'_>) -> Buffer {
-        let (width, height) = MinitBoard::size();
+        let (width, height) = MinitBoard::size(CELL);
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         terminal
             .draw(|frame| frame.render_widget(widget, frame.area()))
@@ -204,7 +220,7 @@ mod tests {
 
     fn piece(buf: &Buffer, square: &str) -> String {
         let index = crate::app::channel::square_index(square).unwrap();
-        let (x, y) = MinitBoard::cell_origin(buf.area, index);
+        let (x, y) = MinitBoard::cell_origin(buf.area, CELL, index);
         buf[(x + CELL.0 / 2, y + CELL.1 / 2)].symbol().to_owned()
     }
 
@@ -219,6 +235,7 @@ mod tests {
             guess: None,
             targets: Vec::new(),
             colors: ColorMode::TrueColor,
+            cell: CELL,
         });
         let rank6 = ["a6", "b6", "c6", "d6", "e6"].map(|s| piece(&buf, s));
         assert_eq!(rank6, ["♚", "♛", "♝", "♞", "♜"]);
@@ -228,7 +245,7 @@ mod tests {
         assert_eq!(piece(&buf, "c2"), "♙");
         assert_eq!(piece(&buf, "c3"), " ");
         // a1 is dark, b1 light; rank and file labels frame the board.
-        let (x, y) = MinitBoard::cell_origin(buf.area, 25);
+        let (x, y) = MinitBoard::cell_origin(buf.area, CELL, 25);
         assert_eq!(buf[(x, y)].bg, COLORS.dark);
         assert_eq!(buf[(x + CELL.0, y)].bg, COLORS.light);
         assert_eq!(buf[(0, 1)].symbol(), "6");
@@ -247,12 +264,13 @@ mod tests {
             guess: Some((1, 29)),
             targets: vec![15],
             colors: ColorMode::TrueColor,
+            cell: CELL,
         });
         assert_eq!(piece(&buf, "c3"), "N");
         assert_eq!(piece(&buf, "b1"), " ");
         assert_eq!(piece(&buf, "a6"), "k");
         let bg = |index| {
-            let (x, y) = MinitBoard::cell_origin(buf.area, index);
+            let (x, y) = MinitBoard::cell_origin(buf.area, CELL, index);
             buf[(x, y)].bg
         };
         assert_eq!(
@@ -281,12 +299,14 @@ mod tests {
                 guess: None,
                 targets: Vec::new(),
                 colors,
+                cell: CELL,
             })
         };
         let buf = board(ColorMode::Ansi256);
         let at = |buf: &Buffer, square: &str| {
             let (x, y) = MinitBoard::cell_origin(
                 buf.area,
+                CELL,
                 crate::app::channel::square_index(square).unwrap(),
             );
             buf[(x + CELL.0 / 2, y + CELL.1 / 2)].clone()

@@ -135,7 +135,15 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         frame.render_widget(text, area);
         return;
     };
-    let (bw, bh) = MinitBoard::size();
+    // The board grows with the terminal, leaving the panel at least 48 columns.
+    let room = Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(50),
+        area.height.saturating_sub(3),
+    );
+    let cell = MinitBoard::fit(room);
+    let (bw, bh) = MinitBoard::size(cell);
     let [left, right] =
         Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(24)]).areas(area);
     let [board_area, input_area] =
@@ -161,6 +169,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
                 .minit_from
                 .map_or_else(Vec::new, |from| channel.targets_from(from)),
             colors: app.ui.colors,
+            cell,
         },
         inner,
     );

@@ -191,13 +191,17 @@ fn the_prediction_screen_shows_the_module_display_the_board_and_the_score() {
     assert!(contains(&buf, "from c1"));
     assert!(contains(&buf, "next ply in 1.5s"));
     assert!(contains(&buf, "1. b1-c3 a5-a4"));
-    // Board at (1, 1) inside its border; a4 (index 10) holds the black pawn.
-    let (x, y) =
-        super::minit_board::MinitBoard::cell_origin(ratatui::layout::Rect::new(1, 1, 27, 13), 10);
-    assert_eq!(buf[(x + 2, y + 1)].symbol(), "♟");
+    // Board at (1, 1) inside its border, cells of 7x3 at 90 columns; a4 (index 10) holds
+    // the black pawn.
+    let (x, y) = super::minit_board::MinitBoard::cell_origin(
+        ratatui::layout::Rect::new(1, 1, 37, 19),
+        (7, 3),
+        10,
+    );
+    assert_eq!(buf[(x + 3, y + 1)].symbol(), "♟");
     app.ui.flat = true;
     let buf = render(&app, now, 90, 24);
-    assert_eq!(buf[(x + 2, y + 1)].symbol(), "p");
+    assert_eq!(buf[(x + 3, y + 1)].symbol(), "p");
     assert!(contains(&buf, "FLAT set"));
 }
 
@@ -712,8 +716,11 @@ fn at_80x24_nothing_a_user_needs_is_cut_on_home_match_tv_and_predict() {
             "q back",
         ],
     );
-    let a1 =
-        super::minit_board::MinitBoard::cell_origin(ratatui::layout::Rect::new(1, 1, 27, 13), 25);
+    let a1 = super::minit_board::MinitBoard::cell_origin(
+        ratatui::layout::Rect::new(1, 1, 27, 13),
+        super::minit_board::CELL,
+        25,
+    );
     assert_eq!(
         buf[(a1.0 + 2, a1.1 + 1)].symbol(),
         "♖",
@@ -838,4 +845,52 @@ fn at_60x20_the_prediction_panel_wraps_without_losing_a_line() {
     ] {
         assert!(screen.contains(words), "`{words}`:\n{screen}");
     }
+}
+
+#[test]
+fn a_wide_terminal_gets_a_bigger_minitchess_board() {
+    let now = Instant::now();
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let buf = render(&app, now, 220, 60);
+    // Cells of 11x5: the board with its rank labels is 57 wide; a1 holds White's rook.
+    assert_eq!(buf[(58, 0)].symbol(), "┐", "{:#?}", text(&buf));
+    let cell = (11, 5);
+    let (x, y) = super::minit_board::MinitBoard::cell_origin(
+        ratatui::layout::Rect::new(1, 1, 57, 31),
+        cell,
+        25,
+    );
+    assert_eq!(buf[(x + 5, y + 2)].symbol(), "♖");
+    assert_shows(&buf, &["Serial CH3SS5", "next ply in 2.0s", "q back"]);
+}
+
+#[test]
+fn a_viewer_below_the_hundred_listed_is_told_so_not_called_unranked() {
+    let now = Instant::now();
+    let mut app = App::new("dee", None, 1);
+    let entries: Vec<LeaderboardEntry> = (0..100)
+        .map(|i| LeaderboardEntry {
+            name: format!("p{i:03}"),
+            games: 1,
+            correct: 200 - i,
+            strikes: 0,
+        })
+        .collect();
+    app.receive(
+        ServerMessage::Leaderboard(Leaderboard { id: 3, entries }),
+        now,
+    );
+    let notes: Vec<String> = app.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.last().unwrap(), "you - dee not in the top 100");
+    app.ui.leaderboard = true;
+    assert!(contains(
+        &render(&app, now, 80, 24),
+        "you: dee — not in the top 100"
+    ));
 }

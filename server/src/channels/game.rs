@@ -304,6 +304,20 @@ mod tests {
     }
 
     #[test]
+    fn legality_is_judged_in_the_revealed_position() {
+        let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
+        assert!(revealed.is_legal("b1-c3") && revealed.is_legal("a2-a3"));
+        // A pawn steps one square; black does not move first; nonsense is never legal.
+        for illegal in ["a2-a4", "a5-a4", "b1-b3", "z9-a1", ""] {
+            assert!(!revealed.is_legal(illegal), "{illegal}");
+        }
+        assert_eq!(revealed.side_to_move(), Side::White);
+        revealed.reveal();
+        assert!(revealed.is_legal("a5-a4") && !revealed.is_legal("a2-a3"));
+        assert_eq!(revealed.side_to_move(), Side::Black);
+    }
+
+    #[test]
     fn every_revealed_ply_was_among_the_legal_moves_offered_before_it() {
         let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
         let mut offered = revealed.view(None).legal;
@@ -325,20 +339,6 @@ mod tests {
             "nothing to predict once the game is over"
         );
         assert!(revealed.view(None).legal.is_empty());
-    }
-
-    #[test]
-    fn legality_is_judged_in_the_revealed_position() {
-        let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
-        assert!(revealed.is_legal("b1-c3") && revealed.is_legal("a2-a3"));
-        // A pawn steps one square; black does not move first; nonsense is never legal.
-        for illegal in ["a2-a4", "a5-a4", "b1-b3", "z9-a1", ""] {
-            assert!(!revealed.is_legal(illegal), "{illegal}");
-        }
-        assert_eq!(revealed.side_to_move(), Side::White);
-        revealed.reveal();
-        assert!(revealed.is_legal("a5-a4") && !revealed.is_legal("a2-a3"));
-        assert_eq!(revealed.side_to_move(), Side::Black);
     }
 
     #[test]

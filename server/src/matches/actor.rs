@@ -127,6 +127,8 @@ pub struct Settings {
     pub grace: Duration,
     /// How long each player has for their first move before the match is aborted.
     pub first_move_timeout: Duration,
+    /// How long a match may go on with nobody seated before it ends.
+    pub abandon_after: Duration,
     /// How long a finished match nobody follows stays in memory.
     pub linger: Duration,
     /// Most matches in memory at once.
@@ -168,6 +170,8 @@ struct Actor {
     /// A new rematch whose players have not arrived yet ([`Command::Arrive`]): presence is
     /// not recorded before they have.
     awaiting_players: bool,
+    /// Since when no connection holds a seat of this unfinished match.
+    unseated_since: Option<Instant>,
     hub: Hub,
     storage: Storage,
     settings: Settings,
@@ -204,6 +208,7 @@ pub fn spawn(
         rematch_tokens: Vec::new(),
         presence_stale: false,
         awaiting_players,
+        unseated_since: None,
         hub,
         storage,
         settings,
@@ -241,6 +246,10 @@ impl Actor {
             self.reconcile_presence(&[]).await;
         }
         loop {
+            self.note_unseated();
+            let abandon_at = self
+                .unseated_since
+                .map(|since| since + self.settings.abandon_after);
             let deadline = self
                 .state
                 .flag_deadline()
@@ -259,6 +268,9 @@ impl Actor {
                 },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
                     self.check_flag().await;
+                }
+                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now).into()), if abandon_at.is_some() => {
+                    self.abandon().await;
                 }
                 _ = sleep_until(self.crowd_due.unwrap_or_else(Instant::now).into()), if self.crowd_due.is_some() => {
                     self.crowd_due = None;
@@ -524,6 +536,29 @@ impl Actor {
         }
     }
 
+    /// Starts or stops counting the time nobody holds a seat of this unfinished match.
+    fn note_unseated(&mut self) {
+        let unseated = self.state.phase() != MatchPhase::Finished
+            && !self.awaiting_players
+            && self.connected(&[]) == [false, false];
+        match (unseated, self.unseated_since) {
+            (true, None) => self.unseated_since = Some(Instant::now()),
+            (false, Some(_)) => self.unseated_since = None,
+            _ => {}
+        }
+    }
+
+    /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
+    /// finished and unfollowed it leaves memory like any finished match.
+    async fn abandon(&mut self) {
+        self.unseated_since = None;
+        if let Some(record) = self.state.abandoned(self.settings.abandon_after)
+            && let Err(refusal) = self.commit(vec![record]).await
+        {
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot end an abandoned match");
+        }
+    }
+
     /// Ends the match if the side to move has run out of time, or has missed the time for
     /// their first move.
     async fn check_flag(&mut self) {
@@ -786,6 +821,7 @@ mod tests {
         let settings = Settings {
             grace: Duration::from_secs(60),
             first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
             linger: Duration::from_secs(60),
             max_matches: 10,
         };

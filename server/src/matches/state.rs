@@ -384,6 +384,21 @@ impl MatchState {
         ))
     }
 
+    /// The end of a match nobody has held a seat of for `after`: aborted while a side has
+    /// not moved yet (or nobody joined), else abandoned without a winner. `None` if over.
+    pub fn abandoned(&self, after: Duration) -> Option<Record> {
+        if self.result.is_some() {
+            return None;
+        }
+        let detail = format!("abandoned: nobody was seated for {} s", after.as_secs_f64());
+        let both_moved = self.has_moved(Side::White) && self.has_moved(Side::Black);
+        Some(if both_moved && self.phase() == MatchPhase::Playing {
+            ended(None, EndReason::Abandoned, detail)
+        } else {
+            ended(None, EndReason::Aborted, detail)
+        })
+    }
+
     /// Whether `side` has made at least one move.
     fn has_moved(&self, side: Side) -> bool {
         self.moves.iter().any(|m| m.side == side)
@@ -930,10 +945,16 @@ impl MatchState {
         }
     }
 
-    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on or after an abort.
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on, after an abort, or when
+    /// both players abandoned it (no result).
     pub fn result_token(&self) -> &'static str {
         match &self.result {
-            Some(result) if result.reason == EndReason::Aborted => "*",
+            Some(result)
+                if result.reason == EndReason::Aborted
+                    || (result.reason == EndReason::Abandoned && result.winner.is_none()) =>
+            {
+                "*"
+            }
             Some(result) => match result.winner {
                 Some(Side::White) => "2-0",
                 Some(Side::Black) => "0-2",
@@ -1197,6 +1218,55 @@ mod tests {
         assert_eq!(
             (state.carried_out.clone(), state.played.len()),
             ([vec![1], vec![]], 0)
+        );
+    }
+
+    #[test]
+    fn each_side_owes_a_first_move_within_the_timeout_and_then_nothing() {
+        let t0 = Instant::now();
+        let timeout = Duration::from_secs(30);
+        let mut state = playing(t0);
+        assert_eq!(state.first_move_deadline(timeout), Some(t0 + timeout));
+        assert_eq!(
+            state.first_move_missed(t0 + timeout - Duration::from_millis(1), timeout),
+            None
+        );
+        let missed = state.first_move_missed(t0 + timeout, timeout).unwrap();
+        let MatchEvent::Ended(result) = missed.event else {
+            panic!("{missed:?}");
+        };
+        assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+        assert_eq!(result.detail, "white did not make a first move within 30 s");
+        // Black's time for its first move starts with White's.
+        let t1 = t0 + Duration::from_secs(10);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t1);
+        assert_eq!(state.first_move_deadline(timeout), Some(t1 + timeout));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
+        assert_eq!(state.first_move_deadline(timeout), None);
+        assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
+    }
+
+    #[test]
+    fn an_abandoned_match_is_aborted_before_both_moved_and_undecided_after() {
+        let now = Instant::now();
+        let after = Duration::from_secs(600);
+        let reason = |state: &MatchState| match state.abandoned(after).map(|r| r.event) {
+            Some(MatchEvent::Ended(result)) => Some((result.winner, result.reason)),
+            _ => None,
+        };
+        let mut state = playing(now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Abandoned)));
+        let record = state.abandoned(after).unwrap();
+        state.apply(&record, now).unwrap();
+        assert_eq!(state.result_token(), "*");
+        assert_eq!(
+            reason(&state),
+            None,
+            "a finished match is not abandoned again"
         );
     }
 }
