@@ -313,9 +313,56 @@ impl Position {
         Some(leaves)
     }
 
+    /// For a side without kings, in one pass of the shifts that find its capturers: the
+    /// capturers, and the number of legal captures when every capture is a single jump
+    /// (`None` when one can go on). Single jumps are the usual leaf with a capture, and they
+    /// are one (man, direction) pair each, so they need no search.
+    #[inline(always)]
+    fn men_captures(&self) -> (u64, Option<u64>) {
+        let (us, them) = self.sides();
+        let empty = self.empty();
+        let enemy_kings = them & self.kings;
+        // `jump_squares` holds every square a jump could start from, whoever stands there
+        // and whatever it has already taken: a superset of where a second jump can start.
+        // The mover's own origin is empty during its move, but the only jump from a landing
+        // back to it crosses the first victim, which cannot be taken twice.
+        let (mut jump_squares, mut capturers, mut landings) = (0, 0, 0);
+        let (mut captures, mut king_captures) = (0, 0);
+        each_dir(|d| {
+            let from = shift(shift(empty, d) & them, d);
+            jump_squares |= from;
+            let movers = from & us;
+            if movers != 0 {
+                capturers |= movers;
+                landings |= shift(shift(movers, back(d)), back(d));
+                captures += count_sparse(movers);
+                if enemy_kings != 0 {
+                    king_captures += count_sparse(shift(shift(empty, d) & enemy_kings, d) & movers);
+                }
+            }
+        });
+        if landings & empty & jump_squares != 0 {
+            return (capturers, None);
+        }
+        // Art. 11: a king is worth more than a man, so taking one is compulsory if possible.
+        let count = if king_captures > 0 {
+            king_captures
+        } else {
+            captures
+        };
+        (capturers, Some(count))
+    }
+
     /// Number of legal moves, without building the simple ones.
     pub(crate) fn count_legal(&self) -> u64 {
-        let capturers = self.capturers();
+        let capturers = if self.pieces[self.turn.index()] & self.kings == 0 {
+            match self.men_captures() {
+                (_, Some(n)) if n > 0 => return n,
+                (capturers, _) => capturers,
+            }
+        } else {
+            self.capturers()
+        };
         if capturers != 0 {
             let mut list = MoveList::new();
             let singles = self.search_captures(capturers, &mut list, true);
@@ -338,4 +385,16 @@ impl Position {
         }
         n as u64
     }
+}
+
+/// Set bits of a bitboard that usually holds one or two: a loop of `x & (x - 1)` beats the
+/// software `count_ones` of the baseline x86-64 target (no `popcnt`).
+#[inline(always)]
+fn count_sparse(mut x: u64) -> u64 {
+    let mut n = 0;
+    while x != 0 {
+        x &= x - 1;
+        n += 1;
+    }
+    n
 }

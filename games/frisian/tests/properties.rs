@@ -24,8 +24,19 @@ fn playout(choices: &[usize]) -> Vec<Position> {
 /// A random placement: each square empty or holding one of four pieces; men never stand on
 /// their own crowning row.
 fn random_position() -> impl Strategy<Value = Position> {
+    placement(0u8..8)
+}
+
+/// A random placement of men only: the positions where perft counts captures by shifts alone.
+fn random_men_position() -> impl Strategy<Value = Position> {
+    placement(prop_oneof![Just(0u8), Just(2u8), 4u8..8])
+}
+
+/// A random position from one cell strategy: 0 a white man, 1 a white king, 2 a black man,
+/// 3 a black king, anything else empty.
+fn placement(cell: impl Strategy<Value = u8>) -> impl Strategy<Value = Position> {
     (
-        prop::collection::vec(0u8..8, 50),
+        prop::collection::vec(cell, 50),
         any::<bool>(),
         0u16..30,
         1u16..200,
@@ -111,6 +122,17 @@ proptest! {
             if legal.contains(mv) {
                 prop_assert_eq!(pos.notation_in(*mv, &legal), pos.notation(*mv));
             }
+        }
+    }
+
+    #[test]
+    fn perft_1_counts_the_legal_moves(
+        choices in prop::collection::vec(any::<usize>(), 0..120),
+        men in random_men_position(),
+        mixed in random_position(),
+    ) {
+        for pos in playout(&choices).into_iter().chain([men, mixed]) {
+            prop_assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64, "{}", pos.fen());
         }
     }
 

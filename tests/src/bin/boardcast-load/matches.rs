@@ -5,6 +5,7 @@
 //! move→ack latency.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -13,6 +14,7 @@ use boardcast_protocol::{
     ClientEnvelope, ClientMessage, ColorChoice, CreateMatch, Encoding, JoinMatch, MatchEvent,
     PlayMove, SeatAction, ServerMessage, Side, TimeControl,
 };
+use hdrhistogram::Histogram;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -20,7 +22,7 @@ use tokio::sync::watch;
 
 use crate::report;
 use crate::ws::{Client, Ramp};
-use crate::{Error, duration, echo, loopback, sys};
+use crate::{Error, disk, duration, echo, loopback, sys};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -51,6 +53,13 @@ pub struct Args {
     /// How long the echo comparison runs.
     #[arg(long, default_value = "10s", value_parser = duration)]
     pub echo_duration: Duration,
+    /// After the run, time `fsync` in this directory (the one holding the server's `--db`)
+    /// and print it beside move→ack: the floor under a durable ack is echo + fsync.
+    #[arg(long, default_value = "/tmp")]
+    pub fsync_dir: PathBuf,
+    /// Appends the fsync probe times (0: no probe).
+    #[arg(long, default_value_t = 200)]
+    pub fsync_count: usize,
     /// The server's process id, to report its resident memory.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -297,6 +306,10 @@ pub async fn run(args: Args) -> Result<(), Error> {
             );
         }
     }
+    if args.fsync_count > 0 {
+        let echo = echo_result.as_ref().map(|e| &e.round_trips);
+        print_durable_floor(&args, &latency, echo).await?;
+    }
     if args.count >= 2000 {
         if args.rate.is_none() {
             report::target(
@@ -318,6 +331,43 @@ pub async fn run(args: Args) -> Result<(), Error> {
                     "paced"
                 }
             ),
+        );
+    }
+    Ok(())
+}
+
+/// The fsync probe's append figures, and move→ack against the floor under a durable ack: one
+/// sync (SQLite in WAL mode syncs at every commit) plus, when measured, one echo round trip.
+async fn print_durable_floor(
+    args: &Args,
+    latency: &Histogram<u64>,
+    echo: Option<&Histogram<u64>>,
+) -> Result<(), Error> {
+    let probe = disk::probe(&args.fsync_dir, args.fsync_count, disk::WAL_FRAME_BYTES).await?;
+    println!(
+        "{}",
+        report::latency_line(
+            &format!("fsync (append+fdatasync in {})", args.fsync_dir.display()),
+            &probe.append
+        )
+    );
+    if latency.is_empty() || probe.append.is_empty() {
+        return Ok(());
+    }
+    let echo = echo.filter(|e| !e.is_empty());
+    let name = if echo.is_some() {
+        "echo + fsync"
+    } else {
+        "fsync"
+    };
+    for (label, q) in [("p50", 0.50), ("p99", 0.99)] {
+        let floor = probe.append.value_at_quantile(q) + echo.map_or(0, |e| e.value_at_quantile(q));
+        let ack = latency.value_at_quantile(q);
+        println!(
+            "floor   : move->ack {label} / {name} {label} = {} / {} = {:.2}x",
+            report::ms(ack),
+            report::ms(floor),
+            ack as f64 / floor.max(1) as f64
         );
     }
     Ok(())
