@@ -7,6 +7,7 @@ mod net;
 mod online;
 mod plain;
 mod store;
+mod tls;
 mod tui;
 mod ui;
 
@@ -79,6 +80,10 @@ struct OnlineFlags {
     /// Print seat tokens in --plain mode (`info token MATCH TOKEN`).
     #[arg(long, global = true)]
     show_token: bool,
+    /// A PEM certificate (or several) to trust for wss:// besides the system's roots: the
+    /// server's own self-signed certificate, or its private CA.
+    #[arg(long, global = true, env = "BOARDCAST_CA_FILE", value_name = "PEM")]
+    ca_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -160,6 +165,7 @@ fn main() -> ExitCode {
         data_dir: flags.data_dir,
         plain: flags.plain,
         show_token: flags.show_token,
+        ca_file: flags.ca_file,
     };
     let intent = match cli.command {
         Some(Command::Frisian(command)) => return frisian_cli::run(command),

@@ -24,6 +24,8 @@ pub struct Options {
     pub data_dir: Option<PathBuf>,
     pub plain: bool,
     pub show_token: bool,
+    /// A certificate file to trust for `wss://` besides the system's roots (`--ca-file`).
+    pub ca_file: Option<PathBuf>,
 }
 
 /// Carries out the app's queued output: send, store, show.
@@ -121,8 +123,15 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))
         .map(|s| s.info());
+    let tls = match crate::tls::client_config(options.ca_file.as_deref()) {
+        Ok(tls) => tls,
+        Err(error) => {
+            eprintln!("boardcast: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     runtime.block_on(async move {
-        let (tx, events) = crate::net::spawn(options.server.clone(), options.encoding);
+        let (tx, events) = crate::net::spawn(options.server.clone(), options.encoding, tls);
         let effects = Effects {
             server: options.server.clone(),
             tx,
