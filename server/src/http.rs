@@ -6,7 +6,7 @@
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use boardcast_protocol::Encoding;
@@ -16,6 +16,7 @@ use crate::address::Peer;
 use crate::connection;
 use crate::limits::{Admission, SessionPlaces};
 use crate::per_address::{OverLimit, Rated};
+use crate::public_url;
 use crate::server::App;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
@@ -44,6 +45,7 @@ async fn websocket(
     State(app): State<App>,
     Extension(admission): Extension<Admission>,
     Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let offered: Vec<String> = upgrade
@@ -91,12 +93,25 @@ async fn websocket(
     let Some(guard) = app.tasks.guard() else {
         return close_at_once(upgrade, close::GOING_AWAY, "server shutting down".into());
     };
+    let public_url = public_url::for_request(
+        app.config.public_url.as_ref(),
+        app.tls.is_some(),
+        peer.via_proxy,
+        &headers,
+        &app.config.listen.to_string(),
+    );
     upgrade.on_upgrade(move |socket| async move {
         let places = SessionPlaces {
             _connection: admission,
             _proxied: proxied,
         };
-        connection::run(socket, encoding, app, peer.client, places, guard).await;
+        let session = connection::Session {
+            client: peer.client,
+            public_url,
+            places,
+            guard,
+        };
+        connection::run(socket, encoding, app, session).await;
     })
 }
 

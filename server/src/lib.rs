@@ -16,6 +16,7 @@ pub mod limits;
 pub mod matches;
 pub mod outbox;
 pub mod per_address;
+pub mod public_url;
 pub mod refusal;
 pub mod server;
 pub mod shutdown;

@@ -87,6 +87,10 @@ async fn a_whole_match_is_played_over_tls() {
     let mut late = Client::connect_with(addr, Encoding::Json, &options)
         .await
         .unwrap();
+    assert_eq!(
+        late.welcome.public_url,
+        format!("https://localhost:{}", addr.port())
+    );
     let snapshot = late.watch_match(pair.match_id()).await.unwrap();
     assert_eq!(snapshot.phase, MatchPhase::Finished);
     let notations: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
