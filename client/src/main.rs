@@ -1,10 +1,12 @@
 //! `boardcast`: the terminal client (play, watch, predict) and offline rule tools.
 
+mod address;
 mod app;
 mod frisian_cli;
 mod minitchess_cli;
 mod net;
 mod online;
+mod pdn;
 mod plain;
 mod store;
 mod tls;
@@ -25,7 +27,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
 --plain prints one line per event on stdout and reads one command per line on stdin:
   out: connected | reconnected | disconnected retry MS: REASON
        seat white m123 invite ABCD | match m123 white alice black bob playing
-       history 32-28 19-23 | joined black bob | move 1 32-28 | turn black
+       history 32-28 19-23 | joined black bob | move 1. 32-28 | move 1... 19-23 | turn black
        legal 32-28 33-28 (only to the player to move) | ambiguous 9x18x16 9x20x16
        result white wins: black has no legal move | draw offered white | rematch started m124
        left black | returned black | error not_your_turn: not your turn | info ...
@@ -34,12 +36,15 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        game tv1 42 CH3SS5 L4 K7 move 3 | revealed tv1 b1-c3 ... | ply tv1 4 b1-c3
        predicted tv1 4 b1-c3 correct|wrong actual b1-c3 score 3 strikes 1
        gameover tv1 white wins: king captured | standing alice 12 correct 1 strikes
+       leader 1 alice 12 correct 1 strikes 3 games | you 4 dee 3 correct 2 strikes 1 games
+       you - dee not ranked|not in the top 100 | claimable black: claim win or claim draw | info pdn URL
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
        join CODE | watch MATCH | tv [N] | predict GAME|tvN | predict b1-c3
-       engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | help | quit
-End of input ends the session. Seat tokens are kept (mode 0600) in the data directory and
-printed only with --show-token.";
+       engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
+End of input ends the session. A start-up command the server refuses (join BADCODE), or a
+server never reached, ends it with status 1 and the error on stderr. Seat tokens are kept
+(mode 0600) in the data directory and printed only with --show-token.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -57,7 +62,7 @@ struct Cli {
 
 #[derive(Debug, Args)]
 struct OnlineFlags {
-    /// Server WebSocket address.
+    /// The server: HOST:PORT, or ws://HOST:PORT/ws (also wss://, http://, https://).
     #[arg(
         long,
         global = true,
@@ -84,6 +89,9 @@ struct OnlineFlags {
     /// server's own self-signed certificate, or its private CA.
     #[arg(long, global = true, env = "BOARDCAST_CA_FILE", value_name = "PEM")]
     ca_file: Option<PathBuf>,
+    /// Save every finished match's PDN to DIR/{match}.pdn (`s` or `save` saves one by hand).
+    #[arg(long, global = true, value_name = "DIR")]
+    save_pdn: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -148,14 +156,28 @@ fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The offline tools need no server, so a bad --server cannot stop them.
+    match cli.command {
+        Some(Command::Frisian(command)) => return frisian_cli::run(command),
+        Some(Command::Minitchess(command)) => return minitchess_cli::run(command),
+        _ => {}
+    }
     let flags = cli.online;
     let name = flags.name.unwrap_or_else(default_name);
     if name.chars().count() > 32 || name.trim().is_empty() || name.chars().any(char::is_control) {
         eprintln!("boardcast: --name must be 1 to 32 printable characters");
         return ExitCode::from(2);
     }
+    let address = match address::ServerAddress::parse(&flags.server) {
+        Ok(address) => address,
+        Err(error) => {
+            eprintln!("boardcast: --server: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let options = online::Options {
-        server: flags.server,
+        server: address.ws_url(),
+        address,
         name,
         encoding: if flags.json {
             Encoding::Json
@@ -166,10 +188,10 @@ fn main() -> ExitCode {
         plain: flags.plain,
         show_token: flags.show_token,
         ca_file: flags.ca_file,
+        save_pdn: flags.save_pdn,
     };
     let intent = match cli.command {
-        Some(Command::Frisian(command)) => return frisian_cli::run(command),
-        Some(Command::Minitchess(command)) => return minitchess_cli::run(command),
+        Some(Command::Frisian(_) | Command::Minitchess(_)) => unreachable!("handled above"),
         None => None,
         Some(Command::Play {
             time,

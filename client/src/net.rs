@@ -26,6 +26,8 @@ pub enum NetEvent {
         reason: String,
         retry_ms: u64,
     },
+    /// A finished match's PDN was saved (the path) or could not be (why).
+    PdnSaved(Result<std::path::PathBuf, String>),
 }
 
 /// How long to wait before attempt `n` (0-based) after a failure.
@@ -34,20 +36,21 @@ pub fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(ms.min(10_000))
 }
 
-/// Starts the connection task; `tls` is used for `wss://` addresses. Dropping the sender ends
-/// it.
+/// Starts the connection task; `tls` is used for `wss://` addresses. Dropping the first
+/// sender ends it; the second feeds local events (a saved PDN) into the same stream.
 pub fn spawn(
     url: String,
     encoding: Encoding,
     tls: Arc<rustls::ClientConfig>,
 ) -> (
     mpsc::UnboundedSender<ClientEnvelope>,
+    mpsc::UnboundedSender<NetEvent>,
     mpsc::UnboundedReceiver<NetEvent>,
 ) {
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(url, encoding, tls, out_rx, event_tx));
-    (out_tx, event_rx)
+    tokio::spawn(run(url, encoding, tls, out_rx, event_tx.clone()));
+    (out_tx, event_tx, event_rx)
 }
 
 enum Ended {

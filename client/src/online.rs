@@ -18,7 +18,9 @@ use crate::store::Store;
 /// How to reach the server and who we are.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The normalised WebSocket URL; seats are stored under it.
     pub server: String,
+    pub address: crate::address::ServerAddress,
     pub name: String,
     pub encoding: Encoding,
     pub data_dir: Option<PathBuf>,
@@ -26,12 +28,16 @@ pub struct Options {
     pub show_token: bool,
     /// A certificate file to trust for `wss://` besides the system's roots (`--ca-file`).
     pub ca_file: Option<PathBuf>,
+    /// Where finished matches' PDN are saved by themselves (`--save-pdn DIR`).
+    pub save_pdn: Option<PathBuf>,
 }
 
 /// Carries out the app's queued output: send, store, show.
 pub struct Effects {
     pub server: String,
     pub tx: mpsc::UnboundedSender<ClientEnvelope>,
+    /// Where a background PDN download reports back.
+    pub local: Option<mpsc::UnboundedSender<NetEvent>>,
     pub store: Option<Store>,
     pub show_token: bool,
 }
@@ -39,6 +45,15 @@ pub struct Effects {
 impl Effects {
     /// Sends, stores, and returns the notes for the runner to show.
     pub fn flush(&self, app: &mut App) -> Vec<Note> {
+        for save in std::mem::take(&mut app.pdn_saves) {
+            let Some(local) = self.local.clone() else {
+                continue;
+            };
+            tokio::spawn(async move {
+                let saved = crate::pdn::save(&save.url, &save.dir, &save.match_id).await;
+                let _ = local.send(NetEvent::PdnSaved(saved));
+            });
+        }
         let (out, mut notes, ops) = app.drain();
         for envelope in out {
             // A closed channel means the connection task ended; the runner notices on its own.
@@ -78,6 +93,7 @@ pub fn net_event(app: &mut App, event: NetEvent) {
         NetEvent::Message(message) => app.receive(*message, Instant::now()),
         NetEvent::Garbled(error) => app.garbled(&error),
         NetEvent::Disconnected { reason, retry_ms } => app.disconnected(&reason, retry_ms),
+        NetEvent::PdnSaved(saved) => app.pdn_saved(saved),
     }
 }
 
@@ -119,6 +135,8 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
     };
     let store = store(&options);
     let mut app = App::new(&options.name, intent, first_id());
+    app.address = Some(options.address.clone());
+    app.save_pdn = options.save_pdn.clone();
     app.stored = store
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))
@@ -130,11 +148,12 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async move {
-        let (tx, events) = crate::net::spawn(options.server.clone(), options.encoding, tls);
+    let code = runtime.block_on(async move {
+        let (tx, local, events) = crate::net::spawn(options.server.clone(), options.encoding, tls);
         let effects = Effects {
             server: options.server.clone(),
             tx,
+            local: Some(local),
             store,
             show_token: options.show_token,
         };
@@ -145,7 +164,11 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         } else {
             crate::tui::run(app, effects, events).await
         }
-    })
+    });
+    // The stdin reader blocks in a read no one can interrupt: do not wait for it, or a
+    // session that ended by itself (a refused `join`) would hang until stdin closes.
+    runtime.shutdown_background();
+    code
 }
 
 #[cfg(test)]
@@ -159,6 +182,7 @@ mod tests {
         let effects = Effects {
             server: "ws://test/ws".into(),
             tx,
+            local: None,
             store: Some(Store::new(dir.path())),
             show_token,
         };

@@ -30,6 +30,7 @@ commands (one per line on stdin):
   predict b1-c3           guess the coming ply of the watched engine game
   engine SERIAL L4 K7     start an on-demand engine game and predict it
   board | clock | legal   print the board, the clocks or the legal moves
+  save                    save the finished match's PDN (to --save-pdn DIR or here)
   leaderboard | help | quit";
 
 fn print(lines: impl IntoIterator<Item = String>) {
@@ -101,14 +102,17 @@ fn local(app: &App, line: &str) -> Option<Vec<String>> {
         }]),
         "legal" => Some(vec![format!(
             "legal {}",
-            game.map(|g| {
-                g.legal
+            match (game, &app.channel) {
+                (Some(game), _) => game
+                    .legal
                     .iter()
                     .map(|m| m.notation.as_str())
                     .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default()
+                    .join(" "),
+                // Watching an engine game: the guesses that can be right.
+                (None, Some(channel)) => channel.legal_guesses().join(" "),
+                (None, None) => String::new(),
+            }
         )]),
         _ => None,
     }
@@ -120,8 +124,10 @@ pub async fn run(
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(200));
     loop {
         tokio::select! {
+            _ = tick.tick() => app.tick(Instant::now()),
             event = events.recv() => match event {
                 Some(event) => net_event(&mut app, event),
                 None => return ExitCode::FAILURE,
@@ -142,6 +148,10 @@ pub async fn run(
             },
         }
         show(effects.flush(&mut app));
+        if let Some(failure) = app.failed.take() {
+            eprintln!("boardcast: {failure}");
+            return ExitCode::FAILURE;
+        }
         if app.quit {
             return ExitCode::SUCCESS;
         }
@@ -164,6 +174,11 @@ pub async fn list(
             return ExitCode::SUCCESS;
         }
         if failed {
+            let failure = app.failed.take();
+            eprintln!(
+                "boardcast: {}",
+                failure.as_deref().unwrap_or("the connection dropped")
+            );
             return ExitCode::FAILURE;
         }
     }

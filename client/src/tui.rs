@@ -42,6 +42,7 @@ pub async fn run(
             return ExitCode::FAILURE;
         }
     };
+    app.ui.colors = crate::ui::palette::ColorMode::detect();
     let mut keys = spawn_keys();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
     let mut last_lobby = Instant::now();
@@ -57,6 +58,7 @@ pub async fn run(
                 None => break ExitCode::FAILURE,
             },
             _ = redraw.tick() => {
+                app.tick(Instant::now());
                 let online = app.link == crate::app::Link::Online;
                 if app.ui.screen == Screen::Home && online && last_lobby.elapsed() > Duration::from_secs(5) {
                     last_lobby = Instant::now();

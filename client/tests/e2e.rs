@@ -84,19 +84,19 @@ async fn two_plain_clients_play_a_short_game_on_the_real_server() {
 
         alice.send("move 32-28");
         for player in [&mut alice, &mut bob] {
-            assert_eq!(player.expect("move"), "move 1 32-28");
+            assert_eq!(player.expect("move"), "move 1. 32-28");
             assert_eq!(player.expect("turn"), "turn black");
         }
         assert!(bob.expect("legal").contains("19-23"));
         bob.send("19-23");
         for player in [&mut alice, &mut bob] {
-            assert_eq!(player.expect("move"), "move 2 19-23");
+            assert_eq!(player.expect("move"), "move 1... 19-23");
         }
         // 28x19 is now forced for White: typed as origin and destination.
         assert!(alice.expect("legal").contains("28x19"));
         alice.send("28x19");
         for player in [&mut alice, &mut bob] {
-            assert_eq!(player.expect("move"), "move 3 28x19");
+            assert_eq!(player.expect("move"), "move 2. 28x19");
         }
 
         bob.send("draw offer");
@@ -131,7 +131,7 @@ async fn two_plain_clients_play_a_short_game_on_the_real_server() {
         );
         assert!(bob.expect("legal").contains("32-28"));
         bob.send("32-28");
-        assert_eq!(alice.expect("move"), "move 1 32-28");
+        assert_eq!(alice.expect("move"), "move 1. 32-28");
         assert!(alice.expect("legal").contains("19-23"));
         let mut lines = alice.quit();
         lines.extend(bob.quit());
@@ -225,9 +225,9 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
         assert!(alice.expect("legal").contains("32-28"));
         alice.send("32-28");
         assert_eq!(bob.expect("returned"), "returned white");
-        assert_eq!(bob.expect("move"), "move 1 32-28");
-        assert_eq!(alice.expect("move"), "move 1 32-28");
-        assert_eq!(eve.expect("move"), "move 1 32-28");
+        assert_eq!(bob.expect("move"), "move 1. 32-28");
+        assert_eq!(alice.expect("move"), "move 1. 32-28");
+        assert_eq!(eve.expect("move"), "move 1. 32-28");
         assert_eq!(eve.expect("turn"), "turn black");
         alice.quit();
         bob.quit();
@@ -277,7 +277,7 @@ async fn both_players_reconnect_by_themselves_when_the_server_restarts() {
         ]);
         alice.expect("legal");
         alice.send("32-28");
-        assert_eq!(bob.expect("move"), "move 1 32-28");
+        assert_eq!(bob.expect("move"), "move 1. 32-28");
         (alice, bob)
     })
     .await
@@ -295,7 +295,7 @@ async fn both_players_reconnect_by_themselves_when_the_server_restarts() {
         }
         bob.send("19-23");
         for player in [&mut alice, &mut bob] {
-            assert_eq!(player.expect("move"), "move 2 19-23");
+            assert_eq!(player.expect("move"), "move 1... 19-23");
         }
         assert!(alice.expect("legal").contains("28x19"));
         alice.quit();

@@ -43,10 +43,21 @@ async fn plain_client_predicts_on_tv_and_starts_an_engine_game() {
         ]);
         let game = dee.expect_any(&["game tv1 ", "gameover tv1 "]);
         assert!(game.starts_with("game tv1 ") || game.starts_with("gameover tv1 "));
-        // Guess until one lands before its reveal (a reveal may overtake a guess).
+        // Guess a legal move until one lands before its reveal (a reveal may overtake a
+        // guess); an illegal one is refused before it is sent.
+        dee.send("predict a2-a4");
+        let refused = dee.expect("error ");
+        assert!(
+            refused.starts_with("error illegal_prediction: a2-a4 is not a legal move"),
+            "{refused}"
+        );
+        let mut guess = String::new();
         let verdict = (0..20)
             .find_map(|_| {
-                dee.send("predict a2-a3");
+                dee.send("legal");
+                let legal = dee.expect("legal");
+                guess = legal.split(' ').nth(1).unwrap_or("a2-a3").to_owned();
+                dee.send(&format!("predict {guess}"));
                 let line = dee.expect_any(&["predicted tv1 ", "error "]);
                 if line.starts_with("error ") {
                     // Too late for that ply, or between games: try the next one a bit later.
@@ -56,7 +67,7 @@ async fn plain_client_predicts_on_tv_and_starts_an_engine_game() {
             })
             .expect("a guess is judged");
         let words: Vec<&str> = verdict.split(' ').collect();
-        assert_eq!(words[3], "a2-a3", "{verdict}");
+        assert_eq!(words[3], guess, "{verdict}");
         assert!(["correct", "wrong"].contains(&words[4]), "{verdict}");
         assert_eq!(
             (words[5], words[7], words[9]),

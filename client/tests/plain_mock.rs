@@ -207,7 +207,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
     send(&mut socket, snapshot(2, Some("bob"), moves)).await;
     assert_eq!(client.expect("joined"), "joined black bob");
     assert_eq!(client.expect("turn"), "turn white");
-    assert_eq!(client.expect("legal"), "legal 32-28 31-27");
+    assert_eq!(client.expect("legal"), "legal 31-27 32-28");
 
     // The seat is on disk, for the user only.
     let store = data.path().join("seats.json");
@@ -269,7 +269,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
         }),
     )
     .await;
-    assert_eq!(client.expect("move"), "move 1 32-28");
+    assert_eq!(client.expect("move"), "move 1. 32-28");
     assert_eq!(client.expect("turn"), "turn black");
 
     // Refusals and unreadable frames are lines, and the client carries on.

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::{ColorChoice, Target, TimeControl};
 
-/// One client message with its ack id. Ids must increase per seat for match actions
-/// (a client normally counts up from 1 per connection and carries on after a reconnect).
+/// One client message with its ack id. Ids of match actions must increase per seat, across
+/// connections (PROTOCOL.md §9): a re-sent id is a duplicate, any other id not above the
+/// seat's last one is refused as [`crate::ErrorCode::StaleId`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientEnvelope {
     pub id: u64,
@@ -85,8 +86,14 @@ pub struct CreateMatch {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JoinMatch {
+    /// A public match, by its id.
     Id(String),
+    /// Any match, by its invite code.
     Code(String),
+    /// The other seat of a match (by id, public or private) whose first seat this very
+    /// connection holds: playing oneself, asked for explicitly. Joining one's own match by
+    /// id or code from the same connection is refused.
+    Myself(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -89,6 +89,29 @@ impl Encoding {
         Ok(envelope)
     }
 
+    /// The ack id of a client frame, read on its own so that the refusal of a frame whose
+    /// message does not decode (or does not validate) can still name the envelope it answers.
+    /// `None` when not even the id can be read: a frame over `limit`, of the wrong frame type,
+    /// not JSON, without a numeric `id`, or (postcard) not starting with a complete varint.
+    pub fn envelope_id(self, frame: FrameRef<'_>, limit: usize) -> Option<u64> {
+        /// The envelope with everything but its id ignored.
+        #[derive(serde::Deserialize)]
+        struct IdOnly {
+            id: u64,
+        }
+        match (self, frame) {
+            (_, FrameRef::Text(bytes) | FrameRef::Binary(bytes)) if bytes.len() > limit => None,
+            (Encoding::Json, FrameRef::Text(bytes)) => serde_json::from_slice::<IdOnly>(bytes)
+                .ok()
+                .map(|envelope| envelope.id),
+            (Encoding::Postcard, FrameRef::Binary(bytes)) => {
+                // postcard writes a u64 as a varint of at most 10 bytes.
+                varint(bytes, 10).map(|(id, _)| id)
+            }
+            _ => None,
+        }
+    }
+
     /// Decodes a frame the server sent, within [`MAX_SERVER_FRAME_BYTES`].
     /// A message type this crate does not know gives [`DecodeError::UnknownType`].
     pub fn decode_server(self, frame: FrameRef<'_>) -> Result<ServerMessage, DecodeError> {

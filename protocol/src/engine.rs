@@ -59,6 +59,9 @@ pub struct EngineGameView {
     pub next_reveal_in_ms: Option<u64>,
     pub ply_interval_ms: u64,
     pub result: Option<EngineResult>,
+    /// The legal moves of the side to move on `board`, `from-to`, sorted: a prediction is one
+    /// of these. Empty once the game is over.
+    pub legal: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,6 +108,8 @@ pub struct PlyRevealed {
     pub board: String,
     /// Milliseconds until the following reveal; `None` if this ply ended the game.
     pub next_reveal_in_ms: Option<u64>,
+    /// The legal moves on `board` of the side to move next, as in [`EngineGameView::legal`].
+    pub legal: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

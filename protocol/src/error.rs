@@ -40,6 +40,13 @@ pub enum ErrorCode {
     Internal,
     /// The server understood the message but does not offer this feature (yet).
     Unsupported,
+    /// A match action's ack id is not above the highest id already carried out for the seat,
+    /// and is not one of those ids either: ids must increase per seat, across reconnects.
+    /// Nothing was applied.
+    StaleId,
+    /// A prediction that is not a legal move of the side to move in the position shown
+    /// before the coming ply; it is not recorded, so it can never count as a strike.
+    IllegalPrediction,
     /// The client's address (an IPv4 address, or an IPv6 /64) is at one of its per-address
     /// limits: matches created or engine games started per minute, or matches waiting for an
     /// opponent. The message names the limit and when to try again; nothing changed, and the
@@ -49,7 +56,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 18] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -67,6 +74,8 @@ impl ErrorCode {
         ErrorCode::ShuttingDown,
         ErrorCode::Internal,
         ErrorCode::Unsupported,
+        ErrorCode::StaleId,
+        ErrorCode::IllegalPrediction,
         ErrorCode::AddressLimit,
     ];
 }

@@ -13,6 +13,18 @@ pub const MAX_NAME_CHARS: usize = 32;
 /// Longest id, invite code, token, serial or similar string field, in bytes.
 pub const MAX_ID_BYTES: usize = 64;
 
+/// Shortest base time of a timed match: a player must be able to survive the first moves.
+pub const MIN_INITIAL_MS: u64 = 15_000;
+
+/// Longest base time of a timed match (3 hours).
+pub const MAX_INITIAL_MS: u64 = 3 * 3_600_000;
+
+/// Largest increment per move (3 minutes).
+pub const MAX_INCREMENT_MS: u64 = 180_000;
+
+/// Length of a bomb serial number (`CH3SS5`), in characters (ASCII, so also bytes).
+pub const SERIAL_BYTES: usize = 6;
+
 /// Longest Frisian route: origin plus one landing square per captured piece (at most 20).
 pub const MAX_ROUTE_SQUARES: usize = 21;
 

@@ -101,8 +101,11 @@ pub enum EndReason {
     /// A draw rule of the game (two kings v one king, king v king).
     DrawByRule,
     DrawByAgreement,
+    /// No result: aborted by a player before both moved, a first move missed, or nobody
+    /// seated for the abandon time before both moved.
     Aborted,
-    /// The opponent left and did not return within the grace period; the win was claimed.
+    /// With a winner: the opponent left and did not return within the grace period, and the
+    /// win was claimed. Without one: nobody held a seat for the abandon time.
     Abandoned,
     /// The opponent left and did not return within the grace period; a draw was claimed.
     DrawClaimed,

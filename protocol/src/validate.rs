@@ -2,7 +2,10 @@
 
 use crate::client::*;
 use crate::common::Target;
-use crate::limits::{MAX_ID_BYTES, MAX_NAME_CHARS, MAX_ROUTE_SQUARES};
+use crate::limits::{
+    MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_NAME_CHARS, MAX_ROUTE_SQUARES,
+    MIN_INITIAL_MS, SERIAL_BYTES,
+};
 
 /// A decoded message whose fields are out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +38,14 @@ fn id(field: &'static str, value: &str) -> Result<(), ValidationError> {
         return fail(field, "must be printable ASCII without spaces");
     }
     Ok(())
+}
+
+/// Characters a display name may not hold: control characters, and the invisible format
+/// characters that could hide or reorder what others see (zero-width spaces and joiners,
+/// bidirectional overrides and isolates, the byte-order mark).
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// A MinitChess square: file `a`–`e`, rank `1`–`6`.
@@ -71,8 +82,11 @@ impl Validate for ClientMessage {
                 if chars == 0 || chars > MAX_NAME_CHARS {
                     return fail("name", format!("must be 1 to {MAX_NAME_CHARS} characters"));
                 }
-                if hello.name.chars().any(char::is_control) {
-                    return fail("name", "must not contain control characters");
+                if hello.name.chars().any(is_invisible) {
+                    return fail("name", "must not contain control or format characters");
+                }
+                if hello.name.chars().all(char::is_whitespace) {
+                    return fail("name", "must not be blank");
                 }
                 if hello.client.len() > MAX_ID_BYTES {
                     return fail("client", format!("longer than {MAX_ID_BYTES} bytes"));
@@ -84,17 +98,32 @@ impl Validate for ClientMessage {
             }
             ClientMessage::Ping(_) | ClientMessage::ListLobby => Ok(()),
             ClientMessage::CreateMatch(create) => match create.time_control {
-                Some(tc) if tc.initial_ms == 0 && tc.increment_ms == 0 => {
-                    fail("time_control", "a timed match needs time")
-                }
-                Some(tc) if tc.initial_ms > 24 * 3_600_000 || tc.increment_ms > 3_600_000 => {
-                    fail("time_control", "at most 24 hours plus 1 hour per move")
-                }
+                Some(tc) if tc.initial_ms < MIN_INITIAL_MS => fail(
+                    "time_control",
+                    format!(
+                        "the base time must be at least {} s (or play untimed: null)",
+                        MIN_INITIAL_MS / 1000
+                    ),
+                ),
+                Some(tc) if tc.initial_ms > MAX_INITIAL_MS => fail(
+                    "time_control",
+                    format!(
+                        "the base time must be at most {} minutes",
+                        MAX_INITIAL_MS / 60_000
+                    ),
+                ),
+                Some(tc) if tc.increment_ms > MAX_INCREMENT_MS => fail(
+                    "time_control",
+                    format!(
+                        "the increment must be at most {} s",
+                        MAX_INCREMENT_MS / 1000
+                    ),
+                ),
                 _ => Ok(()),
             },
-            ClientMessage::JoinMatch(JoinMatch::Id(value) | JoinMatch::Code(value)) => {
-                id("join", value)
-            }
+            ClientMessage::JoinMatch(
+                JoinMatch::Id(value) | JoinMatch::Code(value) | JoinMatch::Myself(value),
+            ) => id("join", value),
             ClientMessage::Resume(resume) => id("token", &resume.token),
             ClientMessage::Move(play) => {
                 id("match_id", &play.match_id)?;
@@ -126,6 +155,12 @@ impl Validate for ClientMessage {
             ClientMessage::Unwatch(watched) => target(watched),
             ClientMessage::StartEngineGame(start) => {
                 id("serial", &start.serial)?;
+                if start.serial.len() != SERIAL_BYTES {
+                    return fail(
+                        "serial",
+                        format!("must be {SERIAL_BYTES} characters, as on the bomb (CH3SS5)"),
+                    );
+                }
                 id("white", &start.white)?;
                 id("black", &start.black)?;
                 match start.ply_interval_ms {

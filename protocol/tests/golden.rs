@@ -99,10 +99,14 @@ fn match_event(name: &str, v: u64, event: MatchEvent) -> Case {
 }
 
 fn channel_event(name: &str, v: u64, event: ChannelEvent) -> Case {
+    channel_event_on("tv1", name, v, event)
+}
+
+fn channel_event_on(channel: &str, name: &str, v: u64, event: ChannelEvent) -> Case {
     server(
         &format!("channel_event.{name}"),
         ServerMessage::ChannelEvent(ChannelEventMsg {
-            channel: "tv1".into(),
+            channel: channel.into(),
             v,
             event,
         }),
@@ -217,7 +221,16 @@ fn engine_view() -> EngineGameView {
         next_reveal_in_ms: Some(1_840),
         ply_interval_ms: 3_000,
         result: None,
+        legal: moves(&[
+            "a1-b1", "a2-a3", "b2-b3", "c1-b1", "c3-a4", "c3-b1", "c3-b5", "c3-d5", "c3-e4",
+            "d2-d3", "e2-e3",
+        ]),
     }
+}
+
+/// MinitChess moves as the server lists them.
+fn moves(list: &[&str]) -> Vec<String> {
+    list.iter().map(|mv| (*mv).to_owned()).collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -254,6 +267,7 @@ fn cases() -> Vec<Case> {
         ),
         client("join_match.id", 5, ClientMessage::JoinMatch(JoinMatch::Id(MATCH.into()))),
         client("join_match.code", 5, ClientMessage::JoinMatch(JoinMatch::Code(INVITE.into()))),
+        client("join_match.myself", 5, ClientMessage::JoinMatch(JoinMatch::Myself(MATCH.into()))),
         client(
             "resume",
             1,
@@ -313,7 +327,7 @@ fn cases() -> Vec<Case> {
                 white: "L4".into(),
                 black: "K7".into(),
                 ply_interval_ms: Some(2_000),
-                reveal_from_ply: Some(10),
+                reveal_from_ply: Some(4),
             }),
         ),
         client(
@@ -364,11 +378,38 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "error.illegal_prediction",
+            ServerMessage::Error(ErrorReply {
+                id: Some(4),
+                code: ErrorCode::IllegalPrediction,
+                message: "a2-a4 is not a legal move for white before ply 0".into(),
+            }),
+        ),
+        server(
             "error.unreadable",
             ServerMessage::Error(ErrorReply {
                 id: None,
                 code: ErrorCode::Malformed,
-                message: "unknown message type \"castle\"".into(),
+                message: "not a valid message: expected value at line 1 column 1".into(),
+            }),
+        ),
+        server(
+            "error.stale_id",
+            ServerMessage::Error(ErrorReply {
+                id: Some(5),
+                code: ErrorCode::StaleId,
+                message: "id 5 is not above 10, the last id carried out for your seat: match \
+                          actions need ids that increase per seat, across reconnects"
+                    .into(),
+            }),
+        ),
+        server(
+            "error.invalid_argument",
+            ServerMessage::Error(ErrorReply {
+                id: Some(7),
+                code: ErrorCode::InvalidArgument,
+                message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
+                    .into(),
             }),
         ),
         server("pong", ServerMessage::Pong(Pong { nonce: 42 })),
@@ -433,7 +474,7 @@ fn cases() -> Vec<Case> {
                 fen: START_FEN.into(),
                 moves: vec![],
                 turn: Side::White,
-                clock: Some(ClockState { white_ms: 300_000, black_ms: 300_000, running: Some(Side::White) }),
+                clock: Some(ClockState { white_ms: 300_000, black_ms: 300_000, running: None }),
                 legal_moves: white_opening_moves(),
                 king_counters: no_counters(),
                 draw_offer: None,
@@ -498,9 +539,9 @@ fn cases() -> Vec<Case> {
                 },
                 fen: AFTER_32_28.into(),
                 clock: Some(ClockState {
-                    white_ms: 301_200,
+                    white_ms: 300_000,
                     black_ms: 300_000,
-                    running: Some(Side::Black),
+                    running: None,
                 }),
                 legal_moves: black_opening_moves(),
                 king_counters: no_counters(),
@@ -574,11 +615,13 @@ fn cases() -> Vec<Case> {
                 next_ply: 0,
                 move_number: 1,
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&["a2-a3", "b1-a3", "b1-c3", "b2-b3", "c2-c3", "d2-d3", "e2-e3"]),
                 ..engine_view()
             }),
         ),
-        channel_event(
-            "game_started.puzzle",
+        channel_event_on(
+            "g4712",
+            "game_started.reveal_from_ply",
             1,
             ChannelEvent::GameStarted(EngineGameView {
                 header: GameHeader {
@@ -587,16 +630,22 @@ fn cases() -> Vec<Case> {
                     white: "L4".into(),
                     black: "K7".into(),
                 },
-                start_board: "..rQk....Q.K....p..q....qR...q".into(),
-                start_ply: 31,
-                promoted: vec!["d6".into(), "e1".into()],
-                revealed: vec![],
-                board: "..rQk....Q.K....p..q....qR...q".into(),
-                next_ply: 31,
-                move_number: 16,
+                start_board: "kqbnrppppp..........PPPPPRNBQK".into(),
+                start_ply: 0,
+                promoted: vec![],
+                revealed: vec![
+                    "b1-c3".into(),
+                    "e5-e4".into(),
+                    "a2-a3".into(),
+                    "b5-b4".into(),
+                ],
+                board: "kqbnrp.pp..p..pP.N...PPPPR.BQK".into(),
+                next_ply: 4,
+                move_number: 3,
                 next_reveal_in_ms: Some(2_000),
                 ply_interval_ms: 2_000,
                 result: None,
+                legal: moves(&["a1-a2", "a1-b1", "a3-a4", "a3-b4", "b2-b3", "c1-b1", "c3-a2", "c3-a4", "c3-b1", "c3-b5", "c3-d5", "c3-e4", "d2-d3", "e2-e3"]),
             }),
         ),
         channel_event(
@@ -607,6 +656,7 @@ fn cases() -> Vec<Case> {
                 mv: "c3-d5".into(),
                 board: "kqbnrpppN.....p.....PPPPPR.BQK".into(),
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&["a5-a4", "b5-b4", "c5-c4", "c6-d5", "d6-c4", "e4-e3", "e6-e5"]),
             }),
         ),
         channel_event(
@@ -819,7 +869,7 @@ fn exchanges() -> Vec<Case> {
                 clock: Some(ClockState {
                     white_ms: 300_000,
                     black_ms: 300_000,
-                    running: Some(Side::White),
+                    running: None,
                 }),
                 legal_moves: white_opening_moves(),
                 king_counters: no_counters(),
@@ -966,6 +1016,10 @@ fn exchanges() -> Vec<Case> {
                 mv: "b5-b4".into(),
                 board: "kqbnrp.pN..p..p.....PPPPPR.BQK".into(),
                 next_reveal_in_ms: Some(3_000),
+                legal: moves(&[
+                    "a1-b1", "a2-a3", "b2-b3", "c1-b1", "c2-c3", "d2-d3", "d5-b4", "d5-b6",
+                    "d5-c3", "d5-e3", "e2-e3",
+                ]),
             }),
         ),
         server(

@@ -116,6 +116,7 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
             )),
         ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Id(id))),
         ident().prop_map(|code| ClientMessage::JoinMatch(JoinMatch::Code(code))),
+        ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Myself(id))),
         (ident(), of(any::<u64>()))
             .prop_map(|(token, since_v)| ClientMessage::Resume(Resume { token, since_v })),
         (ident(), ident(), squares()).prop_map(|(match_id, token, route)| ClientMessage::Move(
@@ -302,10 +303,11 @@ prop_compose! {
                      promoted in vec(text(), 0..3), revealed in vec("[a-e][1-6]-[a-e][1-6]", 0..6),
                      board in text(), next_ply in any::<u32>(), move_number in any::<u32>(),
                      next_reveal_in_ms in of(any::<u64>()), ply_interval_ms in any::<u64>(),
-                     result in of(engine_result())) -> EngineGameView {
+                     result in of(engine_result()),
+                     legal in vec("[a-e][1-6]-[a-e][1-6]", 0..8)) -> EngineGameView {
         EngineGameView {
             header, start_board, start_ply, promoted, revealed, board, next_ply, move_number,
-            next_reveal_in_ms, ply_interval_ms, result,
+            next_reveal_in_ms, ply_interval_ms, result, legal,
         }
     }
 }
@@ -319,16 +321,22 @@ prop_compose! {
 fn channel_event() -> impl Strategy<Value = ChannelEvent> {
     prop_oneof![
         engine_view().prop_map(ChannelEvent::GameStarted),
-        (any::<u32>(), text(), text(), of(any::<u64>())).prop_map(
-            |(ply, mv, board, next_reveal_in_ms)| {
+        (
+            any::<u32>(),
+            text(),
+            text(),
+            of(any::<u64>()),
+            vec(text(), 0..4)
+        )
+            .prop_map(|(ply, mv, board, next_reveal_in_ms, legal)| {
                 ChannelEvent::PlyRevealed(PlyRevealed {
                     ply,
                     mv,
                     board,
                     next_reveal_in_ms,
+                    legal,
                 })
-            }
-        ),
+            }),
         (
             any::<u64>(),
             engine_result(),

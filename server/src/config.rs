@@ -139,6 +139,16 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
     pub grace: Duration,
 
+    /// How long each player has to make their first move once it is due (clocks do not run
+    /// before a player's first move); a match whose player misses it is aborted.
+    #[arg(long, env = "BOARDCAST_FIRST_MOVE_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub first_move_timeout: Duration,
+
+    /// A match in which no connection holds a seat for this long ends (aborted if a side has
+    /// not moved yet, else abandoned without a winner) and leaves memory.
+    #[arg(long, env = "BOARDCAST_ABANDON_AFTER", default_value = "10m", value_parser = parse_duration)]
+    pub abandon_after: Duration,
+
     /// MinitChess TV channels playing engine games forever (`tv1`, `tv2`, …).
     #[arg(long, env = "BOARDCAST_CHANNELS", default_value_t = 2)]
     pub channels: usize,
@@ -150,6 +160,16 @@ pub struct Config {
     /// Pause between two games of a TV channel.
     #[arg(long, env = "BOARDCAST_GAME_PAUSE", default_value = "10s", value_parser = parse_duration)]
     pub game_pause: Duration,
+
+    /// Origin whose pages may open a WebSocket here (`https://play.example.org`); repeat the
+    /// flag or separate with commas. Without it, only pages served by this very host (the
+    /// request's `Host`) may. Clients that send no `Origin` (not browsers) always may.
+    #[arg(
+        long = "allowed-origin",
+        env = "BOARDCAST_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
 }
 
 /// How log lines are written.

@@ -237,9 +237,15 @@ impl Connection {
                     if let Message::Close(_) = frame {
                         return Close::Gone;
                     }
+                    let payload = match &frame {
+                        Message::Text(text) => Some(FrameRef::Text(text.as_str().as_bytes())),
+                        Message::Binary(bytes) => Some(FrameRef::Binary(bytes)),
+                        Message::Close(_) | Message::Ping(_) | Message::Pong(_) => None,
+                    };
                     // Every frame counts, WebSocket pings too.
                     if !self.rate.allow(now) {
-                        self.refuse(None, ErrorCode::RateLimited, "too many messages".into());
+                        let id = payload.and_then(|payload| self.envelope_id(payload));
+                        self.refuse(id, ErrorCode::RateLimited, "too many messages".into());
                         self.app.address_limits.hit(
                             LimitKind::MessageRate,
                             self.client,
@@ -247,16 +253,15 @@ impl Connection {
                         );
                         return Close::With(close::POLICY, "message rate limit exceeded");
                     }
-                    let payload = match &frame {
-                        Message::Text(text) => FrameRef::Text(text.as_str().as_bytes()),
-                        Message::Binary(bytes) => FrameRef::Binary(bytes),
-                        Message::Close(_) | Message::Ping(_) | Message::Pong(_) => continue,
-                    };
+                    let Some(payload) = payload else { continue };
                     match self.decode(payload) {
                         // Boxed: dispatch is the largest state of a connection's future and runs rarely;
                         // inline, it would size the task of every idle connection.
                         Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
-                        Err((code, message)) => self.refuse(None, code, message),
+                        // The refusal names the envelope whenever its id could be read.
+                        Err((code, message)) => {
+                            self.refuse(self.envelope_id(payload), code, message)
+                        }
                     }
                 }
             }
@@ -269,6 +274,12 @@ impl Connection {
         self.encoding
             .decode_client_within(frame, self.app.config.max_message)
             .map_err(|err| (err.code(), err.to_string()))
+    }
+
+    /// The ack id of a frame that did not decode, if at least that can be read.
+    fn envelope_id(&self, frame: FrameRef<'_>) -> Option<u64> {
+        self.encoding
+            .envelope_id(frame, self.app.config.max_message)
     }
 
     fn refuse(&self, id: Option<u64>, code: ErrorCode, message: String) {
@@ -323,12 +334,15 @@ impl Connection {
                     }
                     JoinMatch::Id(_) => None,
                     JoinMatch::Code(code) => self.app.hub.find_by_code(code),
+                    // The match checks that this connection holds its other seat.
+                    JoinMatch::Myself(match_id) => self.app.hub.find(match_id),
                 };
                 match handle {
                     Some(handle) => handle.try_send(Command::Join {
                         outbox,
                         id,
                         name: self.name.clone(),
+                        myself: matches!(join, JoinMatch::Myself(_)),
                     }),
                     None => Err(Refusal::new(
                         ErrorCode::NotFound,
@@ -339,6 +353,7 @@ impl Connection {
                                 )
                             }
                             JoinMatch::Code(code) => format!("no match with invite code {code}"),
+                            JoinMatch::Myself(match_id) => format!("no match {match_id}"),
                         },
                     )),
                 }

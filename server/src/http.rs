@@ -1,7 +1,7 @@
-//! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (subprotocol
-//! negotiation, the connection's [`Admission`] under the limits, the address's upgrade rate,
-//! buffer sizes), finished games as PDN at `/games/{id}.pdn`, and `/metrics` (unless it has
-//! its own address).
+//! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (its `Origin`
+//! check, subprotocol negotiation, the connection's [`Admission`] under the limits, the
+//! address's upgrade rate, buffer sizes), finished games as PDN at `/games/{id}.pdn`,
+//! `/metrics` (unless it has its own address) and the web client ([`crate::web`]).
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
@@ -15,9 +15,11 @@ use boardcast_protocol::limits::{MAX_SERVER_FRAME_BYTES, close};
 use crate::address::Peer;
 use crate::connection;
 use crate::limits::{Admission, SessionPlaces};
+use crate::origin::AllowedOrigins;
 use crate::per_address::{OverLimit, Rated};
 use crate::public_url;
 use crate::server::App;
+use crate::web;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
@@ -29,7 +31,8 @@ pub fn router(app: App) -> Router {
     let router = Router::new()
         .route("/healthz", get(healthz))
         .route("/ws", get(websocket))
-        .route("/games/{file}", get(game_pdn));
+        .route("/games/{file}", get(game_pdn))
+        .merge(web::router());
     let router = match app.config.metrics_listen {
         None => router.merge(crate::telemetry::routes()),
         Some(_) => router,
@@ -48,6 +51,9 @@ async fn websocket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    if let Err(why) = AllowedOrigins::new(&app.config.allowed_origins).check(&headers) {
+        return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
+    }
     let offered: Vec<String> = upgrade
         .requested_protocols()
         .filter_map(|value| value.to_str().ok())

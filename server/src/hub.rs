@@ -85,11 +85,13 @@ impl Hub {
     }
 
     /// Creates a match with `players` seated, stores it, and starts its actor. Returns the
-    /// actor, the match id and each player's seat token.
+    /// actor, the match id and each player's seat token. With `arrivals_follow` the actor
+    /// records no presence until a [`crate::matches::Command::Arrive`] brings the players.
     pub async fn create_match(
         &self,
         setup: Setup,
         players: &[(Side, String)],
+        arrivals_follow: bool,
     ) -> Result<(MatchHandle, String, Vec<(Side, String)>), Refusal> {
         if self.directory().matches.len() >= self.0.settings.max_matches {
             return Err(Refusal::new(
@@ -125,7 +127,7 @@ impl Hub {
             tracing::error!(%err, "cannot store a new match");
             Refusal::new(ErrorCode::Internal, "storage failed: no match was created")
         })?;
-        let handle = self.start(state, &records)?;
+        let handle = self.start(state, &records, arrivals_follow)?;
         Ok((handle, id, tokens))
     }
 
@@ -179,7 +181,9 @@ impl Hub {
             rematch_of: None,
             start_fen: None,
         };
-        let (handle, id, mut tokens) = self.create_match(setup, &[(side, name.to_owned())]).await?;
+        let (handle, id, mut tokens) = self
+            .create_match(setup, &[(side, name.to_owned())], false)
+            .await?;
         if let Some(entry) = self.directory().matches.get_mut(&id) {
             entry.creator = Some(creator);
         }
@@ -192,7 +196,12 @@ impl Hub {
 
     /// Registers `state` and starts its actor; a match already running is left as it is
     /// and its actor returned.
-    fn start(&self, state: MatchState, records: &[Record]) -> Result<MatchHandle, Refusal> {
+    fn start(
+        &self,
+        state: MatchState,
+        records: &[Record],
+        awaiting_players: bool,
+    ) -> Result<MatchHandle, Refusal> {
         let guard =
             self.0.tasks.guard().ok_or_else(|| {
                 Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
@@ -212,6 +221,7 @@ impl Hub {
         let handle = actor::spawn(
             state,
             records,
+            awaiting_players,
             self.clone(),
             self.0.storage.clone(),
             self.0.settings,
@@ -243,7 +253,7 @@ impl Hub {
         for m in stored {
             match rebuild(&m, now) {
                 Ok((state, records)) => {
-                    if self.start(state, &records).is_ok() {
+                    if self.start(state, &records, false).is_ok() {
                         resumed += 1;
                     }
                 }
@@ -278,7 +288,7 @@ impl Hub {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
-        self.start(state, &records).map(Some)
+        self.start(state, &records, false).map(Some)
     }
 
     pub fn find(&self, id: &str) -> Option<MatchHandle> {
@@ -328,16 +338,17 @@ impl Hub {
         }
     }
 
-    /// Open public seeks and matches being played.
+    /// Open public seeks and public matches being played. A private match is never listed:
+    /// only whoever has its id (or invite code) can find it.
     pub fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
         let dir = self.directory();
         let mut seeks = Vec::new();
         let mut live = Vec::new();
-        for entry in dir.matches.values() {
+        for entry in dir.matches.values().filter(|entry| entry.public) {
             match entry.summary.phase {
-                MatchPhase::Waiting if entry.public => seeks.push(entry.summary.clone()),
+                MatchPhase::Waiting => seeks.push(entry.summary.clone()),
                 MatchPhase::Playing => live.push(entry.summary.clone()),
-                _ => {}
+                MatchPhase::Finished => {}
             }
         }
         seeks.sort_by(|a, b| a.match_id.cmp(&b.match_id));
@@ -358,7 +369,7 @@ fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<
         let record: Record =
             serde_json::from_str(&event.body).map_err(|e| format!("event {}: {e}", event.v))?;
         let record = state
-            .replay(record, now)
+            .replay(record, now, event.at_ms)
             .map_err(|e| format!("event {}: {e}", event.v))?;
         records.push(record);
     }

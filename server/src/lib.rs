@@ -1,5 +1,5 @@
 //! The Boardcast server: one port that serves WebSocket play and spectating at `/ws` and plain
-//! HTTP beside it (`/healthz`, finished games as PDN).
+//! HTTP beside it (the web client, `/healthz`, finished games as PDN).
 //!
 //! Data flows one way: socket → decode → match/channel task (single writer) → rules → event →
 //! storage → encode once → every subscriber.
@@ -14,6 +14,7 @@ pub mod http;
 pub mod hub;
 pub mod limits;
 pub mod matches;
+pub mod origin;
 pub mod outbox;
 pub mod per_address;
 pub mod public_url;
@@ -23,6 +24,7 @@ pub mod shutdown;
 pub mod storage;
 pub mod telemetry;
 pub mod tls;
+pub mod web;
 
 pub use config::Config;
 pub use server::{Server, serve};

@@ -96,6 +96,8 @@ pub async fn serve(
     let (tasks, all_done) = shutdown::tasks();
     let settings = Settings {
         grace: config.grace,
+        first_move_timeout: config.first_move_timeout,
+        abandon_after: config.abandon_after,
         linger: FINISHED_LINGER,
         max_matches: config.max_matches,
     };

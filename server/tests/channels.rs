@@ -374,30 +374,62 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
 
     // The coming ply: bob changes his mind from right to wrong; ann is right.
     let next = from as usize;
+    let mut before = Game::new("CH3SS5", "L4".parse().unwrap(), "K7".parse().unwrap()).unwrap();
+    for _ in 0..from {
+        before.step();
+    }
+    let legal: Vec<String> = before
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let wrong = legal.iter().find(|mv| **mv != moves[next]).unwrap().clone();
+    let squares: Vec<String> = (0..30)
+        .map(|i| format!("{}{}", (b'a' + i % 5) as char, 6 - i / 5))
+        .collect();
+    let illegal = squares
+        .iter()
+        .flat_map(|a| squares.iter().map(move |b| format!("{a}-{b}")))
+        .find(|mv| !legal.contains(mv) && mv[..2] != mv[3..])
+        .unwrap();
     predict(&mut bob, &channel, from, &moves[next])
         .await
         .unwrap();
-    predict(&mut bob, &channel, from, "a1-a2").await.unwrap();
+    predict(&mut bob, &channel, from, &wrong).await.unwrap();
+    // A move that is not legal in the shown position is refused, and bob's guess stands.
+    let refused = predict(&mut bob, &channel, from, &illegal)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::IllegalPrediction, "{refused:?}");
+    assert!(
+        refused
+            .message
+            .starts_with(&format!("{illegal} is not a legal move for "))
+    );
     predict(&mut ann, &channel, from, &moves[next])
         .await
         .unwrap();
     let early = predict(&mut ann, &channel, from + 1, &moves[next + 1]).await;
     assert_eq!(early.unwrap_err().code, ErrorCode::PredictionClosed);
-    // A square off the board does not even decode (the envelope's id is not trusted).
-    ann.send(ClientMessage::Predict(Predict {
-        channel: channel.clone(),
-        ply: from,
-        from: "z9".into(),
-        to: "a1".into(),
-    }))
-    .await;
+    // A square off the board does not validate; the refusal names the envelope.
+    let bad_id = ann
+        .send(ClientMessage::Predict(Predict {
+            channel: channel.clone(),
+            ply: from,
+            from: "z9".into(),
+            to: "a1".into(),
+        }))
+        .await;
     let bad = ann
         .recv_until(|m| match m {
             ServerMessage::Error(err) => Some(err.clone()),
             _ => None,
         })
         .await;
-    assert_eq!((bad.id, bad.code), (None, ErrorCode::InvalidArgument));
+    assert_eq!(
+        (bad.id, bad.code),
+        (Some(bad_id), ErrorCode::InvalidArgument)
+    );
 
     let ann_result = ann
         .recv_until(|m| match m {
@@ -419,7 +451,7 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
     assert!(!bob_result.correct);
     assert_eq!(
         (bob_result.guess.as_str(), bob_result.strikes),
-        ("a1-a2", 1)
+        (wrong.as_str(), 1)
     );
     let late = predict(&mut bob, &channel, from, &moves[next]).await;
     assert_eq!(late.unwrap_err().code, ErrorCode::PredictionClosed);

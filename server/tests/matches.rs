@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
+use boardcast_server::matches::state::Setup;
 use common::*;
 use futures_util::SinkExt;
 
@@ -128,13 +129,28 @@ async fn resume(client: &mut Client, token: &str) -> Seat {
 
 #[tokio::test]
 async fn the_flag_falls_without_anybody_sending_anything() {
-    let server = TestServer::start().await;
-    let tc = TimeControl {
-        initial_ms: 400,
-        increment_ms: 0,
+    // A clock far shorter than the lobby allows, stored as an operator could.
+    let (dir, db) = temp_db();
+    let setup = Setup {
+        time_control: Some(TimeControl {
+            initial_ms: 400,
+            increment_ms: 0,
+        }),
+        public: false,
+        rematch_of: None,
+        start_fen: None,
     };
-    let (mut white, _ws, mut black, bs) = two_players(&server, Some(tc)).await;
-    // White never moves.
+    seed_match_with(&db, "flag", setup, "flw", "flb").await;
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut white = server.client("Wim").await;
+    let ws = resume(&mut white, "flw").await;
+    let mut black = server.client("Baukje").await;
+    let bs = resume(&mut black, "flb").await;
+    // Clocks start only after each side's first move: both have all the time they need.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    white.play(&ws, &[32, 28]).await;
+    black.play(&bs, &[19, 23]).await;
+    // White never moves again.
     let result = black.ended().await;
     assert_eq!(result.winner, Some(Side::Black));
     assert_eq!(result.reason, EndReason::TimeForfeit);
@@ -142,6 +158,7 @@ async fn the_flag_falls_without_anybody_sending_anything() {
     let id = black.seat_action(&bs, ClientMessage::Resign).await;
     assert_eq!(black.expect_error(id).await.code, ErrorCode::GameOver);
     server.stop().await;
+    drop(dir);
 }
 
 #[tokio::test]
@@ -151,9 +168,25 @@ async fn clocks_charge_the_mover_and_add_the_increment() {
         initial_ms: 60_000,
         increment_ms: 2_000,
     };
-    let (mut white, ws, _black, _bs) = two_players(&server, Some(tc)).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, Some(tc)).await;
+    // First moves cost nothing and earn nothing; Black's clock does not run before Black's
+    // first move, White's starts with it.
     tokio::time::sleep(Duration::from_millis(150)).await;
     white.play(&ws, &[32, 28]).await;
+    let clock = white.event_until(moved).await.clock.expect("a clock");
+    assert_eq!(
+        (clock.white_ms, clock.black_ms, clock.running),
+        (60_000, 60_000, None)
+    );
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    black.play(&bs, &[19, 23]).await;
+    let clock = white.event_until(moved).await.clock.expect("a clock");
+    assert_eq!(
+        (clock.white_ms, clock.black_ms, clock.running),
+        (60_000, 60_000, Some(Side::White))
+    );
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    white.play(&ws, &[28, 19]).await;
     let m = white.event_until(moved).await;
     let clock = m.clock.expect("a timed match has a clock");
     assert_eq!(clock.running, Some(Side::Black));
@@ -307,7 +340,12 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
 #[tokio::test]
 async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     let server = TestServer::start().await;
-    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    black.event_until(moved).await;
+    black.play(&bs, &[19, 23]).await;
+    white.event_until(moved).await;
+    white.event_until(moved).await;
     drop(black);
     white
         .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
@@ -324,6 +362,37 @@ async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     let result = white.ended().await;
     assert_eq!(result.winner, Some(Side::White));
     assert_eq!(result.reason, EndReason::Abandoned);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_claim_before_both_sides_moved_aborts_the_match_instead_of_awarding_it() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, _bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    white.event_until(moved).await;
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = white
+        .send(ClientMessage::Claim(Claim {
+            match_id: ws.match_id.clone(),
+            token: ws.token.clone(),
+            kind: ClaimKind::Win,
+        }))
+        .await;
+    white.expect_ack(id).await;
+    let result = white.ended().await;
+    assert_eq!(
+        (result.winner, result.reason, result.detail.as_str()),
+        (
+            None,
+            EndReason::Aborted,
+            "black left before both sides moved: aborted"
+        )
+    );
     server.stop().await;
 }
 
@@ -347,6 +416,33 @@ async fn a_resent_move_with_the_same_ack_id_is_applied_once() {
     let snapshot = black.watch(&ws.match_id).await;
     assert_eq!(snapshot.moves.len(), 1);
     assert_eq!(snapshot.turn, Side::Black);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_player_taking_the_seat_back_is_told_how_many_watch() {
+    let server = TestServer::start().await;
+    let (mut white, ws, black, bs) = two_players(&server, None).await;
+    let mut watcher = server.client("Sjoerd").await;
+    watcher.watch(&ws.match_id).await;
+    let crowd = |m: &ServerMessage| match m {
+        ServerMessage::Crowd(c) => Some(c.clone()),
+        _ => None,
+    };
+    assert_eq!(white.recv_until(crowd).await.watchers, 1);
+    drop(black);
+    white
+        .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
+        .await;
+    // The count does not change when Black comes back, yet Black learns it.
+    let mut black = server.client("Baukje").await;
+    let id = black.send_resume(&bs.token, None).await;
+    black.expect_seat(id).await;
+    let told = black.recv_until(crowd).await;
+    assert_eq!(
+        (told.target, told.watchers),
+        (Target::Match(ws.match_id.clone()), 1)
+    );
     server.stop().await;
 }
 
@@ -388,7 +484,7 @@ async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
     let err = black.expect_error(id).await;
     assert_eq!(
         (err.code, err.message.as_str()),
-        (ErrorCode::NotYourTurn, "not your turn")
+        (ErrorCode::NotYourTurn, "not your turn: white to move")
     );
     // Unknown match.
     let gone = Seat {
@@ -407,7 +503,7 @@ async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
         .unwrap();
     let err = white
         .recv_until(|m| match m {
-            ServerMessage::Error(e) if e.id.is_none() => Some(e.clone()),
+            ServerMessage::Error(e) if e.id == Some(1) => Some(e.clone()),
             _ => None,
         })
         .await;
@@ -607,9 +703,26 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     assert_eq!(new_white.side, Side::White);
     assert_eq!(new_white.match_id, new_black.match_id);
     assert_ne!(new_white.match_id, ws.match_id);
-    black.expect_snapshot().await;
+    // Both stayed connected: both first snapshots show both players here, and the rematch
+    // begins with its two joins and nothing invented (no player_left / player_returned).
+    for snapshot in [white.expect_snapshot().await, black.expect_snapshot().await] {
+        assert_eq!(snapshot.match_id, new_white.match_id);
+        assert_eq!(snapshot.v, 2, "{snapshot:?}");
+        assert!(snapshot.absent.is_empty(), "{snapshot:?}");
+        let connected = [&snapshot.white, &snapshot.black].map(|p| p.as_ref().map(|p| p.connected));
+        assert_eq!(connected, [Some(true), Some(true)], "{snapshot:?}");
+    }
     black.play(&new_white, &[32, 28]).await;
-    let m = white.event_until(moved).await;
+    let first = white
+        .recv_until(|m| match m {
+            ServerMessage::MatchEvent(e) if e.match_id == new_white.match_id => Some(e.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(first.v, 3, "{first:?}");
+    let MatchEvent::Moved(m) = first.event else {
+        panic!("the rematch's first event after the joins: {first:?}");
+    };
     assert_eq!(m.played.side, Side::White);
     // A player who comes back to the old match later is handed the rematch seat too.
     let mut again = server.client("Baukje").await;
@@ -646,7 +759,20 @@ async fn one_connection_may_hold_both_seats() {
     let server = TestServer::start().await;
     let mut solo = server.client("Solo").await;
     let white = solo.create(None, ColorChoice::White, false).await;
-    let black = solo.join_code(&white.invite_code).await;
+    // Asked for explicitly (PROTOCOL.md §4 `join_match`): joining by code alone is refused.
+    let id = solo
+        .send(ClientMessage::JoinMatch(JoinMatch::Code(
+            white.invite_code.clone(),
+        )))
+        .await;
+    assert_eq!(solo.expect_error(id).await.code, ErrorCode::NotAllowed);
+    let id = solo
+        .send(ClientMessage::JoinMatch(JoinMatch::Myself(
+            white.match_id.clone(),
+        )))
+        .await;
+    let black = solo.expect_seat(id).await;
+    solo.expect_snapshot().await;
     solo.play(&white, &[32, 28]).await;
     solo.play(&black, &[19, 23]).await;
     let mut watcher = server.client("Sjoerd").await;

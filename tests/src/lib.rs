@@ -1,10 +1,12 @@
 //! Helpers shared by the end-to-end tests and the load generator: start the real server
 //! binary on a free port with a temporary database, and talk to it over WebSockets.
 
+pub mod browser;
 pub mod canary;
 pub mod client;
 pub mod games;
 pub mod tls;
+pub mod web;
 
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;

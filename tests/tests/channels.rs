@@ -105,9 +105,16 @@ async fn a_guess_after_the_reveal_is_closed() {
             .await
             .unwrap_or_else(|err| panic!("ply {ply}: {err}"));
     }
-    // The coming ply is still open.
+    // The coming ply is still open to a move legal in the shown position.
+    let mut game =
+        minitchess::Game::new("CH3SS5", "L4".parse().unwrap(), "K7".parse().unwrap()).unwrap();
+    for _ in 0..=next {
+        game.step();
+    }
+    let legal = game.legal_moves()[0].to_string();
+    let (from, to) = legal.split_once('-').unwrap();
     let id = client
-        .send(predict(&channel, next + 1, "b1", "c3"))
+        .send(predict(&channel, next + 1, from, to))
         .await
         .unwrap();
     client.expect_ack(id).await.unwrap();
@@ -351,5 +358,74 @@ async fn a_client_that_never_reads_is_dropped_long_before_the_idle_timeout() {
         assert_eq!(code, close::POLICY, "close code");
     }
     canary.keep_alive().await.expect("canary connections");
+    canary.check().await.expect("canary");
+}
+
+/// The engines are deterministic, so an on-demand copy of the game a TV channel is playing
+/// would show the channel's future plies: it is refused while that game is live, whatever
+/// `reveal_from_ply` and interval it asks for (issue 13 item 2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_tv_game_cannot_be_started_on_demand_to_read_its_future() {
+    let (server, mut canary) = setup(&["--channels", "1", "--ply-interval", "1s"]).await;
+    let mut client = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .unwrap();
+    let snapshot = watch_channel(&mut client, "tv1").await;
+    let live = snapshot.game.expect("tv1 plays from the start").header;
+    for reveal_from_ply in [Some(9), Some(0), None] {
+        let id = client
+            .send(ClientMessage::StartEngineGame(StartEngineGame {
+                serial: live.serial.clone(),
+                white: live.white.clone(),
+                black: live.black.clone(),
+                ply_interval_ms: Some(100),
+                reveal_from_ply,
+            }))
+            .await
+            .unwrap();
+        let error = client
+            .expect_error(id, ErrorCode::NotAllowed)
+            .await
+            .unwrap_or_else(|err| panic!("reveal_from_ply {reveal_from_ply:?}: {err}"));
+        assert!(error.message.contains("live on tv1"), "{error:?}");
+    }
+    // Any other game starts as usual.
+    let other = start_game(&mut client, 1_000, "ZQ0ZQ0").await;
+    assert!(other.starts_with('g'), "{other}");
+    canary.check().await.expect("canary");
+}
+
+/// `reveal_from_ply` as PROTOCOL.md shows it: the game starts from the initial position at
+/// ply 0 and the plies before `reveal_from_ply` come at once in `revealed` (issue 13 item 13).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_from_ply_sends_the_earlier_plies_in_revealed_from_ply_0() {
+    let (server, mut canary) = setup(&["--channels", "0"]).await;
+    let mut client = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .unwrap();
+    let id = client
+        .send(ClientMessage::StartEngineGame(StartEngineGame {
+            serial: "CH3SS5".into(),
+            white: "L4".into(),
+            black: "K7".into(),
+            ply_interval_ms: Some(60_000),
+            reveal_from_ply: Some(4),
+        }))
+        .await
+        .unwrap();
+    let channel = match client.expect_reply(id).await.unwrap() {
+        ServerMessage::GameCreated(created) => created.channel,
+        other => panic!("expected game_created, got {other:?}"),
+    };
+    let game = watch_channel(&mut client, &channel)
+        .await
+        .game
+        .expect("the game");
+    assert_eq!(game.start_ply, 0);
+    assert_eq!(game.start_board, "kqbnrppppp..........PPPPPRNBQK");
+    assert!(game.promoted.is_empty());
+    assert_eq!(game.revealed, ["b1-c3", "e5-e4", "a2-a3", "b5-b4"]);
+    assert_eq!(game.board, "kqbnrp.pp..p..pP.N...PPPPR.BQK");
+    assert_eq!((game.next_ply, game.move_number), (4, 3));
     canary.check().await.expect("canary");
 }

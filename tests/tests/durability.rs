@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    ColorChoice, Encoding, ErrorCode, JoinMatch, MatchPhase, MatchSnapshot, ServerMessage, Side,
+    ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchPhase, MatchSnapshot,
+    ServerMessage, Side, Target, Watch,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
@@ -669,5 +670,107 @@ async fn a_finished_match_is_resumed_and_watched_after_a_restart() {
     assert!(
         matches!(&refused, Err(ClientError::Refused(reply)) if reply.code == ErrorCode::InvalidToken),
         "{refused:?}"
+    );
+}
+
+/// What a watcher gets for `target` after asking with `since_v`: the first versioned message
+/// (a snapshot or an event) and its version.
+async fn first_after_watch(
+    client: &mut Client,
+    target: Target,
+    since_v: Option<u64>,
+) -> (ServerMessage, u64) {
+    let id = client
+        .send(ClientMessage::Watch(Watch {
+            target: target.clone(),
+            since_v,
+        }))
+        .await
+        .expect("send watch");
+    client.expect_ack(id).await.expect("watch acknowledged");
+    client
+        .wait_for("the first versioned message", |message| {
+            let v = match (message, &target) {
+                (ServerMessage::ChannelSnapshot(s), Target::Channel(c)) if &s.channel == c => s.v,
+                (ServerMessage::ChannelEvent(e), Target::Channel(c)) if &e.channel == c => e.v,
+                (ServerMessage::MatchSnapshot(s), Target::Match(m)) if &s.match_id == m => s.v,
+                (ServerMessage::MatchEvent(e), Target::Match(m)) if &e.match_id == m => e.v,
+                _ => return None,
+            };
+            Some((message.clone(), v))
+        })
+        .await
+        .expect("a snapshot or an event")
+}
+
+/// A watcher that comes back after a restart with the last version it saw must never be
+/// handed events of another game under versions it already had: a channel's versions are
+/// never used twice (the new run's start above every earlier one, so the old `since_v` gets
+/// a fresh snapshot), and a match's versions are stored with it and continue exactly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn versions_are_never_reused_after_a_restart() {
+    let mut server = TestServer::start(
+        server_program(),
+        &[
+            "--log",
+            "error",
+            "--channels",
+            "1",
+            "--ply-interval",
+            "100ms",
+        ],
+    );
+    let tv1 = Target::Channel("tv1".into());
+    let mut watcher = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let (_, mut seen) = first_after_watch(&mut watcher, tv1.clone(), None).await;
+    for _ in 0..4 {
+        seen = watcher
+            .wait_for("a tv1 event", |message| match message {
+                ServerMessage::ChannelEvent(e) => Some(e.v),
+                _ => None,
+            })
+            .await
+            .expect("tv1 goes on");
+    }
+    // A match, with two moves, watched up to its last event.
+    let games = load_games();
+    let mut pair = boardcast_tests::client::Pair::start(server.addr(), Encoding::Json)
+        .await
+        .expect("seat a pair");
+    pair.play(0, &games[0].routes[0]).await.expect("ply 0");
+    pair.play(1, &games[0].routes[1]).await.expect("ply 1");
+    let match_id = pair.match_id().to_owned();
+    let match_seen = watcher.watch_match(&match_id).await.expect("watch").v;
+    drop(pair);
+    let status = server
+        .process
+        .terminate(Duration::from_secs(10))
+        .expect("stops");
+    assert!(status.success(), "{status:?}");
+    server.restart(server_program());
+
+    let mut again = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let (first, v) = first_after_watch(&mut again, tv1, Some(seen)).await;
+    assert!(
+        matches!(first, ServerMessage::ChannelSnapshot(_)) && v > seen,
+        "after a restart, tv1 since_v {seen} gave {first:?}"
+    );
+    let next = again
+        .wait_for("the next tv1 event", |message| match message {
+            ServerMessage::ChannelEvent(e) => Some(e.v),
+            _ => None,
+        })
+        .await
+        .expect("tv1 goes on");
+    assert_eq!(next, v + 1);
+    // The match carries on from the version the watcher had: exactly the missed events.
+    let (first, v) = first_after_watch(&mut again, Target::Match(match_id), Some(match_seen)).await;
+    assert!(
+        matches!(first, ServerMessage::MatchEvent(_)) && v == match_seen + 1,
+        "after a restart, the match since_v {match_seen} gave {first:?}"
     );
 }

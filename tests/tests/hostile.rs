@@ -128,18 +128,22 @@ async fn text_frame_that_is_not_json_is_malformed() {
 async fn json_of_the_wrong_shape_is_malformed() {
     let (server, mut canary) = setup(&[]).await;
     let mut client = json(server.addr()).await;
-    for text in [
-        r#"{"id":1,"msg":{"move":{"match_id":5,"token":[],"route":"32-28"}}}"#,
-        r#"{"id":"one","msg":"list_lobby"}"#,
-        r#"[1,2,3]"#,
-        r#"{"msg":"list_lobby"}"#,
+    // The id is read first: a frame whose id is readable is refused under that id.
+    for (text, id) in [
+        (
+            r#"{"id":1,"msg":{"move":{"match_id":5,"token":[],"route":"32-28"}}}"#,
+            Some(1),
+        ),
+        (r#"{"id":"one","msg":"list_lobby"}"#, None),
+        (r#"[1,2,3]"#, None),
+        (r#"{"msg":"list_lobby"}"#, None),
     ] {
         client.send_raw(Message::text(text)).await.unwrap();
         let error = client
             .expect_frame_error(ErrorCode::Malformed)
             .await
             .unwrap_or_else(|err| panic!("{text}: {err}"));
-        assert_eq!(error.id, None, "{text}");
+        assert_eq!(error.id, id, "{text}");
     }
     still_usable(&mut client).await;
     canary.check().await.expect("canary");
@@ -174,6 +178,69 @@ async fn unknown_message_type_is_malformed() {
         error.message.contains("unknown message type") && error.message.contains("#127"),
         "{error:?}"
     );
+    still_usable(&mut client).await;
+    still_usable(&mut pc).await;
+    canary.check().await.expect("canary");
+}
+
+/// Every refusal names the envelope it answers, field-validation errors and unknown message
+/// types included; only a frame whose id cannot be read at all is answered with `id` null.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_name_the_envelope_id_whenever_it_can_be_read() {
+    let (server, mut canary) = setup(&[]).await;
+    let mut client = json(server.addr()).await;
+    for (text, id, code, field) in [
+        (
+            r#"{"id":7,"msg":{"move":{"match_id":"m1","token":"t1","route":[32]}}}"#,
+            7,
+            ErrorCode::InvalidArgument,
+            "route",
+        ),
+        (
+            r#"{"id":8,"msg":{"start_engine_game":{"serial":"CH3SS5","white":"L4","black":"K7","ply_interval_ms":5,"reveal_from_ply":null}}}"#,
+            8,
+            ErrorCode::InvalidArgument,
+            "ply_interval_ms",
+        ),
+        (
+            r#"{"id":9,"msg":{"castle":{}}}"#,
+            9,
+            ErrorCode::Malformed,
+            "castle",
+        ),
+        (
+            r#"{"msg":{"castle":{}},"id":10}"#,
+            10,
+            ErrorCode::Malformed,
+            "castle",
+        ),
+    ] {
+        client.send_raw(Message::text(text)).await.unwrap();
+        let error = client
+            .expect_error(id, code)
+            .await
+            .unwrap_or_else(|err| panic!("{text}: {err}"));
+        assert!(error.message.contains(field), "{text}: {error:?}");
+    }
+    let mut pc = postcard(server.addr()).await;
+    let envelope = boardcast_protocol::ClientEnvelope {
+        id: 300,
+        msg: move_msg("m1", "t1", &[32, 99]),
+    };
+    let boardcast_protocol::Frame::Binary(bytes) = Encoding::Postcard.encode(&envelope) else {
+        unreachable!("postcard encodes to binary")
+    };
+    pc.send_raw(Message::binary(bytes)).await.unwrap();
+    let error = pc
+        .expect_error(300, ErrorCode::InvalidArgument)
+        .await
+        .unwrap();
+    assert!(error.message.contains("route"), "{error:?}");
+    // id 301 (ad 02), then a variant index past the last client message.
+    pc.send_raw(Message::binary(vec![0xad, 0x02, 0x7f]))
+        .await
+        .unwrap();
+    pc.expect_error(301, ErrorCode::Malformed).await.unwrap();
     still_usable(&mut client).await;
     still_usable(&mut pc).await;
     canary.check().await.expect("canary");

@@ -91,8 +91,15 @@ impl App {
                 self.send(ClientMessage::StartEngineGame(start), Pending::Other);
             }
             Command::Leaderboard => {
-                let query = LeaderboardQuery { limit: 20 };
+                // As many as the server gives (it caps at 100), to find the viewer's own place.
+                let query = LeaderboardQuery {
+                    limit: super::LEADERBOARD_ASKED as u32,
+                };
                 self.send(ClientMessage::Leaderboard(query), Pending::Other);
+            }
+            Command::SavePdn => {
+                let dir = self.save_pdn.clone().unwrap_or_else(|| ".".into());
+                self.save_pdn_to(dir);
             }
             Command::Quit => self.quit = true,
         }
@@ -164,6 +171,7 @@ impl App {
             .filter_map(|&i| legal.get(i).map(|m| m.notation.clone()))
             .collect();
         self.ui.choice = Some(candidates);
+        self.ui.choice_at = 0;
         self.note(Note::Ambiguous(names));
     }
 
@@ -199,6 +207,20 @@ impl App {
         let Some(game) = channel.game.as_ref().filter(|g| g.result.is_none()) else {
             return self.error("game_over", "no game is being played on this channel");
         };
+        let mv = format!("{from}-{to}");
+        let legal = channel.legal_guesses();
+        if !legal.contains(&mv) {
+            let side = channel
+                .side_to_move()
+                .map_or(String::new(), |s| format!(" for {s}"));
+            return self.error(
+                "illegal_prediction",
+                format!(
+                    "{mv} is not a legal move{side} here; legal: {}",
+                    legal.join(" ")
+                ),
+            );
+        }
         let predict = Predict {
             channel: channel.channel.clone(),
             ply: game.next_ply,

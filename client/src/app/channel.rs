@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
     ChannelEvent, ChannelKind, ChannelSnapshot, EngineGameView, EngineResult, PredictionResult,
-    Standing,
+    Side, Standing,
 };
 
 use super::game::Fold;
@@ -70,6 +70,7 @@ impl Channel {
                     game.next_ply = revealed.ply + 1;
                     game.move_number = game.next_ply / 2 + 1;
                     game.next_reveal_in_ms = revealed.next_reveal_in_ms;
+                    game.legal.clone_from(&revealed.legal);
                 }
                 if matches!(&self.score.pending, Some((ply, _)) if *ply <= revealed.ply) {
                     self.score.pending = None;
@@ -79,6 +80,7 @@ impl Channel {
                 if let Some(game) = &mut self.game {
                     game.result = Some(ended.result.clone());
                     game.next_reveal_in_ms = None;
+                    game.legal.clear();
                 }
                 self.standings.clone_from(&ended.standings);
                 self.next_game_in_ms = ended.next_game_in_ms;
@@ -115,6 +117,53 @@ impl Channel {
 
     pub fn result(&self) -> Option<&EngineResult> {
         self.game.as_ref()?.result.as_ref()
+    }
+
+    /// The side whose ply is revealed next (White plays the even plies).
+    pub fn side_to_move(&self) -> Option<Side> {
+        let game = self.game.as_ref().filter(|g| g.result.is_none())?;
+        Some(if game.next_ply % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        })
+    }
+
+    /// Every move the side to move may make in the shown position, `b1-c3`, in move-text
+    /// order: the only guesses worth sending. Empty between games and after the end.
+    pub fn legal_guesses(&self) -> Vec<String> {
+        let (Some(game), Some(side)) = (self.game.as_ref(), self.side_to_move()) else {
+            return Vec::new();
+        };
+        let Ok(board) = minitchess::Board::from_layout(&game.board, &[]) else {
+            return Vec::new();
+        };
+        let color = match side {
+            Side::White => minitchess::Color::White,
+            Side::Black => minitchess::Color::Black,
+        };
+        minitchess::legal_moves(&board, color)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// Board indices the piece on `from` may move to.
+    pub fn targets_from(&self, from: usize) -> Vec<usize> {
+        let from = square_name(from);
+        self.legal_guesses()
+            .iter()
+            .filter_map(|mv| mv.strip_prefix(&from)?.strip_prefix('-'))
+            .filter_map(square_index)
+            .collect()
+    }
+}
+
+/// `white wins: king captured`, `draw: 40 moves each`.
+pub fn result_text(result: &EngineResult) -> String {
+    match result.winner {
+        Some(side) => format!("{side} wins: {}", result.reason),
+        None => format!("draw: {}", result.reason),
     }
 }
 
@@ -176,6 +225,7 @@ pub(crate) mod tests {
             next_reveal_in_ms: Some(2000),
             ply_interval_ms: 2000,
             result: None,
+            legal: Vec::new(),
         }
     }
 
@@ -204,6 +254,28 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn legal_guesses_are_the_moves_of_the_side_to_move_in_the_shown_position() {
+        let now = Instant::now();
+        let mut channel = Channel::from_snapshot(snapshot(), now);
+        let white = channel.legal_guesses();
+        assert_eq!(white.len(), 7, "{white:?}");
+        assert!(white.contains(&"b1-c3".to_owned()) && white.contains(&"a2-a3".to_owned()));
+        assert!(!white.contains(&"a2-a4".to_owned()));
+        assert_eq!(channel.targets_from(square_index("b1").unwrap()), [15, 17]);
+        let reveal = ChannelEvent::PlyRevealed(PlyRevealed {
+            ply: 0,
+            mv: "b1-c3".into(),
+            board: "kqbnrppppp.......N..PPPPPR.BQK".into(),
+            next_reveal_in_ms: Some(2000),
+            legal: Vec::new(),
+        });
+        channel.fold(2, &reveal, now);
+        assert_eq!(channel.side_to_move(), Some(Side::Black));
+        let black = channel.legal_guesses();
+        assert!(black.contains(&"a5-a4".to_owned()) && !black.contains(&"a2-a3".to_owned()));
+    }
+
+    #[test]
     fn reveals_move_the_game_on_and_clear_the_pending_guess() {
         let now = Instant::now();
         let mut channel = Channel::from_snapshot(snapshot(), now);
@@ -213,6 +285,7 @@ pub(crate) mod tests {
             mv: "b1-c3".into(),
             board: "kqbnrppppp.......N..PPPPPR.BQK".into(),
             next_reveal_in_ms: Some(2000),
+            legal: Vec::new(),
         });
         assert_eq!(channel.fold(2, &reveal, now), Fold::Applied);
         let game = channel.game.as_ref().unwrap();

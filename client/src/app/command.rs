@@ -52,6 +52,8 @@ pub enum Command {
         black: String,
     },
     Leaderboard,
+    /// Save the finished match's PDN (into `--save-pdn DIR`, or the working directory).
+    SavePdn,
     Quit,
 }
 
@@ -137,6 +139,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             black: need(2, "black's engine and seed, e.g. K7")?.to_ascii_uppercase(),
         },
         "leaderboard" => Command::Leaderboard,
+        "save" => Command::SavePdn,
         "quit" | "exit" => Command::Quit,
         other if other.starts_with(|c: char| c.is_ascii_digit()) => Command::Move(other.to_owned()),
         other => return Err(format!("unknown command `{other}` (try help)")),

@@ -72,12 +72,13 @@ fn ends_match(route: &[u8], squares: &[u8]) -> bool {
     squares.len() == 2 && route.first() == squares.first() && route.last() == squares.last()
 }
 
-/// The legal moves whose notation starts with `prefix`, in the server's order.
+/// The legal moves whose notation starts with `prefix`, in the list's order. `-` and `x`
+/// stand for each other, so `28-` (or `28 `, typed with a space) still lists `28x19`.
 pub fn matching<'a>(prefix: &str, legal: &'a [LegalMove]) -> Vec<&'a LegalMove> {
-    let prefix = prefix.trim();
+    let prefix = prefix.trim().replace(['x', 'X'], "-");
     legal
         .iter()
-        .filter(|m| m.notation.starts_with(prefix))
+        .filter(|m| m.notation.replace('x', "-").starts_with(&prefix))
         .collect()
 }
 
@@ -180,5 +181,7 @@ mod tests {
         assert_eq!(complete("32-28", &moves).as_deref(), Some("32-27"));
         assert_eq!(complete("44", &moves), None);
         assert_eq!(matching("32", &moves).len(), 2);
+        let captures = legal(&["28x19", "28x17"]);
+        assert_eq!(matching("28-", &captures).len(), 2);
     }
 }

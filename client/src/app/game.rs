@@ -42,6 +42,8 @@ pub struct Game {
     pub absent: Vec<(Side, Instant)>,
     pub result: Option<MatchResult>,
     pub rematch: Option<String>,
+    /// Whether the player was told they may claim against the gone opponent.
+    pub claim_told: bool,
 }
 
 impl Game {
@@ -59,7 +61,7 @@ impl Game {
             turn: snapshot.turn,
             clock: snapshot.clock,
             clock_at: now,
-            legal: snapshot.legal_moves,
+            legal: by_notation(snapshot.legal_moves),
             counters: snapshot.king_counters,
             draw_offer: snapshot.draw_offer,
             rematch_offer: snapshot.rematch_offer,
@@ -70,6 +72,7 @@ impl Game {
                 .collect(),
             result: snapshot.result,
             rematch: snapshot.rematch,
+            claim_told: false,
         }
     }
 
@@ -99,12 +102,13 @@ impl Game {
                 self.board = Board::from_fen(&moved.fen);
                 self.clock = moved.clock;
                 self.clock_at = now;
-                self.legal.clone_from(&moved.legal_moves);
+                self.legal = by_notation(moved.legal_moves.clone());
                 self.counters = moved.king_counters;
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
             MatchEvent::PlayerLeft(absence) => {
+                self.claim_told = false;
                 self.set_connected(absence.side, false);
                 self.absent.retain(|(side, _)| *side != absence.side);
                 let claim_at = now + Duration::from_millis(absence.claim_in_ms);
@@ -179,9 +183,27 @@ impl Game {
             .map(|(_, at)| at.saturating_duration_since(now))
     }
 
+    /// Whether a claim now ends the match as aborted (before both sides moved, PROTOCOL.md
+    /// §10) rather than as a win or a draw.
+    pub fn claim_aborts(&self) -> bool {
+        let moved = |side| self.moves.iter().any(|m| m.side == side);
+        !(moved(Side::White) && moved(Side::Black))
+    }
+
     pub fn is_over(&self) -> bool {
         self.result.is_some() || self.phase == MatchPhase::Finished
     }
+}
+
+/// The legal moves in notation order, square by square (`9-14` before `10-14`, `32-27` before
+/// `32-28`), whatever order the server sent them in.
+fn by_notation(mut legal: Vec<LegalMove>) -> Vec<LegalMove> {
+    legal.sort_by(|a, b| {
+        a.route
+            .cmp(&b.route)
+            .then_with(|| a.notation.cmp(&b.notation))
+    });
+    legal
 }
 
 fn clock_now(clock: &ClockState, at: Instant, now: Instant) -> (u64, u64) {

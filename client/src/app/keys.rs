@@ -7,6 +7,7 @@ use boardcast_protocol::{ClaimKind, MatchPhase, Target};
 
 use super::App;
 use super::command::{Command, Reply};
+use super::create::CreateForm;
 use super::entry;
 use super::fen::cell_square;
 use super::view::{Confirm, Prompt, PromptKind, Screen, Section};
@@ -28,8 +29,9 @@ impl App {
             self.quit = true;
             return;
         }
-        if self.ui.help {
+        if self.ui.help || self.ui.leaderboard {
             self.ui.help = false;
+            self.ui.leaderboard = false;
             return;
         }
         if let Some(confirm) = self.ui.confirm.take() {
@@ -53,6 +55,9 @@ impl App {
     }
 
     fn home_key(&mut self, code: KeyCode) {
+        if self.ui.create.is_some() {
+            return self.create_key(code);
+        }
         if let Some(prompt) = &mut self.ui.prompt {
             match code {
                 KeyCode::Esc => self.ui.prompt = None,
@@ -87,11 +92,9 @@ impl App {
             KeyCode::Down | KeyCode::Char('j') if self.ui.row + 1 < len => self.ui.row += 1,
             KeyCode::Up | KeyCode::Char('k') => self.ui.row = self.ui.row.saturating_sub(1),
             KeyCode::Char('r') => self.command(Command::Lobby),
-            KeyCode::Char('c') | KeyCode::Char('C') => self.command(Command::Create {
-                time: self.ui.create_time,
-                color: self.ui.create_color,
-                public: code == KeyCode::Char('c'),
-            }),
+            KeyCode::Char('c') | KeyCode::Char('C') => {
+                self.ui.create = Some(CreateForm::new(code == KeyCode::Char('c')));
+            }
             KeyCode::Char('i') => self.ui.prompt = Some(Prompt::new(PromptKind::InviteCode)),
             KeyCode::Char('e') => self.ui.prompt = Some(Prompt::new(PromptKind::EngineGame)),
             KeyCode::Char('t') => self.command(Command::Watch(Target::Channel("tv1".into()))),
@@ -104,6 +107,42 @@ impl App {
             },
             KeyCode::Enter | KeyCode::Char('w') => self.open_selected(false),
             KeyCode::Char('p') => self.open_selected(true),
+            _ => {}
+        }
+    }
+
+    /// Keys of the "new match" form: rows, values, a custom time control, Enter creates.
+    fn create_key(&mut self, code: KeyCode) {
+        let Some(form) = &mut self.ui.create else {
+            return;
+        };
+        match code {
+            KeyCode::Esc => self.ui.create = None,
+            KeyCode::Up | KeyCode::BackTab => form.next_field(false),
+            KeyCode::Down | KeyCode::Tab => form.next_field(true),
+            KeyCode::Left => form.change(false),
+            KeyCode::Right => form.change(true),
+            KeyCode::Backspace if form.typing() => {
+                form.custom.pop();
+            }
+            KeyCode::Char(c)
+                if form.typing() && (c.is_ascii_digit() || c == '+') && form.custom.len() < 12 =>
+            {
+                form.custom.push(c);
+                form.error = None;
+            }
+            KeyCode::Enter => match form.time_control() {
+                Ok(time) => {
+                    let create = Command::Create {
+                        time,
+                        color: form.color,
+                        public: form.public,
+                    };
+                    self.ui.create = None;
+                    self.command(create);
+                }
+                Err(why) => form.error = Some(why),
+            },
             _ => {}
         }
     }
@@ -154,15 +193,22 @@ impl App {
 
     fn match_key(&mut self, code: KeyCode) {
         if let Some(choice) = self.ui.choice.clone() {
+            let pick = |app: &mut App, picked: usize| {
+                let route = choice
+                    .get(picked)
+                    .and_then(|&i| app.game.as_ref()?.legal.get(i).map(|m| m.route.clone()));
+                if let Some(route) = route {
+                    app.command(Command::Route(route));
+                }
+            };
             match code {
-                KeyCode::Char(c @ '1'..='9') => {
-                    let picked = c as usize - '1' as usize;
-                    let route = choice
-                        .get(picked)
-                        .and_then(|&i| self.game.as_ref()?.legal.get(i).map(|m| m.route.clone()));
-                    if let Some(route) = route {
-                        self.command(Command::Route(route));
-                    }
+                KeyCode::Char(c @ '1'..='9') => pick(self, c as usize - '1' as usize),
+                KeyCode::Enter | KeyCode::Char(' ') => pick(self, self.ui.choice_at),
+                KeyCode::Up | KeyCode::Char('k') => {
+                    self.ui.choice_at = self.ui.choice_at.saturating_sub(1);
+                }
+                KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+                    self.ui.choice_at = (self.ui.choice_at + 1) % choice.len().max(1);
                 }
                 KeyCode::Esc => self.ui.choice = None,
                 _ => {}
@@ -200,6 +246,14 @@ impl App {
                     self.ui.input = done;
                 }
             }
+            // A space after a square separates it from the next one: `32 28` is `32-28`.
+            KeyCode::Char(' ')
+                if self.ui.input.ends_with(|c: char| c.is_ascii_digit())
+                    && self.ui.input.len() < 64 =>
+            {
+                self.ui.input.push('-');
+            }
+            KeyCode::Char(' ') if !self.ui.input.is_empty() => {}
             KeyCode::Enter | KeyCode::Char(' ') => {
                 if self.ui.input.trim().is_empty() {
                     self.pick_square();
@@ -231,6 +285,7 @@ impl App {
             KeyCode::Char('M') if me.is_some() => self.command(Command::Rematch(Reply::Decline)),
             KeyCode::Char('c') if me.is_some() => self.command(Command::Claim(ClaimKind::Win)),
             KeyCode::Char('C') if me.is_some() => self.command(Command::Claim(ClaimKind::Draw)),
+            KeyCode::Char('s') => self.command(Command::SavePdn),
             KeyCode::Char('n') => self.ui.numbers = !self.ui.numbers,
             KeyCode::Char('f') => self.ui.flip = !self.ui.flip,
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
@@ -306,6 +361,10 @@ impl App {
             }
             KeyCode::Char('f') => self.ui.flat = !self.ui.flat,
             KeyCode::Char('p') => self.ui.predicting = !self.ui.predicting,
+            KeyCode::Char('L') => {
+                self.ui.leaderboard = true;
+                self.command(Command::Leaderboard);
+            }
             KeyCode::Esc => {
                 self.ui.input.clear();
                 self.ui.minit_from = None;
@@ -315,14 +374,44 @@ impl App {
         }
     }
 
+    /// Puts the MinitChess cursor on a piece that can move, unless it is on one already or a
+    /// from square is picked, so that Enter right away starts a legal guess.
+    pub(super) fn aim_minit_cursor(&mut self) {
+        let Some(channel) = &self.channel else { return };
+        if self.ui.minit_from.is_some() || !channel.targets_from(self.ui.minit_cursor).is_empty() {
+            return;
+        }
+        let first = channel.legal_guesses().into_iter().next();
+        if let Some(from) = first.and_then(|mv| super::channel::square_index(&mv[..2])) {
+            self.ui.minit_cursor = from;
+        }
+    }
+
     fn pick_minit_square(&mut self) {
         if !self.ui.predicting {
             self.ui.predicting = true;
         }
         let square = self.ui.minit_cursor;
+        let Some(channel) = &self.channel else { return };
+        let movable = !channel.targets_from(square).is_empty();
         match self.ui.minit_from {
-            None => self.ui.minit_from = Some(square),
             Some(from) if from == square => self.ui.minit_from = None,
+            None | Some(_) if movable => self.ui.minit_from = Some(square),
+            None => self.error(
+                "illegal_prediction",
+                format!(
+                    "no legal move starts on {}",
+                    super::channel::square_name(square)
+                ),
+            ),
+            Some(from) if !channel.targets_from(from).contains(&square) => self.error(
+                "illegal_prediction",
+                format!(
+                    "{} cannot go to {}",
+                    super::channel::square_name(from),
+                    super::channel::square_name(square)
+                ),
+            ),
             Some(from) => {
                 let from = super::channel::square_name(from);
                 let to = super::channel::square_name(square);

@@ -6,6 +6,7 @@
 mod act;
 pub mod channel;
 pub mod command;
+pub mod create;
 pub mod entry;
 pub mod fen;
 pub mod game;
@@ -35,12 +36,23 @@ pub struct SeatInfo {
     pub invite_code: String,
 }
 
+/// Leaderboard entries asked for: the most the server gives, to find the viewer's place.
+pub const LEADERBOARD_ASKED: usize = 100;
+
 /// A change the runner must make to the seat store on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StoreOp {
     Save(SeatInfo),
     /// The match is over or the seat is gone.
     Remove(String),
+}
+
+/// A finished match's PDN to fetch from `url` into `dir`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdnSave {
+    pub match_id: String,
+    pub url: String,
+    pub dir: std::path::PathBuf,
 }
 
 /// What an envelope in flight asked for, to make sense of its answer.
@@ -65,6 +77,8 @@ pub enum Link {
 
 pub struct App {
     pub name: String,
+    /// The server as the user named it: for the friend's join command, links and PDN URLs.
+    pub address: Option<crate::address::ServerAddress>,
     pub link: Link,
     connects: u32,
     next_id: u64,
@@ -79,6 +93,8 @@ pub struct App {
     pub channel: Option<Channel>,
     pub watching: Option<Target>,
     pub watchers: u32,
+    /// The all-time prediction leaderboard, best first, as last received.
+    pub leaderboard: Option<Vec<boardcast_protocol::LeaderboardEntry>>,
     /// A seat from the store that `R` on the home screen resumes.
     pub stored: Option<SeatInfo>,
     pub ui: UiState,
@@ -86,6 +102,15 @@ pub struct App {
     pub notes: Vec<Note>,
     pub store_ops: Vec<StoreOp>,
     pub quit: bool,
+    /// Ack ids of what the start-up command (`join CODE`, `watch M`, …) sent.
+    startup: std::ops::Range<u64>,
+    /// `--save-pdn DIR`: save each finished match there without being asked.
+    pub save_pdn: Option<std::path::PathBuf>,
+    /// PDN downloads for the runner to start.
+    pub pdn_saves: Vec<PdnSave>,
+    /// Why the session cannot go on: the start-up command was refused, or the server was
+    /// never reached. `--plain` exits non-zero with it on stderr.
+    pub failed: Option<String>,
 }
 
 impl App {
@@ -94,6 +119,7 @@ impl App {
     pub fn new(name: &str, intent: Option<Command>, first_id: u64) -> App {
         App {
             name: name.to_owned(),
+            address: None,
             link: Link::Connecting,
             connects: 0,
             next_id: first_id.max(1),
@@ -106,12 +132,17 @@ impl App {
             channel: None,
             watching: None,
             watchers: 0,
+            leaderboard: None,
             stored: None,
             ui: UiState::default(),
             out: Vec::new(),
             notes: Vec::new(),
             store_ops: Vec::new(),
             quit: false,
+            startup: 0..0,
+            save_pdn: None,
+            pdn_saves: Vec::new(),
+            failed: None,
         }
     }
 
@@ -169,7 +200,9 @@ impl App {
         self.send(ClientMessage::Hello(hello), Pending::Other);
         if !again {
             if let Some(intent) = self.intent.take() {
+                let first = self.next_id;
                 self.command(intent);
+                self.startup = first..self.next_id;
             }
             return;
         }
@@ -183,6 +216,9 @@ impl App {
     }
 
     pub fn disconnected(&mut self, reason: &str, retry_ms: u64) {
+        if self.connects == 0 && self.failed.is_none() {
+            self.failed = Some(format!("cannot reach the server: {reason}"));
+        }
         self.link = Link::Offline {
             reason: reason.to_owned(),
         };
@@ -252,6 +288,90 @@ impl App {
             (Some(game), Some(side)) => !game.is_over() && game.turn == side,
             _ => false,
         }
+    }
+
+    /// How a friend joins the match this client waits in: the exact command (with the server
+    /// address this client used) and the web client's link. Empty for anyone else.
+    pub fn invite_lines(&self) -> Vec<String> {
+        let Some(seat) = self.seat.as_ref().filter(|s| !s.invite_code.is_empty()) else {
+            return Vec::new();
+        };
+        if self
+            .game
+            .as_ref()
+            .is_none_or(|g| g.match_id != seat.match_id)
+        {
+            return Vec::new();
+        }
+        let code = &seat.invite_code;
+        match &self.address {
+            Some(address) => vec![
+                format!("your friend runs: {}", address.join_command(code)),
+                format!("or opens: {}", address.invite_link(code)),
+            ],
+            None => vec![format!("your friend runs: boardcast join {code}")],
+        }
+    }
+
+    /// Time-driven news: the moment the opponent has been gone long enough to be claimed
+    /// against, said once.
+    pub fn tick(&mut self, now: std::time::Instant) {
+        let Some(me) = self.my_side() else { return };
+        let Some(game) = self.game.as_mut().filter(|g| !g.is_over()) else {
+            return;
+        };
+        let gone = me.opposite();
+        let due = game.claim_in(gone, now).is_some_and(|left| left.is_zero());
+        if !due || game.claim_told {
+            return;
+        }
+        game.claim_told = true;
+        let aborts = game.claim_aborts();
+        self.note(Note::Claimable { side: gone, aborts });
+    }
+
+    /// Where the shown finished match's PDN is served, if it is over.
+    pub fn pdn_url(&self) -> Option<String> {
+        let game = self.game.as_ref().filter(|g| g.result.is_some())?;
+        let address = self.address.as_ref()?;
+        Some(address.pdn_url(&game.match_id))
+    }
+
+    /// Queues a download of the shown finished match's PDN into `dir`.
+    pub fn save_pdn_to(&mut self, dir: std::path::PathBuf) {
+        let (Some(url), Some(game)) = (self.pdn_url(), self.game.as_ref()) else {
+            return self.error("not_over", "the PDN is saved once the match is over");
+        };
+        self.pdn_saves.push(PdnSave {
+            match_id: game.match_id.clone(),
+            url,
+            dir,
+        });
+    }
+
+    /// The answer of a PDN download.
+    pub fn pdn_saved(&mut self, saved: Result<std::path::PathBuf, String>) {
+        match saved {
+            Ok(path) => self.note(Note::Info(format!("pdn saved to {}", path.display()))),
+            Err(why) => self.error("pdn", why),
+        }
+    }
+
+    /// The viewer's place on the leaderboard: (1-based rank, entry), if listed.
+    pub fn my_rank(&self) -> Option<(usize, &boardcast_protocol::LeaderboardEntry)> {
+        self.leaderboard
+            .as_ref()?
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.name == self.name)
+            .map(|(i, e)| (i + 1, e))
+    }
+
+    /// When the leaderboard came back as long as asked, those below it were cut off: the
+    /// viewer missing from it is not in the top that many, rather than unranked.
+    pub fn leaderboard_beyond(&self) -> Option<usize> {
+        let listed = self.leaderboard.as_ref()?.len();
+        (listed >= LEADERBOARD_ASKED).then_some(listed)
     }
 
     /// Takes every queued output, for the runner.

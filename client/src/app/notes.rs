@@ -36,9 +36,11 @@ pub enum Note {
         side: Side,
         name: String,
     },
-    /// `move 1 32-28` (1-based ply).
+    /// `move 1. 32-28` (White), `move 1... 19-23` (Black): numbered as the notation (and the
+    /// move list, and PDN) numbers moves, one number for a white and a black ply.
     Move {
         number: u32,
+        side: Side,
         notation: String,
     },
     Turn(Side),
@@ -51,6 +53,12 @@ pub enum Note {
     /// `rematch offered white`, `rematch declined black`, `rematch started m124`.
     Rematch(&'static str, String),
     Left(Side),
+    /// `claimable black: claim win or claim draw`: the gone opponent may now be claimed
+    /// against; before both sides moved a claim aborts the match instead.
+    Claimable {
+        side: Side,
+        aborts: bool,
+    },
     Returned(Side),
     /// `error not_your_turn: not your turn`.
     Error {
@@ -106,6 +114,22 @@ pub enum Note {
         correct: u32,
         strikes: u32,
     },
+    /// `leader 1 alice 12 correct 1 strikes 3 games`: the all-time leaderboard.
+    Leader {
+        rank: usize,
+        entry: boardcast_protocol::LeaderboardEntry,
+    },
+    /// `you 4 dee 3 correct 2 strikes 1 games`: the asker's own place, always printed after
+    /// the leaders.
+    You {
+        rank: usize,
+        entry: boardcast_protocol::LeaderboardEntry,
+    },
+    /// `you - dee not ranked` (no scored guess yet), or `you - dee not in the top 100`.
+    Unranked {
+        name: String,
+        beyond: Option<usize>,
+    },
     Shutdown(String),
 }
 
@@ -137,6 +161,14 @@ fn time(summary: &MatchSummary) -> String {
         .map_or_else(|| "untimed".to_owned(), |tc| tc.to_string())
 }
 
+/// `alice 12 correct 1 strikes 3 games`.
+pub fn ranked(entry: &boardcast_protocol::LeaderboardEntry) -> String {
+    format!(
+        "{} {} correct {} strikes {} games",
+        entry.name, entry.correct, entry.strikes, entry.games
+    )
+}
+
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -164,7 +196,16 @@ impl fmt::Display for Note {
             ),
             Note::History(moves) => write!(f, "history {}", moves.join(" ")),
             Note::Joined { side, name } => write!(f, "joined {side} {name}"),
-            Note::Move { number, notation } => write!(f, "move {number} {notation}"),
+            Note::Move {
+                number,
+                side: Side::White,
+                notation,
+            } => write!(f, "move {number}. {notation}"),
+            Note::Move {
+                number,
+                side: Side::Black,
+                notation,
+            } => write!(f, "move {number}... {notation}"),
             Note::Turn(side) => write!(f, "turn {side}"),
             Note::Legal(moves) => write!(f, "legal {}", moves.join(" ")),
             Note::Result(text) => write!(f, "result {text}"),
@@ -172,6 +213,14 @@ impl fmt::Display for Note {
             Note::Draw(what, None) => write!(f, "draw {what}"),
             Note::Rematch(what, who) => write!(f, "rematch {what} {who}"),
             Note::Left(side) => write!(f, "left {side}"),
+            Note::Claimable {
+                side,
+                aborts: false,
+            } => write!(f, "claimable {side}: claim win or claim draw"),
+            Note::Claimable { side, aborts: true } => write!(
+                f,
+                "claimable {side}: claim aborts the match (not both sides have moved)"
+            ),
             Note::Returned(side) => write!(f, "returned {side}"),
             Note::Error { code, message } => write!(f, "error {code}: {message}"),
             Note::Ambiguous(moves) => write!(f, "ambiguous {}", moves.join(" ")),
@@ -233,6 +282,13 @@ impl fmt::Display for Note {
                 correct,
                 strikes,
             } => write!(f, "standing {name} {correct} correct {strikes} strikes"),
+            Note::Leader { rank, entry } => write!(f, "leader {rank} {}", ranked(entry)),
+            Note::You { rank, entry } => write!(f, "you {rank} {}", ranked(entry)),
+            Note::Unranked { name, beyond: None } => write!(f, "you - {name} not ranked"),
+            Note::Unranked {
+                name,
+                beyond: Some(top),
+            } => write!(f, "you - {name} not in the top {top}"),
             Note::Shutdown(reason) => write!(f, "shutdown {reason}"),
         }
     }
@@ -252,9 +308,16 @@ mod tests {
         assert_eq!(seat.to_string(), "seat white m123 invite ABCD");
         let moved = Note::Move {
             number: 1,
+            side: Side::White,
             notation: "32-28".into(),
         };
-        assert_eq!(moved.to_string(), "move 1 32-28");
+        assert_eq!(moved.to_string(), "move 1. 32-28");
+        let answer = Note::Move {
+            number: 1,
+            side: Side::Black,
+            notation: "19-23".into(),
+        };
+        assert_eq!(answer.to_string(), "move 1... 19-23");
         assert_eq!(Note::Turn(Side::Black).to_string(), "turn black");
         let error = Note::Error {
             code: "not_your_turn".into(),

@@ -14,6 +14,9 @@ use super::game::{Fold, Game, result_text};
 use super::notes::Note;
 use super::{App, Pending, Screen, SeatInfo, StoreOp};
 
+/// How many leaders `--plain` prints (the TUI shows as many as fit).
+const LEADERS_SHOWN: usize = 10;
+
 /// `not_your_turn` for [`ErrorCode::NotYourTurn`]: the wire name of a code.
 pub fn code_name(code: ErrorCode) -> String {
     serde_json::to_value(code)
@@ -47,6 +50,14 @@ impl App {
             }
             ServerMessage::Seat(seat) => {
                 self.pending.remove(&seat.id);
+                if self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| g.match_id != seat.match_id)
+                {
+                    // News of the old match (`returned white`) is not news of this one.
+                    self.ui.status = None;
+                }
                 let info = SeatInfo {
                     match_id: seat.match_id,
                     side: seat.side,
@@ -106,19 +117,39 @@ impl App {
                 });
             }
             ServerMessage::Leaderboard(board) => {
-                for entry in board.entries {
-                    self.note(Note::Standing {
-                        name: entry.name,
-                        correct: entry.correct,
-                        strikes: entry.strikes,
-                    });
+                self.pending.remove(&board.id);
+                self.leaderboard = Some(board.entries);
+                let shown = self.leaderboard.iter().flatten().take(LEADERS_SHOWN);
+                let leaders: Vec<Note> = shown
+                    .enumerate()
+                    .map(|(i, entry)| Note::Leader {
+                        rank: i + 1,
+                        entry: entry.clone(),
+                    })
+                    .collect();
+                for note in leaders {
+                    self.note(note);
                 }
+                let me = match self.my_rank() {
+                    Some((rank, entry)) => Note::You {
+                        rank,
+                        entry: entry.clone(),
+                    },
+                    None => Note::Unranked {
+                        name: self.name.clone(),
+                        beyond: self.leaderboard_beyond(),
+                    },
+                };
+                self.note(me);
             }
             ServerMessage::Shutdown(notice) => self.note(Note::Shutdown(notice.reason)),
         }
     }
 
     fn refused(&mut self, reply: ErrorReply) {
+        if reply.id.is_some_and(|id| self.startup.contains(&id)) {
+            self.failed = Some(format!("{}: {}", code_name(reply.code), reply.message));
+        }
         let pending = reply.id.and_then(|id| {
             self.unacked.remove(&id);
             self.pending.remove(&id)
@@ -143,6 +174,13 @@ impl App {
             return;
         }
         let game = Game::from_snapshot(snapshot, now);
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|g| g.match_id != game.match_id)
+        {
+            self.ui.status = None;
+        }
         self.note(Note::Match {
             match_id: game.match_id.clone(),
             white: game.white.as_ref().map(|p| p.name.clone()),
@@ -153,7 +191,13 @@ impl App {
             let moves = game.moves.iter().map(|m| m.notation.clone()).collect();
             self.note(Note::History(moves));
         }
+        let waiting = game.phase == boardcast_protocol::MatchPhase::Waiting;
         self.game = Some(game);
+        if waiting {
+            for line in self.invite_lines() {
+                self.note(Note::Info(line));
+            }
+        }
         self.ui.enter(Screen::Match);
         self.after_change();
     }
@@ -169,6 +213,12 @@ impl App {
                 .is_some_and(|s| s.match_id == game.match_id);
             let match_id = game.match_id.clone();
             self.note(Note::Result(text));
+            if let Some(url) = self.pdn_url() {
+                self.note(Note::Info(format!("pdn {url}")));
+            }
+            if let Some(dir) = self.save_pdn.clone() {
+                self.save_pdn_to(dir);
+            }
             if finished {
                 self.store(StoreOp::Remove(match_id));
             }
@@ -223,7 +273,8 @@ impl App {
             MatchEvent::Moved(moved) => {
                 self.ui.moved();
                 self.note(Note::Move {
-                    number: moved.played.ply + 1,
+                    number: moved.played.ply / 2 + 1,
+                    side: moved.played.side,
                     notation: moved.played.notation,
                 });
                 if moved.legal_moves.is_empty() {
@@ -301,6 +352,7 @@ impl App {
         }
         self.channel = Some(channel);
         self.ui.enter(Screen::Channel);
+        self.aim_minit_cursor();
     }
 
     fn channel_event(&mut self, msg: ChannelEventMsg, now: Instant) {
@@ -316,18 +368,19 @@ impl App {
         match msg.event {
             ChannelEvent::GameStarted(view) => {
                 self.ui.minit_from = None;
+                self.aim_minit_cursor();
                 self.note(game_note(&name, &view));
             }
-            ChannelEvent::PlyRevealed(revealed) => self.note(Note::Ply {
-                channel: name,
-                ply: revealed.ply,
-                mv: revealed.mv,
-            }),
+            ChannelEvent::PlyRevealed(revealed) => {
+                self.aim_minit_cursor();
+                self.note(Note::Ply {
+                    channel: name,
+                    ply: revealed.ply,
+                    mv: revealed.mv,
+                });
+            }
             ChannelEvent::GameEnded(ended) => {
-                let text = match ended.result.winner {
-                    Some(side) => format!("{side} wins: {}", ended.result.reason),
-                    None => format!("draw: {}", ended.result.reason),
-                };
+                let text = super::channel::result_text(&ended.result);
                 self.note(Note::GameOver {
                     channel: name,
                     text,

@@ -82,7 +82,7 @@ fn creating_a_match_greets_creates_stores_the_seat_and_lists_legal_moves() {
             "seat white m1 invite ABCD",
             "match m1 white alice black bob playing",
             "turn white",
-            "legal 32-28 31-27",
+            "legal 31-27 32-28",
         ]
     );
     assert!(matches!(&ops[..], [StoreOp::Save(s)] if s.token == "secret"));
@@ -105,7 +105,7 @@ fn typed_moves_become_routes_and_moves_are_announced() {
     };
     app.receive(ServerMessage::MatchEvent(event), Instant::now());
     // White waits now: no legal list for us.
-    assert_eq!(lines(&mut app), ["move 1 32-28", "turn black"]);
+    assert_eq!(lines(&mut app), ["move 1. 32-28", "turn black"]);
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn black_gets_the_legal_list_and_a_flipped_board() {
     app.receive(ServerMessage::MatchEvent(event), Instant::now());
     assert_eq!(
         lines(&mut app),
-        ["move 1 32-28", "turn black", "legal 19-23 18-23"]
+        ["move 1. 32-28", "turn black", "legal 18-23 19-23"]
     );
     key(&mut app, KeyCode::Char('f'));
     assert!(!app.board_flipped());
@@ -527,9 +527,9 @@ fn an_unfinished_notation_offers_the_moves_it_begins() {
     let mut app = seated(Side::White, &["32-28", "32-27", "31-26"]);
     type_text(&mut app, "32-2");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(lines(&mut app), ["ambiguous 32-28 32-27"]);
+    assert_eq!(lines(&mut app), ["ambiguous 32-27 32-28"]);
     assert!(sent(&mut app).is_empty());
-    key(&mut app, KeyCode::Char('1'));
+    key(&mut app, KeyCode::Char('2'));
     assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [32, 28]));
     // Esc clears, it never leaves the match.
     type_text(&mut app, "31");
@@ -560,4 +560,300 @@ fn d_offers_a_draw_or_accepts_the_opponents_offer() {
         &sent(&mut app)[..],
         [ClientMessage::DeclineDraw(_)]
     ));
+}
+
+#[test]
+fn the_waiting_creator_is_told_how_the_friend_joins() {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("https://boards.example").unwrap());
+    app.connected();
+    app.receive(seat(0, Side::White), Instant::now());
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+    assert_eq!(
+        lines(&mut app)[3..],
+        [
+            "info your friend runs: boardcast --server wss://boards.example/ws join ABCD",
+            "info or opens: https://boards.example/i/ABCD"
+        ]
+    );
+}
+
+#[test]
+fn the_legal_moves_are_listed_by_square_whatever_order_the_server_sends() {
+    // The server's order follows directions (left, then right): 33-29 before 31-26.
+    let by_direction = [
+        "33-29", "34-30", "31-26", "32-28", "31-27", "33-28", "34-29", "32-27", "35-30",
+    ];
+    let app = seated(Side::White, &by_direction);
+    let listed: Vec<&str> = app
+        .game
+        .as_ref()
+        .unwrap()
+        .legal
+        .iter()
+        .map(|m| m.notation.as_str())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"
+        ]
+    );
+    let mut app = seated(Side::Black, &["32-28"]);
+    let event = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: moved(
+            0,
+            "32-28",
+            "B:W28,31,33-50:B1-20",
+            &["20-25", "9-14", "19-23", "10-14"],
+        ),
+    };
+    app.receive(ServerMessage::MatchEvent(event), Instant::now());
+    assert_eq!(lines(&mut app)[2], "legal 9-14 10-14 19-23 20-25");
+}
+
+#[test]
+fn a_space_separates_the_squares_of_a_typed_move() {
+    let mut app = seated(Side::White, &["32-28", "32-27", "31-26"]);
+    type_text(&mut app, "32 28");
+    assert_eq!(app.ui.input, "32-28");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Move(m)] if m.route == [32, 28]));
+    // With nothing typed, space still picks the square under the cursor.
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.ui.selected, Some(31));
+}
+
+#[test]
+fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
+    let mut app = App::new("bob", Some(Command::JoinCode("BADCODE".into())), 10);
+    app.connected();
+    let join = app.out[1].id;
+    app.drain();
+    let refuse = |id| {
+        ServerMessage::Error(ErrorReply {
+            id: Some(id),
+            code: ErrorCode::NotFound,
+            message: "no match with invite code BADCODE".into(),
+        })
+    };
+    app.receive(refuse(join), Instant::now());
+    assert_eq!(
+        app.failed.as_deref(),
+        Some("not_found: no match with invite code BADCODE")
+    );
+    let mut app = App::new("bob", Some(Command::Lobby), 10);
+    app.connected();
+    app.command(Command::JoinCode("BADCODE".into()));
+    let typed = app.out.last().unwrap().id;
+    app.receive(refuse(typed), Instant::now());
+    assert_eq!(app.failed, None, "a typed command's refusal is only a line");
+    // A server that was never reached fails the session; a dropped one is retried.
+    let mut never = App::new("bob", None, 1);
+    never.disconnected("connection refused", 250);
+    assert_eq!(
+        never.failed.as_deref(),
+        Some("cannot reach the server: connection refused")
+    );
+    app.disconnected("connection lost", 250);
+    assert_eq!(app.failed, None);
+}
+
+#[test]
+fn the_player_is_told_once_when_the_gone_opponent_may_be_claimed_against() {
+    let now = Instant::now();
+    let mut app = seated(Side::White, &["32-28"]);
+    let left = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: MatchEvent::PlayerLeft(Absence {
+            side: Side::Black,
+            claim_in_ms: 1000,
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(left), now);
+    assert_eq!(lines(&mut app), ["left black"]);
+    app.tick(now + std::time::Duration::from_millis(999));
+    assert!(lines(&mut app).is_empty());
+    app.tick(now + std::time::Duration::from_millis(1000));
+    app.tick(now + std::time::Duration::from_millis(1200));
+    assert_eq!(
+        lines(&mut app),
+        ["claimable black: claim aborts the match (not both sides have moved)"]
+    );
+    // Once both sides have moved, the claim is a win or a draw.
+    app.game.as_mut().unwrap().claim_told = false;
+    for (ply, notation) in [(0, "32-28"), (1, "19-23")] {
+        let route = super::entry::parse_squares(notation).unwrap();
+        app.game.as_mut().unwrap().moves.push(PlayedMove {
+            ply,
+            side: if ply == 0 { Side::White } else { Side::Black },
+            notation: notation.into(),
+            route,
+            captures: Vec::new(),
+            promotes: false,
+        });
+    }
+    app.tick(now + std::time::Duration::from_millis(1300));
+    assert_eq!(
+        lines(&mut app),
+        ["claimable black: claim win or claim draw"]
+    );
+}
+
+#[test]
+fn only_legal_guesses_are_sent() {
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(
+        ServerMessage::ChannelSnapshot(channel_snapshot()),
+        Instant::now(),
+    );
+    app.drain();
+    // Typed: a pawn does not step two squares in MinitChess.
+    type_text(&mut app, "a2-a4");
+    key(&mut app, KeyCode::Enter);
+    assert!(sent(&mut app).is_empty());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "error illegal_prediction: a2-a4 is not a legal move for white here; legal: \
+          a2-a3 b1-a3 b1-c3 b2-b3 c2-c3 d2-d3 e2-e3"
+        ]
+    );
+    assert_eq!(app.channel.as_ref().unwrap().score.pending, None);
+    // Picked: a1's rook cannot move, so it cannot be the from square.
+    app.ui.minit_cursor = 25;
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.ui.minit_from, None);
+    assert_eq!(
+        lines(&mut app),
+        ["error illegal_prediction: no legal move starts on a1"]
+    );
+    // b1, then a square the knight cannot reach, then c3.
+    app.ui.minit_cursor = 26;
+    key(&mut app, KeyCode::Enter);
+    app.ui.minit_cursor = 13;
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        lines(&mut app),
+        ["error illegal_prediction: b1 cannot go to d4"]
+    );
+    assert!(sent(&mut app).is_empty());
+    app.ui.minit_cursor = 17;
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::Predict(p)] if p.from == "b1" && p.to == "c3")
+    );
+}
+
+#[test]
+fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
+    let mut app = seated(Side::White, &["32-28"]);
+    app.address = Some(crate::address::ServerAddress::parse("10.0.0.5:7878").unwrap());
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(
+        lines(&mut app),
+        ["error not_over: the PDN is saved once the match is over"]
+    );
+    app.save_pdn = Some("/tmp/games".into());
+    let ended = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 3,
+        event: MatchEvent::Ended(MatchResult {
+            winner: Some(Side::Black),
+            reason: EndReason::Resignation,
+            detail: "white resigned".into(),
+        }),
+    };
+    app.receive(ServerMessage::MatchEvent(ended), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "result black wins: white resigned",
+            "info pdn http://10.0.0.5:7878/games/m1.pdn"
+        ]
+    );
+    let save = super::PdnSave {
+        match_id: "m1".into(),
+        url: "http://10.0.0.5:7878/games/m1.pdn".into(),
+        dir: "/tmp/games".into(),
+    };
+    assert_eq!(
+        std::mem::take(&mut app.pdn_saves),
+        std::slice::from_ref(&save)
+    );
+    app.save_pdn = None;
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(
+        app.pdn_saves,
+        [super::PdnSave {
+            dir: ".".into(),
+            ..save
+        }]
+    );
+}
+
+#[test]
+fn c_asks_time_control_colour_and_visibility_before_creating() {
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    app.drain();
+    key(&mut app, KeyCode::Char('c'));
+    assert!(
+        sent(&mut app).is_empty(),
+        "nothing is created before the form is filled"
+    );
+    // Time: 5+3 → 10+5; colour: random → white; seek: public → private.
+    for code in [
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Right,
+    ] {
+        key(&mut app, code);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)]
+        if c.time_control == Some("10+5".parse().unwrap())
+            && c.color == ColorChoice::White
+            && !c.public)
+    );
+    assert_eq!(app.ui.create, None);
+    // Untimed, then custom: a time that does not parse stays in the form with the reason.
+    key(&mut app, KeyCode::Char('C'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Right);
+    }
+    assert_eq!(app.ui.create.as_ref().unwrap().time_label(), "untimed");
+    key(&mut app, KeyCode::Right);
+    type_text(&mut app, "7+");
+    key(&mut app, KeyCode::Enter);
+    assert!(sent(&mut app).is_empty());
+    let form = app.ui.create.as_ref().unwrap();
+    assert!(
+        form.error
+            .as_deref()
+            .unwrap()
+            .starts_with("`7+` is not a time control")
+    );
+    type_text(&mut app, "2");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)]
+        if c.time_control == Some("7+2".parse().unwrap())
+            && c.color == ColorChoice::Random
+            && !c.public)
+    );
+    // Esc leaves the form without creating; untimed is one step left of custom.
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Esc);
+    assert!(sent(&mut app).is_empty() && app.ui.create.is_none());
 }

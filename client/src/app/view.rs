@@ -2,8 +2,9 @@
 //! overlays and display toggles. Changing it never talks to the server.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
-use boardcast_protocol::{ColorChoice, Lobby, TimeControl};
+use boardcast_protocol::Lobby;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Screen {
@@ -80,6 +81,9 @@ impl Prompt {
 
 const LOG_LINES: usize = 50;
 
+/// How long the status line shows a message.
+pub const STATUS_FOR: Duration = Duration::from_secs(8);
+
 #[derive(Debug, Clone)]
 pub struct UiState {
     pub screen: Screen,
@@ -91,8 +95,12 @@ pub struct UiState {
     pub selected: Option<u8>,
     /// Indices into the legal list when a typed or picked move was ambiguous.
     pub choice: Option<Vec<usize>>,
+    /// The highlighted option of `choice` (its captures are marked on the board).
+    pub choice_at: usize,
     pub confirm: Option<Confirm>,
     pub help: bool,
+    /// The all-time leaderboard overlay (`L` on the MinitChess screen).
+    pub leaderboard: bool,
     pub numbers: bool,
     /// Letters (w W b B) instead of symbols for Frisian pieces.
     pub letters: bool,
@@ -100,6 +108,8 @@ pub struct UiState {
     pub flip: bool,
     /// MinitChess FLAT (letters) instead of FULL (figurines).
     pub flat: bool,
+    /// What colours the terminal shows (detected by the full-screen runner).
+    pub colors: crate::ui::palette::ColorMode,
     pub predicting: bool,
     /// MinitChess cursor and picked origin, board indices 0 (a6) – 29 (e1).
     pub minit_cursor: usize,
@@ -108,10 +118,12 @@ pub struct UiState {
     pub row: usize,
     /// Text being typed on the home screen.
     pub prompt: Option<Prompt>,
-    /// Time control and colour for matches created from the home screen.
-    pub create_time: Option<TimeControl>,
-    pub create_color: ColorChoice,
+    /// The "new match" form, while it is open.
+    pub create: Option<super::create::CreateForm>,
     pub log: VecDeque<String>,
+    /// The message on the status line and when it came; cleared when the screen (or the
+    /// match shown) changes, hidden after [`STATUS_FOR`].
+    pub status: Option<(String, Instant)>,
 }
 
 impl Default for UiState {
@@ -122,24 +134,24 @@ impl Default for UiState {
             cursor: (6, 1),
             selected: None,
             choice: None,
+            choice_at: 0,
             confirm: None,
             help: false,
+            leaderboard: false,
             numbers: true,
             letters: false,
             flip: false,
             flat: false,
+            colors: crate::ui::palette::ColorMode::TrueColor,
             predicting: false,
             minit_cursor: 26,
             minit_from: None,
             section: Section::Seeks,
             row: 0,
             prompt: None,
-            create_time: Some(TimeControl {
-                initial_ms: 5 * 60_000,
-                increment_ms: 3000,
-            }),
-            create_color: ColorChoice::Random,
+            create: None,
             log: VecDeque::new(),
+            status: None,
         }
     }
 }
@@ -149,12 +161,20 @@ impl UiState {
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
+        self.status = Some((line.clone(), Instant::now()));
         self.log.push_back(line);
+    }
+
+    /// The status line's message at `now`, if it is still fresh.
+    pub fn status_at(&self, now: Instant) -> Option<&str> {
+        let (line, at) = self.status.as_ref()?;
+        (now.saturating_duration_since(*at) < STATUS_FOR).then_some(line.as_str())
     }
 
     pub fn enter(&mut self, screen: Screen) {
         if self.screen != screen {
             self.screen = screen;
+            self.status = None;
             self.input.clear();
             self.selected = None;
             self.choice = None;

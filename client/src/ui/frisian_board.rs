@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
+use super::palette::ColorMode;
 use crate::app::fen::{Board, Piece, cell_square};
 
 pub const LIGHT: Color = Color::Rgb(232, 208, 170);
@@ -16,6 +17,7 @@ pub const LAST: Color = Color::Rgb(190, 160, 50);
 pub const CURSOR: Color = Color::Rgb(70, 110, 190);
 pub const SELECTED: Color = Color::Rgb(60, 140, 70);
 pub const TARGET: Color = Color::Rgb(100, 150, 100);
+pub const CAPTURED: Color = Color::Rgb(200, 60, 50);
 
 /// Cell size in terminal columns and rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,19 +27,20 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// Square-looking cells with a number line when there is room, one line per row if not.
+    /// The largest square-looking cells that fit (a number line above the piece), down to
+    /// one line per row.
     pub fn fit(area: Rect) -> Cell {
-        if area.width >= 50 && area.height >= 20 {
-            Cell {
-                width: 5,
-                height: 2,
-            }
-        } else {
-            Cell {
-                width: 3,
-                height: 1,
-            }
-        }
+        const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
+        let (width, height) = SIZES
+            .into_iter()
+            .find(|&(w, h)| area.width >= w * 10 && area.height >= h * 10)
+            .unwrap_or((3, 1));
+        Cell { width, height }
+    }
+
+    /// The line of a cell the piece stands on: below the number, in the middle.
+    pub fn piece_row(self) -> u16 {
+        (self.height / 2).max(self.height.min(2) - 1)
     }
 
     pub fn board_size(self) -> (u16, u16) {
@@ -69,9 +72,12 @@ pub struct FrisianBoard<'a> {
     /// Cursor as (row, column) with White at the bottom.
     pub cursor: Option<(u8, u8)>,
     pub selected: Option<u8>,
-    /// Where the selected piece can go.
+    /// Where the selected piece can go (or the squares of the route being chosen).
     pub targets: Vec<u8>,
+    /// The pieces the route being chosen takes.
+    pub captured: Vec<u8>,
     pub counters: KingCounters,
+    pub colors: ColorMode,
 }
 
 impl FrisianBoard<'_> {
@@ -121,6 +127,9 @@ impl Widget for FrisianBoard<'_> {
                     if self.targets.contains(&square) {
                         bg = TARGET;
                     }
+                    if self.captured.contains(&square) {
+                        bg = CAPTURED;
+                    }
                     if self.selected == Some(square) {
                         bg = SELECTED;
                     }
@@ -128,11 +137,27 @@ impl Widget for FrisianBoard<'_> {
                 if self.cursor == Some((row, col)) {
                     bg = CURSOR;
                 }
-                buf.set_style(rect, Style::default().bg(bg));
+                let style = match self.colors {
+                    ColorMode::None => {
+                        // Without colour the marks are text attributes: the cursor and the
+                        // picked piece reversed, the rest underlined (captures struck out).
+                        let cursor = self.cursor == Some((row, col));
+                        let picked = square.is_some() && self.selected == square;
+                        let modifier = match bg {
+                            _ if cursor || picked => Modifier::REVERSED,
+                            CAPTURED => Modifier::CROSSED_OUT | Modifier::UNDERLINED,
+                            LAST | TARGET => Modifier::UNDERLINED,
+                            _ => Modifier::empty(),
+                        };
+                        Style::default().add_modifier(modifier)
+                    }
+                    _ => Style::default().bg(bg),
+                };
+                buf.set_style(rect, style);
                 let Some(square) = square else { continue };
                 let piece = self.board.get(square);
                 let centre_x = x + cell.width / 2;
-                let piece_y = y + cell.height - 1;
+                let piece_y = y + cell.piece_row();
                 if self.numbers && (cell.height > 1 || piece.is_none()) {
                     let number = format!("{square:>2}");
                     let style = Style::default().fg(Color::Rgb(230, 215, 190));
@@ -192,7 +217,9 @@ mod tests {
             cursor: None,
             selected: None,
             targets: Vec::new(),
+            captured: Vec::new(),
             counters: NO_COUNTERS,
+            colors: ColorMode::TrueColor,
         }
     }
 
@@ -201,7 +228,7 @@ mod tests {
         let (row, col) = crate::app::fen::square_cell(square);
         let cell = Cell::fit(buf.area);
         let (x, y) = FrisianBoard::cell_origin(buf.area, cell, flipped, row, col);
-        buf[(x + cell.width / 2, y + cell.height - 1)]
+        buf[(x + cell.width / 2, y + cell.piece_row())]
             .symbol()
             .to_owned()
     }
@@ -312,5 +339,33 @@ mod tests {
         assert_eq!(buf[(3, 4)].symbol(), "2");
         assert_eq!(buf[(4, 4)].symbol(), "1");
         assert_eq!(buf[(4, 0)].symbol(), "●");
+    }
+
+    #[test]
+    fn without_colour_the_cursor_and_marks_are_attributes() {
+        let board = Board::from_fen("W:W28,32:B1");
+        let widget = FrisianBoard {
+            last: &[32, 28],
+            cursor: Some((0, 1)),
+            colors: ColorMode::None,
+            ..plain(&board)
+        };
+        let buf = draw(widget, 50, 20);
+        assert!(buf.content.iter().all(|c| c.bg == Color::Reset));
+        let origin = |square| {
+            let (row, col) = crate::app::fen::square_cell(square);
+            FrisianBoard::cell_origin(buf.area, Cell::fit(buf.area), false, row, col)
+        };
+        let (x, y) = origin(1);
+        assert!(
+            buf[(x, y)].modifier.contains(Modifier::REVERSED),
+            "the cursor"
+        );
+        let (x, y) = origin(28);
+        assert!(
+            buf[(x, y)].modifier.contains(Modifier::UNDERLINED),
+            "the last move"
+        );
+        assert_eq!(at(&buf, 28, false), "○");
     }
 }

@@ -12,7 +12,10 @@ pub const HOME: &[(&str, &str)] = &[
     ("↑ ↓ j k", "select"),
     ("Enter w", "join the seek / watch the match or channel"),
     ("p", "predict the selected channel"),
-    ("c / C", "create a public / private match"),
+    (
+        "c / C",
+        "new match: time control, colour, public or private",
+    ),
     ("i", "join a private match by invite code"),
     (
         "e",
@@ -28,13 +31,20 @@ pub const MATCH: &[(&str, &str)] = &[
     ("32-28 28x19", "type a move; Tab completes, Enter plays"),
     ("← → ↑ ↓ hjkl", "move the cursor"),
     ("Enter Space", "pick the piece, then its destination"),
-    ("1-9", "choose when a capture is ambiguous"),
+    (
+        "1-9 ↑↓ Enter",
+        "choose the capture route (its captures are marked)",
+    ),
     ("Esc", "clear the input and the selection"),
     ("r / a", "resign / abort (asks to confirm)"),
     ("d / D", "offer or accept a draw / decline"),
     ("m / M", "offer or accept a rematch / decline"),
     ("c / C", "claim the win / a draw when the opponent is gone"),
     ("n f t", "square numbers, flip board, letter pieces"),
+    (
+        "s",
+        "save the finished match's PDN (--save-pdn DIR, or here)",
+    ),
     ("q", "back to the home screen (the seat is kept)"),
 ];
 
@@ -44,6 +54,7 @@ pub const CHANNEL: &[(&str, &str)] = &[
     ("b1-c3 Enter", "type a guess for the coming ply"),
     ("p", "prediction on or off"),
     ("f", "FULL (figurines) or FLAT (letters) pieces"),
+    ("L", "all-time prediction leaderboard, with your own place"),
     ("Esc", "clear the input and the picked square"),
     ("q", "back to the home screen"),
 ];

@@ -5,9 +5,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Paragraph, Wrap};
 
 use crate::app::App;
+use crate::app::create::{CreateForm, Field, PRESETS};
 use crate::app::notes::Note;
 use crate::app::view::Section;
 
@@ -20,10 +21,39 @@ fn item(note: Note) -> ListItem<'static> {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let keys = match &app.ui.prompt {
+        Some(prompt) => format!(
+            "{}: {}_   (Enter, Esc cancels)",
+            prompt.label(),
+            prompt.text
+        ),
+        None => super::pack_hints(
+            &[
+                "Tab/←→ list",
+                "↑↓ select",
+                "Enter join/watch",
+                "p predict",
+                "c new match",
+                "i join by code",
+                "e engine game",
+                "t TV",
+                "R resume",
+                "r refresh",
+                "? help",
+                "q quit",
+            ],
+            area.width,
+        )
+        .join("\n"),
+    };
+    let keys = Paragraph::new(keys)
+        .wrap(Wrap { trim: true })
+        .style(Style::default().fg(Color::Gray));
+    let keys_height = keys.line_count(area.width) as u16;
     let [title, lists, help] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Min(5),
-        Constraint::Length(2),
+        Constraint::Length(keys_height),
     ])
     .areas(area);
     let mut head = vec![Line::styled(
@@ -38,12 +68,23 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(head), title);
 
-    let columns = Layout::horizontal([
-        Constraint::Percentage(33),
-        Constraint::Percentage(34),
-        Constraint::Percentage(33),
-    ])
-    .split(lists);
+    // Side by side when each list is wide enough for its rows, else one above the other at
+    // full width, so that no row is cut.
+    let columns = if lists.width >= 120 {
+        Layout::horizontal([
+            Constraint::Percentage(33),
+            Constraint::Percentage(34),
+            Constraint::Percentage(33),
+        ])
+        .split(lists)
+    } else {
+        Layout::vertical([
+            Constraint::Ratio(1, 3),
+            Constraint::Ratio(1, 3),
+            Constraint::Ratio(1, 3),
+        ])
+        .split(lists)
+    };
     let empty = boardcast_protocol::Lobby {
         seeks: Vec::new(),
         live: Vec::new(),
@@ -104,18 +145,58 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_stateful_widget(list, *column, &mut state);
     }
 
-    let keys = match &app.ui.prompt {
-        Some(prompt) => format!(
-            "{}: {}_   (Enter, Esc cancels)",
-            prompt.label(),
-            prompt.text
-        ),
-        None => "Tab/←→ list  ↑↓ select  Enter join/watch  p predict  c create  C private  \
-                 i join by code  e engine game  t TV  R resume  r refresh  ? help  q quit"
-            .to_owned(),
+    frame.render_widget(keys, help);
+    if let Some(form) = &app.ui.create {
+        draw_create(frame, form, area);
+    }
+}
+
+/// The "new match" form over the middle of the home screen.
+fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
+    let row = |field: Field, name: &str, value: String| {
+        let selected = form.field == field;
+        let text = format!("{} {name:<8} ◀ {value} ▶", if selected { ">" } else { " " });
+        let style = if selected {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        Line::styled(text, style)
     };
+    let mut lines = vec![
+        row(Field::Time, "time", form.time_label()),
+        Line::styled(
+            format!("  {:<8}   {} untimed custom", "", PRESETS.join(" ")),
+            Style::default().fg(Color::Gray),
+        ),
+        row(Field::Colour, "colour", form.colour_label().to_owned()),
+        row(
+            Field::Visibility,
+            "seek",
+            form.visibility_label().to_owned(),
+        ),
+        Line::from(""),
+    ];
+    match &form.error {
+        Some(error) => lines.push(Line::styled(error.clone(), Style::default().fg(Color::Red))),
+        None => lines.push(Line::styled(
+            "↑↓ choose  ←→ change  Enter create  Esc cancel",
+            Style::default().fg(Color::Gray),
+        )),
+    }
+    let width = area.width.min(62);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(keys).style(Style::default().fg(Color::Gray)),
-        help,
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" new match ")),
+        rect,
     );
 }

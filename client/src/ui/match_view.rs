@@ -71,6 +71,9 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
         ));
+        if let Some(url) = app.pdn_url() {
+            lines.push(Line::from(format!("PDN {url} (s saves)")));
+        }
     } else if game.phase == boardcast_protocol::MatchPhase::Waiting {
         lines.push(Line::from("waiting for an opponent"));
     } else if app.my_turn() {
@@ -83,15 +86,12 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
     } else {
         lines.push(Line::from(format!("{} to move", game.turn)));
     }
+    let me = app.my_side();
     if let Some(side) = game.draw_offer {
-        lines.push(Line::from(format!(
-            "{side} offers a draw (d accept, D decline)"
-        )));
+        lines.push(Line::from(offer_text(me, side, "a draw", 'd')));
     }
     if let Some(side) = game.rematch_offer {
-        lines.push(Line::from(format!(
-            "{side} offers a rematch (m accept, M decline)"
-        )));
+        lines.push(Line::from(offer_text(me, side, "a rematch", 'm')));
     }
     if !game.is_over() {
         for side in [Side::White, Side::Black] {
@@ -99,6 +99,9 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
                 continue;
             };
             let text = match (app.my_side() == Some(side.opposite()), left.is_zero()) {
+                (true, true) if game.claim_aborts() => {
+                    format!("{side} is gone: c aborts the match")
+                }
                 (true, true) => format!("{side} is gone: claim now (c win, C draw)"),
                 (true, false) => {
                     format!("{side} is gone: you may claim in {}s", left.as_secs() + 1)
@@ -137,6 +140,19 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
     lines
 }
 
+/// A standing offer as `me` sees it: the offerer waits, the opponent gets the keys to
+/// answer, a spectator is only told.
+fn offer_text(me: Option<Side>, by: Side, what: &str, key: char) -> String {
+    match me {
+        Some(me) if me == by => format!("you offered {what} (waiting)"),
+        Some(_) => format!(
+            "{by} offers {what} ({key} accept, {} decline)",
+            key.to_ascii_uppercase()
+        ),
+        None => format!("{by} offers {what}"),
+    }
+}
+
 /// Move list as `1. 32-28 19-23`, last rows first when space is short.
 pub fn move_rows(game: &Game) -> Vec<String> {
     game.moves
@@ -155,21 +171,26 @@ pub fn move_rows(game: &Game) -> Vec<String> {
         .collect()
 }
 
+/// Columns the side panel needs at least; the board takes what is left.
+const PANEL_MIN: u16 = 28;
+
 pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let Some(game) = &app.game else {
         let text = Paragraph::new("waiting for the match… (q back)").block(Block::bordered());
         frame.render_widget(text, area);
         return;
     };
+    if game.phase == boardcast_protocol::MatchPhase::Waiting {
+        return draw_waiting(frame, app, game, area);
+    }
     let flipped = app.board_flipped();
-    let inner_guess = Rect::new(
+    let room = Rect::new(
         0,
         0,
-        area.width.saturating_sub(30),
+        area.width.saturating_sub(PANEL_MIN + 2),
         area.height.saturating_sub(2),
     );
-    let cell = Cell::fit(inner_guess);
-    let (bw, bh) = cell.board_size();
+    let (bw, bh) = Cell::fit(room).board_size();
     let [board_area, panel] =
         Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(20)]).areas(area);
     let board_area = Rect {
@@ -179,13 +200,22 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let block = Block::bordered().title(format!(" {} ", game.match_id));
     let inner = block.inner(board_area);
     frame.render_widget(block, board_area);
-    let targets = app.ui.selected.map_or_else(Vec::new, |origin| {
-        game.legal
-            .iter()
-            .filter(|m| m.route.first() == Some(&origin))
-            .filter_map(|m| m.route.last().copied())
-            .collect()
-    });
+    // The route being chosen among several, or the moves of the picked piece.
+    let chosen = app
+        .ui
+        .choice
+        .as_ref()
+        .and_then(|choice| game.legal.get(*choice.get(app.ui.choice_at)?));
+    let targets = match chosen {
+        Some(route) => route.route[1..].to_vec(),
+        None => app.ui.selected.map_or_else(Vec::new, |origin| {
+            game.legal
+                .iter()
+                .filter(|m| m.route.first() == Some(&origin))
+                .filter_map(|m| m.route.last().copied())
+                .collect()
+        }),
+    };
     let widget = FrisianBoard {
         board: &game.board,
         flipped,
@@ -193,42 +223,65 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         letters: app.ui.letters,
         last: game.last_route(),
         cursor: (app.my_side().is_some()).then_some(app.ui.cursor),
-        selected: app.ui.selected,
+        selected: chosen
+            .and_then(|m| m.route.first().copied())
+            .or(app.ui.selected),
         targets,
+        captured: chosen.map_or_else(Vec::new, |m| m.captures.clone()),
         counters: game.counters,
+        colors: app.ui.colors,
     };
     frame.render_widget(widget, inner);
     if let Some(result) = &game.result {
         banner(frame, inner, &result_text(result));
     }
 
+    // A wide panel puts the move list in a column of its own beside the rest.
+    let (panel, side_moves) = if panel.width >= 80 {
+        let [left, right] =
+            Layout::horizontal([Constraint::Min(40), Constraint::Length(36)]).areas(panel);
+        (left, Some(right))
+    } else {
+        (panel, None)
+    };
     let (top, bottom) = if flipped {
         (Side::White, Side::Black)
     } else {
         (Side::Black, Side::White)
     };
-    let status = status_lines(app, game, now);
+    let status = Paragraph::new(status_lines(app, game, now)).wrap(Wrap { trim: true });
+    let status_height = status.line_count(panel.width) as u16;
+    let legal: Vec<&str> = entry::matching(&app.ui.input, &game.legal)
+        .into_iter()
+        .map(|m| m.notation.as_str())
+        .collect();
+    let legal = Paragraph::new(legal.join(" "))
+        .wrap(Wrap { trim: true })
+        .block(Block::bordered().title(format!("legal ({})", legal.len())));
+    // While a capture is being chosen the list gives its room to the chooser.
+    let legal_height = match app.ui.choice {
+        Some(_) => 0,
+        None => legal.line_count(panel.width) as u16,
+    };
     let [
         top_area,
         status_area,
-        moves_area,
+        middle_area,
         legal_area,
         input_area,
         bottom_area,
     ] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(status.len() as u16 + 1),
-        Constraint::Min(3),
-        Constraint::Length(4),
+        Constraint::Length(status_height),
+        Constraint::Min(0),
+        Constraint::Length(legal_height),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(panel);
     frame.render_widget(Paragraph::new(player_line(app, game, top, now)), top_area);
-    frame.render_widget(
-        Paragraph::new(status).wrap(Wrap { trim: true }),
-        status_area,
-    );
+    frame.render_widget(status, status_area);
+    let moves_area = side_moves.unwrap_or(middle_area);
     let rows = move_rows(game);
     let visible = moves_area.height.saturating_sub(2) as usize;
     let shown: Vec<Line> = rows
@@ -240,17 +293,13 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         Paragraph::new(shown).block(Block::bordered().title("moves")),
         moves_area,
     );
-    let legal: Vec<&str> = entry::matching(&app.ui.input, &game.legal)
-        .into_iter()
-        .map(|m| m.notation.as_str())
-        .collect();
-    let legal_title = format!("legal ({})", legal.len());
-    frame.render_widget(
-        Paragraph::new(legal.join(" "))
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(legal_title)),
-        legal_area,
-    );
+    if let Some(choice) = &app.ui.choice {
+        // Beside the board, never over it: the board shows what the highlighted route takes.
+        chooser(frame, app, game, choice, middle_area);
+    }
+    if legal_height > 0 {
+        frame.render_widget(legal, legal_area);
+    }
     let prompt = if app.my_side().is_some() {
         format!("move> {}_", app.ui.input)
     } else {
@@ -269,22 +318,79 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         };
         banner(frame, inner, text);
     }
-    if let Some(choice) = &app.ui.choice {
-        let options: Vec<String> = choice
-            .iter()
-            .enumerate()
-            .filter_map(|(n, &i)| {
-                game.legal
-                    .get(i)
-                    .map(|m| format!("{}) {}", n + 1, m.notation))
-            })
-            .collect();
-        banner(
-            frame,
-            inner,
-            &format!("Which move? {}  (Esc cancels)", options.join("  ")),
-        );
+}
+
+/// "Which capture?": the routes that fit, each with the pieces it takes; the highlighted one
+/// is marked on the board.
+fn chooser(frame: &mut Frame, app: &App, game: &Game, choice: &[usize], area: Rect) {
+    let mut lines = Vec::new();
+    for (n, &i) in choice.iter().enumerate() {
+        let Some(route) = game.legal.get(i) else {
+            continue;
+        };
+        let takes: Vec<String> = route.captures.iter().map(u8::to_string).collect();
+        let text = format!("{}) {}  takes {}", n + 1, route.notation, takes.join(" "));
+        let style = if n == app.ui.choice_at {
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::styled(text, style));
     }
+    lines.push(Line::styled(
+        "1-9 or ↑↓ Enter picks, Esc cancels",
+        Style::default().fg(Color::Gray),
+    ));
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title("which capture?")),
+        area,
+    );
+}
+
+/// Before the opponent comes: the whole screen tells how a friend joins, in full (the
+/// command is to be copied, so it is never wrapped when the terminal is at least as wide).
+fn draw_waiting(frame: &mut Frame, app: &App, game: &Game, area: Rect) {
+    let tc = game
+        .time_control
+        .map_or("untimed".to_owned(), |tc| tc.to_string());
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::from(format!("match {} · {tc}", game.match_id))];
+    match app.my_side() {
+        Some(side) => lines.push(Line::styled(
+            format!("You play {side}. Waiting for an opponent…"),
+            bold,
+        )),
+        None => lines.push(Line::styled("Waiting for an opponent…", bold)),
+    }
+    let invite = app.invite_lines();
+    if !invite.is_empty() {
+        lines.push(Line::from(""));
+        for line in invite {
+            let (label, value) = line.split_once(": ").unwrap_or(("", &line));
+            lines.push(Line::from(format!("{label}:")));
+            lines.push(Line::styled(format!("  {value}"), bold.fg(Color::Cyan)));
+        }
+        if let Some(seat) = &app.seat {
+            lines.push(Line::from(format!("invite code: {}", seat.invite_code)));
+        }
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::styled(
+        "a abort · q home (the seat is kept) · ? keys",
+        Style::default().fg(Color::Gray),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(format!(" {} ", game.match_id))),
+        area,
+    );
 }
 
 /// A message box over the middle of `area`.

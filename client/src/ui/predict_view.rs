@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::minit_board::MinitBoard;
 use crate::app::App;
-use crate::app::channel::{Channel, square_index, square_name};
+use crate::app::channel::{Channel, result_text, square_index, square_name};
 
 /// The module's display: `CH3SS5`, `L4 · K7`, `Move 3`.
 pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
@@ -34,22 +34,40 @@ pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
                 format!("White {}  Black {}", game.header.white, game.header.black),
                 bold,
             ));
-            let side = if game.next_ply % 2 == 0 {
-                "White"
-            } else {
-                "Black"
-            };
-            lines.push(Line::styled(
-                format!(
-                    "Move {}  ({side} to play, ply {})",
-                    game.move_number, game.next_ply
-                ),
-                bold,
-            ));
+            match &game.result {
+                Some(result) => lines.push(Line::styled(
+                    format!("Game over: {}", result_text(result)),
+                    bold.fg(Color::Yellow),
+                )),
+                None => {
+                    let side = if game.next_ply % 2 == 0 {
+                        "White"
+                    } else {
+                        "Black"
+                    };
+                    lines.push(Line::styled(
+                        format!(
+                            "Move {}  ({side} to play, ply {})",
+                            game.move_number, game.next_ply
+                        ),
+                        bold,
+                    ));
+                }
+            }
         }
         None => lines.push(Line::from("between games")),
     }
     lines
+}
+
+/// What the timer line counts down to: the next reveal while a game runs, else the next game.
+pub fn timer_text(channel: &Channel, now: Instant) -> String {
+    let running = channel.game.as_ref().is_some_and(|g| g.result.is_none());
+    match channel.countdown(now) {
+        Some(left) if running => format!("next ply in {:.1}s", left.as_secs_f32()),
+        Some(left) => format!("next game in {}s", left.as_secs_f32().ceil() as u64),
+        None => String::new(),
+    }
 }
 
 /// The prediction panel: what is being guessed, the last verdict, the score.
@@ -57,12 +75,8 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
     let score = &channel.score;
     let mut lines = Vec::new();
     if let Some(result) = channel.result() {
-        let head = match result.winner {
-            Some(side) => format!("{side} wins: {}", result.reason),
-            None => format!("draw: {}", result.reason),
-        };
         lines.push(Line::styled(
-            head,
+            result_text(result),
             Style::default()
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
@@ -72,11 +86,19 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
         lines.push(Line::from(match &score.pending {
             Some((p, guess)) if *p == ply => format!("your guess for ply {ply}: {guess} (waiting)"),
             _ => match app.ui.minit_from {
-                Some(from) => format!(
-                    "guess ply {ply}: from {} — now pick the to square",
-                    square_name(from)
-                ),
-                None => format!("guess ply {ply}: pick the from square, or type b1-c3"),
+                Some(from) => {
+                    let to: Vec<String> = channel
+                        .targets_from(from)
+                        .into_iter()
+                        .map(square_name)
+                        .collect();
+                    format!(
+                        "guess ply {ply}: from {} to {}",
+                        square_name(from),
+                        to.join(" or ")
+                    )
+                }
+                None => format!("guess ply {ply}: pick a from square or type b1-c3"),
             },
         }));
     }
@@ -113,11 +135,20 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         frame.render_widget(text, area);
         return;
     };
-    let (bw, bh) = MinitBoard::size();
+    // The board grows with the terminal, leaving the panel at least 48 columns.
+    let room = Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(50),
+        area.height.saturating_sub(3),
+    );
+    let cell = MinitBoard::fit(room);
+    let (bw, bh) = MinitBoard::size(cell);
     let [left, right] =
         Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(24)]).areas(area);
     let [board_area, input_area] =
         Layout::vertical([Constraint::Length(bh + 2), Constraint::Min(1)]).areas(left);
+    let input_area = input_area.intersection(area);
     let block = Block::bordered().title(format!(" {} ", channel.channel));
     let inner = block.inner(board_area);
     frame.render_widget(block, board_area);
@@ -133,38 +164,52 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
                 let (from, to) = guess.split_once('-')?;
                 Some((square_index(from)?, square_index(to)?))
             }),
+            targets: app
+                .ui
+                .minit_from
+                .map_or_else(Vec::new, |from| channel.targets_from(from)),
+            colors: app.ui.colors,
+            cell,
         },
         inner,
     );
-    let prompt = if app.ui.predicting {
-        format!("guess> {}_", app.ui.input)
-    } else {
-        "p predict · f FULL/FLAT · q back".to_owned()
-    };
-    frame.render_widget(Paragraph::new(prompt), input_area);
+    let mut prompt = Vec::new();
+    if app.ui.predicting {
+        prompt.push(Line::from(format!("guess> {}_", app.ui.input)));
+    }
+    let hints = super::pack_hints(
+        &[
+            "p predict",
+            "f FULL/FLAT",
+            "L leaderboard",
+            "? keys",
+            "q back",
+        ],
+        input_area.width,
+    );
+    prompt.extend(
+        hints
+            .into_iter()
+            .map(|hint| Line::styled(hint, Style::default().fg(Color::Gray))),
+    );
+    frame.render_widget(Paragraph::new(prompt).wrap(Wrap { trim: true }), input_area);
 
     let header = header_lines(channel, app.ui.flat);
-    let prediction = prediction_lines(app, channel);
+    // Both take the lines they need once wrapped to the panel, so nothing of them is cut.
+    let header = Paragraph::new(header).wrap(Wrap { trim: true });
+    let prediction = Paragraph::new(prediction_lines(app, channel))
+        .wrap(Wrap { trim: true })
+        .block(Block::bordered().title("prediction"));
     let [header_area, timer_area, predict_area, moves_area] = Layout::vertical([
-        Constraint::Length(header.len() as u16),
+        Constraint::Length(header.line_count(right.width) as u16),
         Constraint::Length(1),
-        Constraint::Length(prediction.len() as u16 + 2),
+        Constraint::Length(prediction.line_count(right.width) as u16),
         Constraint::Min(3),
     ])
     .areas(right);
-    frame.render_widget(Paragraph::new(header), header_area);
-    let timer = match (channel.countdown(now), channel.result()) {
-        (Some(left), None) => format!("next ply in {:.1}s", left.as_secs_f32()),
-        (Some(left), Some(_)) => format!("next game in {:.0}s", left.as_secs_f32()),
-        (None, _) => String::new(),
-    };
-    frame.render_widget(Paragraph::new(timer), timer_area);
-    frame.render_widget(
-        Paragraph::new(prediction)
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title("prediction")),
-        predict_area,
-    );
+    frame.render_widget(header, header_area);
+    frame.render_widget(Paragraph::new(timer_text(channel, now)), timer_area);
+    frame.render_widget(prediction, predict_area);
     let moves = channel.game.as_ref().map_or_else(String::new, |game| {
         game.revealed
             .chunks(2)

@@ -84,7 +84,7 @@ fn the_match_screen_for_black_is_flipped_with_clocks_moves_and_legal_list() {
     assert!(contains(&buf, "1. 32-28"), "{lines:#?}");
     assert!(contains(&buf, "your move"));
     assert!(contains(&buf, "legal (2)"));
-    assert!(contains(&buf, "19-23 18-23"));
+    assert!(contains(&buf, "18-23 19-23"));
     // White's clock stopped at 4:50; Black's runs from 5:00 and shows 4:57 after 2.5 s.
     assert!(contains(&buf, "4:50"));
     assert!(contains(&buf, "▶ 4:57"));
@@ -136,7 +136,12 @@ fn a_gone_opponent_shows_the_claim_countdown_and_low_clocks_turn_red() {
     assert!(contains(&buf, "white is gone: you may claim in 40s"));
     assert!(contains(&buf, "white: alice [gone]"));
     let buf = render(&app, now + Duration::from_secs(61), 100, 30);
-    assert!(contains(&buf, "white is gone: claim now (c win, C draw)"));
+    // Black has not moved yet: the claim aborts rather than wins.
+    assert!(
+        contains(&buf, "white is gone: c aborts the match"),
+        "{:#?}",
+        text(&buf)
+    );
     // Black's clock (5:00 running) is under ten seconds after 4:51.
     let late = render(&app, now + Duration::from_secs(291), 100, 30);
     let row = text(&late)
@@ -186,13 +191,17 @@ fn the_prediction_screen_shows_the_module_display_the_board_and_the_score() {
     assert!(contains(&buf, "from c1"));
     assert!(contains(&buf, "next ply in 1.5s"));
     assert!(contains(&buf, "1. b1-c3 a5-a4"));
-    // Board at (1, 1) inside its border; a4 (index 10) holds the black pawn.
-    let (x, y) =
-        super::minit_board::MinitBoard::cell_origin(ratatui::layout::Rect::new(1, 1, 27, 13), 10);
-    assert_eq!(buf[(x + 2, y + 1)].symbol(), "♟");
+    // Board at (1, 1) inside its border, cells of 7x3 at 90 columns; a4 (index 10) holds
+    // the black pawn.
+    let (x, y) = super::minit_board::MinitBoard::cell_origin(
+        ratatui::layout::Rect::new(1, 1, 37, 19),
+        (7, 3),
+        10,
+    );
+    assert_eq!(buf[(x + 3, y + 1)].symbol(), "♟");
     app.ui.flat = true;
     let buf = render(&app, now, 90, 24);
-    assert_eq!(buf[(x + 2, y + 1)].symbol(), "p");
+    assert_eq!(buf[(x + 3, y + 1)].symbol(), "p");
     assert!(contains(&buf, "FLAT set"));
 }
 
@@ -272,4 +281,616 @@ fn every_screen_draws_in_tiny_and_odd_terminal_sizes() {
     assert!(contains(&buf, "●"));
     assert!(contains(&buf, "○"));
     assert_eq!([buf[(6, 1)].symbol(), buf[(7, 1)].symbol()], ["5", "0"]);
+}
+
+/// The creator of a private match, waiting for the friend, on a server reached as HOST:PORT.
+fn waiting_creator(now: Instant) -> App {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("192.168.1.20:7878").unwrap());
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m4".into(),
+            invite_code: "6GC2X5".into(),
+            side: Side::White,
+            token: "secret".into(),
+        }),
+        now,
+    );
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.match_id = "m4".into();
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), now);
+    app
+}
+
+#[test]
+fn the_waiting_screen_shows_the_friends_command_and_web_link_whole_at_80x24() {
+    let now = Instant::now();
+    let app = waiting_creator(now);
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert!(
+        contains(
+            &buf,
+            "  boardcast --server ws://192.168.1.20:7878/ws join 6GC2X5"
+        ),
+        "{lines:#?}"
+    );
+    assert!(contains(&buf, "  http://192.168.1.20:7878/i/6GC2X5"));
+    assert!(contains(&buf, "You play white. Waiting for an opponent"));
+    assert!(contains(&buf, "invite code: 6GC2X5"));
+    assert!(!contains(&buf, "secret"));
+}
+
+#[test]
+fn an_offer_reads_as_waiting_to_its_maker_with_keys_to_the_opponent_and_none_to_spectators() {
+    let now = Instant::now();
+    let offer = |app: &mut App, v, event| {
+        let msg = MatchEventMsg {
+            match_id: "m1".into(),
+            v,
+            event,
+        };
+        app.receive(ServerMessage::MatchEvent(msg), now);
+    };
+    // Black (bob) offers a draw.
+    let mut bob = black_player(now);
+    offer(&mut bob, 4, MatchEvent::DrawOffered(Side::Black));
+    let buf = render(&bob, now, 100, 30);
+    assert!(
+        contains(&buf, "you offered a draw (waiting)"),
+        "{:#?}",
+        text(&buf)
+    );
+    assert!(!contains(&buf, "accept"));
+    // The same offer seen by a spectator: no keys.
+    let mut eve = App::new("eve", Some(Command::Watch(Target::Match("m1".into()))), 1);
+    eve.connected();
+    eve.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &[])),
+        now,
+    );
+    offer(&mut eve, 3, MatchEvent::DrawOffered(Side::Black));
+    offer(&mut eve, 4, MatchEvent::RematchOffered(Side::White));
+    let buf = render(&eve, now, 100, 30);
+    assert!(contains(&buf, "black offers a draw"));
+    assert!(contains(&buf, "white offers a rematch"));
+    assert!(!contains(&buf, "accept"), "{:#?}", text(&buf));
+    // White's player gets the keys.
+    let mut amy = App::new("amy", None, 1);
+    amy.connected();
+    amy.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    amy.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &["32-28"])),
+        now,
+    );
+    offer(&mut amy, 3, MatchEvent::DrawOffered(Side::Black));
+    let buf = render(&amy, now, 100, 30);
+    assert!(contains(&buf, "black offers a draw (d accept, D decline)"));
+}
+
+#[test]
+fn after_an_engine_game_the_tv_shows_the_result_and_the_countdown_to_the_next_game() {
+    let now = Instant::now();
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let ended = ChannelEventMsg {
+        channel: "tv1".into(),
+        v: 2,
+        event: ChannelEvent::GameEnded(GameEnded {
+            game_id: 42,
+            result: EngineResult {
+                winner: Some(Side::White),
+                reason: "king captured".into(),
+            },
+            standings: Vec::new(),
+            next_game_in_ms: Some(10_000),
+        }),
+    };
+    app.receive(ServerMessage::ChannelEvent(ended), now);
+    let buf = render(&app, now + Duration::from_millis(2500), 80, 24);
+    let lines = text(&buf);
+    assert!(
+        contains(&buf, "Game over: white wins: king captured"),
+        "{lines:#?}"
+    );
+    assert!(contains(&buf, "next game in 8s"));
+    assert!(!contains(&buf, "to play"));
+    assert!(!contains(&buf, "next ply"));
+    // Between games (no game at all): the countdown is to the next game too.
+    let mut idle = channel_snapshot();
+    idle.game = None;
+    idle.next_game_in_ms = Some(4000);
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(idle), now);
+    let buf = render(&app, now, 80, 24);
+    assert!(contains(&buf, "between games"));
+    assert!(contains(&buf, "next game in 4s"));
+    assert!(!contains(&buf, "next ply"));
+}
+
+#[test]
+fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: None,
+            code: ErrorCode::NotYourTurn,
+            message: "not your turn".into(),
+        }),
+        now,
+    );
+    let at = |app: &App, later| render(app, now + Duration::from_millis(later), 100, 30);
+    assert!(contains(&at(&app, 0), "error not_your_turn: not your turn"));
+    assert!(
+        !contains(&at(&app, 9000), "not your turn"),
+        "stale after a while"
+    );
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: None,
+            code: ErrorCode::NotFound,
+            message: "no such match".into(),
+        }),
+        now,
+    );
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('q'),
+    ));
+    assert_eq!(app.ui.screen, crate::app::Screen::Home);
+    assert!(
+        !contains(&at(&app, 0), "no such match"),
+        "not on the home screen"
+    );
+    // A rematch is another match: `returned white` from the old one is not shown there.
+    let mut app = black_player(now);
+    let returned = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 4,
+        event: MatchEvent::PlayerReturned(Side::White),
+    };
+    app.receive(ServerMessage::MatchEvent(returned), now);
+    assert!(contains(&at(&app, 0), "returned white"));
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m2".into(),
+            invite_code: "EFGH".into(),
+            side: Side::White,
+            token: "t2".into(),
+        }),
+        now,
+    );
+    let mut rematch = snapshot("W:W31-50:B1-20", &["32-28"]);
+    rematch.match_id = "m2".into();
+    app.receive(ServerMessage::MatchSnapshot(rematch), now);
+    let buf = at(&app, 0);
+    assert!(!contains(&buf, "returned white"), "{:#?}", text(&buf));
+}
+
+#[test]
+fn the_leaderboard_overlay_always_shows_the_viewers_own_place() {
+    let now = Instant::now();
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    app.drain();
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('L'),
+    ));
+    let (out, _, _) = app.drain();
+    assert!(
+        matches!(&out[..], [e] if e.msg == ClientMessage::Leaderboard(LeaderboardQuery { limit: 100 }))
+    );
+    let entries: Vec<LeaderboardEntry> = (0..30)
+        .map(|i| LeaderboardEntry {
+            name: if i == 24 {
+                "dee".into()
+            } else {
+                format!("p{i:02}")
+            },
+            games: 2,
+            correct: 60 - i,
+            strikes: i,
+        })
+        .collect();
+    app.receive(
+        ServerMessage::Leaderboard(Leaderboard {
+            id: out[0].id,
+            entries,
+        }),
+        now,
+    );
+    let notes: Vec<String> = app.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 11, "{notes:#?}");
+    assert_eq!(notes[0], "leader 1 p00 60 correct 0 strikes 2 games");
+    assert_eq!(notes[10], "you 25 dee 36 correct 24 strikes 2 games");
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert!(
+        contains(&buf, "  1. p00 60 correct 0 strikes 2 games"),
+        "{lines:#?}"
+    );
+    assert!(
+        contains(&buf, "you: #25  dee 36 correct 24 strikes 2 games"),
+        "{lines:#?}"
+    );
+    assert!(
+        !contains(&buf, " 25. dee"),
+        "row 25 does not fit; the own line does"
+    );
+    // Someone not on the board yet is told so.
+    let mut new = App::new("zed", None, 1);
+    new.receive(
+        ServerMessage::Leaderboard(Leaderboard {
+            id: 9,
+            entries: Vec::new(),
+        }),
+        now,
+    );
+    let notes: Vec<String> = new.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes, ["you - zed not ranked"]);
+    new.ui.leaderboard = true;
+    assert!(contains(
+        &render(&new, now, 80, 24),
+        "you: zed — not ranked yet"
+    ));
+}
+
+/// Every needle is on screen, whole, on one line.
+fn assert_shows(buf: &Buffer, needles: &[&str]) {
+    let lines = text(buf);
+    for needle in needles {
+        assert!(
+            lines.iter().any(|line| line.contains(needle)),
+            "`{needle}` is not on screen (cut or missing):\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+fn lobby() -> Lobby {
+    let seek = MatchSummary {
+        match_id: "c08rkh6tyk".into(),
+        white: Some("gustavus".into()),
+        black: None,
+        time_control: Some("3+2".parse().unwrap()),
+        phase: MatchPhase::Waiting,
+        plies: 0,
+        watchers: 0,
+    };
+    let live = MatchSummary {
+        match_id: "k2j4h6g8f0".into(),
+        white: Some("hallgerd".into()),
+        black: Some("ingeborg".into()),
+        phase: MatchPhase::Playing,
+        plies: 112,
+        watchers: 12,
+        ..seek.clone()
+    };
+    let channel = |id: &str| ChannelSummary {
+        channel: id.into(),
+        kind: ChannelKind::Tv,
+        game: channel_snapshot().game.map(|g| g.header),
+        watchers: 13,
+    };
+    Lobby {
+        seeks: vec![seek],
+        live: vec![live],
+        channels: vec![channel("tv1"), channel("tv2")],
+    }
+}
+
+#[test]
+fn at_80x24_nothing_a_user_needs_is_cut_on_home_match_tv_and_predict() {
+    let now = Instant::now();
+    // Home: every row and every key of the footer.
+    let mut home = App::new("fay", Some(Command::Lobby), 1);
+    home.connected();
+    home.receive(ServerMessage::Lobby(lobby()), now);
+    let buf = render(&home, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "c08rkh6tyk gustavus 3+2 free black",
+            "k2j4h6g8f0 hallgerd ingeborg 3+2 plies 112 watchers 12",
+            "tv1 CH3SS5 L4 K7 watchers 13",
+            "tv2 CH3SS5 L4 K7 watchers 13",
+            "p predict",
+            "c new match",
+            "i join by code",
+            "e engine game",
+            "t TV",
+            "R resume",
+            "r refresh",
+            "? help",
+            "q quit",
+        ],
+    );
+    // The new-match form fits too.
+    home.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('c'),
+    ));
+    let buf = render(&home, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "time     ◀ 5+3 ▶",
+            "1+0 3+2 5+3 10+5 15+10 30+20 untimed custom",
+            "colour   ◀ random ▶",
+            "seek     ◀ public (listed as an open seek) ▶",
+            "Enter create  Esc cancel",
+        ],
+    );
+
+    // Match: White to move from the start, all nine legal moves listed.
+    let opening = [
+        "33-29", "34-30", "31-26", "32-28", "31-27", "33-28", "34-29", "32-27", "35-30",
+    ];
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    app.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &opening)),
+        now,
+    );
+    let buf = render(&app, now, 80, 24);
+    let mut needles = vec![
+        "legal (9)",
+        "move> _",
+        "white: alice (you)",
+        "black: bob",
+        "your move",
+    ];
+    needles.extend(opening);
+    assert_shows(&buf, &needles);
+    // The board's corners: square 1 (top row) and 46 (bottom row) with their men.
+    assert!(text(&buf)[2].contains('●') && text(&buf)[20].contains('○'));
+
+    // TV: the module's display, the countdown and every key.
+    let mut tv = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    tv.connected();
+    tv.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let buf = render(&tv, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "TV tv1 · FULL set",
+            "Serial CH3SS5",
+            "White L4  Black K7",
+            "Move 1  (White to play, ply 0)",
+            "next ply in 2.0s",
+            "p predict",
+            "f FULL/FLAT",
+            "L leaderboard",
+            "q back",
+        ],
+    );
+    // Predict: the guess prompt and the instructions.
+    tv.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('p'),
+    ));
+    let buf = render(&tv, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "guess> _",
+            "guess ply 0: pick a from square or type b1-c3",
+            "score 0  strikes 0",
+            "q back",
+        ],
+    );
+    let a1 = super::minit_board::MinitBoard::cell_origin(
+        ratatui::layout::Rect::new(1, 1, 27, 13),
+        super::minit_board::CELL,
+        25,
+    );
+    assert_eq!(
+        buf[(a1.0 + 2, a1.1 + 1)].symbol(),
+        "♖",
+        "the board's corner is drawn"
+    );
+}
+
+#[test]
+fn a_wide_terminal_gets_a_bigger_board_with_the_move_list_beside_it() {
+    let now = Instant::now();
+    let app = black_player(now);
+    let buf = render(&app, now, 220, 60);
+    // Cells of 11x5: the board is 110 wide; its border ends at column 111.
+    assert_eq!(buf[(111, 0)].symbol(), "┐", "{:#?}", text(&buf));
+    // Black's view: square 1 bottom right, its man in the middle line of the cell.
+    let (r, c) = crate::app::fen::square_cell(1);
+    let (x, y) = (1 + (9 - u16::from(c)) * 11, 1 + (9 - u16::from(r)) * 5);
+    assert_eq!(buf[(x + 5, y + 2)].symbol(), "●");
+    // The move list is a column of its own, beside the status and the legal list.
+    let lines = text(&buf);
+    let moves_row = lines.iter().position(|l| l.contains("┌moves")).unwrap();
+    let legal_row = lines.iter().position(|l| l.contains("┌legal (2)")).unwrap();
+    assert!(moves_row < legal_row);
+    assert!(lines[legal_row].contains("│"), "{}", lines[legal_row]);
+    let moves_col = lines[moves_row].find("┌moves").unwrap();
+    let legal_col = lines[legal_row].find("┌legal").unwrap();
+    assert!(moves_col > legal_col + 30, "{moves_col} vs {legal_col}");
+}
+
+#[test]
+fn the_capture_chooser_sits_beside_the_board_and_marks_what_the_route_takes() {
+    let now = Instant::now();
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W27:B21,22,31,32", &[]);
+    snap.legal_moves = vec![
+        LegalMove {
+            notation: "27x16x38".into(),
+            route: vec![27, 16, 38],
+            captures: vec![21, 32],
+        },
+        LegalMove {
+            notation: "27x18x38".into(),
+            route: vec![27, 18, 38],
+            captures: vec![22, 31],
+        },
+    ];
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    app.command(Command::Move("27x38".into()));
+    assert_eq!(app.ui.choice, Some(vec![0, 1]));
+    let origin = |square| {
+        let (row, col) = crate::app::fen::square_cell(square);
+        (1 + u16::from(col) * 5, 1 + u16::from(row) * 2)
+    };
+    let captured = super::frisian_board::CAPTURED;
+    for (at, takes, spared) in [(0, [21, 32], [22, 31]), (1, [22, 31], [21, 32])] {
+        app.ui.choice_at = at;
+        let buf = render(&app, now, 100, 30);
+        assert_shows(
+            &buf,
+            &[
+                "which capture?",
+                "1) 27x16x38  takes 21 32",
+                "2) 27x18x38  takes 22 31",
+            ],
+        );
+        for square in takes {
+            let (x, y) = origin(square);
+            assert_eq!(
+                buf[(x, y)].bg,
+                captured,
+                "square {square} is taken by route {at}"
+            );
+        }
+        for square in spared {
+            let (x, y) = origin(square);
+            assert_ne!(buf[(x, y)].bg, captured, "square {square}");
+        }
+        // Nothing is drawn over the board: its pieces all show.
+        for square in [21, 22, 31, 32] {
+            let (x, y) = origin(square);
+            assert_eq!(buf[(x + 2, y + 1)].symbol(), "●", "square {square}");
+        }
+    }
+    // ↓ (from the second, round to the first) and Enter pick that route.
+    app.drain();
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Down,
+    ));
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Enter,
+    ));
+    let out = app.drain().0;
+    assert!(
+        matches!(&out[..], [e] if matches!(&e.msg, ClientMessage::Move(m) if m.route == [27, 16, 38]))
+    );
+}
+
+#[test]
+fn at_60x20_the_prediction_panel_wraps_without_losing_a_line() {
+    let now = Instant::now();
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let buf = render(&app, now, 60, 20);
+    let screen = text(&buf).join("\n");
+    for words in [
+        "guess ply 0: pick a from",
+        "square or type b1-c3",
+        "score 0  strikes 0",
+        "q back",
+    ] {
+        assert!(screen.contains(words), "`{words}`:\n{screen}");
+    }
+}
+
+#[test]
+fn a_wide_terminal_gets_a_bigger_minitchess_board() {
+    let now = Instant::now();
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let buf = render(&app, now, 220, 60);
+    // Cells of 11x5: the board with its rank labels is 57 wide; a1 holds White's rook.
+    assert_eq!(buf[(58, 0)].symbol(), "┐", "{:#?}", text(&buf));
+    let cell = (11, 5);
+    let (x, y) = super::minit_board::MinitBoard::cell_origin(
+        ratatui::layout::Rect::new(1, 1, 57, 31),
+        cell,
+        25,
+    );
+    assert_eq!(buf[(x + 5, y + 2)].symbol(), "♖");
+    assert_shows(&buf, &["Serial CH3SS5", "next ply in 2.0s", "q back"]);
+}
+
+#[test]
+fn a_viewer_below_the_hundred_listed_is_told_so_not_called_unranked() {
+    let now = Instant::now();
+    let mut app = App::new("dee", None, 1);
+    let entries: Vec<LeaderboardEntry> = (0..100)
+        .map(|i| LeaderboardEntry {
+            name: format!("p{i:03}"),
+            games: 1,
+            correct: 200 - i,
+            strikes: 0,
+        })
+        .collect();
+    app.receive(
+        ServerMessage::Leaderboard(Leaderboard { id: 3, entries }),
+        now,
+    );
+    let notes: Vec<String> = app.drain().1.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.last().unwrap(), "you - dee not in the top 100");
+    app.ui.leaderboard = true;
+    assert!(contains(
+        &render(&app, now, 80, 24),
+        "you: dee — not in the top 100"
+    ));
 }

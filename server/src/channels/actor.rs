@@ -62,6 +62,9 @@ pub struct ChannelSetup {
     pub program: Program,
     /// Events kept for replay.
     pub replay: usize,
+    /// The version before the channel's first event: never 0 after a restart, so versions a
+    /// client saw before it are never used again for other events.
+    pub first_version: u64,
     /// Hands out archive ids.
     pub game_ids: Arc<AtomicU64>,
     /// Finished games go here.
@@ -249,7 +252,7 @@ impl Actor {
             game_ids: setup.game_ids,
             archive: setup.archive,
             summary,
-            v: 0,
+            v: setup.first_version,
             fanout: Fanout::new(setup.replay),
             book: Book::default(),
             game: None,
@@ -355,7 +358,7 @@ impl Actor {
                 to,
                 done,
             } => {
-                let verdict = self.check_guess(ply);
+                let verdict = self.check_guess(ply, &from, &to);
                 if verdict.is_ok() {
                     self.book.guess(outbox, client, &name, &from, &to);
                 }
@@ -364,7 +367,7 @@ impl Actor {
         }
     }
 
-    fn check_guess(&self, ply: u32) -> Result<(), Refusal> {
+    fn check_guess(&self, ply: u32, from: &str, to: &str) -> Result<(), Refusal> {
         let Some(game) = &self.game else {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
@@ -385,6 +388,17 @@ impl Actor {
             return Err(Refusal::new(
                 ErrorCode::PredictionClosed,
                 format!("ply {ply} is not the coming one; the coming ply is {next}"),
+            ));
+        }
+        let mv = format!("{from}-{to}");
+        if !game.is_legal(&mv) {
+            // Refused, not recorded: a guess that cannot happen is no strike.
+            return Err(Refusal::new(
+                ErrorCode::IllegalPrediction,
+                format!(
+                    "{mv} is not a legal move for {} before ply {next}",
+                    game.side_to_move()
+                ),
             ));
         }
         Ok(())
@@ -422,6 +436,9 @@ impl Actor {
             tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
         }
         self.game = Some(game);
+        // The directory knows the game is live (see `Registry::start_game`) before any
+        // watcher hears of it.
+        self.publish_summary();
         self.publish(ChannelEvent::GameStarted(view));
         if self.next_reveal.is_none() {
             self.end_game(at);
@@ -444,6 +461,7 @@ impl Actor {
             mv: ply.mv.clone(),
             board: ply.board,
             next_reveal_in_ms: (!over).then_some(interval.as_millis() as u64),
+            legal: ply.legal,
         }));
         for scored in self.book.reveal(&self.channel, ply.ply, &ply.mv) {
             scored

@@ -35,6 +35,10 @@ CREATE TABLE IF NOT EXISTS engine_games (
     reason      TEXT,
     finished_ms INTEGER
 );
+CREATE TABLE IF NOT EXISTS server_runs (
+    run        INTEGER PRIMARY KEY,
+    started_ms INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS leaderboard (
     name    TEXT PRIMARY KEY,
     games   INTEGER NOT NULL,
@@ -168,6 +172,31 @@ async fn read<T: Send + 'static>(
     })
     .await
     .map_err(|e| StorageError::Join(e.to_string()))?
+}
+
+/// How far apart the channel versions of two server runs start: run `r` numbers every
+/// channel's events from `r * RUN_VERSIONS + 1`, so a version is never used twice for one
+/// channel id, across restarts and crashes too (2^32 events per channel and run is over a
+/// century at the shortest ply interval of on-demand games; JSON stays exact up to 2^21 runs).
+pub const RUN_VERSIONS: u64 = 1 << 32;
+
+/// Records that a new server run starts and returns its number: 0 on a fresh database, then
+/// one more at every start. Durable before it returns, so no crash can hand out a run twice.
+pub async fn next_run(path: &Path) -> Result<u64, StorageError> {
+    read(path.to_owned(), |conn| {
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(SCHEMA)?;
+        conn.execute(
+            "INSERT INTO server_runs (started_ms) VALUES (?1)",
+            params![now_ms()],
+        )?;
+        conn.query_row("SELECT COUNT(*) FROM server_runs", [], |row| {
+            row.get::<_, i64>(0)
+        })
+    })
+    .await
+    .map(|runs| (runs as u64).saturating_sub(1))
 }
 
 /// The first archive id not yet used.

@@ -86,6 +86,8 @@ pub struct Revealed {
     pub mv: String,
     /// The board after the move.
     pub board: String,
+    /// The legal moves on `board` of the side to move next.
+    pub legal: Vec<String>,
 }
 
 /// An engine game as far as it has been revealed.
@@ -153,6 +155,18 @@ impl RevealedGame {
         self.game.start_ply()
     }
 
+    /// Whether `mv` (`b1-c3`) is a legal move of the side to move in the revealed position.
+    /// It depends on that position alone, so it tells nothing about the coming ply.
+    pub fn is_legal(&self, mv: &str) -> bool {
+        mv.parse::<minitchess::Move>()
+            .is_ok_and(|mv| self.game.legal_moves().contains(&mv))
+    }
+
+    /// The side whose move is revealed next.
+    pub fn side_to_move(&self) -> Side {
+        side(self.game.side_to_move())
+    }
+
     /// Plays and reveals the next ply; `None` once the game is over.
     pub fn reveal(&mut self) -> Option<Revealed> {
         let ply = self.game.ply();
@@ -162,7 +176,21 @@ impl RevealedGame {
             ply,
             mv,
             board: self.board(),
+            legal: self.legal(),
         })
+    }
+
+    /// The legal moves of the side to move, `from-to`, sorted; none once the game is over.
+    /// They follow from the revealed board alone, so they tell nothing of the coming ply.
+    pub fn legal(&self) -> Vec<String> {
+        let mut legal: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        legal.sort_unstable();
+        legal
     }
 
     /// The result once the game is over.
@@ -192,6 +220,7 @@ impl RevealedGame {
             },
             ply_interval_ms: self.spec.ply_interval.as_millis() as u64,
             result: self.result(),
+            legal: self.legal(),
         }
     }
 }
@@ -234,6 +263,7 @@ pub fn finished_view(
         next_reveal_in_ms: None,
         ply_interval_ms: 0,
         result: Some(result),
+        legal: Vec::new(),
     }
 }
 
@@ -271,6 +301,44 @@ mod tests {
             revealed.result().unwrap().reason,
             outcome.reason.to_string()
         );
+    }
+
+    #[test]
+    fn legality_is_judged_in_the_revealed_position() {
+        let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
+        assert!(revealed.is_legal("b1-c3") && revealed.is_legal("a2-a3"));
+        // A pawn steps one square; black does not move first; nonsense is never legal.
+        for illegal in ["a2-a4", "a5-a4", "b1-b3", "z9-a1", ""] {
+            assert!(!revealed.is_legal(illegal), "{illegal}");
+        }
+        assert_eq!(revealed.side_to_move(), Side::White);
+        revealed.reveal();
+        assert!(revealed.is_legal("a5-a4") && !revealed.is_legal("a2-a3"));
+        assert_eq!(revealed.side_to_move(), Side::Black);
+    }
+
+    #[test]
+    fn every_revealed_ply_was_among_the_legal_moves_offered_before_it() {
+        let mut revealed = RevealedGame::start(7, spec("CH3SS5", "L4", "K7", 0));
+        let mut offered = revealed.view(None).legal;
+        assert_eq!(
+            offered,
+            [
+                "a2-a3", "b1-a3", "b1-c3", "b2-b3", "c2-c3", "d2-d3", "e2-e3"
+            ]
+        );
+        while let Some(ply) = revealed.reveal() {
+            assert!(offered.contains(&ply.mv), "{} not in {offered:?}", ply.mv);
+            let mut sorted = ply.legal.clone();
+            sorted.sort();
+            assert_eq!(ply.legal, sorted);
+            offered = ply.legal;
+        }
+        assert!(
+            offered.is_empty(),
+            "nothing to predict once the game is over"
+        );
+        assert!(revealed.view(None).legal.is_empty());
     }
 
     #[test]

@@ -72,7 +72,10 @@ impl Channels {
     ) -> Result<Channels, StorageError> {
         let db = storage.path().to_owned();
         let first_game_id = archive::next_game_id(&db).await?;
-        let (registry, finished) = Registry::start(config, first_game_id, shutdown.clone());
+        let run = archive::next_run(&db).await?;
+        let first_version = run.saturating_mul(archive::RUN_VERSIONS);
+        let (registry, finished) =
+            Registry::start(config, first_game_id, first_version, shutdown.clone());
         tokio::spawn(archive::record(
             storage.clone(),
             finished,

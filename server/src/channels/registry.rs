@@ -60,14 +60,18 @@ struct Inner {
     game_ids: Arc<AtomicU64>,
     archive: mpsc::UnboundedSender<Record>,
     shutdown: Shutdown,
+    /// The version before every channel's first event in this server run.
+    first_version: u64,
 }
 
 impl Registry {
-    /// Starts the TV channels. Archive ids start at `first_game_id`; finished games come out
-    /// of the returned receiver until every channel has stopped.
+    /// Starts the TV channels. Archive ids start at `first_game_id`; every channel numbers
+    /// its events from `first_version + 1` (see [`super::archive::RUN_VERSIONS`]); finished
+    /// games come out of the returned receiver until every channel has stopped.
     pub fn start(
         config: ChannelsConfig,
         first_game_id: u64,
+        first_version: u64,
         shutdown: Shutdown,
     ) -> (Registry, mpsc::UnboundedReceiver<Record>) {
         let (archive, finished) = mpsc::unbounded_channel();
@@ -78,6 +82,7 @@ impl Registry {
                 game_ids: Arc::new(AtomicU64::new(first_game_id.max(1))),
                 archive,
                 shutdown,
+                first_version,
                 config,
             }),
         };
@@ -97,6 +102,7 @@ impl Registry {
             channel: channel.clone(),
             program,
             replay: self.inner.config.replay,
+            first_version: self.inner.first_version,
             game_ids: self.inner.game_ids.clone(),
             archive: self.inner.archive.clone(),
         };
@@ -149,6 +155,7 @@ impl Registry {
     pub fn start_game(&self, request: &StartEngineGame) -> Result<String, Refusal> {
         let spec = GameSpec::from_request(request, self.inner.config.default_interval)
             .map_err(|message| Refusal::new(ErrorCode::InvalidArgument, message))?;
+        self.refuse_live_tv_game(&spec)?;
         let tv = self.inner.config.tv_intervals.len();
         let on_demand = self.all().len().saturating_sub(tv);
         if on_demand >= self.inner.config.max_on_demand {
@@ -166,5 +173,37 @@ impl Registry {
         };
         self.spawn(channel.clone(), program);
         Ok(channel)
+    }
+
+    /// Refuses to start the game a TV channel is playing right now: the engines are
+    /// deterministic, so the copy would reveal the TV game's plies before the channel does
+    /// (at once up to `reveal_from_ply`, and ahead of it at a shorter interval).
+    fn refuse_live_tv_game(&self, spec: &GameSpec) -> Result<(), Refusal> {
+        let (serial, white, black) = (
+            spec.serial.to_string(),
+            spec.white.to_string(),
+            spec.black.to_string(),
+        );
+        let live = self
+            .all()
+            .into_iter()
+            .map(|handle| handle.summary())
+            .find(|summary| {
+                summary.kind == ChannelKind::Tv
+                    && summary.game.as_ref().is_some_and(|game| {
+                        (&game.serial, &game.white, &game.black) == (&serial, &white, &black)
+                    })
+            });
+        match live {
+            Some(summary) => Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                format!(
+                    "{serial} {white} against {black} is being played live on {}: it can be \
+                     started once that game has ended (watch {} meanwhile)",
+                    summary.channel, summary.channel
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 }

@@ -60,6 +60,7 @@ fn spawn(program: Program) -> Fixture {
             channel: "tv1".into(),
             program,
             replay: 256,
+            first_version: 0,
             game_ids: Arc::new(AtomicU64::new(1)),
             archive: archive_tx,
         },
@@ -280,6 +281,23 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
         .predict(bob.clone(), local(), "bob", 0, "e2", "e3")
         .await
         .unwrap();
+    // A move White cannot make here is refused and not recorded: bob's e2-e3 stands, and
+    // cat, who only tried that, gets no verdict and no strike.
+    let (cat, mut cat_inbox) = conn(3);
+    for (who, name) in [(&bob, "bob"), (&cat, "cat")] {
+        let illegal = fx
+            .handle
+            .predict(who.clone(), local(), name, 0, "a2", "a4")
+            .await;
+        let refusal = illegal.unwrap_err();
+        assert_eq!(
+            (refusal.code, refusal.message.as_str()),
+            (
+                ErrorCode::IllegalPrediction,
+                "a2-a4 is not a legal move for white before ply 0"
+            )
+        );
+    }
     let future = fx
         .handle
         .predict(bob.clone(), local(), "bob", 1, "a5", "a4")
@@ -313,6 +331,8 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     assert!(
         matches!(&bob_results[..], [ServerMessage::PredictionResult(r)] if !r.correct && r.strikes == 1)
     );
+
+    assert!(drain(&mut cat_inbox).is_empty());
 
     // Ply 1: bob right; then nobody guesses until the end.
     let (from, to) = moves[1].split_once('-').unwrap();

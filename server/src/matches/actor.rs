@@ -39,11 +39,13 @@ pub enum Command {
     },
     /// Stop following the match as a spectator.
     Unwatch { outbox: Outbox, id: u64 },
-    /// Take the free seat.
+    /// Take the free seat; `myself`: the connection asks to take the second seat of a match
+    /// whose first it holds (`join_match` with `myself`).
     Join {
         outbox: Outbox,
         id: u64,
         name: String,
+        myself: bool,
     },
     /// Take back a seat by its token.
     Resume {
@@ -63,6 +65,9 @@ pub enum Command {
     },
     /// The connection has closed.
     Leave { conn: ConnId },
+    /// The players of a new rematch, by their side in it: seated together before anything
+    /// else happens, each sent a `seat` with id 0 and a snapshot.
+    Arrive { players: Vec<(Outbox, Side)> },
 }
 
 impl Command {
@@ -74,7 +79,7 @@ impl Command {
             | Command::Join { outbox, id, .. }
             | Command::Resume { outbox, id, .. }
             | Command::Act { outbox, id, .. } => Some((outbox, *id)),
-            Command::Leave { .. } => None,
+            Command::Leave { .. } | Command::Arrive { .. } => None,
         }
     }
 }
@@ -120,6 +125,10 @@ fn stopped(shutdown: &Shutdown) -> Refusal {
 pub struct Settings {
     /// How long a player may be gone before the opponent may claim.
     pub grace: Duration,
+    /// How long each player has for their first move before the match is aborted.
+    pub first_move_timeout: Duration,
+    /// How long a match may go on with nobody seated before it ends.
+    pub abandon_after: Duration,
     /// How long a finished match nobody follows stays in memory.
     pub linger: Duration,
     /// Most matches in memory at once.
@@ -158,6 +167,11 @@ struct Actor {
     /// A seat holder was dropped while sending (gone, or too slow): presence must be
     /// recorded again before the next command, since its goodbye will find nothing to remove.
     presence_stale: bool,
+    /// A new rematch whose players have not arrived yet ([`Command::Arrive`]): presence is
+    /// not recorded before they have.
+    awaiting_players: bool,
+    /// Since when no connection holds a seat of this unfinished match.
+    unseated_since: Option<Instant>,
     hub: Hub,
     storage: Storage,
     settings: Settings,
@@ -165,10 +179,13 @@ struct Actor {
     _guard: TaskGuard,
 }
 
-/// Starts the actor for `state`, whose events so far are `records`.
+/// Starts the actor for `state`, whose events so far are `records`; a rematch's actor
+/// (`awaiting_players`) records presence only once its players have arrived.
+#[allow(clippy::too_many_arguments)]
 pub fn spawn(
     state: MatchState,
     records: &[Record],
+    awaiting_players: bool,
     hub: Hub,
     storage: Storage,
     settings: Settings,
@@ -190,6 +207,8 @@ pub fn spawn(
         crowd_due: None,
         rematch_tokens: Vec::new(),
         presence_stale: false,
+        awaiting_players,
+        unseated_since: None,
         hub,
         storage,
         settings,
@@ -222,10 +241,24 @@ fn ack(outbox: &Outbox, id: u64, duplicate: bool) {
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
         // Nobody is connected yet (a new match gets its creator right after, a recovered one
-        // has lost everybody): record who is gone.
-        self.reconcile_presence(None).await;
+        // has lost everybody): record who is gone. A rematch waits for its players instead.
+        if !self.awaiting_players {
+            self.reconcile_presence(&[]).await;
+        }
         loop {
-            let deadline = self.state.flag_deadline();
+            self.note_unseated();
+            let abandon_at = self
+                .unseated_since
+                .map(|since| since + self.settings.abandon_after);
+            let deadline = self
+                .state
+                .flag_deadline()
+                .into_iter()
+                .chain(
+                    self.state
+                        .first_move_deadline(self.settings.first_move_timeout),
+                )
+                .min();
             let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
@@ -235,6 +268,9 @@ impl Actor {
                 },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
                     self.check_flag().await;
+                }
+                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now).into()), if abandon_at.is_some() => {
+                    self.abandon().await;
                 }
                 _ = sleep_until(self.crowd_due.unwrap_or_else(Instant::now).into()), if self.crowd_due.is_some() => {
                     self.crowd_due = None;
@@ -246,7 +282,7 @@ impl Actor {
                 }
             }
             if std::mem::take(&mut self.presence_stale) {
-                self.reconcile_presence(None).await;
+                self.reconcile_presence(&[]).await;
             }
         }
         // Commands that arrived too late are answered, not dropped.
@@ -269,7 +305,7 @@ impl Actor {
                 since_v,
             } => {
                 ack(&outbox, id, false);
-                self.catch_up(&outbox, since_v, None);
+                self.catch_up(&outbox, since_v, &[]);
                 // A watcher that is already gone is simply not followed.
                 let _ = self.subscribe(outbox, None);
             }
@@ -286,7 +322,12 @@ impl Actor {
                 }
                 ack(&outbox, id, false);
             }
-            Command::Join { outbox, id, name } => self.join(outbox, id, name).await,
+            Command::Join {
+                outbox,
+                id,
+                name,
+                myself,
+            } => self.join(outbox, id, name, myself).await,
             Command::Resume {
                 outbox,
                 id,
@@ -306,9 +347,33 @@ impl Actor {
             Command::Leave { conn } => {
                 if self.subscribers.remove(&conn).is_some() {
                     self.crowd_changed();
-                    self.reconcile_presence(None).await;
+                    self.reconcile_presence(&[]).await;
                 }
             }
+            Command::Arrive { players } => self.arrive(players).await,
+        }
+    }
+
+    /// Seats the players of a new rematch at once (see [`Command::Arrive`]), so that presence
+    /// is first recorded knowing all of them: nobody is shown gone who never left.
+    async fn arrive(&mut self, players: Vec<(Outbox, Side)>) {
+        self.awaiting_players = false;
+        let players: Vec<(Outbox, Side)> = players
+            .into_iter()
+            .filter(|(outbox, _)| outbox.note_subscription(&self.state.id, true))
+            .collect();
+        let sides: Vec<Side> = players.iter().map(|(_, side)| *side).collect();
+        self.reconcile_presence(&sides).await;
+        for (outbox, side) in &players {
+            self.send_seat(outbox, 0, *side);
+            self.catch_up(outbox, None, &sides);
+        }
+        let mut closed = false;
+        for (outbox, side) in players {
+            closed |= !self.subscribe(outbox, Some(side));
+        }
+        if closed {
+            self.reconcile_presence(&[]).await;
         }
     }
 
@@ -322,7 +387,24 @@ impl Actor {
         )
     }
 
-    async fn join(&mut self, outbox: Outbox, id: u64, name: String) {
+    async fn join(&mut self, outbox: Outbox, id: u64, name: String, myself: bool) {
+        let holds_a_seat = self
+            .subscribers
+            .get(&outbox.id())
+            .is_some_and(|sub| !sub.is_watcher());
+        if holds_a_seat != myself && self.state.free_side().is_some() {
+            let message = if myself {
+                "only the connection that holds this match's other seat can join it to play itself"
+                    .to_owned()
+            } else {
+                format!(
+                    "this connection already holds the other seat of {}: to play yourself, join \
+                     with {{\"myself\": \"{}\"}}",
+                    self.state.id, self.state.id
+                )
+            };
+            return refuse(&outbox, id, Refusal::new(ErrorCode::NotAllowed, message));
+        }
         let token = crate::hub::new_token();
         let (side, record) = match self.state.decide_join(&name, token.clone()) {
             Ok(joined) => joined,
@@ -344,19 +426,19 @@ impl Actor {
     /// at any point after that it says goodbye here; one that has closed already is not seated.
     async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
         if !outbox.note_subscription(&self.state.id, true) {
-            self.reconcile_presence(None).await;
+            self.reconcile_presence(&[]).await;
             return;
         }
         self.send_seat(&outbox, id, side);
-        self.reconcile_presence(Some(side)).await;
-        self.catch_up(&outbox, since_v, Some(side));
+        self.reconcile_presence(&[side]).await;
+        self.catch_up(&outbox, since_v, &[side]);
         if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
             self.hand_rematch_seat(&rematch, side, &outbox);
         }
         if !self.subscribe(outbox, Some(side)) {
             // It closed after its goodbye was arranged but before it was followed: the
             // goodbye will find nothing to remove, so its absence is recorded here.
-            self.reconcile_presence(None).await;
+            self.reconcile_presence(&[]).await;
         }
     }
 
@@ -379,7 +461,7 @@ impl Actor {
         {
             // A closed connection is not followed, and presence below shows it gone.
             let _ = self.subscribe(outbox.clone(), Some(side));
-            self.reconcile_presence(None).await;
+            self.reconcile_presence(&[]).await;
         }
         let result = match self.state.decide(side, id, &action, Instant::now()) {
             Ok(Decision::Events(records)) => {
@@ -411,25 +493,31 @@ impl Actor {
         });
         let mut setup = self.state.setup.clone();
         setup.rematch_of = Some(self.state.id.clone());
-        let (handle, new_id, tokens) = self.hub.create_match(setup, &players).await?;
+        let (handle, new_id, tokens) = self.hub.create_match(setup, &players, true).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
-        self.commit_and_ack(vec![started], Some((outbox, id)), None)
-            .await?;
-        // Each player's connections get their new seat privately; a player who is away gets
-        // it on coming back here.
-        self.rematch_tokens = tokens
-            .into_iter()
-            .map(|(new_side, token)| (new_side.opposite(), token))
-            .collect();
-        for sub in self.subscribers.values() {
-            for old_side in [Side::White, Side::Black] {
-                if sub.holds(old_side) {
-                    self.hand_rematch_seat(&handle, old_side, &sub.outbox);
+        let committed = self
+            .commit_and_ack(vec![started], Some((outbox, id)), None)
+            .await;
+        // Each player's connections get their new seat privately, all together, after the
+        // event that announces the rematch; a player who is away gets it on coming back here.
+        let mut arrivals = Vec::new();
+        if committed.is_ok() {
+            self.rematch_tokens = tokens
+                .into_iter()
+                .map(|(new_side, token)| (new_side.opposite(), token))
+                .collect();
+            for sub in self.subscribers.values() {
+                for old_side in [Side::White, Side::Black] {
+                    if sub.holds(old_side) && !sub.outbox.is_closed() {
+                        arrivals.push((sub.outbox.clone(), old_side.opposite()));
+                    }
                 }
             }
         }
-        Ok(())
+        // Sent even when empty: the rematch then records who is gone.
+        let _ = handle.try_send(Command::Arrive { players: arrivals });
+        committed
     }
 
     /// Sends the player who had `old_side` here their rematch seat (a `seat` with id 0).
@@ -448,18 +536,48 @@ impl Actor {
         }
     }
 
-    async fn check_flag(&mut self) {
-        if let Some(record) = self.state.flag(Instant::now())
+    /// Starts or stops counting the time nobody holds a seat of this unfinished match.
+    fn note_unseated(&mut self) {
+        let unseated = self.state.phase() != MatchPhase::Finished
+            && !self.awaiting_players
+            && self.connected(&[]) == [false, false];
+        match (unseated, self.unseated_since) {
+            (true, None) => self.unseated_since = Some(Instant::now()),
+            (false, Some(_)) => self.unseated_since = None,
+            _ => {}
+        }
+    }
+
+    /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
+    /// finished and unfollowed it leaves memory like any finished match.
+    async fn abandon(&mut self) {
+        self.unseated_since = None;
+        if let Some(record) = self.state.abandoned(self.settings.abandon_after)
             && let Err(refusal) = self.commit(vec![record]).await
         {
-            tracing::error!(match_id = %self.state.id, %refusal, "cannot record a time forfeit");
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot end an abandoned match");
+        }
+    }
+
+    /// Ends the match if the side to move has run out of time, or has missed the time for
+    /// their first move.
+    async fn check_flag(&mut self) {
+        let now = Instant::now();
+        let due = self.state.flag(now).or_else(|| {
+            self.state
+                .first_move_missed(now, self.settings.first_move_timeout)
+        });
+        if let Some(record) = due
+            && let Err(refusal) = self.commit(vec![record]).await
+        {
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot record a forfeit or abort");
         }
     }
 
     /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now;
-    /// `arriving` is a seat being taken by a connection not subscribed yet.
-    async fn reconcile_presence(&mut self, arriving: Option<Side>) {
-        if self.state.phase() != MatchPhase::Playing {
+    /// `arriving` are seats being taken by connections not subscribed yet.
+    async fn reconcile_presence(&mut self, arriving: &[Side]) {
+        if self.state.phase() != MatchPhase::Playing || self.awaiting_players {
             return;
         }
         let connected = self.connected(arriving);
@@ -483,9 +601,9 @@ impl Actor {
     }
 
     /// Which seats a live connection holds, counting `arriving` as held.
-    fn connected(&self, arriving: Option<Side>) -> [bool; 2] {
+    fn connected(&self, arriving: &[Side]) -> [bool; 2] {
         let held = |side| {
-            arriving == Some(side)
+            arriving.contains(&side)
                 || self
                     .subscribers
                     .values()
@@ -588,7 +706,7 @@ impl Actor {
 
     /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot
     /// (in which `arriving`, the seat the client is taking, shows as connected).
-    fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>, arriving: Option<Side>) {
+    fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>, arriving: &[Side]) {
         match since_v {
             Some(seen) if seen <= self.state.v => {
                 for message in &self.history[seen as usize..] {
@@ -629,9 +747,19 @@ impl Actor {
         if let Some(side) = seat {
             seats[side as usize] = true;
         }
+        let newcomer = outbox.clone();
         self.subscribers
             .insert(outbox.id(), Subscriber { outbox, seats });
+        let before = self.watchers;
         self.crowd_changed();
+        if self.watchers == before {
+            // Nobody was told a count, so the newcomer (a player taking the seat back, say)
+            // would show none until the next change: it learns the current one now.
+            newcomer.send(&ServerMessage::Crowd(Crowd {
+                target: Target::Match(self.state.id.clone()),
+                watchers: self.watchers,
+            }));
+        }
         true
     }
 
@@ -692,6 +820,8 @@ mod tests {
         let (tasks, _all_done) = crate::shutdown::tasks();
         let settings = Settings {
             grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
             linger: Duration::from_secs(60),
             max_matches: 10,
         };

@@ -109,6 +109,18 @@ impl Clock {
         Ok(state)
     }
 
+    /// What the clocks show after `side`'s first move, made while no clock ran: nothing
+    /// charged, no increment. After White's first move still no clock runs (Black's runs only
+    /// from Black's first move); after Black's, White's starts.
+    pub fn after_first_move(&self, side: Side, now: Instant) -> ClockState {
+        let mut state = self.state(now);
+        state.running = match side {
+            Side::White => None,
+            Side::Black => Some(Side::White),
+        };
+        state
+    }
+
     /// Sets both times from a committed state and starts the running side at `now`.
     pub fn set(&mut self, state: ClockState, now: Instant) {
         self.white = Duration::from_millis(state.white_ms);

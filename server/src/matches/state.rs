@@ -59,13 +59,15 @@ pub struct Savepoint {
     position: Position,
     moves: usize,
     played: usize,
-    last_ack: [u64; 2],
+    carried_out: [usize; 2],
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
     rematch: Option<String>,
     result: Option<MatchResult>,
     claim_at: [Option<Instant>; 2],
+    started_ms: Option<i64>,
+    first_move_since: Option<Instant>,
 }
 
 /// What a seated player asks for.
@@ -116,9 +118,10 @@ pub struct MatchState {
     moves: Vec<PlayedMove>,
     /// The same moves as the rules see them, for PDN.
     played: Vec<Move>,
-    /// The highest ack id of an action each side has carried out: an action re-sent with an
-    /// id up to it is a duplicate.
-    last_ack: [u64; 2],
+    /// The ack ids of the actions each side has carried out, ascending (ids increase per
+    /// seat): an action re-sent with one of them is a duplicate, any other id up to the last
+    /// one is stale.
+    carried_out: [Vec<u64>; 2],
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
@@ -126,6 +129,11 @@ pub struct MatchState {
     result: Option<MatchResult>,
     /// When each absent side's opponent may claim.
     claim_at: [Option<Instant>; 2],
+    /// When both seats were first taken (Unix milliseconds, from the stored event), for PDN.
+    started_ms: Option<i64>,
+    /// Since when the side to move owes its first move (White from the start, Black from
+    /// White's first move; restarted by a server restart): `None` once both have moved.
+    first_move_since: Option<Instant>,
 }
 
 fn idx(side: Side) -> usize {
@@ -164,9 +172,10 @@ fn capture_numbers(mv: &Move) -> Vec<u8> {
     mv.captures().iter().map(|sq| sq.number()).collect()
 }
 
-/// The legal moves of `position` as the wire lists them.
+/// The legal moves of `position` as the wire lists them: sorted by route, square numbers
+/// compared one by one (then by captures), so the order never depends on move generation.
 pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
-    position
+    let mut moves: Vec<LegalMove> = position
         .legal_moves_with_notation()
         .into_iter()
         .map(|(mv, notation)| LegalMove {
@@ -174,7 +183,9 @@ pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
             route: route_numbers(&mv),
             captures: capture_numbers(&mv),
         })
-        .collect()
+        .collect();
+    moves.sort_unstable_by(|a, b| (&a.route, &a.captures).cmp(&(&b.route, &b.captures)));
+    moves
 }
 
 fn king_counters(position: &Position) -> KingCounters {
@@ -216,6 +227,31 @@ fn ended(winner: Option<Side>, reason: EndReason, detail: String) -> Record {
     }))
 }
 
+/// The UTC date (`2026.11.24`) and time (`19:05:00`) of Unix time `ms`, as PDN writes them.
+fn utc_date_time(ms: i64) -> Option<(String, String)> {
+    let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()?;
+    Some((
+        format!(
+            "{:04}.{:02}.{:02}",
+            at.year(),
+            u8::from(at.month()),
+            at.day()
+        ),
+        format!("{:02}:{:02}:{:02}", at.hour(), at.minute(), at.second()),
+    ))
+}
+
+/// Milliseconds as PDN's seconds: `300`, or `2.5` when not whole.
+fn seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}.{:03}", ms / 1000, ms % 1000)
+            .trim_end_matches('0')
+            .to_owned()
+    }
+}
+
 /// The record of a player taking `side` with seat `token`.
 pub fn joined(side: Side, name: &str, token: String) -> Record {
     Record {
@@ -254,13 +290,15 @@ impl MatchState {
             position: start,
             moves: Vec::new(),
             played: Vec::new(),
-            last_ack: [0, 0],
+            carried_out: [Vec::new(), Vec::new()],
             clock: None,
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
             result: None,
             claim_at: [None, None],
+            started_ms: None,
+            first_move_since: None,
         })
     }
 
@@ -321,6 +359,46 @@ impl MatchState {
         ))
     }
 
+    /// When the side to move must have made its first move, given `timeout`.
+    pub fn first_move_deadline(&self, timeout: Duration) -> Option<Instant> {
+        if self.result.is_some() {
+            return None;
+        }
+        self.first_move_since.map(|since| since + timeout)
+    }
+
+    /// The abort due at `now` if the side to move has not made its first move in `timeout`.
+    pub fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
+        let deadline = self.first_move_deadline(timeout)?;
+        if now < deadline {
+            return None;
+        }
+        let late = side_of(self.position.turn());
+        Some(ended(
+            None,
+            EndReason::Aborted,
+            format!(
+                "{late} did not make a first move within {} s",
+                timeout.as_secs_f64()
+            ),
+        ))
+    }
+
+    /// The end of a match nobody has held a seat of for `after`: aborted while a side has
+    /// not moved yet (or nobody joined), else abandoned without a winner. `None` if over.
+    pub fn abandoned(&self, after: Duration) -> Option<Record> {
+        if self.result.is_some() {
+            return None;
+        }
+        let detail = format!("abandoned: nobody was seated for {} s", after.as_secs_f64());
+        let both_moved = self.has_moved(Side::White) && self.has_moved(Side::Black);
+        Some(if both_moved && self.phase() == MatchPhase::Playing {
+            ended(None, EndReason::Abandoned, detail)
+        } else {
+            ended(None, EndReason::Aborted, detail)
+        })
+    }
+
     /// Whether `side` has made at least one move.
     fn has_moved(&self, side: Side) -> bool {
         self.moves.iter().any(|m| m.side == side)
@@ -334,8 +412,20 @@ impl MatchState {
         action: &Action,
         now: Instant,
     ) -> Result<Decision, Refusal> {
-        if ack <= self.last_ack[idx(side)] {
-            return Ok(Decision::Duplicate);
+        let carried_out = &self.carried_out[idx(side)];
+        if let Some(&last) = carried_out.last()
+            && ack <= last
+        {
+            if carried_out.binary_search(&ack).is_ok() {
+                return Ok(Decision::Duplicate);
+            }
+            return Err(Refusal::new(
+                ErrorCode::StaleId,
+                format!(
+                    "id {ack} is not above {last}, the last id carried out for your seat: \
+                     match actions need ids that increase per seat, across reconnects"
+                ),
+            ));
         }
         let over = || {
             Refusal::new(
@@ -439,6 +529,15 @@ impl MatchState {
                             ),
                         ));
                     }
+                    // A match that could still be aborted has no game in it to win or draw:
+                    // the claim aborts it, as the player could have done themselves.
+                    Some(_) if !(self.has_moved(Side::White) && self.has_moved(Side::Black)) => {
+                        vec![ended(
+                            None,
+                            EndReason::Aborted,
+                            format!("{opponent} left before both sides moved: aborted"),
+                        )]
+                    }
                     Some(_) => match kind {
                         ClaimKind::Win => vec![ended(
                             Some(side),
@@ -506,7 +605,10 @@ impl MatchState {
 
     fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
         if side_of(self.position.turn()) != side {
-            return Err(Refusal::new(ErrorCode::NotYourTurn, "not your turn"));
+            return Err(Refusal::new(
+                ErrorCode::NotYourTurn,
+                format!("not your turn: {} to move", side.opposite()),
+            ));
         }
         let squares = squares(route)?;
         // One generation of the legal moves resolves, writes and plays the move.
@@ -517,6 +619,8 @@ impl MatchState {
             .move_from_route_in(&squares, &legal)
             .map_err(|err| illegal(err.to_string()))?;
         let clock = match &self.clock {
+            // A player's clock does not run before that player's first move.
+            Some(clock) if !self.has_moved(side) => Some(clock.after_first_move(side, now)),
             Some(clock) => match clock.after_move(side, now) {
                 Ok(state) => Some(state),
                 Err(Flagged(_)) => {
@@ -591,12 +695,10 @@ impl MatchState {
                     token,
                     name: joined.name.clone(),
                 });
-                if self.phase() == MatchPhase::Playing
-                    && let Some(tc) = self.setup.time_control
-                {
-                    let mut clock = Clock::new(tc);
-                    clock.start(Side::White, now);
-                    self.clock = Some(clock);
+                if self.phase() == MatchPhase::Playing {
+                    // No clock runs yet: each side's starts after its first move.
+                    self.clock = self.setup.time_control.map(Clock::new);
+                    self.first_move_since = self.moves.is_empty().then_some(now);
                 }
             }
             MatchEvent::Moved(moved) => {
@@ -616,6 +718,7 @@ impl MatchState {
                 }
                 self.moves.push(moved.played.clone());
                 self.played.push(mv);
+                self.first_move_since = (self.moves.len() < 2).then_some(now);
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
@@ -630,6 +733,7 @@ impl MatchState {
                 }
                 self.draw_offer = None;
                 self.claim_at = [None, None];
+                self.first_move_since = None;
                 self.result = Some(result.clone());
             }
             MatchEvent::RematchOffered(side) => self.rematch_offer = Some(*side),
@@ -640,18 +744,34 @@ impl MatchState {
             }
         }
         if let Some((side, ack)) = record.ack {
-            let last = &mut self.last_ack[idx(side)];
-            *last = (*last).max(ack);
+            let carried_out = &mut self.carried_out[idx(side)];
+            if carried_out.last().is_none_or(|&last| ack > last) {
+                carried_out.push(ack);
+            }
         }
         self.v += 1;
         Ok(())
     }
 
-    /// Folds a stored `record` in at `now` (like `apply`) and returns it as it was first
+    /// Notes when the match started, from the time (`at_ms`) of the event that took the
+    /// second seat.
+    fn stamp(&mut self, at_ms: i64) {
+        if self.started_ms.is_none() && self.seats.iter().all(Option::is_some) {
+            self.started_ms = Some(at_ms);
+        }
+    }
+
+    /// Folds a stored `record` in at `now` at Unix time `at_ms` (like `apply`) and returns it as it was first
     /// sent: a stored move leaves out the FEN and the legal moves after it, which are filled
     /// in here from the position the move led to.
-    pub fn replay(&mut self, mut record: Record, now: Instant) -> Result<Record, String> {
+    pub fn replay(
+        &mut self,
+        mut record: Record,
+        now: Instant,
+        at_ms: i64,
+    ) -> Result<Record, String> {
         self.apply(&record, now)?;
+        self.stamp(at_ms);
         if let MatchEvent::Moved(moved) = &mut record.event {
             moved.fen = self.position.fen();
             moved.legal_moves = if self.position.status().outcome().is_some() {
@@ -673,6 +793,7 @@ impl MatchState {
         at_ms: i64,
     ) -> Result<Write, String> {
         self.apply(record, now)?;
+        self.stamp(at_ms);
         let body = match &record.event {
             // What replay derives from the position is not stored (see `replay`).
             MatchEvent::Moved(moved) => serde_json::to_string(&Record {
@@ -711,13 +832,15 @@ impl MatchState {
             position,
             moves,
             played,
-            last_ack,
+            carried_out,
             clock,
             draw_offer,
             rematch_offer,
             rematch,
             result,
             claim_at,
+            started_ms,
+            first_move_since,
         } = self;
         Savepoint {
             v: *v,
@@ -725,13 +848,15 @@ impl MatchState {
             position: *position,
             moves: moves.len(),
             played: played.len(),
-            last_ack: *last_ack,
+            carried_out: carried_out.each_ref().map(Vec::len),
             clock: clock.clone(),
             draw_offer: *draw_offer,
             rematch_offer: *rematch_offer,
             rematch: rematch.clone(),
             result: result.clone(),
             claim_at: *claim_at,
+            started_ms: *started_ms,
+            first_move_since: *first_move_since,
         }
     }
 
@@ -743,26 +868,32 @@ impl MatchState {
             position,
             moves,
             played,
-            last_ack,
+            carried_out,
             clock,
             draw_offer,
             rematch_offer,
             rematch,
             result,
             claim_at,
+            started_ms,
+            first_move_since,
         } = savepoint;
         self.v = v;
         self.seats = seats;
         self.position = position;
         self.moves.truncate(moves);
         self.played.truncate(played);
-        self.last_ack = last_ack;
+        for (ids, len) in self.carried_out.iter_mut().zip(carried_out) {
+            ids.truncate(len);
+        }
         self.clock = clock;
         self.draw_offer = draw_offer;
         self.rematch_offer = rematch_offer;
         self.rematch = rematch;
         self.result = result;
         self.claim_at = claim_at;
+        self.started_ms = started_ms;
+        self.first_move_since = first_move_since;
     }
 
     /// Whether `side` is marked absent.
@@ -814,10 +945,16 @@ impl MatchState {
         }
     }
 
-    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on or after an abort.
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on, after an abort, or when
+    /// both players abandoned it (no result).
     pub fn result_token(&self) -> &'static str {
         match &self.result {
-            Some(result) if result.reason == EndReason::Aborted => "*",
+            Some(result)
+                if result.reason == EndReason::Aborted
+                    || (result.reason == EndReason::Abandoned && result.winner.is_none()) =>
+            {
+                "*"
+            }
             Some(result) => match result.winner {
                 Some(Side::White) => "2-0",
                 Some(Side::Black) => "0-2",
@@ -836,8 +973,17 @@ impl MatchState {
                 .map(|seat| seat.name.replace(['"', '\\'], ""))
                 .unwrap_or_else(|| "?".into())
         };
+        let (date, time) = self
+            .started_ms
+            .and_then(utc_date_time)
+            .unwrap_or_else(|| ("????.??.??".into(), "??:??:??".into()));
+        let time_control = match self.setup.time_control {
+            Some(tc) => format!("{}+{}", seconds(tc.initial_ms), seconds(tc.increment_ms)),
+            None => "-".into(),
+        };
         let mut tags = format!(
-            "[Event \"Boardcast match {}\"]\n[White \"{}\"]\n[Black \"{}\"]\n",
+            "[Event \"Boardcast match {}\"]\n[Site \"Boardcast\"]\n[Date \"{date}\"]\n\
+             [Time \"{time}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[TimeControl \"{time_control}\"]\n",
             self.id,
             name(Side::White),
             name(Side::Black)
@@ -846,13 +992,6 @@ impl MatchState {
             tags.push_str(&format!(
                 "[Termination \"{}\"]\n",
                 result.detail.replace(['"', '\\'], "")
-            ));
-        }
-        if let Some(tc) = self.setup.time_control {
-            tags.push_str(&format!(
-                "[TimeControl \"{}+{}\"]\n",
-                tc.initial_ms / 1000,
-                tc.increment_ms / 1000
             ));
         }
         Ok(tags + &game)
@@ -911,9 +1050,13 @@ mod tests {
         carry_out(&mut state, Side::White, 5, Action::Move(vec![32, 28]), now);
         let again = state.decide(Side::White, 5, &Action::Move(vec![32, 28]), now);
         assert_eq!(again, Ok(Decision::Duplicate));
+        // An id below the last that was never carried out is stale, not a silent duplicate.
         assert_eq!(
-            state.decide(Side::White, 4, &Action::Resign, now),
-            Ok(Decision::Duplicate)
+            state
+                .decide(Side::White, 4, &Action::Resign, now)
+                .unwrap_err()
+                .code,
+            ErrorCode::StaleId
         );
         // Black's ids are its own.
         carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
@@ -927,10 +1070,51 @@ mod tests {
         ));
     }
 
+    /// A match in which each side has moved once.
+    fn opened(now: Instant) -> MatchState {
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        state
+    }
+
+    #[test]
+    fn a_claim_before_both_sides_moved_aborts_the_match() {
+        let t0 = Instant::now();
+        for moves in [0, 1] {
+            let mut state = playing(t0);
+            if moves == 1 {
+                carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t0);
+            }
+            let left = Record::new(MatchEvent::PlayerLeft(Absence {
+                side: Side::Black,
+                claim_in_ms: 0,
+            }));
+            state.apply(&left, t0).unwrap();
+            carry_out(
+                &mut state,
+                Side::White,
+                2,
+                Action::Claim(ClaimKind::Win),
+                t0,
+            );
+            let result = state.result().unwrap();
+            assert_eq!(
+                (result.winner, result.reason, result.detail.as_str()),
+                (
+                    None,
+                    EndReason::Aborted,
+                    "black left before both sides moved: aborted"
+                ),
+                "after {moves} moves"
+            );
+        }
+    }
+
     #[test]
     fn a_claim_waits_for_the_grace_period() {
         let t0 = Instant::now();
-        let mut state = playing(t0);
+        let mut state = opened(t0);
         let left = Record::new(MatchEvent::PlayerLeft(Absence {
             side: Side::Black,
             claim_in_ms: 1_000,
@@ -938,7 +1122,7 @@ mod tests {
         state.apply(&left, t0).unwrap();
         let early = state.decide(
             Side::White,
-            1,
+            2,
             &Action::Claim(ClaimKind::Draw),
             t0 + Duration::from_millis(999),
         );
@@ -946,7 +1130,7 @@ mod tests {
         carry_out(
             &mut state,
             Side::White,
-            1,
+            2,
             Action::Claim(ClaimKind::Draw),
             t0 + Duration::from_millis(1_000),
         );
@@ -956,11 +1140,11 @@ mod tests {
             (None, EndReason::DrawClaimed)
         );
         // The absent side cannot claim against the one who stayed.
-        let mut state = playing(t0);
+        let mut state = opened(t0);
         state.apply(&left, t0).unwrap();
         let wrong = state.decide(
             Side::Black,
-            1,
+            2,
             &Action::Claim(ClaimKind::Win),
             t0 + Duration::from_secs(5),
         );
@@ -999,7 +1183,7 @@ mod tests {
             };
             assert!(!body.contains("legal_moves\":[{"), "{body}");
             let back = replayed
-                .replay(serde_json::from_str(&body).unwrap(), now)
+                .replay(serde_json::from_str(&body).unwrap(), now, 0)
                 .unwrap();
             assert_eq!(&back, record);
         }
@@ -1007,7 +1191,7 @@ mod tests {
             replayed.snapshot(now, [false, false]),
             live.snapshot(now, [false, false])
         );
-        assert_eq!(replayed.last_ack, [2, 2]);
+        assert_eq!(replayed.carried_out, [vec![1, 2], vec![1, 2]]);
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
     }
 
@@ -1031,6 +1215,58 @@ mod tests {
         assert!(state.result().is_some());
         state.restore(savepoint);
         assert_eq!(state.snapshot(now, [true, true]), before);
-        assert_eq!((state.last_ack, state.played.len()), ([1, 0], 0));
+        assert_eq!(
+            (state.carried_out.clone(), state.played.len()),
+            ([vec![1], vec![]], 0)
+        );
+    }
+
+    #[test]
+    fn each_side_owes_a_first_move_within_the_timeout_and_then_nothing() {
+        let t0 = Instant::now();
+        let timeout = Duration::from_secs(30);
+        let mut state = playing(t0);
+        assert_eq!(state.first_move_deadline(timeout), Some(t0 + timeout));
+        assert_eq!(
+            state.first_move_missed(t0 + timeout - Duration::from_millis(1), timeout),
+            None
+        );
+        let missed = state.first_move_missed(t0 + timeout, timeout).unwrap();
+        let MatchEvent::Ended(result) = missed.event else {
+            panic!("{missed:?}");
+        };
+        assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+        assert_eq!(result.detail, "white did not make a first move within 30 s");
+        // Black's time for its first move starts with White's.
+        let t1 = t0 + Duration::from_secs(10);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t1);
+        assert_eq!(state.first_move_deadline(timeout), Some(t1 + timeout));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
+        assert_eq!(state.first_move_deadline(timeout), None);
+        assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
+    }
+
+    #[test]
+    fn an_abandoned_match_is_aborted_before_both_moved_and_undecided_after() {
+        let now = Instant::now();
+        let after = Duration::from_secs(600);
+        let reason = |state: &MatchState| match state.abandoned(after).map(|r| r.event) {
+            Some(MatchEvent::Ended(result)) => Some((result.winner, result.reason)),
+            _ => None,
+        };
+        let mut state = playing(now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Abandoned)));
+        let record = state.abandoned(after).unwrap();
+        state.apply(&record, now).unwrap();
+        assert_eq!(state.result_token(), "*");
+        assert_eq!(
+            reason(&state),
+            None,
+            "a finished match is not abandoned again"
+        );
     }
 }

@@ -71,13 +71,25 @@ impl TestServer {
 /// Stores a match that starts from `fen` with both seats taken (tokens `white_token` and
 /// `black_token`), as an operator could; the server resumes it at start-up.
 pub async fn seed_match(db: &Path, id: &str, fen: &str, white_token: &str, black_token: &str) {
-    let (storage, _) = Storage::open(db).expect("open storage");
     let setup = Setup {
         time_control: None,
         public: false,
         rematch_of: None,
         start_fen: Some(fen.to_owned()),
     };
+    seed_match_with(db, id, setup, white_token, black_token).await;
+}
+
+/// Stores a match with `setup` (any time control, even one the lobby refuses) and both seats
+/// taken, as an operator could; the server resumes it at start-up.
+pub async fn seed_match_with(
+    db: &Path,
+    id: &str,
+    setup: Setup,
+    white_token: &str,
+    black_token: &str,
+) {
+    let (storage, _) = Storage::open(db).expect("open storage");
     let body = |record: Record| serde_json::to_string(&record).unwrap();
     storage
         .commit(vec![

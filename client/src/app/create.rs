@@ -1,0 +1,126 @@
+//! The home screen's "new match" form (`c`): time control (presets, custom or untimed),
+//! colour and whether the seek is listed, the same choices `boardcast play` offers.
+
+use boardcast_protocol::{ColorChoice, TimeControl};
+
+/// Time controls offered, then "untimed" and "custom".
+pub const PRESETS: [&str; 6] = ["1+0", "3+2", "5+3", "10+5", "15+10", "30+20"];
+
+/// The rows of the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Time,
+    Colour,
+    Visibility,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateForm {
+    pub field: Field,
+    /// Index into [`PRESETS`], then `PRESETS.len()` for untimed and `+ 1` for custom.
+    pub time: usize,
+    /// The custom time control as typed (`7+2`).
+    pub custom: String,
+    pub color: ColorChoice,
+    pub public: bool,
+    /// Why the last Enter did not create (a custom time that does not parse).
+    pub error: Option<String>,
+}
+
+const UNTIMED: usize = PRESETS.len();
+const CUSTOM: usize = PRESETS.len() + 1;
+
+impl CreateForm {
+    /// 5+3, random colour, listed (or private, for `C`).
+    pub fn new(public: bool) -> CreateForm {
+        CreateForm {
+            field: Field::Time,
+            time: 2,
+            custom: String::new(),
+            color: ColorChoice::Random,
+            public,
+            error: None,
+        }
+    }
+
+    pub fn next_field(&mut self, down: bool) {
+        use Field::*;
+        self.field = match (self.field, down) {
+            (Time, true) | (Visibility, false) => Colour,
+            (Colour, true) => Visibility,
+            (Colour, false) => Time,
+            (Visibility, true) | (Time, false) => self.field,
+        };
+    }
+
+    /// `←` / `→` on the selected row.
+    pub fn change(&mut self, forward: bool) {
+        self.error = None;
+        match self.field {
+            Field::Time => {
+                self.time = if forward {
+                    (self.time + 1).min(CUSTOM)
+                } else {
+                    self.time.saturating_sub(1)
+                }
+            }
+            Field::Colour => {
+                let order = [ColorChoice::Random, ColorChoice::White, ColorChoice::Black];
+                let at = order.iter().position(|c| *c == self.color).unwrap_or(0);
+                let next = if forward {
+                    at + 1
+                } else {
+                    at + order.len() - 1
+                };
+                self.color = order[next % order.len()];
+            }
+            Field::Visibility => self.public = !self.public,
+        }
+    }
+
+    /// Whether typed characters go into the custom time control.
+    pub fn typing(&self) -> bool {
+        self.field == Field::Time && self.time == CUSTOM
+    }
+
+    pub fn time_label(&self) -> String {
+        match self.time {
+            UNTIMED => "untimed".to_owned(),
+            CUSTOM => format!("custom: {}_", self.custom),
+            preset => PRESETS[preset].to_owned(),
+        }
+    }
+
+    pub fn colour_label(&self) -> &'static str {
+        match self.color {
+            ColorChoice::Random => "random",
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+        }
+    }
+
+    pub fn visibility_label(&self) -> &'static str {
+        if self.public {
+            "public (listed as an open seek)"
+        } else {
+            "private (invite code only)"
+        }
+    }
+
+    /// The chosen time control, or why the custom one is not one.
+    pub fn time_control(&self) -> Result<Option<TimeControl>, String> {
+        match self.time {
+            UNTIMED => Ok(None),
+            CUSTOM => self.custom.trim().parse().map(Some).map_err(|e| {
+                format!(
+                    "`{}` is not a time control: {e} (MINUTES+SECONDS, e.g. 7+2)",
+                    self.custom.trim()
+                )
+            }),
+            preset => PRESETS[preset]
+                .parse()
+                .map(Some)
+                .map_err(|e| format!("{e}")),
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The match page's buttons: draw offer, rematch, resignation, claiming the win.
+
+use super::*;
+
+/// Waits until the page shows the match `match_id` (its address and a board online).
+async fn wait_on_match(browser: &Browser, who: &str, match_id: &str) {
+    browser
+        .wait_until(
+            &format!("{who} on match {match_id}"),
+            "return location.pathname === '/m/' + arguments[0];",
+            vec![json!(match_id)],
+        )
+        .await;
+    wait_match_page(browser, who).await;
+}
+
+/// The match page's buttons as two people use them: a draw offered and accepted, a rematch
+/// offered and accepted (colours swapped, both pages move to it), and a resignation that
+/// asks first.
+#[tokio::test]
+async fn draw_offer_rematch_and_resignation_through_the_buttons() {
+    let test = "draw_offer_rematch_and_resignation_through_the_buttons";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let game = &reference_games()[0];
+    let (white, black, created) = seated_pair(&driver, server.addr(), "15+10").await;
+    play_opening(&white, &black, game, 2).await;
+
+    // Draw: offered by white, accepted by black.
+    white.click("[data-action=offer-draw]").await;
+    black.click("[data-action=accept-draw]").await;
+    for (who, browser) in [("white", &white), ("black", &black)] {
+        let (result, text) = wait_result(browser, who, Duration::from_secs(30)).await;
+        assert_eq!(result, "draw", "{who}");
+        assert!(text.contains("draw by agreement"), "{who}: {text:?}");
+    }
+
+    // Rematch: offered by black, accepted by white; both pages go to the new match, where
+    // the colours are swapped.
+    black.click("[data-action=rematch]").await;
+    white.click("[data-action=accept-rematch]").await;
+    let rematch = white
+        .wait_until(
+            "the rematch's address",
+            "const p = location.pathname;
+             return p.startsWith('/m/') && p !== '/m/' + arguments[0] ? p.slice(3) : null;",
+            vec![json!(created.match_id)],
+        )
+        .await;
+    let rematch = rematch.as_str().expect("a match id").to_owned();
+    wait_on_match(&white, "the old white player", &rematch).await;
+    wait_on_match(&black, "the old black player", &rematch).await;
+    assert_eq!(
+        white.attr("#board", "data-orientation").await.as_deref(),
+        Some("black")
+    );
+    assert_eq!(
+        black.attr("#board", "data-orientation").await.as_deref(),
+        Some("white")
+    );
+
+    // Resigning asks first: cancel keeps playing, confirm ends the game.
+    let first = &plies(game)[0];
+    play_by_clicks(&black, &first.route, first.capture, first.how).await;
+    wait_fen(&white, "the new black player", &game.fens[0]).await;
+    white.click("[data-action=resign]").await;
+    white.click("[data-action=cancel]").await;
+    white.wait_visible("[data-action=resign]").await;
+    assert!(
+        white.attr("#result", "data-result").await.is_none(),
+        "cancel did not resign"
+    );
+    white.click("[data-action=resign]").await;
+    white.click("[data-action=confirm]").await;
+    for (who, browser) in [("white", &white), ("black", &black)] {
+        let (result, text) = wait_result(browser, who, Duration::from_secs(30)).await;
+        assert_eq!(result, "white", "{who}: the new white player wins");
+        assert!(text.contains("black resigned"), "{who}: {text:?}");
+    }
+    white.close().await;
+    black.close().await;
+}
+
+/// When the opponent has gone (closed the page) for the grace period, the player still there
+/// sees the countdown and then claims the win with the button.
+#[tokio::test]
+async fn a_player_claims_the_win_when_the_opponent_is_gone() {
+    let test = "a_player_claims_the_win_when_the_opponent_is_gone";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&["--grace", "8s"]);
+    let game = &reference_games()[0];
+    let (white, black, _) = seated_pair(&driver, server.addr(), "15+10").await;
+    // Both have moved (a player who never moved would rather see the match aborted).
+    play_opening(&white, &black, game, 2).await;
+
+    black.close().await;
+    wait_presence(&white, "white", "black", "gone").await;
+    white.wait_visible("#claim").await;
+    assert!(
+        white
+            .text("#claim")
+            .await
+            .contains("you may claim the game in"),
+        "the countdown: {:?}",
+        white.text("#claim").await
+    );
+    white
+        .wait_until(
+            "the claim button to be enabled",
+            "const b = document.querySelector('[data-action=claim-win]');
+             return b !== null && !b.disabled && b.getClientRects().length > 0;",
+            vec![],
+        )
+        .await;
+    white.click("[data-action=claim-win]").await;
+    let (result, text) = wait_result(&white, "white", Duration::from_secs(30)).await;
+    assert_eq!(result, "white", "claimed: {text:?}");
+    white.close().await;
+}

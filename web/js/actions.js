@@ -1,0 +1,297 @@
+/**
+ * Intents → envelopes. Every function takes the state, changes it, and returns effects for
+ * main.js to carry out (`{send}`, `{navigate}`, `{saveSeat}`); none touches the DOM.
+ * Match commands stay in `state.outbox` until their reply, and are re-sent with the same id
+ * after a reconnect (PROTOCOL.md §9).
+ * @module actions
+ */
+
+/** @typedef {{send?: object, navigate?: string, replace?: boolean, saveSeat?: object, forgetSeat?: string, copy?: string}} Effect */
+
+const CLIENT = 'boardcast-web/0.1.0';
+const SEAT_ACTIONS = new Set([
+  'resign', 'offer_draw', 'accept_draw', 'decline_draw', 'abort',
+  'offer_rematch', 'accept_rematch', 'decline_rematch',
+]);
+
+/** A request with a fresh id; match commands are also kept until answered. */
+export function request(state, kind, msg, matchCommand = false) {
+  const id = state.nextId++;
+  const envelope = { id, msg };
+  state.pending[id] = { kind, msg };
+  if (matchCommand) state.outbox.push(envelope);
+  return { send: envelope };
+}
+
+/** A display name the server accepts: 1–32 characters, no control characters. */
+export function validName(name) {
+  const n = String(name || '').trim();
+  return n.length >= 1 && [...n].length <= 32 && !/[\u0000-\u001f\u007f]/.test(n) ? n : null;
+}
+
+/** `hello` with the stored name, if there is one. */
+export function hello(state) {
+  const name = validName(state.name);
+  return name ? [request(state, 'hello', { hello: { protocol: 1, client: CLIENT, name } })] : [];
+}
+
+/** Sets the display name (kept by main.js) and tells the server. */
+export function rename(state, name) {
+  state.name = validName(name) || '';
+  return hello(state);
+}
+
+/**
+ * What to send once `welcome` arrived: the name, then follow the page's target (resuming a
+ * seat or re-watching from the last version seen), then every unanswered match command
+ * again, with its original id.
+ */
+export function enter(state) {
+  const effects = [...hello(state), ...follow(state)];
+  if (effects.some((e) => e.navigate)) return effects;
+  for (const envelope of state.outbox) effects.push({ send: envelope });
+  return effects;
+}
+
+/** The requests that show the page's target: lobby, seat, match or channel. */
+export function follow(state) {
+  const { page, id } = state.route;
+  if (page === 'lobby') return [listLobby(state)];
+  if (page === 'match') {
+    const seat = state.seats[id];
+    const since_v = state.match && state.match.match_id === id ? state.match.v : null;
+    return [seat
+      ? request(state, 'resume', { resume: { token: seat.token, since_v } })
+      : request(state, 'watch', { watch: { target: { match: id }, since_v } })];
+  }
+  if (page === 'invite') {
+    const held = Object.values(state.seats).find((seat) => seat.invite_code === id);
+    if (held) return [{ navigate: `/m/${held.match_id}`, replace: true }];
+    return [request(state, 'join', { join_match: { code: id } })];
+  }
+  if (page === 'tv' || page === 'game') {
+    const since_v = state.channel && state.channel.channel === id ? state.channel.v : null;
+    return [request(state, 'watch', { watch: { target: { channel: id }, since_v } }), leaderboard(state)];
+  }
+  return [];
+}
+
+export const listLobby = (state) => request(state, 'lobby', 'list_lobby');
+export const leaderboard = (state) => request(state, 'leaderboard', { leaderboard: { limit: 10 } });
+
+/**
+ * A new match from the lobby form.
+ * @param {{time: string, minutes: number, increment: number, color: string, private: boolean}} form
+ */
+export function createMatch(state, form) {
+  let time_control = null;
+  const preset = /^(\d+)\+(\d+)$/.exec(form.time);
+  if (preset) time_control = { initial_ms: +preset[1] * 60000, increment_ms: +preset[2] * 1000 };
+  if (form.time === 'custom') {
+    time_control = {
+      initial_ms: Math.round(Number(form.minutes) * 60000),
+      increment_ms: Math.round(Number(form.increment) * 1000),
+    };
+    const bad = !Number.isFinite(time_control.initial_ms) || !Number.isFinite(time_control.increment_ms)
+      || time_control.initial_ms < 0 || time_control.increment_ms < 0
+      || time_control.initial_ms + time_control.increment_ms === 0;
+    if (bad) {
+      state.notice = { text: 'custom time: give minutes and increment (not both 0)', code: '' };
+      return [];
+    }
+  }
+  const color = ['white', 'black', 'random'].includes(form.color) ? form.color : 'random';
+  return [request(state, 'create', { create_match: { time_control, color, public: !form.private } })];
+}
+
+export const joinById = (state, matchId) =>
+  [request(state, 'join', { join_match: { id: matchId } })];
+
+/** A seat command (`resign`, `offer_draw`, …) of the match shown. */
+export function seatCommand(state, kind) {
+  const seat = state.seat;
+  if (!seat || !SEAT_ACTIONS.has(kind)) return [];
+  state.ui.confirm = null;
+  return [request(state, kind, { [kind]: { match_id: seat.match_id, token: seat.token } }, true)];
+}
+
+export function claim(state, kind) {
+  const seat = state.seat;
+  if (!seat) return [];
+  return [request(state, 'claim', { claim: { match_id: seat.match_id, token: seat.token, kind } }, true)];
+}
+
+/** Plays `route` (one of the server's legal routes, or a typed one the server will judge). */
+export function move(state, route) {
+  const seat = state.seat;
+  clearInput(state);
+  if (!seat) return [];
+  state.notice = { text: '', code: '' };
+  return [request(state, 'move', { move: { match_id: seat.match_id, token: seat.token, route } }, true)];
+}
+
+/** True while a move of ours waits for its reply: no second move meanwhile. */
+export const movePending = (state) => state.outbox.some((e) => e.msg.move);
+
+/** Forgets a half-entered move. */
+export function clearInput(state) {
+  state.ui.hops = [];
+  state.ui.choices = [];
+  state.ui.preview = null;
+}
+
+/** The legal moves the seated player may enter now (none for watchers or off-turn). */
+export function playable(state) {
+  const m = state.match;
+  if (!m || !state.seat || m.phase !== 'playing' || m.turn !== state.seat.side) return [];
+  if (state.ui.viewPly !== null || movePending(state)) return [];
+  return m.legal_moves;
+}
+
+/** Legal moves whose route begins with the squares clicked so far. */
+export function candidates(state) {
+  const hops = state.ui.hops;
+  return playable(state).filter((m) => hops.every((sq, i) => m.route[i] === sq));
+}
+
+/** Squares worth clicking next: next landing squares and final squares of the candidates. */
+export function destinations(state) {
+  const hops = state.ui.hops;
+  const dests = new Set();
+  if (!hops.length) return dests;
+  for (const m of candidates(state)) {
+    if (m.route.length > hops.length) {
+      dests.add(m.route[hops.length]);
+      dests.add(m.route[m.route.length - 1]);
+    }
+  }
+  return dests;
+}
+
+/** Squares holding a piece that can move now. */
+export const movable = (state) => new Set(playable(state).map((m) => m.route[0]));
+
+/**
+ * A click (or a drop) on a Frisian square: pick a piece, go on along a capture route, or
+ * complete a move. Ambiguous captures leave `ui.choices` for the chooser.
+ */
+export function clickSquare(state, square) {
+  const ui = state.ui;
+  if (ui.hops.length && destinations(state).has(square)) {
+    const depth = ui.hops.length;
+    const cands = candidates(state);
+    const byNext = cands.filter((m) => m.route[depth] === square);
+    const byFinal = cands.filter((m) => m.route.length > depth && m.route[m.route.length - 1] === square);
+    if (byNext.length === 1) return move(state, byNext[0].route);
+    if (byNext.length === 0 && byFinal.length === 1) return move(state, byFinal[0].route);
+    if (byNext.length > 1) {
+      ui.hops = [...ui.hops, square];
+      const left = candidates(state);
+      const finals = new Set(left.map((m) => m.route[m.route.length - 1]));
+      ui.choices = finals.size === 1 ? left.map((m) => m.route) : [];
+      return [];
+    }
+    ui.choices = byFinal.map((m) => m.route);
+    return [];
+  }
+  clearInput(state);
+  if (movable(state).has(square)) ui.hops = [square];
+  return [];
+}
+
+/** A route picked from the chooser. */
+export function chooseRoute(state, route) {
+  const legal = candidates(state).find((m) => m.route.join('x') === route.join('x'));
+  return legal ? move(state, legal.route) : [];
+}
+
+/**
+ * A move typed as `32-28`, `19x30`, `9x18x16` or `3228`. A unique legal match is played
+ * with its full route; anything else is sent as typed, so the server says why it refuses.
+ */
+export function typedMove(state, text) {
+  const t = String(text).trim();
+  let squares = t.split(/\s*[-x:]\s*|\s+/).filter(Boolean).map(Number);
+  if (/^\d{4}$/.test(t)) squares = [Number(t.slice(0, 2)), Number(t.slice(2))];
+  if (squares.length < 2 || squares.length > 21 || squares.some((n) => !Number.isInteger(n) || n < 1 || n > 50)) {
+    state.notice = { text: `"${t}" is not a move: write it as 32-28 or 19x30`, code: 'input' };
+    return [];
+  }
+  if (!state.seat) {
+    state.notice = { text: 'only the players can move', code: 'input' };
+    return [];
+  }
+  const legal = (state.match ? state.match.legal_moves : []).filter((m) =>
+    squares.length === 2
+      ? m.route[0] === squares[0] && m.route[m.route.length - 1] === squares[1]
+      : m.route.join('x') === squares.join('x'),
+  );
+  if (legal.length > 1) {
+    clearInput(state);
+    state.ui.hops = [squares[0]];
+    state.ui.choices = legal.map((m) => m.route);
+    state.notice = { text: 'several captures go there: choose the route', code: '' };
+    return [];
+  }
+  return move(state, legal.length === 1 ? legal[0].route : squares);
+}
+
+/** Steps the move list: `delta` plies, or to an absolute ply when `to` is given. */
+export function viewPly(state, delta, to) {
+  const m = state.match;
+  if (!m) return [];
+  const last = m.moves.length;
+  const from = state.ui.viewPly === null ? last : state.ui.viewPly;
+  const next = Math.max(0, Math.min(last, to !== undefined ? to : from + delta));
+  state.ui.viewPly = next === last ? null : next;
+  clearInput(state);
+  return [];
+}
+
+/* MinitChess predictions. */
+
+/** Legal `from-to` moves of the coming ply, as the server listed them. */
+export function minitLegal(state) {
+  const game = state.channel && state.channel.game;
+  if (!game || game.result) return [];
+  return game.legal || [];
+}
+
+/** A click on a MinitChess square: pick a from-square, then a to-square to predict. */
+export function minitClick(state, square) {
+  const legal = minitLegal(state);
+  const from = state.ui.minitFrom;
+  if (from && legal.includes(`${from}-${square}`)) {
+    state.ui.minitFrom = null;
+    return predict(state, from, square);
+  }
+  state.ui.minitFrom = legal.some((mv) => mv.startsWith(`${square}-`)) ? square : null;
+  return [];
+}
+
+export function predict(state, from, to) {
+  const game = state.channel.game;
+  state.prediction = { ply: game.next_ply, guess: `${from}-${to}`, state: 'waiting' };
+  return [request(state, 'predict', {
+    predict: { channel: state.channel.channel, ply: game.next_ply, from, to },
+  })];
+}
+
+/**
+ * An on-demand engine game.
+ * @param {{serial: string, white: string, black: string, pace: number, from: number}} form
+ */
+export function startEngineGame(state, form) {
+  const pace = Number(form.pace);
+  const ply_interval_ms = Number.isFinite(pace) && pace > 0 ? Math.round(pace * 1000) : null;
+  const from = Number(form.from);
+  return [request(state, 'engine', {
+    start_engine_game: {
+      serial: String(form.serial || '').trim().toUpperCase(),
+      white: form.white,
+      black: form.black,
+      ply_interval_ms,
+      reveal_from_ply: Number.isInteger(from) && from > 0 ? from : null,
+    },
+  })];
+}

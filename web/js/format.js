@@ -1,0 +1,70 @@
+/**
+ * Words and numbers as the page shows them. Pure functions, no DOM.
+ * @module format
+ */
+
+/**
+ * A clock reading: `m:ss`, `h:mm:ss` from an hour, tenths under ten seconds (`0:09.4`).
+ * @param {number} ms
+ */
+export function clockText(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) {
+    const tenths = Math.floor(t / 100);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const total = Math.floor(t / 1000);
+  const s = String(total % 60).padStart(2, '0');
+  const m = Math.floor(total / 60) % 60;
+  const h = Math.floor(total / 3600);
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** Below this a clock turns to its low-time colour: initial/8, between 10 s and 60 s. */
+export function lowTimeMs(timeControl) {
+  if (!timeControl) return 0;
+  return Math.min(60000, Math.max(10000, timeControl.initial_ms / 8));
+}
+
+/** `5+3`, `1½+0`, `untimed`. */
+export function timeControlText(tc) {
+  if (!tc) return 'untimed';
+  const minutes = tc.initial_ms / 60000;
+  const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(1);
+  return `${shown}+${Math.round(tc.increment_ms / 1000)}`;
+}
+
+/** The reasons of PROTOCOL.md §17 in the words of the rules. */
+const REASONS = {
+  no_legal_move: 'no legal move left',
+  resignation: 'resignation',
+  time_forfeit: 'time ran out',
+  draw_by_rule: 'draw by rule',
+  draw_by_agreement: 'draw by agreement',
+  aborted: 'game aborted',
+  abandoned: 'opponent left (win claimed)',
+  draw_claimed: 'opponent left (draw claimed)',
+};
+
+/**
+ * The result banner: score, who won, and the server's detail of why.
+ * @param {{winner: string|null, reason: string, detail: string}} result
+ */
+export function resultText(result) {
+  if (result.reason === 'aborted') return `Aborted · ${result.detail || 'no result'}`;
+  const score = result.winner === 'white' ? '2-0' : result.winner === 'black' ? '0-2' : '1-1';
+  const who = result.winner ? `${cap(result.winner)} is victorious` : 'Draw';
+  const why = result.detail || REASONS[result.reason] || result.reason;
+  return `${score} · ${who} · ${why}`;
+}
+
+/** `data-result` of the banner: the winner, `draw` or `aborted`. */
+export function resultKind(result) {
+  if (result.reason === 'aborted') return 'aborted';
+  return result.winner || 'draw';
+}
+
+export const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : '');
+
+/** Whole seconds, rounded up, for countdowns. */
+export const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));

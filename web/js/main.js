@@ -1,0 +1,141 @@
+/**
+ * Wiring, and the only place with globals: socket → receive → redraw; events → actions →
+ * socket. Also the browser's storage (name, ack ids, seat tokens per match), history and
+ * clipboard, which receive and actions ask for through effects.
+ * @module main
+ */
+
+import { initialState, parseRoute } from './state.js';
+import { receive, resetMatch } from './receive.js';
+import * as actions from './actions.js';
+import { connect } from './socket.js';
+import { listen } from './events.js';
+import { render } from './render/index.js';
+
+const SEAT_PREFIX = 'bc.seat.';
+const LOBBY_REFRESH_MS = 4000;
+const TICK_MS = 100;
+
+const storage = {
+  get(key) {
+    try { return localStorage.getItem(key); } catch { return null; }
+  },
+  set(key, value) {
+    try { localStorage.setItem(key, value); } catch { /* private mode: this tab only */ }
+  },
+  remove(key) {
+    try { localStorage.removeItem(key); } catch { /* nothing kept */ }
+  },
+};
+
+function storedSeats() {
+  const seats = {};
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(SEAT_PREFIX)) continue;
+      const seat = JSON.parse(localStorage.getItem(key) || 'null');
+      if (seat && typeof seat.token === 'string') seats[key.slice(SEAT_PREFIX.length)] = seat;
+    }
+  } catch { /* no storage: no seats kept */ }
+  return seats;
+}
+
+const state = initialState(parseRoute(location.pathname), {
+  name: storage.get('bc.name') || '',
+  nextId: Math.max(1, Number(storage.get('bc.nextId')) || 1),
+  seats: storedSeats(),
+});
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+
+let frame = 0;
+let tick = 0;
+function redraw() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    clearTimeout(tick);
+    if (render(state, root, performance.now())) tick = setTimeout(redraw, TICK_MS);
+  });
+}
+
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+const socket = connect(wsUrl, (event) => {
+  if (event.type === 'connected') {
+    state.conn = 'online';
+  } else if (event.type === 'message') {
+    run(receive(state, event.msg, performance.now()));
+    return;
+  } else if (event.type === 'garbled') {
+    console.warn('unreadable message from the server', event.text);
+  } else if (event.type === 'disconnected') {
+    state.conn = 'offline';
+    // Requests die with their connection; match commands stay to be re-sent.
+    const kept = new Set(state.outbox.map((e) => e.id));
+    for (const id of Object.keys(state.pending)) if (!kept.has(Number(id))) delete state.pending[id];
+  }
+  redraw();
+});
+
+/** Carries out the effects of receive and actions, then redraws. */
+function run(effects) {
+  for (const effect of effects) {
+    if (effect.send) {
+      socket.send(effect.send);
+      storage.set('bc.nextId', String(state.nextId));
+    } else if (effect.navigate) {
+      go(effect.navigate, effect.replace, effect.keepConnection);
+    } else if (effect.saveSeat) {
+      storage.set(SEAT_PREFIX + effect.saveSeat.match_id, JSON.stringify(effect.saveSeat));
+    } else if (effect.forgetSeat) {
+      storage.remove(SEAT_PREFIX + effect.forgetSeat);
+    } else if (effect.saveName !== undefined) {
+      storage.set('bc.name', effect.saveName);
+    } else if (effect.copy !== undefined) {
+      copy(effect.copy);
+    } else if (effect.reconnectAfter !== undefined) {
+      socket.reconnectAfter(effect.reconnectAfter);
+    }
+  }
+  redraw();
+}
+
+/** Shows another page in this same document and connection. */
+function go(path, replace, alreadyFollowed) {
+  if (location.pathname !== path) history[replace ? 'replaceState' : 'pushState'](null, '', path);
+  state.route = parseRoute(path);
+  state.notice = { text: '', code: '' };
+  if (alreadyFollowed) return;
+  resetMatch(state);
+  state.channel = null;
+  if (state.conn === 'online') run(actions.follow(state));
+}
+
+async function copy(value) {
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(value);
+    done = true;
+  } catch {
+    // Plain http on another host is no secure context: fall back to a selected text box.
+    const box = document.createElement('textarea');
+    box.value = value;
+    box.setAttribute('readonly', '');
+    box.className = 'offscreen';
+    document.body.append(box);
+    box.select();
+    try { done = document.execCommand('copy'); } catch { done = false; }
+    box.remove();
+  }
+  state.notice = { text: done ? `copied: ${value}` : `copy this: ${value}`, code: '' };
+  redraw();
+}
+
+window.addEventListener('popstate', () => go(location.pathname, true, false));
+document.addEventListener('visibilitychange', redraw);
+setInterval(() => {
+  if (state.route.page === 'lobby' && state.conn === 'online') run([actions.listLobby(state)]);
+}, LOBBY_REFRESH_MS);
+
+listen(root, state, run);
+redraw();

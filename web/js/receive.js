@@ -1,0 +1,294 @@
+/**
+ * Server messages folded into the state, in the manner of the terminal client's
+ * `Game::fold`: stale events are dropped, a gap asks again from the last version seen
+ * (PROTOCOL.md §8). Returns effects for main.js; never touches the DOM.
+ * @module receive
+ */
+
+import { opposite } from './state.js';
+import * as actions from './actions.js';
+
+/**
+ * @param {object} state
+ * @param {any} msg one decoded server message
+ * @param {number} now performance.now() when it arrived
+ * @returns {import('./actions.js').Effect[]}
+ */
+export function receive(state, msg, now) {
+  if (typeof msg !== 'object' || msg === null) return [];
+  const [type] = Object.keys(msg);
+  const body = msg[type];
+  switch (type) {
+    case 'welcome':
+      if (state.notice.code === 'shutdown') state.notice = { text: '', code: '' };
+      return actions.enter(state);
+    case 'ack': return ack(state, body);
+    case 'error': return refused(state, body);
+    case 'lobby':
+      // `lobby` names no id: it answers the oldest `list_lobby`.
+      answered(state, Object.keys(state.pending).find((id) => state.pending[id].kind === 'lobby'));
+      state.lobby = { ...body, loaded: true };
+      return [];
+    case 'seat': return seat(state, body);
+    case 'match_snapshot': return matchSnapshot(state, body, now);
+    case 'match_event': return matchEvent(state, body, now);
+    case 'channel_snapshot': return channelSnapshot(state, body, now);
+    case 'channel_event': return channelEvent(state, body, now);
+    case 'crowd': return crowd(state, body);
+    case 'game_created':
+      answered(state, body.id);
+      return [{ navigate: `/g/${body.channel}` }];
+    case 'prediction_result': return predictionResult(state, body);
+    case 'leaderboard':
+      answered(state, body.id);
+      state.leaderboard = body.entries;
+      return [];
+    case 'shutdown':
+      state.notice = { text: `server: ${body.reason}`, code: 'shutdown' };
+      return [{ reconnectAfter: body.reconnect_after_ms }];
+    default:
+      return []; // pong, and messages of later servers (PROTOCOL.md §3.6)
+  }
+}
+
+/** The request `id` is answered: forget it, and its copy in the outbox. */
+function answered(state, id) {
+  const request = state.pending[id];
+  delete state.pending[id];
+  state.outbox = state.outbox.filter((e) => e.id !== id);
+  return request;
+}
+
+function ack(state, { id }) {
+  const request = answered(state, id);
+  if (request && request.kind === 'predict' && state.prediction.state === 'none') {
+    state.prediction.state = 'waiting';
+  }
+  return [];
+}
+
+function refused(state, { id, code, message }) {
+  const request = id === null ? null : answered(state, id);
+  state.notice = { text: message, code };
+  if (!request) return [];
+  if (request.kind === 'move') actions.clearInput(state);
+  if (code === 'stale_id') {
+    // Ids must grow per seat (PROTOCOL.md §9); the message names the last one carried out.
+    const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));
+    if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
+  }
+  if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
+  if (request.kind === 'resume' && code === 'invalid_token') {
+    // The seat is gone (another server, or a wiped database): watch instead.
+    const matchId = state.route.id;
+    delete state.seats[matchId];
+    state.seat = null;
+    return [{ forgetSeat: matchId }, watch(state, { match: matchId }, null)];
+  }
+  return [];
+}
+
+function seat(state, body) {
+  answered(state, body.id);
+  const held = {
+    match_id: body.match_id, token: body.token, side: body.side, invite_code: body.invite_code,
+  };
+  state.seats[body.match_id] = held;
+  const effects = [{ saveSeat: held }];
+  if (state.route.page !== 'match' || state.route.id !== body.match_id) {
+    // A created, joined or rematch seat: show its match, in this same connection.
+    const fromInvite = state.route.page === 'invite';
+    state.route = { page: 'match', id: body.match_id };
+    resetMatch(state);
+    effects.push({ navigate: `/m/${body.match_id}`, replace: fromInvite, keepConnection: true });
+  }
+  state.seat = held;
+  return effects;
+}
+
+/** Forgets the match shown, before another one is shown. */
+export function resetMatch(state) {
+  state.match = null;
+  state.fens = {};
+  state.watchers = 0;
+  state.ui.viewPly = null;
+  state.ui.confirm = null;
+  actions.clearInput(state);
+}
+
+function matchSnapshot(state, snap, now) {
+  if (state.route.page !== 'match' || snap.match_id !== state.route.id) return [];
+  if (state.match && snap.v < state.match.v) return [];
+  state.match = { ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })) };
+  state.matchAt = now;
+  state.fens = { [snap.moves.length]: snap.fen };
+  actions.clearInput(state);
+  state.seat = state.seats[snap.match_id] || null;
+  return [];
+}
+
+function matchEvent(state, { match_id, v, event }, now) {
+  const m = state.match;
+  if (!m || m.match_id !== match_id || v <= m.v) return [];
+  if (v > m.v + 1) return refollow(state);
+  m.v = v;
+  const [type] = typeof event === 'string' ? [event] : Object.keys(event);
+  const body = typeof event === 'string' ? null : event[type];
+  switch (type) {
+    case 'player_joined':
+      m[body.side] = { name: body.name, connected: true };
+      if (m.white && m.black && !m.result) {
+        m.phase = 'playing';
+        // player_joined carries no legal moves: a seated player asks for a snapshot.
+        if (state.seat) return [rejoin(state)];
+      }
+      break;
+    case 'moved': {
+      const played = body.played;
+      m.moves.push(played);
+      m.fen = body.fen;
+      m.turn = opposite(played.side);
+      m.clock = body.clock;
+      m.legal_moves = body.legal_moves;
+      m.king_counters = body.king_counters;
+      state.fens[m.moves.length] = body.fen;
+      state.matchAt = now;
+      if (state.ui.viewPly === null) actions.clearInput(state);
+      break;
+    }
+    case 'draw_offered': m.draw_offer = body; break;
+    case 'draw_declined':
+      m.draw_offer = null;
+      if (state.seat && body !== state.seat.side) state.notice = { text: 'your draw offer was declined', code: '' };
+      break;
+    case 'draw_offer_cancelled': m.draw_offer = null; break;
+    case 'player_left':
+      if (m[body.side]) m[body.side].connected = false;
+      m.absent = m.absent.filter((a) => a.side !== body.side);
+      m.absent.push({ side: body.side, claim_in_ms: body.claim_in_ms, at: now });
+      break;
+    case 'player_returned':
+      if (m[body]) m[body].connected = true;
+      m.absent = m.absent.filter((a) => a.side !== body);
+      break;
+    case 'ended':
+      m.result = body;
+      m.phase = 'finished';
+      m.legal_moves = [];
+      m.draw_offer = null;
+      if (m.clock) m.clock = { ...m.clock, ...frozen(m.clock, now - state.matchAt), running: null };
+      state.matchAt = now;
+      state.ui.confirm = null;
+      actions.clearInput(state);
+      break;
+    case 'rematch_offered': m.rematch_offer = body; break;
+    case 'rematch_declined':
+      m.rematch_offer = null;
+      if (state.seat && body !== state.seat.side) state.notice = { text: 'your rematch offer was declined', code: '' };
+      break;
+    case 'rematch_started':
+      m.rematch = body;
+      m.rematch_offer = null;
+      // Players get their new seat unasked; a watcher follows them.
+      if (!state.seat) {
+        state.route = { page: 'match', id: body };
+        resetMatch(state);
+        return [{ navigate: `/m/${body}`, keepConnection: true }, watch(state, { match: body }, null)];
+      }
+      break;
+    default:
+      break;
+  }
+  return [];
+}
+
+/** Clock readings `elapsed` ms after they were sent. */
+function frozen(clock, elapsed) {
+  const out = { white_ms: clock.white_ms, black_ms: clock.black_ms };
+  if (clock.running) out[`${clock.running}_ms`] = Math.max(0, out[`${clock.running}_ms`] - elapsed);
+  return out;
+}
+
+/** The match shown again from the last version seen: the seat resumes, a watcher watches. */
+function refollow(state) {
+  const m = state.match;
+  const seat = state.seat;
+  return [seat
+    ? actions.request(state, 'resume', { resume: { token: seat.token, since_v: m.v } })
+    : watch(state, { match: m.match_id }, m.v)];
+}
+
+/** A fresh snapshot for the seat (it brings the legal moves). */
+const rejoin = (state) =>
+  actions.request(state, 'resume', { resume: { token: state.seat.token, since_v: null } });
+
+const watch = (state, target, since_v) =>
+  actions.request(state, 'watch', { watch: { target, since_v } });
+
+function crowd(state, { target, watchers }) {
+  if (target.match && state.match && target.match === state.match.match_id) state.watchers = watchers;
+  if (target.channel && state.channel && target.channel === state.channel.channel) {
+    state.channel.watchers = watchers;
+  }
+  return [];
+}
+
+function channelSnapshot(state, snap, now) {
+  if (snap.channel !== state.route.id) return [];
+  if (state.channel && state.channel.channel === snap.channel && snap.v < state.channel.v) return [];
+  state.channel = { ...snap, watchers: state.channel ? state.channel.watchers : 0, standings: [] };
+  state.channelAt = now;
+  state.ui.minitFrom = null;
+  return [];
+}
+
+function channelEvent(state, { channel, v, event }, now) {
+  const ch = state.channel;
+  if (!ch || ch.channel !== channel || v <= ch.v) return [];
+  if (v > ch.v + 1) {
+    return [watch(state, { channel }, ch.v)];
+  }
+  ch.v = v;
+  const [type] = Object.keys(event);
+  const body = event[type];
+  state.channelAt = now;
+  if (type === 'game_started') {
+    ch.game = body;
+    ch.next_game_in_ms = null;
+    ch.standings = [];
+    state.standing = { correct: 0, strikes: 0 };
+    state.prediction = { ply: -1, guess: '', state: 'none' };
+  } else if (type === 'ply_revealed' && ch.game) {
+    const game = ch.game;
+    game.revealed.push(body.mv);
+    game.board = body.board;
+    game.next_ply = body.ply + 1;
+    game.move_number = Math.floor(game.next_ply / 2) + 1;
+    game.next_reveal_in_ms = body.next_reveal_in_ms;
+    game.legal = body.legal || [];
+    game.last = body.mv;
+    if (state.prediction.ply === body.ply && state.prediction.state === 'waiting') {
+      // The result message follows at once; until then the guess stays shown as made.
+    } else if (state.prediction.ply < body.ply) {
+      state.prediction = { ply: -1, guess: '', state: 'none' };
+    }
+  } else if (type === 'game_ended') {
+    if (ch.game) {
+      ch.game.result = body.result;
+      ch.game.next_reveal_in_ms = null;
+      ch.game.legal = [];
+    }
+    ch.standings = body.standings;
+    ch.next_game_in_ms = body.next_game_in_ms;
+    return [actions.leaderboard(state)];
+  }
+  state.ui.minitFrom = null;
+  return [];
+}
+
+function predictionResult(state, r) {
+  if (!state.channel || r.channel !== state.channel.channel) return [];
+  state.prediction = { ply: r.ply, guess: r.guess, actual: r.actual, state: r.correct ? 'correct' : 'wrong' };
+  state.standing = { correct: r.correct_total, strikes: r.strikes };
+  return [];
+}

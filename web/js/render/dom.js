@@ -1,0 +1,68 @@
+/**
+ * Small helpers to build elements once and then update them in place, writing only what
+ * changed. Text always goes through textContent: server strings are never parsed as HTML.
+ * @module render/dom
+ */
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * An HTML element: `h('button', {type: 'button', 'data-action': 'flip'}, 'Flip')`.
+ * @param {string} tag
+ * @param {Record<string, string|number|boolean|null>} [attrs]
+ * @param {...(Node|string)} children
+ */
+export function h(tag, attrs = {}, ...children) {
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, like `h`. */
+export function s(tag, attrs = {}, ...children) {
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function fill(el, attrs, children) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === false || value === undefined) continue;
+    el.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    el.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return el;
+}
+
+export function text(el, value) {
+  const t = String(value);
+  if (el.textContent !== t) el.textContent = t;
+}
+
+export function attr(el, name, value) {
+  if (value === null || value === undefined || value === false) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+    return;
+  }
+  const v = value === true ? '' : String(value);
+  if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+}
+
+export function cls(el, name, on) {
+  if (el.classList.contains(name) !== Boolean(on)) el.classList.toggle(name, Boolean(on));
+}
+
+export function show(el, on) {
+  if (el.hidden === Boolean(on)) el.hidden = !on;
+}
+
+/**
+ * Replaces `el`'s children with `make(item)` for each item, but only when `key` changed
+ * since the last call (lists are short; rebuilding them beats diffing them).
+ */
+const listKeys = new WeakMap();
+
+export function list(el, key, items, make) {
+  if (listKeys.get(el) === key) return;
+  listKeys.set(el, key);
+  el.replaceChildren(...items.map(make));
+}

@@ -1,0 +1,43 @@
+/**
+ * render(state, now): the whole page from the state. Each page's DOM is built once when
+ * the page (or the match/channel it shows) changes and updated in place afterwards.
+ * @module render
+ */
+
+import { h, attr, text } from './dom.js';
+import { mountLobby } from './lobby.js';
+import { mountMatch } from './match.js';
+import { mountMinit } from './minit.js';
+
+const PAGE_NAMES = { lobby: 'lobby', match: 'match', invite: 'match', tv: 'tv', game: 'game', missing: 'missing' };
+const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
+
+let mounted = { key: '', update: null };
+
+/**
+ * Draws `state`; returns true while something on the page keeps changing with time (a
+ * running clock, a countdown), so the caller draws again soon.
+ * @param {object} state
+ * @param {HTMLElement} root
+ * @param {number} now performance.now()
+ */
+export function render(state, root, now) {
+  const page = PAGE_NAMES[state.route.page];
+  attr(document.body, 'data-page', page);
+  attr(document.body, 'data-conn', state.conn);
+  text(document.getElementById('conn'), CONN_TEXT[state.conn]);
+  const key = `${page}:${state.route.id}`;
+  if (mounted.key !== key) {
+    mounted = { key, update: mount(page, root) };
+  }
+  return mounted.update(state, now);
+}
+
+function mount(page, root) {
+  if (page === 'lobby') return mountLobby(root);
+  if (page === 'match') return mountMatch(root);
+  if (page === 'tv' || page === 'game') return mountMinit(root);
+  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'Nothing here'),
+    h('p', {}, 'This address shows no page. '), h('a', { href: '/' }, 'Go to the lobby')));
+  return () => false;
+}

@@ -1,0 +1,56 @@
+/**
+ * The lobby: your name, a new match, open seeks, live matches, TV channels and players.
+ * @module render/lobby
+ */
+
+import { h, list, show, text } from './dom.js';
+import { createForm, engineForm } from './forms.js';
+import { timeControlText } from '../format.js';
+
+const card = (title, body) => h('section', { class: 'card' }, h('h2', {}, title), body);
+
+export function mountLobby(root) {
+  const name = h('input', { id: 'name', name: 'name', maxlength: '32', autocomplete: 'nickname', placeholder: 'anonymous' });
+  const seeks = h('ul', { id: 'seeks', class: 'rows' });
+  const live = h('ul', { id: 'live', class: 'rows' });
+  const channels = h('ul', { id: 'channels', class: 'rows' });
+  const players = h('ul', { id: 'players', class: 'names' });
+  const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
+  const create = createForm();
+  root.replaceChildren(h('div', { class: 'lobby' },
+    h('section', { class: 'card' }, h('label', { for: 'name' }, h('h2', {}, 'Your name')), name, notice),
+    create,
+    card('Open seeks', seeks), card('Live matches', live), card('MinitChess TV', channels),
+    card('Players in the lobby', players), engineForm()));
+  let nameShown = false;
+
+  return function update(state) {
+    if (!nameShown) {
+      name.value = state.name;
+      nameShown = true;
+    }
+    show(create.querySelector('.custom'), create.elements.time.value === 'custom');
+    text(notice, state.notice.text);
+    const lobby = state.lobby;
+    list(seeks, JSON.stringify(lobby.seeks) + lobby.loaded, lobby.seeks, (seek) => {
+      const who = seek.white ? `${seek.white} (white)` : `${seek.black} (black)`;
+      return h('li', {}, h('button', { type: 'button', class: 'row', 'data-seek': seek.match_id },
+        h('span', {}, who), h('span', { class: 'tc' }, timeControlText(seek.time_control)), h('span', { class: 'go' }, 'Join')));
+    });
+    if (lobby.loaded && !lobby.seeks.length && !seeks.firstChild) seeks.append(h('li', { class: 'empty' }, 'No open seeks: create one.'));
+    list(live, JSON.stringify(lobby.live), lobby.live, (match) =>
+      h('li', {}, h('a', { class: 'row', href: `/m/${match.match_id}`, 'data-live': match.match_id },
+        h('span', {}, `${match.white} v ${match.black}`),
+        h('span', { class: 'tc' }, `${timeControlText(match.time_control)} · ${match.plies} plies · ${match.watchers} watching`))));
+    list(channels, JSON.stringify(lobby.channels), lobby.channels, (ch) => {
+      const href = ch.kind === 'tv' ? `/tv/${ch.channel.replace(/^tv/, '')}` : `/g/${ch.channel}`;
+      const game = ch.game ? `${ch.game.white} v ${ch.game.black} · ${ch.game.serial}` : 'between games';
+      return h('li', {}, h('a', { class: 'row', href, 'data-channel': ch.channel },
+        h('span', {}, ch.channel), h('span', { class: 'tc' }, `${game} · ${ch.watchers} watching`)));
+    });
+    const names = [...new Set([...lobby.seeks, ...lobby.live].flatMap((m) => [m.white, m.black]).filter(Boolean))].sort();
+    list(players, JSON.stringify(names), names, (n) => h('li', {}, n));
+    document.title = 'Boardcast – Frisian draughts and MinitChess TV';
+    return false;
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The match page: board, both players with presence and clocks, the move list, the move
+ * box, offers and the result. Built once per match page, then updated from the state.
+ * @module render/match
+ */
+
+import { h, text, attr, cls, show, list } from './dom.js';
+import { mountBoard } from './board.js';
+import { clockView } from './clock.js';
+import { parseFen, replay, piecesFen } from '../fen.js';
+import { resultText, resultKind, timeControlText, seconds, cap } from '../format.js';
+import * as actions from '../actions.js';
+import { opposite } from '../state.js';
+
+function playerRow(slot) {
+  const dot = h('span', { class: 'presence-dot', 'aria-hidden': 'true' });
+  const name = h('span', { class: 'name' });
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, name);
+  const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, name, clock };
+}
+
+const button = (action, label, extra = {}) =>
+  h('button', { type: 'button', 'data-action': action, ...extra }, label);
+
+export function mountMatch(root) {
+  const board = mountBoard();
+  const boardBox = h('div', { class: 'board-box' }, board.svg);
+  const top = playerRow('upper');
+  const bottom = playerRow('lower');
+  const status = h('p', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  const inviteLink = h('a', { id: 'invite-link' });
+  const invite = h('div', { id: 'invite', class: 'invite' },
+    h('span', {}, 'Invite a friend: '), inviteLink, ' ', button('copy-invite', 'Copy link'));
+  const result = h('div', { id: 'result', class: 'result', role: 'status', hidden: true });
+  const chooser = h('div', { id: 'chooser', class: 'chooser', role: 'group', 'aria-label': 'Choose the capture route' });
+  const input = h('input', {
+    id: 'move-input', name: 'move', autocomplete: 'off', spellcheck: 'false', inputmode: 'text',
+    placeholder: '32-28 or 19x30', 'aria-describedby': 'notice',
+  });
+  const moveForm = h('form', { id: 'move-form', class: 'move-form' },
+    h('label', { for: 'move-input' }, 'Move'), input, h('button', { type: 'submit' }, 'Play'));
+  const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
+  const moves = h('ol', { id: 'moves', class: 'moves', 'aria-label': 'Moves' });
+  const nav = h('div', { class: 'moves-nav', role: 'group', 'aria-label': 'Step through the moves' },
+    button('first', '«', { 'aria-label': 'First position', title: 'First position (Home)' }),
+    button('prev', '‹', { 'aria-label': 'Previous move', title: 'Previous move (←)' }),
+    button('next', '›', { 'aria-label': 'Next move', title: 'Next move (→)' }),
+    button('last', '»', { 'aria-label': 'Current position', title: 'Current position (End)' }));
+  const claim = h('p', { id: 'claim', class: 'claim' });
+  const acts = {
+    abort: button('abort', 'Abort'),
+    offerDraw: button('offer-draw', 'Offer draw'),
+    accept: button('accept-draw', 'Accept draw'),
+    decline: button('decline-draw', 'Decline draw'),
+    resign: button('resign', 'Resign'),
+    confirm: button('confirm', 'Yes, resign', { class: 'danger' }),
+    cancel: button('cancel', 'Cancel'),
+    claimWin: button('claim-win', 'Claim the win'),
+    claimDraw: button('claim-draw', 'Call it a draw'),
+    rematch: button('rematch', 'Rematch'),
+    acceptRematch: button('accept-rematch', 'Accept rematch'),
+    declineRematch: button('decline-rematch', 'Decline rematch'),
+    toRematch: h('a', { class: 'button', hidden: true }, 'Go to the rematch'),
+  };
+  const offer = h('p', { class: 'offer', role: 'status' });
+  const spectators = h('span', { id: 'spectators' }, '0');
+  const tc = h('span', { class: 'tc' });
+  const pdn = h('a', { 'data-action': 'download-pdn', class: 'button', download: '' }, 'Download PDN');
+  const tools = h('div', { class: 'tools', role: 'group', 'aria-label': 'Board tools' },
+    button('flip', 'Flip board', { title: 'Flip board (f)' }),
+    button('numbers', 'Square numbers', { 'aria-pressed': 'false' }),
+    button('copy-fen', 'Copy FEN'), pdn);
+  const side = h('aside', { class: 'side' },
+    status, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' },
+      ...Object.values(acts)), claim, chooser, moveForm, notice, nav, moves,
+    h('p', { class: 'meta' }, tc, ' · watching: ', spectators), tools);
+  root.replaceChildren(h('section', { class: 'match-page' },
+    h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
+
+  return function update(state, now) {
+    const m = state.match;
+    const seat = state.seat;
+    const mine = seat ? seat.side : null;
+    const flipped = (mine === 'black') !== state.ui.flip;
+    const elapsed = now - state.matchAt;
+    text(notice, state.notice.text);
+    attr(notice, 'data-code', state.notice.code || null);
+    if (!m) {
+      text(status, state.conn === 'online' ? 'Loading the match…' : 'Connecting…');
+      board.update(emptyBoard(flipped));
+      for (const el of [invite, result, claim, chooser, moveForm, pdn, ...Object.values(acts)]) show(el, false);
+      return false;
+    }
+    // Players: the viewer's side at the bottom.
+    const bottomSide = flipped ? 'black' : 'white';
+    for (const [row, side] of [[bottom, bottomSide], [top, opposite(bottomSide)]]) {
+      const p = m[side];
+      attr(row.presence, 'data-presence', side);
+      attr(row.presence, 'data-state', !p ? 'empty' : p.connected ? 'connected' : 'gone');
+      attr(row.presence, 'title', !p ? 'seat free' : p.connected ? 'connected' : 'gone');
+      text(row.name, p ? `${p.name}${side === mine ? ' (you)' : ''} · ${side}` : `waiting for ${side}…`);
+      const c = clockView(m, side, elapsed);
+      attr(row.clock, 'data-clock', side);
+      attr(row.clock, 'aria-label', `${side}'s clock`);
+      show(row.clock, Boolean(m.time_control));
+      text(row.clock, c.text);
+      cls(row.clock, 'running', c.running);
+      cls(row.clock, 'low', c.low);
+      cls(row.row, 'to-move', m.phase === 'playing' && m.turn === side);
+    }
+    // The position shown: the live one, or a past one while stepping through the list.
+    const shownPly = state.ui.viewPly === null ? m.moves.length : state.ui.viewPly;
+    const live = shownPly === m.moves.length;
+    const pieces = live ? parseFen(m.fen).pieces : replay(m.start_fen, m.moves.slice(0, shownPly));
+    const turn = live ? m.turn : shownPly === 0 ? parseFen(m.start_fen).turn : opposite(m.moves[shownPly - 1].side);
+    const fen = state.fens[shownPly] || (shownPly === 0 ? m.start_fen : piecesFen(turn, pieces));
+    const lastMove = shownPly > 0 ? m.moves[shownPly - 1] : null;
+    const preview = state.ui.preview
+      ? m.legal_moves.find((lm) => lm.route.join('x') === state.ui.preview.join('x'))
+      : null;
+    const counters = live
+      ? ['white', 'black'].map((s) => m.king_counters[s]).filter(Boolean)
+      : [];
+    board.update({
+      fen, pieces, flipped, numbers: state.ui.numbers, turn, v: m.v,
+      dests: actions.destinations(state),
+      selected: state.ui.hops,
+      last: lastMove ? lastMove.route : [],
+      captured: preview ? preview.captures : [],
+      counters,
+      movable: state.ui.hops.length ? new Set() : actions.movable(state),
+      drag: state.ui.drag,
+    });
+    attr(board.svg, 'aria-label', `Frisian draughts board, ${turn} to move${live ? '' : ` (after ply ${shownPly})`}`);
+    // A player's board keeps touches for dragging; a watcher's scrolls the page.
+    cls(boardBox, 'seated', Boolean(seat) && m.phase === 'playing');
+    // Status line.
+    text(status, statusText(m, mine, live, shownPly));
+    // Invite link while a seat is free.
+    const free = m.phase === 'waiting' && seat;
+    show(invite, Boolean(free));
+    if (free) {
+      const url = `${location.origin}/i/${seat.invite_code}`;
+      attr(inviteLink, 'href', url);
+      text(inviteLink, url);
+    }
+    // Result.
+    show(result, Boolean(m.result));
+    if (m.result) {
+      attr(result, 'data-result', resultKind(m.result));
+      text(result, resultText(m.result));
+    }
+    // Offers and actions.
+    const playing = m.phase === 'playing';
+    const finished = m.phase === 'finished';
+    const confirming = state.ui.confirm === 'resign';
+    show(acts.abort, seat && !finished && m.moves.length < 2);
+    show(acts.offerDraw, seat && playing && !m.draw_offer);
+    show(acts.accept, seat && playing && m.draw_offer === opposite(mine));
+    show(acts.decline, seat && playing && m.draw_offer === opposite(mine));
+    show(acts.resign, seat && playing && !confirming);
+    show(acts.confirm, seat && playing && confirming);
+    show(acts.cancel, seat && playing && confirming);
+    show(acts.rematch, seat && finished && !m.rematch && !m.rematch_offer);
+    show(acts.acceptRematch, seat && finished && !m.rematch && m.rematch_offer === opposite(mine));
+    show(acts.declineRematch, seat && finished && !m.rematch && m.rematch_offer === opposite(mine));
+    show(acts.toRematch, Boolean(m.rematch));
+    if (m.rematch) attr(acts.toRematch, 'href', `/m/${m.rematch}`);
+    text(offer, offerText(m, mine));
+    // Claiming when the opponent is gone, with its countdown.
+    const gone = seat && playing ? m.absent.find((a) => a.side === opposite(mine)) : null;
+    let ticking = Boolean(m.clock && m.clock.running && playing);
+    show(claim, Boolean(gone));
+    const claimLeft = gone ? Math.max(0, gone.claim_in_ms - (now - gone.at)) : 0;
+    show(acts.claimWin, Boolean(gone));
+    show(acts.claimDraw, Boolean(gone));
+    attr(acts.claimWin, 'disabled', Boolean(gone) && claimLeft > 0);
+    attr(acts.claimDraw, 'disabled', Boolean(gone) && claimLeft > 0);
+    if (gone) {
+      text(claim, claimLeft > 0
+        ? `${cap(gone.side)} left: you may claim the game in ${seconds(claimLeft)} s`
+        : `${cap(gone.side)} is gone: claim the win or call it a draw`);
+      ticking = ticking || claimLeft > 0;
+    }
+    // The route chooser.
+    list(chooser, JSON.stringify(state.ui.choices), state.ui.choices, (route) => {
+      const lm = m.legal_moves.find((x) => x.route.join('x') === route.join('x'));
+      const taken = lm ? ` (takes ${lm.captures.join(', ')})` : '';
+      return h('button', { type: 'button', 'data-route': route.join('x') }, `${route.join('x')}${taken}`);
+    });
+    show(chooser, state.ui.choices.length > 0);
+    // Move box.
+    show(moveForm, Boolean(seat) && playing);
+    // Move list.
+    list(moves, `${m.match_id}:${m.moves.length}`, m.moves, (mv, i) =>
+      h('li', { class: mv.side },
+        h('button', { type: 'button', 'data-ply': i + 1, 'aria-label': `${Math.floor(mv.ply / 2) + 1}${mv.side === 'white' ? '.' : '…'} ${mv.notation}` }, mv.notation)));
+    for (const li of moves.children) {
+      const b = li.firstChild;
+      cls(b, 'current', Number(b.dataset.ply) === shownPly);
+    }
+    cls(nav, 'browsing', !live);
+    text(tc, timeControlText(m.time_control));
+    text(spectators, String(state.watchers));
+    attr(pdn, 'href', finished ? `/games/${m.match_id}.pdn` : null);
+    show(pdn, finished);
+    attr(tools.querySelector('[data-action=numbers]'), 'aria-pressed', String(state.ui.numbers));
+    document.title = titleText(m, mine);
+    return ticking;
+  };
+}
+
+function emptyBoard(flipped) {
+  return {
+    fen: '', pieces: {}, flipped, numbers: false, turn: 'white', v: 0, dests: new Set(),
+    selected: [], last: [], captured: [], counters: [], movable: new Set(), drag: null,
+  };
+}
+
+function statusText(m, mine, live, shownPly) {
+  if (!live) return `Showing the position after ply ${shownPly} — press End to return`;
+  if (m.phase === 'waiting') return mine ? `You play ${mine}. Waiting for an opponent…` : 'Waiting for a second player…';
+  if (m.phase === 'finished') return 'Game over';
+  if (mine) {
+    const first = m.moves.length === 0 ? ` You play ${mine}.` : '';
+    // Each side's first move is due promptly, or the server aborts the match.
+    const due = m.moves.length < 2 && m.turn === mine ? ' Make your first move soon, or the match is aborted.' : '';
+    return m.turn === mine ? `Your turn.${first}${due}` : `Waiting for your opponent.${first}`;
+  }
+  return `${cap(m.turn)} to move`;
+}
+
+function offerText(m, mine) {
+  if (m.phase === 'playing' && m.draw_offer) {
+    if (m.draw_offer === mine) return 'Draw offer sent';
+    return `${cap(m.draw_offer)} offers a draw`;
+  }
+  if (m.phase === 'finished' && m.rematch) return 'Rematch agreed';
+  if (m.phase === 'finished' && m.rematch_offer) {
+    return m.rematch_offer === mine ? 'Rematch offered' : `${cap(m.rematch_offer)} offers a rematch`;
+  }
+  return '';
+}
+
+function titleText(m, mine) {
+  if (m.phase === 'finished') return `Game over – Boardcast`;
+  if (m.phase === 'playing' && mine) return `${m.turn === mine ? 'Your turn' : 'Waiting for opponent'} – Boardcast`;
+  const names = `${m.white ? m.white.name : '?'} v ${m.black ? m.black.name : '?'}`;
+  return `${names} – Boardcast`;
+}

@@ -1,0 +1,81 @@
+/**
+ * The one state object of the page, and the route it was opened at.
+ * Nothing here touches the DOM; the page is drawn from this object alone.
+ * @module state
+ */
+
+/**
+ * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'missing', id: string|null}} Route
+ * @typedef {{match_id: string, token: string, side: 'white'|'black', invite_code: string}} Seat
+ * @typedef {{id: number, msg: object}} Envelope
+ */
+
+/**
+ * The page a path shows.
+ * @param {string} path location.pathname
+ * @returns {Route}
+ */
+export function parseRoute(path) {
+  const m = /^\/(m|i|tv|g)\/([A-Za-z0-9_-]{1,64})$/.exec(path);
+  if (path === '/' || path === '') return { page: 'lobby', id: null };
+  if (!m) return { page: 'missing', id: null };
+  const page = { m: 'match', i: 'invite', tv: 'tv', g: 'game' }[m[1]];
+  return { page, id: page === 'tv' ? `tv${m[2]}` : m[2] };
+}
+
+/**
+ * A fresh state for `route`.
+ * @param {Route} route
+ * @param {{name: string, nextId: number, seats: Record<string, Seat>}} stored what the
+ *   browser kept: the display name, the next ack id, the seats this browser holds.
+ */
+export function initialState(route, stored) {
+  return {
+    route,
+    /** @type {'connecting'|'online'|'offline'} */
+    conn: 'connecting',
+    name: stored.name,
+    /** Ack ids only ever grow, across reconnects and reloads (PROTOCOL.md §9). */
+    nextId: stored.nextId,
+    /** Requests awaiting their reply, by id: what they were for. */
+    pending: /** @type {Record<number, {kind: string, msg: object}>} */ ({}),
+    /** Match commands sent but not acknowledged; re-sent unchanged after a reconnect. */
+    outbox: /** @type {Envelope[]} */ ([]),
+    seats: stored.seats,
+    /** @type {Seat|null} the seat held in the match shown */
+    seat: null,
+    lobby: { seeks: [], live: [], channels: [], loaded: false },
+    /** The match shown: the snapshot's fields, kept current by events. */
+    match: null,
+    /** FENs the server sent, by the number of plies played before them. */
+    fens: /** @type {Record<number, string>} */ ({}),
+    /** When `match.clock` / `match.absent` were received (performance.now()). */
+    matchAt: 0,
+    watchers: 0,
+    channel: null,
+    channelAt: 0,
+    prediction: { ply: -1, guess: '', state: 'none' },
+    standing: { correct: 0, strikes: 0 },
+    leaderboard: [],
+    notice: { text: '', code: '' },
+    ui: {
+      /** Squares clicked so far of the move being entered: origin, then landings. */
+      hops: /** @type {number[]} */ ([]),
+      /** Routes left to choose between when several end on the clicked square. */
+      choices: /** @type {number[][]} */ ([]),
+      /** The route whose captures are marked (a chooser button under the pointer). */
+      preview: /** @type {number[]|null} */ (null),
+      drag: /** @type {null|{from: number|string, x: number, y: number, dx: number, dy: number, moved: boolean}} */ (null),
+      flip: false,
+      numbers: false,
+      /** The ply shown in the move list; null follows the game. */
+      viewPly: /** @type {number|null} */ (null),
+      confirm: /** @type {null|'resign'} */ (null),
+      minitFrom: /** @type {string|null} */ (null),
+      created: /** @type {string|null} */ (null),
+    },
+  };
+}
+
+/** The other side. */
+export const opposite = (side) => (side === 'white' ? 'black' : 'white');

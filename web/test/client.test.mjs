@@ -1,0 +1,172 @@
+// The page's pure modules (state, receive, actions) without a browser: `node --test web/test/`
+// (run by `cargo test -p boardcast-server --test web_js`). No DOM is touched by these modules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialState, parseRoute } from '../js/state.js';
+import { receive } from '../js/receive.js';
+import * as actions from '../js/actions.js';
+
+const START = 'W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20:H0:F1:+0+0';
+const SEAT = { match_id: 'm1', token: 'st.secret', side: 'white', invite_code: 'ABCDEF' };
+
+function snapshot(overrides = {}) {
+  return {
+    match_id: 'm1', v: 2, white: { name: 'A', connected: true }, black: { name: 'B', connected: true },
+    time_control: { initial_ms: 300000, increment_ms: 3000 }, public: true, phase: 'playing',
+    start_fen: START, fen: START, moves: [], turn: 'white',
+    clock: { white_ms: 300000, black_ms: 300000, running: 'white' },
+    legal_moves: [
+      { notation: '9x18x16', route: [9, 18, 16], captures: [13, 17] },
+      { notation: '9x20x16', route: [9, 20, 16], captures: [14, 19] },
+      { notation: '10-15', route: [10, 15], captures: [] },
+    ],
+    king_counters: { white: null, black: null }, draw_offer: null, rematch_offer: null,
+    absent: [], result: null, rematch: null, ...overrides,
+  };
+}
+
+/** A seated white player on /m/m1 who has received the snapshot. */
+function seated(nextId = 40) {
+  const state = initialState(parseRoute('/m/m1'), { name: 'A', nextId, seats: { m1: SEAT } });
+  receive(state, { welcome: { protocol: 1, server: 't', limits: {} } }, 0);
+  receive(state, { seat: { id: nextId + 1, ...SEAT } }, 0);
+  receive(state, { match_snapshot: snapshot() }, 0);
+  return state;
+}
+
+const sent = (effects) => effects.filter((e) => e.send).map((e) => e.send);
+
+test('routes', () => {
+  assert.deepEqual(parseRoute('/'), { page: 'lobby', id: null });
+  assert.deepEqual(parseRoute('/m/m7Kq2Xw9'), { page: 'match', id: 'm7Kq2Xw9' });
+  assert.deepEqual(parseRoute('/i/FRJ4KD'), { page: 'invite', id: 'FRJ4KD' });
+  assert.deepEqual(parseRoute('/tv/2'), { page: 'tv', id: 'tv2' });
+  assert.deepEqual(parseRoute('/g/g4712'), { page: 'game', id: 'g4712' });
+  assert.equal(parseRoute('/m/a/b').page, 'missing');
+});
+
+test('welcome resumes a held seat with the last version, a watcher watches', () => {
+  const state = initialState(parseRoute('/m/m1'), { name: 'Sietske', nextId: 7, seats: { m1: SEAT } });
+  const out = sent(receive(state, { welcome: {} }, 0));
+  assert.deepEqual(out, [
+    { id: 7, msg: { hello: { protocol: 1, client: 'boardcast-web/0.1.0', name: 'Sietske' } } },
+    { id: 8, msg: { resume: { token: 'st.secret', since_v: null } } },
+  ]);
+  const watcher = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
+  assert.deepEqual(sent(receive(watcher, { welcome: {} }, 0)), [
+    { id: 1, msg: { watch: { target: { match: 'm1' }, since_v: null } } },
+  ]);
+});
+
+test('an ambiguous capture waits for the route, which is then sent as the server listed it', () => {
+  const state = seated();
+  assert.deepEqual(actions.clickSquare(state, 9), []);
+  assert.deepEqual([...actions.destinations(state)].sort((a, b) => a - b), [16, 18, 20]);
+  assert.deepEqual(actions.clickSquare(state, 16), [], 'two routes end on 16: nothing sent yet');
+  assert.deepEqual(state.ui.choices, [[9, 18, 16], [9, 20, 16]]);
+  const out = sent(actions.chooseRoute(state, [9, 20, 16]));
+  assert.deepEqual(out, [{ id: 42, msg: { move: { match_id: 'm1', token: 'st.secret', route: [9, 20, 16] } } }]);
+  assert.equal(state.outbox.length, 1);
+  assert.equal(actions.movable(state).size, 0, 'no second move while one waits for its ack');
+});
+
+test('clicking through the route settles the capture too', () => {
+  const state = seated();
+  actions.clickSquare(state, 9);
+  const out = sent(actions.clickSquare(state, 18));
+  assert.deepEqual(out[0].msg.move.route, [9, 18, 16]);
+});
+
+test('only legal origins and destinations are taken', () => {
+  const state = seated();
+  actions.clickSquare(state, 31);
+  assert.deepEqual(state.ui.hops, [], 'a piece without a legal move is not picked');
+  actions.clickSquare(state, 10);
+  assert.deepEqual([...actions.destinations(state)], [15]);
+  assert.deepEqual(actions.clickSquare(state, 14), [], 'not a destination: nothing sent');
+  assert.deepEqual(state.ui.hops, []);
+});
+
+test('typed moves: unique legal ones get their full route, others go as typed for the server to judge', () => {
+  const state = seated();
+  assert.deepEqual(sent(actions.typedMove(state, '10-15'))[0].msg.move.route, [10, 15]);
+  state.outbox = [];
+  assert.deepEqual(actions.typedMove(state, '9x16'), []);
+  assert.equal(state.ui.choices.length, 2);
+  assert.deepEqual(sent(actions.typedMove(state, '3228'))[0].msg.move.route, [32, 28]);
+  assert.deepEqual(actions.typedMove(state, 'e2-e4'), []);
+  assert.equal(state.notice.code, 'input');
+});
+
+test('an unacknowledged move is re-sent with its id after a reconnect, then forgotten on its ack', () => {
+  const state = seated();
+  const [move] = sent(actions.typedMove(state, '10-15'));
+  const again = sent(receive(state, { welcome: {} }, 0));
+  assert.deepEqual(again.at(-1), move, 'same envelope, same id');
+  assert.deepEqual(again.at(-2).msg, { resume: { token: 'st.secret', since_v: 2 } });
+  receive(state, { ack: { id: move.id, duplicate: true } }, 0);
+  assert.equal(state.outbox.length, 0);
+});
+
+test('events fold in order: repeats ignored, a gap asks again from the last version', () => {
+  const state = seated();
+  const moved = (v, ply) => ({ match_event: { match_id: 'm1', v, event: { moved: {
+    played: { ply, side: ply % 2 ? 'black' : 'white', notation: '10-15', route: [10, 15], captures: [], promotes: false },
+    fen: `B:fen${v}`, clock: { white_ms: 1, black_ms: 2, running: 'black' }, legal_moves: [], king_counters: { white: null, black: null },
+  } } } });
+  receive(state, moved(3, 0), 10);
+  assert.equal(state.match.v, 3);
+  assert.equal(state.match.turn, 'black');
+  assert.equal(state.fens[1], 'B:fen3');
+  receive(state, moved(3, 0), 11);
+  assert.equal(state.match.moves.length, 1, 'a repeat is ignored');
+  const out = sent(receive(state, moved(5, 2), 12));
+  assert.deepEqual(out[0].msg, { resume: { token: 'st.secret', since_v: 3 } });
+  assert.equal(state.match.v, 3);
+});
+
+test('the second player joining makes the seated creator ask for a snapshot with legal moves', () => {
+  const state = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: { m1: SEAT } });
+  receive(state, { welcome: {} }, 0);
+  receive(state, { seat: { id: 1, ...SEAT } }, 0);
+  receive(state, { match_snapshot: snapshot({ v: 1, black: null, phase: 'waiting', legal_moves: [], clock: null }) }, 0);
+  const out = sent(receive(state, { match_event: { match_id: 'm1', v: 2, event: { player_joined: { side: 'black', name: 'B' } } } }, 0));
+  assert.deepEqual(out[0].msg, { resume: { token: 'st.secret', since_v: null } });
+  assert.equal(state.match.phase, 'playing');
+});
+
+test('a refusal shows the server reason and code', () => {
+  const state = seated();
+  const [move] = sent(actions.typedMove(state, '3228'));
+  receive(state, { error: { id: move.id, code: 'illegal_move', message: 'illegal move: a capture is compulsory' } }, 0);
+  assert.deepEqual(state.notice, { text: 'illegal move: a capture is compulsory', code: 'illegal_move' });
+  assert.equal(state.outbox.length, 0);
+});
+
+test('predictions: only the legal moves of the coming ply can be picked', () => {
+  const state = initialState(parseRoute('/tv/1'), { name: '', nextId: 1, seats: {} });
+  receive(state, { channel_snapshot: { channel: 'tv1', v: 5, kind: 'tv', next_game_in_ms: null, game: {
+    header: { game_id: 1, serial: 'CH3SS5', white: 'L4', black: 'K7' }, start_board: '', start_ply: 0, promoted: [],
+    revealed: [], board: 'kqbnrppppp..........PPPPPRNBQK', next_ply: 0, move_number: 1, next_reveal_in_ms: 2000,
+    ply_interval_ms: 2000, result: null, legal: ['a2-a3', 'b1-a3', 'b1-c3'] } } }, 0);
+  assert.deepEqual(actions.minitClick(state, 'c2'), []);
+  assert.equal(state.ui.minitFrom, null, 'no legal move from c2');
+  actions.minitClick(state, 'b1');
+  assert.deepEqual(actions.minitClick(state, 'b3'), [], 'b1-b3 is not legal');
+  actions.minitClick(state, 'b1');
+  const out = sent(actions.minitClick(state, 'c3'));
+  assert.deepEqual(out[0].msg, { predict: { channel: 'tv1', ply: 0, from: 'b1', to: 'c3' } });
+  receive(state, { channel_event: { channel: 'tv1', v: 6, event: { ply_revealed: { ply: 0, mv: 'b1-c3', board: 'x', next_reveal_in_ms: 2000, legal: ['e5-e4'] } } } }, 1);
+  receive(state, { prediction_result: { channel: 'tv1', ply: 0, guess: 'b1-c3', actual: 'b1-c3', correct: true, correct_total: 1, strikes: 0 } }, 1);
+  assert.equal(state.prediction.state, 'correct');
+  assert.deepEqual(state.standing, { correct: 1, strikes: 0 });
+  assert.deepEqual(actions.minitLegal(state), ['e5-e4']);
+});
+
+test('a stale id refusal moves the id counter past the last id the seat carried out', () => {
+  const state = seated(3);
+  const [move] = sent(actions.typedMove(state, '10-15'));
+  receive(state, { error: { id: move.id, code: 'stale_id', message: 'id 5 is not above 917, the last id this seat carried out' } }, 0);
+  assert.equal(state.nextId, 918);
+  assert.equal(state.outbox.length, 0);
+});
