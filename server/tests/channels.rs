@@ -48,32 +48,58 @@ async fn frame(client: &mut Client) -> (String, ServerMessage, Instant) {
     }
 }
 
-/// The moves and the board after each move of the game `header` describes, from the start.
-fn reference(header: &GameHeader) -> (Vec<String>, Vec<String>, Game) {
+/// The game `header` describes, from the start: its moves, the board after each move, and
+/// the legal moves offered before each ply (sorted; none once the game is over).
+struct Reference {
+    moves: Vec<String>,
+    boards: Vec<String>,
+    legal: Vec<Vec<String>>,
+}
+
+fn reference(header: &GameHeader) -> (Reference, Game) {
     let white = header.white.parse().unwrap();
     let black = header.black.parse().unwrap();
     let mut game = Game::new(&header.serial, white, black).unwrap();
     let mut moves = Vec::new();
     let mut boards = Vec::new();
-    while let Some(mv) = game.step() {
+    let mut legal = Vec::new();
+    loop {
+        let mut offered: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+        offered.sort_unstable();
+        let Some(mv) = game.step() else { break };
+        legal.push(offered);
         moves.push(mv.to_string());
         boards.push(game.board().layout());
     }
-    (moves, boards, game)
+    legal.push(Vec::new());
+    let reference = Reference {
+        moves,
+        boards,
+        legal,
+    };
+    (reference, game)
 }
 
 /// Fails if `raw`, a frame sent when `k` plies were revealed (`k + 1` if the frame itself
 /// reveals ply `k`), holds anything only a later ply produces: a board that no revealed ply
-/// produced, or the coming move's text when that move was not played before.
-fn assert_nothing_early(
-    raw: &str,
-    k: usize,
-    reveals_k: bool,
-    moves: &[String],
-    boards: &[String],
-    start: &str,
-) {
+/// produced, or the coming move's text when that move was not played before. A `legal` list
+/// in it must be exactly the legal moves of the revealed position: the rules give those away
+/// anyway, so the coming move among them says nothing of which one the engine picks.
+fn assert_nothing_early(raw: &str, k: usize, reveals_k: bool, game: &Reference, start: &str) {
+    let Reference {
+        moves,
+        boards,
+        legal,
+    } = game;
     let revealed = k + usize::from(reveals_k);
+    let mut frame: serde_json::Value = serde_json::from_str(raw).expect("a JSON frame");
+    for offered in take_legal_lists(&mut frame) {
+        assert_eq!(
+            offered, legal[revealed],
+            "legal moves after {revealed} plies"
+        );
+    }
+    let raw = frame.to_string();
     let mut known: Vec<&str> = boards[..revealed.min(boards.len())]
         .iter()
         .map(String::as_str)
@@ -96,6 +122,32 @@ fn assert_nothing_early(
             );
         }
     }
+}
+
+/// Removes every `legal` list from `value` and returns them.
+fn take_legal_lists(value: &mut serde_json::Value) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    match value {
+        serde_json::Value::Object(map) => {
+            if let Some(serde_json::Value::Array(list)) = map.remove("legal") {
+                found.push(
+                    list.iter()
+                        .map(|mv| mv.as_str().expect("a move").to_owned())
+                        .collect(),
+                );
+            }
+            for inner in map.values_mut() {
+                found.extend(take_legal_lists(inner));
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for inner in items {
+                found.extend(take_legal_lists(inner));
+            }
+        }
+        _ => {}
+    }
+    found
 }
 
 /// Watches `channel`: the snapshot as raw JSON and decoded.
@@ -222,7 +274,7 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
                 None => asked + ms(snapshot.next_game_in_ms.expect("a next game")),
                 // Mid-game: its remaining reveals, then the pause.
                 Some(playing) => {
-                    let (moves, _, _) = reference(&playing.header);
+                    let moves = reference(&playing.header).0.moves;
                     let remaining = (moves.len() - playing.revealed.len()) as u32;
                     let left = ms(playing.next_reveal_in_ms.expect("a coming reveal"));
                     asked + left + TV_INTERVAL * remaining.saturating_sub(1) + GAME_PAUSE
@@ -254,9 +306,10 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
         header.black.as_bytes()[1],
         "seeds differ"
     );
-    let (moves, boards, reference_game) = reference(&header);
+    let (game_ref, reference_game) = reference(&header);
+    let Reference { moves, boards, .. } = &game_ref;
     let outcome = reference_game.outcome().unwrap();
-    assert_nothing_early(&started_raw, 0, false, &moves, &boards, &view.start_board);
+    assert_nothing_early(&started_raw, 0, false, &game_ref, &view.start_board);
 
     let mut seen: Vec<String> = Vec::new();
     // The channel version of each reveal, to check the late joiner's snapshot by version.
@@ -269,7 +322,7 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
         let reveals_k = matches!(&message,
             ServerMessage::ChannelEvent(ChannelEventMsg { event: ChannelEvent::PlyRevealed(p), .. })
                 if p.ply as usize == k);
-        assert_nothing_early(&raw, k, reveals_k, &moves, &boards, &view.start_board);
+        assert_nothing_early(&raw, k, reveals_k, &game_ref, &view.start_board);
         let ServerMessage::ChannelEvent(event) = message else {
             continue;
         };
@@ -302,7 +355,7 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
             ChannelEvent::GameStarted(other) => panic!("a second game started: {other:?}"),
         }
     };
-    assert_eq!(seen, moves, "the whole game, identical to minitchess");
+    assert_eq!(&seen, moves, "the whole game, identical to minitchess");
     assert_eq!(ended.game_id, header.game_id);
     assert_eq!(ended.result.reason, outcome.reason.to_string());
     assert_eq!(ended.next_game_in_ms, Some(GAME_PAUSE.as_millis() as u64));
@@ -312,7 +365,7 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
     let game = snapshot.game.expect("the game is on");
     let revealed = reveal_v.iter().filter(|&&rv| rv <= snapshot.v).count();
     assert_eq!(game.revealed.len(), revealed, "{game:?} at v{}", snapshot.v);
-    assert_nothing_early(&raw, revealed, false, &moves, &boards, &view.start_board);
+    assert_nothing_early(&raw, revealed, false, &game_ref, &view.start_board);
     assert_eq!(game.header, header);
     assert_eq!(game.revealed[..], moves[..revealed]);
     assert!(game.next_reveal_in_ms.is_some_and(|ms| ms <= 60));
@@ -324,7 +377,7 @@ async fn a_tv_game_is_the_minitchess_game_and_no_frame_reveals_a_ply_early() {
         let reveals_k = matches!(&message,
             ServerMessage::ChannelEvent(ChannelEventMsg { event: ChannelEvent::PlyRevealed(p), .. })
                 if p.ply as usize == k);
-        assert_nothing_early(&raw, k, reveals_k, &moves, &boards, &view.start_board);
+        assert_nothing_early(&raw, k, reveals_k, &game_ref, &view.start_board);
         let ServerMessage::ChannelEvent(event) = message else {
             continue;
         };
@@ -357,7 +410,7 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
         white: "L4".into(),
         black: "K7".into(),
     };
-    let (moves, _, game) = reference(&header);
+    let (Reference { moves, .. }, game) = reference(&header);
     // Start at the puzzle point, a few plies before the end.
     let from = moves.len().saturating_sub(5) as u32;
     let channel = start_game(&mut ann, engine_request("CH3SS5", "L4", "K7", from)).await;

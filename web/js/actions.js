@@ -76,6 +76,14 @@ export function follow(state) {
   return [];
 }
 
+/** Stops following the page's target before another page is shown (a seat stays followed). */
+export function leave(state) {
+  const { page, id } = state.route;
+  if (page === 'match' && !state.seats[id]) return [request(state, 'unwatch', { unwatch: { match: id } })];
+  if (page === 'tv' || page === 'game') return [request(state, 'unwatch', { unwatch: { channel: id } })];
+  return [];
+}
+
 export const listLobby = (state) => request(state, 'lobby', 'list_lobby');
 export const leaderboard = (state) => request(state, 'leaderboard', { leaderboard: { limit: 10 } });
 

@@ -103,6 +103,7 @@ function run(effects) {
 /** Shows another page in this same document and connection. */
 function go(path, replace, alreadyFollowed) {
   if (location.pathname !== path) history[replace ? 'replaceState' : 'pushState'](null, '', path);
+  if (!alreadyFollowed && state.conn === 'online') run(actions.leave(state));
   state.route = parseRoute(path);
   state.notice = { text: '', code: '' };
   if (alreadyFollowed) return;

@@ -170,3 +170,9 @@ test('a stale id refusal moves the id counter past the last id the seat carried 
   assert.equal(state.nextId, 918);
   assert.equal(state.outbox.length, 0);
 });
+
+test('leaving a watched page unwatches it; a held seat stays followed', () => {
+  const watcher = initialState(parseRoute('/tv/1'), { name: '', nextId: 1, seats: {} });
+  assert.deepEqual(sent(actions.leave(watcher)), [{ id: 1, msg: { unwatch: { channel: 'tv1' } } }]);
+  assert.deepEqual(actions.leave(seated()), []);
+});

@@ -76,7 +76,6 @@ async fn a_private_match_is_not_offered_in_the_lobby_and_its_link_seats_the_frie
 /// A private match being played is not listed among the lobby's live matches either (the
 /// issue: "a private match is reachable only through its link").
 #[tokio::test]
-#[ignore = "the server lists private matches among live matches (Hub::lobby); see the issue-14 test report"]
 async fn a_private_match_in_play_is_not_listed_among_live_matches() {
     let test = "a_private_match_in_play_is_not_listed_among_live_matches";
     let Some(driver) = Driver::start_or_skip(test).await else {

@@ -243,7 +243,7 @@ async fn the_tv_page_reveals_plies_on_time_and_takes_a_prediction_by_clicks() {
     let expected_standing = if right {
         "1 right, 0 strikes"
     } else {
-        "0 right, 1 strikes"
+        "0 right, 1 strike"
     };
     assert!(
         standing.contains(expected_standing),

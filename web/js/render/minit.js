@@ -9,7 +9,7 @@
 import { h, s, attr, cls, list, show, text } from './dom.js';
 import { engineForm } from './forms.js';
 import { FILES, parseMinit } from '../fen.js';
-import { seconds, cap } from '../format.js';
+import { seconds, cap, counted } from '../format.js';
 import * as actions from '../actions.js';
 
 /** Filled glyphs for both colours; the fill and outline tell the colours apart. */
@@ -116,13 +116,13 @@ export function mountMinit(root) {
     const p = state.prediction;
     attr(prediction, 'data-state', p.state);
     text(prediction, predictionText(p, game));
-    text(standing, `Your score this game: ${state.standing.correct} right, ${state.standing.strikes} strikes`);
+    text(standing, `Your score this game: ${state.standing.correct} right, ${counted(state.standing.strikes, 'strike')}`);
     text(notice, state.notice.text);
     text(watching, String(ch ? ch.watchers || 0 : 0));
     const moves = game ? game.revealed : [];
     list(revealed, `${game ? game.header.game_id : ''}:${moves.length}`, moves, (mv, i) =>
       h('li', {}, `${Math.floor((game.start_ply + i) / 2) + 1}${(game.start_ply + i) % 2 ? '…' : '.'} ${mv}`));
-    const rows = (entries) => entries.map((e) => h('li', {}, `${e.name}: ${e.correct} right, ${e.strikes} strikes${e.games !== undefined ? ` in ${e.games} games` : ''}`));
+    const rows = (entries) => entries.map((e) => h('li', {}, `${e.name}: ${e.correct} right, ${counted(e.strikes, 'strike')}${e.games !== undefined ? ` in ${counted(e.games, 'game')}` : ''}`));
     const table = ch ? ch.standings || [] : [];
     list(standings, JSON.stringify(table), table, (e) => rows([e])[0]);
     list(board2, JSON.stringify(state.leaderboard), state.leaderboard, (e) => rows([e])[0]);
