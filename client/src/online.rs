@@ -40,6 +40,8 @@ pub struct Effects {
     pub local: Option<mpsc::UnboundedSender<NetEvent>>,
     pub store: Option<Store>,
     pub show_token: bool,
+    /// The TLS trust of the connection, for PDN downloads from an `https://` server.
+    pub tls: std::sync::Arc<rustls::ClientConfig>,
 }
 
 impl Effects {
@@ -49,8 +51,10 @@ impl Effects {
             let Some(local) = self.local.clone() else {
                 continue;
             };
+            let tls = self.tls.clone();
             tokio::spawn(async move {
-                let saved = crate::pdn::save(&save.url, &save.dir, &save.match_id).await;
+                let saved =
+                    crate::pdn::save(&save.url, &save.dir, &save.match_id, tls.clone()).await;
                 let _ = local.send(NetEvent::PdnSaved(saved));
             });
         }
@@ -149,13 +153,15 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         }
     };
     let code = runtime.block_on(async move {
-        let (tx, local, events) = crate::net::spawn(options.server.clone(), options.encoding, tls);
+        let (tx, local, events) =
+            crate::net::spawn(options.server.clone(), options.encoding, tls.clone());
         let effects = Effects {
             server: options.server.clone(),
             tx,
             local: Some(local),
             store,
             show_token: options.show_token,
+            tls,
         };
         if list_only {
             crate::plain::list(app, effects, events).await
@@ -185,6 +191,15 @@ mod tests {
             local: None,
             store: Some(Store::new(dir.path())),
             show_token,
+            tls: std::sync::Arc::new(
+                rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+                    rustls::crypto::ring::default_provider(),
+                ))
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(rustls::RootCertStore::empty())
+                .with_no_client_auth(),
+            ),
         };
         let mut app = App::new("amy", None, 1);
         app.connected();
