@@ -9,6 +9,7 @@ mod online;
 mod pdn;
 mod plain;
 mod store;
+mod tls;
 mod tui;
 mod ui;
 
@@ -84,6 +85,10 @@ struct OnlineFlags {
     /// Print seat tokens in --plain mode (`info token MATCH TOKEN`).
     #[arg(long, global = true)]
     show_token: bool,
+    /// A PEM certificate (or several) to trust for wss:// besides the system's roots: the
+    /// server's own self-signed certificate, or its private CA.
+    #[arg(long, global = true, env = "BOARDCAST_CA_FILE", value_name = "PEM")]
+    ca_file: Option<PathBuf>,
     /// Save every finished match's PDN to DIR/{match}.pdn (`s` or `save` saves one by hand).
     #[arg(long, global = true, value_name = "DIR")]
     save_pdn: Option<PathBuf>,
@@ -182,6 +187,7 @@ fn main() -> ExitCode {
         data_dir: flags.data_dir,
         plain: flags.plain,
         show_token: flags.show_token,
+        ca_file: flags.ca_file,
         save_pdn: flags.save_pdn,
     };
     let intent = match cli.command {

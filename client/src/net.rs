@@ -2,6 +2,7 @@
 //! re-dialled with exponential backoff whenever it drops. The app talks to it through two
 //! channels and never sees a socket.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -35,11 +36,12 @@ pub fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(ms.min(10_000))
 }
 
-/// Starts the connection task. Dropping the first sender ends it; the second feeds local
-/// events (a saved PDN) into the same stream.
+/// Starts the connection task; `tls` is used for `wss://` addresses. Dropping the first
+/// sender ends it; the second feeds local events (a saved PDN) into the same stream.
 pub fn spawn(
     url: String,
     encoding: Encoding,
+    tls: Arc<rustls::ClientConfig>,
 ) -> (
     mpsc::UnboundedSender<ClientEnvelope>,
     mpsc::UnboundedSender<NetEvent>,
@@ -47,7 +49,7 @@ pub fn spawn(
 ) {
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(url, encoding, out_rx, event_tx.clone()));
+    tokio::spawn(run(url, encoding, tls, out_rx, event_tx.clone()));
     (out_tx, event_tx, event_rx)
 }
 
@@ -63,12 +65,13 @@ enum Ended {
 async fn run(
     url: String,
     encoding: Encoding,
+    tls: Arc<rustls::ClientConfig>,
     mut outgoing: mpsc::UnboundedReceiver<ClientEnvelope>,
     events: mpsc::UnboundedSender<NetEvent>,
 ) {
     let mut attempt = 0u32;
     loop {
-        let (reason, wait) = match connect(&url, encoding).await {
+        let (reason, wait) = match connect(&url, encoding, &tls).await {
             Ok(socket) => {
                 attempt = 0;
                 while outgoing.try_recv().is_ok() {}
@@ -101,7 +104,11 @@ async fn run(
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(url: &str, encoding: Encoding) -> Result<Socket, String> {
+async fn connect(
+    url: &str,
+    encoding: Encoding,
+    tls: &Arc<rustls::ClientConfig>,
+) -> Result<Socket, String> {
     let mut request = url
         .into_client_request()
         .map_err(|e| format!("bad server address {url}: {e}"))?;
@@ -109,7 +116,9 @@ async fn connect(url: &str, encoding: Encoding) -> Result<Socket, String> {
         "Sec-WebSocket-Protocol",
         HeaderValue::from_static(encoding.subprotocol()),
     );
-    let connecting = tokio_tungstenite::connect_async(request);
+    let connector = tokio_tungstenite::Connector::Rustls(tls.clone());
+    let connecting =
+        tokio_tungstenite::connect_async_tls_with_config(request, None, true, Some(connector));
     match tokio::time::timeout(Duration::from_secs(10), connecting).await {
         Ok(Ok((socket, _response))) => Ok(socket),
         Ok(Err(error)) => Err(format!("cannot connect to {url}: {error}")),

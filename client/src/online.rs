@@ -26,6 +26,8 @@ pub struct Options {
     pub data_dir: Option<PathBuf>,
     pub plain: bool,
     pub show_token: bool,
+    /// A certificate file to trust for `wss://` besides the system's roots (`--ca-file`).
+    pub ca_file: Option<PathBuf>,
     /// Where finished matches' PDN are saved by themselves (`--save-pdn DIR`).
     pub save_pdn: Option<PathBuf>,
 }
@@ -38,6 +40,8 @@ pub struct Effects {
     pub local: Option<mpsc::UnboundedSender<NetEvent>>,
     pub store: Option<Store>,
     pub show_token: bool,
+    /// The TLS trust of the connection, for PDN downloads from an `https://` server.
+    pub tls: std::sync::Arc<rustls::ClientConfig>,
 }
 
 impl Effects {
@@ -47,8 +51,10 @@ impl Effects {
             let Some(local) = self.local.clone() else {
                 continue;
             };
+            let tls = self.tls.clone();
             tokio::spawn(async move {
-                let saved = crate::pdn::save(&save.url, &save.dir, &save.match_id).await;
+                let saved =
+                    crate::pdn::save(&save.url, &save.dir, &save.match_id, tls.clone()).await;
                 let _ = local.send(NetEvent::PdnSaved(saved));
             });
         }
@@ -139,14 +145,23 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))
         .map(|s| s.info());
+    let tls = match crate::tls::client_config(options.ca_file.as_deref()) {
+        Ok(tls) => tls,
+        Err(error) => {
+            eprintln!("boardcast: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let code = runtime.block_on(async move {
-        let (tx, local, events) = crate::net::spawn(options.server.clone(), options.encoding);
+        let (tx, local, events) =
+            crate::net::spawn(options.server.clone(), options.encoding, tls.clone());
         let effects = Effects {
             server: options.server.clone(),
             tx,
             local: Some(local),
             store,
             show_token: options.show_token,
+            tls,
         };
         if list_only {
             crate::plain::list(app, effects, events).await
@@ -176,6 +191,15 @@ mod tests {
             local: None,
             store: Some(Store::new(dir.path())),
             show_token,
+            tls: std::sync::Arc::new(
+                rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+                    rustls::crypto::ring::default_provider(),
+                ))
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(rustls::RootCertStore::empty())
+                .with_no_client_auth(),
+            ),
         };
         let mut app = App::new("amy", None, 1);
         app.connected();

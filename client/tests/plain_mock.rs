@@ -59,6 +59,7 @@ async fn accept(listener: &TcpListener) -> Socket {
                 message_burst: 40,
                 idle_timeout_ms: 60_000,
             },
+            public_url: "http://127.0.0.1".into(),
         }),
     )
     .await;

@@ -42,6 +42,11 @@ pub struct Welcome {
     /// The server program and version, for logs.
     pub server: String,
     pub limits: Limits,
+    /// The address to give out for this server's pages — invite links, "send your friend
+    /// this": the operator's `--public-url`, or else derived from the request that opened
+    /// this connection (`https://draughts.example.org`, never a trailing slash). The
+    /// WebSocket is at the same address with `ws`/`wss` for `http`/`https` and `/ws` added.
+    pub public_url: String,
 }
 
 /// Limits the server enforces on this connection.

@@ -364,6 +364,7 @@ fn cases() -> Vec<Case> {
                     message_burst: 40,
                     idle_timeout_ms: 60_000,
                 },
+                public_url: "https://draughts.example.org".into(),
             }),
         ),
         server("ack", ServerMessage::Ack(Ack { id: 6, duplicate: false })),

@@ -378,18 +378,21 @@ prop_compose! {
 
 fn server_message() -> impl Strategy<Value = ServerMessage> {
     prop_oneof![
-        (any::<u32>(), text(), any::<(u32, u32, u32, u64)>()).prop_map(|(protocol, server, l)| {
-            ServerMessage::Welcome(Welcome {
-                protocol,
-                server,
-                limits: Limits {
-                    max_frame_bytes: l.0,
-                    messages_per_second: l.1,
-                    message_burst: l.2,
-                    idle_timeout_ms: l.3,
-                },
-            })
-        }),
+        (any::<u32>(), text(), any::<(u32, u32, u32, u64)>(), text()).prop_map(
+            |(protocol, server, l, public_url)| {
+                ServerMessage::Welcome(Welcome {
+                    protocol,
+                    server,
+                    limits: Limits {
+                        max_frame_bytes: l.0,
+                        messages_per_second: l.1,
+                        message_burst: l.2,
+                        idle_timeout_ms: l.3,
+                    },
+                    public_url,
+                })
+            }
+        ),
         (any::<u64>(), any::<bool>())
             .prop_map(|(id, duplicate)| ServerMessage::Ack(Ack { id, duplicate })),
         (of(any::<u64>()), error_code(), text())

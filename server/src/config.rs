@@ -88,6 +88,12 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_OPEN_SEEKS_PER_ADDRESS", default_value_t = 5)]
     pub open_seeks_per_address: usize,
 
+    /// The address people should give out to reach this server (invite links), e.g.
+    /// `https://draughts.example.org`; sent to every client in `welcome`. Default: derived
+    /// from each request's Host (and X-Forwarded-Host/-Proto from a trusted proxy).
+    #[arg(long, env = "BOARDCAST_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<crate::public_url::PublicUrl>,
+
     /// Reverse proxies (CIDR ranges or addresses, comma-separated or repeated) whose
     /// `Forwarded` / `X-Forwarded-For` headers name the client; from any other peer these
     /// headers are ignored and the socket's address is the client.

@@ -44,9 +44,20 @@ pub struct Connection {
     idle: Idle,
     /// The client's address, as the per-address limits count it.
     client: ClientAddr,
+    /// What `welcome` tells the client to give out.
+    public_url: String,
     /// This connection's places under the connection limits.
     _places: SessionPlaces,
     _guard: TaskGuard,
+}
+
+/// What the HTTP upgrade hands a new session: who the client is, the address to give out,
+/// and what it holds under the limits and shutdown.
+pub struct Session {
+    pub client: ClientAddr,
+    pub public_url: String,
+    pub places: SessionPlaces,
+    pub guard: TaskGuard,
 }
 
 /// Why the read loop stopped, and how to close.
@@ -62,9 +73,12 @@ pub async fn run(
     socket: WebSocket,
     encoding: Encoding,
     app: App,
-    client: ClientAddr,
-    places: SessionPlaces,
-    guard: TaskGuard,
+    Session {
+        client,
+        public_url,
+        places,
+        guard,
+    }: Session,
 ) {
     crate::telemetry::session(encoding, true);
     let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);
@@ -77,6 +91,7 @@ pub async fn run(
         encoding,
         name: "anonymous".to_owned(),
         client,
+        public_url,
         _places: places,
         _guard: guard,
     };
@@ -183,6 +198,7 @@ impl Connection {
                 message_burst: config.burst,
                 idle_timeout_ms: config.idle_timeout.as_millis() as u64,
             },
+            public_url: self.public_url.clone(),
         }));
     }
 

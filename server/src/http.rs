@@ -17,6 +17,7 @@ use crate::connection;
 use crate::limits::{Admission, SessionPlaces};
 use crate::origin::AllowedOrigins;
 use crate::per_address::{OverLimit, Rated};
+use crate::public_url;
 use crate::server::App;
 use crate::web;
 
@@ -98,12 +99,25 @@ async fn websocket(
     let Some(guard) = app.tasks.guard() else {
         return close_at_once(upgrade, close::GOING_AWAY, "server shutting down".into());
     };
+    let public_url = public_url::for_request(
+        app.config.public_url.as_ref(),
+        app.tls.is_some(),
+        peer.via_proxy,
+        &headers,
+        &app.config.listen.to_string(),
+    );
     upgrade.on_upgrade(move |socket| async move {
         let places = SessionPlaces {
             _connection: admission,
             _proxied: proxied,
         };
-        connection::run(socket, encoding, app, peer.client, places, guard).await;
+        let session = connection::Session {
+            client: peer.client,
+            public_url,
+            places,
+            guard,
+        };
+        connection::run(socket, encoding, app, session).await;
     })
 }
 

@@ -17,6 +17,7 @@ pub mod matches;
 pub mod origin;
 pub mod outbox;
 pub mod per_address;
+pub mod public_url;
 pub mod refusal;
 pub mod server;
 pub mod shutdown;

@@ -270,6 +270,7 @@ impl Client {
                     message_burst: 0,
                     idle_timeout_ms: 0,
                 },
+                public_url: String::new(),
             },
             timeout: DEFAULT_TIMEOUT,
             closed: None,

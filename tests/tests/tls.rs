@@ -1,7 +1,8 @@
 //! TLS on the real server's port, with a certificate authority made at test time: a whole match
 //! is played over `wss://`; a handshake that stalls is closed on the handshake timeout; a
-//! plaintext request is refused with a readable `400`; SIGHUP swaps the certificate while
-//! established connections — and the canary match on them — live on.
+//! plaintext request is refused with a readable `400`; a client that never reads is dropped as
+//! in plain text; SIGHUP swaps the certificate while established connections — and the canary
+//! match on them — live on.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -87,6 +88,10 @@ async fn a_whole_match_is_played_over_tls() {
     let mut late = Client::connect_with(addr, Encoding::Json, &options)
         .await
         .unwrap();
+    assert_eq!(
+        late.welcome.public_url,
+        format!("https://localhost:{}", addr.port())
+    );
     let snapshot = late.watch_match(pair.match_id()).await.unwrap();
     assert_eq!(snapshot.phase, MatchPhase::Finished);
     let notations: Vec<&str> = snapshot.moves.iter().map(|m| m.notation.as_str()).collect();
@@ -208,4 +213,89 @@ async fn sighup_swaps_the_certificate_without_dropping_connections() {
         .unwrap();
     assert_eq!(after.peer_certificate(), Some(renewed.der.clone()));
     after.ping().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_over_tls_is_dropped() {
+    // The slow-read defence under TLS: what removes a client that reads nothing is its
+    // outbox overflowing (1008) once the capped socket buffers are full, as in plain text.
+    let dir = tempfile::tempdir().unwrap();
+    let ca = TestCa::new("Boardcast test CA");
+    let issued = ca.issue(dir.path(), "server");
+    let (server, mut canary, options) = tls_server(
+        &issued,
+        &ca,
+        &[
+            "--outbox",
+            "16",
+            "--channels",
+            "8",
+            "--ply-interval",
+            "100ms",
+            "--game-pause",
+            "200ms",
+            "--idle-timeout",
+            "120s",
+        ],
+    )
+    .await;
+    let addr = server.addr();
+    let stuck_options = ConnectOptions {
+        recv_buffer: Some(2048),
+        ..options
+    };
+    let mut stuck = Client::connect_with(addr, Encoding::Json, &stuck_options)
+        .await
+        .unwrap();
+    for n in 1..=8 {
+        stuck
+            .send(boardcast_protocol::ClientMessage::Watch(
+                boardcast_protocol::Watch {
+                    target: boardcast_protocol::Target::Channel(format!("tv{n}")),
+                    since_v: None,
+                },
+            ))
+            .await
+            .unwrap();
+    }
+    let mut stream = stuck.into_ws().into_inner();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        canary.keep_alive().await.expect("canary connections");
+    }
+    let mut data = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the server kept a TLS client that read nothing for 20 s ({} bytes were waiting)",
+        data.len()
+    );
+    assert!(
+        data.len() < 1024 * 1024,
+        "{} bytes were buffered for a TLS client that reads nothing",
+        data.len()
+    );
+    if let Some(at) = data
+        .windows(2)
+        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
+    {
+        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
+        assert_eq!(
+            code,
+            boardcast_protocol::limits::close::POLICY,
+            "close code"
+        );
+    }
+    canary.keep_alive().await.expect("canary connections");
+    canary.check().await.expect("canary");
 }

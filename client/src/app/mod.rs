@@ -79,6 +79,10 @@ pub struct App {
     pub name: String,
     /// The server as the user named it: for the friend's join command, links and PDN URLs.
     pub address: Option<crate::address::ServerAddress>,
+    /// The address the server says to give out (`welcome.public_url`: its `--public-url`, or
+    /// what it derived from this connection). The friend's command and link prefer it, since
+    /// the address this client used may only work from here (a LAN address, a tunnel).
+    public: Option<crate::address::ServerAddress>,
     pub link: Link,
     connects: u32,
     next_id: u64,
@@ -120,6 +124,7 @@ impl App {
         App {
             name: name.to_owned(),
             address: None,
+            public: None,
             link: Link::Connecting,
             connects: 0,
             next_id: first_id.max(1),
@@ -304,7 +309,7 @@ impl App {
             return Vec::new();
         }
         let code = &seat.invite_code;
-        match &self.address {
+        match self.public.as_ref().or(self.address.as_ref()) {
             Some(address) => vec![
                 format!("your friend runs: {}", address.join_command(code)),
                 format!("or opens: {}", address.invite_link(code)),

@@ -28,7 +28,10 @@ pub fn code_name(code: ErrorCode) -> String {
 impl App {
     pub fn receive(&mut self, msg: ServerMessage, now: Instant) {
         match msg {
-            ServerMessage::Welcome(_) | ServerMessage::Pong(_) => {}
+            ServerMessage::Welcome(welcome) => {
+                self.public = crate::address::ServerAddress::parse(&welcome.public_url).ok();
+            }
+            ServerMessage::Pong(_) => {}
             ServerMessage::Ack(ack) => {
                 self.pending.remove(&ack.id);
                 self.unacked.remove(&ack.id);

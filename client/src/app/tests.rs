@@ -753,6 +753,39 @@ fn only_legal_guesses_are_sent() {
 }
 
 #[test]
+fn the_friend_is_given_the_address_the_server_names_over_the_one_this_client_used() {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("10.0.0.5:7878").unwrap());
+    app.connected();
+    app.receive(
+        ServerMessage::Welcome(Welcome {
+            protocol: 1,
+            server: "boardcast-server".into(),
+            limits: Limits {
+                max_frame_bytes: 8192,
+                messages_per_second: 20,
+                message_burst: 40,
+                idle_timeout_ms: 60_000,
+            },
+            public_url: "https://draughts.example.org".into(),
+        }),
+        Instant::now(),
+    );
+    app.receive(seat(0, Side::White), Instant::now());
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+    assert_eq!(
+        app.invite_lines(),
+        [
+            "your friend runs: boardcast --server wss://draughts.example.org/ws join ABCD",
+            "or opens: https://draughts.example.org/i/ABCD"
+        ]
+    );
+}
+
+#[test]
 fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
     let mut app = seated(Side::White, &["32-28"]);
     app.address = Some(crate::address::ServerAddress::parse("10.0.0.5:7878").unwrap());

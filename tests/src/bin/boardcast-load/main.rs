@@ -26,6 +26,11 @@ struct Cli {
     #[arg(long, global = true)]
     threads: Option<usize>,
 
+    /// Connect with TLS (`wss://localhost:PORT`), trusting the CA or self-signed certificate
+    /// in this PEM file: for a server started with --tls-cert/--tls-key.
+    #[arg(long, global = true, value_name = "PEM")]
+    tls_ca: Option<std::path::PathBuf>,
+
     #[command(subcommand)]
     scenario: Scenario,
 }
@@ -48,6 +53,12 @@ enum Scenario {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    if let Some(ca) = &cli.tls_ca
+        && let Err(err) = ws::use_tls(ca)
+    {
+        eprintln!("error: --tls-ca {}: {err}", ca.display());
+        return std::process::ExitCode::FAILURE;
+    }
     match sys::raise_nofile_limit() {
         Ok((soft, hard)) => eprintln!("open-file limit: {soft} (hard {hard})"),
         Err(err) => eprintln!("warning: could not raise the open-file limit: {err}"),

@@ -2,21 +2,42 @@
 //! numbers its envelopes and decodes postcard frames.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use boardcast_protocol::{ClientEnvelope, ClientMessage, Encoding, FrameRef, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::Error;
 
-pub type Ws = WebSocketStream<TcpStream>;
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// TLS for every connection of the run (`--tls-ca`): the server is then reached at
+/// `wss://localhost:PORT`, its certificate checked against the given CA.
+static TLS: OnceLock<Arc<rustls::ClientConfig>> = OnceLock::new();
+
+/// Makes every connection of the run use TLS, trusting the certificates in `ca_file`.
+pub fn use_tls(ca_file: &std::path::Path) -> Result<(), Error> {
+    use rustls_pki_types::CertificateDer;
+    use rustls_pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_file_iter(ca_file)? {
+        roots.add(cert?)?;
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let _ = TLS.set(Arc::new(config));
+    Ok(())
+}
 
 /// Client-side socket configuration. tungstenite's default 128 KiB read buffer is zero-filled
 /// on every read; with thousands of connections in one process that costs memory and CPU the
@@ -27,18 +48,30 @@ pub fn client_config() -> WebSocketConfig {
         .write_buffer_size(0)
 }
 
-/// Opens a WebSocket to `ws://addr{path}`, offering `subprotocol` if given.
+/// Opens a WebSocket to `ws://addr{path}` (or `wss://localhost:PORT{path}` with
+/// [`use_tls`]), offering `subprotocol` if given.
 pub async fn connect(addr: SocketAddr, path: &str, subprotocol: Option<&str>) -> Result<Ws, Error> {
     let stream = TcpStream::connect(addr).await?;
     stream.set_nodelay(true)?;
-    let mut request = format!("ws://{addr}{path}").into_client_request()?;
+    let tls = TLS.get().cloned();
+    let url = match tls {
+        Some(_) => format!("wss://localhost:{}{path}", addr.port()),
+        None => format!("ws://{addr}{path}"),
+    };
+    let mut request = url.into_client_request()?;
     if let Some(subprotocol) = subprotocol {
         request
             .headers_mut()
             .insert("Sec-WebSocket-Protocol", subprotocol.parse()?);
     }
-    let (ws, _response) =
-        tokio_tungstenite::client_async_with_config(request, stream, Some(client_config())).await?;
+    let connector = tls.map(tokio_tungstenite::Connector::Rustls);
+    let (ws, _response) = tokio_tungstenite::client_async_tls_with_config(
+        request,
+        stream,
+        Some(client_config()),
+        connector,
+    )
+    .await?;
     Ok(ws)
 }
 
