@@ -51,7 +51,10 @@ async fn websocket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if let Err(why) = AllowedOrigins::new(&app.config.allowed_origins).check(&headers) {
+    if let Err(why) = AllowedOrigins::new(&app.config.allowed_origins)
+        .with_public(app.config.public_url.as_ref())
+        .check(&headers)
+    {
         return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
     }
     let offered: Vec<String> = upgrade

@@ -8,10 +8,13 @@
 use axum::http::{HeaderMap, header};
 
 /// The origins allowed to open a WebSocket: the listed ones, or (none listed) pages served by
-/// this host, i.e. an `Origin` whose host and port are the request's `Host`.
+/// this host, i.e. an `Origin` whose host and port are the request's `Host`; and always the
+/// origin of `--public-url`, the address the server gives out for its own pages (behind a
+/// proxy that rewrites `Host`, the same-host rule alone would refuse them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AllowedOrigins {
     listed: Vec<String>,
+    public: Option<String>,
 }
 
 impl AllowedOrigins {
@@ -24,7 +27,14 @@ impl AllowedOrigins {
                 .map(|origin| origin.trim().trim_end_matches('/').to_ascii_lowercase())
                 .filter(|origin| !origin.is_empty())
                 .collect(),
+            public: None,
         }
+    }
+
+    /// Also allows the pages of the server's public URL.
+    pub fn with_public(mut self, public: Option<&crate::public_url::PublicUrl>) -> AllowedOrigins {
+        self.public = public.map(crate::public_url::PublicUrl::origin);
+        self
     }
 
     /// Whether a handshake with these headers may be upgraded; `Err` says why not.
@@ -37,7 +47,9 @@ impl AllowedOrigins {
             .map_err(|_| "unreadable Origin header".to_owned())?
             .trim()
             .to_ascii_lowercase();
-        let allowed = if self.listed.is_empty() {
+        let allowed = if self.public.as_deref() == Some(origin.as_str()) {
+            true
+        } else if self.listed.is_empty() {
             let host = headers
                 .get(header::HOST)
                 .and_then(|host| host.to_str().ok())
@@ -71,6 +83,22 @@ mod tests {
             headers.insert(header::ORIGIN, HeaderValue::from_static(origin));
         }
         headers
+    }
+
+    #[test]
+    fn pages_of_the_public_url_pass_behind_a_proxy_that_rewrites_host() {
+        let public: crate::public_url::PublicUrl = "https://Play.Example.org/club".parse().unwrap();
+        let allowed = AllowedOrigins::default().with_public(Some(&public));
+        let proxied = |origin| headers(Some(origin), "127.0.0.1:7878");
+        assert_eq!(allowed.check(&proxied("https://play.example.org")), Ok(()));
+        assert_eq!(
+            allowed.check(&proxied("https://evil.example")),
+            Err("pages from https://evil.example may not open a WebSocket here (see --allowed-origin)".to_owned())
+        );
+        let listed =
+            AllowedOrigins::new(&["https://other.example".to_owned()]).with_public(Some(&public));
+        assert_eq!(listed.check(&proxied("https://play.example.org")), Ok(()));
+        assert_eq!(listed.check(&proxied("https://other.example")), Ok(()));
     }
 
     #[test]

@@ -39,6 +39,16 @@ impl FromStr for PublicUrl {
     }
 }
 
+impl PublicUrl {
+    /// The web origin of its pages (`https://play.example.org`, without a path), as a
+    /// browser sends it in `Origin`.
+    pub fn origin(&self) -> String {
+        let (scheme, rest) = self.0.split_once("://").unwrap_or(("http", &self.0));
+        let host = rest.split('/').next().unwrap_or_default();
+        format!("{scheme}://{host}").to_ascii_lowercase()
+    }
+}
+
 impl fmt::Display for PublicUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
