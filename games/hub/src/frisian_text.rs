@@ -40,6 +40,46 @@ pub fn position_text(position: &Position) -> String {
     text
 }
 
+/// Why a Hub position cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionTextError {
+    #[error("a Hub position is 51 characters (side to move, then squares 1-50), not {0}")]
+    Length(usize),
+    #[error("`{0}` is not a side to move (W or B)")]
+    Side(char),
+    #[error("`{piece}` on square {square} is not one of w b W B e")]
+    Piece { piece: char, square: usize },
+    #[error("not a valid Frisian position: {0}")]
+    Invalid(#[from] frisian::FenError),
+}
+
+/// Reads a Hub position (what the test engine receives in `pos pos=…`).
+pub fn parse_position_text(text: &str) -> Result<Position, PositionTextError> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 51 {
+        return Err(PositionTextError::Length(chars.len()));
+    }
+    let side = match chars[0] {
+        'W' => 'W',
+        'B' => 'B',
+        other => return Err(PositionTextError::Side(other)),
+    };
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for (index, piece) in chars[1..].iter().enumerate() {
+        let square = index + 1;
+        match piece {
+            'w' => white.push(square.to_string()),
+            'W' => white.push(format!("K{square}")),
+            'b' => black.push(square.to_string()),
+            'B' => black.push(format!("K{square}")),
+            'e' => {}
+            &piece => return Err(PositionTextError::Piece { piece, square }),
+        }
+    }
+    let fen = format!("{side}:W{}:B{}", white.join(","), black.join(","));
+    Ok(Position::from_fen(&fen)?)
+}
+
 /// The move in Hub notation.
 pub fn move_text(mv: &Move) -> String {
     if !mv.is_capture() {
@@ -146,6 +186,25 @@ mod tests {
     #[test]
     fn writes_the_start_position_as_the_protocol_shows_it() {
         assert_eq!(position_text(&Position::start()), START);
+    }
+
+    #[test]
+    fn reads_back_what_it_writes() {
+        let pos = Position::from_fen("B:WK47,K50,35:BK3,K4,16").unwrap();
+        assert_eq!(parse_position_text(&position_text(&pos)), Ok(pos));
+        assert_eq!(parse_position_text(START), Ok(Position::start()));
+        assert_eq!(
+            parse_position_text("W").unwrap_err().to_string(),
+            "a Hub position is 51 characters (side to move, then squares 1-50), not 1"
+        );
+        let wrong = format!("W{}x", &START[1..50]);
+        assert_eq!(
+            parse_position_text(&wrong),
+            Err(PositionTextError::Piece {
+                piece: 'x',
+                square: 50
+            })
+        );
     }
 
     #[test]

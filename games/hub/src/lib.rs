@@ -14,7 +14,8 @@ pub mod message;
 pub mod param;
 
 pub use frisian_text::{
-    EngineMoveError, Search, level_line, move_text, parse_engine_move, position_text,
+    EngineMoveError, PositionTextError, Search, level_line, move_text, parse_engine_move,
+    parse_position_text, position_text,
 };
 pub use line::{Line, LineError, MAX_LINE};
 pub use message::{EngineId, EngineMessage, MessageError};
