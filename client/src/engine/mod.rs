@@ -29,6 +29,9 @@ use crate::app::command::{Command, Reply};
 use crate::online::{Effects, Options, net_event};
 use process::Engine;
 
+/// The shortest time between two moves the bridge sends.
+const MIN_MOVE_INTERVAL: Duration = Duration::from_millis(100);
+
 /// How draw offers are answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DrawPolicy {
@@ -76,6 +79,10 @@ struct Bridge {
     searching: bool,
     /// The match and ply the engine last moved in, so a ply is searched only once.
     moved: Option<(String, usize)>,
+    /// The match resigned for a faulty engine: nothing more is searched in it.
+    resigned: Option<String>,
+    /// When the engine's last move was sent, to keep under the server's message rate.
+    last_move_at: Option<tokio::time::Instant>,
     /// Seeks we tried to join, so a refused one is not tried again and again.
     tried: HashSet<String>,
 }
@@ -127,6 +134,7 @@ impl Bridge {
         self.searching = false;
         if resign {
             log("resigning the game: the bridge never plays a move the engine did not choose");
+            self.resigned = app.game.as_ref().map(|g| g.match_id.clone());
             app.command(Command::Resign);
         }
     }
@@ -185,7 +193,8 @@ impl Bridge {
         }
         let ply = game.moves.len();
         let here = Some((game.match_id.clone(), ply));
-        let busy = self.searching || self.moved == here;
+        let busy =
+            self.searching || self.moved == here || self.resigned.as_ref() == Some(&game.match_id);
         if game.phase != MatchPhase::Playing && game.phase != MatchPhase::Waiting
             || game.turn != me
             || busy
@@ -294,6 +303,12 @@ impl Bridge {
                 match parse_engine_move(&thinking.position, &mv) {
                     Ok(legal) => {
                         let route = legal.route().iter().map(|s| s.number()).collect();
+                        // Two instant engines on loopback would otherwise outrun the server's
+                        // per-connection message rate (PROTOCOL.md: closed with 1008).
+                        if let Some(at) = self.last_move_at {
+                            tokio::time::sleep_until(at + MIN_MOVE_INTERVAL).await;
+                        }
+                        self.last_move_at = Some(tokio::time::Instant::now());
                         log(&format!("plays {}", move_text(&legal)));
                         self.moved = Some((thinking.match_id.clone(), thinking.ply));
                         app.command(Command::Route(route));
@@ -349,6 +364,8 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
             tried: HashSet::new(),
             searching: false,
             moved: None,
+            last_move_at: None,
+            resigned: None,
         };
         // Start the engine before the first game, so a bad command fails at once.
         if let Err(error) = bridge.engine().await {
@@ -361,6 +378,11 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
             tokio::select! {
                 event = events.recv() => {
                     let Some(event) = event else { return ExitCode::FAILURE };
+                    // A move sent just before the connection dropped may be lost: once the
+                    // seat is back, the engine is asked again if it is still its turn.
+                    if matches!(event, crate::net::NetEvent::Connected) {
+                        bridge.moved = None;
+                    }
                     net_event(&mut app, event);
                 }
                 line = async {
