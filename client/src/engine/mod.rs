@@ -146,6 +146,19 @@ impl Bridge {
             return;
         };
         if game.is_over() {
+            let flagged = game
+                .result
+                .as_ref()
+                .is_some_and(|r| r.reason == boardcast_protocol::EndReason::TimeForfeit);
+            if self.thinking.is_some() && flagged {
+                // The server flagged the engine before the bridge's own deadline: a hang.
+                self.fault(
+                    app,
+                    "the engine did not move before its clock ran out",
+                    false,
+                )
+                .await;
+            }
             if self.thinking.take().is_some()
                 && let Some(engine) = self.engine.as_mut()
             {
