@@ -2,6 +2,7 @@
 
 mod address;
 mod app;
+mod engine;
 mod frisian_cli;
 mod minitchess_cli;
 mod net;
@@ -133,6 +134,30 @@ enum Command {
     List,
     /// Take back the stored seat (the newest one, or the one in MATCH).
     Resume { r#match: Option<String> },
+    /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
+    Engine {
+        /// The engine's command line, split at spaces: `"scan hub"`.
+        #[arg(long, value_name = "CMD ARGS")]
+        hub: String,
+        /// An engine parameter, checked against the engine's declaration: `variant=frisian`.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Create public matches with this time control (MINUTES+SECONDS, or `none`).
+        #[arg(long, value_name = "TIME")]
+        seek: Option<String>,
+        /// How many games to play before exiting.
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        /// Join the match with this invite code.
+        #[arg(long, value_name = "CODE")]
+        join: Option<String>,
+        /// Join other players' open seeks.
+        #[arg(long)]
+        accept_seeks: bool,
+        /// How the engine answers draw offers.
+        #[arg(long, value_enum, default_value = "never")]
+        draw_policy: engine::DrawPolicy,
+    },
 }
 
 fn default_name() -> String {
@@ -192,6 +217,47 @@ fn main() -> ExitCode {
     };
     let intent = match cli.command {
         Some(Command::Frisian(_) | Command::Minitchess(_)) => unreachable!("handled above"),
+        Some(Command::Engine {
+            hub,
+            params,
+            seek,
+            games,
+            join,
+            accept_seeks,
+            draw_policy,
+        }) => {
+            let mut assignments = Vec::new();
+            for param in &params {
+                match frisian_hub::split_assignment(param) {
+                    Ok((name, value)) => assignments.push((name.to_owned(), value.to_owned())),
+                    Err(error) => {
+                        eprintln!("boardcast: --param: {error}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let seek = match seek.as_deref().map(time_control).transpose() {
+                Ok(seek) => seek,
+                Err(error) => {
+                    eprintln!("boardcast: --seek: {error}");
+                    return ExitCode::from(2);
+                }
+            };
+            if seek.is_none() && join.is_none() && !accept_seeks {
+                eprintln!("boardcast: engine needs --seek TIME, --join CODE or --accept-seeks");
+                return ExitCode::from(2);
+            }
+            let bridge = engine::BridgeOptions {
+                hub,
+                params: assignments,
+                seek,
+                games: games.max(1),
+                join,
+                accept_seeks,
+                draw_policy,
+            };
+            return engine::run(options, bridge);
+        }
         None => None,
         Some(Command::Play {
             time,

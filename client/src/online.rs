@@ -102,13 +102,13 @@ pub fn net_event(app: &mut App, event: NetEvent) {
 }
 
 /// Ack ids that keep growing across runs of the program.
-fn first_id() -> u64 {
+pub fn first_id() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(1, |d| u64::try_from(d.as_millis()).unwrap_or(1))
 }
 
-fn store(options: &Options) -> Option<Store> {
+pub fn store(options: &Options) -> Option<Store> {
     options
         .data_dir
         .clone()
