@@ -355,16 +355,25 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
         },
         (None, None) => Command::Lobby,
     };
+    let tls = match crate::tls::client_config(options.ca_file.as_deref()) {
+        Ok(tls) => tls,
+        Err(error) => {
+            eprintln!("boardcast: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let code = runtime.block_on(async move {
         let mut app = App::new(&options.name, Some(intent), crate::online::first_id());
         app.address = Some(options.address.clone());
-        let (tx, local, mut events) = crate::net::spawn(options.server.clone(), options.encoding);
+        let (tx, local, mut events) =
+            crate::net::spawn(options.server.clone(), options.encoding, tls.clone());
         let effects = Effects {
             server: options.server.clone(),
             tx,
             local: Some(local),
             store: crate::online::store(&options),
             show_token: false,
+            tls,
         };
         let mut bridge = Bridge {
             options: bridge,
