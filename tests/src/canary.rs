@@ -113,3 +113,60 @@ impl Canary {
         Ok(())
     }
 }
+
+/// The slow-read defence, seen from a client that reads nothing: `stream` (the raw socket of a
+/// connection the server keeps sending to) is left unread for `stall` while `canary`'s
+/// connections stay alive; then what the server had queued is drained. Fails unless the server
+/// closed it within `drain`, buffered under 1 MiB for it, and (when its close frame got through)
+/// closed it with 1008; then checks that the canary match was untouched. `what` names the client
+/// in the messages ("a TLS client").
+pub async fn assert_a_client_reading_nothing_is_dropped<S>(
+    mut stream: S,
+    canary: &mut Canary,
+    stall: std::time::Duration,
+    drain: std::time::Duration,
+    what: &str,
+) where
+    S: tokio::io::AsyncRead + Unpin,
+{
+    use tokio::io::AsyncReadExt;
+    let started = std::time::Instant::now();
+    while started.elapsed() < stall {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        canary.keep_alive().await.expect("canary connections");
+    }
+    let mut data = Vec::new();
+    let ended = tokio::time::timeout(drain, async {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the server kept {what} that read nothing for {stall:?} ({} bytes were waiting)",
+        data.len()
+    );
+    assert!(
+        data.len() < 1024 * 1024,
+        "{} bytes were buffered for {what} that reads nothing",
+        data.len()
+    );
+    if let Some(at) = data
+        .windows(2)
+        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
+    {
+        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
+        assert_eq!(
+            code,
+            boardcast_protocol::limits::close::POLICY,
+            "close code"
+        );
+    }
+    canary.keep_alive().await.expect("canary connections");
+    canary.check().await.expect("canary");
+}

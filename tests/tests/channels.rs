@@ -11,7 +11,9 @@ use boardcast_protocol::{
     StartEngineGame, Target, Watch,
 };
 use boardcast_tests::TestServer;
-use boardcast_tests::canary::{Canary, start_with_canary};
+use boardcast_tests::canary::{
+    Canary, assert_a_client_reading_nothing_is_dropped, start_with_canary,
+};
 use boardcast_tests::client::{Client, ClientError, ConnectOptions};
 use tokio::io::AsyncReadExt;
 
@@ -321,44 +323,17 @@ async fn a_client_that_never_reads_is_dropped_long_before_the_idle_timeout() {
             .await
             .unwrap();
     }
-    let mut stream = stuck.into_ws().into_inner();
     // About 25 KB/s flows to it: the capped buffers fill within seconds, 4 MiB would take
-    // minutes. Read nothing for 20 s (keeping the canary alive), then drain.
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(20) {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        canary.keep_alive().await.expect("canary connections");
-    }
-    let mut data = Vec::new();
-    let ended = tokio::time::timeout(Duration::from_secs(5), async {
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => data.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
+    // minutes.
+    let stream = stuck.into_ws().into_inner();
+    assert_a_client_reading_nothing_is_dropped(
+        stream,
+        &mut canary,
+        Duration::from_secs(20),
+        Duration::from_secs(5),
+        "a client",
+    )
     .await;
-    assert!(
-        ended.is_ok(),
-        "the server kept a client that read nothing for 20 s ({} bytes were waiting)",
-        data.len()
-    );
-    assert!(
-        data.len() < 1024 * 1024,
-        "{} bytes were buffered for a client that reads nothing",
-        data.len()
-    );
-    if let Some(at) = data
-        .windows(2)
-        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
-    {
-        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
-        assert_eq!(code, close::POLICY, "close code");
-    }
-    canary.keep_alive().await.expect("canary connections");
-    canary.check().await.expect("canary");
 }
 
 /// The engines are deterministic, so an on-demand copy of the game a TV channel is playing

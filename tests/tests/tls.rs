@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{Encoding, MatchPhase};
-use boardcast_tests::canary::Canary;
+use boardcast_tests::canary::{Canary, assert_a_client_reading_nothing_is_dropped};
 use boardcast_tests::client::{Client, ClientError, ConnectOptions, Pair};
 use boardcast_tests::games::reference_games;
 use boardcast_tests::tls::{Issued, TestCa};
@@ -258,44 +258,13 @@ async fn a_client_that_never_reads_over_tls_is_dropped() {
             .await
             .unwrap();
     }
-    let mut stream = stuck.into_ws().into_inner();
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(20) {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        canary.keep_alive().await.expect("canary connections");
-    }
-    let mut data = Vec::new();
-    let ended = tokio::time::timeout(Duration::from_secs(10), async {
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => data.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
+    let stream = stuck.into_ws().into_inner();
+    assert_a_client_reading_nothing_is_dropped(
+        stream,
+        &mut canary,
+        Duration::from_secs(20),
+        Duration::from_secs(10),
+        "a TLS client",
+    )
     .await;
-    assert!(
-        ended.is_ok(),
-        "the server kept a TLS client that read nothing for 20 s ({} bytes were waiting)",
-        data.len()
-    );
-    assert!(
-        data.len() < 1024 * 1024,
-        "{} bytes were buffered for a TLS client that reads nothing",
-        data.len()
-    );
-    if let Some(at) = data
-        .windows(2)
-        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
-    {
-        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
-        assert_eq!(
-            code,
-            boardcast_protocol::limits::close::POLICY,
-            "close code"
-        );
-    }
-    canary.keep_alive().await.expect("canary connections");
-    canary.check().await.expect("canary");
 }
