@@ -5,7 +5,7 @@
 mod common;
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use boardcast_server::{Config, Server};
@@ -20,10 +20,7 @@ async fn start(dir: &std::path::Path) -> Server {
 
 /// Runs `boardcast ARGS…` to its end with empty stdin: (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_boardcast"))
-        .args(args)
-        .env_remove("BOARDCAST_SERVER")
-        .env_remove("BOARDCAST_NAME")
+    let output = common::boardcast(args)
         .stdin(Stdio::null())
         .output()
         .expect("the boardcast binary runs");
@@ -37,11 +34,8 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
 /// Runs `boardcast --plain ARGS…` with its stdin held open, as in a terminal, until it ends by
 /// itself: (exit code, stdout, stderr).
 fn run_open(args: &[&str]) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardcast"))
-        .arg("--plain")
+    let mut child = common::boardcast(&["--plain"])
         .args(args)
-        .env_remove("BOARDCAST_SERVER")
-        .env_remove("BOARDCAST_NAME")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

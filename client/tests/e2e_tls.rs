@@ -47,8 +47,7 @@ async fn wss_with_ca_file_lists_the_lobby_and_without_it_the_certificate_is_refu
         let _ = untrusting.child.kill();
 
         let missing = dir.path().join("missing.pem");
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_boardcast"))
-            .args(["--plain", "--server", &url, "--ca-file"])
+        let status = common::boardcast(&["--plain", "--server", &url, "--ca-file"])
             .arg(&missing)
             .arg("list")
             .stderr(std::process::Stdio::null())

@@ -129,14 +129,42 @@ pub async fn assert_a_client_reading_nothing_is_dropped<S>(
 ) where
     S: tokio::io::AsyncRead + Unpin,
 {
-    use tokio::io::AsyncReadExt;
     let started = std::time::Instant::now();
     while started.elapsed() < stall {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         canary.keep_alive().await.expect("canary connections");
     }
+    let (data, ended) = drain_until_closed(&mut stream, drain).await;
+    assert!(
+        ended,
+        "the server kept {what} that read nothing for {stall:?} ({} bytes were waiting)",
+        data.len()
+    );
+    assert!(
+        data.len() < 1024 * 1024,
+        "{} bytes were buffered for {what} that reads nothing",
+        data.len()
+    );
+    if let Some(code) = last_close_code(&data) {
+        assert_eq!(
+            code,
+            boardcast_protocol::limits::close::POLICY,
+            "close code"
+        );
+    }
+    canary.keep_alive().await.expect("canary connections");
+    canary.check().await.expect("canary");
+}
+
+/// Reads what `stream` still holds until the server ends it or `within` passes: the bytes, and
+/// whether it ended.
+pub async fn drain_until_closed<S>(stream: &mut S, within: std::time::Duration) -> (Vec<u8>, bool)
+where
+    S: tokio::io::AsyncRead + Unpin,
+{
+    use tokio::io::AsyncReadExt;
     let mut data = Vec::new();
-    let ended = tokio::time::timeout(drain, async {
+    let ended = tokio::time::timeout(within, async {
         let mut buf = vec![0u8; 64 * 1024];
         loop {
             match stream.read(&mut buf).await {
@@ -146,27 +174,13 @@ pub async fn assert_a_client_reading_nothing_is_dropped<S>(
         }
     })
     .await;
-    assert!(
-        ended.is_ok(),
-        "the server kept {what} that read nothing for {stall:?} ({} bytes were waiting)",
-        data.len()
-    );
-    assert!(
-        data.len() < 1024 * 1024,
-        "{} bytes were buffered for {what} that reads nothing",
-        data.len()
-    );
-    if let Some(at) = data
+    (data, ended.is_ok())
+}
+
+/// The code of the last WebSocket close frame in raw server-to-client bytes, if one got through.
+pub fn last_close_code(data: &[u8]) -> Option<u16> {
+    let at = data
         .windows(2)
-        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
-    {
-        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
-        assert_eq!(
-            code,
-            boardcast_protocol::limits::close::POLICY,
-            "close code"
-        );
-    }
-    canary.keep_alive().await.expect("canary connections");
-    canary.check().await.expect("canary");
+        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)?;
+    Some(u16::from_be_bytes([*data.get(at + 2)?, *data.get(at + 3)?]))
 }

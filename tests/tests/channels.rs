@@ -12,10 +12,10 @@ use boardcast_protocol::{
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::canary::{
-    Canary, assert_a_client_reading_nothing_is_dropped, start_with_canary,
+    Canary, assert_a_client_reading_nothing_is_dropped, drain_until_closed, last_close_code,
+    start_with_canary,
 };
 use boardcast_tests::client::{Client, ClientError, ConnectOptions};
-use tokio::io::AsyncReadExt;
 
 fn server_program() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
@@ -257,27 +257,13 @@ async fn a_client_that_never_reads_while_channels_broadcast() {
     );
     // By now the stuck client must be gone: reading drains what the kernel holds, then the
     // stream ends (after a 1008 or 4000 close frame if it still fit).
-    let mut data = Vec::new();
-    let ended = tokio::time::timeout(Duration::from_secs(3), async {
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => data.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await;
+    let (data, ended) = drain_until_closed(&mut stream, Duration::from_secs(3)).await;
     assert!(
-        ended.is_ok(),
+        ended,
         "the server kept a client that has not read (nor answered a ping) for 6 s ({} bytes were waiting)",
         data.len()
     );
-    if let Some(at) = data
-        .windows(2)
-        .rposition(|w| w[0] == 0x88 && (w[1] & 0x7f) >= 2)
-    {
-        let code = u16::from_be_bytes([data[at + 2], data[at + 3]]);
+    if let Some(code) = last_close_code(&data) {
         assert!(
             code == close::POLICY || code == close::IDLE,
             "close code {code}"

@@ -6,6 +6,16 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// `boardcast ARGS…`, untouched by the developer's own `BOARDCAST_SERVER` and `BOARDCAST_NAME`.
+pub fn boardcast(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardcast"));
+    command
+        .args(args)
+        .env_remove("BOARDCAST_SERVER")
+        .env_remove("BOARDCAST_NAME");
+    command
+}
+
 pub struct Plain {
     pub child: Child,
     stdin: ChildStdin,
@@ -17,11 +27,8 @@ pub struct Plain {
 impl Plain {
     /// Starts `boardcast --plain ARGS…`.
     pub fn start(args: &[&str]) -> Plain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boardcast"))
-            .arg("--plain")
+        let mut child = boardcast(&["--plain"])
             .args(args)
-            .env_remove("BOARDCAST_SERVER")
-            .env_remove("BOARDCAST_NAME")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
