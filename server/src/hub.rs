@@ -12,7 +12,7 @@ use rand::Rng;
 
 use crate::address::ClientAddr;
 use crate::matches::actor::{self, MatchHandle, Settings};
-use crate::matches::state::{self, MatchState, Record, Refusal, Setup};
+use crate::matches::{MatchState, Record, Refusal, Setup};
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
@@ -115,10 +115,14 @@ impl Hub {
         }];
         for (side, name) in players {
             let token = new_token();
-            let record = state::joined(*side, name, token.clone());
-            let write = state
-                .apply_new(&record, now, now_ms())
+            let record = Record::joined(*side, name, token.clone());
+            let at_ms = now_ms();
+            state
+                .apply_new(&record, now, at_ms)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err))?;
+            let write = record
+                .write(&id, state.v, at_ms)
+                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             writes.push(write);
             records.push(record);
             tokens.push((*side, token));

@@ -17,7 +17,9 @@ use boardcast_protocol::{
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 
-use super::state::{Action, Decision, MatchState, Record, Refusal};
+use super::decide::{Action, Decision};
+use super::record::Record;
+use super::state::{MatchState, Refusal};
 use crate::hub::Hub;
 use crate::outbox::{ConnId, Outbox, Shared};
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -636,7 +638,12 @@ impl Actor {
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
         for record in &records {
-            match self.state.apply_new(record, now, at_ms) {
+            let applied = self.state.apply_new(record, now, at_ms).and_then(|()| {
+                record
+                    .write(&self.state.id, self.state.v, at_ms)
+                    .map_err(|err| err.to_string())
+            });
+            match applied {
                 Ok(write) => writes.push(write),
                 Err(err) => {
                     tracing::error!(match_id = %self.state.id, %err, "event does not apply");

@@ -1,9 +1,16 @@
 //! Frisian matches: each one a single-writer actor ([`actor`]) over a pure state machine
-//! ([`state`]) with server-authoritative clocks ([`clock`]).
+//! ([`state`], deciding in [`decide`], folding events in with [`apply`], shown through
+//! [`view`], stored as [`record`]s) with server-authoritative clocks ([`clock`]).
 
 pub mod actor;
+pub mod apply;
 pub mod clock;
+pub mod decide;
+pub mod record;
 pub mod state;
+pub mod view;
 
 pub use actor::{Command, MatchHandle, Settings};
-pub use state::{Action, MatchState, Record, Refusal, Setup};
+pub use decide::{Action, Decision};
+pub use record::{Record, Setup};
+pub use state::{MatchState, Refusal};
