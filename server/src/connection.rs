@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::address::ClientAddr;
 use crate::channels::ChannelRequest;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, MatchHandle, Refusal};
+use crate::matches::{Action, Command, Directory, MatchHandle, Refusal};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::{LimitKind, Rated};
 use crate::server::App;

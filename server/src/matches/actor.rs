@@ -18,109 +18,17 @@ use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 
 use super::decide::{Action, Decision};
+use super::directory::Directory;
+use super::handle::{Command, MatchHandle, stopped};
 use super::record::Record;
-use super::state::{MatchState, Refusal};
-use crate::hub::Hub;
+use super::state::{MatchState, new_token};
 use crate::outbox::{ConnId, Outbox, Shared};
+use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::storage::{Storage, Write, now_ms};
 
-/// Commands waiting for one match, at most.
-const MAILBOX: usize = 64;
 /// Crowd counts go out at most this often per match.
 const CROWD_EVERY: Duration = Duration::from_secs(2);
-
-/// What a connection asks of a match.
-#[derive(Debug)]
-pub enum Command {
-    /// Follow the match as a spectator (`since_v`: the last event version seen).
-    Watch {
-        outbox: Outbox,
-        id: u64,
-        since_v: Option<u64>,
-    },
-    /// Stop following the match as a spectator.
-    Unwatch { outbox: Outbox, id: u64 },
-    /// Take the free seat; `myself`: the connection asks to take the second seat of a match
-    /// whose first it holds (`join_match` with `myself`).
-    Join {
-        outbox: Outbox,
-        id: u64,
-        name: String,
-        myself: bool,
-    },
-    /// Take back a seat by its token.
-    Resume {
-        outbox: Outbox,
-        id: u64,
-        token: String,
-        since_v: Option<u64>,
-    },
-    /// A seated player's action.
-    Act {
-        outbox: Outbox,
-        id: u64,
-        token: String,
-        action: Action,
-        /// When the connection handed it over: a move's latency to its ack runs from here.
-        received: Instant,
-    },
-    /// The connection has closed.
-    Leave { conn: ConnId },
-    /// The players of a new rematch, by their side in it: seated together before anything
-    /// else happens, each sent a `seat` with id 0 and a snapshot.
-    Arrive { players: Vec<(Outbox, Side)> },
-}
-
-impl Command {
-    /// Where the answer to this command goes, if it expects one.
-    fn asker(&self) -> Option<(&Outbox, u64)> {
-        match self {
-            Command::Watch { outbox, id, .. }
-            | Command::Unwatch { outbox, id }
-            | Command::Join { outbox, id, .. }
-            | Command::Resume { outbox, id, .. }
-            | Command::Act { outbox, id, .. } => Some((outbox, *id)),
-            Command::Leave { .. } | Command::Arrive { .. } => None,
-        }
-    }
-}
-
-/// The address of a running match.
-#[derive(Debug, Clone)]
-pub struct MatchHandle {
-    tx: mpsc::Sender<Command>,
-    shutdown: Shutdown,
-}
-
-impl MatchHandle {
-    /// Queues a command without waiting; a full mailbox is refused as busy, a stopped match
-    /// as `stopped` says.
-    pub fn try_send(&self, command: Command) -> Result<(), Refusal> {
-        self.tx.try_send(command).map_err(|err| match err {
-            mpsc::error::TrySendError::Full(_) => Refusal::new(
-                ErrorCode::Busy,
-                "this match has too many commands waiting; try again",
-            ),
-            mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
-        })
-    }
-
-    /// Queues a command, waiting for room (for goodbyes that must arrive).
-    pub async fn send(&self, command: Command) {
-        let _ = self.tx.send(command).await;
-    }
-}
-
-/// The refusal of a command to a match whose actor has stopped: `shutting_down` once the
-/// server is stopping (match actors stop before connections do), else `not_found`.
-fn stopped(shutdown: &Shutdown) -> Refusal {
-    if shutdown.is_shutdown() {
-        Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
-    } else {
-        Refusal::new(ErrorCode::NotFound, "this match is no longer running")
-    }
-}
 
 /// Settings of the matches: timing and the match limit.
 #[derive(Debug, Clone, Copy)]
@@ -174,7 +82,8 @@ struct Actor {
     awaiting_players: bool,
     /// Since when no connection holds a seat of this unfinished match.
     unseated_since: Option<Instant>,
-    hub: Hub,
+    /// Where this match registers itself and its tokens, and finds its rematch.
+    directory: Arc<dyn Directory>,
     storage: Storage,
     settings: Settings,
     /// Keeps shutdown waiting until this match has stopped.
@@ -188,13 +97,13 @@ pub fn spawn(
     state: MatchState,
     records: &[Record],
     awaiting_players: bool,
-    hub: Hub,
+    directory: Arc<dyn Directory>,
     storage: Storage,
     settings: Settings,
     shutdown: Shutdown,
     guard: TaskGuard,
 ) -> MatchHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
+    let (handle, rx) = MatchHandle::channel(shutdown.clone());
     let history = records
         .iter()
         .enumerate()
@@ -211,13 +120,13 @@ pub fn spawn(
         presence_stale: false,
         awaiting_players,
         unseated_since: None,
-        hub,
+        directory,
         storage,
         settings,
         _guard: guard,
     };
-    tokio::spawn(actor.run(rx, shutdown.clone()));
-    MatchHandle { tx, shutdown }
+    tokio::spawn(actor.run(rx, shutdown));
+    handle
 }
 
 fn event_message(match_id: &str, v: u64, record: &Record) -> Arc<Shared> {
@@ -279,7 +188,7 @@ impl Actor {
                     self.send_crowd();
                 }
                 _ = tokio::time::sleep(self.settings.linger), if idle => {
-                    self.hub.remove(&self.state.id);
+                    self.directory.remove(&self.state.id);
                     break;
                 }
             }
@@ -407,7 +316,7 @@ impl Actor {
             };
             return refuse(&outbox, id, Refusal::new(ErrorCode::NotAllowed, message));
         }
-        let token = crate::hub::new_token();
+        let token = new_token();
         let (side, record) = match self.state.decide_join(&name, token.clone()) {
             Ok(joined) => joined,
             Err(refusal) => return refuse(&outbox, id, refusal),
@@ -415,7 +324,7 @@ impl Actor {
         if let Err(refusal) = self.commit(vec![record]).await {
             return refuse(&outbox, id, refusal);
         }
-        self.hub.register_token(&token, &self.state.id);
+        self.directory.register_token(&token, &self.state.id);
         self.take_seat(outbox, id, side, None).await;
     }
 
@@ -434,7 +343,7 @@ impl Actor {
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
-        if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
+        if let Some(rematch) = self.state.rematch().and_then(|id| self.directory.find(id)) {
             self.hand_rematch_seat(&rematch, side, &outbox);
         }
         if !self.subscribe(outbox, Some(side)) {
@@ -495,7 +404,7 @@ impl Actor {
         });
         let mut setup = self.state.setup.clone();
         setup.rematch_of = Some(self.state.id.clone());
-        let (handle, new_id, tokens) = self.hub.create_match(setup, &players, true).await?;
+        let (handle, new_id, tokens) = self.directory.create_rematch(setup, players.into()).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
         let committed = self
@@ -809,55 +718,7 @@ impl Actor {
     }
 
     fn publish_summary(&self) {
-        self.hub
+        self.directory
             .update_summary(self.state.summary(self.watchers), self.state.setup.public);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use boardcast_protocol::{ColorChoice, Encoding};
-
-    #[tokio::test]
-    async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
-        let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
-        let (trigger, shutdown) = crate::shutdown::channel();
-        let (tasks, _all_done) = crate::shutdown::tasks();
-        let settings = Settings {
-            grace: Duration::from_secs(60),
-            first_move_timeout: Duration::from_secs(30),
-            abandon_after: Duration::from_secs(600),
-            linger: Duration::from_secs(60),
-            max_matches: 10,
-        };
-        let hub = Hub::new(storage, settings, shutdown, tasks);
-        let (handle, _, token) = hub
-            .create_seek(
-                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
-                "alice",
-                None,
-                ColorChoice::White,
-                false,
-            )
-            .await
-            .unwrap();
-        trigger.fire();
-        while !handle.tx.is_closed() {
-            tokio::task::yield_now().await;
-        }
-        let (outbox, _inbox) =
-            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
-        let refusal = handle
-            .try_send(Command::Act {
-                outbox,
-                id: 1,
-                token,
-                action: Action::Resign,
-                received: Instant::now(),
-            })
-            .unwrap_err();
-        assert_eq!(refusal.code, ErrorCode::ShuttingDown, "{refusal}");
     }
 }

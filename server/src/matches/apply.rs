@@ -225,8 +225,8 @@ impl MatchState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::decide::fixtures::{carry_out, playing};
     use crate::matches::decide::{Action, Decision};
-    use crate::matches::state::fixtures::{carry_out, playing};
     use crate::storage::Write;
 
     #[test]

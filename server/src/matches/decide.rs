@@ -413,8 +413,8 @@ impl MatchState {
 mod tests {
     use boardcast_protocol::Absence;
 
+    use super::fixtures::{carry_out, opened, playing};
     use super::*;
-    use crate::matches::state::fixtures::{carry_out, opened, playing};
 
     #[test]
     fn ids_up_to_the_last_carried_out_are_duplicates_per_seat() {
@@ -563,5 +563,55 @@ mod tests {
             None,
             "a finished match is not abandoned again"
         );
+    }
+}
+
+/// Matches in a known shape, for the tests of every part of the state machine.
+#[cfg(test)]
+pub(super) mod fixtures {
+    use std::time::Instant;
+
+    use boardcast_protocol::Side;
+
+    use super::{Action, Decision};
+    use crate::matches::record::{Record, Setup};
+    use crate::matches::state::MatchState;
+
+    /// A match with both seats taken and no move made.
+    pub fn playing(now: Instant) -> MatchState {
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: None,
+        };
+        let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
+        state
+            .apply(&Record::joined(Side::White, "w", "tw".into()), now)
+            .unwrap();
+        state
+            .apply(&Record::joined(Side::Black, "b", "tb".into()), now)
+            .unwrap();
+        state
+    }
+
+    /// A match in which each side has moved once.
+    pub fn opened(now: Instant) -> MatchState {
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        state
+    }
+
+    /// Decides `action` and applies its events; panics if it is refused.
+    pub fn carry_out(state: &mut MatchState, side: Side, ack: u64, action: Action, now: Instant) {
+        match state.decide(side, ack, &action, now).unwrap() {
+            Decision::Events(records) => {
+                for record in &records {
+                    state.apply(record, now).unwrap();
+                }
+            }
+            other => panic!("expected events, got {other:?}"),
+        }
     }
 }

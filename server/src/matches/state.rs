@@ -3,10 +3,10 @@
 //! in. Recovery after a restart is the same `apply` over the stored events, so live play and
 //! recovery cannot drift. `now` is always passed in: the state machine reads no clock.
 //!
-//! The jobs live in their own files: this one holds the state and what it says about itself;
-//! [`super::decide`] the decisions and refusals; [`super::apply`] folding events in, replay
-//! and savepoints; [`super::view`] what is shown of a match (snapshot, lobby line, PDN);
-//! [`super::record`] the stored form.
+//! The jobs live in their own files, each adding methods to [`MatchState`]: this one holds the
+//! state and what it says about itself; `decide.rs` the decisions and refusals; `apply.rs`
+//! folding events in, replay and savepoints; `view.rs` what is shown of a match (snapshot,
+//! lobby line, PDN); `record.rs` the stored form. Only this file depends on none of them.
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,11 @@ pub use crate::refusal::Refusal;
 pub struct SeatHolder {
     pub token: String,
     pub name: String,
+}
+
+/// A fresh secret seat token.
+pub fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
 }
 
 /// A match's whole state at version `v`.
@@ -163,55 +168,5 @@ impl MatchState {
     /// Whether each side has made at least one move (so the match can no longer be aborted).
     pub(super) fn both_moved(&self) -> bool {
         self.has_moved(Side::White) && self.has_moved(Side::Black)
-    }
-}
-
-/// Matches in a known shape, for the tests of every part of the state machine.
-#[cfg(test)]
-pub(super) mod fixtures {
-    use std::time::Instant;
-
-    use boardcast_protocol::Side;
-
-    use super::MatchState;
-    use crate::matches::decide::{Action, Decision};
-    use crate::matches::record::{Record, Setup};
-
-    /// A match with both seats taken and no move made.
-    pub fn playing(now: Instant) -> MatchState {
-        let setup = Setup {
-            time_control: None,
-            public: false,
-            rematch_of: None,
-            start_fen: None,
-        };
-        let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
-        state
-            .apply(&Record::joined(Side::White, "w", "tw".into()), now)
-            .unwrap();
-        state
-            .apply(&Record::joined(Side::Black, "b", "tb".into()), now)
-            .unwrap();
-        state
-    }
-
-    /// A match in which each side has moved once.
-    pub fn opened(now: Instant) -> MatchState {
-        let mut state = playing(now);
-        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
-        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
-        state
-    }
-
-    /// Decides `action` and applies its events; panics if it is refused.
-    pub fn carry_out(state: &mut MatchState, side: Side, ack: u64, action: Action, now: Instant) {
-        match state.decide(side, ack, &action, now).unwrap() {
-            Decision::Events(records) => {
-                for record in &records {
-                    state.apply(record, now).unwrap();
-                }
-            }
-            other => panic!("expected events, got {other:?}"),
-        }
     }
 }
