@@ -542,7 +542,7 @@ impl Connection {
             id,
             token,
             action,
-            received: Instant::now(),
+            received: tokio::time::Instant::now(),
         })
     }
 }

@@ -109,7 +109,7 @@ impl Hub {
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
             .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err))?;
-        let now = std::time::Instant::now();
+        let now = now();
         let mut records = Vec::new();
         let mut tokens = Vec::new();
         let mut writes = vec![Write::CreateMatch {
@@ -258,7 +258,7 @@ impl Hub {
 
     /// Starts every unfinished match read back from storage. Returns how many resumed.
     pub fn recover(&self, stored: Vec<StoredMatch>) -> usize {
-        let now = std::time::Instant::now();
+        let now = now();
         let mut resumed = 0;
         for m in stored {
             match rebuild(&m, now) {
@@ -289,7 +289,7 @@ impl Hub {
             return Ok(Some(handle));
         }
         self.check_room()?;
-        let (state, records) = rebuild(&stored, std::time::Instant::now()).map_err(|err| {
+        let (state, records) = rebuild(&stored, now()).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
@@ -368,6 +368,11 @@ impl Directory for Hub {
     }
 }
 
+/// The time now on tokio's clock (which tests may pause), as the state machine takes it.
+fn now() -> std::time::Instant {
+    tokio::time::Instant::now().into_std()
+}
+
 /// Replays a stored match into its state; every event must apply.
 fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<Record>), String> {
     let setup: Setup = serde_json::from_str(&m.setup).map_err(|e| format!("set-up: {e}"))?;
@@ -389,7 +394,9 @@ fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
+
+    use tokio::time::Instant;
 
     use boardcast_protocol::Encoding;
 

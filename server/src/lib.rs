@@ -10,6 +10,7 @@ pub mod channels;
 pub mod cli;
 pub mod config;
 pub mod connection;
+pub mod crowd;
 pub mod http;
 pub mod hub;
 pub mod limits;

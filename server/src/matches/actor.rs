@@ -8,20 +8,21 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use boardcast_protocol::{
-    Absence, Ack, Crowd, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat,
-    ServerMessage, Side, Target,
+    Ack, Crowd, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage,
+    Side, Target,
 };
 use tokio::sync::mpsc;
-use tokio::time::sleep_until;
+use tokio::time::{Instant, sleep_until};
 
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
 use super::record::Record;
 use super::state::{MatchState, new_token};
+use crate::crowd::CrowdThrottle;
 use crate::outbox::{ConnId, Outbox, Shared};
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -29,6 +30,8 @@ use crate::storage::{Storage, Write, now_ms};
 
 /// Crowd counts go out at most this often per match.
 const CROWD_EVERY: Duration = Duration::from_secs(2);
+
+mod presence;
 
 /// Settings of the matches: timing and the match limit.
 #[derive(Debug, Clone, Copy)]
@@ -68,9 +71,8 @@ struct Actor {
     history: Vec<Arc<Shared>>,
     subscribers: HashMap<ConnId, Subscriber>,
     watchers: u32,
-    /// When the crowd count was last sent, and when a changed count is due.
-    crowd_sent: Option<Instant>,
-    crowd_due: Option<Instant>,
+    /// When crowd counts go out.
+    crowd: CrowdThrottle,
     /// The rematch's seat tokens, by the side each player had here, for players who come
     /// back to this match after the rematch was agreed.
     rematch_tokens: Vec<(Side, String)>,
@@ -114,8 +116,7 @@ pub fn spawn(
         history,
         subscribers: HashMap::new(),
         watchers: 0,
-        crowd_sent: None,
-        crowd_due: None,
+        crowd: CrowdThrottle::new(CROWD_EVERY),
         rematch_tokens: Vec::new(),
         presence_stale: false,
         awaiting_players,
@@ -169,7 +170,9 @@ impl Actor {
                     self.state
                         .first_move_deadline(self.settings.first_move_timeout),
                 )
-                .min();
+                .min()
+                .map(Instant::from_std);
+            let crowd_due = self.crowd.due();
             let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
@@ -177,14 +180,13 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
+                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
                     self.check_flag().await;
                 }
-                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now).into()), if abandon_at.is_some() => {
+                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now)), if abandon_at.is_some() => {
                     self.abandon().await;
                 }
-                _ = sleep_until(self.crowd_due.unwrap_or_else(Instant::now).into()), if self.crowd_due.is_some() => {
-                    self.crowd_due = None;
+                _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
                     self.send_crowd();
                 }
                 _ = tokio::time::sleep(self.settings.linger), if idle => {
@@ -374,7 +376,10 @@ impl Actor {
             let _ = self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence(&[]).await;
         }
-        let result = match self.state.decide(side, id, &action, Instant::now()) {
+        let result = match self
+            .state
+            .decide(side, id, &action, Instant::now().into_std())
+        {
             Ok(Decision::Events(records)) => {
                 let moved = matches!(action, Action::Move(_)).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
@@ -447,18 +452,6 @@ impl Actor {
         }
     }
 
-    /// Starts or stops counting the time nobody holds a seat of this unfinished match.
-    fn note_unseated(&mut self) {
-        let unseated = self.state.phase() != MatchPhase::Finished
-            && !self.awaiting_players
-            && self.connected(&[]) == [false, false];
-        match (unseated, self.unseated_since) {
-            (true, None) => self.unseated_since = Some(Instant::now()),
-            (false, Some(_)) => self.unseated_since = None,
-            _ => {}
-        }
-    }
-
     /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
     /// finished and unfollowed it leaves memory like any finished match.
     async fn abandon(&mut self) {
@@ -473,7 +466,7 @@ impl Actor {
     /// Ends the match if the side to move has run out of time, or has missed the time for
     /// their first move.
     async fn check_flag(&mut self) {
-        let now = Instant::now();
+        let now = Instant::now().into_std();
         let due = self.state.flag(now).or_else(|| {
             self.state
                 .first_move_missed(now, self.settings.first_move_timeout)
@@ -483,44 +476,6 @@ impl Actor {
         {
             tracing::error!(match_id = %self.state.id, %refusal, "cannot record a forfeit or abort");
         }
-    }
-
-    /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now;
-    /// `arriving` are seats being taken by connections not subscribed yet.
-    async fn reconcile_presence(&mut self, arriving: &[Side]) {
-        if self.state.phase() != MatchPhase::Playing || self.awaiting_players {
-            return;
-        }
-        let connected = self.connected(arriving);
-        let mut records = Vec::new();
-        for side in [Side::White, Side::Black] {
-            let here = connected[side as usize];
-            if here && self.state.is_absent(side) {
-                records.push(Record::new(MatchEvent::PlayerReturned(side)));
-            } else if !here && !self.state.is_absent(side) {
-                records.push(Record::new(MatchEvent::PlayerLeft(Absence {
-                    side,
-                    claim_in_ms: self.settings.grace.as_millis() as u64,
-                })));
-            }
-        }
-        if !records.is_empty()
-            && let Err(refusal) = self.commit(records).await
-        {
-            tracing::error!(match_id = %self.state.id, %refusal, "cannot record presence");
-        }
-    }
-
-    /// Which seats a live connection holds, counting `arriving` as held.
-    fn connected(&self, arriving: &[Side]) -> [bool; 2] {
-        let held = |side| {
-            arriving.contains(&side)
-                || self
-                    .subscribers
-                    .values()
-                    .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
-        };
-        [held(Side::White), held(Side::Black)]
     }
 
     /// Commits `records`, then applies and broadcasts them. Nothing changes on failure.
@@ -537,7 +492,7 @@ impl Actor {
         ack_to: Option<(&Outbox, u64)>,
         moved: Option<Instant>,
     ) -> Result<(), Refusal> {
-        let now = Instant::now();
+        let now = Instant::now().into_std();
         // The records are applied to the one state right away (which also checks them); a
         // savepoint (no copy of the move list) puts it back if anything fails before they
         // are durable.
@@ -632,7 +587,7 @@ impl Actor {
             _ => {
                 let snapshot = self
                     .state
-                    .snapshot(Instant::now(), self.connected(arriving));
+                    .snapshot(Instant::now().into_std(), self.connected(arriving));
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
         }
@@ -690,30 +645,27 @@ impl Actor {
         changed
     }
 
-    /// Tells everybody the new crowd count if it changed.
-    /// Tells everybody the new crowd count if it changed: at once, or when the last count
-    /// went out less than [`CROWD_EVERY`] ago, that long after it.
+    /// Tells everybody the new crowd count if it changed, as [`CrowdThrottle`] allows.
     fn crowd_changed(&mut self) {
         if self.recount() {
             self.publish_summary();
-            match self.crowd_sent {
-                Some(sent) if sent.elapsed() < CROWD_EVERY => {
-                    self.crowd_due.get_or_insert(sent + CROWD_EVERY);
-                }
-                _ => self.send_crowd(),
+            if self.crowd.changed(Instant::now()) {
+                self.send_crowd();
             }
         }
     }
 
     fn send_crowd(&mut self) {
-        self.crowd_sent = Some(Instant::now());
+        let now = Instant::now();
+        self.crowd.sent(now);
         let crowd = Shared::new(ServerMessage::Crowd(Crowd {
             target: Target::Match(self.state.id.clone()),
             watchers: self.watchers,
         }));
+        // Watchers dropped while sending change the count again: it goes out a period later.
         if self.send_to_all(&crowd) && self.recount() {
             self.publish_summary();
-            self.crowd_due.get_or_insert(Instant::now() + CROWD_EVERY);
+            self.crowd.changed(now);
         }
     }
 

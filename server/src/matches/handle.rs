@@ -2,7 +2,7 @@
 //! them on the match's bounded mailbox. A full mailbox is refused as busy rather than waited
 //! on, so no connection ever stalls behind a busy match.
 
-use std::time::Instant;
+use tokio::time::Instant;
 
 use boardcast_protocol::{ErrorCode, Side};
 use tokio::sync::mpsc;
