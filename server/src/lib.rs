@@ -11,6 +11,7 @@ pub mod channels;
 pub mod cli;
 pub mod config;
 pub mod connection;
+pub mod crowd;
 pub mod duration;
 pub mod http;
 pub mod hub;
