@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod connection;
 pub mod crowd;
+pub mod fanout;
 pub mod http;
 pub mod hub;
 pub mod limits;
