@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::matches::state::Setup;
+use boardcast_server::matches::Setup;
 use common::*;
 use futures_util::SinkExt;
 
