@@ -258,6 +258,7 @@ pub fn joined(side: Side, name: &str, token: String) -> Record {
         event: MatchEvent::PlayerJoined(PlayerJoined {
             side,
             name: name.to_owned(),
+            bot: false,
         }),
         ack: None,
         token: Some(token),
@@ -907,6 +908,7 @@ impl MatchState {
             self.seat(side).map(|seat| PlayerInfo {
                 name: seat.name.clone(),
                 connected: connected[idx(side)],
+                bot: false,
             })
         };
         let playing = self.phase() == MatchPhase::Playing;
@@ -1007,6 +1009,8 @@ impl MatchState {
             phase: self.phase(),
             plies: self.moves.len() as u32,
             watchers,
+            white_bot: false,
+            black_bot: false,
         }
     }
 }

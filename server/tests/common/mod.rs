@@ -183,6 +183,7 @@ impl Client {
                 protocol: PROTOCOL_VERSION,
                 client: "tests".into(),
                 name: name.into(),
+                bot: false,
             }))
             .await;
         client.expect_ack(id).await;
