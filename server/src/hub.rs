@@ -3,6 +3,8 @@
 //! matches read back from storage on demand.
 //!
 //! The hub only finds matches; it never changes one. Each match is changed by its own actor.
+//! It is the local [`Directory`]: what a match and a connection need to find matches goes
+//! through that seam, so a cluster directory can take its place.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -11,8 +13,10 @@ use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side}
 use rand::Rng;
 
 use crate::address::ClientAddr;
-use crate::matches::actor::{self, MatchHandle, Settings};
-use crate::matches::state::{self, MatchState, Record, Refusal, Setup};
+use crate::matches::actor::{self, Settings};
+use crate::matches::directory::{Created, Directory, DirectoryFuture};
+use crate::matches::state::{Player, new_token};
+use crate::matches::{MatchHandle, MatchState, Record, Refusal, Setup};
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
@@ -27,12 +31,7 @@ fn random_string(alphabet: &[u8], len: usize) -> String {
         .collect()
 }
 
-/// A fresh secret seat token.
-pub fn new_token() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
-}
-
-/// The directory; cheap to clone.
+/// The directory of the matches this process runs; cheap to clone.
 #[derive(Clone)]
 pub struct Hub(Arc<Inner>);
 
@@ -41,11 +40,12 @@ struct Inner {
     settings: Settings,
     shutdown: Shutdown,
     tasks: Tasks,
-    directory: Mutex<Directory>,
+    index: Mutex<Index>,
 }
 
+/// The maps behind the lookups, under one lock so they always agree.
 #[derive(Default)]
-struct Directory {
+struct Index {
     matches: HashMap<String, Entry>,
     invites: HashMap<String, String>,
     tokens: HashMap<String, String>,
@@ -68,14 +68,14 @@ impl Hub {
             settings,
             shutdown,
             tasks,
-            directory: Mutex::new(Directory::default()),
+            index: Mutex::new(Index::default()),
         }))
     }
 
-    fn directory(&self) -> MutexGuard<'_, Directory> {
+    fn index(&self) -> MutexGuard<'_, Index> {
         // A poisoned lock only means another thread panicked mid-update of plain maps.
         self.0
-            .directory
+            .index
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -84,26 +84,32 @@ impl Hub {
         &self.0.storage
     }
 
+    /// Refuses a new match in memory once the server holds [`Settings::max_matches`].
+    fn check_room(&self) -> Result<(), Refusal> {
+        if self.index().matches.len() >= self.0.settings.max_matches {
+            return Err(Refusal::new(
+                ErrorCode::Busy,
+                "the server holds as many matches as it may; try later",
+            ));
+        }
+        Ok(())
+    }
+
     /// Creates a match with `players` seated, stores it, and starts its actor. Returns the
     /// actor, the match id and each player's seat token. With `arrivals_follow` the actor
     /// records no presence until a [`crate::matches::Command::Arrive`] brings the players.
     pub async fn create_match(
         &self,
         setup: Setup,
-        players: &[(Side, String)],
+        players: &[(Side, Player)],
         arrivals_follow: bool,
-    ) -> Result<(MatchHandle, String, Vec<(Side, String)>), Refusal> {
-        if self.directory().matches.len() >= self.0.settings.max_matches {
-            return Err(Refusal::new(
-                ErrorCode::Busy,
-                "the server holds as many matches as it may; try later",
-            ));
-        }
+    ) -> Result<Created, Refusal> {
+        self.check_room()?;
         let id = random_string(ID_ALPHABET, 10);
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
             .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err))?;
-        let now = std::time::Instant::now();
+        let now = now();
         let mut records = Vec::new();
         let mut tokens = Vec::new();
         let mut writes = vec![Write::CreateMatch {
@@ -113,12 +119,16 @@ impl Hub {
             setup: serde_json::to_string(&setup)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
         }];
-        for (side, name) in players {
+        for (side, player) in players {
             let token = new_token();
-            let record = state::joined(*side, name, token.clone());
-            let write = state
-                .apply_new(&record, now, now_ms())
+            let record = Record::joined(*side, player, token.clone());
+            let at_ms = now_ms();
+            state
+                .apply_new(&record, now, at_ms)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err))?;
+            let write = record
+                .write(&id, state.v, at_ms)
+                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             writes.push(write);
             records.push(record);
             tokens.push((*side, token));
@@ -133,7 +143,7 @@ impl Hub {
 
     /// Matches opened from `creator` that still wait for an opponent.
     pub fn open_seeks_of(&self, creator: ClientAddr) -> usize {
-        self.directory()
+        self.index()
             .matches
             .values()
             .filter(|e| e.creator == Some(creator) && e.summary.phase == MatchPhase::Waiting)
@@ -147,7 +157,7 @@ impl Hub {
             (MatchPhase::Playing, 0),
             (MatchPhase::Finished, 0),
         ];
-        for entry in self.directory().matches.values() {
+        for entry in self.index().matches.values() {
             if let Some((_, count)) = counts.iter_mut().find(|(p, _)| *p == entry.summary.phase) {
                 *count += 1;
             }
@@ -159,7 +169,7 @@ impl Hub {
     pub async fn create_seek(
         &self,
         creator: ClientAddr,
-        name: &str,
+        player: &Player,
         time_control: Option<boardcast_protocol::TimeControl>,
         color: ColorChoice,
         public: bool,
@@ -182,9 +192,9 @@ impl Hub {
             start_fen: None,
         };
         let (handle, id, mut tokens) = self
-            .create_match(setup, &[(side, name.to_owned())], false)
+            .create_match(setup, &[(side, player.clone())], false)
             .await?;
-        if let Some(entry) = self.directory().matches.get_mut(&id) {
+        if let Some(entry) = self.index().matches.get_mut(&id) {
             entry.creator = Some(creator);
         }
         let token = tokens
@@ -206,7 +216,7 @@ impl Hub {
             self.0.tasks.guard().ok_or_else(|| {
                 Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
             })?;
-        let mut dir = self.directory();
+        let mut dir = self.index();
         if let Some(entry) = dir.matches.get(&state.id) {
             return Ok(entry.handle.clone());
         }
@@ -222,7 +232,7 @@ impl Hub {
             state,
             records,
             awaiting_players,
-            self.clone(),
+            Arc::new(self.clone()),
             self.0.storage.clone(),
             self.0.settings,
             self.0.shutdown.clone(),
@@ -248,7 +258,7 @@ impl Hub {
 
     /// Starts every unfinished match read back from storage. Returns how many resumed.
     pub fn recover(&self, stored: Vec<StoredMatch>) -> usize {
-        let now = std::time::Instant::now();
+        let now = now();
         let mut resumed = 0;
         for m in stored {
             match rebuild(&m, now) {
@@ -278,58 +288,53 @@ impl Hub {
         if let Some(handle) = self.find(&stored.id) {
             return Ok(Some(handle));
         }
-        if self.directory().matches.len() >= self.0.settings.max_matches {
-            return Err(Refusal::new(
-                ErrorCode::Busy,
-                "the server holds as many matches as it may; try later",
-            ));
-        }
-        let (state, records) = rebuild(&stored, std::time::Instant::now()).map_err(|err| {
+        self.check_room()?;
+        let (state, records) = rebuild(&stored, now()).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
         self.start(state, &records, false).map(Some)
     }
+}
 
-    pub fn find(&self, id: &str) -> Option<MatchHandle> {
-        self.directory().matches.get(id).map(|e| e.handle.clone())
+impl Directory for Hub {
+    fn find(&self, id: &str) -> Option<MatchHandle> {
+        self.index().matches.get(id).map(|e| e.handle.clone())
     }
 
-    pub fn find_by_code(&self, code: &str) -> Option<MatchHandle> {
-        let dir = self.directory();
+    fn find_by_code(&self, code: &str) -> Option<MatchHandle> {
+        let dir = self.index();
         let id = dir.invites.get(&code.to_ascii_uppercase())?;
         dir.matches.get(id).map(|e| e.handle.clone())
     }
 
-    pub fn find_by_token(&self, token: &str) -> Option<MatchHandle> {
-        let dir = self.directory();
+    fn find_by_token(&self, token: &str) -> Option<MatchHandle> {
+        let dir = self.index();
         let id = dir.tokens.get(token)?;
         dir.matches.get(id).map(|e| e.handle.clone())
     }
 
-    /// Whether match `id` is a public one (joinable by id).
-    pub fn is_public(&self, id: &str) -> bool {
-        self.directory().matches.get(id).is_some_and(|e| e.public)
+    fn is_public(&self, id: &str) -> bool {
+        self.index().matches.get(id).is_some_and(|e| e.public)
     }
 
-    pub fn register_token(&self, token: &str, match_id: &str) {
-        let mut dir = self.directory();
+    fn register_token(&self, token: &str, match_id: &str) {
+        let mut dir = self.index();
         dir.tokens.insert(token.to_owned(), match_id.to_owned());
         if let Some(entry) = dir.matches.get_mut(match_id) {
             entry.tokens.push(token.to_owned());
         }
     }
 
-    pub fn update_summary(&self, summary: MatchSummary, public: bool) {
-        if let Some(entry) = self.directory().matches.get_mut(&summary.match_id) {
+    fn update_summary(&self, summary: MatchSummary, public: bool) {
+        if let Some(entry) = self.index().matches.get_mut(&summary.match_id) {
             entry.summary = summary;
             entry.public = public;
         }
     }
 
-    /// Forgets a match (its actor has stopped).
-    pub fn remove(&self, id: &str) {
-        let mut dir = self.directory();
+    fn remove(&self, id: &str) {
+        let mut dir = self.index();
         if let Some(entry) = dir.matches.remove(id) {
             dir.invites.remove(&entry.invite);
             for token in entry.tokens {
@@ -338,10 +343,8 @@ impl Hub {
         }
     }
 
-    /// Open public seeks and public matches being played. A private match is never listed:
-    /// only whoever has its id (or invite code) can find it.
-    pub fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
-        let dir = self.directory();
+    fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
+        let dir = self.index();
         let mut seeks = Vec::new();
         let mut live = Vec::new();
         for entry in dir.matches.values().filter(|entry| entry.public) {
@@ -355,6 +358,19 @@ impl Hub {
         live.sort_by(|a, b| a.match_id.cmp(&b.match_id));
         (seeks, live)
     }
+
+    fn create_rematch(
+        &self,
+        setup: Setup,
+        players: Vec<(Side, Player)>,
+    ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
+        Box::pin(async move { self.create_match(setup, &players, true).await })
+    }
+}
+
+/// The time now on tokio's clock (which tests may pause), as the state machine takes it.
+fn now() -> std::time::Instant {
+    tokio::time::Instant::now().into_std()
 }
 
 /// Replays a stored match into its state; every event must apply.
@@ -374,4 +390,58 @@ fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<
         records.push(record);
     }
     Ok((state, records))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use tokio::time::Instant;
+
+    use boardcast_protocol::Encoding;
+
+    use super::*;
+    use crate::matches::{Action, Command};
+
+    #[tokio::test]
+    async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (trigger, shutdown) = crate::shutdown::channel();
+        let (tasks, _all_done) = crate::shutdown::tasks();
+        let settings = Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(60),
+            max_matches: 10,
+        };
+        let hub = Hub::new(storage, settings, shutdown, tasks);
+        let (handle, _, token) = hub
+            .create_seek(
+                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+                &Player::person("alice"),
+                None,
+                ColorChoice::White,
+                false,
+            )
+            .await
+            .unwrap();
+        trigger.fire();
+        while !handle.is_stopped() {
+            tokio::task::yield_now().await;
+        }
+        let (outbox, _inbox) =
+            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
+        let refusal = handle
+            .try_send(Command::Act {
+                outbox,
+                id: 1,
+                token,
+                action: Action::Resign,
+                received: Instant::now(),
+            })
+            .unwrap_err();
+        assert_eq!(refusal.code, ErrorCode::ShuttingDown, "{refusal}");
+    }
 }

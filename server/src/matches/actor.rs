@@ -8,117 +8,30 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use boardcast_protocol::{
-    Absence, Ack, Crowd, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat,
-    ServerMessage, Side, Target,
+    Ack, Crowd, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage,
+    Side, Target,
 };
 use tokio::sync::mpsc;
-use tokio::time::sleep_until;
+use tokio::time::{Instant, sleep_until};
 
-use super::state::{Action, Decision, MatchState, Record, Refusal};
-use crate::hub::Hub;
+use super::decide::{Action, Decision};
+use super::directory::Directory;
+use super::handle::{Command, MatchHandle, stopped};
+use super::record::Record;
+use super::state::{MatchState, Player, new_token};
+use crate::crowd::CrowdThrottle;
 use crate::outbox::{ConnId, Outbox, Shared};
+use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::storage::{Storage, Write, now_ms};
 
-/// Commands waiting for one match, at most.
-const MAILBOX: usize = 64;
 /// Crowd counts go out at most this often per match.
 const CROWD_EVERY: Duration = Duration::from_secs(2);
 
-/// What a connection asks of a match.
-#[derive(Debug)]
-pub enum Command {
-    /// Follow the match as a spectator (`since_v`: the last event version seen).
-    Watch {
-        outbox: Outbox,
-        id: u64,
-        since_v: Option<u64>,
-    },
-    /// Stop following the match as a spectator.
-    Unwatch { outbox: Outbox, id: u64 },
-    /// Take the free seat; `myself`: the connection asks to take the second seat of a match
-    /// whose first it holds (`join_match` with `myself`).
-    Join {
-        outbox: Outbox,
-        id: u64,
-        name: String,
-        myself: bool,
-    },
-    /// Take back a seat by its token.
-    Resume {
-        outbox: Outbox,
-        id: u64,
-        token: String,
-        since_v: Option<u64>,
-    },
-    /// A seated player's action.
-    Act {
-        outbox: Outbox,
-        id: u64,
-        token: String,
-        action: Action,
-        /// When the connection handed it over: a move's latency to its ack runs from here.
-        received: Instant,
-    },
-    /// The connection has closed.
-    Leave { conn: ConnId },
-    /// The players of a new rematch, by their side in it: seated together before anything
-    /// else happens, each sent a `seat` with id 0 and a snapshot.
-    Arrive { players: Vec<(Outbox, Side)> },
-}
-
-impl Command {
-    /// Where the answer to this command goes, if it expects one.
-    fn asker(&self) -> Option<(&Outbox, u64)> {
-        match self {
-            Command::Watch { outbox, id, .. }
-            | Command::Unwatch { outbox, id }
-            | Command::Join { outbox, id, .. }
-            | Command::Resume { outbox, id, .. }
-            | Command::Act { outbox, id, .. } => Some((outbox, *id)),
-            Command::Leave { .. } | Command::Arrive { .. } => None,
-        }
-    }
-}
-
-/// The address of a running match.
-#[derive(Debug, Clone)]
-pub struct MatchHandle {
-    tx: mpsc::Sender<Command>,
-    shutdown: Shutdown,
-}
-
-impl MatchHandle {
-    /// Queues a command without waiting; a full mailbox is refused as busy, a stopped match
-    /// as `stopped` says.
-    pub fn try_send(&self, command: Command) -> Result<(), Refusal> {
-        self.tx.try_send(command).map_err(|err| match err {
-            mpsc::error::TrySendError::Full(_) => Refusal::new(
-                ErrorCode::Busy,
-                "this match has too many commands waiting; try again",
-            ),
-            mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
-        })
-    }
-
-    /// Queues a command, waiting for room (for goodbyes that must arrive).
-    pub async fn send(&self, command: Command) {
-        let _ = self.tx.send(command).await;
-    }
-}
-
-/// The refusal of a command to a match whose actor has stopped: `shutting_down` once the
-/// server is stopping (match actors stop before connections do), else `not_found`.
-fn stopped(shutdown: &Shutdown) -> Refusal {
-    if shutdown.is_shutdown() {
-        Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
-    } else {
-        Refusal::new(ErrorCode::NotFound, "this match is no longer running")
-    }
-}
+mod presence;
 
 /// Settings of the matches: timing and the match limit.
 #[derive(Debug, Clone, Copy)]
@@ -158,9 +71,8 @@ struct Actor {
     history: Vec<Arc<Shared>>,
     subscribers: HashMap<ConnId, Subscriber>,
     watchers: u32,
-    /// When the crowd count was last sent, and when a changed count is due.
-    crowd_sent: Option<Instant>,
-    crowd_due: Option<Instant>,
+    /// When crowd counts go out.
+    crowd: CrowdThrottle,
     /// The rematch's seat tokens, by the side each player had here, for players who come
     /// back to this match after the rematch was agreed.
     rematch_tokens: Vec<(Side, String)>,
@@ -172,7 +84,8 @@ struct Actor {
     awaiting_players: bool,
     /// Since when no connection holds a seat of this unfinished match.
     unseated_since: Option<Instant>,
-    hub: Hub,
+    /// Where this match registers itself and its tokens, and finds its rematch.
+    directory: Arc<dyn Directory>,
     storage: Storage,
     settings: Settings,
     /// Keeps shutdown waiting until this match has stopped.
@@ -186,13 +99,13 @@ pub fn spawn(
     state: MatchState,
     records: &[Record],
     awaiting_players: bool,
-    hub: Hub,
+    directory: Arc<dyn Directory>,
     storage: Storage,
     settings: Settings,
     shutdown: Shutdown,
     guard: TaskGuard,
 ) -> MatchHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
+    let (handle, rx) = MatchHandle::channel(shutdown.clone());
     let history = records
         .iter()
         .enumerate()
@@ -203,19 +116,18 @@ pub fn spawn(
         history,
         subscribers: HashMap::new(),
         watchers: 0,
-        crowd_sent: None,
-        crowd_due: None,
+        crowd: CrowdThrottle::new(CROWD_EVERY),
         rematch_tokens: Vec::new(),
         presence_stale: false,
         awaiting_players,
         unseated_since: None,
-        hub,
+        directory,
         storage,
         settings,
         _guard: guard,
     };
-    tokio::spawn(actor.run(rx, shutdown.clone()));
-    MatchHandle { tx, shutdown }
+    tokio::spawn(actor.run(rx, shutdown));
+    handle
 }
 
 fn event_message(match_id: &str, v: u64, record: &Record) -> Arc<Shared> {
@@ -258,7 +170,9 @@ impl Actor {
                     self.state
                         .first_move_deadline(self.settings.first_move_timeout),
                 )
-                .min();
+                .min()
+                .map(Instant::from_std);
+            let crowd_due = self.crowd.due();
             let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
@@ -266,18 +180,17 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
+                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
                     self.check_flag().await;
                 }
-                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now).into()), if abandon_at.is_some() => {
+                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now)), if abandon_at.is_some() => {
                     self.abandon().await;
                 }
-                _ = sleep_until(self.crowd_due.unwrap_or_else(Instant::now).into()), if self.crowd_due.is_some() => {
-                    self.crowd_due = None;
+                _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
                     self.send_crowd();
                 }
                 _ = tokio::time::sleep(self.settings.linger), if idle => {
-                    self.hub.remove(&self.state.id);
+                    self.directory.remove(&self.state.id);
                     break;
                 }
             }
@@ -325,9 +238,9 @@ impl Actor {
             Command::Join {
                 outbox,
                 id,
-                name,
+                player,
                 myself,
-            } => self.join(outbox, id, name, myself).await,
+            } => self.join(outbox, id, player, myself).await,
             Command::Resume {
                 outbox,
                 id,
@@ -387,7 +300,7 @@ impl Actor {
         )
     }
 
-    async fn join(&mut self, outbox: Outbox, id: u64, name: String, myself: bool) {
+    async fn join(&mut self, outbox: Outbox, id: u64, player: Player, myself: bool) {
         let holds_a_seat = self
             .subscribers
             .get(&outbox.id())
@@ -405,15 +318,15 @@ impl Actor {
             };
             return refuse(&outbox, id, Refusal::new(ErrorCode::NotAllowed, message));
         }
-        let token = crate::hub::new_token();
-        let (side, record) = match self.state.decide_join(&name, token.clone()) {
+        let token = new_token();
+        let (side, record) = match self.state.decide_join(&player, token.clone()) {
             Ok(joined) => joined,
             Err(refusal) => return refuse(&outbox, id, refusal),
         };
         if let Err(refusal) = self.commit(vec![record]).await {
             return refuse(&outbox, id, refusal);
         }
-        self.hub.register_token(&token, &self.state.id);
+        self.directory.register_token(&token, &self.state.id);
         self.take_seat(outbox, id, side, None).await;
     }
 
@@ -432,7 +345,7 @@ impl Actor {
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
-        if let Some(rematch) = self.state.rematch().and_then(|id| self.hub.find(id)) {
+        if let Some(rematch) = self.state.rematch().and_then(|id| self.directory.find(id)) {
             self.hand_rematch_seat(&rematch, side, &outbox);
         }
         if !self.subscribe(outbox, Some(side)) {
@@ -463,7 +376,10 @@ impl Actor {
             let _ = self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence(&[]).await;
         }
-        let result = match self.state.decide(side, id, &action, Instant::now()) {
+        let result = match self
+            .state
+            .decide(side, id, &action, Instant::now().into_std())
+        {
             Ok(Decision::Events(records)) => {
                 let moved = matches!(action, Action::Move(_)).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
@@ -484,16 +400,15 @@ impl Actor {
     async fn start_rematch(&mut self, outbox: &Outbox, by: Side, id: u64) -> Result<(), Refusal> {
         // Colours swapped: the old black player is white now.
         let players = [Side::White, Side::Black].map(|side| {
-            let name = self
+            let player = self
                 .state
                 .seat(side.opposite())
-                .map(|seat| seat.name.clone())
-                .unwrap_or_default();
-            (side, name)
+                .map_or_else(|| Player::person(""), |seat| seat.player.clone());
+            (side, player)
         });
         let mut setup = self.state.setup.clone();
         setup.rematch_of = Some(self.state.id.clone());
-        let (handle, new_id, tokens) = self.hub.create_match(setup, &players, true).await?;
+        let (handle, new_id, tokens) = self.directory.create_rematch(setup, players.into()).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
         let committed = self
@@ -536,18 +451,6 @@ impl Actor {
         }
     }
 
-    /// Starts or stops counting the time nobody holds a seat of this unfinished match.
-    fn note_unseated(&mut self) {
-        let unseated = self.state.phase() != MatchPhase::Finished
-            && !self.awaiting_players
-            && self.connected(&[]) == [false, false];
-        match (unseated, self.unseated_since) {
-            (true, None) => self.unseated_since = Some(Instant::now()),
-            (false, Some(_)) => self.unseated_since = None,
-            _ => {}
-        }
-    }
-
     /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
     /// finished and unfollowed it leaves memory like any finished match.
     async fn abandon(&mut self) {
@@ -562,7 +465,7 @@ impl Actor {
     /// Ends the match if the side to move has run out of time, or has missed the time for
     /// their first move.
     async fn check_flag(&mut self) {
-        let now = Instant::now();
+        let now = Instant::now().into_std();
         let due = self.state.flag(now).or_else(|| {
             self.state
                 .first_move_missed(now, self.settings.first_move_timeout)
@@ -572,44 +475,6 @@ impl Actor {
         {
             tracing::error!(match_id = %self.state.id, %refusal, "cannot record a forfeit or abort");
         }
-    }
-
-    /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now;
-    /// `arriving` are seats being taken by connections not subscribed yet.
-    async fn reconcile_presence(&mut self, arriving: &[Side]) {
-        if self.state.phase() != MatchPhase::Playing || self.awaiting_players {
-            return;
-        }
-        let connected = self.connected(arriving);
-        let mut records = Vec::new();
-        for side in [Side::White, Side::Black] {
-            let here = connected[side as usize];
-            if here && self.state.is_absent(side) {
-                records.push(Record::new(MatchEvent::PlayerReturned(side)));
-            } else if !here && !self.state.is_absent(side) {
-                records.push(Record::new(MatchEvent::PlayerLeft(Absence {
-                    side,
-                    claim_in_ms: self.settings.grace.as_millis() as u64,
-                })));
-            }
-        }
-        if !records.is_empty()
-            && let Err(refusal) = self.commit(records).await
-        {
-            tracing::error!(match_id = %self.state.id, %refusal, "cannot record presence");
-        }
-    }
-
-    /// Which seats a live connection holds, counting `arriving` as held.
-    fn connected(&self, arriving: &[Side]) -> [bool; 2] {
-        let held = |side| {
-            arriving.contains(&side)
-                || self
-                    .subscribers
-                    .values()
-                    .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
-        };
-        [held(Side::White), held(Side::Black)]
     }
 
     /// Commits `records`, then applies and broadcasts them. Nothing changes on failure.
@@ -626,7 +491,7 @@ impl Actor {
         ack_to: Option<(&Outbox, u64)>,
         moved: Option<Instant>,
     ) -> Result<(), Refusal> {
-        let now = Instant::now();
+        let now = Instant::now().into_std();
         // The records are applied to the one state right away (which also checks them); a
         // savepoint (no copy of the move list) puts it back if anything fails before they
         // are durable.
@@ -636,7 +501,12 @@ impl Actor {
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
         for record in &records {
-            match self.state.apply_new(record, now, at_ms) {
+            let applied = self.state.apply_new(record, now, at_ms).and_then(|()| {
+                record
+                    .write(&self.state.id, self.state.v, at_ms)
+                    .map_err(|err| err.to_string())
+            });
+            match applied {
                 Ok(write) => writes.push(write),
                 Err(err) => {
                     tracing::error!(match_id = %self.state.id, %err, "event does not apply");
@@ -716,7 +586,7 @@ impl Actor {
             _ => {
                 let snapshot = self
                     .state
-                    .snapshot(Instant::now(), self.connected(arriving));
+                    .snapshot(Instant::now().into_std(), self.connected(arriving));
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
         }
@@ -774,83 +644,32 @@ impl Actor {
         changed
     }
 
-    /// Tells everybody the new crowd count if it changed.
-    /// Tells everybody the new crowd count if it changed: at once, or when the last count
-    /// went out less than [`CROWD_EVERY`] ago, that long after it.
+    /// Tells everybody the new crowd count if it changed, as [`CrowdThrottle`] allows.
     fn crowd_changed(&mut self) {
         if self.recount() {
             self.publish_summary();
-            match self.crowd_sent {
-                Some(sent) if sent.elapsed() < CROWD_EVERY => {
-                    self.crowd_due.get_or_insert(sent + CROWD_EVERY);
-                }
-                _ => self.send_crowd(),
+            if self.crowd.changed(Instant::now()) {
+                self.send_crowd();
             }
         }
     }
 
     fn send_crowd(&mut self) {
-        self.crowd_sent = Some(Instant::now());
+        let now = Instant::now();
+        self.crowd.sent(now);
         let crowd = Shared::new(ServerMessage::Crowd(Crowd {
             target: Target::Match(self.state.id.clone()),
             watchers: self.watchers,
         }));
+        // Watchers dropped while sending change the count again: it goes out a period later.
         if self.send_to_all(&crowd) && self.recount() {
             self.publish_summary();
-            self.crowd_due.get_or_insert(Instant::now() + CROWD_EVERY);
+            self.crowd.changed(now);
         }
     }
 
     fn publish_summary(&self) {
-        self.hub
+        self.directory
             .update_summary(self.state.summary(self.watchers), self.state.setup.public);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use boardcast_protocol::{ColorChoice, Encoding};
-
-    #[tokio::test]
-    async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
-        let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
-        let (trigger, shutdown) = crate::shutdown::channel();
-        let (tasks, _all_done) = crate::shutdown::tasks();
-        let settings = Settings {
-            grace: Duration::from_secs(60),
-            first_move_timeout: Duration::from_secs(30),
-            abandon_after: Duration::from_secs(600),
-            linger: Duration::from_secs(60),
-            max_matches: 10,
-        };
-        let hub = Hub::new(storage, settings, shutdown, tasks);
-        let (handle, _, token) = hub
-            .create_seek(
-                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
-                "alice",
-                None,
-                ColorChoice::White,
-                false,
-            )
-            .await
-            .unwrap();
-        trigger.fire();
-        while !handle.tx.is_closed() {
-            tokio::task::yield_now().await;
-        }
-        let (outbox, _inbox) =
-            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
-        let refusal = handle
-            .try_send(Command::Act {
-                outbox,
-                id: 1,
-                token,
-                action: Action::Resign,
-                received: Instant::now(),
-            })
-            .unwrap_err();
-        assert_eq!(refusal.code, ErrorCode::ShuttingDown, "{refusal}");
     }
 }

@@ -1,9 +1,21 @@
-//! Frisian matches: each one a single-writer actor ([`actor`]) over a pure state machine
-//! ([`state`]) with server-authoritative clocks ([`clock`]).
+//! Frisian matches: each one a single-writer actor ([`actor`], addressed through its
+//! [`handle`]) over a pure state machine ([`state`], deciding in [`decide`], folding events in
+//! with [`apply`], shown through [`view`], stored as [`record`]s) with server-authoritative
+//! clocks ([`clock`]). What a match needs from outside itself is the [`directory`] seam.
 
 pub mod actor;
+pub mod apply;
 pub mod clock;
+pub mod decide;
+pub mod directory;
+pub mod handle;
+pub mod record;
 pub mod state;
+pub mod view;
 
-pub use actor::{Command, MatchHandle, Settings};
-pub use state::{Action, MatchState, Record, Refusal, Setup};
+pub use actor::Settings;
+pub use decide::{Action, Decision};
+pub use directory::Directory;
+pub use handle::{Command, MatchHandle};
+pub use record::{Record, Setup};
+pub use state::{MatchState, Player, Refusal};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::matches::state::{Record, Setup, joined};
+use boardcast_server::matches::{Player, Record, Setup};
 use boardcast_server::storage::{Storage, Write};
 use boardcast_server::{Config, Server};
 use futures_util::{SinkExt, StreamExt};
@@ -103,13 +103,21 @@ pub async fn seed_match_with(
                 match_id: id.to_owned(),
                 v: 1,
                 at_ms: 0,
-                body: body(joined(Side::White, "Wim", white_token.to_owned())),
+                body: body(Record::joined(
+                    Side::White,
+                    &Player::person("Wim"),
+                    white_token.to_owned(),
+                )),
             },
             Write::Event {
                 match_id: id.to_owned(),
                 v: 2,
                 at_ms: 0,
-                body: body(joined(Side::Black, "Baukje", black_token.to_owned())),
+                body: body(Record::joined(
+                    Side::Black,
+                    &Player::person("Baukje"),
+                    black_token.to_owned(),
+                )),
             },
         ])
         .await

@@ -1,0 +1,61 @@
+//! Presence: which seats a live connection holds, and the `PlayerLeft` / `PlayerReturned`
+//! events that keep the match's record of it true. An absent player's opponent may claim once
+//! the grace period has passed; a match nobody holds a seat of ends after a while.
+
+use boardcast_protocol::{Absence, MatchEvent, MatchPhase, Side};
+use tokio::time::Instant;
+
+use super::Actor;
+use crate::matches::record::Record;
+
+impl Actor {
+    /// Starts or stops counting the time nobody holds a seat of this unfinished match.
+    pub(super) fn note_unseated(&mut self) {
+        let unseated = self.state.phase() != MatchPhase::Finished
+            && !self.awaiting_players
+            && self.connected(&[]) == [false, false];
+        match (unseated, self.unseated_since) {
+            (true, None) => self.unseated_since = Some(Instant::now()),
+            (false, Some(_)) => self.unseated_since = None,
+            _ => {}
+        }
+    }
+
+    /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now;
+    /// `arriving` are seats being taken by connections not subscribed yet.
+    pub(super) async fn reconcile_presence(&mut self, arriving: &[Side]) {
+        if self.state.phase() != MatchPhase::Playing || self.awaiting_players {
+            return;
+        }
+        let connected = self.connected(arriving);
+        let mut records = Vec::new();
+        for side in [Side::White, Side::Black] {
+            let here = connected[side as usize];
+            if here && self.state.is_absent(side) {
+                records.push(Record::new(MatchEvent::PlayerReturned(side)));
+            } else if !here && !self.state.is_absent(side) {
+                records.push(Record::new(MatchEvent::PlayerLeft(Absence {
+                    side,
+                    claim_in_ms: self.settings.grace.as_millis() as u64,
+                })));
+            }
+        }
+        if !records.is_empty()
+            && let Err(refusal) = self.commit(records).await
+        {
+            tracing::error!(match_id = %self.state.id, %refusal, "cannot record presence");
+        }
+    }
+
+    /// Which seats a live connection holds, counting `arriving` as held.
+    pub(super) fn connected(&self, arriving: &[Side]) -> [bool; 2] {
+        let held = |side| {
+            arriving.contains(&side)
+                || self
+                    .subscribers
+                    .values()
+                    .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
+        };
+        [held(Side::White), held(Side::Black)]
+    }
+}

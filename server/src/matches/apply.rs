@@ -1,0 +1,305 @@
+//! Folding committed events into a match: [`MatchState::apply`] for live play and for
+//! recovery alike, [`MatchState::replay`] for a stored event (which also gives the event back
+//! as it was first sent), and savepoints that undo `apply`s whose commit failed.
+
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::{MatchEvent, MatchPhase, MatchResult, Side};
+use frisian::{MoveList, Position};
+
+use super::clock::Clock;
+use super::decide::squares;
+use super::record::Record;
+use super::state::{MatchState, Player, SeatHolder, idx};
+use super::view::{king_counters, legal_moves};
+
+/// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
+#[derive(Debug)]
+pub struct Savepoint {
+    v: u64,
+    seats: [Option<SeatHolder>; 2],
+    position: Position,
+    moves: usize,
+    played: usize,
+    carried_out: [usize; 2],
+    clock: Option<Clock>,
+    draw_offer: Option<Side>,
+    rematch_offer: Option<Side>,
+    rematch: Option<String>,
+    result: Option<MatchResult>,
+    claim_at: [Option<Instant>; 2],
+    started_ms: Option<i64>,
+    first_move_since: Option<Instant>,
+}
+
+impl MatchState {
+    /// Folds a committed event in at `now`; returns why if the event does not fit (a
+    /// corrupted store), leaving the state as it was.
+    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), String> {
+        match &record.event {
+            MatchEvent::PlayerJoined(joined) => {
+                let token = record
+                    .token
+                    .clone()
+                    .ok_or("a joined player without a seat token")?;
+                self.seats[idx(joined.side)] = Some(SeatHolder {
+                    token,
+                    player: Player {
+                        name: joined.name.clone(),
+                        bot: joined.bot,
+                    },
+                });
+                if self.phase() == MatchPhase::Playing {
+                    // No clock runs yet: each side's starts after its first move.
+                    self.clock = self.setup.time_control.map(Clock::new);
+                    self.first_move_since = self.moves.is_empty().then_some(now);
+                }
+            }
+            MatchEvent::Moved(moved) => {
+                let squares = squares(&moved.played.route).map_err(|r| r.message)?;
+                let mut legal = MoveList::new();
+                self.position.legal_moves_into(&mut legal);
+                let mv = self
+                    .position
+                    .move_from_route_in(&squares, &legal)
+                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                self.position = self
+                    .position
+                    .play_in(mv, &legal)
+                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
+                    clock.set(state, now);
+                }
+                self.moves.push(moved.played.clone());
+                self.played.push(mv);
+                self.first_move_since = (self.moves.len() < 2).then_some(now);
+            }
+            MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
+            MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
+            MatchEvent::PlayerLeft(absence) => {
+                self.claim_at[idx(absence.side)] =
+                    Some(now + Duration::from_millis(absence.claim_in_ms));
+            }
+            MatchEvent::PlayerReturned(side) => self.claim_at[idx(*side)] = None,
+            MatchEvent::Ended(result) => {
+                if let Some(clock) = &mut self.clock {
+                    clock.stop(now);
+                }
+                self.draw_offer = None;
+                self.claim_at = [None, None];
+                self.first_move_since = None;
+                self.result = Some(result.clone());
+            }
+            MatchEvent::RematchOffered(side) => self.rematch_offer = Some(*side),
+            MatchEvent::RematchDeclined(_) => self.rematch_offer = None,
+            MatchEvent::RematchStarted(id) => {
+                self.rematch_offer = None;
+                self.rematch = Some(id.clone());
+            }
+        }
+        if let Some((side, ack)) = record.ack {
+            let carried_out = &mut self.carried_out[idx(side)];
+            if carried_out.last().is_none_or(|&last| ack > last) {
+                carried_out.push(ack);
+            }
+        }
+        self.v += 1;
+        Ok(())
+    }
+
+    /// Notes when the match started, from the time (`at_ms`) of the event that took the
+    /// second seat.
+    fn stamp(&mut self, at_ms: i64) {
+        if self.started_ms.is_none() && self.seats.iter().all(Option::is_some) {
+            self.started_ms = Some(at_ms);
+        }
+    }
+
+    /// Folds a stored `record` in at `now` at Unix time `at_ms` (like `apply`) and returns it
+    /// as it was first sent: a stored move leaves out the FEN and the legal moves after it,
+    /// which are filled in here from the position the move led to.
+    pub fn replay(
+        &mut self,
+        mut record: Record,
+        now: Instant,
+        at_ms: i64,
+    ) -> Result<Record, String> {
+        self.apply(&record, now)?;
+        self.stamp(at_ms);
+        if let MatchEvent::Moved(moved) = &mut record.event {
+            moved.fen = self.position.fen();
+            moved.legal_moves = if self.position.status().outcome().is_some() {
+                Vec::new()
+            } else {
+                legal_moves(&self.position)
+            };
+            moved.king_counters = king_counters(&self.position);
+        }
+        Ok(record)
+    }
+
+    /// Folds a new `record` in at `now`, at Unix time `at_ms`; once it is in,
+    /// [`Record::write`] with the new `v` stores it.
+    pub fn apply_new(&mut self, record: &Record, now: Instant, at_ms: i64) -> Result<(), String> {
+        self.apply(record, now)?;
+        self.stamp(at_ms);
+        Ok(())
+    }
+
+    /// What `apply` may change, saved cheaply (the move lists only grow, so their lengths
+    /// suffice): [`MatchState::restore`] puts the state back as it was.
+    pub fn savepoint(&self) -> Savepoint {
+        // Destructured in full so a new field cannot be forgotten here.
+        let MatchState {
+            id: _,
+            invite: _,
+            setup: _,
+            v,
+            seats,
+            start: _,
+            position,
+            moves,
+            played,
+            carried_out,
+            clock,
+            draw_offer,
+            rematch_offer,
+            rematch,
+            result,
+            claim_at,
+            started_ms,
+            first_move_since,
+        } = self;
+        Savepoint {
+            v: *v,
+            seats: seats.clone(),
+            position: *position,
+            moves: moves.len(),
+            played: played.len(),
+            carried_out: carried_out.each_ref().map(Vec::len),
+            clock: clock.clone(),
+            draw_offer: *draw_offer,
+            rematch_offer: *rematch_offer,
+            rematch: rematch.clone(),
+            result: result.clone(),
+            claim_at: *claim_at,
+            started_ms: *started_ms,
+            first_move_since: *first_move_since,
+        }
+    }
+
+    /// Undoes every `apply` since `savepoint` was taken.
+    pub fn restore(&mut self, savepoint: Savepoint) {
+        let Savepoint {
+            v,
+            seats,
+            position,
+            moves,
+            played,
+            carried_out,
+            clock,
+            draw_offer,
+            rematch_offer,
+            rematch,
+            result,
+            claim_at,
+            started_ms,
+            first_move_since,
+        } = savepoint;
+        self.v = v;
+        self.seats = seats;
+        self.position = position;
+        self.moves.truncate(moves);
+        self.played.truncate(played);
+        for (ids, len) in self.carried_out.iter_mut().zip(carried_out) {
+            ids.truncate(len);
+        }
+        self.clock = clock;
+        self.draw_offer = draw_offer;
+        self.rematch_offer = rematch_offer;
+        self.rematch = rematch;
+        self.result = result;
+        self.claim_at = claim_at;
+        self.started_ms = started_ms;
+        self.first_move_since = first_move_since;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::decide::fixtures::{carry_out, playing};
+    use crate::matches::decide::{Action, Decision};
+    use crate::storage::Write;
+
+    #[test]
+    fn replaying_the_stored_records_gives_the_same_match() {
+        let now = Instant::now();
+        let mut live = playing(now);
+        let mut records = vec![
+            Record::joined(Side::White, &Player::person("w"), "tw".into()),
+            Record::joined(Side::Black, &Player::person("b"), "tb".into()),
+        ];
+        for (side, ack, action) in [
+            (Side::White, 1, Action::Move(vec![32, 28])),
+            (Side::Black, 1, Action::OfferDraw),
+            (Side::Black, 2, Action::Move(vec![19, 23])),
+            (Side::White, 2, Action::Move(vec![28, 19])),
+        ] {
+            let Ok(Decision::Events(new)) = live.decide(side, ack, &action, now) else {
+                panic!("{action:?} refused");
+            };
+            for record in &new {
+                live.apply(record, now).unwrap();
+            }
+            records.extend(new);
+        }
+        let mut replayed = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
+        let mut stored = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
+        for record in &records {
+            // What is stored (without the derivable FEN and legal moves) replays to the
+            // record as it was sent.
+            stored.apply_new(record, now, 0).unwrap();
+            let Write::Event { body, .. } = record.write(&stored.id, stored.v, 0).unwrap() else {
+                panic!("not an event write");
+            };
+            assert!(!body.contains("legal_moves\":[{"), "{body}");
+            let back = replayed
+                .replay(serde_json::from_str(&body).unwrap(), now, 0)
+                .unwrap();
+            assert_eq!(&back, record);
+        }
+        assert_eq!(
+            replayed.snapshot(now, [false, false]),
+            live.snapshot(now, [false, false])
+        );
+        assert_eq!(replayed.carried_out, [vec![1, 2], vec![1, 2]]);
+        assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
+    }
+
+    #[test]
+    fn restoring_a_savepoint_undoes_applied_records() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::OfferDraw, now);
+        let before = state.snapshot(now, [true, true]);
+        let savepoint = state.savepoint();
+        let Ok(Decision::Events(records)) =
+            state.decide(Side::White, 2, &Action::Move(vec![32, 28]), now)
+        else {
+            panic!("move refused");
+        };
+        assert_eq!(records.len(), 2, "the move cancels the draw offer");
+        for record in &records {
+            state.apply(record, now).unwrap();
+        }
+        carry_out(&mut state, Side::Black, 1, Action::Resign, now);
+        assert!(state.result().is_some());
+        state.restore(savepoint);
+        assert_eq!(state.snapshot(now, [true, true]), before);
+        assert_eq!(
+            (state.carried_out.clone(), state.played.len()),
+            ([vec![1], vec![]], 0)
+        );
+    }
+}

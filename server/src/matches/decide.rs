@@ -1,0 +1,624 @@
+//! Deciding: what a command, or the passing of time, makes happen in a match. Every function
+//! here reads the state and returns records to commit (or a typed [`Refusal`] saying why
+//! nothing happens); none changes anything, so a refused or failed command leaves no trace.
+
+use std::time::{Duration, Instant};
+
+use boardcast_protocol::{
+    ClaimKind, ClockState, EndReason, ErrorCode, MatchEvent, MatchPhase, MatchResult, Moved,
+    PlayedMove, Side,
+};
+use frisian::{MoveList, Outcome, Square};
+
+use super::clock::Flagged;
+use super::record::Record;
+use super::state::{MatchState, Player, idx, side_of};
+use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};
+use crate::refusal::Refusal;
+
+/// What a seated player asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Move(Vec<u8>),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Abort,
+    Claim(ClaimKind),
+    OfferRematch,
+    AcceptRematch,
+    DeclineRematch,
+}
+
+/// What `decide` concluded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Commit these events, then acknowledge.
+    Events(Vec<Record>),
+    /// The same move with the same ack id was already applied: acknowledge again, change
+    /// nothing.
+    Duplicate,
+    /// Both want a rematch: the actor creates it, then records
+    /// [`MatchEvent::RematchStarted`].
+    StartRematch,
+}
+
+pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, Refusal> {
+    route
+        .iter()
+        .map(|&n| {
+            Square::new(n).ok_or_else(|| {
+                Refusal::new(
+                    ErrorCode::InvalidArgument,
+                    format!("route: {n} is not a square (1 to 50)"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The result the rules give for `outcome`.
+pub fn rules_result(outcome: Outcome) -> MatchResult {
+    match outcome {
+        Outcome::Decisive { winner, .. } => MatchResult {
+            winner: Some(side_of(winner)),
+            reason: EndReason::NoLegalMove,
+            detail: outcome.to_string(),
+        },
+        Outcome::Draw { .. } => MatchResult {
+            winner: None,
+            reason: EndReason::DrawByRule,
+            detail: outcome.to_string(),
+        },
+    }
+}
+
+fn illegal(message: String) -> Refusal {
+    let message = if message.starts_with("illegal move") {
+        message
+    } else {
+        format!("illegal move: {message}")
+    };
+    Refusal::new(ErrorCode::IllegalMove, message)
+}
+
+impl MatchState {
+    /// The time forfeit due at `now`, if the side to move has run out of time.
+    pub fn flag(&self, now: Instant) -> Option<Record> {
+        if self.result.is_some() {
+            return None;
+        }
+        let loser = self.clock.as_ref()?.flagged(now)?;
+        Some(Record::ended(
+            Some(loser.opposite()),
+            EndReason::TimeForfeit,
+            format!("{loser} ran out of time"),
+        ))
+    }
+
+    /// The abort due at `now` if the side to move has not made its first move in `timeout`.
+    pub fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
+        let deadline = self.first_move_deadline(timeout)?;
+        if now < deadline {
+            return None;
+        }
+        let late = side_of(self.position.turn());
+        Some(Record::ended(
+            None,
+            EndReason::Aborted,
+            format!(
+                "{late} did not make a first move within {} s",
+                timeout.as_secs_f64()
+            ),
+        ))
+    }
+
+    /// The end of a match nobody has held a seat of for `after`: aborted while a side has
+    /// not moved yet (or nobody joined), else abandoned without a winner. `None` if over.
+    pub fn abandoned(&self, after: Duration) -> Option<Record> {
+        if self.result.is_some() {
+            return None;
+        }
+        let detail = format!("abandoned: nobody was seated for {} s", after.as_secs_f64());
+        Some(
+            if self.both_moved() && self.phase() == MatchPhase::Playing {
+                Record::ended(None, EndReason::Abandoned, detail)
+            } else {
+                Record::ended(None, EndReason::Aborted, detail)
+            },
+        )
+    }
+
+    /// The events a seated `side` causes with `action` (ack id `ack`) at `now`, or why not.
+    pub fn decide(
+        &self,
+        side: Side,
+        ack: u64,
+        action: &Action,
+        now: Instant,
+    ) -> Result<Decision, Refusal> {
+        let carried_out = &self.carried_out[idx(side)];
+        if let Some(&last) = carried_out.last()
+            && ack <= last
+        {
+            if carried_out.binary_search(&ack).is_ok() {
+                return Ok(Decision::Duplicate);
+            }
+            return Err(Refusal::new(
+                ErrorCode::StaleId,
+                format!(
+                    "id {ack} is not above {last}, the last id carried out for your seat: \
+                     match actions need ids that increase per seat, across reconnects"
+                ),
+            ));
+        }
+        let over = || {
+            Refusal::new(
+                ErrorCode::GameOver,
+                match &self.result {
+                    Some(result) => format!("the match is over: {}", result.detail),
+                    None => "the match is over".to_owned(),
+                },
+            )
+        };
+        let playing = || match self.phase() {
+            MatchPhase::Playing => Ok(()),
+            MatchPhase::Waiting => Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "the match has not started: waiting for an opponent",
+            )),
+            MatchPhase::Finished => Err(over()),
+        };
+        let opponent = side.opposite();
+        let mut events = match action {
+            Action::Move(route) => {
+                playing()?;
+                self.decide_move(side, route, now)?
+            }
+            Action::Resign => {
+                playing()?;
+                vec![Record::ended(
+                    Some(opponent),
+                    EndReason::Resignation,
+                    format!("{side} resigned"),
+                )]
+            }
+            Action::OfferDraw => {
+                playing()?;
+                match self.draw_offer {
+                    Some(offerer) if offerer == side => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "your draw offer already stands",
+                        ));
+                    }
+                    // Offering back what the opponent offered is agreeing.
+                    Some(_) => vec![Record::ended(
+                        None,
+                        EndReason::DrawByAgreement,
+                        "draw by agreement".into(),
+                    )],
+                    None => vec![Record::new(MatchEvent::DrawOffered(side))],
+                }
+            }
+            Action::AcceptDraw | Action::DeclineDraw => {
+                playing()?;
+                if self.draw_offer != Some(opponent) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "there is no draw offer from your opponent",
+                    ));
+                }
+                if *action == Action::AcceptDraw {
+                    vec![Record::ended(
+                        None,
+                        EndReason::DrawByAgreement,
+                        "draw by agreement".into(),
+                    )]
+                } else {
+                    vec![Record::new(MatchEvent::DrawDeclined(side))]
+                }
+            }
+            Action::Abort => {
+                if self.result.is_some() {
+                    return Err(over());
+                }
+                if self.both_moved() {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "a match can be aborted only before each side has moved",
+                    ));
+                }
+                vec![Record::ended(
+                    None,
+                    EndReason::Aborted,
+                    format!("aborted by {side}"),
+                )]
+            }
+            Action::Claim(kind) => {
+                playing()?;
+                match self.claim_at[idx(opponent)] {
+                    None => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "your opponent is connected: nothing to claim",
+                        ));
+                    }
+                    Some(at) if now < at => {
+                        let left = at.saturating_duration_since(now);
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            format!(
+                                "your opponent may still come back: claim in {:.1} s",
+                                left.as_secs_f64()
+                            ),
+                        ));
+                    }
+                    // A match that could still be aborted has no game in it to win or draw:
+                    // the claim aborts it, as the player could have done themselves.
+                    Some(_) if !self.both_moved() => {
+                        vec![Record::ended(
+                            None,
+                            EndReason::Aborted,
+                            format!("{opponent} left before both sides moved: aborted"),
+                        )]
+                    }
+                    Some(_) => match kind {
+                        ClaimKind::Win => vec![Record::ended(
+                            Some(side),
+                            EndReason::Abandoned,
+                            format!("{opponent} left the match"),
+                        )],
+                        ClaimKind::Draw => vec![Record::ended(
+                            None,
+                            EndReason::DrawClaimed,
+                            format!("{opponent} left the match; draw claimed"),
+                        )],
+                    },
+                }
+            }
+            Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch => {
+                if self.result.is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "a rematch can be offered only once the match is over",
+                    ));
+                }
+                if let Some(id) = &self.rematch {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        format!("the rematch already exists: {id}"),
+                    ));
+                }
+                if self.seat(opponent).is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAllowed,
+                        "there was no opponent to play again",
+                    ));
+                }
+                match (action, self.rematch_offer) {
+                    (Action::OfferRematch, Some(offerer)) if offerer == side => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "your rematch offer already stands",
+                        ));
+                    }
+                    (Action::OfferRematch | Action::AcceptRematch, Some(_)) => {
+                        return Ok(Decision::StartRematch);
+                    }
+                    (Action::OfferRematch, None) => {
+                        vec![Record::new(MatchEvent::RematchOffered(side))]
+                    }
+                    (Action::DeclineRematch, Some(offerer)) if offerer == opponent => {
+                        vec![Record::new(MatchEvent::RematchDeclined(side))]
+                    }
+                    _ => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "there is no rematch offer from your opponent",
+                        ));
+                    }
+                }
+            }
+        };
+        // The first event remembers whose action with which id caused it.
+        if let Some(first) = events.first_mut() {
+            first.ack = Some((side, ack));
+        }
+        Ok(Decision::Events(events))
+    }
+
+    fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
+        if side_of(self.position.turn()) != side {
+            return Err(Refusal::new(
+                ErrorCode::NotYourTurn,
+                format!("not your turn: {} to move", side.opposite()),
+            ));
+        }
+        let squares = squares(route)?;
+        // One generation of the legal moves resolves, writes and plays the move.
+        let mut legal = MoveList::new();
+        self.position.legal_moves_into(&mut legal);
+        let mv = self
+            .position
+            .move_from_route_in(&squares, &legal)
+            .map_err(|err| illegal(err.to_string()))?;
+        let clock = match &self.clock {
+            // A player's clock does not run before that player's first move.
+            Some(clock) if !self.has_moved(side) => Some(clock.after_first_move(side, now)),
+            Some(clock) => match clock.after_move(side, now) {
+                Ok(state) => Some(state),
+                Err(Flagged(_)) => {
+                    return Err(Refusal::new(ErrorCode::GameOver, "your time ran out"));
+                }
+            },
+            None => None,
+        };
+        let notation = self.position.notation_in(mv, &legal);
+        let after = self
+            .position
+            .play_in(mv, &legal)
+            .map_err(|err| illegal(err.error().to_string()))?;
+        let outcome = after.status().outcome();
+        let clock = clock.map(|state| ClockState {
+            running: if outcome.is_some() {
+                None
+            } else {
+                state.running
+            },
+            ..state
+        });
+        let played = PlayedMove {
+            ply: self.moves.len() as u32,
+            side,
+            notation,
+            route: route_numbers(&mv),
+            captures: capture_numbers(&mv),
+            promotes: mv.promotes(),
+        };
+        let mut records = vec![Record::new(MatchEvent::Moved(Moved {
+            played,
+            fen: after.fen(),
+            clock,
+            legal_moves: if outcome.is_some() {
+                Vec::new()
+            } else {
+                legal_moves(&after)
+            },
+            king_counters: king_counters(&after),
+        }))];
+        if self.draw_offer.is_some() {
+            records.push(Record::new(MatchEvent::DrawOfferCancelled));
+        }
+        if let Some(outcome) = outcome {
+            records.push(Record::new(MatchEvent::Ended(rules_result(outcome))));
+        }
+        Ok(records)
+    }
+
+    /// The events of a new player taking the free seat.
+    pub fn decide_join(&self, player: &Player, token: String) -> Result<(Side, Record), Refusal> {
+        if self.result.is_some() {
+            return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
+        }
+        let side = self.free_side().ok_or_else(|| {
+            Refusal::new(ErrorCode::MatchFull, "both seats of this match are taken")
+        })?;
+        Ok((side, Record::joined(side, player, token)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use boardcast_protocol::Absence;
+
+    use super::fixtures::{carry_out, opened, playing};
+    use super::*;
+
+    #[test]
+    fn ids_up_to_the_last_carried_out_are_duplicates_per_seat() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 5, Action::Move(vec![32, 28]), now);
+        let again = state.decide(Side::White, 5, &Action::Move(vec![32, 28]), now);
+        assert_eq!(again, Ok(Decision::Duplicate));
+        // An id below the last that was never carried out is stale, not a silent duplicate.
+        assert_eq!(
+            state
+                .decide(Side::White, 4, &Action::Resign, now)
+                .unwrap_err()
+                .code,
+            ErrorCode::StaleId
+        );
+        // Black's ids are its own.
+        carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
+        assert_eq!(state.moves.len(), 2);
+        // A refused action does not use up its id.
+        let refused = state.decide(Side::White, 6, &Action::Move(vec![31, 26, 21]), now);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::IllegalMove);
+        assert!(matches!(
+            state.decide(Side::White, 6, &Action::Move(vec![28, 19]), now),
+            Ok(Decision::Events(_))
+        ));
+    }
+
+    #[test]
+    fn a_claim_before_both_sides_moved_aborts_the_match() {
+        let t0 = Instant::now();
+        for moves in [0, 1] {
+            let mut state = playing(t0);
+            if moves == 1 {
+                carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t0);
+            }
+            let left = Record::new(MatchEvent::PlayerLeft(Absence {
+                side: Side::Black,
+                claim_in_ms: 0,
+            }));
+            state.apply(&left, t0).unwrap();
+            carry_out(
+                &mut state,
+                Side::White,
+                2,
+                Action::Claim(ClaimKind::Win),
+                t0,
+            );
+            let result = state.result().unwrap();
+            assert_eq!(
+                (result.winner, result.reason, result.detail.as_str()),
+                (
+                    None,
+                    EndReason::Aborted,
+                    "black left before both sides moved: aborted"
+                ),
+                "after {moves} moves"
+            );
+        }
+    }
+
+    #[test]
+    fn a_claim_waits_for_the_grace_period() {
+        let t0 = Instant::now();
+        let mut state = opened(t0);
+        let left = Record::new(MatchEvent::PlayerLeft(Absence {
+            side: Side::Black,
+            claim_in_ms: 1_000,
+        }));
+        state.apply(&left, t0).unwrap();
+        let early = state.decide(
+            Side::White,
+            2,
+            &Action::Claim(ClaimKind::Draw),
+            t0 + Duration::from_millis(999),
+        );
+        assert_eq!(early.unwrap_err().code, ErrorCode::NotAllowed);
+        carry_out(
+            &mut state,
+            Side::White,
+            2,
+            Action::Claim(ClaimKind::Draw),
+            t0 + Duration::from_millis(1_000),
+        );
+        let result = state.result().unwrap();
+        assert_eq!(
+            (result.winner, result.reason),
+            (None, EndReason::DrawClaimed)
+        );
+        // The absent side cannot claim against the one who stayed.
+        let mut state = opened(t0);
+        state.apply(&left, t0).unwrap();
+        let wrong = state.decide(
+            Side::Black,
+            2,
+            &Action::Claim(ClaimKind::Win),
+            t0 + Duration::from_secs(5),
+        );
+        assert_eq!(wrong.unwrap_err().code, ErrorCode::NotAllowed);
+    }
+
+    #[test]
+    fn each_side_owes_a_first_move_within_the_timeout_and_then_nothing() {
+        let t0 = Instant::now();
+        let timeout = Duration::from_secs(30);
+        let mut state = playing(t0);
+        assert_eq!(state.first_move_deadline(timeout), Some(t0 + timeout));
+        assert_eq!(
+            state.first_move_missed(t0 + timeout - Duration::from_millis(1), timeout),
+            None
+        );
+        let missed = state.first_move_missed(t0 + timeout, timeout).unwrap();
+        let MatchEvent::Ended(result) = missed.event else {
+            panic!("{missed:?}");
+        };
+        assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+        assert_eq!(result.detail, "white did not make a first move within 30 s");
+        // Black's time for its first move starts with White's.
+        let t1 = t0 + Duration::from_secs(10);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t1);
+        assert_eq!(state.first_move_deadline(timeout), Some(t1 + timeout));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
+        assert_eq!(state.first_move_deadline(timeout), None);
+        assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
+    }
+
+    #[test]
+    fn an_abandoned_match_is_aborted_before_both_moved_and_undecided_after() {
+        let now = Instant::now();
+        let after = Duration::from_secs(600);
+        let reason = |state: &MatchState| match state.abandoned(after).map(|r| r.event) {
+            Some(MatchEvent::Ended(result)) => Some((result.winner, result.reason)),
+            _ => None,
+        };
+        let mut state = playing(now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        assert_eq!(reason(&state), Some((None, EndReason::Abandoned)));
+        let record = state.abandoned(after).unwrap();
+        state.apply(&record, now).unwrap();
+        assert_eq!(state.result_token(), "*");
+        assert_eq!(
+            reason(&state),
+            None,
+            "a finished match is not abandoned again"
+        );
+    }
+}
+
+/// Matches in a known shape, for the tests of every part of the state machine.
+#[cfg(test)]
+pub(super) mod fixtures {
+    use std::time::Instant;
+
+    use super::Player;
+    use boardcast_protocol::Side;
+
+    use super::{Action, Decision};
+    use crate::matches::record::{Record, Setup};
+    use crate::matches::state::MatchState;
+
+    /// A match with both seats taken and no move made.
+    pub fn playing(now: Instant) -> MatchState {
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: None,
+        };
+        let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
+        state
+            .apply(
+                &Record::joined(Side::White, &Player::person("w"), "tw".into()),
+                now,
+            )
+            .unwrap();
+        state
+            .apply(
+                &Record::joined(Side::Black, &Player::person("b"), "tb".into()),
+                now,
+            )
+            .unwrap();
+        state
+    }
+
+    /// A match in which each side has moved once.
+    pub fn opened(now: Instant) -> MatchState {
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        state
+    }
+
+    /// Decides `action` and applies its events; panics if it is refused.
+    pub fn carry_out(state: &mut MatchState, side: Side, ack: u64, action: Action, now: Instant) {
+        match state.decide(side, ack, &action, now).unwrap() {
+            Decision::Events(records) => {
+                for record in &records {
+                    state.apply(record, now).unwrap();
+                }
+            }
+            other => panic!("expected events, got {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The seam between matches and the place that knows where they are.
+//!
+//! A match needs little from outside itself: to be found by id, invite code and seat token,
+//! to register a seat token it hands out, to keep its lobby line current, to leave when it is
+//! done, to find another match (its rematch) and to create its rematch. Connections need the
+//! lookups and the lobby. [`Directory`] is exactly that, and nothing more; the actor sees it
+//! only as `dyn Directory`, so matches never depend on who implements it.
+//!
+//! Today `Hub` (`server/src/hub.rs`) implements it for the matches of this process. A cluster
+//! implements it next: lookups that find a match owned by another node (a handle that
+//! forwards), summaries and removals published to the other nodes. The invariant an
+//! implementation keeps: a match id, invite code or token found here always leads to the one
+//! actor that owns the match, so there is one writer per match.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use boardcast_protocol::{MatchSummary, Side};
+
+use super::handle::MatchHandle;
+use super::record::Setup;
+use super::state::Player;
+use crate::refusal::Refusal;
+
+/// A rematch just created: its actor, its id, and each player's seat token by side.
+pub type Created = (MatchHandle, String, Vec<(Side, String)>);
+
+/// A future a `dyn Directory` returns.
+pub type DirectoryFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Where matches are, and what a match tells about itself.
+pub trait Directory: Send + Sync + 'static {
+    /// The running match `id`.
+    fn find(&self, id: &str) -> Option<MatchHandle>;
+
+    /// The running match with invite code `code` (in any letter case).
+    fn find_by_code(&self, code: &str) -> Option<MatchHandle>;
+
+    /// The running match in which `token` holds a seat.
+    fn find_by_token(&self, token: &str) -> Option<MatchHandle>;
+
+    /// Whether match `id` is a public one (joinable by id).
+    fn is_public(&self, id: &str) -> bool;
+
+    /// Open public seeks and public matches being played, each sorted by id. A private match
+    /// is never listed: only whoever has its id (or invite code) can find it.
+    fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>);
+
+    /// Match `match_id` handed out seat `token`: [`Directory::find_by_token`] finds it from
+    /// now on.
+    fn register_token(&self, token: &str, match_id: &str);
+
+    /// The match's lobby line changed (phase, players, plies, watchers, publicity).
+    fn update_summary(&self, summary: MatchSummary, public: bool);
+
+    /// The match `id` has stopped: forget it, its invite code and its tokens.
+    fn remove(&self, id: &str);
+
+    /// Creates, stores and starts the rematch with `setup` and `players` seated. Its actor
+    /// records no presence until a [`super::Command::Arrive`] brings the players.
+    fn create_rematch(
+        &self,
+        setup: Setup,
+        players: Vec<(Side, Player)>,
+    ) -> DirectoryFuture<'_, Result<Created, Refusal>>;
+}

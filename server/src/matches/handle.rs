@@ -1,0 +1,120 @@
+//! The address of a match: the commands a connection can send it and the handle that queues
+//! them on the match's bounded mailbox. A full mailbox is refused as busy rather than waited
+//! on, so no connection ever stalls behind a busy match.
+
+use tokio::time::Instant;
+
+use boardcast_protocol::{ErrorCode, Side};
+use tokio::sync::mpsc;
+
+use super::decide::Action;
+use super::state::Player;
+use crate::outbox::{ConnId, Outbox};
+use crate::refusal::Refusal;
+use crate::shutdown::Shutdown;
+
+/// Commands waiting for one match, at most.
+const MAILBOX: usize = 64;
+
+/// What a connection asks of a match.
+#[derive(Debug)]
+pub enum Command {
+    /// Follow the match as a spectator (`since_v`: the last event version seen).
+    Watch {
+        outbox: Outbox,
+        id: u64,
+        since_v: Option<u64>,
+    },
+    /// Stop following the match as a spectator.
+    Unwatch { outbox: Outbox, id: u64 },
+    /// Take the free seat; `myself`: the connection asks to take the second seat of a match
+    /// whose first it holds (`join_match` with `myself`).
+    Join {
+        outbox: Outbox,
+        id: u64,
+        player: Player,
+        myself: bool,
+    },
+    /// Take back a seat by its token.
+    Resume {
+        outbox: Outbox,
+        id: u64,
+        token: String,
+        since_v: Option<u64>,
+    },
+    /// A seated player's action.
+    Act {
+        outbox: Outbox,
+        id: u64,
+        token: String,
+        action: Action,
+        /// When the connection handed it over: a move's latency to its ack runs from here.
+        received: Instant,
+    },
+    /// The connection has closed.
+    Leave { conn: ConnId },
+    /// The players of a new rematch, by their side in it: seated together before anything
+    /// else happens, each sent a `seat` with id 0 and a snapshot.
+    Arrive { players: Vec<(Outbox, Side)> },
+}
+
+impl Command {
+    /// Where the answer to this command goes, if it expects one.
+    pub(super) fn asker(&self) -> Option<(&Outbox, u64)> {
+        match self {
+            Command::Watch { outbox, id, .. }
+            | Command::Unwatch { outbox, id }
+            | Command::Join { outbox, id, .. }
+            | Command::Resume { outbox, id, .. }
+            | Command::Act { outbox, id, .. } => Some((outbox, *id)),
+            Command::Leave { .. } | Command::Arrive { .. } => None,
+        }
+    }
+}
+
+/// The address of a running match.
+#[derive(Debug, Clone)]
+pub struct MatchHandle {
+    tx: mpsc::Sender<Command>,
+    shutdown: Shutdown,
+}
+
+impl MatchHandle {
+    /// A new match's handle and the mailbox its actor reads.
+    pub(super) fn channel(shutdown: Shutdown) -> (MatchHandle, mpsc::Receiver<Command>) {
+        let (tx, rx) = mpsc::channel(MAILBOX);
+        (MatchHandle { tx, shutdown }, rx)
+    }
+
+    /// Queues a command without waiting; a full mailbox is refused as busy, a stopped match
+    /// as `stopped` says.
+    pub fn try_send(&self, command: Command) -> Result<(), Refusal> {
+        self.tx.try_send(command).map_err(|err| match err {
+            mpsc::error::TrySendError::Full(_) => Refusal::new(
+                ErrorCode::Busy,
+                "this match has too many commands waiting; try again",
+            ),
+            mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
+        })
+    }
+
+    /// Queues a command, waiting for room (for goodbyes that must arrive).
+    pub async fn send(&self, command: Command) {
+        let _ = self.tx.send(command).await;
+    }
+
+    /// Whether the match's actor has stopped.
+    pub fn is_stopped(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// The refusal of a command to a match whose actor has stopped: `shutting_down` once the
+/// server is stopping (match actors stop before connections do), else `not_found`.
+pub(super) fn stopped(shutdown: &Shutdown) -> Refusal {
+    if shutdown.is_shutdown() {
+        Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+    } else {
+        Refusal::new(ErrorCode::NotFound, "this match is no longer running")
+    }
+}

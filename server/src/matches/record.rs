@@ -1,0 +1,99 @@
+//! What a match is made of in storage: its [`Setup`], stored once, and its events as
+//! [`Record`]s, one per version. The stored form of a move leaves out what replay derives
+//! again from the position (the FEN and the legal moves after it), so storage holds each fact
+//! once; [`super::MatchState::replay`] fills it back in.
+
+use boardcast_protocol::{
+    EndReason, MatchEvent, MatchResult, Moved, PlayerJoined, Side, TimeControl,
+};
+use serde::{Deserialize, Serialize};
+
+use super::state::Player;
+use crate::storage::Write;
+
+/// What a match is created with; stored once as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub time_control: Option<TimeControl>,
+    pub public: bool,
+    /// The match this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// A start position other than the initial one, as FEN (set by operators and tests
+    /// through storage; the lobby always starts from the initial position).
+    #[serde(default)]
+    pub start_fen: Option<String>,
+}
+
+/// One stored event: the event everybody sees plus what only the server keeps (the seat and
+/// ack id of the action that caused it, the seat token of a player who joined). A move is
+/// stored with an empty FEN and no legal moves; [`super::MatchState::replay`] derives them
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub event: MatchEvent,
+    #[serde(default)]
+    pub ack: Option<(Side, u64)>,
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+impl Record {
+    pub fn new(event: MatchEvent) -> Self {
+        Record {
+            event,
+            ack: None,
+            token: None,
+        }
+    }
+
+    /// The record of `player` taking `side` with seat `token`.
+    pub fn joined(side: Side, player: &Player, token: String) -> Self {
+        Record {
+            event: MatchEvent::PlayerJoined(PlayerJoined {
+                side,
+                name: player.name.clone(),
+                bot: player.bot,
+            }),
+            ack: None,
+            token: Some(token),
+        }
+    }
+
+    /// The record of the match ending.
+    pub fn ended(winner: Option<Side>, reason: EndReason, detail: String) -> Self {
+        Record::new(MatchEvent::Ended(MatchResult {
+            winner,
+            reason,
+            detail,
+        }))
+    }
+
+    /// The record as storage keeps it (JSON), without what replay derives again.
+    pub fn stored_form(&self) -> Result<String, serde_json::Error> {
+        match &self.event {
+            MatchEvent::Moved(moved) => serde_json::to_string(&Record {
+                event: MatchEvent::Moved(Moved {
+                    played: moved.played.clone(),
+                    fen: String::new(),
+                    clock: moved.clock,
+                    legal_moves: Vec::new(),
+                    king_counters: moved.king_counters,
+                }),
+                ack: self.ack,
+                token: self.token.clone(),
+            }),
+            _ => serde_json::to_string(self),
+        }
+    }
+
+    /// The write that stores this record as version `v` of match `match_id`, made at Unix
+    /// time `at_ms`.
+    pub fn write(&self, match_id: &str, v: u64, at_ms: i64) -> Result<Write, serde_json::Error> {
+        Ok(Write::Event {
+            match_id: match_id.to_owned(),
+            v,
+            at_ms,
+            body: self.stored_form()?,
+        })
+    }
+}

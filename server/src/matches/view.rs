@@ -1,0 +1,191 @@
+//! What is shown of a match: the snapshot a (re)connecting client gets, the lobby line, the
+//! PDN, and the legal moves and king counters as the wire lists them. Views read the state
+//! and change nothing.
+
+use std::time::Instant;
+
+use boardcast_protocol::{
+    Absence, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase, MatchSnapshot,
+    MatchSummary, PlayerInfo, Side,
+};
+use frisian::{Color, Move, Position};
+
+use super::state::{MatchState, idx, side_of};
+
+pub(super) fn route_numbers(mv: &Move) -> Vec<u8> {
+    mv.route().iter().map(|sq| sq.number()).collect()
+}
+
+pub(super) fn capture_numbers(mv: &Move) -> Vec<u8> {
+    mv.captures().iter().map(|sq| sq.number()).collect()
+}
+
+/// The legal moves of `position` as the wire lists them: sorted by route, square numbers
+/// compared one by one (then by captures), so the order never depends on move generation.
+pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
+    let mut moves: Vec<LegalMove> = position
+        .legal_moves_with_notation()
+        .into_iter()
+        .map(|(mv, notation)| LegalMove {
+            notation,
+            route: route_numbers(&mv),
+            captures: capture_numbers(&mv),
+        })
+        .collect();
+    moves.sort_unstable_by(|a, b| (&a.route, &a.captures).cmp(&(&b.route, &b.captures)));
+    moves
+}
+
+pub(super) fn king_counters(position: &Position) -> KingCounters {
+    let counter = |color| {
+        position
+            .king_counter(color)
+            .map(|(count, square)| KingCounter {
+                count,
+                square: square.number(),
+            })
+    };
+    KingCounters {
+        white: counter(Color::White),
+        black: counter(Color::Black),
+    }
+}
+
+/// The UTC date (`2026.11.24`) and time (`19:05:00`) of Unix time `ms`, as PDN writes them.
+fn utc_date_time(ms: i64) -> Option<(String, String)> {
+    let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()?;
+    Some((
+        format!(
+            "{:04}.{:02}.{:02}",
+            at.year(),
+            u8::from(at.month()),
+            at.day()
+        ),
+        format!("{:02}:{:02}:{:02}", at.hour(), at.minute(), at.second()),
+    ))
+}
+
+/// Milliseconds as PDN's seconds: `300`, or `2.5` when not whole.
+fn seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}.{:03}", ms / 1000, ms % 1000)
+            .trim_end_matches('0')
+            .to_owned()
+    }
+}
+
+impl MatchState {
+    /// The match as a snapshot at `now`; `connected` tells which seats a connection holds.
+    pub fn snapshot(&self, now: Instant, connected: [bool; 2]) -> MatchSnapshot {
+        let player = |side: Side| {
+            self.seat(side).map(|seat| PlayerInfo {
+                name: seat.player.name.clone(),
+                bot: seat.player.bot,
+                connected: connected[idx(side)],
+            })
+        };
+        let playing = self.phase() == MatchPhase::Playing;
+        MatchSnapshot {
+            match_id: self.id.clone(),
+            v: self.v,
+            white: player(Side::White),
+            black: player(Side::Black),
+            time_control: self.setup.time_control,
+            public: self.setup.public,
+            phase: self.phase(),
+            start_fen: self.start.fen(),
+            fen: self.position.fen(),
+            moves: self.moves.clone(),
+            turn: side_of(self.position.turn()),
+            clock: self.clock.as_ref().map(|clock| clock.state(now)),
+            legal_moves: if playing {
+                legal_moves(&self.position)
+            } else {
+                Vec::new()
+            },
+            king_counters: king_counters(&self.position),
+            draw_offer: self.draw_offer,
+            rematch_offer: self.rematch_offer,
+            absent: [Side::White, Side::Black]
+                .into_iter()
+                .filter_map(|side| {
+                    self.claim_at[idx(side)].map(|at| Absence {
+                        side,
+                        claim_in_ms: at.saturating_duration_since(now).as_millis() as u64,
+                    })
+                })
+                .collect(),
+            result: self.result.clone(),
+            rematch: self.rematch.clone(),
+        }
+    }
+
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on, after an abort, or when
+    /// both players abandoned it (no result).
+    pub fn result_token(&self) -> &'static str {
+        match &self.result {
+            Some(result)
+                if result.reason == EndReason::Aborted
+                    || (result.reason == EndReason::Abandoned && result.winner.is_none()) =>
+            {
+                "*"
+            }
+            Some(result) => match result.winner {
+                Some(Side::White) => "2-0",
+                Some(Side::Black) => "0-2",
+                None => "1-1",
+            },
+            None => "*",
+        }
+    }
+
+    /// The game as PDN, with the players and the server's result.
+    pub fn pdn(&self) -> Result<String, String> {
+        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))
+            .map_err(|err| err.to_string())?;
+        let name = |side| {
+            self.seat(side)
+                .map(|seat| seat.player.name.replace(['"', '\\'], ""))
+                .unwrap_or_else(|| "?".into())
+        };
+        let (date, time) = self
+            .started_ms
+            .and_then(utc_date_time)
+            .unwrap_or_else(|| ("????.??.??".into(), "??:??:??".into()));
+        let time_control = match self.setup.time_control {
+            Some(tc) => format!("{}+{}", seconds(tc.initial_ms), seconds(tc.increment_ms)),
+            None => "-".into(),
+        };
+        let mut tags = format!(
+            "[Event \"Boardcast match {}\"]\n[Site \"Boardcast\"]\n[Date \"{date}\"]\n\
+             [Time \"{time}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[TimeControl \"{time_control}\"]\n",
+            self.id,
+            name(Side::White),
+            name(Side::Black)
+        );
+        if let Some(result) = &self.result {
+            tags.push_str(&format!(
+                "[Termination \"{}\"]\n",
+                result.detail.replace(['"', '\\'], "")
+            ));
+        }
+        Ok(tags + &game)
+    }
+
+    /// The lobby line for this match.
+    pub fn summary(&self, watchers: u32) -> MatchSummary {
+        MatchSummary {
+            match_id: self.id.clone(),
+            white: self.seat(Side::White).map(|s| s.player.name.clone()),
+            black: self.seat(Side::Black).map(|s| s.player.name.clone()),
+            time_control: self.setup.time_control,
+            phase: self.phase(),
+            plies: self.moves.len() as u32,
+            watchers,
+            white_bot: self.seat(Side::White).is_some_and(|s| s.player.bot),
+            black_bot: self.seat(Side::Black).is_some_and(|s| s.player.bot),
+        }
+    }
+}
