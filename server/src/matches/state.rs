@@ -14,27 +14,9 @@ use boardcast_protocol::{MatchPhase, MatchResult, PlayedMove, Side};
 use frisian::{Color, Move, Position};
 
 use super::clock::Clock;
+use super::player::Player;
 use super::record::Setup;
 pub use crate::refusal::Refusal;
-
-/// Who takes a seat, as everyone sees them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Player {
-    pub name: String,
-    /// A program plays the seat: its connection said so in `hello`. Stored in the seat's
-    /// `player_joined` event, so a restart or a resume keeps it.
-    pub bot: bool,
-}
-
-impl Player {
-    /// A person named `name`.
-    pub fn person(name: &str) -> Self {
-        Player {
-            name: name.to_owned(),
-            bot: false,
-        }
-    }
-}
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
