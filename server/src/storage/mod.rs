@@ -19,6 +19,7 @@
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
 pub mod postgres;
+mod queue;
 mod read;
 pub mod sqlite;
 #[cfg(test)]

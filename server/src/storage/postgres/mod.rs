@@ -21,11 +21,12 @@ use boardcast_protocol::LeaderboardEntry;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
 pub use schema::VERSION as SCHEMA_VERSION;
 
+use super::queue;
 use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
 
 /// How many read connections the pool holds at most.
@@ -36,7 +37,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// A PostgreSQL store: the queue to its writer task and the read pool.
 #[derive(Debug)]
 pub struct Postgres {
-    tx: mpsc::Sender<writer::Request>,
+    tx: mpsc::Sender<queue::Request>,
     pool: Pool,
 }
 
@@ -85,15 +86,7 @@ impl Postgres {
 
 impl Store for Postgres {
     fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
-        async move {
-            let (done, answer) = oneshot::channel();
-            self.tx
-                .send(writer::Request::Commit { writes, done })
-                .await
-                .map_err(|_| StorageError::Closed)?;
-            answer.await.map_err(|_| StorageError::Closed)?
-        }
-        .boxed()
+        queue::commit(&self.tx, writes).boxed()
     }
 
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
@@ -132,10 +125,7 @@ impl Store for Postgres {
 
     fn close(&self) -> BoxFuture<'_, ()> {
         async move {
-            let (done, finished) = oneshot::channel();
-            if self.tx.send(writer::Request::Close { done }).await.is_ok() {
-                let _ = finished.await;
-            }
+            queue::close(&self.tx).await;
             self.pool.close();
         }
         .boxed()
