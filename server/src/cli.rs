@@ -44,7 +44,7 @@ pub async fn run(config: Config) -> ExitCode {
         }
     };
     let addr = listener.local_addr().unwrap_or(config.listen);
-    tracing::info!(%addr, db = %config.db.display(), "boardcast-server listening");
+    tracing::info!(%addr, database = %config.database(), "boardcast-server listening");
 
     let (trigger, shutdown) = shutdown::channel();
     let server = tokio::spawn(serve(listener, config, shutdown));

@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::duration::parse_duration;
+use crate::storage::Database;
 
 /// Boardcast server: Frisian draughts matches and MinitChess engine channels.
 #[derive(Debug, Clone, Parser)]
@@ -38,6 +39,16 @@ pub struct Config {
     /// SQLite database file (created if missing).
     #[arg(long, env = "BOARDCAST_DB", default_value = "boardcast.db")]
     pub db: PathBuf,
+
+    /// Store in this database instead of --db: postgres://user:password@host/database (tables
+    /// are created or migrated at start), or sqlite:PATH.
+    #[arg(
+        long,
+        env = "BOARDCAST_DATABASE",
+        value_name = "URL",
+        conflicts_with = "db"
+    )]
+    pub database: Option<Database>,
 
     /// Log filter in `tracing_subscriber::EnvFilter` syntax (RUST_LOG takes precedence).
     #[arg(long, env = "BOARDCAST_LOG", default_value = "info")]
@@ -194,6 +205,13 @@ impl Config {
         config
     }
 
+    /// The database to store into: --database, else the SQLite file --db.
+    pub fn database(&self) -> Database {
+        self.database
+            .clone()
+            .unwrap_or_else(|| Database::Sqlite(self.db.clone()))
+    }
+
     /// Lifts every per-address limit (and the reserve) out of the way: for tests and
     /// benchmarks whose clients all come from one address and that exercise something else.
     pub fn lift_address_limits(&mut self) {
@@ -222,6 +240,32 @@ mod tests {
         assert_eq!(config.channels, 2);
         assert_eq!(config.ply_interval.to_string(), "2000ms");
         assert_eq!(config.game_pause, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn database_names_postgres_and_db_stays_the_sqlite_default() {
+        let url = "postgres://club:pw@127.0.0.1:5432/boardcast";
+        let config = Config::parse_from(["boardcast-server", "--database", url]);
+        assert_eq!(config.database(), Database::Postgres(url.to_owned()));
+        let config = Config::parse_from(["boardcast-server", "--db", "x.db"]);
+        assert_eq!(config.database(), Database::Sqlite(PathBuf::from("x.db")));
+        let config = Config::parse_from(["boardcast-server"]);
+        assert_eq!(
+            config.database(),
+            Database::Sqlite(PathBuf::from("boardcast.db"))
+        );
+        let both = Config::try_parse_from(["boardcast-server", "--db", "x.db", "--database", url])
+            .unwrap_err();
+        assert_eq!(both.kind(), clap::error::ErrorKind::ArgumentConflict);
+        let wrong =
+            Config::try_parse_from(["boardcast-server", "--database", "mysql://x/y"]).unwrap_err();
+        assert!(
+            wrong.to_string().contains(
+                "\"mysql://x/y\" is not a database: use postgres://user:password@host/database \
+                 or sqlite:PATH"
+            ),
+            "{wrong}"
+        );
     }
 
     #[test]

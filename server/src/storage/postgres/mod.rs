@@ -27,7 +27,7 @@ use tokio_postgres::NoTls;
 pub use schema::VERSION as SCHEMA_VERSION;
 
 use super::queue;
-use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
+use super::{ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Write};
 
 /// How many read connections the pool holds at most.
 const READ_CONNECTIONS: usize = 8;
@@ -46,7 +46,7 @@ impl Postgres {
     /// the tables, reads every unfinished match and starts the writer.
     pub async fn connect(url: &str) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {
         let mut config: tokio_postgres::Config = url.parse().map_err(|err| {
-            StorageError::Database(format!("{url_hint}: {err}", url_hint = redact(url)))
+            StorageError::Database(format!("{}: {err}", Database::Postgres(url.to_owned())))
         })?;
         config.connect_timeout(CONNECT_TIMEOUT);
         config.application_name("boardcast-server");
@@ -162,17 +162,5 @@ fn describe(err: &tokio_postgres::Error) -> String {
     match std::error::Error::source(err) {
         Some(cause) => format!("{err}: {cause}"),
         None => err.to_string(),
-    }
-}
-
-/// `url` without its password, for messages.
-fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user_info = &url[scheme + 3..at];
-            let user = user_info.split(':').next().unwrap_or("");
-            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
-        }
-        _ => url.to_owned(),
     }
 }
