@@ -183,6 +183,26 @@ pub struct Config {
         value_delimiter = ','
     )]
     pub allowed_origins: Vec<String>,
+
+    /// A maintenance command to run instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What `boardcast-server COMMAND` does instead of serving.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// Copy every match, event, finished game, archived engine game, server run and
+    /// leaderboard entry from a SQLite database into PostgreSQL, then verify row counts and
+    /// checksums. Safe to run again. Stop the server that uses the source first.
+    Migrate {
+        /// The database to copy from: sqlite:PATH.
+        #[arg(long, value_name = "sqlite:PATH")]
+        from: Database,
+        /// The database to copy into: postgres://user:password@host/database.
+        #[arg(long, value_name = "URL")]
+        to: Database,
+    },
 }
 
 /// How log lines are written.
@@ -240,6 +260,26 @@ mod tests {
         assert_eq!(config.channels, 2);
         assert_eq!(config.ply_interval.to_string(), "2000ms");
         assert_eq!(config.game_pause, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn migrate_names_its_source_and_target() {
+        let config = Config::parse_from([
+            "boardcast-server",
+            "migrate",
+            "--from",
+            "sqlite:old.db",
+            "--to",
+            "postgres://club@127.0.0.1/boardcast",
+        ]);
+        assert_eq!(
+            config.command,
+            Some(Command::Migrate {
+                from: Database::Sqlite(PathBuf::from("old.db")),
+                to: Database::Postgres("postgres://club@127.0.0.1/boardcast".to_owned()),
+            })
+        );
+        assert_eq!(Config::parse_from(["boardcast-server"]).command, None);
     }
 
     #[test]

@@ -93,3 +93,104 @@ async fn moves_are_refused_as_storage_unavailable_while_postgres_is_down_and_pla
     // Every acknowledged move is stored, once: two joins and four moves.
     assert_eq!(stored_versions(&url).await, [1, 2, 3, 4, 5, 6]);
 }
+
+/// The leaderboard as a client asks for it.
+async fn leaderboard(client: &mut Client) -> Vec<LeaderboardEntry> {
+    let id = client
+        .send(ClientMessage::Leaderboard(LeaderboardQuery { limit: 10 }))
+        .await;
+    client
+        .recv_until(|m| match m {
+            ServerMessage::Leaderboard(l) if l.id == id => Some(l.entries.clone()),
+            _ => None,
+        })
+        .await
+}
+
+#[tokio::test]
+async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboard_and_matches() {
+    let Some(cluster) = Cluster::shared_or_skip("migrate") else {
+        return;
+    };
+    let url = cluster.create_database();
+    // A real run on SQLite: a match resigned, one still being played, and predictors' scores.
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let game = routes(&["33-28", "19-24", "35-30"]);
+    white.play(&ws, &game[0]).await;
+    black.play(&bs, &game[1]).await;
+    let id = black.seat_action(&bs, ClientMessage::Resign).await;
+    black.expect_ack(id).await;
+    let (mut white2, ws2, mut black2, bs2) = two_players(&server, None).await;
+    white2.play(&ws2, &game[0]).await;
+    hears_move(&mut black2, 0).await;
+    let (status, pdn) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
+    assert_eq!(status, 200, "{pdn}");
+    let db = server.db.clone();
+    let dir = server.stop().await;
+    let (storage, _) = Storage::open(&db).unwrap();
+    let score = |name: &str, correct| {
+        boardcast_server::storage::Write::Channel(boardcast_server::storage::ChannelWrite::Score(
+            boardcast_server::storage::LeaderboardDelta {
+                name: name.into(),
+                correct,
+                strikes: 1,
+            },
+        ))
+    };
+    storage
+        .commit(vec![score("ann", 4), score("bob", 6)])
+        .await
+        .unwrap();
+    storage.close().await;
+
+    let from = Database::Sqlite(db.clone());
+    let to = Database::Postgres(url.clone());
+    let copied = boardcast_server::storage::migrate::migrate(&from, &to)
+        .await
+        .expect("migrates");
+    let rows: Vec<(&str, u64)> = copied.tables.iter().map(|(t, n)| (*t, n.rows)).collect();
+    // Four joins, three moves and a resignation; the two TV channels' games started (reserved
+    // ids); one run of the SQLite server.
+    assert_eq!(
+        rows,
+        [
+            ("matches", 2),
+            ("events", 8),
+            ("engine_games", 2),
+            ("server_runs", 1),
+            ("leaderboard", 2)
+        ]
+    );
+    // Safe to run again: the same rows, the same checksums.
+    assert_eq!(
+        boardcast_server::storage::migrate::migrate(&from, &to)
+            .await
+            .expect("migrates again"),
+        copied
+    );
+
+    let server = server_on(&url).await;
+    let (status, served) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
+    assert_eq!((status, served), (200, pdn));
+    let mut watcher = server.client("Sjoerd").await;
+    let entry = |name: &str, correct| LeaderboardEntry {
+        name: name.into(),
+        games: 1,
+        correct,
+        strikes: 1,
+    };
+    assert_eq!(
+        leaderboard(&mut watcher).await,
+        [entry("bob", 6), entry("ann", 4)]
+    );
+    // The unfinished match resumed from PostgreSQL: black moves on with its seat token.
+    let snapshot = watcher.watch(&ws2.match_id).await;
+    assert_eq!(snapshot.moves.len(), 1);
+    let mut black2 = server.client("Baukje").await;
+    let id = black2.send_resume(&bs2.token, None).await;
+    assert_eq!(black2.expect_seat(id).await.side, Side::Black);
+    black2.play(&bs2, &game[1]).await;
+    server.stop().await;
+    drop(dir);
+}

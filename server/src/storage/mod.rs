@@ -19,10 +19,12 @@
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
 mod database;
+pub mod migrate;
 pub mod postgres;
 mod queue;
 mod read;
 pub mod sqlite;
+mod table;
 #[cfg(test)]
 mod tests;
 mod write;

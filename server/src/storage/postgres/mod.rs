@@ -11,6 +11,7 @@
 //! [`schema`] creates and migrates the tables; [`matches`] and [`archive`] hold the SQL.
 
 mod archive;
+pub(crate) mod copy;
 mod matches;
 mod schema;
 mod writer;

@@ -9,6 +9,7 @@
 //! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
 
 mod archive;
+pub(crate) mod export;
 mod matches;
 
 use std::path::{Path, PathBuf};
