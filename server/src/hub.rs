@@ -136,7 +136,7 @@ impl Hub {
         }
         self.0.storage.commit(writes).await.map_err(|err| {
             tracing::error!(%err, "cannot store a new match");
-            Refusal::new(ErrorCode::Internal, "storage failed: no match was created")
+            Refusal::storage(&err, "no match was created")
         })?;
         let handle = self.start(state, &records, arrivals_follow)?;
         Ok((handle, id, tokens))
@@ -281,7 +281,7 @@ impl Hub {
     pub async fn load_finished(&self, key: MatchKey) -> Result<Option<MatchHandle>, Refusal> {
         let stored = self.0.storage.finished_match(key).await.map_err(|err| {
             tracing::error!(%err, "cannot read a finished match");
-            Refusal::new(ErrorCode::Internal, "storage failed: cannot read the match")
+            Refusal::storage(&err, "cannot read the match")
         })?;
         let Some(stored) = stored else {
             return Ok(None);

@@ -529,10 +529,7 @@ impl Actor {
         if let Err(err) = self.storage.commit(writes).await {
             tracing::error!(match_id = %self.state.id, %err, "storage refused events");
             self.state.restore(savepoint);
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                "storage failed: nothing was applied",
-            ));
+            return Err(Refusal::storage(&err, "nothing was applied"));
         }
         if let Some(received) = moved {
             crate::telemetry::move_acked(received.elapsed());
