@@ -14,7 +14,7 @@ use crate::app::App;
 use crate::channels::ChannelRequest;
 use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, Directory, MatchHandle, Refusal};
+use crate::matches::{Action, Command, Directory, MatchHandle, Player, Refusal};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
 use crate::shutdown::TaskGuard;
@@ -40,7 +40,9 @@ pub struct Connection {
     app: App,
     outbox: Outbox,
     encoding: Encoding,
-    name: String,
+    /// Who this connection's seats are shown as: the `hello` name, and whether it said a
+    /// program plays.
+    player: Player,
     rate: RateLimit,
     idle: Idle,
     /// The client's address, as the per-address limits count it.
@@ -90,7 +92,7 @@ pub async fn run(
         app,
         outbox,
         encoding,
-        name: "anonymous".to_owned(),
+        player: Player::person("anonymous"),
         client,
         public_url,
         _places: places,
@@ -352,7 +354,10 @@ impl Connection {
                         ),
                     ))
                 } else {
-                    self.name = hello.name;
+                    self.player = Player {
+                        name: hello.name,
+                        bot: hello.bot,
+                    };
                     self.reply(ServerMessage::Ack(Ack {
                         id,
                         duplicate: false,
@@ -388,7 +393,7 @@ impl Connection {
                     Some(handle) => handle.try_send(Command::Join {
                         outbox,
                         id,
-                        name: self.name.clone(),
+                        player: self.player.clone(),
                         myself: matches!(join, JoinMatch::Myself(_)),
                     }),
                     None => Err(Refusal::new(
@@ -505,7 +510,7 @@ impl Connection {
             ClientMessage::Predict(predict) => {
                 let request = ChannelRequest::Predict {
                     predict,
-                    name: self.name.clone(),
+                    name: self.player.name.clone(),
                     client: self.client,
                 };
                 self.app.channels.handle(&outbox, id, request).await;
@@ -544,7 +549,7 @@ impl Connection {
             .hub
             .create_seek(
                 self.client,
-                &self.name,
+                &self.player,
                 create.time_control,
                 create.color,
                 create.public,
