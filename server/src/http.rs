@@ -25,6 +25,10 @@ use crate::web;
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
 const READ_BUFFER: usize = 1024;
+/// How many bytes of frames tungstenite gathers before it writes without being flushed: a
+/// few dozen reveals, and small enough that the buffer a burst leaves behind (its capacity
+/// stays) costs little per connection.
+const WRITE_BUFFER: usize = 4 * 1024;
 
 /// The router for every route of the port; `/metrics` too unless it has its own
 /// `--metrics-listen` address.
@@ -72,7 +76,9 @@ async fn websocket(
     };
     let mut upgrade = upgrade
         .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
+        // Frames queued together are fed into this buffer and written with one flush
+        // (`connection::write_batch`); a lone frame is flushed at once all the same.
+        .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(2 * MAX_SERVER_FRAME_BYTES)
         // Frames a little over the limit are read and answered with `too_large`; far over
         // it, the connection closes (1009).
