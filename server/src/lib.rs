@@ -13,6 +13,7 @@ pub mod config;
 pub mod connection;
 pub mod crowd;
 pub mod duration;
+pub mod fanout;
 pub mod frisian_tv;
 pub mod http;
 pub mod hub;

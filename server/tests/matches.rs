@@ -866,3 +866,49 @@ async fn one_connection_may_hold_both_seats() {
     assert_eq!(snapshot.v, 4, "two joins and two moves, no presence events");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_resume_from_further_back_than_the_replay_buffer_gets_a_snapshot_at_the_current_version()
+{
+    let server = TestServer::start().await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    // Far more events than a match keeps for replay (lila-ws keeps 20).
+    let mut position = frisian::Position::start();
+    for ply in 0..30 {
+        if position.status().outcome().is_some() {
+            break;
+        }
+        let mv = position.legal_moves()[0];
+        let route: Vec<u8> = mv.route().iter().map(|sq| sq.number()).collect();
+        if ply % 2 == 0 {
+            white.play(&ws, &route).await;
+        } else {
+            black.play(&bs, &route).await;
+        }
+        position = position.play(mv).expect("plays");
+    }
+    let mut watcher = server.client("Sjoerd").await;
+    let now = watcher.watch(&ws.match_id).await;
+    assert!(now.v > 25, "{}", now.v);
+
+    let mut back = server.client("Baukje").await;
+    let id = back.send_resume(&bs.token, Some(2)).await;
+    back.expect_seat(id).await;
+    let snapshot = back.expect_snapshot().await;
+    assert_eq!((snapshot.v, snapshot.moves.len()), (now.v, now.moves.len()));
+
+    // Within the buffer the missed events come exactly.
+    let mut again = server.client("Baukje").await;
+    let id = again.send_resume(&bs.token, Some(now.v - 3)).await;
+    again.expect_seat(id).await;
+    let missed: Vec<u64> = [
+        again.expect_event().await,
+        again.expect_event().await,
+        again.expect_event().await,
+    ]
+    .iter()
+    .map(|event| event.v)
+    .collect();
+    assert_eq!(missed, vec![now.v - 2, now.v - 1, now.v]);
+    server.stop().await;
+}

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, Crowd,
-    ErrorCode, GameEnded, PlyRevealed, ServerMessage, Target,
+    Ack, ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode,
+    GameEnded, PlyRevealed, ServerMessage, Target,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,10 +20,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::archive::{ArchiveRecord, FinishedGame, StartedGame};
-use super::fanout::{Catchup, Fanout};
 use super::game::{GameSpec, RevealedGame};
 use super::predict::Book;
 use crate::address::ClientAddr;
+use crate::fanout::{Catchup, Fanout};
 use crate::outbox::{ConnId, Outbox};
 pub use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
@@ -235,7 +235,6 @@ struct Actor {
     next_reveal: Option<Instant>,
     next_game: Option<Instant>,
     close_at: Option<Instant>,
-    crowd_at: Option<Instant>,
 }
 
 impl Actor {
@@ -244,6 +243,11 @@ impl Actor {
             Program::Tv { seed, .. } => *seed,
             Program::OnDemand { .. } => 0,
         };
+        let fanout = Fanout::new(
+            setup.replay,
+            Target::Channel(setup.channel.clone()),
+            CROWD_EVERY,
+        );
         Actor {
             channel: setup.channel,
             kind,
@@ -253,13 +257,12 @@ impl Actor {
             archive: setup.archive,
             summary,
             v: setup.first_version,
-            fanout: Fanout::new(setup.replay),
+            fanout,
             book: Book::default(),
             game: None,
             next_reveal: None,
             next_game: None,
             close_at: None,
-            crowd_at: None,
         }
     }
 
@@ -270,7 +273,7 @@ impl Actor {
                 self.next_reveal,
                 self.next_game,
                 self.close_at,
-                self.crowd_at,
+                self.fanout.crowd_due(),
             ]
             .into_iter()
             .flatten()
@@ -301,14 +304,9 @@ impl Actor {
         if let Some(at) = self.next_game.filter(|at| *at <= now) {
             self.start_game(at);
         }
-        if self.crowd_at.is_some_and(|at| at <= now) {
-            self.crowd_at = None;
+        if self.fanout.crowd_due().is_some_and(|at| at <= now) {
             self.fanout.prune_closed();
-            let crowd = ServerMessage::Crowd(Crowd {
-                target: Target::Channel(self.channel.clone()),
-                watchers: self.fanout.len() as u32,
-            });
-            self.fanout.broadcast(crowd);
+            self.fanout.send_crowd();
             self.publish_summary();
         }
         self.close_at.is_none_or(|at| at > now)
@@ -337,13 +335,16 @@ impl Actor {
                     }
                 };
                 if sent {
-                    self.fanout.add(outbox);
-                    self.crowd_changed();
+                    let newcomer = outbox.clone();
+                    self.fanout.insert(outbox, ());
+                    if !self.crowd_changed() {
+                        self.fanout.tell_crowd(&newcomer);
+                    }
                 }
                 let _ = done.send(());
             }
             Command::Unwatch { conn, done } => {
-                let was = self.fanout.remove(conn);
+                let was = self.fanout.remove(conn).is_some();
                 if was {
                     self.crowd_changed();
                 }
@@ -404,10 +405,15 @@ impl Actor {
         Ok(())
     }
 
-    fn crowd_changed(&mut self) {
-        if self.crowd_at.is_none() {
-            self.crowd_at = Some(Instant::now() + CROWD_EVERY);
+    /// Counts the watchers again (the count goes out as the fan-out's throttle allows);
+    /// `true` if it changed.
+    fn crowd_changed(&mut self) -> bool {
+        self.fanout.prune_closed();
+        let changed = self.fanout.crowd_changed();
+        if changed {
+            self.publish_summary();
         }
+        changed
     }
 
     fn start_game(&mut self, at: Instant) {

@@ -7,7 +7,6 @@
 
 pub mod actor;
 pub mod archive;
-pub mod fanout;
 pub mod flags;
 pub mod game;
 pub mod predict;

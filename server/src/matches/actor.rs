@@ -6,13 +6,12 @@
 //! subscriber the event, encoded once per encoding. The running clock's flag is a timer in the
 //! same loop, so a player whose time runs out loses even if nobody sends anything.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, Crowd, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage,
-    Side, Target,
+    Ack, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side,
+    Target,
 };
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -22,14 +21,17 @@ use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
 use super::record::Record;
 use super::state::{MatchState, Player, new_token};
-use crate::crowd::CrowdThrottle;
-use crate::outbox::{ConnId, Outbox, Shared};
+use crate::fanout::{Catchup, Fanout, Role};
+use crate::outbox::Outbox;
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::storage::{Storage, Write, now_ms};
 
 /// Crowd counts go out at most this often per match.
 const CROWD_EVERY: Duration = Duration::from_secs(2);
+/// The last events kept for replay to a reconnecting client, as lila-ws keeps a round's;
+/// one that missed more gets a snapshot (PROTOCOL.md §8).
+const REPLAY: usize = 20;
 
 mod presence;
 
@@ -48,37 +50,30 @@ pub struct Settings {
     pub max_matches: usize,
 }
 
-struct Subscriber {
-    outbox: Outbox,
-    /// The seats this connection holds (both when someone plays themselves); none for a
-    /// watcher.
-    seats: [bool; 2],
+/// The seats a following connection holds (both when someone plays themselves); none for a
+/// watcher.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Seats([bool; 2]);
+
+impl Seats {
+    fn holds(&self, side: Side) -> bool {
+        self.0[side as usize]
+    }
 }
 
-impl Subscriber {
-    fn holds(&self, side: Side) -> bool {
-        self.seats[side as usize]
-    }
-
+impl Role for Seats {
     fn is_watcher(&self) -> bool {
-        self.seats == [false; 2]
+        *self == Seats::default()
     }
 }
 
 struct Actor {
     state: MatchState,
-    /// Every event so far, index `v - 1`, encoded at most once per encoding.
-    history: Vec<Arc<Shared>>,
-    subscribers: HashMap<ConnId, Subscriber>,
-    watchers: u32,
-    /// When crowd counts go out.
-    crowd: CrowdThrottle,
+    /// The connections following this match (players and watchers) and its last events.
+    fanout: Fanout<Seats>,
     /// The rematch's seat tokens, by the side each player had here, for players who come
     /// back to this match after the rematch was agreed.
     rematch_tokens: Vec<(Side, String)>,
-    /// A seat holder was dropped while sending (gone, or too slow): presence must be
-    /// recorded again before the next command, since its goodbye will find nothing to remove.
-    presence_stale: bool,
     /// A new rematch whose players have not arrived yet ([`Command::Arrive`]): presence is
     /// not recorded before they have.
     awaiting_players: bool,
@@ -106,19 +101,16 @@ pub fn spawn(
     guard: TaskGuard,
 ) -> MatchHandle {
     let (handle, rx) = MatchHandle::channel(shutdown.clone());
-    let history = records
-        .iter()
-        .enumerate()
-        .map(|(i, record)| event_message(&state.id, i as u64 + 1, record))
-        .collect();
+    let mut fanout = Fanout::new(REPLAY, Target::Match(state.id.clone()), CROWD_EVERY);
+    let first_kept = records.len().saturating_sub(REPLAY);
+    for (i, record) in records.iter().enumerate().skip(first_kept) {
+        let v = i as u64 + 1;
+        fanout.remember(v, event_message(&state.id, v, record));
+    }
     let actor = Actor {
         state,
-        history,
-        subscribers: HashMap::new(),
-        watchers: 0,
-        crowd: CrowdThrottle::new(CROWD_EVERY),
+        fanout,
         rematch_tokens: Vec::new(),
-        presence_stale: false,
         awaiting_players,
         unseated_since: None,
         directory,
@@ -130,12 +122,12 @@ pub fn spawn(
     handle
 }
 
-fn event_message(match_id: &str, v: u64, record: &Record) -> Arc<Shared> {
-    Arc::new(Shared::new(ServerMessage::MatchEvent(MatchEventMsg {
+fn event_message(match_id: &str, v: u64, record: &Record) -> ServerMessage {
+    ServerMessage::MatchEvent(MatchEventMsg {
         match_id: match_id.to_owned(),
         v,
         event: record.event.clone(),
-    })))
+    })
 }
 
 fn refuse(outbox: &Outbox, id: u64, refusal: Refusal) {
@@ -172,8 +164,8 @@ impl Actor {
                 )
                 .min()
                 .map(Instant::from_std);
-            let crowd_due = self.crowd.due();
-            let idle = self.state.phase() == MatchPhase::Finished && self.subscribers.is_empty();
+            let crowd_due = self.fanout.crowd_due();
+            let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
                 command = rx.recv() => match command {
@@ -187,14 +179,18 @@ impl Actor {
                     self.abandon().await;
                 }
                 _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
-                    self.send_crowd();
+                    if self.fanout.send_crowd() {
+                        self.publish_summary();
+                    }
                 }
                 _ = tokio::time::sleep(self.settings.linger), if idle => {
                     self.directory.remove(&self.state.id);
                     break;
                 }
             }
-            if std::mem::take(&mut self.presence_stale) {
+            // A seat holder dropped while sending (gone, or too slow) says no goodbye that
+            // finds anything to remove: presence is recorded again before the next command.
+            if self.fanout.take_lost_players() {
                 self.reconcile_presence(&[]).await;
             }
         }
@@ -225,11 +221,11 @@ impl Actor {
             Command::Unwatch { outbox, id } => {
                 let conn = outbox.id();
                 if self
-                    .subscribers
-                    .get(&conn)
-                    .is_some_and(|sub| sub.is_watcher())
+                    .fanout
+                    .get(conn)
+                    .is_some_and(|sub| sub.role.is_watcher())
                 {
-                    self.subscribers.remove(&conn);
+                    self.fanout.remove(conn);
                     let _ = outbox.note_subscription(&self.state.id, false);
                     self.crowd_changed();
                 }
@@ -258,7 +254,7 @@ impl Actor {
                 received,
             } => self.act(outbox, id, token, action, received).await,
             Command::Leave { conn } => {
-                if self.subscribers.remove(&conn).is_some() {
+                if self.fanout.remove(conn).is_some() {
                     self.crowd_changed();
                     self.reconcile_presence(&[]).await;
                 }
@@ -302,9 +298,9 @@ impl Actor {
 
     async fn join(&mut self, outbox: Outbox, id: u64, player: Player, myself: bool) {
         let holds_a_seat = self
-            .subscribers
-            .get(&outbox.id())
-            .is_some_and(|sub| !sub.is_watcher());
+            .fanout
+            .get(outbox.id())
+            .is_some_and(|sub| !sub.role.is_watcher());
         if holds_a_seat != myself && self.state.free_side().is_some() {
             let message = if myself {
                 "only the connection that holds this match's other seat can join it to play itself"
@@ -368,9 +364,9 @@ impl Actor {
         };
         // Acting with a seat token holds the seat, like a resume.
         if self
-            .subscribers
-            .get(&outbox.id())
-            .is_none_or(|sub| !sub.holds(side))
+            .fanout
+            .get(outbox.id())
+            .is_none_or(|sub| !sub.role.holds(side))
         {
             // A closed connection is not followed, and presence below shows it gone.
             let _ = self.subscribe(outbox.clone(), Some(side));
@@ -422,9 +418,9 @@ impl Actor {
                 .into_iter()
                 .map(|(new_side, token)| (new_side.opposite(), token))
                 .collect();
-            for sub in self.subscribers.values() {
+            for sub in self.fanout.followers() {
                 for old_side in [Side::White, Side::Black] {
-                    if sub.holds(old_side) && !sub.outbox.is_closed() {
+                    if sub.role.holds(old_side) && !sub.outbox.is_closed() {
                         arrivals.push((sub.outbox.clone(), old_side.opposite()));
                     }
                 }
@@ -544,46 +540,29 @@ impl Actor {
             ack(outbox, id, false);
         }
         for (i, record) in records.iter().enumerate() {
-            let message = event_message(&self.state.id, first_v + i as u64, record);
-            self.broadcast(&message);
-            self.history.push(message);
+            let v = first_v + i as u64;
+            if self
+                .fanout
+                .publish(v, event_message(&self.state.id, v, record))
+                > 0
+            {
+                self.crowd_changed();
+            }
         }
         self.publish_summary();
         Ok(())
     }
 
-    /// Sends one shared message to every subscriber, forgetting those that are gone or
-    /// cannot keep up.
-    fn broadcast(&mut self, message: &Shared) {
-        if self.send_to_all(message) {
-            self.crowd_changed();
-        }
-    }
-
-    /// Queues `message` for every subscriber and forgets those whose queue is closed or
-    /// full; true if any was forgotten. Forgetting a seat holder marks presence stale.
-    fn send_to_all(&mut self, message: &Shared) -> bool {
-        let before = self.subscribers.len();
-        let mut seat_dropped = false;
-        self.subscribers.retain(|_, sub| {
-            let kept = sub.outbox.send_shared(message);
-            seat_dropped |= !kept && !sub.is_watcher();
-            kept
-        });
-        self.presence_stale |= seat_dropped;
-        self.subscribers.len() != before
-    }
-
     /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot
     /// (in which `arriving`, the seat the client is taking, shows as connected).
     fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>, arriving: &[Side]) {
-        match since_v {
-            Some(seen) if seen <= self.state.v => {
-                for message in &self.history[seen as usize..] {
+        match since_v.map(|seen| self.fanout.catchup(seen, self.state.v)) {
+            Some(Catchup::Events(events)) => {
+                for message in &events {
                     outbox.send_shared(message);
                 }
             }
-            _ => {
+            Some(Catchup::Snapshot) | None => {
                 let snapshot = self
                     .state
                     .snapshot(Instant::now().into_std(), self.connected(arriving));
@@ -611,65 +590,36 @@ impl Actor {
             return false;
         }
         let mut seats = self
-            .subscribers
-            .get(&outbox.id())
-            .map_or([false; 2], |sub| sub.seats);
+            .fanout
+            .get(outbox.id())
+            .map_or(Seats::default(), |sub| sub.role);
         if let Some(side) = seat {
-            seats[side as usize] = true;
+            seats.0[side as usize] = true;
         }
         let newcomer = outbox.clone();
-        self.subscribers
-            .insert(outbox.id(), Subscriber { outbox, seats });
-        let before = self.watchers;
-        self.crowd_changed();
-        if self.watchers == before {
+        self.fanout.insert(outbox, seats);
+        if !self.crowd_changed() {
             // Nobody was told a count, so the newcomer (a player taking the seat back, say)
             // would show none until the next change: it learns the current one now.
-            newcomer.send(&ServerMessage::Crowd(Crowd {
-                target: Target::Match(self.state.id.clone()),
-                watchers: self.watchers,
-            }));
+            self.fanout.tell_crowd(&newcomer);
         }
         true
     }
 
-    fn recount(&mut self) -> bool {
-        let watchers = self
-            .subscribers
-            .values()
-            .filter(|sub| sub.is_watcher())
-            .count() as u32;
-        let changed = watchers != self.watchers;
-        self.watchers = watchers;
+    /// Counts the watchers again after followers came or went; the count goes out as the
+    /// fan-out's throttle allows. `true` if it changed (the lobby line then changes too).
+    fn crowd_changed(&mut self) -> bool {
+        let changed = self.fanout.crowd_changed();
+        if changed {
+            self.publish_summary();
+        }
         changed
     }
 
-    /// Tells everybody the new crowd count if it changed, as [`CrowdThrottle`] allows.
-    fn crowd_changed(&mut self) {
-        if self.recount() {
-            self.publish_summary();
-            if self.crowd.changed(Instant::now()) {
-                self.send_crowd();
-            }
-        }
-    }
-
-    fn send_crowd(&mut self) {
-        let now = Instant::now();
-        self.crowd.sent(now);
-        let crowd = Shared::new(ServerMessage::Crowd(Crowd {
-            target: Target::Match(self.state.id.clone()),
-            watchers: self.watchers,
-        }));
-        // Watchers dropped while sending change the count again: it goes out a period later.
-        if self.send_to_all(&crowd) && self.recount() {
-            self.publish_summary();
-            self.crowd.changed(now);
-        }
-    }
-
     fn publish_summary(&self) {
-        self.directory
-            .update_summary(self.state.summary(self.watchers), self.state.setup.public);
+        self.directory.update_summary(
+            self.state.summary(self.fanout.watchers()),
+            self.state.setup.public,
+        );
     }
 }

@@ -52,9 +52,9 @@ impl Actor {
         let held = |side| {
             arriving.contains(&side)
                 || self
-                    .subscribers
-                    .values()
-                    .any(|sub| sub.holds(side) && !sub.outbox.is_closed())
+                    .fanout
+                    .followers()
+                    .any(|sub| sub.role.holds(side) && !sub.outbox.is_closed())
         };
         [held(Side::White), held(Side::Black)]
     }
