@@ -23,8 +23,8 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
     Ack, ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, ErrorReply,
-    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
-    Target, Welcome,
+    FRISIAN_TV, FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage,
+    ShutdownNotice, Target, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -470,6 +470,10 @@ impl Connection {
                         since_v: watch.since_v,
                     })
                 }),
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.watch(&outbox, id);
+                    Ok(())
+                }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Watch {
                         channel,
@@ -488,6 +492,10 @@ impl Connection {
                         format!("no match {match_id}"),
                     )),
                 },
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.unwatch(&outbox, id);
+                    Ok(())
+                }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
                     self.app.channels.handle(&outbox, id, request).await;

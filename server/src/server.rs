@@ -10,6 +10,7 @@ use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
+use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Settings;
@@ -112,6 +113,7 @@ pub async fn serve(
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),
         config: Arc::new(config),
+        tv: FrisianTv::start(Arc::new(hub.clone()), shutdown.clone()),
         hub,
         channels,
         shutdown: shutdown.clone(),
