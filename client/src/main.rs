@@ -2,6 +2,7 @@
 
 mod address;
 mod app;
+mod effects;
 mod engine;
 mod frisian_cli;
 mod minitchess_cli;

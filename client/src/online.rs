@@ -1,18 +1,15 @@
-//! The online side of `boardcast`: options shared by every online subcommand, and the glue
-//! between the connection task, the app state machine and the seat store.
+//! The online side of `boardcast`: options shared by every online subcommand, the seat store
+//! they use, and the choice of a runner (plain lines or the full-screen TUI).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio::sync::mpsc;
+use boardcast_protocol::Encoding;
 
-use boardcast_protocol::{ClientEnvelope, Encoding};
-
+use crate::app::App;
 use crate::app::command::Command;
-use crate::app::notes::Note;
-use crate::app::{App, StoreOp};
-use crate::net::NetEvent;
+use crate::effects::Effects;
 use crate::store::Store;
 
 /// How to reach the server and who we are.
@@ -30,75 +27,6 @@ pub struct Options {
     pub ca_file: Option<PathBuf>,
     /// Where finished matches' PDN are saved by themselves (`--save-pdn DIR`).
     pub save_pdn: Option<PathBuf>,
-}
-
-/// Carries out the app's queued output: send, store, show.
-pub struct Effects {
-    pub server: String,
-    pub tx: mpsc::UnboundedSender<ClientEnvelope>,
-    /// Where a background PDN download reports back.
-    pub local: Option<mpsc::UnboundedSender<NetEvent>>,
-    pub store: Option<Store>,
-    pub show_token: bool,
-    /// The TLS trust of the connection, for PDN downloads from an `https://` server.
-    pub tls: std::sync::Arc<rustls::ClientConfig>,
-}
-
-impl Effects {
-    /// Sends, stores, and returns the notes for the runner to show.
-    pub fn flush(&self, app: &mut App) -> Vec<Note> {
-        for save in std::mem::take(&mut app.pdn_saves) {
-            let Some(local) = self.local.clone() else {
-                continue;
-            };
-            let tls = self.tls.clone();
-            tokio::spawn(async move {
-                let saved =
-                    crate::pdn::save(&save.url, &save.dir, &save.match_id, tls.clone()).await;
-                let _ = local.send(NetEvent::PdnSaved(saved));
-            });
-        }
-        let (out, mut notes, ops) = app.drain();
-        for envelope in out {
-            // A closed channel means the connection task ended; the runner notices on its own.
-            let _ = self.tx.send(envelope);
-        }
-        for op in ops {
-            let Some(store) = &self.store else { continue };
-            let result = match &op {
-                StoreOp::Save(seat) => {
-                    if self.show_token {
-                        notes.push(Note::Info(format!(
-                            "token {} {}",
-                            seat.match_id, seat.token
-                        )));
-                    }
-                    store.save(&self.server, seat)
-                }
-                StoreOp::Remove(match_id) => store.remove(&self.server, match_id),
-            };
-            if let Err(error) = result {
-                let note = Note::Error {
-                    code: "store".to_owned(),
-                    message: format!("cannot store the seat: {error}"),
-                };
-                app.ui.log(note.to_string());
-                notes.push(note);
-            }
-        }
-        notes
-    }
-}
-
-/// Feeds one connection event into the app.
-pub fn net_event(app: &mut App, event: NetEvent) {
-    match event {
-        NetEvent::Connected => app.connected(),
-        NetEvent::Message(message) => app.receive(*message, Instant::now()),
-        NetEvent::Garbled(error) => app.garbled(&error),
-        NetEvent::Disconnected { reason, retry_ms } => app.disconnected(&reason, retry_ms),
-        NetEvent::PdnSaved(saved) => app.pdn_saved(saved),
-    }
 }
 
 /// Ack ids that keep growing across runs of the program.
@@ -175,58 +103,4 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
     // session that ended by itself (a refused `join`) would hang until stdin closes.
     runtime.shutdown_background();
     code
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use boardcast_protocol::{Seat, ServerMessage, Side};
-
-    fn seated(show_token: bool) -> (Vec<String>, Store, tempfile::TempDir) {
-        let dir = tempfile::tempdir().unwrap();
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let effects = Effects {
-            server: "ws://test/ws".into(),
-            tx,
-            local: None,
-            store: Some(Store::new(dir.path())),
-            show_token,
-            tls: std::sync::Arc::new(
-                rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
-                    rustls::crypto::ring::default_provider(),
-                ))
-                .with_safe_default_protocol_versions()
-                .unwrap()
-                .with_root_certificates(rustls::RootCertStore::empty())
-                .with_no_client_auth(),
-            ),
-        };
-        let mut app = App::new("amy", None, 1);
-        app.connected();
-        app.receive(
-            ServerMessage::Seat(Seat {
-                id: 0,
-                match_id: "m5".into(),
-                invite_code: "QQ".into(),
-                side: Side::Black,
-                token: "tok-5".into(),
-            }),
-            Instant::now(),
-        );
-        let notes = effects.flush(&mut app);
-        assert!(
-            matches!(rx.try_recv(), Ok(e) if matches!(e.msg, boardcast_protocol::ClientMessage::Hello(_)))
-        );
-        let lines = notes.iter().map(ToString::to_string).collect();
-        (lines, Store::new(dir.path()), dir)
-    }
-
-    #[test]
-    fn flushing_sends_stores_and_prints_the_token_only_when_asked() {
-        let (lines, store, _dir) = seated(false);
-        assert_eq!(lines, ["connected", "seat black m5 invite QQ"]);
-        assert_eq!(store.latest("ws://test/ws", None).unwrap().token, "tok-5");
-        let (lines, _, _dir) = seated(true);
-        assert_eq!(lines.last().unwrap(), "info token m5 tok-5");
-    }
 }

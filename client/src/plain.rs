@@ -16,8 +16,8 @@ use crate::app::command::parse_line;
 use crate::app::fen::{Board, cell_square};
 use crate::app::game::format_clock;
 use crate::app::notes::Note;
+use crate::effects::{Effects, net_event};
 use crate::net::NetEvent;
-use crate::online::{Effects, net_event};
 
 /// The commands `--plain` reads, one per line.
 pub const HELP: &str = "\

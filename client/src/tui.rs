@@ -8,8 +8,8 @@ use crossterm::event::{Event, KeyEventKind};
 use tokio::sync::mpsc;
 
 use crate::app::{App, Screen};
+use crate::effects::{Effects, net_event};
 use crate::net::NetEvent;
-use crate::online::{Effects, net_event};
 
 /// Reads terminal events on a plain thread (crossterm's reader blocks) into a channel.
 fn spawn_keys() -> mpsc::UnboundedReceiver<Event> {

@@ -24,8 +24,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
 use crate::address::{ClientAddr, Peer};
+use crate::app::App;
 use crate::limits::Admission;
-use crate::server::App;
 use crate::shutdown::{Shutdown, TaskGuard, Tasks};
 
 /// The kernel send buffer of an accepted socket. Moves and events are small; a client that

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::duration::parse_duration;
+
 /// Boardcast server: Frisian draughts matches and MinitChess engine channels.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "boardcast-server", version, about)]
@@ -204,37 +206,9 @@ impl Config {
     }
 }
 
-/// Parses `250ms`, `30s`, `5m` or a bare number of seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
-        Some(at) => text.split_at(at),
-        None => (text, "s"),
-    };
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration such as 250ms, 30s or 5m"))?;
-    match unit {
-        "ms" => Ok(Duration::from_millis(n)),
-        "s" => Ok(Duration::from_secs(n)),
-        "m" => Ok(Duration::from_secs(n * 60)),
-        _ => Err(format!("`{text}`: unknown unit `{unit}` (use ms, s or m)")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
-        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
-        assert!(parse_duration("7h").is_err());
-        assert!(parse_duration("ms").is_err());
-    }
 
     #[test]
     fn defaults_parse_without_flags() {
@@ -245,6 +219,9 @@ mod tests {
         assert_eq!(config.handshake_timeout, Duration::from_secs(10));
         assert_eq!(config.max_connections_per_address, 32);
         assert!(config.trusted_proxies.is_empty());
+        assert_eq!(config.channels, 2);
+        assert_eq!(config.ply_interval.to_string(), "2000ms");
+        assert_eq!(config.game_pause, Duration::from_secs(10));
     }
 
     #[test]
@@ -262,6 +239,12 @@ mod tests {
             .map(|r| r.to_string())
             .collect();
         assert_eq!(ranges, ["10.0.0.0/8", "::1/128", "192.168.1.7/32"]);
-        assert!(Config::try_parse_from(["boardcast-server", "--trusted-proxy", "nope"]).is_err());
+        let refused = Config::try_parse_from(["boardcast-server", "--trusted-proxy", "nope"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("invalid value 'nope' for '--trusted-proxy"),
+            "{refused}"
+        );
     }
 }

@@ -10,12 +10,13 @@
 use std::time::{Duration, Instant};
 
 use crate::address::ClientAddr;
+use crate::app::App;
 use crate::channels::ChannelRequest;
+use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
 use crate::matches::{Action, Command, Directory, MatchHandle, Refusal};
 use crate::outbox::{self, Inbox, Outbox};
-use crate::per_address::{LimitKind, Rated};
-use crate::server::App;
+use crate::per_address::Rated;
 use crate::shutdown::TaskGuard;
 use crate::storage::MatchKey;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};

@@ -13,12 +13,12 @@ use boardcast_protocol::Encoding;
 use boardcast_protocol::limits::{MAX_SERVER_FRAME_BYTES, close};
 
 use crate::address::Peer;
+use crate::app::App;
 use crate::connection;
 use crate::limits::{Admission, SessionPlaces};
 use crate::origin::AllowedOrigins;
 use crate::per_address::{OverLimit, Rated};
 use crate::public_url;
-use crate::server::App;
 use crate::web;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
@@ -34,7 +34,7 @@ pub fn router(app: App) -> Router {
         .route("/games/{file}", get(game_pdn))
         .merge(web::router());
     let router = match app.config.metrics_listen {
-        None => router.merge(crate::telemetry::routes()),
+        None => router.merge(crate::metrics_page::routes()),
         Some(_) => router,
     };
     router.with_state(app)

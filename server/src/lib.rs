@@ -6,16 +6,19 @@
 
 pub mod accept;
 pub mod address;
+pub mod app;
 pub mod channels;
 pub mod cli;
 pub mod config;
 pub mod connection;
 pub mod crowd;
+pub mod duration;
 pub mod fanout;
 pub mod http;
 pub mod hub;
 pub mod limits;
 pub mod matches;
+pub mod metrics_page;
 pub mod origin;
 pub mod outbox;
 pub mod per_address;

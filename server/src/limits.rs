@@ -8,7 +8,54 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 use crate::address::ClientAddr;
-use crate::per_address::LimitKind;
+
+/// Every limit the server enforces per address or in all; its label names it in `/metrics`
+/// and in the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LimitKind {
+    /// `--max-connections`.
+    Connections,
+    /// `--max-connections-per-address`.
+    ConnectionsPerAddress,
+    /// `--connection-reserve`: only addresses holding nothing may take the last places.
+    ConnectionReserve,
+    /// `--upgrades-per-minute`.
+    Upgrades,
+    /// `--matches-per-minute`.
+    Matches,
+    /// `--engine-games-per-minute`.
+    EngineGames,
+    /// `--open-seeks-per-address`.
+    OpenSeeks,
+    /// `--rate`/`--burst`: messages of one connection.
+    MessageRate,
+}
+
+impl LimitKind {
+    pub const ALL: [LimitKind; 8] = [
+        LimitKind::Connections,
+        LimitKind::ConnectionsPerAddress,
+        LimitKind::ConnectionReserve,
+        LimitKind::Upgrades,
+        LimitKind::Matches,
+        LimitKind::EngineGames,
+        LimitKind::OpenSeeks,
+        LimitKind::MessageRate,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LimitKind::Connections => "connections",
+            LimitKind::ConnectionsPerAddress => "connections_per_address",
+            LimitKind::ConnectionReserve => "connection_reserve",
+            LimitKind::Upgrades => "upgrades_per_minute",
+            LimitKind::Matches => "matches_per_minute",
+            LimitKind::EngineGames => "engine_games_per_minute",
+            LimitKind::OpenSeeks => "open_seeks_per_address",
+            LimitKind::MessageRate => "message_rate",
+        }
+    }
+}
 
 /// A token bucket: `burst` messages at once, refilled at `rate` per second.
 #[derive(Debug)]

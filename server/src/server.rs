@@ -7,33 +7,19 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::address::TrustedProxies;
+use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
 use crate::hub::Hub;
 use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Settings;
 use crate::per_address::{AddressLimits, RateSettings};
-use crate::shutdown::{self, Shutdown, Tasks, Trigger};
+use crate::shutdown::{self, Shutdown, Trigger};
 use crate::storage::Storage;
 use crate::tls::Tls;
 
 /// How long a finished match nobody follows stays in memory (rematch offers, late watchers).
 const FINISHED_LINGER: std::time::Duration = std::time::Duration::from_secs(300);
-
-/// Everything a request handler or connection needs; cheap to clone.
-#[derive(Clone)]
-pub struct App {
-    pub config: Arc<Config>,
-    pub hub: Hub,
-    pub channels: Channels,
-    pub limit: ConnectionLimit,
-    pub address_limits: AddressLimits,
-    pub proxies: TrustedProxies,
-    /// TLS for the port, when --tls-cert and --tls-key are given.
-    pub tls: Option<Tls>,
-    pub shutdown: Shutdown,
-    pub tasks: Tasks,
-}
 
 /// A bound, running server. Dropping it (or calling [`Server::shutdown`]) stops it.
 pub struct Server {
@@ -107,7 +93,7 @@ pub async fn serve(
         tracing::info!(resumed, "resumed unfinished matches");
     }
     let channels = Channels::start(
-        ChannelsConfig::from_config(&config),
+        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause),
         &storage,
         shutdown.clone(),
         &tasks,
@@ -141,7 +127,7 @@ pub async fn serve(
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, "serving /metrics");
         }
-        tokio::spawn(crate::telemetry::serve(
+        tokio::spawn(crate::metrics_page::serve(
             listener,
             app.clone(),
             shutdown.clone(),

@@ -4,8 +4,7 @@
 //! Counters and histograms are recorded where things happen (a move acknowledged, a group
 //! committed, a refusal sent, a limit hit, a slow client dropped); gauges of what exists (matches
 //! by phase, channels and their watchers) are read from the hub and the channel registry when
-//! scraped. One recorder serves the whole process. The page is served at `/metrics` on the
-//! public port, or only on `--metrics-listen`.
+//! scraped ([`crate::metrics_page`] serves them). One recorder serves the whole process.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -14,15 +13,7 @@ use boardcast_protocol::{Encoding, ErrorCode, MatchPhase};
 use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::per_address::LimitKind;
-use crate::server::App;
-use crate::shutdown::Shutdown;
-use axum::Router;
-use axum::extract::State;
-use axum::http::header;
-use axum::response::IntoResponse;
-use axum::routing::get;
-use tokio::net::TcpListener;
+use crate::limits::LimitKind;
 
 const MOVES: &str = "boardcast_moves_total";
 const MOVE_ACK: &str = "boardcast_move_ack_seconds";
@@ -114,44 +105,13 @@ fn describe() {
     );
 }
 
-/// `GET /metrics`, for the public port or its own listener.
-pub fn routes() -> Router<App> {
-    Router::new().route("/metrics", get(metrics_page))
-}
-
-async fn metrics_page(State(app): State<App>) -> impl IntoResponse {
-    (
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
-        render(&app),
-    )
-}
-
-/// Serves [`routes`] on `listener` (`--metrics-listen`) until `shutdown` fires.
-pub async fn serve(listener: TcpListener, app: App, mut shutdown: Shutdown) {
-    let router = routes().with_state(app);
-    let stopped = async move {
-        shutdown.recv().await;
-    };
-    if let Err(err) = axum::serve(listener, router)
-        .with_graceful_shutdown(stopped)
-        .await
-    {
-        tracing::error!(%err, "the metrics listener failed");
-    }
-}
-
-/// The metrics page: gauges brought up to date from `app`, then everything rendered.
-pub fn render(app: &App) -> String {
-    for (phase, count) in app.hub.count_by_phase() {
+/// Brings the gauges of what exists up to date (read when the page is scraped).
+pub fn gauges(matches_by_phase: &[(MatchPhase, usize)], channels: usize, watchers: u64) {
+    for &(phase, count) in matches_by_phase {
         gauge!(MATCHES, "phase" => phase_label(phase)).set(count as f64);
     }
-    let channels = app.channels.summaries();
-    gauge!(CHANNELS).set(channels.len() as f64);
-    gauge!(WATCHERS).set(channels.iter().map(|c| f64::from(c.watchers)).sum::<f64>());
-    handle().render()
+    gauge!(CHANNELS).set(channels as f64);
+    gauge!(WATCHERS).set(watchers as f64);
 }
 
 fn phase_label(phase: MatchPhase) -> &'static str {

@@ -26,7 +26,8 @@ use frisian_hub::{EngineMessage, Line, Search, level_line, move_text, parse_engi
 
 use crate::app::App;
 use crate::app::command::{Command, Reply};
-use crate::online::{Effects, Options, net_event};
+use crate::effects::{Effects, net_event};
+use crate::online::Options;
 use process::Engine;
 
 /// The shortest time between two moves the bridge sends.

@@ -2,7 +2,6 @@
 
 use thiserror::Error;
 
-use crate::position::Position;
 use crate::types::{Color, Square};
 
 /// Why a FEN was refused.
@@ -83,28 +82,6 @@ pub enum MoveError {
     KingFrozen(Square),
     #[error("not a legal move")]
     NotLegal,
-}
-
-/// `Position::play` refused a move; the position is handed back unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{error}")]
-pub struct PlayError {
-    pub(crate) position: Position,
-    pub(crate) error: MoveError,
-}
-
-impl PlayError {
-    pub fn into_position(self) -> Position {
-        self.position
-    }
-
-    pub fn error(&self) -> &MoveError {
-        &self.error
-    }
-
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
 }
 
 /// Why a move written in notation could not be read or resolved.

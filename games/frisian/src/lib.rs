@@ -22,11 +22,12 @@ mod perft;
 mod position;
 mod types;
 
-pub use error::{FenError, MoveError, NotationError, PlayError};
+pub use error::{FenError, MoveError, NotationError};
 pub use moves::{MOVE_LIST_CAPACITY, Move, MoveList};
 pub use outcome::{
     DecisiveReason, DrawReason, OngoingNote, Outcome, Status, TWO_KINGS_V_ONE_PLIES,
 };
 pub use perft::{divide, perft};
+pub use position::PlayError;
 pub use position::Position;
 pub use types::{Color, Piece, Square, SquareSet};

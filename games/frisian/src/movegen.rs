@@ -275,13 +275,9 @@ impl Position {
         }
     }
 
-    /// Perft 2 without building moves when the side to move has no capture: each simple move
-    /// is made on the bitboards and the replies are counted in bulk. `None` when there is a
-    /// capture.
-    pub(crate) fn perft_2_simple(&self) -> Option<u64> {
-        if self.capturers() != 0 {
-            return None;
-        }
+    /// Perft 2 of a position whose side to move has no capture, without building moves:
+    /// each simple move is made on the bitboards and the replies are counted in bulk.
+    pub(crate) fn perft_2_quiet(&self) -> u64 {
         let us = self.turn.index();
         let empty = self.empty();
         let promo = self.promo_row();
@@ -310,69 +306,102 @@ impl Position {
                 }
             }
         }
-        Some(leaves)
+        leaves
     }
 
-    /// For a side without kings, in one pass of the shifts that find its capturers: the
-    /// capturers, and the number of legal captures when every capture is a single jump
-    /// (`None` when one can go on). Single jumps are the usual leaf with a capture, and they
-    /// are one (man, direction) pair each, so they need no search.
+    /// The number of legal captures of a side without kings (0 when it has none), from one
+    /// pass of the shifts that find its capturers. A single jump is one (man, direction) pair,
+    /// so when no capture can go on the pairs are simply counted; when one can, only the pairs
+    /// whose landing starts a second jump are searched, since any capture of two pieces is
+    /// worth more than every single one (art. 11: a king is worth less than two men).
     #[inline(always)]
-    fn men_captures(&self) -> (u64, Option<u64>) {
+    fn count_men_captures(&self) -> u64 {
         let (us, them) = self.sides();
         let empty = self.empty();
         let enemy_kings = them & self.kings;
-        // `jump_squares` holds every square a jump could start from, whoever stands there
-        // and whatever it has already taken: a superset of where a second jump can start.
-        // The mover's own origin is empty during its move, but the only jump from a landing
-        // back to it crosses the first victim, which cannot be taken twice.
-        let (mut jump_squares, mut capturers, mut landings) = (0, 0, 0);
+        // `jump_squares` holds every square a jump could start from, whoever stands there.
+        // On a landing it is exactly "a second jump exists": the one jump it might wrongly
+        // allow crosses the first victim back to the mover's origin, and the origin is not in
+        // `empty` here.
+        let (mut jump_squares, mut landings) = (0, 0);
         let (mut captures, mut king_captures) = (0, 0);
         each_dir(|d| {
             let from = shift(shift(empty, d) & them, d);
             jump_squares |= from;
-            let movers = from & us;
-            if movers != 0 {
-                capturers |= movers;
-                landings |= shift(shift(movers, back(d)), back(d));
-                captures += count_sparse(movers);
+            let these = from & us;
+            if these != 0 {
+                landings |= shift(shift(these, back(d)), back(d));
+                captures += count_sparse(these);
                 if enemy_kings != 0 {
-                    king_captures += count_sparse(shift(shift(empty, d) & enemy_kings, d) & movers);
+                    king_captures += count_sparse(shift(shift(empty, d) & enemy_kings, d) & these);
                 }
             }
         });
         if landings & empty & jump_squares != 0 {
-            return (capturers, None);
+            return self.count_men_continuations(jump_squares & empty);
         }
         // Art. 11: a king is worth more than a man, so taking one is compulsory if possible.
-        let count = if king_captures > 0 {
+        if king_captures > 0 {
             king_captures
         } else {
             captures
+        }
+    }
+
+    /// The captures of at least two pieces by men: the search from each man's first jump
+    /// whose landing is in `again`, started after that jump.
+    #[cold]
+    fn count_men_continuations(&self, again: u64) -> u64 {
+        let (us, them) = self.sides();
+        let empty = self.empty();
+        let mut list = MoveList::new();
+        let mut search = Search {
+            list: &mut list,
+            best: 0,
+            empty: 0,
+            enemy: them,
+            enemy_kings: them & self.kings,
+            promo: self.promo_row(),
+            king: false,
+            path: [Square::from_number_unchecked(1); MAX_ROUTE],
+            count_only: true,
+            singles: 0,
         };
-        (capturers, Some(count))
+        each_dir(|d| {
+            // From the landings that go on, back over a victim to a man jumping against `d`.
+            let victims = shift(again, d) & them;
+            for man in Bits(shift(victims, d) & us) {
+                let victim = shift(man, back(d));
+                let land = shift(victim, back(d));
+                search.empty = empty | man;
+                search.path[0] = Square::from_bit(man);
+                search.path[1] = Square::from_bit(land);
+                search.man(land, 2, victim, search.value_of(victim));
+            }
+        });
+        list.len() as u64
     }
 
     /// Number of legal moves, without building the simple ones.
     pub(crate) fn count_legal(&self) -> u64 {
-        let capturers = if self.pieces[self.turn.index()] & self.kings == 0 {
-            match self.men_captures() {
-                (_, Some(n)) if n > 0 => return n,
-                (capturers, _) => capturers,
+        if self.pieces[self.turn.index()] & self.kings == 0 {
+            let captures = self.count_men_captures();
+            if captures > 0 {
+                return captures;
             }
         } else {
-            self.capturers()
-        };
-        if capturers != 0 {
-            let mut list = MoveList::new();
-            let singles = self.search_captures(capturers, &mut list, true);
-            return singles + list.len() as u64;
+            let capturers = self.capturers();
+            if capturers != 0 {
+                let mut list = MoveList::new();
+                let singles = self.search_captures(capturers, &mut list, true);
+                return singles + list.len() as u64;
+            }
         }
         let (us, _) = self.sides();
         let empty = self.empty();
         let men = us & !self.kings;
         let [d1, d2] = self.men_dirs();
-        let mut n = (shift(men, d1) & empty).count_ones() + (shift(men, d2) & empty).count_ones();
+        let mut n = count_two(shift(men, d1) & empty, shift(men, d2) & empty);
         let kings = us & self.kings & !self.frozen_king();
         if kings != 0 {
             for d in DIAGONALS {
@@ -385,6 +414,23 @@ impl Position {
         }
         n as u64
     }
+}
+
+/// `a.count_ones() + b.count_ones()` with one tail of the bit-counting ladder: the baseline
+/// x86-64 target has no `popcnt`, and the nibble sums of two boards (at most 8) still fit.
+#[inline(always)]
+fn count_two(a: u64, b: u64) -> u32 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let nibbles = |x: u64| {
+        let x = x - ((x >> 1) & M1);
+        (x & M2) + ((x >> 2) & M2)
+    };
+    let x = nibbles(a) + nibbles(b);
+    let x = (x & M4) + ((x >> 4) & M4);
+    (x.wrapping_mul(H01) >> 56) as u32
 }
 
 /// Set bits of a bitboard that usually holds one or two: a loop of `x & (x - 1)` beats the

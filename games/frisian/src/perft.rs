@@ -10,9 +10,16 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        2 => match pos.perft_2_simple() {
-            Some(n) => n,
-            None => perft_by_moves(pos, 2),
+        2 => match pos.capturers() {
+            0 => pos.perft_2_quiet(),
+            capturers => {
+                let mut moves = MoveList::new();
+                pos.gen_captures(capturers, &mut moves);
+                moves
+                    .iter()
+                    .map(|m| pos.play_unchecked(m).count_legal())
+                    .sum()
+            }
         },
         _ => perft_by_moves(pos, depth),
     }

@@ -1,7 +1,7 @@
 //! `Position`: the board, the side to move and the counters that outlive a move; making moves.
 
 use crate::board::{BOARD, PROMO_BLACK, PROMO_WHITE};
-use crate::error::{MoveError, PlayError};
+use crate::error::MoveError;
 use crate::moves::{Move, MoveList};
 use crate::types::{Color, Piece, Square, SquareSet};
 
@@ -220,5 +220,27 @@ impl Position {
             Some(m) => Ok(*m),
             None => Err(self.diagnose_among(legal, mv.route(), false)),
         }
+    }
+}
+
+/// `Position::play` refused a move; the position is handed back unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{error}")]
+pub struct PlayError {
+    pub(crate) position: Position,
+    pub(crate) error: MoveError,
+}
+
+impl PlayError {
+    pub fn into_position(self) -> Position {
+        self.position
+    }
+
+    pub fn error(&self) -> &MoveError {
+        &self.error
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
     }
 }

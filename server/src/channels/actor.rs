@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
-use super::archive::{FinishedGame, Record, StartedGame};
+use super::archive::{ArchiveRecord, FinishedGame, StartedGame};
 use super::game::{GameSpec, RevealedGame};
 use super::predict::Book;
 use crate::address::ClientAddr;
@@ -68,7 +68,7 @@ pub struct ChannelSetup {
     /// Hands out archive ids.
     pub game_ids: Arc<AtomicU64>,
     /// Finished games go here.
-    pub archive: mpsc::UnboundedSender<Record>,
+    pub archive: mpsc::UnboundedSender<ArchiveRecord>,
 }
 
 enum Command {
@@ -226,7 +226,7 @@ struct Actor {
     program: Program,
     rng: StdRng,
     game_ids: Arc<AtomicU64>,
-    archive: mpsc::UnboundedSender<Record>,
+    archive: mpsc::UnboundedSender<ArchiveRecord>,
     summary: watch::Sender<ChannelSummary>,
     v: u64,
     fanout: Fanout,
@@ -438,7 +438,7 @@ impl Actor {
             start_board: game.start_board().to_owned(),
             start_ply: game.start_ply(),
         };
-        if self.archive.send(Record::Started(started)).is_err() {
+        if self.archive.send(ArchiveRecord::Started(started)).is_err() {
             tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
         }
         self.game = Some(game);
@@ -518,7 +518,7 @@ impl Actor {
         if self.kind == ChannelKind::Tv {
             self.game = None;
         }
-        if self.archive.send(Record::Finished(record)).is_err() {
+        if self.archive.send(ArchiveRecord::Finished(record)).is_err() {
             tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
         }
         self.publish_summary();

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::registry::ChannelsConfig;
-use crate::config::{Config, parse_duration};
+use crate::duration::parse_duration;
 
 /// `--ply-interval`: the default time between reveals, then optional `tvN=DURATION`
 /// overrides, comma-separated: `2s`, `2s,tv2=500ms,tv3=5s`.
@@ -70,14 +70,17 @@ impl fmt::Display for PlyIntervals {
 }
 
 impl ChannelsConfig {
-    /// The channel settings of the server's flags.
-    pub fn from_config(config: &Config) -> ChannelsConfig {
+    /// The channel settings of the operator's flags: `--channels`, `--ply-interval`,
+    /// `--game-pause`.
+    pub fn from_flags(
+        channels: usize,
+        intervals: &PlyIntervals,
+        pause: Duration,
+    ) -> ChannelsConfig {
         ChannelsConfig {
-            tv_intervals: (1..=config.channels)
-                .map(|n| config.ply_interval.for_channel(n))
-                .collect(),
-            default_interval: config.ply_interval.default,
-            pause: config.game_pause,
+            tv_intervals: (1..=channels).map(|n| intervals.for_channel(n)).collect(),
+            default_interval: intervals.default,
+            pause,
             ..ChannelsConfig::default()
         }
     }
@@ -86,7 +89,6 @@ impl ChannelsConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     #[test]
     fn ply_intervals_parse_with_overrides() {
@@ -95,24 +97,27 @@ mod tests {
         assert_eq!(parsed.for_channel(2), Duration::from_millis(500));
         assert_eq!(parsed.for_channel(3), Duration::from_secs(5));
         assert_eq!(parsed.to_string(), "2000ms,tv2=500ms,tv3=5000ms");
-        assert!("0s".parse::<PlyIntervals>().is_err());
-        assert!("2s,tv0=1s".parse::<PlyIntervals>().is_err());
-        assert!("2s,x2=1s".parse::<PlyIntervals>().is_err());
-        assert!("2s,tv2".parse::<PlyIntervals>().is_err());
+        let refusal = |text: &str| text.parse::<PlyIntervals>().unwrap_err();
+        assert_eq!(
+            refusal("0s"),
+            "`0s`: a ply interval must be longer than zero"
+        );
+        assert_eq!(refusal("2s,tv0=1s"), "`tv0`: TV channels are tv1, tv2, …");
+        assert_eq!(refusal("2s,x2=1s"), "`x2`: TV channels are tv1, tv2, …");
+        assert_eq!(
+            refusal("2s,tv2"),
+            "`tv2`: expected tvN=DURATION, like tv2=500ms"
+        );
+        assert_eq!(
+            refusal("2s,tv2=1h"),
+            "`1h`: unknown unit `h` (use ms, s or m)"
+        );
     }
 
     #[test]
     fn flags_become_a_channels_config() {
-        let config = Config::parse_from([
-            "boardcast-server",
-            "--channels",
-            "3",
-            "--ply-interval",
-            "1s,tv3=250ms",
-            "--game-pause",
-            "4s",
-        ]);
-        let channels = ChannelsConfig::from_config(&config);
+        let intervals: PlyIntervals = "1s,tv3=250ms".parse().unwrap();
+        let channels = ChannelsConfig::from_flags(3, &intervals, Duration::from_secs(4));
         assert_eq!(
             channels.tv_intervals,
             vec![
@@ -121,9 +126,7 @@ mod tests {
                 Duration::from_millis(250)
             ]
         );
+        assert_eq!(channels.default_interval, Duration::from_secs(1));
         assert_eq!(channels.pause, Duration::from_secs(4));
-        let defaults = ChannelsConfig::from_config(&Config::parse_from(["boardcast-server"]));
-        assert_eq!(defaults.tv_intervals, vec![Duration::from_secs(2); 2]);
-        assert_eq!(defaults.default_interval, Duration::from_secs(2));
     }
 }

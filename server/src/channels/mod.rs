@@ -14,8 +14,6 @@ pub mod registry;
 #[cfg(test)]
 mod tests;
 
-use std::path::PathBuf;
-
 use boardcast_protocol::{
     Ack, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, ErrorReply, GameCreated,
     Leaderboard, LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
@@ -57,7 +55,8 @@ pub enum ChannelRequest {
 #[derive(Debug, Clone)]
 pub struct Channels {
     registry: Registry,
-    db: PathBuf,
+    /// For the archive's reads: the leaderboard and archived games.
+    storage: Storage,
 }
 
 impl Channels {
@@ -69,9 +68,8 @@ impl Channels {
         shutdown: Shutdown,
         tasks: &Tasks,
     ) -> Result<Channels, StorageError> {
-        let db = storage.path().to_owned();
-        let first_game_id = archive::next_game_id(&db).await?;
-        let run = archive::next_run(&db).await?;
+        let first_game_id = storage.next_game_id().await?;
+        let run = storage.next_run().await?;
         let first_version = run.saturating_mul(archive::RUN_VERSIONS);
         let (registry, finished) =
             Registry::start(config, first_game_id, first_version, shutdown.clone());
@@ -81,7 +79,10 @@ impl Channels {
             shutdown,
             tasks.guard(),
         ));
-        Ok(Channels { registry, db })
+        Ok(Channels {
+            registry,
+            storage: storage.clone(),
+        })
     }
 
     /// The running channels.
@@ -132,7 +133,7 @@ impl Channels {
             },
             ChannelRequest::Leaderboard(query) => {
                 let limit = query.limit.min(MAX_LEADERBOARD);
-                match archive::leaderboard(&self.db, limit).await {
+                match self.storage.leaderboard(limit).await {
                     Ok(entries) => {
                         outbox.send(&ServerMessage::Leaderboard(Leaderboard { id, entries }));
                         Ok(())
@@ -169,10 +170,19 @@ impl Channels {
             .strip_prefix('g')
             .and_then(|n| n.parse::<u64>().ok())
             .ok_or_else(|| not_found(channel))?;
-        let view = archive::archived(&self.db, game_id)
+        let archived = self
+            .storage
+            .archived_game(game_id)
             .await
             .map_err(internal)?
             .ok_or_else(|| not_found(channel))?;
+        let view = game::finished_view(
+            archived.header,
+            archived.start_board,
+            archived.start_ply,
+            archived.moves,
+            archived.result,
+        );
         outbox.send(&ServerMessage::Ack(Ack {
             id,
             duplicate: false,

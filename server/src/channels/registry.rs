@@ -10,7 +10,7 @@ use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame
 use tokio::sync::mpsc;
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Refusal};
-use super::archive::Record;
+use super::archive::ArchiveRecord;
 use super::game::GameSpec;
 use crate::shutdown::Shutdown;
 
@@ -58,7 +58,7 @@ struct Inner {
     config: ChannelsConfig,
     channels: Mutex<BTreeMap<String, ChannelHandle>>,
     game_ids: Arc<AtomicU64>,
-    archive: mpsc::UnboundedSender<Record>,
+    archive: mpsc::UnboundedSender<ArchiveRecord>,
     shutdown: Shutdown,
     /// The version before every channel's first event in this server run.
     first_version: u64,
@@ -73,7 +73,7 @@ impl Registry {
         first_game_id: u64,
         first_version: u64,
         shutdown: Shutdown,
-    ) -> (Registry, mpsc::UnboundedReceiver<Record>) {
+    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
         let (archive, finished) = mpsc::unbounded_channel();
         let base_seed = config.seed.unwrap_or_else(rand::random);
         let registry = Registry {

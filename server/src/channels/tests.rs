@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program};
-use super::archive::{FinishedGame, Record};
+use super::archive::{ArchiveRecord, FinishedGame};
 use super::game::GameSpec;
 use crate::outbox::{Inbox, Outbox, outbox};
 use crate::shutdown::{self, Trigger};
@@ -24,7 +24,7 @@ const PAUSE: Duration = Duration::from_millis(1000);
 
 struct Fixture {
     handle: ChannelHandle,
-    archive: mpsc::UnboundedReceiver<Record>,
+    archive: mpsc::UnboundedReceiver<ArchiveRecord>,
     _trigger: Trigger,
 }
 
@@ -74,12 +74,12 @@ fn spawn(program: Program) -> Fixture {
 }
 
 /// The next finished game handed to the archive (each game's start record comes first).
-async fn finished(archive: &mut mpsc::UnboundedReceiver<Record>) -> FinishedGame {
-    let Some(Record::Started(started)) = archive.recv().await else {
+async fn finished(archive: &mut mpsc::UnboundedReceiver<ArchiveRecord>) -> FinishedGame {
+    let Some(ArchiveRecord::Started(started)) = archive.recv().await else {
         panic!("a game's start is recorded first");
     };
     match archive.recv().await {
-        Some(Record::Finished(game)) => {
+        Some(ArchiveRecord::Finished(game)) => {
             assert_eq!(game.header, started.header);
             game
         }

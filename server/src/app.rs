@@ -1,0 +1,29 @@
+//! What every request handler and connection shares: the server's parts, wired once by
+//! [`crate::server`] and handed down. A leaf, so the arrows point one way:
+//! server → http → connection → app.
+
+use std::sync::Arc;
+
+use crate::address::TrustedProxies;
+use crate::channels::Channels;
+use crate::config::Config;
+use crate::hub::Hub;
+use crate::limits::ConnectionLimit;
+use crate::per_address::AddressLimits;
+use crate::shutdown::{Shutdown, Tasks};
+use crate::tls::Tls;
+
+/// Everything a request handler or connection needs; cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub hub: Hub,
+    pub channels: Channels,
+    pub limit: ConnectionLimit,
+    pub address_limits: AddressLimits,
+    pub proxies: TrustedProxies,
+    /// TLS for the port, when --tls-cert and --tls-key are given.
+    pub tls: Option<Tls>,
+    pub shutdown: Shutdown,
+    pub tasks: Tasks,
+}

@@ -1,0 +1,166 @@
+//! Durable storage: one handle, one trait, a backend chosen when the store is opened.
+//!
+//! Every match is stored as its set-up plus an append-only list of versioned events; engine
+//! games, the prediction leaderboard and the server's runs are stored beside them. Matches and
+//! channels hold a [`Storage`] — a cheap handle over an `Arc<dyn Store>` — and never learn
+//! which database is behind it. All SQL lives in the backends ([`sqlite`]).
+//!
+//! # What every backend promises
+//! - **Ack only after a durable commit.** [`Storage::commit`] completes only once its writes are
+//!   committed durably (SQLite: the WAL fsynced at `synchronous = FULL`). A match acknowledges
+//!   or broadcasts an event only after that answer, so an acknowledged move survives `kill -9`.
+//! - **Group commit.** One writer takes requests from many matches and applies everything that
+//!   is waiting in one transaction — one commit, one fsync, for the whole group — and answers
+//!   every request only after that commit.
+//! - **One savepoint per request**, so a request the database refuses does not spoil the others
+//!   of its group: they are committed, it is answered with [`StorageError::Refused`].
+//! - **A refused write leaves everything as before**: none of that request's writes is stored.
+//! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
+
+mod read;
+pub mod sqlite;
+#[cfg(test)]
+mod tests;
+mod write;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use boardcast_protocol::LeaderboardEntry;
+use futures_util::future::BoxFuture;
+
+pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
+pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
+
+/// Why storage failed. The text is written for an operator reading the log.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The database could not be opened or read.
+    #[error("database: {0}")]
+    Database(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The database refused a write (a constraint, a full disk, a failed commit): nothing of
+    /// that request was stored.
+    #[error("the database refused the write: {0}")]
+    Refused(String),
+    /// A blocking storage task panicked or was cancelled.
+    #[error("a storage task failed: {0}")]
+    Task(String),
+    /// The storage writer thread could not be started.
+    #[error("cannot start the storage writer thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The database server cannot be reached now; nothing was stored. The store reconnects by
+    /// itself, so the same request may succeed later.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    /// The writer has stopped (after [`Storage::close`]).
+    #[error("the storage writer has stopped")]
+    Closed,
+}
+
+/// What a storage backend does. Implementations keep the promises in the module doc; the
+/// handle [`Storage`] is the only caller.
+pub trait Store: fmt::Debug + Send + Sync + 'static {
+    /// Writes `writes` atomically; completes once they are durable.
+    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Every unfinished match, oldest first, with its events in order (recovery at start-up).
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>>;
+    /// The PDN of finished match `id`.
+    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>>;
+    /// A finished match whole, by id or by seat token.
+    fn finished_match(
+        &self,
+        key: MatchKey,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>>;
+    /// The best `limit` predictors: most correct guesses, then fewest strikes, then by name.
+    fn leaderboard(&self, limit: u32)
+    -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>>;
+    /// Finished engine game `id`.
+    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>>;
+    /// The first engine-game id never used (1 on a fresh database).
+    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// Records that a server run starts, durably, and returns its number (0, 1, …).
+    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// Commits everything sent before and stops the writer.
+    fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// A handle on the store; cheap to clone into every match and channel.
+#[derive(Debug, Clone)]
+pub struct Storage {
+    store: Arc<dyn Store>,
+}
+
+/// Milliseconds since the Unix epoch, as stored.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Storage {
+    /// Opens (or creates) the SQLite database at `path`, reads every unfinished match and
+    /// starts the writer. Blocking: call it off the runtime.
+    pub fn open(path: &Path) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        let (store, recovered) = sqlite::Sqlite::open(path)?;
+        Ok((Storage::new(store), recovered))
+    }
+
+    /// A handle on `store`.
+    pub fn new(store: impl Store) -> Storage {
+        Storage {
+            store: Arc::new(store),
+        }
+    }
+
+    /// Writes `writes` atomically; completes once they are durable.
+    pub async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        self.store.commit(writes).await
+    }
+
+    /// Every unfinished match, oldest first, with its events in order.
+    pub async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
+        self.store.unfinished().await
+    }
+
+    /// The PDN of a finished match, or `None` if there is no finished match `id`.
+    pub async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError> {
+        self.store.finished_pdn(id).await
+    }
+
+    /// A finished match read back whole (set-up and every event), or `None` if `key` names
+    /// no finished match.
+    pub async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError> {
+        self.store.finished_match(key).await
+    }
+
+    /// The best `limit` predictors: most correct guesses, then fewest strikes.
+    pub async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
+        self.store.leaderboard(limit).await
+    }
+
+    /// Finished engine game `id`, or `None` if there is none (or it never finished).
+    pub async fn archived_game(&self, id: u64) -> Result<Option<ArchivedGame>, StorageError> {
+        self.store.archived_game(id).await
+    }
+
+    /// The first engine-game id not yet used.
+    pub async fn next_game_id(&self) -> Result<u64, StorageError> {
+        self.store.next_game_id().await
+    }
+
+    /// Records that a new server run starts and returns its number: 0 on a fresh database,
+    /// then one more at every start. Durable before it returns, so no crash can hand out a
+    /// run twice.
+    pub async fn next_run(&self) -> Result<u64, StorageError> {
+        self.store.next_run().await
+    }
+
+    /// Commits everything sent before and stops the writer; later commits fail with
+    /// [`StorageError::Closed`].
+    pub async fn close(&self) {
+        self.store.close().await
+    }
+}

@@ -1,0 +1,162 @@
+//! The channel side in SQLite: archived engine games, the leaderboard and the server's runs.
+
+use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::storage::read::stored_winner;
+use crate::storage::{ArchivedGame, ChannelWrite, now_ms};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS engine_games (
+    id          INTEGER PRIMARY KEY,
+    channel     TEXT NOT NULL,
+    serial      TEXT NOT NULL,
+    white       TEXT NOT NULL,
+    black       TEXT NOT NULL,
+    start_board TEXT NOT NULL,
+    start_ply   INTEGER NOT NULL,
+    moves       TEXT NOT NULL,
+    winner      TEXT,
+    reason      TEXT,
+    finished_ms INTEGER
+);
+CREATE TABLE IF NOT EXISTS server_runs (
+    run        INTEGER PRIMARY KEY,
+    started_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS leaderboard (
+    name    TEXT PRIMARY KEY,
+    games   INTEGER NOT NULL,
+    correct INTEGER NOT NULL,
+    strikes INTEGER NOT NULL
+);
+";
+
+/// Creates the archive's tables if they are missing.
+pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)
+}
+
+/// Applies one channel write inside the storage writer's transaction.
+pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
+    match write {
+        ChannelWrite::Started(game) => {
+            conn.prepare_cached(
+                "INSERT INTO engine_games (id, channel, serial, white, black, start_board, \
+                 start_ply, moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '')",
+            )?
+            .execute(params![
+                game.header.game_id as i64,
+                game.channel,
+                game.header.serial,
+                game.header.white,
+                game.header.black,
+                game.start_board,
+                game.start_ply,
+            ])?;
+        }
+        ChannelWrite::Game(game) => {
+            conn.prepare_cached(
+                "INSERT INTO engine_games (id, channel, serial, white, black, start_board, \
+                 start_ply, moves, winner, reason, finished_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
+                 ON CONFLICT(id) DO UPDATE SET moves = excluded.moves, \
+                 winner = excluded.winner, reason = excluded.reason, \
+                 finished_ms = excluded.finished_ms",
+            )?
+            .execute(params![
+                game.header.game_id as i64,
+                game.channel,
+                game.header.serial,
+                game.header.white,
+                game.header.black,
+                game.start_board,
+                game.start_ply,
+                game.moves.join(" "),
+                game.result.winner.map(Side::as_str),
+                game.result.reason,
+                now_ms(),
+            ])?;
+        }
+        ChannelWrite::Score(delta) => {
+            conn.prepare_cached(
+                "INSERT INTO leaderboard (name, games, correct, strikes) VALUES (?1, 1, ?2, ?3) \
+                 ON CONFLICT(name) DO UPDATE SET games = games + 1, \
+                 correct = correct + excluded.correct, strikes = strikes + excluded.strikes",
+            )?
+            .execute(params![delta.name, delta.correct, delta.strikes])?;
+        }
+    }
+    Ok(())
+}
+
+/// Records a new server run, fsynced, and returns its number (0 on a fresh database). It has
+/// its own connection beside the writer's, so it waits for the writer's lock if need be.
+pub fn next_run(conn: &Connection) -> rusqlite::Result<u64> {
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.execute(
+        "INSERT INTO server_runs (started_ms) VALUES (?1)",
+        params![now_ms()],
+    )?;
+    let runs = conn.query_row("SELECT COUNT(*) FROM server_runs", [], |row| {
+        row.get::<_, i64>(0)
+    })?;
+    Ok((runs as u64).saturating_sub(1))
+}
+
+/// The first archive id not yet used.
+pub fn next_game_id(conn: &Connection) -> rusqlite::Result<u64> {
+    let id = conn.query_row(
+        "SELECT COALESCE(MAX(id), 0) + 1 FROM engine_games",
+        [],
+        |row| row.get::<_, i64>(0),
+    )?;
+    Ok(id.max(1) as u64)
+}
+
+/// The best `limit` predictors: most correct guesses, then fewest strikes.
+pub fn leaderboard(conn: &Connection, limit: u32) -> rusqlite::Result<Vec<LeaderboardEntry>> {
+    let mut stmt = conn.prepare(
+        "SELECT name, games, correct, strikes FROM leaderboard \
+         ORDER BY correct DESC, strikes ASC, name ASC LIMIT ?1",
+    )?;
+    let rows = stmt.query_map(params![limit], |row| {
+        Ok(LeaderboardEntry {
+            name: row.get(0)?,
+            games: row.get(1)?,
+            correct: row.get(2)?,
+            strikes: row.get(3)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Archived game `game_id`, if it finished.
+pub fn archived_game(conn: &Connection, game_id: u64) -> rusqlite::Result<Option<ArchivedGame>> {
+    conn.query_row(
+        "SELECT serial, white, black, start_board, start_ply, moves, winner, reason \
+         FROM engine_games WHERE id = ?1 AND reason IS NOT NULL",
+        params![game_id as i64],
+        |row| {
+            let moves: String = row.get(5)?;
+            let winner: Option<String> = row.get(6)?;
+            Ok(ArchivedGame {
+                header: GameHeader {
+                    game_id,
+                    serial: row.get(0)?,
+                    white: row.get(1)?,
+                    black: row.get(2)?,
+                },
+                start_board: row.get(3)?,
+                start_ply: row.get(4)?,
+                moves: moves.split_whitespace().map(str::to_owned).collect(),
+                result: EngineResult {
+                    winner: stored_winner(winner.as_deref()),
+                    reason: row.get(7)?,
+                },
+            })
+        },
+    )
+    .optional()
+}

@@ -1,0 +1,210 @@
+//! The match tables in SQLite: matches and their events, the seat-token index, recovery.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::storage::{MatchKey, StoredEvent, StoredMatch};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS matches (
+    id         TEXT PRIMARY KEY,
+    invite     TEXT UNIQUE,
+    created_ms INTEGER NOT NULL,
+    setup      TEXT NOT NULL,
+    finished   INTEGER NOT NULL DEFAULT 0,
+    result     TEXT,
+    pdn        TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    v        INTEGER NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    body     TEXT NOT NULL,
+    PRIMARY KEY (match_id, v)
+) WITHOUT ROWID;
+";
+
+/// The seat token an event body holds (a JSON `token` field), NULL for any other body. The
+/// index over it and the query by it must spell it the same way.
+macro_rules! event_token {
+    () => {
+        "(CASE WHEN json_valid(body) THEN json_extract(body, '$.token') END)"
+    };
+}
+
+/// Seat tokens, for finding a finished match (no longer in memory) by one of its seats.
+const TOKEN_INDEX: &str = concat!(
+    "CREATE INDEX IF NOT EXISTS events_by_token ON events ",
+    event_token!(),
+    " WHERE ",
+    event_token!(),
+    " IS NOT NULL;"
+);
+
+/// The match whose events hold seat token `?1`.
+const BY_TOKEN: &str = concat!(
+    "SELECT match_id FROM events WHERE ",
+    event_token!(),
+    " = ?1"
+);
+
+/// Creates the match tables and the token index if they are missing.
+pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)?;
+    conn.execute_batch(TOKEN_INDEX)
+}
+
+/// Stores a new match.
+pub fn create_match(
+    conn: &Connection,
+    id: &str,
+    invite: Option<&str>,
+    created_ms: i64,
+    setup: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO matches (id, invite, created_ms, setup) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![id, invite, created_ms, setup])?;
+    Ok(())
+}
+
+/// Appends event `v` of match `match_id`; a version stored before is refused.
+pub fn append_event(
+    conn: &Connection,
+    match_id: &str,
+    v: u64,
+    at_ms: i64,
+    body: &str,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached("INSERT INTO events (match_id, v, at_ms, body) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![match_id, v as i64, at_ms, body])?;
+    Ok(())
+}
+
+/// Marks match `match_id` finished with its result and PDN.
+pub fn finish(conn: &Connection, match_id: &str, result: &str, pdn: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE matches SET finished = 1, result = ?2, pdn = ?3 WHERE id = ?1")?
+        .execute(params![match_id, result, pdn])?;
+    Ok(())
+}
+
+/// Every unfinished match, oldest first, with its events.
+pub fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
+    let mut matches = Vec::new();
+    let mut stmt = conn.prepare(
+        "SELECT id, invite, created_ms, setup FROM matches WHERE finished = 0 ORDER BY created_ms",
+    )?;
+    let rows = stmt.query_map([], stored_match)?;
+    for row in rows {
+        matches.push(row?);
+    }
+    for m in &mut matches {
+        m.events = read_events(conn, &m.id)?;
+    }
+    Ok(matches)
+}
+
+/// The PDN of finished match `id`.
+pub fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
+    let pdn = conn
+        .query_row(
+            "SELECT pdn FROM matches WHERE id = ?1 AND finished = 1",
+            params![id],
+            |row| row.get::<_, Option<String>>(0),
+        )
+        .optional()?;
+    Ok(pdn.flatten())
+}
+
+/// A finished match whole, named by id or by a seat token.
+pub fn finished_match(conn: &Connection, key: &MatchKey) -> rusqlite::Result<Option<StoredMatch>> {
+    let id = match key {
+        MatchKey::Id(id) => id.clone(),
+        MatchKey::Token(token) => {
+            let id = conn
+                .query_row(BY_TOKEN, params![token], |row| row.get::<_, String>(0))
+                .optional()?;
+            match id {
+                Some(id) => id,
+                None => return Ok(None),
+            }
+        }
+    };
+    let found = conn
+        .query_row(
+            "SELECT id, invite, created_ms, setup FROM matches WHERE id = ?1 AND finished = 1",
+            params![id],
+            stored_match,
+        )
+        .optional()?;
+    let Some(mut found) = found else {
+        return Ok(None);
+    };
+    found.events = read_events(conn, &found.id)?;
+    Ok(Some(found))
+}
+
+/// A match row (`id, invite, created_ms, setup`), its events still to read.
+fn stored_match(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredMatch> {
+    Ok(StoredMatch {
+        id: row.get(0)?,
+        invite: row.get(1)?,
+        created_ms: row.get(2)?,
+        setup: row.get(3)?,
+        events: Vec::new(),
+    })
+}
+
+/// Every event of match `id`, in order.
+fn read_events(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredEvent>> {
+    let mut events =
+        conn.prepare_cached("SELECT v, at_ms, body FROM events WHERE match_id = ?1 ORDER BY v")?;
+    let rows = events.query_map(params![id], |row| {
+        Ok(StoredEvent {
+            v: row.get::<_, i64>(0)? as u64,
+            at_ms: row.get(1)?,
+            body: row.get(2)?,
+        })
+    })?;
+    rows.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{Storage, Write};
+
+    #[tokio::test]
+    async fn finding_a_match_by_seat_token_uses_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let (storage, _) = Storage::open(&path).unwrap();
+        storage
+            .commit(vec![
+                Write::CreateMatch {
+                    id: "a".into(),
+                    invite: None,
+                    created_ms: 1,
+                    setup: "{}".into(),
+                },
+                Write::Event {
+                    match_id: "a".into(),
+                    v: 1,
+                    at_ms: 2,
+                    body: r#"{"event":"x","token":"ta"}"#.into(),
+                },
+            ])
+            .await
+            .unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let plan: String = conn
+            .query_row(
+                &format!("EXPLAIN QUERY PLAN {}", BY_TOKEN.replace("?1", "'ta'")),
+                [],
+                |row| row.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("events_by_token"), "{plan}");
+        storage.close().await;
+    }
+}

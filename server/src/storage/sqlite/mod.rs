@@ -1,0 +1,255 @@
+//! The SQLite backend (WAL mode): one writer thread with group commit, short-lived read
+//! connections off the runtime.
+//!
+//! The writer thread takes requests from many matches, applies everything that is waiting in
+//! one transaction (each request in its own savepoint, so one bad request cannot spoil the
+//! others), commits once — one fsync for the whole group, `synchronous = FULL` — and only then
+//! answers every request through its oneshot. Reads open their own connection in a blocking
+//! task: WAL lets them run beside the writer and see every committed transaction.
+//! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
+
+mod archive;
+mod matches;
+
+use std::path::{Path, PathBuf};
+
+use boardcast_protocol::LeaderboardEntry;
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use rusqlite::Connection;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
+
+/// How many requests may wait for the writer before callers wait for room.
+const QUEUE: usize = 4096;
+/// The most requests grouped into one transaction.
+const MAX_GROUP: usize = 512;
+
+impl From<rusqlite::Error> for StorageError {
+    fn from(err: rusqlite::Error) -> StorageError {
+        StorageError::Database(Box::new(err))
+    }
+}
+
+/// A SQLite store: the queue to its writer thread and the file, for read connections.
+#[derive(Debug)]
+pub struct Sqlite {
+    tx: mpsc::Sender<Request>,
+    path: PathBuf,
+}
+
+#[derive(Debug)]
+enum Request {
+    Commit {
+        writes: Vec<Write>,
+        done: oneshot::Sender<Result<(), StorageError>>,
+    },
+    /// Commit everything before this, checkpoint, stop.
+    Close { done: oneshot::Sender<()> },
+}
+
+impl Sqlite {
+    /// Opens (or creates) the database, reads every unfinished match and starts the writer.
+    pub fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // FULL: the WAL is fsynced at every commit, so an acknowledged move survives even a
+        // power cut; group commit keeps that to one fsync per batch.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        matches::create(&conn)?;
+        archive::create(&conn)?;
+        let recovered = matches::unfinished(&conn)?;
+        let (tx, rx) = mpsc::channel(QUEUE);
+        std::thread::Builder::new()
+            .name("boardcast-storage".into())
+            .spawn(move || writer_loop(conn, rx))
+            .map_err(StorageError::Thread)?;
+        let store = Sqlite {
+            tx,
+            path: path.to_owned(),
+        };
+        Ok((store, recovered))
+    }
+
+    /// Runs `query` on a fresh connection in a blocking task.
+    fn read<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StorageError>> {
+        let path = self.path.clone();
+        async move {
+            tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
+                let conn = Connection::open(path)?;
+                Ok(query(&conn)?)
+            })
+            .await
+            .map_err(|e| StorageError::Task(e.to_string()))?
+        }
+        .boxed()
+    }
+}
+
+impl Store for Sqlite {
+    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
+        async move {
+            let (done, answer) = oneshot::channel();
+            self.tx
+                .send(Request::Commit { writes, done })
+                .await
+                .map_err(|_| StorageError::Closed)?;
+            answer.await.map_err(|_| StorageError::Closed)?
+        }
+        .boxed()
+    }
+
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
+        self.read(matches::unfinished)
+    }
+
+    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
+        self.read(move |conn| matches::finished_pdn(conn, &id))
+    }
+
+    fn finished_match(
+        &self,
+        key: MatchKey,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
+        self.read(move |conn| matches::finished_match(conn, &key))
+    }
+
+    fn leaderboard(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>> {
+        self.read(move |conn| archive::leaderboard(conn, limit))
+    }
+
+    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>> {
+        self.read(move |conn| archive::archived_game(conn, id))
+    }
+
+    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        self.read(archive::next_game_id)
+    }
+
+    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        self.read(archive::next_run)
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        async move {
+            let (done, finished) = oneshot::channel();
+            if self.tx.send(Request::Close { done }).await.is_ok() {
+                let _ = finished.await;
+            }
+        }
+        .boxed()
+    }
+}
+
+/// A commit request waiting in a group.
+struct Pending {
+    writes: Vec<Write>,
+    done: oneshot::Sender<Result<(), StorageError>>,
+}
+
+fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>) {
+    let mut group: Vec<Pending> = Vec::with_capacity(MAX_GROUP);
+    let mut closing = None;
+    while closing.is_none() {
+        let Some(first) = rx.blocking_recv() else {
+            break;
+        };
+        let mut next = Some(first);
+        while let Some(request) = next.take() {
+            match request {
+                Request::Commit { writes, done } => group.push(Pending { writes, done }),
+                Request::Close { done } => {
+                    closing = Some(done);
+                    break;
+                }
+            }
+            if group.len() < MAX_GROUP {
+                next = rx.try_recv().ok();
+            }
+        }
+        let started = std::time::Instant::now();
+        let outcomes = write_group(&mut conn, &group);
+        crate::telemetry::committed(group.len(), started.elapsed());
+        for (pending, outcome) in group.drain(..).zip(outcomes) {
+            let _ = pending.done.send(outcome.map_err(StorageError::Refused));
+        }
+    }
+    if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);") {
+        tracing::warn!(%err, "final checkpoint failed");
+    }
+    drop(conn);
+    tracing::debug!("storage writer stopped");
+    if let Some(done) = closing {
+        let _ = done.send(());
+    }
+}
+
+/// Applies a group in one transaction; returns each request's outcome.
+fn write_group(conn: &mut Connection, group: &[Pending]) -> Vec<Result<(), String>> {
+    if group.is_empty() {
+        return Vec::new();
+    }
+    let failed_all = |err: rusqlite::Error| vec![Err(err.to_string()); group.len()];
+    let mut tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(err) => return failed_all(err),
+    };
+    let mut outcomes = Vec::with_capacity(group.len());
+    for request in group {
+        let outcome = match tx.savepoint() {
+            Ok(mut sp) => match apply(&sp, &request.writes) {
+                Ok(()) => sp.commit().map_err(|e| e.to_string()),
+                Err(err) => {
+                    let _ = sp.rollback();
+                    Err(err.to_string())
+                }
+            },
+            Err(err) => Err(err.to_string()),
+        };
+        if let Err(err) = &outcome {
+            tracing::error!(%err, "storage write refused");
+        }
+        outcomes.push(outcome);
+    }
+    match tx.commit() {
+        Ok(()) => outcomes,
+        Err(err) => {
+            tracing::error!(%err, "storage commit failed");
+            failed_all(err)
+        }
+    }
+}
+
+fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
+    for write in writes {
+        match write {
+            Write::CreateMatch {
+                id,
+                invite,
+                created_ms,
+                setup,
+            } => matches::create_match(conn, id, invite.as_deref(), *created_ms, setup)?,
+            Write::Event {
+                match_id,
+                v,
+                at_ms,
+                body,
+            } => matches::append_event(conn, match_id, *v, *at_ms, body)?,
+            Write::Finish {
+                match_id,
+                result,
+                pdn,
+            } => matches::finish(conn, match_id, result, pdn)?,
+            Write::Channel(write) => archive::apply(conn, write)?,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,364 @@
+//! The storage contract: one set of tests that every backend passes.
+//!
+//! Each test takes a [`Place`] — somewhere a store can be opened, and opened again to check
+//! what survived — and talks only to the [`Storage`] handle. [`storage_contract!`] stamps the
+//! whole set out for one backend.
+
+use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, Standing};
+
+use super::*;
+
+/// Somewhere a store lives: each call opens it (again), as a server start would.
+pub trait Place {
+    async fn open(&self) -> (Storage, Vec<StoredMatch>);
+}
+
+/// A SQLite database file in a temporary directory.
+pub struct SqliteFile {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+}
+
+impl SqliteFile {
+    pub fn new() -> SqliteFile {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        SqliteFile { _dir: dir, path }
+    }
+}
+
+impl Place for SqliteFile {
+    async fn open(&self) -> (Storage, Vec<StoredMatch>) {
+        Storage::open(&self.path).unwrap()
+    }
+}
+
+/// Every contract test, run against the place `$place` makes (an async expression giving
+/// `Option<impl Place>`; `None` means the backend cannot run here, and the test says so).
+macro_rules! storage_contract {
+    ($place:expr) => {
+        storage_contract!(@tests $place;
+            a_finished_match_is_read_back_by_id_or_by_seat_token,
+            writes_survive_reopen_and_finished_matches_are_not_recovered,
+            a_refused_request_does_not_spoil_its_group,
+            a_refused_request_stores_none_of_its_writes,
+            archived_games_are_read_back_once_finished_and_their_ids_never_reused,
+            the_leaderboard_adds_up_scores_and_ranks_by_correct_then_strikes,
+            every_start_is_a_new_run,
+        );
+    };
+    (@tests $place:expr; $($test:ident,)*) => {
+        $(
+            #[tokio::test]
+            async fn $test() {
+                if let Some(place) = $place.await {
+                    $crate::storage::tests::$test(&place).await;
+                }
+            }
+        )*
+    };
+}
+
+mod sqlite {
+    storage_contract!(async { Some(super::SqliteFile::new()) });
+}
+
+fn create(id: &str) -> Write {
+    Write::CreateMatch {
+        id: id.into(),
+        invite: Some(format!("inv-{id}")),
+        created_ms: 1,
+        setup: "{}".into(),
+    }
+}
+
+fn event(id: &str, v: u64) -> Write {
+    Write::Event {
+        match_id: id.into(),
+        v,
+        at_ms: 2,
+        body: format!("e{v}"),
+    }
+}
+
+pub async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let joined = |id: &str, v: u64, token: &str| Write::Event {
+        match_id: id.into(),
+        v,
+        at_ms: 2,
+        body: format!(r#"{{"event":"x","token":"{token}"}}"#),
+    };
+    let finish = |id: &str| Write::Finish {
+        match_id: id.into(),
+        result: "2-0".into(),
+        pdn: String::new(),
+    };
+    storage
+        .commit(vec![
+            create("a"),
+            joined("a", 1, "ta"),
+            event("a", 2),
+            finish("a"),
+        ])
+        .await
+        .unwrap();
+    storage
+        .commit(vec![create("b"), joined("b", 1, "tb")])
+        .await
+        .unwrap();
+    for key in [MatchKey::Id("a".into()), MatchKey::Token("ta".into())] {
+        let found = storage.finished_match(key).await.unwrap().expect("found");
+        assert_eq!(found.id, "a");
+        assert_eq!(found.events.iter().map(|e| e.v).collect::<Vec<_>>(), [1, 2]);
+    }
+    // Unfinished, or unknown: nothing.
+    for key in [
+        MatchKey::Id("b".into()),
+        MatchKey::Token("tb".into()),
+        MatchKey::Token("nobody".into()),
+    ] {
+        assert!(storage.finished_match(key).await.unwrap().is_none());
+    }
+    storage.close().await;
+}
+
+pub async fn writes_survive_reopen_and_finished_matches_are_not_recovered(place: &impl Place) {
+    let (storage, recovered) = place.open().await;
+    assert!(recovered.is_empty());
+    storage.commit(vec![create("a")]).await.unwrap();
+    storage.commit(vec![create("b")]).await.unwrap();
+    // Many matches at once: they share transactions.
+    let mut tasks = Vec::new();
+    for v in 1..=50 {
+        let s = storage.clone();
+        tasks.push(tokio::spawn(
+            async move { s.commit(vec![event("a", v)]).await },
+        ));
+    }
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    storage
+        .commit(vec![Write::Finish {
+            match_id: "b".into(),
+            result: "1-0".into(),
+            pdn: "[Result \"1-0\"]".into(),
+        }])
+        .await
+        .unwrap();
+    assert_eq!(
+        storage.finished_pdn("b".into()).await.unwrap().as_deref(),
+        Some("[Result \"1-0\"]")
+    );
+    assert_eq!(storage.finished_pdn("a".into()).await.unwrap(), None);
+    storage.close().await;
+    assert!(
+        matches!(
+            storage.commit(vec![event("a", 99)]).await,
+            Err(StorageError::Closed)
+        ),
+        "a closed store refuses writes"
+    );
+
+    let (storage, recovered) = place.open().await;
+    assert_eq!(recovered.len(), 1);
+    let a = &recovered[0];
+    assert_eq!(a.id, "a");
+    assert_eq!(a.invite.as_deref(), Some("inv-a"));
+    let vs: Vec<u64> = a.events.iter().map(|e| e.v).collect();
+    assert_eq!(vs, (1..=50).collect::<Vec<_>>());
+    assert_eq!(
+        storage.unfinished().await.unwrap(),
+        recovered,
+        "recovery reads the same as opening"
+    );
+    storage.close().await;
+}
+
+pub async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    storage.commit(vec![create("a")]).await.unwrap();
+    storage.commit(vec![event("a", 1)]).await.unwrap();
+    let dup = storage.clone();
+    let ok = storage.clone();
+    let (dup, ok) = tokio::join!(
+        dup.commit(vec![event("a", 1)]),
+        ok.commit(vec![event("a", 2)])
+    );
+    assert!(
+        matches!(dup, Err(StorageError::Refused(_))),
+        "a duplicate version is refused: {dup:?}"
+    );
+    ok.unwrap();
+    storage.close().await;
+}
+
+pub async fn a_refused_request_stores_none_of_its_writes(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    storage.commit(vec![create("a")]).await.unwrap();
+    storage.commit(vec![event("a", 1)]).await.unwrap();
+    // A new match and a new event are fine; the duplicate event after them is not.
+    let refused = storage
+        .commit(vec![create("b"), event("a", 2), event("a", 1)])
+        .await;
+    assert!(
+        matches!(refused, Err(StorageError::Refused(_))),
+        "{refused:?}"
+    );
+    storage.close().await;
+    let (storage, recovered) = place.open().await;
+    let kept: Vec<(String, Vec<u64>)> = recovered
+        .iter()
+        .map(|m| (m.id.clone(), m.events.iter().map(|e| e.v).collect()))
+        .collect();
+    assert_eq!(kept, [("a".to_owned(), vec![1])], "everything as before");
+    storage.close().await;
+}
+
+fn header(game_id: u64) -> GameHeader {
+    GameHeader {
+        game_id,
+        serial: format!("S{game_id}"),
+        white: "D".into(),
+        black: "K".into(),
+    }
+}
+
+fn started(game_id: u64) -> Write {
+    Write::Channel(ChannelWrite::Started(StartedGame {
+        channel: "tv".into(),
+        header: header(game_id),
+        start_board: "board".into(),
+        start_ply: 3,
+    }))
+}
+
+/// Engine game `game_id` as archived once it finished.
+fn archived(game_id: u64, winner: Option<Side>) -> ArchivedGame {
+    ArchivedGame {
+        header: header(game_id),
+        start_board: "board".into(),
+        start_ply: 3,
+        moves: vec!["b1-c3".into(), "e6-e5".into()],
+        result: EngineResult {
+            winner,
+            reason: "checkmate".into(),
+        },
+    }
+}
+
+fn finished(game_id: u64, winner: Option<Side>) -> Write {
+    let ArchivedGame {
+        header,
+        start_board,
+        start_ply,
+        moves,
+        result,
+    } = archived(game_id, winner);
+    Write::Channel(ChannelWrite::Game(FinishedGame {
+        channel: "tv".into(),
+        header,
+        start_board,
+        start_ply,
+        moves,
+        result,
+        standings: vec![Standing {
+            name: "ann".into(),
+            correct: 1,
+            strikes: 0,
+        }],
+    }))
+}
+
+pub async fn archived_games_are_read_back_once_finished_and_their_ids_never_reused(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    assert_eq!(storage.next_game_id().await.unwrap(), 1);
+    storage.commit(vec![started(1)]).await.unwrap();
+    storage.commit(vec![started(2)]).await.unwrap();
+    assert_eq!(
+        storage.next_game_id().await.unwrap(),
+        3,
+        "started ids are taken"
+    );
+    assert_eq!(
+        storage.archived_game(1).await.unwrap(),
+        None,
+        "not finished yet"
+    );
+    storage
+        .commit(vec![finished(1, Some(Side::Black))])
+        .await
+        .unwrap();
+    // A game finished without its start stored (archived after a crash) is stored whole.
+    storage.commit(vec![finished(7, None)]).await.unwrap();
+    assert_eq!(
+        storage.archived_game(1).await.unwrap(),
+        Some(archived(1, Some(Side::Black)))
+    );
+    assert_eq!(
+        storage.archived_game(7).await.unwrap(),
+        Some(archived(7, None))
+    );
+    assert_eq!(storage.archived_game(2).await.unwrap(), None);
+    assert_eq!(storage.archived_game(9).await.unwrap(), None);
+    storage.close().await;
+    let (storage, _) = place.open().await;
+    assert_eq!(storage.next_game_id().await.unwrap(), 8);
+    storage.close().await;
+}
+
+pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_then_strikes(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let score = |name: &str, correct, strikes| {
+        Write::Channel(ChannelWrite::Score(LeaderboardDelta {
+            name: name.into(),
+            correct,
+            strikes,
+        }))
+    };
+    storage
+        .commit(vec![
+            score("ann", 3, 1),
+            score("bob", 5, 2),
+            score("cas", 5, 2),
+        ])
+        .await
+        .unwrap();
+    storage
+        .commit(vec![score("ann", 2, 0), score("dee", 4, 0)])
+        .await
+        .unwrap();
+    let entry = |name: &str, games, correct, strikes| LeaderboardEntry {
+        name: name.into(),
+        games,
+        correct,
+        strikes,
+    };
+    assert_eq!(
+        storage.leaderboard(10).await.unwrap(),
+        [
+            entry("ann", 2, 5, 1),
+            entry("bob", 1, 5, 2),
+            entry("cas", 1, 5, 2),
+            entry("dee", 1, 4, 0),
+        ]
+    );
+    assert_eq!(
+        storage.leaderboard(1).await.unwrap(),
+        [entry("ann", 2, 5, 1)]
+    );
+    storage.close().await;
+}
+
+pub async fn every_start_is_a_new_run(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    assert_eq!(storage.next_run().await.unwrap(), 0);
+    storage.close().await;
+    let (storage, _) = place.open().await;
+    assert_eq!(storage.next_run().await.unwrap(), 1);
+    assert_eq!(storage.next_run().await.unwrap(), 2);
+    storage.close().await;
+}

@@ -1,0 +1,71 @@
+//! What storage is asked to write: the unit of [`super::Storage::commit`], backend-neutral.
+
+use boardcast_protocol::{EngineResult, GameHeader, Standing};
+
+/// One thing to write.
+#[derive(Debug, Clone)]
+pub enum Write {
+    /// A new match: its id, optional invite code, and set-up (opaque JSON owned by the match).
+    CreateMatch {
+        id: String,
+        invite: Option<String>,
+        created_ms: i64,
+        setup: String,
+    },
+    /// Event number `v` of a match (opaque JSON owned by the match).
+    Event {
+        match_id: String,
+        v: u64,
+        at_ms: i64,
+        body: String,
+    },
+    /// The match is over: its result and the game as PDN.
+    Finish {
+        match_id: String,
+        result: String,
+        pdn: String,
+    },
+    /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
+    Channel(ChannelWrite),
+}
+
+/// A write of the channel side, carried by [`Write::Channel`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChannelWrite {
+    /// A game has started: its id is taken.
+    Started(StartedGame),
+    /// A finished game: the row is completed (serial, engines, moves, result).
+    Game(FinishedGame),
+    /// One more game for `name` on the leaderboard, with its correct guesses and strikes.
+    Score(LeaderboardDelta),
+}
+
+/// A game that has just started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartedGame {
+    pub channel: String,
+    pub header: GameHeader,
+    pub start_board: String,
+    pub start_ply: u32,
+}
+
+/// A finished engine game with its predictors' standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub channel: String,
+    pub header: GameHeader,
+    pub start_board: String,
+    pub start_ply: u32,
+    /// Every move, `b1-c3`.
+    pub moves: Vec<String>,
+    pub result: EngineResult,
+    pub standings: Vec<Standing>,
+}
+
+/// One name's share of a game for the leaderboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderboardDelta {
+    pub name: String,
+    pub correct: u32,
+    pub strikes: u32,
+}
