@@ -16,7 +16,8 @@ use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
 use crate::matches::directory::{Created, Directory, DirectoryFuture};
 use crate::matches::state::new_token;
-use crate::matches::{MatchHandle, MatchState, Record, Refusal, Setup};
+use crate::matches::{MatchHandle, MatchState, Record, Setup};
+use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 

@@ -9,7 +9,8 @@ use std::time::Duration;
 use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame};
 use tokio::sync::mpsc;
 
-use super::actor::{self, ChannelHandle, ChannelSetup, Program, Refusal};
+use super::actor::{self, ChannelHandle, ChannelSetup, Program};
+use crate::refusal::Refusal;
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
 use crate::shutdown::Shutdown;

@@ -10,8 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side,
-    Target,
+    ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -130,18 +129,6 @@ fn event_message(match_id: &str, v: u64, record: &Record) -> ServerMessage {
     })
 }
 
-fn refuse(outbox: &Outbox, id: u64, refusal: Refusal) {
-    outbox.send(&ServerMessage::Error(ErrorReply {
-        id: Some(id),
-        code: refusal.code,
-        message: refusal.message,
-    }));
-}
-
-fn ack(outbox: &Outbox, id: u64, duplicate: bool) {
-    outbox.send(&ServerMessage::Ack(Ack { id, duplicate }));
-}
-
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
         // Nobody is connected yet (a new match gets its creator right after, a recovered one
@@ -198,7 +185,7 @@ impl Actor {
         rx.close();
         while let Ok(command) = rx.try_recv() {
             if let Some((outbox, id)) = command.asker() {
-                refuse(outbox, id, stopped(&shutdown));
+                outbox.refuse(id, stopped(&shutdown));
             }
         }
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
@@ -213,7 +200,7 @@ impl Actor {
                 id,
                 since_v,
             } => {
-                ack(&outbox, id, false);
+                outbox.ack(id);
                 self.catch_up(&outbox, since_v, &[]);
                 // A watcher that is already gone is simply not followed.
                 let _ = self.subscribe(outbox, None);
@@ -229,7 +216,7 @@ impl Actor {
                     let _ = outbox.note_subscription(&self.state.id, false);
                     self.crowd_changed();
                 }
-                ack(&outbox, id, false);
+                outbox.ack(id);
             }
             Command::Join {
                 outbox,
@@ -244,7 +231,7 @@ impl Actor {
                 since_v,
             } => match self.state.side_of_token(&token) {
                 Some(side) => self.take_seat(outbox, id, side, since_v).await,
-                None => refuse(&outbox, id, self.wrong_token()),
+                None => outbox.refuse(id, self.wrong_token()),
             },
             Command::Act {
                 outbox,
@@ -312,15 +299,15 @@ impl Actor {
                     self.state.id, self.state.id
                 )
             };
-            return refuse(&outbox, id, Refusal::new(ErrorCode::NotAllowed, message));
+            return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
         }
         let token = new_token();
         let (side, record) = match self.state.decide_join(&name, token.clone()) {
             Ok(joined) => joined,
-            Err(refusal) => return refuse(&outbox, id, refusal),
+            Err(refusal) => return outbox.refuse(id, refusal),
         };
         if let Err(refusal) = self.commit(vec![record]).await {
-            return refuse(&outbox, id, refusal);
+            return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
         self.take_seat(outbox, id, side, None).await;
@@ -360,7 +347,7 @@ impl Actor {
         received: Instant,
     ) {
         let Some(side) = self.state.side_of_token(&token) else {
-            return refuse(&outbox, id, self.wrong_token());
+            return outbox.refuse(id, self.wrong_token());
         };
         // Acting with a seat token holds the seat, like a resume.
         if self
@@ -382,14 +369,14 @@ impl Actor {
                     .await
             }
             Ok(Decision::Duplicate) => {
-                ack(&outbox, id, true);
+                outbox.ack_duplicate(id);
                 Ok(())
             }
             Ok(Decision::StartRematch) => self.start_rematch(&outbox, side, id).await,
             Err(refusal) => Err(refusal),
         };
         if let Err(refusal) = result {
-            refuse(&outbox, id, refusal);
+            outbox.refuse(id, refusal);
         }
     }
 
@@ -538,7 +525,7 @@ impl Actor {
             crate::telemetry::move_acked(received.elapsed());
         }
         if let Some((outbox, id)) = ack_to {
-            ack(outbox, id, false);
+            outbox.ack(id);
         }
         for (i, record) in records.iter().enumerate() {
             let v = first_v + i as u64;

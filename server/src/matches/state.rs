@@ -15,7 +15,6 @@ use frisian::{Color, Move, Position};
 
 use super::clock::Clock;
 use super::record::Setup;
-pub use crate::refusal::Refusal;
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
