@@ -3,11 +3,12 @@
 //! Every match is stored as its set-up plus an append-only list of versioned events; engine
 //! games, the prediction leaderboard and the server's runs are stored beside them. Matches and
 //! channels hold a [`Storage`] — a cheap handle over an `Arc<dyn Store>` — and never learn
-//! which database is behind it. All SQL lives in the backends ([`sqlite`]).
+//! which database is behind it. All SQL lives in the backends ([`sqlite`], [`postgres`]).
 //!
 //! # What every backend promises
 //! - **Ack only after a durable commit.** [`Storage::commit`] completes only once its writes are
-//!   committed durably (SQLite: the WAL fsynced at `synchronous = FULL`). A match acknowledges
+//!   committed durably (SQLite: the WAL fsynced at `synchronous = FULL`; PostgreSQL: `COMMIT`
+//!   returned with `synchronous_commit` on). A match acknowledges
 //!   or broadcasts an event only after that answer, so an acknowledged move survives `kill -9`.
 //! - **Group commit.** One writer takes requests from many matches and applies everything that
 //!   is waiting in one transaction — one commit, one fsync, for the whole group — and answers
@@ -17,6 +18,7 @@
 //! - **A refused write leaves everything as before**: none of that request's writes is stored.
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
+pub mod postgres;
 mod read;
 pub mod sqlite;
 #[cfg(test)]
@@ -39,7 +41,13 @@ pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write
 pub enum StorageError {
     /// The database could not be opened or read.
     #[error("database: {0}")]
-    Database(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Database(String),
+    /// The database was made by a newer server: its schema is not one this server knows.
+    #[error(
+        "the database has schema version {found}, but this server knows versions up to \
+         {known}: run a newer boardcast-server on it"
+    )]
+    SchemaTooNew { found: i64, known: i64 },
     /// The database refused a write (a constraint, a full disk, a failed commit): nothing of
     /// that request was stored.
     #[error("the database refused the write: {0}")]
@@ -105,6 +113,13 @@ impl Storage {
     /// starts the writer. Blocking: call it off the runtime.
     pub fn open(path: &Path) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
         let (store, recovered) = sqlite::Sqlite::open(path)?;
+        Ok((Storage::new(store), recovered))
+    }
+
+    /// Connects to the PostgreSQL database at `url`, creates or migrates its tables, reads
+    /// every unfinished match and starts the writer.
+    pub async fn connect(url: &str) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        let (store, recovered) = postgres::Postgres::connect(url).await?;
         Ok((Storage::new(store), recovered))
     }
 

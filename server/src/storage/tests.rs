@@ -33,6 +33,27 @@ impl Place for SqliteFile {
     }
 }
 
+/// A fresh database on the PostgreSQL server this test process started.
+pub struct PostgresDatabase {
+    pub url: String,
+}
+
+impl PostgresDatabase {
+    /// A new database, or `None` (after the skip line) without PostgreSQL.
+    pub fn new(test: &str) -> Option<PostgresDatabase> {
+        let cluster = boardcast_testkit::postgres::Cluster::shared_or_skip(test)?;
+        Some(PostgresDatabase {
+            url: cluster.create_database(),
+        })
+    }
+}
+
+impl Place for PostgresDatabase {
+    async fn open(&self) -> (Storage, Vec<StoredMatch>) {
+        Storage::connect(&self.url).await.unwrap()
+    }
+}
+
 /// Every contract test, run against the place `$place` makes (an async expression giving
 /// `Option<impl Place>`; `None` means the backend cannot run here, and the test says so).
 macro_rules! storage_contract {
@@ -61,6 +82,10 @@ macro_rules! storage_contract {
 
 mod sqlite {
     storage_contract!(async { Some(super::SqliteFile::new()) });
+}
+
+mod postgres {
+    storage_contract!(async { super::PostgresDatabase::new("storage contract on PostgreSQL") });
 }
 
 fn create(id: &str) -> Write {

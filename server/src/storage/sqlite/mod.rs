@@ -28,7 +28,7 @@ const MAX_GROUP: usize = 512;
 
 impl From<rusqlite::Error> for StorageError {
     fn from(err: rusqlite::Error) -> StorageError {
-        StorageError::Database(Box::new(err))
+        StorageError::Database(err.to_string())
     }
 }
 

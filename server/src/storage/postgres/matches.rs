@@ -1,0 +1,157 @@
+//! The match tables in PostgreSQL: writes as pipelined statements, recovery, finished matches.
+
+use std::collections::HashMap;
+
+use deadpool_postgres::Client as Pooled;
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use tokio_postgres::{Client, Error, Row, Statement};
+
+use crate::storage::{MatchKey, StoredEvent, StoredMatch};
+
+pub const CREATE_MATCH: &str =
+    "INSERT INTO matches (id, invite, created_ms, setup) VALUES ($1, $2, $3, $4)";
+pub const APPEND_EVENT: &str =
+    "INSERT INTO events (match_id, v, at_ms, body) VALUES ($1, $2, $3, $4)";
+pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 WHERE id = $1";
+
+/// Stores a new match.
+pub fn create_match<'a>(
+    client: &'a Client,
+    statement: &'a Statement,
+    id: &'a str,
+    invite: Option<&'a str>,
+    created_ms: i64,
+    setup: &'a str,
+) -> BoxFuture<'a, Result<u64, Error>> {
+    async move {
+        client
+            .execute(statement, &[&id, &invite, &created_ms, &setup])
+            .await
+    }
+    .boxed()
+}
+
+/// Appends event `v` of match `match_id`; a version stored before is refused.
+pub fn append_event<'a>(
+    client: &'a Client,
+    statement: &'a Statement,
+    match_id: &'a str,
+    v: u64,
+    at_ms: i64,
+    body: &'a str,
+) -> BoxFuture<'a, Result<u64, Error>> {
+    async move {
+        client
+            .execute(statement, &[&match_id, &(v as i64), &at_ms, &body])
+            .await
+    }
+    .boxed()
+}
+
+/// Marks match `match_id` finished with its result and PDN.
+pub fn finish<'a>(
+    client: &'a Client,
+    statement: &'a Statement,
+    match_id: &'a str,
+    result: &'a str,
+    pdn: &'a str,
+) -> BoxFuture<'a, Result<u64, Error>> {
+    async move { client.execute(statement, &[&match_id, &result, &pdn]).await }.boxed()
+}
+
+/// Every unfinished match, oldest first, with its events in order.
+pub async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Error> {
+    let rows = client
+        .query(
+            "SELECT id, invite, created_ms, setup FROM matches WHERE NOT finished \
+             ORDER BY created_ms, id",
+            &[],
+        )
+        .await?;
+    let mut matches: Vec<StoredMatch> = rows.iter().map(stored_match).collect();
+    let rows = client
+        .query(
+            "SELECT e.match_id, e.v, e.at_ms, e.body FROM events e \
+             JOIN matches m ON m.id = e.match_id WHERE NOT m.finished ORDER BY e.match_id, e.v",
+            &[],
+        )
+        .await?;
+    let mut events: HashMap<String, Vec<StoredEvent>> = HashMap::new();
+    for row in &rows {
+        events
+            .entry(row.get(0))
+            .or_default()
+            .push(stored_event(row, 1));
+    }
+    for m in &mut matches {
+        m.events = events.remove(&m.id).unwrap_or_default();
+    }
+    Ok(matches)
+}
+
+/// The PDN of finished match `id`.
+pub async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, Error> {
+    let statement = client
+        .prepare_cached("SELECT pdn FROM matches WHERE id = $1 AND finished")
+        .await?;
+    let row = client.query_opt(&statement, &[&id]).await?;
+    Ok(row.and_then(|row| row.get(0)))
+}
+
+/// A finished match whole, named by id or by a seat token.
+pub async fn finished_match(client: &Pooled, key: &MatchKey) -> Result<Option<StoredMatch>, Error> {
+    let id = match key {
+        MatchKey::Id(id) => id.clone(),
+        MatchKey::Token(token) => {
+            let by_token = client
+                .prepare_cached(
+                    "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",
+                )
+                .await?;
+            match client.query_opt(&by_token, &[token]).await? {
+                Some(row) => row.get(0),
+                None => return Ok(None),
+            }
+        }
+    };
+    let by_id = client
+        .prepare_cached(
+            "SELECT id, invite, created_ms, setup FROM matches WHERE id = $1 AND finished",
+        )
+        .await?;
+    let Some(row) = client.query_opt(&by_id, &[&id]).await? else {
+        return Ok(None);
+    };
+    let mut found = stored_match(&row);
+    let events = client
+        .prepare_cached("SELECT v, at_ms, body FROM events WHERE match_id = $1 ORDER BY v")
+        .await?;
+    found.events = client
+        .query(&events, &[&id])
+        .await?
+        .iter()
+        .map(|row| stored_event(row, 0))
+        .collect();
+    Ok(Some(found))
+}
+
+/// A match row (`id, invite, created_ms, setup`), its events still to read.
+fn stored_match(row: &Row) -> StoredMatch {
+    StoredMatch {
+        id: row.get(0),
+        invite: row.get(1),
+        created_ms: row.get(2),
+        setup: row.get(3),
+        events: Vec::new(),
+    }
+}
+
+/// An event from columns `v, at_ms, body` starting at `first`.
+fn stored_event(row: &Row, first: usize) -> StoredEvent {
+    StoredEvent {
+        v: row.get::<_, i64>(first) as u64,
+        at_ms: row.get(first + 1),
+        body: row.get(first + 2),
+    }
+}

@@ -1,0 +1,188 @@
+//! The PostgreSQL backend: one writer task with group commit on a connection of its own, and a
+//! pool of connections for reads.
+//!
+//! The writer ([`writer`]) keeps the promises of [`crate::storage`] as SQLite's thread does: a
+//! group of requests is one transaction, each request in its own savepoint, and every request
+//! is answered only after `COMMIT` returned with `synchronous_commit` on (the WAL is flushed
+//! on the database server). Statements of a group are pipelined: one round trip per group, not
+//! per statement. When PostgreSQL is unreachable or restarting, requests are answered at once
+//! with [`StorageError::Unavailable`] — nothing is acknowledged that is not stored — while the
+//! writer reconnects with backoff; play resumes when it is back, without a restart.
+//! [`schema`] creates and migrates the tables; [`matches`] and [`archive`] hold the SQL.
+
+mod archive;
+mod matches;
+mod schema;
+mod writer;
+
+use std::time::Duration;
+
+use boardcast_protocol::LeaderboardEntry;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::NoTls;
+
+pub use schema::VERSION as SCHEMA_VERSION;
+
+use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
+
+/// How many read connections the pool holds at most.
+const READ_CONNECTIONS: usize = 8;
+/// How long a connection attempt or a wait for a pooled connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A PostgreSQL store: the queue to its writer task and the read pool.
+#[derive(Debug)]
+pub struct Postgres {
+    tx: mpsc::Sender<writer::Request>,
+    pool: Pool,
+}
+
+impl Postgres {
+    /// Connects to `url` (`postgres://user:password@host:port/database`), creates or migrates
+    /// the tables, reads every unfinished match and starts the writer.
+    pub async fn connect(url: &str) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {
+        let mut config: tokio_postgres::Config = url.parse().map_err(|err| {
+            StorageError::Database(format!("{url_hint}: {err}", url_hint = redact(url)))
+        })?;
+        config.connect_timeout(CONNECT_TIMEOUT);
+        config.application_name("boardcast-server");
+        let mut client = writer::connect_client(&config).await?;
+        schema::migrate(&mut client).await?;
+        let recovered = matches::unfinished(&client)
+            .await
+            .map_err(StorageError::from)?;
+        let link = writer::Link::prepare(client).await?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(READ_CONNECTIONS)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(CONNECT_TIMEOUT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|err| StorageError::Database(err.to_string()))?;
+        let tx = writer::start(config, link);
+        Ok((Postgres { tx, pool }, recovered))
+    }
+
+    /// A read connection from the pool.
+    async fn client(&self) -> Result<deadpool_postgres::Client, StorageError> {
+        self.pool.get().await.map_err(|err| match err {
+            PoolError::Backend(err) => StorageError::from(err),
+            other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
+        })
+    }
+}
+
+impl Store for Postgres {
+    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
+        async move {
+            let (done, answer) = oneshot::channel();
+            self.tx
+                .send(writer::Request::Commit { writes, done })
+                .await
+                .map_err(|_| StorageError::Closed)?;
+            answer.await.map_err(|_| StorageError::Closed)?
+        }
+        .boxed()
+    }
+
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
+        async move { Ok(matches::unfinished(&*self.client().await?).await?) }.boxed()
+    }
+
+    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
+        async move { Ok(matches::finished_pdn(&self.client().await?, &id).await?) }.boxed()
+    }
+
+    fn finished_match(
+        &self,
+        key: MatchKey,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
+        async move { Ok(matches::finished_match(&self.client().await?, &key).await?) }.boxed()
+    }
+
+    fn leaderboard(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>> {
+        async move { Ok(archive::leaderboard(&self.client().await?, limit).await?) }.boxed()
+    }
+
+    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>> {
+        async move { Ok(archive::archived_game(&self.client().await?, id).await?) }.boxed()
+    }
+
+    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        async move { Ok(archive::next_game_id(&self.client().await?).await?) }.boxed()
+    }
+
+    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        async move { Ok(archive::next_run(&mut self.client().await?).await?) }.boxed()
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        async move {
+            let (done, finished) = oneshot::channel();
+            if self.tx.send(writer::Request::Close { done }).await.is_ok() {
+                let _ = finished.await;
+            }
+            self.pool.close();
+        }
+        .boxed()
+    }
+}
+
+impl From<tokio_postgres::Error> for StorageError {
+    fn from(err: tokio_postgres::Error) -> StorageError {
+        if lost(&err) {
+            StorageError::Unavailable(format!("PostgreSQL: {}", describe(&err)))
+        } else {
+            StorageError::Database(describe(&err))
+        }
+    }
+}
+
+/// Whether `err` means the connection (or the server) is gone or refusing work for now, as
+/// opposed to this statement being refused: such a request may succeed after a reconnect.
+fn lost(err: &tokio_postgres::Error) -> bool {
+    if err.is_closed() {
+        return true;
+    }
+    match err.code() {
+        // Connection exception, insufficient resources, operator intervention (shutdown,
+        // cannot connect now), system error.
+        Some(code) => matches!(&code.code()[..2], "08" | "53" | "57" | "58"),
+        // No SQLSTATE: the socket failed, timed out, or could not connect.
+        None => err.as_db_error().is_none(),
+    }
+}
+
+/// The error with its cause: tokio-postgres prints only the kind ("db error") on its own.
+fn describe(err: &tokio_postgres::Error) -> String {
+    match std::error::Error::source(err) {
+        Some(cause) => format!("{err}: {cause}"),
+        None => err.to_string(),
+    }
+}
+
+/// `url` without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user_info = &url[scheme + 3..at];
+            let user = user_info.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}

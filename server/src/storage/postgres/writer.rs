@@ -1,0 +1,318 @@
+//! The PostgreSQL writer task: group commit on one connection, pipelined, with reconnects.
+//!
+//! A group is first sent whole, pipelined (`BEGIN`, every statement, `COMMIT`): one round trip
+//! when nothing is refused, which is nearly always. If any statement fails, PostgreSQL aborts
+//! the transaction and the `COMMIT` rolls it back, so nothing of the group is stored; the
+//! group is then written again one request at a time, each in its own savepoint, so only the
+//! refused request fails. Every answer is sent after `COMMIT` returned.
+//!
+//! When the connection is lost, every waiting request is answered
+//! [`StorageError::Unavailable`], and so is every new one at once, until a reconnect (with
+//! backoff from [`MIN_BACKOFF`] to [`MAX_BACKOFF`]) succeeds.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{Client, Config, NoTls};
+
+use super::{archive, describe, lost, matches};
+use crate::storage::{StorageError, Write};
+
+/// How many requests may wait for the writer before callers wait for room.
+const QUEUE: usize = 4096;
+/// The most requests grouped into one transaction.
+const MAX_GROUP: usize = 512;
+/// The longest a group may take before the connection is taken for lost.
+const GROUP_TIMEOUT: Duration = Duration::from_secs(10);
+/// The first wait before reconnecting, doubled after every failed attempt…
+const MIN_BACKOFF: Duration = Duration::from_millis(100);
+/// …up to this.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+#[derive(Debug)]
+pub enum Request {
+    Commit {
+        writes: Vec<Write>,
+        done: oneshot::Sender<Result<(), StorageError>>,
+    },
+    /// Commit everything before this, stop.
+    Close { done: oneshot::Sender<()> },
+}
+
+/// The writer's connection with its prepared statements.
+pub struct Link {
+    client: Client,
+    create_match: tokio_postgres::Statement,
+    append_event: tokio_postgres::Statement,
+    finish: tokio_postgres::Statement,
+    archive: archive::Statements,
+}
+
+impl Link {
+    /// Prepares the writer's statements on `client` (the tables must exist).
+    pub async fn prepare(client: Client) -> Result<Link, StorageError> {
+        let (create_match, append_event, finish, started, finished, score) = tokio::try_join!(
+            client.prepare(matches::CREATE_MATCH),
+            client.prepare(matches::APPEND_EVENT),
+            client.prepare(matches::FINISH),
+            client.prepare(archive::GAME_STARTED),
+            client.prepare(archive::GAME_FINISHED),
+            client.prepare(archive::SCORE),
+        )?;
+        Ok(Link {
+            client,
+            create_match,
+            append_event,
+            finish,
+            archive: archive::Statements {
+                started,
+                finished,
+                score,
+            },
+        })
+    }
+
+    /// The pipelined statements that apply `writes`.
+    fn apply<'a>(
+        &'a self,
+        writes: &'a [Write],
+    ) -> impl Iterator<Item = futures_util::future::BoxFuture<'a, Result<u64, tokio_postgres::Error>>>
+    {
+        writes.iter().map(move |write| match write {
+            Write::CreateMatch {
+                id,
+                invite,
+                created_ms,
+                setup,
+            } => matches::create_match(
+                &self.client,
+                &self.create_match,
+                id,
+                invite.as_deref(),
+                *created_ms,
+                setup,
+            ),
+            Write::Event {
+                match_id,
+                v,
+                at_ms,
+                body,
+            } => {
+                matches::append_event(&self.client, &self.append_event, match_id, *v, *at_ms, body)
+            }
+            Write::Finish {
+                match_id,
+                result,
+                pdn,
+            } => matches::finish(&self.client, &self.finish, match_id, result, pdn),
+            Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
+        })
+    }
+}
+
+/// Opens a connection whose commits wait for the WAL flush (`synchronous_commit` on, whatever
+/// the server's default), its I/O driven by a task of its own.
+pub async fn connect_client(config: &Config) -> Result<Client, StorageError> {
+    let (client, connection) = config.connect(NoTls).await?;
+    tokio::spawn(async move {
+        if let Err(err) = connection.await {
+            tracing::warn!(err = %describe(&err), "PostgreSQL connection ended");
+        }
+    });
+    client.batch_execute("SET synchronous_commit TO on").await?;
+    Ok(client)
+}
+
+/// Starts the writer task on `link`; returns its queue.
+pub fn start(config: Config, link: Link) -> mpsc::Sender<Request> {
+    let (tx, rx) = mpsc::channel(QUEUE);
+    tokio::spawn(writer_loop(config, link, rx));
+    tx
+}
+
+/// A commit request waiting in a group.
+struct Pending {
+    writes: Vec<Write>,
+    done: oneshot::Sender<Result<(), StorageError>>,
+}
+
+type Reconnect = Pin<Box<dyn Future<Output = Result<Link, StorageError>> + Send>>;
+
+/// Waits `delay`, then connects and prepares.
+fn reconnect_after(config: Config, delay: Duration) -> Reconnect {
+    Box::pin(async move {
+        tokio::time::sleep(delay).await;
+        Link::prepare(connect_client(&config).await?).await
+    })
+}
+
+async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>) {
+    let mut link = Some(link);
+    let mut reconnect: Option<Reconnect> = None;
+    let mut backoff = MIN_BACKOFF;
+    let mut group: Vec<Pending> = Vec::with_capacity(MAX_GROUP);
+    let mut closing = None;
+    while closing.is_none() {
+        let first = match reconnect.as_mut() {
+            Some(attempt) => tokio::select! {
+                request = rx.recv() => request,
+                connected = attempt => {
+                    reconnect = None;
+                    match connected {
+                        Ok(new) => {
+                            tracing::info!("PostgreSQL is back: storage writes resume");
+                            link = Some(new);
+                            backoff = MIN_BACKOFF;
+                        }
+                        Err(err) => {
+                            tracing::warn!(%err, retry_in = ?backoff, "PostgreSQL still unavailable");
+                            reconnect = Some(reconnect_after(config.clone(), backoff));
+                            backoff = (backoff * 2).min(MAX_BACKOFF);
+                        }
+                    }
+                    continue;
+                }
+            },
+            None => rx.recv().await,
+        };
+        let Some(first) = first else { break };
+        let mut next = Some(first);
+        while let Some(request) = next.take() {
+            match request {
+                Request::Commit { writes, done } => group.push(Pending { writes, done }),
+                Request::Close { done } => {
+                    closing = Some(done);
+                    break;
+                }
+            }
+            if group.len() < MAX_GROUP {
+                next = rx.try_recv().ok();
+            }
+        }
+        if link.as_ref().is_some_and(|link| link.client.is_closed()) {
+            link = None;
+        }
+        let outcomes = match &link {
+            Some(live) => {
+                let started = std::time::Instant::now();
+                let written = tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group))
+                    .await
+                    .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
+                crate::telemetry::committed(group.len(), started.elapsed());
+                written
+            }
+            None => Err("PostgreSQL is unreachable; reconnecting".to_owned()),
+        };
+        let outcomes = match outcomes {
+            Ok(outcomes) => outcomes,
+            Err(why) => {
+                if link.take().is_some() {
+                    tracing::error!(%why, "PostgreSQL connection lost; reconnecting");
+                }
+                if reconnect.is_none() {
+                    reconnect = Some(reconnect_after(config.clone(), Duration::ZERO));
+                    backoff = MIN_BACKOFF;
+                }
+                (0..group.len())
+                    .map(|_| {
+                        Err(StorageError::Unavailable(format!(
+                            "{why}: nothing was stored"
+                        )))
+                    })
+                    .collect()
+            }
+        };
+        for (pending, outcome) in group.drain(..).zip(outcomes) {
+            let _ = pending.done.send(outcome);
+        }
+    }
+    drop(link);
+    tracing::debug!("PostgreSQL storage writer stopped");
+    if let Some(done) = closing {
+        let _ = done.send(());
+    }
+}
+
+/// Writes a group in one transaction; returns each request's outcome, or why the connection
+/// is to be taken for lost (then nothing of the group is known to be stored).
+async fn write_group(
+    link: &Link,
+    group: &[Pending],
+) -> Result<Vec<Result<(), StorageError>>, String> {
+    if group.is_empty() {
+        return Ok(Vec::new());
+    }
+    let client = &link.client;
+    // The fast path: the whole group in one pipeline.
+    let mut pipeline = vec![begin(client)];
+    pipeline.extend(group.iter().flat_map(|request| link.apply(&request.writes)));
+    pipeline.push(commit(client));
+    let results = join_all(pipeline).await;
+    let Some(err) = results.into_iter().find_map(Result::err) else {
+        return Ok(group.iter().map(|_| Ok(())).collect());
+    };
+    if lost(&err) {
+        return Err(describe(&err));
+    }
+    // Something was refused and nothing was stored: once more, one savepoint per request.
+    let step = |result: Result<(), tokio_postgres::Error>| match result {
+        Err(err) if lost(&err) => Err(describe(&err)),
+        other => Ok(other),
+    };
+    // The pipeline's COMMIT has already rolled the aborted transaction back; this makes sure.
+    let _ = step(client.batch_execute("ROLLBACK").await)?;
+    step(client.batch_execute("BEGIN").await)?.map_err(|err| describe(&err))?;
+    let mut outcomes = Vec::with_capacity(group.len());
+    for request in group {
+        let mut statements = vec![savepoint(client)];
+        statements.extend(link.apply(&request.writes));
+        let refused = join_all(statements).await.into_iter().find_map(Result::err);
+        let outcome = match refused {
+            None => step(client.batch_execute("RELEASE SAVEPOINT request").await)?,
+            Some(err) if lost(&err) => return Err(describe(&err)),
+            Some(err) => {
+                step(client.batch_execute("ROLLBACK TO SAVEPOINT request").await)?
+                    .map_err(|err| describe(&err))?;
+                Err(err)
+            }
+        };
+        outcomes.push(outcome.map_err(|err| {
+            let err = describe(&err);
+            tracing::error!(%err, "storage write refused");
+            StorageError::Refused(err)
+        }));
+    }
+    match step(client.batch_execute("COMMIT").await)? {
+        Ok(()) => Ok(outcomes),
+        Err(err) => {
+            let err = describe(&err);
+            tracing::error!(%err, "storage commit failed");
+            Ok(group
+                .iter()
+                .map(|_| Err(StorageError::Refused(err.clone())))
+                .collect())
+        }
+    }
+}
+
+type Step<'a> = futures_util::future::BoxFuture<'a, Result<u64, tokio_postgres::Error>>;
+
+fn begin(client: &Client) -> Step<'_> {
+    simple(client, "BEGIN")
+}
+
+fn commit(client: &Client) -> Step<'_> {
+    simple(client, "COMMIT")
+}
+
+fn savepoint(client: &Client) -> Step<'_> {
+    simple(client, "SAVEPOINT request")
+}
+
+fn simple<'a>(client: &'a Client, sql: &'static str) -> Step<'a> {
+    use futures_util::FutureExt;
+    async move { client.batch_execute(sql).await.map(|()| 0) }.boxed()
+}
