@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use boardcast_protocol::{EngineGameView, EngineResult, GameHeader, Side, StartEngineGame};
-use minitchess::{Color, Engine, Game, LAST_PLY, Puzzle, RandomSource, Serial};
+use minitchess::{Engine, Game, LAST_PLY, Puzzle, RandomSource, Serial};
 
 /// Everything that decides an engine game and how it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,14 +67,6 @@ impl GameSpec {
             reveal_from_ply: 0,
             ply_interval,
         }
-    }
-}
-
-/// The result as the wire shows it.
-pub fn side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
     }
 }
 
@@ -164,7 +156,7 @@ impl RevealedGame {
 
     /// The side whose move is revealed next.
     pub fn side_to_move(&self) -> Side {
-        side(self.game.side_to_move())
+        self.game.side_to_move().into()
     }
 
     /// Plays and reveals the next ply; `None` once the game is over.
@@ -196,7 +188,7 @@ impl RevealedGame {
     /// The result once the game is over.
     pub fn result(&self) -> Option<EngineResult> {
         self.game.outcome().map(|outcome| EngineResult {
-            winner: outcome.winner.map(side),
+            winner: outcome.winner.map(Side::from),
             reason: outcome.reason.to_string(),
         })
     }

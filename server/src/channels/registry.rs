@@ -10,9 +10,9 @@ use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame
 use tokio::sync::mpsc;
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program};
-use crate::refusal::Refusal;
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
+use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
 
 /// How the channels run.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
+    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -52,11 +52,11 @@ pub struct Settings {
 /// The seats a following connection holds (both when someone plays themselves); none for a
 /// watcher.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Seats([bool; 2]);
+struct Seats(BySide<bool>);
 
 impl Seats {
     fn holds(&self, side: Side) -> bool {
-        self.0[side as usize]
+        self.0[side]
     }
 }
 
@@ -582,7 +582,7 @@ impl Actor {
             .get(outbox.id())
             .map_or(Seats::default(), |sub| sub.role);
         if let Some(side) = seat {
-            seats.0[side as usize] = true;
+            seats.0[side] = true;
         }
         let newcomer = outbox.clone();
         self.fanout.insert(outbox, seats);

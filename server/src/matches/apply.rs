@@ -4,30 +4,30 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{MatchEvent, MatchPhase, MatchResult, Side};
+use boardcast_protocol::{BySide, MatchEvent, MatchPhase, MatchResult, Side};
 use frisian::{MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
 use super::record::Record;
-use super::state::{MatchState, SeatHolder, idx};
+use super::state::{MatchState, SeatHolder};
 use super::view::{king_counters, legal_moves};
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
 #[derive(Debug)]
 pub struct Savepoint {
     v: u64,
-    seats: [Option<SeatHolder>; 2],
+    seats: BySide<Option<SeatHolder>>,
     position: Position,
     moves: usize,
     played: usize,
-    carried_out: [usize; 2],
+    carried_out: BySide<usize>,
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
     rematch: Option<String>,
     result: Option<MatchResult>,
-    claim_at: [Option<Instant>; 2],
+    claim_at: BySide<Option<Instant>>,
     started_ms: Option<i64>,
     first_move_since: Option<Instant>,
 }
@@ -42,7 +42,7 @@ impl MatchState {
                     .token
                     .clone()
                     .ok_or("a joined player without a seat token")?;
-                self.seats[idx(joined.side)] = Some(SeatHolder {
+                self.seats[joined.side] = Some(SeatHolder {
                     token,
                     name: joined.name.clone(),
                 });
@@ -74,16 +74,16 @@ impl MatchState {
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
             MatchEvent::PlayerLeft(absence) => {
-                self.claim_at[idx(absence.side)] =
+                self.claim_at[absence.side] =
                     Some(now + Duration::from_millis(absence.claim_in_ms));
             }
-            MatchEvent::PlayerReturned(side) => self.claim_at[idx(*side)] = None,
+            MatchEvent::PlayerReturned(side) => self.claim_at[*side] = None,
             MatchEvent::Ended(result) => {
                 if let Some(clock) = &mut self.clock {
                     clock.stop(now);
                 }
                 self.draw_offer = None;
-                self.claim_at = [None, None];
+                self.claim_at = BySide::default();
                 self.first_move_since = None;
                 self.result = Some(result.clone());
             }
@@ -95,7 +95,7 @@ impl MatchState {
             }
         }
         if let Some((side, ack)) = record.ack {
-            let carried_out = &mut self.carried_out[idx(side)];
+            let carried_out = &mut self.carried_out[side];
             if carried_out.last().is_none_or(|&last| ack > last) {
                 carried_out.push(ack);
             }
@@ -107,7 +107,7 @@ impl MatchState {
     /// Notes when the match started, from the time (`at_ms`) of the event that took the
     /// second seat.
     fn stamp(&mut self, at_ms: i64) {
-        if self.started_ms.is_none() && self.seats.iter().all(Option::is_some) {
+        if self.started_ms.is_none() && self.seats.all(Option::is_some) {
             self.started_ms = Some(at_ms);
         }
     }
@@ -173,7 +173,7 @@ impl MatchState {
             position: *position,
             moves: moves.len(),
             played: played.len(),
-            carried_out: carried_out.each_ref().map(Vec::len),
+            carried_out: carried_out.as_ref().map(Vec::len),
             clock: clock.clone(),
             draw_offer: *draw_offer,
             rematch_offer: *rematch_offer,
@@ -208,9 +208,8 @@ impl MatchState {
         self.position = position;
         self.moves.truncate(moves);
         self.played.truncate(played);
-        for (ids, len) in self.carried_out.iter_mut().zip(carried_out) {
-            ids.truncate(len);
-        }
+        self.carried_out.white.truncate(carried_out.white);
+        self.carried_out.black.truncate(carried_out.black);
         self.clock = clock;
         self.draw_offer = draw_offer;
         self.rematch_offer = rematch_offer;
@@ -267,10 +266,10 @@ mod tests {
             assert_eq!(&back, record);
         }
         assert_eq!(
-            replayed.snapshot(now, [false, false]),
-            live.snapshot(now, [false, false])
+            replayed.snapshot(now, BySide::default()),
+            live.snapshot(now, BySide::default())
         );
-        assert_eq!(replayed.carried_out, [vec![1, 2], vec![1, 2]]);
+        assert_eq!(replayed.carried_out, BySide::new(vec![1, 2], vec![1, 2]));
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
     }
 
@@ -279,7 +278,7 @@ mod tests {
         let now = Instant::now();
         let mut state = playing(now);
         carry_out(&mut state, Side::White, 1, Action::OfferDraw, now);
-        let before = state.snapshot(now, [true, true]);
+        let before = state.snapshot(now, BySide::new(true, true));
         let savepoint = state.savepoint();
         let Ok(Decision::Events(records)) =
             state.decide(Side::White, 2, &Action::Move(vec![32, 28]), now)
@@ -293,10 +292,10 @@ mod tests {
         carry_out(&mut state, Side::Black, 1, Action::Resign, now);
         assert!(state.result().is_some());
         state.restore(savepoint);
-        assert_eq!(state.snapshot(now, [true, true]), before);
+        assert_eq!(state.snapshot(now, BySide::new(true, true)), before);
         assert_eq!(
             (state.carried_out.clone(), state.played.len()),
-            ([vec![1], vec![]], 0)
+            (BySide::new(vec![1], vec![]), 0)
         );
     }
 }

@@ -12,7 +12,7 @@ use frisian::{MoveList, Outcome, Square};
 
 use super::clock::Flagged;
 use super::record::Record;
-use super::state::{MatchState, idx, side_of};
+use super::state::MatchState;
 use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};
 use crate::refusal::Refusal;
 
@@ -62,7 +62,7 @@ pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, Refusal> {
 pub fn rules_result(outcome: Outcome) -> MatchResult {
     match outcome {
         Outcome::Decisive { winner, .. } => MatchResult {
-            winner: Some(side_of(winner)),
+            winner: Some(winner.into()),
             reason: EndReason::NoLegalMove,
             detail: outcome.to_string(),
         },
@@ -103,7 +103,7 @@ impl MatchState {
         if now < deadline {
             return None;
         }
-        let late = side_of(self.position.turn());
+        let late = Side::from(self.position.turn());
         Some(Record::ended(
             None,
             EndReason::Aborted,
@@ -138,7 +138,7 @@ impl MatchState {
         action: &Action,
         now: Instant,
     ) -> Result<Decision, Refusal> {
-        let carried_out = &self.carried_out[idx(side)];
+        let carried_out = &self.carried_out[side];
         if let Some(&last) = carried_out.last()
             && ack <= last
         {
@@ -238,7 +238,7 @@ impl MatchState {
             }
             Action::Claim(kind) => {
                 playing()?;
-                match self.claim_at[idx(opponent)] {
+                match self.claim_at[opponent] {
                     None => {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
@@ -330,7 +330,7 @@ impl MatchState {
     }
 
     fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
-        if side_of(self.position.turn()) != side {
+        if Side::from(self.position.turn()) != side {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
                 format!("not your turn: {} to move", side.opposite()),
