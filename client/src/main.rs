@@ -34,6 +34,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        result white wins: black has no legal move | draw offered white | rematch started m124
        left black | returned black | error not_your_turn: not your turn | info ...
        seek ID HOST TIME free SIDE | live ID WHITE BLACK TIME plies N watchers N
+       (a seat an engine plays shows its name as BOT NAME: joined black BOT scan)
        channel tv1 SERIAL L4 K7 watchers N | lobby end
        game tv1 42 CH3SS5 L4 K7 move 3 | revealed tv1 b1-c3 ... | ply tv1 4 b1-c3
        predicted tv1 4 b1-c3 correct|wrong actual b1-c3 score 3 strikes 1

@@ -106,10 +106,12 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         white: Some(PlayerInfo {
             name: "alice".into(),
             connected: true,
+            bot: false,
         }),
         black: black.map(|name| PlayerInfo {
             name: name.into(),
             connected: true,
+            bot: false,
         }),
         time_control: Some("5+3".parse().unwrap()),
         public: false,
@@ -197,6 +199,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
     let joined = PlayerJoined {
         side: Side::Black,
         name: "bob".into(),
+        bot: false,
     };
     send(&mut socket, event(2, MatchEvent::PlayerJoined(joined))).await;
     let resume = receive(&mut socket).await;

@@ -67,6 +67,11 @@ pub struct Hello {
     pub client: String,
     /// The display name shown to opponents, watchers and on the leaderboard.
     pub name: String,
+    /// True when a program, not a person, plays the seats this connection takes (an engine
+    /// bridge); every seat it creates or joins is then shown as a bot's. People's clients
+    /// leave it false. Read as false when absent.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,6 +15,13 @@ pub struct MatchSummary {
     /// Plies played so far.
     pub plies: u32,
     pub watchers: u32,
+    /// Whether White's seat is played by a program ([`PlayerInfo::bot`]). Read as false when
+    /// absent, so JSON from an older server still decodes.
+    #[serde(default)]
+    pub white_bot: bool,
+    /// Whether Black's seat is played by a program.
+    #[serde(default)]
+    pub black_bot: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,6 +39,11 @@ pub struct PlayerInfo {
     pub name: String,
     /// Whether a connection currently holds this seat.
     pub connected: bool,
+    /// Whether a program (an engine through `boardcast engine`) plays this seat, as the
+    /// connection that took it declared in its [`crate::Hello`]; shown so people know whom they
+    /// play. Read as false when absent.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// Both clocks at one moment. `running` is the side whose time is going down; remaining times
@@ -179,6 +191,10 @@ pub enum MatchEvent {
 pub struct PlayerJoined {
     pub side: Side,
     pub name: String,
+    /// Whether a program plays this seat ([`PlayerInfo::bot`]); read as false when absent, so
+    /// events stored before the field existed replay as people's seats.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

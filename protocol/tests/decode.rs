@@ -89,6 +89,41 @@ fn json_reads_left_out_optionals_and_ignores_unknown_fields() {
 }
 
 #[test]
+fn json_without_the_bot_flags_reads_as_people() {
+    // Clients and servers from before the flags existed leave them out.
+    let hello = json_client(
+        r#"{"id":1,"msg":{"hello":{"protocol":1,"client":"old/0.1","name":"Sietske"}}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        hello.msg,
+        ClientMessage::Hello(Hello {
+            protocol: 1,
+            client: "old/0.1".into(),
+            name: "Sietske".into(),
+            bot: false,
+        })
+    );
+    let joined = Encoding::Json
+        .decode_server(FrameRef::Text(
+            br#"{"match_event":{"match_id":"m1","v":2,"event":{"player_joined":{"side":"black","name":"Wytze"}}}}"#,
+        ))
+        .unwrap();
+    assert_eq!(
+        joined,
+        ServerMessage::MatchEvent(MatchEventMsg {
+            match_id: "m1".into(),
+            v: 2,
+            event: MatchEvent::PlayerJoined(PlayerJoined {
+                side: Side::Black,
+                name: "Wytze".into(),
+                bot: false,
+            }),
+        })
+    );
+}
+
+#[test]
 fn unknown_postcard_message_types_are_named_by_index() {
     let known = variant_names::<ClientMessage>().len() as u8;
     // id 1, then a variant index one past the last.
@@ -231,6 +266,7 @@ fn out_of_range_fields_are_invalid() {
             protocol: 1,
             client: client.into(),
             name: name.into(),
+            bot: false,
         })
     };
     let create = |initial_ms, increment_ms| {

@@ -243,6 +243,17 @@ fn cases() -> Vec<Case> {
                 protocol: PROTOCOL_VERSION,
                 client: "boardcast-cli/0.1.0".into(),
                 name: "Sietske".into(),
+                bot: false,
+            }),
+        ),
+        client(
+            "hello.bot",
+            1,
+            ClientMessage::Hello(Hello {
+                protocol: PROTOCOL_VERSION,
+                client: "boardcast-engine/0.1.0".into(),
+                name: "Scan 3.1".into(),
+                bot: true,
             }),
         ),
         client("ping", 2, ClientMessage::Ping(Ping { nonce: 42 })),
@@ -419,11 +430,13 @@ fn cases() -> Vec<Case> {
                 seeks: vec![MatchSummary {
                     match_id: "m3Vd8Rt1".into(),
                     white: None,
-                    black: Some("Hylke".into()),
+                    black: Some("Scan 3.1".into()),
                     time_control: timed(),
                     phase: MatchPhase::Waiting,
                     plies: 0,
                     watchers: 0,
+                    white_bot: false,
+                    black_bot: true,
                 }],
                 live: vec![MatchSummary {
                     match_id: MATCH.into(),
@@ -433,6 +446,8 @@ fn cases() -> Vec<Case> {
                     phase: MatchPhase::Playing,
                     plies: 23,
                     watchers: 4,
+                    white_bot: false,
+                    black_bot: false,
                 }],
                 channels: vec![
                     ChannelSummary {
@@ -465,8 +480,8 @@ fn cases() -> Vec<Case> {
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
                 v: 2,
-                white: Some(PlayerInfo { name: "Sietske".into(), connected: true }),
-                black: Some(PlayerInfo { name: "Wytze".into(), connected: true }),
+                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false }),
+                black: Some(PlayerInfo { name: "Wytze".into(), connected: true, bot: false }),
                 time_control: timed(),
                 public: true,
                 phase: MatchPhase::Playing,
@@ -489,8 +504,8 @@ fn cases() -> Vec<Case> {
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
                 v: 6,
-                white: Some(PlayerInfo { name: "Sietske".into(), connected: true }),
-                black: Some(PlayerInfo { name: "Wytze".into(), connected: false }),
+                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false }),
+                black: Some(PlayerInfo { name: "Wytze".into(), connected: false, bot: false }),
                 time_control: None,
                 public: false,
                 phase: MatchPhase::Finished,
@@ -523,7 +538,20 @@ fn cases() -> Vec<Case> {
         match_event(
             "player_joined",
             2,
-            MatchEvent::PlayerJoined(PlayerJoined { side: Side::Black, name: "Wytze".into() }),
+            MatchEvent::PlayerJoined(PlayerJoined {
+                side: Side::Black,
+                name: "Wytze".into(),
+                bot: false,
+            }),
+        ),
+        match_event(
+            "player_joined.bot",
+            2,
+            MatchEvent::PlayerJoined(PlayerJoined {
+                side: Side::Black,
+                name: "Scan 3.1".into(),
+                bot: true,
+            }),
         ),
         match_event(
             "moved",
@@ -799,6 +827,7 @@ fn exchanges() -> Vec<Case> {
                 white: Some(PlayerInfo {
                     name: "Sietske".into(),
                     connected: true,
+                    bot: false,
                 }),
                 black: None,
                 time_control: timed(),
@@ -829,6 +858,7 @@ fn exchanges() -> Vec<Case> {
                 protocol: PROTOCOL_VERSION,
                 client: "bot.py".into(),
                 name: "Wytze".into(),
+                bot: false,
             }),
         ),
         client(
@@ -854,10 +884,12 @@ fn exchanges() -> Vec<Case> {
                 white: Some(PlayerInfo {
                     name: "Sietske".into(),
                     connected: true,
+                    bot: false,
                 }),
                 black: Some(PlayerInfo {
                     name: "Wytze".into(),
                     connected: true,
+                    bot: false,
                 }),
                 time_control: timed(),
                 public: false,

@@ -89,13 +89,14 @@ prop_compose! {
 
 fn client_message() -> impl Strategy<Value = ClientMessage> {
     prop_oneof![
-        (any::<u32>(), text(), text()).prop_map(|(protocol, client, name)| ClientMessage::Hello(
-            Hello {
+        (any::<u32>(), text(), text(), any::<bool>()).prop_map(|(protocol, client, name, bot)| {
+            ClientMessage::Hello(Hello {
                 protocol,
                 client,
-                name
-            }
-        )),
+                name,
+                bot,
+            })
+        }),
         any::<u64>().prop_map(|nonce| ClientMessage::Ping(Ping { nonce })),
         Just(ClientMessage::ListLobby),
         (
@@ -227,8 +228,8 @@ prop_compose! {
 }
 
 prop_compose! {
-    fn player()(name in text(), connected in any::<bool>()) -> PlayerInfo {
-        PlayerInfo { name, connected }
+    fn player()(name in text(), connected in any::<bool>(), bot in any::<bool>()) -> PlayerInfo {
+        PlayerInfo { name, connected, bot }
     }
 }
 
@@ -256,8 +257,9 @@ prop_compose! {
 
 fn match_event() -> impl Strategy<Value = MatchEvent> {
     prop_oneof![
-        (side(), text())
-            .prop_map(|(side, name)| MatchEvent::PlayerJoined(PlayerJoined { side, name })),
+        (side(), text(), any::<bool>()).prop_map(|(side, name, bot)| MatchEvent::PlayerJoined(
+            PlayerJoined { side, name, bot }
+        )),
         (
             played_move(),
             text(),
@@ -357,8 +359,8 @@ fn channel_event() -> impl Strategy<Value = ChannelEvent> {
 prop_compose! {
     fn match_summary()(match_id in ident(), white in of(text()), black in of(text()),
                        time_control in of(time_control()), phase in phase(), plies in any::<u32>(),
-                       watchers in any::<u32>()) -> MatchSummary {
-        MatchSummary { match_id, white, black, time_control, phase, plies, watchers }
+                       watchers in any::<u32>(), white_bot in any::<bool>(), black_bot in any::<bool>()) -> MatchSummary {
+        MatchSummary { match_id, white, black, time_control, phase, plies, watchers, white_bot, black_bot }
     }
 }
 
@@ -639,7 +641,7 @@ proptest! {
             && !name.chars().any(char::is_control);
         let hello = ClientEnvelope {
             id: 1,
-            msg: ClientMessage::Hello(Hello { protocol: 1, client: "c".into(), name }),
+            msg: ClientMessage::Hello(Hello { protocol: 1, client: "c".into(), name, bot: false }),
         };
         prop_assert_eq!(hello.validate().is_ok(), name_ok);
         let code_ok = (1..=MAX_ID_BYTES).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_graphic());

@@ -14,7 +14,7 @@ use crate::app::App;
 use crate::channels::ChannelRequest;
 use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, Directory, MatchHandle};
+use crate::matches::{Action, Command, Directory, MatchHandle, Player};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
 use crate::refusal::Refusal;
@@ -41,7 +41,9 @@ pub struct Connection {
     app: App,
     outbox: Outbox,
     encoding: Encoding,
-    name: String,
+    /// Who this connection's seats are shown as: the `hello` name, and whether it said a
+    /// program plays.
+    player: Player,
     rate: RateLimit,
     idle: Idle,
     /// The client's address, as the per-address limits count it.
@@ -91,7 +93,7 @@ pub async fn run(
         app,
         outbox,
         encoding,
-        name: "anonymous".to_owned(),
+        player: Player::person("anonymous"),
         client,
         public_url,
         _places: places,
@@ -302,7 +304,10 @@ impl Connection {
                         ),
                     ))
                 } else {
-                    self.name = hello.name;
+                    self.player = Player {
+                        name: hello.name,
+                        bot: hello.bot,
+                    };
                     self.outbox.ack(id);
                     Ok(())
                 }
@@ -335,7 +340,7 @@ impl Connection {
                     Some(handle) => handle.try_send(Command::Join {
                         outbox,
                         id,
-                        name: self.name.clone(),
+                        player: self.player.clone(),
                         myself: matches!(join, JoinMatch::Myself(_)),
                     }),
                     None => Err(Refusal::new(
@@ -452,7 +457,7 @@ impl Connection {
             ClientMessage::Predict(predict) => {
                 let request = ChannelRequest::Predict {
                     predict,
-                    name: self.name.clone(),
+                    name: self.player.name.clone(),
                     client: self.client,
                 };
                 self.app.channels.handle(&outbox, id, request).await;
@@ -491,7 +496,7 @@ impl Connection {
             .hub
             .create_seek(
                 self.client,
-                &self.name,
+                &self.player,
                 create.time_control,
                 create.color,
                 create.public,

@@ -15,7 +15,7 @@ use rand::Rng;
 use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
 use crate::matches::directory::{Created, Directory, DirectoryFuture};
-use crate::matches::state::new_token;
+use crate::matches::state::{Player, new_token};
 use crate::matches::{MatchHandle, MatchState, Record, Setup};
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
@@ -102,7 +102,7 @@ impl Hub {
     pub async fn create_match(
         &self,
         setup: Setup,
-        players: &[(Side, String)],
+        players: &[(Side, Player)],
         arrivals_follow: bool,
     ) -> Result<Created, Refusal> {
         self.check_room()?;
@@ -120,9 +120,9 @@ impl Hub {
             setup: serde_json::to_string(&setup)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
         }];
-        for (side, name) in players {
+        for (side, player) in players {
             let token = new_token();
-            let record = Record::joined(*side, name, token.clone());
+            let record = Record::joined(*side, player, token.clone());
             let at_ms = now_ms();
             state
                 .apply_new(&record, now, at_ms)
@@ -170,7 +170,7 @@ impl Hub {
     pub async fn create_seek(
         &self,
         creator: ClientAddr,
-        name: &str,
+        player: &Player,
         time_control: Option<boardcast_protocol::TimeControl>,
         color: ColorChoice,
         public: bool,
@@ -193,7 +193,7 @@ impl Hub {
             start_fen: None,
         };
         let (handle, id, mut tokens) = self
-            .create_match(setup, &[(side, name.to_owned())], false)
+            .create_match(setup, &[(side, player.clone())], false)
             .await?;
         if let Some(entry) = self.index().matches.get_mut(&id) {
             entry.creator = Some(creator);
@@ -363,7 +363,7 @@ impl Directory for Hub {
     fn create_rematch(
         &self,
         setup: Setup,
-        players: Vec<(Side, String)>,
+        players: Vec<(Side, Player)>,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
         Box::pin(async move { self.create_match(setup, &players, true).await })
     }
@@ -421,7 +421,7 @@ mod tests {
         let (handle, _, token) = hub
             .create_seek(
                 crate::address::ClientAddr::of([127, 0, 0, 1].into()),
-                "alice",
+                &Player::person("alice"),
                 None,
                 ColorChoice::White,
                 false,

@@ -684,6 +684,89 @@ async fn lobby_lists_public_seeks_and_live_matches_and_joins_by_id() {
 }
 
 #[tokio::test]
+async fn an_engines_seats_are_marked_bot_everywhere_and_stay_so_after_a_restart() {
+    let (dir, db) = temp_db();
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db.clone())).await;
+    let mut engine = server.client("Scan").await;
+    let id = engine
+        .send(ClientMessage::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            client: "boardcast-engine".into(),
+            name: "Scan".into(),
+            bot: true,
+        }))
+        .await;
+    engine.expect_ack(id).await;
+    let seek = engine.create(None, ColorChoice::Black, true).await;
+
+    let mut person = server.client("Sietske").await;
+    person.send(ClientMessage::ListLobby).await;
+    let lobby = person
+        .recv_until(|m| match m {
+            ServerMessage::Lobby(l) => Some(l.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(lobby.seeks[0].black.as_deref(), Some("Scan"));
+    assert!(lobby.seeks[0].black_bot);
+    assert!(!lobby.seeks[0].white_bot);
+    let seat = person.join_code(&seek.invite_code).await;
+    assert_eq!(seat.side, Side::White);
+    // The engine learns that a person joined; the person's snapshot shows the bot.
+    let joined = engine
+        .event_until(|e| match e {
+            MatchEvent::PlayerJoined(j) => Some(j.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        joined,
+        PlayerJoined {
+            side: Side::White,
+            name: "Sietske".into(),
+            bot: false,
+        }
+    );
+    let watched = person.watch(&seek.match_id).await;
+    let players = |s: &MatchSnapshot| {
+        [&s.white, &s.black].map(|p| p.as_ref().map(|p| (p.name.clone(), p.bot)))
+    };
+    assert_eq!(
+        players(&watched),
+        [Some(("Sietske".into(), false)), Some(("Scan".into(), true))]
+    );
+    person.play(&seat, &[32, 28]).await;
+    drop((engine, person));
+    server.stop().await;
+
+    // Replayed from storage, the seat is still the engine's, for watchers and in the lobby.
+    let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
+    let mut watcher = server.client("Wytze").await;
+    let snapshot = watcher.watch(&seek.match_id).await;
+    assert_eq!(
+        players(&snapshot),
+        [Some(("Sietske".into(), false)), Some(("Scan".into(), true))]
+    );
+    watcher.send(ClientMessage::ListLobby).await;
+    let lobby = watcher
+        .recv_until(|m| match m {
+            ServerMessage::Lobby(l) => Some(l.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        lobby
+            .live
+            .iter()
+            .map(|s| (s.match_id.as_str(), s.white_bot, s.black_bot))
+            .collect::<Vec<_>>(),
+        [(seek.match_id.as_str(), false, true)]
+    );
+    server.stop().await;
+    drop(dir);
+}
+
+#[tokio::test]
 async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     let server = TestServer::start().await;
     let (mut white, ws, mut black, bs) = two_players(&server, None).await;

@@ -552,6 +552,7 @@ impl Client {
                 protocol: boardcast_protocol::PROTOCOL_VERSION,
                 client: "boardcast-tests".into(),
                 name: name.into(),
+                bot: false,
             }))
             .await?;
         self.expect_ack(id).await.map(|_| ())

@@ -62,6 +62,7 @@ async fn blank_and_invisible_names_are_refused_under_their_id() {
                 protocol: 1,
                 client: "contract".into(),
                 name: name.into(),
+                bot: false,
             }))
             .await
             .unwrap();

@@ -29,10 +29,10 @@ export function validName(name) {
   return n.length >= 1 && [...n].length <= 32 && !/[\u0000-\u001f\u007f]/.test(n) ? n : null;
 }
 
-/** `hello` with the stored name, if there is one. */
+/** `hello` with the stored name, if there is one. A person plays here: `bot` is always false. */
 export function hello(state) {
   const name = validName(state.name);
-  return name ? [request(state, 'hello', { hello: { protocol: 1, client: CLIENT, name } })] : [];
+  return name ? [request(state, 'hello', { hello: { protocol: 1, client: CLIENT, name, bot: false } })] : [];
 }
 
 /** Sets the display name (kept by main.js) and tells the server. */

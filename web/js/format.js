@@ -73,3 +73,15 @@ export const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));
 export function counted(n, noun) {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/**
+ * The players of a lobby line, white then black: `{name, bot}`, or `null` for a free seat.
+ * A server from before the `*_bot` flags leaves them out: people's seats.
+ */
+export function summaryPlayers(summary) {
+  return ['white', 'black'].map((side) =>
+    summary[side] == null ? null : { name: summary[side], bot: Boolean(summary[`${side}_bot`]) });
+}
+
+/** A player as plain text: `BOT Scan` for a seat a program plays (as lidraughts shows bots). */
+export const playerText = (p) => (p.bot ? `BOT ${p.name}` : p.name);

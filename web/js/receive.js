@@ -136,7 +136,7 @@ function matchEvent(state, { match_id, v, event }, now) {
   const body = typeof event === 'string' ? null : event[type];
   switch (type) {
     case 'player_joined':
-      m[body.side] = { name: body.name, connected: true };
+      m[body.side] = { name: body.name, connected: true, bot: Boolean(body.bot) };
       if (m.white && m.black && !m.result) {
         m.phase = 'playing';
         // player_joined carries no legal moves: a seated player asks for a snapshot.

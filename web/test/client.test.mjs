@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { initialState, parseRoute } from '../js/state.js';
 import { receive } from '../js/receive.js';
 import * as actions from '../js/actions.js';
+import { summaryPlayers, playerText } from '../js/format.js';
 
 const START = 'W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20:H0:F1:+0+0';
 const SEAT = { match_id: 'm1', token: 'st.secret', side: 'white', invite_code: 'ABCDEF' };
@@ -49,7 +50,7 @@ test('welcome resumes a held seat with the last version, a watcher watches', () 
   const state = initialState(parseRoute('/m/m1'), { name: 'Sietske', nextId: 7, seats: { m1: SEAT } });
   const out = sent(receive(state, { welcome: {} }, 0));
   assert.deepEqual(out, [
-    { id: 7, msg: { hello: { protocol: 1, client: 'boardcast-web/0.1.0', name: 'Sietske' } } },
+    { id: 7, msg: { hello: { protocol: 1, client: 'boardcast-web/0.1.0', name: 'Sietske', bot: false } } },
     { id: 8, msg: { resume: { token: 'st.secret', since_v: null } } },
   ]);
   const watcher = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
@@ -133,6 +134,22 @@ test('the second player joining makes the seated creator ask for a snapshot with
   const out = sent(receive(state, { match_event: { match_id: 'm1', v: 2, event: { player_joined: { side: 'black', name: 'B' } } } }, 0));
   assert.deepEqual(out[0].msg, { resume: { token: 'st.secret', since_v: null } });
   assert.equal(state.match.phase, 'playing');
+  assert.deepEqual(state.match.black, { name: 'B', connected: true, bot: false });
+});
+
+test('a seat a program plays is marked, from the join event and in lobby lines', () => {
+  const state = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
+  receive(state, { welcome: {} }, 0);
+  receive(state, { match_snapshot: snapshot({ v: 1, black: null, phase: 'waiting', legal_moves: [], clock: null }) }, 0);
+  receive(state, { match_event: { match_id: 'm1', v: 2, event: { player_joined: { side: 'black', name: 'Scan', bot: true } } } }, 0);
+  assert.deepEqual(state.match.black, { name: 'Scan', connected: true, bot: true });
+  assert.deepEqual(summaryPlayers({ white: 'Scan', black: null, white_bot: true, black_bot: false }), [
+    { name: 'Scan', bot: true }, null,
+  ]);
+  // A line from a server without the flags reads as people.
+  assert.deepEqual(summaryPlayers({ white: 'A', black: 'B' }), [{ name: 'A', bot: false }, { name: 'B', bot: false }]);
+  assert.equal(playerText({ name: 'Scan', bot: true }), 'BOT Scan');
+  assert.equal(playerText({ name: 'A', bot: false }), 'A');
 });
 
 test('a refusal shows the server reason and code', () => {

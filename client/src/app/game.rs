@@ -90,6 +90,7 @@ impl Game {
                 *self.player_mut(joined.side) = Some(PlayerInfo {
                     name: joined.name.clone(),
                     connected: true,
+                    bot: joined.bot,
                 });
                 if self.white.is_some() && self.black.is_some() && self.result.is_none() {
                     self.phase = MatchPhase::Playing;
@@ -265,10 +266,12 @@ pub(crate) mod tests {
             white: Some(PlayerInfo {
                 name: "alice".into(),
                 connected: true,
+                bot: false,
             }),
             black: Some(PlayerInfo {
                 name: "bob".into(),
                 connected: true,
+                bot: false,
             }),
             time_control: Some(TimeControl {
                 initial_ms: 300_000,

@@ -77,6 +77,9 @@ pub enum Link {
 
 pub struct App {
     pub name: String,
+    /// A program plays through this app (`boardcast engine`): `hello` says so, and the server
+    /// marks every seat it takes as a bot's. Never set for a person.
+    pub bot: bool,
     /// The server as the user named it: for the friend's join command, links and PDN URLs.
     pub address: Option<crate::address::ServerAddress>,
     /// The address the server says to give out (`welcome.public_url`: its `--public-url`, or
@@ -123,6 +126,7 @@ impl App {
     pub fn new(name: &str, intent: Option<Command>, first_id: u64) -> App {
         App {
             name: name.to_owned(),
+            bot: false,
             address: None,
             public: None,
             link: Link::Connecting,
@@ -201,6 +205,7 @@ impl App {
             protocol: PROTOCOL_VERSION,
             client: concat!("boardcast-client/", env!("CARGO_PKG_VERSION")).to_owned(),
             name: self.name.clone(),
+            bot: self.bot,
         };
         self.send(ClientMessage::Hello(hello), Pending::Other);
         if !again {

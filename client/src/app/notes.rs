@@ -23,7 +23,7 @@ pub enum Note {
         match_id: String,
         invite: String,
     },
-    /// `match m123 white alice black bob playing`.
+    /// `match m123 white alice black BOT scan playing` (names as [`player_name`] shows them).
     Match {
         match_id: String,
         white: Option<String>,
@@ -32,9 +32,11 @@ pub enum Note {
     },
     /// `history 32-28 19-23` (moves already played, on a snapshot).
     History(Vec<String>),
+    /// `joined black bob`, `joined black BOT scan`.
     Joined {
         side: Side,
         name: String,
+        bot: bool,
     },
     /// `move 1. 32-28` (White), `move 1... 19-23` (Black): numbered as the notation (and the
     /// move list, and PDN) numbers moves, one number for a white and a black ply.
@@ -147,6 +149,28 @@ fn name(name: &Option<String>) -> &str {
     name.as_deref().unwrap_or("-")
 }
 
+/// A player's name as both clients show it: `BOT ` before the name of a seat a program plays
+/// (as lidraughts shows its bots), so people know whom they play.
+pub fn player_name(name: &str, bot: bool) -> String {
+    if bot {
+        format!("BOT {name}")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// The players of a lobby line, `-` for a free seat.
+fn players(summary: &MatchSummary) -> [String; 2] {
+    let shown = |name: &Option<String>, bot| {
+        name.as_deref()
+            .map_or_else(|| "-".to_owned(), |n| player_name(n, bot))
+    };
+    [
+        shown(&summary.white, summary.white_bot),
+        shown(&summary.black, summary.black_bot),
+    ]
+}
+
 pub fn phase(phase: MatchPhase) -> &'static str {
     match phase {
         MatchPhase::Waiting => "waiting",
@@ -195,7 +219,9 @@ impl fmt::Display for Note {
                 phase(*p)
             ),
             Note::History(moves) => write!(f, "history {}", moves.join(" ")),
-            Note::Joined { side, name } => write!(f, "joined {side} {name}"),
+            Note::Joined { side, name, bot } => {
+                write!(f, "joined {side} {}", player_name(name, *bot))
+            }
             Note::Move {
                 number,
                 side: Side::White,
@@ -226,20 +252,25 @@ impl fmt::Display for Note {
             Note::Ambiguous(moves) => write!(f, "ambiguous {}", moves.join(" ")),
             Note::Info(text) => write!(f, "info {text}"),
             Note::Seek(s) => {
-                let host = s.white.as_deref().or(s.black.as_deref()).unwrap_or("-");
-                let free = if s.white.is_some() { "black" } else { "white" };
+                let [white, black] = players(s);
+                let (host, free) = if s.white.is_some() {
+                    (white, "black")
+                } else {
+                    (black, "white")
+                };
                 write!(f, "seek {} {host} {} free {free}", s.match_id, time(s))
             }
-            Note::Live(s) => write!(
-                f,
-                "live {} {} {} {} plies {} watchers {}",
-                s.match_id,
-                name(&s.white),
-                name(&s.black),
-                time(s),
-                s.plies,
-                s.watchers
-            ),
+            Note::Live(s) => {
+                let [white, black] = players(s);
+                write!(
+                    f,
+                    "live {} {white} {black} {} plies {} watchers {}",
+                    s.match_id,
+                    time(s),
+                    s.plies,
+                    s.watchers
+                )
+            }
             Note::Channel(c) => {
                 write!(f, "channel {}", c.channel)?;
                 if let Some(game) = &c.game {
@@ -319,6 +350,13 @@ mod tests {
         };
         assert_eq!(answer.to_string(), "move 1... 19-23");
         assert_eq!(Note::Turn(Side::Black).to_string(), "turn black");
+        let joined = |bot| Note::Joined {
+            side: Side::Black,
+            name: "Scan 3.1".into(),
+            bot,
+        };
+        assert_eq!(joined(false).to_string(), "joined black Scan 3.1");
+        assert_eq!(joined(true).to_string(), "joined black BOT Scan 3.1");
         let error = Note::Error {
             code: "not_your_turn".into(),
             message: "not your turn".into(),

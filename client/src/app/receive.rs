@@ -11,7 +11,7 @@ use boardcast_protocol::{
 
 use super::channel::Channel;
 use super::game::{Fold, Game, result_text};
-use super::notes::Note;
+use super::notes::{Note, player_name};
 use super::{App, Pending, Screen, SeatInfo, StoreOp};
 
 /// How many leaders `--plain` prints (the TUI shows as many as fit).
@@ -186,8 +186,8 @@ impl App {
         }
         self.note(Note::Match {
             match_id: game.match_id.clone(),
-            white: game.white.as_ref().map(|p| p.name.clone()),
-            black: game.black.as_ref().map(|p| p.name.clone()),
+            white: game.white.as_ref().map(|p| player_name(&p.name, p.bot)),
+            black: game.black.as_ref().map(|p| player_name(&p.name, p.bot)),
             phase: game.phase,
         });
         if !game.moves.is_empty() {
@@ -268,6 +268,7 @@ impl App {
                 self.note(Note::Joined {
                     side: joined.side,
                     name: joined.name,
+                    bot: joined.bot,
                 });
                 if playing && !was_playing {
                     self.started();

@@ -412,6 +412,8 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         phase: MatchPhase::Waiting,
         plies: 0,
         watchers: 0,
+        white_bot: false,
+        black_bot: false,
     };
     let lobby = Lobby {
         seeks: vec![summary],
@@ -462,6 +464,7 @@ fn the_creator_fetches_the_legal_moves_when_the_opponent_joins() {
         event: MatchEvent::PlayerJoined(PlayerJoined {
             side: Side::Black,
             name: "bob".into(),
+            bot: false,
         }),
     };
     app.receive(ServerMessage::MatchEvent(joined), Instant::now());

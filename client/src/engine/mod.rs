@@ -365,6 +365,7 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
     };
     let code = runtime.block_on(async move {
         let mut app = App::new(&options.name, Some(intent), crate::online::first_id());
+        app.bot = true;
         app.address = Some(options.address.clone());
         let (tx, local, mut events) =
             crate::net::spawn(options.server.clone(), options.encoding, tls.clone());

@@ -41,8 +41,20 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
             format!("{} {:<7}", if to_move { "▶" } else { " " }, clock),
             clock_style,
         ),
-        Span::raw(format!(" {side}: {name}{you}")),
+        Span::raw(format!(" {side}: ")),
     ];
+    if player.is_some_and(|p| p.bot) {
+        // A tag in its own colours, so no person can pass for a program by their name.
+        spans.push(Span::styled(
+            "BOT",
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::raw(format!("{name}{you}")));
     if gone {
         spans.push(Span::styled(" [gone]", Style::default().fg(Color::Red)));
     }

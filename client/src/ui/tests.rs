@@ -95,6 +95,43 @@ fn the_match_screen_for_black_is_flipped_with_clocks_moves_and_legal_list() {
 }
 
 #[test]
+fn a_seat_a_program_plays_carries_a_bot_tag_beside_its_name() {
+    let now = Instant::now();
+    let mut app = App::new("bob", Some(Command::JoinCode("ABCD".into())), 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 2,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::Black,
+            token: "secret".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
+    if let Some(white) = &mut snap.white {
+        white.bot = true;
+    }
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    let buf = render(&app, now, 100, 30);
+    assert!(contains(&buf, "white: BOT alice"), "{:#?}", text(&buf));
+    assert!(contains(&buf, "black: bob"));
+    assert!(!contains(&buf, "BOT bob"));
+    // The tag is drawn in its own colours, unlike any name.
+    let (y, line) = text(&buf)
+        .into_iter()
+        .enumerate()
+        .find(|(_, l)| l.contains("white: BOT"))
+        .unwrap();
+    let x = line.find("BOT").unwrap();
+    let x = line[..x].chars().count() as u16;
+    assert_eq!(buf[(x, y as u16)].bg, ratatui::style::Color::Cyan);
+    let name = x + 4;
+    assert_ne!(buf[(name, y as u16)].bg, ratatui::style::Color::Cyan);
+}
+
+#[test]
 fn the_result_banner_covers_the_board_when_the_match_ends() {
     let now = Instant::now();
     let mut app = black_player(now);
@@ -218,6 +255,8 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
         phase: MatchPhase::Waiting,
         plies: 0,
         watchers: 0,
+        white_bot: true,
+        black_bot: false,
     };
     let live = MatchSummary {
         match_id: "m8".into(),
@@ -225,6 +264,7 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
         black: Some("ivy".into()),
         phase: MatchPhase::Playing,
         plies: 12,
+        white_bot: false,
         ..seek.clone()
     };
     app.receive(
@@ -242,7 +282,8 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
     );
     let buf = render(&app, now, 120, 20);
     assert!(contains(&buf, "Open seeks (1)"));
-    assert!(contains(&buf, "> m7 gus 3+2 free black"));
+    // A program's seek says so, as lidraughts shows its bots.
+    assert!(contains(&buf, "> m7 BOT gus 3+2 free black"));
     assert!(contains(&buf, "m8 hal ivy 3+2 plies 12"));
     assert!(contains(&buf, "tv1 CH3SS5 L4 K7 watchers 3"));
     assert!(contains(&buf, "[online]"));
@@ -581,6 +622,8 @@ fn lobby() -> Lobby {
         phase: MatchPhase::Waiting,
         plies: 0,
         watchers: 0,
+        white_bot: false,
+        black_bot: false,
     };
     let live = MatchSummary {
         match_id: "k2j4h6g8f0".into(),

@@ -19,7 +19,7 @@ use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
 use super::record::Record;
-use super::state::{MatchState, new_token};
+use super::state::{MatchState, Player, new_token};
 use crate::fanout::{Catchup, Fanout, Role};
 use crate::outbox::Outbox;
 use crate::refusal::Refusal;
@@ -221,9 +221,9 @@ impl Actor {
             Command::Join {
                 outbox,
                 id,
-                name,
+                player,
                 myself,
-            } => self.join(outbox, id, name, myself).await,
+            } => self.join(outbox, id, player, myself).await,
             Command::Resume {
                 outbox,
                 id,
@@ -283,7 +283,7 @@ impl Actor {
         )
     }
 
-    async fn join(&mut self, outbox: Outbox, id: u64, name: String, myself: bool) {
+    async fn join(&mut self, outbox: Outbox, id: u64, player: Player, myself: bool) {
         let holds_a_seat = self
             .fanout
             .get(outbox.id())
@@ -302,7 +302,7 @@ impl Actor {
             return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
         }
         let token = new_token();
-        let (side, record) = match self.state.decide_join(&name, token.clone()) {
+        let (side, record) = match self.state.decide_join(&player, token.clone()) {
             Ok(joined) => joined,
             Err(refusal) => return outbox.refuse(id, refusal),
         };
@@ -383,12 +383,11 @@ impl Actor {
     async fn start_rematch(&mut self, outbox: &Outbox, by: Side, id: u64) -> Result<(), Refusal> {
         // Colours swapped: the old black player is white now.
         let players = [Side::White, Side::Black].map(|side| {
-            let name = self
+            let player = self
                 .state
                 .seat(side.opposite())
-                .map(|seat| seat.name.clone())
-                .unwrap_or_default();
-            (side, name)
+                .map_or_else(|| Player::person(""), |seat| seat.player.clone());
+            (side, player)
         });
         let mut setup = self.state.setup.clone();
         setup.rematch_of = Some(self.state.id.clone());

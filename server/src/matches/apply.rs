@@ -10,7 +10,7 @@ use frisian::{MoveList, Position};
 use super::clock::Clock;
 use super::decide::squares;
 use super::record::Record;
-use super::state::{MatchState, SeatHolder};
+use super::state::{MatchState, Player, SeatHolder};
 use super::view::{king_counters, legal_moves};
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
@@ -44,7 +44,10 @@ impl MatchState {
                     .ok_or("a joined player without a seat token")?;
                 self.seats[joined.side] = Some(SeatHolder {
                     token,
-                    name: joined.name.clone(),
+                    player: Player {
+                        name: joined.name.clone(),
+                        bot: joined.bot,
+                    },
                 });
                 if self.phase() == MatchPhase::Playing {
                     // No clock runs yet: each side's starts after its first move.
@@ -233,8 +236,8 @@ mod tests {
         let now = Instant::now();
         let mut live = playing(now);
         let mut records = vec![
-            Record::joined(Side::White, "w", "tw".into()),
-            Record::joined(Side::Black, "b", "tb".into()),
+            Record::joined(Side::White, &Player::person("w"), "tw".into()),
+            Record::joined(Side::Black, &Player::person("b"), "tb".into()),
         ];
         for (side, ack, action) in [
             (Side::White, 1, Action::Move(vec![32, 28])),

@@ -12,7 +12,7 @@ use frisian::{MoveList, Outcome, Square};
 
 use super::clock::Flagged;
 use super::record::Record;
-use super::state::MatchState;
+use super::state::{MatchState, Player};
 use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};
 use crate::refusal::Refusal;
 
@@ -398,14 +398,14 @@ impl MatchState {
     }
 
     /// The events of a new player taking the free seat.
-    pub fn decide_join(&self, name: &str, token: String) -> Result<(Side, Record), Refusal> {
+    pub fn decide_join(&self, player: &Player, token: String) -> Result<(Side, Record), Refusal> {
         if self.result.is_some() {
             return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
         }
         let side = self.free_side().ok_or_else(|| {
             Refusal::new(ErrorCode::MatchFull, "both seats of this match are taken")
         })?;
-        Ok((side, Record::joined(side, name, token)))
+        Ok((side, Record::joined(side, player, token)))
     }
 }
 
@@ -571,6 +571,7 @@ mod tests {
 pub(super) mod fixtures {
     use std::time::Instant;
 
+    use super::Player;
     use boardcast_protocol::Side;
 
     use super::{Action, Decision};
@@ -587,10 +588,16 @@ pub(super) mod fixtures {
         };
         let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
         state
-            .apply(&Record::joined(Side::White, "w", "tw".into()), now)
+            .apply(
+                &Record::joined(Side::White, &Player::person("w"), "tw".into()),
+                now,
+            )
             .unwrap();
         state
-            .apply(&Record::joined(Side::Black, "b", "tb".into()), now)
+            .apply(
+                &Record::joined(Side::Black, &Player::person("b"), "tb".into()),
+                now,
+            )
             .unwrap();
         state
     }

@@ -19,6 +19,7 @@ use boardcast_protocol::{MatchSummary, Side};
 
 use super::handle::MatchHandle;
 use super::record::Setup;
+use super::state::Player;
 use crate::refusal::Refusal;
 
 /// A rematch just created: its actor, its id, and each player's seat token by side.
@@ -60,6 +61,6 @@ pub trait Directory: Send + Sync + 'static {
     fn create_rematch(
         &self,
         setup: Setup,
-        players: Vec<(Side, String)>,
+        players: Vec<(Side, Player)>,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>>;
 }

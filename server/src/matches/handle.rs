@@ -8,6 +8,7 @@ use boardcast_protocol::{ErrorCode, Side};
 use tokio::sync::mpsc;
 
 use super::decide::Action;
+use super::state::Player;
 use crate::outbox::{ConnId, Outbox};
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
@@ -31,7 +32,7 @@ pub enum Command {
     Join {
         outbox: Outbox,
         id: u64,
-        name: String,
+        player: Player,
         myself: bool,
     },
     /// Take back a seat by its token.

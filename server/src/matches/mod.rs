@@ -18,4 +18,4 @@ pub use decide::{Action, Decision};
 pub use directory::Directory;
 pub use handle::{Command, MatchHandle};
 pub use record::{Record, Setup};
-pub use state::MatchState;
+pub use state::{MatchState, Player};

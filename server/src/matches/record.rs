@@ -8,6 +8,7 @@ use boardcast_protocol::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::state::Player;
 use crate::storage::Write;
 
 /// What a match is created with; stored once as JSON.
@@ -45,12 +46,13 @@ impl Record {
         }
     }
 
-    /// The record of a player taking `side` with seat `token`.
-    pub fn joined(side: Side, name: &str, token: String) -> Self {
+    /// The record of `player` taking `side` with seat `token`.
+    pub fn joined(side: Side, player: &Player, token: String) -> Self {
         Record {
             event: MatchEvent::PlayerJoined(PlayerJoined {
                 side,
-                name: name.to_owned(),
+                name: player.name.clone(),
+                bot: player.bot,
             }),
             ack: None,
             token: Some(token),

@@ -16,11 +16,30 @@ use frisian::{Move, Position};
 use super::clock::Clock;
 use super::record::Setup;
 
+/// Who takes a seat, as everyone sees them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    pub name: String,
+    /// A program plays the seat: its connection said so in `hello`. Stored in the seat's
+    /// `player_joined` event, so a restart or a resume keeps it.
+    pub bot: bool,
+}
+
+impl Player {
+    /// A person named `name`.
+    pub fn person(name: &str) -> Self {
+        Player {
+            name: name.to_owned(),
+            bot: false,
+        }
+    }
+}
+
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatHolder {
     pub token: String,
-    pub name: String,
+    pub player: Player,
 }
 
 /// A fresh secret seat token.

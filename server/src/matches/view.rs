@@ -81,7 +81,8 @@ impl MatchState {
     pub fn snapshot(&self, now: Instant, connected: BySide<bool>) -> MatchSnapshot {
         let player = |side: Side| {
             self.seat(side).map(|seat| PlayerInfo {
-                name: seat.name.clone(),
+                name: seat.player.name.clone(),
+                bot: seat.player.bot,
                 connected: connected[side],
             })
         };
@@ -147,7 +148,7 @@ impl MatchState {
             .map_err(|err| err.to_string())?;
         let name = |side| {
             self.seat(side)
-                .map(|seat| seat.name.replace(['"', '\\'], ""))
+                .map(|seat| seat.player.name.replace(['"', '\\'], ""))
                 .unwrap_or_else(|| "?".into())
         };
         let (date, time) = self
@@ -178,12 +179,14 @@ impl MatchState {
     pub fn summary(&self, watchers: u32) -> MatchSummary {
         MatchSummary {
             match_id: self.id.clone(),
-            white: self.seat(Side::White).map(|s| s.name.clone()),
-            black: self.seat(Side::Black).map(|s| s.name.clone()),
+            white: self.seat(Side::White).map(|s| s.player.name.clone()),
+            black: self.seat(Side::Black).map(|s| s.player.name.clone()),
             time_control: self.setup.time_control,
             phase: self.phase(),
             plies: self.moves.len() as u32,
             watchers,
+            white_bot: self.seat(Side::White).is_some_and(|s| s.player.bot),
+            black_bot: self.seat(Side::Black).is_some_and(|s| s.player.bot),
         }
     }
 }

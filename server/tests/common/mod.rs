@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::matches::{Record, Setup};
+use boardcast_server::matches::{Player, Record, Setup};
 use boardcast_server::storage::{Storage, Write};
 use boardcast_server::{Config, Server};
 use futures_util::{SinkExt, StreamExt};
@@ -103,7 +103,11 @@ pub async fn seed_match_with(
                 match_id: id.to_owned(),
                 v: 1,
                 at_ms: 0,
-                body: body(Record::joined(Side::White, "Wim", white_token.to_owned())),
+                body: body(Record::joined(
+                    Side::White,
+                    &Player::person("Wim"),
+                    white_token.to_owned(),
+                )),
             },
             Write::Event {
                 match_id: id.to_owned(),
@@ -111,7 +115,7 @@ pub async fn seed_match_with(
                 at_ms: 0,
                 body: body(Record::joined(
                     Side::Black,
-                    "Baukje",
+                    &Player::person("Baukje"),
                     black_token.to_owned(),
                 )),
             },
@@ -187,6 +191,7 @@ impl Client {
                 protocol: PROTOCOL_VERSION,
                 client: "tests".into(),
                 name: name.into(),
+                bot: false,
             }))
             .await;
         client.expect_ack(id).await;

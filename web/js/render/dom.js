@@ -66,3 +66,15 @@ export function list(el, key, items, make) {
   listKeys.set(el, key);
   el.replaceChildren(...items.map(make));
 }
+
+/**
+ * A player's name, after a `BOT` tag (`[data-bot]`) when a program plays the seat: a tag in
+ * its own colours, so nobody passes for a program by their name alone.
+ * @param {{name: string, bot: boolean}} p
+ */
+export function playerName(p) {
+  return h('span', { class: 'player-name' }, p.bot ? botTag() : null, p.name);
+}
+
+/** The `BOT` tag itself. */
+export const botTag = () => h('abbr', { class: 'bot-tag', 'data-bot': '', title: 'an engine plays this seat' }, 'BOT');

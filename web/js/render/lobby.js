@@ -3,9 +3,9 @@
  * @module render/lobby
  */
 
-import { h, list, show, text } from './dom.js';
+import { h, list, show, text, playerName } from './dom.js';
 import { createForm, engineForm } from './forms.js';
-import { timeControlText } from '../format.js';
+import { timeControlText, summaryPlayers, playerText } from '../format.js';
 
 const card = (title, body) => h('section', { class: 'card' }, h('h2', {}, title), body);
 
@@ -33,22 +33,25 @@ export function mountLobby(root) {
     text(notice, state.notice.text);
     const lobby = state.lobby;
     list(seeks, JSON.stringify(lobby.seeks) + lobby.loaded, lobby.seeks, (seek) => {
-      const who = seek.white ? `${seek.white} (white)` : `${seek.black} (black)`;
+      const [white, black] = summaryPlayers(seek);
+      const who = white ? h('span', {}, playerName(white), ' (white)') : h('span', {}, playerName(black), ' (black)');
       return h('li', {}, h('button', { type: 'button', class: 'row', 'data-seek': seek.match_id },
-        h('span', {}, who), h('span', { class: 'tc' }, timeControlText(seek.time_control)), h('span', { class: 'go' }, 'Join')));
+        who, h('span', { class: 'tc' }, timeControlText(seek.time_control)), h('span', { class: 'go' }, 'Join')));
     });
     if (lobby.loaded && !lobby.seeks.length && !seeks.firstChild) seeks.append(h('li', { class: 'empty' }, 'No open seeks: create one.'));
-    list(live, JSON.stringify(lobby.live), lobby.live, (match) =>
-      h('li', {}, h('a', { class: 'row', href: `/m/${match.match_id}`, 'data-live': match.match_id },
-        h('span', {}, `${match.white} v ${match.black}`),
-        h('span', { class: 'tc' }, `${timeControlText(match.time_control)} · ${match.plies} plies · ${match.watchers} watching`))));
+    list(live, JSON.stringify(lobby.live), lobby.live, (match) => {
+      const [white, black] = summaryPlayers(match);
+      return h('li', {}, h('a', { class: 'row', href: `/m/${match.match_id}`, 'data-live': match.match_id },
+        h('span', {}, white ? playerName(white) : '?', ' v ', black ? playerName(black) : '?'),
+        h('span', { class: 'tc' }, `${timeControlText(match.time_control)} · ${match.plies} plies · ${match.watchers} watching`)));
+    });
     list(channels, JSON.stringify(lobby.channels), lobby.channels, (ch) => {
       const href = ch.kind === 'tv' ? `/tv/${ch.channel.replace(/^tv/, '')}` : `/g/${ch.channel}`;
       const game = ch.game ? `${ch.game.white} v ${ch.game.black} · ${ch.game.serial}` : 'between games';
       return h('li', {}, h('a', { class: 'row', href, 'data-channel': ch.channel },
         h('span', {}, ch.channel), h('span', { class: 'tc' }, `${game} · ${ch.watchers} watching`)));
     });
-    const names = [...new Set([...lobby.seeks, ...lobby.live].flatMap((m) => [m.white, m.black]).filter(Boolean))].sort();
+    const names = [...new Set([...lobby.seeks, ...lobby.live].flatMap(summaryPlayers).filter(Boolean).map(playerText))].sort();
     list(players, JSON.stringify(names), names, (n) => h('li', {}, n));
     document.title = 'Boardcast – Frisian draughts and MinitChess TV';
     return false;

@@ -4,20 +4,21 @@
  * @module render/match
  */
 
-import { h, text, attr, cls, show, list } from './dom.js';
+import { h, text, attr, cls, show, list, botTag } from './dom.js';
 import { mountBoard } from './board.js';
 import { clockView } from './clock.js';
 import { parseFen, replay, piecesFen } from '../fen.js';
-import { resultText, resultKind, timeControlText, seconds, cap } from '../format.js';
+import { resultText, resultKind, timeControlText, seconds, cap, playerText } from '../format.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
 
 function playerRow(slot) {
   const dot = h('span', { class: 'presence-dot', 'aria-hidden': 'true' });
+  const tag = botTag();
   const name = h('span', { class: 'name' });
-  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, name);
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name);
   const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
-  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, name, clock };
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, clock };
 }
 
 const button = (action, label, extra = {}) =>
@@ -99,6 +100,7 @@ export function mountMatch(root) {
       attr(row.presence, 'data-presence', side);
       attr(row.presence, 'data-state', !p ? 'empty' : p.connected ? 'connected' : 'gone');
       attr(row.presence, 'title', !p ? 'seat free' : p.connected ? 'connected' : 'gone');
+      show(row.tag, Boolean(p && p.bot));
       text(row.name, p ? `${p.name}${side === mine ? ' (you)' : ''} · ${side}` : `waiting for ${side}…`);
       const c = clockView(m, side, elapsed);
       attr(row.clock, 'data-clock', side);
@@ -246,6 +248,6 @@ function offerText(m, mine) {
 function titleText(m, mine) {
   if (m.phase === 'finished') return `Game over – Boardcast`;
   if (m.phase === 'playing' && mine) return `${m.turn === mine ? 'Your turn' : 'Waiting for opponent'} – Boardcast`;
-  const names = `${m.white ? m.white.name : '?'} v ${m.black ? m.black.name : '?'}`;
+  const names = `${m.white ? playerText(m.white) : '?'} v ${m.black ? playerText(m.black) : '?'}`;
   return `${names} – Boardcast`;
 }

@@ -6,6 +6,7 @@
 
 mod disk;
 mod echo;
+mod fanout;
 mod idle;
 mod matches;
 mod report;
@@ -45,6 +46,8 @@ enum Scenario {
     Idle(idle::Args),
     /// A bare tokio-tungstenite echo server, the baseline for round trips.
     EchoServer(echo::ServerArgs),
+    /// A bare tokio-tungstenite fan-out: the baseline for `spectators` (see `--fanout-addr`).
+    FanoutServer(fanout::ServerArgs),
     /// Round trips of a move-sized binary frame against `echo-server`.
     Echo(echo::ClientArgs),
     /// Time small appends + fdatasync in a directory: the floor under a durable move's ack.
@@ -81,6 +84,7 @@ fn main() -> std::process::ExitCode {
             Scenario::Spectators(args) => spectators::run(args).await,
             Scenario::Idle(args) => idle::run(args).await,
             Scenario::EchoServer(args) => echo::serve(args).await,
+            Scenario::FanoutServer(args) => fanout::serve(args).await,
             Scenario::Echo(args) => echo::run(args).await,
             Scenario::Fsync(args) => disk::run(args).await,
         }

@@ -135,6 +135,13 @@ impl Cpu {
     }
 }
 
+impl Cpu {
+    /// The server's CPU time between two readings, when its process id was given.
+    pub fn server_used(before: &Cpu, after: &Cpu) -> Option<Duration> {
+        Some(after.server?.saturating_sub(before.server?))
+    }
+}
+
 /// `cpu     : server 1.23 cores, load generator 0.80 cores (of 2); loadavg 3.1 -> 4.2`.
 pub fn cpu_line(before: &Cpu, after: &Cpu, window: Duration) {
     let cores = |a: Duration, b: Duration| {

@@ -39,6 +39,23 @@ pub struct Args {
     /// Give up waiting for subscriptions after this long.
     #[arg(long, default_value = "120s", value_parser = duration)]
     pub setup_timeout: Duration,
+    /// After the server, run the same scenario against `boardcast-load fanout-server` at this
+    /// address (started with the server's `--ply-interval`) and print the two side by side.
+    #[arg(long, value_parser = loopback)]
+    pub fanout_addr: Option<SocketAddr>,
+    /// The fan-out baseline's process id, for its CPU per delivery.
+    #[arg(long)]
+    pub fanout_pid: Option<u32>,
+}
+
+/// What one run found, for the comparison with the baseline.
+struct Summary {
+    deliveries_per_second: f64,
+    /// Reveal due → last watcher, or first → last where no reveal was due.
+    p50: u64,
+    p99: u64,
+    /// Server CPU time per delivery, when the process id was given.
+    cpu_per_delivery: Option<Duration>,
 }
 
 /// Event slots, indexed by channel event version modulo this.
@@ -89,6 +106,72 @@ impl Shared {
 
 pub async fn run(args: Args) -> Result<(), Error> {
     report::header("spectators", &report::command_line());
+    println!("-- the server at {} --", args.addr);
+    let server = measure(&args, args.addr, args.server_pid).await?;
+    if args.count >= 10_000 {
+        report::target(
+            server.deliveries_per_second >= 200_000.0,
+            &format!(
+                "at least 200,000 deliveries/s with 10,000 watchers (measured {:.0})",
+                server.deliveries_per_second
+            ),
+        );
+        report::target(
+            server.p99 <= 50_000,
+            &format!(
+                "p99 reveal -> last watcher at most 50 ms (measured {})",
+                report::ms(server.p99)
+            ),
+        );
+    }
+    let Some(fanout_addr) = args.fanout_addr else {
+        return Ok(());
+    };
+    println!("-- the fan-out baseline at {fanout_addr} --");
+    let baseline = measure(&args, fanout_addr, args.fanout_pid).await?;
+    compare(&server, &baseline);
+    Ok(())
+}
+
+/// The server against the baseline, measured one after the other in this run.
+fn compare(server: &Summary, baseline: &Summary) {
+    let ratio = |a: f64, b: f64| {
+        if b > 0.0 {
+            format!("{:.2}x", a / b)
+        } else {
+            "-".to_owned()
+        }
+    };
+    println!(
+        "versus  : deliveries/s server {:.0} / baseline {:.0} = {}",
+        server.deliveries_per_second,
+        baseline.deliveries_per_second,
+        ratio(server.deliveries_per_second, baseline.deliveries_per_second)
+    );
+    for (label, s, b) in [
+        ("p50", server.p50, baseline.p50),
+        ("p99", server.p99, baseline.p99),
+    ] {
+        println!(
+            "versus  : reveal -> last watcher {label} server {} / baseline {} = {}",
+            report::ms(s),
+            report::ms(b),
+            ratio(s as f64, b as f64)
+        );
+    }
+    match (server.cpu_per_delivery, baseline.cpu_per_delivery) {
+        (Some(s), Some(b)) => println!(
+            "versus  : CPU per delivery server {:.2} us / baseline {:.2} us = {}",
+            s.as_secs_f64() * 1e6,
+            b.as_secs_f64() * 1e6,
+            ratio(s.as_secs_f64(), b.as_secs_f64())
+        ),
+        _ => println!("versus  : CPU per delivery needs --server-pid and --fanout-pid"),
+    }
+}
+
+/// Subscribes the watchers to `addr`, measures for the duration and prints the report.
+async fn measure(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> Result<Summary, Error> {
     let needed = args.count as u64 + 64;
     if sys::nofile_limit() < needed {
         eprintln!(
@@ -117,14 +200,13 @@ pub async fn run(args: Args) -> Result<(), Error> {
     });
     let ramp = Ramp::new(args.ramp);
     let (stop_tx, stop_rx) = watch::channel(false);
-    let rss_before = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let rss_before = server_pid.and_then(|pid| sys::rss_kib(pid).ok());
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..args.count {
         let ramp = ramp.clone();
         let shared = shared.clone();
         let mut stop = stop_rx.clone();
-        let addr = args.addr;
         let channel = args.channel.clone();
         tasks.spawn(async move {
             let subscribe = async {
@@ -207,11 +289,11 @@ pub async fn run(args: Args) -> Result<(), Error> {
     if subscribed == 0 {
         return Err("no watcher could subscribe; is the server running with channels?".into());
     }
-    let rss_subscribed = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let rss_subscribed = server_pid.and_then(|pid| sys::rss_kib(pid).ok());
     // Let the join burst (crowd updates) pass before measuring.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let crowd_before = shared.crowd.load(Ordering::Relaxed);
-    let cpu_before = report::Cpu::now(args.server_pid);
+    let cpu_before = report::Cpu::now(server_pid);
     let window_start = shared.epoch.elapsed().as_nanos() as u64;
     shared.measuring.store(true, Ordering::SeqCst);
     let mut waited = Duration::ZERO;
@@ -226,7 +308,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         );
     }
     let window_end = shared.epoch.elapsed().as_nanos() as u64;
-    let cpu_after = report::Cpu::now(args.server_pid);
+    let cpu_after = report::Cpu::now(server_pid);
     // Give late arrivals of events revealed inside the window a moment.
     tokio::time::sleep(Duration::from_secs(2)).await;
     shared.measuring.store(false, Ordering::SeqCst);
@@ -332,25 +414,27 @@ pub async fn run(args: Args) -> Result<(), Error> {
     if let (Some(before), Some(after)) = (rss_before, rss_subscribed) {
         println!("server RSS: {before} KiB before, {after} KiB with the watchers subscribed");
     }
-    if args.count >= 10_000 {
-        report::target(
-            per_second >= 200_000.0,
-            &format!(
-                "at least 200,000 deliveries/s with 10,000 watchers (measured {per_second:.0})"
-            ),
-        );
-        let p99 = if behind_schedule.is_empty() {
-            fan_out.value_at_quantile(0.99)
-        } else {
-            behind_schedule.value_at_quantile(0.99)
-        };
-        report::target(
-            p99 <= 50_000,
-            &format!(
-                "p99 reveal -> last watcher at most 50 ms (measured {})",
-                report::ms(p99)
-            ),
+    let (p50, p99) = if behind_schedule.is_empty() {
+        (report::p50(&fan_out), fan_out.value_at_quantile(0.99))
+    } else {
+        (
+            report::p50(&behind_schedule),
+            behind_schedule.value_at_quantile(0.99),
+        )
+    };
+    let cpu_per_delivery = report::Cpu::server_used(&cpu_before, &cpu_after)
+        .filter(|_| deliveries > 0)
+        .map(|used| Duration::from_secs_f64(used.as_secs_f64() / deliveries as f64));
+    if let Some(per) = cpu_per_delivery {
+        println!(
+            "cpu per delivery: {:.2} us of server CPU",
+            per.as_secs_f64() * 1e6
         );
     }
-    Ok(())
+    Ok(Summary {
+        deliveries_per_second: per_second,
+        p50,
+        p99,
+        cpu_per_delivery,
+    })
 }
