@@ -9,8 +9,9 @@ use frisian::{MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
+use super::record::Player;
 use super::record::Record;
-use super::state::{MatchState, Player, SeatHolder};
+use super::state::{MatchState, SeatHolder};
 use super::view::{king_counters, legal_moves};
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].

@@ -14,26 +14,7 @@ use boardcast_protocol::{BySide, MatchPhase, MatchResult, PlayedMove, Side};
 use frisian::{Move, Position};
 
 use super::clock::Clock;
-use super::record::Setup;
-
-/// Who takes a seat, as everyone sees them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Player {
-    pub name: String,
-    /// A program plays the seat: its connection said so in `hello`. Stored in the seat's
-    /// `player_joined` event, so a restart or a resume keeps it.
-    pub bot: bool,
-}
-
-impl Player {
-    /// A person named `name`.
-    pub fn person(name: &str) -> Self {
-        Player {
-            name: name.to_owned(),
-            bot: false,
-        }
-    }
-}
+use super::record::{Player, Setup};
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
