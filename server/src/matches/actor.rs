@@ -485,11 +485,13 @@ impl Actor {
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
         for record in &records {
-            let applied = self.state.apply_new(record, now, at_ms).and_then(|()| {
-                record
+            // Either failure is logged and answered alike: nothing was applied.
+            let applied = match self.state.apply_new(record, now, at_ms) {
+                Ok(()) => record
                     .write(&self.state.id, self.state.v, at_ms)
-                    .map_err(|err| err.to_string())
-            });
+                    .map_err(|err| err.to_string()),
+                Err(err) => Err(err.to_string()),
+            };
             match applied {
                 Ok(write) => writes.push(write),
                 Err(err) => {

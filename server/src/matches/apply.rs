@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{BySide, MatchEvent, MatchPhase, MatchResult, Side};
-use frisian::{MoveList, Position};
+use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
@@ -13,6 +13,17 @@ use super::record::Player;
 use super::record::Record;
 use super::state::{MatchState, SeatHolder};
 use super::view::{king_counters, legal_moves};
+
+/// Why a committed event does not fit the match (a corrupted store); nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    #[error("a joined player without a seat token")]
+    NoSeatToken,
+    #[error("route: {0} is not a square (1 to 50)")]
+    NotASquare(u8),
+    #[error("stored move does not replay: {0}")]
+    MoveDoesNotReplay(#[source] MoveError),
+}
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
 #[derive(Debug)]
@@ -36,13 +47,10 @@ pub struct Savepoint {
 impl MatchState {
     /// Folds a committed event in at `now`; returns why if the event does not fit (a
     /// corrupted store), leaving the state as it was.
-    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), String> {
+    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
         match &record.event {
             MatchEvent::PlayerJoined(joined) => {
-                let token = record
-                    .token
-                    .clone()
-                    .ok_or("a joined player without a seat token")?;
+                let token = record.token.clone().ok_or(ApplyError::NoSeatToken)?;
                 self.seats[joined.side] = Some(SeatHolder {
                     token,
                     player: Player {
@@ -57,17 +65,17 @@ impl MatchState {
                 }
             }
             MatchEvent::Moved(moved) => {
-                let squares = squares(&moved.played.route).map_err(|r| r.message)?;
+                let squares = squares(&moved.played.route).map_err(ApplyError::NotASquare)?;
                 let mut legal = MoveList::new();
                 self.position.legal_moves_into(&mut legal);
                 let mv = self
                     .position
                     .move_from_route_in(&squares, &legal)
-                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                    .map_err(ApplyError::MoveDoesNotReplay)?;
                 self.position = self
                     .position
                     .play_in(mv, &legal)
-                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                    .map_err(|err| ApplyError::MoveDoesNotReplay(err.error().clone()))?;
                 if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
                     clock.set(state, now);
                 }
@@ -124,7 +132,7 @@ impl MatchState {
         mut record: Record,
         now: Instant,
         at_ms: i64,
-    ) -> Result<Record, String> {
+    ) -> Result<Record, ApplyError> {
         self.apply(&record, now)?;
         self.stamp(at_ms);
         if let MatchEvent::Moved(moved) = &mut record.event {
@@ -141,7 +149,12 @@ impl MatchState {
 
     /// Folds a new `record` in at `now`, at Unix time `at_ms`; once it is in,
     /// [`Record::write`] with the new `v` stores it.
-    pub fn apply_new(&mut self, record: &Record, now: Instant, at_ms: i64) -> Result<(), String> {
+    pub fn apply_new(
+        &mut self,
+        record: &Record,
+        now: Instant,
+        at_ms: i64,
+    ) -> Result<(), ApplyError> {
         self.apply(record, now)?;
         self.stamp(at_ms);
         Ok(())
@@ -230,6 +243,8 @@ mod tests {
     use super::*;
     use crate::matches::decide::fixtures::{carry_out, playing};
     use crate::matches::decide::{Action, Decision};
+    use crate::matches::record::Setup;
+    use crate::matches::state::SetupError;
     use crate::storage::Write;
 
     #[test]
@@ -301,5 +316,63 @@ mod tests {
             (state.carried_out.clone(), state.played.len()),
             (BySide::new(vec![1], vec![]), 0)
         );
+    }
+
+    #[test]
+    fn a_stored_event_that_does_not_fit_says_why_and_changes_nothing() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        let before = state.snapshot(now, BySide::default());
+        let mut no_token = Record::joined(Side::White, &Player::person("w"), "tw".into());
+        no_token.token = None;
+        let moved = |route: Vec<u8>| {
+            let Ok(Decision::Events(records)) =
+                playing(now).decide(Side::White, 1, &Action::Move(vec![32, 28]), now)
+            else {
+                panic!("move refused");
+            };
+            let mut record = records[0].clone();
+            let MatchEvent::Moved(moved) = &mut record.event else {
+                panic!("{record:?}");
+            };
+            moved.played.route = route;
+            record
+        };
+        let cases = [
+            (no_token, "a joined player without a seat token"),
+            (moved(vec![32, 51]), "route: 51 is not a square (1 to 50)"),
+        ];
+        for (record, message) in cases {
+            let refused = state.apply(&record, now).unwrap_err();
+            assert_eq!(refused.to_string(), message);
+            assert_eq!(state.snapshot(now, BySide::default()), before);
+        }
+        assert_eq!(
+            state.apply(&moved(vec![32, 51]), now),
+            Err(ApplyError::NotASquare(51))
+        );
+        // A route the rules refuse: the rules' own reason, after what the server adds.
+        let refused = state.apply(&moved(vec![32, 22]), now).unwrap_err();
+        let ApplyError::MoveDoesNotReplay(why) = &refused else {
+            panic!("{refused:?}");
+        };
+        assert_eq!(
+            refused.to_string(),
+            format!("stored move does not replay: {why}")
+        );
+        assert_eq!(state.snapshot(now, BySide::default()), before);
+    }
+
+    #[test]
+    fn a_start_position_that_does_not_parse_is_refused_with_the_fen_error() {
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: Some("W:W99:B1".into()),
+        };
+        let refused = MatchState::new("m".into(), "CODE".into(), setup).unwrap_err();
+        let SetupError::StartFen(fen) = &refused;
+        assert_eq!(refused.to_string(), format!("start FEN: {fen}"));
     }
 }

@@ -45,18 +45,9 @@ pub enum Decision {
     StartRematch,
 }
 
-pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, Refusal> {
-    route
-        .iter()
-        .map(|&n| {
-            Square::new(n).ok_or_else(|| {
-                Refusal::new(
-                    ErrorCode::InvalidArgument,
-                    format!("route: {n} is not a square (1 to 50)"),
-                )
-            })
-        })
-        .collect()
+/// The squares of a route; `Err` is the first number that names no square.
+pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, u8> {
+    route.iter().map(|&n| Square::new(n).ok_or(n)).collect()
 }
 
 /// The result the rules give for `outcome`.
@@ -337,7 +328,12 @@ impl MatchState {
                 format!("not your turn: {} to move", side.opposite()),
             ));
         }
-        let squares = squares(route)?;
+        let squares = squares(route).map_err(|n| {
+            Refusal::new(
+                ErrorCode::InvalidArgument,
+                format!("route: {n} is not a square (1 to 50)"),
+            )
+        })?;
         // One generation of the legal moves resolves, writes and plays the move.
         let mut legal = MoveList::new();
         self.position.legal_moves_into(&mut legal);

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{BySide, MatchPhase, MatchResult, PlayedMove, Side};
-use frisian::{Move, Position};
+use frisian::{FenError, Move, Position};
 
 use super::clock::Clock;
 use super::record::{Player, Setup};
@@ -21,6 +21,13 @@ use super::record::{Player, Setup};
 pub struct SeatHolder {
     pub token: String,
     pub player: Player,
+}
+
+/// Why a match cannot start from its set-up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("start FEN: {0}")]
+    StartFen(#[from] FenError),
 }
 
 /// A fresh secret seat token.
@@ -61,9 +68,9 @@ pub struct MatchState {
 
 impl MatchState {
     /// A match nobody has joined yet; refuses a set-up whose start FEN does not parse.
-    pub fn new(id: String, invite: String, setup: Setup) -> Result<Self, String> {
+    pub fn new(id: String, invite: String, setup: Setup) -> Result<Self, SetupError> {
         let start = match &setup.start_fen {
-            Some(fen) => Position::from_fen(fen).map_err(|err| format!("start FEN: {err}"))?,
+            Some(fen) => Position::from_fen(fen)?,
             None => Position::start(),
         };
         Ok(MatchState {

@@ -8,6 +8,7 @@ use boardcast_protocol::{
     Absence, BySide, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase, MatchSnapshot,
     MatchSummary, PlayerInfo, Side,
 };
+use frisian::pdn::PdnError;
 use frisian::{Color, Move, Position};
 
 use super::state::MatchState;
@@ -143,9 +144,8 @@ impl MatchState {
     }
 
     /// The game as PDN, with the players and the server's result.
-    pub fn pdn(&self) -> Result<String, String> {
-        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))
-            .map_err(|err| err.to_string())?;
+    pub fn pdn(&self) -> Result<String, PdnError> {
+        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))?;
         let name = |side| {
             self.seat(side)
                 .map(|seat| seat.player.name.replace(['"', '\\'], ""))
