@@ -14,17 +14,18 @@ use crate::app::App;
 use crate::channels::ChannelRequest;
 use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, Directory, MatchHandle, Player, Refusal};
+use crate::matches::{Action, Command, Directory, MatchHandle, Player};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
+use crate::refusal::Refusal;
 use crate::shutdown::TaskGuard;
 use crate::storage::MatchKey;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    Ack, ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, ErrorReply,
-    FRISIAN_TV, FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage,
-    ShutdownNotice, Target, Welcome,
+    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
+    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
+    Target, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -294,7 +295,7 @@ impl Connection {
                     // Every frame counts, WebSocket pings too.
                     if !self.rate.allow(now) {
                         let id = payload.and_then(|payload| self.envelope_id(payload));
-                        self.refuse(id, ErrorCode::RateLimited, "too many messages".into());
+                        self.outbox.refuse(id, Refusal::new(ErrorCode::RateLimited, "too many messages"));
                         self.app.address_limits.hit(
                             LimitKind::MessageRate,
                             self.client,
@@ -309,7 +310,7 @@ impl Connection {
                         Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
                         // The refusal names the envelope whenever its id could be read.
                         Err((code, message)) => {
-                            self.refuse(self.envelope_id(payload), code, message)
+                            self.outbox.refuse(self.envelope_id(payload), Refusal::new(code, message))
                         }
                     }
                 }
@@ -329,11 +330,6 @@ impl Connection {
     fn envelope_id(&self, frame: FrameRef<'_>) -> Option<u64> {
         self.encoding
             .envelope_id(frame, self.app.config.max_message)
-    }
-
-    fn refuse(&self, id: Option<u64>, code: ErrorCode, message: String) {
-        self.outbox
-            .send(&ServerMessage::Error(ErrorReply { id, code, message }));
     }
 
     fn reply(&self, message: ServerMessage) {
@@ -358,10 +354,7 @@ impl Connection {
                         name: hello.name,
                         bot: hello.bot,
                     };
-                    self.reply(ServerMessage::Ack(Ack {
-                        id,
-                        duplicate: false,
-                    }));
+                    self.outbox.ack(id);
                     Ok(())
                 }
             }
@@ -531,7 +524,7 @@ impl Connection {
             }
         };
         if let Err(refusal) = result {
-            self.refuse(Some(id), refusal.code, refusal.message);
+            self.outbox.refuse(id, refusal);
         }
     }
 
