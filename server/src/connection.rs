@@ -14,17 +14,18 @@ use crate::app::App;
 use crate::channels::ChannelRequest;
 use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, Directory, MatchHandle, Player, Refusal};
+use crate::matches::{Action, Command, Directory, MatchHandle, Player};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
+use crate::refusal::Refusal;
 use crate::shutdown::TaskGuard;
 use crate::storage::MatchKey;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    Ack, ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, ErrorReply,
-    FRISIAN_TV, FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage,
-    ShutdownNotice, Target, Welcome,
+    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
+    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
+    Target, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -167,26 +168,72 @@ async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut inbox: Inbox,
 ) {
+    // One registration for the connection's whole life: a fresh `notified()` per frame would
+    // lock the `Notify` twice for every delivery. A kick before the first poll is kept as a
+    // permit, so none is missed.
+    let kicked = inbox.kicked.notified();
+    tokio::pin!(kicked);
     loop {
-        let message = tokio::select! {
+        let first = tokio::select! {
             message = inbox.rx.recv() => match message {
                 Some(message) => message,
                 None => return,
             },
-            _ = inbox.kicked.notified() => {
+            () = &mut kicked => {
                 crate::telemetry::slow_client_dropped();
                 Message::Close(Some(CloseFrame {
-                code: close::POLICY,
+                    code: close::POLICY,
                     reason: "not reading fast enough".into(),
                 }))
             }
         };
-        let closing = matches!(message, Message::Close(_));
-        match tokio::time::timeout(WRITE_TIMEOUT, sink.send(message)).await {
-            Ok(Ok(())) if !closing => {}
+        match tokio::time::timeout(WRITE_TIMEOUT, write_batch(&mut sink, &mut inbox.rx, first))
+            .await
+        {
+            Ok(Ok(Written::More)) => {}
             _ => return,
         }
     }
+}
+
+/// Frames written with one flush at most. A writer that fell behind (a burst of reveals, a
+/// watcher on a slow link) catches up with one `write` for many frames instead of one each;
+/// a frame never waits for another that has not been queued yet.
+const BATCH: usize = 64;
+
+/// What [`write_batch`] left behind.
+enum Written {
+    More,
+    Closed,
+}
+
+/// Feeds `first` and the frames already queued behind it (up to [`BATCH`]) into the
+/// WebSocket's write buffer, then flushes once. The frames' bytes are shared with every other
+/// subscriber up to here; tungstenite copies each once, into the write buffer.
+async fn write_batch(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    queue: &mut tokio::sync::mpsc::Receiver<Message>,
+    first: Message,
+) -> Result<Written, axum::Error> {
+    let mut message = first;
+    for _ in 1..BATCH {
+        if matches!(message, Message::Close(_)) {
+            sink.send(message).await?;
+            return Ok(Written::Closed);
+        }
+        sink.feed(message).await?;
+        match queue.try_recv() {
+            Ok(next) => message = next,
+            Err(_) => return sink.flush().await.map(|()| Written::More),
+        }
+    }
+    let closing = matches!(message, Message::Close(_));
+    sink.send(message).await?;
+    Ok(if closing {
+        Written::Closed
+    } else {
+        Written::More
+    })
 }
 
 impl Connection {
@@ -248,7 +295,7 @@ impl Connection {
                     // Every frame counts, WebSocket pings too.
                     if !self.rate.allow(now) {
                         let id = payload.and_then(|payload| self.envelope_id(payload));
-                        self.refuse(id, ErrorCode::RateLimited, "too many messages".into());
+                        self.outbox.refuse(id, Refusal::new(ErrorCode::RateLimited, "too many messages"));
                         self.app.address_limits.hit(
                             LimitKind::MessageRate,
                             self.client,
@@ -263,7 +310,7 @@ impl Connection {
                         Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
                         // The refusal names the envelope whenever its id could be read.
                         Err((code, message)) => {
-                            self.refuse(self.envelope_id(payload), code, message)
+                            self.outbox.refuse(self.envelope_id(payload), Refusal::new(code, message))
                         }
                     }
                 }
@@ -283,11 +330,6 @@ impl Connection {
     fn envelope_id(&self, frame: FrameRef<'_>) -> Option<u64> {
         self.encoding
             .envelope_id(frame, self.app.config.max_message)
-    }
-
-    fn refuse(&self, id: Option<u64>, code: ErrorCode, message: String) {
-        self.outbox
-            .send(&ServerMessage::Error(ErrorReply { id, code, message }));
     }
 
     fn reply(&self, message: ServerMessage) {
@@ -312,10 +354,7 @@ impl Connection {
                         name: hello.name,
                         bot: hello.bot,
                     };
-                    self.reply(ServerMessage::Ack(Ack {
-                        id,
-                        duplicate: false,
-                    }));
+                    self.outbox.ack(id);
                     Ok(())
                 }
             }
@@ -485,7 +524,7 @@ impl Connection {
             }
         };
         if let Err(refusal) = result {
-            self.refuse(Some(id), refusal.code, refusal.message);
+            self.outbox.refuse(id, refusal);
         }
     }
 

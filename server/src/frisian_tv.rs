@@ -13,11 +13,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use boardcast_protocol::{Ack, FRISIAN_TV, Featured, MatchSummary, ServerMessage};
+use boardcast_protocol::{FRISIAN_TV, Featured, MatchSummary, ServerMessage};
 use tokio::time::Instant;
 
 use crate::matches::Directory;
-use crate::outbox::{ConnId, Outbox, Shared};
+use crate::outbox::{ConnId, Outbox, SharedMessage};
 use crate::shutdown::Shutdown;
 
 /// How often TV looks at the lobby while it has watchers.
@@ -80,20 +80,14 @@ impl FrisianTv {
             self.look(&mut state, Instant::now());
             featured(state.on_air.as_ref())
         };
-        outbox.send(&ServerMessage::Ack(Ack {
-            id,
-            duplicate: false,
-        }));
+        outbox.ack(id);
         outbox.send(&featured);
     }
 
     /// `unwatch` of `ftv`: no more `featured` for this connection.
     pub fn unwatch(&self, outbox: &Outbox, id: u64) {
         self.state().watchers.remove(&outbox.id());
-        outbox.send(&ServerMessage::Ack(Ack {
-            id,
-            duplicate: false,
-        }));
+        outbox.ack(id);
     }
 
     fn poll(&self) {
@@ -103,7 +97,7 @@ impl FrisianTv {
             return;
         }
         if self.look(&mut state, Instant::now()) {
-            let message = Shared::new(featured(state.on_air.as_ref()));
+            let message = SharedMessage::new(featured(state.on_air.as_ref()));
             state
                 .watchers
                 .retain(|_, outbox| outbox.send_shared(&message));

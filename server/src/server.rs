@@ -75,10 +75,8 @@ pub async fn serve(
         }
         _ => None,
     };
-    let path = config.db.clone();
-    let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
+    let (storage, recovered) = Storage::open_database(&config.database())
         .await
-        .map_err(std::io::Error::other)?
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
     let settings = Settings {

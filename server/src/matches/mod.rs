@@ -17,5 +17,5 @@ pub use actor::Settings;
 pub use decide::{Action, Decision};
 pub use directory::Directory;
 pub use handle::{Command, MatchHandle};
-pub use record::{Record, Setup};
-pub use state::{MatchState, Player, Refusal};
+pub use record::{Player, Record, Setup};
+pub use state::MatchState;
