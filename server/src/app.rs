@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::address::TrustedProxies;
 use crate::channels::Channels;
 use crate::config::Config;
+use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::ConnectionLimit;
 use crate::per_address::AddressLimits;
@@ -19,6 +20,8 @@ pub struct App {
     pub config: Arc<Config>,
     pub hub: Hub,
     pub channels: Channels,
+    /// Frisian TV (`ftv`): which public match to feature, told to its watchers.
+    pub tv: FrisianTv,
     pub limit: ConnectionLimit,
     pub address_limits: AddressLimits,
     pub proxies: TrustedProxies,

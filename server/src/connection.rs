@@ -23,9 +23,9 @@ use crate::storage::MatchKey;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FrameRef,
-    JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice, Target,
-    Welcome,
+    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
+    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
+    Target, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -168,26 +168,72 @@ async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut inbox: Inbox,
 ) {
+    // One registration for the connection's whole life: a fresh `notified()` per frame would
+    // lock the `Notify` twice for every delivery. A kick before the first poll is kept as a
+    // permit, so none is missed.
+    let kicked = inbox.kicked.notified();
+    tokio::pin!(kicked);
     loop {
-        let message = tokio::select! {
+        let first = tokio::select! {
             message = inbox.rx.recv() => match message {
                 Some(message) => message,
                 None => return,
             },
-            _ = inbox.kicked.notified() => {
+            () = &mut kicked => {
                 crate::telemetry::slow_client_dropped();
                 Message::Close(Some(CloseFrame {
-                code: close::POLICY,
+                    code: close::POLICY,
                     reason: "not reading fast enough".into(),
                 }))
             }
         };
-        let closing = matches!(message, Message::Close(_));
-        match tokio::time::timeout(WRITE_TIMEOUT, sink.send(message)).await {
-            Ok(Ok(())) if !closing => {}
+        match tokio::time::timeout(WRITE_TIMEOUT, write_batch(&mut sink, &mut inbox.rx, first))
+            .await
+        {
+            Ok(Ok(Written::More)) => {}
             _ => return,
         }
     }
+}
+
+/// Frames written with one flush at most. A writer that fell behind (a burst of reveals, a
+/// watcher on a slow link) catches up with one `write` for many frames instead of one each;
+/// a frame never waits for another that has not been queued yet.
+const BATCH: usize = 64;
+
+/// What [`write_batch`] left behind.
+enum Written {
+    More,
+    Closed,
+}
+
+/// Feeds `first` and the frames already queued behind it (up to [`BATCH`]) into the
+/// WebSocket's write buffer, then flushes once. The frames' bytes are shared with every other
+/// subscriber up to here; tungstenite copies each once, into the write buffer.
+async fn write_batch(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    queue: &mut tokio::sync::mpsc::Receiver<Message>,
+    first: Message,
+) -> Result<Written, axum::Error> {
+    let mut message = first;
+    for _ in 1..BATCH {
+        if matches!(message, Message::Close(_)) {
+            sink.send(message).await?;
+            return Ok(Written::Closed);
+        }
+        sink.feed(message).await?;
+        match queue.try_recv() {
+            Ok(next) => message = next,
+            Err(_) => return sink.flush().await.map(|()| Written::More),
+        }
+    }
+    let closing = matches!(message, Message::Close(_));
+    sink.send(message).await?;
+    Ok(if closing {
+        Written::Closed
+    } else {
+        Written::More
+    })
 }
 
 impl Connection {
@@ -417,6 +463,10 @@ impl Connection {
                         since_v: watch.since_v,
                     })
                 }),
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.watch(&outbox, id);
+                    Ok(())
+                }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Watch {
                         channel,
@@ -435,6 +485,10 @@ impl Connection {
                         format!("no match {match_id}"),
                     )),
                 },
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.unwatch(&outbox, id);
+                    Ok(())
+                }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
                     self.app.channels.handle(&outbox, id, request).await;

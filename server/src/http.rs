@@ -19,11 +19,16 @@ use crate::limits::{Admission, SessionPlaces};
 use crate::origin::AllowedOrigins;
 use crate::per_address::{OverLimit, Rated};
 use crate::public_url;
+use crate::storage::StorageError;
 use crate::web;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
 const READ_BUFFER: usize = 1024;
+/// How many bytes of frames tungstenite gathers before it writes without being flushed: a
+/// few dozen reveals, and small enough that the buffer a burst leaves behind (its capacity
+/// stays) costs little per connection.
+const WRITE_BUFFER: usize = 4 * 1024;
 
 /// The router for every route of the port; `/metrics` too unless it has its own
 /// `--metrics-listen` address.
@@ -71,7 +76,9 @@ async fn websocket(
     };
     let mut upgrade = upgrade
         .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
+        // Frames queued together are fed into this buffer and written with one flush
+        // (`connection::write_batch`); a lone frame is flushed at once all the same.
+        .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(2 * MAX_SERVER_FRAME_BYTES)
         // Frames a little over the limit are read and answered with `too_large`; far over
         // it, the connection closes (1009).
@@ -175,6 +182,15 @@ async fn game_pdn(State(app): State<App>, Path(file): Path<String>) -> Response 
         )
             .into_response(),
         Ok(None) => (StatusCode::NOT_FOUND, format!("no finished game {id}\n")).into_response(),
+        Err(err @ StorageError::Unavailable(_)) => {
+            tracing::warn!(%err, "cannot read a game");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "5")],
+                "storage is unavailable; try again shortly\n",
+            )
+                .into_response()
+        }
         Err(err) => {
             tracing::error!(%err, "cannot read a game");
             (StatusCode::INTERNAL_SERVER_ERROR, "storage error\n").into_response()

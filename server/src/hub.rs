@@ -16,8 +16,9 @@ use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
 use crate::matches::directory::{Created, Directory, DirectoryFuture};
+use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
-use crate::matches::{MatchHandle, MatchState, Player, Record, Setup};
+use crate::matches::{MatchHandle, MatchState, Record, Setup};
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
@@ -137,7 +138,7 @@ impl Hub {
         }
         self.0.storage.commit(writes).await.map_err(|err| {
             tracing::error!(%err, "cannot store a new match");
-            Refusal::new(ErrorCode::Internal, "storage failed: no match was created")
+            Refusal::storage(&err, "no match was created")
         })?;
         let handle = self.start(state, &records, arrivals_follow)?;
         Ok((handle, id, tokens))
@@ -282,7 +283,7 @@ impl Hub {
     pub async fn load_finished(&self, key: MatchKey) -> Result<Option<MatchHandle>, Refusal> {
         let stored = self.0.storage.finished_match(key).await.map_err(|err| {
             tracing::error!(%err, "cannot read a finished match");
-            Refusal::new(ErrorCode::Internal, "storage failed: cannot read the match")
+            Refusal::storage(&err, "cannot read the match")
         })?;
         let Some(stored) = stored else {
             return Ok(None);

@@ -10,6 +10,7 @@ use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
+use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Settings;
@@ -74,10 +75,8 @@ pub async fn serve(
         }
         _ => None,
     };
-    let path = config.db.clone();
-    let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
+    let (storage, recovered) = Storage::open_database(&config.database())
         .await
-        .map_err(std::io::Error::other)?
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
     let settings = Settings {
@@ -114,6 +113,7 @@ pub async fn serve(
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),
         config: Arc::new(config),
+        tv: FrisianTv::start(Arc::new(hub.clone()), shutdown.clone()),
         hub,
         channels,
         shutdown: shutdown.clone(),

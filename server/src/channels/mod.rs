@@ -207,5 +207,5 @@ fn not_found(channel: &str) -> Refusal {
 
 fn internal(err: StorageError) -> Refusal {
     tracing::error!(%err, "channel storage read failed");
-    Refusal::new(ErrorCode::Internal, "storage is unavailable")
+    Refusal::storage(&err, "cannot read the archive")
 }

@@ -18,7 +18,7 @@ use tokio::time::{Instant, sleep_until};
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
-use super::record::Player;
+use super::player::Player;
 use super::record::Record;
 use super::state::{MatchState, new_token};
 use crate::fanout::{Catchup, Fanout, Role};
@@ -518,10 +518,7 @@ impl Actor {
         if let Err(err) = self.storage.commit(writes).await {
             tracing::error!(match_id = %self.state.id, %err, "storage refused events");
             self.state.restore(savepoint);
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                "storage failed: nothing was applied",
-            ));
+            return Err(Refusal::storage(&err, "nothing was applied"));
         }
         if let Some(received) = moved {
             crate::telemetry::move_acked(received.elapsed());
