@@ -10,14 +10,24 @@ fn ftv() -> Target {
     Target::Channel(FRISIAN_TV.into())
 }
 
+/// The next `featured`, however long TV lingers: pings keep each wait short.
 async fn featured(client: &mut Client) -> Option<String> {
-    client
-        .recv_until(|m| match m {
-            ServerMessage::Featured(f) => Some(f.clone()),
-            _ => None,
-        })
-        .await
-        .match_id
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        client.send(ClientMessage::Ping(Ping { nonce: 1 })).await;
+        let got = client
+            .recv_until(|m| match m {
+                ServerMessage::Featured(f) => Some(Some(f.match_id.clone())),
+                ServerMessage::Pong(_) => Some(None),
+                _ => None,
+            })
+            .await;
+        if let Some(match_id) = got {
+            return match_id;
+        }
+        assert!(std::time::Instant::now() < deadline, "TV never moved on");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
 
 /// A public match between two new players, both seated and playing.
@@ -113,7 +123,7 @@ async fn tv_features_the_most_watched_live_match_until_it_ends_then_the_next() {
     viewer
         .recv_until(|m| match m {
             ServerMessage::Featured(f) => panic!("featured after unwatch: {f:?}"),
-            ServerMessage::Pong(p) => Some(p.nonce),
+            ServerMessage::Pong(p) if p.nonce == 7 => Some(()),
             _ => None,
         })
         .await;
