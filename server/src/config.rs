@@ -162,6 +162,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_ABANDON_AFTER", default_value = "10m", value_parser = parse_duration)]
     pub abandon_after: Duration,
 
+    /// How long a finished match that nobody follows any more stays in memory (for rematch
+    /// offers and late watchers) before it leaves; it stays in storage, watchable and as PDN.
+    #[arg(long, env = "BOARDCAST_FINISHED_LINGER", default_value = "5m", value_parser = parse_duration)]
+    pub finished_linger: Duration,
+
     /// MinitChess TV channels playing engine games forever (`tv1`, `tv2`, …).
     #[arg(long, env = "BOARDCAST_CHANNELS", default_value_t = 2)]
     pub channels: usize,

@@ -20,9 +20,6 @@ use crate::shutdown::{self, Shutdown, Trigger};
 use crate::storage::Storage;
 use crate::tls::Tls;
 
-/// How long a finished match nobody follows stays in memory (rematch offers, late watchers).
-const FINISHED_LINGER: std::time::Duration = std::time::Duration::from_secs(300);
-
 /// A bound, running server. Dropping it (or calling [`Server::shutdown`]) stops it.
 pub struct Server {
     addr: SocketAddr,
@@ -84,7 +81,7 @@ pub async fn serve(
         grace: config.grace,
         first_move_timeout: config.first_move_timeout,
         abandon_after: config.abandon_after,
-        linger: FINISHED_LINGER,
+        linger: config.finished_linger,
         max_matches: config.max_matches,
     };
     let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());

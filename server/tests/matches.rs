@@ -912,3 +912,48 @@ async fn a_resume_from_further_back_than_the_replay_buffer_gets_a_snapshot_at_th
     assert_eq!(missed, vec![now.v - 2, now.v - 1, now.v]);
     server.stop().await;
 }
+
+/// How many finished matches the server holds in memory, read from its `/metrics` page.
+async fn finished_in_memory(server: &TestServer) -> u64 {
+    let (status, page) = http_get(server.addr, "/metrics").await;
+    assert_eq!(status, 200, "{page}");
+    page.lines()
+        .find_map(|line| line.strip_prefix("boardcast_matches{phase=\"finished\"} "))
+        .map_or(0, |count| count.trim().parse().expect("a count"))
+}
+
+#[tokio::test]
+async fn a_finished_match_leaves_memory_once_nobody_follows_it_and_stays_downloadable() {
+    let (_dir, db) = temp_db();
+    let mut config = boardcast_server::Config::for_tests(db);
+    config.finished_linger = Duration::from_millis(300);
+    let server = TestServer::start_with(config).await;
+    let (mut white, ws, mut black, _bs) = two_players(&server, None).await;
+    let id = white.seat_action(&ws, ClientMessage::Resign).await;
+    white.expect_ack(id).await;
+    black.ended().await;
+
+    // Followed by its players, it stays however long the linger.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(finished_in_memory(&server).await, 1);
+
+    // Nobody follows it any more: it leaves memory after the linger.
+    white.ws.close(None).await.unwrap();
+    black.ws.close(None).await.unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while finished_in_memory(&server).await > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the finished match is still in memory"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // It is still served from storage.
+    let (status, pdn) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
+    assert_eq!(status, 200, "{pdn}");
+    assert!(pdn.contains("[Result \"0-2\"]"), "{pdn}");
+    let mut late = server.client("Late").await;
+    let snapshot = late.watch(&ws.match_id).await;
+    assert_eq!(snapshot.phase, MatchPhase::Finished);
+    server.stop().await;
+}
