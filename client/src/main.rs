@@ -41,9 +41,10 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        gameover tv1 white wins: king captured | standing alice 12 correct 1 strikes
        leader 1 alice 12 correct 1 strikes 3 games | you 4 dee 3 correct 2 strikes 1 games
        you - dee not ranked|not in the top 100 | claimable black: claim win or claim draw | info pdn URL
+       featured ftv m123 (Frisian TV shows match m123 now; its match lines follow)
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
-       join CODE | watch MATCH | tv [N] | predict GAME|tvN | predict b1-c3
+       join CODE | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
        engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
 End of input ends the session. A start-up command the server refuses (join BADCODE), or a
 server never reached, ends it with status 1 and the error on stderr. Seat tokens are kept
@@ -130,6 +131,8 @@ enum Command {
     Watch { r#match: String },
     /// Watch a MinitChess TV channel (default 1).
     Tv { channel: Option<String> },
+    /// Watch Frisian TV: the most-watched live Frisian match, then the next when it ends.
+    Ftv,
     /// Predict the plies of an engine game: a channel id or tvN.
     Predict { game: String },
     /// Print open seeks, live matches and channels, then exit.
@@ -289,6 +292,9 @@ fn main() -> ExitCode {
         Some(Command::Tv { channel }) => Some(AppCommand::Watch(Target::Channel(channel_name(
             channel.as_deref().unwrap_or(""),
         )))),
+        Some(Command::Ftv) => Some(AppCommand::Watch(Target::Channel(
+            boardcast_protocol::FRISIAN_TV.to_owned(),
+        ))),
         Some(Command::Predict { game }) => Some(AppCommand::Predict(channel_name(&game))),
         Some(Command::List) => {
             return online::run(options, Some(AppCommand::Lobby), true);

@@ -35,6 +35,114 @@ impl fmt::Display for Side {
     }
 }
 
+#[cfg(feature = "frisian")]
+impl From<frisian::Color> for Side {
+    fn from(color: frisian::Color) -> Side {
+        match color {
+            frisian::Color::White => Side::White,
+            frisian::Color::Black => Side::Black,
+        }
+    }
+}
+
+#[cfg(feature = "minitchess")]
+impl From<minitchess::Color> for Side {
+    fn from(color: minitchess::Color) -> Side {
+        match color {
+            minitchess::Color::White => Side::White,
+            minitchess::Color::Black => Side::Black,
+        }
+    }
+}
+
+/// One `T` for each side (shakmaty's `ByColor`): seats, clocks, presence, indexed by
+/// [`Side`] instead of by a cast.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct BySide<T> {
+    pub white: T,
+    pub black: T,
+}
+
+impl<T> BySide<T> {
+    pub const fn new(white: T, black: T) -> Self {
+        BySide { white, black }
+    }
+
+    /// Each side's value, made by `f`.
+    pub fn from_fn(mut f: impl FnMut(Side) -> T) -> Self {
+        BySide {
+            white: f(Side::White),
+            black: f(Side::Black),
+        }
+    }
+
+    pub fn get(&self, side: Side) -> &T {
+        match side {
+            Side::White => &self.white,
+            Side::Black => &self.black,
+        }
+    }
+
+    pub fn get_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::White => &mut self.white,
+            Side::Black => &mut self.black,
+        }
+    }
+
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> BySide<U> {
+        BySide {
+            white: f(self.white),
+            black: f(self.black),
+        }
+    }
+
+    pub fn as_ref(&self) -> BySide<&T> {
+        BySide {
+            white: &self.white,
+            black: &self.black,
+        }
+    }
+
+    pub fn as_mut(&mut self) -> BySide<&mut T> {
+        BySide {
+            white: &mut self.white,
+            black: &mut self.black,
+        }
+    }
+
+    /// White's value, then Black's, each with its side.
+    pub fn iter(&self) -> impl Iterator<Item = (Side, &T)> {
+        [(Side::White, &self.white), (Side::Black, &self.black)].into_iter()
+    }
+
+    /// Whether `f` holds for both sides.
+    pub fn all(&self, mut f: impl FnMut(&T) -> bool) -> bool {
+        f(&self.white) && f(&self.black)
+    }
+
+    /// The first side (White, then Black) for which `f` holds.
+    pub fn find(&self, mut f: impl FnMut(&T) -> bool) -> Option<Side> {
+        self.iter()
+            .find(|(_, value)| f(value))
+            .map(|(side, _)| side)
+    }
+}
+
+impl<T> std::ops::Index<Side> for BySide<T> {
+    type Output = T;
+
+    fn index(&self, side: Side) -> &T {
+        self.get(side)
+    }
+}
+
+impl<T> std::ops::IndexMut<Side> for BySide<T> {
+    fn index_mut(&mut self, side: Side) -> &mut T {
+        self.get_mut(side)
+    }
+}
+
 /// What a player creating a match wants to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

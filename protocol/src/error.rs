@@ -52,11 +52,15 @@ pub enum ErrorCode {
     /// opponent. The message names the limit and when to try again; nothing changed, and the
     /// connection stays open.
     AddressLimit,
+    /// The server's database cannot be reached now (it is restarting, or the network to it is
+    /// down): nothing was stored and nothing applied. The connection stays open and the
+    /// server reconnects by itself; send the same command again later.
+    StorageUnavailable,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -77,6 +81,7 @@ impl ErrorCode {
         ErrorCode::StaleId,
         ErrorCode::IllegalPrediction,
         ErrorCode::AddressLimit,
+        ErrorCode::StorageUnavailable,
     ];
 }
 

@@ -207,3 +207,17 @@ pub struct Moved {
     pub legal_moves: Vec<LegalMove>,
     pub king_counters: KingCounters,
 }
+
+/// The channel id of Frisian TV. Watching it (`watch` with `{"channel": "ftv"}`) is answered by
+/// [`Featured`] messages naming the match to show, never by moves: the client watches that
+/// match like any other, so TV shows exactly what the match's own events say.
+pub const FRISIAN_TV: &str = "ftv";
+
+/// The match a Frisian TV channel features now: the most-watched public match being played
+/// when the last one ended. `match_id` is `None` until some public match is being played; a
+/// featured match that ended stays featured (showing its result) until another is live.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Featured {
+    pub channel: String,
+    pub match_id: Option<String>,
+}

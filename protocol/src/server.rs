@@ -7,7 +7,7 @@ use crate::engine::{
     ChannelEventMsg, ChannelSnapshot, ChannelSummary, LeaderboardEntry, PredictionResult,
 };
 use crate::error::ErrorCode;
-use crate::matches::{MatchEventMsg, MatchSnapshot, MatchSummary};
+use crate::matches::{Featured, MatchEventMsg, MatchSnapshot, MatchSummary};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -34,6 +34,9 @@ pub enum ServerMessage {
     Leaderboard(Leaderboard),
     /// The server is going away; reconnect after the given time.
     Shutdown(ShutdownNotice),
+    /// The match Frisian TV now features: sent on `watch` of [`crate::FRISIAN_TV`] and
+    /// whenever it moves on. Watch that match to see it; the channel carries no moves itself.
+    Featured(Featured),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -741,6 +741,25 @@ fn cases() -> Vec<Case> {
                 reconnect_after_ms: 5_000,
             }),
         ),
+        server(
+            "featured",
+            ServerMessage::Featured(Featured {
+                channel: FRISIAN_TV.into(),
+                match_id: Some(MATCH.into()),
+            }),
+        ),
+        server(
+            "featured.nothing_live",
+            ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
+        ),
+        client(
+            "watch.frisian_tv",
+            30,
+            ClientMessage::Watch(Watch {
+                target: Target::Channel(FRISIAN_TV.into()),
+                since_v: None,
+            }),
+        ),
         // Every value of every unit-only enum, in declaration order.
         unit_enum("error_code", ErrorCode::ALL.to_vec()),
         unit_enum(

@@ -478,6 +478,10 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
                 reconnect_after_ms
             }
         )),
+        (ident(), of(ident())).prop_map(|(channel, match_id)| ServerMessage::Featured(Featured {
+            channel,
+            match_id
+        })),
     ]
 }
 

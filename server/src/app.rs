@@ -7,8 +7,10 @@ use std::sync::Arc;
 use crate::address::TrustedProxies;
 use crate::channels::Channels;
 use crate::config::Config;
+use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::ConnectionLimit;
+use crate::matches::Directory;
 use crate::per_address::AddressLimits;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::tls::Tls;
@@ -17,8 +19,14 @@ use crate::tls::Tls;
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
+    /// Where matches are: the lookups a connection makes (by id, invite code, seat token; the
+    /// lobby) go through this seam, so a cluster directory can take the hub's place.
+    pub directory: Arc<dyn Directory>,
+    /// This process's matches: creating them, and reading finished ones back from storage.
     pub hub: Hub,
     pub channels: Channels,
+    /// Frisian TV (`ftv`): which public match to feature, told to its watchers.
+    pub tv: FrisianTv,
     pub limit: ConnectionLimit,
     pub address_limits: AddressLimits,
     pub proxies: TrustedProxies,

@@ -3,7 +3,8 @@
 
 use std::process::ExitCode;
 
-use crate::config::LogFormat;
+use crate::config::{Command, LogFormat};
+use crate::storage::Database;
 use crate::{Config, serve, shutdown};
 use clap::Parser;
 use tokio::net::TcpListener;
@@ -19,7 +20,24 @@ pub fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let Some(Command::Migrate { from, to }) = &config.command {
+        return runtime.block_on(migrate(from, to));
+    }
     runtime.block_on(run(config))
+}
+
+/// `boardcast-server migrate`: copies, verifies, says what it copied.
+async fn migrate(from: &Database, to: &Database) -> ExitCode {
+    match crate::storage::migrate::migrate(from, to).await {
+        Ok(copied) => {
+            print!("copied {from} into {to}, verified:\n{copied}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("boardcast-server migrate: {err}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// Serves with `config` until Ctrl-C or SIGTERM.
@@ -44,7 +62,7 @@ pub async fn run(config: Config) -> ExitCode {
         }
     };
     let addr = listener.local_addr().unwrap_or(config.listen);
-    tracing::info!(%addr, db = %config.db.display(), "boardcast-server listening");
+    tracing::info!(%addr, database = %config.database(), "boardcast-server listening");
 
     let (trigger, shutdown) = shutdown::channel();
     let server = tokio::spawn(serve(listener, config, shutdown));

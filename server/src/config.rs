@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::duration::parse_duration;
+use crate::storage::Database;
 
 /// Boardcast server: Frisian draughts matches and MinitChess engine channels.
 #[derive(Debug, Clone, Parser)]
@@ -38,6 +39,16 @@ pub struct Config {
     /// SQLite database file (created if missing).
     #[arg(long, env = "BOARDCAST_DB", default_value = "boardcast.db")]
     pub db: PathBuf,
+
+    /// Store in this database instead of --db: postgres://user:password@host/database (tables
+    /// are created or migrated at start), or sqlite:PATH.
+    #[arg(
+        long,
+        env = "BOARDCAST_DATABASE",
+        value_name = "URL",
+        conflicts_with = "db"
+    )]
+    pub database: Option<Database>,
 
     /// Log filter in `tracing_subscriber::EnvFilter` syntax (RUST_LOG takes precedence).
     #[arg(long, env = "BOARDCAST_LOG", default_value = "info")]
@@ -172,6 +183,26 @@ pub struct Config {
         value_delimiter = ','
     )]
     pub allowed_origins: Vec<String>,
+
+    /// A maintenance command to run instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What `boardcast-server COMMAND` does instead of serving.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// Copy every match, event, finished game, archived engine game, server run and
+    /// leaderboard entry from a SQLite database into PostgreSQL, then verify row counts and
+    /// checksums. Safe to run again. Stop the server that uses the source first.
+    Migrate {
+        /// The database to copy from: sqlite:PATH.
+        #[arg(long, value_name = "sqlite:PATH")]
+        from: Database,
+        /// The database to copy into: postgres://user:password@host/database.
+        #[arg(long, value_name = "URL")]
+        to: Database,
+    },
 }
 
 /// How log lines are written.
@@ -192,6 +223,13 @@ impl Config {
         config.grace = Duration::from_millis(300);
         config.lift_address_limits();
         config
+    }
+
+    /// The database to store into: --database, else the SQLite file --db.
+    pub fn database(&self) -> Database {
+        self.database
+            .clone()
+            .unwrap_or_else(|| Database::Sqlite(self.db.clone()))
     }
 
     /// Lifts every per-address limit (and the reserve) out of the way: for tests and
@@ -222,6 +260,52 @@ mod tests {
         assert_eq!(config.channels, 2);
         assert_eq!(config.ply_interval.to_string(), "2000ms");
         assert_eq!(config.game_pause, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn migrate_names_its_source_and_target() {
+        let config = Config::parse_from([
+            "boardcast-server",
+            "migrate",
+            "--from",
+            "sqlite:old.db",
+            "--to",
+            "postgres://club@127.0.0.1/boardcast",
+        ]);
+        assert_eq!(
+            config.command,
+            Some(Command::Migrate {
+                from: Database::Sqlite(PathBuf::from("old.db")),
+                to: Database::Postgres("postgres://club@127.0.0.1/boardcast".to_owned()),
+            })
+        );
+        assert_eq!(Config::parse_from(["boardcast-server"]).command, None);
+    }
+
+    #[test]
+    fn database_names_postgres_and_db_stays_the_sqlite_default() {
+        let url = "postgres://club:pw@127.0.0.1:5432/boardcast";
+        let config = Config::parse_from(["boardcast-server", "--database", url]);
+        assert_eq!(config.database(), Database::Postgres(url.to_owned()));
+        let config = Config::parse_from(["boardcast-server", "--db", "x.db"]);
+        assert_eq!(config.database(), Database::Sqlite(PathBuf::from("x.db")));
+        let config = Config::parse_from(["boardcast-server"]);
+        assert_eq!(
+            config.database(),
+            Database::Sqlite(PathBuf::from("boardcast.db"))
+        );
+        let both = Config::try_parse_from(["boardcast-server", "--db", "x.db", "--database", url])
+            .unwrap_err();
+        assert_eq!(both.kind(), clap::error::ErrorKind::ArgumentConflict);
+        let wrong =
+            Config::try_parse_from(["boardcast-server", "--database", "mysql://x/y"]).unwrap_err();
+        assert!(
+            wrong.to_string().contains(
+                "\"mysql://x/y\" is not a database: use postgres://user:password@host/database \
+                 or sqlite:PATH"
+            ),
+            "{wrong}"
+        );
     }
 
     #[test]

@@ -14,15 +14,16 @@ use crate::app::App;
 use crate::channels::ChannelRequest;
 use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, Directory, MatchHandle, Player, Refusal};
+use crate::matches::{Action, Command, MatchHandle, Player};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
+use crate::refusal::Refusal;
 use crate::shutdown::TaskGuard;
 use crate::storage::MatchKey;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    Ack, ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, ErrorReply,
+    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
     FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
     Target, Welcome,
 };
@@ -128,7 +129,7 @@ pub async fn run(
     // Say goodbye to every match this connection followed, so seats show as empty.
     let followed = outbox::close_subscriptions(&subscriptions);
     for id in followed {
-        if let Some(handle) = connection.app.hub.find(&id) {
+        if let Some(handle) = connection.app.directory.find(&id) {
             handle
                 .send(Command::Leave {
                     conn: connection.outbox.id(),
@@ -294,7 +295,7 @@ impl Connection {
                     // Every frame counts, WebSocket pings too.
                     if !self.rate.allow(now) {
                         let id = payload.and_then(|payload| self.envelope_id(payload));
-                        self.refuse(id, ErrorCode::RateLimited, "too many messages".into());
+                        self.outbox.refuse(id, Refusal::new(ErrorCode::RateLimited, "too many messages"));
                         self.app.address_limits.hit(
                             LimitKind::MessageRate,
                             self.client,
@@ -309,7 +310,7 @@ impl Connection {
                         Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
                         // The refusal names the envelope whenever its id could be read.
                         Err((code, message)) => {
-                            self.refuse(self.envelope_id(payload), code, message)
+                            self.outbox.refuse(self.envelope_id(payload), Refusal::new(code, message))
                         }
                     }
                 }
@@ -329,11 +330,6 @@ impl Connection {
     fn envelope_id(&self, frame: FrameRef<'_>) -> Option<u64> {
         self.encoding
             .envelope_id(frame, self.app.config.max_message)
-    }
-
-    fn refuse(&self, id: Option<u64>, code: ErrorCode, message: String) {
-        self.outbox
-            .send(&ServerMessage::Error(ErrorReply { id, code, message }));
     }
 
     fn reply(&self, message: ServerMessage) {
@@ -358,10 +354,7 @@ impl Connection {
                         name: hello.name,
                         bot: hello.bot,
                     };
-                    self.reply(ServerMessage::Ack(Ack {
-                        id,
-                        duplicate: false,
-                    }));
+                    self.outbox.ack(id);
                     Ok(())
                 }
             }
@@ -370,7 +363,7 @@ impl Connection {
                 Ok(())
             }
             ClientMessage::ListLobby => {
-                let (seeks, live) = self.app.hub.lobby();
+                let (seeks, live) = self.app.directory.lobby();
                 self.reply(ServerMessage::Lobby(Lobby {
                     seeks,
                     live,
@@ -381,13 +374,13 @@ impl Connection {
             ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
             ClientMessage::JoinMatch(join) => {
                 let handle = match &join {
-                    JoinMatch::Id(match_id) if self.app.hub.is_public(match_id) => {
-                        self.app.hub.find(match_id)
+                    JoinMatch::Id(match_id) if self.app.directory.is_public(match_id) => {
+                        self.app.directory.find(match_id)
                     }
                     JoinMatch::Id(_) => None,
-                    JoinMatch::Code(code) => self.app.hub.find_by_code(code),
+                    JoinMatch::Code(code) => self.app.directory.find_by_code(code),
                     // The match checks that this connection holds its other seat.
-                    JoinMatch::Myself(match_id) => self.app.hub.find(match_id),
+                    JoinMatch::Myself(match_id) => self.app.directory.find(match_id),
                 };
                 match handle {
                     Some(handle) => handle.try_send(Command::Join {
@@ -411,7 +404,7 @@ impl Connection {
                 }
             }
             ClientMessage::Resume(resume) => {
-                let handle = match self.app.hub.find_by_token(&resume.token) {
+                let handle = match self.app.directory.find_by_token(&resume.token) {
                     Some(handle) => Ok(Some(handle)),
                     None => {
                         let key = MatchKey::Token(resume.token.clone());
@@ -470,6 +463,10 @@ impl Connection {
                         since_v: watch.since_v,
                     })
                 }),
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.watch(&outbox, id);
+                    Ok(())
+                }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Watch {
                         channel,
@@ -481,13 +478,17 @@ impl Connection {
             },
             ClientMessage::Unwatch(target) => match target {
                 // Only a match in memory can be followed; no need to read one back.
-                Target::Match(match_id) => match self.app.hub.find(&match_id) {
+                Target::Match(match_id) => match self.app.directory.find(&match_id) {
                     Some(handle) => handle.try_send(Command::Unwatch { outbox, id }),
                     None => Err(Refusal::new(
                         ErrorCode::NotFound,
                         format!("no match {match_id}"),
                     )),
                 },
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.unwatch(&outbox, id);
+                    Ok(())
+                }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
                     self.app.channels.handle(&outbox, id, request).await;
@@ -523,7 +524,7 @@ impl Connection {
             }
         };
         if let Err(refusal) = result {
-            self.refuse(Some(id), refusal.code, refusal.message);
+            self.outbox.refuse(id, refusal);
         }
     }
 
@@ -571,7 +572,7 @@ impl Connection {
 
     /// The match `match_id`: running, or finished and read back from storage.
     async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
-        if let Some(handle) = self.app.hub.find(match_id) {
+        if let Some(handle) = self.app.directory.find(match_id) {
             return Ok(handle);
         }
         self.app

@@ -1,7 +1,7 @@
 //! The followers of one room (a match or a channel) and its recent events: the one fan-out
 //! both matches and channels use.
 //!
-//! Every event is wrapped once in a [`Shared`] message: it is encoded at most once per
+//! Every event is wrapped once in a [`SharedMessage`] message: it is encoded at most once per
 //! encoding and the same bytes go to every follower. Sending never waits: a follower whose
 //! bounded queue is full is dropped (its connection is kicked) and the others carry on; the
 //! room learns whom it lost. The last events stay in a bounded replay buffer so a follower that
@@ -17,7 +17,7 @@ use boardcast_protocol::{Crowd, ServerMessage, Target};
 use tokio::time::Instant;
 
 use crate::crowd::CrowdThrottle;
-use crate::outbox::{ConnId, Outbox, Shared};
+use crate::outbox::{ConnId, Outbox, SharedMessage};
 
 /// What a follower is to the room, beyond following it.
 pub trait Role {
@@ -44,7 +44,7 @@ pub struct Follower<R> {
 pub struct Fanout<R = ()> {
     followers: HashMap<ConnId, Follower<R>>,
     /// `(v, event)`, oldest first, gap-free.
-    recent: VecDeque<(u64, Arc<Shared>)>,
+    recent: VecDeque<(u64, Arc<SharedMessage>)>,
     capacity: usize,
     /// Whom crowd counts are about.
     target: Target,
@@ -60,7 +60,7 @@ pub struct Fanout<R = ()> {
 #[derive(Debug)]
 pub enum Catchup {
     /// These events, in order (possibly none: the follower is up to date).
-    Events(Vec<Arc<Shared>>),
+    Events(Vec<Arc<SharedMessage>>),
     /// The events are no longer (or never were) in the buffer: send a snapshot.
     Snapshot,
 }
@@ -118,8 +118,8 @@ impl<R: Role> Fanout<R> {
     }
 
     /// Records event `v` for replay, without sending it (a room restarting from storage).
-    pub fn remember(&mut self, v: u64, message: ServerMessage) -> Arc<Shared> {
-        let shared = Arc::new(Shared::new(message));
+    pub fn remember(&mut self, v: u64, message: ServerMessage) -> Arc<SharedMessage> {
+        let shared = Arc::new(SharedMessage::new(message));
         if self.recent.len() == self.capacity {
             self.recent.pop_front();
         }
@@ -136,10 +136,10 @@ impl<R: Role> Fanout<R> {
 
     /// Sends an unversioned message to every follower; returns how many were dropped.
     pub fn broadcast(&mut self, message: ServerMessage) -> usize {
-        self.send_all(&Shared::new(message))
+        self.send_all(&SharedMessage::new(message))
     }
 
-    fn send_all(&mut self, shared: &Shared) -> usize {
+    fn send_all(&mut self, shared: &SharedMessage) -> usize {
         let before = self.followers.len();
         let mut lost_players = false;
         self.followers.retain(|_, f| {

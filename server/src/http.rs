@@ -19,6 +19,7 @@ use crate::limits::{Admission, SessionPlaces};
 use crate::origin::AllowedOrigins;
 use crate::per_address::{OverLimit, Rated};
 use crate::public_url;
+use crate::storage::StorageError;
 use crate::web;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
@@ -181,6 +182,15 @@ async fn game_pdn(State(app): State<App>, Path(file): Path<String>) -> Response 
         )
             .into_response(),
         Ok(None) => (StatusCode::NOT_FOUND, format!("no finished game {id}\n")).into_response(),
+        Err(err @ StorageError::Unavailable(_)) => {
+            tracing::warn!(%err, "cannot read a game");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "5")],
+                "storage is unavailable; try again shortly\n",
+            )
+                .into_response()
+        }
         Err(err) => {
             tracing::error!(%err, "cannot read a game");
             (StatusCode::INTERNAL_SERVER_ERROR, "storage error\n").into_response()

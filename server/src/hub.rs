@@ -14,9 +14,12 @@ use rand::Rng;
 
 use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
+use crate::matches::apply::ApplyError;
 use crate::matches::directory::{Created, Directory, DirectoryFuture};
-use crate::matches::state::{Player, new_token};
-use crate::matches::{MatchHandle, MatchState, Record, Refusal, Setup};
+use crate::matches::player::Player;
+use crate::matches::state::{SetupError, new_token};
+use crate::matches::{MatchHandle, MatchState, Record, Setup};
+use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
@@ -108,7 +111,7 @@ impl Hub {
         let id = random_string(ID_ALPHABET, 10);
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
-            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err))?;
+            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
         let now = now();
         let mut records = Vec::new();
         let mut tokens = Vec::new();
@@ -125,7 +128,7 @@ impl Hub {
             let at_ms = now_ms();
             state
                 .apply_new(&record, now, at_ms)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err))?;
+                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             let write = record
                 .write(&id, state.v, at_ms)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
@@ -135,7 +138,7 @@ impl Hub {
         }
         self.0.storage.commit(writes).await.map_err(|err| {
             tracing::error!(%err, "cannot store a new match");
-            Refusal::new(ErrorCode::Internal, "storage failed: no match was created")
+            Refusal::storage(&err, "no match was created")
         })?;
         let handle = self.start(state, &records, arrivals_follow)?;
         Ok((handle, id, tokens))
@@ -280,7 +283,7 @@ impl Hub {
     pub async fn load_finished(&self, key: MatchKey) -> Result<Option<MatchHandle>, Refusal> {
         let stored = self.0.storage.finished_match(key).await.map_err(|err| {
             tracing::error!(%err, "cannot read a finished match");
-            Refusal::new(ErrorCode::Internal, "storage failed: cannot read the match")
+            Refusal::storage(&err, "cannot read the match")
         })?;
         let Some(stored) = stored else {
             return Ok(None);
@@ -373,20 +376,50 @@ fn now() -> std::time::Instant {
     tokio::time::Instant::now().into_std()
 }
 
+/// Why a stored match does not replay (a corrupted or foreign store).
+#[derive(Debug, thiserror::Error)]
+pub enum RebuildError {
+    #[error("set-up: {0}")]
+    Setup(#[source] serde_json::Error),
+    #[error(transparent)]
+    Start(#[from] SetupError),
+    #[error("event {got} follows {had}")]
+    OutOfOrder { got: u64, had: u64 },
+    #[error("event {v}: {source}")]
+    Body {
+        v: u64,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("event {v}: {source}")]
+    Apply {
+        v: u64,
+        #[source]
+        source: ApplyError,
+    },
+}
+
 /// Replays a stored match into its state; every event must apply.
-fn rebuild(m: &StoredMatch, now: std::time::Instant) -> Result<(MatchState, Vec<Record>), String> {
-    let setup: Setup = serde_json::from_str(&m.setup).map_err(|e| format!("set-up: {e}"))?;
+fn rebuild(
+    m: &StoredMatch,
+    now: std::time::Instant,
+) -> Result<(MatchState, Vec<Record>), RebuildError> {
+    let setup: Setup = serde_json::from_str(&m.setup).map_err(RebuildError::Setup)?;
     let mut state = MatchState::new(m.id.clone(), m.invite.clone().unwrap_or_default(), setup)?;
     let mut records = Vec::with_capacity(m.events.len());
     for event in &m.events {
-        if event.v != state.v + 1 {
-            return Err(format!("event {} follows {}", event.v, state.v));
+        let v = event.v;
+        if v != state.v + 1 {
+            return Err(RebuildError::OutOfOrder {
+                got: v,
+                had: state.v,
+            });
         }
         let record: Record =
-            serde_json::from_str(&event.body).map_err(|e| format!("event {}: {e}", event.v))?;
+            serde_json::from_str(&event.body).map_err(|source| RebuildError::Body { v, source })?;
         let record = state
             .replay(record, now, event.at_ms)
-            .map_err(|e| format!("event {}: {e}", event.v))?;
+            .map_err(|source| RebuildError::Apply { v, source })?;
         records.push(record);
     }
     Ok((state, records))

@@ -14,6 +14,7 @@ pub mod connection;
 pub mod crowd;
 pub mod duration;
 pub mod fanout;
+pub mod frisian_tv;
 pub mod http;
 pub mod hub;
 pub mod limits;

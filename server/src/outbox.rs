@@ -9,8 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::extract::ws::Message;
-use boardcast_protocol::{Encoding, Frame, ServerMessage};
+use boardcast_protocol::{Ack, Encoding, ErrorReply, Frame, ServerMessage};
 use tokio::sync::{Notify, mpsc};
+
+use crate::refusal::Refusal;
 
 /// Identifies one connection for the lifetime of the process.
 pub type ConnId = u64;
@@ -32,15 +34,15 @@ pub fn to_message(frame: Frame) -> Message {
 /// A server message encoded lazily, at most once per encoding; clones of the resulting
 /// [`Message`] share the bytes.
 #[derive(Debug)]
-pub struct Shared {
+pub struct SharedMessage {
     message: ServerMessage,
     json: OnceLock<Message>,
     postcard: OnceLock<Message>,
 }
 
-impl Shared {
+impl SharedMessage {
     pub fn new(message: ServerMessage) -> Self {
-        Shared {
+        SharedMessage {
             message,
             json: OnceLock::new(),
             postcard: OnceLock::new(),
@@ -153,8 +155,34 @@ impl Outbox {
     }
 
     /// Queues a shared message in this connection's encoding.
-    pub fn send_shared(&self, message: &Shared) -> bool {
+    pub fn send_shared(&self, message: &SharedMessage) -> bool {
         self.push(message.frame(self.encoding))
+    }
+
+    /// Acknowledges envelope `id`: it was carried out. (A reply to a connection that is
+    /// gone is simply not delivered, like any message.)
+    pub fn ack(&self, id: u64) {
+        self.send(&ServerMessage::Ack(Ack {
+            id,
+            duplicate: false,
+        }));
+    }
+
+    /// Acknowledges envelope `id` again: it had been carried out before, nothing changed now.
+    pub fn ack_duplicate(&self, id: u64) {
+        self.send(&ServerMessage::Ack(Ack {
+            id,
+            duplicate: true,
+        }));
+    }
+
+    /// Answers envelope `id` (if it could be read) with why nothing changed.
+    pub fn refuse(&self, id: impl Into<Option<u64>>, refusal: Refusal) {
+        self.send(&ServerMessage::Error(ErrorReply {
+            id: id.into(),
+            code: refusal.code,
+            message: refusal.message,
+        }));
     }
 
     /// Records that this connection now follows match `id` (or no longer does). False, and
@@ -203,7 +231,7 @@ mod tests {
 
     #[test]
     fn shared_messages_are_encoded_once_and_share_bytes() {
-        let shared = Shared::new(ServerMessage::Pong(Pong { nonce: 7 }));
+        let shared = SharedMessage::new(ServerMessage::Pong(Pong { nonce: 7 }));
         let (a, b) = (shared.frame(Encoding::Json), shared.frame(Encoding::Json));
         match (a, b) {
             (Message::Text(a), Message::Text(b)) => {

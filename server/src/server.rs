@@ -10,8 +10,10 @@ use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::config::Config;
+use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::{ConnectionLimit, ConnectionSettings};
+use crate::matches::Directory;
 use crate::matches::Settings;
 use crate::per_address::{AddressLimits, RateSettings};
 use crate::shutdown::{self, Shutdown, Trigger};
@@ -74,10 +76,8 @@ pub async fn serve(
         }
         _ => None,
     };
-    let path = config.db.clone();
-    let (storage, recovered) = tokio::task::spawn_blocking(move || Storage::open(&path))
+    let (storage, recovered) = Storage::open_database(&config.database())
         .await
-        .map_err(std::io::Error::other)?
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
     let settings = Settings {
@@ -100,6 +100,7 @@ pub async fn serve(
     )
     .await
     .map_err(std::io::Error::other)?;
+    let directory: Arc<dyn Directory> = Arc::new(hub.clone());
     let app = App {
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
@@ -114,6 +115,8 @@ pub async fn serve(
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),
         config: Arc::new(config),
+        tv: FrisianTv::start(directory.clone(), shutdown.clone()),
+        directory,
         hub,
         channels,
         shutdown: shutdown.clone(),

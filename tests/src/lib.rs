@@ -25,7 +25,8 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts the server binary on `addr` with `db`, and waits until it accepts connections.
+    /// Starts the server binary on `addr` with `db` (unless `extra_args` name a `--database`),
+    /// and waits until it accepts connections.
     /// `program` is the server binary (see [`SERVER_BIN_ENV`]).
     pub fn start(
         program: &Path,
@@ -33,11 +34,13 @@ impl ServerProcess {
         db: &Path,
         extra_args: &[&str],
     ) -> std::io::Result<Self> {
-        let child = Command::new(program)
-            .arg("--listen")
-            .arg(addr.to_string())
-            .arg("--db")
-            .arg(db)
+        let mut command = Command::new(program);
+        command.arg("--listen").arg(addr.to_string());
+        // `--database` (PostgreSQL) and `--db` name the store two ways: one of them.
+        if !extra_args.contains(&"--database") {
+            command.arg("--db").arg(db);
+        }
+        let child = command
             .args(extra_args)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())

@@ -20,6 +20,7 @@ use boardcast_protocol::{
     ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchPhase, MatchSnapshot,
     ServerMessage, Side, Target, Watch,
 };
+use boardcast_testkit::postgres::Cluster;
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
 use boardcast_tests::games::{RefGame, load_games};
@@ -428,9 +429,10 @@ fn assert_every_match_resumed(runs: &[Run]) {
     }
 }
 
-/// `matches` concurrent matches, `kills` SIGKILLs at seeded moments, then play to the end.
-async fn crash_run(matches: usize, kills: usize, seed: u64) {
-    let mut server = TestServer::start(server_program(), SERVER_ARGS);
+/// `matches` concurrent matches, `kills` SIGKILLs at seeded moments, then play to the end;
+/// the server started with `args`.
+async fn crash_run(matches: usize, kills: usize, seed: u64, args: &[&str]) {
+    let mut server = TestServer::start(server_program(), args);
     let mut runs = open_all(server.addr(), matches).await;
     let total: usize = runs.iter().map(|run| run.game.routes.len()).sum();
     // Seeded kill points, by number of acknowledged moves, one in each stretch of the run.
@@ -487,7 +489,19 @@ fn crash_seed() -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_at_random_moments_loses_no_acknowledged_move() {
-    crash_run(50, 3, crash_seed()).await;
+    crash_run(50, 3, crash_seed(), SERVER_ARGS).await;
+}
+
+/// The same crashes with the matches stored in a real PostgreSQL server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_at_random_moments_loses_no_acknowledged_move_on_postgres() {
+    let Some(cluster) = Cluster::shared_or_skip("durability on PostgreSQL") else {
+        return;
+    };
+    let url = cluster.create_database();
+    let mut args = SERVER_ARGS.to_vec();
+    args.extend(["--database", &url]);
+    crash_run(50, 3, crash_seed(), &args).await;
 }
 
 /// The long soak: 200 matches, 10 kills, for each of five seeds. Run it with
@@ -498,7 +512,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_move() {
 async fn kill_9_soak() {
     let first = crash_seed();
     for seed in first..first + 5 {
-        crash_run(200, 10, seed).await;
+        crash_run(200, 10, seed, SERVER_ARGS).await;
     }
 }
 

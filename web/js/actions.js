@@ -8,6 +8,8 @@
 
 /** @typedef {{send?: object, navigate?: string, replace?: boolean, saveSeat?: object, forgetSeat?: string, copy?: string}} Effect */
 
+import { FRISIAN_TV } from './state.js';
+
 const CLIENT = 'boardcast-web/0.1.0';
 const SEAT_ACTIONS = new Set([
   'resign', 'offer_draw', 'accept_draw', 'decline_draw', 'abort',
@@ -69,6 +71,12 @@ export function follow(state) {
     if (held) return [{ navigate: `/m/${held.match_id}`, replace: true }];
     return [request(state, 'join', { join_match: { code: id } })];
   }
+  if (page === 'ftv') {
+    // TV names its match again; the one shown is watched again from where it was.
+    const shown = id && state.match && state.match.match_id === id ? state.match.v : null;
+    const tv = request(state, 'watch', { watch: { target: { channel: FRISIAN_TV }, since_v: null } });
+    return id ? [tv, request(state, 'watch', { watch: { target: { match: id }, since_v: shown } })] : [tv];
+  }
   if (page === 'tv' || page === 'game') {
     const since_v = state.channel && state.channel.channel === id ? state.channel.v : null;
     return [request(state, 'watch', { watch: { target: { channel: id }, since_v } }), leaderboard(state)];
@@ -81,6 +89,10 @@ export function leave(state) {
   const { page, id } = state.route;
   if (page === 'match' && !state.seats[id]) return [request(state, 'unwatch', { unwatch: { match: id } })];
   if (page === 'tv' || page === 'game') return [request(state, 'unwatch', { unwatch: { channel: id } })];
+  if (page === 'ftv') {
+    const tv = request(state, 'unwatch', { unwatch: { channel: FRISIAN_TV } });
+    return id ? [tv, request(state, 'unwatch', { unwatch: { match: id } })] : [tv];
+  }
   return [];
 }
 

@@ -7,6 +7,7 @@
  */
 
 import * as actions from './actions.js';
+import { showsMatch } from './state.js';
 
 /** Pointer travel (px) before a press becomes a drag. */
 const DRAG_THRESHOLD_PX = 3;
@@ -139,7 +140,7 @@ export function listen(root, state, run) {
       state.ui.confirm = null;
       return run([]);
     }
-    if (typing || event.altKey || event.ctrlKey || event.metaKey || state.route.page !== 'match') return;
+    if (typing || event.altKey || event.ctrlKey || event.metaKey || !showsMatch(state.route)) return;
     const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, h: -1, k: -1, l: 1, j: 1 }[event.key];
     if (step) {
       event.preventDefault();

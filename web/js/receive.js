@@ -5,7 +5,7 @@
  * @module receive
  */
 
-import { opposite } from './state.js';
+import { opposite, showsMatch, FRISIAN_TV } from './state.js';
 import * as actions from './actions.js';
 
 /**
@@ -46,6 +46,7 @@ export function receive(state, msg, now) {
     case 'shutdown':
       state.notice = { text: `server: ${body.reason}`, code: 'shutdown' };
       return [{ reconnectAfter: body.reconnect_after_ms }];
+    case 'featured': return featured(state, body);
     default:
       return []; // pong, and messages of later servers (PROTOCOL.md §3.6)
   }
@@ -116,8 +117,21 @@ export function resetMatch(state) {
   actions.clearInput(state);
 }
 
+/**
+ * Frisian TV moved on (or says what it shows): show that match, watched like any other.
+ * The route's id becomes the match, so the page is built afresh for it.
+ */
+function featured(state, { channel, match_id }) {
+  const { page, id } = state.route;
+  if (page !== 'ftv' || channel !== FRISIAN_TV || !match_id || match_id === id) return [];
+  const effects = id ? [actions.request(state, 'unwatch', { unwatch: { match: id } })] : [];
+  state.route = { page: 'ftv', id: match_id };
+  resetMatch(state);
+  return [...effects, watch(state, { match: match_id }, null)];
+}
+
 function matchSnapshot(state, snap, now) {
-  if (state.route.page !== 'match' || snap.match_id !== state.route.id) return [];
+  if (!showsMatch(state.route) || snap.match_id !== state.route.id) return [];
   if (state.match && snap.v < state.match.v) return [];
   state.match = { ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })) };
   state.matchAt = now;
@@ -190,7 +204,7 @@ function matchEvent(state, { match_id, v, event }, now) {
       m.rematch = body;
       m.rematch_offer = null;
       // Players get their new seat unasked; a watcher follows them.
-      if (!state.seat) {
+      if (!state.seat && state.route.page === 'match') {
         state.route = { page: 'match', id: body };
         resetMatch(state);
         return [{ navigate: `/m/${body}`, keepConnection: true }, watch(state, { match: body }, null)];

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'missing', id: string|null}} Route
+ * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'missing', id: string|null}} Route
  * @typedef {{match_id: string, token: string, side: 'white'|'black', invite_code: string}} Seat
  * @typedef {{id: number, msg: object}} Envelope
  */
@@ -18,6 +18,8 @@
 export function parseRoute(path) {
   const m = /^\/(m|i|tv|g)\/([A-Za-z0-9_-]{1,64})$/.exec(path);
   if (path === '/' || path === '') return { page: 'lobby', id: null };
+  // Frisian TV: `id` becomes the featured match once the server names it.
+  if (path === '/ftv') return { page: 'ftv', id: null };
   if (!m) return { page: 'missing', id: null };
   const page = { m: 'match', i: 'invite', tv: 'tv', g: 'game' }[m[1]];
   return { page, id: page === 'tv' ? `tv${m[2]}` : m[2] };
@@ -76,6 +78,12 @@ export function initialState(route, stored) {
     },
   };
 }
+
+/** The id of the Frisian TV channel (PROTOCOL.md §11). */
+export const FRISIAN_TV = 'ftv';
+
+/** Whether the page shows a Frisian match: a match page, or Frisian TV once it features one. */
+export const showsMatch = (route) => route.page === 'match' || (route.page === 'ftv' && route.id !== null);
 
 /** The other side. */
 export const opposite = (side) => (side === 'white' ? 'black' : 'white');

@@ -193,3 +193,41 @@ test('leaving a watched page unwatches it; a held seat stays followed', () => {
   assert.deepEqual(sent(actions.leave(watcher)), [{ id: 1, msg: { unwatch: { channel: 'tv1' } } }]);
   assert.deepEqual(actions.leave(seated()), []);
 });
+
+test('Frisian TV watches each featured match like any match and leaves the one before', () => {
+  const state = initialState(parseRoute('/ftv'), { name: '', nextId: 1, seats: {} });
+  assert.deepEqual(state.route, { page: 'ftv', id: null });
+  assert.deepEqual(sent(receive(state, { welcome: {} }, 0)), [
+    { id: 1, msg: { watch: { target: { channel: 'ftv' }, since_v: null } } },
+  ]);
+  // Nothing live yet: nothing to watch.
+  assert.deepEqual(receive(state, { featured: { channel: 'ftv', match_id: null } }, 0), []);
+  assert.deepEqual(sent(receive(state, { featured: { channel: 'ftv', match_id: 'm1' } }, 0)), [
+    { id: 2, msg: { watch: { target: { match: 'm1' }, since_v: null } } },
+  ]);
+  assert.deepEqual(state.route, { page: 'ftv', id: 'm1' });
+  receive(state, { match_snapshot: snapshot({ v: 5 }) }, 0);
+  assert.equal(state.match.match_id, 'm1');
+  // The same match named again changes nothing; a reconnect asks for TV and the match from v 5.
+  assert.deepEqual(receive(state, { featured: { channel: 'ftv', match_id: 'm1' } }, 0), []);
+  assert.deepEqual(sent(actions.follow(state)), [
+    { id: 3, msg: { watch: { target: { channel: 'ftv' }, since_v: null } } },
+    { id: 4, msg: { watch: { target: { match: 'm1' }, since_v: 5 } } },
+  ]);
+  // TV moves on: the old match is unwatched, the new one shown from its snapshot.
+  assert.deepEqual(sent(receive(state, { featured: { channel: 'ftv', match_id: 'm2' } }, 0)), [
+    { id: 5, msg: { unwatch: { match: 'm1' } } },
+    { id: 6, msg: { watch: { target: { match: 'm2' }, since_v: null } } },
+  ]);
+  assert.equal(state.match, null);
+  receive(state, { match_snapshot: snapshot({ match_id: 'm1', v: 9 }) }, 0);
+  assert.equal(state.match, null, 'a late snapshot of the old match is not shown');
+  // Leaving the page stops both.
+  assert.deepEqual(sent(actions.leave(state)), [
+    { id: 7, msg: { unwatch: { channel: 'ftv' } } },
+    { id: 8, msg: { unwatch: { match: 'm2' } } },
+  ]);
+  // A match page never follows TV.
+  const other = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
+  assert.deepEqual(receive(other, { featured: { channel: 'ftv', match_id: 'm2' } }, 0), []);
+});

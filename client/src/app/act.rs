@@ -2,8 +2,8 @@
 //! move was meant) and queueing the message for the server.
 
 use boardcast_protocol::{
-    Claim, ClientMessage, CreateMatch, JoinMatch, LeaderboardQuery, PlayMove, Predict, Resume,
-    SeatAction, StartEngineGame, Target, Watch,
+    Claim, ClientMessage, CreateMatch, FRISIAN_TV, JoinMatch, LeaderboardQuery, PlayMove, Predict,
+    Resume, SeatAction, StartEngineGame, Target, Watch,
 };
 
 use super::command::{Command, Reply};
@@ -110,8 +110,17 @@ impl App {
         self.send(ClientMessage::JoinMatch(join), Pending::Other);
     }
 
-    /// Stops watching whatever is shown (a held seat stays held).
+    /// Stops watching whatever is shown, Frisian TV included (a held seat stays held).
     fn leave(&mut self) {
+        if std::mem::take(&mut self.tv) {
+            let tv = Target::Channel(FRISIAN_TV.to_owned());
+            self.send(ClientMessage::Unwatch(tv), Pending::Other);
+        }
+        self.stop_watching();
+    }
+
+    /// Stops watching the match or channel shown (a held seat stays held).
+    pub(super) fn stop_watching(&mut self) {
         if let Some(target) = self.watching.take() {
             if !matches!(&target, Target::Match(id) if self.seat.as_ref().is_some_and(|s| &s.match_id == id))
             {
@@ -124,7 +133,10 @@ impl App {
     }
 
     fn watch(&mut self, target: Target, predicting: bool) {
-        if self.watching.as_ref() != Some(&target) {
+        if matches!(&target, Target::Channel(id) if id == FRISIAN_TV) {
+            return self.follow_frisian_tv();
+        }
+        if self.tv || self.watching.as_ref() != Some(&target) {
             self.leave();
             self.watching = Some(target.clone());
             let watch = Watch {
@@ -138,6 +150,18 @@ impl App {
             Target::Match(_) => Screen::Match,
             Target::Channel(_) => Screen::Channel,
         });
+    }
+
+    /// Follows Frisian TV: the server answers with the match it features (`featured`), which
+    /// [`App::featured`] then watches like any match.
+    fn follow_frisian_tv(&mut self) {
+        if !self.tv {
+            self.leave();
+            self.tv = true;
+            self.send(ClientMessage::Watch(super::frisian_tv()), Pending::Other);
+        }
+        self.ui.predicting = false;
+        self.ui.enter(Screen::Match);
     }
 
     /// Resolves typed notation to one route, asks which on ambiguity.

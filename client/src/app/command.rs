@@ -122,6 +122,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         "join" => Command::JoinCode(need(0, "an invite code")?.to_owned()),
         "watch" => Command::Watch(Target::Match(need(0, "a match id")?.to_owned())),
         "tv" => Command::Watch(Target::Channel(channel_name(arg(0).unwrap_or("")))),
+        "ftv" => Command::Watch(Target::Channel(boardcast_protocol::FRISIAN_TV.to_owned())),
         "predict" => match rest.as_slice() {
             [from, to] if from.len() == 2 => Command::Guess {
                 from: (*from).to_owned(),

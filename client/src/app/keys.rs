@@ -98,6 +98,9 @@ impl App {
             KeyCode::Char('i') => self.ui.prompt = Some(Prompt::new(PromptKind::InviteCode)),
             KeyCode::Char('e') => self.ui.prompt = Some(Prompt::new(PromptKind::EngineGame)),
             KeyCode::Char('t') => self.command(Command::Watch(Target::Channel("tv1".into()))),
+            KeyCode::Char('f') => self.command(Command::Watch(Target::Channel(
+                boardcast_protocol::FRISIAN_TV.into(),
+            ))),
             KeyCode::Char('R') => match self.stored.clone() {
                 Some(seat) => self.command(Command::Resume {
                     token: seat.token,

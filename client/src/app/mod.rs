@@ -36,6 +36,14 @@ pub struct SeatInfo {
     pub invite_code: String,
 }
 
+/// The `watch` of Frisian TV, answered by `featured`.
+fn frisian_tv() -> Watch {
+    Watch {
+        target: Target::Channel(boardcast_protocol::FRISIAN_TV.to_owned()),
+        since_v: None,
+    }
+}
+
 /// Leaderboard entries asked for: the most the server gives, to find the viewer's place.
 pub const LEADERBOARD_ASKED: usize = 100;
 
@@ -99,6 +107,9 @@ pub struct App {
     pub game: Option<Game>,
     pub channel: Option<Channel>,
     pub watching: Option<Target>,
+    /// Following Frisian TV: the server names the match to show (`featured`) and this app
+    /// watches it, moving on when told.
+    pub tv: bool,
     pub watchers: u32,
     /// The all-time prediction leaderboard, best first, as last received.
     pub leaderboard: Option<Vec<boardcast_protocol::LeaderboardEntry>>,
@@ -140,6 +151,7 @@ impl App {
             game: None,
             channel: None,
             watching: None,
+            tv: false,
             watchers: 0,
             leaderboard: None,
             stored: None,
@@ -248,6 +260,10 @@ impl App {
 
     /// Asks again for whatever we hold or watch, from the last version seen.
     fn resubscribe(&mut self) {
+        if self.tv {
+            // Told again which match TV features; the one shown is watched again below.
+            self.send(ClientMessage::Watch(frisian_tv()), Pending::Other);
+        }
         if let Some(seat) = self.seat.clone() {
             let since_v = self.since_v(&Target::Match(seat.match_id));
             let resume = Resume {

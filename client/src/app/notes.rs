@@ -133,6 +133,8 @@ pub enum Note {
         beyond: Option<usize>,
     },
     Shutdown(String),
+    /// `featured ftv m123`: Frisian TV shows this match now (`-` before any was live).
+    Featured(Option<String>),
 }
 
 impl Note {
@@ -321,6 +323,7 @@ impl fmt::Display for Note {
                 beyond: Some(top),
             } => write!(f, "you - {name} not in the top {top}"),
             Note::Shutdown(reason) => write!(f, "shutdown {reason}"),
+            Note::Featured(match_id) => write!(f, "featured ftv {}", name(match_id)),
         }
     }
 }

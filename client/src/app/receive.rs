@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use boardcast_protocol::{
-    ChannelEvent, ChannelEventMsg, ChannelSnapshot, ErrorCode, ErrorReply, MatchEvent,
-    MatchEventMsg, MatchSnapshot, ServerMessage, Target,
+    ChannelEvent, ChannelEventMsg, ChannelSnapshot, ClientMessage, ErrorCode, ErrorReply,
+    FRISIAN_TV, Featured, MatchEvent, MatchEventMsg, MatchSnapshot, ServerMessage, Target, Watch,
 };
 
 use super::channel::Channel;
@@ -146,6 +146,28 @@ impl App {
                 self.note(me);
             }
             ServerMessage::Shutdown(notice) => self.note(Note::Shutdown(notice.reason)),
+            ServerMessage::Featured(featured) => self.featured(featured),
+        }
+    }
+
+    /// Frisian TV moved on (or says what it shows on `watch`): watch that match instead.
+    pub(super) fn featured(&mut self, featured: Featured) {
+        if !self.tv || featured.channel != FRISIAN_TV {
+            return;
+        }
+        self.note(Note::Featured(featured.match_id.clone()));
+        let Some(match_id) = featured.match_id else {
+            return;
+        };
+        let target = Target::Match(match_id);
+        if self.watching.as_ref() != Some(&target) {
+            self.stop_watching();
+            self.watching = Some(target.clone());
+            let watch = Watch {
+                target,
+                since_v: None,
+            };
+            self.send(ClientMessage::Watch(watch), Pending::Other);
         }
     }
 

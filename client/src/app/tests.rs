@@ -893,3 +893,64 @@ fn c_asks_time_control_colour_and_visibility_before_creating() {
     key(&mut app, KeyCode::Esc);
     assert!(sent(&mut app).is_empty() && app.ui.create.is_none());
 }
+
+#[test]
+fn frisian_tv_watches_the_featured_match_and_moves_on_when_told() {
+    let ftv = || Target::Channel(FRISIAN_TV.into());
+    let watch = |target: Target, since_v| ClientMessage::Watch(Watch { target, since_v });
+    let featured = |id: Option<&str>| {
+        ServerMessage::Featured(Featured {
+            channel: FRISIAN_TV.into(),
+            match_id: id.map(Into::into),
+        })
+    };
+    let mut app = App::new("fay", Some(Command::Watch(ftv())), 1);
+    app.connected();
+    assert_eq!(sent(&mut app)[1..], [watch(ftv(), None)]);
+    assert_eq!(app.ui.screen, Screen::Match);
+    assert_eq!(lines(&mut app), ["connected"]);
+    // Nothing live yet: TV says so, and nothing is watched.
+    app.receive(featured(None), Instant::now());
+    assert!(sent(&mut app).is_empty());
+    assert_eq!(lines(&mut app), ["featured ftv -"]);
+    // The featured match is watched like any match, and shown.
+    app.receive(featured(Some("m1")), Instant::now());
+    assert_eq!(sent(&mut app), [watch(Target::Match("m1".into()), None)]);
+    app.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"])),
+        Instant::now(),
+    );
+    assert_eq!(app.game.as_ref().map(|g| g.match_id.as_str()), Some("m1"));
+    assert_eq!(lines(&mut app)[0], "featured ftv m1");
+    // TV moves on: the old match is left, the new one watched; TV itself stays followed.
+    app.receive(featured(Some("m2")), Instant::now());
+    assert_eq!(
+        sent(&mut app),
+        [
+            ClientMessage::Unwatch(Target::Match("m1".into())),
+            watch(Target::Match("m2".into()), None)
+        ]
+    );
+    assert!(app.game.is_none());
+    assert!(app.tv);
+    // After a reconnect both are asked for again.
+    app.disconnected("gone", 500);
+    app.connected();
+    let again = sent(&mut app);
+    assert_eq!(
+        again[1..],
+        [watch(ftv(), None), watch(Target::Match("m2".into()), None)]
+    );
+    // Watching something else leaves TV: no more featured matches are followed.
+    app.command(Command::Watch(Target::Match("m9".into())));
+    assert_eq!(
+        sent(&mut app),
+        [
+            ClientMessage::Unwatch(ftv()),
+            ClientMessage::Unwatch(Target::Match("m2".into())),
+            watch(Target::Match("m9".into()), None)
+        ]
+    );
+    app.receive(featured(Some("m3")), Instant::now());
+    assert!(sent(&mut app).is_empty());
+}

@@ -402,11 +402,10 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
             tokio::select! {
                 event = events.recv() => {
                     let Some(event) = event else { return ExitCode::FAILURE };
-                    // A move sent just before the connection dropped may be lost: once the
-                    // seat is back, the engine is asked again if it is still its turn.
-                    if matches!(event, crate::net::NetEvent::Connected) {
-                        bridge.moved = None;
-                    }
+                    // A move sent just before the connection dropped is not asked for again:
+                    // the app re-sends it with its ack id once connected (applied once), and
+                    // until the missed events arrive its match is stale, so a new search
+                    // would answer a position the server has left behind.
                     net_event(&mut app, event);
                 }
                 line = async {

@@ -22,6 +22,7 @@ pub const HOME: &[(&str, &str)] = &[
         "start an engine game (serial, engines, seeds) and predict it",
     ),
     ("t", "watch TV channel 1"),
+    ("f", "watch Frisian TV (the most-watched live match)"),
     ("R", "resume the stored seat"),
     ("r", "refresh"),
     ("q", "quit"),

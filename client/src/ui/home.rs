@@ -37,6 +37,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 "i join by code",
                 "e engine game",
                 "t TV",
+                "f Frisian TV",
                 "R resume",
                 "r refresh",
                 "? help",

@@ -64,6 +64,12 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
 /// The lines of the side panel between the two players.
 pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
+    if app.tv {
+        lines.push(Line::styled(
+            "Frisian TV: the most-watched live match",
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+    }
     let tc = game
         .time_control
         .map_or("untimed".to_owned(), |tc| tc.to_string());

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode,
+    ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode,
     GameEnded, PlyRevealed, ServerMessage, Target,
 };
 use rand::rngs::StdRng;
@@ -25,7 +25,7 @@ use super::predict::Book;
 use crate::address::ClientAddr;
 use crate::fanout::{Catchup, Fanout};
 use crate::outbox::{ConnId, Outbox};
-pub use crate::refusal::Refusal;
+use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
 
 /// Crowd counts are sent at most this often.
@@ -321,10 +321,7 @@ impl Actor {
                 done,
             } => {
                 if let Some(id) = ack {
-                    outbox.send(&ServerMessage::Ack(Ack {
-                        id,
-                        duplicate: false,
-                    }));
+                    outbox.ack(id);
                 }
                 let sent = match since_v.map(|since| self.fanout.catchup(since, self.v)) {
                     Some(Catchup::Events(events)) => {

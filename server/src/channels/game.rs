@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use boardcast_protocol::{EngineGameView, EngineResult, GameHeader, Side, StartEngineGame};
-use minitchess::{Color, Engine, Game, LAST_PLY, Puzzle, RandomSource, Serial};
+use minitchess::{Engine, EngineError, Game, LAST_PLY, Puzzle, RandomSource, Serial, SerialError};
 
 /// Everything that decides an engine game and how it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,29 +21,32 @@ pub struct GameSpec {
     pub ply_interval: Duration,
 }
 
+/// Why a requested engine game cannot be played: which field is wrong, in words (the text
+/// goes to the client as it is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("serial: {0}")]
+    Serial(#[source] SerialError),
+    #[error("white: {0}")]
+    White(#[source] EngineError),
+    #[error("black: {0}")]
+    Black(#[source] EngineError),
+    #[error("reveal_from_ply: {0} is past the last ply ({LAST_PLY})")]
+    RevealPastTheEnd(u32),
+}
+
 impl GameSpec {
-    /// The spec a client asked for; `Err` says in words which field is wrong.
+    /// The spec a client asked for; `Err` says which field is wrong.
     pub fn from_request(
         request: &StartEngineGame,
         default_interval: Duration,
-    ) -> Result<GameSpec, String> {
-        let serial: Serial = request
-            .serial
-            .parse()
-            .map_err(|err| format!("serial: {err}"))?;
-        let white: Engine = request
-            .white
-            .parse()
-            .map_err(|err| format!("white: {err}"))?;
-        let black: Engine = request
-            .black
-            .parse()
-            .map_err(|err| format!("black: {err}"))?;
+    ) -> Result<GameSpec, SpecError> {
+        let serial: Serial = request.serial.parse().map_err(SpecError::Serial)?;
+        let white: Engine = request.white.parse().map_err(SpecError::White)?;
+        let black: Engine = request.black.parse().map_err(SpecError::Black)?;
         let reveal_from_ply = request.reveal_from_ply.unwrap_or(0);
         if reveal_from_ply > LAST_PLY {
-            return Err(format!(
-                "reveal_from_ply: {reveal_from_ply} is past the last ply ({LAST_PLY})"
-            ));
+            return Err(SpecError::RevealPastTheEnd(reveal_from_ply));
         }
         Ok(GameSpec {
             serial,
@@ -67,14 +70,6 @@ impl GameSpec {
             reveal_from_ply: 0,
             ply_interval,
         }
-    }
-}
-
-/// The result as the wire shows it.
-pub fn side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
     }
 }
 
@@ -164,7 +159,7 @@ impl RevealedGame {
 
     /// The side whose move is revealed next.
     pub fn side_to_move(&self) -> Side {
-        side(self.game.side_to_move())
+        self.game.side_to_move().into()
     }
 
     /// Plays and reveals the next ply; `None` once the game is over.
@@ -196,7 +191,7 @@ impl RevealedGame {
     /// The result once the game is over.
     pub fn result(&self) -> Option<EngineResult> {
         self.game.outcome().map(|outcome| EngineResult {
-            winner: outcome.winner.map(side),
+            winner: outcome.winner.map(Side::from),
             reason: outcome.reason.to_string(),
         })
     }
@@ -363,21 +358,38 @@ mod tests {
             reveal_from_ply: None,
         };
         let default = Duration::from_secs(2);
-        assert!(
-            GameSpec::from_request(&request, default)
+        let refused = |request: &StartEngineGame| {
+            GameSpec::from_request(request, default)
                 .unwrap_err()
-                .starts_with("serial")
+                .to_string()
+        };
+        assert_eq!(
+            refused(&request),
+            "serial: invalid character 'c' at position 0 of the serial number: only upper-case \
+             letters A-Z and digits 0-9 are allowed"
         );
         request.serial = "CH3SS5".into();
+        request.white = "L".into();
+        assert_eq!(
+            refused(&request),
+            "white: invalid seed \"\": a seed is a single digit 0-9"
+        );
+        request.white = "L4".into();
         request.black = "X7".into();
-        assert!(
-            GameSpec::from_request(&request, default)
-                .unwrap_err()
-                .starts_with("black")
+        assert_eq!(
+            refused(&request),
+            "black: unknown engine letter 'X': the engines are D, K, L, M and S"
         );
         request.black = "K7".into();
         request.reveal_from_ply = Some(80);
-        assert!(GameSpec::from_request(&request, default).is_err());
+        assert_eq!(
+            GameSpec::from_request(&request, default),
+            Err(SpecError::RevealPastTheEnd(80))
+        );
+        assert_eq!(
+            refused(&request),
+            format!("reveal_from_ply: 80 is past the last ply ({LAST_PLY})")
+        );
         request.reveal_from_ply = None;
         assert_eq!(
             GameSpec::from_request(&request, default)

@@ -15,16 +15,17 @@ pub mod registry;
 mod tests;
 
 use boardcast_protocol::{
-    Ack, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, ErrorReply, GameCreated,
-    Leaderboard, LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
+    ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, GameCreated, Leaderboard,
+    LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
 };
 
-pub use actor::{ChannelHandle, Refusal};
+pub use actor::ChannelHandle;
 pub use archive::FinishedGame;
 pub use registry::{ChannelsConfig, Registry};
 
 use crate::address::ClientAddr;
 use crate::outbox::Outbox;
+use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{Storage, StorageError};
 
@@ -94,18 +95,12 @@ impl Channels {
     /// before its snapshot), a [`GameCreated`], a [`Leaderboard`] or a typed error. Returns
     /// whether it was carried out (false after an error reply).
     pub async fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) -> bool {
-        let ack = || {
-            outbox.send(&ServerMessage::Ack(Ack {
-                id,
-                duplicate: false,
-            }));
-        };
         let result = match request {
             ChannelRequest::Watch { channel, since_v } => {
                 self.watch(outbox, id, &channel, since_v).await
             }
             ChannelRequest::Unwatch { channel } => match self.registry.get(&channel) {
-                Some(handle) => handle.unwatch(outbox.id()).await.map(|_| ack()),
+                Some(handle) => handle.unwatch(outbox.id()).await.map(|_| outbox.ack(id)),
                 None => Err(not_found(&channel)),
             },
             ChannelRequest::StartEngineGame(start) => {
@@ -128,7 +123,7 @@ impl Channels {
                         &predict.to,
                     )
                     .await
-                    .map(|()| ack()),
+                    .map(|()| outbox.ack(id)),
                 None => Err(not_found(&predict.channel)),
             },
             ChannelRequest::Leaderboard(query) => {
@@ -145,11 +140,7 @@ impl Channels {
         match result {
             Ok(()) => true,
             Err(refusal) => {
-                outbox.send(&ServerMessage::Error(ErrorReply {
-                    id: Some(id),
-                    code: refusal.code,
-                    message: refusal.message,
-                }));
+                outbox.refuse(id, refusal);
                 false
             }
         }
@@ -183,10 +174,7 @@ impl Channels {
             archived.moves,
             archived.result,
         );
-        outbox.send(&ServerMessage::Ack(Ack {
-            id,
-            duplicate: false,
-        }));
+        outbox.ack(id);
         outbox.send(&ServerMessage::ChannelSnapshot(ChannelSnapshot {
             channel: channel.to_owned(),
             v: 0,
@@ -219,5 +207,5 @@ fn not_found(channel: &str) -> Refusal {
 
 fn internal(err: StorageError) -> Refusal {
     tracing::error!(%err, "channel storage read failed");
-    Refusal::new(ErrorCode::Internal, "storage is unavailable")
+    Refusal::storage(&err, "cannot read the archive")
 }

@@ -9,9 +9,10 @@ use std::time::Duration;
 use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame};
 use tokio::sync::mpsc;
 
-use super::actor::{self, ChannelHandle, ChannelSetup, Program, Refusal};
+use super::actor::{self, ChannelHandle, ChannelSetup, Program};
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
+use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
 
 /// How the channels run.
@@ -154,7 +155,7 @@ impl Registry {
     /// Starts the on-demand game a client asked for; returns its channel id.
     pub fn start_game(&self, request: &StartEngineGame) -> Result<String, Refusal> {
         let spec = GameSpec::from_request(request, self.inner.config.default_interval)
-            .map_err(|message| Refusal::new(ErrorCode::InvalidArgument, message))?;
+            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
         self.refuse_live_tv_game(&spec)?;
         let tv = self.inner.config.tv_intervals.len();
         let on_demand = self.all().len().saturating_sub(tv);

@@ -10,8 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, ErrorCode, ErrorReply, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side,
-    Target,
+    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -19,8 +18,9 @@ use tokio::time::{Instant, sleep_until};
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
+use super::player::Player;
 use super::record::Record;
-use super::state::{MatchState, Player, new_token};
+use super::state::{MatchState, new_token};
 use crate::fanout::{Catchup, Fanout, Role};
 use crate::outbox::Outbox;
 use crate::refusal::Refusal;
@@ -53,11 +53,11 @@ pub struct Settings {
 /// The seats a following connection holds (both when someone plays themselves); none for a
 /// watcher.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Seats([bool; 2]);
+struct Seats(BySide<bool>);
 
 impl Seats {
     fn holds(&self, side: Side) -> bool {
-        self.0[side as usize]
+        self.0[side]
     }
 }
 
@@ -130,18 +130,6 @@ fn event_message(match_id: &str, v: u64, record: &Record) -> ServerMessage {
     })
 }
 
-fn refuse(outbox: &Outbox, id: u64, refusal: Refusal) {
-    outbox.send(&ServerMessage::Error(ErrorReply {
-        id: Some(id),
-        code: refusal.code,
-        message: refusal.message,
-    }));
-}
-
-fn ack(outbox: &Outbox, id: u64, duplicate: bool) {
-    outbox.send(&ServerMessage::Ack(Ack { id, duplicate }));
-}
-
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
         // Nobody is connected yet (a new match gets its creator right after, a recovered one
@@ -198,7 +186,7 @@ impl Actor {
         rx.close();
         while let Ok(command) = rx.try_recv() {
             if let Some((outbox, id)) = command.asker() {
-                refuse(outbox, id, stopped(&shutdown));
+                outbox.refuse(id, stopped(&shutdown));
             }
         }
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
@@ -213,7 +201,7 @@ impl Actor {
                 id,
                 since_v,
             } => {
-                ack(&outbox, id, false);
+                outbox.ack(id);
                 self.catch_up(&outbox, since_v, &[]);
                 // A watcher that is already gone is simply not followed.
                 let _ = self.subscribe(outbox, None);
@@ -229,7 +217,7 @@ impl Actor {
                     let _ = outbox.note_subscription(&self.state.id, false);
                     self.crowd_changed();
                 }
-                ack(&outbox, id, false);
+                outbox.ack(id);
             }
             Command::Join {
                 outbox,
@@ -244,7 +232,7 @@ impl Actor {
                 since_v,
             } => match self.state.side_of_token(&token) {
                 Some(side) => self.take_seat(outbox, id, side, since_v).await,
-                None => refuse(&outbox, id, self.wrong_token()),
+                None => outbox.refuse(id, self.wrong_token()),
             },
             Command::Act {
                 outbox,
@@ -312,15 +300,15 @@ impl Actor {
                     self.state.id, self.state.id
                 )
             };
-            return refuse(&outbox, id, Refusal::new(ErrorCode::NotAllowed, message));
+            return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
         }
         let token = new_token();
         let (side, record) = match self.state.decide_join(&player, token.clone()) {
             Ok(joined) => joined,
-            Err(refusal) => return refuse(&outbox, id, refusal),
+            Err(refusal) => return outbox.refuse(id, refusal),
         };
         if let Err(refusal) = self.commit(vec![record]).await {
-            return refuse(&outbox, id, refusal);
+            return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
         self.take_seat(outbox, id, side, None).await;
@@ -360,7 +348,7 @@ impl Actor {
         received: Instant,
     ) {
         let Some(side) = self.state.side_of_token(&token) else {
-            return refuse(&outbox, id, self.wrong_token());
+            return outbox.refuse(id, self.wrong_token());
         };
         // Acting with a seat token holds the seat, like a resume.
         if self
@@ -382,14 +370,14 @@ impl Actor {
                     .await
             }
             Ok(Decision::Duplicate) => {
-                ack(&outbox, id, true);
+                outbox.ack_duplicate(id);
                 Ok(())
             }
             Ok(Decision::StartRematch) => self.start_rematch(&outbox, side, id).await,
             Err(refusal) => Err(refusal),
         };
         if let Err(refusal) = result {
-            refuse(&outbox, id, refusal);
+            outbox.refuse(id, refusal);
         }
     }
 
@@ -497,11 +485,13 @@ impl Actor {
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
         for record in &records {
-            let applied = self.state.apply_new(record, now, at_ms).and_then(|()| {
-                record
+            // Either failure is logged and answered alike: nothing was applied.
+            let applied = match self.state.apply_new(record, now, at_ms) {
+                Ok(()) => record
                     .write(&self.state.id, self.state.v, at_ms)
-                    .map_err(|err| err.to_string())
-            });
+                    .map_err(|err| err.to_string()),
+                Err(err) => Err(err.to_string()),
+            };
             match applied {
                 Ok(write) => writes.push(write),
                 Err(err) => {
@@ -528,16 +518,13 @@ impl Actor {
         if let Err(err) = self.storage.commit(writes).await {
             tracing::error!(match_id = %self.state.id, %err, "storage refused events");
             self.state.restore(savepoint);
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                "storage failed: nothing was applied",
-            ));
+            return Err(Refusal::storage(&err, "nothing was applied"));
         }
         if let Some(received) = moved {
             crate::telemetry::move_acked(received.elapsed());
         }
         if let Some((outbox, id)) = ack_to {
-            ack(outbox, id, false);
+            outbox.ack(id);
         }
         for (i, record) in records.iter().enumerate() {
             let v = first_v + i as u64;
@@ -594,7 +581,7 @@ impl Actor {
             .get(outbox.id())
             .map_or(Seats::default(), |sub| sub.role);
         if let Some(side) = seat {
-            seats.0[side as usize] = true;
+            seats.0[side] = true;
         }
         let newcomer = outbox.clone();
         self.fanout.insert(outbox, seats);

@@ -4,30 +4,42 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{MatchEvent, MatchPhase, MatchResult, Side};
-use frisian::{MoveList, Position};
+use boardcast_protocol::{BySide, MatchEvent, MatchPhase, MatchResult, Side};
+use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
+use super::player::Player;
 use super::record::Record;
-use super::state::{MatchState, Player, SeatHolder, idx};
+use super::state::{MatchState, SeatHolder};
 use super::view::{king_counters, legal_moves};
+
+/// Why a committed event does not fit the match (a corrupted store); nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    #[error("a joined player without a seat token")]
+    NoSeatToken,
+    #[error("route: {0} is not a square (1 to 50)")]
+    NotASquare(u8),
+    #[error("stored move does not replay: {0}")]
+    MoveDoesNotReplay(#[source] MoveError),
+}
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
 #[derive(Debug)]
 pub struct Savepoint {
     v: u64,
-    seats: [Option<SeatHolder>; 2],
+    seats: BySide<Option<SeatHolder>>,
     position: Position,
     moves: usize,
     played: usize,
-    carried_out: [usize; 2],
+    carried_out: BySide<usize>,
     clock: Option<Clock>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
     rematch: Option<String>,
     result: Option<MatchResult>,
-    claim_at: [Option<Instant>; 2],
+    claim_at: BySide<Option<Instant>>,
     started_ms: Option<i64>,
     first_move_since: Option<Instant>,
 }
@@ -35,14 +47,11 @@ pub struct Savepoint {
 impl MatchState {
     /// Folds a committed event in at `now`; returns why if the event does not fit (a
     /// corrupted store), leaving the state as it was.
-    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), String> {
+    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
         match &record.event {
             MatchEvent::PlayerJoined(joined) => {
-                let token = record
-                    .token
-                    .clone()
-                    .ok_or("a joined player without a seat token")?;
-                self.seats[idx(joined.side)] = Some(SeatHolder {
+                let token = record.token.clone().ok_or(ApplyError::NoSeatToken)?;
+                self.seats[joined.side] = Some(SeatHolder {
                     token,
                     player: Player {
                         name: joined.name.clone(),
@@ -56,17 +65,17 @@ impl MatchState {
                 }
             }
             MatchEvent::Moved(moved) => {
-                let squares = squares(&moved.played.route).map_err(|r| r.message)?;
+                let squares = squares(&moved.played.route).map_err(ApplyError::NotASquare)?;
                 let mut legal = MoveList::new();
                 self.position.legal_moves_into(&mut legal);
                 let mv = self
                     .position
                     .move_from_route_in(&squares, &legal)
-                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                    .map_err(ApplyError::MoveDoesNotReplay)?;
                 self.position = self
                     .position
                     .play_in(mv, &legal)
-                    .map_err(|err| format!("stored move does not replay: {err}"))?;
+                    .map_err(|err| ApplyError::MoveDoesNotReplay(err.error().clone()))?;
                 if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
                     clock.set(state, now);
                 }
@@ -77,16 +86,16 @@ impl MatchState {
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
             MatchEvent::PlayerLeft(absence) => {
-                self.claim_at[idx(absence.side)] =
+                self.claim_at[absence.side] =
                     Some(now + Duration::from_millis(absence.claim_in_ms));
             }
-            MatchEvent::PlayerReturned(side) => self.claim_at[idx(*side)] = None,
+            MatchEvent::PlayerReturned(side) => self.claim_at[*side] = None,
             MatchEvent::Ended(result) => {
                 if let Some(clock) = &mut self.clock {
                     clock.stop(now);
                 }
                 self.draw_offer = None;
-                self.claim_at = [None, None];
+                self.claim_at = BySide::default();
                 self.first_move_since = None;
                 self.result = Some(result.clone());
             }
@@ -98,7 +107,7 @@ impl MatchState {
             }
         }
         if let Some((side, ack)) = record.ack {
-            let carried_out = &mut self.carried_out[idx(side)];
+            let carried_out = &mut self.carried_out[side];
             if carried_out.last().is_none_or(|&last| ack > last) {
                 carried_out.push(ack);
             }
@@ -110,7 +119,7 @@ impl MatchState {
     /// Notes when the match started, from the time (`at_ms`) of the event that took the
     /// second seat.
     fn stamp(&mut self, at_ms: i64) {
-        if self.started_ms.is_none() && self.seats.iter().all(Option::is_some) {
+        if self.started_ms.is_none() && self.seats.all(Option::is_some) {
             self.started_ms = Some(at_ms);
         }
     }
@@ -123,7 +132,7 @@ impl MatchState {
         mut record: Record,
         now: Instant,
         at_ms: i64,
-    ) -> Result<Record, String> {
+    ) -> Result<Record, ApplyError> {
         self.apply(&record, now)?;
         self.stamp(at_ms);
         if let MatchEvent::Moved(moved) = &mut record.event {
@@ -140,7 +149,12 @@ impl MatchState {
 
     /// Folds a new `record` in at `now`, at Unix time `at_ms`; once it is in,
     /// [`Record::write`] with the new `v` stores it.
-    pub fn apply_new(&mut self, record: &Record, now: Instant, at_ms: i64) -> Result<(), String> {
+    pub fn apply_new(
+        &mut self,
+        record: &Record,
+        now: Instant,
+        at_ms: i64,
+    ) -> Result<(), ApplyError> {
         self.apply(record, now)?;
         self.stamp(at_ms);
         Ok(())
@@ -176,7 +190,7 @@ impl MatchState {
             position: *position,
             moves: moves.len(),
             played: played.len(),
-            carried_out: carried_out.each_ref().map(Vec::len),
+            carried_out: carried_out.as_ref().map(Vec::len),
             clock: clock.clone(),
             draw_offer: *draw_offer,
             rematch_offer: *rematch_offer,
@@ -211,9 +225,8 @@ impl MatchState {
         self.position = position;
         self.moves.truncate(moves);
         self.played.truncate(played);
-        for (ids, len) in self.carried_out.iter_mut().zip(carried_out) {
-            ids.truncate(len);
-        }
+        self.carried_out.white.truncate(carried_out.white);
+        self.carried_out.black.truncate(carried_out.black);
         self.clock = clock;
         self.draw_offer = draw_offer;
         self.rematch_offer = rematch_offer;
@@ -230,6 +243,8 @@ mod tests {
     use super::*;
     use crate::matches::decide::fixtures::{carry_out, playing};
     use crate::matches::decide::{Action, Decision};
+    use crate::matches::record::Setup;
+    use crate::matches::state::SetupError;
     use crate::storage::Write;
 
     #[test]
@@ -270,10 +285,10 @@ mod tests {
             assert_eq!(&back, record);
         }
         assert_eq!(
-            replayed.snapshot(now, [false, false]),
-            live.snapshot(now, [false, false])
+            replayed.snapshot(now, BySide::default()),
+            live.snapshot(now, BySide::default())
         );
-        assert_eq!(replayed.carried_out, [vec![1, 2], vec![1, 2]]);
+        assert_eq!(replayed.carried_out, BySide::new(vec![1, 2], vec![1, 2]));
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
     }
 
@@ -282,7 +297,7 @@ mod tests {
         let now = Instant::now();
         let mut state = playing(now);
         carry_out(&mut state, Side::White, 1, Action::OfferDraw, now);
-        let before = state.snapshot(now, [true, true]);
+        let before = state.snapshot(now, BySide::new(true, true));
         let savepoint = state.savepoint();
         let Ok(Decision::Events(records)) =
             state.decide(Side::White, 2, &Action::Move(vec![32, 28]), now)
@@ -296,10 +311,68 @@ mod tests {
         carry_out(&mut state, Side::Black, 1, Action::Resign, now);
         assert!(state.result().is_some());
         state.restore(savepoint);
-        assert_eq!(state.snapshot(now, [true, true]), before);
+        assert_eq!(state.snapshot(now, BySide::new(true, true)), before);
         assert_eq!(
             (state.carried_out.clone(), state.played.len()),
-            ([vec![1], vec![]], 0)
+            (BySide::new(vec![1], vec![]), 0)
         );
+    }
+
+    #[test]
+    fn a_stored_event_that_does_not_fit_says_why_and_changes_nothing() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        let before = state.snapshot(now, BySide::default());
+        let mut no_token = Record::joined(Side::White, &Player::person("w"), "tw".into());
+        no_token.token = None;
+        let moved = |route: Vec<u8>| {
+            let Ok(Decision::Events(records)) =
+                playing(now).decide(Side::White, 1, &Action::Move(vec![32, 28]), now)
+            else {
+                panic!("move refused");
+            };
+            let mut record = records[0].clone();
+            let MatchEvent::Moved(moved) = &mut record.event else {
+                panic!("{record:?}");
+            };
+            moved.played.route = route;
+            record
+        };
+        let cases = [
+            (no_token, "a joined player without a seat token"),
+            (moved(vec![32, 51]), "route: 51 is not a square (1 to 50)"),
+        ];
+        for (record, message) in cases {
+            let refused = state.apply(&record, now).unwrap_err();
+            assert_eq!(refused.to_string(), message);
+            assert_eq!(state.snapshot(now, BySide::default()), before);
+        }
+        assert_eq!(
+            state.apply(&moved(vec![32, 51]), now),
+            Err(ApplyError::NotASquare(51))
+        );
+        // A route the rules refuse: the rules' own reason, after what the server adds.
+        let refused = state.apply(&moved(vec![32, 22]), now).unwrap_err();
+        let ApplyError::MoveDoesNotReplay(why) = &refused else {
+            panic!("{refused:?}");
+        };
+        assert_eq!(
+            refused.to_string(),
+            format!("stored move does not replay: {why}")
+        );
+        assert_eq!(state.snapshot(now, BySide::default()), before);
+    }
+
+    #[test]
+    fn a_start_position_that_does_not_parse_is_refused_with_the_fen_error() {
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: Some("W:W99:B1".into()),
+        };
+        let refused = MatchState::new("m".into(), "CODE".into(), setup).unwrap_err();
+        let SetupError::StartFen(fen) = &refused;
+        assert_eq!(refused.to_string(), format!("start FEN: {fen}"));
     }
 }

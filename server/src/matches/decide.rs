@@ -11,8 +11,9 @@ use boardcast_protocol::{
 use frisian::{MoveList, Outcome, Square};
 
 use super::clock::Flagged;
+use super::player::Player;
 use super::record::Record;
-use super::state::{MatchState, Player, idx, side_of};
+use super::state::MatchState;
 use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};
 use crate::refusal::Refusal;
 
@@ -44,25 +45,16 @@ pub enum Decision {
     StartRematch,
 }
 
-pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, Refusal> {
-    route
-        .iter()
-        .map(|&n| {
-            Square::new(n).ok_or_else(|| {
-                Refusal::new(
-                    ErrorCode::InvalidArgument,
-                    format!("route: {n} is not a square (1 to 50)"),
-                )
-            })
-        })
-        .collect()
+/// The squares of a route; `Err` is the first number that names no square.
+pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, u8> {
+    route.iter().map(|&n| Square::new(n).ok_or(n)).collect()
 }
 
 /// The result the rules give for `outcome`.
 pub fn rules_result(outcome: Outcome) -> MatchResult {
     match outcome {
         Outcome::Decisive { winner, .. } => MatchResult {
-            winner: Some(side_of(winner)),
+            winner: Some(winner.into()),
             reason: EndReason::NoLegalMove,
             detail: outcome.to_string(),
         },
@@ -103,7 +95,7 @@ impl MatchState {
         if now < deadline {
             return None;
         }
-        let late = side_of(self.position.turn());
+        let late = Side::from(self.position.turn());
         Some(Record::ended(
             None,
             EndReason::Aborted,
@@ -138,7 +130,7 @@ impl MatchState {
         action: &Action,
         now: Instant,
     ) -> Result<Decision, Refusal> {
-        let carried_out = &self.carried_out[idx(side)];
+        let carried_out = &self.carried_out[side];
         if let Some(&last) = carried_out.last()
             && ack <= last
         {
@@ -238,7 +230,7 @@ impl MatchState {
             }
             Action::Claim(kind) => {
                 playing()?;
-                match self.claim_at[idx(opponent)] {
+                match self.claim_at[opponent] {
                     None => {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
@@ -330,13 +322,18 @@ impl MatchState {
     }
 
     fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
-        if side_of(self.position.turn()) != side {
+        if Side::from(self.position.turn()) != side {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
                 format!("not your turn: {} to move", side.opposite()),
             ));
         }
-        let squares = squares(route)?;
+        let squares = squares(route).map_err(|n| {
+            Refusal::new(
+                ErrorCode::InvalidArgument,
+                format!("route: {n} is not a square (1 to 50)"),
+            )
+        })?;
         // One generation of the legal moves resolves, writes and plays the move.
         let mut legal = MoveList::new();
         self.position.legal_moves_into(&mut legal);

@@ -18,8 +18,8 @@ use std::pin::Pin;
 use boardcast_protocol::{MatchSummary, Side};
 
 use super::handle::MatchHandle;
+use super::player::Player;
 use super::record::Setup;
-use super::state::Player;
 use crate::refusal::Refusal;
 
 /// A rematch just created: its actor, its id, and each player's seat token by side.

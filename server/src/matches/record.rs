@@ -8,7 +8,7 @@ use boardcast_protocol::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::state::Player;
+use super::player::Player;
 use crate::storage::Write;
 
 /// What a match is created with; stored once as JSON.

@@ -10,37 +10,25 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{MatchPhase, MatchResult, PlayedMove, Side};
-use frisian::{Color, Move, Position};
+use boardcast_protocol::{BySide, MatchPhase, MatchResult, PlayedMove, Side};
+use frisian::{FenError, Move, Position};
 
 use super::clock::Clock;
+use super::player::Player;
 use super::record::Setup;
-pub use crate::refusal::Refusal;
-
-/// Who takes a seat, as everyone sees them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Player {
-    pub name: String,
-    /// A program plays the seat: its connection said so in `hello`. Stored in the seat's
-    /// `player_joined` event, so a restart or a resume keeps it.
-    pub bot: bool,
-}
-
-impl Player {
-    /// A person named `name`.
-    pub fn person(name: &str) -> Self {
-        Player {
-            name: name.to_owned(),
-            bot: false,
-        }
-    }
-}
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatHolder {
     pub token: String,
     pub player: Player,
+}
+
+/// Why a match cannot start from its set-up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("start FEN: {0}")]
+    StartFen(#[from] FenError),
 }
 
 /// A fresh secret seat token.
@@ -55,7 +43,7 @@ pub struct MatchState {
     pub invite: String,
     pub setup: Setup,
     pub v: u64,
-    pub(super) seats: [Option<SeatHolder>; 2],
+    pub(super) seats: BySide<Option<SeatHolder>>,
     pub(super) start: Position,
     pub(super) position: Position,
     pub(super) moves: Vec<PlayedMove>,
@@ -64,14 +52,14 @@ pub struct MatchState {
     /// The ack ids of the actions each side has carried out, ascending (ids increase per
     /// seat): an action re-sent with one of them is a duplicate, any other id up to the last
     /// one is stale.
-    pub(super) carried_out: [Vec<u64>; 2],
+    pub(super) carried_out: BySide<Vec<u64>>,
     pub(super) clock: Option<Clock>,
     pub(super) draw_offer: Option<Side>,
     pub(super) rematch_offer: Option<Side>,
     pub(super) rematch: Option<String>,
     pub(super) result: Option<MatchResult>,
     /// When each absent side's opponent may claim.
-    pub(super) claim_at: [Option<Instant>; 2],
+    pub(super) claim_at: BySide<Option<Instant>>,
     /// When both seats were first taken (Unix milliseconds, from the stored event), for PDN.
     pub(super) started_ms: Option<i64>,
     /// Since when the side to move owes its first move (White from the start, Black from
@@ -79,25 +67,11 @@ pub struct MatchState {
     pub(super) first_move_since: Option<Instant>,
 }
 
-pub(super) fn idx(side: Side) -> usize {
-    match side {
-        Side::White => 0,
-        Side::Black => 1,
-    }
-}
-
-pub fn side_of(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
-}
-
 impl MatchState {
     /// A match nobody has joined yet; refuses a set-up whose start FEN does not parse.
-    pub fn new(id: String, invite: String, setup: Setup) -> Result<Self, String> {
+    pub fn new(id: String, invite: String, setup: Setup) -> Result<Self, SetupError> {
         let start = match &setup.start_fen {
-            Some(fen) => Position::from_fen(fen).map_err(|err| format!("start FEN: {err}"))?,
+            Some(fen) => Position::from_fen(fen)?,
             None => Position::start(),
         };
         Ok(MatchState {
@@ -105,18 +79,18 @@ impl MatchState {
             invite,
             setup,
             v: 0,
-            seats: [None, None],
+            seats: BySide::default(),
             start,
             position: start,
             moves: Vec::new(),
             played: Vec::new(),
-            carried_out: [Vec::new(), Vec::new()],
+            carried_out: BySide::default(),
             clock: None,
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
             result: None,
-            claim_at: [None, None],
+            claim_at: BySide::default(),
             started_ms: None,
             first_move_since: None,
         })
@@ -125,7 +99,7 @@ impl MatchState {
     pub fn phase(&self) -> MatchPhase {
         if self.result.is_some() {
             MatchPhase::Finished
-        } else if self.seats.iter().all(Option::is_some) {
+        } else if self.seats.all(Option::is_some) {
             MatchPhase::Playing
         } else {
             MatchPhase::Waiting
@@ -133,21 +107,18 @@ impl MatchState {
     }
 
     pub fn seat(&self, side: Side) -> Option<&SeatHolder> {
-        self.seats[idx(side)].as_ref()
+        self.seats[side].as_ref()
     }
 
     /// The side a token holds, if it is one of this match's seat tokens.
     pub fn side_of_token(&self, token: &str) -> Option<Side> {
-        [Side::White, Side::Black]
-            .into_iter()
-            .find(|&side| self.seat(side).is_some_and(|seat| seat.token == token))
+        self.seats
+            .find(|seat| seat.as_ref().is_some_and(|seat| seat.token == token))
     }
 
     /// The free seat, if any.
     pub fn free_side(&self) -> Option<Side> {
-        [Side::White, Side::Black]
-            .into_iter()
-            .find(|&side| self.seat(side).is_none())
+        self.seats.find(Option::is_none)
     }
 
     pub fn result(&self) -> Option<&MatchResult> {
@@ -160,7 +131,7 @@ impl MatchState {
 
     /// Whether `side` is marked absent.
     pub fn is_absent(&self, side: Side) -> bool {
-        self.claim_at[idx(side)].is_some()
+        self.claim_at[side].is_some()
     }
 
     /// When the running clock runs out, if a clock runs.

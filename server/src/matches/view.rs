@@ -5,12 +5,13 @@
 use std::time::Instant;
 
 use boardcast_protocol::{
-    Absence, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase, MatchSnapshot,
+    Absence, BySide, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase, MatchSnapshot,
     MatchSummary, PlayerInfo, Side,
 };
+use frisian::pdn::PdnError;
 use frisian::{Color, Move, Position};
 
-use super::state::{MatchState, idx, side_of};
+use super::state::MatchState;
 
 pub(super) fn route_numbers(mv: &Move) -> Vec<u8> {
     mv.route().iter().map(|sq| sq.number()).collect()
@@ -78,12 +79,12 @@ fn seconds(ms: u64) -> String {
 
 impl MatchState {
     /// The match as a snapshot at `now`; `connected` tells which seats a connection holds.
-    pub fn snapshot(&self, now: Instant, connected: [bool; 2]) -> MatchSnapshot {
+    pub fn snapshot(&self, now: Instant, connected: BySide<bool>) -> MatchSnapshot {
         let player = |side: Side| {
             self.seat(side).map(|seat| PlayerInfo {
                 name: seat.player.name.clone(),
                 bot: seat.player.bot,
-                connected: connected[idx(side)],
+                connected: connected[side],
             })
         };
         let playing = self.phase() == MatchPhase::Playing;
@@ -98,7 +99,7 @@ impl MatchState {
             start_fen: self.start.fen(),
             fen: self.position.fen(),
             moves: self.moves.clone(),
-            turn: side_of(self.position.turn()),
+            turn: self.position.turn().into(),
             clock: self.clock.as_ref().map(|clock| clock.state(now)),
             legal_moves: if playing {
                 legal_moves(&self.position)
@@ -108,10 +109,11 @@ impl MatchState {
             king_counters: king_counters(&self.position),
             draw_offer: self.draw_offer,
             rematch_offer: self.rematch_offer,
-            absent: [Side::White, Side::Black]
-                .into_iter()
-                .filter_map(|side| {
-                    self.claim_at[idx(side)].map(|at| Absence {
+            absent: self
+                .claim_at
+                .iter()
+                .filter_map(|(side, at)| {
+                    at.map(|at| Absence {
                         side,
                         claim_in_ms: at.saturating_duration_since(now).as_millis() as u64,
                     })
@@ -142,9 +144,8 @@ impl MatchState {
     }
 
     /// The game as PDN, with the players and the server's result.
-    pub fn pdn(&self) -> Result<String, String> {
-        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))
-            .map_err(|err| err.to_string())?;
+    pub fn pdn(&self) -> Result<String, PdnError> {
+        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))?;
         let name = |side| {
             self.seat(side)
                 .map(|seat| seat.player.name.replace(['"', '\\'], ""))

@@ -18,9 +18,13 @@
 //! - **A refused write leaves everything as before**: none of that request's writes is stored.
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
+mod database;
+pub mod migrate;
 pub mod postgres;
+mod queue;
 mod read;
 pub mod sqlite;
+mod table;
 #[cfg(test)]
 mod tests;
 mod write;
@@ -33,6 +37,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use boardcast_protocol::LeaderboardEntry;
 use futures_util::future::BoxFuture;
 
+pub use database::Database;
 pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
 
@@ -121,6 +126,21 @@ impl Storage {
     pub async fn connect(url: &str) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
         let (store, recovered) = postgres::Postgres::connect(url).await?;
         Ok((Storage::new(store), recovered))
+    }
+
+    /// Opens `database`, whichever backend it names.
+    pub async fn open_database(
+        database: &Database,
+    ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        match database {
+            Database::Sqlite(path) => {
+                let path = path.clone();
+                tokio::task::spawn_blocking(move || Storage::open(&path))
+                    .await
+                    .map_err(|err| StorageError::Task(err.to_string()))?
+            }
+            Database::Postgres(url) => Storage::connect(url).await,
+        }
     }
 
     /// A handle on `store`.

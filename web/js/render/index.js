@@ -9,7 +9,7 @@ import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMinit } from './minit.js';
 
-const PAGE_NAMES = { lobby: 'lobby', match: 'match', invite: 'match', tv: 'tv', game: 'game', missing: 'missing' };
+const PAGE_NAMES = { lobby: 'lobby', match: 'match', invite: 'match', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing' };
 const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
 
 let mounted = { key: '', update: null };
@@ -28,16 +28,35 @@ export function render(state, root, now) {
   text(document.getElementById('conn'), CONN_TEXT[state.conn]);
   const key = `${page}:${state.route.id}`;
   if (mounted.key !== key) {
-    mounted = { key, update: mount(page, root) };
+    mounted = { key, update: mount(page, root, state.route.id) };
   }
   return mounted.update(state, now);
 }
 
-function mount(page, root) {
+function mount(page, root, id) {
   if (page === 'lobby') return mountLobby(root);
   if (page === 'match') return mountMatch(root);
+  if (page === 'ftv') return mountFrisianTv(root, id);
   if (page === 'tv' || page === 'game') return mountMinit(root);
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'Nothing here'),
     h('p', {}, 'This address shows no page. '), h('a', { href: '/' }, 'Go to the lobby')));
   return () => false;
+}
+
+/**
+ * Frisian TV: the featured match's own page under a TV banner (built afresh for each match
+ * TV moves on to), or a card while no public match has been played.
+ */
+function mountFrisianTv(root, matchId) {
+  const banner = () => h('p', { id: 'ftv-banner', class: 'tv-banner' },
+    h('strong', {}, 'Frisian TV'), ' · the most-watched live match, then the next when it ends');
+  if (!matchId) {
+    root.replaceChildren(h('section', { class: 'card' }, banner(),
+      h('p', { class: 'empty' }, 'No public match is being played yet; TV starts with the first.'),
+      h('a', { href: '/' }, 'Go to the lobby')));
+    return () => false;
+  }
+  const update = mountMatch(root);
+  root.prepend(banner());
+  return update;
 }

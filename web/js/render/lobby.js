@@ -20,7 +20,11 @@ export function mountLobby(root) {
   root.replaceChildren(h('div', { class: 'lobby' },
     h('section', { class: 'card' }, h('label', { for: 'name' }, h('h2', {}, 'Your name')), name, notice),
     create,
-    card('Open seeks', seeks), card('Live matches', live), card('MinitChess TV', channels),
+    card('Open seeks', seeks),
+    h('section', { class: 'card' }, h('h2', {}, 'Live matches'),
+      h('a', { class: 'row', href: '/ftv', 'data-tv': 'ftv' }, h('span', {}, 'Frisian TV'),
+        h('span', { class: 'tc' }, 'the most-watched live match')), live),
+    card('MinitChess TV', channels),
     card('Players in the lobby', players), engineForm()));
   let nameShown = false;
 

@@ -2,7 +2,7 @@
 //! events that keep the match's record of it true. An absent player's opponent may claim once
 //! the grace period has passed; a match nobody holds a seat of ends after a while.
 
-use boardcast_protocol::{Absence, MatchEvent, MatchPhase, Side};
+use boardcast_protocol::{Absence, BySide, MatchEvent, MatchPhase, Side};
 use tokio::time::Instant;
 
 use super::Actor;
@@ -13,7 +13,7 @@ impl Actor {
     pub(super) fn note_unseated(&mut self) {
         let unseated = self.state.phase() != MatchPhase::Finished
             && !self.awaiting_players
-            && self.connected(&[]) == [false, false];
+            && self.connected(&[]) == BySide::default();
         match (unseated, self.unseated_since) {
             (true, None) => self.unseated_since = Some(Instant::now()),
             (false, Some(_)) => self.unseated_since = None,
@@ -30,7 +30,7 @@ impl Actor {
         let connected = self.connected(arriving);
         let mut records = Vec::new();
         for side in [Side::White, Side::Black] {
-            let here = connected[side as usize];
+            let here = connected[side];
             if here && self.state.is_absent(side) {
                 records.push(Record::new(MatchEvent::PlayerReturned(side)));
             } else if !here && !self.state.is_absent(side) {
@@ -48,7 +48,7 @@ impl Actor {
     }
 
     /// Which seats a live connection holds, counting `arriving` as held.
-    pub(super) fn connected(&self, arriving: &[Side]) -> [bool; 2] {
+    pub(super) fn connected(&self, arriving: &[Side]) -> BySide<bool> {
         let held = |side| {
             arriving.contains(&side)
                 || self
@@ -56,6 +56,6 @@ impl Actor {
                     .followers()
                     .any(|sub| sub.role.holds(side) && !sub.outbox.is_closed())
         };
-        [held(Side::White), held(Side::Black)]
+        BySide::from_fn(held)
     }
 }

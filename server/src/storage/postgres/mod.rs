@@ -11,6 +11,7 @@
 //! [`schema`] creates and migrates the tables; [`matches`] and [`archive`] hold the SQL.
 
 mod archive;
+pub(crate) mod copy;
 mod matches;
 mod schema;
 mod writer;
@@ -21,12 +22,13 @@ use boardcast_protocol::LeaderboardEntry;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
 pub use schema::VERSION as SCHEMA_VERSION;
 
-use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
+use super::queue;
+use super::{ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Write};
 
 /// How many read connections the pool holds at most.
 const READ_CONNECTIONS: usize = 8;
@@ -36,7 +38,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// A PostgreSQL store: the queue to its writer task and the read pool.
 #[derive(Debug)]
 pub struct Postgres {
-    tx: mpsc::Sender<writer::Request>,
+    tx: mpsc::Sender<queue::Request>,
     pool: Pool,
 }
 
@@ -45,7 +47,7 @@ impl Postgres {
     /// the tables, reads every unfinished match and starts the writer.
     pub async fn connect(url: &str) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {
         let mut config: tokio_postgres::Config = url.parse().map_err(|err| {
-            StorageError::Database(format!("{url_hint}: {err}", url_hint = redact(url)))
+            StorageError::Database(format!("{}: {err}", Database::Postgres(url.to_owned())))
         })?;
         config.connect_timeout(CONNECT_TIMEOUT);
         config.application_name("boardcast-server");
@@ -85,15 +87,7 @@ impl Postgres {
 
 impl Store for Postgres {
     fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
-        async move {
-            let (done, answer) = oneshot::channel();
-            self.tx
-                .send(writer::Request::Commit { writes, done })
-                .await
-                .map_err(|_| StorageError::Closed)?;
-            answer.await.map_err(|_| StorageError::Closed)?
-        }
-        .boxed()
+        queue::commit(&self.tx, writes).boxed()
     }
 
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
@@ -132,10 +126,7 @@ impl Store for Postgres {
 
     fn close(&self) -> BoxFuture<'_, ()> {
         async move {
-            let (done, finished) = oneshot::channel();
-            if self.tx.send(writer::Request::Close { done }).await.is_ok() {
-                let _ = finished.await;
-            }
+            queue::close(&self.tx).await;
             self.pool.close();
         }
         .boxed()
@@ -172,17 +163,5 @@ fn describe(err: &tokio_postgres::Error) -> String {
     match std::error::Error::source(err) {
         Some(cause) => format!("{err}: {cause}"),
         None => err.to_string(),
-    }
-}
-
-/// `url` without its password, for messages.
-fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user_info = &url[scheme + 3..at];
-            let user = user_info.split(':').next().unwrap_or("");
-            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
-        }
-        _ => url.to_owned(),
     }
 }

@@ -9,6 +9,7 @@
 //! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
 
 mod archive;
+pub(crate) mod export;
 mod matches;
 
 use std::path::{Path, PathBuf};
@@ -17,14 +18,10 @@ use boardcast_protocol::LeaderboardEntry;
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use rusqlite::Connection;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
+use super::queue::{self, MAX_GROUP, Pending, Request};
 use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
-
-/// How many requests may wait for the writer before callers wait for room.
-const QUEUE: usize = 4096;
-/// The most requests grouped into one transaction.
-const MAX_GROUP: usize = 512;
 
 impl From<rusqlite::Error> for StorageError {
     fn from(err: rusqlite::Error) -> StorageError {
@@ -39,16 +36,6 @@ pub struct Sqlite {
     path: PathBuf,
 }
 
-#[derive(Debug)]
-enum Request {
-    Commit {
-        writes: Vec<Write>,
-        done: oneshot::Sender<Result<(), StorageError>>,
-    },
-    /// Commit everything before this, checkpoint, stop.
-    Close { done: oneshot::Sender<()> },
-}
-
 impl Sqlite {
     /// Opens (or creates) the database, reads every unfinished match and starts the writer.
     pub fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
@@ -61,7 +48,7 @@ impl Sqlite {
         matches::create(&conn)?;
         archive::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
-        let (tx, rx) = mpsc::channel(QUEUE);
+        let (tx, rx) = queue::channel();
         std::thread::Builder::new()
             .name("boardcast-storage".into())
             .spawn(move || writer_loop(conn, rx))
@@ -93,15 +80,7 @@ impl Sqlite {
 
 impl Store for Sqlite {
     fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
-        async move {
-            let (done, answer) = oneshot::channel();
-            self.tx
-                .send(Request::Commit { writes, done })
-                .await
-                .map_err(|_| StorageError::Closed)?;
-            answer.await.map_err(|_| StorageError::Closed)?
-        }
-        .boxed()
+        queue::commit(&self.tx, writes).boxed()
     }
 
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
@@ -139,20 +118,8 @@ impl Store for Sqlite {
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
-        async move {
-            let (done, finished) = oneshot::channel();
-            if self.tx.send(Request::Close { done }).await.is_ok() {
-                let _ = finished.await;
-            }
-        }
-        .boxed()
+        queue::close(&self.tx).boxed()
     }
-}
-
-/// A commit request waiting in a group.
-struct Pending {
-    writes: Vec<Write>,
-    done: oneshot::Sender<Result<(), StorageError>>,
 }
 
 fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>) {
@@ -162,19 +129,7 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>) {
         let Some(first) = rx.blocking_recv() else {
             break;
         };
-        let mut next = Some(first);
-        while let Some(request) = next.take() {
-            match request {
-                Request::Commit { writes, done } => group.push(Pending { writes, done }),
-                Request::Close { done } => {
-                    closing = Some(done);
-                    break;
-                }
-            }
-            if group.len() < MAX_GROUP {
-                next = rx.try_recv().ok();
-            }
-        }
+        closing = queue::gather(first, &mut rx, &mut group);
         let started = std::time::Instant::now();
         let outcomes = write_group(&mut conn, &group);
         crate::telemetry::committed(group.len(), started.elapsed());

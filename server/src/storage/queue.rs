@@ -1,0 +1,73 @@
+//! The queue in front of every backend's single writer, and how a writer takes a group off it.
+//!
+//! Callers wait for room when the queue is full (it is bounded), then for their answer, which
+//! the writer sends only after the group holding their request is committed.
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::{StorageError, Write};
+
+/// How many requests may wait for the writer before callers wait for room.
+pub const QUEUE: usize = 4096;
+/// The most requests grouped into one transaction.
+pub const MAX_GROUP: usize = 512;
+
+/// What a writer is asked to do.
+#[derive(Debug)]
+pub enum Request {
+    Commit {
+        writes: Vec<Write>,
+        done: oneshot::Sender<Result<(), StorageError>>,
+    },
+    /// Commit everything before this, stop.
+    Close { done: oneshot::Sender<()> },
+}
+
+/// A commit request waiting in a group.
+#[derive(Debug)]
+pub struct Pending {
+    pub writes: Vec<Write>,
+    pub done: oneshot::Sender<Result<(), StorageError>>,
+}
+
+/// A new queue to a writer.
+pub fn channel() -> (mpsc::Sender<Request>, mpsc::Receiver<Request>) {
+    mpsc::channel(QUEUE)
+}
+
+/// Puts `first` and whatever else is already waiting (up to [`MAX_GROUP`]) into `group`.
+/// Returns the answer to a close request if one came: nothing after it is taken.
+pub fn gather(
+    first: Request,
+    rx: &mut mpsc::Receiver<Request>,
+    group: &mut Vec<Pending>,
+) -> Option<oneshot::Sender<()>> {
+    let mut next = Some(first);
+    while let Some(request) = next.take() {
+        match request {
+            Request::Commit { writes, done } => group.push(Pending { writes, done }),
+            Request::Close { done } => return Some(done),
+        }
+        if group.len() < MAX_GROUP {
+            next = rx.try_recv().ok();
+        }
+    }
+    None
+}
+
+/// Sends `writes` to the writer and waits for its answer.
+pub async fn commit(tx: &mpsc::Sender<Request>, writes: Vec<Write>) -> Result<(), StorageError> {
+    let (done, answer) = oneshot::channel();
+    tx.send(Request::Commit { writes, done })
+        .await
+        .map_err(|_| StorageError::Closed)?;
+    answer.await.map_err(|_| StorageError::Closed)?
+}
+
+/// Asks the writer to commit what it has and stop; waits until it has.
+pub async fn close(tx: &mpsc::Sender<Request>) {
+    let (done, finished) = oneshot::channel();
+    if tx.send(Request::Close { done }).await.is_ok() {
+        let _ = finished.await;
+    }
+}

@@ -1,0 +1,118 @@
+//! The stored tables as plain rows, for copying a database into another (`migrate`).
+//!
+//! Both backends hold the same five tables with the same columns; [`TABLES`] names them, in
+//! an order that respects foreign keys. A [`Tally`] (row count and an order-free checksum)
+//! taken on each side proves a copy complete.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// What a column holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    Text,
+    Bool,
+}
+
+/// One stored table: its name and columns, the first `key` of which are its primary key.
+#[derive(Debug)]
+pub struct Table {
+    pub name: &'static str,
+    pub columns: &'static [(&'static str, Kind)],
+    pub key: usize,
+}
+
+/// Every table, parents first.
+pub const TABLES: &[Table] = &[
+    Table {
+        name: "matches",
+        columns: &[
+            ("id", Kind::Text),
+            ("invite", Kind::Text),
+            ("created_ms", Kind::Int),
+            ("setup", Kind::Text),
+            ("finished", Kind::Bool),
+            ("result", Kind::Text),
+            ("pdn", Kind::Text),
+        ],
+        key: 1,
+    },
+    Table {
+        name: "events",
+        columns: &[
+            ("match_id", Kind::Text),
+            ("v", Kind::Int),
+            ("at_ms", Kind::Int),
+            ("body", Kind::Text),
+        ],
+        key: 2,
+    },
+    Table {
+        name: "engine_games",
+        columns: &[
+            ("id", Kind::Int),
+            ("channel", Kind::Text),
+            ("serial", Kind::Text),
+            ("white", Kind::Text),
+            ("black", Kind::Text),
+            ("start_board", Kind::Text),
+            ("start_ply", Kind::Int),
+            ("moves", Kind::Text),
+            ("winner", Kind::Text),
+            ("reason", Kind::Text),
+            ("finished_ms", Kind::Int),
+        ],
+        key: 1,
+    },
+    Table {
+        name: "server_runs",
+        columns: &[("run", Kind::Int), ("started_ms", Kind::Int)],
+        key: 1,
+    },
+    Table {
+        name: "leaderboard",
+        columns: &[
+            ("name", Kind::Text),
+            ("games", Kind::Int),
+            ("correct", Kind::Int),
+            ("strikes", Kind::Int),
+        ],
+        key: 1,
+    },
+];
+
+impl Table {
+    /// The column names, comma-separated.
+    pub fn column_list(&self) -> String {
+        let names: Vec<&str> = self.columns.iter().map(|(name, _)| *name).collect();
+        names.join(", ")
+    }
+}
+
+/// One stored value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(Option<i64>),
+    Text(Option<String>),
+    Bool(bool),
+}
+
+/// One row, its values in [`Table::columns`] order.
+pub type Row = Vec<Value>;
+
+/// How many rows a table holds and a checksum of them that does not depend on their order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub rows: u64,
+    pub checksum: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, row: &Row) {
+        // Both sides are tallied in the same process, so the hasher's keys agree.
+        let mut hasher = DefaultHasher::new();
+        row.hash(&mut hasher);
+        self.rows += 1;
+        self.checksum = self.checksum.wrapping_add(hasher.finish());
+    }
+}
