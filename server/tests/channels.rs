@@ -31,7 +31,7 @@ fn config(db: std::path::PathBuf, channels: usize) -> Config {
 /// The next protocol frame as raw JSON text and decoded, with its arrival time.
 async fn frame(client: &mut Client) -> (String, ServerMessage, Instant) {
     loop {
-        let message = tokio::time::timeout(WAIT, client.ws.next())
+        let message = tokio::time::timeout(WAIT, client.ws().next())
             .await
             .expect("a frame in time")
             .expect("the connection is open")

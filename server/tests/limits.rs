@@ -30,7 +30,7 @@ fn raw(ws: Ws) -> Client {
 async fn postcard_clients_play_with_json_clients() {
     let server = TestServer::start().await;
     let mut white = Client::connect(server.addr, Encoding::Postcard, "Wim").await;
-    assert_eq!(white.welcome.limits.max_frame_bytes, 8192);
+    assert_eq!(white.welcome().limits.max_frame_bytes, 8192);
     let ws = white.create(None, ColorChoice::White, false).await;
     let mut black = server.client("Baukje").await;
     let bs = black.join_code(&ws.invite_code).await;
@@ -52,7 +52,7 @@ async fn an_oversized_frame_is_refused_and_a_huge_one_closes_with_1009() {
     let mut client = server.client("Big").await;
     let padding = "x".repeat(9000);
     client
-        .ws
+        .ws()
         .send(Message::text(format!(
             "{{\"id\":9,\"msg\":{{\"ping\":{{\"nonce\":1}}}},\"pad\":\"{padding}\"}}"
         )))
@@ -70,7 +70,7 @@ async fn an_oversized_frame_is_refused_and_a_huge_one_closes_with_1009() {
     client
         .recv_until(|m| matches!(m, ServerMessage::Pong(Pong { nonce: 5 })).then_some(()))
         .await;
-    let _ = client.ws.send(Message::text("y".repeat(40_000))).await;
+    let _ = client.ws().send(Message::text("y".repeat(40_000))).await;
     assert_eq!(client.expect_close().await, close::TOO_BIG);
     server.stop().await;
 }
@@ -85,7 +85,7 @@ async fn a_client_over_the_message_rate_is_closed_with_1008() {
     let mut client = server.client("Chatty").await;
     for nonce in 0..30 {
         if client
-            .ws
+            .ws()
             .send(Message::text(format!(
                 "{{\"id\":{},\"msg\":{{\"ping\":{{\"nonce\":{nonce}}}}}}}",
                 nonce + 10
@@ -220,7 +220,7 @@ async fn a_client_that_does_not_read_is_dropped_without_slowing_others() {
     const ASKED: usize = 4000;
     for id in 0..ASKED as u64 {
         let request = Message::text(format!("{{\"id\":{},\"msg\":\"list_lobby\"}}", id + 10));
-        if slow.ws.send(request).await.is_err() {
+        if slow.ws().send(request).await.is_err() {
             break;
         }
     }
@@ -233,7 +233,7 @@ async fn a_client_that_does_not_read_is_dropped_without_slowing_others() {
     assert!(started.elapsed() < Duration::from_secs(1));
     // The slow client was cut off: it never gets all its answers.
     let mut lobbies = 0;
-    while let Ok(Some(Ok(frame))) = tokio::time::timeout(WAIT, slow.ws.next()).await {
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout(WAIT, slow.ws().next()).await {
         match frame {
             Message::Text(text) if text.contains("\"lobby\"") => lobbies += 1,
             Message::Close(_) => break,
@@ -277,7 +277,7 @@ async fn websocket_pings_count_against_the_message_rate() {
     let mut client = server.client("Pinger").await;
     for _ in 0..30 {
         if client
-            .ws
+            .ws()
             .send(Message::Ping(Default::default()))
             .await
             .is_err()

@@ -294,8 +294,8 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
     };
     assert_eq!(last_seen_v, 3, "two joins, then the move");
     // Black drops off; white is told.
-    let next_id = black.next_id;
-    black.ws.close(None).await.unwrap();
+    let next_id = black.next_id();
+    black.ws().close(None).await.unwrap();
     drop(black);
     let left = white
         .event_until(|e| match e {
@@ -317,7 +317,7 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
 
     // Black comes back with its token and the last version it saw.
     let mut black = server.client("Baukje").await;
-    black.next_id = next_id;
+    black.set_next_id(next_id);
     let id = black.send_resume(&bs.token, Some(last_seen_v)).await;
     let seat = black.expect_seat(id).await;
     assert_eq!(seat.side, Side::Black);
@@ -495,7 +495,7 @@ async fn watchers_and_wrong_tokens_cannot_act_and_change_nothing() {
     assert_eq!(white.expect_error(id).await.code, ErrorCode::NotFound);
     // A malformed frame is answered, not fatal.
     white
-        .ws
+        .ws()
         .send(tokio_tungstenite::tungstenite::Message::text(
             "{\"id\":1,\"msg\":{\"castle\":{}}}",
         ))
@@ -574,7 +574,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
         .event_until(|e| moved(e).filter(|m| m.played.ply == 2))
         .await;
     let black_left_at = before.clock.unwrap().black_ms;
-    let (white_next, black_next) = (white.next_id, black.next_id);
+    let (white_next, black_next) = (white.next_id(), black.next_id());
     drop((white, black));
     server.stop().await;
 
@@ -582,7 +582,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;
     let mut black = server.client("Baukje").await;
-    black.next_id = black_next;
+    black.set_next_id(black_next);
     let id = black.send_resume(&bs.token, None).await;
     black.expect_seat(id).await;
     let snapshot = black.expect_snapshot().await;
@@ -601,7 +601,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
     let capture = snapshot.legal_moves[0].route.clone();
     black.play(&bs, &capture).await;
     let mut white = server.client("Wim").await;
-    white.next_id = white_next;
+    white.set_next_id(white_next);
     let id = white.send_resume(&ws.token, Some(snapshot.v)).await;
     white.expect_seat(id).await;
     let m = white.event_until(moved).await;
@@ -809,7 +809,7 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
     assert_eq!(m.played.side, Side::White);
     // A player who comes back to the old match later is handed the rematch seat too.
     let mut again = server.client("Baukje").await;
-    again.next_id = black.next_id;
+    again.set_next_id(black.next_id());
     let id = again.send_resume(&bs.token, None).await;
     assert_eq!(again.expect_seat(id).await.match_id, ws.match_id);
     let seat = again.expect_seat(0).await;
@@ -938,8 +938,8 @@ async fn a_finished_match_leaves_memory_once_nobody_follows_it_and_stays_downloa
     assert_eq!(finished_in_memory(&server).await, 1);
 
     // Nobody follows it any more: it leaves memory after the linger.
-    white.ws.close(None).await.unwrap();
-    black.ws.close(None).await.unwrap();
+    white.ws().close(None).await.unwrap();
+    black.ws().close(None).await.unwrap();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     while finished_in_memory(&server).await > 0 {
         assert!(

@@ -97,7 +97,7 @@ async fn sigkill_loses_no_acknowledged_move() {
 
     let mut program = start(&db);
     let mut black = Client::connect(program.addr, Encoding::Json, "Baukje").await;
-    black.next_id = 100;
+    black.set_next_id(100);
     let id = black.send_resume(&bs.token, None).await;
     assert_eq!(black.expect_seat(id).await.side, Side::Black);
     let snapshot = black.expect_snapshot().await;

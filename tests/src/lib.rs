@@ -3,7 +3,8 @@
 
 pub mod browser;
 pub mod canary;
-pub mod client;
+/// The one WebSocket test client, shared with the server's own tests.
+pub use boardcast_testkit::client;
 pub mod games;
 pub mod tls;
 pub mod web;

@@ -11,14 +11,8 @@ use boardcast_protocol::*;
 use boardcast_server::matches::{Player, Record, Setup};
 use boardcast_server::storage::{Storage, Write};
 use boardcast_server::{Config, Server};
-use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::{self, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// How long any single expected message may take.
 pub const WAIT: Duration = Duration::from_secs(5);
@@ -147,90 +141,63 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     (status, body)
 }
 
-pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub use boardcast_testkit::client::Ws;
 
+/// The one WebSocket test client ([`boardcast_testkit::client::Client`]) with the helpers these
+/// tests use; every helper panics with what it waited for instead of returning an error.
 pub struct Client {
-    pub ws: Ws,
-    pub encoding: Encoding,
-    /// The next ack id; carry it over to a reconnected client (ids increase per seat).
-    pub next_id: u64,
-    pub welcome: Welcome,
+    inner: boardcast_testkit::client::Client,
 }
 
 impl Client {
-    /// Wraps an open socket; `welcome` stays empty until read.
+    /// Wraps an open socket; its `welcome` is read by the first [`Client::recv`].
     pub fn from_socket(ws: Ws, encoding: Encoding) -> Client {
         Client {
-            ws,
-            encoding,
-            next_id: 1,
-            welcome: Welcome {
-                protocol: 0,
-                server: String::new(),
-                limits: Limits {
-                    max_frame_bytes: 0,
-                    messages_per_second: 0,
-                    message_burst: 0,
-                    idle_timeout_ms: 0,
-                },
-                public_url: String::new(),
-            },
+            inner: boardcast_testkit::client::Client::from_ws(ws, encoding),
         }
     }
 
     /// Connects, reads the welcome and says hello with `name`.
     pub async fn connect(addr: SocketAddr, encoding: Encoding, name: &str) -> Client {
-        let ws = open_socket(addr, Some(encoding.subprotocol())).await;
-        let mut client = Client::from_socket(ws, encoding);
-        match client.recv().await {
-            ServerMessage::Welcome(welcome) => client.welcome = welcome,
-            other => panic!("expected welcome, got {other:?}"),
-        }
-        let id = client
-            .send(ClientMessage::Hello(Hello {
-                protocol: PROTOCOL_VERSION,
-                client: "tests".into(),
-                name: name.into(),
-                bot: false,
-            }))
-            .await;
-        client.expect_ack(id).await;
-        client
+        let mut inner = boardcast_testkit::client::Client::connect(addr, encoding)
+            .await
+            .expect("connect and read the welcome");
+        inner.timeout = WAIT;
+        inner.hello(name).await.expect("hello acknowledged");
+        Client { inner }
+    }
+
+    /// The server's welcome (empty until read, for a client made with `from_socket`).
+    pub fn welcome(&self) -> &Welcome {
+        &self.inner.welcome
+    }
+
+    /// The raw WebSocket, for frames the protocol would not send.
+    pub fn ws(&mut self) -> &mut Ws {
+        self.inner.ws()
+    }
+
+    /// The next ack id; carry it over to a reconnected client (ids increase per seat).
+    pub fn next_id(&self) -> u64 {
+        self.inner.next_id()
+    }
+
+    pub fn set_next_id(&mut self, id: u64) {
+        self.inner.set_next_id(id);
     }
 
     /// Sends `msg` with the next ack id; returns the id.
     pub async fn send(&mut self, msg: ClientMessage) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send_with_id(id, msg).await;
-        id
+        self.inner.send(msg).await.expect("send")
     }
 
     pub async fn send_with_id(&mut self, id: u64, msg: ClientMessage) {
-        let frame = self.encoding.encode(&ClientEnvelope { id, msg });
-        let message = match frame {
-            Frame::Text(text) => Message::text(text),
-            Frame::Binary(bytes) => Message::binary(bytes),
-        };
-        self.ws.send(message).await.expect("send");
+        self.inner.send_with_id(id, msg).await.expect("send");
     }
 
     /// The next protocol message (WebSocket pings and pongs are skipped).
     pub async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let message = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a message in time")
-                .expect("the connection is open")
-                .expect("a frame");
-            let frame = match &message {
-                Message::Text(text) => FrameRef::Text(text.as_bytes()),
-                Message::Binary(bytes) => FrameRef::Binary(bytes),
-                Message::Ping(_) | Message::Pong(_) => continue,
-                other => panic!("unexpected frame {other:?}"),
-            };
-            return self.encoding.decode_server(frame).expect("a valid message");
-        }
+        self.inner.recv(WAIT).await.expect("a message in time")
     }
 
     /// Reads until a message `pick` accepts, skipping crowd counts and other chatter.
@@ -243,18 +210,14 @@ impl Client {
         }
     }
 
-    /// Waits for the close frame and returns its code.
+    /// Waits for the close frame and returns its code (1005 for a close frame without one).
     pub async fn expect_close(&mut self) -> u16 {
+        use boardcast_testkit::client::Incoming;
         loop {
-            let message = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("close in time");
-            match message {
-                Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
-                Some(Ok(Message::Close(None))) => return u16::from(CloseCode::Status),
-                Some(Ok(_)) => continue,
-                Some(Err(err)) => panic!("socket error before close: {err}"),
-                None => panic!("closed without a close frame"),
+            match self.inner.read_socket(WAIT).await.expect("close in time") {
+                Incoming::Closed(Some((code, _))) => return code,
+                Incoming::Closed(None) => panic!("closed without a close frame"),
+                Incoming::Message(_) => continue,
             }
         }
     }
@@ -414,15 +377,12 @@ pub async fn open_socket(addr: SocketAddr, subprotocol: Option<&str>) -> Ws {
 pub async fn try_open_socket(
     addr: SocketAddr,
     subprotocol: Option<&str>,
-) -> Result<Ws, tungstenite::Error> {
-    let mut request = format!("ws://{addr}/ws").into_client_request()?;
-    if let Some(subprotocol) = subprotocol {
-        request.headers_mut().insert(
-            "Sec-WebSocket-Protocol",
-            HeaderValue::from_str(subprotocol).unwrap(),
-        );
-    }
-    let (ws, _) = tokio_tungstenite::connect_async(request).await?;
+) -> Result<Ws, boardcast_testkit::client::ClientError> {
+    let options = boardcast_testkit::client::ConnectOptions {
+        protocols: subprotocol.map(|p| vec![p.to_owned()]).unwrap_or_default(),
+        ..boardcast_testkit::client::ConnectOptions::encoding(Encoding::Json)
+    };
+    let (ws, _) = boardcast_testkit::client::connect_ws(addr, &options).await?;
     Ok(ws)
 }
 

@@ -102,7 +102,7 @@ pub struct ConnectOptions {
     /// Extra request headers (`X-Forwarded-For`, …).
     pub headers: Vec<(&'static str, String)>,
     /// Connect with TLS (`wss://localhost:PORT/ws`), trusting what this configuration
-    /// trusts (see [`crate::tls::TestCa`]).
+    /// trusts (a test CA's client configuration).
     pub tls: Option<Arc<rustls::ClientConfig>>,
 }
 
@@ -223,6 +223,21 @@ fn close_info(frame: Option<CloseFrame>) -> Option<(u16, String)> {
     frame.map(|frame| (u16::from(frame.code), frame.reason.to_string()))
 }
 
+/// A welcome not read yet.
+fn empty_welcome() -> Welcome {
+    Welcome {
+        protocol: 0,
+        server: String::new(),
+        limits: boardcast_protocol::Limits {
+            max_frame_bytes: 0,
+            messages_per_second: 0,
+            message_burst: 0,
+            idle_timeout_ms: 0,
+        },
+        public_url: String::new(),
+    }
+}
+
 /// The envelope id a reply answers, if it names one.
 pub fn reply_id(message: &ServerMessage) -> Option<u64> {
     match message {
@@ -256,25 +271,7 @@ impl Client {
                 encoding.subprotocol()
             )));
         }
-        let mut client = Client {
-            ws,
-            encoding,
-            next_id: 1,
-            backlog: VecDeque::new(),
-            welcome: Welcome {
-                protocol: 0,
-                server: String::new(),
-                limits: boardcast_protocol::Limits {
-                    max_frame_bytes: 0,
-                    messages_per_second: 0,
-                    message_burst: 0,
-                    idle_timeout_ms: 0,
-                },
-                public_url: String::new(),
-            },
-            timeout: DEFAULT_TIMEOUT,
-            closed: None,
-        };
+        let mut client = Client::from_ws(ws, encoding);
         client.welcome = client
             .wait_for("Welcome", |message| match message {
                 ServerMessage::Welcome(welcome) => Some(welcome.clone()),
@@ -282,6 +279,20 @@ impl Client {
             })
             .await?;
         Ok(client)
+    }
+
+    /// Wraps a socket opened by [`connect_ws`] without reading anything yet: `welcome` stays
+    /// empty, and the server's `welcome` is the first message [`Client::recv`] returns.
+    pub fn from_ws(ws: Ws, encoding: Encoding) -> Client {
+        Client {
+            ws,
+            encoding,
+            next_id: 1,
+            backlog: VecDeque::new(),
+            welcome: empty_welcome(),
+            timeout: DEFAULT_TIMEOUT,
+            closed: None,
+        }
     }
 
     /// The id the next [`Client::send`] uses.
