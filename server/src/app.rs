@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::ConnectionLimit;
+use crate::matches::Directory;
 use crate::per_address::AddressLimits;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::tls::Tls;
@@ -18,6 +19,10 @@ use crate::tls::Tls;
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
+    /// Where matches are: the lookups a connection makes (by id, invite code, seat token; the
+    /// lobby) go through this seam, so a cluster directory can take the hub's place.
+    pub directory: Arc<dyn Directory>,
+    /// This process's matches: creating them, and reading finished ones back from storage.
     pub hub: Hub,
     pub channels: Channels,
     /// Frisian TV (`ftv`): which public match to feature, told to its watchers.

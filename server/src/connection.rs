@@ -14,7 +14,7 @@ use crate::app::App;
 use crate::channels::ChannelRequest;
 use crate::limits::LimitKind;
 use crate::limits::{Idle, RateLimit, SessionPlaces};
-use crate::matches::{Action, Command, Directory, MatchHandle, Player};
+use crate::matches::{Action, Command, MatchHandle, Player};
 use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
 use crate::refusal::Refusal;
@@ -129,7 +129,7 @@ pub async fn run(
     // Say goodbye to every match this connection followed, so seats show as empty.
     let followed = outbox::close_subscriptions(&subscriptions);
     for id in followed {
-        if let Some(handle) = connection.app.hub.find(&id) {
+        if let Some(handle) = connection.app.directory.find(&id) {
             handle
                 .send(Command::Leave {
                     conn: connection.outbox.id(),
@@ -363,7 +363,7 @@ impl Connection {
                 Ok(())
             }
             ClientMessage::ListLobby => {
-                let (seeks, live) = self.app.hub.lobby();
+                let (seeks, live) = self.app.directory.lobby();
                 self.reply(ServerMessage::Lobby(Lobby {
                     seeks,
                     live,
@@ -374,13 +374,13 @@ impl Connection {
             ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
             ClientMessage::JoinMatch(join) => {
                 let handle = match &join {
-                    JoinMatch::Id(match_id) if self.app.hub.is_public(match_id) => {
-                        self.app.hub.find(match_id)
+                    JoinMatch::Id(match_id) if self.app.directory.is_public(match_id) => {
+                        self.app.directory.find(match_id)
                     }
                     JoinMatch::Id(_) => None,
-                    JoinMatch::Code(code) => self.app.hub.find_by_code(code),
+                    JoinMatch::Code(code) => self.app.directory.find_by_code(code),
                     // The match checks that this connection holds its other seat.
-                    JoinMatch::Myself(match_id) => self.app.hub.find(match_id),
+                    JoinMatch::Myself(match_id) => self.app.directory.find(match_id),
                 };
                 match handle {
                     Some(handle) => handle.try_send(Command::Join {
@@ -404,7 +404,7 @@ impl Connection {
                 }
             }
             ClientMessage::Resume(resume) => {
-                let handle = match self.app.hub.find_by_token(&resume.token) {
+                let handle = match self.app.directory.find_by_token(&resume.token) {
                     Some(handle) => Ok(Some(handle)),
                     None => {
                         let key = MatchKey::Token(resume.token.clone());
@@ -478,7 +478,7 @@ impl Connection {
             },
             ClientMessage::Unwatch(target) => match target {
                 // Only a match in memory can be followed; no need to read one back.
-                Target::Match(match_id) => match self.app.hub.find(&match_id) {
+                Target::Match(match_id) => match self.app.directory.find(&match_id) {
                     Some(handle) => handle.try_send(Command::Unwatch { outbox, id }),
                     None => Err(Refusal::new(
                         ErrorCode::NotFound,
@@ -572,7 +572,7 @@ impl Connection {
 
     /// The match `match_id`: running, or finished and read back from storage.
     async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
-        if let Some(handle) = self.app.hub.find(match_id) {
+        if let Some(handle) = self.app.directory.find(match_id) {
             return Ok(handle);
         }
         self.app

@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
 use crate::limits::{ConnectionLimit, ConnectionSettings};
+use crate::matches::Directory;
 use crate::matches::Settings;
 use crate::per_address::{AddressLimits, RateSettings};
 use crate::shutdown::{self, Shutdown, Trigger};
@@ -99,6 +100,7 @@ pub async fn serve(
     )
     .await
     .map_err(std::io::Error::other)?;
+    let directory: Arc<dyn Directory> = Arc::new(hub.clone());
     let app = App {
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
@@ -113,7 +115,8 @@ pub async fn serve(
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),
         config: Arc::new(config),
-        tv: FrisianTv::start(Arc::new(hub.clone()), shutdown.clone()),
+        tv: FrisianTv::start(directory.clone(), shutdown.clone()),
+        directory,
         hub,
         channels,
         shutdown: shutdown.clone(),

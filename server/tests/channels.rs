@@ -581,7 +581,13 @@ async fn predictions_are_scored_late_guesses_refused_and_the_leaderboard_is_kept
         ),
         ("L4", "K7")
     );
-    assert!(replayed.result.is_some());
+    let outcome = game.outcome().unwrap();
+    let expected = EngineResult {
+        winner: outcome.winner.map(Side::from),
+        reason: outcome.reason.to_string(),
+    };
+    assert_eq!(replayed.result, Some(expected));
+    assert_eq!(replayed.result, Some(ended.result.clone()));
     let id = carol
         .send(ClientMessage::Leaderboard(LeaderboardQuery { limit: 1 }))
         .await;

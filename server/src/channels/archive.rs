@@ -8,11 +8,14 @@
 //! predictor's totals to the leaderboard by display name. Reads go through
 //! [`Storage`]'s typed methods.
 
+use std::time::Duration;
+
 use boardcast_protocol::Standing;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use crate::shutdown::{Shutdown, TaskGuard};
-use crate::storage::{ChannelWrite, Storage, Write};
+use crate::storage::{ChannelWrite, Storage, StorageError, Write};
 pub use crate::storage::{FinishedGame, LeaderboardDelta, StartedGame};
 
 /// What a channel hands to the archive.
@@ -60,9 +63,28 @@ pub async fn record(
     drop(guard);
 }
 
+/// How long a record waits for an unavailable database (PostgreSQL restarting) before it is
+/// given up, and the longest pause between two tries.
+const PATIENCE: Duration = Duration::from_secs(60);
+const MAX_PAUSE: Duration = Duration::from_secs(5);
+
+/// Stores `record`; while the database is unavailable, tries again with backoff (no player
+/// waits for an archive write, and the games and scores are worth keeping).
 async fn store(storage: &Storage, record: &ArchiveRecord) {
-    if let Err(err) = storage.commit(writes(record)).await {
-        tracing::error!(?record, %err, "engine game not archived");
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(250);
+    loop {
+        match storage.commit(writes(record)).await {
+            Ok(()) => return,
+            Err(StorageError::Unavailable(_)) if started.elapsed() < PATIENCE => {
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(MAX_PAUSE);
+            }
+            Err(err) => {
+                tracing::error!(?record, %err, "engine game not archived");
+                return;
+            }
+        }
     }
 }
 
@@ -95,6 +117,44 @@ pub fn by_name(standings: &[Standing]) -> Vec<LeaderboardDelta> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn an_archive_record_waits_for_postgres_to_come_back() {
+        use boardcast_protocol::GameHeader;
+        use boardcast_testkit::postgres::Cluster;
+
+        let Some(cluster) = Cluster::start_or_skip("archive while PostgreSQL restarts") else {
+            return;
+        };
+        let url = cluster.create_database();
+        let (storage, _) = Storage::connect(&url).await.unwrap();
+        cluster.stop();
+        let record = ArchiveRecord::Started(StartedGame {
+            channel: "tv1".into(),
+            header: GameHeader {
+                game_id: 7,
+                serial: "S".into(),
+                white: "D".into(),
+                black: "K".into(),
+            },
+            start_board: "board".into(),
+            start_ply: 0,
+        });
+        let storing = tokio::spawn({
+            let storage = storage.clone();
+            async move { store(&storage, &record).await }
+        });
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert!(!storing.is_finished(), "still waiting for the database");
+        cluster.start_again().unwrap();
+        storing.await.unwrap();
+        assert_eq!(
+            storage.next_game_id().await.unwrap(),
+            8,
+            "game 7 is archived"
+        );
+        storage.close().await;
+    }
 
     #[test]
     fn standings_add_up_by_name() {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{
-    ChannelEvent, Encoding, ErrorCode, FrameRef, ServerMessage, StartEngineGame,
+    ChannelEvent, Encoding, EngineResult, ErrorCode, FrameRef, ServerMessage, Side, StartEngineGame,
 };
 use minitchess::Game;
 use tokio::sync::mpsc;
@@ -385,7 +385,16 @@ async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_c
     }) else {
         panic!("snapshot");
     };
-    assert!(done.game.unwrap().result.is_some());
+    let mut reference = Game::new("CH3SS5", "L4".parse().unwrap(), "K7".parse().unwrap()).unwrap();
+    reference.run_to_end();
+    let outcome = reference.outcome().unwrap();
+    assert_eq!(
+        done.game.unwrap().result,
+        Some(EngineResult {
+            winner: outcome.winner.map(Side::from),
+            reason: outcome.reason.to_string(),
+        })
+    );
     sleep(Duration::from_secs(61)).await;
     settle().await;
     assert!(fx.handle.is_closed());

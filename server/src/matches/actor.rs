@@ -18,7 +18,7 @@ use tokio::time::{Instant, sleep_until};
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
-use super::record::Player;
+use super::player::Player;
 use super::record::Record;
 use super::state::{MatchState, new_token};
 use crate::fanout::{Catchup, Fanout, Role};

@@ -9,7 +9,7 @@ use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
-use super::record::Player;
+use super::player::Player;
 use super::record::Record;
 use super::state::{MatchState, SeatHolder};
 use super::view::{king_counters, legal_moves};

@@ -11,7 +11,7 @@ use boardcast_protocol::{
 use frisian::{MoveList, Outcome, Square};
 
 use super::clock::Flagged;
-use super::record::Player;
+use super::player::Player;
 use super::record::Record;
 use super::state::MatchState;
 use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};

@@ -18,7 +18,7 @@ use std::pin::Pin;
 use boardcast_protocol::{MatchSummary, Side};
 
 use super::handle::MatchHandle;
-use super::record::Player;
+use super::player::Player;
 use super::record::Setup;
 use crate::refusal::Refusal;
 

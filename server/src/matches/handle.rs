@@ -8,7 +8,7 @@ use boardcast_protocol::{ErrorCode, Side};
 use tokio::sync::mpsc;
 
 use super::decide::Action;
-use super::record::Player;
+use super::player::Player;
 use crate::outbox::{ConnId, Outbox};
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;

@@ -8,26 +8,8 @@ use boardcast_protocol::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::player::Player;
 use crate::storage::Write;
-
-/// Who takes a seat, as everyone sees them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Player {
-    pub name: String,
-    /// A program plays the seat: its connection said so in `hello`. Stored in the seat's
-    /// `player_joined` event, so a restart or a resume keeps it.
-    pub bot: bool,
-}
-
-impl Player {
-    /// A person named `name`.
-    pub fn person(name: &str) -> Self {
-        Player {
-            name: name.to_owned(),
-            bot: false,
-        }
-    }
-}
 
 /// What a match is created with; stored once as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,7 +14,8 @@ use boardcast_protocol::{BySide, MatchPhase, MatchResult, PlayedMove, Side};
 use frisian::{FenError, Move, Position};
 
 use super::clock::Clock;
-use super::record::{Player, Setup};
+use super::player::Player;
+use super::record::Setup;
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]

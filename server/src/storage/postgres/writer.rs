@@ -9,6 +9,12 @@
 //! When the connection is lost, every waiting request is answered
 //! [`StorageError::Unavailable`], and so is every new one at once, until a reconnect (with
 //! backoff from [`MIN_BACKOFF`] to [`MAX_BACKOFF`]) succeeds.
+//!
+//! One case stays open: a connection lost while its `COMMIT` is on the way leaves unknown
+//! whether the group was committed. It is answered unavailable, so nothing unstored is ever
+//! acknowledged; but if it was committed after all, the match's next write of that version is
+//! refused (`internal`) until a restart recovers the stored event. Resolving it would mean
+//! asking `txid_status` after the reconnect before answering.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -186,11 +192,7 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
                     backoff = MIN_BACKOFF;
                 }
                 (0..group.len())
-                    .map(|_| {
-                        Err(StorageError::Unavailable(format!(
-                            "{why}: nothing was stored"
-                        )))
-                    })
+                    .map(|_| Err(StorageError::Unavailable(why.clone())))
                     .collect()
             }
         };
