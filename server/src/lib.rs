@@ -19,6 +19,7 @@ pub mod http;
 pub mod hub;
 pub mod limits;
 pub mod matches;
+pub mod memory;
 pub mod metrics_page;
 pub mod origin;
 pub mod outbox;

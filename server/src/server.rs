@@ -120,6 +120,7 @@ pub async fn serve(
         tasks: tasks.clone(),
     };
     crate::telemetry::handle();
+    tokio::spawn(crate::memory::give_back(app.hub.clone(), shutdown.clone()));
     if let Some(tls) = tls {
         tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
     }
