@@ -53,6 +53,7 @@ impl Postgres {
         config.application_name("boardcast-server");
         let mut client = writer::connect_client(&config).await?;
         schema::migrate(&mut client).await?;
+        end_earlier_sessions(&client).await?;
         let recovered = matches::unfinished(&client)
             .await
             .map_err(StorageError::from)?;
@@ -82,6 +83,54 @@ impl Postgres {
             PoolError::Backend(err) => StorageError::from(err),
             other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
         })
+    }
+}
+
+/// The database sessions of other `boardcast-server` processes on this database.
+const EARLIER_SESSIONS: &str = "FROM pg_stat_activity WHERE application_name = 'boardcast-server' \
+     AND datname = current_database() AND pid <> pg_backend_pid()";
+
+/// How long start-up waits for an earlier run's sessions to end.
+const EARLIER_SESSIONS_WAIT: Duration = Duration::from_secs(10);
+
+/// Ends the sessions an earlier run of the server left behind, and waits until they are gone.
+///
+/// A server killed with `kill -9` leaves its sessions running until they have carried out
+/// what it had already sent: a pipelined group commit can still commit after the next run has
+/// read its matches back, and that run would then write the same event versions again (and be
+/// refused). Ending those sessions first means recovery reads everything they committed and
+/// nothing of theirs lands after it. One server per database: a second live server would lose
+/// its sessions too (several nodes need the fencing of the cluster design).
+async fn end_earlier_sessions(client: &tokio_postgres::Client) -> Result<(), StorageError> {
+    let ended = client
+        .query(
+            format!("SELECT pg_terminate_backend(pid) {EARLIER_SESSIONS}").as_str(),
+            &[],
+        )
+        .await?;
+    if ended.is_empty() {
+        return Ok(());
+    }
+    tracing::warn!(
+        sessions = ended.len(),
+        "ended the database sessions of an earlier server run"
+    );
+    let deadline = tokio::time::Instant::now() + EARLIER_SESSIONS_WAIT;
+    loop {
+        let left: i64 = client
+            .query_one(format!("SELECT count(*) {EARLIER_SESSIONS}").as_str(), &[])
+            .await?
+            .get(0);
+        if left == 0 {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(StorageError::Database(format!(
+                "{left} session(s) of an earlier server run did not end within {}s",
+                EARLIER_SESSIONS_WAIT.as_secs()
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
