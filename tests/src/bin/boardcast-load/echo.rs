@@ -70,34 +70,20 @@ pub async fn serve(args: ServerArgs) -> Result<(), Error> {
         listener.local_addr()?,
         args.duration
     );
-    let accept = async {
-        loop {
-            let (stream, _) = match listener.accept().await {
-                Ok(accepted) => accepted,
-                Err(err) => {
-                    // Out of file descriptors and the like: back off, keep serving.
-                    eprintln!("accept: {err}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            tokio::spawn(async move {
-                let _ = stream.set_nodelay(true);
-                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
-                    return;
-                };
-                while let Some(Ok(message)) = ws.next().await {
-                    if message.is_close() {
-                        break;
-                    }
-                    if (message.is_binary() || message.is_text()) && ws.send(message).await.is_err()
-                    {
-                        break;
-                    }
-                }
-            });
+    let accept = crate::ws::accept_forever(listener, |stream| async move {
+        let _ = stream.set_nodelay(true);
+        let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
+            return;
+        };
+        while let Some(Ok(message)) = ws.next().await {
+            if message.is_close() {
+                break;
+            }
+            if (message.is_binary() || message.is_text()) && ws.send(message).await.is_err() {
+                break;
+            }
         }
-    };
+    });
     tokio::select! {
         () = accept => {}
         () = tokio::time::sleep(args.duration) => eprintln!("echo server: duration over"),

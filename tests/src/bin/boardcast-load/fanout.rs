@@ -80,20 +80,10 @@ pub async fn serve(args: ServerArgs) -> Result<(), Error> {
             }
         }
     };
-    let accept = async {
-        loop {
-            let (stream, _) = match listener.accept().await {
-                Ok(accepted) => accepted,
-                Err(err) => {
-                    eprintln!("accept: {err}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            boardcast_server::accept::tune(&stream);
-            tokio::spawn(watcher(stream, events.clone()));
-        }
-    };
+    let accept = crate::ws::accept_forever(listener, |stream| {
+        boardcast_server::accept::tune(&stream);
+        watcher(stream, events.clone())
+    });
     tokio::select! {
         () = ticker => {}
         () = accept => {}

@@ -172,3 +172,24 @@ impl Client {
         let _ = tokio::time::timeout(Duration::from_secs(1), self.ws.close(None)).await;
     }
 }
+
+/// Accepts connections on `listener` forever, handing each to `serve` in a task of its own. A
+/// failed accept (out of file descriptors and the like) backs off and keeps serving. The
+/// baseline servers' one accept loop.
+pub async fn accept_forever<F, Fut>(listener: tokio::net::TcpListener, serve: F)
+where
+    F: Fn(TcpStream) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                tokio::spawn(serve(stream));
+            }
+            Err(err) => {
+                eprintln!("accept: {err}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
