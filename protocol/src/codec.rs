@@ -10,7 +10,7 @@ use crate::server::ServerMessage;
 use crate::validate::Validate;
 
 /// The encoding of one connection, fixed by the WebSocket subprotocol at the handshake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Encoding {
     /// `boardcast.v1.json`: UTF-8 JSON in text frames.
     Json,

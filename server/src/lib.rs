@@ -9,6 +9,7 @@ pub mod address;
 pub mod app;
 pub mod channels;
 pub mod cli;
+pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod crowd;

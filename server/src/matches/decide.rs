@@ -17,8 +17,8 @@ use super::state::MatchState;
 use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};
 use crate::refusal::Refusal;
 
-/// What a seated player asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a seated player asks for. Serializable: in a cluster it travels to the match's owner.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     Move(Vec<u8>),
     Resign,

@@ -18,6 +18,7 @@
 //! - **A refused write leaves everything as before**: none of that request's writes is stored.
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
+pub mod coordination;
 mod database;
 pub mod migrate;
 pub mod postgres;

@@ -1,0 +1,9 @@
+//! Several nodes as one: each match and TV channel has one owner node at a time, held by a
+//! lease with a fencing epoch in PostgreSQL; the owner runs its actor exactly as a single node
+//! does, and Redis pub/sub carries commands to the owner, replies back, and every committed
+//! event once to every node, which hands it to its own followers. Nothing acknowledged depends
+//! on Redis. The rules are written down in `docs/CLUSTER.md`.
+//!
+//! Without `--redis` none of this runs.
+
+pub mod wire;
