@@ -6,4 +6,8 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod bus;
 pub mod wire;
+
+#[cfg(test)]
+pub(crate) mod test_redis;
