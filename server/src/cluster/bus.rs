@@ -72,6 +72,12 @@ pub mod names {
         format!("bc:chan:{name}")
     }
 
+    /// Replies to one node incarnation's connections (`ToAsker`), apart from `node_matches`
+    /// so a receiver never has to guess which of the two enums a payload is.
+    pub fn node_replies(node: &NodeRef) -> String {
+        format!("bc:node:{}:{}:r", node.node, node.incarnation)
+    }
+
     /// Lobby lines (seeks, live matches) of every node.
     pub const LOBBY: &str = "bc:lobby";
 }

@@ -7,7 +7,5 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod settings;
 pub mod wire;
-
-#[cfg(test)]
-pub(crate) mod test_redis;

@@ -5,8 +5,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use super::*;
-use crate::cluster::test_redis::TestRedis;
 use crate::shutdown;
+use boardcast_testkit::redis::Redis;
 
 /// Generous: the machine running the tests may be busy.
 const WAIT: Duration = Duration::from_secs(20);
@@ -50,13 +50,14 @@ fn channel_names_follow_the_design() {
     let a = node("a");
     assert_eq!(names::node_matches(&a), "bc:node:a:1:m");
     assert_eq!(names::node_channels(&a), "bc:node:a:1:c");
+    assert_eq!(names::node_replies(&a), "bc:node:a:1:r");
     assert_eq!(names::match_events("m1"), "bc:match:m1");
     assert_eq!(names::tv_channel("tv"), "bc:chan:tv");
 }
 
 #[tokio::test]
 async fn one_publishers_order_is_kept_across_channels_at_the_handler() {
-    let Some(redis) = TestRedis::start_or_skip("bus order") else {
+    let Some(redis) = Redis::start_or_skip("bus order") else {
         return;
     };
     let (_trigger, stop) = shutdown::channel();
@@ -99,7 +100,7 @@ async fn one_publishers_order_is_kept_across_channels_at_the_handler() {
 
 #[tokio::test]
 async fn handlers_resync_after_redis_restarts_and_hear_their_channels_again() {
-    let Some(mut redis) = TestRedis::start_or_skip("bus restart") else {
+    let Some(redis) = Redis::start_or_skip("bus restart") else {
         return;
     };
     let (_trigger, stop) = shutdown::channel();
@@ -110,7 +111,8 @@ async fn handlers_resync_after_redis_restarts_and_hear_their_channels_again() {
     bus.publish("bc:match:m1", b"before".to_vec()).unwrap();
     assert_eq!(payload_of(next(&mut rx).await).1, b"before");
 
-    redis.restart();
+    redis.stop();
+    redis.start_again().unwrap();
     assert_eq!(next(&mut rx).await, BusEvent::Resync);
     until(&bus, |s| s.reconnects == 1).await;
     // The subscription was made again on the new server; the publisher reconnects by itself
@@ -131,7 +133,7 @@ async fn handlers_resync_after_redis_restarts_and_hear_their_channels_again() {
 
 #[tokio::test]
 async fn a_full_mailbox_gets_resync_instead_of_stalling_the_others() {
-    let Some(redis) = TestRedis::start_or_skip("bus overflow") else {
+    let Some(redis) = Redis::start_or_skip("bus overflow") else {
         return;
     };
     let (_trigger, stop) = shutdown::channel();
@@ -163,7 +165,7 @@ async fn a_full_mailbox_gets_resync_instead_of_stalling_the_others() {
 
 #[tokio::test]
 async fn unsubscribed_channels_are_no_longer_heard_and_unrouted_ones_are_counted() {
-    let Some(redis) = TestRedis::start_or_skip("bus unsubscribe") else {
+    let Some(redis) = Redis::start_or_skip("bus unsubscribe") else {
         return;
     };
     let (_trigger, stop) = shutdown::channel();
