@@ -6,5 +6,6 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod bus;
 pub mod settings;
 pub mod wire;
