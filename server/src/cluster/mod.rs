@@ -7,5 +7,6 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod lobby;
 pub mod settings;
 pub mod wire;
