@@ -14,6 +14,9 @@ use boardcast_protocol::{
     ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode,
     GameEnded, PlyRevealed, ServerMessage, Target,
 };
+
+mod follow;
+pub use follow::{Downstream, Guess, Upstream, UpstreamOf};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -76,6 +79,11 @@ pub struct ChannelSetup {
     pub saver: Option<Saver>,
     /// Where to pick up a schedule another node started; `None` starts afresh.
     pub resume: Option<Resume>,
+    /// Where every versioned event also goes (to the other nodes, from a channel's owner).
+    pub downstream: Option<Arc<dyn Downstream>>,
+    /// Set on a node that does not own the channel: the actor then reveals nothing itself,
+    /// shows what the owner relays, and hands guesses to the owner through it.
+    pub upstream: Option<Arc<dyn Upstream>>,
 }
 
 /// The channel's end of the task that saves its schedule ([`SavedChannel`]) for a node that
@@ -110,6 +118,23 @@ enum Command {
         to: String,
         done: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// An event the owner published (a following channel shows it).
+    Relayed(ChannelEventMsg),
+    /// The owner's snapshot: a following channel starts over from it.
+    Synced(ChannelSnapshot),
+    /// This node owns the channel now: run it from `resume` (or afresh), save through `saver`
+    /// and publish to `downstream`.
+    Promote {
+        resume: Option<Resume>,
+        saver: Saver,
+        downstream: Arc<dyn Downstream>,
+    },
+    /// Another node owns the channel now: stop revealing and follow it through `upstream`.
+    Demote { upstream: Arc<dyn Upstream> },
+    /// The channel as a watcher would see it now.
+    Snapshot {
+        done: oneshot::Sender<ChannelSnapshot>,
+    },
 }
 
 /// A cheap handle on a running channel.
@@ -126,6 +151,11 @@ impl std::fmt::Debug for Command {
             Command::Watch { .. } => "Watch",
             Command::Unwatch { .. } => "Unwatch",
             Command::Predict { .. } => "Predict",
+            Command::Relayed(_) => "Relayed",
+            Command::Synced(_) => "Synced",
+            Command::Promote { .. } => "Promote",
+            Command::Demote { .. } => "Demote",
+            Command::Snapshot { .. } => "Snapshot",
         })
     }
 }
@@ -211,6 +241,44 @@ impl ChannelHandle {
         answer.await.map_err(|_| gone(&self.channel))?
     }
 
+    /// Shows an event the owner published; `false` if the channel could not take it now
+    /// (then it should be synced again).
+    pub fn relayed(&self, event: ChannelEventMsg) -> bool {
+        self.tx.try_send(Command::Relayed(event)).is_ok()
+    }
+
+    /// Starts a following channel over from the owner's `snapshot`.
+    pub fn synced(&self, snapshot: ChannelSnapshot) -> bool {
+        self.tx.try_send(Command::Synced(snapshot)).is_ok()
+    }
+
+    /// Makes this node's actor the channel's owner (see [`Command::Promote`]).
+    pub async fn promote(
+        &self,
+        resume: Option<Resume>,
+        saver: Saver,
+        downstream: Arc<dyn Downstream>,
+    ) -> Result<(), Refusal> {
+        self.send(Command::Promote {
+            resume,
+            saver,
+            downstream,
+        })
+        .await
+    }
+
+    /// Makes this node's actor follow the channel's new owner.
+    pub async fn demote(&self, upstream: Arc<dyn Upstream>) -> Result<(), Refusal> {
+        self.send(Command::Demote { upstream }).await
+    }
+
+    /// The channel as a watcher would see it now.
+    pub async fn snapshot(&self) -> Result<ChannelSnapshot, Refusal> {
+        let (done, answer) = oneshot::channel();
+        self.send(Command::Snapshot { done }).await?;
+        answer.await.map_err(|_| gone(&self.channel))
+    }
+
     async fn send(&self, command: Command) -> Result<(), Refusal> {
         self.tx.send(command).await.map_err(|_| gone(&self.channel))
     }
@@ -256,6 +324,16 @@ struct Actor {
     close_at: Option<Instant>,
     clock: WallClock,
     saver: Option<Saver>,
+    downstream: Option<Arc<dyn Downstream>>,
+    upstream: Option<Arc<dyn Upstream>>,
+    /// While following: when the owner said the next reveal (or game) comes, for snapshots.
+    expected: Option<Instant>,
+    /// The newest version this node's watchers were sent: a node that takes a channel over
+    /// may publish again what it had relayed, and its own watchers must not get it twice.
+    shown: u64,
+    /// This run's first version ([`ChannelSetup::first_version`]): a follower shows the
+    /// owner's versions, and uses its own only if it must start the channel afresh.
+    first_version: u64,
 }
 
 impl Actor {
@@ -286,8 +364,25 @@ impl Actor {
             close_at: None,
             clock: setup.clock,
             saver: setup.saver,
+            downstream: setup.downstream,
+            upstream: setup.upstream,
+            expected: None,
+            shown: setup.first_version,
+            first_version: setup.first_version,
         };
-        match setup.resume {
+        if actor.upstream.is_some() {
+            // The owner's versions, whatever they are, come next.
+            (actor.v, actor.shown) = (0, 0);
+        } else {
+            actor.resume(setup.resume);
+        }
+        actor
+    }
+
+    /// Takes up the schedule `resume`, or plans a game now without one.
+    fn resume(&mut self, resume: Option<Resume>) {
+        let actor = self;
+        match resume {
             None => actor.next_game = Some(actor.plan(Instant::now())),
             Some(Resume::Before(planned)) => {
                 actor.v = planned.start_v.saturating_sub(1);
@@ -307,7 +402,6 @@ impl Actor {
                 actor.after_game(ended_at);
             }
         }
-        actor
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
@@ -409,11 +503,33 @@ impl Actor {
                 to,
                 done,
             } => {
+                if let Some(upstream) = &self.upstream {
+                    let guess = Guess {
+                        outbox,
+                        client,
+                        name,
+                        ply,
+                        from,
+                        to,
+                    };
+                    return upstream.predict(guess, done);
+                }
                 let verdict = self.check_guess(ply, &from, &to);
                 if verdict.is_ok() {
                     self.book.guess(outbox, client, &name, &from, &to);
                 }
                 let _ = done.send(verdict);
+            }
+            Command::Relayed(event) => self.follow(event),
+            Command::Synced(snapshot) => self.sync(snapshot),
+            Command::Promote {
+                resume,
+                saver,
+                downstream,
+            } => self.promote(resume, saver, downstream),
+            Command::Demote { upstream } => self.demote(upstream),
+            Command::Snapshot { done } => {
+                let _ = done.send(self.snapshot());
             }
         }
     }
@@ -619,7 +735,24 @@ impl Actor {
             v: self.v,
             event,
         });
-        if self.fanout.publish(self.v, message) > 0 {
+        if let Some(downstream) = &self.downstream {
+            downstream.event(self.v, &message);
+        }
+        self.show(self.v, message);
+    }
+
+    /// Sends event `v` to this node's watchers, unless they already have it.
+    fn show(&mut self, v: u64, message: ServerMessage) {
+        if v <= self.shown {
+            return;
+        }
+        if v != self.shown + 1 {
+            // Versions were skipped (a take-over, a lost relay): the replay buffer must stay
+            // gap-free, so a watcher from before the gap gets a snapshot.
+            self.fanout.forget_history();
+        }
+        self.shown = v;
+        if self.fanout.publish(v, message) > 0 {
             self.crowd_changed();
         }
     }
@@ -627,16 +760,20 @@ impl Actor {
     fn snapshot(&self) -> ChannelSnapshot {
         let now = Instant::now();
         let until = |at: Option<Instant>| at.map(|at| at.saturating_duration_since(now));
+        let (next_reveal, next_game) = match &self.upstream {
+            Some(_) if self.game.is_some() => (self.expected, None),
+            Some(_) => (None, self.expected),
+            None => (
+                self.next_reveal,
+                self.next_game.as_ref().map(|planned| planned.at),
+            ),
+        };
         ChannelSnapshot {
             channel: self.channel.clone(),
             v: self.v,
             kind: self.kind,
-            game: self
-                .game
-                .as_ref()
-                .map(|game| game.view(until(self.next_reveal))),
-            next_game_in_ms: until(self.next_game.as_ref().map(|planned| planned.at))
-                .map(|d| d.as_millis() as u64),
+            game: self.game.as_ref().map(|game| game.view(until(next_reveal))),
+            next_game_in_ms: until(next_game).map(|d| d.as_millis() as u64),
         }
     }
 

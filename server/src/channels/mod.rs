@@ -70,11 +70,41 @@ impl Channels {
         shutdown: Shutdown,
         tasks: &Tasks,
     ) -> Result<Channels, StorageError> {
+        Channels::start_with(config, storage, shutdown, tasks, None).await
+    }
+
+    /// [`Channels::start`] on a node of a cluster: the TV channels follow their owners through
+    /// `upstream(name)` until this node takes them over (`cluster::channels`).
+    pub async fn start_following(
+        config: ChannelsConfig,
+        storage: &Storage,
+        shutdown: Shutdown,
+        tasks: &Tasks,
+        upstream: &actor::UpstreamOf,
+    ) -> Result<Channels, StorageError> {
+        Channels::start_with(config, storage, shutdown, tasks, Some(upstream)).await
+    }
+
+    async fn start_with(
+        config: ChannelsConfig,
+        storage: &Storage,
+        shutdown: Shutdown,
+        tasks: &Tasks,
+        upstream: Option<&actor::UpstreamOf>,
+    ) -> Result<Channels, StorageError> {
         let first_game_id = storage.next_game_id().await?;
         let run = storage.next_run().await?;
         let first_version = run.saturating_mul(archive::RUN_VERSIONS);
-        let (registry, finished) =
-            Registry::start(config, first_game_id, first_version, shutdown.clone());
+        let (registry, finished) = match upstream {
+            None => Registry::start(config, first_game_id, first_version, shutdown.clone()),
+            Some(upstream) => Registry::start_following(
+                config,
+                first_game_id,
+                first_version,
+                shutdown.clone(),
+                upstream,
+            ),
+        };
         tokio::spawn(archive::record(
             storage.clone(),
             finished,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame};
 use tokio::sync::mpsc;
 
-use super::actor::{self, ChannelHandle, ChannelSetup, Program};
+use super::actor::{self, ChannelHandle, ChannelSetup, Program, Upstream, UpstreamOf};
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
 use super::schedule::WallClock;
@@ -78,6 +78,34 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
     ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+        Registry::start_with(config, first_game_id, first_version, shutdown, None)
+    }
+
+    /// [`Registry::start`] on a node of a cluster: every TV channel starts by following its
+    /// owner through `upstream(name)`, until this node takes it over.
+    pub fn start_following(
+        config: ChannelsConfig,
+        first_game_id: u64,
+        first_version: u64,
+        shutdown: Shutdown,
+        upstream: &UpstreamOf,
+    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+        Registry::start_with(
+            config,
+            first_game_id,
+            first_version,
+            shutdown,
+            Some(upstream),
+        )
+    }
+
+    fn start_with(
+        config: ChannelsConfig,
+        first_game_id: u64,
+        first_version: u64,
+        shutdown: Shutdown,
+        upstream: Option<&UpstreamOf>,
+    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
         let (archive, finished) = mpsc::unbounded_channel();
         let base_seed = config.seed.unwrap_or_else(rand::random);
         let registry = Registry {
@@ -97,12 +125,26 @@ impl Registry {
                 pause: registry.inner.config.pause,
                 seed: base_seed.wrapping_add(index as u64),
             };
-            registry.spawn(format!("tv{}", index + 1), program);
+            let name = format!("tv{}", index + 1);
+            let upstream = upstream.map(|upstream| upstream(&name));
+            registry.spawn(name, program, upstream);
         }
         (registry, finished)
     }
 
-    fn spawn(&self, channel: String, program: Program) {
+    /// The names of the TV channels (the same on every node of a cluster).
+    pub fn tv_names(&self) -> Vec<String> {
+        (1..=self.inner.config.tv_intervals.len())
+            .map(|n| format!("tv{n}"))
+            .collect()
+    }
+
+    /// The conversion between timers and wall-clock time every channel of this run uses.
+    pub fn clock(&self) -> WallClock {
+        self.inner.clock
+    }
+
+    fn spawn(&self, channel: String, program: Program, upstream: Option<Arc<dyn Upstream>>) {
         let setup = ChannelSetup {
             channel: channel.clone(),
             program,
@@ -113,6 +155,8 @@ impl Registry {
             clock: self.inner.clock,
             saver: None,
             resume: None,
+            downstream: None,
+            upstream,
         };
         let handle = actor::spawn(setup, self.inner.shutdown.clone());
         self.lock().insert(channel, handle);
@@ -179,7 +223,7 @@ impl Registry {
             game_id,
             linger: self.inner.config.linger,
         };
-        self.spawn(channel.clone(), program);
+        self.spawn(channel.clone(), program, None);
         Ok(channel)
     }
 

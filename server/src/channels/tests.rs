@@ -67,6 +67,8 @@ fn spawn(program: Program) -> Fixture {
             clock: WallClock::now(),
             saver: None,
             resume: None,
+            downstream: None,
+            upstream: None,
         },
         shutdown,
     );
@@ -462,6 +464,8 @@ fn saving_tv(seed: u64, clock: WallClock, first_game_id: u64, resume: Option<Res
                 durable: durable_rx,
             }),
             resume,
+            downstream: None,
+            upstream: None,
         },
         shutdown,
     );

@@ -7,6 +7,7 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod channels;
 pub mod lobby;
 pub mod settings;
 pub mod wire;
