@@ -38,6 +38,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use boardcast_protocol::LeaderboardEntry;
 use futures_util::future::BoxFuture;
 
+use coordination::Coordination;
 pub use database::Database;
 pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
@@ -68,6 +69,14 @@ pub enum StorageError {
     /// itself, so the same request may succeed later.
     #[error("the database is unavailable: {0}")]
     Unavailable(String),
+    /// The write was made under an epoch that is no longer the match's (or owned thing's): a
+    /// newer owner has taken it over, so nothing of that request was stored. Whoever wrote it
+    /// must stop running the match.
+    #[error(
+        "{match_id} has moved to another node: epoch {epoch} is no longer its epoch, nothing \
+         was stored"
+    )]
+    Fenced { match_id: String, epoch: u64 },
     /// The writer has stopped (after [`Storage::close`]).
     #[error("the storage writer has stopped")]
     Closed,
@@ -96,6 +105,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
     /// Records that a server run starts, durably, and returns its number (0, 1, …).
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// The coordination of the nodes sharing this database; `None` for a single-node store.
+    fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        None
+    }
     /// Commits everything sent before and stops the writer.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -192,6 +205,12 @@ impl Storage {
     /// run twice.
     pub async fn next_run(&self) -> Result<u64, StorageError> {
         self.store.next_run().await
+    }
+
+    /// The coordination of the nodes sharing this database (leases, owners, epochs), or `None`
+    /// on SQLite, which serves a single node.
+    pub fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        self.store.coordination()
     }
 
     /// Commits everything sent before and stops the writer; later commits fail with

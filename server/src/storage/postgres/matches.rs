@@ -103,37 +103,65 @@ pub async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, E
 pub async fn finished_match(client: &Pooled, key: &MatchKey) -> Result<Option<StoredMatch>, Error> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
-        MatchKey::Token(token) => {
-            let by_token = client
-                .prepare_cached(
-                    "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",
-                )
-                .await?;
-            match client.query_opt(&by_token, &[token]).await? {
-                Some(row) => row.get(0),
-                None => return Ok(None),
-            }
-        }
+        MatchKey::Token(token) => match id_by_token(client, token).await? {
+            Some(id) => id,
+            None => return Ok(None),
+        },
     };
+    load(client, &id, Which::Finished).await
+}
+
+/// Which matches [`load`] reads back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    Finished,
+    Any,
+}
+
+/// Match `id` whole (set-up and every event), if it exists and is `which`.
+pub async fn load(client: &Pooled, id: &str, which: Which) -> Result<Option<StoredMatch>, Error> {
     let by_id = client
         .prepare_cached(
-            "SELECT id, invite, created_ms, setup FROM matches WHERE id = $1 AND finished",
+            "SELECT id, invite, created_ms, setup FROM matches WHERE id = $1 AND (finished OR $2)",
         )
         .await?;
-    let Some(row) = client.query_opt(&by_id, &[&id]).await? else {
+    let Some(row) = client
+        .query_opt(&by_id, &[&id, &(which == Which::Any)])
+        .await?
+    else {
         return Ok(None);
     };
     let mut found = stored_match(&row);
+    found.events = events_since(client, id, 0).await?;
+    Ok(Some(found))
+}
+
+/// The events of match `id` after version `v`, in order.
+pub async fn events_since(client: &Pooled, id: &str, v: u64) -> Result<Vec<StoredEvent>, Error> {
     let events = client
-        .prepare_cached("SELECT v, at_ms, body FROM events WHERE match_id = $1 ORDER BY v")
+        .prepare_cached(
+            "SELECT v, at_ms, body FROM events WHERE match_id = $1 AND v > $2 ORDER BY v",
+        )
         .await?;
-    found.events = client
-        .query(&events, &[&id])
+    Ok(client
+        .query(&events, &[&id, &(v.min(i64::MAX as u64) as i64)])
         .await?
         .iter()
         .map(|row| stored_event(row, 0))
-        .collect();
-    Ok(Some(found))
+        .collect())
+}
+
+/// The match in which seat token `token` was handed out, finished or not.
+pub async fn id_by_token(client: &Pooled, token: &str) -> Result<Option<String>, Error> {
+    let by_token = client
+        .prepare_cached(
+            "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",
+        )
+        .await?;
+    Ok(client
+        .query_opt(&by_token, &[&token])
+        .await?
+        .map(|row| row.get(0)))
 }
 
 /// A match row (`id, invite, created_ms, setup`), its events still to read.

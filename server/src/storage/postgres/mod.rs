@@ -11,11 +11,13 @@
 //! [`schema`] creates and migrates the tables; [`matches`] and [`archive`] hold the SQL.
 
 mod archive;
+mod coordination;
 pub(crate) mod copy;
 mod matches;
 mod schema;
 mod writer;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::LeaderboardEntry;
@@ -25,8 +27,10 @@ use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
+pub use coordination::PgCoordination;
 pub use schema::VERSION as SCHEMA_VERSION;
 
+use super::coordination::Coordination;
 use super::queue;
 use super::{ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Write};
 
@@ -35,11 +39,13 @@ const READ_CONNECTIONS: usize = 8;
 /// How long a connection attempt or a wait for a pooled connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// A PostgreSQL store: the queue to its writer task and the read pool.
+/// A PostgreSQL store: the queue to its writer task, the read pool, and the coordination of
+/// the nodes sharing the database (over the same pool).
 #[derive(Debug)]
 pub struct Postgres {
     tx: mpsc::Sender<queue::Request>,
     pool: Pool,
+    coordination: Arc<PgCoordination>,
 }
 
 impl Postgres {
@@ -74,16 +80,29 @@ impl Postgres {
             .build()
             .map_err(|err| StorageError::Database(err.to_string()))?;
         let tx = writer::start(config, link);
-        Ok((Postgres { tx, pool }, recovered))
+        let coordination = Arc::new(PgCoordination::new(pool.clone()));
+        Ok((
+            Postgres {
+                tx,
+                pool,
+                coordination,
+            },
+            recovered,
+        ))
     }
 
     /// A read connection from the pool.
     async fn client(&self) -> Result<deadpool_postgres::Client, StorageError> {
-        self.pool.get().await.map_err(|err| match err {
-            PoolError::Backend(err) => StorageError::from(err),
-            other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
-        })
+        pooled(&self.pool).await
     }
+}
+
+/// A connection from `pool`.
+async fn pooled(pool: &Pool) -> Result<deadpool_postgres::Client, StorageError> {
+    pool.get().await.map_err(|err| match err {
+        PoolError::Backend(err) => StorageError::from(err),
+        other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
+    })
 }
 
 /// The database sessions of other `boardcast-server` processes on this database.
@@ -171,6 +190,10 @@ impl Store for Postgres {
 
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
         async move { Ok(archive::next_run(&mut self.client().await?).await?) }.boxed()
+    }
+
+    fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        Some(self.coordination.clone())
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
