@@ -40,6 +40,7 @@ use futures_util::future::BoxFuture;
 
 use coordination::Coordination;
 pub use database::Database;
+pub(crate) use database::without_password;
 pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
 
