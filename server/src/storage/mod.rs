@@ -139,7 +139,16 @@ impl Storage {
     /// Connects to the PostgreSQL database at `url`, creates or migrates its tables, reads
     /// every unfinished match and starts the writer.
     pub async fn connect(url: &str) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
-        let (store, recovered) = postgres::Postgres::connect(url).await?;
+        Storage::connect_as(url, None).await
+    }
+
+    /// [`Storage::connect`] for node `node` of a cluster (`None`: a single server). A node
+    /// recovers no match at start (the list is empty): it runs the matches it claims.
+    pub async fn connect_as(
+        url: &str,
+        node: Option<&str>,
+    ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        let (store, recovered) = postgres::Postgres::connect(url, node).await?;
         Ok((Storage::new(store), recovered))
     }
 
@@ -147,14 +156,26 @@ impl Storage {
     pub async fn open_database(
         database: &Database,
     ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        Storage::open_database_as(database, None).await
+    }
+
+    /// Opens `database` for node `node` of a cluster (see [`Storage::connect_as`]); a cluster
+    /// needs PostgreSQL, so a node on SQLite is refused.
+    pub async fn open_database_as(
+        database: &Database,
+        node: Option<&str>,
+    ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
         match database {
+            Database::Sqlite(_) if node.is_some() => Err(StorageError::Database(format!(
+                "{database}: several nodes share one PostgreSQL database, not SQLite"
+            ))),
             Database::Sqlite(path) => {
                 let path = path.clone();
                 tokio::task::spawn_blocking(move || Storage::open(&path))
                     .await
                     .map_err(|err| StorageError::Task(err.to_string()))?
             }
-            Database::Postgres(url) => Storage::connect(url).await,
+            Database::Postgres(url) => Storage::connect_as(url, node).await,
         }
     }
 

@@ -7,15 +7,24 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Row, Statement};
 
+use crate::storage::coordination::NodeRef;
 use crate::storage::{MatchKey, StoredEvent, StoredMatch};
 
-pub const CREATE_MATCH: &str =
-    "INSERT INTO matches (id, invite, created_ms, setup) VALUES ($1, $2, $3, $4)";
-pub const APPEND_EVENT: &str =
-    "INSERT INTO events (match_id, v, at_ms, body) VALUES ($1, $2, $3, $4)";
-pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 WHERE id = $1";
+pub const CREATE_MATCH: &str = "INSERT INTO matches \
+     (id, invite, created_ms, setup, owner_node, owner_incarnation, epoch) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+/// The fence is folded into the insert: `boardcast_fence` raises SQLSTATE [`FENCED`] unless
+/// `$5` is the match's epoch, under a row lock a take-over waits for.
+pub const APPEND_EVENT: &str = "INSERT INTO events (match_id, v, at_ms, body, epoch) \
+     VALUES ($1, $2, $3, $4, boardcast_fence($1, $5))";
+pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 \
+     WHERE id = $1 AND epoch = boardcast_fence($1, $4)";
 
-/// Stores a new match.
+/// The SQLSTATE `boardcast_fence` raises (schema migration 2).
+pub const FENCED: &str = "BCF01";
+
+/// Stores a new match, owned at epoch 1 by `owner` if a node created it in a cluster, at
+/// epoch 0 by nobody otherwise.
 pub fn create_match<'a>(
     client: &'a Client,
     statement: &'a Statement,
@@ -23,16 +32,32 @@ pub fn create_match<'a>(
     invite: Option<&'a str>,
     created_ms: i64,
     setup: &'a str,
+    owner: Option<&'a NodeRef>,
 ) -> BoxFuture<'a, Result<u64, Error>> {
     async move {
+        let owner_node = owner.map(|owner| owner.node.as_str());
+        let owner_incarnation = owner.map(|owner| owner.incarnation as i64);
+        let epoch: i64 = owner.map_or(0, |_| 1);
         client
-            .execute(statement, &[&id, &invite, &created_ms, &setup])
+            .execute(
+                statement,
+                &[
+                    &id,
+                    &invite,
+                    &created_ms,
+                    &setup,
+                    &owner_node,
+                    &owner_incarnation,
+                    &epoch,
+                ],
+            )
             .await
     }
     .boxed()
 }
 
-/// Appends event `v` of match `match_id`; a version stored before is refused.
+/// Appends event `v` of match `match_id`, written under `epoch`; a version stored before is
+/// refused, and so is an epoch that is not the match's.
 pub fn append_event<'a>(
     client: &'a Client,
     statement: &'a Statement,
@@ -40,24 +65,34 @@ pub fn append_event<'a>(
     v: u64,
     at_ms: i64,
     body: &'a str,
+    epoch: u64,
 ) -> BoxFuture<'a, Result<u64, Error>> {
     async move {
         client
-            .execute(statement, &[&match_id, &(v as i64), &at_ms, &body])
+            .execute(
+                statement,
+                &[&match_id, &(v as i64), &at_ms, &body, &(epoch as i64)],
+            )
             .await
     }
     .boxed()
 }
 
-/// Marks match `match_id` finished with its result and PDN.
+/// Marks match `match_id` finished with its result and PDN, if `epoch` is its epoch.
 pub fn finish<'a>(
     client: &'a Client,
     statement: &'a Statement,
     match_id: &'a str,
     result: &'a str,
     pdn: &'a str,
+    epoch: u64,
 ) -> BoxFuture<'a, Result<u64, Error>> {
-    async move { client.execute(statement, &[&match_id, &result, &pdn]).await }.boxed()
+    async move {
+        client
+            .execute(statement, &[&match_id, &result, &pdn, &(epoch as i64)])
+            .await
+    }
+    .boxed()
 }
 
 /// Every unfinished match, oldest first, with its events in order.

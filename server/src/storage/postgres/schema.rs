@@ -237,6 +237,7 @@ mod tests {
                 invite: None,
                 created_ms: 1,
                 setup: "{}".into(),
+                owner: None,
             }])
             .await
             .unwrap();

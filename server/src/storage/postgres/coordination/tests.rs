@@ -25,6 +25,7 @@ fn create(id: &str) -> Write {
         invite: Some(format!("INV-{id}")),
         created_ms: 1,
         setup: "{}".into(),
+        owner: None,
     }
 }
 
@@ -34,14 +35,16 @@ fn event(id: &str, v: u64, body: &str) -> Write {
         v,
         at_ms: 10 * v as i64,
         body: body.into(),
+        epoch: 0,
     }
 }
 
-fn finish(id: &str) -> Write {
+fn finish(id: &str, epoch: u64) -> Write {
     Write::Finish {
         match_id: id.into(),
         result: "2-0".into(),
         pdn: "[Result \"2-0\"]".into(),
+        epoch,
     }
 }
 
@@ -287,7 +290,10 @@ async fn orphaned_matches_are_exactly_the_unfinished_matches_without_a_live_owne
             .unwrap(),
         Some(1)
     );
-    storage.commit(vec![finish("dead-finished")]).await.unwrap();
+    storage
+        .commit(vec![finish("dead-finished", 1)])
+        .await
+        .unwrap();
     assert_eq!(
         c.orphaned_matches(10).await.unwrap(),
         ["never-owned"],
@@ -322,7 +328,7 @@ async fn matches_are_found_by_code_and_token_and_read_back_in_any_state() {
             event("a", 3, "e3"),
             create("b"),
             joined("b", 1, "tb"),
-            finish("b"),
+            finish("b", 0),
         ])
         .await
         .unwrap();
