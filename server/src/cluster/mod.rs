@@ -6,5 +6,6 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod lease;
 pub mod settings;
 pub mod wire;
