@@ -8,5 +8,6 @@
 
 pub mod bus;
 pub mod lease;
+pub mod lobby;
 pub mod settings;
 pub mod wire;
