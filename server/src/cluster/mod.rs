@@ -8,6 +8,7 @@
 
 pub mod bus;
 pub mod channels;
+pub mod lease;
 pub mod lobby;
 pub mod settings;
 pub mod wire;
