@@ -331,6 +331,8 @@ struct Actor {
     /// The newest version this node's watchers were sent: a node that takes a channel over
     /// may publish again what it had relayed, and its own watchers must not get it twice.
     shown: u64,
+    /// Relayed events a follower could not show yet (it waits for the owner's snapshot).
+    held: Vec<ChannelEventMsg>,
     /// This run's first version ([`ChannelSetup::first_version`]): a follower shows the
     /// owner's versions, and uses its own only if it must start the channel afresh.
     first_version: u64,
@@ -369,6 +371,7 @@ impl Actor {
             expected: None,
             shown: setup.first_version,
             first_version: setup.first_version,
+            held: Vec::new(),
         };
         if actor.upstream.is_some() {
             // The owner's versions, whatever they are, come next.

@@ -80,7 +80,7 @@ impl Channels {
         storage: &Storage,
         shutdown: Shutdown,
         tasks: &Tasks,
-        upstream: &actor::UpstreamOf,
+        upstream: &actor::UpstreamOf<'_>,
     ) -> Result<Channels, StorageError> {
         Channels::start_with(config, storage, shutdown, tasks, Some(upstream)).await
     }
@@ -90,7 +90,7 @@ impl Channels {
         storage: &Storage,
         shutdown: Shutdown,
         tasks: &Tasks,
-        upstream: Option<&actor::UpstreamOf>,
+        upstream: Option<&actor::UpstreamOf<'_>>,
     ) -> Result<Channels, StorageError> {
         let first_game_id = storage.next_game_id().await?;
         let run = storage.next_run().await?;

@@ -88,7 +88,7 @@ impl Registry {
         first_game_id: u64,
         first_version: u64,
         shutdown: Shutdown,
-        upstream: &UpstreamOf,
+        upstream: &UpstreamOf<'_>,
     ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
         Registry::start_with(
             config,
@@ -104,7 +104,7 @@ impl Registry {
         first_game_id: u64,
         first_version: u64,
         shutdown: Shutdown,
-        upstream: Option<&UpstreamOf>,
+        upstream: Option<&UpstreamOf<'_>>,
     ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
         let (archive, finished) = mpsc::unbounded_channel();
         let base_seed = config.seed.unwrap_or_else(rand::random);

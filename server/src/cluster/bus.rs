@@ -694,7 +694,7 @@ async fn keep_subscriptions(
             _ = tokio::time::sleep(PING_EVERY) => false,
         };
         if !changed {
-            match tokio::time::timeout(RESPONSE_TIMEOUT, sink.ping::<String>()).await {
+            match tokio::time::timeout(RESPONSE_TIMEOUT, sink.ping::<redis::Value>()).await {
                 Ok(Ok(_)) => continue,
                 Ok(Err(e)) => return e,
                 Err(_) => {

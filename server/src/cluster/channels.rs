@@ -147,8 +147,14 @@ impl ClusterChannels {
         })
     }
 
-    /// Starts following and claiming the TV channels of `registry` until `shutdown`.
-    pub async fn run(&self, registry: Registry, shutdown: Shutdown) {
+    /// Starts following and claiming the TV channels of `registry` until `shutdown`. While
+    /// `lease_lost` says the node's lease is not held, it owns nothing and claims nothing.
+    pub async fn run(
+        &self,
+        registry: Registry,
+        lease_lost: watch::Receiver<bool>,
+        shutdown: Shutdown,
+    ) {
         let names_ = registry.tv_names();
         if self.0.registry.set(registry).is_err() {
             return; // Already running.
@@ -162,7 +168,7 @@ impl ClusterChannels {
             bus.subscribe(&names::tv_channel(name)).await;
         }
         tokio::spawn(self.clone().listen(rx, shutdown.clone()));
-        tokio::spawn(self.clone().watch_owners(names_, shutdown));
+        tokio::spawn(self.clone().watch_owners(names_, lease_lost, shutdown));
     }
 
     /// Whether this node owns channel `name` now.
@@ -182,13 +188,34 @@ impl ClusterChannels {
 
     /// Every third of a lease: claims each channel nobody alive owns, and keeps track of who
     /// owns the others.
-    async fn watch_owners(self, channels: Vec<String>, mut shutdown: Shutdown) {
+    async fn watch_owners(
+        self,
+        channels: Vec<String>,
+        mut lease_lost: watch::Receiver<bool>,
+        mut shutdown: Shutdown,
+    ) {
         let mut every = tokio::time::interval(self.0.ttl / 3);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 _ = shutdown.recv() => return,
                 _ = every.tick() => {}
+                changed = lease_lost.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+            }
+            if *lease_lost.borrow_and_update() {
+                // Another node may own our channels any moment: stop revealing now.
+                let owned: Vec<(String, u64)> = lock(&self.0.seats)
+                    .iter()
+                    .filter_map(|(name, seat)| Some((name.clone(), seat.mine?)))
+                    .collect();
+                for (name, epoch) in owned {
+                    self.lost(&name, epoch).await;
+                }
+                continue;
             }
             for name in &channels {
                 if !self.owns(name) {
@@ -605,3 +632,6 @@ impl Upstream for ChannelUpstream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

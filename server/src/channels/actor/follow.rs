@@ -47,13 +47,16 @@ pub trait Upstream: fmt::Debug + Send + Sync + 'static {
 }
 
 /// How a node of a cluster gives each following channel (by name) its way to the owner.
-pub type UpstreamOf = dyn Fn(&str) -> Arc<dyn Upstream> + Sync;
+pub type UpstreamOf<'a> = dyn Fn(&str) -> Arc<dyn Upstream> + Sync + 'a;
 
 /// The other nodes, as an owning channel tells them each event.
 pub trait Downstream: fmt::Debug + Send + Sync + 'static {
     /// Event `v` (a `ChannelEvent` message), once, in order.
     fn event(&self, v: u64, message: &ServerMessage);
 }
+
+/// Relayed events a follower keeps while it waits for a snapshot.
+const HELD: usize = 64;
 
 fn after_ms(ms: Option<u64>) -> Option<Instant> {
     ms.map(|ms| Instant::now() + Duration::from_millis(ms))
@@ -76,7 +79,12 @@ impl Actor {
             }
             ChannelEvent::PlyRevealed(ply) => {
                 let Some(game) = self.game.as_mut() else {
-                    // A reveal of a game we never saw start: ask for the whole picture.
+                    // A reveal of a game we never saw start: ask for the whole picture, and
+                    // keep the reveal, which may be newer than the answer.
+                    if self.held.len() == HELD {
+                        self.held.remove(0);
+                    }
+                    self.held.push(event);
                     return upstream.resync();
                 };
                 while game.next_ply() < ply.ply && game.reveal().is_some() {}
@@ -104,7 +112,9 @@ impl Actor {
 
     /// Starts over from the owner's `snapshot`; the watchers get it too.
     pub(super) fn sync(&mut self, snapshot: ChannelSnapshot) {
-        if self.upstream.is_none() {
+        // Answers to several requests can cross relayed events: one no newer than what is
+        // shown would take the watchers back.
+        if self.upstream.is_none() || (self.v != 0 && snapshot.v <= self.v) {
             return;
         }
         self.game = snapshot.game.as_ref().and_then(RevealedGame::mirror);
@@ -118,6 +128,9 @@ impl Actor {
         self.fanout
             .broadcast(ServerMessage::ChannelSnapshot(self.snapshot()));
         self.publish_summary();
+        for event in std::mem::take(&mut self.held) {
+            self.follow(event);
+        }
     }
 
     /// Becomes the owner: runs the schedule from `resume` (or plans a game now), saves it
