@@ -7,7 +7,6 @@
 //! watchers and then stops.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
@@ -24,6 +23,7 @@ use tokio::time::{Instant, sleep_until};
 
 use super::archive::{ArchiveRecord, FinishedGame, StartedGame};
 use super::game::{GameSpec, RevealedGame};
+use super::game_ids::GameIds;
 use super::predict::Book;
 use super::schedule::{Planned, Resume, SavedChannel, WallClock};
 use crate::address::ClientAddr;
@@ -34,6 +34,8 @@ use crate::shutdown::Shutdown;
 
 /// Crowd counts are sent at most this often.
 const CROWD_EVERY: Duration = Duration::from_millis(500);
+/// How soon a TV channel that got no archive id for its next game tries again.
+const PLAN_AGAIN: Duration = Duration::from_secs(1);
 /// Commands queued per channel before senders wait.
 const COMMANDS: usize = 1024;
 
@@ -70,7 +72,7 @@ pub struct ChannelSetup {
     /// client saw before it are never used again for other events.
     pub first_version: u64,
     /// Hands out archive ids.
-    pub game_ids: Arc<AtomicU64>,
+    pub game_ids: GameIds,
     /// Finished games go here.
     pub archive: mpsc::UnboundedSender<ArchiveRecord>,
     /// Converts the schedule to and from wall-clock time for saving.
@@ -312,7 +314,7 @@ struct Actor {
     kind: ChannelKind,
     program: Program,
     rng: StdRng,
-    game_ids: Arc<AtomicU64>,
+    game_ids: GameIds,
     archive: mpsc::UnboundedSender<ArchiveRecord>,
     summary: watch::Sender<ChannelSummary>,
     v: u64,
@@ -321,6 +323,8 @@ struct Actor {
     game: Option<RevealedGame>,
     next_reveal: Option<Instant>,
     next_game: Option<Planned>,
+    /// A game that should start at `.0` but has no archive id yet: planned again at `.1`.
+    unplanned: Option<(Instant, Instant)>,
     close_at: Option<Instant>,
     clock: WallClock,
     saver: Option<Saver>,
@@ -363,6 +367,7 @@ impl Actor {
             game: None,
             next_reveal: None,
             next_game: None,
+            unplanned: None,
             close_at: None,
             clock: setup.clock,
             saver: setup.saver,
@@ -386,7 +391,7 @@ impl Actor {
     fn resume(&mut self, resume: Option<Resume>) {
         let actor = self;
         match resume {
-            None => actor.next_game = Some(actor.plan(Instant::now())),
+            None => actor.plan_at(Instant::now()),
             Some(Resume::Before(planned)) => {
                 actor.v = planned.start_v.saturating_sub(1);
                 actor.next_game = Some(planned);
@@ -418,6 +423,7 @@ impl Actor {
             let deadline = [
                 self.next_reveal,
                 self.next_game_due(),
+                self.unplanned.map(|(_, again)| again),
                 self.close_at,
                 self.fanout.crowd_due(),
             ]
@@ -448,6 +454,10 @@ impl Actor {
     fn on_time(&mut self, now: Instant) -> bool {
         if let Some(at) = self.next_reveal.filter(|at| *at <= now) {
             self.reveal(at);
+        }
+        if let Some((wanted, _)) = self.unplanned.filter(|(_, again)| *again <= now) {
+            self.unplanned = None;
+            self.plan_at(wanted.max(now));
         }
         if self.next_game_due().is_some_and(|at| at <= now)
             && let Some(planned) = self.next_game.take()
@@ -585,14 +595,19 @@ impl Actor {
         changed
     }
 
-    /// The next game of the program, to start at `at` (its schedule is saved at once).
-    fn plan(&mut self, at: Instant) -> Planned {
+    /// Plans the next game of the program, to start at `at`, and saves its schedule; without
+    /// an archive id to give it (a cluster's sequence out of reach), tries again shortly.
+    fn plan_at(&mut self, at: Instant) {
         let (game_id, spec) = match &mut self.program {
             Program::Tv { interval, .. } => {
+                let Some(game_id) = self.game_ids.next() else {
+                    self.unplanned = Some((at, Instant::now() + PLAN_AGAIN));
+                    return;
+                };
                 let interval = *interval;
                 let rng = &mut self.rng;
                 let spec = GameSpec::random(&mut |n: u32| rng.random_range(0..n), interval);
-                (self.game_ids.fetch_add(1, Ordering::Relaxed), spec)
+                (game_id, spec)
             }
             Program::OnDemand { spec, game_id, .. } => (*game_id, spec.clone()),
         };
@@ -603,7 +618,7 @@ impl Actor {
             start_v: self.v + 1,
         };
         self.save(&planned);
-        planned
+        self.next_game = Some(planned);
     }
 
     /// Hands the schedule of `planned` to the saver, if the channel has one.
@@ -725,7 +740,7 @@ impl Actor {
             Program::Tv { pause, .. } => {
                 let start = at + *pause;
                 self.game = None;
-                self.next_game = Some(self.plan(start));
+                self.plan_at(start);
             }
             Program::OnDemand { linger, .. } => self.close_at = Some(at + *linger),
         }

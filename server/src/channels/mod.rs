@@ -9,6 +9,7 @@ pub mod actor;
 pub mod archive;
 pub mod flags;
 pub mod game;
+pub mod game_ids;
 pub mod predict;
 pub mod registry;
 pub mod schedule;
@@ -22,6 +23,7 @@ use boardcast_protocol::{
 
 pub use actor::ChannelHandle;
 pub use archive::FinishedGame;
+use game_ids::GameIds;
 pub use registry::{ChannelsConfig, Registry};
 
 use crate::address::ClientAddr;
@@ -95,15 +97,15 @@ impl Channels {
         let first_game_id = storage.next_game_id().await?;
         let run = storage.next_run().await?;
         let first_version = run.saturating_mul(archive::RUN_VERSIONS);
-        let (registry, finished) = match upstream {
-            None => Registry::start(config, first_game_id, first_version, shutdown.clone()),
-            Some(upstream) => Registry::start_following(
+        let (registry, finished) = match (upstream, storage.coordination()) {
+            (Some(upstream), Some(coordination)) => Registry::start_following(
                 config,
-                first_game_id,
+                GameIds::shared(coordination, shutdown.clone()).await,
                 first_version,
                 shutdown.clone(),
                 upstream,
             ),
+            _ => Registry::start(config, first_game_id, first_version, shutdown.clone()),
         };
         tokio::spawn(archive::record(
             storage.clone(),

@@ -2,7 +2,6 @@
 //! id and lists them for the lobby. It only finds channels; each is changed by its own actor.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -12,6 +11,7 @@ use tokio::sync::mpsc;
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Upstream, UpstreamOf};
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
+use super::game_ids::GameIds;
 use super::schedule::WallClock;
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
@@ -59,7 +59,7 @@ pub struct Registry {
 struct Inner {
     config: ChannelsConfig,
     channels: Mutex<BTreeMap<String, ChannelHandle>>,
-    game_ids: Arc<AtomicU64>,
+    game_ids: GameIds,
     archive: mpsc::UnboundedSender<ArchiveRecord>,
     shutdown: Shutdown,
     /// The version before every channel's first event in this server run.
@@ -78,30 +78,25 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
     ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
-        Registry::start_with(config, first_game_id, first_version, shutdown, None)
+        let game_ids = GameIds::local(first_game_id);
+        Registry::start_with(config, game_ids, first_version, shutdown, None)
     }
 
     /// [`Registry::start`] on a node of a cluster: every TV channel starts by following its
     /// owner through `upstream(name)`, until this node takes it over.
     pub fn start_following(
         config: ChannelsConfig,
-        first_game_id: u64,
+        game_ids: GameIds,
         first_version: u64,
         shutdown: Shutdown,
         upstream: &UpstreamOf<'_>,
     ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
-        Registry::start_with(
-            config,
-            first_game_id,
-            first_version,
-            shutdown,
-            Some(upstream),
-        )
+        Registry::start_with(config, game_ids, first_version, shutdown, Some(upstream))
     }
 
     fn start_with(
         config: ChannelsConfig,
-        first_game_id: u64,
+        game_ids: GameIds,
         first_version: u64,
         shutdown: Shutdown,
         upstream: Option<&UpstreamOf<'_>>,
@@ -111,7 +106,7 @@ impl Registry {
         let registry = Registry {
             inner: Arc::new(Inner {
                 channels: Mutex::new(BTreeMap::new()),
-                game_ids: Arc::new(AtomicU64::new(first_game_id.max(1))),
+                game_ids,
                 archive,
                 shutdown,
                 first_version,
@@ -216,7 +211,12 @@ impl Registry {
                 format!("{on_demand} engine games are running; try again later"),
             ));
         }
-        let game_id = self.inner.game_ids.fetch_add(1, Ordering::Relaxed);
+        let game_id = self.inner.game_ids.next().ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::Busy,
+                "engine-game ids are being drawn; try again in a moment",
+            )
+        })?;
         let channel = format!("g{game_id}");
         let program = Program::OnDemand {
             spec,

@@ -150,6 +150,7 @@ impl Actor {
         self.game = None;
         self.next_reveal = None;
         self.next_game = None;
+        self.unplanned = None;
         self.v = self.v.max(self.shown);
         if resume.is_none() {
             self.v = self.v.max(self.first_version);
@@ -165,6 +166,7 @@ impl Actor {
         self.downstream = None;
         self.next_reveal = None;
         self.next_game = None;
+        self.unplanned = None;
         self.book.void_open();
         upstream.resync();
         self.upstream = Some(upstream);

@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use super::*;
 use crate::address::ClientAddr;
 use crate::channels::archive::ArchiveRecord;
+use crate::channels::game_ids::{AHEAD, GameIds};
 use crate::channels::{ChannelsConfig, Registry};
 use crate::cluster::lease::Lease;
 use crate::outbox::Inbox;
@@ -52,9 +53,11 @@ async fn node(
         seed: Some(7),
         ..ChannelsConfig::default()
     };
-    let (registry, archive) = Registry::start_following(config, 1, 0, shutdown.clone(), &|name| {
-        cluster.upstream(name)
-    });
+    let game_ids = GameIds::shared(coordination.clone(), shutdown.clone()).await;
+    let (registry, archive) =
+        Registry::start_following(config, game_ids, 0, shutdown.clone(), &|name| {
+            cluster.upstream(name)
+        });
     cluster
         .run(registry.clone(), lease.lost(), lease.shutdown())
         .await;
@@ -373,4 +376,31 @@ impl Follow {
             ply.ply
         );
     }
+}
+
+#[tokio::test]
+async fn two_nodes_never_hand_out_the_same_engine_game_id() {
+    let Some(db) = PostgresDatabase::new("channels across nodes: game ids") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let coordination = storage.coordination().unwrap();
+    let (_trigger, shutdown) = shutdown::channel();
+    let a = GameIds::shared(coordination.clone(), shutdown.clone()).await;
+    let b = GameIds::shared(coordination, shutdown).await;
+    // Faster than the pools refill: some draws find none, and none is ever handed out twice.
+    let mut ids: Vec<u64> = (0..40)
+        .flat_map(|_| [a.next(), b.next()])
+        .flatten()
+        .collect();
+    assert!(ids.len() >= 2 * AHEAD, "each pool was full: {}", ids.len());
+    eventually("the pools fill again", async || {
+        a.next().map(|id| ids.push(id)).is_some()
+    })
+    .await;
+    let drawn = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), drawn, "every id once");
+    assert!(ids[0] >= 1);
 }
