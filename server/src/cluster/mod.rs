@@ -6,5 +6,6 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod proxy;
 pub mod settings;
 pub mod wire;
