@@ -6,6 +6,7 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod bus;
 pub mod proxy;
 pub mod settings;
 pub mod wire;
