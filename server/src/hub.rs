@@ -145,6 +145,15 @@ impl Hub {
         Ok((handle, id, tokens))
     }
 
+    /// The match in memory in which `token` holds a seat.
+    pub fn running_by_token(&self, token: &str) -> Option<MatchHandle> {
+        let dir = self.index();
+        dir.tokens
+            .get(token)
+            .and_then(|id| dir.matches.get(id))
+            .map(|e| e.handle.clone())
+    }
+
     /// Matches opened from `creator` that still wait for an opponent.
     pub fn open_seeks_of(&self, creator: ClientAddr) -> usize {
         self.index()
@@ -325,14 +334,7 @@ impl Directory for Hub {
 
     fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
         Box::pin(async move {
-            let running = {
-                let dir = self.index();
-                dir.tokens
-                    .get(token)
-                    .and_then(|id| dir.matches.get(id))
-                    .map(|e| e.handle.clone())
-            };
-            match running {
+            match self.running_by_token(token) {
                 Some(handle) => Ok(Some(handle)),
                 None => self.load_finished(MatchKey::Token(token.to_owned())).await,
             }
@@ -426,7 +428,7 @@ pub enum RebuildError {
 }
 
 /// Replays a stored match into its state; every event must apply.
-fn rebuild(
+pub(crate) fn rebuild(
     m: &StoredMatch,
     now: std::time::Instant,
 ) -> Result<(MatchState, Vec<Record>), RebuildError> {

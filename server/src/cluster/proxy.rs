@@ -264,9 +264,10 @@ impl Proxy {
                 },
                 () = self.lost.notify.notified() => {
                     if self.lost.flag.swap(false, Ordering::AcqRel) {
-                        self.resync().await;
+                        self.resync().await
+                    } else {
+                        Next::Continue
                     }
-                    Next::Continue
                 }
                 _ = liveness.tick() => self.check_owner().await,
                 _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
@@ -443,7 +444,7 @@ impl Proxy {
             FromCluster::Reply(ToAsker::NotOwner { owner, .. }) => {
                 // Whoever it was, the answer is the same: find the owner and ask again.
                 tracing::debug!(match_id = %self.match_id, ?owner, "asked a node that is not the owner");
-                self.find_owner().await
+                self.find_owner(true).await
             }
             FromCluster::Relay(MatchRelay::Event { v, message, .. }) => {
                 self.relayed(v, &message).await;
@@ -462,10 +463,7 @@ impl Proxy {
                 }
                 Next::Continue
             }
-            FromCluster::Resync => {
-                self.resync().await;
-                Next::Continue
-            }
+            FromCluster::Resync => self.resync().await,
             FromCluster::HandOver(actor) => {
                 self.hand_over(&actor);
                 Next::Stop
@@ -693,7 +691,7 @@ impl Proxy {
     }
 
     /// Messages may have been lost: catch up from PostgreSQL, and check who owns the match.
-    async fn resync(&mut self) {
+    async fn resync(&mut self) -> Next {
         let from = self
             .last_v()
             .or_else(|| self.followers.values().filter_map(|f| f.seen).min());
@@ -704,7 +702,7 @@ impl Proxy {
                 self.bring_up_to_date(conn).await;
             }
         }
-        let _ = self.find_owner().await;
+        self.find_owner(false).await
     }
 
     /// Takes the match over when its owner has left the live nodes.
@@ -712,35 +710,31 @@ impl Proxy {
         if self.link.is_alive(&self.owner) {
             return Next::Continue;
         }
-        self.find_owner().await
+        self.find_owner(false).await
     }
 
     /// Asks PostgreSQL who owns the match (taking it over if nobody alive does) and goes on
     /// with that owner.
-    async fn find_owner(&mut self) -> Next {
-        match self.link.owner(&self.match_id).await {
-            Some((Some(owner), epoch))
-                if owner != *self.link.me() && self.link.is_alive(&owner) =>
-            {
-                if owner != self.owner || epoch > self.epoch {
-                    self.retarget(owner, epoch);
+    /// With `resend`, what is pending goes out again even to an owner that did not change
+    /// (it answered that it is not the owner, so nothing of it was carried out).
+    async fn find_owner(&mut self, resend: bool) -> Next {
+        let (owner, epoch) = match self.link.owner(&self.match_id).await {
+            Some((Some(owner), epoch)) if owner != *self.link.me() => (owner, epoch),
+            Some(_) => match self.link.take_over(&self.match_id).await {
+                TakeOver::Here(actor) => {
+                    self.hand_over(&actor);
+                    return Next::Stop;
                 }
-                return Next::Continue;
-            }
+                TakeOver::Elsewhere(owner, epoch) => (owner, epoch),
+                TakeOver::Gone | TakeOver::Failed => return Next::Continue,
+            },
+            // No such match (any more), or PostgreSQL cannot say: ask again later.
             None => return Next::Continue,
-            Some(_) => {}
+        };
+        if resend || owner != self.owner || epoch > self.epoch {
+            self.retarget(owner, epoch);
         }
-        match self.link.take_over(&self.match_id).await {
-            TakeOver::Here(actor) => {
-                self.hand_over(&actor);
-                Next::Stop
-            }
-            TakeOver::Elsewhere(owner, epoch) => {
-                self.retarget(owner, epoch);
-                Next::Continue
-            }
-            TakeOver::Gone | TakeOver::Failed => Next::Continue,
-        }
+        Next::Continue
     }
 
     /// The match has a new owner: what is pending goes there, and every player is seated
@@ -750,6 +744,9 @@ impl Proxy {
         self.owner = owner;
         self.epoch = epoch;
         for follower in self.followers.values() {
+            if self.seating(follower.outbox.id()) {
+                continue;
+            }
             for token in &follower.tokens {
                 let resume = RemoteCommand::Resume {
                     id: 0,
@@ -766,10 +763,21 @@ impl Proxy {
         self.report_crowd();
     }
 
+    /// Whether a pending command of `conn` (a watch, join or resume) seats or follows it
+    /// anyway, so it needs no re-seating of its own.
+    fn seating(&self, conn: ConnId) -> bool {
+        self.pending
+            .iter()
+            .any(|p| p.outbox.id() == conn && !matches!(p.command, RemoteCommand::Act { .. }))
+    }
+
     /// Gives every follower and pending command to the match's actor on this node.
     fn hand_over(&mut self, actor: &MatchHandle) {
         tracing::info!(match_id = %self.match_id, followers = self.followers.len(), "taken over here");
         for follower in self.followers.values() {
+            if self.seating(follower.outbox.id()) {
+                continue;
+            }
             for token in &follower.tokens {
                 let _ = actor.try_send(Command::Resume {
                     outbox: follower.outbox.clone(),
