@@ -7,5 +7,7 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod inbox;
+pub mod remote;
 pub mod settings;
 pub mod wire;
