@@ -7,6 +7,8 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod inbox;
 pub mod proxy;
+pub mod remote;
 pub mod settings;
 pub mod wire;

@@ -12,6 +12,7 @@ use super::player::Player;
 use crate::outbox::{ConnId, Outbox};
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
+use crate::storage::coordination::NodeRef;
 
 /// Commands waiting for one match, at most.
 const MAILBOX: usize = 64;
@@ -56,6 +57,8 @@ pub enum Command {
     /// The players of a new rematch, by their side in it: seated together before anything
     /// else happens, each sent a `seat` with id 0 and a snapshot.
     Arrive { players: Vec<(Outbox, Side)> },
+    /// In a cluster: node `from` has `watchers` watchers of this match now (0 once it left).
+    Crowd { from: NodeRef, watchers: u32 },
 }
 
 impl Command {
@@ -67,7 +70,7 @@ impl Command {
             | Command::Join { outbox, id, .. }
             | Command::Resume { outbox, id, .. }
             | Command::Act { outbox, id, .. } => Some((outbox, *id)),
-            Command::Leave { .. } | Command::Arrive { .. } => None,
+            Command::Leave { .. } | Command::Arrive { .. } | Command::Crowd { .. } => None,
         }
     }
 }
