@@ -8,6 +8,7 @@
 
 pub mod bus;
 pub mod inbox;
+pub mod lease;
 pub mod proxy;
 pub mod remote;
 pub mod settings;
