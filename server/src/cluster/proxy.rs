@@ -357,6 +357,10 @@ impl Proxy {
                 self.unfollow(conn);
                 return;
             }
+            Command::Crowd { .. } => {
+                // Another node's watcher count is for the owner, never for a proxy.
+                return;
+            }
             Command::Arrive { players } => {
                 // Rematches are created where they are asked for, never behind a proxy.
                 tracing::warn!(match_id = %self.match_id, players = players.len(), "arrivals at a proxy ignored");
