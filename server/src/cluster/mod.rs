@@ -7,9 +7,12 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod directory;
 pub mod inbox;
 pub mod lease;
+pub mod node;
 pub mod proxy;
 pub mod remote;
 pub mod settings;
+pub mod sweeper;
 pub mod wire;

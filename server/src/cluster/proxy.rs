@@ -202,6 +202,7 @@ pub fn spawn(
         crowd: CrowdThrottle::new(CROWD_EVERY),
         reported: 0,
         lost: lost.clone(),
+        _mailbox: handle.clone(),
         _guard: guard,
     };
     tokio::spawn(async move {
@@ -224,6 +225,10 @@ struct Proxy {
     /// The watcher count the owner was last told.
     reported: u32,
     lost: Arc<Lost>,
+    /// Its own handle: the proxy lives until it hands over, idles out or shuts down, not
+    /// until the directory forgets it (a take-over removes it from the directory first and
+    /// only then tells it to hand over).
+    _mailbox: MatchHandle,
     /// Keeps shutdown waiting until this proxy has stopped.
     _guard: TaskGuard,
 }
@@ -281,11 +286,15 @@ impl Proxy {
             }
         }
         commands.close();
-        // Commands that arrived too late are answered, not dropped.
+        // Commands that arrived too late, or still wait for an owner, are answered, not
+        // dropped (a hand-over has taken the pending ones already).
         while let Ok(command) = commands.try_recv() {
             if let Some((outbox, id)) = command.asker() {
                 outbox.refuse(id, moved());
             }
+        }
+        for pending in self.pending.drain(..) {
+            pending.outbox.refuse(pending.id(), moved());
         }
         for follower in self.followers.values() {
             let _ = follower.outbox.note_subscription(&self.match_id, false);
