@@ -7,7 +7,7 @@
 //! through that seam, so a cluster directory can take its place.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
 use rand::Rng;
@@ -48,6 +48,10 @@ struct Inner {
     /// This node's part in a cluster, once it joined one ([`Hub::join_cluster`]); never set
     /// on a single node.
     cluster: OnceLock<Arc<dyn Owning>>,
+    /// Where this hub's actors register themselves and find other matches, once a cluster's
+    /// directory wraps the hub ([`Hub::use_directory`]); the hub itself otherwise. Weak: the
+    /// directory holds the hub.
+    directory: OnceLock<Weak<dyn Directory>>,
 }
 
 /// The maps behind the lookups, under one lock so they always agree.
@@ -77,6 +81,7 @@ impl Hub {
             tasks,
             index: Mutex::new(Index::default()),
             cluster: OnceLock::new(),
+            directory: OnceLock::new(),
         }))
     }
 
@@ -86,6 +91,22 @@ impl Hub {
     pub fn join_cluster(&self, owning: Arc<dyn Owning>) {
         if self.0.cluster.set(owning).is_err() {
             tracing::warn!("the hub joined a cluster twice; the first one stays");
+        }
+    }
+
+    /// Makes `directory` (which wraps this hub) the directory of every actor started from now
+    /// on: their lobby lines, tokens and hand-overs go through it. Called once, before any
+    /// match starts.
+    pub fn use_directory(&self, directory: Weak<dyn Directory>) {
+        if self.0.directory.set(directory).is_err() {
+            tracing::warn!("the hub was given a directory twice; the first one stays");
+        }
+    }
+
+    fn actor_directory(&self) -> Arc<dyn Directory> {
+        match self.0.directory.get().and_then(Weak::upgrade) {
+            Some(directory) => directory,
+            None => Arc::new(self.clone()),
         }
     }
 
@@ -287,7 +308,7 @@ impl Hub {
             state,
             records,
             awaiting_players,
-            Arc::new(self.clone()),
+            self.actor_directory(),
             self.0.storage.clone(),
             self.0.settings,
             ownership,

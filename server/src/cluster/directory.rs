@@ -27,6 +27,7 @@ use super::wire::{MatchRelay, ToAsker, ToOwner};
 use crate::hub::{Hub, rebuild};
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::{MatchHandle, Player, Setup};
+use crate::outbox::Outbox;
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::StorageError;
@@ -86,6 +87,8 @@ impl ClusterDirectory {
             tasks,
             this: this.clone(),
         });
+        let wrapper: Weak<dyn Directory> = Arc::downgrade(&directory) as Weak<ClusterDirectory>;
+        directory.hub.use_directory(wrapper);
         let (tx, rx) = mpsc::channel(ASKER_MAILBOX);
         let replies = names::node_replies(&me);
         bus.route(&replies, tx.clone());
@@ -210,7 +213,7 @@ impl ClusterDirectory {
 
     /// Match `id` wherever it is (see the module docs).
     async fn locate(&self, id: &str) -> Found {
-        if let Some(handle) = self.hub.running(id).or_else(|| self.proxy(id)) {
+        if let Some(handle) = self.running(id) {
             return Ok(Some(handle));
         }
         let owner = self
@@ -403,7 +406,16 @@ impl Directory for ClusterDirectory {
     }
 
     fn running(&self, id: &str) -> Option<MatchHandle> {
-        self.hub.running(id).or_else(|| self.proxy(id))
+        // An actor that stopped because the match moved is not running, even before its
+        // hand-over has taken it out of the hub.
+        let here = self.hub.running(id).filter(|handle| !handle.is_stopped());
+        here.or_else(|| self.proxy(id))
+    }
+
+    fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        // The hub forgets the stopped actor and closes its connections (1012): they come
+        // back, and find the match wherever it is now.
+        self.hub.moved(id, followers);
     }
 
     fn is_public(&self, id: &str) -> bool {

@@ -72,6 +72,16 @@ pub async fn join(
     tracing::info!(node = %me, redis = %settings.redis, "joined the cluster");
     // The hub owns what it creates from now on, and its actors stop when the lease is lost.
     hub.join_cluster(BusOwning::new(bus.clone(), lease.lost()));
+    let directory = ClusterDirectory::start(
+        hub.clone(),
+        bus.clone(),
+        lease.clone(),
+        coordination.clone(),
+        shutdown.clone(),
+        tasks.clone(),
+    )
+    .await;
+    // The directory wraps the hub before any match starts, so every actor talks to it.
     let live = lease.clone();
     super::inbox::start(
         OwnerSide {
@@ -81,15 +91,6 @@ pub async fn join(
             live_nodes: Arc::new(move || live.live_nodes()),
         },
         shutdown.clone(),
-    )
-    .await;
-    let directory = ClusterDirectory::start(
-        hub.clone(),
-        bus.clone(),
-        lease.clone(),
-        coordination.clone(),
-        shutdown.clone(),
-        tasks.clone(),
     )
     .await;
     let stop = lease.shutdown();
