@@ -230,3 +230,40 @@ async fn a_cluster_node_on_sqlite_is_refused() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_node_stopped_inside_a_transaction_does_not_hold_a_take_over_up() {
+    use crate::storage::Store;
+    use crate::storage::postgres::Postgres;
+    let Some(db) = PostgresDatabase::new("stopped node") else {
+        return;
+    };
+    let (node, _) = Postgres::connect(&db.url, Some("a")).await.unwrap();
+    let c = node.coordination().unwrap();
+    let a = c.register_node("a".into(), LONG).await.unwrap();
+    let b = c.register_node("b".into(), LONG).await.unwrap();
+    node.commit(vec![create("m", Some(&a))]).await.unwrap();
+    // Node a is stopped halfway through a group: its transaction holds the match's row lock.
+    let mut stopped = node.client().await.unwrap();
+    let transaction = stopped.transaction().await.unwrap();
+    transaction
+        .query_one("SELECT boardcast_fence('m', 1)", &[])
+        .await
+        .unwrap();
+    assert!(
+        c.renew_node(a, 0).await.unwrap(),
+        "its lease runs out meanwhile"
+    );
+    let claim = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        c.claim_match("m".into(), b),
+    )
+    .await
+    .expect("the take-over does not wait for the stopped node");
+    assert_eq!(claim.unwrap(), Some(2));
+    assert!(
+        transaction.commit().await.is_err(),
+        "the stopped node's transaction was ended"
+    );
+    node.close().await;
+}
