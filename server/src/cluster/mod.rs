@@ -10,6 +10,7 @@ pub mod bus;
 pub mod directory;
 pub mod inbox;
 pub mod lease;
+pub mod lobby;
 pub mod node;
 pub mod proxy;
 pub mod remote;
