@@ -325,11 +325,17 @@ impl Hub {
                 handle: handle.clone(),
                 invite,
                 tokens,
-                summary,
+                summary: summary.clone(),
                 public,
                 creator: None,
             },
         );
+        drop(dir);
+        // A directory wrapping the hub (a cluster's) lists the new line too: the actor only
+        // reports changes.
+        if let Some(wrapper) = self.0.directory.get().and_then(Weak::upgrade) {
+            wrapper.update_summary(summary, public);
+        }
         Ok(handle)
     }
 

@@ -103,23 +103,32 @@ pub async fn serve(
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }
-    let channels = Channels::start(
-        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause),
-        &storage,
-        shutdown.clone(),
-        &tasks,
-    )
-    .await
-    .map_err(std::io::Error::other)?;
-    let directory: Arc<dyn Directory> = match &cluster {
+    let channels_config =
+        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause);
+    let (directory, channels): (Arc<dyn Directory>, Channels) = match &cluster {
         Some(cluster) => {
             let joined = crate::cluster::node::join(cluster, &storage, &hub, &shutdown, &tasks)
                 .await
                 .map_err(std::io::Error::other)?;
+            let channels = crate::cluster::channels::start(
+                channels_config,
+                &storage,
+                &joined,
+                cluster.lease,
+                &shutdown,
+                &tasks,
+            )
+            .await
+            .map_err(std::io::Error::other)?;
             tokio::spawn(fire_on(joined.stop, stop));
-            joined.directory
+            (joined.directory, channels)
         }
-        None => Arc::new(hub.clone()),
+        None => {
+            let channels = Channels::start(channels_config, &storage, shutdown.clone(), &tasks)
+                .await
+                .map_err(std::io::Error::other)?;
+            (Arc::new(hub.clone()), channels)
+        }
     };
     let app = App {
         limit: ConnectionLimit::new(ConnectionSettings {

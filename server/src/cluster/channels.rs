@@ -28,14 +28,16 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
+use super::node::Joined;
 use crate::address::ClientAddr;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
-use crate::channels::{ChannelHandle, Registry};
+use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
 use crate::outbox::{ConnId, Outbox, next_conn_id, outbox};
 use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
+use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::coordination::{Coordination, NodeRef};
+use crate::storage::{Storage, StorageError};
 
 /// The kind of the ownership rows of TV channels.
 pub const KIND: &str = "channel";
@@ -631,6 +633,33 @@ impl Upstream for ChannelUpstream {
             );
         }
     }
+}
+
+/// Starts this node's channels in a cluster: the TV channels follow their owners and are
+/// claimed when nobody alive owns them (the node's lease held), on-demand games run here.
+pub async fn start(
+    config: ChannelsConfig,
+    storage: &Storage,
+    joined: &Joined,
+    lease_ttl: Duration,
+    shutdown: &Shutdown,
+    tasks: &Tasks,
+) -> Result<Channels, StorageError> {
+    let coordination = storage
+        .coordination()
+        .ok_or_else(|| StorageError::Database("cluster mode needs PostgreSQL".into()))?;
+    let tv = ClusterChannels::new(joined.bus.clone(), coordination, lease_ttl);
+    let channels = Channels::start_following(config, storage, shutdown.clone(), tasks, &|name| {
+        tv.upstream(name)
+    })
+    .await?;
+    tv.run(
+        channels.registry().clone(),
+        joined.lease.lost(),
+        shutdown.clone(),
+    )
+    .await;
+    Ok(channels)
 }
 
 #[cfg(test)]

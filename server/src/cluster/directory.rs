@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 use super::bus::{Bus, BusEvent, names};
 use super::inbox::{Claim, claim_and_start};
 use super::lease::Lease;
+use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::wire::{MatchRelay, ToAsker, ToOwner};
 use crate::hub::{Hub, rebuild};
@@ -40,6 +41,8 @@ const ASKER_MAILBOX: usize = 8192;
 pub struct ClusterDirectory {
     /// The matches this node runs.
     hub: Hub,
+    /// The lobby lines of every live node.
+    lobby: SharedLobby,
     me: NodeRef,
     bus: Bus,
     lease: Lease,
@@ -74,8 +77,16 @@ impl ClusterDirectory {
         tasks: Tasks,
     ) -> Arc<ClusterDirectory> {
         let me = lease.me();
+        let live = lease.clone();
+        let lobby = SharedLobby::start(
+            bus.clone(),
+            Arc::new(move || live.live_nodes()),
+            shutdown.clone(),
+        )
+        .await;
         let directory = Arc::new_cyclic(|this| ClusterDirectory {
             hub,
+            lobby,
             me: me.clone(),
             bus: bus.clone(),
             lease,
@@ -416,6 +427,7 @@ impl Directory for ClusterDirectory {
         // The hub forgets the stopped actor and closes its connections (1012): they come
         // back, and find the match wherever it is now.
         self.hub.moved(id, followers);
+        self.lobby.remove(id);
     }
 
     fn is_public(&self, id: &str) -> bool {
@@ -427,7 +439,7 @@ impl Directory for ClusterDirectory {
     }
 
     fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
-        self.hub.lobby()
+        self.lobby.merge(self.hub.lobby())
     }
 
     fn register_token(&self, token: &str, match_id: &str) {
@@ -435,11 +447,13 @@ impl Directory for ClusterDirectory {
     }
 
     fn update_summary(&self, summary: MatchSummary, public: bool) {
+        self.lobby.update(summary.clone(), public);
         self.hub.update_summary(summary, public);
     }
 
     fn remove(&self, id: &str) {
         self.hub.remove(id);
+        self.lobby.remove(id);
     }
 
     fn create_rematch(

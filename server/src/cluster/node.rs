@@ -43,6 +43,9 @@ pub struct Joined {
     pub directory: Arc<ClusterDirectory>,
     /// Fires when this node must stop: another run of the same node id took its lease.
     pub stop: Shutdown,
+    /// The node's lease and bus, for the TV channels ([`super::channels::start`]).
+    pub lease: Lease,
+    pub bus: Bus,
 }
 
 /// Joins the cluster `settings` names.
@@ -97,11 +100,16 @@ pub async fn join(
     super::sweeper::start(
         directory.clone(),
         coordination,
-        lease,
+        lease.clone(),
         sweep_every(settings.lease),
         shutdown.clone(),
     );
-    Ok(Joined { directory, stop })
+    Ok(Joined {
+        directory,
+        stop,
+        lease,
+        bus,
+    })
 }
 
 /// Orphans are looked for every half lease: a dead node's matches are taken over within about
