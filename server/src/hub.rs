@@ -100,7 +100,9 @@ impl Hub {
     /// Starts stored match `stored`, which this node has just claimed under `epoch`, from its
     /// events (the same replay as recovery). A match already running here is left as it is.
     pub fn adopt(&self, stored: &StoredMatch, epoch: u64) -> Result<MatchHandle, Refusal> {
-        if let Some(handle) = self.running(&stored.id) {
+        if let Some(handle) = self.running(&stored.id)
+            && !handle.is_stopped()
+        {
             return Ok(handle);
         }
         self.check_room()?;
@@ -262,8 +264,12 @@ impl Hub {
                 Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
             })?;
         let mut dir = self.index();
-        if let Some(entry) = dir.matches.get(&state.id) {
-            return Ok(entry.handle.clone());
+        match dir.matches.get(&state.id) {
+            Some(entry) if !entry.handle.is_stopped() => return Ok(entry.handle.clone()),
+            // An actor that stopped (its match moved away, and is now claimed back) gives
+            // way to the new one.
+            Some(_) => dir.remove(&state.id),
+            None => {}
         }
         let id = state.id.clone();
         let invite = state.invite.clone();
