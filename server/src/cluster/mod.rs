@@ -8,6 +8,8 @@
 
 pub mod bus;
 pub mod inbox;
+pub mod lease;
+pub mod lobby;
 pub mod remote;
 pub mod settings;
 pub mod wire;

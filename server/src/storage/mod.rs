@@ -27,7 +27,7 @@ mod read;
 pub mod sqlite;
 mod table;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod write;
 
 use std::fmt;

@@ -57,6 +57,18 @@ const CLAIM_OWNED: &str = "INSERT INTO owned AS o (kind, key, owner_node, owner_
         OR NOT boardcast_alive(o.owner_node, o.owner_incarnation) \
      RETURNING o.epoch, o.state";
 
+/// Draws the next engine-game id: never one handed out before, and past every archived id
+/// (a single-node run counts on its own, without the sequence). Under [`GAME_IDS_LOCK`], so
+/// the catch-up and the draw are one step for every node.
+const RESERVE_GAME_ID: &str = "SELECT setval('engine_game_ids', GREATEST( \
+         (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END \
+          FROM engine_game_ids), \
+         (SELECT COALESCE(MAX(id), 0) + 1 FROM engine_games)), false), \
+     nextval('engine_game_ids')";
+
+/// An arbitrary key for `pg_advisory_xact_lock`: one node drawing a game id at a time.
+const GAME_IDS_LOCK: i64 = 0x6263_6761_6d65_6964;
+
 /// Saves an owned thing's state under its current epoch only.
 const SAVE_OWNED_STATE: &str =
     "UPDATE owned SET state = $4 WHERE kind = $1 AND key = $2 AND epoch = $3 RETURNING 1";
@@ -306,6 +318,19 @@ impl Coordination for PgCoordination {
                     alive: row.get(3),
                 })
             }))
+        }
+        .boxed()
+    }
+
+    fn reserve_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        async move {
+            let mut client = pooled(&self.pool).await?;
+            let tx = client.transaction().await?;
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&GAME_IDS_LOCK])
+                .await?;
+            let id: i64 = tx.query_one(RESERVE_GAME_ID, &[]).await?.get(1);
+            tx.commit().await?;
+            Ok(id as u64)
         }
         .boxed()
     }

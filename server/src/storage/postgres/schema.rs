@@ -97,6 +97,9 @@ CREATE TABLE owned (
     state             TEXT,
     PRIMARY KEY (kind, key)
 );
+-- Engine-game ids every node draws from (`reserve_game_id`), so two nodes never name two
+-- games alike.
+CREATE SEQUENCE engine_game_ids;
 -- Whether incarnation `incarnation` of node `node` holds a running lease.
 CREATE FUNCTION boardcast_alive(TEXT, BIGINT) RETURNS BOOLEAN
 LANGUAGE sql STABLE AS $$

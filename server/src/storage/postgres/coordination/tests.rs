@@ -465,3 +465,35 @@ async fn a_store_without_coordination_is_sqlite() {
     assert!(storage.coordination().is_none());
     storage.close().await;
 }
+
+#[tokio::test]
+async fn game_ids_are_never_handed_out_twice_and_pass_every_archived_id() {
+    let Some((_db, storage, c)) = open("coordination: game ids").await else {
+        return;
+    };
+    use crate::storage::{ChannelWrite, StartedGame};
+    assert_eq!(c.reserve_game_id().await.unwrap(), 1, "a fresh database");
+    // Many nodes at once.
+    let ids = futures_util::future::join_all((0..20).map(|_| c.reserve_game_id())).await;
+    let mut ids: Vec<u64> = ids.into_iter().map(Result::unwrap).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (2..=21).collect::<Vec<_>>());
+    // A single-node run archived games with ids of its own counting.
+    storage
+        .commit(vec![Write::Channel(ChannelWrite::Started(StartedGame {
+            channel: "tv".into(),
+            header: boardcast_protocol::GameHeader {
+                game_id: 40,
+                serial: "S40".into(),
+                white: "D".into(),
+                black: "K".into(),
+            },
+            start_board: "board".into(),
+            start_ply: 0,
+        }))])
+        .await
+        .unwrap();
+    assert_eq!(c.reserve_game_id().await.unwrap(), 41);
+    assert_eq!(c.reserve_game_id().await.unwrap(), 42);
+    storage.close().await;
+}

@@ -230,3 +230,104 @@ async fn a_cluster_node_on_sqlite_is_refused() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_node_stopped_inside_a_transaction_does_not_hold_a_take_over_up() {
+    use crate::storage::Store;
+    use crate::storage::postgres::Postgres;
+    let Some(db) = PostgresDatabase::new("stopped node") else {
+        return;
+    };
+    let (node, _) = Postgres::connect(&db.url, Some("a")).await.unwrap();
+    let c = node.coordination().unwrap();
+    let a = c.register_node("a".into(), LONG).await.unwrap();
+    let b = c.register_node("b".into(), LONG).await.unwrap();
+    node.commit(vec![create("m", Some(&a))]).await.unwrap();
+    // Node a is stopped halfway through a group: its transaction holds the match's row lock.
+    let mut stopped = node.client().await.unwrap();
+    let transaction = stopped.transaction().await.unwrap();
+    transaction
+        .query_one("SELECT boardcast_fence('m', 1)", &[])
+        .await
+        .unwrap();
+    assert!(
+        c.renew_node(a, 0).await.unwrap(),
+        "its lease runs out meanwhile"
+    );
+    let claim = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        c.claim_match("m".into(), b),
+    )
+    .await
+    .expect("the take-over does not wait for the stopped node");
+    assert_eq!(claim.unwrap(), Some(2));
+    assert!(
+        transaction.commit().await.is_err(),
+        "the stopped node's transaction was ended"
+    );
+    node.close().await;
+}
+
+#[tokio::test]
+async fn a_take_over_reads_every_write_the_old_owner_had_acknowledged_and_it_can_ack_no_more() {
+    let Some(db) = PostgresDatabase::new("fence race") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let c = storage.coordination().unwrap();
+    let a = c.register_node("a".into(), LONG).await.unwrap();
+    let b = c.register_node("b".into(), LONG).await.unwrap();
+    const MATCHES: usize = 20;
+    let ids: Vec<String> = (0..MATCHES).map(|m| format!("m{m}")).collect();
+    storage
+        .commit(ids.iter().map(|id| create(id, Some(&a))).collect())
+        .await
+        .unwrap();
+    // Node a's matches write as fast as they can, each until the fence stops it, as an actor.
+    let writers: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            let (storage, id) = (storage.clone(), id.clone());
+            tokio::spawn(async move {
+                let mut acked = Vec::new();
+                for v in 1.. {
+                    match storage.commit(vec![event(&id, v, 1)]).await {
+                        Ok(()) => acked.push(v),
+                        Err(StorageError::Fenced { epoch: 1, .. }) => return acked,
+                        Err(err) => panic!("{id} v{v}: {err}"),
+                    }
+                }
+                unreachable!()
+            })
+        })
+        .collect();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // a's lease runs out; b takes every match over and reads it at once.
+    assert!(c.renew_node(a, 0).await.unwrap());
+    let taken = futures_util::future::join_all(ids.iter().map(|id| {
+        let (c, b, id) = (c.clone(), b.clone(), id.clone());
+        async move {
+            assert_eq!(c.claim_match(id.clone(), b).await.unwrap(), Some(2));
+            let read = c.load_match(id).await.unwrap().unwrap();
+            read.events.iter().map(|e| e.v).collect::<Vec<u64>>()
+        }
+    }))
+    .await;
+    let client = connect(&db.url).await;
+    for ((id, writer), read) in ids.iter().zip(writers).zip(taken) {
+        let acked = writer.await.unwrap();
+        assert!(!acked.is_empty(), "{id} wrote before the take-over");
+        assert_eq!(
+            read, acked,
+            "{id}: the new owner reads exactly what was acknowledged"
+        );
+        let stored = stored_epochs(&client, id).await;
+        assert_eq!(
+            stored.len(),
+            acked.len(),
+            "{id}: nothing landed after the take-over"
+        );
+        assert!(stored.iter().all(|&(_, epoch)| epoch == 1));
+    }
+    storage.close().await;
+}
