@@ -48,6 +48,8 @@ struct Inner {
     /// This node's part in a cluster, once it joined one ([`Hub::join_cluster`]); never set
     /// on a single node.
     cluster: OnceLock<Arc<dyn Owning>>,
+    /// Take-overs in progress on this node, one turn per match ([`Hub::take_over_turn`]).
+    taking_over: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// The maps behind the lookups, under one lock so they always agree.
@@ -77,6 +79,7 @@ impl Hub {
             tasks,
             index: Mutex::new(Index::default()),
             cluster: OnceLock::new(),
+            taking_over: Mutex::default(),
         }))
     }
 
@@ -86,6 +89,43 @@ impl Hub {
     pub fn join_cluster(&self, owning: Arc<dyn Owning>) {
         if self.0.cluster.set(owning).is_err() {
             tracing::warn!("the hub joined a cluster twice; the first one stays");
+        }
+    }
+
+    /// Whether this node may create or claim matches: always on a single node; in a cluster
+    /// while it holds its lease.
+    pub fn holds_lease(&self) -> bool {
+        self.0
+            .cluster
+            .get()
+            .is_none_or(|cluster| cluster.holds_lease())
+    }
+
+    /// The refusal of a creation or a claim while this node does not hold its lease.
+    pub fn lease_refusal() -> Refusal {
+        Refusal::new(
+            ErrorCode::StorageUnavailable,
+            "this server lost its database lease; try again",
+        )
+    }
+
+    /// Waits for this node's turn to take match `id` over and holds it until the turn is
+    /// dropped. Two take-overs of one match on one node would fence each other (a claim
+    /// raises the epoch even over this node's own running actor), so they go one at a time
+    /// and the second finds the match running.
+    pub async fn take_over_turn(&self, id: &str) -> TakeOverTurn {
+        let turn = self
+            .0
+            .taking_over
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entry(id.to_owned())
+            .or_default()
+            .clone();
+        TakeOverTurn {
+            guard: Some(turn.lock_owned().await),
+            hub: self.clone(),
+            id: id.to_owned(),
         }
     }
 
@@ -146,6 +186,9 @@ impl Hub {
         arrivals_follow: bool,
     ) -> Result<Created, Refusal> {
         self.check_room()?;
+        if !self.holds_lease() {
+            return Err(Self::lease_refusal());
+        }
         let id = random_string(ID_ALPHABET, 10);
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
@@ -448,6 +491,32 @@ impl Directory for Hub {
         players: Vec<(Side, Player)>,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
         Box::pin(async move { self.create_match(setup, &players, true).await })
+    }
+}
+
+/// One take-over's turn of a match on this node ([`Hub::take_over_turn`]).
+pub struct TakeOverTurn {
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    hub: Hub,
+    id: String,
+}
+
+impl Drop for TakeOverTurn {
+    fn drop(&mut self) {
+        self.guard.take();
+        let mut turns = self
+            .hub
+            .0
+            .taking_over
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Nobody else waits for this match's turn: forget it.
+        if turns
+            .get(&self.id)
+            .is_some_and(|turn| Arc::strong_count(turn) == 1)
+        {
+            turns.remove(&self.id);
+        }
     }
 }
 

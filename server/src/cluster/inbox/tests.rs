@@ -26,7 +26,7 @@ const LONG: u64 = 600_000;
 
 /// Node `a` owning matches, with its inbox running, and the bus of an asking node `b`.
 struct Nodes {
-    _redis: Redis,
+    redis: Redis,
     coordination: Arc<dyn Coordination>,
     hub: Hub,
     a: NodeRef,
@@ -86,7 +86,7 @@ async fn nodes(test: &str) -> Option<Nodes> {
     b_bus.route("bc:match:*", tx);
     b_bus.subscribe(&names::node_replies(&b)).await;
     Some(Nodes {
-        _redis: redis,
+        redis,
         coordination,
         hub,
         a,
@@ -484,4 +484,57 @@ async fn a_lost_lease_stops_every_match_here_without_a_write() {
         "the stopped actor left the hub"
     );
     assert_eq!(n.stored_events(&id).await, before);
+}
+
+#[tokio::test]
+async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_claim_once() {
+    let Some(n) = nodes("inbox: lease and take-over turns").await else {
+        return;
+    };
+    let (id, _, _) = n.create().await;
+    let mut watcher_in = watch_locally(&n, &id).await;
+    n.lease_lost.send_replace(true);
+    assert_eq!(close_code(&mut watcher_in).await, Some(1012));
+
+    let lease_refusal = Refusal::new(
+        ErrorCode::StorageUnavailable,
+        "this server lost its database lease; try again",
+    );
+    let setup = Setup {
+        time_control: None,
+        public: false,
+        rematch_of: None,
+        start_fen: None,
+    };
+    let created = n
+        .hub
+        .create_match(setup, &[(Side::White, Player::person("carol"))], false)
+        .await;
+    assert_eq!(created.err(), Some(lease_refusal.clone()));
+    let (_running, stop) = shutdown::channel();
+    let bus = Bus::connect(&n.redis.url(), n.a.clone(), stop)
+        .await
+        .unwrap();
+    let claim = claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id).await;
+    assert_eq!(claim.err(), Some(lease_refusal));
+
+    // The lease is back: the inbox, the directory and the sweeper may all try at once.
+    n.lease_lost.send_replace(false);
+    let (first, second) = tokio::join!(
+        claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id),
+        claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id),
+    );
+    for claim in [first, second] {
+        assert!(matches!(claim, Ok(Claim::Started(_))), "{claim:?}");
+    }
+    let owner = n
+        .coordination
+        .match_owner(id.clone())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(owner.epoch, 2, "claimed once, from epoch 1");
+    assert_eq!(owner.owner.as_ref(), Some(&n.a));
+    // And the match runs under it: a watcher is answered.
+    watch_locally(&n, &id).await;
 }
