@@ -48,6 +48,8 @@ struct Inner {
     /// This node's part in a cluster, once it joined one ([`Hub::join_cluster`]); never set
     /// on a single node.
     cluster: OnceLock<Arc<dyn Owning>>,
+    /// Take-overs in progress on this node, one turn per match ([`Hub::take_over_turn`]).
+    taking_over: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// Where this hub's actors register themselves and find other matches, once a cluster's
     /// directory wraps the hub ([`Hub::use_directory`]); the hub itself otherwise. Weak: the
     /// directory holds the hub.
@@ -81,6 +83,7 @@ impl Hub {
             tasks,
             index: Mutex::new(Index::default()),
             cluster: OnceLock::new(),
+            taking_over: Mutex::default(),
             directory: OnceLock::new(),
         }))
     }
@@ -91,6 +94,43 @@ impl Hub {
     pub fn join_cluster(&self, owning: Arc<dyn Owning>) {
         if self.0.cluster.set(owning).is_err() {
             tracing::warn!("the hub joined a cluster twice; the first one stays");
+        }
+    }
+
+    /// Whether this node may create or claim matches: always on a single node; in a cluster
+    /// while it holds its lease.
+    pub fn holds_lease(&self) -> bool {
+        self.0
+            .cluster
+            .get()
+            .is_none_or(|cluster| cluster.holds_lease())
+    }
+
+    /// The refusal of a creation or a claim while this node does not hold its lease.
+    pub fn lease_refusal() -> Refusal {
+        Refusal::new(
+            ErrorCode::StorageUnavailable,
+            "this server lost its database lease; try again",
+        )
+    }
+
+    /// Waits for this node's turn to take match `id` over and holds it until the turn is
+    /// dropped. Two take-overs of one match on one node would fence each other (a claim
+    /// raises the epoch even over this node's own running actor), so they go one at a time
+    /// and the second finds the match running.
+    pub async fn take_over_turn(&self, id: &str) -> TakeOverTurn {
+        let turn = self
+            .0
+            .taking_over
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entry(id.to_owned())
+            .or_default()
+            .clone();
+        TakeOverTurn {
+            guard: Some(turn.lock_owned().await),
+            hub: self.clone(),
+            id: id.to_owned(),
         }
     }
 
@@ -121,7 +161,9 @@ impl Hub {
     /// Starts stored match `stored`, which this node has just claimed under `epoch`, from its
     /// events (the same replay as recovery). A match already running here is left as it is.
     pub fn adopt(&self, stored: &StoredMatch, epoch: u64) -> Result<MatchHandle, Refusal> {
-        if let Some(handle) = self.running(&stored.id) {
+        if let Some(handle) = self.running(&stored.id)
+            && !handle.is_stopped()
+        {
             return Ok(handle);
         }
         self.check_room()?;
@@ -165,6 +207,9 @@ impl Hub {
         arrivals_follow: bool,
     ) -> Result<Created, Refusal> {
         self.check_room()?;
+        if !self.holds_lease() {
+            return Err(Self::lease_refusal());
+        }
         let id = random_string(ID_ALPHABET, 10);
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
@@ -292,8 +337,12 @@ impl Hub {
                 Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
             })?;
         let mut dir = self.index();
-        if let Some(entry) = dir.matches.get(&state.id) {
-            return Ok(entry.handle.clone());
+        match dir.matches.get(&state.id) {
+            Some(entry) if !entry.handle.is_stopped() => return Ok(entry.handle.clone()),
+            // An actor that stopped (its match moved away, and is now claimed back) gives
+            // way to the new one.
+            Some(_) => dir.remove(&state.id),
+            None => {}
         }
         let id = state.id.clone();
         let invite = state.invite.clone();
@@ -320,23 +369,35 @@ impl Hub {
             dir.tokens.insert(token.clone(), id.clone());
         }
         dir.matches.insert(
-            id,
+            id.clone(),
             Entry {
                 handle: handle.clone(),
                 invite,
                 tokens,
-                summary: summary.clone(),
+                summary,
                 public,
                 creator: None,
             },
         );
         drop(dir);
-        // A directory wrapping the hub (a cluster's) lists the new line too: the actor only
-        // reports changes.
-        if let Some(wrapper) = self.0.directory.get().and_then(Weak::upgrade) {
-            wrapper.update_summary(summary, public);
-        }
+        self.announce(&id);
         Ok(handle)
+    }
+
+    /// Tells a directory that wraps the hub (a cluster's, which shares the lobby) about the
+    /// lobby line of match `id`, newly started here: the actor only tells it of changes.
+    fn announce(&self, id: &str) {
+        let Some(directory) = self.0.directory.get().and_then(Weak::upgrade) else {
+            return;
+        };
+        let line = self
+            .index()
+            .matches
+            .get(id)
+            .map(|entry| (entry.summary.clone(), entry.public));
+        if let Some((summary, public)) = line {
+            directory.update_summary(summary, public);
+        }
     }
 
     /// Starts every unfinished match read back from storage. Returns how many resumed.
@@ -471,6 +532,32 @@ impl Directory for Hub {
         players: Vec<(Side, Player)>,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
         Box::pin(async move { self.create_match(setup, &players, true).await })
+    }
+}
+
+/// One take-over's turn of a match on this node ([`Hub::take_over_turn`]).
+pub struct TakeOverTurn {
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    hub: Hub,
+    id: String,
+}
+
+impl Drop for TakeOverTurn {
+    fn drop(&mut self) {
+        self.guard.take();
+        let mut turns = self
+            .hub
+            .0
+            .taking_over
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Nobody else waits for this match's turn: forget it.
+        if turns
+            .get(&self.id)
+            .is_some_and(|turn| Arc::strong_count(turn) == 1)
+        {
+            turns.remove(&self.id);
+        }
     }
 }
 

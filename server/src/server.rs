@@ -9,6 +9,7 @@ use tokio::net::TcpListener;
 use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
+use crate::cluster::node::Node;
 use crate::config::Config;
 use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
@@ -91,6 +92,14 @@ pub async fn serve(
         .await
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
+    let node = match &cluster {
+        Some(cluster) => Some(
+            Node::connect(cluster, &storage, &shutdown)
+                .await
+                .map_err(std::io::Error::other)?,
+        ),
+        None => None,
+    };
     let settings = Settings {
         grace: config.grace,
         first_move_timeout: config.first_move_timeout,
@@ -105,30 +114,22 @@ pub async fn serve(
     }
     let channels_config =
         ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause);
-    let (directory, channels): (Arc<dyn Directory>, Channels) = match &cluster {
-        Some(cluster) => {
-            let joined = crate::cluster::node::join(cluster, &storage, &hub, &shutdown, &tasks)
+    let channels = match &node {
+        // The TV channels follow their owners and are claimed when nobody alive owns them.
+        Some(node) => {
+            crate::cluster::channels::start(channels_config, &storage, node, &shutdown, &tasks)
                 .await
-                .map_err(std::io::Error::other)?;
-            let channels = crate::cluster::channels::start(
-                channels_config,
-                &storage,
-                &joined,
-                cluster.lease,
-                &shutdown,
-                &tasks,
-            )
-            .await
-            .map_err(std::io::Error::other)?;
+        }
+        None => Channels::start(channels_config, &storage, shutdown.clone(), &tasks).await,
+    }
+    .map_err(std::io::Error::other)?;
+    let directory: Arc<dyn Directory> = match &node {
+        Some(node) => {
+            let joined = node.join(&hub, &shutdown, &tasks).await;
             tokio::spawn(fire_on(joined.stop, stop));
-            (joined.directory, channels)
+            joined.directory
         }
-        None => {
-            let channels = Channels::start(channels_config, &storage, shutdown.clone(), &tasks)
-                .await
-                .map_err(std::io::Error::other)?;
-            (Arc::new(hub.clone()), channels)
-        }
+        None => Arc::new(hub.clone()),
     };
     let app = App {
         limit: ConnectionLimit::new(ConnectionSettings {

@@ -28,7 +28,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
-use super::node::Joined;
+use super::node::Node;
 use crate::address::ClientAddr;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
@@ -640,22 +640,18 @@ impl Upstream for ChannelUpstream {
 pub async fn start(
     config: ChannelsConfig,
     storage: &Storage,
-    joined: &Joined,
-    lease_ttl: Duration,
+    node: &Node,
     shutdown: &Shutdown,
     tasks: &Tasks,
 ) -> Result<Channels, StorageError> {
-    let coordination = storage
-        .coordination()
-        .ok_or_else(|| StorageError::Database("cluster mode needs PostgreSQL".into()))?;
-    let tv = ClusterChannels::new(joined.bus.clone(), coordination, lease_ttl);
+    let tv = ClusterChannels::new(node.bus.clone(), node.coordination.clone(), node.ttl);
     let channels = Channels::start_following(config, storage, shutdown.clone(), tasks, &|name| {
         tv.upstream(name)
     })
     .await?;
     tv.run(
         channels.registry().clone(),
-        joined.lease.lost(),
+        node.lease.lost(),
         shutdown.clone(),
     )
     .await;

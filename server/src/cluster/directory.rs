@@ -41,12 +41,12 @@ const ASKER_MAILBOX: usize = 8192;
 pub struct ClusterDirectory {
     /// The matches this node runs.
     hub: Hub,
-    /// The lobby lines of every live node.
-    lobby: SharedLobby,
     me: NodeRef,
     bus: Bus,
     lease: Lease,
     coordination: Arc<dyn Coordination>,
+    /// Seeks and live matches of every node.
+    lobby: SharedLobby,
     /// The proxies of matches other nodes own, by match id.
     proxies: Mutex<HashMap<String, ProxyEntry>>,
     /// Tells a stopping proxy's entry from a newer one of the same match.
@@ -73,24 +73,18 @@ impl ClusterDirectory {
         bus: Bus,
         lease: Lease,
         coordination: Arc<dyn Coordination>,
+        lobby: SharedLobby,
         shutdown: Shutdown,
         tasks: Tasks,
     ) -> Arc<ClusterDirectory> {
         let me = lease.me();
-        let live = lease.clone();
-        let lobby = SharedLobby::start(
-            bus.clone(),
-            Arc::new(move || live.live_nodes()),
-            shutdown.clone(),
-        )
-        .await;
         let directory = Arc::new_cyclic(|this| ClusterDirectory {
             hub,
-            lobby,
             me: me.clone(),
             bus: bus.clone(),
             lease,
             coordination,
+            lobby,
             proxies: Mutex::default(),
             generations: AtomicU64::new(0),
             taking_over: tokio::sync::Mutex::new(()),
@@ -424,10 +418,10 @@ impl Directory for ClusterDirectory {
     }
 
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        self.lobby.remove(id);
         // The hub forgets the stopped actor and closes its connections (1012): they come
         // back, and find the match wherever it is now.
         self.hub.moved(id, followers);
-        self.lobby.remove(id);
     }
 
     fn is_public(&self, id: &str) -> bool {
@@ -452,8 +446,8 @@ impl Directory for ClusterDirectory {
     }
 
     fn remove(&self, id: &str) {
-        self.hub.remove(id);
         self.lobby.remove(id);
+        self.hub.remove(id);
     }
 
     fn create_rematch(

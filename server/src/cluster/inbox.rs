@@ -83,7 +83,10 @@ pub enum Claim {
 
 /// Claims match `id` for this node if it may (nobody alive owns it, or this node does) and
 /// starts it from its stored events under the new epoch, then tells every node that owns it
-/// now. The one way a node takes a match over: the inbox, the directory and the sweeper call it.
+/// now. The one way a node takes a match over: the inbox, the directory and the sweeper call
+/// it. One at a time per match on this node, and a match already running here is simply
+/// returned: a second claim would fence the first. A node that does not hold its lease
+/// claims nothing.
 pub async fn claim_and_start(
     coordination: &dyn Coordination,
     hub: &Hub,
@@ -91,6 +94,15 @@ pub async fn claim_and_start(
     id: &str,
 ) -> Result<Claim, Refusal> {
     let me = bus.node();
+    let _turn = hub.take_over_turn(id).await;
+    if let Some(handle) = hub.running(id)
+        && !handle.is_stopped()
+    {
+        return Ok(Claim::Started(handle));
+    }
+    if !hub.holds_lease() {
+        return Err(Hub::lease_refusal());
+    }
     let unavailable = |err| Refusal::storage(&err, "the match could not be reached");
     let Some(owner) = coordination
         .match_owner(id.to_owned())

@@ -15,6 +15,7 @@ use boardcast_protocol::Encoding;
 use tokio::sync::watch;
 
 use super::bus::{Bus, names};
+use super::lease::Lease;
 use super::wire::{MatchRelay, ToAsker};
 use crate::fanout::Mirror;
 use crate::matches::{Ownership, Owning};
@@ -126,20 +127,48 @@ pub fn relay_mirror(bus: Bus, match_id: &str, epoch: u64) -> Mirror {
 
 /// This node as the owner of matches: the creator of new ones, and the relay and lease
 /// every match it runs carries.
-#[derive(Debug)]
 pub struct BusOwning {
     bus: Bus,
     me: NodeRef,
     lease_lost: watch::Receiver<bool>,
+    /// Whether the lease is held right now (more precise than `lease_lost`, which a timer
+    /// sets).
+    held: Box<dyn Fn() -> bool + Send + Sync>,
+}
+
+impl std::fmt::Debug for BusOwning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BusOwning")
+            .field("me", &self.me)
+            .finish_non_exhaustive()
+    }
 }
 
 impl BusOwning {
+    /// This node owning matches under `lease`.
+    pub fn for_lease(bus: Bus, lease: &Lease) -> Arc<BusOwning> {
+        let lease = lease.clone();
+        let lost = lease.lost();
+        Self::build(bus, lost, Box::new(move || lease.is_held()))
+    }
+
+    /// This node owning matches while `lease_lost` is false (tests, without a lease task).
     pub fn new(bus: Bus, lease_lost: watch::Receiver<bool>) -> Arc<BusOwning> {
+        let lost = lease_lost.clone();
+        Self::build(bus, lease_lost, Box::new(move || !*lost.borrow()))
+    }
+
+    fn build(
+        bus: Bus,
+        lease_lost: watch::Receiver<bool>,
+        held: Box<dyn Fn() -> bool + Send + Sync>,
+    ) -> Arc<BusOwning> {
         let me = bus.node().clone();
         Arc::new(BusOwning {
             bus,
             me,
             lease_lost,
+            held,
         })
     }
 }
@@ -155,5 +184,9 @@ impl Owning for BusOwning {
             mirror: Some(relay_mirror(self.bus.clone(), match_id, epoch)),
             lease_lost: Some(self.lease_lost.clone()),
         }
+    }
+
+    fn holds_lease(&self) -> bool {
+        (self.held)()
     }
 }

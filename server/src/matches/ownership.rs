@@ -49,4 +49,9 @@ pub trait Owning: Send + Sync + 'static {
 
     /// The ownership of match `match_id`, owned by this node under `epoch`.
     fn ownership(&self, match_id: &str, epoch: u64) -> Ownership;
+
+    /// Whether this node holds its lease now. A node that does not may neither create nor
+    /// claim a match: it would stop it at once, and while its lease is not yet over in the
+    /// database nobody else would take the match.
+    fn holds_lease(&self) -> bool;
 }

@@ -26,7 +26,7 @@ const LONG: u64 = 600_000;
 
 /// Node `a` owning matches, with its inbox running, and the bus of an asking node `b`.
 struct Nodes {
-    _redis: Redis,
+    redis: Redis,
     coordination: Arc<dyn Coordination>,
     hub: Hub,
     a: NodeRef,
@@ -37,7 +37,7 @@ struct Nodes {
     /// (as a proxy hears them).
     heard: mpsc::Receiver<BusEvent>,
     b_bus: Bus,
-    _lease_lost: watch::Sender<bool>,
+    lease_lost: watch::Sender<bool>,
     _trigger: Trigger,
 }
 
@@ -86,7 +86,7 @@ async fn nodes(test: &str) -> Option<Nodes> {
     b_bus.route("bc:match:*", tx);
     b_bus.subscribe(&names::node_replies(&b)).await;
     Some(Nodes {
-        _redis: redis,
+        redis,
         coordination,
         hub,
         a,
@@ -94,7 +94,7 @@ async fn nodes(test: &str) -> Option<Nodes> {
         live,
         heard,
         b_bus,
-        _lease_lost: lease_lost,
+        lease_lost,
         _trigger: trigger,
     })
 }
@@ -220,6 +220,47 @@ impl Nodes {
     }
 }
 
+/// A local watcher of match `id` on `a`, once it is followed (acknowledged).
+async fn watch_locally(n: &Nodes, id: &str) -> crate::outbox::Inbox {
+    let (watcher, mut watcher_in) = crate::outbox::outbox(next_conn_id(), Encoding::Json, 64);
+    n.hub
+        .running(id)
+        .unwrap()
+        .try_send(Command::Watch {
+            outbox: watcher,
+            id: 1,
+            since_v: None,
+        })
+        .unwrap();
+    let first = tokio::time::timeout(WAIT, watcher_in.rx.recv())
+        .await
+        .expect("an answer in time");
+    let Some(Message::Text(text)) = first else {
+        panic!("expected a text frame, got {first:?}");
+    };
+    let answer = Encoding::Json
+        .decode_server(FrameRef::Text(text.as_bytes()))
+        .unwrap();
+    assert!(matches!(answer, ServerMessage::Ack(_)), "{answer:?}");
+    watcher_in
+}
+
+/// The close code the connection behind `inbox` is sent.
+async fn close_code(inbox: &mut crate::outbox::Inbox) -> Option<u16> {
+    let frame = tokio::time::timeout(WAIT, async {
+        loop {
+            match inbox.rx.recv().await {
+                Some(Message::Close(frame)) => return frame,
+                Some(_) => {}
+                None => panic!("closed without a close frame"),
+            }
+        }
+    })
+    .await
+    .expect("a close frame");
+    frame.map(|f| f.code)
+}
+
 fn opening() -> Action {
     Action::Move(vec![32, 28])
 }
@@ -303,15 +344,8 @@ async fn a_fenced_commit_stops_the_match_and_changes_nothing() {
     };
     let (id, white, _) = n.create().await;
     // A local watcher on `a`, to see what becomes of this node's followers.
-    let (watcher, mut watcher_in) = crate::outbox::outbox(next_conn_id(), Encoding::Json, 64);
+    let mut watcher_in = watch_locally(&n, &id).await;
     let handle = n.hub.running(&id).unwrap();
-    handle
-        .try_send(Command::Watch {
-            outbox: watcher,
-            id: 1,
-            since_v: None,
-        })
-        .unwrap();
     // `a` pauses past its lease and node `c` takes the match over.
     assert!(n.coordination.renew_node(n.a.clone(), 0).await.unwrap());
     let c = n
@@ -367,18 +401,7 @@ async fn a_fenced_commit_stops_the_match_and_changes_nothing() {
     })
     .await
     .expect("the actor stops");
-    let close = tokio::time::timeout(WAIT, async {
-        loop {
-            match watcher_in.rx.recv().await {
-                Some(Message::Close(frame)) => return frame,
-                Some(_) => {}
-                None => panic!("closed without a close frame"),
-            }
-        }
-    })
-    .await
-    .expect("a close frame");
-    assert_eq!(close.map(|f| f.code), Some(1012));
+    assert_eq!(close_code(&mut watcher_in).await, Some(1012));
     // The next command finds the match owned by a live `c`: the asker is sent there.
     n.ask(
         &id,
@@ -442,4 +465,76 @@ async fn a_node_that_leaves_takes_its_seat_holders_with_it() {
         unreachable!()
     };
     assert_eq!(*side, Side::White);
+}
+
+#[tokio::test]
+async fn a_lost_lease_stops_every_match_here_without_a_write() {
+    let Some(n) = nodes("inbox: lease lost").await else {
+        return;
+    };
+    let (id, _, _) = n.create().await;
+    let mut watcher_in = watch_locally(&n, &id).await;
+    let handle = n.hub.running(&id).unwrap();
+    let before = n.stored_events(&id).await;
+    n.lease_lost.send_replace(true);
+    assert_eq!(close_code(&mut watcher_in).await, Some(1012));
+    assert!(handle.is_stopped());
+    assert!(
+        n.hub.running(&id).is_none(),
+        "the stopped actor left the hub"
+    );
+    assert_eq!(n.stored_events(&id).await, before);
+}
+
+#[tokio::test]
+async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_claim_once() {
+    let Some(n) = nodes("inbox: lease and take-over turns").await else {
+        return;
+    };
+    let (id, _, _) = n.create().await;
+    let mut watcher_in = watch_locally(&n, &id).await;
+    n.lease_lost.send_replace(true);
+    assert_eq!(close_code(&mut watcher_in).await, Some(1012));
+
+    let lease_refusal = Refusal::new(
+        ErrorCode::StorageUnavailable,
+        "this server lost its database lease; try again",
+    );
+    let setup = Setup {
+        time_control: None,
+        public: false,
+        rematch_of: None,
+        start_fen: None,
+    };
+    let created = n
+        .hub
+        .create_match(setup, &[(Side::White, Player::person("carol"))], false)
+        .await;
+    assert_eq!(created.err(), Some(lease_refusal.clone()));
+    let (_running, stop) = shutdown::channel();
+    let bus = Bus::connect(&n.redis.url(), n.a.clone(), stop)
+        .await
+        .unwrap();
+    let claim = claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id).await;
+    assert_eq!(claim.err(), Some(lease_refusal));
+
+    // The lease is back: the inbox, the directory and the sweeper may all try at once.
+    n.lease_lost.send_replace(false);
+    let (first, second) = tokio::join!(
+        claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id),
+        claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id),
+    );
+    for claim in [first, second] {
+        assert!(matches!(claim, Ok(Claim::Started(_))), "{claim:?}");
+    }
+    let owner = n
+        .coordination
+        .match_owner(id.clone())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(owner.epoch, 2, "claimed once, from epoch 1");
+    assert_eq!(owner.owner.as_ref(), Some(&n.a));
+    // And the match runs under it: a watcher is answered.
+    watch_locally(&n, &id).await;
 }
