@@ -275,10 +275,12 @@ impl ClusterChannels {
                 None
             }
         });
-        // What was due more than a lease ago the old owner surely sent; what is younger
-        // goes out again (watchers drop versions they have) or for the first time.
+        // The old owner sent what was due before it died, and it died at most about a lease
+        // before its lease ran out, which was before now: what fell due in the last two leases
+        // goes out again (every node drops the versions it has) or for the first time, so no
+        // watcher misses an event.
         let shown_until = Instant::now()
-            .checked_sub(self.0.ttl)
+            .checked_sub(self.0.ttl * 2)
             .unwrap_or_else(Instant::now);
         let clock = registry.clock();
         let resume = saved
