@@ -55,6 +55,8 @@ pub enum ChannelRelay {
         v: u64,
         message: Vec<u8>,
     },
+    /// How many watch the channel on all nodes together.
+    Crowd { epoch: u64, watchers: u32 },
 }
 
 /// Between a channel's owner and a node following it (`bc:node:{node}:{incarnation}:c`): one
@@ -85,6 +87,12 @@ pub enum ChannelTraffic {
     SnapshotPlease { channel: String, from: NodeRef },
     /// To a follower: the channel now (a postcard `ChannelSnapshot`).
     Snapshot { channel: String, snapshot: Vec<u8> },
+    /// To the owner: node `from` has `watchers` watchers of `channel`.
+    Crowd {
+        channel: String,
+        from: NodeRef,
+        watchers: u32,
+    },
 }
 
 /// This node's part in the TV channels of the cluster; cheap to clone.
@@ -370,8 +378,11 @@ impl ClusterChannels {
 
     /// An event the owner of channel `name` published.
     fn relayed(&self, name: &str, payload: &[u8]) {
-        let Ok(ChannelRelay::Event { epoch, message, .. }) = postcard::from_bytes(payload) else {
+        let Ok(relay) = postcard::from_bytes::<ChannelRelay>(payload) else {
             return tracing::warn!(channel = name, "undecodable channel relay");
+        };
+        let epoch = match &relay {
+            ChannelRelay::Event { epoch, .. } | ChannelRelay::Crowd { epoch, .. } => *epoch,
         };
         {
             let mut seats = lock(&self.0.seats);
@@ -389,6 +400,15 @@ impl ClusterChannels {
             }
             seat.epoch_heard = epoch;
         }
+        let message = match relay {
+            ChannelRelay::Event { message, .. } => message,
+            ChannelRelay::Crowd { watchers, .. } => {
+                if let Some(handle) = self.handle(name) {
+                    handle.crowd_total(watchers);
+                }
+                return;
+            }
+        };
         let Ok(ServerMessage::ChannelEvent(event)) = postcard::from_bytes(&message) else {
             return tracing::warn!(channel = name, "a relay that is not a channel event");
         };
@@ -456,6 +476,15 @@ impl ClusterChannels {
                         send_to(&bus, &from, &ChannelTraffic::Snapshot { channel, snapshot });
                     }
                 });
+            }
+            ChannelTraffic::Crowd {
+                channel,
+                from,
+                watchers,
+            } => {
+                if let Some(handle) = self.handle(&channel).filter(|_| self.owns(&channel)) {
+                    handle.crowd_elsewhere(from.to_string(), watchers);
+                }
             }
             ChannelTraffic::Snapshot { channel, snapshot } => {
                 let snapshot: Result<ChannelSnapshot, _> = postcard::from_bytes(&snapshot);
@@ -557,10 +586,22 @@ impl Downstream for Relay {
             v,
             message,
         };
-        let payload = postcard::to_allocvec(&relay).expect("relays encode");
+        self.publish(&relay);
+    }
+
+    fn crowd(&self, watchers: u32) {
+        let epoch = self.epoch;
+        self.publish(&ChannelRelay::Crowd { epoch, watchers });
+    }
+}
+
+impl Relay {
+    fn publish(&self, relay: &ChannelRelay) {
+        let payload = postcard::to_allocvec(relay).expect("relays encode");
         if let Err(err) = self.bus.publish(&self.channel, payload) {
-            // Followers notice the gap at the next event and ask for a snapshot.
-            tracing::warn!(channel = %self.channel, %err, "channel event not relayed");
+            // Followers step over a lost event (the game is deterministic); a lost count is
+            // corrected by the next.
+            tracing::warn!(channel = %self.channel, %err, "channel relay not published");
         }
     }
 }
@@ -615,6 +656,24 @@ impl Upstream for ChannelUpstream {
                 let _ = done.send(Err(moved(&channel)));
             }
         });
+    }
+
+    fn crowd(&self, watchers: u32) {
+        let Some(shared) = self.shared.upgrade() else {
+            return;
+        };
+        let owner = lock(&shared.seats)
+            .get(&self.channel)
+            .filter(|seat| seat.mine.is_none())
+            .and_then(|seat| seat.owner.clone());
+        if let Some(owner) = owner {
+            let traffic = ChannelTraffic::Crowd {
+                channel: self.channel.clone(),
+                from: shared.bus.node().clone(),
+                watchers,
+            };
+            send_to(&shared.bus, &owner, &traffic);
+        }
     }
 
     fn resync(&self) {
