@@ -7,7 +7,7 @@
 //! through that seam, so a cluster directory can take its place.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
 use rand::Rng;
@@ -50,6 +50,10 @@ struct Inner {
     cluster: OnceLock<Arc<dyn Owning>>,
     /// Take-overs in progress on this node, one turn per match ([`Hub::take_over_turn`]).
     taking_over: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Where this hub's actors register themselves and find other matches, once a cluster's
+    /// directory wraps the hub ([`Hub::use_directory`]); the hub itself otherwise. Weak: the
+    /// directory holds the hub.
+    directory: OnceLock<Weak<dyn Directory>>,
 }
 
 /// The maps behind the lookups, under one lock so they always agree.
@@ -80,6 +84,7 @@ impl Hub {
             index: Mutex::new(Index::default()),
             cluster: OnceLock::new(),
             taking_over: Mutex::default(),
+            directory: OnceLock::new(),
         }))
     }
 
@@ -126,6 +131,22 @@ impl Hub {
             guard: Some(turn.lock_owned().await),
             hub: self.clone(),
             id: id.to_owned(),
+        }
+    }
+
+    /// Makes `directory` (which wraps this hub) the directory of every actor started from now
+    /// on: their lobby lines, tokens and hand-overs go through it. Called once, before any
+    /// match starts.
+    pub fn use_directory(&self, directory: Weak<dyn Directory>) {
+        if self.0.directory.set(directory).is_err() {
+            tracing::warn!("the hub was given a directory twice; the first one stays");
+        }
+    }
+
+    fn actor_directory(&self) -> Arc<dyn Directory> {
+        match self.0.directory.get().and_then(Weak::upgrade) {
+            Some(directory) => directory,
+            None => Arc::new(self.clone()),
         }
     }
 
@@ -230,6 +251,15 @@ impl Hub {
         Ok((handle, id, tokens))
     }
 
+    /// The match in memory in which `token` holds a seat.
+    pub fn running_by_token(&self, token: &str) -> Option<MatchHandle> {
+        let dir = self.index();
+        dir.tokens
+            .get(token)
+            .and_then(|id| dir.matches.get(id))
+            .map(|e| e.handle.clone())
+    }
+
     /// Matches opened from `creator` that still wait for an opponent.
     pub fn open_seeks_of(&self, creator: ClientAddr) -> usize {
         self.index()
@@ -327,7 +357,7 @@ impl Hub {
             state,
             records,
             awaiting_players,
-            Arc::new(self.clone()),
+            self.actor_directory(),
             self.0.storage.clone(),
             self.0.settings,
             ownership,
@@ -417,14 +447,7 @@ impl Directory for Hub {
 
     fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
         Box::pin(async move {
-            let running = {
-                let dir = self.index();
-                dir.tokens
-                    .get(token)
-                    .and_then(|id| dir.matches.get(id))
-                    .map(|e| e.handle.clone())
-            };
-            match running {
+            match self.running_by_token(token) {
                 Some(handle) => Ok(Some(handle)),
                 None => self.load_finished(MatchKey::Token(token.to_owned())).await,
             }
@@ -560,7 +583,7 @@ pub enum RebuildError {
 }
 
 /// Replays a stored match into its state; every event must apply.
-fn rebuild(
+pub(crate) fn rebuild(
     m: &StoredMatch,
     now: std::time::Instant,
 ) -> Result<(MatchState, Vec<Record>), RebuildError> {

@@ -59,6 +59,10 @@ pub async fn serve(
     config: Config,
     shutdown: Shutdown,
 ) -> std::io::Result<()> {
+    let cluster = config.cluster().map_err(std::io::Error::other)?;
+    // A node of a cluster also stops when another run of its node id takes its lease: one
+    // signal below this point, fired by either.
+    let (stop, shutdown) = follow(shutdown);
     let metrics_listener = match config.metrics_listen {
         Some(addr) => Some(TcpListener::bind(addr).await.inspect_err(|err| {
             tracing::error!(%addr, %err, "cannot listen for /metrics");
@@ -73,7 +77,6 @@ pub async fn serve(
         }
         _ => None,
     };
-    let cluster = config.cluster().map_err(std::io::Error::other)?;
     if let Some(cluster) = &cluster {
         tracing::info!(
             node = %cluster.node_id,
@@ -82,7 +85,9 @@ pub async fn serve(
             "cluster mode"
         );
     }
-    let (storage, recovered) = Storage::open_database(&config.database())
+    // A node of a cluster recovers nothing here: it starts only the matches it claims.
+    let node_id = cluster.as_ref().map(|cluster| cluster.node_id.as_str());
+    let (storage, recovered) = Storage::open_database_as(&config.database(), node_id)
         .await
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
@@ -106,7 +111,16 @@ pub async fn serve(
     )
     .await
     .map_err(std::io::Error::other)?;
-    let directory: Arc<dyn Directory> = Arc::new(hub.clone());
+    let directory: Arc<dyn Directory> = match &cluster {
+        Some(cluster) => {
+            let joined = crate::cluster::node::join(cluster, &storage, &hub, &shutdown, &tasks)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(fire_on(joined.stop, stop));
+            joined.directory
+        }
+        None => Arc::new(hub.clone()),
+    };
     let app = App {
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
@@ -149,4 +163,19 @@ pub async fn serve(
     all_done.wait(&tasks).await;
     storage.close().await;
     Ok(())
+}
+
+/// A shutdown signal of its own that fires when `outer` fires, and whose trigger can fire it
+/// earlier.
+fn follow(outer: Shutdown) -> (Arc<Trigger>, Shutdown) {
+    let (trigger, shutdown) = shutdown::channel();
+    let trigger = Arc::new(trigger);
+    tokio::spawn(fire_on(outer, trigger.clone()));
+    (trigger, shutdown)
+}
+
+/// Fires `trigger` once `signal` has fired.
+async fn fire_on(mut signal: Shutdown, trigger: Arc<Trigger>) {
+    signal.recv().await;
+    trigger.fire();
 }

@@ -63,7 +63,7 @@ pub enum Command {
 
 impl Command {
     /// Where the answer to this command goes, if it expects one.
-    pub(super) fn asker(&self) -> Option<(&Outbox, u64)> {
+    pub(crate) fn asker(&self) -> Option<(&Outbox, u64)> {
         match self {
             Command::Watch { outbox, id, .. }
             | Command::Unwatch { outbox, id }
@@ -84,7 +84,7 @@ pub struct MatchHandle {
 
 impl MatchHandle {
     /// A new match's handle and the mailbox its actor reads.
-    pub(super) fn channel(shutdown: Shutdown) -> (MatchHandle, mpsc::Receiver<Command>) {
+    pub(crate) fn channel(shutdown: Shutdown) -> (MatchHandle, mpsc::Receiver<Command>) {
         let (tx, rx) = mpsc::channel(MAILBOX);
         (MatchHandle { tx, shutdown }, rx)
     }
