@@ -159,6 +159,12 @@ impl<R: Role> Fanout<R> {
         shared
     }
 
+    /// Forgets the replay buffer: the next event does not follow the last one (versions were
+    /// skipped), and the buffer must stay gap-free.
+    pub fn forget_history(&mut self) {
+        self.recent.clear();
+    }
+
     /// Records event `v` for replay and sends it to every follower. Returns how many
     /// followers were dropped because they could not take it.
     pub fn publish(&mut self, v: u64, message: ServerMessage) -> usize {

@@ -369,7 +369,7 @@ impl Hub {
             dir.tokens.insert(token.clone(), id.clone());
         }
         dir.matches.insert(
-            id,
+            id.clone(),
             Entry {
                 handle: handle.clone(),
                 invite,
@@ -379,7 +379,25 @@ impl Hub {
                 creator: None,
             },
         );
+        drop(dir);
+        self.announce(&id);
         Ok(handle)
+    }
+
+    /// Tells a directory that wraps the hub (a cluster's, which shares the lobby) about the
+    /// lobby line of match `id`, newly started here: the actor only tells it of changes.
+    fn announce(&self, id: &str) {
+        let Some(directory) = self.0.directory.get().and_then(Weak::upgrade) else {
+            return;
+        };
+        let line = self
+            .index()
+            .matches
+            .get(id)
+            .map(|entry| (entry.summary.clone(), entry.public));
+        if let Some((summary, public)) = line {
+            directory.update_summary(summary, public);
+        }
     }
 
     /// Starts every unfinished match read back from storage. Returns how many resumed.

@@ -9,6 +9,7 @@ use tokio::net::TcpListener;
 use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
+use crate::cluster::node::Node;
 use crate::config::Config;
 use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
@@ -91,6 +92,14 @@ pub async fn serve(
         .await
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
+    let node = match &cluster {
+        Some(cluster) => Some(
+            Node::connect(cluster, &storage, &shutdown)
+                .await
+                .map_err(std::io::Error::other)?,
+        ),
+        None => None,
+    };
     let settings = Settings {
         grace: config.grace,
         first_move_timeout: config.first_move_timeout,
@@ -111,11 +120,9 @@ pub async fn serve(
     )
     .await
     .map_err(std::io::Error::other)?;
-    let directory: Arc<dyn Directory> = match &cluster {
-        Some(cluster) => {
-            let joined = crate::cluster::node::join(cluster, &storage, &hub, &shutdown, &tasks)
-                .await
-                .map_err(std::io::Error::other)?;
+    let directory: Arc<dyn Directory> = match &node {
+        Some(node) => {
+            let joined = node.join(&hub, &shutdown, &tasks).await;
             tokio::spawn(fire_on(joined.stop, stop));
             joined.directory
         }

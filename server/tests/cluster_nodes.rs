@@ -241,3 +241,49 @@ async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
     storage.close().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_seek_made_on_one_node_is_listed_and_joined_by_id_on_the_other() {
+    let Some((postgres, redis)) = backends("the lobby is shared") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let a = node(&url, &redis, "a").await;
+    let b = node(&url, &redis, "b").await;
+    let mut white = a.client("Wim").await;
+    let ws = white.create(None, ColorChoice::White, true).await;
+
+    let mut black = b.client("Baukje").await;
+    let listed_by = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        black.send(ClientMessage::ListLobby).await;
+        let lobby = black
+            .recv_until(|m| match m {
+                ServerMessage::Lobby(lobby) => Some(lobby.clone()),
+                _ => None,
+            })
+            .await;
+        if lobby.seeks.iter().any(|seek| seek.match_id == ws.match_id) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < listed_by,
+            "the seek is not listed on b: {lobby:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let join = black
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(ws.match_id.clone())))
+        .await;
+    let bs = black.expect_seat(join).await;
+    assert_eq!((bs.side, &bs.match_id), (Side::Black, &ws.match_id));
+    let joined = white
+        .event_until(|e| match e {
+            MatchEvent::PlayerJoined(p) => Some(p.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!((joined.side, joined.name.as_str()), (Side::Black, "Baukje"));
+    b.stop().await;
+    a.stop().await;
+}

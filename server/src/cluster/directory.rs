@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 use super::bus::{Bus, BusEvent, names};
 use super::inbox::{Claim, claim_and_start};
 use super::lease::Lease;
+use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::wire::{MatchRelay, ToAsker, ToOwner};
 use crate::hub::{Hub, rebuild};
@@ -44,6 +45,8 @@ pub struct ClusterDirectory {
     bus: Bus,
     lease: Lease,
     coordination: Arc<dyn Coordination>,
+    /// Seeks and live matches of every node.
+    lobby: SharedLobby,
     /// The proxies of matches other nodes own, by match id.
     proxies: Mutex<HashMap<String, ProxyEntry>>,
     /// Tells a stopping proxy's entry from a newer one of the same match.
@@ -70,6 +73,7 @@ impl ClusterDirectory {
         bus: Bus,
         lease: Lease,
         coordination: Arc<dyn Coordination>,
+        lobby: SharedLobby,
         shutdown: Shutdown,
         tasks: Tasks,
     ) -> Arc<ClusterDirectory> {
@@ -80,6 +84,7 @@ impl ClusterDirectory {
             bus: bus.clone(),
             lease,
             coordination,
+            lobby,
             proxies: Mutex::default(),
             generations: AtomicU64::new(0),
             taking_over: tokio::sync::Mutex::new(()),
@@ -413,6 +418,7 @@ impl Directory for ClusterDirectory {
     }
 
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        self.lobby.remove(id);
         // The hub forgets the stopped actor and closes its connections (1012): they come
         // back, and find the match wherever it is now.
         self.hub.moved(id, followers);
@@ -427,7 +433,7 @@ impl Directory for ClusterDirectory {
     }
 
     fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
-        self.hub.lobby()
+        self.lobby.merge(self.hub.lobby())
     }
 
     fn register_token(&self, token: &str, match_id: &str) {
@@ -435,10 +441,12 @@ impl Directory for ClusterDirectory {
     }
 
     fn update_summary(&self, summary: MatchSummary, public: bool) {
+        self.lobby.update(summary.clone(), public);
         self.hub.update_summary(summary, public);
     }
 
     fn remove(&self, id: &str) {
+        self.lobby.remove(id);
         self.hub.remove(id);
     }
 

@@ -7,6 +7,7 @@
 //! Without `--redis` none of this runs.
 
 pub mod bus;
+pub mod channels;
 pub mod directory;
 pub mod inbox;
 pub mod lease;
