@@ -43,7 +43,12 @@ const BACKOFF_MAX: Duration = Duration::from_secs(2);
 const RESYNC_RETRY_EVERY: Duration = Duration::from_millis(100);
 /// How often the subscriber connection is pinged: a Redis that stopped answering (paused, or
 /// a network that dropped) is noticed within two of these.
-const PING_EVERY: Duration = Duration::from_secs(2);
+/// (Shorter in tests, so a test can see several go by.)
+const PING_EVERY: Duration = if cfg!(test) {
+    Duration::from_millis(200)
+} else {
+    Duration::from_secs(2)
+};
 /// Redis answers within this on loopback even on a loaded machine; slower means trouble.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
@@ -694,7 +699,7 @@ async fn keep_subscriptions(
             _ = tokio::time::sleep(PING_EVERY) => false,
         };
         if !changed {
-            match tokio::time::timeout(RESPONSE_TIMEOUT, sink.ping::<String>()).await {
+            match tokio::time::timeout(RESPONSE_TIMEOUT, sink.ping::<redis::Value>()).await {
                 Ok(Ok(_)) => continue,
                 Ok(Err(e)) => return e,
                 Err(_) => {

@@ -185,3 +185,27 @@ async fn unsubscribed_channels_are_no_longer_heard_and_unrouted_ones_are_counted
     assert_eq!(payload_of(next(&mut rx).await).1, b"kept");
     until(&bus, |s| s.unrouted == 1).await;
 }
+
+#[tokio::test]
+async fn a_quiet_subscriber_keeps_its_connection_through_many_pings() {
+    let Some(redis) = Redis::start_or_skip("bus quiet") else {
+        return;
+    };
+    let (_trigger, stop) = shutdown::channel();
+    let bus = Bus::connect(&redis.url(), node("a"), stop).await.unwrap();
+    let (tx, mut rx) = mpsc::channel(64);
+    bus.route("bc:match:m1", tx);
+    bus.subscribe("bc:match:m1").await;
+    // Redis answers a PING on a subscribed connection with an array, not a status: a ping
+    // that misread it would drop the connection (and every handler would resync) each time.
+    tokio::time::sleep(PING_EVERY * 5).await;
+    assert_eq!(bus.stats().reconnects, 0);
+    bus.publish("bc:match:m1", b"still here".to_vec()).unwrap();
+    assert_eq!(
+        next(&mut rx).await,
+        BusEvent::Message {
+            channel: "bc:match:m1".into(),
+            payload: b"still here".to_vec(),
+        }
+    );
+}
