@@ -28,14 +28,16 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
+use super::node::Node;
 use crate::address::ClientAddr;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
-use crate::channels::{ChannelHandle, Registry};
+use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
 use crate::outbox::{ConnId, Outbox, next_conn_id, outbox};
 use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
+use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::coordination::{Coordination, NodeRef};
+use crate::storage::{Storage, StorageError};
 
 /// The kind of the ownership rows of TV channels.
 pub const KIND: &str = "channel";
@@ -273,10 +275,12 @@ impl ClusterChannels {
                 None
             }
         });
-        // What was due more than a lease ago the old owner surely sent; what is younger
-        // goes out again (watchers drop versions they have) or for the first time.
+        // The old owner sent what was due before it died, and it died at most about a lease
+        // before its lease ran out, which was before now: what fell due in the last two leases
+        // goes out again (every node drops the versions it has) or for the first time, so no
+        // watcher misses an event.
         let shown_until = Instant::now()
-            .checked_sub(self.0.ttl)
+            .checked_sub(self.0.ttl * 2)
             .unwrap_or_else(Instant::now);
         let clock = registry.clock();
         let resume = saved
@@ -631,6 +635,29 @@ impl Upstream for ChannelUpstream {
             );
         }
     }
+}
+
+/// Starts this node's channels in a cluster: the TV channels follow their owners and are
+/// claimed when nobody alive owns them (the node's lease held), on-demand games run here.
+pub async fn start(
+    config: ChannelsConfig,
+    storage: &Storage,
+    node: &Node,
+    shutdown: &Shutdown,
+    tasks: &Tasks,
+) -> Result<Channels, StorageError> {
+    let tv = ClusterChannels::new(node.bus.clone(), node.coordination.clone(), node.ttl);
+    let channels = Channels::start_following(config, storage, shutdown.clone(), tasks, &|name| {
+        tv.upstream(name)
+    })
+    .await?;
+    tv.run(
+        channels.registry().clone(),
+        node.lease.lost(),
+        shutdown.clone(),
+    )
+    .await;
+    Ok(channels)
 }
 
 #[cfg(test)]

@@ -39,10 +39,22 @@ async fn node(
     redis: &Redis,
     interval: Duration,
 ) -> Node {
+    node_with(id, coordination, redis, interval, None).await
+}
+
+/// A node whose lease is lost when `lease_lost` says so (the real lease's otherwise).
+async fn node_with(
+    id: &str,
+    coordination: &Arc<dyn Coordination>,
+    redis: &Redis,
+    interval: Duration,
+    lease_lost: Option<watch::Receiver<bool>>,
+) -> Node {
     let (trigger, shutdown) = shutdown::channel();
     let (lease, me) = Lease::start(coordination.clone(), id.into(), TTL, shutdown.clone())
         .await
         .unwrap();
+    let lease_lost = lease_lost.unwrap_or_else(|| lease.lost());
     let bus = Bus::connect(&redis.url(), me, lease.shutdown())
         .await
         .unwrap();
@@ -59,7 +71,7 @@ async fn node(
             cluster.upstream(name)
         });
     cluster
-        .run(registry.clone(), lease.lost(), lease.shutdown())
+        .run(registry.clone(), lease_lost, lease.shutdown())
         .await;
     Node {
         cluster,
@@ -403,4 +415,51 @@ async fn two_nodes_never_hand_out_the_same_engine_game_id() {
     ids.dedup();
     assert_eq!(ids.len(), drawn, "every id once");
     assert!(ids[0] >= 1);
+}
+
+#[tokio::test]
+async fn a_node_that_loses_its_lease_stops_revealing_and_holding_it_again_goes_on_with_the_game() {
+    let Some((_db, _storage, coordination, redis)) =
+        open("channels across nodes: lease lost").await
+    else {
+        return;
+    };
+    let interval = Duration::from_millis(300);
+    let (lose, lease_lost) = watch::channel(false);
+    let a = node_with("a", &coordination, &redis, interval, Some(lease_lost)).await;
+    eventually("a owns tv1", async || a.cluster.owns("tv1")).await;
+    let (on_a, mut inbox) = watcher(1);
+    a.registry
+        .get("tv1")
+        .unwrap()
+        .watch(on_a, None, None)
+        .await
+        .unwrap();
+    let snapshot = snapshot_of(&mut inbox).await;
+    let view = snapshot.game.unwrap();
+    let mut follow = Follow {
+        moves: moves_of(&view),
+        interval,
+        start_ply: view.start_ply,
+        start: None,
+        v: snapshot.v,
+        seen: view.revealed.len(),
+    };
+    for _ in 0..2 {
+        follow.observe(next_event(&mut inbox).await);
+    }
+
+    lose.send_replace(true);
+    eventually("a gives tv1 up", async || !a.cluster.owns("tv1")).await;
+    // Nothing more is revealed here while the lease is not held.
+    let quiet = tokio::time::timeout(interval * 4, next_event(&mut inbox)).await;
+    assert!(quiet.is_err(), "revealed without a lease: {quiet:?}");
+
+    lose.send_replace(false);
+    eventually("a owns tv1 again", async || a.cluster.owns("tv1")).await;
+    // The same game, from the saved schedule: the plies due meanwhile at once, then on the
+    // beat; every version once.
+    for _ in 0..6 {
+        follow.observe(next_event(&mut inbox).await);
+    }
 }
