@@ -37,6 +37,9 @@ use crate::storage::coordination::{Coordination, NodeRef};
 const MAILBOX: usize = 4096;
 /// Commands waiting for one match being started, at most.
 const WAITING: usize = 64;
+/// Matches being claimed and started at once, at most (a burst after a node died is served
+/// a few hundred at a time; the rest are answered busy and asked again).
+const STARTING: usize = 256;
 /// How often the inbox looks for nodes that left.
 const LIVE_EVERY: Duration = Duration::from_millis(500);
 
@@ -256,6 +259,14 @@ impl Inbox {
         }
         match self.side.hub.running(&match_id) {
             Some(handle) if !handle.is_stopped() => self.deliver(&handle, &match_id, waiting),
+            _ if self.starting.len() >= STARTING => {
+                let refusal = Refusal::new(
+                    ErrorCode::Busy,
+                    "this server is taking over many matches at once; try again",
+                );
+                let outbox = self.outbox(&match_id, &waiting);
+                outbox.refuse(command_id(&waiting.command), refusal);
+            }
             _ => {
                 self.starting.insert(match_id.clone(), vec![waiting]);
                 let side = self.side.clone();

@@ -107,7 +107,7 @@ impl Node {
             ttl,
         } = self;
         // The hub owns what it creates from now on, and its actors stop when the lease is lost.
-        hub.join_cluster(BusOwning::new(bus.clone(), lease.lost()));
+        hub.join_cluster(BusOwning::for_lease(bus.clone(), lease));
         let lobby = SharedLobby::start(bus.clone(), self.live_nodes(), lease.shutdown()).await;
         let directory = ClusterDirectory::start(
             hub.clone(),

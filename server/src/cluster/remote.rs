@@ -18,6 +18,7 @@ use super::bus::{Bus, names};
 use super::lease::Lease;
 use super::wire::{MatchRelay, ToAsker};
 use crate::fanout::Mirror;
+use crate::matches::ownership::LeaseHeld;
 use crate::matches::{Ownership, Owning};
 use crate::outbox::{RemoteWay, SharedMessage};
 use crate::storage::coordination::NodeRef;
@@ -133,7 +134,7 @@ pub struct BusOwning {
     lease_lost: watch::Receiver<bool>,
     /// Whether the lease is held right now (more precise than `lease_lost`, which a timer
     /// sets).
-    held: Box<dyn Fn() -> bool + Send + Sync>,
+    held: LeaseHeld,
 }
 
 impl std::fmt::Debug for BusOwning {
@@ -149,20 +150,18 @@ impl BusOwning {
     pub fn for_lease(bus: Bus, lease: &Lease) -> Arc<BusOwning> {
         let lease = lease.clone();
         let lost = lease.lost();
-        Self::build(bus, lost, Box::new(move || lease.is_held()))
+        Self::build(bus, lost, Arc::new(move || lease.is_held()))
     }
 
     /// This node owning matches while `lease_lost` is false (tests, without a lease task).
     pub fn new(bus: Bus, lease_lost: watch::Receiver<bool>) -> Arc<BusOwning> {
         let lost = lease_lost.clone();
-        Self::build(bus, lease_lost, Box::new(move || !*lost.borrow()))
+        Self::build(bus, lease_lost, Arc::new(move || !*lost.borrow()))
     }
 
-    fn build(
-        bus: Bus,
-        lease_lost: watch::Receiver<bool>,
-        held: Box<dyn Fn() -> bool + Send + Sync>,
-    ) -> Arc<BusOwning> {
+    /// This node owning matches while `held` says it holds its lease; `lease_lost` wakes
+    /// its matches when it turns true.
+    pub fn build(bus: Bus, lease_lost: watch::Receiver<bool>, held: LeaseHeld) -> Arc<BusOwning> {
         let me = bus.node().clone();
         Arc::new(BusOwning {
             bus,
@@ -183,6 +182,7 @@ impl Owning for BusOwning {
             epoch,
             mirror: Some(relay_mirror(self.bus.clone(), match_id, epoch)),
             lease_lost: Some(self.lease_lost.clone()),
+            lease_held: Some(self.held.clone()),
         }
     }
 

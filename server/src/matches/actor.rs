@@ -24,7 +24,7 @@ use tokio::time::{Instant, sleep_until};
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
-use super::ownership::Ownership;
+use super::ownership::{LeaseHeld, Ownership};
 use super::player::Player;
 use super::record::Record;
 use super::state::{MatchState, new_token};
@@ -95,6 +95,8 @@ struct Actor {
     epoch: u64,
     /// Turns true when this node's lease is lost (cluster only).
     lease_lost: Option<watch::Receiver<bool>>,
+    /// Whether this node holds its lease at this instant (cluster only).
+    lease_held: Option<LeaseHeld>,
     /// Watchers of this match on other nodes, as each last reported (cluster only).
     watchers_elsewhere: HashMap<NodeRef, u32>,
     /// Another node owns the match now: this actor stops without applying anything more.
@@ -123,6 +125,7 @@ pub fn spawn(
         epoch,
         mirror,
         lease_lost,
+        lease_held,
     } = ownership;
     if let Some(mirror) = mirror {
         fanout.mirror(mirror);
@@ -143,6 +146,7 @@ pub fn spawn(
         settings,
         epoch,
         lease_lost,
+        lease_held,
         watchers_elsewhere: HashMap::new(),
         moved: false,
         _guard: guard,
@@ -258,6 +262,14 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
+    /// Stops the match here if this node no longer holds its lease: another node may own it.
+    fn check_lease(&mut self) {
+        if !self.moved && self.lease_held.as_ref().is_some_and(|held| !held()) {
+            tracing::warn!(match_id = %self.state.id, "this node does not hold its lease: the match stops here");
+            self.moved = true;
+        }
+    }
+
     /// Another node owns the match now: this actor is gone from the directory, and this
     /// node's followers go to whatever follows the new owner. Followers on other nodes are
     /// left to their own node, which learns of the new owner.
@@ -273,8 +285,12 @@ impl Actor {
     }
 
     async fn handle(&mut self, command: Command) {
+        // A node paused past its lease answers nothing from what may be a stale state.
+        self.check_lease();
         // A flag that fell since the last look ends the match before anything else happens.
-        self.check_flag().await;
+        if !self.moved {
+            self.check_flag().await;
+        }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
                 outbox.refuse(id, moved_refusal());
@@ -579,6 +595,10 @@ impl Actor {
         ack_to: Option<(&Outbox, u64)>,
         moved: Option<Instant>,
     ) -> Result<(), Refusal> {
+        self.check_lease();
+        if self.moved {
+            return Err(moved_refusal());
+        }
         let now = Instant::now().into_std();
         // The records are applied to the one state right away (which also checks them); a
         // savepoint (no copy of the move list) puts it back if anything fails before they

@@ -5,6 +5,8 @@
 //! side (`cluster/remote.rs`) implements [`Owning`], which the hub asks for each match it
 //! starts; matches themselves never learn about Redis.
 
+use std::sync::Arc;
+
 use tokio::sync::watch;
 
 use crate::fanout::Mirror;
@@ -20,7 +22,14 @@ pub struct Ownership {
     /// Turns true when this node's lease is lost: the match stops at once, since another
     /// node may take it over from then on.
     pub lease_lost: Option<watch::Receiver<bool>>,
+    /// Whether the lease is held at this instant (read from the local clock, so a node that
+    /// was paused past its lease knows it before any timer of its own has run): checked
+    /// before each command and each write.
+    pub lease_held: Option<LeaseHeld>,
 }
+
+/// Tells whether this node holds its lease now.
+pub type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
 
 impl Ownership {
     /// A match of a single node.
@@ -29,6 +38,7 @@ impl Ownership {
             epoch: 0,
             mirror: None,
             lease_lost: None,
+            lease_held: None,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! matches, and the test stands in for the asking node `b` with a bare bus of its own.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ use tokio::sync::{mpsc, watch};
 use super::*;
 use crate::cluster::remote::BusOwning;
 use crate::matches::actor::Settings;
+use crate::matches::ownership::LeaseHeld;
 use crate::matches::{Action, Player, Setup};
 use crate::shutdown::{self, Trigger};
 use crate::storage::Storage;
@@ -38,6 +40,7 @@ struct Nodes {
     heard: mpsc::Receiver<BusEvent>,
     b_bus: Bus,
     lease_lost: watch::Sender<bool>,
+    paused: Arc<AtomicBool>,
     _trigger: Trigger,
 }
 
@@ -65,7 +68,14 @@ async fn nodes(test: &str) -> Option<Nodes> {
         .unwrap();
     let (lease_lost, lost) = watch::channel(false);
     let hub = Hub::new(storage.clone(), settings, stop.clone(), tasks);
-    hub.join_cluster(BusOwning::new(a_bus.clone(), lost));
+    // Held while not lost, unless the test pauses the node past its lease (`paused`), which
+    // its own timers have not noticed yet.
+    let paused = Arc::new(AtomicBool::new(false));
+    let held: LeaseHeld = {
+        let (lost, paused) = (lost.clone(), paused.clone());
+        Arc::new(move || !*lost.borrow() && !paused.load(Ordering::Relaxed))
+    };
+    hub.join_cluster(BusOwning::build(a_bus.clone(), lost, held));
     let live = Arc::new(Mutex::new(Arc::new(HashSet::from([a.clone(), b.clone()]))));
     let live_nodes: LiveNodes = {
         let live = live.clone();
@@ -95,6 +105,7 @@ async fn nodes(test: &str) -> Option<Nodes> {
         heard,
         b_bus,
         lease_lost,
+        paused,
         _trigger: trigger,
     })
 }
@@ -537,4 +548,48 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
     assert_eq!(owner.owner.as_ref(), Some(&n.a));
     // And the match runs under it: a watcher is answered.
     watch_locally(&n, &id).await;
+}
+
+#[tokio::test]
+async fn a_node_paused_past_its_lease_answers_nothing_from_its_stale_match() {
+    let Some(mut n) = nodes("inbox: paused past the lease").await else {
+        return;
+    };
+    let (id, white, _) = n.create().await;
+    let mut watcher_in = watch_locally(&n, &id).await;
+    let before = n.stored_events(&id).await;
+    // Its lease ran out while it was stopped; no timer of its own has run since.
+    n.paused.store(true, Ordering::Relaxed);
+    n.ask(
+        &id,
+        7,
+        RemoteCommand::Watch {
+            id: 1,
+            since_v: None,
+        },
+    );
+    let heard = n.hear_until(|h| matches!(h, Heard::Frame { .. })).await;
+    assert!(
+        matches!(heard.last(), Some(Heard::Frame { conn: 7, message: ServerMessage::Error(e) })
+            if e.code == ErrorCode::StorageUnavailable
+                && e.message == "the match moved to another server; send it again"),
+        "no snapshot of a state another node may have moved past: {heard:?}"
+    );
+    assert_eq!(close_code(&mut watcher_in).await, Some(1012));
+    n.ask(
+        &id,
+        8,
+        RemoteCommand::Act {
+            id: 2,
+            token: white,
+            action: opening(),
+        },
+    );
+    let heard = n.hear_until(|h| matches!(h, Heard::Frame { .. })).await;
+    assert!(
+        matches!(heard.last(), Some(Heard::Frame { conn: 8, message: ServerMessage::Error(e) })
+            if e.code == ErrorCode::StorageUnavailable),
+        "a node without its lease claims nothing: {heard:?}"
+    );
+    assert_eq!(n.stored_events(&id).await, before, "nothing was written");
 }
