@@ -16,7 +16,7 @@
 //! The leaderboard needs no forwarding: every node reads the same PostgreSQL. On-demand engine
 //! games stay on the node that was asked to start them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
@@ -28,6 +28,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
+use super::lobby::LiveNodes;
 use super::node::Node;
 use crate::address::ClientAddr;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
@@ -102,6 +103,7 @@ pub struct ClusterChannels(Arc<Shared>);
 struct Shared {
     bus: Bus,
     coordination: Arc<dyn Coordination>,
+    live: LiveNodes,
     ttl: Duration,
     /// Set once by [`ClusterChannels::run`]: the registry is built with this node's
     /// upstreams, which need `Shared` first.
@@ -123,6 +125,9 @@ struct Seat {
     mine: Option<u64>,
     /// The newest owner epoch heard relaying: older owners' events are dropped.
     epoch_heard: u64,
+    /// While this node owns it: the nodes that told it their watchers (their counts go when
+    /// they leave the live nodes).
+    crowds_from: HashSet<NodeRef>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -136,10 +141,16 @@ impl ClusterChannels {
     /// The cluster side of this node's channels, before the registry exists: hand
     /// [`ClusterChannels::upstream`] to `Channels::start_following`, then call
     /// [`ClusterChannels::run`] with the registry.
-    pub fn new(bus: Bus, coordination: Arc<dyn Coordination>, ttl: Duration) -> ClusterChannels {
+    pub fn new(
+        bus: Bus,
+        coordination: Arc<dyn Coordination>,
+        live: LiveNodes,
+        ttl: Duration,
+    ) -> ClusterChannels {
         ClusterChannels(Arc::new(Shared {
             bus,
             coordination,
+            live,
             ttl,
             registry: OnceLock::new(),
             seats: Mutex::default(),
@@ -232,6 +243,7 @@ impl ClusterChannels {
                     self.look_at(name).await;
                 }
             }
+            self.forget_crowds_of_the_dead();
         }
     }
 
@@ -301,6 +313,7 @@ impl ClusterChannels {
             let mut seats = lock(&self.0.seats);
             let seat = seats.entry(name.to_owned()).or_default();
             seat.mine = Some(epoch);
+            seat.crowds_from.clear();
             seat.owner = Some(self.0.bus.node().clone());
             seat.epoch_heard = seat.epoch_heard.max(epoch);
         }
@@ -323,6 +336,29 @@ impl ClusterChannels {
         }
     }
 
+    /// The watchers of nodes that left the live nodes no longer count on the channels here.
+    fn forget_crowds_of_the_dead(&self) {
+        let alive = (self.0.live)();
+        let gone: Vec<(String, NodeRef)> = lock(&self.0.seats)
+            .iter_mut()
+            .flat_map(|(name, seat)| {
+                let gone: Vec<NodeRef> = seat
+                    .crowds_from
+                    .iter()
+                    .filter(|node| !alive.contains(*node))
+                    .cloned()
+                    .collect();
+                seat.crowds_from.retain(|node| alive.contains(node));
+                gone.into_iter().map(|node| (name.clone(), node))
+            })
+            .collect();
+        for (name, node) in gone {
+            if let Some(handle) = self.handle(&name) {
+                handle.crowd_elsewhere(node.to_string(), 0);
+            }
+        }
+    }
+
     /// This node no longer owns `name` under `epoch`: follow whoever does.
     async fn lost(&self, name: &str, epoch: u64) {
         {
@@ -333,6 +369,7 @@ impl ClusterChannels {
             }
             seat.mine = None;
             seat.owner = None;
+            seat.crowds_from.clear();
         }
         tracing::warn!(channel = name, epoch, "channel taken over by another node");
         if let Some(handle) = self.handle(name) {
@@ -483,6 +520,9 @@ impl ClusterChannels {
                 watchers,
             } => {
                 if let Some(handle) = self.handle(&channel).filter(|_| self.owns(&channel)) {
+                    if let Some(seat) = lock(&self.0.seats).get_mut(&channel) {
+                        seat.crowds_from.insert(from.clone());
+                    }
                     handle.crowd_elsewhere(from.to_string(), watchers);
                 }
             }
@@ -705,7 +745,9 @@ pub async fn start(
     shutdown: &Shutdown,
     tasks: &Tasks,
 ) -> Result<Channels, StorageError> {
-    let tv = ClusterChannels::new(node.bus.clone(), node.coordination.clone(), node.ttl);
+    let lease = node.lease.clone();
+    let live: LiveNodes = Arc::new(move || lease.live_nodes());
+    let tv = ClusterChannels::new(node.bus.clone(), node.coordination.clone(), live, node.ttl);
     let channels = Channels::start_following(config, storage, shutdown.clone(), tasks, &|name| {
         tv.upstream(name)
     })

@@ -58,7 +58,9 @@ async fn node_with(
     let bus = Bus::connect(&redis.url(), me, lease.shutdown())
         .await
         .unwrap();
-    let cluster = ClusterChannels::new(bus, coordination.clone(), TTL);
+    let live = lease.clone();
+    let live: LiveNodes = Arc::new(move || live.live_nodes());
+    let cluster = ClusterChannels::new(bus, coordination.clone(), live, TTL);
     let config = ChannelsConfig {
         tv_intervals: vec![interval],
         pause: Duration::from_secs(2),
@@ -267,6 +269,12 @@ async fn a_watcher_on_a_node_that_does_not_own_the_channel_sees_every_reveal_onc
             }
         }
     }
+    // b stops: once its lease has run out, its watchers no longer count on a.
+    drop(b);
+    eventually("a dead node's watchers are not counted", async || {
+        a.registry.get("tv1").unwrap().summary().watchers == 1
+    })
+    .await;
 }
 
 #[tokio::test]
