@@ -23,14 +23,12 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{ChannelSnapshot, Encoding, ErrorCode, ServerMessage};
-use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
 use super::lobby::LiveNodes;
 use super::node::Node;
-use crate::address::ClientAddr;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
 use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
@@ -46,55 +44,6 @@ pub const KIND: &str = "channel";
 const VERDICT_PATIENCE: Duration = Duration::from_secs(5);
 /// Messages waiting for the node's channel handler.
 const MAILBOX: usize = 4096;
-
-/// From a channel's owner to every node (`bc:chan:{name}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChannelRelay {
-    /// Event `v` (a postcard `ServerMessage::ChannelEvent`), from the owner of `epoch`.
-    Event {
-        epoch: u64,
-        v: u64,
-        message: Vec<u8>,
-    },
-    /// How many watch the channel on all nodes together.
-    Crowd { epoch: u64, watchers: u32 },
-}
-
-/// Between a channel's owner and a node following it (`bc:node:{node}:{incarnation}:c`): one
-/// enum both ways, so a receiver always knows what it decodes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChannelTraffic {
-    /// To the owner: a guess made on node `from` by its connection `conn`.
-    Predict {
-        channel: String,
-        from: NodeRef,
-        request: u64,
-        conn: u64,
-        client: ClientAddr,
-        name: String,
-        ply: u32,
-        from_square: String,
-        to_square: String,
-    },
-    /// To the guesser's node: the owner's verdict on guess `request` (`None`: booked).
-    Verdict {
-        request: u64,
-        refusal: Option<(ErrorCode, String)>,
-    },
-    /// To the guesser's node: a message for its connection `conn` (a postcard
-    /// `ServerMessage`, the guess's result).
-    Deliver { conn: u64, message: Vec<u8> },
-    /// To the owner: node `from` wants the channel's snapshot.
-    SnapshotPlease { channel: String, from: NodeRef },
-    /// To a follower: the channel now (a postcard `ChannelSnapshot`).
-    Snapshot { channel: String, snapshot: Vec<u8> },
-    /// To the owner: node `from` has `watchers` watchers of `channel`.
-    Crowd {
-        channel: String,
-        from: NodeRef,
-        watchers: u32,
-    },
-}
 
 /// This node's part in the TV channels of the cluster; cheap to clone.
 #[derive(Clone)]
@@ -538,36 +487,6 @@ impl ClusterChannels {
     }
 }
 
-fn send_to(bus: &Bus, node: &NodeRef, traffic: &ChannelTraffic) {
-    let payload = postcard::to_allocvec(traffic).expect("channel traffic always encodes");
-    if let Err(err) = bus.publish(&names::node_channels(node), payload) {
-        tracing::warn!(%err, %node, "channel traffic not sent");
-    }
-}
-
-fn moved(channel: &str) -> Refusal {
-    Refusal::new(
-        ErrorCode::StorageUnavailable,
-        format!("{channel} is moving to another server; send the guess again"),
-    )
-}
-
-/// An outbox on the owner that stands for connection `conn` of node `node`: what the channel
-/// sends it (a guess's result) goes back there. It lives as long as the channel holds the
-/// guess.
-fn bridge(bus: Bus, node: NodeRef, conn: u64) -> Outbox {
-    let (bridge, mut frames) = outbox(next_conn_id(), Encoding::Postcard, 16);
-    tokio::spawn(async move {
-        while let Some(frame) = frames.rx.recv().await {
-            if let Message::Binary(bytes) = frame {
-                let message = bytes.to_vec();
-                send_to(&bus, &node, &ChannelTraffic::Deliver { conn, message });
-            }
-        }
-    });
-    bridge
-}
-
 /// Saves each schedule the owning channel plans, under `epoch`. A save that fails while
 /// another node owns the channel makes this node follow it.
 async fn save(
@@ -610,132 +529,6 @@ async fn save(
     }
 }
 
-/// The owner's end: each event once on `bc:chan:{name}`.
-#[derive(Debug)]
-struct Relay {
-    bus: Bus,
-    channel: String,
-    epoch: u64,
-}
-
-impl Downstream for Relay {
-    fn event(&self, v: u64, message: &ServerMessage) {
-        let message = postcard::to_allocvec(message).expect("server messages encode");
-        let relay = ChannelRelay::Event {
-            epoch: self.epoch,
-            v,
-            message,
-        };
-        self.publish(&relay);
-    }
-
-    fn crowd(&self, watchers: u32) {
-        let epoch = self.epoch;
-        self.publish(&ChannelRelay::Crowd { epoch, watchers });
-    }
-}
-
-impl Relay {
-    fn publish(&self, relay: &ChannelRelay) {
-        let payload = postcard::to_allocvec(relay).expect("relays encode");
-        if let Err(err) = self.bus.publish(&self.channel, payload) {
-            // Followers step over a lost event (the game is deterministic); a lost count is
-            // corrected by the next.
-            tracing::warn!(channel = %self.channel, %err, "channel relay not published");
-        }
-    }
-}
-
-/// A follower's end: guesses and snapshot requests to the owner.
-#[derive(Debug)]
-struct ChannelUpstream {
-    channel: String,
-    shared: Weak<Shared>,
-}
-
-impl Upstream for ChannelUpstream {
-    fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>) {
-        let Some(shared) = self.shared.upgrade() else {
-            let _ = done.send(Err(moved(&self.channel)));
-            return;
-        };
-        let owner = lock(&shared.seats)
-            .get(&self.channel)
-            .and_then(|seat| seat.owner.clone());
-        let Some(owner) = owner else {
-            let _ = done.send(Err(moved(&self.channel)));
-            return;
-        };
-        let request = shared.next_request.fetch_add(1, Ordering::Relaxed);
-        let conn = guess.outbox.id();
-        {
-            let mut guessers = lock(&shared.guessers);
-            guessers.retain(|_, outbox| !outbox.is_closed());
-            guessers.insert(conn, guess.outbox);
-        }
-        lock(&shared.pending).insert(request, done);
-        let traffic = ChannelTraffic::Predict {
-            channel: self.channel.clone(),
-            from: shared.bus.node().clone(),
-            request,
-            conn,
-            client: guess.client,
-            name: guess.name,
-            ply: guess.ply,
-            from_square: guess.from,
-            to_square: guess.to,
-        };
-        send_to(&shared.bus, &owner, &traffic);
-        let (weak, channel) = (self.shared.clone(), self.channel.clone());
-        tokio::spawn(async move {
-            tokio::time::sleep(VERDICT_PATIENCE).await;
-            let late = weak
-                .upgrade()
-                .and_then(|shared| lock(&shared.pending).remove(&request));
-            if let Some(done) = late {
-                let _ = done.send(Err(moved(&channel)));
-            }
-        });
-    }
-
-    fn crowd(&self, watchers: u32) {
-        let Some(shared) = self.shared.upgrade() else {
-            return;
-        };
-        let owner = lock(&shared.seats)
-            .get(&self.channel)
-            .filter(|seat| seat.mine.is_none())
-            .and_then(|seat| seat.owner.clone());
-        if let Some(owner) = owner {
-            let traffic = ChannelTraffic::Crowd {
-                channel: self.channel.clone(),
-                from: shared.bus.node().clone(),
-                watchers,
-            };
-            send_to(&shared.bus, &owner, &traffic);
-        }
-    }
-
-    fn resync(&self) {
-        let Some(shared) = self.shared.upgrade() else {
-            return;
-        };
-        let owner = lock(&shared.seats)
-            .get(&self.channel)
-            .filter(|seat| seat.mine.is_none())
-            .and_then(|seat| seat.owner.clone());
-        if let Some(owner) = owner {
-            let from = shared.bus.node().clone();
-            let channel = self.channel.clone();
-            send_to(
-                &shared.bus,
-                &owner,
-                &ChannelTraffic::SnapshotPlease { channel, from },
-            );
-        }
-    }
-}
-
 /// Starts this node's channels in a cluster: the TV channels follow their owners and are
 /// claimed when nobody alive owns them (the node's lease held), on-demand games run here.
 pub async fn start(
@@ -761,5 +554,10 @@ pub async fn start(
     Ok(channels)
 }
 
+mod link;
 #[cfg(test)]
 mod tests;
+mod wire;
+
+use link::{ChannelUpstream, Relay, bridge, moved, send_to};
+pub use wire::{ChannelRelay, ChannelTraffic};
