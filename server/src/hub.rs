@@ -15,7 +15,7 @@ use rand::Rng;
 use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
-use crate::matches::directory::{Created, Directory, DirectoryFuture};
+use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
 use crate::matches::{MatchHandle, MatchState, Record, Setup};
@@ -288,7 +288,7 @@ impl Hub {
         let Some(stored) = stored else {
             return Ok(None);
         };
-        if let Some(handle) = self.find(&stored.id) {
+        if let Some(handle) = self.running(&stored.id) {
             return Ok(Some(handle));
         }
         self.check_room()?;
@@ -301,20 +301,45 @@ impl Hub {
 }
 
 impl Directory for Hub {
-    fn find(&self, id: &str) -> Option<MatchHandle> {
+    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(async move {
+            match self.running(id) {
+                Some(handle) => Ok(Some(handle)),
+                None => self.load_finished(MatchKey::Id(id.to_owned())).await,
+            }
+        })
+    }
+
+    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found> {
+        // A code only invites to an open match, which is always in memory.
+        let found = {
+            let dir = self.index();
+            dir.invites
+                .get(&code.to_ascii_uppercase())
+                .and_then(|id| dir.matches.get(id))
+                .map(|e| e.handle.clone())
+        };
+        Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(async move {
+            let running = {
+                let dir = self.index();
+                dir.tokens
+                    .get(token)
+                    .and_then(|id| dir.matches.get(id))
+                    .map(|e| e.handle.clone())
+            };
+            match running {
+                Some(handle) => Ok(Some(handle)),
+                None => self.load_finished(MatchKey::Token(token.to_owned())).await,
+            }
+        })
+    }
+
+    fn running(&self, id: &str) -> Option<MatchHandle> {
         self.index().matches.get(id).map(|e| e.handle.clone())
-    }
-
-    fn find_by_code(&self, code: &str) -> Option<MatchHandle> {
-        let dir = self.index();
-        let id = dir.invites.get(&code.to_ascii_uppercase())?;
-        dir.matches.get(id).map(|e| e.handle.clone())
-    }
-
-    fn find_by_token(&self, token: &str) -> Option<MatchHandle> {
-        let dir = self.index();
-        let id = dir.tokens.get(token)?;
-        dir.matches.get(id).map(|e| e.handle.clone())
     }
 
     fn is_public(&self, id: &str) -> bool {

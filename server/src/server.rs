@@ -73,6 +73,15 @@ pub async fn serve(
         }
         _ => None,
     };
+    let cluster = config.cluster().map_err(std::io::Error::other)?;
+    if let Some(cluster) = &cluster {
+        tracing::info!(
+            node = %cluster.node_id,
+            redis = %cluster.redis,
+            lease_ms = cluster.lease.as_millis() as u64,
+            "cluster mode"
+        );
+    }
     let (storage, recovered) = Storage::open_database(&config.database())
         .await
         .map_err(std::io::Error::other)?;

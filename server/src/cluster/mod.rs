@@ -6,4 +6,5 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod settings;
 pub mod wire;

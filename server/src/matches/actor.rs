@@ -329,7 +329,11 @@ impl Actor {
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
-        if let Some(rematch) = self.state.rematch().and_then(|id| self.directory.find(id)) {
+        if let Some(rematch) = self
+            .state
+            .rematch()
+            .and_then(|id| self.directory.running(id))
+        {
             self.hand_rematch_seat(&rematch, side, &outbox);
         }
         if !self.subscribe(outbox, Some(side)) {

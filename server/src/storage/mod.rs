@@ -39,6 +39,7 @@ use boardcast_protocol::LeaderboardEntry;
 use futures_util::future::BoxFuture;
 
 pub use database::Database;
+pub(crate) use database::without_password;
 pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
 
