@@ -1317,6 +1317,56 @@ async fn a_tv_channel_keeps_revealing_on_time_when_its_owner_is_killed() {
     if let Some(fork) = &log.fork {
         panic!("{fork}");
     }
+    // One channel, not three: what b and c were sent before the kill came from a's channel
+    // (the same events under the same versions), and after it b and c show the same events.
+    let versions = |who: &str, after: bool| -> std::collections::BTreeSet<u64> {
+        log.reveals
+            .iter()
+            .filter(|(by, reveal)| by == who && (reveal.at > killed) == after)
+            .map(|(_, reveal)| reveal.v)
+            .collect()
+    };
+    for node in ["b", "c"] {
+        let shared = versions(node, false)
+            .intersection(&versions("a", false))
+            .count();
+        assert!(
+            shared >= 2,
+            "{node} was not sent a's reveals before the kill (only {shared} in common)"
+        );
+    }
+    let together = versions("b", true)
+        .intersection(&versions("c", true))
+        .count();
+    assert!(
+        together >= 6,
+        "after the kill b and c show different channels ({together} reveals in common)"
+    );
+    // The game running at the kill goes on at the next ply, not from its start or a new game.
+    let running = log
+        .reveals
+        .iter()
+        .rev()
+        .find(|(by, reveal)| by == "b" && reveal.at < killed)
+        .map(|(_, reveal)| (reveal.game_id, reveal.ply))
+        .expect("b saw reveals before the kill");
+    let ended_at_kill = log.events.values().any(
+        |(event, _)| matches!(event, ChannelEvent::GameEnded(end) if end.game_id == running.0),
+    );
+    let next = log
+        .reveals
+        .iter()
+        .find(|(by, reveal)| by == "b" && reveal.at > killed)
+        .map(|(_, reveal)| (reveal.game_id, reveal.ply))
+        .expect("b saw reveals after the kill");
+    assert!(
+        ended_at_kill || next == (running.0, running.1 + 1),
+        "game {} was at ply {} at the kill; the next reveal on b was game {} ply {}",
+        running.0,
+        running.1,
+        next.0,
+        next.1
+    );
     // One move per ply of a game, whoever revealed it.
     let mut moves: BTreeMap<(u64, u32), (&str, &str)> = BTreeMap::new();
     for (who, reveal) in &log.reveals {
