@@ -156,14 +156,16 @@ impl Cluster {
         self.node(id).process.as_ref().map(|p| p.child.id())
     }
 
-    /// Kills node `id` with SIGKILL (no chance to flush or say goodbye) and reaps it.
+    /// Kills node `id` with SIGKILL (no chance to flush or say goodbye) and reaps it; a node
+    /// the test killed already at a moment of its choosing (by [`Cluster::pid`]) is reaped.
     pub fn kill9(&mut self, id: &str) {
         let node = self.node_mut(id);
         let mut process = node
             .process
             .take()
             .unwrap_or_else(|| panic!("node {id} is not running"));
-        process.kill9().expect("kill -9 the node");
+        let _ = process.child.kill();
+        process.child.wait().expect("reap the node");
     }
 
     /// Freezes node `id` (SIGSTOP): its sockets stay open but it does nothing, its lease

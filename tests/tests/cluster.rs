@@ -929,8 +929,9 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
         "taken over and played on {:?} after the freeze",
         frozen_at.elapsed()
     );
+    // a renewed its lease at most a third of a lease before it froze.
     assert!(
-        frozen_at.elapsed() >= Duration::from_millis(TEST_LEASE_MS),
+        frozen_at.elapsed() >= Duration::from_millis(TEST_LEASE_MS * 2 / 3),
         "nobody may take a match over before its owner's lease ran out"
     );
 
@@ -1275,7 +1276,8 @@ async fn a_tv_channel_keeps_revealing_on_time_when_its_owner_is_killed() {
         .await
         .unwrap();
     for node in ["b", "c"] {
-        let addr = cluster.add_node(node);
+        // Blocking (it waits for the node to serve): off the watchers' worker thread.
+        let addr = tokio::task::block_in_place(|| cluster.add_node(node));
         watchers.push(tokio::spawn(watch_tv(
             addr,
             node.into(),
@@ -1293,7 +1295,7 @@ async fn a_tv_channel_keeps_revealing_on_time_when_its_owner_is_killed() {
                 )
             });
     }
-    cluster.kill9("a");
+    tokio::task::block_in_place(|| cluster.kill9("a"));
     let killed = Instant::now();
     for node in ["b", "c"] {
         reveals_after(&log, node, killed, 8, Duration::from_secs(90))
