@@ -1538,3 +1538,68 @@ async fn a_seek_made_on_one_node_is_listed_on_another_within_a_second_and_joined
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The harness itself.
+
+/// Whether `addr` answers `GET /healthz` within `within` (a frozen node accepts the TCP
+/// connection in the kernel but never answers).
+fn answers(addr: SocketAddr, within: Duration) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect_timeout(&addr, within) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(within));
+    if write!(
+        stream,
+        "GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .is_err()
+    {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200")
+}
+
+#[test]
+fn the_harness_freezes_thaws_kills_and_restarts_a_node_on_its_port_and_restarts_redis() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: harness",
+        server_program(),
+        &["a"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let addr = cluster.addr("a");
+    assert!(answers(addr, PATIENCE), "a serves\n{}", cluster.logs());
+    cluster.freeze("a");
+    assert!(
+        !answers(addr, Duration::from_millis(500)),
+        "a frozen node answers nothing"
+    );
+    assert!(cluster.is_running("a"), "frozen is not dead");
+    cluster.thaw("a");
+    assert!(answers(addr, PATIENCE), "a thawed node answers again");
+    let pid = cluster.pid("a");
+    cluster.kill9("a");
+    assert!(!cluster.is_running("a"));
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "a killed node's port is closed"
+    );
+    let again = cluster.restart("a");
+    assert_eq!(again, addr, "a node comes back on its port");
+    assert_ne!(cluster.pid("a"), pid, "as a new process");
+    assert!(answers(addr, PATIENCE), "the restarted node serves");
+    cluster.redis().stop();
+    assert!(cluster.redis().ping().is_err());
+    cluster.redis().start_again().expect("Redis starts again");
+    cluster.redis().ping().expect("Redis answers on its port");
+    assert!(
+        answers(addr, PATIENCE),
+        "the node outlives a Redis restart\n{}",
+        cluster.logs()
+    );
+}
