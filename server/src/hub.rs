@@ -121,6 +121,7 @@ impl Hub {
             created_ms: now_ms(),
             setup: serde_json::to_string(&setup)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
+            owner: None,
         }];
         for (side, player) in players {
             let token = new_token();
@@ -130,7 +131,7 @@ impl Hub {
                 .apply_new(&record, now, at_ms)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             let write = record
-                .write(&id, state.v, at_ms)
+                .write(&id, state.v, at_ms, 0)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             writes.push(write);
             records.push(record);

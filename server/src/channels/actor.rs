@@ -22,6 +22,7 @@ use tokio::time::{Instant, sleep_until};
 use super::archive::{ArchiveRecord, FinishedGame, StartedGame};
 use super::game::{GameSpec, RevealedGame};
 use super::predict::Book;
+use super::schedule::{Planned, Resume, SavedChannel, WallClock};
 use crate::address::ClientAddr;
 use crate::fanout::{Catchup, Fanout};
 use crate::outbox::{ConnId, Outbox};
@@ -69,6 +70,24 @@ pub struct ChannelSetup {
     pub game_ids: Arc<AtomicU64>,
     /// Finished games go here.
     pub archive: mpsc::UnboundedSender<ArchiveRecord>,
+    /// Converts the schedule to and from wall-clock time for saving.
+    pub clock: WallClock,
+    /// Where the schedule is saved (a channel owned in a cluster); `None` on a single node.
+    pub saver: Option<Saver>,
+    /// Where to pick up a schedule another node started; `None` starts afresh.
+    pub resume: Option<Resume>,
+}
+
+/// The channel's end of the task that saves its schedule ([`SavedChannel`]) for a node that
+/// may take it over.
+#[derive(Debug)]
+pub struct Saver {
+    /// The newest schedule to save; the saving task only ever needs the newest.
+    pub latest: watch::Sender<Option<SavedChannel>>,
+    /// The `start_v` of the newest schedule durably saved. A planned game starts only once
+    /// it is saved, so a node taking over can never choose another game for versions that
+    /// watchers have already seen.
+    pub durable: watch::Receiver<u64>,
 }
 
 enum Command {
@@ -233,8 +252,10 @@ struct Actor {
     book: Book,
     game: Option<RevealedGame>,
     next_reveal: Option<Instant>,
-    next_game: Option<Instant>,
+    next_game: Option<Planned>,
     close_at: Option<Instant>,
+    clock: WallClock,
+    saver: Option<Saver>,
 }
 
 impl Actor {
@@ -248,7 +269,7 @@ impl Actor {
             Target::Channel(setup.channel.clone()),
             CROWD_EVERY,
         );
-        Actor {
+        let mut actor = Actor {
             channel: setup.channel,
             kind,
             program: setup.program,
@@ -263,15 +284,43 @@ impl Actor {
             next_reveal: None,
             next_game: None,
             close_at: None,
+            clock: setup.clock,
+            saver: setup.saver,
+        };
+        match setup.resume {
+            None => actor.next_game = Some(actor.plan(Instant::now())),
+            Some(Resume::Before(planned)) => {
+                actor.v = planned.start_v.saturating_sub(1);
+                actor.next_game = Some(planned);
+            }
+            Some(Resume::During {
+                game,
+                v,
+                next_reveal,
+            }) => {
+                actor.v = v;
+                actor.game = Some(*game);
+                actor.next_reveal = Some(next_reveal);
+            }
+            Some(Resume::After { v, ended_at }) => {
+                actor.v = v;
+                actor.after_game(ended_at);
+            }
         }
+        actor
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
-        self.start_game(Instant::now());
+        // A game due now starts before any command is read (timers round up to the next
+        // millisecond, so the select below would read a watch first).
+        self.publish_summary();
+        if !self.on_time(Instant::now()) {
+            return;
+        }
         loop {
             let deadline = [
                 self.next_reveal,
-                self.next_game,
+                self.next_game_due(),
                 self.close_at,
                 self.fanout.crowd_due(),
             ]
@@ -287,6 +336,8 @@ impl Actor {
                         break;
                     }
                 }
+                // A planned game may be waiting for its schedule to be saved.
+                _ = saved(&mut self.saver) => {}
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command),
                     None => break,
@@ -301,8 +352,10 @@ impl Actor {
         if let Some(at) = self.next_reveal.filter(|at| *at <= now) {
             self.reveal(at);
         }
-        if let Some(at) = self.next_game.filter(|at| *at <= now) {
-            self.start_game(at);
+        if self.next_game_due().is_some_and(|at| at <= now)
+            && let Some(planned) = self.next_game.take()
+        {
+            self.start_game(planned);
         }
         if self.fanout.crowd_due().is_some_and(|at| at <= now) {
             self.fanout.prune_closed();
@@ -413,8 +466,8 @@ impl Actor {
         changed
     }
 
-    fn start_game(&mut self, at: Instant) {
-        self.next_game = None;
+    /// The next game of the program, to start at `at` (its schedule is saved at once).
+    fn plan(&mut self, at: Instant) -> Planned {
         let (game_id, spec) = match &mut self.program {
             Program::Tv { interval, .. } => {
                 let interval = *interval;
@@ -424,6 +477,39 @@ impl Actor {
             }
             Program::OnDemand { spec, game_id, .. } => (*game_id, spec.clone()),
         };
+        let planned = Planned {
+            game_id,
+            spec,
+            at,
+            start_v: self.v + 1,
+        };
+        self.save(&planned);
+        planned
+    }
+
+    /// Hands the schedule of `planned` to the saver, if the channel has one.
+    fn save(&self, planned: &Planned) {
+        if let Some(saver) = &self.saver {
+            saver
+                .latest
+                .send_replace(Some(SavedChannel::of(planned, &self.clock)));
+        }
+    }
+
+    /// When the planned game is due, once its schedule is durably saved.
+    fn next_game_due(&self) -> Option<Instant> {
+        let planned = self.next_game.as_ref()?;
+        let saved = self
+            .saver
+            .as_ref()
+            .is_none_or(|saver| *saver.durable.borrow() >= planned.start_v);
+        saved.then_some(planned.at)
+    }
+
+    fn start_game(&mut self, planned: Planned) {
+        let Planned {
+            game_id, spec, at, ..
+        } = planned;
         let game = RevealedGame::start(game_id, spec);
         let interval = game.spec().ply_interval;
         self.book = Book::default();
@@ -488,14 +574,8 @@ impl Actor {
         self.book.void_open();
         let standings = self.book.standings();
         let next_game_in = match &self.program {
-            Program::Tv { pause, .. } => {
-                self.next_game = Some(at + *pause);
-                Some(*pause)
-            }
-            Program::OnDemand { linger, .. } => {
-                self.close_at = Some(at + *linger);
-                None
-            }
+            Program::Tv { pause, .. } => Some(*pause),
+            Program::OnDemand { .. } => None,
         };
         let record = FinishedGame {
             channel: self.channel.clone(),
@@ -512,13 +592,24 @@ impl Actor {
             standings,
             next_game_in_ms: next_game_in.map(|d| d.as_millis() as u64),
         }));
-        if self.kind == ChannelKind::Tv {
-            self.game = None;
-        }
         if self.archive.send(ArchiveRecord::Finished(record)).is_err() {
             tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
         }
+        self.after_game(at);
         self.publish_summary();
+    }
+
+    /// What follows a game that ended at `at`: a TV channel plans its next game after the
+    /// pause; an on-demand channel lingers for late watchers.
+    fn after_game(&mut self, at: Instant) {
+        match &self.program {
+            Program::Tv { pause, .. } => {
+                let start = at + *pause;
+                self.game = None;
+                self.next_game = Some(self.plan(start));
+            }
+            Program::OnDemand { linger, .. } => self.close_at = Some(at + *linger),
+        }
     }
 
     fn publish(&mut self, event: ChannelEvent) {
@@ -544,7 +635,8 @@ impl Actor {
                 .game
                 .as_ref()
                 .map(|game| game.view(until(self.next_reveal))),
-            next_game_in_ms: until(self.next_game).map(|d| d.as_millis() as u64),
+            next_game_in_ms: until(self.next_game.as_ref().map(|planned| planned.at))
+                .map(|d| d.as_millis() as u64),
         }
     }
 
@@ -555,6 +647,19 @@ impl Actor {
             game: self.game.as_ref().map(|game| game.header().clone()),
             watchers: self.fanout.len() as u32,
         });
+    }
+}
+
+/// Completes when the saver reports another durable save, or never without a saver.
+async fn saved(saver: &mut Option<Saver>) {
+    match saver {
+        Some(saver) => {
+            if saver.durable.changed().await.is_err() {
+                // The saving task is gone: nothing more will be saved.
+                std::future::pending::<()>().await;
+            }
+        }
+        None => std::future::pending().await,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod flags;
 pub mod game;
 pub mod predict;
 pub mod registry;
+pub mod schedule;
 #[cfg(test)]
 mod tests;
 

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use super::actor::{self, ChannelHandle, ChannelSetup, Program};
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
+use super::schedule::WallClock;
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
 
@@ -63,6 +64,8 @@ struct Inner {
     shutdown: Shutdown,
     /// The version before every channel's first event in this server run.
     first_version: u64,
+    /// One conversion between timers and wall-clock time for every channel of this run.
+    clock: WallClock,
 }
 
 impl Registry {
@@ -84,6 +87,7 @@ impl Registry {
                 archive,
                 shutdown,
                 first_version,
+                clock: WallClock::now(),
                 config,
             }),
         };
@@ -106,6 +110,9 @@ impl Registry {
             first_version: self.inner.first_version,
             game_ids: self.inner.game_ids.clone(),
             archive: self.inner.archive.clone(),
+            clock: self.inner.clock,
+            saver: None,
+            resume: None,
         };
         let handle = actor::spawn(setup, self.inner.shutdown.clone());
         self.lock().insert(channel, handle);

@@ -6,5 +6,8 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod bus;
+pub mod lease;
+pub mod lobby;
 pub mod settings;
 pub mod wire;

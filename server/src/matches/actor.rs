@@ -492,7 +492,7 @@ impl Actor {
             // Either failure is logged and answered alike: nothing was applied.
             let applied = match self.state.apply_new(record, now, at_ms) {
                 Ok(()) => record
-                    .write(&self.state.id, self.state.v, at_ms)
+                    .write(&self.state.id, self.state.v, at_ms, 0)
                     .map_err(|err| err.to_string()),
                 Err(err) => Err(err.to_string()),
             };
@@ -517,6 +517,7 @@ impl Actor {
                 match_id: self.state.id.clone(),
                 result: self.state.result_token().to_owned(),
                 pdn,
+                epoch: 0,
             });
         }
         if let Err(err) = self.storage.commit(writes).await {

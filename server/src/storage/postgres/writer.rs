@@ -6,6 +6,12 @@
 //! group is then written again one request at a time, each in its own savepoint, so only the
 //! refused request fails. Every answer is sent after `COMMIT` returned.
 //!
+//! The fence of the cluster's epochs is folded into the statements themselves: an event or a
+//! finish written under an epoch that is no longer its match's raises in `boardcast_fence`
+//! (see `schema.rs`), which checks under a row lock on the match that a take-over's `UPDATE`
+//! must wait for, so no write of an old owner lands after a new owner has read the match.
+//! That request is answered [`StorageError::Fenced`]; the rest of its group commits.
+//!
 //! When the connection is lost, every waiting request is answered
 //! [`StorageError::Unavailable`], and so is every new one at once, until a reconnect (with
 //! backoff from [`MIN_BACKOFF`] to [`MAX_BACKOFF`]) succeeds.
@@ -80,6 +86,7 @@ impl Link {
                 invite,
                 created_ms,
                 setup,
+                owner,
             } => matches::create_match(
                 &self.client,
                 &self.create_match,
@@ -87,20 +94,29 @@ impl Link {
                 invite.as_deref(),
                 *created_ms,
                 setup,
+                owner.as_ref(),
             ),
             Write::Event {
                 match_id,
                 v,
                 at_ms,
                 body,
-            } => {
-                matches::append_event(&self.client, &self.append_event, match_id, *v, *at_ms, body)
-            }
+                epoch,
+            } => matches::append_event(
+                &self.client,
+                &self.append_event,
+                match_id,
+                *v,
+                *at_ms,
+                body,
+                *epoch,
+            ),
             Write::Finish {
                 match_id,
                 result,
                 pdn,
-            } => matches::finish(&self.client, &self.finish, match_id, result, pdn),
+                epoch,
+            } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
         })
     }
@@ -240,21 +256,23 @@ async fn write_group(
     for request in group {
         let mut statements = vec![savepoint(client)];
         statements.extend(link.apply(&request.writes));
-        let refused = join_all(statements).await.into_iter().find_map(Result::err);
+        // Statement `i` applies write `i - 1`: the savepoint comes first.
+        let refused = join_all(statements)
+            .await
+            .into_iter()
+            .enumerate()
+            .find_map(|(i, result)| result.err().map(|err| (i.checked_sub(1), err)));
         let outcome = match refused {
-            None => step(client.batch_execute("RELEASE SAVEPOINT request").await)?,
-            Some(err) if lost(&err) => return Err(describe(&err)),
-            Some(err) => {
+            None => step(client.batch_execute("RELEASE SAVEPOINT request").await)?
+                .map_err(|err| refusal(&err, None)),
+            Some((_, err)) if lost(&err) => return Err(describe(&err)),
+            Some((write, err)) => {
                 step(client.batch_execute("ROLLBACK TO SAVEPOINT request").await)?
                     .map_err(|err| describe(&err))?;
-                Err(err)
+                Err(refusal(&err, write.and_then(|i| request.writes.get(i))))
             }
         };
-        outcomes.push(outcome.map_err(|err| {
-            let err = describe(&err);
-            tracing::error!(%err, "storage write refused");
-            StorageError::Refused(err)
-        }));
+        outcomes.push(outcome);
     }
     match step(client.batch_execute("COMMIT").await)? {
         Ok(()) => Ok(outcomes),
@@ -265,6 +283,28 @@ async fn write_group(
                 .iter()
                 .map(|_| Err(StorageError::Refused(err.clone())))
                 .collect())
+        }
+    }
+}
+
+/// What a request is answered when `err` refused it at `write`: [`StorageError::Fenced`] when
+/// the fence refused that write's epoch, [`StorageError::Refused`] otherwise.
+fn refusal(err: &tokio_postgres::Error, write: Option<&Write>) -> StorageError {
+    let fenced = err
+        .code()
+        .is_some_and(|code| code.code() == matches::FENCED);
+    match write.and_then(Write::fence) {
+        Some((match_id, epoch)) if fenced => {
+            tracing::warn!(match_id, epoch, "a write of an older owner was fenced");
+            StorageError::Fenced {
+                match_id: match_id.to_owned(),
+                epoch,
+            }
+        }
+        _ => {
+            let err = describe(err);
+            tracing::error!(%err, "storage write refused");
+            StorageError::Refused(err)
         }
     }
 }
@@ -287,3 +327,6 @@ fn simple<'a>(client: &'a Client, sql: &'static str) -> Step<'a> {
     use futures_util::FutureExt;
     async move { client.batch_execute(sql).await.map(|()| 0) }.boxed()
 }
+
+#[cfg(test)]
+mod tests;
