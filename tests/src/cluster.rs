@@ -170,8 +170,20 @@ impl Cluster {
 
     /// Freezes node `id` (SIGSTOP): its sockets stay open but it does nothing, its lease
     /// lapses, and its clock keeps running.
+    ///
+    /// Returns once every thread of the node is stopped (a signal is delivered a moment after
+    /// `kill` returns).
     pub fn freeze(&self, id: &str) {
         self.signal(id, libc::SIGSTOP);
+        let pid = self.pid(id).expect("running");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !all_threads_stopped(pid) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "node {id} did not stop after SIGSTOP"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// Lets a frozen node run on (SIGCONT), believing whatever it believed when it froze.
@@ -284,4 +296,19 @@ impl Drop for Cluster {
             node.process = None;
         }
     }
+}
+
+/// Whether every thread of process `pid` is stopped (state `T` in `/proc/PID/task/*/stat`).
+fn all_threads_stopped(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().all(|task| {
+        std::fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
+            // `pid (comm) S …`: the state follows the last `)` (comm may hold spaces).
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim_start().chars().next())
+                .is_some_and(|state| state == 'T' || state == 't')
+        })
+    })
 }
