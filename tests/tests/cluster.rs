@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    ChannelEvent, ClientMessage, ColorChoice, Encoding, JoinMatch, MatchEvent, MatchPhase,
-    MatchSnapshot, Seat, ServerMessage, Side, Target, Watch,
+    Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchEvent,
+    MatchPhase, MatchSnapshot, Seat, ServerMessage, Side, Target, Watch,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
@@ -67,6 +67,51 @@ fn is_connection_loss(err: &ClientError) -> bool {
         err,
         ClientError::Closed(_) | ClientError::Ws(_) | ClientError::Timeout(_)
     )
+}
+
+/// A refusal that changed nothing and asks to try again: the match is moving to another
+/// node (`storage_unavailable`), or the node is busy or stopping.
+fn is_try_again(err: &ClientError) -> bool {
+    matches!(err, ClientError::Refused(reply) if matches!(
+        reply.code,
+        ErrorCode::StorageUnavailable | ErrorCode::Busy | ErrorCode::ShuttingDown
+    ))
+}
+
+/// How long to wait before sending a command refused with "try again".
+const TRY_AGAIN_AFTER: Duration = Duration::from_millis(200);
+
+/// Plays `route` for `seat` as a client does: a refusal that asks to try again is answered by
+/// sending the same envelope (same id) again, until it is acknowledged.
+async fn play_patiently(
+    client: &mut Client,
+    seat: &Seat,
+    route: &[u8],
+) -> Result<Ack, ClientError> {
+    let id = client.send_move(seat, route).await?;
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match client.expect_ack(id).await {
+            Err(err) if is_try_again(&err) && Instant::now() < deadline => {
+                tokio::time::sleep(TRY_AGAIN_AFTER).await;
+                client.send_with_id(id, move_message(seat, route)).await?;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Takes a seat back as a client does, sending again while the answer is "try again".
+async fn resume_patiently(client: &mut Client, token: &str) -> Result<Seat, ClientError> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match client.resume(token, None).await {
+            Err(err) if is_try_again(&err) && Instant::now() < deadline => {
+                tokio::time::sleep(TRY_AGAIN_AFTER).await;
+            }
+            other => return other,
+        }
+    }
 }
 
 /// A seat as its player holds it (the token and the match), for moves.
@@ -460,9 +505,9 @@ async fn phase(
         };
         client.timeout = patience.max(PATIENCE);
         client.set_next_id(run.next_ids[side]);
-        let seat = match client.resume(&run.tokens[side], None).await {
+        let seat = match resume_patiently(&mut client, &run.tokens[side]).await {
             Ok(seat) => seat,
-            Err(err) if is_connection_loss(&err) => return Ok(run),
+            Err(err) if is_connection_loss(&err) || is_try_again(&err) => return Ok(run),
             Err(err) => return Err(run.fail(format!("{who} resumes on {home}: {err}"))),
         };
         run.next_ids[side] = client.next_id();
@@ -524,6 +569,10 @@ async fn phase(
                 run.lose(pending.side);
                 return Ok(run);
             }
+            Err(err) if is_try_again(&err) => {
+                run.pending = Some(pending);
+                return Ok(run);
+            }
             Err(err) => return Err(run.fail(format!("re-sent ply {}: {err}", pending.ply))),
         }
     }
@@ -556,6 +605,8 @@ async fn phase(
                 run.lose(side);
                 return Ok(run);
             }
+            // Nothing applied: the move stays pending and goes again, same id, next round.
+            Err(err) if is_try_again(&err) => return Ok(run),
             Err(err) => return Err(run.fail(format!("ply {ply}: {err}"))),
         }
     }
@@ -628,19 +679,22 @@ async fn open_runs(count: usize, white: SocketAddr, black: SocketAddr) -> Vec<Ru
     runs.into_iter().map(|run| run.expect("opened")).collect()
 }
 
-/// Plays phases until every match is over (at most `rounds`).
+/// Plays phases until every match is over, or `within` has passed; a round that moved
+/// nothing (everyone told to try again, or still reconnecting) is followed by a short pause.
 async fn play_to_the_end(
     mut runs: Vec<Run>,
     homes: [SocketAddr; 2],
     patience: Duration,
     acks: &Arc<AtomicUsize>,
-    rounds: usize,
+    within: Duration,
 ) -> Vec<Run> {
-    for _ in 0..rounds {
-        if runs.iter().all(|run| run.finished) {
-            break;
-        }
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline && !runs.iter().all(|run| run.finished) {
+        let before = acks.load(Ordering::Relaxed);
         runs = run_phase(runs, homes, patience, acks).await;
+        if acks.load(Ordering::Relaxed) == before {
+            tokio::time::sleep(TRY_AGAIN_AFTER).await;
+        }
     }
     runs
 }
@@ -743,7 +797,7 @@ async fn kill_9_of_the_owner_of_50_matches_loses_no_acknowledged_move() {
         "the kill came too late to prove anything"
     );
     // White's players were on a: they come back on c; Black's stay on b (or come back there).
-    let runs = play_to_the_end(runs, [c, b], PATIENCE, &acks, 8).await;
+    let runs = play_to_the_end(runs, [c, b], PATIENCE, &acks, Duration::from_secs(300)).await;
     if let Some(run) = runs.iter().find(|run| !run.finished) {
         panic!(
             "{}\n{}",
@@ -822,6 +876,11 @@ async fn follow(
                     }
                 }
                 ServerMessage::Error(error) => {
+                    if is_try_again(&ClientError::Refused(error.clone())) {
+                        // Moving to another node: watch again in a moment.
+                        tokio::time::sleep(TRY_AGAIN_AFTER).await;
+                        break;
+                    }
                     return Err(format!("{who}: watch refused: {error:?}"));
                 }
                 _ => {}
@@ -897,8 +956,7 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
     // White gives up on a and comes back on c: the match is taken over (a's lease lapses).
     let mut white = connect(c, encoding).await.expect("connect to c");
     white.set_next_id(late_id + 1);
-    let seat = white
-        .resume(&white_seat.token, None)
+    let seat = resume_patiently(&mut white, &white_seat.token)
         .await
         .unwrap_or_else(|err| panic!("resume on c while a is frozen: {err}\n{}", cluster.logs()));
     assert_eq!(seat.match_id, match_id);
@@ -921,8 +979,7 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
         game.routes[..fork_ply],
         "the history before the freeze, whole"
     );
-    white
-        .play(&white_seat, &game.routes[fork_ply])
+    play_patiently(&mut white, &white_seat, &game.routes[fork_ply])
         .await
         .unwrap_or_else(|err| panic!("White's move at the new owner: {err}\n{}", cluster.logs()));
     eprintln!(
@@ -975,8 +1032,7 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
         } else {
             (&mut black, &black_seat)
         };
-        client
-            .play(seat, &game.routes[ply])
+        play_patiently(client, seat, &game.routes[ply])
             .await
             .unwrap_or_else(|err| panic!("ply {ply}: {err}\n{}", cluster.logs()));
     }
@@ -1069,7 +1125,9 @@ async fn a_redis_restart_mid_game_loses_no_acknowledged_move_and_watchers_catch_
     let patience = Duration::from_secs(10);
     let playing = {
         let acks = Arc::clone(&acks);
-        tokio::spawn(async move { play_to_the_end(runs, [a, b], patience, &acks, 12).await })
+        tokio::spawn(async move {
+            play_to_the_end(runs, [a, b], patience, &acks, Duration::from_secs(300)).await
+        })
     };
     while acks.load(Ordering::Relaxed) < total / 3 {
         tokio::time::sleep(Duration::from_millis(2)).await;
@@ -1207,6 +1265,13 @@ async fn watch_tv(
                         )),
                         ChannelEvent::GameEnded(_) => {}
                     }
+                }
+                ServerMessage::Error(error)
+                    if is_try_again(&ClientError::Refused(error.clone())) =>
+                {
+                    drop(log);
+                    tokio::time::sleep(TRY_AGAIN_AFTER).await;
+                    break;
                 }
                 ServerMessage::Error(error) => return Err(format!("{who}: {error:?}")),
                 _ => {}
