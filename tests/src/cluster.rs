@@ -15,6 +15,7 @@
 //! install …" line and passes; in CI the test fails (see `boardcast_testkit`).
 
 use std::fs::File;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -81,8 +82,12 @@ pub struct Cluster {
     database: String,
     redis: Redis,
     nodes: Vec<Node>,
-    /// The nodes' logs.
+    /// The nodes' logs, and `pids`: every node process started, for the watchdog.
     dir: tempfile::TempDir,
+    /// Its stdin is a pipe from this process: when the test process dies without dropping
+    /// the cluster (killed, or a timeout), the pipe closes and the watchdog kills every node
+    /// listed in `pids` that is still a `boardcast` process.
+    watchdog: std::process::Child,
 }
 
 impl Cluster {
@@ -96,13 +101,24 @@ impl Cluster {
     ) -> Option<Cluster> {
         let postgres = Postgres::shared_or_skip(test)?;
         let redis = Redis::start_or_skip(test)?;
+        let dir = tempfile::tempdir().expect("a temporary directory for the logs");
+        let script = r#"read _ ; for pid in $(cat "$1/pids" 2>/dev/null) ; do if grep -q boardcast "/proc/$pid/comm" 2>/dev/null ; then kill -CONT "$pid" ; kill -9 "$pid" ; fi ; done"#;
+        let watchdog = Command::new("sh")
+            .args(["-c", script, "sh"])
+            .arg(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the nodes' watchdog");
         let mut cluster = Cluster {
             program: program.to_owned(),
             options,
             database: postgres.create_database(),
             redis,
             nodes: Vec::new(),
-            dir: tempfile::tempdir().expect("a temporary directory for the logs"),
+            dir,
+            watchdog,
         };
         for id in nodes {
             cluster.add_node(id);
@@ -269,6 +285,11 @@ impl Cluster {
             .stdout(Stdio::null())
             .stderr(log_file);
         let process = ServerProcess::spawn(command, addr)?;
+        let mut pids = File::options()
+            .create(true)
+            .append(true)
+            .open(self.dir.path().join("pids"))?;
+        writeln!(pids, "{}", process.child.id())?;
         // Listening comes first; a node serves once its store and bus are up.
         let deadline = std::time::Instant::now() + Duration::from_secs(60);
         loop {
@@ -295,6 +316,10 @@ impl Drop for Cluster {
             // Dropping the process kills and reaps it.
             node.process = None;
         }
+        // Every node is gone and reaped: stop the watchdog without letting it act (a pid it
+        // lists may belong to another process by now).
+        let _ = self.watchdog.kill();
+        let _ = self.watchdog.wait();
     }
 }
 

@@ -785,6 +785,15 @@ async fn kill_9_of_the_owner_of_50_matches_loses_no_acknowledged_move() {
         unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
     });
     let runs = run_phase(runs, [a, b], PATIENCE, &acks).await;
+    if acks.load(Ordering::Relaxed) < kill_at {
+        killer.abort();
+        panic!(
+            "every match stopped (a move unanswered for {PATIENCE:?}, or a connection lost) \
+             after {} of {total} moves, before the kill at {kill_at}\n{}",
+            acks.load(Ordering::Relaxed),
+            cluster.logs()
+        );
+    }
     killer.await.expect("the killer");
     cluster.kill9("a");
     let interrupted = runs.iter().filter(|run| !run.finished).count();
@@ -1130,6 +1139,12 @@ async fn a_redis_restart_mid_game_loses_no_acknowledged_move_and_watchers_catch_
         })
     };
     while acks.load(Ordering::Relaxed) < total / 3 {
+        assert!(
+            !playing.is_finished(),
+            "the matches stopped after {} of {total} moves, before Redis was restarted\n{}",
+            acks.load(Ordering::Relaxed),
+            cluster.logs()
+        );
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     let before = acks.load(Ordering::Relaxed);
