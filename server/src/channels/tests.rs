@@ -1,8 +1,6 @@
 //! Channel actors under tokio's paused clock: whole TV games, reveal timing, watching with
 //! replay, prediction scoring and slow watchers, without any socket.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use axum::extract::ws::Message;
@@ -16,6 +14,7 @@ use tokio::time::{Instant, sleep, sleep_until};
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Saver};
 use super::archive::{ArchiveRecord, FinishedGame};
 use super::game::GameSpec;
+use super::game_ids::GameIds;
 use super::schedule::{Resume, SavedChannel, WallClock};
 use crate::outbox::{Inbox, Outbox, outbox};
 use crate::shutdown::{self, Trigger};
@@ -62,11 +61,13 @@ fn spawn(program: Program) -> Fixture {
             program,
             replay: 256,
             first_version: 0,
-            game_ids: Arc::new(AtomicU64::new(1)),
+            game_ids: GameIds::local(1),
             archive: archive_tx,
             clock: WallClock::now(),
             saver: None,
             resume: None,
+            downstream: None,
+            upstream: None,
         },
         shutdown,
     );
@@ -454,7 +455,7 @@ fn saving_tv(seed: u64, clock: WallClock, first_game_id: u64, resume: Option<Res
             },
             replay: 256,
             first_version: 0,
-            game_ids: Arc::new(AtomicU64::new(first_game_id)),
+            game_ids: GameIds::local(first_game_id),
             archive: archive_tx,
             clock,
             saver: Some(Saver {
@@ -462,6 +463,8 @@ fn saving_tv(seed: u64, clock: WallClock, first_game_id: u64, resume: Option<Res
                 durable: durable_rx,
             }),
             resume,
+            downstream: None,
+            upstream: None,
         },
         shutdown,
     );

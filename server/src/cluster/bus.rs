@@ -16,10 +16,16 @@
 //!   resubscription of every channel) every handler gets one too. A handler that receives
 //!   `Resync` re-reads what it shows from PostgreSQL by version.
 //!
+//! A message this node could not publish (the queue was full, or Redis was down when its turn
+//! came) is lost for every other node too, and they cannot see that from what they receive
+//! (the lost one may have been a match's last event). So the next batch that does go out
+//! starts with a notice on [`names::BUS_LOST`], and every node that hears it resyncs all its
+//! handlers, as after a reconnect.
+//!
 //! Channel names come only from the functions in [`names`].
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -43,7 +49,12 @@ const BACKOFF_MAX: Duration = Duration::from_secs(2);
 const RESYNC_RETRY_EVERY: Duration = Duration::from_millis(100);
 /// How often the subscriber connection is pinged: a Redis that stopped answering (paused, or
 /// a network that dropped) is noticed within two of these.
-const PING_EVERY: Duration = Duration::from_secs(2);
+/// (Shorter in tests, so a test can see several go by.)
+const PING_EVERY: Duration = if cfg!(test) {
+    Duration::from_millis(200)
+} else {
+    Duration::from_secs(2)
+};
 /// Redis answers within this on loopback even on a loaded machine; slower means trouble.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
@@ -77,6 +88,9 @@ pub mod names {
     pub fn node_replies(node: &NodeRef) -> String {
         format!("bc:node:{}:{}:r", node.node, node.incarnation)
     }
+
+    /// Notices that a node could not publish some messages: every node resyncs on one.
+    pub const BUS_LOST: &str = "bc:bus:lost";
 
     /// Lobby lines (seeks, live matches) of every node.
     pub const LOBBY: &str = "bc:lobby";
@@ -148,6 +162,9 @@ struct Shared {
     wanted_changed: Notify,
     /// Which version of `wanted` the subscriber connection has carried out.
     synced: watch::Sender<Synced>,
+    /// A message was refused or dropped since the last notice went out: the next batch
+    /// starts with one ([`names::BUS_LOST`]).
+    owes_notice: AtomicBool,
     counters: Counters,
 }
 
@@ -324,9 +341,14 @@ impl Bus {
         let shared = Arc::new(Shared {
             node,
             routes: Mutex::default(),
-            wanted: Mutex::default(),
+            // Every node hears the others' notices of lost messages.
+            wanted: Mutex::new(Wanted {
+                channels: HashMap::from([(names::BUS_LOST.to_owned(), 1)]),
+                version: 1,
+            }),
             wanted_changed: Notify::new(),
             synced,
+            owes_notice: AtomicBool::new(false),
             counters: Counters::default(),
         });
         let (tx, rx) = mpsc::channel(queue.max(1));
@@ -361,6 +383,7 @@ impl Bus {
         match self.queue.try_send(outgoing) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {
+                self.shared.owes_notice.store(true, Ordering::Relaxed);
                 Counters::add(&self.shared.counters.refused_full, 1, DROPPED, "queue_full");
                 Err(BusError::Full)
             }
@@ -455,6 +478,12 @@ impl Shared {
     /// Routes one received message. Synchronous: the dispatch task never waits on a handler.
     fn deliver(&self, channel: &str, payload: &[u8]) {
         let mut routes = lock(&self.routes);
+        if channel == names::BUS_LOST {
+            let node = String::from_utf8_lossy(payload);
+            tracing::info!(%node, "bus: a node lost messages; resyncing");
+            routes.resync_all();
+            return;
+        }
         let Some(mailbox) = routes.find(channel) else {
             Counters::add(&self.counters.unrouted, 1, DROPPED, "unrouted");
             return;
@@ -551,6 +580,7 @@ async fn publish_loop(
                             return;
                         }
                         batch.clear();
+                        shared.owes_notice.store(true, Ordering::Relaxed);
                         Counters::add(&counters.dropped_redis_down, n, DROPPED, "redis_down");
                     }
                 }
@@ -585,6 +615,12 @@ async fn publish_loop(
         };
         let n = batch.len();
         let mut pipe = redis::pipe();
+        if shared.owes_notice.swap(false, Ordering::Relaxed) {
+            pipe.cmd("PUBLISH")
+                .arg(names::BUS_LOST)
+                .arg(shared.node.to_string())
+                .ignore();
+        }
         for message in batch.drain(..) {
             pipe.cmd("PUBLISH")
                 .arg(message.channel.as_str())
@@ -595,6 +631,7 @@ async fn publish_loop(
             Ok(()) => Counters::add(&counters.published, n, "", ""),
             Err(e) => {
                 tracing::warn!(error = %e, dropped = n, "bus: publishing to Redis failed");
+                shared.owes_notice.store(true, Ordering::Relaxed);
                 Counters::add(&counters.dropped_redis_down, n, DROPPED, "redis_down");
                 connection = None;
             }
@@ -694,7 +731,7 @@ async fn keep_subscriptions(
             _ = tokio::time::sleep(PING_EVERY) => false,
         };
         if !changed {
-            match tokio::time::timeout(RESPONSE_TIMEOUT, sink.ping::<String>()).await {
+            match tokio::time::timeout(RESPONSE_TIMEOUT, sink.ping::<redis::Value>()).await {
                 Ok(Ok(_)) => continue,
                 Ok(Err(e)) => return e,
                 Err(_) => {

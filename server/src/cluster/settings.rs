@@ -45,7 +45,8 @@ impl fmt::Display for NodeId {
 }
 
 /// Where the Redis server that carries messages between nodes is: `redis://[user:password@]
-/// host[:port][/db]` or `rediss://…` (TLS).
+/// host[:port][/db]`. Plain TCP only (no `rediss://`): Redis belongs on loopback or a private
+/// network beside the nodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RedisUrl(String);
 
@@ -60,13 +61,10 @@ impl FromStr for RedisUrl {
     type Err = String;
 
     fn from_str(url: &str) -> Result<RedisUrl, String> {
-        let host = url
-            .strip_prefix("redis://")
-            .or_else(|| url.strip_prefix("rediss://"));
-        match host {
+        match url.strip_prefix("redis://") {
             Some(rest) if !rest.is_empty() => Ok(RedisUrl(url.to_owned())),
             _ => Err(format!(
-                "{url:?} is not a Redis server: use redis://host:port (or rediss:// for TLS)"
+                "{url:?} is not a Redis server: use redis://host:port"
             )),
         }
     }
@@ -154,20 +152,13 @@ mod tests {
         let url: RedisUrl = "redis://:s3cret@127.0.0.1:6379/0".parse().unwrap();
         assert_eq!(url.as_str(), "redis://:s3cret@127.0.0.1:6379/0");
         assert_eq!(url.to_string(), "redis://127.0.0.1:6379/0");
-        assert!("rediss://cache.example:6380".parse::<RedisUrl>().is_ok());
-        assert_eq!(
-            "127.0.0.1:6379".parse::<RedisUrl>(),
-            Err(
-                "\"127.0.0.1:6379\" is not a Redis server: use redis://host:port \
-                 (or rediss:// for TLS)"
-                    .to_owned()
-            )
-        );
-        assert_eq!(
-            "redis://".parse::<RedisUrl>(),
-            Err("\"redis://\" is not a Redis server: use redis://host:port \
-                 (or rediss:// for TLS)"
-                .to_owned())
-        );
+        for bad in ["127.0.0.1:6379", "redis://", "rediss://cache.example:6380"] {
+            assert_eq!(
+                bad.parse::<RedisUrl>(),
+                Err(format!(
+                    "{bad:?} is not a Redis server: use redis://host:port"
+                ))
+            );
+        }
     }
 }

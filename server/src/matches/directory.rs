@@ -21,7 +21,19 @@ use boardcast_protocol::{MatchSummary, Side};
 use super::handle::MatchHandle;
 use super::player::Player;
 use super::record::Setup;
+use crate::outbox::Outbox;
 use crate::refusal::Refusal;
+
+/// Closes connections that followed a match which moved to another node (see
+/// [`Directory::moved`]).
+pub fn close_moved(followers: Vec<Outbox>) {
+    for outbox in followers {
+        outbox.close(
+            axum::extract::ws::close_code::RESTART,
+            "this match moved to another server; reconnect",
+        );
+    }
+}
 
 /// A rematch just created: its actor, its id, and each player's seat token by side.
 pub type Created = (MatchHandle, String, Vec<(Side, String)>);
@@ -66,6 +78,16 @@ pub trait Directory: Send + Sync + 'static {
 
     /// The match `id` has stopped: forget it, its invite code and its tokens.
     fn remove(&self, id: &str);
+
+    /// The actor of match `id` has stopped because another node owns the match now (its
+    /// write was fenced, or this node lost its lease): forget that actor, and take care of
+    /// the connections of this node that followed it. By default they are closed with 1012
+    /// so they reconnect and resume wherever the match is; a cluster directory hands them
+    /// to a stand-in that follows the new owner instead.
+    fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        let _ = id;
+        close_moved(followers);
+    }
 
     /// Creates, stores and starts the rematch with `setup` and `players` seated. Its actor
     /// records no presence until a [`super::Command::Arrive`] brings the players.

@@ -116,11 +116,13 @@ async fn handlers_resync_after_redis_restarts_and_hear_their_channels_again() {
     assert_eq!(next(&mut rx).await, BusEvent::Resync);
     until(&bus, |s| s.reconnects == 1).await;
     // The subscription was made again on the new server; the publisher reconnects by itself
-    // (what it was given while Redis was down is dropped, counted).
+    // (what it was given while Redis was down is dropped, counted, and noticed to all).
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
         bus.publish("bc:match:m1", b"after".to_vec()).unwrap();
         match tokio::time::timeout(Duration::from_millis(300), rx.recv()).await {
+            // The publisher's notice that it dropped what came while Redis was down.
+            Ok(Some(BusEvent::Resync)) => {}
             Ok(Some(event)) => {
                 assert_eq!(payload_of(event).1, b"after");
                 break;
@@ -184,4 +186,57 @@ async fn unsubscribed_channels_are_no_longer_heard_and_unrouted_ones_are_counted
         .unwrap();
     assert_eq!(payload_of(next(&mut rx).await).1, b"kept");
     until(&bus, |s| s.unrouted == 1).await;
+}
+
+#[tokio::test]
+async fn a_quiet_subscriber_keeps_its_connection_through_many_pings() {
+    let Some(redis) = Redis::start_or_skip("bus quiet") else {
+        return;
+    };
+    let (_trigger, stop) = shutdown::channel();
+    let bus = Bus::connect(&redis.url(), node("a"), stop).await.unwrap();
+    let (tx, mut rx) = mpsc::channel(64);
+    bus.route("bc:match:m1", tx);
+    bus.subscribe("bc:match:m1").await;
+    // Redis answers a PING on a subscribed connection with an array, not a status: a ping
+    // that misread it would drop the connection (and every handler would resync) each time.
+    tokio::time::sleep(PING_EVERY * 5).await;
+    assert_eq!(bus.stats().reconnects, 0);
+    bus.publish("bc:match:m1", b"still here".to_vec()).unwrap();
+    assert_eq!(
+        next(&mut rx).await,
+        BusEvent::Message {
+            channel: "bc:match:m1".into(),
+            payload: b"still here".to_vec(),
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_message_its_node_could_not_publish_makes_every_node_resync() {
+    let Some(redis) = Redis::start_or_skip("bus lost notice") else {
+        return;
+    };
+    let (_trigger, stop) = shutdown::channel();
+    // A queue of one: the second message published before the queue drains is refused.
+    let owner = Bus::connect_with(&redis.url(), node("a"), stop.clone(), 1)
+        .await
+        .unwrap();
+    let other = Bus::connect(&redis.url(), node("b"), stop).await.unwrap();
+    let (tx, mut rx) = mpsc::channel(64);
+    other.route("bc:match:m1", tx);
+    // Confirmed together with the notices' channel, subscribed at connect.
+    other.subscribe("bc:match:m1").await;
+
+    owner.publish("bc:match:m1", b"v1".to_vec()).unwrap();
+    assert_eq!(
+        owner.publish("bc:match:m1", b"v2".to_vec()),
+        Err(BusError::Full)
+    );
+    // The node that lost v2 says so before anything else it publishes: `b` re-reads what it
+    // shows (and so learns of v2) instead of waiting for a gap that may never show.
+    assert_eq!(next(&mut rx).await, BusEvent::Resync);
+    assert_eq!(payload_of(next(&mut rx).await).1, b"v1");
+    owner.publish("bc:match:m1", b"v3".to_vec()).unwrap();
+    assert_eq!(payload_of(next(&mut rx).await).1, b"v3");
 }

@@ -65,7 +65,14 @@ impl Postgres {
         })?;
         config.connect_timeout(CONNECT_TIMEOUT);
         let application = match node {
-            Some(node) => format!("{APPLICATION}/{node}"),
+            Some(node) => {
+                let options = match config.get_options() {
+                    Some(given) => format!("{given} {NODE_OPTIONS}"),
+                    None => NODE_OPTIONS.to_owned(),
+                };
+                config.options(options);
+                format!("{APPLICATION}/{node}")
+            }
             None => APPLICATION.to_owned(),
         };
         config.application_name(&application);
@@ -123,6 +130,13 @@ async fn pooled(pool: &Pool) -> Result<deadpool_postgres::Client, StorageError> 
 /// The `application_name` of a single server's sessions; a cluster node's are
 /// `boardcast-server/<node id>`.
 const APPLICATION: &str = "boardcast-server";
+
+/// Settings of a cluster node's sessions. A node stopped (`SIGSTOP`, a long pause) in the
+/// middle of a transaction — half a pipelined group sent, or a claim — would otherwise keep
+/// its row locks on matches for as long as it stays stopped, and the live nodes' claims of
+/// those matches would wait for it. PostgreSQL ends such a session instead; the node's writer
+/// reconnects when it runs again and answers that group unavailable (nothing of it stored).
+const NODE_OPTIONS: &str = "-c idle_in_transaction_session_timeout=2000";
 
 /// The other database sessions on this database with the `application_name` `$1`.
 const EARLIER_SESSIONS: &str = "FROM pg_stat_activity WHERE application_name = $1 \

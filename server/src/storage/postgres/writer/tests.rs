@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use super::GROUP_TIMEOUT;
 use crate::storage::coordination::NodeRef;
 use crate::storage::tests::PostgresDatabase;
 use crate::storage::{Storage, StorageError, StoredEvent, Write};
@@ -229,4 +230,202 @@ async fn a_cluster_node_on_sqlite_is_refused() {
             dir.path().join("t.db").display()
         )
     );
+}
+
+#[tokio::test]
+async fn a_node_stopped_inside_a_transaction_does_not_hold_a_take_over_up() {
+    use crate::storage::Store;
+    use crate::storage::postgres::Postgres;
+    let Some(db) = PostgresDatabase::new("stopped node") else {
+        return;
+    };
+    let (node, _) = Postgres::connect(&db.url, Some("a")).await.unwrap();
+    let c = node.coordination().unwrap();
+    let a = c.register_node("a".into(), LONG).await.unwrap();
+    let b = c.register_node("b".into(), LONG).await.unwrap();
+    node.commit(vec![create("m", Some(&a))]).await.unwrap();
+    // Node a is stopped halfway through a group: its transaction holds the match's row lock.
+    let mut stopped = node.client().await.unwrap();
+    let transaction = stopped.transaction().await.unwrap();
+    transaction
+        .query_one("SELECT boardcast_fence('m', 1)", &[])
+        .await
+        .unwrap();
+    assert!(
+        c.renew_node(a, 0).await.unwrap(),
+        "its lease runs out meanwhile"
+    );
+    let claim = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        c.claim_match("m".into(), b),
+    )
+    .await
+    .expect("the take-over does not wait for the stopped node");
+    assert_eq!(claim.unwrap(), Some(2));
+    assert!(
+        transaction.commit().await.is_err(),
+        "the stopped node's transaction was ended"
+    );
+    node.close().await;
+}
+
+#[tokio::test]
+async fn a_take_over_reads_every_write_the_old_owner_had_acknowledged_and_it_can_ack_no_more() {
+    let Some(db) = PostgresDatabase::new("fence race") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let c = storage.coordination().unwrap();
+    let a = c.register_node("a".into(), LONG).await.unwrap();
+    let b = c.register_node("b".into(), LONG).await.unwrap();
+    const MATCHES: usize = 20;
+    let ids: Vec<String> = (0..MATCHES).map(|m| format!("m{m}")).collect();
+    storage
+        .commit(ids.iter().map(|id| create(id, Some(&a))).collect())
+        .await
+        .unwrap();
+    // Node a's matches write as fast as they can, each until the fence stops it, as an actor.
+    let writers: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            let (storage, id) = (storage.clone(), id.clone());
+            tokio::spawn(async move {
+                let mut acked = Vec::new();
+                for v in 1.. {
+                    match storage.commit(vec![event(&id, v, 1)]).await {
+                        Ok(()) => acked.push(v),
+                        Err(StorageError::Fenced { epoch: 1, .. }) => return acked,
+                        Err(err) => panic!("{id} v{v}: {err}"),
+                    }
+                }
+                unreachable!()
+            })
+        })
+        .collect();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // a's lease runs out; b takes every match over and reads it at once.
+    assert!(c.renew_node(a, 0).await.unwrap());
+    let taken = futures_util::future::join_all(ids.iter().map(|id| {
+        let (c, b, id) = (c.clone(), b.clone(), id.clone());
+        async move {
+            assert_eq!(c.claim_match(id.clone(), b).await.unwrap(), Some(2));
+            let read = c.load_match(id).await.unwrap().unwrap();
+            read.events.iter().map(|e| e.v).collect::<Vec<u64>>()
+        }
+    }))
+    .await;
+    let client = connect(&db.url).await;
+    for ((id, writer), read) in ids.iter().zip(writers).zip(taken) {
+        let acked = writer.await.unwrap();
+        assert!(!acked.is_empty(), "{id} wrote before the take-over");
+        assert_eq!(
+            read, acked,
+            "{id}: the new owner reads exactly what was acknowledged"
+        );
+        let stored = stored_epochs(&client, id).await;
+        assert_eq!(
+            stored.len(),
+            acked.len(),
+            "{id}: nothing landed after the take-over"
+        );
+        assert!(stored.iter().all(|&(_, epoch)| epoch == 1));
+    }
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn a_group_whose_commit_outlasted_the_writers_patience_is_answered_as_stored_when_it_was() {
+    let Some(db) = PostgresDatabase::new("commit in doubt") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    storage
+        .commit(vec![create("m", None), event("m", 1, 0)])
+        .await
+        .unwrap();
+    // A commit that takes longer than the writer waits for a group (a stalled disk, say).
+    let stall = GROUP_TIMEOUT + std::time::Duration::from_secs(1);
+    let client = connect(&db.url).await;
+    client
+        .batch_execute(&format!(
+            "CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep({}); RETURN NULL; END $$;
+             CREATE CONSTRAINT TRIGGER stall AFTER INSERT ON events
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+                 WHEN (NEW.body = 'm v2 under epoch 0') EXECUTE FUNCTION stall();",
+            stall.as_secs_f64()
+        ))
+        .await
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    let stored = storage.commit(vec![event("m", 2, 0)]).await;
+    assert!(
+        started.elapsed() >= stall,
+        "answered only once its fate was known"
+    );
+    assert_eq!(
+        stored.map_err(|err| err.to_string()),
+        Ok(()),
+        "it was stored, so it is acknowledged"
+    );
+    // The match goes on from v2, on a new connection.
+    storage.commit(vec![event("m", 3, 0)]).await.unwrap();
+    assert_eq!(stored_epochs(&client, "m").await, [(1, 0), (2, 0), (3, 0)]);
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn a_group_in_doubt_that_did_not_commit_is_answered_unavailable_and_can_be_sent_again() {
+    let Some(db) = PostgresDatabase::new("commit in doubt") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    storage.commit(vec![create("m", None)]).await.unwrap();
+    let client = connect(&db.url).await;
+    client
+        .batch_execute(
+            "CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep(60); RETURN NULL; END $$;
+             CREATE CONSTRAINT TRIGGER stall AFTER INSERT ON events
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION stall();",
+        )
+        .await
+        .unwrap();
+    let waiting = tokio::spawn({
+        let storage = storage.clone();
+        async move { storage.commit(vec![event("m", 1, 0)]).await }
+    });
+    // The writer's session dies in the middle of its COMMIT: the transaction is rolled back.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let ended = client
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = 'boardcast-server' AND wait_event = 'PgSleep'",
+                &[],
+            )
+            .await
+            .unwrap();
+        if !ended.is_empty() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the commit never stalled"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let answer = waiting.await.unwrap();
+    assert!(
+        matches!(&answer, Err(StorageError::Unavailable(why))
+            if why == "the connection to PostgreSQL was lost; nothing was stored"),
+        "{answer:?}"
+    );
+    client
+        .batch_execute("DROP TRIGGER stall ON events")
+        .await
+        .unwrap();
+    storage.commit(vec![event("m", 1, 0)]).await.unwrap();
+    assert_eq!(stored_epochs(&client, "m").await, [(1, 0)]);
+    storage.close().await;
 }
