@@ -21,6 +21,7 @@ async fn main() {
                 invite: None,
                 created_ms: 0,
                 setup: "{}".into(),
+                owner: None,
             }])
             .await
             .expect("create");
@@ -40,6 +41,7 @@ async fn main() {
                         v,
                         at_ms: 0,
                         body: body.clone(),
+                        epoch: 0,
                     }])
                     .await
                     .expect("commit");
@@ -65,6 +67,7 @@ async fn main() {
                 v,
                 at_ms: 0,
                 body: body.clone(),
+                epoch: 0,
             }])
             .await
             .expect("commit");

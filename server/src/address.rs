@@ -11,8 +11,11 @@ use std::str::FromStr;
 use axum::http::HeaderMap;
 use ipnet::IpNet;
 
-/// The unit every per-address limit counts: an IPv4 address or an IPv6 /64.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The unit every per-address limit counts: an IPv4 address or an IPv6 /64. Serializable so a
+/// guess made on one node of a cluster reaches the channel's owner with its predictor.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum ClientAddr {
     V4(Ipv4Addr),
     /// The upper 64 bits of an IPv6 address.

@@ -54,6 +54,11 @@ pub async fn run(config: Config) -> ExitCode {
             .init(),
     }
 
+    // Checked before anything starts, so a half-configured node never joins a cluster.
+    if let Err(err) = config.cluster() {
+        eprintln!("boardcast-server: {err}");
+        return ExitCode::from(2);
+    }
     let listener = match TcpListener::bind(config.listen).await {
         Ok(listener) => listener,
         Err(err) => {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::cluster::settings::{ClusterConfigError, ClusterSettings, NodeId, RedisUrl};
 use crate::duration::parse_duration;
 use crate::storage::Database;
 
@@ -49,6 +50,28 @@ pub struct Config {
         conflicts_with = "db"
     )]
     pub database: Option<Database>,
+
+    /// Run as one node of a cluster whose nodes talk through this Redis server
+    /// (redis://host:port): any node then serves any match. Needs --database postgres://…
+    /// (shared by every node) and --node-id. Without it the server is a single node.
+    #[arg(long, env = "BOARDCAST_REDIS", value_name = "URL")]
+    pub redis: Option<RedisUrl>,
+
+    /// This node's id in the cluster (1 to 32 of a-z, 0-9 and -), unique among the nodes;
+    /// a node restarted under the same id takes its own matches back.
+    #[arg(long, env = "BOARDCAST_NODE_ID", value_name = "ID", requires = "redis")]
+    pub node_id: Option<NodeId>,
+
+    /// How long (milliseconds) a node's lease lasts without renewal: after this much silence
+    /// from a node, other nodes take its matches over. Renewed every third of it.
+    #[arg(
+        long,
+        env = "BOARDCAST_LEASE_MS",
+        value_name = "N",
+        default_value_t = 5000,
+        value_parser = clap::value_parser!(u64).range(300..=600_000)
+    )]
+    pub lease_ms: u64,
 
     /// Log filter in `tracing_subscriber::EnvFilter` syntax (RUST_LOG takes precedence).
     #[arg(long, env = "BOARDCAST_LOG", default_value = "info")]
@@ -237,6 +260,16 @@ impl Config {
             .unwrap_or_else(|| Database::Sqlite(self.db.clone()))
     }
 
+    /// The cluster this server is a node of, checked: `None` without --redis (a single node).
+    pub fn cluster(&self) -> Result<Option<ClusterSettings>, ClusterConfigError> {
+        crate::cluster::settings::settings(
+            self.redis.as_ref(),
+            self.node_id.as_ref(),
+            &self.database(),
+            self.lease_ms,
+        )
+    }
+
     /// Lifts every per-address limit (and the reserve) out of the way: for tests and
     /// benchmarks whose clients all come from one address and that exercise something else.
     pub fn lift_address_limits(&mut self) {
@@ -310,6 +343,92 @@ mod tests {
                  or sqlite:PATH"
             ),
             "{wrong}"
+        );
+    }
+
+    #[test]
+    fn redis_makes_a_node_of_a_cluster_with_its_id_on_a_shared_postgres() {
+        let postgres = "postgres://club@127.0.0.1:5432/boardcast";
+        let config = Config::parse_from([
+            "boardcast-server",
+            "--database",
+            postgres,
+            "--redis",
+            "redis://127.0.0.1:6379",
+            "--node-id",
+            "node-2",
+            "--lease-ms",
+            "1500",
+        ]);
+        let cluster = config.cluster().unwrap().unwrap();
+        assert_eq!(cluster.redis.as_str(), "redis://127.0.0.1:6379");
+        assert_eq!(cluster.node_id.as_str(), "node-2");
+        assert_eq!(cluster.postgres, postgres);
+        assert_eq!(cluster.lease, Duration::from_millis(1500));
+
+        let single = Config::parse_from(["boardcast-server", "--database", postgres]);
+        assert_eq!(single.cluster(), Ok(None));
+        assert_eq!(single.lease_ms, 5000);
+    }
+
+    #[test]
+    fn a_cluster_node_without_postgres_or_a_node_id_does_not_start() {
+        let sqlite = Config::parse_from([
+            "boardcast-server",
+            "--redis",
+            "redis://127.0.0.1:6379",
+            "--node-id",
+            "a",
+        ]);
+        assert_eq!(
+            sqlite.cluster().unwrap_err().to_string(),
+            "--redis needs --database postgres://…: the nodes of a cluster share one \
+             PostgreSQL database (SQLite serves a single node)"
+        );
+        let nameless = Config::parse_from([
+            "boardcast-server",
+            "--redis",
+            "redis://127.0.0.1:6379",
+            "--database",
+            "postgres://club@127.0.0.1/boardcast",
+        ]);
+        assert_eq!(
+            nameless.cluster().unwrap_err().to_string(),
+            "--redis needs --node-id ID (env BOARDCAST_NODE_ID): every node of a cluster has \
+             its own id"
+        );
+    }
+
+    #[test]
+    fn cluster_flags_refuse_bad_values_by_name() {
+        let refused = |args: &[&str]| {
+            let mut argv = vec!["boardcast-server"];
+            argv.extend_from_slice(args);
+            Config::try_parse_from(argv).unwrap_err().to_string()
+        };
+        let id = refused(&["--redis", "redis://h:1", "--node-id", "Node_A"]);
+        assert!(
+            id.contains(
+                "invalid value 'Node_A' for '--node-id <ID>': \"Node_A\" is not a node id: use \
+                 1 to 32 of a-z, 0-9 and -"
+            ),
+            "{id}"
+        );
+        let url = refused(&["--redis", "localhost:6379"]);
+        assert!(
+            url.contains("invalid value 'localhost:6379' for '--redis <URL>'"),
+            "{url}"
+        );
+        let lease = refused(&["--redis", "redis://h:1", "--lease-ms", "10"]);
+        assert!(
+            lease.contains("invalid value '10' for '--lease-ms <N>': 10 is not in 300..=600000"),
+            "{lease}"
+        );
+        let alone = refused(&["--node-id", "a"]);
+        assert!(
+            alone.contains("the following required arguments were not provided")
+                && alone.contains("--redis <URL>"),
+            "{alone}"
         );
     }
 

@@ -19,7 +19,6 @@ use crate::outbox::{self, Inbox, Outbox};
 use crate::per_address::Rated;
 use crate::refusal::Refusal;
 use crate::shutdown::TaskGuard;
-use crate::storage::MatchKey;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
@@ -129,7 +128,7 @@ pub async fn run(
     // Say goodbye to every match this connection followed, so seats show as empty.
     let followed = outbox::close_subscriptions(&subscriptions);
     for id in followed {
-        if let Some(handle) = connection.app.directory.find(&id) {
+        if let Some(handle) = connection.app.directory.running(&id) {
             handle
                 .send(Command::Leave {
                     conn: connection.outbox.id(),
@@ -373,23 +372,25 @@ impl Connection {
             }
             ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
             ClientMessage::JoinMatch(join) => {
-                let handle = match &join {
-                    JoinMatch::Id(match_id) if self.app.directory.is_public(match_id) => {
-                        self.app.directory.find(match_id)
+                let directory = &self.app.directory;
+                let found = match &join {
+                    JoinMatch::Id(match_id) if directory.is_public(match_id) => {
+                        directory.find(match_id).await
                     }
-                    JoinMatch::Id(_) => None,
-                    JoinMatch::Code(code) => self.app.directory.find_by_code(code),
+                    JoinMatch::Id(_) => Ok(None),
+                    JoinMatch::Code(code) => directory.find_by_code(code).await,
                     // The match checks that this connection holds its other seat.
-                    JoinMatch::Myself(match_id) => self.app.directory.find(match_id),
+                    JoinMatch::Myself(match_id) => directory.find(match_id).await,
                 };
-                match handle {
-                    Some(handle) => handle.try_send(Command::Join {
+                match found {
+                    Err(refusal) => Err(refusal),
+                    Ok(Some(handle)) => handle.try_send(Command::Join {
                         outbox,
                         id,
                         player: self.player.clone(),
                         myself: matches!(join, JoinMatch::Myself(_)),
                     }),
-                    None => Err(Refusal::new(
+                    Ok(None) => Err(Refusal::new(
                         ErrorCode::NotFound,
                         match join {
                             JoinMatch::Id(match_id) => {
@@ -404,14 +405,7 @@ impl Connection {
                 }
             }
             ClientMessage::Resume(resume) => {
-                let handle = match self.app.directory.find_by_token(&resume.token) {
-                    Some(handle) => Ok(Some(handle)),
-                    None => {
-                        let key = MatchKey::Token(resume.token.clone());
-                        self.app.hub.load_finished(key).await
-                    }
-                };
-                match handle {
+                match self.app.directory.find_by_token(&resume.token).await {
                     Ok(Some(handle)) => handle.try_send(Command::Resume {
                         outbox,
                         id,
@@ -478,7 +472,7 @@ impl Connection {
             },
             ClientMessage::Unwatch(target) => match target {
                 // Only a match in memory can be followed; no need to read one back.
-                Target::Match(match_id) => match self.app.directory.find(&match_id) {
+                Target::Match(match_id) => match self.app.directory.running(&match_id) {
                     Some(handle) => handle.try_send(Command::Unwatch { outbox, id }),
                     None => Err(Refusal::new(
                         ErrorCode::NotFound,
@@ -570,14 +564,11 @@ impl Connection {
         }
     }
 
-    /// The match `match_id`: running, or finished and read back from storage.
+    /// The match `match_id`, wherever it is.
     async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
-        if let Some(handle) = self.app.directory.find(match_id) {
-            return Ok(handle);
-        }
         self.app
-            .hub
-            .load_finished(MatchKey::Id(match_id.to_owned()))
+            .directory
+            .find(match_id)
             .await?
             .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
     }

@@ -8,6 +8,12 @@
 //! reconnects with `since_v` gets exactly what it missed, or a snapshot when that is more than
 //! the buffer holds ([`Catchup::Snapshot`]; lila-ws' `History` does the same). The crowd
 //! count (how many watch) goes out through one [`CrowdThrottle`].
+//!
+//! In a cluster a room's owner also has followers on other nodes: their node relays its
+//! events to them, so the fan-out sends them nothing ([`Outbox::is_remote`]; a remote seat
+//! holder still holds its seat), counts the watchers other nodes report
+//! ([`Fanout::set_watchers_elsewhere`]), and hands every event and broadcast once to its
+//! [`Mirror`], which publishes it for those nodes.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -39,8 +45,11 @@ pub struct Follower<R> {
     pub role: R,
 }
 
+/// Where a room's events and broadcasts also go, once each, after its local followers got
+/// them: the other nodes of a cluster. `Some(v)` for event `v`, `None` for a broadcast.
+pub type Mirror = Box<dyn Fn(Option<u64>, &SharedMessage) + Send + Sync>;
+
 /// The followers of one room and its replay buffer.
-#[derive(Debug)]
 pub struct Fanout<R = ()> {
     followers: HashMap<ConnId, Follower<R>>,
     /// `(v, event)`, oldest first, gap-free.
@@ -54,6 +63,22 @@ pub struct Fanout<R = ()> {
     /// A follower that is not a watcher (a seated player) was dropped while sending: see
     /// [`Fanout::take_lost_players`].
     lost_players: bool,
+    /// Watchers on other nodes, as they last reported; counted in the crowd.
+    elsewhere: u32,
+    mirror: Option<Mirror>,
+}
+
+impl<R: std::fmt::Debug> std::fmt::Debug for Fanout<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fanout")
+            .field("followers", &self.followers)
+            .field("recent", &self.recent.len())
+            .field("target", &self.target)
+            .field("watchers", &self.watchers)
+            .field("elsewhere", &self.elsewhere)
+            .field("mirrored", &self.mirror.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a follower asking for events after `since_v` needs.
@@ -77,7 +102,14 @@ impl<R: Role> Fanout<R> {
             watchers: 0,
             crowd: CrowdThrottle::new(crowd_every),
             lost_players: false,
+            elsewhere: 0,
+            mirror: None,
         }
+    }
+
+    /// Hands every event and broadcast from now on to `mirror` too (see [`Mirror`]).
+    pub fn mirror(&mut self, mirror: Mirror) {
+        self.mirror = Some(mirror);
     }
 
     pub fn len(&self) -> usize {
@@ -127,27 +159,40 @@ impl<R: Role> Fanout<R> {
         shared
     }
 
+    /// Forgets the replay buffer: the next event does not follow the last one (versions were
+    /// skipped), and the buffer must stay gap-free.
+    pub fn forget_history(&mut self) {
+        self.recent.clear();
+    }
+
     /// Records event `v` for replay and sends it to every follower. Returns how many
     /// followers were dropped because they could not take it.
     pub fn publish(&mut self, v: u64, message: ServerMessage) -> usize {
         let shared = self.remember(v, message);
-        self.send_all(&shared)
+        self.send_all(Some(v), &shared)
     }
 
     /// Sends an unversioned message to every follower; returns how many were dropped.
     pub fn broadcast(&mut self, message: ServerMessage) -> usize {
-        self.send_all(&SharedMessage::new(message))
+        self.send_all(None, &SharedMessage::new(message))
     }
 
-    fn send_all(&mut self, shared: &SharedMessage) -> usize {
+    fn send_all(&mut self, v: Option<u64>, shared: &SharedMessage) -> usize {
         let before = self.followers.len();
         let mut lost_players = false;
         self.followers.retain(|_, f| {
+            // Its own node relays to a remote follower (from the mirror below).
+            if f.outbox.is_remote() {
+                return !f.outbox.is_closed();
+            }
             let kept = f.outbox.send_shared(shared);
             lost_players |= !kept && !f.role.is_watcher();
             kept
         });
         self.lost_players |= lost_players;
+        if let Some(mirror) = &self.mirror {
+            mirror(v, shared);
+        }
         before - self.followers.len()
     }
 
@@ -195,12 +240,20 @@ impl<R: Role> Fanout<R> {
         true
     }
 
+    /// Other nodes now have `watchers` watchers in all; `true` if the crowd changed (it goes
+    /// out as [`Fanout::crowd_changed`] says).
+    pub fn set_watchers_elsewhere(&mut self, watchers: u32) -> bool {
+        self.elsewhere = watchers;
+        self.crowd_changed()
+    }
+
     fn recount(&mut self) -> bool {
-        let watchers = self
+        let here = self
             .followers
             .values()
             .filter(|f| f.role.is_watcher())
             .count() as u32;
+        let watchers = here.saturating_add(self.elsewhere);
         let changed = watchers != self.watchers;
         self.watchers = watchers;
         changed
@@ -225,8 +278,11 @@ impl<R: Role> Fanout<R> {
     }
 
     /// Tells one follower the count (one whose arrival did not change it, so it was not told).
+    /// A remote follower learns it from its own node.
     pub fn tell_crowd(&self, outbox: &Outbox) {
-        outbox.send(&self.crowd_message());
+        if !outbox.is_remote() {
+            outbox.send(&self.crowd_message());
+        }
     }
 
     fn crowd_message(&self) -> ServerMessage {

@@ -7,7 +7,7 @@
 //! through that seam, so a cluster directory can take its place.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
 use rand::Rng;
@@ -15,10 +15,11 @@ use rand::Rng;
 use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
-use crate::matches::directory::{Created, Directory, DirectoryFuture};
+use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
-use crate::matches::{MatchHandle, MatchState, Record, Setup};
+use crate::matches::{MatchHandle, MatchState, Ownership, Owning, Record, Setup};
+use crate::outbox::Outbox;
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
@@ -44,6 +45,15 @@ struct Inner {
     shutdown: Shutdown,
     tasks: Tasks,
     index: Mutex<Index>,
+    /// This node's part in a cluster, once it joined one ([`Hub::join_cluster`]); never set
+    /// on a single node.
+    cluster: OnceLock<Arc<dyn Owning>>,
+    /// Take-overs in progress on this node, one turn per match ([`Hub::take_over_turn`]).
+    taking_over: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Where this hub's actors register themselves and find other matches, once a cluster's
+    /// directory wraps the hub ([`Hub::use_directory`]); the hub itself otherwise. Weak: the
+    /// directory holds the hub.
+    directory: OnceLock<Weak<dyn Directory>>,
 }
 
 /// The maps behind the lookups, under one lock so they always agree.
@@ -72,7 +82,96 @@ impl Hub {
             shutdown,
             tasks,
             index: Mutex::new(Index::default()),
+            cluster: OnceLock::new(),
+            taking_over: Mutex::default(),
+            directory: OnceLock::new(),
         }))
+    }
+
+    /// Makes this hub a node of a cluster: matches it creates are owned by `owning.me()` at
+    /// epoch 1, and every match it starts is owned as `owning` says. Called once, before any
+    /// match starts; a single node never calls it.
+    pub fn join_cluster(&self, owning: Arc<dyn Owning>) {
+        if self.0.cluster.set(owning).is_err() {
+            tracing::warn!("the hub joined a cluster twice; the first one stays");
+        }
+    }
+
+    /// Whether this node may create or claim matches: always on a single node; in a cluster
+    /// while it holds its lease.
+    pub fn holds_lease(&self) -> bool {
+        self.0
+            .cluster
+            .get()
+            .is_none_or(|cluster| cluster.holds_lease())
+    }
+
+    /// The refusal of a creation or a claim while this node does not hold its lease.
+    pub fn lease_refusal() -> Refusal {
+        Refusal::new(
+            ErrorCode::StorageUnavailable,
+            "this server lost its database lease; try again",
+        )
+    }
+
+    /// Waits for this node's turn to take match `id` over and holds it until the turn is
+    /// dropped. Two take-overs of one match on one node would fence each other (a claim
+    /// raises the epoch even over this node's own running actor), so they go one at a time
+    /// and the second finds the match running.
+    pub async fn take_over_turn(&self, id: &str) -> TakeOverTurn {
+        let turn = self
+            .0
+            .taking_over
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entry(id.to_owned())
+            .or_default()
+            .clone();
+        TakeOverTurn {
+            guard: Some(turn.lock_owned().await),
+            hub: self.clone(),
+            id: id.to_owned(),
+        }
+    }
+
+    /// Makes `directory` (which wraps this hub) the directory of every actor started from now
+    /// on: their lobby lines, tokens and hand-overs go through it. Called once, before any
+    /// match starts.
+    pub fn use_directory(&self, directory: Weak<dyn Directory>) {
+        if self.0.directory.set(directory).is_err() {
+            tracing::warn!("the hub was given a directory twice; the first one stays");
+        }
+    }
+
+    fn actor_directory(&self) -> Arc<dyn Directory> {
+        match self.0.directory.get().and_then(Weak::upgrade) {
+            Some(directory) => directory,
+            None => Arc::new(self.clone()),
+        }
+    }
+
+    /// How this node owns match `id` under `epoch`.
+    fn ownership(&self, id: &str, epoch: u64) -> Ownership {
+        match self.0.cluster.get() {
+            Some(cluster) => cluster.ownership(id, epoch),
+            None => Ownership::single(),
+        }
+    }
+
+    /// Starts stored match `stored`, which this node has just claimed under `epoch`, from its
+    /// events (the same replay as recovery). A match already running here is left as it is.
+    pub fn adopt(&self, stored: &StoredMatch, epoch: u64) -> Result<MatchHandle, Refusal> {
+        if let Some(handle) = self.running(&stored.id)
+            && !handle.is_stopped()
+        {
+            return Ok(handle);
+        }
+        self.check_room()?;
+        let (state, records) = rebuild(stored, now()).map_err(|err| {
+            tracing::error!(match_id = %stored.id, %err, "cannot replay a stored match");
+            Refusal::new(ErrorCode::Internal, "the stored match does not replay")
+        })?;
+        self.start(state, &records, false, epoch)
     }
 
     fn index(&self) -> MutexGuard<'_, Index> {
@@ -108,6 +207,9 @@ impl Hub {
         arrivals_follow: bool,
     ) -> Result<Created, Refusal> {
         self.check_room()?;
+        if !self.holds_lease() {
+            return Err(Self::lease_refusal());
+        }
         let id = random_string(ID_ALPHABET, 10);
         let invite = random_string(CODE_ALPHABET, 6);
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
@@ -115,12 +217,17 @@ impl Hub {
         let now = now();
         let mut records = Vec::new();
         let mut tokens = Vec::new();
+        // In a cluster the creating node owns the match at epoch 1; a single node writes 0
+        // (no owner, nothing to fence).
+        let owner = self.0.cluster.get().map(|cluster| cluster.me().clone());
+        let epoch = u64::from(owner.is_some());
         let mut writes = vec![Write::CreateMatch {
             id: id.clone(),
             invite: Some(invite.clone()),
             created_ms: now_ms(),
             setup: serde_json::to_string(&setup)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
+            owner: owner.clone(),
         }];
         for (side, player) in players {
             let token = new_token();
@@ -130,7 +237,7 @@ impl Hub {
                 .apply_new(&record, now, at_ms)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             let write = record
-                .write(&id, state.v, at_ms)
+                .write(&id, state.v, at_ms, epoch)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
             writes.push(write);
             records.push(record);
@@ -140,8 +247,17 @@ impl Hub {
             tracing::error!(%err, "cannot store a new match");
             Refusal::storage(&err, "no match was created")
         })?;
-        let handle = self.start(state, &records, arrivals_follow)?;
+        let handle = self.start(state, &records, arrivals_follow, epoch)?;
         Ok((handle, id, tokens))
+    }
+
+    /// The match in memory in which `token` holds a seat.
+    pub fn running_by_token(&self, token: &str) -> Option<MatchHandle> {
+        let dir = self.index();
+        dir.tokens
+            .get(token)
+            .and_then(|id| dir.matches.get(id))
+            .map(|e| e.handle.clone())
     }
 
     /// Matches opened from `creator` that still wait for an opponent.
@@ -214,14 +330,19 @@ impl Hub {
         state: MatchState,
         records: &[Record],
         awaiting_players: bool,
+        epoch: u64,
     ) -> Result<MatchHandle, Refusal> {
         let guard =
             self.0.tasks.guard().ok_or_else(|| {
                 Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
             })?;
         let mut dir = self.index();
-        if let Some(entry) = dir.matches.get(&state.id) {
-            return Ok(entry.handle.clone());
+        match dir.matches.get(&state.id) {
+            Some(entry) if !entry.handle.is_stopped() => return Ok(entry.handle.clone()),
+            // An actor that stopped (its match moved away, and is now claimed back) gives
+            // way to the new one.
+            Some(_) => dir.remove(&state.id),
+            None => {}
         }
         let id = state.id.clone();
         let invite = state.invite.clone();
@@ -231,13 +352,15 @@ impl Hub {
             .into_iter()
             .filter_map(|side| state.seat(side).map(|seat| seat.token.clone()))
             .collect();
+        let ownership = self.ownership(&id, epoch);
         let handle = actor::spawn(
             state,
             records,
             awaiting_players,
-            Arc::new(self.clone()),
+            self.actor_directory(),
             self.0.storage.clone(),
             self.0.settings,
+            ownership,
             self.0.shutdown.clone(),
             guard,
         );
@@ -246,7 +369,7 @@ impl Hub {
             dir.tokens.insert(token.clone(), id.clone());
         }
         dir.matches.insert(
-            id,
+            id.clone(),
             Entry {
                 handle: handle.clone(),
                 invite,
@@ -256,7 +379,25 @@ impl Hub {
                 creator: None,
             },
         );
+        drop(dir);
+        self.announce(&id);
         Ok(handle)
+    }
+
+    /// Tells a directory that wraps the hub (a cluster's, which shares the lobby) about the
+    /// lobby line of match `id`, newly started here: the actor only tells it of changes.
+    fn announce(&self, id: &str) {
+        let Some(directory) = self.0.directory.get().and_then(Weak::upgrade) else {
+            return;
+        };
+        let line = self
+            .index()
+            .matches
+            .get(id)
+            .map(|entry| (entry.summary.clone(), entry.public));
+        if let Some((summary, public)) = line {
+            directory.update_summary(summary, public);
+        }
     }
 
     /// Starts every unfinished match read back from storage. Returns how many resumed.
@@ -266,7 +407,7 @@ impl Hub {
         for m in stored {
             match rebuild(&m, now) {
                 Ok((state, records)) => {
-                    if self.start(state, &records, false).is_ok() {
+                    if self.start(state, &records, false, 0).is_ok() {
                         resumed += 1;
                     }
                 }
@@ -288,7 +429,7 @@ impl Hub {
         let Some(stored) = stored else {
             return Ok(None);
         };
-        if let Some(handle) = self.find(&stored.id) {
+        if let Some(handle) = self.running(&stored.id) {
             return Ok(Some(handle));
         }
         self.check_room()?;
@@ -296,25 +437,43 @@ impl Hub {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
-        self.start(state, &records, false).map(Some)
+        self.start(state, &records, false, 0).map(Some)
     }
 }
 
 impl Directory for Hub {
-    fn find(&self, id: &str) -> Option<MatchHandle> {
+    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(async move {
+            match self.running(id) {
+                Some(handle) => Ok(Some(handle)),
+                None => self.load_finished(MatchKey::Id(id.to_owned())).await,
+            }
+        })
+    }
+
+    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found> {
+        // A code only invites to an open match, which is always in memory.
+        let found = {
+            let dir = self.index();
+            dir.invites
+                .get(&code.to_ascii_uppercase())
+                .and_then(|id| dir.matches.get(id))
+                .map(|e| e.handle.clone())
+        };
+        Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(async move {
+            match self.running_by_token(token) {
+                Some(handle) => Ok(Some(handle)),
+                None => self.load_finished(MatchKey::Token(token.to_owned())).await,
+            }
+        })
+    }
+
+    fn running(&self, id: &str) -> Option<MatchHandle> {
         self.index().matches.get(id).map(|e| e.handle.clone())
-    }
-
-    fn find_by_code(&self, code: &str) -> Option<MatchHandle> {
-        let dir = self.index();
-        let id = dir.invites.get(&code.to_ascii_uppercase())?;
-        dir.matches.get(id).map(|e| e.handle.clone())
-    }
-
-    fn find_by_token(&self, token: &str) -> Option<MatchHandle> {
-        let dir = self.index();
-        let id = dir.tokens.get(token)?;
-        dir.matches.get(id).map(|e| e.handle.clone())
     }
 
     fn is_public(&self, id: &str) -> bool {
@@ -337,13 +496,18 @@ impl Directory for Hub {
     }
 
     fn remove(&self, id: &str) {
-        let mut dir = self.index();
-        if let Some(entry) = dir.matches.remove(id) {
-            dir.invites.remove(&entry.invite);
-            for token in entry.tokens {
-                dir.tokens.remove(&token);
+        self.index().remove(id);
+    }
+
+    fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        {
+            // The stopped actor goes, not one started here since (a claim back).
+            let mut dir = self.index();
+            if dir.matches.get(id).is_some_and(|e| e.handle.is_stopped()) {
+                dir.remove(id);
             }
         }
+        crate::matches::directory::close_moved(followers);
     }
 
     fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
@@ -368,6 +532,43 @@ impl Directory for Hub {
         players: Vec<(Side, Player)>,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
         Box::pin(async move { self.create_match(setup, &players, true).await })
+    }
+}
+
+/// One take-over's turn of a match on this node ([`Hub::take_over_turn`]).
+pub struct TakeOverTurn {
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    hub: Hub,
+    id: String,
+}
+
+impl Drop for TakeOverTurn {
+    fn drop(&mut self) {
+        self.guard.take();
+        let mut turns = self
+            .hub
+            .0
+            .taking_over
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Nobody else waits for this match's turn: forget it.
+        if turns
+            .get(&self.id)
+            .is_some_and(|turn| Arc::strong_count(turn) == 1)
+        {
+            turns.remove(&self.id);
+        }
+    }
+}
+
+impl Index {
+    fn remove(&mut self, id: &str) {
+        if let Some(entry) = self.matches.remove(id) {
+            self.invites.remove(&entry.invite);
+            for token in entry.tokens {
+                self.tokens.remove(&token);
+            }
+        }
     }
 }
 
@@ -400,7 +601,7 @@ pub enum RebuildError {
 }
 
 /// Replays a stored match into its state; every event must apply.
-fn rebuild(
+pub(crate) fn rebuild(
     m: &StoredMatch,
     now: std::time::Instant,
 ) -> Result<(MatchState, Vec<Record>), RebuildError> {

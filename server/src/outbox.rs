@@ -3,6 +3,10 @@
 //!
 //! Nothing that sends to an [`Outbox`] ever waits: a full queue means the client is not
 //! reading, so it is kicked (its connection closes with 1008) and the sender carries on.
+//!
+//! In a cluster an outbox can be **remote**: it stands for a connection on another node, and
+//! its frames go straight onto the bus towards that node ([`RemoteWay`], implemented in
+//! `cluster/remote.rs`), so they keep their order with everything else this node publishes.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -65,9 +69,29 @@ impl SharedMessage {
 pub struct Outbox {
     id: ConnId,
     encoding: Encoding,
-    tx: mpsc::Sender<Message>,
-    kicked: Arc<Notify>,
+    way: Way,
     subscriptions: Subscriptions,
+}
+
+/// Where an outbox's frames go.
+#[derive(Debug, Clone)]
+enum Way {
+    /// A connection of this process: its bounded queue, and the signal that kicks it.
+    Local {
+        tx: mpsc::Sender<Message>,
+        kicked: Arc<Notify>,
+    },
+    /// A connection on another node.
+    Remote(Arc<dyn RemoteWay>),
+}
+
+/// The way to a connection on another node: frames are handed on without waiting, and a way
+/// that cannot take one more (the bus is full, the node left, the connection said goodbye)
+/// is closed for good.
+pub trait RemoteWay: std::fmt::Debug + Send + Sync + 'static {
+    /// Sends one frame; `false` (and closed from now on) if it cannot.
+    fn push(&self, message: Message) -> bool;
+    fn is_closed(&self) -> bool;
 }
 
 /// The matches a connection is subscribed to, kept by the matches themselves so the
@@ -112,8 +136,10 @@ pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
         Outbox {
             id,
             encoding,
-            tx,
-            kicked: kicked.clone(),
+            way: Way::Local {
+                tx,
+                kicked: kicked.clone(),
+            },
             subscriptions: subscriptions.clone(),
         },
         Inbox {
@@ -122,6 +148,23 @@ pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
             subscriptions,
         },
     )
+}
+
+/// An outbox for a connection on another node, reached through `way`, and the record of the
+/// matches it follows (closed when that connection says goodbye).
+pub fn remote_outbox(
+    id: ConnId,
+    encoding: Encoding,
+    way: Arc<dyn RemoteWay>,
+) -> (Outbox, Subscriptions) {
+    let subscriptions = Subscriptions::default();
+    let outbox = Outbox {
+        id,
+        encoding,
+        way: Way::Remote(way),
+        subscriptions: subscriptions.clone(),
+    };
+    (outbox, subscriptions)
 }
 
 impl Outbox {
@@ -136,14 +179,26 @@ impl Outbox {
     /// Queues an already encoded message. `false` means the connection is gone or was kicked
     /// for not reading; the caller should forget it.
     pub fn push(&self, message: Message) -> bool {
-        match self.tx.try_send(message) {
+        let (tx, kicked) = match &self.way {
+            Way::Local { tx, kicked } => (tx, kicked),
+            Way::Remote(way) => return way.push(message),
+        };
+        match tx.try_send(message) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                self.kicked.notify_one();
+                kicked.notify_one();
                 false
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
+    }
+
+    /// Closes the connection with `code` and `reason` once what is queued before has gone out.
+    pub fn close(&self, code: u16, reason: &'static str) {
+        self.push(Message::Close(Some(axum::extract::ws::CloseFrame {
+            code,
+            reason: reason.into(),
+        })));
     }
 
     /// Encodes `message` for this connection alone and queues it.
@@ -204,7 +259,16 @@ impl Outbox {
 
     /// Whether the connection behind this outbox has gone.
     pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        match &self.way {
+            Way::Local { tx, .. } => tx.is_closed(),
+            Way::Remote(way) => way.is_closed(),
+        }
+    }
+
+    /// Whether this outbox stands for a connection on another node, whose node relays the
+    /// match's events to it: a match sends it replies, never its broadcasts.
+    pub fn is_remote(&self) -> bool {
+        matches!(self.way, Way::Remote(_))
     }
 }
 

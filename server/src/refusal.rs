@@ -22,15 +22,39 @@ impl Refusal {
     }
 
     /// The refusal for a storage failure, `what` saying what did not happen:
-    /// `storage_unavailable` while the database cannot be reached (the same command may
-    /// succeed later), `internal` otherwise.
+    /// `storage_unavailable` while the database cannot be reached, or when the match has moved
+    /// to another node (the same command may succeed later, or there), `internal` otherwise.
     pub fn storage(err: &StorageError, what: &str) -> Self {
         match err {
             StorageError::Unavailable(_) => Refusal::new(
                 ErrorCode::StorageUnavailable,
                 format!("storage is unavailable: {what}; try again shortly"),
             ),
+            StorageError::Fenced { .. } => Refusal::new(
+                ErrorCode::StorageUnavailable,
+                format!("the match moved to another server: {what}; send it again"),
+            ),
             _ => Refusal::new(ErrorCode::Internal, format!("storage failed: {what}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fenced_write_is_answered_as_a_match_that_moved() {
+        let fenced = StorageError::Fenced {
+            match_id: "m".into(),
+            epoch: 3,
+        };
+        assert_eq!(
+            Refusal::storage(&fenced, "nothing was applied"),
+            Refusal::new(
+                ErrorCode::StorageUnavailable,
+                "the match moved to another server: nothing was applied; send it again"
+            )
+        );
     }
 }

@@ -9,6 +9,7 @@ use tokio::net::TcpListener;
 use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
+use crate::cluster::node::Node;
 use crate::config::Config;
 use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
@@ -59,6 +60,10 @@ pub async fn serve(
     config: Config,
     shutdown: Shutdown,
 ) -> std::io::Result<()> {
+    let cluster = config.cluster().map_err(std::io::Error::other)?;
+    // A node of a cluster also stops when another run of its node id takes its lease: one
+    // signal below this point, fired by either.
+    let (stop, shutdown) = follow(shutdown);
     let metrics_listener = match config.metrics_listen {
         Some(addr) => Some(TcpListener::bind(addr).await.inspect_err(|err| {
             tracing::error!(%addr, %err, "cannot listen for /metrics");
@@ -73,10 +78,28 @@ pub async fn serve(
         }
         _ => None,
     };
-    let (storage, recovered) = Storage::open_database(&config.database())
+    if let Some(cluster) = &cluster {
+        tracing::info!(
+            node = %cluster.node_id,
+            redis = %cluster.redis,
+            lease_ms = cluster.lease.as_millis() as u64,
+            "cluster mode"
+        );
+    }
+    // A node of a cluster recovers nothing here: it starts only the matches it claims.
+    let node_id = cluster.as_ref().map(|cluster| cluster.node_id.as_str());
+    let (storage, recovered) = Storage::open_database_as(&config.database(), node_id)
         .await
         .map_err(std::io::Error::other)?;
     let (tasks, all_done) = shutdown::tasks();
+    let node = match &cluster {
+        Some(cluster) => Some(
+            Node::connect(cluster, &storage, &shutdown)
+                .await
+                .map_err(std::io::Error::other)?,
+        ),
+        None => None,
+    };
     let settings = Settings {
         grace: config.grace,
         first_move_timeout: config.first_move_timeout,
@@ -89,15 +112,25 @@ pub async fn serve(
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }
-    let channels = Channels::start(
-        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause),
-        &storage,
-        shutdown.clone(),
-        &tasks,
-    )
-    .await
+    let channels_config =
+        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause);
+    let channels = match &node {
+        // The TV channels follow their owners and are claimed when nobody alive owns them.
+        Some(node) => {
+            crate::cluster::channels::start(channels_config, &storage, node, &shutdown, &tasks)
+                .await
+        }
+        None => Channels::start(channels_config, &storage, shutdown.clone(), &tasks).await,
+    }
     .map_err(std::io::Error::other)?;
-    let directory: Arc<dyn Directory> = Arc::new(hub.clone());
+    let directory: Arc<dyn Directory> = match &node {
+        Some(node) => {
+            let joined = node.join(&hub, &shutdown, &tasks).await;
+            tokio::spawn(fire_on(joined.stop, stop));
+            joined.directory
+        }
+        None => Arc::new(hub.clone()),
+    };
     let app = App {
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
@@ -140,4 +173,19 @@ pub async fn serve(
     all_done.wait(&tasks).await;
     storage.close().await;
     Ok(())
+}
+
+/// A shutdown signal of its own that fires when `outer` fires, and whose trigger can fire it
+/// earlier.
+fn follow(outer: Shutdown) -> (Arc<Trigger>, Shutdown) {
+    let (trigger, shutdown) = shutdown::channel();
+    let trigger = Arc::new(trigger);
+    tokio::spawn(fire_on(outer, trigger.clone()));
+    (trigger, shutdown)
+}
+
+/// Fires `trigger` once `signal` has fired.
+async fn fire_on(mut signal: Shutdown, trigger: Arc<Trigger>) {
+    signal.recv().await;
+    trigger.fire();
 }

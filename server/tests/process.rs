@@ -161,3 +161,41 @@ async fn sigterm_tells_clients_flushes_and_exits_zero() {
     program.child.wait().unwrap();
     drop(dir);
 }
+
+#[test]
+fn a_cluster_node_missing_a_shared_database_or_an_id_does_not_start() {
+    let refused = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_boardcast-server"))
+            .args(["--listen", "127.0.0.1:0", "--redis", "redis://127.0.0.1:1"])
+            .args(args)
+            .env_remove("BOARDCAST_NODE_ID")
+            .env_remove("BOARDCAST_DATABASE")
+            .output()
+            .expect("program runs");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("node.db");
+    assert_eq!(
+        refused(&["--node-id", "a", "--db", db.to_str().unwrap()]),
+        (
+            Some(2),
+            "boardcast-server: --redis needs --database postgres://…: the nodes of a cluster \
+             share one PostgreSQL database (SQLite serves a single node)\n"
+                .to_owned()
+        )
+    );
+    assert!(!db.exists(), "nothing was opened");
+    assert_eq!(
+        refused(&["--database", "postgres://club@127.0.0.1:1/boardcast"]),
+        (
+            Some(2),
+            "boardcast-server: --redis needs --node-id ID (env BOARDCAST_NODE_ID): every node \
+             of a cluster has its own id\n"
+                .to_owned()
+        )
+    );
+}

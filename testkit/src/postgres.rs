@@ -13,11 +13,12 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write as _;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
+
+use crate::{free_port, tail};
 
 /// The line a developer without PostgreSQL sees (and the fix).
 pub const SKIP_LINE: &str = "skipped: install postgresql (apt-get install -y postgresql)";
@@ -367,20 +368,6 @@ fn os_user_id(user: &str) -> Result<u32, String> {
         .trim()
         .parse()
         .map_err(|_| format!("no user {user}"))
-}
-
-fn free_port() -> Result<u16, String> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .map_err(|err| format!("no free loopback port: {err}"))
-}
-
-/// The last lines of a log file, for an error message.
-fn tail(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(20)..].join("\n")
 }
 
 #[cfg(test)]

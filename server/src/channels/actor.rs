@@ -7,13 +7,15 @@
 //! watchers and then stops.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
     ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode,
     GameEnded, PlyRevealed, ServerMessage, Target,
 };
+
+mod follow;
+pub use follow::{Downstream, Guess, Upstream, UpstreamOf};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -21,7 +23,9 @@ use tokio::time::{Instant, sleep_until};
 
 use super::archive::{ArchiveRecord, FinishedGame, StartedGame};
 use super::game::{GameSpec, RevealedGame};
+use super::game_ids::GameIds;
 use super::predict::Book;
+use super::schedule::{Planned, Resume, SavedChannel, WallClock};
 use crate::address::ClientAddr;
 use crate::fanout::{Catchup, Fanout};
 use crate::outbox::{ConnId, Outbox};
@@ -30,6 +34,8 @@ use crate::shutdown::Shutdown;
 
 /// Crowd counts are sent at most this often.
 const CROWD_EVERY: Duration = Duration::from_millis(500);
+/// How soon a TV channel that got no archive id for its next game tries again.
+const PLAN_AGAIN: Duration = Duration::from_secs(1);
 /// Commands queued per channel before senders wait.
 const COMMANDS: usize = 1024;
 
@@ -66,9 +72,32 @@ pub struct ChannelSetup {
     /// client saw before it are never used again for other events.
     pub first_version: u64,
     /// Hands out archive ids.
-    pub game_ids: Arc<AtomicU64>,
+    pub game_ids: GameIds,
     /// Finished games go here.
     pub archive: mpsc::UnboundedSender<ArchiveRecord>,
+    /// Converts the schedule to and from wall-clock time for saving.
+    pub clock: WallClock,
+    /// Where the schedule is saved (a channel owned in a cluster); `None` on a single node.
+    pub saver: Option<Saver>,
+    /// Where to pick up a schedule another node started; `None` starts afresh.
+    pub resume: Option<Resume>,
+    /// Where every versioned event also goes (to the other nodes, from a channel's owner).
+    pub downstream: Option<Arc<dyn Downstream>>,
+    /// Set on a node that does not own the channel: the actor then reveals nothing itself,
+    /// shows what the owner relays, and hands guesses to the owner through it.
+    pub upstream: Option<Arc<dyn Upstream>>,
+}
+
+/// The channel's end of the task that saves its schedule ([`SavedChannel`]) for a node that
+/// may take it over.
+#[derive(Debug)]
+pub struct Saver {
+    /// The newest schedule to save; the saving task only ever needs the newest.
+    pub latest: watch::Sender<Option<SavedChannel>>,
+    /// The `start_v` of the newest schedule durably saved. A planned game starts only once
+    /// it is saved, so a node taking over can never choose another game for versions that
+    /// watchers have already seen.
+    pub durable: watch::Receiver<u64>,
 }
 
 enum Command {
@@ -91,6 +120,23 @@ enum Command {
         to: String,
         done: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// An event the owner published (a following channel shows it).
+    Relayed(ChannelEventMsg),
+    /// The owner's snapshot: a following channel starts over from it.
+    Synced(ChannelSnapshot),
+    /// This node owns the channel now: run it from `resume` (or afresh), save through `saver`
+    /// and publish to `downstream`.
+    Promote {
+        resume: Option<Resume>,
+        saver: Saver,
+        downstream: Arc<dyn Downstream>,
+    },
+    /// Another node owns the channel now: stop revealing and follow it through `upstream`.
+    Demote { upstream: Arc<dyn Upstream> },
+    /// The channel as a watcher would see it now.
+    Snapshot {
+        done: oneshot::Sender<ChannelSnapshot>,
+    },
 }
 
 /// A cheap handle on a running channel.
@@ -107,6 +153,11 @@ impl std::fmt::Debug for Command {
             Command::Watch { .. } => "Watch",
             Command::Unwatch { .. } => "Unwatch",
             Command::Predict { .. } => "Predict",
+            Command::Relayed(_) => "Relayed",
+            Command::Synced(_) => "Synced",
+            Command::Promote { .. } => "Promote",
+            Command::Demote { .. } => "Demote",
+            Command::Snapshot { .. } => "Snapshot",
         })
     }
 }
@@ -192,6 +243,44 @@ impl ChannelHandle {
         answer.await.map_err(|_| gone(&self.channel))?
     }
 
+    /// Shows an event the owner published; `false` if the channel could not take it now
+    /// (then it should be synced again).
+    pub fn relayed(&self, event: ChannelEventMsg) -> bool {
+        self.tx.try_send(Command::Relayed(event)).is_ok()
+    }
+
+    /// Starts a following channel over from the owner's `snapshot`.
+    pub fn synced(&self, snapshot: ChannelSnapshot) -> bool {
+        self.tx.try_send(Command::Synced(snapshot)).is_ok()
+    }
+
+    /// Makes this node's actor the channel's owner (see [`Command::Promote`]).
+    pub async fn promote(
+        &self,
+        resume: Option<Resume>,
+        saver: Saver,
+        downstream: Arc<dyn Downstream>,
+    ) -> Result<(), Refusal> {
+        self.send(Command::Promote {
+            resume,
+            saver,
+            downstream,
+        })
+        .await
+    }
+
+    /// Makes this node's actor follow the channel's new owner.
+    pub async fn demote(&self, upstream: Arc<dyn Upstream>) -> Result<(), Refusal> {
+        self.send(Command::Demote { upstream }).await
+    }
+
+    /// The channel as a watcher would see it now.
+    pub async fn snapshot(&self) -> Result<ChannelSnapshot, Refusal> {
+        let (done, answer) = oneshot::channel();
+        self.send(Command::Snapshot { done }).await?;
+        answer.await.map_err(|_| gone(&self.channel))
+    }
+
     async fn send(&self, command: Command) -> Result<(), Refusal> {
         self.tx.send(command).await.map_err(|_| gone(&self.channel))
     }
@@ -225,7 +314,7 @@ struct Actor {
     kind: ChannelKind,
     program: Program,
     rng: StdRng,
-    game_ids: Arc<AtomicU64>,
+    game_ids: GameIds,
     archive: mpsc::UnboundedSender<ArchiveRecord>,
     summary: watch::Sender<ChannelSummary>,
     v: u64,
@@ -233,8 +322,24 @@ struct Actor {
     book: Book,
     game: Option<RevealedGame>,
     next_reveal: Option<Instant>,
-    next_game: Option<Instant>,
+    next_game: Option<Planned>,
+    /// A game that should start at `.0` but has no archive id yet: planned again at `.1`.
+    unplanned: Option<(Instant, Instant)>,
     close_at: Option<Instant>,
+    clock: WallClock,
+    saver: Option<Saver>,
+    downstream: Option<Arc<dyn Downstream>>,
+    upstream: Option<Arc<dyn Upstream>>,
+    /// While following: when the owner said the next reveal (or game) comes, for snapshots.
+    expected: Option<Instant>,
+    /// The newest version this node's watchers were sent: a node that takes a channel over
+    /// may publish again what it had relayed, and its own watchers must not get it twice.
+    shown: u64,
+    /// Relayed events a follower could not show yet (it waits for the owner's snapshot).
+    held: Vec<ChannelEventMsg>,
+    /// This run's first version ([`ChannelSetup::first_version`]): a follower shows the
+    /// owner's versions, and uses its own only if it must start the channel afresh.
+    first_version: u64,
 }
 
 impl Actor {
@@ -248,7 +353,7 @@ impl Actor {
             Target::Channel(setup.channel.clone()),
             CROWD_EVERY,
         );
-        Actor {
+        let mut actor = Actor {
             channel: setup.channel,
             kind,
             program: setup.program,
@@ -262,16 +367,63 @@ impl Actor {
             game: None,
             next_reveal: None,
             next_game: None,
+            unplanned: None,
             close_at: None,
+            clock: setup.clock,
+            saver: setup.saver,
+            downstream: setup.downstream,
+            upstream: setup.upstream,
+            expected: None,
+            shown: setup.first_version,
+            first_version: setup.first_version,
+            held: Vec::new(),
+        };
+        if actor.upstream.is_some() {
+            // The owner's versions, whatever they are, come next.
+            (actor.v, actor.shown) = (0, 0);
+        } else {
+            actor.resume(setup.resume);
+        }
+        actor
+    }
+
+    /// Takes up the schedule `resume`, or plans a game now without one.
+    fn resume(&mut self, resume: Option<Resume>) {
+        let actor = self;
+        match resume {
+            None => actor.plan_at(Instant::now()),
+            Some(Resume::Before(planned)) => {
+                actor.v = planned.start_v.saturating_sub(1);
+                actor.next_game = Some(planned);
+            }
+            Some(Resume::During {
+                game,
+                v,
+                next_reveal,
+            }) => {
+                actor.v = v;
+                actor.game = Some(*game);
+                actor.next_reveal = Some(next_reveal);
+            }
+            Some(Resume::After { v, ended_at }) => {
+                actor.v = v;
+                actor.after_game(ended_at);
+            }
         }
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
-        self.start_game(Instant::now());
+        // A game due now starts before any command is read (timers round up to the next
+        // millisecond, so the select below would read a watch first).
+        self.publish_summary();
+        if !self.on_time(Instant::now()) {
+            return;
+        }
         loop {
             let deadline = [
                 self.next_reveal,
-                self.next_game,
+                self.next_game_due(),
+                self.unplanned.map(|(_, again)| again),
                 self.close_at,
                 self.fanout.crowd_due(),
             ]
@@ -287,6 +439,8 @@ impl Actor {
                         break;
                     }
                 }
+                // A planned game may be waiting for its schedule to be saved.
+                _ = saved(&mut self.saver) => {}
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command),
                     None => break,
@@ -301,8 +455,14 @@ impl Actor {
         if let Some(at) = self.next_reveal.filter(|at| *at <= now) {
             self.reveal(at);
         }
-        if let Some(at) = self.next_game.filter(|at| *at <= now) {
-            self.start_game(at);
+        if let Some((wanted, _)) = self.unplanned.filter(|(_, again)| *again <= now) {
+            self.unplanned = None;
+            self.plan_at(wanted.max(now));
+        }
+        if self.next_game_due().is_some_and(|at| at <= now)
+            && let Some(planned) = self.next_game.take()
+        {
+            self.start_game(planned);
         }
         if self.fanout.crowd_due().is_some_and(|at| at <= now) {
             self.fanout.prune_closed();
@@ -356,11 +516,33 @@ impl Actor {
                 to,
                 done,
             } => {
+                if let Some(upstream) = &self.upstream {
+                    let guess = Guess {
+                        outbox,
+                        client,
+                        name,
+                        ply,
+                        from,
+                        to,
+                    };
+                    return upstream.predict(guess, done);
+                }
                 let verdict = self.check_guess(ply, &from, &to);
                 if verdict.is_ok() {
                     self.book.guess(outbox, client, &name, &from, &to);
                 }
                 let _ = done.send(verdict);
+            }
+            Command::Relayed(event) => self.follow(event),
+            Command::Synced(snapshot) => self.sync(snapshot),
+            Command::Promote {
+                resume,
+                saver,
+                downstream,
+            } => self.promote(resume, saver, downstream),
+            Command::Demote { upstream } => self.demote(upstream),
+            Command::Snapshot { done } => {
+                let _ = done.send(self.snapshot());
             }
         }
     }
@@ -413,17 +595,55 @@ impl Actor {
         changed
     }
 
-    fn start_game(&mut self, at: Instant) {
-        self.next_game = None;
+    /// Plans the next game of the program, to start at `at`, and saves its schedule; without
+    /// an archive id to give it (a cluster's sequence out of reach), tries again shortly.
+    fn plan_at(&mut self, at: Instant) {
         let (game_id, spec) = match &mut self.program {
             Program::Tv { interval, .. } => {
+                let Some(game_id) = self.game_ids.next() else {
+                    self.unplanned = Some((at, Instant::now() + PLAN_AGAIN));
+                    return;
+                };
                 let interval = *interval;
                 let rng = &mut self.rng;
                 let spec = GameSpec::random(&mut |n: u32| rng.random_range(0..n), interval);
-                (self.game_ids.fetch_add(1, Ordering::Relaxed), spec)
+                (game_id, spec)
             }
             Program::OnDemand { spec, game_id, .. } => (*game_id, spec.clone()),
         };
+        let planned = Planned {
+            game_id,
+            spec,
+            at,
+            start_v: self.v + 1,
+        };
+        self.save(&planned);
+        self.next_game = Some(planned);
+    }
+
+    /// Hands the schedule of `planned` to the saver, if the channel has one.
+    fn save(&self, planned: &Planned) {
+        if let Some(saver) = &self.saver {
+            saver
+                .latest
+                .send_replace(Some(SavedChannel::of(planned, &self.clock)));
+        }
+    }
+
+    /// When the planned game is due, once its schedule is durably saved.
+    fn next_game_due(&self) -> Option<Instant> {
+        let planned = self.next_game.as_ref()?;
+        let saved = self
+            .saver
+            .as_ref()
+            .is_none_or(|saver| *saver.durable.borrow() >= planned.start_v);
+        saved.then_some(planned.at)
+    }
+
+    fn start_game(&mut self, planned: Planned) {
+        let Planned {
+            game_id, spec, at, ..
+        } = planned;
         let game = RevealedGame::start(game_id, spec);
         let interval = game.spec().ply_interval;
         self.book = Book::default();
@@ -488,14 +708,8 @@ impl Actor {
         self.book.void_open();
         let standings = self.book.standings();
         let next_game_in = match &self.program {
-            Program::Tv { pause, .. } => {
-                self.next_game = Some(at + *pause);
-                Some(*pause)
-            }
-            Program::OnDemand { linger, .. } => {
-                self.close_at = Some(at + *linger);
-                None
-            }
+            Program::Tv { pause, .. } => Some(*pause),
+            Program::OnDemand { .. } => None,
         };
         let record = FinishedGame {
             channel: self.channel.clone(),
@@ -512,13 +726,24 @@ impl Actor {
             standings,
             next_game_in_ms: next_game_in.map(|d| d.as_millis() as u64),
         }));
-        if self.kind == ChannelKind::Tv {
-            self.game = None;
-        }
         if self.archive.send(ArchiveRecord::Finished(record)).is_err() {
             tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
         }
+        self.after_game(at);
         self.publish_summary();
+    }
+
+    /// What follows a game that ended at `at`: a TV channel plans its next game after the
+    /// pause; an on-demand channel lingers for late watchers.
+    fn after_game(&mut self, at: Instant) {
+        match &self.program {
+            Program::Tv { pause, .. } => {
+                let start = at + *pause;
+                self.game = None;
+                self.plan_at(start);
+            }
+            Program::OnDemand { linger, .. } => self.close_at = Some(at + *linger),
+        }
     }
 
     fn publish(&mut self, event: ChannelEvent) {
@@ -528,7 +753,24 @@ impl Actor {
             v: self.v,
             event,
         });
-        if self.fanout.publish(self.v, message) > 0 {
+        if let Some(downstream) = &self.downstream {
+            downstream.event(self.v, &message);
+        }
+        self.show(self.v, message);
+    }
+
+    /// Sends event `v` to this node's watchers, unless they already have it.
+    fn show(&mut self, v: u64, message: ServerMessage) {
+        if v <= self.shown {
+            return;
+        }
+        if v != self.shown + 1 {
+            // Versions were skipped (a take-over, a lost relay): the replay buffer must stay
+            // gap-free, so a watcher from before the gap gets a snapshot.
+            self.fanout.forget_history();
+        }
+        self.shown = v;
+        if self.fanout.publish(v, message) > 0 {
             self.crowd_changed();
         }
     }
@@ -536,15 +778,20 @@ impl Actor {
     fn snapshot(&self) -> ChannelSnapshot {
         let now = Instant::now();
         let until = |at: Option<Instant>| at.map(|at| at.saturating_duration_since(now));
+        let (next_reveal, next_game) = match &self.upstream {
+            Some(_) if self.game.is_some() => (self.expected, None),
+            Some(_) => (None, self.expected),
+            None => (
+                self.next_reveal,
+                self.next_game.as_ref().map(|planned| planned.at),
+            ),
+        };
         ChannelSnapshot {
             channel: self.channel.clone(),
             v: self.v,
             kind: self.kind,
-            game: self
-                .game
-                .as_ref()
-                .map(|game| game.view(until(self.next_reveal))),
-            next_game_in_ms: until(self.next_game).map(|d| d.as_millis() as u64),
+            game: self.game.as_ref().map(|game| game.view(until(next_reveal))),
+            next_game_in_ms: until(next_game).map(|d| d.as_millis() as u64),
         }
     }
 
@@ -555,6 +802,19 @@ impl Actor {
             game: self.game.as_ref().map(|game| game.header().clone()),
             watchers: self.fanout.len() as u32,
         });
+    }
+}
+
+/// Completes when the saver reports another durable save, or never without a saver.
+async fn saved(saver: &mut Option<Saver>) {
+    match saver {
+        Some(saver) => {
+            if saver.durable.changed().await.is_err() {
+                // The saving task is gone: nothing more will be saved.
+                std::future::pending::<()>().await;
+            }
+        }
+        None => std::future::pending().await,
     }
 }
 

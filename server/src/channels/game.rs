@@ -116,6 +116,22 @@ impl RevealedGame {
         revealed
     }
 
+    /// The game a watcher was shown in `view` (a node following another node's channel keeps
+    /// its copy this way); `None` if the view names no game this server can play.
+    pub fn mirror(view: &EngineGameView) -> Option<RevealedGame> {
+        let header = &view.header;
+        let spec = GameSpec {
+            serial: header.serial.parse().ok()?,
+            white: header.white.parse().ok()?,
+            black: header.black.parse().ok()?,
+            reveal_from_ply: 0,
+            ply_interval: Duration::from_millis(view.ply_interval_ms.max(1)),
+        };
+        let mut game = RevealedGame::start(header.game_id, spec);
+        while game.next_ply() < view.next_ply && game.reveal().is_some() {}
+        Some(game)
+    }
+
     pub fn header(&self) -> &GameHeader {
         &self.header
     }

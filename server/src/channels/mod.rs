@@ -9,8 +9,10 @@ pub mod actor;
 pub mod archive;
 pub mod flags;
 pub mod game;
+pub mod game_ids;
 pub mod predict;
 pub mod registry;
+pub mod schedule;
 #[cfg(test)]
 mod tests;
 
@@ -21,6 +23,7 @@ use boardcast_protocol::{
 
 pub use actor::ChannelHandle;
 pub use archive::FinishedGame;
+use game_ids::GameIds;
 pub use registry::{ChannelsConfig, Registry};
 
 use crate::address::ClientAddr;
@@ -69,11 +72,41 @@ impl Channels {
         shutdown: Shutdown,
         tasks: &Tasks,
     ) -> Result<Channels, StorageError> {
+        Channels::start_with(config, storage, shutdown, tasks, None).await
+    }
+
+    /// [`Channels::start`] on a node of a cluster: the TV channels follow their owners through
+    /// `upstream(name)` until this node takes them over (`cluster::channels`).
+    pub async fn start_following(
+        config: ChannelsConfig,
+        storage: &Storage,
+        shutdown: Shutdown,
+        tasks: &Tasks,
+        upstream: &actor::UpstreamOf<'_>,
+    ) -> Result<Channels, StorageError> {
+        Channels::start_with(config, storage, shutdown, tasks, Some(upstream)).await
+    }
+
+    async fn start_with(
+        config: ChannelsConfig,
+        storage: &Storage,
+        shutdown: Shutdown,
+        tasks: &Tasks,
+        upstream: Option<&actor::UpstreamOf<'_>>,
+    ) -> Result<Channels, StorageError> {
         let first_game_id = storage.next_game_id().await?;
         let run = storage.next_run().await?;
         let first_version = run.saturating_mul(archive::RUN_VERSIONS);
-        let (registry, finished) =
-            Registry::start(config, first_game_id, first_version, shutdown.clone());
+        let (registry, finished) = match (upstream, storage.coordination()) {
+            (Some(upstream), Some(coordination)) => Registry::start_following(
+                config,
+                GameIds::shared(coordination, shutdown.clone()).await,
+                first_version,
+                shutdown.clone(),
+                upstream,
+            ),
+            _ => Registry::start(config, first_game_id, first_version, shutdown.clone()),
+        };
         tokio::spawn(archive::record(
             storage.clone(),
             finished,

@@ -2,16 +2,17 @@
 //! id and lists them for the lobby. It only finds channels; each is changed by its own actor.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame};
 use tokio::sync::mpsc;
 
-use super::actor::{self, ChannelHandle, ChannelSetup, Program};
+use super::actor::{self, ChannelHandle, ChannelSetup, Program, Upstream, UpstreamOf};
 use super::archive::ArchiveRecord;
 use super::game::GameSpec;
+use super::game_ids::GameIds;
+use super::schedule::WallClock;
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
 
@@ -58,11 +59,13 @@ pub struct Registry {
 struct Inner {
     config: ChannelsConfig,
     channels: Mutex<BTreeMap<String, ChannelHandle>>,
-    game_ids: Arc<AtomicU64>,
+    game_ids: GameIds,
     archive: mpsc::UnboundedSender<ArchiveRecord>,
     shutdown: Shutdown,
     /// The version before every channel's first event in this server run.
     first_version: u64,
+    /// One conversion between timers and wall-clock time for every channel of this run.
+    clock: WallClock,
 }
 
 impl Registry {
@@ -75,15 +78,39 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
     ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+        let game_ids = GameIds::local(first_game_id);
+        Registry::start_with(config, game_ids, first_version, shutdown, None)
+    }
+
+    /// [`Registry::start`] on a node of a cluster: every TV channel starts by following its
+    /// owner through `upstream(name)`, until this node takes it over.
+    pub fn start_following(
+        config: ChannelsConfig,
+        game_ids: GameIds,
+        first_version: u64,
+        shutdown: Shutdown,
+        upstream: &UpstreamOf<'_>,
+    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+        Registry::start_with(config, game_ids, first_version, shutdown, Some(upstream))
+    }
+
+    fn start_with(
+        config: ChannelsConfig,
+        game_ids: GameIds,
+        first_version: u64,
+        shutdown: Shutdown,
+        upstream: Option<&UpstreamOf<'_>>,
+    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
         let (archive, finished) = mpsc::unbounded_channel();
         let base_seed = config.seed.unwrap_or_else(rand::random);
         let registry = Registry {
             inner: Arc::new(Inner {
                 channels: Mutex::new(BTreeMap::new()),
-                game_ids: Arc::new(AtomicU64::new(first_game_id.max(1))),
+                game_ids,
                 archive,
                 shutdown,
                 first_version,
+                clock: WallClock::now(),
                 config,
             }),
         };
@@ -93,12 +120,26 @@ impl Registry {
                 pause: registry.inner.config.pause,
                 seed: base_seed.wrapping_add(index as u64),
             };
-            registry.spawn(format!("tv{}", index + 1), program);
+            let name = format!("tv{}", index + 1);
+            let upstream = upstream.map(|upstream| upstream(&name));
+            registry.spawn(name, program, upstream);
         }
         (registry, finished)
     }
 
-    fn spawn(&self, channel: String, program: Program) {
+    /// The names of the TV channels (the same on every node of a cluster).
+    pub fn tv_names(&self) -> Vec<String> {
+        (1..=self.inner.config.tv_intervals.len())
+            .map(|n| format!("tv{n}"))
+            .collect()
+    }
+
+    /// The conversion between timers and wall-clock time every channel of this run uses.
+    pub fn clock(&self) -> WallClock {
+        self.inner.clock
+    }
+
+    fn spawn(&self, channel: String, program: Program, upstream: Option<Arc<dyn Upstream>>) {
         let setup = ChannelSetup {
             channel: channel.clone(),
             program,
@@ -106,6 +147,11 @@ impl Registry {
             first_version: self.inner.first_version,
             game_ids: self.inner.game_ids.clone(),
             archive: self.inner.archive.clone(),
+            clock: self.inner.clock,
+            saver: None,
+            resume: None,
+            downstream: None,
+            upstream,
         };
         let handle = actor::spawn(setup, self.inner.shutdown.clone());
         self.lock().insert(channel, handle);
@@ -165,14 +211,19 @@ impl Registry {
                 format!("{on_demand} engine games are running; try again later"),
             ));
         }
-        let game_id = self.inner.game_ids.fetch_add(1, Ordering::Relaxed);
+        let game_id = self.inner.game_ids.next().ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::Busy,
+                "engine-game ids are being drawn; try again in a moment",
+            )
+        })?;
         let channel = format!("g{game_id}");
         let program = Program::OnDemand {
             spec,
             game_id,
             linger: self.inner.config.linger,
         };
-        self.spawn(channel.clone(), program);
+        self.spawn(channel.clone(), program, None);
         Ok(channel)
     }
 

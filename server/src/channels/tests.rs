@@ -1,8 +1,6 @@
 //! Channel actors under tokio's paused clock: whole TV games, reveal timing, watching with
 //! replay, prediction scoring and slow watchers, without any socket.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use axum::extract::ws::Message;
@@ -10,12 +8,14 @@ use boardcast_protocol::{
     ChannelEvent, Encoding, EngineResult, ErrorCode, FrameRef, ServerMessage, Side, StartEngineGame,
 };
 use minitchess::Game;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep, sleep_until};
 
-use super::actor::{self, ChannelHandle, ChannelSetup, Program};
+use super::actor::{self, ChannelHandle, ChannelSetup, Program, Saver};
 use super::archive::{ArchiveRecord, FinishedGame};
 use super::game::GameSpec;
+use super::game_ids::GameIds;
+use super::schedule::{Resume, SavedChannel, WallClock};
 use crate::outbox::{Inbox, Outbox, outbox};
 use crate::shutdown::{self, Trigger};
 
@@ -61,8 +61,13 @@ fn spawn(program: Program) -> Fixture {
             program,
             replay: 256,
             first_version: 0,
-            game_ids: Arc::new(AtomicU64::new(1)),
+            game_ids: GameIds::local(1),
             archive: archive_tx,
+            clock: WallClock::now(),
+            saver: None,
+            resume: None,
+            downstream: None,
+            upstream: None,
         },
         shutdown,
     );
@@ -425,4 +430,195 @@ async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed(
 /// The address every predictor in these tests guesses from.
 fn local() -> crate::address::ClientAddr {
     crate::address::ClientAddr::of([127, 0, 0, 1].into())
+}
+
+/// A TV channel that saves its schedule, as a cluster owner does; its saves count as durable
+/// once `durable` says so.
+struct Saving {
+    fx: Fixture,
+    latest: watch::Receiver<Option<SavedChannel>>,
+    durable: watch::Sender<u64>,
+}
+
+fn saving_tv(seed: u64, clock: WallClock, first_game_id: u64, resume: Option<Resume>) -> Saving {
+    let (trigger, shutdown) = shutdown::channel();
+    let (archive_tx, archive) = mpsc::unbounded_channel();
+    let (latest_tx, latest) = watch::channel(None);
+    let (durable, durable_rx) = watch::channel(u64::MAX);
+    let handle = actor::spawn(
+        ChannelSetup {
+            channel: "tv1".into(),
+            program: Program::Tv {
+                interval: INTERVAL,
+                pause: PAUSE,
+                seed,
+            },
+            replay: 256,
+            first_version: 0,
+            game_ids: GameIds::local(first_game_id),
+            archive: archive_tx,
+            clock,
+            saver: Some(Saver {
+                latest: latest_tx,
+                durable: durable_rx,
+            }),
+            resume,
+            downstream: None,
+            upstream: None,
+        },
+        shutdown,
+    );
+    Saving {
+        fx: Fixture {
+            handle,
+            archive,
+            _trigger: trigger,
+        },
+        latest,
+        durable,
+    }
+}
+
+/// Runs a TV channel beside a reference that is never stopped, stops it `stop_after` into its
+/// first game, lets another "node" take it over from the saved schedule `gap` later, and checks
+/// that the reconnecting watcher gets exactly the reference's events after the stop, each
+/// ply at the same instant as the reference reveals it, until `until`.
+async fn take_over_matches_the_reference(stop_after: Duration, gap: Duration, until: Duration) {
+    let clock = WallClock::now();
+    let start = Instant::now();
+    let reference = tv(7);
+    let (ref_watcher, mut ref_inbox) = conn(1);
+    reference
+        .handle
+        .watch(ref_watcher, None, None)
+        .await
+        .unwrap();
+    let stopped = saving_tv(7, clock, 1, None);
+    let (watcher, mut inbox) = conn(2);
+    stopped.fx.handle.watch(watcher, None, None).await.unwrap();
+
+    sleep_until(start + stop_after).await;
+    settle().await;
+    let seen = events(&drain(&mut inbox));
+    assert_eq!(
+        seen,
+        events(&drain(&mut ref_inbox)),
+        "a twin until the stop"
+    );
+    let last_v = seen.last().map_or(0, |(v, _)| *v);
+    let saved = stopped
+        .latest
+        .borrow()
+        .clone()
+        .expect("the schedule was saved");
+    let next_game_id = if saved.start_ms > clock.ms(Instant::now()) {
+        3
+    } else {
+        2
+    };
+    drop(stopped);
+
+    sleep(gap).await;
+    let resume = Resume::from_saved(&saved, start + stop_after, &clock).unwrap();
+    let taken = saving_tv(99, clock, next_game_id, Some(resume));
+    let (back, mut back_inbox) = conn(3);
+    taken
+        .fx
+        .handle
+        .watch(back, Some(last_v), None)
+        .await
+        .unwrap();
+    settle().await;
+    assert_eq!(
+        events(&drain(&mut back_inbox)),
+        events(&drain(&mut ref_inbox)),
+        "what was due during the gap arrives at once, and nothing else"
+    );
+    // Every event is due on the beat (start + k × interval): compare just before and at each.
+    let mut revealed = 0;
+    let mut beat = start + INTERVAL * (start.elapsed().as_millis() / INTERVAL.as_millis()) as u32;
+    while beat < start + until {
+        beat += INTERVAL;
+        for at in [beat - Duration::from_millis(1), beat] {
+            sleep_until(at).await;
+            settle().await;
+            let expected = events(&drain(&mut ref_inbox));
+            revealed += expected.len();
+            assert_eq!(
+                events(&drain(&mut back_inbox)),
+                expected,
+                "at {:?}",
+                start.elapsed()
+            );
+        }
+    }
+    assert!(revealed >= 3, "the comparison saw events ({revealed})");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_channel_taken_over_mid_game_reveals_the_same_plies_at_the_same_times() {
+    // Stopped after ply 4 was revealed, taken over at once: plies 5… on the same beat.
+    take_over_matches_the_reference(INTERVAL * 5 + INTERVAL / 2, Duration::ZERO, INTERVAL * 20)
+        .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_channel_taken_over_late_sends_what_was_due_at_once_then_keeps_the_beat() {
+    take_over_matches_the_reference(INTERVAL * 3 + INTERVAL / 4, INTERVAL * 4, INTERVAL * 20).await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_channel_taken_over_in_the_pause_starts_the_game_its_owner_chose_on_time() {
+    // Stop in the pause after game 1 and follow game 2.
+    let reference = tv(7);
+    let (probe, mut probe_inbox) = conn(9);
+    reference.handle.watch(probe, None, None).await.unwrap();
+    let ServerMessage::ChannelSnapshot(first) = drain(&mut probe_inbox).remove(0) else {
+        panic!("snapshot");
+    };
+    let header = first.game.unwrap().header;
+    let mut plies = Game::new(
+        &header.serial,
+        header.white.parse().unwrap(),
+        header.black.parse().unwrap(),
+    )
+    .unwrap();
+    plies.run_to_end();
+    let ended = INTERVAL * plies.moves().len() as u32;
+    drop(reference);
+    take_over_matches_the_reference(
+        ended + PAUSE / 2,
+        Duration::ZERO,
+        ended + PAUSE + INTERVAL * 6,
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_planned_game_waits_until_its_schedule_is_saved() {
+    let saving = saving_tv(7, WallClock::now(), 1, None);
+    saving.durable.send_replace(0);
+    let (watcher, mut inbox) = conn(1);
+    saving.fx.handle.watch(watcher, None, None).await.unwrap();
+    sleep(INTERVAL * 3).await;
+    settle().await;
+    let ServerMessage::ChannelSnapshot(snapshot) = drain(&mut inbox).remove(0) else {
+        panic!("snapshot");
+    };
+    assert!(snapshot.game.is_none(), "not started before its save");
+    let saved = saving.latest.borrow().clone().unwrap();
+    assert_eq!((saved.game_id, saved.start_v), (1, 1));
+    saving.durable.send_replace(1);
+    settle().await;
+    // Late, but on its schedule: the plies due meanwhile come at once.
+    let got = events(&drain(&mut inbox));
+    assert!(
+        matches!(got[0], (1, ChannelEvent::GameStarted(_))),
+        "{got:?}"
+    );
+    assert_eq!(
+        got.len(),
+        4,
+        "started, and plies 0..=2 that were due: {got:?}"
+    );
 }

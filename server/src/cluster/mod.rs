@@ -6,4 +6,15 @@
 //!
 //! Without `--redis` none of this runs.
 
+pub mod bus;
+pub mod channels;
+pub mod directory;
+pub mod inbox;
+pub mod lease;
+pub mod lobby;
+pub mod node;
+pub mod proxy;
+pub mod remote;
+pub mod settings;
+pub mod sweeper;
 pub mod wire;

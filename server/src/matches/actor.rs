@@ -5,19 +5,26 @@
 //! commits them to storage, and only once they are durable acknowledges and hands every
 //! subscriber the event, encoded once per encoding. The running clock's flag is a timer in the
 //! same loop, so a player whose time runs out loses even if nobody sends anything.
+//!
+//! In a cluster the actor runs on the node that owns the match, under an epoch
+//! ([`Ownership`]): its writes carry the epoch, and when the store refuses one because another
+//! node has taken the match over (or this node lost its lease) it stops at once, changing
+//! nothing, and hands its followers over ([`Directory::moved`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
     BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
+use super::ownership::{LeaseHeld, Ownership};
 use super::player::Player;
 use super::record::Record;
 use super::state::{MatchState, new_token};
@@ -25,7 +32,8 @@ use crate::fanout::{Catchup, Fanout, Role};
 use crate::outbox::Outbox;
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, TaskGuard};
-use crate::storage::{Storage, Write, now_ms};
+use crate::storage::coordination::NodeRef;
+use crate::storage::{Storage, StorageError, Write, now_ms};
 
 /// Crowd counts go out at most this often per match.
 const CROWD_EVERY: Duration = Duration::from_secs(2);
@@ -83,6 +91,16 @@ struct Actor {
     directory: Arc<dyn Directory>,
     storage: Storage,
     settings: Settings,
+    /// The epoch this node owns the match under (0 on a single node); every write carries it.
+    epoch: u64,
+    /// Turns true when this node's lease is lost (cluster only).
+    lease_lost: Option<watch::Receiver<bool>>,
+    /// Whether this node holds its lease at this instant (cluster only).
+    lease_held: Option<LeaseHeld>,
+    /// Watchers of this match on other nodes, as each last reported (cluster only).
+    watchers_elsewhere: HashMap<NodeRef, u32>,
+    /// Another node owns the match now: this actor stops without applying anything more.
+    moved: bool,
     /// Keeps shutdown waiting until this match has stopped.
     _guard: TaskGuard,
 }
@@ -97,11 +115,21 @@ pub fn spawn(
     directory: Arc<dyn Directory>,
     storage: Storage,
     settings: Settings,
+    ownership: Ownership,
     shutdown: Shutdown,
     guard: TaskGuard,
 ) -> MatchHandle {
     let (handle, rx) = MatchHandle::channel(shutdown.clone());
     let mut fanout = Fanout::new(REPLAY, Target::Match(state.id.clone()), CROWD_EVERY);
+    let Ownership {
+        epoch,
+        mirror,
+        lease_lost,
+        lease_held,
+    } = ownership;
+    if let Some(mirror) = mirror {
+        fanout.mirror(mirror);
+    }
     let first_kept = records.len().saturating_sub(REPLAY);
     for (i, record) in records.iter().enumerate().skip(first_kept) {
         let v = i as u64 + 1;
@@ -116,10 +144,37 @@ pub fn spawn(
         directory,
         storage,
         settings,
+        epoch,
+        lease_lost,
+        lease_held,
+        watchers_elsewhere: HashMap::new(),
+        moved: false,
         _guard: guard,
     };
     tokio::spawn(actor.run(rx, shutdown));
     handle
+}
+
+/// The answer to a command that reached this node's actor after another node took the match
+/// over: nothing was done, and the same command will be carried out where the match is now.
+fn moved_refusal() -> Refusal {
+    Refusal::new(
+        ErrorCode::StorageUnavailable,
+        "the match moved to another server; send it again",
+    )
+}
+
+/// Completes when this node's lease is lost; never on a single node.
+async fn lease_lost(lost: &mut Option<watch::Receiver<bool>>) {
+    match lost {
+        Some(lost) => {
+            if lost.wait_for(|lost| *lost).await.is_err() {
+                // The lease is gone with its sender: the node is stopping; shutdown follows.
+                std::future::pending::<()>().await;
+            }
+        }
+        None => std::future::pending().await,
+    }
 }
 
 fn event_message(match_id: &str, v: u64, record: &Record) -> ServerMessage {
@@ -156,6 +211,10 @@ impl Actor {
             let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
+                () = lease_lost(&mut self.lease_lost) => {
+                    tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
+                    self.moved = true;
+                }
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => break,
@@ -178,6 +237,9 @@ impl Actor {
             }
             // A seat holder dropped while sending (gone, or too slow) says no goodbye that
             // finds anything to remove: presence is recorded again before the next command.
+            if self.moved {
+                break;
+            }
             if self.fanout.take_lost_players() {
                 self.reconcile_presence(&[]).await;
             }
@@ -186,15 +248,55 @@ impl Actor {
         rx.close();
         while let Ok(command) = rx.try_recv() {
             if let Some((outbox, id)) = command.asker() {
-                outbox.refuse(id, stopped(&shutdown));
+                let refusal = if self.moved {
+                    moved_refusal()
+                } else {
+                    stopped(&shutdown)
+                };
+                outbox.refuse(id, refusal);
             }
+        }
+        if self.moved {
+            self.hand_over();
         }
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
+    /// Stops the match here if this node no longer holds its lease: another node may own it.
+    fn check_lease(&mut self) {
+        if !self.moved && self.lease_held.as_ref().is_some_and(|held| !held()) {
+            tracing::warn!(match_id = %self.state.id, "this node does not hold its lease: the match stops here");
+            self.moved = true;
+        }
+    }
+
+    /// Another node owns the match now: this actor is gone from the directory, and this
+    /// node's followers go to whatever follows the new owner. Followers on other nodes are
+    /// left to their own node, which learns of the new owner.
+    fn hand_over(&mut self) {
+        let conns: Vec<_> = self.fanout.followers().map(|f| f.outbox.id()).collect();
+        let local = conns
+            .into_iter()
+            .filter_map(|conn| self.fanout.remove(conn))
+            .map(|f| f.outbox)
+            .filter(|outbox| !outbox.is_remote() && !outbox.is_closed())
+            .collect();
+        self.directory.moved(&self.state.id, local);
+    }
+
     async fn handle(&mut self, command: Command) {
+        // A node paused past its lease answers nothing from what may be a stale state.
+        self.check_lease();
         // A flag that fell since the last look ends the match before anything else happens.
-        self.check_flag().await;
+        if !self.moved {
+            self.check_flag().await;
+        }
+        if self.moved {
+            if let Some((outbox, id)) = command.asker() {
+                outbox.refuse(id, moved_refusal());
+            }
+            return;
+        }
         match command {
             Command::Watch {
                 outbox,
@@ -203,8 +305,11 @@ impl Actor {
             } => {
                 outbox.ack(id);
                 self.catch_up(&outbox, since_v, &[]);
-                // A watcher that is already gone is simply not followed.
-                let _ = self.subscribe(outbox, None);
+                // A watcher that is already gone is simply not followed; one on another node
+                // is followed by its own node, which relays the events.
+                if !outbox.is_remote() {
+                    let _ = self.subscribe(outbox, None);
+                }
             }
             Command::Unwatch { outbox, id } => {
                 let conn = outbox.id();
@@ -248,6 +353,17 @@ impl Actor {
                 }
             }
             Command::Arrive { players } => self.arrive(players).await,
+            Command::Crowd { from, watchers } => {
+                if watchers == 0 {
+                    self.watchers_elsewhere.remove(&from);
+                } else {
+                    self.watchers_elsewhere.insert(from, watchers);
+                }
+                let elsewhere = self.watchers_elsewhere.values().sum();
+                if self.fanout.set_watchers_elsewhere(elsewhere) {
+                    self.publish_summary();
+                }
+            }
         }
     }
 
@@ -329,7 +445,11 @@ impl Actor {
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
-        if let Some(rematch) = self.state.rematch().and_then(|id| self.directory.find(id)) {
+        if let Some(rematch) = self
+            .state
+            .rematch()
+            .and_then(|id| self.directory.running(id))
+        {
             self.hand_rematch_seat(&rematch, side, &outbox);
         }
         if !self.subscribe(outbox, Some(side)) {
@@ -475,6 +595,10 @@ impl Actor {
         ack_to: Option<(&Outbox, u64)>,
         moved: Option<Instant>,
     ) -> Result<(), Refusal> {
+        self.check_lease();
+        if self.moved {
+            return Err(moved_refusal());
+        }
         let now = Instant::now().into_std();
         // The records are applied to the one state right away (which also checks them); a
         // savepoint (no copy of the move list) puts it back if anything fails before they
@@ -488,7 +612,7 @@ impl Actor {
             // Either failure is logged and answered alike: nothing was applied.
             let applied = match self.state.apply_new(record, now, at_ms) {
                 Ok(()) => record
-                    .write(&self.state.id, self.state.v, at_ms)
+                    .write(&self.state.id, self.state.v, at_ms, self.epoch)
                     .map_err(|err| err.to_string()),
                 Err(err) => Err(err.to_string()),
             };
@@ -513,11 +637,17 @@ impl Actor {
                 match_id: self.state.id.clone(),
                 result: self.state.result_token().to_owned(),
                 pdn,
+                epoch: self.epoch,
             });
         }
         if let Err(err) = self.storage.commit(writes).await {
-            tracing::error!(match_id = %self.state.id, %err, "storage refused events");
             self.state.restore(savepoint);
+            if let StorageError::Fenced { epoch, .. } = err {
+                tracing::warn!(match_id = %self.state.id, mine = self.epoch, now = epoch, "another node owns this match now: it stops here");
+                self.moved = true;
+                return Err(moved_refusal());
+            }
+            tracing::error!(match_id = %self.state.id, %err, "storage refused events");
             return Err(Refusal::storage(&err, "nothing was applied"));
         }
         if let Some(received) = moved {

@@ -275,7 +275,8 @@ mod tests {
             // What is stored (without the derivable FEN and legal moves) replays to the
             // record as it was sent.
             stored.apply_new(record, now, 0).unwrap();
-            let Write::Event { body, .. } = record.write(&stored.id, stored.v, 0).unwrap() else {
+            let Write::Event { body, .. } = record.write(&stored.id, stored.v, 0, 0).unwrap()
+            else {
                 panic!("not an event write");
             };
             assert!(!body.contains("legal_moves\":[{"), "{body}");

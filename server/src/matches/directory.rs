@@ -1,7 +1,8 @@
 //! The seam between matches and the place that knows where they are.
 //!
-//! A match needs little from outside itself: to be found by id, invite code and seat token,
-//! to register a seat token it hands out, to keep its lobby line current, to leave when it is
+//! A match needs little from outside itself: to be found by id, invite code and seat token
+//! (wherever it is, so connections have one path for a match in memory, one read back from
+//! storage and, in a cluster, one owned by another node), to register a seat token it hands out, to keep its lobby line current, to leave when it is
 //! done, to find another match (its rematch) and to create its rematch. Connections need the
 //! lookups and the lobby. [`Directory`] is exactly that, and nothing more; the actor sees it
 //! only as `dyn Directory`, so matches never depend on who implements it.
@@ -20,7 +21,19 @@ use boardcast_protocol::{MatchSummary, Side};
 use super::handle::MatchHandle;
 use super::player::Player;
 use super::record::Setup;
+use crate::outbox::Outbox;
 use crate::refusal::Refusal;
+
+/// Closes connections that followed a match which moved to another node (see
+/// [`Directory::moved`]).
+pub fn close_moved(followers: Vec<Outbox>) {
+    for outbox in followers {
+        outbox.close(
+            axum::extract::ws::close_code::RESTART,
+            "this match moved to another server; reconnect",
+        );
+    }
+}
 
 /// A rematch just created: its actor, its id, and each player's seat token by side.
 pub type Created = (MatchHandle, String, Vec<(Side, String)>);
@@ -28,16 +41,26 @@ pub type Created = (MatchHandle, String, Vec<(Side, String)>);
 /// A future a `dyn Directory` returns.
 pub type DirectoryFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// What a lookup finds: the match's handle (its actor, or a stand-in that forwards to it),
+/// nothing (`Ok(None)`: no such match), or why it could not look (storage failed, too many
+/// matches in memory to read one back).
+pub type Found = Result<Option<MatchHandle>, Refusal>;
+
 /// Where matches are, and what a match tells about itself.
 pub trait Directory: Send + Sync + 'static {
-    /// The running match `id`.
-    fn find(&self, id: &str) -> Option<MatchHandle>;
+    /// The match `id`, wherever it is: running, or finished and read back from storage.
+    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found>;
 
-    /// The running match with invite code `code` (in any letter case).
-    fn find_by_code(&self, code: &str) -> Option<MatchHandle>;
+    /// The unfinished match with invite code `code` (in any letter case).
+    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found>;
 
-    /// The running match in which `token` holds a seat.
-    fn find_by_token(&self, token: &str) -> Option<MatchHandle>;
+    /// The match in which `token` holds a seat: running, or finished and read back.
+    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found>;
+
+    /// The match `id` if it is in this process's memory already (its actor, or a stand-in):
+    /// for goodbyes and for what only a followed match can have (an unwatch, a rematch seat),
+    /// so nothing is read back from storage or claimed to say goodbye.
+    fn running(&self, id: &str) -> Option<MatchHandle>;
 
     /// Whether match `id` is a public one (joinable by id).
     fn is_public(&self, id: &str) -> bool;
@@ -55,6 +78,16 @@ pub trait Directory: Send + Sync + 'static {
 
     /// The match `id` has stopped: forget it, its invite code and its tokens.
     fn remove(&self, id: &str);
+
+    /// The actor of match `id` has stopped because another node owns the match now (its
+    /// write was fenced, or this node lost its lease): forget that actor, and take care of
+    /// the connections of this node that followed it. By default they are closed with 1012
+    /// so they reconnect and resume wherever the match is; a cluster directory hands them
+    /// to a stand-in that follows the new owner instead.
+    fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        let _ = id;
+        close_moved(followers);
+    }
 
     /// Creates, stores and starts the rematch with `setup` and `players` seated. Its actor
     /// records no presence until a [`super::Command::Arrive`] brings the players.

@@ -12,6 +12,7 @@ use super::player::Player;
 use crate::outbox::{ConnId, Outbox};
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
+use crate::storage::coordination::NodeRef;
 
 /// Commands waiting for one match, at most.
 const MAILBOX: usize = 64;
@@ -56,18 +57,20 @@ pub enum Command {
     /// The players of a new rematch, by their side in it: seated together before anything
     /// else happens, each sent a `seat` with id 0 and a snapshot.
     Arrive { players: Vec<(Outbox, Side)> },
+    /// In a cluster: node `from` has `watchers` watchers of this match now (0 once it left).
+    Crowd { from: NodeRef, watchers: u32 },
 }
 
 impl Command {
     /// Where the answer to this command goes, if it expects one.
-    pub(super) fn asker(&self) -> Option<(&Outbox, u64)> {
+    pub(crate) fn asker(&self) -> Option<(&Outbox, u64)> {
         match self {
             Command::Watch { outbox, id, .. }
             | Command::Unwatch { outbox, id }
             | Command::Join { outbox, id, .. }
             | Command::Resume { outbox, id, .. }
             | Command::Act { outbox, id, .. } => Some((outbox, *id)),
-            Command::Leave { .. } | Command::Arrive { .. } => None,
+            Command::Leave { .. } | Command::Arrive { .. } | Command::Crowd { .. } => None,
         }
     }
 }
@@ -81,7 +84,7 @@ pub struct MatchHandle {
 
 impl MatchHandle {
     /// A new match's handle and the mailbox its actor reads.
-    pub(super) fn channel(shutdown: Shutdown) -> (MatchHandle, mpsc::Receiver<Command>) {
+    pub(crate) fn channel(shutdown: Shutdown) -> (MatchHandle, mpsc::Receiver<Command>) {
         let (tx, rx) = mpsc::channel(MAILBOX);
         (MatchHandle { tx, shutdown }, rx)
     }

@@ -87,13 +87,20 @@ impl Record {
     }
 
     /// The write that stores this record as version `v` of match `match_id`, made at Unix
-    /// time `at_ms`.
-    pub fn write(&self, match_id: &str, v: u64, at_ms: i64) -> Result<Write, serde_json::Error> {
+    /// time `at_ms` by the owner of the match's `epoch`.
+    pub fn write(
+        &self,
+        match_id: &str,
+        v: u64,
+        at_ms: i64,
+        epoch: u64,
+    ) -> Result<Write, serde_json::Error> {
         Ok(Write::Event {
             match_id: match_id.to_owned(),
             v,
             at_ms,
             body: self.stored_form()?,
+            epoch,
         })
     }
 }

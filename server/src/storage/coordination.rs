@@ -109,6 +109,10 @@ pub trait Coordination: fmt::Debug + Send + Sync + 'static {
         kind: String,
         key: String,
     ) -> BoxFuture<'_, Result<Option<Owned>, StorageError>>;
+    /// A fresh engine-game archive id that no node has had before (on-demand games are named
+    /// `g<id>`, so two nodes counting on their own would hand out the same names). A
+    /// PostgreSQL sequence that starts past the highest archived id.
+    fn reserve_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
     /// Saves the state of (`kind`, `key`) if `epoch` is still its epoch; otherwise
     /// [`StorageError::Fenced`] and nothing is saved.
     fn save_owned_state(

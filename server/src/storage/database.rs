@@ -43,12 +43,13 @@ impl fmt::Display for Database {
     }
 }
 
-/// `url` with the password (if any) left out.
-fn without_password(url: &str) -> String {
+/// `url` with the password (if any) left out (also used for `--redis`).
+pub(crate) fn without_password(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let user = url[scheme + 3..at].split(':').next().unwrap_or("");
-            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
+            let at_user = if user.is_empty() { "" } else { "@" };
+            format!("{}{user}{at_user}{}", &url[..scheme + 3], &url[at + 1..])
         }
         _ => url.to_owned(),
     }

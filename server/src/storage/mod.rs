@@ -27,7 +27,7 @@ mod read;
 pub mod sqlite;
 mod table;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod write;
 
 use std::fmt;
@@ -38,7 +38,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use boardcast_protocol::LeaderboardEntry;
 use futures_util::future::BoxFuture;
 
+use coordination::Coordination;
 pub use database::Database;
+pub(crate) use database::without_password;
 pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
 
@@ -68,6 +70,14 @@ pub enum StorageError {
     /// itself, so the same request may succeed later.
     #[error("the database is unavailable: {0}")]
     Unavailable(String),
+    /// The write was made under an epoch that is no longer the match's (or owned thing's): a
+    /// newer owner has taken it over, so nothing of that request was stored. Whoever wrote it
+    /// must stop running the match.
+    #[error(
+        "{match_id} has moved to another node: epoch {epoch} is no longer its epoch, nothing \
+         was stored"
+    )]
+    Fenced { match_id: String, epoch: u64 },
     /// The writer has stopped (after [`Storage::close`]).
     #[error("the storage writer has stopped")]
     Closed,
@@ -96,6 +106,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
     /// Records that a server run starts, durably, and returns its number (0, 1, …).
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// The coordination of the nodes sharing this database; `None` for a single-node store.
+    fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        None
+    }
     /// Commits everything sent before and stops the writer.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -125,7 +139,16 @@ impl Storage {
     /// Connects to the PostgreSQL database at `url`, creates or migrates its tables, reads
     /// every unfinished match and starts the writer.
     pub async fn connect(url: &str) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
-        let (store, recovered) = postgres::Postgres::connect(url).await?;
+        Storage::connect_as(url, None).await
+    }
+
+    /// [`Storage::connect`] for node `node` of a cluster (`None`: a single server). A node
+    /// recovers no match at start (the list is empty): it runs the matches it claims.
+    pub async fn connect_as(
+        url: &str,
+        node: Option<&str>,
+    ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        let (store, recovered) = postgres::Postgres::connect(url, node).await?;
         Ok((Storage::new(store), recovered))
     }
 
@@ -133,14 +156,26 @@ impl Storage {
     pub async fn open_database(
         database: &Database,
     ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
+        Storage::open_database_as(database, None).await
+    }
+
+    /// Opens `database` for node `node` of a cluster (see [`Storage::connect_as`]); a cluster
+    /// needs PostgreSQL, so a node on SQLite is refused.
+    pub async fn open_database_as(
+        database: &Database,
+        node: Option<&str>,
+    ) -> Result<(Storage, Vec<StoredMatch>), StorageError> {
         match database {
+            Database::Sqlite(_) if node.is_some() => Err(StorageError::Database(format!(
+                "{database}: several nodes share one PostgreSQL database, not SQLite"
+            ))),
             Database::Sqlite(path) => {
                 let path = path.clone();
                 tokio::task::spawn_blocking(move || Storage::open(&path))
                     .await
                     .map_err(|err| StorageError::Task(err.to_string()))?
             }
-            Database::Postgres(url) => Storage::connect(url).await,
+            Database::Postgres(url) => Storage::connect_as(url, node).await,
         }
     }
 
@@ -192,6 +227,12 @@ impl Storage {
     /// run twice.
     pub async fn next_run(&self) -> Result<u64, StorageError> {
         self.store.next_run().await
+    }
+
+    /// The coordination of the nodes sharing this database (leases, owners, epochs), or `None`
+    /// on SQLite, which serves a single node.
+    pub fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        self.store.coordination()
     }
 
     /// Commits everything sent before and stops the writer; later commits fail with

@@ -94,6 +94,7 @@ fn create(id: &str) -> Write {
         invite: Some(format!("inv-{id}")),
         created_ms: 1,
         setup: "{}".into(),
+        owner: None,
     }
 }
 
@@ -103,6 +104,7 @@ fn event(id: &str, v: u64) -> Write {
         v,
         at_ms: 2,
         body: format!("e{v}"),
+        epoch: 0,
     }
 }
 
@@ -113,11 +115,13 @@ pub async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl P
         v,
         at_ms: 2,
         body: format!(r#"{{"event":"x","token":"{token}"}}"#),
+        epoch: 0,
     };
     let finish = |id: &str| Write::Finish {
         match_id: id.into(),
         result: "2-0".into(),
         pdn: String::new(),
+        epoch: 0,
     };
     storage
         .commit(vec![
@@ -169,6 +173,7 @@ pub async fn writes_survive_reopen_and_finished_matches_are_not_recovered(place:
             match_id: "b".into(),
             result: "1-0".into(),
             pdn: "[Result \"1-0\"]".into(),
+            epoch: 0,
         }])
         .await
         .unwrap();

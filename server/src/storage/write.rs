@@ -2,31 +2,55 @@
 
 use boardcast_protocol::{EngineResult, GameHeader, Standing};
 
+use super::coordination::NodeRef;
+
 /// One thing to write.
 #[derive(Debug, Clone)]
 pub enum Write {
     /// A new match: its id, optional invite code, and set-up (opaque JSON owned by the match).
+    /// In a cluster `owner` is the node creating it, which owns it at epoch 1; a single node
+    /// gives `None` and the match has epoch 0.
     CreateMatch {
         id: String,
         invite: Option<String>,
         created_ms: i64,
         setup: String,
+        owner: Option<NodeRef>,
     },
-    /// Event number `v` of a match (opaque JSON owned by the match).
+    /// Event number `v` of a match (opaque JSON owned by the match), written under `epoch`:
+    /// refused with [`super::StorageError::Fenced`] unless that is still the match's epoch
+    /// (PostgreSQL; SQLite serves one node and ignores epochs).
     Event {
         match_id: String,
         v: u64,
         at_ms: i64,
         body: String,
+        epoch: u64,
     },
-    /// The match is over: its result and the game as PDN.
+    /// The match is over: its result and the game as PDN; fenced by `epoch` as an event is.
     Finish {
         match_id: String,
         result: String,
         pdn: String,
+        epoch: u64,
     },
     /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
     Channel(ChannelWrite),
+}
+
+impl Write {
+    /// The match and epoch this write is fenced by, if it is fenced at all.
+    pub fn fence(&self) -> Option<(&str, u64)> {
+        match self {
+            Write::Event {
+                match_id, epoch, ..
+            }
+            | Write::Finish {
+                match_id, epoch, ..
+            } => Some((match_id, *epoch)),
+            Write::CreateMatch { .. } | Write::Channel(_) => None,
+        }
+    }
 }
 
 /// A write of the channel side, carried by [`Write::Channel`].

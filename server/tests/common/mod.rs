@@ -92,6 +92,7 @@ pub async fn seed_match_with(
                 invite: Some(format!("INV{}", id.len())),
                 created_ms: 0,
                 setup: serde_json::to_string(&setup).unwrap(),
+                owner: None,
             },
             Write::Event {
                 match_id: id.to_owned(),
@@ -102,6 +103,7 @@ pub async fn seed_match_with(
                     &Player::person("Wim"),
                     white_token.to_owned(),
                 )),
+                epoch: 0,
             },
             Write::Event {
                 match_id: id.to_owned(),
@@ -112,6 +114,7 @@ pub async fn seed_match_with(
                     &Player::person("Baukje"),
                     black_token.to_owned(),
                 )),
+                epoch: 0,
             },
         ])
         .await

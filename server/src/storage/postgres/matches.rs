@@ -7,15 +7,24 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Row, Statement};
 
+use crate::storage::coordination::NodeRef;
 use crate::storage::{MatchKey, StoredEvent, StoredMatch};
 
-pub const CREATE_MATCH: &str =
-    "INSERT INTO matches (id, invite, created_ms, setup) VALUES ($1, $2, $3, $4)";
-pub const APPEND_EVENT: &str =
-    "INSERT INTO events (match_id, v, at_ms, body) VALUES ($1, $2, $3, $4)";
-pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 WHERE id = $1";
+pub const CREATE_MATCH: &str = "INSERT INTO matches \
+     (id, invite, created_ms, setup, owner_node, owner_incarnation, epoch) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+/// The fence is folded into the insert: `boardcast_fence` raises SQLSTATE [`FENCED`] unless
+/// `$5` is the match's epoch, under a row lock a take-over waits for.
+pub const APPEND_EVENT: &str = "INSERT INTO events (match_id, v, at_ms, body, epoch) \
+     VALUES ($1, $2, $3, $4, boardcast_fence($1, $5))";
+pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 \
+     WHERE id = $1 AND epoch = boardcast_fence($1, $4)";
 
-/// Stores a new match.
+/// The SQLSTATE `boardcast_fence` raises (schema migration 2).
+pub const FENCED: &str = "BCF01";
+
+/// Stores a new match, owned at epoch 1 by `owner` if a node created it in a cluster, at
+/// epoch 0 by nobody otherwise.
 pub fn create_match<'a>(
     client: &'a Client,
     statement: &'a Statement,
@@ -23,16 +32,32 @@ pub fn create_match<'a>(
     invite: Option<&'a str>,
     created_ms: i64,
     setup: &'a str,
+    owner: Option<&'a NodeRef>,
 ) -> BoxFuture<'a, Result<u64, Error>> {
     async move {
+        let owner_node = owner.map(|owner| owner.node.as_str());
+        let owner_incarnation = owner.map(|owner| owner.incarnation as i64);
+        let epoch: i64 = owner.map_or(0, |_| 1);
         client
-            .execute(statement, &[&id, &invite, &created_ms, &setup])
+            .execute(
+                statement,
+                &[
+                    &id,
+                    &invite,
+                    &created_ms,
+                    &setup,
+                    &owner_node,
+                    &owner_incarnation,
+                    &epoch,
+                ],
+            )
             .await
     }
     .boxed()
 }
 
-/// Appends event `v` of match `match_id`; a version stored before is refused.
+/// Appends event `v` of match `match_id`, written under `epoch`; a version stored before is
+/// refused, and so is an epoch that is not the match's.
 pub fn append_event<'a>(
     client: &'a Client,
     statement: &'a Statement,
@@ -40,24 +65,34 @@ pub fn append_event<'a>(
     v: u64,
     at_ms: i64,
     body: &'a str,
+    epoch: u64,
 ) -> BoxFuture<'a, Result<u64, Error>> {
     async move {
         client
-            .execute(statement, &[&match_id, &(v as i64), &at_ms, &body])
+            .execute(
+                statement,
+                &[&match_id, &(v as i64), &at_ms, &body, &(epoch as i64)],
+            )
             .await
     }
     .boxed()
 }
 
-/// Marks match `match_id` finished with its result and PDN.
+/// Marks match `match_id` finished with its result and PDN, if `epoch` is its epoch.
 pub fn finish<'a>(
     client: &'a Client,
     statement: &'a Statement,
     match_id: &'a str,
     result: &'a str,
     pdn: &'a str,
+    epoch: u64,
 ) -> BoxFuture<'a, Result<u64, Error>> {
-    async move { client.execute(statement, &[&match_id, &result, &pdn]).await }.boxed()
+    async move {
+        client
+            .execute(statement, &[&match_id, &result, &pdn, &(epoch as i64)])
+            .await
+    }
+    .boxed()
 }
 
 /// Every unfinished match, oldest first, with its events in order.
@@ -103,37 +138,65 @@ pub async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, E
 pub async fn finished_match(client: &Pooled, key: &MatchKey) -> Result<Option<StoredMatch>, Error> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
-        MatchKey::Token(token) => {
-            let by_token = client
-                .prepare_cached(
-                    "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",
-                )
-                .await?;
-            match client.query_opt(&by_token, &[token]).await? {
-                Some(row) => row.get(0),
-                None => return Ok(None),
-            }
-        }
+        MatchKey::Token(token) => match id_by_token(client, token).await? {
+            Some(id) => id,
+            None => return Ok(None),
+        },
     };
+    load(client, &id, Which::Finished).await
+}
+
+/// Which matches [`load`] reads back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    Finished,
+    Any,
+}
+
+/// Match `id` whole (set-up and every event), if it exists and is `which`.
+pub async fn load(client: &Pooled, id: &str, which: Which) -> Result<Option<StoredMatch>, Error> {
     let by_id = client
         .prepare_cached(
-            "SELECT id, invite, created_ms, setup FROM matches WHERE id = $1 AND finished",
+            "SELECT id, invite, created_ms, setup FROM matches WHERE id = $1 AND (finished OR $2)",
         )
         .await?;
-    let Some(row) = client.query_opt(&by_id, &[&id]).await? else {
+    let Some(row) = client
+        .query_opt(&by_id, &[&id, &(which == Which::Any)])
+        .await?
+    else {
         return Ok(None);
     };
     let mut found = stored_match(&row);
+    found.events = events_since(client, id, 0).await?;
+    Ok(Some(found))
+}
+
+/// The events of match `id` after version `v`, in order.
+pub async fn events_since(client: &Pooled, id: &str, v: u64) -> Result<Vec<StoredEvent>, Error> {
     let events = client
-        .prepare_cached("SELECT v, at_ms, body FROM events WHERE match_id = $1 ORDER BY v")
+        .prepare_cached(
+            "SELECT v, at_ms, body FROM events WHERE match_id = $1 AND v > $2 ORDER BY v",
+        )
         .await?;
-    found.events = client
-        .query(&events, &[&id])
+    Ok(client
+        .query(&events, &[&id, &(v.min(i64::MAX as u64) as i64)])
         .await?
         .iter()
         .map(|row| stored_event(row, 0))
-        .collect();
-    Ok(Some(found))
+        .collect())
+}
+
+/// The match in which seat token `token` was handed out, finished or not.
+pub async fn id_by_token(client: &Pooled, token: &str) -> Result<Option<String>, Error> {
+    let by_token = client
+        .prepare_cached(
+            "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",
+        )
+        .await?;
+    Ok(client
+        .query_opt(&by_token, &[&token])
+        .await?
+        .map(|row| row.get(0)))
 }
 
 /// A match row (`id, invite, created_ms, setup`), its events still to read.

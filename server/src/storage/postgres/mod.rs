@@ -11,11 +11,13 @@
 //! [`schema`] creates and migrates the tables; [`matches`] and [`archive`] hold the SQL.
 
 mod archive;
+mod coordination;
 pub(crate) mod copy;
 mod matches;
 mod schema;
 mod writer;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::LeaderboardEntry;
@@ -25,8 +27,10 @@ use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
+pub use coordination::PgCoordination;
 pub use schema::VERSION as SCHEMA_VERSION;
 
+use super::coordination::Coordination;
 use super::queue;
 use super::{ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Write};
 
@@ -35,28 +39,52 @@ const READ_CONNECTIONS: usize = 8;
 /// How long a connection attempt or a wait for a pooled connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// A PostgreSQL store: the queue to its writer task and the read pool.
+/// A PostgreSQL store: the queue to its writer task, the read pool, and the coordination of
+/// the nodes sharing the database (over the same pool).
 #[derive(Debug)]
 pub struct Postgres {
     tx: mpsc::Sender<queue::Request>,
     pool: Pool,
+    coordination: Arc<PgCoordination>,
 }
 
 impl Postgres {
     /// Connects to `url` (`postgres://user:password@host:port/database`), creates or migrates
-    /// the tables, reads every unfinished match and starts the writer.
-    pub async fn connect(url: &str) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {
+    /// the tables and starts the writer.
+    ///
+    /// A single server (`node` = `None`) first ends the sessions an earlier run left behind
+    /// and reads every unfinished match back. Node `node` of a cluster ends only the sessions
+    /// of its own earlier runs, and reads nothing back: the other nodes' matches are theirs,
+    /// and it starts a match only once it has claimed it (see [`Coordination`]).
+    pub async fn connect(
+        url: &str,
+        node: Option<&str>,
+    ) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {
         let mut config: tokio_postgres::Config = url.parse().map_err(|err| {
             StorageError::Database(format!("{}: {err}", Database::Postgres(url.to_owned())))
         })?;
         config.connect_timeout(CONNECT_TIMEOUT);
-        config.application_name("boardcast-server");
+        let application = match node {
+            Some(node) => {
+                let options = match config.get_options() {
+                    Some(given) => format!("{given} {NODE_OPTIONS}"),
+                    None => NODE_OPTIONS.to_owned(),
+                };
+                config.options(options);
+                format!("{APPLICATION}/{node}")
+            }
+            None => APPLICATION.to_owned(),
+        };
+        config.application_name(&application);
         let mut client = writer::connect_client(&config).await?;
         schema::migrate(&mut client).await?;
-        end_earlier_sessions(&client).await?;
-        let recovered = matches::unfinished(&client)
-            .await
-            .map_err(StorageError::from)?;
+        end_earlier_sessions(&client, &application).await?;
+        let recovered = match node {
+            Some(_) => Vec::new(),
+            None => matches::unfinished(&client)
+                .await
+                .map_err(StorageError::from)?,
+        };
         let link = writer::Link::prepare(client).await?;
         let manager = Manager::from_config(
             config.clone(),
@@ -74,20 +102,44 @@ impl Postgres {
             .build()
             .map_err(|err| StorageError::Database(err.to_string()))?;
         let tx = writer::start(config, link);
-        Ok((Postgres { tx, pool }, recovered))
+        let coordination = Arc::new(PgCoordination::new(pool.clone()));
+        Ok((
+            Postgres {
+                tx,
+                pool,
+                coordination,
+            },
+            recovered,
+        ))
     }
 
     /// A read connection from the pool.
     async fn client(&self) -> Result<deadpool_postgres::Client, StorageError> {
-        self.pool.get().await.map_err(|err| match err {
-            PoolError::Backend(err) => StorageError::from(err),
-            other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
-        })
+        pooled(&self.pool).await
     }
 }
 
-/// The database sessions of other `boardcast-server` processes on this database.
-const EARLIER_SESSIONS: &str = "FROM pg_stat_activity WHERE application_name = 'boardcast-server' \
+/// A connection from `pool`.
+async fn pooled(pool: &Pool) -> Result<deadpool_postgres::Client, StorageError> {
+    pool.get().await.map_err(|err| match err {
+        PoolError::Backend(err) => StorageError::from(err),
+        other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
+    })
+}
+
+/// The `application_name` of a single server's sessions; a cluster node's are
+/// `boardcast-server/<node id>`.
+const APPLICATION: &str = "boardcast-server";
+
+/// Settings of a cluster node's sessions. A node stopped (`SIGSTOP`, a long pause) in the
+/// middle of a transaction — half a pipelined group sent, or a claim — would otherwise keep
+/// its row locks on matches for as long as it stays stopped, and the live nodes' claims of
+/// those matches would wait for it. PostgreSQL ends such a session instead; the node's writer
+/// reconnects when it runs again and answers that group unavailable (nothing of it stored).
+const NODE_OPTIONS: &str = "-c idle_in_transaction_session_timeout=2000";
+
+/// The other database sessions on this database with the `application_name` `$1`.
+const EARLIER_SESSIONS: &str = "FROM pg_stat_activity WHERE application_name = $1 \
      AND datname = current_database() AND pid <> pg_backend_pid()";
 
 /// How long start-up waits for an earlier run's sessions to end.
@@ -99,13 +151,17 @@ const EARLIER_SESSIONS_WAIT: Duration = Duration::from_secs(10);
 /// what it had already sent: a pipelined group commit can still commit after the next run has
 /// read its matches back, and that run would then write the same event versions again (and be
 /// refused). Ending those sessions first means recovery reads everything they committed and
-/// nothing of theirs lands after it. One server per database: a second live server would lose
-/// its sessions too (several nodes need the fencing of the cluster design).
-async fn end_earlier_sessions(client: &tokio_postgres::Client) -> Result<(), StorageError> {
+/// nothing of theirs lands after it. One single server per database: a second live one would
+/// lose its sessions too. A cluster node ends only the sessions of its own node id (its
+/// `application`): the other nodes' are alive, and the epochs fence its own old writes anyway.
+async fn end_earlier_sessions(
+    client: &tokio_postgres::Client,
+    application: &str,
+) -> Result<(), StorageError> {
     let ended = client
         .query(
             format!("SELECT pg_terminate_backend(pid) {EARLIER_SESSIONS}").as_str(),
-            &[],
+            &[&application],
         )
         .await?;
     if ended.is_empty() {
@@ -118,7 +174,10 @@ async fn end_earlier_sessions(client: &tokio_postgres::Client) -> Result<(), Sto
     let deadline = tokio::time::Instant::now() + EARLIER_SESSIONS_WAIT;
     loop {
         let left: i64 = client
-            .query_one(format!("SELECT count(*) {EARLIER_SESSIONS}").as_str(), &[])
+            .query_one(
+                format!("SELECT count(*) {EARLIER_SESSIONS}").as_str(),
+                &[&application],
+            )
             .await?
             .get(0);
         if left == 0 {
@@ -171,6 +230,10 @@ impl Store for Postgres {
 
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
         async move { Ok(archive::next_run(&mut self.client().await?).await?) }.boxed()
+    }
+
+    fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        Some(self.coordination.clone())
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

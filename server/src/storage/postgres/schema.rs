@@ -71,6 +71,60 @@ CREATE TABLE leaderboard (
     strikes BIGINT NOT NULL
 );
 "#,
+    // 2: several nodes as one. A lease per node id (its incarnation grows at every start), an
+    // owner and a fencing epoch per match and per owned thing (a TV channel), and the epoch
+    // each event was written under. A node is alive while `lease_until > now()`: PostgreSQL's
+    // clock is the one clock every node is judged by.
+    r#"
+CREATE TABLE nodes (
+    id          TEXT PRIMARY KEY,
+    incarnation BIGINT NOT NULL,
+    lease_until TIMESTAMPTZ NOT NULL
+);
+ALTER TABLE matches
+    ADD COLUMN owner_node        TEXT,
+    ADD COLUMN owner_incarnation BIGINT,
+    ADD COLUMN epoch             BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+-- The sweeper's question: which unfinished matches have no live owner.
+CREATE INDEX matches_unfinished ON matches (created_ms, id) WHERE NOT finished;
+CREATE TABLE owned (
+    kind              TEXT NOT NULL,
+    key               TEXT NOT NULL,
+    owner_node        TEXT NOT NULL,
+    owner_incarnation BIGINT NOT NULL,
+    epoch             BIGINT NOT NULL,
+    state             TEXT,
+    PRIMARY KEY (kind, key)
+);
+-- Engine-game ids every node draws from (`reserve_game_id`), so two nodes never name two
+-- games alike.
+CREATE SEQUENCE engine_game_ids;
+-- Whether incarnation `incarnation` of node `node` holds a running lease.
+CREATE FUNCTION boardcast_alive(TEXT, BIGINT) RETURNS BOOLEAN
+LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (SELECT 1 FROM nodes n
+                   WHERE n.id = $1 AND n.incarnation = $2 AND n.lease_until > now())
+$$;
+-- The fence: `expected` if it is match `match`'s epoch, checked under a row lock that a
+-- take-over's UPDATE waits for (and that waits for one); otherwise SQLSTATE BCF01, which
+-- aborts the statement that asked. A match that does not exist passes: the write that asked
+-- is refused by its own constraint.
+CREATE FUNCTION boardcast_fence(fenced_match TEXT, expected BIGINT) RETURNS BIGINT
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    current_epoch BIGINT;
+BEGIN
+    SELECT m.epoch INTO current_epoch FROM matches m WHERE m.id = fenced_match FOR SHARE;
+    IF FOUND AND current_epoch <> expected THEN
+        RAISE EXCEPTION 'match % is fenced: epoch % is not its epoch %',
+            fenced_match, expected, current_epoch
+            USING ERRCODE = 'BCF01';
+    END IF;
+    RETURN expected;
+END
+$$;
+"#,
 ];
 
 /// The schema version this server writes.
@@ -186,6 +240,7 @@ mod tests {
                 invite: None,
                 created_ms: 1,
                 setup: "{}".into(),
+                owner: None,
             }])
             .await
             .unwrap();
@@ -200,6 +255,53 @@ mod tests {
             .unwrap();
         assert_eq!(rows.len(), 1, "one version row");
         assert_eq!(rows[0].get::<_, i64>(0), VERSION);
+    }
+
+    #[tokio::test]
+    async fn a_version_1_database_is_migrated_with_its_matches_unowned_at_epoch_0() {
+        let Some(db) = PostgresDatabase::new("schema version") else {
+            return;
+        };
+        let client = connect(&db.url).await;
+        client.batch_execute(MIGRATIONS[0]).await.unwrap();
+        client
+            .batch_execute(
+                "CREATE TABLE schema_version (version BIGINT NOT NULL);
+                 INSERT INTO schema_version VALUES (1);
+                 INSERT INTO matches (id, invite, created_ms, setup) VALUES ('m', NULL, 1, '{}');
+                 INSERT INTO events (match_id, v, at_ms, body) VALUES ('m', 1, 2, 'e1');",
+            )
+            .await
+            .unwrap();
+        let (storage, recovered) = Storage::connect(&db.url).await.unwrap();
+        assert_eq!(recovered.len(), 1);
+        assert_eq!(recovered[0].events.len(), 1);
+        let owner = storage
+            .coordination()
+            .unwrap()
+            .match_owner("m".into())
+            .await
+            .unwrap();
+        assert_eq!(
+            owner,
+            Some(crate::storage::coordination::MatchOwner {
+                owner: None,
+                epoch: 0,
+                alive: false,
+                finished: false,
+            })
+        );
+        storage.close().await;
+        let epochs = client
+            .query_one("SELECT epoch FROM events WHERE match_id = 'm'", &[])
+            .await
+            .unwrap();
+        assert_eq!(epochs.get::<_, i64>(0), 0);
+        let version = client
+            .query_one("SELECT version FROM schema_version", &[])
+            .await
+            .unwrap();
+        assert_eq!(version.get::<_, i64>(0), 2);
     }
 
     #[tokio::test]

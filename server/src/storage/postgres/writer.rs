@@ -6,15 +6,18 @@
 //! group is then written again one request at a time, each in its own savepoint, so only the
 //! refused request fails. Every answer is sent after `COMMIT` returned.
 //!
+//! The fence of the cluster's epochs is folded into the statements themselves: an event or a
+//! finish written under an epoch that is no longer its match's raises in `boardcast_fence`
+//! (see `schema.rs`), which checks under a row lock on the match that a take-over's `UPDATE`
+//! must wait for, so no write of an old owner lands after a new owner has read the match.
+//! That request is answered [`StorageError::Fenced`]; the rest of its group commits.
+//!
 //! When the connection is lost, every waiting request is answered
 //! [`StorageError::Unavailable`], and so is every new one at once, until a reconnect (with
 //! backoff from [`MIN_BACKOFF`] to [`MAX_BACKOFF`]) succeeds.
 //!
-//! One case stays open: a connection lost while its `COMMIT` is on the way leaves unknown
-//! whether the group was committed. It is answered unavailable, so nothing unstored is ever
-//! acknowledged; but if it was committed after all, the match's next write of that version is
-//! refused (`internal`) until a restart recovers the stored event. Resolving it would mean
-//! asking `txid_status` after the reconnect before answering.
+//! A connection lost while a group's `COMMIT` may be on its way leaves the group in doubt:
+//! the writer then asks PostgreSQL whether it committed before answering it ([`doubt`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -24,6 +27,7 @@ use futures_util::future::join_all;
 use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls};
 
+use self::doubt::Doubt;
 use super::{archive, describe, lost, matches};
 use crate::storage::queue::{self, MAX_GROUP, Pending, Request};
 use crate::storage::{StorageError, Write};
@@ -42,18 +46,21 @@ pub struct Link {
     append_event: tokio_postgres::Statement,
     finish: tokio_postgres::Statement,
     archive: archive::Statements,
+    /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
+    txid: tokio_postgres::Statement,
 }
 
 impl Link {
     /// Prepares the writer's statements on `client` (the tables must exist).
     pub async fn prepare(client: Client) -> Result<Link, StorageError> {
-        let (create_match, append_event, finish, started, finished, score) = tokio::try_join!(
+        let (create_match, append_event, finish, started, finished, score, txid) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
             client.prepare(matches::FINISH),
             client.prepare(archive::GAME_STARTED),
             client.prepare(archive::GAME_FINISHED),
             client.prepare(archive::SCORE),
+            client.prepare("SELECT txid_current()"),
         )?;
         Ok(Link {
             client,
@@ -65,7 +72,19 @@ impl Link {
                 finished,
                 score,
             },
+            txid,
         })
+    }
+
+    /// Asks the transaction's id for `doubt`; sent at once, in its place in a pipeline.
+    fn txid<'a>(&'a self, doubt: &'a Doubt) -> Step<'a> {
+        use futures_util::FutureExt;
+        let asked = self.client.query_one(&self.txid, &[]);
+        async move {
+            doubt.txid(asked.await?.get(0));
+            Ok(0)
+        }
+        .boxed()
     }
 
     /// The pipelined statements that apply `writes`.
@@ -80,6 +99,7 @@ impl Link {
                 invite,
                 created_ms,
                 setup,
+                owner,
             } => matches::create_match(
                 &self.client,
                 &self.create_match,
@@ -87,20 +107,29 @@ impl Link {
                 invite.as_deref(),
                 *created_ms,
                 setup,
+                owner.as_ref(),
             ),
             Write::Event {
                 match_id,
                 v,
                 at_ms,
                 body,
-            } => {
-                matches::append_event(&self.client, &self.append_event, match_id, *v, *at_ms, body)
-            }
+                epoch,
+            } => matches::append_event(
+                &self.client,
+                &self.append_event,
+                match_id,
+                *v,
+                *at_ms,
+                body,
+                *epoch,
+            ),
             Write::Finish {
                 match_id,
                 result,
                 pdn,
-            } => matches::finish(&self.client, &self.finish, match_id, result, pdn),
+                epoch,
+            } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
         })
     }
@@ -170,12 +199,14 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
         if link.as_ref().is_some_and(|link| link.client.is_closed()) {
             link = None;
         }
+        let doubt = Doubt::default();
         let outcomes = match &link {
             Some(live) => {
                 let started = std::time::Instant::now();
-                let written = tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group))
-                    .await
-                    .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
+                let written =
+                    tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group, &doubt))
+                        .await
+                        .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
                 crate::telemetry::committed(group.len(), started.elapsed());
                 written
             }
@@ -187,13 +218,25 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
                 if link.take().is_some() {
                     tracing::error!(%why, "PostgreSQL connection lost; reconnecting");
                 }
-                if reconnect.is_none() {
-                    reconnect = Some(reconnect_after(config.clone(), Duration::ZERO));
-                    backoff = MIN_BACKOFF;
+                let resolved = match doubt.in_doubt() {
+                    Some((txid, if_committed)) => resolve(&config, txid, if_committed).await,
+                    None => None,
+                };
+                match resolved {
+                    Some((new, outcomes)) => {
+                        link = Some(new);
+                        outcomes
+                    }
+                    None => {
+                        if reconnect.is_none() {
+                            reconnect = Some(reconnect_after(config.clone(), Duration::ZERO));
+                            backoff = MIN_BACKOFF;
+                        }
+                        (0..group.len())
+                            .map(|_| Err(StorageError::Unavailable(why.clone())))
+                            .collect()
+                    }
                 }
-                (0..group.len())
-                    .map(|_| Err(StorageError::Unavailable(why.clone())))
-                    .collect()
             }
         };
         for (pending, outcome) in group.drain(..).zip(outcomes) {
@@ -207,27 +250,58 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
     }
 }
 
+/// Learns whether the group of transaction `txid`, in doubt, was stored: its answers
+/// `if_committed` if so, unavailable if not, with the new connection to go on with; `None`
+/// if PostgreSQL could not tell in time.
+async fn resolve(
+    config: &Config,
+    txid: i64,
+    if_committed: Vec<Result<(), StorageError>>,
+) -> Option<(Link, Vec<Result<(), StorageError>>)> {
+    let (client, committed) = doubt::resolve(config, txid).await?;
+    tracing::warn!(
+        txid,
+        committed,
+        "learned the fate of a group whose connection was lost"
+    );
+    let link = Link::prepare(client).await.ok()?;
+    let outcomes = if committed {
+        if_committed
+    } else {
+        let why = "the connection to PostgreSQL was lost; nothing was stored";
+        (0..if_committed.len())
+            .map(|_| Err(StorageError::Unavailable(why.to_owned())))
+            .collect()
+    };
+    Some((link, outcomes))
+}
+
 /// Writes a group in one transaction; returns each request's outcome, or why the connection
-/// is to be taken for lost (then nothing of the group is known to be stored).
+/// is to be taken for lost (then `doubt` tells whether the group may have been stored).
 async fn write_group(
     link: &Link,
     group: &[Pending],
+    doubt: &Doubt,
 ) -> Result<Vec<Result<(), StorageError>>, String> {
     if group.is_empty() {
         return Ok(Vec::new());
     }
     let client = &link.client;
     // The fast path: the whole group in one pipeline.
-    let mut pipeline = vec![begin(client)];
+    doubt.begin();
+    let mut pipeline = vec![begin(client), link.txid(doubt)];
     pipeline.extend(group.iter().flat_map(|request| link.apply(&request.writes)));
     pipeline.push(commit(client));
+    doubt.commit_sent(group.iter().map(|_| Ok(())).collect());
     let results = join_all(pipeline).await;
     let Some(err) = results.into_iter().find_map(Result::err) else {
-        return Ok(group.iter().map(|_| Ok(())).collect());
+        return Ok(doubt.settle());
     };
     if lost(&err) {
         return Err(describe(&err));
     }
+    // Refused, so the pipeline's transaction was rolled back: nothing of it is in doubt.
+    doubt.begin();
     // Something was refused and nothing was stored: once more, one savepoint per request.
     let step = |result: Result<(), tokio_postgres::Error>| match result {
         Err(err) if lost(&err) => Err(describe(&err)),
@@ -236,27 +310,33 @@ async fn write_group(
     // The pipeline's COMMIT has already rolled the aborted transaction back; this makes sure.
     let _ = step(client.batch_execute("ROLLBACK").await)?;
     step(client.batch_execute("BEGIN").await)?.map_err(|err| describe(&err))?;
+    step(link.txid(doubt).await.map(|_| ()))?.map_err(|err| describe(&err))?;
     let mut outcomes = Vec::with_capacity(group.len());
     for request in group {
         let mut statements = vec![savepoint(client)];
         statements.extend(link.apply(&request.writes));
-        let refused = join_all(statements).await.into_iter().find_map(Result::err);
+        // Statement `i` applies write `i - 1`: the savepoint comes first.
+        let refused = join_all(statements)
+            .await
+            .into_iter()
+            .enumerate()
+            .find_map(|(i, result)| result.err().map(|err| (i.checked_sub(1), err)));
         let outcome = match refused {
-            None => step(client.batch_execute("RELEASE SAVEPOINT request").await)?,
-            Some(err) if lost(&err) => return Err(describe(&err)),
-            Some(err) => {
+            None => step(client.batch_execute("RELEASE SAVEPOINT request").await)?
+                .map_err(|err| refusal(&err, None)),
+            Some((_, err)) if lost(&err) => return Err(describe(&err)),
+            Some((write, err)) => {
                 step(client.batch_execute("ROLLBACK TO SAVEPOINT request").await)?
                     .map_err(|err| describe(&err))?;
-                Err(err)
+                Err(refusal(&err, write.and_then(|i| request.writes.get(i))))
             }
         };
-        outcomes.push(outcome.map_err(|err| {
-            let err = describe(&err);
-            tracing::error!(%err, "storage write refused");
-            StorageError::Refused(err)
-        }));
+        outcomes.push(outcome);
     }
-    match step(client.batch_execute("COMMIT").await)? {
+    doubt.commit_sent(outcomes);
+    let committed = step(client.batch_execute("COMMIT").await)?;
+    let outcomes = doubt.settle();
+    match committed {
         Ok(()) => Ok(outcomes),
         Err(err) => {
             let err = describe(&err);
@@ -265,6 +345,28 @@ async fn write_group(
                 .iter()
                 .map(|_| Err(StorageError::Refused(err.clone())))
                 .collect())
+        }
+    }
+}
+
+/// What a request is answered when `err` refused it at `write`: [`StorageError::Fenced`] when
+/// the fence refused that write's epoch, [`StorageError::Refused`] otherwise.
+fn refusal(err: &tokio_postgres::Error, write: Option<&Write>) -> StorageError {
+    let fenced = err
+        .code()
+        .is_some_and(|code| code.code() == matches::FENCED);
+    match write.and_then(Write::fence) {
+        Some((match_id, epoch)) if fenced => {
+            tracing::warn!(match_id, epoch, "a write of an older owner was fenced");
+            StorageError::Fenced {
+                match_id: match_id.to_owned(),
+                epoch,
+            }
+        }
+        _ => {
+            let err = describe(err);
+            tracing::error!(%err, "storage write refused");
+            StorageError::Refused(err)
         }
     }
 }
@@ -287,3 +389,7 @@ fn simple<'a>(client: &'a Client, sql: &'static str) -> Step<'a> {
     use futures_util::FutureExt;
     async move { client.batch_execute(sql).await.map(|()| 0) }.boxed()
 }
+
+mod doubt;
+#[cfg(test)]
+mod tests;

@@ -181,6 +181,7 @@ mod tests {
                         v: *v,
                         at_ms: 1,
                         body: "x".repeat(3000),
+                        epoch: 0,
                     }
                 })
                 .collect();
@@ -196,6 +197,7 @@ mod tests {
                 invite: None,
                 created_ms: 1,
                 setup: "{}".into(),
+                owner: None,
             }])
             .await
             .unwrap();

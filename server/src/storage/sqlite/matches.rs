@@ -186,12 +186,14 @@ mod tests {
                     invite: None,
                     created_ms: 1,
                     setup: "{}".into(),
+                    owner: None,
                 },
                 Write::Event {
                     match_id: "a".into(),
                     v: 1,
                     at_ms: 2,
                     body: r#"{"event":"x","token":"ta"}"#.into(),
+                    epoch: 0,
                 },
             ])
             .await

@@ -202,17 +202,20 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 invite,
                 created_ms,
                 setup,
+                owner: _,
             } => matches::create_match(conn, id, invite.as_deref(), *created_ms, setup)?,
             Write::Event {
                 match_id,
                 v,
                 at_ms,
                 body,
+                epoch: _,
             } => matches::append_event(conn, match_id, *v, *at_ms, body)?,
             Write::Finish {
                 match_id,
                 result,
                 pdn,
+                epoch: _,
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Channel(write) => archive::apply(conn, write)?,
         }

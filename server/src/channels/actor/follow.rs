@@ -1,0 +1,174 @@
+//! A channel on a node that does not own it (a cluster): it reveals nothing itself and shows
+//! what the owner publishes, with the owner's versions; guesses go to the owner. The same
+//! actor becomes the owner when this node takes the channel over ([`Actor::promote`]) and a
+//! follower again when another node does ([`Actor::demote`]), keeping its watchers throughout.
+//!
+//! A follower keeps a copy of the game it shows, stepped by the owner's reveals. Engines are
+//! deterministic, so a follower that missed a reveal steps its copy on to the ply it is told,
+//! and its snapshots and legal-move lists are the owner's.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use boardcast_protocol::{
+    ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ServerMessage,
+};
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use super::{Actor, Saver};
+use crate::address::ClientAddr;
+use crate::channels::game::RevealedGame;
+use crate::channels::predict::Book;
+use crate::channels::schedule::Resume;
+use crate::outbox::Outbox;
+use crate::refusal::Refusal;
+
+/// A guess made on a following node, on its way to the owner.
+#[derive(Debug)]
+pub struct Guess {
+    /// Where the verdict's result goes at the reveal.
+    pub outbox: Outbox,
+    pub client: ClientAddr,
+    pub name: String,
+    pub ply: u32,
+    pub from: String,
+    pub to: String,
+}
+
+/// The owner, as a following channel reaches it.
+pub trait Upstream: fmt::Debug + Send + Sync + 'static {
+    /// Hands `guess` to the owner; `done` gets the owner's verdict (or a refusal if the
+    /// owner cannot be reached).
+    fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>);
+    /// Asks the owner for a snapshot: the follower shows nothing yet, or missed events.
+    fn resync(&self);
+}
+
+/// How a node of a cluster gives each following channel (by name) its way to the owner.
+pub type UpstreamOf<'a> = dyn Fn(&str) -> Arc<dyn Upstream> + Sync + 'a;
+
+/// The other nodes, as an owning channel tells them each event.
+pub trait Downstream: fmt::Debug + Send + Sync + 'static {
+    /// Event `v` (a `ChannelEvent` message), once, in order.
+    fn event(&self, v: u64, message: &ServerMessage);
+}
+
+/// Relayed events a follower keeps while it waits for a snapshot.
+const HELD: usize = 64;
+
+fn after_ms(ms: Option<u64>) -> Option<Instant> {
+    ms.map(|ms| Instant::now() + Duration::from_millis(ms))
+}
+
+impl Actor {
+    /// Shows event `event` the owner published, unless it is old news.
+    pub(super) fn follow(&mut self, event: ChannelEventMsg) {
+        let Some(upstream) = self.upstream.clone() else {
+            return; // Our own event, back from the bus.
+        };
+        if event.v <= self.v {
+            return;
+        }
+        match &event.event {
+            ChannelEvent::GameStarted(view) => {
+                self.game = RevealedGame::mirror(view);
+                self.book = Book::default();
+                self.expected = after_ms(view.next_reveal_in_ms);
+            }
+            ChannelEvent::PlyRevealed(ply) => {
+                let Some(game) = self.game.as_mut() else {
+                    // A reveal of a game we never saw start: ask for the whole picture, and
+                    // keep the reveal, which may be newer than the answer.
+                    if self.held.len() == HELD {
+                        self.held.remove(0);
+                    }
+                    self.held.push(event);
+                    return upstream.resync();
+                };
+                while game.next_ply() < ply.ply && game.reveal().is_some() {}
+                match game.reveal() {
+                    Some(ours) if ours.mv == ply.mv => {}
+                    ours => {
+                        tracing::error!(channel = %self.channel, ply = ply.ply,
+                            theirs = %ply.mv, ?ours, "the owner revealed another move");
+                        return upstream.resync();
+                    }
+                }
+                self.expected = after_ms(ply.next_reveal_in_ms);
+            }
+            ChannelEvent::GameEnded(ended) => {
+                if self.kind == ChannelKind::Tv {
+                    self.game = None;
+                }
+                self.expected = after_ms(ended.next_game_in_ms);
+            }
+        }
+        self.v = event.v;
+        self.show(event.v, ServerMessage::ChannelEvent(event));
+        self.publish_summary();
+    }
+
+    /// Starts over from the owner's `snapshot`; the watchers get it too.
+    pub(super) fn sync(&mut self, snapshot: ChannelSnapshot) {
+        // Answers to several requests can cross relayed events: one no newer than what is
+        // shown would take the watchers back.
+        if self.upstream.is_none() || (self.v != 0 && snapshot.v <= self.v) {
+            return;
+        }
+        self.game = snapshot.game.as_ref().and_then(RevealedGame::mirror);
+        self.expected = match &snapshot.game {
+            Some(view) => after_ms(view.next_reveal_in_ms),
+            None => after_ms(snapshot.next_game_in_ms),
+        };
+        self.v = snapshot.v;
+        self.shown = snapshot.v;
+        self.fanout.forget_history();
+        self.fanout
+            .broadcast(ServerMessage::ChannelSnapshot(self.snapshot()));
+        self.publish_summary();
+        for event in std::mem::take(&mut self.held) {
+            self.follow(event);
+        }
+    }
+
+    /// Becomes the owner: runs the schedule from `resume` (or plans a game now), saves it
+    /// through `saver` and publishes every event to `downstream`.
+    pub(super) fn promote(
+        &mut self,
+        resume: Option<Resume>,
+        saver: Saver,
+        downstream: Arc<dyn Downstream>,
+    ) {
+        self.upstream = None;
+        self.expected = None;
+        self.saver = Some(saver);
+        self.downstream = Some(downstream);
+        // The schedule decides what is shown from here; without a saved one a new game starts
+        // and the versions go on from what this node showed.
+        self.game = None;
+        self.next_reveal = None;
+        self.next_game = None;
+        self.unplanned = None;
+        self.v = self.v.max(self.shown);
+        if resume.is_none() {
+            self.v = self.v.max(self.first_version);
+        }
+        self.resume(resume);
+        self.publish_summary();
+    }
+
+    /// Stops owning: reveals nothing more, forgets the open guesses (their owner is
+    /// elsewhere now), and follows the new owner.
+    pub(super) fn demote(&mut self, upstream: Arc<dyn Upstream>) {
+        self.saver = None;
+        self.downstream = None;
+        self.next_reveal = None;
+        self.next_game = None;
+        self.unplanned = None;
+        self.book.void_open();
+        upstream.resync();
+        self.upstream = Some(upstream);
+    }
+}

@@ -1,0 +1,664 @@
+//! TV channels across nodes: one node owns each channel and runs it; every other node follows.
+//!
+//! - **Ownership** is a row of kind `channel` in PostgreSQL with a fencing epoch
+//!   ([`Coordination::claim_owned`]). Every node looks at each TV channel every third of a
+//!   lease: a channel whose owner is gone (or that never had one) is claimed, and the one node
+//!   that wins runs it from the schedule its last owner saved ([`Resume::from_saved`]): the
+//!   same game at the right ply, on the same beat, with the same versions.
+//! - **The owner** saves each planned game through [`save`] (a save refused because another
+//!   node took the channel over makes this node follow it instead) and publishes every event
+//!   once on `bc:chan:{name}` ([`ChannelRelay`]): one Redis message per reveal per cluster.
+//! - **Followers** show the relayed events to their own watchers (the channel actor in its
+//!   following mode), ask the owner for a snapshot when they start or lost messages, and send
+//!   guesses to the owner on `bc:node:{owner}:c` ([`ChannelTraffic`]); the owner's verdict and,
+//!   at the reveal, the guess's result come back the same way.
+//!
+//! The leaderboard needs no forwarding: every node reads the same PostgreSQL. On-demand engine
+//! games stay on the node that was asked to start them.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::Duration;
+
+use axum::extract::ws::Message;
+use boardcast_protocol::{ChannelSnapshot, Encoding, ErrorCode, ServerMessage};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+use super::bus::{Bus, BusEvent, names};
+use super::node::Node;
+use crate::address::ClientAddr;
+use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
+use crate::channels::schedule::{Resume, SavedChannel};
+use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
+use crate::outbox::{ConnId, Outbox, next_conn_id, outbox};
+use crate::refusal::Refusal;
+use crate::shutdown::{Shutdown, Tasks};
+use crate::storage::coordination::{Coordination, NodeRef};
+use crate::storage::{Storage, StorageError};
+
+/// The kind of the ownership rows of TV channels.
+pub const KIND: &str = "channel";
+/// How long a guess waits for the owner's verdict before it is refused.
+const VERDICT_PATIENCE: Duration = Duration::from_secs(5);
+/// Messages waiting for the node's channel handler.
+const MAILBOX: usize = 4096;
+
+/// From a channel's owner to every node (`bc:chan:{name}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChannelRelay {
+    /// Event `v` (a postcard `ServerMessage::ChannelEvent`), from the owner of `epoch`.
+    Event {
+        epoch: u64,
+        v: u64,
+        message: Vec<u8>,
+    },
+}
+
+/// Between a channel's owner and a node following it (`bc:node:{node}:{incarnation}:c`): one
+/// enum both ways, so a receiver always knows what it decodes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChannelTraffic {
+    /// To the owner: a guess made on node `from` by its connection `conn`.
+    Predict {
+        channel: String,
+        from: NodeRef,
+        request: u64,
+        conn: u64,
+        client: ClientAddr,
+        name: String,
+        ply: u32,
+        from_square: String,
+        to_square: String,
+    },
+    /// To the guesser's node: the owner's verdict on guess `request` (`None`: booked).
+    Verdict {
+        request: u64,
+        refusal: Option<(ErrorCode, String)>,
+    },
+    /// To the guesser's node: a message for its connection `conn` (a postcard
+    /// `ServerMessage`, the guess's result).
+    Deliver { conn: u64, message: Vec<u8> },
+    /// To the owner: node `from` wants the channel's snapshot.
+    SnapshotPlease { channel: String, from: NodeRef },
+    /// To a follower: the channel now (a postcard `ChannelSnapshot`).
+    Snapshot { channel: String, snapshot: Vec<u8> },
+}
+
+/// This node's part in the TV channels of the cluster; cheap to clone.
+#[derive(Clone)]
+pub struct ClusterChannels(Arc<Shared>);
+
+struct Shared {
+    bus: Bus,
+    coordination: Arc<dyn Coordination>,
+    ttl: Duration,
+    /// Set once by [`ClusterChannels::run`]: the registry is built with this node's
+    /// upstreams, which need `Shared` first.
+    registry: OnceLock<Registry>,
+    seats: Mutex<HashMap<String, Seat>>,
+    /// Guesses sent to an owner, waiting for its verdict.
+    pending: Mutex<HashMap<u64, oneshot::Sender<Result<(), Refusal>>>>,
+    /// The connections that sent guesses to an owner, for the results that come back.
+    guessers: Mutex<HashMap<ConnId, Outbox>>,
+    next_request: AtomicU64,
+}
+
+/// What this node knows of one channel.
+#[derive(Debug, Default)]
+struct Seat {
+    /// The node that owns it, as last seen.
+    owner: Option<NodeRef>,
+    /// The epoch under which this node owns it, if it does.
+    mine: Option<u64>,
+    /// The newest owner epoch heard relaying: older owners' events are dropped.
+    epoch_heard: u64,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Plain maps changed whole under the lock: still consistent after a panic elsewhere.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl ClusterChannels {
+    /// The cluster side of this node's channels, before the registry exists: hand
+    /// [`ClusterChannels::upstream`] to `Channels::start_following`, then call
+    /// [`ClusterChannels::run`] with the registry.
+    pub fn new(bus: Bus, coordination: Arc<dyn Coordination>, ttl: Duration) -> ClusterChannels {
+        ClusterChannels(Arc::new(Shared {
+            bus,
+            coordination,
+            ttl,
+            registry: OnceLock::new(),
+            seats: Mutex::default(),
+            pending: Mutex::default(),
+            guessers: Mutex::default(),
+            next_request: AtomicU64::new(1),
+        }))
+    }
+
+    /// How the following TV channel `channel` reaches its owner.
+    pub fn upstream(&self, channel: &str) -> Arc<dyn Upstream> {
+        Arc::new(ChannelUpstream {
+            channel: channel.to_owned(),
+            shared: Arc::downgrade(&self.0),
+        })
+    }
+
+    /// Starts following and claiming the TV channels of `registry` until `shutdown`. While
+    /// `lease_lost` says the node's lease is not held, it owns nothing and claims nothing.
+    pub async fn run(
+        &self,
+        registry: Registry,
+        lease_lost: watch::Receiver<bool>,
+        shutdown: Shutdown,
+    ) {
+        let names_ = registry.tv_names();
+        if self.0.registry.set(registry).is_err() {
+            return; // Already running.
+        }
+        let (tx, rx) = mpsc::channel(MAILBOX);
+        let bus = &self.0.bus;
+        bus.route(&names::node_channels(bus.node()), tx.clone());
+        bus.route(&names::tv_channel("*"), tx);
+        bus.subscribe(&names::node_channels(bus.node())).await;
+        for name in &names_ {
+            bus.subscribe(&names::tv_channel(name)).await;
+        }
+        tokio::spawn(self.clone().listen(rx, shutdown.clone()));
+        tokio::spawn(self.clone().watch_owners(names_, lease_lost, shutdown));
+    }
+
+    /// Whether this node owns channel `name` now.
+    pub fn owns(&self, name: &str) -> bool {
+        lock(&self.0.seats)
+            .get(name)
+            .is_some_and(|seat| seat.mine.is_some())
+    }
+
+    fn handle(&self, name: &str) -> Option<ChannelHandle> {
+        self.0.registry.get()?.get(name)
+    }
+
+    fn send_to(&self, node: &NodeRef, traffic: &ChannelTraffic) {
+        send_to(&self.0.bus, node, traffic);
+    }
+
+    /// Every third of a lease: claims each channel nobody alive owns, and keeps track of who
+    /// owns the others.
+    async fn watch_owners(
+        self,
+        channels: Vec<String>,
+        mut lease_lost: watch::Receiver<bool>,
+        mut shutdown: Shutdown,
+    ) {
+        let mut every = tokio::time::interval(self.0.ttl / 3);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = shutdown.recv() => return,
+                _ = every.tick() => {}
+                changed = lease_lost.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+            }
+            if *lease_lost.borrow_and_update() {
+                // Another node may own our channels any moment: stop revealing now.
+                let owned: Vec<(String, u64)> = lock(&self.0.seats)
+                    .iter()
+                    .filter_map(|(name, seat)| Some((name.clone(), seat.mine?)))
+                    .collect();
+                for (name, epoch) in owned {
+                    self.lost(&name, epoch).await;
+                }
+                continue;
+            }
+            for name in &channels {
+                if !self.owns(name) {
+                    self.look_at(name).await;
+                }
+            }
+        }
+    }
+
+    async fn look_at(&self, name: &str) {
+        let me = self.0.bus.node().clone();
+        let coordination = &self.0.coordination;
+        let owned = match coordination.owner_of(KIND.into(), name.into()).await {
+            Ok(owned) => owned,
+            Err(err) => return tracing::warn!(channel = name, %err, "channel owner not read"),
+        };
+        match owned {
+            Some(owned) if owned.alive && owned.owner != me => {
+                let changed = {
+                    let mut seats = lock(&self.0.seats);
+                    let seat = seats.entry(name.to_owned()).or_default();
+                    let changed = seat.owner.as_ref() != Some(&owned.owner);
+                    seat.owner = Some(owned.owner.clone());
+                    changed
+                };
+                if changed {
+                    // A new owner (or the first one this node hears of): show its picture.
+                    self.send_to(
+                        &owned.owner,
+                        &ChannelTraffic::SnapshotPlease {
+                            channel: name.to_owned(),
+                            from: me,
+                        },
+                    );
+                }
+            }
+            _ => match coordination.claim_owned(KIND.into(), name.into(), me).await {
+                Ok(Some(claimed)) => self.take_over(name, claimed.epoch, claimed.state).await,
+                Ok(None) => {} // Another node won; the next look finds it.
+                Err(err) => tracing::warn!(channel = name, %err, "channel not claimed"),
+            },
+        }
+    }
+
+    /// Runs channel `name` here under `epoch`, from the schedule `state` its last owner saved.
+    async fn take_over(&self, name: &str, epoch: u64, state: Option<String>) {
+        let Some(handle) = self.handle(name) else {
+            return;
+        };
+        let registry = self.0.registry.get().expect("running");
+        let saved = state.and_then(|json| match SavedChannel::from_json(&json) {
+            Ok(saved) => Some(saved),
+            Err(err) => {
+                tracing::error!(channel = name, %err, "saved channel state ignored");
+                None
+            }
+        });
+        // The old owner sent what was due before it died, and it died at most about a lease
+        // before its lease ran out, which was before now: what fell due in the last two leases
+        // goes out again (every node drops the versions it has) or for the first time, so no
+        // watcher misses an event.
+        let shown_until = Instant::now()
+            .checked_sub(self.0.ttl * 2)
+            .unwrap_or_else(Instant::now);
+        let clock = registry.clock();
+        let resume = saved
+            .as_ref()
+            .and_then(|saved| Resume::from_saved(saved, shown_until, &clock).ok());
+        // The schedule loaded is durable already: its game may start without another save.
+        let (durable_tx, durable) = watch::channel(saved.as_ref().map_or(0, |s| s.start_v));
+        let (latest, latest_rx) = watch::channel(None);
+        {
+            let mut seats = lock(&self.0.seats);
+            let seat = seats.entry(name.to_owned()).or_default();
+            seat.mine = Some(epoch);
+            seat.owner = Some(self.0.bus.node().clone());
+            seat.epoch_heard = seat.epoch_heard.max(epoch);
+        }
+        tracing::info!(channel = name, epoch, "channel taken over");
+        tokio::spawn(save(
+            self.clone(),
+            name.to_owned(),
+            epoch,
+            latest_rx,
+            durable_tx,
+        ));
+        let downstream = Arc::new(Relay {
+            bus: self.0.bus.clone(),
+            channel: names::tv_channel(name),
+            epoch,
+        });
+        let saver = Saver { latest, durable };
+        if handle.promote(resume, saver, downstream).await.is_err() {
+            lock(&self.0.seats).entry(name.to_owned()).or_default().mine = None;
+        }
+    }
+
+    /// This node no longer owns `name` under `epoch`: follow whoever does.
+    async fn lost(&self, name: &str, epoch: u64) {
+        {
+            let mut seats = lock(&self.0.seats);
+            let seat = seats.entry(name.to_owned()).or_default();
+            if seat.mine != Some(epoch) {
+                return;
+            }
+            seat.mine = None;
+            seat.owner = None;
+        }
+        tracing::warn!(channel = name, epoch, "channel taken over by another node");
+        if let Some(handle) = self.handle(name) {
+            let _ = handle.demote(self.upstream(name)).await;
+        }
+    }
+
+    /// Handles what arrives on this node's channel traffic and on the channels' relays.
+    async fn listen(self, mut rx: mpsc::Receiver<BusEvent>, mut shutdown: Shutdown) {
+        loop {
+            let event = tokio::select! {
+                _ = shutdown.recv() => return,
+                event = rx.recv() => match event {
+                    Some(event) => event,
+                    None => return,
+                },
+            };
+            match event {
+                BusEvent::Message { channel, payload } => {
+                    match channel.strip_prefix(&names::tv_channel("")) {
+                        Some(name) => self.relayed(name, &payload),
+                        None => match postcard::from_bytes(&payload) {
+                            Ok(traffic) => self.traffic(traffic),
+                            Err(err) => tracing::warn!(%err, "undecodable channel traffic"),
+                        },
+                    }
+                }
+                BusEvent::Resync => {
+                    // Relays may have been lost: every follower asks its owner again.
+                    let seats: Vec<(String, NodeRef)> = lock(&self.0.seats)
+                        .iter()
+                        .filter(|(_, seat)| seat.mine.is_none())
+                        .filter_map(|(name, seat)| Some((name.clone(), seat.owner.clone()?)))
+                        .collect();
+                    for (channel, owner) in seats {
+                        let from = self.0.bus.node().clone();
+                        self.send_to(&owner, &ChannelTraffic::SnapshotPlease { channel, from });
+                    }
+                }
+            }
+        }
+    }
+
+    /// An event the owner of channel `name` published.
+    fn relayed(&self, name: &str, payload: &[u8]) {
+        let Ok(ChannelRelay::Event { epoch, message, .. }) = postcard::from_bytes(payload) else {
+            return tracing::warn!(channel = name, "undecodable channel relay");
+        };
+        {
+            let mut seats = lock(&self.0.seats);
+            let seat = seats.entry(name.to_owned()).or_default();
+            if let Some(mine) = seat.mine {
+                if epoch > mine {
+                    // A newer owner publishes: this node's ownership has ended.
+                    let (channels, name) = (self.clone(), name.to_owned());
+                    tokio::spawn(async move { channels.lost(&name, mine).await });
+                }
+                return; // Our own event coming back, or a stale owner's.
+            }
+            if epoch < seat.epoch_heard {
+                return; // An older owner's.
+            }
+            seat.epoch_heard = epoch;
+        }
+        let Ok(ServerMessage::ChannelEvent(event)) = postcard::from_bytes(&message) else {
+            return tracing::warn!(channel = name, "a relay that is not a channel event");
+        };
+        if let Some(handle) = self.handle(name)
+            && !handle.relayed(event)
+        {
+            self.upstream(name).resync();
+        }
+    }
+
+    fn traffic(&self, traffic: ChannelTraffic) {
+        match traffic {
+            ChannelTraffic::Predict {
+                channel,
+                from,
+                request,
+                conn,
+                client,
+                name,
+                ply,
+                from_square,
+                to_square,
+            } => {
+                let handle = self.handle(&channel).filter(|_| self.owns(&channel));
+                let Some(handle) = handle else {
+                    let refusal = moved(&channel);
+                    let verdict = ChannelTraffic::Verdict {
+                        request,
+                        refusal: Some((refusal.code, refusal.message)),
+                    };
+                    return self.send_to(&from, &verdict);
+                };
+                let bridge = bridge(self.0.bus.clone(), from.clone(), conn);
+                let bus = self.0.bus.clone();
+                tokio::spawn(async move {
+                    let verdict = handle
+                        .predict(bridge, client, &name, ply, &from_square, &to_square)
+                        .await;
+                    let refusal = verdict.err().map(|r| (r.code, r.message));
+                    send_to(&bus, &from, &ChannelTraffic::Verdict { request, refusal });
+                });
+            }
+            ChannelTraffic::Verdict { request, refusal } => {
+                if let Some(done) = lock(&self.0.pending).remove(&request) {
+                    let _ = done.send(match refusal {
+                        None => Ok(()),
+                        Some((code, message)) => Err(Refusal::new(code, message)),
+                    });
+                }
+            }
+            ChannelTraffic::Deliver { conn, message } => {
+                let outbox = lock(&self.0.guessers).get(&conn).cloned();
+                if let (Some(outbox), Ok(message)) = (outbox, postcard::from_bytes(&message)) {
+                    outbox.send(&message);
+                }
+            }
+            ChannelTraffic::SnapshotPlease { channel, from } => {
+                let Some(handle) = self.handle(&channel).filter(|_| self.owns(&channel)) else {
+                    return;
+                };
+                let bus = self.0.bus.clone();
+                tokio::spawn(async move {
+                    if let Ok(snapshot) = handle.snapshot().await {
+                        let snapshot = postcard::to_allocvec(&snapshot).expect("encodes");
+                        send_to(&bus, &from, &ChannelTraffic::Snapshot { channel, snapshot });
+                    }
+                });
+            }
+            ChannelTraffic::Snapshot { channel, snapshot } => {
+                let snapshot: Result<ChannelSnapshot, _> = postcard::from_bytes(&snapshot);
+                if let (Ok(snapshot), Some(handle)) = (snapshot, self.handle(&channel))
+                    && !self.owns(&channel)
+                {
+                    handle.synced(snapshot);
+                }
+            }
+        }
+    }
+}
+
+fn send_to(bus: &Bus, node: &NodeRef, traffic: &ChannelTraffic) {
+    let payload = postcard::to_allocvec(traffic).expect("channel traffic always encodes");
+    if let Err(err) = bus.publish(&names::node_channels(node), payload) {
+        tracing::warn!(%err, %node, "channel traffic not sent");
+    }
+}
+
+fn moved(channel: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::StorageUnavailable,
+        format!("{channel} is moving to another server; send the guess again"),
+    )
+}
+
+/// An outbox on the owner that stands for connection `conn` of node `node`: what the channel
+/// sends it (a guess's result) goes back there. It lives as long as the channel holds the
+/// guess.
+fn bridge(bus: Bus, node: NodeRef, conn: u64) -> Outbox {
+    let (bridge, mut frames) = outbox(next_conn_id(), Encoding::Postcard, 16);
+    tokio::spawn(async move {
+        while let Some(frame) = frames.rx.recv().await {
+            if let Message::Binary(bytes) = frame {
+                let message = bytes.to_vec();
+                send_to(&bus, &node, &ChannelTraffic::Deliver { conn, message });
+            }
+        }
+    });
+    bridge
+}
+
+/// Saves each schedule the owning channel plans, under `epoch`. A save that fails while
+/// another node owns the channel makes this node follow it.
+async fn save(
+    channels: ClusterChannels,
+    name: String,
+    epoch: u64,
+    mut latest: watch::Receiver<Option<SavedChannel>>,
+    durable: watch::Sender<u64>,
+) {
+    let coordination = channels.0.coordination.clone();
+    let me = channels.0.bus.node().clone();
+    // Ends when the channel drops its saver (it was demoted or stopped).
+    while latest.changed().await.is_ok() {
+        let Some(saved) = latest.borrow_and_update().clone() else {
+            continue;
+        };
+        loop {
+            let result = coordination
+                .save_owned_state(KIND.into(), name.clone(), epoch, saved.to_json())
+                .await;
+            let Err(err) = result else {
+                durable.send_replace(saved.start_v);
+                break;
+            };
+            let still_mine = coordination
+                .owner_of(KIND.into(), name.clone())
+                .await
+                .ok()
+                .flatten()
+                .is_none_or(|owned| owned.owner == me && owned.epoch == epoch);
+            if !still_mine {
+                return channels.lost(&name, epoch).await;
+            }
+            tracing::warn!(channel = %name, %err, "channel schedule not saved; trying again");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if latest.has_changed().unwrap_or(true) {
+                break; // A newer schedule replaces this one.
+            }
+        }
+    }
+}
+
+/// The owner's end: each event once on `bc:chan:{name}`.
+#[derive(Debug)]
+struct Relay {
+    bus: Bus,
+    channel: String,
+    epoch: u64,
+}
+
+impl Downstream for Relay {
+    fn event(&self, v: u64, message: &ServerMessage) {
+        let message = postcard::to_allocvec(message).expect("server messages encode");
+        let relay = ChannelRelay::Event {
+            epoch: self.epoch,
+            v,
+            message,
+        };
+        let payload = postcard::to_allocvec(&relay).expect("relays encode");
+        if let Err(err) = self.bus.publish(&self.channel, payload) {
+            // Followers notice the gap at the next event and ask for a snapshot.
+            tracing::warn!(channel = %self.channel, %err, "channel event not relayed");
+        }
+    }
+}
+
+/// A follower's end: guesses and snapshot requests to the owner.
+#[derive(Debug)]
+struct ChannelUpstream {
+    channel: String,
+    shared: Weak<Shared>,
+}
+
+impl Upstream for ChannelUpstream {
+    fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>) {
+        let Some(shared) = self.shared.upgrade() else {
+            let _ = done.send(Err(moved(&self.channel)));
+            return;
+        };
+        let owner = lock(&shared.seats)
+            .get(&self.channel)
+            .and_then(|seat| seat.owner.clone());
+        let Some(owner) = owner else {
+            let _ = done.send(Err(moved(&self.channel)));
+            return;
+        };
+        let request = shared.next_request.fetch_add(1, Ordering::Relaxed);
+        let conn = guess.outbox.id();
+        {
+            let mut guessers = lock(&shared.guessers);
+            guessers.retain(|_, outbox| !outbox.is_closed());
+            guessers.insert(conn, guess.outbox);
+        }
+        lock(&shared.pending).insert(request, done);
+        let traffic = ChannelTraffic::Predict {
+            channel: self.channel.clone(),
+            from: shared.bus.node().clone(),
+            request,
+            conn,
+            client: guess.client,
+            name: guess.name,
+            ply: guess.ply,
+            from_square: guess.from,
+            to_square: guess.to,
+        };
+        send_to(&shared.bus, &owner, &traffic);
+        let (weak, channel) = (self.shared.clone(), self.channel.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(VERDICT_PATIENCE).await;
+            let late = weak
+                .upgrade()
+                .and_then(|shared| lock(&shared.pending).remove(&request));
+            if let Some(done) = late {
+                let _ = done.send(Err(moved(&channel)));
+            }
+        });
+    }
+
+    fn resync(&self) {
+        let Some(shared) = self.shared.upgrade() else {
+            return;
+        };
+        let owner = lock(&shared.seats)
+            .get(&self.channel)
+            .filter(|seat| seat.mine.is_none())
+            .and_then(|seat| seat.owner.clone());
+        if let Some(owner) = owner {
+            let from = shared.bus.node().clone();
+            let channel = self.channel.clone();
+            send_to(
+                &shared.bus,
+                &owner,
+                &ChannelTraffic::SnapshotPlease { channel, from },
+            );
+        }
+    }
+}
+
+/// Starts this node's channels in a cluster: the TV channels follow their owners and are
+/// claimed when nobody alive owns them (the node's lease held), on-demand games run here.
+pub async fn start(
+    config: ChannelsConfig,
+    storage: &Storage,
+    node: &Node,
+    shutdown: &Shutdown,
+    tasks: &Tasks,
+) -> Result<Channels, StorageError> {
+    let tv = ClusterChannels::new(node.bus.clone(), node.coordination.clone(), node.ttl);
+    let channels = Channels::start_following(config, storage, shutdown.clone(), tasks, &|name| {
+        tv.upstream(name)
+    })
+    .await?;
+    tv.run(
+        channels.registry().clone(),
+        node.lease.lost(),
+        shutdown.clone(),
+    )
+    .await;
+    Ok(channels)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,460 @@
+//! Where matches are when several nodes serve them: the cluster's [`Directory`].
+//!
+//! A lookup finds, in this order: the match's actor on this node; else this node's proxy of
+//! it; else PostgreSQL says who owns it. A live other node → a proxy here that forwards to
+//! it. This node, nobody, or a node whose lease ran out → this node claims the match (the
+//! epoch grows by one, fencing any late write of the old owner), rebuilds it from its stored
+//! events exactly as recovery does, starts its actor and says so on `bc:match:{id}`.
+//! Connections never learn which of these they got: the handle takes the same commands.
+//!
+//! One task per node (the asker) reads the replies addressed to this node and every match
+//! channel it follows, from one bus mailbox, and hands each to its match's proxy: one mailbox
+//! keeps the owner's order between a reply and the events around it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use boardcast_protocol::{ErrorCode, MatchEventMsg, MatchSummary, Side};
+use futures_util::future::BoxFuture;
+use tokio::sync::mpsc;
+
+use super::bus::{Bus, BusEvent, names};
+use super::inbox::{Claim, claim_and_start};
+use super::lease::Lease;
+use super::lobby::SharedLobby;
+use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
+use super::wire::{MatchRelay, ToAsker, ToOwner};
+use crate::hub::{Hub, rebuild};
+use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
+use crate::matches::{MatchHandle, Player, Setup};
+use crate::outbox::Outbox;
+use crate::refusal::Refusal;
+use crate::shutdown::{Shutdown, Tasks};
+use crate::storage::StorageError;
+use crate::storage::coordination::{Coordination, MatchOwner, NodeRef};
+
+/// What the cluster may queue for the asker task before it owes its proxies a resync.
+const ASKER_MAILBOX: usize = 8192;
+
+/// The directory of a node in a cluster; see the module docs.
+pub struct ClusterDirectory {
+    /// The matches this node runs.
+    hub: Hub,
+    me: NodeRef,
+    bus: Bus,
+    lease: Lease,
+    coordination: Arc<dyn Coordination>,
+    /// Seeks and live matches of every node.
+    lobby: SharedLobby,
+    /// The proxies of matches other nodes own, by match id.
+    proxies: Mutex<HashMap<String, ProxyEntry>>,
+    /// Tells a stopping proxy's entry from a newer one of the same match.
+    generations: AtomicU64,
+    /// One take-over at a time on this node: a second claim of a match this node already
+    /// runs would fence its own actor.
+    taking_over: tokio::sync::Mutex<()>,
+    shutdown: Shutdown,
+    tasks: Tasks,
+    /// Itself, for the proxies it starts (they reach the cluster through it).
+    this: Weak<ClusterDirectory>,
+}
+
+struct ProxyEntry {
+    handle: MatchHandle,
+    inbox: ProxyInbox,
+    generation: u64,
+}
+
+impl ClusterDirectory {
+    /// The directory of node `me`, with its asker task running.
+    pub async fn start(
+        hub: Hub,
+        bus: Bus,
+        lease: Lease,
+        coordination: Arc<dyn Coordination>,
+        lobby: SharedLobby,
+        shutdown: Shutdown,
+        tasks: Tasks,
+    ) -> Arc<ClusterDirectory> {
+        let me = lease.me();
+        let directory = Arc::new_cyclic(|this| ClusterDirectory {
+            hub,
+            me: me.clone(),
+            bus: bus.clone(),
+            lease,
+            coordination,
+            lobby,
+            proxies: Mutex::default(),
+            generations: AtomicU64::new(0),
+            taking_over: tokio::sync::Mutex::new(()),
+            shutdown: shutdown.clone(),
+            tasks,
+            this: this.clone(),
+        });
+        let wrapper: Weak<dyn Directory> = Arc::downgrade(&directory) as Weak<ClusterDirectory>;
+        directory.hub.use_directory(wrapper);
+        let (tx, rx) = mpsc::channel(ASKER_MAILBOX);
+        let replies = names::node_replies(&me);
+        bus.route(&replies, tx.clone());
+        bus.route(&format!("{}*", names::match_events("")), tx);
+        bus.subscribe(&replies).await;
+        tokio::spawn(asker(Arc::downgrade(&directory), rx, shutdown));
+        directory
+    }
+
+    fn proxies(&self) -> MutexGuard<'_, HashMap<String, ProxyEntry>> {
+        // Plain maps: a panic elsewhere leaves them consistent.
+        self.proxies
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn proxy(&self, id: &str) -> Option<MatchHandle> {
+        self.proxies()
+            .get(id)
+            .filter(|entry| !entry.handle.is_stopped())
+            .map(|entry| entry.handle.clone())
+    }
+
+    /// The proxy of match `id`, owned by `owner`: this node's, or a new one that hears the
+    /// match's channel before it forwards anything.
+    async fn proxy_for(&self, id: &str, owner: NodeRef, epoch: u64) -> Found {
+        let Some(this) = self.this.upgrade() else {
+            return Err(shutting_down());
+        };
+        let Some(guard) = self.tasks.guard() else {
+            return Err(shutting_down());
+        };
+        let generation = self.generations.fetch_add(1, Ordering::Relaxed);
+        let handle = {
+            let mut proxies = self.proxies();
+            if let Some(entry) = proxies.get(id).filter(|e| !e.handle.is_stopped()) {
+                return Ok(Some(entry.handle.clone()));
+            }
+            let stopped = {
+                let directory = Arc::downgrade(&this);
+                let id = id.to_owned();
+                Box::new(move || {
+                    if let Some(directory) = directory.upgrade() {
+                        directory.proxy_stopped(&id, generation);
+                    }
+                })
+            };
+            let (handle, inbox) = proxy::spawn(
+                id.to_owned(),
+                owner,
+                epoch,
+                this,
+                self.shutdown.clone(),
+                guard,
+                stopped,
+            );
+            proxies.insert(
+                id.to_owned(),
+                ProxyEntry {
+                    handle: handle.clone(),
+                    inbox,
+                    generation,
+                },
+            );
+            handle
+        };
+        self.bus.subscribe(&names::match_events(id)).await;
+        Ok(Some(handle))
+    }
+
+    /// Forgets the proxy of `id` of `generation` once it has stopped.
+    fn proxy_stopped(&self, id: &str, generation: u64) {
+        let mut proxies = self.proxies();
+        if proxies.get(id).is_some_and(|e| e.generation == generation) {
+            proxies.remove(id);
+        }
+        drop(proxies);
+        self.bus.unsubscribe(&names::match_events(id));
+    }
+
+    /// Claims match `id` for this node if nobody alive owns it, rebuilds it from its stored
+    /// events, starts its actor, and tells the other nodes ([`claim_and_start`]). A proxy of
+    /// it here hands its followers to the actor.
+    pub async fn take_over(&self, id: &str) -> TakeOver {
+        let _one_at_a_time = self.taking_over.lock().await;
+        if let Some(handle) = self.hub.running(id) {
+            return TakeOver::Here(handle);
+        }
+        if !self.lease.is_held() {
+            // A node unsure of its own lease claims nothing.
+            return TakeOver::Failed;
+        }
+        match claim_and_start(self.coordination.as_ref(), &self.hub, &self.bus, id).await {
+            Ok(Claim::Started(handle)) => {
+                if let Some(entry) = self.proxies().remove(id) {
+                    entry.inbox.deliver(FromCluster::HandOver(handle.clone()));
+                }
+                TakeOver::Here(handle)
+            }
+            Ok(Claim::OwnedBy(_)) => self.owned_elsewhere(id).await,
+            Ok(Claim::Missing) => TakeOver::Gone,
+            Err(refusal) => {
+                tracing::warn!(match_id = %id, %refusal, "cannot take a match over");
+                TakeOver::Failed
+            }
+        }
+    }
+
+    /// Who owns `id` after a lost claim.
+    async fn owned_elsewhere(&self, id: &str) -> TakeOver {
+        match self.coordination.match_owner(id.to_owned()).await {
+            Ok(None) => TakeOver::Gone,
+            Ok(Some(MatchOwner {
+                owner: Some(owner),
+                epoch,
+                alive: true,
+                ..
+            })) => TakeOver::Elsewhere(owner, epoch),
+            Ok(Some(_)) | Err(_) => TakeOver::Failed,
+        }
+    }
+
+    /// Match `id` wherever it is (see the module docs).
+    async fn locate(&self, id: &str) -> Found {
+        if let Some(handle) = self.running(id) {
+            return Ok(Some(handle));
+        }
+        let owner = self
+            .coordination
+            .match_owner(id.to_owned())
+            .await
+            .map_err(|err| lookup_failed(&err))?;
+        match owner {
+            None => Ok(None),
+            Some(MatchOwner {
+                owner: Some(owner),
+                epoch,
+                alive: true,
+                ..
+            }) if owner.node != self.me.node => self.proxy_for(id, owner, epoch).await,
+            Some(_) => match self.take_over(id).await {
+                TakeOver::Here(handle) => Ok(Some(handle)),
+                TakeOver::Elsewhere(owner, epoch) => self.proxy_for(id, owner, epoch).await,
+                TakeOver::Gone => Ok(None),
+                TakeOver::Failed => Err(Refusal::new(
+                    ErrorCode::StorageUnavailable,
+                    "the match is changing servers; try again shortly",
+                )),
+            },
+        }
+    }
+
+    /// Hands what arrived for this node's proxies to the proxy it is for.
+    fn dispatch(&self, event: BusEvent) {
+        match event {
+            BusEvent::Resync => {
+                for entry in self.proxies().values() {
+                    entry.inbox.deliver(FromCluster::Resync);
+                }
+            }
+            BusEvent::Message { channel, payload } => {
+                let (id, input) = match channel.strip_prefix(&names::match_events("")) {
+                    Some(id) => match postcard::from_bytes::<MatchRelay>(&payload) {
+                        Ok(relay) => (id.to_owned(), FromCluster::Relay(relay)),
+                        Err(err) => {
+                            return tracing::warn!(%channel, %err, "a relay does not decode");
+                        }
+                    },
+                    None => match postcard::from_bytes::<ToAsker>(&payload) {
+                        Ok(reply) => (reply_match(&reply).to_owned(), FromCluster::Reply(reply)),
+                        Err(err) => {
+                            return tracing::warn!(%channel, %err, "a reply does not decode");
+                        }
+                    },
+                };
+                if let Some(entry) = self.proxies().get(&id) {
+                    entry.inbox.deliver(input);
+                }
+            }
+        }
+    }
+}
+
+fn reply_match(reply: &ToAsker) -> &str {
+    match reply {
+        ToAsker::Frame { match_id, .. } | ToAsker::NotOwner { match_id, .. } => match_id,
+    }
+}
+
+/// Reads the asker mailbox until shutdown.
+async fn asker(
+    directory: Weak<ClusterDirectory>,
+    mut mailbox: mpsc::Receiver<BusEvent>,
+    mut shutdown: Shutdown,
+) {
+    loop {
+        let event = tokio::select! {
+            _ = shutdown.recv() => return,
+            event = mailbox.recv() => match event {
+                Some(event) => event,
+                None => return,
+            },
+        };
+        match directory.upgrade() {
+            Some(directory) => directory.dispatch(event),
+            None => return,
+        }
+    }
+}
+
+fn shutting_down() -> Refusal {
+    Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+}
+
+fn lookup_failed(err: &StorageError) -> Refusal {
+    tracing::warn!(%err, "cannot look a match up");
+    Refusal::storage(err, "cannot look the match up")
+}
+
+impl Link for ClusterDirectory {
+    fn me(&self) -> &NodeRef {
+        &self.me
+    }
+
+    fn send(&self, owner: &NodeRef, message: ToOwner) -> bool {
+        match postcard::to_allocvec(&message) {
+            Ok(payload) => self
+                .bus
+                .publish(&names::node_matches(owner), payload)
+                .is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    fn is_alive(&self, node: &NodeRef) -> bool {
+        self.lease.live_nodes().contains(node)
+    }
+
+    fn take_over<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
+        Box::pin(ClusterDirectory::take_over(self, id))
+    }
+
+    fn owner<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>> {
+        Box::pin(async move {
+            let owner = self.coordination.match_owner(id.to_owned()).await.ok()??;
+            let alive = owner.owner.filter(|_| owner.alive);
+            Some((alive, owner.epoch))
+        })
+    }
+
+    fn events_after<'a>(
+        &'a self,
+        id: &'a str,
+        v: u64,
+    ) -> BoxFuture<'a, Option<Vec<MatchEventMsg>>> {
+        Box::pin(async move {
+            // A stored move leaves out what follows from the position (its FEN, the legal
+            // moves), so the events are rebuilt as recovery does, then cut after `v`.
+            let stored = self.coordination.load_match(id.to_owned()).await.ok()??;
+            let now = tokio::time::Instant::now().into_std();
+            let (_, records) = rebuild(&stored, now).ok()?;
+            Some(
+                records
+                    .into_iter()
+                    .zip(1u64..)
+                    .filter(|(_, at)| *at > v)
+                    .map(|(record, at)| MatchEventMsg {
+                        match_id: id.to_owned(),
+                        v: at,
+                        event: record.event,
+                    })
+                    .collect(),
+            )
+        })
+    }
+}
+
+impl Directory for ClusterDirectory {
+    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(self.locate(id))
+    }
+
+    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(async move {
+            if let Some(handle) = self.hub.find_by_code(code).await? {
+                return Ok(Some(handle));
+            }
+            let id = self
+                .coordination
+                .match_id_by_code(code.to_ascii_uppercase())
+                .await
+                .map_err(|err| lookup_failed(&err))?;
+            match id {
+                Some(id) => self.locate(&id).await,
+                None => Ok(None),
+            }
+        })
+    }
+
+    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
+        Box::pin(async move {
+            if let Some(handle) = self.hub.running_by_token(token) {
+                return Ok(Some(handle));
+            }
+            let id = self
+                .coordination
+                .match_id_by_token(token.to_owned())
+                .await
+                .map_err(|err| lookup_failed(&err))?;
+            match id {
+                Some(id) => self.locate(&id).await,
+                None => Ok(None),
+            }
+        })
+    }
+
+    fn running(&self, id: &str) -> Option<MatchHandle> {
+        // An actor that stopped because the match moved is not running, even before its
+        // hand-over has taken it out of the hub.
+        let here = self.hub.running(id).filter(|handle| !handle.is_stopped());
+        here.or_else(|| self.proxy(id))
+    }
+
+    fn moved(&self, id: &str, followers: Vec<Outbox>) {
+        self.lobby.remove(id);
+        // The hub forgets the stopped actor and closes its connections (1012): they come
+        // back, and find the match wherever it is now.
+        self.hub.moved(id, followers);
+    }
+
+    fn is_public(&self, id: &str) -> bool {
+        if self.hub.is_public(id) {
+            return true;
+        }
+        let (seeks, live) = self.lobby();
+        seeks.iter().chain(&live).any(|line| line.match_id == id)
+    }
+
+    fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
+        self.lobby.merge(self.hub.lobby())
+    }
+
+    fn register_token(&self, token: &str, match_id: &str) {
+        self.hub.register_token(token, match_id);
+    }
+
+    fn update_summary(&self, summary: MatchSummary, public: bool) {
+        self.lobby.update(summary.clone(), public);
+        self.hub.update_summary(summary, public);
+    }
+
+    fn remove(&self, id: &str) {
+        self.lobby.remove(id);
+        self.hub.remove(id);
+    }
+
+    fn create_rematch(
+        &self,
+        setup: Setup,
+        players: Vec<(Side, Player)>,
+    ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
+        self.hub.create_rematch(setup, players)
+    }
+}

@@ -1,0 +1,892 @@
+//! The local stand-in for a match another node owns.
+//!
+//! A connection on this node that follows or plays match M, owned elsewhere, talks to M's
+//! proxy exactly as it would talk to M's actor (the same [`Command`] mailbox behind a
+//! [`MatchHandle`]). The proxy forwards what the connection asks to the owner
+//! ([`ToOwner::Command`]), hands the owner's reply frames to the connection, and feeds its
+//! followers the events the owner relays once per cluster on `bc:match:{id}`: one Redis
+//! message per event per node, never one per watcher.
+//!
+//! The invariant every follower keeps: it is sent event `v` only right after `v - 1` (or
+//! after a snapshot at `v - 1`), each at most once. Reply frames (a catch-up) and relayed
+//! events reach the proxy in the owner's order, but a follower may still be catching up
+//! when a relayed event arrives; such an event waits in the proxy's short history until the
+//! follower is there. A gap the history cannot fill (Redis dropped messages, or said
+//! `Resync`) is filled from PostgreSQL, where every committed event is.
+//!
+//! Commands stay pending until their answer (ack, error or seat) arrives. When the match
+//! changes owner (the new owner announces itself, the old one says it is not the owner, or
+//! it leaves the live nodes) the proxy sends what is pending to the new owner and re-seats
+//! its players there (`Resume` with their token and the version they have); the match
+//! recognises command ids it has carried out, so a re-sent command is never applied twice.
+//! If nobody alive owns the match any more, this node takes it over and hands its followers
+//! to the actor it starts.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::extract::ws::Message;
+use boardcast_protocol::{Encoding, ErrorCode, FrameRef, MatchEventMsg, ServerMessage};
+use futures_util::future::BoxFuture;
+use tokio::sync::{Notify, mpsc};
+use tokio::time::{Instant, sleep_until};
+
+use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
+use crate::crowd::CrowdThrottle;
+use crate::matches::{Command, MatchHandle};
+use crate::outbox::{ConnId, Outbox, SharedMessage};
+use crate::refusal::Refusal;
+use crate::shutdown::{Shutdown, TaskGuard};
+use crate::storage::coordination::NodeRef;
+
+/// Relayed events kept for followers still catching up, as the match keeps its own.
+const HISTORY: usize = 64;
+/// Watcher counts go to the owner at most this often.
+const CROWD_EVERY: Duration = Duration::from_secs(1);
+/// A proxy nobody has followed for this long stops (its match stays where it is).
+const IDLE: Duration = Duration::from_secs(30);
+/// What the cluster may queue for one proxy.
+const MAILBOX: usize = 1024;
+
+/// What a proxy needs from the cluster around it; implemented over the Redis bus, the lease
+/// and PostgreSQL by [`super::directory`], and by a fake in tests.
+pub trait Link: Send + Sync + 'static {
+    /// This node incarnation.
+    fn me(&self) -> &NodeRef;
+    /// Queues `message` for `owner`; `false` if it cannot be sent (the bus is full).
+    fn send(&self, owner: &NodeRef, message: ToOwner) -> bool;
+    /// Whether `node`'s lease is running, as this node last learnt.
+    fn is_alive(&self, node: &NodeRef) -> bool;
+    /// Makes this node the owner of match `id` if nobody alive owns it, and starts its actor.
+    fn take_over<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver>;
+    /// Who owns match `id` now, and under which epoch (`None`: no such match).
+    fn owner<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>>;
+    /// The events of match `id` after version `v`, as they were first sent (read from
+    /// PostgreSQL).
+    fn events_after<'a>(&'a self, id: &'a str, v: u64)
+    -> BoxFuture<'a, Option<Vec<MatchEventMsg>>>;
+}
+
+/// What became of a take-over.
+#[derive(Debug)]
+pub enum TakeOver {
+    /// This node owns the match now; its actor runs here.
+    Here(MatchHandle),
+    /// Another live node owns it, under this epoch.
+    Elsewhere(NodeRef, u64),
+    /// There is no such match.
+    Gone,
+    /// PostgreSQL could not be asked; try again later.
+    Failed,
+}
+
+/// What the cluster hands a proxy, in the owner's order.
+#[derive(Debug)]
+pub enum FromCluster {
+    /// A reply of the owner to one of this proxy's connections.
+    Reply(ToAsker),
+    /// An event, crowd count or change of owner from the match's owner.
+    Relay(MatchRelay),
+    /// Messages may have been lost: read what was missed from PostgreSQL.
+    Resync,
+    /// This node has taken the match over: give every follower to its actor, then stop.
+    HandOver(MatchHandle),
+}
+
+/// The cluster's side of one proxy: where to put what arrives for it.
+#[derive(Debug, Clone)]
+pub struct ProxyInbox {
+    tx: mpsc::Sender<FromCluster>,
+    /// Something for this proxy was dropped (its mailbox was full): it owes a resync.
+    lost: Arc<Lost>,
+}
+
+#[derive(Debug, Default)]
+struct Lost {
+    flag: AtomicBool,
+    notify: Notify,
+}
+
+impl ProxyInbox {
+    /// Hands `message` over without waiting; a full mailbox drops it and the proxy resyncs
+    /// from PostgreSQL instead. `false` once the proxy has stopped.
+    pub fn deliver(&self, message: FromCluster) -> bool {
+        match self.tx.try_send(message) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.lost.flag.store(true, Ordering::Release);
+                self.lost.notify.notify_one();
+                true
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Whether the proxy has stopped.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// One connection that follows the match through this proxy.
+#[derive(Debug)]
+struct Follower {
+    outbox: Outbox,
+    /// The last event version this connection has been sent; `None` until its snapshot.
+    seen: Option<u64>,
+    /// Whether the owner has answered it yet: relayed events go only to connections it has
+    /// answered, so a reply (a seat, an ack) always comes before the events that follow it.
+    answered: bool,
+    /// Whether, not knowing a version yet, it waits for a snapshot (it asked to watch, join
+    /// or resume) rather than following from the next relayed event (it only acted).
+    awaiting_snapshot: bool,
+    /// The seat tokens it holds here, to re-seat it at a new owner.
+    tokens: Vec<String>,
+    /// Whether it asked to watch.
+    watching: bool,
+}
+
+impl Follower {
+    fn is_watcher(&self) -> bool {
+        self.watching && self.tokens.is_empty()
+    }
+}
+
+/// A forwarded command not answered yet.
+#[derive(Debug)]
+struct Pending {
+    outbox: Outbox,
+    command: RemoteCommand,
+}
+
+impl Pending {
+    fn id(&self) -> u64 {
+        command_id(&self.command)
+    }
+}
+
+fn command_id(command: &RemoteCommand) -> u64 {
+    match command {
+        RemoteCommand::Watch { id, .. }
+        | RemoteCommand::Join { id, .. }
+        | RemoteCommand::Resume { id, .. }
+        | RemoteCommand::Act { id, .. } => *id,
+    }
+}
+
+/// Starts the proxy of match `match_id`, owned by `owner` under `epoch`. Returns the handle
+/// connections use and the inbox the cluster feeds; the proxy stops on shutdown, once nobody
+/// has followed it for a while, or after handing its followers to a local actor.
+pub fn spawn(
+    match_id: String,
+    owner: NodeRef,
+    epoch: u64,
+    link: Arc<dyn Link>,
+    shutdown: Shutdown,
+    guard: TaskGuard,
+    on_stop: Box<dyn FnOnce() + Send>,
+) -> (MatchHandle, ProxyInbox) {
+    let (handle, commands) = MatchHandle::channel(shutdown.clone());
+    let (tx, cluster) = mpsc::channel(MAILBOX);
+    let lost = Arc::new(Lost::default());
+    let proxy = Proxy {
+        match_id,
+        owner,
+        epoch,
+        link,
+        followers: HashMap::new(),
+        pending: Vec::new(),
+        history: VecDeque::with_capacity(HISTORY),
+        crowd: CrowdThrottle::new(CROWD_EVERY),
+        reported: 0,
+        lost: lost.clone(),
+        _mailbox: handle.clone(),
+        _guard: guard,
+    };
+    tokio::spawn(async move {
+        proxy.run(commands, cluster, shutdown).await;
+        on_stop();
+    });
+    (handle, ProxyInbox { tx, lost })
+}
+
+struct Proxy {
+    match_id: String,
+    owner: NodeRef,
+    epoch: u64,
+    link: Arc<dyn Link>,
+    followers: HashMap<ConnId, Follower>,
+    pending: Vec<Pending>,
+    /// The last relayed events, gap-free, oldest first.
+    history: VecDeque<(u64, Arc<SharedMessage>)>,
+    crowd: CrowdThrottle,
+    /// The watcher count the owner was last told.
+    reported: u32,
+    lost: Arc<Lost>,
+    /// Its own handle: the proxy lives until it hands over, idles out or shuts down, not
+    /// until the directory forgets it (a take-over removes it from the directory first and
+    /// only then tells it to hand over).
+    _mailbox: MatchHandle,
+    /// Keeps shutdown waiting until this proxy has stopped.
+    _guard: TaskGuard,
+}
+
+/// How the proxy's loop goes on after one step.
+enum Next {
+    Continue,
+    Stop,
+}
+
+impl Proxy {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        mut cluster: mpsc::Receiver<FromCluster>,
+        mut shutdown: Shutdown,
+    ) {
+        let mut idle_since = Instant::now();
+        let mut liveness = tokio::time::interval(Duration::from_millis(250));
+        liveness.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let crowd_due = self.crowd.due();
+            if !self.followers.is_empty() || !self.pending.is_empty() {
+                idle_since = Instant::now();
+            }
+            let next = tokio::select! {
+                _ = shutdown.recv() => Next::Stop,
+                command = commands.recv() => match command {
+                    Some(command) => {
+                        self.command(command);
+                        Next::Continue
+                    }
+                    None => Next::Stop,
+                },
+                input = cluster.recv() => match input {
+                    Some(input) => self.input(input).await,
+                    None => Next::Stop,
+                },
+                () = self.lost.notify.notified() => {
+                    if self.lost.flag.swap(false, Ordering::AcqRel) {
+                        self.resync().await
+                    } else {
+                        Next::Continue
+                    }
+                }
+                _ = liveness.tick() => self.check_owner().await,
+                _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
+                    self.report_crowd();
+                    Next::Continue
+                }
+                _ = sleep_until(idle_since + IDLE) => Next::Stop,
+            };
+            if let Next::Stop = next {
+                break;
+            }
+        }
+        commands.close();
+        // Commands that arrived too late, or still wait for an owner, are answered, not
+        // dropped (a hand-over has taken the pending ones already).
+        while let Ok(command) = commands.try_recv() {
+            if let Some((outbox, id)) = command.asker() {
+                outbox.refuse(id, moved());
+            }
+        }
+        for pending in self.pending.drain(..) {
+            pending.outbox.refuse(pending.id(), moved());
+        }
+        for follower in self.followers.values() {
+            let _ = follower.outbox.note_subscription(&self.match_id, false);
+        }
+    }
+
+    /// A connection's command: answered here (unwatch, goodbye) or forwarded to the owner.
+    fn command(&mut self, command: Command) {
+        let (outbox, command) = match command {
+            Command::Watch {
+                outbox,
+                id,
+                since_v,
+            } => {
+                if let Some(follower) = self.follow(&outbox, since_v) {
+                    follower.watching = true;
+                }
+                self.forward(outbox, RemoteCommand::Watch { id, since_v });
+                self.crowd_changed();
+                return;
+            }
+            Command::Unwatch { outbox, id } => {
+                let conn = outbox.id();
+                if self.followers.get(&conn).is_some_and(Follower::is_watcher) {
+                    self.unfollow(conn);
+                }
+                outbox.ack(id);
+                return;
+            }
+            Command::Join {
+                outbox,
+                id,
+                player,
+                myself,
+            } => {
+                self.follow(&outbox, None);
+                (outbox, RemoteCommand::Join { id, player, myself })
+            }
+            Command::Resume {
+                outbox,
+                id,
+                token,
+                since_v,
+            } => {
+                self.follow(&outbox, since_v);
+                (outbox, RemoteCommand::Resume { id, token, since_v })
+            }
+            Command::Act {
+                outbox,
+                id,
+                token,
+                action,
+                received: _,
+            } => {
+                // Acting holds the seat, as at the match: the connection follows from the
+                // events this node has now on.
+                let now = self.last_v();
+                if let Some(follower) = self.follow(&outbox, now) {
+                    if follower.seen.is_none() && follower.tokens.is_empty() && !follower.watching {
+                        follower.awaiting_snapshot = false;
+                    }
+                    if !follower.tokens.contains(&token) {
+                        follower.tokens.push(token.clone());
+                    }
+                }
+                (outbox, RemoteCommand::Act { id, token, action })
+            }
+            Command::Leave { conn } => {
+                self.unfollow(conn);
+                return;
+            }
+            Command::Crowd { .. } => {
+                // Another node's watcher count is for the owner, never for a proxy.
+                return;
+            }
+            Command::Arrive { players } => {
+                // Rematches are created where they are asked for, never behind a proxy.
+                tracing::warn!(match_id = %self.match_id, players = players.len(), "arrivals at a proxy ignored");
+                return;
+            }
+        };
+        self.forward(outbox, command);
+    }
+
+    /// Adds `outbox` as a follower (catching up from `since_v`) if it is not one yet; `None`
+    /// if its connection has closed.
+    fn follow(&mut self, outbox: &Outbox, since_v: Option<u64>) -> Option<&mut Follower> {
+        let conn = outbox.id();
+        if !self.followers.contains_key(&conn) {
+            if !outbox.note_subscription(&self.match_id, true) {
+                return None;
+            }
+            self.followers.insert(
+                conn,
+                Follower {
+                    outbox: outbox.clone(),
+                    seen: since_v,
+                    awaiting_snapshot: true,
+                    answered: false,
+                    tokens: Vec::new(),
+                    watching: false,
+                },
+            );
+        }
+        self.followers.get_mut(&conn)
+    }
+
+    /// Forgets connection `conn` and tells the owner it left.
+    fn unfollow(&mut self, conn: ConnId) {
+        self.pending.retain(|p| p.outbox.id() != conn);
+        if let Some(follower) = self.followers.remove(&conn) {
+            let _ = follower.outbox.note_subscription(&self.match_id, false);
+            let leave = ToOwner::Leave {
+                match_id: self.match_id.clone(),
+                from: self.link.me().clone(),
+                conn,
+            };
+            self.link.send(&self.owner, leave);
+            self.crowd_changed();
+        }
+    }
+
+    /// Sends `command` to the owner; it stays pending until answered.
+    fn forward(&mut self, outbox: Outbox, command: RemoteCommand) {
+        if self.send_to_owner(&outbox, command.clone()) {
+            self.pending.push(Pending { outbox, command });
+        } else {
+            outbox.refuse(
+                command_id(&command),
+                Refusal::new(
+                    ErrorCode::Busy,
+                    "too many messages waiting between servers; try again",
+                ),
+            );
+        }
+    }
+
+    fn send_to_owner(&self, outbox: &Outbox, command: RemoteCommand) -> bool {
+        let message = ToOwner::Command {
+            match_id: self.match_id.clone(),
+            from: self.link.me().clone(),
+            conn: outbox.id(),
+            encoding: outbox.encoding(),
+            command,
+        };
+        self.link.send(&self.owner, message)
+    }
+
+    async fn input(&mut self, input: FromCluster) -> Next {
+        match input {
+            FromCluster::Reply(ToAsker::Frame {
+                match_id: _,
+                conn,
+                binary,
+                bytes,
+            }) => {
+                self.reply(conn, binary, bytes).await;
+                Next::Continue
+            }
+            FromCluster::Reply(ToAsker::NotOwner { owner, .. }) => {
+                // Whoever it was, the answer is the same: find the owner and ask again.
+                tracing::debug!(match_id = %self.match_id, ?owner, "asked a node that is not the owner");
+                self.find_owner(true).await
+            }
+            FromCluster::Relay(MatchRelay::Event { v, message, .. }) => {
+                self.relayed(v, &message).await;
+                Next::Continue
+            }
+            FromCluster::Relay(MatchRelay::Broadcast { message, .. }) => {
+                if let Some(message) = decode_relayed(&message) {
+                    let shared = SharedMessage::new(message);
+                    self.followers.retain(|_, f| f.outbox.send_shared(&shared));
+                }
+                Next::Continue
+            }
+            FromCluster::Relay(MatchRelay::Owner { epoch, owner }) => {
+                if epoch > self.epoch && owner != *self.link.me() {
+                    self.retarget(owner, epoch);
+                }
+                Next::Continue
+            }
+            FromCluster::Resync => self.resync().await,
+            FromCluster::HandOver(actor) => {
+                self.hand_over(&actor);
+                Next::Stop
+            }
+        }
+    }
+
+    /// One reply frame of the owner for connection `conn`: to the connection, learning from
+    /// it what the connection has now (a snapshot's or an event's version, a seat's token).
+    async fn reply(&mut self, conn: ConnId, binary: bool, bytes: Vec<u8>) {
+        let outbox = match self.followers.get(&conn) {
+            Some(follower) => follower.outbox.clone(),
+            None => match self.pending.iter().find(|p| p.outbox.id() == conn) {
+                Some(pending) => pending.outbox.clone(),
+                // Not (or no longer) a connection of this proxy.
+                None => return,
+            },
+        };
+        let frame = if binary {
+            FrameRef::Binary(&bytes)
+        } else {
+            FrameRef::Text(&bytes)
+        };
+        let decoded = outbox.encoding().decode_server(frame).ok();
+        if let Some(follower) = self.followers.get_mut(&conn) {
+            follower.answered = true;
+        }
+        match &decoded {
+            Some(ServerMessage::Ack(ack)) => self.answered(conn, ack.id),
+            Some(ServerMessage::Error(error)) => {
+                if let Some(id) = error.id {
+                    self.refused(conn, id);
+                }
+            }
+            Some(ServerMessage::Seat(seat)) => {
+                self.answered(conn, seat.id);
+                if seat.match_id == self.match_id
+                    && let Some(follower) = self.followers.get_mut(&conn)
+                    && !follower.tokens.contains(&seat.token)
+                {
+                    follower.tokens.push(seat.token.clone());
+                    self.crowd_changed();
+                }
+            }
+            Some(ServerMessage::MatchSnapshot(snapshot)) if snapshot.match_id == self.match_id => {
+                if let Some(follower) = self.followers.get_mut(&conn) {
+                    follower.seen = Some(snapshot.v);
+                }
+            }
+            Some(ServerMessage::MatchEvent(event)) if event.match_id == self.match_id => {
+                // A catch-up event: only the next one this connection needs goes through.
+                let Some(follower) = self.followers.get_mut(&conn) else {
+                    return;
+                };
+                if follower.seen.is_none_or(|seen| event.v != seen + 1) {
+                    return;
+                }
+                follower.seen = Some(event.v);
+            }
+            _ => {}
+        }
+        let message = if binary {
+            Message::Binary(bytes.into())
+        } else {
+            match String::from_utf8(bytes) {
+                Ok(text) => Message::Text(text.into()),
+                Err(_) => return,
+            }
+        };
+        if !outbox.push(message) {
+            self.unfollow(conn);
+            return;
+        }
+        self.bring_up_to_date(conn).await;
+    }
+
+    /// Command `id` of `conn` was carried out (or answered with its seat).
+    fn answered(&mut self, conn: ConnId, id: u64) {
+        self.pending
+            .retain(|p| !(p.outbox.id() == conn && p.id() == id));
+    }
+
+    /// Command `id` of `conn` was refused: a connection it made a follower follows nothing.
+    fn refused(&mut self, conn: ConnId, id: u64) {
+        let Some(at) = self
+            .pending
+            .iter()
+            .position(|p| p.outbox.id() == conn && p.id() == id)
+        else {
+            return;
+        };
+        let pending = self.pending.remove(at);
+        let Some(follower) = self.followers.get_mut(&conn) else {
+            return;
+        };
+        let still_follows = match pending.command {
+            RemoteCommand::Act { .. } => true,
+            RemoteCommand::Watch { .. } => {
+                follower.watching = false;
+                !follower.tokens.is_empty()
+            }
+            RemoteCommand::Join { .. } | RemoteCommand::Resume { .. } => {
+                !follower.tokens.is_empty() || follower.watching
+            }
+        };
+        if !still_follows {
+            let _ = follower.outbox.note_subscription(&self.match_id, false);
+            self.followers.remove(&conn);
+        }
+        self.crowd_changed();
+    }
+
+    /// Relayed event `v`: into the history and to every follower that is right before it. A
+    /// gap since the last relayed event is filled from PostgreSQL first.
+    async fn relayed(&mut self, v: u64, message: &[u8]) {
+        if let Some(last) = self.last_v() {
+            if v <= last {
+                return;
+            }
+            if v > last + 1 {
+                self.fill_from_store(last).await;
+                if self.last_v().is_some_and(|now| v <= now) {
+                    return;
+                }
+            }
+        }
+        let Some(message) = decode_relayed(message) else {
+            tracing::warn!(match_id = %self.match_id, v, "a relayed event does not decode");
+            return;
+        };
+        self.record(v, message);
+    }
+
+    /// Keeps event `v` (the next one) and sends it to each follower that has `v - 1`.
+    fn record(&mut self, v: u64, message: ServerMessage) {
+        if self.last_v().is_some_and(|last| v != last + 1) {
+            return;
+        }
+        let shared = Arc::new(SharedMessage::new(message));
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back((v, shared.clone()));
+        let mut gone = Vec::new();
+        for (conn, follower) in &mut self.followers {
+            let next = follower.answered
+                && match follower.seen {
+                    Some(seen) => seen + 1 == v,
+                    None => !follower.awaiting_snapshot,
+                };
+            if next {
+                if follower.outbox.send_shared(&shared) {
+                    follower.seen = Some(v);
+                } else {
+                    gone.push(*conn);
+                }
+            }
+        }
+        for conn in gone {
+            self.unfollow(conn);
+        }
+    }
+
+    /// The last relayed event this proxy holds.
+    fn last_v(&self) -> Option<u64> {
+        self.history.back().map(|(v, _)| *v)
+    }
+
+    /// Sends connection `conn` the events it lacks that this proxy holds; if it lacks more
+    /// than the history holds, reads them from PostgreSQL.
+    async fn bring_up_to_date(&mut self, conn: ConnId) {
+        let Some(seen) = self.followers.get(&conn).and_then(|f| f.seen) else {
+            return;
+        };
+        let Some(last) = self.last_v() else { return };
+        if seen >= last {
+            return;
+        }
+        let oldest = self.history.front().map_or(last, |(v, _)| *v);
+        let missing: Vec<(u64, Arc<SharedMessage>)> = if seen + 1 >= oldest {
+            self.history
+                .iter()
+                .filter(|(v, _)| *v > seen)
+                .cloned()
+                .collect()
+        } else {
+            match self.link.events_after(&self.match_id, seen).await {
+                Some(events) => events
+                    .into_iter()
+                    .filter(|e| e.v <= last)
+                    .map(|e| {
+                        (
+                            e.v,
+                            Arc::new(SharedMessage::new(ServerMessage::MatchEvent(e))),
+                        )
+                    })
+                    .collect(),
+                None => return,
+            }
+        };
+        let Some(follower) = self.followers.get_mut(&conn) else {
+            return;
+        };
+        for (v, shared) in missing {
+            if follower.seen != Some(v - 1) {
+                continue;
+            }
+            if !follower.outbox.send_shared(&shared) {
+                self.unfollow(conn);
+                return;
+            }
+            follower.seen = Some(v);
+        }
+    }
+
+    /// Reads the events after `after` from PostgreSQL into the history (and to followers).
+    async fn fill_from_store(&mut self, after: u64) {
+        let Some(events) = self.link.events_after(&self.match_id, after).await else {
+            return;
+        };
+        for event in events {
+            let v = event.v;
+            self.record(v, ServerMessage::MatchEvent(event));
+        }
+    }
+
+    /// Messages may have been lost: catch up from PostgreSQL, and check who owns the match.
+    async fn resync(&mut self) -> Next {
+        let from = self
+            .last_v()
+            .or_else(|| self.followers.values().filter_map(|f| f.seen).min());
+        if let Some(from) = from {
+            self.fill_from_store(from).await;
+            let conns: Vec<ConnId> = self.followers.keys().copied().collect();
+            for conn in conns {
+                self.bring_up_to_date(conn).await;
+            }
+        }
+        self.find_owner(false).await
+    }
+
+    /// Takes the match over when its owner has left the live nodes.
+    async fn check_owner(&mut self) -> Next {
+        if self.link.is_alive(&self.owner) {
+            return Next::Continue;
+        }
+        self.find_owner(false).await
+    }
+
+    /// Asks PostgreSQL who owns the match (taking it over if nobody alive does) and goes on
+    /// with that owner.
+    /// With `resend`, what is pending goes out again even to an owner that did not change
+    /// (it answered that it is not the owner, so nothing of it was carried out).
+    async fn find_owner(&mut self, resend: bool) -> Next {
+        let (owner, epoch) = match self.link.owner(&self.match_id).await {
+            Some((Some(owner), epoch)) if owner != *self.link.me() => (owner, epoch),
+            Some(_) => match self.link.take_over(&self.match_id).await {
+                TakeOver::Here(actor) => {
+                    self.hand_over(&actor);
+                    return Next::Stop;
+                }
+                TakeOver::Elsewhere(owner, epoch) => (owner, epoch),
+                TakeOver::Gone | TakeOver::Failed => return Next::Continue,
+            },
+            // No such match (any more), or PostgreSQL cannot say: ask again later.
+            None => return Next::Continue,
+        };
+        if resend || owner != self.owner || epoch > self.epoch {
+            self.retarget(owner, epoch);
+        }
+        Next::Continue
+    }
+
+    /// The match has a new owner: what is pending goes there, and every player is seated
+    /// there again with the version it has.
+    fn retarget(&mut self, owner: NodeRef, epoch: u64) {
+        tracing::info!(match_id = %self.match_id, %owner, epoch, "the match moved");
+        self.owner = owner;
+        self.epoch = epoch;
+        for follower in self.followers.values() {
+            if self.seating(follower.outbox.id()) {
+                continue;
+            }
+            for token in &follower.tokens {
+                let resume = RemoteCommand::Resume {
+                    id: 0,
+                    token: token.clone(),
+                    since_v: follower.seen,
+                };
+                self.send_to_owner(&follower.outbox, resume);
+            }
+        }
+        for pending in &self.pending {
+            self.send_to_owner(&pending.outbox, pending.command.clone());
+        }
+        self.reported = 0;
+        self.report_crowd();
+    }
+
+    /// Whether a pending command of `conn` (a watch, join or resume) seats or follows it
+    /// anyway, so it needs no re-seating of its own.
+    fn seating(&self, conn: ConnId) -> bool {
+        self.pending
+            .iter()
+            .any(|p| p.outbox.id() == conn && !matches!(p.command, RemoteCommand::Act { .. }))
+    }
+
+    /// Gives every follower and pending command to the match's actor on this node.
+    fn hand_over(&mut self, actor: &MatchHandle) {
+        tracing::info!(match_id = %self.match_id, followers = self.followers.len(), "taken over here");
+        for follower in self.followers.values() {
+            if self.seating(follower.outbox.id()) {
+                continue;
+            }
+            for token in &follower.tokens {
+                let _ = actor.try_send(Command::Resume {
+                    outbox: follower.outbox.clone(),
+                    id: 0,
+                    token: token.clone(),
+                    since_v: follower.seen,
+                });
+            }
+            if follower.is_watcher() {
+                let _ = actor.try_send(Command::Watch {
+                    outbox: follower.outbox.clone(),
+                    id: 0,
+                    since_v: follower.seen,
+                });
+            }
+        }
+        for Pending { outbox, command } in self.pending.drain(..) {
+            let asker = (outbox.clone(), command_id(&command));
+            let local = match command {
+                RemoteCommand::Watch { id, since_v } => Command::Watch {
+                    outbox,
+                    id,
+                    since_v,
+                },
+                RemoteCommand::Join { id, player, myself } => Command::Join {
+                    outbox,
+                    id,
+                    player,
+                    myself,
+                },
+                RemoteCommand::Resume { id, token, since_v } => Command::Resume {
+                    outbox,
+                    id,
+                    token,
+                    since_v,
+                },
+                RemoteCommand::Act { id, token, action } => Command::Act {
+                    outbox,
+                    id,
+                    token,
+                    action,
+                    received: Instant::now(),
+                },
+            };
+            if let Err(refusal) = actor.try_send(local) {
+                asker.0.refuse(asker.1, refusal);
+            }
+        }
+        // The actor follows them now; their goodbyes go to it by the same match id.
+        self.followers.clear();
+    }
+
+    /// Counts the watchers again; a changed count goes to the owner as the throttle allows.
+    fn crowd_changed(&mut self) {
+        let watchers = self.watchers();
+        if watchers != self.reported && self.crowd.changed(Instant::now()) {
+            self.report_crowd();
+        }
+    }
+
+    fn watchers(&self) -> u32 {
+        self.followers.values().filter(|f| f.is_watcher()).count() as u32
+    }
+
+    /// Tells the owner how many watch here now.
+    fn report_crowd(&mut self) {
+        self.crowd.sent(Instant::now());
+        let watchers = self.watchers();
+        if watchers == self.reported {
+            return;
+        }
+        let crowd = ToOwner::Crowd {
+            match_id: self.match_id.clone(),
+            from: self.link.me().clone(),
+            watchers,
+        };
+        if self.link.send(&self.owner, crowd) {
+            self.reported = watchers;
+        }
+    }
+}
+
+/// A relayed protocol message (postcard, as [`Encoding::Postcard`] encodes it).
+fn decode_relayed(bytes: &[u8]) -> Option<ServerMessage> {
+    Encoding::Postcard
+        .decode_server(FrameRef::Binary(bytes))
+        .ok()
+}
+
+/// The answer to a command that reached this proxy as it stopped.
+fn moved() -> Refusal {
+    Refusal::new(
+        ErrorCode::Busy,
+        "this match moved between servers as you asked; send it again",
+    )
+}
+
+#[cfg(test)]
+mod tests;

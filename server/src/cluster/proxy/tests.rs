@@ -1,0 +1,433 @@
+//! The proxy against a fake cluster: what it forwards, what each follower is sent and in
+//! which order, and what it does when the match changes owner.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use boardcast_protocol::{Ack, BySide, Frame, MatchEvent, Side};
+
+use super::*;
+use crate::matches::{Action, MatchState, Setup};
+use crate::outbox::{Inbox, next_conn_id, outbox};
+
+const ID: &str = "m1";
+
+fn node(name: &str, incarnation: u64) -> NodeRef {
+    NodeRef {
+        node: name.to_owned(),
+        incarnation,
+    }
+}
+
+/// A cluster in memory: what the proxy sent, who is alive, what PostgreSQL holds.
+struct Fake {
+    sent: Mutex<Vec<(NodeRef, ToOwner)>>,
+    alive: Mutex<HashSet<NodeRef>>,
+    /// Every committed event of the match, as PostgreSQL would give it back.
+    stored: Mutex<Vec<MatchEventMsg>>,
+    /// What a take-over gives.
+    actor: Mutex<Option<MatchHandle>>,
+    me: NodeRef,
+}
+
+impl Fake {
+    fn new() -> Arc<Fake> {
+        let fake = Fake {
+            sent: Mutex::default(),
+            alive: Mutex::default(),
+            stored: Mutex::default(),
+            actor: Mutex::default(),
+            me: node("b", 1),
+        };
+        fake.alive.lock().unwrap().insert(node("a", 1));
+        Arc::new(fake)
+    }
+
+    fn take_sent(&self) -> Vec<(NodeRef, ToOwner)> {
+        std::mem::take(&mut *self.sent.lock().unwrap())
+    }
+}
+
+impl Link for Fake {
+    fn me(&self) -> &NodeRef {
+        &self.me
+    }
+
+    fn send(&self, owner: &NodeRef, message: ToOwner) -> bool {
+        self.sent.lock().unwrap().push((owner.clone(), message));
+        true
+    }
+
+    fn is_alive(&self, node: &NodeRef) -> bool {
+        self.alive.lock().unwrap().contains(node)
+    }
+
+    fn take_over<'a>(&'a self, _id: &'a str) -> BoxFuture<'a, TakeOver> {
+        Box::pin(async move {
+            match self.actor.lock().unwrap().take() {
+                Some(actor) => TakeOver::Here(actor),
+                None => TakeOver::Failed,
+            }
+        })
+    }
+
+    fn owner<'a>(&'a self, _id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>> {
+        Box::pin(async move {
+            let alive = self.alive.lock().unwrap();
+            let owner = alive.iter().find(|n| **n != self.me).cloned();
+            Some((owner, 1))
+        })
+    }
+
+    fn events_after<'a>(
+        &'a self,
+        _id: &'a str,
+        v: u64,
+    ) -> BoxFuture<'a, Option<Vec<MatchEventMsg>>> {
+        Box::pin(async move {
+            let stored = self.stored.lock().unwrap();
+            Some(stored.iter().filter(|e| e.v > v).cloned().collect())
+        })
+    }
+}
+
+fn event(v: u64) -> MatchEventMsg {
+    let side = if v % 2 == 0 { Side::White } else { Side::Black };
+    MatchEventMsg {
+        match_id: ID.to_owned(),
+        v,
+        event: MatchEvent::DrawOffered(side),
+    }
+}
+
+/// The owner commits event `v`: stored, then relayed (postcard).
+fn commit(fake: &Fake, v: u64) -> FromCluster {
+    fake.stored.lock().unwrap().push(event(v));
+    let message = match Encoding::Postcard.encode(&ServerMessage::MatchEvent(event(v))) {
+        Frame::Binary(bytes) => bytes,
+        Frame::Text(_) => unreachable!("postcard is binary"),
+    };
+    FromCluster::Relay(MatchRelay::Event {
+        epoch: 1,
+        v,
+        message,
+    })
+}
+
+/// A reply frame of the owner for `conn`, in JSON.
+fn reply(conn: ConnId, message: ServerMessage) -> FromCluster {
+    let bytes = match Encoding::Json.encode(&message) {
+        Frame::Text(text) => text.into_bytes(),
+        Frame::Binary(_) => unreachable!("JSON is text"),
+    };
+    FromCluster::Reply(ToAsker::Frame {
+        match_id: ID.to_owned(),
+        conn,
+        binary: false,
+        bytes,
+    })
+}
+
+fn snapshot(v: u64) -> ServerMessage {
+    let setup = Setup {
+        time_control: None,
+        public: true,
+        rematch_of: None,
+        start_fen: None,
+    };
+    let state = MatchState::new(ID.to_owned(), "ABCDEF".to_owned(), setup).unwrap();
+    let mut snapshot = state.snapshot(Instant::now().into_std(), BySide::default());
+    snapshot.v = v;
+    ServerMessage::MatchSnapshot(snapshot)
+}
+
+fn ack(id: u64) -> ServerMessage {
+    ServerMessage::Ack(Ack {
+        id,
+        duplicate: false,
+    })
+}
+
+/// What a connection has received: `e{v}` for an event, `s{v}` for a snapshot, `ack{id}`.
+fn received(inbox: &mut Inbox) -> Vec<String> {
+    std::iter::from_fn(|| inbox.rx.try_recv().ok())
+        .map(|message| match message {
+            Message::Text(text) => {
+                match Encoding::Json.decode_server(FrameRef::Text(text.as_bytes())) {
+                    Ok(ServerMessage::MatchEvent(e)) => format!("e{}", e.v),
+                    Ok(ServerMessage::MatchSnapshot(s)) => format!("s{}", s.v),
+                    Ok(ServerMessage::Ack(a)) => format!("ack{}", a.id),
+                    Ok(ServerMessage::Seat(s)) => format!("seat{}", s.id),
+                    Ok(other) => format!("{other:?}"),
+                    Err(err) => format!("garbled: {err}"),
+                }
+            }
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+struct Running {
+    handle: MatchHandle,
+    inbox: ProxyInbox,
+    _trigger: crate::shutdown::Trigger,
+    _all_done: crate::shutdown::AllDone,
+}
+
+fn start(fake: &Arc<Fake>) -> Running {
+    let (trigger, shutdown) = crate::shutdown::channel();
+    let (tasks, all_done) = crate::shutdown::tasks();
+    let (handle, inbox) = spawn(
+        ID.to_owned(),
+        node("a", 1),
+        1,
+        fake.clone(),
+        shutdown,
+        tasks.guard().unwrap(),
+        Box::new(|| {}),
+    );
+    Running {
+        handle,
+        inbox,
+        _trigger: trigger,
+        _all_done: all_done,
+    }
+}
+
+/// Lets the proxy's task run until it has nothing left to do.
+async fn settle() {
+    for _ in 0..50 {
+        tokio::task::yield_now().await;
+    }
+}
+
+fn connection() -> (Outbox, Inbox) {
+    outbox(next_conn_id(), Encoding::Json, 64)
+}
+
+#[tokio::test]
+async fn a_watcher_gets_its_snapshot_then_every_later_event_once_in_order() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (watcher, mut watcher_in) = connection();
+    let conn = watcher.id();
+    proxy
+        .handle
+        .try_send(Command::Watch {
+            outbox: watcher,
+            id: 7,
+            since_v: None,
+        })
+        .unwrap();
+    settle().await;
+    let sent = fake.take_sent();
+    assert!(
+        matches!(&sent[..], [(owner, ToOwner::Command { command: RemoteCommand::Watch { id: 7, since_v: None }, conn: c, encoding: Encoding::Json, .. }), (_, ToOwner::Crowd { watchers: 1, .. })] if *owner == node("a", 1) && *c == conn),
+        "{sent:?}"
+    );
+    // Events committed before the watch was answered: not for this watcher.
+    proxy.inbox.deliver(commit(&fake, 1));
+    proxy.inbox.deliver(commit(&fake, 2));
+    proxy.inbox.deliver(reply(conn, ack(7)));
+    proxy.inbox.deliver(reply(conn, snapshot(2)));
+    for v in 3..=5 {
+        proxy.inbox.deliver(commit(&fake, v));
+    }
+    // A duplicate relay changes nothing.
+    proxy.inbox.deliver(commit(&fake, 5));
+    settle().await;
+    assert_eq!(received(&mut watcher_in), ["ack7", "s2", "e3", "e4", "e5"]);
+}
+
+#[tokio::test]
+async fn a_resumed_player_gets_its_catch_up_before_an_event_relayed_meanwhile() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    for v in 1..=3 {
+        proxy.inbox.deliver(commit(&fake, v));
+    }
+    settle().await;
+    let (player, mut player_in) = connection();
+    let conn = player.id();
+    proxy
+        .handle
+        .try_send(Command::Resume {
+            outbox: player,
+            id: 9,
+            token: "tok".into(),
+            since_v: Some(1),
+        })
+        .unwrap();
+    settle().await;
+    // Seating the player commits event 4 (it returned) before the catch-up is sent.
+    proxy.inbox.deliver(reply(
+        conn,
+        ServerMessage::Seat(boardcast_protocol::Seat {
+            id: 9,
+            match_id: ID.to_owned(),
+            invite_code: "ABCDEF".into(),
+            side: Side::White,
+            token: "tok".into(),
+        }),
+    ));
+    proxy.inbox.deliver(commit(&fake, 4));
+    for v in 2..=4 {
+        proxy
+            .inbox
+            .deliver(reply(conn, ServerMessage::MatchEvent(event(v))));
+    }
+    proxy.inbox.deliver(commit(&fake, 5));
+    settle().await;
+    assert_eq!(received(&mut player_in), ["seat9", "e2", "e3", "e4", "e5"]);
+}
+
+#[tokio::test]
+async fn a_gap_in_relayed_events_is_filled_from_the_store_in_order() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (watcher, mut watcher_in) = connection();
+    let conn = watcher.id();
+    proxy
+        .handle
+        .try_send(Command::Watch {
+            outbox: watcher,
+            id: 1,
+            since_v: None,
+        })
+        .unwrap();
+    settle().await;
+    proxy.inbox.deliver(reply(conn, ack(1)));
+    proxy.inbox.deliver(reply(conn, snapshot(0)));
+    proxy.inbox.deliver(commit(&fake, 1));
+    // Redis lost 2 and 3.
+    let _ = commit(&fake, 2);
+    let _ = commit(&fake, 3);
+    proxy.inbox.deliver(commit(&fake, 4));
+    settle().await;
+    assert_eq!(
+        received(&mut watcher_in),
+        ["ack1", "s0", "e1", "e2", "e3", "e4"]
+    );
+    // A resync after more was lost catches up too.
+    let _ = commit(&fake, 5);
+    proxy.inbox.deliver(FromCluster::Resync);
+    settle().await;
+    assert_eq!(received(&mut watcher_in), ["e5"]);
+}
+
+#[tokio::test]
+async fn a_new_owner_gets_the_pending_commands_and_the_players_again() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (player, _player_in) = connection();
+    let conn = player.id();
+    proxy
+        .handle
+        .try_send(Command::Resume {
+            outbox: player.clone(),
+            id: 1,
+            token: "tok".into(),
+            since_v: None,
+        })
+        .unwrap();
+    settle().await;
+    proxy.inbox.deliver(reply(
+        conn,
+        ServerMessage::Seat(boardcast_protocol::Seat {
+            id: 1,
+            match_id: ID.to_owned(),
+            invite_code: "ABCDEF".into(),
+            side: Side::White,
+            token: "tok".into(),
+        }),
+    ));
+    proxy.inbox.deliver(reply(conn, snapshot(3)));
+    proxy
+        .handle
+        .try_send(Command::Act {
+            outbox: player,
+            id: 2,
+            token: "tok".into(),
+            action: Action::OfferDraw,
+            received: Instant::now(),
+        })
+        .unwrap();
+    settle().await;
+    fake.take_sent();
+    // Node a died; c took the match over and says so before a answered the draw offer.
+    proxy.inbox.deliver(FromCluster::Relay(MatchRelay::Owner {
+        epoch: 2,
+        owner: node("c", 1),
+    }));
+    settle().await;
+    let sent: Vec<(String, RemoteCommand)> = fake
+        .take_sent()
+        .into_iter()
+        .filter_map(|(owner, message)| match message {
+            ToOwner::Command { command, .. } => Some((owner.to_string(), command)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            (
+                "c#1".to_owned(),
+                RemoteCommand::Resume {
+                    id: 0,
+                    token: "tok".into(),
+                    since_v: Some(3)
+                }
+            ),
+            (
+                "c#1".to_owned(),
+                RemoteCommand::Act {
+                    id: 2,
+                    token: "tok".into(),
+                    action: Action::OfferDraw
+                }
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn when_the_owner_dies_the_followers_go_to_the_actor_started_here() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (watcher, _watcher_in) = connection();
+    let conn = watcher.id();
+    proxy
+        .handle
+        .try_send(Command::Watch {
+            outbox: watcher,
+            id: 4,
+            since_v: None,
+        })
+        .unwrap();
+    settle().await;
+    proxy.inbox.deliver(reply(conn, ack(4)));
+    proxy.inbox.deliver(reply(conn, snapshot(6)));
+    settle().await;
+    let (shutdown_trigger, shutdown) = crate::shutdown::channel();
+    let (actor, mut mailbox) = MatchHandle::channel(shutdown);
+    *fake.actor.lock().unwrap() = Some(actor);
+    fake.alive.lock().unwrap().clear();
+    let handed = tokio::time::timeout(Duration::from_secs(5), mailbox.recv())
+        .await
+        .expect("the watcher is handed over")
+        .unwrap();
+    assert!(
+        matches!(&handed, Command::Watch { outbox, id: 0, since_v: Some(6) } if outbox.id() == conn),
+        "{handed:?}"
+    );
+    // The proxy has stopped: its handle refuses, and lookups find the actor instead.
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while !proxy.handle.is_stopped() {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .unwrap();
+    drop(shutdown_trigger);
+}

@@ -1,0 +1,192 @@
+//! The owner's side of a match followed from other nodes: the way to a connection on another
+//! node (a remote [`Outbox`](crate::outbox::Outbox)), and the relay of each committed event
+//! and broadcast, once, to every node.
+//!
+//! Both publish straight into the bus's one ordered queue, never through a queue of their own,
+//! so a reply frame and the events around it reach the asking node in the order the match
+//! produced them. Neither waits: a full bus closes a remote connection (its node re-seats it),
+//! and a relayed event that could not be queued is a gap the other nodes fill from PostgreSQL.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use axum::extract::ws::Message;
+use boardcast_protocol::Encoding;
+use tokio::sync::watch;
+
+use super::bus::{Bus, names};
+use super::lease::Lease;
+use super::wire::{MatchRelay, ToAsker};
+use crate::fanout::Mirror;
+use crate::matches::ownership::LeaseHeld;
+use crate::matches::{Ownership, Owning};
+use crate::outbox::{RemoteWay, SharedMessage};
+use crate::storage::coordination::NodeRef;
+
+/// The way to connection `conn` of node `asker`, for the frames of match `match_id`.
+#[derive(Debug)]
+pub struct RemoteConn {
+    bus: Bus,
+    /// The asker's reply channel.
+    channel: String,
+    asker: NodeRef,
+    match_id: String,
+    conn: u64,
+    /// Set by a goodbye, by the asker's node leaving, or by a frame the bus refused.
+    closed: AtomicBool,
+}
+
+impl RemoteConn {
+    pub fn new(bus: Bus, asker: NodeRef, match_id: String, conn: u64) -> RemoteConn {
+        RemoteConn {
+            bus,
+            channel: names::node_replies(&asker),
+            asker,
+            match_id,
+            conn,
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    pub fn asker(&self) -> &NodeRef {
+        &self.asker
+    }
+
+    /// No frame goes to this connection any more.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Relaxed);
+    }
+}
+
+impl RemoteWay for RemoteConn {
+    fn push(&self, message: Message) -> bool {
+        if self.is_closed() {
+            return false;
+        }
+        let (binary, bytes) = match message {
+            Message::Text(text) => (false, text.as_bytes().to_vec()),
+            Message::Binary(bytes) => (true, bytes.to_vec()),
+            // Closing is the asking node's business: it holds the socket.
+            Message::Close(_) | Message::Ping(_) | Message::Pong(_) => return true,
+        };
+        let frame = ToAsker::Frame {
+            match_id: self.match_id.clone(),
+            conn: self.conn,
+            binary,
+            bytes,
+        };
+        if publish(&self.bus, &self.channel, &frame) {
+            return true;
+        }
+        self.close();
+        false
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+}
+
+/// Encodes `message` and queues it; `false` if the bus refused it.
+pub fn publish<T: serde::Serialize>(bus: &Bus, channel: &str, message: &T) -> bool {
+    let payload = match postcard::to_stdvec(message) {
+        Ok(payload) => payload,
+        Err(err) => {
+            tracing::error!(%err, "cannot encode a message for the bus");
+            return false;
+        }
+    };
+    match bus.publish(channel, payload) {
+        Ok(()) => true,
+        Err(err) => {
+            tracing::warn!(%err, channel, "bus refused a message");
+            false
+        }
+    }
+}
+
+/// The mirror of match `match_id` owned under `epoch`: each committed event goes out as
+/// `MatchRelay::Event`, each broadcast (crowd counts) as `MatchRelay::Broadcast`, on the
+/// match's channel, encoded once (the postcard bytes local followers share).
+pub fn relay_mirror(bus: Bus, match_id: &str, epoch: u64) -> Mirror {
+    let channel = names::match_events(match_id);
+    Box::new(move |v: Option<u64>, shared: &SharedMessage| {
+        let message = match shared.frame(Encoding::Postcard) {
+            Message::Binary(bytes) => bytes.to_vec(),
+            other => {
+                tracing::error!(?other, "a postcard frame that is not binary");
+                return;
+            }
+        };
+        let relay = match v {
+            Some(v) => MatchRelay::Event { epoch, v, message },
+            None => MatchRelay::Broadcast { epoch, message },
+        };
+        publish(&bus, &channel, &relay);
+    })
+}
+
+/// This node as the owner of matches: the creator of new ones, and the relay and lease
+/// every match it runs carries.
+pub struct BusOwning {
+    bus: Bus,
+    me: NodeRef,
+    lease_lost: watch::Receiver<bool>,
+    /// Whether the lease is held right now (more precise than `lease_lost`, which a timer
+    /// sets).
+    held: LeaseHeld,
+}
+
+impl std::fmt::Debug for BusOwning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BusOwning")
+            .field("me", &self.me)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BusOwning {
+    /// This node owning matches under `lease`.
+    pub fn for_lease(bus: Bus, lease: &Lease) -> Arc<BusOwning> {
+        let lease = lease.clone();
+        let lost = lease.lost();
+        Self::build(bus, lost, Arc::new(move || lease.is_held()))
+    }
+
+    /// This node owning matches while `lease_lost` is false (tests, without a lease task).
+    pub fn new(bus: Bus, lease_lost: watch::Receiver<bool>) -> Arc<BusOwning> {
+        let lost = lease_lost.clone();
+        Self::build(bus, lease_lost, Arc::new(move || !*lost.borrow()))
+    }
+
+    /// This node owning matches while `held` says it holds its lease; `lease_lost` wakes
+    /// its matches when it turns true.
+    pub fn build(bus: Bus, lease_lost: watch::Receiver<bool>, held: LeaseHeld) -> Arc<BusOwning> {
+        let me = bus.node().clone();
+        Arc::new(BusOwning {
+            bus,
+            me,
+            lease_lost,
+            held,
+        })
+    }
+}
+
+impl Owning for BusOwning {
+    fn me(&self) -> &NodeRef {
+        &self.me
+    }
+
+    fn ownership(&self, match_id: &str, epoch: u64) -> Ownership {
+        Ownership {
+            epoch,
+            mirror: Some(relay_mirror(self.bus.clone(), match_id, epoch)),
+            lease_lost: Some(self.lease_lost.clone()),
+            lease_held: Some(self.held.clone()),
+        }
+    }
+
+    fn holds_lease(&self) -> bool {
+        (self.held)()
+    }
+}
