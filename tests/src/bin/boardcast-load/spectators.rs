@@ -36,8 +36,12 @@ pub struct Args {
     /// each node's (comma-separated or repeated), counted together.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
     pub server_pid: Vec<u32>,
-    /// Connections opened in parallel.
-    #[arg(long, default_value_t = 64)]
+    /// Connections opened in parallel. Watchers already subscribed keep the server (and the
+    /// load generator) busy with reveals while the rest connect, so each handshake waits
+    /// longer as the crowd grows: 512 in flight set up 10,000 watchers in 12.7 s on the server
+    /// and 32.8 s on the fan-out baseline, where 64 took 24.7 s and over 120 s (loaded
+    /// machine, BENCHMARKS.md).
+    #[arg(long, default_value_t = 512)]
     pub ramp: usize,
     /// Give up waiting for subscriptions after this long.
     #[arg(long, default_value = "120s", value_parser = duration)]
