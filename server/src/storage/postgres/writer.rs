@@ -258,7 +258,7 @@ async fn resolve(
     txid: i64,
     if_committed: Vec<Result<(), StorageError>>,
 ) -> Option<(Link, Vec<Result<(), StorageError>>)> {
-    let (client, committed) = doubt::resolve(config, txid).await?;
+    let (client, committed) = doubt::resolve(|| connect_client(config), txid).await?;
     tracing::warn!(
         txid,
         committed,

@@ -9,12 +9,12 @@
 //! it answers, for at most [`RESOLVE_WAIT`]. Only when PostgreSQL stays away longer than that
 //! is the group answered unavailable without knowing.
 
+use std::future::Future;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tokio_postgres::{Client, Config};
+use tokio_postgres::Client;
 
-use super::connect_client;
 use crate::storage::StorageError;
 
 /// How long the writer tries to learn a group's fate before answering it unavailable.
@@ -67,15 +67,21 @@ impl Doubt {
     }
 }
 
-/// Whether transaction `txid` committed, asked on a new connection (returned for the writer
-/// to keep); `None` if PostgreSQL could not tell within [`RESOLVE_WAIT`].
-pub async fn resolve(config: &Config, txid: i64) -> Option<(Client, bool)> {
+/// Whether transaction `txid` committed, asked on a new connection made by `connect` (returned
+/// for the writer to keep); `None` if PostgreSQL could not tell within [`RESOLVE_WAIT`].
+pub async fn resolve<Connecting>(
+    connect: impl Fn() -> Connecting,
+    txid: i64,
+) -> Option<(Client, bool)>
+where
+    Connecting: Future<Output = Result<Client, StorageError>>,
+{
     let asking = async {
         let mut client: Option<Client> = None;
         let mut backoff = Duration::from_millis(50);
         loop {
             if client.as_ref().is_none_or(Client::is_closed) {
-                client = connect_client(config).await.ok();
+                client = connect().await.ok();
             }
             if let Some(asked) = &client {
                 match status(asked, txid).await {
