@@ -58,7 +58,9 @@ async fn node_with(
     let bus = Bus::connect(&redis.url(), me, lease.shutdown())
         .await
         .unwrap();
-    let cluster = ClusterChannels::new(bus, coordination.clone(), TTL);
+    let live = lease.clone();
+    let live: LiveNodes = Arc::new(move || live.live_nodes());
+    let cluster = ClusterChannels::new(bus, coordination.clone(), live, TTL);
     let config = ChannelsConfig {
         tv_intervals: vec![interval],
         pause: Duration::from_secs(2),
@@ -243,6 +245,36 @@ async fn a_watcher_on_a_node_that_does_not_own_the_channel_sees_every_reveal_onc
     }
     assert!(reveals >= 6, "reveals compared: {reveals}");
     assert!(!b.cluster.owns("tv1") && a.cluster.owns("tv1"));
+    // One watcher on each node: both nodes count two, in the lobby and in crowd messages.
+    for node in [&a, &b] {
+        eventually("the crowd is counted across nodes", async || {
+            node.registry.get("tv1").unwrap().summary().watchers == 2
+        })
+        .await;
+    }
+    // A third watcher, on b: every watcher is told the new count.
+    let (third, _third_inbox) = watcher(3);
+    b.registry
+        .get("tv1")
+        .unwrap()
+        .watch(third, None, None)
+        .await
+        .unwrap();
+    for inbox in [&mut a_inbox, &mut b_inbox] {
+        loop {
+            if let (_, ServerMessage::Crowd(crowd)) = next(inbox).await
+                && crowd.watchers == 3
+            {
+                break;
+            }
+        }
+    }
+    // b stops: once its lease has run out, its watchers no longer count on a.
+    drop(b);
+    eventually("a dead node's watchers are not counted", async || {
+        a.registry.get("tv1").unwrap().summary().watchers == 1
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -428,6 +460,7 @@ async fn a_node_that_loses_its_lease_stops_revealing_and_holding_it_again_goes_o
     let (lose, lease_lost) = watch::channel(false);
     let a = node_with("a", &coordination, &redis, interval, Some(lease_lost)).await;
     eventually("a owns tv1", async || a.cluster.owns("tv1")).await;
+    game_on(&a).await;
     let (on_a, mut inbox) = watcher(1);
     a.registry
         .get("tv1")
