@@ -73,6 +73,10 @@ async fn players_on_two_nodes_play_and_a_watcher_on_the_second_sees_every_event_
     let mut watcher = b.client("Sjoerd").await;
     let snapshot = watcher.watch(&ws.match_id).await;
     assert_eq!(
+        snapshot.v, 2,
+        "white joined, black joined, nothing else: {snapshot:?}"
+    );
+    assert_eq!(
         snapshot.white.as_ref().map(|p| p.name.as_str()),
         Some("Wim")
     );
@@ -94,6 +98,13 @@ async fn players_on_two_nodes_play_and_a_watcher_on_the_second_sees_every_event_
     white.expect_ack(resign).await;
 
     let events = events_until_the_end(&mut watcher).await;
+    // Nobody left: a player seated through another node is as present as one seated here.
+    let absences: Vec<&MatchEvent> = events
+        .iter()
+        .map(|(_, e)| e)
+        .filter(|e| matches!(e, MatchEvent::PlayerLeft(_) | MatchEvent::PlayerReturned(_)))
+        .collect();
+    assert!(absences.is_empty(), "{absences:?}");
     let versions: Vec<u64> = events.iter().map(|(v, _)| *v).collect();
     let expected: Vec<u64> = (snapshot.v + 1..=snapshot.v + versions.len() as u64).collect();
     assert_eq!(

@@ -67,6 +67,7 @@ pub async fn start(side: OwnerSide, shutdown: Shutdown) {
         side,
         remotes: HashMap::new(),
         crowds: HashMap::new(),
+        seen: HashSet::new(),
         starting: HashMap::new(),
         started_tx,
     };
@@ -173,6 +174,10 @@ struct Inbox {
     remotes: HashMap<RemoteKey, Remote>,
     /// The matches each node reported a crowd for, to zero them when it leaves.
     crowds: HashMap<NodeRef, HashSet<String>>,
+    /// Every node seen in a live set so far. A node is gone when it was seen and is no
+    /// longer there: one that started after this node's last renew is not in the set yet,
+    /// and its connections are not to be dropped for that.
+    seen: HashSet<NodeRef>,
     /// Matches being claimed and started, and the commands waiting for them.
     starting: HashMap<String, Vec<Waiting>>,
     started_tx: mpsc::Sender<(String, Result<Claim, Refusal>)>,
@@ -411,10 +416,12 @@ impl Inbox {
         if !live.contains(self.side.bus.node()) {
             return;
         }
+        self.seen.extend(live.iter().cloned());
+        let gone = |node: &NodeRef| self.seen.contains(node) && !live.contains(node);
         let departed: Vec<RemoteKey> = self
             .remotes
             .keys()
-            .filter(|key| !live.contains(&key.node))
+            .filter(|key| gone(&key.node))
             .cloned()
             .collect();
         for key in departed {
@@ -423,13 +430,13 @@ impl Inbox {
                 self.goodbye(remote);
             }
         }
-        let gone: Vec<NodeRef> = self
+        let left: Vec<NodeRef> = self
             .crowds
             .keys()
-            .filter(|node| !live.contains(*node))
+            .filter(|node| gone(node))
             .cloned()
             .collect();
-        for node in gone {
+        for node in left {
             for match_id in self.crowds.remove(&node).unwrap_or_default() {
                 if let Some(handle) = self.side.hub.running(&match_id) {
                     tell(

@@ -740,7 +740,28 @@ impl Proxy {
                 self.bring_up_to_date(conn).await;
             }
         }
-        self.find_owner(false).await
+        let next = self.find_owner(false).await;
+        if let Next::Continue = next {
+            self.send_pending_again();
+        }
+        next
+    }
+
+    /// Answers may have been lost with the messages (or the commands themselves): what is
+    /// pending goes to the owner again. The match carries out an id once and answers a
+    /// repeat as a duplicate, so this is safe for watches, resumes and actions; a join is not
+    /// sent twice (a second one could take a seat the first one took, or be refused for it).
+    fn send_pending_again(&mut self) {
+        for pending in &mut self.pending {
+            if !matches!(pending.command, RemoteCommand::Join { .. }) {
+                pending.resent = true;
+            }
+        }
+        for pending in self.pending.iter().filter(|p| p.resent) {
+            if !matches!(pending.command, RemoteCommand::Join { .. }) {
+                self.send_to_owner(&pending.outbox, pending.command.clone());
+            }
+        }
     }
 
     /// Takes the match over when its owner has left the live nodes.

@@ -508,3 +508,50 @@ async fn a_move_the_dead_owner_had_carried_out_is_acked_once_as_new() {
     settle().await;
     assert_eq!(received(&mut again_in), ["ack14"]);
 }
+
+#[tokio::test]
+async fn after_a_resync_pending_actions_go_again_but_a_join_does_not() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (player, _player_in) = connection();
+    let (joiner, _joiner_in) = connection();
+    proxy
+        .handle
+        .try_send(Command::Act {
+            outbox: player,
+            id: 5,
+            token: "tok".into(),
+            action: Action::OfferDraw,
+            received: Instant::now(),
+        })
+        .unwrap();
+    proxy
+        .handle
+        .try_send(Command::Join {
+            outbox: joiner,
+            id: 1,
+            player: crate::matches::Player::person("Baukje"),
+            myself: false,
+        })
+        .unwrap();
+    settle().await;
+    fake.take_sent();
+    proxy.inbox.deliver(FromCluster::Resync);
+    settle().await;
+    let again: Vec<RemoteCommand> = fake
+        .take_sent()
+        .into_iter()
+        .filter_map(|(_, message)| match message {
+            ToOwner::Command { command, .. } => Some(command),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        again,
+        [RemoteCommand::Act {
+            id: 5,
+            token: "tok".into(),
+            action: Action::OfferDraw
+        }]
+    );
+}
