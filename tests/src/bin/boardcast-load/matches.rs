@@ -22,7 +22,7 @@ use tokio::sync::watch;
 
 use crate::report;
 use crate::ws::{Client, Ramp};
-use crate::{Error, disk, duration, echo, loopback, sys};
+use crate::{Error, disk, duration, echo, loopback, scrape, sys};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -60,6 +60,11 @@ pub struct Args {
     /// Appends the fsync probe times (0: no probe).
     #[arg(long, default_value_t = 200)]
     pub fsync_count: usize,
+    /// Where the server's `/metrics` page is, for its storage figures over the window (group
+    /// commits, requests a group, checkpoints); default the `--addr` itself (use the server's
+    /// `--metrics-listen` address if it has one).
+    #[arg(long, value_parser = loopback)]
+    pub metrics_addr: Option<SocketAddr>,
     /// The server's process id, to report its resident memory.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -219,6 +224,8 @@ pub async fn run(args: Args) -> Result<(), Error> {
     };
 
     let rss_seated = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let metrics_addr = args.metrics_addr.unwrap_or(args.addr);
+    let storage_before = scrape::Storage::read(metrics_addr).await;
     let cpu_before = cpu_snapshot(args.server_pid);
     totals.measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
@@ -250,6 +257,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     let latency = totals.latency.snapshot();
     let seen = totals.seen.snapshot();
     let cpu_after = cpu_snapshot(args.server_pid);
+    let storage_after = scrape::Storage::read(metrics_addr).await;
     let acked = totals.acked.load(Ordering::Relaxed);
 
     // Let the tasks finish their move and close; abort whatever is still waiting.
@@ -285,6 +293,16 @@ pub async fn run(args: Args) -> Result<(), Error> {
     println!("{}", report::latency_line("move->ack", &latency));
     println!("{}", report::latency_line("move->opponent sees it", &seen));
     report::cpu_line(&cpu_before, &cpu_after, window);
+    match (&storage_before, &storage_after) {
+        (Ok(before), Ok(after)) => {
+            for line in after.report_since(before, window) {
+                println!("{line}");
+            }
+        }
+        (Err(err), _) | (_, Err(err)) => {
+            println!("storage : no figures from http://{metrics_addr}/metrics ({err})");
+        }
+    }
     if let (Some(before), Some(seated)) = (rss_before, rss_seated) {
         println!(
             "server RSS: {} KiB before set-up, {} KiB seated, peak {} KiB while playing",
