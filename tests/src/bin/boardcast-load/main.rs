@@ -10,6 +10,7 @@ mod fanout;
 mod idle;
 mod matches;
 mod report;
+mod scrape;
 mod spectators;
 mod sys;
 mod ws;

@@ -22,7 +22,7 @@ use tokio::sync::watch;
 
 use crate::report;
 use crate::ws::{Client, Ramp};
-use crate::{Error, disk, duration, echo, loopback, sys};
+use crate::{Error, disk, duration, echo, loopback, scrape, sys};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -62,6 +62,11 @@ pub struct Args {
     /// Appends the fsync probe times (0: no probe).
     #[arg(long, default_value_t = 200)]
     pub fsync_count: usize,
+    /// Where the server's `/metrics` page is, for its storage figures over the window (group
+    /// commits, requests a group, checkpoints); default the first `--addr` (use the server's
+    /// `--metrics-listen` address if it has one). With several nodes, one node's figures.
+    #[arg(long, value_parser = loopback)]
+    pub metrics_addr: Option<SocketAddr>,
     /// The server's process id, to report its resident memory and CPU; with several nodes,
     /// each node's (comma-separated or repeated), counted together.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
@@ -223,6 +228,8 @@ pub async fn run(args: Args) -> Result<(), Error> {
     };
 
     let rss_seated = sys::rss_kib_all(&args.server_pid);
+    let metrics_addr = args.metrics_addr.unwrap_or(args.addr[0]);
+    let storage_before = scrape::Storage::read(metrics_addr).await;
     let cpu_before = cpu_snapshot(&args.server_pid);
     totals.measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
@@ -254,6 +261,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     let latency = totals.latency.snapshot();
     let seen = totals.seen.snapshot();
     let cpu_after = cpu_snapshot(&args.server_pid);
+    let storage_after = scrape::Storage::read(metrics_addr).await;
     let acked = totals.acked.load(Ordering::Relaxed);
 
     // Let the tasks finish their move and close; abort whatever is still waiting.
@@ -289,6 +297,16 @@ pub async fn run(args: Args) -> Result<(), Error> {
     println!("{}", report::latency_line("move->ack", &latency));
     println!("{}", report::latency_line("move->opponent sees it", &seen));
     report::cpu_line(&cpu_before, &cpu_after, window);
+    match (&storage_before, &storage_after) {
+        (Ok(before), Ok(after)) => {
+            for line in after.report_since(before, window) {
+                println!("{line}");
+            }
+        }
+        (Err(err), _) | (_, Err(err)) => {
+            println!("storage : no figures from http://{metrics_addr}/metrics ({err})");
+        }
+    }
     if let (Some(before), Some(seated)) = (rss_before, rss_seated) {
         println!(
             "server RSS: {} KiB before set-up, {} KiB seated, peak {} KiB while playing",
