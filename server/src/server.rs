@@ -112,13 +112,16 @@ pub async fn serve(
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }
-    let channels = Channels::start(
-        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause),
-        &storage,
-        shutdown.clone(),
-        &tasks,
-    )
-    .await
+    let channels_config =
+        ChannelsConfig::from_flags(config.channels, &config.ply_interval, config.game_pause);
+    let channels = match &node {
+        // The TV channels follow their owners and are claimed when nobody alive owns them.
+        Some(node) => {
+            crate::cluster::channels::start(channels_config, &storage, node, &shutdown, &tasks)
+                .await
+        }
+        None => Channels::start(channels_config, &storage, shutdown.clone(), &tasks).await,
+    }
     .map_err(std::io::Error::other)?;
     let directory: Arc<dyn Directory> = match &node {
         Some(node) => {

@@ -19,6 +19,7 @@ const MOVES: &str = "boardcast_moves_total";
 const MOVE_ACK: &str = "boardcast_move_ack_seconds";
 const COMMIT: &str = "boardcast_storage_commit_seconds";
 const GROUP: &str = "boardcast_storage_group_size";
+const CHECKPOINT: &str = "boardcast_storage_checkpoint_seconds";
 const CONNECTIONS: &str = "boardcast_connections";
 const REFUSALS: &str = "boardcast_refusals_total";
 const LIMIT_HITS: &str = "boardcast_limit_hits_total";
@@ -44,6 +45,9 @@ pub fn handle() -> &'static PrometheusHandle {
             .set_buckets_for_metric(Matcher::Full(MOVE_ACK.into()), &LATENCY_BUCKETS)
             .and_then(|b| b.set_buckets_for_metric(Matcher::Full(COMMIT.into()), &LATENCY_BUCKETS))
             .and_then(|b| b.set_buckets_for_metric(Matcher::Full(GROUP.into()), &GROUP_BUCKETS))
+            .and_then(|b| {
+                b.set_buckets_for_metric(Matcher::Full(CHECKPOINT.into()), &LATENCY_BUCKETS)
+            })
             .expect("bucket lists are not empty");
         let recorder = builder.build_recorder();
         let handle = recorder.handle();
@@ -81,6 +85,12 @@ fn describe() {
         "One storage transaction, fsync included."
     );
     describe_histogram!(GROUP, "Commit requests grouped into one transaction.");
+    describe_histogram!(
+        CHECKPOINT,
+        Unit::Seconds,
+        "One WAL checkpoint (SQLite): by its own thread, or by the writer to restart the log."
+    );
+
     describe_gauge!(CONNECTIONS, "Open WebSocket sessions, by encoding.");
     describe_counter!(REFUSALS, "Error replies sent, by error code.");
     describe_counter!(
@@ -149,6 +159,13 @@ pub fn move_acked(latency: Duration) {
 pub fn committed(group: usize, took: Duration) {
     histogram!(COMMIT).record(took.as_secs_f64());
     histogram!(GROUP).record(group as f64);
+}
+
+/// A WAL checkpoint took `took`; `by_writer`: run by the writer itself to let the log start
+/// over, rather than by the checkpoint thread beside it.
+pub fn checkpointed(took: Duration, by_writer: bool) {
+    let by = if by_writer { "writer" } else { "thread" };
+    histogram!(CHECKPOINT, "by" => by).record(took.as_secs_f64());
 }
 
 /// An error reply with `code` was sent.

@@ -27,7 +27,7 @@ pub(crate) fn free_port() -> Result<u16, String> {
 }
 
 /// The last lines of a log file, for an error message.
-pub(crate) fn tail(path: &Path) -> String {
+pub fn tail(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(20)..].join("\n")

@@ -3,9 +3,11 @@
 
 pub mod browser;
 pub mod canary;
+pub mod cluster;
 /// The one WebSocket test client, shared with the server's own tests.
 pub use boardcast_testkit::client;
 pub mod games;
+pub mod ledger;
 pub mod tls;
 pub mod web;
 
@@ -20,6 +22,7 @@ use std::time::{Duration, Instant};
 pub const SERVER_BIN_ENV: &str = "CARGO_BIN_EXE_boardcast-server-e2e";
 
 /// A running `boardcast-server` process, killed on drop.
+#[derive(Debug)]
 pub struct ServerProcess {
     pub child: Child,
     pub addr: SocketAddr,
@@ -41,11 +44,17 @@ impl ServerProcess {
         if !extra_args.contains(&"--database") {
             command.arg("--db").arg(db);
         }
-        let child = command
+        command
             .args(extra_args)
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()?;
+            .stderr(Stdio::inherit());
+        Self::spawn(command, addr)
+    }
+
+    /// Runs `command` (a server told to listen on `addr`) and waits until it accepts
+    /// connections.
+    pub fn spawn(mut command: Command, addr: SocketAddr) -> std::io::Result<Self> {
+        let child = command.spawn()?;
         let mut process = ServerProcess { child, addr };
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(addr).is_err() {

@@ -137,6 +137,10 @@ enum Command {
     Snapshot {
         done: oneshot::Sender<ChannelSnapshot>,
     },
+    /// To the owner: node `from` has `watchers` watchers of the channel now.
+    CrowdElsewhere { from: String, watchers: u32 },
+    /// To a follower: the whole cluster has this many watchers of the channel.
+    CrowdTotal(u32),
 }
 
 /// A cheap handle on a running channel.
@@ -158,6 +162,8 @@ impl std::fmt::Debug for Command {
             Command::Promote { .. } => "Promote",
             Command::Demote { .. } => "Demote",
             Command::Snapshot { .. } => "Snapshot",
+            Command::CrowdElsewhere { .. } => "CrowdElsewhere",
+            Command::CrowdTotal(_) => "CrowdTotal",
         })
     }
 }
@@ -274,6 +280,18 @@ impl ChannelHandle {
         self.send(Command::Demote { upstream }).await
     }
 
+    /// Tells the owner how many watchers node `from` has (see [`Command::CrowdElsewhere`]).
+    pub fn crowd_elsewhere(&self, from: String, watchers: u32) -> bool {
+        self.tx
+            .try_send(Command::CrowdElsewhere { from, watchers })
+            .is_ok()
+    }
+
+    /// Tells a follower how many watch in the whole cluster.
+    pub fn crowd_total(&self, watchers: u32) -> bool {
+        self.tx.try_send(Command::CrowdTotal(watchers)).is_ok()
+    }
+
     /// The channel as a watcher would see it now.
     pub async fn snapshot(&self) -> Result<ChannelSnapshot, Refusal> {
         let (done, answer) = oneshot::channel();
@@ -337,6 +355,11 @@ struct Actor {
     shown: u64,
     /// Relayed events a follower could not show yet (it waits for the owner's snapshot).
     held: Vec<ChannelEventMsg>,
+    /// The owner's: how many watchers each following node has.
+    crowds: std::collections::HashMap<String, u32>,
+    /// The count last shared: a follower's own watchers (told to the owner), or the owner's
+    /// total (told to the followers).
+    crowd_shared: Option<u32>,
     /// This run's first version ([`ChannelSetup::first_version`]): a follower shows the
     /// owner's versions, and uses its own only if it must start the channel afresh.
     first_version: u64,
@@ -377,6 +400,8 @@ impl Actor {
             shown: setup.first_version,
             first_version: setup.first_version,
             held: Vec::new(),
+            crowds: std::collections::HashMap::new(),
+            crowd_shared: None,
         };
         if actor.upstream.is_some() {
             // The owner's versions, whatever they are, come next.
@@ -544,6 +569,8 @@ impl Actor {
             Command::Snapshot { done } => {
                 let _ = done.send(self.snapshot());
             }
+            Command::CrowdElsewhere { from, watchers } => self.crowd_elsewhere(from, watchers),
+            Command::CrowdTotal(watchers) => self.crowd_total(watchers),
         }
     }
 
@@ -591,6 +618,7 @@ impl Actor {
         let changed = self.fanout.crowd_changed();
         if changed {
             self.publish_summary();
+            self.share_crowd();
         }
         changed
     }
@@ -800,7 +828,7 @@ impl Actor {
             channel: self.channel.clone(),
             kind: self.kind,
             game: self.game.as_ref().map(|game| game.header().clone()),
-            watchers: self.fanout.len() as u32,
+            watchers: self.fanout.watchers(),
         });
     }
 }

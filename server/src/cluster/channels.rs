@@ -16,7 +16,7 @@
 //! The leaderboard needs no forwarding: every node reads the same PostgreSQL. On-demand engine
 //! games stay on the node that was asked to start them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
@@ -28,14 +28,17 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
+use super::lobby::LiveNodes;
+use super::node::Node;
 use crate::address::ClientAddr;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
-use crate::channels::{ChannelHandle, Registry};
+use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
 use crate::outbox::{ConnId, Outbox, next_conn_id, outbox};
 use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
+use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::coordination::{Coordination, NodeRef};
+use crate::storage::{Storage, StorageError};
 
 /// The kind of the ownership rows of TV channels.
 pub const KIND: &str = "channel";
@@ -53,6 +56,8 @@ pub enum ChannelRelay {
         v: u64,
         message: Vec<u8>,
     },
+    /// How many watch the channel on all nodes together.
+    Crowd { epoch: u64, watchers: u32 },
 }
 
 /// Between a channel's owner and a node following it (`bc:node:{node}:{incarnation}:c`): one
@@ -83,6 +88,12 @@ pub enum ChannelTraffic {
     SnapshotPlease { channel: String, from: NodeRef },
     /// To a follower: the channel now (a postcard `ChannelSnapshot`).
     Snapshot { channel: String, snapshot: Vec<u8> },
+    /// To the owner: node `from` has `watchers` watchers of `channel`.
+    Crowd {
+        channel: String,
+        from: NodeRef,
+        watchers: u32,
+    },
 }
 
 /// This node's part in the TV channels of the cluster; cheap to clone.
@@ -92,6 +103,7 @@ pub struct ClusterChannels(Arc<Shared>);
 struct Shared {
     bus: Bus,
     coordination: Arc<dyn Coordination>,
+    live: LiveNodes,
     ttl: Duration,
     /// Set once by [`ClusterChannels::run`]: the registry is built with this node's
     /// upstreams, which need `Shared` first.
@@ -113,6 +125,9 @@ struct Seat {
     mine: Option<u64>,
     /// The newest owner epoch heard relaying: older owners' events are dropped.
     epoch_heard: u64,
+    /// While this node owns it: the nodes that told it their watchers (their counts go when
+    /// they leave the live nodes).
+    crowds_from: HashSet<NodeRef>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -126,10 +141,16 @@ impl ClusterChannels {
     /// The cluster side of this node's channels, before the registry exists: hand
     /// [`ClusterChannels::upstream`] to `Channels::start_following`, then call
     /// [`ClusterChannels::run`] with the registry.
-    pub fn new(bus: Bus, coordination: Arc<dyn Coordination>, ttl: Duration) -> ClusterChannels {
+    pub fn new(
+        bus: Bus,
+        coordination: Arc<dyn Coordination>,
+        live: LiveNodes,
+        ttl: Duration,
+    ) -> ClusterChannels {
         ClusterChannels(Arc::new(Shared {
             bus,
             coordination,
+            live,
             ttl,
             registry: OnceLock::new(),
             seats: Mutex::default(),
@@ -222,6 +243,7 @@ impl ClusterChannels {
                     self.look_at(name).await;
                 }
             }
+            self.forget_crowds_of_the_dead();
         }
     }
 
@@ -273,10 +295,12 @@ impl ClusterChannels {
                 None
             }
         });
-        // What was due more than a lease ago the old owner surely sent; what is younger
-        // goes out again (watchers drop versions they have) or for the first time.
+        // The old owner sent what was due before it died, and it died at most about a lease
+        // before its lease ran out, which was before now: what fell due in the last two leases
+        // goes out again (every node drops the versions it has) or for the first time, so no
+        // watcher misses an event.
         let shown_until = Instant::now()
-            .checked_sub(self.0.ttl)
+            .checked_sub(self.0.ttl * 2)
             .unwrap_or_else(Instant::now);
         let clock = registry.clock();
         let resume = saved
@@ -289,6 +313,7 @@ impl ClusterChannels {
             let mut seats = lock(&self.0.seats);
             let seat = seats.entry(name.to_owned()).or_default();
             seat.mine = Some(epoch);
+            seat.crowds_from.clear();
             seat.owner = Some(self.0.bus.node().clone());
             seat.epoch_heard = seat.epoch_heard.max(epoch);
         }
@@ -311,6 +336,29 @@ impl ClusterChannels {
         }
     }
 
+    /// The watchers of nodes that left the live nodes no longer count on the channels here.
+    fn forget_crowds_of_the_dead(&self) {
+        let alive = (self.0.live)();
+        let gone: Vec<(String, NodeRef)> = lock(&self.0.seats)
+            .iter_mut()
+            .flat_map(|(name, seat)| {
+                let gone: Vec<NodeRef> = seat
+                    .crowds_from
+                    .iter()
+                    .filter(|node| !alive.contains(*node))
+                    .cloned()
+                    .collect();
+                seat.crowds_from.retain(|node| alive.contains(node));
+                gone.into_iter().map(|node| (name.clone(), node))
+            })
+            .collect();
+        for (name, node) in gone {
+            if let Some(handle) = self.handle(&name) {
+                handle.crowd_elsewhere(node.to_string(), 0);
+            }
+        }
+    }
+
     /// This node no longer owns `name` under `epoch`: follow whoever does.
     async fn lost(&self, name: &str, epoch: u64) {
         {
@@ -321,6 +369,7 @@ impl ClusterChannels {
             }
             seat.mine = None;
             seat.owner = None;
+            seat.crowds_from.clear();
         }
         tracing::warn!(channel = name, epoch, "channel taken over by another node");
         if let Some(handle) = self.handle(name) {
@@ -366,8 +415,11 @@ impl ClusterChannels {
 
     /// An event the owner of channel `name` published.
     fn relayed(&self, name: &str, payload: &[u8]) {
-        let Ok(ChannelRelay::Event { epoch, message, .. }) = postcard::from_bytes(payload) else {
+        let Ok(relay) = postcard::from_bytes::<ChannelRelay>(payload) else {
             return tracing::warn!(channel = name, "undecodable channel relay");
+        };
+        let epoch = match &relay {
+            ChannelRelay::Event { epoch, .. } | ChannelRelay::Crowd { epoch, .. } => *epoch,
         };
         {
             let mut seats = lock(&self.0.seats);
@@ -385,6 +437,15 @@ impl ClusterChannels {
             }
             seat.epoch_heard = epoch;
         }
+        let message = match relay {
+            ChannelRelay::Event { message, .. } => message,
+            ChannelRelay::Crowd { watchers, .. } => {
+                if let Some(handle) = self.handle(name) {
+                    handle.crowd_total(watchers);
+                }
+                return;
+            }
+        };
         let Ok(ServerMessage::ChannelEvent(event)) = postcard::from_bytes(&message) else {
             return tracing::warn!(channel = name, "a relay that is not a channel event");
         };
@@ -452,6 +513,18 @@ impl ClusterChannels {
                         send_to(&bus, &from, &ChannelTraffic::Snapshot { channel, snapshot });
                     }
                 });
+            }
+            ChannelTraffic::Crowd {
+                channel,
+                from,
+                watchers,
+            } => {
+                if let Some(handle) = self.handle(&channel).filter(|_| self.owns(&channel)) {
+                    if let Some(seat) = lock(&self.0.seats).get_mut(&channel) {
+                        seat.crowds_from.insert(from.clone());
+                    }
+                    handle.crowd_elsewhere(from.to_string(), watchers);
+                }
             }
             ChannelTraffic::Snapshot { channel, snapshot } => {
                 let snapshot: Result<ChannelSnapshot, _> = postcard::from_bytes(&snapshot);
@@ -553,10 +626,22 @@ impl Downstream for Relay {
             v,
             message,
         };
-        let payload = postcard::to_allocvec(&relay).expect("relays encode");
+        self.publish(&relay);
+    }
+
+    fn crowd(&self, watchers: u32) {
+        let epoch = self.epoch;
+        self.publish(&ChannelRelay::Crowd { epoch, watchers });
+    }
+}
+
+impl Relay {
+    fn publish(&self, relay: &ChannelRelay) {
+        let payload = postcard::to_allocvec(relay).expect("relays encode");
         if let Err(err) = self.bus.publish(&self.channel, payload) {
-            // Followers notice the gap at the next event and ask for a snapshot.
-            tracing::warn!(channel = %self.channel, %err, "channel event not relayed");
+            // Followers step over a lost event (the game is deterministic); a lost count is
+            // corrected by the next.
+            tracing::warn!(channel = %self.channel, %err, "channel relay not published");
         }
     }
 }
@@ -613,6 +698,24 @@ impl Upstream for ChannelUpstream {
         });
     }
 
+    fn crowd(&self, watchers: u32) {
+        let Some(shared) = self.shared.upgrade() else {
+            return;
+        };
+        let owner = lock(&shared.seats)
+            .get(&self.channel)
+            .filter(|seat| seat.mine.is_none())
+            .and_then(|seat| seat.owner.clone());
+        if let Some(owner) = owner {
+            let traffic = ChannelTraffic::Crowd {
+                channel: self.channel.clone(),
+                from: shared.bus.node().clone(),
+                watchers,
+            };
+            send_to(&shared.bus, &owner, &traffic);
+        }
+    }
+
     fn resync(&self) {
         let Some(shared) = self.shared.upgrade() else {
             return;
@@ -631,6 +734,31 @@ impl Upstream for ChannelUpstream {
             );
         }
     }
+}
+
+/// Starts this node's channels in a cluster: the TV channels follow their owners and are
+/// claimed when nobody alive owns them (the node's lease held), on-demand games run here.
+pub async fn start(
+    config: ChannelsConfig,
+    storage: &Storage,
+    node: &Node,
+    shutdown: &Shutdown,
+    tasks: &Tasks,
+) -> Result<Channels, StorageError> {
+    let lease = node.lease.clone();
+    let live: LiveNodes = Arc::new(move || lease.live_nodes());
+    let tv = ClusterChannels::new(node.bus.clone(), node.coordination.clone(), live, node.ttl);
+    let channels = Channels::start_following(config, storage, shutdown.clone(), tasks, &|name| {
+        tv.upstream(name)
+    })
+    .await?;
+    tv.run(
+        channels.registry().clone(),
+        node.lease.lost(),
+        shutdown.clone(),
+    )
+    .await;
+    Ok(channels)
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::Message;
-use boardcast_protocol::{Encoding, ErrorCode, FrameRef, MatchEventMsg, ServerMessage};
+use boardcast_protocol::{Ack, Encoding, ErrorCode, FrameRef, MatchEventMsg, ServerMessage};
 use futures_util::future::BoxFuture;
 use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
@@ -159,6 +159,9 @@ impl Follower {
 struct Pending {
     outbox: Outbox,
     command: RemoteCommand,
+    /// Whether this proxy sent it again on its own (to a new owner): the connection sent it
+    /// once, so it is answered as a first answer even if the first send had been carried out.
+    resent: bool,
 }
 
 impl Pending {
@@ -420,7 +423,11 @@ impl Proxy {
     /// Sends `command` to the owner; it stays pending until answered.
     fn forward(&mut self, outbox: Outbox, command: RemoteCommand) {
         if self.send_to_owner(&outbox, command.clone()) {
-            self.pending.push(Pending { outbox, command });
+            self.pending.push(Pending {
+                outbox,
+                command,
+                resent: false,
+            });
         } else {
             outbox.refuse(
                 command_id(&command),
@@ -505,14 +512,28 @@ impl Proxy {
             follower.answered = true;
         }
         match &decoded {
-            Some(ServerMessage::Ack(ack)) => self.answered(conn, ack.id),
+            Some(ServerMessage::Ack(ack)) => {
+                if ack.duplicate && self.answered(conn, ack.id).is_some_and(|p| p.resent) {
+                    // The owner that died had carried it out before its answer went out: to
+                    // the connection, which sent it once, this is the one answer.
+                    let first = Ack {
+                        id: ack.id,
+                        duplicate: false,
+                    };
+                    if !outbox.send(&ServerMessage::Ack(first)) {
+                        self.unfollow(conn);
+                    }
+                    return;
+                }
+                self.answered(conn, ack.id);
+            }
             Some(ServerMessage::Error(error)) => {
                 if let Some(id) = error.id {
                     self.refused(conn, id);
                 }
             }
             Some(ServerMessage::Seat(seat)) => {
-                self.answered(conn, seat.id);
+                let _ = self.answered(conn, seat.id);
                 if seat.match_id == self.match_id
                     && let Some(follower) = self.followers.get_mut(&conn)
                     && !follower.tokens.contains(&seat.token)
@@ -553,10 +574,14 @@ impl Proxy {
         self.bring_up_to_date(conn).await;
     }
 
-    /// Command `id` of `conn` was carried out (or answered with its seat).
-    fn answered(&mut self, conn: ConnId, id: u64) {
-        self.pending
-            .retain(|p| !(p.outbox.id() == conn && p.id() == id));
+    /// Command `id` of `conn` was carried out (or answered with its seat): it is no longer
+    /// pending, and is given back if it was.
+    fn answered(&mut self, conn: ConnId, id: u64) -> Option<Pending> {
+        let at = self
+            .pending
+            .iter()
+            .position(|p| p.outbox.id() == conn && p.id() == id)?;
+        Some(self.pending.remove(at))
     }
 
     /// Command `id` of `conn` was refused: a connection it made a follower follows nothing.
@@ -769,6 +794,9 @@ impl Proxy {
                 self.send_to_owner(&follower.outbox, resume);
             }
         }
+        for pending in &mut self.pending {
+            pending.resent = true;
+        }
         for pending in &self.pending {
             self.send_to_owner(&pending.outbox, pending.command.clone());
         }
@@ -807,7 +835,10 @@ impl Proxy {
                 });
             }
         }
-        for Pending { outbox, command } in self.pending.drain(..) {
+        for Pending {
+            outbox, command, ..
+        } in self.pending.drain(..)
+        {
             let asker = (outbox.clone(), command_id(&command));
             let local = match command {
                 RemoteCommand::Watch { id, since_v } => Command::Watch {

@@ -44,6 +44,8 @@ pub trait Upstream: fmt::Debug + Send + Sync + 'static {
     fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>);
     /// Asks the owner for a snapshot: the follower shows nothing yet, or missed events.
     fn resync(&self);
+    /// Tells the owner how many watchers this node has now.
+    fn crowd(&self, watchers: u32);
 }
 
 /// How a node of a cluster gives each following channel (by name) its way to the owner.
@@ -53,6 +55,8 @@ pub type UpstreamOf<'a> = dyn Fn(&str) -> Arc<dyn Upstream> + Sync + 'a;
 pub trait Downstream: fmt::Debug + Send + Sync + 'static {
     /// Event `v` (a `ChannelEvent` message), once, in order.
     fn event(&self, v: u64, message: &ServerMessage);
+    /// How many watch in the whole cluster now.
+    fn crowd(&self, watchers: u32);
 }
 
 /// Relayed events a follower keeps while it waits for a snapshot.
@@ -114,7 +118,13 @@ impl Actor {
     pub(super) fn sync(&mut self, snapshot: ChannelSnapshot) {
         // Answers to several requests can cross relayed events: one no newer than what is
         // shown would take the watchers back.
-        if self.upstream.is_none() || (self.v != 0 && snapshot.v <= self.v) {
+        if self.upstream.is_none() {
+            return;
+        }
+        // A snapshot answers a new owner (or a resync): it may not know our watchers yet.
+        self.crowd_shared = None;
+        self.share_crowd();
+        if self.v != 0 && snapshot.v <= self.v {
             return;
         }
         self.game = snapshot.game.as_ref().and_then(RevealedGame::mirror);
@@ -145,6 +155,7 @@ impl Actor {
         self.expected = None;
         self.saver = Some(saver);
         self.downstream = Some(downstream);
+        self.forget_crowds();
         // The schedule decides what is shown from here; without a saved one a new game starts
         // and the versions go on from what this node showed.
         self.game = None;
@@ -170,5 +181,61 @@ impl Actor {
         self.book.void_open();
         upstream.resync();
         self.upstream = Some(upstream);
+        self.forget_crowds();
+    }
+
+    /// The counts of other nodes are the old owner's business now (or the new owner's).
+    fn forget_crowds(&mut self) {
+        self.crowds.clear();
+        self.crowd_shared = None;
+        if self.fanout.set_watchers_elsewhere(0) {
+            self.publish_summary();
+        }
+        self.share_crowd();
+    }
+
+    /// Shares the crowd count that changed: a follower tells the owner its own watchers, the
+    /// owner tells the followers the cluster's total.
+    pub(super) fn share_crowd(&mut self) {
+        let (count, share): (u32, &dyn Fn(u32)) = match (&self.upstream, &self.downstream) {
+            (Some(upstream), _) => (self.fanout.len() as u32, &|n| upstream.crowd(n)),
+            (None, Some(downstream)) => (self.fanout.watchers(), &|n| downstream.crowd(n)),
+            (None, None) => return,
+        };
+        if self.crowd_shared != Some(count) {
+            share(count);
+            self.crowd_shared = Some(count);
+        }
+    }
+
+    /// The owner hears that node `from` has `watchers` watchers.
+    pub(super) fn crowd_elsewhere(&mut self, from: String, watchers: u32) {
+        if self.upstream.is_some() {
+            return;
+        }
+        if watchers == 0 {
+            self.crowds.remove(&from);
+        } else {
+            self.crowds.insert(from, watchers);
+        }
+        let elsewhere = self.crowds.values().fold(0u32, |a, b| a.saturating_add(*b));
+        if self.fanout.set_watchers_elsewhere(elsewhere) {
+            self.publish_summary();
+            self.share_crowd();
+        }
+    }
+
+    /// A follower hears how many watch in the whole cluster (its own last count included).
+    pub(super) fn crowd_total(&mut self, watchers: u32) {
+        if self.upstream.is_none() {
+            return;
+        }
+        let here = self.crowd_shared.unwrap_or(self.fanout.len() as u32);
+        if self
+            .fanout
+            .set_watchers_elsewhere(watchers.saturating_sub(here))
+        {
+            self.publish_summary();
+        }
     }
 }

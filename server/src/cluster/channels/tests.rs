@@ -39,14 +39,28 @@ async fn node(
     redis: &Redis,
     interval: Duration,
 ) -> Node {
+    node_with(id, coordination, redis, interval, None).await
+}
+
+/// A node whose lease is lost when `lease_lost` says so (the real lease's otherwise).
+async fn node_with(
+    id: &str,
+    coordination: &Arc<dyn Coordination>,
+    redis: &Redis,
+    interval: Duration,
+    lease_lost: Option<watch::Receiver<bool>>,
+) -> Node {
     let (trigger, shutdown) = shutdown::channel();
     let (lease, me) = Lease::start(coordination.clone(), id.into(), TTL, shutdown.clone())
         .await
         .unwrap();
+    let lease_lost = lease_lost.unwrap_or_else(|| lease.lost());
     let bus = Bus::connect(&redis.url(), me, lease.shutdown())
         .await
         .unwrap();
-    let cluster = ClusterChannels::new(bus, coordination.clone(), TTL);
+    let live = lease.clone();
+    let live: LiveNodes = Arc::new(move || live.live_nodes());
+    let cluster = ClusterChannels::new(bus, coordination.clone(), live, TTL);
     let config = ChannelsConfig {
         tv_intervals: vec![interval],
         pause: Duration::from_secs(2),
@@ -59,7 +73,7 @@ async fn node(
             cluster.upstream(name)
         });
     cluster
-        .run(registry.clone(), lease.lost(), lease.shutdown())
+        .run(registry.clone(), lease_lost, lease.shutdown())
         .await;
     Node {
         cluster,
@@ -231,6 +245,36 @@ async fn a_watcher_on_a_node_that_does_not_own_the_channel_sees_every_reveal_onc
     }
     assert!(reveals >= 6, "reveals compared: {reveals}");
     assert!(!b.cluster.owns("tv1") && a.cluster.owns("tv1"));
+    // One watcher on each node: both nodes count two, in the lobby and in crowd messages.
+    for node in [&a, &b] {
+        eventually("the crowd is counted across nodes", async || {
+            node.registry.get("tv1").unwrap().summary().watchers == 2
+        })
+        .await;
+    }
+    // A third watcher, on b: every watcher is told the new count.
+    let (third, _third_inbox) = watcher(3);
+    b.registry
+        .get("tv1")
+        .unwrap()
+        .watch(third, None, None)
+        .await
+        .unwrap();
+    for inbox in [&mut a_inbox, &mut b_inbox] {
+        loop {
+            if let (_, ServerMessage::Crowd(crowd)) = next(inbox).await
+                && crowd.watchers == 3
+            {
+                break;
+            }
+        }
+    }
+    // b stops: once its lease has run out, its watchers no longer count on a.
+    drop(b);
+    eventually("a dead node's watchers are not counted", async || {
+        a.registry.get("tv1").unwrap().summary().watchers == 1
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -403,4 +447,52 @@ async fn two_nodes_never_hand_out_the_same_engine_game_id() {
     ids.dedup();
     assert_eq!(ids.len(), drawn, "every id once");
     assert!(ids[0] >= 1);
+}
+
+#[tokio::test]
+async fn a_node_that_loses_its_lease_stops_revealing_and_holding_it_again_goes_on_with_the_game() {
+    let Some((_db, _storage, coordination, redis)) =
+        open("channels across nodes: lease lost").await
+    else {
+        return;
+    };
+    let interval = Duration::from_millis(300);
+    let (lose, lease_lost) = watch::channel(false);
+    let a = node_with("a", &coordination, &redis, interval, Some(lease_lost)).await;
+    eventually("a owns tv1", async || a.cluster.owns("tv1")).await;
+    game_on(&a).await;
+    let (on_a, mut inbox) = watcher(1);
+    a.registry
+        .get("tv1")
+        .unwrap()
+        .watch(on_a, None, None)
+        .await
+        .unwrap();
+    let snapshot = snapshot_of(&mut inbox).await;
+    let view = snapshot.game.unwrap();
+    let mut follow = Follow {
+        moves: moves_of(&view),
+        interval,
+        start_ply: view.start_ply,
+        start: None,
+        v: snapshot.v,
+        seen: view.revealed.len(),
+    };
+    for _ in 0..2 {
+        follow.observe(next_event(&mut inbox).await);
+    }
+
+    lose.send_replace(true);
+    eventually("a gives tv1 up", async || !a.cluster.owns("tv1")).await;
+    // Nothing more is revealed here while the lease is not held.
+    let quiet = tokio::time::timeout(interval * 4, next_event(&mut inbox)).await;
+    assert!(quiet.is_err(), "revealed without a lease: {quiet:?}");
+
+    lose.send_replace(false);
+    eventually("a owns tv1 again", async || a.cluster.owns("tv1")).await;
+    // The same game, from the saved schedule: the plies due meanwhile at once, then on the
+    // beat; every version once.
+    for _ in 0..6 {
+        follow.observe(next_event(&mut inbox).await);
+    }
 }

@@ -355,6 +355,7 @@ async fn a_new_owner_gets_the_pending_commands_and_the_players_again() {
     settle().await;
     fake.take_sent();
     // Node a died; c took the match over and says so before a answered the draw offer.
+    *fake.alive.lock().unwrap() = HashSet::from([node("c", 1)]);
     proxy.inbox.deliver(FromCluster::Relay(MatchRelay::Owner {
         epoch: 2,
         owner: node("c", 1),
@@ -430,4 +431,80 @@ async fn when_the_owner_dies_the_followers_go_to_the_actor_started_here() {
     .await
     .unwrap();
     drop(shutdown_trigger);
+}
+
+#[tokio::test]
+async fn a_move_the_dead_owner_had_carried_out_is_acked_once_as_new() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (player, mut player_in) = connection();
+    let conn = player.id();
+    proxy
+        .handle
+        .try_send(Command::Act {
+            outbox: player,
+            id: 14,
+            token: "tok".into(),
+            action: Action::OfferDraw,
+            received: Instant::now(),
+        })
+        .unwrap();
+    settle().await;
+    // The owner committed it and died before answering; c took over and is asked again.
+    *fake.alive.lock().unwrap() = HashSet::from([node("c", 1)]);
+    proxy.inbox.deliver(FromCluster::Relay(MatchRelay::Owner {
+        epoch: 2,
+        owner: node("c", 1),
+    }));
+    settle().await;
+    proxy.inbox.deliver(reply(
+        conn,
+        ServerMessage::Ack(Ack {
+            id: 14,
+            duplicate: true,
+        }),
+    ));
+    settle().await;
+    let acks: Vec<Ack> = std::iter::from_fn(|| player_in.rx.try_recv().ok())
+        .filter_map(|message| match message {
+            Message::Text(text) => Encoding::Json
+                .decode_server(FrameRef::Text(text.as_bytes()))
+                .ok(),
+            _ => None,
+        })
+        .filter_map(|message| match message {
+            ServerMessage::Ack(ack) => Some(ack),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        acks,
+        [Ack {
+            id: 14,
+            duplicate: false
+        }]
+    );
+    // A duplicate the connection itself caused (it sent the id again) stays one.
+    let (again, mut again_in) = connection();
+    let again_conn = again.id();
+    proxy
+        .handle
+        .try_send(Command::Act {
+            outbox: again,
+            id: 14,
+            token: "tok".into(),
+            action: Action::OfferDraw,
+            received: Instant::now(),
+        })
+        .unwrap();
+    settle().await;
+    proxy.inbox.deliver(reply(
+        again_conn,
+        ServerMessage::Ack(Ack {
+            id: 14,
+            duplicate: true,
+        }),
+    ));
+    settle().await;
+    assert_eq!(received(&mut again_in), ["ack14"]);
 }

@@ -16,11 +16,8 @@
 //! [`StorageError::Unavailable`], and so is every new one at once, until a reconnect (with
 //! backoff from [`MIN_BACKOFF`] to [`MAX_BACKOFF`]) succeeds.
 //!
-//! One case stays open: a connection lost while its `COMMIT` is on the way leaves unknown
-//! whether the group was committed. It is answered unavailable, so nothing unstored is ever
-//! acknowledged; but if it was committed after all, the match's next write of that version is
-//! refused (`internal`) until a restart recovers the stored event. Resolving it would mean
-//! asking `txid_status` after the reconnect before answering.
+//! A connection lost while a group's `COMMIT` may be on its way leaves the group in doubt:
+//! the writer then asks PostgreSQL whether it committed before answering it ([`doubt`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -30,6 +27,7 @@ use futures_util::future::join_all;
 use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls};
 
+use self::doubt::Doubt;
 use super::{archive, describe, lost, matches};
 use crate::storage::queue::{self, MAX_GROUP, Pending, Request};
 use crate::storage::{StorageError, Write};
@@ -48,18 +46,21 @@ pub struct Link {
     append_event: tokio_postgres::Statement,
     finish: tokio_postgres::Statement,
     archive: archive::Statements,
+    /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
+    txid: tokio_postgres::Statement,
 }
 
 impl Link {
     /// Prepares the writer's statements on `client` (the tables must exist).
     pub async fn prepare(client: Client) -> Result<Link, StorageError> {
-        let (create_match, append_event, finish, started, finished, score) = tokio::try_join!(
+        let (create_match, append_event, finish, started, finished, score, txid) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
             client.prepare(matches::FINISH),
             client.prepare(archive::GAME_STARTED),
             client.prepare(archive::GAME_FINISHED),
             client.prepare(archive::SCORE),
+            client.prepare("SELECT txid_current()"),
         )?;
         Ok(Link {
             client,
@@ -71,7 +72,19 @@ impl Link {
                 finished,
                 score,
             },
+            txid,
         })
+    }
+
+    /// Asks the transaction's id for `doubt`; sent at once, in its place in a pipeline.
+    fn txid<'a>(&'a self, doubt: &'a Doubt) -> Step<'a> {
+        use futures_util::FutureExt;
+        let asked = self.client.query_one(&self.txid, &[]);
+        async move {
+            doubt.txid(asked.await?.get(0));
+            Ok(0)
+        }
+        .boxed()
     }
 
     /// The pipelined statements that apply `writes`.
@@ -186,12 +199,14 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
         if link.as_ref().is_some_and(|link| link.client.is_closed()) {
             link = None;
         }
+        let doubt = Doubt::default();
         let outcomes = match &link {
             Some(live) => {
                 let started = std::time::Instant::now();
-                let written = tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group))
-                    .await
-                    .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
+                let written =
+                    tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group, &doubt))
+                        .await
+                        .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
                 crate::telemetry::committed(group.len(), started.elapsed());
                 written
             }
@@ -203,13 +218,25 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
                 if link.take().is_some() {
                     tracing::error!(%why, "PostgreSQL connection lost; reconnecting");
                 }
-                if reconnect.is_none() {
-                    reconnect = Some(reconnect_after(config.clone(), Duration::ZERO));
-                    backoff = MIN_BACKOFF;
+                let resolved = match doubt.in_doubt() {
+                    Some((txid, if_committed)) => resolve(&config, txid, if_committed).await,
+                    None => None,
+                };
+                match resolved {
+                    Some((new, outcomes)) => {
+                        link = Some(new);
+                        outcomes
+                    }
+                    None => {
+                        if reconnect.is_none() {
+                            reconnect = Some(reconnect_after(config.clone(), Duration::ZERO));
+                            backoff = MIN_BACKOFF;
+                        }
+                        (0..group.len())
+                            .map(|_| Err(StorageError::Unavailable(why.clone())))
+                            .collect()
+                    }
                 }
-                (0..group.len())
-                    .map(|_| Err(StorageError::Unavailable(why.clone())))
-                    .collect()
             }
         };
         for (pending, outcome) in group.drain(..).zip(outcomes) {
@@ -223,27 +250,58 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
     }
 }
 
+/// Learns whether the group of transaction `txid`, in doubt, was stored: its answers
+/// `if_committed` if so, unavailable if not, with the new connection to go on with; `None`
+/// if PostgreSQL could not tell in time.
+async fn resolve(
+    config: &Config,
+    txid: i64,
+    if_committed: Vec<Result<(), StorageError>>,
+) -> Option<(Link, Vec<Result<(), StorageError>>)> {
+    let (client, committed) = doubt::resolve(config, txid).await?;
+    tracing::warn!(
+        txid,
+        committed,
+        "learned the fate of a group whose connection was lost"
+    );
+    let link = Link::prepare(client).await.ok()?;
+    let outcomes = if committed {
+        if_committed
+    } else {
+        let why = "the connection to PostgreSQL was lost; nothing was stored";
+        (0..if_committed.len())
+            .map(|_| Err(StorageError::Unavailable(why.to_owned())))
+            .collect()
+    };
+    Some((link, outcomes))
+}
+
 /// Writes a group in one transaction; returns each request's outcome, or why the connection
-/// is to be taken for lost (then nothing of the group is known to be stored).
+/// is to be taken for lost (then `doubt` tells whether the group may have been stored).
 async fn write_group(
     link: &Link,
     group: &[Pending],
+    doubt: &Doubt,
 ) -> Result<Vec<Result<(), StorageError>>, String> {
     if group.is_empty() {
         return Ok(Vec::new());
     }
     let client = &link.client;
     // The fast path: the whole group in one pipeline.
-    let mut pipeline = vec![begin(client)];
+    doubt.begin();
+    let mut pipeline = vec![begin(client), link.txid(doubt)];
     pipeline.extend(group.iter().flat_map(|request| link.apply(&request.writes)));
     pipeline.push(commit(client));
+    doubt.commit_sent(group.iter().map(|_| Ok(())).collect());
     let results = join_all(pipeline).await;
     let Some(err) = results.into_iter().find_map(Result::err) else {
-        return Ok(group.iter().map(|_| Ok(())).collect());
+        return Ok(doubt.settle());
     };
     if lost(&err) {
         return Err(describe(&err));
     }
+    // Refused, so the pipeline's transaction was rolled back: nothing of it is in doubt.
+    doubt.begin();
     // Something was refused and nothing was stored: once more, one savepoint per request.
     let step = |result: Result<(), tokio_postgres::Error>| match result {
         Err(err) if lost(&err) => Err(describe(&err)),
@@ -252,6 +310,7 @@ async fn write_group(
     // The pipeline's COMMIT has already rolled the aborted transaction back; this makes sure.
     let _ = step(client.batch_execute("ROLLBACK").await)?;
     step(client.batch_execute("BEGIN").await)?.map_err(|err| describe(&err))?;
+    step(link.txid(doubt).await.map(|_| ()))?.map_err(|err| describe(&err))?;
     let mut outcomes = Vec::with_capacity(group.len());
     for request in group {
         let mut statements = vec![savepoint(client)];
@@ -274,7 +333,10 @@ async fn write_group(
         };
         outcomes.push(outcome);
     }
-    match step(client.batch_execute("COMMIT").await)? {
+    doubt.commit_sent(outcomes);
+    let committed = step(client.batch_execute("COMMIT").await)?;
+    let outcomes = doubt.settle();
+    match committed {
         Ok(()) => Ok(outcomes),
         Err(err) => {
             let err = describe(&err);
@@ -328,5 +390,6 @@ fn simple<'a>(client: &'a Client, sql: &'static str) -> Step<'a> {
     async move { client.batch_execute(sql).await.map(|()| 0) }.boxed()
 }
 
+mod doubt;
 #[cfg(test)]
 mod tests;

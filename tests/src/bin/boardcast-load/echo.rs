@@ -99,9 +99,9 @@ pub async fn run(args: ClientArgs) -> Result<(), Error> {
         Some(size) => vec![0x5a; size],
         None => move_sized_frame(),
     };
-    let before = report::Cpu::now(args.server_pid);
+    let before = report::Cpu::now(args.server_pid.as_slice());
     let result = measure(args.addr, args.count, args.duration, frame).await?;
-    let after = report::Cpu::now(args.server_pid);
+    let after = report::Cpu::now(args.server_pid.as_slice());
     result.print("echo");
     report::cpu_line(&before, &after, result.window);
     Ok(())

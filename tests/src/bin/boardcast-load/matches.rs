@@ -26,9 +26,11 @@ use crate::{Error, disk, duration, echo, loopback, sys};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The Boardcast server (loopback).
-    #[arg(long, default_value = "127.0.0.1:7878", value_parser = loopback)]
-    pub addr: SocketAddr,
+    /// The Boardcast server (loopback). With several addresses (comma-separated or repeated:
+    /// the nodes of a cluster), match `i` seats White on node `i` and Black on node `i + 1`
+    /// (in turn), so every move crosses from one node to the match's owner on another.
+    #[arg(long, default_value = "127.0.0.1:7878", value_parser = loopback, value_delimiter = ',', num_args = 1..)]
+    pub addr: Vec<SocketAddr>,
     /// Concurrent matches (two connections each).
     #[arg(long, default_value_t = 100)]
     pub count: usize,
@@ -60,9 +62,10 @@ pub struct Args {
     /// Appends the fsync probe times (0: no probe).
     #[arg(long, default_value_t = 200)]
     pub fsync_count: usize,
-    /// The server's process id, to report its resident memory.
-    #[arg(long)]
-    pub server_pid: Option<u32>,
+    /// The server's process id, to report its resident memory and CPU; with several nodes,
+    /// each node's (comma-separated or repeated), counted together.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub server_pid: Vec<u32>,
     /// Connections opened in parallel during set-up.
     #[arg(long, default_value_t = 64)]
     pub ramp: usize,
@@ -150,13 +153,14 @@ pub async fn run(args: Args) -> Result<(), Error> {
         .rate
         .filter(|rate| *rate > 0.0)
         .map(|rate| Duration::from_secs_f64(args.count as f64 / rate));
-    let rss_before = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let rss_before = sys::rss_kib_all(&args.server_pid);
 
     let setup_started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..args.count {
+        let nodes = args.addr.len();
         let player = Player {
-            addr: args.addr,
+            addrs: [args.addr[index % nodes], args.addr[(index + 1) % nodes]],
             ramp: ramp.clone(),
             totals: totals.clone(),
             start: start_rx.clone(),
@@ -218,8 +222,8 @@ pub async fn run(args: Args) -> Result<(), Error> {
         None => None,
     };
 
-    let rss_seated = args.server_pid.and_then(|pid| sys::rss_kib(pid).ok());
-    let cpu_before = cpu_snapshot(args.server_pid);
+    let rss_seated = sys::rss_kib_all(&args.server_pid);
+    let cpu_before = cpu_snapshot(&args.server_pid);
     totals.measuring.store(true, Ordering::SeqCst);
     let started = Instant::now();
     let _ = start_tx.send(true);
@@ -231,8 +235,8 @@ pub async fn run(args: Args) -> Result<(), Error> {
         tokio::time::sleep(left.min(Duration::from_secs(5))).await;
         let acked = totals.acked_all.load(Ordering::Relaxed);
         let now = Instant::now();
-        if let Some(pid) = args.server_pid {
-            peak_rss = peak_rss.max(sys::rss_kib(pid).unwrap_or(0));
+        if let Some(rss) = sys::rss_kib_all(&args.server_pid) {
+            peak_rss = peak_rss.max(rss);
         }
         eprintln!(
             "  t={:5.1}s  {:8.0} moves/s  refused {}  conn errors {}",
@@ -249,7 +253,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     totals.stop.store(true, Ordering::SeqCst);
     let latency = totals.latency.snapshot();
     let seen = totals.seen.snapshot();
-    let cpu_after = cpu_snapshot(args.server_pid);
+    let cpu_after = cpu_snapshot(&args.server_pid);
     let acked = totals.acked.load(Ordering::Relaxed);
 
     // Let the tasks finish their move and close; abort whatever is still waiting.
@@ -373,13 +377,14 @@ async fn print_durable_floor(
     Ok(())
 }
 
-fn cpu_snapshot(server_pid: Option<u32>) -> report::Cpu {
-    report::Cpu::now(server_pid)
+fn cpu_snapshot(server_pids: &[u32]) -> report::Cpu {
+    report::Cpu::now(server_pids)
 }
 
 /// One match task: both players of a match, game after game.
 struct Player {
-    addr: SocketAddr,
+    /// Where White and Black connect: two nodes of a cluster, or the one server twice.
+    addrs: [SocketAddr; 2],
     ramp: Ramp,
     totals: Arc<Totals>,
     start: watch::Receiver<bool>,
@@ -456,8 +461,8 @@ impl Player {
 
     /// Connects both players and seats them in a first game.
     async fn set_up(&mut self) -> Result<([Client; 2], Game), Error> {
-        let white = self.ramp.client(self.addr).await?;
-        let black = self.ramp.client(self.addr).await?;
+        let white = self.ramp.client(self.addrs[0]).await?;
+        let black = self.ramp.client(self.addrs[1]).await?;
         let mut players = [white, black];
         let game = new_game(&mut players, self.time_control).await?;
         self.totals.games_started.fetch_add(1, Ordering::Relaxed);

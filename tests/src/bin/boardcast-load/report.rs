@@ -125,10 +125,36 @@ pub struct Cpu {
 }
 
 impl Cpu {
-    pub fn now(server_pid: Option<u32>) -> Self {
+    /// Readings of the server processes `server_pids` (several nodes count together; none:
+    /// the server is not measured) and of the load generator.
+    pub fn now(server_pids: &[u32]) -> Self {
+        let server = match server_pids {
+            [] => None,
+            pids => pids
+                .iter()
+                .map(|pid| crate::sys::cpu_time(*pid).ok())
+                .sum::<Option<Duration>>(),
+        };
+        // Threads by name; with several nodes, by node process and name.
+        let server_threads = match server_pids {
+            [] => None,
+            [pid] => crate::sys::sched_by_thread(*pid).ok(),
+            pids => pids
+                .iter()
+                .map(|pid| {
+                    let threads = crate::sys::sched_by_thread(*pid).ok()?;
+                    Some(
+                        threads
+                            .into_iter()
+                            .map(move |(name, times)| (format!("{pid}/{name}"), times)),
+                    )
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(|all| all.into_iter().flatten().collect()),
+        };
         Cpu {
-            server: server_pid.and_then(|pid| crate::sys::cpu_time(pid).ok()),
-            server_threads: server_pid.and_then(|pid| crate::sys::sched_by_thread(pid).ok()),
+            server,
+            server_threads,
             own: crate::sys::cpu_time(std::process::id()).unwrap_or_default(),
             loadavg: crate::sys::loadavg(),
         }
@@ -176,5 +202,14 @@ pub fn cpu_line(before: &Cpu, after: &Cpu, window: Duration) {
             })
             .collect();
         println!("threads : server, in cores: {}", parts.join(", "));
+    }
+}
+
+/// `127.0.0.1:7878` or `127.0.0.1:7878, 127.0.0.1:7879 (2 nodes)`.
+pub fn addresses(addrs: &[std::net::SocketAddr]) -> String {
+    let list: Vec<String> = addrs.iter().map(ToString::to_string).collect();
+    match addrs.len() {
+        1 => list.join(""),
+        n => format!("{} ({n} nodes)", list.join(", ")),
     }
 }

@@ -18,9 +18,11 @@ use crate::{Error, duration, loopback, sys};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The Boardcast server (loopback), started with a short `--ply-interval`.
-    #[arg(long, default_value = "127.0.0.1:7878", value_parser = loopback)]
-    pub addr: SocketAddr,
+    /// The Boardcast server (loopback), started with a short `--ply-interval`; several
+    /// addresses (comma-separated or repeated: the nodes of a cluster) share the watchers out
+    /// in turn.
+    #[arg(long, default_value = "127.0.0.1:7878", value_parser = loopback, value_delimiter = ',', num_args = 1..)]
+    pub addr: Vec<SocketAddr>,
     /// Watchers to connect.
     #[arg(long, default_value_t = 1000)]
     pub count: usize,
@@ -30,11 +32,16 @@ pub struct Args {
     /// How long to measure once every watcher is subscribed.
     #[arg(long, default_value = "30s", value_parser = duration)]
     pub duration: Duration,
-    /// The server's process id, to report its resident memory.
-    #[arg(long)]
-    pub server_pid: Option<u32>,
-    /// Connections opened in parallel.
-    #[arg(long, default_value_t = 64)]
+    /// The server's process id, to report its resident memory and CPU; with several nodes,
+    /// each node's (comma-separated or repeated), counted together.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub server_pid: Vec<u32>,
+    /// Connections opened in parallel. Watchers already subscribed keep the server (and the
+    /// load generator) busy with reveals while the rest connect, so each handshake waits
+    /// longer as the crowd grows: 512 in flight set up 10,000 watchers in 12.7 s on the server
+    /// and 32.8 s on the fan-out baseline, where 64 took 24.7 s and over 120 s (loaded
+    /// machine, BENCHMARKS.md).
+    #[arg(long, default_value_t = 512)]
     pub ramp: usize,
     /// Give up waiting for subscriptions after this long.
     #[arg(long, default_value = "120s", value_parser = duration)]
@@ -106,8 +113,8 @@ impl Shared {
 
 pub async fn run(args: Args) -> Result<(), Error> {
     report::header("spectators", &report::command_line());
-    println!("-- the server at {} --", args.addr);
-    let server = measure(&args, args.addr, args.server_pid).await?;
+    println!("-- the server at {} --", report::addresses(&args.addr));
+    let server = measure(&args, &args.addr, &args.server_pid).await?;
     if args.count >= 10_000 {
         report::target(
             server.deliveries_per_second >= 200_000.0,
@@ -128,7 +135,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         return Ok(());
     };
     println!("-- the fan-out baseline at {fanout_addr} --");
-    let baseline = measure(&args, fanout_addr, args.fanout_pid).await?;
+    let baseline = measure(&args, &[fanout_addr], args.fanout_pid.as_slice()).await?;
     compare(&server, &baseline);
     Ok(())
 }
@@ -170,8 +177,9 @@ fn compare(server: &Summary, baseline: &Summary) {
     }
 }
 
-/// Subscribes the watchers to `addr`, measures for the duration and prints the report.
-async fn measure(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> Result<Summary, Error> {
+/// Subscribes the watchers to `addrs` (watcher `i` to `addrs[i % len]`), measures for the
+/// duration and prints the report.
+async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Result<Summary, Error> {
     let needed = args.count as u64 + 64;
     if sys::nofile_limit() < needed {
         eprintln!(
@@ -200,10 +208,11 @@ async fn measure(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> Resu
     });
     let ramp = Ramp::new(args.ramp);
     let (stop_tx, stop_rx) = watch::channel(false);
-    let rss_before = server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let rss_before = sys::rss_kib_all(server_pids);
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
-    for _ in 0..args.count {
+    for index in 0..args.count {
+        let addr = addrs[index % addrs.len()];
         let ramp = ramp.clone();
         let shared = shared.clone();
         let mut stop = stop_rx.clone();
@@ -289,11 +298,11 @@ async fn measure(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> Resu
     if subscribed == 0 {
         return Err("no watcher could subscribe; is the server running with channels?".into());
     }
-    let rss_subscribed = server_pid.and_then(|pid| sys::rss_kib(pid).ok());
+    let rss_subscribed = sys::rss_kib_all(server_pids);
     // Let the join burst (crowd updates) pass before measuring.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let crowd_before = shared.crowd.load(Ordering::Relaxed);
-    let cpu_before = report::Cpu::now(server_pid);
+    let cpu_before = report::Cpu::now(server_pids);
     let window_start = shared.epoch.elapsed().as_nanos() as u64;
     shared.measuring.store(true, Ordering::SeqCst);
     let mut waited = Duration::ZERO;
@@ -308,7 +317,7 @@ async fn measure(args: &Args, addr: SocketAddr, server_pid: Option<u32>) -> Resu
         );
     }
     let window_end = shared.epoch.elapsed().as_nanos() as u64;
-    let cpu_after = report::Cpu::now(server_pid);
+    let cpu_after = report::Cpu::now(server_pids);
     // Give late arrivals of events revealed inside the window a moment.
     tokio::time::sleep(Duration::from_secs(2)).await;
     shared.measuring.store(false, Ordering::SeqCst);

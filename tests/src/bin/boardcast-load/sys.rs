@@ -46,6 +46,15 @@ pub fn rss_kib(pid: u32) -> io::Result<u64> {
     status_field(pid, "VmRSS:")
 }
 
+/// Resident memory of several processes (the nodes of a cluster) together, in KiB; `None`
+/// when there are none or one cannot be read.
+pub fn rss_kib_all(pids: &[u32]) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|pid| rss_kib(*pid).ok()).sum()
+}
+
 /// Resident anonymous memory (heap, stacks) in KiB (`RssAnon`).
 pub fn rss_anon_kib(pid: u32) -> io::Result<u64> {
     status_field(pid, "RssAnon:")

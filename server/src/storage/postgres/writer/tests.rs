@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use super::GROUP_TIMEOUT;
 use crate::storage::coordination::NodeRef;
 use crate::storage::tests::PostgresDatabase;
 use crate::storage::{Storage, StorageError, StoredEvent, Write};
@@ -329,5 +330,102 @@ async fn a_take_over_reads_every_write_the_old_owner_had_acknowledged_and_it_can
         );
         assert!(stored.iter().all(|&(_, epoch)| epoch == 1));
     }
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn a_group_whose_commit_outlasted_the_writers_patience_is_answered_as_stored_when_it_was() {
+    let Some(db) = PostgresDatabase::new("commit in doubt") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    storage
+        .commit(vec![create("m", None), event("m", 1, 0)])
+        .await
+        .unwrap();
+    // A commit that takes longer than the writer waits for a group (a stalled disk, say).
+    let stall = GROUP_TIMEOUT + std::time::Duration::from_secs(1);
+    let client = connect(&db.url).await;
+    client
+        .batch_execute(&format!(
+            "CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep({}); RETURN NULL; END $$;
+             CREATE CONSTRAINT TRIGGER stall AFTER INSERT ON events
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+                 WHEN (NEW.body = 'm v2 under epoch 0') EXECUTE FUNCTION stall();",
+            stall.as_secs_f64()
+        ))
+        .await
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    let stored = storage.commit(vec![event("m", 2, 0)]).await;
+    assert!(
+        started.elapsed() >= stall,
+        "answered only once its fate was known"
+    );
+    assert_eq!(
+        stored.map_err(|err| err.to_string()),
+        Ok(()),
+        "it was stored, so it is acknowledged"
+    );
+    // The match goes on from v2, on a new connection.
+    storage.commit(vec![event("m", 3, 0)]).await.unwrap();
+    assert_eq!(stored_epochs(&client, "m").await, [(1, 0), (2, 0), (3, 0)]);
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn a_group_in_doubt_that_did_not_commit_is_answered_unavailable_and_can_be_sent_again() {
+    let Some(db) = PostgresDatabase::new("commit in doubt") else {
+        return;
+    };
+    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    storage.commit(vec![create("m", None)]).await.unwrap();
+    let client = connect(&db.url).await;
+    client
+        .batch_execute(
+            "CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep(60); RETURN NULL; END $$;
+             CREATE CONSTRAINT TRIGGER stall AFTER INSERT ON events
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION stall();",
+        )
+        .await
+        .unwrap();
+    let waiting = tokio::spawn({
+        let storage = storage.clone();
+        async move { storage.commit(vec![event("m", 1, 0)]).await }
+    });
+    // The writer's session dies in the middle of its COMMIT: the transaction is rolled back.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let ended = client
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = 'boardcast-server' AND wait_event = 'PgSleep'",
+                &[],
+            )
+            .await
+            .unwrap();
+        if !ended.is_empty() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the commit never stalled"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let answer = waiting.await.unwrap();
+    assert!(
+        matches!(&answer, Err(StorageError::Unavailable(why))
+            if why == "the connection to PostgreSQL was lost; nothing was stored"),
+        "{answer:?}"
+    );
+    client
+        .batch_execute("DROP TRIGGER stall ON events")
+        .await
+        .unwrap();
+    storage.commit(vec![event("m", 1, 0)]).await.unwrap();
+    assert_eq!(stored_epochs(&client, "m").await, [(1, 0)]);
     storage.close().await;
 }

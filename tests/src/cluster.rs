@@ -1,0 +1,339 @@
+//! Several `boardcast-server` nodes as one, for the cluster tests: a real PostgreSQL (one
+//! database per cluster), a real `redis-server` of its own, and N real server processes on free
+//! loopback ports, each started as an operator would:
+//!
+//! ```text
+//! boardcast-server --listen 127.0.0.1:P --database postgres://… --redis redis://… \
+//!                  --node-id a --lease-ms 1500
+//! ```
+//!
+//! A test can kill a node (`kill -9`), freeze it past its lease (SIGSTOP) and thaw it
+//! (SIGCONT), start it again on the same port, and stop and start Redis. Each node's log goes
+//! to a file; [`Cluster::logs`] gives their last lines for a failure message.
+//!
+//! Without PostgreSQL or Redis a developer's `cargo test` prints the component's "skipped:
+//! install …" line and passes; in CI the test fails (see `boardcast_testkit`).
+
+use std::fs::File;
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use boardcast_testkit::postgres::Cluster as Postgres;
+use boardcast_testkit::redis::Redis;
+use boardcast_testkit::tail;
+
+use crate::{ServerProcess, UNLIMITED_ADDRESSES, free_addr, http_get};
+
+/// The lease the tests give nodes: short, so a take-over happens within seconds.
+pub const TEST_LEASE_MS: u64 = 1500;
+
+/// How a cluster's nodes are started.
+#[derive(Debug, Clone)]
+pub struct ClusterOptions {
+    /// `--lease-ms` of every node.
+    pub lease_ms: u64,
+    /// Flags every node gets besides the cluster's own (`--channels`, `--ply-interval`, …).
+    pub args: Vec<String>,
+}
+
+impl Default for ClusterOptions {
+    /// [`TEST_LEASE_MS`], warnings only in the logs, the per-connection message rate lifted
+    /// (the tests' players move as fast as the server answers) and the per-address limits too
+    /// (every test client comes from 127.0.0.1).
+    fn default() -> Self {
+        let mut args: Vec<String> = ["--log", "warn", "--rate", "100000", "--burst", "100000"]
+            .map(String::from)
+            .to_vec();
+        for (flag, value) in UNLIMITED_ADDRESSES {
+            args.extend([flag.to_owned(), value.to_owned()]);
+        }
+        ClusterOptions {
+            lease_ms: TEST_LEASE_MS,
+            args,
+        }
+    }
+}
+
+impl ClusterOptions {
+    /// Adds flags for every node.
+    pub fn with_args(mut self, args: &[&str]) -> Self {
+        self.args.extend(args.iter().map(|arg| (*arg).to_owned()));
+        self
+    }
+}
+
+/// One node: its id, its address (kept across restarts) and its process while it runs.
+#[derive(Debug)]
+struct Node {
+    id: String,
+    addr: SocketAddr,
+    process: Option<ServerProcess>,
+    log: PathBuf,
+}
+
+/// PostgreSQL, Redis and the nodes; every process is stopped on drop.
+#[derive(Debug)]
+pub struct Cluster {
+    program: PathBuf,
+    options: ClusterOptions,
+    database: String,
+    redis: Redis,
+    nodes: Vec<Node>,
+    /// The nodes' logs, and `pids`: every node process started, for the watchdog.
+    dir: tempfile::TempDir,
+    /// Its stdin is a pipe from this process: when the test process dies without dropping
+    /// the cluster (killed, or a timeout), the pipe closes and the watchdog kills every node
+    /// listed in `pids` that is still a `boardcast` process.
+    watchdog: std::process::Child,
+}
+
+impl Cluster {
+    /// Starts PostgreSQL (shared by the test process, a fresh database), Redis and one node
+    /// per id in `nodes`; `None` when PostgreSQL or Redis is missing on a developer's machine.
+    pub fn start_or_skip(
+        test: &str,
+        program: &Path,
+        nodes: &[&str],
+        options: ClusterOptions,
+    ) -> Option<Cluster> {
+        let postgres = Postgres::shared_or_skip(test)?;
+        let redis = Redis::start_or_skip(test)?;
+        let dir = tempfile::tempdir().expect("a temporary directory for the logs");
+        let script = r#"read _ ; for pid in $(cat "$1/pids" 2>/dev/null) ; do if grep -q boardcast "/proc/$pid/comm" 2>/dev/null ; then kill -CONT "$pid" ; kill -9 "$pid" ; fi ; done"#;
+        let watchdog = Command::new("sh")
+            .args(["-c", script, "sh"])
+            .arg(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the nodes' watchdog");
+        let mut cluster = Cluster {
+            program: program.to_owned(),
+            options,
+            database: postgres.create_database(),
+            redis,
+            nodes: Vec::new(),
+            dir,
+            watchdog,
+        };
+        for id in nodes {
+            cluster.add_node(id);
+        }
+        Some(cluster)
+    }
+
+    /// Starts one more node `id` on a free port and waits until it serves.
+    pub fn add_node(&mut self, id: &str) -> SocketAddr {
+        assert!(
+            self.nodes.iter().all(|node| node.id != id),
+            "node {id} exists already"
+        );
+        let log = self.dir.path().join(format!("{id}.log"));
+        let mut last = None;
+        for _ in 0..5 {
+            let addr = free_addr();
+            match self.spawn(id, addr, &log) {
+                Ok(process) => {
+                    self.nodes.push(Node {
+                        id: id.to_owned(),
+                        addr,
+                        process: Some(process),
+                        log,
+                    });
+                    return addr;
+                }
+                Err(err) => last = Some(err),
+            }
+        }
+        panic!("node {id} did not start: {last:?}\n{}", tail(&log));
+    }
+
+    /// The PostgreSQL URL every node stores in.
+    pub fn database_url(&self) -> &str {
+        &self.database
+    }
+
+    /// The Redis server, to stop and start again.
+    pub fn redis(&self) -> &Redis {
+        &self.redis
+    }
+
+    /// The address clients connect to on node `id`.
+    pub fn addr(&self, id: &str) -> SocketAddr {
+        self.node(id).addr
+    }
+
+    /// The process id of node `id` while it runs.
+    pub fn pid(&self, id: &str) -> Option<u32> {
+        self.node(id).process.as_ref().map(|p| p.child.id())
+    }
+
+    /// Kills node `id` with SIGKILL (no chance to flush or say goodbye) and reaps it; a node
+    /// the test killed already at a moment of its choosing (by [`Cluster::pid`]) is reaped.
+    pub fn kill9(&mut self, id: &str) {
+        let node = self.node_mut(id);
+        let mut process = node
+            .process
+            .take()
+            .unwrap_or_else(|| panic!("node {id} is not running"));
+        let _ = process.child.kill();
+        process.child.wait().expect("reap the node");
+    }
+
+    /// Freezes node `id` (SIGSTOP): its sockets stay open but it does nothing, its lease
+    /// lapses, and its clock keeps running.
+    ///
+    /// Returns once every thread of the node is stopped (a signal is delivered a moment after
+    /// `kill` returns).
+    pub fn freeze(&self, id: &str) {
+        self.signal(id, libc::SIGSTOP);
+        let pid = self.pid(id).expect("running");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !all_threads_stopped(pid) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "node {id} did not stop after SIGSTOP"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Lets a frozen node run on (SIGCONT), believing whatever it believed when it froze.
+    pub fn thaw(&self, id: &str) {
+        self.signal(id, libc::SIGCONT);
+    }
+
+    /// Starts the (killed) node `id` again with the same id, on its old port if it is still
+    /// free (else a new one); waits until it serves. PostgreSQL gives it a new incarnation.
+    pub fn restart(&mut self, id: &str) -> SocketAddr {
+        let (old, log) = {
+            let node = self.node(id);
+            assert!(node.process.is_none(), "node {id} is still running");
+            (node.addr, node.log.clone())
+        };
+        let mut last = None;
+        for addr in std::iter::once(old).chain(std::iter::repeat_with(free_addr).take(4)) {
+            match self.spawn(id, addr, &log) {
+                Ok(process) => {
+                    let node = self.node_mut(id);
+                    node.addr = addr;
+                    node.process = Some(process);
+                    return addr;
+                }
+                Err(err) => last = Some(err),
+            }
+        }
+        panic!("node {id} did not start again: {last:?}\n{}", tail(&log));
+    }
+
+    /// Whether node `id`'s process is alive (frozen counts as alive).
+    pub fn is_running(&mut self, id: &str) -> bool {
+        self.node_mut(id)
+            .process
+            .as_mut()
+            .is_some_and(ServerProcess::is_running)
+    }
+
+    /// The last lines of every node's log, for a failure message.
+    pub fn logs(&self) -> String {
+        self.nodes
+            .iter()
+            .map(|node| format!("--- node {} ---\n{}", node.id, tail(&node.log)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn node(&self, id: &str) -> &Node {
+        self.nodes
+            .iter()
+            .find(|node| node.id == id)
+            .unwrap_or_else(|| panic!("no node {id}"))
+    }
+
+    fn node_mut(&mut self, id: &str) -> &mut Node {
+        self.nodes
+            .iter_mut()
+            .find(|node| node.id == id)
+            .unwrap_or_else(|| panic!("no node {id}"))
+    }
+
+    fn signal(&self, id: &str, signal: libc::c_int) {
+        let pid = self
+            .pid(id)
+            .unwrap_or_else(|| panic!("node {id} is not running")) as libc::pid_t;
+        // SAFETY: kill(2) with our child's pid and a signal number has no memory effects.
+        let sent = unsafe { libc::kill(pid, signal) };
+        assert_eq!(sent, 0, "signal {signal} to node {id}");
+    }
+
+    /// Runs node `id` on `addr`, appending to its log, and waits until its HTTP side answers.
+    fn spawn(&self, id: &str, addr: SocketAddr, log: &Path) -> std::io::Result<ServerProcess> {
+        let log_file = File::options().create(true).append(true).open(log)?;
+        let mut command = Command::new(&self.program);
+        command
+            .arg("--listen")
+            .arg(addr.to_string())
+            .args(["--database", &self.database])
+            .args(["--redis", &self.redis.url()])
+            .args(["--node-id", id])
+            .args(["--lease-ms", &self.options.lease_ms.to_string()])
+            .args(&self.options.args)
+            .stdout(Stdio::null())
+            .stderr(log_file);
+        let process = ServerProcess::spawn(command, addr)?;
+        let mut pids = File::options()
+            .create(true)
+            .append(true)
+            .open(self.dir.path().join("pids"))?;
+        writeln!(pids, "{}", process.child.id())?;
+        // Listening comes first; a node serves once its store and bus are up.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            if matches!(http_get(addr, "/healthz"), Ok((200, _))) {
+                return Ok(process);
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(std::io::Error::other("/healthz did not answer 200"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for node in &mut self.nodes {
+            if let Some(process) = &node.process {
+                // SIGKILL ends a frozen process too; thawing first keeps a test that failed
+                // between freeze and thaw from leaving anything half-stopped.
+                // SAFETY: kill(2) with our child's pid has no memory effects.
+                unsafe { libc::kill(process.child.id() as libc::pid_t, libc::SIGCONT) };
+            }
+            // Dropping the process kills and reaps it.
+            node.process = None;
+        }
+        // Every node is gone and reaped: stop the watchdog without letting it act (a pid it
+        // lists may belong to another process by now).
+        let _ = self.watchdog.kill();
+        let _ = self.watchdog.wait();
+    }
+}
+
+/// Whether every thread of process `pid` is stopped (state `T` in `/proc/PID/task/*/stat`).
+fn all_threads_stopped(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().all(|task| {
+        std::fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
+            // `pid (comm) S …`: the state follows the last `)` (comm may hold spaces).
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim_start().chars().next())
+                .is_some_and(|state| state == 'T' || state == 't')
+        })
+    })
+}

@@ -1,0 +1,1693 @@
+//! Several nodes as one (issue 19), against real processes: PostgreSQL, `redis-server` and
+//! three `boardcast-server` nodes `a`, `b`, `c` on loopback, started by the harness
+//! (`boardcast_tests::cluster`). Each test is one of the issue's six:
+//!
+//! 1. the 40 reference games with the two players on different nodes and a spectator on the
+//!    third: every event, result and PDN as on one node;
+//! 2. `kill -9` of the node owning 50 running matches: every acknowledged move is there, every
+//!    match is taken over, resumed by its players on other nodes and finishes as its game;
+//! 3. SIGSTOP of an owner past its lease, another node takes over and play goes on, SIGCONT:
+//!    the old owner's late write is refused and no client ever sees two histories;
+//! 4. Redis restarted mid-game: no acknowledged move lost, watchers catch up by version;
+//! 5. a TV channel keeps revealing on time when its owner is killed: no ply early, none
+//!    repeated with a different move;
+//! 6. a seek made on node A is listed on node C within 1 s and can be joined there.
+//!
+//! Every client's messages go into one [`Ledger`] per match, which fails on the first message
+//! that contradicts another client's (two events under one version, two moves for one ply).
+//! Timeouts are generous (a loaded two-core machine runs these); waits are for conditions.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use boardcast_protocol::{
+    Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchEvent,
+    MatchPhase, MatchSnapshot, Seat, ServerMessage, Side, Target, Watch,
+};
+use boardcast_tests::TestServer;
+use boardcast_tests::client::{Client, ClientError};
+use boardcast_tests::cluster::{Cluster, ClusterOptions, TEST_LEASE_MS};
+use boardcast_tests::games::{RefGame, reference_games};
+use boardcast_tests::ledger::{Ledger, SharedLedger};
+use tokio::time::Instant;
+
+fn server_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+}
+
+/// How long a client waits for an answer that a take-over may delay: several leases on a
+/// loaded machine.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The flags of the one-node comparison run: the same as the cluster's nodes get.
+const ONE_NODE_ARGS: &[&str] = &["--log", "error", "--rate", "100000", "--burst", "100000"];
+
+/// Connects to `addr` with the cluster's patience.
+async fn connect(addr: SocketAddr, encoding: Encoding) -> Result<Client, ClientError> {
+    let mut client = Client::connect(addr, encoding).await?;
+    client.timeout = PATIENCE;
+    Ok(client)
+}
+
+fn encoding_for(index: usize) -> Encoding {
+    if index % 2 == 0 {
+        Encoding::Json
+    } else {
+        Encoding::Postcard
+    }
+}
+
+/// A lost connection or an answer that never came: the player reconnects and resumes.
+fn is_connection_loss(err: &ClientError) -> bool {
+    matches!(
+        err,
+        ClientError::Closed(_) | ClientError::Ws(_) | ClientError::Timeout(_)
+    )
+}
+
+/// A refusal that changed nothing and asks to try again: the match is moving to another
+/// node (`storage_unavailable`), or the node is busy or stopping.
+fn is_try_again(err: &ClientError) -> bool {
+    matches!(err, ClientError::Refused(reply) if matches!(
+        reply.code,
+        ErrorCode::StorageUnavailable | ErrorCode::Busy | ErrorCode::ShuttingDown
+    ))
+}
+
+/// How long to wait before sending a command refused with "try again".
+const TRY_AGAIN_AFTER: Duration = Duration::from_millis(200);
+
+/// Plays `route` for `seat` as a client does: a refusal that asks to try again is answered by
+/// sending the same envelope (same id) again, until it is acknowledged.
+async fn play_patiently(
+    client: &mut Client,
+    seat: &Seat,
+    route: &[u8],
+) -> Result<Ack, ClientError> {
+    let id = client.send_move(seat, route).await?;
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match client.expect_ack(id).await {
+            Err(err) if is_try_again(&err) && Instant::now() < deadline => {
+                tokio::time::sleep(TRY_AGAIN_AFTER).await;
+                client.send_with_id(id, move_message(seat, route)).await?;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Takes a seat back as a client does, sending again while the answer is "try again".
+async fn resume_patiently(client: &mut Client, token: &str) -> Result<Seat, ClientError> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match client.resume(token, None).await {
+            Err(err) if is_try_again(&err) && Instant::now() < deadline => {
+                tokio::time::sleep(TRY_AGAIN_AFTER).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// A seat as its player holds it (the token and the match), for moves.
+fn seat_of(match_id: &str, side: usize, token: &str) -> Seat {
+    Seat {
+        id: 0,
+        match_id: match_id.to_owned(),
+        invite_code: String::new(),
+        side: if side == 0 { Side::White } else { Side::Black },
+        token: token.to_owned(),
+    }
+}
+
+/// The stored game as a node serves it for download, with what differs between two runs of
+/// the same game (the match id, the date and time it started) taken out.
+async fn pdn(addr: SocketAddr, match_id: &str) -> Result<String, String> {
+    let path = format!("/games/{match_id}.pdn");
+    let (status, body) =
+        tokio::task::spawn_blocking(move || boardcast_tests::http_get(addr, &path))
+            .await
+            .expect("join")
+            .map_err(|err| format!("GET pdn of {match_id} from {addr}: {err}"))?;
+    if status != 200 {
+        return Err(format!(
+            "GET pdn of {match_id} from {addr}: status {status}: {body}"
+        ));
+    }
+    Ok(body
+        .lines()
+        .filter(|line| !line.starts_with("[Date ") && !line.starts_with("[Time "))
+        .map(|line| line.replace(match_id, "<id>"))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. The reference games across three nodes, compared with one node.
+
+/// What a run of one reference game showed: the spectator's events by version, the final
+/// snapshot (without its match id) and the stored PDN.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    events: BTreeMap<u64, MatchEvent>,
+    final_v: u64,
+    moves: Vec<String>,
+    fen: String,
+    result: Option<boardcast_protocol::MatchResult>,
+    pdn: String,
+}
+
+/// Plays `game` with White on `addrs[0]`, Black on `addrs[1]` and a spectator on `addrs[2]`,
+/// checking every event the spectator sees against the reference as it comes.
+async fn replay(
+    addrs: [SocketAddr; 3],
+    encoding: Encoding,
+    game: &RefGame,
+) -> Result<Outcome, String> {
+    let fail = |what: String| format!("{} ({encoding:?}): {what}", game.id);
+    let mut white = connect(addrs[0], encoding)
+        .await
+        .map_err(|e| fail(format!("white: {e}")))?;
+    let white_seat = white
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .map_err(|e| fail(format!("create: {e}")))?;
+    let match_id = white_seat.match_id.clone();
+    let ledger = Ledger::shared(&match_id);
+    let mut black = connect(addrs[1], encoding)
+        .await
+        .map_err(|e| fail(format!("black: {e}")))?;
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .map_err(|e| fail(format!("join by code on another node: {e}")))?;
+    let mut spectator = connect(addrs[2], encoding)
+        .await
+        .map_err(|e| fail(format!("spectator: {e}")))?;
+    let snapshot = spectator
+        .watch_match(&match_id)
+        .await
+        .map_err(|e| fail(format!("watch on a third node: {e}")))?;
+    record(
+        &ledger,
+        "spectator",
+        &ServerMessage::MatchSnapshot(snapshot.clone()),
+    )?;
+    if snapshot.phase != MatchPhase::Playing || !snapshot.moves.is_empty() {
+        return Err(fail(format!("bad first snapshot: {snapshot:?}")));
+    }
+    let mut events = BTreeMap::new();
+    let mut v = snapshot.v;
+    let seats = [&white_seat, &black_seat];
+    for (ply, route) in game.routes.iter().enumerate() {
+        let player = if ply % 2 == 0 { &mut white } else { &mut black };
+        let ack = player
+            .play(seats[ply % 2], route)
+            .await
+            .map_err(|e| fail(format!("ply {ply} {}: {e}", game.moves[ply])))?;
+        if ack.duplicate {
+            return Err(fail(format!("ply {ply}: first move acked as duplicate")));
+        }
+        let event = spectator
+            .next_match_event(&match_id)
+            .await
+            .map_err(|e| fail(format!("spectator at ply {ply}: {e}")))?;
+        record(
+            &ledger,
+            "spectator",
+            &ServerMessage::MatchEvent(event.clone()),
+        )?;
+        if event.v != v + 1 {
+            return Err(fail(format!("ply {ply}: event v {} after v {v}", event.v)));
+        }
+        v = event.v;
+        let MatchEvent::Moved(moved) = &event.event else {
+            return Err(fail(format!("ply {ply}: expected moved, got {event:?}")));
+        };
+        if moved.played.ply as usize != ply
+            || moved.played.notation != game.moves[ply]
+            || &moved.played.route != route
+            || moved.fen != game.fens[ply]
+        {
+            return Err(fail(format!(
+                "ply {ply}: expected {} to {}, the spectator saw {moved:?}",
+                game.moves[ply], game.fens[ply]
+            )));
+        }
+        events.insert(event.v, event.event);
+    }
+    let ended = spectator
+        .next_match_event(&match_id)
+        .await
+        .map_err(|e| fail(format!("waiting for the end: {e}")))?;
+    record(
+        &ledger,
+        "spectator",
+        &ServerMessage::MatchEvent(ended.clone()),
+    )?;
+    let MatchEvent::Ended(result) = &ended.event else {
+        return Err(fail(format!("expected ended, got {ended:?}")));
+    };
+    game.check_result(result).map_err(fail)?;
+    let final_v = ended.v;
+    events.insert(ended.v, ended.event.clone());
+    // Both players (on their own nodes) saw the same history, up to the end.
+    for (who, client) in [("white", &mut white), ("black", &mut black)] {
+        client
+            .wait_for("the ended event", |message| match message {
+                ServerMessage::MatchEvent(event) if event.v == final_v => Some(()),
+                _ => None,
+            })
+            .await
+            .map_err(|e| fail(format!("{who} waiting for the end: {e}")))?;
+        let mut ledger = ledger.lock().expect("ledger");
+        ledger.record_all(who, client.backlog()).map_err(&fail)?;
+        ledger
+            .record(who, &ServerMessage::MatchEvent(ended.clone()))
+            .map_err(&fail)?;
+    }
+    // A newcomer on the spectator's node sees the whole finished game.
+    let mut late = connect(addrs[2], encoding)
+        .await
+        .map_err(|e| fail(format!("late: {e}")))?;
+    let last = late
+        .watch_match(&match_id)
+        .await
+        .map_err(|e| fail(format!("late watch: {e}")))?;
+    record(
+        &ledger,
+        "late watcher",
+        &ServerMessage::MatchSnapshot(last.clone()),
+    )?;
+    // The stored game, the same from every node.
+    let stored = pdn(addrs[2], &match_id).await.map_err(&fail)?;
+    for addr in &addrs[..2] {
+        let other = pdn(*addr, &match_id).await.map_err(&fail)?;
+        if other != stored {
+            return Err(fail(format!(
+                "the PDN from {addr} differs:\n{other}\n----\n{stored}"
+            )));
+        }
+    }
+    white.close().await;
+    black.close().await;
+    spectator.close().await;
+    late.close().await;
+    Ok(Outcome {
+        events,
+        final_v,
+        moves: last.moves.iter().map(|m| m.notation.clone()).collect(),
+        fen: last.fen,
+        result: last.result,
+        pdn: stored,
+    })
+}
+
+fn record(ledger: &SharedLedger, who: &str, message: &ServerMessage) -> Result<(), String> {
+    ledger.lock().expect("ledger").record(who, message)
+}
+
+/// Every reference game replayed with `addrs(index)`, all at once; the outcomes in game order.
+async fn replay_all(addrs: [SocketAddr; 3]) -> Vec<Result<Outcome, String>> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for index in 0..reference_games().len() {
+        tasks.spawn(async move {
+            let game = &reference_games()[index];
+            (index, replay(addrs, encoding_for(index), game).await)
+        });
+    }
+    let mut outcomes: Vec<Option<Result<Outcome, String>>> =
+        (0..reference_games().len()).map(|_| None).collect();
+    while let Some(done) = tasks.join_next().await {
+        let (index, outcome) = done.expect("a replay task panicked");
+        outcomes[index] = Some(outcome);
+    }
+    outcomes
+        .into_iter()
+        .map(|o| o.expect("every game ran"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_nodes_play_every_reference_game_exactly_as_one_node_does() {
+    assert_eq!(
+        reference_games().len(),
+        40,
+        "the reference file holds 40 games"
+    );
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: reference games",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let nodes = [cluster.addr("a"), cluster.addr("b"), cluster.addr("c")];
+    let across = replay_all(nodes).await;
+
+    let single = TestServer::start(server_program(), ONE_NODE_ARGS);
+    let alone = replay_all([single.addr(); 3]).await;
+
+    let mut failures = Vec::new();
+    for (index, (many, one)) in across.into_iter().zip(alone).enumerate() {
+        let game = &reference_games()[index].id;
+        match (many, one) {
+            (Ok(many), Ok(one)) if many == one => {}
+            (Ok(many), Ok(one)) => failures.push(format!(
+                "{game}: three nodes showed\n{many:#?}\none node showed\n{one:#?}"
+            )),
+            (Err(err), _) => failures.push(format!("three nodes: {err}")),
+            (_, Err(err)) => failures.push(format!("one node: {err}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of 40 games differ:\n{}\n{}",
+        failures.len(),
+        failures.join("\n"),
+        cluster.logs()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Players who come back: the driver of tests 2 and 4.
+
+/// A move sent without an answer yet.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    side: usize,
+    id: u64,
+    ply: usize,
+}
+
+/// One match as its two players remember it across lost connections and nodes.
+struct Run {
+    game: &'static RefGame,
+    encoding: Encoding,
+    match_id: String,
+    tokens: [String; 2],
+    /// The next envelope id of each seat: ids carry on across reconnects.
+    next_ids: [u64; 2],
+    /// Routes of every acknowledged move, in order.
+    acked: Vec<Vec<u8>>,
+    pending: Option<Pending>,
+    finished: bool,
+    /// Each player's connection while it holds.
+    clients: [Option<Client>; 2],
+    ledger: SharedLedger,
+    /// How many times a player took its seat back.
+    resumed: usize,
+}
+
+impl Run {
+    /// White creates a match on `white`, Black joins it by its invite code on `black`.
+    async fn open(
+        game: &'static RefGame,
+        encoding: Encoding,
+        white: SocketAddr,
+        black: SocketAddr,
+    ) -> Result<Run, String> {
+        let mut white = connect(white, encoding).await.map_err(|e| e.to_string())?;
+        let white_seat = white
+            .create_match(ColorChoice::White, false, None)
+            .await
+            .map_err(|e| format!("create: {e}"))?;
+        let mut black = connect(black, encoding).await.map_err(|e| e.to_string())?;
+        let black_seat = black
+            .join(JoinMatch::Code(white_seat.invite_code.clone()))
+            .await
+            .map_err(|e| format!("join on another node: {e}"))?;
+        Ok(Run {
+            game,
+            encoding,
+            ledger: Ledger::shared(&white_seat.match_id),
+            match_id: white_seat.match_id,
+            tokens: [white_seat.token, black_seat.token],
+            next_ids: [white.next_id(), black.next_id()],
+            acked: Vec::new(),
+            pending: None,
+            finished: false,
+            clients: [Some(white), Some(black)],
+            resumed: 0,
+        })
+    }
+
+    fn fail(&self, what: impl std::fmt::Display) -> String {
+        format!("match {} ({}): {what}", self.match_id, self.game.id)
+    }
+
+    /// Checks a snapshot after a resume against what the players know; returns the ply to go
+    /// on from.
+    fn reconcile(&self, snapshot: &MatchSnapshot) -> Result<usize, String> {
+        let routes: Vec<Vec<u8>> = snapshot.moves.iter().map(|m| m.route.clone()).collect();
+        let have = routes.len();
+        let most = self.acked.len() + usize::from(self.pending.is_some());
+        if have < self.acked.len() {
+            return Err(self.fail(format!(
+                "{} moves acknowledged, only {have} after the resume",
+                self.acked.len()
+            )));
+        }
+        if have > most
+            || routes[..self.acked.len()] != self.acked[..]
+            || routes[..] != self.game.routes[..have]
+        {
+            return Err(self.fail(format!(
+                "after the resume the moves are {routes:?}; acknowledged {:?}, pending {:?}",
+                self.acked, self.pending
+            )));
+        }
+        Ok(have)
+    }
+
+    /// Drops side's connection (lost or silent): it reconnects in the next phase.
+    fn lose(&mut self, side: usize) {
+        if let Some(client) = self.clients[side].take() {
+            self.next_ids[side] = self.next_ids[side].max(client.next_id());
+            let _ = self
+                .ledger
+                .lock()
+                .expect("ledger")
+                .record_all(if side == 0 { "white" } else { "black" }, client.backlog());
+        }
+    }
+}
+
+/// Reconnects the players who lost their connection (White to `homes[0]`, Black to
+/// `homes[1]`), resumes their seats, re-sends the unanswered move with its id, and plays on
+/// until the game ends or a connection is lost (or a move stays unanswered for `patience`).
+async fn phase(
+    mut run: Run,
+    homes: [SocketAddr; 2],
+    patience: Duration,
+    acks: Arc<AtomicUsize>,
+) -> Result<Run, String> {
+    if run.finished {
+        return Ok(run);
+    }
+    let mut ply = run.acked.len();
+    let mut snapshot_ply = None;
+    for (side, home) in homes.into_iter().enumerate() {
+        if run.clients[side].is_some() {
+            continue;
+        }
+        let who = if side == 0 { "white" } else { "black" };
+        let mut client = match connect(home, run.encoding).await {
+            Ok(client) => client,
+            Err(err) if is_connection_loss(&err) => return Ok(run),
+            Err(err) => return Err(run.fail(format!("{who} reconnects: {err}"))),
+        };
+        client.timeout = patience.max(PATIENCE);
+        client.set_next_id(run.next_ids[side]);
+        let seat = match resume_patiently(&mut client, &run.tokens[side]).await {
+            Ok(seat) => seat,
+            Err(err) if is_connection_loss(&err) || is_try_again(&err) => return Ok(run),
+            Err(err) => return Err(run.fail(format!("{who} resumes on {home}: {err}"))),
+        };
+        run.next_ids[side] = client.next_id();
+        if seat.match_id != run.match_id || seat.side != seat_of("", side, "").side {
+            return Err(run.fail(format!("{who} resumed the wrong seat {seat:?}")));
+        }
+        let match_id = run.match_id.clone();
+        let snapshot = match client
+            .wait_for("the snapshot after resume", |message| match message {
+                ServerMessage::MatchSnapshot(s) if s.match_id == match_id => Some(s.clone()),
+                _ => None,
+            })
+            .await
+        {
+            Ok(snapshot) => snapshot,
+            Err(err) if is_connection_loss(&err) => return Ok(run),
+            Err(err) => return Err(run.fail(format!("{who}'s snapshot: {err}"))),
+        };
+        record(
+            &run.ledger,
+            who,
+            &ServerMessage::MatchSnapshot(snapshot.clone()),
+        )?;
+        snapshot_ply = Some(run.reconcile(&snapshot)?);
+        run.resumed += 1;
+        run.clients[side] = Some(client);
+    }
+    if let Some(have) = snapshot_ply {
+        ply = have;
+    }
+    if let Some(pending) = run.pending.take() {
+        // Re-send the unanswered move unchanged, id included (PROTOCOL.md §9): the match
+        // deduplicates it if the first one was applied.
+        let route = run.game.routes[pending.ply].clone();
+        let seat = seat_of(&run.match_id, pending.side, &run.tokens[pending.side]);
+        let client = run.clients[pending.side].as_mut().expect("connected above");
+        let resent = async {
+            client
+                .send_with_id(pending.id, move_message(&seat, &route))
+                .await?;
+            client.expect_ack(pending.id).await
+        }
+        .await;
+        match resent {
+            Ok(ack) => {
+                if snapshot_ply.is_some_and(|have| ack.duplicate != (have > pending.ply)) {
+                    return Err(run.fail(format!(
+                        "re-sent ply {} (in the snapshot: {}) got {ack:?}",
+                        pending.ply,
+                        ply > pending.ply
+                    )));
+                }
+                run.acked.push(route);
+                acks.fetch_add(1, Ordering::Relaxed);
+                ply = pending.ply + 1;
+            }
+            Err(err) if is_connection_loss(&err) => {
+                run.pending = Some(pending);
+                run.lose(pending.side);
+                return Ok(run);
+            }
+            Err(err) if is_try_again(&err) => {
+                run.pending = Some(pending);
+                return Ok(run);
+            }
+            Err(err) => return Err(run.fail(format!("re-sent ply {}: {err}", pending.ply))),
+        }
+    }
+    while ply < run.game.routes.len() {
+        let side = ply % 2;
+        let route = run.game.routes[ply].clone();
+        let seat = seat_of(&run.match_id, side, &run.tokens[side]);
+        let client = run.clients[side]
+            .as_mut()
+            .expect("both players are connected");
+        let id = client.next_id();
+        run.pending = Some(Pending { side, id, ply });
+        let played = async {
+            client.send(move_message(&seat, &route)).await?;
+            tokio::time::timeout(patience, client.expect_ack(id))
+                .await
+                .unwrap_or_else(|_| Err(ClientError::Timeout(format!("the ack of ply {ply}"))))
+        }
+        .await;
+        run.next_ids[side] = client.next_id();
+        match played {
+            Ok(ack) => {
+                // Carried out (the final history is checked against every ack). A proxy that
+                // sent the command again itself may pass on the owner's `duplicate: true`;
+                // clients do not act on the flag, so it is noted, not failed.
+                if ack.duplicate {
+                    eprintln!(
+                        "{}",
+                        run.fail(format!("ply {ply}: sent once, acknowledged {ack:?}"))
+                    );
+                }
+                run.pending = None;
+                run.acked.push(route);
+                acks.fetch_add(1, Ordering::Relaxed);
+                ply += 1;
+            }
+            Err(err) if is_connection_loss(&err) => {
+                run.lose(side);
+                return Ok(run);
+            }
+            // Nothing applied: the move stays pending and goes again, same id, next round.
+            Err(err) if is_try_again(&err) => return Ok(run),
+            Err(err) => return Err(run.fail(format!("ply {ply}: {err}"))),
+        }
+    }
+    run.finished = true;
+    for side in 0..2 {
+        let who = if side == 0 { "white" } else { "black" };
+        if let Some(client) = &run.clients[side] {
+            run.ledger
+                .lock()
+                .expect("ledger")
+                .record_all(who, client.backlog())?;
+        }
+    }
+    Ok(run)
+}
+
+fn move_message(seat: &Seat, route: &[u8]) -> ClientMessage {
+    ClientMessage::Move(boardcast_protocol::PlayMove {
+        match_id: seat.match_id.clone(),
+        token: seat.token.clone(),
+        route: route.to_vec(),
+    })
+}
+
+/// Runs a phase of every match at once.
+async fn run_phase(
+    runs: Vec<Run>,
+    homes: [SocketAddr; 2],
+    patience: Duration,
+    acks: &Arc<AtomicUsize>,
+) -> Vec<Run> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, run) in runs.into_iter().enumerate() {
+        let acks = Arc::clone(acks);
+        tasks.spawn(async move { (index, phase(run, homes, patience, acks).await) });
+    }
+    let mut out: Vec<Option<Run>> = Vec::new();
+    let mut failures = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        let (index, result) = done.expect("a match task panicked");
+        if out.len() <= index {
+            out.resize_with(index + 1, || None);
+        }
+        match result {
+            Ok(run) => out[index] = Some(run),
+            Err(failure) => failures.push(failure),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    out.into_iter().map(|run| run.expect("every run")).collect()
+}
+
+/// Opens `count` matches, White on `white`, Black on `black`.
+async fn open_runs(count: usize, white: SocketAddr, black: SocketAddr) -> Vec<Run> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for index in 0..count {
+        tasks.spawn(async move {
+            let game = &reference_games()[index % reference_games().len()];
+            (
+                index,
+                Run::open(game, encoding_for(index), white, black).await,
+            )
+        });
+    }
+    let mut runs: Vec<Option<Run>> = (0..count).map(|_| None).collect();
+    while let Some(done) = tasks.join_next().await {
+        let (index, run) = done.expect("an opening task panicked");
+        runs[index] = Some(run.unwrap_or_else(|err| panic!("opening match {index}: {err}")));
+    }
+    runs.into_iter().map(|run| run.expect("opened")).collect()
+}
+
+/// Plays phases until every match is over, or `within` has passed; a round that moved
+/// nothing (everyone told to try again, or still reconnecting) is followed by a short pause.
+async fn play_to_the_end(
+    mut runs: Vec<Run>,
+    homes: [SocketAddr; 2],
+    patience: Duration,
+    acks: &Arc<AtomicUsize>,
+    within: Duration,
+) -> Vec<Run> {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline && !runs.iter().all(|run| run.finished) {
+        let before = acks.load(Ordering::Relaxed);
+        runs = run_phase(runs, homes, patience, acks).await;
+        if acks.load(Ordering::Relaxed) == before {
+            tokio::time::sleep(TRY_AGAIN_AFTER).await;
+        }
+    }
+    runs
+}
+
+/// Every match finished exactly as its reference game, as a fresh watcher on `addr` sees it
+/// and as its stored PDN says; no client saw two histories.
+async fn check_all_finished(addr: SocketAddr, runs: &[Run], logs: &str) {
+    let mut watcher = connect(addr, Encoding::Postcard).await.expect("connect");
+    for run in runs {
+        assert!(run.finished, "{}\n{logs}", run.fail("did not finish"));
+        let snapshot = watcher
+            .watch_match(&run.match_id)
+            .await
+            .unwrap_or_else(|err| panic!("{}", run.fail(format!("watch: {err}"))));
+        record(
+            &run.ledger,
+            "final watcher",
+            &ServerMessage::MatchSnapshot(snapshot.clone()),
+        )
+        .unwrap_or_else(|fork| panic!("{fork}"));
+        let routes: Vec<Vec<u8>> = snapshot.moves.iter().map(|m| m.route.clone()).collect();
+        assert_eq!(routes, run.game.routes, "{}", run.fail("final moves"));
+        assert_eq!(
+            snapshot.phase,
+            MatchPhase::Finished,
+            "{}",
+            run.fail("phase")
+        );
+        let result = snapshot
+            .result
+            .as_ref()
+            .expect("a finished match has a result");
+        run.game
+            .check_result(result)
+            .unwrap_or_else(|err| panic!("{err}"));
+        let stored = pdn(addr, &run.match_id)
+            .await
+            .unwrap_or_else(|err| panic!("{err}"));
+        let imported =
+            frisian::pdn::import(&stored).unwrap_or_else(|err| panic!("{}", run.fail(err)));
+        assert_eq!(
+            imported.moves.len(),
+            run.game.moves.len(),
+            "{}",
+            run.fail("PDN moves")
+        );
+        assert_eq!(
+            imported.end.fen(),
+            *run.game.fens.last().expect("games have moves"),
+            "{}",
+            run.fail("PDN end")
+        );
+        run.ledger
+            .lock()
+            .expect("ledger")
+            .check()
+            .unwrap_or_else(|fork| panic!("{fork}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. kill -9 of the owner.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_the_owner_of_50_matches_loses_no_acknowledged_move() {
+    const MATCHES: usize = 50;
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: kill -9 of an owner",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (a, b, c) = (cluster.addr("a"), cluster.addr("b"), cluster.addr("c"));
+    // Matches belong to the node they were created on: all fifty to a.
+    let runs = open_runs(MATCHES, a, b).await;
+    let total: usize = runs.iter().map(|run| run.game.routes.len()).sum();
+    let acks = Arc::new(AtomicUsize::new(0));
+    let pid = cluster.pid("a").expect("a runs");
+    let kill_at = total / 3;
+    let watch_acks = Arc::clone(&acks);
+    let killer = tokio::spawn(async move {
+        while watch_acks.load(Ordering::Relaxed) < kill_at {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        // SAFETY: kill(2) with our child's pid has no memory effects.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    });
+    let runs = run_phase(runs, [a, b], PATIENCE, &acks).await;
+    if acks.load(Ordering::Relaxed) < kill_at {
+        killer.abort();
+        panic!(
+            "every match stopped (a move unanswered for {PATIENCE:?}, or a connection lost) \
+             after {} of {total} moves, before the kill at {kill_at}\n{}",
+            acks.load(Ordering::Relaxed),
+            cluster.logs()
+        );
+    }
+    killer.await.expect("the killer");
+    cluster.kill9("a");
+    let interrupted = runs.iter().filter(|run| !run.finished).count();
+    eprintln!(
+        "killed a after {} of {total} moves; {interrupted} of {MATCHES} matches unfinished",
+        acks.load(Ordering::Relaxed)
+    );
+    assert!(
+        interrupted > MATCHES / 2,
+        "the kill came too late to prove anything"
+    );
+    // White's players were on a: they come back on c; Black's stay on b (or come back there).
+    let runs = play_to_the_end(runs, [c, b], PATIENCE, &acks, Duration::from_secs(300)).await;
+    if let Some(run) = runs.iter().find(|run| !run.finished) {
+        panic!(
+            "{}\n{}",
+            run.fail("did not finish after the take-over"),
+            cluster.logs()
+        );
+    }
+    assert!(
+        runs.iter().filter(|run| run.resumed > 0).count() >= interrupted,
+        "every interrupted match was resumed on another node"
+    );
+    check_all_finished(b, &runs, &cluster.logs()).await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. A frozen owner comes back.
+
+/// A watcher that records every message of one match into its ledger until the match ends,
+/// watching again (from the last version it has) on `addr` whenever its connection drops.
+/// Returns how many times it watched again, or the first gap in versions it was sent.
+async fn follow(
+    addr: SocketAddr,
+    match_id: String,
+    ledger: SharedLedger,
+    who: String,
+    encoding: Encoding,
+) -> Result<usize, String> {
+    let mut last_v: Option<u64> = None;
+    let mut rewatches = 0;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        if Instant::now() > deadline {
+            return Err(format!("{who}: the match did not end"));
+        }
+        let mut client = match connect(addr, encoding).await {
+            Ok(client) => client,
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        let watch = Watch {
+            target: Target::Match(match_id.clone()),
+            since_v: last_v,
+        };
+        if client.send(ClientMessage::Watch(watch)).await.is_err() {
+            continue;
+        }
+        if last_v.is_some() {
+            rewatches += 1;
+        }
+        loop {
+            let message = match client.recv(Duration::from_secs(120)).await {
+                Ok(message) => message,
+                Err(err) if is_connection_loss(&err) => break,
+                Err(err) => return Err(format!("{who}: {err}")),
+            };
+            record(&ledger, &who, &message)?;
+            match &message {
+                ServerMessage::MatchSnapshot(s) if s.match_id == match_id => {
+                    last_v = Some(s.v);
+                    if s.phase == MatchPhase::Finished {
+                        return Ok(rewatches);
+                    }
+                }
+                ServerMessage::MatchEvent(e) if e.match_id == match_id => {
+                    if let Some(last) = last_v.filter(|last| e.v != last + 1) {
+                        return Err(format!(
+                            "{who}: sent v {} after v {last}: watchers must catch up by version",
+                            e.v
+                        ));
+                    }
+                    last_v = Some(e.v);
+                    if matches!(e.event, MatchEvent::Ended(_)) {
+                        return Ok(rewatches);
+                    }
+                }
+                ServerMessage::Error(error) => {
+                    if is_try_again(&ClientError::Refused(error.clone())) {
+                        // Moving to another node: watch again in a moment.
+                        tokio::time::sleep(TRY_AGAIN_AFTER).await;
+                        break;
+                    }
+                    return Err(format!("{who}: watch refused: {error:?}"));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history() {
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: SIGSTOP of an owner",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (a, b, c) = (cluster.addr("a"), cluster.addr("b"), cluster.addr("c"));
+    let game = &reference_games()[0];
+    let encoding = Encoding::Json;
+    // White plays on a, which owns the match; Black on b; one watcher on every node.
+    let mut white_on_a = connect(a, encoding).await.expect("connect");
+    let white_seat = white_on_a
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .expect("create");
+    let match_id = white_seat.match_id.clone();
+    let mut black = connect(b, encoding).await.expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("join");
+    let ledger = Ledger::shared(&match_id);
+    let watchers: Vec<_> = [("a", a), ("b", b), ("c", c)]
+        .into_iter()
+        .map(|(node, addr)| {
+            tokio::spawn(follow(
+                addr,
+                match_id.clone(),
+                Arc::clone(&ledger),
+                format!("watcher on {node}"),
+                Encoding::Postcard,
+            ))
+        })
+        .collect();
+
+    // A white ply after which White has a choice: there the frozen owner gets another move.
+    let fork_ply = (2..game.routes.len())
+        .step_by(2)
+        .find(|&ply| legal_count(game, ply) > 1)
+        .expect("some white ply has a choice");
+    for ply in 0..fork_ply {
+        let (client, seat) = if ply % 2 == 0 {
+            (&mut white_on_a, &white_seat)
+        } else {
+            (&mut black, &black_seat)
+        };
+        client
+            .play(seat, &game.routes[ply])
+            .await
+            .expect("a move before the freeze");
+    }
+
+    cluster.freeze("a");
+    let frozen_at = Instant::now();
+    // White's move reaches the frozen owner's socket: a move the rest of the game never plays.
+    let other = other_legal_route(game, fork_ply);
+    let late_id = white_on_a
+        .send_move(&white_seat, &other)
+        .await
+        .expect("the socket takes it");
+    // White gives up on a and comes back on c: the match is taken over (a's lease lapses).
+    let mut white = connect(c, encoding).await.expect("connect to c");
+    white.set_next_id(late_id + 1);
+    let seat = resume_patiently(&mut white, &white_seat.token)
+        .await
+        .unwrap_or_else(|err| panic!("resume on c while a is frozen: {err}\n{}", cluster.logs()));
+    assert_eq!(seat.match_id, match_id);
+    let snapshot = white
+        .wait_for("the snapshot after resume", |message| match message {
+            ServerMessage::MatchSnapshot(s) if s.match_id == match_id => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .expect("snapshot");
+    record(
+        &ledger,
+        "white on c",
+        &ServerMessage::MatchSnapshot(snapshot.clone()),
+    )
+    .unwrap();
+    let routes: Vec<Vec<u8>> = snapshot.moves.iter().map(|m| m.route.clone()).collect();
+    assert_eq!(
+        routes,
+        game.routes[..fork_ply],
+        "the history before the freeze, whole"
+    );
+    play_patiently(&mut white, &white_seat, &game.routes[fork_ply])
+        .await
+        .unwrap_or_else(|err| panic!("White's move at the new owner: {err}\n{}", cluster.logs()));
+    eprintln!(
+        "taken over and played on {:?} after the freeze",
+        frozen_at.elapsed()
+    );
+    // a renewed its lease at most a third of a lease before it froze.
+    assert!(
+        frozen_at.elapsed() >= Duration::from_millis(TEST_LEASE_MS * 2 / 3),
+        "nobody may take a match over before its owner's lease ran out"
+    );
+
+    // The old owner wakes up with White's other move in its socket: refused, never acked.
+    cluster.thaw("a");
+    match white_on_a.expect_reply(late_id).await {
+        Ok(ServerMessage::Ack(ack)) => panic!(
+            "the woken owner acknowledged a move of a history that is gone: {ack:?}\n{}",
+            cluster.logs()
+        ),
+        Ok(ServerMessage::Error(error)) => {
+            eprintln!("the woken owner refused the late move: {error:?}")
+        }
+        Ok(other) => panic!("unexpected reply {other:?}"),
+        Err(ClientError::Closed(close)) => {
+            eprintln!("the woken owner closed the connection: {close:?}")
+        }
+        Err(err) => panic!(
+            "the woken owner left the late move unanswered: {err}\n{}",
+            cluster.logs()
+        ),
+    }
+    record_backlog(&ledger, "white's old connection on a", &white_on_a);
+    // Whoever asks a now gets the one history.
+    let mut on_a = connect(a, encoding).await.expect("a serves again");
+    let seen = on_a.watch_match(&match_id).await.expect("watch on a");
+    record(
+        &ledger,
+        "new watcher on a",
+        &ServerMessage::MatchSnapshot(seen.clone()),
+    )
+    .unwrap();
+    assert!(
+        seen.moves.len() > fork_ply,
+        "a shows the moves made while it was frozen"
+    );
+
+    for ply in fork_ply + 1..game.routes.len() {
+        let (client, seat) = if ply % 2 == 0 {
+            (&mut white, &white_seat)
+        } else {
+            (&mut black, &black_seat)
+        };
+        play_patiently(client, seat, &game.routes[ply])
+            .await
+            .unwrap_or_else(|err| panic!("ply {ply}: {err}\n{}", cluster.logs()));
+    }
+    for watcher in watchers {
+        watcher
+            .await
+            .expect("a watcher task")
+            .unwrap_or_else(|err| panic!("{err}\n{}", cluster.logs()));
+    }
+    record_backlog(&ledger, "white on c", &white);
+    record_backlog(&ledger, "black on b", &black);
+    let ledger = ledger.lock().expect("ledger");
+    ledger.check().unwrap_or_else(|fork| panic!("{fork}"));
+    let (moves, complete) = ledger.notations();
+    assert!(
+        complete && moves == game.moves,
+        "the one history is the reference game: {moves:?}"
+    );
+}
+
+fn record_backlog(ledger: &SharedLedger, who: &str, client: &Client) {
+    ledger
+        .lock()
+        .expect("ledger")
+        .record_all(who, client.backlog())
+        .unwrap_or_else(|fork| panic!("{fork}"));
+}
+
+/// The position before `ply` of `game`.
+fn position_before(game: &RefGame, ply: usize) -> frisian::Position {
+    let fen = if ply == 0 {
+        &game.start_fen
+    } else {
+        &game.fens[ply - 1]
+    };
+    frisian::Position::from_fen(fen).expect("a reference FEN")
+}
+
+fn legal_count(game: &RefGame, ply: usize) -> usize {
+    position_before(game, ply).legal_moves().len()
+}
+
+/// A legal move at `ply` other than the one the game plays.
+fn other_legal_route(game: &RefGame, ply: usize) -> Vec<u8> {
+    position_before(game, ply)
+        .legal_moves()
+        .iter()
+        .map(|mv| {
+            mv.route()
+                .iter()
+                .map(|square| square.number())
+                .collect::<Vec<u8>>()
+        })
+        .find(|route| *route != game.routes[ply])
+        .expect("a choice")
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Redis restarted mid-game.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_restart_mid_game_loses_no_acknowledged_move_and_watchers_catch_up() {
+    const MATCHES: usize = 10;
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: Redis restart",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (a, b, c) = (cluster.addr("a"), cluster.addr("b"), cluster.addr("c"));
+    let runs = open_runs(MATCHES, a, b).await;
+    let watchers: Vec<_> = runs
+        .iter()
+        .map(|run| {
+            tokio::spawn(follow(
+                c,
+                run.match_id.clone(),
+                Arc::clone(&run.ledger),
+                "watcher on c".into(),
+                run.encoding,
+            ))
+        })
+        .collect();
+    let total: usize = runs.iter().map(|run| run.game.routes.len()).sum();
+    let acks = Arc::new(AtomicUsize::new(0));
+    // A move that crossed nodes while Redis was away may never be answered: after a while its
+    // player reconnects and sends it again, as every client does with an unanswered move.
+    let patience = Duration::from_secs(10);
+    let playing = {
+        let acks = Arc::clone(&acks);
+        tokio::spawn(async move {
+            play_to_the_end(runs, [a, b], patience, &acks, Duration::from_secs(300)).await
+        })
+    };
+    while acks.load(Ordering::Relaxed) < total / 3 {
+        assert!(
+            !playing.is_finished(),
+            "the matches stopped after {} of {total} moves, before Redis was restarted\n{}",
+            acks.load(Ordering::Relaxed),
+            cluster.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let before = acks.load(Ordering::Relaxed);
+    cluster.redis().stop();
+    // The outage: players go on moving (those whose owner is their own node get answers).
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    cluster.redis().start_again().expect("Redis starts again");
+    eprintln!(
+        "Redis was down from {before} to {} acknowledged moves of {total}",
+        acks.load(Ordering::Relaxed)
+    );
+    let runs = playing.await.expect("the players");
+    for (run, watcher) in runs.iter().zip(watchers) {
+        let rewatches = watcher
+            .await
+            .expect("a watcher task")
+            .unwrap_or_else(|err| panic!("{}\n{}", run.fail(err), cluster.logs()));
+        let ledger = run.ledger.lock().expect("ledger");
+        let (moves, complete) = ledger.notations();
+        assert!(
+            complete && moves == run.game.moves,
+            "{}: the watcher and players saw {moves:?} (watched again {rewatches} times)",
+            run.fail("")
+        );
+    }
+    check_all_finished(c, &runs, &cluster.logs()).await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. A TV channel whose owner is killed.
+
+/// One versioned message of a channel as a watcher got it.
+#[derive(Debug, Clone)]
+struct Reveal {
+    at: Instant,
+    v: u64,
+    game_id: u64,
+    ply: u32,
+    mv: String,
+    board: String,
+}
+
+/// What the watchers of `tv1` saw: every reveal, and every channel event by version (with
+/// the timing field, which the take-over recomputes, left out).
+#[derive(Debug, Default)]
+struct TvLog {
+    reveals: Vec<(String, Reveal)>,
+    events: BTreeMap<u64, (ChannelEvent, String)>,
+    fork: Option<String>,
+}
+
+impl TvLog {
+    fn event(&mut self, who: &str, v: u64, event: &ChannelEvent) {
+        let mut event = event.clone();
+        match &mut event {
+            ChannelEvent::PlyRevealed(ply) => ply.next_reveal_in_ms = None,
+            ChannelEvent::GameStarted(view) => view.next_reveal_in_ms = None,
+            ChannelEvent::GameEnded(end) => end.next_game_in_ms = None,
+        }
+        match self.events.get(&v) {
+            Some((known, first)) if *known != event => {
+                self.fork.get_or_insert(format!(
+                    "two histories of tv1 at v {v}: {first} saw {known:?}, {who} saw {event:?}"
+                ));
+            }
+            Some(_) => {}
+            None => {
+                self.events.insert(v, (event, who.to_owned()));
+            }
+        }
+    }
+}
+
+/// Watches `tv1` on `addr` until `stop` fires, putting what arrives into `log`; watches again
+/// from its last version when the connection drops.
+async fn watch_tv(
+    addr: SocketAddr,
+    who: String,
+    log: Arc<std::sync::Mutex<TvLog>>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<(), String> {
+    let mut last_v: Option<u64> = None;
+    let mut game_id = 0;
+    while !*stop.borrow() {
+        let Ok(mut client) = connect(addr, Encoding::Json).await else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        let watch = Watch {
+            target: Target::Channel("tv1".into()),
+            since_v: last_v,
+        };
+        if client.send(ClientMessage::Watch(watch)).await.is_err() {
+            continue;
+        }
+        loop {
+            let message = tokio::select! {
+                _ = stop.changed() => return Ok(()),
+                message = client.recv(Duration::from_secs(120)) => message,
+            };
+            let message = match message {
+                Ok(message) => message,
+                Err(err) if is_connection_loss(&err) => break,
+                Err(err) => return Err(format!("{who}: {err}")),
+            };
+            let at = Instant::now();
+            let mut log = log.lock().expect("log");
+            match message {
+                ServerMessage::ChannelSnapshot(snapshot) if snapshot.channel == "tv1" => {
+                    last_v = Some(snapshot.v);
+                    if let Some(game) = &snapshot.game {
+                        game_id = game.header.game_id;
+                    }
+                }
+                ServerMessage::ChannelEvent(event) if event.channel == "tv1" => {
+                    if let Some(last) = last_v.filter(|last| event.v != last + 1) {
+                        return Err(format!("{who}: sent v {} after v {last}", event.v));
+                    }
+                    last_v = Some(event.v);
+                    log.event(&who, event.v, &event.event);
+                    match &event.event {
+                        ChannelEvent::GameStarted(view) => game_id = view.header.game_id,
+                        ChannelEvent::PlyRevealed(ply) => log.reveals.push((
+                            who.clone(),
+                            Reveal {
+                                at,
+                                v: event.v,
+                                game_id,
+                                ply: ply.ply,
+                                mv: ply.mv.clone(),
+                                board: ply.board.clone(),
+                            },
+                        )),
+                        ChannelEvent::GameEnded(_) => {}
+                    }
+                }
+                ServerMessage::Error(error)
+                    if is_try_again(&ClientError::Refused(error.clone())) =>
+                {
+                    drop(log);
+                    tokio::time::sleep(TRY_AGAIN_AFTER).await;
+                    break;
+                }
+                ServerMessage::Error(error) => return Err(format!("{who}: {error:?}")),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Waits until `count` reveals arrived at `who` after `since`.
+async fn reveals_after(
+    log: &Arc<std::sync::Mutex<TvLog>>,
+    who: &str,
+    since: Instant,
+    count: usize,
+    within: Duration,
+) -> Result<(), String> {
+    let deadline = Instant::now() + within;
+    loop {
+        let seen = log
+            .lock()
+            .expect("log")
+            .reveals
+            .iter()
+            .filter(|(by, reveal)| by == who && reveal.at > since)
+            .count();
+        if seen >= count {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!(
+                "{who} saw {seen} of {count} reveals within {within:?}"
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tv_channel_keeps_revealing_on_time_when_its_owner_is_killed() {
+    const INTERVAL_MS: u64 = 500;
+    let interval = Duration::from_millis(INTERVAL_MS);
+    let options = ClusterOptions::default().with_args(&[
+        "--channels",
+        "1",
+        "--ply-interval",
+        "500ms",
+        "--game-pause",
+        "2s",
+    ]);
+    // a starts alone, so it owns tv1.
+    let Some(mut cluster) =
+        Cluster::start_or_skip("cluster: TV take-over", server_program(), &["a"], options)
+    else {
+        return;
+    };
+    let log = Arc::new(std::sync::Mutex::new(TvLog::default()));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let mut watchers = vec![tokio::spawn(watch_tv(
+        cluster.addr("a"),
+        "a".into(),
+        Arc::clone(&log),
+        stopped.clone(),
+    ))];
+    let started = Instant::now();
+    reveals_after(&log, "a", started, 2, PATIENCE)
+        .await
+        .unwrap();
+    for node in ["b", "c"] {
+        // Blocking (it waits for the node to serve): off the watchers' worker thread.
+        let addr = tokio::task::block_in_place(|| cluster.add_node(node));
+        watchers.push(tokio::spawn(watch_tv(
+            addr,
+            node.into(),
+            Arc::clone(&log),
+            stopped.clone(),
+        )));
+    }
+    for node in ["b", "c"] {
+        reveals_after(&log, node, started, 3, PATIENCE)
+            .await
+            .unwrap_or_else(|err| {
+                panic!(
+                    "{err}: tv1 is relayed to the other nodes\n{}",
+                    cluster.logs()
+                )
+            });
+    }
+    tokio::task::block_in_place(|| cluster.kill9("a"));
+    let killed = Instant::now();
+    for node in ["b", "c"] {
+        reveals_after(&log, node, killed, 8, Duration::from_secs(90))
+            .await
+            .unwrap_or_else(|err| {
+                panic!(
+                    "{err}: tv1 goes on after its owner died\n{}",
+                    cluster.logs()
+                )
+            });
+    }
+    let _ = stop.send(true);
+    for watcher in watchers {
+        watcher
+            .await
+            .expect("a watcher task")
+            .unwrap_or_else(|err| panic!("{err}"));
+    }
+
+    let log = log.lock().expect("log");
+    if let Some(fork) = &log.fork {
+        panic!("{fork}");
+    }
+    // One channel, not three: what b and c were sent before the kill came from a's channel
+    // (the same events under the same versions), and after it b and c show the same events.
+    let versions = |who: &str, after: bool| -> std::collections::BTreeSet<u64> {
+        log.reveals
+            .iter()
+            .filter(|(by, reveal)| by == who && (reveal.at > killed) == after)
+            .map(|(_, reveal)| reveal.v)
+            .collect()
+    };
+    for node in ["b", "c"] {
+        let shared = versions(node, false)
+            .intersection(&versions("a", false))
+            .count();
+        assert!(
+            shared >= 2,
+            "{node} was not sent a's reveals before the kill (only {shared} in common)"
+        );
+    }
+    let together = versions("b", true)
+        .intersection(&versions("c", true))
+        .count();
+    assert!(
+        together >= 6,
+        "after the kill b and c show different channels ({together} reveals in common)"
+    );
+    // The game running at the kill goes on at the next ply, not from its start or a new game.
+    let running = log
+        .reveals
+        .iter()
+        .rev()
+        .find(|(by, reveal)| by == "b" && reveal.at < killed)
+        .map(|(_, reveal)| (reveal.game_id, reveal.ply))
+        .expect("b saw reveals before the kill");
+    let ended_at_kill = log.events.values().any(
+        |(event, _)| matches!(event, ChannelEvent::GameEnded(end) if end.game_id == running.0),
+    );
+    let next = log
+        .reveals
+        .iter()
+        .find(|(by, reveal)| by == "b" && reveal.at > killed)
+        .map(|(_, reveal)| (reveal.game_id, reveal.ply))
+        .expect("b saw reveals after the kill");
+    assert!(
+        ended_at_kill || next == (running.0, running.1 + 1),
+        "game {} was at ply {} at the kill; the next reveal on b was game {} ply {}",
+        running.0,
+        running.1,
+        next.0,
+        next.1
+    );
+    // One move per ply of a game, whoever revealed it.
+    let mut moves: BTreeMap<(u64, u32), (&str, &str)> = BTreeMap::new();
+    for (who, reveal) in &log.reveals {
+        let known = moves
+            .entry((reveal.game_id, reveal.ply))
+            .or_insert((&reveal.mv, &reveal.board));
+        assert_eq!(
+            *known,
+            (reveal.mv.as_str(), reveal.board.as_str()),
+            "game {} ply {} revealed twice with different moves ({who} at v {})",
+            reveal.game_id,
+            reveal.ply,
+            reveal.v
+        );
+    }
+    // The schedule of each game running at the kill, from reveals before it: ply p is due at
+    // `base + p × interval`, and no arrival is earlier than its due time, so the earliest
+    // `arrival − p × interval` is the latest the base can be.
+    let mut base: BTreeMap<u64, Instant> = BTreeMap::new();
+    for (_, reveal) in log.reveals.iter().filter(|(_, r)| r.at < killed) {
+        let Some(candidate) = reveal.at.checked_sub(interval * reveal.ply) else {
+            continue;
+        };
+        base.entry(reveal.game_id)
+            .and_modify(|b| *b = (*b).min(candidate))
+            .or_insert(candidate);
+    }
+    let tolerance = Duration::from_millis(150);
+    let mut late = Vec::new();
+    for (who, reveal) in log.reveals.iter().filter(|(_, r)| r.at > killed) {
+        let Some(base) = base.get(&reveal.game_id) else {
+            continue; // a game that started after the kill has no schedule from before it
+        };
+        let due = *base + interval * reveal.ply;
+        assert!(
+            reveal.at + tolerance >= due,
+            "{who}: ply {} of game {} revealed {:?} before it was due",
+            reveal.ply,
+            reveal.game_id,
+            due - reveal.at
+        );
+        late.push(reveal.at.saturating_duration_since(due));
+    }
+    eprintln!("after the kill, reveals of the running game came this late: {late:?}");
+    // After the take-over the channel is back on its schedule (the plies due while nobody
+    // owned it come late, at the take-over; the last ones are on time again).
+    assert!(
+        late.iter()
+            .rev()
+            .take(3)
+            .all(|late| *late < Duration::from_secs(2)),
+        "the new owner does not keep the schedule: {late:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. The shared lobby.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_made_on_one_node_is_listed_on_another_within_a_second_and_joined_there() {
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: shared lobby",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (a, c) = (cluster.addr("a"), cluster.addr("c"));
+    let mut on_c = connect(c, Encoding::Json).await.expect("connect to c");
+    let mut creator = connect(a, Encoding::Postcard).await.expect("connect to a");
+    creator.hello("Sietske").await.expect("hello");
+    let seat = creator
+        .create_match(ColorChoice::White, true, None)
+        .await
+        .expect("a public seek on a");
+    let made = Instant::now();
+    let listed = loop {
+        let id = on_c.send(ClientMessage::ListLobby).await.expect("list");
+        let lobby = on_c
+            .wait_for("the lobby", |message| match message {
+                ServerMessage::Lobby(lobby) => Some(lobby.clone()),
+                ServerMessage::Error(error) if error.id == Some(id) => {
+                    panic!("list_lobby refused: {error:?}")
+                }
+                _ => None,
+            })
+            .await
+            .expect("the lobby from c");
+        if let Some(line) = lobby
+            .seeks
+            .iter()
+            .find(|line| line.match_id == seat.match_id)
+        {
+            break (made.elapsed(), line.clone());
+        }
+        if made.elapsed() > Duration::from_secs(10) {
+            panic!("the seek never showed on c: {lobby:?}\n{}", cluster.logs());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    eprintln!(
+        "the seek was listed on c {:?} after it was made on a",
+        listed.0
+    );
+    assert!(
+        listed.0 <= Duration::from_secs(1),
+        "listed on c only after {:?}",
+        listed.0
+    );
+    assert_eq!(listed.1.white.as_deref(), Some("Sietske"));
+    assert_eq!(listed.1.black, None);
+    assert_eq!(listed.1.phase, MatchPhase::Waiting);
+
+    // Joined on c from the lobby line; the creator on a sees the joiner.
+    on_c.hello("Wytze").await.expect("hello");
+    let joined = on_c.join_match(&seat.match_id).await.expect("join on c");
+    assert_eq!(joined.side, Side::Black);
+    let game = &reference_games()[0];
+    creator
+        .play(&seat, &game.routes[0])
+        .await
+        .expect("White on a");
+    on_c.play(&joined, &game.routes[1])
+        .await
+        .expect("Black on c");
+    let announced = creator
+        .wait_for("the joiner", |message| match message {
+            ServerMessage::MatchEvent(event) => match &event.event {
+                MatchEvent::PlayerJoined(joined) => Some(joined.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .expect("a player_joined event on a");
+    assert_eq!(
+        (announced.side, announced.name.as_str()),
+        (Side::Black, "Wytze")
+    );
+    // The seek is gone from every node's list; the match is live there.
+    for addr in [a, c] {
+        let mut client = connect(addr, Encoding::Json).await.expect("connect");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            client.send(ClientMessage::ListLobby).await.expect("list");
+            let lobby = client
+                .wait_for("the lobby", |message| match message {
+                    ServerMessage::Lobby(lobby) => Some(lobby.clone()),
+                    _ => None,
+                })
+                .await
+                .expect("lobby");
+            let seeking = lobby
+                .seeks
+                .iter()
+                .any(|line| line.match_id == seat.match_id);
+            let live = lobby.live.iter().any(|line| line.match_id == seat.match_id);
+            if !seeking && live {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{addr}: the joined seek is still listed ({seeking}) or not live ({live})"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The harness itself.
+
+/// Whether `addr` answers `GET /healthz` within `within` (a frozen node accepts the TCP
+/// connection in the kernel but never answers).
+fn answers(addr: SocketAddr, within: Duration) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect_timeout(&addr, within) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(within));
+    if write!(
+        stream,
+        "GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .is_err()
+    {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200")
+}
+
+#[test]
+fn the_harness_freezes_thaws_kills_and_restarts_a_node_on_its_port_and_restarts_redis() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: harness",
+        server_program(),
+        &["a"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let addr = cluster.addr("a");
+    assert!(answers(addr, PATIENCE), "a serves\n{}", cluster.logs());
+    cluster.freeze("a");
+    assert!(
+        !answers(addr, Duration::from_millis(500)),
+        "a frozen node answers nothing"
+    );
+    assert!(cluster.is_running("a"), "frozen is not dead");
+    cluster.thaw("a");
+    assert!(answers(addr, PATIENCE), "a thawed node answers again");
+    let pid = cluster.pid("a");
+    cluster.kill9("a");
+    assert!(!cluster.is_running("a"));
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "a killed node's port is closed"
+    );
+    let again = cluster.restart("a");
+    assert_eq!(again, addr, "a node comes back on its port");
+    assert_ne!(cluster.pid("a"), pid, "as a new process");
+    assert!(answers(addr, PATIENCE), "the restarted node serves");
+    cluster.redis().stop();
+    assert!(cluster.redis().ping().is_err());
+    cluster.redis().start_again().expect("Redis starts again");
+    cluster.redis().ping().expect("Redis answers on its port");
+    assert!(
+        answers(addr, PATIENCE),
+        "the node outlives a Redis restart\n{}",
+        cluster.logs()
+    );
+}
