@@ -181,9 +181,12 @@ impl<R: Role> Fanout<R> {
         let before = self.followers.len();
         let mut lost_players = false;
         self.followers.retain(|_, f| {
-            // Its own node relays to a remote follower (from the mirror below).
+            // Its own node relays to a remote follower (from the mirror below); one whose way
+            // closed is dropped like a local one that could not take the event.
             if f.outbox.is_remote() {
-                return !f.outbox.is_closed();
+                let open = !f.outbox.is_closed();
+                lost_players |= !open && !f.role.is_watcher();
+                return open;
             }
             let kept = f.outbox.send_shared(shared);
             lost_players |= !kept && !f.role.is_watcher();
@@ -400,6 +403,38 @@ mod tests {
         assert!(!fanout.send_crowd());
         assert_eq!(crowds(&mut player_in), vec![2]);
         assert_eq!(fanout.crowd_due(), None);
+    }
+
+    #[derive(Debug)]
+    struct Way(std::sync::atomic::AtomicBool);
+
+    impl crate::outbox::RemoteWay for Way {
+        fn push(&self, _: axum::extract::ws::Message) -> bool {
+            panic!("a remote follower is sent no broadcast: its node relays it")
+        }
+
+        fn is_closed(&self) -> bool {
+            self.0.load(std::sync::atomic::Ordering::Relaxed)
+        }
+    }
+
+    #[test]
+    fn remote_followers_get_nothing_and_a_closed_remote_player_is_reported_lost() {
+        let mut fanout = Fanout::new(4, Target::Match("m".into()), Duration::from_secs(2));
+        let way = Arc::new(Way(Default::default()));
+        let (remote, _) = crate::outbox::remote_outbox(7, Encoding::Json, way.clone());
+        fanout.insert(remote, Seated(true));
+        let mirrored = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = mirrored.clone();
+        fanout.mirror(Box::new(move |v, _| seen.lock().unwrap().push(v)));
+        assert_eq!(fanout.publish(1, pong(1)), 0);
+        assert_eq!(fanout.broadcast(pong(2)), 0);
+        assert_eq!(*mirrored.lock().unwrap(), vec![Some(1), None], "each once");
+        assert!(!fanout.take_lost_players());
+        way.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(fanout.publish(2, pong(3)), 1);
+        assert!(fanout.take_lost_players(), "presence must look again");
+        assert!(fanout.is_empty());
     }
 
     #[test]
