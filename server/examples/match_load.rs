@@ -6,12 +6,11 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
 use boardcast_protocol::*;
 use boardcast_server::{Config, Server};
-use futures_util::{SinkExt, StreamExt};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
+use common::*;
 
 const GAME: [&str; 42] = [
     "33-28", "19-24", "35-30", "24x22", "31-27", "22x33", "39x28", "13-19", "28-23", "19x28",
@@ -20,40 +19,6 @@ const GAME: [&str; 42] = [
     "46-41", "13-19", "42-38", "18-23", "31-27", "17x46", "38-33", "23x43", "48x30", "46x20",
     "45-40", "20x50",
 ];
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(addr: std::net::SocketAddr) -> Ws {
-    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
-    request.headers_mut().insert(
-        "Sec-WebSocket-Protocol",
-        HeaderValue::from_static("boardcast.v1.postcard"),
-    );
-    tokio_tungstenite::connect_async(request).await.unwrap().0
-}
-
-async fn send(ws: &mut Ws, id: u64, msg: ClientMessage) {
-    let Frame::Binary(bytes) = Encoding::Postcard.encode(&ClientEnvelope { id, msg }) else {
-        unreachable!("postcard is binary")
-    };
-    ws.send(Message::binary(bytes)).await.unwrap();
-}
-
-/// Reads until `pick` accepts a message.
-async fn until<T>(ws: &mut Ws, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
-    loop {
-        let frame = ws.next().await.unwrap().unwrap();
-        if let Message::Binary(bytes) = frame {
-            let message = Encoding::Postcard
-                .decode_server(FrameRef::Binary(&bytes))
-                .unwrap();
-            if let Some(found) = pick(message) {
-                return found;
-            }
-        }
-    }
-}
 
 async fn play_match(addr: std::net::SocketAddr, routes: Vec<Vec<u8>>) -> Vec<Duration> {
     let mut white = connect(addr).await;

@@ -9,52 +9,17 @@
 //!
 //! `cargo run --release -p boardcast-server --example match_memory [N] [PLIES]` (Linux, glibc)
 
+mod common;
+
 use boardcast_protocol::*;
 use boardcast_server::{Config, Server};
-use futures_util::{SinkExt, StreamExt};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use common::*;
 
 /// Bytes in use on the heap, as glibc counts them, less SQLite's own.
 fn heap_bytes() -> (u64, u64) {
     // SAFETY: both only read the allocators' counters.
     let (malloc, sqlite) = unsafe { (libc::mallinfo2(), rusqlite::ffi::sqlite3_memory_used()) };
     ((malloc.uordblks + malloc.hblkhd) as u64, sqlite as u64)
-}
-
-async fn connect(addr: std::net::SocketAddr) -> Ws {
-    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
-    request.headers_mut().insert(
-        "Sec-WebSocket-Protocol",
-        HeaderValue::from_static("boardcast.v1.postcard"),
-    );
-    tokio_tungstenite::connect_async(request).await.unwrap().0
-}
-
-async fn send(ws: &mut Ws, id: u64, msg: ClientMessage) {
-    let Frame::Binary(bytes) = Encoding::Postcard.encode(&ClientEnvelope { id, msg }) else {
-        unreachable!("postcard is binary")
-    };
-    ws.send(Message::binary(bytes)).await.unwrap();
-}
-
-/// Reads until `pick` accepts a message.
-async fn until<T>(ws: &mut Ws, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
-    loop {
-        let frame = ws.next().await.unwrap().unwrap();
-        if let Message::Binary(bytes) = frame {
-            let message = Encoding::Postcard
-                .decode_server(FrameRef::Binary(&bytes))
-                .unwrap();
-            if let Some(found) = pick(message) {
-                return found;
-            }
-        }
-    }
 }
 
 /// Both players' connections, and their seats once seated.

@@ -9,33 +9,13 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::Config;
-use boardcast_server::storage::Database;
-use boardcast_testkit::postgres::Cluster;
-use boardcast_testkit::redis::Redis;
+use common::cluster::*;
 use common::*;
 use tokio::time::Instant;
 
-const LEASE_MS: u64 = 1500;
 /// The promise: a seek made on one node is listed on another within this.
 const LISTED_WITHIN: Duration = Duration::from_secs(1);
 const PATIENCE: Duration = Duration::from_secs(30);
-
-async fn node(postgres: &str, redis: &Redis, id: &str) -> TestServer {
-    let (_unused, db) = temp_db();
-    let mut config = Config::for_tests(db);
-    config.database = Some(Database::Postgres(postgres.to_owned()));
-    config.redis = Some(redis.url().parse().expect("a Redis URL"));
-    config.node_id = Some(id.parse().expect("a node id"));
-    config.lease_ms = LEASE_MS;
-    TestServer::start_with(config).await
-}
-
-fn backends(test: &str) -> Option<(&'static Cluster, Redis)> {
-    let postgres = Cluster::shared_or_skip(test)?;
-    let redis = Redis::start_or_skip(test)?;
-    Some((postgres, redis))
-}
 
 async fn lobby(client: &mut Client) -> Lobby {
     client.send(ClientMessage::ListLobby).await;

@@ -8,32 +8,8 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::Config;
-use boardcast_server::storage::Database;
-use boardcast_testkit::postgres::Cluster;
-use boardcast_testkit::redis::Redis;
+use common::cluster::*;
 use common::*;
-
-/// Lease of the test nodes: short, so a stopped owner is replaced quickly.
-const LEASE_MS: u64 = 1500;
-
-/// A node `id` of the cluster on `postgres` and `redis`.
-async fn node(postgres: &str, redis: &Redis, id: &str) -> TestServer {
-    let (_unused, db) = temp_db();
-    let mut config = Config::for_tests(db);
-    config.database = Some(Database::Postgres(postgres.to_owned()));
-    config.redis = Some(redis.url().parse().expect("a Redis URL"));
-    config.node_id = Some(id.parse().expect("a node id"));
-    config.lease_ms = LEASE_MS;
-    TestServer::start_with(config).await
-}
-
-/// PostgreSQL and Redis for one test, or `None` (after a "skipped" line) without them.
-fn backends(test: &str) -> Option<(&'static Cluster, Redis)> {
-    let postgres = Cluster::shared_or_skip(test)?;
-    let redis = Redis::start_or_skip(test)?;
-    Some((postgres, redis))
-}
 
 /// Every event `client` receives until the match ends, by version.
 async fn events_until_the_end(client: &mut Client) -> Vec<(u64, MatchEvent)> {
