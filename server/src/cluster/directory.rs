@@ -51,9 +51,6 @@ pub struct ClusterDirectory {
     proxies: Mutex<HashMap<String, ProxyEntry>>,
     /// Tells a stopping proxy's entry from a newer one of the same match.
     generations: AtomicU64,
-    /// One take-over at a time on this node: a second claim of a match this node already
-    /// runs would fence its own actor.
-    taking_over: tokio::sync::Mutex<()>,
     shutdown: Shutdown,
     tasks: Tasks,
     /// Itself, for the proxies it starts (they reach the cluster through it).
@@ -87,7 +84,6 @@ impl ClusterDirectory {
             lobby,
             proxies: Mutex::default(),
             generations: AtomicU64::new(0),
-            taking_over: tokio::sync::Mutex::new(()),
             shutdown: shutdown.clone(),
             tasks,
             this: this.clone(),
@@ -178,14 +174,8 @@ impl ClusterDirectory {
     /// events, starts its actor, and tells the other nodes ([`claim_and_start`]). A proxy of
     /// it here hands its followers to the actor.
     pub async fn take_over(&self, id: &str) -> TakeOver {
-        let _one_at_a_time = self.taking_over.lock().await;
-        if let Some(handle) = self.hub.running(id) {
-            return TakeOver::Here(handle);
-        }
-        if !self.lease.is_held() {
-            // A node unsure of its own lease claims nothing.
-            return TakeOver::Failed;
-        }
+        // `claim_and_start` takes the hub's turn for this match, returns it if it already runs
+        // here, and claims nothing while this node is unsure of its lease.
         match claim_and_start(self.coordination.as_ref(), &self.hub, &self.bus, id).await {
             Ok(Claim::Started(handle)) => {
                 if let Some(entry) = self.proxies().remove(id) {
