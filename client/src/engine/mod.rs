@@ -417,7 +417,10 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
                     match line {
                         Some(line) => bridge.engine_line(&mut app, line).await,
                         None => {
-                            let status = bridge.engine.as_mut().and_then(Engine::exit_status);
+                            let status = match bridge.engine.as_mut() {
+                                Some(engine) => engine.exit_status().await,
+                                None => None,
+                            };
                             let what = format!("the engine exited ({})", status.unwrap_or_else(|| "closed its output".into()));
                             let resign = bridge.thinking.is_some() || app.game.as_ref().is_some_and(|g| !g.is_over());
                             bridge.fault(&mut app, &what, resign).await;

@@ -118,9 +118,14 @@ impl Engine {
         format!("; its last lines: {}", lines.join(" | "))
     }
 
-    /// How the process ended, if it did.
-    pub fn exit_status(&mut self) -> Option<String> {
-        self.child.try_wait().ok().flatten().map(|s| s.to_string())
+    /// How the process ended, once its output has closed: a process that closes its output by
+    /// exiting is reaped a moment after the last line, so it is given a second to end.
+    pub async fn exit_status(&mut self) -> Option<String> {
+        tokio::time::timeout(Duration::from_secs(1), self.child.wait())
+            .await
+            .ok()?
+            .ok()
+            .map(|s| s.to_string())
     }
 
     /// Asks the engine to quit, then makes sure it is gone.
