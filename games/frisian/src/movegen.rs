@@ -1,7 +1,7 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
 //! routes), simple moves, and the bulk leaf count used by perft.
 
-use crate::board::{Bits, DIAGONALS, Dir, JUMPABLE, each_dir, shift, step};
+use crate::board::{Bits, DIAGONALS, Dir, each_dir, jump_landings, jumped, shift, step};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -21,6 +21,88 @@ const fn back(d: Dir) -> Dir {
         Dir::Down => Dir::Up,
         Dir::Left => Dir::Right,
         Dir::Right => Dir::Left,
+    }
+}
+
+/// How many captures of the best value men have, counted without building moves (perft's
+/// last ply).
+struct MenCount {
+    enemy: u64,
+    enemy_kings: u64,
+    /// Empty squares and the moving man's origin, which stays empty for its whole move.
+    empty: u64,
+    origin: u16,
+    best: u32,
+    count: u64,
+    /// The captures of three or more pieces of the best value so far, as captured set and
+    /// origin and destination: only those can be made by two routes (the second route of a
+    /// two-piece capture would have to jump back over its first victim), so only they are
+    /// compared.
+    long_captured: [u64; LONG_CAPTURES],
+    long_ends: [u16; LONG_CAPTURES],
+    long_len: usize,
+    /// More long captures than the arrays hold: the caller counts with the full search.
+    overflow: bool,
+}
+
+const LONG_CAPTURES: usize = 16;
+
+impl MenCount {
+    /// Goes on with a capture from bit `here` to each of `lands`.
+    fn go_on(&mut self, here: u32, lands: u64, ghosts: u64, value: u32, taken: u32) {
+        for land in Bits(lands) {
+            let victim = jumped(here, land);
+            let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
+            let there = land.trailing_zeros();
+            let next = jump_landings(there, self.enemy & !ghosts, self.empty);
+            if next == 0 {
+                self.record(there, ghosts, value, taken + 1);
+            } else {
+                self.go_on(there, next, ghosts, value, taken + 1);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn value_of(&self, captured: u64) -> u32 {
+        if captured & self.enemy_kings != 0 {
+            KING_VALUE
+        } else {
+            MAN_VALUE
+        }
+    }
+
+    #[inline(always)]
+    fn record(&mut self, end: u32, captured: u64, value: u32, taken: u32) {
+        if value < self.best {
+            return;
+        }
+        if value > self.best {
+            self.best = value;
+            self.count = 0;
+            self.long_len = 0;
+        }
+        if taken >= 3 {
+            self.record_long(end, captured);
+        } else {
+            self.count += 1;
+        }
+    }
+
+    fn record_long(&mut self, end: u32, captured: u64) {
+        let ends = self.origin | (end as u16) << 8;
+        let seen = &self.long_captured[..self.long_len];
+        if (0..seen.len()).any(|i| seen[i] == captured && self.long_ends[i] == ends) {
+            return;
+        }
+        if self.long_len == LONG_CAPTURES {
+            self.overflow = true;
+            return;
+        }
+        self.long_captured[self.long_len] = captured;
+        self.long_ends[self.long_len] = ends;
+        self.long_len += 1;
+        self.count += 1;
     }
 }
 
@@ -50,28 +132,16 @@ impl Search<'_> {
         }
     }
 
-    /// The jumps a man on `at` has, as (victim, landing) bit pairs.
-    #[inline(always)]
-    fn man_jumps(&self, at: u64, ghosts: u64) -> impl Iterator<Item = (u64, u64)> + use<> {
-        let here = at.trailing_zeros();
-        let empty = self.empty;
-        Bits(JUMPABLE[here as usize] & self.enemy & !ghosts).filter_map(move |victim| {
-            // The landing square lies as far beyond the victim as the victim is from `at`.
-            let land = 1u64 << (2 * victim.trailing_zeros() - here);
-            (land & empty != 0).then_some((victim, land))
-        })
-    }
-
-    /// Continues a man's capture from `at`, where it can jump again.
-    fn man(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
-        for (victim, land) in self.man_jumps(at, ghosts) {
+    /// Continues a man's capture from bit `here` to each of `lands`.
+    fn man(&mut self, here: u32, lands: u64, len: usize, ghosts: u64, value: u32) {
+        for land in Bits(lands) {
+            let victim = jumped(here, land);
             self.path[len] = Square::from_bit(land);
             let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
-            // Testing for a further jump here saves a call for the usual last jump.
-            if self.man_jumps(land, ghosts).next().is_some() {
-                self.man(land, len + 1, ghosts, value);
-            } else {
-                self.record(land, len + 1, ghosts, value);
+            let there = land.trailing_zeros();
+            match jump_landings(there, self.enemy & !ghosts, self.empty) {
+                0 => self.record(land, len + 1, ghosts, value),
+                next => self.man(there, next, len + 1, ghosts, value),
             }
         }
     }
@@ -218,7 +288,9 @@ impl Position {
             if search.king {
                 search.king(piece, 1, 0, 0);
             } else {
-                search.man(piece, 1, 0, 0);
+                let here = piece.trailing_zeros();
+                let lands = jump_landings(here, search.enemy, search.empty);
+                search.man(here, lands, 1, 0, 0);
             }
         }
         search.singles
@@ -338,7 +410,7 @@ impl Position {
             }
         });
         if landings & empty & jump_squares != 0 {
-            return self.count_men_continuations(jump_squares & empty);
+            return self.count_men_continuations(landings & empty & jump_squares);
         }
         // Art. 11: a king is worth more than a man, so taking one is compulsory if possible.
         if king_captures > 0 {
@@ -348,11 +420,42 @@ impl Position {
         }
     }
 
-    /// The captures of at least two pieces by men: the search from each man's first jump
-    /// whose landing is in `again`, started after that jump.
+    /// The captures of at least two pieces by men, from the first jumps that land on one of
+    /// `starts`, where a second jump exists.
     #[cold]
-    fn count_men_continuations(&self, again: u64) -> u64 {
-        let (us, them) = self.sides();
+    fn count_men_continuations(&self, starts: u64) -> u64 {
+        let them = self.sides().1;
+        let empty = self.empty();
+        let mut count = MenCount {
+            enemy: them,
+            enemy_kings: them & self.kings,
+            empty,
+            origin: 0,
+            best: 0,
+            count: 0,
+            long_captured: [0; LONG_CAPTURES],
+            long_ends: [0; LONG_CAPTURES],
+            long_len: 0,
+            overflow: false,
+        };
+        self.each_first_jump(starts, |man, first, here| {
+            count.empty = empty | man;
+            count.origin = man.trailing_zeros() as u16;
+            let next = jump_landings(here, them & !first, count.empty);
+            count.go_on(here, next, first, count.value_of(first), 1);
+        });
+        if count.overflow {
+            self.search_men_continuations(starts)
+        } else {
+            count.count
+        }
+    }
+
+    /// As `count_men_continuations`, with the full search: for the rare position with more
+    /// long captures than `MenCount` compares.
+    #[cold]
+    fn search_men_continuations(&self, starts: u64) -> u64 {
+        let them = self.sides().1;
         let empty = self.empty();
         let mut list = MoveList::new();
         let mut search = Search {
@@ -367,19 +470,36 @@ impl Position {
             count_only: true,
             singles: 0,
         };
-        each_dir(|d| {
-            // From the landings that go on, back over a victim to a man jumping against `d`.
-            let victims = shift(again, d) & them;
-            for man in Bits(shift(victims, d) & us) {
-                let victim = shift(man, back(d));
-                let land = shift(victim, back(d));
-                search.empty = empty | man;
-                search.path[0] = Square::from_bit(man);
-                search.path[1] = Square::from_bit(land);
-                search.man(land, 2, victim, search.value_of(victim));
-            }
+        self.each_first_jump(starts, |man, first, here| {
+            search.empty = empty | man;
+            search.path[0] = Square::from_bit(man);
+            search.path[1] = Square::from_bit(1 << here);
+            let next = jump_landings(here, them & !first, search.empty);
+            search.man(here, next, 2, first, search.value_of(first));
         });
         list.len() as u64
+    }
+
+    /// Calls `f` with each man's first jump onto one of `starts`, as (man, victim, landing's
+    /// bit index): a jump read backwards, from the landing over an enemy to one of our men.
+    #[inline(always)]
+    fn each_first_jump(&self, starts: u64, mut f: impl FnMut(u64, u64, u32)) {
+        let (us, them) = self.sides();
+        for land in Bits(starts) {
+            let here = land.trailing_zeros();
+            for man in Bits(jump_landings(here, them, us)) {
+                f(man, jumped(here, man), here);
+            }
+        }
+    }
+
+    /// The number of legal captures, with the full search. Out of line: its move list would
+    /// make every leaf count's frame 16 KiB, probed page by page on each call.
+    #[inline(never)]
+    fn count_captures(&self, capturers: u64) -> u64 {
+        let mut list = MoveList::new();
+        let singles = self.search_captures(capturers, &mut list, true);
+        singles + list.len() as u64
     }
 
     /// Number of legal moves, without building the simple ones.
@@ -392,9 +512,7 @@ impl Position {
         } else {
             let capturers = self.capturers();
             if capturers != 0 {
-                let mut list = MoveList::new();
-                let singles = self.search_captures(capturers, &mut list, true);
-                return singles + list.len() as u64;
+                return self.count_captures(capturers);
             }
         }
         let (us, _) = self.sides();
