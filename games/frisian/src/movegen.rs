@@ -1,7 +1,7 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
 //! routes) and simple moves. Perft's bulk leaf count is in `count.rs`.
 
-use crate::board::{Bits, DIAGONALS, Dir, each_dir, jump_landings, jumped, shift, step};
+use crate::board::{Bits, DIAGONALS, Dir, back, each_dir, jump_landings, jumped, shift, step};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -9,20 +9,6 @@ use crate::types::Square;
 /// Capture values of art. 11: any n kings are worth less than 2n men and more than 2n − 1.
 pub(crate) const MAN_VALUE: u32 = 100;
 pub(crate) const KING_VALUE: u32 = 199;
-
-/// Opposite direction, to find the origin of a one-step move from its destination.
-pub(crate) const fn back(d: Dir) -> Dir {
-    match d {
-        Dir::UpLeft => Dir::DownRight,
-        Dir::UpRight => Dir::DownLeft,
-        Dir::DownLeft => Dir::UpRight,
-        Dir::DownRight => Dir::UpLeft,
-        Dir::Up => Dir::Down,
-        Dir::Down => Dir::Up,
-        Dir::Left => Dir::Right,
-        Dir::Right => Dir::Left,
-    }
-}
 
 /// The depth-first capture search of one side; it keeps only moves of the best key so far.
 struct Search<'a> {
