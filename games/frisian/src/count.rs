@@ -1,9 +1,9 @@
 //! The bulk leaf count of perft: the number of legal moves of a position without building the
 //! simple ones, and perft 2 of a position without captures without making its moves.
 
-use crate::board::Dir;
 use crate::board::{
-    Bits, DIAGONALS, back, each_dir, jump_landings, jumped, jumpers_onto, jumps_over, shift, step,
+    Bits, DIAGONALS, ManStep, back, each_dir, jump_landings, jumped, jumpers_onto, jumps_over,
+    shift,
 };
 use crate::movegen::{KING_VALUE, MAN_VALUE};
 use crate::moves::MoveList;
@@ -133,9 +133,8 @@ struct Replies {
     /// The side to reply: men only.
     men: u64,
     empty: u64,
-    /// The movers' two forward diagonals: a reply man steps onto a square from one step
-    /// along them.
-    mover_dirs: [Dir; 2],
+    /// The movers' two steps: a reply man steps onto a square from one step ahead of it.
+    mover_steps: [ManStep; 2],
     /// The simple moves of the replying men before the move.
     quiet: u64,
 }
@@ -150,13 +149,15 @@ impl Replies {
         }
         let (men, mover) = before.sides();
         let empty = before.empty();
-        let [d1, d2] = before.men_dirs();
+        let [s1, s2] = before.men_steps();
+        let mut mover_turn = *before;
+        mover_turn.turn = before.turn.opposite();
         Some(Replies {
             mover,
             men,
             empty,
-            mover_dirs: [back(d1), back(d2)],
-            quiet: count_two(shift(men, d1) & empty, shift(men, d2) & empty) as u64,
+            mover_steps: mover_turn.men_steps(),
+            quiet: count_two(s1.ahead(men) & empty, s2.ahead(men) & empty) as u64,
         })
     }
 
@@ -175,8 +176,8 @@ impl Replies {
         let over = jumps_over(to_bit, self.men, empty);
         let onto = jumpers_onto(from_bit, self.mover, self.men);
         if over | onto == 0 {
-            let [d1, d2] = self.mover_dirs;
-            let steps_onto = |square: u64| (shift(square, d1) | shift(square, d2)) & self.men;
+            let [s1, s2] = self.mover_steps;
+            let steps_onto = |square: u64| (s1.ahead(square) | s2.ahead(square)) & self.men;
             return Some(
                 self.quiet + count_sparse(steps_onto(from)) - count_sparse(steps_onto(to)),
             );
@@ -223,9 +224,9 @@ impl Position {
             None
         };
         let mut leaves = 0;
-        for d in self.men_dirs() {
-            for to in Bits(shift(men, d) & empty) {
-                let from = step(to, back(d));
+        for man_step in self.men_steps() {
+            for to in Bits(man_step.ahead(men) & empty) {
+                let from = man_step.behind(to);
                 leaves += match replies.as_ref().and_then(|r| r.after(from, to, promo)) {
                     Some(n) => n,
                     None => {
@@ -341,8 +342,8 @@ impl Position {
         let (us, _) = self.sides();
         let empty = self.empty();
         let men = us & !self.kings;
-        let [d1, d2] = self.men_dirs();
-        let mut n = count_two(shift(men, d1) & empty, shift(men, d2) & empty);
+        let [s1, s2] = self.men_steps();
+        let mut n = count_two(s1.ahead(men) & empty, s2.ahead(men) & empty);
         let kings = us & self.kings & !self.frozen_king();
         if kings != 0 {
             for d in DIAGONALS {

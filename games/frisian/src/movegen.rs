@@ -1,7 +1,7 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
 //! routes) and simple moves. Perft's bulk leaf count is in `count.rs`.
 
-use crate::board::{Bits, DIAGONALS, Dir, back, each_dir, jump_landings, jumped, shift, step};
+use crate::board::{Bits, DIAGONALS, Dir, ManStep, each_dir, jump_landings, jumped, shift};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -122,6 +122,13 @@ impl Position {
         }
     }
 
+    /// The side to move's men's two steps, for loops over both colours that should not branch
+    /// on the colour at each step.
+    #[inline(always)]
+    pub(crate) fn men_steps(&self) -> [ManStep; 2] {
+        self.men_dirs().map(ManStep::along)
+    }
+
     /// The pieces of the side to move that have a capture: a handful of shifts, no search.
     #[inline]
     pub(crate) fn capturers(&self) -> u64 {
@@ -210,9 +217,9 @@ impl Position {
         let empty = self.empty();
         let men = us & !self.kings;
         let promo = self.promo_row();
-        for d in self.men_dirs() {
-            for to in Bits(shift(men, d) & empty) {
-                let from = step(to, back(d));
+        for man_step in self.men_steps() {
+            for to in Bits(man_step.ahead(men) & empty) {
+                let from = man_step.behind(to);
                 list.push(Move::simple(
                     Square::from_bit(from),
                     Square::from_bit(to),
