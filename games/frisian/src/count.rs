@@ -1,10 +1,8 @@
 //! The bulk leaf count of perft: the number of legal moves of a position without building the
 //! simple ones, and perft 2 of a position without captures without making its moves.
 
-use crate::board::{
-    Bits, DIAGONALS, ManStep, back, each_dir, jump_landings, jumped, jumpers_onto, jumps_over,
-    shift,
-};
+use crate::board::{Bits, DIAGONALS, ManStep, back, each_dir, shift};
+use crate::jumps::{fast_pext, jump_landings, jumped, jumpers_onto, jumps_over};
 use crate::movegen::{KING_VALUE, MAN_VALUE};
 use crate::moves::MoveList;
 use crate::position::Position;
@@ -52,11 +50,11 @@ impl MenCount {
 
     /// Counts the captures that begin with `man` jumping `first` onto bit `land`.
     #[inline(always)]
-    fn after_first_jump(&mut self, man: u64, first: u64, land: u32) {
+    fn after_first_jump<const PEXT: bool>(&mut self, man: u64, first: u64, land: u32) {
         self.empty = self.board_empty | man;
         self.origin = man.trailing_zeros() as u16;
-        let next = jump_landings(land, self.enemy & !first, self.empty);
-        self.go_on(land, next, first, self.value_of(first), 1);
+        let next = jump_landings::<PEXT>(land, self.enemy & !first, self.empty);
+        self.go_on::<PEXT>(land, next, first, self.value_of(first), 1);
     }
 
     /// The count, or `None` when there were more long captures than it compares.
@@ -65,16 +63,23 @@ impl MenCount {
     }
 
     /// Goes on with a capture from bit `here` to each of `lands`.
-    fn go_on(&mut self, here: u32, lands: u64, ghosts: u64, value: u32, taken: u32) {
+    fn go_on<const PEXT: bool>(
+        &mut self,
+        here: u32,
+        lands: u64,
+        ghosts: u64,
+        value: u32,
+        taken: u32,
+    ) {
         for land in Bits(lands) {
             let victim = jumped(here, land);
             let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
             let there = land.trailing_zeros();
-            let next = jump_landings(there, self.enemy & !ghosts, self.empty);
+            let next = jump_landings::<PEXT>(there, self.enemy & !ghosts, self.empty);
             if next == 0 {
                 self.record(there, ghosts, value, taken + 1);
             } else {
-                self.go_on(there, next, ghosts, value, taken + 1);
+                self.go_on::<PEXT>(there, next, ghosts, value, taken + 1);
             }
         }
     }
@@ -165,7 +170,7 @@ impl Replies {
     /// reply must be counted on the whole board: a man crowned (kings change the capture
     /// values), or more long captures than `MenCount` compares.
     #[inline(always)]
-    fn after(&self, from: u64, to: u64, promo: u64) -> Option<u64> {
+    fn after<const PEXT: bool>(&self, from: u64, to: u64, promo: u64) -> Option<u64> {
         if to & promo != 0 {
             return None;
         }
@@ -173,8 +178,8 @@ impl Replies {
         let (from_bit, to_bit) = (from.trailing_zeros(), to.trailing_zeros());
         // Jumps over the moved man (one may land where it stood), and jumps onto its old
         // square over a man that stayed.
-        let over = jumps_over(to_bit, self.men, empty);
-        let onto = jumpers_onto(from_bit, self.mover, self.men);
+        let over = jumps_over::<PEXT>(to_bit, self.men, empty);
+        let onto = jumpers_onto::<PEXT>(from_bit, self.mover, self.men);
         if over | onto == 0 {
             let [s1, s2] = self.mover_steps;
             let steps_onto = |square: u64| (s1.ahead(square) | s2.ahead(square)) & self.men;
@@ -186,17 +191,18 @@ impl Replies {
         // back would land on the capturer's origin, which `empty` leaves out.
         let mover = self.mover ^ from ^ to;
         let landings = over | if onto != 0 { from } else { 0 };
-        if Bits(landings).all(|land| jump_landings(land.trailing_zeros(), mover, empty) == 0) {
+        let goes_on = |land: u64| jump_landings::<PEXT>(land.trailing_zeros(), mover, empty) != 0;
+        if !Bits(landings).any(goes_on) {
             return Some(count_sparse(over) + count_sparse(onto));
         }
         // These are all the first jumps there are: count the longer captures from them.
         let mut count = MenCount::new(mover, 0, empty);
         for land in Bits(over) {
             let land = land.trailing_zeros();
-            count.after_first_jump(1 << (2 * to_bit - land), to, land);
+            count.after_first_jump::<PEXT>(1 << (2 * to_bit - land), to, land);
         }
         for man in Bits(onto) {
-            count.after_first_jump(man, jumped(from_bit, man), from_bit);
+            count.after_first_jump::<PEXT>(man, jumped(from_bit, man), from_bit);
         }
         count.total()
     }
@@ -205,7 +211,7 @@ impl Replies {
 impl Position {
     /// Perft 2 of a position whose side to move has no capture, without building moves:
     /// each simple move is made on the bitboards and the replies are counted in bulk.
-    pub(crate) fn perft_2_quiet(&self) -> u64 {
+    pub(crate) fn perft_2_quiet<const PEXT: bool>(&self) -> u64 {
         let us = self.turn.index();
         let empty = self.empty();
         let promo = self.promo_row();
@@ -216,23 +222,21 @@ impl Position {
         child.turn = self.turn.opposite();
         // Without pext/pdep the jumps round the two squares are found by loops over their
         // neighbours, which cost more than the full count saves (callgrind, perft 8 of the
-        // start: 211.1 M instructions without, 216.5 M with on x86-64; on x86-64-v3 189.6 M
-        // without, 176.6 M with).
-        let replies = if cfg!(target_feature = "bmi2") {
-            Replies::new(&child)
-        } else {
-            None
-        };
+        // start, x86-64 build: 211.1 M instructions without, 216.5 M with).
+        let replies = if PEXT { Replies::new(&child) } else { None };
         let mut leaves = 0;
         for man_step in self.men_steps() {
             for to in Bits(man_step.ahead(men) & empty) {
                 let from = man_step.behind(to);
-                leaves += match replies.as_ref().and_then(|r| r.after(from, to, promo)) {
+                leaves += match replies
+                    .as_ref()
+                    .and_then(|r| r.after::<PEXT>(from, to, promo))
+                {
                     Some(n) => n,
                     None => {
                         child.pieces[us] = self.pieces[us] ^ from ^ to;
                         child.kings = self.kings | (to & promo);
-                        child.count_legal()
+                        child.count_legal_with::<PEXT>()
                     }
                 };
             }
@@ -243,7 +247,7 @@ impl Position {
                 while to != 0 {
                     child.pieces[us] = self.pieces[us] ^ king ^ to;
                     child.kings = self.kings ^ king ^ to;
-                    leaves += child.count_legal();
+                    leaves += child.count_legal_with::<PEXT>();
                     to = shift(to, d) & empty;
                 }
             }
@@ -257,7 +261,7 @@ impl Position {
     /// whose landing starts a second jump are searched, since any capture of two pieces is
     /// worth more than every single one (art. 11: a king is worth less than two men).
     #[inline(always)]
-    fn count_men_captures(&self) -> u64 {
+    fn count_men_captures<const PEXT: bool>(&self) -> u64 {
         let (us, them) = self.sides();
         let empty = self.empty();
         let enemy_kings = them & self.kings;
@@ -280,7 +284,7 @@ impl Position {
             }
         });
         if landings & empty & jump_squares != 0 {
-            return self.count_men_continuations(landings & empty & jump_squares);
+            return self.count_men_continuations::<PEXT>(landings & empty & jump_squares);
         }
         // Art. 11: a king is worth more than a man, so taking one is compulsory if possible.
         if king_captures > 0 {
@@ -293,25 +297,29 @@ impl Position {
     /// The captures of at least two pieces by men, from the first jumps that land on one of
     /// `starts`, where a second jump exists.
     #[cold]
-    fn count_men_continuations(&self, starts: u64) -> u64 {
+    fn count_men_continuations<const PEXT: bool>(&self, starts: u64) -> u64 {
         let them = self.sides().1;
         let mut count = MenCount::new(them, them & self.kings, self.empty());
-        self.each_first_jump(starts, |man, first, land| {
-            count.after_first_jump(man, first, land)
+        self.each_first_jump::<PEXT>(starts, |man, first, land| {
+            count.after_first_jump::<PEXT>(man, first, land)
         });
         count
             .total()
-            .unwrap_or_else(|| self.search_men_continuations(starts))
+            .unwrap_or_else(|| self.search_men_continuations::<PEXT>(starts))
     }
 
     /// Calls `f` with each man's first jump onto one of `starts`, as (man, victim, landing's
     /// bit index): a jump read backwards, from the landing over an enemy to one of our men.
     #[inline(always)]
-    pub(crate) fn each_first_jump(&self, starts: u64, mut f: impl FnMut(u64, u64, u32)) {
+    pub(crate) fn each_first_jump<const PEXT: bool>(
+        &self,
+        starts: u64,
+        mut f: impl FnMut(u64, u64, u32),
+    ) {
         let (us, them) = self.sides();
         for land in Bits(starts) {
             let here = land.trailing_zeros();
-            for man in Bits(jumpers_onto(here, them, us)) {
+            for man in Bits(jumpers_onto::<PEXT>(here, them, us)) {
                 f(man, jumped(here, man), here);
             }
         }
@@ -320,23 +328,32 @@ impl Position {
     /// The number of legal captures, with the full search. Out of line: its move list would
     /// make every leaf count's frame 16 KiB, probed page by page on each call.
     #[inline(never)]
-    fn count_captures(&self, capturers: u64) -> u64 {
+    fn count_captures<const PEXT: bool>(&self, capturers: u64) -> u64 {
         let mut list = MoveList::new();
-        let singles = self.search_captures(capturers, &mut list, true);
+        let singles = self.search_captures::<PEXT>(capturers, &mut list, true);
         singles + list.len() as u64
     }
 
     /// Number of legal moves, without building the simple ones.
     pub(crate) fn count_legal(&self) -> u64 {
+        if fast_pext() {
+            self.count_legal_with::<true>()
+        } else {
+            self.count_legal_with::<false>()
+        }
+    }
+
+    /// `count_legal` with the jump primitives chosen (see `jumps`).
+    pub(crate) fn count_legal_with<const PEXT: bool>(&self) -> u64 {
         if self.pieces[self.turn.index()] & self.kings == 0 {
-            let captures = self.count_men_captures();
+            let captures = self.count_men_captures::<PEXT>();
             if captures > 0 {
                 return captures;
             }
         } else {
             let capturers = self.capturers();
             if capturers != 0 {
-                return self.count_captures(capturers);
+                return self.count_captures::<PEXT>(capturers);
             }
         }
         let (us, _) = self.sides();
@@ -396,6 +413,7 @@ fn count_sparse(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jumps::has_bmi2;
     use crate::moves::MoveList;
 
     /// Positions of men only along pseudo-random games from the start.
@@ -442,7 +460,11 @@ mod tests {
             for mv in moves.iter() {
                 let (from, to) = (mv.from().bit(), mv.to().bit());
                 let after = pos.play_unchecked(mv);
-                match replies.after(from, to, pos.promo_row()) {
+                let by_loops = replies.after::<false>(from, to, pos.promo_row());
+                if has_bmi2() {
+                    assert_eq!(replies.after::<true>(from, to, pos.promo_row()), by_loops);
+                }
+                match by_loops {
                     Some(n) => {
                         assert_eq!(n, after.count_legal(), "{} after {mv:?}", pos.fen());
                         let replies = after.legal_moves();
