@@ -10,6 +10,7 @@
 //! ```
 
 mod board;
+mod count;
 mod diagnose;
 mod error;
 mod fen;
