@@ -352,7 +352,7 @@ impl MatchState {
             None => None,
         };
         let (moved, outcome) =
-            moved_event(&self.position, &legal, mv, self.moves.len() as u32, clock)
+            moved_event(&self.position, &legal, mv, self.plies.len() as u32, clock)
                 .map_err(|err| illegal(err.error().to_string()))?;
         let mut records = vec![Record::new(MatchEvent::Moved(moved))];
         if self.draw_offer.is_some() {
@@ -400,7 +400,7 @@ mod tests {
         );
         // Black's ids are its own.
         carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
-        assert_eq!(state.moves.len(), 2);
+        assert_eq!(state.plies.len(), 2);
         // A refused action does not use up its id.
         let refused = state.decide(Side::White, 6, &Action::Move(vec![31, 26, 21]), now);
         assert_eq!(refused.unwrap_err().code, ErrorCode::IllegalMove);

@@ -10,7 +10,6 @@
 //! and rare, and are kept as they are.
 
 use boardcast_protocol::{ClockState, MatchEvent};
-use frisian::MoveList;
 
 use super::state::MatchState;
 use super::view::moved_event;
@@ -48,19 +47,21 @@ impl MatchState {
         // One walk from the start position rebuilds every kept move (they ascend).
         let mut moved = Vec::new();
         let mut next = plies.next();
-        let mut position = self.start;
-        let mut legal = MoveList::new();
-        for (ply, mv) in self.played.iter().enumerate() {
-            let Some((wanted, clock)) = next else { break };
-            position.legal_moves_into(&mut legal);
-            if ply as u32 == wanted {
-                let (event, _) = moved_event(&position, &legal, *mv, wanted, clock).ok()?;
-                moved.push(event);
-                next = plies.next();
-            }
-            position = position.play_in(*mv, &legal).ok()?;
-        }
-        if next.is_some() {
+        let mut rebuilt = true;
+        self.plies
+            .walk(self.start, |ply| {
+                if let Some((wanted, clock)) = next
+                    && ply.index == wanted
+                {
+                    match moved_event(ply.before, ply.legal, ply.mv, wanted, clock) {
+                        Ok((event, _)) => moved.push(event),
+                        Err(_) => rebuilt = false,
+                    }
+                    next = plies.next();
+                }
+            })
+            .ok()?;
+        if next.is_some() || !rebuilt {
             return None;
         }
         let mut moved = moved.into_iter();
@@ -127,6 +128,21 @@ mod tests {
                 sent.push((state.v, record.event));
             }
         }
+        // The snapshot's move list is derived from the packed plies, and is what was sent.
+        let sent_moves: Vec<_> = sent
+            .iter()
+            .filter_map(|(_, event)| match event {
+                MatchEvent::Moved(moved) => Some(moved.played.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent_moves.len(), 5);
+        assert_eq!(
+            state
+                .snapshot(start, boardcast_protocol::BySide::default())
+                .moves,
+            sent_moves
+        );
         let kept: Vec<Kept> = sent.iter().map(|(_, event)| Kept::of(event)).collect();
         assert!(
             kept.iter()

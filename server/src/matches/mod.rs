@@ -13,6 +13,7 @@ pub mod handle;
 pub mod kept;
 pub mod ownership;
 pub mod player;
+pub mod plies;
 pub mod record;
 pub mod state;
 pub mod view;
