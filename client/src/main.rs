@@ -141,7 +141,8 @@ enum Command {
     Resume { r#match: Option<String> },
     /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
     Engine {
-        /// The engine's command line, split at spaces: `"scan hub"`.
+        /// The engine's command line, split into words as a shell does: `"./scan hub"`;
+        /// quote a path with spaces: `"'/opt/my engines/scan' hub"`.
         #[arg(long, value_name = "CMD ARGS")]
         hub: String,
         /// An engine parameter, checked against the engine's declaration: `variant=frisian`.

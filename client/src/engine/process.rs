@@ -26,13 +26,14 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts `command` (split at whitespace: program, then arguments), runs the
-    /// initialisation phase and checks `params` against the engine's declarations.
+    /// Starts `command` (split into program and arguments as a POSIX shell splits words, so
+    /// a path with spaces can be quoted), runs the initialisation phase and checks `params`
+    /// against the engine's declarations.
     pub async fn start(command: &str, params: &[(String, String)]) -> Result<Engine, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("--hub needs a command")?;
+        let words = command_words(command)?;
+        let (program, args) = words.split_first().ok_or("--hub needs a command")?;
         let mut child = Command::new(program)
-            .args(words)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -137,5 +138,38 @@ impl Engine {
         {
             let _ = self.child.kill().await;
         }
+    }
+}
+
+/// The program and arguments of `--hub`, split as a POSIX shell splits words: `"./scan hub"`,
+/// `"'/opt/my engines/scan' hub"`. An unclosed quote is an error, not a guess.
+fn command_words(command: &str) -> Result<Vec<String>, String> {
+    shlex::split(command).ok_or_else(|| format!("--hub {command:?}: a quote is not closed"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_words;
+
+    #[test]
+    fn the_command_is_split_into_words_and_quotes_keep_spaces() {
+        assert_eq!(command_words("./scan hub").unwrap(), ["./scan", "hub"]);
+        assert_eq!(
+            command_words("'/opt/my engines/scan' hub --threads 1").unwrap(),
+            ["/opt/my engines/scan", "hub", "--threads", "1"]
+        );
+        assert_eq!(
+            command_words(r#""C:\engines\scan" hub"#).unwrap(),
+            [r"C:\engines\scan", "hub"]
+        );
+        assert!(command_words("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_refused_with_the_command() {
+        assert_eq!(
+            command_words("'/opt/scan hub").unwrap_err(),
+            r#"--hub "'/opt/scan hub": a quote is not closed"#
+        );
     }
 }

@@ -112,6 +112,20 @@ pub(crate) fn each_dir(mut f: impl FnMut(Dir)) {
     f(Dir::Right);
 }
 
+/// The opposite direction.
+pub(crate) const fn back(d: Dir) -> Dir {
+    match d {
+        Dir::UpLeft => Dir::DownRight,
+        Dir::UpRight => Dir::DownLeft,
+        Dir::DownLeft => Dir::UpRight,
+        Dir::DownRight => Dir::UpLeft,
+        Dir::Up => Dir::Down,
+        Dir::Down => Dir::Up,
+        Dir::Left => Dir::Right,
+        Dir::Right => Dir::Left,
+    }
+}
+
 /// Moves every bit of `b` one step in direction `d`; bits that would leave the board vanish.
 #[inline(always)]
 pub(crate) const fn step(b: u64, d: Dir) -> u64 {
@@ -135,26 +149,37 @@ pub(crate) const fn shift(b: u64, d: Dir) -> u64 {
     }
 }
 
-/// For each bit index, the neighbours (in all eight directions) that have a square beyond
-/// them on the board: the pieces a man standing there could jump.
-pub(crate) const JUMPABLE: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut n = 1;
-    while n <= 50 {
-        let at = 1u64 << bit_of(n);
-        let mut i = 0;
-        while i < 8 {
-            let d = ALL_DIRS[i];
-            let victim = step(at, d);
-            if step(victim, d) != 0 {
-                t[bit_of(n) as usize] |= victim;
-            }
-            i += 1;
+/// A man's forward step as a right rotation: one instruction for a direction known only at
+/// run time (which colour moves), where `shift` would branch on it. A rotation carries the
+/// bits it pushes off one end round to the other; from real squares (bits 0–53) those land on
+/// bits 58–63, beyond the board, so the result is masked like `shift`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ManStep(u32);
+
+impl ManStep {
+    /// The step along one of the four diagonals.
+    pub(crate) const fn along(d: Dir) -> ManStep {
+        match d {
+            Dir::UpLeft => ManStep(6),
+            Dir::UpRight => ManStep(5),
+            Dir::DownLeft => ManStep(64 - 5),
+            Dir::DownRight => ManStep(64 - 6),
+            _ => panic!("men step along the diagonals only"),
         }
-        n += 1;
     }
-    t
-};
+
+    /// Every square of `b` one step ahead.
+    #[inline(always)]
+    pub(crate) const fn ahead(self, b: u64) -> u64 {
+        b.rotate_right(self.0)
+    }
+
+    /// Every square of `b` one step back.
+    #[inline(always)]
+    pub(crate) const fn behind(self, b: u64) -> u64 {
+        b.rotate_left(self.0)
+    }
+}
 
 /// Iterates the set bits of a bitboard, lowest first.
 #[derive(Clone, Copy)]
@@ -179,6 +204,18 @@ pub(crate) fn square_of(single: u64) -> u8 {
     SQUARE_OF_BIT[single.trailing_zeros() as usize]
 }
 
+/// Board-shaped pseudo-random sets for tests, so that every square meets many neighbourhoods.
+#[cfg(test)]
+pub(crate) fn random_boards() -> impl Iterator<Item = u64> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    std::iter::repeat_with(move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x & BOARD
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +235,19 @@ mod tests {
         assert_eq!(neighbour(28, Dir::Down), Some(38));
         assert_eq!(neighbour(28, Dir::Left), Some(27));
         assert_eq!(neighbour(28, Dir::Right), Some(29));
+    }
+
+    #[test]
+    fn man_steps_are_the_diagonal_shifts_on_the_board() {
+        let mut boards = random_boards();
+        for d in DIAGONALS {
+            let man_step = ManStep::along(d);
+            for _ in 0..1000 {
+                let squares = boards.next().unwrap();
+                assert_eq!(man_step.ahead(squares) & BOARD, step(squares, d));
+                assert_eq!(man_step.behind(squares) & BOARD, step(squares, back(d)));
+            }
+        }
     }
 
     #[test]

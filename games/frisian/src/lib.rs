@@ -10,9 +10,11 @@
 //! ```
 
 mod board;
+mod count;
 mod diagnose;
 mod error;
 mod fen;
+mod jumps;
 mod movegen;
 mod moves;
 mod notation;

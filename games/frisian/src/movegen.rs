@@ -1,7 +1,8 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
-//! routes), simple moves, and the bulk leaf count used by perft.
+//! routes) and simple moves. Perft's bulk leaf count is in `count.rs`.
 
-use crate::board::{Bits, DIAGONALS, Dir, JUMPABLE, each_dir, shift, step};
+use crate::board::{Bits, DIAGONALS, Dir, ManStep, each_dir, shift};
+use crate::jumps::{fast_pext, jump_landings, jumped};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -9,20 +10,6 @@ use crate::types::Square;
 /// Capture values of art. 11: any n kings are worth less than 2n men and more than 2n − 1.
 pub(crate) const MAN_VALUE: u32 = 100;
 pub(crate) const KING_VALUE: u32 = 199;
-
-/// Opposite direction, to find the origin of a one-step move from its destination.
-const fn back(d: Dir) -> Dir {
-    match d {
-        Dir::UpLeft => Dir::DownRight,
-        Dir::UpRight => Dir::DownLeft,
-        Dir::DownLeft => Dir::UpRight,
-        Dir::DownRight => Dir::UpLeft,
-        Dir::Up => Dir::Down,
-        Dir::Down => Dir::Up,
-        Dir::Left => Dir::Right,
-        Dir::Right => Dir::Left,
-    }
-}
 
 /// The depth-first capture search of one side; it keeps only moves of the best key so far.
 struct Search<'a> {
@@ -50,28 +37,23 @@ impl Search<'_> {
         }
     }
 
-    /// The jumps a man on `at` has, as (victim, landing) bit pairs.
-    #[inline(always)]
-    fn man_jumps(&self, at: u64, ghosts: u64) -> impl Iterator<Item = (u64, u64)> + use<> {
-        let here = at.trailing_zeros();
-        let empty = self.empty;
-        Bits(JUMPABLE[here as usize] & self.enemy & !ghosts).filter_map(move |victim| {
-            // The landing square lies as far beyond the victim as the victim is from `at`.
-            let land = 1u64 << (2 * victim.trailing_zeros() - here);
-            (land & empty != 0).then_some((victim, land))
-        })
-    }
-
-    /// Continues a man's capture from `at`, where it can jump again.
-    fn man(&mut self, at: u64, len: usize, ghosts: u64, value: u32) {
-        for (victim, land) in self.man_jumps(at, ghosts) {
+    /// Continues a man's capture from bit `here` to each of `lands`.
+    fn man<const PEXT: bool>(
+        &mut self,
+        here: u32,
+        lands: u64,
+        len: usize,
+        ghosts: u64,
+        value: u32,
+    ) {
+        for land in Bits(lands) {
+            let victim = jumped(here, land);
             self.path[len] = Square::from_bit(land);
             let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
-            // Testing for a further jump here saves a call for the usual last jump.
-            if self.man_jumps(land, ghosts).next().is_some() {
-                self.man(land, len + 1, ghosts, value);
-            } else {
-                self.record(land, len + 1, ghosts, value);
+            let there = land.trailing_zeros();
+            match jump_landings::<PEXT>(there, self.enemy & !ghosts, self.empty) {
+                0 => self.record(land, len + 1, ghosts, value),
+                next => self.man::<PEXT>(there, next, len + 1, ghosts, value),
             }
         }
     }
@@ -148,6 +130,13 @@ impl Position {
         }
     }
 
+    /// The side to move's men's two steps, for loops over both colours that should not branch
+    /// on the colour at each step.
+    #[inline(always)]
+    pub(crate) fn men_steps(&self) -> [ManStep; 2] {
+        self.men_dirs().map(ManStep::along)
+    }
+
     /// The pieces of the side to move that have a capture: a handful of shifts, no search.
     #[inline]
     pub(crate) fn capturers(&self) -> u64 {
@@ -190,13 +179,18 @@ impl Position {
     }
 
     /// Every legal capture, already filtered to the maximum value and king precedence.
-    pub(crate) fn gen_captures(&self, capturers: u64, list: &mut MoveList) {
-        self.search_captures(capturers, list, false);
+    pub(crate) fn gen_captures<const PEXT: bool>(&self, capturers: u64, list: &mut MoveList) {
+        self.search_captures::<PEXT>(capturers, list, false);
     }
 
     /// The capture search from each of `capturers`; with `count_only`, single captures are
     /// not listed but counted, and the count is returned.
-    fn search_captures(&self, capturers: u64, list: &mut MoveList, count_only: bool) -> u64 {
+    pub(crate) fn search_captures<const PEXT: bool>(
+        &self,
+        capturers: u64,
+        list: &mut MoveList,
+        count_only: bool,
+    ) -> u64 {
         let (_, them) = self.sides();
         let mut search = Search {
             list,
@@ -218,7 +212,9 @@ impl Position {
             if search.king {
                 search.king(piece, 1, 0, 0);
             } else {
-                search.man(piece, 1, 0, 0);
+                let here = piece.trailing_zeros();
+                let lands = jump_landings::<PEXT>(here, search.enemy, search.empty);
+                search.man::<PEXT>(here, lands, 1, 0, 0);
             }
         }
         search.singles
@@ -229,9 +225,9 @@ impl Position {
         let empty = self.empty();
         let men = us & !self.kings;
         let promo = self.promo_row();
-        for d in self.men_dirs() {
-            for to in Bits(shift(men, d) & empty) {
-                let from = step(to, back(d));
+        for man_step in self.men_steps() {
+            for to in Bits(man_step.ahead(men) & empty) {
+                let from = man_step.behind(to);
                 list.push(Move::simple(
                     Square::from_bit(from),
                     Square::from_bit(to),
@@ -266,93 +262,29 @@ impl Position {
 
     /// Fills `list` (cleared first) with the legal moves: for searches that reuse one list.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
+        if fast_pext() {
+            self.legal_moves_with::<true>(list);
+        } else {
+            self.legal_moves_with::<false>(list);
+        }
+    }
+
+    /// `legal_moves_into` with the jump primitives chosen (see `jumps`).
+    pub(crate) fn legal_moves_with<const PEXT: bool>(&self, list: &mut MoveList) {
         list.clear();
         let capturers = self.capturers();
         if capturers != 0 {
-            self.gen_captures(capturers, list);
+            self.gen_captures::<PEXT>(capturers, list);
         } else {
             self.gen_quiet(list);
         }
     }
 
-    /// Perft 2 of a position whose side to move has no capture, without building moves:
-    /// each simple move is made on the bitboards and the replies are counted in bulk.
-    pub(crate) fn perft_2_quiet(&self) -> u64 {
-        let us = self.turn.index();
-        let empty = self.empty();
-        let promo = self.promo_row();
-        let men = self.pieces[us] & !self.kings;
-        // The replies depend on the opponent's counter only, which a simple move leaves as it
-        // is; so the child needs just the moved piece and the turn.
-        let mut child = *self;
-        child.turn = self.turn.opposite();
-        let mut leaves = 0;
-        for d in self.men_dirs() {
-            for to in Bits(shift(men, d) & empty) {
-                let from = step(to, back(d));
-                child.pieces[us] = self.pieces[us] ^ from ^ to;
-                child.kings = self.kings | (to & promo);
-                leaves += child.count_legal();
-            }
-        }
-        for king in Bits(self.pieces[us] & self.kings & !self.frozen_king()) {
-            for d in DIAGONALS {
-                let mut to = shift(king, d) & empty;
-                while to != 0 {
-                    child.pieces[us] = self.pieces[us] ^ king ^ to;
-                    child.kings = self.kings ^ king ^ to;
-                    leaves += child.count_legal();
-                    to = shift(to, d) & empty;
-                }
-            }
-        }
-        leaves
-    }
-
-    /// The number of legal captures of a side without kings (0 when it has none), from one
-    /// pass of the shifts that find its capturers. A single jump is one (man, direction) pair,
-    /// so when no capture can go on the pairs are simply counted; when one can, only the pairs
-    /// whose landing starts a second jump are searched, since any capture of two pieces is
-    /// worth more than every single one (art. 11: a king is worth less than two men).
-    #[inline(always)]
-    fn count_men_captures(&self) -> u64 {
-        let (us, them) = self.sides();
-        let empty = self.empty();
-        let enemy_kings = them & self.kings;
-        // `jump_squares` holds every square a jump could start from, whoever stands there.
-        // On a landing it is exactly "a second jump exists": the one jump it might wrongly
-        // allow crosses the first victim back to the mover's origin, and the origin is not in
-        // `empty` here.
-        let (mut jump_squares, mut landings) = (0, 0);
-        let (mut captures, mut king_captures) = (0, 0);
-        each_dir(|d| {
-            let from = shift(shift(empty, d) & them, d);
-            jump_squares |= from;
-            let these = from & us;
-            if these != 0 {
-                landings |= shift(shift(these, back(d)), back(d));
-                captures += count_sparse(these);
-                if enemy_kings != 0 {
-                    king_captures += count_sparse(shift(shift(empty, d) & enemy_kings, d) & these);
-                }
-            }
-        });
-        if landings & empty & jump_squares != 0 {
-            return self.count_men_continuations(jump_squares & empty);
-        }
-        // Art. 11: a king is worth more than a man, so taking one is compulsory if possible.
-        if king_captures > 0 {
-            king_captures
-        } else {
-            captures
-        }
-    }
-
-    /// The captures of at least two pieces by men: the search from each man's first jump
-    /// whose landing is in `again`, started after that jump.
+    /// As `count_men_continuations`, with the full search: for the rare position with more
+    /// long captures than `MenCount` compares.
     #[cold]
-    fn count_men_continuations(&self, again: u64) -> u64 {
-        let (us, them) = self.sides();
+    pub(crate) fn search_men_continuations<const PEXT: bool>(&self, starts: u64) -> u64 {
+        let them = self.sides().1;
         let empty = self.empty();
         let mut list = MoveList::new();
         let mut search = Search {
@@ -367,80 +299,13 @@ impl Position {
             count_only: true,
             singles: 0,
         };
-        each_dir(|d| {
-            // From the landings that go on, back over a victim to a man jumping against `d`.
-            let victims = shift(again, d) & them;
-            for man in Bits(shift(victims, d) & us) {
-                let victim = shift(man, back(d));
-                let land = shift(victim, back(d));
-                search.empty = empty | man;
-                search.path[0] = Square::from_bit(man);
-                search.path[1] = Square::from_bit(land);
-                search.man(land, 2, victim, search.value_of(victim));
-            }
+        self.each_first_jump::<PEXT>(starts, |man, first, here| {
+            search.empty = empty | man;
+            search.path[0] = Square::from_bit(man);
+            search.path[1] = Square::from_bit(1 << here);
+            let next = jump_landings::<PEXT>(here, them & !first, search.empty);
+            search.man::<PEXT>(here, next, 2, first, search.value_of(first));
         });
         list.len() as u64
     }
-
-    /// Number of legal moves, without building the simple ones.
-    pub(crate) fn count_legal(&self) -> u64 {
-        if self.pieces[self.turn.index()] & self.kings == 0 {
-            let captures = self.count_men_captures();
-            if captures > 0 {
-                return captures;
-            }
-        } else {
-            let capturers = self.capturers();
-            if capturers != 0 {
-                let mut list = MoveList::new();
-                let singles = self.search_captures(capturers, &mut list, true);
-                return singles + list.len() as u64;
-            }
-        }
-        let (us, _) = self.sides();
-        let empty = self.empty();
-        let men = us & !self.kings;
-        let [d1, d2] = self.men_dirs();
-        let mut n = count_two(shift(men, d1) & empty, shift(men, d2) & empty);
-        let kings = us & self.kings & !self.frozen_king();
-        if kings != 0 {
-            for d in DIAGONALS {
-                let mut x = shift(kings, d) & empty;
-                while x != 0 {
-                    n += x.count_ones();
-                    x = shift(x, d) & empty;
-                }
-            }
-        }
-        n as u64
-    }
-}
-
-/// `a.count_ones() + b.count_ones()` with one tail of the bit-counting ladder: the baseline
-/// x86-64 target has no `popcnt`, and the nibble sums of two boards (at most 8) still fit.
-#[inline(always)]
-fn count_two(a: u64, b: u64) -> u32 {
-    const M1: u64 = 0x5555_5555_5555_5555;
-    const M2: u64 = 0x3333_3333_3333_3333;
-    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    const H01: u64 = 0x0101_0101_0101_0101;
-    let nibbles = |x: u64| {
-        let x = x - ((x >> 1) & M1);
-        (x & M2) + ((x >> 2) & M2)
-    };
-    let x = nibbles(a) + nibbles(b);
-    let x = (x & M4) + ((x >> 4) & M4);
-    (x.wrapping_mul(H01) >> 56) as u32
-}
-
-/// Set bits of a bitboard that usually holds one or two: a loop of `x & (x - 1)` beats the
-/// software `count_ones` of the baseline x86-64 target (no `popcnt`).
-#[inline(always)]
-fn count_sparse(mut x: u64) -> u64 {
-    let mut n = 0;
-    while x != 0 {
-        x &= x - 1;
-        n += 1;
-    }
-    n
 }

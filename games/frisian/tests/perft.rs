@@ -56,6 +56,39 @@ fn special_positions() {
     }
 }
 
+/// Leaves counted by the men's capture count at the last ply, against the move list (which
+/// the position suite checks route by route): a capture that comes back round a loop (two
+/// routes, one move); 19 and 18 distinct captures of seven and five pieces, more than the
+/// count compares before it hands over to the full search; six 14-piece captures of 1,664
+/// routes.
+#[test]
+fn men_capture_leaves_count_each_move_once() {
+    let cases: [(&str, [u64; 3]); 4] = [
+        ("W:W28:B9,18,20,29:H0:F1:+0+0", [1, 0, 0]),
+        (
+            "W:W45:B13,14,18,19,22,24,27,28,33,37,38,39,40,44",
+            [19, 196, 428],
+        ),
+        (
+            "W:W24,30,33:B8,12,14,17,18,19,23,28,32,34,37,38,39,42,43",
+            [18, 28, 65],
+        ),
+        (
+            "W:W50:B18,22,23,24,27,29,32,33,34,38,40,42,43,44,K49",
+            [6, 12, 20],
+        ),
+    ];
+    for (fen, counts) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(pos.legal_moves().len() as u64, counts[0], "{fen}");
+        for (depth, &n) in (1..).zip(&counts) {
+            assert_eq!(perft(&pos, depth), n, "{fen} depth {depth}");
+        }
+        let below: u64 = divide(&pos, 3).iter().map(|(_, n)| n).sum();
+        assert_eq!(below, counts[2], "{fen}");
+    }
+}
+
 #[test]
 fn divide_sums_to_perft() {
     let pos = Position::start();
