@@ -149,154 +149,36 @@ pub(crate) const fn shift(b: u64, d: Dir) -> u64 {
     }
 }
 
-/// For each bit index, the neighbours (in all eight directions) that have a square beyond
-/// them on the board: the pieces a man standing there could jump.
-pub(crate) const JUMPABLE: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut n = 1;
-    while n <= 50 {
-        let at = 1u64 << bit_of(n);
-        let mut i = 0;
-        while i < 8 {
-            let d = ALL_DIRS[i];
-            let victim = step(at, d);
-            if step(victim, d) != 0 {
-                t[bit_of(n) as usize] |= victim;
-            }
-            i += 1;
-        }
-        n += 1;
-    }
-    t
-};
+/// A man's forward step as a right rotation: one instruction for a direction known only at
+/// run time (which colour moves), where `shift` would branch on it. A rotation carries the
+/// bits it pushes off one end round to the other; from real squares (bits 0–53) those land on
+/// bits 58–63, beyond the board, so the result is masked like `shift`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ManStep(u32);
 
-/// For each bit index, the squares a man standing there lands on with one jump: one for each
-/// bit of `JUMPABLE`, in the same (ascending) order, since a landing lies beyond its victim.
-pub(crate) const LANDINGS: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut n = 1;
-    while n <= 50 {
-        let at = 1u64 << bit_of(n);
-        let mut i = 0;
-        while i < 8 {
-            let d = ALL_DIRS[i];
-            t[bit_of(n) as usize] |= step(step(at, d), d);
-            i += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-/// Where a man on bit `here` lands with one jump over one of `victims` onto one of `empty`.
-/// A jump reads the same both ways, so with our men as `empty` it finds the men that jump to
-/// `here`.
-#[inline(always)]
-pub(crate) fn jump_landings(here: u32, victims: u64, empty: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        use std::arch::x86_64::{_pdep_u64, _pext_u64};
-        // Both tables list the eight directions in the same order (ascending bits), so the
-        // gathered victims and landings line up bit for bit.
-        let (over, onto) = (JUMPABLE[here as usize], LANDINGS[here as usize]);
-        // SAFETY: this code is only compiled when the target has BMI2.
-        unsafe { _pdep_u64(_pext_u64(victims, over) & _pext_u64(empty, onto), onto) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut lands = 0;
-        for victim in Bits(JUMPABLE[here as usize] & victims) {
-            lands |= 1u64 << (2 * victim.trailing_zeros() - here);
-        }
-        lands & empty
-    }
-}
-
-/// For each bit index, the neighbours whose opposite neighbour is on the board too: where a
-/// man can stand to jump a piece standing there. Symmetric round the square, so listed in
-/// ascending order its opposites come in descending order.
-pub(crate) const PASSES: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut n = 1;
-    while n <= 50 {
-        let at = 1u64 << bit_of(n);
-        let mut i = 0;
-        while i < 8 {
-            let d = ALL_DIRS[i];
-            if step(at, d) != 0 && step(at, back(d)) != 0 {
-                t[bit_of(n) as usize] |= step(at, d);
-            }
-            i += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-/// Each byte with its bits in reverse order (x86 has no instruction for it).
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-const REVERSED_BYTE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u8).reverse_bits();
-        i += 1;
-    }
-    t
-};
-
-/// Where the pieces of `jumpers` land when one jumps the piece on bit `here` onto `empty`.
-#[inline(always)]
-pub(crate) fn jumps_over(here: u32, jumpers: u64, empty: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        use std::arch::x86_64::{_pdep_u64, _pext_u64};
-        // A jumper and its landing are opposite each other: gathered in ascending order, the
-        // jumpers line up with the landings once their bits are reversed.
-        let passes = PASSES[here as usize];
-        let spare = 8 - passes.count_ones();
-        // SAFETY: this code is only compiled when the target has BMI2.
-        unsafe {
-            let from = REVERSED_BYTE[_pext_u64(jumpers, passes) as usize] as u64 >> spare;
-            _pdep_u64(from & _pext_u64(empty, passes), passes)
+impl ManStep {
+    /// The step along one of the four diagonals.
+    pub(crate) const fn along(d: Dir) -> ManStep {
+        match d {
+            Dir::UpLeft => ManStep(6),
+            Dir::UpRight => ManStep(5),
+            Dir::DownLeft => ManStep(64 - 5),
+            Dir::DownRight => ManStep(64 - 6),
+            _ => panic!("men step along the diagonals only"),
         }
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut lands = 0;
-        for jumper in Bits(PASSES[here as usize] & jumpers) {
-            // The landing lies as far beyond `here` as the jumper stands before it.
-            lands |= 1u64 << (2 * here - jumper.trailing_zeros());
-        }
-        lands & empty
-    }
-}
 
-/// The men of `jumpers` that can jump onto the empty square on bit `here` over one of
-/// `victims`: `jump_landings` read backwards, for when the jumpers are few and the victims
-/// many (the loop without BMI2 then runs over the jumpers).
-#[inline(always)]
-pub(crate) fn jumpers_onto(here: u32, victims: u64, jumpers: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        jump_landings(here, victims, jumpers)
+    /// Every square of `b` one step ahead.
+    #[inline(always)]
+    pub(crate) const fn ahead(self, b: u64) -> u64 {
+        b.rotate_right(self.0)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut found = 0;
-        for jumper in Bits(LANDINGS[here as usize] & jumpers) {
-            if jumped(here, jumper) & victims != 0 {
-                found |= jumper;
-            }
-        }
-        found
-    }
-}
 
-/// The piece jumped from bit `here` to `land`: halfway, as every step is a fixed shift.
-#[inline(always)]
-pub(crate) fn jumped(here: u32, land: u64) -> u64 {
-    1 << ((here + land.trailing_zeros()) / 2)
+    /// Every square of `b` one step back.
+    #[inline(always)]
+    pub(crate) const fn behind(self, b: u64) -> u64 {
+        b.rotate_left(self.0)
+    }
 }
 
 /// Iterates the set bits of a bitboard, lowest first.
@@ -322,6 +204,18 @@ pub(crate) fn square_of(single: u64) -> u8 {
     SQUARE_OF_BIT[single.trailing_zeros() as usize]
 }
 
+/// Board-shaped pseudo-random sets for tests, so that every square meets many neighbourhoods.
+#[cfg(test)]
+pub(crate) fn random_boards() -> impl Iterator<Item = u64> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    std::iter::repeat_with(move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x & BOARD
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,6 +238,19 @@ mod tests {
     }
 
     #[test]
+    fn man_steps_are_the_diagonal_shifts_on_the_board() {
+        let mut boards = random_boards();
+        for d in DIAGONALS {
+            let man_step = ManStep::along(d);
+            for _ in 0..1000 {
+                let squares = boards.next().unwrap();
+                assert_eq!(man_step.ahead(squares) & BOARD, step(squares, d));
+                assert_eq!(man_step.behind(squares) & BOARD, step(squares, back(d)));
+            }
+        }
+    }
+
+    #[test]
     fn nothing_wraps_round_an_edge() {
         assert_eq!(neighbour(35, Dir::Right), None);
         assert_eq!(neighbour(36, Dir::Left), None);
@@ -353,91 +260,5 @@ mod tests {
         assert_eq!(neighbour(3, Dir::Up), None);
         assert_eq!(neighbour(50, Dir::DownLeft), None);
         assert_eq!(BOARD.count_ones(), 50);
-    }
-
-    /// The jumps of a man on `n`, one direction at a time: the reference for `jump_landings`.
-    fn landings_by_direction(n: u8, victims: u64, empty: u64) -> u64 {
-        let at = 1 << bit_of(n);
-        ALL_DIRS
-            .iter()
-            .map(|&d| step(step(at, d) & victims, d) & empty)
-            .fold(0, |all, land| all | land)
-    }
-
-    /// Board-shaped pseudo-random sets, so that every square meets many neighbourhoods.
-    fn random_boards() -> impl Iterator<Item = u64> {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        std::iter::repeat_with(move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x & BOARD
-        })
-    }
-
-    #[test]
-    fn jump_landings_are_the_jumps_of_each_direction() {
-        let mut boards = random_boards();
-        for n in 1..=50u8 {
-            for _ in 0..200 {
-                let (victims, empty) = (boards.next().unwrap(), boards.next().unwrap());
-                let empty = empty & !victims;
-                let want = landings_by_direction(n, victims, empty);
-                assert_eq!(jump_landings(bit_of(n), victims, empty), want, "square {n}");
-                assert_eq!(jumpers_onto(bit_of(n), victims, empty), want, "square {n}");
-                for land in Bits(want) {
-                    let victim = jumped(bit_of(n), land);
-                    assert_eq!(victim & victims, victim, "square {n}");
-                    assert_eq!(landings_by_direction(n, victim, land), land, "square {n}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn jumps_over_land_opposite_each_jumper() {
-        let mut boards = random_boards();
-        for n in 1..=50u8 {
-            let at = 1 << bit_of(n);
-            for _ in 0..200 {
-                let (jumpers, empty) = (boards.next().unwrap(), boards.next().unwrap());
-                let empty = empty & !jumpers & !at;
-                let want = ALL_DIRS
-                    .iter()
-                    .map(|&d| step(at, back(d)) & empty & shift(shift(jumpers, back(d)), back(d)))
-                    .fold(0, |all, land| all | land);
-                assert_eq!(jumps_over(bit_of(n), jumpers, empty), want, "square {n}");
-            }
-        }
-    }
-
-    /// `_pext_u64` and `_pdep_u64` by the bit, to check the tables the BMI2 path gathers with
-    /// in every build.
-    fn pext(x: u64, mask: u64) -> u64 {
-        Bits(mask)
-            .enumerate()
-            .fold(0, |out, (i, bit)| out | (((x & bit != 0) as u64) << i))
-    }
-
-    fn pdep(x: u64, mask: u64) -> u64 {
-        Bits(mask).enumerate().fold(
-            0,
-            |out, (i, bit)| if x >> i & 1 != 0 { out | bit } else { out },
-        )
-    }
-
-    #[test]
-    fn landings_line_up_with_the_jumpable_victims() {
-        for n in 1..=50u8 {
-            let here = bit_of(n) as usize;
-            assert_eq!(JUMPABLE[here].count_ones(), LANDINGS[here].count_ones());
-            for victim in Bits(JUMPABLE[here]) {
-                let gathered = pext(victim, JUMPABLE[here]);
-                let land = pdep(gathered, LANDINGS[here]);
-                assert_eq!(landings_by_direction(n, victim, BOARD), land, "square {n}");
-            }
-        }
-        assert_eq!(LANDINGS[bit_of(28) as usize].count_ones(), 8);
-        assert_eq!(LANDINGS[bit_of(1) as usize].count_ones(), 3);
     }
 }

@@ -1,20 +1,19 @@
 //! The bulk leaf count of perft: the number of legal moves of a position without building the
 //! simple ones, and perft 2 of a position without captures without making its moves.
 
-use crate::board::Dir;
-use crate::board::{
-    Bits, DIAGONALS, back, each_dir, jump_landings, jumped, jumpers_onto, jumps_over, shift, step,
-};
+use crate::board::{Bits, DIAGONALS, ManStep, back, each_dir, shift};
+use crate::jumps::{fast_pext, jump_landings, jumped, jumpers_onto, jumps_over};
 use crate::movegen::{KING_VALUE, MAN_VALUE};
 use crate::moves::MoveList;
 use crate::position::Position;
 
-/// How many captures of the best value men have, counted without building moves (perft's
-/// last ply).
+/// How many captures of two or more pieces, of the best value, men have: counted without
+/// building moves (perft's last ply), once some capture is known to go on after its first jump.
 struct MenCount {
     enemy: u64,
     enemy_kings: u64,
-    /// Empty squares and the moving man's origin, which stays empty for its whole move.
+    board_empty: u64,
+    /// `board_empty` and the moving man's origin, which stays empty for its whole move.
     empty: u64,
     origin: u16,
     best: u32,
@@ -33,17 +32,54 @@ struct MenCount {
 const LONG_CAPTURES: usize = 16;
 
 impl MenCount {
+    fn new(enemy: u64, enemy_kings: u64, empty: u64) -> MenCount {
+        MenCount {
+            enemy,
+            enemy_kings,
+            board_empty: empty,
+            empty,
+            origin: 0,
+            best: 0,
+            count: 0,
+            long_captured: [0; LONG_CAPTURES],
+            long_ends: [0; LONG_CAPTURES],
+            long_len: 0,
+            overflow: false,
+        }
+    }
+
+    /// Counts the captures that begin with `man` jumping `first` onto bit `land`.
+    #[inline(always)]
+    fn after_first_jump<const PEXT: bool>(&mut self, man: u64, first: u64, land: u32) {
+        self.empty = self.board_empty | man;
+        self.origin = man.trailing_zeros() as u16;
+        let next = jump_landings::<PEXT>(land, self.enemy & !first, self.empty);
+        self.go_on::<PEXT>(land, next, first, self.value_of(first), 1);
+    }
+
+    /// The count, or `None` when there were more long captures than it compares.
+    fn total(&self) -> Option<u64> {
+        (!self.overflow).then_some(self.count)
+    }
+
     /// Goes on with a capture from bit `here` to each of `lands`.
-    fn go_on(&mut self, here: u32, lands: u64, ghosts: u64, value: u32, taken: u32) {
+    fn go_on<const PEXT: bool>(
+        &mut self,
+        here: u32,
+        lands: u64,
+        ghosts: u64,
+        value: u32,
+        taken: u32,
+    ) {
         for land in Bits(lands) {
             let victim = jumped(here, land);
             let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
             let there = land.trailing_zeros();
-            let next = jump_landings(there, self.enemy & !ghosts, self.empty);
+            let next = jump_landings::<PEXT>(there, self.enemy & !ghosts, self.empty);
             if next == 0 {
                 self.record(there, ghosts, value, taken + 1);
             } else {
-                self.go_on(there, next, ghosts, value, taken + 1);
+                self.go_on::<PEXT>(there, next, ghosts, value, taken + 1);
             }
         }
     }
@@ -102,9 +138,8 @@ struct Replies {
     /// The side to reply: men only.
     men: u64,
     empty: u64,
-    /// The movers' two forward diagonals: a reply man steps onto a square from one step
-    /// along them.
-    mover_dirs: [Dir; 2],
+    /// The movers' two steps: a reply man steps onto a square from one step ahead of it.
+    mover_steps: [ManStep; 2],
     /// The simple moves of the replying men before the move.
     quiet: u64,
 }
@@ -119,21 +154,23 @@ impl Replies {
         }
         let (men, mover) = before.sides();
         let empty = before.empty();
-        let [d1, d2] = before.men_dirs();
+        let [s1, s2] = before.men_steps();
+        let mut mover_turn = *before;
+        mover_turn.turn = before.turn.opposite();
         Some(Replies {
             mover,
             men,
             empty,
-            mover_dirs: [back(d1), back(d2)],
-            quiet: count_two(shift(men, d1) & empty, shift(men, d2) & empty) as u64,
+            mover_steps: mover_turn.men_steps(),
+            quiet: count_two(s1.ahead(men) & empty, s2.ahead(men) & empty) as u64,
         })
     }
 
     /// The number of replies after the mover's man goes from `from` to `to`; `None` when the
     /// reply must be counted on the whole board: a man crowned (kings change the capture
-    /// values) or a capture that may go on after its first jump.
+    /// values), or more long captures than `MenCount` compares.
     #[inline(always)]
-    fn after(&self, from: u64, to: u64, promo: u64) -> Option<u64> {
+    fn after<const PEXT: bool>(&self, from: u64, to: u64, promo: u64) -> Option<u64> {
         if to & promo != 0 {
             return None;
         }
@@ -141,11 +178,11 @@ impl Replies {
         let (from_bit, to_bit) = (from.trailing_zeros(), to.trailing_zeros());
         // Jumps over the moved man (one may land where it stood), and jumps onto its old
         // square over a man that stayed.
-        let over = jumps_over(to_bit, self.men, empty);
-        let onto = jumpers_onto(from_bit, self.mover, self.men);
+        let over = jumps_over::<PEXT>(to_bit, self.men, empty);
+        let onto = jumpers_onto::<PEXT>(from_bit, self.mover, self.men);
         if over | onto == 0 {
-            let [d1, d2] = self.mover_dirs;
-            let steps_onto = |square: u64| (shift(square, d1) | shift(square, d2)) & self.men;
+            let [s1, s2] = self.mover_steps;
+            let steps_onto = |square: u64| (s1.ahead(square) | s2.ahead(square)) & self.men;
             return Some(
                 self.quiet + count_sparse(steps_onto(from)) - count_sparse(steps_onto(to)),
             );
@@ -154,19 +191,27 @@ impl Replies {
         // back would land on the capturer's origin, which `empty` leaves out.
         let mover = self.mover ^ from ^ to;
         let landings = over | if onto != 0 { from } else { 0 };
-        for land in Bits(landings) {
-            if jump_landings(land.trailing_zeros(), mover, empty) != 0 {
-                return None;
-            }
+        let goes_on = |land: u64| jump_landings::<PEXT>(land.trailing_zeros(), mover, empty) != 0;
+        if !Bits(landings).any(goes_on) {
+            return Some(count_sparse(over) + count_sparse(onto));
         }
-        Some(count_sparse(over) + count_sparse(onto))
+        // These are all the first jumps there are: count the longer captures from them.
+        let mut count = MenCount::new(mover, 0, empty);
+        for land in Bits(over) {
+            let land = land.trailing_zeros();
+            count.after_first_jump::<PEXT>(1 << (2 * to_bit - land), to, land);
+        }
+        for man in Bits(onto) {
+            count.after_first_jump::<PEXT>(man, jumped(from_bit, man), from_bit);
+        }
+        count.total()
     }
 }
 
 impl Position {
     /// Perft 2 of a position whose side to move has no capture, without building moves:
     /// each simple move is made on the bitboards and the replies are counted in bulk.
-    pub(crate) fn perft_2_quiet(&self) -> u64 {
+    pub(crate) fn perft_2_quiet<const PEXT: bool>(&self) -> u64 {
         let us = self.turn.index();
         let empty = self.empty();
         let promo = self.promo_row();
@@ -177,23 +222,21 @@ impl Position {
         child.turn = self.turn.opposite();
         // Without pext/pdep the jumps round the two squares are found by loops over their
         // neighbours, which cost more than the full count saves (callgrind, perft 8 of the
-        // start: 211.1 M instructions without, 216.5 M with on x86-64; on x86-64-v3 189.6 M
-        // without, 176.6 M with).
-        let replies = if cfg!(target_feature = "bmi2") {
-            Replies::new(&child)
-        } else {
-            None
-        };
+        // start, x86-64 build: 211.1 M instructions without, 216.5 M with).
+        let replies = if PEXT { Replies::new(&child) } else { None };
         let mut leaves = 0;
-        for d in self.men_dirs() {
-            for to in Bits(shift(men, d) & empty) {
-                let from = step(to, back(d));
-                leaves += match replies.as_ref().and_then(|r| r.after(from, to, promo)) {
+        for man_step in self.men_steps() {
+            for to in Bits(man_step.ahead(men) & empty) {
+                let from = man_step.behind(to);
+                leaves += match replies
+                    .as_ref()
+                    .and_then(|r| r.after::<PEXT>(from, to, promo))
+                {
                     Some(n) => n,
                     None => {
                         child.pieces[us] = self.pieces[us] ^ from ^ to;
                         child.kings = self.kings | (to & promo);
-                        child.count_legal()
+                        child.count_legal_with::<PEXT>()
                     }
                 };
             }
@@ -204,7 +247,7 @@ impl Position {
                 while to != 0 {
                     child.pieces[us] = self.pieces[us] ^ king ^ to;
                     child.kings = self.kings ^ king ^ to;
-                    leaves += child.count_legal();
+                    leaves += child.count_legal_with::<PEXT>();
                     to = shift(to, d) & empty;
                 }
             }
@@ -218,7 +261,7 @@ impl Position {
     /// whose landing starts a second jump are searched, since any capture of two pieces is
     /// worth more than every single one (art. 11: a king is worth less than two men).
     #[inline(always)]
-    fn count_men_captures(&self) -> u64 {
+    fn count_men_captures<const PEXT: bool>(&self) -> u64 {
         let (us, them) = self.sides();
         let empty = self.empty();
         let enemy_kings = them & self.kings;
@@ -241,7 +284,7 @@ impl Position {
             }
         });
         if landings & empty & jump_squares != 0 {
-            return self.count_men_continuations(landings & empty & jump_squares);
+            return self.count_men_continuations::<PEXT>(landings & empty & jump_squares);
         }
         // Art. 11: a king is worth more than a man, so taking one is compulsory if possible.
         if king_captures > 0 {
@@ -254,41 +297,29 @@ impl Position {
     /// The captures of at least two pieces by men, from the first jumps that land on one of
     /// `starts`, where a second jump exists.
     #[cold]
-    fn count_men_continuations(&self, starts: u64) -> u64 {
+    fn count_men_continuations<const PEXT: bool>(&self, starts: u64) -> u64 {
         let them = self.sides().1;
-        let empty = self.empty();
-        let mut count = MenCount {
-            enemy: them,
-            enemy_kings: them & self.kings,
-            empty,
-            origin: 0,
-            best: 0,
-            count: 0,
-            long_captured: [0; LONG_CAPTURES],
-            long_ends: [0; LONG_CAPTURES],
-            long_len: 0,
-            overflow: false,
-        };
-        self.each_first_jump(starts, |man, first, here| {
-            count.empty = empty | man;
-            count.origin = man.trailing_zeros() as u16;
-            let next = jump_landings(here, them & !first, count.empty);
-            count.go_on(here, next, first, count.value_of(first), 1);
+        let mut count = MenCount::new(them, them & self.kings, self.empty());
+        self.each_first_jump::<PEXT>(starts, |man, first, land| {
+            count.after_first_jump::<PEXT>(man, first, land)
         });
-        if count.overflow {
-            self.search_men_continuations(starts)
-        } else {
-            count.count
-        }
+        count
+            .total()
+            .unwrap_or_else(|| self.search_men_continuations::<PEXT>(starts))
     }
+
     /// Calls `f` with each man's first jump onto one of `starts`, as (man, victim, landing's
     /// bit index): a jump read backwards, from the landing over an enemy to one of our men.
     #[inline(always)]
-    pub(crate) fn each_first_jump(&self, starts: u64, mut f: impl FnMut(u64, u64, u32)) {
+    pub(crate) fn each_first_jump<const PEXT: bool>(
+        &self,
+        starts: u64,
+        mut f: impl FnMut(u64, u64, u32),
+    ) {
         let (us, them) = self.sides();
         for land in Bits(starts) {
             let here = land.trailing_zeros();
-            for man in Bits(jumpers_onto(here, them, us)) {
+            for man in Bits(jumpers_onto::<PEXT>(here, them, us)) {
                 f(man, jumped(here, man), here);
             }
         }
@@ -297,30 +328,39 @@ impl Position {
     /// The number of legal captures, with the full search. Out of line: its move list would
     /// make every leaf count's frame 16 KiB, probed page by page on each call.
     #[inline(never)]
-    fn count_captures(&self, capturers: u64) -> u64 {
+    fn count_captures<const PEXT: bool>(&self, capturers: u64) -> u64 {
         let mut list = MoveList::new();
-        let singles = self.search_captures(capturers, &mut list, true);
+        let singles = self.search_captures::<PEXT>(capturers, &mut list, true);
         singles + list.len() as u64
     }
 
     /// Number of legal moves, without building the simple ones.
     pub(crate) fn count_legal(&self) -> u64 {
+        if fast_pext() {
+            self.count_legal_with::<true>()
+        } else {
+            self.count_legal_with::<false>()
+        }
+    }
+
+    /// `count_legal` with the jump primitives chosen (see `jumps`).
+    pub(crate) fn count_legal_with<const PEXT: bool>(&self) -> u64 {
         if self.pieces[self.turn.index()] & self.kings == 0 {
-            let captures = self.count_men_captures();
+            let captures = self.count_men_captures::<PEXT>();
             if captures > 0 {
                 return captures;
             }
         } else {
             let capturers = self.capturers();
             if capturers != 0 {
-                return self.count_captures(capturers);
+                return self.count_captures::<PEXT>(capturers);
             }
         }
         let (us, _) = self.sides();
         let empty = self.empty();
         let men = us & !self.kings;
-        let [d1, d2] = self.men_dirs();
-        let mut n = count_two(shift(men, d1) & empty, shift(men, d2) & empty);
+        let [s1, s2] = self.men_steps();
+        let mut n = count_two(s1.ahead(men) & empty, s2.ahead(men) & empty);
         let kings = us & self.kings & !self.frozen_king();
         if kings != 0 {
             for d in DIAGONALS {
@@ -373,6 +413,7 @@ fn count_sparse(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jumps::has_bmi2;
     use crate::moves::MoveList;
 
     /// Positions of men only along pseudo-random games from the start.
@@ -402,7 +443,9 @@ mod tests {
 
     #[test]
     fn replies_from_the_two_squares_match_the_full_count() {
-        let (mut counted, mut handed_back) = (0, 0);
+        // Replies counted, by the longest capture of the reply (0: simple moves only).
+        let mut counted = [0; 3];
+        let mut handed_back = 0;
         for pos in men_positions() {
             if pos.capturers() != 0 {
                 continue;
@@ -417,18 +460,24 @@ mod tests {
             for mv in moves.iter() {
                 let (from, to) = (mv.from().bit(), mv.to().bit());
                 let after = pos.play_unchecked(mv);
-                match replies.after(from, to, pos.promo_row()) {
+                let by_loops = replies.after::<false>(from, to, pos.promo_row());
+                if has_bmi2() {
+                    assert_eq!(replies.after::<true>(from, to, pos.promo_row()), by_loops);
+                }
+                match by_loops {
                     Some(n) => {
                         assert_eq!(n, after.count_legal(), "{} after {mv:?}", pos.fen());
-                        counted += 1;
+                        let replies = after.legal_moves();
+                        let longest = replies.iter().map(|m| m.captures().len()).max();
+                        counted[longest.unwrap_or(0).min(2)] += 1;
                     }
                     None => handed_back += 1,
                 }
             }
         }
-        // Both outcomes occur often along real games: quiet replies, single captures, and
-        // captures that go on or crowned men (handed back to the full count).
-        assert!(counted > 5_000, "{counted} counted");
-        assert!(handed_back > 500, "{handed_back} handed back");
+        // Every way of counting occurs often along real games: simple replies, single
+        // captures, longer captures; crowned men are handed back to the full count.
+        assert!(counted.iter().all(|&n| n > 1_000), "{counted:?} counted");
+        assert!(handed_back > 50, "{handed_back} handed back");
     }
 }

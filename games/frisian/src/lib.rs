@@ -14,6 +14,7 @@ mod count;
 mod diagnose;
 mod error;
 mod fen;
+mod jumps;
 mod movegen;
 mod moves;
 mod notation;

@@ -1,7 +1,8 @@
 //! Legal move generation: the capture search (maximum value, king precedence, ghosts, merged
 //! routes) and simple moves. Perft's bulk leaf count is in `count.rs`.
 
-use crate::board::{Bits, DIAGONALS, Dir, back, each_dir, jump_landings, jumped, shift, step};
+use crate::board::{Bits, DIAGONALS, Dir, ManStep, each_dir, shift};
+use crate::jumps::{fast_pext, jump_landings, jumped};
 use crate::moves::{MAX_ROUTE, Move, MoveList};
 use crate::position::Position;
 use crate::types::Square;
@@ -37,15 +38,22 @@ impl Search<'_> {
     }
 
     /// Continues a man's capture from bit `here` to each of `lands`.
-    fn man(&mut self, here: u32, lands: u64, len: usize, ghosts: u64, value: u32) {
+    fn man<const PEXT: bool>(
+        &mut self,
+        here: u32,
+        lands: u64,
+        len: usize,
+        ghosts: u64,
+        value: u32,
+    ) {
         for land in Bits(lands) {
             let victim = jumped(here, land);
             self.path[len] = Square::from_bit(land);
             let (ghosts, value) = (ghosts | victim, value + self.value_of(victim));
             let there = land.trailing_zeros();
-            match jump_landings(there, self.enemy & !ghosts, self.empty) {
+            match jump_landings::<PEXT>(there, self.enemy & !ghosts, self.empty) {
                 0 => self.record(land, len + 1, ghosts, value),
-                next => self.man(there, next, len + 1, ghosts, value),
+                next => self.man::<PEXT>(there, next, len + 1, ghosts, value),
             }
         }
     }
@@ -122,6 +130,13 @@ impl Position {
         }
     }
 
+    /// The side to move's men's two steps, for loops over both colours that should not branch
+    /// on the colour at each step.
+    #[inline(always)]
+    pub(crate) fn men_steps(&self) -> [ManStep; 2] {
+        self.men_dirs().map(ManStep::along)
+    }
+
     /// The pieces of the side to move that have a capture: a handful of shifts, no search.
     #[inline]
     pub(crate) fn capturers(&self) -> u64 {
@@ -164,13 +179,13 @@ impl Position {
     }
 
     /// Every legal capture, already filtered to the maximum value and king precedence.
-    pub(crate) fn gen_captures(&self, capturers: u64, list: &mut MoveList) {
-        self.search_captures(capturers, list, false);
+    pub(crate) fn gen_captures<const PEXT: bool>(&self, capturers: u64, list: &mut MoveList) {
+        self.search_captures::<PEXT>(capturers, list, false);
     }
 
     /// The capture search from each of `capturers`; with `count_only`, single captures are
     /// not listed but counted, and the count is returned.
-    pub(crate) fn search_captures(
+    pub(crate) fn search_captures<const PEXT: bool>(
         &self,
         capturers: u64,
         list: &mut MoveList,
@@ -198,8 +213,8 @@ impl Position {
                 search.king(piece, 1, 0, 0);
             } else {
                 let here = piece.trailing_zeros();
-                let lands = jump_landings(here, search.enemy, search.empty);
-                search.man(here, lands, 1, 0, 0);
+                let lands = jump_landings::<PEXT>(here, search.enemy, search.empty);
+                search.man::<PEXT>(here, lands, 1, 0, 0);
             }
         }
         search.singles
@@ -210,9 +225,9 @@ impl Position {
         let empty = self.empty();
         let men = us & !self.kings;
         let promo = self.promo_row();
-        for d in self.men_dirs() {
-            for to in Bits(shift(men, d) & empty) {
-                let from = step(to, back(d));
+        for man_step in self.men_steps() {
+            for to in Bits(man_step.ahead(men) & empty) {
+                let from = man_step.behind(to);
                 list.push(Move::simple(
                     Square::from_bit(from),
                     Square::from_bit(to),
@@ -247,10 +262,19 @@ impl Position {
 
     /// Fills `list` (cleared first) with the legal moves: for searches that reuse one list.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
+        if fast_pext() {
+            self.legal_moves_with::<true>(list);
+        } else {
+            self.legal_moves_with::<false>(list);
+        }
+    }
+
+    /// `legal_moves_into` with the jump primitives chosen (see `jumps`).
+    pub(crate) fn legal_moves_with<const PEXT: bool>(&self, list: &mut MoveList) {
         list.clear();
         let capturers = self.capturers();
         if capturers != 0 {
-            self.gen_captures(capturers, list);
+            self.gen_captures::<PEXT>(capturers, list);
         } else {
             self.gen_quiet(list);
         }
@@ -259,7 +283,7 @@ impl Position {
     /// As `count_men_continuations`, with the full search: for the rare position with more
     /// long captures than `MenCount` compares.
     #[cold]
-    pub(crate) fn search_men_continuations(&self, starts: u64) -> u64 {
+    pub(crate) fn search_men_continuations<const PEXT: bool>(&self, starts: u64) -> u64 {
         let them = self.sides().1;
         let empty = self.empty();
         let mut list = MoveList::new();
@@ -275,12 +299,12 @@ impl Position {
             count_only: true,
             singles: 0,
         };
-        self.each_first_jump(starts, |man, first, here| {
+        self.each_first_jump::<PEXT>(starts, |man, first, here| {
             search.empty = empty | man;
             search.path[0] = Square::from_bit(man);
             search.path[1] = Square::from_bit(1 << here);
-            let next = jump_landings(here, them & !first, search.empty);
-            search.man(here, next, 2, first, search.value_of(first));
+            let next = jump_landings::<PEXT>(here, them & !first, search.empty);
+            search.man::<PEXT>(here, next, 2, first, search.value_of(first));
         });
         list.len() as u64
     }
