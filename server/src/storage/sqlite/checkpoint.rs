@@ -16,9 +16,10 @@
 //!   with the writer's syncs of the log on the same disk.
 //! - **at [`RESTART_PAGES`], the log starts over.** It does so only when a write begins with
 //!   every page of it copied back, and under steady writes no checkpoint beside the writer
-//!   catches the log's end. So the thread is asked for one more checkpoint, and once it has
-//!   finished, the writer copies the few commits' pages logged since itself (and syncs the
-//!   database file) — after answering its group, at a moment when no request is waiting
+//!   reliably catches the log's end. So from there the thread is asked for a checkpoint after
+//!   every commit, and once one that began after that point has finished, the writer copies
+//!   the few commits' pages logged since itself (and syncs the database file) — after
+//!   answering its group, at a moment when no request is waiting
 //!   ([`Checkpointer::copy_back_if_due`]). Its next write starts the log over.
 //! - **at [`LIMIT_PAGES`] the writer copies back even with requests waiting**, so the log stays
 //!   bounded on a machine too busy to give the writer a quiet moment.
@@ -78,7 +79,9 @@ struct Cadence {
     next_ask: i32,
     /// The log's size after the previous commit: a smaller one means it started over.
     last: i32,
-    /// Whether the log is to start over (it reached [`RESTART_PAGES`] and has not yet).
+    /// Whether the log is to start over (it reached [`RESTART_PAGES`] and has not yet): then
+    /// a checkpoint is asked for after every commit, so that what the writer copies back
+    /// itself stays small however long it waits for a quiet moment.
     restarting: bool,
 }
 
@@ -99,7 +102,7 @@ impl Cadence {
             self.restarting = false;
             Step::StartedOver
         } else if self.restarting {
-            Step::Nothing
+            Step::Ask
         } else if pages >= RESTART_PAGES {
             self.restarting = true;
             Step::Restart
@@ -348,7 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_is_asked_for_every_thousand_pages_and_the_log_restarts_at_four_thousand() {
+    fn a_checkpoint_is_asked_for_every_thousand_pages_then_after_every_commit_from_four_thousand() {
         use super::Step::{Ask, Nothing, Restart, StartedOver};
         let mut cadence = super::Cadence::new();
         let log_after_each_commit = [
@@ -357,29 +360,14 @@ mod tests {
             30, 900, 1000, 1999, 2000,
         ];
         let steps = log_after_each_commit.map(|pages| cadence.after_commit(pages));
-        assert_eq!(
-            steps,
-            [
-                Nothing,
-                Nothing,
-                Ask,
-                Nothing,
-                Nothing,
-                Ask,
-                Nothing,
-                Ask,
-                Nothing,
-                Restart,
-                Nothing,
-                Nothing,
-                Nothing,
-                StartedOver,
-                Nothing,
-                Ask,
-                Nothing,
-                Ask,
-            ]
-        );
+        #[rustfmt::skip]
+        let expected = [
+            Nothing, Nothing, Ask, Nothing, Nothing, Ask, Nothing, Ask, Nothing, Restart,
+            // From the restart point, after every commit, until the log starts over.
+            Ask, Ask, Ask,
+            StartedOver, Nothing, Ask, Nothing, Ask,
+        ];
+        assert_eq!(steps, expected);
     }
 
     #[tokio::test]
