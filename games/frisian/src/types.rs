@@ -38,6 +38,17 @@ impl fmt::Display for Color {
     }
 }
 
+/// The bit of each square (index 0 unused): a load, where `bit_of` divides by five.
+const BIT_OF_SQUARE: [u64; 51] = {
+    let mut t = [0u64; 51];
+    let mut n = 1;
+    while n <= 50 {
+        t[n as usize] = 1 << bit_of(n);
+        n += 1;
+    }
+    t
+};
+
 /// A playable square, numbered 1..=50 from Black's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(transparent)]
@@ -70,7 +81,7 @@ impl Square {
     }
 
     pub(crate) const fn bit(self) -> u64 {
-        1 << bit_of(self.0)
+        BIT_OF_SQUARE[self.0 as usize]
     }
 }
 
@@ -126,5 +137,20 @@ impl Piece {
 
     pub const fn is_king(self) -> bool {
         matches!(self, Piece::King(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_square_has_its_own_bit_on_the_board() {
+        let all = Square::all().fold(0, |all, sq| {
+            assert_eq!(sq.bit(), 1 << bit_of(sq.number()), "square {sq}");
+            assert_eq!(all & sq.bit(), 0, "square {sq}");
+            all | sq.bit()
+        });
+        assert_eq!(all, BOARD);
     }
 }

@@ -5,11 +5,11 @@
 use std::time::Instant;
 
 use boardcast_protocol::{
-    Absence, BySide, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase, MatchSnapshot,
-    MatchSummary, PlayerInfo, Side,
+    Absence, BySide, ClockState, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase,
+    MatchSnapshot, MatchSummary, Moved, PlayedMove, PlayerInfo, Side,
 };
 use frisian::pdn::PdnError;
-use frisian::{Color, Move, Position};
+use frisian::{Color, Move, MoveList, Outcome, PlayError, Position};
 
 use super::state::MatchState;
 
@@ -35,6 +35,50 @@ pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
         .collect();
     moves.sort_unstable_by(|a, b| (&a.route, &a.captures).cmp(&(&b.route, &b.captures)));
     moves
+}
+
+/// The `moved` event of playing `mv` as ply `ply` from `before`, whose legal moves are
+/// `legal`, leaving the clocks at `clock` (which stop running if the move ends the game), and
+/// how the game stands after it. The one place a `moved` event is made: live (`decide_move`)
+/// and again for a resume ([`super::kept`]), so the two cannot differ by a byte.
+pub(super) fn moved_event(
+    before: &Position,
+    legal: &MoveList,
+    mv: Move,
+    ply: u32,
+    clock: Option<ClockState>,
+) -> Result<(Moved, Option<Outcome>), PlayError> {
+    let notation = before.notation_in(mv, legal);
+    let after = before.play_in(mv, legal)?;
+    let outcome = after.status().outcome();
+    let clock = clock.map(|state| ClockState {
+        running: if outcome.is_some() {
+            None
+        } else {
+            state.running
+        },
+        ..state
+    });
+    let played = PlayedMove {
+        ply,
+        side: before.turn().into(),
+        notation,
+        route: route_numbers(&mv),
+        captures: capture_numbers(&mv),
+        promotes: mv.promotes(),
+    };
+    let moved = Moved {
+        played,
+        fen: after.fen(),
+        clock,
+        legal_moves: if outcome.is_some() {
+            Vec::new()
+        } else {
+            legal_moves(&after)
+        },
+        king_counters: king_counters(&after),
+    };
+    Ok((moved, outcome))
 }
 
 pub(super) fn king_counters(position: &Position) -> KingCounters {
