@@ -8,18 +8,89 @@
 //! first reading too; what grows after it is the matches.
 //!
 //! `cargo run --release -p boardcast-server --example match_memory [N] [PLIES]` (Linux, glibc)
+//!
+//! Allocation by allocation: with `MATCH_MEMORY_EXIT=connected` (or `played`) the process
+//! exits at once after that reading, so what heaptrack reports as leaked is what was live
+//! then; `heaptrack_print --diff` of the two runs is the matches' memory by call site.
 
 mod common;
 
 use boardcast_protocol::*;
 use boardcast_server::{Config, Server};
 use common::*;
+use futures_util::{FutureExt, SinkExt, StreamExt};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::AtomicI64;
+use std::sync::atomic::Ordering::Relaxed;
 
-/// Bytes in use on the heap, as glibc counts them, less SQLite's own.
-fn heap_bytes() -> (u64, u64) {
+/// Rust's allocations, counted on their way to glibc: how many are live and the bytes they
+/// asked for. glibc's own count ([`Heap::malloc`]) is larger by each chunk's header and
+/// rounding (16 bytes apart, 32 at least), so many small allocations cost more than they ask.
+/// SQLite calls `malloc` itself and is not counted here.
+struct Counting;
+
+static LIVE: AtomicI64 = AtomicI64::new(0);
+static ASKED: AtomicI64 = AtomicI64::new(0);
+
+// SAFETY: every call is handed to the system allocator unchanged; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(1, Relaxed);
+        ASKED.fetch_add(layout.size() as i64, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(1, Relaxed);
+        ASKED.fetch_add(layout.size() as i64, Relaxed);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(1, Relaxed);
+        ASKED.fetch_sub(layout.size() as i64, Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ASKED.fetch_add(new_size as i64 - layout.size() as i64, Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// One reading of the heap.
+#[derive(Debug, Clone, Copy)]
+struct Heap {
+    /// Bytes in use as glibc counts them (chunks, headers included), less SQLite's own.
+    malloc: i64,
+    /// SQLite's own bytes (its page caches).
+    sqlite: i64,
+    /// Rust's live allocations.
+    live: i64,
+    /// The bytes Rust's live allocations asked for.
+    asked: i64,
+}
+
+fn heap() -> Heap {
     // SAFETY: both only read the allocators' counters.
     let (malloc, sqlite) = unsafe { (libc::mallinfo2(), rusqlite::ffi::sqlite3_memory_used()) };
-    ((malloc.uordblks + malloc.hblkhd) as u64, sqlite as u64)
+    Heap {
+        malloc: (malloc.uordblks + malloc.hblkhd) as i64 - sqlite,
+        sqlite,
+        live: LIVE.load(Relaxed),
+        asked: ASKED.load(Relaxed),
+    }
+}
+
+/// Exits at once, freeing nothing, when `MATCH_MEMORY_EXIT` names this reading: what is
+/// live then is what a heap profiler reports as leaked.
+fn exit_if_asked(reading: &str) {
+    if std::env::var("MATCH_MEMORY_EXIT").is_ok_and(|asked| asked == reading) {
+        std::process::exit(0);
+    }
 }
 
 /// Both players' connections, and their seats once seated.
@@ -58,7 +129,8 @@ async fn seat(pair: &mut Pair) -> (Seat, Seat) {
     (white, black)
 }
 
-/// Plays up to `plies` random legal plies; returns how many were played.
+/// Plays up to `plies` random legal plies; returns how many were played. Captures are
+/// compulsory, so random games end (one side has no move left) after about 70 plies.
 async fn play(pair: &mut Pair, seats: &(Seat, Seat), plies: u32, mut seed: u64) -> u32 {
     let mut position = frisian::Position::start();
     for ply in 0..plies {
@@ -131,44 +203,49 @@ async fn main() {
         });
     }
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let (connected, sqlite_connected) = heap_bytes();
+    let connected = heap();
+    exit_if_asked("connected");
 
-    let tasks: Vec<_> = pairs
+    let played: u64 =
+        futures_util::future::join_all(pairs.iter_mut().enumerate().map(|(i, pair)| async move {
+            let seats = seat(pair).await;
+            u64::from(play(pair, &seats, plies, i as u64).await)
+        }))
+        .await
         .into_iter()
-        .enumerate()
-        .map(|(i, mut pair)| {
-            tokio::spawn(async move {
-                let seats = seat(&mut pair).await;
-                let played = play(&mut pair, &seats, plies, i as u64).await;
-                (pair, played)
-            })
-        })
-        .collect();
-    let mut pairs = Vec::with_capacity(n);
-    let mut played = 0u64;
-    for task in tasks {
-        let (pair, plies) = task.await.unwrap();
-        played += u64::from(plies);
-        pairs.push(pair);
+        .sum();
+    // Each client stream still holds the wakers of the future that last read and wrote it,
+    // and with them that future's memory: reading and flushing once more with a waker that
+    // holds nothing lets it go, so the clients' side is counted alike in both readings.
+    for pair in &mut pairs {
+        for ws in [&mut pair.white, &mut pair.black] {
+            while let Some(Some(_)) = ws.next().now_or_never() {}
+            let _ = ws.flush().now_or_never();
+        }
     }
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let (after, sqlite_after) = heap_bytes();
+    let after = heap();
+    exit_if_asked("played");
 
-    let matches_bytes = (after - sqlite_after).saturating_sub(connected - sqlite_connected);
+    let per_match = |bytes: i64| bytes as f64 / n as f64;
     println!(
         "{n} matches, {played} plies in all ({:.1} a match); heap beyond SQLite: {} KiB with \
          {} connections open, {} KiB after the plies; SQLite {} -> {} KiB",
         played as f64 / n as f64,
-        (connected - sqlite_connected) / 1024,
+        connected.malloc / 1024,
         2 * n,
-        (after - sqlite_after) / 1024,
-        sqlite_connected / 1024,
-        sqlite_after / 1024,
+        after.malloc / 1024,
+        connected.sqlite / 1024,
+        after.sqlite / 1024,
     );
+    let grown = after.malloc - connected.malloc;
     println!(
-        "per live match beyond its connections: {} bytes ({:.1} KiB)",
-        matches_bytes / n as u64,
-        matches_bytes as f64 / n as f64 / 1024.0
+        "per live match beyond its connections: {:.0} bytes ({:.1} KiB) as glibc counts; \
+         {:.1} allocations asking {:.0} bytes",
+        per_match(grown),
+        per_match(grown) / 1024.0,
+        per_match(after.live - connected.live),
+        per_match(after.asked - connected.asked),
     );
     drop(pairs);
     server.shutdown().await.unwrap();

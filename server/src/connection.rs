@@ -7,6 +7,8 @@
 //! through one bounded outbox drained by a writer task; a client that does not read is dropped.
 //! Every few seconds the server pings; a client silent for the idle timeout is closed.
 
+use std::future::Future;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use crate::address::ClientAddr;
@@ -167,29 +169,35 @@ async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut inbox: Inbox,
 ) {
-    // One registration for the connection's whole life: a fresh `notified()` per frame would
-    // lock the `Notify` twice for every delivery. A kick before the first poll is kept as a
-    // permit, so none is missed.
-    let kicked = inbox.kicked.notified();
-    tokio::pin!(kicked);
     loop {
         let first = tokio::select! {
-            message = inbox.rx.recv() => match message {
-                Some(message) => message,
-                None => return,
-            },
-            () = &mut kicked => {
+            // A kicked connection is closed before anything else it has queued goes out.
+            biased;
+            () = inbox.kick.raised() => {
                 crate::telemetry::slow_client_dropped();
                 Message::Close(Some(CloseFrame {
                     code: close::POLICY,
                     reason: "not reading fast enough".into(),
                 }))
             }
+            message = inbox.rx.recv() => match message {
+                Some(message) => message,
+                None => return,
+            },
         };
-        match tokio::time::timeout(WRITE_TIMEOUT, write_batch(&mut sink, &mut inbox.rx, first))
-            .await
-        {
-            Ok(Ok(Written::More)) => {}
+        let batch = write_batch(&mut sink, &mut inbox.rx, first);
+        tokio::pin!(batch);
+        // Almost every batch is written at once (the socket had room): only one that has to
+        // wait for the client gets a timer, instead of one set up and torn down per delivery.
+        let written = match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
+            Poll::Ready(written) => written,
+            Poll::Pending => match tokio::time::timeout(WRITE_TIMEOUT, batch).await {
+                Ok(written) => written,
+                Err(_) => return,
+            },
+        };
+        match written {
+            Ok(Written::More) => {}
             _ => return,
         }
     }

@@ -9,6 +9,12 @@
 //! the buffer holds ([`Catchup::Snapshot`]; lila-ws' `History` does the same). The crowd
 //! count (how many watch) goes out through one [`CrowdThrottle`].
 //!
+//! What the buffer keeps of an event is the room's choice (`K`): a channel keeps the shared
+//! message itself (its events are small), a match keeps a few bytes from which it rebuilds the
+//! event exactly as it was sent (a move's event lists every legal move after it; twenty of those
+//! per match were most of a live match's memory). A resume is rare and a live event is not, so
+//! the live event is still encoded once per encoding and then let go.
+//!
 //! In a cluster a room's owner also has followers on other nodes: their node relays its
 //! events to them, so the fan-out sends them nothing ([`Outbox::is_remote`]; a remote seat
 //! holder still holds its seat), counts the watchers other nodes report
@@ -49,11 +55,11 @@ pub struct Follower<R> {
 /// them: the other nodes of a cluster. `Some(v)` for event `v`, `None` for a broadcast.
 pub type Mirror = Box<dyn Fn(Option<u64>, &SharedMessage) + Send + Sync>;
 
-/// The followers of one room and its replay buffer.
-pub struct Fanout<R = ()> {
+/// The followers of one room and its replay buffer, which keeps a `K` per event.
+pub struct Fanout<R = (), K = Arc<SharedMessage>> {
     followers: HashMap<ConnId, Follower<R>>,
-    /// `(v, event)`, oldest first, gap-free.
-    recent: VecDeque<(u64, Arc<SharedMessage>)>,
+    /// `(v, what is kept of event v)`, oldest first, gap-free.
+    recent: VecDeque<(u64, K)>,
     capacity: usize,
     /// Whom crowd counts are about.
     target: Target,
@@ -68,7 +74,7 @@ pub struct Fanout<R = ()> {
     mirror: Option<Mirror>,
 }
 
-impl<R: std::fmt::Debug> std::fmt::Debug for Fanout<R> {
+impl<R: std::fmt::Debug, K> std::fmt::Debug for Fanout<R, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Fanout")
             .field("followers", &self.followers)
@@ -83,20 +89,20 @@ impl<R: std::fmt::Debug> std::fmt::Debug for Fanout<R> {
 
 /// What a follower asking for events after `since_v` needs.
 #[derive(Debug)]
-pub enum Catchup {
-    /// These events, in order (possibly none: the follower is up to date).
-    Events(Vec<Arc<SharedMessage>>),
+pub enum Catchup<K = Arc<SharedMessage>> {
+    /// What is kept of these events, in order (possibly none: the follower is up to date).
+    Events(Vec<K>),
     /// The events are no longer (or never were) in the buffer: send a snapshot.
     Snapshot,
 }
 
-impl<R: Role> Fanout<R> {
+impl<R: Role, K: Clone> Fanout<R, K> {
     /// A fan-out for `target` keeping the last `capacity` events for replay, sending crowd
     /// counts at most once per `crowd_every`.
     pub fn new(capacity: usize, target: Target, crowd_every: Duration) -> Self {
         Fanout {
             followers: HashMap::new(),
-            recent: VecDeque::with_capacity(capacity.min(1024)),
+            recent: VecDeque::with_capacity(capacity.clamp(1, 1024)),
             capacity: capacity.max(1),
             target,
             watchers: 0,
@@ -149,14 +155,13 @@ impl<R: Role> Fanout<R> {
         self.followers.len() != before
     }
 
-    /// Records event `v` for replay, without sending it (a room restarting from storage).
-    pub fn remember(&mut self, v: u64, message: ServerMessage) -> Arc<SharedMessage> {
-        let shared = Arc::new(SharedMessage::new(message));
+    /// Keeps `kept` as event `v` for replay, without sending anything (a room restarting
+    /// from storage).
+    pub fn keep(&mut self, v: u64, kept: K) {
         if self.recent.len() == self.capacity {
             self.recent.pop_front();
         }
-        self.recent.push_back((v, shared.clone()));
-        shared
+        self.recent.push_back((v, kept));
     }
 
     /// Forgets the replay buffer: the next event does not follow the last one (versions were
@@ -165,11 +170,11 @@ impl<R: Role> Fanout<R> {
         self.recent.clear();
     }
 
-    /// Records event `v` for replay and sends it to every follower. Returns how many
-    /// followers were dropped because they could not take it.
-    pub fn publish(&mut self, v: u64, message: ServerMessage) -> usize {
-        let shared = self.remember(v, message);
-        self.send_all(Some(v), &shared)
+    /// Keeps `kept` as event `v` for replay and sends `message`, the event, to every
+    /// follower. Returns how many followers were dropped because they could not take it.
+    pub fn publish_kept(&mut self, v: u64, kept: K, message: ServerMessage) -> usize {
+        self.keep(v, kept);
+        self.send_all(Some(v), &SharedMessage::new(message))
     }
 
     /// Sends an unversioned message to every follower; returns how many were dropped.
@@ -206,8 +211,8 @@ impl<R: Role> Fanout<R> {
         std::mem::take(&mut self.lost_players)
     }
 
-    /// The events after `since_v` when the current version is `v`.
-    pub fn catchup(&self, since_v: u64, v: u64) -> Catchup {
+    /// What is kept of the events after `since_v` when the current version is `v`.
+    pub fn catchup(&self, since_v: u64, v: u64) -> Catchup<K> {
         if since_v == v {
             return Catchup::Events(Vec::new());
         }
@@ -219,7 +224,7 @@ impl<R: Role> Fanout<R> {
                 self.recent
                     .iter()
                     .filter(|(ev, _)| *ev > since_v)
-                    .map(|(_, shared)| shared.clone())
+                    .map(|(_, kept)| kept.clone())
                     .collect(),
             ),
             _ => Catchup::Snapshot,
@@ -293,6 +298,23 @@ impl<R: Role> Fanout<R> {
             target: self.target.clone(),
             watchers: self.watchers,
         })
+    }
+}
+
+/// A room that keeps the shared messages themselves (a channel).
+impl<R: Role> Fanout<R> {
+    /// Records event `v` for replay, without sending it (a room restarting from storage).
+    pub fn remember(&mut self, v: u64, message: ServerMessage) -> Arc<SharedMessage> {
+        let shared = Arc::new(SharedMessage::new(message));
+        self.keep(v, shared.clone());
+        shared
+    }
+
+    /// Records event `v` for replay and sends it to every follower. Returns how many
+    /// followers were dropped because they could not take it.
+    pub fn publish(&mut self, v: u64, message: ServerMessage) -> usize {
+        let shared = self.remember(v, message);
+        self.send_all(Some(v), &shared)
     }
 }
 
@@ -382,7 +404,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn watchers_are_counted_without_players_and_counts_are_throttled() {
         let every = Duration::from_secs(2);
-        let mut fanout = Fanout::new(4, Target::Match("m".into()), every);
+        let mut fanout: Fanout<Seated> = Fanout::new(4, Target::Match("m".into()), every);
         let (player, mut player_in) = outbox(1, Encoding::Json, 16);
         fanout.insert(player, Seated(true));
         assert!(!fanout.crowd_changed(), "a player is no watcher");
@@ -420,7 +442,8 @@ mod tests {
 
     #[test]
     fn remote_followers_get_nothing_and_a_closed_remote_player_is_reported_lost() {
-        let mut fanout = Fanout::new(4, Target::Match("m".into()), Duration::from_secs(2));
+        let mut fanout: Fanout<Seated> =
+            Fanout::new(4, Target::Match("m".into()), Duration::from_secs(2));
         let way = Arc::new(Way(Default::default()));
         let (remote, _) = crate::outbox::remote_outbox(7, Encoding::Json, way.clone());
         fanout.insert(remote, Seated(true));
@@ -439,7 +462,8 @@ mod tests {
 
     #[test]
     fn a_dropped_player_is_reported_once_and_a_dropped_watcher_not_at_all() {
-        let mut fanout = Fanout::new(4, Target::Match("m".into()), Duration::from_secs(2));
+        let mut fanout: Fanout<Seated> =
+            Fanout::new(4, Target::Match("m".into()), Duration::from_secs(2));
         let (watcher, watcher_in) = outbox(1, Encoding::Json, 16);
         fanout.insert(watcher, Seated(false));
         drop(watcher_in);

@@ -9,12 +9,15 @@
 //! `cluster/remote.rs`), so they keep their order with everything else this node publishes.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::task::Poll;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{Ack, Encoding, ErrorReply, Frame, ServerMessage};
-use tokio::sync::{Notify, mpsc};
+use futures_util::task::AtomicWaker;
+use tokio::sync::mpsc;
 
 use crate::refusal::Refusal;
 
@@ -79,7 +82,7 @@ enum Way {
     /// A connection of this process: its bounded queue, and the signal that kicks it.
     Local {
         tx: mpsc::Sender<Message>,
-        kicked: Arc<Notify>,
+        kick: Arc<Kick>,
     },
     /// A connection on another node.
     Remote(Arc<dyn RemoteWay>),
@@ -123,14 +126,54 @@ pub fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> {
 #[derive(Debug)]
 pub struct Inbox {
     pub rx: mpsc::Receiver<Message>,
-    pub kicked: Arc<Notify>,
+    pub kick: Arc<Kick>,
     pub subscriptions: Subscriptions,
+}
+
+/// The signal that a connection was kicked for not reading: raised once by a sender that
+/// found its queue full, and kept until the connection's writer looks.
+///
+/// A flag beside the writer's waker rather than a `Notify`: the writer looks at it before
+/// every frame it waits for, and a pending `Notify` would lock its list of waiters each time
+/// — once per delivery, on the busiest path of a fan-out.
+#[derive(Debug, Default)]
+pub struct Kick {
+    kicked: AtomicBool,
+    writer: AtomicWaker,
+}
+
+impl Kick {
+    /// Kicks the connection.
+    pub fn raise(&self) {
+        self.kicked.store(true, Ordering::Release);
+        self.writer.wake();
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.kicked.load(Ordering::Acquire)
+    }
+
+    /// Completes once the connection is kicked (at once if it already was).
+    pub fn raised(&self) -> impl Future<Output = ()> + '_ {
+        std::future::poll_fn(|cx| {
+            if self.is_raised() {
+                return Poll::Ready(());
+            }
+            self.writer.register(cx.waker());
+            // Raised between the first look and the registration: its wake may have missed.
+            if self.is_raised() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+    }
 }
 
 /// A connection's outbox and the inbox it drains, holding at most `capacity` messages.
 pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
-    let kicked = Arc::new(Notify::new());
+    let kick = Arc::new(Kick::default());
     let subscriptions = Subscriptions::default();
     (
         Outbox {
@@ -138,13 +181,13 @@ pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
             encoding,
             way: Way::Local {
                 tx,
-                kicked: kicked.clone(),
+                kick: kick.clone(),
             },
             subscriptions: subscriptions.clone(),
         },
         Inbox {
             rx,
-            kicked,
+            kick,
             subscriptions,
         },
     )
@@ -179,14 +222,14 @@ impl Outbox {
     /// Queues an already encoded message. `false` means the connection is gone or was kicked
     /// for not reading; the caller should forget it.
     pub fn push(&self, message: Message) -> bool {
-        let (tx, kicked) = match &self.way {
-            Way::Local { tx, kicked } => (tx, kicked),
+        let (tx, kick) = match &self.way {
+            Way::Local { tx, kick } => (tx, kick),
             Way::Remote(way) => return way.push(message),
         };
         match tx.try_send(message) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                kicked.notify_one();
+                kick.raise();
                 false
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,
@@ -316,14 +359,32 @@ mod tests {
         let pong = ServerMessage::Pong(Pong { nonce: 1 });
         assert!(outbox.send(&pong));
         assert!(outbox.send(&pong));
+        assert!(!inbox.kick.is_raised());
         assert!(!outbox.send(&pong), "third message does not fit");
         // The kick is remembered until the connection looks.
-        tokio::time::timeout(std::time::Duration::from_secs(1), inbox.kicked.notified())
+        assert!(inbox.kick.is_raised());
+        tokio::time::timeout(std::time::Duration::from_secs(1), inbox.kick.raised())
             .await
             .expect("kicked");
         assert!(inbox.rx.recv().await.is_some());
         drop(inbox);
         assert!(!outbox.send(&pong));
         assert!(outbox.is_closed());
+    }
+
+    #[tokio::test]
+    async fn a_writer_waiting_for_its_kick_is_woken_by_it() {
+        let kick = Arc::new(Kick::default());
+        let waiting = tokio::spawn({
+            let kick = kick.clone();
+            async move { kick.raised().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "nobody kicked yet");
+        kick.raise();
+        tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
+            .await
+            .expect("woken by the kick")
+            .expect("the waiting task did not panic");
     }
 }

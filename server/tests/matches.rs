@@ -872,6 +872,9 @@ async fn a_resume_from_further_back_than_the_replay_buffer_gets_a_snapshot_at_th
 {
     let server = TestServer::start().await;
     let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    // Sees every event as it is sent live.
+    let mut live = server.client("Tjitske").await;
+    live.watch(&ws.match_id).await;
     // Far more events than a match keeps for replay (lila-ws keeps 20).
     let mut position = frisian::Position::start();
     for ply in 0..30 {
@@ -901,15 +904,30 @@ async fn a_resume_from_further_back_than_the_replay_buffer_gets_a_snapshot_at_th
     let mut again = server.client("Baukje").await;
     let id = again.send_resume(&bs.token, Some(now.v - 3)).await;
     again.expect_seat(id).await;
-    let missed: Vec<u64> = [
+    let missed = vec![
         again.expect_event().await,
         again.expect_event().await,
         again.expect_event().await,
-    ]
-    .iter()
-    .map(|event| event.v)
-    .collect();
-    assert_eq!(missed, vec![now.v - 2, now.v - 1, now.v]);
+    ];
+    let versions: Vec<u64> = missed.iter().map(|event| event.v).collect();
+    assert_eq!(versions, vec![now.v - 2, now.v - 1, now.v]);
+    // The match keeps only a few bytes of each (a ply and its clocks): what it rebuilds for
+    // the resume is the event as it was sent live, FEN and legal moves included.
+    let mut sent = Vec::new();
+    while sent
+        .last()
+        .is_none_or(|event: &MatchEventMsg| event.v < now.v)
+    {
+        sent.push(live.expect_event().await);
+    }
+    assert_eq!(missed, sent[sent.len() - 3..]);
+    assert!(
+        missed.iter().any(|event| matches!(
+            &event.event,
+            MatchEvent::Moved(moved) if !moved.legal_moves.is_empty() && !moved.fen.is_empty()
+        )),
+        "{missed:?}"
+    );
     server.stop().await;
 }
 

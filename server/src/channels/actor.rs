@@ -31,6 +31,7 @@ use crate::fanout::{Catchup, Fanout};
 use crate::outbox::{ConnId, Outbox};
 use crate::refusal::Refusal;
 use crate::shutdown::Shutdown;
+use crate::telemetry::{self, RevealStage};
 
 /// Crowd counts are sent at most this often.
 const CROWD_EVERY: Duration = Duration::from_millis(500);
@@ -705,6 +706,7 @@ impl Actor {
         let Some(ply) = game.reveal() else {
             return;
         };
+        telemetry::reveal(RevealStage::Computed, at.elapsed());
         let interval = game.spec().ply_interval;
         let over = game.is_over();
         self.publish(ChannelEvent::PlyRevealed(PlyRevealed {
@@ -714,6 +716,7 @@ impl Actor {
             next_reveal_in_ms: (!over).then_some(interval.as_millis() as u64),
             legal: ply.legal,
         }));
+        telemetry::reveal(RevealStage::Queued, at.elapsed());
         for scored in self.book.reveal(&self.channel, ply.ply, &ply.mv) {
             scored
                 .outbox

@@ -24,6 +24,7 @@ use tokio::time::{Instant, sleep_until};
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, MatchHandle, stopped};
+use super::kept::Kept;
 use super::ownership::{LeaseHeld, Ownership};
 use super::player::Player;
 use super::record::Record;
@@ -77,8 +78,9 @@ impl Role for Seats {
 
 struct Actor {
     state: MatchState,
-    /// The connections following this match (players and watchers) and its last events.
-    fanout: Fanout<Seats>,
+    /// The connections following this match (players and watchers) and what it keeps of its
+    /// last events.
+    fanout: Fanout<Seats, Kept>,
     /// The rematch's seat tokens, by the side each player had here, for players who come
     /// back to this match after the rematch was agreed.
     rematch_tokens: Vec<(Side, String)>,
@@ -132,8 +134,7 @@ pub fn spawn(
     }
     let first_kept = records.len().saturating_sub(REPLAY);
     for (i, record) in records.iter().enumerate().skip(first_kept) {
-        let v = i as u64 + 1;
-        fanout.remember(v, event_message(&state.id, v, record));
+        fanout.keep(i as u64 + 1, Kept::of(&record.event));
     }
     let actor = Actor {
         state,
@@ -658,9 +659,10 @@ impl Actor {
         }
         for (i, record) in records.iter().enumerate() {
             let v = first_v + i as u64;
+            let message = event_message(&self.state.id, v, record);
             if self
                 .fanout
-                .publish(v, event_message(&self.state.id, v, record))
+                .publish_kept(v, Kept::of(&record.event), message)
                 > 0
             {
                 self.crowd_changed();
@@ -670,16 +672,26 @@ impl Actor {
         Ok(())
     }
 
-    /// Sends what a (re)connecting client missed: the events after `since_v`, or a snapshot
-    /// (in which `arriving`, the seat the client is taking, shows as connected).
+    /// Sends what a (re)connecting client missed: the events after `since_v`, rebuilt as they
+    /// were sent, or a snapshot (in which `arriving`, the seat the client is taking, shows as
+    /// connected).
     fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>, arriving: &[Side]) {
-        match since_v.map(|seen| self.fanout.catchup(seen, self.state.v)) {
-            Some(Catchup::Events(events)) => {
-                for message in &events {
-                    outbox.send_shared(message);
+        let missed = since_v.and_then(|seen| match self.fanout.catchup(seen, self.state.v) {
+            Catchup::Events(kept) => self.state.rebuild(&kept).map(|events| (seen, events)),
+            Catchup::Snapshot => None,
+        });
+        match missed {
+            Some((seen, events)) => {
+                // The buffer is gap-free, so the events follow `seen` one by one.
+                for (v, event) in (seen + 1..).zip(events) {
+                    outbox.send(&ServerMessage::MatchEvent(MatchEventMsg {
+                        match_id: self.state.id.clone(),
+                        v,
+                        event,
+                    }));
                 }
             }
-            Some(Catchup::Snapshot) | None => {
+            None => {
                 let snapshot = self
                     .state
                     .snapshot(Instant::now().into_std(), self.connected(arriving));

@@ -10,6 +10,7 @@ use frisian::{MoveError, MoveList, Position};
 use super::clock::Clock;
 use super::decide::squares;
 use super::player::Player;
+use super::plies::PliesMark;
 use super::record::Record;
 use super::state::{MatchState, SeatHolder};
 use super::view::{king_counters, legal_moves};
@@ -31,8 +32,7 @@ pub struct Savepoint {
     v: u64,
     seats: BySide<Option<SeatHolder>>,
     position: Position,
-    moves: usize,
-    played: usize,
+    plies: PliesMark,
     carried_out: BySide<usize>,
     clock: Option<Clock>,
     draw_offer: Option<Side>,
@@ -61,7 +61,7 @@ impl MatchState {
                 if self.phase() == MatchPhase::Playing {
                     // No clock runs yet: each side's starts after its first move.
                     self.clock = self.setup.time_control.map(Clock::new);
-                    self.first_move_since = self.moves.is_empty().then_some(now);
+                    self.first_move_since = self.plies.is_empty().then_some(now);
                 }
             }
             MatchEvent::Moved(moved) => {
@@ -79,9 +79,8 @@ impl MatchState {
                 if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
                     clock.set(state, now);
                 }
-                self.moves.push(moved.played.clone());
-                self.played.push(mv);
-                self.first_move_since = (self.moves.len() < 2).then_some(now);
+                self.plies.push(&mv);
+                self.first_move_since = (self.plies.len() < 2).then_some(now);
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
@@ -172,8 +171,7 @@ impl MatchState {
             seats,
             start: _,
             position,
-            moves,
-            played,
+            plies,
             carried_out,
             clock,
             draw_offer,
@@ -188,8 +186,7 @@ impl MatchState {
             v: *v,
             seats: seats.clone(),
             position: *position,
-            moves: moves.len(),
-            played: played.len(),
+            plies: plies.mark(),
             carried_out: carried_out.as_ref().map(Vec::len),
             clock: clock.clone(),
             draw_offer: *draw_offer,
@@ -208,8 +205,7 @@ impl MatchState {
             v,
             seats,
             position,
-            moves,
-            played,
+            plies,
             carried_out,
             clock,
             draw_offer,
@@ -223,8 +219,7 @@ impl MatchState {
         self.v = v;
         self.seats = seats;
         self.position = position;
-        self.moves.truncate(moves);
-        self.played.truncate(played);
+        self.plies.truncate(plies);
         self.carried_out.white.truncate(carried_out.white);
         self.carried_out.black.truncate(carried_out.black);
         self.clock = clock;
@@ -314,7 +309,7 @@ mod tests {
         state.restore(savepoint);
         assert_eq!(state.snapshot(now, BySide::new(true, true)), before);
         assert_eq!(
-            (state.carried_out.clone(), state.played.len()),
+            (state.carried_out.clone(), state.plies.len()),
             (BySide::new(vec![1], vec![]), 0)
         );
     }

@@ -5,8 +5,7 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
-    ClaimKind, ClockState, EndReason, ErrorCode, MatchEvent, MatchPhase, MatchResult, Moved,
-    PlayedMove, Side,
+    ClaimKind, EndReason, ErrorCode, MatchEvent, MatchPhase, MatchResult, Side,
 };
 use frisian::{MoveList, Outcome, Square};
 
@@ -14,7 +13,7 @@ use super::clock::Flagged;
 use super::player::Player;
 use super::record::Record;
 use super::state::MatchState;
-use super::view::{capture_numbers, king_counters, legal_moves, route_numbers};
+use super::view::moved_event;
 use crate::refusal::Refusal;
 
 /// What a seated player asks for. Serializable: in a cluster it travels to the match's owner.
@@ -352,39 +351,10 @@ impl MatchState {
             },
             None => None,
         };
-        let notation = self.position.notation_in(mv, &legal);
-        let after = self
-            .position
-            .play_in(mv, &legal)
-            .map_err(|err| illegal(err.error().to_string()))?;
-        let outcome = after.status().outcome();
-        let clock = clock.map(|state| ClockState {
-            running: if outcome.is_some() {
-                None
-            } else {
-                state.running
-            },
-            ..state
-        });
-        let played = PlayedMove {
-            ply: self.moves.len() as u32,
-            side,
-            notation,
-            route: route_numbers(&mv),
-            captures: capture_numbers(&mv),
-            promotes: mv.promotes(),
-        };
-        let mut records = vec![Record::new(MatchEvent::Moved(Moved {
-            played,
-            fen: after.fen(),
-            clock,
-            legal_moves: if outcome.is_some() {
-                Vec::new()
-            } else {
-                legal_moves(&after)
-            },
-            king_counters: king_counters(&after),
-        }))];
+        let (moved, outcome) =
+            moved_event(&self.position, &legal, mv, self.plies.len() as u32, clock)
+                .map_err(|err| illegal(err.error().to_string()))?;
+        let mut records = vec![Record::new(MatchEvent::Moved(moved))];
         if self.draw_offer.is_some() {
             records.push(Record::new(MatchEvent::DrawOfferCancelled));
         }
@@ -430,7 +400,7 @@ mod tests {
         );
         // Black's ids are its own.
         carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
-        assert_eq!(state.moves.len(), 2);
+        assert_eq!(state.plies.len(), 2);
         // A refused action does not use up its id.
         let refused = state.decide(Side::White, 6, &Action::Move(vec![31, 26, 21]), now);
         assert_eq!(refused.unwrap_err().code, ErrorCode::IllegalMove);
@@ -577,8 +547,16 @@ pub(super) mod fixtures {
 
     /// A match with both seats taken and no move made.
     pub fn playing(now: Instant) -> MatchState {
+        playing_with(None, now)
+    }
+
+    /// A match played with `time_control`, both seats taken and no move made.
+    pub fn playing_with(
+        time_control: Option<boardcast_protocol::TimeControl>,
+        now: Instant,
+    ) -> MatchState {
         let setup = Setup {
-            time_control: None,
+            time_control,
             public: false,
             rematch_of: None,
             start_fen: None,

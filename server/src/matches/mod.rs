@@ -1,7 +1,8 @@
 //! Frisian matches: each one a single-writer actor ([`actor`], addressed through its
 //! [`handle`]) over a pure state machine ([`state`], deciding in [`decide`], folding events in
 //! with [`apply`], shown through [`view`], stored as [`record`]s) with server-authoritative
-//! clocks ([`clock`]). What a match needs from outside itself is the [`directory`] seam.
+//! clocks ([`clock`]); its last events are [`kept`] for replay. What a match needs from
+//! outside itself is the [`directory`] seam.
 
 pub mod actor;
 pub mod apply;
@@ -9,8 +10,10 @@ pub mod clock;
 pub mod decide;
 pub mod directory;
 pub mod handle;
+pub mod kept;
 pub mod ownership;
 pub mod player;
+pub mod plies;
 pub mod record;
 pub mod state;
 pub mod view;

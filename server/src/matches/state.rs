@@ -10,11 +10,12 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{BySide, MatchPhase, MatchResult, PlayedMove, Side};
-use frisian::{FenError, Move, Position};
+use boardcast_protocol::{BySide, MatchPhase, MatchResult, Side};
+use frisian::{FenError, Position};
 
 use super::clock::Clock;
 use super::player::Player;
+use super::plies::Plies;
 use super::record::Setup;
 
 /// A seated player.
@@ -46,9 +47,8 @@ pub struct MatchState {
     pub(super) seats: BySide<Option<SeatHolder>>,
     pub(super) start: Position,
     pub(super) position: Position,
-    pub(super) moves: Vec<PlayedMove>,
-    /// The same moves as the rules see them, for PDN.
-    pub(super) played: Vec<Move>,
+    /// The moves, packed (notation and the rest are derived where they are shown).
+    pub(super) plies: Plies,
     /// The ack ids of the actions each side has carried out, ascending (ids increase per
     /// seat): an action re-sent with one of them is a duplicate, any other id up to the last
     /// one is stale.
@@ -82,8 +82,7 @@ impl MatchState {
             seats: BySide::default(),
             start,
             position: start,
-            moves: Vec::new(),
-            played: Vec::new(),
+            plies: Plies::default(),
             carried_out: BySide::default(),
             clock: None,
             draw_offer: None,
@@ -150,9 +149,10 @@ impl MatchState {
         self.first_move_since.map(|since| since + timeout)
     }
 
-    /// Whether `side` has made at least one move.
+    /// Whether `side` has made at least one move (sides take turns from the start's).
     pub(super) fn has_moved(&self, side: Side) -> bool {
-        self.moves.iter().any(|m| m.side == side)
+        let first = Side::from(self.start.turn()) == side;
+        self.plies.len() >= if first { 1 } else { 2 }
     }
 
     /// Whether each side has made at least one move (so the match can no longer be aborted).

@@ -5,11 +5,11 @@
 use std::time::Instant;
 
 use boardcast_protocol::{
-    Absence, BySide, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase, MatchSnapshot,
-    MatchSummary, PlayerInfo, Side,
+    Absence, BySide, ClockState, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase,
+    MatchSnapshot, MatchSummary, Moved, PlayedMove, PlayerInfo, Side,
 };
 use frisian::pdn::PdnError;
-use frisian::{Color, Move, Position};
+use frisian::{Color, Move, MoveError, MoveList, Outcome, PlayError, Position};
 
 use super::state::MatchState;
 
@@ -37,6 +37,54 @@ pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
     moves
 }
 
+/// The `moved` event of playing `mv` as ply `ply` from `before`, whose legal moves are
+/// `legal`, leaving the clocks at `clock` (which stop running if the move ends the game), and
+/// how the game stands after it. The one place a `moved` event is made: live (`decide_move`)
+/// and again for a resume ([`super::kept`]), so the two cannot differ by a byte.
+pub(super) fn moved_event(
+    before: &Position,
+    legal: &MoveList,
+    mv: Move,
+    ply: u32,
+    clock: Option<ClockState>,
+) -> Result<(Moved, Option<Outcome>), PlayError> {
+    let played = played_move(before, legal, mv, ply);
+    let after = before.play_in(mv, legal)?;
+    let outcome = after.status().outcome();
+    let clock = clock.map(|state| ClockState {
+        running: if outcome.is_some() {
+            None
+        } else {
+            state.running
+        },
+        ..state
+    });
+    let moved = Moved {
+        played,
+        fen: after.fen(),
+        clock,
+        legal_moves: if outcome.is_some() {
+            Vec::new()
+        } else {
+            legal_moves(&after)
+        },
+        king_counters: king_counters(&after),
+    };
+    Ok((moved, outcome))
+}
+
+/// Ply `ply`, `mv` played from `before` (whose legal moves are `legal`), as the wire shows it.
+fn played_move(before: &Position, legal: &MoveList, mv: Move, ply: u32) -> PlayedMove {
+    PlayedMove {
+        ply,
+        side: before.turn().into(),
+        notation: before.notation_in(mv, legal),
+        route: route_numbers(&mv),
+        captures: capture_numbers(&mv),
+        promotes: mv.promotes(),
+    }
+}
+
 pub(super) fn king_counters(position: &Position) -> KingCounters {
     let counter = |color| {
         position
@@ -50,6 +98,15 @@ pub(super) fn king_counters(position: &Position) -> KingCounters {
         white: counter(Color::White),
         black: counter(Color::Black),
     }
+}
+
+/// Why a match cannot be written as PDN (a corrupted state; `apply` lets no such move in).
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("the match's moves do not replay: {0}")]
+    Moves(#[from] MoveError),
+    #[error(transparent)]
+    Pdn(#[from] PdnError),
 }
 
 /// The UTC date (`2026.11.24`) and time (`19:05:00`) of Unix time `ms`, as PDN writes them.
@@ -98,7 +155,7 @@ impl MatchState {
             phase: self.phase(),
             start_fen: self.start.fen(),
             fen: self.position.fen(),
-            moves: self.moves.clone(),
+            moves: self.played_moves(),
             turn: self.position.turn().into(),
             clock: self.clock.as_ref().map(|clock| clock.state(now)),
             legal_moves: if playing {
@@ -124,6 +181,19 @@ impl MatchState {
         }
     }
 
+    /// Every move so far as the wire shows it, derived from the packed plies.
+    pub fn played_moves(&self) -> Vec<PlayedMove> {
+        let mut moves = Vec::with_capacity(self.plies.len());
+        let walked = self.plies.walk(self.start, |ply| {
+            moves.push(played_move(ply.before, ply.legal, ply.mv, ply.index));
+        });
+        if let Err(err) = walked {
+            // `apply` lets no move in that does not replay.
+            tracing::error!(match_id = %self.id, %err, "the match's moves do not replay");
+        }
+        moves
+    }
+
     /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on, after an abort, or when
     /// both players abandoned it (no result).
     pub fn result_token(&self) -> &'static str {
@@ -144,8 +214,9 @@ impl MatchState {
     }
 
     /// The game as PDN, with the players and the server's result.
-    pub fn pdn(&self) -> Result<String, PdnError> {
-        let game = frisian::pdn::export(&self.start, &self.played, Some(self.result_token()))?;
+    pub fn pdn(&self) -> Result<String, ExportError> {
+        let played = self.plies.moves(self.start)?;
+        let game = frisian::pdn::export(&self.start, &played, Some(self.result_token()))?;
         let name = |side| {
             self.seat(side)
                 .map(|seat| seat.player.name.replace(['"', '\\'], ""))
@@ -183,7 +254,7 @@ impl MatchState {
             black: self.seat(Side::Black).map(|s| s.player.name.clone()),
             time_control: self.setup.time_control,
             phase: self.phase(),
-            plies: self.moves.len() as u32,
+            plies: self.plies.len() as u32,
             watchers,
             white_bot: self.seat(Side::White).is_some_and(|s| s.player.bot),
             black_bot: self.seat(Side::Black).is_some_and(|s| s.player.bot),

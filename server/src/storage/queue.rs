@@ -3,6 +3,8 @@
 //! Callers wait for room when the queue is full (it is bounded), then for their answer, which
 //! the writer sends only after the group holding their request is committed.
 
+use std::time::Instant;
+
 use tokio::sync::{mpsc, oneshot};
 
 use super::{StorageError, Write};
@@ -18,6 +20,8 @@ pub enum Request {
     Commit {
         writes: Vec<Write>,
         done: oneshot::Sender<Result<(), StorageError>>,
+        /// When it was put in the queue: how long it waited for the writer is measured.
+        queued: Instant,
     },
     /// Commit everything before this, stop.
     Close { done: oneshot::Sender<()> },
@@ -35,7 +39,8 @@ pub fn channel() -> (mpsc::Sender<Request>, mpsc::Receiver<Request>) {
     mpsc::channel(QUEUE)
 }
 
-/// Puts `first` and whatever else is already waiting (up to [`MAX_GROUP`]) into `group`.
+/// Puts `first` and whatever else is already waiting (up to [`MAX_GROUP`]) into `group`, and
+/// records how long each waited in the queue (the group's transaction starts right after).
 /// Returns the answer to a close request if one came: nothing after it is taken.
 pub fn gather(
     first: Request,
@@ -43,9 +48,17 @@ pub fn gather(
     group: &mut Vec<Pending>,
 ) -> Option<oneshot::Sender<()>> {
     let mut next = Some(first);
+    let now = Instant::now();
     while let Some(request) = next.take() {
         match request {
-            Request::Commit { writes, done } => group.push(Pending { writes, done }),
+            Request::Commit {
+                writes,
+                done,
+                queued,
+            } => {
+                crate::telemetry::queued(now.saturating_duration_since(queued));
+                group.push(Pending { writes, done });
+            }
             Request::Close { done } => return Some(done),
         }
         if group.len() < MAX_GROUP {
@@ -58,9 +71,14 @@ pub fn gather(
 /// Sends `writes` to the writer and waits for its answer.
 pub async fn commit(tx: &mpsc::Sender<Request>, writes: Vec<Write>) -> Result<(), StorageError> {
     let (done, answer) = oneshot::channel();
-    tx.send(Request::Commit { writes, done })
-        .await
-        .map_err(|_| StorageError::Closed)?;
+    let queued = Instant::now();
+    tx.send(Request::Commit {
+        writes,
+        done,
+        queued,
+    })
+    .await
+    .map_err(|_| StorageError::Closed)?;
     answer.await.map_err(|_| StorageError::Closed)?
 }
 

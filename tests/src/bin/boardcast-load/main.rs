@@ -9,6 +9,7 @@ mod echo;
 mod fanout;
 mod idle;
 mod matches;
+mod peek;
 mod report;
 mod scrape;
 mod spectators;

@@ -117,6 +117,9 @@ struct Totals {
     latency: report::Shared,
     /// Move sent → the opponent's `moved` event arrived.
     seen: report::Shared,
+    /// With `--rate`: how late each move was sent after its time in the schedule (this
+    /// process waiting for a CPU, or the previous move's answers arriving after it was due).
+    late: report::Shared,
     /// Encoded size of the last move envelope, for the echo comparison.
     move_frame_bytes: AtomicUsize,
 }
@@ -150,6 +153,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         connection_errors: AtomicU64::new(0),
         latency: report::Shared::new(),
         seen: report::Shared::new(),
+        late: report::Shared::new(),
         move_frame_bytes: AtomicUsize::new(0),
     });
     let (start_tx, start_rx) = watch::channel(false);
@@ -260,6 +264,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     totals.stop.store(true, Ordering::SeqCst);
     let latency = totals.latency.snapshot();
     let seen = totals.seen.snapshot();
+    let late = totals.late.snapshot();
     let cpu_after = cpu_snapshot(&args.server_pid);
     let storage_after = scrape::Storage::read(metrics_addr).await;
     let acked = totals.acked.load(Ordering::Relaxed);
@@ -296,6 +301,12 @@ pub async fn run(args: Args) -> Result<(), Error> {
     println!("durable moves/s: {moves_per_second:.0}  ({acked} acks in the window)");
     println!("{}", report::latency_line("move->ack", &latency));
     println!("{}", report::latency_line("move->opponent sees it", &seen));
+    if args.rate.is_some() {
+        println!(
+            "{}",
+            report::latency_line("send after its time in the schedule", &late)
+        );
+    }
     report::cpu_line(&cpu_before, &cpu_after, window);
     match (&storage_before, &storage_after) {
         (Ok(before), Ok(after)) => {
@@ -518,13 +529,24 @@ impl Player {
                 wait_reply(&mut players[turn], id).await?;
                 return Ok(GameEnd::Resigned);
             }
+            // Latency is measured from when a move is really sent, not from its time in the
+            // schedule: a send this process made late (waiting for a CPU) would otherwise be
+            // blamed on the server. The schedule does not catch up (no burst after a late
+            // move), and how late the sends were is reported beside the latencies, so a
+            // schedule that was not kept is seen.
             if let Some(interval) = self.interval {
                 let now = tokio::time::Instant::now();
+                let due = next_at;
                 if next_at > now {
                     tokio::time::sleep_until(next_at).await;
                     next_at += interval;
                 } else {
                     next_at = now + interval;
+                }
+                if self.totals.measuring.load(Ordering::Relaxed) {
+                    self.totals
+                        .late
+                        .record(tokio::time::Instant::now().saturating_duration_since(due));
                 }
             }
             let route = legal

@@ -166,6 +166,11 @@ impl Cpu {
     pub fn server_used(before: &Cpu, after: &Cpu) -> Option<Duration> {
         Some(after.server?.saturating_sub(before.server?))
     }
+
+    /// The load generator's own CPU time between two readings.
+    pub fn own_used(before: &Cpu, after: &Cpu) -> Duration {
+        after.own.saturating_sub(before.own)
+    }
 }
 
 /// `cpu     : server 1.23 cores, load generator 0.80 cores (of 2); loadavg 3.1 -> 4.2`.

@@ -9,9 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{ChannelEvent, ClientMessage, ServerMessage, Target, Watch};
-use tokio::sync::watch;
+use boardcast_protocol::{ClientMessage, ServerMessage, Target, Watch};
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
 
+use crate::peek::{EventKind, Peeked, peek};
 use crate::report;
 use crate::ws::Ramp;
 use crate::{Error, duration, loopback, sys};
@@ -93,14 +95,16 @@ struct Shared {
 }
 
 impl Shared {
-    fn record(&self, v: u64, event: &ChannelEvent) {
+    fn record(&self, v: u64, event: EventKind) {
         let now = self.epoch.elapsed().as_nanos() as u64;
         let slot = &self.slots[(v as usize) % SLOTS];
         if slot.v.swap(v, Ordering::Relaxed) != v {
             // First arrival of this version (or a slot reused: cannot happen within a run).
             let (kind, next) = match event {
-                ChannelEvent::PlyRevealed(ply) => (1, ply.next_reveal_in_ms.unwrap_or(u64::MAX)),
-                _ => (2, u64::MAX),
+                EventKind::PlyRevealed { next_reveal_in_ms } => {
+                    (1, next_reveal_in_ms.unwrap_or(u64::MAX))
+                }
+                EventKind::Other => (2, u64::MAX),
             };
             slot.kind.store(kind, Ordering::Relaxed);
             slot.next_reveal_ms.store(next, Ordering::Relaxed);
@@ -207,7 +211,9 @@ async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Resu
         other: AtomicU64::new(0),
     });
     let ramp = Ramp::new(args.ramp);
-    let (stop_tx, stop_rx) = watch::channel(false);
+    // One stop signal per watcher, sent by dropping its sender: a watcher polls only its own,
+    // where one shared signal would have every watcher take the same lock after every frame.
+    let mut stops = Vec::with_capacity(args.count);
     let rss_before = sys::rss_kib_all(server_pids);
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
@@ -215,7 +221,8 @@ async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Resu
         let addr = addrs[index % addrs.len()];
         let ramp = ramp.clone();
         let shared = shared.clone();
-        let mut stop = stop_rx.clone();
+        let (stop_tx, mut stop) = oneshot::channel::<()>();
+        stops.push(stop_tx);
         let channel = args.channel.clone();
         tasks.spawn(async move {
             let subscribe = async {
@@ -253,26 +260,35 @@ async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Resu
             shared.subscribed.fetch_add(1, Ordering::Relaxed);
             loop {
                 tokio::select! {
-                    message = client.recv() => match message {
-                        Ok(ServerMessage::ChannelEvent(event)) => {
-                            if shared.measuring.load(Ordering::Relaxed) {
-                                shared.record(event.v, &event.event);
+                    // Frames first: the stop signal is looked at only when none is waiting.
+                    biased;
+                    frame = client.recv_frame() => {
+                        let peeked = match &frame {
+                            Ok(Message::Binary(bytes)) => peek(bytes).map_err(Error::from),
+                            Ok(_) => Err("a text frame on a postcard connection".into()),
+                            Err(err) => Err(err.to_string().into()),
+                        };
+                        match peeked {
+                            Ok(Peeked::ChannelEvent { v, kind }) => {
+                                if shared.measuring.load(Ordering::Relaxed) {
+                                    shared.record(v, kind);
+                                }
+                            }
+                            Ok(Peeked::Crowd) => {
+                                shared.crowd.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Ok(Peeked::Other) => {
+                                shared.other.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(err) => {
+                                if shared.dropped.fetch_add(1, Ordering::Relaxed) < 3 {
+                                    eprintln!("watcher dropped: {err}");
+                                }
+                                return;
                             }
                         }
-                        Ok(ServerMessage::Crowd(_)) => {
-                            shared.crowd.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Ok(_) => {
-                            shared.other.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Err(err) => {
-                            if shared.dropped.fetch_add(1, Ordering::Relaxed) < 3 {
-                                eprintln!("watcher dropped: {err}");
-                            }
-                            return;
-                        }
-                    },
-                    _ = stop.wait_for(|stop| *stop) => break,
+                    }
+                    _ = &mut stop => break,
                 }
             }
             client.close().await;
@@ -323,7 +339,7 @@ async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Resu
     shared.measuring.store(false, Ordering::SeqCst);
     let crowd = shared.crowd.load(Ordering::Relaxed) - crowd_before;
     let dropped = shared.dropped.load(Ordering::Relaxed);
-    let _ = stop_tx.send(true);
+    drop(stops);
     let _ = tokio::time::timeout(Duration::from_secs(10), async {
         while tasks.join_next().await.is_some() {}
     })
@@ -438,6 +454,14 @@ async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Resu
         println!(
             "cpu per delivery: {:.2} us of server CPU",
             per.as_secs_f64() * 1e6
+        );
+    }
+    if deliveries > 0 {
+        // The watchers' side of each delivery, on the same cores as the server.
+        let own = report::Cpu::own_used(&cpu_before, &cpu_after);
+        println!(
+            "cpu per delivery: {:.2} us of load-generator CPU",
+            own.as_secs_f64() * 1e6 / deliveries as f64
         );
     }
     Ok(Summary {

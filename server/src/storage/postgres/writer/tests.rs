@@ -396,12 +396,15 @@ async fn a_group_in_doubt_that_did_not_commit_is_answered_unavailable_and_can_be
         async move { storage.commit(vec![event("m", 1, 0)]).await }
     });
     // The writer's session dies in the middle of its COMMIT: the transaction is rolled back.
+    // Only this test's database: the other tests of this process share the PostgreSQL server,
+    // and one of them stalls a COMMIT of its own in `pg_sleep`.
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
         let ended = client
             .query(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                 WHERE application_name = 'boardcast-server' AND wait_event = 'PgSleep'",
+                 WHERE application_name = 'boardcast-server' AND wait_event = 'PgSleep' \
+                 AND datname = current_database()",
                 &[],
             )
             .await

@@ -1,0 +1,183 @@
+//! What a match keeps of each of its last events for a follower that resumes with `since_v`
+//! (PROTOCOL.md §8), and how it rebuilds them exactly as they were sent.
+//!
+//! A `moved` event carries the FEN and every legal move after the move, each with its notation,
+//! route and captures: kept whole, the last twenty of them were most of a live match's memory
+//! (BENCHMARKS.md, "A live match's own memory"). All of it follows from the position before the
+//! move, the move and the clocks, and the match keeps its moves anyway; so a move is kept as its
+//! ply and its clocks, and rebuilt by the function that made it live ([`moved_event`]). That is
+//! what keeps a replayed event byte-identical to the one sent live. The other events are small
+//! and rare, and are kept as they are.
+
+use boardcast_protocol::{ClockState, MatchEvent};
+
+use super::state::MatchState;
+use super::view::moved_event;
+
+/// What a match keeps of one event for replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kept {
+    /// The move of ply `ply` (0 for the first), which left the clocks at `clock`.
+    Moved { ply: u32, clock: Option<ClockState> },
+    /// Any other event, as it was sent.
+    Other(Box<MatchEvent>),
+}
+
+impl Kept {
+    /// What is kept of `event`.
+    pub fn of(event: &MatchEvent) -> Kept {
+        match event {
+            MatchEvent::Moved(moved) => Kept::Moved {
+                ply: moved.played.ply,
+                clock: moved.clock,
+            },
+            other => Kept::Other(Box::new(other.clone())),
+        }
+    }
+}
+
+impl MatchState {
+    /// The events kept as `kept` (in order), rebuilt as they were sent; `None` if a kept move
+    /// is not among this match's moves (the caller then sends a snapshot).
+    pub fn rebuild(&self, kept: &[Kept]) -> Option<Vec<MatchEvent>> {
+        let mut plies = kept.iter().filter_map(|kept| match kept {
+            Kept::Moved { ply, clock } => Some((*ply, *clock)),
+            Kept::Other(_) => None,
+        });
+        // One walk from the start position rebuilds every kept move (they ascend).
+        let mut moved = Vec::new();
+        let mut next = plies.next();
+        let mut rebuilt = true;
+        self.plies
+            .walk(self.start, |ply| {
+                if let Some((wanted, clock)) = next
+                    && ply.index == wanted
+                {
+                    match moved_event(ply.before, ply.legal, ply.mv, wanted, clock) {
+                        Ok((event, _)) => moved.push(event),
+                        Err(_) => rebuilt = false,
+                    }
+                    next = plies.next();
+                }
+            })
+            .ok()?;
+        if next.is_some() || !rebuilt {
+            return None;
+        }
+        let mut moved = moved.into_iter();
+        kept.iter()
+            .map(|kept| match kept {
+                Kept::Moved { .. } => moved.next().map(MatchEvent::Moved),
+                Kept::Other(event) => Some((**event).clone()),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use boardcast_protocol::{Encoding, MatchEventMsg, ServerMessage, Side, TimeControl};
+
+    use super::*;
+    use crate::matches::decide::fixtures::playing_with;
+    use crate::matches::decide::{Action, Decision};
+
+    /// Both encodings of event `v` of match `m`, as a follower receives it.
+    fn frames(v: u64, event: MatchEvent) -> [boardcast_protocol::Frame; 2] {
+        let message = ServerMessage::MatchEvent(MatchEventMsg {
+            match_id: "m".into(),
+            v,
+            event,
+        });
+        [
+            Encoding::Json.encode(&message),
+            Encoding::Postcard.encode(&message),
+        ]
+    }
+
+    #[test]
+    fn replayed_events_are_byte_identical_to_the_ones_sent_live() {
+        let start = Instant::now();
+        let clock = TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 1_000,
+        };
+        let mut state = playing_with(Some(clock), start);
+        // A capture, a draw offer cancelled by a move, a promotion-free game with clocks
+        // that run: every kind of event a live game sends, as it was sent.
+        let script = [
+            (Side::White, Action::Move(vec![32, 28])),
+            (Side::Black, Action::Move(vec![19, 23])),
+            (Side::White, Action::OfferDraw),
+            (Side::White, Action::Move(vec![28, 19])),
+            (Side::Black, Action::Move(vec![14, 23])),
+            (Side::White, Action::Move(vec![37, 32])),
+            (Side::Black, Action::Resign),
+        ];
+        let mut sent = Vec::new();
+        for (i, (side, action)) in script.into_iter().enumerate() {
+            let now = start + Duration::from_millis(700 * i as u64);
+            let Ok(Decision::Events(records)) = state.decide(side, i as u64 + 1, &action, now)
+            else {
+                panic!("{action:?} refused");
+            };
+            for record in records {
+                state.apply(&record, now).unwrap();
+                sent.push((state.v, record.event));
+            }
+        }
+        // The snapshot's move list is derived from the packed plies, and is what was sent.
+        let sent_moves: Vec<_> = sent
+            .iter()
+            .filter_map(|(_, event)| match event {
+                MatchEvent::Moved(moved) => Some(moved.played.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent_moves.len(), 5);
+        assert_eq!(
+            state
+                .snapshot(start, boardcast_protocol::BySide::default())
+                .moves,
+            sent_moves
+        );
+        let kept: Vec<Kept> = sent.iter().map(|(_, event)| Kept::of(event)).collect();
+        assert!(
+            kept.iter()
+                .any(|k| matches!(k, Kept::Moved { clock: Some(_), .. })),
+            "{kept:?}"
+        );
+        let rebuilt = state
+            .rebuild(&kept)
+            .expect("every kept move is a move of the match");
+        assert_eq!(rebuilt.len(), sent.len());
+        for ((v, live), replayed) in sent.into_iter().zip(rebuilt) {
+            assert_eq!(frames(v, replayed), frames(v, live), "event {v}");
+        }
+        // From any point on, as a resume asks for them.
+        let last_three = state.rebuild(&kept[kept.len() - 3..]).unwrap();
+        assert_eq!(last_three.len(), 3);
+    }
+
+    #[test]
+    fn a_kept_move_the_match_does_not_have_is_not_rebuilt() {
+        let state = playing_with(None, Instant::now());
+        let kept = [Kept::Moved {
+            ply: 0,
+            clock: None,
+        }];
+        assert_eq!(state.rebuild(&kept), None);
+        assert_eq!(state.rebuild(&[]), Some(Vec::new()));
+    }
+
+    #[test]
+    fn a_kept_move_is_a_few_bytes() {
+        assert!(
+            std::mem::size_of::<Kept>() <= 32,
+            "{}",
+            std::mem::size_of::<Kept>()
+        );
+    }
+}
