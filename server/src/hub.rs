@@ -569,6 +569,21 @@ impl Index {
                 self.tokens.remove(&token);
             }
         }
+        self.shrink();
+    }
+
+    /// Gives back the maps' room once they hold a quarter of it: a map keeps its largest
+    /// size, and after a busy hour that is tens of thousands of empty slots. Halving at a
+    /// quarter keeps a map that goes up and down by a few from reallocating every time.
+    fn shrink(&mut self) {
+        fn shrink<V>(map: &mut HashMap<String, V>) {
+            if map.capacity() > 64 && map.len() < map.capacity() / 4 {
+                map.shrink_to(map.len() * 2);
+            }
+        }
+        shrink(&mut self.matches);
+        shrink(&mut self.invites);
+        shrink(&mut self.tokens);
     }
 }
 
@@ -636,6 +651,51 @@ mod tests {
 
     use super::*;
     use crate::matches::{Action, Command};
+
+    #[test]
+    fn the_index_gives_back_its_room_once_matches_have_left() {
+        let (_trigger, shutdown) = crate::shutdown::channel();
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: None,
+        };
+        let mut index = Index::default();
+        for i in 0..4000 {
+            let id = format!("m{i}");
+            let state = MatchState::new(id.clone(), format!("I{i}"), setup.clone()).unwrap();
+            index.invites.insert(format!("I{i}"), id.clone());
+            index.tokens.insert(format!("t{i}"), id.clone());
+            index.matches.insert(
+                id,
+                Entry {
+                    handle: MatchHandle::channel(shutdown.clone()).0,
+                    invite: format!("I{i}"),
+                    tokens: vec![format!("t{i}")],
+                    summary: state.summary(0),
+                    public: false,
+                    creator: None,
+                },
+            );
+        }
+        let peak = index.matches.capacity();
+        assert!(peak >= 4000, "{peak}");
+        for i in 10..4000 {
+            index.remove(&format!("m{i}"));
+        }
+        for map in [index.invites.capacity(), index.tokens.capacity()] {
+            assert!(map <= 128, "{map} slots kept for 10 entries");
+        }
+        assert!(
+            index.matches.capacity() <= 128,
+            "{}",
+            index.matches.capacity()
+        );
+        assert_eq!(index.matches.len(), 10);
+        assert_eq!(index.tokens.get("t9").map(String::as_str), Some("m9"));
+        assert_eq!(index.invites.get("I0").map(String::as_str), Some("m0"));
+    }
 
     #[tokio::test]
     async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {

@@ -35,7 +35,7 @@ use tokio::time::{Instant, sleep_until};
 
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
 use crate::crowd::CrowdThrottle;
-use crate::matches::{Command, MatchHandle};
+use crate::matches::{Command, Mailbox, MatchHandle};
 use crate::outbox::{ConnId, Outbox, SharedMessage};
 use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -245,7 +245,7 @@ enum Next {
 impl Proxy {
     async fn run(
         mut self,
-        mut commands: mpsc::Receiver<Command>,
+        mut commands: Mailbox,
         mut cluster: mpsc::Receiver<FromCluster>,
         mut shutdown: Shutdown,
     ) {

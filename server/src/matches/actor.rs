@@ -18,12 +18,12 @@ use std::time::Duration;
 use boardcast_protocol::{
     BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until};
 
 use super::decide::{Action, Decision};
 use super::directory::Directory;
-use super::handle::{Command, MatchHandle, stopped};
+use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
 use super::ownership::{LeaseHeld, Ownership};
 use super::player::Player;
@@ -187,7 +187,7 @@ fn event_message(match_id: &str, v: u64, record: &Record) -> ServerMessage {
 }
 
 impl Actor {
-    async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut shutdown: Shutdown) {
+    async fn run(mut self, mut rx: Mailbox, mut shutdown: Shutdown) {
         // Nobody is connected yet (a new match gets its creator right after, a recovered one
         // has lost everybody): record who is gone. A rematch waits for its players instead.
         if !self.awaiting_players {
@@ -591,6 +591,18 @@ impl Actor {
     /// and broadcasts them. Nothing changes on failure. `moved`: when the move these records
     /// carry out reached the match, for the move→ack latency (counted before the ack goes).
     async fn commit_and_ack(
+        &mut self,
+        records: Vec<Record>,
+        ack_to: Option<(&Outbox, u64)>,
+        moved: Option<Instant>,
+    ) -> Result<(), Refusal> {
+        // Boxed, so that its state (a savepoint, the writes, the round trip to storage) lives
+        // while a commit does: every path of the actor comes here, and inline it would be
+        // part of the task's future, which is allocated at its largest for the match's life.
+        Box::pin(self.commit_now(records, ack_to, moved)).await
+    }
+
+    async fn commit_now(
         &mut self,
         records: Vec<Record>,
         ack_to: Option<(&Outbox, u64)>,

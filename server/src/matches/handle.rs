@@ -1,6 +1,12 @@
 //! The address of a match: the commands a connection can send it and the handle that queues
 //! them on the match's bounded mailbox. A full mailbox is refused as busy rather than waited
 //! on, so no connection ever stalls behind a busy match.
+//!
+//! The mailbox carries each command boxed. tokio's channel allocates its slots 32 at a time
+//! and keeps about two such blocks per channel; a [`Command`] is over a hundred bytes (an
+//! outbox, a token, an action), so unboxed every match kept some 8 KiB of mostly empty slots
+//! (BENCHMARKS.md, "A live match's own memory"). Boxed, a slot is a pointer, and the box lives
+//! only while the command waits.
 
 use tokio::time::Instant;
 
@@ -78,32 +84,56 @@ impl Command {
 /// The address of a running match.
 #[derive(Debug, Clone)]
 pub struct MatchHandle {
-    tx: mpsc::Sender<Command>,
+    tx: mpsc::Sender<Box<Command>>,
     shutdown: Shutdown,
+}
+
+/// The receiving end of a match's mailbox, read by whoever runs the match here (its actor,
+/// or a cluster proxy).
+#[derive(Debug)]
+pub struct Mailbox(mpsc::Receiver<Box<Command>>);
+
+impl Mailbox {
+    /// The next command; `None` once every handle is gone and the mailbox is empty.
+    pub async fn recv(&mut self) -> Option<Command> {
+        self.0.recv().await.map(|command| *command)
+    }
+
+    /// The next command if one is waiting.
+    pub fn try_recv(&mut self) -> Result<Command, mpsc::error::TryRecvError> {
+        self.0.try_recv().map(|command| *command)
+    }
+
+    /// Refuses every command from now on; those already waiting can still be read.
+    pub fn close(&mut self) {
+        self.0.close();
+    }
 }
 
 impl MatchHandle {
     /// A new match's handle and the mailbox its actor reads.
-    pub(crate) fn channel(shutdown: Shutdown) -> (MatchHandle, mpsc::Receiver<Command>) {
+    pub(crate) fn channel(shutdown: Shutdown) -> (MatchHandle, Mailbox) {
         let (tx, rx) = mpsc::channel(MAILBOX);
-        (MatchHandle { tx, shutdown }, rx)
+        (MatchHandle { tx, shutdown }, Mailbox(rx))
     }
 
     /// Queues a command without waiting; a full mailbox is refused as busy, a stopped match
     /// as `stopped` says.
     pub fn try_send(&self, command: Command) -> Result<(), Refusal> {
-        self.tx.try_send(command).map_err(|err| match err {
-            mpsc::error::TrySendError::Full(_) => Refusal::new(
-                ErrorCode::Busy,
-                "this match has too many commands waiting; try again",
-            ),
-            mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
-        })
+        self.tx
+            .try_send(Box::new(command))
+            .map_err(|err| match err {
+                mpsc::error::TrySendError::Full(_) => Refusal::new(
+                    ErrorCode::Busy,
+                    "this match has too many commands waiting; try again",
+                ),
+                mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
+            })
     }
 
     /// Queues a command, waiting for room (for goodbyes that must arrive).
     pub async fn send(&self, command: Command) {
-        let _ = self.tx.send(command).await;
+        let _ = self.tx.send(Box::new(command)).await;
     }
 
     /// Whether the match's actor has stopped.

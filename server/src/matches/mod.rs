@@ -21,7 +21,7 @@ pub mod view;
 pub use actor::Settings;
 pub use decide::{Action, Decision};
 pub use directory::Directory;
-pub use handle::{Command, MatchHandle};
+pub use handle::{Command, Mailbox, MatchHandle};
 pub use ownership::{Ownership, Owning};
 pub use player::Player;
 pub use record::{Record, Setup};
