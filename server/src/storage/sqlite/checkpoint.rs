@@ -31,7 +31,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -52,8 +52,9 @@ const SETTLE: Duration = Duration::from_millis(50);
 
 /// What the checkpoint thread is told.
 enum Order {
-    /// The log has grown: copy it back.
-    Checkpoint,
+    /// The writer has committed: copy the log back if a checkpoint was asked for, and in any
+    /// case watch for the writer to fall quiet.
+    Wake,
     /// Finish the checkpoint under way (if any) and stop.
     Stop,
 }
@@ -125,6 +126,12 @@ struct Shared {
     /// The commit count when the thread's last finished checkpoint began: everything
     /// committed before was copied back, but for pages a reader still used.
     copied_to: AtomicU64,
+    /// Whether the writer has asked for a checkpoint the thread has not yet begun.
+    asked: AtomicBool,
+    /// Whether the thread waits for orders without watching the clock (everything committed
+    /// was copied): the writer's next commit then wakes it, so that it copies that commit once
+    /// the writer falls quiet.
+    idle: AtomicBool,
     /// The commit count when the log reached [`RESTART_PAGES`]; 0 once it has started over.
     /// The writer copies back once the thread has copied what was committed before.
     restart_from: AtomicU64,
@@ -166,9 +173,9 @@ impl Checkpointer {
         let shared = self.shared.clone();
         let mut cadence = Cadence::new();
         writer.wal_hook(Some(move |_: &mut rusqlite::hooks::Wal, pages: i32| {
-            let commits = shared.commits.fetch_add(1, Ordering::Relaxed) + 1;
+            let commits = shared.commits.fetch_add(1, Ordering::SeqCst) + 1;
             shared.pages.store(pages, Ordering::Relaxed);
-            let ask = match cadence.after_commit(pages) {
+            let asks = match cadence.after_commit(pages) {
                 Step::Nothing => false,
                 Step::StartedOver => {
                     shared.restart_from.store(0, Ordering::Relaxed);
@@ -180,8 +187,13 @@ impl Checkpointer {
                     true
                 }
             };
-            if ask {
-                match orders.try_send(Order::Checkpoint) {
+            if asks {
+                shared.asked.store(true, Ordering::SeqCst);
+            }
+            // An idle thread is woken by the first commit after its last copy, and whenever a
+            // checkpoint is asked for.
+            if shared.idle.swap(false, Ordering::SeqCst) || asks {
+                match orders.try_send(Order::Wake) {
                     Ok(()) | Err(TrySendError::Full(_)) => {}
                     Err(TrySendError::Disconnected(_)) => {
                         tracing::warn!("the checkpoint thread has stopped");
@@ -242,29 +254,33 @@ fn run(conn: Connection, queue: Receiver<Order>, shared: &Shared) {
     let mut behind = false;
     // The commit count at the last look while waiting, to tell a quiet writer.
     let mut looked = None;
+    let commits = || shared.commits.load(Ordering::SeqCst);
+    let copied = |behind: bool| !behind && commits() == shared.copied_to.load(Ordering::SeqCst);
     loop {
-        let commits = || shared.commits.load(Ordering::Relaxed);
-        let waiting = behind || commits() != shared.copied_to.load(Ordering::Relaxed);
-        let order = if waiting {
-            match queue.recv_timeout(SETTLE) {
-                Ok(order) => order,
-                Err(RecvTimeoutError::Timeout) => {
-                    let now = commits();
-                    if looked.replace(now) != Some(now) {
-                        continue;
-                    }
-                    Order::Checkpoint
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
+        // Idle only if, after saying so, everything committed is still copied: a commit
+        // either came before and is seen here, or its hook sees the thread idle and wakes it.
+        let idle = copied(behind) && {
+            shared.idle.store(true, Ordering::SeqCst);
+            copied(behind) || !shared.idle.swap(false, Ordering::SeqCst)
+        };
+        let quiet = if idle {
+            match queue.recv() {
+                Ok(Order::Wake) => false,
+                Ok(Order::Stop) | Err(_) => break,
             }
         } else {
-            match queue.recv() {
-                Ok(order) => order,
-                Err(_) => break,
+            match queue.recv_timeout(SETTLE) {
+                Ok(Order::Wake) => false,
+                Ok(Order::Stop) | Err(RecvTimeoutError::Disconnected) => break,
+                // Quiet when no commit came since the last look, a whole SETTLE ago.
+                Err(RecvTimeoutError::Timeout) => {
+                    let now = commits();
+                    looked.replace(now) == Some(now)
+                }
             }
         };
-        if let Order::Stop = order {
-            break;
+        if !(quiet || shared.asked.swap(false, Ordering::SeqCst)) {
+            continue;
         }
         looked = None;
         let began_at = commits();
@@ -387,7 +403,9 @@ mod tests {
                 size(&db) >= copied + super::CHECKPOINT_PAGES as u64 / 2 * 4096
             })
             .await;
-            // Copied back to the end once the file stops growing (a few quiet looks in a row).
+            // Copied back to the end once the file stops growing for a second (twenty quiet
+            // looks in a row): the thread copies a quiet writer's last pages once it has been
+            // quiet for SETTLE, which a busy machine may stretch well past it.
             let mut last = (0, 0);
             eventually(&format!("round {round} finished"), || {
                 let now = size(&db);
@@ -396,7 +414,7 @@ mod tests {
                 } else {
                     (now, 0)
                 };
-                last.1 >= 6
+                last.1 >= 20
             })
             .await;
             copied = size(&db);
