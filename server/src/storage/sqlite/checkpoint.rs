@@ -223,7 +223,8 @@ impl Checkpointer {
         // tries again: the thread may have been copying (busy), or a reader may still have
         // used the last pages.
         match passive_checkpoint(writer) {
-            Ok(_) => crate::telemetry::checkpointed(started.elapsed(), true),
+            Ok(Some(_)) => crate::telemetry::checkpointed(started.elapsed(), true),
+            Ok(None) => {}
             Err(err) => tracing::warn!(%err, "WAL checkpoint by the writer failed"),
         }
     }
@@ -238,12 +239,13 @@ impl Checkpointer {
 }
 
 /// Runs a PASSIVE checkpoint, which never waits for a lock; returns whether it left pages
-/// behind: another checkpoint was under way, or a reader still used them.
-fn passive_checkpoint(conn: &Connection) -> rusqlite::Result<bool> {
+/// behind (a reader still used them), or `None` if it could not begin because another
+/// checkpoint was under way.
+fn passive_checkpoint(conn: &Connection) -> rusqlite::Result<Option<bool>> {
     // (busy, frames in the log, frames copied back)
     conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
         let (busy, logged, copied): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
-        Ok(busy != 0 || copied < logged)
+        Ok((busy == 0).then_some(copied < logged))
     })
 }
 
@@ -286,10 +288,11 @@ fn run(conn: Connection, queue: Receiver<Order>, shared: &Shared) {
         let began_at = commits();
         let started = Instant::now();
         match passive_checkpoint(&conn) {
-            Ok(left_behind) => {
+            Ok(Some(left_behind)) => {
                 crate::telemetry::checkpointed(started.elapsed(), false);
                 behind = left_behind;
             }
+            Ok(None) => behind = true,
             Err(err) => {
                 tracing::warn!(%err, "WAL checkpoint failed");
                 behind = false;
