@@ -1,4 +1,4 @@
-//! WAL checkpoints beside the writer, so no acknowledgement waits for one.
+//! WAL checkpoints on a thread of their own, so no commit waits for one.
 //!
 //! In WAL mode a commit appends the pages it changed to the log; a checkpoint copies the log's
 //! pages back into the database file and syncs that file. SQLite's default runs the checkpoint
@@ -7,31 +7,20 @@
 //! while about 4 MB are read from the log, written to the database and synced. At 5,000 moves/s
 //! (about two log pages per move) that was ten stalls a second, the tail of move→ack.
 //!
-//! So the writer's WAL hook (which replaces SQLite's automatic checkpoint) only notes the log's
-//! size after each commit, and [`Cadence`] decides:
-//! - **one checkpoint every [`CHECKPOINT_PAGES`] new log pages, on this module's thread**. It
-//!   runs PASSIVE on a connection of its own, which never takes the write lock: the writer
-//!   keeps appending and syncing the log meanwhile. One per thousand pages rather than one
-//!   per commit: every checkpoint also syncs the database file, and each such sync competes
-//!   with the writer's syncs of the log on the same disk.
-//! - **at [`RESTART_PAGES`], the log starts over.** It does so only when a write begins with
-//!   every page of it copied back, and under steady writes no checkpoint beside the writer
-//!   reliably catches the log's end. So from there the thread is asked for a checkpoint after
-//!   every commit, and once one that began after that point has finished, the writer copies
-//!   the few commits' pages logged since itself (and syncs the database file) — after
-//!   answering its group, at a moment when no request is waiting
-//!   ([`Checkpointer::copy_back_if_due`]). Its next write starts the log over.
-//! - **at [`LIMIT_PAGES`] the writer copies back even with requests waiting**, so the log stays
-//!   bounded on a machine too busy to give the writer a quiet moment.
+//! So the writer's WAL hook (which replaces SQLite's automatic checkpoint) only tells this
+//! thread when the log has grown past [`CHECKPOINT_PAGES`]. This thread, on its own
+//! connection, then runs a PASSIVE checkpoint, which never takes the write lock: the writer
+//! keeps appending and syncing the log meanwhile.
 //!
-//! When the writer pauses, the thread copies what is left once it has been quiet for
-//! [`SETTLE`], so an idle server's log is copied back whole and starts over with the next
-//! write. Durability is unchanged: a commit is durable when its log frames are synced, as
-//! before; SQLite syncs the database file before any log frame it needs may be overwritten.
+//! The log starts over from its beginning only when a write begins with every page of it
+//! copied back. Under steady writes the writer appends while this thread copies, so that moment
+//! may never come and the log would grow without end. When it reaches [`RESTART_PAGES`] the
+//! writer therefore checkpoints once itself, right after a commit: this thread has already
+//! copied all but the last few commits' pages, so the writer copies only those (and syncs the
+//! database file), and its next write starts the log over. Durability is unchanged: a commit is
+//! durable when its log frames are synced, as before.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -40,108 +29,26 @@ use rusqlite::Connection;
 
 use crate::storage::StorageError;
 
-/// New log pages between two checkpoints (at 5,000 moves/s, about five a second).
+/// Log pages after which a checkpoint is asked for: SQLite's own default.
 pub const CHECKPOINT_PAGES: i32 = 1000;
-/// Log pages (16 MiB) after which the log starts over: the writer copies back the last few
-/// commits' pages itself when it has a quiet moment.
-pub const RESTART_PAGES: i32 = 4 * CHECKPOINT_PAGES;
-/// Log pages (32 MiB) after which the writer copies back even with requests waiting.
-pub const LIMIT_PAGES: i32 = 2 * RESTART_PAGES;
-/// How long the writer must have been quiet before the pages it left in the log are copied.
-const SETTLE: Duration = Duration::from_millis(50);
+/// Log pages (32 MiB) after which the writer copies the rest back itself, so the log starts
+/// over.
+pub const RESTART_PAGES: i32 = 8 * CHECKPOINT_PAGES;
+/// How soon a checkpoint that had to leave pages behind is tried again.
+const RETRY: Duration = Duration::from_millis(5);
 
 /// What the checkpoint thread is told.
 enum Order {
-    /// The writer has committed: copy the log back if a checkpoint was asked for, and in any
-    /// case watch for the writer to fall quiet.
-    Wake,
+    /// The log has grown: copy it back.
+    Checkpoint,
     /// Finish the checkpoint under way (if any) and stop.
     Stop,
-}
-
-/// What the writer's WAL hook does after a commit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Step {
-    /// Nothing: the log is copied often enough.
-    Nothing,
-    /// Ask the thread for a checkpoint.
-    Ask,
-    /// The log is long enough to start over: ask the thread for a last checkpoint, after which
-    /// the writer copies back the rest.
-    Restart,
-    /// The log has started over.
-    StartedOver,
-}
-
-/// When the writer asks for checkpoints, from the log's size after each of its commits.
-#[derive(Debug)]
-struct Cadence {
-    /// The log's size at which the next checkpoint is asked for.
-    next_ask: i32,
-    /// The log's size after the previous commit: a smaller one means it started over.
-    last: i32,
-    /// Whether the log is to start over (it reached [`RESTART_PAGES`] and has not yet): then
-    /// a checkpoint is asked for after every commit, so that what the writer copies back
-    /// itself stays small however long it waits for a quiet moment.
-    restarting: bool,
-}
-
-impl Cadence {
-    fn new() -> Cadence {
-        Cadence {
-            next_ask: CHECKPOINT_PAGES,
-            last: 0,
-            restarting: false,
-        }
-    }
-
-    /// The step after a commit that left `pages` pages in the log.
-    fn after_commit(&mut self, pages: i32) -> Step {
-        let last = std::mem::replace(&mut self.last, pages);
-        if pages < last {
-            self.next_ask = CHECKPOINT_PAGES;
-            self.restarting = false;
-            Step::StartedOver
-        } else if self.restarting {
-            Step::Ask
-        } else if pages >= RESTART_PAGES {
-            self.restarting = true;
-            Step::Restart
-        } else if pages >= self.next_ask {
-            self.next_ask = pages + CHECKPOINT_PAGES;
-            Step::Ask
-        } else {
-            Step::Nothing
-        }
-    }
-}
-
-/// What the writer (its WAL hook and its loop) and the checkpoint thread both see.
-#[derive(Debug, Default)]
-struct Shared {
-    /// The writer's commits so far, counted by its WAL hook.
-    commits: AtomicU64,
-    /// The log's size after the writer's last commit.
-    pages: AtomicI32,
-    /// The commit count when the thread's last finished checkpoint began: everything
-    /// committed before was copied back, but for pages a reader still used.
-    copied_to: AtomicU64,
-    /// Whether the writer has asked for a checkpoint the thread has not yet begun.
-    asked: AtomicBool,
-    /// Whether the thread waits for orders without watching the clock (everything committed
-    /// was copied): the writer's next commit then wakes it, so that it copies that commit once
-    /// the writer falls quiet.
-    idle: AtomicBool,
-    /// The commit count when the log reached [`RESTART_PAGES`]; 0 once it has started over.
-    /// The writer copies back once the thread has copied what was committed before.
-    restart_from: AtomicU64,
 }
 
 /// The checkpoint thread and the way to reach it.
 #[derive(Debug)]
 pub struct Checkpointer {
     orders: SyncSender<Order>,
-    shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -154,46 +61,30 @@ impl Checkpointer {
         conn.pragma_update(None, "synchronous", "FULL")?;
         // One order waiting is enough: a checkpoint copies everything logged before it starts.
         let (orders, queue) = sync_channel(1);
-        let shared = Arc::new(Shared::default());
-        let seen = shared.clone();
         let thread = std::thread::Builder::new()
             .name("boardcast-checkpoint".into())
-            .spawn(move || run(conn, queue, &seen))
+            .spawn(move || run(conn, queue))
             .map_err(StorageError::Thread)?;
         Ok(Checkpointer {
             orders,
-            shared,
             thread: Some(thread),
         })
     }
 
-    /// Makes `writer` leave its checkpoints to this thread, at the [`Cadence`]'s steps.
+    /// Makes `writer` leave its checkpoints to this thread: after each of its commits, a log of
+    /// [`CHECKPOINT_PAGES`] or more asks for one (never waiting: one asked for is enough), and
+    /// a log of [`RESTART_PAGES`] is caught up by the writer itself.
     pub fn watch(&self, writer: &mut Connection) -> Result<(), StorageError> {
         let orders = self.orders.clone();
-        let shared = self.shared.clone();
-        let mut cadence = Cadence::new();
-        writer.wal_hook(Some(move |_: &mut rusqlite::hooks::Wal, pages: i32| {
-            let commits = shared.commits.fetch_add(1, Ordering::SeqCst) + 1;
-            shared.pages.store(pages, Ordering::Relaxed);
-            let asks = match cadence.after_commit(pages) {
-                Step::Nothing => false,
-                Step::StartedOver => {
-                    shared.restart_from.store(0, Ordering::Relaxed);
-                    false
+        writer.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages: i32| {
+            if pages >= RESTART_PAGES {
+                let started = Instant::now();
+                // Busy (this thread is copying) is no failure: the next commit tries again.
+                if wal.checkpoint().is_ok() {
+                    crate::telemetry::checkpointed(started.elapsed(), true);
                 }
-                Step::Ask => true,
-                Step::Restart => {
-                    shared.restart_from.store(commits, Ordering::Relaxed);
-                    true
-                }
-            };
-            if asks {
-                shared.asked.store(true, Ordering::SeqCst);
-            }
-            // An idle thread is woken by the first commit after its last copy, and whenever a
-            // checkpoint is asked for.
-            if shared.idle.swap(false, Ordering::SeqCst) || asks {
-                match orders.try_send(Order::Wake) {
+            } else if pages >= CHECKPOINT_PAGES {
+                match orders.try_send(Order::Checkpoint) {
                     Ok(()) | Err(TrySendError::Full(_)) => {}
                     Err(TrySendError::Disconnected(_)) => {
                         tracing::warn!("the checkpoint thread has stopped");
@@ -205,30 +96,6 @@ impl Checkpointer {
         Ok(())
     }
 
-    /// Called by the writer after it has answered a group, `quiet` when no request waits:
-    /// copies back what the thread has not if the log is to start over and the thread has
-    /// copied everything logged until then (or the log is at its limit).
-    pub fn copy_back_if_due(&self, writer: &Connection, quiet: bool) {
-        let restart_from = self.shared.restart_from.load(Ordering::Relaxed);
-        if restart_from == 0 {
-            return;
-        }
-        let caught_up = self.shared.copied_to.load(Ordering::Relaxed) >= restart_from;
-        let at_limit = self.shared.pages.load(Ordering::Relaxed) >= LIMIT_PAGES;
-        if !(quiet && caught_up || at_limit) {
-            return;
-        }
-        let started = Instant::now();
-        // Until the hook sees the log start over, every group that ends in a quiet moment
-        // tries again: the thread may have been copying (busy), or a reader may still have
-        // used the last pages.
-        match passive_checkpoint(writer) {
-            Ok(Some(_)) => crate::telemetry::checkpointed(started.elapsed(), true),
-            Ok(None) => {}
-            Err(err) => tracing::warn!(%err, "WAL checkpoint by the writer failed"),
-        }
-    }
-
     /// Lets the checkpoint under way finish, then stops the thread and waits for it.
     pub fn stop(mut self) {
         let _ = self.orders.send(Order::Stop);
@@ -238,67 +105,43 @@ impl Checkpointer {
     }
 }
 
-/// Runs a PASSIVE checkpoint, which never waits for a lock; returns whether it left pages
-/// behind (a reader still used them), or `None` if it could not begin because another
-/// checkpoint was under way.
-fn passive_checkpoint(conn: &Connection) -> rusqlite::Result<Option<bool>> {
-    // (busy, frames in the log, frames copied back)
-    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
-        let (busy, logged, copied): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
-        Ok((busy == 0).then_some(copied < logged))
-    })
-}
-
-fn run(conn: Connection, queue: Receiver<Order>, shared: &Shared) {
-    // Whether the last checkpoint left pages behind (a reader still used them): they, and
-    // whatever the writer committed since that checkpoint began, are copied once the writer
-    // is quiet.
+fn run(conn: Connection, queue: Receiver<Order>) {
+    // Whether the last checkpoint left pages behind: a connection (the writer finishing the
+    // very commit that asked for this checkpoint, or a reader) still used them. Without a
+    // retry they would wait for the next commit, and until they are copied the log cannot
+    // start over.
     let mut behind = false;
-    // The commit count at the last look while waiting, to tell a quiet writer.
-    let mut looked = None;
-    let commits = || shared.commits.load(Ordering::SeqCst);
-    let copied = |behind: bool| !behind && commits() == shared.copied_to.load(Ordering::SeqCst);
     loop {
-        // Idle only if, after saying so, everything committed is still copied: a commit
-        // either came before and is seen here, or its hook sees the thread idle and wakes it.
-        let idle = copied(behind) && {
-            shared.idle.store(true, Ordering::SeqCst);
-            copied(behind) || !shared.idle.swap(false, Ordering::SeqCst)
-        };
-        let quiet = if idle {
-            match queue.recv() {
-                Ok(Order::Wake) => false,
-                Ok(Order::Stop) | Err(_) => break,
+        let order = if behind {
+            match queue.recv_timeout(RETRY) {
+                Ok(order) => order,
+                Err(RecvTimeoutError::Timeout) => Order::Checkpoint,
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         } else {
-            match queue.recv_timeout(SETTLE) {
-                Ok(Order::Wake) => false,
-                Ok(Order::Stop) | Err(RecvTimeoutError::Disconnected) => break,
-                // Quiet when no commit came since the last look, a whole SETTLE ago.
-                Err(RecvTimeoutError::Timeout) => {
-                    let now = commits();
-                    looked.replace(now) == Some(now)
-                }
+            match queue.recv() {
+                Ok(order) => order,
+                Err(_) => break,
             }
         };
-        if !(quiet || shared.asked.swap(false, Ordering::SeqCst)) {
-            continue;
+        if let Order::Stop = order {
+            break;
         }
-        looked = None;
-        let began_at = commits();
         let started = Instant::now();
-        match passive_checkpoint(&conn) {
-            Ok(Some(left_behind)) => {
+        // (busy, frames in the log, frames copied back); PASSIVE never waits for a lock.
+        let outcome = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+            Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+        });
+        match outcome {
+            Ok((logged, copied)) => {
                 crate::telemetry::checkpointed(started.elapsed(), false);
-                behind = left_behind;
+                behind = copied < logged;
             }
-            Ok(None) => behind = true,
             Err(err) => {
                 tracing::warn!(%err, "WAL checkpoint failed");
                 behind = false;
             }
         }
-        shared.copied_to.store(began_at, Ordering::Relaxed);
     }
     tracing::debug!("checkpoint thread stopped");
 }
@@ -369,26 +212,6 @@ mod tests {
         storage.close().await;
     }
 
-    #[test]
-    fn a_checkpoint_is_asked_for_every_thousand_pages_then_after_every_commit_from_four_thousand() {
-        use super::Step::{Ask, Nothing, Restart, StartedOver};
-        let mut cadence = super::Cadence::new();
-        let log_after_each_commit = [
-            400, 999, 1000, 1500, 1999, 2100, 3099, 3100, 3999, 4000, 4010, 5200, 8100,
-            // The log started over.
-            30, 900, 1000, 1999, 2000,
-        ];
-        let steps = log_after_each_commit.map(|pages| cadence.after_commit(pages));
-        #[rustfmt::skip]
-        let expected = [
-            Nothing, Nothing, Ask, Nothing, Nothing, Ask, Nothing, Ask, Nothing, Restart,
-            // From the restart point, after every commit, until the log starts over.
-            Ask, Ask, Ask,
-            StartedOver, Nothing, Ask, Nothing, Ask,
-        ];
-        assert_eq!(steps, expected);
-    }
-
     #[tokio::test]
     async fn the_log_is_copied_back_beside_the_writer_and_starts_over_after_a_pause() {
         let dir = tempfile::tempdir().unwrap();
@@ -406,9 +229,7 @@ mod tests {
                 size(&db) >= copied + super::CHECKPOINT_PAGES as u64 / 2 * 4096
             })
             .await;
-            // Copied back to the end once the file stops growing for a second (twenty quiet
-            // looks in a row): the thread copies a quiet writer's last pages once it has been
-            // quiet for SETTLE, which a busy machine may stretch well past it.
+            // Copied back to the end once the file stops growing (a few quiet looks in a row).
             let mut last = (0, 0);
             eventually(&format!("round {round} finished"), || {
                 let now = size(&db);
@@ -417,7 +238,7 @@ mod tests {
                 } else {
                     (now, 0)
                 };
-                last.1 >= 20
+                last.1 >= 6
             })
             .await;
             copied = size(&db);
@@ -448,7 +269,7 @@ mod tests {
         write(&storage, &mut v, 500).await;
         let frames = size(&wal) / FRAME;
         assert!(
-            frames < super::LIMIT_PAGES as u64 + super::CHECKPOINT_PAGES as u64,
+            frames < super::RESTART_PAGES as u64 + super::CHECKPOINT_PAGES as u64,
             "the log grew to {frames} frames"
         );
         storage.close().await;

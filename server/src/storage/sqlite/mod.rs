@@ -4,10 +4,8 @@
 //! The writer thread takes requests from many matches, applies everything that is waiting in
 //! one transaction (each request in its own savepoint, so one bad request cannot spoil the
 //! others), commits once — one fsync for the whole group, `synchronous = FULL` — and only then
-//! answers every request through its oneshot. It never checkpoints inside a commit:
-//! [`checkpoint`] copies the log back into the database on a thread of its own, and the writer
-//! copies only the last few commits' pages itself, after answering, when the log is to start
-//! over. Reads open their own connection in a
+//! answers every request through its oneshot. It never checkpoints: [`checkpoint`] copies the
+//! log back into the database on a thread of its own. Reads open their own connection in a
 //! blocking task: WAL lets them run beside the writer and see every committed transaction.
 //! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
 
@@ -148,8 +146,6 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>, checkpoint
         for (pending, outcome) in group.drain(..).zip(outcomes) {
             let _ = pending.done.send(outcome.map_err(StorageError::Refused));
         }
-        // After the answers, so no acknowledgement waits for the copy.
-        checkpointer.copy_back_if_due(&conn, rx.is_empty());
     }
     checkpointer.stop();
     if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);") {
