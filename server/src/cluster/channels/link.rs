@@ -78,6 +78,19 @@ pub(super) struct ChannelUpstream {
     pub(super) shared: Weak<Shared>,
 }
 
+impl ChannelUpstream {
+    /// The node that owns the channel, when it is another node than this one (and the
+    /// cluster side of this node is still up).
+    fn owner_elsewhere(&self) -> Option<(Arc<Shared>, NodeRef)> {
+        let shared = self.shared.upgrade()?;
+        let owner = lock(&shared.seats)
+            .get(&self.channel)
+            .filter(|seat| seat.mine.is_none())
+            .and_then(|seat| seat.owner.clone())?;
+        Some((shared, owner))
+    }
+}
+
 impl Upstream for ChannelUpstream {
     fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>) {
         let Some(shared) = self.shared.upgrade() else {
@@ -124,14 +137,7 @@ impl Upstream for ChannelUpstream {
     }
 
     fn crowd(&self, watchers: u32) {
-        let Some(shared) = self.shared.upgrade() else {
-            return;
-        };
-        let owner = lock(&shared.seats)
-            .get(&self.channel)
-            .filter(|seat| seat.mine.is_none())
-            .and_then(|seat| seat.owner.clone());
-        if let Some(owner) = owner {
+        if let Some((shared, owner)) = self.owner_elsewhere() {
             let traffic = ChannelTraffic::Crowd {
                 channel: self.channel.clone(),
                 from: shared.bus.node().clone(),
@@ -142,14 +148,7 @@ impl Upstream for ChannelUpstream {
     }
 
     fn resync(&self) {
-        let Some(shared) = self.shared.upgrade() else {
-            return;
-        };
-        let owner = lock(&shared.seats)
-            .get(&self.channel)
-            .filter(|seat| seat.mine.is_none())
-            .and_then(|seat| seat.owner.clone());
-        if let Some(owner) = owner {
+        if let Some((shared, owner)) = self.owner_elsewhere() {
             let from = shared.bus.node().clone();
             let channel = self.channel.clone();
             send_to(
