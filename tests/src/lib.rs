@@ -11,6 +11,7 @@ pub mod ledger;
 pub mod tls;
 pub mod web;
 
+use std::future::Future;
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -202,4 +203,33 @@ fn start_on_free_port(program: &Path, db: &Path, args: &[String]) -> ServerProce
         }
     }
     panic!("the server did not start: {last:?}");
+}
+
+/// Runs every task at once and returns their results in the order given; panics with every
+/// failure, one a line, if any task failed (each test's matches run side by side this way).
+pub async fn all_in_order<T, F>(tasks: impl IntoIterator<Item = F>) -> Vec<T>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, String>> + Send + 'static,
+{
+    let mut set = tokio::task::JoinSet::new();
+    for (index, task) in tasks.into_iter().enumerate() {
+        set.spawn(async move { (index, task.await) });
+    }
+    let mut out: Vec<Option<T>> = Vec::new();
+    let mut failures = Vec::new();
+    while let Some(done) = set.join_next().await {
+        let (index, result) = done.expect("a task panicked");
+        if out.len() <= index {
+            out.resize_with(index + 1, || None);
+        }
+        match result {
+            Ok(value) => out[index] = Some(value),
+            Err(failure) => failures.push(failure),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    out.into_iter()
+        .map(|value| value.expect("every task"))
+        .collect()
 }

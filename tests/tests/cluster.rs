@@ -646,25 +646,11 @@ async fn run_phase(
     patience: Duration,
     acks: &Arc<AtomicUsize>,
 ) -> Vec<Run> {
-    let mut tasks = tokio::task::JoinSet::new();
-    for (index, run) in runs.into_iter().enumerate() {
+    boardcast_tests::all_in_order(runs.into_iter().map(|run| {
         let acks = Arc::clone(acks);
-        tasks.spawn(async move { (index, phase(run, homes, patience, acks).await) });
-    }
-    let mut out: Vec<Option<Run>> = Vec::new();
-    let mut failures = Vec::new();
-    while let Some(done) = tasks.join_next().await {
-        let (index, result) = done.expect("a match task panicked");
-        if out.len() <= index {
-            out.resize_with(index + 1, || None);
-        }
-        match result {
-            Ok(run) => out[index] = Some(run),
-            Err(failure) => failures.push(failure),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    out.into_iter().map(|run| run.expect("every run")).collect()
+        phase(run, homes, patience, acks)
+    }))
+    .await
 }
 
 /// Opens `count` matches, White on `white`, Black on `black`.

@@ -293,25 +293,11 @@ async fn phase(addr: SocketAddr, mut run: Run, acks: Arc<AtomicUsize>) -> Result
 
 /// Runs every match until it ends or the server goes away; returns them all.
 async fn run_phase(addr: SocketAddr, runs: Vec<Run>, acks: &Arc<AtomicUsize>) -> Vec<Run> {
-    let mut tasks = tokio::task::JoinSet::new();
-    for (index, run) in runs.into_iter().enumerate() {
+    boardcast_tests::all_in_order(runs.into_iter().map(|run| {
         let acks = Arc::clone(acks);
-        tasks.spawn(async move { (index, phase(addr, run, acks).await) });
-    }
-    let mut out: Vec<Option<Run>> = Vec::new();
-    let mut failures = Vec::new();
-    while let Some(done) = tasks.join_next().await {
-        let (index, result) = done.expect("a match task panicked");
-        if out.len() <= index {
-            out.resize_with(index + 1, || None);
-        }
-        match result {
-            Ok(run) => out[index] = Some(run),
-            Err(failure) => failures.push(failure),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    out.into_iter().map(|run| run.expect("every run")).collect()
+        phase(addr, run, acks)
+    }))
+    .await
 }
 
 /// The finished game as the server serves it for download (`/games/{id}.pdn`) equals the
