@@ -36,27 +36,7 @@ trap 'exit 130' INT TERM
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
-
-# The flags of BENCHMARKS.md "How to reproduce": every watcher comes from 127.0.0.1, so the
-# per-address allowances must hold them all.
-FLAGS="--channels 1 --ply-interval 50ms --game-pause 200ms --max-connections 30000 \
-  --rate 100000 --burst 100000 --log warn --max-connections-per-address 30000 \
-  --connection-reserve 0 --upgrades-per-minute 1000000 --matches-per-minute 1000000 \
-  --open-seeks-per-address 30000 --first-move-timeout 10m"
-
-wait_listening() { # pid port log
-  for _ in $(seq 100); do
-    if ss -ltnH "sport = :$2" | grep -q LISTEN; then return 0; fi
-    if ! kill -0 "$1" 2>/dev/null; then break; fi
-    sleep 0.1
-  done
-  echo "nothing listens on $2:" >&2; cat "$3" >&2; exit 1
-}
+. "$(dirname "$0")/common.sh"
 
 # Where each reveal's time went on the server while the watchers were on it (its /metrics
 # before they connected and after they left): due -> move computed, and due -> queued
@@ -90,7 +70,7 @@ for count in $COUNTS; do
   rm -f "$WORK"/bench.db*
   port=$(free_port)
   # shellcheck disable=SC2086
-  "$R/boardcast-server" --listen "127.0.0.1:$port" --db "$WORK/bench.db" $FLAGS \
+  "$R/boardcast-server" --listen "127.0.0.1:$port" --db "$WORK/bench.db" $BENCH_SERVER_FLAGS \
     >"$WORK/server.log" 2>&1 &
   SERVER=$!
   wait_listening "$SERVER" "$port" "$WORK/server.log"

@@ -34,7 +34,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
 
-load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+. "$(dirname "$0")/common.sh"
 
 echo "== a live match's own heap (match_memory, 500 matches) =="
 for plies in 0 20 100; do
@@ -44,19 +44,12 @@ done
 
 echo
 echo "== resident memory after 2,000 matches x 30 s (--max-plies 20) have left memory =="
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$R/boardcast-server" --listen "127.0.0.1:$PORT" --db "$WORK/bench.db" \
-  --channels 1 --ply-interval 50ms --game-pause 200ms \
-  --max-connections 30000 --rate 100000 --burst 100000 --log warn \
-  --max-connections-per-address 30000 --connection-reserve 0 --upgrades-per-minute 1000000 \
-  --matches-per-minute 1000000 --open-seeks-per-address 30000 --first-move-timeout 10m \
+PORT=$(free_port)
+# shellcheck disable=SC2086
+"$R/boardcast-server" --listen "127.0.0.1:$PORT" --db "$WORK/bench.db" $BENCH_SERVER_FLAGS \
   --finished-linger 10s --abandon-after 10s --max-matches 100000 > "$WORK/server.log" 2>&1 &
 SERVER=$!
-for _ in $(seq 100); do
-  ss -ltnH "sport = :$PORT" | grep -q LISTEN && break
-  kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
-  sleep 0.1
-done
+wait_listening "$SERVER" "$PORT" "$WORK/server.log"
 
 metrics() { curl -s "http://127.0.0.1:$PORT/metrics"; }
 rss() { awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$SERVER/status"; }

@@ -9,16 +9,16 @@ W=$(mktemp -d /tmp/issue-memory.XXXXXX); S=
 cleanup() { [ -n "$S" ] && kill "$S" 2>/dev/null && wait "$S" 2>/dev/null; rm -rf "$W"; }
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)"
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$R/boardcast-server" --listen "127.0.0.1:$PORT" --db "$W/bench.db" --channels 1 --ply-interval 50ms --game-pause 200ms \
-  --max-connections 30000 --rate 100000 --burst 100000 --log warn --max-connections-per-address 30000 \
-  --connection-reserve 0 --upgrades-per-minute 1000000 --matches-per-minute 1000000 --open-seeks-per-address 30000 \
-  --first-move-timeout 10m --finished-linger 10s --abandon-after 10s --max-matches 100000 > "$W/server.log" 2>&1 &
+. "$(dirname "$0")/common.sh"
+PORT=$(free_port)
+# shellcheck disable=SC2086
+"$R/boardcast-server" --listen "127.0.0.1:$PORT" --db "$W/bench.db" $BENCH_SERVER_FLAGS \
+  --finished-linger 10s --abandon-after 10s --max-matches 100000 > "$W/server.log" 2>&1 &
 S=$!
-for _ in $(seq 100); do ss -ltnH "sport = :$PORT" | grep -q LISTEN && break; sleep 0.1; done
+wait_listening "$S" "$PORT" "$W/server.log"
 rss() { awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$S/status"; }
 in_memory() { curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^boardcast_matches\{/ { n += $NF } END { print n + 0 }'; }
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+load
 echo "RSS at start: $(rss)"
 "$R/boardcast-load" matches --addr "127.0.0.1:$PORT" --count 2000 --duration 30s --server-pid "$S" --fsync-count 0 | grep -vE '^  t='
 echo "RSS when the run ended: $(rss); matches in memory: $(in_memory)"
@@ -28,4 +28,4 @@ sleep 12
 echo "RSS with no match in memory, after the trim: $(rss)"
 grep -E 'RssAnon|RssFile' "/proc/$S/status"
 curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^boardcast_(heap_in_use|heap_free|sqlite_heap)_bytes / { printf "  %s %.1f MiB\n", $1, $NF / 1048576 }'
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+load

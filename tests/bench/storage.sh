@@ -37,18 +37,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
-
-# The same flags as BENCHMARKS.md "How to reproduce": the per-connection and per-address abuse
-# limits would otherwise stop 4,000 connections from one address.
-FLAGS="--channels 1 --ply-interval 50ms --game-pause 200ms --max-connections 30000 \
-  --rate 100000 --burst 100000 --log warn --max-connections-per-address 30000 \
-  --connection-reserve 0 --upgrades-per-minute 1000000 --matches-per-minute 1000000 \
-  --open-seeks-per-address 30000 --first-move-timeout 10m"
+. "$(dirname "$0")/common.sh"
 
 # start_server DATABASE-FLAG...: starts a server on a free port; sets SERVER and ADDR.
 start_server() {
@@ -56,7 +45,7 @@ start_server() {
   port=$(free_port)
   ADDR=127.0.0.1:$port
   # shellcheck disable=SC2086
-  "$R/boardcast-server" --listen "$ADDR" "$@" $FLAGS >"$WORK/server.log" 2>&1 &
+  "$R/boardcast-server" --listen "$ADDR" "$@" $BENCH_SERVER_FLAGS >"$WORK/server.log" 2>&1 &
   SERVER=$!
   for _ in $(seq 100); do
     if curl -sf "http://$ADDR/metrics" >/dev/null 2>&1; then return 0; fi
