@@ -13,7 +13,7 @@ use boardcast_protocol::{
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::canary::{Canary, start_with_canary};
-use boardcast_tests::client::{Client, ClientError, Pair};
+use boardcast_tests::client::{Client, ClientError, ConnectOptions, Pair, connect_ws};
 use boardcast_tests::games::{RefGame, reference_games};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -373,6 +373,28 @@ async fn handshake_with_an_unknown_subprotocol_is_refused() {
                 "{offered:?}: expected HTTP 400 or 101 + close 1002, got {text:?}"
             );
         }
+    }
+    canary.check().await.expect("canary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_offered_subprotocol_the_server_speaks_is_chosen() {
+    let (server, mut canary) = setup(&[]).await;
+    let json = Encoding::Json.subprotocol();
+    let postcard = Encoding::Postcard.subprotocol();
+    for (offered, expected) in [
+        (vec![postcard, json], postcard),
+        (vec![json, postcard], json),
+        (vec!["chat.v9", postcard, json], postcard),
+    ] {
+        let options = ConnectOptions {
+            protocols: offered.iter().map(|p| p.to_string()).collect(),
+            ..ConnectOptions::encoding(Encoding::Json)
+        };
+        let (_ws, chosen) = connect_ws(server.addr(), &options)
+            .await
+            .expect("handshake");
+        assert_eq!(chosen.as_deref(), Some(expected), "offered {offered:?}");
     }
     canary.check().await.expect("canary");
 }
