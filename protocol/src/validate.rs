@@ -3,8 +3,8 @@
 use crate::client::*;
 use crate::common::Target;
 use crate::limits::{
-    MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_NAME_CHARS, MAX_ROUTE_SQUARES,
-    MIN_INITIAL_MS, SERIAL_BYTES,
+    MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_NAME_CHARS,
+    MAX_ROUTE_SQUARES, MIN_INITIAL_MS, SERIAL_BYTES,
 };
 
 /// A decoded message whose fields are out of range.
@@ -56,6 +56,24 @@ fn minit_square(field: &'static str, value: &str) -> Result<(), ValidationError>
     }
 }
 
+/// A number the client chose: at most [`MAX_CLIENT_NUMBER`].
+fn number(field: &'static str, value: u64) -> Result<(), ValidationError> {
+    if value > MAX_CLIENT_NUMBER {
+        return fail(
+            field,
+            format!(
+                "must be at most {MAX_CLIENT_NUMBER} (2^53 - 1, the largest integer \
+                 JavaScript holds exactly)"
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn since_v(value: Option<u64>) -> Result<(), ValidationError> {
+    value.map_or(Ok(()), |v| number("since_v", v))
+}
+
 fn target(value: &Target) -> Result<(), ValidationError> {
     match value {
         Target::Match(match_id) => id("target", match_id),
@@ -70,6 +88,7 @@ fn seat(action: &SeatAction) -> Result<(), ValidationError> {
 
 impl Validate for ClientEnvelope {
     fn validate(&self) -> Result<(), ValidationError> {
+        number("id", self.id)?;
         self.msg.validate()
     }
 }
@@ -96,7 +115,8 @@ impl Validate for ClientMessage {
                 }
                 Ok(())
             }
-            ClientMessage::Ping(_) | ClientMessage::ListLobby => Ok(()),
+            ClientMessage::Ping(ping) => number("nonce", ping.nonce),
+            ClientMessage::ListLobby => Ok(()),
             ClientMessage::CreateMatch(create) => match create.time_control {
                 Some(tc) if tc.initial_ms < MIN_INITIAL_MS => fail(
                     "time_control",
@@ -124,7 +144,10 @@ impl Validate for ClientMessage {
             ClientMessage::JoinMatch(
                 JoinMatch::Id(value) | JoinMatch::Code(value) | JoinMatch::Myself(value),
             ) => id("join", value),
-            ClientMessage::Resume(resume) => id("token", &resume.token),
+            ClientMessage::Resume(resume) => {
+                id("token", &resume.token)?;
+                since_v(resume.since_v)
+            }
             ClientMessage::Move(play) => {
                 id("match_id", &play.match_id)?;
                 id("token", &play.token)?;
@@ -151,7 +174,10 @@ impl Validate for ClientMessage {
                 id("match_id", &claim.match_id)?;
                 id("token", &claim.token)
             }
-            ClientMessage::Watch(watch) => target(&watch.target),
+            ClientMessage::Watch(watch) => {
+                target(&watch.target)?;
+                since_v(watch.since_v)
+            }
             ClientMessage::Unwatch(watched) => target(watched),
             ClientMessage::StartEngineGame(start) => {
                 id("serial", &start.serial)?;

@@ -735,6 +735,49 @@ async fn move_after_the_game_ended() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_above_what_javascript_holds_are_refused_and_the_seat_still_moves() {
+    let (server, mut canary) = setup(&[]).await;
+    let addr = server.addr();
+    let largest = boardcast_protocol::limits::MAX_CLIENT_NUMBER;
+    for encoding in Encoding::ALL {
+        let mut pair = Pair::start(addr, encoding).await.unwrap();
+        let match_id = pair.match_id().to_owned();
+        let token = pair.white_seat.token.clone();
+        // 2^53 and 2^64 - 1 are refused by name, and the move is not carried out.
+        for id in [largest + 1, u64::MAX] {
+            pair.white
+                .send_with_id(id, move_msg(&match_id, &token, &[32, 28]))
+                .await
+                .unwrap();
+            let refused = pair
+                .white
+                .expect_error(id, ErrorCode::InvalidArgument)
+                .await
+                .unwrap();
+            assert!(
+                refused
+                    .message
+                    .contains("id: must be at most 9007199254740991"),
+                "{refused:?}"
+            );
+        }
+        // The seat can still move with ordinary ids afterwards: nothing was remembered.
+        pair.play(0, &[32, 28]).await.unwrap();
+        let nonce = pair
+            .black
+            .send(ClientMessage::Ping(Ping { nonce: largest + 1 }))
+            .await
+            .unwrap();
+        pair.black
+            .expect_error(nonce, ErrorCode::InvalidArgument)
+            .await
+            .unwrap();
+        still_usable(&mut pair.black).await;
+    }
+    canary.check().await.expect("canary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_ack_id_twice() {
     let (server, mut canary) = setup(&[]).await;
     let addr = server.addr();
