@@ -1146,6 +1146,109 @@ async fn invalid_utf8_in_a_text_frame_closes_1007() {
     canary.check().await.expect("canary");
 }
 
+/// One client frame as raw bytes: `head` is the first byte (FIN, reserved bits, opcode), the
+/// payload is masked with the all-zero key (so it goes out as it is).
+fn masked_frame(head: u8, payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![head];
+    match payload.len() {
+        len @ 0..=125 => frame.push(0x80 | len as u8),
+        len => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&(len as u16).to_be_bytes());
+        }
+    }
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(payload);
+    frame
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_protocol_errors_close_1002() {
+    let (server, mut canary) = setup(&[]).await;
+    let cases = [
+        ("a reserved data opcode", masked_frame(0x83, b"x")),
+        ("a reserved control opcode", masked_frame(0x8b, b"")),
+        ("a ping over 125 bytes", masked_frame(0x89, &[7; 200])),
+        ("a continuation of nothing", masked_frame(0x80, b"x")),
+        ("a fragmented ping", masked_frame(0x09, b"x")),
+    ];
+    for (what, frame) in cases {
+        let client = json(server.addr()).await;
+        let mut stream = client.into_ws().into_inner();
+        stream.write_all(&frame).await.unwrap();
+        let code = drain_raw(&mut stream, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|err| panic!("{what}: {err}"));
+        assert_eq!(code, Some(close::PROTOCOL_ERROR), "{what}");
+        canary.check().await.expect("canary");
+    }
+}
+
+/// A watcher that stops reading while channels stream to it: once its outbox overflows it is
+/// dropped with 1008, and `/metrics` counts it. The close frame waits behind what the socket
+/// already holds, so the client sees it when it reads again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_that_never_reads_is_closed_1008_and_counted() {
+    let (server, mut canary) = setup(&[
+        "--outbox",
+        "16",
+        "--channels",
+        "8",
+        "--ply-interval",
+        "100ms",
+        "--game-pause",
+        "200ms",
+        "--idle-timeout",
+        "120s",
+    ])
+    .await;
+    let addr = server.addr();
+    let dropped = || async move {
+        let (_, page) = tokio::task::spawn_blocking(move || {
+            boardcast_tests::http_get(addr, "/metrics").expect("metrics")
+        })
+        .await
+        .unwrap();
+        page.lines()
+            .find_map(|line| line.strip_prefix("boardcast_slow_clients_dropped_total "))
+            .map_or(0.0, |value| value.trim().parse::<f64>().unwrap())
+    };
+    assert_eq!(dropped().await, 0.0);
+    let options = ConnectOptions {
+        recv_buffer: Some(2048),
+        ..ConnectOptions::encoding(Encoding::Json)
+    };
+    let mut stuck = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    for n in 1..=8 {
+        stuck
+            .send(ClientMessage::Watch(Watch {
+                target: Target::Channel(format!("tv{n}")),
+                since_v: None,
+            }))
+            .await
+            .unwrap();
+    }
+    let mut stream = stuck.into_ws().into_inner();
+    let started = Instant::now();
+    while dropped().await < 1.0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "a watcher that read nothing for a minute was not counted as dropped"
+        );
+        canary.keep_alive().await.expect("canary connections");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let code = drain_raw(&mut stream, Duration::from_secs(15))
+        .await
+        .expect("the slow watcher's connection ends");
+    assert_eq!(code, Some(close::POLICY));
+    assert_eq!(dropped().await, 1.0);
+    canary.keep_alive().await.expect("canary connections");
+    canary.check().await.expect("canary");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tcp_connection_that_never_sends_a_request_is_closed() {
     let (server, mut canary) = setup(&["--idle-timeout", "2s", "--ping-interval", "500ms"]).await;
