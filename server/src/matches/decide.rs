@@ -355,7 +355,10 @@ impl MatchState {
             moved_event(&self.position, &legal, mv, self.plies.len() as u32, clock)
                 .map_err(|err| illegal(err.error().to_string()))?;
         let mut records = vec![Record::new(MatchEvent::Moved(moved))];
-        if self.draw_offer.is_some() {
+        // Over the board one offers a draw and then moves: one's own move leaves one's offer
+        // standing for the opponent to answer. The opponent moving instead of answering is
+        // the answer, and ends it.
+        if self.draw_offer == Some(side.opposite()) {
             records.push(Record::new(MatchEvent::DrawOfferCancelled));
         }
         if let Some(outcome) = outcome {
