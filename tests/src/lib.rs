@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod canary;
+pub mod client_bin;
 pub mod cluster;
 /// The one WebSocket test client, shared with the server's own tests.
 pub use boardcast_testkit::client;
