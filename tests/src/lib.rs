@@ -46,6 +46,11 @@ impl ServerProcess {
         if !extra_args.contains(&"--database") {
             command.arg("--db").arg(db);
         }
+        // The server logs on stderr, which the test shows: its warnings and errors, not
+        // every match it starts, unless the test asks for a level.
+        if !extra_args.contains(&"--log") {
+            command.args(["--log", "warn"]);
+        }
         command
             .args(extra_args)
             .stdout(Stdio::null())

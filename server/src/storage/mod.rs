@@ -50,6 +50,11 @@ pub enum StorageError {
     /// The database could not be opened or read.
     #[error("database: {0}")]
     Database(String),
+    /// The database cannot be used as it is set up (no such directory, database or role, no
+    /// server on that port, in use by a running server): what is wrong, and what the operator
+    /// does about it.
+    #[error("{problem}: {remedy}")]
+    Setup { problem: String, remedy: String },
     /// The database was made by a newer server: its schema is not one this server knows.
     #[error(
         "the database has schema version {found}, but this server knows versions up to \
