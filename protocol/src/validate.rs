@@ -3,8 +3,8 @@
 use crate::client::*;
 use crate::common::Target;
 use crate::limits::{
-    MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_NAME_CHARS,
-    MAX_ROUTE_SQUARES, MIN_INITIAL_MS, SERIAL_BYTES,
+    MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_ROUTE_SQUARES,
+    MIN_INITIAL_MS, SERIAL_BYTES,
 };
 
 /// A decoded message whose fields are out of range.
@@ -38,14 +38,6 @@ fn id(field: &'static str, value: &str) -> Result<(), ValidationError> {
         return fail(field, "must be printable ASCII without spaces");
     }
     Ok(())
-}
-
-/// Characters a display name may not hold: control characters, and the invisible format
-/// characters that could hide or reorder what others see (zero-width spaces and joiners,
-/// bidirectional overrides and isolates, the byte-order mark).
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// A MinitChess square: file `a`–`e`, rank `1`–`6`.
@@ -97,15 +89,8 @@ impl Validate for ClientMessage {
     fn validate(&self) -> Result<(), ValidationError> {
         match self {
             ClientMessage::Hello(hello) => {
-                let chars = hello.name.chars().count();
-                if chars == 0 || chars > MAX_NAME_CHARS {
-                    return fail("name", format!("must be 1 to {MAX_NAME_CHARS} characters"));
-                }
-                if hello.name.chars().any(is_invisible) {
-                    return fail("name", "must not contain control or format characters");
-                }
-                if hello.name.chars().all(char::is_whitespace) {
-                    return fail("name", "must not be blank");
+                if let Err(err) = crate::names::normalize(&hello.name) {
+                    return fail("name", err.to_string());
                 }
                 if hello.client.len() > MAX_ID_BYTES {
                     return fail("client", format!("longer than {MAX_ID_BYTES} bytes"));

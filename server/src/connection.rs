@@ -94,7 +94,7 @@ pub async fn run(
         app,
         outbox,
         encoding,
-        player: Player::person("anonymous"),
+        player: Player::person(boardcast_protocol::names::DEFAULT_NAME),
         client,
         public_url,
         _places: places,
@@ -396,8 +396,11 @@ impl Connection {
                         ),
                     ))
                 } else {
+                    // Validation has checked the name; what is kept is its one form (NFC,
+                    // trimmed), so two spellings of one name are one name.
                     self.player = Player {
-                        name: hello.name,
+                        name: boardcast_protocol::names::normalize(&hello.name)
+                            .unwrap_or(hello.name),
                         bot: hello.bot,
                     };
                     self.outbox.ack(id);

@@ -102,7 +102,7 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         key: MatchKey,
     ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>>;
-    /// The best `limit` predictors: most correct guesses, then fewest strikes, then by name.
+    /// The best `limit` predictors: most correct − strikes, then most correct, then by name.
     fn leaderboard(&self, limit: u32)
     -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>>;
     /// Finished engine game `id`.
@@ -212,7 +212,7 @@ impl Storage {
         self.store.finished_match(key).await
     }
 
-    /// The best `limit` predictors: most correct guesses, then fewest strikes.
+    /// The best `limit` predictors: most correct − strikes, then most correct, then by name.
     pub async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
         self.store.leaderboard(limit).await
     }
