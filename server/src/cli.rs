@@ -70,11 +70,18 @@ pub async fn run(config: Config) -> ExitCode {
     tracing::info!(%addr, database = %config.database(), "boardcast-server listening");
 
     let (trigger, shutdown) = shutdown::channel();
-    let server = tokio::spawn(serve(listener, config, shutdown));
-    wait_for_signal().await;
-    tracing::info!("shutting down");
-    trigger.fire();
-    match server.await {
+    let mut server = tokio::spawn(serve(listener, config, shutdown));
+    // The server can also stop on its own (a node of a cluster whose node id another run
+    // took): the process then ends with it instead of waiting for a signal.
+    let stopped = tokio::select! {
+        () = wait_for_signal() => {
+            tracing::info!("shutting down");
+            trigger.fire();
+            server.await
+        }
+        stopped = &mut server => stopped,
+    };
+    match stopped {
         Ok(Ok(())) => {
             tracing::info!("stopped cleanly");
             ExitCode::SUCCESS

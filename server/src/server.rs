@@ -172,7 +172,12 @@ pub async fn serve(
     // Connections and matches see the same signal; wait for them, then flush storage.
     all_done.wait(&tasks).await;
     storage.close().await;
-    Ok(())
+    // A node whose node id another run took stopped on its own: that is a failure of this
+    // run, for the process to exit with.
+    match node.and_then(|node| node.lease.displaced()) {
+        Some(displaced) => Err(std::io::Error::other(displaced)),
+        None => Ok(()),
+    }
 }
 
 /// A shutdown signal of its own that fires when `outer` fires, and whose trigger can fire it

@@ -1678,6 +1678,46 @@ fn the_harness_freezes_thaws_kills_and_restarts_a_node_on_its_port_and_restarts_
     );
 }
 
+/// Issue 28, 5: a second process started with a running node's `--node-id` takes its lease;
+/// the older run must end — exit non-zero, saying why — so a supervisor waiting for it sees
+/// it go, instead of a process that closed its clients and lingers on.
+#[test]
+fn a_node_displaced_by_another_run_of_its_node_id_exits_non_zero_with_the_reason() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: displaced node",
+        server_program(),
+        &["a"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let another = cluster.start_another_run("a");
+    // The older run learns it at its next renewal (a third of the lease); the rest is the
+    // time it takes to stop on a loaded machine.
+    let Some(status) = cluster.wait_exit("a", PATIENCE * 2) else {
+        panic!(
+            "the displaced run of node a still runs {:?} after another run took its lease\n{}",
+            PATIENCE * 2,
+            cluster.logs()
+        );
+    };
+    assert!(
+        !status.success(),
+        "a displaced run exits non-zero, got {status}\n{}",
+        cluster.logs()
+    );
+    let log = cluster.log("a");
+    assert!(
+        log.contains("node a#1 was displaced: another run of this node id took its lease"),
+        "the displaced run says why it stopped\n{}",
+        cluster.logs()
+    );
+    assert!(
+        answers(another.addr, PATIENCE),
+        "the newer run of node a serves on"
+    );
+}
+
 /// Issue 27, 7 (the README's "Scale out" recipe): Redis bound to loopback with a password.
 /// Nodes connect with `redis://:PASSWORD@host`, never write the password into their logs, stop
 /// cleanly without a warning, and a finished (here aborted) match that a player comes back to
