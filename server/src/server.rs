@@ -10,7 +10,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 
 use crate::address::TrustedProxies;
 use crate::app::App;
@@ -83,6 +83,58 @@ pub async fn bind(flag: &'static str, addr: SocketAddr) -> Result<TcpListener, S
         .map_err(|source| StartError::Listen { flag, addr, source })
 }
 
+/// The public port, bound but not yet listening: a port that is taken is found before anything
+/// else starts, while connections are refused (not left waiting) until [`Port::listen`] once
+/// the server is ready. So "the port accepts connections" means "the server serves".
+pub struct Port {
+    socket: TcpSocket,
+    addr: SocketAddr,
+}
+
+/// How many connections may wait to be accepted (what `TcpListener::bind` uses).
+const BACKLOG: u32 = 1024;
+
+impl Port {
+    /// Binds `addr` (`--listen`) without listening.
+    pub fn bind(addr: SocketAddr) -> Result<Port, StartError> {
+        let failed = |source| StartError::Listen {
+            flag: "--listen",
+            addr,
+            source,
+        };
+        let socket = if addr.is_ipv4() {
+            TcpSocket::new_v4()
+        } else {
+            TcpSocket::new_v6()
+        }
+        .map_err(failed)?;
+        // As `TcpListener::bind` does on Unix: a restart may bind while the old run's
+        // connections linger in TIME_WAIT.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true).map_err(failed)?;
+        socket.bind(addr).map_err(failed)?;
+        let addr = socket.local_addr().map_err(failed)?;
+        Ok(Port { socket, addr })
+    }
+
+    /// The address bound (the port chosen, for port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Starts listening: connections are accepted from now on.
+    pub fn listen(self) -> Result<TcpListener, StartError> {
+        let addr = self.addr;
+        self.socket
+            .listen(BACKLOG)
+            .map_err(|source| StartError::Listen {
+                flag: "--listen",
+                addr,
+                source,
+            })
+    }
+}
+
 /// A bound, running server. Dropping it (or calling [`Server::shutdown`]) stops it.
 pub struct Server {
     addr: SocketAddr,
@@ -141,6 +193,8 @@ pub struct Ready {
     shutdown: Shutdown,
     tasks: Tasks,
     all_done: AllDone,
+    /// This server's node of a cluster, asked at the end whether another run took its node id.
+    node: Option<Node>,
 }
 
 /// Loads TLS, opens storage, resumes unfinished matches, joins the cluster and starts the
@@ -242,6 +296,7 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
         shutdown,
         tasks,
         all_done,
+        node,
     })
 }
 
@@ -257,6 +312,7 @@ impl Ready {
             shutdown,
             tasks,
             all_done,
+            node,
         } = self;
         crate::telemetry::handle();
         tokio::spawn(crate::memory::give_back(app.hub.clone(), shutdown.clone()));
@@ -278,7 +334,12 @@ impl Ready {
         // Connections and matches see the same signal; wait for them, then flush storage.
         all_done.wait(&tasks).await;
         storage.close().await;
-        Ok(())
+        // A node whose node id another run took stopped on its own: that is a failure of this
+        // run, for the process to exit with.
+        match node.and_then(|node| node.lease.displaced()) {
+            Some(displaced) => Err(std::io::Error::other(displaced)),
+            None => Ok(()),
+        }
     }
 }
 

@@ -3,6 +3,9 @@
 //! nothing in Redis that must survive, and a restarted Redis must come back empty, as it would
 //! in production after a crash.
 //!
+//! A server may require a password (`requirepass`, as the README's recipe sets one up):
+//! [`Redis::start_with_password`]; its [`Redis::url`] then carries it (`redis://:PASSWORD@…`).
+//!
 //! The tests stop Redis and start it again on the same port ([`Redis::stop`],
 //! [`Redis::start_again`]) to see the nodes lose it and reconnect. As for PostgreSQL, a small
 //! watchdog process holds a pipe from the test process: when the [`Redis`] is dropped — or the
@@ -36,6 +39,8 @@ pub struct Redis {
     dir: PathBuf,
     /// Chosen once: a restart comes back on the same port, so nodes reconnect to the same URL.
     port: u16,
+    /// What clients must `AUTH` with (`requirepass`), if anything.
+    password: Option<String>,
     /// The server process while it runs.
     server: Mutex<Option<Child>>,
     /// Its stdin is the pipe whose end stops the server; see the module doc.
@@ -53,6 +58,20 @@ impl Redis {
 
     /// Makes a directory and starts the server on a free loopback port.
     pub fn start() -> Result<Redis, String> {
+        Redis::start_requiring(None)
+    }
+
+    /// As [`Redis::start_or_skip`], for a server that refuses clients without `password`.
+    pub fn start_with_password_or_skip(test: &str, password: &str) -> Option<Redis> {
+        installed_or_skip(test)?;
+        Some(
+            Redis::start_requiring(Some(password.to_owned()))
+                .unwrap_or_else(|err| panic!("{test}: {err}")),
+        )
+    }
+
+    /// Starts a server that requires `password`, if given.
+    fn start_requiring(password: Option<String>) -> Result<Redis, String> {
         let bin = find_bin()?;
         let dir = tempfile::Builder::new()
             .prefix("boardcast-redis-")
@@ -63,6 +82,7 @@ impl Redis {
             bin,
             dir,
             port: 0,
+            password,
             server: Mutex::new(None),
             watchdog: Mutex::new(None),
         };
@@ -84,9 +104,13 @@ impl Redis {
         self.port
     }
 
-    /// The URL nodes connect to: `redis://127.0.0.1:PORT`.
+    /// The URL nodes connect to: `redis://127.0.0.1:PORT`, or `redis://:PASSWORD@127.0.0.1:PORT`
+    /// when the server requires a password.
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
+        match &self.password {
+            Some(password) => format!("redis://:{password}@127.0.0.1:{}", self.port),
+            None => format!("redis://127.0.0.1:{}", self.port),
+        }
     }
 
     /// Kills the server at once (SIGKILL, as a crash would) and waits until it is gone: every
@@ -111,7 +135,11 @@ impl Redis {
         let log = self.dir.join("redis.log");
         let port = self.port.to_string();
         let pid_file = self.pid_file().display().to_string();
-        let mut child = Command::new(&self.bin)
+        let mut command = Command::new(&self.bin);
+        if let Some(password) = &self.password {
+            command.args(["--requirepass", password]);
+        }
+        let mut child = command
             .args(["--port", &port, "--bind", "127.0.0.1", "--save", ""])
             .args(["--appendonly", "no", "--daemonize", "no"])
             .args(["--pidfile", &pid_file])
@@ -127,7 +155,7 @@ impl Redis {
             .map_err(|err| format!("cannot run {}: {err}", self.bin.display()))?;
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
-            if ping(self.addr()).is_ok() {
+            if self.ping().is_ok() {
                 *server = Some(child);
                 return Ok(());
             }
@@ -160,7 +188,7 @@ impl Redis {
 
     /// Sends `PING` and checks for `+PONG`.
     pub fn ping(&self) -> Result<(), String> {
-        ping(self.addr())
+        ping(self.addr(), self.password.as_deref())
     }
 
     fn addr(&self) -> SocketAddr {
@@ -201,24 +229,24 @@ impl Drop for Redis {
 
 /// A raw RESP `PING` over TCP (the server's own protocol; no client library needed for one
 /// command).
-fn ping(addr: SocketAddr) -> Result<(), String> {
+fn ping(addr: SocketAddr, password: Option<&str>) -> Result<(), String> {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(2))
         .map_err(|err| format!("cannot connect to redis at {addr}: {err}"))?;
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .map_err(|err| err.to_string())?;
-    stream
-        .write_all(b"*1\r\n$4\r\nPING\r\n")
-        .map_err(|err| format!("cannot send PING: {err}"))?;
-    let mut reply = Vec::new();
-    let mut byte = [0u8; 1];
-    while !reply.ends_with(b"\r\n") && reply.len() < 512 {
-        match stream.read(&mut byte) {
-            Ok(1) => reply.push(byte[0]),
-            Ok(_) => break,
-            Err(err) => return Err(format!("no answer to PING: {err}")),
+    if let Some(password) = password {
+        let auth = format!("*2\r\n$4\r\nAUTH\r\n${}\r\n{password}\r\n", password.len());
+        let reply = command(&mut stream, auth.as_bytes(), "AUTH")?;
+        if reply != b"+OK\r\n" {
+            // The password itself stays out of the message.
+            return Err(format!(
+                "AUTH answered {:?}",
+                String::from_utf8_lossy(&reply)
+            ));
         }
     }
+    let reply = command(&mut stream, b"*1\r\n$4\r\nPING\r\n", "PING")?;
     if reply == b"+PONG\r\n" {
         Ok(())
     } else {
@@ -227,6 +255,23 @@ fn ping(addr: SocketAddr) -> Result<(), String> {
             String::from_utf8_lossy(&reply)
         ))
     }
+}
+
+/// Sends one encoded command and reads its one-line reply.
+fn command(stream: &mut TcpStream, encoded: &[u8], name: &str) -> Result<Vec<u8>, String> {
+    stream
+        .write_all(encoded)
+        .map_err(|err| format!("cannot send {name}: {err}"))?;
+    let mut reply = Vec::new();
+    let mut byte = [0u8; 1];
+    while !reply.ends_with(b"\r\n") && reply.len() < 512 {
+        match stream.read(&mut byte) {
+            Ok(1) => reply.push(byte[0]),
+            Ok(_) => break,
+            Err(err) => return Err(format!("no answer to {name}: {err}")),
+        }
+    }
+    Ok(reply)
 }
 
 /// `Some(())` when `redis-server` is here; otherwise prints [`SKIP_LINE`] (past the test

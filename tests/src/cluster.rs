@@ -37,6 +37,9 @@ pub struct ClusterOptions {
     pub lease_ms: u64,
     /// Flags every node gets besides the cluster's own (`--channels`, `--ply-interval`, …).
     pub args: Vec<String>,
+    /// The password Redis requires (`requirepass`), as the README's recipe sets it up; the
+    /// nodes then connect with `redis://:PASSWORD@…`.
+    pub redis_password: Option<String>,
 }
 
 impl Default for ClusterOptions {
@@ -53,6 +56,7 @@ impl Default for ClusterOptions {
         ClusterOptions {
             lease_ms: TEST_LEASE_MS,
             args,
+            redis_password: None,
         }
     }
 }
@@ -61,6 +65,20 @@ impl ClusterOptions {
     /// Adds flags for every node.
     pub fn with_args(mut self, args: &[&str]) -> Self {
         self.args.extend(args.iter().map(|arg| (*arg).to_owned()));
+        self
+    }
+
+    /// Logs at `level` instead of `warn` (to read what a node says at `info`).
+    pub fn with_log(mut self, level: &str) -> Self {
+        if let Some(at) = self.args.iter().position(|arg| arg == "--log") {
+            self.args[at + 1] = level.to_owned();
+        }
+        self
+    }
+
+    /// Redis requires `password`.
+    pub fn with_redis_password(mut self, password: &str) -> Self {
+        self.redis_password = Some(password.to_owned());
         self
     }
 }
@@ -100,7 +118,10 @@ impl Cluster {
         options: ClusterOptions,
     ) -> Option<Cluster> {
         let postgres = Postgres::shared_or_skip(test)?;
-        let redis = Redis::start_or_skip(test)?;
+        let redis = match &options.redis_password {
+            Some(password) => Redis::start_with_password_or_skip(test, password)?,
+            None => Redis::start_or_skip(test)?,
+        };
         let dir = tempfile::tempdir().expect("a temporary directory for the logs");
         let script = r#"read _ ; for pid in $(cat "$1/pids" 2>/dev/null) ; do if grep -q boardcast "/proc/$pid/comm" 2>/dev/null ; then kill -CONT "$pid" ; kill -9 "$pid" ; fi ; done"#;
         let watchdog = Command::new("sh")
@@ -230,6 +251,57 @@ impl Cluster {
         panic!("node {id} did not start again: {last:?}\n{}", tail(&log));
     }
 
+    /// Stops node `id` as an operator does (SIGTERM) and returns how it exited.
+    pub fn terminate(&mut self, id: &str) -> std::process::ExitStatus {
+        let node = self.node_mut(id);
+        let mut process = node
+            .process
+            .take()
+            .unwrap_or_else(|| panic!("node {id} is not running"));
+        process
+            .terminate(Duration::from_secs(60))
+            .unwrap_or_else(|err| panic!("node {id}: {err}"))
+    }
+
+    /// Waits up to `within` for node `id` to exit on its own; its exit status, or `None` if
+    /// it still runs.
+    pub fn wait_exit(&mut self, id: &str, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            let process = self.node_mut(id).process.as_mut()?;
+            if let Ok(Some(status)) = process.child.try_wait() {
+                self.node_mut(id).process = None;
+                return Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Starts another run of node `id` (the same `--node-id`) on a free port, beside the one
+    /// running (an operator's mistake), logging to a file of its own. Killed on drop.
+    pub fn start_another_run(&self, id: &str) -> ServerProcess {
+        let log = self.dir.path().join(format!("{id}-another-run.log"));
+        let mut last = None;
+        for _ in 0..5 {
+            match self.spawn(id, free_addr(), &log) {
+                Ok(process) => return process,
+                Err(err) => last = Some(err),
+            }
+        }
+        panic!(
+            "another run of node {id} did not start: {last:?}\n{}",
+            tail(&log)
+        );
+    }
+
+    /// Node `id`'s whole log so far.
+    pub fn log(&self, id: &str) -> String {
+        std::fs::read_to_string(&self.node(id).log).unwrap_or_default()
+    }
+
     /// Whether node `id`'s process is alive (frozen counts as alive).
     pub fn is_running(&mut self, id: &str) -> bool {
         self.node_mut(id)
@@ -282,7 +354,8 @@ impl Cluster {
             .args(["--node-id", id])
             .args(["--lease-ms", &self.options.lease_ms.to_string()])
             .args(&self.options.args)
-            .stdout(Stdio::null())
+            // The log lines go to stdout (tracing's default), failures to stderr: both kept.
+            .stdout(log_file.try_clone()?)
             .stderr(log_file);
         let process = ServerProcess::spawn(command, addr)?;
         let mut pids = File::options()

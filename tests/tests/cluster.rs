@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use boardcast_protocol::{
     Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchEvent,
-    MatchPhase, MatchSnapshot, Seat, ServerMessage, Side, Target, Watch,
+    MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
@@ -1676,4 +1676,125 @@ fn the_harness_freezes_thaws_kills_and_restarts_a_node_on_its_port_and_restarts_
         "the node outlives a Redis restart\n{}",
         cluster.logs()
     );
+}
+
+/// Issue 28, 5: a second process started with a running node's `--node-id` takes its lease;
+/// the older run must end — exit non-zero, saying why — so a supervisor waiting for it sees
+/// it go, instead of a process that closed its clients and lingers on.
+#[test]
+fn a_node_displaced_by_another_run_of_its_node_id_exits_non_zero_with_the_reason() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: displaced node",
+        server_program(),
+        &["a"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let another = cluster.start_another_run("a");
+    // The older run learns it at its next renewal (a third of the lease); the rest is the
+    // time it takes to stop on a loaded machine.
+    let Some(status) = cluster.wait_exit("a", PATIENCE * 2) else {
+        panic!(
+            "the displaced run of node a still runs {:?} after another run took its lease\n{}",
+            PATIENCE * 2,
+            cluster.logs()
+        );
+    };
+    assert!(
+        !status.success(),
+        "a displaced run exits non-zero, got {status}\n{}",
+        cluster.logs()
+    );
+    let log = cluster.log("a");
+    assert!(
+        log.contains("node a#1 was displaced: another run of this node id took its lease"),
+        "the displaced run says why it stopped\n{}",
+        cluster.logs()
+    );
+    assert!(
+        answers(another.addr, PATIENCE),
+        "the newer run of node a serves on"
+    );
+}
+
+/// Issue 27, 7 (the README's "Scale out" recipe): Redis bound to loopback with a password.
+/// Nodes connect with `redis://:PASSWORD@host`, never write the password into their logs, stop
+/// cleanly without a warning, and a finished (here aborted) match that a player comes back to
+/// after its owner stopped is reopened, not logged as "taken over".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_behind_a_redis_password_never_log_it_stop_quietly_and_reopen_finished_matches_quietly()
+ {
+    const PASSWORD: &str = "club-redis-secret-4711";
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: redis password",
+        server_program(),
+        &["a", "b"],
+        ClusterOptions::default()
+            .with_log("info")
+            .with_redis_password(PASSWORD),
+    ) else {
+        return;
+    };
+    let (a, b) = (cluster.addr("a"), cluster.addr("b"));
+    // A match made on a and joined from b: the password-protected bus carries the join.
+    let mut white = connect(a, Encoding::Json).await.expect("connect to a");
+    let seat = white
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .expect("a match on a");
+    let mut black = connect(b, Encoding::Postcard).await.expect("connect to b");
+    black
+        .join(JoinMatch::Code(seat.invite_code.clone()))
+        .await
+        .unwrap_or_else(|err| panic!("joined from b: {err}\n{}", cluster.logs()));
+    white
+        .call(ClientMessage::Abort(SeatAction {
+            match_id: seat.match_id.clone(),
+            token: seat.token.clone(),
+        }))
+        .await
+        .unwrap_or_else(|err| panic!("aborted: {err}\n{}", cluster.logs()));
+    drop((white, black));
+
+    let status = cluster.terminate("a");
+    assert!(status.success(), "a clean stop exits 0, got {status}");
+    let stopped = cluster.log("a");
+    assert!(
+        stopped.contains("joined the cluster"),
+        "node a joined with the password\n{stopped}"
+    );
+    assert!(
+        !stopped.contains(PASSWORD),
+        "node a logged the Redis password\n{stopped}"
+    );
+    let complaints: Vec<&str> = stopped
+        .lines()
+        .filter(|line| line.contains("WARN") || line.contains("ERROR"))
+        .collect();
+    assert!(
+        complaints.is_empty(),
+        "a clean stop of node a logged warnings: {complaints:#?}"
+    );
+
+    // Node a again (a new incarnation); White comes back to the aborted match there.
+    cluster.restart("a");
+    let mut white = connect(cluster.addr("a"), Encoding::Json)
+        .await
+        .expect("connect to a again");
+    let back = resume_patiently(&mut white, &seat.token)
+        .await
+        .unwrap_or_else(|err| panic!("resumed the aborted match: {err}\n{}", cluster.logs()));
+    assert_eq!(back.match_id, seat.match_id);
+    for node in ["a", "b"] {
+        let log = cluster.log(node);
+        assert!(
+            !log.contains("took the match over"),
+            "node {node} logged an aborted match as taken over\n{log}"
+        );
+        assert!(
+            !log.contains(PASSWORD),
+            "node {node} logged the Redis password"
+        );
+    }
 }

@@ -614,6 +614,11 @@ async fn publish_loop(
             }
         };
         let n = batch.len();
+        if n == 0 && stopping {
+            // A clean stop with nothing queued: an empty pipeline is no command at all (Redis
+            // would refuse it, and the stop would log a failure that is none).
+            return;
+        }
         let mut pipe = redis::pipe();
         if shared.owes_notice.swap(false, Ordering::Relaxed) {
             pipe.cmd("PUBLISH")

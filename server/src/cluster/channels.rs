@@ -266,7 +266,12 @@ impl ClusterChannels {
             seat.owner = Some(self.0.bus.node().clone());
             seat.epoch_heard = seat.epoch_heard.max(epoch);
         }
-        tracing::info!(channel = name, epoch, "channel taken over");
+        if epoch == 1 {
+            // The channel's first owner ever: nothing was taken from anyone.
+            tracing::info!(channel = name, "channel started here");
+        } else {
+            tracing::info!(channel = name, epoch, "channel taken over");
+        }
         tokio::spawn(save(
             self.clone(),
             name.to_owned(),

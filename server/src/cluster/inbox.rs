@@ -134,7 +134,13 @@ pub async fn claim_and_start(
         return Ok(Claim::Missing);
     };
     let handle = hub.adopt(&stored, epoch)?;
-    tracing::info!(match_id = id, epoch, "took the match over");
+    if owner.finished {
+        // A finished match is claimed only to be shown (and offered a rematch): a player
+        // coming back to an old game is no take-over worth an operator's attention.
+        tracing::debug!(match_id = id, epoch, "reopened a finished match");
+    } else {
+        tracing::info!(match_id = id, epoch, "took the match over");
+    }
     publish(
         bus,
         &names::match_events(id),

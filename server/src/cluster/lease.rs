@@ -11,9 +11,11 @@
 //!
 //! A renew that finds the row taken by a newer incarnation of the same node id (the same
 //! `--node-id` started elsewhere) ends this run: the lease logs it and fires the node's
-//! shutdown ([`Lease::shutdown`]).
+//! shutdown ([`Lease::shutdown`]), and the process exits non-zero with [`Displaced`] as its
+//! reason ([`Lease::displaced`]), so a supervisor sees the run end and why.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,6 +31,17 @@ use crate::storage::coordination::{Coordination, NodeRef};
 /// The share of the time to live this node gives up at the end of each lease: time for its
 /// owners to stop, and for the two clocks to run at slightly different rates.
 const MARGIN_SHARE: u32 = 5;
+
+/// Why a node's run ended on its own: a newer run of its node id took the lease row. The
+/// server returns it as its error, so the process exits non-zero with this reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "node {node} was displaced: another run of this node id took its lease (the same --node-id \
+     started elsewhere?); this run stops"
+)]
+pub struct Displaced {
+    pub node: NodeRef,
+}
 
 /// A node's lease, renewed in the background; cheap to clone.
 #[derive(Debug, Clone)]
@@ -47,6 +60,8 @@ struct Inner {
     live: watch::Sender<Arc<HashSet<NodeRef>>>,
     /// Fires when the node must stop: the server's shutdown, or a newer run of this node id.
     shutdown: Shutdown,
+    /// Set when a newer run of this node id took the row (before `shutdown` fires).
+    displaced: AtomicBool,
 }
 
 impl Lease {
@@ -69,6 +84,7 @@ impl Lease {
                 lost: watch::Sender::new(false),
                 live: watch::Sender::new(Arc::new(live.into_iter().collect())),
                 shutdown: node_shutdown,
+                displaced: AtomicBool::new(false),
             }),
         };
         tracing::info!(node = %me, ttl_ms = millis(ttl), "lease taken");
@@ -113,6 +129,15 @@ impl Lease {
     /// of the same node id took over its row. The server runs everything under it.
     pub fn shutdown(&self) -> Shutdown {
         self.inner.shutdown.clone()
+    }
+
+    /// Why this run must end on its own, once a newer run of its node id took the lease row;
+    /// `None` while it holds the row (or stops for another reason).
+    pub fn displaced(&self) -> Option<Displaced> {
+        self.inner
+            .displaced
+            .load(Ordering::Acquire)
+            .then(|| Displaced { node: self.me() })
     }
 
     fn held_until(&self) -> Instant {
@@ -235,7 +260,9 @@ async fn renew_loop(
                     }
                     Ok((false, _)) => {
                         tracing::error!(node = %me, "another run of this node id took its \
-                            lease (the same --node-id started elsewhere?): shutting down");
+                            lease (the same --node-id started elsewhere?): this run stops and \
+                            exits");
+                        lease.inner.displaced.store(true, Ordering::Release);
                         lease.hold_until(Instant::now());
                         lease.set_lost(true);
                         break;
