@@ -38,7 +38,8 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         leaderboard::draw(frame, app, main);
     }
     if app.ui.help {
-        help::draw(frame, app.ui.screen, main);
+        // Over the status bar too: every line counts on a small terminal.
+        help::draw(frame, app.ui.screen, frame.area());
     }
 }
 
