@@ -1536,3 +1536,38 @@ fn at_200x50_the_pieces_fill_their_squares() {
     assert_eq!(buf[(x + 4, y + 2)].fg, ratatui::style::Color::Black);
     assert_eq!(buf[(x + 4, y + 2)].bg, ratatui::style::Color::White);
 }
+
+#[test]
+fn lobby_rows_with_long_names_wrap_instead_of_being_cut() {
+    let now = Instant::now();
+    let mut home = App::new("fay", Some(Command::Lobby), 1);
+    home.connected();
+    let mut lobby = lobby();
+    lobby.live[0].white = Some("W".repeat(32));
+    lobby.live[0].black = Some("PyRandomBot Deluxe Edition".into());
+    lobby.live[0].black_bot = true;
+    home.receive(ServerMessage::Lobby(lobby), now);
+    home.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Tab,
+    ));
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&home, now, width, height);
+        let screen = text(&buf).join(" ");
+        let words: Vec<&str> = screen
+            .split(|c: char| c.is_whitespace() || c == '│' || c == '>')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let row = format!(
+            "k2j4h6g8f0 {} BOT PyRandomBot Deluxe Edition 3+2 plies 112 watchers 12",
+            "W".repeat(32)
+        );
+        let expected: Vec<&str> = row.split(' ').collect();
+        assert!(
+            words
+                .windows(expected.len())
+                .any(|w| w == expected.as_slice()),
+            "{width}x{height}:\n{}",
+            text(&buf).join("\n")
+        );
+    }
+}
