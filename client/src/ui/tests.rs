@@ -312,8 +312,20 @@ fn every_screen_draws_in_tiny_and_odd_terminal_sizes() {
     overlays.ui.choice = Some(vec![0, 1, 7]);
     overlays.ui.help = true;
     apps.push(overlays);
+    let mut browsing = black_player(now);
+    browsing.ui.browse = Some(0);
+    browsing.ui.leaderboard = true;
+    apps.push(browsing);
     for app in &apps {
-        for (width, height) in [(1, 1), (2, 3), (10, 5), (33, 12), (52, 22), (80, 24)] {
+        for (width, height) in [
+            (1, 1),
+            (2, 3),
+            (10, 5),
+            (33, 12),
+            (52, 22),
+            (80, 24),
+            (200, 50),
+        ] {
             let buf = render(app, now, width, height);
             assert_eq!(buf.area.width, width);
         }
