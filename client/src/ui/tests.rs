@@ -1583,3 +1583,19 @@ fn lobby_rows_with_long_names_wrap_instead_of_being_cut() {
         );
     }
 }
+
+#[test]
+fn the_mouse_is_taken_only_while_a_board_is_shown() {
+    // The runner reports the mouse while the last frame drew a board; elsewhere (the waiting
+    // screen's command to copy, the home screen) the terminal's own selection must work.
+    let now = Instant::now();
+    let mut app = black_player(now);
+    render(&app, now, 80, 24);
+    assert!(app.ui.board.get().is_some());
+    key(&mut app, crossterm::event::KeyCode::Char('q'));
+    render(&app, now, 80, 24);
+    assert!(app.ui.board.get().is_none(), "home screen");
+    let waiting = waiting_creator(now);
+    render(&waiting, now, 80, 24);
+    assert!(waiting.ui.board.get().is_none(), "waiting screen");
+}
