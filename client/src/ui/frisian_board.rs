@@ -30,7 +30,7 @@ impl Cell {
     /// The largest square-looking cells that fit (a number line above the piece), down to
     /// one line per row.
     pub fn fit(area: Rect) -> Cell {
-        const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
+        const SIZES: [(u16, u16); 6] = [(11, 5), (9, 4), (7, 3), (5, 2), (4, 2), (3, 1)];
         let (width, height) = SIZES
             .into_iter()
             .find(|&(w, h)| area.width >= w * 10 && area.height >= h * 10)

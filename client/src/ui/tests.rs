@@ -330,11 +330,13 @@ fn every_screen_draws_in_tiny_and_odd_terminal_sizes() {
             assert_eq!(buf.area.width, width);
         }
     }
-    // A standard 80x24 terminal fits the full-size board, square numbers and men.
+    // A standard 80x24 terminal fits the full-size board (cells of 4x2), square numbers and
+    // men, with 38 columns left for the panel.
     let buf = render(&apps[0], now, 80, 24);
     assert!(contains(&buf, "●"));
     assert!(contains(&buf, "○"));
-    assert_eq!([buf[(6, 1)].symbol(), buf[(7, 1)].symbol()], ["5", "0"]);
+    assert_eq!([buf[(5, 1)].symbol(), buf[(6, 1)].symbol()], ["5", "0"]);
+    assert_eq!(buf[(41, 0)].symbol(), "┐", "{:#?}", text(&buf));
 }
 
 /// The creator of a private match, waiting for the friend, on a server reached as HOST:PORT.
@@ -1429,9 +1431,10 @@ fn the_history_steps_back_and_forth_with_a_marker_and_end_returns() {
     let mut app = white_waiting(now);
     let after = "W:W28,31,33-50:B1-18,20,23";
     event(&mut app, 4, moved(1, "19-23", after, &["28x19"]), now);
+    // Cells of 4x2 at 80x24, the man on the second line, third column.
     let square = |buf: &Buffer, square: u8| {
         let (row, col) = crate::app::fen::square_cell(square);
-        let (x, y) = (1 + u16::from(col) * 5, 1 + u16::from(row) * 2);
+        let (x, y) = (1 + u16::from(col) * 4, 1 + u16::from(row) * 2);
         buf[(x + 2, y + 1)].symbol().to_owned()
     };
     let live = render(&app, now, 80, 24);
@@ -1471,11 +1474,11 @@ fn clicks_pick_a_piece_then_its_square() {
     let now = Instant::now();
     let mut app = black_player(now);
     render(&app, now, 80, 24);
-    // Black's flipped board at 80x24: cells of 5x2 inside the border at (1, 1).
+    // Black's flipped board at 80x24: cells of 4x2 inside the border at (1, 1).
     let at = |square: u8| {
         let (row, col) = crate::app::fen::square_cell(square);
         (
-            1 + (9 - u16::from(col)) * 5 + 2,
+            1 + (9 - u16::from(col)) * 4 + 2,
             1 + (9 - u16::from(row)) * 2 + 1,
         )
     };
