@@ -52,8 +52,10 @@ pub async fn run(
             return ExitCode::FAILURE;
         }
     };
-    // Clicks on the board pick pieces and squares; without mouse reporting the keys still do.
-    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
+    // Clicks on a board pick pieces and squares. The mouse is reported only while a board is
+    // shown: elsewhere (the waiting screen's command to copy) the terminal's own selection
+    // works as usual.
+    let mut mouse = false;
     app.ui.colors = crate::ui::palette::ColorMode::detect();
     let mut keys = spawn_keys();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
@@ -95,6 +97,15 @@ pub async fn run(
             restore();
             eprintln!("boardcast: cannot draw: {error}");
             return ExitCode::FAILURE;
+        }
+        let board = app.ui.board.get().is_some();
+        if board != mouse {
+            mouse = board;
+            let _ = if board {
+                crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)
+            } else {
+                crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture)
+            };
         }
     };
     restore();

@@ -213,6 +213,8 @@ impl App {
             .is_some_and(|g| g.match_id != game.match_id)
         {
             self.ui.status = None;
+            // The moves being browsed were another match's.
+            self.ui.browse = None;
         }
         self.note(Note::Match {
             match_id: game.match_id.clone(),

@@ -149,22 +149,10 @@ impl App {
             Note::Shutdown(reason) => Some((format!("The server is stopping: {reason}"), true)),
             Note::Featured(Some(id)) => said(format!("Frisian TV shows match {id}")),
             Note::Featured(None) => said("Frisian TV: no live match yet".to_owned()),
-            // On screen already, about oneself, or only for scripts.
-            Note::Match { .. }
-            | Note::History(_)
-            | Note::Joined { .. }
-            | Note::Turn(_)
-            | Note::Legal(_)
-            | Note::Invite(_)
-            | Note::Seek(_)
-            | Note::Live(_)
-            | Note::Channel(_)
-            | Note::LobbyEnd
-            | Note::Revealed { .. }
-            | Note::Standing { .. }
-            | Note::Leader { .. }
-            | Note::You { .. }
-            | Note::Unranked { .. } => None,
+            // On screen already (the match line, history, turn, legal moves, invite, lobby
+            // rows, revealed moves, standings, leaderboard rows), about oneself (one's own
+            // `joined`), or only for scripts: the status line keeps what it says.
+            _ => None,
         }
     }
 }

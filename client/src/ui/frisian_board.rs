@@ -30,7 +30,7 @@ impl Cell {
     /// The largest square-looking cells that fit (a number line above the piece), down to
     /// one line per row.
     pub fn fit(area: Rect) -> Cell {
-        const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
+        const SIZES: [(u16, u16); 6] = [(11, 5), (9, 4), (7, 3), (5, 2), (4, 2), (3, 1)];
         let (width, height) = SIZES
             .into_iter()
             .find(|&(w, h)| area.width >= w * 10 && area.height >= h * 10)
@@ -172,7 +172,11 @@ impl Widget for FrisianBoard<'_> {
                     let style = Style::default().fg(fg).add_modifier(Modifier::BOLD);
                     let glyph = !self.letters && self.colors != ColorMode::None;
                     if glyph && cell.height >= 3 {
-                        draw_disc(buf, rect, piece, fg);
+                        let crown = match piece.side {
+                            Side::White => Color::Black,
+                            Side::Black => Color::White,
+                        };
+                        draw_disc(buf, rect, fg, piece.king.then_some(("♚", crown)));
                     } else {
                         buf.set_string(centre_x, piece_y, symbol(piece, self.letters), style);
                     }
@@ -193,10 +197,10 @@ impl Widget for FrisianBoard<'_> {
 }
 
 /// A piece as big as its cell: a disc of block characters under the square's number line
-/// (`▐█▌` in cells three lines high, `▄███▄`/`▀███▀` in four, three rows in five), a king
-/// with a crown in the other colour in its middle, so the board is not one glyph in a wide
-/// empty square on a big terminal.
-fn draw_disc(buf: &mut Buffer, cell: Rect, piece: Piece, colour: Color) {
+/// (`▐█▌` in cells three lines high, `▄███▄`/`▀███▀` in four, three rows in five), so the
+/// board is not one glyph in a wide empty square on a big terminal. `mark` is drawn in its
+/// colour in the middle of the disc: a Frisian king's crown, a chess piece's figurine.
+pub fn draw_disc(buf: &mut Buffer, cell: Rect, colour: Color, mark: Option<(&str, Color)>) {
     let width = cell.width.saturating_sub(4).max(3);
     let rows = cell.height.saturating_sub(2).max(1);
     let x = cell.x + cell.width / 2 - width / 2;
@@ -211,16 +215,12 @@ fn draw_disc(buf: &mut Buffer, cell: Rect, piece: Piece, colour: Color) {
         };
         buf.set_string(x, cell.y + 1 + row, format!("{left}{inner}{right}"), style);
     }
-    if piece.king {
-        let contrast = match piece.side {
-            Side::White => Color::Black,
-            Side::Black => Color::White,
-        };
-        let crown = Style::default()
-            .fg(contrast)
+    if let Some((mark, fg)) = mark {
+        let style = Style::default()
+            .fg(fg)
             .bg(colour)
             .add_modifier(Modifier::BOLD);
-        buf.set_string(cell.x + cell.width / 2, cell.y + 1 + rows / 2, "♚", crown);
+        buf.set_string(cell.x + cell.width / 2, cell.y + 1 + rows / 2, mark, style);
     }
 }
 

@@ -31,7 +31,7 @@ pub const HOME: &[(&str, &str)] = &[
 pub const MATCH: &[(&str, &str)] = &[
     ("32-28 28x19", "type a move; Tab completes, Enter plays"),
     ("← → ↑ ↓ hjkl", "move the cursor"),
-    ("Enter / click", "pick the piece, then its destination"),
+    ("Enter click", "pick the piece, then its destination"),
     ("1-9 ↑↓ Enter", "choose the capture route (captures marked)"),
     ("Esc", "clear the input and the selection"),
     ("r", "resign (asks to confirm)"),
@@ -50,7 +50,7 @@ pub const MATCH: &[(&str, &str)] = &[
 
 pub const CHANNEL: &[(&str, &str)] = &[
     ("← → ↑ ↓ hjkl", "move the cursor"),
-    ("Enter / click", "pick the from square, then the to square"),
+    ("Enter click", "pick the from square, then the to square"),
     ("b1-c3 Enter", "type a guess for the coming ply"),
     ("p", "prediction on or off"),
     ("f", "FULL (figurines) or FLAT (letters) pieces"),

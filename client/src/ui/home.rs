@@ -12,12 +12,20 @@ use crate::app::create::{CreateForm, Field, PRESETS};
 use crate::app::notes::Note;
 use crate::app::view::Section;
 
-fn item(note: Note) -> ListItem<'static> {
+/// One lobby row, wrapped onto more lines when it is wider than `width` (long names), so
+/// no row is cut at the list's edge.
+fn item(note: Note, width: u16) -> ListItem<'static> {
     let text = note.to_string();
     let text = text
         .split_once(' ')
         .map_or(text.clone(), |(_, rest)| rest.to_owned());
-    ListItem::new(text)
+    let width = usize::from(width.max(1));
+    let lines: Vec<Line> = super::wrap_words(&text, width, width.saturating_sub(1))
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| Line::from(if i == 0 { line } else { format!(" {line}") }))
+        .collect();
+    ListItem::new(lines)
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -92,6 +100,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         channels: Vec::new(),
     };
     let lobby = app.lobby.as_ref().unwrap_or(&empty);
+    // Inside the border, after the highlight symbol.
+    let width = columns.first().map_or(0, |c| c.width.saturating_sub(4));
     let sections: [(Section, &str, Vec<ListItem>); 3] = [
         (
             Section::Seeks,
@@ -100,7 +110,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 .seeks
                 .iter()
                 .cloned()
-                .map(|s| item(Note::Seek(s)))
+                .map(|s| item(Note::Seek(s), width))
                 .collect(),
         ),
         (
@@ -110,7 +120,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 .live
                 .iter()
                 .cloned()
-                .map(|s| item(Note::Live(s)))
+                .map(|s| item(Note::Live(s), width))
                 .collect(),
         ),
         (
@@ -120,7 +130,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 .channels
                 .iter()
                 .cloned()
-                .map(|c| item(Note::Channel(c)))
+                .map(|c| item(Note::Channel(c), width))
                 .collect(),
         ),
     ];

@@ -234,8 +234,10 @@ pub fn move_rows(game: &Game) -> Vec<String> {
         .collect()
 }
 
-/// Columns the side panel needs at least; the board takes what is left.
-const PANEL_MIN: u16 = 28;
+/// Columns the side panel needs at least; the board takes what is left. At 80x24 this picks
+/// 4x2 cells (square on a terminal) over 5x2 ones, leaving the panel 38 columns: names,
+/// tags and the legal moves read whole there instead of being cut at 28.
+const PANEL_MIN: u16 = 36;
 
 /// The legal moves packed into lines of `width`, at most `rows` of them: when they do not
 /// all fit, the last line ends with `+N more` so that no move is dropped unsaid.

@@ -151,8 +151,20 @@ impl Widget for MinitBoard<'_> {
                         } else {
                             colors.black_piece
                         };
-                        let style = Style::default().fg(fg).add_modifier(Modifier::BOLD);
-                        buf.set_string(x + cell.0 / 2, y + cell.1 / 2, glyph, style);
+                        if cell.1 >= 3 {
+                            // Big cells: the figurine on a disc of its side's colour, drawn in
+                            // the other side's colour, so the piece fills its square.
+                            let ink = if white {
+                                colors.black_piece
+                            } else {
+                                colors.white_piece
+                            };
+                            let square = Rect::new(x, y, cell.0, cell.1);
+                            super::frisian_board::draw_disc(buf, square, fg, Some((glyph, ink)));
+                        } else {
+                            let style = Style::default().fg(fg).add_modifier(Modifier::BOLD);
+                            buf.set_string(x + cell.0 / 2, y + cell.1 / 2, glyph, style);
+                        }
                     }
                 }
                 None => {

@@ -24,6 +24,8 @@ use crate::app::{App, Link, Screen};
 const STATUS_LINES: usize = 3;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
+    // Set again below only if this frame draws a board (for clicks on it).
+    app.ui.board.set(None);
     let status = status_lines(app, now, frame.area().width);
     let [main, status_area] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(status.len() as u16)])
@@ -38,7 +40,8 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         leaderboard::draw(frame, app, main);
     }
     if app.ui.help {
-        help::draw(frame, app.ui.screen, main);
+        // Over the status bar too: every line counts on a small terminal.
+        help::draw(frame, app.ui.screen, frame.area());
     }
 }
 

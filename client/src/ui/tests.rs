@@ -312,17 +312,31 @@ fn every_screen_draws_in_tiny_and_odd_terminal_sizes() {
     overlays.ui.choice = Some(vec![0, 1, 7]);
     overlays.ui.help = true;
     apps.push(overlays);
+    let mut browsing = black_player(now);
+    browsing.ui.browse = Some(0);
+    browsing.ui.leaderboard = true;
+    apps.push(browsing);
     for app in &apps {
-        for (width, height) in [(1, 1), (2, 3), (10, 5), (33, 12), (52, 22), (80, 24)] {
+        for (width, height) in [
+            (1, 1),
+            (2, 3),
+            (10, 5),
+            (33, 12),
+            (52, 22),
+            (80, 24),
+            (200, 50),
+        ] {
             let buf = render(app, now, width, height);
             assert_eq!(buf.area.width, width);
         }
     }
-    // A standard 80x24 terminal fits the full-size board, square numbers and men.
+    // A standard 80x24 terminal fits the full-size board (cells of 4x2), square numbers and
+    // men, with 38 columns left for the panel.
     let buf = render(&apps[0], now, 80, 24);
     assert!(contains(&buf, "●"));
     assert!(contains(&buf, "○"));
-    assert_eq!([buf[(6, 1)].symbol(), buf[(7, 1)].symbol()], ["5", "0"]);
+    assert_eq!([buf[(5, 1)].symbol(), buf[(6, 1)].symbol()], ["5", "0"]);
+    assert_eq!(buf[(41, 0)].symbol(), "┐", "{:#?}", text(&buf));
 }
 
 /// The creator of a private match, waiting for the friend, on a server reached as HOST:PORT.
@@ -923,6 +937,16 @@ fn a_wide_terminal_gets_a_bigger_minitchess_board() {
         25,
     );
     assert_eq!(buf[(x + 5, y + 2)].symbol(), "♖");
+    // The figurine sits on a disc of its side's colour that fills the square.
+    let white = ratatui::style::Color::Rgb(255, 255, 255);
+    assert_eq!(buf[(x + 5, y + 2)].bg, white);
+    let row = |dy: u16| {
+        (2..9)
+            .map(|dx| buf[(x + dx, y + dy)].symbol())
+            .collect::<String>()
+    };
+    assert_eq!([row(1), row(3)], ["▄█████▄", "▀█████▀"]);
+    assert_eq!(buf[(x + 2, y + 1)].fg, white);
     assert_shows(&buf, &["Serial CH3SS5", "next ply in 2.0s", "q quit"]);
 }
 
@@ -1200,21 +1224,26 @@ fn the_spectators_keys_the_help_and_the_leaderboard_fit_at_80x24_and_60x20() {
     }
     needles.push("any key closes");
     assert_shows(&buf, &needles);
-    // At 60x20 descriptions wrap beside their keys; what does not fit is counted.
+    // At 60x20 descriptions wrap beside their keys and every key still shows; on a shorter
+    // terminal what does not fit is counted.
+    let keys_shown = |buf: &Buffer| {
+        let screen = text(buf).join("\n");
+        let shown = super::help::MATCH
+            .iter()
+            .filter(|(key, _)| screen.contains(&format!(" {key}  ")))
+            .count();
+        (shown, screen)
+    };
+    let (shown, _) = keys_shown(&render(&bob, now, 60, 12));
+    let more = super::help::MATCH.len() - shown;
+    assert!(more > 0);
+    assert_shows(
+        &render(&bob, now, 60, 12),
+        &[&format!("… {more} more: a taller terminal shows them")],
+    );
     let buf = render(&bob, now, 60, 20);
-    let screen = text(&buf).join("\n");
-    let shown = super::help::MATCH
-        .iter()
-        .filter(|(key, _)| screen.contains(&format!(" {key}  ")))
-        .count();
-    assert!(shown >= 8, "{screen}");
-    if shown < super::help::MATCH.len() {
-        let more = super::help::MATCH.len() - shown;
-        assert!(
-            screen.contains(&format!("… {more} more: a taller terminal shows them")),
-            "{screen}"
-        );
-    }
+    let (shown, screen) = keys_shown(&buf);
+    assert_eq!(shown, super::help::MATCH.len(), "{screen}");
     assert!(screen.contains("type a move; Tab completes,"), "{screen}");
     assert!(screen.contains("Enter plays"), "{screen}");
     // The leaderboard: a long name is cut with `…`; the viewer's own lines are whole.
@@ -1402,9 +1431,10 @@ fn the_history_steps_back_and_forth_with_a_marker_and_end_returns() {
     let mut app = white_waiting(now);
     let after = "W:W28,31,33-50:B1-18,20,23";
     event(&mut app, 4, moved(1, "19-23", after, &["28x19"]), now);
+    // Cells of 4x2 at 80x24, the man on the second line, third column.
     let square = |buf: &Buffer, square: u8| {
         let (row, col) = crate::app::fen::square_cell(square);
-        let (x, y) = (1 + u16::from(col) * 5, 1 + u16::from(row) * 2);
+        let (x, y) = (1 + u16::from(col) * 4, 1 + u16::from(row) * 2);
         buf[(x + 2, y + 1)].symbol().to_owned()
     };
     let live = render(&app, now, 80, 24);
@@ -1444,11 +1474,11 @@ fn clicks_pick_a_piece_then_its_square() {
     let now = Instant::now();
     let mut app = black_player(now);
     render(&app, now, 80, 24);
-    // Black's flipped board at 80x24: cells of 5x2 inside the border at (1, 1).
+    // Black's flipped board at 80x24: cells of 4x2 inside the border at (1, 1).
     let at = |square: u8| {
         let (row, col) = crate::app::fen::square_cell(square);
         (
-            1 + (9 - u16::from(col)) * 5 + 2,
+            1 + (9 - u16::from(col)) * 4 + 2,
             1 + (9 - u16::from(row)) * 2 + 1,
         )
     };
@@ -1465,6 +1495,23 @@ fn clicks_pick_a_piece_then_its_square() {
     // A click beside the board does nothing.
     app.click(70, 10);
     assert!(app.drain().0.is_empty());
+    // On the MinitChess board: b1 (index 26), then c3 (index 17) is a guess.
+    let mut dee = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    dee.connected();
+    dee.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    dee.drain();
+    render(&dee, now, 80, 24);
+    let area = ratatui::layout::Rect::new(1, 1, 27, 13);
+    for index in [26, 17] {
+        let (x, y) =
+            super::minit_board::MinitBoard::cell_origin(area, super::minit_board::CELL, index);
+        dee.click(x + 2, y + 1);
+    }
+    let out = dee.drain().0;
+    assert!(
+        matches!(&out[..], [e] if matches!(&e.msg, ClientMessage::Predict(p) if p.from == "b1" && p.to == "c3")),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -1503,4 +1550,55 @@ fn at_200x50_the_pieces_fill_their_squares() {
     assert_eq!(buf[(x + 4, y + 2)].symbol(), "♚");
     assert_eq!(buf[(x + 4, y + 2)].fg, ratatui::style::Color::Black);
     assert_eq!(buf[(x + 4, y + 2)].bg, ratatui::style::Color::White);
+}
+
+#[test]
+fn lobby_rows_with_long_names_wrap_instead_of_being_cut() {
+    let now = Instant::now();
+    let mut home = App::new("fay", Some(Command::Lobby), 1);
+    home.connected();
+    let mut lobby = lobby();
+    lobby.live[0].white = Some("W".repeat(32));
+    lobby.live[0].black = Some("PyRandomBot Deluxe Edition".into());
+    lobby.live[0].black_bot = true;
+    home.receive(ServerMessage::Lobby(lobby), now);
+    home.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Tab,
+    ));
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&home, now, width, height);
+        let screen = text(&buf).join(" ");
+        let words: Vec<&str> = screen
+            .split(|c: char| c.is_whitespace() || c == '│' || c == '>')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let row = format!(
+            "k2j4h6g8f0 {} BOT PyRandomBot Deluxe Edition 3+2 plies 112 watchers 12",
+            "W".repeat(32)
+        );
+        let expected: Vec<&str> = row.split(' ').collect();
+        assert!(
+            words
+                .windows(expected.len())
+                .any(|w| w == expected.as_slice()),
+            "{width}x{height}:\n{}",
+            text(&buf).join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_mouse_is_taken_only_while_a_board_is_shown() {
+    // The runner reports the mouse while the last frame drew a board; elsewhere (the waiting
+    // screen's command to copy, the home screen) the terminal's own selection must work.
+    let now = Instant::now();
+    let mut app = black_player(now);
+    render(&app, now, 80, 24);
+    assert!(app.ui.board.get().is_some());
+    key(&mut app, crossterm::event::KeyCode::Char('q'));
+    render(&app, now, 80, 24);
+    assert!(app.ui.board.get().is_none(), "home screen");
+    let waiting = waiting_creator(now);
+    render(&waiting, now, 80, 24);
+    assert!(waiting.ui.board.get().is_none(), "waiting screen");
 }
