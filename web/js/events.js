@@ -57,6 +57,7 @@ export function listen(root, state, run) {
       run(actions.startEngineGame(state, data));
     } else if (form.id === 'move-form') {
       const effects = actions.typedMove(state, data.move);
+      // Sent, or handed to the chooser: either way the text is used up.
       if (effects.length) form.elements.move.value = '';
       run(effects);
     }

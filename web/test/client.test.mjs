@@ -63,7 +63,8 @@ test('an ambiguous capture waits for the route, which is then sent as the server
   const state = seated();
   assert.deepEqual(actions.clickSquare(state, 9), []);
   assert.deepEqual([...actions.destinations(state)].sort((a, b) => a - b), [16, 18, 20]);
-  assert.deepEqual(actions.clickSquare(state, 16), [], 'two routes end on 16: nothing sent yet');
+  assert.deepEqual(actions.clickSquare(state, 16), [{ focus: '#chooser [data-route]' }],
+    'two routes end on 16: nothing sent yet, the chooser takes the focus');
   assert.deepEqual(state.ui.choices, [[9, 18, 16], [9, 20, 16]]);
   const out = sent(actions.chooseRoute(state, [9, 20, 16]));
   assert.deepEqual(out, [{ id: 42, msg: { move: { match_id: 'm1', token: 'st.secret', route: [9, 20, 16] } } }]);
@@ -92,7 +93,7 @@ test('typed moves: unique legal ones get their full route, others go as typed fo
   const state = seated();
   assert.deepEqual(sent(actions.typedMove(state, '10-15'))[0].msg.move.route, [10, 15]);
   state.outbox = [];
-  assert.deepEqual(actions.typedMove(state, '9x16'), []);
+  assert.deepEqual(sent(actions.typedMove(state, '9x16')), []);
   assert.equal(state.ui.choices.length, 2);
   assert.deepEqual(sent(actions.typedMove(state, '3228'))[0].msg.move.route, [32, 28]);
   assert.deepEqual(actions.typedMove(state, 'e2-e4'), []);
