@@ -45,6 +45,21 @@ export function rename(state, name) {
 }
 
 /**
+ * The friend who opened an invite link names themselves, then takes the seat: the name is
+ * what the opponent sees and the game's record keeps (else "anonymous").
+ */
+export function acceptInvite(state, name) {
+  const valid = validName(name);
+  if (!valid) {
+    state.notice = { text: 'give your name: 1 to 32 characters', code: 'input' };
+    return [];
+  }
+  state.notice = { text: '', code: '' };
+  state.ui.inviteAccepted = true;
+  return [...rename(state, valid), { saveName: state.name }, ...follow(state)];
+}
+
+/**
  * What to send once `welcome` arrived: the name, then follow the page's target (resuming a
  * seat or re-watching from the last version seen), then every unanswered match command
  * again, with its original id.
@@ -70,7 +85,8 @@ export function follow(state) {
   if (page === 'invite') {
     const held = Object.values(state.seats).find((seat) => seat.invite_code === id);
     if (held) return [{ navigate: `/m/${held.match_id}`, replace: true }];
-    return [request(state, 'join', { join_match: { code: id } })];
+    // The seat is taken once the friend has said their name (acceptInvite).
+    return state.ui.inviteAccepted ? [request(state, 'join', { join_match: { code: id } })] : [];
   }
   if (page === 'ftv') {
     // TV names its match again; the one shown is watched again from where it was.

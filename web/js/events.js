@@ -53,6 +53,8 @@ export function listen(root, state, run) {
     const data = Object.fromEntries(new FormData(form));
     if (form.id === 'create') {
       run(actions.createMatch(state, { ...data, private: data.private === 'on' }));
+    } else if (form.id === 'join-form') {
+      run(actions.acceptInvite(state, data.name));
     } else if (form.id === 'engine-form') {
       run(actions.startEngineGame(state, data));
     } else if (form.id === 'move-form') {

@@ -77,6 +77,8 @@ export function initialState(route, stored) {
       confirm: /** @type {null|'resign'} */ (null),
       minitFrom: /** @type {string|null} */ (null),
       created: /** @type {string|null} */ (null),
+      /** The invited friend has given a name: the invite's seat may be taken. */
+      inviteAccepted: false,
     },
   };
 }

@@ -26,8 +26,8 @@ use boardcast_tests::browser::{Browser, Driver, ForeignSite, screenshot_dir};
 use boardcast_tests::client::Client;
 use boardcast_tests::games::{RefGame, reference_games};
 use boardcast_tests::web::{
-    Ambiguity, Created, board_fen, choose, create_match, create_submitted, dest_squares,
-    play_by_clicks, set_name, wait_fen, wait_match_page, wait_presence, wait_result,
+    Ambiguity, Created, accept_invite, board_fen, choose, create_match, create_submitted,
+    dest_squares, play_by_clicks, set_name, wait_fen, wait_match_page, wait_presence, wait_result,
 };
 use boardcast_tests::{ServerProcess, TestServer, free_addr, http_get};
 use fantoccini::key::Key;
@@ -103,7 +103,7 @@ async fn seated_pair(
     let white = driver.browser(server, 1280, 900).await;
     let black = driver.browser(server, 1280, 900).await;
     let created = create_match(&white, time, "white").await;
-    black.goto(&created.invite).await;
+    accept_invite(&black, &created.invite, "Wytze").await;
     wait_match_page(&black, "black").await;
     wait_presence(&white, "white", "black", "connected").await;
     (white, black, created)
