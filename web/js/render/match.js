@@ -79,6 +79,9 @@ export function mountMatch(root) {
   root.replaceChildren(h('section', { class: 'match-page' },
     h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
 
+  /** The list and shown ply the move list was last scrolled for. */
+  let scrolledFor = '';
+
   return function update(state, now) {
     const m = state.match;
     const seat = state.seat;
@@ -202,6 +205,11 @@ export function mountMatch(root) {
       const b = li.firstChild;
       cls(b, 'current', Number(b.dataset.ply) === shownPly);
     }
+    const listed = `${m.match_id}:${m.moves.length}:${shownPly}`;
+    if (listed !== scrolledFor) {
+      keepInView(moves, moves.querySelector('.current'));
+      scrolledFor = listed;
+    }
     cls(nav, 'browsing', !live);
     text(tc, timeControlText(m.time_control));
     text(spectators, String(state.watchers));
@@ -211,6 +219,22 @@ export function mountMatch(root) {
     document.title = titleText(m, mine);
     return ticking;
   };
+}
+
+/**
+ * Scrolls the move list (only the list, never the page) so that `current` is visible: the
+ * game's last move as it is played, or the move stepped to. Without a current move (the
+ * start position) the list goes back to its top.
+ */
+function keepInView(list, current) {
+  if (!current) {
+    list.scrollTop = 0;
+    return;
+  }
+  const box = list.getBoundingClientRect();
+  const item = current.getBoundingClientRect();
+  if (item.top < box.top) list.scrollTop -= box.top - item.top;
+  else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
 }
 
 function emptyBoard(flipped) {
