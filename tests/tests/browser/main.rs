@@ -13,6 +13,7 @@ mod origin;
 mod play;
 mod screens;
 mod seat;
+mod stumbles;
 mod tv;
 mod typed_and_clock;
 

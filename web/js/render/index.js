@@ -4,7 +4,7 @@
  * @module render
  */
 
-import { h, attr, text } from './dom.js';
+import { h, attr, text, pageHeading } from './dom.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMinit } from './minit.js';
@@ -81,15 +81,23 @@ function mountInvite(root) {
  * TV moves on to), or a card while no public match has been played.
  */
 function mountFrisianTv(root, matchId) {
-  const banner = () => h('p', { id: 'ftv-banner', class: 'tv-banner' },
-    h('strong', {}, 'Frisian TV'), ' · the most-watched live match, then the next when it ends');
+  const about = h('span', {}, LIVE_ON_TV);
+  const banner = h('p', { id: 'ftv-banner', class: 'tv-banner' }, h('strong', {}, 'Frisian TV'), ' · ', about);
   if (!matchId) {
-    root.replaceChildren(h('section', { class: 'card' }, banner(),
+    root.replaceChildren(pageHeading('Frisian TV'), h('section', { class: 'card' }, banner,
       h('p', { class: 'empty' }, 'No public match is being played yet; TV starts with the first.'),
       h('a', { href: '/' }, 'Go to the lobby')));
     return () => false;
   }
   const update = mountMatch(root);
-  root.prepend(banner());
-  return update;
+  root.prepend(banner);
+  return (state, now) => {
+    // The featured match stays shown after its end until TV names the next: not as live.
+    const over = state.match && state.match.phase === 'finished';
+    text(about, over ? ENDED_ON_TV : LIVE_ON_TV);
+    return update(state, now);
+  };
 }
+
+const LIVE_ON_TV = 'the most-watched live match, then the next when it ends';
+const ENDED_ON_TV = 'this match has ended; the next live match follows when one is played';
