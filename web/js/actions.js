@@ -255,7 +255,7 @@ function whyNotMovable(state, square) {
   const capturing = legal.some((m) => m.captures.length > 0);
   state.notice = capturing
     ? { text: `${orList(froms)} must capture`, code: 'must_capture' }
-    : { text: `${square} has no move; ${orList(froms)} can move`, code: 'must_capture' };
+    : { text: `${square} has no legal move`, code: 'must_capture' };
 }
 
 /** `28`, `28 or 33`, `28, 33 or 37`. */

