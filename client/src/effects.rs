@@ -63,7 +63,7 @@ impl Effects {
                     code: "store".to_owned(),
                     message: format!("cannot store the seat: {error}"),
                 };
-                app.ui.log(note.to_string());
+                app.ui.log(format!("Cannot store the seat: {error}"), true);
                 notes.push(note);
             }
         }

@@ -96,6 +96,9 @@ struct OnlineFlags {
     /// Save every finished match's PDN to DIR/{match}.pdn (`s` or `save` saves one by hand).
     #[arg(long, global = true, value_name = "DIR")]
     save_pdn: Option<PathBuf>,
+    /// No terminal bell when your turn comes in the full-screen client.
+    #[arg(long, global = true)]
+    no_bell: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -220,6 +223,7 @@ fn main() -> ExitCode {
         show_token: flags.show_token,
         ca_file: flags.ca_file,
         save_pdn: flags.save_pdn,
+        bell: !flags.no_bell,
     };
     let intent = match cli.command {
         Some(Command::Frisian(_) | Command::Minitchess(_)) => unreachable!("handled above"),

@@ -27,6 +27,8 @@ pub struct Options {
     pub ca_file: Option<PathBuf>,
     /// Where finished matches' PDN are saved by themselves (`--save-pdn DIR`).
     pub save_pdn: Option<PathBuf>,
+    /// Ring the terminal bell when the player's turn comes (`--no-bell` turns it off).
+    pub bell: bool,
 }
 
 /// Ack ids that keep growing across runs of the program.
@@ -96,7 +98,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         } else if options.plain {
             crate::plain::run(app, effects, events).await
         } else {
-            crate::tui::run(app, effects, events).await
+            crate::tui::run(app, effects, events, options.bell).await
         }
     });
     // The stdin reader blocks in a read no one can interrupt: do not wait for it, or a

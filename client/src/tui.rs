@@ -4,7 +4,9 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyEventKind};
+use std::io::Write;
+
+use crossterm::event::{Event, KeyEventKind, MouseButton, MouseEventKind};
 use tokio::sync::mpsc;
 
 use crate::app::{App, Screen};
@@ -24,10 +26,18 @@ fn spawn_keys() -> mpsc::UnboundedReceiver<Event> {
     rx
 }
 
+/// Stops mouse reporting and gives the terminal back as it was.
+fn restore() {
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+    ratatui::restore();
+}
+
+/// `bell`: ring the terminal bell when the player's turn comes (off with `--no-bell`).
 pub async fn run(
     mut app: App,
     effects: Effects,
     mut events: mpsc::UnboundedReceiver<NetEvent>,
+    bell: bool,
 ) -> ExitCode {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
@@ -37,11 +47,13 @@ pub async fn run(
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
         Err(error) => {
-            ratatui::restore();
+            restore();
             eprintln!("boardcast: cannot set up the terminal ({error}); use --plain for line mode");
             return ExitCode::FAILURE;
         }
     };
+    // Clicks on the board pick pieces and squares; without mouse reporting the keys still do.
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
     app.ui.colors = crate::ui::palette::ColorMode::detect();
     let mut keys = spawn_keys();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
@@ -54,6 +66,9 @@ pub async fn run(
             },
             key = keys.recv() => match key {
                 Some(Event::Key(key)) if key.kind != KeyEventKind::Release => app.key(key),
+                Some(Event::Mouse(mouse)) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+                    app.click(mouse.column, mouse.row);
+                }
                 Some(_) => {}
                 None => break ExitCode::FAILURE,
             },
@@ -71,12 +86,17 @@ pub async fn run(
         if app.quit {
             break ExitCode::SUCCESS;
         }
+        if std::mem::take(&mut app.ring) && bell {
+            // BEL: the terminal beeps or flashes, as the user set it up.
+            let mut stdout = std::io::stdout();
+            let _ = stdout.write_all(b"\x07").and_then(|()| stdout.flush());
+        }
         if let Err(error) = terminal.draw(|frame| crate::ui::draw(frame, &app, Instant::now())) {
-            ratatui::restore();
+            restore();
             eprintln!("boardcast: cannot draw: {error}");
             return ExitCode::FAILURE;
         }
     };
-    ratatui::restore();
+    restore();
     code
 }

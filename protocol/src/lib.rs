@@ -16,6 +16,7 @@ pub mod engine;
 pub mod error;
 pub mod limits;
 pub mod matches;
+pub mod names;
 pub mod server;
 mod validate;
 

@@ -13,6 +13,12 @@ pub const MAX_NAME_CHARS: usize = 32;
 /// Longest id, invite code, token, serial or similar string field, in bytes.
 pub const MAX_ID_BYTES: usize = 64;
 
+/// Largest number a client may choose: envelope ids, ping nonces and `since_v`. It is
+/// 2^53 − 1, the largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`),
+/// so every client can read back what it sent; larger ones are refused as `invalid_argument`.
+/// Counting ids up from 1 (or from the time in milliseconds) stays far below it.
+pub const MAX_CLIENT_NUMBER: u64 = (1 << 53) - 1;
+
 /// Shortest base time of a timed match: a player must be able to survive the first moves.
 pub const MIN_INITIAL_MS: u64 = 15_000;
 

@@ -3,7 +3,7 @@
 use crate::client::*;
 use crate::common::Target;
 use crate::limits::{
-    MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_NAME_CHARS, MAX_ROUTE_SQUARES,
+    MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_ROUTE_SQUARES,
     MIN_INITIAL_MS, SERIAL_BYTES,
 };
 
@@ -40,20 +40,30 @@ fn id(field: &'static str, value: &str) -> Result<(), ValidationError> {
     Ok(())
 }
 
-/// Characters a display name may not hold: control characters, and the invisible format
-/// characters that could hide or reorder what others see (zero-width spaces and joiners,
-/// bidirectional overrides and isolates, the byte-order mark).
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-}
-
 /// A MinitChess square: file `a`–`e`, rank `1`–`6`.
 fn minit_square(field: &'static str, value: &str) -> Result<(), ValidationError> {
     match value.as_bytes() {
         [b'a'..=b'e', b'1'..=b'6'] => Ok(()),
         _ => fail(field, "must be a square a1 to e6"),
     }
+}
+
+/// A number the client chose: at most [`MAX_CLIENT_NUMBER`].
+fn number(field: &'static str, value: u64) -> Result<(), ValidationError> {
+    if value > MAX_CLIENT_NUMBER {
+        return fail(
+            field,
+            format!(
+                "must be at most {MAX_CLIENT_NUMBER} (2^53 - 1, the largest integer \
+                 JavaScript holds exactly)"
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn since_v(value: Option<u64>) -> Result<(), ValidationError> {
+    value.map_or(Ok(()), |v| number("since_v", v))
 }
 
 fn target(value: &Target) -> Result<(), ValidationError> {
@@ -70,6 +80,7 @@ fn seat(action: &SeatAction) -> Result<(), ValidationError> {
 
 impl Validate for ClientEnvelope {
     fn validate(&self) -> Result<(), ValidationError> {
+        number("id", self.id)?;
         self.msg.validate()
     }
 }
@@ -78,15 +89,8 @@ impl Validate for ClientMessage {
     fn validate(&self) -> Result<(), ValidationError> {
         match self {
             ClientMessage::Hello(hello) => {
-                let chars = hello.name.chars().count();
-                if chars == 0 || chars > MAX_NAME_CHARS {
-                    return fail("name", format!("must be 1 to {MAX_NAME_CHARS} characters"));
-                }
-                if hello.name.chars().any(is_invisible) {
-                    return fail("name", "must not contain control or format characters");
-                }
-                if hello.name.chars().all(char::is_whitespace) {
-                    return fail("name", "must not be blank");
+                if let Err(err) = crate::names::normalize(&hello.name) {
+                    return fail("name", err.to_string());
                 }
                 if hello.client.len() > MAX_ID_BYTES {
                     return fail("client", format!("longer than {MAX_ID_BYTES} bytes"));
@@ -96,7 +100,8 @@ impl Validate for ClientMessage {
                 }
                 Ok(())
             }
-            ClientMessage::Ping(_) | ClientMessage::ListLobby => Ok(()),
+            ClientMessage::Ping(ping) => number("nonce", ping.nonce),
+            ClientMessage::ListLobby => Ok(()),
             ClientMessage::CreateMatch(create) => match create.time_control {
                 Some(tc) if tc.initial_ms < MIN_INITIAL_MS => fail(
                     "time_control",
@@ -124,7 +129,10 @@ impl Validate for ClientMessage {
             ClientMessage::JoinMatch(
                 JoinMatch::Id(value) | JoinMatch::Code(value) | JoinMatch::Myself(value),
             ) => id("join", value),
-            ClientMessage::Resume(resume) => id("token", &resume.token),
+            ClientMessage::Resume(resume) => {
+                id("token", &resume.token)?;
+                since_v(resume.since_v)
+            }
             ClientMessage::Move(play) => {
                 id("match_id", &play.match_id)?;
                 id("token", &play.token)?;
@@ -151,7 +159,10 @@ impl Validate for ClientMessage {
                 id("match_id", &claim.match_id)?;
                 id("token", &claim.token)
             }
-            ClientMessage::Watch(watch) => target(&watch.target),
+            ClientMessage::Watch(watch) => {
+                target(&watch.target)?;
+                since_v(watch.since_v)
+            }
             ClientMessage::Unwatch(watched) => target(watched),
             ClientMessage::StartEngineGame(start) => {
                 id("serial", &start.serial)?;

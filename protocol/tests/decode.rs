@@ -1,7 +1,9 @@
 //! Decoding untrusted frames: size limits, frame types, unknown message types, malformed data
 //! and out-of-range fields, each giving its own [`DecodeError`] and error code.
 
-use boardcast_protocol::limits::{MAX_CLIENT_FRAME_BYTES, MAX_ID_BYTES, MAX_ROUTE_SQUARES};
+use boardcast_protocol::limits::{
+    MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_ROUTE_SQUARES,
+};
 use boardcast_protocol::*;
 
 fn json_client(text: &str) -> Result<ClientEnvelope, DecodeError> {
@@ -407,6 +409,64 @@ fn out_of_range_fields_are_invalid() {
     ];
     for msg in accepted {
         let envelope = ClientEnvelope { id: 1, msg };
+        for encoding in Encoding::ALL {
+            let frame = encoding.encode(&envelope);
+            assert_eq!(
+                encoding.decode_client(frame.as_ref()).as_ref(),
+                Ok(&envelope)
+            );
+        }
+    }
+}
+
+/// Ids, nonces and `since_v` a client chooses stay within what JavaScript holds exactly
+/// (2^53 - 1): one more is refused by name in both encodings, whatever the message.
+#[test]
+fn client_numbers_above_two_to_the_53_minus_one_are_invalid() {
+    assert_eq!(MAX_CLIENT_NUMBER, 9_007_199_254_740_991);
+    let too_big = MAX_CLIENT_NUMBER + 1;
+    let watch = |since_v| {
+        ClientMessage::Watch(Watch {
+            target: Target::Match("m1".into()),
+            since_v,
+        })
+    };
+    let resume = |since_v| {
+        ClientMessage::Resume(Resume {
+            token: "t1".into(),
+            since_v,
+        })
+    };
+    let ping = |nonce| ClientMessage::Ping(Ping { nonce });
+    let refused = [
+        (too_big, ClientMessage::ListLobby, "id"),
+        (u64::MAX, ping(1), "id"),
+        (1, ping(too_big), "nonce"),
+        (1, watch(Some(too_big)), "since_v"),
+        (1, resume(Some(u64::MAX)), "since_v"),
+    ];
+    for (id, msg, field) in refused {
+        let envelope = ClientEnvelope { id, msg };
+        for encoding in Encoding::ALL {
+            let frame = encoding.encode(&envelope);
+            match encoding.decode_client(frame.as_ref()) {
+                Err(DecodeError::Invalid(err)) => {
+                    assert_eq!(err.field, field, "{envelope:?}");
+                    assert!(err.problem.contains("9007199254740991"), "{err}");
+                }
+                other => panic!("{envelope:?} via {encoding:?}: {other:?}"),
+            }
+            // The refusal can still name the envelope it answers.
+            assert_eq!(encoding.envelope_id(frame.as_ref(), 1024), Some(id));
+        }
+    }
+    let largest = MAX_CLIENT_NUMBER;
+    for (id, msg) in [
+        (largest, ping(largest)),
+        (largest, watch(Some(largest))),
+        (largest, resume(Some(largest))),
+    ] {
+        let envelope = ClientEnvelope { id, msg };
         for encoding in Encoding::ALL {
             let frame = encoding.encode(&envelope);
             assert_eq!(

@@ -22,7 +22,7 @@ use std::fmt::Debug;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use boardcast_protocol::limits::MAX_SERVER_FRAME_BYTES;
+use boardcast_protocol::limits::{MAX_CLIENT_NUMBER, MAX_SERVER_FRAME_BYTES};
 use boardcast_protocol::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -257,6 +257,14 @@ fn cases() -> Vec<Case> {
             }),
         ),
         client("ping", 2, ClientMessage::Ping(Ping { nonce: 42 })),
+        // The largest id and nonce a client may choose (2^53 - 1).
+        client(
+            "ping.largest",
+            MAX_CLIENT_NUMBER,
+            ClientMessage::Ping(Ping {
+                nonce: MAX_CLIENT_NUMBER,
+            }),
+        ),
         client("list_lobby", 3, ClientMessage::ListLobby),
         client(
             "create_match",
@@ -420,6 +428,16 @@ fn cases() -> Vec<Case> {
                 id: Some(7),
                 code: ErrorCode::InvalidArgument,
                 message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
+                    .into(),
+            }),
+        ),
+        server(
+            "error.invalid_argument.id",
+            ServerMessage::Error(ErrorReply {
+                id: Some(MAX_CLIENT_NUMBER + 1),
+                code: ErrorCode::InvalidArgument,
+                message: "invalid message: id: must be at most 9007199254740991 (2^53 - 1, the \
+                          largest integer JavaScript holds exactly)"
                     .into(),
             }),
         ),

@@ -5,9 +5,11 @@ use std::process::ExitCode;
 
 use crate::config::{Command, LogFormat};
 use crate::storage::Database;
-use crate::{Config, serve, shutdown};
+use std::io::IsTerminal;
+
+use crate::server::{StartError, prepare};
+use crate::{Config, shutdown};
 use clap::Parser;
-use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 /// Runs the server as the `boardcast-server` binary does, with the process's arguments.
@@ -40,15 +42,22 @@ async fn migrate(from: &Database, to: &Database) -> ExitCode {
     }
 }
 
-/// Serves with `config` until Ctrl-C or SIGTERM.
+/// Serves with `config` until Ctrl-C or SIGTERM. A start that fails says why on stderr and
+/// exits 1 at once; "listening" is logged only once connections are accepted.
 pub async fn run(config: Config) -> ExitCode {
+    let format = config.log_format;
     let filter = EnvFilter::try_from_default_env()
         .or_else(|_| EnvFilter::try_new(&config.log))
         .unwrap_or_else(|_| EnvFilter::new("info"));
     match config.log_format {
-        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(colour_on_stderr())
+            .with_env_filter(filter)
+            .init(),
         LogFormat::Json => tracing_subscriber::fmt()
             .json()
+            .with_writer(std::io::stderr)
             .with_current_span(false)
             .with_env_filter(filter)
             .init(),
@@ -59,18 +68,27 @@ pub async fn run(config: Config) -> ExitCode {
         eprintln!("boardcast-server: {err}");
         return ExitCode::from(2);
     }
-    let listener = match TcpListener::bind(config.listen).await {
+    let listener = match crate::server::bind("--listen", config.listen).await {
         Ok(listener) => listener,
-        Err(err) => {
-            tracing::error!(addr = %config.listen, %err, "cannot listen");
-            return ExitCode::from(1);
-        }
+        Err(err) => return cannot_start(format, &err),
     };
     let addr = listener.local_addr().unwrap_or(config.listen);
-    tracing::info!(%addr, database = %config.database(), "boardcast-server listening");
-
+    let database = config.database();
     let (trigger, shutdown) = shutdown::channel();
-    let server = tokio::spawn(serve(listener, config, shutdown));
+    // Storage, TLS and the cluster before "listening": a server that cannot work exits now
+    // with the reason, instead of holding a port that never answers.
+    let ready = tokio::select! {
+        ready = prepare(config, shutdown) => match ready {
+            Ok(ready) => ready,
+            Err(err) => return cannot_start(format, &err),
+        },
+        () = wait_for_signal() => {
+            tracing::info!("stopped before serving");
+            return ExitCode::SUCCESS;
+        }
+    };
+    let server = tokio::spawn(ready.serve(listener));
+    tracing::info!(%addr, %database, "boardcast-server listening");
     wait_for_signal().await;
     tracing::info!("shutting down");
     trigger.fire();
@@ -88,6 +106,22 @@ pub async fn run(config: Config) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Says on stderr why the server did not start (the error says what to do): a plain line for
+/// the person at the terminal, or a JSON log line for a collector. The exit status is 1.
+fn cannot_start(format: LogFormat, err: &StartError) -> ExitCode {
+    match format {
+        LogFormat::Text => eprintln!("boardcast-server: {err}"),
+        LogFormat::Json => tracing::error!(%err, "cannot start"),
+    }
+    ExitCode::from(1)
+}
+
+/// Whether log lines may carry colour codes: only when stderr is a terminal (not a file, a
+/// pipe or a journal), and not when `NO_COLOR` is set (<https://no-color.org>).
+fn colour_on_stderr() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Completes on Ctrl-C, or on SIGTERM where there is one.

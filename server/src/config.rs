@@ -166,8 +166,9 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_PING_INTERVAL", default_value = "20s", value_parser = parse_duration)]
     pub ping_interval: Duration,
 
-    /// Most matches held in memory at once (waiting, playing, or finished and still
-    /// followed); creating more is refused as `busy`.
+    /// Most matches waiting or playing at once; creating more is refused as `busy`. Finished
+    /// matches held in memory for their watchers do not count: they have a bound of their own
+    /// of the same size (watching one more old match is then refused as `busy`).
     #[arg(long, env = "BOARDCAST_MAX_MATCHES", default_value_t = 10_000)]
     pub max_matches: usize,
 

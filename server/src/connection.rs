@@ -94,7 +94,7 @@ pub async fn run(
         app,
         outbox,
         encoding,
-        player: Player::person("anonymous"),
+        player: Player::person(boardcast_protocol::names::DEFAULT_NAME),
         client,
         public_url,
         _places: places,
@@ -152,19 +152,44 @@ pub async fn run(
 }
 
 /// How a failed read ends the connection: a frame over the size limit closes with 1009, a
-/// text frame that is not UTF-8 with 1007 (PROTOCOL.md §13); any other error means the
-/// socket is gone.
+/// text frame that is not UTF-8 with 1007, a frame that breaks RFC 6455 with 1002 and what it
+/// broke (PROTOCOL.md §13); any other error means the socket is gone. After a protocol error
+/// tungstenite can still write, so the client learns why instead of seeing the TCP close.
 fn close_for_read_error(err: axum::Error) -> Close {
     use tokio_tungstenite::tungstenite::Error;
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
+    let broken = |why| Close::With(close::PROTOCOL_ERROR, why);
     match err.into_inner().downcast::<Error>().map(|err| *err) {
         Ok(Error::Capacity(_)) => Close::With(close::TOO_BIG, "frame too large"),
         Ok(Error::Utf8(_)) => Close::With(close::INVALID_DATA, "text frame is not valid UTF-8"),
+        Ok(Error::Protocol(protocol)) => {
+            match protocol {
+                // The peer closed TCP (or kept sending after its close): nobody to tell.
+                ProtocolError::ResetWithoutClosingHandshake
+                | ProtocolError::ReceivedAfterClosing => Close::Gone,
+                ProtocolError::UnknownDataFrameType(_)
+                | ProtocolError::UnknownControlFrameType(_) => broken("reserved opcode"),
+                ProtocolError::ControlFrameTooBig => broken("control frame over 125 bytes"),
+                ProtocolError::FragmentedControlFrame => broken("fragmented control frame"),
+                ProtocolError::UnexpectedContinueFrame => {
+                    broken("continuation frame with no message to continue")
+                }
+                ProtocolError::ExpectedFragment(_) => {
+                    broken("new message before the fragmented one ended")
+                }
+                ProtocolError::NonZeroReservedBits => broken("reserved bits set"),
+                ProtocolError::UnmaskedFrameFromClient => broken("unmasked frame from a client"),
+                _ => broken("WebSocket protocol error"),
+            }
+        }
         _ => Close::Gone,
     }
 }
 
-/// Drains the outbox into the socket; stops after a close frame, when kicked, or when a write
-/// does not finish in time.
+/// Drains the outbox into the socket; stops after a close frame, or drops a client that does
+/// not read ([`drop_slow`]): when its outbox overflowed (the kick), or a write did not finish
+/// within [`WRITE_TIMEOUT`]. The kick is watched while a write waits too: a client that stopped
+/// reading blocks exactly there.
 async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut inbox: Inbox,
@@ -173,34 +198,48 @@ async fn write_loop(
         let first = tokio::select! {
             // A kicked connection is closed before anything else it has queued goes out.
             biased;
-            () = inbox.kick.raised() => {
-                crate::telemetry::slow_client_dropped();
-                Message::Close(Some(CloseFrame {
-                    code: close::POLICY,
-                    reason: "not reading fast enough".into(),
-                }))
-            }
+            () = inbox.kick.raised() => return drop_slow(&mut sink).await,
             message = inbox.rx.recv() => match message {
                 Some(message) => message,
                 None => return,
             },
         };
-        let batch = write_batch(&mut sink, &mut inbox.rx, first);
-        tokio::pin!(batch);
-        // Almost every batch is written at once (the socket had room): only one that has to
-        // wait for the client gets a timer, instead of one set up and torn down per delivery.
-        let written = match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
-            Poll::Ready(written) => written,
-            Poll::Pending => match tokio::time::timeout(WRITE_TIMEOUT, batch).await {
-                Ok(written) => written,
-                Err(_) => return,
-            },
+        let written = {
+            let batch = write_batch(&mut sink, &mut inbox.rx, first);
+            tokio::pin!(batch);
+            // Almost every batch is written at once (the socket had room): only one that has
+            // to wait for the client gets a timer, instead of one set up and torn down per
+            // delivery.
+            match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
+                Poll::Ready(written) => Some(written),
+                Poll::Pending => tokio::select! {
+                    biased;
+                    written = batch.as_mut() => Some(written),
+                    () = inbox.kick.raised() => None,
+                    () = tokio::time::sleep(WRITE_TIMEOUT) => None,
+                },
+            }
         };
         match written {
-            Ok(Written::More) => {}
-            _ => return,
+            None => return drop_slow(&mut sink).await,
+            Some(Ok(Written::More)) => {}
+            Some(_) => return,
         }
     }
+}
+
+/// Drops a client that does not read: counts it, and queues the 1008 close behind what the
+/// socket already holds, waiting up to [`WRITE_TIMEOUT`] for it to go out. A client that
+/// reads again within that time gets every frame written so far and then the reason; one
+/// that never does is cut off when the wait ends.
+async fn drop_slow(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>) {
+    crate::telemetry::slow_client_dropped();
+    tracing::debug!("dropping a client that does not read fast enough");
+    let close = Message::Close(Some(CloseFrame {
+        code: close::POLICY,
+        reason: "not reading fast enough".into(),
+    }));
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(close)).await;
 }
 
 /// Frames written with one flush at most. A writer that fell behind (a burst of reveals, a
@@ -357,8 +396,11 @@ impl Connection {
                         ),
                     ))
                 } else {
+                    // Validation has checked the name; what is kept is its one form (NFC,
+                    // trimmed), so two spellings of one name are one name.
                     self.player = Player {
-                        name: hello.name,
+                        name: boardcast_protocol::names::normalize(&hello.name)
+                            .unwrap_or(hello.name),
                         bot: hello.bot,
                     };
                     self.outbox.ack(id);

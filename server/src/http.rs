@@ -62,12 +62,15 @@ async fn websocket(
     {
         return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
     }
-    let offered: Vec<String> = upgrade
-        .requested_protocols()
+    // Read from the headers themselves, in the client's order: `requested_protocols` gives
+    // them sorted (a set), which would always pick `boardcast.v1.json` over an earlier
+    // `boardcast.v1.postcard`, where PROTOCOL.md promises the first offered.
+    let offered = headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
         .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(',').map(|p| p.trim().to_owned()))
-        .collect();
-    let Some(encoding) = Encoding::negotiate(offered.iter().map(String::as_str)) else {
+        .flat_map(|value| value.split(','));
+    let Some(encoding) = Encoding::negotiate(offered) else {
         return close_at_once(
             upgrade,
             close::PROTOCOL_ERROR,

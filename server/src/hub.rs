@@ -62,6 +62,10 @@ struct Index {
     matches: HashMap<String, Entry>,
     invites: HashMap<String, String>,
     tokens: HashMap<String, String>,
+    /// How many of `matches` are finished: those do not count against
+    /// [`Settings::max_matches`] (a visitor watching old games must not block creations) and
+    /// have their own bound of the same size.
+    finished: usize,
 }
 
 struct Entry {
@@ -186,12 +190,28 @@ impl Hub {
         &self.0.storage
     }
 
-    /// Refuses a new match in memory once the server holds [`Settings::max_matches`].
+    /// Refuses a new match in memory once the server holds [`Settings::max_matches`] that
+    /// are waiting or playing. Finished matches in memory (watched, or read back from
+    /// storage for a watcher) do not count: they are bounded apart ([`Hub::check_room_to_replay`]).
     fn check_room(&self) -> Result<(), Refusal> {
-        if self.index().matches.len() >= self.0.settings.max_matches {
+        let dir = self.index();
+        if dir.matches.len() - dir.finished >= self.0.settings.max_matches {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 "the server holds as many matches as it may; try later",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses to read one more finished match back from storage once [`Settings::max_matches`]
+    /// finished matches are in memory: watching old games is bounded by its own count, so it
+    /// never takes the room of new matches.
+    fn check_room_to_replay(&self) -> Result<(), Refusal> {
+        if self.index().finished >= self.0.settings.max_matches {
+            return Err(Refusal::new(
+                ErrorCode::Busy,
+                "the server has as many finished matches open as it may; try later",
             ));
         }
         Ok(())
@@ -348,6 +368,7 @@ impl Hub {
         let invite = state.invite.clone();
         let public = state.setup.public;
         let summary = state.summary(0);
+        let finished = summary.phase == MatchPhase::Finished;
         let tokens: Vec<String> = [Side::White, Side::Black]
             .into_iter()
             .filter_map(|side| state.seat(side).map(|seat| seat.token.clone()))
@@ -379,6 +400,7 @@ impl Hub {
                 creator: None,
             },
         );
+        dir.finished += usize::from(finished);
         drop(dir);
         self.announce(&id);
         Ok(handle)
@@ -432,7 +454,7 @@ impl Hub {
         if let Some(handle) = self.running(&stored.id) {
             return Ok(Some(handle));
         }
-        self.check_room()?;
+        self.check_room_to_replay()?;
         let (state, records) = rebuild(&stored, now()).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
@@ -489,9 +511,17 @@ impl Directory for Hub {
     }
 
     fn update_summary(&self, summary: MatchSummary, public: bool) {
-        if let Some(entry) = self.index().matches.get_mut(&summary.match_id) {
+        let mut dir = self.index();
+        if let Some(entry) = dir.matches.get_mut(&summary.match_id) {
+            let was_finished = entry.summary.phase == MatchPhase::Finished;
+            let is_finished = summary.phase == MatchPhase::Finished;
             entry.summary = summary;
             entry.public = public;
+            match (was_finished, is_finished) {
+                (false, true) => dir.finished += 1,
+                (true, false) => dir.finished -= 1,
+                _ => {}
+            }
         }
     }
 
@@ -564,6 +594,9 @@ impl Drop for TakeOverTurn {
 impl Index {
     fn remove(&mut self, id: &str) {
         if let Some(entry) = self.matches.remove(id) {
+            if entry.summary.phase == MatchPhase::Finished {
+                self.finished -= 1;
+            }
             self.invites.remove(&entry.invite);
             for token in entry.tokens {
                 self.tokens.remove(&token);
@@ -695,6 +728,95 @@ mod tests {
         assert_eq!(index.matches.len(), 10);
         assert_eq!(index.tokens.get("t9").map(String::as_str), Some("m9"));
         assert_eq!(index.invites.get("I0").map(String::as_str), Some("m0"));
+    }
+
+    fn settings(max_matches: usize) -> Settings {
+        Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(60),
+            max_matches,
+        }
+    }
+
+    /// A match between two players that `white` resigned, once it is stored as finished.
+    async fn resigned_match(hub: &Hub) -> String {
+        let players = [
+            (Side::White, Player::person("w")),
+            (Side::Black, Player::person("b")),
+        ];
+        let setup = Setup {
+            time_control: None,
+            public: false,
+            rematch_of: None,
+            start_fen: None,
+        };
+        let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();
+        let (outbox, _inbox) =
+            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
+        handle
+            .try_send(Command::Act {
+                outbox,
+                id: 1,
+                token: tokens[0].1.clone(),
+                action: Action::Resign,
+                received: Instant::now(),
+            })
+            .unwrap();
+        while hub
+            .storage()
+            .finished_match(MatchKey::Id(id.clone()))
+            .await
+            .unwrap()
+            .is_none()
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        id
+    }
+
+    #[tokio::test]
+    async fn watching_finished_matches_leaves_room_to_create_new_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (_trigger, shutdown) = crate::shutdown::channel();
+        let (tasks, _all_done) = crate::shutdown::tasks();
+        let earlier = Hub::new(
+            storage.clone(),
+            settings(10),
+            shutdown.clone(),
+            tasks.clone(),
+        );
+        let mut finished = Vec::new();
+        for _ in 0..3 {
+            finished.push(resigned_match(&earlier).await);
+        }
+        // A server started afterwards holds none of them, and may hold two matches.
+        let hub = Hub::new(storage, settings(2), shutdown, tasks);
+        for id in &finished[..2] {
+            assert!(hub.find(id).await.unwrap().is_some(), "{id} is read back");
+        }
+        // Finished matches in memory have a bound of their own …
+        let refusal = hub.find(&finished[2]).await.unwrap_err();
+        assert_eq!(refusal.code, ErrorCode::Busy, "{refusal}");
+        // … and do not take the room of new matches.
+        let seek = |n: u8| {
+            let hub = hub.clone();
+            async move {
+                hub.create_seek(
+                    crate::address::ClientAddr::of([127, 0, 0, n].into()),
+                    &Player::person("alice"),
+                    None,
+                    ColorChoice::White,
+                    true,
+                )
+                .await
+            }
+        };
+        seek(1).await.unwrap();
+        seek(2).await.unwrap();
+        assert_eq!(seek(3).await.unwrap_err().code, ErrorCode::Busy);
     }
 
     #[tokio::test]

@@ -1,6 +1,12 @@
 //! The server: opens storage, resumes unfinished matches, serves the router through
 //! [`crate::accept`] until shutdown, then waits for every connection and match to stop and closes storage.
+//!
+//! Starting is two steps. [`prepare`] does everything that can fail for a reason the operator
+//! must fix — TLS files, the database, the cluster — and returns a [`StartError`] that says
+//! which and what to do; only then does [`Ready::serve`] accept connections. So a server that
+//! cannot work exits at once with the reason, instead of holding a port that never answers.
 
+use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -9,7 +15,8 @@ use tokio::net::TcpListener;
 use crate::address::TrustedProxies;
 use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
-use crate::cluster::node::Node;
+use crate::cluster::node::{JoinError, Node};
+use crate::cluster::settings::ClusterConfigError;
 use crate::config::Config;
 use crate::frisian_tv::FrisianTv;
 use crate::hub::Hub;
@@ -17,9 +24,64 @@ use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Directory;
 use crate::matches::Settings;
 use crate::per_address::{AddressLimits, RateSettings};
-use crate::shutdown::{self, Shutdown, Trigger};
-use crate::storage::Storage;
-use crate::tls::Tls;
+use crate::shutdown::{self, AllDone, Shutdown, Tasks, Trigger};
+use crate::storage::{Database, Storage, StorageError};
+use crate::tls::{Tls, TlsError};
+
+/// Why the server did not start. The text is what the operator reads before the process
+/// exits: what failed, and what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The cluster flags do not make a node.
+    #[error(transparent)]
+    Cluster(#[from] ClusterConfigError),
+    /// The port (`--listen`) or the metrics port cannot be bound.
+    #[error("cannot listen on {addr} ({flag}): {source}{}", listen_remedy(source))]
+    Listen {
+        flag: &'static str,
+        addr: SocketAddr,
+        source: io::Error,
+    },
+    /// The certificate or key does not load.
+    #[error("cannot serve TLS (--tls-cert, --tls-key): {0}")]
+    Tls(#[from] TlsError),
+    /// The database cannot be opened, created or read.
+    #[error("cannot open the database {database}: {source}")]
+    Storage {
+        database: Database,
+        source: StorageError,
+    },
+    /// This node cannot join its cluster.
+    #[error(transparent)]
+    Join(#[from] JoinError),
+    /// The TV channels cannot read their archive.
+    #[error("cannot start the TV channels: {0}")]
+    Channels(StorageError),
+}
+
+/// What to do when a port cannot be bound, for the errors an operator meets.
+fn listen_remedy(err: &io::Error) -> &'static str {
+    match err.kind() {
+        io::ErrorKind::AddrInUse => {
+            ": another program (another boardcast-server?) listens there; stop it or choose \
+             another port"
+        }
+        io::ErrorKind::PermissionDenied => {
+            ": ports below 1024 need privileges; use a higher port (behind a reverse proxy)"
+        }
+        io::ErrorKind::AddrNotAvailable => {
+            ": this machine has no such address; use 127.0.0.1, 0.0.0.0 or one of its own"
+        }
+        _ => "",
+    }
+}
+
+/// Binds `addr` for `flag`.
+pub async fn bind(flag: &'static str, addr: SocketAddr) -> Result<TcpListener, StartError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| StartError::Listen { flag, addr, source })
+}
 
 /// A bound, running server. Dropping it (or calling [`Server::shutdown`]) stops it.
 pub struct Server {
@@ -30,11 +92,15 @@ pub struct Server {
 
 impl Server {
     /// Binds `config.listen` and starts serving in the background.
+    /// Fails as the binary does if anything of [`prepare`] fails.
     pub async fn start(config: Config) -> std::io::Result<Server> {
         let listener = TcpListener::bind(config.listen).await?;
         let addr = listener.local_addr()?;
         let (trigger, shutdown) = shutdown::channel();
-        let task = tokio::spawn(serve(listener, config, shutdown));
+        let ready = prepare(config, shutdown)
+            .await
+            .map_err(std::io::Error::other)?;
+        let task = tokio::spawn(ready.serve(listener));
         Ok(Server {
             addr,
             trigger,
@@ -60,19 +126,38 @@ pub async fn serve(
     config: Config,
     shutdown: Shutdown,
 ) -> std::io::Result<()> {
-    let cluster = config.cluster().map_err(std::io::Error::other)?;
+    let ready = prepare(config, shutdown)
+        .await
+        .map_err(std::io::Error::other)?;
+    ready.serve(listener).await
+}
+
+/// A server with everything open and started that can fail at start: it only has to accept.
+pub struct Ready {
+    app: App,
+    storage: Storage,
+    tls: Option<Tls>,
+    metrics_listener: Option<TcpListener>,
+    shutdown: Shutdown,
+    tasks: Tasks,
+    all_done: AllDone,
+}
+
+/// Loads TLS, opens storage, resumes unfinished matches, joins the cluster and starts the
+/// channels: everything before accepting that can fail. Nothing listens on the public port
+/// yet.
+pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartError> {
+    let cluster = config.cluster()?;
     // A node of a cluster also stops when another run of its node id takes its lease: one
     // signal below this point, fired by either.
     let (stop, shutdown) = follow(shutdown);
     let metrics_listener = match config.metrics_listen {
-        Some(addr) => Some(TcpListener::bind(addr).await.inspect_err(|err| {
-            tracing::error!(%addr, %err, "cannot listen for /metrics");
-        })?),
+        Some(addr) => Some(bind("--metrics-listen", addr).await?),
         None => None,
     };
     let tls = match (&config.tls_cert, &config.tls_key) {
         (Some(cert), Some(key)) => {
-            let tls = Tls::load(cert, key).map_err(std::io::Error::other)?;
+            let tls = Tls::load(cert, key)?;
             tracing::info!(cert = %cert.display(), "serving https:// and wss://");
             Some(tls)
         }
@@ -88,16 +173,13 @@ pub async fn serve(
     }
     // A node of a cluster recovers nothing here: it starts only the matches it claims.
     let node_id = cluster.as_ref().map(|cluster| cluster.node_id.as_str());
-    let (storage, recovered) = Storage::open_database_as(&config.database(), node_id)
+    let database = config.database();
+    let (storage, recovered) = Storage::open_database_as(&database, node_id)
         .await
-        .map_err(std::io::Error::other)?;
+        .map_err(|source| StartError::Storage { database, source })?;
     let (tasks, all_done) = shutdown::tasks();
     let node = match &cluster {
-        Some(cluster) => Some(
-            Node::connect(cluster, &storage, &shutdown)
-                .await
-                .map_err(std::io::Error::other)?,
-        ),
+        Some(cluster) => Some(Node::connect(cluster, &storage, &shutdown).await?),
         None => None,
     };
     let settings = Settings {
@@ -122,7 +204,7 @@ pub async fn serve(
         }
         None => Channels::start(channels_config, &storage, shutdown.clone(), &tasks).await,
     }
-    .map_err(std::io::Error::other)?;
+    .map_err(StartError::Channels)?;
     let directory: Arc<dyn Directory> = match &node {
         Some(node) => {
             let joined = node.join(&hub, &shutdown, &tasks).await;
@@ -152,27 +234,52 @@ pub async fn serve(
         shutdown: shutdown.clone(),
         tasks: tasks.clone(),
     };
-    crate::telemetry::handle();
-    tokio::spawn(crate::memory::give_back(app.hub.clone(), shutdown.clone()));
-    if let Some(tls) = tls {
-        tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
-    }
-    if let Some(listener) = metrics_listener {
-        if let Ok(addr) = listener.local_addr() {
-            tracing::info!(%addr, "serving /metrics");
+    Ok(Ready {
+        app,
+        storage,
+        tls,
+        metrics_listener,
+        shutdown,
+        tasks,
+        all_done,
+    })
+}
+
+impl Ready {
+    /// Accepts and serves on `listener` until shutdown; then waits for every connection and
+    /// match to stop and flushes storage.
+    pub async fn serve(self, listener: TcpListener) -> std::io::Result<()> {
+        let Ready {
+            app,
+            storage,
+            tls,
+            metrics_listener,
+            shutdown,
+            tasks,
+            all_done,
+        } = self;
+        crate::telemetry::handle();
+        tokio::spawn(crate::memory::give_back(app.hub.clone(), shutdown.clone()));
+        if let Some(tls) = tls {
+            tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
         }
-        tokio::spawn(crate::metrics_page::serve(
-            listener,
-            app.clone(),
-            shutdown.clone(),
-        ));
+        if let Some(listener) = metrics_listener {
+            if let Ok(addr) = listener.local_addr() {
+                tracing::info!(%addr, "serving /metrics");
+            }
+            tokio::spawn(crate::metrics_page::serve(
+                listener,
+                app.clone(),
+                shutdown.clone(),
+            ));
+        }
+        let router = crate::http::router(app.clone());
+        crate::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
+        // Connections and matches see the same signal; wait for them, then flush storage.
+        all_done.wait(&tasks).await;
+        storage.close().await;
+        Ok(())
     }
-    let router = crate::http::router(app.clone());
-    crate::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
-    // Connections and matches see the same signal; wait for them, then flush storage.
-    all_done.wait(&tasks).await;
-    storage.close().await;
-    Ok(())
 }
 
 /// A shutdown signal of its own that fires when `outer` fires, and whose trigger can fire it

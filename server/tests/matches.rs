@@ -210,10 +210,26 @@ async fn resign_ends_the_match_for_everyone() {
     server.stop().await;
 }
 
+/// The match events a watcher sees next, `count` of them, by kind (moves by their notation).
+async fn next_events(watcher: &mut Client, count: usize) -> Vec<String> {
+    let mut seen = Vec::new();
+    for _ in 0..count {
+        seen.push(match watcher.expect_event().await.event {
+            MatchEvent::Moved(m) => format!("moved {}", m.played.notation),
+            MatchEvent::Ended(result) => format!("ended {:?}", result.reason),
+            other => format!("{other:?}"),
+        });
+    }
+    seen
+}
+
 #[tokio::test]
-async fn draw_offers_are_cancelled_by_a_move_and_agreed_draws_end_the_match() {
+async fn a_draw_offer_stands_through_the_offerers_move_until_the_opponent_moves_or_answers() {
     let server = TestServer::start().await;
     let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let mut watcher = server.client("Sjoerd").await;
+    watcher.watch(&ws.match_id).await;
+    // Over the board: offer, then move. The offer outlives white's own move.
     let id = white.seat_action(&ws, ClientMessage::OfferDraw).await;
     white.expect_ack(id).await;
     black
@@ -222,27 +238,52 @@ async fn draw_offers_are_cancelled_by_a_move_and_agreed_draws_end_the_match() {
     // Accepting one's own offer is refused.
     let id = white.seat_action(&ws, ClientMessage::AcceptDraw).await;
     assert_eq!(white.expect_error(id).await.code, ErrorCode::NotAllowed);
-    // A move lapses the offer.
     white.play(&ws, &[32, 28]).await;
-    black
-        .event_until(|e| (*e == MatchEvent::DrawOfferCancelled).then_some(()))
-        .await;
+    let snapshot = server.client("Late").await.watch(&ws.match_id).await;
+    assert_eq!(
+        snapshot.draw_offer,
+        Some(Side::White),
+        "after white's own move"
+    );
+    // Black moving instead of answering ends it, after black's move.
+    black.play(&bs, &[19, 23]).await;
+    assert_eq!(
+        next_events(&mut watcher, 4).await,
+        [
+            "DrawOffered(White)",
+            "moved 32-28",
+            "moved 19-23",
+            "DrawOfferCancelled"
+        ]
+    );
     let id = black.seat_action(&bs, ClientMessage::AcceptDraw).await;
     let err = black.expect_error(id).await;
     assert_eq!(err.code, ErrorCode::NotAllowed);
     assert!(err.message.contains("no draw offer"), "{}", err.message);
-    // Offer again, decline, offer, accept.
+    // An answer ends it too: offered on the opponent's turn and declined; then offered,
+    // followed by the offerer's move, and accepted.
     let id = black.seat_action(&bs, ClientMessage::OfferDraw).await;
     black.expect_ack(id).await;
     let id = white.seat_action(&ws, ClientMessage::DeclineDraw).await;
     white.expect_ack(id).await;
-    let id = black.seat_action(&bs, ClientMessage::OfferDraw).await;
-    black.expect_ack(id).await;
-    let id = white.seat_action(&ws, ClientMessage::AcceptDraw).await;
+    let id = white.seat_action(&ws, ClientMessage::OfferDraw).await;
     white.expect_ack(id).await;
-    let result = black.ended().await;
+    white.play(&ws, &[28, 19]).await;
+    let id = black.seat_action(&bs, ClientMessage::AcceptDraw).await;
+    black.expect_ack(id).await;
+    let result = white.ended().await;
     assert_eq!(result.winner, None);
     assert_eq!(result.reason, EndReason::DrawByAgreement);
+    assert_eq!(
+        next_events(&mut watcher, 5).await,
+        [
+            "DrawOffered(Black)",
+            "DrawDeclined(White)",
+            "DrawOffered(White)",
+            "moved 28x19",
+            "ended DrawByAgreement"
+        ]
+    );
     let (status, pdn) = http_get(server.addr, &format!("/games/{}.pdn", ws.match_id)).await;
     assert_eq!(status, 200);
     assert!(pdn.contains("[Result \"1-1\"]"), "{pdn}");

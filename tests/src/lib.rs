@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod canary;
+pub mod client_bin;
 pub mod cluster;
 /// The one WebSocket test client, shared with the server's own tests.
 pub use boardcast_testkit::client;
@@ -44,6 +45,11 @@ impl ServerProcess {
         // `--database` (PostgreSQL) and `--db` name the store two ways: one of them.
         if !extra_args.contains(&"--database") {
             command.arg("--db").arg(db);
+        }
+        // The server logs on stderr, which the test shows: its warnings and errors, not
+        // every match it starts, unless the test asks for a level.
+        if !extra_args.contains(&"--log") {
+            command.args(["--log", "warn"]);
         }
         command
             .args(extra_args)

@@ -21,16 +21,10 @@ use boardcast_tests::client::Client;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_hub-test-engine");
 
-/// The `boardcast` client binary, built beside this package's binaries by
-/// `cargo test --workspace` (a test cannot name another package's binary directly).
+/// The `boardcast` client binary, built beside this package's binaries by the test itself
+/// (a test cannot name another package's binary directly).
 fn client_bin() -> PathBuf {
-    let path = Path::new(ENGINE).with_file_name("boardcast");
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo build -p boardcast-client` (cargo test --workspace builds it)",
-        path.display()
-    );
-    path
+    boardcast_tests::client_bin::client_binary(Path::new(ENGINE))
 }
 
 fn server() -> TestServer {

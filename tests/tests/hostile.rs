@@ -13,7 +13,7 @@ use boardcast_protocol::{
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::canary::{Canary, start_with_canary};
-use boardcast_tests::client::{Client, ClientError, Pair};
+use boardcast_tests::client::{Client, ClientError, ConnectOptions, Pair, connect_ws};
 use boardcast_tests::games::{RefGame, reference_games};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -377,6 +377,28 @@ async fn handshake_with_an_unknown_subprotocol_is_refused() {
     canary.check().await.expect("canary");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_offered_subprotocol_the_server_speaks_is_chosen() {
+    let (server, mut canary) = setup(&[]).await;
+    let json = Encoding::Json.subprotocol();
+    let postcard = Encoding::Postcard.subprotocol();
+    for (offered, expected) in [
+        (vec![postcard, json], postcard),
+        (vec![json, postcard], json),
+        (vec!["chat.v9", postcard, json], postcard),
+    ] {
+        let options = ConnectOptions {
+            protocols: offered.iter().map(|p| p.to_string()).collect(),
+            ..ConnectOptions::encoding(Encoding::Json)
+        };
+        let (_ws, chosen) = connect_ws(server.addr(), &options)
+            .await
+            .expect("handshake");
+        assert_eq!(chosen.as_deref(), Some(expected), "offered {offered:?}");
+    }
+    canary.check().await.expect("canary");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Moves by the wrong people.
 
@@ -709,6 +731,49 @@ async fn move_after_the_game_ended() {
     let result = snapshot.result.expect("a result");
     assert_eq!(result.winner, Some(boardcast_protocol::Side::White));
     assert_eq!(result.reason, boardcast_protocol::EndReason::Resignation);
+    canary.check().await.expect("canary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_above_what_javascript_holds_are_refused_and_the_seat_still_moves() {
+    let (server, mut canary) = setup(&[]).await;
+    let addr = server.addr();
+    let largest = boardcast_protocol::limits::MAX_CLIENT_NUMBER;
+    for encoding in Encoding::ALL {
+        let mut pair = Pair::start(addr, encoding).await.unwrap();
+        let match_id = pair.match_id().to_owned();
+        let token = pair.white_seat.token.clone();
+        // 2^53 and 2^64 - 1 are refused by name, and the move is not carried out.
+        for id in [largest + 1, u64::MAX] {
+            pair.white
+                .send_with_id(id, move_msg(&match_id, &token, &[32, 28]))
+                .await
+                .unwrap();
+            let refused = pair
+                .white
+                .expect_error(id, ErrorCode::InvalidArgument)
+                .await
+                .unwrap();
+            assert!(
+                refused
+                    .message
+                    .contains("id: must be at most 9007199254740991"),
+                "{refused:?}"
+            );
+        }
+        // The seat can still move with ordinary ids afterwards: nothing was remembered.
+        pair.play(0, &[32, 28]).await.unwrap();
+        let nonce = pair
+            .black
+            .send(ClientMessage::Ping(Ping { nonce: largest + 1 }))
+            .await
+            .unwrap();
+        pair.black
+            .expect_error(nonce, ErrorCode::InvalidArgument)
+            .await
+            .unwrap();
+        still_usable(&mut pair.black).await;
+    }
     canary.check().await.expect("canary");
 }
 
@@ -1078,6 +1143,109 @@ async fn invalid_utf8_in_a_text_frame_closes_1007() {
         .await
         .expect("closed");
     assert_eq!(code, Some(close::INVALID_DATA));
+    canary.check().await.expect("canary");
+}
+
+/// One client frame as raw bytes: `head` is the first byte (FIN, reserved bits, opcode), the
+/// payload is masked with the all-zero key (so it goes out as it is).
+fn masked_frame(head: u8, payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![head];
+    match payload.len() {
+        len @ 0..=125 => frame.push(0x80 | len as u8),
+        len => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&(len as u16).to_be_bytes());
+        }
+    }
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(payload);
+    frame
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_protocol_errors_close_1002() {
+    let (server, mut canary) = setup(&[]).await;
+    let cases = [
+        ("a reserved data opcode", masked_frame(0x83, b"x")),
+        ("a reserved control opcode", masked_frame(0x8b, b"")),
+        ("a ping over 125 bytes", masked_frame(0x89, &[7; 200])),
+        ("a continuation of nothing", masked_frame(0x80, b"x")),
+        ("a fragmented ping", masked_frame(0x09, b"x")),
+    ];
+    for (what, frame) in cases {
+        let client = json(server.addr()).await;
+        let mut stream = client.into_ws().into_inner();
+        stream.write_all(&frame).await.unwrap();
+        let code = drain_raw(&mut stream, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|err| panic!("{what}: {err}"));
+        assert_eq!(code, Some(close::PROTOCOL_ERROR), "{what}");
+        canary.check().await.expect("canary");
+    }
+}
+
+/// A watcher that stops reading while channels stream to it: once its outbox overflows it is
+/// dropped with 1008, and `/metrics` counts it. The close frame waits behind what the socket
+/// already holds, so the client sees it when it reads again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_that_never_reads_is_closed_1008_and_counted() {
+    let (server, mut canary) = setup(&[
+        "--outbox",
+        "16",
+        "--channels",
+        "8",
+        "--ply-interval",
+        "100ms",
+        "--game-pause",
+        "200ms",
+        "--idle-timeout",
+        "120s",
+    ])
+    .await;
+    let addr = server.addr();
+    let dropped = || async move {
+        let (_, page) = tokio::task::spawn_blocking(move || {
+            boardcast_tests::http_get(addr, "/metrics").expect("metrics")
+        })
+        .await
+        .unwrap();
+        page.lines()
+            .find_map(|line| line.strip_prefix("boardcast_slow_clients_dropped_total "))
+            .map_or(0.0, |value| value.trim().parse::<f64>().unwrap())
+    };
+    assert_eq!(dropped().await, 0.0);
+    let options = ConnectOptions {
+        recv_buffer: Some(2048),
+        ..ConnectOptions::encoding(Encoding::Json)
+    };
+    let mut stuck = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    for n in 1..=8 {
+        stuck
+            .send(ClientMessage::Watch(Watch {
+                target: Target::Channel(format!("tv{n}")),
+                since_v: None,
+            }))
+            .await
+            .unwrap();
+    }
+    let mut stream = stuck.into_ws().into_inner();
+    let started = Instant::now();
+    while dropped().await < 1.0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "a watcher that read nothing for a minute was not counted as dropped"
+        );
+        canary.keep_alive().await.expect("canary connections");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let code = drain_raw(&mut stream, Duration::from_secs(15))
+        .await
+        .expect("the slow watcher's connection ends");
+    assert_eq!(code, Some(close::POLICY));
+    assert_eq!(dropped().await, 1.0);
+    canary.keep_alive().await.expect("canary connections");
     canary.check().await.expect("canary");
 }
 

@@ -1,8 +1,14 @@
-//! The server binary starts with flags, answers `/healthz`, and stops cleanly on SIGTERM.
+//! The server binary starts with flags, answers `/healthz`, and stops cleanly on SIGTERM; a
+//! start that cannot work (no such directory, certificate or database) exits at once, non-zero,
+//! with the reason and what to do on stderr.
 
+use std::io::Read;
 use std::path::Path;
-use std::time::Duration;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
+use boardcast_testkit::postgres::{Cluster, SUPERUSER};
+use boardcast_tests::tls::TestCa;
 use boardcast_tests::{ServerProcess, free_addr, http_get};
 
 fn server_program() -> &'static Path {
@@ -24,4 +30,141 @@ fn healthz_answers_and_sigterm_exits_zero() {
 
     let exit = server.terminate(Duration::from_secs(10)).unwrap();
     assert!(exit.success(), "exit status after SIGTERM: {exit:?}");
+}
+
+/// Runs the server with `args` (on a free port) and expects it to give up: its exit status and
+/// what it wrote on stderr. A server that is still running after [`GIVE_UP_WITHIN`] is killed
+/// and the test fails with what it had said — the hang this guards against.
+fn refused_start(args: &[&str]) -> (ExitStatus, String) {
+    let addr = free_addr().to_string();
+    let mut child = Command::new(server_program())
+        .args(["--listen", &addr])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary runs");
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    // Read stderr beside the wait, so a chatty server cannot block on a full pipe.
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + GIVE_UP_WITHIN;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the server") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the server still runs {GIVE_UP_WITHIN:?} after a start that cannot work; \
+                 stderr:\n{}",
+                reader.join().unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status, reader.join().expect("stderr is read"))
+}
+
+/// How long a start that cannot work may take to say so and exit (PostgreSQL's connect
+/// timeout is 5 s).
+const GIVE_UP_WITHIN: Duration = Duration::from_secs(15);
+
+/// Asserts that a refused start exited non-zero, said `expected` (every part) on stderr, and
+/// never claimed to listen.
+fn assert_refused(args: &[&str], expected: &[&str]) {
+    let (status, stderr) = refused_start(args);
+    assert_eq!(status.code(), Some(1), "exit status; stderr:\n{stderr}");
+    for part in expected {
+        assert!(
+            stderr.contains(part),
+            "{part:?} missing from stderr:\n{stderr}"
+        );
+    }
+    assert!(
+        !stderr.contains("listening"),
+        "a server that cannot start must not say it listens:\n{stderr}"
+    );
+}
+
+#[test]
+fn a_database_in_a_directory_that_does_not_exist_is_refused_with_the_command_to_make_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("var/lib/boardcast");
+    let db = missing.join("boardcast.db");
+    assert_refused(
+        &["--db", db.to_str().unwrap()],
+        &[
+            &format!("the directory {} does not exist", missing.display()),
+            &format!("mkdir -p {}", missing.display()),
+        ],
+    );
+}
+
+#[test]
+fn a_missing_certificate_or_a_key_that_does_not_fit_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let db = db.to_str().unwrap();
+    let absent = dir.path().join("absent.pem");
+    let absent = absent.to_str().unwrap();
+    let ca = TestCa::new("startup test CA");
+    let one = ca.issue(dir.path(), "one");
+    let other = ca.issue(dir.path(), "other");
+    let (cert, key) = (one.cert.to_str().unwrap(), one.key.to_str().unwrap());
+
+    assert_refused(
+        &["--db", db, "--tls-cert", absent, "--tls-key", key],
+        &["cannot serve TLS", absent],
+    );
+    assert_refused(
+        &["--db", db, "--tls-cert", cert, "--tls-key", absent],
+        &["cannot serve TLS", absent],
+    );
+    assert_refused(
+        &[
+            "--db",
+            db,
+            "--tls-cert",
+            cert,
+            "--tls-key",
+            other.key.to_str().unwrap(),
+        ],
+        &["does not fit the certificate"],
+    );
+}
+
+#[test]
+fn a_postgres_url_with_a_wrong_database_role_or_port_is_refused_with_the_fix() {
+    let Some(postgres) = Cluster::shared_or_skip("startup: wrong PostgreSQL URL") else {
+        return;
+    };
+    let port = postgres.port();
+    let no_database = format!("postgres://{SUPERUSER}@127.0.0.1:{port}/no_such_db");
+    assert_refused(
+        &["--database", &no_database],
+        &[
+            "has no database \"no_such_db\"",
+            &format!("createdb -O {SUPERUSER} no_such_db"),
+        ],
+    );
+    let no_role = format!("postgres://no_such_role@127.0.0.1:{port}/no_such_db");
+    assert_refused(
+        &["--database", &no_role],
+        &["no_such_role", "createuser --pwprompt no_such_role"],
+    );
+    let closed = free_addr().port();
+    let nobody_there = format!("postgres://{SUPERUSER}@127.0.0.1:{closed}/boardcast");
+    assert_refused(
+        &["--database", &nobody_there],
+        &[
+            &format!("no PostgreSQL server answers at 127.0.0.1:{closed}"),
+            "systemctl start postgresql",
+        ],
+    );
 }

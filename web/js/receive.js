@@ -172,12 +172,22 @@ function matchEvent(state, { match_id, v, event }, now) {
       if (state.ui.viewPly === null) actions.clearInput(state);
       break;
     }
-    case 'draw_offered': m.draw_offer = body; break;
+    case 'draw_offered':
+      m.draw_offer = body;
+      // A new offer makes the answer to the last one old news.
+      if (state.notice.code === 'draw') state.notice = { text: '', code: '' };
+      break;
     case 'draw_declined':
       m.draw_offer = null;
-      if (state.seat && body !== state.seat.side) state.notice = { text: 'your draw offer was declined', code: '' };
+      if (state.seat && body !== state.seat.side) state.notice = { text: 'your draw offer was declined', code: 'draw' };
       break;
-    case 'draw_offer_cancelled': m.draw_offer = null; break;
+    case 'draw_offer_cancelled':
+      // Our own moves leave our offer standing: the opponent moved instead of answering.
+      if (state.seat && m.draw_offer === state.seat.side) {
+        state.notice = { text: 'your draw offer lapsed: your opponent moved instead', code: 'draw' };
+      }
+      m.draw_offer = null;
+      break;
     case 'player_left':
       if (m[body.side]) m[body.side].connected = false;
       m.absent = m.absent.filter((a) => a.side !== body.side);

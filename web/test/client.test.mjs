@@ -210,6 +210,20 @@ test('a refusal shows the server reason and code', () => {
   assert.equal(state.outbox.length, 0);
 });
 
+test('the answer to a draw offer is told once: a new offer clears it, the opponent moving lapses it', () => {
+  const state = seated();
+  const event = (v, e) => receive(state, { match_event: { match_id: 'm1', v, event: e } }, 0);
+  event(3, { draw_offered: 'white' });
+  event(4, { draw_declined: 'black' });
+  assert.equal(state.notice.text, 'your draw offer was declined');
+  event(5, { draw_offered: 'white' });
+  assert.equal(state.notice.text, '', 'the old answer is gone with the new offer');
+  assert.equal(state.match.draw_offer, 'white');
+  event(6, 'draw_offer_cancelled');
+  assert.match(state.notice.text, /lapsed/);
+  assert.equal(state.match.draw_offer, null);
+});
+
 test('predictions: only the legal moves of the coming ply can be picked', () => {
   const state = initialState(parseRoute('/tv/1'), { name: '', nextId: 1, seats: {} });
   receive(state, { channel_snapshot: { channel: 'tv1', v: 5, kind: 'tv', next_game_in_ms: null, game: {

@@ -43,6 +43,7 @@ impl App {
                     invite_code: String::new(),
                 });
                 self.watching = Some(Target::Match(match_id));
+                self.asked_at = Some(std::time::Instant::now());
                 let resume = Resume {
                     token,
                     since_v: None,
@@ -130,6 +131,8 @@ impl App {
         self.game = None;
         self.channel = None;
         self.watchers = 0;
+        self.unavailable = None;
+        self.asked_at = None;
     }
 
     fn watch(&mut self, target: Target, predicting: bool) {
@@ -143,7 +146,8 @@ impl App {
                 target: target.clone(),
                 since_v: None,
             };
-            self.send(ClientMessage::Watch(watch), Pending::Other);
+            self.asked_at = Some(std::time::Instant::now());
+            self.send(ClientMessage::Watch(watch), Pending::Watch);
         }
         self.ui.predicting = predicting;
         self.ui.enter(match target {
@@ -158,7 +162,8 @@ impl App {
         if !self.tv {
             self.leave();
             self.tv = true;
-            self.send(ClientMessage::Watch(super::frisian_tv()), Pending::Other);
+            self.asked_at = Some(std::time::Instant::now());
+            self.send(ClientMessage::Watch(super::frisian_tv()), Pending::Watch);
         }
         self.ui.predicting = false;
         self.ui.enter(Screen::Match);

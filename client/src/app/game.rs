@@ -27,6 +27,8 @@ pub struct Game {
     pub black: Option<PlayerInfo>,
     pub time_control: Option<TimeControl>,
     pub phase: MatchPhase,
+    /// The position before the first move, to replay the history from.
+    pub start_fen: String,
     pub fen: String,
     pub board: Board,
     pub moves: Vec<PlayedMove>,
@@ -56,6 +58,7 @@ impl Game {
             black: snapshot.black,
             time_control: snapshot.time_control,
             phase: snapshot.phase,
+            start_fen: snapshot.start_fen,
             fen: snapshot.fen,
             moves: snapshot.moves,
             turn: snapshot.turn,
@@ -169,6 +172,22 @@ impl Game {
         self.clock
             .as_ref()
             .map(|clock| clock_now(clock, self.clock_at, now))
+    }
+
+    /// The board after the first `plies` moves, replayed from the start position with the
+    /// rules crate (for browsing the history); `None` if the record does not replay.
+    pub fn board_at(&self, plies: usize) -> Option<Board> {
+        let mut position = frisian::Position::from_fen(&self.start_fen).ok()?;
+        for played in self.moves.iter().take(plies) {
+            let route = played
+                .route
+                .iter()
+                .map(|&n| frisian::Square::new(n))
+                .collect::<Option<Vec<_>>>()?;
+            let mv = position.move_from_route(&route).ok()?;
+            position = position.play(mv).ok()?;
+        }
+        Some(Board::from_fen(&position.fen()))
     }
 
     /// The squares the last move touched (origin and landings).

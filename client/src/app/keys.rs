@@ -189,9 +189,43 @@ impl App {
         }
     }
 
+    /// `q` on a match or channel: home, or out of the program when it was started on this
+    /// screen from the shell ([`App::exit_on_back`]).
     fn back_home(&mut self) {
+        if self.exit_on_back {
+            self.quit = true;
+            return;
+        }
         self.ui.enter(Screen::Home);
         self.command(Command::Lobby);
+    }
+
+    /// `<` `>` Home End: step through the match's moves on the board; back at the last move
+    /// the board is live again.
+    fn browse(&mut self, code: KeyCode) {
+        let Some(game) = &self.game else { return };
+        let last = game.moves.len();
+        let at = self.ui.browse.unwrap_or(last);
+        let to = match code {
+            KeyCode::Char('<' | ',') | KeyCode::PageUp => at.saturating_sub(1),
+            KeyCode::Char('>' | '.') | KeyCode::PageDown => (at + 1).min(last),
+            KeyCode::Home => 0,
+            _ => last,
+        };
+        self.ui.browse = (to < last).then_some(to);
+        self.ui.selected = None;
+    }
+
+    /// Whether `a` may abort the shown match now: before both sides have moved, as the
+    /// server rules (PROTOCOL.md §10); afterwards the player is told why without a prompt.
+    fn abort_allowed(&self) -> Result<(), &'static str> {
+        match &self.game {
+            Some(game) if game.is_over() => Err("the match is over"),
+            Some(game) if !game.claim_aborts() => {
+                Err("a match can be aborted only before both sides have moved; r resigns")
+            }
+            _ => Ok(()),
+        }
     }
 
     fn match_key(&mut self, code: KeyCode) {
@@ -229,6 +263,30 @@ impl App {
             return;
         }
         let me = self.my_side();
+        if matches!(
+            code,
+            KeyCode::Char('<' | '>' | ',' | '.')
+                | KeyCode::Home
+                | KeyCode::End
+                | KeyCode::PageUp
+                | KeyCode::PageDown
+        ) {
+            return self.browse(code);
+        }
+        let typing = matches!(code, KeyCode::Char(c) if c.is_ascii_digit() || c == '-' || c == 'x')
+            || matches!(code, KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Tab);
+        if typing && me.is_some() {
+            if !self.my_turn() {
+                let game = self.game.as_ref().filter(|g| !g.is_over());
+                if let Some(game) = game.filter(|g| g.phase == MatchPhase::Playing) {
+                    let text = format!("it is {}'s move: wait for it", game.turn);
+                    return self.error("not_your_turn", text);
+                }
+                return;
+            }
+            // A move is made on the live board.
+            self.ui.browse = None;
+        }
         // `d` and `m` accept the opponent's standing offer, or make one.
         let answer = |offer: Option<boardcast_protocol::Side>| match offer {
             Some(side) if Some(side) != me => Reply::Accept,
@@ -268,10 +326,14 @@ impl App {
             KeyCode::Esc => {
                 self.ui.input.clear();
                 self.ui.selected = None;
+                self.ui.browse = None;
             }
             KeyCode::Char('q') => self.back_home(),
             KeyCode::Char('r') if me.is_some() => self.ui.confirm = Some(Confirm::Resign),
-            KeyCode::Char('a') if me.is_some() => self.ui.confirm = Some(Confirm::Abort),
+            KeyCode::Char('a') if me.is_some() => match self.abort_allowed() {
+                Ok(()) => self.ui.confirm = Some(Confirm::Abort),
+                Err(why) => self.error("not_allowed", why),
+            },
             KeyCode::Char('d') if me.is_some() => {
                 let offer = self.game.as_ref().and_then(|g| g.draw_offer);
                 self.command(Command::Draw(answer(offer)));
@@ -292,6 +354,46 @@ impl App {
             KeyCode::Char('n') => self.ui.numbers = !self.ui.numbers,
             KeyCode::Char('f') => self.ui.flip = !self.ui.flip,
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
+            _ => {}
+        }
+    }
+
+    /// A left click at terminal cell (`x`, `y`): on a board square it moves the cursor there
+    /// and picks it, as Enter does (a piece, then where it goes); elsewhere it does nothing.
+    pub fn click(&mut self, x: u16, y: u16) {
+        if self.ui.help || self.ui.leaderboard || self.ui.confirm.is_some() {
+            return;
+        }
+        let Some(board) = self.ui.board.get() else {
+            return;
+        };
+        let area = board.area;
+        if !area.contains(ratatui::layout::Position { x, y }) || board.cell.0 == 0 {
+            return;
+        }
+        let x = (x - area.x).checked_sub(board.label);
+        let Some(x) = x else { return };
+        let (col, row) = (x / board.cell.0, (y - area.y) / board.cell.1);
+        match (self.ui.screen, board.squares) {
+            (Screen::Match, 10) if col < 10 && row < 10 => {
+                let (row, col) = if board.flipped {
+                    (9 - row, 9 - col)
+                } else {
+                    (row, col)
+                };
+                if self.my_side().is_none() {
+                    return;
+                }
+                self.ui.cursor = (row as u8, col as u8);
+                self.ui.browse = None;
+                if self.ui.choice.is_none() {
+                    self.pick_square();
+                }
+            }
+            (Screen::Channel, 5) if col < 5 && row < 6 => {
+                self.ui.minit_cursor = usize::from(row * 5 + col);
+                self.pick_minit_square();
+            }
             _ => {}
         }
     }
@@ -345,6 +447,11 @@ impl App {
             self.ui.minit_cursor = (row.clamp(0, 5) * 5 + col.clamp(0, 4)) as usize;
             return;
         }
+        let typed = matches!(code, KeyCode::Char('a'..='e' | '1'..='6' | '-'));
+        if typed && !self.ui.predicting {
+            // Nothing is guessed while prediction is off: a typed move would count unseen.
+            return self.error("prediction_off", "prediction is off: p turns it on");
+        }
         match code {
             KeyCode::Char(c @ ('a'..='e' | '1'..='6' | '-')) if self.ui.input.len() < 8 => {
                 self.ui.input.push(c);
@@ -357,13 +464,20 @@ impl App {
                     return self.pick_minit_square();
                 }
                 let text = std::mem::take(&mut self.ui.input);
+                if !self.ui.predicting {
+                    return;
+                }
                 match super::channel::parse_guess(&text) {
                     Some((from, to)) => self.command(Command::Guess { from, to }),
                     None => self.error("bad_input", format!("`{text}` is not a move like b1-c3")),
                 }
             }
             KeyCode::Char('f') => self.ui.flat = !self.ui.flat,
-            KeyCode::Char('p') => self.ui.predicting = !self.ui.predicting,
+            KeyCode::Char('p') => {
+                self.ui.predicting = !self.ui.predicting;
+                self.ui.input.clear();
+                self.ui.minit_from = None;
+            }
             KeyCode::Char('L') => {
                 self.ui.leaderboard = true;
                 self.command(Command::Leaderboard);
@@ -392,7 +506,10 @@ impl App {
 
     fn pick_minit_square(&mut self) {
         if !self.ui.predicting {
+            // The cursor is hidden while prediction is off: the first Enter (or click) turns
+            // prediction on and shows it, rather than picking a square unseen.
             self.ui.predicting = true;
+            return;
         }
         let square = self.ui.minit_cursor;
         let Some(channel) = &self.channel else { return };

@@ -13,6 +13,7 @@ pub mod game;
 pub mod keys;
 pub mod notes;
 mod receive;
+mod status;
 pub mod view;
 
 use std::collections::{BTreeMap, HashMap};
@@ -72,6 +73,8 @@ pub enum Pending {
     MatchAction,
     /// A refused guess is no longer pending.
     Guess,
+    /// A refused watch of the shown match or channel: the screen says why instead of waiting.
+    Watch,
     Other,
 }
 
@@ -129,12 +132,25 @@ pub struct App {
     /// Why the session cannot go on: the start-up command was refused, or the server was
     /// never reached. `--plain` exits non-zero with it on stderr.
     pub failed: Option<String>,
+    /// Started on a screen of its own (`boardcast tv`, `watch`, `predict`, `ftv`): `q` leaves
+    /// the program, back to the shell it came from, rather than to a home screen never seen.
+    pub exit_on_back: bool,
+    /// Why the match or channel asked for is not shown: the server refused the watch (`no
+    /// channel or archived game tv3`) or the resume.
+    pub unavailable: Option<String>,
+    /// When the match or channel shown was asked for, until its snapshot comes: the screen
+    /// says so when the server stays silent.
+    pub asked_at: Option<std::time::Instant>,
+    /// The player's turn has just come (the opponent moved, or joined with the player to
+    /// move): the full-screen runner rings the terminal bell and clears it.
+    pub ring: bool,
 }
 
 impl App {
     /// `first_id` should grow across runs (the runners use the clock in milliseconds), since
     /// the server remembers a seat's ack ids even after this process is gone.
     pub fn new(name: &str, intent: Option<Command>, first_id: u64) -> App {
+        let exit_on_back = matches!(intent, Some(Command::Watch(_) | Command::Predict(_)));
         App {
             name: name.to_owned(),
             bot: false,
@@ -164,6 +180,10 @@ impl App {
             save_pdn: None,
             pdn_saves: Vec::new(),
             failed: None,
+            exit_on_back,
+            unavailable: None,
+            asked_at: None,
+            ring: false,
         }
     }
 
@@ -193,8 +213,8 @@ impl App {
     }
 
     fn note(&mut self, note: Note) {
-        if !note.is_listing() {
-            self.ui.log(note.to_string());
+        if let Some((text, alert)) = self.status_text(&note) {
+            self.ui.log(text, alert);
         }
         self.notes.push(note);
     }
@@ -378,7 +398,7 @@ impl App {
     /// The answer of a PDN download.
     pub fn pdn_saved(&mut self, saved: Result<std::path::PathBuf, String>) {
         match saved {
-            Ok(path) => self.note(Note::Info(format!("pdn saved to {}", path.display()))),
+            Ok(path) => self.note(Note::PdnSaved(path.display().to_string())),
             Err(why) => self.error("pdn", why),
         }
     }

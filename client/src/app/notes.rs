@@ -71,6 +71,12 @@ pub enum Note {
     Ambiguous(Vec<String>),
     /// `info …`: local, human messages.
     Info(String),
+    /// `info pdn URL`: where the finished match's PDN is served.
+    Pdn(String),
+    /// `info pdn saved to PATH`.
+    PdnSaved(String),
+    /// `info your friend runs: …`: how the friend joins the waiting match.
+    Invite(String),
     Seek(MatchSummary),
     Live(MatchSummary),
     Channel(ChannelSummary),
@@ -252,7 +258,9 @@ impl fmt::Display for Note {
             Note::Returned(side) => write!(f, "returned {side}"),
             Note::Error { code, message } => write!(f, "error {code}: {message}"),
             Note::Ambiguous(moves) => write!(f, "ambiguous {}", moves.join(" ")),
-            Note::Info(text) => write!(f, "info {text}"),
+            Note::Info(text) | Note::Invite(text) => write!(f, "info {text}"),
+            Note::Pdn(url) => write!(f, "info pdn {url}"),
+            Note::PdnSaved(path) => write!(f, "info pdn saved to {path}"),
             Note::Seek(s) => {
                 let [white, black] = players(s);
                 let (host, free) = if s.white.is_some() {

@@ -157,6 +157,8 @@ impl App {
         }
         self.note(Note::Featured(featured.match_id.clone()));
         let Some(match_id) = featured.match_id else {
+            // Answered: nothing is live yet, which the screen says rather than "no answer".
+            self.asked_at = None;
             return;
         };
         let target = Target::Match(match_id);
@@ -185,6 +187,12 @@ impl App {
             if let Some(seat) = self.seat.take() {
                 self.store(StoreOp::Remove(seat.match_id));
             }
+        }
+        // The match or channel asked for will not come: the screen says why, not "waiting".
+        let nothing_shown = self.game.is_none() && self.channel.is_none();
+        if matches!(pending, Some(Pending::Watch | Pending::Resume)) && nothing_shown {
+            self.unavailable = Some(reply.message.clone());
+            self.asked_at = None;
         }
         if pending == Some(Pending::Guess) {
             if let Some(channel) = &mut self.channel {
@@ -218,9 +226,11 @@ impl App {
         }
         let waiting = game.phase == boardcast_protocol::MatchPhase::Waiting;
         self.game = Some(game);
+        self.asked_at = None;
+        self.unavailable = None;
         if waiting {
             for line in self.invite_lines() {
-                self.note(Note::Info(line));
+                self.note(Note::Invite(line));
             }
         }
         self.ui.enter(Screen::Match);
@@ -239,7 +249,7 @@ impl App {
             let match_id = game.match_id.clone();
             self.note(Note::Result(text));
             if let Some(url) = self.pdn_url() {
-                self.note(Note::Info(format!("pdn {url}")));
+                self.note(Note::Pdn(url));
             }
             if let Some(dir) = self.save_pdn.clone() {
                 self.save_pdn_to(dir);
@@ -293,11 +303,14 @@ impl App {
                     bot: joined.bot,
                 });
                 if playing && !was_playing {
+                    self.ring = self.my_turn();
                     self.started();
                 }
             }
             MatchEvent::Moved(moved) => {
                 self.ui.moved();
+                self.ring = self.my_side().is_some_and(|me| me != moved.played.side)
+                    && !moved.legal_moves.is_empty();
                 self.note(Note::Move {
                     number: moved.played.ply / 2 + 1,
                     side: moved.played.side,
@@ -377,6 +390,8 @@ impl App {
             }
         }
         self.channel = Some(channel);
+        self.asked_at = None;
+        self.unavailable = None;
         self.ui.enter(Screen::Channel);
         self.aim_minit_cursor();
     }

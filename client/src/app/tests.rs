@@ -954,3 +954,61 @@ fn frisian_tv_watches_the_featured_match_and_moves_on_when_told() {
     app.receive(featured(Some("m3")), Instant::now());
     assert!(sent(&mut app).is_empty());
 }
+
+#[test]
+fn typed_guesses_are_not_sent_while_prediction_is_off() {
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv1".into()))),
+        1,
+    );
+    app.connected();
+    app.receive(
+        ServerMessage::ChannelSnapshot(channel_snapshot()),
+        Instant::now(),
+    );
+    app.drain();
+    assert!(!app.ui.predicting);
+    type_text(&mut app, "e2-e3");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        !sent(&mut app)
+            .iter()
+            .any(|m| matches!(m, ClientMessage::Predict(_))),
+        "a guess typed unseen was sent"
+    );
+    assert_eq!(app.ui.input, "");
+    assert_eq!(
+        app.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("Prediction is off: p turns it on")
+    );
+    // That Enter turned prediction on (showing the cursor) without a guess; now the same
+    // typing is one.
+    assert!(app.ui.predicting);
+    type_text(&mut app, "e2-e3");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::Predict(p)] if p.from == "e2"));
+}
+
+#[test]
+fn q_leaves_the_program_when_it_was_started_on_that_screen_and_goes_home_otherwise() {
+    for (intent, quits) in [
+        (Some(Command::Watch(Target::Channel("tv1".into()))), true),
+        (Some(Command::Predict("tv1".into())), true),
+        (Some(Command::Watch(Target::Match("m1".into()))), true),
+        (Some(Command::Lobby), false),
+    ] {
+        let mut app = App::new("dee", intent.clone(), 1);
+        app.connected();
+        if !quits {
+            app.command(Command::Watch(Target::Channel("tv1".into())));
+        }
+        app.receive(
+            ServerMessage::ChannelSnapshot(channel_snapshot()),
+            Instant::now(),
+        );
+        key(&mut app, KeyCode::Char('q'));
+        assert_eq!(app.quit, quits, "{intent:?}");
+        assert_eq!(app.ui.screen == Screen::Home, !quits, "{intent:?}");
+    }
+}

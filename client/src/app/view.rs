@@ -121,9 +121,36 @@ pub struct UiState {
     /// The "new match" form, while it is open.
     pub create: Option<super::create::CreateForm>,
     pub log: VecDeque<String>,
-    /// The message on the status line and when it came; cleared when the screen (or the
-    /// match shown) changes, hidden after [`STATUS_FOR`].
-    pub status: Option<(String, Instant)>,
+    /// The message on the status line; cleared when the screen (or the match shown) changes,
+    /// hidden after [`STATUS_FOR`].
+    pub status: Option<Status>,
+    /// Browsing the match's history: the number of plies shown on the board (`<` `>`),
+    /// `None` for the live position.
+    pub browse: Option<usize>,
+    /// Where the last frame drew the board, for mouse clicks (written while drawing).
+    pub board: std::cell::Cell<Option<BoardGeometry>>,
+}
+
+/// Where a board was drawn: its squares' area, cell size, orientation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardGeometry {
+    pub area: ratatui::layout::Rect,
+    /// Cell width and height in terminal cells.
+    pub cell: (u16, u16),
+    /// Columns before the first file (MinitChess rank labels).
+    pub label: u16,
+    /// Squares per row: 10 (Frisian) or 5 (MinitChess).
+    pub squares: u16,
+    pub flipped: bool,
+}
+
+/// One message of the status line, in the TUI's own words (see `app::status`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub at: Instant,
+    /// A refusal or failure, drawn to stand out.
+    pub alert: bool,
 }
 
 impl Default for UiState {
@@ -152,23 +179,30 @@ impl Default for UiState {
             create: None,
             log: VecDeque::new(),
             status: None,
+            browse: None,
+            board: std::cell::Cell::new(None),
         }
     }
 }
 
 impl UiState {
-    pub fn log(&mut self, line: String) {
+    /// Puts `line` on the status line (and in the log); `alert` for refusals and failures.
+    pub fn log(&mut self, line: String, alert: bool) {
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
-        self.status = Some((line.clone(), Instant::now()));
+        self.status = Some(Status {
+            text: line.clone(),
+            at: Instant::now(),
+            alert,
+        });
         self.log.push_back(line);
     }
 
     /// The status line's message at `now`, if it is still fresh.
-    pub fn status_at(&self, now: Instant) -> Option<&str> {
-        let (line, at) = self.status.as_ref()?;
-        (now.saturating_duration_since(*at) < STATUS_FOR).then_some(line.as_str())
+    pub fn status_at(&self, now: Instant) -> Option<&Status> {
+        let status = self.status.as_ref()?;
+        (now.saturating_duration_since(status.at) < STATUS_FOR).then_some(status)
     }
 
     pub fn enter(&mut self, screen: Screen) {
@@ -180,6 +214,8 @@ impl UiState {
             self.choice = None;
             self.confirm = None;
             self.minit_from = None;
+            self.browse = None;
+            self.board.set(None);
         }
     }
 

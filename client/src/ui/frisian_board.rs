@@ -170,7 +170,12 @@ impl Widget for FrisianBoard<'_> {
                         Side::Black => Color::Black,
                     };
                     let style = Style::default().fg(fg).add_modifier(Modifier::BOLD);
-                    buf.set_string(centre_x, piece_y, symbol(piece, self.letters), style);
+                    let glyph = !self.letters && self.colors != ColorMode::None;
+                    if glyph && cell.height >= 3 {
+                        draw_disc(buf, rect, piece, fg);
+                    } else {
+                        buf.set_string(centre_x, piece_y, symbol(piece, self.letters), style);
+                    }
                 }
                 if let Some(count) = self.counter_on(square) {
                     let style = Style::default()
@@ -184,6 +189,38 @@ impl Widget for FrisianBoard<'_> {
                 }
             }
         }
+    }
+}
+
+/// A piece as big as its cell: a disc of block characters under the square's number line
+/// (`▐█▌` in cells three lines high, `▄███▄`/`▀███▀` in four, three rows in five), a king
+/// with a crown in the other colour in its middle, so the board is not one glyph in a wide
+/// empty square on a big terminal.
+fn draw_disc(buf: &mut Buffer, cell: Rect, piece: Piece, colour: Color) {
+    let width = cell.width.saturating_sub(4).max(3);
+    let rows = cell.height.saturating_sub(2).max(1);
+    let x = cell.x + cell.width / 2 - width / 2;
+    let style = Style::default().fg(colour);
+    let inner = "█".repeat(usize::from(width - 2));
+    for row in 0..rows {
+        let (left, right) = match (rows, row) {
+            (1, _) => ("▐", "▌"),
+            (_, 0) => ("▄", "▄"),
+            (_, r) if r + 1 == rows => ("▀", "▀"),
+            _ => ("█", "█"),
+        };
+        buf.set_string(x, cell.y + 1 + row, format!("{left}{inner}{right}"), style);
+    }
+    if piece.king {
+        let contrast = match piece.side {
+            Side::White => Color::Black,
+            Side::Black => Color::White,
+        };
+        let crown = Style::default()
+            .fg(contrast)
+            .bg(colour)
+            .add_modifier(Modifier::BOLD);
+        buf.set_string(cell.x + cell.width / 2, cell.y + 1 + rows / 2, "♚", crown);
     }
 }
 

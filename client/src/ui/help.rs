@@ -31,16 +31,15 @@ pub const HOME: &[(&str, &str)] = &[
 pub const MATCH: &[(&str, &str)] = &[
     ("32-28 28x19", "type a move; Tab completes, Enter plays"),
     ("← → ↑ ↓ hjkl", "move the cursor"),
-    ("Enter Space", "pick the piece, then its destination"),
-    (
-        "1-9 ↑↓ Enter",
-        "choose the capture route (its captures are marked)",
-    ),
+    ("Enter / click", "pick the piece, then its destination"),
+    ("1-9 ↑↓ Enter", "choose the capture route (captures marked)"),
     ("Esc", "clear the input and the selection"),
-    ("r / a", "resign / abort (asks to confirm)"),
+    ("r", "resign (asks to confirm)"),
+    ("a", "abort, only before both sides have moved"),
     ("d / D", "offer or accept a draw / decline"),
     ("m / M", "offer or accept a rematch / decline"),
-    ("c / C", "claim the win / a draw when the opponent is gone"),
+    ("c / C", "claim win / draw when the opponent is gone"),
+    ("< > Home End", "step through the moves (End: the game)"),
     ("n f t", "square numbers, flip board, letter pieces"),
     (
         "s",
@@ -51,27 +50,66 @@ pub const MATCH: &[(&str, &str)] = &[
 
 pub const CHANNEL: &[(&str, &str)] = &[
     ("← → ↑ ↓ hjkl", "move the cursor"),
-    ("Enter Space", "pick the from square, then the to square"),
+    ("Enter / click", "pick the from square, then the to square"),
     ("b1-c3 Enter", "type a guess for the coming ply"),
     ("p", "prediction on or off"),
     ("f", "FULL (figurines) or FLAT (letters) pieces"),
     ("L", "all-time prediction leaderboard, with your own place"),
     ("Esc", "clear the input and the picked square"),
-    ("q", "back to the home screen"),
+    (
+        "q",
+        "back to the home screen (or quit, started as `boardcast tv`)",
+    ),
 ];
 
+/// The keys of `screen` in two columns, each description wrapped beside its key to fit
+/// `area`; when even that is too tall, the last line says how many keys are not shown.
 pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
     let keys = match screen {
         Screen::Home => HOME,
         Screen::Match => MATCH,
         Screen::Channel => CHANNEL,
     };
-    let lines: Vec<String> = keys
+    let key_width = keys
         .iter()
-        .map(|(key, what)| format!("{key:>14}  {what}"))
-        .chain(["".to_owned(), "      any key closes this help".to_owned()])
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let widest = keys
+        .iter()
+        .map(|(_, w)| w.chars().count())
+        .max()
+        .unwrap_or(0);
+    // Border and a space each side, the key column and two spaces.
+    let room = usize::from(area.width).saturating_sub(4 + key_width + 2);
+    let what_width = widest.min(room).max(12);
+    let rows = usize::from(area.height.saturating_sub(2));
+    let mut entries: Vec<Vec<String>> = keys
+        .iter()
+        .map(|(key, what)| {
+            super::wrap_words(what, what_width, what_width)
+                .iter()
+                .enumerate()
+                .map(|(i, part)| {
+                    let key = if i == 0 { *key } else { "" };
+                    format!(" {key:>key_width$}  {part}")
+                })
+                .collect()
+        })
         .collect();
-    let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 4;
+    let height = |entries: &[Vec<String>]| entries.iter().map(Vec::len).sum::<usize>();
+    if height(&entries) > rows {
+        // Whole entries only, and a line to say what is left out.
+        while !entries.is_empty() && height(&entries) + 1 > rows {
+            entries.pop();
+        }
+        let more = keys.len() - entries.len();
+        entries.push(vec![format!(
+            " … {more} more: a taller terminal shows them"
+        )]);
+    }
+    let lines: Vec<String> = entries.concat();
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 3;
     let height = lines.len() as u16 + 2;
     let rect = Rect::new(
         area.x + area.width.saturating_sub(width) / 2,
@@ -83,7 +121,11 @@ pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
     frame.render_widget(
         Paragraph::new(lines.join("\n"))
             .style(Style::default().fg(Color::White).bg(Color::Black))
-            .block(Block::bordered().title(" keys ")),
+            .block(
+                Block::bordered()
+                    .title(" keys ")
+                    .title_bottom(" any key closes "),
+            ),
         rect,
     );
 }

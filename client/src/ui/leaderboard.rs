@@ -19,8 +19,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         width,
         height,
     );
-    // Inside the border: the rows, then the viewer's own line and the key hint.
-    let rows = usize::from(height.saturating_sub(4));
+    // Inside the border: the rows, then the viewer's own lines and the key hint. A line
+    // wider than the box is cut with `…` (a long name), never silently.
+    let inner = usize::from(width.saturating_sub(2));
+    let rows = usize::from(height.saturating_sub(5));
     let me = Style::default()
         .fg(Color::Yellow)
         .add_modifier(Modifier::BOLD);
@@ -31,7 +33,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         Some(entries) if entries.is_empty() => lines.push(Line::from("nobody has predicted yet")),
         Some(entries) => {
             for (i, entry) in entries.iter().enumerate().take(rows) {
-                let text = format!("{:>3}. {}", i + 1, ranked(entry));
+                let text = super::fit(&format!("{:>3}. {}", i + 1, ranked(entry)), inner);
                 let style = if mine == Some(i + 1) {
                     me
                 } else {
@@ -55,7 +57,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         .as_ref()
         .map(|c| {
             format!(
-                "  (this game {} correct, {} strikes)",
+                "this game: {} correct, {} strikes",
                 c.score.correct, c.score.strikes
             )
         })
@@ -63,7 +65,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     while lines.len() < rows {
         lines.push(Line::from(""));
     }
-    lines.push(Line::styled(format!("{own}{this_game}"), me));
+    lines.push(Line::styled(super::fit(&own, inner), me));
+    lines.push(Line::styled(super::fit(&this_game, inner), me));
     lines.push(Line::styled(
         "any key closes",
         Style::default().fg(Color::Gray),

@@ -15,9 +15,12 @@ use super::frisian_board::{Cell, FrisianBoard};
 use crate::app::App;
 use crate::app::entry;
 use crate::app::game::{Game, format_clock, result_text};
-use crate::app::view::Confirm;
+use crate::app::view::{BoardGeometry, Confirm};
 
-fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static> {
+/// One player's line: clock (▶ on the side to move), side, BOT tag, name, `(you)` and
+/// `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
+/// cut with `…`, so the tags after it always show whole.
+fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> Line<'static> {
     let player = game.player(side);
     let name = player.map_or("(free seat)".to_owned(), |p| p.name.clone());
     let me = app.my_side() == Some(side);
@@ -28,6 +31,8 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
     let clock = ms.map(format_clock).unwrap_or_default();
     let to_move = game.phase == boardcast_protocol::MatchPhase::Playing && game.turn == side;
     let you = if me { " (you)" } else { "" };
+    let gone_tag = if gone { " [gone]" } else { "" };
+    let bot = player.is_some_and(|p| p.bot);
     let low = ms.is_some_and(|ms| ms < 10_000);
     let mut clock_style = Style::default();
     if to_move {
@@ -36,14 +41,24 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
     if low {
         clock_style = clock_style.fg(Color::Red);
     }
-    let mut spans = vec![
-        Span::styled(
-            format!("{} {:<7}", if to_move { "▶" } else { " " }, clock),
-            clock_style,
-        ),
-        Span::raw(format!(" {side}: ")),
-    ];
-    if player.is_some_and(|p| p.bot) {
+    let marker = if to_move { "▶" } else { " " };
+    let side_label = format!(" {side}: ");
+    let width = usize::from(width);
+    let tags = side_label.chars().count()
+        + if bot { 4 } else { 0 }
+        + you.chars().count()
+        + gone_tag.chars().count();
+    let padded = format!("{marker} {clock:<7}");
+    let clock_text = if padded.chars().count() + tags + name.chars().count() <= width {
+        padded
+    } else {
+        format!("{marker} {clock}")
+    };
+    let room = width
+        .saturating_sub(clock_text.chars().count() + tags)
+        .max(1);
+    let mut spans = vec![Span::styled(clock_text, clock_style), Span::raw(side_label)];
+    if bot {
         // A tag in its own colours, so no person can pass for a program by their name.
         spans.push(Span::styled(
             "BOT",
@@ -54,16 +69,32 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant) -> Line<'static
         ));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::raw(format!("{name}{you}")));
+    spans.push(Span::raw(format!("{}{you}", super::fit(&name, room))));
     if gone {
-        spans.push(Span::styled(" [gone]", Style::default().fg(Color::Red)));
+        spans.push(Span::styled(gone_tag, Style::default().fg(Color::Red)));
     }
     Line::from(spans)
 }
 
 /// The lines of the side panel between the two players.
-pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> {
+pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
+    if let Some(at) = app.ui.browse {
+        let viewing = match at.checked_sub(1).and_then(|i| game.moves.get(i)) {
+            Some(mv) => {
+                let dots = if mv.side == Side::White { "." } else { "…" };
+                format!("viewing {}{dots} {}", mv.ply / 2 + 1, mv.notation)
+            }
+            None => "viewing the start".to_owned(),
+        };
+        let hints = [viewing.as_str(), "< > step", "End back to the game"];
+        for hint in super::pack_hints(&hints, width) {
+            lines.push(Line::styled(
+                hint,
+                Style::default().fg(Color::Black).bg(Color::Yellow),
+            ));
+        }
+    }
     if app.tv {
         lines.push(Line::styled(
             "Frisian TV: the most-watched live match",
@@ -73,10 +104,16 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
     let tc = game
         .time_control
         .map_or("untimed".to_owned(), |tc| tc.to_string());
-    lines.push(Line::from(format!(
-        "match {} · {tc} · {} watching",
-        game.match_id, app.watchers
-    )));
+    // Packed so that no part is split: "0 watching" on a line of its own read as the
+    // player's own role.
+    let id = format!("match {}", game.match_id);
+    let crowd = match app.watchers {
+        1 => "1 spectator".to_owned(),
+        n => format!("{n} spectators"),
+    };
+    for line in super::pack_hints(&[id.as_str(), tc.as_str(), crowd.as_str()], width) {
+        lines.push(Line::from(line));
+    }
     if let Some(seat) = &app.seat {
         if seat.match_id == game.match_id && !seat.invite_code.is_empty() {
             lines.push(Line::from(format!("invite code: {}", seat.invite_code)));
@@ -92,6 +129,12 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
         if let Some(url) = app.pdn_url() {
             lines.push(Line::from(format!("PDN {url} (s saves)")));
         }
+        if app.my_side().is_some() && game.rematch.is_none() && game.rematch_offer.is_none() {
+            lines.push(Line::styled(
+                "m offers a rematch",
+                Style::default().fg(Color::Green),
+            ));
+        }
     } else if game.phase == boardcast_protocol::MatchPhase::Waiting {
         lines.push(Line::from("waiting for an opponent"));
     } else if app.my_turn() {
@@ -101,6 +144,8 @@ pub fn status_lines(app: &App, game: &Game, now: Instant) -> Vec<Line<'static>> 
                 .fg(Color::Green)
                 .add_modifier(Modifier::BOLD),
         ));
+    } else if app.my_side().is_some() {
+        lines.push(Line::from("your opponent's move"));
     } else {
         lines.push(Line::from(format!("{} to move", game.turn)));
     }
@@ -192,11 +237,101 @@ pub fn move_rows(game: &Game) -> Vec<String> {
 /// Columns the side panel needs at least; the board takes what is left.
 const PANEL_MIN: u16 = 28;
 
+/// The legal moves packed into lines of `width`, at most `rows` of them: when they do not
+/// all fit, the last line ends with `+N more` so that no move is dropped unsaid.
+pub fn legal_lines(names: &[&str], width: usize, rows: usize) -> Vec<String> {
+    let all = super::pack_words(names, width);
+    if all.len() <= rows {
+        return all;
+    }
+    if rows == 0 {
+        return Vec::new();
+    }
+    let mut lines = all[..rows - 1].to_vec();
+    let mut shown: usize = lines.iter().map(|l| l.split(' ').count()).sum();
+    let mut last = String::new();
+    for name in &names[shown..] {
+        let left = names.len() - shown - 1;
+        let more = if left > 0 {
+            format!(" +{left} more").chars().count()
+        } else {
+            0
+        };
+        let gap = usize::from(!last.is_empty());
+        if last.chars().count() + gap + name.chars().count() + more > width {
+            break;
+        }
+        if gap == 1 {
+            last.push(' ');
+        }
+        last.push_str(name);
+        shown += 1;
+    }
+    let left = names.len() - shown;
+    if left > 0 {
+        if !last.is_empty() {
+            last.push(' ');
+        }
+        last.push_str(&format!("+{left} more"));
+    }
+    lines.push(last);
+    lines
+}
+
+/// The line(s) under the legal list: the move prompt for the player to move, whom the other
+/// player waits for, and the keys of a finished game or of a spectator.
+fn input_lines(app: &App, game: &Game, width: u16) -> Vec<Line<'static>> {
+    let gray = Style::default().fg(Color::Gray);
+    let back = if app.exit_on_back { "q quit" } else { "q back" };
+    let hints = |hints: &[&str]| -> Vec<Line<'static>> {
+        super::pack_hints(hints, width)
+            .into_iter()
+            .map(|hint| Line::styled(hint, gray))
+            .collect()
+    };
+    match app.my_side() {
+        Some(_) if game.is_over() => hints(&["m rematch", "s save PDN", "< > moves", "q home"]),
+        Some(_) if app.my_turn() => vec![Line::from(format!("move> {}_", app.ui.input))],
+        Some(_) if game.phase == boardcast_protocol::MatchPhase::Playing => {
+            let side = game.turn;
+            let who = game.player(side).map_or_else(
+                || side.to_string(),
+                |p| crate::app::notes::player_name(&p.name, p.bot),
+            );
+            // Wrapped whole over two lines at most; a long name is cut with `…` on the second.
+            let text = format!("waiting for {who} ({side}) to move");
+            let width = usize::from(width);
+            let mut lines = super::wrap_words(&text, width, width);
+            if lines.len() > 2 {
+                let rest = lines[1..].join(" ");
+                lines.truncate(1);
+                lines.push(super::fit(&rest, width));
+            }
+            lines
+                .into_iter()
+                .map(|line| Line::styled(line, gray))
+                .collect()
+        }
+        Some(_) => Vec::new(),
+        None => hints(&[
+            "spectator",
+            back,
+            "f flip",
+            "n numbers",
+            "< > moves",
+            "? keys",
+        ]),
+    }
+}
+
 pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let Some(game) = &app.game else {
-        let text = Paragraph::new("waiting for the match… (q back)").block(Block::bordered());
-        frame.render_widget(text, area);
-        return;
+        let what = if app.tv {
+            "Frisian TV: waiting for a live match…"
+        } else {
+            "waiting for the match…"
+        };
+        return super::not_shown(frame, app, area, now, what);
     };
     if game.phase == boardcast_protocol::MatchPhase::Waiting {
         return draw_waiting(frame, app, game, area);
@@ -215,7 +350,14 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         height: board_area.height.min(bh + 2),
         ..board_area
     };
-    let block = Block::bordered().title(format!(" {} ", game.match_id));
+    // Browsing the history: that position on the board, its move marked.
+    let browsed = app.ui.browse.filter(|&n| n < game.moves.len());
+    let past = browsed.and_then(|n| game.board_at(n).map(|board| (n, board)));
+    let title = match &past {
+        Some((n, _)) => format!(" {} · ply {n} of {} ", game.match_id, game.moves.len()),
+        None => format!(" {} ", game.match_id),
+    };
+    let block = Block::bordered().title(title);
     let inner = block.inner(board_area);
     frame.render_widget(block, board_area);
     // The route being chosen among several, or the moves of the picked piece.
@@ -234,23 +376,49 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
                 .collect()
         }),
     };
+    let no_counters = boardcast_protocol::KingCounters {
+        white: None,
+        black: None,
+    };
+    let (board, last, counters) = match &past {
+        Some((n, board)) => (
+            board,
+            n.checked_sub(1)
+                .and_then(|i| game.moves.get(i))
+                .map_or(&[][..], |m| m.route.as_slice()),
+            no_counters,
+        ),
+        None => (&game.board, game.last_route(), game.counters),
+    };
     let widget = FrisianBoard {
-        board: &game.board,
+        board,
         flipped,
         numbers: app.ui.numbers,
         letters: app.ui.letters,
-        last: game.last_route(),
-        cursor: (app.my_side().is_some()).then_some(app.ui.cursor),
+        last,
+        cursor: (app.my_side().is_some() && past.is_none()).then_some(app.ui.cursor),
         selected: chosen
             .and_then(|m| m.route.first().copied())
             .or(app.ui.selected),
         targets,
         captured: chosen.map_or_else(Vec::new, |m| m.captures.clone()),
-        counters: game.counters,
+        counters,
         colors: app.ui.colors,
     };
     frame.render_widget(widget, inner);
-    if let Some(result) = &game.result {
+    let cell = Cell::fit(inner);
+    app.ui.board.set(Some(BoardGeometry {
+        area: Rect {
+            width: inner.width.min(cell.width * 10),
+            height: inner.height.min(cell.height * 10),
+            ..inner
+        },
+        cell: (cell.width, cell.height),
+        label: 0,
+        squares: 10,
+        flipped,
+    }));
+    if let Some(result) = game.result.as_ref().filter(|_| past.is_none()) {
         banner(frame, inner, &result_text(result));
     }
 
@@ -267,20 +435,37 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     } else {
         (Side::Black, Side::White)
     };
-    let status = Paragraph::new(status_lines(app, game, now)).wrap(Wrap { trim: true });
+    let status =
+        Paragraph::new(status_lines(app, game, now, panel.width)).wrap(Wrap { trim: true });
     let status_height = status.line_count(panel.width) as u16;
-    let legal: Vec<&str> = entry::matching(&app.ui.input, &game.legal)
-        .into_iter()
-        .map(|m| m.notation.as_str())
-        .collect();
-    let legal = Paragraph::new(legal.join(" "))
-        .wrap(Wrap { trim: true })
-        .block(Block::bordered().title(format!("legal ({})", legal.len())));
-    // While a capture is being chosen the list gives its room to the chooser.
-    let legal_height = match app.ui.choice {
-        Some(_) => 0,
-        None => legal.line_count(panel.width) as u16,
+    let input = input_lines(app, game, panel.width);
+    let input_height = input.len() as u16;
+    // The waiting player is not shown the opponent's moves; the chooser takes their room.
+    let waiting = app.my_side().is_some() && !app.my_turn();
+    let names: Vec<&str> = if waiting || app.ui.choice.is_some() {
+        Vec::new()
+    } else {
+        entry::matching(&app.ui.input, &game.legal)
+            .into_iter()
+            .map(|m| m.notation.as_str())
+            .collect()
     };
+    let moves_min = if side_moves.is_some() { 0 } else { 3 };
+    let room = panel
+        .height
+        .saturating_sub(2 + status_height + input_height + moves_min);
+    let legal_rows = legal_lines(
+        &names,
+        usize::from(panel.width.saturating_sub(2)),
+        usize::from(room.saturating_sub(2)),
+    );
+    let legal_height = if names.is_empty() || legal_rows.is_empty() {
+        0
+    } else {
+        legal_rows.len() as u16 + 2
+    };
+    let legal = Paragraph::new(legal_rows.join("\n"))
+        .block(Block::bordered().title(format!("legal ({})", names.len())));
     let [
         top_area,
         status_area,
@@ -293,19 +478,32 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         Constraint::Length(status_height),
         Constraint::Min(0),
         Constraint::Length(legal_height),
-        Constraint::Length(1),
+        Constraint::Length(input_height),
         Constraint::Length(1),
     ])
     .areas(panel);
-    frame.render_widget(Paragraph::new(player_line(app, game, top, now)), top_area);
+    frame.render_widget(
+        Paragraph::new(player_line(app, game, top, now, top_area.width)),
+        top_area,
+    );
     frame.render_widget(status, status_area);
     let moves_area = side_moves.unwrap_or(middle_area);
     let rows = move_rows(game);
     let visible = moves_area.height.saturating_sub(2) as usize;
+    // The browsed move's row stays in view and is marked; live, the last rows show.
+    let marked = browsed.and_then(|n| n.checked_sub(1)).map(|ply| ply / 2);
+    let skip = match marked {
+        Some(row) => (row + 1).saturating_sub(visible),
+        None => rows.len().saturating_sub(visible),
+    };
     let shown: Vec<Line> = rows
         .iter()
-        .skip(rows.len().saturating_sub(visible))
-        .map(|r| Line::from(r.clone()))
+        .enumerate()
+        .skip(skip)
+        .map(|(i, r)| match marked == Some(i) {
+            true => Line::styled(r.clone(), Style::default().add_modifier(Modifier::REVERSED)),
+            false => Line::from(r.clone()),
+        })
         .collect();
     frame.render_widget(
         Paragraph::new(shown).block(Block::bordered().title("moves")),
@@ -318,14 +516,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     if legal_height > 0 {
         frame.render_widget(legal, legal_area);
     }
-    let prompt = if app.my_side().is_some() {
-        format!("move> {}_", app.ui.input)
-    } else {
-        "watching (q back, f flip, n numbers)".to_owned()
-    };
-    frame.render_widget(Paragraph::new(prompt), input_area);
+    frame.render_widget(Paragraph::new(input), input_area);
     frame.render_widget(
-        Paragraph::new(player_line(app, game, bottom, now)),
+        Paragraph::new(player_line(app, game, bottom, now, bottom_area.width)),
         bottom_area,
     );
 

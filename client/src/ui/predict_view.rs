@@ -131,9 +131,7 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let Some(channel) = &app.channel else {
-        let text = Paragraph::new("waiting for the channel… (q back)").block(Block::bordered());
-        frame.render_widget(text, area);
-        return;
+        return super::not_shown(frame, app, area, now, "waiting for the channel…");
     };
     // The board grows with the terminal, leaving the panel at least 48 columns.
     let room = Rect::new(
@@ -173,6 +171,13 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         },
         inner,
     );
+    app.ui.board.set(Some(crate::app::view::BoardGeometry {
+        area: inner,
+        cell,
+        label: super::minit_board::LABEL,
+        squares: 5,
+        flipped: false,
+    }));
     let mut prompt = Vec::new();
     if app.ui.predicting {
         prompt.push(Line::from(format!("guess> {}_", app.ui.input)));
@@ -183,7 +188,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
             "f FULL/FLAT",
             "L leaderboard",
             "? keys",
-            "q back",
+            if app.exit_on_back { "q quit" } else { "q back" },
         ],
         input_area.width,
     );

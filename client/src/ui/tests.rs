@@ -295,7 +295,8 @@ fn the_help_overlay_lists_the_keys_of_the_screen() {
     let mut app = black_player(now);
     app.ui.help = true;
     let buf = render(&app, now, 100, 30);
-    assert!(contains(&buf, "resign / abort (asks to confirm)"));
+    assert!(contains(&buf, "resign (asks to confirm)"));
+    assert!(contains(&buf, "abort, only before both sides have moved"));
     assert!(contains(&buf, "type a move; Tab completes, Enter plays"));
 }
 
@@ -485,7 +486,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
         now,
     );
     let at = |app: &App, later| render(app, now + Duration::from_millis(later), 100, 30);
-    assert!(contains(&at(&app, 0), "error not_your_turn: not your turn"));
+    assert!(contains(&at(&app, 0), "Not your turn"));
     assert!(
         !contains(&at(&app, 9000), "not your turn"),
         "stale after a while"
@@ -506,7 +507,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
         !contains(&at(&app, 0), "no such match"),
         "not on the home screen"
     );
-    // A rematch is another match: `returned white` from the old one is not shown there.
+    // A rematch is another match: "your opponent is back" from the old one is not shown there.
     let mut app = black_player(now);
     let returned = MatchEventMsg {
         match_id: "m1".into(),
@@ -514,7 +515,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
         event: MatchEvent::PlayerReturned(Side::White),
     };
     app.receive(ServerMessage::MatchEvent(returned), now);
-    assert!(contains(&at(&app, 0), "returned white"));
+    assert!(contains(&at(&app, 0), "Your opponent is back"));
     app.receive(
         ServerMessage::Seat(Seat {
             id: 0,
@@ -529,7 +530,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
     rematch.match_id = "m2".into();
     app.receive(ServerMessage::MatchSnapshot(rematch), now);
     let buf = at(&app, 0);
-    assert!(!contains(&buf, "returned white"), "{:#?}", text(&buf));
+    assert!(!contains(&buf, "is back"), "{:#?}", text(&buf));
 }
 
 #[test]
@@ -742,7 +743,8 @@ fn at_80x24_nothing_a_user_needs_is_cut_on_home_match_tv_and_predict() {
             "p predict",
             "f FULL/FLAT",
             "L leaderboard",
-            "q back",
+            // Started as `boardcast tv`: q goes back to the shell.
+            "q quit",
         ],
     );
     // Predict: the guess prompt and the instructions.
@@ -756,7 +758,7 @@ fn at_80x24_nothing_a_user_needs_is_cut_on_home_match_tv_and_predict() {
             "guess> _",
             "guess ply 0: pick a from square or type b1-c3",
             "score 0  strikes 0",
-            "q back",
+            "q quit",
         ],
     );
     let a1 = super::minit_board::MinitBoard::cell_origin(
@@ -778,10 +780,21 @@ fn a_wide_terminal_gets_a_bigger_board_with_the_move_list_beside_it() {
     let buf = render(&app, now, 220, 60);
     // Cells of 11x5: the board is 110 wide; its border ends at column 111.
     assert_eq!(buf[(111, 0)].symbol(), "┐", "{:#?}", text(&buf));
-    // Black's view: square 1 bottom right, its man in the middle line of the cell.
+    // Black's view: square 1 bottom right, its man a disc filling the cell under the number.
     let (r, c) = crate::app::fen::square_cell(1);
     let (x, y) = (1 + (9 - u16::from(c)) * 11, 1 + (9 - u16::from(r)) * 5);
-    assert_eq!(buf[(x + 5, y + 2)].symbol(), "●");
+    let row = |dy: u16| {
+        (2..9)
+            .map(|dx| buf[(x + dx, y + dy)].symbol())
+            .collect::<String>()
+    };
+    assert_eq!(
+        [row(1), row(2), row(3)],
+        ["▄█████▄", "███████", "▀█████▀"],
+        "{:#?}",
+        text(&buf)
+    );
+    assert_eq!(buf[(x + 5, y + 2)].fg, ratatui::style::Color::Black);
     // The move list is a column of its own, beside the status and the legal list.
     let lines = text(&buf);
     let moves_row = lines.iter().position(|l| l.contains("┌moves")).unwrap();
@@ -884,7 +897,7 @@ fn at_60x20_the_prediction_panel_wraps_without_losing_a_line() {
         "guess ply 0: pick a from",
         "square or type b1-c3",
         "score 0  strikes 0",
-        "q back",
+        "q quit",
     ] {
         assert!(screen.contains(words), "`{words}`:\n{screen}");
     }
@@ -910,7 +923,7 @@ fn a_wide_terminal_gets_a_bigger_minitchess_board() {
         25,
     );
     assert_eq!(buf[(x + 5, y + 2)].symbol(), "♖");
-    assert_shows(&buf, &["Serial CH3SS5", "next ply in 2.0s", "q back"]);
+    assert_shows(&buf, &["Serial CH3SS5", "next ply in 2.0s", "q quit"]);
 }
 
 #[test]
@@ -936,4 +949,558 @@ fn a_viewer_below_the_hundred_listed_is_told_so_not_called_unranked() {
         &render(&app, now, 80, 24),
         "you: dee — not in the top 100"
     ));
+}
+
+fn key(app: &mut App, code: crossterm::event::KeyCode) {
+    app.key(crossterm::event::KeyEvent::from(code));
+}
+
+fn event(app: &mut App, v: u64, event: MatchEvent, now: Instant) {
+    let msg = MatchEventMsg {
+        match_id: "m1".into(),
+        v,
+        event,
+    };
+    app.receive(ServerMessage::MatchEvent(msg), now);
+}
+
+/// White's player (amy) right after her first move: Black (bob) is to move.
+fn white_waiting(now: Instant) -> App {
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    app.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"])),
+        now,
+    );
+    let after = "B:W28,31,33-50:B1-20";
+    event(
+        &mut app,
+        3,
+        moved(0, "32-28", after, &["19-23", "18-23"]),
+        now,
+    );
+    app
+}
+
+#[test]
+fn the_waiting_player_sees_whom_they_wait_for_not_the_opponents_moves() {
+    let now = Instant::now();
+    let app = white_waiting(now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(&buf, &["your opponent's move", "waiting for bob"]);
+        assert!(!contains(&buf, "legal ("), "{:#?}", text(&buf));
+        assert!(!contains(&buf, "19-23"), "{:#?}", text(&buf));
+        assert!(!contains(&buf, "move>"), "{:#?}", text(&buf));
+    }
+    // The player to move (bob) gets both.
+    let bob = black_player(now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&bob, now, width, height);
+        assert_shows(&buf, &["legal (2)", "18-23 19-23", "move> _", "your move"]);
+    }
+}
+
+#[test]
+fn names_tags_and_the_spectator_count_are_never_cut_mid_word_at_80x24_and_60x20() {
+    let now = Instant::now();
+    let mut app = App::new("bob", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 2,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::Black,
+            token: "t".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
+    snap.white = Some(PlayerInfo {
+        name: "PyRandomBot Deluxe".into(),
+        connected: true,
+        bot: true,
+    });
+    snap.black = Some(PlayerInfo {
+        name: "a player named gone".into(),
+        connected: true,
+        bot: false,
+    });
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    let left = MatchEvent::PlayerLeft(Absence {
+        side: Side::White,
+        claim_in_ms: 60_000,
+    });
+    event(&mut app, 3, left, now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        let lines = text(&buf);
+        // Cut names end in `…`; the tags after them show whole.
+        assert_shows(&buf, &["white: BOT Py", "…", "[gone]", "(you)"]);
+        let white = lines.iter().find(|l| l.contains("white: BOT")).unwrap();
+        assert!(white.trim_end().ends_with("… [gone]"), "{white}");
+        let black = lines.iter().find(|l| l.contains("black: a ")).unwrap();
+        assert!(black.trim_end().ends_with("… (you)"), "{black}");
+        // The spectator count is one phrase on one line, never "0" here and "watching" there.
+        assert_shows(&buf, &["0 spectators", "match m1"]);
+        assert!(!contains(&buf, "watching"), "{lines:#?}");
+    }
+}
+
+#[test]
+fn a_legal_list_too_long_for_its_box_says_how_many_more_there_are() {
+    let now = Instant::now();
+    let names: Vec<String> = (31..=50u8)
+        .flat_map(|from| [from - 5, from - 4].map(|to| format!("{from}-{to}")))
+        .collect();
+    let legal: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    app.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &legal)),
+        now,
+    );
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        let lines = text(&buf);
+        assert_shows(&buf, &["legal (40)", "move> _"]);
+        // Every move is either listed or counted in "+N more".
+        let shown = legal.iter().filter(|m| contains(&buf, m)).count();
+        let more = lines
+            .iter()
+            .find_map(|l| {
+                let (_, rest) = l.split_once('+')?;
+                rest.split_once(" more")?.0.parse::<usize>().ok()
+            })
+            .unwrap_or(0);
+        assert_eq!(shown + more, 40, "{}", lines.join("\n"));
+        // At 80x24 the move list gives its room and all fit; at 60x20 some are counted.
+        assert_eq!(more > 0, height == 20, "{}", lines.join("\n"));
+        assert!(shown >= 8, "the box still lists moves: {shown}");
+    }
+    // The packer itself: five moves in two lines of 13 say how many are left out (the bug
+    // was a box titled "legal (5)" showing four and no sign of the fifth).
+    let five = ["31-26", "31-27", "32-27", "32-28", "33-28"];
+    assert_eq!(
+        super::match_view::legal_lines(&five, 13, 2),
+        ["31-26 31-27", "32-27 +2 more"]
+    );
+    assert_eq!(
+        super::match_view::legal_lines(&five, 13, 3),
+        ["31-26 31-27", "32-27 32-28", "33-28"]
+    );
+}
+
+#[test]
+fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    let message = "a match can be aborted only before both sides have moved; r resigns \
+                   (this sentence is long on purpose)";
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: None,
+            code: ErrorCode::NotAllowed,
+            message: message.into(),
+        }),
+        now,
+    );
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        let lines = text(&buf);
+        // The bottom lines hold the whole sentence, word by word, in red.
+        let bottom = lines[lines.len() - 3..].join(" ");
+        let words: Vec<&str> = bottom.split_whitespace().collect();
+        let sentence = format!("[online] A{}", &message[1..]);
+        let expected: Vec<&str> = sentence.split_whitespace().collect();
+        assert!(
+            words.ends_with(&expected),
+            "{width}x{height}:\n{}",
+            lines.join("\n")
+        );
+        let y = height - 1;
+        let x = (0..width).find(|&x| buf[(x, y)].symbol() != " ").unwrap();
+        assert_eq!(buf[(x, y)].fg, ratatui::style::Color::Red);
+        // The board and its panel still draw above it.
+        assert!(contains(&buf, "●"));
+    }
+    // Far too long: three lines, the last one ending in `…`.
+    let long = "word ".repeat(100);
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: None,
+            code: ErrorCode::NotAllowed,
+            message: long,
+        }),
+        now,
+    );
+    let buf = render(&app, now, 60, 20);
+    let lines = text(&buf);
+    assert!(lines[19].trim_end().ends_with('…'), "{}", lines.join("\n"));
+    assert!(
+        lines[17].starts_with("[online] Word word"),
+        "{}",
+        lines.join("\n")
+    );
+}
+
+#[test]
+fn the_spectators_keys_the_help_and_the_leaderboard_fit_at_80x24_and_60x20() {
+    let now = Instant::now();
+    let mut eve = App::new("eve", None, 1);
+    eve.connected();
+    eve.watching = Some(Target::Match("m1".into()));
+    eve.receive(
+        ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &["32-28"])),
+        now,
+    );
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&eve, now, width, height);
+        assert_shows(
+            &buf,
+            &[
+                "spectator",
+                "q back",
+                "f flip",
+                "n numbers",
+                "< > moves",
+                "? keys",
+            ],
+        );
+    }
+    // The match help: at 80x24 every key and description whole.
+    let mut bob = black_player(now);
+    bob.ui.help = true;
+    let buf = render(&bob, now, 80, 24);
+    let mut needles: Vec<&str> = Vec::new();
+    for (key, what) in super::help::MATCH {
+        needles.push(key);
+        needles.push(what);
+    }
+    needles.push("any key closes");
+    assert_shows(&buf, &needles);
+    // At 60x20 descriptions wrap beside their keys; what does not fit is counted.
+    let buf = render(&bob, now, 60, 20);
+    let screen = text(&buf).join("\n");
+    let shown = super::help::MATCH
+        .iter()
+        .filter(|(key, _)| screen.contains(&format!(" {key}  ")))
+        .count();
+    assert!(shown >= 8, "{screen}");
+    if shown < super::help::MATCH.len() {
+        let more = super::help::MATCH.len() - shown;
+        assert!(
+            screen.contains(&format!("… {more} more: a taller terminal shows them")),
+            "{screen}"
+        );
+    }
+    assert!(screen.contains("type a move; Tab completes,"), "{screen}");
+    assert!(screen.contains("Enter plays"), "{screen}");
+    // The leaderboard: a long name is cut with `…`; the viewer's own lines are whole.
+    let mut dee = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    dee.connected();
+    dee.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+    let entries = vec![
+        LeaderboardEntry {
+            name: "W".repeat(32),
+            games: 2,
+            correct: 60,
+            strikes: 1,
+        },
+        LeaderboardEntry {
+            name: "dee".into(),
+            games: 12,
+            correct: 36,
+            strikes: 24,
+        },
+    ];
+    dee.receive(
+        ServerMessage::Leaderboard(Leaderboard { id: 9, entries }),
+        now,
+    );
+    dee.ui.leaderboard = true;
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&dee, now, width, height);
+        assert_shows(
+            &buf,
+            &[
+                "you: #2  dee 36 correct 24 strikes 12 games",
+                "this game: 0 correct, 0 strikes",
+                "  1. WWWWWWWWWW",
+            ],
+        );
+        let lines = text(&buf);
+        let first = lines.iter().find(|l| l.contains("  1. WWW")).unwrap();
+        assert!(first.contains('…'), "{first}");
+    }
+}
+
+#[test]
+fn the_status_bar_speaks_to_the_player_not_in_plain_keywords() {
+    let now = Instant::now();
+    let mut bob = black_player(now);
+    let status = |app: &App| {
+        let buf = render(app, now, 100, 30);
+        text(&buf).last().unwrap().clone()
+    };
+    event(&mut bob, 4, MatchEvent::DrawOffered(Side::Black), now);
+    assert!(
+        status(&bob).contains("You offered a draw"),
+        "{}",
+        status(&bob)
+    );
+    event(&mut bob, 5, MatchEvent::DrawDeclined(Side::White), now);
+    assert!(status(&bob).contains("Your draw offer was declined"));
+    assert!(!status(&bob).contains("draw declined white"));
+    let left = MatchEvent::PlayerLeft(Absence {
+        side: Side::White,
+        claim_in_ms: 60_000,
+    });
+    event(&mut bob, 6, left, now);
+    assert!(status(&bob).contains("Your opponent has left"));
+    event(&mut bob, 7, MatchEvent::PlayerReturned(Side::White), now);
+    assert!(status(&bob).contains("Your opponent is back"));
+    assert!(!status(&bob).contains("returned"));
+    // The opponent's move, in words.
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut bob, 8, moved(2, "33-29", after, &["23x34"]), now);
+    assert!(status(&bob).contains("Your opponent played 33-29: your move"));
+    // The end: the result, the rematch key, and where the PDN is.
+    let mut amy = white_waiting(now);
+    amy.address = Some(crate::address::ServerAddress::parse("127.0.0.1:7878").unwrap());
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+    });
+    event(&mut amy, 4, ended, now);
+    let log: Vec<&String> = amy.ui.log.iter().collect();
+    assert!(
+        log.iter()
+            .any(|l| *l == "Game over: white wins: black resigned · m offers a rematch"),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| *l == "PDN at http://127.0.0.1:7878/games/m1.pdn (s saves it)"),
+        "{log:#?}"
+    );
+    assert!(!log.iter().any(|l| l.starts_with("info ")), "{log:#?}");
+    assert_shows(
+        &render(&amy, now, 80, 24),
+        &["m offers a rematch", "m rematch"],
+    );
+    // A seat's own news: the player is not told they are "watching" their own match.
+    assert!(
+        !bob.ui.log.iter().any(|l| l.contains("Watching")),
+        "{:#?}",
+        bob.ui.log
+    );
+}
+
+#[test]
+fn abort_is_offered_only_while_the_server_allows_it() {
+    let now = Instant::now();
+    // One move made: the match can still be aborted, after a yes.
+    let mut amy = white_waiting(now);
+    key(&mut amy, crossterm::event::KeyCode::Char('a'));
+    assert_eq!(amy.ui.confirm, Some(crate::app::view::Confirm::Abort));
+    assert!(contains(
+        &render(&amy, now, 80, 24),
+        "Abort this game? y / n"
+    ));
+    key(&mut amy, crossterm::event::KeyCode::Char('n'));
+    // Both sides moved: no question, the reason instead, and nothing sent.
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut amy, 4, moved(1, "19-23", after, &["28x19"]), now);
+    amy.drain();
+    key(&mut amy, crossterm::event::KeyCode::Char('a'));
+    assert_eq!(amy.ui.confirm, None);
+    assert!(amy.drain().0.is_empty());
+    let buf = render(&amy, now, 80, 24);
+    assert!(!contains(&buf, "Abort this game?"));
+    assert!(
+        contains(
+            &buf,
+            "A match can be aborted only before both sides have moved"
+        ),
+        "{:#?}",
+        text(&buf)
+    );
+}
+
+#[test]
+fn a_refused_or_unanswered_watch_says_so_instead_of_waiting_forever() {
+    let now = Instant::now();
+    let mut app = App::new(
+        "dee",
+        Some(Command::Watch(Target::Channel("tv3".into()))),
+        1,
+    );
+    app.connected();
+    let (out, _, _) = app.drain();
+    let watch = out
+        .iter()
+        .find(|e| matches!(&e.msg, ClientMessage::Watch(_)))
+        .unwrap();
+    // Nothing yet: waiting; ten silent seconds later the screen says the server is silent.
+    let buf = render(&app, Instant::now(), 80, 24);
+    assert_shows(&buf, &["waiting for the channel…", "q quits"]);
+    let buf = render(&app, Instant::now() + Duration::from_secs(11), 80, 24);
+    assert_shows(&buf, &["The server has not answered for 1"]);
+    // What the server answers for a channel it does not have.
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: Some(watch.id),
+            code: ErrorCode::NotFound,
+            message: "no channel or archived game tv3".into(),
+        }),
+        now,
+    );
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(
+            &app,
+            Instant::now() + Duration::from_secs(60),
+            width,
+            height,
+        );
+        assert_shows(
+            &buf,
+            &["Not available: no channel or archived game tv3", "q quits"],
+        );
+        assert!(!contains(&buf, "waiting for the channel"));
+    }
+    // Started from the shell on this screen, q goes back to the shell.
+    key(&mut app, crossterm::event::KeyCode::Char('q'));
+    assert!(app.quit);
+}
+
+#[test]
+fn the_history_steps_back_and_forth_with_a_marker_and_end_returns() {
+    let now = Instant::now();
+    let mut app = white_waiting(now);
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut app, 4, moved(1, "19-23", after, &["28x19"]), now);
+    let square = |buf: &Buffer, square: u8| {
+        let (row, col) = crate::app::fen::square_cell(square);
+        let (x, y) = (1 + u16::from(col) * 5, 1 + u16::from(row) * 2);
+        buf[(x + 2, y + 1)].symbol().to_owned()
+    };
+    let live = render(&app, now, 80, 24);
+    assert_eq!([square(&live, 23), square(&live, 19)], ["●", " "]);
+    key(&mut app, crossterm::event::KeyCode::Char('<'));
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(
+            &buf,
+            &["viewing 1. 32-28", "< > step", "End back to the game"],
+        );
+    }
+    let buf = render(&app, now, 80, 24);
+    assert_eq!(
+        [square(&buf, 23), square(&buf, 19), square(&buf, 28)],
+        [" ", "●", "○"]
+    );
+    key(&mut app, crossterm::event::KeyCode::Home);
+    let buf = render(&app, now, 80, 24);
+    assert_shows(&buf, &["viewing the start"]);
+    assert_eq!([square(&buf, 28), square(&buf, 32)], [" ", "○"]);
+    key(&mut app, crossterm::event::KeyCode::Char('>'));
+    assert_shows(&render(&app, now, 80, 24), &["viewing 1. 32-28"]);
+    key(&mut app, crossterm::event::KeyCode::End);
+    let buf = render(&app, now, 80, 24);
+    assert!(!contains(&buf, "viewing"));
+    assert_eq!(square(&buf, 23), "●");
+    // Typing a move returns to the live board.
+    key(&mut app, crossterm::event::KeyCode::Char('<'));
+    key(&mut app, crossterm::event::KeyCode::Char('2'));
+    assert_eq!(app.ui.browse, None);
+    assert_eq!(app.ui.input, "2");
+}
+
+#[test]
+fn clicks_pick_a_piece_then_its_square() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    render(&app, now, 80, 24);
+    // Black's flipped board at 80x24: cells of 5x2 inside the border at (1, 1).
+    let at = |square: u8| {
+        let (row, col) = crate::app::fen::square_cell(square);
+        (
+            1 + (9 - u16::from(col)) * 5 + 2,
+            1 + (9 - u16::from(row)) * 2 + 1,
+        )
+    };
+    let (x, y) = at(19);
+    app.click(x, y);
+    assert_eq!(app.ui.selected, Some(19));
+    let (x, y) = at(23);
+    app.click(x, y);
+    let out = app.drain().0;
+    assert!(
+        matches!(&out[..], [e] if matches!(&e.msg, ClientMessage::Move(m) if m.route == [19, 23])),
+        "{out:?}"
+    );
+    // A click beside the board does nothing.
+    app.click(70, 10);
+    assert!(app.drain().0.is_empty());
+}
+
+#[test]
+fn the_bell_rings_when_the_turn_comes_not_for_ones_own_move() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    assert!(!amy.ring, "her own move");
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut amy, 4, moved(1, "19-23", after, &["28x19"]), now);
+    assert!(amy.ring, "the opponent moved");
+}
+
+#[test]
+fn at_200x50_the_pieces_fill_their_squares() {
+    let now = Instant::now();
+    let mut app = white_waiting(now);
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut app, 4, moved(1, "19-23", after, &["28x19"]), now);
+    let buf = render(&app, now, 200, 50);
+    // Cells of 9x4: a man is a disc of two rows five wide under the square's number.
+    let (row, col) = crate::app::fen::square_cell(23);
+    let (x, y) = (1 + u16::from(col) * 9, 1 + u16::from(row) * 4);
+    let line = |dy: u16| {
+        (2..7)
+            .map(|dx| buf[(x + dx, y + dy)].symbol())
+            .collect::<String>()
+    };
+    assert_eq!([line(1), line(2)], ["▄███▄", "▀███▀"], "{:#?}", text(&buf));
+    assert_eq!(buf[(x + 4, y + 1)].fg, ratatui::style::Color::Black);
+    // A king carries a crown in the other colour.
+    let mut king = white_waiting(now);
+    king.game.as_mut().unwrap().board = crate::app::fen::Board::from_fen("W:WK28:B1");
+    let buf = render(&king, now, 200, 50);
+    let (row, col) = crate::app::fen::square_cell(28);
+    let (x, y) = (1 + u16::from(col) * 9, 1 + u16::from(row) * 4);
+    assert_eq!(buf[(x + 4, y + 2)].symbol(), "♚");
+    assert_eq!(buf[(x + 4, y + 2)].fg, ratatui::style::Color::Black);
+    assert_eq!(buf[(x + 4, y + 2)].bg, ratatui::style::Color::White);
 }

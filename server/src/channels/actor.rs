@@ -2,9 +2,10 @@
 //!
 //! It reveals one ply exactly at each reveal time (stepping the game only then), versions and
 //! fans out every event, answers watches with a snapshot or the missed events, books guesses
-//! and scores them at each reveal, and hands finished games to the archive. TV channels start
-//! a new random game after a pause; an on-demand channel plays its one game, lingers for late
-//! watchers and then stops.
+//! and scores them at each reveal, and hands finished games to the archive. A game's end is
+//! published once the archive has stored the game and its scores, so the leaderboard asked
+//! for on hearing it includes them. TV channels start a new random game after a pause; an
+//! on-demand channel plays its one game, lingers for late watchers and then stops.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,7 +22,7 @@ use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
-use super::archive::{ArchiveRecord, FinishedGame, StartedGame};
+use super::archive::{ArchiveRecord, Archiving, FinishedGame, StartedGame};
 use super::game::{GameSpec, RevealedGame};
 use super::game_ids::GameIds;
 use super::predict::Book;
@@ -39,6 +40,9 @@ const CROWD_EVERY: Duration = Duration::from_millis(500);
 const PLAN_AGAIN: Duration = Duration::from_secs(1);
 /// Commands queued per channel before senders wait.
 const COMMANDS: usize = 1024;
+/// The longest a game's end waits for its scores to be stored: a database that is slow or
+/// restarting (the archive tries again for a minute) must not hold up the channel.
+const STORE_PATIENCE: Duration = Duration::from_secs(2);
 
 /// The refusal for a request to a channel whose task has ended.
 fn gone(channel: &str) -> Refusal {
@@ -74,8 +78,8 @@ pub struct ChannelSetup {
     pub first_version: u64,
     /// Hands out archive ids.
     pub game_ids: GameIds,
-    /// Finished games go here.
-    pub archive: mpsc::UnboundedSender<ArchiveRecord>,
+    /// Started and finished games go here.
+    pub archive: mpsc::UnboundedSender<Archiving>,
     /// Converts the schedule to and from wall-clock time for saving.
     pub clock: WallClock,
     /// Where the schedule is saved (a channel owned in a cluster); `None` on a single node.
@@ -334,7 +338,7 @@ struct Actor {
     program: Program,
     rng: StdRng,
     game_ids: GameIds,
-    archive: mpsc::UnboundedSender<ArchiveRecord>,
+    archive: mpsc::UnboundedSender<Archiving>,
     summary: watch::Sender<ChannelSummary>,
     v: u64,
     fanout: Fanout,
@@ -342,6 +346,8 @@ struct Actor {
     game: Option<RevealedGame>,
     next_reveal: Option<Instant>,
     next_game: Option<Planned>,
+    /// A finished game whose end waits for its scores to be stored.
+    ending: Option<Ending>,
     /// A game that should start at `.0` but has no archive id yet: planned again at `.1`.
     unplanned: Option<(Instant, Instant)>,
     close_at: Option<Instant>,
@@ -391,6 +397,7 @@ impl Actor {
             game: None,
             next_reveal: None,
             next_game: None,
+            ending: None,
             unplanned: None,
             close_at: None,
             clock: setup.clock,
@@ -467,6 +474,7 @@ impl Actor {
                 }
                 // A planned game may be waiting for its schedule to be saved.
                 _ = saved(&mut self.saver) => {}
+                _ = stored(&mut self.ending) => self.publish_end(),
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command),
                     None => break,
@@ -684,7 +692,11 @@ impl Actor {
             start_board: game.start_board().to_owned(),
             start_ply: game.start_ply(),
         };
-        if self.archive.send(ArchiveRecord::Started(started)).is_err() {
+        if self
+            .archive
+            .send(Archiving::unawaited(ArchiveRecord::Started(started)))
+            .is_err()
+        {
             tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
         }
         self.game = Some(game);
@@ -751,15 +763,37 @@ impl Actor {
             result: result.clone(),
             standings: standings.clone(),
         };
-        self.publish(ChannelEvent::GameEnded(GameEnded {
+        let event = GameEnded {
             game_id: game.header().game_id,
             result,
             standings,
             next_game_in_ms: next_game_in.map(|d| d.as_millis() as u64),
-        }));
-        if self.archive.send(ArchiveRecord::Finished(record)).is_err() {
+        };
+        let (stored, told) = oneshot::channel();
+        let archiving = Archiving {
+            record: ArchiveRecord::Finished(record),
+            stored: Some(stored),
+        };
+        // Published once stored (or after STORE_PATIENCE): see `stored` in `run`.
+        self.ending = Some(Ending {
+            told,
+            patience: Instant::now() + STORE_PATIENCE,
+            event,
+            at,
+        });
+        if self.archive.send(archiving).is_err() {
             tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
+            self.publish_end();
         }
+    }
+
+    /// Publishes the end of the game that has finished (its scores are stored, or waited for
+    /// long enough), then goes on to what follows it.
+    fn publish_end(&mut self) {
+        let Some(Ending { event, at, .. }) = self.ending.take() else {
+            return;
+        };
+        self.publish(ChannelEvent::GameEnded(event));
         self.after_game(at);
         self.publish_summary();
     }
@@ -833,6 +867,29 @@ impl Actor {
             game: self.game.as_ref().map(|game| game.header().clone()),
             watchers: self.fanout.watchers(),
         });
+    }
+}
+
+/// A finished game's end, held until the archive has stored the game and its scores.
+#[derive(Debug)]
+struct Ending {
+    /// Told (or dropped) by the archive once the game is stored.
+    told: oneshot::Receiver<()>,
+    /// When the end is published even without word from the archive.
+    patience: Instant,
+    event: GameEnded,
+    /// When the game ended: what follows it is timed from here.
+    at: Instant,
+}
+
+/// Completes when the held game end may be published: the archive stored the game (or gave
+/// it up), or it took too long; never while no end is held.
+async fn stored(ending: &mut Option<Ending>) {
+    match ending {
+        Some(ending) => {
+            let _ = tokio::time::timeout_at(ending.patience, &mut ending.told).await;
+        }
+        None => std::future::pending().await,
     }
 }
 

@@ -7,11 +7,15 @@
 //! finished one completes the row (serial, engines, seeds, moves, result) and adds each
 //! predictor's totals to the leaderboard by display name. Reads go through
 //! [`Storage`]'s typed methods.
+//!
+//! A channel publishes a game's end only once its [`Archiving::stored`] is told that the game
+//! and its scores are stored: whoever asks for the leaderboard on hearing the game end then
+//! finds that game's scores in it.
 
 use std::time::Duration;
 
 use boardcast_protocol::Standing;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -23,6 +27,25 @@ pub use crate::storage::{FinishedGame, LeaderboardDelta, StartedGame};
 pub enum ArchiveRecord {
     Started(StartedGame),
     Finished(FinishedGame),
+}
+
+/// A record on its way to storage, with whoever waits for it to be stored.
+#[derive(Debug)]
+pub struct Archiving {
+    pub record: ArchiveRecord,
+    /// Told once the record is stored, or given up (a dropped sender says the same): the
+    /// channel waits for it before it publishes the game's end.
+    pub stored: Option<oneshot::Sender<()>>,
+}
+
+impl Archiving {
+    /// `record`, with nobody waiting for it.
+    pub fn unawaited(record: ArchiveRecord) -> Archiving {
+        Archiving {
+            record,
+            stored: None,
+        }
+    }
 }
 
 /// The storage writes for a record.
@@ -41,11 +64,12 @@ pub fn writes(record: &ArchiveRecord) -> Vec<Write> {
     }
 }
 
-/// Stores every record that arrives, until shutdown; then stores what is queued and stops
-/// (dropping `guard`, so storage closes only after it).
+/// Stores every record that arrives, in order, and tells whoever waits for it; until
+/// shutdown; then stores what is queued and stops (dropping `guard`, so storage closes only
+/// after it).
 pub async fn record(
     storage: Storage,
-    mut finished: mpsc::UnboundedReceiver<ArchiveRecord>,
+    mut finished: mpsc::UnboundedReceiver<Archiving>,
     mut shutdown: Shutdown,
     guard: Option<TaskGuard>,
 ) {
@@ -55,12 +79,21 @@ pub async fn record(
             _ = shutdown.recv() => None,
         };
         let Some(game) = game else { break };
-        store(&storage, &game).await;
+        archive(&storage, game).await;
     }
     while let Ok(game) = finished.try_recv() {
-        store(&storage, &game).await;
+        archive(&storage, game).await;
     }
     drop(guard);
+}
+
+/// Stores `archiving`'s record, then tells whoever waits for it.
+async fn archive(storage: &Storage, archiving: Archiving) {
+    store(storage, &archiving.record).await;
+    if let Some(stored) = archiving.stored {
+        // Nobody listening (the channel stopped) is fine: the record is stored.
+        let _ = stored.send(());
+    }
 }
 
 /// How long a record waits for an unavailable database (PostgreSQL restarting) before it is

@@ -9,7 +9,7 @@ use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame
 use tokio::sync::mpsc;
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Upstream, UpstreamOf};
-use super::archive::ArchiveRecord;
+use super::archive::Archiving;
 use super::game::GameSpec;
 use super::game_ids::GameIds;
 use super::schedule::WallClock;
@@ -60,7 +60,7 @@ struct Inner {
     config: ChannelsConfig,
     channels: Mutex<BTreeMap<String, ChannelHandle>>,
     game_ids: GameIds,
-    archive: mpsc::UnboundedSender<ArchiveRecord>,
+    archive: mpsc::UnboundedSender<Archiving>,
     shutdown: Shutdown,
     /// The version before every channel's first event in this server run.
     first_version: u64,
@@ -77,7 +77,7 @@ impl Registry {
         first_game_id: u64,
         first_version: u64,
         shutdown: Shutdown,
-    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+    ) -> (Registry, mpsc::UnboundedReceiver<Archiving>) {
         let game_ids = GameIds::local(first_game_id);
         Registry::start_with(config, game_ids, first_version, shutdown, None)
     }
@@ -90,7 +90,7 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
         upstream: &UpstreamOf<'_>,
-    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+    ) -> (Registry, mpsc::UnboundedReceiver<Archiving>) {
         Registry::start_with(config, game_ids, first_version, shutdown, Some(upstream))
     }
 
@@ -100,7 +100,7 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
         upstream: Option<&UpstreamOf<'_>>,
-    ) -> (Registry, mpsc::UnboundedReceiver<ArchiveRecord>) {
+    ) -> (Registry, mpsc::UnboundedReceiver<Archiving>) {
         let (archive, finished) = mpsc::unbounded_channel();
         let base_seed = config.seed.unwrap_or_else(rand::random);
         let registry = Registry {

@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep, sleep_until};
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Saver};
-use super::archive::{ArchiveRecord, FinishedGame};
+use super::archive::{ArchiveRecord, Archiving, FinishedGame};
 use super::game::GameSpec;
 use super::game_ids::GameIds;
 use super::schedule::{Resume, SavedChannel, WallClock};
@@ -53,8 +53,34 @@ fn on_demand(serial: &str, white: &str, black: &str, from: u32) -> Fixture {
 }
 
 fn spawn(program: Program) -> Fixture {
-    let (trigger, shutdown) = shutdown::channel();
     let (archive_tx, archive) = mpsc::unbounded_channel();
+    let mut fx = spawn_archiving_to(program, archive_tx);
+    fx.archive = instant_archive(archive);
+    fx
+}
+
+/// An archive that stores at once: every record goes to the returned receiver, and whoever
+/// waits for it to be stored is told so.
+fn instant_archive(
+    mut queue: mpsc::UnboundedReceiver<Archiving>,
+) -> mpsc::UnboundedReceiver<ArchiveRecord> {
+    let (records, archive) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(archiving) = queue.recv().await {
+            let _ = records.send(archiving.record);
+            if let Some(stored) = archiving.stored {
+                let _ = stored.send(());
+            }
+        }
+    });
+    archive
+}
+
+/// A channel running `program` whose records go to `archive_tx`, for a test that stores them
+/// itself (the fixture's `archive` receives nothing).
+fn spawn_archiving_to(program: Program, archive_tx: mpsc::UnboundedSender<Archiving>) -> Fixture {
+    let (trigger, shutdown) = shutdown::channel();
+    let (_, archive) = mpsc::unbounded_channel();
     let handle = actor::spawn(
         ChannelSetup {
             channel: "tv1".into(),
@@ -405,6 +431,97 @@ async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_c
     assert!(fx.handle.is_closed());
 }
 
+/// A game's end is published only once the archive has stored the game and its scores, so a
+/// leaderboard asked for on hearing it has them; a database that never answers holds it up
+/// for no longer than the patience.
+#[tokio::test(start_paused = true)]
+async fn a_game_end_is_published_once_its_scores_are_stored() {
+    let request = StartEngineGame {
+        serial: "CH3SS5".into(),
+        white: "L4".into(),
+        black: "K7".into(),
+        ply_interval_ms: Some(INTERVAL.as_millis() as u64),
+        reveal_from_ply: Some(6),
+    };
+    let spec = GameSpec::from_request(&request, Duration::from_secs(2)).unwrap();
+    let (archive_tx, mut archive) = mpsc::unbounded_channel();
+    let fx = spawn_archiving_to(
+        Program::OnDemand {
+            spec,
+            game_id: 42,
+            linger: Duration::from_secs(60),
+        },
+        archive_tx,
+    );
+    let (watcher, mut inbox) = conn(1);
+    fx.handle.watch(watcher, None, None).await.unwrap();
+    let started = archive.recv().await.expect("the start is recorded");
+    assert!(matches!(started.record, ArchiveRecord::Started(_)));
+    // The game plays to its end; its record waits in the archive's queue, not yet stored.
+    let finishing = archive
+        .recv()
+        .await
+        .expect("the finished game is handed over");
+    let ArchiveRecord::Finished(record) = &finishing.record else {
+        panic!("the finished game, got {:?}", finishing.record);
+    };
+    settle().await;
+    let before: Vec<_> = events(&drain(&mut inbox));
+    assert!(
+        before
+            .iter()
+            .all(|(_, e)| !matches!(e, ChannelEvent::GameEnded(_))),
+        "the end is not published before the game is stored: {before:?}"
+    );
+    assert!(matches!(
+        before.last(),
+        Some((_, ChannelEvent::PlyRevealed(p))) if p.next_reveal_in_ms.is_none()
+    ));
+    finishing
+        .stored
+        .expect("the channel waits for the store")
+        .send(())
+        .unwrap();
+    settle().await;
+    let after = events(&drain(&mut inbox));
+    let [(_, ChannelEvent::GameEnded(ended))] = after.as_slice() else {
+        panic!("the end, once stored: {after:?}");
+    };
+    assert_eq!(ended.result, record.result);
+
+    // Without word from the archive the end goes out after the patience, not before.
+    let (archive_tx, mut archive) = mpsc::unbounded_channel();
+    let spec = GameSpec::from_request(&request, Duration::from_secs(2)).unwrap();
+    let fx = spawn_archiving_to(
+        Program::OnDemand {
+            spec,
+            game_id: 43,
+            linger: Duration::from_secs(60),
+        },
+        archive_tx,
+    );
+    let (watcher, mut inbox) = conn(2);
+    fx.handle.watch(watcher, None, None).await.unwrap();
+    let _started = archive.recv().await;
+    let _unanswered = archive.recv().await.expect("the finished game");
+    let handed_over = Instant::now();
+    let ended = loop {
+        sleep(Duration::from_millis(100)).await;
+        settle().await;
+        let ended = events(&drain(&mut inbox))
+            .into_iter()
+            .any(|(_, e)| matches!(e, ChannelEvent::GameEnded(_)));
+        if ended {
+            break Instant::now();
+        }
+    };
+    let waited = ended - handed_over;
+    assert!(
+        waited >= Duration::from_millis(1900) && waited <= Duration::from_millis(2100),
+        "published {waited:?} after the handover"
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed() {
     let fx = tv(3);
@@ -443,6 +560,7 @@ struct Saving {
 fn saving_tv(seed: u64, clock: WallClock, first_game_id: u64, resume: Option<Resume>) -> Saving {
     let (trigger, shutdown) = shutdown::channel();
     let (archive_tx, archive) = mpsc::unbounded_channel();
+    let archive = instant_archive(archive);
     let (latest_tx, latest) = watch::channel(None);
     let (durable, durable_rx) = watch::channel(u64::MAX);
     let handle = actor::spawn(

@@ -295,6 +295,14 @@ impl MatchState {
                             "your rematch offer already stands",
                         ));
                     }
+                    // Only the opponent can accept: accepting one's own offer would seat the
+                    // opponent in a match they never agreed to.
+                    (Action::AcceptRematch, Some(offerer)) if offerer == side => {
+                        return Err(Refusal::new(
+                            ErrorCode::NotAllowed,
+                            "this rematch offer is your own: your opponent has to accept it",
+                        ));
+                    }
                     (Action::OfferRematch | Action::AcceptRematch, Some(_)) => {
                         return Ok(Decision::StartRematch);
                     }
@@ -355,7 +363,10 @@ impl MatchState {
             moved_event(&self.position, &legal, mv, self.plies.len() as u32, clock)
                 .map_err(|err| illegal(err.error().to_string()))?;
         let mut records = vec![Record::new(MatchEvent::Moved(moved))];
-        if self.draw_offer.is_some() {
+        // Over the board one offers a draw and then moves: one's own move leaves one's offer
+        // standing for the opponent to answer. The opponent moving instead of answering is
+        // the answer, and ends it.
+        if self.draw_offer == Some(side.opposite()) {
             records.push(Record::new(MatchEvent::DrawOfferCancelled));
         }
         if let Some(outcome) = outcome {
@@ -506,6 +517,27 @@ mod tests {
         carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
         assert_eq!(state.first_move_deadline(timeout), None);
         assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
+    }
+
+    #[test]
+    fn only_the_opponent_can_accept_a_rematch_offer() {
+        let now = Instant::now();
+        let mut state = playing(now);
+        carry_out(&mut state, Side::White, 1, Action::Resign, now);
+        carry_out(&mut state, Side::White, 2, Action::OfferRematch, now);
+        let own = state
+            .decide(Side::White, 3, &Action::AcceptRematch, now)
+            .unwrap_err();
+        assert_eq!(own.code, ErrorCode::NotAllowed);
+        assert_eq!(
+            own.message,
+            "this rematch offer is your own: your opponent has to accept it"
+        );
+        // The offer still stands, and the opponent's acceptance starts the rematch.
+        assert_eq!(
+            state.decide(Side::Black, 1, &Action::AcceptRematch, now),
+            Ok(Decision::StartRematch)
+        );
     }
 
     #[test]

@@ -105,7 +105,7 @@ mod tests {
             increment_ms: 1_000,
         };
         let mut state = playing_with(Some(clock), start);
-        // A capture, a draw offer cancelled by a move, a promotion-free game with clocks
+        // A capture, a draw offer cancelled by the opponent's move, a promotion-free game with clocks
         // that run: every kind of event a live game sends, as it was sent.
         let script = [
             (Side::White, Action::Move(vec![32, 28])),

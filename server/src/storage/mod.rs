@@ -50,6 +50,11 @@ pub enum StorageError {
     /// The database could not be opened or read.
     #[error("database: {0}")]
     Database(String),
+    /// The database cannot be used as it is set up (no such directory, database or role, no
+    /// server on that port, in use by a running server): what is wrong, and what the operator
+    /// does about it.
+    #[error("{problem}: {remedy}")]
+    Setup { problem: String, remedy: String },
     /// The database was made by a newer server: its schema is not one this server knows.
     #[error(
         "the database has schema version {found}, but this server knows versions up to \
@@ -97,7 +102,7 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         key: MatchKey,
     ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>>;
-    /// The best `limit` predictors: most correct guesses, then fewest strikes, then by name.
+    /// The best `limit` predictors: most correct − strikes, then most correct, then by name.
     fn leaderboard(&self, limit: u32)
     -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>>;
     /// Finished engine game `id`.
@@ -207,7 +212,7 @@ impl Storage {
         self.store.finished_match(key).await
     }
 
-    /// The best `limit` predictors: most correct guesses, then fewest strikes.
+    /// The best `limit` predictors: most correct − strikes, then most correct, then by name.
     pub async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
         self.store.leaderboard(limit).await
     }

@@ -64,7 +64,7 @@ macro_rules! storage_contract {
             a_refused_request_does_not_spoil_its_group,
             a_refused_request_stores_none_of_its_writes,
             archived_games_are_read_back_once_finished_and_their_ids_never_reused,
-            the_leaderboard_adds_up_scores_and_ranks_by_correct_then_strikes,
+            the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes,
             every_start_is_a_new_run,
         );
     };
@@ -340,7 +340,7 @@ pub async fn archived_games_are_read_back_once_finished_and_their_ids_never_reus
     storage.close().await;
 }
 
-pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_then_strikes(place: &impl Place) {
+pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(place: &impl Place) {
     let (storage, _) = place.open().await;
     let score = |name: &str, correct, strikes| {
         Write::Channel(ChannelWrite::Score(LeaderboardDelta {
@@ -361,6 +361,8 @@ pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_then_strikes(pl
         .commit(vec![score("ann", 2, 0), score("dee", 4, 0)])
         .await
         .unwrap();
+    // More right guesses bought with many wrong ones rank below fewer, better guesses.
+    storage.commit(vec![score("eve", 9, 8)]).await.unwrap();
     let entry = |name: &str, games, correct, strikes| LeaderboardEntry {
         name: name.into(),
         games,
@@ -371,9 +373,10 @@ pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_then_strikes(pl
         storage.leaderboard(10).await.unwrap(),
         [
             entry("ann", 2, 5, 1),
+            entry("dee", 1, 4, 0),
             entry("bob", 1, 5, 2),
             entry("cas", 1, 5, 2),
-            entry("dee", 1, 4, 0),
+            entry("eve", 1, 9, 8),
         ]
     );
     assert_eq!(

@@ -14,7 +14,8 @@ async fn wait_on_match(browser: &Browser, who: &str, match_id: &str) {
     wait_match_page(browser, who).await;
 }
 
-/// The match page's buttons as two people use them: a draw offered and accepted, a rematch
+/// The match page's buttons as two people use them: a draw offered and declined, offered again
+/// (the old answer gone), standing through the offerer's move and accepted, a rematch
 /// offered and accepted (colours swapped, both pages move to it), and a resignation that
 /// asks first.
 #[tokio::test]
@@ -28,8 +29,29 @@ async fn draw_offer_rematch_and_resignation_through_the_buttons() {
     let (white, black, created) = seated_pair(&driver, server.addr(), "15+10").await;
     play_opening(&white, &black, game, 2).await;
 
-    // Draw: offered by white, accepted by black.
+    // Draw: offered by white and declined; the answer shows until white offers again.
     white.click("[data-action=offer-draw]").await;
+    black.click("[data-action=decline-draw]").await;
+    white
+        .wait_until(
+            "white told the draw offer was declined",
+            "return document.getElementById('notice').textContent.includes('declined');",
+            vec![],
+        )
+        .await;
+    white.click("[data-action=offer-draw]").await;
+    black.wait_visible("[data-action=accept-draw]").await;
+    white
+        .wait_until(
+            "the old answer gone with the new offer",
+            "return document.getElementById('notice').textContent === '';",
+            vec![],
+        )
+        .await;
+    // Over the board one offers, then moves: the offer stands for black, who accepts.
+    let third = &plies(game)[2];
+    play_by_clicks(&white, &third.route, third.capture, third.how).await;
+    wait_fen(&black, "black", &game.fens[2]).await;
     black.click("[data-action=accept-draw]").await;
     for (who, browser) in [("white", &white), ("black", &black)] {
         let (result, text) = wait_result(browser, who, Duration::from_secs(30)).await;

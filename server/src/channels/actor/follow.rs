@@ -161,6 +161,7 @@ impl Actor {
         self.game = None;
         self.next_reveal = None;
         self.next_game = None;
+        self.ending = None;
         self.unplanned = None;
         self.v = self.v.max(self.shown);
         if resume.is_none() {
@@ -177,6 +178,8 @@ impl Actor {
         self.downstream = None;
         self.next_reveal = None;
         self.next_game = None;
+        // A held game end is the owner's to publish now.
+        self.ending = None;
         self.unplanned = None;
         self.book.void_open();
         upstream.resync();

@@ -5,11 +5,9 @@ use std::time::Duration;
 
 use boardcast_protocol::{ChannelEvent, ChannelSnapshot, EngineGameView, PredictionResult};
 use minitchess::Game;
-use tokio::sync::mpsc;
 
 use super::*;
 use crate::address::ClientAddr;
-use crate::channels::archive::ArchiveRecord;
 use crate::channels::game_ids::{AHEAD, GameIds};
 use crate::channels::{ChannelsConfig, Registry};
 use crate::cluster::lease::Lease;
@@ -28,7 +26,6 @@ const RELAY_SLACK: Duration = Duration::from_millis(750);
 struct Node {
     cluster: ClusterChannels,
     registry: Registry,
-    _archive: mpsc::UnboundedReceiver<ArchiveRecord>,
     _lease: Lease,
     _trigger: Trigger,
 }
@@ -68,17 +65,18 @@ async fn node_with(
         ..ChannelsConfig::default()
     };
     let game_ids = GameIds::shared(coordination.clone(), shutdown.clone()).await;
-    let (registry, archive) =
+    let (registry, mut archive) =
         Registry::start_following(config, game_ids, 0, shutdown.clone(), &|name| {
             cluster.upstream(name)
         });
+    // Nothing is stored here: each record is dropped, which tells its channel at once.
+    tokio::spawn(async move { while archive.recv().await.is_some() {} });
     cluster
         .run(registry.clone(), lease_lost, lease.shutdown())
         .await;
     Node {
         cluster,
         registry,
-        _archive: archive,
         _lease: lease,
         _trigger: trigger,
     }

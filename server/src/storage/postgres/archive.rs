@@ -118,12 +118,13 @@ pub async fn next_game_id(client: &Pooled) -> Result<u64, Error> {
     Ok(id.max(1) as u64)
 }
 
-/// The best `limit` predictors: most correct guesses, then fewest strikes, then by name.
+/// The best `limit` predictors in the order of [`crate::channels::predict::rank`]: most
+/// correct − strikes, then most correct, then by name.
 pub async fn leaderboard(client: &Pooled, limit: u32) -> Result<Vec<LeaderboardEntry>, Error> {
     let statement = client
         .prepare_cached(
             "SELECT name, games, correct, strikes FROM leaderboard \
-             ORDER BY correct DESC, strikes ASC, name ASC LIMIT $1",
+             ORDER BY correct - strikes DESC, correct DESC, name ASC LIMIT $1",
         )
         .await?;
     let count = |value: i64| u32::try_from(value).unwrap_or(u32::MAX);

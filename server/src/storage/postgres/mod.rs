@@ -15,6 +15,7 @@ mod coordination;
 pub(crate) mod copy;
 mod matches;
 mod schema;
+mod setup;
 mod writer;
 
 use std::sync::Arc;
@@ -76,7 +77,7 @@ impl Postgres {
             None => APPLICATION.to_owned(),
         };
         config.application_name(&application);
-        let mut client = writer::connect_client(&config).await?;
+        let mut client = setup::first_connection(&config).await?;
         schema::migrate(&mut client).await?;
         end_earlier_sessions(&client, &application).await?;
         let recovered = match node {

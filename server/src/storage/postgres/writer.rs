@@ -138,6 +138,12 @@ impl Link {
 /// Opens a connection whose commits wait for the WAL flush (`synchronous_commit` on, whatever
 /// the server's default), its I/O driven by a task of its own.
 pub async fn connect_client(config: &Config) -> Result<Client, StorageError> {
+    Ok(open_client(config).await?)
+}
+
+/// [`connect_client`] with PostgreSQL's own error, for a caller that explains it
+/// ([`super::setup`]).
+pub async fn open_client(config: &Config) -> Result<Client, tokio_postgres::Error> {
     let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(err) = connection.await {

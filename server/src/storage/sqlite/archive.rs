@@ -115,11 +115,12 @@ pub fn next_game_id(conn: &Connection) -> rusqlite::Result<u64> {
     Ok(id.max(1) as u64)
 }
 
-/// The best `limit` predictors: most correct guesses, then fewest strikes.
+/// The best `limit` predictors in the order of [`crate::channels::predict::rank`]: most
+/// correct − strikes, then most correct, then by name.
 pub fn leaderboard(conn: &Connection, limit: u32) -> rusqlite::Result<Vec<LeaderboardEntry>> {
     let mut stmt = conn.prepare(
         "SELECT name, games, correct, strikes FROM leaderboard \
-         ORDER BY correct DESC, strikes ASC, name ASC LIMIT ?1",
+         ORDER BY correct - strikes DESC, correct DESC, name ASC LIMIT ?1",
     )?;
     let rows = stmt.query_map(params![limit], |row| {
         Ok(LeaderboardEntry {

@@ -32,6 +32,42 @@ impl From<rusqlite::Error> for StorageError {
     }
 }
 
+/// Opens (or creates) the database file at `path` for writing, in WAL mode. What an operator
+/// can fix is said so: a directory that does not exist, a file or directory the server may not
+/// write (SQLite writes its `-wal` and `-shm` files beside the database).
+fn open_writable(path: &Path) -> Result<Connection, StorageError> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !directory.is_dir() {
+        return Err(StorageError::Setup {
+            problem: format!("the directory {} does not exist", directory.display()),
+            remedy: format!(
+                "create it (mkdir -p {}) or choose a database file in an existing directory",
+                directory.display()
+            ),
+        });
+    }
+    let not_writable = |err: rusqlite::Error| match err.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly) => {
+            StorageError::Setup {
+                problem: format!("cannot write the database {}: {err}", path.display()),
+                remedy: format!(
+                    "let the user running boardcast-server write the file and its directory {} \
+                     (SQLite keeps its -wal and -shm files beside the database)",
+                    directory.display()
+                ),
+            }
+        }
+        _ => StorageError::from(err),
+    };
+    let conn = Connection::open(path).map_err(not_writable)?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(not_writable)?;
+    Ok(conn)
+}
+
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
 #[derive(Debug)]
 pub struct Sqlite {
@@ -42,8 +78,7 @@ pub struct Sqlite {
 impl Sqlite {
     /// Opens (or creates) the database, reads every unfinished match and starts the writer.
     pub fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
-        let mut conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        let mut conn = open_writable(path)?;
         // FULL: the WAL is fsynced at every commit, so an acknowledged move survives even a
         // power cut; group commit keeps that to one fsync per batch.
         conn.pragma_update(None, "synchronous", "FULL")?;
