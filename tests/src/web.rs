@@ -97,6 +97,16 @@ pub async fn create_submitted(browser: &Browser) -> Created {
     }
 }
 
+/// Opens an invite link as the invited friend does: the page asks for a name (filled in with
+/// the one this browser remembers) before it takes the seat; `name` replaces it.
+pub async fn accept_invite(browser: &Browser, invite: &str, name: &str) {
+    browser.goto(invite).await;
+    browser
+        .type_into("form#join-form input[name=name]", name)
+        .await;
+    browser.click("form#join-form [type=submit]").await;
+}
+
 /// The FEN the board shows (`#board[data-fen]`).
 pub async fn board_fen(browser: &Browser) -> Option<String> {
     browser.attr("#board", "data-fen").await

@@ -6,9 +6,10 @@
  * @module actions
  */
 
-/** @typedef {{send?: object, navigate?: string, replace?: boolean, saveSeat?: object, forgetSeat?: string, copy?: string}} Effect */
+/** @typedef {{send?: object, navigate?: string, replace?: boolean, saveSeat?: object, forgetSeat?: string, copy?: string, focus?: string}} Effect */
 
 import { FRISIAN_TV } from './state.js';
+import { parseFen } from './fen.js';
 
 const CLIENT = 'boardcast-web/0.1.0';
 const SEAT_ACTIONS = new Set([
@@ -44,6 +45,21 @@ export function rename(state, name) {
 }
 
 /**
+ * The friend who opened an invite link names themselves, then takes the seat: the name is
+ * what the opponent sees and the game's record keeps (else "anonymous").
+ */
+export function acceptInvite(state, name) {
+  const valid = validName(name);
+  if (!valid) {
+    state.notice = { text: 'give your name: 1 to 32 characters', code: 'input' };
+    return [];
+  }
+  state.notice = { text: '', code: '' };
+  state.ui.inviteAccepted = true;
+  return [...rename(state, valid), { saveName: state.name }, ...follow(state)];
+}
+
+/**
  * What to send once `welcome` arrived: the name, then follow the page's target (resuming a
  * seat or re-watching from the last version seen), then every unanswered match command
  * again, with its original id.
@@ -69,7 +85,8 @@ export function follow(state) {
   if (page === 'invite') {
     const held = Object.values(state.seats).find((seat) => seat.invite_code === id);
     if (held) return [{ navigate: `/m/${held.match_id}`, replace: true }];
-    return [request(state, 'join', { join_match: { code: id } })];
+    // The seat is taken once the friend has said their name (acceptInvite).
+    return state.ui.inviteAccepted ? [request(state, 'join', { join_match: { code: id } })] : [];
   }
   if (page === 'ftv') {
     // TV names its match again; the one shown is watched again from where it was.
@@ -157,6 +174,7 @@ export const movePending = (state) => state.outbox.some((e) => e.msg.move);
 export function clearInput(state) {
   state.ui.hops = [];
   state.ui.choices = [];
+  state.ui.choicesFromTyping = false;
   state.ui.preview = null;
 }
 
@@ -209,20 +227,56 @@ export function clickSquare(state, square) {
       const left = candidates(state);
       const finals = new Set(left.map((m) => m.route[m.route.length - 1]));
       ui.choices = finals.size === 1 ? left.map((m) => m.route) : [];
-      return [];
+      return ui.choices.length ? [FOCUS_CHOOSER] : [];
     }
     ui.choices = byFinal.map((m) => m.route);
-    return [];
+    return [FOCUS_CHOOSER];
   }
   clearInput(state);
-  if (movable(state).has(square)) ui.hops = [square];
+  if (state.notice.code === 'must_capture') state.notice = { text: '', code: '' };
+  if (movable(state).has(square)) {
+    ui.hops = [square];
+    return [];
+  }
+  whyNotMovable(state, square);
   return [];
 }
 
+/**
+ * A click on one's own piece that may not move, on one's turn: say which pieces may (the
+ * rules' compulsory capture is what surprises people, as lidraughts' "legal backward
+ * captures reported as illegal" issues show). Nothing for other squares.
+ */
+function whyNotMovable(state, square) {
+  const legal = playable(state);
+  const own = state.match && parseFen(state.match.fen).pieces[square];
+  if (!legal.length || !own || own[0] !== state.seat.side[0]) return;
+  const froms = [...new Set(legal.map((m) => m.route[0]))].sort((a, b) => a - b);
+  const capturing = legal.some((m) => m.captures.length > 0);
+  state.notice = capturing
+    ? { text: `${orList(froms)} must capture`, code: 'must_capture' }
+    : { text: `${square} has no legal move`, code: 'must_capture' };
+}
+
+/** `28`, `28 or 33`, `28, 33 or 37`. */
+export function orList(items) {
+  if (items.length < 2) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * Focus goes into the chooser when it opens (a keyboard user would otherwise tab through the
+ * whole page to reach it), and back to the move box once a typed move is settled there.
+ */
+const FOCUS_CHOOSER = { focus: '#chooser [data-route]' };
+const FOCUS_MOVE_BOX = { focus: '#move-input' };
+
 /** A route picked from the chooser. */
 export function chooseRoute(state, route) {
+  const typed = state.ui.choicesFromTyping;
   const legal = candidates(state).find((m) => m.route.join('x') === route.join('x'));
-  return legal ? move(state, legal.route) : [];
+  if (!legal) return [];
+  return [...move(state, legal.route), ...(typed ? [FOCUS_MOVE_BOX] : [])];
 }
 
 /**
@@ -241,6 +295,8 @@ export function typedMove(state, text) {
     state.notice = { text: 'only the players can move', code: 'input' };
     return [];
   }
+  // A move is typed for the live position, even while the list shows an earlier one.
+  state.ui.viewPly = null;
   const legal = (state.match ? state.match.legal_moves : []).filter((m) =>
     squares.length === 2
       ? m.route[0] === squares[0] && m.route[m.route.length - 1] === squares[1]
@@ -250,8 +306,9 @@ export function typedMove(state, text) {
     clearInput(state);
     state.ui.hops = [squares[0]];
     state.ui.choices = legal.map((m) => m.route);
+    state.ui.choicesFromTyping = true;
     state.notice = { text: 'several captures go there: choose the route', code: '' };
-    return [];
+    return [FOCUS_CHOOSER];
   }
   return move(state, legal.length === 1 ? legal[0].route : squares);
 }

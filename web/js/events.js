@@ -53,10 +53,13 @@ export function listen(root, state, run) {
     const data = Object.fromEntries(new FormData(form));
     if (form.id === 'create') {
       run(actions.createMatch(state, { ...data, private: data.private === 'on' }));
+    } else if (form.id === 'join-form') {
+      run(actions.acceptInvite(state, data.name));
     } else if (form.id === 'engine-form') {
       run(actions.startEngineGame(state, data));
     } else if (form.id === 'move-form') {
       const effects = actions.typedMove(state, data.move);
+      // Sent, or handed to the chooser: either way the text is used up.
       if (effects.length) form.elements.move.value = '';
       run(effects);
     }

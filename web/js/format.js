@@ -69,9 +69,9 @@ export const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : '')
 /** Whole seconds, rounded up, for countdowns. */
 export const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));
 
-/** `1 strike`, `2 strikes`: a count with its noun in the right number. */
-export function counted(n, noun) {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+/** `1 strike`, `2 strikes`, `1 ply`, `2 plies`: a count with its noun in the right number. */
+export function counted(n, noun, plural = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural}`;
 }
 
 /**

@@ -50,12 +50,19 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
 let frame = 0;
 let tick = 0;
+/** A `focus` effect's selector: focused once the next drawing has put it on the page. */
+let focusNext = '';
 function redraw() {
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
     clearTimeout(tick);
     if (render(state, root, performance.now())) tick = setTimeout(redraw, TICK_MS);
+    if (focusNext) {
+      const el = /** @type {HTMLElement|null} */ (document.querySelector(focusNext));
+      if (el) el.focus();
+      focusNext = '';
+    }
   });
 }
 
@@ -93,6 +100,8 @@ function run(effects) {
       storage.set('bc.name', effect.saveName);
     } else if (effect.copy !== undefined) {
       copy(effect.copy);
+    } else if (effect.focus) {
+      focusNext = effect.focus;
     } else if (effect.reconnectAfter !== undefined) {
       socket.reconnectAfter(effect.reconnectAfter);
     }

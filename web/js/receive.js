@@ -73,6 +73,8 @@ function refused(state, { id, code, message }) {
   state.notice = { text: message, code };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
+  // A refused invite (gone, or the seat taken) may be tried again from its page.
+  if (request.kind === 'join' && state.route.page === 'invite') state.ui.inviteAccepted = false;
   if (code === 'stale_id') {
     // Ids must grow per seat (PROTOCOL.md §9); the message names the last one carried out.
     const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));

@@ -65,6 +65,8 @@ export function initialState(route, stored) {
       hops: /** @type {number[]} */ ([]),
       /** Routes left to choose between when several end on the clicked square. */
       choices: /** @type {number[][]} */ ([]),
+      /** The choices came from a typed move: focus goes back to the move box after. */
+      choicesFromTyping: false,
       /** The route whose captures are marked (a chooser button under the pointer). */
       preview: /** @type {number[]|null} */ (null),
       drag: /** @type {null|{from: number|string, x: number, y: number, dx: number, dy: number, moved: boolean}} */ (null),
@@ -75,6 +77,8 @@ export function initialState(route, stored) {
       confirm: /** @type {null|'resign'} */ (null),
       minitFrom: /** @type {string|null} */ (null),
       created: /** @type {string|null} */ (null),
+      /** The invited friend has given a name: the invite's seat may be taken. */
+      inviteAccepted: false,
     },
   };
 }

@@ -63,7 +63,8 @@ test('an ambiguous capture waits for the route, which is then sent as the server
   const state = seated();
   assert.deepEqual(actions.clickSquare(state, 9), []);
   assert.deepEqual([...actions.destinations(state)].sort((a, b) => a - b), [16, 18, 20]);
-  assert.deepEqual(actions.clickSquare(state, 16), [], 'two routes end on 16: nothing sent yet');
+  assert.deepEqual(actions.clickSquare(state, 16), [{ focus: '#chooser [data-route]' }],
+    'two routes end on 16: nothing sent yet, the chooser takes the focus');
   assert.deepEqual(state.ui.choices, [[9, 18, 16], [9, 20, 16]]);
   const out = sent(actions.chooseRoute(state, [9, 20, 16]));
   assert.deepEqual(out, [{ id: 42, msg: { move: { match_id: 'm1', token: 'st.secret', route: [9, 20, 16] } } }]);
@@ -92,11 +93,60 @@ test('typed moves: unique legal ones get their full route, others go as typed fo
   const state = seated();
   assert.deepEqual(sent(actions.typedMove(state, '10-15'))[0].msg.move.route, [10, 15]);
   state.outbox = [];
-  assert.deepEqual(actions.typedMove(state, '9x16'), []);
+  assert.deepEqual(sent(actions.typedMove(state, '9x16')), []);
   assert.equal(state.ui.choices.length, 2);
   assert.deepEqual(sent(actions.typedMove(state, '3228'))[0].msg.move.route, [32, 28]);
   assert.deepEqual(actions.typedMove(state, 'e2-e4'), []);
   assert.equal(state.notice.code, 'input');
+});
+
+test('a piece that may not move says which must capture', () => {
+  const state = seated();
+  const legal = state.match.legal_moves;
+  state.match.legal_moves = legal.filter((m) => !m.captures.length);
+  actions.clickSquare(state, 31);
+  assert.deepEqual(state.notice, { text: '31 has no legal move', code: 'must_capture' });
+  state.match.legal_moves = legal.filter((m) => m.captures.length);
+  actions.clickSquare(state, 31);
+  assert.deepEqual(state.notice, { text: '9 must capture', code: 'must_capture' });
+  actions.clickSquare(state, 9);
+  assert.equal(state.notice.text, '', 'picking the capturing piece clears the word');
+  actions.clickSquare(state, 5);
+  assert.equal(state.notice.text, '', "nothing said about the opponent's pieces");
+  assert.equal(actions.orList([28, 33, 37]), '28, 33 or 37');
+});
+
+test('a typed ambiguous move goes to the chooser with the focus, and back to the box once chosen', () => {
+  const state = seated();
+  assert.deepEqual(actions.typedMove(state, '9x16'), [{ focus: '#chooser [data-route]' }]);
+  const out = actions.chooseRoute(state, [9, 18, 16]);
+  assert.deepEqual(sent(out)[0].msg.move.route, [9, 18, 16]);
+  assert.deepEqual(out.at(-1), { focus: '#move-input' });
+});
+
+test('a move typed while browsing the list is for the live position', () => {
+  const state = seated();
+  state.match.moves = [{ ply: 0, side: 'white', notation: '32-28', route: [32, 28], captures: [], promotes: false }];
+  state.ui.viewPly = 0;
+  actions.typedMove(state, '9x16');
+  assert.equal(state.ui.viewPly, null, 'back to the live position');
+  assert.deepEqual(sent(actions.chooseRoute(state, [9, 20, 16]))[0].msg.move.route, [9, 20, 16]);
+});
+
+test('an invite link takes its seat only after the friend has named themselves', () => {
+  const state = initialState(parseRoute('/i/FRJ4KD'), { name: 'Wytze', nextId: 1, seats: {} });
+  assert.deepEqual(sent(receive(state, { welcome: {} }, 0)).map((e) => Object.keys(e.msg)[0]), ['hello'],
+    'no join before the name is given');
+  assert.deepEqual(actions.acceptInvite(state, '  '), []);
+  assert.equal(state.notice.code, 'input');
+  const out = actions.acceptInvite(state, 'Sietske');
+  assert.deepEqual(sent(out).map((e) => e.msg), [
+    { hello: { protocol: 1, client: 'boardcast-web/0.1.0', name: 'Sietske', bot: false } },
+    { join_match: { code: 'FRJ4KD' } },
+  ]);
+  assert.ok(out.some((e) => e.saveName === 'Sietske'), 'the name is remembered');
+  assert.equal(sent(receive(state, { welcome: {} }, 0)).at(-1).msg.join_match.code, 'FRJ4KD',
+    'after a reconnect the join is asked again');
 });
 
 test('an unacknowledged move is re-sent with its id after a reconnect, then forgotten on its ack', () => {

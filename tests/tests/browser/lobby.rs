@@ -61,7 +61,7 @@ async fn a_private_match_is_not_offered_in_the_lobby_and_its_link_seats_the_frie
         !seeks.contains(&private.match_id),
         "the private match is offered in the lobby: {seeks:?}"
     );
-    friend.goto(&private.invite).await;
+    accept_invite(&friend, &private.invite, "Wytze").await;
     wait_match_page(&friend, "the friend").await;
     assert_eq!(
         friend.attr("#board", "data-orientation").await.as_deref(),
@@ -86,7 +86,7 @@ async fn a_private_match_in_play_is_not_listed_among_live_matches() {
     let friend = driver.browser(server.addr(), 1280, 900).await;
     let passer_by = driver.browser(server.addr(), 1280, 900).await;
     let (public, private) = public_and_private(&host, &passer_by).await;
-    friend.goto(&private.invite).await;
+    accept_invite(&friend, &private.invite, "Wytze").await;
     wait_match_page(&friend, "the friend").await;
     wait_presence(&host, "the host", "black", "connected").await;
     let live = lobby_entries(&passer_by, &public, "data-live").await;

@@ -13,6 +13,7 @@ mod origin;
 mod play;
 mod screens;
 mod seat;
+mod stumbles;
 mod tv;
 mod typed_and_clock;
 
@@ -26,8 +27,8 @@ use boardcast_tests::browser::{Browser, Driver, ForeignSite, screenshot_dir};
 use boardcast_tests::client::Client;
 use boardcast_tests::games::{RefGame, reference_games};
 use boardcast_tests::web::{
-    Ambiguity, Created, board_fen, choose, create_match, create_submitted, dest_squares,
-    play_by_clicks, set_name, wait_fen, wait_match_page, wait_presence, wait_result,
+    Ambiguity, Created, accept_invite, board_fen, choose, create_match, create_submitted,
+    dest_squares, play_by_clicks, set_name, wait_fen, wait_match_page, wait_presence, wait_result,
 };
 use boardcast_tests::{ServerProcess, TestServer, free_addr, http_get};
 use fantoccini::key::Key;
@@ -103,7 +104,7 @@ async fn seated_pair(
     let white = driver.browser(server, 1280, 900).await;
     let black = driver.browser(server, 1280, 900).await;
     let created = create_match(&white, time, "white").await;
-    black.goto(&created.invite).await;
+    accept_invite(&black, &created.invite, "Wytze").await;
     wait_match_page(&black, "black").await;
     wait_presence(&white, "white", "black", "connected").await;
     (white, black, created)

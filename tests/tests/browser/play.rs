@@ -40,7 +40,7 @@ async fn two_browsers_play_a_reference_game_by_clicking_while_a_third_watches() 
     set_name(&white, "Sietske").await;
     set_name(&black, "Wytze").await;
     let created = create_match(&white, "15+10", "white").await;
-    black.goto(&created.invite).await;
+    accept_invite(&black, &created.invite, "Wytze").await;
     wait_match_page(&black, "black").await;
     assert_eq!(
         black.attr("#board", "data-orientation").await.as_deref(),

@@ -95,7 +95,7 @@ async fn screenshots_of_lobby_match_and_tv_and_the_match_page_budget() {
     set_name(&white, "Sietske").await;
     set_name(&phone, "Wytze").await;
     let created = create_match(&white, "10+5", "white").await;
-    phone.goto(&created.invite).await;
+    accept_invite(&phone, &created.invite, "Wytze").await;
     wait_match_page(&phone, "black on the phone").await;
     let game = &reference_games()[1];
     play_opening(&white, &phone, game, 9).await;

@@ -152,7 +152,7 @@ async fn a_clock_runs_out_in_the_browser_and_both_see_the_result() {
     choose(&white, "form#create select[name=color]", "white").await;
     white.click("form#create [type=submit]").await;
     let created = create_submitted(&white).await;
-    black.goto(&created.invite).await;
+    accept_invite(&black, &created.invite, "Wytze").await;
     wait_match_page(&black, "black").await;
 
     // A clock runs once its player has made a first move: after three plies black is to

@@ -31,7 +31,9 @@ function pieceNode(code) {
 /** Builds the board; returns the SVG and an update function. */
 export function mountBoard() {
   const svg = s('svg', {
-    id: 'board', class: 'board frisian', viewBox: '0 0 10 10', role: 'img',
+    // A group, not an image: an image's children are hidden from screen readers, and the
+    // squares one can play are focusable buttons with their own labels.
+    id: 'board', class: 'board frisian', viewBox: '0 0 10 10', role: 'group',
     'aria-label': 'Frisian draughts board',
   });
   svg.append(s('rect', { class: 'light', x: 0, y: 0, width: 10, height: 10 }));

@@ -76,5 +76,24 @@ export function playerName(p) {
   return h('span', { class: 'player-name' }, p.bot ? botTag() : null, p.name);
 }
 
+/**
+ * Puts the link `a` in `slot` while it leads somewhere and takes it out otherwise: an `<a>`
+ * without `href` is no link to a screen reader or a crawler, hidden or not.
+ */
+export function linkTo(slot, a, href) {
+  if (href) {
+    attr(a, 'href', href);
+    if (a.parentNode !== slot) slot.append(a);
+  } else if (a.parentNode) {
+    a.remove();
+  }
+}
+
+/** A place for a `linkTo` link; it takes no room of its own in the layout. */
+export const linkSlot = () => h('span', { class: 'link-slot' });
+
+/** The page's one `h1`, for screen readers and outlines (the page shows its name already). */
+export const pageHeading = (title) => h('h1', { class: 'sr-only' }, title);
+
 /** The `BOT` tag itself. */
 export const botTag = () => h('abbr', { class: 'bot-tag', 'data-bot': '', title: 'an engine plays this seat' }, 'BOT');

@@ -4,12 +4,12 @@
  * @module render
  */
 
-import { h, attr, text } from './dom.js';
+import { h, attr, text, pageHeading } from './dom.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMinit } from './minit.js';
 
-const PAGE_NAMES = { lobby: 'lobby', match: 'match', invite: 'match', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing' };
+const PAGE_NAMES = { lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing' };
 const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
 
 let mounted = { key: '', update: null };
@@ -36,6 +36,7 @@ export function render(state, root, now) {
 function mount(page, root, id) {
   if (page === 'lobby') return mountLobby(root);
   if (page === 'match') return mountMatch(root);
+  if (page === 'invite') return mountInvite(root);
   if (page === 'ftv') return mountFrisianTv(root, id);
   if (page === 'tv' || page === 'game') return mountMinit(root);
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'Nothing here'),
@@ -44,19 +45,59 @@ function mount(page, root, id) {
 }
 
 /**
+ * An invite link: the friend says their name (the one this browser remembers, filled in)
+ * before the seat is taken; then the match page replaces this one.
+ */
+function mountInvite(root) {
+  const name = h('input', {
+    id: 'join-name', name: 'name', maxlength: '32', required: true, autocomplete: 'nickname',
+    'aria-describedby': 'notice',
+  });
+  const take = h('button', { type: 'submit', class: 'primary' }, 'Take the seat');
+  const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
+  root.replaceChildren(h('section', { class: 'card invite-card' },
+    h('h1', {}, 'You are invited to a Frisian draughts match'),
+    h('form', { id: 'join-form' },
+      h('label', { class: 'field' }, h('span', {}, 'Your name, as your opponent and the game record show it'), name),
+      take),
+    notice));
+  let filled = false;
+  return (state) => {
+    if (!filled) {
+      name.value = state.name;
+      filled = true;
+    }
+    attr(take, 'disabled', state.ui.inviteAccepted);
+    text(take, state.ui.inviteAccepted ? 'Taking the seat…' : 'Take the seat');
+    text(notice, state.notice.text);
+    attr(notice, 'data-code', state.notice.code || null);
+    document.title = 'Invited to a match – Boardcast';
+    return false;
+  };
+}
+
+/**
  * Frisian TV: the featured match's own page under a TV banner (built afresh for each match
  * TV moves on to), or a card while no public match has been played.
  */
 function mountFrisianTv(root, matchId) {
-  const banner = () => h('p', { id: 'ftv-banner', class: 'tv-banner' },
-    h('strong', {}, 'Frisian TV'), ' · the most-watched live match, then the next when it ends');
+  const about = h('span', {}, LIVE_ON_TV);
+  const banner = h('p', { id: 'ftv-banner', class: 'tv-banner' }, h('strong', {}, 'Frisian TV'), ' · ', about);
   if (!matchId) {
-    root.replaceChildren(h('section', { class: 'card' }, banner(),
+    root.replaceChildren(pageHeading('Frisian TV'), h('section', { class: 'card' }, banner,
       h('p', { class: 'empty' }, 'No public match is being played yet; TV starts with the first.'),
       h('a', { href: '/' }, 'Go to the lobby')));
     return () => false;
   }
   const update = mountMatch(root);
-  root.prepend(banner());
-  return update;
+  root.prepend(banner);
+  return (state, now) => {
+    // The featured match stays shown after its end until TV names the next: not as live.
+    const over = state.match && state.match.phase === 'finished';
+    text(about, over ? ENDED_ON_TV : LIVE_ON_TV);
+    return update(state, now);
+  };
 }
+
+const LIVE_ON_TV = 'the most-watched live match, then the next when it ends';
+const ENDED_ON_TV = 'this match has ended; the next live match follows when one is played';

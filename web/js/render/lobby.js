@@ -3,9 +3,9 @@
  * @module render/lobby
  */
 
-import { h, list, show, text, playerName } from './dom.js';
+import { h, list, show, text, playerName, pageHeading } from './dom.js';
 import { createForm, engineForm } from './forms.js';
-import { timeControlText, summaryPlayers, playerText } from '../format.js';
+import { timeControlText, summaryPlayers, playerText, counted } from '../format.js';
 
 const card = (title, body) => h('section', { class: 'card' }, h('h2', {}, title), body);
 
@@ -17,7 +17,10 @@ export function mountLobby(root) {
   const players = h('ul', { id: 'players', class: 'names' });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   const create = createForm();
-  root.replaceChildren(h('div', { class: 'lobby' },
+  // The lobby is drawn whole once its lists have come: lists filling in under a page already
+  // drawn pushed everything below them down (Lighthouse: layout shift 0.31).
+  const loading = h('p', { class: 'loading' }, 'Loading the lobby…');
+  const grid = h('div', { class: 'lobby', hidden: true },
     h('section', { class: 'card' }, h('label', { for: 'name' }, h('h2', {}, 'Your name')), name, notice),
     create,
     card('Open seeks', seeks),
@@ -25,7 +28,8 @@ export function mountLobby(root) {
       h('a', { class: 'row', href: '/ftv', 'data-tv': 'ftv' }, h('span', {}, 'Frisian TV'),
         h('span', { class: 'tc' }, 'the most-watched live match')), live),
     card('MinitChess TV', channels),
-    card('Players in the lobby', players), engineForm()));
+    card('Players in the lobby', players), engineForm());
+  root.replaceChildren(pageHeading('Lobby: Frisian draughts and MinitChess TV'), loading, grid);
   let nameShown = false;
 
   return function update(state) {
@@ -36,6 +40,9 @@ export function mountLobby(root) {
     show(create.querySelector('.custom'), create.elements.time.value === 'custom');
     text(notice, state.notice.text);
     const lobby = state.lobby;
+    show(loading, !lobby.loaded);
+    text(loading, state.conn === 'offline' ? 'The server cannot be reached; trying again…' : 'Loading the lobby…');
+    show(grid, lobby.loaded);
     list(seeks, JSON.stringify(lobby.seeks) + lobby.loaded, lobby.seeks, (seek) => {
       const [white, black] = summaryPlayers(seek);
       const who = white ? h('span', {}, playerName(white), ' (white)') : h('span', {}, playerName(black), ' (black)');
@@ -43,12 +50,13 @@ export function mountLobby(root) {
         who, h('span', { class: 'tc' }, timeControlText(seek.time_control)), h('span', { class: 'go' }, 'Join')));
     });
     if (lobby.loaded && !lobby.seeks.length && !seeks.firstChild) seeks.append(h('li', { class: 'empty' }, 'No open seeks: create one.'));
-    list(live, JSON.stringify(lobby.live), lobby.live, (match) => {
+    list(live, JSON.stringify(lobby.live) + lobby.loaded, lobby.live, (match) => {
       const [white, black] = summaryPlayers(match);
       return h('li', {}, h('a', { class: 'row', href: `/m/${match.match_id}`, 'data-live': match.match_id },
         h('span', {}, white ? playerName(white) : '?', ' v ', black ? playerName(black) : '?'),
-        h('span', { class: 'tc' }, `${timeControlText(match.time_control)} · ${match.plies} plies · ${match.watchers} watching`)));
+        h('span', { class: 'tc' }, `${timeControlText(match.time_control)} · ${counted(match.plies, 'ply', 'plies')} · ${match.watchers} watching`)));
     });
+    if (lobby.loaded && !lobby.live.length && !live.firstChild) live.append(h('li', { class: 'empty' }, 'No public match is being played.'));
     list(channels, JSON.stringify(lobby.channels), lobby.channels, (ch) => {
       const href = ch.kind === 'tv' ? `/tv/${ch.channel.replace(/^tv/, '')}` : `/g/${ch.channel}`;
       const game = ch.game ? `${ch.game.white} v ${ch.game.black} · ${ch.game.serial}` : 'between games';
@@ -57,6 +65,7 @@ export function mountLobby(root) {
     });
     const names = [...new Set([...lobby.seeks, ...lobby.live].flatMap(summaryPlayers).filter(Boolean).map(playerText))].sort();
     list(players, JSON.stringify(names), names, (n) => h('li', {}, n));
+    if (lobby.loaded && !names.length && !players.firstChild) players.append(h('li', { class: 'empty' }, 'Nobody is seeking or playing right now.'));
     document.title = 'Boardcast – Frisian draughts and MinitChess TV';
     return false;
   };

@@ -4,7 +4,7 @@
  * @module render/match
  */
 
-import { h, text, attr, cls, show, list, botTag } from './dom.js';
+import { h, text, attr, cls, show, list, botTag, linkTo, linkSlot, pageHeading } from './dom.js';
 import { mountBoard } from './board.js';
 import { clockView } from './clock.js';
 import { parseFen, replay, piecesFen } from '../fen.js';
@@ -12,13 +12,19 @@ import { resultText, resultKind, timeControlText, seconds, cap, playerText } fro
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
 
+/** Presence in words too, not by the dot's colour alone. */
+const PRESENCE_TEXT = { connected: 'online', gone: 'gone', empty: '' };
+
 function playerRow(slot) {
   const dot = h('span', { class: 'presence-dot', 'aria-hidden': 'true' });
   const tag = botTag();
+  // A long name gives way (ellipsis, whole in its title); the colour and presence never do.
   const name = h('span', { class: 'name' });
-  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name);
+  const colour = h('span', { class: 'colour' });
+  const state = h('span', { class: 'presence-text' });
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, colour, state);
   const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
-  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, clock };
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, colour, state, clock };
 }
 
 const button = (action, label, extra = {}) =>
@@ -31,8 +37,9 @@ export function mountMatch(root) {
   const bottom = playerRow('lower');
   const status = h('p', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
   const inviteLink = h('a', { id: 'invite-link' });
+  const inviteSlot = linkSlot();
   const invite = h('div', { id: 'invite', class: 'invite' },
-    h('span', {}, 'Invite a friend: '), inviteLink, ' ', button('copy-invite', 'Copy link'));
+    h('span', {}, 'Invite a friend: '), inviteSlot, ' ', button('copy-invite', 'Copy link'));
   const result = h('div', { id: 'result', class: 'result', role: 'status', hidden: true });
   const chooser = h('div', { id: 'chooser', class: 'chooser', role: 'group', 'aria-label': 'Choose the capture route' });
   const input = h('input', {
@@ -62,22 +69,27 @@ export function mountMatch(root) {
     rematch: button('rematch', 'Rematch'),
     acceptRematch: button('accept-rematch', 'Accept rematch'),
     declineRematch: button('decline-rematch', 'Decline rematch'),
-    toRematch: h('a', { class: 'button', hidden: true }, 'Go to the rematch'),
   };
+  const toRematch = h('a', { class: 'button' }, 'Go to the rematch');
+  const rematchSlot = linkSlot();
   const offer = h('p', { class: 'offer', role: 'status' });
   const spectators = h('span', { id: 'spectators' }, '0');
   const tc = h('span', { class: 'tc' });
   const pdn = h('a', { 'data-action': 'download-pdn', class: 'button', download: '' }, 'Download PDN');
+  const pdnSlot = linkSlot();
   const tools = h('div', { class: 'tools', role: 'group', 'aria-label': 'Board tools' },
     button('flip', 'Flip board', { title: 'Flip board (f)' }),
     button('numbers', 'Square numbers', { 'aria-pressed': 'false' }),
-    button('copy-fen', 'Copy FEN'), pdn);
+    button('copy-fen', 'Copy FEN'), pdnSlot);
   const side = h('aside', { class: 'side' },
     status, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' },
-      ...Object.values(acts)), claim, chooser, moveForm, notice, nav, moves,
+      ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
     h('p', { class: 'meta' }, tc, ' · watching: ', spectators), tools);
-  root.replaceChildren(h('section', { class: 'match-page' },
+  root.replaceChildren(h('section', { class: 'match-page' }, pageHeading('Frisian draughts match'),
     h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
+
+  /** The list and shown ply the move list was last scrolled for. */
+  let scrolledFor = '';
 
   return function update(state, now) {
     const m = state.match;
@@ -90,18 +102,25 @@ export function mountMatch(root) {
     if (!m) {
       text(status, state.conn === 'online' ? 'Loading the match…' : 'Connecting…');
       board.update(emptyBoard(flipped));
-      for (const el of [invite, result, claim, chooser, moveForm, pdn, ...Object.values(acts)]) show(el, false);
+      for (const el of [invite, result, claim, chooser, moveForm, ...Object.values(acts)]) show(el, false);
+      linkTo(inviteSlot, inviteLink, null);
+      linkTo(rematchSlot, toRematch, null);
+      linkTo(pdnSlot, pdn, null);
       return false;
     }
     // Players: the viewer's side at the bottom.
     const bottomSide = flipped ? 'black' : 'white';
     for (const [row, side] of [[bottom, bottomSide], [top, opposite(bottomSide)]]) {
       const p = m[side];
+      const presence = !p ? 'empty' : p.connected ? 'connected' : 'gone';
       attr(row.presence, 'data-presence', side);
-      attr(row.presence, 'data-state', !p ? 'empty' : p.connected ? 'connected' : 'gone');
+      attr(row.presence, 'data-state', presence);
       attr(row.presence, 'title', !p ? 'seat free' : p.connected ? 'connected' : 'gone');
       show(row.tag, Boolean(p && p.bot));
-      text(row.name, p ? `${p.name}${side === mine ? ' (you)' : ''} · ${side}` : `waiting for ${side}…`);
+      text(row.name, p ? `${p.name}${side === mine ? ' (you)' : ''}` : `waiting for ${side}…`);
+      attr(row.name, 'title', p ? p.name : null);
+      text(row.colour, p ? `· ${side}` : '');
+      text(row.state, PRESENCE_TEXT[presence]);
       const c = clockView(m, side, elapsed);
       attr(row.clock, 'data-clock', side);
       attr(row.clock, 'aria-label', `${side}'s clock`);
@@ -142,11 +161,9 @@ export function mountMatch(root) {
     // Invite link while a seat is free.
     const free = m.phase === 'waiting' && seat;
     show(invite, Boolean(free));
-    if (free) {
-      const url = `${location.origin}/i/${seat.invite_code}`;
-      attr(inviteLink, 'href', url);
-      text(inviteLink, url);
-    }
+    const inviteUrl = free ? `${location.origin}/i/${seat.invite_code}` : null;
+    linkTo(inviteSlot, inviteLink, inviteUrl);
+    if (inviteUrl) text(inviteLink, inviteUrl);
     // Result.
     show(result, Boolean(m.result));
     if (m.result) {
@@ -167,8 +184,7 @@ export function mountMatch(root) {
     show(acts.rematch, seat && finished && !m.rematch && !m.rematch_offer);
     show(acts.acceptRematch, seat && finished && !m.rematch && m.rematch_offer === opposite(mine));
     show(acts.declineRematch, seat && finished && !m.rematch && m.rematch_offer === opposite(mine));
-    show(acts.toRematch, Boolean(m.rematch));
-    if (m.rematch) attr(acts.toRematch, 'href', `/m/${m.rematch}`);
+    linkTo(rematchSlot, toRematch, m.rematch ? `/m/${m.rematch}` : null);
     text(offer, offerText(m, mine));
     // Claiming when the opponent is gone, with its countdown.
     const gone = seat && playing ? m.absent.find((a) => a.side === opposite(mine)) : null;
@@ -202,15 +218,35 @@ export function mountMatch(root) {
       const b = li.firstChild;
       cls(b, 'current', Number(b.dataset.ply) === shownPly);
     }
+    const listed = `${m.match_id}:${m.moves.length}:${shownPly}`;
+    if (listed !== scrolledFor) {
+      keepInView(moves, moves.querySelector('.current'));
+      scrolledFor = listed;
+    }
     cls(nav, 'browsing', !live);
     text(tc, timeControlText(m.time_control));
     text(spectators, String(state.watchers));
-    attr(pdn, 'href', finished ? `/games/${m.match_id}.pdn` : null);
-    show(pdn, finished);
+    linkTo(pdnSlot, pdn, finished ? `/games/${m.match_id}.pdn` : null);
     attr(tools.querySelector('[data-action=numbers]'), 'aria-pressed', String(state.ui.numbers));
     document.title = titleText(m, mine);
     return ticking;
   };
+}
+
+/**
+ * Scrolls the move list (only the list, never the page) so that `current` is visible: the
+ * game's last move as it is played, or the move stepped to. Without a current move (the
+ * start position) the list goes back to its top.
+ */
+function keepInView(list, current) {
+  if (!current) {
+    list.scrollTop = 0;
+    return;
+  }
+  const box = list.getBoundingClientRect();
+  const item = current.getBoundingClientRect();
+  if (item.top < box.top) list.scrollTop -= box.top - item.top;
+  else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
 }
 
 function emptyBoard(flipped) {

@@ -6,7 +6,7 @@
  * @module render/minit
  */
 
-import { h, s, attr, cls, list, show, text } from './dom.js';
+import { h, s, attr, cls, list, show, text, pageHeading } from './dom.js';
 import { engineForm } from './forms.js';
 import { FILES, parseMinit } from '../fen.js';
 import { seconds, cap, counted } from '../format.js';
@@ -17,7 +17,7 @@ const GLYPH = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟' };
 const NAMES = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
 
 function mountMinitBoard() {
-  const svg = s('svg', { id: 'minit-board', class: 'board minit', viewBox: '0 0 5 6', role: 'img', 'aria-label': 'MinitChess board' });
+  const svg = s('svg', { id: 'minit-board', class: 'board minit', viewBox: '0 0 5 6', role: 'group', 'aria-label': 'MinitChess board' });
   const squares = {};
   for (let rank = 6; rank >= 1; rank--) {
     for (let f = 0; f < 5; f++) {
@@ -45,11 +45,12 @@ export function mountMinit(root) {
   const prediction = h('p', { id: 'prediction', class: 'prediction', 'data-state': 'none', role: 'status', 'aria-live': 'polite' });
   const standing = h('p', { id: 'standing', class: 'standing' });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
-  const revealed = h('ol', { id: 'revealed', class: 'moves minit-moves', 'aria-label': 'Revealed moves' });
+  // It scrolls: focusable, so a keyboard can scroll it too.
+  const revealed = h('ol', { id: 'revealed', class: 'moves minit-moves', 'aria-label': 'Revealed moves', tabindex: '0' });
   const standings = h('ol', { id: 'standings', class: 'names' });
   const board2 = h('ol', { id: 'leaderboard', class: 'names' });
   const watching = h('span', { id: 'spectators' }, '0');
-  root.replaceChildren(h('section', { class: 'tv-page' },
+  root.replaceChildren(h('section', { class: 'tv-page' }, pageHeading('MinitChess TV'),
     h('div', { class: 'board-col' }, h('div', { class: 'board-box minit-box' }, board.svg),
       h('p', { class: 'hint' }, 'Predict the coming move: click a piece, then its square.')),
     h('aside', { class: 'side' }, info, prediction, standing, notice,
