@@ -119,6 +119,21 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_ENGINE_GAMES_PER_MINUTE", default_value_t = 10)]
     pub engine_games_per_minute: u32,
 
+    /// Wrong invite codes one address may try per minute (then `join_match` by code is
+    /// refused `address_limit` until the minute has passed).
+    #[arg(long, env = "BOARDCAST_FAILED_JOINS_PER_MINUTE", default_value_t = 20)]
+    pub failed_joins_per_minute: u32,
+
+    /// Wrong invite codes the whole server takes per minute from every address together
+    /// (then `join_match` by code is refused `busy` for everyone until the minute has
+    /// passed): with 2^50 codes this makes guessing an open match's code take centuries.
+    #[arg(
+        long,
+        env = "BOARDCAST_FAILED_JOINS_PER_MINUTE_TOTAL",
+        default_value_t = 600
+    )]
+    pub failed_joins_per_minute_total: u32,
+
     /// Matches one address may have waiting for an opponent at once (refused
     /// `address_limit`).
     #[arg(long, env = "BOARDCAST_OPEN_SEEKS_PER_ADDRESS", default_value_t = 5)]
@@ -279,6 +294,8 @@ impl Config {
         self.matches_per_minute = u32::MAX;
         self.engine_games_per_minute = u32::MAX;
         self.open_seeks_per_address = usize::MAX;
+        self.failed_joins_per_minute = u32::MAX;
+        self.failed_joins_per_minute_total = u32::MAX;
     }
 }
 

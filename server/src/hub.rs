@@ -24,8 +24,6 @@ use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
-/// Characters of invite codes: no 0/O or 1/I to misread.
-const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 
 fn random_string(alphabet: &[u8], len: usize) -> String {
@@ -211,7 +209,7 @@ impl Hub {
             return Err(Self::lease_refusal());
         }
         let id = random_string(ID_ALPHABET, 10);
-        let invite = random_string(CODE_ALPHABET, 6);
+        let invite = self.fresh_invite().await?;
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
             .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
         let now = now();
@@ -249,6 +247,24 @@ impl Hub {
         })?;
         let handle = self.start(state, &records, arrivals_follow, epoch)?;
         Ok((handle, id, tokens))
+    }
+
+    /// An invite code no open match holds: in a cluster the directory asks the other nodes
+    /// too. With 2^50 codes a clash is all but impossible; it is checked all the same, since
+    /// a clash would seat a stranger.
+    async fn fresh_invite(&self) -> Result<String, Refusal> {
+        let directory = self.actor_directory();
+        for _ in 0..8 {
+            let code = crate::invite::new_code();
+            if directory.find_by_code(&code).await?.is_none() {
+                return Ok(code);
+            }
+            tracing::warn!("a new invite code clashed with an open match's; drawing another");
+        }
+        Err(Refusal::new(
+            ErrorCode::Internal,
+            "no unused invite code could be drawn; no match was created",
+        ))
     }
 
     /// The match in memory in which `token` holds a seat.

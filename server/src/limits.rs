@@ -27,12 +27,16 @@ pub enum LimitKind {
     EngineGames,
     /// `--open-seeks-per-address`.
     OpenSeeks,
+    /// `--failed-joins-per-minute`: wrong invite codes from one address.
+    FailedJoins,
+    /// `--failed-joins-per-minute-total`: wrong invite codes from every address together.
+    FailedJoinsTotal,
     /// `--rate`/`--burst`: messages of one connection.
     MessageRate,
 }
 
 impl LimitKind {
-    pub const ALL: [LimitKind; 8] = [
+    pub const ALL: [LimitKind; 10] = [
         LimitKind::Connections,
         LimitKind::ConnectionsPerAddress,
         LimitKind::ConnectionReserve,
@@ -40,6 +44,8 @@ impl LimitKind {
         LimitKind::Matches,
         LimitKind::EngineGames,
         LimitKind::OpenSeeks,
+        LimitKind::FailedJoins,
+        LimitKind::FailedJoinsTotal,
         LimitKind::MessageRate,
     ];
 
@@ -52,6 +58,8 @@ impl LimitKind {
             LimitKind::Matches => "matches_per_minute",
             LimitKind::EngineGames => "engine_games_per_minute",
             LimitKind::OpenSeeks => "open_seeks_per_address",
+            LimitKind::FailedJoins => "failed_joins_per_minute",
+            LimitKind::FailedJoinsTotal => "failed_joins_total_per_minute",
             LimitKind::MessageRate => "message_rate",
         }
     }
@@ -102,6 +110,12 @@ impl RateLimit {
         } else {
             Duration::from_secs_f64(missing / self.rate)
         }
+    }
+
+    /// Whether a token is there by `now`, without taking it.
+    pub fn available(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        (self.tokens + elapsed * self.rate).min(self.burst) >= 1.0
     }
 
     /// Whether the bucket is full again by `now`, so forgetting it changes nothing.

@@ -141,6 +141,8 @@ pub async fn serve(
             upgrades: config.upgrades_per_minute,
             matches: config.matches_per_minute,
             engine_games: config.engine_games_per_minute,
+            failed_joins: config.failed_joins_per_minute,
+            failed_joins_total: config.failed_joins_per_minute_total,
         }),
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),

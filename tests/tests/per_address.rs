@@ -9,7 +9,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::limits::close;
-use boardcast_protocol::{ClientMessage, ColorChoice, Encoding, ErrorCode, StartEngineGame};
+use boardcast_protocol::{
+    ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, StartEngineGame,
+};
 use boardcast_tests::TestServer;
 use boardcast_tests::canary::{Canary, start_with_canary};
 use boardcast_tests::client::{Client, ClientError, ConnectOptions, Pair};
@@ -388,5 +390,93 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
         connect(addr, &rfc(5)).await,
         "too many connections from 2001:db8:1:2::/64 (at most 4)",
     );
+    canary.check().await.expect("canary");
+}
+
+/// Asserts that `client`'s `join_match` by `code` is refused with `code`, naming `says`.
+async fn join_refused(client: &mut Client, code: &str, expected: ErrorCode, says: &str) {
+    match client.join(JoinMatch::Code(code.into())).await {
+        Err(ClientError::Refused(error)) => {
+            assert_eq!(error.code, expected, "{code}: {error:?}");
+            assert!(error.message.contains(says), "{code}: {error:?}");
+        }
+        other => panic!("{code}: expected {expected:?}, got {other:?}"),
+    }
+}
+
+/// Invite codes are the only secret of a private match: they are long (two groups of five),
+/// read in any case with or without the dash, and wrong guesses are throttled per address and
+/// on the whole server, so that guessing takes years (see server/src/invite.rs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_invite_codes_are_throttled_per_address_and_in_all() {
+    let (server, mut canary) = setup(&[
+        "--failed-joins-per-minute",
+        "3",
+        "--failed-joins-per-minute-total",
+        "5",
+    ])
+    .await;
+    let addr = server.addr();
+    let mut host = connect(addr, &from(2)).await.unwrap();
+    let seat = host
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .unwrap();
+    let code = seat.invite_code.clone();
+    let (first, second) = code.split_once('-').expect("a dash between two groups");
+    assert_eq!((first.len(), second.len()), (5, 5), "{code}");
+    assert!(
+        code.bytes()
+            .filter(|b| *b != b'-')
+            .all(|b| b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789".contains(&b)),
+        "{code}"
+    );
+
+    // Three wrong codes from one address, then it must wait; its right code is refused too
+    // (the refusal comes before the lookup, so it tells nothing).
+    let mut guesser = connect(addr, &from(3)).await.unwrap();
+    for wrong in ["AAAAA-AAAAA", "BBBBBBBBBB", "FRJ4KD"] {
+        join_refused(
+            &mut guesser,
+            wrong,
+            ErrorCode::NotFound,
+            "no match with invite code",
+        )
+        .await;
+    }
+    join_refused(
+        &mut guesser,
+        &code,
+        ErrorCode::AddressLimit,
+        "too many wrong invite codes from 127.0.0.3: at most 3 a minute",
+    )
+    .await;
+
+    // The right code, typed in lower case without the dash, costs nothing.
+    let mut friend = connect(addr, &from(4)).await.unwrap();
+    let typed = code.replace('-', "").to_ascii_lowercase();
+    let joined = friend.join(JoinMatch::Code(typed)).await.unwrap();
+    assert_eq!(joined.match_id, seat.match_id);
+
+    // Two more wrong codes from another address use up the server's five a minute: then
+    // every address waits, whatever its own allowance.
+    let mut other = connect(addr, &from(5)).await.unwrap();
+    for wrong in ["CCCCC-CCCCC", "DDDDD-DDDDD"] {
+        join_refused(
+            &mut other,
+            wrong,
+            ErrorCode::NotFound,
+            "no match with invite code",
+        )
+        .await;
+    }
+    let mut newcomer = connect(addr, &from(6)).await.unwrap();
+    join_refused(
+        &mut newcomer,
+        "EEEEE-EEEEE",
+        ErrorCode::Busy,
+        "too many wrong invite codes on this server lately (at most 5 a minute from everyone)",
+    )
+    .await;
     canary.check().await.expect("canary");
 }
