@@ -101,9 +101,28 @@ pub struct Config {
     )]
     pub max_connections_per_address: usize,
 
-    /// The last places under --max-connections, kept for addresses that hold no connection
-    /// yet (at most half of --max-connections): a flood from a few addresses never locks
-    /// out a newcomer.
+    /// Most connections from one IPv6 /56, all its /64s together (a home connection is
+    /// often handed a /56: 256 /64s); an upgrade beyond it is closed with 1013.
+    #[arg(
+        long,
+        env = "BOARDCAST_MAX_CONNECTIONS_PER_IPV6_56",
+        default_value_t = 64
+    )]
+    pub max_connections_per_ipv6_56: usize,
+
+    /// Most connections from one IPv6 /48, all its /56s together (a site's allocation); an
+    /// upgrade beyond it is closed with 1013.
+    #[arg(
+        long,
+        env = "BOARDCAST_MAX_CONNECTIONS_PER_IPV6_48",
+        default_value_t = 128
+    )]
+    pub max_connections_per_ipv6_48: usize,
+
+    /// The last places under --max-connections, kept for addresses from networks (IPv4 /24,
+    /// IPv6 /48) that hold no connection yet (at most half of --max-connections): a flood
+    /// from a few addresses, or from many fresh ones of one network, never locks out a
+    /// newcomer.
     #[arg(long, env = "BOARDCAST_CONNECTION_RESERVE", default_value_t = 64)]
     pub connection_reserve: usize,
 
@@ -289,6 +308,8 @@ impl Config {
     /// benchmarks whose clients all come from one address and that exercise something else.
     pub fn lift_address_limits(&mut self) {
         self.max_connections_per_address = usize::MAX;
+        self.max_connections_per_ipv6_56 = usize::MAX;
+        self.max_connections_per_ipv6_48 = usize::MAX;
         self.connection_reserve = 0;
         self.upgrades_per_minute = u32::MAX;
         self.matches_per_minute = u32::MAX;

@@ -135,6 +135,8 @@ pub async fn serve(
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,
+            per_56: config.max_connections_per_ipv6_56,
+            per_48: config.max_connections_per_ipv6_48,
             reserve: config.connection_reserve,
         }),
         address_limits: AddressLimits::new(RateSettings {
