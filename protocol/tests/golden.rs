@@ -124,7 +124,7 @@ where
 }
 
 const MATCH: &str = "m7Kq2Xw9";
-const INVITE: &str = "FRJ4KD";
+const INVITE: &str = "FRJ4K-D7MQX";
 const WHITE_TOKEN: &str = "st.9f2c4e7a1b3d5f60.8e1a7c2d4b6f9035";
 const BLACK_TOKEN: &str = "st.2b7d9e1c3a5f4860.17c3e9a5d2b8f046";
 

@@ -47,6 +47,56 @@ impl fmt::Display for ClientAddr {
     }
 }
 
+impl ClientAddr {
+    /// The networks this address is counted in besides itself: an IPv6 /64 lies in a /56 (a
+    /// home connection is often handed one: 256 /64s) and a /48 (a site's), each with its own
+    /// cap; an IPv4 address in its /24, counted only so that the reserve goes to newcomers
+    /// from networks that hold nothing yet. Narrowest first.
+    pub fn networks(self) -> impl Iterator<Item = Network> {
+        let (first, second) = match self {
+            ClientAddr::V4(v4) => (Network::V4Slash24(u32::from(v4) >> 8), None),
+            ClientAddr::V6Prefix(prefix) => (
+                Network::V6Slash56(prefix >> 8),
+                Some(Network::V6Slash48(prefix >> 16)),
+            ),
+        };
+        std::iter::once(first).chain(second)
+    }
+
+    /// The widest of [`ClientAddr::networks`]: while it holds a connection, this address is
+    /// no newcomer to the reserve, whatever address inside it connects.
+    pub fn reserve_network(self) -> Network {
+        self.networks()
+            .last()
+            .expect("every address lies in a network")
+    }
+}
+
+/// A network of client addresses, counted beside each address (see [`ClientAddr::networks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Network {
+    /// The upper 24 bits of an IPv4 address.
+    V4Slash24(u32),
+    /// The upper 56 bits of an IPv6 address.
+    V6Slash56(u64),
+    /// The upper 48 bits of an IPv6 address.
+    V6Slash48(u64),
+}
+
+impl fmt::Display for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Network::V4Slash24(net) => write!(f, "{}/24", Ipv4Addr::from(net << 8)),
+            Network::V6Slash56(net) => {
+                write!(f, "{}/56", Ipv6Addr::from(u128::from(net) << 72))
+            }
+            Network::V6Slash48(net) => {
+                write!(f, "{}/48", Ipv6Addr::from(u128::from(net) << 80))
+            }
+        }
+    }
+}
+
 /// Who sent a request; the accept loop puts one into every request's extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Peer {
@@ -199,6 +249,28 @@ mod tests {
             ClientAddr::of(ip("192.0.2.7"))
         );
         assert_eq!(ClientAddr::of(ip("192.0.2.7")).to_string(), "192.0.2.7");
+    }
+
+    #[test]
+    fn ipv6_lies_in_its_56_and_48_and_ipv4_in_its_24() {
+        let home = ClientAddr::of(ip("2001:db8:1:2ff::1"));
+        let networks: Vec<String> = home.networks().map(|n| n.to_string()).collect();
+        assert_eq!(networks, ["2001:db8:1:200::/56", "2001:db8:1::/48"]);
+        assert_eq!(home.reserve_network().to_string(), "2001:db8:1::/48");
+        // Another /64 of the same home: same /56, same /48.
+        let other = ClientAddr::of(ip("2001:db8:1:200::9"));
+        assert_ne!(home, other);
+        assert!(home.networks().eq(other.networks()));
+        let neighbour = ClientAddr::of(ip("2001:db8:1:300::1"));
+        assert_ne!(home.networks().next(), neighbour.networks().next());
+        assert_eq!(home.reserve_network(), neighbour.reserve_network());
+        let v4 = ClientAddr::of(ip("192.0.2.7"));
+        let networks: Vec<String> = v4.networks().map(|n| n.to_string()).collect();
+        assert_eq!(networks, ["192.0.2.0/24"]);
+        assert_eq!(
+            v4.reserve_network(),
+            ClientAddr::of(ip("192.0.2.200")).reserve_network()
+        );
     }
 
     #[test]

@@ -101,9 +101,28 @@ pub struct Config {
     )]
     pub max_connections_per_address: usize,
 
-    /// The last places under --max-connections, kept for addresses that hold no connection
-    /// yet (at most half of --max-connections): a flood from a few addresses never locks
-    /// out a newcomer.
+    /// Most connections from one IPv6 /56, all its /64s together (a home connection is
+    /// often handed a /56: 256 /64s); an upgrade beyond it is closed with 1013.
+    #[arg(
+        long,
+        env = "BOARDCAST_MAX_CONNECTIONS_PER_IPV6_56",
+        default_value_t = 64
+    )]
+    pub max_connections_per_ipv6_56: usize,
+
+    /// Most connections from one IPv6 /48, all its /56s together (a site's allocation); an
+    /// upgrade beyond it is closed with 1013.
+    #[arg(
+        long,
+        env = "BOARDCAST_MAX_CONNECTIONS_PER_IPV6_48",
+        default_value_t = 128
+    )]
+    pub max_connections_per_ipv6_48: usize,
+
+    /// The last places under --max-connections, kept for addresses from networks (IPv4 /24,
+    /// IPv6 /48) that hold no connection yet (at most half of --max-connections): a flood
+    /// from a few addresses, or from many fresh ones of one network, never locks out a
+    /// newcomer.
     #[arg(long, env = "BOARDCAST_CONNECTION_RESERVE", default_value_t = 64)]
     pub connection_reserve: usize,
 
@@ -118,6 +137,21 @@ pub struct Config {
     /// On-demand engine games one address may start per minute (refused `address_limit`).
     #[arg(long, env = "BOARDCAST_ENGINE_GAMES_PER_MINUTE", default_value_t = 10)]
     pub engine_games_per_minute: u32,
+
+    /// Wrong invite codes one address may try per minute (then `join_match` by code is
+    /// refused `address_limit` until the minute has passed).
+    #[arg(long, env = "BOARDCAST_FAILED_JOINS_PER_MINUTE", default_value_t = 20)]
+    pub failed_joins_per_minute: u32,
+
+    /// Wrong invite codes the whole server takes per minute from every address together
+    /// (then `join_match` by code is refused `busy` for everyone until the minute has
+    /// passed): with 2^50 codes this makes guessing an open match's code take centuries.
+    #[arg(
+        long,
+        env = "BOARDCAST_FAILED_JOINS_PER_MINUTE_TOTAL",
+        default_value_t = 600
+    )]
+    pub failed_joins_per_minute_total: u32,
 
     /// Matches one address may have waiting for an opponent at once (refused
     /// `address_limit`).
@@ -275,11 +309,15 @@ impl Config {
     /// benchmarks whose clients all come from one address and that exercise something else.
     pub fn lift_address_limits(&mut self) {
         self.max_connections_per_address = usize::MAX;
+        self.max_connections_per_ipv6_56 = usize::MAX;
+        self.max_connections_per_ipv6_48 = usize::MAX;
         self.connection_reserve = 0;
         self.upgrades_per_minute = u32::MAX;
         self.matches_per_minute = u32::MAX;
         self.engine_games_per_minute = u32::MAX;
         self.open_seeks_per_address = usize::MAX;
+        self.failed_joins_per_minute = u32::MAX;
+        self.failed_joins_per_minute_total = u32::MAX;
     }
 }
 

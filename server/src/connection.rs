@@ -428,7 +428,7 @@ impl Connection {
                         directory.find(match_id).await
                     }
                     JoinMatch::Id(_) => Ok(None),
-                    JoinMatch::Code(code) => directory.find_by_code(code).await,
+                    JoinMatch::Code(code) => self.find_by_code(code).await,
                     // The match checks that this connection holds its other seat.
                     JoinMatch::Myself(match_id) => directory.find(match_id).await,
                 };
@@ -612,6 +612,30 @@ impl Connection {
                 Err(refusal)
             }
         }
+    }
+
+    /// The open match whose invite code is `code` (typed in any case, with or without its
+    /// dash), within the address's and the server's allowance of wrong codes: an invite code
+    /// is the only secret of a private match, so guessing is throttled (see
+    /// [`crate::invite`]).
+    async fn find_by_code(&self, code: &str) -> Result<Option<MatchHandle>, Refusal> {
+        let limits = &self.app.address_limits;
+        if let Err(over) = limits.may_try_code(self.client) {
+            let code = match over.kind {
+                LimitKind::FailedJoinsTotal => ErrorCode::Busy,
+                _ => ErrorCode::AddressLimit,
+            };
+            return Err(Refusal::new(code, over.message));
+        }
+        let found = self
+            .app
+            .directory
+            .find_by_code(&crate::invite::normalize(code))
+            .await;
+        if let Ok(None) = found {
+            limits.wrong_code(self.client);
+        }
+        found
     }
 
     /// The match `match_id`, wherever it is.

@@ -24,8 +24,6 @@ use crate::refusal::Refusal;
 use crate::shutdown::{Shutdown, Tasks};
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
-/// Characters of invite codes: no 0/O or 1/I to misread.
-const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 
 fn random_string(alphabet: &[u8], len: usize) -> String {
@@ -231,7 +229,7 @@ impl Hub {
             return Err(Self::lease_refusal());
         }
         let id = random_string(ID_ALPHABET, 10);
-        let invite = random_string(CODE_ALPHABET, 6);
+        let invite = self.fresh_invite().await?;
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
             .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
         let now = now();
@@ -269,6 +267,46 @@ impl Hub {
         })?;
         let handle = self.start(state, &records, arrivals_follow, epoch)?;
         Ok((handle, id, tokens))
+    }
+
+    /// An invite code no open match holds: in a cluster the directory asks the other nodes
+    /// too. With 2^50 codes a clash is all but impossible; it is checked all the same, since
+    /// a clash would seat a stranger. This node's own matches are always checked; when the
+    /// other nodes cannot be asked (the cluster's lookup failed) the code is used, rather
+    /// than refusing a match over a one-in-10^11 chance.
+    async fn fresh_invite(&self) -> Result<String, Refusal> {
+        self.fresh_invite_from(crate::invite::new_code).await
+    }
+
+    /// [`Hub::fresh_invite`] with the codes drawn by `draw`.
+    async fn fresh_invite_from(&self, mut draw: impl FnMut() -> String) -> Result<String, Refusal> {
+        let directory = self.actor_directory();
+        for _ in 0..8 {
+            let code = draw();
+            if self.find_by_code(&code).await?.is_some() {
+                tracing::warn!("a new invite code clashed with an open match's; drawing another");
+                continue;
+            }
+            match directory.find_by_code(&code).await {
+                Ok(Some(_)) => {
+                    tracing::warn!(
+                        "a new invite code clashed with an open match's; drawing another"
+                    );
+                }
+                Ok(None) => return Ok(code),
+                Err(refusal) => {
+                    tracing::debug!(
+                        reason = %refusal.message,
+                        "cannot ask the cluster about a new invite code; using it"
+                    );
+                    return Ok(code);
+                }
+            }
+        }
+        Err(Refusal::new(
+            ErrorCode::Internal,
+            "no unused invite code could be drawn; no match was created",
+        ))
     }
 
     /// The match in memory in which `token` holds a seat.
@@ -817,6 +855,44 @@ mod tests {
         seek(1).await.unwrap();
         seek(2).await.unwrap();
         assert_eq!(seek(3).await.unwrap_err().code, ErrorCode::Busy);
+    }
+
+    #[tokio::test]
+    async fn a_new_invite_code_never_repeats_an_open_matchs() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (_trigger, shutdown) = crate::shutdown::channel();
+        let (tasks, _all_done) = crate::shutdown::tasks();
+        let settings = Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(60),
+            max_matches: 10,
+        };
+        let hub = Hub::new(storage, settings, shutdown, tasks);
+        let (_handle, id, _) = hub
+            .create_seek(
+                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+                &Player::person("alice"),
+                None,
+                ColorChoice::White,
+                false,
+            )
+            .await
+            .unwrap();
+        let taken = hub.index().matches[&id].invite.clone();
+        assert_eq!(taken.len(), crate::invite::LENGTH + 1, "{taken}");
+        // A draw that repeats the open match's code is drawn again.
+        let mut draws = vec![taken.clone(), taken.clone(), "NEWCD-EFGHJ".to_owned()].into_iter();
+        let fresh = hub
+            .fresh_invite_from(|| draws.next().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(fresh, "NEWCD-EFGHJ");
+        // A generator stuck on taken codes gives up with a refusal, never a clash.
+        let refused = hub.fresh_invite_from(|| taken.clone()).await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Internal);
     }
 
     #[tokio::test]

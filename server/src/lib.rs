@@ -18,6 +18,7 @@ pub mod fanout;
 pub mod frisian_tv;
 pub mod http;
 pub mod hub;
+pub mod invite;
 pub mod limits;
 pub mod matches;
 pub mod memory;

@@ -1,5 +1,5 @@
-//! Per-connection limits: the message-rate token bucket, the connection limit (in all and per
-//! client address), and idle bookkeeping.
+//! Per-connection limits: the message-rate token bucket, the connection limit (in all, per
+//! client address, and per IPv6 /56 and /48), and idle bookkeeping.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use crate::address::ClientAddr;
+use crate::address::{ClientAddr, Network};
 
 /// Every limit the server enforces per address or in all; its label names it in `/metrics`
 /// and in the log.
@@ -17,7 +17,12 @@ pub enum LimitKind {
     Connections,
     /// `--max-connections-per-address`.
     ConnectionsPerAddress,
-    /// `--connection-reserve`: only addresses holding nothing may take the last places.
+    /// `--max-connections-per-ipv6-56`.
+    ConnectionsPer56,
+    /// `--max-connections-per-ipv6-48`.
+    ConnectionsPer48,
+    /// `--connection-reserve`: only addresses from networks holding nothing may take the last
+    /// places.
     ConnectionReserve,
     /// `--upgrades-per-minute`.
     Upgrades,
@@ -27,19 +32,27 @@ pub enum LimitKind {
     EngineGames,
     /// `--open-seeks-per-address`.
     OpenSeeks,
+    /// `--failed-joins-per-minute`: wrong invite codes from one address.
+    FailedJoins,
+    /// `--failed-joins-per-minute-total`: wrong invite codes from every address together.
+    FailedJoinsTotal,
     /// `--rate`/`--burst`: messages of one connection.
     MessageRate,
 }
 
 impl LimitKind {
-    pub const ALL: [LimitKind; 8] = [
+    pub const ALL: [LimitKind; 12] = [
         LimitKind::Connections,
         LimitKind::ConnectionsPerAddress,
+        LimitKind::ConnectionsPer56,
+        LimitKind::ConnectionsPer48,
         LimitKind::ConnectionReserve,
         LimitKind::Upgrades,
         LimitKind::Matches,
         LimitKind::EngineGames,
         LimitKind::OpenSeeks,
+        LimitKind::FailedJoins,
+        LimitKind::FailedJoinsTotal,
         LimitKind::MessageRate,
     ];
 
@@ -47,11 +60,15 @@ impl LimitKind {
         match self {
             LimitKind::Connections => "connections",
             LimitKind::ConnectionsPerAddress => "connections_per_address",
+            LimitKind::ConnectionsPer56 => "connections_per_ipv6_56",
+            LimitKind::ConnectionsPer48 => "connections_per_ipv6_48",
             LimitKind::ConnectionReserve => "connection_reserve",
             LimitKind::Upgrades => "upgrades_per_minute",
             LimitKind::Matches => "matches_per_minute",
             LimitKind::EngineGames => "engine_games_per_minute",
             LimitKind::OpenSeeks => "open_seeks_per_address",
+            LimitKind::FailedJoins => "failed_joins_per_minute",
+            LimitKind::FailedJoinsTotal => "failed_joins_total_per_minute",
             LimitKind::MessageRate => "message_rate",
         }
     }
@@ -104,6 +121,12 @@ impl RateLimit {
         }
     }
 
+    /// Whether a token is there by `now`, without taking it.
+    pub fn available(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        (self.tokens + elapsed * self.rate).min(self.burst) >= 1.0
+    }
+
     /// Whether the bucket is full again by `now`, so forgetting it changes nothing.
     pub fn is_full(&self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
@@ -136,8 +159,12 @@ pub struct ConnectionSettings {
     pub max: usize,
     /// Most connections from one address (`--max-connections-per-address`).
     pub per_address: usize,
-    /// The last places, kept for addresses that hold no connection yet
-    /// (`--connection-reserve`); never more than half of `max`.
+    /// Most connections from one IPv6 /56 (`--max-connections-per-ipv6-56`).
+    pub per_56: usize,
+    /// Most connections from one IPv6 /48 (`--max-connections-per-ipv6-48`).
+    pub per_48: usize,
+    /// The last places, kept for addresses whose network (IPv4 /24, IPv6 /48) holds no
+    /// connection yet (`--connection-reserve`); never more than half of `max`.
     pub reserve: usize,
 }
 
@@ -162,6 +189,8 @@ struct Counts {
     open: usize,
     refusing: usize,
     by_address: HashMap<ClientAddr, usize>,
+    /// Every address's places, again per network it lies in ([`ClientAddr::networks`]).
+    by_network: HashMap<Network, usize>,
 }
 
 /// Why a connection may not become a session.
@@ -242,13 +271,77 @@ impl Counts {
         self.by_address.get(&address).copied().unwrap_or(0)
     }
 
+    fn held_in(&self, network: Network) -> usize {
+        self.by_network.get(&network).copied().unwrap_or(0)
+    }
+
+    fn take(&mut self, address: ClientAddr) {
+        *self.by_address.entry(address).or_default() += 1;
+        for network in address.networks() {
+            *self.by_network.entry(network).or_default() += 1;
+        }
+    }
+
     fn release(&mut self, address: ClientAddr) {
-        if let Some(held) = self.by_address.get_mut(&address) {
-            *held -= 1;
-            if *held == 0 {
-                self.by_address.remove(&address);
+        fn give_back<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: K) {
+            if let Some(held) = map.get_mut(&key) {
+                *held -= 1;
+                if *held == 0 {
+                    map.remove(&key);
+                }
             }
         }
+        give_back(&mut self.by_address, address);
+        for network in address.networks() {
+            give_back(&mut self.by_network, network);
+        }
+    }
+
+    /// Why `address` may take no further place of its own: its own limit, or its IPv6
+    /// /56's or /48's.
+    fn over_address_limits(
+        &self,
+        settings: &ConnectionSettings,
+        address: ClientAddr,
+    ) -> Option<Refused> {
+        if self.held(address) >= settings.per_address {
+            return Some(too_many(
+                LimitKind::ConnectionsPerAddress,
+                address,
+                settings.per_address,
+            ));
+        }
+        address.networks().find_map(|network| {
+            let (kind, most) = match network {
+                Network::V4Slash24(_) => return None,
+                Network::V6Slash56(_) => (LimitKind::ConnectionsPer56, settings.per_56),
+                Network::V6Slash48(_) => (LimitKind::ConnectionsPer48, settings.per_48),
+            };
+            (self.held_in(network) >= most).then(|| too_many(kind, network, most))
+        })
+    }
+
+    /// The refusal of a place from the reserve to `address` when its network already holds
+    /// some: the reserve is for newcomers, and a flood from fresh addresses of one network
+    /// (a /24 of IPv4, a /48 of IPv6) is no newcomer.
+    fn reserve_refusal(&self, address: ClientAddr) -> Option<Refused> {
+        let network = address.reserve_network();
+        let held = self.held_in(network);
+        (held > 0).then(|| Refused {
+            kind: LimitKind::ConnectionReserve,
+            reason: format!(
+                "server nearly full: its last places are kept for networks holding none, \
+                 and {network} holds {held}"
+            ),
+        })
+    }
+}
+
+/// "too many connections from WHO (at most N)".
+fn too_many(kind: LimitKind, who: impl std::fmt::Display, most: usize) -> Refused {
+    Refused {
+        kind,
+        reason: format!("too many connections from {who} (at most {most})"),
     }
 }
 
@@ -258,16 +351,6 @@ impl Shared {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn too_many_from(&self, address: ClientAddr) -> Refused {
-        Refused {
-            kind: LimitKind::ConnectionsPerAddress,
-            reason: format!(
-                "too many connections from {address} (at most {})",
-                self.settings.per_address
-            ),
-        }
     }
 }
 
@@ -312,37 +395,30 @@ impl ConnectionLimit {
     }
 
     /// A place for a new connection from `address` (`None` for a trusted proxy, whose
-    /// clients are counted at the upgrade): a slot if the address is under its limit, the
-    /// server under its own, and — when only the reserve is left — the address holds nothing
-    /// yet; else a refusal place; `Err` when no refusal place is free either (close at once).
+    /// clients are counted at the upgrade): a slot if the address and its IPv6 networks are
+    /// under their limits, the server under its own, and — when only the reserve is left —
+    /// the address's network holds nothing yet; else a refusal place; `Err` when no refusal
+    /// place is free either (close at once).
     pub fn admit(&self, address: Option<ClientAddr>) -> Result<Admission, Refused> {
         let settings = self.shared.settings;
         let mut counts = self.shared.counts();
-        let held = address.map_or(0, |address| counts.held(address));
-        let verdict = match address {
-            Some(address) if held >= settings.per_address => {
-                Err(self.shared.too_many_from(address))
-            }
-            _ if counts.open >= settings.max => Err(Refused {
+        let in_reserve = counts.open >= settings.max - settings.reserve;
+        let verdict = match address.and_then(|a| counts.over_address_limits(&settings, a)) {
+            Some(refused) => Err(refused),
+            None if counts.open >= settings.max => Err(Refused {
                 kind: LimitKind::Connections,
                 reason: "server at its connection limit".to_owned(),
             }),
-            Some(address) if held > 0 && counts.open >= settings.max - settings.reserve => {
-                Err(Refused {
-                    kind: LimitKind::ConnectionReserve,
-                    reason: format!(
-                        "server nearly full: its last places are kept for new addresses, \
-                         and {address} holds {held}"
-                    ),
-                })
-            }
-            _ => Ok(()),
+            None => match address.filter(|_| in_reserve) {
+                Some(address) => counts.reserve_refusal(address).map_or(Ok(()), Err),
+                None => Ok(()),
+            },
         };
         let address = match &verdict {
             Ok(()) => {
                 counts.open += 1;
                 if let Some(address) = address {
-                    *counts.by_address.entry(address).or_default() += 1;
+                    counts.take(address);
                 }
                 address
             }
@@ -360,13 +436,22 @@ impl ConnectionLimit {
         })))
     }
 
-    /// A place under `address`'s limit for a session that came through a trusted proxy.
+    /// A place under `address`'s limits for a session that came through a trusted proxy;
+    /// when its connection took one of the reserved places, only if the address's network
+    /// holds nothing yet, as for a direct connection.
     pub fn claim(&self, address: ClientAddr) -> Result<AddressPlace, Refused> {
+        let settings = self.shared.settings;
         let mut counts = self.shared.counts();
-        if counts.held(address) >= self.shared.settings.per_address {
-            return Err(self.shared.too_many_from(address));
+        if let Some(refused) = counts.over_address_limits(&settings, address) {
+            return Err(refused);
         }
-        *counts.by_address.entry(address).or_default() += 1;
+        // The connection's own place is already counted in `open`.
+        if counts.open > settings.max - settings.reserve
+            && let Some(refused) = counts.reserve_refusal(address)
+        {
+            return Err(refused);
+        }
+        counts.take(address);
         Ok(AddressPlace {
             shared: self.shared.clone(),
             address,
@@ -420,12 +505,23 @@ mod tests {
         ConnectionLimit::new(ConnectionSettings {
             max,
             per_address,
+            per_56: usize::MAX,
+            per_48: usize::MAX,
             reserve,
         })
     }
 
     fn addr(last: u8) -> Option<ClientAddr> {
         Some(ClientAddr::of(std::net::IpAddr::from([127, 0, 0, last])))
+    }
+
+    /// An IPv4 address in network 10.0.`net`.0/24.
+    fn in_net(net: u8, last: u8) -> Option<ClientAddr> {
+        Some(ClientAddr::of(std::net::IpAddr::from([10, 0, net, last])))
+    }
+
+    fn v6(text: &str) -> Option<ClientAddr> {
+        Some(ClientAddr::of(text.parse().unwrap()))
     }
 
     #[test]
@@ -454,20 +550,91 @@ mod tests {
     }
 
     #[test]
-    fn the_reserve_is_only_for_addresses_holding_nothing() {
-        let limit = limit(4, 10, 2);
-        let _a = limit.admit(addr(2)).unwrap();
-        let _b = limit.admit(addr(2)).unwrap();
-        let c = limit.admit(addr(2)).unwrap();
-        assert_eq!(c.verdict().unwrap_err().kind, LimitKind::ConnectionReserve);
-        let new_address = limit.admit(addr(3)).unwrap();
-        assert!(new_address.has_slot());
-        let _d = limit.admit(addr(4)).unwrap();
-        let full = limit.admit(addr(5)).unwrap();
+    fn the_reserve_is_only_for_networks_holding_nothing() {
+        let limit = limit(6, 10, 3);
+        let held: Vec<Admission> = (0..3).map(|_| limit.admit(in_net(1, 2)).unwrap()).collect();
+        assert!(held.iter().all(Admission::has_slot));
+        let d = limit.admit(in_net(1, 2)).unwrap();
+        let refused = d.verdict().unwrap_err();
+        assert_eq!(refused.kind, LimitKind::ConnectionReserve);
+        assert_eq!(
+            refused.reason,
+            "server nearly full: its last places are kept for networks holding none, \
+             and 10.0.1.0/24 holds 3"
+        );
+        // A fresh address of the same /24 is no newcomer: the flood of issue 27 (64 fresh
+        // addresses taking the reserve one place each) ends here.
+        let fresh = limit.admit(in_net(1, 3)).unwrap();
+        assert_eq!(
+            fresh.verdict().unwrap_err().kind,
+            LimitKind::ConnectionReserve
+        );
+        let newcomer = limit.admit(in_net(2, 1)).unwrap();
+        assert!(newcomer.has_slot());
+        assert!(!limit.admit(in_net(2, 2)).unwrap().has_slot());
+        // IPv6: a /48 that holds a place is no newcomer, whichever /64 of it connects.
+        let site = limit.admit(v6("2001:db8:1:100::1")).unwrap();
+        assert!(site.has_slot());
+        let same_site = limit.admit(v6("2001:db8:1:ff00::1")).unwrap();
+        assert_eq!(
+            same_site.verdict().unwrap_err().reason,
+            "server nearly full: its last places are kept for networks holding none, \
+             and 2001:db8:1::/48 holds 1"
+        );
+        let _d = limit.admit(v6("2001:db8:2::1")).unwrap();
+        let full = limit.admit(in_net(3, 1)).unwrap();
         assert_eq!(full.verdict().unwrap_err().kind, LimitKind::Connections);
         // A trusted proxy's connection is counted only in all.
-        drop(new_address);
+        drop(newcomer);
         assert!(limit.admit(None).unwrap().has_slot());
+    }
+
+    #[test]
+    fn ipv6_56s_and_48s_have_their_own_caps() {
+        let limit = ConnectionLimit::new(ConnectionSettings {
+            max: 100,
+            per_address: 2,
+            per_56: 3,
+            per_48: 5,
+            reserve: 0,
+        });
+        let mut held = Vec::new();
+        let mut take = |text: &str| {
+            let admission = limit.admit(v6(text)).unwrap();
+            let verdict = admission
+                .verdict()
+                .map_err(|refused| refused.reason.clone());
+            held.push(admission);
+            verdict
+        };
+        // One home (a /56 holds 256 /64s): two per /64, three in all.
+        assert_eq!(take("2001:db8:1:100::1"), Ok(()));
+        assert_eq!(take("2001:db8:1:100::2"), Ok(()));
+        assert_eq!(
+            take("2001:db8:1:100::3"),
+            Err("too many connections from 2001:db8:1:100::/64 (at most 2)".into())
+        );
+        assert_eq!(take("2001:db8:1:1ff::1"), Ok(()));
+        assert_eq!(
+            take("2001:db8:1:1fe::1"),
+            Err("too many connections from 2001:db8:1:100::/56 (at most 3)".into())
+        );
+        // Its neighbours in the /48 share five.
+        assert_eq!(take("2001:db8:1:200::1"), Ok(()));
+        assert_eq!(take("2001:db8:1:300::1"), Ok(()));
+        assert_eq!(
+            take("2001:db8:1:400::1"),
+            Err("too many connections from 2001:db8:1::/48 (at most 5)".into())
+        );
+        assert_eq!(take("2001:db8:2::1"), Ok(()));
+        // IPv4 has no network cap.
+        for last in 1..=10 {
+            assert_eq!(take(&format!("::ffff:10.0.0.{last}")), Ok(()));
+        }
+        drop(held);
+        // Every place was given back, in every network.
+        assert!(limit.shared.counts().by_network.is_empty());
+        assert_eq!(limit.open(), (0, 0));
     }
 
     #[test]
@@ -481,6 +648,22 @@ mod tests {
         assert!(!limit.admit(addr(7)).unwrap().has_slot());
         drop(place);
         assert!(limit.claim(addr(7).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn sessions_through_a_proxy_in_the_reserve_must_be_newcomers() {
+        let limit = limit(4, 10, 2);
+        let mut proxied: Vec<Admission> = (0..2).map(|_| limit.admit(None).unwrap()).collect();
+        // The first two fit below the reserve; a third connection takes a reserved place.
+        let _first = limit.claim(in_net(1, 1).unwrap()).unwrap();
+        let _second = limit.claim(in_net(1, 2).unwrap()).unwrap();
+        proxied.push(limit.admit(None).unwrap());
+        assert!(proxied.iter().all(Admission::has_slot));
+        assert_eq!(
+            limit.claim(in_net(1, 3).unwrap()).unwrap_err().kind,
+            LimitKind::ConnectionReserve
+        );
+        assert!(limit.claim(in_net(2, 1).unwrap()).is_ok());
     }
 
     #[tokio::test]

@@ -1,7 +1,8 @@
 //! Fair shares per client address: how often one address may upgrade to a WebSocket, create a
-//! match or start an engine game (token buckets that refill over a minute), and the record of
-//! limit hits — each counted in the metrics, and logged at most once a minute per address and
-//! limit, so a flood cannot flood the log too.
+//! match or start an engine game (token buckets that refill over a minute), how many wrong
+//! invite codes it may try (and the whole server: see [`crate::invite`] for why codes then
+//! take years to guess), and the record of limit hits — each counted in the metrics, and
+//! logged at most once a minute per address and limit, so a flood cannot flood the log too.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,6 +20,10 @@ pub struct RateSettings {
     pub upgrades: u32,
     pub matches: u32,
     pub engine_games: u32,
+    /// Wrong invite codes one address may try a minute.
+    pub failed_joins: u32,
+    /// Wrong invite codes the whole server takes a minute, from every address together.
+    pub failed_joins_total: u32,
 }
 
 /// What a per-minute bucket counts.
@@ -27,6 +32,8 @@ pub enum Rated {
     Upgrades,
     Matches,
     EngineGames,
+    /// Invite codes that matched no open match.
+    FailedJoins,
 }
 
 impl Rated {
@@ -35,6 +42,7 @@ impl Rated {
             Rated::Upgrades => LimitKind::Upgrades,
             Rated::Matches => LimitKind::Matches,
             Rated::EngineGames => LimitKind::EngineGames,
+            Rated::FailedJoins => LimitKind::FailedJoins,
         }
     }
 
@@ -43,6 +51,7 @@ impl Rated {
             Rated::Upgrades => "connections",
             Rated::Matches => "new matches",
             Rated::EngineGames => "new engine games",
+            Rated::FailedJoins => "wrong invite codes",
         }
     }
 }
@@ -69,19 +78,33 @@ struct Inner {
 struct State {
     buckets: HashMap<(ClientAddr, Rated), RateLimit>,
     logged: HashMap<(ClientAddr, LimitKind), Instant>,
+    /// Wrong invite codes from every address together.
+    failed_joins_total: RateLimit,
     last_sweep: Instant,
 }
 
 impl AddressLimits {
     pub fn new(settings: RateSettings) -> Self {
+        let now = Instant::now();
         AddressLimits(Arc::new(Inner {
             settings,
             state: Mutex::new(State {
                 buckets: HashMap::new(),
                 logged: HashMap::new(),
-                last_sweep: Instant::now(),
+                failed_joins_total: RateLimit::per_minute(settings.failed_joins_total, now),
+                last_sweep: now,
             }),
         }))
+    }
+
+    fn per_minute(&self, rated: Rated) -> u32 {
+        let settings = &self.0.settings;
+        match rated {
+            Rated::Upgrades => settings.upgrades,
+            Rated::Matches => settings.matches,
+            Rated::EngineGames => settings.engine_games,
+            Rated::FailedJoins => settings.failed_joins,
+        }
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -94,11 +117,7 @@ impl AddressLimits {
 
     /// Takes one of `address`'s `rated` allowance, or refuses (and records the hit).
     pub fn take(&self, rated: Rated, address: ClientAddr) -> Result<(), OverLimit> {
-        let per_minute = match rated {
-            Rated::Upgrades => self.0.settings.upgrades,
-            Rated::Matches => self.0.settings.matches,
-            Rated::EngineGames => self.0.settings.engine_games,
-        };
+        let per_minute = self.per_minute(rated);
         let now = Instant::now();
         let mut state = self.state();
         state.sweep(now);
@@ -116,12 +135,67 @@ impl AddressLimits {
             message: format!(
                 "too many {} from {address}: at most {per_minute} a minute; try again in {} s",
                 rated.what(),
-                retry_after.as_secs_f64().ceil().max(1.0)
+                seconds(retry_after)
             ),
             retry_after,
         };
         let _ = self.hit(over.kind, address, &over.message);
         Err(over)
+    }
+
+    /// Before an invite code is looked up: refuses while `address` has no wrong guesses left
+    /// this minute, or the whole server has none. Only wrong codes are charged
+    /// ([`AddressLimits::wrong_code`]), so a friend with the right code is refused only while
+    /// someone floods the server with wrong ones; the server-wide limit is what bounds how
+    /// fast any number of addresses together can guess.
+    pub fn may_try_code(&self, address: ClientAddr) -> Result<(), OverLimit> {
+        let now = Instant::now();
+        let mut state = self.state();
+        state.sweep(now);
+        let mine = state.buckets.get(&(address, Rated::FailedJoins));
+        let over = if let Some(bucket) = mine.filter(|bucket| !bucket.available(now)) {
+            let per_minute = self.0.settings.failed_joins;
+            let retry_after = bucket.retry_after(now);
+            OverLimit {
+                kind: LimitKind::FailedJoins,
+                message: format!(
+                    "too many wrong invite codes from {address}: at most {per_minute} a minute; \
+                     try again in {} s",
+                    seconds(retry_after)
+                ),
+                retry_after,
+            }
+        } else if !state.failed_joins_total.available(now) {
+            let per_minute = self.0.settings.failed_joins_total;
+            let retry_after = state.failed_joins_total.retry_after(now);
+            OverLimit {
+                kind: LimitKind::FailedJoinsTotal,
+                message: format!(
+                    "too many wrong invite codes on this server lately (at most {per_minute} a \
+                     minute from everyone); try again in {} s",
+                    seconds(retry_after)
+                ),
+                retry_after,
+            }
+        } else {
+            return Ok(());
+        };
+        drop(state);
+        let _ = self.hit(over.kind, address, &over.message);
+        Err(over)
+    }
+
+    /// Charges `address` and the whole server one wrong invite code.
+    pub fn wrong_code(&self, address: ClientAddr) {
+        let per_minute = self.0.settings.failed_joins;
+        let now = Instant::now();
+        let mut state = self.state();
+        state
+            .buckets
+            .entry((address, Rated::FailedJoins))
+            .or_insert_with(|| RateLimit::per_minute(per_minute, now))
+            .allow(now);
+        state.failed_joins_total.allow(now);
     }
 
     /// Gives back what [`AddressLimits::take`] took for something that then did not happen.
@@ -154,6 +228,11 @@ impl AddressLimits {
     }
 }
 
+/// Whole seconds to wait, at least one, for a message.
+fn seconds(wait: Duration) -> f64 {
+    wait.as_secs_f64().ceil().max(1.0)
+}
+
 impl State {
     /// Forgets buckets that are full again and log entries past their quiet time, once a
     /// minute, so the maps hold only addresses seen lately.
@@ -182,6 +261,8 @@ mod tests {
             upgrades: 60,
             matches: 2,
             engine_games: 1,
+            failed_joins: 1,
+            failed_joins_total: 1,
         });
         assert!(limits.take(Rated::Matches, addr(2)).is_ok());
         assert!(limits.take(Rated::Matches, addr(2)).is_ok());
@@ -199,11 +280,46 @@ mod tests {
     }
 
     #[test]
+    fn wrong_invite_codes_are_limited_per_address_and_in_all() {
+        let limits = AddressLimits::new(RateSettings {
+            upgrades: 60,
+            matches: 60,
+            engine_games: 60,
+            failed_joins: 2,
+            failed_joins_total: 3,
+        });
+        // Trying is free; only wrong codes are charged.
+        for _ in 0..5 {
+            assert!(limits.may_try_code(addr(2)).is_ok());
+        }
+        limits.wrong_code(addr(2));
+        limits.wrong_code(addr(2));
+        let over = limits.may_try_code(addr(2)).unwrap_err();
+        assert_eq!(over.kind, LimitKind::FailedJoins);
+        assert_eq!(
+            over.message,
+            "too many wrong invite codes from 127.0.0.2: at most 2 a minute; try again in 30 s"
+        );
+        // Another address has its own two, until the server's three are used up.
+        assert!(limits.may_try_code(addr(3)).is_ok());
+        limits.wrong_code(addr(3));
+        let over = limits.may_try_code(addr(4)).unwrap_err();
+        assert_eq!(over.kind, LimitKind::FailedJoinsTotal);
+        assert_eq!(
+            over.message,
+            "too many wrong invite codes on this server lately (at most 3 a minute from \
+             everyone); try again in 20 s"
+        );
+    }
+
+    #[test]
     fn hits_are_logged_once_a_minute_per_address_and_limit() {
         let limits = AddressLimits::new(RateSettings {
             upgrades: 1,
             matches: 1,
             engine_games: 1,
+            failed_joins: 1,
+            failed_joins_total: 1,
         });
         assert!(limits.hit(LimitKind::Upgrades, addr(2), "first"));
         assert!(!limits.hit(LimitKind::Upgrades, addr(2), "again"));

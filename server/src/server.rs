@@ -271,12 +271,16 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,
+            per_56: config.max_connections_per_ipv6_56,
+            per_48: config.max_connections_per_ipv6_48,
             reserve: config.connection_reserve,
         }),
         address_limits: AddressLimits::new(RateSettings {
             upgrades: config.upgrades_per_minute,
             matches: config.matches_per_minute,
             engine_games: config.engine_games_per_minute,
+            failed_joins: config.failed_joins_per_minute,
+            failed_joins_total: config.failed_joins_per_minute_total,
         }),
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),

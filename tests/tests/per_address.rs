@@ -9,7 +9,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::limits::close;
-use boardcast_protocol::{ClientMessage, ColorChoice, Encoding, ErrorCode, StartEngineGame};
+use boardcast_protocol::{
+    ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, StartEngineGame,
+};
 use boardcast_tests::TestServer;
 use boardcast_tests::canary::{Canary, start_with_canary};
 use boardcast_tests::client::{Client, ClientError, ConnectOptions, Pair};
@@ -30,7 +32,13 @@ fn ip(last: u8) -> IpAddr {
 }
 
 fn from(last: u8) -> ConnectOptions {
-    ConnectOptions::encoding(Encoding::Json).from(ip(last))
+    from_ip(ip(last))
+}
+
+/// Connects from `source`: `127.0.N.M` stands for a machine on another IPv4 /24 than
+/// `127.0.0.M` (the canary's network).
+fn from_ip(source: IpAddr) -> ConnectOptions {
+    ConnectOptions::encoding(Encoding::Json).from(source)
 }
 
 async fn connect(addr: SocketAddr, options: &ConnectOptions) -> Result<Client, ClientError> {
@@ -86,9 +94,9 @@ async fn connect_when_freed(addr: SocketAddr, options: &ConnectOptions) -> Clien
 }
 
 /// Two players on two other addresses seat a match and play its first plies.
-async fn others_play(addr: SocketAddr, white: u8, black: u8) {
+async fn others_play(addr: SocketAddr, white: IpAddr, black: IpAddr) {
     let game = &reference_games()[1];
-    let mut pair = Pair::start_with(addr, Encoding::Json, &from(white), &from(black))
+    let mut pair = Pair::start_with(addr, Encoding::Json, &from_ip(white), &from_ip(black))
         .await
         .expect("players on other addresses seat a match");
     for (ply, route) in game.routes[..6].iter().enumerate() {
@@ -121,7 +129,7 @@ async fn one_address_gets_its_connection_limit_and_others_still_play() {
         "too many connections from 127.0.0.2 (at most 6)",
     );
     // The flood holds its places; others connect, create and play meanwhile.
-    others_play(addr, 3, 4).await;
+    others_play(addr, ip(3), ip(4)).await;
     canary.check().await.expect("canary");
     for client in &mut flood {
         client
@@ -151,22 +159,33 @@ async fn a_flood_from_a_few_addresses_leaves_the_reserve_to_newcomers() {
     .await;
     let addr = server.addr();
     // The canary holds 3 places; 127.0.0.2 may fill up to the reserve (8), no further.
-    let reserve = "server nearly full: its last places are kept for new addresses, \
-                   and 127.0.0.2 holds 5";
+    let reserve = "server nearly full: its last places are kept for networks holding none, \
+                   and 127.0.0.0/24 holds 8";
     let (flood, refused) = open_until_refused(addr, &from(2), 20).await;
     assert_eq!(flood.len(), 5);
     assert_closed_1013(refused, reserve);
-    // A second flooding address gets one place of the reserve, then no more.
-    let first = connect(addr, &from(3))
+    // Fresh addresses of the same /24 are no newcomers (issue 27: 64 of them took the whole
+    // reserve, one place each).
+    for last in 3..=6 {
+        assert_closed_1013(connect(addr, &from(last)).await, reserve);
+    }
+    // An address of another network gets one place of the reserve; its neighbours do not.
+    let other_net = |third: u8, last: u8| from_ip(IpAddr::from([127, 0, third, last]));
+    let first = connect(addr, &other_net(1, 1))
         .await
         .expect("a newcomer's first place");
     assert_closed_1013(
-        connect(addr, &from(3)).await,
-        "server nearly full: its last places are kept for new addresses, \
-         and 127.0.0.3 holds 1",
+        connect(addr, &other_net(1, 2)).await,
+        "server nearly full: its last places are kept for networks holding none, \
+         and 127.0.1.0/24 holds 1",
     );
     // Two more newcomers still seat a match and play: 11 of 12 places.
-    others_play(addr, 4, 5).await;
+    others_play(
+        addr,
+        IpAddr::from([127, 0, 2, 1]),
+        IpAddr::from([127, 0, 3, 1]),
+    )
+    .await;
     drop((flood, first));
     canary.keep_alive().await.expect("canary");
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -327,6 +346,55 @@ async fn one_address_flooding_upgrades_and_creations_is_refused() {
     canary.check().await.expect("canary");
 }
 
+/// A home IPv6 connection is handed a /56 (256 /64s), a site a /48: each is counted with its
+/// own cap besides the /64's, so one home cannot take the server's places /64 by /64. The
+/// clients come through a trusted proxy (the test has no IPv6 addresses of its own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ipv6_56s_and_48s_have_their_own_caps() {
+    let (server, mut canary) = setup(&[
+        // The canary holds three places from 127.0.0.1, and its check opens a fourth.
+        "--max-connections-per-address",
+        "4",
+        "--max-connections-per-ipv6-56",
+        "5",
+        "--max-connections-per-ipv6-48",
+        "7",
+        "--trusted-proxy",
+        "127.0.0.9",
+    ])
+    .await;
+    let addr = server.addr();
+    let client = |v6: &str| from(9).header("X-Forwarded-For", v6);
+    let mut open = Vec::new();
+    for host in 1..=4 {
+        let v6 = format!("2001:db8:1:100::{host}");
+        open.push(connect(addr, &client(&v6)).await.expect("a place"));
+    }
+    assert_closed_1013(
+        connect(addr, &client("2001:db8:1:100::5")).await,
+        "too many connections from 2001:db8:1:100::/64 (at most 4)",
+    );
+    // Another /64 of the same home: one more place, then the /56 is full.
+    open.push(connect(addr, &client("2001:db8:1:1ff::1")).await.unwrap());
+    assert_closed_1013(
+        connect(addr, &client("2001:db8:1:1fe::1")).await,
+        "too many connections from 2001:db8:1:100::/56 (at most 5)",
+    );
+    // Other homes of the same site share the /48's seven.
+    for v6 in ["2001:db8:1:200::1", "2001:db8:1:300::1"] {
+        open.push(connect(addr, &client(v6)).await.expect("a place"));
+    }
+    assert_closed_1013(
+        connect(addr, &client("2001:db8:1:400::1")).await,
+        "too many connections from 2001:db8:1::/48 (at most 7)",
+    );
+    // Another site, and the places of a home that leaves, are free again.
+    open.push(connect(addr, &client("2001:db8:2::1")).await.unwrap());
+    open.truncate(1);
+    connect_when_freed(addr, &client("2001:db8:1:400::1")).await;
+    canary.check().await.expect("canary");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwarded_for_is_believed_only_from_trusted_proxies() {
     let (server, mut canary) = setup(&[
@@ -388,5 +456,93 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
         connect(addr, &rfc(5)).await,
         "too many connections from 2001:db8:1:2::/64 (at most 4)",
     );
+    canary.check().await.expect("canary");
+}
+
+/// Asserts that `client`'s `join_match` by `code` is refused with `code`, naming `says`.
+async fn join_refused(client: &mut Client, code: &str, expected: ErrorCode, says: &str) {
+    match client.join(JoinMatch::Code(code.into())).await {
+        Err(ClientError::Refused(error)) => {
+            assert_eq!(error.code, expected, "{code}: {error:?}");
+            assert!(error.message.contains(says), "{code}: {error:?}");
+        }
+        other => panic!("{code}: expected {expected:?}, got {other:?}"),
+    }
+}
+
+/// Invite codes are the only secret of a private match: they are long (two groups of five),
+/// read in any case with or without the dash, and wrong guesses are throttled per address and
+/// on the whole server, so that guessing takes years (see server/src/invite.rs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_invite_codes_are_throttled_per_address_and_in_all() {
+    let (server, mut canary) = setup(&[
+        "--failed-joins-per-minute",
+        "3",
+        "--failed-joins-per-minute-total",
+        "5",
+    ])
+    .await;
+    let addr = server.addr();
+    let mut host = connect(addr, &from(2)).await.unwrap();
+    let seat = host
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .unwrap();
+    let code = seat.invite_code.clone();
+    let (first, second) = code.split_once('-').expect("a dash between two groups");
+    assert_eq!((first.len(), second.len()), (5, 5), "{code}");
+    assert!(
+        code.bytes()
+            .filter(|b| *b != b'-')
+            .all(|b| b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789".contains(&b)),
+        "{code}"
+    );
+
+    // Three wrong codes from one address, then it must wait; its right code is refused too
+    // (the refusal comes before the lookup, so it tells nothing).
+    let mut guesser = connect(addr, &from(3)).await.unwrap();
+    for wrong in ["AAAAA-AAAAA", "BBBBBBBBBB", "FRJ4KD"] {
+        join_refused(
+            &mut guesser,
+            wrong,
+            ErrorCode::NotFound,
+            "no match with invite code",
+        )
+        .await;
+    }
+    join_refused(
+        &mut guesser,
+        &code,
+        ErrorCode::AddressLimit,
+        "too many wrong invite codes from 127.0.0.3: at most 3 a minute",
+    )
+    .await;
+
+    // The right code, typed in lower case without the dash, costs nothing.
+    let mut friend = connect(addr, &from(4)).await.unwrap();
+    let typed = code.replace('-', "").to_ascii_lowercase();
+    let joined = friend.join(JoinMatch::Code(typed)).await.unwrap();
+    assert_eq!(joined.match_id, seat.match_id);
+
+    // Two more wrong codes from another address use up the server's five a minute: then
+    // every address waits, whatever its own allowance.
+    let mut other = connect(addr, &from(5)).await.unwrap();
+    for wrong in ["CCCCC-CCCCC", "DDDDD-DDDDD"] {
+        join_refused(
+            &mut other,
+            wrong,
+            ErrorCode::NotFound,
+            "no match with invite code",
+        )
+        .await;
+    }
+    let mut newcomer = connect(addr, &from(6)).await.unwrap();
+    join_refused(
+        &mut newcomer,
+        "EEEEE-EEEEE",
+        ErrorCode::Busy,
+        "too many wrong invite codes on this server lately (at most 5 a minute from everyone)",
+    )
+    .await;
     canary.check().await.expect("canary");
 }
