@@ -174,11 +174,8 @@ fn default_name() -> String {
         .or_else(|_| std::env::var("USERNAME"))
         .unwrap_or_default();
     let name: String = name.chars().filter(|c| !c.is_control()).take(32).collect();
-    if name.is_empty() {
-        "player".to_owned()
-    } else {
-        name
-    }
+    // A login name the server would refuse is no reason to stop: the player did not type it.
+    boardcast_protocol::names::normalize(&name).unwrap_or_else(|_| "player".to_owned())
 }
 
 fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
@@ -197,11 +194,16 @@ fn main() -> ExitCode {
         _ => {}
     }
     let flags = cli.online;
-    let name = flags.name.unwrap_or_else(default_name);
-    if name.chars().count() > 32 || name.trim().is_empty() || name.chars().any(char::is_control) {
-        eprintln!("boardcast: --name must be 1 to 32 printable characters");
-        return ExitCode::from(2);
-    }
+    // The server's own rules, checked before connecting: a name it would refuse is never
+    // replaced by another behind the player's back.
+    let name = match boardcast_protocol::names::normalize(&flags.name.unwrap_or_else(default_name))
+    {
+        Ok(name) => name,
+        Err(error) => {
+            eprintln!("boardcast: --name: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let address = match address::ServerAddress::parse(&flags.server) {
         Ok(address) => address,
         Err(error) => {

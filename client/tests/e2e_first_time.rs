@@ -220,3 +220,15 @@ async fn the_server_address_works_as_host_port_and_http_and_a_bad_one_says_the_f
     .unwrap();
     server.shutdown().await.unwrap();
 }
+
+#[test]
+fn a_name_the_server_would_refuse_stops_the_client_with_the_reason() {
+    // Checked before connecting: the server named here is never reached.
+    let (code, out, err) = run(&["--server", "127.0.0.1:9", "--name", "Siet\u{AD}ske", "tv"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert_eq!(
+        err.trim(),
+        "boardcast: --name: character 5 of the name is a soft hyphen (U+00AD), which does not \
+         show and could make the name look like someone else's: remove it"
+    );
+}

@@ -857,6 +857,60 @@ mod tests {
         assert_eq!(seek(3).await.unwrap_err().code, ErrorCode::Busy);
     }
 
+    /// Waits (a few seconds at most) until `hub`'s lobby lists `id` as a seek or not.
+    async fn until_listed(hub: &Hub, id: &str, listed: bool) {
+        let lists = || hub.lobby().0.iter().any(|seek| seek.match_id == id);
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while lists() != listed {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{id} listed: {} instead of {listed}", lists()));
+    }
+
+    #[tokio::test]
+    async fn a_seek_leaves_the_lobby_while_its_creator_holds_no_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (_trigger, shutdown) = crate::shutdown::channel();
+        let (tasks, _all_done) = crate::shutdown::tasks();
+        let hub = Hub::new(storage, settings(10), shutdown, tasks);
+        let (handle, id, token) = hub
+            .create_seek(
+                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+                &Player::person("alice"),
+                None,
+                ColorChoice::White,
+                true,
+            )
+            .await
+            .unwrap();
+        let seat = |conn| {
+            let (outbox, inbox) = crate::outbox::outbox(conn, Encoding::Json, 64);
+            handle
+                .try_send(Command::Resume {
+                    outbox,
+                    id: 1,
+                    token: token.clone(),
+                    since_v: None,
+                })
+                .unwrap();
+            inbox
+        };
+        let first = crate::outbox::next_conn_id();
+        let _inbox = seat(first);
+        until_listed(&hub, &id, true).await;
+        assert!(hub.is_public(&id), "joinable by id");
+        // The creator's connection closes (a closed browser, a quit client): nobody to play.
+        handle.try_send(Command::Leave { conn: first }).unwrap();
+        until_listed(&hub, &id, false).await;
+        assert!(!hub.is_public(&id), "not joinable by id either");
+        // The creator comes back with their seat: listed again.
+        let _inbox = seat(crate::outbox::next_conn_id());
+        until_listed(&hub, &id, true).await;
+    }
+
     #[tokio::test]
     async fn a_new_invite_code_never_repeats_an_open_matchs() {
         let dir = tempfile::tempdir().unwrap();

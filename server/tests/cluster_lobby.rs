@@ -116,3 +116,63 @@ async fn a_seek_made_on_one_node_is_listed_on_the_other_within_a_second_and_join
     c.stop().await;
     a.stop().await;
 }
+
+/// Waits until `viewer`'s lobby lists `match_id` as a seek (`listed`) or not.
+async fn until_seek_listed(viewer: &mut Client, match_id: &str, listed: bool) {
+    let started = Instant::now();
+    loop {
+        let lobby = lobby(viewer).await;
+        if lobby.seeks.iter().any(|s| s.match_id == match_id) == listed {
+            return;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "{match_id} listed should be {listed}: {lobby:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_whose_creator_left_leaves_every_nodes_lobby_until_they_return() {
+    let Some((postgres, redis)) = backends("cluster ghost seek") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let a = node(&url, &redis, "a").await;
+    let c = node(&url, &redis, "c").await;
+    let mut viewer = c.client("Lyts").await;
+    let mut white = a.client("Wim").await;
+    let seat = white.create(None, ColorChoice::White, true).await;
+    until_seek_listed(&mut viewer, &seat.match_id, true).await;
+
+    // The creator's connection closes: nobody would be there to play.
+    drop(white);
+    until_seek_listed(&mut viewer, &seat.match_id, false).await;
+    let mut black = c.client("Baukje").await;
+    let id = black
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            seat.match_id.clone(),
+        )))
+        .await;
+    assert_eq!(black.expect_error(id).await.code, ErrorCode::NotFound);
+
+    // Back with the seat: listed again, and joinable.
+    let mut back = a.client("Wim").await;
+    let id = back
+        .send(ClientMessage::Resume(Resume {
+            token: seat.token.clone(),
+            since_v: None,
+        }))
+        .await;
+    back.expect_seat(id).await;
+    until_seek_listed(&mut viewer, &seat.match_id, true).await;
+    let id = black
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            seat.match_id.clone(),
+        )))
+        .await;
+    assert_eq!(black.expect_seat(id).await.side, Side::Black);
+    c.stop().await;
+    a.stop().await;
+}

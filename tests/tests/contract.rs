@@ -75,6 +75,68 @@ async fn blank_and_invisible_names_are_refused_under_their_id() {
     client.hello("Sietske Hylkema").await.unwrap();
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn emoji_names_are_kept_and_invisible_characters_refused_in_words() {
+    let server = matches_only();
+    // The name a seek of `client` shows in the lobby.
+    async fn shown(client: &mut Client, watcher: &mut Client) -> Option<String> {
+        let seat = client
+            .create_match(ColorChoice::White, true, None)
+            .await
+            .unwrap();
+        lobby(watcher)
+            .await
+            .seeks
+            .into_iter()
+            .find(|seek| seek.match_id == seat.match_id)
+            .and_then(|seek| seek.white)
+    }
+    let mut watcher = json(server.addr()).await;
+    for (name, kept) in [
+        ("👩\u{200D}💻", "👩\u{200D}💻"),
+        ("🏳\u{FE0F}\u{200D}🌈", "🏳\u{FE0F}\u{200D}🌈"),
+        ("Zoe\u{308}", "Zo\u{EB}"),
+    ] {
+        let mut client = json(server.addr()).await;
+        client.hello(name).await.unwrap();
+        assert_eq!(
+            shown(&mut client, &mut watcher).await.as_deref(),
+            Some(kept)
+        );
+    }
+    let mut client = json(server.addr()).await;
+    client.hello("Sietske").await.unwrap();
+    for (name, what) in [
+        ("Siet\u{AD}ske", "soft hyphen"),
+        ("Sietske\u{E0073}", "tag character"),
+        ("Siet\u{2028}ske", "line break"),
+        ("\u{301}Sietske", "accent or mark"),
+        ("Sietske \u{301}", "accent or mark"),
+        ("\u{3164}Sietske", "Hangul filler"),
+        ("Siet\u{200D}ske", "zero-width joiner outside an emoji"),
+    ] {
+        let id = client
+            .send(ClientMessage::Hello(Hello {
+                protocol: 1,
+                client: "contract".into(),
+                name: name.into(),
+                bot: false,
+            }))
+            .await
+            .unwrap();
+        let error = client
+            .expect_error(id, ErrorCode::InvalidArgument)
+            .await
+            .unwrap_or_else(|err| panic!("{name:?}: {err}"));
+        assert!(error.message.contains(what), "{name:?}: {error:?}");
+    }
+    // A refused name changes nothing: the player keeps the name they had.
+    assert_eq!(
+        shown(&mut client, &mut watcher).await.as_deref(),
+        Some("Sietske")
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Item 11: legal moves in route order, whose turn it is, serials.
 

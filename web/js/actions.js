@@ -26,10 +26,23 @@ export function request(state, kind, msg, matchCommand = false) {
   return { send: envelope };
 }
 
-/** A display name the server accepts: 1–32 characters, no control characters. */
+/**
+ * Why the server would refuse `name`, in words, or '' if not for these reasons. The server
+ * holds the finer rules (PROTOCOL.md `hello`: invisible characters outside emoji, lone
+ * accents) and explains its refusal, which `receive` shows in the same place.
+ */
+export function nameProblem(name) {
+  const n = String(name || '').trim().normalize('NFC');
+  if (!n) return 'a name needs at least one visible character';
+  const count = [...n].length;
+  if (count > 32) return `a name has at most 32 characters; this one has ${count}`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(n)) return 'a name cannot hold control characters such as tabs or line breaks';
+  return '';
+}
+
+/** A display name as the server keeps it (NFC, trimmed), or null if `nameProblem` has one. */
 export function validName(name) {
-  const n = String(name || '').trim();
-  return n.length >= 1 && [...n].length <= 32 && !/[\u0000-\u001f\u007f]/.test(n) ? n : null;
+  return nameProblem(name) ? null : String(name).trim().normalize('NFC');
 }
 
 /** `hello` with the stored name, if there is one. A person plays here: `bot` is always false. */
@@ -38,10 +51,23 @@ export function hello(state) {
   return name ? [request(state, 'hello', { hello: { protocol: 1, client: CLIENT, name, bot: false } })] : [];
 }
 
-/** Sets the display name (kept by main.js) and tells the server. */
+/**
+ * Sets the display name (kept by main.js) and tells the server. A name that would be refused
+ * changes nothing: the reason is shown and the form keeps what was typed. If the server
+ * refuses it after all, `receive` puts the previous name back.
+ */
 export function rename(state, name) {
-  state.name = validName(name) || '';
-  return hello(state);
+  const problem = nameProblem(name);
+  if (problem) {
+    state.notice = { text: problem, code: 'name' };
+    return [];
+  }
+  if (state.notice.code === 'name') state.notice = { text: '', code: '' };
+  const previous = state.name;
+  state.name = validName(name);
+  const effects = hello(state);
+  for (const { send } of effects) state.pending[send.id].previous = previous;
+  return effects;
 }
 
 /**

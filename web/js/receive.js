@@ -81,6 +81,12 @@ function refused(state, { id, code, message }) {
     if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
   }
   if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
+  if (request.kind === 'hello' && code === 'invalid_argument') {
+    // The server keeps the name it had: so does the page, and it says why in words.
+    state.name = request.previous || '';
+    state.notice = { text: `name not accepted: ${String(message).replace(/^invalid message: name: /, '')}`, code: 'name' };
+    return [{ saveName: state.name }];
+  }
   if (request.kind === 'resume' && code === 'invalid_token') {
     // The seat is gone (another server, or a wiped database): watch instead.
     const matchId = state.route.id;

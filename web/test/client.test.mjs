@@ -59,6 +59,26 @@ test('welcome resumes a held seat with the last version, a watcher watches', () 
   ]);
 });
 
+test('a refused name is explained and never replaces the name in use', () => {
+  const state = initialState(parseRoute('/'), { name: 'Sietske', nextId: 1, seats: {} });
+  // Refused here: nothing is sent, the reason is shown, the name stays.
+  assert.deepEqual(actions.rename(state, 'tab\there'), []);
+  assert.equal(state.name, 'Sietske');
+  assert.equal(state.notice.text, 'a name cannot hold control characters such as tabs or line breaks');
+  assert.deepEqual(actions.rename(state, '   '), []);
+  assert.equal(state.name, 'Sietske');
+  // Emoji sequences with joiners go to the server as typed, in NFC.
+  const [{ send }] = actions.rename(state, ' 👩\u200d💻 Zoe\u0308 ');
+  assert.equal(send.msg.hello.name, '👩\u200d💻 Zoë');
+  assert.equal(state.notice.text, '');
+  // Refused by the server (its finer rules): the previous name comes back, with the reason.
+  const [{ send: refused }] = actions.rename(state, 'Siet\u00adske');
+  const effects = receive(state, { error: { id: refused.id, code: 'invalid_argument', message: 'invalid message: name: character 5 of the name is a soft hyphen (U+00AD), which does not show and could make the name look like someone else\'s: remove it' } }, 0);
+  assert.equal(state.name, '👩\u200d💻 Zoë');
+  assert.deepEqual(effects, [{ saveName: '👩\u200d💻 Zoë' }]);
+  assert.equal(state.notice.text, 'name not accepted: character 5 of the name is a soft hyphen (U+00AD), which does not show and could make the name look like someone else\'s: remove it');
+});
+
 test('an ambiguous capture waits for the route, which is then sent as the server listed it', () => {
   const state = seated();
   assert.deepEqual(actions.clickSquare(state, 9), []);

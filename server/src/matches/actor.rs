@@ -89,6 +89,8 @@ struct Actor {
     awaiting_players: bool,
     /// Since when no connection holds a seat of this unfinished match.
     unseated_since: Option<Instant>,
+    /// Whether the directory was last told to list this match ([`Actor::listed`]).
+    listed: bool,
     /// Where this match registers itself and its tokens, and finds its rematch.
     directory: Arc<dyn Directory>,
     storage: Storage,
@@ -136,12 +138,15 @@ pub fn spawn(
     for (i, record) in records.iter().enumerate().skip(first_kept) {
         fanout.keep(i as u64 + 1, Kept::of(&record.event));
     }
+    let state_public = state.setup.public;
     let actor = Actor {
         state,
         fanout,
         rematch_tokens: Vec::new(),
         awaiting_players,
         unseated_since: None,
+        // What the hub registered at the start: a public match is listed until told otherwise.
+        listed: state_public,
         directory,
         storage,
         settings,
@@ -243,6 +248,10 @@ impl Actor {
             }
             if self.fanout.take_lost_players() {
                 self.reconcile_presence(&[]).await;
+            }
+            // A seek's creator left or came back: the lobby drops or shows it again.
+            if self.listed() != self.listed {
+                self.publish_summary();
             }
         }
         // Commands that arrived too late are answered, not dropped.
@@ -757,10 +766,19 @@ impl Actor {
         changed
     }
 
-    fn publish_summary(&self) {
-        self.directory.update_summary(
-            self.state.summary(self.fanout.watchers()),
-            self.state.setup.public,
-        );
+    /// Whether the lobby lists this match (and lets anyone join it by id): a public match,
+    /// except a seek whose creator holds no connection. Whoever joined that ghost would face
+    /// nobody; it is listed again when the creator comes back, and aborted if they stay away
+    /// ([`Settings::abandon_after`]).
+    fn listed(&self) -> bool {
+        self.state.setup.public
+            && !(self.state.phase() == MatchPhase::Waiting
+                && self.connected(&[]) == BySide::default())
+    }
+
+    fn publish_summary(&mut self) {
+        self.listed = self.listed();
+        self.directory
+            .update_summary(self.state.summary(self.fanout.watchers()), self.listed);
     }
 }
