@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchEvent,
-    MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
+    Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, EndReason, ErrorCode, JoinMatch,
+    MatchEvent, MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
@@ -1797,4 +1797,78 @@ async fn nodes_behind_a_redis_password_never_log_it_stop_quietly_and_reopen_fini
             "node {node} logged the Redis password"
         );
     }
+}
+
+/// Issue 28, 4: a first move missed (a flag, as far as the match is concerned) while
+/// PostgreSQL is down. The match must record the abort itself, and storage refuses it; it used
+/// to try again at once, forever: 121,000 ERROR lines a second for one match. It tries again
+/// after a back-off, says so once per interval, and records the abort once PostgreSQL is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_move_missed_while_postgresql_is_down_is_retried_with_back_off_and_logged_once() {
+    let mut options = ClusterOptions::default()
+        .with_own_postgres()
+        .with_args(&["--first-move-timeout", "1s"]);
+    // A lease long enough that the node keeps owning the match through the outage: the
+    // match's own retries are what is looked at, not a take-over.
+    options.lease_ms = 30_000;
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: owed write while PostgreSQL is down",
+        server_program(),
+        &["a"],
+        options,
+    ) else {
+        return;
+    };
+    let a = cluster.addr("a");
+    let mut white = connect(a, Encoding::Json).await.expect("connect");
+    let seat = white
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .expect("a match");
+    let mut black = connect(a, Encoding::Postcard).await.expect("connect");
+    black
+        .join(JoinMatch::Code(seat.invite_code.clone()))
+        .await
+        .expect("joined");
+    // White's first move is due within a second; PostgreSQL goes before it falls.
+    cluster.postgres().stop();
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let log = cluster.log("a");
+    let tries: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("cannot record a forfeit or abort"))
+        .collect();
+    assert!(
+        !tries.is_empty(),
+        "the missed first move was tried and refused while PostgreSQL was down\n{log}"
+    );
+    assert!(
+        tries.len() <= 2,
+        "{} lines about one refused abort in 5 s (one per 10 s expected): {:#?}",
+        tries.len(),
+        &tries[..tries.len().min(5)]
+    );
+    assert!(
+        tries.iter().all(|line| !line.contains("ERROR")),
+        "a refusal that is retried is a warning: {tries:#?}"
+    );
+    cluster
+        .postgres()
+        .start_again()
+        .expect("PostgreSQL starts again");
+    let ended = white
+        .wait_for(
+            "the abort, once PostgreSQL is back",
+            |message| match message {
+                ServerMessage::MatchEvent(e) => match &e.event {
+                    MatchEvent::Ended(result) => Some(result.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+        )
+        .await
+        .unwrap_or_else(|err| panic!("{err}\n{}", cluster.logs()));
+    assert_eq!(ended.reason, EndReason::Aborted);
+    assert_eq!(ended.winner, None);
 }
