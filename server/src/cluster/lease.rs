@@ -235,6 +235,7 @@ async fn renew_loop(
             () = tokio::time::sleep_until(lease.held_until()), if !lost => {
                 tracing::error!(node = %me, "lease lost: renewing failed for too long; \
                     dropping what this node owns");
+                crate::telemetry::lease_lost();
                 lease.set_lost(true);
             }
             () = tokio::time::sleep_until(next_renew), if renewing.is_none() => {
