@@ -71,6 +71,7 @@ impl RemoteWay for RemoteConn {
         };
         let frame = ToAsker::Frame {
             match_id: self.match_id.clone(),
+            owner: self.bus.node().clone(),
             conn: self.conn,
             binary,
             bytes,
