@@ -1872,3 +1872,59 @@ async fn a_first_move_missed_while_postgresql_is_down_is_retried_with_back_off_a
     assert_eq!(ended.reason, EndReason::Aborted);
     assert_eq!(ended.winner, None);
 }
+
+/// Issue 28, 9: the matches of a dead node spread over the survivors, instead of the first
+/// one to sweep taking them all. Nobody asks for them (no player reconnects), so only the
+/// sweepers take them over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_matches_of_a_dead_node_spread_over_the_survivors() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: orphans spread",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default().with_log("info"),
+    ) else {
+        return;
+    };
+    let mut creator = connect(cluster.addr("a"), Encoding::Json)
+        .await
+        .expect("connect to a");
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let seat = creator
+            .create_match(ColorChoice::White, false, None)
+            .await
+            .expect("a match on a");
+        ids.push(seat.match_id);
+    }
+    cluster.kill9("a");
+    let taken_by = |cluster: &Cluster, node: &str| {
+        cluster
+            .log(node)
+            .lines()
+            .filter(|line| line.contains("took the match over"))
+            .filter(|line| ids.iter().any(|id| line.contains(id.as_str())))
+            .count()
+    };
+    let deadline = Instant::now() + PATIENCE * 2;
+    let (b, c) = loop {
+        let (b, c) = (taken_by(&cluster, "b"), taken_by(&cluster, "c"));
+        if b + c >= ids.len() {
+            break (b, c);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {} matches taken over (b {b}, c {c})\n{}",
+            b + c,
+            ids.len(),
+            cluster.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    eprintln!("a's 20 matches: b took {b}, c took {c}");
+    assert_eq!(b + c, ids.len(), "each taken over once");
+    assert!(
+        b >= 3 && c >= 3,
+        "the survivors share the orphans: b took {b}, c took {c}"
+    );
+}
