@@ -470,11 +470,10 @@ impl Run {
     fn lose(&mut self, side: usize) {
         if let Some(client) = self.clients[side].take() {
             self.next_ids[side] = self.next_ids[side].max(client.next_id());
-            let _ = self
-                .ledger
-                .lock()
-                .expect("ledger")
-                .record_all(if side == 0 { "white" } else { "black" }, client.backlog());
+            let who = if side == 0 { "white" } else { "black" };
+            let mut ledger = self.ledger.lock().expect("ledger");
+            let _ = ledger.record_all(who, client.backlog());
+            let _ = ledger.answers(who, client.extra_answers());
         }
     }
 }
@@ -741,11 +740,13 @@ async fn check_all_finished(addr: SocketAddr, runs: &[Run], logs: &str) {
             "{}",
             run.fail("PDN end")
         );
-        run.ledger
-            .lock()
-            .expect("ledger")
-            .check()
-            .unwrap_or_else(|fork| panic!("{fork}"));
+        let mut ledger = run.ledger.lock().expect("ledger");
+        for (client, who) in run.clients.iter().zip(["white", "black"]) {
+            if let Some(client) = client {
+                let _ = ledger.answers(who, client.extra_answers());
+            }
+        }
+        ledger.check().unwrap_or_else(|fork| panic!("{fork}"));
     }
 }
 
@@ -1057,11 +1058,13 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
 }
 
 fn record_backlog(ledger: &SharedLedger, who: &str, client: &Client) {
+    let mut ledger = ledger.lock().expect("ledger");
     ledger
-        .lock()
-        .expect("ledger")
         .record_all(who, client.backlog())
         .unwrap_or_else(|fork| panic!("{fork}"));
+    ledger
+        .answers(who, client.extra_answers())
+        .unwrap_or_else(|problem| panic!("{problem}"));
 }
 
 /// The position before `ply` of `game`.
