@@ -56,7 +56,7 @@ impl Effects {
                     }
                     store.save(&self.server, seat)
                 }
-                StoreOp::Remove(match_id) => store.remove(&self.server, match_id),
+                StoreOp::Remove(match_id) => store.remove(match_id),
             };
             if let Err(error) = result {
                 let note = Note::Error {

@@ -1,5 +1,11 @@
 //! Seat tokens on disk, so `boardcast resume` works after the terminal was closed.
 //!
+//! A seat is kept by its match: a match id names one match on a whole cluster, whichever node
+//! (URL) the seat was taken on. So a player who took a seat through one node of a cluster and
+//! comes back through another (its node died, or the balancer's address) still finds it:
+//! seats taken on the server asked about come first, then those taken elsewhere, whose token
+//! is tried there (the server answers `invalid_token` if it is not the same cluster).
+//!
 //! One JSON file, `seats.json`, in the user's data directory (or `--data-dir`), readable and
 //! writable by the user only (0600 on Unix). Tokens are secrets: nothing here prints them.
 
@@ -57,17 +63,23 @@ impl Store {
             .unwrap_or_default()
     }
 
-    /// The newest seat held on `server`, optionally in one match.
+    /// The newest seat (optionally in one match) taken on `server`; else the newest taken on
+    /// another server (another node of the same cluster, as far as this client can tell).
     pub fn latest(&self, server: &str, match_id: Option<&str>) -> Option<StoredSeat> {
-        self.load()
+        let seats: Vec<StoredSeat> = self
+            .load()
             .into_iter()
             .rev()
-            .find(|s| s.server == server && match_id.is_none_or(|id| s.match_id == id))
+            .filter(|s| match_id.is_none_or(|id| s.match_id == id))
+            .collect();
+        let here = seats.iter().position(|s| s.server == server);
+        seats.into_iter().nth(here.unwrap_or(0))
     }
 
+    /// Keeps `seat`, taken on `server`: the one seat kept for its match.
     pub fn save(&self, server: &str, seat: &SeatInfo) -> std::io::Result<()> {
         let mut seats = self.load();
-        seats.retain(|s| !(s.server == server && s.match_id == seat.match_id));
+        seats.retain(|s| s.match_id != seat.match_id);
         seats.push(StoredSeat {
             server: server.to_owned(),
             match_id: seat.match_id.clone(),
@@ -78,10 +90,11 @@ impl Store {
         self.write(&seats)
     }
 
-    pub fn remove(&self, server: &str, match_id: &str) -> std::io::Result<()> {
+    /// Forgets the seat of `match_id`, whichever node it was taken on.
+    pub fn remove(&self, match_id: &str) -> std::io::Result<()> {
         let mut seats = self.load();
         let before = seats.len();
-        seats.retain(|s| !(s.server == server && s.match_id == match_id));
+        seats.retain(|s| s.match_id != match_id);
         if seats.len() == before {
             return Ok(());
         }
@@ -139,9 +152,44 @@ mod tests {
             store.latest("ws://a", Some("m1")).unwrap().token,
             "secret-m1"
         );
-        store.remove("ws://a", "m2").unwrap();
+        store.remove("m2").unwrap();
         assert_eq!(store.latest("ws://a", None).unwrap().match_id, "m1");
         assert_eq!(store.load().len(), 2);
+    }
+
+    #[test]
+    fn a_seat_taken_on_one_node_is_found_through_another_node_of_the_cluster() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        // Taken through node a; node a died, and the player points at node b.
+        store.save("ws://node-a:7878/ws", &seat("m1")).unwrap();
+        let found = store.latest("ws://node-b:7878/ws", Some("m1")).unwrap();
+        assert_eq!(
+            (found.match_id.as_str(), found.token.as_str()),
+            ("m1", "secret-m1")
+        );
+        assert_eq!(
+            store.latest("ws://node-b:7878/ws", None).unwrap().match_id,
+            "m1",
+            "the home screen offers it too"
+        );
+        // Resumed through b: one seat for the match, now under b.
+        store.save("ws://node-b:7878/ws", &seat("m1")).unwrap();
+        assert_eq!(store.load().len(), 1);
+        assert_eq!(store.load()[0].server, "ws://node-b:7878/ws");
+        // A seat taken on the server asked about comes before a newer one taken elsewhere.
+        store.save("ws://node-a:7878/ws", &seat("m2")).unwrap();
+        assert_eq!(
+            store.latest("ws://node-b:7878/ws", None).unwrap().match_id,
+            "m1"
+        );
+        assert_eq!(
+            store.latest("ws://node-c:7878/ws", None).unwrap().match_id,
+            "m2"
+        );
+        // Forgotten whichever node it was taken on.
+        store.remove("m2").unwrap();
+        assert_eq!(store.latest("ws://node-a:7878/ws", Some("m2")), None);
     }
 
     #[cfg(unix)]

@@ -29,6 +29,8 @@ const MATCHES: &str = "boardcast_matches";
 const CHANNELS: &str = "boardcast_channels";
 const WATCHERS: &str = "boardcast_channel_watchers";
 const REVEAL: &str = "boardcast_channel_reveal_seconds";
+const LEASES_LOST: &str = "boardcast_cluster_leases_lost_total";
+const TAKEOVERS: &str = "boardcast_cluster_takeovers_total";
 
 /// Latency buckets, in seconds: from a fraction of a millisecond to a few seconds, finer
 /// around the 10 ms that a move's acknowledgement is aimed to stay under.
@@ -124,6 +126,19 @@ fn describe() {
         WATCHERS,
         "Watchers of MinitChess channels, all channels together."
     );
+    describe_counter!(
+        LEASES_LOST,
+        "Times this node stopped believing in its lease (cluster mode): it dropped what it owned."
+    );
+    describe_counter!(
+        TAKEOVERS,
+        "Matches and TV channels this node took over from a node that was gone (cluster mode), \
+         by kind."
+    );
+    counter!(LEASES_LOST).absolute(0);
+    for kind in ["match", "channel"] {
+        counter!(TAKEOVERS, "kind" => kind).absolute(0);
+    }
     describe_histogram!(
         REVEAL,
         Unit::Seconds,
@@ -226,6 +241,16 @@ pub fn reveal(stage: RevealStage, late: Duration) {
         RevealStage::Queued => "queued",
     };
     histogram!(REVEAL, "stage" => stage).record(late.as_secs_f64());
+}
+
+/// This node stopped believing in its lease (cluster mode).
+pub fn lease_lost() {
+    counter!(LEASES_LOST).increment(1);
+}
+
+/// This node took a `kind` (`match` or `channel`) over from a node that was gone.
+pub fn took_over(kind: &'static str) {
+    counter!(TAKEOVERS, "kind" => kind).increment(1);
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! Messages that arrive while the client waits for something else are kept in a backlog, in
 //! order, so a later [`Client::wait_for`] still sees them.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -207,6 +207,11 @@ pub struct Client {
     /// How long `expect_*` and `wait_for` wait.
     pub timeout: Duration,
     closed: Option<Option<(u16, String)>>,
+    /// Envelopes sent and not answered yet, by id (an id sent again counts again).
+    unanswered: HashMap<u64, u32>,
+    /// Replies naming an id that had no send waiting for an answer: a second answer to one
+    /// envelope, which PROTOCOL §3.3 rules out ([`Client::extra_answers`]).
+    extra_answers: Vec<ServerMessage>,
 }
 
 impl fmt::Debug for Client {
@@ -292,6 +297,27 @@ impl Client {
             welcome: empty_welcome(),
             timeout: DEFAULT_TIMEOUT,
             closed: None,
+            unanswered: HashMap::new(),
+            extra_answers: Vec::new(),
+        }
+    }
+
+    /// Every reply this connection received that answered no waiting envelope: each
+    /// envelope sent (again) gets exactly one reply naming its id (PROTOCOL §3.3), so this
+    /// stays empty. Id 0 names no envelope (a seat handed out unasked) and is not counted;
+    /// nor are frames sent with [`Client::send_raw`].
+    pub fn extra_answers(&self) -> &[ServerMessage] {
+        &self.extra_answers
+    }
+
+    /// Counts `message` against the envelopes waiting for an answer.
+    fn count_answer(&mut self, message: &ServerMessage) {
+        let Some(id) = reply_id(message).filter(|id| *id != 0) else {
+            return;
+        };
+        match self.unanswered.get_mut(&id) {
+            Some(waiting) if *waiting > 0 => *waiting -= 1,
+            _ => self.extra_answers.push(message.clone()),
         }
     }
 
@@ -339,7 +365,9 @@ impl Client {
             boardcast_protocol::Frame::Text(text) => Message::text(text),
             boardcast_protocol::Frame::Binary(bytes) => Message::binary(bytes),
         };
-        self.send_raw(message).await
+        self.send_raw(message).await?;
+        *self.unanswered.entry(envelope.id).or_default() += 1;
+        Ok(())
     }
 
     /// Sends `msg` with the next id and returns that id.
@@ -410,7 +438,9 @@ impl Client {
                 }
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
             };
-            return decoded.map(Incoming::Message).map_err(ClientError::Decode);
+            let message = decoded.map_err(ClientError::Decode)?;
+            self.count_answer(&message);
+            return Ok(Incoming::Message(message));
         }
     }
 

@@ -40,6 +40,9 @@ pub struct ClusterOptions {
     /// The password Redis requires (`requirepass`), as the README's recipe sets it up; the
     /// nodes then connect with `redis://:PASSWORD@…`.
     pub redis_password: Option<String>,
+    /// A PostgreSQL server of the cluster's own (instead of the test process's shared one),
+    /// for a test that stops and starts it ([`Cluster::postgres`]).
+    pub own_postgres: bool,
 }
 
 impl Default for ClusterOptions {
@@ -57,6 +60,7 @@ impl Default for ClusterOptions {
             lease_ms: TEST_LEASE_MS,
             args,
             redis_password: None,
+            own_postgres: false,
         }
     }
 }
@@ -73,6 +77,12 @@ impl ClusterOptions {
         if let Some(at) = self.args.iter().position(|arg| arg == "--log") {
             self.args[at + 1] = level.to_owned();
         }
+        self
+    }
+
+    /// The cluster gets a PostgreSQL server of its own, to stop and start.
+    pub fn with_own_postgres(mut self) -> Self {
+        self.own_postgres = true;
         self
     }
 
@@ -98,6 +108,8 @@ pub struct Cluster {
     program: PathBuf,
     options: ClusterOptions,
     database: String,
+    /// The cluster's own PostgreSQL server, if it asked for one.
+    own_postgres: Option<Postgres>,
     redis: Redis,
     nodes: Vec<Node>,
     /// The nodes' logs, and `pids`: every node process started, for the watchdog.
@@ -117,7 +129,15 @@ impl Cluster {
         nodes: &[&str],
         options: ClusterOptions,
     ) -> Option<Cluster> {
-        let postgres = Postgres::shared_or_skip(test)?;
+        let own_postgres = if options.own_postgres {
+            Some(Postgres::start_or_skip(test)?)
+        } else {
+            None
+        };
+        let postgres = match &own_postgres {
+            Some(own) => own,
+            None => Postgres::shared_or_skip(test)?,
+        };
         let redis = match &options.redis_password {
             Some(password) => Redis::start_with_password_or_skip(test, password)?,
             None => Redis::start_or_skip(test)?,
@@ -136,6 +156,7 @@ impl Cluster {
             program: program.to_owned(),
             options,
             database: postgres.create_database(),
+            own_postgres,
             redis,
             nodes: Vec::new(),
             dir,
@@ -176,6 +197,14 @@ impl Cluster {
     /// The PostgreSQL URL every node stores in.
     pub fn database_url(&self) -> &str {
         &self.database
+    }
+
+    /// The cluster's own PostgreSQL server, to stop and start again; only with
+    /// [`ClusterOptions::with_own_postgres`].
+    pub fn postgres(&self) -> &Postgres {
+        self.own_postgres
+            .as_ref()
+            .expect("a PostgreSQL server of the cluster's own (ClusterOptions::with_own_postgres)")
     }
 
     /// The Redis server, to stop and start again.

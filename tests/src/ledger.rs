@@ -63,6 +63,22 @@ impl Ledger {
             .try_for_each(|message| self.record(who, message))
     }
 
+    /// Folds in the replies connection `who` got that answered no envelope waiting for one
+    /// ([`crate::client::Client::extra_answers`]): each is a second reply to one envelope,
+    /// which PROTOCOL §3.3 rules out (an ack and then a refusal, two acks, …).
+    pub fn answers(&mut self, who: &str, extra: &[ServerMessage]) -> Result<(), String> {
+        if extra.is_empty() {
+            return Ok(());
+        }
+        let problem = format!(
+            "match {}: {who} got {} replies to envelopes answered already: {extra:?}",
+            self.match_id,
+            extra.len()
+        );
+        self.fork.get_or_insert_with(|| problem.clone());
+        Err(problem)
+    }
+
     /// `Err` with the first disagreement any client ran into.
     pub fn check(&self) -> Result<(), String> {
         match &self.fork {

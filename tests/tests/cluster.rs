@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchEvent,
-    MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
+    Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, EndReason, ErrorCode, JoinMatch,
+    MatchEvent, MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
@@ -470,11 +470,10 @@ impl Run {
     fn lose(&mut self, side: usize) {
         if let Some(client) = self.clients[side].take() {
             self.next_ids[side] = self.next_ids[side].max(client.next_id());
-            let _ = self
-                .ledger
-                .lock()
-                .expect("ledger")
-                .record_all(if side == 0 { "white" } else { "black" }, client.backlog());
+            let who = if side == 0 { "white" } else { "black" };
+            let mut ledger = self.ledger.lock().expect("ledger");
+            let _ = ledger.record_all(who, client.backlog());
+            let _ = ledger.answers(who, client.extra_answers());
         }
     }
 }
@@ -741,11 +740,13 @@ async fn check_all_finished(addr: SocketAddr, runs: &[Run], logs: &str) {
             "{}",
             run.fail("PDN end")
         );
-        run.ledger
-            .lock()
-            .expect("ledger")
-            .check()
-            .unwrap_or_else(|fork| panic!("{fork}"));
+        let mut ledger = run.ledger.lock().expect("ledger");
+        for (client, who) in run.clients.iter().zip(["white", "black"]) {
+            if let Some(client) = client {
+                let _ = ledger.answers(who, client.extra_answers());
+            }
+        }
+        ledger.check().unwrap_or_else(|fork| panic!("{fork}"));
     }
 }
 
@@ -1057,11 +1058,13 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
 }
 
 fn record_backlog(ledger: &SharedLedger, who: &str, client: &Client) {
+    let mut ledger = ledger.lock().expect("ledger");
     ledger
-        .lock()
-        .expect("ledger")
         .record_all(who, client.backlog())
         .unwrap_or_else(|fork| panic!("{fork}"));
+    ledger
+        .answers(who, client.extra_answers())
+        .unwrap_or_else(|problem| panic!("{problem}"));
 }
 
 /// The position before `ply` of `game`.
@@ -1797,4 +1800,134 @@ async fn nodes_behind_a_redis_password_never_log_it_stop_quietly_and_reopen_fini
             "node {node} logged the Redis password"
         );
     }
+}
+
+/// Issue 28, 4: a first move missed (a flag, as far as the match is concerned) while
+/// PostgreSQL is down. The match must record the abort itself, and storage refuses it; it used
+/// to try again at once, forever: 121,000 ERROR lines a second for one match. It tries again
+/// after a back-off, says so once per interval, and records the abort once PostgreSQL is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_move_missed_while_postgresql_is_down_is_retried_with_back_off_and_logged_once() {
+    let mut options = ClusterOptions::default()
+        .with_own_postgres()
+        .with_args(&["--first-move-timeout", "1s"]);
+    // A lease long enough that the node keeps owning the match through the outage: the
+    // match's own retries are what is looked at, not a take-over.
+    options.lease_ms = 30_000;
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: owed write while PostgreSQL is down",
+        server_program(),
+        &["a"],
+        options,
+    ) else {
+        return;
+    };
+    let a = cluster.addr("a");
+    let mut white = connect(a, Encoding::Json).await.expect("connect");
+    let seat = white
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .expect("a match");
+    let mut black = connect(a, Encoding::Postcard).await.expect("connect");
+    black
+        .join(JoinMatch::Code(seat.invite_code.clone()))
+        .await
+        .expect("joined");
+    // White's first move is due within a second; PostgreSQL goes before it falls.
+    cluster.postgres().stop();
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let log = cluster.log("a");
+    let tries: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("cannot record a forfeit or abort"))
+        .collect();
+    assert!(
+        !tries.is_empty(),
+        "the missed first move was tried and refused while PostgreSQL was down\n{log}"
+    );
+    assert!(
+        tries.len() <= 2,
+        "{} lines about one refused abort in 5 s (one per 10 s expected): {:#?}",
+        tries.len(),
+        &tries[..tries.len().min(5)]
+    );
+    assert!(
+        tries.iter().all(|line| !line.contains("ERROR")),
+        "a refusal that is retried is a warning: {tries:#?}"
+    );
+    cluster
+        .postgres()
+        .start_again()
+        .expect("PostgreSQL starts again");
+    let ended = white
+        .wait_for(
+            "the abort, once PostgreSQL is back",
+            |message| match message {
+                ServerMessage::MatchEvent(e) => match &e.event {
+                    MatchEvent::Ended(result) => Some(result.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+        )
+        .await
+        .unwrap_or_else(|err| panic!("{err}\n{}", cluster.logs()));
+    assert_eq!(ended.reason, EndReason::Aborted);
+    assert_eq!(ended.winner, None);
+}
+
+/// Issue 28, 9: the matches of a dead node spread over the survivors, instead of the first
+/// one to sweep taking them all. Nobody asks for them (no player reconnects), so only the
+/// sweepers take them over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_matches_of_a_dead_node_spread_over_the_survivors() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: orphans spread",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default().with_log("info"),
+    ) else {
+        return;
+    };
+    let mut creator = connect(cluster.addr("a"), Encoding::Json)
+        .await
+        .expect("connect to a");
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let seat = creator
+            .create_match(ColorChoice::White, false, None)
+            .await
+            .expect("a match on a");
+        ids.push(seat.match_id);
+    }
+    cluster.kill9("a");
+    let taken_by = |cluster: &Cluster, node: &str| {
+        cluster
+            .log(node)
+            .lines()
+            .filter(|line| line.contains("took the match over"))
+            .filter(|line| ids.iter().any(|id| line.contains(id.as_str())))
+            .count()
+    };
+    let deadline = Instant::now() + PATIENCE * 2;
+    let (b, c) = loop {
+        let (b, c) = (taken_by(&cluster, "b"), taken_by(&cluster, "c"));
+        if b + c >= ids.len() {
+            break (b, c);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {} matches taken over (b {b}, c {c})\n{}",
+            b + c,
+            ids.len(),
+            cluster.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    eprintln!("a's 20 matches: b took {b}, c took {c}");
+    assert_eq!(b + c, ids.len(), "each taken over once");
+    assert!(
+        b >= 3 && c >= 3,
+        "the survivors share the orphans: b took {b}, c took {c}"
+    );
 }

@@ -270,6 +270,7 @@ impl ClusterChannels {
             // The channel's first owner ever: nothing was taken from anyone.
             tracing::info!(channel = name, "channel started here");
         } else {
+            crate::telemetry::took_over("channel");
             tracing::info!(channel = name, epoch, "channel taken over");
         }
         tokio::spawn(save(

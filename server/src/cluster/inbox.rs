@@ -139,6 +139,7 @@ pub async fn claim_and_start(
         // coming back to an old game is no take-over worth an operator's attention.
         tracing::debug!(match_id = id, epoch, "reopened a finished match");
     } else {
+        crate::telemetry::took_over("match");
         tracing::info!(match_id = id, epoch, "took the match over");
     }
     publish(

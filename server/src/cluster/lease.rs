@@ -7,7 +7,11 @@
 //! measured on the local monotonic clock from the moment *before* the renew was sent (the
 //! database's `now()` for that renew can only be later). From then on, owners stop writing
 //! ([`Lease::lost`]); the fencing epochs refuse whatever an owner still sends too late anyway.
-//! When renewing works again, the lease is held again and the node may claim again.
+//! When renewing works again, the lease is held again and the node may claim again — but
+//! what it owned before the lapse may be another node's by now: each match asks
+//! [`Lease::held_unbroken`], which stays false for good once the lease lapsed after the match
+//! started here (a node frozen past its lease may renew before its timer says it lapsed, and
+//! then answered moves from its stale state; issue 28, item 6).
 //!
 //! A renew that finds the row taken by a newer incarnation of the same node id (the same
 //! `--node-id` started elsewhere) ends this run: the lease logs it and fires the node's
@@ -15,7 +19,7 @@
 //! reason ([`Lease::displaced`]), so a supervisor sees the run end and why.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,6 +28,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use crate::matches::ownership::LeaseHeld;
 use crate::shutdown::{self, Shutdown, Trigger};
 use crate::storage::StorageError;
 use crate::storage::coordination::{Coordination, NodeRef};
@@ -62,6 +67,8 @@ struct Inner {
     shutdown: Shutdown,
     /// Set when a newer run of this node id took the row (before `shutdown` fires).
     displaced: AtomicBool,
+    /// How many times the lease ran out on this node's clock.
+    lapses: AtomicU64,
 }
 
 impl Lease {
@@ -85,6 +92,7 @@ impl Lease {
                 live: watch::Sender::new(Arc::new(live.into_iter().collect())),
                 shutdown: node_shutdown,
                 displaced: AtomicBool::new(false),
+                lapses: AtomicU64::new(0),
             }),
         };
         tracing::info!(node = %me, ttl_ms = millis(ttl), "lease taken");
@@ -107,6 +115,25 @@ impl Lease {
     /// sent + ttl − margin` on, until a renew succeeds again.
     pub fn is_held(&self) -> bool {
         Instant::now() < self.held_until()
+    }
+
+    /// For one owner (a match) starting now: whether the lease has been held ever since,
+    /// without a lapse. Once it has lapsed this stays false, even when the lease is held again:
+    /// another node may have claimed the match in between, so the owner must stop rather than
+    /// answer from what it remembers.
+    pub fn held_unbroken(&self) -> LeaseHeld {
+        let lease = self.clone();
+        let lapses = self.lapses();
+        Arc::new(move || lease.is_held() && lease.lapses() == lapses)
+    }
+
+    fn lapses(&self) -> u64 {
+        self.inner.lapses.load(Ordering::Acquire)
+    }
+
+    fn lapsed(&self) {
+        self.inner.lapses.fetch_add(1, Ordering::AcqRel);
+        crate::telemetry::lease_lost();
     }
 
     /// `true` while the lease is not held: owners drop what they own when it turns true; when
@@ -235,6 +262,7 @@ async fn renew_loop(
             () = tokio::time::sleep_until(lease.held_until()), if !lost => {
                 tracing::error!(node = %me, "lease lost: renewing failed for too long; \
                     dropping what this node owns");
+                lease.lapsed();
                 lease.set_lost(true);
             }
             () = tokio::time::sleep_until(next_renew), if renewing.is_none() => {
@@ -247,6 +275,13 @@ async fn renew_loop(
                 next_renew = sent + period;
                 match renewal {
                     Ok((true, live)) => {
+                        if !lost && sent >= lease.held_until() {
+                            // Sent after the lease had run out here (the node was frozen or
+                            // starved past it) before the timer above could say so.
+                            tracing::error!(node = %me, "lease ran out before this renew \
+                                (frozen or starved?): dropping what this node owned");
+                            lease.lapsed();
+                        }
                         lease.hold_until(sent + held_for(ttl));
                         if lease.is_held() {
                             if lost {

@@ -19,6 +19,14 @@
 //! it leaves the live nodes) the proxy sends what is pending to the new owner and re-seats
 //! its players there (`Resume` with their token and the version they have); the match
 //! recognises command ids it has carried out, so a re-sent command is never applied twice.
+//!
+//! Each command gets exactly one answer (PROTOCOL §3.3), whatever the owners in between said:
+//! the first answer of the owner the command is pending at goes to the connection and ends
+//! it; an answer to a command no longer pending (a late one, or the answer to a re-send of a
+//! command already answered) is dropped, and so is whatever an older owner still answers to
+//! a command the proxy has moved on to a newer one (its "the match moved, send it again"
+//! would be followed by the new owner's ack: a refusal that was not final). The proxy's own
+//! re-seating of its players (`Resume` with id 0) is answered to the proxy, not to them.
 //! If nobody alive owns the match any more, this node takes it over and hands its followers
 //! to the actor it starts.
 
@@ -454,11 +462,12 @@ impl Proxy {
         match input {
             FromCluster::Reply(ToAsker::Frame {
                 match_id: _,
+                owner,
                 conn,
                 binary,
                 bytes,
             }) => {
-                self.reply(conn, binary, bytes).await;
+                self.reply(&owner, conn, binary, bytes).await;
                 Next::Continue
             }
             FromCluster::Reply(ToAsker::NotOwner { owner, .. }) => {
@@ -491,9 +500,10 @@ impl Proxy {
         }
     }
 
-    /// One reply frame of the owner for connection `conn`: to the connection, learning from
-    /// it what the connection has now (a snapshot's or an event's version, a seat's token).
-    async fn reply(&mut self, conn: ConnId, binary: bool, bytes: Vec<u8>) {
+    /// One reply frame of owner `from` for connection `conn`: to the connection, learning
+    /// from it what the connection has now (a snapshot's or an event's version, a seat's
+    /// token); an answer that is not the one answer of a pending command goes nowhere.
+    async fn reply(&mut self, from: &NodeRef, conn: ConnId, binary: bool, bytes: Vec<u8>) {
         let outbox = match self.followers.get(&conn) {
             Some(follower) => follower.outbox.clone(),
             None => match self.pending.iter().find(|p| p.outbox.id() == conn) {
@@ -508,6 +518,23 @@ impl Proxy {
             FrameRef::Text(&bytes)
         };
         let decoded = outbox.encoding().decode_server(frame).ok();
+        if let Some(id) = decoded.as_ref().and_then(|m| answer_id(m, &self.match_id)) {
+            let pending = self
+                .pending
+                .iter()
+                .find(|p| p.outbox.id() == conn && p.id() == id);
+            match pending {
+                None => {
+                    tracing::debug!(match_id = %self.match_id, %from, id, "dropped an answer to a command already answered");
+                    return;
+                }
+                Some(pending) if pending.resent && *from != self.owner => {
+                    tracing::debug!(match_id = %self.match_id, %from, id, "dropped an older owner's answer to a command sent on");
+                    return;
+                }
+                Some(_) => {}
+            }
+        }
         if let Some(follower) = self.followers.get_mut(&conn) {
             follower.answered = true;
         }
@@ -926,6 +953,17 @@ impl Proxy {
 }
 
 /// A relayed protocol message (postcard, as [`Encoding::Postcard`] encodes it).
+/// The command id `message` answers, if it is an answer (an ack, a refusal of an envelope, a
+/// seat in this match). A seat in another match (a rematch's, id 0) answers nothing here.
+fn answer_id(message: &ServerMessage, match_id: &str) -> Option<u64> {
+    match message {
+        ServerMessage::Ack(ack) => Some(ack.id),
+        ServerMessage::Error(error) => error.id,
+        ServerMessage::Seat(seat) if seat.match_id == match_id => Some(seat.id),
+        _ => None,
+    }
+}
+
 fn decode_relayed(bytes: &[u8]) -> Option<ServerMessage> {
     Encoding::Postcard
         .decode_server(FrameRef::Binary(bytes))

@@ -71,6 +71,7 @@ impl RemoteWay for RemoteConn {
         };
         let frame = ToAsker::Frame {
             match_id: self.match_id.clone(),
+            owner: self.bus.node().clone(),
             conn: self.conn,
             binary,
             bytes,
@@ -135,6 +136,9 @@ pub struct BusOwning {
     /// Whether the lease is held right now (more precise than `lease_lost`, which a timer
     /// sets).
     held: LeaseHeld,
+    /// The lease, whose matches each ask whether it was held without a break since they
+    /// started here ([`Lease::held_unbroken`]); tests without a lease task have none.
+    lease: Option<Lease>,
 }
 
 impl std::fmt::Debug for BusOwning {
@@ -148,9 +152,13 @@ impl std::fmt::Debug for BusOwning {
 impl BusOwning {
     /// This node owning matches under `lease`.
     pub fn for_lease(bus: Bus, lease: &Lease) -> Arc<BusOwning> {
-        let lease = lease.clone();
-        let lost = lease.lost();
-        Self::build(bus, lost, Arc::new(move || lease.is_held()))
+        let held = lease.clone();
+        Self::assemble(
+            bus,
+            lease.lost(),
+            Arc::new(move || held.is_held()),
+            Some(lease.clone()),
+        )
     }
 
     /// This node owning matches while `lease_lost` is false (tests, without a lease task).
@@ -162,12 +170,22 @@ impl BusOwning {
     /// This node owning matches while `held` says it holds its lease; `lease_lost` wakes
     /// its matches when it turns true.
     pub fn build(bus: Bus, lease_lost: watch::Receiver<bool>, held: LeaseHeld) -> Arc<BusOwning> {
+        Self::assemble(bus, lease_lost, held, None)
+    }
+
+    fn assemble(
+        bus: Bus,
+        lease_lost: watch::Receiver<bool>,
+        held: LeaseHeld,
+        lease: Option<Lease>,
+    ) -> Arc<BusOwning> {
         let me = bus.node().clone();
         Arc::new(BusOwning {
             bus,
             me,
             lease_lost,
             held,
+            lease,
         })
     }
 }
@@ -182,7 +200,10 @@ impl Owning for BusOwning {
             epoch,
             mirror: Some(relay_mirror(self.bus.clone(), match_id, epoch)),
             lease_lost: Some(self.lease_lost.clone()),
-            lease_held: Some(self.held.clone()),
+            lease_held: Some(match &self.lease {
+                Some(lease) => lease.held_unbroken(),
+                None => self.held.clone(),
+            }),
         }
     }
 

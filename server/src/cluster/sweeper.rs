@@ -5,7 +5,15 @@
 //! runs and a flag that must fall, and players who may come back to another node later: so
 //! every half lease each node claims a few orphans and starts them. Claims are one UPDATE
 //! each in PostgreSQL, so two nodes sweeping at once never both win a match.
+//!
+//! The orphans of a dead node spread over the survivors (issue 28, item 9: one survivor used
+//! to take all of them): each orphan belongs to the live node its id hashes highest with
+//! (rendezvous hashing, [`chosen`]), and a node sweeps only its own share. An orphan left by
+//! its chosen node for [`PATIENT_SWEEPS`] sweeps (that node is gone too, or sees the live
+//! nodes differently for a moment) is taken by whoever sweeps next.
 
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,11 +21,17 @@ use super::directory::ClusterDirectory;
 use super::lease::Lease;
 use super::proxy::TakeOver;
 use crate::shutdown::Shutdown;
-use crate::storage::coordination::Coordination;
+use crate::storage::coordination::{Coordination, NodeRef};
 
-/// Orphans one node claims per sweep: a dead node's matches spread over the survivors
-/// instead of all landing on the first one to look.
+/// Orphans one node claims per sweep: a node's share of a mass failover comes over a few
+/// sweeps instead of all at once.
 pub const PER_SWEEP: u32 = 32;
+
+/// Orphans one sweep looks at: enough that a node finds its share among the others'.
+const LOOKED_AT: u32 = PER_SWEEP * 8;
+
+/// Sweeps an orphan chosen for another node waits before this node takes it anyway.
+pub const PATIENT_SWEEPS: u32 = 3;
 
 /// Sweeps every `lease / 2` until shutdown.
 pub fn start(
@@ -30,29 +44,41 @@ pub fn start(
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut waiting = Waiting::default();
         loop {
             tokio::select! {
                 _ = shutdown.recv() => return,
                 _ = tick.tick() => {}
             }
             if lease.is_held() {
-                sweep(&directory, coordination.as_ref()).await;
+                sweep(&directory, coordination.as_ref(), &lease, &mut waiting).await;
             }
         }
     });
 }
 
-/// Claims and starts up to [`PER_SWEEP`] orphaned matches; returns how many it took.
-pub async fn sweep(directory: &ClusterDirectory, coordination: &dyn Coordination) -> usize {
-    let orphans = match coordination.orphaned_matches(PER_SWEEP).await {
+/// Orphans chosen for another node, by id: how many sweeps each has waited.
+pub type Waiting = HashMap<String, u32>;
+
+/// Claims and starts up to [`PER_SWEEP`] orphaned matches of this node's share (or waited
+/// for long enough); returns how many it took.
+pub async fn sweep(
+    directory: &ClusterDirectory,
+    coordination: &dyn Coordination,
+    lease: &Lease,
+    waiting: &mut Waiting,
+) -> usize {
+    let orphans = match coordination.orphaned_matches(LOOKED_AT).await {
         Ok(orphans) => orphans,
         Err(err) => {
             tracing::warn!(%err, "cannot look for orphaned matches");
             return 0;
         }
     };
+    let (me, live) = (lease.me(), lease.live_nodes());
+    let mine = share(orphans, &me, &live, waiting);
     let mut taken = 0;
-    for id in orphans {
+    for id in mine.into_iter().take(PER_SWEEP as usize) {
         if let TakeOver::Here(_) = directory.take_over(&id).await {
             taken += 1;
         }
@@ -62,3 +88,39 @@ pub async fn sweep(directory: &ClusterDirectory, coordination: &dyn Coordination
     }
     taken
 }
+
+/// Of `orphans`, those this node `me` sweeps now: its own share among the `live` nodes, and
+/// those another node has left for [`PATIENT_SWEEPS`] sweeps. `waiting` is brought up to date.
+pub fn share(
+    orphans: Vec<String>,
+    me: &NodeRef,
+    live: &HashSet<NodeRef>,
+    waiting: &mut Waiting,
+) -> Vec<String> {
+    let mut still_waiting = Waiting::new();
+    let mut mine = Vec::new();
+    for id in orphans {
+        let waited = waiting.get(&id).copied().unwrap_or(0);
+        let others = chosen(&id, live).is_some_and(|node| node.node != me.node);
+        if others && waited < PATIENT_SWEEPS {
+            still_waiting.insert(id, waited + 1);
+        } else {
+            mine.push(id);
+        }
+    }
+    *waiting = still_waiting;
+    mine
+}
+
+/// The live node match `id` belongs to: the one whose node id hashes highest with it. Every
+/// node computes the same (one binary, one hash), and a node leaving moves only its own share.
+pub fn chosen<'a>(id: &str, live: &'a HashSet<NodeRef>) -> Option<&'a NodeRef> {
+    live.iter().max_by_key(|node| {
+        let mut hasher = DefaultHasher::new();
+        (id, node.node.as_str()).hash(&mut hasher);
+        (hasher.finish(), node.node.as_str())
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -60,6 +60,9 @@ pub enum ToAsker {
     /// One frame for connection `conn`, already encoded in its encoding.
     Frame {
         match_id: String,
+        /// The node incarnation that sent it: the match's owner when it did. A proxy that
+        /// has moved the command on to a newer owner drops what an older one still answers.
+        owner: NodeRef,
         conn: u64,
         binary: bool,
         bytes: Vec<u8>,

@@ -28,6 +28,7 @@ use super::kept::Kept;
 use super::ownership::{LeaseHeld, Ownership};
 use super::player::Player;
 use super::record::Record;
+use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
 use crate::fanout::{Catchup, Fanout, Role};
 use crate::outbox::Outbox;
@@ -105,6 +106,9 @@ struct Actor {
     watchers_elsewhere: HashMap<NodeRef, u32>,
     /// Another node owns the match now: this actor stops without applying anything more.
     moved: bool,
+    /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
+    /// refused: tried again after a back-off, not in a hot loop.
+    owed: Retry,
     /// Keeps shutdown waiting until this match has stopped.
     _guard: TaskGuard,
 }
@@ -155,6 +159,7 @@ pub fn spawn(
         lease_held,
         watchers_elsewhere: HashMap::new(),
         moved: false,
+        owed: Retry::default(),
         _guard: guard,
     };
     tokio::spawn(actor.run(rx, shutdown));
@@ -200,9 +205,10 @@ impl Actor {
         }
         loop {
             self.note_unseated();
+            // While storage refuses what the match owes, its timers wait out the back-off.
             let abandon_at = self
                 .unseated_since
-                .map(|since| since + self.settings.abandon_after);
+                .map(|since| self.owed.due(since + self.settings.abandon_after));
             let deadline = self
                 .state
                 .flag_deadline()
@@ -212,7 +218,7 @@ impl Actor {
                         .first_move_deadline(self.settings.first_move_timeout),
                 )
                 .min()
-                .map(Instant::from_std);
+                .map(|due| self.owed.due(Instant::from_std(due)));
             let crowd_due = self.fanout.crowd_due();
             let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
             tokio::select! {
@@ -569,10 +575,9 @@ impl Actor {
     /// finished and unfollowed it leaves memory like any finished match.
     async fn abandon(&mut self) {
         self.unseated_since = None;
-        if let Some(record) = self.state.abandoned(self.settings.abandon_after)
-            && let Err(refusal) = self.commit(vec![record]).await
-        {
-            tracing::error!(match_id = %self.state.id, %refusal, "cannot end an abandoned match");
+        if let Some(record) = self.state.abandoned(self.settings.abandon_after) {
+            let committed = self.commit(vec![record]).await;
+            self.owe(committed, "cannot end an abandoned match");
         }
     }
 
@@ -584,10 +589,28 @@ impl Actor {
             self.state
                 .first_move_missed(now, self.settings.first_move_timeout)
         });
-        if let Some(record) = due
-            && let Err(refusal) = self.commit(vec![record]).await
-        {
-            tracing::error!(match_id = %self.state.id, %refusal, "cannot record a forfeit or abort");
+        if let Some(record) = due {
+            let committed = self.commit(vec![record]).await;
+            self.owe(committed, "cannot record a forfeit or abort");
+        }
+    }
+
+    /// Notes how a write the match owes by itself went: on a refusal it is tried again after
+    /// a back-off, and a refusal that repeats is logged once per [`retry::LOG_EVERY`].
+    fn owe(&mut self, committed: Result<(), Refusal>, what: &'static str) {
+        match committed {
+            Ok(()) => {
+                if self.owed.succeeded() {
+                    tracing::info!(match_id = %self.state.id, "storage took what the match owed");
+                }
+            }
+            Err(refusal) => {
+                let failed = self.owed.failed(Instant::now());
+                if let Some(failures) = failed.log {
+                    tracing::warn!(match_id = %self.state.id, %refusal, failures,
+                        retry_in = ?failed.retry_in, "{what}; trying again");
+                }
+            }
         }
     }
 
@@ -669,7 +692,10 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
-            tracing::error!(match_id = %self.state.id, %err, "storage refused events");
+            // Answered (the client sends it again): one line per while, however many there are.
+            if let Some(refused) = retry::command_refused(Instant::now()) {
+                tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");
+            }
             return Err(Refusal::storage(&err, "nothing was applied"));
         }
         if let Some(received) = moved {

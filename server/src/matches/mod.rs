@@ -15,6 +15,7 @@ pub mod ownership;
 pub mod player;
 pub mod plies;
 pub mod record;
+pub mod retry;
 pub mod state;
 pub mod view;
 

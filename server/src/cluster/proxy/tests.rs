@@ -116,12 +116,18 @@ fn commit(fake: &Fake, v: u64) -> FromCluster {
 
 /// A reply frame of the owner for `conn`, in JSON.
 fn reply(conn: ConnId, message: ServerMessage) -> FromCluster {
+    reply_from(node("a", 1), conn, message)
+}
+
+/// A reply frame of `owner` for `conn`, in JSON.
+fn reply_from(owner: NodeRef, conn: ConnId, message: ServerMessage) -> FromCluster {
     let bytes = match Encoding::Json.encode(&message) {
         Frame::Text(text) => text.into_bytes(),
         Frame::Binary(_) => unreachable!("JSON is text"),
     };
     FromCluster::Reply(ToAsker::Frame {
         match_id: ID.to_owned(),
+        owner,
         conn,
         binary: false,
         bytes,
@@ -457,7 +463,8 @@ async fn a_move_the_dead_owner_had_carried_out_is_acked_once_as_new() {
         owner: node("c", 1),
     }));
     settle().await;
-    proxy.inbox.deliver(reply(
+    proxy.inbox.deliver(reply_from(
+        node("c", 1),
         conn,
         ServerMessage::Ack(Ack {
             id: 14,
@@ -554,4 +561,89 @@ async fn after_a_resync_pending_actions_go_again_but_a_join_does_not() {
             action: Action::OfferDraw
         }]
     );
+}
+
+fn act(proxy: &Running, outbox: Outbox, id: u64) {
+    proxy
+        .handle
+        .try_send(Command::Act {
+            outbox,
+            id,
+            token: "tok".into(),
+            action: Action::OfferDraw,
+            received: Instant::now(),
+        })
+        .unwrap();
+}
+
+fn seat_in(match_id: &str, id: u64) -> ServerMessage {
+    ServerMessage::Seat(boardcast_protocol::Seat {
+        id,
+        match_id: match_id.to_owned(),
+        invite_code: "ABCDEF".into(),
+        side: Side::White,
+        token: "tok".into(),
+    })
+}
+
+/// Issue 28, 2 and 7: one envelope, one answer. Repeats of an answer (the owner answering a
+/// re-send of a command already answered) and answers to the proxy's own re-seating (id 0)
+/// never reach the connection; a rematch's seat (another match, id 0) does.
+#[tokio::test]
+async fn a_command_is_answered_once_and_the_proxys_own_re_seating_is_not_answered_to_the_player() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (player, mut player_in) = connection();
+    let conn = player.id();
+    act(&proxy, player, 7);
+    settle().await;
+    proxy.inbox.deliver(reply(conn, ack(7)));
+    proxy.inbox.deliver(reply(
+        conn,
+        ServerMessage::Ack(Ack {
+            id: 7,
+            duplicate: true,
+        }),
+    ));
+    proxy.inbox.deliver(reply(conn, ack(7)));
+    proxy.inbox.deliver(reply(conn, ack(0)));
+    proxy.inbox.deliver(reply(conn, seat_in(ID, 0)));
+    proxy.inbox.deliver(reply(conn, seat_in("rematch", 0)));
+    settle().await;
+    assert_eq!(received(&mut player_in), ["ack7", "seat0"]);
+}
+
+/// Issue 28, 1: the old owner refuses a command ("the match moved, send it again") after the
+/// proxy has sent it on to the new owner, which carries it out. The connection gets the new
+/// owner's ack only: a refusal followed by an ack would put a client that believed it out of
+/// step.
+#[tokio::test]
+async fn an_older_owners_refusal_of_a_command_sent_on_to_a_new_owner_is_not_relayed() {
+    let fake = Fake::new();
+    let proxy = start(&fake);
+    let (player, mut player_in) = connection();
+    let conn = player.id();
+    act(&proxy, player, 9);
+    settle().await;
+    *fake.alive.lock().unwrap() = HashSet::from([node("c", 1)]);
+    proxy.inbox.deliver(FromCluster::Relay(MatchRelay::Owner {
+        epoch: 2,
+        owner: node("c", 1),
+    }));
+    settle().await;
+    proxy.inbox.deliver(reply_from(
+        node("a", 1),
+        conn,
+        ServerMessage::Error(boardcast_protocol::ErrorReply {
+            id: Some(9),
+            code: ErrorCode::StorageUnavailable,
+            message: "the match moved to another server; send it again".into(),
+        }),
+    ));
+    settle().await;
+    assert_eq!(received(&mut player_in), Vec::<String>::new());
+    proxy.inbox.deliver(reply_from(node("c", 1), conn, ack(9)));
+    proxy.inbox.deliver(reply_from(node("a", 1), conn, ack(9)));
+    settle().await;
+    assert_eq!(received(&mut player_in), ["ack9"]);
 }
