@@ -60,9 +60,11 @@ impl Engine {
 }
 
 /// Firefox's preferences: silent on this closed network (geckodriver already turns off
-/// updates and telemetry) and no first-run pages.
+/// updates and telemetry), no first-run pages, and scrollbars over the page as on a phone
+/// (Chromium's screenshots hide them too).
 fn firefox_prefs() -> Value {
     json!({
+        "ui.useOverlayScrollbars": 1,
         "network.captive-portal-service.enabled": false,
         "network.connectivity-service.enabled": false,
         "network.dns.disablePrefetch": true,
