@@ -1,10 +1,15 @@
-//! The web client in real headless Chromium against the real server binary (issue 14):
+//! The web client in real headless browsers against the real server binary (issue 14):
 //! people playing, watching, predicting, and what a hostile page can do.
 //!
+//! The suite runs twice: this file is the `browser` test, in Chromium, and `tests/firefox.rs`
+//! includes it again as the `firefox` test, in Firefox ([`ENGINE`]), so that every test runs in
+//! both browsers.
+//!
 //! Each test starts its own server on a free loopback port with a temporary database and its
-//! own chromedriver; each player is a separate Chromium with its own empty profile. Without
-//! Chromium a developer sees "skipped: install chromium" (CI fails instead). One test binary,
-//! so that the tests take their turns (two or three Chromiums at a time is what two cores take).
+//! own WebDriver server; each player is a separate browser with its own empty profile. Without
+//! the browser a developer sees "skipped: install …" (CI fails instead). One test binary per
+//! browser, so that the tests take their turns (two or three browsers at a time is what two
+//! cores take).
 
 mod buttons_and_endings;
 mod frisian_tv;
@@ -23,7 +28,7 @@ use std::time::Duration;
 use boardcast_protocol::{
     ChannelEvent, ClientMessage, Encoding, ServerMessage, Side, Target, Watch,
 };
-use boardcast_tests::browser::{Browser, Driver, ForeignSite, screenshot_dir};
+use boardcast_tests::browser::{self, Browser, Driver, Engine, ForeignSite};
 use boardcast_tests::client::Client;
 use boardcast_tests::games::{RefGame, reference_games};
 use boardcast_tests::web::{
@@ -33,6 +38,28 @@ use boardcast_tests::web::{
 use boardcast_tests::{ServerProcess, TestServer, free_addr, http_get};
 use fantoccini::key::Key;
 use serde_json::json;
+
+/// The browser this build of the suite drives: Firefox as the `firefox` test, else Chromium.
+const ENGINE: Engine = match env!("CARGO_CRATE_NAME").as_bytes() {
+    b"firefox" => Engine::Firefox,
+    _ => Engine::Chromium,
+};
+
+/// `Driver::start_or_skip(test)` in every test starts the driver of this build's [`ENGINE`].
+trait StartDriver {
+    async fn start_or_skip(test: &str) -> Option<Driver>;
+}
+
+impl StartDriver for Driver {
+    async fn start_or_skip(test: &str) -> Option<Driver> {
+        Driver::start_or_skip_in(ENGINE, test).await
+    }
+}
+
+/// Where this build's screenshots go (Firefox's beside Chromium's, in `firefox/`).
+fn screenshot_dir() -> PathBuf {
+    browser::screenshot_dir(ENGINE)
+}
 
 /// The server under test: this package's build of it, or `BOARDCAST_SERVER_BIN` (for example
 /// a release build, to measure the page budget as users get it).

@@ -104,12 +104,7 @@ async fn screenshots_of_lobby_match_and_tv_and_the_match_page_budget() {
     white.screenshot(&dir.join("match-desktop.png")).await;
     phone.screenshot(&dir.join("match-360.png")).await;
     // And in the dark theme, as a system set to dark shows it.
-    white
-        .cdp(
-            "Emulation.setEmulatedMedia",
-            json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
-        )
-        .await;
+    white.prefer_dark().await;
     white
         .wait_until(
             "the dark theme",
