@@ -148,7 +148,7 @@ pub async fn run(
             },
         }
         show(effects.flush(&mut app));
-        if let Some(failure) = app.failed.take() {
+        if let Some(failure) = app.fatal.take().or_else(|| app.failed.take()) {
             eprintln!("boardcast: {failure}");
             return ExitCode::FAILURE;
         }
@@ -165,7 +165,10 @@ pub async fn list(
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     while let Some(event) = events.recv().await {
-        let failed = matches!(event, NetEvent::Disconnected { .. });
+        let failed = matches!(
+            event,
+            NetEvent::Disconnected { .. } | NetEvent::Failed { .. }
+        );
         net_event(&mut app, event);
         let notes = effects.flush(&mut app);
         let done = notes.contains(&Note::LobbyEnd);
@@ -174,7 +177,7 @@ pub async fn list(
             return ExitCode::SUCCESS;
         }
         if failed {
-            let failure = app.failed.take();
+            let failure = app.fatal.take().or_else(|| app.failed.take());
             eprintln!(
                 "boardcast: {}",
                 failure.as_deref().unwrap_or("the connection dropped")

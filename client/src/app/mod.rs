@@ -129,6 +129,11 @@ pub struct App {
     /// Why the session cannot go on: the start-up command was refused, or the server was
     /// never reached. `--plain` exits non-zero with it on stderr.
     pub failed: Option<String>,
+    /// Why the server cannot be reached this way at all (`NetEvent::Failed`: an untrusted
+    /// certificate): every runner, the full-screen one too, ends with it on stderr, whole.
+    pub fatal: Option<String>,
+    /// `--ca-file`: the friend told how to join a `wss://` match needs it too.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 impl App {
@@ -164,6 +169,8 @@ impl App {
             save_pdn: None,
             pdn_saves: Vec::new(),
             failed: None,
+            fatal: None,
+            ca_file: None,
         }
     }
 
@@ -250,6 +257,14 @@ impl App {
         });
     }
 
+    /// The connection cannot be made at all (see [`Self::fatal`]).
+    pub fn connection_failed(&mut self, reason: &str) {
+        self.link = Link::Offline {
+            reason: reason.to_owned(),
+        };
+        self.fatal = Some(reason.to_owned());
+    }
+
     /// A frame from the server that did not decode (a newer server's message, or garbage):
     /// ignored as PROTOCOL.md §3 asks, with a note, and the session carries on.
     pub fn garbled(&mut self, error: &str) {
@@ -332,7 +347,10 @@ impl App {
         let code = &seat.invite_code;
         match self.public.as_ref().or(self.address.as_ref()) {
             Some(address) => vec![
-                format!("your friend runs: {}", address.join_command(code)),
+                format!(
+                    "your friend runs: {}",
+                    address.join_command(code, self.ca_file.as_deref())
+                ),
                 format!("or opens: {}", address.invite_link(code)),
             ],
             None => vec![format!("your friend runs: boardcast join {code}")],

@@ -789,6 +789,23 @@ fn the_friend_is_given_the_address_the_server_names_over_the_one_this_client_use
 }
 
 #[test]
+fn the_friend_of_a_player_who_used_ca_file_is_told_to_use_it_too() {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("wss://club.lan:7878/ws").unwrap());
+    app.ca_file = Some("boardcast.crt".into());
+    app.connected();
+    app.receive(seat(0, Side::White), Instant::now());
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+    assert_eq!(
+        app.invite_lines()[0],
+        "your friend runs: boardcast --server wss://club.lan:7878/ws --ca-file boardcast.crt join ABCD"
+    );
+}
+
+#[test]
 fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
     let mut app = seated(Side::White, &["32-28"]);
     app.address = Some(crate::address::ServerAddress::parse("10.0.0.5:7878").unwrap());
