@@ -44,7 +44,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        featured ftv m123 (Frisian TV shows match m123 now; its match lines follow)
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
-       join CODE | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
+       join CODE|MATCH | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
        engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
 End of input ends the session. A start-up command the server refuses (join BADCODE), or a
 server never reached, ends it with status 1 and the error on stderr. Seat tokens are kept
@@ -125,8 +125,11 @@ enum Command {
         #[arg(long)]
         private: bool,
     },
-    /// Join a match by invite code.
-    Join { code: String },
+    /// Join a match by invite code, or an open seek by the match id `list` prints.
+    Join {
+        #[arg(value_name = "CODE|MATCH")]
+        code: String,
+    },
     /// Watch a Frisian match.
     Watch { r#match: String },
     /// Watch a MinitChess TV channel (default 1).

@@ -26,7 +26,7 @@ commands (one per line on stdin):
   resign | abort          resign, or abort before both sides moved
   draw offer|accept|decline, rematch offer|accept|decline, claim win|draw
   play [5+3] [white|black|random] [private]   create a match
-  join CODE | watch MATCH | tv [N] | predict GAME|tvN | list
+  join CODE|MATCH | watch MATCH | tv [N] | predict GAME|tvN | list
   predict b1-c3           guess the coming ply of the watched engine game
   engine SERIAL L4 K7     start an on-demand engine game and predict it
   board | clock | legal   print the board, the clocks or the legal moves

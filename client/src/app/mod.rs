@@ -64,7 +64,7 @@ pub struct PdnSave {
 }
 
 /// What an envelope in flight asked for, to make sense of its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pending {
     /// A refused resume means the stored seat is dead.
     Resume,
@@ -72,6 +72,11 @@ pub enum Pending {
     MatchAction,
     /// A refused guess is no longer pending.
     Guess,
+    /// `join TEXT` by invite code: if no match has that code, TEXT is tried as a public match's
+    /// id, since `boardcast list` and the lobby show seeks by id.
+    JoinCode(String),
+    /// The second try of a `join TEXT` (see [`Pending::JoinCode`]).
+    JoinCodeAsId(String),
     Other,
 }
 

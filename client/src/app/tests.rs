@@ -646,9 +646,17 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
         })
     };
     app.receive(refuse(join), Instant::now());
+    // Not a code: tried as the match id `list` prints, and only that refusal fails.
+    assert_eq!(app.failed, None);
+    let as_id = app.out.last().unwrap().clone();
+    assert!(
+        matches!(&as_id.msg, ClientMessage::JoinMatch(JoinMatch::Id(id)) if id == "BADCODE"),
+        "{as_id:?}"
+    );
+    app.receive(refuse(as_id.id), Instant::now());
     assert_eq!(
         app.failed.as_deref(),
-        Some("not_found: no match with invite code BADCODE")
+        Some("not_found: no open match has the invite code or match id BADCODE")
     );
     let mut app = App::new("bob", Some(Command::Lobby), 10);
     app.connected();
