@@ -108,9 +108,20 @@ impl ServerAddress {
         format!("{}/games/{match_id}.pdn", self.web_base())
     }
 
-    /// The command a friend runs to join the match with invite `code`.
-    pub fn join_command(&self, code: &str) -> String {
-        format!("boardcast --server {} join {code}", self.ws_url())
+    /// The command a friend runs to join the match with invite `code`; with `ca_file` (the
+    /// player's `--ca-file`) a `wss://` server's friend is told to trust the same certificate.
+    pub fn join_command(&self, code: &str, ca_file: Option<&std::path::Path>) -> String {
+        match ca_file.filter(|_| self.secure) {
+            Some(path) => {
+                let path = path.to_string_lossy();
+                let quoted = shlex::try_quote(&path).unwrap_or(path.clone());
+                format!(
+                    "boardcast --server {} --ca-file {quoted} join {code}",
+                    self.ws_url()
+                )
+            }
+            None => format!("boardcast --server {} join {code}", self.ws_url()),
+        }
     }
 }
 
@@ -152,11 +163,31 @@ mod tests {
         assert_eq!(plain.invite_link("6GC2X5"), "http://10.0.0.5:7878/i/6GC2X5");
         assert_eq!(plain.pdn_url("m12"), "http://10.0.0.5:7878/games/m12.pdn");
         assert_eq!(
-            plain.join_command("6GC2X5"),
+            plain.join_command("6GC2X5", None),
             "boardcast --server ws://10.0.0.5:7878/ws join 6GC2X5"
         );
         let secure = ServerAddress::parse("wss://b.example:8443/ws").unwrap();
         assert_eq!(secure.invite_link("Q"), "https://b.example:8443/i/Q");
+    }
+
+    #[test]
+    fn the_join_command_of_a_wss_server_carries_the_ca_file() {
+        let secure = ServerAddress::parse("wss://b.example:8443/ws").unwrap();
+        let ca = std::path::Path::new("/home/amy/my certs/boardcast.crt");
+        assert_eq!(
+            secure.join_command("Q7", Some(ca)),
+            "boardcast --server wss://b.example:8443/ws --ca-file '/home/amy/my certs/boardcast.crt' join Q7"
+        );
+        assert_eq!(
+            secure.join_command("Q7", None),
+            "boardcast --server wss://b.example:8443/ws join Q7"
+        );
+        // No TLS, nothing to trust: the file is left out.
+        let plain = ServerAddress::parse("10.0.0.5:7878").unwrap();
+        assert_eq!(
+            plain.join_command("Q7", Some(ca)),
+            "boardcast --server ws://10.0.0.5:7878/ws join Q7"
+        );
     }
 
     #[test]

@@ -78,6 +78,7 @@ pub fn net_event(app: &mut App, event: NetEvent) {
         NetEvent::Message(message) => app.receive(*message, Instant::now()),
         NetEvent::Garbled(error) => app.garbled(&error),
         NetEvent::Disconnected { reason, retry_ms } => app.disconnected(&reason, retry_ms),
+        NetEvent::Failed { reason } => app.connection_failed(&reason),
         NetEvent::PdnSaved(saved) => app.pdn_saved(saved),
     }
 }

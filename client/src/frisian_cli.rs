@@ -23,29 +23,43 @@ pub enum Command {
     Perft {
         #[command(flatten)]
         fen: FenArg,
-        /// Deepest ply to count.
-        #[arg(long)]
+        /// Deepest ply to count (1-20; each ply multiplies the time by about 5).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
         depth: u32,
         /// Also print the leaves below each legal move at the deepest ply.
         #[arg(long)]
         divide: bool,
-        /// Worker threads (the root moves are shared out among them).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Worker threads (1-1024; the root moves are shared out among them).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+        threads: u16,
+        /// Print one JSON object (counts per depth, divide, times) instead.
+        #[arg(long)]
+        json: bool,
     },
     /// Print whether the game goes on, and why: `ongoing|draw|white|black: reason`.
     Status {
         #[command(flatten)]
         fen: FenArg,
+        /// Print one JSON object (`result`, `reason`) instead.
+        #[arg(long)]
+        json: bool,
     },
     /// Play moves in notation from a position and print the FEN after them.
     Play {
         #[command(flatten)]
         fen: FenArg,
-        /// Moves such as 32-28, 28x19 or 9x18x16.
+        /// Moves such as 32-28, 28x19 or 9x18x16, one an argument or several in one
+        /// separated by spaces; squares alone separated by spaces are one move, as the
+        /// terminal client reads them: "32 28".
         moves: Vec<String>,
     },
 }
+
+/// The deepest `perft --depth`: depth 15 from the start already takes hours.
+pub const MAX_DEPTH: u32 = 20;
+/// The most `perft --threads`: far more than any machine's cores, well short of exhausting
+/// the system's threads.
+pub const MAX_THREADS: u16 = 1024;
 
 #[derive(Debug, Args)]
 pub struct FenArg {
@@ -74,10 +88,17 @@ pub fn run(command: Command) -> ExitCode {
             depth,
             divide,
             threads,
+            json,
         } => fen
             .position()
-            .map(|p| perft(&p, depth, divide, threads.max(1))),
-        Command::Status { fen } => fen.position().map(|p| println!("{}", status_line(&p))),
+            .map(|p| println!("{}", perft(&p, depth, divide, usize::from(threads), json))),
+        Command::Status { fen, json } => fen.position().map(|p| {
+            if json {
+                println!("{}", status_json(&p));
+            } else {
+                println!("{}", status_line(&p));
+            }
+        }),
         Command::Play { fen, moves } => fen.position().and_then(|p| play(p, &moves)),
     };
     match result {
@@ -157,27 +178,27 @@ fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64
     roots.iter().copied().zip(counts).collect()
 }
 
-fn perft(pos: &Position, depth: u32, divide: bool, threads: usize) {
+/// The perft report: `perft D N` lines (after the divide lines at the deepest ply) and a
+/// time line, or one JSON object with the same numbers.
+fn perft(pos: &Position, depth: u32, divide: bool, threads: usize, json: bool) -> String {
     let started = Instant::now();
     let cpu_start = cpu_seconds();
-    let mut total = 0u64;
+    let mut counts = Vec::new();
+    let mut divided = Vec::new();
     for d in 1..=depth {
         let parts = parallel_divide(pos, d, threads);
-        let count: u64 = parts.iter().map(|(_, n)| n).sum();
         if divide && d == depth {
-            let mut named: Vec<(Move, String, u64)> = parts
+            divided = parts
                 .iter()
                 .map(|(m, n)| (*m, pos.notation(*m), *n))
                 .collect();
-            named.sort_by(|a, b| (a.0.from(), a.0.to(), &a.1).cmp(&(b.0.from(), b.0.to(), &b.1)));
-            for (_, notation, n) in named {
-                println!("{notation} {n}");
-            }
+            divided.sort_by(|a, b| (a.0.from(), a.0.to(), &a.1).cmp(&(b.0.from(), b.0.to(), &b.1)));
         }
-        println!("perft {d} {count}");
-        total += count;
+        counts.push(parts.iter().map(|(_, n)| n).sum::<u64>());
     }
+    let total: u64 = counts.iter().sum();
     let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_start.and_then(|a| cpu_seconds().map(|b| b - a));
     let rate = |secs: f64| {
         if secs > 0.0 {
             total as f64 / secs / 1e6
@@ -185,30 +206,76 @@ fn perft(pos: &Position, depth: u32, divide: bool, threads: usize) {
             0.0
         }
     };
+    if json {
+        let value = serde_json::json!({
+            "depth": depth,
+            "counts": counts,
+            "divide": divide.then(|| divided
+                .iter()
+                .map(|(_, notation, n)| serde_json::json!({"move": notation, "leaves": n}))
+                .collect::<Vec<_>>()),
+            "leaves": total,
+            "threads": threads,
+            "seconds": wall,
+            "cpu_seconds": cpu,
+        });
+        return value.to_string();
+    }
+    let mut out = String::new();
+    for (_, notation, n) in &divided {
+        out += &format!("{notation} {n}\n");
+    }
+    for (d, count) in counts.iter().enumerate() {
+        out += &format!("perft {} {count}\n", d + 1);
+    }
     let plural = if threads == 1 { "" } else { "s" };
-    let mut line = format!(
-        "time {wall:.3} s, {total} leaves, {:.1} M leaves/s ({threads} thread{plural})",
+    out += &format!(
+        "time {}, {total} leaves, {:.1} M leaves/s ({threads} thread{plural})",
+        duration_text(wall),
         rate(wall)
     );
-    if let (Some(a), Some(b)) = (cpu_start, cpu_seconds()) {
-        line += &format!(
-            "; CPU time {:.2} s, {:.1} M leaves/s of CPU",
-            b - a,
-            rate(b - a)
+    if let Some(cpu) = cpu {
+        out += &format!(
+            "; CPU time {}, {:.1} M leaves/s of CPU",
+            duration_text(cpu),
+            rate(cpu)
         );
     }
-    println!("{line}");
+    out
 }
 
-/// CPU time of this process (all threads) from `/proc/self/stat`, in seconds: on a machine
-/// shared with other jobs, wall time says more about the load than about the generator.
+/// Seconds as `1.234 s`, or `0.321 ms` below a tenth of a second (a shallow perft).
+fn duration_text(seconds: f64) -> String {
+    if seconds < 0.1 {
+        format!("{:.3} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.3} s")
+    }
+}
+
+/// CPU time of this process (all threads, those already ended too), in seconds, to the
+/// nanosecond: on a machine shared with other jobs, wall time says more about the load than
+/// about the generator. (`/proc/self/stat` counts in ticks of 10 ms, so a short run read 0.00.)
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name start with the state (field 3); utime and
-    // stime are fields 14 and 15, in clock ticks of 1/100 s on Linux.
-    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid, writable timespec; the call only writes into it.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| now.tv_sec as f64 + now.tv_nsec as f64 / 1e9)
+}
+
+/// `status --json`: the result word and the reason, `null` while the game goes on with no
+/// special rule in force.
+fn status_json(pos: &Position) -> String {
+    let status = pos.status();
+    serde_json::json!({
+        "result": status.result_word(),
+        "reason": status.reason(),
+        "turn": pos.turn().name(),
+    })
+    .to_string()
 }
 
 fn status_line(pos: &Position) -> String {
@@ -219,10 +286,34 @@ fn status_line(pos: &Position) -> String {
     format!("{}: {reason}", status.result_word())
 }
 
+/// The moves in `args`: whitespace separates moves, except that an argument of bare square
+/// numbers (`"32 28"`, `"9 18 16"`) is one move, its squares in order, as the terminal
+/// client reads a typed space.
+fn split_moves(args: &[String]) -> Vec<String> {
+    let mut moves = Vec::new();
+    for arg in args {
+        let words: Vec<&str> = arg.split_whitespace().collect();
+        if words.len() > 1 && words.iter().all(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+            moves.push(words.join(" "));
+        } else {
+            moves.extend(words.into_iter().map(str::to_owned));
+        }
+    }
+    moves
+}
+
 fn play(mut pos: Position, moves: &[String]) -> Result<(), String> {
-    for text in moves.iter().flat_map(|m| m.split_whitespace()) {
+    for text in split_moves(moves) {
+        // Squares separated by spaces: the separator is the position's kind of move
+        // (captures are compulsory, so all legal moves are captures or none is).
+        let written = if text.contains(' ') {
+            let capture = pos.legal_moves().iter().any(Move::is_capture);
+            text.replace(' ', if capture { "x" } else { "-" })
+        } else {
+            text.clone()
+        };
         let mv = pos
-            .parse_move(text)
+            .parse_move(&written)
             .map_err(|e| format!("move {text}: {e}"))?;
         pos = pos.play(mv).map_err(|e| format!("move {text}: {e}"))?;
     }
@@ -277,6 +368,48 @@ mod tests {
             status_line(&at("W:WK5:BK28:H2:F61")),
             "ongoing: king v king, white can capture (art. 21a)"
         );
+    }
+
+    #[test]
+    fn perft_reports_the_cpu_time_it_used() {
+        let text = perft(&Position::start(), 6, false, 2, false);
+        let time = text.lines().last().unwrap();
+        let cpu = time.split("CPU time ").nth(1).expect(time);
+        let mut words = cpu.split_whitespace();
+        let number: f64 = words.next().unwrap().parse().unwrap();
+        let unit = words.next().unwrap().trim_end_matches(',');
+        assert!(number > 0.0 && ["ms", "s"].contains(&unit), "{time}");
+        let json: serde_json::Value =
+            serde_json::from_str(&perft(&Position::start(), 4, true, 1, true)).unwrap();
+        assert_eq!(json["counts"], serde_json::json!([9, 81, 658, 3874]));
+        assert_eq!(json["divide"].as_array().unwrap().len(), 9);
+        assert!(json["cpu_seconds"].as_f64().unwrap() > 0.0, "{json}");
+    }
+
+    #[test]
+    fn status_json_has_the_result_and_reason() {
+        let value: serde_json::Value =
+            serde_json::from_str(&status_json(&at("W:W46:B41,37"))).unwrap();
+        assert_eq!(value["result"], "black");
+        assert_eq!(value["reason"], "white has no legal move");
+    }
+
+    #[test]
+    fn squares_separated_by_spaces_are_one_move_as_in_the_terminal_client() {
+        let args = [
+            "32 28".to_owned(),
+            "19-23 28x19".to_owned(),
+            "9 18 16".to_owned(),
+        ];
+        assert_eq!(split_moves(&args), ["32 28", "19-23", "28x19", "9 18 16"]);
+        play(Position::start(), &["32 28".to_owned(), "19 23".to_owned()]).unwrap();
+        // A capture written with spaces is a capture.
+        let pos = Position::start()
+            .parse_move("32-28")
+            .map(|m| Position::start().play_legal(&m));
+        let pos = pos.unwrap();
+        let pos = pos.play_legal(&pos.parse_move("19-23").unwrap());
+        play(pos, &["28 19".to_owned()]).unwrap();
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use boardcast_protocol::{ColorChoice, Encoding, Target, TimeControl};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use app::command::{Command as AppCommand, channel_name};
 
@@ -44,7 +44,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        featured ftv m123 (Frisian TV shows match m123 now; its match lines follow)
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
        rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
-       join CODE | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
+       join CODE|MATCH | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
        engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
 End of input ends the session. A start-up command the server refuses (join BADCODE), or a
 server never reached, ends it with status 1 and the error on stderr. Seat tokens are kept
@@ -128,8 +128,11 @@ enum Command {
         #[arg(long)]
         private: bool,
     },
-    /// Join a match by invite code.
-    Join { code: String },
+    /// Join a match by invite code, or an open seek by the match id `list` prints.
+    Join {
+        #[arg(value_name = "CODE|MATCH")]
+        code: String,
+    },
     /// Watch a Frisian match.
     Watch { r#match: String },
     /// Watch a MinitChess TV channel (default 1).
@@ -185,8 +188,31 @@ fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
     }
 }
 
+/// The command line, with the online flags hidden from the offline tools' help: they are
+/// accepted anywhere (global) so `boardcast play --server X` works, but `frisian perft`
+/// never reads them, and its `--help` should list what it does read.
+fn command_line() -> clap::Command {
+    let command = Cli::command();
+    let online: Vec<clap::Arg> = command
+        .get_arguments()
+        .filter(|arg| arg.is_global_set())
+        .cloned()
+        .collect();
+    // A subcommand that has an argument of a global's id keeps its own: give the offline
+    // tools hidden copies, which reach their subcommands in turn (still hidden).
+    ["frisian", "minitchess"]
+        .into_iter()
+        .fold(command, |command, offline| {
+            command.mut_subcommand(offline, |sub| {
+                online
+                    .iter()
+                    .fold(sub, |sub, arg| sub.arg(arg.clone().hide(true)))
+            })
+        })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command_line().get_matches()).unwrap_or_else(|e| e.exit());
     // The offline tools need no server, so a bad --server cannot stop them.
     match cli.command {
         Some(Command::Frisian(command)) => return frisian_cli::run(command),
@@ -317,4 +343,76 @@ fn main() -> ExitCode {
         }
     };
     online::run(options, intent.or(Some(AppCommand::Lobby)), false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn help(args: &[&str]) -> String {
+        match command_line().try_get_matches_from(args) {
+            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => e.to_string(),
+            other => panic!("{args:?} showed no help: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_offline_tools_help_lists_no_online_flags() {
+        for args in [
+            &["boardcast", "frisian", "perft", "--help"][..],
+            &["boardcast", "frisian", "status", "--help"],
+            &["boardcast", "minitchess", "game", "--help"],
+        ] {
+            let text = help(args);
+            for online in ["--server", "--plain", "--ca-file", "--data-dir", "--name"] {
+                assert!(!text.contains(online), "{args:?} lists {online}:\n{text}");
+            }
+        }
+        assert!(help(&["boardcast", "frisian", "status", "--help"]).contains("--json"));
+        // The online commands still list them, and take them after the subcommand too.
+        assert!(help(&["boardcast", "play", "--help"]).contains("--server"));
+        let cli = Cli::from_arg_matches(
+            &command_line()
+                .try_get_matches_from(["boardcast", "list", "--server", "h:1"])
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(cli.online.server, "h:1");
+    }
+
+    #[test]
+    fn json_reaches_status_and_perft() {
+        let parse = |args: &[&str]| {
+            Cli::from_arg_matches(&command_line().try_get_matches_from(args).unwrap()).unwrap()
+        };
+        let cli = parse(&["boardcast", "frisian", "status", "--json"]);
+        assert!(matches!(
+            cli.command,
+            Some(Command::Frisian(frisian_cli::Command::Status {
+                json: true,
+                ..
+            }))
+        ));
+        let cli = parse(&["boardcast", "frisian", "perft", "--depth", "2", "--json"]);
+        assert!(matches!(
+            cli.command,
+            Some(Command::Frisian(frisian_cli::Command::Perft {
+                json: true,
+                ..
+            }))
+        ));
+    }
+
+    #[test]
+    fn perft_depth_and_threads_are_bounded() {
+        for (args, needle) in [
+            (&["--depth", "40"][..], "40 is not in 1..=20"),
+            (&["--depth", "0"], "0 is not in 1..=20"),
+            (&["--depth", "3", "--threads", "0"], "0 is not in 1..=1024"),
+        ] {
+            let full = [&["boardcast", "frisian", "perft"][..], args].concat();
+            let error = command_line().try_get_matches_from(full).unwrap_err();
+            assert!(error.to_string().contains(needle), "{args:?}: {error}");
+        }
+    }
 }

@@ -122,37 +122,53 @@ fn game(args: &GameArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
 }
 
+/// Plays every good line; a bad line is skipped with its number, so one typo in a batch of
+/// thousands costs one game, and the error (exit status 2) names every line skipped.
 fn games(input: impl BufRead, out: &mut impl Write) -> Result<(), Failure> {
+    let mut bad = Vec::new();
     for (number, line) in input.lines().enumerate() {
         let line = line.map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
         if line.trim().is_empty() {
             continue;
         }
-        let at = |message: String| Failure::Input(format!("line {}: {message}", number + 1));
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let [serial, white, black] = fields[..] else {
-            return Err(at(format!(
-                "expected SERIAL WHITE BLACK, like CH3SS5 L4 K7, got {line:?}"
-            )));
-        };
-        let serial: Serial = serial
-            .parse()
-            .map_err(|e| at(format!("bad serial {serial:?}: {e}")))?;
-        let white: Engine = white
-            .parse()
-            .map_err(|e| at(format!("bad white engine {white:?}: {e}")))?;
-        let black: Engine = black
-            .parse()
-            .map_err(|e| at(format!("bad black engine {black:?}: {e}")))?;
-        let setup = Setup {
-            serial: &serial,
-            white,
-            black,
-            position: None,
-        };
-        write_record(&setup, out)?;
+        match game_line(&line, out) {
+            Ok(()) => {}
+            Err(Failure::Input(message)) => bad.push(format!("line {}: {message}", number + 1)),
+            Err(output) => return Err(output),
+        }
     }
-    Ok(())
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        // `run` writes `error: ` before the first; the rest get theirs here.
+        Err(Failure::Input(bad.join("\nerror: ")))
+    }
+}
+
+/// One `SERIAL WHITE BLACK` line: its game's record.
+fn game_line(line: &str, out: &mut impl Write) -> Result<(), Failure> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [serial, white, black] = fields[..] else {
+        return Err(Failure::Input(format!(
+            "expected SERIAL WHITE BLACK, like CH3SS5 L4 K7, got {line:?}"
+        )));
+    };
+    let serial: Serial = serial
+        .parse()
+        .map_err(|e| Failure::Input(format!("bad serial {serial:?}: {e}")))?;
+    let white: Engine = white
+        .parse()
+        .map_err(|e| Failure::Input(format!("bad white engine {white:?}: {e}")))?;
+    let black: Engine = black
+        .parse()
+        .map_err(|e| Failure::Input(format!("bad black engine {black:?}: {e}")))?;
+    let setup = Setup {
+        serial: &serial,
+        white,
+        black,
+        position: None,
+    };
+    write_record(&setup, out)
 }
 
 /// Plays the whole game, handing `each_board` the start board and the board after every ply.
@@ -329,6 +345,21 @@ mod tests {
         let expected = "d2-d3\na5-a4\nb2-b3\nb5-b4\nb3-a4\na6-a5\nc1-d2\na5-a4\nd2-b4\na4-b3\n\
                         c2-b3\nresult: white wins (king captured)\n";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_with_its_number_and_the_batch_goes_on() {
+        let input = "CH3SS5 L4 K7\nCH3SS5 X4 K7\nCH3SS5 D1 K4\nnonsense\n";
+        let mut out = Vec::new();
+        let Err(Failure::Input(message)) = games(input.as_bytes(), &mut out) else {
+            panic!("the bad lines are not reported");
+        };
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2);
+        assert!(message.starts_with("line 2: bad white engine"), "{message}");
+        assert!(
+            message.contains("\nerror: line 4: expected SERIAL WHITE BLACK"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The connection task: one WebSocket to the server, encoded per the negotiated subprotocol,
-//! re-dialled with exponential backoff whenever it drops. The app talks to it through two
-//! channels and never sees a socket.
+//! re-dialled with exponential backoff whenever it drops — unless the failure is one that
+//! trying again cannot mend (a refused TLS certificate, a bad address): then it says why once
+//! and stops. The app talks to it through two channels and never sees a socket.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,6 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::error::{Error as WsError, TlsError};
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 use boardcast_protocol::{ClientEnvelope, Encoding, Frame, FrameRef, ServerMessage};
@@ -26,6 +29,11 @@ pub enum NetEvent {
         reason: String,
         retry_ms: u64,
     },
+    /// The server cannot be reached this way at all (its certificate is not trusted, the
+    /// address is wrong): no further attempt is made. The runner ends the session with it.
+    Failed {
+        reason: String,
+    },
     /// A finished match's PDN was saved (the path) or could not be (why).
     PdnSaved(Result<std::path::PathBuf, String>),
 }
@@ -36,12 +44,14 @@ pub fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(ms.min(10_000))
 }
 
-/// Starts the connection task; `tls` is used for `wss://` addresses. Dropping the first
-/// sender ends it; the second feeds local events (a saved PDN) into the same stream.
+/// Starts the connection task; `tls` is used for `wss://` addresses, and `ca_file` (the
+/// `--ca-file` it trusts) is named when a certificate is refused. Dropping the first sender
+/// ends it; the second feeds local events (a saved PDN) into the same stream.
 pub fn spawn(
     url: String,
     encoding: Encoding,
     tls: Arc<rustls::ClientConfig>,
+    ca_file: Option<PathBuf>,
 ) -> (
     mpsc::UnboundedSender<ClientEnvelope>,
     mpsc::UnboundedSender<NetEvent>,
@@ -49,7 +59,7 @@ pub fn spawn(
 ) {
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(url, encoding, tls, out_rx, event_tx.clone()));
+    tokio::spawn(run(url, encoding, tls, ca_file, out_rx, event_tx.clone()));
     (out_tx, event_tx, event_rx)
 }
 
@@ -66,12 +76,13 @@ async fn run(
     url: String,
     encoding: Encoding,
     tls: Arc<rustls::ClientConfig>,
+    ca_file: Option<PathBuf>,
     mut outgoing: mpsc::UnboundedReceiver<ClientEnvelope>,
     events: mpsc::UnboundedSender<NetEvent>,
 ) {
     let mut attempt = 0u32;
     loop {
-        let (reason, wait) = match connect(&url, encoding, &tls).await {
+        let (reason, wait) = match connect(&url, encoding, &tls, ca_file.as_deref()).await {
             Ok(socket) => {
                 attempt = 0;
                 while outgoing.try_recv().is_ok() {}
@@ -83,7 +94,11 @@ async fn run(
                     Ended::Dropped { reason, wait } => (reason, wait),
                 }
             }
-            Err(reason) => (reason, None),
+            Err(Refused::Permanent(reason)) => {
+                let _ = events.send(NetEvent::Failed { reason });
+                return;
+            }
+            Err(Refused::Transient(reason)) => (reason, None),
         };
         let delay = wait.unwrap_or_else(|| backoff(attempt));
         attempt = attempt.saturating_add(1);
@@ -104,14 +119,25 @@ async fn run(
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Why a connection attempt failed.
+#[derive(Debug, PartialEq, Eq)]
+enum Refused {
+    /// The server is down, restarting or unreachable for now: try again.
+    Transient(String),
+    /// The same attempt would fail the same way.
+    Permanent(String),
+}
+
 async fn connect(
     url: &str,
     encoding: Encoding,
     tls: &Arc<rustls::ClientConfig>,
-) -> Result<Socket, String> {
+    ca_file: Option<&Path>,
+) -> Result<Socket, Refused> {
     let mut request = url
         .into_client_request()
-        .map_err(|e| format!("bad server address {url}: {e}"))?;
+        .map_err(|e| Refused::Permanent(format!("bad server address {url}: {e}")))?;
+    let host = request.uri().host().unwrap_or_default().to_owned();
     request.headers_mut().insert(
         "Sec-WebSocket-Protocol",
         HeaderValue::from_static(encoding.subprotocol()),
@@ -121,8 +147,35 @@ async fn connect(
         tokio_tungstenite::connect_async_tls_with_config(request, None, true, Some(connector));
     match tokio::time::timeout(Duration::from_secs(10), connecting).await {
         Ok(Ok((socket, _response))) => Ok(socket),
-        Ok(Err(error)) => Err(format!("cannot connect to {url}: {error}")),
-        Err(_) => Err(format!("cannot connect to {url}: timed out")),
+        Ok(Err(error)) => Err(refused(&error, url, &host, ca_file)),
+        Err(_) => Err(Refused::Transient(format!(
+            "cannot connect to {url}: timed out"
+        ))),
+    }
+}
+
+/// Sorts a failed attempt: TLS errors (the certificate, the handshake) are permanent and said
+/// in words; the rest (refused, reset, an HTTP error while the server restarts) are retried.
+fn refused(error: &WsError, url: &str, host: &str, ca_file: Option<&Path>) -> Refused {
+    let tls = match error {
+        WsError::Tls(TlsError::Rustls(tls)) => Some(&**tls),
+        WsError::Tls(TlsError::InvalidDnsName) => {
+            return Refused::Permanent(format!(
+                "cannot connect to {url}: {host:?} is not a host name TLS can check"
+            ));
+        }
+        // tokio-rustls reports a failed handshake as an I/O error holding rustls's.
+        WsError::Io(io) => io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>()),
+        _ => None,
+    };
+    match tls {
+        Some(tls) => Refused::Permanent(format!(
+            "cannot connect to {url}: {}",
+            crate::tls::explain(tls, host, ca_file)
+        )),
+        None => Refused::Transient(format!("cannot connect to {url}: {error}")),
     }
 }
 
@@ -193,6 +246,35 @@ async fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tls_errors_are_permanent_and_said_in_words_and_the_rest_are_retried() {
+        let url = "wss://localhost:1/ws";
+        let io = |error: rustls::Error| {
+            WsError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, error))
+        };
+        let untrusted = io(rustls::Error::InvalidCertificate(
+            rustls::CertificateError::UnknownIssuer,
+        ));
+        let Refused::Permanent(reason) = refused(&untrusted, url, "localhost", None) else {
+            panic!("an untrusted certificate is retried");
+        };
+        assert!(
+            reason.contains("the server's certificate is not trusted: pass --ca-file FILE"),
+            "{reason}"
+        );
+        let Refused::Permanent(reason) =
+            refused(&untrusted, url, "localhost", Some(Path::new("my.crt")))
+        else {
+            panic!("an untrusted certificate is retried");
+        };
+        assert!(reason.contains("--ca-file my.crt"), "{reason}");
+        let refused_tcp = WsError::Io(std::io::ErrorKind::ConnectionRefused.into());
+        assert!(matches!(
+            refused(&refused_tcp, url, "localhost", None),
+            Refused::Transient(_)
+        ));
+    }
 
     #[test]
     fn backoff_doubles_up_to_ten_seconds() {

@@ -71,6 +71,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
     let mut app = App::new(&options.name, intent, first_id());
     app.address = Some(options.address.clone());
     app.save_pdn = options.save_pdn.clone();
+    app.ca_file = options.ca_file.clone();
     app.stored = store
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))
@@ -83,8 +84,12 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
         }
     };
     let code = runtime.block_on(async move {
-        let (tx, local, events) =
-            crate::net::spawn(options.server.clone(), options.encoding, tls.clone());
+        let (tx, local, events) = crate::net::spawn(
+            options.server.clone(),
+            options.encoding,
+            tls.clone(),
+            options.ca_file.clone(),
+        );
         let effects = Effects {
             server: options.server.clone(),
             tx,

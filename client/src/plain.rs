@@ -26,7 +26,7 @@ commands (one per line on stdin):
   resign | abort          resign, or abort before both sides moved
   draw offer|accept|decline, rematch offer|accept|decline, claim win|draw
   play [5+3] [white|black|random] [private]   create a match
-  join CODE | watch MATCH | tv [N] | predict GAME|tvN | list
+  join CODE|MATCH | watch MATCH | tv [N] | predict GAME|tvN | list
   predict b1-c3           guess the coming ply of the watched engine game
   engine SERIAL L4 K7     start an on-demand engine game and predict it
   board | clock | legal   print the board, the clocks or the legal moves
@@ -148,7 +148,7 @@ pub async fn run(
             },
         }
         show(effects.flush(&mut app));
-        if let Some(failure) = app.failed.take() {
+        if let Some(failure) = app.fatal.take().or_else(|| app.failed.take()) {
             eprintln!("boardcast: {failure}");
             return ExitCode::FAILURE;
         }
@@ -165,7 +165,10 @@ pub async fn list(
     mut events: mpsc::UnboundedReceiver<NetEvent>,
 ) -> ExitCode {
     while let Some(event) = events.recv().await {
-        let failed = matches!(event, NetEvent::Disconnected { .. });
+        let failed = matches!(
+            event,
+            NetEvent::Disconnected { .. } | NetEvent::Failed { .. }
+        );
         net_event(&mut app, event);
         let notes = effects.flush(&mut app);
         let done = notes.contains(&Note::LobbyEnd);
@@ -174,7 +177,7 @@ pub async fn list(
             return ExitCode::SUCCESS;
         }
         if failed {
-            let failure = app.failed.take();
+            let failure = app.fatal.take().or_else(|| app.failed.take());
             eprintln!(
                 "boardcast: {}",
                 failure.as_deref().unwrap_or("the connection dropped")

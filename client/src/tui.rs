@@ -85,6 +85,12 @@ pub async fn run(
         }
         // Notes are already in the app's log; the status line shows them.
         effects.flush(&mut app);
+        if let Some(fatal) = app.fatal.take() {
+            // Said whole on the shell's screen, not cut to the status line and retried.
+            ratatui::restore();
+            eprintln!("boardcast: {fatal}");
+            return ExitCode::FAILURE;
+        }
         if app.quit {
             break ExitCode::SUCCESS;
         }

@@ -1,7 +1,7 @@
 //! End to end: `boardcast --plain` processes against the real server, started in-process
 //! through the `boardcast-server` library on a free port. Two players create and join by
 //! invite code, type moves in notation, get an out-of-turn move refused, decline a draw,
-//! resign and start a rematch; `list` shows a seek; a watcher follows a match; `resume` takes
+//! resign and start a rematch; `list` shows a seek and `join` takes its id; a watcher follows a match; `resume` takes
 //! a seat back after the client process died; and both players reconnect by themselves when
 //! the server restarts.
 
@@ -182,13 +182,12 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
         let id = match_id(&seat);
 
         let mut list = Plain::start(&["--server", &url, "--data-dir", data_b, "list"]);
-        assert_eq!(
-            list.expect(&format!("seek {id}")),
-            format!("seek {id} alice untimed free black")
-        );
+        let seek = list.expect(&format!("seek {id}"));
+        assert_eq!(seek, format!("seek {id} alice untimed free black"));
         list.expect("lobby end");
 
-        let code = invite(&seat);
+        // `join` takes what `list` printed: the seek's match id (an invite code works too).
+        let listed = seek.split(' ').nth(1).unwrap();
         let bob_args = [
             "--server",
             &url,
@@ -197,7 +196,7 @@ async fn list_shows_the_seek_and_resume_takes_the_seat_back_after_the_client_die
             "--data-dir",
             data_b,
             "join",
-            &code,
+            listed,
         ];
         let mut bob = Plain::start(&bob_args);
         assert_eq!(bob.expect("turn"), "turn white");

@@ -15,6 +15,18 @@ use tracing_subscriber::EnvFilter;
 /// Runs the server as the `boardcast-server` binary does, with the process's arguments.
 pub fn main() -> ExitCode {
     let config = Config::parse();
+    if let Some(Command::GenCert { names, cert, key }) = &config.command {
+        return match crate::gen_cert::write(names, cert, key) {
+            Ok(written) => {
+                print!("{written}");
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("boardcast-server gen-cert: {err}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(err) => {

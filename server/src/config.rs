@@ -266,6 +266,19 @@ pub enum Command {
         #[arg(long, value_name = "URL")]
         to: Database,
     },
+    /// Write a self-signed TLS certificate for this server that the terminal client (with
+    /// --ca-file), curl and browsers accept, and its key; print the commands that use them.
+    GenCert {
+        /// The host names and IP addresses players connect to: boards.example.org 192.168.1.20.
+        #[arg(required = true, value_name = "NAME")]
+        names: Vec<String>,
+        /// Where to write the certificate (public: players trust it with --ca-file).
+        #[arg(long, value_name = "FILE", default_value = "boardcast.crt")]
+        cert: PathBuf,
+        /// Where to write the private key (mode 0600; --tls-key).
+        #[arg(long, value_name = "FILE", default_value = "boardcast.key")]
+        key: PathBuf,
+    },
 }
 
 /// How log lines are written.

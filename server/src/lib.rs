@@ -16,6 +16,7 @@ pub mod crowd;
 pub mod duration;
 pub mod fanout;
 pub mod frisian_tv;
+pub mod gen_cert;
 pub mod http;
 pub mod hub;
 pub mod invite;

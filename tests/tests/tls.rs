@@ -268,3 +268,72 @@ async fn a_client_that_never_reads_over_tls_is_dropped() {
     )
     .await;
 }
+
+/// `boardcast-server gen-cert` (issue 27): the certificate it writes serves TLS and is accepted
+/// by a client that trusts that file alone (the terminal client's `--ca-file`); it never
+/// overwrites a certificate or key already there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gen_cert_writes_a_certificate_that_a_client_trusting_only_it_accepts() {
+    use rustls_pki_types::CertificateDer;
+    use rustls_pki_types::pem::PemObject;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = (dir.path().join("club.crt"), dir.path().join("club.key"));
+    let gen_cert = || {
+        std::process::Command::new(server_program())
+            .args(["gen-cert", "localhost", "127.0.0.1", "--cert"])
+            .arg(&cert)
+            .arg("--key")
+            .arg(&key)
+            .output()
+            .unwrap()
+    };
+    let made = gen_cert();
+    let stdout = String::from_utf8_lossy(&made.stdout);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("--ca-file {}", cert.display())),
+        "{stdout}"
+    );
+    let again = gen_cert();
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("already exists"),
+        "{again:?}"
+    );
+
+    let (cert_arg, key_arg) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let server = TestServer::start(
+        server_program(),
+        &[
+            "--log",
+            "error",
+            "--tls-cert",
+            cert_arg,
+            "--tls-key",
+            key_arg,
+        ],
+    );
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_file(&cert).unwrap())
+        .unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let options = ConnectOptions::encoding(Encoding::Json).tls(std::sync::Arc::new(config));
+    let client = Client::connect_with(server.addr(), Encoding::Json, &options)
+        .await
+        .expect("a client trusting the generated certificate alone connects over TLS");
+    assert_eq!(
+        client.welcome.public_url,
+        format!("https://localhost:{}", server.addr().port())
+    );
+}

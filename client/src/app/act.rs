@@ -30,7 +30,11 @@ impl App {
                 self.leave();
                 self.send(ClientMessage::CreateMatch(create), Pending::Other);
             }
-            Command::JoinCode(code) => self.join(JoinMatch::Code(code)),
+            Command::JoinCode(code) => {
+                self.leave();
+                let join = ClientMessage::JoinMatch(JoinMatch::Code(code.clone()));
+                self.send(join, Pending::JoinCode(code));
+            }
             Command::JoinId(id) => self.join(JoinMatch::Id(id)),
             Command::Watch(target) => self.watch(target, false),
             Command::Predict(channel) => self.watch(Target::Channel(channel), true),

@@ -119,7 +119,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 public,
             }
         }
-        "join" => Command::JoinCode(need(0, "an invite code")?.to_owned()),
+        "join" => Command::JoinCode(need(0, "an invite code or match id")?.to_owned()),
         "watch" => Command::Watch(Target::Match(need(0, "a match id")?.to_owned())),
         "tv" => Command::Watch(Target::Channel(channel_name(arg(0).unwrap_or("")))),
         "ftv" => Command::Watch(Target::Channel(boardcast_protocol::FRISIAN_TV.to_owned())),

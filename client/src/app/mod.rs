@@ -65,7 +65,7 @@ pub struct PdnSave {
 }
 
 /// What an envelope in flight asked for, to make sense of its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pending {
     /// A refused resume means the stored seat is dead.
     Resume,
@@ -75,6 +75,11 @@ pub enum Pending {
     Guess,
     /// A refused watch of the shown match or channel: the screen says why instead of waiting.
     Watch,
+    /// `join TEXT` by invite code: if no match has that code, TEXT is tried as a public match's
+    /// id, since `boardcast list` and the lobby show seeks by id.
+    JoinCode(String),
+    /// The second try of a `join TEXT` (see [`Pending::JoinCode`]).
+    JoinCodeAsId(String),
     Other,
 }
 
@@ -144,6 +149,11 @@ pub struct App {
     /// The player's turn has just come (the opponent moved, or joined with the player to
     /// move): the full-screen runner rings the terminal bell and clears it.
     pub ring: bool,
+    /// Why the server cannot be reached this way at all (`NetEvent::Failed`: an untrusted
+    /// certificate): every runner, the full-screen one too, ends with it on stderr, whole.
+    pub fatal: Option<String>,
+    /// `--ca-file`: the friend told how to join a `wss://` match needs it too.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 impl App {
@@ -184,6 +194,8 @@ impl App {
             unavailable: None,
             asked_at: None,
             ring: false,
+            fatal: None,
+            ca_file: None,
         }
     }
 
@@ -270,6 +282,14 @@ impl App {
         });
     }
 
+    /// The connection cannot be made at all (see [`Self::fatal`]).
+    pub fn connection_failed(&mut self, reason: &str) {
+        self.link = Link::Offline {
+            reason: reason.to_owned(),
+        };
+        self.fatal = Some(reason.to_owned());
+    }
+
     /// A frame from the server that did not decode (a newer server's message, or garbage):
     /// ignored as PROTOCOL.md §3 asks, with a note, and the session carries on.
     pub fn garbled(&mut self, error: &str) {
@@ -352,7 +372,10 @@ impl App {
         let code = &seat.invite_code;
         match self.public.as_ref().or(self.address.as_ref()) {
             Some(address) => vec![
-                format!("your friend runs: {}", address.join_command(code)),
+                format!(
+                    "your friend runs: {}",
+                    address.join_command(code, self.ca_file.as_deref())
+                ),
                 format!("or opens: {}", address.invite_link(code)),
             ],
             None => vec![format!("your friend runs: boardcast join {code}")],

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use boardcast_protocol::{
     ChannelEvent, ChannelEventMsg, ChannelSnapshot, ClientMessage, ErrorCode, ErrorReply,
-    FRISIAN_TV, Featured, MatchEvent, MatchEventMsg, MatchSnapshot, ServerMessage, Target, Watch,
+    FRISIAN_TV, Featured, JoinMatch, MatchEvent, MatchEventMsg, MatchSnapshot, ServerMessage,
+    Target, Watch,
 };
 
 use super::channel::Channel;
@@ -173,14 +174,30 @@ impl App {
         }
     }
 
-    fn refused(&mut self, reply: ErrorReply) {
-        if reply.id.is_some_and(|id| self.startup.contains(&id)) {
-            self.failed = Some(format!("{}: {}", code_name(reply.code), reply.message));
-        }
+    fn refused(&mut self, mut reply: ErrorReply) {
         let pending = reply.id.and_then(|id| {
             self.unacked.remove(&id);
             self.pending.remove(&id)
         });
+        let not_found = reply.code == ErrorCode::NotFound;
+        match &pending {
+            Some(Pending::JoinCode(text)) if not_found => {
+                // Not an invite code: perhaps the id `boardcast list` printed.
+                let join = ClientMessage::JoinMatch(JoinMatch::Id(text.clone()));
+                let retry = self.send(join, Pending::JoinCodeAsId(text.clone()));
+                if reply.id.is_some_and(|id| self.startup.contains(&id)) {
+                    self.startup.end = retry + 1;
+                }
+                return;
+            }
+            Some(Pending::JoinCodeAsId(text)) if not_found => {
+                reply.message = format!("no open match has the invite code or match id {text}");
+            }
+            _ => {}
+        }
+        if reply.id.is_some_and(|id| self.startup.contains(&id)) {
+            self.failed = Some(format!("{}: {}", code_name(reply.code), reply.message));
+        }
         if pending == Some(Pending::Resume)
             && matches!(reply.code, ErrorCode::InvalidToken | ErrorCode::NotFound)
         {

@@ -646,9 +646,17 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
         })
     };
     app.receive(refuse(join), Instant::now());
+    // Not a code: tried as the match id `list` prints, and only that refusal fails.
+    assert_eq!(app.failed, None);
+    let as_id = app.out.last().unwrap().clone();
+    assert!(
+        matches!(&as_id.msg, ClientMessage::JoinMatch(JoinMatch::Id(id)) if id == "BADCODE"),
+        "{as_id:?}"
+    );
+    app.receive(refuse(as_id.id), Instant::now());
     assert_eq!(
         app.failed.as_deref(),
-        Some("not_found: no match with invite code BADCODE")
+        Some("not_found: no open match has the invite code or match id BADCODE")
     );
     let mut app = App::new("bob", Some(Command::Lobby), 10);
     app.connected();
@@ -785,6 +793,23 @@ fn the_friend_is_given_the_address_the_server_names_over_the_one_this_client_use
             "your friend runs: boardcast --server wss://draughts.example.org/ws join ABCD",
             "or opens: https://draughts.example.org/i/ABCD"
         ]
+    );
+}
+
+#[test]
+fn the_friend_of_a_player_who_used_ca_file_is_told_to_use_it_too() {
+    let mut app = App::new("amy", None, 1);
+    app.address = Some(crate::address::ServerAddress::parse("wss://club.lan:7878/ws").unwrap());
+    app.ca_file = Some("boardcast.crt".into());
+    app.connected();
+    app.receive(seat(0, Side::White), Instant::now());
+    let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+    waiting.black = None;
+    waiting.phase = MatchPhase::Waiting;
+    app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+    assert_eq!(
+        app.invite_lines()[0],
+        "your friend runs: boardcast --server wss://club.lan:7878/ws --ca-file boardcast.crt join ABCD"
     );
 }
 

@@ -367,8 +367,12 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
         let mut app = App::new(&options.name, Some(intent), crate::online::first_id());
         app.bot = true;
         app.address = Some(options.address.clone());
-        let (tx, local, mut events) =
-            crate::net::spawn(options.server.clone(), options.encoding, tls.clone());
+        let (tx, local, mut events) = crate::net::spawn(
+            options.server.clone(),
+            options.encoding,
+            tls.clone(),
+            options.ca_file.clone(),
+        );
         let effects = Effects {
             server: options.server.clone(),
             tx,
@@ -446,6 +450,13 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
             bridge.step(&mut app).await;
             for note in effects.flush(&mut app) {
                 println!("{note}");
+            }
+            if let Some(fatal) = app.fatal.take() {
+                if let Some(engine) = bridge.engine.take() {
+                    engine.stop().await;
+                }
+                eprintln!("boardcast engine: {fatal}");
+                return ExitCode::FAILURE;
             }
             if app.quit {
                 if let Some(engine) = bridge.engine.take() {
