@@ -103,8 +103,8 @@ impl Search<'_> {
         let to = Square::from_bit(at);
         for m in self.list.iter_mut() {
             if m.captured == ghosts && m.route[0] == from && m.to() == to {
-                // One move, one route: the canonical one (see `canonical_first`).
-                if canonical_first(&self.path[..len], &m.route[..len]) {
+                // The notation writes the smallest route of a move, so keep that one.
+                if self.path[..len] < m.route[..len] {
                     m.route = self.path;
                 }
                 return;
@@ -118,36 +118,6 @@ impl Search<'_> {
             king: self.king,
             promotes,
         });
-    }
-}
-
-/// A square's row (0 at the top, squares 1-5) and column (0-9) on the 10×10 board.
-fn row_col(sq: Square) -> (i32, i32) {
-    let i = i32::from(sq.number()) - 1;
-    let row = i / 5;
-    (row, 2 * (i % 5) + if row % 2 == 0 { 1 } else { 0 })
-}
-
-/// Whether route `a` comes before route `b`, two routes of one move (same origin, destination
-/// and captured pieces, so the same length): the canonical route is the one every list and
-/// full-path notation shows. At the first landing where the two part: if both lie on one line
-/// from the square before (a king landing nearer or farther behind the same piece), the
-/// nearer landing; otherwise (the same pieces taken in another order) the smaller square
-/// number. So a king that captures on along one line lands right behind each piece it takes,
-/// whichever way the line runs.
-pub(crate) fn canonical_first(a: &[Square], b: &[Square]) -> bool {
-    let Some(i) = (1..a.len()).find(|&i| a[i] != b[i]) else {
-        return false;
-    };
-    let (r0, c0) = row_col(a[i - 1]);
-    let ((ra, ca), (rb, cb)) = (row_col(a[i]), row_col(b[i]));
-    let (da, db) = ((ra - r0, ca - c0), (rb - r0, cb - c0));
-    // On one ray: the same direction (the cross product is zero and the dot product positive).
-    let same_ray = da.0 * db.1 == da.1 * db.0 && da.0 * db.0 + da.1 * db.1 > 0;
-    if same_ray {
-        da.0.abs() + da.1.abs() < db.0.abs() + db.1.abs()
-    } else {
-        a[i] < b[i]
     }
 }
 
@@ -342,9 +312,9 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::Position;
 
-    /// The routes of the moves from `fen`, as square numbers.
+    /// The routes of the moves from `fen`, as square numbers, sorted.
     fn routes(fen: &str) -> Vec<Vec<u8>> {
         let pos = Position::from_fen(fen).unwrap();
         let mut routes: Vec<Vec<u8>> = pos
@@ -356,32 +326,19 @@ mod tests {
         routes
     }
 
+    /// RULES.md §4: of several routes of one move, the one smallest square by square. A king
+    /// taking 37 then 19 down the long diagonal may stop on 32, 28 or 23 between them; every
+    /// list shows 23, whichever order the search met the routes in.
     #[test]
-    fn a_king_capturing_on_along_one_line_lands_right_behind_each_piece_either_way() {
-        // Down the long diagonal towards 5: behind 37 the king could stop on 32, 28 or 23
-        // before taking 19. The smallest-number rule listed 23, the farthest.
+    fn a_move_of_several_routes_lists_the_smallest_route_square_by_square() {
         assert_eq!(
             routes("W:WK46:B37,19"),
-            [vec![46, 32, 5], vec![46, 32, 10], vec![46, 32, 14]]
+            [vec![46, 23, 5], vec![46, 23, 10], vec![46, 23, 14]]
         );
-        // The same capture the other way up: behind 14 the nearest is 19 too.
+        // The same capture the other way up: behind 14 the smallest stop is 19, the nearest.
         assert_eq!(
             routes("W:WK5:B14,32"),
             [vec![5, 19, 37], vec![5, 19, 41], vec![5, 19, 46]]
         );
-    }
-
-    #[test]
-    fn routes_parting_in_two_directions_take_the_smaller_square() {
-        let a = [46, 28, 10].map(Square::from_number_unchecked);
-        let b = [46, 32, 10].map(Square::from_number_unchecked);
-        // On one line from 46: the nearer landing, 32, whatever its number.
-        assert!(canonical_first(&b, &a));
-        assert!(!canonical_first(&a, &b));
-        // Men jump two squares in different directions: the smaller square.
-        let c = [28, 17, 6].map(Square::from_number_unchecked);
-        let d = [28, 19, 6].map(Square::from_number_unchecked);
-        assert!(canonical_first(&c, &d));
-        assert!(!canonical_first(&d, &c));
     }
 }

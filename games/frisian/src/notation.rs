@@ -49,7 +49,7 @@ fn push_square(out: &mut String, sq: Square) {
 
 impl Position {
     /// The move in notation; the full path is written only when another legal capture has
-    /// the same origin and destination (then the canonical route of this move, as listed). Generates the
+    /// the same origin and destination (then the smallest route of this move). Generates the
     /// legal moves; to write several moves of one position use [`Position::notation_in`] or
     /// [`Position::legal_moves_with_notation`].
     pub fn notation(&self, mv: Move) -> String {
