@@ -7,7 +7,7 @@ use crate::config::{Command, LogFormat};
 use crate::storage::Database;
 use std::io::IsTerminal;
 
-use crate::server::{StartError, prepare};
+use crate::server::{Port, StartError, prepare};
 use crate::{Config, shutdown};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -68,15 +68,15 @@ pub async fn run(config: Config) -> ExitCode {
         eprintln!("boardcast-server: {err}");
         return ExitCode::from(2);
     }
-    let listener = match crate::server::bind("--listen", config.listen).await {
-        Ok(listener) => listener,
+    let port = match Port::bind(config.listen) {
+        Ok(port) => port,
         Err(err) => return cannot_start(format, &err),
     };
-    let addr = listener.local_addr().unwrap_or(config.listen);
+    let addr = port.local_addr();
     let database = config.database();
     let (trigger, shutdown) = shutdown::channel();
-    // Storage, TLS and the cluster before "listening": a server that cannot work exits now
-    // with the reason, instead of holding a port that never answers.
+    // Storage, TLS and the cluster before the port listens: a server that cannot work exits
+    // now with the reason, instead of holding a port that never answers.
     let ready = tokio::select! {
         ready = prepare(config, shutdown) => match ready {
             Ok(ready) => ready,
@@ -86,6 +86,10 @@ pub async fn run(config: Config) -> ExitCode {
             tracing::info!("stopped before serving");
             return ExitCode::SUCCESS;
         }
+    };
+    let listener = match port.listen() {
+        Ok(listener) => listener,
+        Err(err) => return cannot_start(format, &err),
     };
     let server = tokio::spawn(ready.serve(listener));
     tracing::info!(%addr, %database, "boardcast-server listening");

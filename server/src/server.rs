@@ -10,7 +10,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 
 use crate::address::TrustedProxies;
 use crate::app::App;
@@ -81,6 +81,58 @@ pub async fn bind(flag: &'static str, addr: SocketAddr) -> Result<TcpListener, S
     TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen { flag, addr, source })
+}
+
+/// The public port, bound but not yet listening: a port that is taken is found before anything
+/// else starts, while connections are refused (not left waiting) until [`Port::listen`] once
+/// the server is ready. So "the port accepts connections" means "the server serves".
+pub struct Port {
+    socket: TcpSocket,
+    addr: SocketAddr,
+}
+
+/// How many connections may wait to be accepted (what `TcpListener::bind` uses).
+const BACKLOG: u32 = 1024;
+
+impl Port {
+    /// Binds `addr` (`--listen`) without listening.
+    pub fn bind(addr: SocketAddr) -> Result<Port, StartError> {
+        let failed = |source| StartError::Listen {
+            flag: "--listen",
+            addr,
+            source,
+        };
+        let socket = if addr.is_ipv4() {
+            TcpSocket::new_v4()
+        } else {
+            TcpSocket::new_v6()
+        }
+        .map_err(failed)?;
+        // As `TcpListener::bind` does on Unix: a restart may bind while the old run's
+        // connections linger in TIME_WAIT.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true).map_err(failed)?;
+        socket.bind(addr).map_err(failed)?;
+        let addr = socket.local_addr().map_err(failed)?;
+        Ok(Port { socket, addr })
+    }
+
+    /// The address bound (the port chosen, for port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Starts listening: connections are accepted from now on.
+    pub fn listen(self) -> Result<TcpListener, StartError> {
+        let addr = self.addr;
+        self.socket
+            .listen(BACKLOG)
+            .map_err(|source| StartError::Listen {
+                flag: "--listen",
+                addr,
+                source,
+            })
+    }
 }
 
 /// A bound, running server. Dropping it (or calling [`Server::shutdown`]) stops it.
