@@ -2,6 +2,7 @@
 //! start that cannot work (no such directory, certificate or database) exits at once, non-zero,
 //! with the reason and what to do on stderr.
 
+use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -167,4 +168,79 @@ fn a_postgres_url_with_a_wrong_database_role_or_port_is_refused_with_the_fix() {
             "systemctl start postgresql",
         ],
     );
+}
+
+/// Starts the server binary on a free port with `args`, its stderr (the log) into `log`.
+fn start_logging_to(log: &Path, args: &[&str]) -> ServerProcess {
+    let addr = free_addr();
+    let mut command = Command::new(server_program());
+    command
+        .args(["--listen", &addr.to_string()])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(log).expect("a log file"));
+    ServerProcess::spawn(command, addr).expect("the server starts")
+}
+
+#[test]
+fn a_restart_on_postgres_logs_no_schema_notice() {
+    let Some(postgres) = Cluster::shared_or_skip("startup: no schema notice") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let dir = tempfile::tempdir().unwrap();
+    for run in ["first", "second"] {
+        let log = dir.path().join(format!("{run}.log"));
+        let mut server = start_logging_to(&log, &["--database", &url, "--log", "info"]);
+        let exit = server.terminate(Duration::from_secs(10)).unwrap();
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(exit.success(), "{run} run: {exit:?}, logged:\n{text}");
+        assert!(text.contains("listening"), "{run} run logged:\n{text}");
+        // The second start finds the schema_version table: `CREATE TABLE IF NOT EXISTS`
+        // answers a NOTICE that is no news to an operator.
+        assert!(!text.contains("NOTICE"), "{run} run logged:\n{text}");
+    }
+}
+
+#[test]
+fn migrate_refuses_a_sqlite_database_a_running_server_holds_and_copies_it_once_stopped() {
+    let Some(postgres) = Cluster::shared_or_skip("startup: migrate under a running server") else {
+        return;
+    };
+    let target = postgres.create_database();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("boardcast.db");
+    let source = format!("sqlite:{}", db.display());
+    let migrate = || {
+        Command::new(server_program())
+            .args(["migrate", "--from", &source, "--to", &target])
+            .stdin(Stdio::null())
+            .output()
+            .expect("migrate runs")
+    };
+    let mut server = ServerProcess::start(server_program(), free_addr(), &db, &[]).unwrap();
+
+    let refused = migrate();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{source} is in use by a running boardcast-server (or another program): stop the \
+             server first"
+        )),
+        "{stderr}"
+    );
+    // The server is not disturbed by the probe.
+    assert_eq!(http_get(server.addr, "/healthz").unwrap().0, 200);
+
+    assert!(server.terminate(Duration::from_secs(10)).unwrap().success());
+    let copied = migrate();
+    let stdout = String::from_utf8_lossy(&copied.stdout);
+    assert!(
+        copied.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&copied.stderr)
+    );
+    assert!(stdout.contains("verified"), "{stdout}");
 }
