@@ -8,7 +8,9 @@ use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use boardcast_protocol::{ColorChoice, Encoding};
 use boardcast_testkit::postgres::{Cluster, SUPERUSER};
+use boardcast_tests::client::{Client, Pair};
 use boardcast_tests::tls::TestCa;
 use boardcast_tests::{ServerProcess, free_addr, http_get};
 
@@ -243,4 +245,158 @@ fn migrate_refuses_a_sqlite_database_a_running_server_holds_and_copies_it_once_s
         String::from_utf8_lossy(&copied.stderr)
     );
     assert!(stdout.contains("verified"), "{stdout}");
+}
+
+/// The log of a server that ran `args` with `--listen listen` (which reaches `addr`) while
+/// `scenario` ran against it, then stopped.
+async fn log_of<F: std::future::Future<Output = ()>>(
+    listen: &str,
+    addr: std::net::SocketAddr,
+    args: &[&str],
+    scenario: impl FnOnce(std::net::SocketAddr) -> F,
+) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let db = dir.path().join("b.db");
+    let mut command = Command::new(server_program());
+    command
+        .args([
+            "--listen",
+            listen,
+            "--db",
+            db.to_str().unwrap(),
+            "--log",
+            "info",
+        ])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(&log).unwrap());
+    let mut server = ServerProcess::spawn(command, addr).expect("the server starts");
+    scenario(addr).await;
+    assert!(server.terminate(Duration::from_secs(10)).unwrap().success());
+    std::fs::read_to_string(&log).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_says_where_to_go_and_what_happens_without_colour_codes() {
+    let addr = free_addr();
+    let port = addr.port();
+    // `localhost:PORT` is taken as 127.0.0.1.
+    let listen = format!("localhost:{port}");
+    let log = log_of(&listen, addr, &["--channels", "1"], |addr| async move {
+        let mut pair = Pair::start(addr, Encoding::Json).await.unwrap();
+        pair.play(0, &[32, 28]).await.unwrap();
+        pair.black.resign(&pair.black_seat).await.unwrap();
+    })
+    .await;
+    let listening = log.find("listening").expect("a listening line");
+    let directions = log
+        .find(&format!(
+            "open http://127.0.0.1:{port}/ in a browser; terminal client: boardcast --server \
+             127.0.0.1:{port}"
+        ))
+        .unwrap_or_else(|| panic!("no directions in the log:\n{log}"));
+    assert!(listening < directions, "{log}");
+    for line in [
+        "match created",
+        "match joined",
+        "match ended",
+        "engine game started",
+    ] {
+        assert!(log.contains(line), "{line:?} missing from the log:\n{log}");
+    }
+    // stderr is a file here, not a terminal: plain text.
+    assert!(!log.contains('\u{1b}'), "colour codes in the log:\n{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_matches_is_logged_at_a_bounded_rate_and_the_rest_counted() {
+    const FLOOD: usize = 150;
+    let addr = free_addr();
+    let log = log_of(
+        &addr.to_string(),
+        addr,
+        &[
+            "--channels",
+            "0",
+            "--matches-per-minute",
+            "1000000",
+            "--open-seeks-per-address",
+            "1000000",
+            "--rate",
+            "100000",
+            "--burst",
+            "100000",
+        ],
+        |addr| async move {
+            let mut client = Client::connect(addr, Encoding::Json).await.unwrap();
+            for _ in 0..FLOOD {
+                client
+                    .create_match(ColorChoice::White, false, None)
+                    .await
+                    .unwrap();
+            }
+            // A line's worth of allowance comes back within a second: the next line is
+            // allowed, after one that counts what was left out.
+            tokio::time::sleep(Duration::from_millis(1_500)).await;
+            client
+                .create_match(ColorChoice::White, false, None)
+                .await
+                .unwrap();
+        },
+    )
+    .await;
+    let logged = log.matches("match created").count();
+    let left_out: usize = log
+        .lines()
+        .filter(|line| line.contains("activity lines left out"))
+        .map(|line| {
+            let count = line.split("left_out=").nth(1).expect("a count");
+            count
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert!(logged < FLOOD, "{logged} creations logged:\n{log}");
+    assert_eq!(logged + left_out, FLOOD + 1, "{log}");
+}
+
+#[test]
+fn listen_takes_a_bare_port_for_every_network_and_refuses_a_port_alone_with_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let port = free_addr().port();
+    let mut command = Command::new(server_program());
+    command
+        .args([
+            "--listen",
+            &format!(":{port}"),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .args(["--log", "warn"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut server = ServerProcess::spawn(command, loopback).expect("listens on every network");
+    assert_eq!(http_get(loopback, "/healthz").unwrap().0, 200);
+    assert!(server.terminate(Duration::from_secs(10)).unwrap().success());
+
+    let refused = Command::new(server_program())
+        .args(["--listen", "7878", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "`7878` is not an address to listen on (no port): use IP:PORT, e.g. \
+             127.0.0.1:7878 (this machine only), 0.0.0.0:7878 or :7878 (every network)"
+        ),
+        "{stderr}"
+    );
 }
