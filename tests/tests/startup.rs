@@ -35,13 +35,15 @@ fn healthz_answers_and_sigterm_exits_zero() {
     assert!(exit.success(), "exit status after SIGTERM: {exit:?}");
 }
 
-/// Runs the server with `args` (on a free port) and expects it to give up: its exit status and
+/// Runs the server with `args` (on a free port unless they say `--listen`) and expects it to give up: its exit status and
 /// what it wrote on stderr. A server that is still running after [`GIVE_UP_WITHIN`] is killed
 /// and the test fails with what it had said — the hang this guards against.
 fn refused_start(args: &[&str]) -> (ExitStatus, String) {
-    let addr = free_addr().to_string();
-    let mut child = Command::new(server_program())
-        .args(["--listen", &addr])
+    let mut command = Command::new(server_program());
+    if !args.contains(&"--listen") {
+        command.args(["--listen", &free_addr().to_string()]);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -399,4 +401,20 @@ fn listen_takes_a_bare_port_for_every_network_and_refuses_a_port_alone_with_exam
         ),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_port_in_use_is_refused_at_once_with_what_to_do() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    assert_refused(
+        &["--listen", &addr, "--db", db.to_str().unwrap()],
+        &[
+            &format!("cannot listen on {addr} (--listen)"),
+            "another program (another boardcast-server?) listens there",
+        ],
+    );
+    assert!(!db.exists(), "nothing was opened");
 }
