@@ -1,16 +1,18 @@
 //! The `boardcast-server` entry point: parse flags, set up logging, serve until Ctrl-C or
 //! SIGTERM. It lives in the library so the end-to-end tests can build the very same program.
 
+use std::io::IsTerminal;
+use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 
-use crate::config::{Command, LogFormat};
-use crate::storage::Database;
-use std::io::IsTerminal;
-
-use crate::server::{Port, StartError, prepare};
-use crate::{Config, shutdown};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
+
+use crate::config::{Command, LogFormat};
+use crate::public_url::PublicUrl;
+use crate::server::{Port, StartError, prepare};
+use crate::storage::Database;
+use crate::{Config, shutdown};
 
 /// Runs the server as the `boardcast-server` binary does, with the process's arguments.
 pub fn main() -> ExitCode {
@@ -86,6 +88,7 @@ pub async fn run(config: Config) -> ExitCode {
     };
     let addr = port.local_addr();
     let database = config.database();
+    let directions = directions(addr, config.tls_cert.is_some(), config.public_url.as_ref());
     let (trigger, shutdown) = shutdown::channel();
     // Storage, TLS and the cluster before the port listens: a server that cannot work exits
     // now with the reason, instead of holding a port that never answers.
@@ -105,6 +108,7 @@ pub async fn run(config: Config) -> ExitCode {
     };
     let mut server = tokio::spawn(ready.serve(listener));
     tracing::info!(%addr, %database, "boardcast-server listening");
+    tracing::info!("{directions}");
     // The server can also stop on its own (a node of a cluster whose node id another run
     // took): the process then ends with it instead of waiting for a signal.
     let stopped = tokio::select! {
@@ -129,6 +133,41 @@ pub async fn run(config: Config) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The line that tells the person who started the server where to go: the page to open in a
+/// browser and the terminal client's command, for the address it listens on (or
+/// `--public-url`).
+fn directions(addr: SocketAddr, tls: bool, public_url: Option<&PublicUrl>) -> String {
+    if let Some(url) = public_url {
+        return format!("open {url}/ in a browser; terminal client: boardcast --server {url}");
+    }
+    let (web, ws) = if tls {
+        ("https", "wss")
+    } else {
+        ("http", "ws")
+    };
+    let port = addr.port();
+    // A certificate names a host, and most name `localhost` rather than 127.0.0.1.
+    let loopback = if tls { "localhost" } else { "127.0.0.1" };
+    let here = match addr.ip() {
+        ip if ip.is_unspecified() => loopback.to_owned(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+        IpAddr::V4(ip) => ip.to_string(),
+    };
+    let server = if tls {
+        format!("{ws}://{here}:{port}/ws")
+    } else {
+        format!("{here}:{port}")
+    };
+    let mut line = format!("open {web}://{here}:{port}/ in a browser");
+    if addr.ip().is_unspecified() {
+        line.push_str(&format!(
+            " (from another machine: {web}://THIS-MACHINE'S-ADDRESS:{port}/)"
+        ));
+    }
+    line.push_str(&format!("; terminal client: boardcast --server {server}"));
+    line
 }
 
 /// Says on stderr why the server did not start (the error says what to do): a plain line for
@@ -166,5 +205,43 @@ async fn wait_for_signal() {
     tokio::select! {
         _ = ctrl_c => {}
         _ = term => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_name_the_page_and_the_client_command_for_the_address_listened_on() {
+        let addr = |text: &str| text.parse::<SocketAddr>().unwrap();
+        assert_eq!(
+            directions(addr("127.0.0.1:7878"), false, None),
+            "open http://127.0.0.1:7878/ in a browser; terminal client: boardcast --server \
+             127.0.0.1:7878"
+        );
+        assert_eq!(
+            directions(addr("0.0.0.0:8080"), false, None),
+            "open http://127.0.0.1:8080/ in a browser (from another machine: \
+             http://THIS-MACHINE'S-ADDRESS:8080/); terminal client: boardcast --server \
+             127.0.0.1:8080"
+        );
+        assert_eq!(
+            directions(addr("[::1]:7878"), true, None),
+            "open https://[::1]:7878/ in a browser; terminal client: boardcast --server \
+             wss://[::1]:7878/ws"
+        );
+        assert_eq!(
+            directions(addr("[::]:443"), true, None),
+            "open https://localhost:443/ in a browser (from another machine: \
+             https://THIS-MACHINE'S-ADDRESS:443/); terminal client: boardcast --server \
+             wss://localhost:443/ws"
+        );
+        let public: PublicUrl = "https://draughts.example.org".parse().unwrap();
+        assert_eq!(
+            directions(addr("127.0.0.1:7878"), true, Some(&public)),
+            "open https://draughts.example.org/ in a browser; terminal client: boardcast \
+             --server https://draughts.example.org"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! Command-line flags and environment variables: everything an operator can set.
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,8 +14,9 @@ use crate::storage::Database;
 #[derive(Debug, Clone, Parser)]
 #[command(name = "boardcast-server", version, about)]
 pub struct Config {
-    /// Address to listen on (WebSocket at /ws, HTTP beside it).
-    #[arg(long, env = "BOARDCAST_LISTEN", default_value = "127.0.0.1:7878")]
+    /// Address to listen on (WebSocket at /ws, HTTP beside it): 127.0.0.1:7878 for this
+    /// machine only, 0.0.0.0:7878 (or :7878) for every network, localhost:7878, [::]:7878.
+    #[arg(long, env = "BOARDCAST_LISTEN", default_value = "127.0.0.1:7878", value_parser = parse_listen)]
     pub listen: SocketAddr,
 
     /// TLS certificate chain (PEM, leaf first): with --tls-key, the port serves https://
@@ -288,6 +289,39 @@ pub enum LogFormat {
     Json,
 }
 
+/// `--listen` as people write it: `IP:PORT`, `[IPv6]:PORT`, `:PORT` (every IPv4 network, as
+/// in Go and most servers), or `HOST:PORT` with a name this machine resolves (`localhost`
+/// means 127.0.0.1, what a browser tries for it too). Anything else is refused with examples.
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    let refused = |why: &str| {
+        format!(
+            "`{text}` is not an address to listen on ({why}): use IP:PORT, e.g. 127.0.0.1:7878 \
+             (this machine only), 0.0.0.0:7878 or :7878 (every network), localhost:7878 or \
+             [::]:7878"
+        )
+    };
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err(refused("no port"));
+    };
+    let port: u16 = port
+        .parse()
+        .map_err(|_| refused(&format!("`{port}` is not a port number")))?;
+    match host {
+        "" => Ok(SocketAddr::from(([0, 0, 0, 0], port))),
+        host if host.eq_ignore_ascii_case("localhost") => {
+            Ok(SocketAddr::from(([127, 0, 0, 1], port)))
+        }
+        host => (host, port)
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut addrs| addrs.next())
+            .ok_or_else(|| refused(&format!("`{host}` is not a name this machine resolves"))),
+    }
+}
+
 impl Config {
     /// Defaults for tests: an ephemeral port on loopback, the given database, a short
     /// disconnect grace period, and no per-address limits (every test client is 127.0.0.1).
@@ -350,6 +384,38 @@ mod tests {
         assert_eq!(config.channels, 2);
         assert_eq!(config.ply_interval.to_string(), "2000ms");
         assert_eq!(config.game_pause, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn listen_takes_the_forms_people_write_and_refuses_others_with_examples() {
+        let listen = |text: &str| parse_listen(text).map(|addr| addr.to_string());
+        assert_eq!(listen("127.0.0.1:7878").unwrap(), "127.0.0.1:7878");
+        assert_eq!(listen("[::]:7878").unwrap(), "[::]:7878");
+        assert_eq!(listen(":7878").unwrap(), "0.0.0.0:7878");
+        assert_eq!(listen("localhost:7878").unwrap(), "127.0.0.1:7878");
+        assert_eq!(listen("LocalHost:80").unwrap(), "127.0.0.1:80");
+        let examples = "use IP:PORT, e.g. 127.0.0.1:7878 (this machine only), 0.0.0.0:7878 \
+                        or :7878 (every network), localhost:7878 or [::]:7878";
+        for (text, why) in [
+            ("7878", "no port"),
+            ("localhost", "no port"),
+            ("localhost:http", "`http` is not a port number"),
+            (":70000", "`70000` is not a port number"),
+            (
+                "no-such-host.invalid:7878",
+                "`no-such-host.invalid` is not a name this machine resolves",
+            ),
+        ] {
+            assert_eq!(
+                parse_listen(text),
+                Err(format!(
+                    "`{text}` is not an address to listen on ({why}): {examples}"
+                )),
+                "{text}"
+            );
+        }
+        let config = Config::parse_from(["boardcast-server", "--listen", ":9000"]);
+        assert_eq!(config.listen.to_string(), "0.0.0.0:9000");
     }
 
     #[test]

@@ -266,6 +266,7 @@ impl Hub {
             Refusal::storage(&err, "no match was created")
         })?;
         let handle = self.start(state, &records, arrivals_follow, epoch)?;
+        crate::activity::record(|| tracing::info!(match_id = %id, "match created"));
         Ok((handle, id, tokens))
     }
 

@@ -44,15 +44,16 @@ fn start(db: &Path) -> Program {
         .args(["--listen", "127.0.0.1:0", "--log", "info", "--db"])
         .arg(db)
         .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("program starts");
-    let stdout = child.stdout.take().expect("stdout");
+    // The log is on stderr, read to the end so the program never blocks on a full pipe.
+    let log = child.stderr.take().expect("stderr");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut sent = false;
-        for line in BufReader::new(stdout).lines() {
+        for line in BufReader::new(log).lines() {
             let Ok(line) = line else { break };
             let line = plain(&line);
             if !sent

@@ -2,12 +2,15 @@
 //! start that cannot work (no such directory, certificate or database) exits at once, non-zero,
 //! with the reason and what to do on stderr.
 
+use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use boardcast_protocol::{ColorChoice, Encoding};
 use boardcast_testkit::postgres::{Cluster, SUPERUSER};
+use boardcast_tests::client::{Client, Pair};
 use boardcast_tests::tls::TestCa;
 use boardcast_tests::{ServerProcess, free_addr, http_get};
 
@@ -32,13 +35,15 @@ fn healthz_answers_and_sigterm_exits_zero() {
     assert!(exit.success(), "exit status after SIGTERM: {exit:?}");
 }
 
-/// Runs the server with `args` (on a free port) and expects it to give up: its exit status and
+/// Runs the server with `args` (on a free port unless they say `--listen`) and expects it to give up: its exit status and
 /// what it wrote on stderr. A server that is still running after [`GIVE_UP_WITHIN`] is killed
 /// and the test fails with what it had said — the hang this guards against.
 fn refused_start(args: &[&str]) -> (ExitStatus, String) {
-    let addr = free_addr().to_string();
-    let mut child = Command::new(server_program())
-        .args(["--listen", &addr])
+    let mut command = Command::new(server_program());
+    if !args.contains(&"--listen") {
+        command.args(["--listen", &free_addr().to_string()]);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -167,4 +172,249 @@ fn a_postgres_url_with_a_wrong_database_role_or_port_is_refused_with_the_fix() {
             "systemctl start postgresql",
         ],
     );
+}
+
+/// Starts the server binary on a free port with `args`, its stderr (the log) into `log`.
+fn start_logging_to(log: &Path, args: &[&str]) -> ServerProcess {
+    let addr = free_addr();
+    let mut command = Command::new(server_program());
+    command
+        .args(["--listen", &addr.to_string()])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(log).expect("a log file"));
+    ServerProcess::spawn(command, addr).expect("the server starts")
+}
+
+#[test]
+fn a_restart_on_postgres_logs_no_schema_notice() {
+    let Some(postgres) = Cluster::shared_or_skip("startup: no schema notice") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let dir = tempfile::tempdir().unwrap();
+    for run in ["first", "second"] {
+        let log = dir.path().join(format!("{run}.log"));
+        let mut server = start_logging_to(&log, &["--database", &url, "--log", "info"]);
+        let exit = server.terminate(Duration::from_secs(10)).unwrap();
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(exit.success(), "{run} run: {exit:?}, logged:\n{text}");
+        assert!(text.contains("listening"), "{run} run logged:\n{text}");
+        // The second start finds the schema_version table: `CREATE TABLE IF NOT EXISTS`
+        // answers a NOTICE that is no news to an operator.
+        assert!(!text.contains("NOTICE"), "{run} run logged:\n{text}");
+    }
+}
+
+#[test]
+fn migrate_refuses_a_sqlite_database_a_running_server_holds_and_copies_it_once_stopped() {
+    let Some(postgres) = Cluster::shared_or_skip("startup: migrate under a running server") else {
+        return;
+    };
+    let target = postgres.create_database();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("boardcast.db");
+    let source = format!("sqlite:{}", db.display());
+    let migrate = || {
+        Command::new(server_program())
+            .args(["migrate", "--from", &source, "--to", &target])
+            .stdin(Stdio::null())
+            .output()
+            .expect("migrate runs")
+    };
+    let mut server = ServerProcess::start(server_program(), free_addr(), &db, &[]).unwrap();
+
+    let refused = migrate();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{source} is in use by a running boardcast-server (or another program): stop the \
+             server first"
+        )),
+        "{stderr}"
+    );
+    // The server is not disturbed by the probe.
+    assert_eq!(http_get(server.addr, "/healthz").unwrap().0, 200);
+
+    assert!(server.terminate(Duration::from_secs(10)).unwrap().success());
+    let copied = migrate();
+    let stdout = String::from_utf8_lossy(&copied.stdout);
+    assert!(
+        copied.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&copied.stderr)
+    );
+    assert!(stdout.contains("verified"), "{stdout}");
+}
+
+/// The log of a server that ran `args` with `--listen listen` (which reaches `addr`) while
+/// `scenario` ran against it, then stopped.
+async fn log_of<F: std::future::Future<Output = ()>>(
+    listen: &str,
+    addr: std::net::SocketAddr,
+    args: &[&str],
+    scenario: impl FnOnce(std::net::SocketAddr) -> F,
+) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let db = dir.path().join("b.db");
+    let mut command = Command::new(server_program());
+    command
+        .args([
+            "--listen",
+            listen,
+            "--db",
+            db.to_str().unwrap(),
+            "--log",
+            "info",
+        ])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(&log).unwrap());
+    let mut server = ServerProcess::spawn(command, addr).expect("the server starts");
+    scenario(addr).await;
+    assert!(server.terminate(Duration::from_secs(10)).unwrap().success());
+    std::fs::read_to_string(&log).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_says_where_to_go_and_what_happens_without_colour_codes() {
+    let addr = free_addr();
+    let port = addr.port();
+    // `localhost:PORT` is taken as 127.0.0.1.
+    let listen = format!("localhost:{port}");
+    let log = log_of(&listen, addr, &["--channels", "1"], |addr| async move {
+        let mut pair = Pair::start(addr, Encoding::Json).await.unwrap();
+        pair.play(0, &[32, 28]).await.unwrap();
+        pair.black.resign(&pair.black_seat).await.unwrap();
+    })
+    .await;
+    let listening = log.find("listening").expect("a listening line");
+    let directions = log
+        .find(&format!(
+            "open http://127.0.0.1:{port}/ in a browser; terminal client: boardcast --server \
+             127.0.0.1:{port}"
+        ))
+        .unwrap_or_else(|| panic!("no directions in the log:\n{log}"));
+    assert!(listening < directions, "{log}");
+    for line in [
+        "match created",
+        "match joined",
+        "match ended",
+        "engine game started",
+    ] {
+        assert!(log.contains(line), "{line:?} missing from the log:\n{log}");
+    }
+    // stderr is a file here, not a terminal: plain text.
+    assert!(!log.contains('\u{1b}'), "colour codes in the log:\n{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_matches_is_logged_at_a_bounded_rate_and_the_rest_counted() {
+    const FLOOD: usize = 150;
+    let addr = free_addr();
+    let log = log_of(
+        &addr.to_string(),
+        addr,
+        &[
+            "--channels",
+            "0",
+            "--matches-per-minute",
+            "1000000",
+            "--open-seeks-per-address",
+            "1000000",
+            "--rate",
+            "100000",
+            "--burst",
+            "100000",
+        ],
+        |addr| async move {
+            let mut client = Client::connect(addr, Encoding::Json).await.unwrap();
+            for _ in 0..FLOOD {
+                client
+                    .create_match(ColorChoice::White, false, None)
+                    .await
+                    .unwrap();
+            }
+            // A line's worth of allowance comes back within a second: the next line is
+            // allowed, after one that counts what was left out.
+            tokio::time::sleep(Duration::from_millis(1_500)).await;
+            client
+                .create_match(ColorChoice::White, false, None)
+                .await
+                .unwrap();
+        },
+    )
+    .await;
+    let logged = log.matches("match created").count();
+    let left_out: usize = log
+        .lines()
+        .filter(|line| line.contains("activity lines left out"))
+        .map(|line| {
+            let count = line.split("left_out=").nth(1).expect("a count");
+            count
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert!(logged < FLOOD, "{logged} creations logged:\n{log}");
+    assert_eq!(logged + left_out, FLOOD + 1, "{log}");
+}
+
+#[test]
+fn listen_takes_a_bare_port_for_every_network_and_refuses_a_port_alone_with_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let port = free_addr().port();
+    let mut command = Command::new(server_program());
+    command
+        .args([
+            "--listen",
+            &format!(":{port}"),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .args(["--log", "warn"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut server = ServerProcess::spawn(command, loopback).expect("listens on every network");
+    assert_eq!(http_get(loopback, "/healthz").unwrap().0, 200);
+    assert!(server.terminate(Duration::from_secs(10)).unwrap().success());
+
+    let refused = Command::new(server_program())
+        .args(["--listen", "7878", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "`7878` is not an address to listen on (no port): use IP:PORT, e.g. \
+             127.0.0.1:7878 (this machine only), 0.0.0.0:7878 or :7878 (every network)"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_port_in_use_is_refused_at_once_with_what_to_do() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    assert_refused(
+        &["--listen", &addr, "--db", db.to_str().unwrap()],
+        &[
+            &format!("cannot listen on {addr} (--listen)"),
+            "another program (another boardcast-server?) listens there",
+        ],
+    );
+    assert!(!db.exists(), "nothing was opened");
 }

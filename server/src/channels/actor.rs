@@ -681,6 +681,9 @@ impl Actor {
         let Planned {
             game_id, spec, at, ..
         } = planned;
+        crate::activity::record(|| {
+            tracing::info!(channel = %self.channel, game = game_id, "engine game started");
+        });
         let game = RevealedGame::start(game_id, spec);
         let interval = game.spec().ply_interval;
         self.book = Book::default();

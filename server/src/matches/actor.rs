@@ -705,6 +705,7 @@ impl Actor {
             outbox.ack(id);
         }
         for (i, record) in records.iter().enumerate() {
+            self.record_activity(&record.event);
             let v = first_v + i as u64;
             let message = event_message(&self.state.id, v, record);
             if self
@@ -717,6 +718,21 @@ impl Actor {
         }
         self.publish_summary();
         Ok(())
+    }
+
+    /// The info line for a committed event that an operator counts as activity: a player
+    /// joined, the match ended.
+    fn record_activity(&self, event: &MatchEvent) {
+        let id = &self.state.id;
+        match event {
+            MatchEvent::PlayerJoined(joined) => crate::activity::record(|| {
+                tracing::info!(match_id = %id, side = ?joined.side, "match joined");
+            }),
+            MatchEvent::Ended(_) => crate::activity::record(|| {
+                tracing::info!(match_id = %id, result = self.state.result_token(), "match ended");
+            }),
+            _ => {}
+        }
     }
 
     /// Sends what a (re)connecting client missed: the events after `since_v`, rebuilt as they

@@ -4,8 +4,9 @@
 //!
 //! The copy is one PostgreSQL transaction: it lands whole or not at all. Each row is
 //! inserted, or made equal to the source if its key is already there, so running the command
-//! again is safe (and brings over what the source gained since). Stop the server that uses the
-//! source first, or the checks will see it move on.
+//! again is safe (and brings over what the source gained since). A source that a running
+//! server holds open is refused: a copy taken under it misses what it writes next (a game that
+//! ends after the copy would stay live in PostgreSQL).
 
 use std::fmt;
 
@@ -46,6 +47,10 @@ pub async fn migrate(from: &Database, to: &Database) -> Result<Copied, StorageEr
             path.display()
         )));
     }
+    let probed = path.clone();
+    tokio::task::spawn_blocking(move || sqlite::export::refuse_if_in_use(&probed))
+        .await
+        .map_err(|err| StorageError::Task(err.to_string()))??;
     let mut client = postgres::copy::connect(url).await?;
     let tx = client.transaction().await?;
     let mut source = Vec::with_capacity(TABLES.len());

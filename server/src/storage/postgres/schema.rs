@@ -142,9 +142,14 @@ pub async fn migrate(client: &mut Client) -> Result<(), StorageError> {
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(failed)?;
-    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        .await
-        .map_err(failed)?;
+    // `IF NOT EXISTS` answers a NOTICE ("already exists, skipping") at every start but the
+    // first, which the client would log as news; only warnings are worth a line.
+    tx.batch_execute(
+        "SET LOCAL client_min_messages TO warning;
+         CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
+    )
+    .await
+    .map_err(failed)?;
     let found: i64 = tx
         .query_opt("SELECT version FROM schema_version", &[])
         .await

@@ -26,15 +26,28 @@ pub fn explain(err: tokio_postgres::Error, config: &Config) -> StorageError {
     let database = config.get_dbname().unwrap_or(user);
     let setup = |problem: String, remedy: String| StorageError::Setup { problem, remedy };
     let Some(db_error) = err.as_db_error() else {
-        if err.is_closed() {
+        let cause = describe(&err);
+        let unanswered = std::error::Error::source(&err)
+            .is_some_and(|source| source.is::<std::io::Error>())
+            || cause.starts_with("timeout");
+        if cause.contains("password missing") {
+            // The server asks for a password (scram or md5 in pg_hba.conf) and the URL has
+            // none.
+            return setup(
+                format!("PostgreSQL asks for the password of role \"{user}\" and the URL has none"),
+                format!(
+                    "put it in the URL: postgres://{user}:PASSWORD@{}/{database}",
+                    server(config)
+                ),
+            );
+        }
+        if !unanswered {
             return StorageError::from(err);
         }
-        // No answer at all: nothing listens there, or the host is wrong.
         return setup(
             format!(
-                "no PostgreSQL server answers at {}: {}",
-                server(config),
-                describe(&err)
+                "no PostgreSQL server answers at {}: {cause}",
+                server(config)
             ),
             "start it (sudo systemctl start postgresql; pg_lsclusters lists each cluster's \
              port), or correct the host and port in the URL"
@@ -49,15 +62,19 @@ pub fn explain(err: tokio_postgres::Error, config: &Config) -> StorageError {
                 server(config)
             ),
             format!(
-                "create it, owned by the role the server logs in as: sudo -u postgres createdb -O {user} {database}"
+                "create it, owned by the role the server logs in as (so that it may create its \
+                 tables): sudo -u postgres createdb -O {user} {database}"
             ),
         )
     } else if *code == SqlState::INVALID_PASSWORD {
         setup(
+            // PostgreSQL says the same when the role does not exist, so as not to tell.
             format!("PostgreSQL refused the password of role \"{user}\""),
             format!(
-                "put the role's password in the URL (postgres://{user}:PASSWORD@host/{database}), \
-                 or set a new one: sudo -u postgres psql -c \"ALTER ROLE {user} PASSWORD 'PASSWORD'\""
+                "put the role's password in the URL (postgres://{user}:PASSWORD@host/{database}); \
+                 a role that does not exist yet is made with sudo -u postgres createuser \
+                 --pwprompt {user}, a forgotten password replaced with sudo -u postgres psql -c \
+                 \"ALTER ROLE {user} PASSWORD 'PASSWORD'\""
             ),
         )
     } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
@@ -69,8 +86,9 @@ pub fn explain(err: tokio_postgres::Error, config: &Config) -> StorageError {
                 db_error.message()
             ),
             format!(
-                "add the line \"host {database} {user} 127.0.0.1/32 scram-sha-256\" (or the \
-                 server's address) to pg_hba.conf, then sudo systemctl reload postgresql"
+                "add the line \"host {database} {user} 127.0.0.1/32 scram-sha-256\" to \
+                 pg_hba.conf (with the boardcast server's address if it runs on another \
+                 machine), then sudo systemctl reload postgresql"
             ),
         )
     } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {

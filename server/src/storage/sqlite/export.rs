@@ -1,8 +1,9 @@
 //! Reading a whole table out of SQLite, row by row, for `migrate`.
 
 use std::path::Path;
+use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use crate::storage::StorageError;
 use crate::storage::table::{Kind, Row, Table, Value};
@@ -43,4 +44,44 @@ pub fn export(
         each(chunk);
     }
     Ok(())
+}
+
+/// Refuses a database that a running server (or any other program) holds open: a copy taken
+/// while the server runs misses what it writes next — a game that ends after the copy stays
+/// live in it.
+///
+/// SQLite's own locks tell: a connection in `EXCLUSIVE` locking mode can read a WAL database
+/// only when no other connection has it open, and a server keeps its writer's connection open
+/// for as long as it runs. The probe lets go of the lock at once, so the copy's own readers
+/// are not in its way. Blocking.
+pub fn refuse_if_in_use(path: &Path) -> Result<(), StorageError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    // Answer at once: a server holds its connection for hours, not milliseconds.
+    conn.busy_timeout(Duration::ZERO)?;
+    conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+    match conn.query_row("SELECT count(*) FROM sqlite_master", [], |row| {
+        row.get::<_, i64>(0)
+    }) {
+        Ok(_) => Ok(()),
+        Err(err)
+            if matches!(
+                err.sqlite_error_code(),
+                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+            ) =>
+        {
+            Err(StorageError::Setup {
+                problem: format!(
+                    "sqlite:{} is in use by a running boardcast-server (or another program)",
+                    path.display()
+                ),
+                remedy: "stop the server first, then migrate: a copy taken while it runs \
+                         misses what it writes next"
+                    .to_owned(),
+            })
+        }
+        Err(err) => Err(err.into()),
+    }
 }
