@@ -383,7 +383,7 @@ impl Cluster {
             .args(["--node-id", id])
             .args(["--lease-ms", &self.options.lease_ms.to_string()])
             .args(&self.options.args)
-            // The log lines go to stdout (tracing's default), failures to stderr: both kept.
+            // The log lines go to stderr, anything else a node prints to stdout: both kept.
             .stdout(log_file.try_clone()?)
             .stderr(log_file);
         let process = ServerProcess::spawn(command, addr)?;
