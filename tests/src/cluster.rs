@@ -14,6 +14,7 @@
 //! Without PostgreSQL or Redis a developer's `cargo test` prints the component's "skipped:
 //! install …" line and passes; in CI the test fails (see `boardcast_testkit`).
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -197,6 +198,24 @@ impl Cluster {
     /// The PostgreSQL URL every node stores in.
     pub fn database_url(&self) -> &str {
         &self.database
+    }
+
+    /// The live owner of every unfinished match, by match id (`None`: no live node owns it),
+    /// as PostgreSQL says now.
+    pub async fn owners(&self) -> Result<BTreeMap<String, Option<String>>, String> {
+        let (client, connection) = tokio_postgres::connect(&self.database, tokio_postgres::NoTls)
+            .await
+            .map_err(|err| format!("connect to {}: {err}", self.database))?;
+        tokio::spawn(connection);
+        let rows = client
+            .query(
+                "SELECT id, CASE WHEN boardcast_alive(owner_node, owner_incarnation) \
+                 THEN owner_node END FROM matches WHERE NOT finished",
+                &[],
+            )
+            .await
+            .map_err(|err| format!("read the owners: {err}"))?;
+        Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
     }
 
     /// The cluster's own PostgreSQL server, to stop and start again; only with

@@ -17,7 +17,7 @@
 //! that contradicts another client's (two events under one version, two moves for one ply).
 //! Timeouts are generous (a loaded two-core machine runs these); waits are for conditions.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
@@ -28,6 +28,7 @@ use boardcast_protocol::{
     Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, EndReason, ErrorCode, JoinMatch,
     MatchEvent, MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
 };
+use boardcast_server::storage::coordination::NodeRef;
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
 use boardcast_tests::cluster::{Cluster, ClusterOptions, TEST_LEASE_MS};
@@ -814,6 +815,88 @@ async fn kill_9_of_the_owner_of_50_matches_loses_no_acknowledged_move() {
         "every interrupted match was resumed on another node"
     );
     check_all_finished(b, &runs, &cluster.logs()).await;
+}
+
+/// Waits until every unfinished match has a live owner other than `dead` (whose lease may
+/// still run for a while); returns each match's owner.
+async fn owners_after_take_over(
+    cluster: &Cluster,
+    dead: &str,
+    matches: usize,
+) -> BTreeMap<String, String> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let owners = cluster.owners().await.unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(owners.len(), matches, "unfinished matches: {owners:?}");
+        if owners
+            .values()
+            .all(|owner| owner.as_deref().is_some_and(|owner| owner != dead))
+        {
+            return owners
+                .into_iter()
+                .filter_map(|(id, owner)| Some((id, owner?)))
+                .collect();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "orphans left without a new owner for {PATIENCE:?}: {owners:?}\n{}",
+            cluster.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Issue 28 item 9, with players: a dead node's matches spread over the survivors even when
+/// one survivor follows every one of them (its proxies see the owner die first and used to
+/// take all 20), and every match goes on to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_matches_spread_over_the_survivors_though_one_follows_them_all() {
+    const MATCHES: usize = 20;
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: orphans spread past proxies",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (a, b, c) = (cluster.addr("a"), cluster.addr("b"), cluster.addr("c"));
+    // Every match belongs to a; Black follows each through a proxy on b, which sees the owner
+    // die as soon as b's lease learns it, before any sweeper.
+    let mut runs = open_runs(MATCHES, a, b).await;
+    cluster.kill9("a");
+    for run in &mut runs {
+        run.lose(0);
+    }
+    let owners = owners_after_take_over(&cluster, "a", MATCHES).await;
+    let mut shares: BTreeMap<&str, usize> = BTreeMap::new();
+    for owner in owners.values() {
+        *shares.entry(owner.as_str()).or_default() += 1;
+    }
+    eprintln!("after a's death: {shares:?}");
+    // Each went to the survivor it spreads to, not to b whose proxies saw a die first.
+    let survivors: HashSet<NodeRef> = ["b", "c"]
+        .map(|node| NodeRef {
+            node: node.to_owned(),
+            incarnation: 1,
+        })
+        .into();
+    for (id, owner) in &owners {
+        let chosen = boardcast_server::cluster::sweeper::chosen(id, &survivors).expect("alive");
+        assert_eq!(
+            *owner,
+            chosen.node,
+            "match {id}: {shares:?}\n{}",
+            cluster.logs()
+        );
+    }
+    // White's players were on a: they come back on c; Black's stay on b.
+    let acks = Arc::new(AtomicUsize::new(0));
+    let runs = play_to_the_end(runs, [c, b], PATIENCE, &acks, Duration::from_secs(300)).await;
+    if let Some(run) = runs.iter().find(|run| !run.finished) {
+        panic!("{}\n{}", run.fail("did not finish"), cluster.logs());
+    }
+    check_all_finished(c, &runs, &cluster.logs()).await;
 }
 
 // ---------------------------------------------------------------------------------------------

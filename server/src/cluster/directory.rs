@@ -228,7 +228,7 @@ impl ClusterDirectory {
                 TakeOver::Here(handle) => Ok(Some(handle)),
                 TakeOver::Elsewhere(owner, epoch) => self.proxy_for(id, owner, epoch).await,
                 TakeOver::Gone => Ok(None),
-                TakeOver::Failed => Err(Refusal::new(
+                TakeOver::Failed | TakeOver::Later => Err(Refusal::new(
                     ErrorCode::StorageUnavailable,
                     "the match is changing servers; try again shortly",
                 )),
@@ -324,6 +324,16 @@ impl Link for ClusterDirectory {
 
     fn take_over<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
         Box::pin(ClusterDirectory::take_over(self, id))
+    }
+
+    fn take_over_orphan<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
+        Box::pin(async move {
+            let live = self.lease.live_nodes();
+            match super::sweeper::chosen(id, &live) {
+                Some(chosen) if chosen.node != self.me.node => TakeOver::Later,
+                _ => ClusterDirectory::take_over(self, id).await,
+            }
+        })
     }
 
     fn owner<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>> {

@@ -69,6 +69,11 @@ pub trait Link: Send + Sync + 'static {
     fn is_alive(&self, node: &NodeRef) -> bool;
     /// Makes this node the owner of match `id` if nobody alive owns it, and starts its actor.
     fn take_over<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver>;
+    /// Takes orphan `id` over only if it is this node's share of the orphans (see the
+    /// sweeper): a proxy leaves a dead owner's matches to the nodes they spread to.
+    fn take_over_orphan<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
+        self.take_over(id)
+    }
     /// Who owns match `id` now, and under which epoch (`None`: no such match).
     fn owner<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>>;
     /// The events of match `id` after version `v`, as they were first sent (read from
@@ -88,6 +93,8 @@ pub enum TakeOver {
     Gone,
     /// PostgreSQL could not be asked; try again later.
     Failed,
+    /// An orphan another live node is to take over (the sweeper's spread); ask again later.
+    Later,
 }
 
 /// What the cluster hands a proxy, in the owner's order.
@@ -806,14 +813,25 @@ impl Proxy {
     async fn find_owner(&mut self, resend: bool) -> Next {
         let (owner, epoch) = match self.link.owner(&self.match_id).await {
             Some((Some(owner), epoch)) if owner != *self.link.me() => (owner, epoch),
-            Some(_) => match self.link.take_over(&self.match_id).await {
-                TakeOver::Here(actor) => {
-                    self.hand_over(&actor);
-                    return Next::Stop;
+            Some((owner, _)) => {
+                // This node (its actor dropped) takes its own back at once; an orphan is left
+                // to the node it spreads to (whose sweeper takes it as soon as it sees the
+                // owner's lease run out; the next check here finds it there), or to anyone
+                // after a few sweeps.
+                let take_over = if owner.is_some() {
+                    self.link.take_over(&self.match_id)
+                } else {
+                    self.link.take_over_orphan(&self.match_id)
+                };
+                match take_over.await {
+                    TakeOver::Here(actor) => {
+                        self.hand_over(&actor);
+                        return Next::Stop;
+                    }
+                    TakeOver::Elsewhere(owner, epoch) => (owner, epoch),
+                    TakeOver::Gone | TakeOver::Failed | TakeOver::Later => return Next::Continue,
                 }
-                TakeOver::Elsewhere(owner, epoch) => (owner, epoch),
-                TakeOver::Gone | TakeOver::Failed => return Next::Continue,
-            },
+            }
             // No such match (any more), or PostgreSQL cannot say: ask again later.
             None => return Next::Continue,
         };

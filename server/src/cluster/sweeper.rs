@@ -33,7 +33,7 @@ const LOOKED_AT: u32 = PER_SWEEP * 8;
 /// Sweeps an orphan chosen for another node waits before this node takes it anyway.
 pub const PATIENT_SWEEPS: u32 = 3;
 
-/// Sweeps every `lease / 2` until shutdown.
+/// Sweeps every `lease / 2`, and when the live nodes change, until shutdown.
 pub fn start(
     directory: Arc<ClusterDirectory>,
     coordination: Arc<dyn Coordination>,
@@ -45,10 +45,15 @@ pub fn start(
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut waiting = Waiting::default();
+        let mut live = lease.live_changes();
         loop {
             tokio::select! {
                 _ = shutdown.recv() => return,
                 _ = tick.tick() => {}
+                // A node's lease ran out (or one joined): its orphans are taken at once, by
+                // the nodes they spread to, while proxies leave them to those nodes. The lease
+                // holds the sender as long as this task holds the lease.
+                _ = live.changed() => {}
             }
             if lease.is_held() {
                 sweep(&directory, coordination.as_ref(), &lease, &mut waiting).await;
