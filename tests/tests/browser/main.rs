@@ -7,6 +7,7 @@
 //! so that the tests take their turns (two or three Chromiums at a time is what two cores take).
 
 mod buttons_and_endings;
+mod followups;
 mod frisian_tv;
 mod lobby;
 mod origin;
