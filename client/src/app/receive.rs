@@ -313,8 +313,14 @@ impl App {
                 self.ui.moved();
                 self.ring = self.my_side().is_some_and(|me| me != moved.played.side)
                     && !moved.legal_moves.is_empty();
+                // The game holds this move already: its number counts from the game's first.
+                let number = self
+                    .game
+                    .as_ref()
+                    .map_or(1, |g| g.move_number(g.moves.len().saturating_sub(1)));
+                let number = u32::try_from(number).unwrap_or(u32::MAX);
                 self.note(Note::Move {
-                    number: moved.played.ply / 2 + 1,
+                    number,
                     side: moved.played.side,
                     notation: moved.played.notation,
                 });

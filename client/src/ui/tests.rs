@@ -1602,3 +1602,49 @@ fn the_mouse_is_taken_only_while_a_board_is_shown() {
     render(&waiting, now, 80, 24);
     assert!(waiting.ui.board.get().is_none(), "waiting screen");
 }
+
+/// A move as the server records it: plies count from 0 whoever moved first.
+fn played(ply: u32, side: Side, notation: &str) -> PlayedMove {
+    PlayedMove {
+        ply,
+        side,
+        notation: notation.into(),
+        route: crate::app::entry::parse_squares(notation).unwrap(),
+        captures: Vec::new(),
+        promotes: false,
+    }
+}
+
+#[test]
+fn a_game_whose_first_move_is_blacks_numbers_its_moves_from_1_dots() {
+    let now = Instant::now();
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCDE-FGHJK".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    // Set up with Black to move; resumed after three plies.
+    let mut snap = snapshot("W:W28,31,33-50:B1-13,15-20,23", &["28x19"]);
+    snap.start_fen = "B:W31-50:B1-20".into();
+    snap.moves = vec![
+        played(0, Side::Black, "19-23"),
+        played(1, Side::White, "32-28"),
+        played(2, Side::Black, "14-19"),
+    ];
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(&buf, &["  1... 19-23", "  2. 32-28  14-19"]);
+        assert!(!contains(&buf, "1. 19-23"), "{:#?}", text(&buf));
+    }
+    // Browsing names the move by the same number.
+    key(&mut app, crossterm::event::KeyCode::Char('<'));
+    assert_shows(&render(&app, now, 80, 24), &["viewing 2. 32-28"]);
+}
