@@ -1648,3 +1648,19 @@ fn a_game_whose_first_move_is_blacks_numbers_its_moves_from_1_dots() {
     key(&mut app, crossterm::event::KeyCode::Char('<'));
     assert_shows(&render(&app, now, 80, 24), &["viewing 2. 32-28"]);
 }
+
+#[test]
+fn between_games_the_prediction_panel_waits_for_the_next_game_instead_of_asking_a_guess() {
+    let now = Instant::now();
+    let mut idle = channel_snapshot();
+    idle.game = None;
+    idle.next_game_in_ms = Some(4000);
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(idle), now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(&buf, &["waiting for the next game", "next game in 4s"]);
+        assert!(!contains(&buf, "guess ply"), "{:#?}", text(&buf));
+    }
+}
