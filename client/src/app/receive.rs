@@ -67,6 +67,9 @@ impl App {
                     token: seat.token,
                     invite_code: seat.invite_code,
                 };
+                // The match screen first: entering a screen clears the status line, and the
+                // seat's news below belongs on it (the waiting creator reads it there).
+                self.ui.enter(Screen::Match);
                 // A resume answers with the seat we already hold: no news for the user.
                 if self.seat.as_ref() != Some(&info) {
                     self.note(Note::Seat {
@@ -85,7 +88,6 @@ impl App {
                 self.store(StoreOp::Save(info.clone()));
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
-                self.ui.enter(Screen::Match);
             }
             ServerMessage::MatchSnapshot(snapshot) => self.match_snapshot(snapshot, now),
             ServerMessage::MatchEvent(event) => self.match_event(event, now),

@@ -128,7 +128,14 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
                 .add_modifier(Modifier::BOLD),
         ));
         if let Some(url) = app.pdn_url() {
-            lines.push(Line::from(format!("PDN {url} (s saves)")));
+            // On one line, shortened in the middle if the panel is narrow: wrapped inside
+            // the address it read as two; `s` saves from the whole address all the same.
+            let frame = "PDN  (s saves)".chars().count();
+            let room = usize::from(width).saturating_sub(frame);
+            lines.push(Line::from(format!(
+                "PDN {} (s saves)",
+                super::fit_middle(&url, room)
+            )));
         }
         if app.my_side().is_some() && game.rematch.is_none() && game.rematch_offer.is_none() {
             lines.push(Line::styled(

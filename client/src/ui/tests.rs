@@ -348,7 +348,7 @@ fn waiting_creator(now: Instant) -> App {
         ServerMessage::Seat(Seat {
             id: 0,
             match_id: "m4".into(),
-            invite_code: "6GC2X5".into(),
+            invite_code: "FRJ4K-D7MQX".into(),
             side: Side::White,
             token: "secret".into(),
         }),
@@ -371,14 +371,50 @@ fn the_waiting_screen_shows_the_friends_command_and_web_link_whole_at_80x24() {
     assert!(
         contains(
             &buf,
-            "  boardcast --server ws://192.168.1.20:7878/ws join 6GC2X5"
+            "  boardcast --server ws://192.168.1.20:7878/ws join FRJ4K-D7MQX"
         ),
         "{lines:#?}"
     );
-    assert!(contains(&buf, "  http://192.168.1.20:7878/i/6GC2X5"));
+    assert!(contains(&buf, "  http://192.168.1.20:7878/i/FRJ4K-D7MQX"));
     assert!(contains(&buf, "You play white. Waiting for an opponent"));
-    assert!(contains(&buf, "invite code: 6GC2X5"));
+    assert!(contains(&buf, "invite code: FRJ4K-D7MQX"));
     assert!(!contains(&buf, "secret"));
+}
+
+/// The eleven characters of a code (two groups of five) are read whole on the waiting
+/// screen, and the seat's news stays in the status bar there instead of being cleared by
+/// the change of screen it came with.
+#[test]
+fn the_waiting_screen_keeps_the_code_whole_and_says_which_seat_at_80x24_and_60x20() {
+    let now = Instant::now();
+    let app = waiting_creator(now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(
+            &buf,
+            &[
+                "invite code: FRJ4K-D7MQX",
+                "/i/FRJ4K-D7MQX",
+                "You play white in match m4",
+            ],
+        );
+        // The friend's command may wrap between words (at 60 columns it is longer than the
+        // panel), never inside the code.
+        let words: Vec<String> = text(&buf)
+            .iter()
+            .flat_map(|line| {
+                line.split(|c: char| c.is_whitespace() || c == '│')
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|word| !word.is_empty())
+            .collect();
+        assert!(
+            words.windows(2).any(|w| w == ["join", "FRJ4K-D7MQX"]),
+            "{:#?}",
+            text(&buf)
+        );
+    }
 }
 
 #[test]
@@ -1662,5 +1698,51 @@ fn between_games_the_prediction_panel_waits_for_the_next_game_instead_of_asking_
         let buf = render(&app, now, width, height);
         assert_shows(&buf, &["waiting for the next game", "next game in 4s"]);
         assert!(!contains(&buf, "guess ply"), "{:#?}", text(&buf));
+    }
+}
+
+/// The finished match's PDN address stays on one line of the panel, shortened in its middle
+/// when the panel is narrow; `s` saves from the whole address.
+#[test]
+fn the_pdn_address_stays_on_one_line_shortened_in_the_middle_when_narrow() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    amy.address = Some(
+        crate::address::ServerAddress::parse("scheveningen-draughts.example.org:7878").unwrap(),
+    );
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+    });
+    event(&mut amy, 4, ended, now);
+    let url = "http://scheveningen-draughts.example.org:7878/games/m1.pdn";
+    assert_eq!(
+        amy.pdn_url().as_deref(),
+        Some(url),
+        "s saves the whole address"
+    );
+    for (width, height) in [(80, 24), (60, 20), (200, 50)] {
+        let lines = text(&render(&amy, now, width, height));
+        let line = lines
+            .iter()
+            .find(|l| l.contains("PDN "))
+            .unwrap_or_else(|| panic!("no PDN line at {width}x{height}: {lines:#?}"));
+        let shown = line
+            .split("PDN ")
+            .nth(1)
+            .and_then(|rest| rest.split(" (s saves)").next())
+            .filter(|_| line.contains(" (s saves)"))
+            .unwrap_or_else(|| panic!("the PDN line is cut at {width}x{height}: {lines:#?}"));
+        let whole = match shown.split_once('…') {
+            Some((start, end)) => {
+                url.starts_with(start) && url.ends_with(end) && end.ends_with("/m1.pdn")
+            }
+            None => shown == url,
+        };
+        assert!(
+            whole,
+            "{shown:?} at {width}x{height} is not {url}: {lines:#?}"
+        );
     }
 }
