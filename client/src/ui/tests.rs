@@ -1746,3 +1746,31 @@ fn the_pdn_address_stays_on_one_line_shortened_in_the_middle_when_narrow() {
         );
     }
 }
+
+/// The home screen's "join by code" prompt shows the eleven characters of a code typed as a
+/// person reads it, whole, at 80x24 and 60x20, and sends it as typed (the server reads codes
+/// in any case, with or without the dash).
+#[test]
+fn the_join_by_code_prompt_shows_and_sends_an_eleven_character_code() {
+    let now = Instant::now();
+    for (width, height) in [(80, 24), (60, 20)] {
+        let mut app = App::new("gil", None, 1);
+        app.connected();
+        app.receive(ServerMessage::Lobby(lobby()), now);
+        app.drain();
+        key(&mut app, crossterm::event::KeyCode::Char('i'));
+        for c in "frj4k-d7mqx".chars() {
+            key(&mut app, crossterm::event::KeyCode::Char(c));
+        }
+        assert_shows(
+            &render(&app, now, width, height),
+            &["invite code: frj4k-d7mqx_"],
+        );
+        key(&mut app, crossterm::event::KeyCode::Enter);
+        let sent: Vec<ClientMessage> = app.drain().0.into_iter().map(|e| e.msg).collect();
+        assert!(
+            matches!(&sent[..], [ClientMessage::JoinMatch(JoinMatch::Code(code))] if code == "frj4k-d7mqx"),
+            "{sent:?}"
+        );
+    }
+}
