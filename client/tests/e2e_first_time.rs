@@ -232,3 +232,54 @@ fn a_name_the_server_would_refuse_stops_the_client_with_the_reason() {
          show and could make the name look like someone else's: remove it"
     );
 }
+
+/// An invite code is typed as a person reads it aloud: `boardcast join frj4kd7mqx` (lower
+/// case, no dash) takes the seat of the code issued as `FRJ4K-D7MQX`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn join_takes_the_invite_code_in_lower_case_without_the_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path()).await;
+    let url = format!("{}", server.local_addr());
+    let (data_a, data_b) = (dir.path().join("a"), dir.path().join("b"));
+    tokio::task::spawn_blocking(move || {
+        let (data_a, data_b) = (data_a.to_str().unwrap(), data_b.to_str().unwrap());
+        let mut amy = Plain::start(&[
+            "--server",
+            &url,
+            "--name",
+            "amy",
+            "--data-dir",
+            data_a,
+            "play",
+            "--color",
+            "white",
+        ]);
+        let seat = amy.expect("seat");
+        let code = seat.rsplit(' ').next().unwrap().to_owned();
+        assert!(
+            code.len() == 11 && code.as_bytes()[5] == b'-',
+            "codes are issued as two groups of five: {seat}"
+        );
+        let typed = code.replace('-', "").to_lowercase();
+        let mut ben = Plain::start(&[
+            "--server",
+            &url,
+            "--name",
+            "ben",
+            "--data-dir",
+            data_b,
+            "join",
+            &typed,
+        ]);
+        let id = seat.split(' ').nth(2).unwrap();
+        assert_eq!(ben.expect("seat"), format!("seat black {id} invite {code}"));
+        amy.expect("legal");
+        amy.send("32-28");
+        ben.expect("move 1. 32-28");
+        amy.quit();
+        ben.quit();
+    })
+    .await
+    .unwrap();
+    server.shutdown().await.unwrap();
+}

@@ -22,7 +22,24 @@ export function parseRoute(path) {
   if (path === '/ftv') return { page: 'ftv', id: null };
   if (!m) return { page: 'missing', id: null };
   const page = { m: 'match', i: 'invite', tv: 'tv', g: 'game' }[m[1]];
+  if (page === 'invite') return { page, id: inviteCode(m[2]) };
   return { page, id: page === 'tv' ? `tv${m[2]}` : m[2] };
+}
+
+/** Characters in an invite code, not counting the dash (server/src/invite.rs). */
+const INVITE_LENGTH = 10;
+
+/**
+ * A typed invite code in the form the server issues it, as server/src/invite.rs `normalize`
+ * does: upper case, with the dash after five characters whether it was typed or not. So
+ * `/i/frj4kd7mqx` finds the seat this browser keeps under `FRJ4K-D7MQX`. A code of another
+ * length (the shorter codes of older matches) is only upper-cased.
+ * @param {string} typed
+ */
+export function inviteCode(typed) {
+  const plain = typed.replaceAll('-', '').toUpperCase();
+  if (plain.length !== INVITE_LENGTH) return typed.toUpperCase();
+  return `${plain.slice(0, 5)}-${plain.slice(5)}`;
 }
 
 /**

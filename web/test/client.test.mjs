@@ -46,6 +46,16 @@ test('routes', () => {
   assert.equal(parseRoute('/m/a/b').page, 'missing');
 });
 
+test('an invite link typed in lower case without the dash finds the seat this browser holds', () => {
+  const held = { ...SEAT, invite_code: 'FRJ4K-D7MQX' };
+  for (const typed of ['frj4kd7mqx', 'frj4k-d7mqx', 'FRJ4KD7MQX', 'FRJ4K-D7MQX']) {
+    const state = initialState(parseRoute(`/i/${typed}`), { name: 'A', nextId: 1, seats: { m1: held } });
+    assert.deepEqual(actions.follow(state), [{ navigate: '/m/m1', replace: true }], typed);
+  }
+  // A code of another length (an older match's) is only upper-cased.
+  assert.deepEqual(parseRoute('/i/frj4kd'), { page: 'invite', id: 'FRJ4KD' });
+});
+
 test('welcome resumes a held seat with the last version, a watcher watches', () => {
   const state = initialState(parseRoute('/m/m1'), { name: 'Sietske', nextId: 7, seats: { m1: SEAT } });
   const out = sent(receive(state, { welcome: {} }, 0));

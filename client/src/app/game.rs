@@ -49,6 +49,21 @@ pub struct Game {
 }
 
 impl Game {
+    /// The number of the move `moves[index]` belongs to (`1` for `1. 32-28` and for the
+    /// `19-23` after it): every White move after the first recorded one opens the next
+    /// number, whichever side moved first (a game set up with Black to move starts
+    /// `1... 19-23`). The plies' own numbers cannot tell: they count from 0 whoever moves.
+    pub fn move_number(&self, index: usize) -> usize {
+        let later_whites = self
+            .moves
+            .iter()
+            .take(index + 1)
+            .skip(1)
+            .filter(|mv| mv.side == Side::White)
+            .count();
+        later_whites + 1
+    }
+
     pub fn from_snapshot(snapshot: MatchSnapshot, now: Instant) -> Game {
         Game {
             board: Board::from_fen(&snapshot.fen),

@@ -68,6 +68,9 @@ impl App {
                     token: seat.token,
                     invite_code: seat.invite_code,
                 };
+                // The match screen first: entering a screen clears the status line, and the
+                // seat's news below belongs on it (the waiting creator reads it there).
+                self.ui.enter(Screen::Match);
                 // A resume answers with the seat we already hold: no news for the user.
                 if self.seat.as_ref() != Some(&info) {
                     self.note(Note::Seat {
@@ -86,7 +89,6 @@ impl App {
                 self.store(StoreOp::Save(info.clone()));
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
-                self.ui.enter(Screen::Match);
             }
             ServerMessage::MatchSnapshot(snapshot) => self.match_snapshot(snapshot, now),
             ServerMessage::MatchEvent(event) => self.match_event(event, now),
@@ -330,8 +332,14 @@ impl App {
                 self.ui.moved();
                 self.ring = self.my_side().is_some_and(|me| me != moved.played.side)
                     && !moved.legal_moves.is_empty();
+                // The game holds this move already: its number counts from the game's first.
+                let number = self
+                    .game
+                    .as_ref()
+                    .map_or(1, |g| g.move_number(g.moves.len().saturating_sub(1)));
+                let number = u32::try_from(number).unwrap_or(u32::MAX);
                 self.note(Note::Move {
-                    number: moved.played.ply / 2 + 1,
+                    number,
                     side: moved.played.side,
                     notation: moved.played.notation,
                 });

@@ -83,7 +83,8 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
         let viewing = match at.checked_sub(1).and_then(|i| game.moves.get(i)) {
             Some(mv) => {
                 let dots = if mv.side == Side::White { "." } else { "…" };
-                format!("viewing {}{dots} {}", mv.ply / 2 + 1, mv.notation)
+                let number = game.move_number(at - 1);
+                format!("viewing {number}{dots} {}", mv.notation)
             }
             None => "viewing the start".to_owned(),
         };
@@ -127,7 +128,14 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
                 .add_modifier(Modifier::BOLD),
         ));
         if let Some(url) = app.pdn_url() {
-            lines.push(Line::from(format!("PDN {url} (s saves)")));
+            // On one line, shortened in the middle if the panel is narrow: wrapped inside
+            // the address it read as two; `s` saves from the whole address all the same.
+            let frame = "PDN  (s saves)".chars().count();
+            let room = usize::from(width).saturating_sub(frame);
+            lines.push(Line::from(format!(
+                "PDN {} (s saves)",
+                super::fit_middle(&url, room)
+            )));
         }
         if app.my_side().is_some() && game.rematch.is_none() && game.rematch_offer.is_none() {
             lines.push(Line::styled(
@@ -216,22 +224,23 @@ fn offer_text(me: Option<Side>, by: Side, what: &str, key: char) -> String {
     }
 }
 
-/// Move list as `1. 32-28 19-23`, last rows first when space is short.
+/// Move list as `1. 32-28  19-23`, last rows first when space is short. A game whose first
+/// recorded move is Black's (one set up from a position) starts `1... 19-23`, and White's next
+/// move opens move 2: rows follow the moves' sides, not pairs of plies.
 pub fn move_rows(game: &Game) -> Vec<String> {
-    game.moves
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| {
-            let names: Vec<&str> = pair.iter().map(|m| m.notation.as_str()).collect();
-            let black_first = pair.first().is_some_and(|m| m.side == Side::Black);
-            let number = pair.first().map_or(i as u32, |m| m.ply / 2) + 1;
-            if black_first {
-                format!("{number:>3}. …     {}", names.join(" "))
-            } else {
-                format!("{number:>3}. {}", names.join("  "))
+    let mut rows: Vec<String> = Vec::new();
+    for (index, mv) in game.moves.iter().enumerate() {
+        let number = game.move_number(index);
+        match (mv.side, rows.last_mut()) {
+            (Side::White, _) => rows.push(format!("{number:>3}. {}", mv.notation)),
+            (Side::Black, Some(row)) => {
+                row.push_str("  ");
+                row.push_str(&mv.notation);
             }
-        })
-        .collect()
+            (Side::Black, None) => rows.push(format!("{number:>3}... {}", mv.notation)),
+        }
+    }
+    rows
 }
 
 /// Columns the side panel needs at least; the board takes what is left. At 80x24 this picks
@@ -493,7 +502,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let rows = move_rows(game);
     let visible = moves_area.height.saturating_sub(2) as usize;
     // The browsed move's row stays in view and is marked; live, the last rows show.
-    let marked = browsed.and_then(|n| n.checked_sub(1)).map(|ply| ply / 2);
+    let marked = browsed
+        .and_then(|n| n.checked_sub(1))
+        .map(|index| game.move_number(index) - 1);
     let skip = match marked {
         Some(row) => (row + 1).saturating_sub(visible),
         None => rows.len().saturating_sub(visible),

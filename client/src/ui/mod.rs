@@ -109,6 +109,24 @@ pub fn fit(text: &str, width: usize) -> String {
     cut
 }
 
+/// `text` cut to `width` characters by putting `…` in its middle when it was longer: for an
+/// address, whose start (the server) and end (the file) both say which one it is.
+pub fn fit_middle(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_owned();
+    }
+    let Some(room) = width.checked_sub(1) else {
+        return String::new();
+    };
+    // The end names the file: it gets the larger half.
+    let head = room / 3;
+    let tail = room - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{start}…{end}")
+}
+
 /// Words packed into lines, the first `first` wide and the rest `rest` wide; a word longer
 /// than a line is split.
 pub fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {

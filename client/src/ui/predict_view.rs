@@ -81,6 +81,9 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
         ));
+    } else if app.ui.predicting && channel.game.is_none() {
+        // Between games there is no ply to guess; the timer line says when the next starts.
+        lines.push(Line::from("waiting for the next game"));
     } else if app.ui.predicting {
         let ply = channel.game.as_ref().map_or(0, |g| g.next_ply);
         lines.push(Line::from(match &score.pending {

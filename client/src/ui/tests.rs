@@ -348,7 +348,7 @@ fn waiting_creator(now: Instant) -> App {
         ServerMessage::Seat(Seat {
             id: 0,
             match_id: "m4".into(),
-            invite_code: "6GC2X5".into(),
+            invite_code: "FRJ4K-D7MQX".into(),
             side: Side::White,
             token: "secret".into(),
         }),
@@ -371,14 +371,50 @@ fn the_waiting_screen_shows_the_friends_command_and_web_link_whole_at_80x24() {
     assert!(
         contains(
             &buf,
-            "  boardcast --server ws://192.168.1.20:7878/ws join 6GC2X5"
+            "  boardcast --server ws://192.168.1.20:7878/ws join FRJ4K-D7MQX"
         ),
         "{lines:#?}"
     );
-    assert!(contains(&buf, "  http://192.168.1.20:7878/i/6GC2X5"));
+    assert!(contains(&buf, "  http://192.168.1.20:7878/i/FRJ4K-D7MQX"));
     assert!(contains(&buf, "You play white. Waiting for an opponent"));
-    assert!(contains(&buf, "invite code: 6GC2X5"));
+    assert!(contains(&buf, "invite code: FRJ4K-D7MQX"));
     assert!(!contains(&buf, "secret"));
+}
+
+/// The eleven characters of a code (two groups of five) are read whole on the waiting
+/// screen, and the seat's news stays in the status bar there instead of being cleared by
+/// the change of screen it came with.
+#[test]
+fn the_waiting_screen_keeps_the_code_whole_and_says_which_seat_at_80x24_and_60x20() {
+    let now = Instant::now();
+    let app = waiting_creator(now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(
+            &buf,
+            &[
+                "invite code: FRJ4K-D7MQX",
+                "/i/FRJ4K-D7MQX",
+                "You play white in match m4",
+            ],
+        );
+        // The friend's command may wrap between words (at 60 columns it is longer than the
+        // panel), never inside the code.
+        let words: Vec<String> = text(&buf)
+            .iter()
+            .flat_map(|line| {
+                line.split(|c: char| c.is_whitespace() || c == '│')
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|word| !word.is_empty())
+            .collect();
+        assert!(
+            words.windows(2).any(|w| w == ["join", "FRJ4K-D7MQX"]),
+            "{:#?}",
+            text(&buf)
+        );
+    }
 }
 
 #[test]
@@ -1601,4 +1637,140 @@ fn the_mouse_is_taken_only_while_a_board_is_shown() {
     let waiting = waiting_creator(now);
     render(&waiting, now, 80, 24);
     assert!(waiting.ui.board.get().is_none(), "waiting screen");
+}
+
+/// A move as the server records it: plies count from 0 whoever moved first.
+fn played(ply: u32, side: Side, notation: &str) -> PlayedMove {
+    PlayedMove {
+        ply,
+        side,
+        notation: notation.into(),
+        route: crate::app::entry::parse_squares(notation).unwrap(),
+        captures: Vec::new(),
+        promotes: false,
+    }
+}
+
+#[test]
+fn a_game_whose_first_move_is_blacks_numbers_its_moves_from_1_dots() {
+    let now = Instant::now();
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCDE-FGHJK".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    // Set up with Black to move; resumed after three plies.
+    let mut snap = snapshot("W:W28,31,33-50:B1-13,15-20,23", &["28x19"]);
+    snap.start_fen = "B:W31-50:B1-20".into();
+    snap.moves = vec![
+        played(0, Side::Black, "19-23"),
+        played(1, Side::White, "32-28"),
+        played(2, Side::Black, "14-19"),
+    ];
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(&buf, &["  1... 19-23", "  2. 32-28  14-19"]);
+        assert!(!contains(&buf, "1. 19-23"), "{:#?}", text(&buf));
+    }
+    // Browsing names the move by the same number.
+    key(&mut app, crossterm::event::KeyCode::Char('<'));
+    assert_shows(&render(&app, now, 80, 24), &["viewing 2. 32-28"]);
+}
+
+#[test]
+fn between_games_the_prediction_panel_waits_for_the_next_game_instead_of_asking_a_guess() {
+    let now = Instant::now();
+    let mut idle = channel_snapshot();
+    idle.game = None;
+    idle.next_game_in_ms = Some(4000);
+    let mut app = App::new("dee", Some(Command::Predict("tv1".into())), 1);
+    app.connected();
+    app.receive(ServerMessage::ChannelSnapshot(idle), now);
+    for (width, height) in [(80, 24), (60, 20)] {
+        let buf = render(&app, now, width, height);
+        assert_shows(&buf, &["waiting for the next game", "next game in 4s"]);
+        assert!(!contains(&buf, "guess ply"), "{:#?}", text(&buf));
+    }
+}
+
+/// The finished match's PDN address stays on one line of the panel, shortened in its middle
+/// when the panel is narrow; `s` saves from the whole address.
+#[test]
+fn the_pdn_address_stays_on_one_line_shortened_in_the_middle_when_narrow() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    amy.address = Some(
+        crate::address::ServerAddress::parse("scheveningen-draughts.example.org:7878").unwrap(),
+    );
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+    });
+    event(&mut amy, 4, ended, now);
+    let url = "http://scheveningen-draughts.example.org:7878/games/m1.pdn";
+    assert_eq!(
+        amy.pdn_url().as_deref(),
+        Some(url),
+        "s saves the whole address"
+    );
+    for (width, height) in [(80, 24), (60, 20), (200, 50)] {
+        let lines = text(&render(&amy, now, width, height));
+        let line = lines
+            .iter()
+            .find(|l| l.contains("PDN "))
+            .unwrap_or_else(|| panic!("no PDN line at {width}x{height}: {lines:#?}"));
+        let shown = line
+            .split("PDN ")
+            .nth(1)
+            .and_then(|rest| rest.split(" (s saves)").next())
+            .filter(|_| line.contains(" (s saves)"))
+            .unwrap_or_else(|| panic!("the PDN line is cut at {width}x{height}: {lines:#?}"));
+        let whole = match shown.split_once('…') {
+            Some((start, end)) => {
+                url.starts_with(start) && url.ends_with(end) && end.ends_with("/m1.pdn")
+            }
+            None => shown == url,
+        };
+        assert!(
+            whole,
+            "{shown:?} at {width}x{height} is not {url}: {lines:#?}"
+        );
+    }
+}
+
+/// The home screen's "join by code" prompt shows the eleven characters of a code typed as a
+/// person reads it, whole, at 80x24 and 60x20, and sends it as typed (the server reads codes
+/// in any case, with or without the dash).
+#[test]
+fn the_join_by_code_prompt_shows_and_sends_an_eleven_character_code() {
+    let now = Instant::now();
+    for (width, height) in [(80, 24), (60, 20)] {
+        let mut app = App::new("gil", None, 1);
+        app.connected();
+        app.receive(ServerMessage::Lobby(lobby()), now);
+        app.drain();
+        key(&mut app, crossterm::event::KeyCode::Char('i'));
+        for c in "frj4k-d7mqx".chars() {
+            key(&mut app, crossterm::event::KeyCode::Char(c));
+        }
+        assert_shows(
+            &render(&app, now, width, height),
+            &["invite code: frj4k-d7mqx_"],
+        );
+        key(&mut app, crossterm::event::KeyCode::Enter);
+        let sent: Vec<ClientMessage> = app.drain().0.into_iter().map(|e| e.msg).collect();
+        assert!(
+            matches!(&sent[..], [ClientMessage::JoinMatch(JoinMatch::Code(code))] if code == "frj4k-d7mqx"),
+            "{sent:?}"
+        );
+    }
 }

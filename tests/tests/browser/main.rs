@@ -12,6 +12,7 @@
 //! cores take).
 
 mod buttons_and_endings;
+mod followups;
 mod frisian_tv;
 mod lobby;
 mod origin;

@@ -148,8 +148,8 @@ async fn a_piece_that_may_not_move_says_which_must_capture_and_movable_pieces_ar
     // Marked by a ring on the square, visible without hovering: movable squares are drawn
     // differently from the idle piece's.
     let ring =
-        "const rect = document.querySelector('#board [data-square=\"' + arguments[0] + '\"] rect');
-                return getComputedStyle(rect).stroke + ' ' + getComputedStyle(rect).strokeWidth;";
+        "const ring = document.querySelector('#board [data-square=\"' + arguments[0] + '\"] .ring');
+                return getComputedStyle(ring).stroke + ' ' + getComputedStyle(ring).strokeWidth;";
     let idle_look = phone.js(ring, vec![json!(idle)]).await;
     for square in &capturers {
         assert!(

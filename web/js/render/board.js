@@ -28,6 +28,16 @@ function pieceNode(code) {
   return g;
 }
 
+/**
+ * The ring a square carries while its piece may move (shown by the `movable` class). It is
+ * drawn inside the square: a stroke on the square's own edge would lie half outside it, cut
+ * off by the board's edge and by the squares drawn after it. A path, not a rect, so the
+ * rules that fill a square's rect (last move, selected) leave it hollow.
+ */
+export function movableRing() {
+  return s('path', { class: 'ring', d: 'M0.04 0.04 H0.96 V0.96 H0.04 Z' });
+}
+
 /** Builds the board; returns the SVG and an update function. */
 export function mountBoard() {
   const svg = s('svg', {
@@ -41,7 +51,7 @@ export function mountBoard() {
   for (let n = 1; n <= 50; n++) {
     const num = s('text', { class: 'num', x: 0.05, y: 0.2 }, String(n));
     const g = s('g', { 'data-square': n, class: 'sq' },
-      s('rect', { class: 'dark', width: 1, height: 1 }),
+      s('rect', { class: 'dark', width: 1, height: 1 }), movableRing(),
       s('circle', { class: 'dot', cx: 0.5, cy: 0.5, r: 0.14 }), num);
     squares[n] = { g, num, piece: null, code: '', counter: null };
     svg.append(g);

@@ -9,6 +9,7 @@
 import { h, s, attr, cls, list, show, text, pageHeading } from './dom.js';
 import { engineForm } from './forms.js';
 import { FILES, parseMinit } from '../fen.js';
+import { movableRing } from './board.js';
 import { seconds, cap, counted } from '../format.js';
 import * as actions from '../actions.js';
 
@@ -24,7 +25,7 @@ function mountMinitBoard() {
       const name = `${FILES[f]}${rank}`;
       const dark = (f + rank) % 2 === 1;
       const g = s('g', { 'data-square': name, class: `sq ${dark ? 'is-dark' : 'is-light'}`, transform: `translate(${f} ${6 - rank})` },
-        s('rect', { class: dark ? 'dark' : 'lightsq', width: 1, height: 1 }),
+        s('rect', { class: dark ? 'dark' : 'lightsq', width: 1, height: 1 }), movableRing(),
         s('circle', { class: 'dot', cx: 0.5, cy: 0.5, r: 0.14 }));
       if (f === 0) g.append(s('text', { class: 'coord', x: 0.05, y: 0.2 }, String(rank)));
       if (rank === 1) g.append(s('text', { class: 'coord', x: 0.8, y: 0.95 }, FILES[f]));
