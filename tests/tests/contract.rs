@@ -435,6 +435,56 @@ async fn joining_ones_own_seek_needs_the_explicit_myself_option() {
     me.play(&black, &[19, 23]).await.unwrap();
 }
 
+/// Asks for the lobby until `match_id` is listed as a seek (`listed`) or not, for a few
+/// seconds at most; the lobby follows a match's own news a moment later.
+async fn until_seeking(client: &mut Client, match_id: &str, listed: bool) {
+    for _ in 0..200 {
+        let seeks = lobby(client).await.seeks;
+        if seeks.iter().any(|seek| seek.match_id == match_id) == listed {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("{match_id} never became listed: {listed}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_whose_creator_unwatches_it_leaves_the_lobby_until_they_resume() {
+    let server = matches_only();
+    let mut creator = json(server.addr()).await;
+    let seat = creator
+        .create_match(ColorChoice::White, true, None)
+        .await
+        .unwrap();
+    let mut other = json(server.addr()).await;
+    until_seeking(&mut other, &seat.match_id, true).await;
+    // The creator leaves the waiting screen (the terminal client's `q` home) on the same
+    // connection: the seek is no longer offered, and cannot be joined by id either.
+    let target = boardcast_protocol::Target::Match(seat.match_id.clone());
+    creator.call(ClientMessage::Unwatch(target)).await.unwrap();
+    until_seeking(&mut other, &seat.match_id, false).await;
+    let id = other
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            seat.match_id.clone(),
+        )))
+        .await
+        .unwrap();
+    other.expect_error(id, ErrorCode::NotFound).await.unwrap();
+    // Back to it with the seat's token: offered again, and whoever joins meets the creator.
+    let back = creator.resume(&seat.token, None).await.unwrap();
+    assert_eq!(back.side, Side::White);
+    until_seeking(&mut other, &seat.match_id, true).await;
+    other
+        .join(JoinMatch::Id(seat.match_id.clone()))
+        .await
+        .unwrap();
+    let joined = creator.next_match_event(&seat.match_id).await.unwrap();
+    assert!(
+        matches!(joined.event, MatchEvent::PlayerJoined(_)),
+        "{joined:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Item 6: time controls a player can survive; clocks wait for each first move.
 

@@ -124,11 +124,26 @@ impl App {
         self.stop_watching();
     }
 
-    /// Stops watching the match or channel shown (a held seat stays held).
+    /// Whether the screen shows the player's own public match still waiting for an opponent
+    /// (a private one stays followed: only the friend with the code can join it).
+    pub(super) fn waiting_in_own_seek(&self) -> bool {
+        let own = self.seat.as_ref().is_some_and(|seat| {
+            self.watching.as_ref() == Some(&Target::Match(seat.match_id.clone()))
+        });
+        own && self.game.as_ref().is_some_and(|game| {
+            game.public && game.phase == boardcast_protocol::MatchPhase::Waiting
+        })
+    }
+
+    /// Stops watching the match or channel shown (a held seat stays held). A player keeps
+    /// following the match they play; but leaving the waiting screen of their own seek
+    /// unwatches it too, so the server takes it out of the lobby until `R` resumes it, instead
+    /// of letting someone join a player who is elsewhere.
     pub(super) fn stop_watching(&mut self) {
+        let leaving_seek = self.waiting_in_own_seek();
         if let Some(target) = self.watching.take() {
-            if !matches!(&target, Target::Match(id) if self.seat.as_ref().is_some_and(|s| &s.match_id == id))
-            {
+            let own = matches!(&target, Target::Match(id) if self.seat.as_ref().is_some_and(|s| &s.match_id == id));
+            if !own || leaving_seek {
                 self.send(ClientMessage::Unwatch(target), Pending::Other);
             }
         }

@@ -27,6 +27,8 @@ pub struct Game {
     pub black: Option<PlayerInfo>,
     pub time_control: Option<TimeControl>,
     pub phase: MatchPhase,
+    /// Whether the lobby lists the match (a public seek is unwatched when its creator leaves).
+    pub public: bool,
     /// The position before the first move, to replay the history from.
     pub start_fen: String,
     pub fen: String,
@@ -73,6 +75,7 @@ impl Game {
             black: snapshot.black,
             time_control: snapshot.time_control,
             phase: snapshot.phase,
+            public: snapshot.public,
             start_fen: snapshot.start_fen,
             fen: snapshot.fen,
             moves: snapshot.moves,

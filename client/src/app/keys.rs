@@ -196,6 +196,11 @@ impl App {
             self.quit = true;
             return;
         }
+        // The waiting screen of one's own seek is left for good (until `R`): the server is
+        // told, so the seek leaves the lobby. A match being played or watched stays followed.
+        if self.waiting_in_own_seek() {
+            self.stop_watching();
+        }
         self.ui.enter(Screen::Home);
         self.command(Command::Lobby);
     }

@@ -1037,3 +1037,48 @@ fn q_leaves_the_program_when_it_was_started_on_that_screen_and_goes_home_otherwi
         assert_eq!(app.ui.screen == Screen::Home, !quits, "{intent:?}");
     }
 }
+
+#[test]
+fn q_on_the_waiting_screen_of_a_public_seek_unwatches_it_and_r_takes_it_back() {
+    let waiting_app = |public| {
+        let mut app = App::new("amy", None, 1);
+        app.connected();
+        app.receive(seat(0, Side::White), Instant::now());
+        let mut waiting = snapshot("W:W31-50:B1-20", &[]);
+        waiting.black = None;
+        waiting.phase = MatchPhase::Waiting;
+        waiting.public = public;
+        app.receive(ServerMessage::MatchSnapshot(waiting), Instant::now());
+        app.drain();
+        sent(&mut app);
+        assert_eq!(app.ui.screen, Screen::Match);
+        key(&mut app, KeyCode::Char('q'));
+        app
+    };
+    // Home from the waiting screen: the server is told this connection no longer follows the
+    // seek (so the lobby stops offering it), and the lobby is asked for.
+    let mut app = waiting_app(true);
+    assert_eq!(app.ui.screen, Screen::Home);
+    assert_eq!(
+        sent(&mut app),
+        [
+            ClientMessage::Unwatch(Target::Match("m1".into())),
+            ClientMessage::ListLobby
+        ]
+    );
+    // R takes the kept seat back, which lists the seek again.
+    key(&mut app, KeyCode::Char('R'));
+    assert!(
+        matches!(&sent(&mut app)[..], [ClientMessage::Resume(r)] if r.token == "secret"),
+        "{:?}",
+        app.out
+    );
+    // A private match waits for the friend with the code: it stays followed.
+    let mut app = waiting_app(false);
+    assert_eq!(sent(&mut app), [ClientMessage::ListLobby]);
+    // So does a match being played.
+    let mut app = seated(Side::White, &["32-28"]);
+    sent(&mut app);
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(sent(&mut app), [ClientMessage::ListLobby]);
+}

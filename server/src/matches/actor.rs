@@ -329,10 +329,15 @@ impl Actor {
             }
             Command::Unwatch { outbox, id } => {
                 let conn = outbox.id();
+                // A player keeps the events of the match they play; but the creator of a
+                // waiting match who unwatches it has left its waiting screen (the terminal
+                // client's `q` home): the seat is kept for `resume`, and the seek leaves the
+                // lobby until then, so nobody joins a player who is not there.
+                let waiting = self.state.phase() == MatchPhase::Waiting;
                 if self
                     .fanout
                     .get(conn)
-                    .is_some_and(|sub| sub.role.is_watcher())
+                    .is_some_and(|sub| sub.role.is_watcher() || waiting)
                 {
                     self.fanout.remove(conn);
                     let _ = outbox.note_subscription(&self.state.id, false);

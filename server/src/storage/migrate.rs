@@ -51,6 +51,12 @@ pub async fn migrate(from: &Database, to: &Database) -> Result<Copied, StorageEr
     tokio::task::spawn_blocking(move || sqlite::export::refuse_if_in_use(&probed))
         .await
         .map_err(|err| StorageError::Task(err.to_string()))??;
+    // A source from before the leaderboard was keyed by identity gets that first, as the
+    // server would at its next start: the copy has the same columns on both sides.
+    let source = path.clone();
+    tokio::task::spawn_blocking(move || sqlite::export::upgrade(&source))
+        .await
+        .map_err(|err| StorageError::Task(err.to_string()))??;
     let mut client = postgres::copy::connect(url).await?;
     let tx = client.transaction().await?;
     let mut source = Vec::with_capacity(TABLES.len());

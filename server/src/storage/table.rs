@@ -72,6 +72,7 @@ pub const TABLES: &[Table] = &[
     Table {
         name: "leaderboard",
         columns: &[
+            ("identity", Kind::Text),
             ("name", Kind::Text),
             ("games", Kind::Int),
             ("correct", Kind::Int),

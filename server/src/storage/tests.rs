@@ -65,6 +65,7 @@ macro_rules! storage_contract {
             a_refused_request_stores_none_of_its_writes,
             archived_games_are_read_back_once_finished_and_their_ids_never_reused,
             the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes,
+            look_alike_names_are_one_leaderboard_row_under_the_name_first_seen,
             every_start_is_a_new_run,
         );
     };
@@ -383,6 +384,134 @@ pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(pl
         storage.leaderboard(1).await.unwrap(),
         [entry("ann", 2, 5, 1)]
     );
+    storage.close().await;
+}
+
+/// "Sietske" with a Cyrillic capital dze for the S: another string, the same name to a reader.
+const LOOK_ALIKE: &str = "\u{0405}ietske";
+
+pub async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
+    place: &impl Place,
+) {
+    assert_eq!(
+        boardcast_protocol::names::identity("Sietske"),
+        boardcast_protocol::names::identity(LOOK_ALIKE)
+    );
+    let (storage, _) = place.open().await;
+    let score = |name: &str, correct, strikes| {
+        Write::Channel(ChannelWrite::Score(LeaderboardDelta {
+            name: name.into(),
+            correct,
+            strikes,
+        }))
+    };
+    storage.commit(vec![score("Sietske", 3, 1)]).await.unwrap();
+    storage
+        .commit(vec![score(LOOK_ALIKE, 4, 0), score("bob", 5, 0)])
+        .await
+        .unwrap();
+    storage.commit(vec![score("SIETSKE", 1, 0)]).await.unwrap();
+    let entry = |name: &str, games, correct, strikes| LeaderboardEntry {
+        name: name.into(),
+        games,
+        correct,
+        strikes,
+    };
+    assert_eq!(
+        storage.leaderboard(10).await.unwrap(),
+        [entry("Sietske", 3, 8, 1), entry("bob", 1, 5, 0)]
+    );
+    storage.close().await;
+}
+
+/// Turns the leaderboard of the SQLite database at `path` back into the layout of servers
+/// before it was keyed by identity (by the exact name, `user_version` 0), holding `rows`.
+pub fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64, i64)]) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch(
+        "DROP TABLE leaderboard;
+         CREATE TABLE leaderboard (
+             name    TEXT PRIMARY KEY,
+             games   INTEGER NOT NULL,
+             correct INTEGER NOT NULL,
+             strikes INTEGER NOT NULL
+         );
+         PRAGMA user_version = 0;",
+    )
+    .unwrap();
+    for (name, games, correct, strikes) in rows {
+        conn.execute(
+            "INSERT INTO leaderboard VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![name, games, correct, strikes],
+        )
+        .unwrap();
+    }
+}
+
+/// Rows of an old leaderboard with three spellings of one name; "Sietske" played the most.
+pub const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
+    ("Sietske", 3, 10, 2),
+    (LOOK_ALIKE, 1, 4, 1),
+    ("SIETSKE", 1, 1, 0),
+    ("bob", 2, 5, 0),
+];
+
+/// What [`OLD_ROWS`] become: one row per identity, the scores summed.
+pub fn merged_old_rows() -> Vec<LeaderboardEntry> {
+    let entry = |name: &str, games, correct, strikes| LeaderboardEntry {
+        name: name.into(),
+        games,
+        correct,
+        strikes,
+    };
+    vec![entry("Sietske", 5, 15, 3), entry("bob", 2, 5, 0)]
+}
+
+#[tokio::test]
+async fn a_sqlite_leaderboard_keyed_by_name_is_rekeyed_merging_look_alikes() {
+    let place = SqliteFile::new();
+    place.open().await.0.close().await;
+    leaderboard_keyed_by_name(&place.path, OLD_ROWS);
+    let (storage, _) = place.open().await;
+    assert_eq!(storage.leaderboard(10).await.unwrap(), merged_old_rows());
+    // Scores go on adding up under the one identity, and opening again changes nothing.
+    storage
+        .commit(vec![Write::Channel(ChannelWrite::Score(
+            LeaderboardDelta {
+                name: "sietske".into(),
+                correct: 1,
+                strikes: 0,
+            },
+        ))])
+        .await
+        .unwrap();
+    storage.close().await;
+    let (storage, _) = place.open().await;
+    let mut expected = merged_old_rows();
+    expected[0].games += 1;
+    expected[0].correct += 1;
+    assert_eq!(storage.leaderboard(10).await.unwrap(), expected);
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn migrate_copies_a_sqlite_leaderboard_keyed_by_name_rekeyed() {
+    let Some(db) = PostgresDatabase::new("migrate an old leaderboard") else {
+        return;
+    };
+    let place = SqliteFile::new();
+    place.open().await.0.close().await;
+    leaderboard_keyed_by_name(&place.path, OLD_ROWS);
+    let from = Database::Sqlite(place.path.clone());
+    let to = Database::Postgres(db.url.clone());
+    let copied = migrate::migrate(&from, &to).await.unwrap();
+    let leaderboard = copied
+        .tables
+        .iter()
+        .find(|(name, _)| *name == "leaderboard");
+    assert_eq!(leaderboard.map(|(_, tally)| tally.rows), Some(2));
+    let (storage, _) = db.open().await;
+    assert_eq!(storage.leaderboard(10).await.unwrap(), merged_old_rows());
     storage.close().await;
 }
 

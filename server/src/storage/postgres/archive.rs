@@ -1,6 +1,6 @@
 //! The channel side in PostgreSQL: archived engine games, the leaderboard and the server's runs.
 
-use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side};
+use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, names};
 use deadpool_postgres::Client as Pooled;
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
@@ -16,8 +16,11 @@ pub const GAME_FINISHED: &str = "INSERT INTO engine_games (id, channel, serial, 
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
      ON CONFLICT (id) DO UPDATE SET moves = excluded.moves, winner = excluded.winner, \
      reason = excluded.reason, finished_ms = excluded.finished_ms";
-pub const SCORE: &str = "INSERT INTO leaderboard (name, games, correct, strikes) \
-     VALUES ($1, 1, $2, $3) ON CONFLICT (name) DO UPDATE SET games = leaderboard.games + 1, \
+/// One more game for a predictor, keyed by the identity of their name (the name kept is the
+/// one first seen).
+pub const SCORE: &str = "INSERT INTO leaderboard (identity, name, games, correct, strikes) \
+     VALUES ($1, $2, 1, $3, $4) ON CONFLICT (identity) DO UPDATE SET \
+     games = leaderboard.games + 1, \
      correct = leaderboard.correct + excluded.correct, \
      strikes = leaderboard.strikes + excluded.strikes";
 
@@ -83,7 +86,15 @@ pub fn apply<'a>(
                 let correct = i64::from(delta.correct);
                 let strikes = i64::from(delta.strikes);
                 client
-                    .execute(&statements.score, &[&delta.name, &correct, &strikes])
+                    .execute(
+                        &statements.score,
+                        &[
+                            &names::identity(&delta.name),
+                            &delta.name,
+                            &correct,
+                            &strikes,
+                        ],
+                    )
                     .await
             }
         }

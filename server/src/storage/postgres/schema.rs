@@ -125,7 +125,23 @@ BEGIN
 END
 $$;
 "#,
+    // 3: the leaderboard keyed by the identity of a name (`names::identity`), so look-alike
+    // spellings are one predictor across games as within one; `name` is the spelling first
+    // seen. The old rows are moved by `rekey_leaderboard`, in the same transaction.
+    r#"
+ALTER TABLE leaderboard RENAME TO leaderboard_by_name;
+CREATE TABLE leaderboard (
+    identity TEXT PRIMARY KEY,
+    name     TEXT NOT NULL,
+    games    BIGINT NOT NULL,
+    correct  BIGINT NOT NULL,
+    strikes  BIGINT NOT NULL
+);
+"#,
 ];
+
+/// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).
+const LEADERBOARD_BY_IDENTITY: usize = 3;
 
 /// The schema version this server writes.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
@@ -161,8 +177,11 @@ pub async fn migrate(client: &mut Client) -> Result<(), StorageError> {
             known: VERSION,
         });
     }
-    for migration in &MIGRATIONS[found as usize..] {
+    for (done, migration) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         tx.batch_execute(migration).await.map_err(failed)?;
+        if done + 1 == LEADERBOARD_BY_IDENTITY {
+            rekey_leaderboard(&tx).await.map_err(failed)?;
+        }
     }
     if found == 0 {
         tx.execute(
@@ -181,6 +200,39 @@ pub async fn migrate(client: &mut Client) -> Result<(), StorageError> {
         tracing::info!(from = found, to = VERSION, "PostgreSQL schema migrated");
     }
     Ok(())
+}
+
+/// Moves the rows of the old `leaderboard_by_name` into the leaderboard keyed by identity:
+/// look-alike names become one row, their scores summed, under the spelling that played the
+/// most games (the first seen is not known for rows older than this). The identity is
+/// computed here, not in SQL, so that it is the very function the server scores with.
+async fn rekey_leaderboard(
+    tx: &tokio_postgres::Transaction<'_>,
+) -> Result<(), tokio_postgres::Error> {
+    let rows = tx
+        .query(
+            "SELECT name, games, correct, strikes FROM leaderboard_by_name \
+             ORDER BY games DESC, name ASC",
+            &[],
+        )
+        .await?;
+    let insert = tx
+        .prepare(
+            "INSERT INTO leaderboard (identity, name, games, correct, strikes) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (identity) DO UPDATE SET \
+             games = leaderboard.games + excluded.games, \
+             correct = leaderboard.correct + excluded.correct, \
+             strikes = leaderboard.strikes + excluded.strikes",
+        )
+        .await?;
+    for row in rows {
+        let name: String = row.get(0);
+        let (games, correct, strikes): (i64, i64, i64) = (row.get(1), row.get(2), row.get(3));
+        let identity = boardcast_protocol::names::identity(&name);
+        tx.execute(&insert, &[&identity, &name, &games, &correct, &strikes])
+            .await?;
+    }
+    tx.batch_execute("DROP TABLE leaderboard_by_name").await
 }
 
 #[cfg(test)]
@@ -306,7 +358,46 @@ mod tests {
             .query_one("SELECT version FROM schema_version", &[])
             .await
             .unwrap();
-        assert_eq!(version.get::<_, i64>(0), 2);
+        assert_eq!(version.get::<_, i64>(0), VERSION);
+    }
+
+    #[tokio::test]
+    async fn a_version_2_leaderboard_keyed_by_name_is_rekeyed_merging_look_alikes() {
+        let Some(db) = PostgresDatabase::new("schema version") else {
+            return;
+        };
+        let client = connect(&db.url).await;
+        for migration in &MIGRATIONS[..2] {
+            client.batch_execute(migration).await.unwrap();
+        }
+        client
+            .batch_execute(
+                "CREATE TABLE schema_version (version BIGINT NOT NULL);
+                 INSERT INTO schema_version VALUES (2);",
+            )
+            .await
+            .unwrap();
+        for (name, games, correct, strikes) in crate::storage::tests::OLD_ROWS {
+            client
+                .execute(
+                    "INSERT INTO leaderboard VALUES ($1, $2, $3, $4)",
+                    &[name, games, correct, strikes],
+                )
+                .await
+                .unwrap();
+        }
+        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        assert_eq!(
+            storage.leaderboard(10).await.unwrap(),
+            crate::storage::tests::merged_old_rows()
+        );
+        storage.close().await;
+        let old = client
+            .query_opt("SELECT to_regclass('leaderboard_by_name')::text", &[])
+            .await
+            .unwrap()
+            .and_then(|row| row.get::<_, Option<String>>(0));
+        assert_eq!(old, None, "the old table is gone");
     }
 
     #[tokio::test]

@@ -1,6 +1,6 @@
 //! The channel side in SQLite: archived engine games, the leaderboard and the server's runs.
 
-use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side};
+use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, names};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::storage::read::stored_winner;
@@ -24,17 +24,79 @@ CREATE TABLE IF NOT EXISTS server_runs (
     run        INTEGER PRIMARY KEY,
     started_ms INTEGER NOT NULL
 );
+-- One row per predictor: `identity` is `names::identity` of the name, so look-alike
+-- spellings are one predictor across games as within one; `name` is the spelling first seen.
 CREATE TABLE IF NOT EXISTS leaderboard (
-    name    TEXT PRIMARY KEY,
-    games   INTEGER NOT NULL,
-    correct INTEGER NOT NULL,
-    strikes INTEGER NOT NULL
+    identity TEXT PRIMARY KEY,
+    name     TEXT NOT NULL,
+    games    INTEGER NOT NULL,
+    correct  INTEGER NOT NULL,
+    strikes  INTEGER NOT NULL
 );
 ";
 
-/// Creates the archive's tables if they are missing.
+/// `PRAGMA user_version` from which the leaderboard is keyed by identity; before it, by the
+/// exact name (SQLite's tables were only ever created, never changed, until then).
+const LEADERBOARD_BY_IDENTITY: i64 = 1;
+
+/// Creates the archive's tables if they are missing, and brings an older leaderboard up to
+/// date ([`rekey_leaderboard`]).
 pub fn create(conn: &Connection) -> rusqlite::Result<()> {
-    conn.execute_batch(SCHEMA)
+    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if version >= LEADERBOARD_BY_IDENTITY {
+        return conn.execute_batch(SCHEMA);
+    }
+    let tx = conn.unchecked_transaction()?;
+    let keyed_by_name = tx
+        .prepare("SELECT 1 FROM pragma_table_info('leaderboard') WHERE name = 'identity'")?
+        .query([])?
+        .next()?
+        .is_none()
+        && tx
+            .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leaderboard'")?
+            .query([])?
+            .next()?
+            .is_some();
+    if keyed_by_name {
+        tx.execute_batch("ALTER TABLE leaderboard RENAME TO leaderboard_by_name")?;
+    }
+    tx.execute_batch(SCHEMA)?;
+    if keyed_by_name {
+        rekey_leaderboard(&tx)?;
+    }
+    tx.pragma_update(None, "user_version", LEADERBOARD_BY_IDENTITY)?;
+    tx.commit()
+}
+
+/// Moves the rows of the old `leaderboard_by_name` into the leaderboard keyed by identity:
+/// look-alike names become one row, their scores summed, under the spelling that played the
+/// most games (the first seen is not known for rows older than this).
+fn rekey_leaderboard(conn: &Connection) -> rusqlite::Result<()> {
+    let rows: Vec<(String, i64, i64, i64)> = conn
+        .prepare(
+            "SELECT name, games, correct, strikes FROM leaderboard_by_name \
+             ORDER BY games DESC, name ASC",
+        )?
+        .query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut insert = conn.prepare(
+        "INSERT INTO leaderboard (identity, name, games, correct, strikes) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(identity) DO UPDATE SET \
+         games = games + excluded.games, correct = correct + excluded.correct, \
+         strikes = strikes + excluded.strikes",
+    )?;
+    for (name, games, correct, strikes) in rows {
+        insert.execute(params![
+            names::identity(&name),
+            name,
+            games,
+            correct,
+            strikes
+        ])?;
+    }
+    conn.execute_batch("DROP TABLE leaderboard_by_name")
 }
 
 /// Applies one channel write inside the storage writer's transaction.
@@ -80,11 +142,17 @@ pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
         }
         ChannelWrite::Score(delta) => {
             conn.prepare_cached(
-                "INSERT INTO leaderboard (name, games, correct, strikes) VALUES (?1, 1, ?2, ?3) \
-                 ON CONFLICT(name) DO UPDATE SET games = games + 1, \
-                 correct = correct + excluded.correct, strikes = strikes + excluded.strikes",
+                "INSERT INTO leaderboard (identity, name, games, correct, strikes) \
+                 VALUES (?1, ?2, 1, ?3, ?4) ON CONFLICT(identity) DO UPDATE SET \
+                 games = games + 1, correct = correct + excluded.correct, \
+                 strikes = strikes + excluded.strikes",
             )?
-            .execute(params![delta.name, delta.correct, delta.strikes])?;
+            .execute(params![
+                names::identity(&delta.name),
+                delta.name,
+                delta.correct,
+                delta.strikes
+            ])?;
         }
     }
     Ok(())

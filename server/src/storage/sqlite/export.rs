@@ -8,6 +8,16 @@ use rusqlite::{Connection, ErrorCode, OpenFlags};
 use crate::storage::StorageError;
 use crate::storage::table::{Kind, Row, Table, Value};
 
+/// Brings the tables of the database at `path` up to this server's layout, as opening it
+/// would (an older leaderboard is keyed by identity), so that its rows read as the tables of
+/// [`crate::storage::table::TABLES`]. Blocking.
+pub fn upgrade(path: &Path) -> Result<(), StorageError> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    super::archive::create(&conn)?;
+    Ok(())
+}
+
 /// How many rows are handed on at once.
 const CHUNK: usize = 500;
 
