@@ -127,10 +127,19 @@ export function follow(state) {
   return [];
 }
 
-/** Stops following the page's target before another page is shown (a seat stays followed). */
+/**
+ * Stops following the page's target before another page is shown. A seat stays followed,
+ * except the creator's seat in a public seek still waiting for an opponent: leaving its page
+ * takes the seek out of the lobby (PROTOCOL.md, `unwatch`), so nobody joins a player who is
+ * no longer there; coming back resumes the seat and lists the seek again.
+ */
 export function leave(state) {
   const { page, id } = state.route;
-  if (page === 'match' && !state.seats[id]) return [request(state, 'unwatch', { unwatch: { match: id } })];
+  const m = state.match && state.match.match_id === id ? state.match : null;
+  const waitingSeek = m && m.public && m.phase === 'waiting';
+  if (page === 'match' && (!state.seats[id] || waitingSeek)) {
+    return [request(state, 'unwatch', { unwatch: { match: id } })];
+  }
   if (page === 'tv' || page === 'game') return [request(state, 'unwatch', { unwatch: { channel: id } })];
   if (page === 'ftv') {
     const tv = request(state, 'unwatch', { unwatch: { channel: FRISIAN_TV } });

@@ -288,6 +288,17 @@ test('leaving a watched page unwatches it; a held seat stays followed', () => {
   assert.deepEqual(actions.leave(seated()), []);
 });
 
+test('leaving the waiting page of ones own public seek unwatches it; a private one stays followed', () => {
+  const state = seated();
+  const id = state.route.id;
+  receive(state, { match_snapshot: snapshot({ match_id: id, phase: 'waiting', public: true, black: null }) }, 0);
+  assert.equal(state.match.phase, 'waiting');
+  assert.deepEqual(sent(actions.leave(state)).map((e) => e.msg), [{ unwatch: { match: id } }]);
+  const private_ = seated();
+  receive(private_, { match_snapshot: snapshot({ match_id: id, phase: 'waiting', public: false, black: null }) }, 0);
+  assert.deepEqual(actions.leave(private_), []);
+});
+
 test('Frisian TV watches each featured match like any match and leaves the one before', () => {
   const state = initialState(parseRoute('/ftv'), { name: '', nextId: 1, seats: {} });
   assert.deepEqual(state.route, { page: 'ftv', id: null });
