@@ -188,6 +188,7 @@ mod tests {
                 white: None,
                 black: None,
             },
+            first_move_in_ms: None,
         })
     }
 

@@ -317,6 +317,7 @@ pub(crate) mod tests {
             absent: Vec::new(),
             result: None,
             rematch: None,
+            first_move_in_ms: None,
         }
     }
 
@@ -346,6 +347,7 @@ pub(crate) mod tests {
                 white: None,
                 black: None,
             },
+            first_move_in_ms: None,
         })
     }
 

@@ -115,6 +115,26 @@ impl MatchState {
         Ok(())
     }
 
+    /// Writes into `record`, just folded in at `now`, the first-move time it announces: the
+    /// join that starts the match starts White's wait, White's first move Black's, and the
+    /// event tells the side now to move how long it has from this event (the whole
+    /// `timeout`, read off the deadline that aborts the match). Done before the record is
+    /// stored, so a replayed event is the one sent live; a [`super::kept`] move is rebuilt
+    /// the same way.
+    pub fn announce_first_move(&self, record: &mut Record, now: Instant, timeout: Duration) {
+        let left = self
+            .first_move_in(now, timeout)
+            .map(|left| left.as_millis() as u64);
+        match &mut record.event {
+            MatchEvent::PlayerJoined(joined) => joined.first_move_in_ms = left,
+            // A move that ended the game (no legal moves after it) starts no wait.
+            MatchEvent::Moved(moved) if !moved.legal_moves.is_empty() => {
+                moved.first_move_in_ms = left;
+            }
+            _ => {}
+        }
+    }
+
     /// Notes when the match started, from the time (`at_ms`) of the event that took the
     /// second seat.
     fn stamp(&mut self, at_ms: i64) {
