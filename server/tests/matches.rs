@@ -766,7 +766,8 @@ async fn an_engines_seats_are_marked_bot_everywhere_and_stay_so_after_a_restart(
             side: Side::White,
             name: "Sietske".into(),
             bot: false,
-            first_move_in_ms: None,
+            // Her join started the match: she has the whole first-move time.
+            first_move_in_ms: Some(30_000),
         }
     );
     let watched = person.watch(&seek.match_id).await;

@@ -286,10 +286,20 @@ mod tests {
         }
         let mut replayed = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
         let mut stored = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
+        let mut announced = 0;
         for record in &records {
             // What is stored (without the derivable FEN and legal moves) replays to the
-            // record as it was sent.
-            stored.apply_new(record, now, 0).unwrap();
+            // record as it was sent, with the first-move time it announced.
+            let mut record = record.clone();
+            stored.apply_new(&record, now, 0).unwrap();
+            stored.announce_first_move(&mut record, now, Duration::from_secs(30));
+            let first_move_in_ms = match &record.event {
+                MatchEvent::PlayerJoined(joined) => joined.first_move_in_ms,
+                MatchEvent::Moved(moved) => moved.first_move_in_ms,
+                _ => None,
+            };
+            announced += usize::from(first_move_in_ms == Some(30_000));
+            let record = &record;
             let Write::Event { body, .. } = record.write(&stored.id, stored.v, 0, 0).unwrap()
             else {
                 panic!("not an event write");
@@ -303,6 +313,10 @@ mod tests {
         assert_eq!(
             replayed.snapshot(now, BySide::default()),
             live.snapshot(now, BySide::default())
+        );
+        assert_eq!(
+            announced, 2,
+            "Black's join and White's first move start a wait"
         );
         assert_eq!(replayed.carried_out, BySide::new(vec![1, 2], vec![1, 2]));
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
