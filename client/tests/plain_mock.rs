@@ -135,6 +135,7 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         absent: Vec::new(),
         result: None,
         rematch: None,
+        first_move_in_ms: None,
     })
 }
 
@@ -200,6 +201,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
         side: Side::Black,
         name: "bob".into(),
         bot: false,
+        first_move_in_ms: None,
     };
     send(&mut socket, event(2, MatchEvent::PlayerJoined(joined))).await;
     let resume = receive(&mut socket).await;
@@ -262,6 +264,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
             white: None,
             black: None,
         },
+        first_move_in_ms: None,
     };
     send(&mut socket, event(3, MatchEvent::Moved(moved))).await;
     send(

@@ -151,6 +151,12 @@ pub struct MatchSnapshot {
     pub result: Option<MatchResult>,
     /// The id of the rematch, once it was agreed.
     pub rematch: Option<String>,
+    /// Milliseconds the side to move has left, as of when the snapshot was made, to make its
+    /// first move before the match is aborted (the server's `--first-move-timeout`, counted
+    /// from when the move became due); `None` once that side has moved (and always once both
+    /// have). Read as `None` when absent, so a snapshot from an older server still decodes.
+    #[serde(default)]
+    pub first_move_in_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,6 +201,11 @@ pub struct PlayerJoined {
     /// events stored before the field existed replay as people's seats.
     #[serde(default)]
     pub bot: bool,
+    /// When this join started the match: the milliseconds White has, from this event, to
+    /// make its first move (see [`MatchSnapshot::first_move_in_ms`]); else `None`. Read as
+    /// `None` when absent (events stored before the field existed).
+    #[serde(default)]
+    pub first_move_in_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,6 +217,11 @@ pub struct Moved {
     /// The legal moves of the side now to move (empty if the move ended the game).
     pub legal_moves: Vec<LegalMove>,
     pub king_counters: KingCounters,
+    /// After White's first move: the milliseconds Black has, from this event, to make its
+    /// first move (see [`MatchSnapshot::first_move_in_ms`]); else `None`. Read as `None` when
+    /// absent (events stored before the field existed).
+    #[serde(default)]
+    pub first_move_in_ms: Option<u64>,
 }
 
 /// The channel id of Frisian TV. Watching it (`watch` with `{"channel": "ftv"}`) is answered by

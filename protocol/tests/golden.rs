@@ -515,6 +515,7 @@ fn cases() -> Vec<Case> {
                 absent: vec![],
                 result: None,
                 rematch: None,
+                first_move_in_ms: Some(27_500),
             }),
         ),
         server(
@@ -550,6 +551,7 @@ fn cases() -> Vec<Case> {
                     detail: "black resigned".into(),
                 }),
                 rematch: None,
+                first_move_in_ms: None,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -560,6 +562,7 @@ fn cases() -> Vec<Case> {
                 side: Side::Black,
                 name: "Wytze".into(),
                 bot: false,
+                first_move_in_ms: Some(30_000),
             }),
         ),
         match_event(
@@ -569,6 +572,7 @@ fn cases() -> Vec<Case> {
                 side: Side::Black,
                 name: "Scan 3.1".into(),
                 bot: true,
+                first_move_in_ms: Some(30_000),
             }),
         ),
         match_event(
@@ -591,6 +595,7 @@ fn cases() -> Vec<Case> {
                 }),
                 legal_moves: black_opening_moves(),
                 king_counters: no_counters(),
+                first_move_in_ms: Some(30_000),
             }),
         ),
         match_event(
@@ -609,6 +614,7 @@ fn cases() -> Vec<Case> {
                 clock: None,
                 legal_moves: vec![legal("26-21", &[26, 21], &[]), legal("31-27", &[31, 27], &[])],
                 king_counters: no_counters(),
+                first_move_in_ms: None,
             }),
         ),
         match_event("draw_offered", 4, MatchEvent::DrawOffered(Side::White)),
@@ -886,6 +892,7 @@ fn exchanges() -> Vec<Case> {
                 absent: vec![],
                 result: None,
                 rematch: None,
+                first_move_in_ms: None,
             }),
         ),
         client(
@@ -947,6 +954,7 @@ fn exchanges() -> Vec<Case> {
                 absent: vec![],
                 result: None,
                 rematch: None,
+                first_move_in_ms: Some(30_000),
             }),
         ),
         client(

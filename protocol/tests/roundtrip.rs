@@ -246,36 +246,47 @@ prop_compose! {
     fn match_snapshot()(head in snapshot_head(), moves in vec(played_move(), 0..4), clock in of(clock()),
                         legal_moves in vec(legal_move(), 0..4), king_counters in king_counters(),
                         draw_offer in of(side()), rematch_offer in of(side()), absent in vec(absence(), 0..3),
-                        result in of(match_result()), rematch in of(ident())) -> MatchSnapshot {
+                        result in of(match_result()), rematch in of(ident()),
+                        first_move_in_ms in of(any::<u64>())) -> MatchSnapshot {
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
             match_id, v, white, black, time_control, public, phase, start_fen, fen, moves, turn, clock,
             legal_moves, king_counters, draw_offer, rematch_offer, absent, result, rematch,
+            first_move_in_ms,
         }
     }
 }
 
 fn match_event() -> impl Strategy<Value = MatchEvent> {
     prop_oneof![
-        (side(), text(), any::<bool>()).prop_map(|(side, name, bot)| MatchEvent::PlayerJoined(
-            PlayerJoined { side, name, bot }
-        )),
+        (side(), text(), any::<bool>(), of(any::<u64>())).prop_map(
+            |(side, name, bot, first_move_in_ms)| MatchEvent::PlayerJoined(PlayerJoined {
+                side,
+                name,
+                bot,
+                first_move_in_ms
+            })
+        ),
         (
             played_move(),
             text(),
             of(clock()),
             vec(legal_move(), 0..4),
-            king_counters()
+            king_counters(),
+            of(any::<u64>())
         )
-            .prop_map(|(played, fen, clock, legal_moves, king_counters)| {
-                MatchEvent::Moved(Moved {
-                    played,
-                    fen,
-                    clock,
-                    legal_moves,
-                    king_counters,
-                })
-            }),
+            .prop_map(
+                |(played, fen, clock, legal_moves, king_counters, first_move_in_ms)| {
+                    MatchEvent::Moved(Moved {
+                        played,
+                        fen,
+                        clock,
+                        legal_moves,
+                        king_counters,
+                        first_move_in_ms,
+                    })
+                }
+            ),
         side().prop_map(MatchEvent::DrawOffered),
         side().prop_map(MatchEvent::DrawDeclined),
         Just(MatchEvent::DrawOfferCancelled),

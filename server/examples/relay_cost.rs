@@ -49,6 +49,7 @@ fn moved(v: u64) -> ServerMessage {
                 white: None,
                 black: None,
             },
+            first_move_in_ms: None,
         }),
     })
 }

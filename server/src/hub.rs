@@ -249,11 +249,12 @@ impl Hub {
         }];
         for (side, player) in players {
             let token = new_token();
-            let record = Record::joined(*side, player, token.clone());
+            let mut record = Record::joined(*side, player, token.clone());
             let at_ms = now_ms();
             state
                 .apply_new(&record, now, at_ms)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
+            state.announce_first_move(&mut record, now, self.0.settings.first_move_timeout);
             let write = record
                 .write(&id, state.v, at_ms, epoch)
                 .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;

@@ -766,6 +766,8 @@ async fn an_engines_seats_are_marked_bot_everywhere_and_stay_so_after_a_restart(
             side: Side::White,
             name: "Sietske".into(),
             bot: false,
+            // Her join started the match: she has the whole first-move time.
+            first_move_in_ms: Some(30_000),
         }
     );
     let watched = person.watch(&seek.match_id).await;
@@ -1015,4 +1017,80 @@ async fn a_finished_match_leaves_memory_once_nobody_follows_it_and_stays_downloa
     let snapshot = late.watch(&ws.match_id).await;
     assert_eq!(snapshot.phase, MatchPhase::Finished);
     server.stop().await;
+}
+
+/// What a client is told of the first-move timeout is the deadline the server enforces: the
+/// event that starts a side's wait gives the whole timeout, a snapshot the time left, and the
+/// abort comes when that time is up (measured from when each message arrived).
+#[tokio::test]
+async fn the_first_move_time_sent_is_the_deadline_that_aborts_the_match() {
+    let timeout = Duration::from_millis(1_500);
+    // Late by scheduling and delivery, never early: an abort before the announced time would
+    // be a wrong countdown.
+    let (early, late) = (Duration::from_millis(150), Duration::from_millis(1_500));
+    let (_dir, db) = temp_db();
+    let mut config = boardcast_server::config::Config::for_tests(db);
+    config.first_move_timeout = timeout;
+    let server = TestServer::start_with(config).await;
+    let first_move_in = |event: &MatchEvent| match event {
+        MatchEvent::PlayerJoined(joined) if joined.side == Side::Black => {
+            Some(joined.first_move_in_ms)
+        }
+        MatchEvent::Moved(moved) => Some(moved.first_move_in_ms),
+        _ => None,
+    };
+    let aborted_within = |deadline: std::time::Instant, result: &MatchResult| {
+        let now = std::time::Instant::now();
+        assert_eq!(result.reason, EndReason::Aborted, "{result:?}");
+        assert!(
+            now + early >= deadline,
+            "aborted {:?} early",
+            deadline - now
+        );
+        assert!(now <= deadline + late, "aborted {:?} late", now - deadline);
+    };
+
+    // White's wait starts with Black's join, and a snapshot made later tells what is left.
+    let mut white = server.client("Wim").await;
+    let seat = white.create(None, ColorChoice::White, false).await;
+    let mut black = server.client("Baukje").await;
+    black.join_code(&seat.invite_code).await;
+    let joined = white.event_until(first_move_in).await;
+    let deadline = std::time::Instant::now() + timeout;
+    assert_eq!(joined, Some(timeout.as_millis() as u64));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let mut watcher = server.client("Sjoerd").await;
+    let left = watcher
+        .watch(&seat.match_id)
+        .await
+        .first_move_in_ms
+        .expect("white owes its first move");
+    let told = std::time::Instant::now() + Duration::from_millis(left);
+    assert!(
+        left < 1_100 && told + early >= deadline && told <= deadline + late,
+        "{left} ms left"
+    );
+    aborted_within(told, &white.ended().await);
+
+    // Black's wait starts with White's first move.
+    let (mut white, ws, mut black, _bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    let after_white = black.event_until(first_move_in).await;
+    let deadline = std::time::Instant::now() + timeout;
+    assert_eq!(after_white, Some(timeout.as_millis() as u64));
+    aborted_within(deadline, &black.ended().await);
+
+    // Once both moved, nothing is owed.
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    white.play(&ws, &[32, 28]).await;
+    black.play(&bs, &[19, 23]).await;
+    let mut watcher = server.client("Sjoerd").await;
+    let snapshot = watcher.watch(&ws.match_id).await;
+    assert_eq!((snapshot.moves.len(), snapshot.first_move_in_ms), (2, None));
+    let _ = white.event_until(first_move_in).await;
+    assert_eq!(
+        white.event_until(first_move_in).await,
+        None,
+        "Black's move starts no wait"
+    );
 }

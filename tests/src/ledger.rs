@@ -204,6 +204,7 @@ mod tests {
                 white: None,
                 black: None,
             },
+            first_move_in_ms: None,
         })
     }
 

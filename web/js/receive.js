@@ -141,7 +141,9 @@ function featured(state, { channel, match_id }) {
 function matchSnapshot(state, snap, now) {
   if (!showsMatch(state.route) || snap.match_id !== state.route.id) return [];
   if (state.match && snap.v < state.match.v) return [];
-  state.match = { ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })) };
+  state.match = {
+    ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })), firstMove: firstMove(snap.first_move_in_ms, now),
+  };
   state.matchAt = now;
   state.fens = { [snap.moves.length]: snap.fen };
   actions.clearInput(state);
@@ -159,6 +161,7 @@ function matchEvent(state, { match_id, v, event }, now) {
   switch (type) {
     case 'player_joined':
       m[body.side] = { name: body.name, connected: true, bot: Boolean(body.bot) };
+      m.firstMove = firstMove(body.first_move_in_ms, now);
       if (m.white && m.black && !m.result) {
         m.phase = 'playing';
         // player_joined carries no legal moves: a seated player asks for a snapshot.
@@ -173,6 +176,7 @@ function matchEvent(state, { match_id, v, event }, now) {
       m.clock = body.clock;
       m.legal_moves = body.legal_moves;
       m.king_counters = body.king_counters;
+      m.firstMove = firstMove(body.first_move_in_ms, now);
       state.fens[m.moves.length] = body.fen;
       state.matchAt = now;
       if (state.ui.viewPly === null) actions.clearInput(state);
@@ -208,6 +212,7 @@ function matchEvent(state, { match_id, v, event }, now) {
       m.phase = 'finished';
       m.legal_moves = [];
       m.draw_offer = null;
+      m.firstMove = null;
       if (m.clock) m.clock = { ...m.clock, ...frozen(m.clock, now - state.matchAt), running: null };
       state.matchAt = now;
       state.ui.confirm = null;
@@ -232,6 +237,14 @@ function matchEvent(state, { match_id, v, event }, now) {
       break;
   }
   return [];
+}
+
+/**
+ * The first-move time the server sent (ms left for the side to move, as of the message), and
+ * when it arrived, to count down from; null when no first move is owed (PROTOCOL.md §10).
+ */
+function firstMove(ms, now) {
+  return ms === null || ms === undefined ? null : { ms, at: now };
 }
 
 /** Clock readings `elapsed` ms after they were sent. */

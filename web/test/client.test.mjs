@@ -206,6 +206,22 @@ test('events fold in order: repeats ignored, a gap asks again from the last vers
   assert.equal(state.match.v, 3);
 });
 
+test('the first-move time is kept with when it arrived, renewed by White\'s first move, gone after Black\'s', () => {
+  const state = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
+  receive(state, { welcome: {} }, 0);
+  receive(state, { match_snapshot: snapshot({ clock: null, first_move_in_ms: 23000 }) }, 100);
+  assert.deepEqual(state.match.firstMove, { ms: 23000, at: 100 });
+  const moved = (v, ply, firstMoveInMs) => ({ match_event: { match_id: 'm1', v, event: { moved: {
+    played: { ply, side: ply % 2 ? 'black' : 'white', notation: '10-15', route: [10, 15], captures: [], promotes: false },
+    fen: `B:fen${v}`, clock: null, legal_moves: [], king_counters: { white: null, black: null },
+    first_move_in_ms: firstMoveInMs,
+  } } } });
+  receive(state, moved(3, 0, 30000), 5000);
+  assert.deepEqual(state.match.firstMove, { ms: 30000, at: 5000 }, 'Black\'s wait starts with White\'s move');
+  receive(state, moved(4, 1, null), 9000);
+  assert.equal(state.match.firstMove, null);
+});
+
 test('the second player joining makes the seated creator ask for a snapshot with legal moves', () => {
   const state = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: { m1: SEAT } });
   receive(state, { welcome: {} }, 0);

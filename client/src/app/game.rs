@@ -48,6 +48,9 @@ pub struct Game {
     pub rematch: Option<String>,
     /// Whether the player was told they may claim against the gone opponent.
     pub claim_told: bool,
+    /// When the side to move must have made its first move (the server aborts the match
+    /// then), from the `first_move_in_ms` last received; `None` when no first move is owed.
+    pub first_move_due: Option<Instant>,
 }
 
 impl Game {
@@ -94,6 +97,7 @@ impl Game {
             result: snapshot.result,
             rematch: snapshot.rematch,
             claim_told: false,
+            first_move_due: first_move_due(snapshot.first_move_in_ms, now),
         }
     }
 
@@ -116,6 +120,7 @@ impl Game {
                 if self.white.is_some() && self.black.is_some() && self.result.is_none() {
                     self.phase = MatchPhase::Playing;
                 }
+                self.first_move_due = first_move_due(joined.first_move_in_ms, now);
             }
             MatchEvent::Moved(moved) => {
                 self.turn = moved.played.side.opposite();
@@ -126,6 +131,7 @@ impl Game {
                 self.clock_at = now;
                 self.legal = by_notation(moved.legal_moves.clone());
                 self.counters = moved.king_counters;
+                self.first_move_due = first_move_due(moved.first_move_in_ms, now);
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
@@ -145,6 +151,7 @@ impl Game {
                 self.phase = MatchPhase::Finished;
                 self.legal.clear();
                 self.draw_offer = None;
+                self.first_move_due = None;
                 if let Some(clock) = &mut self.clock {
                     let (white, black) = clock_now(clock, self.clock_at, now);
                     *clock = ClockState {
@@ -221,6 +228,14 @@ impl Game {
             .map(|(_, at)| at.saturating_duration_since(now))
     }
 
+    /// Time left for the side to move to make its first move before the server aborts the
+    /// match (zero once up); `None` when no first move is owed.
+    pub fn first_move_in(&self, now: Instant) -> Option<Duration> {
+        self.first_move_due
+            .filter(|_| self.phase == MatchPhase::Playing)
+            .map(|due| due.saturating_duration_since(now))
+    }
+
     /// Whether a claim now ends the match as aborted (before both sides moved, PROTOCOL.md
     /// §10) rather than as a win or a draw.
     pub fn claim_aborts(&self) -> bool {
@@ -231,6 +246,11 @@ impl Game {
     pub fn is_over(&self) -> bool {
         self.result.is_some() || self.phase == MatchPhase::Finished
     }
+}
+
+/// When a first move is due, from `first_move_in_ms` received at `now`.
+fn first_move_due(first_move_in_ms: Option<u64>, now: Instant) -> Option<Instant> {
+    first_move_in_ms.map(|ms| now + Duration::from_millis(ms))
 }
 
 /// The legal moves in notation order, square by square (`9-14` before `10-14`, `32-27` before
@@ -335,6 +355,7 @@ pub(crate) mod tests {
             absent: Vec::new(),
             result: None,
             rematch: None,
+            first_move_in_ms: None,
         }
     }
 
@@ -364,6 +385,7 @@ pub(crate) mod tests {
                 white: None,
                 black: None,
             },
+            first_move_in_ms: None,
         })
     }
 

@@ -465,6 +465,7 @@ fn the_creator_fetches_the_legal_moves_when_the_opponent_joins() {
             side: Side::Black,
             name: "bob".into(),
             bot: false,
+            first_move_in_ms: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(joined), Instant::now());

@@ -157,6 +157,23 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
     } else {
         lines.push(Line::from(format!("{} to move", game.turn)));
     }
+    // The first move the side to move owes: the server aborts the match when this is up.
+    if let Some(left) = game.first_move_in(now) {
+        let who = if app.my_side() == Some(game.turn) {
+            "you".to_owned()
+        } else {
+            game.turn.to_string()
+        };
+        let seconds = left.as_millis().div_ceil(1000);
+        lines.push(Line::styled(
+            format!(
+                "{who} must move within {}:{:02}",
+                seconds / 60,
+                seconds % 60
+            ),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
     let me = app.my_side();
     if let Some(side) = game.draw_offer {
         lines.push(Line::from(offer_text(me, side, "a draw", 'd')));

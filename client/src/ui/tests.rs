@@ -1774,3 +1774,50 @@ fn the_join_by_code_prompt_shows_and_sends_an_eleven_character_code() {
         );
     }
 }
+
+#[test]
+fn the_match_panel_counts_down_the_first_move_owed_then_shows_none_at_80x24() {
+    let now = Instant::now();
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCDE-FGHJK".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
+    snap.first_move_in_ms = Some(23_000);
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    assert_shows(&render(&app, now, 80, 24), &["you must move within 0:23"]);
+    // It counts down by itself, from when the snapshot arrived.
+    let later = now + Duration::from_millis(5_500);
+    assert_shows(&render(&app, later, 80, 24), &["you must move within 0:18"]);
+    // White's first move starts Black's wait, as the event says.
+    let with_first_move = |mut event: MatchEvent, first_move_in_ms| {
+        if let MatchEvent::Moved(moved) = &mut event {
+            moved.first_move_in_ms = first_move_in_ms;
+        }
+        event
+    };
+    let after = "B:W28,31,33-50:B1-20";
+    let white_moved = moved(0, "32-28", after, &["19-23"]);
+    event(
+        &mut app,
+        3,
+        with_first_move(white_moved, Some(30_000)),
+        later,
+    );
+    let buf = render(&app, later + Duration::from_secs(1), 80, 24);
+    assert_shows(&buf, &["black must move within 0:29"]);
+    assert!(!contains(&buf, "you must move"), "{:#?}", text(&buf));
+    // Black's first move: nothing more is owed.
+    let black_moved = moved(1, "19-23", "W:W28,31,33-50:B1-18,20,23", &["28x19"]);
+    event(&mut app, 4, with_first_move(black_moved, None), later);
+    let buf = render(&app, later + Duration::from_secs(2), 80, 24);
+    assert!(!contains(&buf, "must move within"), "{:#?}", text(&buf));
+}

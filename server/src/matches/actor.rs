@@ -641,7 +641,7 @@ impl Actor {
 
     async fn commit_now(
         &mut self,
-        records: Vec<Record>,
+        mut records: Vec<Record>,
         ack_to: Option<(&Outbox, u64)>,
         moved: Option<Instant>,
     ) -> Result<(), Refusal> {
@@ -658,12 +658,16 @@ impl Actor {
         let was_over = self.state.result().is_some();
         let mut writes = Vec::with_capacity(records.len() + 1);
         let at_ms = now_ms();
-        for record in &records {
+        for record in &mut records {
             // Either failure is logged and answered alike: nothing was applied.
             let applied = match self.state.apply_new(record, now, at_ms) {
-                Ok(()) => record
-                    .write(&self.state.id, self.state.v, at_ms, self.epoch)
-                    .map_err(|err| err.to_string()),
+                Ok(()) => {
+                    self.state
+                        .announce_first_move(record, now, self.settings.first_move_timeout);
+                    record
+                        .write(&self.state.id, self.state.v, at_ms, self.epoch)
+                        .map_err(|err| err.to_string())
+                }
                 Err(err) => Err(err.to_string()),
             };
             match applied {
@@ -745,7 +749,10 @@ impl Actor {
     /// connected).
     fn catch_up(&self, outbox: &Outbox, since_v: Option<u64>, arriving: &[Side]) {
         let missed = since_v.and_then(|seen| match self.fanout.catchup(seen, self.state.v) {
-            Catchup::Events(kept) => self.state.rebuild(&kept).map(|events| (seen, events)),
+            Catchup::Events(kept) => self
+                .state
+                .rebuild(&kept, self.settings.first_move_timeout)
+                .map(|events| (seen, events)),
             Catchup::Snapshot => None,
         });
         match missed {
@@ -760,9 +767,11 @@ impl Actor {
                 }
             }
             None => {
-                let snapshot = self
-                    .state
-                    .snapshot(Instant::now().into_std(), self.connected(arriving));
+                let snapshot = self.state.live_snapshot(
+                    Instant::now().into_std(),
+                    self.connected(arriving),
+                    self.settings.first_move_timeout,
+                );
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
         }

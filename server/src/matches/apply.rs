@@ -115,6 +115,26 @@ impl MatchState {
         Ok(())
     }
 
+    /// Writes into `record`, just folded in at `now`, the first-move time it announces: the
+    /// join that starts the match starts White's wait, White's first move Black's, and the
+    /// event tells the side now to move how long it has from this event (the whole
+    /// `timeout`, read off the deadline that aborts the match). Done before the record is
+    /// stored, so a replayed event is the one sent live; a [`super::kept`] move is rebuilt
+    /// the same way.
+    pub fn announce_first_move(&self, record: &mut Record, now: Instant, timeout: Duration) {
+        let left = self
+            .first_move_in(now, timeout)
+            .map(|left| left.as_millis() as u64);
+        match &mut record.event {
+            MatchEvent::PlayerJoined(joined) => joined.first_move_in_ms = left,
+            // A move that ended the game (no legal moves after it) starts no wait.
+            MatchEvent::Moved(moved) if !moved.legal_moves.is_empty() => {
+                moved.first_move_in_ms = left;
+            }
+            _ => {}
+        }
+    }
+
     /// Notes when the match started, from the time (`at_ms`) of the event that took the
     /// second seat.
     fn stamp(&mut self, at_ms: i64) {
@@ -266,10 +286,20 @@ mod tests {
         }
         let mut replayed = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
         let mut stored = MatchState::new("m".into(), "CODE".into(), live.setup.clone()).unwrap();
+        let mut announced = 0;
         for record in &records {
             // What is stored (without the derivable FEN and legal moves) replays to the
-            // record as it was sent.
-            stored.apply_new(record, now, 0).unwrap();
+            // record as it was sent, with the first-move time it announced.
+            let mut record = record.clone();
+            stored.apply_new(&record, now, 0).unwrap();
+            stored.announce_first_move(&mut record, now, Duration::from_secs(30));
+            let first_move_in_ms = match &record.event {
+                MatchEvent::PlayerJoined(joined) => joined.first_move_in_ms,
+                MatchEvent::Moved(moved) => moved.first_move_in_ms,
+                _ => None,
+            };
+            announced += usize::from(first_move_in_ms == Some(30_000));
+            let record = &record;
             let Write::Event { body, .. } = record.write(&stored.id, stored.v, 0, 0).unwrap()
             else {
                 panic!("not an event write");
@@ -283,6 +313,10 @@ mod tests {
         assert_eq!(
             replayed.snapshot(now, BySide::default()),
             live.snapshot(now, BySide::default())
+        );
+        assert_eq!(
+            announced, 2,
+            "Black's join and White's first move start a wait"
         );
         assert_eq!(replayed.carried_out, BySide::new(vec![1, 2], vec![1, 2]));
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");

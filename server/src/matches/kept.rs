@@ -9,6 +9,8 @@
 //! what keeps a replayed event byte-identical to the one sent live. The other events are small
 //! and rare, and are kept as they are.
 
+use std::time::Duration;
+
 use boardcast_protocol::{ClockState, MatchEvent};
 
 use super::state::MatchState;
@@ -37,9 +39,10 @@ impl Kept {
 }
 
 impl MatchState {
-    /// The events kept as `kept` (in order), rebuilt as they were sent; `None` if a kept move
-    /// is not among this match's moves (the caller then sends a snapshot).
-    pub fn rebuild(&self, kept: &[Kept]) -> Option<Vec<MatchEvent>> {
+    /// The events kept as `kept` (in order), rebuilt as they were sent, the first-move time
+    /// from the server's `first_move_timeout`; `None` if a kept move is not among this match's
+    /// moves (the caller then sends a snapshot).
+    pub fn rebuild(&self, kept: &[Kept], first_move_timeout: Duration) -> Option<Vec<MatchEvent>> {
         let mut plies = kept.iter().filter_map(|kept| match kept {
             Kept::Moved { ply, clock } => Some((*ply, *clock)),
             Kept::Other(_) => None,
@@ -54,7 +57,15 @@ impl MatchState {
                     && ply.index == wanted
                 {
                     match moved_event(ply.before, ply.legal, ply.mv, wanted, clock) {
-                        Ok((event, _)) => moved.push(event),
+                        Ok((mut event, _)) => {
+                            // As `announce_first_move` filled it in: White's first move
+                            // started Black's whole wait, unless it ended the game.
+                            if wanted == 0 && !event.legal_moves.is_empty() {
+                                event.first_move_in_ms =
+                                    Some(first_move_timeout.as_millis() as u64);
+                            }
+                            moved.push(event)
+                        }
                         Err(_) => rebuilt = false,
                     }
                     next = plies.next();
@@ -83,6 +94,9 @@ mod tests {
     use super::*;
     use crate::matches::decide::fixtures::playing_with;
     use crate::matches::decide::{Action, Decision};
+
+    /// The server's default `--first-move-timeout`.
+    const FIRST_MOVE: Duration = Duration::from_secs(30);
 
     /// Both encodings of event `v` of match `m`, as a follower receives it.
     fn frames(v: u64, event: MatchEvent) -> [boardcast_protocol::Frame; 2] {
@@ -123,8 +137,9 @@ mod tests {
             else {
                 panic!("{action:?} refused");
             };
-            for record in records {
+            for mut record in records {
                 state.apply(&record, now).unwrap();
+                state.announce_first_move(&mut record, now, FIRST_MOVE);
                 sent.push((state.v, record.event));
             }
         }
@@ -149,15 +164,24 @@ mod tests {
                 .any(|k| matches!(k, Kept::Moved { clock: Some(_), .. })),
             "{kept:?}"
         );
+        // White's first move told Black its whole first-move time; no later move tells any.
+        let first_move_times: Vec<_> = sent
+            .iter()
+            .filter_map(|(_, event)| match event {
+                MatchEvent::Moved(moved) => Some(moved.first_move_in_ms),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(first_move_times, [Some(30_000), None, None, None, None]);
         let rebuilt = state
-            .rebuild(&kept)
+            .rebuild(&kept, FIRST_MOVE)
             .expect("every kept move is a move of the match");
         assert_eq!(rebuilt.len(), sent.len());
         for ((v, live), replayed) in sent.into_iter().zip(rebuilt) {
             assert_eq!(frames(v, replayed), frames(v, live), "event {v}");
         }
         // From any point on, as a resume asks for them.
-        let last_three = state.rebuild(&kept[kept.len() - 3..]).unwrap();
+        let last_three = state.rebuild(&kept[kept.len() - 3..], FIRST_MOVE).unwrap();
         assert_eq!(last_three.len(), 3);
     }
 
@@ -168,8 +192,8 @@ mod tests {
             ply: 0,
             clock: None,
         }];
-        assert_eq!(state.rebuild(&kept), None);
-        assert_eq!(state.rebuild(&[]), Some(Vec::new()));
+        assert_eq!(state.rebuild(&kept, FIRST_MOVE), None);
+        assert_eq!(state.rebuild(&[], FIRST_MOVE), Some(Vec::new()));
     }
 
     #[test]

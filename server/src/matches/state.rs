@@ -149,6 +149,13 @@ impl MatchState {
         self.first_move_since.map(|since| since + timeout)
     }
 
+    /// How long the side to move has left at `now` for its first move, given `timeout`: what
+    /// the wire sends as `first_move_in_ms`, read off the deadline that aborts the match.
+    pub fn first_move_in(&self, now: Instant, timeout: Duration) -> Option<Duration> {
+        self.first_move_deadline(timeout)
+            .map(|deadline| deadline.saturating_duration_since(now))
+    }
+
     /// Whether `side` has made at least one move (sides take turns from the start's).
     pub(super) fn has_moved(&self, side: Side) -> bool {
         let first = Side::from(self.start.turn()) == side;

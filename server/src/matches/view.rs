@@ -2,7 +2,7 @@
 //! PDN, and the legal moves and king counters as the wire lists them. Views read the state
 //! and change nothing.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
     Absence, BySide, ClockState, EndReason, KingCounter, KingCounters, LegalMove, MatchPhase,
@@ -69,6 +69,8 @@ pub(super) fn moved_event(
             legal_moves(&after)
         },
         king_counters: king_counters(&after),
+        // Filled in once the move is in: see `MatchState::announce_first_move`.
+        first_move_in_ms: None,
     };
     Ok((moved, outcome))
 }
@@ -135,7 +137,24 @@ fn seconds(ms: u64) -> String {
 }
 
 impl MatchState {
+    /// The match as a snapshot at `now`, as the match's actor sends it: with the time the side
+    /// to move has left for its first move, given the server's `first_move_timeout`.
+    pub fn live_snapshot(
+        &self,
+        now: Instant,
+        connected: BySide<bool>,
+        first_move_timeout: Duration,
+    ) -> MatchSnapshot {
+        MatchSnapshot {
+            first_move_in_ms: self
+                .first_move_in(now, first_move_timeout)
+                .map(|left| left.as_millis() as u64),
+            ..self.snapshot(now, connected)
+        }
+    }
+
     /// The match as a snapshot at `now`; `connected` tells which seats a connection holds.
+    /// Without the first-move time, which takes the server's timeout: see `live_snapshot`.
     pub fn snapshot(&self, now: Instant, connected: BySide<bool>) -> MatchSnapshot {
         let player = |side: Side| {
             self.seat(side).map(|seat| PlayerInfo {
@@ -178,6 +197,7 @@ impl MatchState {
                 .collect(),
             result: self.result.clone(),
             rematch: self.rematch.clone(),
+            first_move_in_ms: None,
         }
     }
 

@@ -638,3 +638,92 @@ async fn tv_lists_can_be_focused_and_frisian_tv_says_when_its_match_ended() {
     );
     viewer.close().await;
 }
+
+/// The text of the first-move countdown, or "hidden".
+const FIRST_MOVE_LINE: &str = "const e = document.querySelector('#first-move');
+     return e === null || e.getClientRects().length === 0 ? 'hidden' : e.textContent;";
+
+/// The seconds a countdown line such as "White must move within 0:23" shows.
+fn countdown_seconds(line: &str) -> u64 {
+    let (minutes, seconds) = line
+        .rsplit(' ')
+        .next()
+        .and_then(|time| time.split_once(':'))
+        .unwrap_or_else(|| panic!("no m:ss in {line:?}"));
+    minutes.parse::<u64>().unwrap() * 60 + seconds.parse::<u64>().unwrap()
+}
+
+/// Item 18, the first-move countdown: the match page says who must make a first move within
+/// how long (the server aborts the match at 0), counts it down each second, then the other
+/// side's after White's first move, and nothing once both have moved.
+#[tokio::test]
+async fn the_match_page_counts_down_each_sides_first_move() {
+    let test = "the_match_page_counts_down_each_sides_first_move";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&["--first-move-timeout", "40s"]);
+    let mut table = Table::open(server.addr()).await;
+    let watcher = driver.browser(server.addr(), 1280, 900).await;
+    watcher
+        .goto(&format!("/m/{}", table.white_seat.match_id))
+        .await;
+    wait_match_page(&watcher, "the watcher").await;
+    let shown = |who: &'static str| {
+        format!(
+            "const line = (() => {{ {FIRST_MOVE_LINE} }})();
+             return line.startsWith('{who} must move within ') ? line : null;"
+        )
+    };
+    let white = watcher
+        .wait_until("White's countdown", &shown("White"), vec![])
+        .await;
+    let first = countdown_seconds(white.as_str().unwrap());
+    assert!((30..=40).contains(&first), "{white}");
+    // It counts down by itself, a second at a time.
+    let later = watcher
+        .wait_until(
+            "White's countdown a second later",
+            &format!(
+                "const line = (() => {{ {FIRST_MOVE_LINE} }})();
+                 const m = /within (\\d+):(\\d\\d)$/.exec(line);
+                 return m && Number(m[1]) * 60 + Number(m[2]) === {} ? line : null;",
+                first - 1
+            ),
+            vec![],
+        )
+        .await;
+    assert!(later.as_str().unwrap().starts_with("White"), "{later}");
+
+    // White moves: Black's whole first-move time is shown.
+    table
+        .white
+        .play(&table.white_seat, &[32, 28])
+        .await
+        .unwrap();
+    let black = watcher
+        .wait_until("Black's countdown", &shown("Black"), vec![])
+        .await;
+    assert!(
+        (35..=40).contains(&countdown_seconds(black.as_str().unwrap())),
+        "{black}"
+    );
+    watcher
+        .screenshot(&screenshot_dir().join("match-first-move.png"))
+        .await;
+
+    // Black moves: nothing more is owed, and the line is gone.
+    table
+        .black
+        .play(&table.black_seat, &[19, 23])
+        .await
+        .unwrap();
+    watcher
+        .wait_until(
+            "no countdown once both moved",
+            &format!("return (() => {{ {FIRST_MOVE_LINE} }})() === 'hidden';"),
+            vec![],
+        )
+        .await;
+    watcher.close().await;
+}

@@ -36,6 +36,8 @@ export function mountMatch(root) {
   const top = playerRow('upper');
   const bottom = playerRow('lower');
   const status = h('p', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  // Read by screen readers when it appears, not every second as it counts down.
+  const firstMove = h('p', { id: 'first-move', class: 'first-move', role: 'timer', 'aria-live': 'off' });
   const inviteLink = h('a', { id: 'invite-link' });
   const inviteSlot = linkSlot();
   const invite = h('div', { id: 'invite', class: 'invite' },
@@ -82,7 +84,7 @@ export function mountMatch(root) {
     button('numbers', 'Square numbers', { 'aria-pressed': 'false' }),
     button('copy-fen', 'Copy FEN'), pdnSlot);
   const side = h('aside', { class: 'side' },
-    status, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' },
+    status, firstMove, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' },
       ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
     h('p', { class: 'meta' }, tc, ' · watching: ', spectators), tools);
   root.replaceChildren(h('section', { class: 'match-page' }, pageHeading('Frisian draughts match'),
@@ -102,7 +104,7 @@ export function mountMatch(root) {
     if (!m) {
       text(status, state.conn === 'online' ? 'Loading the match…' : 'Connecting…');
       board.update(emptyBoard(flipped));
-      for (const el of [invite, result, claim, chooser, moveForm, ...Object.values(acts)]) show(el, false);
+      for (const el of [firstMove, invite, result, claim, chooser, moveForm, ...Object.values(acts)]) show(el, false);
       linkTo(inviteSlot, inviteLink, null);
       linkTo(rematchSlot, toRematch, null);
       linkTo(pdnSlot, pdn, null);
@@ -158,6 +160,15 @@ export function mountMatch(root) {
     cls(boardBox, 'seated', Boolean(seat) && m.phase === 'playing');
     // Status line.
     text(status, statusText(m, mine, live, shownPly));
+    // The first-move countdown: the server aborts the match when it reaches 0.
+    const owed = m.phase === 'playing' && m.firstMove;
+    const firstMoveLeft = owed ? Math.max(0, m.firstMove.ms - (now - m.firstMove.at)) : 0;
+    show(firstMove, Boolean(owed));
+    if (owed) {
+      const who = m.turn === mine ? 'You' : cap(m.turn);
+      text(firstMove, `${who} must move within ${minutesSeconds(seconds(firstMoveLeft))}`);
+      attr(firstMove, 'data-side', m.turn);
+    }
     // Invite link while a seat is free.
     const free = m.phase === 'waiting' && seat;
     show(invite, Boolean(free));
@@ -188,7 +199,7 @@ export function mountMatch(root) {
     text(offer, offerText(m, mine));
     // Claiming when the opponent is gone, with its countdown.
     const gone = seat && playing ? m.absent.find((a) => a.side === opposite(mine)) : null;
-    let ticking = Boolean(m.clock && m.clock.running && playing);
+    let ticking = Boolean(m.clock && m.clock.running && playing) || firstMoveLeft > 0;
     show(claim, Boolean(gone));
     const claimLeft = gone ? Math.max(0, gone.claim_in_ms - (now - gone.at)) : 0;
     show(acts.claimWin, Boolean(gone));
@@ -254,6 +265,11 @@ function emptyBoard(flipped) {
     fen: '', pieces: {}, flipped, numbers: false, turn: 'white', v: 0, dests: new Set(),
     selected: [], last: [], captured: [], counters: [], movable: new Set(), drag: null,
   };
+}
+
+/** Whole seconds as `m:ss` (`0:23`). */
+function minutesSeconds(s) {
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 function statusText(m, mine, live, shownPly) {
