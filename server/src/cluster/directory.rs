@@ -328,6 +328,10 @@ impl Link for ClusterDirectory {
 
     fn take_over_orphan<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
         Box::pin(async move {
+            // Right after an outage the orphan's owner may be about to claim it back.
+            if !self.lease.settled() {
+                return TakeOver::Later;
+            }
             let live = self.lease.live_nodes();
             match super::sweeper::chosen(id, &live) {
                 Some(chosen) if chosen.node != self.me.node => TakeOver::Later,
