@@ -230,6 +230,10 @@ impl Owning for BusOwning {
     }
 }
 
+/// How long a suspended match waits for storage to say who owns it before it answers from
+/// memory anyway.
+const PROBE_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The ownership of match `match_id` under `epoch` by a node with a lease, whose lease was
 /// held without a break as `held` says; after a lapse it claims itself back ([`reclaim`]).
 fn leased_ownership(
@@ -274,7 +278,18 @@ async fn reclaim(
 ) -> Reclaimed {
     let held = lease.held_unbroken();
     if !held() {
-        return Reclaimed::NotYet;
+        // No claim without the lease; but a newer epoch in storage says for sure that
+        // another node took the match (this node was frozen, or cut off alone), and then
+        // nothing more is answered from memory.
+        let owner =
+            tokio::time::timeout(PROBE_WITHIN, coordination.match_owner(match_id.clone())).await;
+        return match owner {
+            Ok(Ok(Some(owner))) if owner.epoch != epoch => {
+                tracing::warn!(%match_id, epoch, now = owner.epoch, "another node took the suspended match: it stops here");
+                Reclaimed::Lost
+            }
+            _ => Reclaimed::NotYet,
+        };
     }
     let claimed = match coordination.claim_match(match_id.clone(), lease.me()).await {
         Ok(claimed) => claimed,

@@ -341,8 +341,8 @@ impl Actor {
         }
     }
 
-    /// Claims a suspended match back now that the lease is held again: it goes on in place
-    /// under the next epoch, stops (another node owned it meanwhile), or tries again later.
+    /// Claims a suspended match back if the lease is held again: it goes on in place under
+    /// the next epoch, stops (another node owned it meanwhile), or tries again later.
     async fn try_reclaim(&mut self) {
         let Some(reclaim) = self.reclaim.clone() else {
             self.moved = true;
@@ -373,11 +373,6 @@ impl Actor {
         }
     }
 
-    /// Whether the lease is held again (so a suspended match may claim itself back).
-    fn lease_regained(&self) -> bool {
-        self.lease_lost.as_ref().is_some_and(|lost| !*lost.borrow())
-    }
-
     /// Another node owns the match now: this actor is gone from the directory, and this
     /// node's followers go to whatever follows the new owner. Followers on other nodes are
     /// left to their own node, which learns of the new owner.
@@ -395,8 +390,10 @@ impl Actor {
     async fn handle(&mut self, command: Command) {
         // A node paused past its lease answers nothing from what may be a stale state.
         self.check_lease();
-        // Held again (a frozen node may learn both at once): claimed back before answering.
-        if self.suspended && self.lease_regained() && Instant::now() >= self.reclaim_after {
+        // Claimed back before answering if the lease is held again (a frozen node may learn
+        // both at once); if not, storage is asked whether another node took the match, and
+        // if it cannot say, what follows is answered from memory.
+        if self.suspended && Instant::now() >= self.reclaim_after {
             self.try_reclaim().await;
         }
         // A flag that fell since the last look ends the match before anything else happens.
