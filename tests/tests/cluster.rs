@@ -2157,3 +2157,84 @@ async fn a_postgresql_outage_longer_than_the_lease_keeps_connections_and_seats_a
         );
     }
 }
+
+/// Issue 28, 3 (its part for an outage the lease outlives): the side to move is not charged
+/// for the time no move of theirs could be accepted. White has 15 s (the least a match allows) when PostgreSQL stops for
+/// longer than that; no flag falls during the outage, and after it White still has their
+/// time (less what passed before the node knew) and plays on. The whole outage used to be
+/// charged: a flag fell on the first look after PostgreSQL was back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_outage_past_the_lease_is_not_charged_to_the_side_to_move() {
+    let options = ClusterOptions::default()
+        .with_own_postgres()
+        .with_log("info");
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: no time charged for a PostgreSQL outage",
+        server_program(),
+        &["a", "b"],
+        options,
+    ) else {
+        return;
+    };
+    let game = &reference_games()[0];
+    let time_control = boardcast_protocol::TimeControl {
+        initial_ms: 15_000,
+        increment_ms: 0,
+    };
+    let mut white = connect(cluster.addr("a"), Encoding::Json)
+        .await
+        .expect("connect");
+    let white_seat = white
+        .create_match(ColorChoice::White, false, Some(time_control))
+        .await
+        .expect("a match");
+    let mut black = connect(cluster.addr("a"), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("joined");
+    white
+        .play(&white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    // Black's first move starts White's clock.
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    cluster.postgres().stop();
+    // Longer than White's whole time, and than the lease.
+    tokio::time::sleep(Duration::from_millis(16_000)).await;
+    cluster
+        .postgres()
+        .start_again()
+        .expect("PostgreSQL starts again");
+    play_patiently(&mut white, &white_seat, &game.routes[2])
+        .await
+        .unwrap_or_else(|err| panic!("White's move after the outage: {err}\n{}", cluster.logs()));
+    let moved = white
+        .wait_for("White's move", |message| match message {
+            ServerMessage::MatchEvent(e) => match &e.event {
+                MatchEvent::Moved(moved) if moved.played.ply == 2 => Some(moved.clone()),
+                MatchEvent::Ended(result) => panic!("the match ended: {result:?}"),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .expect("the move's event");
+    let clock = moved.clock.expect("a clock");
+    assert!(
+        clock.white_ms > 0 && clock.white_ms < 15_000,
+        "White is charged only what passed before the node knew: {clock:?}"
+    );
+    assert!(
+        cluster
+            .log("a")
+            .contains("the clock stood still while storage was unavailable"),
+        "{}",
+        cluster.logs()
+    );
+}

@@ -124,6 +124,10 @@ struct Actor {
     suspended: bool,
     /// A suspended match claims itself back no earlier than this.
     reclaim_after: Instant,
+    /// Since when no move could be accepted (the first write refused for want of storage,
+    /// or the lapse of the lease, whichever came first); cleared by the next write that
+    /// storage takes.
+    unavailable_since: Option<Instant>,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
     /// refused: tried again after a back-off, not in a hot loop.
     owed: Retry,
@@ -181,6 +185,7 @@ pub fn spawn(
         reclaim,
         suspended: false,
         reclaim_after: Instant::now(),
+        unavailable_since: None,
         owed: Retry::default(),
         _guard: guard,
     };
@@ -321,6 +326,20 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
+    /// Gives the running clock back the time since no move could be accepted (PROTOCOL.md
+    /// §12: nobody is charged for time in which no move of theirs could be accepted); called
+    /// once storage takes a write again.
+    fn credit_outage(&mut self) {
+        if let Some(since) = self.unavailable_since.take()
+            && let Some(clock) = &mut self.state.clock
+        {
+            let outage = since.elapsed();
+            clock.credit(outage);
+            tracing::info!(match_id = %self.state.id, outage_ms = outage.as_millis() as u64,
+                "the clock stood still while storage was unavailable");
+        }
+    }
+
     /// Suspends the match (or stops it, if it cannot claim itself back) if this node no
     /// longer holds its lease without a break: another node may own it.
     fn check_lease(&mut self) {
@@ -335,6 +354,7 @@ impl Actor {
             tracing::warn!(match_id = %self.state.id, "this node's lease lapsed: the match is suspended until it is held again");
             self.suspended = true;
             self.reclaim_after = Instant::now();
+            self.unavailable_since.get_or_insert_with(Instant::now);
         } else {
             tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
             self.moved = true;
@@ -365,6 +385,8 @@ impl Actor {
                 self.lease_held = lease_held;
                 self.reclaim = reclaim;
                 self.suspended = false;
+                // Storage took the claim: the player to move is not charged the outage.
+                self.credit_outage();
                 // Who came and went while nothing could be written is recorded now.
                 self.reconcile_presence(&[]).await;
             }
@@ -801,12 +823,19 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
+            // From here no move could be accepted until storage takes a write again.
+            if let StorageError::Unavailable(_) = err {
+                self.unavailable_since.get_or_insert(Instant::from_std(now));
+            }
             // Answered (the client sends it again): one line per while, however many there are.
             if let Some(refused) = retry::command_refused(Instant::now()) {
                 tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");
             }
             return Err(Refusal::storage(&err, "nothing was applied"));
         }
+        // Storage takes writes: an outage the lease outlived is credited when the match is
+        // claimed back ([`Actor::credit_outage`]); a shorter one is not tracked past here.
+        self.unavailable_since = None;
         if let Some(received) = moved {
             crate::telemetry::move_acked(received.elapsed());
         }
