@@ -224,6 +224,14 @@ impl ClusterDirectory {
                 alive: true,
                 ..
             }) if owner.node != self.me.node => self.proxy_for(id, owner, epoch).await,
+            // Right after an outage of PostgreSQL its owner may be about to claim it back
+            // (a suspended match goes on in place): the client tries again shortly.
+            Some(MatchOwner {
+                owner: Some(owner), ..
+            }) if owner.node != self.me.node && !self.lease.settled() => Err(Refusal::new(
+                ErrorCode::StorageUnavailable,
+                "the match is changing servers; try again shortly",
+            )),
             Some(_) => match self.take_over(id).await {
                 TakeOver::Here(handle) => Ok(Some(handle)),
                 TakeOver::Elsewhere(owner, epoch) => self.proxy_for(id, owner, epoch).await,
@@ -328,6 +336,10 @@ impl Link for ClusterDirectory {
 
     fn take_over_orphan<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
         Box::pin(async move {
+            // Right after an outage the orphan's owner may be about to claim it back.
+            if !self.lease.settled() {
+                return TakeOver::Later;
+            }
             let live = self.lease.live_nodes();
             match super::sweeper::chosen(id, &live) {
                 Some(chosen) if chosen.node != self.me.node => TakeOver::Later,

@@ -13,6 +13,12 @@
 //! started here (a node frozen past its lease may renew before its timer says it lapsed, and
 //! then answered moves from its stale state; issue 28, item 6).
 //!
+//! A lease held again after it was lost is not *settled* ([`Lease::settled`]) for one time
+//! to live: an outage of PostgreSQL lapses every node's lease at once, and the first node
+//! back would otherwise sweep the others' matches as orphans before they renew and claim
+//! their suspended matches back in place (issue 28, item 8). A node really gone stays an
+//! orphan's owner past that wait, and is swept then.
+//!
 //! A renew that finds the row taken by a newer incarnation of the same node id (the same
 //! `--node-id` started elsewhere) ends this run: the lease logs it and fires the node's
 //! shutdown ([`Lease::shutdown`]), and the process exits non-zero with [`Displaced`] as its
@@ -69,6 +75,10 @@ struct Inner {
     displaced: AtomicBool,
     /// How many times the lease ran out on this node's clock.
     lapses: AtomicU64,
+    /// Since when the lease has been held again after it was last lost (local clock).
+    held_since: Mutex<Instant>,
+    /// The time to live of the lease.
+    ttl: Duration,
 }
 
 impl Lease {
@@ -93,6 +103,9 @@ impl Lease {
                 shutdown: node_shutdown,
                 displaced: AtomicBool::new(false),
                 lapses: AtomicU64::new(0),
+                // A new run is settled at once: no outage of its own to wait out.
+                held_since: Mutex::new(sent.checked_sub(ttl).unwrap_or(sent)),
+                ttl,
             }),
         };
         tracing::info!(node = %me, ttl_ms = millis(ttl), "lease taken");
@@ -125,6 +138,18 @@ impl Lease {
         let lease = self.clone();
         let lapses = self.lapses();
         Arc::new(move || lease.is_held() && lease.lapses() == lapses)
+    }
+
+    /// Whether the lease is held and has been for a time to live since it was last lost: only
+    /// then does this node take other nodes' orphaned matches, so that the nodes whose leases
+    /// lapsed in the same outage have renewed and claimed their own back first.
+    pub fn settled(&self) -> bool {
+        let since = *self
+            .inner
+            .held_since
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.is_held() && Instant::now() >= since + self.inner.ttl
     }
 
     fn lapses(&self) -> u64 {
@@ -286,6 +311,12 @@ async fn renew_loop(
                         if lease.is_held() {
                             if lost {
                                 tracing::info!(node = %me, "lease held again");
+                                *lease
+                                    .inner
+                                    .held_since
+                                    .lock()
+                                    .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+                                    Instant::now();
                             }
                             lease.set_lost(false);
                         }

@@ -107,7 +107,11 @@ impl Node {
             ttl,
         } = self;
         // The hub owns what it creates from now on, and its actors stop when the lease is lost.
-        hub.join_cluster(BusOwning::for_lease(bus.clone(), lease));
+        hub.join_cluster(BusOwning::for_lease(
+            bus.clone(),
+            lease,
+            coordination.clone(),
+        ));
         let lobby = SharedLobby::start(bus.clone(), self.live_nodes(), lease.shutdown()).await;
         let directory = ClusterDirectory::start(
             hub.clone(),

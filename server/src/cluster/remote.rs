@@ -18,10 +18,10 @@ use super::bus::{Bus, names};
 use super::lease::Lease;
 use super::wire::{MatchRelay, ToAsker};
 use crate::fanout::Mirror;
-use crate::matches::ownership::LeaseHeld;
+use crate::matches::ownership::{LeaseHeld, Reclaim, Reclaimed};
 use crate::matches::{Ownership, Owning};
 use crate::outbox::{RemoteWay, SharedMessage};
-use crate::storage::coordination::NodeRef;
+use crate::storage::coordination::{Coordination, NodeRef};
 
 /// The way to connection `conn` of node `asker`, for the frames of match `match_id`.
 #[derive(Debug)]
@@ -139,6 +139,9 @@ pub struct BusOwning {
     /// The lease, whose matches each ask whether it was held without a break since they
     /// started here ([`Lease::held_unbroken`]); tests without a lease task have none.
     lease: Option<Lease>,
+    /// Where a match suspended by a lapse of the lease claims itself back ([`reclaim`]);
+    /// without it such a match stops.
+    coordination: Option<Arc<dyn Coordination>>,
 }
 
 impl std::fmt::Debug for BusOwning {
@@ -151,13 +154,18 @@ impl std::fmt::Debug for BusOwning {
 
 impl BusOwning {
     /// This node owning matches under `lease`.
-    pub fn for_lease(bus: Bus, lease: &Lease) -> Arc<BusOwning> {
+    /// Its matches claim themselves back through `coordination` after a lapse.
+    pub fn for_lease(
+        bus: Bus,
+        lease: &Lease,
+        coordination: Arc<dyn Coordination>,
+    ) -> Arc<BusOwning> {
         let held = lease.clone();
         Self::assemble(
             bus,
             lease.lost(),
             Arc::new(move || held.is_held()),
-            Some(lease.clone()),
+            Some((lease.clone(), coordination)),
         )
     }
 
@@ -177,15 +185,17 @@ impl BusOwning {
         bus: Bus,
         lease_lost: watch::Receiver<bool>,
         held: LeaseHeld,
-        lease: Option<Lease>,
+        lease: Option<(Lease, Arc<dyn Coordination>)>,
     ) -> Arc<BusOwning> {
         let me = bus.node().clone();
+        let (lease, coordination) = lease.unzip();
         Arc::new(BusOwning {
             bus,
             me,
             lease_lost,
             held,
             lease,
+            coordination,
         })
     }
 }
@@ -196,18 +206,122 @@ impl Owning for BusOwning {
     }
 
     fn ownership(&self, match_id: &str, epoch: u64) -> Ownership {
-        Ownership {
-            epoch,
-            mirror: Some(relay_mirror(self.bus.clone(), match_id, epoch)),
-            lease_lost: Some(self.lease_lost.clone()),
-            lease_held: Some(match &self.lease {
-                Some(lease) => lease.held_unbroken(),
-                None => self.held.clone(),
-            }),
+        match (&self.lease, &self.coordination) {
+            (Some(lease), Some(coordination)) => leased_ownership(
+                &self.bus,
+                lease,
+                coordination,
+                match_id,
+                epoch,
+                lease.held_unbroken(),
+            ),
+            _ => Ownership {
+                epoch,
+                mirror: Some(relay_mirror(self.bus.clone(), match_id, epoch)),
+                lease_lost: Some(self.lease_lost.clone()),
+                lease_held: Some(self.held.clone()),
+                reclaim: None,
+            },
         }
     }
 
     fn holds_lease(&self) -> bool {
         (self.held)()
     }
+}
+
+/// How long a suspended match waits for storage to say who owns it before it answers from
+/// memory anyway.
+const PROBE_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The ownership of match `match_id` under `epoch` by a node with a lease, whose lease was
+/// held without a break as `held` says; after a lapse it claims itself back ([`reclaim`]).
+fn leased_ownership(
+    bus: &Bus,
+    lease: &Lease,
+    coordination: &Arc<dyn Coordination>,
+    match_id: &str,
+    epoch: u64,
+    held: LeaseHeld,
+) -> Ownership {
+    let reclaim: Reclaim = {
+        let (bus, lease, coordination) = (bus.clone(), lease.clone(), coordination.clone());
+        let match_id = match_id.to_owned();
+        Arc::new(move |epoch, v| {
+            let (bus, lease, coordination) = (bus.clone(), lease.clone(), coordination.clone());
+            let match_id = match_id.clone();
+            Box::pin(async move { reclaim(bus, lease, coordination, match_id, epoch, v).await })
+        })
+    };
+    Ownership {
+        epoch,
+        mirror: Some(relay_mirror(bus.clone(), match_id, epoch)),
+        lease_lost: Some(lease.lost()),
+        lease_held: Some(held),
+        reclaim: Some(reclaim),
+    }
+}
+
+/// Claims match `match_id`, run here under `epoch` up to version `v` until the lease lapsed,
+/// back for this node. It goes on in place only if the claim's epoch is exactly `epoch + 1`
+/// (every claim adds one, so nobody else claimed it in between and no write of another
+/// node can exist) and nothing is stored past `v` (a write of its own whose outcome it never
+/// learnt). The lease must have been held without a break since before the claim, or a
+/// lapse during it could let another node claim too.
+async fn reclaim(
+    bus: Bus,
+    lease: Lease,
+    coordination: Arc<dyn Coordination>,
+    match_id: String,
+    epoch: u64,
+    v: u64,
+) -> Reclaimed {
+    let held = lease.held_unbroken();
+    if !held() {
+        // No claim without the lease; but a newer epoch in storage says for sure that
+        // another node took the match (this node was frozen, or cut off alone), and then
+        // nothing more is answered from memory.
+        let owner =
+            tokio::time::timeout(PROBE_WITHIN, coordination.match_owner(match_id.clone())).await;
+        return match owner {
+            Ok(Ok(Some(owner))) if owner.epoch != epoch => {
+                tracing::warn!(%match_id, epoch, now = owner.epoch, "another node took the suspended match: it stops here");
+                Reclaimed::Lost
+            }
+            _ => Reclaimed::NotYet,
+        };
+    }
+    let claimed = match coordination.claim_match(match_id.clone(), lease.me()).await {
+        Ok(claimed) => claimed,
+        Err(err) => {
+            tracing::warn!(%match_id, %err, "cannot claim a suspended match back yet");
+            return Reclaimed::NotYet;
+        }
+    };
+    let Some(claimed) = claimed.filter(|&claimed| claimed == epoch + 1) else {
+        tracing::warn!(%match_id, epoch, ?claimed, "another node owned the suspended match meanwhile: it stops here");
+        return Reclaimed::Lost;
+    };
+    match coordination.events_since(match_id.clone(), v).await {
+        Ok(newer) if newer.is_empty() => {}
+        Ok(newer) => {
+            tracing::warn!(%match_id, v, newer = newer.len(), "events stored past what the suspended match knows: it stops here");
+            return Reclaimed::Lost;
+        }
+        Err(err) => {
+            // Claimed, but unchecked: the next try's claim is one epoch further, so it stops
+            // and the match is rebuilt from storage.
+            tracing::warn!(%match_id, %err, "cannot check a suspended match's events");
+            return Reclaimed::NotYet;
+        }
+    }
+    tracing::info!(%match_id, epoch = claimed, "the suspended match goes on here");
+    Reclaimed::Kept(leased_ownership(
+        &bus,
+        &lease,
+        &coordination,
+        &match_id,
+        claimed,
+        held,
+    ))
 }

@@ -55,7 +55,8 @@ pub fn start(
                 // holds the sender as long as this task holds the lease.
                 _ = live.changed() => {}
             }
-            if lease.is_held() {
+            // Not right after an outage: the other nodes claim their own matches back first.
+            if lease.settled() {
                 sweep(&directory, coordination.as_ref(), &lease, &mut waiting).await;
             }
         }

@@ -10,6 +10,14 @@
 //! ([`Ownership`]): its writes carry the epoch, and when the store refuses one because another
 //! node has taken the match over (or this node lost its lease) it stops at once, changing
 //! nothing, and hands its followers over ([`Directory::moved`]).
+//!
+//! A lease that lapses (renewing failed: PostgreSQL unreachable, or the node was frozen)
+//! only *suspends* the match (issue 28, item 8): it keeps its seats, followers and state,
+//! answers `watch` and `resume` from memory, refuses every command that would need a write
+//! with `storage_unavailable` — never a rules verdict from a state that may be stale — and
+//! lets no clock run out. Once the lease is held again it claims itself back
+//! ([`Reclaim`](super::ownership::Reclaim)) and goes on in place if nobody else owned it in
+//! between; otherwise it stops and hands over as above.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,7 +33,7 @@ use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
-use super::ownership::{LeaseHeld, Ownership};
+use super::ownership::{LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
 use super::record::Record;
 use super::retry::{self, Retry};
@@ -42,6 +50,9 @@ const CROWD_EVERY: Duration = Duration::from_secs(2);
 /// The last events kept for replay to a reconnecting client, as lila-ws keeps a round's;
 /// one that missed more gets a snapshot (PROTOCOL.md §8).
 const REPLAY: usize = 20;
+/// How long a suspended match waits before claiming itself back again after a try that
+/// storage did not answer.
+const RECLAIM_RETRY: Duration = Duration::from_millis(500);
 
 mod presence;
 
@@ -106,6 +117,17 @@ struct Actor {
     watchers_elsewhere: HashMap<NodeRef, u32>,
     /// Another node owns the match now: this actor stops without applying anything more.
     moved: bool,
+    /// Claims the match back after a lapse of the lease (cluster only).
+    reclaim: Option<Reclaim>,
+    /// The lease lapsed: nothing is written or decided until the match is claimed back
+    /// (then it goes on) or found lost (then it stops).
+    suspended: bool,
+    /// A suspended match claims itself back no earlier than this.
+    reclaim_after: Instant,
+    /// Since when no move could be accepted (the first write refused for want of storage,
+    /// or the lapse of the lease, whichever came first); cleared by the next write that
+    /// storage takes.
+    unavailable_since: Option<Instant>,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
     /// refused: tried again after a back-off, not in a hot loop.
     owed: Retry,
@@ -134,6 +156,7 @@ pub fn spawn(
         mirror,
         lease_lost,
         lease_held,
+        reclaim,
     } = ownership;
     if let Some(mirror) = mirror {
         fanout.mirror(mirror);
@@ -159,6 +182,10 @@ pub fn spawn(
         lease_held,
         watchers_elsewhere: HashMap::new(),
         moved: false,
+        reclaim,
+        suspended: false,
+        reclaim_after: Instant::now(),
+        unavailable_since: None,
         owed: Retry::default(),
         _guard: guard,
     };
@@ -175,11 +202,20 @@ fn moved_refusal() -> Refusal {
     )
 }
 
-/// Completes when this node's lease is lost; never on a single node.
-async fn lease_lost(lost: &mut Option<watch::Receiver<bool>>) {
+/// The answer to a command that needs a write or a decision while the match is suspended.
+fn suspended_refusal() -> Refusal {
+    Refusal::new(
+        ErrorCode::StorageUnavailable,
+        "storage is unavailable: nothing was applied; try again shortly",
+    )
+}
+
+/// Completes when this node's lease is lost (`lost`), or held again (`!lost`); never on a
+/// single node.
+async fn lease_turns(lost: &mut Option<watch::Receiver<bool>>, to_lost: bool) {
     match lost {
         Some(lost) => {
-            if lost.wait_for(|lost| *lost).await.is_err() {
+            if lost.wait_for(|lost| *lost == to_lost).await.is_err() {
                 // The lease is gone with its sender: the node is stopping; shutdown follows.
                 std::future::pending::<()>().await;
             }
@@ -209,6 +245,8 @@ impl Actor {
             let abandon_at = self
                 .unseated_since
                 .map(|since| self.owed.due(since + self.settings.abandon_after));
+            // A suspended match lets no clock run out: no move could be accepted.
+            let abandon_at = abandon_at.filter(|_| !self.suspended);
             let deadline = self
                 .state
                 .flag_deadline()
@@ -218,14 +256,24 @@ impl Actor {
                         .first_move_deadline(self.settings.first_move_timeout),
                 )
                 .min()
-                .map(|due| self.owed.due(Instant::from_std(due)));
+                .map(|due| self.owed.due(Instant::from_std(due)))
+                .filter(|_| !self.suspended);
+            let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
             let crowd_due = self.fanout.crowd_due();
             let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
             tokio::select! {
                 _ = shutdown.recv() => break,
-                () = lease_lost(&mut self.lease_lost) => {
-                    tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
-                    self.moved = true;
+                () = async {
+                    lease_turns(&mut self.lease_lost, !suspended).await;
+                    if suspended {
+                        sleep_until(reclaim_after).await;
+                    }
+                } => {
+                    if suspended {
+                        self.try_reclaim().await;
+                    } else {
+                        self.lease_lapsed();
+                    }
                 }
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -278,11 +326,72 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
-    /// Stops the match here if this node no longer holds its lease: another node may own it.
+    /// Gives the running clock back the time since no move could be accepted (PROTOCOL.md
+    /// §12: nobody is charged for time in which no move of theirs could be accepted); called
+    /// once storage takes a write again.
+    fn credit_outage(&mut self) {
+        if let Some(since) = self.unavailable_since.take()
+            && let Some(clock) = &mut self.state.clock
+        {
+            let outage = since.elapsed();
+            clock.credit(outage);
+            tracing::info!(match_id = %self.state.id, outage_ms = outage.as_millis() as u64,
+                "the clock stood still while storage was unavailable");
+        }
+    }
+
+    /// Suspends the match (or stops it, if it cannot claim itself back) if this node no
+    /// longer holds its lease without a break: another node may own it.
     fn check_lease(&mut self) {
-        if !self.moved && self.lease_held.as_ref().is_some_and(|held| !held()) {
-            tracing::warn!(match_id = %self.state.id, "this node does not hold its lease: the match stops here");
+        if !self.moved && !self.suspended && self.lease_held.as_ref().is_some_and(|held| !held()) {
+            self.lease_lapsed();
+        }
+    }
+
+    /// The lease lapsed: the match is suspended, or stops if it cannot claim itself back.
+    fn lease_lapsed(&mut self) {
+        if self.reclaim.is_some() {
+            tracing::warn!(match_id = %self.state.id, "this node's lease lapsed: the match is suspended until it is held again");
+            self.suspended = true;
+            self.reclaim_after = Instant::now();
+            self.unavailable_since.get_or_insert_with(Instant::now);
+        } else {
+            tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
             self.moved = true;
+        }
+    }
+
+    /// Claims a suspended match back if the lease is held again: it goes on in place under
+    /// the next epoch, stops (another node owned it meanwhile), or tries again later.
+    async fn try_reclaim(&mut self) {
+        let Some(reclaim) = self.reclaim.clone() else {
+            self.moved = true;
+            return;
+        };
+        match reclaim(self.epoch, self.state.v).await {
+            Reclaimed::Kept(ownership) => {
+                let Ownership {
+                    epoch,
+                    mirror,
+                    lease_lost,
+                    lease_held,
+                    reclaim,
+                } = ownership;
+                self.epoch = epoch;
+                if let Some(mirror) = mirror {
+                    self.fanout.mirror(mirror);
+                }
+                self.lease_lost = lease_lost;
+                self.lease_held = lease_held;
+                self.reclaim = reclaim;
+                self.suspended = false;
+                // Storage took the claim: the player to move is not charged the outage.
+                self.credit_outage();
+                // Who came and went while nothing could be written is recorded now.
+                self.reconcile_presence(&[]).await;
+            }
+            Reclaimed::Lost => self.moved = true,
+            Reclaimed::NotYet => self.reclaim_after = Instant::now() + RECLAIM_RETRY,
         }
     }
 
@@ -303,14 +412,28 @@ impl Actor {
     async fn handle(&mut self, command: Command) {
         // A node paused past its lease answers nothing from what may be a stale state.
         self.check_lease();
+        // Claimed back before answering if the lease is held again (a frozen node may learn
+        // both at once); if not, storage is asked whether another node took the match, and
+        // if it cannot say, what follows is answered from memory.
+        if self.suspended && Instant::now() >= self.reclaim_after {
+            self.try_reclaim().await;
+        }
         // A flag that fell since the last look ends the match before anything else happens.
-        if !self.moved {
+        if !self.moved && !self.suspended {
             self.check_flag().await;
         }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
                 outbox.refuse(id, moved_refusal());
             }
+            return;
+        }
+        // Suspended: what is answered from memory is (watching, resuming, leaving); what
+        // would write or decide is refused, nothing applied.
+        if self.suspended
+            && let Command::Act { outbox, id, .. } | Command::Join { outbox, id, .. } = &command
+        {
+            outbox.refuse(*id, suspended_refusal());
             return;
         }
         match command {
@@ -649,6 +772,9 @@ impl Actor {
         if self.moved {
             return Err(moved_refusal());
         }
+        if self.suspended {
+            return Err(suspended_refusal());
+        }
         let now = Instant::now().into_std();
         // The records are applied to the one state right away (which also checks them); a
         // savepoint (no copy of the move list) puts it back if anything fails before they
@@ -701,12 +827,19 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
+            // From here no move could be accepted until storage takes a write again.
+            if let StorageError::Unavailable(_) = err {
+                self.unavailable_since.get_or_insert(Instant::from_std(now));
+            }
             // Answered (the client sends it again): one line per while, however many there are.
             if let Some(refused) = retry::command_refused(Instant::now()) {
                 tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");
             }
             return Err(Refusal::storage(&err, "nothing was applied"));
         }
+        // Storage takes writes: an outage the lease outlived is credited when the match is
+        // claimed back ([`Actor::credit_outage`]); a shorter one is not tracked past here.
+        self.unavailable_since = None;
         if let Some(received) = moved {
             crate::telemetry::move_acked(received.elapsed());
         }

@@ -69,6 +69,14 @@ impl Clock {
         }
     }
 
+    /// Gives the running side back `time` in which no move of theirs could be accepted
+    /// (storage unreachable): their clock stood still in it.
+    pub fn credit(&mut self, time: Duration) {
+        if let Some((_, since)) = &mut self.running {
+            *since += time;
+        }
+    }
+
     /// The side whose time is running.
     pub fn running(&self) -> Option<Side> {
         self.running.map(|(side, _)| side)
@@ -221,6 +229,26 @@ mod tests {
         assert_eq!(
             clock.remaining(Side::White, t0 + Duration::from_secs(100)),
             Duration::from_millis(3_800)
+        );
+    }
+
+    #[test]
+    fn time_credited_for_an_outage_is_not_charged_and_moves_the_flag() {
+        let t0 = Instant::now();
+        let mut clock = Clock::new(tc(5_000, 0));
+        clock.start(Side::White, t0);
+        // 4 s pass, 3 of them with storage unreachable.
+        clock.credit(Duration::from_millis(3_000));
+        let at = t0 + Duration::from_millis(4_000);
+        assert_eq!(
+            clock.remaining(Side::White, at),
+            Duration::from_millis(4_000)
+        );
+        assert_eq!(clock.flagged(t0 + Duration::from_millis(6_000)), None);
+        assert_eq!(clock.deadline(), Some(t0 + Duration::from_millis(8_000)));
+        assert_eq!(
+            clock.remaining(Side::Black, at),
+            Duration::from_millis(5_000)
         );
     }
 }

@@ -4,9 +4,15 @@
 //! Single-node a match has [`Ownership::single`]: epoch 0, no mirror, no lease. The cluster
 //! side (`cluster/remote.rs`) implements [`Owning`], which the hub asks for each match it
 //! starts; matches themselves never learn about Redis.
+//!
+//! A lease that runs out because renewing failed (PostgreSQL unreachable) suspends a match
+//! rather than stopping it: its seats and followers stay, and once the lease is held again
+//! it claims itself back ([`Reclaim`]) and goes on in place only if nobody else owned it in
+//! between (issue 28, item 8).
 
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use tokio::sync::watch;
 
 use crate::fanout::Mirror;
@@ -26,10 +32,30 @@ pub struct Ownership {
     /// was paused past its lease knows it before any timer of its own has run): checked
     /// before each command and each write.
     pub lease_held: Option<LeaseHeld>,
+    /// Claims the match back for this node once its lease is held again after a lapse;
+    /// without it (or when it says [`Reclaimed::Lost`]) a match whose lease lapsed stops.
+    pub reclaim: Option<Reclaim>,
 }
 
 /// Tells whether this node holds its lease now.
 pub type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// Claims a suspended match back under the next epoch: given the epoch it ran under and the
+/// last version it knows of, it answers whether it may go on in place, and under what.
+pub type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> + Send + Sync>;
+
+/// What a [`Reclaim`] found.
+pub enum Reclaimed {
+    /// Nobody owned the match in between (the claim's epoch is exactly the old one + 1) and
+    /// nothing is stored past its version: it goes on here under this ownership.
+    Kept(Ownership),
+    /// Another node owned the match in between, or something was stored that this node does
+    /// not know: it stops and hands over, as a match whose owner moved.
+    Lost,
+    /// The lease is not held yet, or storage did not answer: the match stays suspended and
+    /// tries again.
+    NotYet,
+}
 
 impl Ownership {
     /// A match of a single node.
@@ -39,6 +65,7 @@ impl Ownership {
             mirror: None,
             lease_lost: None,
             lease_held: None,
+            reclaim: None,
         }
     }
 }

@@ -24,7 +24,8 @@ impl Actor {
     /// Records `PlayerLeft` / `PlayerReturned` so the events match who holds a seat now;
     /// `arriving` are seats being taken by connections not subscribed yet.
     pub(super) async fn reconcile_presence(&mut self, arriving: &[Side]) {
-        if self.state.phase() != MatchPhase::Playing || self.awaiting_players {
+        // Suspended, nothing can be written: recorded once the match is claimed back.
+        if self.state.phase() != MatchPhase::Playing || self.awaiting_players || self.suspended {
             return;
         }
         let connected = self.connected(arriving);
