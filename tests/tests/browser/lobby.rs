@@ -14,16 +14,27 @@ async fn wait_lobby_loaded(browser: &Browser) {
         .await;
 }
 
-/// Creates a public and a private match from `host`'s lobby; returns both, once a passer-by's
-/// lobby lists the public seek.
-async fn public_and_private(host: &Browser, passer_by: &Browser) -> (Created, Created) {
-    let public = create_match(host, "5+3", "white").await;
+/// Creates a public seek from `seeker`, who stays on its page (a seek whose creator left it
+/// leaves the lobby), and a private match from `host`'s lobby; returns both, once a
+/// passer-by's lobby lists the public seek.
+async fn public_and_private(
+    seeker: &Browser,
+    host: &Browser,
+    passer_by: &Browser,
+) -> (Created, Created) {
+    let public = create_match(seeker, "5+3", "white").await;
     passer_by.goto("/").await;
     passer_by
         .wait_for(&format!("[data-seek=\"{}\"]", public.match_id))
         .await;
     host.goto("/").await;
     host.wait_visible("form#create").await;
+    host.wait_until(
+        "the lobby online",
+        "return document.body.dataset.conn === 'online';",
+        vec![],
+    )
+    .await;
     choose(host, "form#create select[name=time]", "10+5").await;
     choose(host, "form#create select[name=color]", "white").await;
     host.click("form#create input[name=private]").await;
@@ -55,7 +66,8 @@ async fn a_private_match_is_not_offered_in_the_lobby_and_its_link_seats_the_frie
     let host = driver.browser(server.addr(), 1280, 900).await;
     let friend = driver.browser(server.addr(), 1280, 900).await;
     let passer_by = driver.browser(server.addr(), 1280, 900).await;
-    let (public, private) = public_and_private(&host, &passer_by).await;
+    let seeker = driver.browser(server.addr(), 1280, 900).await;
+    let (public, private) = public_and_private(&seeker, &host, &passer_by).await;
     let seeks = lobby_entries(&passer_by, &public, "data-seek").await;
     assert!(
         !seeks.contains(&private.match_id),
@@ -68,7 +80,7 @@ async fn a_private_match_is_not_offered_in_the_lobby_and_its_link_seats_the_frie
         Some("black")
     );
     wait_presence(&host, "the host", "black", "connected").await;
-    for browser in [host, friend, passer_by] {
+    for browser in [host, friend, passer_by, seeker] {
         browser.close().await;
     }
 }
@@ -85,7 +97,8 @@ async fn a_private_match_in_play_is_not_listed_among_live_matches() {
     let host = driver.browser(server.addr(), 1280, 900).await;
     let friend = driver.browser(server.addr(), 1280, 900).await;
     let passer_by = driver.browser(server.addr(), 1280, 900).await;
-    let (public, private) = public_and_private(&host, &passer_by).await;
+    let seeker = driver.browser(server.addr(), 1280, 900).await;
+    let (public, private) = public_and_private(&seeker, &host, &passer_by).await;
     accept_invite(&friend, &private.invite, "Wytze").await;
     wait_match_page(&friend, "the friend").await;
     wait_presence(&host, "the host", "black", "connected").await;
@@ -94,7 +107,7 @@ async fn a_private_match_in_play_is_not_listed_among_live_matches() {
         !live.contains(&private.match_id),
         "the private match is listed among live matches: {live:?}"
     );
-    for browser in [host, friend, passer_by] {
+    for browser in [host, friend, passer_by, seeker] {
         browser.close().await;
     }
 }

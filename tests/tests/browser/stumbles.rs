@@ -379,10 +379,13 @@ async fn a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label() {
     let long = "W".repeat(32);
     let host = driver.browser(server.addr(), 1280, 900).await;
     let phone = driver.browser(server.addr(), 360, 780).await;
+    // Someone else's lobby at desktop width: the host stays on the seek's page (a seek whose
+    // creator left it leaves the lobby).
+    let desktop = driver.browser(server.addr(), 1280, 900).await;
     set_name(&host, &long).await;
     let created = create_match(&host, "5+3", "white").await;
     let overflow = "return [document.documentElement.scrollWidth, window.innerWidth];";
-    for (who, browser) in [("desktop", &host), ("phone", &phone)] {
+    for (who, browser) in [("desktop", &desktop), ("phone", &phone)] {
         browser.goto("/").await;
         browser
             .wait_for(&format!("[data-seek=\"{}\"]", created.match_id))
@@ -396,7 +399,7 @@ async fn a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label() {
     phone
         .screenshot(&screenshot_dir().join("lobby-long-name-360.png"))
         .await;
-    host.goto(&format!("/m/{}", created.match_id)).await;
+    desktop.close().await;
     accept_invite(&phone, &created.invite, &long).await;
     wait_match_page(&phone, "the phone").await;
     let label = "const row = document.querySelector('[data-presence=\"' + arguments[0] + '\"]');
