@@ -341,7 +341,7 @@ impl Link for ClusterDirectory {
                 return TakeOver::Later;
             }
             let live = self.lease.live_nodes();
-            match super::sweeper::chosen(id, &live) {
+            match super::spread::chosen(id, &live) {
                 Some(chosen) if chosen.node != self.me.node => TakeOver::Later,
                 _ => ClusterDirectory::take_over(self, id).await,
             }

@@ -16,5 +16,6 @@ pub mod node;
 pub mod proxy;
 pub mod remote;
 pub mod settings;
+pub mod spread;
 pub mod sweeper;
 pub mod wire;

@@ -8,18 +8,18 @@
 //!
 //! The orphans of a dead node spread over the survivors (issue 28, item 9: one survivor used
 //! to take all of them): each orphan belongs to the live node its id hashes highest with
-//! (rendezvous hashing, [`chosen`]), and a node sweeps only its own share. An orphan left by
+//! (rendezvous hashing, [`chosen`](super::spread::chosen)), and a node sweeps only its own share. An orphan left by
 //! its chosen node for [`PATIENT_SWEEPS`] sweeps (that node is gone too, or sees the live
 //! nodes differently for a moment) is taken by whoever sweeps next.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::directory::ClusterDirectory;
 use super::lease::Lease;
 use super::proxy::TakeOver;
+use super::spread::chosen;
 use crate::shutdown::Shutdown;
 use crate::storage::coordination::{Coordination, NodeRef};
 
@@ -116,16 +116,6 @@ pub fn share(
     }
     *waiting = still_waiting;
     mine
-}
-
-/// The live node match `id` belongs to: the one whose node id hashes highest with it. Every
-/// node computes the same (one binary, one hash), and a node leaving moves only its own share.
-pub fn chosen<'a>(id: &str, live: &'a HashSet<NodeRef>) -> Option<&'a NodeRef> {
-    live.iter().max_by_key(|node| {
-        let mut hasher = DefaultHasher::new();
-        (id, node.node.as_str()).hash(&mut hasher);
-        (hasher.finish(), node.node.as_str())
-    })
 }
 
 #[cfg(test)]
