@@ -84,12 +84,29 @@ const socket = connect(wsUrl, (event) => {
   redraw();
 });
 
+/**
+ * The ack-id counter is one for the whole browser, as the seats are: every tab of it may
+ * hold a seat and act for it. So it only ever grows. A tab writes its own counter only
+ * above what is kept (a lobby tab opened early would otherwise put back a low one, and a
+ * match page opened after it would re-use ids the seat has carried out: the server answers
+ * those as duplicates, and the move silently does not happen), and takes up a higher one
+ * another tab writes.
+ */
+function saveNextId() {
+  const kept = Number(storage.get('bc.nextId')) || 0;
+  if (state.nextId > kept) storage.set('bc.nextId', String(state.nextId));
+  else state.nextId = kept;
+}
+window.addEventListener('storage', (event) => {
+  if (event.key === 'bc.nextId') state.nextId = Math.max(state.nextId, Number(event.newValue) || 0);
+});
+
 /** Carries out the effects of receive and actions, then redraws. */
 function run(effects) {
   for (const effect of effects) {
     if (effect.send) {
       socket.send(effect.send);
-      storage.set('bc.nextId', String(state.nextId));
+      saveNextId();
     } else if (effect.navigate) {
       go(effect.navigate, effect.replace, effect.keepConnection);
     } else if (effect.saveSeat) {

@@ -316,6 +316,74 @@ async fn a_move_typed_while_browsing_the_moves_is_played_on_the_live_position() 
     player.close().await;
 }
 
+/// The ack-id counter is one per browser (every tab holds the same seats): a page open from
+/// before another raised it, as a lobby in a second tab, does not put it back down when it
+/// sends, so the seat's next move gets a new id and is played, not answered as a re-sent
+/// duplicate of a move the seat made long ago (Firefox, slower to connect, met this in
+/// `hand_seat` itself: the lobby's `hello` went out after the raise).
+#[tokio::test]
+async fn a_page_open_from_before_does_not_lower_the_ids_a_seat_moves_with() {
+    let test = "a_page_open_from_before_does_not_lower_the_ids_a_seat_moves_with";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let (game, n) = first_chooser_ply();
+    let ply = &plies(game)[n];
+    let mut table = Table::open(server.addr()).await;
+    table.play(game, n).await;
+    let seat = table.seat(game.mover(n));
+    let player = driver.browser(server.addr(), 1280, 900).await;
+    player.goto("/").await;
+    player
+        .wait_until(
+            "the lobby online",
+            "return document.body.dataset.conn === 'online';",
+            vec![],
+        )
+        .await;
+    // Another tab takes the seat and raises the counter while this lobby stays open.
+    player
+        .js(
+            "localStorage.setItem('bc.seat.' + arguments[0].match_id, JSON.stringify(arguments[0]));
+             localStorage.setItem('bc.nextId', '1000000');",
+            vec![json!({
+                "match_id": seat.match_id,
+                "token": seat.token,
+                "side": if seat.side == Side::White { "white" } else { "black" },
+                "invite_code": seat.invite_code,
+            })],
+        )
+        .await;
+    // The lobby sends (a new name) with its own, lower counter.
+    player
+        .type_into("input#name", &format!("Sietske{}", char::from(Key::Tab)))
+        .await;
+    player
+        .wait_until(
+            "the new name kept",
+            "return localStorage.getItem('bc.name') === 'Sietske';",
+            vec![],
+        )
+        .await;
+    let kept = player
+        .js("return Number(localStorage.getItem('bc.nextId'));", vec![])
+        .await;
+    assert!(
+        kept.as_f64().is_some_and(|id| id >= 1_000_000.0),
+        "the raised counter stands: {kept}"
+    );
+    player.goto(&format!("/m/{}", seat.match_id)).await;
+    wait_match_page(&player, "the seated browser").await;
+    wait_fen(&player, "the player", &game.fens[n - 1]).await;
+    let full = route_notation(&ply.route, true);
+    player
+        .type_into("#move-input", &format!("{full}{}", char::from(Key::Enter)))
+        .await;
+    wait_fen(&player, "the player", &game.fens[n]).await;
+    player.close().await;
+}
+
 /// Item 12: the friend who opens an invite link names themselves (the remembered name filled
 /// in), and that name is the one the opponent sees and the game's record keeps.
 #[tokio::test]
