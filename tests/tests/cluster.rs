@@ -882,7 +882,7 @@ async fn a_dead_nodes_matches_spread_over_the_survivors_though_one_follows_them_
         })
         .into();
     for (id, owner) in &owners {
-        let chosen = boardcast_server::cluster::sweeper::chosen(id, &survivors).expect("alive");
+        let chosen = boardcast_server::cluster::spread::chosen(id, &survivors).expect("alive");
         assert_eq!(
             *owner,
             chosen.node,
