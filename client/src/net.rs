@@ -1,7 +1,8 @@
 //! The connection task: one WebSocket to the server, encoded per the negotiated subprotocol,
 //! re-dialled with exponential backoff whenever it drops — unless the failure is one that
-//! trying again cannot mend (a refused TLS certificate, a bad address): then it says why once
-//! and stops. The app talks to it through two channels and never sees a socket.
+//! trying again cannot mend (a refused TLS certificate, a bad address, an HTTP refusal of the
+//! upgrade such as 404 on a wrong path): then it says why once and stops. A server that asks
+//! to be tried later (429, 503) is, after the `Retry-After` it gives. The app talks to it through two channels and never sees a socket.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,7 +13,8 @@ use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::{Error as WsError, TlsError};
-use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::http::header::RETRY_AFTER;
+use tokio_tungstenite::tungstenite::http::{HeaderValue, Response, StatusCode};
 
 use boardcast_protocol::{ClientEnvelope, Encoding, Frame, FrameRef, ServerMessage};
 
@@ -98,7 +100,10 @@ async fn run(
                 let _ = events.send(NetEvent::Failed { reason });
                 return;
             }
-            Err(Refused::Transient(reason)) => (reason, None),
+            Err(Refused::Transient {
+                reason,
+                retry_after,
+            }) => (reason, retry_after),
         };
         let delay = wait.unwrap_or_else(|| backoff(attempt));
         attempt = attempt.saturating_add(1);
@@ -122,8 +127,12 @@ type Socket =
 /// Why a connection attempt failed.
 #[derive(Debug, PartialEq, Eq)]
 enum Refused {
-    /// The server is down, restarting or unreachable for now: try again.
-    Transient(String),
+    /// The server is down, restarting, busy or unreachable for now: try again, after
+    /// `retry_after` if it said when.
+    Transient {
+        reason: String,
+        retry_after: Option<Duration>,
+    },
     /// The same attempt would fail the same way.
     Permanent(String),
 }
@@ -148,16 +157,23 @@ async fn connect(
     match tokio::time::timeout(Duration::from_secs(10), connecting).await {
         Ok(Ok((socket, _response))) => Ok(socket),
         Ok(Err(error)) => Err(refused(&error, url, &host, ca_file)),
-        Err(_) => Err(Refused::Transient(format!(
+        Err(_) => Err(Refused::transient(format!(
             "cannot connect to {url}: timed out"
         ))),
     }
 }
 
-/// Sorts a failed attempt: TLS errors (the certificate, the handshake) are permanent and said
-/// in words; the rest (refused, reset, an HTTP error while the server restarts) are retried.
+/// Sorts a failed attempt: TLS errors (the certificate, the handshake) and HTTP refusals of
+/// the upgrade are permanent and said in words; the rest (refused, reset, a server busy or
+/// restarting) are retried.
 fn refused(error: &WsError, url: &str, host: &str, ca_file: Option<&Path>) -> Refused {
     let tls = match error {
+        WsError::Http(response) => {
+            let path = url
+                .into_client_request()
+                .map_or_else(|_| "/".to_owned(), |r| r.uri().path().to_owned());
+            return refused_upgrade(response, url, &path);
+        }
         WsError::Tls(TlsError::Rustls(tls)) => Some(&**tls),
         WsError::Tls(TlsError::InvalidDnsName) => {
             return Refused::Permanent(format!(
@@ -175,8 +191,72 @@ fn refused(error: &WsError, url: &str, host: &str, ca_file: Option<&Path>) -> Re
             "cannot connect to {url}: {}",
             crate::tls::explain(tls, host, ca_file)
         )),
-        None => Refused::Transient(format!("cannot connect to {url}: {error}")),
+        None => Refused::transient(format!("cannot connect to {url}: {error}")),
     }
+}
+
+impl Refused {
+    fn transient(reason: String) -> Refused {
+        Refused::Transient {
+            reason,
+            retry_after: None,
+        }
+    }
+}
+
+/// The server answered the upgrade with an HTTP status instead of switching protocols. A
+/// refusal the same request would meet again (a wrong path, a forbidden origin, a request it
+/// cannot read) is permanent and said in a plain sentence; "busy, come back later" (429,
+/// 503) and the errors of a server restarting behind a proxy (502, 504) are retried, after
+/// the `Retry-After` the server gave.
+fn refused_upgrade(response: &Response<Option<Vec<u8>>>, url: &str, path: &str) -> Refused {
+    let status = response.status();
+    let answered = format!(
+        "the server at {url} answered {} {} for {path}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("")
+    );
+    let answered = answered.trim_end().to_owned();
+    let retry_after = response
+        .headers()
+        .get(RETRY_AFTER)
+        .and_then(|value| value.to_str().ok())
+        .and_then(retry_after);
+    let permanent = |hint: &str| Refused::Permanent(format!("{answered}: {hint}"));
+    match status {
+        StatusCode::NOT_FOUND => permanent("is the path right? the default is /ws"),
+        StatusCode::FORBIDDEN => permanent(
+            "it refuses this client (an Origin rule or the address it comes from); \
+             ask whoever runs it",
+        ),
+        StatusCode::UNAUTHORIZED | StatusCode::PROXY_AUTHENTICATION_REQUIRED => permanent(
+            "it asks for credentials this client does not send; is this the Boardcast server?",
+        ),
+        StatusCode::REQUEST_TIMEOUT | StatusCode::TOO_MANY_REQUESTS => Refused::Transient {
+            reason: answered,
+            retry_after,
+        },
+        _ if status.is_client_error() => {
+            permanent("is this the address of a Boardcast server's WebSocket?")
+        }
+        _ => Refused::Transient {
+            reason: answered,
+            retry_after,
+        },
+    }
+}
+
+/// A `Retry-After` value: seconds, or an HTTP date (bounded to a minute, as a shutdown
+/// notice's wait is).
+fn retry_after(value: &str) -> Option<Duration> {
+    let wait = match value.trim().parse::<u64>() {
+        Ok(seconds) => Duration::from_secs(seconds),
+        Err(_) => httpdate::parse_http_date(value.trim())
+            .ok()?
+            .duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    };
+    Some(wait.clamp(Duration::from_millis(100), Duration::from_secs(60)))
 }
 
 fn to_message(frame: Frame) -> Message {
@@ -272,8 +352,101 @@ mod tests {
         let refused_tcp = WsError::Io(std::io::ErrorKind::ConnectionRefused.into());
         assert!(matches!(
             refused(&refused_tcp, url, "localhost", None),
-            Refused::Transient(_)
+            Refused::Transient { .. }
         ));
+    }
+
+    /// A stand-in server that answers every upgrade with `status_line` and `headers`; the
+    /// instants it was asked at go to the returned receiver.
+    async fn refusing(
+        status_line: &'static str,
+        headers: &'static str,
+    ) -> (String, mpsc::UnboundedReceiver<tokio::time::Instant>) {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/wsx", listener.local_addr().unwrap());
+        let (asked, asked_rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let _ = asked.send(tokio::time::Instant::now());
+                let mut stream = BufReader::new(stream);
+                let mut line = String::new();
+                while stream.read_line(&mut line).await.unwrap_or(0) > 0 && line != "\r\n" {
+                    line.clear();
+                }
+                let answer = format!(
+                    "HTTP/1.1 {status_line}\r\n{headers}Content-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let _ = stream.get_mut().write_all(answer.as_bytes()).await;
+            }
+        });
+        (url, asked_rx)
+    }
+
+    fn start(url: &str) -> mpsc::UnboundedReceiver<NetEvent> {
+        let tls = crate::tls::client_config(None).unwrap();
+        let (_, _, events) = spawn(url.to_owned(), Encoding::Json, tls, None);
+        events
+    }
+
+    #[tokio::test]
+    async fn an_http_refusal_of_the_upgrade_is_permanent_and_said_in_a_plain_sentence() {
+        let (url, mut asked) = refusing("404 Not Found", "").await;
+        let mut events = start(&url);
+        match events.recv().await {
+            Some(NetEvent::Failed { reason }) => assert_eq!(
+                reason,
+                format!(
+                    "the server at {url} answered 404 Not Found for /wsx: is the path right? the default is /ws"
+                )
+            ),
+            other => panic!("a 404 is not permanent: {other:?}"),
+        }
+        assert!(events.recv().await.is_none(), "it went on after failing");
+        assert!(asked.recv().await.is_some());
+        assert!(asked.try_recv().is_err(), "asked again after a 404");
+
+        let (url, _) = refusing("403 Forbidden", "").await;
+        match start(&url).recv().await {
+            Some(NetEvent::Failed { reason }) => {
+                assert!(reason.contains("403 Forbidden"), "{reason}")
+            }
+            other => panic!("a 403 is not permanent: {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_busy_server_is_tried_again_after_its_retry_after() {
+        let (url, mut asked) = refusing("503 Service Unavailable", "Retry-After: 1\r\n").await;
+        let mut events = start(&url);
+        for _ in 0..2 {
+            match events.recv().await {
+                Some(NetEvent::Disconnected { reason, retry_ms }) => {
+                    assert!(reason.contains("503 Service Unavailable"), "{reason}");
+                    // Its own backoff would say 250 ms, then 500 ms.
+                    assert_eq!(retry_ms, 1000, "{reason}");
+                }
+                other => panic!("a busy server is not tried again: {other:?}"),
+            }
+        }
+        let first = asked.recv().await.unwrap();
+        let second = asked.recv().await.unwrap();
+        assert!(
+            second - first >= Duration::from_millis(1000),
+            "asked again after {:?}",
+            second - first
+        );
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_or_as_a_date_and_bounded() {
+        assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after("86400"), Some(Duration::from_secs(60)));
+        assert_eq!(
+            retry_after("Thu, 01 Jan 1970 00:00:00 GMT"),
+            Some(Duration::from_millis(100))
+        );
+        assert_eq!(retry_after("soon"), None);
     }
 
     #[test]

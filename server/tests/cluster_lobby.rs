@@ -176,3 +176,64 @@ async fn a_seek_whose_creator_left_leaves_every_nodes_lobby_until_they_return() 
     c.stop().await;
     a.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_whose_creator_unwatches_it_on_another_node_leaves_every_nodes_lobby_until_they_resume()
+ {
+    let Some((postgres, redis)) = backends("cluster ghost seek unwatched") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let a = node(&url, &redis, "a").await;
+    let b = node(&url, &redis, "b").await;
+    let mut on_a = a.client("Lyts").await;
+    let mut on_b = b.client("Sjoerd").await;
+    // Made on a, which owns it; the creator comes back through b (a load balancer's choice).
+    let mut white = a.client("Wim").await;
+    let seat = white.create(None, ColorChoice::White, true).await;
+    drop(white);
+    until_seek_listed(&mut on_b, &seat.match_id, false).await;
+    let mut white = b.client("Wim").await;
+    let id = white
+        .send(ClientMessage::Resume(Resume {
+            token: seat.token.clone(),
+            since_v: None,
+        }))
+        .await;
+    white.expect_seat(id).await;
+    until_seek_listed(&mut on_a, &seat.match_id, true).await;
+    until_seek_listed(&mut on_b, &seat.match_id, true).await;
+
+    // The creator leaves the waiting screen on b: as on one node, the seek is nobody's to join.
+    let id = white
+        .send(ClientMessage::Unwatch(Target::Match(seat.match_id.clone())))
+        .await;
+    white.expect_ack(id).await;
+    until_seek_listed(&mut on_a, &seat.match_id, false).await;
+    until_seek_listed(&mut on_b, &seat.match_id, false).await;
+    let id = on_b
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            seat.match_id.clone(),
+        )))
+        .await;
+    assert_eq!(on_b.expect_error(id).await.code, ErrorCode::NotFound);
+
+    // Back on the waiting screen: listed again everywhere, and joinable.
+    let id = white
+        .send(ClientMessage::Resume(Resume {
+            token: seat.token.clone(),
+            since_v: None,
+        }))
+        .await;
+    white.expect_seat(id).await;
+    until_seek_listed(&mut on_a, &seat.match_id, true).await;
+    until_seek_listed(&mut on_b, &seat.match_id, true).await;
+    let id = on_b
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            seat.match_id.clone(),
+        )))
+        .await;
+    assert_eq!(on_b.expect_seat(id).await.side, Side::Black);
+    b.stop().await;
+    a.stop().await;
+}

@@ -26,6 +26,29 @@ export function request(state, kind, msg, matchCommand = false) {
   return { send: envelope };
 }
 
+/** At most this many requests wait for the socket to open; more are refused in words. */
+export const UNSENT_MAX = 8;
+
+/**
+ * A request the socket could not send (it is not open yet, or has just dropped). As a move
+ * made offline waits in `state.outbox`, any other request waits in `state.unsent` and goes
+ * out after `welcome` (`enter`): "Create match" clicked while the page is still connecting
+ * is carried out once it is online, and the page says so meanwhile. Unlike match commands
+ * these are never sent twice: one sent before a drop may have been carried out (a match
+ * created), and only the server's answer would tell.
+ */
+export function unsent(state, envelope) {
+  const held = (e) => e.id === envelope.id;
+  if (state.outbox.some(held) || state.unsent.some(held)) return;
+  if (state.unsent.length >= UNSENT_MAX) {
+    delete state.pending[envelope.id];
+    state.notice = { text: 'not connected: this was not sent; try again once online', code: 'unsent' };
+    return;
+  }
+  state.unsent.push(envelope);
+  state.notice = { text: 'connecting… this is sent once the server answers', code: 'unsent' };
+}
+
 /**
  * Why the server would refuse `name`, in words, or '' if not for these reasons. The server
  * holds the finer rules (PROTOCOL.md `hello`: invisible characters outside emoji, lone
@@ -88,12 +111,16 @@ export function acceptInvite(state, name) {
 /**
  * What to send once `welcome` arrived: the name, then follow the page's target (resuming a
  * seat or re-watching from the last version seen), then every unanswered match command
- * again, with its original id.
+ * again, with its original id, and the requests made before the socket was open.
  */
 export function enter(state) {
   const effects = [...hello(state), ...follow(state)];
-  if (effects.some((e) => e.navigate)) return effects;
-  for (const envelope of state.outbox) effects.push({ send: envelope });
+  if (!effects.some((e) => e.navigate)) {
+    for (const envelope of state.outbox) effects.push({ send: envelope });
+  }
+  for (const envelope of state.unsent) effects.push({ send: envelope });
+  state.unsent = [];
+  if (state.notice.code === 'unsent') state.notice = { text: '', code: '' };
   return effects;
 }
 

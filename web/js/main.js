@@ -69,7 +69,9 @@ function redraw() {
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const socket = connect(wsUrl, (event) => {
   if (event.type === 'connected') {
-    state.conn = 'online';
+    // Online once the server's `welcome` came (receive): requests made before then wait, so
+    // none goes out ahead of the page's name.
+    return;
   } else if (event.type === 'message') {
     run(receive(state, event.msg, performance.now()));
     return;
@@ -77,8 +79,9 @@ const socket = connect(wsUrl, (event) => {
     console.warn('unreadable message from the server', event.text);
   } else if (event.type === 'disconnected') {
     state.conn = 'offline';
-    // Requests die with their connection; match commands stay to be re-sent.
-    const kept = new Set(state.outbox.map((e) => e.id));
+    // Requests die with their connection; match commands stay to be re-sent, and requests
+    // never sent stay to be sent.
+    const kept = new Set([...state.outbox, ...state.unsent].map((e) => e.id));
     for (const id of Object.keys(state.pending)) if (!kept.has(Number(id))) delete state.pending[id];
   }
   redraw();
@@ -105,7 +108,7 @@ window.addEventListener('storage', (event) => {
 function run(effects) {
   for (const effect of effects) {
     if (effect.send) {
-      socket.send(effect.send);
+      if (state.conn !== 'online' || !socket.send(effect.send)) actions.unsent(state, effect.send);
       saveNextId();
     } else if (effect.navigate) {
       go(effect.navigate, effect.replace, effect.keepConnection);

@@ -20,6 +20,7 @@ export function receive(state, msg, now) {
   const body = msg[type];
   switch (type) {
     case 'welcome':
+      state.conn = 'online';
       if (state.notice.code === 'shutdown') state.notice = { text: '', code: '' };
       return actions.enter(state);
     case 'ack': return ack(state, body);

@@ -62,7 +62,7 @@ export function connect(url, emit) {
 
   open();
   return {
-    /** Sends one envelope; false when not connected (it is re-sent after reconnecting). */
+    /** Sends one envelope; false when not connected (main.js keeps it for later: actions.unsent). */
     send(envelope) {
       if (!ws || ws.readyState !== WebSocket.OPEN) return false;
       ws.send(JSON.stringify(envelope));

@@ -60,6 +60,8 @@ export function initialState(route, stored) {
     pending: /** @type {Record<number, {kind: string, msg: object}>} */ ({}),
     /** Match commands sent but not acknowledged; re-sent unchanged after a reconnect. */
     outbox: /** @type {Envelope[]} */ ([]),
+    /** Other requests made while the socket was not open; sent after `welcome` (actions.unsent). */
+    unsent: /** @type {Envelope[]} */ ([]),
     seats: stored.seats,
     /** @type {Seat|null} the seat held in the match shown */
     seat: null,

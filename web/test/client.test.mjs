@@ -352,3 +352,38 @@ test('Frisian TV watches each featured match like any match and leaves the one b
   const other = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
   assert.deepEqual(receive(other, { featured: { channel: 'ftv', match_id: 'm2' } }, 0), []);
 });
+
+test('a request made before the socket is open waits for welcome, is sent once, and the queue is bounded', () => {
+  const state = initialState(parseRoute('/'), { name: 'A', nextId: 10, seats: {} });
+  const [create] = actions.createMatch(state, { time: 'none', color: 'white' });
+  // The socket could not send it (main.js): it waits, and the page says so.
+  actions.unsent(state, create.send);
+  actions.unsent(state, create.send);
+  assert.equal(state.unsent.length, 1);
+  assert.match(state.notice.text, /connecting/);
+  const out = sent(receive(state, { welcome: { protocol: 1, server: 't', limits: {} } }, 0));
+  // After the name and the lobby, the create; the notice is gone, the queue empty.
+  const kind = (msg) => (typeof msg === 'string' ? msg : Object.keys(msg)[0]);
+  assert.deepEqual(out.map((e) => kind(e.msg)), ['hello', 'list_lobby', 'create_match']);
+  assert.equal(out[2], create.send);
+  assert.equal(state.pending[create.send.id].kind, 'create');
+  assert.equal(state.notice.text, '');
+  assert.equal(state.unsent.length, 0);
+  assert.equal(sent(actions.enter(state)).filter((e) => e.msg.create_match).length, 0);
+
+  // A match command waits in the outbox already, never twice.
+  const seat = seated();
+  seat.outbox.push({ id: 99, msg: { move: {} } });
+  actions.unsent(seat, seat.outbox[0]);
+  assert.equal(seat.unsent.length, 0);
+
+  // Bounded: beyond UNSENT_MAX a request is refused in words and forgotten.
+  let last = null;
+  for (let n = 0; n <= actions.UNSENT_MAX; n += 1) {
+    last = actions.listLobby(state).send;
+    actions.unsent(state, last);
+  }
+  assert.equal(state.unsent.length, actions.UNSENT_MAX);
+  assert.match(state.notice.text, /not sent/);
+  assert.equal(state.pending[last.id], undefined);
+});

@@ -36,7 +36,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::Message;
-use boardcast_protocol::{Ack, Encoding, ErrorCode, FrameRef, MatchEventMsg, ServerMessage};
+use boardcast_protocol::{
+    Ack, Encoding, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, ServerMessage,
+};
 use futures_util::future::BoxFuture;
 use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
@@ -219,6 +221,7 @@ pub fn spawn(
         history: VecDeque::with_capacity(HISTORY),
         crowd: CrowdThrottle::new(CROWD_EVERY),
         reported: 0,
+        waiting: false,
         lost: lost.clone(),
         _mailbox: handle.clone(),
         _guard: guard,
@@ -242,6 +245,9 @@ struct Proxy {
     crowd: CrowdThrottle,
     /// The watcher count the owner was last told.
     reported: u32,
+    /// Whether the match still waits for an opponent, as the last snapshot and events this
+    /// proxy passed on say: its creator's `unwatch` is then a goodbye (see [`Self::command`]).
+    waiting: bool,
     lost: Arc<Lost>,
     /// Its own handle: the proxy lives until it hands over, idles out or shuts down, not
     /// until the directory forgets it (a take-over removes it from the directory first and
@@ -335,8 +341,16 @@ impl Proxy {
                 return;
             }
             Command::Unwatch { outbox, id } => {
+                // As at the match: a player keeps the events of the match they play, but the
+                // creator who unwatches a match still waiting for an opponent has left its
+                // waiting screen. The owner hears it as their goodbye, as if their connection
+                // had closed, so a public seek leaves every node's lobby until they resume.
                 let conn = outbox.id();
-                if self.followers.get(&conn).is_some_and(Follower::is_watcher) {
+                if self
+                    .followers
+                    .get(&conn)
+                    .is_some_and(|f| f.is_watcher() || (self.waiting && !f.tokens.is_empty()))
+                {
                     self.unfollow(conn);
                 }
                 outbox.ack(id);
@@ -577,11 +591,13 @@ impl Proxy {
                 }
             }
             Some(ServerMessage::MatchSnapshot(snapshot)) if snapshot.match_id == self.match_id => {
+                self.waiting = snapshot.phase == MatchPhase::Waiting;
                 if let Some(follower) = self.followers.get_mut(&conn) {
                     follower.seen = Some(snapshot.v);
                 }
             }
             Some(ServerMessage::MatchEvent(event)) if event.match_id == self.match_id => {
+                self.note_phase(&event.event);
                 // A catch-up event: only the next one this connection needs goes through.
                 let Some(follower) = self.followers.get_mut(&conn) else {
                     return;
@@ -674,6 +690,9 @@ impl Proxy {
         if self.last_v().is_some_and(|last| v != last + 1) {
             return;
         }
+        if let ServerMessage::MatchEvent(event) = &message {
+            self.note_phase(&event.event);
+        }
         let shared = Arc::new(SharedMessage::new(message));
         if self.history.len() == HISTORY {
             self.history.pop_front();
@@ -696,6 +715,13 @@ impl Proxy {
         }
         for conn in gone {
             self.unfollow(conn);
+        }
+    }
+
+    /// An opponent's arrival or the end (an abort) means the match no longer waits.
+    fn note_phase(&mut self, event: &MatchEvent) {
+        if matches!(event, MatchEvent::PlayerJoined(_) | MatchEvent::Ended(_)) {
+            self.waiting = false;
         }
     }
 

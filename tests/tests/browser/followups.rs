@@ -121,3 +121,76 @@ async fn the_movable_ring_lies_wholly_inside_its_square_at_the_edge() {
     white.close().await;
     black.close().await;
 }
+
+/// Installed before the page's own scripts: the page's socket is `window.__socket`, and while
+/// `window.__letConnect` is false every socket it opens fails at once, as one to a server that
+/// cannot be reached does (a stand-in: real failed attempts make Chromium throttle the next
+/// ones to the same address, the server's).
+const HELD_SOCKET: &str = r#"
+(() => {
+  const Native = window.WebSocket;
+  window.__letConnect = true;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      if (!window.__letConnect) {
+        const failing = { readyState: 3, send() {}, close() {} };
+        setTimeout(() => failing.onclose && failing.onclose({ code: 1006, reason: '' }), 50);
+        return failing;
+      }
+      super(url, protocols);
+      window.__socket = this;
+    }
+  };
+})();
+"#;
+
+/// "Create match" clicked while the page is reconnecting is carried out once it is online
+/// again, and the page says meanwhile that it is connecting (the request used to be dropped
+/// without a word: the click did nothing).
+#[tokio::test]
+async fn create_match_clicked_while_reconnecting_is_carried_out_once_online() {
+    let test = "create_match_clicked_while_reconnecting_is_carried_out_once_online";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let host = driver.browser(server.addr(), 1280, 900).await;
+    host.goto("/healthz").await;
+    host.on_new_document(HELD_SOCKET).await;
+    host.goto("/").await;
+    host.wait_visible("form#create").await;
+    host.wait_until(
+        "the lobby online",
+        "return document.body.dataset.conn === 'online';",
+        vec![],
+    )
+    .await;
+    // The connection drops and cannot be made again for now.
+    host.js(
+        "window.__letConnect = false; window.__socket.close(); return true;",
+        vec![],
+    )
+    .await;
+    host.wait_until(
+        "the lobby offline",
+        "return document.body.dataset.conn === 'offline';",
+        vec![],
+    )
+    .await;
+    choose(&host, "form#create select[name=time]", "none").await;
+    choose(&host, "form#create select[name=color]", "white").await;
+    host.click("form#create [type=submit]").await;
+    host.wait_until(
+        "the page to say the request waits for the connection",
+        "const n = document.getElementById('notice');
+         return n && n.textContent.includes('connecting') ? n.textContent : null;",
+        vec![],
+    )
+    .await;
+    host.js("window.__letConnect = true; return true;", vec![])
+        .await;
+    let created = create_submitted(&host).await;
+    wait_match_page(&host, "the host").await;
+    assert!(created.invite.contains("/i/"), "{}", created.invite);
+    host.close().await;
+}
