@@ -919,14 +919,7 @@ mod tests {
         let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
         let (_trigger, shutdown) = crate::shutdown::channel();
         let (tasks, _all_done) = crate::shutdown::tasks();
-        let settings = Settings {
-            grace: Duration::from_secs(60),
-            first_move_timeout: Duration::from_secs(30),
-            abandon_after: Duration::from_secs(600),
-            linger: Duration::from_secs(60),
-            max_matches: 10,
-        };
-        let hub = Hub::new(storage, settings, shutdown, tasks);
+        let hub = Hub::new(storage, settings(10), shutdown, tasks);
         let (_handle, id, _) = hub
             .create_seek(
                 crate::address::ClientAddr::of([127, 0, 0, 1].into()),
@@ -957,14 +950,7 @@ mod tests {
         let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
         let (trigger, shutdown) = crate::shutdown::channel();
         let (tasks, _all_done) = crate::shutdown::tasks();
-        let settings = Settings {
-            grace: Duration::from_secs(60),
-            first_move_timeout: Duration::from_secs(30),
-            abandon_after: Duration::from_secs(600),
-            linger: Duration::from_secs(60),
-            max_matches: 10,
-        };
-        let hub = Hub::new(storage, settings, shutdown, tasks);
+        let hub = Hub::new(storage, settings(10), shutdown, tasks);
         let (handle, _, token) = hub
             .create_seek(
                 crate::address::ClientAddr::of([127, 0, 0, 1].into()),
