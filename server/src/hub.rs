@@ -780,6 +780,19 @@ mod tests {
         }
     }
 
+    /// Alice's seek (White, untimed) from one address, public or private.
+    async fn alice_seeks(hub: &Hub, public: bool) -> (MatchHandle, String, String) {
+        hub.create_seek(
+            crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+            &Player::person("alice"),
+            None,
+            ColorChoice::White,
+            public,
+        )
+        .await
+        .unwrap()
+    }
+
     /// A match between two players that `white` resigned, once it is stored as finished.
     async fn resigned_match(hub: &Hub) -> String {
         let players = [
@@ -878,16 +891,7 @@ mod tests {
         let (_trigger, shutdown) = crate::shutdown::channel();
         let (tasks, _all_done) = crate::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
-        let (handle, id, token) = hub
-            .create_seek(
-                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
-                &Player::person("alice"),
-                None,
-                ColorChoice::White,
-                true,
-            )
-            .await
-            .unwrap();
+        let (handle, id, token) = alice_seeks(&hub, true).await;
         let seat = |conn| {
             let (outbox, inbox) = crate::outbox::outbox(conn, Encoding::Json, 64);
             handle
@@ -920,16 +924,7 @@ mod tests {
         let (_trigger, shutdown) = crate::shutdown::channel();
         let (tasks, _all_done) = crate::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
-        let (_handle, id, _) = hub
-            .create_seek(
-                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
-                &Player::person("alice"),
-                None,
-                ColorChoice::White,
-                false,
-            )
-            .await
-            .unwrap();
+        let (_handle, id, _) = alice_seeks(&hub, false).await;
         let taken = hub.index().matches[&id].invite.clone();
         assert_eq!(taken.len(), crate::invite::LENGTH + 1, "{taken}");
         // A draw that repeats the open match's code is drawn again.
@@ -951,16 +946,7 @@ mod tests {
         let (trigger, shutdown) = crate::shutdown::channel();
         let (tasks, _all_done) = crate::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
-        let (handle, _, token) = hub
-            .create_seek(
-                crate::address::ClientAddr::of([127, 0, 0, 1].into()),
-                &Player::person("alice"),
-                None,
-                ColorChoice::White,
-                false,
-            )
-            .await
-            .unwrap();
+        let (handle, _, token) = alice_seeks(&hub, false).await;
         trigger.fire();
         while !handle.is_stopped() {
             tokio::task::yield_now().await;
