@@ -29,6 +29,7 @@ pub mod origin;
 pub mod outbox;
 pub mod per_address;
 pub mod public_url;
+pub mod ratings;
 pub mod refusal;
 pub mod server;
 pub mod shutdown;
