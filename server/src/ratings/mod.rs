@@ -3,3 +3,4 @@
 //! the match, storage and network shells decide when to call them.
 
 pub mod glicko;
+pub mod pool;
