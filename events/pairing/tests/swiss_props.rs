@@ -3,7 +3,7 @@
 //! nobody is paired twice in the round, no pair meets again, nobody gets a second bye, no
 //! pair without a topscorer breaks an absolute colour rule, and every score is the sum of its results.
 //! When the pairing says no valid pairing exists, a brute force over all pairings confirms it
-//! (fields of up to 10 players; larger fields with few rounds always have one).
+//! (fields of up to 14 players; larger fields with few rounds always have one).
 
 use std::collections::{HashMap, HashSet};
 
@@ -174,7 +174,7 @@ fn run_event(
             }
             Err(SwissError::Pairing(e)) => {
                 prop_assert!(
-                    active.len() <= 10,
+                    active.len() <= 14,
                     "round {round} of {} players not paired: {e}",
                     active.len()
                 );
