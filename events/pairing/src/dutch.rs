@@ -540,20 +540,20 @@ fn colour_excess(p: &DutchPlayer, colour: Colour) -> (u64, u64) {
 
 /// Each bracket position's partner in the rules' first candidate: in a heterogeneous bracket
 /// the moved-down players (the first `moved` positions) meet the top residents in order, and
-/// the remainder, like a homogeneous bracket, pairs its first half with its second (S1[k]
-/// against S2[k]); an odd player out is its own "partner" (it floats).
+/// the remaining residents, like a homogeneous bracket, pair their first half with their second
+/// (S1[k] against S2[k]); a player left over is its own "partner" (it floats).
 fn ideal_partners(moved: usize, len: usize, ideal: &mut Vec<usize>) {
     ideal.clear();
     ideal.extend(0..len);
     let residents = len - moved;
-    let mut start = 0;
-    if moved > 0 && moved <= residents {
-        for k in 0..moved {
-            ideal[k] = moved + k;
-            ideal[moved + k] = k;
-        }
-        start = 2 * moved;
+    // S1 holds as many moved-down players as there are residents to meet them (B.2); the
+    // others wait in "limbo" and float on (their own "partner").
+    let paired = moved.min(residents);
+    for k in 0..paired {
+        ideal[k] = moved + k;
+        ideal[moved + k] = k;
     }
+    let start = moved + paired;
     let half = (len - start) / 2;
     for k in 0..half {
         ideal[start + k] = start + k + half;
@@ -572,5 +572,8 @@ mod tests {
         assert_eq!(ideal, [2, 3, 0, 1, 4]);
         ideal_partners(1, 5, &mut ideal);
         assert_eq!(ideal, [1, 0, 3, 2, 4]);
+        // Three moved down onto two residents: the third waits in limbo.
+        ideal_partners(3, 5, &mut ideal);
+        assert_eq!(ideal, [3, 4, 2, 0, 1]);
     }
 }
