@@ -14,16 +14,14 @@ use std::time::Duration;
 use boardcast_protocol::{
     ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ServerMessage,
 };
-use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use super::{Actor, Saver};
+use super::{Actor, Answer, Saver};
 use crate::address::ClientAddr;
 use crate::channels::game::RevealedGame;
 use crate::channels::predict::Book;
 use crate::channels::schedule::Resume;
 use crate::outbox::Outbox;
-use crate::refusal::Refusal;
 
 /// A guess made on a following node, on its way to the owner.
 #[derive(Debug)]
@@ -39,9 +37,9 @@ pub struct Guess {
 
 /// The owner, as a following channel reaches it.
 pub trait Upstream: fmt::Debug + Send + Sync + 'static {
-    /// Hands `guess` to the owner; `done` gets the owner's verdict (or a refusal if the
-    /// owner cannot be reached).
-    fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>);
+    /// Hands `guess` to the owner; `answer` gets the owner's verdict (or a refusal if the
+    /// owner cannot be reached in time).
+    fn predict(&self, guess: Guess, answer: Answer);
     /// Asks the owner for a snapshot: the follower shows nothing yet, or missed events.
     fn resync(&self);
     /// Tells the owner how many watchers this node has now.
