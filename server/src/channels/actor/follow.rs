@@ -17,11 +17,11 @@ use boardcast_protocol::{
 use tokio::time::Instant;
 
 use super::{Actor, Answer, Saver};
-use crate::address::ClientAddr;
 use crate::channels::game::RevealedGame;
 use crate::channels::predict::Book;
 use crate::channels::schedule::Resume;
-use crate::outbox::Outbox;
+use crate::net::address::ClientAddr;
+use crate::room::outbox::Outbox;
 
 /// A guess made on a following node, on its way to the owner.
 #[derive(Debug)]
