@@ -29,7 +29,7 @@ use boardcast_protocol::{
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until};
 
-use super::decide::{Action, Decision};
+use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
@@ -241,21 +241,11 @@ impl Actor {
         }
         loop {
             self.note_unseated();
-            // While storage refuses what the match owes, its timers wait out the back-off.
-            let abandon_at = self
-                .unseated_since
-                .map(|since| self.owed.due(since + self.settings.abandon_after));
-            // A suspended match lets no clock run out: no move could be accepted.
-            let abandon_at = abandon_at.filter(|_| !self.suspended);
-            let deadline = self
+            // While storage refuses what the match owes, its timer waits out the back-off; a
+            // suspended match lets no clock run out: no move could be accepted.
+            let wake = self
                 .state
-                .flag_deadline()
-                .into_iter()
-                .chain(
-                    self.state
-                        .first_move_deadline(self.settings.first_move_timeout),
-                )
-                .min()
+                .poll_timeout(&self.timeouts())
                 .map(|due| self.owed.due(Instant::from_std(due)))
                 .filter(|_| !self.suspended);
             let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
@@ -279,11 +269,8 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                    self.check_flag().await;
-                }
-                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now)), if abandon_at.is_some() => {
-                    self.abandon().await;
+                _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
+                    self.handle_timeout().await;
                 }
                 _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
                     if self.fanout.send_crowd() {
@@ -418,9 +405,10 @@ impl Actor {
         if self.suspended && Instant::now() >= self.reclaim_after {
             self.try_reclaim().await;
         }
-        // A flag that fell since the last look ends the match before anything else happens.
+        // A timeout that came since the last look (a flag fell) ends the match before
+        // anything else happens.
         if !self.moved && !self.suspended {
-            self.check_flag().await;
+            self.handle_timeout().await;
         }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
@@ -699,27 +687,23 @@ impl Actor {
         }
     }
 
-    /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
-    /// finished and unfollowed it leaves memory like any finished match.
-    async fn abandon(&mut self) {
-        self.unseated_since = None;
-        if let Some(record) = self.state.abandoned(self.settings.abandon_after) {
-            let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot end an abandoned match");
+    /// What the match's timeouts are measured against now.
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            first_move: self.settings.first_move_timeout,
+            abandon_after: self.settings.abandon_after,
+            unseated_since: self.unseated_since.map(Instant::into_std),
         }
     }
 
-    /// Ends the match if the side to move has run out of time, or has missed the time for
-    /// their first move.
-    async fn check_flag(&mut self) {
+    /// Ends the match if its time has come ([`MatchState::handle_timeout`]): the side to move
+    /// ran out of time or missed its first move, or nobody has held a seat for
+    /// [`Settings::abandon_after`] (a finished, unfollowed match then leaves memory like any).
+    async fn handle_timeout(&mut self) {
         let now = Instant::now().into_std();
-        let due = self.state.flag(now).or_else(|| {
-            self.state
-                .first_move_missed(now, self.settings.first_move_timeout)
-        });
-        if let Some(record) = due {
+        if let Some(record) = self.state.handle_timeout(now, &self.timeouts()) {
             let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot record a forfeit or abort");
+            self.owe(committed, "cannot record the end a timeout brought");
         }
     }
 
