@@ -7,6 +7,7 @@
 //! for on hearing it includes them. TV channels start a new random game after a pause; an
 //! on-demand channel plays its one game, lingers for late watchers and then stops.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -395,6 +396,51 @@ pub fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
     handle
 }
 
+/// What this node does with a channel: it runs it, or (in a cluster) shows what the node
+/// that runs it publishes. [`Actor::promote`] and [`Actor::demote`] switch between the two.
+enum Mode {
+    /// Reveals, books guesses and archives games. In a cluster it also saves each planned
+    /// game through `saver` for a node that may take over, publishes every event to
+    /// `downstream`, and counts the watchers the following nodes report in `crowds`.
+    Owner {
+        saver: Option<Saver>,
+        downstream: Option<Arc<dyn Downstream>>,
+        /// How many watchers each following node has.
+        crowds: HashMap<String, u32>,
+    },
+    /// Reveals nothing: shows what the owner publishes, with the owner's versions, and hands
+    /// guesses to it through `upstream`.
+    Follower {
+        upstream: Arc<dyn Upstream>,
+        /// When the owner said the next reveal (or game) comes, for snapshots.
+        expected: Option<Instant>,
+        /// Relayed events not shown yet: it waits for the owner's snapshot.
+        held: Vec<ChannelEventMsg>,
+    },
+}
+
+impl Mode {
+    fn following(upstream: Arc<dyn Upstream>) -> Mode {
+        Mode::Follower {
+            upstream,
+            expected: None,
+            held: Vec::new(),
+        }
+    }
+
+    fn is_following(&self) -> bool {
+        matches!(self, Mode::Follower { .. })
+    }
+
+    /// Where an owner in a cluster saves its schedule.
+    fn saver(&self) -> Option<&Saver> {
+        match self {
+            Mode::Owner { saver, .. } => saver.as_ref(),
+            Mode::Follower { .. } => None,
+        }
+    }
+}
+
 struct Actor {
     channel: String,
     kind: ChannelKind,
@@ -415,18 +461,11 @@ struct Actor {
     unplanned: Option<(Instant, Instant)>,
     close_at: Option<Instant>,
     clock: WallClock,
-    saver: Option<Saver>,
-    downstream: Option<Arc<dyn Downstream>>,
-    upstream: Option<Arc<dyn Upstream>>,
-    /// While following: when the owner said the next reveal (or game) comes, for snapshots.
-    expected: Option<Instant>,
+    /// Whether this node runs the channel or shows what another node runs.
+    mode: Mode,
     /// The newest version this node's watchers were sent: a node that takes a channel over
     /// may publish again what it had relayed, and its own watchers must not get it twice.
     shown: u64,
-    /// Relayed events a follower could not show yet (it waits for the owner's snapshot).
-    held: Vec<ChannelEventMsg>,
-    /// The owner's: how many watchers each following node has.
-    crowds: std::collections::HashMap<String, u32>,
     /// The count last shared: a follower's own watchers (told to the owner), or the owner's
     /// total (told to the followers).
     crowd_shared: Option<u32>,
@@ -464,17 +503,19 @@ impl Actor {
             unplanned: None,
             close_at: None,
             clock: setup.clock,
-            saver: setup.saver,
-            downstream: setup.downstream,
-            upstream: setup.upstream,
-            expected: None,
+            mode: match setup.upstream {
+                Some(upstream) => Mode::following(upstream),
+                None => Mode::Owner {
+                    saver: setup.saver,
+                    downstream: setup.downstream,
+                    crowds: HashMap::new(),
+                },
+            },
             shown: setup.first_version,
             first_version: setup.first_version,
-            held: Vec::new(),
-            crowds: std::collections::HashMap::new(),
             crowd_shared: None,
         };
-        if actor.upstream.is_some() {
+        if actor.mode.is_following() {
             // The owner's versions, whatever they are, come next.
             (actor.v, actor.shown) = (0, 0);
         } else {
@@ -536,7 +577,7 @@ impl Actor {
                     }
                 }
                 // A planned game may be waiting for its schedule to be saved.
-                _ = saved(&mut self.saver) => {}
+                _ = saved(&mut self.mode) => {}
                 _ = stored(&mut self.ending) => self.publish_end(),
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command),
@@ -605,7 +646,7 @@ impl Actor {
                 }
             }
             Command::Predict { guess, answer } => {
-                if let Some(upstream) = &self.upstream {
+                if let Mode::Follower { upstream, .. } = &self.mode {
                     return upstream.predict(guess, answer);
                 }
                 let verdict = self.check_guess(guess.ply, &guess.from, &guess.to);
@@ -713,7 +754,7 @@ impl Actor {
 
     /// Hands the schedule of `planned` to the saver, if the channel has one.
     fn save(&self, planned: &Planned) {
-        if let Some(saver) = &self.saver {
+        if let Some(saver) = self.mode.saver() {
             saver
                 .latest
                 .send_replace(Some(SavedChannel::of(planned, &self.clock)));
@@ -724,8 +765,8 @@ impl Actor {
     fn next_game_due(&self) -> Option<Instant> {
         let planned = self.next_game.as_ref()?;
         let saved = self
-            .saver
-            .as_ref()
+            .mode
+            .saver()
             .is_none_or(|saver| *saver.durable.borrow() >= planned.start_v);
         saved.then_some(planned.at)
     }
@@ -873,7 +914,11 @@ impl Actor {
             v: self.v,
             event,
         });
-        if let Some(downstream) = &self.downstream {
+        if let Mode::Owner {
+            downstream: Some(downstream),
+            ..
+        } = &self.mode
+        {
             downstream.event(self.v, &message);
         }
         self.show(self.v, message);
@@ -898,10 +943,10 @@ impl Actor {
     fn snapshot(&self) -> ChannelSnapshot {
         let now = Instant::now();
         let until = |at: Option<Instant>| at.map(|at| at.saturating_duration_since(now));
-        let (next_reveal, next_game) = match &self.upstream {
-            Some(_) if self.game.is_some() => (self.expected, None),
-            Some(_) => (None, self.expected),
-            None => (
+        let (next_reveal, next_game) = match &self.mode {
+            Mode::Follower { expected, .. } if self.game.is_some() => (*expected, None),
+            Mode::Follower { expected, .. } => (None, *expected),
+            Mode::Owner { .. } => (
                 self.next_reveal,
                 self.next_game.as_ref().map(|planned| planned.at),
             ),
@@ -949,15 +994,17 @@ async fn stored(ending: &mut Option<Ending>) {
 }
 
 /// Completes when the saver reports another durable save, or never without a saver.
-async fn saved(saver: &mut Option<Saver>) {
-    match saver {
-        Some(saver) => {
+async fn saved(mode: &mut Mode) {
+    match mode {
+        Mode::Owner {
+            saver: Some(saver), ..
+        } => {
             if saver.durable.changed().await.is_err() {
                 // The saving task is gone: nothing more will be saved.
                 std::future::pending::<()>().await;
             }
         }
-        None => std::future::pending().await,
+        _ => std::future::pending().await,
     }
 }
 
