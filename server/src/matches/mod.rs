@@ -10,6 +10,7 @@ pub mod clock;
 pub mod decide;
 pub mod directory;
 pub mod handle;
+pub mod heartbeat;
 pub mod kept;
 pub mod ownership;
 pub mod player;
