@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::shutdown::Shutdown;
+use crate::ops::shutdown::Shutdown;
 use crate::storage::{Storage, Write, now_ms};
 
 /// How often the heartbeat is stored: the most thinking a crash refunds. One small upsert a
