@@ -58,6 +58,8 @@ const RECLAIM_RETRY: Duration = Duration::from_millis(500);
 /// much of the time after an outage is charged to nobody.
 const PROBE_EVERY: Duration = Duration::from_millis(500);
 
+#[cfg(test)]
+mod outage;
 mod presence;
 
 /// Settings of the matches: timing and the match limit.
