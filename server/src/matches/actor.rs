@@ -361,7 +361,7 @@ impl Actor {
             self.state.release_time(since.into_std(), now.into_std());
             let outage = now.saturating_duration_since(since);
             tracing::info!(match_id = %self.state.id, outage_ms = outage.as_millis() as u64,
-                "the clocks stood still while no move could be accepted");
+                "the clock stood still while storage was unavailable");
         }
     }
 
