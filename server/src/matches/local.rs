@@ -162,14 +162,20 @@ impl Hub {
 
     /// Starts stored match `stored`, which this node has just claimed under `epoch`, from its
     /// events (the same replay as recovery). A match already running here is left as it is.
-    pub fn adopt(&self, stored: &StoredMatch, epoch: u64) -> Result<MatchHandle, Refusal> {
+    /// `last_alive_ms`: when the previous owner was last known alive ([`rebuild`]).
+    pub fn adopt(
+        &self,
+        stored: &StoredMatch,
+        epoch: u64,
+        last_alive_ms: Option<i64>,
+    ) -> Result<MatchHandle, Refusal> {
         if let Some(handle) = self.running(&stored.id)
             && !handle.is_stopped()
         {
             return Ok(handle);
         }
         self.check_room()?;
-        let (state, records) = rebuild(stored, now(), None).map_err(|err| {
+        let (state, records) = rebuild(stored, now(), last_alive_ms).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a stored match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
