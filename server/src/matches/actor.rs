@@ -26,14 +26,14 @@ use std::time::Duration;
 use boardcast_protocol::{
     BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
-use super::ownership::{LeaseHeld, Ownership, Reclaim, Reclaimed};
+use super::ownership::{Displaced, LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
 use super::record::Record;
 use super::retry::{self, Retry};
@@ -130,6 +130,10 @@ struct Actor {
     suspended: bool,
     /// A suspended match claims itself back no earlier than this.
     reclaim_after: Instant,
+    /// Starts hearing, once the match is suspended, whether another node took it over.
+    displaced: Option<Displaced>,
+    /// While suspended: the node that announced it took the match over, once one does.
+    newer_owner: Option<oneshot::Receiver<NodeRef>>,
     /// Since when no move could be accepted (the first write refused for want of storage,
     /// or the lapse of the lease, whichever came first); cleared by the next write that
     /// storage takes.
@@ -165,6 +169,7 @@ pub fn spawn(
         lease_lost,
         lease_held,
         reclaim,
+        displaced,
     } = ownership;
     if let Some(mirror) = mirror {
         fanout.mirror(mirror);
@@ -193,6 +198,8 @@ pub fn spawn(
         reclaim,
         suspended: false,
         reclaim_after: Instant::now(),
+        displaced,
+        newer_owner: None,
         unavailable_since: None,
         probe_after: Instant::now(),
         owed: Retry::default(),
@@ -266,8 +273,24 @@ impl Actor {
             let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
             let crowd_due = self.fanout.crowd_due();
             let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
+            let mut newer_owner = self.newer_owner.take();
             tokio::select! {
                 _ = shutdown.recv() => break,
+                heard = async {
+                    match newer_owner.as_mut() {
+                        Some(heard) => heard.await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    newer_owner = None;
+                    // Without an answer the hearing stopped (the node is stopping): the match
+                    // stays suspended and storage settles it once it answers again.
+                    if let Ok(owner) = heard {
+                        tracing::warn!(match_id = %self.state.id, epoch = self.epoch, %owner,
+                            "another node took the suspended match over: it stops here");
+                        self.moved = true;
+                    }
+                }
                 () = async {
                     lease_turns(&mut self.lease_lost, !suspended).await;
                     if suspended {
@@ -299,6 +322,10 @@ impl Actor {
                     self.directory.remove(&self.state.id);
                     break;
                 }
+            }
+            // Still suspended and nothing heard yet: keep hearing.
+            if self.suspended && self.newer_owner.is_none() {
+                self.newer_owner = newer_owner;
             }
             // A seat holder dropped while sending (gone, or too slow) says no goodbye that
             // finds anything to remove: presence is recorded again before the next command.
@@ -377,6 +404,8 @@ impl Actor {
             self.suspended = true;
             self.reclaim_after = Instant::now();
             self.unavailable(Instant::now());
+            // Cut off from PostgreSQL alone, this node learns of a take-over only on the bus.
+            self.newer_owner = self.displaced.as_ref().map(|hear| hear(self.epoch));
         } else {
             tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
             self.moved = true;
@@ -398,8 +427,11 @@ impl Actor {
                     lease_lost,
                     lease_held,
                     reclaim,
+                    displaced,
                 } = ownership;
                 self.epoch = epoch;
+                self.displaced = displaced;
+                self.newer_owner = None;
                 if let Some(mirror) = mirror {
                     self.fanout.mirror(mirror);
                 }
