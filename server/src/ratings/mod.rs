@@ -1,6 +1,9 @@
 //! Rated games: the Glicko-2 arithmetic (`glicko`) and the "play now" pool that pairs members of
 //! close rating (`pool`). Both are pure: they are handed the time and return what changed, and
-//! the match, storage and network shells decide when to call them.
+//! the match, storage and network shells decide when to call them. `pdn` writes a rated game's
+//! rating tags; `seek` says who may join a rated seek.
 
 pub mod glicko;
+pub mod pdn;
 pub mod pool;
+pub mod seek;
