@@ -523,7 +523,7 @@ impl Connection {
                         channel,
                         since_v: watch.since_v,
                     };
-                    self.app.channels.handle(&outbox, id, request).await;
+                    self.app.channels.handle(&outbox, id, request);
                     Ok(())
                 }
             },
@@ -542,7 +542,7 @@ impl Connection {
                 }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
-                    self.app.channels.handle(&outbox, id, request).await;
+                    self.app.channels.handle(&outbox, id, request);
                     Ok(())
                 }
             },
@@ -551,7 +551,7 @@ impl Connection {
                 match limits.take(Rated::EngineGames, self.client) {
                     Ok(()) => {
                         let request = ChannelRequest::StartEngineGame(start);
-                        if !self.app.channels.handle(&outbox, id, request).await {
+                        if !self.app.channels.handle(&outbox, id, request) {
                             limits.refund(Rated::EngineGames, self.client);
                         }
                         Ok(())
@@ -565,12 +565,12 @@ impl Connection {
                     name: self.player.name.clone(),
                     client: self.client,
                 };
-                self.app.channels.handle(&outbox, id, request).await;
+                self.app.channels.handle(&outbox, id, request);
                 Ok(())
             }
             ClientMessage::Leaderboard(query) => {
                 let request = ChannelRequest::Leaderboard(query);
-                self.app.channels.handle(&outbox, id, request).await;
+                self.app.channels.handle(&outbox, id, request);
                 Ok(())
             }
         };
