@@ -260,7 +260,21 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
         max_matches: config.max_matches,
     };
     let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-    let resumed = hub.recover(recovered);
+    // Read before this run's first heartbeat: when the previous run was last alive.
+    let last_alive_ms = match &node {
+        Some(_) => None,
+        None => storage.last_heartbeat().await.unwrap_or_else(|err| {
+            tracing::warn!(%err, "cannot read the last heartbeat: clocks restart at the restart");
+            None
+        }),
+    };
+    let resumed = hub.recover(recovered, last_alive_ms);
+    if node.is_none() {
+        tokio::spawn(crate::matches::heartbeat::beat(
+            storage.clone(),
+            shutdown.clone(),
+        ));
+    }
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }

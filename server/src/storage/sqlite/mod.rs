@@ -139,6 +139,10 @@ impl Store for Sqlite {
         self.read(matches::unfinished)
     }
 
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        self.read(matches::last_heartbeat)
+    }
+
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
         self.read(move |conn| matches::finished_pdn(conn, &id))
     }
@@ -260,6 +264,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 epoch: _,
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Channel(write) => archive::apply(conn, write)?,
+            Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }
     Ok(())
