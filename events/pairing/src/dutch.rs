@@ -289,8 +289,13 @@ impl<'a> Round<'a> {
                 0
             };
             let psd_max = u64::from(spread + 2).pow(2);
-            let layout = WeightLayout::<CRITERIA>::new(
-                m / 2,
+            // Below PAIR, only edges that touch the bracket weigh anything (the others are 0):
+            // once IN_BRACKET is settled their number is fixed (the pairs inside plus one edge
+            // per floater), so those fields need room for `b` edges, not for the whole round.
+            let mut edges = [b; CRITERIA];
+            edges[PAIR] = m / 2;
+            let layout = WeightLayout::<CRITERIA>::with_edges(
+                edges,
                 [
                     1,
                     1,
@@ -334,9 +339,8 @@ impl<'a> Round<'a> {
                         let sd = (self.players[i].score.halves() as i64 - floor).max(0) as u64;
                         self.floater_weight(&layout, i, sd * sd, to_next, (b - 1 - u) as u64)
                     } else {
-                        let mut values = layout_max(&layout);
-                        values[IN_BRACKET] = 0;
-                        values[NEXT_BRACKET] = 0;
+                        let mut values = [0u64; CRITERIA];
+                        values[PAIR] = 1;
                         layout.weight(values)
                     };
                     weights[u * m + v] = w;

@@ -50,11 +50,18 @@ impl<const N: usize> WeightLayout<N> {
     /// Lays out criteria whose per-edge maxima are `max` (most important first) for matchings
     /// of at most `max_edges` edges.
     pub fn new(max_edges: usize, max: [u64; N]) -> Result<Self, WeightsTooWide> {
+        Self::with_edges([max_edges; N], max)
+    }
+
+    /// Like [`WeightLayout::new`], when criterion `k` is non-zero on at most `edges[k]` edges
+    /// of any matching the caller compares (a narrower field for a criterion that only
+    /// concerns part of the graph).
+    pub fn with_edges(edges: [usize; N], max: [u64; N]) -> Result<Self, WeightsTooWide> {
         let mut shift = [0u32; N];
         let mut used = 0u32;
         for k in (0..N).rev() {
             shift[k] = used;
-            let largest_sum = u128::from(max[k]) * max_edges.max(1) as u128;
+            let largest_sum = u128::from(max[k]) * edges[k].max(1) as u128;
             used += u128::BITS - largest_sum.leading_zeros();
             if used > MAX_WEIGHT_BITS {
                 return Err(WeightsTooWide { bits: used });
