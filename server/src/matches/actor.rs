@@ -770,7 +770,7 @@ impl Actor {
         let now = Instant::now().into_std();
         if let Some(record) = self.state.handle_timeout(now, &self.timeouts()) {
             let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot record the end a timeout brought");
+            self.owe(committed, "cannot record a forfeit or abort");
         }
     }
 
