@@ -5,6 +5,7 @@
 //! storage → encode once → every subscriber.
 
 pub mod accept;
+pub mod accounts;
 pub mod activity;
 pub mod address;
 pub mod app;
