@@ -1,5 +1,5 @@
 //! The server: opens storage, resumes unfinished matches, serves the router through
-//! [`crate::accept`] until shutdown, then waits for every connection and match to stop and closes storage.
+//! [`crate::net::accept`] until shutdown, then waits for every connection and match to stop and closes storage.
 //!
 //! Starting is two steps. [`prepare`] does everything that can fail for a reason the operator
 //! must fix — TLS files, the database, the cluster — and returns a [`StartError`] that says
@@ -12,21 +12,22 @@ use std::sync::Arc;
 
 use tokio::net::{TcpListener, TcpSocket};
 
-use crate::address::TrustedProxies;
-use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::cluster::node::{JoinError, Node};
 use crate::cluster::settings::ClusterConfigError;
-use crate::config::Config;
-use crate::frisian_tv::FrisianTv;
-use crate::hub::Hub;
-use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Directory;
 use crate::matches::Settings;
-use crate::per_address::{AddressLimits, RateSettings};
-use crate::shutdown::{self, AllDone, Shutdown, Tasks, Trigger};
+use crate::matches::local::Hub;
+use crate::matches::tv::FrisianTv;
+use crate::net::address::TrustedProxies;
+use crate::net::app::App;
+use crate::net::limits::{ConnectionLimit, ConnectionSettings};
+use crate::net::per_address::{AddressLimits, RateSettings};
+use crate::net::tls::{Tls, TlsError};
+use crate::ops::config::Config;
+use crate::ops::shutdown::{self, AllDone, Shutdown, Tasks, Trigger};
+use crate::storage::sqlite::lock::ServerLock;
 use crate::storage::{Database, Storage, StorageError};
-use crate::tls::{Tls, TlsError};
 
 /// Why the server did not start. The text is what the operator reads before the process
 /// exits: what failed, and what to do about it.
@@ -195,6 +196,8 @@ pub struct Ready {
     all_done: AllDone,
     /// This server's node of a cluster, asked at the end whether another run took its node id.
     node: Option<Node>,
+    /// A SQLite database's lock, held until storage is flushed: no second server on the file.
+    database_lock: Option<ServerLock>,
 }
 
 /// Loads TLS, opens storage, resumes unfinished matches, joins the cluster and starts the
@@ -228,6 +231,19 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
     // A node of a cluster recovers nothing here: it starts only the matches it claims.
     let node_id = cluster.as_ref().map(|cluster| cluster.node_id.as_str());
     let database = config.database();
+    // Before anything is read or written: a second server on the same SQLite file is refused
+    // here, at once (PostgreSQL's nodes coordinate through leases instead).
+    let database_lock = match &database {
+        Database::Sqlite(path) => {
+            Some(
+                ServerLock::take(path).map_err(|source| StartError::Storage {
+                    database: database.clone(),
+                    source,
+                })?,
+            )
+        }
+        Database::Postgres(_) => None,
+    };
     let (storage, recovered) = Storage::open_database_as(&database, node_id)
         .await
         .map_err(|source| StartError::Storage { database, source })?;
@@ -244,7 +260,21 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
         max_matches: config.max_matches,
     };
     let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-    let resumed = hub.recover(recovered);
+    // Read before this run's first heartbeat: when the previous run was last alive.
+    let last_alive_ms = match &node {
+        Some(_) => None,
+        None => storage.last_heartbeat().await.unwrap_or_else(|err| {
+            tracing::warn!(%err, "cannot read the last heartbeat: clocks restart at the restart");
+            None
+        }),
+    };
+    let resumed = hub.recover(recovered, last_alive_ms);
+    if node.is_none() {
+        tokio::spawn(crate::matches::heartbeat::beat(
+            storage.clone(),
+            shutdown.clone(),
+        ));
+    }
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }
@@ -302,6 +332,7 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
         tasks,
         all_done,
         node,
+        database_lock,
     })
 }
 
@@ -318,27 +349,33 @@ impl Ready {
             tasks,
             all_done,
             node,
+            database_lock,
         } = self;
-        crate::telemetry::handle();
-        tokio::spawn(crate::memory::give_back(app.hub.clone(), shutdown.clone()));
+        crate::ops::telemetry::handle();
+        tokio::spawn(crate::ops::memory::give_back(
+            app.hub.clone(),
+            shutdown.clone(),
+        ));
         if let Some(tls) = tls {
-            tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
+            tokio::spawn(crate::net::tls::reload_on_hangup(tls, shutdown.clone()));
         }
         if let Some(listener) = metrics_listener {
             if let Ok(addr) = listener.local_addr() {
                 tracing::info!(%addr, "serving /metrics");
             }
-            tokio::spawn(crate::metrics_page::serve(
+            tokio::spawn(crate::net::metrics_page::serve(
                 listener,
                 app.clone(),
                 shutdown.clone(),
             ));
         }
-        let router = crate::http::router(app.clone());
-        crate::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
+        let router = crate::net::http::router(app.clone());
+        crate::net::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
         // Connections and matches see the same signal; wait for them, then flush storage.
         all_done.wait(&tasks).await;
         storage.close().await;
+        // Everything is written: another server may open the file now.
+        drop(database_lock);
         // A node whose node id another run took stopped on its own: that is a failure of this
         // run, for the process to exit with.
         match node.and_then(|node| node.lease.displaced()) {

@@ -224,6 +224,8 @@ async fn a_member_signs_up_logs_in_and_plays_as_the_account_and_forged_credentia
             time_control: None,
             color: ColorChoice::White,
             public: false,
+            rated: false,
+            rating_range: None,
         }))
         .await
         .unwrap();

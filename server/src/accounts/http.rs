@@ -23,9 +23,9 @@ use serde_json::json;
 
 use super::sessions::{COOKIE, IDLE};
 use super::{Accounts, AuthError, Via, Who, names, password, secret};
-use crate::address::Peer;
-use crate::app::App;
-use crate::origin::AllowedOrigins;
+use crate::net::address::Peer;
+use crate::net::app::App;
+use crate::net::origin::AllowedOrigins;
 use crate::storage::accounts::{AccountRow, outcome};
 use crate::storage::{StorageError, now_ms};
 

@@ -25,12 +25,12 @@ use super::lease::Lease;
 use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::wire::{MatchRelay, ToAsker, ToOwner};
-use crate::hub::{Hub, rebuild};
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
+use crate::matches::local::{Hub, rebuild};
 use crate::matches::{MatchHandle, Player, Setup};
-use crate::outbox::Outbox;
+use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::room::outbox::Outbox;
 use crate::storage::StorageError;
 use crate::storage::coordination::{Coordination, MatchOwner, NodeRef};
 
@@ -366,7 +366,7 @@ impl Link for ClusterDirectory {
             // moves), so the events are rebuilt as recovery does, then cut after `v`.
             let stored = self.coordination.load_match(id.to_owned()).await.ok()??;
             let now = tokio::time::Instant::now().into_std();
-            let (_, records) = rebuild(&stored, now).ok()?;
+            let (_, records) = rebuild(&stored, now, None).ok()?;
             Some(
                 records
                     .into_iter()

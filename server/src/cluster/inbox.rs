@@ -24,13 +24,13 @@ use tokio::time::Instant;
 use super::bus::{Bus, BusEvent, names};
 use super::remote::{RemoteConn, publish};
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::hub::Hub;
+use crate::matches::local::Hub;
 use crate::matches::{Command, Directory, MatchHandle};
-use crate::outbox::{
+use crate::ops::shutdown::Shutdown;
+use crate::refusal::Refusal;
+use crate::room::outbox::{
     Outbox, RemoteWay, Subscriptions, close_subscriptions, next_conn_id, remote_outbox,
 };
-use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
 use crate::storage::coordination::{Coordination, NodeRef};
 
 /// Messages waiting for the inbox, at most.
@@ -119,6 +119,14 @@ pub async fn claim_and_start(
         Some(node) if owner.alive && node != me => return Ok(Claim::OwnedBy(Some(node.clone()))),
         _ => {}
     }
+    // The dead owner's last renewal: the side to move is charged their thinking up to it.
+    let last_alive_ms = match &owner.owner {
+        Some(node) if !owner.finished => coordination
+            .last_renewal_ms(node.clone())
+            .await
+            .unwrap_or(None),
+        _ => None,
+    };
     let Some(epoch) = coordination
         .claim_match(id.to_owned(), me.clone())
         .await
@@ -133,13 +141,13 @@ pub async fn claim_and_start(
     else {
         return Ok(Claim::Missing);
     };
-    let handle = hub.adopt(&stored, epoch)?;
+    let handle = hub.adopt(&stored, epoch, last_alive_ms)?;
     if owner.finished {
         // A finished match is claimed only to be shown (and offered a rematch): a player
         // coming back to an old game is no take-over worth an operator's attention.
         tracing::debug!(match_id = id, epoch, "reopened a finished match");
     } else {
-        crate::telemetry::took_over("match");
+        crate::ops::telemetry::took_over("match");
         tracing::info!(match_id = id, epoch, "took the match over");
     }
     publish(

@@ -1,0 +1,40 @@
+//! What every request handler and connection shares: the server's parts, wired once by
+//! [`crate::server`] and handed down. A leaf, so the arrows point one way:
+//! server → http → connection → app.
+
+use std::sync::Arc;
+
+use crate::accounts::Accounts;
+use crate::channels::Channels;
+use crate::matches::Directory;
+use crate::matches::local::Hub;
+use crate::matches::tv::FrisianTv;
+use crate::net::address::TrustedProxies;
+use crate::net::limits::ConnectionLimit;
+use crate::net::per_address::AddressLimits;
+use crate::net::tls::Tls;
+use crate::ops::config::Config;
+use crate::ops::shutdown::{Shutdown, Tasks};
+
+/// Everything a request handler or connection needs; cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    /// Where matches are: the lookups a connection makes (by id, invite code, seat token; the
+    /// lobby) go through this seam, so a cluster directory can take the hub's place.
+    pub directory: Arc<dyn Directory>,
+    /// This process's matches: creating them, and reading finished ones back from storage.
+    pub hub: Hub,
+    pub channels: Channels,
+    /// Frisian TV (`ftv`): which public match to feature, told to its watchers.
+    pub tv: FrisianTv,
+    pub limit: ConnectionLimit,
+    pub address_limits: AddressLimits,
+    pub proxies: TrustedProxies,
+    /// TLS for the port, when --tls-cert and --tls-key are given.
+    pub tls: Option<Tls>,
+    pub shutdown: Shutdown,
+    pub tasks: Tasks,
+    /// Accounts, sessions and tokens (issue 30).
+    pub accounts: Accounts,
+}

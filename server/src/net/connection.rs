@@ -1,0 +1,730 @@
+//! One WebSocket connection.
+//!
+//! The connection greets the client, then reads frames until the client leaves, the server
+//! shuts down, or a limit is hit: each frame counts against the message rate, is decoded with a
+//! size limit, and is dispatched — lobby requests are answered here, match commands go to the
+//! match's actor, channel commands to [`crate::channels`]. Everything the client receives goes
+//! through one bounded outbox drained by a writer task; a client that does not read is dropped.
+//! Every few seconds the server pings; a client silent for the idle timeout is closed.
+
+use std::future::Future;
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use crate::channels::ChannelRequest;
+use crate::matches::{Action, Command, MatchHandle, Player, SeatKey};
+use crate::net::address::ClientAddr;
+use crate::net::app::App;
+use crate::net::limits::LimitKind;
+use crate::net::limits::{Idle, RateLimit, SessionPlaces};
+use crate::net::per_address::Rated;
+use crate::ops::shutdown::TaskGuard;
+use crate::refusal::Refusal;
+use crate::room::outbox::{self, Inbox, Outbox};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use boardcast_protocol::limits::close;
+use boardcast_protocol::{
+    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
+    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
+    Target, Welcome,
+};
+use futures_util::{SinkExt, StreamExt};
+
+/// How long one frame may take to write before the client counts as not reading.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the closing handshake may take.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the closing handshake may take when the server shuts down.
+const SHUTDOWN_CLOSE_TIMEOUT: Duration = Duration::from_millis(250);
+
+/// What the connection holds while it lives.
+pub struct Connection {
+    app: App,
+    outbox: Outbox,
+    encoding: Encoding,
+    /// Who this connection's seats are shown as: the `hello` name, and whether it said a
+    /// program plays.
+    player: Player,
+    rate: RateLimit,
+    idle: Idle,
+    /// The client's address, as the per-address limits count it.
+    client: ClientAddr,
+    /// What `welcome` tells the client to give out.
+    public_url: String,
+    /// The account this connection acts as, `None` for a guest.
+    account: Option<crate::accounts::Who>,
+    /// This connection's places under the connection limits.
+    _places: SessionPlaces,
+    _guard: TaskGuard,
+}
+
+/// What the HTTP upgrade hands a new session: who the client is, the address to give out,
+/// and what it holds under the limits and shutdown.
+pub struct Session {
+    /// The account the upgrade authenticated (cookie or bearer), `None` for a guest.
+    pub account: Option<crate::accounts::Who>,
+    pub client: ClientAddr,
+    pub public_url: String,
+    pub places: SessionPlaces,
+    pub guard: TaskGuard,
+}
+
+/// Why the read loop stopped, and how to close.
+enum Close {
+    /// The client closed or the socket failed: nothing more to send.
+    Gone,
+    /// Close with this code and reason.
+    With(u16, &'static str),
+}
+
+/// Serves one upgraded socket until it closes.
+pub async fn run(
+    socket: WebSocket,
+    encoding: Encoding,
+    app: App,
+    Session {
+        account,
+        client,
+        public_url,
+        places,
+        guard,
+    }: Session,
+) {
+    crate::ops::telemetry::session(encoding, true);
+    let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);
+    let now = Instant::now();
+    let mut connection = Connection {
+        rate: RateLimit::new(app.config.rate, app.config.burst, now),
+        idle: Idle::new(app.config.idle_timeout, now),
+        app,
+        outbox,
+        encoding,
+        // A member plays under the account's name, as a bot exactly when it is a bot
+        // account; `hello` cannot change that.
+        player: match &account {
+            Some(who) => Player {
+                name: who.name.clone(),
+                bot: who.bot,
+                account: Some(who.id),
+            },
+            None => Player::person(boardcast_protocol::names::DEFAULT_NAME),
+        },
+        account,
+        client,
+        public_url,
+        _places: places,
+        _guard: guard,
+    };
+    let (sink, mut stream) = socket.split();
+    let subscriptions = inbox.subscriptions.clone();
+    let mut writer = tokio::spawn(write_loop(sink, inbox));
+    connection.welcome();
+    let close = connection.read_loop(&mut stream, &mut writer).await;
+    if let Close::With(code, reason) = close {
+        let frame = Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        }));
+        if connection.outbox.push(frame) {
+            // The closing handshake: read (and drop) what the client still sends until its
+            // close arrives, so the socket is not reset under unread data.
+            // Shutting down, nobody waits long for slow clients.
+            let wait = if connection.app.shutdown.is_shutdown() {
+                SHUTDOWN_CLOSE_TIMEOUT
+            } else {
+                CLOSE_TIMEOUT
+            };
+            let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+            let _ = tokio::time::timeout(wait, drain).await;
+        } else {
+            writer.abort();
+        }
+    } else {
+        writer.abort();
+    }
+    // Say goodbye to every match this connection followed, so seats show as empty.
+    let followed = outbox::close_subscriptions(&subscriptions);
+    for id in followed {
+        if let Some(handle) = connection.app.directory.running(&id) {
+            handle
+                .send(Command::Leave {
+                    conn: connection.outbox.id(),
+                })
+                .await;
+        }
+    }
+    connection.app.channels.leave(&connection.outbox).await;
+    if !writer.is_finished() {
+        let wait = if connection.app.shutdown.is_shutdown() {
+            SHUTDOWN_CLOSE_TIMEOUT
+        } else {
+            WRITE_TIMEOUT
+        };
+        let _ = tokio::time::timeout(wait, &mut writer).await;
+        writer.abort();
+    }
+    crate::ops::telemetry::session(encoding, false);
+}
+
+/// How a failed read ends the connection: a frame over the size limit closes with 1009, a
+/// text frame that is not UTF-8 with 1007, a frame that breaks RFC 6455 with 1002 and what it
+/// broke (PROTOCOL.md §13); any other error means the socket is gone. After a protocol error
+/// tungstenite can still write, so the client learns why instead of seeing the TCP close.
+fn close_for_read_error(err: axum::Error) -> Close {
+    use tokio_tungstenite::tungstenite::Error;
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
+    let broken = |why| Close::With(close::PROTOCOL_ERROR, why);
+    match err.into_inner().downcast::<Error>().map(|err| *err) {
+        Ok(Error::Capacity(_)) => Close::With(close::TOO_BIG, "frame too large"),
+        Ok(Error::Utf8(_)) => Close::With(close::INVALID_DATA, "text frame is not valid UTF-8"),
+        Ok(Error::Protocol(protocol)) => {
+            match protocol {
+                // The peer closed TCP (or kept sending after its close): nobody to tell.
+                ProtocolError::ResetWithoutClosingHandshake
+                | ProtocolError::ReceivedAfterClosing => Close::Gone,
+                ProtocolError::UnknownDataFrameType(_)
+                | ProtocolError::UnknownControlFrameType(_) => broken("reserved opcode"),
+                ProtocolError::ControlFrameTooBig => broken("control frame over 125 bytes"),
+                ProtocolError::FragmentedControlFrame => broken("fragmented control frame"),
+                ProtocolError::UnexpectedContinueFrame => {
+                    broken("continuation frame with no message to continue")
+                }
+                ProtocolError::ExpectedFragment(_) => {
+                    broken("new message before the fragmented one ended")
+                }
+                ProtocolError::NonZeroReservedBits => broken("reserved bits set"),
+                ProtocolError::UnmaskedFrameFromClient => broken("unmasked frame from a client"),
+                _ => broken("WebSocket protocol error"),
+            }
+        }
+        _ => Close::Gone,
+    }
+}
+
+/// Drains the outbox into the socket; stops after a close frame, or drops a client that does
+/// not read ([`drop_slow`]): when its outbox overflowed (the kick), or a write did not finish
+/// within [`WRITE_TIMEOUT`]. The kick is watched while a write waits too: a client that stopped
+/// reading blocks exactly there.
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut inbox: Inbox,
+) {
+    loop {
+        let first = tokio::select! {
+            // A kicked connection is closed before anything else it has queued goes out.
+            biased;
+            () = inbox.kick.raised() => return drop_slow(&mut sink).await,
+            message = inbox.rx.recv() => match message {
+                Some(message) => message,
+                None => return,
+            },
+        };
+        let written = {
+            let batch = write_batch(&mut sink, &mut inbox.rx, first);
+            tokio::pin!(batch);
+            // Almost every batch is written at once (the socket had room): only one that has
+            // to wait for the client gets a timer, instead of one set up and torn down per
+            // delivery.
+            match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
+                Poll::Ready(written) => Some(written),
+                Poll::Pending => tokio::select! {
+                    biased;
+                    written = batch.as_mut() => Some(written),
+                    () = inbox.kick.raised() => None,
+                    () = tokio::time::sleep(WRITE_TIMEOUT) => None,
+                },
+            }
+        };
+        match written {
+            None => return drop_slow(&mut sink).await,
+            Some(Ok(Written::More)) => {}
+            Some(_) => return,
+        }
+    }
+}
+
+/// Drops a client that does not read: counts it, and queues the 1008 close behind what the
+/// socket already holds, waiting up to [`WRITE_TIMEOUT`] for it to go out. A client that
+/// reads again within that time gets every frame written so far and then the reason; one
+/// that never does is cut off when the wait ends.
+async fn drop_slow(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>) {
+    crate::ops::telemetry::slow_client_dropped();
+    tracing::debug!("dropping a client that does not read fast enough");
+    let close = Message::Close(Some(CloseFrame {
+        code: close::POLICY,
+        reason: "not reading fast enough".into(),
+    }));
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(close)).await;
+}
+
+/// Frames written with one flush at most. A writer that fell behind (a burst of reveals, a
+/// watcher on a slow link) catches up with one `write` for many frames instead of one each;
+/// a frame never waits for another that has not been queued yet.
+const BATCH: usize = 64;
+
+/// What [`write_batch`] left behind.
+enum Written {
+    More,
+    Closed,
+}
+
+/// Feeds `first` and the frames already queued behind it (up to [`BATCH`]) into the
+/// WebSocket's write buffer, then flushes once. The frames' bytes are shared with every other
+/// subscriber up to here; tungstenite copies each once, into the write buffer.
+async fn write_batch(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    queue: &mut tokio::sync::mpsc::Receiver<Message>,
+    first: Message,
+) -> Result<Written, axum::Error> {
+    let mut message = first;
+    for _ in 1..BATCH {
+        if matches!(message, Message::Close(_)) {
+            sink.send(message).await?;
+            return Ok(Written::Closed);
+        }
+        sink.feed(message).await?;
+        match queue.try_recv() {
+            Ok(next) => message = next,
+            Err(_) => return sink.flush().await.map(|()| Written::More),
+        }
+    }
+    let closing = matches!(message, Message::Close(_));
+    sink.send(message).await?;
+    Ok(if closing {
+        Written::Closed
+    } else {
+        Written::More
+    })
+}
+
+impl Connection {
+    fn welcome(&self) {
+        let config = &self.app.config;
+        self.outbox.send(&ServerMessage::Welcome(Welcome {
+            protocol: PROTOCOL_VERSION,
+            server: format!("boardcast-server {}", env!("CARGO_PKG_VERSION")),
+            limits: Limits {
+                max_frame_bytes: config.max_message as u32,
+                messages_per_second: config.rate,
+                message_burst: config.burst,
+                idle_timeout_ms: config.idle_timeout.as_millis() as u64,
+            },
+            public_url: self.public_url.clone(),
+            account: self
+                .account
+                .as_ref()
+                .map(|who| boardcast_protocol::AccountInfo {
+                    name: who.name.clone(),
+                    bot: who.bot,
+                    admin: who.admin,
+                }),
+        }));
+    }
+
+    async fn read_loop(
+        &mut self,
+        stream: &mut futures_util::stream::SplitStream<WebSocket>,
+        writer: &mut tokio::task::JoinHandle<()>,
+    ) -> Close {
+        let mut shutdown = self.app.shutdown.clone();
+        let mut ping = tokio::time::interval(self.app.config.ping_interval);
+        ping.tick().await;
+        loop {
+            tokio::select! {
+                _ = shutdown.recv() => {
+                    self.outbox.send(&ServerMessage::Shutdown(ShutdownNotice {
+                        reason: "the server is shutting down".into(),
+                        reconnect_after_ms: 1_000,
+                    }));
+                    return Close::With(close::GOING_AWAY, "server shutting down");
+                }
+                _ = &mut *writer => return Close::Gone,
+                _ = ping.tick() => {
+                    if self.idle.expired(Instant::now()) {
+                        return Close::With(close::IDLE, "idle timeout");
+                    }
+                    self.outbox.push(Message::Ping(Default::default()));
+                }
+                frame = stream.next() => {
+                    let frame = match frame {
+                        Some(Ok(frame)) => frame,
+                        Some(Err(err)) => return close_for_read_error(err),
+                        None => return Close::Gone,
+                    };
+                    let now = Instant::now();
+                    self.idle.heard(now);
+                    if let Message::Close(_) = frame {
+                        return Close::Gone;
+                    }
+                    let payload = match &frame {
+                        Message::Text(text) => Some(FrameRef::Text(text.as_str().as_bytes())),
+                        Message::Binary(bytes) => Some(FrameRef::Binary(bytes)),
+                        Message::Close(_) | Message::Ping(_) | Message::Pong(_) => None,
+                    };
+                    // Every frame counts, WebSocket pings too.
+                    if !self.rate.allow(now) {
+                        let id = payload.and_then(|payload| self.envelope_id(payload));
+                        self.outbox.refuse(id, Refusal::new(ErrorCode::RateLimited, "too many messages"));
+                        self.app.address_limits.hit(
+                            LimitKind::MessageRate,
+                            self.client,
+                            "message rate limit exceeded; connection closed",
+                        );
+                        return Close::With(close::POLICY, "message rate limit exceeded");
+                    }
+                    let Some(payload) = payload else { continue };
+                    match self.decode(payload) {
+                        // Boxed: dispatch is the largest state of a connection's future and runs rarely;
+                        // inline, it would size the task of every idle connection.
+                        Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
+                        // The refusal names the envelope whenever its id could be read.
+                        Err((code, message)) => {
+                            self.outbox.refuse(self.envelope_id(payload), Refusal::new(code, message))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decodes and validates a frame within the configured size limit. A message type the
+    /// protocol does not know is reported by name (still `malformed`).
+    fn decode(&self, frame: FrameRef<'_>) -> Result<ClientEnvelope, (ErrorCode, String)> {
+        self.encoding
+            .decode_client_within(frame, self.app.config.max_message)
+            .map_err(|err| (err.code(), err.to_string()))
+    }
+
+    /// The ack id of a frame that did not decode, if at least that can be read.
+    fn envelope_id(&self, frame: FrameRef<'_>) -> Option<u64> {
+        self.encoding
+            .envelope_id(frame, self.app.config.max_message)
+    }
+
+    fn reply(&self, message: ServerMessage) {
+        self.outbox.send(&message);
+    }
+
+    /// Carries out one client message.
+    async fn dispatch(&mut self, ClientEnvelope { id, msg }: ClientEnvelope) {
+        let outbox = self.outbox.clone();
+        let result = match msg {
+            ClientMessage::Hello(hello) => {
+                if hello.protocol != PROTOCOL_VERSION {
+                    Err(Refusal::new(
+                        ErrorCode::UnsupportedVersion,
+                        format!(
+                            "this server speaks protocol {PROTOCOL_VERSION}, not {}",
+                            hello.protocol
+                        ),
+                    ))
+                } else {
+                    // Validation has checked the name; what is kept is its one form (NFC,
+                    // trimmed), so two spellings of one name are one name. A member's name
+                    // and bot tag are the account's: only a guest's come from `hello`.
+                    if self.account.is_none() {
+                        self.player = Player {
+                            name: boardcast_protocol::names::normalize(&hello.name)
+                                .unwrap_or(hello.name),
+                            bot: hello.bot,
+                            account: None,
+                        };
+                    }
+                    self.outbox.ack(id);
+                    Ok(())
+                }
+            }
+            ClientMessage::Ping(ping) => {
+                self.reply(ServerMessage::Pong(Pong { nonce: ping.nonce }));
+                Ok(())
+            }
+            ClientMessage::ListLobby => {
+                let (seeks, live) = self.app.directory.lobby();
+                self.reply(ServerMessage::Lobby(Lobby {
+                    seeks,
+                    live,
+                    channels: self.app.channels.summaries(),
+                }));
+                Ok(())
+            }
+            ClientMessage::CreateMatch(create) if create.rated => Err(members_only()),
+            ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
+            ClientMessage::PlayNow(_) => Err(members_only()),
+            ClientMessage::CancelPlayNow => {
+                // Nobody waits in a pool a guest cannot join: there is nothing to take out.
+                self.outbox.ack(id);
+                Ok(())
+            }
+            ClientMessage::JoinMatch(join) => {
+                let directory = &self.app.directory;
+                let found = match &join {
+                    JoinMatch::Id(match_id) if directory.is_public(match_id) => {
+                        directory.find(match_id).await
+                    }
+                    JoinMatch::Id(_) => Ok(None),
+                    JoinMatch::Code(code) => self.find_by_code(code).await,
+                    // The match checks that this connection holds its other seat.
+                    JoinMatch::Myself(match_id) => directory.find(match_id).await,
+                };
+                match found {
+                    Err(refusal) => Err(refusal),
+                    Ok(Some(handle)) => handle.try_send(Command::Join {
+                        outbox,
+                        id,
+                        player: self.player.clone(),
+                        myself: matches!(join, JoinMatch::Myself(_)),
+                    }),
+                    Ok(None) => Err(Refusal::new(
+                        ErrorCode::NotFound,
+                        match join {
+                            JoinMatch::Id(match_id) => {
+                                format!(
+                                    "no open public match {match_id} (private matches are joined by invite code)"
+                                )
+                            }
+                            JoinMatch::Code(code) => format!("no match with invite code {code}"),
+                            JoinMatch::Myself(match_id) => format!("no match {match_id}"),
+                        },
+                    )),
+                }
+            }
+            ClientMessage::Resume(resume) => {
+                match self.app.directory.find_by_token(&resume.token).await {
+                    Ok(Some(handle)) => handle.try_send(Command::Resume {
+                        outbox,
+                        id,
+                        token: SeatKey::Token(resume.token),
+                        since_v: resume.since_v,
+                    }),
+                    Ok(None) => Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token")),
+                    Err(refusal) => Err(refusal),
+                }
+            }
+            ClientMessage::Reclaim(reclaim) => match &self.account {
+                None => Err(Refusal::new(
+                    ErrorCode::NotAllowed,
+                    "reclaim takes back an account's seat: log in first (a guest resumes by \
+                     seat token)",
+                )),
+                Some(who) => match self.app.directory.find(&reclaim.match_id).await {
+                    Ok(Some(handle)) => handle.try_send(Command::Resume {
+                        outbox,
+                        id,
+                        token: SeatKey::Account(who.id),
+                        since_v: reclaim.since_v,
+                    }),
+                    Ok(None) => Err(Refusal::new(
+                        ErrorCode::NotFound,
+                        format!("no match {}", reclaim.match_id),
+                    )),
+                    Err(refusal) => Err(refusal),
+                },
+            },
+            ClientMessage::Move(play) => {
+                self.act(id, &play.match_id, play.token, Action::Move(play.route))
+                    .await
+            }
+            ClientMessage::Resign(a) => self.act(id, &a.match_id, a.token, Action::Resign).await,
+            ClientMessage::OfferDraw(a) => {
+                self.act(id, &a.match_id, a.token, Action::OfferDraw).await
+            }
+            ClientMessage::AcceptDraw(a) => {
+                self.act(id, &a.match_id, a.token, Action::AcceptDraw).await
+            }
+            ClientMessage::DeclineDraw(a) => {
+                self.act(id, &a.match_id, a.token, Action::DeclineDraw)
+                    .await
+            }
+            ClientMessage::Abort(a) => self.act(id, &a.match_id, a.token, Action::Abort).await,
+            ClientMessage::Claim(claim) => {
+                let kind: ClaimKind = claim.kind;
+                self.act(id, &claim.match_id, claim.token, Action::Claim(kind))
+                    .await
+            }
+            ClientMessage::OfferRematch(a) => {
+                self.act(id, &a.match_id, a.token, Action::OfferRematch)
+                    .await
+            }
+            ClientMessage::AcceptRematch(a) => {
+                self.act(id, &a.match_id, a.token, Action::AcceptRematch)
+                    .await
+            }
+            ClientMessage::DeclineRematch(a) => {
+                self.act(id, &a.match_id, a.token, Action::DeclineRematch)
+                    .await
+            }
+            ClientMessage::Watch(watch) => match watch.target {
+                Target::Match(match_id) => self.find(&match_id).await.and_then(|handle| {
+                    handle.try_send(Command::Watch {
+                        outbox,
+                        id,
+                        since_v: watch.since_v,
+                    })
+                }),
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.watch(&outbox, id);
+                    Ok(())
+                }
+                Target::Channel(channel) => {
+                    let request = ChannelRequest::Watch {
+                        channel,
+                        since_v: watch.since_v,
+                    };
+                    self.app.channels.handle(&outbox, id, request);
+                    Ok(())
+                }
+            },
+            ClientMessage::Unwatch(target) => match target {
+                // Only a match in memory can be followed; no need to read one back.
+                Target::Match(match_id) => match self.app.directory.running(&match_id) {
+                    Some(handle) => handle.try_send(Command::Unwatch { outbox, id }),
+                    None => Err(Refusal::new(
+                        ErrorCode::NotFound,
+                        format!("no match {match_id}"),
+                    )),
+                },
+                Target::Channel(channel) if channel == FRISIAN_TV => {
+                    self.app.tv.unwatch(&outbox, id);
+                    Ok(())
+                }
+                Target::Channel(channel) => {
+                    let request = ChannelRequest::Unwatch { channel };
+                    self.app.channels.handle(&outbox, id, request);
+                    Ok(())
+                }
+            },
+            ClientMessage::StartEngineGame(start) => {
+                let limits = &self.app.address_limits;
+                match limits.take(Rated::EngineGames, self.client) {
+                    Ok(()) => {
+                        let request = ChannelRequest::StartEngineGame(start);
+                        if !self.app.channels.handle(&outbox, id, request) {
+                            limits.refund(Rated::EngineGames, self.client);
+                        }
+                        Ok(())
+                    }
+                    Err(over) => Err(Refusal::new(ErrorCode::AddressLimit, over.message)),
+                }
+            }
+            ClientMessage::Predict(predict) => {
+                let request = ChannelRequest::Predict {
+                    predict,
+                    name: self.player.name.clone(),
+                    client: self.client,
+                };
+                self.app.channels.handle(&outbox, id, request);
+                Ok(())
+            }
+            ClientMessage::Leaderboard(query) => {
+                let request = ChannelRequest::Leaderboard(query);
+                self.app.channels.handle(&outbox, id, request);
+                Ok(())
+            }
+        };
+        if let Err(refusal) = result {
+            self.outbox.refuse(id, refusal);
+        }
+    }
+
+    /// Opens a match from the lobby within the address's allowances (open seeks, new
+    /// matches a minute): the creator's seat follows as a `seat` reply.
+    async fn create_match(&self, id: u64, create: CreateMatch) -> Result<(), Refusal> {
+        let limits = &self.app.address_limits;
+        let most = self.app.config.open_seeks_per_address;
+        if self.app.hub.open_seeks_of(self.client) >= most {
+            let message = format!(
+                "{} already has {most} matches waiting for an opponent (at most {most}); \
+                 play or abort one first",
+                self.client
+            );
+            limits.hit(LimitKind::OpenSeeks, self.client, &message);
+            return Err(Refusal::new(ErrorCode::AddressLimit, message));
+        }
+        if let Err(over) = limits.take(Rated::Matches, self.client) {
+            return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
+        }
+        let created = self
+            .app
+            .hub
+            .create_seek(
+                self.client,
+                &self.player,
+                create.time_control,
+                create.color,
+                create.public,
+            )
+            .await;
+        match created {
+            Ok((handle, _, token)) => handle.try_send(Command::Resume {
+                outbox: self.outbox.clone(),
+                id,
+                token: SeatKey::Token(token),
+                since_v: None,
+            }),
+            Err(refusal) => {
+                limits.refund(Rated::Matches, self.client);
+                Err(refusal)
+            }
+        }
+    }
+
+    /// The open match whose invite code is `code` (typed in any case, with or without its
+    /// dash), within the address's and the server's allowance of wrong codes: an invite code
+    /// is the only secret of a private match, so guessing is throttled (see
+    /// [`crate::matches::invite`]).
+    async fn find_by_code(&self, code: &str) -> Result<Option<MatchHandle>, Refusal> {
+        let limits = &self.app.address_limits;
+        if let Err(over) = limits.may_try_code(self.client) {
+            let code = match over.kind {
+                LimitKind::FailedJoinsTotal => ErrorCode::Busy,
+                _ => ErrorCode::AddressLimit,
+            };
+            return Err(Refusal::new(code, over.message));
+        }
+        let found = self
+            .app
+            .directory
+            .find_by_code(&crate::matches::invite::normalize(code))
+            .await;
+        if let Ok(None) = found {
+            limits.wrong_code(self.client);
+        }
+        found
+    }
+
+    /// The match `match_id`, wherever it is.
+    async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+        self.app
+            .directory
+            .find(match_id)
+            .await?
+            .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
+    }
+
+    /// Hands a seated player's action to its match.
+    async fn act(
+        &self,
+        id: u64,
+        match_id: &str,
+        token: String,
+        action: Action,
+    ) -> Result<(), Refusal> {
+        self.find(match_id).await?.try_send(Command::Act {
+            outbox: self.outbox.clone(),
+            id,
+            token,
+            action,
+            received: tokio::time::Instant::now(),
+        })
+    }
+}
+
+/// Rated play (a rated match, play now) is between two signed-in members. This server does not
+/// sign anyone in yet (accounts, issue 30), so every connection is a guest and is refused here,
+/// before anything is created.
+fn members_only() -> Refusal {
+    Refusal::new(
+        ErrorCode::MembersOnly,
+        "rated games and play now are for signed-in members; a guest plays casual matches",
+    )
+}

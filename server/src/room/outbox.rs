@@ -1,0 +1,390 @@
+//! The way out to one connection: a bounded queue of ready WebSocket frames, and messages that
+//! are encoded once per encoding and shared by every subscriber.
+//!
+//! Nothing that sends to an [`Outbox`] ever waits: a full queue means the client is not
+//! reading, so it is kicked (its connection closes with 1008) and the sender carries on.
+//!
+//! In a cluster an outbox can be **remote**: it stands for a connection on another node, and
+//! its frames go straight onto the bus towards that node ([`RemoteWay`], implemented in
+//! `cluster/remote.rs`), so they keep their order with everything else this node publishes.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::task::Poll;
+
+use axum::extract::ws::Message;
+use boardcast_protocol::{Ack, Encoding, ErrorReply, Frame, ServerMessage};
+use futures_util::task::AtomicWaker;
+use tokio::sync::mpsc;
+
+use crate::refusal::Refusal;
+
+/// Identifies one connection for the lifetime of the process.
+pub type ConnId = u64;
+
+/// Hands out connection ids.
+pub fn next_conn_id() -> ConnId {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Turns an encoded protocol frame into a WebSocket message (no copy of the payload).
+pub fn to_message(frame: Frame) -> Message {
+    match frame {
+        Frame::Text(text) => Message::Text(text.into()),
+        Frame::Binary(bytes) => Message::Binary(bytes.into()),
+    }
+}
+
+/// A server message encoded lazily, at most once per encoding; clones of the resulting
+/// [`Message`] share the bytes.
+#[derive(Debug)]
+pub struct SharedMessage {
+    message: ServerMessage,
+    json: OnceLock<Message>,
+    postcard: OnceLock<Message>,
+}
+
+impl SharedMessage {
+    pub fn new(message: ServerMessage) -> Self {
+        SharedMessage {
+            message,
+            json: OnceLock::new(),
+            postcard: OnceLock::new(),
+        }
+    }
+
+    /// The frame for `encoding`, encoded on first use.
+    pub fn frame(&self, encoding: Encoding) -> Message {
+        let cell = match encoding {
+            Encoding::Json => &self.json,
+            Encoding::Postcard => &self.postcard,
+        };
+        cell.get_or_init(|| to_message(encoding.encode(&self.message)))
+            .clone()
+    }
+}
+
+/// The sending side of one connection's outgoing queue.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    id: ConnId,
+    encoding: Encoding,
+    way: Way,
+    subscriptions: Subscriptions,
+}
+
+/// Where an outbox's frames go.
+#[derive(Debug, Clone)]
+enum Way {
+    /// A connection of this process: its bounded queue, and the signal that kicks it.
+    Local {
+        tx: mpsc::Sender<Message>,
+        kick: Arc<Kick>,
+    },
+    /// A connection on another node.
+    Remote(Arc<dyn RemoteWay>),
+}
+
+/// The way to a connection on another node: frames are handed on without waiting, and a way
+/// that cannot take one more (the bus is full, the node left, the connection said goodbye)
+/// is closed for good.
+pub trait RemoteWay: std::fmt::Debug + Send + Sync + 'static {
+    /// Sends one frame; `false` (and closed from now on) if it cannot.
+    fn push(&self, message: Message) -> bool;
+    fn is_closed(&self) -> bool;
+}
+
+/// The matches a connection is subscribed to, kept by the matches themselves so the
+/// connection can say goodbye to each when it closes.
+pub type Subscriptions = Arc<Mutex<Followed>>;
+
+/// What [`Subscriptions`] guards: the followed matches, and whether the connection has closed.
+/// Both under one lock, so a match either records its subscription before the connection
+/// reads the set (and is told goodbye) or learns that the connection is gone.
+#[derive(Debug, Default)]
+pub struct Followed {
+    matches: HashSet<String>,
+    closed: bool,
+}
+
+/// Marks the connection closed and returns the matches it followed. From here on no match
+/// can record a subscription: each is either in the returned list or refused.
+pub fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> {
+    match subscriptions.lock() {
+        Ok(mut followed) => {
+            followed.closed = true;
+            followed.matches.drain().collect()
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+/// What the connection keeps: the queue to drain and the signal that it was kicked.
+#[derive(Debug)]
+pub struct Inbox {
+    pub rx: mpsc::Receiver<Message>,
+    pub kick: Arc<Kick>,
+    pub subscriptions: Subscriptions,
+}
+
+/// The signal that a connection was kicked for not reading: raised once by a sender that
+/// found its queue full, and kept until the connection's writer looks.
+///
+/// A flag beside the writer's waker rather than a `Notify`: the writer looks at it before
+/// every frame it waits for, and a pending `Notify` would lock its list of waiters each time
+/// — once per delivery, on the busiest path of a fan-out.
+#[derive(Debug, Default)]
+pub struct Kick {
+    kicked: AtomicBool,
+    writer: AtomicWaker,
+}
+
+impl Kick {
+    /// Kicks the connection.
+    pub fn raise(&self) {
+        self.kicked.store(true, Ordering::Release);
+        self.writer.wake();
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.kicked.load(Ordering::Acquire)
+    }
+
+    /// Completes once the connection is kicked (at once if it already was).
+    pub fn raised(&self) -> impl Future<Output = ()> + '_ {
+        std::future::poll_fn(|cx| {
+            if self.is_raised() {
+                return Poll::Ready(());
+            }
+            self.writer.register(cx.waker());
+            // Raised between the first look and the registration: its wake may have missed.
+            if self.is_raised() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+    }
+}
+
+/// A connection's outbox and the inbox it drains, holding at most `capacity` messages.
+pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
+    let kick = Arc::new(Kick::default());
+    let subscriptions = Subscriptions::default();
+    (
+        Outbox {
+            id,
+            encoding,
+            way: Way::Local {
+                tx,
+                kick: kick.clone(),
+            },
+            subscriptions: subscriptions.clone(),
+        },
+        Inbox {
+            rx,
+            kick,
+            subscriptions,
+        },
+    )
+}
+
+/// An outbox for a connection on another node, reached through `way`, and the record of the
+/// matches it follows (closed when that connection says goodbye).
+pub fn remote_outbox(
+    id: ConnId,
+    encoding: Encoding,
+    way: Arc<dyn RemoteWay>,
+) -> (Outbox, Subscriptions) {
+    let subscriptions = Subscriptions::default();
+    let outbox = Outbox {
+        id,
+        encoding,
+        way: Way::Remote(way),
+        subscriptions: subscriptions.clone(),
+    };
+    (outbox, subscriptions)
+}
+
+impl Outbox {
+    pub fn id(&self) -> ConnId {
+        self.id
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Queues an already encoded message. `false` means the connection is gone or was kicked
+    /// for not reading; the caller should forget it.
+    pub fn push(&self, message: Message) -> bool {
+        let (tx, kick) = match &self.way {
+            Way::Local { tx, kick } => (tx, kick),
+            Way::Remote(way) => return way.push(message),
+        };
+        match tx.try_send(message) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                kick.raise();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Closes the connection with `code` and `reason` once what is queued before has gone out.
+    pub fn close(&self, code: u16, reason: &'static str) {
+        self.push(Message::Close(Some(axum::extract::ws::CloseFrame {
+            code,
+            reason: reason.into(),
+        })));
+    }
+
+    /// Encodes `message` for this connection alone and queues it.
+    pub fn send(&self, message: &ServerMessage) -> bool {
+        if let ServerMessage::Error(reply) = message {
+            crate::ops::telemetry::refused(reply.code);
+        }
+        self.push(to_message(self.encoding.encode(message)))
+    }
+
+    /// Queues a shared message in this connection's encoding.
+    pub fn send_shared(&self, message: &SharedMessage) -> bool {
+        self.push(message.frame(self.encoding))
+    }
+
+    /// Acknowledges envelope `id`: it was carried out. (A reply to a connection that is
+    /// gone is simply not delivered, like any message.)
+    pub fn ack(&self, id: u64) {
+        self.send(&ServerMessage::Ack(Ack {
+            id,
+            duplicate: false,
+        }));
+    }
+
+    /// Acknowledges envelope `id` again: it had been carried out before, nothing changed now.
+    pub fn ack_duplicate(&self, id: u64) {
+        self.send(&ServerMessage::Ack(Ack {
+            id,
+            duplicate: true,
+        }));
+    }
+
+    /// Answers envelope `id` (if it could be read) with why nothing changed.
+    pub fn refuse(&self, id: impl Into<Option<u64>>, refusal: Refusal) {
+        self.send(&ServerMessage::Error(ErrorReply {
+            id: id.into(),
+            code: refusal.code,
+            message: refusal.message,
+        }));
+    }
+
+    /// Records that this connection now follows match `id` (or no longer does). False, and
+    /// nothing recorded, once the connection has closed: it will not say goodbye to `id`.
+    pub fn note_subscription(&self, id: &str, subscribed: bool) -> bool {
+        let Ok(mut followed) = self.subscriptions.lock() else {
+            return false;
+        };
+        if followed.closed {
+            return false;
+        }
+        if subscribed {
+            followed.matches.insert(id.to_owned());
+        } else {
+            followed.matches.remove(id);
+        }
+        true
+    }
+
+    /// Whether the connection behind this outbox has gone.
+    pub fn is_closed(&self) -> bool {
+        match &self.way {
+            Way::Local { tx, .. } => tx.is_closed(),
+            Way::Remote(way) => way.is_closed(),
+        }
+    }
+
+    /// Whether this outbox stands for a connection on another node, whose node relays the
+    /// match's events to it: a match sends it replies, never its broadcasts.
+    pub fn is_remote(&self) -> bool {
+        matches!(self.way, Way::Remote(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardcast_protocol::Pong;
+
+    #[test]
+    fn a_closed_connection_hands_over_its_matches_and_records_no_more() {
+        let (outbox, inbox) = outbox(next_conn_id(), Encoding::Json, 4);
+        assert!(outbox.note_subscription("m1", true));
+        assert!(outbox.note_subscription("m2", true));
+        assert!(outbox.note_subscription("m2", false));
+        assert_eq!(
+            close_subscriptions(&inbox.subscriptions),
+            vec!["m1".to_owned()]
+        );
+        // A match that seats this connection from now on learns it is gone instead of
+        // waiting for a goodbye that will never come.
+        assert!(!outbox.note_subscription("m3", true));
+        assert!(close_subscriptions(&inbox.subscriptions).is_empty());
+    }
+
+    #[test]
+    fn shared_messages_are_encoded_once_and_share_bytes() {
+        let shared = SharedMessage::new(ServerMessage::Pong(Pong { nonce: 7 }));
+        let (a, b) = (shared.frame(Encoding::Json), shared.frame(Encoding::Json));
+        match (a, b) {
+            (Message::Text(a), Message::Text(b)) => {
+                assert_eq!(a.as_str().as_ptr(), b.as_str().as_ptr());
+                assert!(a.as_str().contains("pong"));
+            }
+            other => panic!("expected text frames, got {other:?}"),
+        }
+        assert!(matches!(
+            shared.frame(Encoding::Postcard),
+            Message::Binary(_)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_full_outbox_kicks_its_connection() {
+        let (outbox, mut inbox) = outbox(1, Encoding::Json, 2);
+        let pong = ServerMessage::Pong(Pong { nonce: 1 });
+        assert!(outbox.send(&pong));
+        assert!(outbox.send(&pong));
+        assert!(!inbox.kick.is_raised());
+        assert!(!outbox.send(&pong), "third message does not fit");
+        // The kick is remembered until the connection looks.
+        assert!(inbox.kick.is_raised());
+        tokio::time::timeout(std::time::Duration::from_secs(1), inbox.kick.raised())
+            .await
+            .expect("kicked");
+        assert!(inbox.rx.recv().await.is_some());
+        drop(inbox);
+        assert!(!outbox.send(&pong));
+        assert!(outbox.is_closed());
+    }
+
+    #[tokio::test]
+    async fn a_writer_waiting_for_its_kick_is_woken_by_it() {
+        let kick = Arc::new(Kick::default());
+        let waiting = tokio::spawn({
+            let kick = kick.clone();
+            async move { kick.raised().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "nobody kicked yet");
+        kick.raise();
+        tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
+            .await
+            .expect("woken by the kick")
+            .expect("the waiting task did not panic");
+    }
+}
