@@ -44,7 +44,7 @@ use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
 
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::matches::{Command, Mailbox, MatchHandle};
+use crate::matches::{Command, Mailbox, MatchHandle, SeatKey};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
 use crate::room::crowd::CrowdThrottle;
@@ -872,7 +872,7 @@ impl Proxy {
             for token in &follower.tokens {
                 let resume = RemoteCommand::Resume {
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 };
                 self.send_to_owner(&follower.outbox, resume);
@@ -907,7 +907,7 @@ impl Proxy {
                 let _ = actor.try_send(Command::Resume {
                     outbox: follower.outbox.clone(),
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 });
             }
