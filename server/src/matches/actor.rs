@@ -29,6 +29,7 @@ use boardcast_protocol::{
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until};
 
+use super::clock::MAX_TRANSIT;
 use super::decide::{Action, Decision};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
@@ -265,7 +266,7 @@ impl Actor {
                         .first_move_deadline(self.settings.first_move_timeout),
                 )
                 .min()
-                .map(|due| self.owed.due(Instant::from_std(due)))
+                .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
                 // No flag falls, no first move is missed, while no move can be accepted.
                 .filter(|_| !self.suspended && self.unavailable_since.is_none());
             // While storage refuses writes (and the lease holds), it is asked again shortly.
@@ -295,7 +296,7 @@ impl Actor {
                     None => break,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                    self.check_flag().await;
+                    self.check_flag(Instant::now()).await;
                 }
                 _ = sleep_until(abandon_at.unwrap_or_else(Instant::now)), if abandon_at.is_some() => {
                     self.abandon().await;
@@ -453,9 +454,14 @@ impl Actor {
         if self.suspended && Instant::now() >= self.reclaim_after {
             self.try_reclaim().await;
         }
-        // A flag that fell since the last look ends the match before anything else happens.
+        // A flag that fell since the last look ends the match before anything else happens;
+        // for a move, a flag that fell before it arrived at the first node.
         if !self.moved && !self.suspended {
-            self.check_flag().await;
+            let at = match &command {
+                Command::Act { received, .. } => *received,
+                _ => Instant::now(),
+            };
+            self.check_flag(at).await;
         }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
@@ -659,10 +665,8 @@ impl Actor {
             let _ = self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence(&[]).await;
         }
-        let result = match self
-            .state
-            .decide(side, id, &action, Instant::now().into_std())
-        {
+        // A move is timed from its arrival at the first node (never later than now).
+        let result = match self.state.decide(side, id, &action, received.into_std()) {
             Ok(Decision::Events(records)) => {
                 let moved = matches!(action, Action::Move(_)).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
@@ -744,10 +748,23 @@ impl Actor {
         }
     }
 
-    /// Ends the match if the side to move has run out of time, or has missed the time for
-    /// their first move.
-    async fn check_flag(&mut self) {
-        let now = Instant::now().into_std();
+    /// How long past a deadline the match waits for a move in transit: [`MAX_TRANSIT`] in a
+    /// cluster (where moves pass between nodes), none on a single node.
+    fn transit(&self) -> Duration {
+        if self.lease_lost.is_some() {
+            MAX_TRANSIT
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Ends the match if the side to move had run out of time at `at` (now, or when the move
+    /// being answered reached the first node), or has missed the time for their first move.
+    /// In a cluster a flag falls only [`MAX_TRANSIT`] after the time ran out: a move on its
+    /// way from another node, timed from its arrival there, may still come.
+    async fn check_flag(&mut self, at: Instant) {
+        let transit = self.transit();
+        let now = at.checked_sub(transit).unwrap_or(at).into_std();
         // A flag that fell before storage refused writes still falls (a held clock keeps
         // it); a first move cannot be missed while none could be accepted.
         let held = self.unavailable_since.is_some();
