@@ -26,15 +26,15 @@ use std::time::Duration;
 use boardcast_protocol::{
     BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::clock::MAX_TRANSIT;
-use super::decide::{Action, Decision};
+use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
-use super::ownership::{LeaseHeld, Ownership, Reclaim, Reclaimed};
+use super::ownership::{Displaced, LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
 use super::record::Record;
 use super::retry::{self, Retry};
@@ -131,6 +131,10 @@ struct Actor {
     suspended: bool,
     /// A suspended match claims itself back no earlier than this.
     reclaim_after: Instant,
+    /// Starts hearing, once the match is suspended, whether another node took it over.
+    displaced: Option<Displaced>,
+    /// While suspended: the node that announced it took the match over, once one does.
+    newer_owner: Option<oneshot::Receiver<NodeRef>>,
     /// Since when no move could be accepted (the first write refused for want of storage,
     /// or the lapse of the lease, whichever came first); cleared by the next write that
     /// storage takes.
@@ -166,6 +170,7 @@ pub fn spawn(
         lease_lost,
         lease_held,
         reclaim,
+        displaced,
     } = ownership;
     if let Some(mirror) = mirror {
         fanout.mirror(mirror);
@@ -194,6 +199,8 @@ pub fn spawn(
         reclaim,
         suspended: false,
         reclaim_after: Instant::now(),
+        displaced,
+        newer_owner: None,
         unavailable_since: None,
         probe_after: Instant::now(),
         owed: Retry::default(),
@@ -251,21 +258,11 @@ impl Actor {
         }
         loop {
             self.note_unseated();
-            // While storage refuses what the match owes, its timers wait out the back-off.
-            let abandon_at = self
-                .unseated_since
-                .map(|since| self.owed.due(since + self.settings.abandon_after));
-            // A suspended match lets no clock run out: no move could be accepted.
-            let abandon_at = abandon_at.filter(|_| !self.suspended);
-            let deadline = self
+            // While storage refuses what the match owes, its timer waits out the back-off; a
+            // suspended match lets no clock run out: no move could be accepted.
+            let wake = self
                 .state
-                .flag_deadline()
-                .into_iter()
-                .chain(
-                    self.state
-                        .first_move_deadline(self.settings.first_move_timeout),
-                )
-                .min()
+                .poll_timeout(&self.timeouts())
                 .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
                 // No flag falls, no first move is missed, while no move can be accepted.
                 .filter(|_| !self.suspended && self.unavailable_since.is_none());
@@ -277,8 +274,24 @@ impl Actor {
             let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
             let crowd_due = self.fanout.crowd_due();
             let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
+            let mut newer_owner = self.newer_owner.take();
             tokio::select! {
                 _ = shutdown.recv() => break,
+                heard = async {
+                    match newer_owner.as_mut() {
+                        Some(heard) => heard.await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    newer_owner = None;
+                    // Without an answer the hearing stopped (the node is stopping): the match
+                    // stays suspended and storage settles it once it answers again.
+                    if let Ok(owner) = heard {
+                        tracing::warn!(match_id = %self.state.id, epoch = self.epoch, %owner,
+                            "another node took the suspended match over: it stops here");
+                        self.moved = true;
+                    }
+                }
                 () = async {
                     lease_turns(&mut self.lease_lost, !suspended).await;
                     if suspended {
@@ -295,11 +308,8 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                    self.check_flag(Instant::now()).await;
-                }
-                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now)), if abandon_at.is_some() => {
-                    self.abandon().await;
+                _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
+                    self.handle_timeout(Instant::now()).await;
                 }
                 _ = sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() => {
                     self.probe_storage().await;
@@ -313,6 +323,10 @@ impl Actor {
                     self.directory.remove(&self.state.id);
                     break;
                 }
+            }
+            // Still suspended and nothing heard yet: keep hearing.
+            if self.suspended && self.newer_owner.is_none() {
+                self.newer_owner = newer_owner;
             }
             // A seat holder dropped while sending (gone, or too slow) says no goodbye that
             // finds anything to remove: presence is recorded again before the next command.
@@ -391,6 +405,8 @@ impl Actor {
             self.suspended = true;
             self.reclaim_after = Instant::now();
             self.unavailable(Instant::now());
+            // Cut off from PostgreSQL alone, this node learns of a take-over only on the bus.
+            self.newer_owner = self.displaced.as_ref().map(|hear| hear(self.epoch));
         } else {
             tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
             self.moved = true;
@@ -412,8 +428,11 @@ impl Actor {
                     lease_lost,
                     lease_held,
                     reclaim,
+                    displaced,
                 } = ownership;
                 self.epoch = epoch;
+                self.displaced = displaced;
+                self.newer_owner = None;
                 if let Some(mirror) = mirror {
                     self.fanout.mirror(mirror);
                 }
@@ -454,14 +473,14 @@ impl Actor {
         if self.suspended && Instant::now() >= self.reclaim_after {
             self.try_reclaim().await;
         }
-        // A flag that fell since the last look ends the match before anything else happens;
-        // for a move, a flag that fell before it arrived at the first node.
+        // A timeout that came since the last look (a flag fell) ends the match before
+        // anything else happens; for a move, one that came before it reached the first node.
         if !self.moved && !self.suspended {
             let at = match &command {
                 Command::Act { received, .. } => *received,
                 _ => Instant::now(),
             };
-            self.check_flag(at).await;
+            self.handle_timeout(at).await;
         }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
@@ -738,13 +757,12 @@ impl Actor {
         }
     }
 
-    /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
-    /// finished and unfollowed it leaves memory like any finished match.
-    async fn abandon(&mut self) {
-        self.unseated_since = None;
-        if let Some(record) = self.state.abandoned(self.settings.abandon_after) {
-            let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot end an abandoned match");
+    /// What the match's timeouts are measured against now.
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            first_move: self.settings.first_move_timeout,
+            abandon_after: self.settings.abandon_after,
+            unseated_since: self.unseated_since.map(Instant::into_std),
         }
     }
 
@@ -758,24 +776,22 @@ impl Actor {
         }
     }
 
-    /// Ends the match if the side to move had run out of time at `at` (now, or when the move
-    /// being answered reached the first node), or has missed the time for their first move.
-    /// In a cluster a flag falls only [`MAX_TRANSIT`] after the time ran out: a move on its
-    /// way from another node, timed from its arrival there, may still come.
-    async fn check_flag(&mut self, at: Instant) {
+    /// Ends the match if its time had come at `at` (now, or when the move being answered
+    /// reached the first node; [`MatchState::handle_timeout`]): the side to move ran out of
+    /// time or missed its first move, or nobody has held a seat for
+    /// [`Settings::abandon_after`] (a finished, unfollowed match then leaves memory like any).
+    /// In a cluster that is [`MAX_TRANSIT`] late: a move on its way from another node, timed
+    /// from its arrival there, may still come. Nothing is due while no move can be accepted
+    /// (storage refuses writes): the held clock shows none, and a first move cannot be missed.
+    async fn handle_timeout(&mut self, at: Instant) {
+        if self.unavailable_since.is_some() {
+            return;
+        }
         let transit = self.transit();
         let now = at.checked_sub(transit).unwrap_or(at).into_std();
-        // A flag that fell before storage refused writes still falls (a held clock keeps
-        // it); a first move cannot be missed while none could be accepted.
-        let held = self.unavailable_since.is_some();
-        let due = self.state.flag(now).or_else(|| {
-            self.state
-                .first_move_missed(now, self.settings.first_move_timeout)
-                .filter(|_| !held)
-        });
-        if let Some(record) = due {
+        if let Some(record) = self.state.handle_timeout(now, &self.timeouts()) {
             let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot record a forfeit or abort");
+            self.owe(committed, "cannot record the end a timeout brought");
         }
     }
 

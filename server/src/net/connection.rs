@@ -516,7 +516,7 @@ impl Connection {
                         channel,
                         since_v: watch.since_v,
                     };
-                    self.app.channels.handle(&outbox, id, request).await;
+                    self.app.channels.handle(&outbox, id, request);
                     Ok(())
                 }
             },
@@ -535,7 +535,7 @@ impl Connection {
                 }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
-                    self.app.channels.handle(&outbox, id, request).await;
+                    self.app.channels.handle(&outbox, id, request);
                     Ok(())
                 }
             },
@@ -544,7 +544,7 @@ impl Connection {
                 match limits.take(Rated::EngineGames, self.client) {
                     Ok(()) => {
                         let request = ChannelRequest::StartEngineGame(start);
-                        if !self.app.channels.handle(&outbox, id, request).await {
+                        if !self.app.channels.handle(&outbox, id, request) {
                             limits.refund(Rated::EngineGames, self.client);
                         }
                         Ok(())
@@ -558,12 +558,12 @@ impl Connection {
                     name: self.player.name.clone(),
                     client: self.client,
                 };
-                self.app.channels.handle(&outbox, id, request).await;
+                self.app.channels.handle(&outbox, id, request);
                 Ok(())
             }
             ClientMessage::Leaderboard(query) => {
                 let request = ChannelRequest::Leaderboard(query);
-                self.app.channels.handle(&outbox, id, request).await;
+                self.app.channels.handle(&outbox, id, request);
                 Ok(())
             }
         };
