@@ -380,7 +380,7 @@ impl Proxy {
                 id,
                 token,
                 action,
-                received: _,
+                received,
             } => {
                 // Acting holds the seat, as at the match: the connection follows from the
                 // events this node has now on.
@@ -393,7 +393,16 @@ impl Proxy {
                         follower.tokens.push(token.clone());
                     }
                 }
-                (outbox, RemoteCommand::Act { id, token, action })
+                let received_ms = super::wire::stamp(received);
+                (
+                    outbox,
+                    RemoteCommand::Act {
+                        id,
+                        token,
+                        action,
+                        received_ms,
+                    },
+                )
             }
             Command::Leave { conn } => {
                 self.unfollow(conn);
@@ -942,12 +951,17 @@ impl Proxy {
                     token,
                     since_v,
                 },
-                RemoteCommand::Act { id, token, action } => Command::Act {
+                RemoteCommand::Act {
+                    id,
+                    token,
+                    action,
+                    received_ms,
+                } => Command::Act {
                     outbox,
                     id,
                     token,
                     action,
-                    received: Instant::now(),
+                    received: super::wire::arrival(received_ms),
                 },
             };
             if let Err(refusal) = actor.try_send(local) {
