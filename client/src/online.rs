@@ -29,6 +29,9 @@ pub struct Options {
     pub save_pdn: Option<PathBuf>,
     /// Ring the terminal bell when the player's turn comes (`--no-bell` turns it off).
     pub bell: bool,
+    /// The account's token for this server (`boardcast login`, or the engine's `--token`),
+    /// sent as `Authorization: Bearer` on the WebSocket upgrade.
+    pub token: Option<String>,
 }
 
 /// Ack ids that keep growing across runs of the program.
@@ -89,6 +92,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
             options.encoding,
             tls.clone(),
             options.ca_file.clone(),
+            options.token.clone(),
         );
         let effects = Effects {
             server: options.server.clone(),
