@@ -14,9 +14,9 @@ use boardcast_protocol::{
 };
 use boardcast_server::cluster::bus::Bus;
 use boardcast_server::cluster::remote::relay_mirror;
-use boardcast_server::fanout::Fanout;
-use boardcast_server::outbox::outbox;
-use boardcast_server::shutdown;
+use boardcast_server::ops::shutdown;
+use boardcast_server::room::fanout::Fanout;
+use boardcast_server::room::outbox::outbox;
 use boardcast_server::storage::coordination::NodeRef;
 
 /// A move event the size of a real one: the FEN after it and nine legal replies.

@@ -1,5 +1,5 @@
-//! `boardcast-server`: see [`boardcast_server::cli`].
+//! `boardcast-server`: see [`boardcast_server::ops::cli`].
 
 fn main() -> std::process::ExitCode {
-    boardcast_server::cli::main()
+    boardcast_server::ops::cli::main()
 }

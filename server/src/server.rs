@@ -1,5 +1,5 @@
 //! The server: opens storage, resumes unfinished matches, serves the router through
-//! [`crate::accept`] until shutdown, then waits for every connection and match to stop and closes storage.
+//! [`crate::net::accept`] until shutdown, then waits for every connection and match to stop and closes storage.
 //!
 //! Starting is two steps. [`prepare`] does everything that can fail for a reason the operator
 //! must fix — TLS files, the database, the cluster — and returns a [`StartError`] that says
@@ -12,21 +12,21 @@ use std::sync::Arc;
 
 use tokio::net::{TcpListener, TcpSocket};
 
-use crate::address::TrustedProxies;
-use crate::app::App;
 use crate::channels::{Channels, ChannelsConfig};
 use crate::cluster::node::{JoinError, Node};
 use crate::cluster::settings::ClusterConfigError;
-use crate::config::Config;
-use crate::frisian_tv::FrisianTv;
-use crate::hub::Hub;
-use crate::limits::{ConnectionLimit, ConnectionSettings};
 use crate::matches::Directory;
 use crate::matches::Settings;
-use crate::per_address::{AddressLimits, RateSettings};
-use crate::shutdown::{self, AllDone, Shutdown, Tasks, Trigger};
+use crate::matches::local::Hub;
+use crate::matches::tv::FrisianTv;
+use crate::net::address::TrustedProxies;
+use crate::net::app::App;
+use crate::net::limits::{ConnectionLimit, ConnectionSettings};
+use crate::net::per_address::{AddressLimits, RateSettings};
+use crate::net::tls::{Tls, TlsError};
+use crate::ops::config::Config;
+use crate::ops::shutdown::{self, AllDone, Shutdown, Tasks, Trigger};
 use crate::storage::{Database, Storage, StorageError};
-use crate::tls::{Tls, TlsError};
 
 /// Why the server did not start. The text is what the operator reads before the process
 /// exits: what failed, and what to do about it.
@@ -318,23 +318,26 @@ impl Ready {
             all_done,
             node,
         } = self;
-        crate::telemetry::handle();
-        tokio::spawn(crate::memory::give_back(app.hub.clone(), shutdown.clone()));
+        crate::ops::telemetry::handle();
+        tokio::spawn(crate::ops::memory::give_back(
+            app.hub.clone(),
+            shutdown.clone(),
+        ));
         if let Some(tls) = tls {
-            tokio::spawn(crate::tls::reload_on_hangup(tls, shutdown.clone()));
+            tokio::spawn(crate::net::tls::reload_on_hangup(tls, shutdown.clone()));
         }
         if let Some(listener) = metrics_listener {
             if let Ok(addr) = listener.local_addr() {
                 tracing::info!(%addr, "serving /metrics");
             }
-            tokio::spawn(crate::metrics_page::serve(
+            tokio::spawn(crate::net::metrics_page::serve(
                 listener,
                 app.clone(),
                 shutdown.clone(),
             ));
         }
-        let router = crate::http::router(app.clone());
-        crate::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
+        let router = crate::net::http::router(app.clone());
+        crate::net::accept::serve(listener, router, app, shutdown, tasks.clone()).await;
         // Connections and matches see the same signal; wait for them, then flush storage.
         all_done.wait(&tasks).await;
         storage.close().await;

@@ -1029,7 +1029,7 @@ async fn the_first_move_time_sent_is_the_deadline_that_aborts_the_match() {
     // be a wrong countdown.
     let (early, late) = (Duration::from_millis(150), Duration::from_millis(1_500));
     let (_dir, db) = temp_db();
-    let mut config = boardcast_server::config::Config::for_tests(db);
+    let mut config = boardcast_server::ops::config::Config::for_tests(db);
     config.first_move_timeout = timeout;
     let server = TestServer::start_with(config).await;
     let first_move_in = |event: &MatchEvent| match event {

@@ -472,7 +472,7 @@ async fn join_refused(client: &mut Client, code: &str, expected: ErrorCode, says
 
 /// Invite codes are the only secret of a private match: they are long (two groups of five),
 /// read in any case with or without the dash, and wrong guesses are throttled per address and
-/// on the whole server, so that guessing takes years (see server/src/invite.rs).
+/// on the whole server, so that guessing takes years (see server/src/matches/invite.rs).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wrong_invite_codes_are_throttled_per_address_and_in_all() {
     let (server, mut canary) = setup(&[

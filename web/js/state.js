@@ -33,11 +33,11 @@ export function parseRoute(path) {
 /** The account pages, by path. */
 const ACCOUNT_PAGES = { '/login': 'login', '/signup': 'signup', '/account': 'account', '/account/tokens': 'tokens' };
 
-/** Characters in an invite code, not counting the dash (server/src/invite.rs). */
+/** Characters in an invite code, not counting the dash (server/src/matches/invite.rs). */
 const INVITE_LENGTH = 10;
 
 /**
- * A typed invite code in the form the server issues it, as server/src/invite.rs `normalize`
+ * A typed invite code in the form the server issues it, as server/src/matches/invite.rs `normalize`
  * does: upper case, with the dash after five characters whether it was typed or not. So
  * `/i/frj4kd7mqx` finds the seat this browser keeps under `FRJ4K-D7MQX`. A code of another
  * length (the shorter codes of older matches) is only upper-cased.

@@ -27,12 +27,12 @@ use super::game::{GameSpec, RevealedGame};
 use super::game_ids::GameIds;
 use super::predict::Book;
 use super::schedule::{Planned, Resume, SavedChannel, WallClock};
-use crate::address::ClientAddr;
-use crate::fanout::{Catchup, Fanout};
-use crate::outbox::{ConnId, Outbox};
+use crate::net::address::ClientAddr;
+use crate::ops::shutdown::Shutdown;
+use crate::ops::telemetry::{self, RevealStage};
 use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
-use crate::telemetry::{self, RevealStage};
+use crate::room::fanout::{Catchup, Fanout};
+use crate::room::outbox::{ConnId, Outbox};
 
 /// Crowd counts are sent at most this often.
 const CROWD_EVERY: Duration = Duration::from_millis(500);
@@ -681,7 +681,7 @@ impl Actor {
         let Planned {
             game_id, spec, at, ..
         } = planned;
-        crate::activity::record(|| {
+        crate::ops::activity::record(|| {
             tracing::info!(channel = %self.channel, game = game_id, "engine game started");
         });
         let game = RevealedGame::start(game_id, spec);

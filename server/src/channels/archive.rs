@@ -18,7 +18,7 @@ use boardcast_protocol::Standing;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::shutdown::{Shutdown, TaskGuard};
+use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::{ChannelWrite, Storage, StorageError, Write};
 pub use crate::storage::{FinishedGame, LeaderboardDelta, StartedGame};
 

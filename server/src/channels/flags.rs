@@ -6,7 +6,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::registry::ChannelsConfig;
-use crate::duration::parse_duration;
+use crate::ops::duration::parse_duration;
 
 /// `--ply-interval`: the default time between reveals, then optional `tvN=DURATION`
 /// overrides, comma-separated: `2s`, `2s,tv2=500ms,tv3=5s`.

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use crate::shutdown::Shutdown;
+use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::Coordination;
 
 /// Ids a cluster node keeps drawn in advance.

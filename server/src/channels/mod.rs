@@ -26,10 +26,10 @@ pub use archive::FinishedGame;
 use game_ids::GameIds;
 pub use registry::{ChannelsConfig, Registry};
 
-use crate::address::ClientAddr;
-use crate::outbox::Outbox;
+use crate::net::address::ClientAddr;
+use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::room::outbox::Outbox;
 use crate::storage::{Storage, StorageError};
 
 /// The most leaderboard entries one query returns.

@@ -19,8 +19,8 @@ use std::cmp::Ordering;
 
 use boardcast_protocol::{PredictionResult, Standing, names};
 
-use crate::address::ClientAddr;
-use crate::outbox::Outbox;
+use crate::net::address::ClientAddr;
+use crate::room::outbox::Outbox;
 
 /// Who guesses: one person, as far as the server can tell.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -164,7 +164,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outbox::outbox;
+    use crate::room::outbox::outbox;
     use boardcast_protocol::Encoding;
 
     fn here() -> ClientAddr {

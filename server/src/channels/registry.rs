@@ -13,8 +13,8 @@ use super::archive::Archiving;
 use super::game::GameSpec;
 use super::game_ids::GameIds;
 use super::schedule::WallClock;
+use crate::ops::shutdown::Shutdown;
 use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
 
 /// How the channels run.
 #[derive(Debug, Clone)]

@@ -16,8 +16,8 @@ use super::archive::{ArchiveRecord, Archiving, FinishedGame};
 use super::game::GameSpec;
 use super::game_ids::GameIds;
 use super::schedule::{Resume, SavedChannel, WallClock};
-use crate::outbox::{Inbox, Outbox, outbox};
-use crate::shutdown::{self, Trigger};
+use crate::ops::shutdown::{self, Trigger};
+use crate::room::outbox::{Inbox, Outbox, outbox};
 
 const INTERVAL: Duration = Duration::from_millis(100);
 const PAUSE: Duration = Duration::from_millis(1000);
@@ -545,8 +545,8 @@ async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed(
 }
 
 /// The address every predictor in these tests guesses from.
-fn local() -> crate::address::ClientAddr {
-    crate::address::ClientAddr::of([127, 0, 0, 1].into())
+fn local() -> crate::net::address::ClientAddr {
+    crate::net::address::ClientAddr::of([127, 0, 0, 1].into())
 }
 
 /// A TV channel that saves its schedule, as a cluster owner does; its saves count as durable

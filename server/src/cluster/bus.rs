@@ -34,7 +34,7 @@ use redis::AsyncConnectionConfig;
 use redis::aio::{MultiplexedConnection, PubSubSink, PubSubStream};
 use tokio::sync::{Notify, mpsc, watch};
 
-use crate::shutdown::Shutdown;
+use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::NodeRef;
 
 /// How many messages the publish queue holds: about a second of a busy node's traffic.

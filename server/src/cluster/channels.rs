@@ -32,9 +32,9 @@ use super::node::Node;
 use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
 use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
-use crate::outbox::{ConnId, Outbox, next_conn_id, outbox};
+use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::room::outbox::{ConnId, Outbox, next_conn_id, outbox};
 use crate::storage::coordination::{Coordination, NodeRef};
 use crate::storage::{Storage, StorageError};
 
@@ -270,7 +270,7 @@ impl ClusterChannels {
             // The channel's first owner ever: nothing was taken from anyone.
             tracing::info!(channel = name, "channel started here");
         } else {
-            crate::telemetry::took_over("channel");
+            crate::ops::telemetry::took_over("channel");
             tracing::info!(channel = name, epoch, "channel taken over");
         }
         tokio::spawn(save(

@@ -25,12 +25,12 @@ use super::lease::Lease;
 use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::wire::{MatchRelay, ToAsker, ToOwner};
-use crate::hub::{Hub, rebuild};
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
+use crate::matches::local::{Hub, rebuild};
 use crate::matches::{MatchHandle, Player, Setup};
-use crate::outbox::Outbox;
+use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::room::outbox::Outbox;
 use crate::storage::StorageError;
 use crate::storage::coordination::{Coordination, MatchOwner, NodeRef};
 

@@ -24,13 +24,13 @@ use tokio::time::Instant;
 use super::bus::{Bus, BusEvent, names};
 use super::remote::{RemoteConn, publish};
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::hub::Hub;
+use crate::matches::local::Hub;
 use crate::matches::{Command, Directory, MatchHandle};
-use crate::outbox::{
+use crate::ops::shutdown::Shutdown;
+use crate::refusal::Refusal;
+use crate::room::outbox::{
     Outbox, RemoteWay, Subscriptions, close_subscriptions, next_conn_id, remote_outbox,
 };
-use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
 use crate::storage::coordination::{Coordination, NodeRef};
 
 /// Messages waiting for the inbox, at most.
@@ -139,7 +139,7 @@ pub async fn claim_and_start(
         // coming back to an old game is no take-over worth an operator's attention.
         tracing::debug!(match_id = id, epoch, "reopened a finished match");
     } else {
-        crate::telemetry::took_over("match");
+        crate::ops::telemetry::took_over("match");
         tracing::info!(match_id = id, epoch, "took the match over");
     }
     publish(

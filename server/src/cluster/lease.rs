@@ -35,7 +35,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::matches::ownership::LeaseHeld;
-use crate::shutdown::{self, Shutdown, Trigger};
+use crate::ops::shutdown::{self, Shutdown, Trigger};
 use crate::storage::StorageError;
 use crate::storage::coordination::{Coordination, NodeRef};
 
@@ -158,7 +158,7 @@ impl Lease {
 
     fn lapsed(&self) {
         self.inner.lapses.fetch_add(1, Ordering::AcqRel);
-        crate::telemetry::lease_lost();
+        crate::ops::telemetry::lease_lost();
     }
 
     /// `true` while the lease is not held: owners drop what they own when it turns true; when

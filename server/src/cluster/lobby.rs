@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
 
 use super::bus::{Bus, BusEvent, names};
-use crate::shutdown::Shutdown;
+use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::NodeRef;
 
 /// Changes are published at most this long after they happen.

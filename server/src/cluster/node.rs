@@ -15,8 +15,8 @@ use super::lease::Lease;
 use super::lobby::{LiveNodes, SharedLobby};
 use super::remote::BusOwning;
 use super::settings::ClusterSettings;
-use crate::hub::Hub;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::matches::local::Hub;
+use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::storage::coordination::Coordination;
 use crate::storage::{Storage, StorageError};
 
@@ -51,7 +51,7 @@ pub struct Node {
 
 /// A node that joined its cluster.
 pub struct Joined {
-    /// Finds matches anywhere in the cluster: takes the hub's place in [`crate::app::App`].
+    /// Finds matches anywhere in the cluster: takes the hub's place in [`crate::net::app::App`].
     pub directory: Arc<ClusterDirectory>,
     /// Fires when this node must stop: another run of the same node id took its lease.
     pub stop: Shutdown,

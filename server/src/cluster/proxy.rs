@@ -44,11 +44,11 @@ use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
 
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::crowd::CrowdThrottle;
 use crate::matches::{Command, Mailbox, MatchHandle};
-use crate::outbox::{ConnId, Outbox, SharedMessage};
+use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, TaskGuard};
+use crate::room::crowd::CrowdThrottle;
+use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 use crate::storage::coordination::NodeRef;
 
 /// Relayed events kept for followers still catching up, as the match keeps its own.

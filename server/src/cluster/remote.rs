@@ -1,5 +1,5 @@
 //! The owner's side of a match followed from other nodes: the way to a connection on another
-//! node (a remote [`Outbox`](crate::outbox::Outbox)), and the relay of each committed event
+//! node (a remote [`Outbox`](crate::room::outbox::Outbox)), and the relay of each committed event
 //! and broadcast, once, to every node.
 //!
 //! Both publish straight into the bus's one ordered queue, never through a queue of their own,
@@ -17,10 +17,10 @@ use tokio::sync::watch;
 use super::bus::{Bus, names};
 use super::lease::Lease;
 use super::wire::{MatchRelay, ToAsker};
-use crate::fanout::Mirror;
 use crate::matches::ownership::{LeaseHeld, Reclaim, Reclaimed};
 use crate::matches::{Ownership, Owning};
-use crate::outbox::{RemoteWay, SharedMessage};
+use crate::room::fanout::Mirror;
+use crate::room::outbox::{RemoteWay, SharedMessage};
 use crate::storage::coordination::{Coordination, NodeRef};
 
 /// The way to connection `conn` of node `asker`, for the frames of match `match_id`.

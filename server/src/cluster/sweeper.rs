@@ -20,7 +20,7 @@ use super::directory::ClusterDirectory;
 use super::lease::Lease;
 use super::proxy::TakeOver;
 use super::spread::chosen;
-use crate::shutdown::Shutdown;
+use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::{Coordination, NodeRef};
 
 /// Orphans one node claims per sweep: a node's share of a mass failover comes over a few

@@ -38,10 +38,10 @@ use super::player::Player;
 use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
-use crate::fanout::{Catchup, Fanout, Role};
-use crate::outbox::Outbox;
+use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, TaskGuard};
+use crate::room::fanout::{Catchup, Fanout, Role};
+use crate::room::outbox::Outbox;
 use crate::storage::coordination::NodeRef;
 use crate::storage::{Storage, StorageError, Write, now_ms};
 
@@ -841,7 +841,7 @@ impl Actor {
         // claimed back ([`Actor::credit_outage`]); a shorter one is not tracked past here.
         self.unavailable_since = None;
         if let Some(received) = moved {
-            crate::telemetry::move_acked(received.elapsed());
+            crate::ops::telemetry::move_acked(received.elapsed());
         }
         if let Some((outbox, id)) = ack_to {
             outbox.ack(id);
@@ -867,10 +867,10 @@ impl Actor {
     fn record_activity(&self, event: &MatchEvent) {
         let id = &self.state.id;
         match event {
-            MatchEvent::PlayerJoined(joined) => crate::activity::record(|| {
+            MatchEvent::PlayerJoined(joined) => crate::ops::activity::record(|| {
                 tracing::info!(match_id = %id, side = ?joined.side, "match joined");
             }),
-            MatchEvent::Ended(_) => crate::activity::record(|| {
+            MatchEvent::Ended(_) => crate::ops::activity::record(|| {
                 tracing::info!(match_id = %id, result = self.state.result_token(), "match ended");
             }),
             _ => {}

@@ -7,7 +7,7 @@
 //! lookups and the lobby. [`Directory`] is exactly that, and nothing more; the actor sees it
 //! only as `dyn Directory`, so matches never depend on who implements it.
 //!
-//! Today `Hub` (`server/src/hub.rs`) implements it for the matches of this process. A cluster
+//! Today `Hub` (`server/src/matches/local.rs`) implements it for the matches of this process. A cluster
 //! implements it next: lookups that find a match owned by another node (a handle that
 //! forwards), summaries and removals published to the other nodes. The invariant an
 //! implementation keeps: a match id, invite code or token found here always leads to the one
@@ -21,8 +21,8 @@ use boardcast_protocol::{MatchSummary, Side};
 use super::handle::MatchHandle;
 use super::player::Player;
 use super::record::Setup;
-use crate::outbox::Outbox;
 use crate::refusal::Refusal;
+use crate::room::outbox::Outbox;
 
 /// Closes connections that followed a match which moved to another node (see
 /// [`Directory::moved`]).

@@ -15,9 +15,9 @@ use tokio::sync::mpsc;
 
 use super::decide::Action;
 use super::player::Player;
-use crate::outbox::{ConnId, Outbox};
+use crate::ops::shutdown::Shutdown;
 use crate::refusal::Refusal;
-use crate::shutdown::Shutdown;
+use crate::room::outbox::{ConnId, Outbox};
 use crate::storage::coordination::NodeRef;
 
 /// Commands waiting for one match, at most.

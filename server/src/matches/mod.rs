@@ -3,6 +3,9 @@
 //! with [`apply`], shown through [`view`], stored as [`record`]s) with server-authoritative
 //! clocks ([`clock`]); its last events are [`kept`] for replay. What a match needs from
 //! outside itself is the [`directory`] seam.
+//!
+//! Beside them: the single-node directory of every match ([`local`]), the invite codes of
+//! private matches ([`invite`]) and Frisian TV ([`tv`]), which features one of them.
 
 pub mod actor;
 pub mod apply;
@@ -10,13 +13,16 @@ pub mod clock;
 pub mod decide;
 pub mod directory;
 pub mod handle;
+pub mod invite;
 pub mod kept;
+pub mod local;
 pub mod ownership;
 pub mod player;
 pub mod plies;
 pub mod record;
 pub mod retry;
 pub mod state;
+pub mod tv;
 pub mod view;
 
 pub use actor::Settings;

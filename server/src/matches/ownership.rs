@@ -15,7 +15,7 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use tokio::sync::watch;
 
-use crate::fanout::Mirror;
+use crate::room::fanout::Mirror;
 use crate::storage::coordination::NodeRef;
 
 /// How one match is owned.

@@ -56,7 +56,7 @@ pub fn gather(
                 done,
                 queued,
             } => {
-                crate::telemetry::queued(now.saturating_duration_since(queued));
+                crate::ops::telemetry::queued(now.saturating_duration_since(queued));
                 group.push(Pending { writes, done });
             }
             Request::Close { done } => return Some(done),

@@ -18,12 +18,12 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::{Actor, Saver};
-use crate::address::ClientAddr;
 use crate::channels::game::RevealedGame;
 use crate::channels::predict::Book;
 use crate::channels::schedule::Resume;
-use crate::outbox::Outbox;
+use crate::net::address::ClientAddr;
 use crate::refusal::Refusal;
+use crate::room::outbox::Outbox;
 
 /// A guess made on a following node, on its way to the owner.
 #[derive(Debug)]

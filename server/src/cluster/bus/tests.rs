@@ -5,7 +5,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use super::*;
-use crate::shutdown;
+use crate::ops::shutdown;
 use boardcast_testkit::redis::Redis;
 
 /// Generous: the machine running the tests may be busy.

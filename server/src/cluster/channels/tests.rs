@@ -7,12 +7,12 @@ use boardcast_protocol::{ChannelEvent, ChannelSnapshot, EngineGameView, Predicti
 use minitchess::Game;
 
 use super::*;
-use crate::address::ClientAddr;
 use crate::channels::game_ids::{AHEAD, GameIds};
 use crate::channels::{ChannelsConfig, Registry};
 use crate::cluster::lease::Lease;
-use crate::outbox::Inbox;
-use crate::shutdown::{self, Trigger};
+use crate::net::address::ClientAddr;
+use crate::ops::shutdown::{self, Trigger};
+use crate::room::outbox::Inbox;
 use crate::storage::Storage;
 use crate::storage::tests::PostgresDatabase;
 use boardcast_testkit::redis::Redis;

@@ -18,7 +18,7 @@ use crate::cluster::remote::BusOwning;
 use crate::matches::actor::Settings;
 use crate::matches::ownership::LeaseHeld;
 use crate::matches::{Action, Player, Setup};
-use crate::shutdown::{self, Trigger};
+use crate::ops::shutdown::{self, Trigger};
 use crate::storage::Storage;
 
 /// Generous: the machine running the tests may be busy.
@@ -232,8 +232,8 @@ impl Nodes {
 }
 
 /// A local watcher of match `id` on `a`, once it is followed (acknowledged).
-async fn watch_locally(n: &Nodes, id: &str) -> crate::outbox::Inbox {
-    let (watcher, mut watcher_in) = crate::outbox::outbox(next_conn_id(), Encoding::Json, 64);
+async fn watch_locally(n: &Nodes, id: &str) -> crate::room::outbox::Inbox {
+    let (watcher, mut watcher_in) = crate::room::outbox::outbox(next_conn_id(), Encoding::Json, 64);
     n.hub
         .running(id)
         .unwrap()
@@ -257,7 +257,7 @@ async fn watch_locally(n: &Nodes, id: &str) -> crate::outbox::Inbox {
 }
 
 /// The close code the connection behind `inbox` is sent.
-async fn close_code(inbox: &mut crate::outbox::Inbox) -> Option<u16> {
+async fn close_code(inbox: &mut crate::room::outbox::Inbox) -> Option<u16> {
     let frame = tokio::time::timeout(WAIT, async {
         loop {
             match inbox.rx.recv().await {

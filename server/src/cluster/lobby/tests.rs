@@ -9,7 +9,7 @@ use boardcast_testkit::redis::Redis;
 use tokio::time::Instant;
 
 use super::*;
-use crate::shutdown::{self, Trigger};
+use crate::ops::shutdown::{self, Trigger};
 
 /// The design's promise: a seek made on one node is listed on the others within this.
 const LISTED_WITHIN: Duration = Duration::from_secs(1);

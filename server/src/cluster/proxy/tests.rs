@@ -8,7 +8,7 @@ use boardcast_protocol::{Ack, BySide, Frame, MatchEvent, Side};
 
 use super::*;
 use crate::matches::{Action, MatchState, Setup};
-use crate::outbox::{Inbox, next_conn_id, outbox};
+use crate::room::outbox::{Inbox, next_conn_id, outbox};
 
 const ID: &str = "m1";
 
@@ -176,13 +176,13 @@ fn received(inbox: &mut Inbox) -> Vec<String> {
 struct Running {
     handle: MatchHandle,
     inbox: ProxyInbox,
-    _trigger: crate::shutdown::Trigger,
-    _all_done: crate::shutdown::AllDone,
+    _trigger: crate::ops::shutdown::Trigger,
+    _all_done: crate::ops::shutdown::AllDone,
 }
 
 fn start(fake: &Arc<Fake>) -> Running {
-    let (trigger, shutdown) = crate::shutdown::channel();
-    let (tasks, all_done) = crate::shutdown::tasks();
+    let (trigger, shutdown) = crate::ops::shutdown::channel();
+    let (tasks, all_done) = crate::ops::shutdown::tasks();
     let (handle, inbox) = spawn(
         ID.to_owned(),
         node("a", 1),
@@ -416,7 +416,7 @@ async fn when_the_owner_dies_the_followers_go_to_the_actor_started_here() {
     proxy.inbox.deliver(reply(conn, ack(4)));
     proxy.inbox.deliver(reply(conn, snapshot(6)));
     settle().await;
-    let (shutdown_trigger, shutdown) = crate::shutdown::channel();
+    let (shutdown_trigger, shutdown) = crate::ops::shutdown::channel();
     let (actor, mut mailbox) = MatchHandle::channel(shutdown);
     *fake.actor.lock().unwrap() = Some(actor);
     fake.alive.lock().unwrap().clear();

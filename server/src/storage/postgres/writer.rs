@@ -213,7 +213,7 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
                     tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group, &doubt))
                         .await
                         .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
-                crate::telemetry::committed(group.len(), started.elapsed());
+                crate::ops::telemetry::committed(group.len(), started.elapsed());
                 written
             }
             None => Err("PostgreSQL is unreachable; reconnecting".to_owned()),

@@ -81,7 +81,7 @@ impl Checkpointer {
                 let started = Instant::now();
                 // Busy (this thread is copying) is no failure: the next commit tries again.
                 if wal.checkpoint().is_ok() {
-                    crate::telemetry::checkpointed(started.elapsed(), true);
+                    crate::ops::telemetry::checkpointed(started.elapsed(), true);
                 }
             } else if pages >= CHECKPOINT_PAGES {
                 match orders.try_send(Order::Checkpoint) {
@@ -134,7 +134,7 @@ fn run(conn: Connection, queue: Receiver<Order>) {
         });
         match outcome {
             Ok((logged, copied)) => {
-                crate::telemetry::checkpointed(started.elapsed(), false);
+                crate::ops::telemetry::checkpointed(started.elapsed(), false);
                 behind = copied < logged;
             }
             Err(err) => {

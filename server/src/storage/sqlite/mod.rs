@@ -177,7 +177,7 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>, checkpoint
         closing = queue::gather(first, &mut rx, &mut group);
         let started = std::time::Instant::now();
         let outcomes = write_group(&mut conn, &group);
-        crate::telemetry::committed(group.len(), started.elapsed());
+        crate::ops::telemetry::committed(group.len(), started.elapsed());
         for (pending, outcome) in group.drain(..).zip(outcomes) {
             let _ = pending.done.send(outcome.map_err(StorageError::Refused));
         }

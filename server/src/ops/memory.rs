@@ -15,8 +15,8 @@
 
 use std::time::Duration;
 
-use crate::hub::Hub;
-use crate::shutdown::Shutdown;
+use crate::matches::local::Hub;
+use crate::ops::shutdown::Shutdown;
 
 /// How often the count of matches in memory is looked at.
 const LOOK_EVERY: Duration = Duration::from_secs(10);

@@ -1,6 +1,6 @@
 //! The `/metrics` page: served on the public port, or only on `--metrics-listen`.
 //!
-//! What is counted lives in [`crate::telemetry`]; this module only brings the gauges of what
+//! What is counted lives in [`crate::ops::telemetry`]; this module only brings the gauges of what
 //! exists up to date from the hub and the channel registry and renders the Prometheus text.
 
 use axum::Router;
@@ -10,9 +10,9 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use tokio::net::TcpListener;
 
-use crate::app::App;
-use crate::shutdown::Shutdown;
-use crate::telemetry;
+use crate::net::app::App;
+use crate::ops::shutdown::Shutdown;
+use crate::ops::telemetry;
 
 /// `GET /metrics`, for the public port or its own listener.
 pub fn routes() -> Router<App> {

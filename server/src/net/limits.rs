@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use crate::address::{ClientAddr, Network};
+use crate::net::address::{ClientAddr, Network};
 
 /// Every limit the server enforces per address or in all; its label names it in `/metrics`
 /// and in the log.

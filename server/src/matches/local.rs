@@ -12,16 +12,16 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
 use rand::Rng;
 
-use crate::address::ClientAddr;
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
 use crate::matches::{MatchHandle, MatchState, Ownership, Owning, Record, Setup};
-use crate::outbox::Outbox;
+use crate::net::address::ClientAddr;
+use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
-use crate::shutdown::{Shutdown, Tasks};
+use crate::room::outbox::Outbox;
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
@@ -267,7 +267,7 @@ impl Hub {
             Refusal::storage(&err, "no match was created")
         })?;
         let handle = self.start(state, &records, arrivals_follow, epoch)?;
-        crate::activity::record(|| tracing::info!(match_id = %id, "match created"));
+        crate::ops::activity::record(|| tracing::info!(match_id = %id, "match created"));
         Ok((handle, id, tokens))
     }
 
@@ -277,7 +277,8 @@ impl Hub {
     /// other nodes cannot be asked (the cluster's lookup failed) the code is used, rather
     /// than refusing a match over a one-in-10^11 chance.
     async fn fresh_invite(&self) -> Result<String, Refusal> {
-        self.fresh_invite_from(crate::invite::new_code).await
+        self.fresh_invite_from(crate::matches::invite::new_code)
+            .await
     }
 
     /// [`Hub::fresh_invite`] with the codes drawn by `draw`.
@@ -727,7 +728,7 @@ mod tests {
 
     #[test]
     fn the_index_gives_back_its_room_once_matches_have_left() {
-        let (_trigger, shutdown) = crate::shutdown::channel();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let setup = Setup {
             time_control: None,
             public: false,
@@ -783,7 +784,7 @@ mod tests {
     /// Alice's seek (White, untimed) from one address, public or private.
     async fn alice_seeks(hub: &Hub, public: bool) -> (MatchHandle, String, String) {
         hub.create_seek(
-            crate::address::ClientAddr::of([127, 0, 0, 1].into()),
+            crate::net::address::ClientAddr::of([127, 0, 0, 1].into()),
             &Player::person("alice"),
             None,
             ColorChoice::White,
@@ -807,7 +808,7 @@ mod tests {
         };
         let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();
         let (outbox, _inbox) =
-            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
+            crate::room::outbox::outbox(crate::room::outbox::next_conn_id(), Encoding::Json, 8);
         handle
             .try_send(Command::Act {
                 outbox,
@@ -833,8 +834,8 @@ mod tests {
     async fn watching_finished_matches_leaves_room_to_create_new_ones() {
         let dir = tempfile::tempdir().unwrap();
         let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
-        let (_trigger, shutdown) = crate::shutdown::channel();
-        let (tasks, _all_done) = crate::shutdown::tasks();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let earlier = Hub::new(
             storage.clone(),
             settings(10),
@@ -858,7 +859,7 @@ mod tests {
             let hub = hub.clone();
             async move {
                 hub.create_seek(
-                    crate::address::ClientAddr::of([127, 0, 0, n].into()),
+                    crate::net::address::ClientAddr::of([127, 0, 0, n].into()),
                     &Player::person("alice"),
                     None,
                     ColorChoice::White,
@@ -888,12 +889,12 @@ mod tests {
     async fn a_seek_leaves_the_lobby_while_its_creator_holds_no_connection() {
         let dir = tempfile::tempdir().unwrap();
         let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
-        let (_trigger, shutdown) = crate::shutdown::channel();
-        let (tasks, _all_done) = crate::shutdown::tasks();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
         let (handle, id, token) = alice_seeks(&hub, true).await;
         let seat = |conn| {
-            let (outbox, inbox) = crate::outbox::outbox(conn, Encoding::Json, 64);
+            let (outbox, inbox) = crate::room::outbox::outbox(conn, Encoding::Json, 64);
             handle
                 .try_send(Command::Resume {
                     outbox,
@@ -904,7 +905,7 @@ mod tests {
                 .unwrap();
             inbox
         };
-        let first = crate::outbox::next_conn_id();
+        let first = crate::room::outbox::next_conn_id();
         let _inbox = seat(first);
         until_listed(&hub, &id, true).await;
         assert!(hub.is_public(&id), "joinable by id");
@@ -913,7 +914,7 @@ mod tests {
         until_listed(&hub, &id, false).await;
         assert!(!hub.is_public(&id), "not joinable by id either");
         // The creator comes back with their seat: listed again.
-        let _inbox = seat(crate::outbox::next_conn_id());
+        let _inbox = seat(crate::room::outbox::next_conn_id());
         until_listed(&hub, &id, true).await;
     }
 
@@ -921,12 +922,12 @@ mod tests {
     async fn a_new_invite_code_never_repeats_an_open_matchs() {
         let dir = tempfile::tempdir().unwrap();
         let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
-        let (_trigger, shutdown) = crate::shutdown::channel();
-        let (tasks, _all_done) = crate::shutdown::tasks();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
         let (_handle, id, _) = alice_seeks(&hub, false).await;
         let taken = hub.index().matches[&id].invite.clone();
-        assert_eq!(taken.len(), crate::invite::LENGTH + 1, "{taken}");
+        assert_eq!(taken.len(), crate::matches::invite::LENGTH + 1, "{taken}");
         // A draw that repeats the open match's code is drawn again.
         let mut draws = vec![taken.clone(), taken.clone(), "NEWCD-EFGHJ".to_owned()].into_iter();
         let fresh = hub
@@ -943,8 +944,8 @@ mod tests {
     async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
         let dir = tempfile::tempdir().unwrap();
         let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
-        let (trigger, shutdown) = crate::shutdown::channel();
-        let (tasks, _all_done) = crate::shutdown::tasks();
+        let (trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
         let (handle, _, token) = alice_seeks(&hub, false).await;
         trigger.fire();
@@ -952,7 +953,7 @@ mod tests {
             tokio::task::yield_now().await;
         }
         let (outbox, _inbox) =
-            crate::outbox::outbox(crate::outbox::next_conn_id(), Encoding::Json, 8);
+            crate::room::outbox::outbox(crate::room::outbox::next_conn_id(), Encoding::Json, 8);
         let refusal = handle
             .try_send(Command::Act {
                 outbox,

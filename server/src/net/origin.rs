@@ -32,8 +32,11 @@ impl AllowedOrigins {
     }
 
     /// Also allows the pages of the server's public URL.
-    pub fn with_public(mut self, public: Option<&crate::public_url::PublicUrl>) -> AllowedOrigins {
-        self.public = public.map(crate::public_url::PublicUrl::origin);
+    pub fn with_public(
+        mut self,
+        public: Option<&crate::net::public_url::PublicUrl>,
+    ) -> AllowedOrigins {
+        self.public = public.map(crate::net::public_url::PublicUrl::origin);
         self
     }
 
@@ -87,7 +90,8 @@ mod tests {
 
     #[test]
     fn pages_of_the_public_url_pass_behind_a_proxy_that_rewrites_host() {
-        let public: crate::public_url::PublicUrl = "https://Play.Example.org/club".parse().unwrap();
+        let public: crate::net::public_url::PublicUrl =
+            "https://Play.Example.org/club".parse().unwrap();
         let allowed = AllowedOrigins::default().with_public(Some(&public));
         let proxied = |origin| headers(Some(origin), "127.0.0.1:7878");
         assert_eq!(allowed.check(&proxied("https://play.example.org")), Ok(()));

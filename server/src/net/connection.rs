@@ -11,16 +11,16 @@ use std::future::Future;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use crate::address::ClientAddr;
-use crate::app::App;
 use crate::channels::ChannelRequest;
-use crate::limits::LimitKind;
-use crate::limits::{Idle, RateLimit, SessionPlaces};
 use crate::matches::{Action, Command, MatchHandle, Player};
-use crate::outbox::{self, Inbox, Outbox};
-use crate::per_address::Rated;
+use crate::net::address::ClientAddr;
+use crate::net::app::App;
+use crate::net::limits::LimitKind;
+use crate::net::limits::{Idle, RateLimit, SessionPlaces};
+use crate::net::per_address::Rated;
+use crate::ops::shutdown::TaskGuard;
 use crate::refusal::Refusal;
-use crate::shutdown::TaskGuard;
+use crate::room::outbox::{self, Inbox, Outbox};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
@@ -85,7 +85,7 @@ pub async fn run(
         guard,
     }: Session,
 ) {
-    crate::telemetry::session(encoding, true);
+    crate::ops::telemetry::session(encoding, true);
     let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);
     let now = Instant::now();
     let mut connection = Connection {
@@ -148,7 +148,7 @@ pub async fn run(
         let _ = tokio::time::timeout(wait, &mut writer).await;
         writer.abort();
     }
-    crate::telemetry::session(encoding, false);
+    crate::ops::telemetry::session(encoding, false);
 }
 
 /// How a failed read ends the connection: a frame over the size limit closes with 1009, a
@@ -233,7 +233,7 @@ async fn write_loop(
 /// reads again within that time gets every frame written so far and then the reason; one
 /// that never does is cut off when the wait ends.
 async fn drop_slow(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>) {
-    crate::telemetry::slow_client_dropped();
+    crate::ops::telemetry::slow_client_dropped();
     tracing::debug!("dropping a client that does not read fast enough");
     let close = Message::Close(Some(CloseFrame {
         code: close::POLICY,
@@ -617,7 +617,7 @@ impl Connection {
     /// The open match whose invite code is `code` (typed in any case, with or without its
     /// dash), within the address's and the server's allowance of wrong codes: an invite code
     /// is the only secret of a private match, so guessing is throttled (see
-    /// [`crate::invite`]).
+    /// [`crate::matches::invite`]).
     async fn find_by_code(&self, code: &str) -> Result<Option<MatchHandle>, Refusal> {
         let limits = &self.app.address_limits;
         if let Err(over) = limits.may_try_code(self.client) {
@@ -630,7 +630,7 @@ impl Connection {
         let found = self
             .app
             .directory
-            .find_by_code(&crate::invite::normalize(code))
+            .find_by_code(&crate::matches::invite::normalize(code))
             .await;
         if let Ok(None) = found {
             limits.wrong_code(self.client);

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::cluster::settings::{ClusterConfigError, ClusterSettings, NodeId, RedisUrl};
-use crate::duration::parse_duration;
+use crate::ops::duration::parse_duration;
 use crate::storage::Database;
 
 /// Boardcast server: Frisian draughts matches and MinitChess engine channels.
@@ -163,13 +163,13 @@ pub struct Config {
     /// `https://draughts.example.org`; sent to every client in `welcome`. Default: derived
     /// from each request's Host (and X-Forwarded-Host/-Proto from a trusted proxy).
     #[arg(long, env = "BOARDCAST_PUBLIC_URL", value_name = "URL")]
-    pub public_url: Option<crate::public_url::PublicUrl>,
+    pub public_url: Option<crate::net::public_url::PublicUrl>,
 
     /// Reverse proxies (CIDR ranges or addresses, comma-separated or repeated) whose
     /// `Forwarded` / `X-Forwarded-For` headers name the client; from any other peer these
     /// headers are ignored and the socket's address is the client.
     #[arg(long = "trusted-proxy", env = "BOARDCAST_TRUSTED_PROXY", value_name = "CIDR", value_delimiter = ',', num_args = 1..)]
-    pub trusted_proxies: Vec<crate::address::ProxyRange>,
+    pub trusted_proxies: Vec<crate::net::address::ProxyRange>,
 
     /// A connection that has not sent a complete HTTP request head this long after it
     /// opened (or after its last response) is closed.

@@ -28,8 +28,8 @@ use std::time::Duration;
 use boardcast_protocol::{Crowd, ServerMessage, Target};
 use tokio::time::Instant;
 
-use crate::crowd::CrowdThrottle;
-use crate::outbox::{ConnId, Outbox, SharedMessage};
+use crate::room::crowd::CrowdThrottle;
+use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 
 /// What a follower is to the room, beyond following it.
 pub trait Role {
@@ -323,7 +323,7 @@ mod tests {
     use boardcast_protocol::{Encoding, Pong};
 
     use super::*;
-    use crate::outbox::outbox;
+    use crate::room::outbox::outbox;
 
     fn channel_fanout(capacity: usize) -> Fanout {
         Fanout::new(
@@ -386,7 +386,7 @@ mod tests {
         }
     }
 
-    fn crowds(inbox: &mut crate::outbox::Inbox) -> Vec<u32> {
+    fn crowds(inbox: &mut crate::room::outbox::Inbox) -> Vec<u32> {
         std::iter::from_fn(|| inbox.rx.try_recv().ok())
             .filter_map(|message| match message {
                 axum::extract::ws::Message::Text(text) => Encoding::Json
@@ -430,7 +430,7 @@ mod tests {
     #[derive(Debug)]
     struct Way(std::sync::atomic::AtomicBool);
 
-    impl crate::outbox::RemoteWay for Way {
+    impl crate::room::outbox::RemoteWay for Way {
         fn push(&self, _: axum::extract::ws::Message) -> bool {
             panic!("a remote follower is sent no broadcast: its node relays it")
         }
@@ -445,7 +445,7 @@ mod tests {
         let mut fanout: Fanout<Seated> =
             Fanout::new(4, Target::Match("m".into()), Duration::from_secs(2));
         let way = Arc::new(Way(Default::default()));
-        let (remote, _) = crate::outbox::remote_outbox(7, Encoding::Json, way.clone());
+        let (remote, _) = crate::room::outbox::remote_outbox(7, Encoding::Json, way.clone());
         fanout.insert(remote, Seated(true));
         let mirrored = Arc::new(std::sync::Mutex::new(Vec::new()));
         let seen = mirrored.clone();

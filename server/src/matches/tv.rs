@@ -17,8 +17,8 @@ use boardcast_protocol::{FRISIAN_TV, Featured, MatchSummary, ServerMessage};
 use tokio::time::Instant;
 
 use crate::matches::Directory;
-use crate::outbox::{ConnId, Outbox, SharedMessage};
-use crate::shutdown::Shutdown;
+use crate::ops::shutdown::Shutdown;
+use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 
 /// How often TV looks at the lobby while it has watchers.
 pub const POLL: Duration = Duration::from_millis(250);

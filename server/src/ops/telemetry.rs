@@ -4,7 +4,7 @@
 //! Counters and histograms are recorded where things happen (a move acknowledged, a group
 //! committed, a refusal sent, a limit hit, a slow client dropped); gauges of what exists (matches
 //! by phase, channels and their watchers) are read from the hub and the channel registry when
-//! scraped ([`crate::metrics_page`] serves them). One recorder serves the whole process.
+//! scraped ([`crate::net::metrics_page`] serves them). One recorder serves the whole process.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -13,7 +13,7 @@ use boardcast_protocol::{Encoding, ErrorCode, MatchPhase};
 use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::limits::LimitKind;
+use crate::net::limits::LimitKind;
 
 const MOVES: &str = "boardcast_moves_total";
 const MOVE_ACK: &str = "boardcast_move_ack_seconds";

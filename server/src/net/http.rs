@@ -1,7 +1,7 @@
 //! The HTTP side of the one port: `/healthz`, the WebSocket upgrade at `/ws` (its `Origin`
 //! check, subprotocol negotiation, the connection's [`Admission`] under the limits, the
 //! address's upgrade rate, buffer sizes), finished games as PDN at `/games/{id}.pdn`,
-//! `/metrics` (unless it has its own address) and the web client ([`crate::web`]).
+//! `/metrics` (unless it has its own address) and the web client ([`crate::net::web`]).
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
@@ -12,15 +12,15 @@ use axum::routing::get;
 use boardcast_protocol::Encoding;
 use boardcast_protocol::limits::{MAX_SERVER_FRAME_BYTES, close};
 
-use crate::address::Peer;
-use crate::app::App;
-use crate::connection;
-use crate::limits::{Admission, SessionPlaces};
-use crate::origin::AllowedOrigins;
-use crate::per_address::{OverLimit, Rated};
-use crate::public_url;
+use crate::net::address::Peer;
+use crate::net::app::App;
+use crate::net::connection;
+use crate::net::limits::{Admission, SessionPlaces};
+use crate::net::origin::AllowedOrigins;
+use crate::net::per_address::{OverLimit, Rated};
+use crate::net::public_url;
+use crate::net::web;
 use crate::storage::StorageError;
-use crate::web;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
@@ -39,7 +39,7 @@ pub fn router(app: App) -> Router {
         .route("/games/{file}", get(game_pdn))
         .merge(web::router());
     let router = match app.config.metrics_listen {
-        None => router.merge(crate::metrics_page::routes()),
+        None => router.merge(crate::net::metrics_page::routes()),
         Some(_) => router,
     };
     router.with_state(app)

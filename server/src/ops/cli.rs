@@ -8,17 +8,18 @@ use std::process::ExitCode;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-use crate::config::{Command, LogFormat};
-use crate::public_url::PublicUrl;
+use crate::Config;
+use crate::net::public_url::PublicUrl;
+use crate::ops::config::{Command, LogFormat};
+use crate::ops::shutdown;
 use crate::server::{Port, StartError, prepare};
 use crate::storage::Database;
-use crate::{Config, shutdown};
 
 /// Runs the server as the `boardcast-server` binary does, with the process's arguments.
 pub fn main() -> ExitCode {
     let config = Config::parse();
     if let Some(Command::GenCert { names, cert, key }) = &config.command {
-        return match crate::gen_cert::write(names, cert, key) {
+        return match crate::ops::gen_cert::write(names, cert, key) {
             Ok(written) => {
                 print!("{written}");
                 ExitCode::SUCCESS

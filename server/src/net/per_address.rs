@@ -1,6 +1,6 @@
 //! Fair shares per client address: how often one address may upgrade to a WebSocket, create a
 //! match or start an engine game (token buckets that refill over a minute), how many wrong
-//! invite codes it may try (and the whole server: see [`crate::invite`] for why codes then
+//! invite codes it may try (and the whole server: see [`crate::matches::invite`] for why codes then
 //! take years to guess), and the record of limit hits — each counted in the metrics, and
 //! logged at most once a minute per address and limit, so a flood cannot flood the log too.
 
@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::address::ClientAddr;
-use crate::limits::{LimitKind, RateLimit};
+use crate::net::address::ClientAddr;
+use crate::net::limits::{LimitKind, RateLimit};
 
 /// How long a limit hit stays quiet in the log for the same address and limit.
 const LOG_EVERY: Duration = Duration::from_secs(60);
@@ -208,7 +208,7 @@ impl AddressLimits {
     /// Records that `address` hit limit `kind`: counted every time, logged at most once a
     /// minute per address and limit. Returns whether it was logged.
     pub fn hit(&self, kind: LimitKind, address: ClientAddr, message: &str) -> bool {
-        crate::telemetry::limit_hit(kind);
+        crate::ops::telemetry::limit_hit(kind);
         let now = Instant::now();
         let mut state = self.state();
         let quiet = state

@@ -247,7 +247,7 @@ impl Outbox {
     /// Encodes `message` for this connection alone and queues it.
     pub fn send(&self, message: &ServerMessage) -> bool {
         if let ServerMessage::Error(reply) = message {
-            crate::telemetry::refused(reply.code);
+            crate::ops::telemetry::refused(reply.code);
         }
         self.push(to_message(self.encoding.encode(message)))
     }

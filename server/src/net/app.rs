@@ -4,16 +4,16 @@
 
 use std::sync::Arc;
 
-use crate::address::TrustedProxies;
 use crate::channels::Channels;
-use crate::config::Config;
-use crate::frisian_tv::FrisianTv;
-use crate::hub::Hub;
-use crate::limits::ConnectionLimit;
 use crate::matches::Directory;
-use crate::per_address::AddressLimits;
-use crate::shutdown::{Shutdown, Tasks};
-use crate::tls::Tls;
+use crate::matches::local::Hub;
+use crate::matches::tv::FrisianTv;
+use crate::net::address::TrustedProxies;
+use crate::net::limits::ConnectionLimit;
+use crate::net::per_address::AddressLimits;
+use crate::net::tls::Tls;
+use crate::ops::config::Config;
+use crate::ops::shutdown::{Shutdown, Tasks};
 
 /// Everything a request handler or connection needs; cheap to clone.
 #[derive(Clone)]

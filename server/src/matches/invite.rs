@@ -6,7 +6,7 @@
 //! written in two groups of five (`FRJ4K-D7MQX`): 32^10 = 2^50 ≈ 1.13 × 10^15 codes. Typed
 //! codes are read in any case, with or without the dash ([`normalize`]).
 //!
-//! Why that is enough, with the throttle on wrong guesses ([`crate::per_address`]: by default
+//! Why that is enough, with the throttle on wrong guesses ([`crate::net::per_address`]: by default
 //! 20 a minute per address and 600 a minute on the whole server, whatever the number of
 //! addresses):
 //!

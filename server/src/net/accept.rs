@@ -2,14 +2,14 @@
 //! client address), tunes its socket, and serves HTTP/1.1 on it (with a deadline for the
 //! request head, and upgrades to WebSocket) until shutdown.
 //!
-//! Every accepted connection holds an [`Admission`](crate::limits::Admission) for its whole
+//! Every accepted connection holds an [`Admission`](crate::net::limits::Admission) for its whole
 //! life, handed on to the WebSocket session it may become: so a client that connects and
 //! never completes a request counts against `--max-connections` and its address's
 //! `--max-connections-per-address`, and is closed after `--handshake-timeout`. A connection
 //! over a limit is still answered (its upgrade closes with 1013 and the reason) while refusal
 //! places last; beyond them it is closed at once. Either way the hit is counted and logged.
 //!
-//! With TLS ([`crate::tls`]) the handshake comes first, and must also complete within
+//! With TLS ([`crate::net::tls`]) the handshake comes first, and must also complete within
 //! `--handshake-timeout`; then the request head has its own `--handshake-timeout`.
 
 use std::net::SocketAddr;
@@ -23,10 +23,10 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
-use crate::address::{ClientAddr, Peer};
-use crate::app::App;
-use crate::limits::Admission;
-use crate::shutdown::{Shutdown, TaskGuard, Tasks};
+use crate::net::address::{ClientAddr, Peer};
+use crate::net::app::App;
+use crate::net::limits::Admission;
+use crate::ops::shutdown::{Shutdown, TaskGuard, Tasks};
 
 /// The kernel send buffer of an accepted socket. Moves and events are small; a client that
 /// does not read fills this quickly, and then the connection's bounded outbox, and is

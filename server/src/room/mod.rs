@@ -1,0 +1,6 @@
+//! A room that followers watch: the [`fanout`] of one match or channel to its subscribers,
+//! each subscriber's bounded [`outbox`], and the [`crowd`] count a lobby shows.
+
+pub mod crowd;
+pub mod fanout;
+pub mod outbox;
