@@ -92,20 +92,33 @@ impl Api {
         }
     }
 
-    /// `POST /api/token`: a new `play` token for `name`, named `token_name`.
+    /// `POST /api/token`: a new `play` token for `name`, named `token_name`: its id and
+    /// the token itself (shown this once).
     pub async fn create_token(
         &self,
         name: &str,
         password: &str,
         token_name: &str,
-    ) -> Result<String, ApiError> {
+    ) -> Result<(Option<i64>, String), ApiError> {
         let body = json!({ "name": name, "password": password, "token_name": token_name });
         let answer = self.json(Method::POST, "/api/token", Some(body)).await?;
-        answer
+        let token = answer
             .get("token")
             .and_then(Value::as_str)
             .map(str::to_owned)
-            .ok_or_else(|| ApiError::Transport("the server's answer holds no token".to_owned()))
+            .ok_or_else(|| ApiError::Transport("the server's answer holds no token".to_owned()))?;
+        Ok((answer.get("id").and_then(Value::as_i64), token))
+    }
+
+    /// `DELETE /api/tokens/{id}` as the token: the server forgets it.
+    pub async fn revoke_token(&self, id: i64) -> Result<(), ApiError> {
+        self.json(
+            Method::DELETE,
+            &format!("/api/tokens/{id}"),
+            Some(json!({})),
+        )
+        .await
+        .map(drop)
     }
 
     /// `GET /api/account` as the token.
@@ -113,13 +126,6 @@ impl Api {
         let answer = self.json(Method::GET, "/api/account", None).await?;
         serde_json::from_value(answer)
             .map_err(|e| ApiError::Transport(format!("the server's account answer: {e}")))
-    }
-
-    /// `POST /api/logout` as the token: the server forgets the session the token is.
-    pub async fn logout(&self) -> Result<(), ApiError> {
-        self.json(Method::POST, "/api/logout", Some(json!({})))
-            .await
-            .map(drop)
     }
 
     /// One page (from 1) of `name`'s finished games, newest first.

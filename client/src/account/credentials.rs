@@ -21,6 +21,10 @@ pub struct Credential {
     /// The account's name, as the server spells it.
     pub name: String,
     pub token: String,
+    /// The token's id on the server, to revoke it at logout (absent in files of older
+    /// clients).
+    #[serde(default)]
+    pub token_id: Option<i64>,
 }
 
 pub struct Credentials {
@@ -111,6 +115,7 @@ mod tests {
             server: server.into(),
             name: name.into(),
             token: format!("bc_secret_{name}"),
+            token_id: Some(7),
         }
     }
 

@@ -93,7 +93,7 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
     };
     block_on(async move {
         let store = options.credentials()?;
-        let token = options
+        let (token_id, token) = options
             .api(None)?
             .create_token(&name, &password, TOKEN_NAME)
             .await
@@ -109,6 +109,7 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
                 server: base.clone(),
                 name: account.name.clone(),
                 token,
+                token_id,
             })
             .map_err(|e| {
                 format!(
@@ -129,8 +130,9 @@ fn kind(account: &api::Account) -> &'static str {
     }
 }
 
-/// `boardcast logout`: the server forgets the token, and so does this computer (also when
-/// the server cannot be reached: the login is gone from here either way).
+/// `boardcast logout`: this computer forgets the login, and the server its token where it
+/// lets a token revoke itself; where it does not (or cannot be reached) the player is told
+/// where to revoke it.
 pub fn logout(options: AccountOptions) -> ExitCode {
     let base = options.address.web_base();
     block_on(async move {
@@ -139,7 +141,15 @@ pub fn logout(options: AccountOptions) -> ExitCode {
             println!("not logged in on {base}");
             return Ok(());
         };
-        let revoked = options.api(Some(login.token.clone()))?.logout().await;
+        let revoked = match login.token_id {
+            Some(id) => {
+                options
+                    .api(Some(login.token.clone()))?
+                    .revoke_token(id)
+                    .await
+            }
+            None => Err(ApiError::Transport("no token id kept".into())),
+        };
         store
             .remove(&base)
             .map_err(|e| format!("logout: cannot update {}: {e}", store.path().display()))?;
@@ -149,7 +159,8 @@ pub fn logout(options: AccountOptions) -> ExitCode {
                 println!("logged out {} on {base}", login.name);
             }
             Err(error) => println!(
-                "logged out {} on this computer; the server was not told ({error})",
+                "logged out {} on this computer; the server still holds its token \
+                 ({error}): revoke it on {base}/account/tokens",
                 login.name
             ),
         }
