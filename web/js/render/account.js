@@ -15,14 +15,11 @@ const input = (attrs) => h('input', { required: true, 'aria-describedby': 'notic
 const notice = () => h('p', { id: 'notice', class: 'notice', role: 'alert' });
 const card = (title, ...body) => h('section', { class: 'card account-card' }, h('h1', {}, title), ...body);
 
-/** The notice, the busy form's button, the page title: what every account page updates. */
-function common(state, box, button, busyKind, label, busyLabel, title) {
+/** The notice, the form's button (off while its request is out), the page title. */
+function common(state, box, button, busyKind, title) {
   text(box, state.notice.text);
   attr(box, 'data-code', state.notice.code || null);
-  if (button) {
-    attr(button, 'disabled', state.busy === busyKind);
-    text(button, state.busy === busyKind ? busyLabel : label);
-  }
+  attr(button, 'disabled', state.busy === busyKind);
   document.title = `${title} – Boardcast`;
 }
 
@@ -34,7 +31,7 @@ const pw = (id, name, complete, extra = {}) => input({
  * The login and sign-up pages: one form each, the other page a link away (keeping `?next=`);
  * a member who opens one is told who they are instead.
  */
-function entryPage(root, state, { title, kind, label, busyLabel, fields, other, hint }) {
+function entryPage(root, state, { title, kind, label, fields, other, hint }) {
   const next = new URLSearchParams(state.search || '').get('next');
   const button = h('button', { type: 'submit', class: 'primary' }, label);
   const form = h('form', { id: `${kind}-form`, class: 'stack' }, ...fields, button,
@@ -47,7 +44,7 @@ function entryPage(root, state, { title, kind, label, busyLabel, fields, other, 
     show(form, !s.account);
     show(note, Boolean(s.account));
     if (s.account) text(note, `You are logged in as ${s.account.name}.`);
-    common(s, box, button, kind, label, busyLabel, title);
+    common(s, box, button, kind, title);
     return false;
   };
 }
@@ -55,14 +52,14 @@ function entryPage(root, state, { title, kind, label, busyLabel, fields, other, 
 const nameInput = (id, extra = {}) => input({ id, name: 'name', autocomplete: 'username', maxlength: '20', autocapitalize: 'none', spellcheck: 'false', ...extra });
 
 export const mountLogin = (root, state) => entryPage(root, state, {
-  title: 'Log in', kind: 'login', label: 'Log in', busyLabel: 'Logging in…',
+  title: 'Log in', kind: 'login', label: 'Log in',
   fields: [field('User name', nameInput('login-name')), field('Password', pw('login-password', 'password', 'current-password'))],
   other: ['No account yet? ', '/signup', 'Sign up'],
   hint: 'Forgot your password? A club admin can reset it.',
 });
 
 export const mountSignup = (root, state) => entryPage(root, state, {
-  title: 'Sign up', kind: 'signup', label: 'Create account', busyLabel: 'Creating…',
+  title: 'Sign up', kind: 'signup', label: 'Create account',
   fields: [
     field('User name', nameInput('signup-name', { minlength: '2', pattern: NAME_RULE.source.slice(1, -1), 'aria-describedby': 'signup-name-hint notice' }),
       '2 to 20 letters, digits, _ or -; nobody else can take it.'),
@@ -110,7 +107,7 @@ export function mountAccount(root) {
       text(who, `Logged in as ${a.name}${a.bot ? ' (bot account)' : ''}${a.admin ? ' (club admin)' : ''}.`);
       attr(profile, 'href', profilePath(a.name));
     }
-    common(state, box, button, 'password', 'Change password', 'Changing…', 'Your account');
+    common(state, box, button, 'password', 'Your account');
     return false;
   };
 }
@@ -123,15 +120,14 @@ export function mountTokens(root) {
     h('button', { type: 'button', 'data-action': 'copy-token' }, 'Copy token'));
   const rows = h('ul', { id: 'tokens', class: 'rows' });
   const body = h('div', { class: 'stack' },
-    h('p', {}, 'A token lets the terminal client, a script or an engine act as your account: ',
-      h('code', {}, 'boardcast login'), ' makes one for itself. Revoke one you no longer use.'),
+    h('p', {}, 'A token lets a program act as you (', h('code', {}, 'boardcast login'), ' makes its own).'),
     h('form', { id: 'token-form', class: 'stack', 'aria-labelledby': 'token-title' },
       h('h2', { id: 'token-title' }, 'New token'),
-      field('Name', input({ id: 'token-name', name: 'name', maxlength: '40', autocomplete: 'off', placeholder: 'laptop, my engine…' })),
+      field('Name', input({ id: 'token-name', name: 'name', maxlength: '40', autocomplete: 'off' })),
       h('fieldset', { class: 'scopes' }, h('legend', {}, 'Scopes'),
         ...SCOPES.map((scope) => h('label', { class: 'check' },
           h('input', { type: 'checkbox', name: 'scopes', value: scope, checked: scope === 'play' }),
-          h('span', {}, scope === 'play' ? 'play: play and watch as you' : 'bot: an engine plays (bot accounts)')))),
+          h('span', {}, scope)))),
       button),
     fresh, h('h2', {}, 'Your tokens'), rows);
   const guest = membersOnly('your tokens');
@@ -148,7 +144,7 @@ export function mountTokens(root) {
       h('span', { class: 'tc' }, `created ${dateText(t.created_at)}${t.last_used ? ` · used ${dateText(t.last_used)}` : ''}`),
       h('button', { type: 'button', 'data-revoke': t.id, 'aria-label': `Revoke ${t.name}` }, 'Revoke')));
     if (state.tokens && !tokens.length && !rows.firstChild) rows.append(h('li', { class: 'empty' }, 'No tokens.'));
-    common(state, box, button, 'create-token', 'Create token', 'Creating…', 'Tokens');
+    common(state, box, button, 'create-token', 'Tokens');
     return false;
   };
 }
