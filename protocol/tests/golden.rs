@@ -293,6 +293,11 @@ fn cases() -> Vec<Case> {
             ClientMessage::Resume(Resume { token: WHITE_TOKEN.into(), since_v: Some(12) }),
         ),
         client(
+            "reclaim",
+            1,
+            ClientMessage::Reclaim(Reclaim { match_id: MATCH.into(), since_v: Some(12) }),
+        ),
+        client(
             "move",
             6,
             ClientMessage::Move(PlayMove {
@@ -384,6 +389,7 @@ fn cases() -> Vec<Case> {
                     idle_timeout_ms: 60_000,
                 },
                 public_url: "https://draughts.example.org".into(),
+                account: Some(AccountInfo { name: "Sietske".into(), bot: false, admin: false }),
             }),
         ),
         server("ack", ServerMessage::Ack(Ack { id: 6, duplicate: false })),
@@ -455,6 +461,8 @@ fn cases() -> Vec<Case> {
                     watchers: 0,
                     white_bot: false,
                     black_bot: true,
+                    white_account: false,
+                    black_account: true,
                 }],
                 live: vec![MatchSummary {
                     match_id: MATCH.into(),
@@ -466,6 +474,8 @@ fn cases() -> Vec<Case> {
                     watchers: 4,
                     white_bot: false,
                     black_bot: false,
+                    white_account: true,
+                    black_account: false,
                 }],
                 channels: vec![
                     ChannelSummary {
@@ -498,8 +508,8 @@ fn cases() -> Vec<Case> {
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
                 v: 2,
-                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false }),
-                black: Some(PlayerInfo { name: "Wytze".into(), connected: true, bot: false }),
+                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false, account: true }),
+                black: Some(PlayerInfo { name: "Wytze".into(), connected: true, bot: false, account: true }),
                 time_control: timed(),
                 public: true,
                 phase: MatchPhase::Playing,
@@ -523,8 +533,8 @@ fn cases() -> Vec<Case> {
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
                 v: 6,
-                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false }),
-                black: Some(PlayerInfo { name: "Wytze".into(), connected: false, bot: false }),
+                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false, account: true }),
+                black: Some(PlayerInfo { name: "Wytze".into(), connected: false, bot: false, account: true }),
                 time_control: None,
                 public: false,
                 phase: MatchPhase::Finished,
@@ -563,6 +573,7 @@ fn cases() -> Vec<Case> {
                 name: "Wytze".into(),
                 bot: false,
                 first_move_in_ms: Some(30_000),
+                account: true,
             }),
         ),
         match_event(
@@ -573,6 +584,7 @@ fn cases() -> Vec<Case> {
                 name: "Scan 3.1".into(),
                 bot: true,
                 first_move_in_ms: Some(30_000),
+                account: true,
             }),
         ),
         match_event(
@@ -871,6 +883,7 @@ fn exchanges() -> Vec<Case> {
                     name: "Sietske".into(),
                     connected: true,
                     bot: false,
+                    account: true,
                 }),
                 black: None,
                 time_control: timed(),
@@ -929,11 +942,13 @@ fn exchanges() -> Vec<Case> {
                     name: "Sietske".into(),
                     connected: true,
                     bot: false,
+                    account: true,
                 }),
                 black: Some(PlayerInfo {
                     name: "Wytze".into(),
                     connected: true,
                     bot: false,
+                    account: true,
                 }),
                 time_control: timed(),
                 public: false,

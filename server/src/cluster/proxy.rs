@@ -44,7 +44,7 @@ use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
 
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::matches::{Command, Mailbox, MatchHandle};
+use crate::matches::{Command, Mailbox, MatchHandle, SeatKey};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
 use crate::room::crowd::CrowdThrottle;
@@ -880,7 +880,7 @@ impl Proxy {
             for token in &follower.tokens {
                 let resume = RemoteCommand::Resume {
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 };
                 self.send_to_owner(&follower.outbox, resume);
@@ -915,7 +915,7 @@ impl Proxy {
                 let _ = actor.try_send(Command::Resume {
                     outbox: follower.outbox.clone(),
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 });
             }

@@ -4,7 +4,7 @@
 use boardcast_protocol::Encoding;
 use serde::{Deserialize, Serialize};
 
-use crate::matches::{Action, Player};
+use crate::matches::{Action, Player, SeatKey};
 use crate::storage::coordination::NodeRef;
 
 /// To the owner of a match (`bc:node:{owner}:{incarnation}:m`).
@@ -44,7 +44,7 @@ pub enum RemoteCommand {
     },
     Resume {
         id: u64,
-        token: String,
+        token: SeatKey,
         since_v: Option<u64>,
     },
     Act {

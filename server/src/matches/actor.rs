@@ -35,6 +35,7 @@ use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
 use super::ownership::{LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
+use super::player::SeatKey;
 use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
@@ -479,9 +480,21 @@ impl Actor {
                 id,
                 token,
                 since_v,
-            } => match self.state.side_of_token(&token) {
-                Some(side) => self.take_seat(outbox, id, side, since_v).await,
-                None => outbox.refuse(id, self.wrong_token()),
+            } => match token {
+                SeatKey::Token(token) => match self.state.side_of_token(&token) {
+                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    None => outbox.refuse(id, self.wrong_token()),
+                },
+                SeatKey::Account(account) => match self.state.side_of_account(account) {
+                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    None => outbox.refuse(
+                        id,
+                        Refusal::new(
+                            ErrorCode::NotAllowed,
+                            format!("your account holds no seat in {}", self.state.id),
+                        ),
+                    ),
+                },
             },
             Command::Act {
                 outbox,
@@ -693,7 +706,7 @@ impl Actor {
             let _ = rematch.try_send(Command::Resume {
                 outbox: outbox.clone(),
                 id: 0,
-                token: token.clone(),
+                token: SeatKey::Token(token.clone()),
                 since_v: None,
             });
         }

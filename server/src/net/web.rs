@@ -50,12 +50,14 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/g/{id}", get(shell))
         .route("/ftv", get(shell))
         // The account pages (issue 30): the same shell; the script shows the page the path
-        // names (a real address for each, so password managers and scripts find the forms).
+        // names (a real address for each, so password managers and scripts find the forms),
+        // and the page a reset link opens.
         .route("/login", get(shell))
         .route("/signup", get(shell))
         .route("/account", get(shell))
         .route("/account/tokens", get(shell))
         .route("/@/{name}", get(shell))
+        .route("/reset/{token}", get(shell))
         .route("/assets/{version}/{*path}", get(asset))
         .layer(CompressionLayer::new())
 }

@@ -9,6 +9,7 @@
 //! blocking task: WAL lets them run beside the writer and see every committed transaction.
 //! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
 
+pub(crate) mod accounts;
 mod archive;
 mod checkpoint;
 pub(crate) mod export;
@@ -68,11 +69,21 @@ fn open_writable(path: &Path) -> Result<Connection, StorageError> {
     Ok(conn)
 }
 
+/// Creates every table that is missing (`boardcast-server admin` on a database no server
+/// has opened yet: the seats' trigger needs the events table).
+pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
+    matches::create(conn)?;
+    archive::create(conn)?;
+    accounts::create(conn)?;
+    Ok(())
+}
+
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
 #[derive(Debug)]
 pub struct Sqlite {
     tx: mpsc::Sender<Request>,
     path: PathBuf,
+    accounts: std::sync::Arc<accounts::SqliteAccounts>,
 }
 
 impl Sqlite {
@@ -90,6 +101,7 @@ impl Sqlite {
         conn.pragma_update(None, "cache_size", -16 * 1024)?;
         matches::create(&conn)?;
         archive::create(&conn)?;
+        accounts::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -101,6 +113,7 @@ impl Sqlite {
         let store = Sqlite {
             tx,
             path: path.to_owned(),
+            accounts: std::sync::Arc::new(accounts::SqliteAccounts::new(path.to_owned())),
         };
         Ok((store, recovered))
     }
@@ -160,6 +173,10 @@ impl Store for Sqlite {
 
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
         self.read(archive::next_run)
+    }
+
+    fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
+        self.accounts.clone()
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
