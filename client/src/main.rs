@@ -147,7 +147,8 @@ enum Command {
     Predict { game: String },
     /// Print open seeks, live matches and channels, then exit.
     List,
-    /// Take back the stored seat (the newest one, or the one in MATCH).
+    /// Take back the stored seat (the newest one, or the one in MATCH); logged in, the
+    /// account's seat in MATCH also without a stored one (taken on another device).
     Resume { r#match: Option<String> },
     /// Log in to the server as NAME (the password from standard input when it is not a
     /// terminal, else asked for); later commands on that server act as the account.

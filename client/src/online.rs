@@ -49,16 +49,18 @@ pub fn store(options: &Options) -> Option<Store> {
         .map(|dir| Store::new(&dir))
 }
 
-/// `boardcast resume [MATCH]`: the stored seat to take back.
+/// `boardcast resume [MATCH]`: the stored seat to take back; without one, a logged-in
+/// player takes back the account's seat in MATCH (taken on another device).
 pub fn resume_intent(options: &Options, match_id: Option<&str>) -> Result<Command, String> {
-    let store = store(options).ok_or("no data directory to read seats from")?;
-    let seat = store
-        .latest(&options.server, match_id)
-        .ok_or_else(|| format!("no stored seat for {}", options.server))?;
-    Ok(Command::Resume {
-        token: seat.token,
-        match_id: seat.match_id,
-    })
+    let seat = store(options).and_then(|store| store.latest(&options.server, match_id));
+    match (seat, match_id) {
+        (Some(seat), _) => Ok(Command::Resume {
+            token: seat.token,
+            match_id: seat.match_id,
+        }),
+        (None, Some(id)) if options.token.is_some() => Ok(Command::Reclaim(id.to_owned())),
+        (None, _) => Err(format!("no stored seat for {}", options.server)),
+    }
 }
 
 /// Runs an online session until the user quits.

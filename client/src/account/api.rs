@@ -11,6 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use boardcast_protocol::account::{AccountView, CreatedToken, ProfileGames};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, ORIGIN, RETRY_AFTER};
@@ -18,7 +19,7 @@ use hyper::{Method, StatusCode};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
@@ -42,30 +43,6 @@ pub enum ApiError {
     /// The server was not reached, or answered something that is not the API's.
     #[error("{0}")]
     Transport(String),
-}
-
-/// `GET /api/account`: who a token or session acts as.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Account {
-    pub name: String,
-    #[serde(default)]
-    pub bot: bool,
-    #[serde(default)]
-    pub admin: bool,
-}
-
-/// One finished game of a player's list (`GET /api/user/{name}/games`), as the player's side
-/// of it: fields the list may leave out read as empty.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameLine {
-    pub id: String,
-    pub opponent: String,
-    /// Whether the opponent played as an account (else a guest).
-    pub opponent_account: bool,
-    pub colour: String,
-    pub result: String,
-    pub time_control: String,
-    pub date: String,
 }
 
 type HttpsClient = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
@@ -92,47 +69,34 @@ impl Api {
         }
     }
 
-    /// `POST /api/token`: a new `play` token for `name`, named `token_name`: its id and
-    /// the token itself (shown this once).
+    /// `POST /api/token`: a new `play` token for `name`, named `token_name`, shown this once.
     pub async fn create_token(
         &self,
         name: &str,
         password: &str,
         token_name: &str,
-    ) -> Result<(Option<i64>, String), ApiError> {
+    ) -> Result<CreatedToken, ApiError> {
         let body = json!({ "name": name, "password": password, "token_name": token_name });
-        let answer = self.json(Method::POST, "/api/token", Some(body)).await?;
-        let token = answer
-            .get("token")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .ok_or_else(|| ApiError::Transport("the server's answer holds no token".to_owned()))?;
-        Ok((answer.get("id").and_then(Value::as_i64), token))
+        self.json(Method::POST, "/api/token", Some(body)).await
     }
 
     /// `DELETE /api/tokens/{id}` as the token: the server forgets it.
     pub async fn revoke_token(&self, id: i64) -> Result<(), ApiError> {
-        self.json(
-            Method::DELETE,
-            &format!("/api/tokens/{id}"),
-            Some(json!({})),
-        )
-        .await
-        .map(drop)
+        let path = format!("/api/tokens/{id}");
+        self.json::<Value>(Method::DELETE, &path, Some(json!({})))
+            .await
+            .map(drop)
     }
 
     /// `GET /api/account` as the token.
-    pub async fn account(&self) -> Result<Account, ApiError> {
-        let answer = self.json(Method::GET, "/api/account", None).await?;
-        serde_json::from_value(answer)
-            .map_err(|e| ApiError::Transport(format!("the server's account answer: {e}")))
+    pub async fn account(&self) -> Result<AccountView, ApiError> {
+        self.json(Method::GET, "/api/account", None).await
     }
 
     /// One page (from 1) of `name`'s finished games, newest first.
-    pub async fn games(&self, name: &str, page: u32) -> Result<Vec<GameLine>, ApiError> {
+    pub async fn games(&self, name: &str, page: u32) -> Result<ProfileGames, ApiError> {
         let path = format!("/api/user/{}/games?page={page}", path_segment(name));
-        let answer = self.json(Method::GET, &path, None).await?;
-        Ok(game_lines(&answer))
+        self.json(Method::GET, &path, None).await
     }
 
     /// `GET /@/{name}/games.pdn`, streamed into `file` as it comes; returns the bytes written.
@@ -162,23 +126,22 @@ impl Api {
         Ok(written)
     }
 
-    /// A request whose answer is JSON; a refusal becomes [`ApiError::Refused`].
-    async fn json(
+    /// A request whose answer is JSON of type `T` (an empty answer reads as JSON `null`);
+    /// a refusal becomes [`ApiError::Refused`].
+    async fn json<T: DeserializeOwned>(
         &self,
         method: Method,
         path: &str,
         body: Option<Value>,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<T, ApiError> {
         let response = self.send(method, path, body).await?;
         if !response.status().is_success() {
             return Err(refusal(response).await);
         }
         let bytes = collect(response).await?;
-        if bytes.is_empty() {
-            return Ok(Value::Null);
-        }
-        serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::Transport(format!("the server's answer is not JSON: {e}")))
+        let bytes: &[u8] = if bytes.is_empty() { b"null" } else { &bytes };
+        serde_json::from_slice(bytes)
+            .map_err(|e| ApiError::Transport(format!("the server's answer is not the API's: {e}")))
     }
 
     async fn send(
@@ -276,54 +239,6 @@ fn path_segment(name: &str) -> String {
         .collect()
 }
 
-/// The games of a list answer: a bare array, or an object holding one under `games`.
-fn game_lines(answer: &Value) -> Vec<GameLine> {
-    let games = answer
-        .as_array()
-        .or_else(|| answer.get("games").and_then(Value::as_array));
-    games
-        .map(|games| games.iter().map(game_line).collect())
-        .unwrap_or_default()
-}
-
-fn game_line(game: &Value) -> GameLine {
-    let text = |v: Option<&Value>| match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => String::new(),
-    };
-    let opponent = game.get("opponent");
-    let (opponent_name, opponent_account) = match opponent {
-        Some(Value::Object(o)) => (
-            text(o.get("name")),
-            o.get("account").and_then(Value::as_bool).unwrap_or(false),
-        ),
-        other => (
-            text(other),
-            game.get("opponent_account")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-        ),
-    };
-    let time_control = match game.get("time_control") {
-        Some(Value::Object(tc)) => {
-            let ms = |k: &str| tc.get(k).and_then(Value::as_u64).unwrap_or(0);
-            crate::account::time_control_text(ms("initial_ms"), ms("increment_ms"))
-        }
-        Some(Value::Null) | None => "untimed".to_owned(),
-        other => text(other),
-    };
-    GameLine {
-        id: text(game.get("id").or_else(|| game.get("match_id"))),
-        opponent: opponent_name,
-        opponent_account,
-        colour: text(game.get("colour").or_else(|| game.get("color"))),
-        result: text(game.get("result")),
-        time_control,
-        date: text(game.get("date").or_else(|| game.get("finished_at"))),
-    }
-}
-
 /// An error with its causes (hyper's own says only "client error (Connect)").
 fn describe(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
@@ -344,39 +259,5 @@ mod tests {
         assert_eq!(path_segment("Anne_de-Vries2"), "Anne_de-Vries2");
         assert_eq!(path_segment("../admin"), "%2E%2E%2Fadmin");
         assert_eq!(path_segment("a b?x"), "a%20b%3Fx");
-    }
-
-    #[test]
-    fn a_games_list_is_read_in_either_shape() {
-        let one = json!({
-            "id": "m12", "opponent": {"name": "Wytze", "account": false}, "colour": "white",
-            "result": "2-0", "time_control": {"initial_ms": 300000, "increment_ms": 3000},
-            "date": "2026-11-26"
-        });
-        let expected = GameLine {
-            id: "m12".into(),
-            opponent: "Wytze".into(),
-            opponent_account: false,
-            colour: "white".into(),
-            result: "2-0".into(),
-            time_control: "5+3".into(),
-            date: "2026-11-26".into(),
-        };
-        assert_eq!(game_lines(&json!([one.clone()])), vec![expected.clone()]);
-        assert_eq!(
-            game_lines(&json!({"games": [one], "page": 1})),
-            vec![expected]
-        );
-        let flat = json!([{"id": "m3", "opponent": "anne", "opponent_account": true,
-            "colour": "black", "result": "1-1", "time_control": null, "date": "2026-11-25"}]);
-        let line = &game_lines(&flat)[0];
-        assert_eq!(
-            (
-                line.opponent.as_str(),
-                line.opponent_account,
-                line.time_control.as_str()
-            ),
-            ("anne", true, "untimed")
-        );
     }
 }

@@ -14,7 +14,9 @@ use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use api::{Api, ApiError, GameLine};
+use api::{Api, ApiError};
+use boardcast_protocol::TimeControl;
+use boardcast_protocol::account::{AccountView, Outcome, ProfileGame};
 use credentials::{Credential, Credentials};
 
 use crate::address::ServerAddress;
@@ -93,11 +95,12 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
     };
     block_on(async move {
         let store = options.credentials()?;
-        let (token_id, token) = options
+        let created = options
             .api(None)?
             .create_token(&name, &password, TOKEN_NAME)
             .await
             .map_err(|e| format!("login: {}", refusal_text(&e)))?;
+        let (token_id, token) = (Some(created.id), created.token);
         // The server's spelling of the name, and a check that the token works.
         let account = options
             .api(Some(token.clone()))?
@@ -122,7 +125,7 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
     })
 }
 
-fn kind(account: &api::Account) -> &'static str {
+fn kind(account: &AccountView) -> &'static str {
     match (account.bot, account.admin) {
         (true, _) => " (bot account)",
         (false, true) => " (admin)",
@@ -209,22 +212,19 @@ pub fn games(options: AccountOptions, name: String, save: Option<PathBuf>) -> Ex
             println!("saved {name}'s games to {} ({bytes} bytes)", file.display());
             return Ok(());
         }
-        let mut seen = std::collections::HashSet::new();
         let mut listed = 0;
         for page in 1..=MAX_PAGES {
-            let lines = api
+            let answer = api
                 .games(&name, page)
                 .await
                 .map_err(|e| format!("games {name}: {}", not_found_text(&e, &name)))?;
-            // An empty page is the end; so is one the server repeats (it pages no further).
-            let fresh: Vec<&GameLine> =
-                lines.iter().filter(|g| seen.insert(g.id.clone())).collect();
-            if fresh.is_empty() {
-                break;
-            }
-            for game in fresh {
+            for game in &answer.games {
                 println!("{}", game_text(game));
-                listed += 1;
+            }
+            listed += answer.games.len();
+            // A page short of full is the last.
+            if answer.games.len() < answer.per_page as usize || answer.per_page == 0 {
+                break;
             }
         }
         if listed == 0 {
@@ -234,28 +234,56 @@ pub fn games(options: AccountOptions, name: String, save: Option<PathBuf>) -> Ex
     })
 }
 
-/// One line of `boardcast games`: `m12 2026-11-26 white v Wytze (guest) 2-0 5+3`.
-pub fn game_text(game: &GameLine) -> String {
-    let guest = if game.opponent_account {
-        ""
-    } else {
-        " (guest)"
+/// One line of `boardcast games`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`.
+pub fn game_text(game: &ProfileGame) -> String {
+    let opponent = match &game.opponent {
+        Some(o) if o.account => o.name.clone(),
+        Some(o) => format!("{} (guest)", o.name),
+        None => "-".to_owned(),
+    };
+    let outcome = match game.outcome {
+        Outcome::Won => "won",
+        Outcome::Drawn => "drawn",
+        Outcome::Lost => "lost",
     };
     format!(
-        "{} {} {} v {}{guest} {} {}",
-        game.id, game.date, game.colour, game.opponent, game.result, game.time_control
+        "{} {} {} v {opponent} {outcome} {} {}",
+        game.id,
+        date_text(game.date),
+        game.colour,
+        game.result,
+        time_control_text(game.time_control.as_ref())
     )
 }
 
-/// `5+3`, `1.5+0`: a time control as the lobby writes it.
-pub fn time_control_text(initial_ms: u64, increment_ms: u64) -> String {
-    let minutes = initial_ms as f64 / 60_000.0;
+/// Milliseconds since the Unix epoch as a UTC date, `2026-11-26` (the civil-from-days
+/// algorithm of Howard Hinnant's date library).
+fn date_text(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// `5+3`, `1.5+0`, `untimed`: a time control as the lobby writes it.
+pub fn time_control_text(time_control: Option<&TimeControl>) -> String {
+    let Some(tc) = time_control else {
+        return "untimed".to_owned();
+    };
+    let minutes = tc.initial_ms as f64 / 60_000.0;
     let minutes = if minutes.fract() == 0.0 {
         format!("{minutes}")
     } else {
         format!("{minutes:.1}")
     };
-    format!("{minutes}+{}", increment_ms / 1000)
+    format!("{minutes}+{}", tc.increment_ms / 1000)
 }
 
 fn not_found_text(error: &ApiError, name: &str) -> String {
@@ -306,22 +334,41 @@ mod tests {
 
     #[test]
     fn a_game_line_says_whether_the_opponent_was_a_guest() {
-        let mut game = GameLine {
+        use boardcast_protocol::Side;
+        use boardcast_protocol::account::Opponent;
+        let mut game = ProfileGame {
             id: "m12".into(),
-            opponent: "Wytze".into(),
-            opponent_account: false,
-            colour: "white".into(),
+            colour: Side::White,
+            opponent: Some(Opponent {
+                name: "Wytze".into(),
+                account: false,
+            }),
+            outcome: Outcome::Won,
             result: "2-0".into(),
-            time_control: "5+3".into(),
-            date: "2026-11-26".into(),
+            time_control: Some(TimeControl {
+                initial_ms: 300_000,
+                increment_ms: 3_000,
+            }),
+            // 2026-11-26 12:00 UTC.
+            date: 1_795_694_400_000,
         };
         assert_eq!(
             game_text(&game),
-            "m12 2026-11-26 white v Wytze (guest) 2-0 5+3"
+            "m12 2026-11-26 white v Wytze (guest) won 2-0 5+3"
         );
-        game.opponent_account = true;
-        assert_eq!(game_text(&game), "m12 2026-11-26 white v Wytze 2-0 5+3");
-        assert_eq!(time_control_text(90_000, 0), "1.5+0");
-        assert_eq!(time_control_text(600_000, 5_000), "10+5");
+        game.opponent.as_mut().unwrap().account = true;
+        game.time_control = None;
+        assert_eq!(
+            game_text(&game),
+            "m12 2026-11-26 white v Wytze won 2-0 untimed"
+        );
+        assert_eq!(date_text(0), "1970-01-01");
+        assert_eq!(date_text(951_782_400_000), "2000-02-29");
+        let tc = |initial_ms, increment_ms| TimeControl {
+            initial_ms,
+            increment_ms,
+        };
+        assert_eq!(time_control_text(Some(&tc(90_000, 0))), "1.5+0");
+        assert_eq!(time_control_text(Some(&tc(600_000, 5_000))), "10+5");
     }
 }
