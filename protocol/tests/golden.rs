@@ -273,6 +273,8 @@ fn cases() -> Vec<Case> {
                 time_control: timed(),
                 color: ColorChoice::Random,
                 public: true,
+                rated: false,
+                rating_range: None,
             }),
         ),
         client(
@@ -282,6 +284,19 @@ fn cases() -> Vec<Case> {
                 time_control: None,
                 color: ColorChoice::White,
                 public: false,
+                rated: false,
+                rating_range: None,
+            }),
+        ),
+        client(
+            "create_match.rated",
+            4,
+            ClientMessage::CreateMatch(CreateMatch {
+                time_control: timed(),
+                color: ColorChoice::Random,
+                public: true,
+                rated: true,
+                rating_range: Some(200),
             }),
         ),
         client("join_match.id", 5, ClientMessage::JoinMatch(JoinMatch::Id(MATCH.into()))),
@@ -291,6 +306,11 @@ fn cases() -> Vec<Case> {
             "resume",
             1,
             ClientMessage::Resume(Resume { token: WHITE_TOKEN.into(), since_v: Some(12) }),
+        ),
+        client(
+            "reclaim",
+            1,
+            ClientMessage::Reclaim(Reclaim { match_id: MATCH.into(), since_v: Some(12) }),
         ),
         client(
             "move",
@@ -371,6 +391,14 @@ fn cases() -> Vec<Case> {
             }),
         ),
         client("leaderboard", 24, ClientMessage::Leaderboard(LeaderboardQuery { limit: 10 })),
+        client(
+            "play_now",
+            25,
+            ClientMessage::PlayNow(PlayNow {
+                preset: PoolPreset::ThreePlusTwo,
+            }),
+        ),
+        client("cancel_play_now", 26, ClientMessage::CancelPlayNow),
         // Server messages.
         server(
             "welcome",
@@ -384,6 +412,7 @@ fn cases() -> Vec<Case> {
                     idle_timeout_ms: 60_000,
                 },
                 public_url: "https://draughts.example.org".into(),
+                account: Some(AccountInfo { name: "Sietske".into(), bot: false, admin: false }),
             }),
         ),
         server("ack", ServerMessage::Ack(Ack { id: 6, duplicate: false })),
@@ -455,6 +484,15 @@ fn cases() -> Vec<Case> {
                     watchers: 0,
                     white_bot: false,
                     black_bot: true,
+                    white_account: false,
+                    black_account: true,
+                    rated: true,
+                    rating_range: Some(300),
+                    white_rating: None,
+                    black_rating: Some(PlayerRating {
+                        rating: 1847,
+                        provisional: false,
+                    }),
                 }],
                 live: vec![MatchSummary {
                     match_id: MATCH.into(),
@@ -466,6 +504,12 @@ fn cases() -> Vec<Case> {
                     watchers: 4,
                     white_bot: false,
                     black_bot: false,
+                    white_account: true,
+                    black_account: false,
+                    rated: false,
+                    rating_range: None,
+                    white_rating: None,
+                    black_rating: None,
                 }],
                 channels: vec![
                     ChannelSummary {
@@ -498,8 +542,8 @@ fn cases() -> Vec<Case> {
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
                 v: 2,
-                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false }),
-                black: Some(PlayerInfo { name: "Wytze".into(), connected: true, bot: false }),
+                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false, account: true }),
+                black: Some(PlayerInfo { name: "Wytze".into(), connected: true, bot: false, account: true }),
                 time_control: timed(),
                 public: true,
                 phase: MatchPhase::Playing,
@@ -523,8 +567,8 @@ fn cases() -> Vec<Case> {
             ServerMessage::MatchSnapshot(MatchSnapshot {
                 match_id: MATCH.into(),
                 v: 6,
-                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false }),
-                black: Some(PlayerInfo { name: "Wytze".into(), connected: false, bot: false }),
+                white: Some(PlayerInfo { name: "Sietske".into(), connected: true, bot: false, account: true }),
+                black: Some(PlayerInfo { name: "Wytze".into(), connected: false, bot: false, account: true }),
                 time_control: None,
                 public: false,
                 phase: MatchPhase::Finished,
@@ -563,6 +607,7 @@ fn cases() -> Vec<Case> {
                 name: "Wytze".into(),
                 bot: false,
                 first_move_in_ms: Some(30_000),
+                account: true,
             }),
         ),
         match_event(
@@ -573,6 +618,7 @@ fn cases() -> Vec<Case> {
                 name: "Scan 3.1".into(),
                 bot: true,
                 first_move_in_ms: Some(30_000),
+                account: true,
             }),
         ),
         match_event(
@@ -773,6 +819,24 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "paired",
+            ServerMessage::Paired(Paired {
+                preset: PoolPreset::ThreePlusTwo,
+                seat: Seat {
+                    id: 25,
+                    match_id: MATCH.into(),
+                    invite_code: INVITE.into(),
+                    side: Side::White,
+                    token: WHITE_TOKEN.into(),
+                },
+                opponent: "Wytze".into(),
+                opponent_rating: PlayerRating {
+                    rating: 1512,
+                    provisional: true,
+                },
+            }),
+        ),
+        server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
         ),
@@ -810,6 +874,7 @@ fn cases() -> Vec<Case> {
         ),
         unit_enum("claim_kind", vec![ClaimKind::Win, ClaimKind::Draw]),
         unit_enum("side", vec![Side::White, Side::Black]),
+        unit_enum("pool_preset", PoolPreset::ALL.to_vec()),
     ];
     cases.push(case(
         "value.king_counters",
@@ -850,6 +915,8 @@ fn exchanges() -> Vec<Case> {
                 time_control: timed(),
                 color: ColorChoice::White,
                 public: false,
+                rated: false,
+                rating_range: None,
             }),
         ),
         server(
@@ -871,6 +938,7 @@ fn exchanges() -> Vec<Case> {
                     name: "Sietske".into(),
                     connected: true,
                     bot: false,
+                    account: true,
                 }),
                 black: None,
                 time_control: timed(),
@@ -929,11 +997,13 @@ fn exchanges() -> Vec<Case> {
                     name: "Sietske".into(),
                     connected: true,
                     bot: false,
+                    account: true,
                 }),
                 black: Some(PlayerInfo {
                     name: "Wytze".into(),
                     connected: true,
                     bot: false,
+                    account: true,
                 }),
                 time_control: timed(),
                 public: false,
@@ -1286,6 +1356,7 @@ fn every_variant_has_a_case() {
     list("color_choice", variant_names::<ColorChoice>());
     list("claim_kind", variant_names::<ClaimKind>());
     list("side", variant_names::<Side>());
+    list("pool_preset", variant_names::<PoolPreset>());
 }
 
 #[test]

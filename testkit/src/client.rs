@@ -240,6 +240,7 @@ fn empty_welcome() -> Welcome {
             idle_timeout_ms: 0,
         },
         public_url: String::new(),
+        account: None,
     }
 }
 
@@ -621,6 +622,8 @@ impl Client {
                 time_control,
                 color,
                 public,
+                rated: false,
+                rating_range: None,
             }))
             .await?;
         self.expect_seat(id).await

@@ -7,7 +7,7 @@ use boardcast_protocol::Encoding;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use crate::matches::{Action, Player};
+use crate::matches::{Action, Player, SeatKey};
 use crate::storage::coordination::NodeRef;
 use crate::storage::now_ms;
 
@@ -65,7 +65,7 @@ pub enum RemoteCommand {
     },
     Resume {
         id: u64,
-        token: String,
+        token: SeatKey,
         since_v: Option<u64>,
     },
     Act {

@@ -36,6 +36,7 @@ use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
 use super::ownership::{Displaced, LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
+use super::player::SeatKey;
 use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
@@ -539,9 +540,21 @@ impl Actor {
                 id,
                 token,
                 since_v,
-            } => match self.state.side_of_token(&token) {
-                Some(side) => self.take_seat(outbox, id, side, since_v).await,
-                None => outbox.refuse(id, self.wrong_token()),
+            } => match token {
+                SeatKey::Token(token) => match self.state.side_of_token(&token) {
+                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    None => outbox.refuse(id, self.wrong_token()),
+                },
+                SeatKey::Account(account) => match self.state.side_of_account(account) {
+                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    None => outbox.refuse(
+                        id,
+                        Refusal::new(
+                            ErrorCode::NotAllowed,
+                            format!("your account holds no seat in {}", self.state.id),
+                        ),
+                    ),
+                },
             },
             Command::Act {
                 outbox,
@@ -751,7 +764,7 @@ impl Actor {
             let _ = rematch.try_send(Command::Resume {
                 outbox: outbox.clone(),
                 id: 0,
-                token: token.clone(),
+                token: SeatKey::Token(token.clone()),
                 since_v: None,
             });
         }
@@ -791,7 +804,7 @@ impl Actor {
         let now = at.checked_sub(transit).unwrap_or(at).into_std();
         if let Some(record) = self.state.handle_timeout(now, &self.timeouts()) {
             let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot record the end a timeout brought");
+            self.owe(committed, "cannot record a forfeit or abort");
         }
     }
 

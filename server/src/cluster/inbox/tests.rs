@@ -443,7 +443,7 @@ async fn a_node_that_leaves_takes_its_seat_holders_with_it() {
         7,
         RemoteCommand::Resume {
             id: 1,
-            token: white,
+            token: white.into(),
             since_v: None,
         },
     );
