@@ -1922,7 +1922,7 @@ async fn a_first_move_missed_while_postgresql_is_down_is_retried_with_back_off_a
     let log = cluster.log("a");
     let tries: Vec<&str> = log
         .lines()
-        .filter(|line| line.contains("cannot record the end a timeout brought"))
+        .filter(|line| line.contains("cannot record a forfeit or abort"))
         .collect();
     assert!(
         !tries.is_empty(),
