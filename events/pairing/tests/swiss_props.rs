@@ -310,7 +310,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn larger_swiss_events_keep_the_absolute_rules(
