@@ -44,7 +44,7 @@ use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
 
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::matches::{Command, Mailbox, MatchHandle};
+use crate::matches::{Command, Mailbox, MatchHandle, SeatKey};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
 use crate::room::crowd::CrowdThrottle;
@@ -380,7 +380,7 @@ impl Proxy {
                 id,
                 token,
                 action,
-                received: _,
+                received,
             } => {
                 // Acting holds the seat, as at the match: the connection follows from the
                 // events this node has now on.
@@ -393,7 +393,16 @@ impl Proxy {
                         follower.tokens.push(token.clone());
                     }
                 }
-                (outbox, RemoteCommand::Act { id, token, action })
+                let received_ms = super::wire::stamp(received);
+                (
+                    outbox,
+                    RemoteCommand::Act {
+                        id,
+                        token,
+                        action,
+                        received_ms,
+                    },
+                )
             }
             Command::Leave { conn } => {
                 self.unfollow(conn);
@@ -872,7 +881,7 @@ impl Proxy {
             for token in &follower.tokens {
                 let resume = RemoteCommand::Resume {
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 };
                 self.send_to_owner(&follower.outbox, resume);
@@ -907,7 +916,7 @@ impl Proxy {
                 let _ = actor.try_send(Command::Resume {
                     outbox: follower.outbox.clone(),
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 });
             }
@@ -942,12 +951,17 @@ impl Proxy {
                     token,
                     since_v,
                 },
-                RemoteCommand::Act { id, token, action } => Command::Act {
+                RemoteCommand::Act {
+                    id,
+                    token,
+                    action,
+                    received_ms,
+                } => Command::Act {
                     outbox,
                     id,
                     token,
                     action,
-                    received: Instant::now(),
+                    received: super::wire::arrival(received_ms),
                 },
             };
             if let Err(refusal) = actor.try_send(local) {
