@@ -4,16 +4,18 @@
 //! rating tags; `seek` says who may join a rated seek; `play_now` is the task that runs the pool;
 //! `ladder` picks and ranks the ladder and the rating chart's daily points.
 //!
-//! **Not wired yet** (it needs accounts, issue 30). The plan it is built for:
-//! - *Writing a rated result exactly once.* When a rated match ends, its actor reads both
-//!   members' [`glicko::Perf`]s, works out [`glicko::rated_score`] and [`glicko::rate_game`], and
-//!   commits the rating rows in the **same** `commit` request as `Write::Finish` (one savepoint,
-//!   so one transaction on both backends): a `rating_changes` row per player keyed by
-//!   `(match_id, account_id)`, and the `ratings` row updated only if its `rated_games` is still
-//!   the one the actor read (compare-and-set; a miss refuses the whole request, the actor
-//!   re-reads and retries). A result without its rating change, or a rating change twice (a
-//!   node taking the match over re-finishing it), then cannot be stored; both fit the
-//!   PostgreSQL writer's pipeline, since nothing is read back in the transaction.
+//! **Storage is in place; the match actor does not call it yet.** How a rated result is
+//! written exactly once (`stored` builds the writes, `crate::storage::RatingChange` is the row):
+//! - When a rated match ends, its actor reads both members' [`glicko::Perf`]s
+//!   (`stored::read_perf`), works out [`glicko::rated_score`] and [`glicko::rate_game`], and
+//!   sends both `Write::Rating`s in the **same** `commit` request as `Write::Finish` (one
+//!   savepoint, so one transaction on both backends). There is one table, `rating_changes`:
+//!   an account's rating is its newest row. Its key `(match_id, account_id)` refuses a game
+//!   rated twice (a node taking the match over re-finishing it), and `UNIQUE (account_id,
+//!   games_before)` is the compare-and-set on the rated game count the actor read: a miss
+//!   refuses the whole request, the actor re-reads and retries. A result without its rating
+//!   change, or a change twice, cannot be stored; nothing is read back in the transaction, so
+//!   it fits the PostgreSQL writer's pipeline.
 //! - *Play now.* A node runs [`play_now::spawn`] keyed by account id; the connection shell
 //!   sends `join`/`cancel` and seats each [`pool::Pairing`] in a new rated match; in a cluster
 //!   one node owns the pool (as a match has one owner) and the others forward to it.
@@ -26,3 +28,4 @@ pub mod pdn;
 pub mod play_now;
 pub mod pool;
 pub mod seek;
+pub mod stored;

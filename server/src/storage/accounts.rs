@@ -12,7 +12,7 @@
 use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 
-use super::StorageError;
+use super::{RatingChange, StorageError};
 
 /// An account as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,6 +171,14 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
         account: i64,
         into: mpsc::Sender<Result<String, StorageError>>,
     ) -> BoxFuture<'_, ()>;
+
+    /// The newest rating change of `account`: its current rating (`None`: never rated).
+    fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>>;
+    /// Every rating change of `account`, oldest first (its rating history).
+    fn rating_history(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>>;
 }
 
 /// The outcome of `result` for the player of `side`.

@@ -43,7 +43,7 @@ use coordination::Coordination;
 pub use database::Database;
 pub(crate) use database::without_password;
 pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
-pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
+pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, RatingChange, StartedGame, Write};
 
 /// Why storage failed. The text is written for an operator reading the log.
 #[derive(Debug, thiserror::Error)]

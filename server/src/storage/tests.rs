@@ -67,6 +67,7 @@ macro_rules! storage_contract {
             the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes,
             look_alike_names_are_one_leaderboard_row_under_the_name_first_seen,
             every_start_is_a_new_run,
+            a_rated_result_is_stored_with_both_rating_changes_exactly_once,
         );
     };
     (@tests $place:expr; $($test:ident,)*) => {
@@ -522,5 +523,97 @@ pub async fn every_start_is_a_new_run(place: &impl Place) {
     let (storage, _) = place.open().await;
     assert_eq!(storage.next_run().await.unwrap(), 1);
     assert_eq!(storage.next_run().await.unwrap(), 2);
+    storage.close().await;
+}
+
+/// Match `id` finished as a rated game between accounts `white` and `black`: the Finish and
+/// both rating changes, computed from their stored perfs, in one request.
+async fn rated_finish(storage: &Storage, id: &str, (white, black): (i64, i64)) -> Vec<Write> {
+    use crate::ratings::{glicko, stored};
+    let accounts = storage.accounts();
+    let at_ms = 1_700_000_000_000;
+    let game = glicko::rate_game(
+        &stored::read_perf(&*accounts, white).await.unwrap(),
+        &stored::read_perf(&*accounts, black).await.unwrap(),
+        glicko::Score::WhiteWins,
+        stored::time_of(at_ms),
+    );
+    let mut writes = vec![Write::Finish {
+        match_id: id.into(),
+        result: "2-0".into(),
+        pdn: format!("pdn of {id}"),
+        epoch: 0,
+    }];
+    writes.extend(stored::writes_of(id, (white, black), &game, at_ms));
+    writes
+}
+
+pub async fn a_rated_result_is_stored_with_both_rating_changes_exactly_once(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    let mut ids = Vec::new();
+    for name in ["ana", "bo"] {
+        let id = accounts
+            .create_account(name.into(), "x".into(), false, false, 1)
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    let (ana, bo) = (ids[0], ids[1]);
+    for id in ["m1", "m2"] {
+        storage
+            .commit(vec![create(id), event(id, 1)])
+            .await
+            .unwrap();
+    }
+    let first = rated_finish(&storage, "m1", (ana, bo)).await;
+    storage.commit(first.clone()).await.unwrap();
+    // The same Finish again (a node taking the match over re-finishing it): refused whole.
+    let replayed = storage.commit(first.clone()).await;
+    assert!(
+        matches!(replayed, Err(StorageError::Refused(_))),
+        "{replayed:?}"
+    );
+    // m2 computed from ana's rating before m1 (a stale read): refused, and m2 stays live.
+    let mut stale = rated_finish(&storage, "m2", (ana, bo)).await;
+    let Write::Rating(change) = &mut stale[1] else {
+        panic!("ana's change")
+    };
+    change.games_before = 0;
+    let refused = storage.commit(stale).await;
+    assert!(
+        matches!(refused, Err(StorageError::Refused(_))),
+        "{refused:?}"
+    );
+    assert_eq!(storage.finished_pdn("m2".into()).await.unwrap(), None);
+    // Read afresh, m2 is rated on top of m1.
+    let second = rated_finish(&storage, "m2", (bo, ana)).await;
+    storage.commit(second.clone()).await.unwrap();
+    storage.close().await;
+
+    let (storage, recovered) = place.open().await;
+    assert!(recovered.is_empty(), "both matches finished");
+    let accounts = storage.accounts();
+    for (account, finishes) in [
+        (ana, [&first[1], &second[2]]),
+        (bo, [&first[2], &second[1]]),
+    ] {
+        let history = accounts.rating_history(account).await.unwrap();
+        let expected: Vec<RatingChange> = finishes
+            .iter()
+            .map(|write| match write {
+                Write::Rating(change) => change.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(history, expected, "one change per rated game, in order");
+        assert_eq!(
+            accounts.rating(account).await.unwrap().as_ref(),
+            expected.last()
+        );
+        assert_eq!(history[1].games_before, 1);
+        assert_eq!(history[1].rating_before, history[0].rating);
+    }
     storage.close().await;
 }

@@ -34,6 +34,12 @@ pub enum Write {
         pdn: String,
         epoch: u64,
     },
+    /// One player's rating change by a rated game: sent in the **same** request as the game's
+    /// [`Write::Finish`], so the result and both rating changes are stored together or not at
+    /// all. Refused (and with it the whole request) if the player already has a change for
+    /// this match, or a change numbered `games_before` (someone rated them since it was
+    /// read): a rating is changed exactly once per game and never from a stale read.
+    Rating(RatingChange),
     /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
     Channel(ChannelWrite),
     /// The server was alive at `at_ms` (a single node's periodic heartbeat): after a crash,
@@ -53,7 +59,10 @@ impl Write {
             | Write::Finish {
                 match_id, epoch, ..
             } => Some((match_id, *epoch)),
-            Write::CreateMatch { .. } | Write::Channel(_) | Write::Heartbeat { .. } => None,
+            Write::CreateMatch { .. }
+            | Write::Rating(_)
+            | Write::Channel(_)
+            | Write::Heartbeat { .. } => None,
         }
     }
 }
@@ -97,4 +106,22 @@ pub struct LeaderboardDelta {
     pub name: String,
     pub correct: u32,
     pub strikes: u32,
+}
+
+/// One rated game's change of one player's rating, as written ([`Write::Rating`]) and read
+/// back: the newest row of an account is its current rating (with `games_before + 1` rated
+/// games, the last at `at_ms`), and all its rows, oldest first, are its rating history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChange {
+    pub match_id: String,
+    pub account: i64,
+    /// How many rated games the player had before this one: the compare-and-set key.
+    pub games_before: u32,
+    /// When the game ended (Unix ms).
+    pub at_ms: i64,
+    /// The rating before the game, so the change is shown without reading the row before.
+    pub rating_before: f64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
 }

@@ -9,10 +9,10 @@ use tokio::sync::mpsc;
 use tokio_postgres::Row;
 
 use super::pooled;
-use crate::storage::StorageError;
 use crate::storage::accounts::{
     AccountRow, AccountStore, Flag, GameRow, SessionRow, Tally, TokenRow, count,
 };
+use crate::storage::{RatingChange, StorageError};
 
 /// The accounts of one PostgreSQL database.
 #[derive(Debug, Clone)]
@@ -431,5 +431,52 @@ impl AccountStore for PgAccounts {
             }
         }
         .boxed()
+    }
+
+    fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let row = client
+                .query_opt(
+                    &format!("SELECT {RATING_COLUMNS} ORDER BY games_before DESC LIMIT 1"),
+                    &[&account],
+                )
+                .await?;
+            Ok(row.as_ref().map(rating_change))
+        }
+        .boxed()
+    }
+
+    fn rating_history(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let rows = client
+                .query(
+                    &format!("SELECT {RATING_COLUMNS} ORDER BY games_before"),
+                    &[&account],
+                )
+                .await?;
+            Ok(rows.iter().map(rating_change).collect())
+        }
+        .boxed()
+    }
+}
+
+const RATING_COLUMNS: &str = "match_id, account_id, games_before, at_ms, rating_before, rating, \
+                              deviation, volatility FROM rating_changes WHERE account_id = $1";
+
+fn rating_change(row: &Row) -> RatingChange {
+    RatingChange {
+        match_id: row.get(0),
+        account: row.get(1),
+        games_before: u32::try_from(row.get::<_, i64>(2)).unwrap_or(u32::MAX),
+        at_ms: row.get(3),
+        rating_before: row.get(4),
+        rating: row.get(5),
+        deviation: row.get(6),
+        volatility: row.get(7),
     }
 }

@@ -8,7 +8,7 @@ use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Row, Statement};
 
 use crate::storage::coordination::NodeRef;
-use crate::storage::{MatchKey, StoredEvent, StoredMatch};
+use crate::storage::{MatchKey, RatingChange, StoredEvent, StoredMatch};
 
 pub const CREATE_MATCH: &str = "INSERT INTO matches \
      (id, invite, created_ms, setup, owner_node, owner_incarnation, epoch) \
@@ -19,6 +19,11 @@ pub const APPEND_EVENT: &str = "INSERT INTO events (match_id, v, at_ms, body, ep
      VALUES ($1, $2, $3, $4, boardcast_fence($1, $5))";
 pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 \
      WHERE id = $1 AND epoch = boardcast_fence($1, $4)";
+
+/// Stores one player's rating change (schema migration 5); a second change of the same game,
+/// or one from a stale rated-game count, breaks a key and refuses the request.
+pub const RATING: &str = "INSERT INTO rating_changes (match_id, account_id, games_before, \
+     at_ms, rating_before, rating, deviation, volatility) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
 
 /// The SQLSTATE `boardcast_fence` raises (schema migration 2).
 pub const FENCED: &str = "BCF01";
@@ -119,6 +124,32 @@ pub fn finish<'a>(
     async move {
         client
             .execute(statement, &[&match_id, &result, &pdn, &(epoch as i64)])
+            .await
+    }
+    .boxed()
+}
+
+/// Stores rating change `change` ([`RATING`]).
+pub fn rating<'a>(
+    client: &'a Client,
+    statement: &'a Statement,
+    change: &'a RatingChange,
+) -> BoxFuture<'a, Result<u64, Error>> {
+    async move {
+        client
+            .execute(
+                statement,
+                &[
+                    &change.match_id,
+                    &change.account,
+                    &i64::from(change.games_before),
+                    &change.at_ms,
+                    &change.rating_before,
+                    &change.rating,
+                    &change.deviation,
+                    &change.volatility,
+                ],
+            )
             .await
     }
     .boxed()

@@ -228,6 +228,23 @@ INSERT INTO seats (match_id, side, account_id, name)
     WHERE r IS NOT NULL
 ON CONFLICT DO NOTHING;
 "#,
+    // 5: rating changes (issue 31). One table, written in the request of the game's Finish;
+    // an account's rating is its newest row. `(match_id, account_id)` refuses a game rated
+    // twice, `(account_id, games_before)` a change computed from a stale rating.
+    r#"
+CREATE TABLE rating_changes (
+    match_id      TEXT NOT NULL,
+    account_id    BIGINT NOT NULL REFERENCES accounts(id),
+    games_before  BIGINT NOT NULL,
+    at_ms         BIGINT NOT NULL,
+    rating_before DOUBLE PRECISION NOT NULL,
+    rating        DOUBLE PRECISION NOT NULL,
+    deviation     DOUBLE PRECISION NOT NULL,
+    volatility    DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (match_id, account_id),
+    UNIQUE (account_id, games_before)
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

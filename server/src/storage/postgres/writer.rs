@@ -46,6 +46,7 @@ pub struct Link {
     append_event: tokio_postgres::Statement,
     finish: tokio_postgres::Statement,
     heartbeat: tokio_postgres::Statement,
+    rating: tokio_postgres::Statement,
     archive: archive::Statements,
     /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
     txid: tokio_postgres::Statement,
@@ -54,22 +55,25 @@ pub struct Link {
 impl Link {
     /// Prepares the writer's statements on `client` (the tables must exist).
     pub async fn prepare(client: Client) -> Result<Link, StorageError> {
-        let (create_match, append_event, finish, heartbeat, started, finished, score, txid) = tokio::try_join!(
-            client.prepare(matches::CREATE_MATCH),
-            client.prepare(matches::APPEND_EVENT),
-            client.prepare(matches::FINISH),
-            client.prepare(matches::HEARTBEAT),
-            client.prepare(archive::GAME_STARTED),
-            client.prepare(archive::GAME_FINISHED),
-            client.prepare(archive::SCORE),
-            client.prepare("SELECT txid_current()"),
-        )?;
+        let (create_match, append_event, finish, heartbeat, rating, started, finished, score, txid) =
+            tokio::try_join!(
+                client.prepare(matches::CREATE_MATCH),
+                client.prepare(matches::APPEND_EVENT),
+                client.prepare(matches::FINISH),
+                client.prepare(matches::HEARTBEAT),
+                client.prepare(matches::RATING),
+                client.prepare(archive::GAME_STARTED),
+                client.prepare(archive::GAME_FINISHED),
+                client.prepare(archive::SCORE),
+                client.prepare("SELECT txid_current()"),
+            )?;
         Ok(Link {
             client,
             create_match,
             append_event,
             finish,
             heartbeat,
+            rating,
             archive: archive::Statements {
                 started,
                 finished,
@@ -133,6 +137,7 @@ impl Link {
                 pdn,
                 epoch,
             } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
+            Write::Rating(change) => matches::rating(&self.client, &self.rating, change),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
             Write::Heartbeat { at_ms } => matches::heartbeat(&self.client, &self.heartbeat, *at_ms),
         })

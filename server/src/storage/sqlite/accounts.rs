@@ -13,10 +13,10 @@ use futures_util::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use tokio::sync::mpsc;
 
-use crate::storage::StorageError;
 use crate::storage::accounts::{
     AccountRow, AccountStore, Flag, GameRow, SessionRow, Tally, TokenRow, count,
 };
+use crate::storage::{RatingChange, StorageError};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS accounts (
@@ -472,5 +472,16 @@ impl AccountStore for SqliteAccounts {
             }
         }
         .boxed()
+    }
+
+    fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>> {
+        self.run(move |conn| super::ratings::current(conn, account))
+    }
+
+    fn rating_history(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>> {
+        self.run(move |conn| super::ratings::history(conn, account))
     }
 }

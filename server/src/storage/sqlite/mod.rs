@@ -15,6 +15,7 @@ mod checkpoint;
 pub(crate) mod export;
 pub(crate) mod lock;
 mod matches;
+mod ratings;
 
 use std::path::{Path, PathBuf};
 
@@ -64,6 +65,7 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     matches::create(conn)?;
     archive::create(conn)?;
     accounts::create(conn)?;
+    ratings::create(conn)?;
     Ok(())
 }
 
@@ -109,6 +111,7 @@ impl Sqlite {
         matches::create(&conn)?;
         archive::create(&conn)?;
         accounts::create(&conn)?;
+        ratings::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -280,6 +283,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 pdn,
                 epoch: _,
             } => matches::finish(conn, match_id, result, pdn)?,
+            Write::Rating(change) => ratings::insert(conn, change)?,
             Write::Channel(write) => archive::apply(conn, write)?,
             Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }

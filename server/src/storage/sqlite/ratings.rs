@@ -1,0 +1,82 @@
+//! Rating changes in SQLite ([`crate::storage::RatingChange`]).
+//!
+//! One table, no derived one: an account's current rating is its newest row. The two keys are
+//! the exactly-once rule: `(match_id, account_id)` refuses a game rated twice (a replayed or
+//! taken-over Finish), `(account_id, games_before)` refuses a change computed from a rating
+//! that has moved since it was read (compare-and-set on the rated game count). Either refusal
+//! refuses the whole request, the game's Finish with it.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::storage::RatingChange;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS rating_changes (
+    match_id      TEXT NOT NULL,
+    account_id    INTEGER NOT NULL REFERENCES accounts(id),
+    games_before  INTEGER NOT NULL,
+    at_ms         INTEGER NOT NULL,
+    rating_before REAL NOT NULL,
+    rating        REAL NOT NULL,
+    deviation     REAL NOT NULL,
+    volatility    REAL NOT NULL,
+    PRIMARY KEY (match_id, account_id),
+    UNIQUE (account_id, games_before)
+);
+";
+
+/// Creates the table if it is missing (after the accounts table it refers to).
+pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)
+}
+
+/// Stores one change; a second change of the same game or count is a constraint error.
+pub fn insert(conn: &Connection, change: &RatingChange) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO rating_changes (match_id, account_id, games_before, at_ms, rating_before, \
+         rating, deviation, volatility) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        change.match_id,
+        change.account,
+        change.games_before,
+        change.at_ms,
+        change.rating_before,
+        change.rating,
+        change.deviation,
+        change.volatility
+    ])?;
+    Ok(())
+}
+
+const COLUMNS: &str = "match_id, account_id, games_before, at_ms, rating_before, rating, \
+                       deviation, volatility FROM rating_changes WHERE account_id = ?1";
+
+fn change(row: &Row<'_>) -> rusqlite::Result<RatingChange> {
+    Ok(RatingChange {
+        match_id: row.get(0)?,
+        account: row.get(1)?,
+        games_before: row.get(2)?,
+        at_ms: row.get(3)?,
+        rating_before: row.get(4)?,
+        rating: row.get(5)?,
+        deviation: row.get(6)?,
+        volatility: row.get(7)?,
+    })
+}
+
+/// The newest change of `account`.
+pub fn current(conn: &Connection, account: i64) -> rusqlite::Result<Option<RatingChange>> {
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} ORDER BY games_before DESC LIMIT 1"
+    ))?
+    .query_row([account], change)
+    .optional()
+}
+
+/// Every change of `account`, oldest first.
+pub fn history(conn: &Connection, account: i64) -> rusqlite::Result<Vec<RatingChange>> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} ORDER BY games_before"))?
+        .query_map([account], change)?
+        .collect()
+}
