@@ -76,9 +76,13 @@ fn session_of(head: &str) -> String {
 }
 
 fn admin(server: &TestServer, args: &[&str], stdin: &str) -> (bool, String, String) {
+    admin_on(&["--db", server.db().to_str().unwrap()], args, stdin)
+}
+
+/// `boardcast-server DATABASE admin ARGS` with `stdin`: success, stdout, stderr.
+fn admin_on(database: &[&str], args: &[&str], stdin: &str) -> (bool, String, String) {
     let mut child = Command::new(server_program())
-        .arg("--db")
-        .arg(server.db())
+        .args(database)
         .arg("admin")
         .args(args)
         .stdin(Stdio::piped())
@@ -477,4 +481,70 @@ async fn a_members_finished_game_is_on_the_profile_and_in_games_pdn_and_timing_i
         started.elapsed(),
         f64::from(logins) / started.elapsed().as_secs_f64()
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on_a_and_b() {
+    let Some(cluster) = boardcast_tests::cluster::Cluster::start_or_skip(
+        "accounts across a cluster",
+        server_program(),
+        &["a", "b", "c"],
+        boardcast_tests::cluster::ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (ok, _, stderr) = admin_on(
+        &["--database", cluster.database_url()],
+        &["create-user", "Anne"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(ok, "{stderr}");
+    let login = format!(r#"{{"name":"Anne","password":"{PASSWORD}"}}"#);
+    let (status, head, body) = request(cluster.addr("a"), "POST", "/api/login", &[], &login);
+    assert_eq!(status, 200, "{body}");
+    let cookie = format!("boardcast_session={}", session_of(&head));
+
+    // Valid on node b: the account plays there.
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.clone());
+    let mut anne = Client::connect_with(cluster.addr("b"), Encoding::Json, &options)
+        .await
+        .unwrap();
+    assert_eq!(anne.welcome.account.as_ref().unwrap().name, "Anne");
+    let id = anne
+        .send(ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public: false,
+            rated: false,
+            rating_range: None,
+        }))
+        .await
+        .unwrap();
+    seat_for(&mut anne, id).await;
+
+    // Log out everywhere on node c: the session ends on a and b.
+    let (status, _, _) = request(
+        cluster.addr("c"),
+        "POST",
+        "/api/logout-all",
+        &[("Cookie", &cookie)],
+        "",
+    );
+    assert_eq!(status, 204);
+    for node in ["a", "b"] {
+        let (status, _, _) = request(
+            cluster.addr(node),
+            "GET",
+            "/api/account",
+            &[("Cookie", &cookie)],
+            "",
+        );
+        assert_eq!(status, 401, "node {node}");
+    }
+    match connect_ws(cluster.addr("b"), &options).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 401)
+        }
+        other => panic!("an ended session still upgrades: {:?}", other.map(|_| ())),
+    }
 }
