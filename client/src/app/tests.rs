@@ -422,7 +422,7 @@ fn lobby_lines_show_members_ratings_and_rated_terms() {
         }),
         black_rating: None,
         white_account: true,
-        black_account: true,
+        black_account: false,
     };
     let live = MatchSummary {
         match_id: "m8".into(),

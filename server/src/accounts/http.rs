@@ -71,8 +71,9 @@ impl Refused {
         Refused::new(StatusCode::BAD_REQUEST, code, message)
     }
 
-    fn throttled(retry_after: Duration) -> Refused {
-        metrics::counter!("boardcast_account_throttled_total").increment(1);
+    /// 429 for a throttled `kind` (`login`, `signup`), counted on /metrics.
+    fn throttled(kind: &'static str, retry_after: Duration) -> Refused {
+        metrics::counter!("boardcast_account_throttled_total", "kind" => kind).increment(1);
         Refused {
             retry_after: Some(retry_after),
             ..Refused::new(
@@ -245,7 +246,7 @@ impl Accounts {
                 .check(&name_key, now)
                 .or_else(|after| throttles.per_pair.check(&pair, now).map_err(|_| after)),
         ) {
-            return Err(Refused::throttled(after));
+            return Err(Refused::throttled("login", after));
         }
         let found = self.store.account_by_name(name.to_owned()).await?;
         let hash = found.as_ref().map(|account| account.password.clone());
@@ -301,7 +302,7 @@ async fn signup(
     let accounts = &app.accounts;
     let now = Instant::now();
     if let Err(after) = accounts.throttles.signups.check(&address, now) {
-        return Err(Refused::throttled(after));
+        return Err(Refused::throttled("signup", after));
     }
     names::check(&name).map_err(Refused::invalid)?;
     password::check(&password, &name).map_err(Refused::invalid)?;

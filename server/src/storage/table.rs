@@ -80,6 +80,55 @@ pub const TABLES: &[Table] = &[
         ],
         key: 1,
     },
+    // Accounts (issue 30); their seats are not copied as a table: the events' trigger
+    // fills them on the PostgreSQL side as the events arrive.
+    Table {
+        name: "accounts",
+        columns: &[
+            ("id", Kind::Int),
+            ("name", Kind::Text),
+            ("name_key", Kind::Text),
+            ("password", Kind::Text),
+            ("bot", Kind::Bool),
+            ("admin", Kind::Bool),
+            ("closed", Kind::Bool),
+            ("created_ms", Kind::Int),
+            ("last_seen_ms", Kind::Int),
+        ],
+        key: 1,
+    },
+    Table {
+        name: "sessions",
+        columns: &[
+            ("hash", Kind::Text),
+            ("account_id", Kind::Int),
+            ("created_ms", Kind::Int),
+            ("used_ms", Kind::Int),
+        ],
+        key: 1,
+    },
+    Table {
+        name: "tokens",
+        columns: &[
+            ("id", Kind::Int),
+            ("hash", Kind::Text),
+            ("account_id", Kind::Int),
+            ("name", Kind::Text),
+            ("scopes", Kind::Text),
+            ("created_ms", Kind::Int),
+            ("used_ms", Kind::Int),
+        ],
+        key: 1,
+    },
+    Table {
+        name: "resets",
+        columns: &[
+            ("hash", Kind::Text),
+            ("account_id", Kind::Int),
+            ("expires_ms", Kind::Int),
+        ],
+        key: 1,
+    },
 ];
 
 impl Table {

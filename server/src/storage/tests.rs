@@ -524,3 +524,150 @@ pub async fn every_start_is_a_new_run(place: &impl Place) {
     assert_eq!(storage.next_run().await.unwrap(), 2);
     storage.close().await;
 }
+
+/// Accounts (issue 30): an account, its session and token by their hashes, and its seat
+/// taken from the `player_joined` record by the database's trigger, with the finished game
+/// counted and listed for its profile.
+pub async fn accounts_sessions_tokens_and_seats_are_stored(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    let anne = accounts
+        .create_account("Anne".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        accounts
+            .create_account("ANNE".into(), "p".into(), false, false, 6)
+            .await
+            .unwrap(),
+        None,
+        "names are unique ignoring case"
+    );
+    accounts.create_session("h1".into(), anne, 7).await.unwrap();
+    assert_eq!(
+        accounts
+            .session("h1".into())
+            .await
+            .unwrap()
+            .unwrap()
+            .account,
+        anne
+    );
+    let token = accounts
+        .create_token("t1".into(), anne, "cli".into(), "play".into(), 8)
+        .await
+        .unwrap();
+    assert_eq!(
+        accounts.token("t1".into()).await.unwrap().unwrap().id,
+        token
+    );
+    let joined = |v: u64, side: &str, name: &str, account: Option<i64>| Write::Event {
+        match_id: "g".into(),
+        v,
+        at_ms: 2,
+        body: serde_json::json!({
+            "event": {"player_joined": {"side": side, "name": name, "bot": false}},
+            "token": format!("tok-{side}"),
+            "account": account,
+        })
+        .to_string(),
+        epoch: 0,
+    };
+    storage
+        .commit(vec![
+            create("g"),
+            joined(1, "white", "Anne", Some(anne)),
+            joined(2, "black", "Wytze", None),
+            Write::Finish {
+                match_id: "g".into(),
+                result: "0-2".into(),
+                pdn: "[Event \"g\"]\n1. 32-28 *".into(),
+                epoch: 0,
+            },
+        ])
+        .await
+        .unwrap();
+    let games = accounts.games(anne, 0, 20).await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(
+        (
+            games[0].side.as_str(),
+            games[0].opponent.as_deref(),
+            games[0].opponent_account
+        ),
+        ("white", Some("Wytze"), false)
+    );
+    assert_eq!(accounts.tally(anne).await.unwrap().lost, 1);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+    accounts.pdn(anne, tx).await;
+    assert_eq!(
+        rx.recv().await.unwrap().unwrap(),
+        "[Event \"g\"]\n1. 32-28 *"
+    );
+    accounts.delete_sessions(anne, None).await.unwrap();
+    assert_eq!(accounts.session("h1".into()).await.unwrap(), None);
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn accounts_are_stored_in_sqlite() {
+    accounts_sessions_tokens_and_seats_are_stored(&SqliteFile::new()).await;
+}
+
+#[tokio::test]
+async fn accounts_are_stored_in_postgres() {
+    let Some(db) = PostgresDatabase::new("accounts on PostgreSQL") else {
+        return;
+    };
+    accounts_sessions_tokens_and_seats_are_stored(&db).await;
+}
+
+#[tokio::test]
+async fn migrate_copies_accounts_and_their_seats() {
+    let Some(db) = PostgresDatabase::new("migrate accounts") else {
+        return;
+    };
+    let place = SqliteFile::new();
+    accounts_sessions_tokens_and_seats_are_stored(&place).await;
+    let (storage, _) = place.open().await;
+    storage
+        .accounts()
+        .create_session("h2".into(), 1, 9)
+        .await
+        .unwrap();
+    storage.close().await;
+    let from = Database::Sqlite(place.path.clone());
+    let to = Database::Postgres(db.url.clone());
+    migrate::migrate(&from, &to).await.unwrap();
+    let (storage, _) = db.open().await;
+    let accounts = storage.accounts();
+    let anne = accounts
+        .account_by_name("anne".into())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(anne.password, "$argon2id$x");
+    assert_eq!(
+        accounts
+            .session("h2".into())
+            .await
+            .unwrap()
+            .unwrap()
+            .account,
+        anne.id
+    );
+    assert_eq!(
+        accounts.games(anne.id, 0, 20).await.unwrap().len(),
+        1,
+        "seats follow"
+    );
+    // New ids continue after the copied ones.
+    let bob = accounts
+        .create_account("Bob".into(), "p".into(), false, false, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(bob > anne.id);
+    storage.close().await;
+}

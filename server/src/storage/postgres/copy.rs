@@ -61,12 +61,16 @@ pub async fn write(
     Ok(())
 }
 
-/// Run numbers continue after the copied ones.
+/// Run numbers, account and token ids continue after the copied ones.
 pub async fn continue_runs(client: &impl GenericClient) -> Result<(), Error> {
     client
         .batch_execute(
             "SELECT setval(pg_get_serial_sequence('server_runs', 'run'), \
-             COALESCE(MAX(run), 0) + 1, false) FROM server_runs",
+             COALESCE(MAX(run), 0) + 1, false) FROM server_runs;
+             SELECT setval(pg_get_serial_sequence('accounts', 'id'), \
+             COALESCE(MAX(id), 0) + 1, false) FROM accounts;
+             SELECT setval(pg_get_serial_sequence('tokens', 'id'), \
+             COALESCE(MAX(id), 0) + 1, false) FROM tokens",
         )
         .await
 }

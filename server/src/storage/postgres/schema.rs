@@ -219,8 +219,10 @@ BEGIN
     RETURN NULL;
 END
 $$;
+-- The WHEN clause keeps a move's insert (the hot path) from calling the function at all.
 CREATE TRIGGER seat_of_join AFTER INSERT ON events
-    FOR EACH ROW EXECUTE FUNCTION boardcast_seat_of_join();
+    FOR EACH ROW WHEN (position('"player_joined"' IN NEW.body) > 0)
+    EXECUTE FUNCTION boardcast_seat_of_join();
 INSERT INTO seats (match_id, side, account_id, name)
     SELECT match_id, r -> 'event' -> 'player_joined' ->> 'side', (r ->> 'account')::BIGINT,
            r -> 'event' -> 'player_joined' ->> 'name'

@@ -15,6 +15,7 @@ pub fn upgrade(path: &Path) -> Result<(), StorageError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     super::archive::create(&conn)?;
+    super::accounts::create(&conn)?;
     Ok(())
 }
 
