@@ -16,7 +16,7 @@ use boardcast_protocol::{
 };
 
 mod follow;
-pub use follow::{Downstream, Guess, Upstream, UpstreamOf};
+pub(crate) use follow::{Downstream, Guess, Upstream, UpstreamOf};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -51,7 +51,7 @@ fn gone(channel: &str) -> Refusal {
 
 /// What a channel plays.
 #[derive(Debug)]
-pub enum Program {
+pub(crate) enum Program {
     /// Random games forever, `pause` apart, drawn from `seed`.
     Tv {
         interval: Duration,
@@ -68,7 +68,7 @@ pub enum Program {
 
 /// How to start a channel actor.
 #[derive(Debug)]
-pub struct ChannelSetup {
+pub(crate) struct ChannelSetup {
     pub channel: String,
     pub program: Program,
     /// Events kept for replay.
@@ -310,7 +310,7 @@ impl ChannelHandle {
 }
 
 /// Starts a channel actor; it runs until its program ends or `shutdown` fires.
-pub fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
+pub(crate) fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
     let (tx, rx) = mpsc::channel(COMMANDS);
     let kind = match setup.program {
         Program::Tv { .. } => ChannelKind::Tv,

@@ -5,14 +5,14 @@
 //! module is the entry point the connection dispatch calls for every channel-related client
 //! message.
 
-pub mod actor;
-pub mod archive;
-pub mod flags;
-pub mod game;
-pub mod game_ids;
-pub mod predict;
-pub mod registry;
-pub mod schedule;
+pub(crate) mod actor;
+pub(crate) mod archive;
+pub(crate) mod flags;
+pub(crate) mod game;
+pub(crate) mod game_ids;
+pub(crate) mod predict;
+pub(crate) mod registry;
+pub(crate) mod schedule;
 #[cfg(test)]
 mod tests;
 
@@ -21,10 +21,9 @@ use boardcast_protocol::{
     LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
 };
 
-pub use actor::ChannelHandle;
-pub use archive::FinishedGame;
+pub(crate) use actor::ChannelHandle;
 use game_ids::GameIds;
-pub use registry::{ChannelsConfig, Registry};
+pub(crate) use registry::{ChannelsConfig, Registry};
 
 use crate::net::address::ClientAddr;
 use crate::ops::shutdown::{Shutdown, Tasks};
@@ -33,7 +32,7 @@ use crate::room::outbox::Outbox;
 use crate::storage::{Storage, StorageError};
 
 /// The most leaderboard entries one query returns.
-pub const MAX_LEADERBOARD: u32 = 100;
+pub(crate) const MAX_LEADERBOARD: u32 = 100;
 
 /// A channel-related client message, as the connection hands it over.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use crate::storage::coordination::NodeRef;
 
 /// To the owner of a match (`bc:node:{owner}:{incarnation}:m`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ToOwner {
+pub(crate) enum ToOwner {
     /// A connection on node `from` asks something of match `match_id`.
     Command {
         match_id: String,
@@ -34,7 +34,7 @@ pub enum ToOwner {
 
 /// What a connection on another node asks of a match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RemoteCommand {
+pub(crate) enum RemoteCommand {
     /// Answer ack and catch-up, but do not follow: the asker's proxy relays the events.
     Watch { id: u64, since_v: Option<u64> },
     Join {
@@ -56,7 +56,7 @@ pub enum RemoteCommand {
 
 /// Back to the asking node (`bc:node:{asker}:{incarnation}:m`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ToAsker {
+pub(crate) enum ToAsker {
     /// One frame for connection `conn`, already encoded in its encoding.
     Frame {
         match_id: String,
@@ -78,7 +78,7 @@ pub enum ToAsker {
 
 /// From a match's owner to every node (`bc:match:{id}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MatchRelay {
+pub(crate) enum MatchRelay {
     /// A committed event (a postcard `ServerMessage::MatchEvent`), sent after its commit.
     Event {
         epoch: u64,

@@ -10,7 +10,7 @@ use boardcast_protocol::{ClockState, Side, TimeControl};
 
 /// Both players' remaining time and which one is running.
 #[derive(Debug, Clone)]
-pub struct Clock {
+pub(crate) struct Clock {
     increment: Duration,
     white: Duration,
     black: Duration,
@@ -20,11 +20,11 @@ pub struct Clock {
 
 /// The mover's time had run out before the move arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Flagged(pub Side);
+pub(crate) struct Flagged(pub Side);
 
 impl Clock {
     /// Full time for both sides, stopped.
-    pub fn new(tc: TimeControl) -> Self {
+    pub(crate) fn new(tc: TimeControl) -> Self {
         let initial = Duration::from_millis(tc.initial_ms);
         Clock {
             increment: Duration::from_millis(tc.increment_ms),
@@ -42,7 +42,7 @@ impl Clock {
     }
 
     /// Time left for `side` at `now`.
-    pub fn remaining(&self, side: Side, now: Instant) -> Duration {
+    pub(crate) fn remaining(&self, side: Side, now: Instant) -> Duration {
         let stored = match side {
             Side::White => self.white,
             Side::Black => self.black,
@@ -56,12 +56,13 @@ impl Clock {
     }
 
     /// Starts (or restarts) `side`'s clock at `now`.
-    pub fn start(&mut self, side: Side, now: Instant) {
+    #[cfg(test)]
+    pub(crate) fn start(&mut self, side: Side, now: Instant) {
         self.running = Some((side, now));
     }
 
     /// Stops the clock, charging the running side for the time used.
-    pub fn stop(&mut self, now: Instant) {
+    pub(crate) fn stop(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
             let left = self.remaining(side, now);
             *self.slot(side) = left;
@@ -71,19 +72,19 @@ impl Clock {
 
     /// Gives the running side back `time` in which no move of theirs could be accepted
     /// (storage unreachable): their clock stood still in it.
-    pub fn credit(&mut self, time: Duration) {
+    pub(crate) fn credit(&mut self, time: Duration) {
         if let Some((_, since)) = &mut self.running {
             *since += time;
         }
     }
 
     /// The side whose time is running.
-    pub fn running(&self) -> Option<Side> {
+    pub(crate) fn running(&self) -> Option<Side> {
         self.running.map(|(side, _)| side)
     }
 
     /// When the running side's time runs out.
-    pub fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         self.running.map(|(side, since)| {
             since
                 + match side {
@@ -94,7 +95,7 @@ impl Clock {
     }
 
     /// Whether the running side has no time left at `now`.
-    pub fn flagged(&self, now: Instant) -> Option<Side> {
+    pub(crate) fn flagged(&self, now: Instant) -> Option<Side> {
         match self.running {
             Some((side, _)) if self.remaining(side, now).is_zero() => Some(side),
             _ => None,
@@ -104,7 +105,7 @@ impl Clock {
     /// What the clocks will show after `side` moves at `now`: its time used, plus the
     /// increment, and the opponent running. The clock itself is unchanged (the move is not
     /// committed yet); apply the result with [`Clock::set`].
-    pub fn after_move(&self, side: Side, now: Instant) -> Result<ClockState, Flagged> {
+    pub(crate) fn after_move(&self, side: Side, now: Instant) -> Result<ClockState, Flagged> {
         let left = self.remaining(side, now);
         if left.is_zero() {
             return Err(Flagged(side));
@@ -120,7 +121,7 @@ impl Clock {
     /// What the clocks show after `side`'s first move, made while no clock ran: nothing
     /// charged, no increment. After White's first move still no clock runs (Black's runs only
     /// from Black's first move); after Black's, White's starts.
-    pub fn after_first_move(&self, side: Side, now: Instant) -> ClockState {
+    pub(crate) fn after_first_move(&self, side: Side, now: Instant) -> ClockState {
         let mut state = self.state(now);
         state.running = match side {
             Side::White => None,
@@ -130,14 +131,14 @@ impl Clock {
     }
 
     /// Sets both times from a committed state and starts the running side at `now`.
-    pub fn set(&mut self, state: ClockState, now: Instant) {
+    pub(crate) fn set(&mut self, state: ClockState, now: Instant) {
         self.white = Duration::from_millis(state.white_ms);
         self.black = Duration::from_millis(state.black_ms);
         self.running = state.running.map(|side| (side, now));
     }
 
     /// The clocks as of `now`, for the wire.
-    pub fn state(&self, now: Instant) -> ClockState {
+    pub(crate) fn state(&self, now: Instant) -> ClockState {
         ClockState {
             white_ms: self.remaining(Side::White, now).as_millis() as u64,
             black_ms: self.remaining(Side::Black, now).as_millis() as u64,

@@ -38,11 +38,11 @@ pub struct Ownership {
 }
 
 /// Tells whether this node holds its lease now.
-pub type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
+pub(crate) type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// Claims a suspended match back under the next epoch: given the epoch it ran under and the
 /// last version it knows of, it answers whether it may go on in place, and under what.
-pub type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> + Send + Sync>;
+pub(crate) type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> + Send + Sync>;
 
 /// What a [`Reclaim`] found.
 pub enum Reclaimed {

@@ -1,6 +1,6 @@
 //! A room that followers watch: the [`fanout`] of one match or channel to its subscribers,
 //! each subscriber's bounded [`outbox`], and the [`crowd`] count a lobby shows.
 
-pub mod crowd;
-pub mod fanout;
-pub mod outbox;
+pub(crate) mod crowd;
+pub(crate) mod fanout;
+pub(crate) mod outbox;

@@ -75,12 +75,12 @@ const SAVE_OWNED_STATE: &str =
 
 /// The coordination of the nodes sharing one PostgreSQL database, over the store's read pool.
 #[derive(Debug)]
-pub struct PgCoordination {
+pub(crate) struct PgCoordination {
     pool: Pool,
 }
 
 impl PgCoordination {
-    pub fn new(pool: Pool) -> PgCoordination {
+    pub(crate) fn new(pool: Pool) -> PgCoordination {
         PgCoordination { pool }
     }
 }

@@ -48,13 +48,13 @@ const BY_TOKEN: &str = concat!(
 );
 
 /// Creates the match tables and the token index if they are missing.
-pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+pub(super) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
     conn.execute_batch(TOKEN_INDEX)
 }
 
 /// Stores a new match.
-pub fn create_match(
+pub(super) fn create_match(
     conn: &Connection,
     id: &str,
     invite: Option<&str>,
@@ -69,7 +69,7 @@ pub fn create_match(
 }
 
 /// Appends event `v` of match `match_id`; a version stored before is refused.
-pub fn append_event(
+pub(super) fn append_event(
     conn: &Connection,
     match_id: &str,
     v: u64,
@@ -82,14 +82,19 @@ pub fn append_event(
 }
 
 /// Marks match `match_id` finished with its result and PDN.
-pub fn finish(conn: &Connection, match_id: &str, result: &str, pdn: &str) -> rusqlite::Result<()> {
+pub(super) fn finish(
+    conn: &Connection,
+    match_id: &str,
+    result: &str,
+    pdn: &str,
+) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE matches SET finished = 1, result = ?2, pdn = ?3 WHERE id = ?1")?
         .execute(params![match_id, result, pdn])?;
     Ok(())
 }
 
 /// Every unfinished match, oldest first, with its events.
-pub fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
+pub(super) fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
     let mut matches = Vec::new();
     let mut stmt = conn.prepare(
         "SELECT id, invite, created_ms, setup FROM matches WHERE finished = 0 ORDER BY created_ms",
@@ -105,7 +110,7 @@ pub fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
 }
 
 /// The PDN of finished match `id`.
-pub fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
+pub(super) fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
     let pdn = conn
         .query_row(
             "SELECT pdn FROM matches WHERE id = ?1 AND finished = 1",
@@ -117,7 +122,10 @@ pub fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<Stri
 }
 
 /// A finished match whole, named by id or by a seat token.
-pub fn finished_match(conn: &Connection, key: &MatchKey) -> rusqlite::Result<Option<StoredMatch>> {
+pub(super) fn finished_match(
+    conn: &Connection,
+    key: &MatchKey,
+) -> rusqlite::Result<Option<StoredMatch>> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
         MatchKey::Token(token) => {

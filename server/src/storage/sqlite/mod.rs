@@ -70,14 +70,14 @@ fn open_writable(path: &Path) -> Result<Connection, StorageError> {
 
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
 #[derive(Debug)]
-pub struct Sqlite {
+pub(crate) struct Sqlite {
     tx: mpsc::Sender<Request>,
     path: PathBuf,
 }
 
 impl Sqlite {
     /// Opens (or creates) the database, reads every unfinished match and starts the writer.
-    pub fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
+    pub(crate) fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
         let mut conn = open_writable(path)?;
         // FULL: the WAL is fsynced at every commit, so an acknowledged move survives even a
         // power cut; group commit keeps that to one fsync per batch.
