@@ -414,6 +414,10 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         watchers: 0,
         white_bot: false,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
     };
     let lobby = Lobby {
         seeks: vec![summary],

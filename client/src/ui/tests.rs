@@ -257,6 +257,10 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
         watchers: 0,
         white_bot: true,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
     };
     let live = MatchSummary {
         match_id: "m8".into(),
@@ -675,6 +679,10 @@ fn lobby() -> Lobby {
         watchers: 0,
         white_bot: false,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
     };
     let live = MatchSummary {
         match_id: "k2j4h6g8f0".into(),

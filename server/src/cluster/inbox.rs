@@ -119,6 +119,14 @@ pub(crate) async fn claim_and_start(
         Some(node) if owner.alive && node != me => return Ok(Claim::OwnedBy(Some(node.clone()))),
         _ => {}
     }
+    // The dead owner's last renewal: the side to move is charged their thinking up to it.
+    let last_alive_ms = match &owner.owner {
+        Some(node) if !owner.finished => coordination
+            .last_renewal_ms(node.clone())
+            .await
+            .unwrap_or(None),
+        _ => None,
+    };
     let Some(epoch) = coordination
         .claim_match(id.to_owned(), me.clone())
         .await
@@ -133,7 +141,7 @@ pub(crate) async fn claim_and_start(
     else {
         return Ok(Claim::Missing);
     };
-    let handle = hub.adopt(&stored, epoch)?;
+    let handle = hub.adopt(&stored, epoch, last_alive_ms)?;
     if owner.finished {
         // A finished match is claimed only to be shown (and offered a rematch): a player
         // coming back to an old game is no take-over worth an operator's attention.

@@ -186,6 +186,10 @@ mod tests {
             watchers,
             white_bot: false,
             black_bot: false,
+            rated: false,
+            rating_range: None,
+            white_rating: None,
+            black_rating: None,
         }
     }
 

@@ -278,6 +278,10 @@ impl MatchState {
             watchers,
             white_bot: self.seat(Side::White).is_some_and(|s| s.player.bot),
             black_bot: self.seat(Side::Black).is_some_and(|s| s.player.bot),
+            rated: false,
+            rating_range: None,
+            white_rating: None,
+            black_rating: None,
         }
     }
 }

@@ -34,6 +34,10 @@ fn line(id: &str, phase: MatchPhase) -> MatchSummary {
         watchers: 0,
         white_bot: false,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
     }
 }
 

@@ -12,6 +12,7 @@
 mod archive;
 mod checkpoint;
 pub(crate) mod export;
+pub(crate) mod lock;
 mod matches;
 
 use std::path::{Path, PathBuf};
@@ -36,19 +37,7 @@ impl From<rusqlite::Error> for StorageError {
 /// can fix is said so: a directory that does not exist, a file or directory the server may not
 /// write (SQLite writes its `-wal` and `-shm` files beside the database).
 fn open_writable(path: &Path) -> Result<Connection, StorageError> {
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    if !directory.is_dir() {
-        return Err(StorageError::Setup {
-            problem: format!("the directory {} does not exist", directory.display()),
-            remedy: format!(
-                "create it (mkdir -p {}) or choose a database file in an existing directory",
-                directory.display()
-            ),
-        });
-    }
+    let directory = existing_directory(path)?;
     let not_writable = |err: rusqlite::Error| match err.sqlite_error_code() {
         Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly) => {
             StorageError::Setup {
@@ -66,6 +55,24 @@ fn open_writable(path: &Path) -> Result<Connection, StorageError> {
     conn.pragma_update(None, "journal_mode", "WAL")
         .map_err(not_writable)?;
     Ok(conn)
+}
+
+/// The directory database `path` is in, or what to do when it does not exist.
+fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !directory.is_dir() {
+        return Err(StorageError::Setup {
+            problem: format!("the directory {} does not exist", directory.display()),
+            remedy: format!(
+                "create it (mkdir -p {}) or choose a database file in an existing directory",
+                directory.display()
+            ),
+        });
+    }
+    Ok(directory)
 }
 
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
@@ -130,6 +137,10 @@ impl Store for Sqlite {
 
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
         self.read(matches::unfinished)
+    }
+
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        self.read(matches::last_heartbeat)
     }
 
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
@@ -253,6 +264,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 epoch: _,
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Channel(write) => archive::apply(conn, write)?,
+            Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }
     Ok(())
