@@ -13,6 +13,7 @@
 //! binary, the integration tests, the load tool and the benches drive.
 #![warn(unreachable_pub)]
 
+mod accounts;
 mod channels;
 mod cluster;
 mod matches;

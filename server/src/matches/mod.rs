@@ -32,5 +32,6 @@ pub(crate) use directory::Directory;
 pub(crate) use handle::{Command, Mailbox, MatchHandle};
 pub(crate) use ownership::{Ownership, Owning};
 pub use player::Player;
+pub(crate) use player::SeatKey;
 pub use record::{Record, Setup};
 pub(crate) use state::MatchState;
