@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::matches::Setup;
+use boardcast_server::Setup;
 use common::*;
 use futures_util::SinkExt;
 
@@ -1030,7 +1030,7 @@ async fn the_first_move_time_sent_is_the_deadline_that_aborts_the_match() {
     // be a wrong countdown.
     let (early, late) = (Duration::from_millis(150), Duration::from_millis(1_500));
     let (_dir, db) = temp_db();
-    let mut config = boardcast_server::ops::config::Config::for_tests(db);
+    let mut config = boardcast_server::Config::for_tests(db);
     config.first_move_timeout = timeout;
     let server = TestServer::start_with(config).await;
     let first_move_in = |event: &MatchEvent| match event {

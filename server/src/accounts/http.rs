@@ -30,10 +30,10 @@ use crate::storage::accounts::{AccountRow, outcome};
 use crate::storage::{StorageError, now_ms};
 
 /// Games on one page of a profile.
-pub const PER_PAGE: u32 = 20;
+pub(crate) const PER_PAGE: u32 = 20;
 
 /// The account routes, for the server's router.
-pub fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/api/signup", post(signup))
         .route("/api/login", post(login))
@@ -157,14 +157,14 @@ impl IntoResponse for Refused {
 type Answer = Result<Response, Refused>;
 
 /// The WebSocket's refusal of a credential, before the upgrade: 401/403 with the typed body.
-pub fn refuse_upgrade(err: AuthError) -> Response {
+pub(crate) fn refuse_upgrade(err: AuthError) -> Response {
     Refused::from(err).into_response()
 }
 
 /// Whether a state-changing request comes from the server's own pages: its `Origin` is one
 /// the WebSocket would accept, and `Sec-Fetch-Site` (when sent) says same-origin or a
 /// request the user made directly. Programs send neither and pass.
-pub fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused> {
+pub(crate) fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused> {
     let refused = |why: String| Refused::new(StatusCode::FORBIDDEN, ApiErrorCode::CrossOrigin, why);
     if let Some(site) = headers.get("sec-fetch-site") {
         let site = site.to_str().unwrap_or("");

@@ -152,7 +152,7 @@ struct Actor {
 /// Starts the actor for `state`, whose events so far are `records`; a rematch's actor
 /// (`awaiting_players`) records presence only once its players have arrived.
 #[allow(clippy::too_many_arguments)]
-pub fn spawn(
+pub(crate) fn spawn(
     state: MatchState,
     records: &[Record],
     awaiting_players: bool,

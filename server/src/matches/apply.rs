@@ -17,7 +17,7 @@ use super::view::{king_counters, legal_moves};
 
 /// Why a committed event does not fit the match (a corrupted store); nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ApplyError {
+pub(crate) enum ApplyError {
     #[error("a joined player without a seat token")]
     NoSeatToken,
     #[error("route: {0} is not a square (1 to 50)")]
@@ -28,7 +28,7 @@ pub enum ApplyError {
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
 #[derive(Debug)]
-pub struct Savepoint {
+pub(crate) struct Savepoint {
     v: u64,
     seats: BySide<Option<SeatHolder>>,
     position: Position,
@@ -47,7 +47,7 @@ pub struct Savepoint {
 impl MatchState {
     /// Folds a committed event in at `now`; returns why if the event does not fit (a
     /// corrupted store), leaving the state as it was.
-    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
+    pub(crate) fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
         match &record.event {
             MatchEvent::PlayerJoined(joined) => {
                 let token = record.token.clone().ok_or(ApplyError::NoSeatToken)?;
@@ -122,7 +122,7 @@ impl MatchState {
     /// `timeout`, read off the deadline that aborts the match). Done before the record is
     /// stored, so a replayed event is the one sent live; a [`super::kept`] move is rebuilt
     /// the same way.
-    pub fn announce_first_move(&self, record: &mut Record, now: Instant, timeout: Duration) {
+    pub(crate) fn announce_first_move(&self, record: &mut Record, now: Instant, timeout: Duration) {
         let left = self
             .first_move_in(now, timeout)
             .map(|left| left.as_millis() as u64);
@@ -147,7 +147,7 @@ impl MatchState {
     /// Folds a stored `record` in at `now` at Unix time `at_ms` (like `apply`) and returns it
     /// as it was first sent: a stored move leaves out the FEN and the legal moves after it,
     /// which are filled in here from the position the move led to.
-    pub fn replay(
+    pub(crate) fn replay(
         &mut self,
         mut record: Record,
         now: Instant,
@@ -169,7 +169,7 @@ impl MatchState {
 
     /// Folds a new `record` in at `now`, at Unix time `at_ms`; once it is in,
     /// [`Record::write`] with the new `v` stores it.
-    pub fn apply_new(
+    pub(crate) fn apply_new(
         &mut self,
         record: &Record,
         now: Instant,
@@ -182,7 +182,7 @@ impl MatchState {
 
     /// What `apply` may change, saved cheaply (the move lists only grow, so their lengths
     /// suffice): [`MatchState::restore`] puts the state back as it was.
-    pub fn savepoint(&self) -> Savepoint {
+    pub(crate) fn savepoint(&self) -> Savepoint {
         // Destructured in full so a new field cannot be forgotten here.
         let MatchState {
             id: _,
@@ -221,7 +221,7 @@ impl MatchState {
     }
 
     /// Undoes every `apply` since `savepoint` was taken.
-    pub fn restore(&mut self, savepoint: Savepoint) {
+    pub(crate) fn restore(&mut self, savepoint: Savepoint) {
         let Savepoint {
             v,
             seats,

@@ -33,7 +33,7 @@ pub enum Action {
 
 /// What `decide` concluded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
+pub(crate) enum Decision {
     /// Commit these events, then acknowledge.
     Events(Vec<Record>),
     /// The same move with the same ack id was already applied: acknowledge again, change
@@ -50,7 +50,7 @@ pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, u8> {
 }
 
 /// The result the rules give for `outcome`.
-pub fn rules_result(outcome: Outcome) -> MatchResult {
+pub(crate) fn rules_result(outcome: Outcome) -> MatchResult {
     match outcome {
         Outcome::Decisive { winner, .. } => MatchResult {
             winner: Some(winner.into()),
@@ -77,7 +77,7 @@ fn illegal(message: String) -> Refusal {
 /// What a match's timeouts are measured against besides its own state: the server's limits
 /// and, from the actor's presence, since when nobody has held a seat.
 #[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
+pub(crate) struct Timeouts {
     /// How long each side has for its first move ([`MatchState::first_move_missed`]).
     pub first_move: Duration,
     /// How long a match may go on with nobody seated ([`MatchState::abandoned`]).
@@ -91,7 +91,7 @@ impl MatchState {
     /// out of time, missing its first move, or the match being abandoned; `None` while
     /// nothing can end it by itself. The actor keeps this one timer and, once it fires, asks
     /// [`MatchState::handle_timeout`] what is due.
-    pub fn poll_timeout(&self, timeouts: &Timeouts) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self, timeouts: &Timeouts) -> Option<Instant> {
         if self.result.is_some() {
             return None;
         }
@@ -111,7 +111,7 @@ impl MatchState {
     /// The record ending the match that is due at `now` (quinn's `handle_timeout`): a time
     /// forfeit, an abort for a missed first move, or an abandonment; `None` if nothing is
     /// due yet. Like every `decide`, it changes nothing: the actor commits the record.
-    pub fn handle_timeout(&self, now: Instant, timeouts: &Timeouts) -> Option<Record> {
+    pub(crate) fn handle_timeout(&self, now: Instant, timeouts: &Timeouts) -> Option<Record> {
         self.flag(now)
             .or_else(|| self.first_move_missed(now, timeouts.first_move))
             .or_else(|| {
@@ -122,7 +122,7 @@ impl MatchState {
     }
 
     /// The time forfeit due at `now`, if the side to move has run out of time.
-    pub fn flag(&self, now: Instant) -> Option<Record> {
+    pub(crate) fn flag(&self, now: Instant) -> Option<Record> {
         if self.result.is_some() {
             return None;
         }
@@ -135,7 +135,7 @@ impl MatchState {
     }
 
     /// The abort due at `now` if the side to move has not made its first move in `timeout`.
-    pub fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
+    pub(crate) fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
         let deadline = self.first_move_deadline(timeout)?;
         if now < deadline {
             return None;
@@ -153,7 +153,7 @@ impl MatchState {
 
     /// The end of a match nobody has held a seat of for `after`: aborted while a side has
     /// not moved yet (or nobody joined), else abandoned without a winner. `None` if over.
-    pub fn abandoned(&self, after: Duration) -> Option<Record> {
+    pub(crate) fn abandoned(&self, after: Duration) -> Option<Record> {
         if self.result.is_some() {
             return None;
         }
@@ -168,7 +168,7 @@ impl MatchState {
     }
 
     /// The events a seated `side` causes with `action` (ack id `ack`) at `now`, or why not.
-    pub fn decide(
+    pub(crate) fn decide(
         &self,
         side: Side,
         ack: u64,
@@ -422,7 +422,11 @@ impl MatchState {
     }
 
     /// The events of a new player taking the free seat.
-    pub fn decide_join(&self, player: &Player, token: String) -> Result<(Side, Record), Refusal> {
+    pub(crate) fn decide_join(
+        &self,
+        player: &Player,
+        token: String,
+    ) -> Result<(Side, Record), Refusal> {
         if self.result.is_some() {
             return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
         }
@@ -661,12 +665,12 @@ pub(super) mod fixtures {
     use crate::matches::state::MatchState;
 
     /// A match with both seats taken and no move made.
-    pub fn playing(now: Instant) -> MatchState {
+    pub(crate) fn playing(now: Instant) -> MatchState {
         playing_with(None, now)
     }
 
     /// A match played with `time_control`, both seats taken and no move made.
-    pub fn playing_with(
+    pub(crate) fn playing_with(
         time_control: Option<boardcast_protocol::TimeControl>,
         now: Instant,
     ) -> MatchState {
@@ -693,7 +697,7 @@ pub(super) mod fixtures {
     }
 
     /// A match in which each side has moved once.
-    pub fn opened(now: Instant) -> MatchState {
+    pub(crate) fn opened(now: Instant) -> MatchState {
         let mut state = playing(now);
         carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
         carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
@@ -701,7 +705,13 @@ pub(super) mod fixtures {
     }
 
     /// Decides `action` and applies its events; panics if it is refused.
-    pub fn carry_out(state: &mut MatchState, side: Side, ack: u64, action: Action, now: Instant) {
+    pub(crate) fn carry_out(
+        state: &mut MatchState,
+        side: Side,
+        ack: u64,
+        action: Action,
+        now: Instant,
+    ) {
         match state.decide(side, ack, &action, now).unwrap() {
             Decision::Events(records) => {
                 for record in &records {

@@ -18,7 +18,7 @@ use super::view::moved_event;
 
 /// What a match keeps of one event for replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kept {
+pub(crate) enum Kept {
     /// The move of ply `ply` (0 for the first), which left the clocks at `clock`.
     Moved { ply: u32, clock: Option<ClockState> },
     /// Any other event, as it was sent.
@@ -27,7 +27,7 @@ pub enum Kept {
 
 impl Kept {
     /// What is kept of `event`.
-    pub fn of(event: &MatchEvent) -> Kept {
+    pub(crate) fn of(event: &MatchEvent) -> Kept {
         match event {
             MatchEvent::Moved(moved) => Kept::Moved {
                 ply: moved.played.ply,
@@ -42,7 +42,11 @@ impl MatchState {
     /// The events kept as `kept` (in order), rebuilt as they were sent, the first-move time
     /// from the server's `first_move_timeout`; `None` if a kept move is not among this match's
     /// moves (the caller then sends a snapshot).
-    pub fn rebuild(&self, kept: &[Kept], first_move_timeout: Duration) -> Option<Vec<MatchEvent>> {
+    pub(crate) fn rebuild(
+        &self,
+        kept: &[Kept],
+        first_move_timeout: Duration,
+    ) -> Option<Vec<MatchEvent>> {
         let mut plies = kept.iter().filter_map(|kept| match kept {
             Kept::Moved { ply, clock } => Some((*ply, *clock)),
             Kept::Other(_) => None,

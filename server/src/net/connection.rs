@@ -38,7 +38,7 @@ const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 const SHUTDOWN_CLOSE_TIMEOUT: Duration = Duration::from_millis(250);
 
 /// What the connection holds while it lives.
-pub struct Connection {
+pub(crate) struct Connection {
     app: App,
     outbox: Outbox,
     encoding: Encoding,
@@ -60,7 +60,7 @@ pub struct Connection {
 
 /// What the HTTP upgrade hands a new session: who the client is, the address to give out,
 /// and what it holds under the limits and shutdown.
-pub struct Session {
+pub(crate) struct Session {
     /// The account the upgrade authenticated (cookie or bearer), `None` for a guest.
     pub account: Option<crate::accounts::Who>,
     pub client: ClientAddr,
@@ -78,7 +78,7 @@ enum Close {
 }
 
 /// Serves one upgraded socket until it closes.
-pub async fn run(
+pub(crate) async fn run(
     socket: WebSocket,
     encoding: Encoding,
     app: App,

@@ -8,7 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// What a column holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Int,
     Text,
     Bool,
@@ -16,14 +16,14 @@ pub enum Kind {
 
 /// One stored table: its name and columns, the first `key` of which are its primary key.
 #[derive(Debug)]
-pub struct Table {
+pub(crate) struct Table {
     pub name: &'static str,
     pub columns: &'static [(&'static str, Kind)],
     pub key: usize,
 }
 
 /// Every table, parents first.
-pub const TABLES: &[Table] = &[
+pub(super) const TABLES: &[Table] = &[
     Table {
         name: "matches",
         columns: &[
@@ -133,7 +133,7 @@ pub const TABLES: &[Table] = &[
 
 impl Table {
     /// The column names, comma-separated.
-    pub fn column_list(&self) -> String {
+    pub(crate) fn column_list(&self) -> String {
         let names: Vec<&str> = self.columns.iter().map(|(name, _)| *name).collect();
         names.join(", ")
     }
@@ -148,7 +148,7 @@ pub enum Value {
 }
 
 /// One row, its values in [`Table::columns`] order.
-pub type Row = Vec<Value>;
+pub(super) type Row = Vec<Value>;
 
 /// How many rows a table holds and a checksum of them that does not depend on their order.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

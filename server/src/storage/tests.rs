@@ -9,18 +9,18 @@ use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, Stand
 use super::*;
 
 /// Somewhere a store lives: each call opens it (again), as a server start would.
-pub trait Place {
+pub(crate) trait Place {
     async fn open(&self) -> (Storage, Vec<StoredMatch>);
 }
 
 /// A SQLite database file in a temporary directory.
-pub struct SqliteFile {
+pub(crate) struct SqliteFile {
     _dir: tempfile::TempDir,
     path: std::path::PathBuf,
 }
 
 impl SqliteFile {
-    pub fn new() -> SqliteFile {
+    pub(crate) fn new() -> SqliteFile {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
         SqliteFile { _dir: dir, path }
@@ -34,13 +34,13 @@ impl Place for SqliteFile {
 }
 
 /// A fresh database on the PostgreSQL server this test process started.
-pub struct PostgresDatabase {
+pub(crate) struct PostgresDatabase {
     pub url: String,
 }
 
 impl PostgresDatabase {
     /// A new database, or `None` (after the skip line) without PostgreSQL.
-    pub fn new(test: &str) -> Option<PostgresDatabase> {
+    pub(crate) fn new(test: &str) -> Option<PostgresDatabase> {
         let cluster = boardcast_testkit::postgres::Cluster::shared_or_skip(test)?;
         Some(PostgresDatabase {
             url: cluster.create_database(),
@@ -109,7 +109,7 @@ fn event(id: &str, v: u64) -> Write {
     }
 }
 
-pub async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl Place) {
+pub(crate) async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl Place) {
     let (storage, _) = place.open().await;
     let joined = |id: &str, v: u64, token: &str| Write::Event {
         match_id: id.into(),
@@ -153,7 +153,9 @@ pub async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl P
     storage.close().await;
 }
 
-pub async fn writes_survive_reopen_and_finished_matches_are_not_recovered(place: &impl Place) {
+pub(crate) async fn writes_survive_reopen_and_finished_matches_are_not_recovered(
+    place: &impl Place,
+) {
     let (storage, recovered) = place.open().await;
     assert!(recovered.is_empty());
     storage.commit(vec![create("a")]).await.unwrap();
@@ -207,7 +209,7 @@ pub async fn writes_survive_reopen_and_finished_matches_are_not_recovered(place:
     storage.close().await;
 }
 
-pub async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
+pub(crate) async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
     let (storage, _) = place.open().await;
     storage.commit(vec![create("a")]).await.unwrap();
     storage.commit(vec![event("a", 1)]).await.unwrap();
@@ -225,7 +227,7 @@ pub async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
     storage.close().await;
 }
 
-pub async fn a_refused_request_stores_none_of_its_writes(place: &impl Place) {
+pub(crate) async fn a_refused_request_stores_none_of_its_writes(place: &impl Place) {
     let (storage, _) = place.open().await;
     storage.commit(vec![create("a")]).await.unwrap();
     storage.commit(vec![event("a", 1)]).await.unwrap();
@@ -302,7 +304,7 @@ fn finished(game_id: u64, winner: Option<Side>) -> Write {
     }))
 }
 
-pub async fn archived_games_are_read_back_once_finished_and_their_ids_never_reused(
+pub(crate) async fn archived_games_are_read_back_once_finished_and_their_ids_never_reused(
     place: &impl Place,
 ) {
     let (storage, _) = place.open().await;
@@ -341,7 +343,9 @@ pub async fn archived_games_are_read_back_once_finished_and_their_ids_never_reus
     storage.close().await;
 }
 
-pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(place: &impl Place) {
+pub(crate) async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(
+    place: &impl Place,
+) {
     let (storage, _) = place.open().await;
     let score = |name: &str, correct, strikes| {
         Write::Channel(ChannelWrite::Score(LeaderboardDelta {
@@ -390,7 +394,7 @@ pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(pl
 /// "Sietske" with a Cyrillic capital dze for the S: another string, the same name to a reader.
 const LOOK_ALIKE: &str = "\u{0405}ietske";
 
-pub async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
+pub(crate) async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
     place: &impl Place,
 ) {
     assert_eq!(
@@ -426,7 +430,7 @@ pub async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
 
 /// Turns the leaderboard of the SQLite database at `path` back into the layout of servers
 /// before it was keyed by identity (by the exact name, `user_version` 0), holding `rows`.
-pub fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64, i64)]) {
+pub(crate) fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64, i64)]) {
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.execute_batch(
         "DROP TABLE leaderboard;
@@ -449,7 +453,7 @@ pub fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64
 }
 
 /// Rows of an old leaderboard with three spellings of one name; "Sietske" played the most.
-pub const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
+pub(crate) const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
     ("Sietske", 3, 10, 2),
     (LOOK_ALIKE, 1, 4, 1),
     ("SIETSKE", 1, 1, 0),
@@ -457,7 +461,7 @@ pub const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
 ];
 
 /// What [`OLD_ROWS`] become: one row per identity, the scores summed.
-pub fn merged_old_rows() -> Vec<LeaderboardEntry> {
+pub(crate) fn merged_old_rows() -> Vec<LeaderboardEntry> {
     let entry = |name: &str, games, correct, strikes| LeaderboardEntry {
         name: name.into(),
         games,
@@ -515,7 +519,7 @@ async fn migrate_copies_a_sqlite_leaderboard_keyed_by_name_rekeyed() {
     storage.close().await;
 }
 
-pub async fn every_start_is_a_new_run(place: &impl Place) {
+pub(crate) async fn every_start_is_a_new_run(place: &impl Place) {
     let (storage, _) = place.open().await;
     assert_eq!(storage.next_run().await.unwrap(), 0);
     storage.close().await;

@@ -83,7 +83,7 @@ INSERT OR REPLACE INTO seats (match_id, side, account_id, name)
 
 /// Creates the account tables if they are missing; the seats table with its trigger, filled
 /// from the seats stored before it existed.
-pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+pub(crate) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
     let has_seats = conn
         .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'")?
@@ -98,12 +98,12 @@ pub fn create(conn: &Connection) -> rusqlite::Result<()> {
 
 /// The accounts of the SQLite database at `path`.
 #[derive(Debug, Clone)]
-pub struct SqliteAccounts {
+pub(crate) struct SqliteAccounts {
     path: PathBuf,
 }
 
 impl SqliteAccounts {
-    pub fn new(path: PathBuf) -> SqliteAccounts {
+    pub(crate) fn new(path: PathBuf) -> SqliteAccounts {
         SqliteAccounts { path }
     }
 
