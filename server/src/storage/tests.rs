@@ -532,7 +532,7 @@ pub(crate) async fn every_start_is_a_new_run(place: &impl Place) {
 /// Accounts (issue 30): an account, its session and token by their hashes, and its seat
 /// taken from the `player_joined` record by the database's trigger, with the finished game
 /// counted and listed for its profile.
-pub async fn accounts_sessions_tokens_and_seats_are_stored(place: &impl Place) {
+pub(crate) async fn accounts_sessions_tokens_and_seats_are_stored(place: &impl Place) {
     let (storage, _) = place.open().await;
     let accounts = storage.accounts();
     let anne = accounts
