@@ -58,6 +58,11 @@ pub enum ClientMessage {
     Predict(Predict),
     /// Ask for the prediction leaderboard; answered by [`crate::Leaderboard`].
     Leaderboard(LeaderboardQuery),
+    /// Wait in the play-now pool of a preset time control; answered by [`crate::Ack`], and by
+    /// [`crate::Paired`] once an opponent is found.
+    PlayNow(PlayNow),
+    /// Stop waiting in the play-now pool; answered by [`crate::Ack`] (also when not waiting).
+    CancelPlayNow,
     /// Take back the seat the connection's account holds in a match, without its seat token
     /// (a member on another device); answered like [`Resume`]. Refused with `not_allowed` for
     /// a guest connection or an account that holds no seat there.
@@ -90,6 +95,24 @@ pub struct CreateMatch {
     pub color: ColorChoice,
     /// A public match is listed as an open seek; a private one is joined by its invite code.
     pub public: bool,
+    /// A rated match changes both players' ratings (PROTOCOL.md §Ratings). Only a signed-in
+    /// member may create one, and only another member may join it. Read as false (casual)
+    /// when absent.
+    #[serde(default)]
+    pub rated: bool,
+    /// Only for a rated seek: who may join it, as the largest rating difference to the
+    /// creator's rating (100, 200, 300, 400 or 500); `None` for anyone. The lobby does not
+    /// list a seek to a member it would refuse. Read as `None` when absent.
+    #[serde(default)]
+    pub rating_range: Option<u16>,
+}
+
+/// Ask to be paired with a member of close rating at a preset time control ("play now"):
+/// answered by [`crate::Ack`] while waiting, later by [`crate::Paired`]. Members only; asking
+/// again (any preset) replaces the earlier wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayNow {
+    pub preset: crate::PoolPreset,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -56,11 +56,17 @@ pub enum ErrorCode {
     /// down): nothing was stored and nothing applied. The connection stays open and the
     /// server reconnects by itself; send the same command again later.
     StorageUnavailable,
+    /// Rated play (a rated match or seek, joining one, play now) needs a signed-in member on
+    /// both seats; a guest is refused and nothing changed.
+    MembersOnly,
+    /// The member's rating is outside the rated seek's rating range; the lobby does not list
+    /// such a seek to them.
+    OutsideRatingRange,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -82,6 +88,8 @@ impl ErrorCode {
         ErrorCode::IllegalPrediction,
         ErrorCode::AddressLimit,
         ErrorCode::StorageUnavailable,
+        ErrorCode::MembersOnly,
+        ErrorCode::OutsideRatingRange,
     ];
 }
 

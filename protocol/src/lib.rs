@@ -18,6 +18,7 @@ pub mod error;
 pub mod limits;
 pub mod matches;
 pub mod names;
+pub mod pool;
 pub mod server;
 mod validate;
 
@@ -28,6 +29,7 @@ pub use common::*;
 pub use engine::*;
 pub use error::{DecodeError, ErrorCode};
 pub use matches::*;
+pub use pool::PoolPreset;
 pub use server::*;
 pub use validate::{Validate, ValidationError};
 

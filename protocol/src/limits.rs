@@ -53,3 +53,6 @@ pub mod close {
     /// Nothing arrived within the idle timeout.
     pub const IDLE: u16 = 4000;
 }
+
+/// The rating ranges a rated seek may be limited to (± points around its creator's rating).
+pub const RATING_RANGES: [u16; 5] = [100, 200, 300, 400, 500];

@@ -22,6 +22,20 @@ pub struct MatchSummary {
     /// Whether Black's seat is played by a program.
     #[serde(default)]
     pub black_bot: bool,
+    /// Whether the match is rated. Read as false when absent.
+    #[serde(default)]
+    pub rated: bool,
+    /// A rated seek's rating range ([`crate::CreateMatch::rating_range`]). Read as `None`
+    /// when absent.
+    #[serde(default)]
+    pub rating_range: Option<u16>,
+    /// White's rating, when White is a member (a seek shows its creator's). Read as `None`
+    /// when absent.
+    #[serde(default)]
+    pub white_rating: Option<PlayerRating>,
+    /// Black's rating, when Black is a member.
+    #[serde(default)]
+    pub black_rating: Option<PlayerRating>,
     /// Whether White's seat belongs to an account (a member, linked to `/@/{name}`) rather
     /// than a guest. Read as false when absent.
     #[serde(default)]
@@ -29,6 +43,15 @@ pub struct MatchSummary {
     /// Whether Black's seat belongs to an account.
     #[serde(default)]
     pub black_account: bool,
+}
+
+/// A member's rating as shown beside their name: `1500?` while provisional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRating {
+    /// The Glicko-2 rating, rounded.
+    pub rating: u16,
+    /// True while the rating deviation is 110 or more: shown with a `?`.
+    pub provisional: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

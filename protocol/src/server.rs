@@ -37,6 +37,9 @@ pub enum ServerMessage {
     /// The match Frisian TV now features: sent on `watch` of [`crate::FRISIAN_TV`] and
     /// whenever it moves on. Watch that match to see it; the channel carries no moves itself.
     Featured(Featured),
+    /// The play-now pool found an opponent: a rated match at the preset was created and this
+    /// is the member's seat in it (its `id` is the [`crate::PlayNow`] envelope's).
+    Paired(Paired),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,4 +131,13 @@ pub struct Leaderboard {
 pub struct ShutdownNotice {
     pub reason: String,
     pub reconnect_after_ms: u64,
+}
+
+/// A play-now pairing: the seat in the new rated match, and whom it is against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paired {
+    pub preset: crate::PoolPreset,
+    pub seat: Seat,
+    pub opponent: String,
+    pub opponent_rating: crate::PlayerRating,
 }

@@ -4,7 +4,7 @@ use crate::client::*;
 use crate::common::Target;
 use crate::limits::{
     MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_ROUTE_SQUARES,
-    MIN_INITIAL_MS, SERIAL_BYTES,
+    MIN_INITIAL_MS, RATING_RANGES, SERIAL_BYTES,
 };
 
 /// A decoded message whose fields are out of range.
@@ -102,30 +102,10 @@ impl Validate for ClientMessage {
             }
             ClientMessage::Ping(ping) => number("nonce", ping.nonce),
             ClientMessage::ListLobby => Ok(()),
-            ClientMessage::CreateMatch(create) => match create.time_control {
-                Some(tc) if tc.initial_ms < MIN_INITIAL_MS => fail(
-                    "time_control",
-                    format!(
-                        "the base time must be at least {} s (or play untimed: null)",
-                        MIN_INITIAL_MS / 1000
-                    ),
-                ),
-                Some(tc) if tc.initial_ms > MAX_INITIAL_MS => fail(
-                    "time_control",
-                    format!(
-                        "the base time must be at most {} minutes",
-                        MAX_INITIAL_MS / 60_000
-                    ),
-                ),
-                Some(tc) if tc.increment_ms > MAX_INCREMENT_MS => fail(
-                    "time_control",
-                    format!(
-                        "the increment must be at most {} s",
-                        MAX_INCREMENT_MS / 1000
-                    ),
-                ),
-                _ => Ok(()),
-            },
+            ClientMessage::CreateMatch(create) => {
+                rating_range(create)?;
+                time_control(create)
+            }
             ClientMessage::JoinMatch(
                 JoinMatch::Id(value) | JoinMatch::Code(value) | JoinMatch::Myself(value),
             ) => id("join", value),
@@ -191,6 +171,47 @@ impl Validate for ClientMessage {
                 minit_square("to", &predict.to)
             }
             ClientMessage::Leaderboard(_) => Ok(()),
+            ClientMessage::PlayNow(_) | ClientMessage::CancelPlayNow => Ok(()),
         }
+    }
+}
+
+/// The time control of a new match: within the server's bounds, or untimed.
+fn time_control(create: &CreateMatch) -> Result<(), ValidationError> {
+    match create.time_control {
+        Some(tc) if tc.initial_ms < MIN_INITIAL_MS => fail(
+            "time_control",
+            format!(
+                "the base time must be at least {} s (or play untimed: null)",
+                MIN_INITIAL_MS / 1000
+            ),
+        ),
+        Some(tc) if tc.initial_ms > MAX_INITIAL_MS => fail(
+            "time_control",
+            format!(
+                "the base time must be at most {} minutes",
+                MAX_INITIAL_MS / 60_000
+            ),
+        ),
+        Some(tc) if tc.increment_ms > MAX_INCREMENT_MS => fail(
+            "time_control",
+            format!(
+                "the increment must be at most {} s",
+                MAX_INCREMENT_MS / 1000
+            ),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// A rating range belongs to a rated seek and is one of ±100 … ±500.
+fn rating_range(create: &CreateMatch) -> Result<(), ValidationError> {
+    match create.rating_range {
+        Some(_) if !create.rated => fail("rating_range", "only a rated match has a rating range"),
+        Some(range) if !RATING_RANGES.contains(&range) => fail(
+            "rating_range",
+            "must be 100, 200, 300, 400 or 500 (or null for anyone)",
+        ),
+        _ => Ok(()),
     }
 }

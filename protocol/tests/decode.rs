@@ -281,6 +281,17 @@ fn out_of_range_fields_are_invalid() {
             }),
             color: ColorChoice::Random,
             public: true,
+            rated: false,
+            rating_range: None,
+        })
+    };
+    let ranged = |rated, range| {
+        ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::Random,
+            public: true,
+            rated,
+            rating_range: Some(range),
         })
     };
     let engine = |serial: &str, ply_interval_ms| {
@@ -316,6 +327,10 @@ fn out_of_range_fields_are_invalid() {
         (create(14_999, 5_000), "time_control"),
         (create(3 * 3_600_000 + 1, 0), "time_control"),
         (create(60_000, 180_001), "time_control"),
+        (ranged(false, 200), "rating_range"),
+        (ranged(true, 150), "rating_range"),
+        (ranged(true, 600), "rating_range"),
+        (ranged(true, 0), "rating_range"),
         (
             ClientMessage::JoinMatch(JoinMatch::Code(String::new())),
             "join",
@@ -402,6 +417,8 @@ fn out_of_range_fields_are_invalid() {
         hello("cli", "Sïetske ✓"),
         create(3 * 3_600_000, 180_000),
         create(15_000, 0),
+        ranged(true, 100),
+        ranged(true, 500),
         play(vec![1; MAX_ROUTE_SQUARES]),
         play(vec![50, 1]),
         engine("CH3SS5", Some(100)),

@@ -273,6 +273,8 @@ fn cases() -> Vec<Case> {
                 time_control: timed(),
                 color: ColorChoice::Random,
                 public: true,
+                rated: false,
+                rating_range: None,
             }),
         ),
         client(
@@ -282,6 +284,19 @@ fn cases() -> Vec<Case> {
                 time_control: None,
                 color: ColorChoice::White,
                 public: false,
+                rated: false,
+                rating_range: None,
+            }),
+        ),
+        client(
+            "create_match.rated",
+            4,
+            ClientMessage::CreateMatch(CreateMatch {
+                time_control: timed(),
+                color: ColorChoice::Random,
+                public: true,
+                rated: true,
+                rating_range: Some(200),
             }),
         ),
         client("join_match.id", 5, ClientMessage::JoinMatch(JoinMatch::Id(MATCH.into()))),
@@ -376,6 +391,14 @@ fn cases() -> Vec<Case> {
             }),
         ),
         client("leaderboard", 24, ClientMessage::Leaderboard(LeaderboardQuery { limit: 10 })),
+        client(
+            "play_now",
+            25,
+            ClientMessage::PlayNow(PlayNow {
+                preset: PoolPreset::ThreePlusTwo,
+            }),
+        ),
+        client("cancel_play_now", 26, ClientMessage::CancelPlayNow),
         // Server messages.
         server(
             "welcome",
@@ -463,6 +486,13 @@ fn cases() -> Vec<Case> {
                     black_bot: true,
                     white_account: false,
                     black_account: true,
+                    rated: true,
+                    rating_range: Some(300),
+                    white_rating: None,
+                    black_rating: Some(PlayerRating {
+                        rating: 1847,
+                        provisional: false,
+                    }),
                 }],
                 live: vec![MatchSummary {
                     match_id: MATCH.into(),
@@ -476,6 +506,10 @@ fn cases() -> Vec<Case> {
                     black_bot: false,
                     white_account: true,
                     black_account: false,
+                    rated: false,
+                    rating_range: None,
+                    white_rating: None,
+                    black_rating: None,
                 }],
                 channels: vec![
                     ChannelSummary {
@@ -785,6 +819,24 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "paired",
+            ServerMessage::Paired(Paired {
+                preset: PoolPreset::ThreePlusTwo,
+                seat: Seat {
+                    id: 25,
+                    match_id: MATCH.into(),
+                    invite_code: INVITE.into(),
+                    side: Side::White,
+                    token: WHITE_TOKEN.into(),
+                },
+                opponent: "Wytze".into(),
+                opponent_rating: PlayerRating {
+                    rating: 1512,
+                    provisional: true,
+                },
+            }),
+        ),
+        server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
         ),
@@ -822,6 +874,7 @@ fn cases() -> Vec<Case> {
         ),
         unit_enum("claim_kind", vec![ClaimKind::Win, ClaimKind::Draw]),
         unit_enum("side", vec![Side::White, Side::Black]),
+        unit_enum("pool_preset", PoolPreset::ALL.to_vec()),
     ];
     cases.push(case(
         "value.king_counters",
@@ -862,6 +915,8 @@ fn exchanges() -> Vec<Case> {
                 time_control: timed(),
                 color: ColorChoice::White,
                 public: false,
+                rated: false,
+                rating_range: None,
             }),
         ),
         server(
@@ -1301,6 +1356,7 @@ fn every_variant_has_a_case() {
     list("color_choice", variant_names::<ColorChoice>());
     list("claim_kind", variant_names::<ClaimKind>());
     list("side", variant_names::<Side>());
+    list("pool_preset", variant_names::<PoolPreset>());
 }
 
 #[test]

@@ -106,15 +106,21 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
                 ColorChoice::Black,
                 ColorChoice::Random
             ]),
-            any::<bool>()
+            any::<bool>(),
+            any::<bool>(),
+            of(proptest::sample::select(
+                boardcast_protocol::limits::RATING_RANGES.to_vec()
+            ))
         )
-            .prop_map(|(time_control, color, public)| ClientMessage::CreateMatch(
-                CreateMatch {
+            .prop_map(|(time_control, color, public, rated, range)| {
+                ClientMessage::CreateMatch(CreateMatch {
                     time_control,
                     color,
-                    public
-                }
-            )),
+                    public,
+                    rated,
+                    rating_range: range.filter(|_| rated),
+                })
+            }),
         ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Id(id))),
         ident().prop_map(|code| ClientMessage::JoinMatch(JoinMatch::Code(code))),
         ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Myself(id))),
@@ -180,7 +186,13 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
                 to
             })),
         any::<u32>().prop_map(|limit| ClientMessage::Leaderboard(LeaderboardQuery { limit })),
+        preset().prop_map(|preset| ClientMessage::PlayNow(PlayNow { preset })),
+        Just(ClientMessage::CancelPlayNow),
     ]
+}
+
+fn preset() -> impl Strategy<Value = PoolPreset> {
+    proptest::sample::select(PoolPreset::ALL.to_vec())
 }
 
 prop_compose! {
@@ -382,9 +394,19 @@ prop_compose! {
     fn match_summary()(match_id in ident(), white in of(text()), black in of(text()),
                        time_control in of(time_control()), phase in phase(), plies in any::<u32>(),
                        watchers in any::<u32>(), white_bot in any::<bool>(), black_bot in any::<bool>(),
+                       rated in any::<bool>(), rating_range in of(any::<u16>()),
+                       white_rating in of(player_rating()), black_rating in of(player_rating()),
                        white_account in any::<bool>(), black_account in any::<bool>()) -> MatchSummary {
-        MatchSummary { match_id, white, black, time_control, phase, plies, watchers, white_bot, black_bot,
-                       white_account, black_account }
+        MatchSummary {
+            match_id, white, black, time_control, phase, plies, watchers, white_bot, black_bot,
+            rated, rating_range, white_rating, black_rating, white_account, black_account,
+        }
+    }
+}
+
+prop_compose! {
+    fn player_rating()(rating in any::<u16>(), provisional in any::<bool>()) -> PlayerRating {
+        PlayerRating { rating, provisional }
     }
 }
 
@@ -512,6 +534,32 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             channel,
             match_id
         })),
+        (
+            preset(),
+            any::<u64>(),
+            ident(),
+            ident(),
+            side(),
+            ident(),
+            text(),
+            player_rating()
+        )
+            .prop_map(
+                |(preset, id, match_id, invite_code, side, token, opponent, opponent_rating)| {
+                    ServerMessage::Paired(Paired {
+                        preset,
+                        seat: Seat {
+                            id,
+                            match_id,
+                            invite_code,
+                            side,
+                            token,
+                        },
+                        opponent,
+                        opponent_rating,
+                    })
+                }
+            ),
     ]
 }
 

@@ -30,6 +30,8 @@ async fn play_match(addr: std::net::SocketAddr, routes: Vec<Vec<u8>>) -> Vec<Dur
             time_control: None,
             color: ColorChoice::White,
             public: false,
+            rated: false,
+            rating_range: None,
         }),
     )
     .await;

@@ -107,6 +107,8 @@ async fn seat(pair: &mut Pair) -> (Seat, Seat) {
             time_control: None,
             color: ColorChoice::White,
             public: false,
+            rated: false,
+            rating_range: None,
         }),
     )
     .await;

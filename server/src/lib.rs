@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod matches;
 pub mod net;
 pub mod ops;
+pub mod ratings;
 pub mod refusal;
 pub mod room;
 pub mod server;

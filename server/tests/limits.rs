@@ -259,6 +259,8 @@ async fn matches_beyond_the_limit_are_refused_as_busy() {
             time_control: None,
             color: ColorChoice::White,
             public: true,
+            rated: false,
+            rating_range: None,
         }))
         .await;
     let err = client.expect_error(id).await;

@@ -194,3 +194,57 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     server.stop().await;
     drop(dir);
 }
+
+#[tokio::test]
+async fn a_stalled_leaderboard_read_does_not_hold_up_a_move_on_the_same_connection() {
+    let Some(cluster) = Cluster::shared_or_skip("stalled archive read") else {
+        return;
+    };
+    let url = cluster.create_database();
+    let (_unused, db) = temp_db();
+    let mut config = boardcast_server::Config::for_tests(db);
+    config.database = Some(Database::Postgres(url.clone()));
+    // No TV channel: nothing but the test's read touches the leaderboard.
+    config.channels = 0;
+    let server = TestServer::start_with(config).await;
+    let (mut white, ws, mut black, _) = two_players(&server, None).await;
+
+    // Another session locks the leaderboard: every read of it waits until it lets go.
+    let (locker, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("connects");
+    tokio::spawn(connection);
+    locker
+        .batch_execute("BEGIN; LOCK TABLE leaderboard IN ACCESS EXCLUSIVE MODE")
+        .await
+        .expect("locks");
+
+    let asked = white
+        .send(ClientMessage::Leaderboard(LeaderboardQuery { limit: 10 }))
+        .await;
+    let game = routes(&["33-28"]);
+    let moved = white.send_move(&ws, &game[0]).await;
+    // The move is acked (and played) while the leaderboard read still waits.
+    let first = white
+        .recv_until(|m| match m {
+            ServerMessage::Ack(ack) if ack.id == moved => Some("move ack"),
+            ServerMessage::Leaderboard(l) if l.id == asked => Some("leaderboard"),
+            ServerMessage::Error(err) if err.id == Some(asked) || err.id == Some(moved) => {
+                panic!("refused: {err:?}")
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(first, "move ack");
+    hears_move(&mut black, 0).await;
+
+    locker.batch_execute("COMMIT").await.expect("unlocks");
+    let entries = white
+        .recv_until(|m| match m {
+            ServerMessage::Leaderboard(l) if l.id == asked => Some(l.entries.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(entries, []);
+    server.stop().await;
+}

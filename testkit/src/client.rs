@@ -622,6 +622,8 @@ impl Client {
                 time_control,
                 color,
                 public,
+                rated: false,
+                rating_range: None,
             }))
             .await?;
         self.expect_seat(id).await

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! A test can kill a node (`kill -9`), freeze it past its lease (SIGSTOP) and thaw it
-//! (SIGCONT), start it again on the same port, and stop and start Redis. Each node's log goes
+//! (SIGCONT), start it again on the same port, stop and start Redis, and cut one node's way to
+//! PostgreSQL (a relay of its own) and give it back. Each node's log goes
 //! to a file; [`Cluster::logs`] gives their last lines for a failure message.
 //!
 //! Without PostgreSQL or Redis a developer's `cargo test` prints the component's "skipped:
@@ -17,9 +18,11 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write as _;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use boardcast_testkit::postgres::Cluster as Postgres;
@@ -44,6 +47,9 @@ pub struct ClusterOptions {
     /// A PostgreSQL server of the cluster's own (instead of the test process's shared one),
     /// for a test that stops and starts it ([`Cluster::postgres`]).
     pub own_postgres: bool,
+    /// The nodes that reach PostgreSQL through a TCP relay of their own, which the test can
+    /// cut to take PostgreSQL away from that node alone ([`Cluster::cut_postgres`]).
+    pub relayed_postgres: Vec<String>,
 }
 
 impl Default for ClusterOptions {
@@ -62,6 +68,7 @@ impl Default for ClusterOptions {
             args,
             redis_password: None,
             own_postgres: false,
+            relayed_postgres: Vec::new(),
         }
     }
 }
@@ -87,6 +94,12 @@ impl ClusterOptions {
         self
     }
 
+    /// Node `id` reaches PostgreSQL through a relay the test can cut.
+    pub fn with_relayed_postgres(mut self, id: &str) -> Self {
+        self.relayed_postgres.push(id.to_owned());
+        self
+    }
+
     /// Redis requires `password`.
     pub fn with_redis_password(mut self, password: &str) -> Self {
         self.redis_password = Some(password.to_owned());
@@ -101,6 +114,8 @@ struct Node {
     addr: SocketAddr,
     process: Option<ServerProcess>,
     log: PathBuf,
+    /// Its own way to PostgreSQL, if the test asked for one to cut.
+    postgres_relay: Option<Relay>,
 }
 
 /// PostgreSQL, Redis and the nodes; every process is stopped on drop.
@@ -176,16 +191,26 @@ impl Cluster {
             "node {id} exists already"
         );
         let log = self.dir.path().join(format!("{id}.log"));
+        let postgres_relay = self
+            .options
+            .relayed_postgres
+            .iter()
+            .any(|relayed| relayed == id)
+            .then(|| Relay::start(&self.database));
         let mut last = None;
         for _ in 0..5 {
             let addr = free_addr();
-            match self.spawn(id, addr, &log) {
+            let database = postgres_relay
+                .as_ref()
+                .map_or(self.database.clone(), |relay| relay.url.clone());
+            match self.spawn(id, addr, &log, &database) {
                 Ok(process) => {
                     self.nodes.push(Node {
                         id: id.to_owned(),
                         addr,
                         process: Some(process),
                         log,
+                        postgres_relay,
                     });
                     return addr;
                 }
@@ -279,14 +304,14 @@ impl Cluster {
     /// Starts the (killed) node `id` again with the same id, on its old port if it is still
     /// free (else a new one); waits until it serves. PostgreSQL gives it a new incarnation.
     pub fn restart(&mut self, id: &str) -> SocketAddr {
-        let (old, log) = {
+        let (old, log, database) = {
             let node = self.node(id);
             assert!(node.process.is_none(), "node {id} is still running");
-            (node.addr, node.log.clone())
+            (node.addr, node.log.clone(), self.node_database(id))
         };
         let mut last = None;
         for addr in std::iter::once(old).chain(std::iter::repeat_with(free_addr).take(4)) {
-            match self.spawn(id, addr, &log) {
+            match self.spawn(id, addr, &log, &database) {
                 Ok(process) => {
                     let node = self.node_mut(id);
                     node.addr = addr;
@@ -333,8 +358,9 @@ impl Cluster {
     pub fn start_another_run(&self, id: &str) -> ServerProcess {
         let log = self.dir.path().join(format!("{id}-another-run.log"));
         let mut last = None;
+        let database = self.node_database(id);
         for _ in 0..5 {
-            match self.spawn(id, free_addr(), &log) {
+            match self.spawn(id, free_addr(), &log, &database) {
                 Ok(process) => return process,
                 Err(err) => last = Some(err),
             }
@@ -343,6 +369,33 @@ impl Cluster {
             "another run of node {id} did not start: {last:?}\n{}",
             tail(&log)
         );
+    }
+
+    /// Takes PostgreSQL away from node `id` alone (started
+    /// [`ClusterOptions::with_relayed_postgres`]): its connections through the relay are cut
+    /// and new ones are closed at once, until [`Cluster::restore_postgres`].
+    pub fn cut_postgres(&self, id: &str) {
+        self.relay(id).cut();
+    }
+
+    /// Gives node `id` its way to PostgreSQL back.
+    pub fn restore_postgres(&self, id: &str) {
+        self.relay(id).restore();
+    }
+
+    fn relay(&self, id: &str) -> &Relay {
+        self.node(id).postgres_relay.as_ref().unwrap_or_else(|| {
+            panic!("node {id} has no relay to PostgreSQL (ClusterOptions::with_relayed_postgres)")
+        })
+    }
+
+    /// The PostgreSQL URL node `id` is started with: through its relay if it has one.
+    fn node_database(&self, id: &str) -> String {
+        self.nodes
+            .iter()
+            .find(|node| node.id == id)
+            .and_then(|node| node.postgres_relay.as_ref())
+            .map_or(self.database.clone(), |relay| relay.url.clone())
     }
 
     /// Node `id`'s whole log so far.
@@ -390,14 +443,21 @@ impl Cluster {
         assert_eq!(sent, 0, "signal {signal} to node {id}");
     }
 
-    /// Runs node `id` on `addr`, appending to its log, and waits until its HTTP side answers.
-    fn spawn(&self, id: &str, addr: SocketAddr, log: &Path) -> std::io::Result<ServerProcess> {
+    /// Runs node `id` on `addr` with `database`, appending to its log, and waits until its
+    /// HTTP side answers.
+    fn spawn(
+        &self,
+        id: &str,
+        addr: SocketAddr,
+        log: &Path,
+        database: &str,
+    ) -> std::io::Result<ServerProcess> {
         let log_file = File::options().create(true).append(true).open(log)?;
         let mut command = Command::new(&self.program);
         command
             .arg("--listen")
             .arg(addr.to_string())
-            .args(["--database", &self.database])
+            .args(["--database", database])
             .args(["--redis", &self.redis.url()])
             .args(["--node-id", id])
             .args(["--lease-ms", &self.options.lease_ms.to_string()])
@@ -457,4 +517,85 @@ fn all_threads_stopped(pid: u32) -> bool {
                 .is_some_and(|state| state == 'T' || state == 't')
         })
     })
+}
+
+/// A TCP relay between one node and PostgreSQL, as a network that can fail between those two
+/// alone: cut, it closes every connection it carries and every new one at once (the node's
+/// driver sees the connection end and cannot connect again); restored, it carries new ones.
+#[derive(Debug)]
+struct Relay {
+    /// The database URL through the relay.
+    url: String,
+    /// Both ends of every connection it carries, to cut.
+    streams: Arc<Mutex<Vec<TcpStream>>>,
+    cut: Arc<AtomicBool>,
+}
+
+impl Relay {
+    /// A relay to the PostgreSQL server of `database` (`postgres://user@127.0.0.1:PORT/db`).
+    fn start(database: &str) -> Relay {
+        let (head, tail) = database
+            .rsplit_once("127.0.0.1:")
+            .unwrap_or_else(|| panic!("a loopback PostgreSQL URL: {database}"));
+        let (port, path) = tail.split_once('/').expect("a database in the URL");
+        let server: SocketAddr = format!("127.0.0.1:{port}").parse().expect("a port");
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port for the relay");
+        let url = format!(
+            "{head}127.0.0.1:{}/{path}",
+            listener.local_addr().expect("bound").port()
+        );
+        let streams = Arc::new(Mutex::new(Vec::new()));
+        let cut = Arc::new(AtomicBool::new(false));
+        let (kept, is_cut) = (Arc::clone(&streams), Arc::clone(&cut));
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                if is_cut.load(Ordering::SeqCst) {
+                    let _ = client.shutdown(std::net::Shutdown::Both);
+                    continue;
+                }
+                let Ok(upstream) = TcpStream::connect(server) else {
+                    continue;
+                };
+                let (Ok(client_copy), Ok(upstream_copy)) =
+                    (client.try_clone(), upstream.try_clone())
+                else {
+                    continue;
+                };
+                kept.lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .extend([client_copy, upstream_copy]);
+                for (from, to) in [
+                    (client.try_clone(), upstream.try_clone()),
+                    (Ok(upstream), Ok(client)),
+                ] {
+                    let (Ok(mut from), Ok(mut to)) = (from, to) else {
+                        continue;
+                    };
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay { url, streams, cut }
+    }
+
+    fn cut(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        let streams = std::mem::take(
+            &mut *self
+                .streams
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        for stream in streams {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn restore(&self) {
+        self.cut.store(false, Ordering::SeqCst);
+    }
 }

@@ -2238,3 +2238,267 @@ async fn a_postgresql_outage_past_the_lease_is_not_charged_to_the_side_to_move()
         cluster.logs()
     );
 }
+
+/// Issue 28, 3 (a take-over): the node that takes over a dead owner's match does not refund
+/// the thinking done before the crash. White thinks 3 s, the owner is killed, and once
+/// another node has taken the match over White's clock shows those 3 s used — within a third
+/// of the lease (a node renews its lease that often; the last renewal is the last moment it
+/// is known to have been alive). It used to show none of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_take_over_does_not_refund_the_thinking_before_the_owner_died() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: a take-over charges the thinking before the crash",
+        server_program(),
+        &["a", "b"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let game = &reference_games()[0];
+    let minute = boardcast_protocol::TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let a = cluster.addr("a");
+    let mut white = connect(a, Encoding::Json).await.expect("connect");
+    let white_seat = white
+        .create_match(ColorChoice::White, false, Some(minute))
+        .await
+        .expect("a match");
+    let mut black = connect(a, Encoding::Postcard).await.expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("joined");
+    white
+        .play(&white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    // Black's first move starts White's clock.
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    let thinking = Duration::from_secs(3);
+    tokio::time::sleep(thinking).await;
+    let killed = Instant::now();
+    tokio::task::block_in_place(|| cluster.kill9("a"));
+    drop((white, black));
+    let mut white = connect(cluster.addr("b"), Encoding::Json)
+        .await
+        .expect("connect");
+    resume_patiently(&mut white, &white_seat.token)
+        .await
+        .unwrap_or_else(|err| panic!("resume on b: {err}\n{}", cluster.logs()));
+    let snapshot = white
+        .wait_for(
+            "the snapshot after the take-over",
+            |message| match message {
+                ServerMessage::MatchSnapshot(s) if s.match_id == white_seat.match_id => {
+                    Some(s.clone())
+                }
+                _ => None,
+            },
+        )
+        .await
+        .expect("a snapshot");
+    let down = killed.elapsed();
+    let clock = snapshot.clock.expect("a clock");
+    assert_eq!(clock.running, Some(Side::White), "{clock:?}");
+    let used = Duration::from_millis(minute.initial_ms - clock.white_ms);
+    let renewal = Duration::from_millis(TEST_LEASE_MS / 3);
+    assert!(
+        used + renewal + Duration::from_millis(500) >= thinking,
+        "{used:?} of White's {thinking:?} of thinking charged: the take-over refunded it\n{}",
+        cluster.logs()
+    );
+    assert!(
+        used <= thinking + down,
+        "{used:?} charged for {thinking:?} of thinking and {down:?} until the snapshot"
+    );
+}
+
+/// Issue 28, 3 (a move in transit): a move stuck between nodes is timed from its arrival at
+/// the first node. White plays through node b while the match runs on a, and Redis, which
+/// carries the move from b to a, is frozen for 2 s just as it is sent. White used to be
+/// charged those 2 s (18.0 s charged for a move sent at 10.0 s); now only the thinking
+/// before the move reached b.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_stuck_in_redis_is_charged_from_its_arrival_at_the_first_node() {
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: a move in transit is timed from its arrival",
+        server_program(),
+        &["a", "b"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let game = &reference_games()[0];
+    let minute = boardcast_protocol::TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut creator = connect(cluster.addr("a"), Encoding::Json)
+        .await
+        .expect("connect");
+    let white_seat = creator
+        .create_match(ColorChoice::White, false, Some(minute))
+        .await
+        .expect("a match on a");
+    let mut black = connect(cluster.addr("a"), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("joined");
+    // White plays from node b: b passes every move on to a through Redis.
+    let mut white = connect(cluster.addr("b"), Encoding::Json)
+        .await
+        .expect("connect");
+    resume_patiently(&mut white, &white_seat.token)
+        .await
+        .expect("White's seat on b");
+    drop(creator);
+    play_patiently(&mut white, &white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    let turn_began = Instant::now();
+    let redis = cluster.redis().pid().expect("Redis runs");
+    // SAFETY: kill(2) with our child's pid has no memory effects.
+    unsafe { libc::kill(redis as libc::pid_t, libc::SIGSTOP) };
+    let id = white
+        .send_move(&white_seat, &game.routes[2])
+        .await
+        .expect("sent");
+    let sent_after = turn_began.elapsed();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // SAFETY: as above.
+    unsafe { libc::kill(redis as libc::pid_t, libc::SIGCONT) };
+    white
+        .expect_ack(id)
+        .await
+        .unwrap_or_else(|err| panic!("White's move: {err}\n{}", cluster.logs()));
+    let moved = white
+        .wait_for("White's move", |message| match message {
+            ServerMessage::MatchEvent(e) => match &e.event {
+                MatchEvent::Moved(moved) if moved.played.ply == 2 => Some(moved.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .expect("the move's event");
+    let clock = moved.clock.expect("a clock");
+    let charged = Duration::from_millis(minute.initial_ms - clock.white_ms);
+    // What passed before the move reached b (the relay of Black's move to b, then the send),
+    // not the 2 s it waited in Redis.
+    assert!(
+        charged <= sent_after + Duration::from_millis(500),
+        "White was charged {charged:?} for a move sent {sent_after:?} into the turn\n{}",
+        cluster.logs()
+    );
+}
+
+/// Issue 28 (bench28, item 3): a node cut off from PostgreSQL alone, while the others still
+/// reach it. Its lease lapses, so it suspends the match it owns (keeping its players) and the
+/// others, which see that lease run out, take the match over. The cut-off node cannot ask
+/// storage who owns the match now; it hears the new owner announce itself on Redis and drops
+/// the match, closing its players' connections (1012) as a displaced owner does, instead of
+/// holding them on a match that goes on elsewhere. They come back on another node and play on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_postgresql_alone_drops_its_match_when_another_node_takes_it_over() {
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: one node cut off from PostgreSQL",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default().with_relayed_postgres("a"),
+    ) else {
+        return;
+    };
+    let (a, b, c) = (cluster.addr("a"), cluster.addr("b"), cluster.addr("c"));
+    let game = &reference_games()[0];
+    // White on a, which owns the match; Black on b.
+    let mut white = connect(a, Encoding::Json).await.expect("connect to a");
+    let white_seat = white
+        .create_match(ColorChoice::White, false, None)
+        .await
+        .expect("create on a");
+    let match_id = white_seat.match_id.clone();
+    let mut black = connect(b, Encoding::Json).await.expect("connect to b");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("join on b");
+    for ply in 0..2 {
+        let (client, seat) = if ply % 2 == 0 {
+            (&mut white, &white_seat)
+        } else {
+            (&mut black, &black_seat)
+        };
+        client
+            .play(seat, &game.routes[ply])
+            .await
+            .unwrap_or_else(|err| panic!("ply {ply}: {err}\n{}", cluster.logs()));
+    }
+
+    cluster.cut_postgres("a");
+    // Another node takes the match over once a's lease has run out in PostgreSQL.
+    let deadline = Instant::now() + PATIENCE;
+    let new_owner = loop {
+        let owners = cluster.owners().await.unwrap_or_else(|err| panic!("{err}"));
+        if let Some(Some(owner)) = owners.get(&match_id)
+            && owner != "a"
+        {
+            break owner.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "nobody took the match of the cut-off node over: {owners:?}\n{}",
+            cluster.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    // a is still cut off: only the bus can have told it.
+    let closed = white
+        .expect_close(Duration::from_secs(20))
+        .await
+        .unwrap_or_else(|err| {
+            panic!(
+                "White's connection to a stays open on a match {new_owner} took over: {err}\n{}",
+                cluster.logs()
+            )
+        });
+    assert_eq!(closed, Some(1012), "{}", cluster.logs());
+    assert!(
+        cluster
+            .log("a")
+            .contains("another node took the suspended match over"),
+        "{}",
+        cluster.logs()
+    );
+
+    // White comes back on c and play goes on where it stood.
+    let mut white = connect(c, Encoding::Json).await.expect("connect to c");
+    white.set_next_id(100);
+    resume_patiently(&mut white, &white_seat.token)
+        .await
+        .unwrap_or_else(|err| panic!("resume on c: {err}\n{}", cluster.logs()));
+    for ply in 2..6 {
+        let (client, seat) = if ply % 2 == 0 {
+            (&mut white, &white_seat)
+        } else {
+            (&mut black, &black_seat)
+        };
+        play_patiently(client, seat, &game.routes[ply])
+            .await
+            .unwrap_or_else(|err| {
+                panic!("ply {ply} after the take-over: {err}\n{}", cluster.logs())
+            });
+    }
+    cluster.restore_postgres("a");
+}

@@ -511,6 +511,8 @@ async fn time_controls_a_player_cannot_survive_are_refused() {
                     time_control,
                     color: ColorChoice::White,
                     public: true,
+                    rated: false,
+                    rating_range: None,
                 },
             ))
             .await

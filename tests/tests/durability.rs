@@ -18,7 +18,7 @@ use std::time::Duration;
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
     ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchPhase, MatchSnapshot,
-    ServerMessage, Side, Target, Watch,
+    ServerMessage, Side, Target, TimeControl, Watch,
 };
 use boardcast_testkit::postgres::Cluster;
 use boardcast_tests::TestServer;
@@ -671,6 +671,80 @@ async fn a_finished_match_is_resumed_and_watched_after_a_restart() {
         matches!(&refused, Err(ClientError::Refused(reply)) if reply.code == ErrorCode::InvalidToken),
         "{refused:?}"
     );
+}
+
+/// The heartbeat interval of a single node (`matches::heartbeat::EVERY`): the most thinking
+/// a crash may refund.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// A crash refunds no thinking the server could have taken a move in (PROTOCOL.md §12):
+/// White thinks 3 s, the server is killed, and after the restart White's clock shows those
+/// 3 s used — within one heartbeat, the last moment the server is known to have been alive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_does_not_refund_the_thinking_before_it() {
+    let mut server = TestServer::start(server_program(), SERVER_ARGS);
+    let game = &load_games()[0];
+    let minute = TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let white_seat = white
+        .create_match(ColorChoice::White, false, Some(minute))
+        .await
+        .expect("create");
+    let mut black = Client::connect(server.addr(), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("join");
+    white
+        .play(&white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    // Black's first move starts White's clock.
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    let thinking = Duration::from_secs(3);
+    tokio::time::sleep(thinking).await;
+    let killed = std::time::Instant::now();
+    server.process.kill9().expect("kill -9");
+    drop((white, black));
+    server.restart(server_program());
+
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    white.resume(&white_seat.token, None).await.expect("resume");
+    let match_id = white_seat.match_id.clone();
+    let snapshot = white
+        .wait_for("the snapshot", |message| match message {
+            ServerMessage::MatchSnapshot(s) if s.match_id == match_id => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .expect("snapshot");
+    let down = killed.elapsed();
+    let clock = snapshot.clock.expect("a clock");
+    assert_eq!(clock.running, Some(Side::White), "{clock:?}");
+    let used = Duration::from_millis(minute.initial_ms - clock.white_ms);
+    // Charged the thinking up to the last heartbeat (at most one interval before the kill),
+    // plus what ran since the restart; never the time the server was down on top.
+    assert!(
+        used + HEARTBEAT + Duration::from_millis(300) >= thinking,
+        "{used:?} of White's {thinking:?} of thinking charged: the crash refunded it"
+    );
+    assert!(
+        used <= thinking + down,
+        "{used:?} charged for {thinking:?} of thinking and {down:?} down"
+    );
+    assert_eq!(clock.black_ms, minute.initial_ms, "Black's clock never ran");
 }
 
 /// What a watcher gets for `target` after asking with `since_v`: the first versioned message

@@ -103,6 +103,8 @@ async fn metrics_count_exactly_what_happened() {
         time_control: None,
         color: ColorChoice::Black,
         public: true,
+        rated: false,
+        rating_range: None,
     });
     refuse(&mut host, create, ErrorCode::AddressLimit).await;
     // A postcard watcher of a TV channel.

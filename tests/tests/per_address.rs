@@ -256,6 +256,8 @@ async fn one_address_flooding_upgrades_and_creations_is_refused() {
             time_control: None,
             color: ColorChoice::White,
             public: false,
+            rated: false,
+            rating_range: None,
         })
     };
     let first = host

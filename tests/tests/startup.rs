@@ -111,6 +111,35 @@ fn a_database_in_a_directory_that_does_not_exist_is_refused_with_the_command_to_
     );
 }
 
+/// Two servers on one SQLite file would both recover its matches and both write to it: the
+/// second is refused at start-up, at once, naming the first. A server killed with SIGKILL
+/// leaves its lock file behind, and that does not keep the next one from starting.
+#[test]
+fn a_second_server_on_one_sqlite_database_is_refused_and_a_killed_ones_lock_does_not_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("boardcast.db");
+    let mut first = ServerProcess::start(server_program(), free_addr(), &db, &[]).unwrap();
+    assert_refused(
+        &["--db", db.to_str().unwrap()],
+        &[
+            &format!(
+                "another boardcast-server (process {}) is already running on {}",
+                first.child.id(),
+                db.display()
+            ),
+            "stop the other server first, or give this one another --db",
+        ],
+    );
+    // The refused start changed nothing for the first.
+    assert_eq!(http_get(first.addr, "/healthz").unwrap().0, 200);
+
+    first.kill9().unwrap();
+    let mut next = ServerProcess::start(server_program(), free_addr(), &db, &[])
+        .expect("a server starts on the database of one killed with SIGKILL");
+    assert_eq!(http_get(next.addr, "/healthz").unwrap().0, 200);
+    assert!(next.terminate(Duration::from_secs(10)).unwrap().success());
+}
+
 #[test]
 fn a_missing_certificate_or_a_key_that_does_not_fit_is_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();

@@ -26,6 +26,8 @@ impl App {
                     time_control: time,
                     color,
                     public,
+                    rated: false,
+                    rating_range: None,
                 };
                 self.leave();
                 self.send(ClientMessage::CreateMatch(create), Pending::Other);

@@ -52,6 +52,8 @@ impl App {
                 self.ui.home_clamp(&lobby);
                 self.lobby = Some(lobby);
             }
+            // A play-now pairing is a seat handed out in answer to `play_now`.
+            ServerMessage::Paired(paired) => self.receive(ServerMessage::Seat(paired.seat), now),
             ServerMessage::Seat(seat) => {
                 self.pending.remove(&seat.id);
                 if self

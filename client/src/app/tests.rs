@@ -400,6 +400,64 @@ fn typed_guesses_and_the_piece_set_toggle() {
 }
 
 #[test]
+fn lobby_lines_show_members_ratings_and_rated_terms() {
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    app.drain();
+    let seek = MatchSummary {
+        match_id: "m7".into(),
+        white: Some("gus".into()),
+        black: None,
+        time_control: None,
+        phase: MatchPhase::Waiting,
+        plies: 0,
+        watchers: 0,
+        white_bot: false,
+        black_bot: false,
+        rated: true,
+        rating_range: Some(300),
+        white_rating: Some(PlayerRating {
+            rating: 1847,
+            provisional: false,
+        }),
+        black_rating: None,
+        white_account: false,
+        black_account: false,
+    };
+    let live = MatchSummary {
+        match_id: "m8".into(),
+        white: Some("hal".into()),
+        black: Some("ivy".into()),
+        phase: MatchPhase::Playing,
+        plies: 12,
+        rating_range: None,
+        white_rating: Some(PlayerRating {
+            rating: 1512,
+            provisional: true,
+        }),
+        black_rating: Some(PlayerRating {
+            rating: 1490,
+            provisional: false,
+        }),
+        ..seek.clone()
+    };
+    let lobby = Lobby {
+        seeks: vec![seek],
+        live: vec![live],
+        channels: Vec::new(),
+    };
+    app.receive(ServerMessage::Lobby(lobby), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "seek m7 gus (1847) untimed free black rated ±300",
+            "live m8 hal (1512?) ivy (1490) untimed plies 12 watchers 0 rated",
+            "lobby end"
+        ]
+    );
+}
+
+#[test]
 fn the_home_screen_joins_seeks_and_watches_channels() {
     let mut app = App::new("fay", Some(Command::Lobby), 1);
     app.connected();
@@ -414,6 +472,10 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         watchers: 0,
         white_bot: false,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
         white_account: false,
         black_account: false,
     };

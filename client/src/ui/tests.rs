@@ -258,6 +258,10 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
         watchers: 0,
         white_bot: true,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
         white_account: true,
         black_account: true,
     };
@@ -678,6 +682,10 @@ fn lobby() -> Lobby {
         watchers: 0,
         white_bot: false,
         black_bot: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
         white_account: true,
         black_account: true,
     };

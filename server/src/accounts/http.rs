@@ -235,11 +235,16 @@ impl Accounts {
         let now = Instant::now();
         let name_key = name.to_ascii_lowercase();
         let throttles = &self.throttles;
-        if let Err(after) = throttles
-            .per_address
-            .check(address, now)
-            .and(throttles.per_account.check(&name_key, now))
-        {
+        // The account's limit holds for the addresses that failed on it: an address that
+        // never did (its owner at home) still gets its try, so an attacker cannot lock the
+        // owner out; each new address of the attacker's gets one try per window.
+        let pair = format!("{name_key} {address}");
+        if let Err(after) = throttles.per_address.check(address, now).and(
+            throttles
+                .per_account
+                .check(&name_key, now)
+                .or_else(|after| throttles.per_pair.check(&pair, now).map_err(|_| after)),
+        ) {
             return Err(Refused::throttled(after));
         }
         let found = self.store.account_by_name(name.to_owned()).await?;
@@ -247,6 +252,7 @@ impl Accounts {
         if !self.hasher.verify(password.to_owned(), hash).await {
             throttles.per_address.hit(address, now);
             throttles.per_account.hit(&name_key, now);
+            throttles.per_pair.hit(&pair, now);
             metrics::counter!("boardcast_account_login_failures_total").increment(1);
             return Err(Refused::bad_credentials());
         }

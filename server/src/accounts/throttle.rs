@@ -86,6 +86,9 @@ pub struct Throttles {
     pub per_address: Throttle,
     /// Sign-ups per client address.
     pub signups: Throttle,
+    /// Failed logins per account name and address: over the account's limit, an address
+    /// with a failure of its own on the account is refused, one without is not.
+    pub per_pair: Throttle,
 }
 
 impl Default for Throttles {
@@ -95,6 +98,7 @@ impl Default for Throttles {
             per_account: Throttle::new(10, quarter),
             per_address: Throttle::new(50, quarter),
             signups: Throttle::new(10, Duration::from_secs(3600)),
+            per_pair: Throttle::new(1, quarter),
         }
     }
 }

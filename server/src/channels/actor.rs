@@ -7,6 +7,7 @@
 //! for on hearing it includes them. TV channels start a new random game after a pause; an
 //! on-demand channel plays its one game, lingers for late watchers and then stops.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +28,6 @@ use super::game::{GameSpec, RevealedGame};
 use super::game_ids::GameIds;
 use super::predict::Book;
 use super::schedule::{Planned, Resume, SavedChannel, WallClock};
-use crate::net::address::ClientAddr;
 use crate::ops::shutdown::Shutdown;
 use crate::ops::telemetry::{self, RevealStage};
 use crate::refusal::Refusal;
@@ -79,7 +79,7 @@ pub struct ChannelSetup {
     /// Hands out archive ids.
     pub game_ids: GameIds,
     /// Started and finished games go here.
-    pub archive: mpsc::UnboundedSender<Archiving>,
+    pub archive: mpsc::Sender<Archiving>,
     /// Converts the schedule to and from wall-clock time for saving.
     pub clock: WallClock,
     /// Where the schedule is saved (a channel owned in a cluster); `None` on a single node.
@@ -105,25 +105,34 @@ pub struct Saver {
     pub durable: watch::Receiver<u64>,
 }
 
+/// Where the answer to a request goes once the channel has decided it: the asking
+/// connection's outbox (an ack or a refusal of its envelope, see [`envelope`]), or the node
+/// that forwarded a guess. Nobody waits for it: the asker's read loop has moved on.
+pub type Answer<T = ()> = Box<dyn FnOnce(Result<T, Refusal>) + Send>;
+
+/// The answer to envelope `id` on `outbox`: an ack, or the refusal.
+pub fn envelope<T>(outbox: Outbox, id: u64) -> Answer<T> {
+    Box::new(move |result| match result {
+        Ok(_) => outbox.ack(id),
+        Err(refusal) => outbox.refuse(id, refusal),
+    })
+}
+
 enum Command {
+    /// Answered (before the snapshot or missed events) when the watcher is added.
     Watch {
         outbox: Outbox,
         since_v: Option<u64>,
-        ack: Option<u64>,
-        done: oneshot::Sender<()>,
+        answer: Option<Answer>,
     },
+    /// Answered with whether the connection was watching.
     Unwatch {
         conn: ConnId,
-        done: oneshot::Sender<bool>,
+        answer: Option<Answer<bool>>,
     },
     Predict {
-        outbox: Outbox,
-        client: ClientAddr,
-        name: String,
-        ply: u32,
-        from: String,
-        to: String,
-        done: oneshot::Sender<Result<(), Refusal>>,
+        guess: Guess,
+        answer: Answer,
     },
     /// An event the owner published (a following channel shows it).
     Relayed(ChannelEventMsg),
@@ -137,13 +146,18 @@ enum Command {
         downstream: Arc<dyn Downstream>,
     },
     /// Another node owns the channel now: stop revealing and follow it through `upstream`.
-    Demote { upstream: Arc<dyn Upstream> },
+    Demote {
+        upstream: Arc<dyn Upstream>,
+    },
     /// The channel as a watcher would see it now.
     Snapshot {
         done: oneshot::Sender<ChannelSnapshot>,
     },
     /// To the owner: node `from` has `watchers` watchers of the channel now.
-    CrowdElsewhere { from: String, watchers: u32 },
+    CrowdElsewhere {
+        from: String,
+        watchers: u32,
+    },
     /// To a follower: the whole cluster has this many watchers of the channel.
     CrowdTotal(u32),
 }
@@ -188,70 +202,41 @@ impl ChannelHandle {
         self.tx.is_closed()
     }
 
-    /// Starts sending the channel to `outbox`: the [`Ack`] of envelope `ack` if given, a
-    /// snapshot (or the events after `since_v`), then every event. Completes once they are
-    /// queued.
-    pub async fn watch(
-        &self,
-        outbox: Outbox,
-        since_v: Option<u64>,
-        ack: Option<u64>,
-    ) -> Result<(), Refusal> {
-        let (done, answer) = oneshot::channel();
-        self.send(Command::Watch {
+    /// Starts sending the channel to `outbox`: `answer` (the ack of the watch, before
+    /// anything else), a snapshot (or the events after `since_v`), then every event. Never
+    /// waits: a channel that cannot take the request now refuses it through `answer`.
+    pub fn watch(&self, outbox: Outbox, since_v: Option<u64>, answer: Option<Answer>) {
+        self.ask(Command::Watch {
             outbox,
             since_v,
-            ack,
-            done,
-        })
-        .await?;
-        answer.await.map_err(|_| gone(&self.channel))
+            answer,
+        });
     }
 
-    /// Stops sending to connection `conn`; `true` if it was watching.
-    pub async fn unwatch(&self, conn: ConnId) -> Result<bool, Refusal> {
-        let (done, answer) = oneshot::channel();
-        self.send(Command::Unwatch { conn, done }).await?;
-        answer.await.map_err(|_| gone(&self.channel))
+    /// Stops sending to connection `conn`; `answer` hears whether it was watching.
+    pub fn unwatch(&self, conn: ConnId, answer: Answer<bool>) {
+        self.ask(Command::Unwatch {
+            conn,
+            answer: Some(answer),
+        });
     }
 
-    /// Forgets connection `conn` without waiting (it has closed).
+    /// Forgets connection `conn` without an answer (it has closed).
     pub fn forget(&self, conn: ConnId) {
-        let (done, _) = oneshot::channel();
-        let _ = self.tx.try_send(Command::Unwatch { conn, done });
+        let _ = self.tx.try_send(Command::Unwatch { conn, answer: None });
     }
 
-    /// Books the guess `from`-`to` of `name` at `client` for ply `ply`; its result later goes
-    /// to `outbox`.
-    pub async fn predict(
-        &self,
-        outbox: Outbox,
-        client: ClientAddr,
-        name: &str,
-        ply: u32,
-        from: &str,
-        to: &str,
-    ) -> Result<(), Refusal> {
-        for square in [from, to] {
+    /// Books `guess` (its result later goes to `guess.outbox`); `answer` hears the verdict.
+    pub fn predict(&self, guess: Guess, answer: Answer) {
+        for square in [&guess.from, &guess.to] {
             if square.parse::<minitchess::Square>().is_err() {
-                return Err(Refusal::new(
+                return answer(Err(Refusal::new(
                     ErrorCode::InvalidArgument,
                     format!("{square:?} is not a square (a1 to e6)"),
-                ));
+                )));
             }
         }
-        let (done, answer) = oneshot::channel();
-        self.send(Command::Predict {
-            outbox,
-            client,
-            name: name.to_owned(),
-            ply,
-            from: from.to_owned(),
-            to: to.to_owned(),
-            done,
-        })
-        .await?;
-        answer.await.map_err(|_| gone(&self.channel))?
+        self.ask(Command::Predict { guess, answer });
     }
 
     /// Shows an event the owner published; `false` if the channel could not take it now
@@ -307,6 +292,85 @@ impl ChannelHandle {
     async fn send(&self, command: Command) -> Result<(), Refusal> {
         self.tx.send(command).await.map_err(|_| gone(&self.channel))
     }
+
+    /// Hands a request to the actor without waiting: a full mailbox or a stopped channel
+    /// refuses it through its answer, as a match's mailbox does.
+    fn ask(&self, command: Command) {
+        let (command, refusal) = match self.tx.try_send(command) {
+            Ok(()) => return,
+            Err(mpsc::error::TrySendError::Full(command)) => (
+                command,
+                Refusal::new(
+                    ErrorCode::Busy,
+                    format!("channel {} is busy; try again", self.channel),
+                ),
+            ),
+            Err(mpsc::error::TrySendError::Closed(command)) => (command, gone(&self.channel)),
+        };
+        match command {
+            Command::Watch {
+                answer: Some(answer),
+                ..
+            }
+            | Command::Predict { answer, .. } => answer(Err(refusal)),
+            Command::Unwatch {
+                answer: Some(answer),
+                ..
+            } => answer(Err(refusal)),
+            _ => {}
+        }
+    }
+}
+
+/// The request methods awaited, for tests that look at the outbox once the channel has
+/// carried a request out.
+#[cfg(test)]
+impl ChannelHandle {
+    pub async fn watched(&self, outbox: Outbox, since_v: Option<u64>) -> Result<(), Refusal> {
+        let (answer, answered) = answered();
+        self.watch(outbox, since_v, Some(answer));
+        answered.await.map_err(|_| gone(&self.channel))?
+    }
+
+    pub async fn unwatched(&self, conn: ConnId) -> Result<bool, Refusal> {
+        let (answer, answered) = answered();
+        self.unwatch(conn, answer);
+        answered.await.map_err(|_| gone(&self.channel))?
+    }
+
+    pub async fn predicted(
+        &self,
+        outbox: Outbox,
+        client: crate::net::address::ClientAddr,
+        name: &str,
+        ply: u32,
+        from: &str,
+        to: &str,
+    ) -> Result<(), Refusal> {
+        let (answer, answered) = answered();
+        let guess = Guess {
+            outbox,
+            client,
+            name: name.to_owned(),
+            ply,
+            from: from.to_owned(),
+            to: to.to_owned(),
+        };
+        self.predict(guess, answer);
+        answered.await.map_err(|_| gone(&self.channel))?
+    }
+}
+
+/// An answer that goes to a oneshot.
+#[cfg(test)]
+fn answered<T: Send + 'static>() -> (Answer<T>, oneshot::Receiver<Result<T, Refusal>>) {
+    let (tx, rx) = oneshot::channel();
+    (
+        Box::new(move |result| {
+            let _ = tx.send(result);
+        }),
+        rx,
+    )
 }
 
 /// Starts a channel actor; it runs until its program ends or `shutdown` fires.
@@ -332,13 +396,58 @@ pub fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
     handle
 }
 
+/// What this node does with a channel: it runs it, or (in a cluster) shows what the node
+/// that runs it publishes. [`Actor::promote`] and [`Actor::demote`] switch between the two.
+enum Mode {
+    /// Reveals, books guesses and archives games. In a cluster it also saves each planned
+    /// game through `saver` for a node that may take over, publishes every event to
+    /// `downstream`, and counts the watchers the following nodes report in `crowds`.
+    Owner {
+        saver: Option<Saver>,
+        downstream: Option<Arc<dyn Downstream>>,
+        /// How many watchers each following node has.
+        crowds: HashMap<String, u32>,
+    },
+    /// Reveals nothing: shows what the owner publishes, with the owner's versions, and hands
+    /// guesses to it through `upstream`.
+    Follower {
+        upstream: Arc<dyn Upstream>,
+        /// When the owner said the next reveal (or game) comes, for snapshots.
+        expected: Option<Instant>,
+        /// Relayed events not shown yet: it waits for the owner's snapshot.
+        held: Vec<ChannelEventMsg>,
+    },
+}
+
+impl Mode {
+    fn following(upstream: Arc<dyn Upstream>) -> Mode {
+        Mode::Follower {
+            upstream,
+            expected: None,
+            held: Vec::new(),
+        }
+    }
+
+    fn is_following(&self) -> bool {
+        matches!(self, Mode::Follower { .. })
+    }
+
+    /// Where an owner in a cluster saves its schedule.
+    fn saver(&self) -> Option<&Saver> {
+        match self {
+            Mode::Owner { saver, .. } => saver.as_ref(),
+            Mode::Follower { .. } => None,
+        }
+    }
+}
+
 struct Actor {
     channel: String,
     kind: ChannelKind,
     program: Program,
     rng: StdRng,
     game_ids: GameIds,
-    archive: mpsc::UnboundedSender<Archiving>,
+    archive: mpsc::Sender<Archiving>,
     summary: watch::Sender<ChannelSummary>,
     v: u64,
     fanout: Fanout,
@@ -352,18 +461,8 @@ struct Actor {
     unplanned: Option<(Instant, Instant)>,
     close_at: Option<Instant>,
     clock: WallClock,
-    saver: Option<Saver>,
-    downstream: Option<Arc<dyn Downstream>>,
-    upstream: Option<Arc<dyn Upstream>>,
-    /// While following: when the owner said the next reveal (or game) comes, for snapshots.
-    expected: Option<Instant>,
-    /// The newest version this node's watchers were sent: a node that takes a channel over
-    /// may publish again what it had relayed, and its own watchers must not get it twice.
-    shown: u64,
-    /// Relayed events a follower could not show yet (it waits for the owner's snapshot).
-    held: Vec<ChannelEventMsg>,
-    /// The owner's: how many watchers each following node has.
-    crowds: std::collections::HashMap<String, u32>,
+    /// Whether this node runs the channel or shows what another node runs.
+    mode: Mode,
     /// The count last shared: a follower's own watchers (told to the owner), or the owner's
     /// total (told to the followers).
     crowd_shared: Option<u32>,
@@ -401,20 +500,26 @@ impl Actor {
             unplanned: None,
             close_at: None,
             clock: setup.clock,
-            saver: setup.saver,
-            downstream: setup.downstream,
-            upstream: setup.upstream,
-            expected: None,
-            shown: setup.first_version,
+            mode: match setup.upstream {
+                Some(upstream) => Mode::following(upstream),
+                None => Mode::Owner {
+                    saver: setup.saver,
+                    downstream: setup.downstream,
+                    crowds: HashMap::new(),
+                },
+            },
             first_version: setup.first_version,
-            held: Vec::new(),
-            crowds: std::collections::HashMap::new(),
             crowd_shared: None,
         };
-        if actor.upstream.is_some() {
+        // The fan-out's last version is the newest this node's watchers were sent: a node
+        // that takes a channel over may publish again what it had relayed, and its own
+        // watchers must not get it twice.
+        if actor.mode.is_following() {
             // The owner's versions, whatever they are, come next.
-            (actor.v, actor.shown) = (0, 0);
+            actor.v = 0;
+            actor.fanout.restart_at(0);
         } else {
+            actor.fanout.restart_at(setup.first_version);
             actor.resume(setup.resume);
         }
         actor
@@ -473,7 +578,7 @@ impl Actor {
                     }
                 }
                 // A planned game may be waiting for its schedule to be saved.
-                _ = saved(&mut self.saver) => {}
+                _ = saved(&mut self.mode) => {}
                 _ = stored(&mut self.ending) => self.publish_end(),
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command),
@@ -511,11 +616,10 @@ impl Actor {
             Command::Watch {
                 outbox,
                 since_v,
-                ack,
-                done,
+                answer,
             } => {
-                if let Some(id) = ack {
-                    outbox.ack(id);
+                if let Some(answer) = answer {
+                    answer(Ok(()));
                 }
                 let sent = match since_v.map(|since| self.fanout.catchup(since, self.v)) {
                     Some(Catchup::Events(events)) => {
@@ -532,40 +636,31 @@ impl Actor {
                         self.fanout.tell_crowd(&newcomer);
                     }
                 }
-                let _ = done.send(());
             }
-            Command::Unwatch { conn, done } => {
+            Command::Unwatch { conn, answer } => {
                 let was = self.fanout.remove(conn).is_some();
                 if was {
                     self.crowd_changed();
                 }
-                let _ = done.send(was);
+                if let Some(answer) = answer {
+                    answer(Ok(was));
+                }
             }
-            Command::Predict {
-                outbox,
-                client,
-                name,
-                ply,
-                from,
-                to,
-                done,
-            } => {
-                if let Some(upstream) = &self.upstream {
-                    let guess = Guess {
-                        outbox,
-                        client,
-                        name,
-                        ply,
-                        from,
-                        to,
-                    };
-                    return upstream.predict(guess, done);
+            Command::Predict { guess, answer } => {
+                if let Mode::Follower { upstream, .. } = &self.mode {
+                    return upstream.predict(guess, answer);
                 }
-                let verdict = self.check_guess(ply, &from, &to);
+                let verdict = self.check_guess(guess.ply, &guess.from, &guess.to);
                 if verdict.is_ok() {
-                    self.book.guess(outbox, client, &name, &from, &to);
+                    self.book.guess(
+                        guess.outbox,
+                        guess.client,
+                        &guess.name,
+                        &guess.from,
+                        &guess.to,
+                    );
                 }
-                let _ = done.send(verdict);
+                answer(verdict);
             }
             Command::Relayed(event) => self.follow(event),
             Command::Synced(snapshot) => self.sync(snapshot),
@@ -660,7 +755,7 @@ impl Actor {
 
     /// Hands the schedule of `planned` to the saver, if the channel has one.
     fn save(&self, planned: &Planned) {
-        if let Some(saver) = &self.saver {
+        if let Some(saver) = self.mode.saver() {
             saver
                 .latest
                 .send_replace(Some(SavedChannel::of(planned, &self.clock)));
@@ -671,8 +766,8 @@ impl Actor {
     fn next_game_due(&self) -> Option<Instant> {
         let planned = self.next_game.as_ref()?;
         let saved = self
-            .saver
-            .as_ref()
+            .mode
+            .saver()
             .is_none_or(|saver| *saver.durable.borrow() >= planned.start_v);
         saved.then_some(planned.at)
     }
@@ -695,12 +790,11 @@ impl Actor {
             start_board: game.start_board().to_owned(),
             start_ply: game.start_ply(),
         };
-        if self
+        if let Err(err) = self
             .archive
-            .send(Archiving::unawaited(ArchiveRecord::Started(started)))
-            .is_err()
+            .try_send(Archiving::unawaited(ArchiveRecord::Started(started)))
         {
-            tracing::warn!(channel = %self.channel, "archive is gone; game id not reserved");
+            tracing::warn!(channel = %self.channel, %err, "game id not reserved in the archive");
         }
         self.game = Some(game);
         // The directory knows the game is live (see `Registry::start_game`) before any
@@ -784,8 +878,8 @@ impl Actor {
             event,
             at,
         });
-        if self.archive.send(archiving).is_err() {
-            tracing::warn!(channel = %self.channel, "archive is gone; finished game not stored");
+        if let Err(err) = self.archive.try_send(archiving) {
+            tracing::warn!(channel = %self.channel, %err, "finished game not archived");
             self.publish_end();
         }
     }
@@ -821,23 +915,20 @@ impl Actor {
             v: self.v,
             event,
         });
-        if let Some(downstream) = &self.downstream {
+        if let Mode::Owner {
+            downstream: Some(downstream),
+            ..
+        } = &self.mode
+        {
             downstream.event(self.v, &message);
         }
         self.show(self.v, message);
     }
 
-    /// Sends event `v` to this node's watchers, unless they already have it.
+    /// Sends event `v` to this node's watchers, unless they already have it; after skipped
+    /// versions (a take-over, a lost relay) a watcher from before the gap gets a snapshot
+    /// (the fan-out's [`crate::room::history::History`] decides both).
     fn show(&mut self, v: u64, message: ServerMessage) {
-        if v <= self.shown {
-            return;
-        }
-        if v != self.shown + 1 {
-            // Versions were skipped (a take-over, a lost relay): the replay buffer must stay
-            // gap-free, so a watcher from before the gap gets a snapshot.
-            self.fanout.forget_history();
-        }
-        self.shown = v;
         if self.fanout.publish(v, message) > 0 {
             self.crowd_changed();
         }
@@ -846,10 +937,10 @@ impl Actor {
     fn snapshot(&self) -> ChannelSnapshot {
         let now = Instant::now();
         let until = |at: Option<Instant>| at.map(|at| at.saturating_duration_since(now));
-        let (next_reveal, next_game) = match &self.upstream {
-            Some(_) if self.game.is_some() => (self.expected, None),
-            Some(_) => (None, self.expected),
-            None => (
+        let (next_reveal, next_game) = match &self.mode {
+            Mode::Follower { expected, .. } if self.game.is_some() => (*expected, None),
+            Mode::Follower { expected, .. } => (None, *expected),
+            Mode::Owner { .. } => (
                 self.next_reveal,
                 self.next_game.as_ref().map(|planned| planned.at),
             ),
@@ -897,15 +988,17 @@ async fn stored(ending: &mut Option<Ending>) {
 }
 
 /// Completes when the saver reports another durable save, or never without a saver.
-async fn saved(saver: &mut Option<Saver>) {
-    match saver {
-        Some(saver) => {
+async fn saved(mode: &mut Mode) {
+    match mode {
+        Mode::Owner {
+            saver: Some(saver), ..
+        } => {
             if saver.durable.changed().await.is_err() {
                 // The saving task is gone: nothing more will be saved.
                 std::future::pending::<()>().await;
             }
         }
-        None => std::future::pending().await,
+        _ => std::future::pending().await,
     }
 }
 

@@ -1,7 +1,9 @@
 //! Finished engine games and prediction scores on their way to storage.
 //!
-//! Channel actors never wait for the disk: they hand each started and finished game to an
-//! unbounded queue (a game starts and ends at most every few seconds per channel) and the
+//! Channel actors never wait for the disk: they hand each started and finished game to a
+//! bounded queue ([`QUEUE`]; a game starts and ends at most every few seconds per channel, so
+//! a full queue means the database has been gone for long, and the record is given up, as
+//! [`store`] gives one up after a minute) and the
 //! [`record`] task turns each into one storage commit through the server's single writer. A
 //! started game reserves its archive id (so ids are never reused, even after a restart); a
 //! finished one completes the row (serial, engines, seeds, moves, result) and adds each
@@ -48,6 +50,14 @@ impl Archiving {
     }
 }
 
+/// Records waiting for the archive, across all channels.
+pub const QUEUE: usize = 1024;
+
+/// The queue from the channels to [`record`].
+pub fn queue() -> (mpsc::Sender<Archiving>, mpsc::Receiver<Archiving>) {
+    mpsc::channel(QUEUE)
+}
+
 /// The storage writes for a record.
 pub fn writes(record: &ArchiveRecord) -> Vec<Write> {
     match record {
@@ -69,7 +79,7 @@ pub fn writes(record: &ArchiveRecord) -> Vec<Write> {
 /// after it).
 pub async fn record(
     storage: Storage,
-    mut finished: mpsc::UnboundedReceiver<Archiving>,
+    mut finished: mpsc::Receiver<Archiving>,
     mut shutdown: Shutdown,
     guard: Option<TaskGuard>,
 ) {

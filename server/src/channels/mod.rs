@@ -16,6 +16,9 @@ pub mod schedule;
 #[cfg(test)]
 mod tests;
 
+use std::future::Future;
+use std::sync::Arc;
+
 use boardcast_protocol::{
     ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, GameCreated, Leaderboard,
     LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
@@ -25,6 +28,7 @@ pub use actor::ChannelHandle;
 pub use archive::FinishedGame;
 use game_ids::GameIds;
 pub use registry::{ChannelsConfig, Registry};
+use tokio::sync::Semaphore;
 
 use crate::net::address::ClientAddr;
 use crate::ops::shutdown::{Shutdown, Tasks};
@@ -34,6 +38,11 @@ use crate::storage::{Storage, StorageError};
 
 /// The most leaderboard entries one query returns.
 pub const MAX_LEADERBOARD: u32 = 100;
+
+/// The most archive reads (leaderboards, archived games) under way at once, across all
+/// connections: each holds a database connection while it runs, and a stalled database
+/// must not gather an unbounded pile of waiting tasks.
+pub const READS: usize = 64;
 
 /// A channel-related client message, as the connection hands it over.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +70,8 @@ pub struct Channels {
     registry: Registry,
     /// For the archive's reads: the leaderboard and archived games.
     storage: Storage,
+    /// Places for archive reads under way ([`READS`]), shared by every connection.
+    reads: Arc<Semaphore>,
 }
 
 impl Channels {
@@ -116,6 +127,7 @@ impl Channels {
         Ok(Channels {
             registry,
             storage: storage.clone(),
+            reads: Arc::new(Semaphore::new(READS)),
         })
     }
 
@@ -125,15 +137,28 @@ impl Channels {
     }
 
     /// Answers envelope `id` carrying `request` on `outbox`: with an ack (a watch's ack comes
-    /// before its snapshot), a [`GameCreated`], a [`Leaderboard`] or a typed error. Returns
-    /// whether it was carried out (false after an error reply).
-    pub async fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) -> bool {
+    /// before its snapshot), a [`GameCreated`], a [`Leaderboard`] or a typed error. Never
+    /// waits, as a match command does not: a channel gets the request through its mailbox
+    /// and answers through the outbox; archive reads run off the connection's read loop.
+    /// Returns whether the request was taken (false after a refusal given at once).
+    pub fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) -> bool {
         let result = match request {
-            ChannelRequest::Watch { channel, since_v } => {
-                self.watch(outbox, id, &channel, since_v).await
-            }
+            ChannelRequest::Watch { channel, since_v } => match self.registry.get(&channel) {
+                Some(handle) => {
+                    let answer = actor::envelope(outbox.clone(), id);
+                    handle.watch(outbox.clone(), since_v, Some(answer));
+                    Ok(())
+                }
+                None => {
+                    let (storage, answer) = (self.storage.clone(), outbox.clone());
+                    self.read(outbox, id, replay(storage, answer, id, channel))
+                }
+            },
             ChannelRequest::Unwatch { channel } => match self.registry.get(&channel) {
-                Some(handle) => handle.unwatch(outbox.id()).await.map(|_| outbox.ack(id)),
+                Some(handle) => {
+                    handle.unwatch(outbox.id(), actor::envelope(outbox.clone(), id));
+                    Ok(())
+                }
                 None => Err(not_found(&channel)),
             },
             ChannelRequest::StartEngineGame(start) => {
@@ -146,28 +171,28 @@ impl Channels {
                 name,
                 client,
             } => match self.registry.get(&predict.channel) {
-                Some(handle) => handle
-                    .predict(
-                        outbox.clone(),
+                Some(handle) => {
+                    let guess = actor::Guess {
+                        outbox: outbox.clone(),
                         client,
-                        &name,
-                        predict.ply,
-                        &predict.from,
-                        &predict.to,
-                    )
-                    .await
-                    .map(|()| outbox.ack(id)),
+                        name,
+                        ply: predict.ply,
+                        from: predict.from,
+                        to: predict.to,
+                    };
+                    handle.predict(guess, actor::envelope(outbox.clone(), id));
+                    Ok(())
+                }
                 None => Err(not_found(&predict.channel)),
             },
             ChannelRequest::Leaderboard(query) => {
                 let limit = query.limit.min(MAX_LEADERBOARD);
-                match self.storage.leaderboard(limit).await {
-                    Ok(entries) => {
-                        outbox.send(&ServerMessage::Leaderboard(Leaderboard { id, entries }));
-                        Ok(())
-                    }
-                    Err(err) => Err(internal(err)),
-                }
+                let (storage, answer) = (self.storage.clone(), outbox.clone());
+                self.read(outbox, id, async move {
+                    let entries = storage.leaderboard(limit).await.map_err(internal)?;
+                    answer.send(&ServerMessage::Leaderboard(Leaderboard { id, entries }));
+                    Ok(())
+                })
             }
         };
         match result {
@@ -179,42 +204,29 @@ impl Channels {
         }
     }
 
-    /// A live channel, or else an archived game `g<id>` replayed as a finished snapshot.
-    async fn watch(
+    /// Runs `read` (an archive read that answers envelope `id` itself) in a task of its own,
+    /// so a slow database never holds up the connection's other messages; the refusal it may
+    /// end with goes to `outbox`. At most [`READS`] run at once: past that, the request is
+    /// refused as busy rather than queued.
+    fn read(
         &self,
         outbox: &Outbox,
         id: u64,
-        channel: &str,
-        since_v: Option<u64>,
+        read: impl Future<Output = Result<(), Refusal>> + Send + 'static,
     ) -> Result<(), Refusal> {
-        if let Some(handle) = self.registry.get(channel) {
-            return handle.watch(outbox.clone(), since_v, Some(id)).await;
-        }
-        let game_id = channel
-            .strip_prefix('g')
-            .and_then(|n| n.parse::<u64>().ok())
-            .ok_or_else(|| not_found(channel))?;
-        let archived = self
-            .storage
-            .archived_game(game_id)
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| not_found(channel))?;
-        let view = game::finished_view(
-            archived.header,
-            archived.start_board,
-            archived.start_ply,
-            archived.moves,
-            archived.result,
-        );
-        outbox.ack(id);
-        outbox.send(&ServerMessage::ChannelSnapshot(ChannelSnapshot {
-            channel: channel.to_owned(),
-            v: 0,
-            kind: ChannelKind::OnDemand,
-            game: Some(view),
-            next_game_in_ms: None,
-        }));
+        let Ok(permit) = self.reads.clone().try_acquire_owned() else {
+            return Err(Refusal::new(
+                ErrorCode::Busy,
+                "too many archive reads under way; try again shortly",
+            ));
+        };
+        let outbox = outbox.clone();
+        tokio::spawn(async move {
+            if let Err(refusal) = read.await {
+                outbox.refuse(id, refusal);
+            }
+            drop(permit);
+        });
         Ok(())
     }
 
@@ -229,6 +241,36 @@ impl Channels {
             handle.forget(outbox.id());
         }
     }
+}
+
+/// Answers envelope `id`, the watch of `channel` that no channel runs: an archived game
+/// `g<id>` goes to `outbox` as a finished snapshot after the ack.
+async fn replay(storage: Storage, outbox: Outbox, id: u64, channel: String) -> Result<(), Refusal> {
+    let game_id = channel
+        .strip_prefix('g')
+        .and_then(|n| n.parse::<u64>().ok())
+        .ok_or_else(|| not_found(&channel))?;
+    let archived = storage
+        .archived_game(game_id)
+        .await
+        .map_err(internal)?
+        .ok_or_else(|| not_found(&channel))?;
+    let view = game::finished_view(
+        archived.header,
+        archived.start_board,
+        archived.start_ply,
+        archived.moves,
+        archived.result,
+    );
+    outbox.ack(id);
+    outbox.send(&ServerMessage::ChannelSnapshot(ChannelSnapshot {
+        channel,
+        v: 0,
+        kind: ChannelKind::OnDemand,
+        game: Some(view),
+        next_game_in_ms: None,
+    }));
+    Ok(())
 }
 
 fn not_found(channel: &str) -> Refusal {

@@ -60,7 +60,7 @@ struct Inner {
     config: ChannelsConfig,
     channels: Mutex<BTreeMap<String, ChannelHandle>>,
     game_ids: GameIds,
-    archive: mpsc::UnboundedSender<Archiving>,
+    archive: mpsc::Sender<Archiving>,
     shutdown: Shutdown,
     /// The version before every channel's first event in this server run.
     first_version: u64,
@@ -77,7 +77,7 @@ impl Registry {
         first_game_id: u64,
         first_version: u64,
         shutdown: Shutdown,
-    ) -> (Registry, mpsc::UnboundedReceiver<Archiving>) {
+    ) -> (Registry, mpsc::Receiver<Archiving>) {
         let game_ids = GameIds::local(first_game_id);
         Registry::start_with(config, game_ids, first_version, shutdown, None)
     }
@@ -90,7 +90,7 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
         upstream: &UpstreamOf<'_>,
-    ) -> (Registry, mpsc::UnboundedReceiver<Archiving>) {
+    ) -> (Registry, mpsc::Receiver<Archiving>) {
         Registry::start_with(config, game_ids, first_version, shutdown, Some(upstream))
     }
 
@@ -100,8 +100,8 @@ impl Registry {
         first_version: u64,
         shutdown: Shutdown,
         upstream: Option<&UpstreamOf<'_>>,
-    ) -> (Registry, mpsc::UnboundedReceiver<Archiving>) {
-        let (archive, finished) = mpsc::unbounded_channel();
+    ) -> (Registry, mpsc::Receiver<Archiving>) {
+        let (archive, finished) = super::archive::queue();
         let base_seed = config.seed.unwrap_or_else(rand::random);
         let registry = Registry {
             inner: Arc::new(Inner {

@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep, sleep_until};
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Saver};
-use super::archive::{ArchiveRecord, Archiving, FinishedGame};
+use super::archive::{self, ArchiveRecord, Archiving, FinishedGame};
 use super::game::GameSpec;
 use super::game_ids::GameIds;
 use super::schedule::{Resume, SavedChannel, WallClock};
@@ -53,7 +53,7 @@ fn on_demand(serial: &str, white: &str, black: &str, from: u32) -> Fixture {
 }
 
 fn spawn(program: Program) -> Fixture {
-    let (archive_tx, archive) = mpsc::unbounded_channel();
+    let (archive_tx, archive) = archive::queue();
     let mut fx = spawn_archiving_to(program, archive_tx);
     fx.archive = instant_archive(archive);
     fx
@@ -61,9 +61,7 @@ fn spawn(program: Program) -> Fixture {
 
 /// An archive that stores at once: every record goes to the returned receiver, and whoever
 /// waits for it to be stored is told so.
-fn instant_archive(
-    mut queue: mpsc::UnboundedReceiver<Archiving>,
-) -> mpsc::UnboundedReceiver<ArchiveRecord> {
+fn instant_archive(mut queue: mpsc::Receiver<Archiving>) -> mpsc::UnboundedReceiver<ArchiveRecord> {
     let (records, archive) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(archiving) = queue.recv().await {
@@ -78,7 +76,7 @@ fn instant_archive(
 
 /// A channel running `program` whose records go to `archive_tx`, for a test that stores them
 /// itself (the fixture's `archive` receives nothing).
-fn spawn_archiving_to(program: Program, archive_tx: mpsc::UnboundedSender<Archiving>) -> Fixture {
+fn spawn_archiving_to(program: Program, archive_tx: mpsc::Sender<Archiving>) -> Fixture {
     let (trigger, shutdown) = shutdown::channel();
     let (_, archive) = mpsc::unbounded_channel();
     let handle = actor::spawn(
@@ -162,7 +160,7 @@ fn events(messages: &[ServerMessage]) -> Vec<(u64, ChannelEvent)> {
 async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early() {
     let mut fx = tv(7);
     let (watcher, mut inbox) = conn(1);
-    fx.handle.watch(watcher, None, None).await.unwrap();
+    fx.handle.watched(watcher, None).await.unwrap();
     let start = Instant::now();
     let first = drain(&mut inbox);
     let ServerMessage::ChannelSnapshot(snapshot) = &first[0] else {
@@ -224,7 +222,7 @@ async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early()
 
     // Between games the snapshot has no game; after the pause a new one starts.
     let (late, mut late_inbox) = conn(2);
-    fx.handle.watch(late, None, None).await.unwrap();
+    fx.handle.watched(late, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(between) = &drain(&mut late_inbox)[0] else {
         panic!("snapshot");
     };
@@ -246,7 +244,7 @@ async fn a_watcher_sees_a_whole_tv_game_as_minitchess_plays_it_and_never_early()
 async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
     let fx = on_demand("CH3SS5", "L4", "K7", 0);
     let (early, mut early_inbox) = conn(1);
-    fx.handle.watch(early, None, None).await.unwrap();
+    fx.handle.watched(early, None).await.unwrap();
     sleep(INTERVAL * 3 + Duration::from_millis(50)).await;
     settle().await;
     let early_messages = drain(&mut early_inbox);
@@ -261,7 +259,7 @@ async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
     assert_eq!(early_moves[0], "b1-c3");
 
     let (late, mut late_inbox) = conn(2);
-    fx.handle.watch(late, None, None).await.unwrap();
+    fx.handle.watched(late, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(snapshot) = &drain(&mut late_inbox)[0] else {
         panic!("snapshot");
     };
@@ -273,18 +271,18 @@ async fn late_joiners_see_the_same_state_and_since_v_replays_what_was_missed() {
 
     // A reconnect after v 2 gets events 3 and 4, nothing else.
     let (back, mut back_inbox) = conn(3);
-    fx.handle.watch(back, Some(2), None).await.unwrap();
+    fx.handle.watched(back, Some(2)).await.unwrap();
     let replayed = events(&drain(&mut back_inbox));
     assert_eq!(replayed.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4]);
     // Unknown future versions get a snapshot.
     let (odd, mut odd_inbox) = conn(4);
-    fx.handle.watch(odd, Some(99), None).await.unwrap();
+    fx.handle.watched(odd, Some(99)).await.unwrap();
     assert!(matches!(
         drain(&mut odd_inbox)[0],
         ServerMessage::ChannelSnapshot(_)
     ));
-    assert!(fx.handle.unwatch(4).await.unwrap());
-    assert!(!fx.handle.unwatch(4).await.unwrap());
+    assert!(fx.handle.unwatched(4).await.unwrap());
+    assert!(!fx.handle.unwatched(4).await.unwrap());
     sleep(Duration::from_secs(1)).await;
     assert_eq!(fx.handle.summary().watchers, 3);
 }
@@ -297,19 +295,19 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     let moves: Vec<String> = reference.moves().iter().map(|m| m.to_string()).collect();
     let (ann, mut ann_inbox) = conn(1);
     let (bob, mut bob_inbox) = conn(2);
-    fx.handle.watch(ann.clone(), None, None).await.unwrap();
+    fx.handle.watched(ann.clone(), None).await.unwrap();
 
     // Ply 0: ann right after changing her mind, bob wrong.
     fx.handle
-        .predict(ann.clone(), local(), "ann", 0, "a2", "a3")
+        .predicted(ann.clone(), local(), "ann", 0, "a2", "a3")
         .await
         .unwrap();
     fx.handle
-        .predict(ann.clone(), local(), "ann", 0, "b1", "c3")
+        .predicted(ann.clone(), local(), "ann", 0, "b1", "c3")
         .await
         .unwrap();
     fx.handle
-        .predict(bob.clone(), local(), "bob", 0, "e2", "e3")
+        .predicted(bob.clone(), local(), "bob", 0, "e2", "e3")
         .await
         .unwrap();
     // A move White cannot make here is refused and not recorded: bob's e2-e3 stands, and
@@ -318,7 +316,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     for (who, name) in [(&bob, "bob"), (&cat, "cat")] {
         let illegal = fx
             .handle
-            .predict(who.clone(), local(), name, 0, "a2", "a4")
+            .predicted(who.clone(), local(), name, 0, "a2", "a4")
             .await;
         let refusal = illegal.unwrap_err();
         assert_eq!(
@@ -331,12 +329,12 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     }
     let future = fx
         .handle
-        .predict(bob.clone(), local(), "bob", 1, "a5", "a4")
+        .predicted(bob.clone(), local(), "bob", 1, "a5", "a4")
         .await;
     assert_eq!(future.unwrap_err().code, ErrorCode::PredictionClosed);
     let bad = fx
         .handle
-        .predict(bob.clone(), local(), "bob", 0, "z9", "a4")
+        .predicted(bob.clone(), local(), "bob", 0, "z9", "a4")
         .await;
     assert_eq!(bad.unwrap_err().code, ErrorCode::InvalidArgument);
     sleep(INTERVAL).await;
@@ -345,7 +343,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     // After the reveal a guess for ply 0 is late.
     let late = fx
         .handle
-        .predict(bob.clone(), local(), "bob", 0, "b1", "c3")
+        .predicted(bob.clone(), local(), "bob", 0, "b1", "c3")
         .await;
     assert_eq!(late.unwrap_err().code, ErrorCode::PredictionClosed);
     let ann_results: Vec<_> = drain(&mut ann_inbox)
@@ -368,7 +366,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     // Ply 1: bob right; then nobody guesses until the end.
     let (from, to) = moves[1].split_once('-').unwrap();
     fx.handle
-        .predict(bob.clone(), local(), "bob", 1, from, to)
+        .predicted(bob.clone(), local(), "bob", 1, from, to)
         .await
         .unwrap();
     sleep(INTERVAL * 80).await;
@@ -389,7 +387,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
     assert_eq!(finished(&mut fx.archive).await.standings, ended.standings);
     let over = fx
         .handle
-        .predict(ann, local(), "ann", moves.len() as u32, "a1", "a2")
+        .predicted(ann, local(), "ann", moves.len() as u32, "a1", "a2")
         .await;
     assert_eq!(over.unwrap_err().code, ErrorCode::GameOver);
 }
@@ -398,7 +396,7 @@ async fn predictions_are_scored_at_the_reveal_and_late_guesses_refused() {
 async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_closes() {
     let fx = on_demand("CH3SS5", "L4", "K7", 6);
     let (watcher, mut inbox) = conn(1);
-    fx.handle.watch(watcher, None, None).await.unwrap();
+    fx.handle.watched(watcher, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(snapshot) = &drain(&mut inbox)[0] else {
         panic!("snapshot");
     };
@@ -411,7 +409,7 @@ async fn the_puzzle_point_is_revealed_at_once_and_a_finished_game_lingers_then_c
     assert!(!fx.handle.is_closed(), "a finished game lingers");
     let ServerMessage::ChannelSnapshot(done) = ({
         let (again, mut again_inbox) = conn(2);
-        fx.handle.watch(again, None, None).await.unwrap();
+        fx.handle.watched(again, None).await.unwrap();
         drain(&mut again_inbox).remove(0)
     }) else {
         panic!("snapshot");
@@ -444,7 +442,7 @@ async fn a_game_end_is_published_once_its_scores_are_stored() {
         reveal_from_ply: Some(6),
     };
     let spec = GameSpec::from_request(&request, Duration::from_secs(2)).unwrap();
-    let (archive_tx, mut archive) = mpsc::unbounded_channel();
+    let (archive_tx, mut archive) = archive::queue();
     let fx = spawn_archiving_to(
         Program::OnDemand {
             spec,
@@ -454,7 +452,7 @@ async fn a_game_end_is_published_once_its_scores_are_stored() {
         archive_tx,
     );
     let (watcher, mut inbox) = conn(1);
-    fx.handle.watch(watcher, None, None).await.unwrap();
+    fx.handle.watched(watcher, None).await.unwrap();
     let started = archive.recv().await.expect("the start is recorded");
     assert!(matches!(started.record, ArchiveRecord::Started(_)));
     // The game plays to its end; its record waits in the archive's queue, not yet stored.
@@ -490,7 +488,7 @@ async fn a_game_end_is_published_once_its_scores_are_stored() {
     assert_eq!(ended.result, record.result);
 
     // Without word from the archive the end goes out after the patience, not before.
-    let (archive_tx, mut archive) = mpsc::unbounded_channel();
+    let (archive_tx, mut archive) = archive::queue();
     let spec = GameSpec::from_request(&request, Duration::from_secs(2)).unwrap();
     let fx = spawn_archiving_to(
         Program::OnDemand {
@@ -501,7 +499,7 @@ async fn a_game_end_is_published_once_its_scores_are_stored() {
         archive_tx,
     );
     let (watcher, mut inbox) = conn(2);
-    fx.handle.watch(watcher, None, None).await.unwrap();
+    fx.handle.watched(watcher, None).await.unwrap();
     let _started = archive.recv().await;
     let _unanswered = archive.recv().await.expect("the finished game");
     let handed_over = Instant::now();
@@ -527,8 +525,8 @@ async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed(
     let fx = tv(3);
     let (slow, _slow_inbox) = outbox(1, Encoding::Postcard, 2);
     let (fast, mut fast_inbox) = outbox(2, Encoding::Postcard, 1024);
-    fx.handle.watch(slow, None, None).await.unwrap();
-    fx.handle.watch(fast, None, None).await.unwrap();
+    fx.handle.watched(slow, None).await.unwrap();
+    fx.handle.watched(fast, None).await.unwrap();
     for n in 1..=5u32 {
         sleep(INTERVAL).await;
         settle().await;
@@ -559,7 +557,7 @@ struct Saving {
 
 fn saving_tv(seed: u64, clock: WallClock, first_game_id: u64, resume: Option<Resume>) -> Saving {
     let (trigger, shutdown) = shutdown::channel();
-    let (archive_tx, archive) = mpsc::unbounded_channel();
+    let (archive_tx, archive) = archive::queue();
     let archive = instant_archive(archive);
     let (latest_tx, latest) = watch::channel(None);
     let (durable, durable_rx) = watch::channel(u64::MAX);
@@ -606,14 +604,10 @@ async fn take_over_matches_the_reference(stop_after: Duration, gap: Duration, un
     let start = Instant::now();
     let reference = tv(7);
     let (ref_watcher, mut ref_inbox) = conn(1);
-    reference
-        .handle
-        .watch(ref_watcher, None, None)
-        .await
-        .unwrap();
+    reference.handle.watched(ref_watcher, None).await.unwrap();
     let stopped = saving_tv(7, clock, 1, None);
     let (watcher, mut inbox) = conn(2);
-    stopped.fx.handle.watch(watcher, None, None).await.unwrap();
+    stopped.fx.handle.watched(watcher, None).await.unwrap();
 
     sleep_until(start + stop_after).await;
     settle().await;
@@ -640,12 +634,7 @@ async fn take_over_matches_the_reference(stop_after: Duration, gap: Duration, un
     let resume = Resume::from_saved(&saved, start + stop_after, &clock).unwrap();
     let taken = saving_tv(99, clock, next_game_id, Some(resume));
     let (back, mut back_inbox) = conn(3);
-    taken
-        .fx
-        .handle
-        .watch(back, Some(last_v), None)
-        .await
-        .unwrap();
+    taken.fx.handle.watched(back, Some(last_v)).await.unwrap();
     settle().await;
     assert_eq!(
         events(&drain(&mut back_inbox)),
@@ -690,7 +679,7 @@ async fn a_channel_taken_over_in_the_pause_starts_the_game_its_owner_chose_on_ti
     // Stop in the pause after game 1 and follow game 2.
     let reference = tv(7);
     let (probe, mut probe_inbox) = conn(9);
-    reference.handle.watch(probe, None, None).await.unwrap();
+    reference.handle.watched(probe, None).await.unwrap();
     let ServerMessage::ChannelSnapshot(first) = drain(&mut probe_inbox).remove(0) else {
         panic!("snapshot");
     };
@@ -717,7 +706,7 @@ async fn a_planned_game_waits_until_its_schedule_is_saved() {
     let saving = saving_tv(7, WallClock::now(), 1, None);
     saving.durable.send_replace(0);
     let (watcher, mut inbox) = conn(1);
-    saving.fx.handle.watch(watcher, None, None).await.unwrap();
+    saving.fx.handle.watched(watcher, None).await.unwrap();
     sleep(INTERVAL * 3).await;
     settle().await;
     let ServerMessage::ChannelSnapshot(snapshot) = drain(&mut inbox).remove(0) else {

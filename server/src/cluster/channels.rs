@@ -23,13 +23,13 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{ChannelSnapshot, Encoding, ErrorCode, ServerMessage};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
 use super::lobby::LiveNodes;
 use super::node::Node;
-use crate::channels::actor::{Downstream, Guess, Saver, Upstream};
+use crate::channels::actor::{Answer, Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
 use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
 use crate::ops::shutdown::{Shutdown, Tasks};
@@ -59,7 +59,7 @@ struct Shared {
     registry: OnceLock<Registry>,
     seats: Mutex<HashMap<String, Seat>>,
     /// Guesses sent to an owner, waiting for its verdict.
-    pending: Mutex<HashMap<u64, oneshot::Sender<Result<(), Refusal>>>>,
+    pending: Mutex<HashMap<u64, Answer>>,
     /// The connections that sent guesses to an owner, for the results that come back.
     guessers: Mutex<HashMap<ConnId, Outbox>>,
     next_request: AtomicU64,
@@ -433,19 +433,27 @@ impl ClusterChannels {
                     };
                     return self.send_to(&from, &verdict);
                 };
-                let bridge = bridge(self.0.bus.clone(), from.clone(), conn);
+                let guess = Guess {
+                    outbox: bridge(self.0.bus.clone(), from.clone(), conn),
+                    client,
+                    name,
+                    ply,
+                    from: from_square,
+                    to: to_square,
+                };
                 let bus = self.0.bus.clone();
-                tokio::spawn(async move {
-                    let verdict = handle
-                        .predict(bridge, client, &name, ply, &from_square, &to_square)
-                        .await;
-                    let refusal = verdict.err().map(|r| (r.code, r.message));
-                    send_to(&bus, &from, &ChannelTraffic::Verdict { request, refusal });
-                });
+                handle.predict(
+                    guess,
+                    Box::new(move |verdict| {
+                        let refusal = verdict.err().map(|r| (r.code, r.message));
+                        send_to(&bus, &from, &ChannelTraffic::Verdict { request, refusal });
+                    }),
+                );
             }
             ChannelTraffic::Verdict { request, refusal } => {
-                if let Some(done) = lock(&self.0.pending).remove(&request) {
-                    let _ = done.send(match refusal {
+                let answer = lock(&self.0.pending).remove(&request);
+                if let Some(answer) = answer {
+                    answer(match refusal {
                         None => Ok(()),
                         Some((code, message)) => Err(Refusal::new(code, message)),
                     });

@@ -366,7 +366,7 @@ impl Link for ClusterDirectory {
             // moves), so the events are rebuilt as recovery does, then cut after `v`.
             let stored = self.coordination.load_match(id.to_owned()).await.ok()??;
             let now = tokio::time::Instant::now().into_std();
-            let (_, records) = rebuild(&stored, now).ok()?;
+            let (_, records) = rebuild(&stored, now, None).ok()?;
             Some(
                 records
                     .into_iter()

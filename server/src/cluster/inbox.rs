@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use boardcast_protocol::{Encoding, ErrorCode};
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
 use super::remote::{RemoteConn, publish};
@@ -119,6 +118,14 @@ pub async fn claim_and_start(
         Some(node) if owner.alive && node != me => return Ok(Claim::OwnedBy(Some(node.clone()))),
         _ => {}
     }
+    // The dead owner's last renewal: the side to move is charged their thinking up to it.
+    let last_alive_ms = match &owner.owner {
+        Some(node) if !owner.finished => coordination
+            .last_renewal_ms(node.clone())
+            .await
+            .unwrap_or(None),
+        _ => None,
+    };
     let Some(epoch) = coordination
         .claim_match(id.to_owned(), me.clone())
         .await
@@ -133,7 +140,7 @@ pub async fn claim_and_start(
     else {
         return Ok(Claim::Missing);
     };
-    let handle = hub.adopt(&stored, epoch)?;
+    let handle = hub.adopt(&stored, epoch, last_alive_ms)?;
     if owner.finished {
         // A finished match is claimed only to be shown (and offered a rematch): a player
         // coming back to an old game is no take-over worth an operator's attention.
@@ -347,12 +354,18 @@ impl Inbox {
                 token,
                 since_v,
             },
-            RemoteCommand::Act { id, token, action } => Command::Act {
+            RemoteCommand::Act {
+                id,
+                token,
+                action,
+                received_ms,
+            } => Command::Act {
                 outbox: outbox.clone(),
                 id,
                 token,
                 action,
-                received: Instant::now(),
+                // Timed from its arrival at the first node, within the bound.
+                received: super::wire::arrival(received_ms),
             },
         };
         if let Err(refusal) = handle.try_send(command) {

@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::extract::ws::Message;
 use boardcast_protocol::Encoding;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, oneshot, watch};
 
-use super::bus::{Bus, names};
+use super::bus::{Bus, BusEvent, names};
 use super::lease::Lease;
 use super::wire::{MatchRelay, ToAsker};
-use crate::matches::ownership::{LeaseHeld, Reclaim, Reclaimed};
+use crate::matches::ownership::{Displaced, LeaseHeld, Reclaim, Reclaimed};
 use crate::matches::{Ownership, Owning};
 use crate::room::fanout::Mirror;
 use crate::room::outbox::{RemoteWay, SharedMessage};
@@ -221,6 +221,7 @@ impl Owning for BusOwning {
                 lease_lost: Some(self.lease_lost.clone()),
                 lease_held: Some(self.held.clone()),
                 reclaim: None,
+                displaced: None,
             },
         }
     }
@@ -259,6 +260,73 @@ fn leased_ownership(
         lease_lost: Some(lease.lost()),
         lease_held: Some(held),
         reclaim: Some(reclaim),
+        displaced: Some(displaced_on_bus(bus, match_id)),
+    }
+}
+
+/// How many messages of a suspended match's channel wait to be read: it hears little more
+/// than the one announcement it waits for (the new owner's events come after it).
+const HEARING_MAILBOX: usize = 64;
+
+/// Hears on the bus whether another node announces it took match `match_id` over (it
+/// publishes [`MatchRelay::Owner`] on the match's channel when it does). A node cut off from
+/// PostgreSQL alone keeps its Redis: this is how it learns that its suspended match went on
+/// elsewhere, since storage cannot tell it (issue 28).
+fn displaced_on_bus(bus: &Bus, match_id: &str) -> Displaced {
+    let (bus, match_id) = (bus.clone(), match_id.to_owned());
+    Arc::new(move |epoch| {
+        let (found, heard) = oneshot::channel();
+        tokio::spawn(hear_newer_owner(
+            bus.clone(),
+            match_id.clone(),
+            epoch,
+            found,
+        ));
+        heard
+    })
+}
+
+/// Listens on match `match_id`'s channel until another node announces an epoch newer than
+/// `epoch` (sent on `found`), or nobody waits for it any more.
+async fn hear_newer_owner(
+    bus: Bus,
+    match_id: String,
+    epoch: u64,
+    mut found: oneshot::Sender<NodeRef>,
+) {
+    let channel = names::match_events(&match_id);
+    let (mailbox, mut heard) = mpsc::channel(HEARING_MAILBOX);
+    // An exact route wins over the directory's `bc:match:*` one, which feeds proxies: this
+    // node has none of a match it runs.
+    bus.route(&channel, mailbox.clone());
+    bus.subscribe(&channel).await;
+    let newer = loop {
+        let event = tokio::select! {
+            () = found.closed() => break None,
+            event = heard.recv() => event,
+        };
+        match event {
+            Some(BusEvent::Message { payload, .. }) => match postcard::from_bytes(&payload) {
+                Ok(MatchRelay::Owner {
+                    epoch: newer,
+                    owner,
+                }) if newer > epoch && owner != *bus.node() => {
+                    break Some(owner);
+                }
+                _ => {}
+            },
+            // A missed announcement is not recovered from here: storage settles the match
+            // once it answers again.
+            Some(BusEvent::Resync) => {}
+            None => break None,
+        }
+    };
+    // Only this hearing's route: a later one for the same match (suspended again after a
+    // claim back) may have replaced it already.
+    bus.unroute_mailbox(&channel, &mailbox);
+    bus.unsubscribe(&channel);
+    if let Some(owner) = newer {
+        let _ = found.send(owner);
     }
 }
 

@@ -26,14 +26,15 @@ use std::time::Duration;
 use boardcast_protocol::{
     BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
 };
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
-use super::decide::{Action, Decision};
+use super::clock::MAX_TRANSIT;
+use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
-use super::ownership::{LeaseHeld, Ownership, Reclaim, Reclaimed};
+use super::ownership::{Displaced, LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
 use super::player::SeatKey;
 use super::record::Record;
@@ -54,7 +55,13 @@ const REPLAY: usize = 20;
 /// How long a suspended match waits before claiming itself back again after a try that
 /// storage did not answer.
 const RECLAIM_RETRY: Duration = Duration::from_millis(500);
+/// How often a match whose writes storage refused asks it again (with a heartbeat write)
+/// whether it takes writes, so that the held clock goes on soon after it does: at most this
+/// much of the time after an outage is charged to nobody.
+const PROBE_EVERY: Duration = Duration::from_millis(500);
 
+#[cfg(test)]
+mod outage;
 mod presence;
 
 /// Settings of the matches: timing and the match limit.
@@ -125,10 +132,16 @@ struct Actor {
     suspended: bool,
     /// A suspended match claims itself back no earlier than this.
     reclaim_after: Instant,
+    /// Starts hearing, once the match is suspended, whether another node took it over.
+    displaced: Option<Displaced>,
+    /// While suspended: the node that announced it took the match over, once one does.
+    newer_owner: Option<oneshot::Receiver<NodeRef>>,
     /// Since when no move could be accepted (the first write refused for want of storage,
     /// or the lapse of the lease, whichever came first); cleared by the next write that
     /// storage takes.
     unavailable_since: Option<Instant>,
+    /// While `unavailable_since`, storage is asked again no earlier than this.
+    probe_after: Instant,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
     /// refused: tried again after a back-off, not in a hot loop.
     owed: Retry,
@@ -158,6 +171,7 @@ pub fn spawn(
         lease_lost,
         lease_held,
         reclaim,
+        displaced,
     } = ownership;
     if let Some(mirror) = mirror {
         fanout.mirror(mirror);
@@ -186,7 +200,10 @@ pub fn spawn(
         reclaim,
         suspended: false,
         reclaim_after: Instant::now(),
+        displaced,
+        newer_owner: None,
         unavailable_since: None,
+        probe_after: Instant::now(),
         owed: Retry::default(),
         _guard: guard,
     };
@@ -242,28 +259,40 @@ impl Actor {
         }
         loop {
             self.note_unseated();
-            // While storage refuses what the match owes, its timers wait out the back-off.
-            let abandon_at = self
-                .unseated_since
-                .map(|since| self.owed.due(since + self.settings.abandon_after));
-            // A suspended match lets no clock run out: no move could be accepted.
-            let abandon_at = abandon_at.filter(|_| !self.suspended);
-            let deadline = self
+            // While storage refuses what the match owes, its timer waits out the back-off; a
+            // suspended match lets no clock run out: no move could be accepted.
+            let wake = self
                 .state
-                .flag_deadline()
-                .into_iter()
-                .chain(
-                    self.state
-                        .first_move_deadline(self.settings.first_move_timeout),
-                )
-                .min()
-                .map(|due| self.owed.due(Instant::from_std(due)))
-                .filter(|_| !self.suspended);
+                .poll_timeout(&self.timeouts())
+                .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
+                // No flag falls, no first move is missed, while no move can be accepted.
+                .filter(|_| !self.suspended && self.unavailable_since.is_none());
+            // While storage refuses writes (and the lease holds), it is asked again shortly.
+            let probe_at = self
+                .unavailable_since
+                .filter(|_| !self.suspended && !self.moved)
+                .map(|_| self.probe_after);
             let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
             let crowd_due = self.fanout.crowd_due();
             let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
+            let mut newer_owner = self.newer_owner.take();
             tokio::select! {
                 _ = shutdown.recv() => break,
+                heard = async {
+                    match newer_owner.as_mut() {
+                        Some(heard) => heard.await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    newer_owner = None;
+                    // Without an answer the hearing stopped (the node is stopping): the match
+                    // stays suspended and storage settles it once it answers again.
+                    if let Ok(owner) = heard {
+                        tracing::warn!(match_id = %self.state.id, epoch = self.epoch, %owner,
+                            "another node took the suspended match over: it stops here");
+                        self.moved = true;
+                    }
+                }
                 () = async {
                     lease_turns(&mut self.lease_lost, !suspended).await;
                     if suspended {
@@ -280,11 +309,11 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                    self.check_flag().await;
+                _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
+                    self.handle_timeout(Instant::now()).await;
                 }
-                _ = sleep_until(abandon_at.unwrap_or_else(Instant::now)), if abandon_at.is_some() => {
-                    self.abandon().await;
+                _ = sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() => {
+                    self.probe_storage().await;
                 }
                 _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
                     if self.fanout.send_crowd() {
@@ -295,6 +324,10 @@ impl Actor {
                     self.directory.remove(&self.state.id);
                     break;
                 }
+            }
+            // Still suspended and nothing heard yet: keep hearing.
+            if self.suspended && self.newer_owner.is_none() {
+                self.newer_owner = newer_owner;
             }
             // A seat holder dropped while sending (gone, or too slow) says no goodbye that
             // finds anything to remove: presence is recorded again before the next command.
@@ -327,17 +360,34 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
-    /// Gives the running clock back the time since no move could be accepted (PROTOCOL.md
-    /// §12: nobody is charged for time in which no move of theirs could be accepted); called
-    /// once storage takes a write again.
-    fn credit_outage(&mut self) {
-        if let Some(since) = self.unavailable_since.take()
-            && let Some(clock) = &mut self.state.clock
-        {
-            let outage = since.elapsed();
-            clock.credit(outage);
+    /// From `now` no move can be accepted (storage refused a write, or the lease lapsed):
+    /// the side to move's time is held (PROTOCOL.md §12: nobody is charged for time in which
+    /// no move of theirs could be accepted, and no flag falls in it).
+    fn unavailable(&mut self, now: Instant) {
+        if self.unavailable_since.is_none() {
+            self.unavailable_since = Some(now);
+            self.probe_after = now + PROBE_EVERY;
+        }
+        self.state.hold_time(now.into_std());
+    }
+
+    /// Storage took a write at `now`: the held time goes on from here.
+    fn storage_back(&mut self, now: Instant) {
+        if let Some(since) = self.unavailable_since.take() {
+            self.state.release_time(since.into_std(), now.into_std());
+            let outage = now.saturating_duration_since(since);
             tracing::info!(match_id = %self.state.id, outage_ms = outage.as_millis() as u64,
                 "the clock stood still while storage was unavailable");
+        }
+    }
+
+    /// Asks storage whether it takes writes again (a heartbeat, which changes no match):
+    /// if it does, the held time goes on; if not, it is asked again after [`PROBE_EVERY`].
+    async fn probe_storage(&mut self) {
+        let at_ms = now_ms();
+        match self.storage.commit(vec![Write::Heartbeat { at_ms }]).await {
+            Ok(()) => self.storage_back(Instant::now()),
+            Err(_) => self.probe_after = Instant::now() + PROBE_EVERY,
         }
     }
 
@@ -355,7 +405,9 @@ impl Actor {
             tracing::warn!(match_id = %self.state.id, "this node's lease lapsed: the match is suspended until it is held again");
             self.suspended = true;
             self.reclaim_after = Instant::now();
-            self.unavailable_since.get_or_insert_with(Instant::now);
+            self.unavailable(Instant::now());
+            // Cut off from PostgreSQL alone, this node learns of a take-over only on the bus.
+            self.newer_owner = self.displaced.as_ref().map(|hear| hear(self.epoch));
         } else {
             tracing::warn!(match_id = %self.state.id, "this node lost its lease: the match stops here");
             self.moved = true;
@@ -377,8 +429,11 @@ impl Actor {
                     lease_lost,
                     lease_held,
                     reclaim,
+                    displaced,
                 } = ownership;
                 self.epoch = epoch;
+                self.displaced = displaced;
+                self.newer_owner = None;
                 if let Some(mirror) = mirror {
                     self.fanout.mirror(mirror);
                 }
@@ -387,7 +442,7 @@ impl Actor {
                 self.reclaim = reclaim;
                 self.suspended = false;
                 // Storage took the claim: the player to move is not charged the outage.
-                self.credit_outage();
+                self.storage_back(Instant::now());
                 // Who came and went while nothing could be written is recorded now.
                 self.reconcile_presence(&[]).await;
             }
@@ -419,9 +474,14 @@ impl Actor {
         if self.suspended && Instant::now() >= self.reclaim_after {
             self.try_reclaim().await;
         }
-        // A flag that fell since the last look ends the match before anything else happens.
+        // A timeout that came since the last look (a flag fell) ends the match before
+        // anything else happens; for a move, one that came before it reached the first node.
         if !self.moved && !self.suspended {
-            self.check_flag().await;
+            let at = match &command {
+                Command::Act { received, .. } => *received,
+                _ => Instant::now(),
+            };
+            self.handle_timeout(at).await;
         }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
@@ -637,10 +697,8 @@ impl Actor {
             let _ = self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence(&[]).await;
         }
-        let result = match self
-            .state
-            .decide(side, id, &action, Instant::now().into_std())
-        {
+        // A move is timed from its arrival at the first node (never later than now).
+        let result = match self.state.decide(side, id, &action, received.into_std()) {
             Ok(Decision::Events(records)) => {
                 let moved = matches!(action, Action::Move(_)).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
@@ -712,25 +770,39 @@ impl Actor {
         }
     }
 
-    /// Ends a match nobody has held a seat of for [`Settings::abandon_after`]; once it is
-    /// finished and unfollowed it leaves memory like any finished match.
-    async fn abandon(&mut self) {
-        self.unseated_since = None;
-        if let Some(record) = self.state.abandoned(self.settings.abandon_after) {
-            let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot end an abandoned match");
+    /// What the match's timeouts are measured against now.
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            first_move: self.settings.first_move_timeout,
+            abandon_after: self.settings.abandon_after,
+            unseated_since: self.unseated_since.map(Instant::into_std),
         }
     }
 
-    /// Ends the match if the side to move has run out of time, or has missed the time for
-    /// their first move.
-    async fn check_flag(&mut self) {
-        let now = Instant::now().into_std();
-        let due = self.state.flag(now).or_else(|| {
-            self.state
-                .first_move_missed(now, self.settings.first_move_timeout)
-        });
-        if let Some(record) = due {
+    /// How long past a deadline the match waits for a move in transit: [`MAX_TRANSIT`] in a
+    /// cluster (where moves pass between nodes), none on a single node.
+    fn transit(&self) -> Duration {
+        if self.lease_lost.is_some() {
+            MAX_TRANSIT
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Ends the match if its time had come at `at` (now, or when the move being answered
+    /// reached the first node; [`MatchState::handle_timeout`]): the side to move ran out of
+    /// time or missed its first move, or nobody has held a seat for
+    /// [`Settings::abandon_after`] (a finished, unfollowed match then leaves memory like any).
+    /// In a cluster that is [`MAX_TRANSIT`] late: a move on its way from another node, timed
+    /// from its arrival there, may still come. Nothing is due while no move can be accepted
+    /// (storage refuses writes): the held clock shows none, and a first move cannot be missed.
+    async fn handle_timeout(&mut self, at: Instant) {
+        if self.unavailable_since.is_some() {
+            return;
+        }
+        let transit = self.transit();
+        let now = at.checked_sub(transit).unwrap_or(at).into_std();
+        if let Some(record) = self.state.handle_timeout(now, &self.timeouts()) {
             let committed = self.commit(vec![record]).await;
             self.owe(committed, "cannot record a forfeit or abort");
         }
@@ -840,19 +912,18 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
-            // From here no move could be accepted until storage takes a write again.
-            if let StorageError::Unavailable(_) = err {
-                self.unavailable_since.get_or_insert(Instant::from_std(now));
-            }
+            // From here no move could be accepted until storage takes a write again (whether
+            // it is unreachable or refuses writes: a full disk, a failing SQLite file).
+            self.unavailable(Instant::from_std(now));
             // Answered (the client sends it again): one line per while, however many there are.
             if let Some(refused) = retry::command_refused(Instant::now()) {
                 tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");
             }
             return Err(Refusal::storage(&err, "nothing was applied"));
         }
-        // Storage takes writes: an outage the lease outlived is credited when the match is
-        // claimed back ([`Actor::credit_outage`]); a shorter one is not tracked past here.
-        self.unavailable_since = None;
+        // Storage takes writes again: the held time goes on (a move among these records has
+        // set the clocks already, charged up to the hold).
+        self.storage_back(Instant::from_std(now));
         if let Some(received) = moved {
             crate::ops::telemetry::move_acked(received.elapsed());
         }

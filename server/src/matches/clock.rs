@@ -1,12 +1,23 @@
 //! Server-authoritative Fischer clocks.
 //!
-//! The clock of the side to move runs from the moment its turn began *in this process*:
-//! a clock restored after a restart starts running at the restart, so time spent while the
-//! server was down is never charged.
+//! One rule across faults (PROTOCOL.md §12): a player is never charged for time in which no
+//! node could accept their move, and not refunded thinking time the server could have
+//! accepted a move in. So the running clock is *held* while storage refuses writes
+//! ([`Clock::hold`], [`Clock::release`]): it shows no time going and has no deadline. A
+//! clock restored after a crash starts at the restart, *charged* the thinking done before
+//! the crash up to the last moment the server is known to have been alive
+//! ([`Clock::charge`]), so only the downtime itself is not charged.
 
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{ClockState, Side, TimeControl};
+
+/// The most a move is timed before it reached its match's owner, in a cluster where it
+/// passes from the node it reached first (PROTOCOL.md §10, *Clocks across faults*): time in
+/// transit (a Redis stall) is charged to nobody up to this, and a flag falls only this long
+/// after the time ran out, so that a move on its way may still arrive. Bounded, so that the
+/// nodes' clocks, which may differ a little, cannot give a player more.
+pub const MAX_TRANSIT: Duration = Duration::from_secs(3);
 
 /// Both players' remaining time and which one is running.
 #[derive(Debug, Clone)]
@@ -16,6 +27,8 @@ pub struct Clock {
     black: Duration,
     /// The side whose time is going down and since when.
     running: Option<(Side, Instant)>,
+    /// Since when the running clock stands still because no move could be accepted.
+    held: Option<Instant>,
 }
 
 /// The mover's time had run out before the move arrived.
@@ -31,6 +44,7 @@ impl Clock {
             white: initial,
             black: initial,
             running: None,
+            held: None,
         }
     }
 
@@ -49,7 +63,9 @@ impl Clock {
         };
         match self.running {
             Some((running, since)) if running == side => {
-                stored.saturating_sub(now.saturating_duration_since(since))
+                // A held clock shows the time it had when it was held.
+                let until = self.held.map_or(now, |held| held.min(now));
+                stored.saturating_sub(until.saturating_duration_since(since))
             }
             _ => stored,
         }
@@ -58,6 +74,7 @@ impl Clock {
     /// Starts (or restarts) `side`'s clock at `now`.
     pub fn start(&mut self, side: Side, now: Instant) {
         self.running = Some((side, now));
+        self.held = None;
     }
 
     /// Stops the clock, charging the running side for the time used.
@@ -67,13 +84,43 @@ impl Clock {
             *self.slot(side) = left;
             self.running = None;
         }
+        self.held = None;
     }
 
-    /// Gives the running side back `time` in which no move of theirs could be accepted
-    /// (storage unreachable): their clock stood still in it.
-    pub fn credit(&mut self, time: Duration) {
-        if let Some((_, since)) = &mut self.running {
-            *since += time;
+    /// Stops the running side's time going down from `now` (no move of theirs can be
+    /// accepted: storage refuses writes, or the node lost its lease); it keeps running in
+    /// name, and no flag falls while it is held. Holding a held clock changes nothing.
+    pub fn hold(&mut self, now: Instant) {
+        if self.running.is_some() && self.held.is_none() {
+            self.held = Some(now);
+        }
+    }
+
+    /// Lets a held clock go on from `now` (a move can be accepted again): the time it was
+    /// held is charged to nobody.
+    pub fn release(&mut self, now: Instant) {
+        if let (Some(held), Some((_, since))) = (self.held.take(), &mut self.running) {
+            *since += now.saturating_duration_since(held);
+        }
+    }
+
+    /// Whether the clock is held ([`Clock::hold`]).
+    pub fn is_held(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Charges the running side `used` more, as if their turn had begun that much earlier:
+    /// the thinking a crash would otherwise refund. Never more than they have left.
+    pub fn charge(&mut self, used: Duration) {
+        let Some((side, since)) = self.running else {
+            return;
+        };
+        let stored = *self.slot(side);
+        let used = used.min(stored);
+        // An `Instant` cannot go before the process began; the stored time says the same.
+        match since.checked_sub(used) {
+            Some(earlier) => self.running = Some((side, earlier)),
+            None => *self.slot(side) = stored - used,
         }
     }
 
@@ -82,8 +129,11 @@ impl Clock {
         self.running.map(|(side, _)| side)
     }
 
-    /// When the running side's time runs out.
+    /// When the running side's time runs out; none while the clock is held.
     pub fn deadline(&self) -> Option<Instant> {
+        if self.held.is_some() {
+            return None;
+        }
         self.running.map(|(side, since)| {
             since
                 + match side {
@@ -112,6 +162,7 @@ impl Clock {
         let mut next = self.clone();
         *next.slot(side) = left + self.increment;
         next.running = None;
+        next.held = None;
         let mut state = next.state(now);
         state.running = Some(side.opposite());
         Ok(state)
@@ -134,6 +185,7 @@ impl Clock {
         self.white = Duration::from_millis(state.white_ms);
         self.black = Duration::from_millis(state.black_ms);
         self.running = state.running.map(|side| (side, now));
+        self.held = None;
     }
 
     /// The clocks as of `now`, for the wire.
@@ -233,22 +285,47 @@ mod tests {
     }
 
     #[test]
-    fn time_credited_for_an_outage_is_not_charged_and_moves_the_flag() {
+    fn a_held_clock_charges_nothing_and_no_flag_falls() {
         let t0 = Instant::now();
+        let ms = Duration::from_millis;
         let mut clock = Clock::new(tc(5_000, 0));
         clock.start(Side::White, t0);
-        // 4 s pass, 3 of them with storage unreachable.
-        clock.credit(Duration::from_millis(3_000));
-        let at = t0 + Duration::from_millis(4_000);
-        assert_eq!(
-            clock.remaining(Side::White, at),
-            Duration::from_millis(4_000)
-        );
-        assert_eq!(clock.flagged(t0 + Duration::from_millis(6_000)), None);
-        assert_eq!(clock.deadline(), Some(t0 + Duration::from_millis(8_000)));
-        assert_eq!(
-            clock.remaining(Side::Black, at),
-            Duration::from_millis(5_000)
-        );
+        // 1 s of thinking, then storage refuses writes for 9 s: far past White's 5 s.
+        clock.hold(t0 + ms(1_000));
+        clock.hold(t0 + ms(3_000));
+        assert_eq!(clock.remaining(Side::White, t0 + ms(10_000)), ms(4_000));
+        assert_eq!(clock.deadline(), None, "no flag falls while held");
+        assert_eq!(clock.flagged(t0 + ms(10_000)), None);
+        // A move decided while held is charged up to the hold only.
+        let after = clock.after_move(Side::White, t0 + ms(10_000)).unwrap();
+        assert_eq!(after.white_ms, 4_000);
+        // Storage is back at 10 s: the clock goes on from there.
+        clock.release(t0 + ms(10_000));
+        assert!(!clock.is_held());
+        assert_eq!(clock.remaining(Side::White, t0 + ms(11_000)), ms(3_000));
+        assert_eq!(clock.deadline(), Some(t0 + ms(14_000)));
+        assert_eq!(clock.remaining(Side::Black, t0 + ms(11_000)), ms(5_000));
+    }
+
+    #[test]
+    fn a_restored_clock_is_charged_the_thinking_before_the_crash() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut clock = Clock::new(tc(60_000, 0));
+        let saved = ClockState {
+            white_ms: 10_000,
+            black_ms: 7_000,
+            running: Some(Side::White),
+        };
+        let restart = t0 + Duration::from_secs(3_600);
+        clock.set(saved, restart);
+        // White had thought 3 s when the server was last known alive.
+        clock.charge(ms(3_000));
+        assert_eq!(clock.remaining(Side::White, restart), ms(7_000));
+        assert_eq!(clock.deadline(), Some(restart + ms(7_000)));
+        // Never more than what is left.
+        clock.charge(ms(60_000));
+        assert_eq!(clock.remaining(Side::White, restart), Duration::ZERO);
+        assert_eq!(clock.remaining(Side::Black, restart), ms(7_000));
     }
 }

@@ -74,7 +74,53 @@ fn illegal(message: String) -> Refusal {
     Refusal::new(ErrorCode::IllegalMove, message)
 }
 
+/// What a match's timeouts are measured against besides its own state: the server's limits
+/// and, from the actor's presence, since when nobody has held a seat.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// How long each side has for its first move ([`MatchState::first_move_missed`]).
+    pub first_move: Duration,
+    /// How long a match may go on with nobody seated ([`MatchState::abandoned`]).
+    pub abandon_after: Duration,
+    /// Since when no connection has held a seat, if none holds one now.
+    pub unseated_since: Option<Instant>,
+}
+
 impl MatchState {
+    /// When the match next needs waking (quinn's `poll_timeout`): the side to move running
+    /// out of time, missing its first move, or the match being abandoned; `None` while
+    /// nothing can end it by itself. The actor keeps this one timer and, once it fires, asks
+    /// [`MatchState::handle_timeout`] what is due.
+    pub fn poll_timeout(&self, timeouts: &Timeouts) -> Option<Instant> {
+        if self.result.is_some() {
+            return None;
+        }
+        let abandon = timeouts
+            .unseated_since
+            .map(|since| since + timeouts.abandon_after);
+        [
+            self.flag_deadline(),
+            self.first_move_deadline(timeouts.first_move),
+            abandon,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// The record ending the match that is due at `now` (quinn's `handle_timeout`): a time
+    /// forfeit, an abort for a missed first move, or an abandonment; `None` if nothing is
+    /// due yet. Like every `decide`, it changes nothing: the actor commits the record.
+    pub fn handle_timeout(&self, now: Instant, timeouts: &Timeouts) -> Option<Record> {
+        self.flag(now)
+            .or_else(|| self.first_move_missed(now, timeouts.first_move))
+            .or_else(|| {
+                let since = timeouts.unseated_since?;
+                (since + timeouts.abandon_after <= now)
+                    .then(|| self.abandoned(timeouts.abandon_after))?
+            })
+    }
+
     /// The time forfeit due at `now`, if the side to move has run out of time.
     pub fn flag(&self, now: Instant) -> Option<Record> {
         if self.result.is_some() {
@@ -517,6 +563,43 @@ mod tests {
         carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
         assert_eq!(state.first_move_deadline(timeout), None);
         assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
+    }
+
+    #[test]
+    fn the_one_timeout_is_the_earliest_that_can_end_the_match_and_handles_only_what_is_due() {
+        let t0 = Instant::now();
+        let mut timeouts = Timeouts {
+            first_move: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(10),
+            unseated_since: None,
+        };
+        let mut state = playing(t0);
+        assert_eq!(
+            state.poll_timeout(&timeouts),
+            Some(t0 + timeouts.first_move)
+        );
+        // Nobody seated since t0 + 5 s: abandonment comes before the missed first move.
+        let since = t0 + Duration::from_secs(5);
+        timeouts.unseated_since = Some(since);
+        let due = since + timeouts.abandon_after;
+        assert_eq!(state.poll_timeout(&timeouts), Some(due));
+        let early = due - Duration::from_millis(1);
+        assert_eq!(state.handle_timeout(early, &timeouts), None);
+        let ended = state.handle_timeout(due, &timeouts).unwrap();
+        let MatchEvent::Ended(result) = &ended.event else {
+            panic!("{ended:?}");
+        };
+        assert_eq!(
+            (result.reason, result.detail.as_str()),
+            (EndReason::Aborted, "abandoned: nobody was seated for 10 s")
+        );
+        // Once over, nothing wakes it.
+        state.apply(&ended, due).unwrap();
+        assert_eq!(state.poll_timeout(&timeouts), None);
+        assert_eq!(
+            state.handle_timeout(due + Duration::from_secs(60), &timeouts),
+            None
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
-use boardcast_protocol::{ColorChoice, ErrorCode, MatchPhase, MatchSummary, Side};
+use boardcast_protocol::{ColorChoice, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side};
 use rand::Rng;
 
 use crate::matches::actor::{self, Settings};
@@ -162,14 +162,20 @@ impl Hub {
 
     /// Starts stored match `stored`, which this node has just claimed under `epoch`, from its
     /// events (the same replay as recovery). A match already running here is left as it is.
-    pub fn adopt(&self, stored: &StoredMatch, epoch: u64) -> Result<MatchHandle, Refusal> {
+    /// `last_alive_ms`: when the previous owner was last known alive ([`rebuild`]).
+    pub fn adopt(
+        &self,
+        stored: &StoredMatch,
+        epoch: u64,
+        last_alive_ms: Option<i64>,
+    ) -> Result<MatchHandle, Refusal> {
         if let Some(handle) = self.running(&stored.id)
             && !handle.is_stopped()
         {
             return Ok(handle);
         }
         self.check_room()?;
-        let (state, records) = rebuild(stored, now()).map_err(|err| {
+        let (state, records) = rebuild(stored, now(), last_alive_ms).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a stored match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
@@ -463,12 +469,14 @@ impl Hub {
         }
     }
 
-    /// Starts every unfinished match read back from storage. Returns how many resumed.
-    pub fn recover(&self, stored: Vec<StoredMatch>) -> usize {
+    /// Starts every unfinished match read back from storage. `last_alive_ms`: when the
+    /// previous run was last known alive (its last heartbeat), to which the side to move is
+    /// charged the thinking it had done ([`rebuild`]). Returns how many resumed.
+    pub fn recover(&self, stored: Vec<StoredMatch>, last_alive_ms: Option<i64>) -> usize {
         let now = now();
         let mut resumed = 0;
         for m in stored {
-            match rebuild(&m, now) {
+            match rebuild(&m, now, last_alive_ms) {
                 Ok((state, records)) => {
                     if self.start(state, &records, false, 0).is_ok() {
                         resumed += 1;
@@ -496,7 +504,7 @@ impl Hub {
             return Ok(Some(handle));
         }
         self.check_room_to_replay()?;
-        let (state, records) = rebuild(&stored, now()).map_err(|err| {
+        let (state, records) = rebuild(&stored, now(), None).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
@@ -690,13 +698,22 @@ pub enum RebuildError {
 }
 
 /// Replays a stored match into its state; every event must apply.
+///
+/// The clock of the side to move restarts at `now`; if the server that ran the match was
+/// last known alive at `last_alive_ms` (its last heartbeat before a crash), the thinking
+/// done from the start of that turn up to then is charged (PROTOCOL.md §12: not refunded
+/// time in which a move could have been accepted). Only the time after the last heartbeat
+/// — at most one heartbeat interval of it before the crash — is charged to nobody.
 pub(crate) fn rebuild(
     m: &StoredMatch,
     now: std::time::Instant,
+    last_alive_ms: Option<i64>,
 ) -> Result<(MatchState, Vec<Record>), RebuildError> {
     let setup: Setup = serde_json::from_str(&m.setup).map_err(RebuildError::Setup)?;
     let mut state = MatchState::new(m.id.clone(), m.invite.clone().unwrap_or_default(), setup)?;
     let mut records = Vec::with_capacity(m.events.len());
+    // When the running clock's turn began: the move that set the clocks last.
+    let mut turn_began_ms = None;
     for event in &m.events {
         let v = event.v;
         if v != state.v + 1 {
@@ -710,7 +727,16 @@ pub(crate) fn rebuild(
         let record = state
             .replay(record, now, event.at_ms)
             .map_err(|source| RebuildError::Apply { v, source })?;
+        if let MatchEvent::Moved(moved) = &record.event
+            && moved.clock.is_some()
+        {
+            turn_began_ms = Some(event.at_ms);
+        }
         records.push(record);
+    }
+    if let (Some(began), Some(alive)) = (turn_began_ms, last_alive_ms) {
+        let thought = u64::try_from(alive.saturating_sub(began)).unwrap_or(0);
+        state.charge_thinking(std::time::Duration::from_millis(thought));
     }
     Ok((state, records))
 }

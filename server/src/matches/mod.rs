@@ -13,6 +13,7 @@ pub mod clock;
 pub mod decide;
 pub mod directory;
 pub mod handle;
+pub mod heartbeat;
 pub mod invite;
 pub mod kept;
 pub mod local;

@@ -8,12 +8,14 @@
 //! A lease that runs out because renewing failed (PostgreSQL unreachable) suspends a match
 //! rather than stopping it: its seats and followers stay, and once the lease is held again
 //! it claims itself back ([`Reclaim`]) and goes on in place only if nobody else owned it in
-//! between (issue 28, item 8).
+//! between (issue 28, item 8). A node cut off from PostgreSQL alone cannot ask storage
+//! whether another node took such a match over meanwhile; it hears it on the bus instead
+//! ([`Displaced`]) and stops, as a displaced owner does.
 
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 
 use crate::room::fanout::Mirror;
 use crate::storage::coordination::NodeRef;
@@ -35,6 +37,9 @@ pub struct Ownership {
     /// Claims the match back for this node once its lease is held again after a lapse;
     /// without it (or when it says [`Reclaimed::Lost`]) a match whose lease lapsed stops.
     pub reclaim: Option<Reclaim>,
+    /// Hears, while the match is suspended, another node announce that it took the match
+    /// over (cluster only).
+    pub displaced: Option<Displaced>,
 }
 
 /// Tells whether this node holds its lease now.
@@ -43,6 +48,11 @@ pub type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
 /// Claims a suspended match back under the next epoch: given the epoch it ran under and the
 /// last version it knows of, it answers whether it may go on in place, and under what.
 pub type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> + Send + Sync>;
+
+/// Starts hearing whether another node announces that it took the match over under an epoch
+/// newer than the one given: the receiver gets that node when one does. Dropping the receiver
+/// stops the hearing.
+pub type Displaced = Arc<dyn Fn(u64) -> oneshot::Receiver<NodeRef> + Send + Sync>;
 
 /// What a [`Reclaim`] found.
 pub enum Reclaimed {
@@ -66,6 +76,7 @@ impl Ownership {
             lease_lost: None,
             lease_held: None,
             reclaim: None,
+            displaced: None,
         }
     }
 }

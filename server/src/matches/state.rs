@@ -164,6 +164,36 @@ impl MatchState {
             .map(|deadline| deadline.saturating_duration_since(now))
     }
 
+    /// Stops the time of the side to move going down from `now` — the running clock and the
+    /// wait for a first move — because no move of theirs can be accepted (storage refuses
+    /// writes, or the lease lapsed): nobody is charged for that time, no flag falls in it.
+    /// The first-move wait is held by its owner (the actor skips its deadline while held).
+    pub fn hold_time(&mut self, now: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.hold(now);
+        }
+    }
+
+    /// Lets the time held since `held_since` go on from `now`: a move can be accepted again.
+    pub fn release_time(&mut self, held_since: Instant, now: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.release(now);
+        }
+        if let Some(since) = &mut self.first_move_since {
+            *since += now.saturating_duration_since(held_since.max(*since));
+        }
+    }
+
+    /// Charges the side to move `used` more of their running clock: the thinking they had
+    /// done before a crash, which a clock restored at the restart would otherwise refund.
+    pub fn charge_thinking(&mut self, used: Duration) {
+        if self.result.is_none()
+            && let Some(clock) = &mut self.clock
+        {
+            clock.charge(used);
+        }
+    }
+
     /// Whether `side` has made at least one move (sides take turns from the start's).
     pub(super) fn has_moved(&self, side: Side) -> bool {
         let first = Side::from(self.start.turn()) == side;

@@ -188,6 +188,10 @@ mod tests {
             black_bot: false,
             white_account: false,
             black_account: false,
+            rated: false,
+            rating_range: None,
+            white_rating: None,
+            black_rating: None,
         }
     }
 

@@ -285,6 +285,10 @@ impl MatchState {
             black_account: self
                 .seat(Side::Black)
                 .is_some_and(|s| s.player.account.is_some()),
+            rated: false,
+            rating_range: None,
+            white_rating: None,
+            black_rating: None,
         }
     }
 }

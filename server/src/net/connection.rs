@@ -447,7 +447,14 @@ impl Connection {
                 }));
                 Ok(())
             }
+            ClientMessage::CreateMatch(create) if create.rated => Err(members_only()),
             ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
+            ClientMessage::PlayNow(_) => Err(members_only()),
+            ClientMessage::CancelPlayNow => {
+                // Nobody waits in a pool a guest cannot join: there is nothing to take out.
+                self.outbox.ack(id);
+                Ok(())
+            }
             ClientMessage::JoinMatch(join) => {
                 let directory = &self.app.directory;
                 let found = match &join {
@@ -563,7 +570,7 @@ impl Connection {
                         channel,
                         since_v: watch.since_v,
                     };
-                    self.app.channels.handle(&outbox, id, request).await;
+                    self.app.channels.handle(&outbox, id, request);
                     Ok(())
                 }
             },
@@ -582,7 +589,7 @@ impl Connection {
                 }
                 Target::Channel(channel) => {
                     let request = ChannelRequest::Unwatch { channel };
-                    self.app.channels.handle(&outbox, id, request).await;
+                    self.app.channels.handle(&outbox, id, request);
                     Ok(())
                 }
             },
@@ -591,7 +598,7 @@ impl Connection {
                 match limits.take(Rated::EngineGames, self.client) {
                     Ok(()) => {
                         let request = ChannelRequest::StartEngineGame(start);
-                        if !self.app.channels.handle(&outbox, id, request).await {
+                        if !self.app.channels.handle(&outbox, id, request) {
                             limits.refund(Rated::EngineGames, self.client);
                         }
                         Ok(())
@@ -605,12 +612,12 @@ impl Connection {
                     name: self.player.name.clone(),
                     client: self.client,
                 };
-                self.app.channels.handle(&outbox, id, request).await;
+                self.app.channels.handle(&outbox, id, request);
                 Ok(())
             }
             ClientMessage::Leaderboard(query) => {
                 let request = ChannelRequest::Leaderboard(query);
-                self.app.channels.handle(&outbox, id, request).await;
+                self.app.channels.handle(&outbox, id, request);
                 Ok(())
             }
         };
@@ -710,4 +717,14 @@ impl Connection {
             received: tokio::time::Instant::now(),
         })
     }
+}
+
+/// Rated play (a rated match, play now) is between two signed-in members. This server does not
+/// sign anyone in yet (accounts, issue 30), so every connection is a guest and is refused here,
+/// before anything is created.
+fn members_only() -> Refusal {
+    Refusal::new(
+        ErrorCode::MembersOnly,
+        "rated games and play now are for signed-in members; a guest plays casual matches",
+    )
 }

@@ -65,6 +65,14 @@ pub trait Coordination: fmt::Debug + Send + Sync + 'static {
     /// Extends `me`'s lease to `ttl_ms` from now; `false` if a newer incarnation of the same
     /// node id has taken its row (this run must stop).
     fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> BoxFuture<'_, Result<bool, StorageError>>;
+    /// When node incarnation `node` last renewed its lease (Unix ms, PostgreSQL's clock): the
+    /// last moment it is known to have been alive, which a take-over after its crash charges
+    /// the side to move's thinking up to (PROTOCOL.md §10). `None` if not known (another run
+    /// of the node id has its row now).
+    fn last_renewal_ms(&self, node: NodeRef) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        let _ = node;
+        Box::pin(async { Ok(None) })
+    }
     /// Every node incarnation whose lease is running.
     fn live_nodes(&self) -> BoxFuture<'_, Result<Vec<NodeRef>, StorageError>>;
     /// Who owns match `id`; `None` if there is no such match.

@@ -112,6 +112,8 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
     /// Records that a server run starts, durably, and returns its number (0, 1, …).
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// The newest [`Write::Heartbeat`] stored (`None` if there never was one).
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
     /// The coordination of the nodes sharing this database; `None` for a single-node store.
     fn coordination(&self) -> Option<Arc<dyn Coordination>> {
         None
@@ -260,6 +262,12 @@ impl Storage {
     /// run twice.
     pub async fn next_run(&self) -> Result<u64, StorageError> {
         self.store.next_run().await
+    }
+
+    /// When the server last stored that it was alive ([`Write::Heartbeat`]); read at start,
+    /// before this run writes one, it approximates when the previous run stopped.
+    pub async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError> {
+        self.store.last_heartbeat().await
     }
 
     /// The coordination of the nodes sharing this database (leases, owners, epochs), or `None`

@@ -36,6 +36,11 @@ pub enum Write {
     },
     /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
     Channel(ChannelWrite),
+    /// The server was alive at `at_ms` (a single node's periodic heartbeat): after a crash,
+    /// the last one approximates the moment of the crash, so the clock of a player who was
+    /// thinking is charged up to it (PROTOCOL.md §12). Also a cheap probe of whether storage
+    /// takes writes again.
+    Heartbeat { at_ms: i64 },
 }
 
 impl Write {
@@ -48,7 +53,7 @@ impl Write {
             | Write::Finish {
                 match_id, epoch, ..
             } => Some((match_id, *epoch)),
-            Write::CreateMatch { .. } | Write::Channel(_) => None,
+            Write::CreateMatch { .. } | Write::Channel(_) | Write::Heartbeat { .. } => None,
         }
     }
 }

@@ -304,6 +304,8 @@ impl Client {
                 time_control,
                 color,
                 public,
+                rated: false,
+                rating_range: None,
             }))
             .await;
         let seat = self.expect_seat(id).await;

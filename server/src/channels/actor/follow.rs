@@ -7,6 +7,7 @@
 //! deterministic, so a follower that missed a reveal steps its copy on to the ply it is told,
 //! and its snapshots and legal-move lists are the owner's.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,15 +15,13 @@ use std::time::Duration;
 use boardcast_protocol::{
     ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ServerMessage,
 };
-use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use super::{Actor, Saver};
+use super::{Actor, Answer, Mode, Saver};
 use crate::channels::game::RevealedGame;
 use crate::channels::predict::Book;
 use crate::channels::schedule::Resume;
 use crate::net::address::ClientAddr;
-use crate::refusal::Refusal;
 use crate::room::outbox::Outbox;
 
 /// A guess made on a following node, on its way to the owner.
@@ -39,9 +38,9 @@ pub struct Guess {
 
 /// The owner, as a following channel reaches it.
 pub trait Upstream: fmt::Debug + Send + Sync + 'static {
-    /// Hands `guess` to the owner; `done` gets the owner's verdict (or a refusal if the
-    /// owner cannot be reached).
-    fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>);
+    /// Hands `guess` to the owner; `answer` gets the owner's verdict (or a refusal if the
+    /// owner cannot be reached in time).
+    fn predict(&self, guess: Guess, answer: Answer);
     /// Asks the owner for a snapshot: the follower shows nothing yet, or missed events.
     fn resync(&self);
     /// Tells the owner how many watchers this node has now.
@@ -69,7 +68,12 @@ fn after_ms(ms: Option<u64>) -> Option<Instant> {
 impl Actor {
     /// Shows event `event` the owner published, unless it is old news.
     pub(super) fn follow(&mut self, event: ChannelEventMsg) {
-        let Some(upstream) = self.upstream.clone() else {
+        let Mode::Follower {
+            upstream,
+            expected,
+            held,
+        } = &mut self.mode
+        else {
             return; // Our own event, back from the bus.
         };
         if event.v <= self.v {
@@ -79,16 +83,16 @@ impl Actor {
             ChannelEvent::GameStarted(view) => {
                 self.game = RevealedGame::mirror(view);
                 self.book = Book::default();
-                self.expected = after_ms(view.next_reveal_in_ms);
+                *expected = after_ms(view.next_reveal_in_ms);
             }
             ChannelEvent::PlyRevealed(ply) => {
                 let Some(game) = self.game.as_mut() else {
                     // A reveal of a game we never saw start: ask for the whole picture, and
                     // keep the reveal, which may be newer than the answer.
-                    if self.held.len() == HELD {
-                        self.held.remove(0);
+                    if held.len() == HELD {
+                        held.remove(0);
                     }
-                    self.held.push(event);
+                    held.push(event);
                     return upstream.resync();
                 };
                 while game.next_ply() < ply.ply && game.reveal().is_some() {}
@@ -100,13 +104,13 @@ impl Actor {
                         return upstream.resync();
                     }
                 }
-                self.expected = after_ms(ply.next_reveal_in_ms);
+                *expected = after_ms(ply.next_reveal_in_ms);
             }
             ChannelEvent::GameEnded(ended) => {
                 if self.kind == ChannelKind::Tv {
                     self.game = None;
                 }
-                self.expected = after_ms(ended.next_game_in_ms);
+                *expected = after_ms(ended.next_game_in_ms);
             }
         }
         self.v = event.v;
@@ -118,7 +122,7 @@ impl Actor {
     pub(super) fn sync(&mut self, snapshot: ChannelSnapshot) {
         // Answers to several requests can cross relayed events: one no newer than what is
         // shown would take the watchers back.
-        if self.upstream.is_none() {
+        if !self.mode.is_following() {
             return;
         }
         // A snapshot answers a new owner (or a resync): it may not know our watchers yet.
@@ -128,17 +132,20 @@ impl Actor {
             return;
         }
         self.game = snapshot.game.as_ref().and_then(RevealedGame::mirror);
-        self.expected = match &snapshot.game {
+        let Mode::Follower { expected, held, .. } = &mut self.mode else {
+            return;
+        };
+        *expected = match &snapshot.game {
             Some(view) => after_ms(view.next_reveal_in_ms),
             None => after_ms(snapshot.next_game_in_ms),
         };
+        let held = std::mem::take(held);
         self.v = snapshot.v;
-        self.shown = snapshot.v;
-        self.fanout.forget_history();
+        self.fanout.restart_at(snapshot.v);
         self.fanout
             .broadcast(ServerMessage::ChannelSnapshot(self.snapshot()));
         self.publish_summary();
-        for event in std::mem::take(&mut self.held) {
+        for event in held {
             self.follow(event);
         }
     }
@@ -151,10 +158,12 @@ impl Actor {
         saver: Saver,
         downstream: Arc<dyn Downstream>,
     ) {
-        self.upstream = None;
-        self.expected = None;
-        self.saver = Some(saver);
-        self.downstream = Some(downstream);
+        // The counts of other nodes are the old owner's business now.
+        self.mode = Mode::Owner {
+            saver: Some(saver),
+            downstream: Some(downstream),
+            crowds: HashMap::new(),
+        };
         self.forget_crowds();
         // The schedule decides what is shown from here; without a saved one a new game starts
         // and the versions go on from what this node showed.
@@ -163,7 +172,7 @@ impl Actor {
         self.next_game = None;
         self.ending = None;
         self.unplanned = None;
-        self.v = self.v.max(self.shown);
+        self.v = self.v.max(self.fanout.last_v().unwrap_or(0));
         if resume.is_none() {
             self.v = self.v.max(self.first_version);
         }
@@ -174,8 +183,6 @@ impl Actor {
     /// Stops owning: reveals nothing more, forgets the open guesses (their owner is
     /// elsewhere now), and follows the new owner.
     pub(super) fn demote(&mut self, upstream: Arc<dyn Upstream>) {
-        self.saver = None;
-        self.downstream = None;
         self.next_reveal = None;
         self.next_game = None;
         // A held game end is the owner's to publish now.
@@ -183,13 +190,14 @@ impl Actor {
         self.unplanned = None;
         self.book.void_open();
         upstream.resync();
-        self.upstream = Some(upstream);
+        // The counts of other nodes are the new owner's business.
+        self.mode = Mode::following(upstream);
         self.forget_crowds();
     }
 
-    /// The counts of other nodes are the old owner's business now (or the new owner's).
+    /// Forgets what was last shared of the crowd and the other nodes' watchers, and shares
+    /// this node's count again as its new mode says.
     fn forget_crowds(&mut self) {
-        self.crowds.clear();
         self.crowd_shared = None;
         if self.fanout.set_watchers_elsewhere(0) {
             self.publish_summary();
@@ -200,10 +208,15 @@ impl Actor {
     /// Shares the crowd count that changed: a follower tells the owner its own watchers, the
     /// owner tells the followers the cluster's total.
     pub(super) fn share_crowd(&mut self) {
-        let (count, share): (u32, &dyn Fn(u32)) = match (&self.upstream, &self.downstream) {
-            (Some(upstream), _) => (self.fanout.len() as u32, &|n| upstream.crowd(n)),
-            (None, Some(downstream)) => (self.fanout.watchers(), &|n| downstream.crowd(n)),
-            (None, None) => return,
+        let (count, share): (u32, &dyn Fn(u32)) = match &self.mode {
+            Mode::Follower { upstream, .. } => (self.fanout.len() as u32, &|n| upstream.crowd(n)),
+            Mode::Owner {
+                downstream: Some(downstream),
+                ..
+            } => (self.fanout.watchers(), &|n| downstream.crowd(n)),
+            Mode::Owner {
+                downstream: None, ..
+            } => return,
         };
         if self.crowd_shared != Some(count) {
             share(count);
@@ -213,15 +226,15 @@ impl Actor {
 
     /// The owner hears that node `from` has `watchers` watchers.
     pub(super) fn crowd_elsewhere(&mut self, from: String, watchers: u32) {
-        if self.upstream.is_some() {
+        let Mode::Owner { crowds, .. } = &mut self.mode else {
             return;
-        }
+        };
         if watchers == 0 {
-            self.crowds.remove(&from);
+            crowds.remove(&from);
         } else {
-            self.crowds.insert(from, watchers);
+            crowds.insert(from, watchers);
         }
-        let elsewhere = self.crowds.values().fold(0u32, |a, b| a.saturating_add(*b));
+        let elsewhere = crowds.values().fold(0u32, |a, b| a.saturating_add(*b));
         if self.fanout.set_watchers_elsewhere(elsewhere) {
             self.publish_summary();
             self.share_crowd();
@@ -230,7 +243,7 @@ impl Actor {
 
     /// A follower hears how many watch in the whole cluster (its own last count included).
     pub(super) fn crowd_total(&mut self, watchers: u32) {
-        if self.upstream.is_none() {
+        if !self.mode.is_following() {
             return;
         }
         let here = self.crowd_shared.unwrap_or(self.fanout.len() as u32);

@@ -92,17 +92,15 @@ impl ChannelUpstream {
 }
 
 impl Upstream for ChannelUpstream {
-    fn predict(&self, guess: Guess, done: oneshot::Sender<Result<(), Refusal>>) {
+    fn predict(&self, guess: Guess, answer: Answer) {
         let Some(shared) = self.shared.upgrade() else {
-            let _ = done.send(Err(moved(&self.channel)));
-            return;
+            return answer(Err(moved(&self.channel)));
         };
         let owner = lock(&shared.seats)
             .get(&self.channel)
             .and_then(|seat| seat.owner.clone());
         let Some(owner) = owner else {
-            let _ = done.send(Err(moved(&self.channel)));
-            return;
+            return answer(Err(moved(&self.channel)));
         };
         let request = shared.next_request.fetch_add(1, Ordering::Relaxed);
         let conn = guess.outbox.id();
@@ -111,7 +109,7 @@ impl Upstream for ChannelUpstream {
             guessers.retain(|_, outbox| !outbox.is_closed());
             guessers.insert(conn, guess.outbox);
         }
-        lock(&shared.pending).insert(request, done);
+        lock(&shared.pending).insert(request, answer);
         let traffic = ChannelTraffic::Predict {
             channel: self.channel.clone(),
             from: shared.bus.node().clone(),
@@ -130,8 +128,8 @@ impl Upstream for ChannelUpstream {
             let late = weak
                 .upgrade()
                 .and_then(|shared| lock(&shared.pending).remove(&request));
-            if let Some(done) = late {
-                let _ = done.send(Err(moved(&channel)));
+            if let Some(answer) = late {
+                answer(Err(moved(&channel)));
             }
         });
     }

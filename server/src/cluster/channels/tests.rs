@@ -187,13 +187,13 @@ async fn a_watcher_on_a_node_that_does_not_own_the_channel_sees_every_reveal_onc
     a.registry
         .get("tv1")
         .unwrap()
-        .watch(on_a, None, None)
+        .watched(on_a, None)
         .await
         .unwrap();
     b.registry
         .get("tv1")
         .unwrap()
-        .watch(on_b, None, None)
+        .watched(on_b, None)
         .await
         .unwrap();
     let (at_a, at_b) = (
@@ -255,7 +255,7 @@ async fn a_watcher_on_a_node_that_does_not_own_the_channel_sees_every_reveal_onc
     b.registry
         .get("tv1")
         .unwrap()
-        .watch(third, None, None)
+        .watched(third, None)
         .await
         .unwrap();
     for inbox in [&mut a_inbox, &mut b_inbox] {
@@ -285,7 +285,7 @@ async fn a_prediction_made_on_a_node_that_does_not_own_the_channel_counts() {
     let (_a, b) = owner_and_follower(&coordination, &redis, interval).await;
     let handle = b.registry.get("tv1").unwrap();
     let (ann, mut ann_inbox) = watcher(1);
-    handle.watch(ann.clone(), None, None).await.unwrap();
+    handle.watched(ann.clone(), None).await.unwrap();
     let view = snapshot_of(&mut ann_inbox).await.game.unwrap();
     let moves = moves_of(&view);
     // Guess right after a reveal, so the whole interval is left for the guess to travel.
@@ -297,12 +297,12 @@ async fn a_prediction_made_on_a_node_that_does_not_own_the_channel_counts() {
     let here = ClientAddr::of([127, 0, 0, 1].into());
     let (from, to) = moves[ply as usize].split_once('-').unwrap();
     handle
-        .predict(ann.clone(), here, "ann", ply, from, to)
+        .predicted(ann.clone(), here, "ann", ply, from, to)
         .await
         .expect("the owner booked it");
     // The owner judges: a ply already revealed is refused with its reason.
     let late = handle
-        .predict(ann.clone(), here, "ann", ply - 1, from, to)
+        .predicted(ann.clone(), here, "ann", ply - 1, from, to)
         .await
         .unwrap_err();
     assert_eq!(
@@ -346,7 +346,7 @@ async fn when_the_owner_stops_the_other_node_continues_the_same_game_on_the_same
     b.registry
         .get("tv1")
         .unwrap()
-        .watch(on_b, None, None)
+        .watched(on_b, None)
         .await
         .unwrap();
     let snapshot = snapshot_of(&mut inbox).await;
@@ -463,7 +463,7 @@ async fn a_node_that_loses_its_lease_stops_revealing_and_holding_it_again_goes_o
     a.registry
         .get("tv1")
         .unwrap()
-        .watch(on_a, None, None)
+        .watched(on_a, None)
         .await
         .unwrap();
     let snapshot = snapshot_of(&mut inbox).await;

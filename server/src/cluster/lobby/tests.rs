@@ -36,6 +36,10 @@ fn line(id: &str, phase: MatchPhase) -> MatchSummary {
         black_bot: false,
         white_account: false,
         black_account: false,
+        rated: false,
+        rating_range: None,
+        white_rating: None,
+        black_rating: None,
     }
 }
 

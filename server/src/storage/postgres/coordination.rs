@@ -77,11 +77,22 @@ const SAVE_OWNED_STATE: &str =
 #[derive(Debug)]
 pub struct PgCoordination {
     pool: Pool,
+    /// This node's lease length, as last registered or renewed (every node of a cluster runs
+    /// the same): a lease's end less it is when that lease was last renewed.
+    lease_ms: std::sync::atomic::AtomicU64,
 }
 
 impl PgCoordination {
     pub fn new(pool: Pool) -> PgCoordination {
-        PgCoordination { pool }
+        PgCoordination {
+            pool,
+            lease_ms: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    fn note_lease(&self, ttl_ms: u64) {
+        self.lease_ms
+            .store(ttl_ms, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -142,6 +153,7 @@ impl Coordination for PgCoordination {
         node: String,
         ttl_ms: u64,
     ) -> BoxFuture<'_, Result<NodeRef, StorageError>> {
+        self.note_lease(ttl_ms);
         async move {
             let mut client = pooled(&self.pool).await?;
             let row = write_one(&mut client, REGISTER_NODE, &[&node, &(ttl_ms as i64)])
@@ -158,6 +170,7 @@ impl Coordination for PgCoordination {
     }
 
     fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> BoxFuture<'_, Result<bool, StorageError>> {
+        self.note_lease(ttl_ms);
         async move {
             let mut client = pooled(&self.pool).await?;
             let renewed = write_one(
@@ -167,6 +180,27 @@ impl Coordination for PgCoordination {
             )
             .await?;
             Ok(renewed.is_some())
+        }
+        .boxed()
+    }
+
+    fn last_renewal_ms(&self, node: NodeRef) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        async move {
+            let lease_ms = self.lease_ms.load(std::sync::atomic::Ordering::Relaxed);
+            if lease_ms == 0 {
+                return Ok(None);
+            }
+            let client = pooled(&self.pool).await?;
+            let statement = client
+                .prepare_cached(
+                    "SELECT (extract(epoch FROM lease_until) * 1000)::bigint FROM nodes \
+                     WHERE id = $1 AND incarnation = $2",
+                )
+                .await?;
+            let row = client
+                .query_opt(&statement, &[&node.node, &stored_incarnation(&node)])
+                .await?;
+            Ok(row.map(|row| row.get::<_, i64>(0) - lease_ms as i64))
         }
         .boxed()
     }

@@ -22,6 +22,35 @@ pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn =
 
 /// The SQLSTATE `boardcast_fence` raises (schema migration 2).
 pub const FENCED: &str = "BCF01";
+/// Stores that the server is alive at `$1` (Unix ms, as text). A single node's heartbeat
+/// lives in the `owned` table under kind `heartbeat`, which the cluster's things never use:
+/// a row of its own, with no schema change.
+pub const HEARTBEAT: &str = "INSERT INTO owned AS o \
+     (kind, key, owner_node, owner_incarnation, epoch, state) \
+     VALUES ('heartbeat', '', '', 0, 0, $1) \
+     ON CONFLICT (kind, key) DO UPDATE SET state = EXCLUDED.state";
+
+/// Writes a heartbeat ([`HEARTBEAT`]).
+pub fn heartbeat<'a>(
+    client: &'a Client,
+    statement: &'a Statement,
+    at_ms: i64,
+) -> BoxFuture<'a, Result<u64, Error>> {
+    async move { client.execute(statement, &[&at_ms.to_string()]).await }.boxed()
+}
+
+/// The last heartbeat stored ([`HEARTBEAT`]).
+pub async fn last_heartbeat(client: &Client) -> Result<Option<i64>, Error> {
+    let row = client
+        .query_opt(
+            "SELECT state FROM owned WHERE kind = 'heartbeat' AND key = ''",
+            &[],
+        )
+        .await?;
+    Ok(row
+        .and_then(|row| row.get::<_, Option<String>>(0))
+        .and_then(|at| at.parse().ok()))
+}
 
 /// Stores a new match, owned at epoch 1 by `owner` if a node created it in a cluster, at
 /// epoch 0 by nobody otherwise.

@@ -204,6 +204,10 @@ impl Store for Postgres {
         async move { Ok(matches::unfinished(&*self.client().await?).await?) }.boxed()
     }
 
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        async move { Ok(matches::last_heartbeat(&*self.client().await?).await?) }.boxed()
+    }
+
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
         async move { Ok(matches::finished_pdn(&self.client().await?, &id).await?) }.boxed()
     }

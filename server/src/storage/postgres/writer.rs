@@ -45,6 +45,7 @@ pub struct Link {
     create_match: tokio_postgres::Statement,
     append_event: tokio_postgres::Statement,
     finish: tokio_postgres::Statement,
+    heartbeat: tokio_postgres::Statement,
     archive: archive::Statements,
     /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
     txid: tokio_postgres::Statement,
@@ -53,10 +54,11 @@ pub struct Link {
 impl Link {
     /// Prepares the writer's statements on `client` (the tables must exist).
     pub async fn prepare(client: Client) -> Result<Link, StorageError> {
-        let (create_match, append_event, finish, started, finished, score, txid) = tokio::try_join!(
+        let (create_match, append_event, finish, heartbeat, started, finished, score, txid) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
             client.prepare(matches::FINISH),
+            client.prepare(matches::HEARTBEAT),
             client.prepare(archive::GAME_STARTED),
             client.prepare(archive::GAME_FINISHED),
             client.prepare(archive::SCORE),
@@ -67,6 +69,7 @@ impl Link {
             create_match,
             append_event,
             finish,
+            heartbeat,
             archive: archive::Statements {
                 started,
                 finished,
@@ -131,6 +134,7 @@ impl Link {
                 epoch,
             } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
+            Write::Heartbeat { at_ms } => matches::heartbeat(&self.client, &self.heartbeat, *at_ms),
         })
     }
 }

@@ -21,7 +21,30 @@ CREATE TABLE IF NOT EXISTS events (
     body     TEXT NOT NULL,
     PRIMARY KEY (match_id, v)
 ) WITHOUT ROWID;
+-- The server's last heartbeat (one row): when it was last known alive.
+CREATE TABLE IF NOT EXISTS heartbeat (
+    id    INTEGER PRIMARY KEY CHECK (id = 0),
+    at_ms INTEGER NOT NULL
+);
 ";
+
+/// Stores that the server is alive at `at_ms`.
+pub fn heartbeat(conn: &Connection, at_ms: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO heartbeat (id, at_ms) VALUES (0, ?1) \
+         ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms",
+    )?
+    .execute(params![at_ms])?;
+    Ok(())
+}
+
+/// The last heartbeat stored.
+pub fn last_heartbeat(conn: &Connection) -> rusqlite::Result<Option<i64>> {
+    conn.query_row("SELECT at_ms FROM heartbeat WHERE id = 0", [], |row| {
+        row.get(0)
+    })
+    .optional()
+}
 
 /// The seat token an event body holds (a JSON `token` field), NULL for any other body. The
 /// index over it and the query by it must spell it the same way.

@@ -13,6 +13,7 @@ pub(crate) mod accounts;
 mod archive;
 mod checkpoint;
 pub(crate) mod export;
+pub(crate) mod lock;
 mod matches;
 
 use std::path::{Path, PathBuf};
@@ -37,19 +38,7 @@ impl From<rusqlite::Error> for StorageError {
 /// can fix is said so: a directory that does not exist, a file or directory the server may not
 /// write (SQLite writes its `-wal` and `-shm` files beside the database).
 fn open_writable(path: &Path) -> Result<Connection, StorageError> {
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    if !directory.is_dir() {
-        return Err(StorageError::Setup {
-            problem: format!("the directory {} does not exist", directory.display()),
-            remedy: format!(
-                "create it (mkdir -p {}) or choose a database file in an existing directory",
-                directory.display()
-            ),
-        });
-    }
+    let directory = existing_directory(path)?;
     let not_writable = |err: rusqlite::Error| match err.sqlite_error_code() {
         Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly) => {
             StorageError::Setup {
@@ -76,6 +65,24 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     archive::create(conn)?;
     accounts::create(conn)?;
     Ok(())
+}
+
+/// The directory database `path` is in, or what to do when it does not exist.
+fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !directory.is_dir() {
+        return Err(StorageError::Setup {
+            problem: format!("the directory {} does not exist", directory.display()),
+            remedy: format!(
+                "create it (mkdir -p {}) or choose a database file in an existing directory",
+                directory.display()
+            ),
+        });
+    }
+    Ok(directory)
 }
 
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
@@ -143,6 +150,10 @@ impl Store for Sqlite {
 
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
         self.read(matches::unfinished)
+    }
+
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        self.read(matches::last_heartbeat)
     }
 
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
@@ -270,6 +281,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 epoch: _,
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Channel(write) => archive::apply(conn, write)?,
+            Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }
     Ok(())

@@ -642,6 +642,8 @@ async fn new_game(
             time_control,
             color: ColorChoice::White,
             public: false,
+            rated: false,
+            rating_range: None,
         }))
         .await?;
     let created = wait_seat(&mut players[0], id).await?;

@@ -1,0 +1,187 @@
+//! A short storage outage on a single node (PROTOCOL.md §12): the side to move is not
+//! charged the time in which no move of theirs could be stored, and no flag falls in it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::extract::ws::Message;
+use boardcast_protocol::{
+    ClockState, Encoding, ErrorCode, FrameRef, MatchEvent, ServerMessage, Side, TimeControl,
+};
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use tokio::time::Instant;
+
+use crate::matches::local::Hub;
+use crate::matches::{Action, Command, MatchHandle, Player, Settings, Setup};
+use crate::room::outbox::{Inbox, Outbox, next_conn_id, outbox};
+use crate::storage::{ArchivedGame, MatchKey, Storage, StorageError, Store, StoredMatch, Write};
+use boardcast_protocol::LeaderboardEntry;
+
+/// A store that refuses every write while `failing` (an unreachable database, a full disk)
+/// and otherwise writes to a real SQLite file.
+#[derive(Debug)]
+struct Flaky {
+    inner: Storage,
+    failing: Arc<AtomicBool>,
+}
+
+impl Store for Flaky {
+    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
+        async move {
+            if self.failing.load(Ordering::SeqCst) {
+                return Err(StorageError::Unavailable("switched off by the test".into()));
+            }
+            self.inner.commit(writes).await
+        }
+        .boxed()
+    }
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
+        self.inner.unfinished().boxed()
+    }
+    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
+        self.inner.finished_pdn(id).boxed()
+    }
+    fn finished_match(
+        &self,
+        key: MatchKey,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
+        self.inner.finished_match(key).boxed()
+    }
+    fn leaderboard(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>> {
+        self.inner.leaderboard(limit).boxed()
+    }
+    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>> {
+        self.inner.archived_game(id).boxed()
+    }
+    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        self.inner.next_game_id().boxed()
+    }
+    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
+        self.inner.next_run().boxed()
+    }
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        self.inner.last_heartbeat().boxed()
+    }
+    fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
+        self.inner.accounts()
+    }
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.inner.close().boxed()
+    }
+}
+
+/// What a player's connection got in reply to envelope `id`, and the clocks of the move
+/// that followed an ack; other messages are skipped.
+async fn reply(inbox: &mut Inbox, id: u64) -> Result<Option<ClockState>, ErrorCode> {
+    let mut acked = false;
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), inbox.rx.recv())
+            .await
+            .expect("a reply in time")
+            .expect("the connection is open");
+        let Message::Text(text) = frame else {
+            panic!("a JSON player gets text: {frame:?}");
+        };
+        match Encoding::Json
+            .decode_server(FrameRef::Text(text.as_bytes()))
+            .unwrap()
+        {
+            ServerMessage::Ack(ack) if ack.id == id => acked = true,
+            ServerMessage::Error(error) if error.id == Some(id) => return Err(error.code),
+            ServerMessage::MatchEvent(event) if acked => match event.event {
+                MatchEvent::Moved(moved) => return Ok(moved.clock),
+                MatchEvent::Ended(result) => panic!("the match ended instead: {result:?}"),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+fn play(handle: &MatchHandle, outbox: &Outbox, token: &str, id: u64, route: Vec<u8>) {
+    handle
+        .try_send(Command::Act {
+            outbox: outbox.clone(),
+            id,
+            token: token.to_owned(),
+            action: Action::Move(route),
+            received: Instant::now(),
+        })
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sqlite, _) = Storage::open(&dir.path().join("db")).unwrap();
+    let failing = Arc::new(AtomicBool::new(false));
+    let storage = Storage::new(Flaky {
+        inner: sqlite,
+        failing: failing.clone(),
+    });
+    let (_trigger, shutdown) = crate::ops::shutdown::channel();
+    let (tasks, _all_done) = crate::ops::shutdown::tasks();
+    let settings = Settings {
+        grace: Duration::from_secs(60),
+        first_move_timeout: Duration::from_secs(30),
+        abandon_after: Duration::from_secs(600),
+        linger: Duration::from_secs(60),
+        max_matches: 10,
+    };
+    let hub = Hub::new(storage, settings, shutdown, tasks);
+    let two_seconds = TimeControl {
+        initial_ms: 2_000,
+        increment_ms: 0,
+    };
+    let setup = Setup {
+        time_control: Some(two_seconds),
+        public: false,
+        rematch_of: None,
+        start_fen: None,
+    };
+    let players = [
+        (Side::White, Player::person("w")),
+        (Side::Black, Player::person("b")),
+    ];
+    let (handle, _, tokens) = hub.create_match(setup, &players, false).await.unwrap();
+    let token = |side| tokens.iter().find(|(s, _)| *s == side).unwrap().1.clone();
+    let (white, mut white_inbox) = outbox(next_conn_id(), Encoding::Json, 256);
+    let (black, mut black_inbox) = outbox(next_conn_id(), Encoding::Json, 256);
+    play(&handle, &white, &token(Side::White), 1, vec![32, 28]);
+    reply(&mut white_inbox, 1).await.unwrap();
+    // Black's first move starts White's 2 s.
+    play(&handle, &black, &token(Side::Black), 1, vec![19, 23]);
+    reply(&mut black_inbox, 1).await.unwrap();
+    let turn_began = Instant::now();
+
+    // Storage refuses writes: White's move is refused, nothing applied …
+    failing.store(true, Ordering::SeqCst);
+    play(&handle, &white, &token(Side::White), 2, vec![28, 19]);
+    assert_eq!(
+        reply(&mut white_inbox, 2).await,
+        Err(ErrorCode::StorageUnavailable)
+    );
+    let outage_began = turn_began.elapsed();
+    // … for longer than White had left: no flag falls.
+    let outage = Duration::from_millis(2_500);
+    tokio::time::sleep(outage).await;
+    failing.store(false, Ordering::SeqCst);
+    play(&handle, &white, &token(Side::White), 2, vec![28, 19]);
+    let clock = reply(&mut white_inbox, 2)
+        .await
+        .expect("the move is accepted once storage is back")
+        .expect("a clock");
+    let charged = Duration::from_millis(two_seconds.initial_ms - clock.white_ms);
+    let since_back = turn_began.elapsed() - outage_began - outage;
+    assert!(
+        charged <= outage_began + since_back,
+        "White was charged {charged:?}: more than the {outage_began:?} before the outage \
+         and the {since_back:?} after it"
+    );
+    assert_eq!(clock.running, Some(Side::Black));
+}

@@ -1,0 +1,32 @@
+//! A single node's heartbeat: the time it was last alive, stored every [`EVERY`].
+//!
+//! After a crash nothing else says when the server stopped, and a clock restored at the
+//! restart would refund all the thinking the side to move had done before it (PROTOCOL.md
+//! §12: a player is not refunded time in which a move could have been accepted). The last
+//! heartbeat bounds the crash from below, so a restored clock is charged up to it: at most
+//! one interval of thinking is refunded. A cluster needs none: a node's lease renewals in
+//! PostgreSQL say the same.
+
+use std::time::Duration;
+
+use crate::ops::shutdown::Shutdown;
+use crate::storage::{Storage, Write, now_ms};
+
+/// How often the heartbeat is stored: the most thinking a crash refunds. One small upsert a
+/// second, grouped with whatever else the writer commits.
+pub const EVERY: Duration = Duration::from_secs(1);
+
+/// Stores a heartbeat every [`EVERY`] until shutdown. A refused one is simply the next
+/// one's to make (storage being down is logged by whatever else it refuses).
+pub async fn beat(storage: Storage, mut shutdown: Shutdown) {
+    let mut every = tokio::time::interval(EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = shutdown.recv() => break,
+            _ = every.tick() => {
+                let _ = storage.commit(vec![Write::Heartbeat { at_ms: now_ms() }]).await;
+            }
+        }
+    }
+}
