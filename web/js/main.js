@@ -44,7 +44,9 @@ function storedSeats() {
 
 const state = initialState(parseRoute(location.pathname), {
   name: storage.get('bc.name') || '',
-  nextId: Math.max(1, Number(storage.get('bc.nextId')) || 1),
+  // Never below the clock in milliseconds (as the terminal client starts): a seat taken back
+  // on another device (`reclaim`) goes on above the ids its first device used.
+  nextId: Math.max(Date.now(), Number(storage.get('bc.nextId')) || 1),
   seats: storedSeats(),
 }, location.search);
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
