@@ -205,6 +205,7 @@ mod tests {
                 black: None,
             },
             first_move_in_ms: None,
+            lag_ms: None,
         })
     }
 

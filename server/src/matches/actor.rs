@@ -684,7 +684,7 @@ impl Actor {
             .decide(side, id, &action, Instant::now().into_std())
         {
             Ok(Decision::Events(records)) => {
-                let moved = matches!(action, Action::Move(_)).then_some(received);
+                let moved = matches!(action, Action::Move { .. }).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
                     .await
             }

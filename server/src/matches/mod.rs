@@ -16,6 +16,7 @@ pub mod handle;
 pub mod heartbeat;
 pub mod invite;
 pub mod kept;
+pub mod lag;
 pub mod local;
 pub mod ownership;
 pub mod player;
