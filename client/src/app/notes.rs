@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use boardcast_protocol::{ChannelSummary, MatchPhase, MatchSummary, Side};
+use boardcast_protocol::{ChannelSummary, MatchPhase, MatchSummary, PlayerRating, Side};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -167,16 +167,38 @@ pub fn player_name(name: &str, bot: bool) -> String {
     }
 }
 
-/// The players of a lobby line, `-` for a free seat.
+/// The players of a lobby line, `-` for a free seat; a member's rating follows the name,
+/// `Sietske (1847)`, with a `?` while provisional (`(1512?)`).
 fn players(summary: &MatchSummary) -> [String; 2] {
-    let shown = |name: &Option<String>, bot| {
-        name.as_deref()
-            .map_or_else(|| "-".to_owned(), |n| player_name(n, bot))
+    let shown = |name: &Option<String>, bot, rating: Option<PlayerRating>| {
+        let Some(name) = name.as_deref() else {
+            return "-".to_owned();
+        };
+        let name = player_name(name, bot);
+        match rating {
+            Some(rating) => format!("{name} ({})", rated(rating)),
+            None => name,
+        }
     };
     [
-        shown(&summary.white, summary.white_bot),
-        shown(&summary.black, summary.black_bot),
+        shown(&summary.white, summary.white_bot, summary.white_rating),
+        shown(&summary.black, summary.black_bot, summary.black_rating),
     ]
+}
+
+/// A rating as players read it: `1847`, or `1512?` while provisional.
+pub fn rated(rating: PlayerRating) -> String {
+    let mark = if rating.provisional { "?" } else { "" };
+    format!("{}{mark}", rating.rating)
+}
+
+/// ` rated`, ` rated ±300` or nothing, after a lobby line's time control.
+fn terms(summary: &MatchSummary) -> String {
+    match (summary.rated, summary.rating_range) {
+        (false, _) => String::new(),
+        (true, None) => " rated".to_owned(),
+        (true, Some(range)) => format!(" rated ±{range}"),
+    }
 }
 
 pub fn phase(phase: MatchPhase) -> &'static str {
@@ -268,17 +290,24 @@ impl fmt::Display for Note {
                 } else {
                     (black, "white")
                 };
-                write!(f, "seek {} {host} {} free {free}", s.match_id, time(s))
+                write!(
+                    f,
+                    "seek {} {host} {} free {free}{}",
+                    s.match_id,
+                    time(s),
+                    terms(s)
+                )
             }
             Note::Live(s) => {
                 let [white, black] = players(s);
                 write!(
                     f,
-                    "live {} {white} {black} {} plies {} watchers {}",
+                    "live {} {white} {black} {} plies {} watchers {}{}",
                     s.match_id,
                     time(s),
                     s.plies,
-                    s.watchers
+                    s.watchers,
+                    terms(s)
                 )
             }
             Note::Channel(c) => {

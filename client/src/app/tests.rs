@@ -420,6 +420,62 @@ fn typed_guesses_and_the_piece_set_toggle() {
 }
 
 #[test]
+fn lobby_lines_show_members_ratings_and_rated_terms() {
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    app.drain();
+    let seek = MatchSummary {
+        match_id: "m7".into(),
+        white: Some("gus".into()),
+        black: None,
+        time_control: None,
+        phase: MatchPhase::Waiting,
+        plies: 0,
+        watchers: 0,
+        white_bot: false,
+        black_bot: false,
+        rated: true,
+        rating_range: Some(300),
+        white_rating: Some(PlayerRating {
+            rating: 1847,
+            provisional: false,
+        }),
+        black_rating: None,
+    };
+    let live = MatchSummary {
+        match_id: "m8".into(),
+        white: Some("hal".into()),
+        black: Some("ivy".into()),
+        phase: MatchPhase::Playing,
+        plies: 12,
+        rating_range: None,
+        white_rating: Some(PlayerRating {
+            rating: 1512,
+            provisional: true,
+        }),
+        black_rating: Some(PlayerRating {
+            rating: 1490,
+            provisional: false,
+        }),
+        ..seek.clone()
+    };
+    let lobby = Lobby {
+        seeks: vec![seek],
+        live: vec![live],
+        channels: Vec::new(),
+    };
+    app.receive(ServerMessage::Lobby(lobby), Instant::now());
+    assert_eq!(
+        lines(&mut app),
+        [
+            "seek m7 gus (1847) untimed free black rated ±300",
+            "live m8 hal (1512?) ivy (1490) untimed plies 12 watchers 0 rated",
+            "lobby end"
+        ]
+    );
+}
+
+#[test]
 fn the_home_screen_joins_seeks_and_watches_channels() {
     let mut app = App::new("fay", Some(Command::Lobby), 1);
     app.connected();
@@ -438,6 +494,8 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         rating_range: None,
         white_rating: None,
         black_rating: None,
+        white_account: false,
+        black_account: false,
     };
     let lobby = Lobby {
         seeks: vec![summary],
@@ -490,6 +548,7 @@ fn the_creator_fetches_the_legal_moves_when_the_opponent_joins() {
             name: "bob".into(),
             bot: false,
             first_move_in_ms: None,
+            account: false,
         }),
     };
     app.receive(ServerMessage::MatchEvent(joined), Instant::now());
@@ -804,6 +863,7 @@ fn the_friend_is_given_the_address_the_server_names_over_the_one_this_client_use
                 idle_timeout_ms: 60_000,
             },
             public_url: "https://draughts.example.org".into(),
+            account: None,
         }),
         Instant::now(),
     );

@@ -282,6 +282,19 @@ impl Routes {
         }
     }
 
+    /// Whether the route for `pattern` leads to `tx`.
+    fn leads_to(&self, pattern: &str, tx: &mpsc::Sender<BusEvent>) -> bool {
+        let mailbox = match pattern.strip_suffix('*') {
+            Some(prefix) => self
+                .prefixes
+                .iter()
+                .find(|(p, _)| p == prefix)
+                .map(|(_, m)| m),
+            None => self.exact.get(pattern),
+        };
+        mailbox.is_some_and(|m| m.tx.same_channel(tx))
+    }
+
     fn mailboxes(&mut self) -> impl Iterator<Item = &mut Mailbox> {
         self.exact
             .values_mut()
@@ -420,6 +433,15 @@ impl Bus {
     /// Removes the route for `pattern`.
     pub fn unroute(&self, pattern: &str) {
         lock(&self.shared.routes).remove(pattern);
+    }
+
+    /// Removes the route for `pattern` if it still leads to `mailbox`: a newer route for the
+    /// same pattern (another handler's) stays.
+    pub fn unroute_mailbox(&self, pattern: &str, mailbox: &mpsc::Sender<BusEvent>) {
+        let mut routes = lock(&self.shared.routes);
+        if routes.leads_to(pattern, mailbox) {
+            routes.remove(pattern);
+        }
     }
 
     /// Starts hearing `channel` (one more holder of it). Completes once Redis has confirmed

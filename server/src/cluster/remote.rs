@@ -298,7 +298,7 @@ async fn hear_newer_owner(
     let (mailbox, mut heard) = mpsc::channel(HEARING_MAILBOX);
     // An exact route wins over the directory's `bc:match:*` one, which feeds proxies: this
     // node has none of a match it runs.
-    bus.route(&channel, mailbox);
+    bus.route(&channel, mailbox.clone());
     bus.subscribe(&channel).await;
     let newer = loop {
         let event = tokio::select! {
@@ -321,7 +321,9 @@ async fn hear_newer_owner(
             None => break None,
         }
     };
-    bus.unroute(&channel);
+    // Only this hearing's route: a later one for the same match (suspended again after a
+    // claim back) may have replaced it already.
+    bus.unroute_mailbox(&channel, &mailbox);
     bus.unsubscribe(&channel);
     if let Some(owner) = newer {
         let _ = found.send(owner);

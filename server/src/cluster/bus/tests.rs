@@ -188,6 +188,32 @@ async fn unsubscribed_channels_are_no_longer_heard_and_unrouted_ones_are_counted
     until(&bus, |s| s.unrouted == 1).await;
 }
 
+/// A handler that goes removes its own route only: one that replaced it for the same channel
+/// keeps hearing it, and once that one goes too the prefix route hears the channel again.
+#[tokio::test]
+async fn unrouting_a_mailbox_leaves_a_newer_route_for_the_same_channel() {
+    let Some(redis) = Redis::start_or_skip("bus unroute mailbox") else {
+        return;
+    };
+    let (_trigger, stop) = shutdown::channel();
+    let bus = Bus::connect(&redis.url(), node("a"), stop).await.unwrap();
+    let (prefix_tx, mut prefix) = mpsc::channel(64);
+    bus.route("bc:match:*", prefix_tx);
+    let (old_tx, _old) = mpsc::channel(64);
+    let (new_tx, mut new) = mpsc::channel(64);
+    bus.route("bc:match:m1", old_tx.clone());
+    bus.route("bc:match:m1", new_tx.clone());
+    bus.subscribe("bc:match:m1").await;
+    bus.unroute_mailbox("bc:match:m1", &old_tx);
+    bus.publish("bc:match:m1", b"to the newer".to_vec())
+        .unwrap();
+    assert_eq!(payload_of(next(&mut new).await).1, b"to the newer");
+    bus.unroute_mailbox("bc:match:m1", &new_tx);
+    bus.publish("bc:match:m1", b"to the prefix".to_vec())
+        .unwrap();
+    assert_eq!(payload_of(next(&mut prefix).await).1, b"to the prefix");
+}
+
 #[tokio::test]
 async fn a_quiet_subscriber_keeps_its_connection_through_many_pings() {
     let Some(redis) = Redis::start_or_skip("bus quiet") else {

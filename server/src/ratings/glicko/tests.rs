@@ -532,3 +532,60 @@ fn only_played_games_are_rated() {
         Ok(Score::WhiteWins)
     );
 }
+
+fn any_perf() -> impl proptest::strategy::Strategy<Value = (f64, f64, f64, Option<f64>)> {
+    (
+        400.0..3000.0f64,
+        45.0..500.0f64,
+        0.03..0.1f64,
+        proptest::option::of(0.0..4000.0f64),
+    )
+}
+
+fn any_score() -> impl proptest::strategy::Strategy<Value = Score> {
+    proptest::sample::select(vec![Score::WhiteWins, Score::Draw, Score::BlackWins])
+}
+
+proptest::proptest! {
+    /// Any two players and any result: the server agrees with the reference, keeps lila's
+    /// limits, moves a winner up and a loser down, and does not care who had White.
+    #[test]
+    fn any_game_matches_the_reference_and_keeps_the_limits(
+        white in any_perf(),
+        black in any_perf(),
+        score in any_score(),
+    ) {
+        let (w, b) = (perf(white), perf(black));
+        let change = rate_game(&w, &b, score, epoch());
+        for (side, me, them, got) in [
+            (Side::White, white, black, change.white),
+            (Side::Black, black, white, change.black),
+        ] {
+            let points = score.points(side);
+            let (rating, rd, vol) =
+                reference_game((me.0, me.1, me.2), me.3, (them.0, them.1, them.2), them.3, points);
+            let after = got.after.glicko;
+            close("rating", after.rating, rating, 0.01);
+            close("deviation", after.deviation, rd, 0.01);
+            close("volatility", after.volatility, vol, 0.000_01);
+            proptest::prop_assert!((MIN_DEVIATION..=MAX_DEVIATION).contains(&after.deviation));
+            proptest::prop_assert!(after.volatility <= MAX_VOLATILITY);
+            proptest::prop_assert!(after.rating >= RATING_FLOOR);
+            proptest::prop_assert!((after.rating - me.0).abs() <= MAX_CHANGE_PER_GAME + 1e-9);
+            if points == 1.0 {
+                proptest::prop_assert!(after.rating >= me.0, "a win never costs points");
+            }
+            if points == 0.0 {
+                proptest::prop_assert!(after.rating <= me.0.max(RATING_FLOOR), "a loss never gains");
+            }
+        }
+        let mirrored = match score {
+            Score::WhiteWins => Score::BlackWins,
+            Score::BlackWins => Score::WhiteWins,
+            Score::Draw => Score::Draw,
+        };
+        let swapped = rate_game(&b, &w, mirrored, epoch());
+        proptest::prop_assert_eq!(swapped.black, change.white);
+        proptest::prop_assert_eq!(swapped.white, change.black);
+    }
+}
