@@ -50,6 +50,7 @@ fn moved(v: u64) -> ServerMessage {
                 black: None,
             },
             first_move_in_ms: None,
+            lag_ms: None,
         }),
     })
 }

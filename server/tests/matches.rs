@@ -445,6 +445,7 @@ async fn a_resent_move_with_the_same_ack_id_is_applied_once() {
         match_id: ws.match_id.clone(),
         token: ws.token.clone(),
         route: vec![32, 28],
+        lag_ms: None,
     });
     white.send_with_id(77, play.clone()).await;
     assert!(!white.expect_ack(77).await.duplicate);
@@ -656,6 +657,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
                 match_id: ws.match_id.clone(),
                 token: ws.token.clone(),
                 route: vec![28, 19],
+                lag_ms: None,
             }),
         )
         .await;

@@ -636,6 +636,7 @@ fn move_message(seat: &Seat, route: &[u8]) -> ClientMessage {
         match_id: seat.match_id.clone(),
         token: seat.token.clone(),
         route: route.to_vec(),
+        lag_ms: None,
     })
 }
 

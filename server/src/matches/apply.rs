@@ -9,6 +9,7 @@ use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
+use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::PliesMark;
 use super::record::Record;
@@ -35,6 +36,7 @@ pub(crate) struct Savepoint {
     plies: PliesMark,
     carried_out: BySide<usize>,
     clock: Option<Clock>,
+    lag: Option<BySide<LagQuota>>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
     rematch: Option<String>,
@@ -62,6 +64,10 @@ impl MatchState {
                 if self.phase() == MatchPhase::Playing {
                     // No clock runs yet: each side's starts after its first move.
                     self.clock = self.setup.time_control.map(Clock::new);
+                    self.lag = self
+                        .setup
+                        .time_control
+                        .map(|tc| BySide::from_fn(|_| LagQuota::new(tc)));
                     self.first_move_since = self.plies.is_empty().then_some(now);
                 }
             }
@@ -79,6 +85,13 @@ impl MatchState {
                     .map_err(|err| ApplyError::MoveDoesNotReplay(err.error().clone()))?;
                 if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
                     clock.set(state, now);
+                }
+                // The quota pays for the credit `decide` gave: only a charged move (not a
+                // side's first) was credited.
+                let mover = moved.played.side;
+                let charged = self.has_moved(mover);
+                if let (Some(quota), Some(lag_ms), true) = (&mut self.lag, moved.lag_ms, charged) {
+                    quota[mover].spend(Duration::from_millis(lag_ms.into()));
                 }
                 self.plies.push(&mv);
                 self.first_move_since = (self.plies.len() < 2).then_some(now);
@@ -195,6 +208,7 @@ impl MatchState {
             plies,
             carried_out,
             clock,
+            lag,
             draw_offer,
             rematch_offer,
             rematch,
@@ -210,6 +224,7 @@ impl MatchState {
             plies: plies.mark(),
             carried_out: carried_out.as_ref().map(Vec::len),
             clock: clock.clone(),
+            lag: *lag,
             draw_offer: *draw_offer,
             rematch_offer: *rematch_offer,
             rematch: rematch.clone(),
@@ -229,6 +244,7 @@ impl MatchState {
             plies,
             carried_out,
             clock,
+            lag,
             draw_offer,
             rematch_offer,
             rematch,
@@ -244,6 +260,7 @@ impl MatchState {
         self.carried_out.white.truncate(carried_out.white);
         self.carried_out.black.truncate(carried_out.black);
         self.clock = clock;
+        self.lag = lag;
         self.draw_offer = draw_offer;
         self.rematch_offer = rematch_offer;
         self.rematch = rematch;
@@ -272,10 +289,10 @@ mod tests {
             Record::joined(Side::Black, &Player::person("b"), "tb".into()),
         ];
         for (side, ack, action) in [
-            (Side::White, 1, Action::Move(vec![32, 28])),
+            (Side::White, 1, Action::play(vec![32, 28])),
             (Side::Black, 1, Action::OfferDraw),
-            (Side::Black, 2, Action::Move(vec![19, 23])),
-            (Side::White, 2, Action::Move(vec![28, 19])),
+            (Side::Black, 2, Action::play(vec![19, 23])),
+            (Side::White, 2, Action::play(vec![28, 19])),
         ] {
             let Ok(Decision::Events(new)) = live.decide(side, ack, &action, now) else {
                 panic!("{action:?} refused");
@@ -331,7 +348,7 @@ mod tests {
         let before = state.snapshot(now, BySide::new(true, true));
         let savepoint = state.savepoint();
         let Ok(Decision::Events(records)) =
-            state.decide(Side::White, 2, &Action::Move(vec![32, 28]), now)
+            state.decide(Side::White, 2, &Action::play(vec![32, 28]), now)
         else {
             panic!("move refused");
         };
@@ -362,7 +379,7 @@ mod tests {
         no_token.token = None;
         let moved = |route: Vec<u8>| {
             let Ok(Decision::Events(records)) =
-                playing(now).decide(Side::White, 1, &Action::Move(vec![32, 28]), now)
+                playing(now).decide(Side::White, 1, &Action::play(vec![32, 28]), now)
             else {
                 panic!("move refused");
             };

@@ -16,6 +16,7 @@ pub(crate) mod handle;
 pub(crate) mod heartbeat;
 pub(crate) mod invite;
 pub(crate) mod kept;
+pub(crate) mod lag;
 pub(crate) mod local;
 pub(crate) mod ownership;
 pub(crate) mod player;

@@ -14,6 +14,7 @@ use boardcast_protocol::{BySide, MatchPhase, MatchResult, Side};
 use frisian::{FenError, Position};
 
 use super::clock::Clock;
+use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::Plies;
 use super::record::Setup;
@@ -54,6 +55,8 @@ pub(crate) struct MatchState {
     /// one is stale.
     pub(super) carried_out: BySide<Vec<u64>>,
     pub(super) clock: Option<Clock>,
+    /// Each side's lag quota (timed matches only), changed by applying moves.
+    pub(super) lag: Option<BySide<LagQuota>>,
     pub(super) draw_offer: Option<Side>,
     pub(super) rematch_offer: Option<Side>,
     pub(super) rematch: Option<String>,
@@ -85,6 +88,7 @@ impl MatchState {
             plies: Plies::default(),
             carried_out: BySide::default(),
             clock: None,
+            lag: None,
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
@@ -139,6 +143,21 @@ impl MatchState {
     /// Whether `side` is marked absent.
     pub(crate) fn is_absent(&self, side: Side) -> bool {
         self.claim_at[side].is_some()
+    }
+
+    /// The moment a move of `side` arriving at `now` with round trip `lag` is charged at: the
+    /// credit from their lag quota earlier (PROTOCOL.md §Lag).
+    pub fn lag_credited(&self, side: Side, lag: Duration, now: Instant) -> Instant {
+        let credit = self
+            .lag
+            .as_ref()
+            .map_or(Duration::ZERO, |quota| quota[side].credit(lag));
+        now.checked_sub(credit).unwrap_or(now)
+    }
+
+    /// What is left of `side`'s lag quota, in a timed match.
+    pub fn lag_quota(&self, side: Side) -> Option<Duration> {
+        self.lag.as_ref().map(|quota| quota[side].left())
     }
 
     /// When the running clock runs out, if a clock runs.

@@ -71,6 +71,7 @@ pub(super) fn moved_event(
         king_counters: king_counters(&after),
         // Filled in once the move is in: see `MatchState::announce_first_move`.
         first_move_in_ms: None,
+        lag_ms: None,
     };
     Ok((moved, outcome))
 }
