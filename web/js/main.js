@@ -11,6 +11,7 @@ import * as actions from './actions.js';
 import { connect } from './socket.js';
 import { listen } from './events.js';
 import { render } from './render/index.js';
+import * as i18n from './i18n.js';
 
 const SEAT_PREFIX = 'bc.seat.';
 const LOBBY_REFRESH_MS = 4000;
@@ -169,3 +170,37 @@ setInterval(() => {
 
 listen(root, state, run);
 redraw();
+
+/** The catalogue of `lang`, from beside the modules (same origin, same asset version). */
+async function catalogue(lang) {
+  const response = await fetch(new URL(`../i18n/${lang}.ftl`, import.meta.url));
+  if (!response.ok) throw new Error(`${lang}.ftl: ${response.status}`);
+  return response.text();
+}
+
+/** The language menu in the header: each language named in itself; the choice is kept in
+ * `bc.lang` for this browser. */
+async function speak() {
+  const sources = await Promise.all(i18n.LANGS.map(catalogue));
+  const chosen = i18n.chooseLang(storage.get('bc.lang'), navigator.languages);
+  const names = i18n.LANGS.map((lang, i) => i18n.parseFtl(sources[i]).get('language-name'));
+  const menu = document.createElement('select');
+  menu.id = 'lang';
+  menu.name = 'lang';
+  for (const [i, lang] of i18n.LANGS.entries()) {
+    menu.append(new Option(names[i], lang, false, lang === chosen));
+  }
+  const apply = (lang) => {
+    i18n.use(lang, sources[i18n.LANGS.indexOf(lang)]);
+    document.documentElement.lang = lang;
+    menu.setAttribute('aria-label', i18n.t('web-language'));
+    redraw();
+  };
+  menu.addEventListener('change', () => {
+    storage.set('bc.lang', menu.value);
+    apply(menu.value);
+  });
+  document.querySelector('header.top')?.append(menu);
+  apply(chosen);
+}
+speak().catch((error) => console.error('no catalogue:', error));
