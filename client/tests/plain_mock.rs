@@ -60,6 +60,7 @@ async fn accept(listener: &TcpListener) -> Socket {
                 idle_timeout_ms: 60_000,
             },
             public_url: "http://127.0.0.1".into(),
+            account: None,
         }),
     )
     .await;
@@ -107,11 +108,13 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
             name: "alice".into(),
             connected: true,
             bot: false,
+            account: false,
         }),
         black: black.map(|name| PlayerInfo {
             name: name.into(),
             connected: true,
             bot: false,
+            account: false,
         }),
         time_control: Some("5+3".parse().unwrap()),
         public: false,
@@ -202,6 +205,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
         name: "bob".into(),
         bot: false,
         first_move_in_ms: None,
+        account: false,
     };
     send(&mut socket, event(2, MatchEvent::PlayerJoined(joined))).await;
     let resume = receive(&mut socket).await;

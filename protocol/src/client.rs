@@ -63,6 +63,10 @@ pub enum ClientMessage {
     PlayNow(PlayNow),
     /// Stop waiting in the play-now pool; answered by [`crate::Ack`] (also when not waiting).
     CancelPlayNow,
+    /// Take back the seat the connection's account holds in a match, without its seat token
+    /// (a member on another device); answered like [`Resume`]. Refused with `not_allowed` for
+    /// a guest connection or an account that holds no seat there.
+    Reclaim(Reclaim),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,6 +131,14 @@ pub enum JoinMatch {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resume {
     pub token: String,
+    /// The last match event version this client saw, if any.
+    pub since_v: Option<u64>,
+}
+
+/// Take back an account's seat in match `match_id` ([`ClientMessage::Reclaim`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reclaim {
+    pub match_id: String,
     /// The last match event version this client saw, if any.
     pub since_v: Option<u64>,
 }

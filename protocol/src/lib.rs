@@ -9,6 +9,7 @@
 //! This crate knows nothing about sockets: it defines messages, encodes them, and decodes
 //! untrusted bytes into validated messages or a typed [`DecodeError`].
 
+pub mod account;
 pub mod client;
 pub mod codec;
 pub mod common;
@@ -21,6 +22,7 @@ pub mod pool;
 pub mod server;
 mod validate;
 
+pub use account::AccountInfo;
 pub use client::*;
 pub use codec::{Encoding, Frame, FrameRef, variant_names};
 pub use common::*;

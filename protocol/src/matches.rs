@@ -36,6 +36,13 @@ pub struct MatchSummary {
     /// Black's rating, when Black is a member.
     #[serde(default)]
     pub black_rating: Option<PlayerRating>,
+    /// Whether White's seat belongs to an account (a member, linked to `/@/{name}`) rather
+    /// than a guest. Read as false when absent.
+    #[serde(default)]
+    pub white_account: bool,
+    /// Whether Black's seat belongs to an account.
+    #[serde(default)]
+    pub black_account: bool,
 }
 
 /// A member's rating as shown beside their name: `1500?` while provisional.
@@ -67,6 +74,11 @@ pub struct PlayerInfo {
     /// play. Read as false when absent.
     #[serde(default)]
     pub bot: bool,
+    /// Whether the seat belongs to an account (a member: show the name linked to
+    /// `/@/{name}`); false for a guest (show e.g. `Anne (guest)`), so a guest never passes
+    /// for a member. Read as false when absent.
+    #[serde(default)]
+    pub account: bool,
 }
 
 /// Both clocks at one moment. `running` is the side whose time is going down; remaining times
@@ -229,6 +241,10 @@ pub struct PlayerJoined {
     /// `None` when absent (events stored before the field existed).
     #[serde(default)]
     pub first_move_in_ms: Option<u64>,
+    /// Whether the seat belongs to an account ([`PlayerInfo::account`]); read as false when
+    /// absent (a guest's seat, as every seat was before accounts).
+    #[serde(default)]
+    pub account: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -53,6 +53,10 @@ pub struct Welcome {
     /// this connection (`https://draughts.example.org`, never a trailing slash). The
     /// WebSocket is at the same address with `ws`/`wss` for `http`/`https` and `/ws` added.
     pub public_url: String,
+    /// The account this connection acts as (authenticated at the upgrade by the session
+    /// cookie or `Authorization: Bearer`), or `None` for a guest. Read as `None` when absent.
+    #[serde(default)]
+    pub account: Option<crate::account::AccountInfo>,
 }
 
 /// Limits the server enforces on this connection.

@@ -113,6 +113,10 @@ impl Validate for ClientMessage {
                 id("token", &resume.token)?;
                 since_v(resume.since_v)
             }
+            ClientMessage::Reclaim(reclaim) => {
+                id("match_id", &reclaim.match_id)?;
+                since_v(reclaim.since_v)
+            }
             ClientMessage::Move(play) => {
                 id("match_id", &play.match_id)?;
                 id("token", &play.token)?;

@@ -121,6 +121,7 @@ fn json_without_the_bot_flags_reads_as_people() {
                 name: "Wytze".into(),
                 bot: false,
                 first_move_in_ms: None,
+                account: false,
             }),
         })
     );

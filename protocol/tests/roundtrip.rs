@@ -126,6 +126,8 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         ident().prop_map(|id| ClientMessage::JoinMatch(JoinMatch::Myself(id))),
         (ident(), of(any::<u64>()))
             .prop_map(|(token, since_v)| ClientMessage::Resume(Resume { token, since_v })),
+        (ident(), of(any::<u64>()))
+            .prop_map(|(match_id, since_v)| ClientMessage::Reclaim(Reclaim { match_id, since_v })),
         (ident(), ident(), squares()).prop_map(|(match_id, token, route)| ClientMessage::Move(
             PlayMove {
                 match_id,
@@ -240,8 +242,9 @@ prop_compose! {
 }
 
 prop_compose! {
-    fn player()(name in text(), connected in any::<bool>(), bot in any::<bool>()) -> PlayerInfo {
-        PlayerInfo { name, connected, bot }
+    fn player()(name in text(), connected in any::<bool>(), bot in any::<bool>(),
+                account in any::<bool>()) -> PlayerInfo {
+        PlayerInfo { name, connected, bot, account }
     }
 }
 
@@ -271,14 +274,22 @@ prop_compose! {
 
 fn match_event() -> impl Strategy<Value = MatchEvent> {
     prop_oneof![
-        (side(), text(), any::<bool>(), of(any::<u64>())).prop_map(
-            |(side, name, bot, first_move_in_ms)| MatchEvent::PlayerJoined(PlayerJoined {
-                side,
-                name,
-                bot,
-                first_move_in_ms
-            })
-        ),
+        (
+            side(),
+            text(),
+            any::<bool>(),
+            of(any::<u64>()),
+            any::<bool>()
+        )
+            .prop_map(|(side, name, bot, first_move_in_ms, account)| {
+                MatchEvent::PlayerJoined(PlayerJoined {
+                    side,
+                    name,
+                    bot,
+                    first_move_in_ms,
+                    account,
+                })
+            }),
         (
             played_move(),
             text(),
@@ -384,10 +395,11 @@ prop_compose! {
                        time_control in of(time_control()), phase in phase(), plies in any::<u32>(),
                        watchers in any::<u32>(), white_bot in any::<bool>(), black_bot in any::<bool>(),
                        rated in any::<bool>(), rating_range in of(any::<u16>()),
-                       white_rating in of(player_rating()), black_rating in of(player_rating())) -> MatchSummary {
+                       white_rating in of(player_rating()), black_rating in of(player_rating()),
+                       white_account in any::<bool>(), black_account in any::<bool>()) -> MatchSummary {
         MatchSummary {
             match_id, white, black, time_control, phase, plies, watchers, white_bot, black_bot,
-            rated, rating_range, white_rating, black_rating,
+            rated, rating_range, white_rating, black_rating, white_account, black_account,
         }
     }
 }
@@ -414,8 +426,14 @@ prop_compose! {
 
 fn server_message() -> impl Strategy<Value = ServerMessage> {
     prop_oneof![
-        (any::<u32>(), text(), any::<(u32, u32, u32, u64)>(), text()).prop_map(
-            |(protocol, server, l, public_url)| {
+        (
+            any::<u32>(),
+            text(),
+            any::<(u32, u32, u32, u64)>(),
+            text(),
+            of((text(), any::<bool>(), any::<bool>()))
+        )
+            .prop_map(|(protocol, server, l, public_url, account)| {
                 ServerMessage::Welcome(Welcome {
                     protocol,
                     server,
@@ -426,9 +444,9 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
                         idle_timeout_ms: l.3,
                     },
                     public_url,
+                    account: account.map(|(name, bot, admin)| AccountInfo { name, bot, admin }),
                 })
-            }
-        ),
+            }),
         (any::<u64>(), any::<bool>())
             .prop_map(|(id, duplicate)| ServerMessage::Ack(Ack { id, duplicate })),
         (of(any::<u64>()), error_code(), text())

@@ -4,6 +4,7 @@
 //! Data flows one way: socket → decode → match/channel task (single writer) → rules → event →
 //! storage → encode once → every subscriber.
 
+pub mod accounts;
 pub mod channels;
 pub mod cluster;
 pub mod matches;

@@ -298,6 +298,7 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
         None => Arc::new(hub.clone()),
     };
     let app = App {
+        accounts: crate::accounts::Accounts::new(storage.accounts()),
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,

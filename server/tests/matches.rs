@@ -768,6 +768,7 @@ async fn an_engines_seats_are_marked_bot_everywhere_and_stay_so_after_a_restart(
             bot: false,
             // Her join started the match: she has the whole first-move time.
             first_move_in_ms: Some(30_000),
+            account: false,
         }
     );
     let watched = person.watch(&seek.match_id).await;

@@ -240,6 +240,7 @@ fn empty_welcome() -> Welcome {
             idle_timeout_ms: 0,
         },
         public_url: String::new(),
+        account: None,
     }
 }
 

@@ -126,6 +126,12 @@ impl Redis {
         let _ = std::fs::remove_file(self.pid_file());
     }
 
+    /// The running server's process id, if it runs (to freeze it with SIGSTOP, say).
+    pub fn pid(&self) -> Option<u32> {
+        let server = self.server.lock().unwrap_or_else(|e| e.into_inner());
+        server.as_ref().map(std::process::Child::id)
+    }
+
     /// Starts the (stopped) server on its port, empty; waits until it answers `PING`.
     pub fn start_again(&self) -> Result<(), String> {
         let mut server = self.server.lock().unwrap_or_else(|e| e.into_inner());

@@ -2318,6 +2318,92 @@ async fn a_take_over_does_not_refund_the_thinking_before_the_owner_died() {
     );
 }
 
+/// Issue 28, 3 (a move in transit): a move stuck between nodes is timed from its arrival at
+/// the first node. White plays through node b while the match runs on a, and Redis, which
+/// carries the move from b to a, is frozen for 2 s just as it is sent. White used to be
+/// charged those 2 s (18.0 s charged for a move sent at 10.0 s); now only the thinking
+/// before the move reached b.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_stuck_in_redis_is_charged_from_its_arrival_at_the_first_node() {
+    let Some(cluster) = Cluster::start_or_skip(
+        "cluster: a move in transit is timed from its arrival",
+        server_program(),
+        &["a", "b"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let game = &reference_games()[0];
+    let minute = boardcast_protocol::TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut creator = connect(cluster.addr("a"), Encoding::Json)
+        .await
+        .expect("connect");
+    let white_seat = creator
+        .create_match(ColorChoice::White, false, Some(minute))
+        .await
+        .expect("a match on a");
+    let mut black = connect(cluster.addr("a"), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("joined");
+    // White plays from node b: b passes every move on to a through Redis.
+    let mut white = connect(cluster.addr("b"), Encoding::Json)
+        .await
+        .expect("connect");
+    resume_patiently(&mut white, &white_seat.token)
+        .await
+        .expect("White's seat on b");
+    drop(creator);
+    play_patiently(&mut white, &white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    let turn_began = Instant::now();
+    let redis = cluster.redis().pid().expect("Redis runs");
+    // SAFETY: kill(2) with our child's pid has no memory effects.
+    unsafe { libc::kill(redis as libc::pid_t, libc::SIGSTOP) };
+    let id = white
+        .send_move(&white_seat, &game.routes[2])
+        .await
+        .expect("sent");
+    let sent_after = turn_began.elapsed();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // SAFETY: as above.
+    unsafe { libc::kill(redis as libc::pid_t, libc::SIGCONT) };
+    white
+        .expect_ack(id)
+        .await
+        .unwrap_or_else(|err| panic!("White's move: {err}\n{}", cluster.logs()));
+    let moved = white
+        .wait_for("White's move", |message| match message {
+            ServerMessage::MatchEvent(e) => match &e.event {
+                MatchEvent::Moved(moved) if moved.played.ply == 2 => Some(moved.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .expect("the move's event");
+    let clock = moved.clock.expect("a clock");
+    let charged = Duration::from_millis(minute.initial_ms - clock.white_ms);
+    // What passed before the move reached b (the relay of Black's move to b, then the send),
+    // not the 2 s it waited in Redis.
+    assert!(
+        charged <= sent_after + Duration::from_millis(500),
+        "White was charged {charged:?} for a move sent {sent_after:?} into the turn\n{}",
+        cluster.logs()
+    );
+}
+
 /// Issue 28 (bench28, item 3): a node cut off from PostgreSQL alone, while the others still
 /// reach it. Its lease lapses, so it suspends the match it owns (keeping its players) and the
 /// others, which see that lease run out, take the match over. The cut-off node cannot ask

@@ -116,6 +116,7 @@ impl Game {
                     name: joined.name.clone(),
                     connected: true,
                     bot: joined.bot,
+                    account: joined.account,
                 });
                 if self.white.is_some() && self.black.is_some() && self.result.is_none() {
                     self.phase = MatchPhase::Playing;
@@ -324,11 +325,13 @@ pub(crate) mod tests {
                 name: "alice".into(),
                 connected: true,
                 bot: false,
+                account: false,
             }),
             black: Some(PlayerInfo {
                 name: "bob".into(),
                 connected: true,
                 bot: false,
+                account: false,
             }),
             time_control: Some(TimeControl {
                 initial_ms: 300_000,

@@ -474,6 +474,8 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         rating_range: None,
         white_rating: None,
         black_rating: None,
+        white_account: false,
+        black_account: false,
     };
     let lobby = Lobby {
         seeks: vec![summary],
@@ -526,6 +528,7 @@ fn the_creator_fetches_the_legal_moves_when_the_opponent_joins() {
             name: "bob".into(),
             bot: false,
             first_move_in_ms: None,
+            account: false,
         }),
     };
     app.receive(ServerMessage::MatchEvent(joined), Instant::now());
@@ -840,6 +843,7 @@ fn the_friend_is_given_the_address_the_server_names_over_the_one_this_client_use
                 idle_timeout_ms: 60_000,
             },
             public_url: "https://draughts.example.org".into(),
+            account: None,
         }),
         Instant::now(),
     );

@@ -262,6 +262,8 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
         rating_range: None,
         white_rating: None,
         black_rating: None,
+        white_account: false,
+        black_account: false,
     };
     let live = MatchSummary {
         match_id: "m8".into(),
@@ -684,6 +686,8 @@ fn lobby() -> Lobby {
         rating_range: None,
         white_rating: None,
         black_rating: None,
+        white_account: false,
+        black_account: false,
     };
     let live = MatchSummary {
         match_id: "k2j4h6g8f0".into(),
@@ -1100,11 +1104,13 @@ fn names_tags_and_the_spectator_count_are_never_cut_mid_word_at_80x24_and_60x20(
         name: "PyRandomBot Deluxe".into(),
         connected: true,
         bot: true,
+        account: false,
     });
     snap.black = Some(PlayerInfo {
         name: "a player named gone".into(),
         connected: true,
         bot: false,
+        account: false,
     });
     app.receive(ServerMessage::MatchSnapshot(snap), now);
     let left = MatchEvent::PlayerLeft(Absence {

@@ -27,6 +27,22 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
+/// CPU time of this thread so far, in milliseconds, from /proc (utime + stime, in clock ticks
+/// of 10 ms on Linux): on a shared machine the wall time mostly measures the other processes.
+fn cpu_ms() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name, which is in parentheses and may hold spaces.
+            let rest = s.rsplit_once(')')?.1;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let utime: u64 = fields.get(11)?.parse().ok()?;
+            let stime: u64 = fields.get(12)?.parse().ok()?;
+            Some((utime + stime) * 10)
+        })
+        .unwrap_or(0)
+}
+
 fn main() {
     let mut rng = Rng(33);
     println!("load average before: {}", load_average());
@@ -50,11 +66,13 @@ fn main() {
     }
     for round in 1..=rounds {
         let started = Instant::now();
+        let cpu = cpu_ms();
         let boards = swiss.pair_next_round().expect("pairable").boards.clone();
         let took = started.elapsed();
         println!(
-            "swiss {players} players, round {round}: {:>8.1} ms ({} boards)",
+            "swiss {players} players, round {round}: {:>8.1} ms wall, {:>5} ms cpu ({} boards)",
             took.as_secs_f64() * 1e3,
+            cpu_ms() - cpu,
             boards.len()
         );
         let results: Vec<GameResult> = boards
@@ -90,14 +108,20 @@ fn main() {
             last_opponent: Some(PlayerId(opponent[id as usize])),
         })
         .collect();
-    for _ in 0..3 {
+    let cpu = cpu_ms();
+    let waves = 20;
+    for _ in 0..waves {
         let started = Instant::now();
         let wave = pair_waiting(&waiting);
         println!(
-            "arena wave of {n} waiting players: {:>8.2} ms ({} pairs)",
+            "arena wave of {n} waiting players: {:>8.2} ms wall ({} pairs)",
             started.elapsed().as_secs_f64() * 1e3,
             wave.pairs.len()
         );
     }
+    println!(
+        "arena: {:.1} ms cpu per wave over {waves} waves",
+        (cpu_ms() - cpu) as f64 / f64::from(waves)
+    );
     println!("load average after: {}", load_average());
 }

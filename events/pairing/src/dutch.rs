@@ -11,6 +11,10 @@
 //!   *all* players not yet paired, the bracket's and the lower ones: its first criterion is to
 //!   pair everybody (one bye when the count is odd), which is the completion criterion C.4; a
 //!   bracket can therefore never float a player whom the rest of the round cannot absorb.
+//! - Next, the bye goes to the lowest score possible, and then to a player with as few
+//!   unplayed games as possible: the two bye rules of FIDE's 2025 revision of C.04.3 (as
+//!   bbpPairings applies them), which keep a leader from being floated only so that a
+//!   1-point player sits out, and a late entry from sitting out twice.
 //! - The next criteria only weigh edges that touch the bracket: as many pairs inside the
 //!   bracket as possible (C.5), the smallest score differences (C.6), floaters that the next
 //!   bracket can pair (C.7), the topscorers' colour limits of the last round (C.8, C.9), colour
@@ -107,19 +111,21 @@ pub enum PairingError {
 
 /// The criteria of a bracket's matching, most important first (see the module docs).
 const PAIR: usize = 0;
-const IN_BRACKET: usize = 1;
-const PSD: usize = 2;
-const NEXT_BRACKET: usize = 3;
-const TOP_DIFFERENCE: usize = 4;
-const TOP_THREE_IN_A_ROW: usize = 5;
-const COLOUR: usize = 6;
-const STRONG_COLOUR: usize = 7;
-const DOWN_AGAIN: usize = 8;
-const UP_AGAIN: usize = 9;
-const DOWN_TWO_BEFORE: usize = 10;
-const UP_TWO_BEFORE: usize = 11;
-const ORDER: usize = 12;
-const CRITERIA: usize = 13;
+const BYE_SCORE: usize = 1;
+const IN_BRACKET: usize = 2;
+const PSD: usize = 3;
+const NEXT_BRACKET: usize = 4;
+const BYE_PLAYED: usize = 5;
+const TOP_DIFFERENCE: usize = 6;
+const TOP_THREE_IN_A_ROW: usize = 7;
+const COLOUR: usize = 8;
+const STRONG_COLOUR: usize = 9;
+const DOWN_AGAIN: usize = 10;
+const UP_AGAIN: usize = 11;
+const DOWN_TWO_BEFORE: usize = 12;
+const UP_TWO_BEFORE: usize = 13;
+const ORDER: usize = 14;
+const CRITERIA: usize = 15;
 
 /// Pairs one round by the Dutch system.
 pub fn pair(input: &RoundInput<'_>) -> Result<DutchPairing, PairingError> {
@@ -289,18 +295,24 @@ impl<'a> Round<'a> {
                 0
             };
             let psd_max = u64::from(spread + 2).pow(2);
+            let top_score = self.players[self.order[0]].score.halves();
             // Below PAIR, only edges that touch the bracket weigh anything (the others are 0):
             // once IN_BRACKET is settled their number is fixed (the pairs inside plus one edge
             // per floater), so those fields need room for `b` edges, not for the whole round.
             let mut edges = [b; CRITERIA];
             edges[PAIR] = m / 2;
+            // A matching has at most one bye edge.
+            edges[BYE_SCORE] = 1;
+            edges[BYE_PLAYED] = 1;
             let layout = WeightLayout::<CRITERIA>::with_edges(
                 edges,
                 [
                     1,
+                    u64::from(top_score) + 1,
                     1,
                     psd_max,
                     1,
+                    u64::from(self.input.round),
                     top_max,
                     top_max,
                     1,
@@ -337,10 +349,18 @@ impl<'a> Round<'a> {
                             Vertex::Bye => false,
                         };
                         let sd = (self.players[i].score.halves() as i64 - floor).max(0) as u64;
-                        self.floater_weight(&layout, i, sd * sd, to_next, (b - 1 - u) as u64)
+                        let mut values =
+                            self.floater_values(&layout, i, sd * sd, to_next, (b - 1 - u) as u64);
+                        if c == Vertex::Bye {
+                            self.bye_values(&mut values, i, top_score);
+                        }
+                        layout.weight(values)
                     } else {
                         let mut values = [0u64; CRITERIA];
                         values[PAIR] = 1;
+                        if let (Vertex::Player(i), Vertex::Bye) = (a, c) {
+                            self.bye_values(&mut values, i, top_score);
+                        }
                         layout.weight(values)
                     };
                     weights[u * m + v] = w;
@@ -427,15 +447,25 @@ impl<'a> Round<'a> {
         layout.weight(values)
     }
 
-    /// The weight of sending bracket player `i` down to a lower player or the bye.
-    fn floater_weight(
+    /// The criteria of giving player `i` the bye (FIDE's 2025 revision, as bbpPairings applies
+    /// it): the lowest score possible, then the fewest games already unplayed (a late entry
+    /// or a returning player is not left out again when someone else can be).
+    fn bye_values(&self, values: &mut [u64; CRITERIA], i: usize, top_score: u32) {
+        let p = &self.players[i];
+        values[BYE_SCORE] = u64::from(top_score - p.score.halves()) + 1;
+        let unplayed = (self.input.round - 1).saturating_sub(p.colours.len() as u32);
+        values[BYE_PLAYED] = u64::from(self.input.round.saturating_sub(unplayed));
+    }
+
+    /// The criteria of sending bracket player `i` down to a lower player or the bye.
+    fn floater_values(
         &self,
         layout: &WeightLayout<CRITERIA>,
         i: usize,
         psd_cost: u64,
         to_next: bool,
         order_cost: u64,
-    ) -> i128 {
+    ) -> [u64; CRITERIA] {
         let p = &self.players[i];
         let mut values = layout_max(layout);
         values[IN_BRACKET] = 0;
@@ -445,7 +475,7 @@ impl<'a> Round<'a> {
         values[DOWN_TWO_BEFORE] -=
             u64::from(p.floats[1] == Float::Down).min(values[DOWN_TWO_BEFORE]);
         values[ORDER] -= order_cost.min(values[ORDER]);
-        layout.weight(values)
+        values
     }
 
     /// Boards of the round: colours by E.1–E.5, ordered by the higher score on the board,
@@ -486,12 +516,16 @@ impl<'a> Round<'a> {
     }
 }
 
+/// Every criterion at its best, for edges of the bracket; the bye criteria are 0 except on
+/// the bye's edge.
 fn layout_max(layout: &WeightLayout<CRITERIA>) -> [u64; CRITERIA] {
     let mut values = [0u64; CRITERIA];
     for (k, v) in values.iter_mut().enumerate() {
         *v = layout.max(k);
     }
     values[PAIR] = 1;
+    values[BYE_SCORE] = 0;
+    values[BYE_PLAYED] = 0;
     values
 }
 
@@ -506,20 +540,20 @@ fn colour_excess(p: &DutchPlayer, colour: Colour) -> (u64, u64) {
 
 /// Each bracket position's partner in the rules' first candidate: in a heterogeneous bracket
 /// the moved-down players (the first `moved` positions) meet the top residents in order, and
-/// the remainder, like a homogeneous bracket, pairs its first half with its second (S1[k]
-/// against S2[k]); an odd player out is its own "partner" (it floats).
+/// the remaining residents, like a homogeneous bracket, pair their first half with their second
+/// (S1[k] against S2[k]); a player left over is its own "partner" (it floats).
 fn ideal_partners(moved: usize, len: usize, ideal: &mut Vec<usize>) {
     ideal.clear();
     ideal.extend(0..len);
     let residents = len - moved;
-    let mut start = 0;
-    if moved > 0 && moved <= residents {
-        for k in 0..moved {
-            ideal[k] = moved + k;
-            ideal[moved + k] = k;
-        }
-        start = 2 * moved;
+    // S1 holds as many moved-down players as there are residents to meet them (B.2); the
+    // others wait in "limbo" and float on (their own "partner").
+    let paired = moved.min(residents);
+    for k in 0..paired {
+        ideal[k] = moved + k;
+        ideal[moved + k] = k;
     }
+    let start = moved + paired;
     let half = (len - start) / 2;
     for k in 0..half {
         ideal[start + k] = start + k + half;
@@ -538,5 +572,8 @@ mod tests {
         assert_eq!(ideal, [2, 3, 0, 1, 4]);
         ideal_partners(1, 5, &mut ideal);
         assert_eq!(ideal, [1, 0, 3, 2, 4]);
+        // Three moved down onto two residents: the third waits in limbo.
+        ideal_partners(3, 5, &mut ideal);
+        assert_eq!(ideal, [3, 4, 2, 0, 1]);
     }
 }

@@ -152,3 +152,54 @@ fn a_late_entry_starts_with_zero_points_at_the_bottom() {
     assert_eq!(boards, ["2-1", "9-4", "3-10"]);
     assert_eq!(swiss.player(PlayerId(9)).unwrap().score(), Points::ZERO);
 }
+
+/// From bbpPairings' tests of FIDE's 2025 revision (`test/tests/dutch_2025_C5.input` and
+/// `.output.expected` in BieremaBoyzProgramming/bbpPairings), replayed through our Swiss: 6
+/// players, 4 absent in round 3. Pairing 1 and 3, the two leaders, would leave 2 and 5 (who
+/// met) to float and a 1-point player with the bye; the 2025 rules give the bye to the lowest
+/// score possible first, so bbpPairings pairs 1-5, 3-2 and gives 6 the bye.
+#[test]
+fn bbp_2025_c5_the_bye_goes_to_the_lowest_score_possible() {
+    let mut swiss = event(6, 3);
+    assert_eq!(boards(&mut swiss).0, ["1-4", "5-2", "3-6"]);
+    results(
+        &mut swiss,
+        &[
+            (1, 4, Outcome::WhiteWins),
+            (5, 2, Outcome::BlackWins),
+            (3, 6, Outcome::WhiteWins),
+        ],
+    );
+    assert_eq!(boards(&mut swiss).0, ["2-1", "4-3", "6-5"]);
+    results(
+        &mut swiss,
+        &[
+            (2, 1, Outcome::BlackWins),
+            (4, 3, Outcome::BlackWins),
+            (6, 5, Outcome::BlackWins),
+        ],
+    );
+    swiss.withdraw(PlayerId(4)).unwrap();
+    assert_eq!(
+        boards(&mut swiss),
+        (vec!["1-5".into(), "3-2".into()], Some(6))
+    );
+}
+
+/// From bbpPairings' `test/tests/dutch_2025_C9.input` and `.output.expected`: 5 enters late,
+/// after round 1. In round 2 the 0-point bracket is 3, 4, 5; the bye goes to the player with
+/// the fewest unplayed games, so not to 5, who already missed round 1: 3-5, and 4 has the bye.
+#[test]
+fn bbp_2025_c9_the_bye_avoids_a_player_who_already_missed_a_round() {
+    let mut swiss = event(4, 3);
+    assert_eq!(boards(&mut swiss).0, ["1-3", "4-2"]);
+    results(
+        &mut swiss,
+        &[(1, 3, Outcome::WhiteWins), (4, 2, Outcome::BlackWins)],
+    );
+    swiss.add_player(PlayerId(5), 2500 - 50).unwrap();
+    assert_eq!(
+        boards(&mut swiss),
+        (vec!["2-1".into(), "3-5".into()], Some(4))
+    );
+}

@@ -88,7 +88,8 @@ fn equal_scores_go_by_buchholz_then_rating() {
     assert_eq!(ids, [1, 4, 3, 2, 6, 5]);
 }
 
-/// Two rounds of five players through the Swiss, then the TRF read back by its columns.
+/// Two rounds of five players (and a sixth from round 2) through the Swiss, then the TRF read
+/// back by its columns.
 #[test]
 fn the_trf_has_the_rounds_in_their_columns() {
     let mut swiss = Swiss::new(SwissConfig {
@@ -101,6 +102,10 @@ fn the_trf_has_the_rounds_in_their_columns() {
         swiss.add_player(PlayerId(n), 2000 - n).unwrap();
     }
     for round in 1..=2 {
+        if round == 2 {
+            // A late entry: round 1 is written as a zero-point absence.
+            swiss.add_player(PlayerId(6), 1500).unwrap();
+        }
         let boards = swiss.pair_next_round().unwrap().boards.clone();
         let results: Vec<GameResult> = boards
             .iter()
@@ -128,7 +133,7 @@ fn the_trf_has_the_rounds_in_their_columns() {
     );
     let lines: Vec<&str> = trf.lines().collect();
     assert_eq!(lines[0], "012 Club Swiss night");
-    assert!(lines.contains(&"062 5"));
+    assert!(lines.contains(&"062 6"));
     assert!(lines.contains(&"XXR 3"));
     assert!(lines.contains(&"XXC white1"));
     let players: Vec<&str> = lines
@@ -136,7 +141,9 @@ fn the_trf_has_the_rounds_in_their_columns() {
         .copied()
         .filter(|l| l.starts_with("001"))
         .collect();
-    assert_eq!(players.len(), 5);
+    assert_eq!(players.len(), 6);
+    let late = players.iter().find(|l| l.contains("Player 6")).unwrap();
+    assert_eq!(late.get(91..101), Some("0000 - Z  "));
     let numbers = swiss.pairing_numbers();
     let pending = swiss.pending().unwrap().clone();
     for (k, line) in players.iter().enumerate() {

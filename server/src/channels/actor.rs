@@ -463,9 +463,6 @@ struct Actor {
     clock: WallClock,
     /// Whether this node runs the channel or shows what another node runs.
     mode: Mode,
-    /// The newest version this node's watchers were sent: a node that takes a channel over
-    /// may publish again what it had relayed, and its own watchers must not get it twice.
-    shown: u64,
     /// The count last shared: a follower's own watchers (told to the owner), or the owner's
     /// total (told to the followers).
     crowd_shared: Option<u32>,
@@ -511,14 +508,18 @@ impl Actor {
                     crowds: HashMap::new(),
                 },
             },
-            shown: setup.first_version,
             first_version: setup.first_version,
             crowd_shared: None,
         };
+        // The fan-out's last version is the newest this node's watchers were sent: a node
+        // that takes a channel over may publish again what it had relayed, and its own
+        // watchers must not get it twice.
         if actor.mode.is_following() {
             // The owner's versions, whatever they are, come next.
-            (actor.v, actor.shown) = (0, 0);
+            actor.v = 0;
+            actor.fanout.restart_at(0);
         } else {
+            actor.fanout.restart_at(setup.first_version);
             actor.resume(setup.resume);
         }
         actor
@@ -924,17 +925,10 @@ impl Actor {
         self.show(self.v, message);
     }
 
-    /// Sends event `v` to this node's watchers, unless they already have it.
+    /// Sends event `v` to this node's watchers, unless they already have it; after skipped
+    /// versions (a take-over, a lost relay) a watcher from before the gap gets a snapshot
+    /// (the fan-out's [`crate::room::history::History`] decides both).
     fn show(&mut self, v: u64, message: ServerMessage) {
-        if v <= self.shown {
-            return;
-        }
-        if v != self.shown + 1 {
-            // Versions were skipped (a take-over, a lost relay): the replay buffer must stay
-            // gap-free, so a watcher from before the gap gets a snapshot.
-            self.fanout.forget_history();
-        }
-        self.shown = v;
         if self.fanout.publish(v, message) > 0 {
             self.crowd_changed();
         }

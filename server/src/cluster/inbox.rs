@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use boardcast_protocol::{Encoding, ErrorCode};
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
 use super::remote::{RemoteConn, publish};
@@ -355,12 +354,18 @@ impl Inbox {
                 token,
                 since_v,
             },
-            RemoteCommand::Act { id, token, action } => Command::Act {
+            RemoteCommand::Act {
+                id,
+                token,
+                action,
+                received_ms,
+            } => Command::Act {
                 outbox: outbox.clone(),
                 id,
                 token,
                 action,
-                received: Instant::now(),
+                // Timed from its arrival at the first node, within the bound.
+                received: super::wire::arrival(received_ms),
             },
         };
         if let Err(refusal) = handle.try_send(command) {

@@ -30,7 +30,7 @@
 //! If nobody alive owns the match any more, this node takes it over and hands its followers
 //! to the actor it starts.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -44,10 +44,11 @@ use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
 
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
-use crate::matches::{Command, Mailbox, MatchHandle};
+use crate::matches::{Command, Mailbox, MatchHandle, SeatKey};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
 use crate::room::crowd::CrowdThrottle;
+use crate::room::history::History;
 use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 use crate::storage::coordination::NodeRef;
 
@@ -218,7 +219,7 @@ pub fn spawn(
         link,
         followers: HashMap::new(),
         pending: Vec::new(),
-        history: VecDeque::with_capacity(HISTORY),
+        history: History::new(HISTORY),
         crowd: CrowdThrottle::new(CROWD_EVERY),
         reported: 0,
         waiting: false,
@@ -240,8 +241,8 @@ struct Proxy {
     link: Arc<dyn Link>,
     followers: HashMap<ConnId, Follower>,
     pending: Vec<Pending>,
-    /// The last relayed events, gap-free, oldest first.
-    history: VecDeque<(u64, Arc<SharedMessage>)>,
+    /// The last relayed events, gap-free: the same [`History`] a match replays from.
+    history: History<Arc<SharedMessage>>,
     crowd: CrowdThrottle,
     /// The watcher count the owner was last told.
     reported: u32,
@@ -379,7 +380,7 @@ impl Proxy {
                 id,
                 token,
                 action,
-                received: _,
+                received,
             } => {
                 // Acting holds the seat, as at the match: the connection follows from the
                 // events this node has now on.
@@ -392,7 +393,16 @@ impl Proxy {
                         follower.tokens.push(token.clone());
                     }
                 }
-                (outbox, RemoteCommand::Act { id, token, action })
+                let received_ms = super::wire::stamp(received);
+                (
+                    outbox,
+                    RemoteCommand::Act {
+                        id,
+                        token,
+                        action,
+                        received_ms,
+                    },
+                )
             }
             Command::Leave { conn } => {
                 self.unfollow(conn);
@@ -687,17 +697,14 @@ impl Proxy {
 
     /// Keeps event `v` (the next one) and sends it to each follower that has `v - 1`.
     fn record(&mut self, v: u64, message: ServerMessage) {
-        if self.last_v().is_some_and(|last| v != last + 1) {
+        if !self.history.is_next(v) {
             return;
         }
         if let ServerMessage::MatchEvent(event) = &message {
             self.note_phase(&event.event);
         }
         let shared = Arc::new(SharedMessage::new(message));
-        if self.history.len() == HISTORY {
-            self.history.pop_front();
-        }
-        self.history.push_back((v, shared.clone()));
+        self.history.push(v, shared.clone());
         let mut gone = Vec::new();
         for (conn, follower) in &mut self.followers {
             let next = follower.answered
@@ -727,7 +734,7 @@ impl Proxy {
 
     /// The last relayed event this proxy holds.
     fn last_v(&self) -> Option<u64> {
-        self.history.back().map(|(v, _)| *v)
+        self.history.last_v()
     }
 
     /// Sends connection `conn` the events it lacks that this proxy holds; if it lacks more
@@ -740,15 +747,9 @@ impl Proxy {
         if seen >= last {
             return;
         }
-        let oldest = self.history.front().map_or(last, |(v, _)| *v);
-        let missing: Vec<(u64, Arc<SharedMessage>)> = if seen + 1 >= oldest {
-            self.history
-                .iter()
-                .filter(|(v, _)| *v > seen)
-                .cloned()
-                .collect()
-        } else {
-            match self.link.events_after(&self.match_id, seen).await {
+        let missing = match self.history.after(seen) {
+            Some(held) => held,
+            None => match self.link.events_after(&self.match_id, seen).await {
                 Some(events) => events
                     .into_iter()
                     .filter(|e| e.v <= last)
@@ -760,7 +761,7 @@ impl Proxy {
                     })
                     .collect(),
                 None => return,
-            }
+            },
         };
         let Some(follower) = self.followers.get_mut(&conn) else {
             return;
@@ -880,7 +881,7 @@ impl Proxy {
             for token in &follower.tokens {
                 let resume = RemoteCommand::Resume {
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 };
                 self.send_to_owner(&follower.outbox, resume);
@@ -915,7 +916,7 @@ impl Proxy {
                 let _ = actor.try_send(Command::Resume {
                     outbox: follower.outbox.clone(),
                     id: 0,
-                    token: token.clone(),
+                    token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
                 });
             }
@@ -950,12 +951,17 @@ impl Proxy {
                     token,
                     since_v,
                 },
-                RemoteCommand::Act { id, token, action } => Command::Act {
+                RemoteCommand::Act {
+                    id,
+                    token,
+                    action,
+                    received_ms,
+                } => Command::Act {
                     outbox,
                     id,
                     token,
                     action,
-                    received: Instant::now(),
+                    received: super::wire::arrival(received_ms),
                 },
             };
             if let Err(refusal) = actor.try_send(local) {

@@ -1,11 +1,32 @@
 //! The messages nodes send each other through Redis, postcard-encoded. Protocol messages travel
 //! inside them already encoded, so a receiving node only wraps and hands them on.
 
+use std::time::Duration;
+
 use boardcast_protocol::Encoding;
 use serde::{Deserialize, Serialize};
+use tokio::time::Instant;
 
-use crate::matches::{Action, Player};
+use crate::matches::{Action, Player, SeatKey};
 use crate::storage::coordination::NodeRef;
+use crate::storage::now_ms;
+
+use crate::matches::clock::MAX_TRANSIT;
+
+/// The Unix time (ms, this node's clock) of `received`, an instant on this node: the stamp a
+/// move carries to its owner.
+pub fn stamp(received: Instant) -> i64 {
+    now_ms().saturating_sub(received.elapsed().as_millis() as i64)
+}
+
+/// When a move stamped `received_ms` on the node it reached first arrived, as an instant on
+/// this node: never in the future, never more than [`MAX_TRANSIT`] ago.
+pub fn arrival(received_ms: i64) -> Instant {
+    let now = Instant::now();
+    let ago = u64::try_from(now_ms().saturating_sub(received_ms)).unwrap_or(0);
+    now.checked_sub(Duration::from_millis(ago).min(MAX_TRANSIT))
+        .unwrap_or(now)
+}
 
 /// To the owner of a match (`bc:node:{owner}:{incarnation}:m`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,13 +65,15 @@ pub enum RemoteCommand {
     },
     Resume {
         id: u64,
-        token: String,
+        token: SeatKey,
         since_v: Option<u64>,
     },
     Act {
         id: u64,
         token: String,
         action: Action,
+        /// When the action reached the first node ([`stamp`]): a move is timed from then.
+        received_ms: i64,
     },
 }
 
@@ -89,4 +112,29 @@ pub enum MatchRelay {
     Broadcast { epoch: u64, message: Vec<u8> },
     /// A node has taken the match over with `epoch`.
     Owner { epoch: u64, owner: NodeRef },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_timed_from_its_stamp_never_in_the_future_nor_past_the_bound() {
+        let near = |a: Instant, b: Instant| {
+            let apart = if a > b { a - b } else { b - a };
+            assert!(apart < Duration::from_millis(50), "{apart:?} apart");
+        };
+        // Stamped a second ago on the first node: timed from then.
+        near(
+            arrival(now_ms() - 1_000),
+            Instant::now() - Duration::from_secs(1),
+        );
+        // A stamp from a node whose clock runs ahead is not in the future.
+        near(arrival(now_ms() + 5_000), Instant::now());
+        // A stall longer than the bound is charged past it.
+        near(arrival(now_ms() - 60_000), Instant::now() - MAX_TRANSIT);
+        // A stamp and its arrival on the same node agree.
+        let received = Instant::now() - Duration::from_millis(700);
+        near(arrival(stamp(received)), received);
+    }
 }

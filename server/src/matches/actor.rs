@@ -29,12 +29,14 @@ use boardcast_protocol::{
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
+use super::clock::MAX_TRANSIT;
 use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
 use super::handle::{Command, Mailbox, MatchHandle, stopped};
 use super::kept::Kept;
 use super::ownership::{Displaced, LeaseHeld, Ownership, Reclaim, Reclaimed};
 use super::player::Player;
+use super::player::SeatKey;
 use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
@@ -262,7 +264,7 @@ impl Actor {
             let wake = self
                 .state
                 .poll_timeout(&self.timeouts())
-                .map(|due| self.owed.due(Instant::from_std(due)))
+                .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
                 // No flag falls, no first move is missed, while no move can be accepted.
                 .filter(|_| !self.suspended && self.unavailable_since.is_none());
             // While storage refuses writes (and the lease holds), it is asked again shortly.
@@ -308,7 +310,7 @@ impl Actor {
                     None => break,
                 },
                 _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
-                    self.handle_timeout().await;
+                    self.handle_timeout(Instant::now()).await;
                 }
                 _ = sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() => {
                     self.probe_storage().await;
@@ -473,9 +475,13 @@ impl Actor {
             self.try_reclaim().await;
         }
         // A timeout that came since the last look (a flag fell) ends the match before
-        // anything else happens.
+        // anything else happens; for a move, one that came before it reached the first node.
         if !self.moved && !self.suspended {
-            self.handle_timeout().await;
+            let at = match &command {
+                Command::Act { received, .. } => *received,
+                _ => Instant::now(),
+            };
+            self.handle_timeout(at).await;
         }
         if self.moved {
             if let Some((outbox, id)) = command.asker() {
@@ -534,9 +540,21 @@ impl Actor {
                 id,
                 token,
                 since_v,
-            } => match self.state.side_of_token(&token) {
-                Some(side) => self.take_seat(outbox, id, side, since_v).await,
-                None => outbox.refuse(id, self.wrong_token()),
+            } => match token {
+                SeatKey::Token(token) => match self.state.side_of_token(&token) {
+                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    None => outbox.refuse(id, self.wrong_token()),
+                },
+                SeatKey::Account(account) => match self.state.side_of_account(account) {
+                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    None => outbox.refuse(
+                        id,
+                        Refusal::new(
+                            ErrorCode::NotAllowed,
+                            format!("your account holds no seat in {}", self.state.id),
+                        ),
+                    ),
+                },
             },
             Command::Act {
                 outbox,
@@ -679,10 +697,8 @@ impl Actor {
             let _ = self.subscribe(outbox.clone(), Some(side));
             self.reconcile_presence(&[]).await;
         }
-        let result = match self
-            .state
-            .decide(side, id, &action, Instant::now().into_std())
-        {
+        // A move is timed from its arrival at the first node (never later than now).
+        let result = match self.state.decide(side, id, &action, received.into_std()) {
             Ok(Decision::Events(records)) => {
                 let moved = matches!(action, Action::Move(_)).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
@@ -748,7 +764,7 @@ impl Actor {
             let _ = rematch.try_send(Command::Resume {
                 outbox: outbox.clone(),
                 id: 0,
-                token: token.clone(),
+                token: SeatKey::Token(token.clone()),
                 since_v: None,
             });
         }
@@ -763,14 +779,32 @@ impl Actor {
         }
     }
 
-    /// Ends the match if its time has come ([`MatchState::handle_timeout`]): the side to move
-    /// ran out of time or missed its first move, or nobody has held a seat for
+    /// How long past a deadline the match waits for a move in transit: [`MAX_TRANSIT`] in a
+    /// cluster (where moves pass between nodes), none on a single node.
+    fn transit(&self) -> Duration {
+        if self.lease_lost.is_some() {
+            MAX_TRANSIT
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Ends the match if its time had come at `at` (now, or when the move being answered
+    /// reached the first node; [`MatchState::handle_timeout`]): the side to move ran out of
+    /// time or missed its first move, or nobody has held a seat for
     /// [`Settings::abandon_after`] (a finished, unfollowed match then leaves memory like any).
-    async fn handle_timeout(&mut self) {
-        let now = Instant::now().into_std();
+    /// In a cluster that is [`MAX_TRANSIT`] late: a move on its way from another node, timed
+    /// from its arrival there, may still come. Nothing is due while no move can be accepted
+    /// (storage refuses writes): the held clock shows none, and a first move cannot be missed.
+    async fn handle_timeout(&mut self, at: Instant) {
+        if self.unavailable_since.is_some() {
+            return;
+        }
+        let transit = self.transit();
+        let now = at.checked_sub(transit).unwrap_or(at).into_std();
         if let Some(record) = self.state.handle_timeout(now, &self.timeouts()) {
             let committed = self.commit(vec![record]).await;
-            self.owe(committed, "cannot record the end a timeout brought");
+            self.owe(committed, "cannot record a forfeit or abort");
         }
     }
 

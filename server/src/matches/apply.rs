@@ -56,6 +56,7 @@ impl MatchState {
                     player: Player {
                         name: joined.name.clone(),
                         bot: joined.bot,
+                        account: record.account,
                     },
                 });
                 if self.phase() == MatchPhase::Playing {

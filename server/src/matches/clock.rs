@@ -12,6 +12,13 @@ use std::time::{Duration, Instant};
 
 use boardcast_protocol::{ClockState, Side, TimeControl};
 
+/// The most a move is timed before it reached its match's owner, in a cluster where it
+/// passes from the node it reached first (PROTOCOL.md §10, *Clocks across faults*): time in
+/// transit (a Redis stall) is charged to nobody up to this, and a flag falls only this long
+/// after the time ran out, so that a move on its way may still arrive. Bounded, so that the
+/// nodes' clocks, which may differ a little, cannot give a player more.
+pub const MAX_TRANSIT: Duration = Duration::from_secs(3);
+
 /// Both players' remaining time and which one is running.
 #[derive(Debug, Clone)]
 pub struct Clock {

@@ -14,7 +14,7 @@ use boardcast_protocol::{ErrorCode, Side};
 use tokio::sync::mpsc;
 
 use super::decide::Action;
-use super::player::Player;
+use super::player::{Player, SeatKey};
 use crate::ops::shutdown::Shutdown;
 use crate::refusal::Refusal;
 use crate::room::outbox::{ConnId, Outbox};
@@ -42,11 +42,11 @@ pub enum Command {
         player: Player,
         myself: bool,
     },
-    /// Take back a seat by its token.
+    /// Take back a seat by its token, or by the account that holds it.
     Resume {
         outbox: Outbox,
         id: u64,
-        token: String,
+        token: SeatKey,
         since_v: Option<u64>,
     },
     /// A seated player's action.

@@ -925,7 +925,7 @@ mod tests {
                 .try_send(Command::Resume {
                     outbox,
                     id: 1,
-                    token: token.clone(),
+                    token: token.clone().into(),
                     since_v: None,
                 })
                 .unwrap();

@@ -31,6 +31,6 @@ pub use decide::{Action, Decision};
 pub use directory::Directory;
 pub use handle::{Command, Mailbox, MatchHandle};
 pub use ownership::{Ownership, Owning};
-pub use player::Player;
+pub use player::{Player, SeatKey};
 pub use record::{Record, Setup};
 pub use state::MatchState;

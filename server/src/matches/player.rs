@@ -9,6 +9,32 @@ pub struct Player {
     /// A program plays the seat: its connection said so in `hello`. Stored in the seat's
     /// `player_joined` event, so a restart or a resume keeps it.
     pub bot: bool,
+    /// The account that holds the seat (its id), `None` for a guest. Stored with the seat's
+    /// `player_joined` record (not in the public event, which says only `account: true`), so
+    /// the seat stays the account's across restarts, take-overs and devices.
+    #[serde(default)]
+    pub account: Option<i64>,
+}
+
+/// How a seat is taken back ([`crate::matches::Command::Resume`]): by its secret token, or by
+/// the account that holds it (`reclaim`: a member on another device). Serializable: in a
+/// cluster it travels to the match's owner.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SeatKey {
+    Token(String),
+    Account(i64),
+}
+
+impl From<&str> for SeatKey {
+    fn from(token: &str) -> Self {
+        SeatKey::Token(token.to_owned())
+    }
+}
+
+impl From<String> for SeatKey {
+    fn from(token: String) -> Self {
+        SeatKey::Token(token)
+    }
 }
 
 impl Player {
@@ -17,6 +43,7 @@ impl Player {
         Player {
             name: name.to_owned(),
             bot: false,
+            account: None,
         }
     }
 }

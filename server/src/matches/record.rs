@@ -35,6 +35,10 @@ pub struct Record {
     pub ack: Option<(Side, u64)>,
     #[serde(default)]
     pub token: Option<String>,
+    /// The account of a player who joined ([`Player::account`]); absent for a guest's seat
+    /// and for every other record, so records stored before accounts read back alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<i64>,
 }
 
 impl Record {
@@ -43,6 +47,7 @@ impl Record {
             event,
             ack: None,
             token: None,
+            account: None,
         }
     }
 
@@ -54,9 +59,11 @@ impl Record {
                 name: player.name.clone(),
                 bot: player.bot,
                 first_move_in_ms: None,
+                account: player.account.is_some(),
             }),
             ack: None,
             token: Some(token),
+            account: player.account,
         }
     }
 
@@ -83,6 +90,7 @@ impl Record {
                 }),
                 ack: self.ack,
                 token: self.token.clone(),
+                account: self.account,
             }),
             _ => serde_json::to_string(self),
         }

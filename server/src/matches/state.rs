@@ -115,6 +115,14 @@ impl MatchState {
             .find(|seat| seat.as_ref().is_some_and(|seat| seat.token == token))
     }
 
+    /// The side account `account` holds, White's first if it holds both.
+    pub fn side_of_account(&self, account: i64) -> Option<Side> {
+        self.seats.find(|seat| {
+            seat.as_ref()
+                .is_some_and(|seat| seat.player.account == Some(account))
+        })
+    }
+
     /// The free seat, if any.
     pub fn free_side(&self) -> Option<Side> {
         self.seats.find(Option::is_none)

@@ -186,6 +186,8 @@ mod tests {
             watchers,
             white_bot: false,
             black_bot: false,
+            white_account: false,
+            black_account: false,
             rated: false,
             rating_range: None,
             white_rating: None,

@@ -161,6 +161,7 @@ impl MatchState {
                 name: seat.player.name.clone(),
                 bot: seat.player.bot,
                 connected: connected[side],
+                account: seat.player.account.is_some(),
             })
         };
         let playing = self.phase() == MatchPhase::Playing;
@@ -278,6 +279,12 @@ impl MatchState {
             watchers,
             white_bot: self.seat(Side::White).is_some_and(|s| s.player.bot),
             black_bot: self.seat(Side::Black).is_some_and(|s| s.player.bot),
+            white_account: self
+                .seat(Side::White)
+                .is_some_and(|s| s.player.account.is_some()),
+            black_account: self
+                .seat(Side::Black)
+                .is_some_and(|s| s.player.account.is_some()),
             rated: false,
             rating_range: None,
             white_rating: None,

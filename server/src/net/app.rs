@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::accounts::Accounts;
 use crate::channels::Channels;
 use crate::matches::Directory;
 use crate::matches::local::Hub;
@@ -34,4 +35,6 @@ pub struct App {
     pub tls: Option<Tls>,
     pub shutdown: Shutdown,
     pub tasks: Tasks,
+    /// Accounts, sessions and tokens (issue 30).
+    pub accounts: Accounts,
 }

@@ -12,7 +12,7 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use crate::channels::ChannelRequest;
-use crate::matches::{Action, Command, MatchHandle, Player};
+use crate::matches::{Action, Command, MatchHandle, Player, SeatKey};
 use crate::net::address::ClientAddr;
 use crate::net::app::App;
 use crate::net::limits::LimitKind;
@@ -51,6 +51,8 @@ pub struct Connection {
     client: ClientAddr,
     /// What `welcome` tells the client to give out.
     public_url: String,
+    /// The account this connection acts as, `None` for a guest.
+    account: Option<crate::accounts::Who>,
     /// This connection's places under the connection limits.
     _places: SessionPlaces,
     _guard: TaskGuard,
@@ -59,6 +61,8 @@ pub struct Connection {
 /// What the HTTP upgrade hands a new session: who the client is, the address to give out,
 /// and what it holds under the limits and shutdown.
 pub struct Session {
+    /// The account the upgrade authenticated (cookie or bearer), `None` for a guest.
+    pub account: Option<crate::accounts::Who>,
     pub client: ClientAddr,
     pub public_url: String,
     pub places: SessionPlaces,
@@ -79,6 +83,7 @@ pub async fn run(
     encoding: Encoding,
     app: App,
     Session {
+        account,
         client,
         public_url,
         places,
@@ -94,7 +99,17 @@ pub async fn run(
         app,
         outbox,
         encoding,
-        player: Player::person(boardcast_protocol::names::DEFAULT_NAME),
+        // A member plays under the account's name, as a bot exactly when it is a bot
+        // account; `hello` cannot change that.
+        player: match &account {
+            Some(who) => Player {
+                name: who.name.clone(),
+                bot: who.bot,
+                account: Some(who.id),
+            },
+            None => Player::person(boardcast_protocol::names::DEFAULT_NAME),
+        },
+        account,
         client,
         public_url,
         _places: places,
@@ -295,6 +310,14 @@ impl Connection {
                 idle_timeout_ms: config.idle_timeout.as_millis() as u64,
             },
             public_url: self.public_url.clone(),
+            account: self
+                .account
+                .as_ref()
+                .map(|who| boardcast_protocol::AccountInfo {
+                    name: who.name.clone(),
+                    bot: who.bot,
+                    admin: who.admin,
+                }),
         }));
     }
 
@@ -397,12 +420,16 @@ impl Connection {
                     ))
                 } else {
                     // Validation has checked the name; what is kept is its one form (NFC,
-                    // trimmed), so two spellings of one name are one name.
-                    self.player = Player {
-                        name: boardcast_protocol::names::normalize(&hello.name)
-                            .unwrap_or(hello.name),
-                        bot: hello.bot,
-                    };
+                    // trimmed), so two spellings of one name are one name. A member's name
+                    // and bot tag are the account's: only a guest's come from `hello`.
+                    if self.account.is_none() {
+                        self.player = Player {
+                            name: boardcast_protocol::names::normalize(&hello.name)
+                                .unwrap_or(hello.name),
+                            bot: hello.bot,
+                            account: None,
+                        };
+                    }
                     self.outbox.ack(id);
                     Ok(())
                 }
@@ -466,13 +493,33 @@ impl Connection {
                     Ok(Some(handle)) => handle.try_send(Command::Resume {
                         outbox,
                         id,
-                        token: resume.token,
+                        token: SeatKey::Token(resume.token),
                         since_v: resume.since_v,
                     }),
                     Ok(None) => Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token")),
                     Err(refusal) => Err(refusal),
                 }
             }
+            ClientMessage::Reclaim(reclaim) => match &self.account {
+                None => Err(Refusal::new(
+                    ErrorCode::NotAllowed,
+                    "reclaim takes back an account's seat: log in first (a guest resumes by \
+                     seat token)",
+                )),
+                Some(who) => match self.app.directory.find(&reclaim.match_id).await {
+                    Ok(Some(handle)) => handle.try_send(Command::Resume {
+                        outbox,
+                        id,
+                        token: SeatKey::Account(who.id),
+                        since_v: reclaim.since_v,
+                    }),
+                    Ok(None) => Err(Refusal::new(
+                        ErrorCode::NotFound,
+                        format!("no match {}", reclaim.match_id),
+                    )),
+                    Err(refusal) => Err(refusal),
+                },
+            },
             ClientMessage::Move(play) => {
                 self.act(id, &play.match_id, play.token, Action::Move(play.route))
                     .await
@@ -611,7 +658,7 @@ impl Connection {
             Ok((handle, _, token)) => handle.try_send(Command::Resume {
                 outbox: self.outbox.clone(),
                 id,
-                token,
+                token: SeatKey::Token(token),
                 since_v: None,
             }),
             Err(refusal) => {

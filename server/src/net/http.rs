@@ -37,6 +37,7 @@ pub fn router(app: App) -> Router {
         .route("/healthz", get(healthz))
         .route("/ws", get(websocket))
         .route("/games/{file}", get(game_pdn))
+        .merge(crate::accounts::http::routes())
         .merge(web::router());
     let router = match app.config.metrics_listen {
         None => router.merge(crate::net::metrics_page::routes()),
@@ -62,6 +63,13 @@ async fn websocket(
     {
         return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
     }
+    // Who the connection acts as: the session cookie or bearer token, checked before the
+    // upgrade so a wrong, revoked or closed account's credential is refused with a typed
+    // 401/403 (no credential: a guest).
+    let account = match app.accounts.authenticate(&headers).await {
+        Ok(account) => account,
+        Err(err) => return crate::accounts::http::refuse_upgrade(err),
+    };
     // Read from the headers themselves, in the client's order: `requested_protocols` gives
     // them sorted (a set), which would always pick `boardcast.v1.json` over an earlier
     // `boardcast.v1.postcard`, where PROTOCOL.md promises the first offered.
@@ -125,6 +133,7 @@ async fn websocket(
             _proxied: proxied,
         };
         let session = connection::Session {
+            account,
             client: peer.client,
             public_url,
             places,

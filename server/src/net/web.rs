@@ -48,6 +48,9 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/tv/{n}", get(shell))
         .route("/g/{id}", get(shell))
         .route("/ftv", get(shell))
+        // Accounts (issue 30): a member's profile, and the page a reset link opens.
+        .route("/@/{name}", get(shell))
+        .route("/reset/{token}", get(shell))
         .route("/assets/{version}/{*path}", get(asset))
         .layer(CompressionLayer::new())
 }

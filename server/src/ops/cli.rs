@@ -40,6 +40,17 @@ pub fn main() -> ExitCode {
     if let Some(Command::Migrate { from, to }) = &config.command {
         return runtime.block_on(migrate(from, to));
     }
+    if let Some(Command::Admin { action }) = &config.command {
+        let public_url = match &config.public_url {
+            Some(url) => url.to_string(),
+            None => format!("http://{}", config.listen),
+        };
+        return runtime.block_on(crate::accounts::admin::run(
+            &config.database(),
+            &public_url,
+            action.clone(),
+        ));
+    }
     runtime.block_on(run(config))
 }
 

@@ -280,6 +280,12 @@ pub enum Command {
         #[arg(long, value_name = "FILE", default_value = "boardcast.key")]
         key: PathBuf,
     },
+    /// The club admin's account commands, on this server's database (--db or --database),
+    /// also while the server runs.
+    Admin {
+        #[command(subcommand)]
+        action: crate::accounts::admin::Admin,
+    },
 }
 
 /// How log lines are written.

@@ -21,7 +21,7 @@
 //! ([`Fanout::set_watchers_elsewhere`]), and hands every event and broadcast once to its
 //! [`Mirror`], which publishes it for those nodes.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -29,6 +29,7 @@ use boardcast_protocol::{Crowd, ServerMessage, Target};
 use tokio::time::Instant;
 
 use crate::room::crowd::CrowdThrottle;
+use crate::room::history::History;
 use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 
 /// What a follower is to the room, beyond following it.
@@ -58,9 +59,9 @@ pub type Mirror = Box<dyn Fn(Option<u64>, &SharedMessage) + Send + Sync>;
 /// The followers of one room and its replay buffer, which keeps a `K` per event.
 pub struct Fanout<R = (), K = Arc<SharedMessage>> {
     followers: HashMap<ConnId, Follower<R>>,
-    /// `(v, what is kept of event v)`, oldest first, gap-free.
-    recent: VecDeque<(u64, K)>,
-    capacity: usize,
+    /// What is kept of the last events, gap-free: also what decides whether an event is
+    /// news (see [`History`]).
+    history: History<K>,
     /// Whom crowd counts are about.
     target: Target,
     /// The watchers last counted.
@@ -78,7 +79,7 @@ impl<R: std::fmt::Debug, K> std::fmt::Debug for Fanout<R, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Fanout")
             .field("followers", &self.followers)
-            .field("recent", &self.recent.len())
+            .field("last_v", &self.history.last_v())
             .field("target", &self.target)
             .field("watchers", &self.watchers)
             .field("elsewhere", &self.elsewhere)
@@ -102,8 +103,7 @@ impl<R: Role, K: Clone> Fanout<R, K> {
     pub fn new(capacity: usize, target: Target, crowd_every: Duration) -> Self {
         Fanout {
             followers: HashMap::new(),
-            recent: VecDeque::with_capacity(capacity.clamp(1, 1024)),
-            capacity: capacity.max(1),
+            history: History::new(capacity),
             target,
             watchers: 0,
             crowd: CrowdThrottle::new(crowd_every),
@@ -158,22 +158,28 @@ impl<R: Role, K: Clone> Fanout<R, K> {
     /// Keeps `kept` as event `v` for replay, without sending anything (a room restarting
     /// from storage).
     pub fn keep(&mut self, v: u64, kept: K) {
-        if self.recent.len() == self.capacity {
-            self.recent.pop_front();
-        }
-        self.recent.push_back((v, kept));
+        self.history.push(v, kept);
     }
 
-    /// Forgets the replay buffer: the next event does not follow the last one (versions were
-    /// skipped), and the buffer must stay gap-free.
-    pub fn forget_history(&mut self) {
-        self.recent.clear();
+    /// The newest version the followers were sent (or were told of in a snapshot).
+    pub fn last_v(&self) -> Option<u64> {
+        self.history.last_v()
+    }
+
+    /// The room is at version `v` now, by a snapshot its followers were sent: the replay
+    /// buffer forgets what came before.
+    pub fn restart_at(&mut self, v: u64) {
+        self.history.restart_at(v);
     }
 
     /// Keeps `kept` as event `v` for replay and sends `message`, the event, to every
-    /// follower. Returns how many followers were dropped because they could not take it.
+    /// follower, unless they had it already (`v` is no newer than the last; see
+    /// [`History::push`]). Returns how many followers were dropped because they could not
+    /// take it.
     pub fn publish_kept(&mut self, v: u64, kept: K, message: ServerMessage) -> usize {
-        self.keep(v, kept);
+        if !self.history.push(v, kept) {
+            return 0;
+        }
         self.send_all(Some(v), &SharedMessage::new(message))
     }
 
@@ -219,15 +225,9 @@ impl<R: Role, K: Clone> Fanout<R, K> {
         if since_v > v {
             return Catchup::Snapshot;
         }
-        match self.recent.front() {
-            Some(&(oldest, _)) if oldest <= since_v + 1 => Catchup::Events(
-                self.recent
-                    .iter()
-                    .filter(|(ev, _)| *ev > since_v)
-                    .map(|(_, kept)| kept.clone())
-                    .collect(),
-            ),
-            _ => Catchup::Snapshot,
+        match self.history.after(since_v) {
+            Some(events) => Catchup::Events(events.into_iter().map(|(_, kept)| kept).collect()),
+            None => Catchup::Snapshot,
         }
     }
 
@@ -303,17 +303,14 @@ impl<R: Role, K: Clone> Fanout<R, K> {
 
 /// A room that keeps the shared messages themselves (a channel).
 impl<R: Role> Fanout<R> {
-    /// Records event `v` for replay, without sending it (a room restarting from storage).
-    pub fn remember(&mut self, v: u64, message: ServerMessage) -> Arc<SharedMessage> {
-        let shared = Arc::new(SharedMessage::new(message));
-        self.keep(v, shared.clone());
-        shared
-    }
-
-    /// Records event `v` for replay and sends it to every follower. Returns how many
-    /// followers were dropped because they could not take it.
+    /// Records event `v` for replay and sends it to every follower, unless they had it
+    /// already (see [`Fanout::publish_kept`]). Returns how many followers were dropped
+    /// because they could not take it.
     pub fn publish(&mut self, v: u64, message: ServerMessage) -> usize {
-        let shared = self.remember(v, message);
+        let shared = Arc::new(SharedMessage::new(message));
+        if !self.history.push(v, shared.clone()) {
+            return 0;
+        }
         self.send_all(Some(v), &shared)
     }
 }

@@ -1,6 +1,8 @@
 //! A room that followers watch: the [`fanout`] of one match or channel to its subscribers,
-//! each subscriber's bounded [`outbox`], and the [`crowd`] count a lobby shows.
+//! the gap-free [`history`] it replays from, each subscriber's bounded [`outbox`], and the
+//! [`crowd`] count a lobby shows.
 
 pub mod crowd;
 pub mod fanout;
+pub mod history;
 pub mod outbox;

@@ -18,6 +18,7 @@
 //! - **A refused write leaves everything as before**: none of that request's writes is stored.
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
+pub mod accounts;
 pub mod coordination;
 mod database;
 pub mod migrate;
@@ -117,8 +118,35 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn coordination(&self) -> Option<Arc<dyn Coordination>> {
         None
     }
+    /// The accounts, sessions, tokens and seats of this database.
+    fn accounts(&self) -> Arc<dyn accounts::AccountStore>;
     /// Commits everything sent before and stops the writer.
     fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// The accounts of `database` alone, without opening its matches (`boardcast-server admin`,
+/// also while a server runs on it): creates or migrates the account tables first.
+pub async fn open_accounts(
+    database: &Database,
+) -> Result<Arc<dyn accounts::AccountStore>, StorageError> {
+    match database {
+        Database::Sqlite(path) => {
+            let path = path.clone();
+            tokio::task::spawn_blocking(move || {
+                let conn = rusqlite::Connection::open(&path)?;
+                conn.busy_timeout(std::time::Duration::from_secs(5))?;
+                conn.pragma_update(None, "journal_mode", "WAL")?;
+                sqlite::create_tables(&conn)?;
+                Ok::<_, StorageError>(Arc::new(sqlite::accounts::SqliteAccounts::new(path))
+                    as Arc<dyn accounts::AccountStore>)
+            })
+            .await
+            .map_err(|err| StorageError::Task(err.to_string()))?
+        }
+        Database::Postgres(url) => Ok(Arc::new(
+            postgres::accounts::PgAccounts::connect(url).await?,
+        )),
+    }
 }
 
 /// A handle on the store; cheap to clone into every match and channel.
@@ -246,6 +274,11 @@ impl Storage {
     /// on SQLite, which serves a single node.
     pub fn coordination(&self) -> Option<Arc<dyn Coordination>> {
         self.store.coordination()
+    }
+
+    /// The accounts, sessions, tokens and seats of this database ([`accounts`]).
+    pub fn accounts(&self) -> Arc<dyn accounts::AccountStore> {
+        self.store.accounts()
     }
 
     /// Commits everything sent before and stops the writer; later commits fail with

@@ -141,8 +141,7 @@ impl Actor {
         };
         let held = std::mem::take(held);
         self.v = snapshot.v;
-        self.shown = snapshot.v;
-        self.fanout.forget_history();
+        self.fanout.restart_at(snapshot.v);
         self.fanout
             .broadcast(ServerMessage::ChannelSnapshot(self.snapshot()));
         self.publish_summary();
@@ -173,7 +172,7 @@ impl Actor {
         self.next_game = None;
         self.ending = None;
         self.unplanned = None;
-        self.v = self.v.max(self.shown);
+        self.v = self.v.max(self.fanout.last_v().unwrap_or(0));
         if resume.is_none() {
             self.v = self.v.max(self.first_version);
         }

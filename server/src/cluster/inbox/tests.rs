@@ -293,6 +293,7 @@ async fn a_forwarded_move_is_acked_to_the_asker_and_relayed_once() {
             id: 1,
             token: white,
             action: opening(),
+            received_ms: crate::storage::now_ms(),
         },
     );
     let heard = n.hear_until(|h| is_ack(h, 1)).await;
@@ -339,6 +340,7 @@ async fn a_forwarded_move_is_acked_to_the_asker_and_relayed_once() {
             id: 2,
             token: String::new(),
             action: Action::Resign,
+            received_ms: crate::storage::now_ms(),
         },
     );
     let next = n.hear().await;
@@ -377,6 +379,7 @@ async fn a_fenced_commit_stops_the_match_and_changes_nothing() {
             id: 1,
             token: white,
             action: opening(),
+            received_ms: crate::storage::now_ms(),
         },
     );
     let heard = n
@@ -440,7 +443,7 @@ async fn a_node_that_leaves_takes_its_seat_holders_with_it() {
         7,
         RemoteCommand::Resume {
             id: 1,
-            token: white,
+            token: white.into(),
             since_v: None,
         },
     );
@@ -583,6 +586,7 @@ async fn a_node_paused_past_its_lease_answers_nothing_from_its_stale_match() {
             id: 2,
             token: white,
             action: opening(),
+            received_ms: crate::storage::now_ms(),
         },
     );
     let heard = n.hear_until(|h| matches!(h, Heard::Frame { .. })).await;

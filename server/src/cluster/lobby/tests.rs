@@ -34,6 +34,8 @@ fn line(id: &str, phase: MatchPhase) -> MatchSummary {
         watchers: 0,
         white_bot: false,
         black_bot: false,
+        white_account: false,
+        black_account: false,
         rated: false,
         rating_range: None,
         white_rating: None,

@@ -371,7 +371,7 @@ async fn a_new_owner_gets_the_pending_commands_and_the_players_again() {
         .take_sent()
         .into_iter()
         .filter_map(|(owner, message)| match message {
-            ToOwner::Command { command, .. } => Some((owner.to_string(), command)),
+            ToOwner::Command { command, .. } => Some((owner.to_string(), unstamped(command))),
             _ => None,
         })
         .collect();
@@ -391,7 +391,8 @@ async fn a_new_owner_gets_the_pending_commands_and_the_players_again() {
                 RemoteCommand::Act {
                     id: 2,
                     token: "tok".into(),
-                    action: Action::OfferDraw
+                    action: Action::OfferDraw,
+                    received_ms: 0,
                 }
             ),
         ]
@@ -549,7 +550,7 @@ async fn after_a_resync_pending_actions_go_again_but_a_join_does_not() {
         .take_sent()
         .into_iter()
         .filter_map(|(_, message)| match message {
-            ToOwner::Command { command, .. } => Some(command),
+            ToOwner::Command { command, .. } => Some(unstamped(command)),
             _ => None,
         })
         .collect();
@@ -558,9 +559,33 @@ async fn after_a_resync_pending_actions_go_again_but_a_join_does_not() {
         [RemoteCommand::Act {
             id: 5,
             token: "tok".into(),
-            action: Action::OfferDraw
+            action: Action::OfferDraw,
+            received_ms: 0,
         }]
     );
+}
+
+/// `command` with its arrival stamp taken out, to compare; the stamp must be the arrival at
+/// this node, a moment ago.
+fn unstamped(command: RemoteCommand) -> RemoteCommand {
+    match command {
+        RemoteCommand::Act {
+            id,
+            token,
+            action,
+            received_ms,
+        } => {
+            let ago = crate::storage::now_ms() - received_ms;
+            assert!((0..5_000).contains(&ago), "stamped {ago} ms ago");
+            RemoteCommand::Act {
+                id,
+                token,
+                action,
+                received_ms: 0,
+            }
+        }
+        other => other,
+    }
 }
 
 fn act(proxy: &Running, outbox: Outbox, id: u64) {

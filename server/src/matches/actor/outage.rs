@@ -67,6 +67,9 @@ impl Store for Flaky {
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
         self.inner.last_heartbeat().boxed()
     }
+    fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
+        self.inner.accounts()
+    }
     fn close(&self) -> BoxFuture<'_, ()> {
         self.inner.close().boxed()
     }

@@ -10,6 +10,7 @@
 //! writer reconnects with backoff; play resumes when it is back, without a restart.
 //! [`schema`] creates and migrates the tables; [`matches`] and [`archive`] hold the SQL.
 
+pub(crate) mod accounts;
 mod archive;
 mod coordination;
 pub(crate) mod copy;
@@ -239,6 +240,10 @@ impl Store for Postgres {
 
     fn coordination(&self) -> Option<Arc<dyn Coordination>> {
         Some(self.coordination.clone())
+    }
+
+    fn accounts(&self) -> Arc<dyn crate::storage::accounts::AccountStore> {
+        Arc::new(accounts::PgAccounts::new(self.pool.clone()))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -9,6 +9,7 @@
 //! blocking task: WAL lets them run beside the writer and see every committed transaction.
 //! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
 
+pub(crate) mod accounts;
 mod archive;
 mod checkpoint;
 pub(crate) mod export;
@@ -57,6 +58,15 @@ fn open_writable(path: &Path) -> Result<Connection, StorageError> {
     Ok(conn)
 }
 
+/// Creates every table that is missing (`boardcast-server admin` on a database no server
+/// has opened yet: the seats' trigger needs the events table).
+pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
+    matches::create(conn)?;
+    archive::create(conn)?;
+    accounts::create(conn)?;
+    Ok(())
+}
+
 /// The directory database `path` is in, or what to do when it does not exist.
 fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
     let directory = match path.parent() {
@@ -80,6 +90,7 @@ fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
 pub struct Sqlite {
     tx: mpsc::Sender<Request>,
     path: PathBuf,
+    accounts: std::sync::Arc<accounts::SqliteAccounts>,
 }
 
 impl Sqlite {
@@ -97,6 +108,7 @@ impl Sqlite {
         conn.pragma_update(None, "cache_size", -16 * 1024)?;
         matches::create(&conn)?;
         archive::create(&conn)?;
+        accounts::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -108,6 +120,7 @@ impl Sqlite {
         let store = Sqlite {
             tx,
             path: path.to_owned(),
+            accounts: std::sync::Arc::new(accounts::SqliteAccounts::new(path.to_owned())),
         };
         Ok((store, recovered))
     }
@@ -171,6 +184,10 @@ impl Store for Sqlite {
 
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
         self.read(archive::next_run)
+    }
+
+    fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
+        self.accounts.clone()
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -181,6 +181,7 @@ async fn watcher(stream: TcpStream, events: broadcast::Sender<Bytes>) {
             idle_timeout_ms: 60_000,
         },
         public_url: String::new(),
+        account: None,
     }));
     if sink.send(Message::Binary(welcome)).await.is_err() {
         return;

@@ -1,0 +1,691 @@
+//! The account routes (PROTOCOL.md §18): sign-up, login, logout, the account, password,
+//! tokens, reset links, profiles and their PDN. Every state-changing route first checks that
+//! the request comes from the server's own pages ([`same_origin`]); every refusal is a typed
+//! [`ApiError`] whose message never holds a secret.
+
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use boardcast_protocol::Side;
+use boardcast_protocol::account::{
+    AccountInfo, AccountView, ApiError, ApiErrorCode, CreatedToken, Credentials, GameCounts,
+    NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame, ProfileGames, Scope,
+    TokenInfo, TokenLogin, UserProfile,
+};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::sessions::{COOKIE, IDLE};
+use super::{Accounts, AuthError, Via, Who, names, password, secret};
+use crate::net::address::Peer;
+use crate::net::app::App;
+use crate::net::origin::AllowedOrigins;
+use crate::storage::accounts::{AccountRow, outcome};
+use crate::storage::{StorageError, now_ms};
+
+/// Games on one page of a profile.
+pub const PER_PAGE: u32 = 20;
+
+/// The account routes, for the server's router.
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/signup", post(signup))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/logout-all", post(logout_all))
+        .route("/api/account", get(account))
+        .route("/api/password", post(change_password))
+        .route("/api/tokens", post(create_token).get(list_tokens))
+        .route("/api/tokens/{id}", delete(delete_token))
+        .route("/api/token", post(token_login))
+        .route("/api/reset/{token}", get(reset_link).post(reset_password))
+        .route("/api/user/{name}", get(user))
+        .route("/api/user/{name}/games", get(user_games))
+        .route("/@/{name}/games.pdn", get(user_pdn))
+}
+
+/// A refused request: its status, body and, for 429, when to try again.
+#[derive(Debug)]
+pub struct Refused {
+    status: StatusCode,
+    error: ApiError,
+    retry_after: Option<Duration>,
+}
+
+impl Refused {
+    pub fn new(status: StatusCode, code: ApiErrorCode, message: impl Into<String>) -> Refused {
+        Refused {
+            status,
+            error: ApiError::new(code, message),
+            retry_after: None,
+        }
+    }
+
+    fn invalid((code, message): (ApiErrorCode, String)) -> Refused {
+        Refused::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    fn throttled(retry_after: Duration) -> Refused {
+        metrics::counter!("boardcast_account_throttled_total").increment(1);
+        Refused {
+            retry_after: Some(retry_after),
+            ..Refused::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ApiErrorCode::Throttled,
+                "too many failed attempts: try again later",
+            )
+        }
+    }
+
+    fn bad_credentials() -> Refused {
+        Refused::new(
+            StatusCode::UNAUTHORIZED,
+            ApiErrorCode::BadCredentials,
+            "wrong name or password",
+        )
+    }
+
+    fn unauthenticated() -> Refused {
+        Refused::new(
+            StatusCode::UNAUTHORIZED,
+            ApiErrorCode::Unauthenticated,
+            "log in first (no valid session or token)",
+        )
+    }
+
+    fn closed() -> Refused {
+        Refused::new(
+            StatusCode::FORBIDDEN,
+            ApiErrorCode::AccountClosed,
+            "this account is closed",
+        )
+    }
+
+    fn not_found(what: impl Into<String>) -> Refused {
+        Refused::new(StatusCode::NOT_FOUND, ApiErrorCode::NotFound, what)
+    }
+}
+
+impl From<StorageError> for Refused {
+    fn from(err: StorageError) -> Refused {
+        tracing::warn!(%err, "an account request failed in storage");
+        let status = match err {
+            StorageError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Refused::new(status, ApiErrorCode::Internal, "storage failed: try again")
+    }
+}
+
+impl From<AuthError> for Refused {
+    fn from(err: AuthError) -> Refused {
+        match err {
+            AuthError::Unauthenticated => Refused::unauthenticated(),
+            AuthError::Closed => Refused::closed(),
+            AuthError::Storage(err) => {
+                tracing::warn!(%err, "cannot check a session");
+                Refused::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ApiErrorCode::Internal,
+                    "storage failed: try again",
+                )
+            }
+        }
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, Json(self.error)).into_response();
+        if let Some(after) = self.retry_after {
+            let seconds = after.as_secs_f64().ceil().max(1.0) as u64;
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+type Answer = Result<Response, Refused>;
+
+/// The WebSocket's refusal of a credential, before the upgrade: 401/403 with the typed body.
+pub fn refuse_upgrade(err: AuthError) -> Response {
+    Refused::from(err).into_response()
+}
+
+/// Whether a state-changing request comes from the server's own pages: its `Origin` is one
+/// the WebSocket would accept, and `Sec-Fetch-Site` (when sent) says same-origin or a
+/// request the user made directly. Programs send neither and pass.
+pub fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused> {
+    let refused = |why: String| Refused::new(StatusCode::FORBIDDEN, ApiErrorCode::CrossOrigin, why);
+    if let Some(site) = headers.get("sec-fetch-site") {
+        let site = site.to_str().unwrap_or("");
+        if site != "same-origin" && site != "none" {
+            return Err(refused(format!(
+                "a request from another site ({site}) cannot change an account"
+            )));
+        }
+    }
+    AllowedOrigins::new(&app.config.allowed_origins)
+        .with_public(app.config.public_url.as_ref())
+        .check(headers)
+        .map_err(|_| refused("a page of another site cannot change an account here".into()))
+}
+
+/// The JSON body, or a typed 400.
+fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Refused> {
+    serde_json::from_slice(bytes).map_err(|err| {
+        Refused::new(
+            StatusCode::BAD_REQUEST,
+            ApiErrorCode::BadRequest,
+            format!("the body is not the JSON this route takes: {err}"),
+        )
+    })
+}
+
+/// Whether the session cookie must carry `Secure`: the public URL is https, or the server
+/// serves TLS itself.
+fn secure(app: &App) -> bool {
+    app.tls.is_some()
+        || app
+            .config
+            .public_url
+            .as_ref()
+            .is_some_and(|url| url.origin().starts_with("https://"))
+}
+
+/// The `Set-Cookie` of a new session `id` (or, `None`, of its removal).
+fn session_cookie(app: &App, id: Option<&str>) -> HeaderValue {
+    let secure = if secure(app) { "; Secure" } else { "" };
+    let text = match id {
+        Some(id) => format!(
+            "{COOKIE}={id}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
+            IDLE.as_secs()
+        ),
+        None => format!("{COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}"),
+    };
+    HeaderValue::from_str(&text).expect("a session cookie is ASCII")
+}
+
+fn info(account: &AccountRow) -> AccountInfo {
+    AccountInfo {
+        name: account.name.clone(),
+        bot: account.bot,
+        admin: account.admin,
+    }
+}
+
+impl Accounts {
+    /// Checks `password` for account `name` under the throttles: the account, or why not.
+    /// Unknown names and wrong passwords are answered alike, in the same time (a dummy hash
+    /// is verified for an unknown name).
+    pub async fn check_password(
+        &self,
+        name: &str,
+        password: &str,
+        address: &str,
+    ) -> Result<AccountRow, Refused> {
+        let now = Instant::now();
+        let name_key = name.to_ascii_lowercase();
+        let throttles = &self.throttles;
+        // The account's limit holds for the addresses that failed on it: an address that
+        // never did (its owner at home) still gets its try, so an attacker cannot lock the
+        // owner out; each new address of the attacker's gets one try per window.
+        let pair = format!("{name_key} {address}");
+        if let Err(after) = throttles.per_address.check(address, now).and(
+            throttles
+                .per_account
+                .check(&name_key, now)
+                .or_else(|after| throttles.per_pair.check(&pair, now).map_err(|_| after)),
+        ) {
+            return Err(Refused::throttled(after));
+        }
+        let found = self.store.account_by_name(name.to_owned()).await?;
+        let hash = found.as_ref().map(|account| account.password.clone());
+        if !self.hasher.verify(password.to_owned(), hash).await {
+            throttles.per_address.hit(address, now);
+            throttles.per_account.hit(&name_key, now);
+            throttles.per_pair.hit(&pair, now);
+            metrics::counter!("boardcast_account_login_failures_total").increment(1);
+            return Err(Refused::bad_credentials());
+        }
+        let account = found.expect("a password verified only against a stored account");
+        if account.closed {
+            return Err(Refused::closed());
+        }
+        Ok(account)
+    }
+}
+
+/// `Who` of the request, or 401.
+async fn who(app: &App, headers: &HeaderMap) -> Result<Who, Refused> {
+    app.accounts
+        .authenticate(headers)
+        .await?
+        .ok_or_else(Refused::unauthenticated)
+}
+
+/// `Who` of the request's cookie session (token management and password changes are for
+/// people at their browser, not for tokens).
+async fn session_who(app: &App, headers: &HeaderMap) -> Result<(Who, String), Refused> {
+    let who = who(app, headers).await?;
+    match &who.via {
+        Via::Session(hash) => {
+            let hash = hash.clone();
+            Ok((who, hash))
+        }
+        Via::Token { .. } => Err(Refused::new(
+            StatusCode::FORBIDDEN,
+            ApiErrorCode::Forbidden,
+            "this needs a logged-in browser session, not a token",
+        )),
+    }
+}
+
+async fn signup(
+    State(app): State<App>,
+    Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    same_origin(&app, &headers)?;
+    let Credentials { name, password } = body(&bytes)?;
+    let address = peer.client.to_string();
+    let accounts = &app.accounts;
+    let now = Instant::now();
+    if let Err(after) = accounts.throttles.signups.check(&address, now) {
+        return Err(Refused::throttled(after));
+    }
+    names::check(&name).map_err(Refused::invalid)?;
+    password::check(&password, &name).map_err(Refused::invalid)?;
+    accounts.throttles.signups.hit(&address, now);
+    let hash = accounts.hasher.hash(password).await.map_err(|err| {
+        Refused::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ApiErrorCode::Internal,
+            err,
+        )
+    })?;
+    let Some(id) = accounts
+        .store
+        .create_account(name.clone(), hash, false, false, now_ms())
+        .await?
+    else {
+        return Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            ApiErrorCode::NameTaken,
+            format!("the name {name} is taken"),
+        ));
+    };
+    let session = accounts.start_session(id).await?;
+    tracing::info!(account = %name, "account signed up");
+    Ok((
+        StatusCode::CREATED,
+        [(header::SET_COOKIE, session_cookie(&app, Some(&session)))],
+        Json(json!({ "name": name })),
+    )
+        .into_response())
+}
+
+async fn login(
+    State(app): State<App>,
+    Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    same_origin(&app, &headers)?;
+    let Credentials { name, password } = body(&bytes)?;
+    let accounts = &app.accounts;
+    let account = accounts
+        .check_password(&name, &password, &peer.client.to_string())
+        .await?;
+    // A new id at every login: a session id planted before it is never promoted.
+    if let Some(old) = super::sessions::cookie(&headers) {
+        accounts.store.delete_session(secret::hash(old)).await?;
+    }
+    let session = accounts.start_session(account.id).await?;
+    accounts.store.touch_account(account.id, now_ms()).await?;
+    Ok((
+        [(header::SET_COOKIE, session_cookie(&app, Some(&session)))],
+        Json(info(&account)),
+    )
+        .into_response())
+}
+
+async fn logout(State(app): State<App>, headers: HeaderMap) -> Answer {
+    same_origin(&app, &headers)?;
+    if let Some(session) = super::sessions::cookie(&headers) {
+        app.accounts
+            .store
+            .delete_session(secret::hash(session))
+            .await?;
+    }
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, session_cookie(&app, None))],
+    )
+        .into_response())
+}
+
+async fn logout_all(State(app): State<App>, headers: HeaderMap) -> Answer {
+    same_origin(&app, &headers)?;
+    let who = who(&app, &headers).await?;
+    app.accounts.store.delete_sessions(who.id, None).await?;
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, session_cookie(&app, None))],
+    )
+        .into_response())
+}
+
+async fn account(State(app): State<App>, headers: HeaderMap) -> Answer {
+    let who = who(&app, &headers).await?;
+    Ok(Json(AccountView {
+        name: who.name,
+        bot: who.bot,
+        admin: who.admin,
+        created_at: who.created_ms,
+    })
+    .into_response())
+}
+
+async fn change_password(
+    State(app): State<App>,
+    Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    same_origin(&app, &headers)?;
+    let (who, session) = session_who(&app, &headers).await?;
+    let PasswordChange { old, new } = body(&bytes)?;
+    let accounts = &app.accounts;
+    accounts
+        .check_password(&who.name, &old, &peer.client.to_string())
+        .await?;
+    password::check(&new, &who.name).map_err(Refused::invalid)?;
+    let hash = accounts.hasher.hash(new).await.map_err(|err| {
+        Refused::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ApiErrorCode::Internal,
+            err,
+        )
+    })?;
+    accounts.store.set_password(who.id, hash).await?;
+    accounts
+        .store
+        .delete_sessions(who.id, Some(session))
+        .await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Checks a token's name and scopes.
+fn token_fields(name: &str, scopes: &[Scope]) -> Result<String, Refused> {
+    if name.trim().is_empty() || name.chars().count() > 64 {
+        return Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            ApiErrorCode::BadRequest,
+            "a token's name is 1 to 64 characters",
+        ));
+    }
+    if scopes.is_empty() {
+        return Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            ApiErrorCode::BadRequest,
+            "a token needs at least one scope: play or bot",
+        ));
+    }
+    let mut names: Vec<&str> = scopes.iter().map(|scope| scope.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    Ok(names.join(" "))
+}
+
+impl Accounts {
+    /// Makes a personal access token for `account`; returns its id and the token (shown once).
+    pub async fn new_token(
+        &self,
+        account: i64,
+        name: &str,
+        scopes: &[Scope],
+    ) -> Result<CreatedToken, Refused> {
+        let scopes = token_fields(name, scopes)?;
+        let token = secret::new_secret("bc_");
+        let id = self
+            .store
+            .create_token(
+                secret::hash(&token),
+                account,
+                name.trim().to_owned(),
+                scopes,
+                now_ms(),
+            )
+            .await?;
+        Ok(CreatedToken { id, token })
+    }
+}
+
+async fn create_token(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    same_origin(&app, &headers)?;
+    let (who, _) = session_who(&app, &headers).await?;
+    let NewToken { name, scopes } = body(&bytes)?;
+    let created = app.accounts.new_token(who.id, &name, &scopes).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn list_tokens(State(app): State<App>, headers: HeaderMap) -> Answer {
+    let (who, _) = session_who(&app, &headers).await?;
+    let tokens: Vec<TokenInfo> = app
+        .accounts
+        .store
+        .tokens(who.id)
+        .await?
+        .into_iter()
+        .map(|row| TokenInfo {
+            id: row.id,
+            name: row.name,
+            scopes: row.scopes.split(' ').filter_map(Scope::parse).collect(),
+            created_at: row.created_ms,
+            last_used: row.used_ms,
+        })
+        .collect();
+    Ok(Json(tokens).into_response())
+}
+
+async fn delete_token(State(app): State<App>, Path(id): Path<i64>, headers: HeaderMap) -> Answer {
+    same_origin(&app, &headers)?;
+    let (who, _) = session_who(&app, &headers).await?;
+    if app.accounts.store.delete_token(who.id, id).await? {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        Err(Refused::not_found(format!("no token {id} of yours")))
+    }
+}
+
+async fn token_login(
+    State(app): State<App>,
+    Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    same_origin(&app, &headers)?;
+    let TokenLogin {
+        name,
+        password,
+        token_name,
+    } = body(&bytes)?;
+    let accounts = &app.accounts;
+    let account = accounts
+        .check_password(&name, &password, &peer.client.to_string())
+        .await?;
+    let created = accounts
+        .new_token(account.id, &token_name, &[Scope::Play])
+        .await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn reset_link(State(app): State<App>, Path(token): Path<String>) -> Answer {
+    let store = &app.accounts.store;
+    let account = match store.reset(secret::hash(&token), now_ms(), false).await? {
+        Some(id) => store.account_by_id(id).await?,
+        None => None,
+    };
+    match account {
+        Some(account) => Ok(Json(json!({ "name": account.name })).into_response()),
+        None => Err(Refused::not_found(
+            "this reset link is used up, expired or wrong",
+        )),
+    }
+}
+
+async fn reset_password(
+    State(app): State<App>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    same_origin(&app, &headers)?;
+    let PasswordReset { password } = body(&bytes)?;
+    let accounts = &app.accounts;
+    let store = &accounts.store;
+    let hash = secret::hash(&token);
+    let Some(id) = store.reset(hash.clone(), now_ms(), false).await? else {
+        return Err(Refused::not_found(
+            "this reset link is used up, expired or wrong",
+        ));
+    };
+    let Some(account) = store.account_by_id(id).await? else {
+        return Err(Refused::not_found("no such account"));
+    };
+    password::check(&password, &account.name).map_err(Refused::invalid)?;
+    let phc = accounts.hasher.hash(password).await.map_err(|err| {
+        Refused::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ApiErrorCode::Internal,
+            err,
+        )
+    })?;
+    // Used up before the password changes: of two requests with one link, one wins.
+    if store.reset(hash, now_ms(), true).await?.is_none() {
+        return Err(Refused::not_found(
+            "this reset link is used up, expired or wrong",
+        ));
+    }
+    store.set_password(id, phc).await?;
+    store.delete_sessions(id, None).await?;
+    Ok(Json(json!({ "name": account.name })).into_response())
+}
+
+async fn profile_account(app: &App, name: &str) -> Result<AccountRow, Refused> {
+    app.accounts
+        .store
+        .account_by_name(name.to_owned())
+        .await?
+        .ok_or_else(|| Refused::not_found(format!("no account {name}")))
+}
+
+async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
+    let account = profile_account(&app, &name).await?;
+    let tally = app.accounts.store.tally(account.id).await?;
+    Ok(Json(UserProfile {
+        name: account.name,
+        bot: account.bot,
+        created_at: account.created_ms,
+        last_seen: account.last_seen_ms,
+        closed: account.closed,
+        games: GameCounts {
+            played: tally.won + tally.drawn + tally.lost,
+            won: tally.won,
+            drawn: tally.drawn,
+            lost: tally.lost,
+        },
+    })
+    .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+struct PageQuery {
+    #[serde(default)]
+    page: u32,
+}
+
+async fn user_games(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    Query(PageQuery { page }): Query<PageQuery>,
+) -> Answer {
+    let account = profile_account(&app, &name).await?;
+    let rows = app
+        .accounts
+        .store
+        .games(account.id, page.saturating_mul(PER_PAGE), PER_PAGE)
+        .await?;
+    let games = rows
+        .into_iter()
+        .filter_map(|row| {
+            let outcome = match outcome(&row.result, &row.side)? {
+                std::cmp::Ordering::Greater => Outcome::Won,
+                std::cmp::Ordering::Equal => Outcome::Drawn,
+                std::cmp::Ordering::Less => Outcome::Lost,
+            };
+            let setup: Option<crate::matches::Setup> = serde_json::from_str(&row.setup).ok();
+            Some(ProfileGame {
+                id: row.match_id,
+                colour: if row.side == "black" {
+                    Side::Black
+                } else {
+                    Side::White
+                },
+                opponent: row.opponent.map(|name| Opponent {
+                    name,
+                    account: row.opponent_account,
+                }),
+                outcome,
+                result: row.result,
+                time_control: setup.and_then(|setup| setup.time_control),
+                date: row.created_ms,
+            })
+        })
+        .collect();
+    Ok(Json(ProfileGames {
+        page,
+        per_page: PER_PAGE,
+        games,
+    })
+    .into_response())
+}
+
+async fn user_pdn(State(app): State<App>, Path(name): Path<String>) -> Answer {
+    let account = profile_account(&app, &name).await?;
+    let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+    let store = app.accounts.store.clone();
+    tokio::spawn(async move { store.pdn(account.id, tx).await });
+    let stream = futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx).map(|next| {
+            next.map(|game: Result<String, StorageError>| {
+                game.map(|pdn| Bytes::from(format!("{}\n\n", pdn.trim_end())))
+            })
+        })
+    });
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/x-draughts-pdn; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&format!("attachment; filename=\"{}.pdn\"", account.name))
+                    .expect("account names are ASCII"),
+            ),
+        ],
+        Body::from_stream(stream),
+    )
+        .into_response())
+}

@@ -1,0 +1,41 @@
+//! Accounts (issue 30): names nobody else can take, passwords, sessions for browsers,
+//! personal access tokens for programs, throttles, and the HTTP routes and admin commands
+//! over them. Storage keeps the rows ([`crate::storage::accounts`]); this room keeps the
+//! rules.
+//!
+//! - [`names`]: what a name may be; [`password`]: Argon2id hashing off the runtime behind a
+//!   global cap, and the strength check; [`secret`]: session ids and tokens, stored hashed;
+//!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
+//!   limits; [`http`]: the `/api/…` routes; [`admin`]: `boardcast-server admin …`.
+
+pub mod admin;
+pub mod http;
+pub mod names;
+pub mod password;
+pub mod secret;
+pub mod sessions;
+pub mod throttle;
+
+use std::sync::Arc;
+
+use crate::storage::accounts::AccountStore;
+
+pub use sessions::{AuthError, Via, Who};
+
+/// The accounts of this server: storage, the hasher and the throttles. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Accounts {
+    pub store: Arc<dyn AccountStore>,
+    pub hasher: password::Hasher,
+    pub throttles: throttle::Throttles,
+}
+
+impl Accounts {
+    pub fn new(store: Arc<dyn AccountStore>) -> Accounts {
+        Accounts {
+            store,
+            hasher: password::Hasher::default(),
+            throttles: throttle::Throttles::default(),
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! What storage keeps of accounts: the accounts, their sessions, personal access tokens and
+//! one-time reset links, and which account sat in each seat — backend-neutral rows and the
+//! trait both backends implement. The rules (hashing, expiry, throttles) live in
+//! [`crate::accounts`]; this is only what is stored.
+//!
+//! Sessions, tokens and reset links are stored by the SHA-256 of their secret (hex), never
+//! the secret. Seats are written by the database itself: a trigger on `events` copies every
+//! `player_joined` record into `seats` (match, side, account, name), in the same statement
+//! as the event, so a seat is stored exactly when its event is (and fenced alike), and
+//! `migrate`'s copy of the events brings the seats along.
+
+use futures_util::future::BoxFuture;
+use tokio::sync::mpsc;
+
+use super::StorageError;
+
+/// An account as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountRow {
+    pub id: i64,
+    pub name: String,
+    /// The Argon2id PHC string.
+    pub password: String,
+    pub bot: bool,
+    pub admin: bool,
+    pub closed: bool,
+    pub created_ms: i64,
+    pub last_seen_ms: Option<i64>,
+}
+
+/// A flag an admin sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flag {
+    Bot,
+    Admin,
+    Closed,
+}
+
+impl Flag {
+    pub(crate) fn column(self) -> &'static str {
+        match self {
+            Flag::Bot => "bot",
+            Flag::Admin => "admin",
+            Flag::Closed => "closed",
+        }
+    }
+}
+
+/// A live session: whose, and when it was made and last used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionRow {
+    pub account: i64,
+    pub created_ms: i64,
+    pub used_ms: i64,
+}
+
+/// A personal access token as stored (without its secret).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRow {
+    pub id: i64,
+    pub account: i64,
+    pub name: String,
+    /// Space-separated scopes (`play bot`).
+    pub scopes: String,
+    pub created_ms: i64,
+    pub used_ms: Option<i64>,
+}
+
+/// One finished game of an account, for its profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    pub match_id: String,
+    /// `white` or `black`.
+    pub side: String,
+    pub opponent: Option<String>,
+    pub opponent_account: bool,
+    /// `2-0`, `1-1`, `0-2` (or `*`).
+    pub result: String,
+    /// The match's set-up JSON (its time control).
+    pub setup: String,
+    pub created_ms: i64,
+}
+
+/// Finished games by outcome for one account: (won, drawn, lost), counted from `result` and
+/// the seat's side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub won: u64,
+    pub drawn: u64,
+    pub lost: u64,
+}
+
+/// What a backend does for accounts.
+pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
+    /// Stores a new account; `Ok(None)` when the name (ignoring case) is taken.
+    fn create_account(
+        &self,
+        name: String,
+        password: String,
+        bot: bool,
+        admin: bool,
+        created_ms: i64,
+    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+    /// The account named `name`, ignoring case.
+    fn account_by_name(
+        &self,
+        name: String,
+    ) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>>;
+    fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>>;
+    fn set_password(&self, id: i64, password: String) -> BoxFuture<'_, Result<(), StorageError>>;
+    fn set_flag(&self, id: i64, flag: Flag, value: bool)
+    -> BoxFuture<'_, Result<(), StorageError>>;
+    fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    fn create_session(
+        &self,
+        hash: String,
+        account: i64,
+        now_ms: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<SessionRow>, StorageError>>;
+    fn touch_session(&self, hash: String, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Ends every session of `account` but `keep` (its hash), if given.
+    fn delete_sessions(
+        &self,
+        account: i64,
+        keep: Option<String>,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    fn create_token(
+        &self,
+        hash: String,
+        account: i64,
+        name: String,
+        scopes: String,
+        now_ms: i64,
+    ) -> BoxFuture<'_, Result<i64, StorageError>>;
+    fn token(&self, hash: String) -> BoxFuture<'_, Result<Option<TokenRow>, StorageError>>;
+    fn tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<TokenRow>, StorageError>>;
+    /// Whether token `id` of `account` was there to delete.
+    fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
+    fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    fn create_reset(
+        &self,
+        hash: String,
+        account: i64,
+        expires_ms: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// The account of a reset link still valid at `now_ms`; `take` uses it up.
+    fn reset(
+        &self,
+        hash: String,
+        now_ms: i64,
+        take: bool,
+    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+
+    /// Finished games of `account`, newest first.
+    fn games(
+        &self,
+        account: i64,
+        offset: u32,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<GameRow>, StorageError>>;
+    fn tally(&self, account: i64) -> BoxFuture<'_, Result<Tally, StorageError>>;
+    /// Every finished game's PDN of `account`, oldest first, sent one game at a time into
+    /// `into` as it is read (a bounded channel: the reader waits for the sender).
+    fn pdn(
+        &self,
+        account: i64,
+        into: mpsc::Sender<Result<String, StorageError>>,
+    ) -> BoxFuture<'_, ()>;
+}
+
+/// The outcome of `result` for the player of `side`.
+pub fn outcome(result: &str, side: &str) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering::*;
+    match (result, side) {
+        ("1-1", _) => Some(Equal),
+        ("2-0", "white") | ("0-2", "black") => Some(Greater),
+        ("2-0", "black") | ("0-2", "white") => Some(Less),
+        _ => None,
+    }
+}
+
+/// Adds one finished game with `result` seen from `side` to `tally`.
+pub fn count(tally: &mut Tally, result: &str, side: &str) {
+    match outcome(result, side) {
+        Some(std::cmp::Ordering::Greater) => tally.won += 1,
+        Some(std::cmp::Ordering::Equal) => tally.drawn += 1,
+        Some(std::cmp::Ordering::Less) => tally.lost += 1,
+        None => {}
+    }
+}

@@ -1,0 +1,476 @@
+//! Accounts in SQLite: accounts, sessions, tokens, reset links and seats
+//! ([`crate::storage::accounts`]).
+//!
+//! These are small, rare writes (a login, a logout), not the matches' stream of moves: each
+//! runs on a connection of its own in a blocking task, beside the match writer thread (WAL
+//! lets them take turns; a busy timeout waits out the writer's short transactions).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use tokio::sync::mpsc;
+
+use crate::storage::StorageError;
+use crate::storage::accounts::{
+    AccountRow, AccountStore, Flag, GameRow, SessionRow, Tally, TokenRow, count,
+};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS accounts (
+    id           INTEGER PRIMARY KEY,
+    name         TEXT NOT NULL,
+    name_key     TEXT NOT NULL UNIQUE,
+    password     TEXT NOT NULL,
+    bot          INTEGER NOT NULL DEFAULT 0,
+    admin        INTEGER NOT NULL DEFAULT 0,
+    closed       INTEGER NOT NULL DEFAULT 0,
+    created_ms   INTEGER NOT NULL,
+    last_seen_ms INTEGER
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    hash       TEXT PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    created_ms INTEGER NOT NULL,
+    used_ms    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account_id);
+CREATE TABLE IF NOT EXISTS tokens (
+    id         INTEGER PRIMARY KEY,
+    hash       TEXT NOT NULL UNIQUE,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    name       TEXT NOT NULL,
+    scopes     TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    used_ms    INTEGER
+);
+CREATE TABLE IF NOT EXISTS resets (
+    hash       TEXT PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    expires_ms INTEGER NOT NULL
+);
+";
+
+/// The seats table, its index and the trigger that fills it from `player_joined` records.
+const SEATS: &str = "
+CREATE TABLE seats (
+    match_id   TEXT NOT NULL,
+    side       TEXT NOT NULL,
+    account_id INTEGER,
+    name       TEXT NOT NULL,
+    PRIMARY KEY (match_id, side)
+);
+CREATE INDEX seats_by_account ON seats (account_id) WHERE account_id IS NOT NULL;
+CREATE TRIGGER seat_of_join AFTER INSERT ON events
+WHEN json_valid(NEW.body) AND json_extract(NEW.body, '$.event.player_joined') IS NOT NULL
+BEGIN
+    INSERT OR REPLACE INTO seats (match_id, side, account_id, name) VALUES (
+        NEW.match_id,
+        json_extract(NEW.body, '$.event.player_joined.side'),
+        json_extract(NEW.body, '$.account'),
+        json_extract(NEW.body, '$.event.player_joined.name'));
+END;
+INSERT OR REPLACE INTO seats (match_id, side, account_id, name)
+    SELECT match_id, json_extract(body, '$.event.player_joined.side'),
+           json_extract(body, '$.account'), json_extract(body, '$.event.player_joined.name')
+    FROM events
+    WHERE json_valid(body) AND json_extract(body, '$.event.player_joined') IS NOT NULL;
+";
+
+/// Creates the account tables if they are missing; the seats table with its trigger, filled
+/// from the seats stored before it existed.
+pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)?;
+    let has_seats = conn
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'")?
+        .exists([])?;
+    if !has_seats {
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(SEATS)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// The accounts of the SQLite database at `path`.
+#[derive(Debug, Clone)]
+pub struct SqliteAccounts {
+    path: PathBuf,
+}
+
+impl SqliteAccounts {
+    pub fn new(path: PathBuf) -> SqliteAccounts {
+        SqliteAccounts { path }
+    }
+
+    /// Runs `query` on a connection of its own in a blocking task.
+    fn run<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StorageError>> {
+        let path = self.path.clone();
+        async move {
+            tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
+                let conn = Connection::open(path)?;
+                conn.busy_timeout(Duration::from_secs(5))?;
+                conn.pragma_update(None, "foreign_keys", "ON")?;
+                Ok(query(&conn)?)
+            })
+            .await
+            .map_err(|e| StorageError::Task(e.to_string()))?
+        }
+        .boxed()
+    }
+}
+
+const ACCOUNT_COLUMNS: &str =
+    "id, name, password, bot, admin, closed, created_ms, last_seen_ms FROM accounts";
+
+fn account(row: &Row<'_>) -> rusqlite::Result<AccountRow> {
+    Ok(AccountRow {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        password: row.get(2)?,
+        bot: row.get(3)?,
+        admin: row.get(4)?,
+        closed: row.get(5)?,
+        created_ms: row.get(6)?,
+        last_seen_ms: row.get(7)?,
+    })
+}
+
+const TOKEN_COLUMNS: &str = "id, account_id, name, scopes, created_ms, used_ms FROM tokens";
+
+fn token(row: &Row<'_>) -> rusqlite::Result<TokenRow> {
+    Ok(TokenRow {
+        id: row.get(0)?,
+        account: row.get(1)?,
+        name: row.get(2)?,
+        scopes: row.get(3)?,
+        created_ms: row.get(4)?,
+        used_ms: row.get(5)?,
+    })
+}
+
+/// The finished games of `?1`, newest first, with the opponent's seat.
+const GAMES: &str = "SELECT m.id, me.side, opp.name, opp.account_id IS NOT NULL, m.result, m.setup, \
+     m.created_ms FROM seats me JOIN matches m ON m.id = me.match_id AND m.finished \
+     LEFT JOIN seats opp ON opp.match_id = me.match_id AND opp.side <> me.side \
+     WHERE me.account_id = ?1 ORDER BY m.created_ms DESC, m.id DESC LIMIT ?2 OFFSET ?3";
+
+impl AccountStore for SqliteAccounts {
+    fn create_account(
+        &self,
+        name: String,
+        password: String,
+        bot: bool,
+        admin: bool,
+        created_ms: i64,
+    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        self.run(move |conn| {
+            let inserted = conn.execute(
+                "INSERT INTO accounts (name, name_key, password, bot, admin, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name_key) DO NOTHING",
+                params![
+                    name,
+                    name.to_ascii_lowercase(),
+                    password,
+                    bot,
+                    admin,
+                    created_ms
+                ],
+            )?;
+            Ok((inserted == 1).then(|| conn.last_insert_rowid()))
+        })
+    }
+
+    fn account_by_name(
+        &self,
+        name: String,
+    ) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>> {
+        self.run(move |conn| {
+            conn.query_row(
+                &format!("SELECT {ACCOUNT_COLUMNS} WHERE name_key = ?1"),
+                [name.to_ascii_lowercase()],
+                account,
+            )
+            .optional()
+        })
+    }
+
+    fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>> {
+        self.run(move |conn| {
+            conn.query_row(
+                &format!("SELECT {ACCOUNT_COLUMNS} WHERE id = ?1"),
+                [id],
+                account,
+            )
+            .optional()
+        })
+    }
+
+    fn set_password(&self, id: i64, password: String) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE accounts SET password = ?2 WHERE id = ?1",
+                params![id, password],
+            )
+            .map(drop)
+        })
+    }
+
+    fn set_flag(
+        &self,
+        id: i64,
+        flag: Flag,
+        value: bool,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                &format!("UPDATE accounts SET {} = ?2 WHERE id = ?1", flag.column()),
+                params![id, value],
+            )
+            .map(drop)
+        })
+    }
+
+    fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE accounts SET last_seen_ms = ?2 WHERE id = ?1",
+                params![id, now_ms],
+            )
+            .map(drop)
+        })
+    }
+
+    fn create_session(
+        &self,
+        hash: String,
+        account: i64,
+        now_ms: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "INSERT INTO sessions (hash, account_id, created_ms, used_ms) \
+                 VALUES (?1, ?2, ?3, ?3)",
+                params![hash, account, now_ms],
+            )
+            .map(drop)
+        })
+    }
+
+    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<SessionRow>, StorageError>> {
+        self.run(move |conn| {
+            conn.query_row(
+                "SELECT account_id, created_ms, used_ms FROM sessions WHERE hash = ?1",
+                [hash],
+                |row| {
+                    Ok(SessionRow {
+                        account: row.get(0)?,
+                        created_ms: row.get(1)?,
+                        used_ms: row.get(2)?,
+                    })
+                },
+            )
+            .optional()
+        })
+    }
+
+    fn touch_session(&self, hash: String, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE sessions SET used_ms = ?2 WHERE hash = ?1",
+                params![hash, now_ms],
+            )
+            .map(drop)
+        })
+    }
+
+    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute("DELETE FROM sessions WHERE hash = ?1", [hash])
+                .map(drop)
+        })
+    }
+
+    fn delete_sessions(
+        &self,
+        account: i64,
+        keep: Option<String>,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "DELETE FROM sessions WHERE account_id = ?1 AND hash IS NOT ?2",
+                params![account, keep],
+            )
+            .map(drop)
+        })
+    }
+
+    fn create_token(
+        &self,
+        hash: String,
+        account: i64,
+        name: String,
+        scopes: String,
+        now_ms: i64,
+    ) -> BoxFuture<'_, Result<i64, StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "INSERT INTO tokens (hash, account_id, name, scopes, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![hash, account, name, scopes, now_ms],
+            )?;
+            Ok(conn.last_insert_rowid())
+        })
+    }
+
+    fn token(&self, hash: String) -> BoxFuture<'_, Result<Option<TokenRow>, StorageError>> {
+        self.run(move |conn| {
+            conn.query_row(
+                &format!("SELECT {TOKEN_COLUMNS} WHERE hash = ?1"),
+                [hash],
+                token,
+            )
+            .optional()
+        })
+    }
+
+    fn tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<TokenRow>, StorageError>> {
+        self.run(move |conn| {
+            conn.prepare(&format!(
+                "SELECT {TOKEN_COLUMNS} WHERE account_id = ?1 ORDER BY id"
+            ))?
+            .query_map([account], token)?
+            .collect()
+        })
+    }
+
+    fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
+        self.run(move |conn| {
+            Ok(conn.execute(
+                "DELETE FROM tokens WHERE account_id = ?1 AND id = ?2",
+                params![account, id],
+            )? == 1)
+        })
+    }
+
+    fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE tokens SET used_ms = ?2 WHERE id = ?1",
+                params![id, now_ms],
+            )
+            .map(drop)
+        })
+    }
+
+    fn create_reset(
+        &self,
+        hash: String,
+        account: i64,
+        expires_ms: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "INSERT INTO resets (hash, account_id, expires_ms) VALUES (?1, ?2, ?3)",
+                params![hash, account, expires_ms],
+            )
+            .map(drop)
+        })
+    }
+
+    fn reset(
+        &self,
+        hash: String,
+        now_ms: i64,
+        take: bool,
+    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        self.run(move |conn| {
+            let found: Option<i64> = conn
+                .query_row(
+                    "SELECT account_id FROM resets WHERE hash = ?1 AND expires_ms > ?2",
+                    params![hash, now_ms],
+                    |row| row.get(0),
+                )
+                .optional()?;
+            if take && found.is_some() {
+                // Used up only if this request deleted it: two at once, one wins.
+                let deleted = conn.execute("DELETE FROM resets WHERE hash = ?1", [&hash])?;
+                return Ok(found.filter(|_| deleted == 1));
+            }
+            Ok(found)
+        })
+    }
+
+    fn games(
+        &self,
+        account: i64,
+        offset: u32,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<GameRow>, StorageError>> {
+        self.run(move |conn| {
+            conn.prepare(GAMES)?
+                .query_map(params![account, limit, offset], |row| {
+                    Ok(GameRow {
+                        match_id: row.get(0)?,
+                        side: row.get(1)?,
+                        opponent: row.get(2)?,
+                        opponent_account: row.get::<_, Option<bool>>(3)?.unwrap_or(false),
+                        result: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
+                        setup: row.get(5)?,
+                        created_ms: row.get(6)?,
+                    })
+                })?
+                .collect()
+        })
+    }
+
+    fn tally(&self, account: i64) -> BoxFuture<'_, Result<Tally, StorageError>> {
+        self.run(move |conn| {
+            let mut tally = Tally::default();
+            let mut statement = conn.prepare(
+                "SELECT m.result, s.side FROM seats s JOIN matches m ON m.id = s.match_id \
+                 AND m.finished WHERE s.account_id = ?1",
+            )?;
+            let mut rows = statement.query([account])?;
+            while let Some(row) = rows.next()? {
+                let result: Option<String> = row.get(0)?;
+                let side: String = row.get(1)?;
+                count(&mut tally, result.as_deref().unwrap_or(""), &side);
+            }
+            Ok(tally)
+        })
+    }
+
+    fn pdn(
+        &self,
+        account: i64,
+        into: mpsc::Sender<Result<String, StorageError>>,
+    ) -> BoxFuture<'_, ()> {
+        let failed = into.clone();
+        let read = self.run(move |conn| {
+            let mut statement = conn.prepare(
+                "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL AND m.id IN \
+                 (SELECT match_id FROM seats WHERE account_id = ?1) ORDER BY m.created_ms, m.id",
+            )?;
+            let mut rows = statement.query([account])?;
+            while let Some(row) = rows.next()? {
+                let pdn: String = row.get(0)?;
+                if into.blocking_send(Ok(pdn)).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        async move {
+            if let Err(err) = read.await {
+                let _ = failed.send(Err(err)).await;
+            }
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,352 @@
+//! Accounts end to end on the real server binary (issue 30): sign-up and login over HTTP with
+//! the cookie's flags, the admin command, the same-origin rule, WebSocket authentication by
+//! cookie and bearer (wrong and closed refused with a typed 401/403), a session hash from the
+//! database that logs nobody in, and a member's seat that survives `kill -9` and comes back
+//! on a new connection without its seat token.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use boardcast_protocol::{
+    ClientMessage, ColorChoice, CreateMatch, Encoding, ErrorCode, Reclaim, ServerMessage,
+};
+use boardcast_tests::TestServer;
+use boardcast_tests::client::{Client, ConnectOptions, connect_ws};
+
+fn server_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+}
+
+/// A blocking HTTP/1.1 request from 127.0.0.1; returns the status, head and body.
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
+    request_from([127, 0, 0, 1], addr, method, path, headers, body)
+}
+
+/// [`request`] from loopback address `source` (Linux routes all of 127.0.0.0/8 to loopback).
+fn request_from(
+    source: [u8; 4],
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket.bind(&SocketAddr::from((source, 0)).into()).unwrap();
+    socket.connect(&addr.into()).unwrap();
+    let mut stream: TcpStream = socket.into();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    write!(stream, "{head}\r\n{body}").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// The session id the response sets.
+fn session_of(head: &str) -> String {
+    head.lines()
+        .find_map(|line| {
+            line.strip_prefix("set-cookie: boardcast_session=")
+                .or_else(|| line.strip_prefix("Set-Cookie: boardcast_session="))
+        })
+        .and_then(|rest| rest.split(';').next())
+        .expect("a session cookie")
+        .to_owned()
+}
+
+fn admin(server: &TestServer, args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(server_program())
+        .arg("--db")
+        .arg(server.db())
+        .arg("admin")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const PASSWORD: &str = "Tulpen-in-Dokkum-1921";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_member_signs_up_logs_in_and_plays_as_the_account_and_forged_credentials_are_refused() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let signup = format!(r#"{{"name":"Anne","password":"{PASSWORD}"}}"#);
+
+    // Weak password and reserved name: typed 400s.
+    let (status, _, body) = request(
+        addr,
+        "POST",
+        "/api/signup",
+        &[],
+        r#"{"name":"Anne","password":"password1"}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains(r#""code":"password_weak""#), "{body}");
+    let (status, _, body) = request(
+        addr,
+        "POST",
+        "/api/signup",
+        &[],
+        &format!(r#"{{"name":"Guest","password":"{PASSWORD}"}}"#),
+    );
+    assert_eq!(status, 400);
+    assert!(body.contains("name_reserved"), "{body}");
+
+    // A form posted from another site is refused before anything happens.
+    let (status, _, body) = request(
+        addr,
+        "POST",
+        "/api/signup",
+        &[
+            ("Origin", "https://evil.example"),
+            ("Sec-Fetch-Site", "cross-site"),
+        ],
+        &signup,
+    );
+    assert_eq!(status, 403);
+    assert!(body.contains("cross_origin"), "{body}");
+
+    let (status, head, _) = request(addr, "POST", "/api/signup", &[], &signup);
+    assert_eq!(status, 201, "{head}");
+    let (status, _, body) = request(
+        addr,
+        "POST",
+        "/api/signup",
+        &[],
+        &signup.replace("Anne", "ANNE"),
+    );
+    assert_eq!(status, 400);
+    assert!(body.contains("name_taken"), "{body}");
+
+    // Login: the cookie's flags, and who the cookie is.
+    let (status, head, body) = request(addr, "POST", "/api/login", &[], &signup);
+    assert_eq!(status, 200, "{body}");
+    let cookie_line = head
+        .lines()
+        .find(|line| line.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap();
+    for flag in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(cookie_line.contains(flag), "{cookie_line}");
+    }
+    let session = session_of(&head);
+    let cookie = format!("boardcast_session={session}");
+    let (status, _, body) = request(addr, "GET", "/api/account", &[("Cookie", &cookie)], "");
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""name":"Anne""#), "{body}");
+
+    // Wrong password and unknown user: the same answer.
+    let wrong = request(
+        addr,
+        "POST",
+        "/api/login",
+        &[],
+        &signup.replace(PASSWORD, "x1234567"),
+    );
+    let unknown = request(
+        addr,
+        "POST",
+        "/api/login",
+        &[],
+        &signup.replace("Anne", "Nobody"),
+    );
+    assert_eq!((wrong.0, &wrong.2), (unknown.0, &unknown.2));
+    assert_eq!(wrong.0, 401);
+
+    // The session's hash, as a database dump shows it, logs nobody in.
+    let conn = rusqlite::Connection::open(server.db()).unwrap();
+    let stored: String = conn
+        .query_row("SELECT hash FROM sessions LIMIT 1", [], |row| row.get(0))
+        .unwrap();
+    assert_ne!(stored, session);
+    let (status, _, _) = request(
+        addr,
+        "GET",
+        "/api/account",
+        &[("Cookie", &format!("boardcast_session={stored}"))],
+        "",
+    );
+    assert_eq!(status, 401);
+
+    // The WebSocket acts as the account by its cookie; a wrong bearer is refused with 401.
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.clone());
+    let mut anne = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    assert_eq!(anne.welcome.account.as_ref().unwrap().name, "Anne");
+    let forged =
+        ConnectOptions::encoding(Encoding::Json).header("Authorization", "Bearer bc_forged");
+    match connect_ws(addr, &forged).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 401)
+        }
+        other => panic!("a forged token was not refused: {:?}", other.map(|_| ())),
+    }
+
+    // Anne opens a match; her seat is the account's.
+    let id = anne
+        .send(ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public: false,
+            rated: false,
+            rating_range: None,
+        }))
+        .await
+        .unwrap();
+    let seat = anne
+        .wait_for("seat", |m| match m {
+            ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    drop(anne);
+
+    // A token from the admin command, then the account closed: its token is refused (403).
+    let (ok, token, stderr) = admin(&server, &["create-token", "anne", "--scope", "play"], "");
+    assert!(ok, "{stderr}");
+    let token = token.trim().to_owned();
+    assert!(token.starts_with("bc_"), "the token is printed");
+    let (status, _, _) = request(
+        addr,
+        "GET",
+        "/api/account",
+        &[("Authorization", &format!("Bearer {token}"))],
+        "",
+    );
+    assert_eq!(status, 200);
+
+    // kill -9 and restart: Anne's seat is still her account's, reclaimed by the token alone
+    // on a new connection.
+    let mut server = server;
+    server.process.kill9().unwrap();
+    server.restart(server_program());
+    let addr = server.addr();
+    let bearer =
+        ConnectOptions::encoding(Encoding::Json).header("Authorization", format!("Bearer {token}"));
+    let mut again = Client::connect_with(addr, Encoding::Json, &bearer)
+        .await
+        .unwrap();
+    let id = again
+        .send(ClientMessage::Reclaim(Reclaim {
+            match_id: seat.match_id.clone(),
+            since_v: None,
+        }))
+        .await
+        .unwrap();
+    let back = again
+        .wait_for("seat", |m| match m {
+            ServerMessage::Seat(back) if back.id == id => Some(back.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    assert_eq!((back.side, &back.token), (seat.side, &seat.token));
+    // A guest cannot reclaim it.
+    let mut guest = Client::connect(addr, Encoding::Json).await.unwrap();
+    let id = guest
+        .send(ClientMessage::Reclaim(Reclaim {
+            match_id: seat.match_id.clone(),
+            since_v: None,
+        }))
+        .await
+        .unwrap();
+    guest.expect_error(id, ErrorCode::NotAllowed).await.unwrap();
+
+    let (ok, _, stderr) = admin(&server, &["close", "Anne"], "");
+    assert!(ok, "{stderr}");
+    match connect_ws(addr, &bearer).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 403)
+        }
+        other => panic!(
+            "a closed account's token was not refused: {:?}",
+            other.map(|_| ())
+        ),
+    }
+    let (ok, _, stderr) = admin(&server, &["close", "Nobody"], "");
+    assert!(!ok);
+    assert!(stderr.contains("no account Nobody"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_thousand_wrong_passwords_throttle_the_attackers_and_the_owner_still_logs_in_elsewhere() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let (ok, _, stderr) = admin(&server, &["create-user", "Wytze"], &format!("{PASSWORD}\n"));
+    assert!(ok, "{stderr}");
+    let wrong = r#"{"name":"wytze","password":"not-his-password"}"#;
+    let mut throttled = 0;
+    let mut retry_after = None;
+    for attempt in 0..1000u32 {
+        // Several addresses, as a botnet would come.
+        let source = [127, 0, 1, (attempt % 5) as u8 + 1];
+        let (status, head, _) = request_from(source, addr, "POST", "/api/login", &[], wrong);
+        match status {
+            401 => {}
+            429 => {
+                throttled += 1;
+                retry_after = head.lines().find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("retry-after: ")
+                        .map(str::to_owned)
+                });
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert!(throttled >= 985, "only {throttled} of 1000 throttled");
+    // The owner, from an address of their own, still logs in.
+    let (status, _, body) = request_from(
+        [127, 0, 2, 1],
+        addr,
+        "POST",
+        "/api/login",
+        &[],
+        &format!(r#"{{"name":"Wytze","password":"{PASSWORD}"}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(retry_after.is_some(), "429 carries Retry-After");
+    let (_, metrics) = boardcast_tests::http_get(addr, "/metrics").unwrap();
+    assert!(
+        metrics.contains("boardcast_account_throttled_total"),
+        "counted on /metrics"
+    );
+    assert!(!metrics.contains("not-his-password"));
+}
