@@ -14,6 +14,7 @@
 mod buttons_and_endings;
 mod followups;
 mod frisian_tv;
+mod languages;
 mod lobby;
 mod origin;
 mod play;
