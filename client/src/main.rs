@@ -1,5 +1,6 @@
 //! `boardcast`: the terminal client (play, watch, predict) and offline rule tools.
 
+mod account;
 mod address;
 mod app;
 mod effects;
@@ -104,6 +105,9 @@ struct OnlineFlags {
     /// LC_MESSAGES or LANG, else English.
     #[arg(long, global = true, value_enum, value_name = "LANG")]
     lang: Option<i18n::Lang>,
+    /// Where `login` keeps its tokens (default: the user's config directory).
+    #[arg(long, global = true, env = "BOARDCAST_CONFIG_DIR", value_name = "DIR")]
+    config_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -148,8 +152,23 @@ enum Command {
     Predict { game: String },
     /// Print open seeks, live matches and channels, then exit.
     List,
-    /// Take back the stored seat (the newest one, or the one in MATCH).
+    /// Take back the stored seat (the newest one, or the one in MATCH); logged in, the
+    /// account's seat in MATCH also without a stored one (taken on another device).
     Resume { r#match: Option<String> },
+    /// Log in to the server as NAME (the password from standard input when it is not a
+    /// terminal, else asked for); later commands on that server act as the account.
+    Login { name: String },
+    /// Forget the login of this server (and tell the server to end it).
+    Logout,
+    /// Print the name of the account logged in on this server; status 1 when logged out.
+    Whoami,
+    /// List a player's finished games, newest first, or save them all as one PDN file.
+    Games {
+        name: String,
+        /// Save every game as PDN to FILE instead of listing them.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+    },
     /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
     Engine {
         /// The engine's command line, split into words as a shell does: `"./scan hub"`;
@@ -174,6 +193,15 @@ enum Command {
         /// How the engine answers draw offers.
         #[arg(long, value_enum, default_value = "never")]
         draw_policy: engine::DrawPolicy,
+        /// A `bot`-scoped token of the engine's bot account (default: the stored login of
+        /// this server, see `login`).
+        #[arg(
+            long,
+            env = "BOARDCAST_TOKEN",
+            value_name = "TOKEN",
+            hide_env_values = true
+        )]
+        token: Option<String>,
     },
 }
 
@@ -243,6 +271,21 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let account = |address: address::ServerAddress| account::AccountOptions {
+        address,
+        config_dir: flags.config_dir.clone(),
+        ca_file: flags.ca_file.clone(),
+    };
+    match cli.command {
+        Some(Command::Login { name }) => return account::login(account(address), name),
+        Some(Command::Logout) => return account::logout(account(address)),
+        Some(Command::Whoami) => return account::whoami(account(address)),
+        Some(Command::Games { name, save }) => {
+            return account::games(account(address), name, save);
+        }
+        _ => {}
+    }
+    let token = account::stored_token(&address, flags.config_dir.as_deref());
     let options = online::Options {
         server: address.ws_url(),
         address,
@@ -258,9 +301,17 @@ fn main() -> ExitCode {
         ca_file: flags.ca_file,
         save_pdn: flags.save_pdn,
         bell: !flags.no_bell,
+        token,
     };
     let intent = match cli.command {
-        Some(Command::Frisian(_) | Command::Minitchess(_)) => unreachable!("handled above"),
+        Some(
+            Command::Frisian(_)
+            | Command::Minitchess(_)
+            | Command::Login { .. }
+            | Command::Logout
+            | Command::Whoami
+            | Command::Games { .. },
+        ) => unreachable!("handled above"),
         Some(Command::Engine {
             hub,
             params,
@@ -269,6 +320,7 @@ fn main() -> ExitCode {
             join,
             accept_seeks,
             draw_policy,
+            token,
         }) => {
             let mut assignments = Vec::new();
             for param in &params {
@@ -299,6 +351,10 @@ fn main() -> ExitCode {
                 join,
                 accept_seeks,
                 draw_policy,
+            };
+            let options = online::Options {
+                token: token.or(options.token),
+                ..options
             };
             return engine::run(options, bridge);
         }

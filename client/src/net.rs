@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::{Error as WsError, TlsError};
-use tokio_tungstenite::tungstenite::http::header::RETRY_AFTER;
+use tokio_tungstenite::tungstenite::http::header::{AUTHORIZATION, RETRY_AFTER};
 use tokio_tungstenite::tungstenite::http::{HeaderValue, Response, StatusCode};
 
 use boardcast_protocol::{ClientEnvelope, Encoding, Frame, FrameRef, ServerMessage};
@@ -47,13 +47,16 @@ pub fn backoff(attempt: u32) -> Duration {
 }
 
 /// Starts the connection task; `tls` is used for `wss://` addresses, and `ca_file` (the
-/// `--ca-file` it trusts) is named when a certificate is refused. Dropping the first sender
+/// `--ca-file` it trusts) is named when a certificate is refused. With `token` (a login's
+/// personal access token) every upgrade carries `Authorization: Bearer`, so the connection
+/// acts as that account. Dropping the first sender
 /// ends it; the second feeds local events (a saved PDN) into the same stream.
 pub fn spawn(
     url: String,
     encoding: Encoding,
     tls: Arc<rustls::ClientConfig>,
     ca_file: Option<PathBuf>,
+    token: Option<String>,
 ) -> (
     mpsc::UnboundedSender<ClientEnvelope>,
     mpsc::UnboundedSender<NetEvent>,
@@ -61,7 +64,14 @@ pub fn spawn(
 ) {
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(url, encoding, tls, ca_file, out_rx, event_tx.clone()));
+    let dial = Dial {
+        url,
+        encoding,
+        tls,
+        ca_file,
+        token,
+    };
+    tokio::spawn(run(dial, out_rx, event_tx.clone()));
     (out_tx, event_tx, event_rx)
 }
 
@@ -74,24 +84,31 @@ enum Ended {
     },
 }
 
-async fn run(
+/// Everything an attempt to connect needs, the same for every attempt.
+struct Dial {
     url: String,
     encoding: Encoding,
     tls: Arc<rustls::ClientConfig>,
     ca_file: Option<PathBuf>,
+    /// Sent as `Authorization: Bearer` on the upgrade (never in the URL, which proxies log).
+    token: Option<String>,
+}
+
+async fn run(
+    dial: Dial,
     mut outgoing: mpsc::UnboundedReceiver<ClientEnvelope>,
     events: mpsc::UnboundedSender<NetEvent>,
 ) {
     let mut attempt = 0u32;
     loop {
-        let (reason, wait) = match connect(&url, encoding, &tls, ca_file.as_deref()).await {
+        let (reason, wait) = match connect(&dial).await {
             Ok(socket) => {
                 attempt = 0;
                 while outgoing.try_recv().is_ok() {}
                 if events.send(NetEvent::Connected).is_err() {
                     return;
                 }
-                match pump(socket, encoding, &mut outgoing, &events).await {
+                match pump(socket, dial.encoding, &mut outgoing, &events).await {
                     Ended::Quit => return,
                     Ended::Dropped { reason, wait } => (reason, wait),
                 }
@@ -137,12 +154,8 @@ enum Refused {
     Permanent(String),
 }
 
-async fn connect(
-    url: &str,
-    encoding: Encoding,
-    tls: &Arc<rustls::ClientConfig>,
-    ca_file: Option<&Path>,
-) -> Result<Socket, Refused> {
+async fn connect(dial: &Dial) -> Result<Socket, Refused> {
+    let (url, encoding) = (dial.url.as_str(), dial.encoding);
     let mut request = url
         .into_client_request()
         .map_err(|e| Refused::Permanent(format!("bad server address {url}: {e}")))?;
@@ -151,12 +164,18 @@ async fn connect(
         "Sec-WebSocket-Protocol",
         HeaderValue::from_static(encoding.subprotocol()),
     );
-    let connector = tokio_tungstenite::Connector::Rustls(tls.clone());
+    if let Some(token) = &dial.token {
+        let bearer = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
+            Refused::Permanent("the stored login token is not valid text: log in again".into())
+        })?;
+        request.headers_mut().insert(AUTHORIZATION, bearer);
+    }
+    let connector = tokio_tungstenite::Connector::Rustls(dial.tls.clone());
     let connecting =
         tokio_tungstenite::connect_async_tls_with_config(request, None, true, Some(connector));
     match tokio::time::timeout(Duration::from_secs(10), connecting).await {
         Ok(Ok((socket, _response))) => Ok(socket),
-        Ok(Err(error)) => Err(refused(&error, url, &host, ca_file)),
+        Ok(Err(error)) => Err(refused(&error, url, &host, dial.ca_file.as_deref())),
         Err(_) => Err(Refused::transient(format!(
             "cannot connect to {url}: timed out"
         ))),
@@ -385,7 +404,7 @@ mod tests {
 
     fn start(url: &str) -> mpsc::UnboundedReceiver<NetEvent> {
         let tls = crate::tls::client_config(None).unwrap();
-        let (_, _, events) = spawn(url.to_owned(), Encoding::Json, tls, None);
+        let (_, _, events) = spawn(url.to_owned(), Encoding::Json, tls, None, None);
         events
     }
 

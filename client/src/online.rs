@@ -29,6 +29,9 @@ pub struct Options {
     pub save_pdn: Option<PathBuf>,
     /// Ring the terminal bell when the player's turn comes (`--no-bell` turns it off).
     pub bell: bool,
+    /// The account's token for this server (`boardcast login`, or the engine's `--token`),
+    /// sent as `Authorization: Bearer` on the WebSocket upgrade.
+    pub token: Option<String>,
 }
 
 /// Ack ids that keep growing across runs of the program.
@@ -46,16 +49,18 @@ pub fn store(options: &Options) -> Option<Store> {
         .map(|dir| Store::new(&dir))
 }
 
-/// `boardcast resume [MATCH]`: the stored seat to take back.
+/// `boardcast resume [MATCH]`: the stored seat to take back; without one, a logged-in
+/// player takes back the account's seat in MATCH (taken on another device).
 pub fn resume_intent(options: &Options, match_id: Option<&str>) -> Result<Command, String> {
-    let store = store(options).ok_or("no data directory to read seats from")?;
-    let seat = store
-        .latest(&options.server, match_id)
-        .ok_or_else(|| format!("no stored seat for {}", options.server))?;
-    Ok(Command::Resume {
-        token: seat.token,
-        match_id: seat.match_id,
-    })
+    let seat = store(options).and_then(|store| store.latest(&options.server, match_id));
+    match (seat, match_id) {
+        (Some(seat), _) => Ok(Command::Resume {
+            token: seat.token,
+            match_id: seat.match_id,
+        }),
+        (None, Some(id)) if options.token.is_some() => Ok(Command::Reclaim(id.to_owned())),
+        (None, _) => Err(format!("no stored seat for {}", options.server)),
+    }
 }
 
 /// Runs an online session until the user quits.
@@ -89,6 +94,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
             options.encoding,
             tls.clone(),
             options.ca_file.clone(),
+            options.token.clone(),
         );
         let effects = Effects {
             server: options.server.clone(),

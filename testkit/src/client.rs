@@ -212,6 +212,8 @@ pub struct Client {
     /// Replies naming an id that had no send waiting for an answer: a second answer to one
     /// envelope, which PROTOCOL §3.3 rules out ([`Client::extra_answers`]).
     extra_answers: Vec<ServerMessage>,
+    /// Every reply-shaped message with id 0 ([`Client::unasked`]).
+    unasked: Vec<ServerMessage>,
 }
 
 impl fmt::Debug for Client {
@@ -300,6 +302,7 @@ impl Client {
             closed: None,
             unanswered: HashMap::new(),
             extra_answers: Vec::new(),
+            unasked: Vec::new(),
         }
     }
 
@@ -311,11 +314,21 @@ impl Client {
         &self.extra_answers
     }
 
+    /// Every `seat`, `ack` or `error` with id 0 this connection received: they answer no
+    /// envelope, and PROTOCOL §3.5 says which the server may send unasked.
+    pub fn unasked(&self) -> &[ServerMessage] {
+        &self.unasked
+    }
+
     /// Counts `message` against the envelopes waiting for an answer.
     fn count_answer(&mut self, message: &ServerMessage) {
-        let Some(id) = reply_id(message).filter(|id| *id != 0) else {
+        let Some(id) = reply_id(message) else {
             return;
         };
+        if id == 0 {
+            self.unasked.push(message.clone());
+            return;
+        }
         match self.unanswered.get_mut(&id) {
             Some(waiting) if *waiting > 0 => *waiting -= 1,
             _ => self.extra_answers.push(message.clone()),

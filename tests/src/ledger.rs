@@ -79,6 +79,36 @@ impl Ledger {
         Err(problem)
     }
 
+    /// Folds in the id-0 replies connection `who` got ([`crate::client::Client::unasked`]),
+    /// holding the seats of `tokens`: the only unasked one PROTOCOL §3.5 allows a player of
+    /// this match (no rematch here) is a `seat` it already holds, carried over when the match
+    /// moved to another server — same match, same token. Anything else (an `ack` or `error`
+    /// with id 0, a seat it does not hold) is an unasked reply no client can place.
+    pub fn unasked(
+        &mut self,
+        who: &str,
+        replies: &[ServerMessage],
+        tokens: &[&str],
+    ) -> Result<(), String> {
+        let stray: Vec<&ServerMessage> = replies
+            .iter()
+            .filter(|reply| {
+                !matches!(reply, ServerMessage::Seat(seat)
+                    if seat.match_id == self.match_id && tokens.contains(&seat.token.as_str()))
+            })
+            .collect();
+        if stray.is_empty() {
+            return Ok(());
+        }
+        let problem = format!(
+            "match {}: {who} got {} undocumented replies with id 0: {stray:?}",
+            self.match_id,
+            stray.len()
+        );
+        self.fork.get_or_insert_with(|| problem.clone());
+        Err(problem)
+    }
+
     /// `Err` with the first disagreement any client ran into.
     pub fn check(&self) -> Result<(), String> {
         match &self.fork {

@@ -1098,7 +1098,12 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
             cluster.logs()
         ),
     }
-    record_backlog(&ledger, "white's old connection on a", &white_on_a);
+    record_backlog(
+        &ledger,
+        "white's old connection on a",
+        &white_on_a,
+        &white_seat.token,
+    );
     // Whoever asks a now gets the one history.
     let mut on_a = connect(a, encoding).await.expect("a serves again");
     let seen = on_a.watch_match(&match_id).await.expect("watch on a");
@@ -1129,8 +1134,9 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
             .expect("a watcher task")
             .unwrap_or_else(|err| panic!("{err}\n{}", cluster.logs()));
     }
-    record_backlog(&ledger, "white on c", &white);
-    record_backlog(&ledger, "black on b", &black);
+    record_backlog(&ledger, "white on c", &white, &white_seat.token);
+    // Black's node proxies the match: it carries Black's seat over to each new owner.
+    record_backlog(&ledger, "black on b", &black, &black_seat.token);
     let ledger = ledger.lock().expect("ledger");
     ledger.check().unwrap_or_else(|fork| panic!("{fork}"));
     let (moves, complete) = ledger.notations();
@@ -1140,13 +1146,18 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
     );
 }
 
-fn record_backlog(ledger: &SharedLedger, who: &str, client: &Client) {
+/// Checks what `client`, holding the seat of `token`, received: one history, one reply per
+/// envelope, and no unasked reply but its seat carried over (issue 28, items 2 and 7).
+fn record_backlog(ledger: &SharedLedger, who: &str, client: &Client, token: &str) {
     let mut ledger = ledger.lock().expect("ledger");
     ledger
         .record_all(who, client.backlog())
         .unwrap_or_else(|fork| panic!("{fork}"));
     ledger
         .answers(who, client.extra_answers())
+        .unwrap_or_else(|problem| panic!("{problem}"));
+    ledger
+        .unasked(who, client.unasked(), &[token])
         .unwrap_or_else(|problem| panic!("{problem}"));
 }
 

@@ -10,6 +10,7 @@
 
 import { FRISIAN_TV } from './state.js';
 import { parseFen } from './fen.js';
+import * as account from './account.js';
 
 const CLIENT = 'boardcast-web/0.1.0';
 const SEAT_ACTIONS = new Set([
@@ -147,6 +148,7 @@ export function follow(state) {
     const tv = request(state, 'watch', { watch: { target: { channel: FRISIAN_TV }, since_v: null } });
     return id ? [tv, request(state, 'watch', { watch: { target: { match: id }, since_v: shown } })] : [tv];
   }
+  if (page === 'tokens' || page === 'profile') return account.load(state);
   if (page === 'tv' || page === 'game') {
     const since_v = state.channel && state.channel.channel === id ? state.channel.v : null;
     return [request(state, 'watch', { watch: { target: { channel: id }, since_v } }), leaderboard(state)];

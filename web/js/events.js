@@ -7,6 +7,7 @@
  */
 
 import * as actions from './actions.js';
+import * as account from './account.js';
 import { showsMatch } from './state.js';
 
 /** Pointer travel (px) before a press becomes a drag. */
@@ -39,13 +40,27 @@ export function listen(root, state, run) {
         : actions.clickSquare(state, Number(square.dataset.square)));
       return;
     }
-    const el = target.closest('[data-action],[data-ply],[data-route],[data-seek]');
+    const el = target.closest('[data-action],[data-ply],[data-route],[data-seek],[data-account],[data-revoke],[data-games-page]');
     if (!el) return;
+    if (el.dataset.account) return run(account.logout(state, el.dataset.account === 'logout-all'));
+    if (el.dataset.revoke) return run(account.revokeToken(state, el.dataset.revoke));
+    if (el.dataset.gamesPage && state.profile) {
+      return run([account.gamesPage(state, state.profile.page + (el.dataset.gamesPage === 'older' ? 1 : -1))]);
+    }
     if (el.dataset.seek) return run(actions.joinById(state, el.dataset.seek));
     if (el.dataset.route) return run(actions.chooseRoute(state, el.dataset.route.split('x').map(Number)));
     if (el.dataset.ply) return run(actions.viewPly(state, 0, Number(el.dataset.ply)));
     run(action(state, el.dataset.action));
   });
+
+  // The header's account menu is outside the root: its log-out buttons are heard there.
+  const header = document.querySelector('header.top');
+  if (header) {
+    header.addEventListener('click', (event) => {
+      const el = /** @type {Element} */ (event.target).closest('[data-account]');
+      if (el) run(account.logout(state, el.getAttribute('data-account') === 'logout-all'));
+    });
+  }
 
   root.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -57,6 +72,14 @@ export function listen(root, state, run) {
       run(actions.acceptInvite(state, data.name));
     } else if (form.id === 'engine-form') {
       run(actions.startEngineGame(state, data));
+    } else if (form.id === 'login-form') {
+      run(account.login(state, data));
+    } else if (form.id === 'signup-form') {
+      run(account.signup(state, data));
+    } else if (form.id === 'password-form') {
+      run(account.changePassword(state, data));
+    } else if (form.id === 'token-form') {
+      run(account.createToken(state, { name: data.name, scopes: new FormData(form).getAll('scopes') }));
     } else if (form.id === 'move-form') {
       const effects = actions.typedMove(state, data.move);
       // Sent, or handed to the chooser: either way the text is used up.
@@ -193,6 +216,7 @@ function action(state, name) {
       const board = document.getElementById('board');
       return board ? [{ copy: board.getAttribute('data-fen') || '' }] : [];
     }
+    case 'copy-token': return state.newToken ? [{ copy: state.newToken.token }] : [];
     default: return [];
   }
 }

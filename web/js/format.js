@@ -75,13 +75,18 @@ export function counted(n, noun, plural = `${noun}s`) {
 }
 
 /**
- * The players of a lobby line, white then black: `{name, bot}`, or `null` for a free seat.
- * A server from before the `*_bot` flags leaves them out: people's seats.
+ * The players of a lobby line, white then black: `{name, bot, account}`, or `null` for a free
+ * seat. A server from before the `*_bot` / `*_account` flags leaves them out: guests' seats.
  */
 export function summaryPlayers(summary) {
-  return ['white', 'black'].map((side) =>
-    summary[side] == null ? null : { name: summary[side], bot: Boolean(summary[`${side}_bot`]) });
+  return ['white', 'black'].map((side) => (summary[side] == null ? null : {
+    name: summary[side], bot: Boolean(summary[`${side}_bot`]), account: Boolean(summary[`${side}_account`]),
+  }));
 }
 
-/** A player as plain text: `BOT Scan` for a seat a program plays (as lidraughts shows bots). */
-export const playerText = (p) => (p.bot ? `BOT ${p.name}` : p.name);
+/**
+ * A player as plain text: `BOT Scan` for a seat a program plays (as lidraughts shows bots),
+ * `Anne (guest)` for a seat nobody logged in holds, so a guest never passes for the member
+ * of the same name.
+ */
+export const playerText = (p) => `${p.bot ? 'BOT ' : ''}${p.name}${p.account ? '' : ' (guest)'}`;

@@ -12,6 +12,7 @@ import { connect } from './socket.js';
 import { listen } from './events.js';
 import { render } from './render/index.js';
 import * as i18n from './i18n.js';
+import { answered } from './account.js';
 
 const SEAT_PREFIX = 'bc.seat.';
 const LOBBY_REFRESH_MS = 4000;
@@ -46,7 +47,7 @@ const state = initialState(parseRoute(location.pathname), {
   name: storage.get('bc.name') || '',
   nextId: Math.max(1, Number(storage.get('bc.nextId')) || 1),
   seats: storedSeats(),
-});
+}, location.search);
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
 let frame = 0;
@@ -125,9 +126,37 @@ function run(effects) {
       focusNext = effect.focus;
     } else if (effect.reconnectAfter !== undefined) {
       socket.reconnectAfter(effect.reconnectAfter);
+    } else if (effect.http) {
+      fetchJson(effect.http);
+    } else if (effect.reload) {
+      // A new session (login) or none (logout): a fresh page opens its socket as it.
+      location.assign(effect.reload);
     }
   }
   redraw();
+}
+
+/**
+ * An account request (account.js): JSON in and out, same-origin with the session cookie. Its
+ * own referrer policy, because the page's (`no-referrer`) would send `Origin: null`, which
+ * the server refuses for a request that changes something.
+ */
+async function fetchJson(request) {
+  let response = { status: 0, body: null, retryAfter: 0 };
+  try {
+    const r = await fetch(request.path, {
+      method: request.method,
+      headers: request.body ? { 'Content-Type': 'application/json' } : {},
+      body: request.body ? JSON.stringify(request.body) : undefined,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      referrerPolicy: 'same-origin',
+    });
+    let body = null;
+    try { body = await r.json(); } catch { /* an empty answer */ }
+    response = { status: r.status, body, retryAfter: Number(r.headers.get('Retry-After')) || 0 };
+  } catch { /* not reached: status 0 */ }
+  run(answered(state, request, response));
 }
 
 /** Shows another page in this same document and connection. */

@@ -22,6 +22,10 @@ export function receive(state, msg, now) {
   switch (type) {
     case 'welcome':
       state.conn = 'online';
+      // Who this page's session is: an account, or null for a guest (or a server without
+      // accounts).
+      state.account = body.account || null;
+      state.accountKnown = true;
       if (state.notice.code === 'shutdown') state.notice = { text: '', code: '' };
       return actions.enter(state);
     case 'ack': return ack(state, body);
@@ -82,6 +86,7 @@ function refused(state, { id, code, message }) {
     const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));
     if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
   }
+  if (request.kind === 'reclaim') state.notice = { text: '', code: '' };
   if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
   if (request.kind === 'hello' && code === 'invalid_argument') {
     // The server keeps the name it had: so does the page, and it says why in words.
@@ -150,7 +155,21 @@ function matchSnapshot(state, snap, now) {
   state.fens = { [snap.moves.length]: snap.fen };
   actions.clearInput(state);
   state.seat = state.seats[snap.match_id] || null;
-  return [];
+  return reclaim(state, snap);
+}
+
+/**
+ * A member watching a match one of their seats is in, without its token here (another
+ * browser or device): the seat is the account's, so take it back (`reclaim`, answered
+ * like `resume`). Asked once per match page; a refusal leaves the page watching.
+ */
+function reclaim(state, snap) {
+  const me = state.account && state.account.name.toLowerCase();
+  const mine = me && state.route.page === 'match' && !state.seat && snap.phase !== 'finished'
+    && ['white', 'black'].some((side) => snap[side] && snap[side].account && snap[side].name.toLowerCase() === me);
+  if (!mine || state.ui.reclaimed === snap.match_id) return [];
+  state.ui.reclaimed = snap.match_id;
+  return [actions.request(state, 'reclaim', { reclaim: { match_id: snap.match_id, since_v: snap.v } })];
 }
 
 function matchEvent(state, { match_id, v, event }, now) {
@@ -162,7 +181,7 @@ function matchEvent(state, { match_id, v, event }, now) {
   const body = typeof event === 'string' ? null : event[type];
   switch (type) {
     case 'player_joined':
-      m[body.side] = { name: body.name, connected: true, bot: Boolean(body.bot) };
+      m[body.side] = { name: body.name, connected: true, bot: Boolean(body.bot), account: Boolean(body.account) };
       m.firstMove = firstMove(body.first_move_in_ms, now);
       if (m.white && m.black && !m.result) {
         m.phase = 'playing';

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'missing', id: string|null}} Route
+ * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'missing', id: string|null}} Route
  * @typedef {{match_id: string, token: string, side: 'white'|'black', invite_code: string}} Seat
  * @typedef {{id: number, msg: object}} Envelope
  */
@@ -20,11 +20,18 @@ export function parseRoute(path) {
   if (path === '/' || path === '') return { page: 'lobby', id: null };
   // Frisian TV: `id` becomes the featured match once the server names it.
   if (path === '/ftv') return { page: 'ftv', id: null };
+  if (ACCOUNT_PAGES[path]) return { page: ACCOUNT_PAGES[path], id: null };
+  // A profile, `/@/{name}` (user names are 2–20 of A-Z a-z 0-9 _ -).
+  const profile = /^\/@\/([A-Za-z0-9_-]{1,32})$/.exec(path);
+  if (profile) return { page: 'profile', id: profile[1] };
   if (!m) return { page: 'missing', id: null };
   const page = { m: 'match', i: 'invite', tv: 'tv', g: 'game' }[m[1]];
   if (page === 'invite') return { page, id: inviteCode(m[2]) };
   return { page, id: page === 'tv' ? `tv${m[2]}` : m[2] };
 }
+
+/** The account pages, by path. */
+const ACCOUNT_PAGES = { '/login': 'login', '/signup': 'signup', '/account': 'account', '/account/tokens': 'tokens' };
 
 /** Characters in an invite code, not counting the dash (server/src/matches/invite.rs). */
 const INVITE_LENGTH = 10;
@@ -47,10 +54,25 @@ export function inviteCode(typed) {
  * @param {Route} route
  * @param {{name: string, nextId: number, seats: Record<string, Seat>}} stored what the
  *   browser kept: the display name, the next ack id, the seats this browser holds.
+ * @param {string} [search] location.search (the login page's `?next=`)
  */
-export function initialState(route, stored) {
+export function initialState(route, stored, search = '') {
   return {
     route,
+    search,
+    /** @type {null|{name: string, bot: boolean, admin: boolean}} the account this page's
+     *  session is, from the server's `welcome` (null: a guest) */
+    account: null,
+    /** Whether `welcome` has said who this page is (until then the menu shows nothing). */
+    accountKnown: false,
+    /** The account request in flight (its form waits for the answer). */
+    busy: '',
+    /** @type {null|{name: string, user: object|null, games: object[]|null, page: number, more: boolean, missing: boolean}} */
+    profile: null,
+    /** @type {null|object[]} the account's personal access tokens */
+    tokens: null,
+    /** @type {null|{name: string, token: string}} a token just created: shown once */
+    newToken: null,
     /** @type {'connecting'|'online'|'offline'} */
     conn: 'connecting',
     name: stored.name,

@@ -230,7 +230,7 @@ test('the second player joining makes the seated creator ask for a snapshot with
   const out = sent(receive(state, { match_event: { match_id: 'm1', v: 2, event: { player_joined: { side: 'black', name: 'B' } } } }, 0));
   assert.deepEqual(out[0].msg, { resume: { token: 'st.secret', since_v: null } });
   assert.equal(state.match.phase, 'playing');
-  assert.deepEqual(state.match.black, { name: 'B', connected: true, bot: false });
+  assert.deepEqual(state.match.black, { name: 'B', connected: true, bot: false, account: false });
 });
 
 test('a seat a program plays is marked, from the join event and in lobby lines', () => {
@@ -238,14 +238,17 @@ test('a seat a program plays is marked, from the join event and in lobby lines',
   receive(state, { welcome: {} }, 0);
   receive(state, { match_snapshot: snapshot({ v: 1, black: null, phase: 'waiting', legal_moves: [], clock: null }) }, 0);
   receive(state, { match_event: { match_id: 'm1', v: 2, event: { player_joined: { side: 'black', name: 'Scan', bot: true } } } }, 0);
-  assert.deepEqual(state.match.black, { name: 'Scan', connected: true, bot: true });
-  assert.deepEqual(summaryPlayers({ white: 'Scan', black: null, white_bot: true, black_bot: false }), [
-    { name: 'Scan', bot: true }, null,
+  assert.deepEqual(state.match.black, { name: 'Scan', connected: true, bot: true, account: false });
+  assert.deepEqual(summaryPlayers({ white: 'Scan', black: null, white_bot: true, black_bot: false, white_account: true }), [
+    { name: 'Scan', bot: true, account: true }, null,
   ]);
-  // A line from a server without the flags reads as people.
-  assert.deepEqual(summaryPlayers({ white: 'A', black: 'B' }), [{ name: 'A', bot: false }, { name: 'B', bot: false }]);
-  assert.equal(playerText({ name: 'Scan', bot: true }), 'BOT Scan');
-  assert.equal(playerText({ name: 'A', bot: false }), 'A');
+  // A line from a server without the flags reads as people, and as guests.
+  assert.deepEqual(summaryPlayers({ white: 'A', black: 'B' }), [
+    { name: 'A', bot: false, account: false }, { name: 'B', bot: false, account: false },
+  ]);
+  assert.equal(playerText({ name: 'Scan', bot: true, account: true }), 'BOT Scan');
+  assert.equal(playerText({ name: 'A', bot: false, account: true }), 'A');
+  assert.equal(playerText({ name: 'A', bot: false }), 'A (guest)');
 });
 
 test('a refusal shows the server reason and code', () => {

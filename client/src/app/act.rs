@@ -3,7 +3,7 @@
 
 use boardcast_protocol::{
     Claim, ClientMessage, CreateMatch, FRISIAN_TV, JoinMatch, LeaderboardQuery, PlayMove, Predict,
-    Resume, SeatAction, StartEngineGame, Target, Watch,
+    Reclaim, Resume, SeatAction, StartEngineGame, Target, Watch,
 };
 
 use super::command::{Command, Reply};
@@ -55,6 +55,17 @@ impl App {
                     since_v: None,
                 };
                 self.send(ClientMessage::Resume(resume), Pending::Resume);
+            }
+            Command::Reclaim(match_id) => {
+                self.leave();
+                self.watching = Some(Target::Match(match_id.clone()));
+                self.asked_at = Some(std::time::Instant::now());
+                let reclaim = Reclaim {
+                    match_id,
+                    since_v: None,
+                };
+                // Answered as `resume` is: the seat (with its token), then the match.
+                self.send(ClientMessage::Reclaim(reclaim), Pending::Resume);
             }
             Command::Move(text) => self.typed_move(&text),
             Command::Route(route) => self.play(route),

@@ -31,6 +31,9 @@ pub enum Command {
         token: String,
         match_id: String,
     },
+    /// Take back the logged-in account's seat in a match, without its token (one taken on
+    /// another device): `reclaim`.
+    Reclaim(String),
     /// Typed notation, resolved against the legal list.
     Move(String),
     /// A route already chosen from the legal list.

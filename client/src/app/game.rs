@@ -325,13 +325,13 @@ pub(crate) mod tests {
                 name: "alice".into(),
                 connected: true,
                 bot: false,
-                account: false,
+                account: true,
             }),
             black: Some(PlayerInfo {
                 name: "bob".into(),
                 connected: true,
                 bot: false,
-                account: false,
+                account: true,
             }),
             time_control: Some(TimeControl {
                 initial_ms: 300_000,

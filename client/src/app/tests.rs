@@ -421,6 +421,8 @@ fn lobby_lines_show_members_ratings_and_rated_terms() {
             provisional: false,
         }),
         black_rating: None,
+        white_account: true,
+        black_account: true,
     };
     let live = MatchSummary {
         match_id: "m8".into(),

@@ -372,6 +372,7 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
             options.encoding,
             tls.clone(),
             options.ca_file.clone(),
+            options.token.clone(),
         );
         let effects = Effects {
             server: options.server.clone(),

@@ -1,6 +1,7 @@
 //! The home screen: open seeks, live matches and channels, with the keys to create, join,
 //! watch and predict.
 
+use boardcast_protocol::MatchSummary;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -26,6 +27,17 @@ fn item(note: Note, width: u16) -> ListItem<'static> {
         .map(|(i, line)| Line::from(if i == 0 { line } else { format!(" {line}") }))
         .collect();
     ListItem::new(lines)
+}
+
+/// A lobby line as the screen shows it: a name no account holds marked ` (guest)`, so a guest
+/// never passes for the member of the same name (`--plain` lines keep the bare names).
+fn marked(mut summary: MatchSummary) -> MatchSummary {
+    let mark = |name: Option<String>, account: bool| {
+        name.map(|n| if account { n } else { format!("{n} (guest)") })
+    };
+    summary.white = mark(summary.white.take(), summary.white_account);
+    summary.black = mark(summary.black.take(), summary.black_account);
+    summary
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -110,7 +122,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 .seeks
                 .iter()
                 .cloned()
-                .map(|s| item(Note::Seek(s), width))
+                .map(|s| item(Note::Seek(marked(s)), width))
                 .collect(),
         ),
         (
@@ -120,7 +132,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 .live
                 .iter()
                 .cloned()
-                .map(|s| item(Note::Live(s), width))
+                .map(|s| item(Note::Live(marked(s)), width))
                 .collect(),
         ),
         (

@@ -17,8 +17,8 @@ use crate::app::entry;
 use crate::app::game::{Game, format_clock, result_text};
 use crate::app::view::{BoardGeometry, Confirm};
 
-/// One player's line: clock (▶ on the side to move), side, BOT tag, name, `(you)` and
-/// `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
+/// One player's line: clock (▶ on the side to move), side, BOT tag, name, `(guest)` for a
+/// seat no account holds (so a guest never passes for a member), `(you)` and `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
 /// cut with `…`, so the tags after it always show whole.
 fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> Line<'static> {
     let player = game.player(side);
@@ -33,6 +33,11 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
     let you = if me { " (you)" } else { "" };
     let gone_tag = if gone { " [gone]" } else { "" };
     let bot = player.is_some_and(|p| p.bot);
+    let guest = if player.is_some_and(|p| !p.account) {
+        " (guest)"
+    } else {
+        ""
+    };
     let low = ms.is_some_and(|ms| ms < 10_000);
     let mut clock_style = Style::default();
     if to_move {
@@ -46,6 +51,7 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
     let width = usize::from(width);
     let tags = side_label.chars().count()
         + if bot { 4 } else { 0 }
+        + guest.chars().count()
         + you.chars().count()
         + gone_tag.chars().count();
     let padded = format!("{marker} {clock:<7}");
@@ -69,7 +75,11 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
         ));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::raw(format!("{}{you}", super::fit(&name, room))));
+    spans.push(Span::raw(super::fit(&name, room)));
+    if !guest.is_empty() {
+        spans.push(Span::styled(guest, Style::default().fg(Color::DarkGray)));
+    }
+    spans.push(Span::raw(you));
     if gone {
         spans.push(Span::styled(gone_tag, Style::default().fg(Color::Red)));
     }

@@ -7,6 +7,7 @@ use boardcast_protocol::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ratatui::style::Color;
 
 use crate::app::App;
 use crate::app::channel::tests::snapshot as channel_snapshot;
@@ -262,8 +263,8 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
         rating_range: None,
         white_rating: None,
         black_rating: None,
-        white_account: false,
-        black_account: false,
+        white_account: true,
+        black_account: true,
     };
     let live = MatchSummary {
         match_id: "m8".into(),
@@ -686,8 +687,8 @@ fn lobby() -> Lobby {
         rating_range: None,
         white_rating: None,
         black_rating: None,
-        white_account: false,
-        black_account: false,
+        white_account: true,
+        black_account: true,
     };
     let live = MatchSummary {
         match_id: "k2j4h6g8f0".into(),
@@ -1104,13 +1105,13 @@ fn names_tags_and_the_spectator_count_are_never_cut_mid_word_at_80x24_and_60x20(
         name: "PyRandomBot Deluxe".into(),
         connected: true,
         bot: true,
-        account: false,
+        account: true,
     });
     snap.black = Some(PlayerInfo {
         name: "a player named gone".into(),
         connected: true,
         bot: false,
-        account: false,
+        account: true,
     });
     app.receive(ServerMessage::MatchSnapshot(snap), now);
     let left = MatchEvent::PlayerLeft(Absence {
@@ -1876,4 +1877,78 @@ fn a_refusal_in_the_players_language_at_80x24() {
         );
     }
     speak_on_this_thread(Lang::En);
+}
+
+/// Issue 30: a member's name is shown as it is, a guest's marked `(guest)` in its own
+/// colour, on the home screen and the match screen at 80×24, so a guest never passes for
+/// the member of the same name.
+#[test]
+fn members_and_guests_are_told_apart_at_80x24() {
+    let now = Instant::now();
+    let mut home = App::new("fay", Some(Command::Lobby), 1);
+    home.connected();
+    let mut lobby = lobby();
+    lobby.seeks[0].white_account = false;
+    lobby.live[0].black_account = false;
+    home.receive(ServerMessage::Lobby(lobby), now);
+    let buf = render(&home, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "c08rkh6tyk gustavus (guest) 3+2 free black",
+            "k2j4h6g8f0 hallgerd ingeborg (guest) 3+2",
+        ],
+    );
+
+    let mut app = App::new("Anne", Some(Command::JoinCode("ABCD".into())), 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 2,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::Black,
+            token: "secret".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
+    snap.white = Some(PlayerInfo {
+        name: "Anne".into(),
+        connected: true,
+        bot: false,
+        account: true,
+    });
+    snap.black = Some(PlayerInfo {
+        name: "Anne".into(),
+        connected: true,
+        bot: false,
+        account: false,
+    });
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    let row = |needle: &str| {
+        lines
+            .iter()
+            .position(|line| line.contains(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` on screen:\n{}", lines.join("\n")))
+    };
+    // The member: the bare name, nothing after it but the end of the line.
+    let white = row("white: Anne");
+    assert!(
+        lines[white].trim_end().ends_with("white: Anne"),
+        "{}",
+        lines[white]
+    );
+    // The guest (this player): marked, in a muted colour, before `(you)`.
+    let black = row("black: Anne (guest) (you)");
+    let at = lines[black].find("(guest)").expect("the mark");
+    // Cells, not bytes: the board's pieces on the same line are several bytes each.
+    let x = lines[black][..at].chars().count() as u16;
+    let cell = &buf[(x + 1, black as u16)];
+    assert_eq!(cell.symbol(), "g");
+    assert_eq!(cell.fg, Color::DarkGray);
+    let name = &buf[(x - 2, black as u16)];
+    assert_eq!((name.symbol(), name.fg), ("e", Color::Reset));
 }

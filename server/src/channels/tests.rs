@@ -520,6 +520,48 @@ async fn a_game_end_is_published_once_its_scores_are_stored() {
     );
 }
 
+/// The archive's queue is bounded: when it is full (the database far behind) the finished
+/// game is given up, and its end goes out with its last ply instead of waiting for a store
+/// that will never come.
+#[tokio::test(start_paused = true)]
+async fn a_full_archive_queue_gives_the_game_up_and_does_not_hold_its_end() {
+    let request = StartEngineGame {
+        serial: "CH3SS5".into(),
+        white: "L4".into(),
+        black: "K7".into(),
+        ply_interval_ms: Some(INTERVAL.as_millis() as u64),
+        reveal_from_ply: Some(6),
+    };
+    let spec = GameSpec::from_request(&request, Duration::from_secs(2)).unwrap();
+    // Room for one record, never read: the game's start fills it.
+    let (archive_tx, _full) = mpsc::channel(1);
+    let fx = spawn_archiving_to(
+        Program::OnDemand {
+            spec,
+            game_id: 44,
+            linger: Duration::from_secs(60),
+        },
+        archive_tx,
+    );
+    let (watcher, mut inbox) = conn(1);
+    fx.handle.watched(watcher, None).await.unwrap();
+    loop {
+        sleep(INTERVAL).await;
+        settle().await;
+        let seen = events(&drain(&mut inbox));
+        let last_ply = seen.iter().position(
+            |(_, e)| matches!(e, ChannelEvent::PlyRevealed(p) if p.next_reveal_in_ms.is_none()),
+        );
+        if let Some(at) = last_ply {
+            assert!(
+                matches!(seen.get(at + 1), Some((_, ChannelEvent::GameEnded(_)))),
+                "the end follows the last ply at once: {seen:?}"
+            );
+            break;
+        }
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_watcher_that_does_not_read_is_dropped_and_the_others_are_not_delayed() {
     let fx = tv(3);

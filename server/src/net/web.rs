@@ -1,7 +1,8 @@
 //! The browser client: the files of `web/`, embedded in the binary at compile time and served
 //! on the same port as the WebSocket.
 //!
-//! Every page (`/`, `/m/{id}`, `/i/{code}`, `/tv/{n}`, `/g/{id}`, `/ftv`) is the one shell
+//! Every page (`/`, `/m/{id}`, `/i/{code}`, `/tv/{n}`, `/g/{id}`, `/ftv`, `/login`, `/signup`,
+//! `/account`, `/account/tokens`, `/@/{name}`) is the one shell
 //! `web/index.html`; its module script reads the path, and every module is preloaded. The shell refers to the other files
 //! under `/assets/{version}/…`, where `version` is a digest of every embedded file: the shell
 //! is revalidated on each visit (`no-cache` + `ETag`), the versioned files are cached for a
@@ -48,7 +49,13 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/tv/{n}", get(shell))
         .route("/g/{id}", get(shell))
         .route("/ftv", get(shell))
-        // Accounts (issue 30): a member's profile, and the page a reset link opens.
+        // The account pages (issue 30): the same shell; the script shows the page the path
+        // names (a real address for each, so password managers and scripts find the forms),
+        // and the page a reset link opens.
+        .route("/login", get(shell))
+        .route("/signup", get(shell))
+        .route("/account", get(shell))
+        .route("/account/tokens", get(shell))
         .route("/@/{name}", get(shell))
         .route("/reset/{token}", get(shell))
         .route("/assets/{version}/{*path}", get(asset))

@@ -11,6 +11,7 @@
 //! browser, so that the tests take their turns (two or three browsers at a time is what two
 //! cores take).
 
+mod accounts;
 mod buttons_and_endings;
 mod followups;
 mod frisian_tv;

@@ -69,11 +69,13 @@ export function list(el, key, items, make) {
 
 /**
  * A player's name, after a `BOT` tag (`[data-bot]`) when a program plays the seat: a tag in
- * its own colours, so nobody passes for a program by their name alone.
- * @param {{name: string, bot: boolean}} p
+ * its own colours, so nobody passes for a program by their name alone; and `(guest)` after
+ * a name no account holds, so nobody passes for a member either.
+ * @param {{name: string, bot: boolean, account?: boolean}} p
  */
 export function playerName(p) {
-  return h('span', { class: 'player-name' }, p.bot ? botTag() : null, p.name);
+  return h('span', { class: 'player-name' }, p.bot ? botTag() : null, p.name,
+    p.account ? null : h('span', { class: 'guest' }, ' (guest)'));
 }
 
 /**

@@ -8,8 +8,13 @@ import { h, attr, text, pageHeading } from './dom.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMinit } from './minit.js';
+import { mountLogin, mountSignup, mountAccount, mountTokens, mountProfile, logoutButtons } from './account.js';
+import { profilePath } from '../account.js';
 
-const PAGE_NAMES = { lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing' };
+const PAGE_NAMES = {
+  lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
+  login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile',
+};
 const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
 
 let mounted = { key: '', update: null };
@@ -28,12 +33,47 @@ export function render(state, root, now) {
   text(document.getElementById('conn'), CONN_TEXT[state.conn]);
   const key = `${page}:${state.route.id}`;
   if (mounted.key !== key) {
-    mounted = { key, update: mount(page, root, state.route.id) };
+    mounted = { key, update: mount(page, root, state.route.id, state) };
   }
+  drawWho(state);
   return mounted.update(state, now);
 }
 
-function mount(page, root, id) {
+let whoKey = null;
+
+/**
+ * The header's account corner: "Log in · Sign up" for a guest; for a member a menu under
+ * their name (profile, account, tokens, log out, log out everywhere). Drawn once `welcome`
+ * has said who the page is, so it never flashes "Log in" at a member.
+ */
+function drawWho(state) {
+  const slot = document.getElementById('who');
+  const a = state.account;
+  const key = !state.accountKnown ? '' : a ? `member:${a.name}` : `guest:${state.route.page}`;
+  if (!slot || key === whoKey) return;
+  whoKey = key;
+  if (!state.accountKnown) return slot.replaceChildren();
+  if (!a) {
+    const here = location.pathname;
+    const next = ['login', 'signup'].includes(state.route.page) || here === '/' ? '' : `?next=${encodeURIComponent(here)}`;
+    return slot.replaceChildren(h('a', { href: `/login${next}`, 'data-who': 'login' }, 'Log in'),
+      h('a', { href: `/signup${next}`, 'data-who': 'signup' }, 'Sign up'));
+  }
+  slot.replaceChildren(h('details', { class: 'menu', id: 'account-menu' },
+    h('summary', { 'data-who': 'member', 'aria-label': `Account menu of ${a.name}` }, a.name),
+    h('div', { class: 'menu-items' },
+      h('a', { href: profilePath(a.name) }, 'Profile and games'),
+      h('a', { href: '/account' }, 'Account and password'),
+      h('a', { href: '/account/tokens' }, 'Access tokens'),
+      ...logoutButtons())));
+}
+
+function mount(page, root, id, state) {
+  if (page === 'login') return mountLogin(root, state);
+  if (page === 'signup') return mountSignup(root, state);
+  if (page === 'account') return mountAccount(root);
+  if (page === 'tokens') return mountTokens(root);
+  if (page === 'profile') return mountProfile(root, id);
   if (page === 'lobby') return mountLobby(root);
   if (page === 'match') return mountMatch(root);
   if (page === 'invite') return mountInvite(root);

@@ -6,6 +6,7 @@
 import { h, list, show, text, playerName, pageHeading } from './dom.js';
 import { createForm, engineForm } from './forms.js';
 import { timeControlText, summaryPlayers, playerText, counted } from '../format.js';
+import { profilePath } from '../account.js';
 
 const card = (title, body) => h('section', { class: 'card' }, h('h2', {}, title), body);
 
@@ -63,8 +64,14 @@ export function mountLobby(root) {
       return h('li', {}, h('a', { class: 'row', href, 'data-channel': ch.channel },
         h('span', {}, ch.channel), h('span', { class: 'tc' }, `${game} · ${ch.watchers} watching`)));
     });
-    const names = [...new Set([...lobby.seeks, ...lobby.live].flatMap(summaryPlayers).filter(Boolean).map(playerText))].sort();
-    list(players, JSON.stringify(names), names, (n) => h('li', {}, n));
+    // One line per player: members link to their profile; guests are marked as such.
+    const byText = new Map([...lobby.seeks, ...lobby.live].flatMap(summaryPlayers).filter(Boolean)
+      .map((p) => [playerText(p), p]));
+    const names = [...byText.keys()].sort();
+    list(players, JSON.stringify(names), names, (n) => {
+      const p = byText.get(n);
+      return h('li', {}, p.account ? h('a', { href: profilePath(p.name) }, playerName(p)) : n);
+    });
     if (lobby.loaded && !names.length && !players.firstChild) players.append(h('li', { class: 'empty' }, 'Nobody is seeking or playing right now.'));
     document.title = 'Boardcast – Frisian draughts and MinitChess TV';
     return false;

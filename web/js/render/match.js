@@ -11,6 +11,7 @@ import { parseFen, replay, piecesFen } from '../fen.js';
 import { resultText, resultKind, timeControlText, seconds, cap, playerText } from '../format.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
+import { profilePath } from '../account.js';
 
 /** Presence in words too, not by the dot's colour alone. */
 const PRESENCE_TEXT = { connected: 'online', gone: 'gone', empty: '' };
@@ -20,11 +21,14 @@ function playerRow(slot) {
   const tag = botTag();
   // A long name gives way (ellipsis, whole in its title); the colour and presence never do.
   const name = h('span', { class: 'name' });
+  // A guest is marked, so nobody passes for the member of the same name; a member's name
+  // links to their profile.
+  const guest = h('span', { class: 'guest', hidden: true }, '(guest)');
   const colour = h('span', { class: 'colour' });
   const state = h('span', { class: 'presence-text' });
-  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, colour, state);
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, colour, state);
   const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
-  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, colour, state, clock };
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, colour, state, clock, shown: '' };
 }
 
 const button = (action, label, extra = {}) =>
@@ -119,7 +123,14 @@ export function mountMatch(root) {
       attr(row.presence, 'data-state', presence);
       attr(row.presence, 'title', !p ? 'seat free' : p.connected ? 'connected' : 'gone');
       show(row.tag, Boolean(p && p.bot));
-      text(row.name, p ? `${p.name}${side === mine ? ' (you)' : ''}` : `waiting for ${side}…`);
+      const you = side === mine ? ' (you)' : '';
+      const shown = p ? `${p.account ? 'member' : 'guest'}:${p.name}${you}` : `empty:${side}`;
+      if (row.shown !== shown) {
+        row.shown = shown;
+        if (p && p.account) row.name.replaceChildren(h('a', { href: profilePath(p.name) }, p.name), you);
+        else text(row.name, p ? `${p.name}${you}` : `waiting for ${side}…`);
+      }
+      show(row.guest, Boolean(p && !p.account));
       attr(row.name, 'title', p ? p.name : null);
       text(row.colour, p ? `· ${side}` : '');
       text(row.state, PRESENCE_TEXT[presence]);

@@ -154,10 +154,10 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
     let (black, mut black_inbox) = outbox(next_conn_id(), Encoding::Json, 256);
     play(&handle, &white, &token(Side::White), 1, vec![32, 28]);
     reply(&mut white_inbox, 1).await.unwrap();
-    // Black's first move starts White's 2 s.
+    // Black's first move starts White's 2 s: no earlier than it is sent.
+    let turn_began = Instant::now();
     play(&handle, &black, &token(Side::Black), 1, vec![19, 23]);
     reply(&mut black_inbox, 1).await.unwrap();
-    let turn_began = Instant::now();
 
     // Storage refuses writes: White's move is refused, nothing applied …
     failing.store(true, Ordering::SeqCst);

@@ -1,0 +1,203 @@
+//! The terminal client's accounts (issue 30) against the real server binary:
+//! `boardcast login NAME` (the password on standard input), `whoami`, `logout`, and
+//! `games NAME [--save FILE]`, each a separate run of the client as a player types it.
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use boardcast_tests::TestServer;
+
+/// The `boardcast` client binary, built beside this package's binaries by the test itself.
+fn client_bin() -> PathBuf {
+    boardcast_tests::client_bin::client_binary(Path::new(env!("CARGO_BIN_EXE_hub-test-engine")))
+}
+
+fn server() -> TestServer {
+    TestServer::start(
+        Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e")),
+        &["--log", "error"],
+    )
+}
+
+/// A password the server's strength estimator takes.
+const PASSWORD: &str = "violet harbour lantern 93";
+
+/// Runs `boardcast --server http://ADDR --config-dir DIR ARGS…` with `stdin` as its
+/// standard input (a pipe: not a terminal).
+fn run(addr: SocketAddr, config: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(client_bin())
+        .args(["--server", &format!("http://{addr}")])
+        .arg("--config-dir")
+        .arg(config)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("the password goes in");
+    child.wait_with_output().expect("the client ends")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `POST path` with a JSON body, same-origin: status and body.
+fn post_json(addr: SocketAddr, path: &str, body: &str, bearer: Option<&str>) -> (u16, String) {
+    request(addr, "POST", path, body, bearer)
+}
+
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    bearer: Option<&str>,
+) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    let auth = bearer.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{auth}\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_owned())
+}
+
+#[test]
+fn login_whoami_and_logout_with_the_password_on_standard_input() {
+    let server = server();
+    let addr = server.addr();
+    let config = tempfile::tempdir().expect("a config directory");
+    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
+    let (status, body) = post_json(addr, "/api/signup", &signup, None);
+    assert_eq!(status, 201, "sign-up: {body}");
+
+    // Logged out: whoami says so and fails.
+    let out = run(addr, config.path(), &["whoami"], "");
+    assert!(!out.status.success(), "whoami logged out: {}", stdout(&out));
+    assert!(stderr(&out).contains("not logged in"), "{}", stderr(&out));
+
+    // A wrong password: the server's reason, and nothing kept.
+    let out = run(
+        addr,
+        config.path(),
+        &["login", "Anne"],
+        "not the password\n",
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("login:"), "{}", stderr(&out));
+    let file = config.path().join("credentials.json");
+    assert!(!file.exists(), "nothing kept after a refused login");
+
+    // The right one: logged in, the token kept for the user only and never printed.
+    let out = run(
+        addr,
+        config.path(),
+        &["login", "anne"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(out.status.success(), "login: {}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("logged in as Anne on http://{addr}\n"),
+        "the account's own spelling of the name"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file)
+            .expect("the credentials file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    let token = kept[0]["token"].as_str().expect("a token").to_owned();
+    assert!(!stdout(&out).contains(&token) && !stderr(&out).contains(&token));
+
+    let out = run(addr, config.path(), &["whoami"], "");
+    assert!(out.status.success(), "whoami: {}", stderr(&out));
+    assert_eq!(stdout(&out), "Anne\n");
+    // Another server (or none at that address) has no login of this one.
+    let elsewhere = boardcast_tests::free_addr();
+    let out = run(elsewhere, config.path(), &["whoami"], "");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not logged in"), "{}", stderr(&out));
+
+    // The token acts as Anne on the API too.
+    let (status, body) = request(addr, "GET", "/api/account", "", Some(&token));
+    assert_eq!(status, 200, "{body}");
+
+    let out = run(addr, config.path(), &["logout"], "");
+    assert!(out.status.success(), "logout: {}", stderr(&out));
+    assert_eq!(stdout(&out), format!("logged out Anne on http://{addr}\n"));
+    let out = run(addr, config.path(), &["whoami"], "");
+    assert!(
+        !out.status.success(),
+        "whoami after logout: {}",
+        stdout(&out)
+    );
+    let (status, _) = request(addr, "GET", "/api/account", "", Some(&token));
+    assert_eq!(status, 401, "the server ended the token too");
+}
+
+#[test]
+fn games_lists_a_players_games_and_saves_them_as_pdn() {
+    let server = server();
+    let addr = server.addr();
+    let config = tempfile::tempdir().expect("a config directory");
+    let signup = serde_json::json!({ "name": "Sietske", "password": PASSWORD }).to_string();
+    assert_eq!(post_json(addr, "/api/signup", &signup, None).0, 201);
+
+    let out = run(addr, config.path(), &["games", "Sietske"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "Sietske has no finished games\n");
+    let out = run(addr, config.path(), &["games", "Nobody"], "");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no player is called Nobody"),
+        "{}",
+        stderr(&out)
+    );
+    let file = config.path().join("sietske.pdn");
+    let path = file.to_string_lossy().into_owned();
+    let out = run(
+        addr,
+        config.path(),
+        &["games", "Sietske", "--save", &path],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("saved Sietske's games to "),
+        "{}",
+        stdout(&out)
+    );
+    let (status, served) =
+        boardcast_tests::http_get(addr, "/@/Sietske/games.pdn").expect("games.pdn");
+    assert_eq!(status, 200);
+    assert_eq!(std::fs::read_to_string(&file).expect("the file"), served);
+}

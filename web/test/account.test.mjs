@@ -1,0 +1,137 @@
+// The account module without a browser: forms checked before a round trip, the server's
+// answers folded into the state, and where a login goes next.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialState, parseRoute } from '../js/state.js';
+import { receive } from '../js/receive.js';
+import * as actions from '../js/actions.js';
+import * as account from '../js/account.js';
+
+const fresh = (path, search = '') => initialState(parseRoute(path), { name: '', nextId: 1, seats: {} }, search);
+const requests = (effects) => effects.filter((e) => e.http).map((e) => e.http);
+
+test('account routes', () => {
+  assert.deepEqual(parseRoute('/login'), { page: 'login', id: null });
+  assert.deepEqual(parseRoute('/signup'), { page: 'signup', id: null });
+  assert.deepEqual(parseRoute('/account'), { page: 'account', id: null });
+  assert.deepEqual(parseRoute('/account/tokens'), { page: 'tokens', id: null });
+  assert.deepEqual(parseRoute('/@/Anne_de-V'), { page: 'profile', id: 'Anne_de-V' });
+  assert.deepEqual(parseRoute('/@/a/b'), { page: 'missing', id: null });
+  assert.deepEqual(parseRoute('/@/'), { page: 'missing', id: null });
+});
+
+test('welcome says who the page is: an account or a guest', () => {
+  const state = fresh('/');
+  assert.equal(state.accountKnown, false);
+  receive(state, { welcome: { account: { name: 'Anne', bot: false, admin: false } } }, 0);
+  assert.deepEqual(state.account, { name: 'Anne', bot: false, admin: false });
+  receive(state, { welcome: { account: null } }, 0);
+  assert.equal(state.account, null);
+  assert.equal(state.accountKnown, true);
+});
+
+test('sign-up is checked here first, then posted; a refusal shows the server reason', () => {
+  const state = fresh('/signup');
+  assert.deepEqual(account.signup(state, { name: 'a', password: 'long enough pass', confirm: 'long enough pass' }), []);
+  assert.equal(state.notice.code, 'name_invalid');
+  account.signup(state, { name: 'Anne', password: 'short', confirm: 'short' });
+  assert.deepEqual(state.notice, { text: 'a password has at least 8 characters', code: 'password_too_short' });
+  account.signup(state, { name: 'Anne', password: 'x'.repeat(129), confirm: '' });
+  assert.equal(state.notice.code, 'password_too_long');
+  account.signup(state, { name: 'Anne', password: 'correct horse battery', confirm: 'correct horse batery' });
+  assert.equal(state.notice.code, 'password_mismatch');
+  const [post] = requests(account.signup(state, { name: 'Anne', password: 'correct horse battery', confirm: 'correct horse battery' }));
+  assert.deepEqual(post, { kind: 'signup', method: 'POST', path: '/api/signup', body: { name: 'Anne', password: 'correct horse battery' } });
+  assert.equal(state.busy, 'signup');
+  const effects = account.answered(state, post, { status: 400, body: { error: { code: 'name_taken', message: 'the name Anne is taken' } }, retryAfter: 0 });
+  assert.deepEqual(effects, []);
+  assert.deepEqual(state.notice, { text: 'the name Anne is taken', code: 'name_taken' });
+  assert.equal(state.busy, '');
+});
+
+test('a login reloads the page it was asked from, never another site', () => {
+  const state = fresh('/login', '?next=%2Fm%2Fm12');
+  const [post] = requests(account.login(state, { name: 'Anne', password: 'pw123456' }));
+  assert.equal(post.path, '/api/login');
+  assert.deepEqual(account.answered(state, post, { status: 200, body: { name: 'Anne' }, retryAfter: 0 }), [{ reload: '/m/m12' }]);
+  assert.equal(account.nextPath('?next=//evil.example/x'), '/');
+  assert.equal(account.nextPath('?next=https://evil.example'), '/');
+  assert.equal(account.nextPath('?next=/\\evil.example'), '/');
+  assert.equal(account.nextPath(''), '/');
+});
+
+test('throttled logins say when to try again', () => {
+  const state = fresh('/login');
+  const [post] = requests(account.login(state, { name: 'Anne', password: 'wrong one' }));
+  account.answered(state, post, { status: 429, body: { error: { code: 'throttled', message: 'too many attempts' } }, retryAfter: 42 });
+  assert.deepEqual(state.notice, { text: 'too many attempts (try again in 42 s)', code: 'throttled' });
+  account.answered(state, post, { status: 0, body: null, retryAfter: 0 });
+  assert.equal(state.notice.code, 'offline');
+});
+
+test('log out here or everywhere, then the lobby', () => {
+  const state = fresh('/account');
+  assert.equal(requests(account.logout(state, false))[0].path, '/api/logout');
+  const [all] = requests(account.logout(state, true));
+  assert.equal(all.path, '/api/logout-all');
+  assert.deepEqual(account.answered(state, all, { status: 204, body: null, retryAfter: 0 }), [{ reload: '/' }]);
+});
+
+test('a new token is shown once and the list is fetched again; revoking fetches it too', () => {
+  const state = fresh('/account/tokens');
+  receive(state, { welcome: { account: { name: 'Anne', bot: false, admin: false } } }, 0);
+  const [list] = requests(actions.follow(state));
+  assert.deepEqual(list, { kind: 'tokens', method: 'GET', path: '/api/tokens', body: undefined });
+  account.answered(state, list, { status: 200, body: [{ id: 't1', name: 'laptop', scopes: ['play'] }], retryAfter: 0 });
+  assert.equal(state.tokens.length, 1);
+  assert.deepEqual(account.createToken(state, { name: ' ', scopes: ['play'] }), []);
+  assert.deepEqual(account.createToken(state, { name: 'engine', scopes: [] }), []);
+  const [create] = requests(account.createToken(state, { name: 'engine', scopes: ['bot', 'admin'] }));
+  assert.deepEqual(create.body, { name: 'engine', scopes: ['bot'] });
+  const again = requests(account.answered(state, create, { status: 201, body: { id: 't2', token: 'bcp_secret' }, retryAfter: 0 }));
+  assert.deepEqual(state.newToken, { name: 'engine', token: 'bcp_secret' });
+  assert.equal(again[0].path, '/api/tokens');
+  const [revoke] = requests(account.revokeToken(state, 't1'));
+  assert.deepEqual([revoke.method, revoke.path], ['DELETE', '/api/tokens/t1']);
+  assert.equal(requests(account.answered(state, revoke, { status: 204, body: null, retryAfter: 0 }))[0].kind, 'tokens');
+});
+
+test('a profile loads the player and a page of games; an unknown name is missing', () => {
+  const state = fresh('/@/Anne');
+  const [user, games] = requests(actions.follow(state));
+  assert.equal(user.path, '/api/user/Anne');
+  assert.equal(games.path, '/api/user/Anne/games?page=1');
+  account.answered(state, user, { status: 200, body: { name: 'Anne', games: { played: 1, won: 1, drawn: 0, lost: 0 } }, retryAfter: 0 });
+  assert.equal(state.profile.user.name, 'Anne');
+  account.answered(state, games, { status: 200, body: { page: 1, per_page: 2, games: [{ id: 'm2' }, { id: 'm1' }] }, retryAfter: 0 });
+  assert.deepEqual([state.profile.games.length, state.profile.more], [2, true], 'a full page: there may be more');
+  const second = account.gamesPage(state, 2).http;
+  assert.equal(second.path, '/api/user/Anne/games?page=2');
+  account.answered(state, second, { status: 200, body: { page: 2, per_page: 2, games: [{ id: 'm0' }] }, retryAfter: 0 });
+  assert.deepEqual([state.profile.page, state.profile.more], [2, false]);
+  const other = fresh('/@/Nobody');
+  const [who] = requests(actions.follow(other));
+  account.answered(other, who, { status: 404, body: { error: { code: 'not_found', message: 'no such user' } }, retryAfter: 0 });
+  assert.equal(other.profile.missing, true);
+});
+
+test('a member opening a match they sit in takes the seat back without its token', () => {
+  const state = fresh('/m/m1');
+  receive(state, { welcome: { account: { name: 'Anne', bot: false, admin: false } } }, 0);
+  const [watch] = actions.follow(state).map((e) => e.send);
+  assert.deepEqual(watch.msg, { watch: { target: { match: 'm1' }, since_v: null } });
+  const snap = {
+    match_id: 'm1', v: 7, phase: 'playing', white: { name: 'anne', connected: false, account: true },
+    black: { name: 'Anne', connected: true, account: false }, moves: [], absent: [], fen: '', start_fen: '',
+  };
+  const [ask] = receive(state, { match_snapshot: snap }, 0).map((e) => e.send);
+  assert.deepEqual(ask.msg, { reclaim: { match_id: 'm1', since_v: 7 } });
+  assert.deepEqual(receive(state, { match_snapshot: { ...snap, v: 8 } }, 0), [], 'asked once');
+  receive(state, { seat: { id: ask.id, match_id: 'm1', token: 'st.x', side: 'white', invite_code: 'C' } }, 0);
+  assert.equal(state.seat.side, 'white');
+  // A guest of the same name is not the member: nothing to take back.
+  const guest = fresh('/m/m2');
+  receive(guest, { welcome: { account: { name: 'Anne', bot: false, admin: false } } }, 0);
+  const other = { ...snap, match_id: 'm2', white: { name: 'Anne', connected: true, account: false } };
+  assert.deepEqual(receive(guest, { match_snapshot: other }, 0), []);
+});
