@@ -74,3 +74,5 @@ error-outside_rating_range = Your rating is outside this seek's range.
 ## The web client.
 
 web-language = Language
+web-nav-lobby = Lobby
+web-nav-tv = TV

@@ -73,3 +73,5 @@ error-outside_rating_range = Dyn rating falt bûten it berik fan dizze útdaging
 ## The web client.
 
 web-language = Taal
+web-nav-lobby = Lobby
+web-nav-tv = Tv

@@ -71,3 +71,5 @@ error-outside_rating_range = Je rating valt buiten het bereik van deze uitdaging
 ## The web client.
 
 web-language = Taal
+web-nav-lobby = Lobby
+web-nav-tv = Tv

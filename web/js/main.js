@@ -223,6 +223,11 @@ async function speak() {
     i18n.use(lang, sources[i18n.LANGS.indexOf(lang)]);
     document.documentElement.lang = lang;
     menu.setAttribute('aria-label', i18n.t('web-language'));
+    const nav = document.querySelectorAll('header.top nav a');
+    if (nav.length === 2) {
+      nav[0].textContent = i18n.t('web-nav-lobby');
+      nav[1].textContent = i18n.t('web-nav-tv');
+    }
     redraw();
   };
   menu.addEventListener('change', () => {
