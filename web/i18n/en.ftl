@@ -2,7 +2,6 @@
 # (fluent-bundle), the web client fetches it from /assets/{version}/i18n/en.ftl.
 # Every key here is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
 
-language-name = English
 
 ## The terminal client's help overlay (`?`). The keys themselves are not translated.
 

@@ -2,7 +2,6 @@
 # GLOSSARY.md, which also lists what a native speaker should review (all of this file is a
 # non-native draft).
 
-language-name = Frysk
 
 ## The terminal client's help overlay (`?`).
 

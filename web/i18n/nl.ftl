@@ -1,6 +1,5 @@
 # Boardcast, Nederlands. Draughts terms as the KNDB and the clubs use them: see GLOSSARY.md.
 
-language-name = Nederlands
 
 ## The terminal client's help overlay (`?`).
 

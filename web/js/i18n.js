@@ -9,12 +9,14 @@
  */
 
 export const LANGS = ['en', 'nl', 'fy'];
+/** Each language's name in itself, for the menu (not translated, by design). */
+export const ENDONYMS = { en: 'English', nl: 'Nederlands', fy: 'Frysk' };
 
 /** `{ $name }`: the one kind of placeable the catalogues use. */
 const PLACEABLE = /[{]\s*\$([a-z_]+)\s*[}]/g;
 
 /** @type {{lang: string, messages: Map<string, string>}} */
-const current = { lang: 'en', messages: new Map() };
+const current = { lang: '', messages: new Map() };
 
 /**
  * @param {string} source a `.ftl` file
@@ -51,7 +53,7 @@ export function use(lang, source) {
 }
 
 export function lang() {
-  return current.lang;
+  return current.lang || 'en';
 }
 
 /** The message `id` with `args`; the id itself when the catalogue lacks it. */

@@ -207,20 +207,19 @@ async function catalogue(lang) {
   return response.text();
 }
 
-/** The language menu in the header: each language named in itself; the choice is kept in
- * `bc.lang` for this browser. */
+/** The language menu in the header, the choice kept in `bc.lang` for this browser. English
+ * needs no catalogue here (the page's own text and the server's refusals are English), so
+ * the match page's download budget holds for it; another language's is fetched when spoken. */
 async function speak() {
-  const sources = await Promise.all(i18n.LANGS.map(catalogue));
   const chosen = i18n.chooseLang(storage.get('bc.lang'), navigator.languages);
-  const names = i18n.LANGS.map((lang, i) => i18n.parseFtl(sources[i]).get('language-name'));
   const menu = document.createElement('select');
   menu.id = 'lang';
   menu.name = 'lang';
-  for (const [i, lang] of i18n.LANGS.entries()) {
-    menu.append(new Option(names[i], lang, false, lang === chosen));
+  for (const lang of i18n.LANGS) {
+    menu.append(new Option(i18n.ENDONYMS[lang], lang, false, lang === chosen));
   }
-  const apply = (lang) => {
-    i18n.use(lang, sources[i18n.LANGS.indexOf(lang)]);
+  const apply = async (lang) => {
+    i18n.use(lang, await catalogue(lang));
     document.documentElement.lang = lang;
     menu.setAttribute('aria-label', i18n.t('web-language'));
     const nav = document.querySelectorAll('header.top nav a');
@@ -232,9 +231,9 @@ async function speak() {
   };
   menu.addEventListener('change', () => {
     storage.set('bc.lang', menu.value);
-    apply(menu.value);
+    apply(menu.value).catch((error) => console.error('no catalogue:', error));
   });
   document.querySelector('header.top')?.append(menu);
-  apply(chosen);
+  if (chosen !== 'en') await apply(chosen);
 }
 speak().catch((error) => console.error('no catalogue:', error));
