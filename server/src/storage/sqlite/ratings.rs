@@ -26,12 +26,12 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 ";
 
 /// Creates the table if it is missing (after the accounts table it refers to).
-pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+pub(crate) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)
 }
 
 /// Stores one change; a second change of the same game or count is a constraint error.
-pub fn insert(conn: &Connection, change: &RatingChange) -> rusqlite::Result<()> {
+pub(crate) fn insert(conn: &Connection, change: &RatingChange) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "INSERT INTO rating_changes (match_id, account_id, games_before, at_ms, rating_before, \
          rating, deviation, volatility) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -66,7 +66,7 @@ fn change(row: &Row<'_>) -> rusqlite::Result<RatingChange> {
 }
 
 /// The newest change of `account`.
-pub fn current(conn: &Connection, account: i64) -> rusqlite::Result<Option<RatingChange>> {
+pub(crate) fn current(conn: &Connection, account: i64) -> rusqlite::Result<Option<RatingChange>> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} ORDER BY games_before DESC LIMIT 1"
     ))?
@@ -75,7 +75,7 @@ pub fn current(conn: &Connection, account: i64) -> rusqlite::Result<Option<Ratin
 }
 
 /// Every change of `account`, oldest first.
-pub fn history(conn: &Connection, account: i64) -> rusqlite::Result<Vec<RatingChange>> {
+pub(crate) fn history(conn: &Connection, account: i64) -> rusqlite::Result<Vec<RatingChange>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} ORDER BY games_before"))?
         .query_map([account], change)?
         .collect()
