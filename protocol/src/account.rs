@@ -136,7 +136,7 @@ pub struct GameCounts {
 }
 
 /// `GET /api/user/{name}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserProfile {
     pub name: String,
     pub bot: bool,
@@ -145,6 +145,45 @@ pub struct UserProfile {
     pub last_seen: Option<i64>,
     pub closed: bool,
     pub games: GameCounts,
+    /// The Glicko-2 rating (issue 31; 1500 before the first rated game).
+    #[serde(default = "new_rating")]
+    pub rating: f64,
+    /// The rating deviation as of now: it grows while the member does not play rated.
+    #[serde(default = "new_deviation")]
+    pub rd: f64,
+    #[serde(default = "new_volatility")]
+    pub volatility: f64,
+    /// Shown as `1500?`: the RD is still 110 or more.
+    #[serde(default = "yes")]
+    pub provisional: bool,
+    #[serde(default)]
+    pub rated_games: u32,
+}
+
+fn new_rating() -> f64 {
+    1500.0
+}
+
+fn new_deviation() -> f64 {
+    500.0
+}
+
+fn new_volatility() -> f64 {
+    0.09
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One point of `GET /api/user/{name}/rating-history`: the rating and RD after the member's
+/// last rated game of a UTC day.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    /// `YYYY-MM-DD` (UTC).
+    pub date: String,
+    pub rating: f64,
+    pub rd: f64,
 }
 
 /// How a finished game ended for the profile's owner.

@@ -430,6 +430,14 @@ async fn a_members_finished_game_is_on_the_profile_and_in_games_pdn_and_timing_i
     assert_eq!(profile["name"], "Sietske");
     assert_eq!(profile["games"]["played"], 1);
     assert_eq!(profile["games"]["won"], 1);
+    // A casual game against a guest changes no rating (issue 31): a new member's rating.
+    assert_eq!(profile["rating"], 1500.0, "{body}");
+    assert_eq!(profile["rd"], 500.0);
+    assert_eq!(profile["volatility"], 0.09);
+    assert_eq!(profile["provisional"], true);
+    assert_eq!(profile["rated_games"], 0);
+    let (status, _, body) = request(addr, "GET", "/api/user/sietske/rating-history", &[], "");
+    assert_eq!((status, body.as_str()), (200, "[]"));
     let (_, _, body) = request(addr, "GET", "/api/user/Sietske/games?page=0", &[], "");
     let games: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(games["games"][0]["id"], mine.match_id.as_str(), "{body}");

@@ -15,8 +15,8 @@ use axum::routing::{delete, get, post};
 use boardcast_protocol::Side;
 use boardcast_protocol::account::{
     AccountInfo, AccountView, ApiError, ApiErrorCode, CreatedToken, Credentials, GameCounts,
-    NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame, ProfileGames, Scope,
-    TokenInfo, TokenLogin, UserProfile,
+    NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame, ProfileGames,
+    RatingPoint, Scope, TokenInfo, TokenLogin, UserProfile,
 };
 use serde::Deserialize;
 use serde_json::json;
@@ -47,6 +47,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/api/reset/{token}", get(reset_link).post(reset_password))
         .route("/api/user/{name}", get(user))
         .route("/api/user/{name}/games", get(user_games))
+        .route("/api/user/{name}/rating-history", get(user_rating_history))
         .route("/@/{name}/games.pdn", get(user_pdn))
 }
 
@@ -594,6 +595,8 @@ async fn profile_account(app: &App, name: &str) -> Result<AccountRow, Refused> {
 async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
     let account = profile_account(&app, &name).await?;
     let tally = app.accounts.store.tally(account.id).await?;
+    let perf = crate::ratings::stored::read_perf(&*app.accounts.store, account.id).await?;
+    let now = std::time::SystemTime::now();
     Ok(Json(UserProfile {
         name: account.name,
         bot: account.bot,
@@ -606,8 +609,41 @@ async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
             drawn: tally.drawn,
             lost: tally.lost,
         },
+        rating: perf.glicko.rating,
+        rd: perf.deviation_at(now),
+        volatility: perf.glicko.volatility,
+        provisional: perf.is_provisional(now),
+        rated_games: perf.rated_games,
     })
     .into_response())
+}
+
+/// The rating chart's points: the last rated game of each UTC day, oldest first.
+async fn user_rating_history(State(app): State<App>, Path(name): Path<String>) -> Answer {
+    let account = profile_account(&app, &name).await?;
+    let changes: Vec<_> = app
+        .accounts
+        .store
+        .rating_history(account.id)
+        .await?
+        .iter()
+        .map(|change| {
+            (
+                crate::ratings::stored::time_of(change.at_ms),
+                change.rating,
+                change.deviation,
+            )
+        })
+        .collect();
+    let points: Vec<RatingPoint> = crate::ratings::ladder::daily_history(&changes)
+        .into_iter()
+        .map(|point| RatingPoint {
+            date: point.date.to_string(),
+            rating: point.rating,
+            rd: point.deviation,
+        })
+        .collect();
+    Ok(Json(points).into_response())
 }
 
 #[derive(Debug, Deserialize)]
