@@ -80,6 +80,7 @@ pub fn net_event(app: &mut App, event: NetEvent) {
         NetEvent::Disconnected { reason, retry_ms } => app.disconnected(&reason, retry_ms),
         NetEvent::Failed { reason } => app.connection_failed(&reason),
         NetEvent::PdnSaved(saved) => app.pdn_saved(saved),
+        NetEvent::RoundTrip(trip) => app.round_trip(trip),
     }
 }
 

@@ -6,6 +6,7 @@ mod app;
 mod effects;
 mod engine;
 mod frisian_cli;
+mod i18n;
 mod minitchess_cli;
 mod net;
 mod online;
@@ -100,6 +101,10 @@ struct OnlineFlags {
     /// No terminal bell when your turn comes in the full-screen client.
     #[arg(long, global = true)]
     no_bell: bool,
+    /// The language shown: en, nl (Nederlands) or fy (Frysk); default from LC_ALL,
+    /// LC_MESSAGES or LANG, else English.
+    #[arg(long, global = true, value_enum, value_name = "LANG")]
+    lang: Option<i18n::Lang>,
     /// Where `login` keeps its tokens (default: the user's config directory).
     #[arg(long, global = true, env = "BOARDCAST_CONFIG_DIR", value_name = "DIR")]
     config_dir: Option<PathBuf>,
@@ -241,6 +246,7 @@ fn command_line() -> clap::Command {
 
 fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&command_line().get_matches()).unwrap_or_else(|e| e.exit());
+    i18n::choose(cli.online.lang.unwrap_or_else(i18n::Lang::from_env));
     // The offline tools need no server, so a bad --server cannot stop them.
     match cli.command {
         Some(Command::Frisian(command)) => return frisian_cli::run(command),

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
@@ -36,6 +36,9 @@ pub enum NetEvent {
     Failed {
         reason: String,
     },
+    /// A WebSocket ping came back after this round trip: the connection's lag, sent with
+    /// moves (`lag_ms`) and shown.
+    RoundTrip(Duration),
     /// A finished match's PDN was saved (the path) or could not be (why).
     PdnSaved(Result<std::path::PathBuf, String>),
 }
@@ -291,8 +294,12 @@ async fn pump(
     outgoing: &mut mpsc::UnboundedReceiver<ClientEnvelope>,
     events: &mpsc::UnboundedSender<NetEvent>,
 ) -> Ended {
-    let mut ping = tokio::time::interval(Duration::from_secs(15));
-    ping.tick().await;
+    // Often enough that the round trip sent with moves follows the connection; far within
+    // the server's message rate.
+    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    // The ping awaiting its pong: its number and when it left.
+    let mut awaited: Option<(u64, Instant)> = None;
+    let mut pings = 0u64;
     let mut wait = None;
     loop {
         tokio::select! {
@@ -306,7 +313,9 @@ async fn pump(
                 }
             }
             _ = ping.tick() => {
-                if let Err(error) = socket.send(Message::Ping(Vec::new().into())).await {
+                pings += 1;
+                awaited = Some((pings, Instant::now()));
+                if let Err(error) = socket.send(Message::Ping(pings.to_be_bytes().to_vec().into())).await {
                     return Ended::Dropped { reason: error.to_string(), wait };
                 }
             }
@@ -320,6 +329,17 @@ async fn pump(
                             |c| format!("the server closed the connection ({} {})", u16::from(c.code), c.reason),
                         );
                         return Ended::Dropped { reason, wait };
+                    }
+                    Some(Ok(Message::Pong(payload))) => {
+                        if let Some((n, sent)) = awaited
+                            && payload.as_ref() == n.to_be_bytes()
+                        {
+                            awaited = None;
+                            if events.send(NetEvent::RoundTrip(sent.elapsed())).is_err() {
+                                return Ended::Quit;
+                            }
+                        }
+                        continue;
                     }
                     Some(Ok(_)) => continue,
                     Some(Err(error)) => return Ended::Dropped { reason: error.to_string(), wait },

@@ -160,7 +160,7 @@ async fn a_gen_cert_certificate_is_accepted_with_ca_file_and_untrusted_without_i
         dir.path().join("boardcast.key"),
     );
     let names = ["localhost".to_owned(), "127.0.0.1".to_owned()];
-    boardcast_server::ops::gen_cert::write(&names, &cert, &key).unwrap();
+    boardcast_server::gen_cert::write(&names, &cert, &key).unwrap();
     let data = dir.path().join("data");
     let ca = cert.clone();
     with_tls_server(dir.path(), &cert, &key, move |url| {

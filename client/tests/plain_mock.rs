@@ -269,6 +269,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
             black: None,
         },
         first_move_in_ms: None,
+        lag_ms: None,
     };
     send(&mut socket, event(3, MatchEvent::Moved(moved))).await;
     send(

@@ -151,6 +151,12 @@ pub struct PlayMove {
     pub match_id: String,
     pub token: String,
     pub route: Vec<u8>,
+    /// The client's own estimate of its connection's round trip, in milliseconds (the mean of
+    /// its last `ping`/`pong` round trips), for lag compensation (PROTOCOL.md §Lag). Trusted
+    /// only within the server's own measurement; at most [`crate::limits::MAX_LAG_CLAIM_MS`].
+    /// Read as `None` (no estimate) when absent.
+    #[serde(default)]
+    pub lag_ms: Option<u32>,
 }
 
 /// An action of a seated player that needs no more than the seat.

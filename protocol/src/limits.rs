@@ -34,6 +34,10 @@ pub const SERIAL_BYTES: usize = 6;
 /// Longest Frisian route: origin plus one landing square per captured piece (at most 20).
 pub const MAX_ROUTE_SQUARES: usize = 21;
 
+/// The largest round trip a client may claim with a move (`lag_ms`), in milliseconds: a
+/// minute, far above any connection a timed game can be played over.
+pub const MAX_LAG_CLAIM_MS: u32 = 60_000;
+
 /// WebSocket close codes the server uses.
 pub mod close {
     /// Normal closure.

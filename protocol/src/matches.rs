@@ -261,6 +261,12 @@ pub struct Moved {
     /// absent (events stored before the field existed).
     #[serde(default)]
     pub first_move_in_ms: Option<u64>,
+    /// The mover's connection round trip as the server counted it for this move, in
+    /// milliseconds (PROTOCOL.md §Lag): what clients show as that player's connection
+    /// quality. `None` in untimed matches, before the server has measured the connection, and
+    /// in events stored before the field existed.
+    #[serde(default)]
+    pub lag_ms: Option<u32>,
 }
 
 /// The channel id of Frisian TV. Watching it (`watch` with `{"channel": "ftv"}`) is answered by

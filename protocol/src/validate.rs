@@ -3,8 +3,8 @@
 use crate::client::*;
 use crate::common::Target;
 use crate::limits::{
-    MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_ROUTE_SQUARES,
-    MIN_INITIAL_MS, RATING_RANGES, SERIAL_BYTES,
+    MAX_CLIENT_NUMBER, MAX_ID_BYTES, MAX_INCREMENT_MS, MAX_INITIAL_MS, MAX_LAG_CLAIM_MS,
+    MAX_ROUTE_SQUARES, MIN_INITIAL_MS, RATING_RANGES, SERIAL_BYTES,
 };
 
 /// A decoded message whose fields are out of range.
@@ -128,6 +128,12 @@ impl Validate for ClientMessage {
                 }
                 if play.route.iter().any(|&square| !(1..=50).contains(&square)) {
                     return fail("route", "squares are numbered 1 to 50");
+                }
+                if play.lag_ms.is_some_and(|lag| lag > MAX_LAG_CLAIM_MS) {
+                    return fail(
+                        "lag_ms",
+                        format!("must be at most {MAX_LAG_CLAIM_MS} (milliseconds of round trip)"),
+                    );
                 }
                 Ok(())
             }

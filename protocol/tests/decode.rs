@@ -263,6 +263,7 @@ fn out_of_range_fields_are_invalid() {
             match_id: "m1".into(),
             token: "t1".into(),
             route,
+            lag_ms: None,
         })
     };
     let hello = |client: &str, name: &str| {
@@ -359,6 +360,7 @@ fn out_of_range_fields_are_invalid() {
                 match_id: "".into(),
                 token: "t".into(),
                 route: vec![32, 28],
+                lag_ms: None,
             }),
             "match_id",
         ),

@@ -319,6 +319,7 @@ fn cases() -> Vec<Case> {
                 match_id: MATCH.into(),
                 token: WHITE_TOKEN.into(),
                 route: vec![32, 28],
+                lag_ms: None,
             }),
         ),
         client(
@@ -328,6 +329,7 @@ fn cases() -> Vec<Case> {
                 match_id: MATCH.into(),
                 token: BLACK_TOKEN.into(),
                 route: vec![9, 18, 16],
+                lag_ms: Some(120),
             }),
         ),
         client("resign", 10, ClientMessage::Resign(seat_action())),
@@ -642,6 +644,7 @@ fn cases() -> Vec<Case> {
                 legal_moves: black_opening_moves(),
                 king_counters: no_counters(),
                 first_move_in_ms: Some(30_000),
+                lag_ms: None,
             }),
         ),
         match_event(
@@ -661,6 +664,7 @@ fn cases() -> Vec<Case> {
                 legal_moves: vec![legal("26-21", &[26, 21], &[]), legal("31-27", &[31, 27], &[])],
                 king_counters: no_counters(),
                 first_move_in_ms: None,
+                lag_ms: Some(84),
             }),
         ),
         match_event("draw_offered", 4, MatchEvent::DrawOffered(Side::White)),
@@ -1034,6 +1038,7 @@ fn exchanges() -> Vec<Case> {
                 match_id: MATCH.into(),
                 token: BLACK_TOKEN.into(),
                 route: vec![19, 23],
+                lag_ms: None,
             }),
         ),
         server(
@@ -1051,6 +1056,7 @@ fn exchanges() -> Vec<Case> {
                 match_id: MATCH.into(),
                 token: WHITE_TOKEN.into(),
                 route: vec![32, 28],
+                lag_ms: None,
             }),
         ),
         ack("ack_move", 3, false),

@@ -132,7 +132,8 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
             PlayMove {
                 match_id,
                 token,
-                route
+                route,
+                lag_ms: None,
             }
         )),
         seat_action().prop_map(ClientMessage::Resign),
@@ -307,6 +308,7 @@ fn match_event() -> impl Strategy<Value = MatchEvent> {
                         legal_moves,
                         king_counters,
                         first_move_in_ms,
+                        lag_ms: None,
                     })
                 }
             ),
@@ -704,7 +706,7 @@ proptest! {
             && route.iter().all(|square| (1..=50).contains(square));
         let envelope = ClientEnvelope {
             id: 1,
-            msg: ClientMessage::Move(PlayMove { match_id: "m1".into(), token: "t1".into(), route }),
+            msg: ClientMessage::Move(PlayMove { match_id: "m1".into(), token: "t1".into(), route, lag_ms: None }),
         };
         for encoding in Encoding::ALL {
             match encoding.decode_client(encoding.encode(&envelope).as_ref()) {

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use boardcast_server::storage::{Storage, Write};
+use boardcast_server::{Storage, Write};
 
 #[tokio::main]
 async fn main() {

@@ -67,6 +67,7 @@ async fn play_match(addr: std::net::SocketAddr, routes: Vec<Vec<u8>>) -> Vec<Dur
                 match_id: seat.match_id.clone(),
                 token: seat.token.clone(),
                 route,
+                lag_ms: None,
             }),
         )
         .await;

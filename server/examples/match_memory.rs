@@ -157,6 +157,7 @@ async fn play(pair: &mut Pair, seats: &(Seat, Seat), plies: u32, mut seed: u64) 
                 match_id: seat.match_id.clone(),
                 token: seat.token.clone(),
                 route: mv.route().iter().map(|sq| sq.number()).collect(),
+                lag_ms: None,
             }),
         )
         .await;

@@ -12,12 +12,12 @@ use boardcast_protocol::{
     ClockState, Encoding, KingCounters, LegalMove, MatchEvent, MatchEventMsg, Moved, PlayedMove,
     ServerMessage, Side, Target,
 };
-use boardcast_server::cluster::bus::Bus;
-use boardcast_server::cluster::remote::relay_mirror;
-use boardcast_server::ops::shutdown;
-use boardcast_server::room::fanout::Fanout;
-use boardcast_server::room::outbox::outbox;
-use boardcast_server::storage::coordination::NodeRef;
+use boardcast_server::Bus;
+use boardcast_server::Fanout;
+use boardcast_server::NodeRef;
+use boardcast_server::outbox;
+use boardcast_server::relay_mirror;
+use boardcast_server::shutdown;
 
 /// A move event the size of a real one: the FEN after it and nine legal replies.
 fn moved(v: u64) -> ServerMessage {
@@ -50,6 +50,7 @@ fn moved(v: u64) -> ServerMessage {
                 black: None,
             },
             first_move_in_ms: None,
+            lag_ms: None,
         }),
     })
 }

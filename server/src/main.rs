@@ -1,5 +1,5 @@
-//! `boardcast-server`: see [`boardcast_server::ops::cli`].
+//! `boardcast-server`: see [`boardcast_server::cli`].
 
 fn main() -> std::process::ExitCode {
-    boardcast_server::ops::cli::main()
+    boardcast_server::cli::main()
 }

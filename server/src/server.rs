@@ -32,7 +32,7 @@ use crate::storage::{Database, Storage, StorageError};
 /// Why the server did not start. The text is what the operator reads before the process
 /// exits: what failed, and what to do about it.
 #[derive(Debug, thiserror::Error)]
-pub enum StartError {
+pub(crate) enum StartError {
     /// The cluster flags do not make a node.
     #[error(transparent)]
     Cluster(#[from] ClusterConfigError),
@@ -78,7 +78,7 @@ fn listen_remedy(err: &io::Error) -> &'static str {
 }
 
 /// Binds `addr` for `flag`.
-pub async fn bind(flag: &'static str, addr: SocketAddr) -> Result<TcpListener, StartError> {
+pub(crate) async fn bind(flag: &'static str, addr: SocketAddr) -> Result<TcpListener, StartError> {
     TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen { flag, addr, source })
@@ -87,7 +87,7 @@ pub async fn bind(flag: &'static str, addr: SocketAddr) -> Result<TcpListener, S
 /// The public port, bound but not yet listening: a port that is taken is found before anything
 /// else starts, while connections are refused (not left waiting) until [`Port::listen`] once
 /// the server is ready. So "the port accepts connections" means "the server serves".
-pub struct Port {
+pub(crate) struct Port {
     socket: TcpSocket,
     addr: SocketAddr,
 }
@@ -97,7 +97,7 @@ const BACKLOG: u32 = 1024;
 
 impl Port {
     /// Binds `addr` (`--listen`) without listening.
-    pub fn bind(addr: SocketAddr) -> Result<Port, StartError> {
+    pub(crate) fn bind(addr: SocketAddr) -> Result<Port, StartError> {
         let failed = |source| StartError::Listen {
             flag: "--listen",
             addr,
@@ -119,12 +119,12 @@ impl Port {
     }
 
     /// The address bound (the port chosen, for port 0).
-    pub fn local_addr(&self) -> SocketAddr {
+    pub(crate) fn local_addr(&self) -> SocketAddr {
         self.addr
     }
 
     /// Starts listening: connections are accepted from now on.
-    pub fn listen(self) -> Result<TcpListener, StartError> {
+    pub(crate) fn listen(self) -> Result<TcpListener, StartError> {
         let addr = self.addr;
         self.socket
             .listen(BACKLOG)
@@ -186,7 +186,7 @@ pub async fn serve(
 }
 
 /// A server with everything open and started that can fail at start: it only has to accept.
-pub struct Ready {
+pub(crate) struct Ready {
     app: App,
     storage: Storage,
     tls: Option<Tls>,
@@ -203,7 +203,7 @@ pub struct Ready {
 /// Loads TLS, opens storage, resumes unfinished matches, joins the cluster and starts the
 /// channels: everything before accepting that can fail. Nothing listens on the public port
 /// yet.
-pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartError> {
+pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartError> {
     let cluster = config.cluster()?;
     // A node of a cluster also stops when another run of its node id takes its lease: one
     // signal below this point, fired by either.
@@ -339,7 +339,7 @@ pub async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready, StartE
 impl Ready {
     /// Accepts and serves on `listener` until shutdown; then waits for every connection and
     /// match to stop and flushes storage.
-    pub async fn serve(self, listener: TcpListener) -> std::io::Result<()> {
+    pub(crate) async fn serve(self, listener: TcpListener) -> std::io::Result<()> {
         let Ready {
             app,
             storage,

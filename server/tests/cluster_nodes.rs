@@ -145,8 +145,8 @@ async fn when_the_owner_stops_the_other_node_takes_the_match_over_and_play_goes_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
-    use boardcast_server::matches::{Player, Record, Setup};
-    use boardcast_server::storage::{Storage, Write};
+    use boardcast_server::{Player, Record, Setup};
+    use boardcast_server::{Storage, Write};
 
     let Some((postgres, redis)) = backends("the sweeper takes orphans over") else {
         return;

@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::matches::Setup;
+use boardcast_server::Setup;
 use common::*;
 use futures_util::SinkExt;
 
@@ -445,6 +445,7 @@ async fn a_resent_move_with_the_same_ack_id_is_applied_once() {
         match_id: ws.match_id.clone(),
         token: ws.token.clone(),
         route: vec![32, 28],
+        lag_ms: None,
     });
     white.send_with_id(77, play.clone()).await;
     assert!(!white.expect_ack(77).await.duplicate);
@@ -656,6 +657,7 @@ async fn a_restarted_server_resumes_matches_and_honours_seat_tokens() {
                 match_id: ws.match_id.clone(),
                 token: ws.token.clone(),
                 route: vec![28, 19],
+                lag_ms: None,
             }),
         )
         .await;
@@ -1030,7 +1032,7 @@ async fn the_first_move_time_sent_is_the_deadline_that_aborts_the_match() {
     // be a wrong countdown.
     let (early, late) = (Duration::from_millis(150), Duration::from_millis(1_500));
     let (_dir, db) = temp_db();
-    let mut config = boardcast_server::ops::config::Config::for_tests(db);
+    let mut config = boardcast_server::Config::for_tests(db);
     config.first_move_timeout = timeout;
     let server = TestServer::start_with(config).await;
     let first_move_in = |event: &MatchEvent| match event {

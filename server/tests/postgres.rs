@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use boardcast_protocol::*;
 use boardcast_server::Config;
-use boardcast_server::storage::{Database, Storage};
+use boardcast_server::{Database, Storage};
 use boardcast_testkit::postgres::Cluster;
 use common::*;
 
@@ -130,8 +130,8 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     let dir = server.stop().await;
     let (storage, _) = Storage::open(&db).unwrap();
     let score = |name: &str, correct| {
-        boardcast_server::storage::Write::Channel(boardcast_server::storage::ChannelWrite::Score(
-            boardcast_server::storage::LeaderboardDelta {
+        boardcast_server::Write::Channel(boardcast_server::ChannelWrite::Score(
+            boardcast_server::LeaderboardDelta {
                 name: name.into(),
                 correct,
                 strikes: 1,
@@ -146,7 +146,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
 
     let from = Database::Sqlite(db.clone());
     let to = Database::Postgres(url.clone());
-    let copied = boardcast_server::storage::migrate::migrate(&from, &to)
+    let copied = boardcast_server::migrate(&from, &to)
         .await
         .expect("migrates");
     let rows: Vec<(&str, u64)> = copied.tables.iter().map(|(t, n)| (*t, n.rows)).collect();
@@ -164,7 +164,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     );
     // Safe to run again: the same rows, the same checksums.
     assert_eq!(
-        boardcast_server::storage::migrate::migrate(&from, &to)
+        boardcast_server::migrate(&from, &to)
             .await
             .expect("migrates again"),
         copied

@@ -10,7 +10,7 @@ use axum::body::{Body, to_bytes};
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use boardcast_protocol::{ClientMessage, ServerMessage};
 use boardcast_server::Config;
-use boardcast_server::net::web;
+use boardcast_server::web;
 use common::*;
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;

@@ -670,6 +670,7 @@ impl Client {
             match_id: seat.match_id.clone(),
             token: seat.token.clone(),
             route: route.to_vec(),
+            lag_ms: None,
         }))
         .await
     }

@@ -235,6 +235,7 @@ mod tests {
                 black: None,
             },
             first_move_in_ms: None,
+            lag_ms: None,
         })
     }
 

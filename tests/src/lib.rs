@@ -19,7 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The server program under test: this package's `boardcast-server-e2e` binary, which runs
-/// exactly `boardcast_server::ops::cli::main`, the `boardcast-server` entry point. Integration
+/// exactly `boardcast_server::cli::main`, the `boardcast-server` entry point. Integration
 /// tests pass `env!("CARGO_BIN_EXE_boardcast-server-e2e")`.
 pub const SERVER_BIN_ENV: &str = "CARGO_BIN_EXE_boardcast-server-e2e";
 

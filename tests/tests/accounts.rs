@@ -76,9 +76,13 @@ fn session_of(head: &str) -> String {
 }
 
 fn admin(server: &TestServer, args: &[&str], stdin: &str) -> (bool, String, String) {
+    admin_on(&["--db", server.db().to_str().unwrap()], args, stdin)
+}
+
+/// `boardcast-server DATABASE admin ARGS` with `stdin`: success, stdout, stderr.
+fn admin_on(database: &[&str], args: &[&str], stdin: &str) -> (bool, String, String) {
     let mut child = Command::new(server_program())
-        .arg("--db")
-        .arg(server.db())
+        .args(database)
         .arg("admin")
         .args(args)
         .stdin(Stdio::piped())
@@ -349,4 +353,198 @@ async fn a_thousand_wrong_passwords_throttle_the_attackers_and_the_owner_still_l
         "counted on /metrics"
     );
     assert!(!metrics.contains("not-his-password"));
+}
+
+/// Takes a seat: the `seat` answering envelope `id`.
+async fn seat_for(client: &mut Client, id: u64) -> boardcast_protocol::Seat {
+    client
+        .wait_for("seat", |m| match m {
+            ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_members_finished_game_is_on_the_profile_and_in_games_pdn_and_timing_is_reported() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let (ok, _, stderr) = admin(
+        &server,
+        &["create-user", "Sietske"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(ok, "{stderr}");
+    let login = format!(r#"{{"name":"Sietske","password":"{PASSWORD}"}}"#);
+    let (status, head, _) = request(addr, "POST", "/api/login", &[], &login);
+    assert_eq!(status, 200);
+    let cookie = format!("boardcast_session={}", session_of(&head));
+
+    // The member opens a private match, a guest joins it by code and resigns.
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.clone());
+    let mut member = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    let id = member
+        .send(ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public: false,
+            rated: false,
+            rating_range: None,
+        }))
+        .await
+        .unwrap();
+    let mine = seat_for(&mut member, id).await;
+    let mut guest = Client::connect(addr, Encoding::Json).await.unwrap();
+    let id = guest
+        .send(ClientMessage::JoinMatch(
+            boardcast_protocol::JoinMatch::Code(mine.invite_code.clone()),
+        ))
+        .await
+        .unwrap();
+    let theirs = seat_for(&mut guest, id).await;
+    // The member's seat shows as a member's, the guest's as a guest's.
+    let snapshot = guest
+        .wait_for("snapshot", |m| match m {
+            ServerMessage::MatchSnapshot(s) if s.black.is_some() => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    assert!(snapshot.white.as_ref().unwrap().account);
+    assert!(!snapshot.black.as_ref().unwrap().account);
+    let id = guest
+        .send(ClientMessage::Resign(boardcast_protocol::SeatAction {
+            match_id: theirs.match_id.clone(),
+            token: theirs.token.clone(),
+        }))
+        .await
+        .unwrap();
+    guest.expect_ack(id).await.unwrap();
+
+    let (status, _, body) = request(addr, "GET", "/api/user/sietske", &[], "");
+    assert_eq!(status, 200, "{body}");
+    let profile: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(profile["name"], "Sietske");
+    assert_eq!(profile["games"]["played"], 1);
+    assert_eq!(profile["games"]["won"], 1);
+    let (_, _, body) = request(addr, "GET", "/api/user/Sietske/games?page=0", &[], "");
+    let games: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(games["games"][0]["id"], mine.match_id.as_str(), "{body}");
+    assert_eq!(games["games"][0]["outcome"], "won");
+    assert_eq!(games["games"][0]["opponent"]["account"], false);
+    let (status, _, _) = request(addr, "GET", "/api/user/nobody", &[], "");
+    assert_eq!(status, 404);
+    let (_, one) =
+        boardcast_tests::http_get(addr, &format!("/games/{}.pdn", mine.match_id)).unwrap();
+    let (status, all) = boardcast_tests::http_get(addr, "/@/Sietske/games.pdn").unwrap();
+    assert_eq!(status, 200);
+    assert!(
+        all.contains(one.trim_end()),
+        "games.pdn holds the game exactly:\n{all}"
+    );
+
+    // Timing of "no such user" against "wrong password", and logins per second: reported,
+    // not asserted (no timed assertions).
+    let time = |name: &str| {
+        let body = format!(r#"{{"name":"{name}","password":"wrong-password-1"}}"#);
+        let mut samples: Vec<u128> = (0..9)
+            .map(|i| {
+                let started = std::time::Instant::now();
+                let (status, _, _) =
+                    request_from([127, 0, 3, i + 1], addr, "POST", "/api/login", &[], &body);
+                assert_eq!(status, 401);
+                started.elapsed().as_micros()
+            })
+            .collect();
+        samples.sort_unstable();
+        samples[samples.len() / 2]
+    };
+    let unknown = time("NoSuchUser");
+    let wrong = time("Sietske");
+    eprintln!("median login time: unknown user {unknown} µs, wrong password {wrong} µs");
+    let started = std::time::Instant::now();
+    let logins = 16u32;
+    let tasks: Vec<_> = (0..logins)
+        .map(|_| {
+            let login = login.clone();
+            std::thread::spawn(move || request(addr, "POST", "/api/login", &[], &login).0)
+        })
+        .collect();
+    for task in tasks {
+        assert_eq!(task.join().unwrap(), 200);
+    }
+    eprintln!(
+        "{logins} concurrent logins in {:?}: {:.1} logins/s",
+        started.elapsed(),
+        f64::from(logins) / started.elapsed().as_secs_f64()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on_a_and_b() {
+    let Some(cluster) = boardcast_tests::cluster::Cluster::start_or_skip(
+        "accounts across a cluster",
+        server_program(),
+        &["a", "b", "c"],
+        boardcast_tests::cluster::ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (ok, _, stderr) = admin_on(
+        &["--database", cluster.database_url()],
+        &["create-user", "Anne"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(ok, "{stderr}");
+    let login = format!(r#"{{"name":"Anne","password":"{PASSWORD}"}}"#);
+    let (status, head, body) = request(cluster.addr("a"), "POST", "/api/login", &[], &login);
+    assert_eq!(status, 200, "{body}");
+    let cookie = format!("boardcast_session={}", session_of(&head));
+
+    // Valid on node b: the account plays there.
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.clone());
+    let mut anne = Client::connect_with(cluster.addr("b"), Encoding::Json, &options)
+        .await
+        .unwrap();
+    assert_eq!(anne.welcome.account.as_ref().unwrap().name, "Anne");
+    let id = anne
+        .send(ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public: false,
+            rated: false,
+            rating_range: None,
+        }))
+        .await
+        .unwrap();
+    seat_for(&mut anne, id).await;
+
+    // Log out everywhere on node c: the session ends on a and b.
+    let (status, _, _) = request(
+        cluster.addr("c"),
+        "POST",
+        "/api/logout-all",
+        &[("Cookie", &cookie)],
+        "",
+    );
+    assert_eq!(status, 204);
+    for node in ["a", "b"] {
+        let (status, _, _) = request(
+            cluster.addr(node),
+            "GET",
+            "/api/account",
+            &[("Cookie", &cookie)],
+            "",
+        );
+        assert_eq!(status, 401, "node {node}");
+    }
+    match connect_ws(cluster.addr("b"), &options).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 401)
+        }
+        other => panic!("an ended session still upgrades: {:?}", other.map(|_| ())),
+    }
 }

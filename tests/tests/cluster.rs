@@ -28,7 +28,7 @@ use boardcast_protocol::{
     Ack, ChannelEvent, ClientMessage, ColorChoice, Encoding, EndReason, ErrorCode, JoinMatch,
     MatchEvent, MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side, Target, Watch,
 };
-use boardcast_server::storage::coordination::NodeRef;
+use boardcast_server::NodeRef;
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError};
 use boardcast_tests::cluster::{Cluster, ClusterOptions, TEST_LEASE_MS};
@@ -636,6 +636,7 @@ fn move_message(seat: &Seat, route: &[u8]) -> ClientMessage {
         match_id: seat.match_id.clone(),
         token: seat.token.clone(),
         route: route.to_vec(),
+        lag_ms: None,
     })
 }
 
@@ -882,7 +883,7 @@ async fn a_dead_nodes_matches_spread_over_the_survivors_though_one_follows_them_
         })
         .into();
     for (id, owner) in &owners {
-        let chosen = boardcast_server::cluster::spread::chosen(id, &survivors).expect("alive");
+        let chosen = boardcast_server::spread::chosen(id, &survivors).expect("alive");
         assert_eq!(
             *owner,
             chosen.node,

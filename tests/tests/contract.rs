@@ -263,6 +263,7 @@ async fn match_action_ids_must_increase_per_seat_and_a_stale_id_is_refused() {
         match_id: match_id.clone(),
         token: white_seat.token.clone(),
         route: vec![28, 19],
+        lag_ms: None,
     };
     pair.white
         .send_with_id(5, ClientMessage::Move(capture.clone()))

@@ -75,6 +75,7 @@ fn move_msg(match_id: &str, token: &str, route: &[u8]) -> ClientMessage {
         match_id: match_id.into(),
         token: token.into(),
         route: route.to_vec(),
+        lag_ms: None,
     })
 }
 

@@ -48,6 +48,7 @@ fn play(seat: &boardcast_protocol::Seat, route: &[u8]) -> ClientMessage {
         match_id: seat.match_id.clone(),
         token: seat.token.clone(),
         route: route.to_vec(),
+        lag_ms: None,
     })
 }
 

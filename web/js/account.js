@@ -85,14 +85,14 @@ export function load(state) {
   const { page, id } = state.route;
   if (page === 'tokens') return [http(state, 'tokens', 'GET', '/api/tokens')];
   if (page === 'profile') {
-    state.profile = { name: id, user: null, games: null, page: 1, more: false, missing: false };
+    state.profile = { name: id, user: null, games: null, page: 0, more: false, missing: false };
     const user = encodeURIComponent(id);
-    return [http(state, 'user', 'GET', `/api/user/${user}`), gamesPage(state, 1)];
+    return [http(state, 'user', 'GET', `/api/user/${user}`), gamesPage(state, 0)];
   }
   return [];
 }
 
-/** One page (from 1) of the profile's finished games. */
+/** One page (from 0, as the server counts them) of the profile's finished games. */
 export function gamesPage(state, page) {
   const p = state.profile;
   const effect = http(state, 'games', 'GET', `/api/user/${encodeURIComponent(p.name)}/games?page=${page}`);

@@ -11,6 +11,7 @@ import * as actions from './actions.js';
 import { connect } from './socket.js';
 import { listen } from './events.js';
 import { render } from './render/index.js';
+import * as i18n from './i18n.js';
 import { answered } from './account.js';
 
 const SEAT_PREFIX = 'bc.seat.';
@@ -44,7 +45,9 @@ function storedSeats() {
 
 const state = initialState(parseRoute(location.pathname), {
   name: storage.get('bc.name') || '',
-  nextId: Math.max(1, Number(storage.get('bc.nextId')) || 1),
+  // Never below the clock in milliseconds (as the terminal client starts): a seat taken back
+  // on another device (`reclaim`) goes on above the ids its first device used.
+  nextId: Math.max(Date.now(), Number(storage.get('bc.nextId')) || 1),
   seats: storedSeats(),
 }, location.search);
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -198,3 +201,41 @@ setInterval(() => {
 
 listen(root, state, run);
 redraw();
+
+/** The catalogue of `lang`, from beside the modules (same origin, same asset version). */
+async function catalogue(lang) {
+  const response = await fetch(new URL(`../i18n/${lang}.ftl`, import.meta.url));
+  if (!response.ok) throw new Error(`${lang}.ftl: ${response.status}`);
+  return response.text();
+}
+
+/** The language menu in the header, the choice kept in `bc.lang` for this browser. English
+ * needs no catalogue here (the page's own text and the server's refusals are English), so
+ * the match page's download budget holds for it; another language's is fetched when spoken. */
+async function speak() {
+  const chosen = i18n.chooseLang(storage.get('bc.lang'), navigator.languages);
+  const menu = document.createElement('select');
+  menu.id = 'lang';
+  menu.name = 'lang';
+  for (const lang of i18n.LANGS) {
+    menu.append(new Option(i18n.ENDONYMS[lang], lang, false, lang === chosen));
+  }
+  const apply = async (lang) => {
+    i18n.use(lang, await catalogue(lang));
+    document.documentElement.lang = lang;
+    menu.setAttribute('aria-label', i18n.t('web-language'));
+    const nav = document.querySelectorAll('header.top nav a');
+    if (nav.length === 2) {
+      nav[0].textContent = i18n.t('web-nav-lobby');
+      nav[1].textContent = i18n.t('web-nav-tv');
+    }
+    redraw();
+  };
+  menu.addEventListener('change', () => {
+    storage.set('bc.lang', menu.value);
+    apply(menu.value).catch((error) => console.error('no catalogue:', error));
+  });
+  document.querySelector('header.top')?.append(menu);
+  if (chosen !== 'en') await apply(chosen);
+}
+speak().catch((error) => console.error('no catalogue:', error));

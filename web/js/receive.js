@@ -7,6 +7,7 @@
 
 import { opposite, showsMatch, FRISIAN_TV } from './state.js';
 import * as actions from './actions.js';
+import { refusal } from './i18n.js';
 
 /**
  * @param {object} state
@@ -75,7 +76,7 @@ function ack(state, { id }) {
 
 function refused(state, { id, code, message }) {
   const request = id === null ? null : answered(state, id);
-  state.notice = { text: message, code };
+  state.notice = { text: refusal(code, message), code };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
   // A refused invite (gone, or the seat taken) may be tried again from its page.

@@ -93,7 +93,7 @@ impl Api {
         self.json(Method::GET, "/api/account", None).await
     }
 
-    /// One page (from 1) of `name`'s finished games, newest first.
+    /// One page (from 0) of `name`'s finished games, newest first.
     pub async fn games(&self, name: &str, page: u32) -> Result<ProfileGames, ApiError> {
         let path = format!("/api/user/{}/games?page={page}", path_segment(name));
         self.json(Method::GET, &path, None).await

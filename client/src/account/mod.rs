@@ -213,7 +213,8 @@ pub fn games(options: AccountOptions, name: String, save: Option<PathBuf>) -> Ex
             return Ok(());
         }
         let mut listed = 0;
-        for page in 1..=MAX_PAGES {
+        // Pages count from 0.
+        for page in 0..MAX_PAGES {
             let answer = api
                 .games(&name, page)
                 .await

@@ -1,6 +1,7 @@
 //! Carrying out a [`Command`]: checking what can be checked locally (whose seat, which legal
 //! move was meant) and queueing the message for the server.
 
+use boardcast_protocol::limits::MAX_LAG_CLAIM_MS;
 use boardcast_protocol::{
     Claim, ClientMessage, CreateMatch, FRISIAN_TV, JoinMatch, LeaderboardQuery, PlayMove, Predict,
     Reclaim, Resume, SeatAction, StartEngineGame, Target, Watch,
@@ -246,6 +247,9 @@ impl App {
             match_id: seat.match_id,
             token: seat.token,
             route,
+            lag_ms: self
+                .round_trip
+                .map(|trip| trip.as_millis().min(MAX_LAG_CLAIM_MS.into()) as u32),
         };
         self.send(ClientMessage::Move(play), Pending::MatchAction);
     }

@@ -129,23 +129,14 @@ impl Channel {
         })
     }
 
-    /// Every move the side to move may make in the shown position, `b1-c3`, in move-text
-    /// order: the only guesses worth sending. Empty between games and after the end.
+    /// Every move the side to move may make in the shown position, `b1-c3`, as the server
+    /// lists them (`legal`, sorted): the only guesses worth sending. The server is the one
+    /// source of truth; the client computes none. Empty between games and after the end.
     pub fn legal_guesses(&self) -> Vec<String> {
-        let (Some(game), Some(side)) = (self.game.as_ref(), self.side_to_move()) else {
-            return Vec::new();
-        };
-        let Ok(board) = minitchess::Board::from_layout(&game.board, &[]) else {
-            return Vec::new();
-        };
-        let color = match side {
-            Side::White => minitchess::Color::White,
-            Side::Black => minitchess::Color::Black,
-        };
-        minitchess::legal_moves(&board, color)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        match (self.game.as_ref(), self.side_to_move()) {
+            (Some(game), Some(_)) => game.legal.clone(),
+            _ => Vec::new(),
+        }
     }
 
     /// Board indices the piece on `from` may move to.
@@ -225,8 +216,19 @@ pub(crate) mod tests {
             next_reveal_in_ms: Some(2000),
             ply_interval_ms: 2000,
             result: None,
-            legal: Vec::new(),
+            legal: legal_on(START, minitchess::Color::White),
         }
+    }
+
+    /// What the server sends as `legal` for `board` with `side` to move: its moves, sorted.
+    pub fn legal_on(board: &str, side: minitchess::Color) -> Vec<String> {
+        let board = minitchess::Board::from_layout(board, &[]).expect("a fixture board");
+        let mut legal: Vec<String> = minitchess::legal_moves(&board, side)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        legal.sort_unstable();
+        legal
     }
 
     pub fn snapshot() -> ChannelSnapshot {
@@ -262,12 +264,16 @@ pub(crate) mod tests {
         assert!(white.contains(&"b1-c3".to_owned()) && white.contains(&"a2-a3".to_owned()));
         assert!(!white.contains(&"a2-a4".to_owned()));
         assert_eq!(channel.targets_from(square_index("b1").unwrap()), [15, 17]);
+        // The server's list is the truth: the client offers what it says, nothing it computes.
+        let mut told = snapshot();
+        told.game.as_mut().unwrap().legal = vec!["b1-c3".into()];
+        assert_eq!(Channel::from_snapshot(told, now).legal_guesses(), ["b1-c3"]);
         let reveal = ChannelEvent::PlyRevealed(PlyRevealed {
             ply: 0,
             mv: "b1-c3".into(),
             board: "kqbnrppppp.......N..PPPPPR.BQK".into(),
             next_reveal_in_ms: Some(2000),
-            legal: Vec::new(),
+            legal: legal_on("kqbnrppppp.......N..PPPPPR.BQK", minitchess::Color::Black),
         });
         channel.fold(2, &reveal, now);
         assert_eq!(channel.side_to_move(), Some(Side::Black));
@@ -285,7 +291,7 @@ pub(crate) mod tests {
             mv: "b1-c3".into(),
             board: "kqbnrppppp.......N..PPPPPR.BQK".into(),
             next_reveal_in_ms: Some(2000),
-            legal: Vec::new(),
+            legal: legal_on("kqbnrppppp.......N..PPPPPR.BQK", minitchess::Color::Black),
         });
         assert_eq!(channel.fold(2, &reveal, now), Fold::Applied);
         let game = channel.game.as_ref().unwrap();

@@ -1,6 +1,6 @@
-//! Reading a Frisian FEN (RULES.md §5) for display only: which piece stands on which square
-//! and whose turn it is. The server is the arbiter; this parser never judges legality, and
-//! anything it cannot read simply leaves squares empty.
+//! A Frisian FEN (RULES.md §5) as the board widget draws it: which piece stands on which
+//! square and whose turn it is, read through the `frisian` crate's reader (one FEN reader for
+//! the server, the engine and this client).
 
 use boardcast_protocol::Side;
 
@@ -30,51 +30,28 @@ impl Board {
         self.squares.get(usize::from(square)).copied().flatten()
     }
 
-    /// Parses `W:W31-50:B1-20:H0:F1:+0+0`-style text; fields it does not know are ignored.
+    /// The pieces and turn of `fen`, read by the rules crate's own FEN reader (ranges like
+    /// `W31-50` included). The server is the arbiter and only sends FENs that reader wrote;
+    /// one it refuses leaves the board empty rather than drawing a guess.
     pub fn from_fen(fen: &str) -> Board {
+        let Ok(position) = frisian::Position::from_fen(fen) else {
+            return Board::empty();
+        };
+        let side = |color| match color {
+            frisian::Color::White => Side::White,
+            frisian::Color::Black => Side::Black,
+        };
         let mut board = Board::empty();
-        let mut fields = fen.trim().split(':');
-        if let Some(turn) = fields.next() {
-            board.turn = if turn.trim().eq_ignore_ascii_case("B") {
-                Side::Black
-            } else {
-                Side::White
-            };
-        }
-        for field in fields {
-            let field = field.trim();
-            let side = match field.chars().next() {
-                Some('W') | Some('w') => Side::White,
-                Some('B') | Some('b') => Side::Black,
-                _ => continue,
-            };
-            for item in field[1..].split(',') {
-                board.place(side, item.trim());
+        board.turn = side(position.turn());
+        for square in (1..=50).filter_map(frisian::Square::new) {
+            if let Some(piece) = position.piece_at(square) {
+                board.squares[usize::from(square.number())] = Some(Piece {
+                    side: side(piece.color()),
+                    king: piece.is_king(),
+                });
             }
         }
         board
-    }
-
-    fn place(&mut self, side: Side, item: &str) {
-        let (king, rest) = match item.strip_prefix(['K', 'k']) {
-            Some(rest) => (true, rest),
-            None => (false, item),
-        };
-        let parse = |text: &str| {
-            text.trim()
-                .parse::<u8>()
-                .ok()
-                .filter(|n| (1..=50).contains(n))
-        };
-        let (first, last) = match rest.split_once('-') {
-            Some((a, b)) => (parse(a), parse(b)),
-            None => (parse(rest), parse(rest)),
-        };
-        if let (Some(first), Some(last)) = (first, last) {
-            for square in first..=last {
-                self.squares[usize::from(square)] = Some(Piece { side, king });
-            }
-        }
     }
 }
 

@@ -51,6 +51,9 @@ pub struct Game {
     /// When the side to move must have made its first move (the server aborts the match
     /// then), from the `first_move_in_ms` last received; `None` when no first move is owed.
     pub first_move_due: Option<Instant>,
+    /// Each player's round trip as the server counted it for their last move (`lag_ms`):
+    /// their connection quality, shown beside their name.
+    pub lag_ms: boardcast_protocol::BySide<Option<u32>>,
 }
 
 impl Game {
@@ -98,6 +101,7 @@ impl Game {
             rematch: snapshot.rematch,
             claim_told: false,
             first_move_due: first_move_due(snapshot.first_move_in_ms, now),
+            lag_ms: Default::default(),
         }
     }
 
@@ -133,6 +137,9 @@ impl Game {
                 self.legal = by_notation(moved.legal_moves.clone());
                 self.counters = moved.king_counters;
                 self.first_move_due = first_move_due(moved.first_move_in_ms, now);
+                if moved.lag_ms.is_some() {
+                    self.lag_ms[moved.played.side] = moved.lag_ms;
+                }
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
@@ -389,6 +396,7 @@ pub(crate) mod tests {
                 black: None,
             },
             first_move_in_ms: None,
+            lag_ms: None,
         })
     }
 

@@ -154,6 +154,9 @@ pub struct App {
     pub fatal: Option<String>,
     /// `--ca-file`: the friend told how to join a `wss://` match needs it too.
     pub ca_file: Option<std::path::PathBuf>,
+    /// This connection's round trip (a moving average of its WebSocket pings): sent with each
+    /// move as `lag_ms` for lag compensation, and shown beside one's name.
+    pub round_trip: Option<std::time::Duration>,
 }
 
 impl App {
@@ -196,6 +199,7 @@ impl App {
             ring: false,
             fatal: None,
             ca_file: None,
+            round_trip: None,
         }
     }
 
@@ -292,6 +296,14 @@ impl App {
 
     /// A frame from the server that did not decode (a newer server's message, or garbage):
     /// ignored as PROTOCOL.md §3 asks, with a note, and the session carries on.
+    /// A ping came back after `trip`; each new one weighs a quarter, as on the server.
+    pub fn round_trip(&mut self, trip: std::time::Duration) {
+        self.round_trip = Some(match self.round_trip {
+            Some(mean) => (mean * 3 + trip) / 4,
+            None => trip,
+        });
+    }
+
     pub fn garbled(&mut self, error: &str) {
         self.note(Note::Info(format!(
             "ignored a message this client cannot read: {error}"

@@ -118,7 +118,9 @@ impl App {
             Note::Claimable { aborts: true, .. } => {
                 said("Your opponent is gone: c aborts the match".to_owned())
             }
-            Note::Error { message, .. } => Some((sentence(message), true)),
+            Note::Error { code, message } => {
+                Some((sentence(&crate::i18n::refusal(code, message)), true))
+            }
             Note::Ambiguous(moves) => said(format!(
                 "{} moves fit: pick one with 1-{} or ↑↓ Enter",
                 moves.len(),

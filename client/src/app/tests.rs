@@ -127,6 +127,26 @@ fn black_gets_the_legal_list_and_a_flipped_board() {
 }
 
 #[test]
+fn a_move_carries_the_measured_round_trip_for_lag_compensation() {
+    let mut app = seated(Side::White, &["32-28", "31-27"]);
+    app.command(Command::Move("32-28".into()));
+    let out = sent(&mut app);
+    assert!(
+        matches!(&out[..], [ClientMessage::Move(m)] if m.lag_ms.is_none()),
+        "nothing measured yet: the server uses its own figure"
+    );
+    let mut app = seated(Side::White, &["32-28", "31-27"]);
+    app.round_trip(std::time::Duration::from_millis(300));
+    app.round_trip(std::time::Duration::from_millis(100));
+    app.command(Command::Move("32-28".into()));
+    let out = sent(&mut app);
+    assert!(
+        matches!(&out[..], [ClientMessage::Move(m)] if m.lag_ms == Some(250)),
+        "a moving average, each ping a quarter: {out:?}"
+    );
+}
+
+#[test]
 fn an_ambiguous_capture_asks_which_and_a_digit_picks() {
     let mut app = seated(Side::White, &["9x18x16", "9x20x16"]);
     type_text(&mut app, "9x16");
@@ -422,7 +442,7 @@ fn lobby_lines_show_members_ratings_and_rated_terms() {
         }),
         black_rating: None,
         white_account: true,
-        black_account: true,
+        black_account: false,
     };
     let live = MatchSummary {
         match_id: "m8".into(),

@@ -1,4 +1,5 @@
-//! The help overlay (`?`): every key of the current screen.
+//! The help overlay (`?`): every key of the current screen. The keys are as typed; each
+//! description is a catalogue message id (`web/i18n/*.ftl`), shown in the player's language.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -6,60 +7,49 @@ use ratatui::style::{Color, Style};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::app::Screen;
+use crate::i18n::{tr, tr_args};
 
 pub const HOME: &[(&str, &str)] = &[
-    ("Tab ← →", "switch list: seeks, live matches, channels"),
-    ("↑ ↓ j k", "select"),
-    ("Enter w", "join the seek / watch the match or channel"),
-    ("p", "predict the selected channel"),
-    (
-        "c / C",
-        "new match: time control, colour, public or private",
-    ),
-    ("i", "join a private match by invite code"),
-    (
-        "e",
-        "start an engine game (serial, engines, seeds) and predict it",
-    ),
-    ("t", "watch TV channel 1"),
-    ("f", "watch Frisian TV (the most-watched live match)"),
-    ("R", "resume the stored seat"),
-    ("r", "refresh"),
-    ("q", "quit"),
+    ("Tab ← →", "help-home-switch"),
+    ("↑ ↓ j k", "help-home-select"),
+    ("Enter w", "help-home-join"),
+    ("p", "help-home-predict"),
+    ("c / C", "help-home-new"),
+    ("i", "help-home-invite"),
+    ("e", "help-home-engine"),
+    ("t", "help-home-tv"),
+    ("f", "help-home-ftv"),
+    ("R", "help-home-resume"),
+    ("r", "help-home-refresh"),
+    ("q", "help-home-quit"),
 ];
 
 pub const MATCH: &[(&str, &str)] = &[
-    ("32-28 28x19", "type a move; Tab completes, Enter plays"),
-    ("← → ↑ ↓ hjkl", "move the cursor"),
-    ("Enter click", "pick the piece, then its destination"),
-    ("1-9 ↑↓ Enter", "choose the capture route (captures marked)"),
-    ("Esc", "clear the input and the selection"),
-    ("r", "resign (asks to confirm)"),
-    ("a", "abort, only before both sides have moved"),
-    ("d / D", "offer or accept a draw / decline"),
-    ("m / M", "offer or accept a rematch / decline"),
-    ("c / C", "claim win / draw when the opponent is gone"),
-    ("< > Home End", "step through the moves (End: the game)"),
-    ("n f t", "square numbers, flip board, letter pieces"),
-    (
-        "s",
-        "save the finished match's PDN (--save-pdn DIR, or here)",
-    ),
-    ("q", "back to the home screen (the seat is kept)"),
+    ("32-28 28x19", "help-match-type"),
+    ("← → ↑ ↓ hjkl", "help-match-cursor"),
+    ("Enter click", "help-match-pick"),
+    ("1-9 ↑↓ Enter", "help-match-route"),
+    ("Esc", "help-match-clear"),
+    ("r", "help-match-resign"),
+    ("a", "help-match-abort"),
+    ("d / D", "help-match-draw"),
+    ("m / M", "help-match-rematch"),
+    ("c / C", "help-match-claim"),
+    ("< > Home End", "help-match-step"),
+    ("n f t", "help-match-view"),
+    ("s", "help-match-save"),
+    ("q", "help-match-back"),
 ];
 
 pub const CHANNEL: &[(&str, &str)] = &[
-    ("← → ↑ ↓ hjkl", "move the cursor"),
-    ("Enter click", "pick the from square, then the to square"),
-    ("b1-c3 Enter", "type a guess for the coming ply"),
-    ("p", "prediction on or off"),
-    ("f", "FULL (figurines) or FLAT (letters) pieces"),
-    ("L", "all-time prediction leaderboard, with your own place"),
-    ("Esc", "clear the input and the picked square"),
-    (
-        "q",
-        "back to the home screen (or quit, started as `boardcast tv`)",
-    ),
+    ("← → ↑ ↓ hjkl", "help-channel-cursor"),
+    ("Enter click", "help-channel-pick"),
+    ("b1-c3 Enter", "help-channel-guess"),
+    ("p", "help-channel-predict"),
+    ("f", "help-channel-pieces"),
+    ("L", "help-channel-leaders"),
+    ("Esc", "help-channel-clear"),
+    ("q", "help-channel-back"),
 ];
 
 /// The keys of `screen` in two columns, each description wrapped beside its key to fit
@@ -75,6 +65,7 @@ pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0);
+    let keys: Vec<(&str, String)> = keys.iter().map(|(key, id)| (*key, tr(id))).collect();
     let widest = keys
         .iter()
         .map(|(_, w)| w.chars().count())
@@ -91,7 +82,7 @@ pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
                 .iter()
                 .enumerate()
                 .map(|(i, part)| {
-                    let key = if i == 0 { *key } else { "" };
+                    let key = if i == 0 { key } else { "" };
                     format!(" {key:>key_width$}  {part}")
                 })
                 .collect()
@@ -105,7 +96,8 @@ pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
         }
         let more = keys.len() - entries.len();
         entries.push(vec![format!(
-            " … {more} more: a taller terminal shows them"
+            " {}",
+            tr_args("help-more", &[("count", more.into())])
         )]);
     }
     let lines: Vec<String> = entries.concat();
@@ -123,8 +115,8 @@ pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
             .style(Style::default().fg(Color::White).bg(Color::Black))
             .block(
                 Block::bordered()
-                    .title(" keys ")
-                    .title_bottom(" any key closes "),
+                    .title(format!(" {} ", tr("help-title")))
+                    .title_bottom(format!(" {} ", tr("help-close"))),
             ),
         rect,
     );

@@ -32,6 +32,7 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
     let to_move = game.phase == boardcast_protocol::MatchPhase::Playing && game.turn == side;
     let you = if me { " (you)" } else { "" };
     let gone_tag = if gone { " [gone]" } else { "" };
+    let net = lag_tag(app, game, side, me);
     let bot = player.is_some_and(|p| p.bot);
     let guest = if player.is_some_and(|p| !p.account) {
         " (guest)"
@@ -53,7 +54,8 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
         + if bot { 4 } else { 0 }
         + guest.chars().count()
         + you.chars().count()
-        + gone_tag.chars().count();
+        + gone_tag.chars().count()
+        + net.as_ref().map_or(0, |(text, _)| text.chars().count());
     let padded = format!("{marker} {clock:<7}");
     let clock_text = if padded.chars().count() + tags + name.chars().count() <= width {
         padded
@@ -83,7 +85,27 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
     if gone {
         spans.push(Span::styled(gone_tag, Style::default().fg(Color::Red)));
     }
+    if let Some((text, colour)) = net {
+        spans.push(Span::styled(text, Style::default().fg(colour)));
+    }
     Line::from(spans)
+}
+
+/// A player's connection quality as a figure, ` 42ms`, coloured as the web's signal bars
+/// are filled (green under 150 ms, yellow under 400 ms, red above): one's own from this
+/// client's pings, the opponent's from the round trip the server counted for their last move.
+fn lag_tag(app: &App, game: &Game, side: Side, me: bool) -> Option<(String, Color)> {
+    let ms = if me {
+        app.round_trip.map(|trip| trip.as_millis() as u64)
+    } else {
+        game.lag_ms[side].map(u64::from)
+    }?;
+    let colour = match ms {
+        0..150 => Color::Green,
+        150..400 => Color::Yellow,
+        _ => Color::Red,
+    };
+    Some((format!(" {ms}ms"), colour))
 }
 
 /// The lines of the side panel between the two players.

@@ -13,6 +13,7 @@ use crate::app::App;
 use crate::app::channel::tests::snapshot as channel_snapshot;
 use crate::app::command::Command;
 use crate::app::game::tests::{moved, snapshot};
+use crate::i18n::{Lang, speak_on_this_thread, tr, tr_args};
 
 fn render(app: &App, now: Instant, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -1264,39 +1265,49 @@ fn the_spectators_keys_the_help_and_the_leaderboard_fit_at_80x24_and_60x20() {
             ],
         );
     }
-    // The match help: at 80x24 every key and description whole.
+    // The match help, in each language: at 80x24 every key and description whole.
     let mut bob = black_player(now);
     bob.ui.help = true;
-    let buf = render(&bob, now, 80, 24);
-    let mut needles: Vec<&str> = Vec::new();
-    for (key, what) in super::help::MATCH {
-        needles.push(key);
-        needles.push(what);
+    for lang in Lang::ALL {
+        speak_on_this_thread(lang);
+        let buf = render(&bob, now, 80, 24);
+        let descriptions: Vec<String> = super::help::MATCH.iter().map(|(_, id)| tr(id)).collect();
+        let mut needles: Vec<&str> = Vec::new();
+        for ((key, _), what) in super::help::MATCH.iter().zip(&descriptions) {
+            needles.push(key);
+            needles.push(what);
+        }
+        let close = tr("help-close");
+        needles.push(&close);
+        assert_shows(&buf, &needles);
+        // At 60x20 descriptions wrap beside their keys and every key still shows; on a
+        // shorter terminal what does not fit is counted.
+        let keys_shown = |buf: &Buffer| {
+            let screen = text(buf).join("\n");
+            let shown = super::help::MATCH
+                .iter()
+                .filter(|(key, _)| screen.contains(&format!(" {key}  ")))
+                .count();
+            (shown, screen)
+        };
+        let (shown, _) = keys_shown(&render(&bob, now, 60, 12));
+        let more = super::help::MATCH.len() - shown;
+        assert!(more > 0);
+        let counted = tr_args("help-more", &[("count", more.into())]);
+        assert_shows(&render(&bob, now, 60, 12), &[&counted]);
+        let buf = render(&bob, now, 60, 20);
+        let (shown, screen) = keys_shown(&buf);
+        assert_eq!(shown, super::help::MATCH.len(), "{} {screen}", lang.tag());
+        if lang == Lang::En {
+            assert!(screen.contains("type a move; Tab completes,"), "{screen}");
+            assert!(screen.contains("Enter plays"), "{screen}");
+            assert_eq!(
+                counted,
+                format!("… {more} more: a taller terminal shows them")
+            );
+        }
     }
-    needles.push("any key closes");
-    assert_shows(&buf, &needles);
-    // At 60x20 descriptions wrap beside their keys and every key still shows; on a shorter
-    // terminal what does not fit is counted.
-    let keys_shown = |buf: &Buffer| {
-        let screen = text(buf).join("\n");
-        let shown = super::help::MATCH
-            .iter()
-            .filter(|(key, _)| screen.contains(&format!(" {key}  ")))
-            .count();
-        (shown, screen)
-    };
-    let (shown, _) = keys_shown(&render(&bob, now, 60, 12));
-    let more = super::help::MATCH.len() - shown;
-    assert!(more > 0);
-    assert_shows(
-        &render(&bob, now, 60, 12),
-        &[&format!("… {more} more: a taller terminal shows them")],
-    );
-    let buf = render(&bob, now, 60, 20);
-    let (shown, screen) = keys_shown(&buf);
-    assert_eq!(shown, super::help::MATCH.len(), "{screen}");
-    assert!(screen.contains("type a move; Tab completes,"), "{screen}");
-    assert!(screen.contains("Enter plays"), "{screen}");
+    speak_on_this_thread(Lang::En);
     // The leaderboard: a long name is cut with `…`; the viewer's own lines are whole.
     let mut dee = App::new("dee", Some(Command::Predict("tv1".into())), 1);
     dee.connected();
@@ -1835,6 +1846,37 @@ fn the_match_panel_counts_down_the_first_move_owed_then_shows_none_at_80x24() {
     event(&mut app, 4, with_first_move(black_moved, None), later);
     let buf = render(&app, later + Duration::from_secs(2), 80, 24);
     assert!(!contains(&buf, "must move within"), "{:#?}", text(&buf));
+}
+
+/// A refusal shows in the player's language on the 80x24 match screen, whole; in English it
+/// is the server's own text.
+#[test]
+fn a_refusal_in_the_players_language_at_80x24() {
+    let now = Instant::now();
+    for (lang, expected) in [
+        (Lang::En, "Not your turn"),
+        (Lang::Nl, "Je bent niet aan zet"),
+        (Lang::Fy, "Do bist net oan set"),
+    ] {
+        speak_on_this_thread(lang);
+        let mut bob = black_player(now);
+        bob.receive(
+            ServerMessage::Error(ErrorReply {
+                id: Some(7),
+                code: ErrorCode::NotYourTurn,
+                message: "not your turn".into(),
+            }),
+            now,
+        );
+        let buf = render(&bob, now, 80, 24);
+        assert!(
+            contains(&buf, expected),
+            "{}: {:#?}",
+            lang.tag(),
+            text(&buf)
+        );
+    }
+    speak_on_this_thread(Lang::En);
 }
 
 /// Issue 30: a member's name is shown as it is, a guest's marked `(guest)` in its own

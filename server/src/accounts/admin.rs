@@ -13,10 +13,12 @@ use crate::storage::accounts::Flag;
 use crate::storage::{Database, now_ms};
 
 /// How long a reset link stays valid.
-pub const RESET_VALID: Duration = Duration::from_secs(24 * 3600);
+pub(crate) const RESET_VALID: Duration = Duration::from_secs(24 * 3600);
 
 /// What `boardcast-server admin` does.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+// The variants are the subcommands (`grant-admin` grants the admin role), named as typed.
+#[allow(clippy::enum_variant_names)]
 pub enum Admin {
     /// Create an account; its password is read from standard input (one line).
     CreateUser {
@@ -47,7 +49,7 @@ pub enum Admin {
 }
 
 /// Runs `admin` on `database`; `public_url` starts reset links.
-pub async fn run(database: &Database, public_url: &str, admin: Admin) -> ExitCode {
+pub(crate) async fn run(database: &Database, public_url: &str, admin: Admin) -> ExitCode {
     match carry_out(database, public_url, admin).await {
         Ok(printed) => {
             if !printed.is_empty() {

@@ -30,10 +30,10 @@ use crate::storage::accounts::{AccountRow, outcome};
 use crate::storage::{StorageError, now_ms};
 
 /// Games on one page of a profile.
-pub const PER_PAGE: u32 = 20;
+pub(crate) const PER_PAGE: u32 = 20;
 
 /// The account routes, for the server's router.
-pub fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/api/signup", post(signup))
         .route("/api/login", post(login))
@@ -71,8 +71,9 @@ impl Refused {
         Refused::new(StatusCode::BAD_REQUEST, code, message)
     }
 
-    fn throttled(retry_after: Duration) -> Refused {
-        metrics::counter!("boardcast_account_throttled_total").increment(1);
+    /// 429 for a throttled `kind` (`login`, `signup`), counted on /metrics.
+    fn throttled(kind: &'static str, retry_after: Duration) -> Refused {
+        metrics::counter!("boardcast_account_throttled_total", "kind" => kind).increment(1);
         Refused {
             retry_after: Some(retry_after),
             ..Refused::new(
@@ -156,14 +157,14 @@ impl IntoResponse for Refused {
 type Answer = Result<Response, Refused>;
 
 /// The WebSocket's refusal of a credential, before the upgrade: 401/403 with the typed body.
-pub fn refuse_upgrade(err: AuthError) -> Response {
+pub(crate) fn refuse_upgrade(err: AuthError) -> Response {
     Refused::from(err).into_response()
 }
 
 /// Whether a state-changing request comes from the server's own pages: its `Origin` is one
 /// the WebSocket would accept, and `Sec-Fetch-Site` (when sent) says same-origin or a
 /// request the user made directly. Programs send neither and pass.
-pub fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused> {
+pub(crate) fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused> {
     let refused = |why: String| Refused::new(StatusCode::FORBIDDEN, ApiErrorCode::CrossOrigin, why);
     if let Some(site) = headers.get("sec-fetch-site") {
         let site = site.to_str().unwrap_or("");
@@ -245,7 +246,7 @@ impl Accounts {
                 .check(&name_key, now)
                 .or_else(|after| throttles.per_pair.check(&pair, now).map_err(|_| after)),
         ) {
-            return Err(Refused::throttled(after));
+            return Err(Refused::throttled("login", after));
         }
         let found = self.store.account_by_name(name.to_owned()).await?;
         let hash = found.as_ref().map(|account| account.password.clone());
@@ -301,7 +302,7 @@ async fn signup(
     let accounts = &app.accounts;
     let now = Instant::now();
     if let Err(after) = accounts.throttles.signups.check(&address, now) {
-        return Err(Refused::throttled(after));
+        return Err(Refused::throttled("signup", after));
     }
     names::check(&name).map_err(Refused::invalid)?;
     password::check(&password, &name).map_err(Refused::invalid)?;

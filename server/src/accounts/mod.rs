@@ -8,19 +8,19 @@
 //!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
 //!   limits; [`http`]: the `/api/…` routes; [`admin`]: `boardcast-server admin …`.
 
-pub mod admin;
-pub mod http;
-pub mod names;
-pub mod password;
-pub mod secret;
-pub mod sessions;
-pub mod throttle;
+pub(crate) mod admin;
+pub(crate) mod http;
+pub(crate) mod names;
+pub(crate) mod password;
+pub(crate) mod secret;
+pub(crate) mod sessions;
+pub(crate) mod throttle;
 
 use std::sync::Arc;
 
 use crate::storage::accounts::AccountStore;
 
-pub use sessions::{AuthError, Via, Who};
+pub(crate) use sessions::{AuthError, Via, Who};
 
 /// The accounts of this server: storage, the hasher and the throttles. Cheap to clone.
 #[derive(Debug, Clone)]

@@ -22,7 +22,7 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Why `name` cannot be a new account's name, if it cannot.
-pub fn check(name: &str) -> Result<(), (ApiErrorCode, String)> {
+pub(crate) fn check(name: &str) -> Result<(), (ApiErrorCode, String)> {
     if !name_shape_ok(name) {
         return Err((
             ApiErrorCode::NameInvalid,

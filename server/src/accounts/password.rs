@@ -13,7 +13,7 @@ use boardcast_protocol::account::{ApiErrorCode, PASSWORD_MAX, PASSWORD_MIN};
 use tokio::sync::Semaphore;
 
 /// At most this many hashes at once (the machine's cores are for play first).
-pub const MAX_HASHES: usize = 2;
+pub(crate) const MAX_HASHES: usize = 2;
 
 /// OWASP's Argon2id parameters: 19 MiB, 2 iterations, 1 lane.
 fn argon2() -> Argon2<'static> {
@@ -79,7 +79,7 @@ impl Hasher {
 
 /// Why `password` is not acceptable for account `name`, if it is not: its length, or the
 /// strength estimator's verdict (score below 3 of 4) with its warning and suggestions.
-pub fn check(password: &str, name: &str) -> Result<(), (ApiErrorCode, String)> {
+pub(crate) fn check(password: &str, name: &str) -> Result<(), (ApiErrorCode, String)> {
     let length = password.chars().count();
     if length < PASSWORD_MIN {
         return Err((

@@ -9,14 +9,14 @@ use sha2::{Digest, Sha256};
 
 /// A new secret: 32 random bytes from rand's thread generator (a CSPRNG seeded and reseeded
 /// from the operating system), base64url.
-pub fn new_secret(prefix: &str) -> String {
+pub(crate) fn new_secret(prefix: &str) -> String {
     let mut bytes = [0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
     format!("{prefix}{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
 /// The stored form of `secret`: its SHA-256 in hex.
-pub fn hash(secret: &str) -> String {
+pub(crate) fn hash(secret: &str) -> String {
     Sha256::digest(secret.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))

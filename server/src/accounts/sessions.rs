@@ -15,11 +15,11 @@ use crate::storage::accounts::AccountRow;
 use crate::storage::now_ms;
 
 /// The session cookie's name.
-pub const COOKIE: &str = "boardcast_session";
+pub(crate) const COOKIE: &str = "boardcast_session";
 /// A session unused this long has ended.
-pub const IDLE: Duration = Duration::from_secs(30 * 24 * 3600);
+pub(crate) const IDLE: Duration = Duration::from_secs(30 * 24 * 3600);
 /// A session this old has ended, however used.
-pub const ABSOLUTE: Duration = Duration::from_secs(365 * 24 * 3600);
+pub(crate) const ABSOLUTE: Duration = Duration::from_secs(365 * 24 * 3600);
 /// How often a session's (and an account's) last use is written.
 const TOUCH_EVERY: Duration = Duration::from_secs(3600);
 
@@ -68,7 +68,7 @@ pub enum AuthError {
 }
 
 /// The session cookie's value, if the request carries one.
-pub fn cookie(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn cookie(headers: &HeaderMap) -> Option<&str> {
     headers
         .get_all(header::COOKIE)
         .iter()
@@ -81,7 +81,7 @@ pub fn cookie(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The bearer token, if the request carries one.
-pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     scheme

@@ -17,7 +17,7 @@ use boardcast_protocol::{
 };
 
 mod follow;
-pub use follow::{Downstream, Guess, Upstream, UpstreamOf};
+pub(crate) use follow::{Downstream, Guess, Upstream, UpstreamOf};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -51,7 +51,7 @@ fn gone(channel: &str) -> Refusal {
 
 /// What a channel plays.
 #[derive(Debug)]
-pub enum Program {
+pub(crate) enum Program {
     /// Random games forever, `pause` apart, drawn from `seed`.
     Tv {
         interval: Duration,
@@ -68,7 +68,7 @@ pub enum Program {
 
 /// How to start a channel actor.
 #[derive(Debug)]
-pub struct ChannelSetup {
+pub(crate) struct ChannelSetup {
     pub channel: String,
     pub program: Program,
     /// Events kept for replay.
@@ -108,10 +108,10 @@ pub struct Saver {
 /// Where the answer to a request goes once the channel has decided it: the asking
 /// connection's outbox (an ack or a refusal of its envelope, see [`envelope`]), or the node
 /// that forwarded a guess. Nobody waits for it: the asker's read loop has moved on.
-pub type Answer<T = ()> = Box<dyn FnOnce(Result<T, Refusal>) + Send>;
+pub(crate) type Answer<T = ()> = Box<dyn FnOnce(Result<T, Refusal>) + Send>;
 
 /// The answer to envelope `id` on `outbox`: an ack, or the refusal.
-pub fn envelope<T>(outbox: Outbox, id: u64) -> Answer<T> {
+pub(crate) fn envelope<T>(outbox: Outbox, id: u64) -> Answer<T> {
     Box::new(move |result| match result {
         Ok(_) => outbox.ack(id),
         Err(refusal) => outbox.refuse(id, refusal),
@@ -374,7 +374,7 @@ fn answered<T: Send + 'static>() -> (Answer<T>, oneshot::Receiver<Result<T, Refu
 }
 
 /// Starts a channel actor; it runs until its program ends or `shutdown` fires.
-pub fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
+pub(crate) fn spawn(setup: ChannelSetup, shutdown: Shutdown) -> ChannelHandle {
     let (tx, rx) = mpsc::channel(COMMANDS);
     let kind = match setup.program {
         Program::Tv { .. } => ChannelKind::Tv,

@@ -22,7 +22,7 @@ use tokio::time::Instant;
 
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::{ChannelWrite, Storage, StorageError, Write};
-pub use crate::storage::{FinishedGame, LeaderboardDelta, StartedGame};
+pub(crate) use crate::storage::{FinishedGame, LeaderboardDelta, StartedGame};
 
 /// What a channel hands to the archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,15 +51,15 @@ impl Archiving {
 }
 
 /// Records waiting for the archive, across all channels.
-pub const QUEUE: usize = 1024;
+pub(crate) const QUEUE: usize = 1024;
 
 /// The queue from the channels to [`record`].
-pub fn queue() -> (mpsc::Sender<Archiving>, mpsc::Receiver<Archiving>) {
+pub(crate) fn queue() -> (mpsc::Sender<Archiving>, mpsc::Receiver<Archiving>) {
     mpsc::channel(QUEUE)
 }
 
 /// The storage writes for a record.
-pub fn writes(record: &ArchiveRecord) -> Vec<Write> {
+pub(crate) fn writes(record: &ArchiveRecord) -> Vec<Write> {
     match record {
         ArchiveRecord::Started(game) => vec![Write::Channel(ChannelWrite::Started(game.clone()))],
         ArchiveRecord::Finished(game) => {
@@ -77,7 +77,7 @@ pub fn writes(record: &ArchiveRecord) -> Vec<Write> {
 /// Stores every record that arrives, in order, and tells whoever waits for it; until
 /// shutdown; then stores what is queued and stops (dropping `guard`, so storage closes only
 /// after it).
-pub async fn record(
+pub(crate) async fn record(
     storage: Storage,
     mut finished: mpsc::Receiver<Archiving>,
     mut shutdown: Shutdown,
@@ -135,11 +135,11 @@ async fn store(storage: &Storage, record: &ArchiveRecord) {
 /// channel's events from `r * RUN_VERSIONS + 1`, so a version is never used twice for one
 /// channel id, across restarts and crashes too (2^32 events per channel and run is over a
 /// century at the shortest ply interval of on-demand games; JSON stays exact up to 2^21 runs).
-pub const RUN_VERSIONS: u64 = 1 << 32;
+pub(crate) const RUN_VERSIONS: u64 = 1 << 32;
 
 /// The standings added up by display name (two "anonymous" connections are one name); each
 /// name counts the game once.
-pub fn by_name(standings: &[Standing]) -> Vec<LeaderboardDelta> {
+pub(crate) fn by_name(standings: &[Standing]) -> Vec<LeaderboardDelta> {
     let mut deltas: Vec<LeaderboardDelta> = Vec::new();
     for standing in standings {
         match deltas.iter_mut().find(|d| d.name == standing.name) {

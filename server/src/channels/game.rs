@@ -238,7 +238,7 @@ impl RevealedGame {
 
 /// The view of an archived game: every move revealed, the result known. The final board is
 /// worked out by playing the stored engines again (they are deterministic).
-pub fn finished_view(
+pub(crate) fn finished_view(
     header: GameHeader,
     start_board: String,
     start_ply: u32,

@@ -20,7 +20,7 @@ use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::Coordination;
 
 /// Ids a cluster node keeps drawn in advance.
-pub const AHEAD: usize = 16;
+pub(crate) const AHEAD: usize = 16;
 
 /// Where a channel gets archive ids; cheap to clone.
 #[derive(Debug, Clone)]

@@ -5,14 +5,14 @@
 //! module is the entry point the connection dispatch calls for every channel-related client
 //! message.
 
-pub mod actor;
-pub mod archive;
-pub mod flags;
-pub mod game;
-pub mod game_ids;
-pub mod predict;
-pub mod registry;
-pub mod schedule;
+pub(crate) mod actor;
+pub(crate) mod archive;
+pub(crate) mod flags;
+pub(crate) mod game;
+pub(crate) mod game_ids;
+pub(crate) mod predict;
+pub(crate) mod registry;
+pub(crate) mod schedule;
 #[cfg(test)]
 mod tests;
 
@@ -24,10 +24,9 @@ use boardcast_protocol::{
     LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
 };
 
-pub use actor::ChannelHandle;
-pub use archive::FinishedGame;
+pub(crate) use actor::ChannelHandle;
 use game_ids::GameIds;
-pub use registry::{ChannelsConfig, Registry};
+pub(crate) use registry::{ChannelsConfig, Registry};
 use tokio::sync::Semaphore;
 
 use crate::net::address::ClientAddr;
@@ -37,12 +36,12 @@ use crate::room::outbox::Outbox;
 use crate::storage::{Storage, StorageError};
 
 /// The most leaderboard entries one query returns.
-pub const MAX_LEADERBOARD: u32 = 100;
+pub(crate) const MAX_LEADERBOARD: u32 = 100;
 
 /// The most archive reads (leaderboards, archived games) under way at once, across all
 /// connections: each holds a database connection while it runs, and a stalled database
 /// must not gather an unbounded pile of waiting tasks.
-pub const READS: usize = 64;
+pub(crate) const READS: usize = 64;
 
 /// A channel-related client message, as the connection hands it over.
 #[derive(Debug, Clone, PartialEq, Eq)]

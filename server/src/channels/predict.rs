@@ -43,7 +43,7 @@ impl Predictor {
 
 /// The order of predictors, best first: most correct − strikes (a wrong guess costs what a
 /// right one earns), then most correct, then by name. Also the leaderboard's order in storage.
-pub fn rank(a: (u32, u32, &str), b: (u32, u32, &str)) -> Ordering {
+pub(crate) fn rank(a: (u32, u32, &str), b: (u32, u32, &str)) -> Ordering {
     let net = |(correct, strikes, _): (u32, u32, &str)| i64::from(correct) - i64::from(strikes);
     net(b)
         .cmp(&net(a))
@@ -70,14 +70,14 @@ struct Score {
 
 /// The guesses and scores of one game.
 #[derive(Debug, Default)]
-pub struct Book {
+pub(crate) struct Book {
     open: HashMap<Predictor, Guess>,
     scores: HashMap<Predictor, Score>,
 }
 
 /// A scored guess, to be sent to its predictor.
 #[derive(Debug)]
-pub struct Scored {
+pub(crate) struct Scored {
     pub outbox: Outbox,
     pub result: PredictionResult,
 }
@@ -85,7 +85,14 @@ pub struct Scored {
 impl Book {
     /// Records (or replaces) the guess `from-to` of `name` at `client`; its result goes to
     /// `outbox`.
-    pub fn guess(&mut self, outbox: Outbox, client: ClientAddr, name: &str, from: &str, to: &str) {
+    pub(crate) fn guess(
+        &mut self,
+        outbox: Outbox,
+        client: ClientAddr,
+        name: &str,
+        from: &str,
+        to: &str,
+    ) {
         let text = format!("{from}-{to}");
         self.open.insert(
             Predictor::of(client, name),
@@ -98,13 +105,14 @@ impl Book {
     }
 
     /// How many guesses wait for the coming ply.
-    pub fn open_guesses(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn open_guesses(&self) -> usize {
         self.open.len()
     }
 
     /// Scores every open guess against the move `actual` just revealed as ply `ply`: a right
     /// guess scores, a wrong one is a strike. Clears the open guesses.
-    pub fn reveal(&mut self, channel: &str, ply: u32, actual: &str) -> Vec<Scored> {
+    pub(crate) fn reveal(&mut self, channel: &str, ply: u32, actual: &str) -> Vec<Scored> {
         let mut scored = Vec::with_capacity(self.open.len());
         for (predictor, guess) in self.open.drain() {
             let score = self.scores.entry(predictor).or_insert_with(|| Score {
@@ -136,12 +144,12 @@ impl Book {
     }
 
     /// Drops the open guesses without scoring them (the game ended without another ply).
-    pub fn void_open(&mut self) {
+    pub(crate) fn void_open(&mut self) {
         self.open.clear();
     }
 
     /// Everyone who has a scored guess in this game, best first ([`rank`]).
-    pub fn standings(&self) -> Vec<Standing> {
+    pub(crate) fn standings(&self) -> Vec<Standing> {
         let mut standings: Vec<Standing> = self
             .scores
             .values()

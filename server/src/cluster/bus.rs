@@ -38,7 +38,7 @@ use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::NodeRef;
 
 /// How many messages the publish queue holds: about a second of a busy node's traffic.
-pub const PUBLISH_QUEUE: usize = 32_768;
+pub(crate) const PUBLISH_QUEUE: usize = 32_768;
 /// How many queued messages go into one pipeline.
 const BATCH: usize = 512;
 /// Reconnect delays: doubling from the first to the last.
@@ -60,40 +60,40 @@ const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The channel names, in one place (lila-ws `Bus.scala` style): call sites never spell them.
-pub mod names {
+pub(crate) mod names {
     use crate::storage::coordination::NodeRef;
 
     /// Match traffic to one node incarnation: commands to the owner, replies to the asker.
-    pub fn node_matches(node: &NodeRef) -> String {
+    pub(crate) fn node_matches(node: &NodeRef) -> String {
         format!("bc:node:{}:{}:m", node.node, node.incarnation)
     }
 
     /// TV channel traffic to one node incarnation (predictions to the channel's owner).
-    pub fn node_channels(node: &NodeRef) -> String {
+    pub(crate) fn node_channels(node: &NodeRef) -> String {
         format!("bc:node:{}:{}:c", node.node, node.incarnation)
     }
 
     /// The committed events of one match, from its owner to every node.
-    pub fn match_events(match_id: &str) -> String {
+    pub(crate) fn match_events(match_id: &str) -> String {
         format!("bc:match:{match_id}")
     }
 
     /// The reveals of one TV channel, from its owner to every node.
-    pub fn tv_channel(name: &str) -> String {
+    pub(crate) fn tv_channel(name: &str) -> String {
         format!("bc:chan:{name}")
     }
 
     /// Replies to one node incarnation's connections (`ToAsker`), apart from `node_matches`
     /// so a receiver never has to guess which of the two enums a payload is.
-    pub fn node_replies(node: &NodeRef) -> String {
+    pub(crate) fn node_replies(node: &NodeRef) -> String {
         format!("bc:node:{}:{}:r", node.node, node.incarnation)
     }
 
     /// Notices that a node could not publish some messages: every node resyncs on one.
-    pub const BUS_LOST: &str = "bc:bus:lost";
+    pub(crate) const BUS_LOST: &str = "bc:bus:lost";
 
     /// Lobby lines (seeks, live matches) of every node.
-    pub const LOBBY: &str = "bc:lobby";
+    pub(crate) const LOBBY: &str = "bc:lobby";
 }
 
 /// What a handler's mailbox receives.

@@ -39,7 +39,7 @@ use crate::storage::coordination::{Coordination, NodeRef};
 use crate::storage::{Storage, StorageError};
 
 /// The kind of the ownership rows of TV channels.
-pub const KIND: &str = "channel";
+pub(crate) const KIND: &str = "channel";
 /// How long a guess waits for the owner's verdict before it is refused.
 const VERDICT_PATIENCE: Duration = Duration::from_secs(5);
 /// Messages waiting for the node's channel handler.
@@ -47,7 +47,7 @@ const MAILBOX: usize = 4096;
 
 /// This node's part in the TV channels of the cluster; cheap to clone.
 #[derive(Clone)]
-pub struct ClusterChannels(Arc<Shared>);
+pub(crate) struct ClusterChannels(Arc<Shared>);
 
 struct Shared {
     bus: Bus,
@@ -90,7 +90,7 @@ impl ClusterChannels {
     /// The cluster side of this node's channels, before the registry exists: hand
     /// [`ClusterChannels::upstream`] to `Channels::start_following`, then call
     /// [`ClusterChannels::run`] with the registry.
-    pub fn new(
+    pub(crate) fn new(
         bus: Bus,
         coordination: Arc<dyn Coordination>,
         live: LiveNodes,
@@ -110,7 +110,7 @@ impl ClusterChannels {
     }
 
     /// How the following TV channel `channel` reaches its owner.
-    pub fn upstream(&self, channel: &str) -> Arc<dyn Upstream> {
+    pub(crate) fn upstream(&self, channel: &str) -> Arc<dyn Upstream> {
         Arc::new(ChannelUpstream {
             channel: channel.to_owned(),
             shared: Arc::downgrade(&self.0),
@@ -119,7 +119,7 @@ impl ClusterChannels {
 
     /// Starts following and claiming the TV channels of `registry` until `shutdown`. While
     /// `lease_lost` says the node's lease is not held, it owns nothing and claims nothing.
-    pub async fn run(
+    pub(crate) async fn run(
         &self,
         registry: Registry,
         lease_lost: watch::Receiver<bool>,
@@ -142,7 +142,7 @@ impl ClusterChannels {
     }
 
     /// Whether this node owns channel `name` now.
-    pub fn owns(&self, name: &str) -> bool {
+    pub(crate) fn owns(&self, name: &str) -> bool {
         lock(&self.0.seats)
             .get(name)
             .is_some_and(|seat| seat.mine.is_some())
@@ -545,7 +545,7 @@ async fn save(
 
 /// Starts this node's channels in a cluster: the TV channels follow their owners and are
 /// claimed when nobody alive owns them (the node's lease held), on-demand games run here.
-pub async fn start(
+pub(crate) async fn start(
     config: ChannelsConfig,
     storage: &Storage,
     node: &Node,
@@ -574,4 +574,4 @@ mod tests;
 mod wire;
 
 use link::{ChannelUpstream, Relay, bridge, moved, send_to};
-pub use wire::{ChannelRelay, ChannelTraffic};
+pub(crate) use wire::{ChannelRelay, ChannelTraffic};

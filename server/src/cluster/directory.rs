@@ -38,7 +38,7 @@ use crate::storage::coordination::{Coordination, MatchOwner, NodeRef};
 const ASKER_MAILBOX: usize = 8192;
 
 /// The directory of a node in a cluster; see the module docs.
-pub struct ClusterDirectory {
+pub(crate) struct ClusterDirectory {
     /// The matches this node runs.
     hub: Hub,
     me: NodeRef,
@@ -65,7 +65,7 @@ struct ProxyEntry {
 
 impl ClusterDirectory {
     /// The directory of node `me`, with its asker task running.
-    pub async fn start(
+    pub(crate) async fn start(
         hub: Hub,
         bus: Bus,
         lease: Lease,
@@ -173,7 +173,7 @@ impl ClusterDirectory {
     /// Claims match `id` for this node if nobody alive owns it, rebuilds it from its stored
     /// events, starts its actor, and tells the other nodes ([`claim_and_start`]). A proxy of
     /// it here hands its followers to the actor.
-    pub async fn take_over(&self, id: &str) -> TakeOver {
+    pub(crate) async fn take_over(&self, id: &str) -> TakeOver {
         // `claim_and_start` takes the hub's turn for this match, returns it if it already runs
         // here, and claims nothing while this node is unsure of its lease.
         match claim_and_start(self.coordination.as_ref(), &self.hub, &self.bus, id).await {

@@ -43,11 +43,11 @@ const STARTING: usize = 256;
 const LIVE_EVERY: Duration = Duration::from_millis(500);
 
 /// The node incarnations whose lease runs, as this node last learnt them (`Lease::live_nodes`).
-pub type LiveNodes = Arc<dyn Fn() -> Arc<HashSet<NodeRef>> + Send + Sync>;
+pub(crate) type LiveNodes = Arc<dyn Fn() -> Arc<HashSet<NodeRef>> + Send + Sync>;
 
 /// What the inbox needs.
 #[derive(Clone)]
-pub struct OwnerSide {
+pub(crate) struct OwnerSide {
     pub bus: Bus,
     pub hub: Hub,
     pub coordination: Arc<dyn Coordination>,
@@ -56,7 +56,7 @@ pub struct OwnerSide {
 
 /// Routes and subscribes this node's match channel and starts the inbox; it stops at
 /// `shutdown`.
-pub async fn start(side: OwnerSide, shutdown: Shutdown) {
+pub(crate) async fn start(side: OwnerSide, shutdown: Shutdown) {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let channel = names::node_matches(side.bus.node());
     side.bus.route(&channel, tx.clone());
@@ -75,7 +75,7 @@ pub async fn start(side: OwnerSide, shutdown: Shutdown) {
 
 /// What a claim of a match not running here came to.
 #[derive(Debug)]
-pub enum Claim {
+pub(crate) enum Claim {
     /// This node runs it now.
     Started(MatchHandle),
     /// Another live node owns it (`None`: it changed hands while we looked; ask again).
@@ -90,7 +90,7 @@ pub enum Claim {
 /// it. One at a time per match on this node, and a match already running here is simply
 /// returned: a second claim would fence the first. A node that does not hold its lease
 /// claims nothing.
-pub async fn claim_and_start(
+pub(crate) async fn claim_and_start(
     coordination: &dyn Coordination,
     hub: &Hub,
     bus: &Bus,

@@ -50,13 +50,13 @@ const MARGIN_SHARE: u32 = 5;
     "node {node} was displaced: another run of this node id took its lease (the same --node-id \
      started elsewhere?); this run stops"
 )]
-pub struct Displaced {
+pub(crate) struct Displaced {
     pub node: NodeRef,
 }
 
 /// A node's lease, renewed in the background; cheap to clone.
 #[derive(Debug, Clone)]
-pub struct Lease {
+pub(crate) struct Lease {
     inner: Arc<Inner>,
 }
 
@@ -84,7 +84,7 @@ struct Inner {
 impl Lease {
     /// Registers a new incarnation of `node_id` with a lease of `ttl` and keeps renewing it
     /// every `ttl / 3` until `shutdown` fires (or a newer run of the node id takes the row).
-    pub async fn start(
+    pub(crate) async fn start(
         coordination: Arc<dyn Coordination>,
         node_id: String,
         ttl: Duration,
@@ -120,13 +120,13 @@ impl Lease {
     }
 
     /// This run of this node.
-    pub fn me(&self) -> NodeRef {
+    pub(crate) fn me(&self) -> NodeRef {
         self.inner.me.clone()
     }
 
     /// Whether this node may act as the owner of what it owns now: false from `last renew
     /// sent + ttl − margin` on, until a renew succeeds again.
-    pub fn is_held(&self) -> bool {
+    pub(crate) fn is_held(&self) -> bool {
         Instant::now() < self.held_until()
     }
 
@@ -134,7 +134,7 @@ impl Lease {
     /// without a lapse. Once it has lapsed this stays false, even when the lease is held again:
     /// another node may have claimed the match in between, so the owner must stop rather than
     /// answer from what it remembers.
-    pub fn held_unbroken(&self) -> LeaseHeld {
+    pub(crate) fn held_unbroken(&self) -> LeaseHeld {
         let lease = self.clone();
         let lapses = self.lapses();
         Arc::new(move || lease.is_held() && lease.lapses() == lapses)
@@ -143,7 +143,7 @@ impl Lease {
     /// Whether the lease is held and has been for a time to live since it was last lost: only
     /// then does this node take other nodes' orphaned matches, so that the nodes whose leases
     /// lapsed in the same outage have renewed and claimed their own back first.
-    pub fn settled(&self) -> bool {
+    pub(crate) fn settled(&self) -> bool {
         let since = *self
             .inner
             .held_since
@@ -163,29 +163,29 @@ impl Lease {
 
     /// `true` while the lease is not held: owners drop what they own when it turns true; when
     /// renewing works again it turns false, and the node may claim again.
-    pub fn lost(&self) -> watch::Receiver<bool> {
+    pub(crate) fn lost(&self) -> watch::Receiver<bool> {
         self.inner.lost.subscribe()
     }
 
     /// The nodes alive as of the last renew (this one included while it holds its lease).
-    pub fn live_nodes(&self) -> Arc<HashSet<NodeRef>> {
+    pub(crate) fn live_nodes(&self) -> Arc<HashSet<NodeRef>> {
         self.inner.live.borrow().clone()
     }
 
     /// The live nodes, notified at every change (a node joined or left).
-    pub fn live_changes(&self) -> watch::Receiver<Arc<HashSet<NodeRef>>> {
+    pub(crate) fn live_changes(&self) -> watch::Receiver<Arc<HashSet<NodeRef>>> {
         self.inner.live.subscribe()
     }
 
     /// Fires when this node must stop: when the server's shutdown fires, or when a newer run
     /// of the same node id took over its row. The server runs everything under it.
-    pub fn shutdown(&self) -> Shutdown {
+    pub(crate) fn shutdown(&self) -> Shutdown {
         self.inner.shutdown.clone()
     }
 
     /// Why this run must end on its own, once a newer run of its node id took the lease row;
     /// `None` while it holds the row (or stops for another reason).
-    pub fn displaced(&self) -> Option<Displaced> {
+    pub(crate) fn displaced(&self) -> Option<Displaced> {
         self.inner
             .displaced
             .load(Ordering::Acquire)

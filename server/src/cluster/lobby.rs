@@ -27,13 +27,13 @@ use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::NodeRef;
 
 /// Changes are published at most this long after they happen.
-pub const BATCH_EVERY: Duration = Duration::from_millis(100);
+pub(crate) const BATCH_EVERY: Duration = Duration::from_millis(100);
 /// Lobby messages waiting for the handler; more means it fell behind and asks again.
 const MAILBOX: usize = 1024;
 
 /// What nodes tell each other on `bc:lobby` (postcard).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LobbyMessage {
+pub(crate) enum LobbyMessage {
     /// Node `from`'s lines changed: these are new or changed, those ids are gone.
     Batch {
         from: NodeRef,
@@ -50,11 +50,11 @@ pub enum LobbyMessage {
 }
 
 /// The nodes whose leases run, as the lease (`cluster::lease`) last heard them.
-pub type LiveNodes = Arc<dyn Fn() -> Arc<HashSet<NodeRef>> + Send + Sync>;
+pub(crate) type LiveNodes = Arc<dyn Fn() -> Arc<HashSet<NodeRef>> + Send + Sync>;
 
 /// This node's view of the cluster's lobby; cheap to clone.
 #[derive(Clone)]
-pub struct SharedLobby(Arc<Inner>);
+pub(crate) struct SharedLobby(Arc<Inner>);
 
 struct Inner {
     bus: Bus,
@@ -77,7 +77,7 @@ struct State {
 impl SharedLobby {
     /// Joins the cluster's lobby on `bus`: subscribes to `bc:lobby`, asks the others for their
     /// lines, and publishes this node's changes until `shutdown`.
-    pub async fn start(bus: Bus, live: LiveNodes, shutdown: Shutdown) -> SharedLobby {
+    pub(crate) async fn start(bus: Bus, live: LiveNodes, shutdown: Shutdown) -> SharedLobby {
         let lobby = SharedLobby(Arc::new(Inner {
             bus: bus.clone(),
             live,
@@ -108,7 +108,7 @@ impl SharedLobby {
     }
 
     /// A match of this node has a new lobby line; listed if `public` and not finished.
-    pub fn update(&self, summary: MatchSummary, public: bool) {
+    pub(crate) fn update(&self, summary: MatchSummary, public: bool) {
         let listed = public && summary.phase != MatchPhase::Finished;
         let mut state = self.state();
         if listed {
@@ -126,7 +126,7 @@ impl SharedLobby {
     }
 
     /// A match of this node has stopped (or moved to another node).
-    pub fn remove(&self, id: &str) {
+    pub(crate) fn remove(&self, id: &str) {
         let mut state = self.state();
         if state.mine.remove(id).is_none() {
             return;
@@ -138,7 +138,7 @@ impl SharedLobby {
 
     /// The lobby of the whole cluster: this node's `local` seeks and live matches, and the
     /// lines of every other live node, each match once (this node's line first), sorted by id.
-    pub fn merge(
+    pub(crate) fn merge(
         &self,
         local: (Vec<MatchSummary>, Vec<MatchSummary>),
     ) -> (Vec<MatchSummary>, Vec<MatchSummary>) {

@@ -6,16 +6,16 @@
 //!
 //! Without `--redis` none of this runs.
 
-pub mod bus;
-pub mod channels;
-pub mod directory;
-pub mod inbox;
-pub mod lease;
-pub mod lobby;
-pub mod node;
-pub mod proxy;
-pub mod remote;
-pub mod settings;
+pub(crate) mod bus;
+pub(crate) mod channels;
+pub(crate) mod directory;
+pub(crate) mod inbox;
+pub(crate) mod lease;
+pub(crate) mod lobby;
+pub(crate) mod node;
+pub(crate) mod proxy;
+pub(crate) mod remote;
+pub(crate) mod settings;
 pub mod spread;
-pub mod sweeper;
-pub mod wire;
+pub(crate) mod sweeper;
+pub(crate) mod wire;

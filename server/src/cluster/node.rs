@@ -22,7 +22,7 @@ use crate::storage::{Storage, StorageError};
 
 /// Why a node could not join its cluster (the start-up error an operator reads).
 #[derive(Debug, thiserror::Error)]
-pub enum JoinError {
+pub(crate) enum JoinError {
     #[error("cluster mode needs PostgreSQL (--database postgres://…)")]
     NotPostgres,
     #[error("cannot register node {node} in PostgreSQL: {source}")]
@@ -41,7 +41,7 @@ pub enum JoinError {
 
 /// This node's place in the cluster before it serves matches: its lease (its incarnation)
 /// and the bus under that incarnation. TV channels start on it before the directory does.
-pub struct Node {
+pub(crate) struct Node {
     pub lease: Lease,
     pub bus: Bus,
     pub coordination: Arc<dyn Coordination>,
@@ -50,7 +50,7 @@ pub struct Node {
 }
 
 /// A node that joined its cluster.
-pub struct Joined {
+pub(crate) struct Joined {
     /// Finds matches anywhere in the cluster: takes the hub's place in [`crate::net::app::App`].
     pub directory: Arc<ClusterDirectory>,
     /// Fires when this node must stop: another run of the same node id took its lease.
@@ -59,7 +59,7 @@ pub struct Joined {
 
 impl Node {
     /// Registers this node (a new incarnation) and connects the bus under it.
-    pub async fn connect(
+    pub(crate) async fn connect(
         settings: &ClusterSettings,
         storage: &Storage,
         shutdown: &Shutdown,
@@ -91,7 +91,7 @@ impl Node {
 
     /// The live nodes as the lease last learnt them, for the parts that forget a node that
     /// left.
-    pub fn live_nodes(&self) -> LiveNodes {
+    pub(crate) fn live_nodes(&self) -> LiveNodes {
         let lease = self.lease.clone();
         Arc::new(move || lease.live_nodes())
     }
@@ -99,7 +99,7 @@ impl Node {
     /// Serves matches as a node: the hub owns what it creates, the shared lobby, the
     /// directory around the hub (before any match starts, so every actor talks to it), the
     /// owner side for other nodes' commands, and the sweeper.
-    pub async fn join(&self, hub: &Hub, shutdown: &Shutdown, tasks: &Tasks) -> Joined {
+    pub(crate) async fn join(&self, hub: &Hub, shutdown: &Shutdown, tasks: &Tasks) -> Joined {
         let Node {
             lease,
             bus,

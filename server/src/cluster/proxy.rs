@@ -63,7 +63,7 @@ const MAILBOX: usize = 1024;
 
 /// What a proxy needs from the cluster around it; implemented over the Redis bus, the lease
 /// and PostgreSQL by [`super::directory`], and by a fake in tests.
-pub trait Link: Send + Sync + 'static {
+pub(crate) trait Link: Send + Sync + 'static {
     /// This node incarnation.
     fn me(&self) -> &NodeRef;
     /// Queues `message` for `owner`; `false` if it cannot be sent (the bus is full).
@@ -87,7 +87,7 @@ pub trait Link: Send + Sync + 'static {
 
 /// What became of a take-over.
 #[derive(Debug)]
-pub enum TakeOver {
+pub(crate) enum TakeOver {
     /// This node owns the match now; its actor runs here.
     Here(MatchHandle),
     /// Another live node owns it, under this epoch.
@@ -102,7 +102,7 @@ pub enum TakeOver {
 
 /// What the cluster hands a proxy, in the owner's order.
 #[derive(Debug)]
-pub enum FromCluster {
+pub(crate) enum FromCluster {
     /// A reply of the owner to one of this proxy's connections.
     Reply(ToAsker),
     /// An event, crowd count or change of owner from the match's owner.
@@ -115,7 +115,7 @@ pub enum FromCluster {
 
 /// The cluster's side of one proxy: where to put what arrives for it.
 #[derive(Debug, Clone)]
-pub struct ProxyInbox {
+pub(crate) struct ProxyInbox {
     tx: mpsc::Sender<FromCluster>,
     /// Something for this proxy was dropped (its mailbox was full): it owes a resync.
     lost: Arc<Lost>,
@@ -130,7 +130,7 @@ struct Lost {
 impl ProxyInbox {
     /// Hands `message` over without waiting; a full mailbox drops it and the proxy resyncs
     /// from PostgreSQL instead. `false` once the proxy has stopped.
-    pub fn deliver(&self, message: FromCluster) -> bool {
+    pub(crate) fn deliver(&self, message: FromCluster) -> bool {
         match self.tx.try_send(message) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -140,11 +140,6 @@ impl ProxyInbox {
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
-    }
-
-    /// Whether the proxy has stopped.
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
     }
 }
 
@@ -200,7 +195,7 @@ fn command_id(command: &RemoteCommand) -> u64 {
 /// Starts the proxy of match `match_id`, owned by `owner` under `epoch`. Returns the handle
 /// connections use and the inbox the cluster feeds; the proxy stops on shutdown, once nobody
 /// has followed it for a while, or after handing its followers to a local actor.
-pub fn spawn(
+pub(crate) fn spawn(
     match_id: String,
     owner: NodeRef,
     epoch: u64,

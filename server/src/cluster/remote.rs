@@ -25,7 +25,7 @@ use crate::storage::coordination::{Coordination, NodeRef};
 
 /// The way to connection `conn` of node `asker`, for the frames of match `match_id`.
 #[derive(Debug)]
-pub struct RemoteConn {
+pub(crate) struct RemoteConn {
     bus: Bus,
     /// The asker's reply channel.
     channel: String,
@@ -37,7 +37,7 @@ pub struct RemoteConn {
 }
 
 impl RemoteConn {
-    pub fn new(bus: Bus, asker: NodeRef, match_id: String, conn: u64) -> RemoteConn {
+    pub(crate) fn new(bus: Bus, asker: NodeRef, match_id: String, conn: u64) -> RemoteConn {
         RemoteConn {
             bus,
             channel: names::node_replies(&asker),
@@ -48,12 +48,12 @@ impl RemoteConn {
         }
     }
 
-    pub fn asker(&self) -> &NodeRef {
+    pub(crate) fn asker(&self) -> &NodeRef {
         &self.asker
     }
 
     /// No frame goes to this connection any more.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.closed.store(true, Ordering::Relaxed);
     }
 }
@@ -89,7 +89,7 @@ impl RemoteWay for RemoteConn {
 }
 
 /// Encodes `message` and queues it; `false` if the bus refused it.
-pub fn publish<T: serde::Serialize>(bus: &Bus, channel: &str, message: &T) -> bool {
+pub(crate) fn publish<T: serde::Serialize>(bus: &Bus, channel: &str, message: &T) -> bool {
     let payload = match postcard::to_stdvec(message) {
         Ok(payload) => payload,
         Err(err) => {
@@ -129,7 +129,7 @@ pub fn relay_mirror(bus: Bus, match_id: &str, epoch: u64) -> Mirror {
 
 /// This node as the owner of matches: the creator of new ones, and the relay and lease
 /// every match it runs carries.
-pub struct BusOwning {
+pub(crate) struct BusOwning {
     bus: Bus,
     me: NodeRef,
     lease_lost: watch::Receiver<bool>,
@@ -155,7 +155,7 @@ impl std::fmt::Debug for BusOwning {
 impl BusOwning {
     /// This node owning matches under `lease`.
     /// Its matches claim themselves back through `coordination` after a lapse.
-    pub fn for_lease(
+    pub(crate) fn for_lease(
         bus: Bus,
         lease: &Lease,
         coordination: Arc<dyn Coordination>,
@@ -169,15 +169,14 @@ impl BusOwning {
         )
     }
 
-    /// This node owning matches while `lease_lost` is false (tests, without a lease task).
-    pub fn new(bus: Bus, lease_lost: watch::Receiver<bool>) -> Arc<BusOwning> {
-        let lost = lease_lost.clone();
-        Self::build(bus, lease_lost, Arc::new(move || !*lost.borrow()))
-    }
-
     /// This node owning matches while `held` says it holds its lease; `lease_lost` wakes
     /// its matches when it turns true.
-    pub fn build(bus: Bus, lease_lost: watch::Receiver<bool>, held: LeaseHeld) -> Arc<BusOwning> {
+    #[cfg(test)]
+    pub(crate) fn build(
+        bus: Bus,
+        lease_lost: watch::Receiver<bool>,
+        held: LeaseHeld,
+    ) -> Arc<BusOwning> {
         Self::assemble(bus, lease_lost, held, None)
     }
 

@@ -11,7 +11,7 @@ use crate::storage::Database;
 use crate::storage::without_password;
 
 /// The longest node id: it goes into Redis channel names and PostgreSQL's `application_name`.
-pub const MAX_NODE_ID: usize = 32;
+pub(crate) const MAX_NODE_ID: usize = 32;
 
 /// A node's name, as the operator gave it: 1 to 32 of `a-z`, `0-9` and `-`, so it can go into
 /// channel names, log lines and `application_name` as it is.
@@ -103,7 +103,7 @@ pub enum ClusterConfigError {
 }
 
 /// Checks the cluster flags: `Ok(None)` without `--redis` (a single node, as always).
-pub fn settings(
+pub(crate) fn settings(
     redis: Option<&RedisUrl>,
     node_id: Option<&NodeId>,
     database: &Database,

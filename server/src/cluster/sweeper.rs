@@ -25,16 +25,16 @@ use crate::storage::coordination::{Coordination, NodeRef};
 
 /// Orphans one node claims per sweep: a node's share of a mass failover comes over a few
 /// sweeps instead of all at once.
-pub const PER_SWEEP: u32 = 32;
+pub(crate) const PER_SWEEP: u32 = 32;
 
 /// Orphans one sweep looks at: enough that a node finds its share among the others'.
 const LOOKED_AT: u32 = PER_SWEEP * 8;
 
 /// Sweeps an orphan chosen for another node waits before this node takes it anyway.
-pub const PATIENT_SWEEPS: u32 = 3;
+pub(crate) const PATIENT_SWEEPS: u32 = 3;
 
 /// Sweeps every `lease / 2`, and when the live nodes change, until shutdown.
-pub fn start(
+pub(crate) fn start(
     directory: Arc<ClusterDirectory>,
     coordination: Arc<dyn Coordination>,
     lease: Lease,
@@ -64,11 +64,11 @@ pub fn start(
 }
 
 /// Orphans chosen for another node, by id: how many sweeps each has waited.
-pub type Waiting = HashMap<String, u32>;
+pub(crate) type Waiting = HashMap<String, u32>;
 
 /// Claims and starts up to [`PER_SWEEP`] orphaned matches of this node's share (or waited
 /// for long enough); returns how many it took.
-pub async fn sweep(
+pub(crate) async fn sweep(
     directory: &ClusterDirectory,
     coordination: &dyn Coordination,
     lease: &Lease,
@@ -97,7 +97,7 @@ pub async fn sweep(
 
 /// Of `orphans`, those this node `me` sweeps now: its own share among the `live` nodes, and
 /// those another node has left for [`PATIENT_SWEEPS`] sweeps. `waiting` is brought up to date.
-pub fn share(
+pub(crate) fn share(
     orphans: Vec<String>,
     me: &NodeRef,
     live: &HashSet<NodeRef>,

@@ -15,13 +15,13 @@ use crate::matches::clock::MAX_TRANSIT;
 
 /// The Unix time (ms, this node's clock) of `received`, an instant on this node: the stamp a
 /// move carries to its owner.
-pub fn stamp(received: Instant) -> i64 {
+pub(crate) fn stamp(received: Instant) -> i64 {
     now_ms().saturating_sub(received.elapsed().as_millis() as i64)
 }
 
 /// When a move stamped `received_ms` on the node it reached first arrived, as an instant on
 /// this node: never in the future, never more than [`MAX_TRANSIT`] ago.
-pub fn arrival(received_ms: i64) -> Instant {
+pub(crate) fn arrival(received_ms: i64) -> Instant {
     let now = Instant::now();
     let ago = u64::try_from(now_ms().saturating_sub(received_ms)).unwrap_or(0);
     now.checked_sub(Duration::from_millis(ago).min(MAX_TRANSIT))
@@ -30,7 +30,7 @@ pub fn arrival(received_ms: i64) -> Instant {
 
 /// To the owner of a match (`bc:node:{owner}:{incarnation}:m`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ToOwner {
+pub(crate) enum ToOwner {
     /// A connection on node `from` asks something of match `match_id`.
     Command {
         match_id: String,
@@ -55,7 +55,7 @@ pub enum ToOwner {
 
 /// What a connection on another node asks of a match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RemoteCommand {
+pub(crate) enum RemoteCommand {
     /// Answer ack and catch-up, but do not follow: the asker's proxy relays the events.
     Watch { id: u64, since_v: Option<u64> },
     Join {
@@ -79,7 +79,7 @@ pub enum RemoteCommand {
 
 /// Back to the asking node (`bc:node:{asker}:{incarnation}:m`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ToAsker {
+pub(crate) enum ToAsker {
     /// One frame for connection `conn`, already encoded in its encoding.
     Frame {
         match_id: String,
@@ -101,7 +101,7 @@ pub enum ToAsker {
 
 /// From a match's owner to every node (`bc:match:{id}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MatchRelay {
+pub(crate) enum MatchRelay {
     /// A committed event (a postcard `ServerMessage::MatchEvent`), sent after its commit.
     Event {
         epoch: u64,

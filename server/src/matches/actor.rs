@@ -152,7 +152,7 @@ struct Actor {
 /// Starts the actor for `state`, whose events so far are `records`; a rematch's actor
 /// (`awaiting_players`) records presence only once its players have arrived.
 #[allow(clippy::too_many_arguments)]
-pub fn spawn(
+pub(crate) fn spawn(
     state: MatchState,
     records: &[Record],
     awaiting_players: bool,
@@ -700,7 +700,7 @@ impl Actor {
         // A move is timed from its arrival at the first node (never later than now).
         let result = match self.state.decide(side, id, &action, received.into_std()) {
             Ok(Decision::Events(records)) => {
-                let moved = matches!(action, Action::Move(_)).then_some(received);
+                let moved = matches!(action, Action::Move { .. }).then_some(received);
                 self.commit_and_ack(records, Some((&outbox, id)), moved)
                     .await
             }

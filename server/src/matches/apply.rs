@@ -9,6 +9,7 @@ use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
+use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::PliesMark;
 use super::record::Record;
@@ -17,7 +18,7 @@ use super::view::{king_counters, legal_moves};
 
 /// Why a committed event does not fit the match (a corrupted store); nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ApplyError {
+pub(crate) enum ApplyError {
     #[error("a joined player without a seat token")]
     NoSeatToken,
     #[error("route: {0} is not a square (1 to 50)")]
@@ -28,13 +29,14 @@ pub enum ApplyError {
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
 #[derive(Debug)]
-pub struct Savepoint {
+pub(crate) struct Savepoint {
     v: u64,
     seats: BySide<Option<SeatHolder>>,
     position: Position,
     plies: PliesMark,
     carried_out: BySide<usize>,
     clock: Option<Clock>,
+    lag: Option<BySide<LagQuota>>,
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
     rematch: Option<String>,
@@ -47,7 +49,7 @@ pub struct Savepoint {
 impl MatchState {
     /// Folds a committed event in at `now`; returns why if the event does not fit (a
     /// corrupted store), leaving the state as it was.
-    pub fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
+    pub(crate) fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
         match &record.event {
             MatchEvent::PlayerJoined(joined) => {
                 let token = record.token.clone().ok_or(ApplyError::NoSeatToken)?;
@@ -62,6 +64,10 @@ impl MatchState {
                 if self.phase() == MatchPhase::Playing {
                     // No clock runs yet: each side's starts after its first move.
                     self.clock = self.setup.time_control.map(Clock::new);
+                    self.lag = self
+                        .setup
+                        .time_control
+                        .map(|tc| BySide::from_fn(|_| LagQuota::new(tc)));
                     self.first_move_since = self.plies.is_empty().then_some(now);
                 }
             }
@@ -79,6 +85,13 @@ impl MatchState {
                     .map_err(|err| ApplyError::MoveDoesNotReplay(err.error().clone()))?;
                 if let (Some(clock), Some(state)) = (&mut self.clock, moved.clock) {
                     clock.set(state, now);
+                }
+                // The quota pays for the credit `decide` gave: only a charged move (not a
+                // side's first) was credited.
+                let mover = moved.played.side;
+                let charged = self.has_moved(mover);
+                if let (Some(quota), Some(lag_ms), true) = (&mut self.lag, moved.lag_ms, charged) {
+                    quota[mover].spend(Duration::from_millis(lag_ms.into()));
                 }
                 self.plies.push(&mv);
                 self.first_move_since = (self.plies.len() < 2).then_some(now);
@@ -122,7 +135,7 @@ impl MatchState {
     /// `timeout`, read off the deadline that aborts the match). Done before the record is
     /// stored, so a replayed event is the one sent live; a [`super::kept`] move is rebuilt
     /// the same way.
-    pub fn announce_first_move(&self, record: &mut Record, now: Instant, timeout: Duration) {
+    pub(crate) fn announce_first_move(&self, record: &mut Record, now: Instant, timeout: Duration) {
         let left = self
             .first_move_in(now, timeout)
             .map(|left| left.as_millis() as u64);
@@ -147,7 +160,7 @@ impl MatchState {
     /// Folds a stored `record` in at `now` at Unix time `at_ms` (like `apply`) and returns it
     /// as it was first sent: a stored move leaves out the FEN and the legal moves after it,
     /// which are filled in here from the position the move led to.
-    pub fn replay(
+    pub(crate) fn replay(
         &mut self,
         mut record: Record,
         now: Instant,
@@ -169,7 +182,7 @@ impl MatchState {
 
     /// Folds a new `record` in at `now`, at Unix time `at_ms`; once it is in,
     /// [`Record::write`] with the new `v` stores it.
-    pub fn apply_new(
+    pub(crate) fn apply_new(
         &mut self,
         record: &Record,
         now: Instant,
@@ -182,7 +195,7 @@ impl MatchState {
 
     /// What `apply` may change, saved cheaply (the move lists only grow, so their lengths
     /// suffice): [`MatchState::restore`] puts the state back as it was.
-    pub fn savepoint(&self) -> Savepoint {
+    pub(crate) fn savepoint(&self) -> Savepoint {
         // Destructured in full so a new field cannot be forgotten here.
         let MatchState {
             id: _,
@@ -195,6 +208,7 @@ impl MatchState {
             plies,
             carried_out,
             clock,
+            lag,
             draw_offer,
             rematch_offer,
             rematch,
@@ -210,6 +224,7 @@ impl MatchState {
             plies: plies.mark(),
             carried_out: carried_out.as_ref().map(Vec::len),
             clock: clock.clone(),
+            lag: *lag,
             draw_offer: *draw_offer,
             rematch_offer: *rematch_offer,
             rematch: rematch.clone(),
@@ -221,7 +236,7 @@ impl MatchState {
     }
 
     /// Undoes every `apply` since `savepoint` was taken.
-    pub fn restore(&mut self, savepoint: Savepoint) {
+    pub(crate) fn restore(&mut self, savepoint: Savepoint) {
         let Savepoint {
             v,
             seats,
@@ -229,6 +244,7 @@ impl MatchState {
             plies,
             carried_out,
             clock,
+            lag,
             draw_offer,
             rematch_offer,
             rematch,
@@ -244,6 +260,7 @@ impl MatchState {
         self.carried_out.white.truncate(carried_out.white);
         self.carried_out.black.truncate(carried_out.black);
         self.clock = clock;
+        self.lag = lag;
         self.draw_offer = draw_offer;
         self.rematch_offer = rematch_offer;
         self.rematch = rematch;
@@ -272,10 +289,10 @@ mod tests {
             Record::joined(Side::Black, &Player::person("b"), "tb".into()),
         ];
         for (side, ack, action) in [
-            (Side::White, 1, Action::Move(vec![32, 28])),
+            (Side::White, 1, Action::play(vec![32, 28])),
             (Side::Black, 1, Action::OfferDraw),
-            (Side::Black, 2, Action::Move(vec![19, 23])),
-            (Side::White, 2, Action::Move(vec![28, 19])),
+            (Side::Black, 2, Action::play(vec![19, 23])),
+            (Side::White, 2, Action::play(vec![28, 19])),
         ] {
             let Ok(Decision::Events(new)) = live.decide(side, ack, &action, now) else {
                 panic!("{action:?} refused");
@@ -331,7 +348,7 @@ mod tests {
         let before = state.snapshot(now, BySide::new(true, true));
         let savepoint = state.savepoint();
         let Ok(Decision::Events(records)) =
-            state.decide(Side::White, 2, &Action::Move(vec![32, 28]), now)
+            state.decide(Side::White, 2, &Action::play(vec![32, 28]), now)
         else {
             panic!("move refused");
         };
@@ -362,7 +379,7 @@ mod tests {
         no_token.token = None;
         let moved = |route: Vec<u8>| {
             let Ok(Decision::Events(records)) =
-                playing(now).decide(Side::White, 1, &Action::Move(vec![32, 28]), now)
+                playing(now).decide(Side::White, 1, &Action::play(vec![32, 28]), now)
             else {
                 panic!("move refused");
             };

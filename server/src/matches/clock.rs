@@ -17,11 +17,11 @@ use boardcast_protocol::{ClockState, Side, TimeControl};
 /// transit (a Redis stall) is charged to nobody up to this, and a flag falls only this long
 /// after the time ran out, so that a move on its way may still arrive. Bounded, so that the
 /// nodes' clocks, which may differ a little, cannot give a player more.
-pub const MAX_TRANSIT: Duration = Duration::from_secs(3);
+pub(crate) const MAX_TRANSIT: Duration = Duration::from_secs(3);
 
 /// Both players' remaining time and which one is running.
 #[derive(Debug, Clone)]
-pub struct Clock {
+pub(crate) struct Clock {
     increment: Duration,
     white: Duration,
     black: Duration,
@@ -33,11 +33,11 @@ pub struct Clock {
 
 /// The mover's time had run out before the move arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Flagged(pub Side);
+pub(crate) struct Flagged(pub Side);
 
 impl Clock {
     /// Full time for both sides, stopped.
-    pub fn new(tc: TimeControl) -> Self {
+    pub(crate) fn new(tc: TimeControl) -> Self {
         let initial = Duration::from_millis(tc.initial_ms);
         Clock {
             increment: Duration::from_millis(tc.increment_ms),
@@ -56,7 +56,7 @@ impl Clock {
     }
 
     /// Time left for `side` at `now`.
-    pub fn remaining(&self, side: Side, now: Instant) -> Duration {
+    pub(crate) fn remaining(&self, side: Side, now: Instant) -> Duration {
         let stored = match side {
             Side::White => self.white,
             Side::Black => self.black,
@@ -72,13 +72,14 @@ impl Clock {
     }
 
     /// Starts (or restarts) `side`'s clock at `now`.
-    pub fn start(&mut self, side: Side, now: Instant) {
+    #[cfg(test)]
+    pub(crate) fn start(&mut self, side: Side, now: Instant) {
         self.running = Some((side, now));
         self.held = None;
     }
 
     /// Stops the clock, charging the running side for the time used.
-    pub fn stop(&mut self, now: Instant) {
+    pub(crate) fn stop(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
             let left = self.remaining(side, now);
             *self.slot(side) = left;
@@ -90,7 +91,7 @@ impl Clock {
     /// Stops the running side's time going down from `now` (no move of theirs can be
     /// accepted: storage refuses writes, or the node lost its lease); it keeps running in
     /// name, and no flag falls while it is held. Holding a held clock changes nothing.
-    pub fn hold(&mut self, now: Instant) {
+    pub(crate) fn hold(&mut self, now: Instant) {
         if self.running.is_some() && self.held.is_none() {
             self.held = Some(now);
         }
@@ -98,20 +99,21 @@ impl Clock {
 
     /// Lets a held clock go on from `now` (a move can be accepted again): the time it was
     /// held is charged to nobody.
-    pub fn release(&mut self, now: Instant) {
+    pub(crate) fn release(&mut self, now: Instant) {
         if let (Some(held), Some((_, since))) = (self.held.take(), &mut self.running) {
             *since += now.saturating_duration_since(held);
         }
     }
 
     /// Whether the clock is held ([`Clock::hold`]).
-    pub fn is_held(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_held(&self) -> bool {
         self.held.is_some()
     }
 
     /// Charges the running side `used` more, as if their turn had begun that much earlier:
     /// the thinking a crash would otherwise refund. Never more than they have left.
-    pub fn charge(&mut self, used: Duration) {
+    pub(crate) fn charge(&mut self, used: Duration) {
         let Some((side, since)) = self.running else {
             return;
         };
@@ -125,12 +127,12 @@ impl Clock {
     }
 
     /// The side whose time is running.
-    pub fn running(&self) -> Option<Side> {
+    pub(crate) fn running(&self) -> Option<Side> {
         self.running.map(|(side, _)| side)
     }
 
     /// When the running side's time runs out; none while the clock is held.
-    pub fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         if self.held.is_some() {
             return None;
         }
@@ -144,7 +146,7 @@ impl Clock {
     }
 
     /// Whether the running side has no time left at `now`.
-    pub fn flagged(&self, now: Instant) -> Option<Side> {
+    pub(crate) fn flagged(&self, now: Instant) -> Option<Side> {
         match self.running {
             Some((side, _)) if self.remaining(side, now).is_zero() => Some(side),
             _ => None,
@@ -154,7 +156,7 @@ impl Clock {
     /// What the clocks will show after `side` moves at `now`: its time used, plus the
     /// increment, and the opponent running. The clock itself is unchanged (the move is not
     /// committed yet); apply the result with [`Clock::set`].
-    pub fn after_move(&self, side: Side, now: Instant) -> Result<ClockState, Flagged> {
+    pub(crate) fn after_move(&self, side: Side, now: Instant) -> Result<ClockState, Flagged> {
         let left = self.remaining(side, now);
         if left.is_zero() {
             return Err(Flagged(side));
@@ -171,7 +173,7 @@ impl Clock {
     /// What the clocks show after `side`'s first move, made while no clock ran: nothing
     /// charged, no increment. After White's first move still no clock runs (Black's runs only
     /// from Black's first move); after Black's, White's starts.
-    pub fn after_first_move(&self, side: Side, now: Instant) -> ClockState {
+    pub(crate) fn after_first_move(&self, side: Side, now: Instant) -> ClockState {
         let mut state = self.state(now);
         state.running = match side {
             Side::White => None,
@@ -181,7 +183,7 @@ impl Clock {
     }
 
     /// Sets both times from a committed state and starts the running side at `now`.
-    pub fn set(&mut self, state: ClockState, now: Instant) {
+    pub(crate) fn set(&mut self, state: ClockState, now: Instant) {
         self.white = Duration::from_millis(state.white_ms);
         self.black = Duration::from_millis(state.black_ms);
         self.running = state.running.map(|side| (side, now));
@@ -189,7 +191,7 @@ impl Clock {
     }
 
     /// The clocks as of `now`, for the wire.
-    pub fn state(&self, now: Instant) -> ClockState {
+    pub(crate) fn state(&self, now: Instant) -> ClockState {
         ClockState {
             white_ms: self.remaining(Side::White, now).as_millis() as u64,
             black_ms: self.remaining(Side::Black, now).as_millis() as u64,

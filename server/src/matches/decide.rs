@@ -19,7 +19,12 @@ use crate::refusal::Refusal;
 /// What a seated player asks for. Serializable: in a cluster it travels to the match's owner.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
-    Move(Vec<u8>),
+    /// A move's route, and the round trip counted for it ([`super::lag::trusted_round_trip`],
+    /// measured where the player is connected), in milliseconds.
+    Move {
+        route: Vec<u8>,
+        lag_ms: u32,
+    },
     Resign,
     OfferDraw,
     AcceptDraw,
@@ -31,9 +36,16 @@ pub enum Action {
     DeclineRematch,
 }
 
+impl Action {
+    /// A move with no lag to compensate.
+    pub fn play(route: Vec<u8>) -> Action {
+        Action::Move { route, lag_ms: 0 }
+    }
+}
+
 /// What `decide` concluded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
+pub(crate) enum Decision {
     /// Commit these events, then acknowledge.
     Events(Vec<Record>),
     /// The same move with the same ack id was already applied: acknowledge again, change
@@ -50,7 +62,7 @@ pub(super) fn squares(route: &[u8]) -> Result<Vec<Square>, u8> {
 }
 
 /// The result the rules give for `outcome`.
-pub fn rules_result(outcome: Outcome) -> MatchResult {
+pub(crate) fn rules_result(outcome: Outcome) -> MatchResult {
     match outcome {
         Outcome::Decisive { winner, .. } => MatchResult {
             winner: Some(winner.into()),
@@ -77,7 +89,7 @@ fn illegal(message: String) -> Refusal {
 /// What a match's timeouts are measured against besides its own state: the server's limits
 /// and, from the actor's presence, since when nobody has held a seat.
 #[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
+pub(crate) struct Timeouts {
     /// How long each side has for its first move ([`MatchState::first_move_missed`]).
     pub first_move: Duration,
     /// How long a match may go on with nobody seated ([`MatchState::abandoned`]).
@@ -91,7 +103,7 @@ impl MatchState {
     /// out of time, missing its first move, or the match being abandoned; `None` while
     /// nothing can end it by itself. The actor keeps this one timer and, once it fires, asks
     /// [`MatchState::handle_timeout`] what is due.
-    pub fn poll_timeout(&self, timeouts: &Timeouts) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self, timeouts: &Timeouts) -> Option<Instant> {
         if self.result.is_some() {
             return None;
         }
@@ -111,7 +123,7 @@ impl MatchState {
     /// The record ending the match that is due at `now` (quinn's `handle_timeout`): a time
     /// forfeit, an abort for a missed first move, or an abandonment; `None` if nothing is
     /// due yet. Like every `decide`, it changes nothing: the actor commits the record.
-    pub fn handle_timeout(&self, now: Instant, timeouts: &Timeouts) -> Option<Record> {
+    pub(crate) fn handle_timeout(&self, now: Instant, timeouts: &Timeouts) -> Option<Record> {
         self.flag(now)
             .or_else(|| self.first_move_missed(now, timeouts.first_move))
             .or_else(|| {
@@ -122,7 +134,7 @@ impl MatchState {
     }
 
     /// The time forfeit due at `now`, if the side to move has run out of time.
-    pub fn flag(&self, now: Instant) -> Option<Record> {
+    pub(crate) fn flag(&self, now: Instant) -> Option<Record> {
         if self.result.is_some() {
             return None;
         }
@@ -135,7 +147,7 @@ impl MatchState {
     }
 
     /// The abort due at `now` if the side to move has not made its first move in `timeout`.
-    pub fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
+    pub(crate) fn first_move_missed(&self, now: Instant, timeout: Duration) -> Option<Record> {
         let deadline = self.first_move_deadline(timeout)?;
         if now < deadline {
             return None;
@@ -153,7 +165,7 @@ impl MatchState {
 
     /// The end of a match nobody has held a seat of for `after`: aborted while a side has
     /// not moved yet (or nobody joined), else abandoned without a winner. `None` if over.
-    pub fn abandoned(&self, after: Duration) -> Option<Record> {
+    pub(crate) fn abandoned(&self, after: Duration) -> Option<Record> {
         if self.result.is_some() {
             return None;
         }
@@ -168,7 +180,7 @@ impl MatchState {
     }
 
     /// The events a seated `side` causes with `action` (ack id `ack`) at `now`, or why not.
-    pub fn decide(
+    pub(crate) fn decide(
         &self,
         side: Side,
         ack: u64,
@@ -209,9 +221,9 @@ impl MatchState {
         };
         let opponent = side.opposite();
         let mut events = match action {
-            Action::Move(route) => {
+            Action::Move { route, lag_ms } => {
                 playing()?;
-                self.decide_move(side, route, now)?
+                self.decide_move(side, route, Duration::from_millis((*lag_ms).into()), now)?
             }
             Action::Resign => {
                 playing()?;
@@ -374,7 +386,13 @@ impl MatchState {
         Ok(Decision::Events(events))
     }
 
-    fn decide_move(&self, side: Side, route: &[u8], now: Instant) -> Result<Vec<Record>, Refusal> {
+    fn decide_move(
+        &self,
+        side: Side,
+        route: &[u8],
+        lag: Duration,
+        now: Instant,
+    ) -> Result<Vec<Record>, Refusal> {
         if Side::from(self.position.turn()) != side {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
@@ -397,7 +415,9 @@ impl MatchState {
         let clock = match &self.clock {
             // A player's clock does not run before that player's first move.
             Some(clock) if !self.has_moved(side) => Some(clock.after_first_move(side, now)),
-            Some(clock) => match clock.after_move(side, now) {
+            // Lag compensation, its own step: the move is charged as if it had arrived the
+            // credit earlier (`lag`), the credit taken from the mover's quota on `apply`.
+            Some(clock) => match clock.after_move(side, self.lag_credited(side, lag, now)) {
                 Ok(state) => Some(state),
                 Err(Flagged(_)) => {
                     return Err(Refusal::new(ErrorCode::GameOver, "your time ran out"));
@@ -405,9 +425,13 @@ impl MatchState {
             },
             None => None,
         };
-        let (moved, outcome) =
+        let (mut moved, outcome) =
             moved_event(&self.position, &legal, mv, self.plies.len() as u32, clock)
                 .map_err(|err| illegal(err.error().to_string()))?;
+        // The round trip counted is shown (connection quality) and replayed into the quota.
+        if self.clock.is_some() {
+            moved.lag_ms = Some(lag.as_millis().min(u32::MAX as u128) as u32);
+        }
         let mut records = vec![Record::new(MatchEvent::Moved(moved))];
         // Over the board one offers a draw and then moves: one's own move leaves one's offer
         // standing for the opponent to answer. The opponent moving instead of answering is
@@ -422,7 +446,11 @@ impl MatchState {
     }
 
     /// The events of a new player taking the free seat.
-    pub fn decide_join(&self, player: &Player, token: String) -> Result<(Side, Record), Refusal> {
+    pub(crate) fn decide_join(
+        &self,
+        player: &Player,
+        token: String,
+    ) -> Result<(Side, Record), Refusal> {
         if self.result.is_some() {
             return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
         }
@@ -440,12 +468,91 @@ mod tests {
     use super::fixtures::{carry_out, opened, playing};
     use super::*;
 
+    /// Plays a legal move of `side` (the first the position lists) arriving at `at` with
+    /// round trip `lag_ms` counted; returns the clocks it left, its records added to `log`.
+    fn lagged_move(
+        state: &mut MatchState,
+        log: &mut Vec<Record>,
+        side: Side,
+        ack: u64,
+        lag_ms: u32,
+        at: Instant,
+    ) -> boardcast_protocol::ClockState {
+        let route = state.position.legal_moves()[0]
+            .route()
+            .iter()
+            .map(|sq| sq.number())
+            .collect();
+        let Ok(Decision::Events(records)) =
+            state.decide(side, ack, &Action::Move { route, lag_ms }, at)
+        else {
+            panic!("the move is refused");
+        };
+        for record in &records {
+            state.apply(record, at).unwrap();
+        }
+        let MatchEvent::Moved(moved) = &records[0].event else {
+            panic!("not a move");
+        };
+        assert_eq!(
+            moved.lag_ms,
+            Some(lag_ms),
+            "the round trip counted is shown"
+        );
+        let clock = moved.clock.unwrap();
+        log.extend(records);
+        clock
+    }
+
+    #[test]
+    fn a_move_is_credited_its_round_trip_from_the_lag_quota() {
+        let ms = Duration::from_millis;
+        let t0 = Instant::now();
+        let tc = boardcast_protocol::TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        };
+        let mut state = fixtures::playing_with(Some(tc), t0);
+        let mut log = Vec::new();
+        // First moves are not charged, so nothing is credited or spent.
+        lagged_move(&mut state, &mut log, Side::White, 1, 300, t0);
+        lagged_move(&mut state, &mut log, Side::Black, 1, 300, t0);
+        assert_eq!(state.lag_quota(Side::White), Some(ms(1_170)));
+        // White's clock runs from t0; the move arrives 1.3 s later over a 300 ms round
+        // trip: 1 s is charged, and the quota refills by more than it gave.
+        let clock = lagged_move(&mut state, &mut log, Side::White, 2, 300, t0 + ms(1_300));
+        assert_eq!(clock.white_ms, 59_000);
+        assert_eq!(state.lag_quota(Side::White), Some(ms(1_260)));
+        // A claim of 2 s (had the server believed it) gains no more than the quota left.
+        let black_from = t0 + ms(1_300);
+        let clock = lagged_move(
+            &mut state,
+            &mut log,
+            Side::Black,
+            2,
+            2_000,
+            black_from + ms(3_000),
+        );
+        assert_eq!(clock.black_ms, 60_000 - 3_000 + 1_170);
+        assert_eq!(state.lag_quota(Side::Black), Some(ms(390)));
+        // Replaying the stored events gives the same quotas: a restarted match credits the
+        // next move as the live one would have.
+        let mut replayed = fixtures::playing_with(Some(tc), t0);
+        for record in log {
+            let stored: Record = serde_json::from_str(&record.stored_form().unwrap()).unwrap();
+            replayed.replay(stored, t0, 0).unwrap();
+        }
+        for side in [Side::White, Side::Black] {
+            assert_eq!(replayed.lag_quota(side), state.lag_quota(side));
+        }
+    }
+
     #[test]
     fn ids_up_to_the_last_carried_out_are_duplicates_per_seat() {
         let now = Instant::now();
         let mut state = playing(now);
-        carry_out(&mut state, Side::White, 5, Action::Move(vec![32, 28]), now);
-        let again = state.decide(Side::White, 5, &Action::Move(vec![32, 28]), now);
+        carry_out(&mut state, Side::White, 5, Action::play(vec![32, 28]), now);
+        let again = state.decide(Side::White, 5, &Action::play(vec![32, 28]), now);
         assert_eq!(again, Ok(Decision::Duplicate));
         // An id below the last that was never carried out is stale, not a silent duplicate.
         assert_eq!(
@@ -456,13 +563,13 @@ mod tests {
             ErrorCode::StaleId
         );
         // Black's ids are its own.
-        carry_out(&mut state, Side::Black, 5, Action::Move(vec![19, 23]), now);
+        carry_out(&mut state, Side::Black, 5, Action::play(vec![19, 23]), now);
         assert_eq!(state.plies.len(), 2);
         // A refused action does not use up its id.
-        let refused = state.decide(Side::White, 6, &Action::Move(vec![31, 26, 21]), now);
+        let refused = state.decide(Side::White, 6, &Action::play(vec![31, 26, 21]), now);
         assert_eq!(refused.unwrap_err().code, ErrorCode::IllegalMove);
         assert!(matches!(
-            state.decide(Side::White, 6, &Action::Move(vec![28, 19]), now),
+            state.decide(Side::White, 6, &Action::play(vec![28, 19]), now),
             Ok(Decision::Events(_))
         ));
     }
@@ -473,7 +580,7 @@ mod tests {
         for moves in [0, 1] {
             let mut state = playing(t0);
             if moves == 1 {
-                carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t0);
+                carry_out(&mut state, Side::White, 1, Action::play(vec![32, 28]), t0);
             }
             let left = Record::new(MatchEvent::PlayerLeft(Absence {
                 side: Side::Black,
@@ -558,9 +665,9 @@ mod tests {
         assert_eq!(result.detail, "white did not make a first move within 30 s");
         // Black's time for its first move starts with White's.
         let t1 = t0 + Duration::from_secs(10);
-        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), t1);
+        carry_out(&mut state, Side::White, 1, Action::play(vec![32, 28]), t1);
         assert_eq!(state.first_move_deadline(timeout), Some(t1 + timeout));
-        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), t1);
+        carry_out(&mut state, Side::Black, 1, Action::play(vec![19, 23]), t1);
         assert_eq!(state.first_move_deadline(timeout), None);
         assert_eq!(state.first_move_missed(t1 + timeout * 10, timeout), None);
     }
@@ -633,9 +740,9 @@ mod tests {
         };
         let mut state = playing(now);
         assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
-        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
+        carry_out(&mut state, Side::White, 1, Action::play(vec![32, 28]), now);
         assert_eq!(reason(&state), Some((None, EndReason::Aborted)));
-        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        carry_out(&mut state, Side::Black, 1, Action::play(vec![19, 23]), now);
         assert_eq!(reason(&state), Some((None, EndReason::Abandoned)));
         let record = state.abandoned(after).unwrap();
         state.apply(&record, now).unwrap();
@@ -661,12 +768,12 @@ pub(super) mod fixtures {
     use crate::matches::state::MatchState;
 
     /// A match with both seats taken and no move made.
-    pub fn playing(now: Instant) -> MatchState {
+    pub(crate) fn playing(now: Instant) -> MatchState {
         playing_with(None, now)
     }
 
     /// A match played with `time_control`, both seats taken and no move made.
-    pub fn playing_with(
+    pub(crate) fn playing_with(
         time_control: Option<boardcast_protocol::TimeControl>,
         now: Instant,
     ) -> MatchState {
@@ -693,15 +800,21 @@ pub(super) mod fixtures {
     }
 
     /// A match in which each side has moved once.
-    pub fn opened(now: Instant) -> MatchState {
+    pub(crate) fn opened(now: Instant) -> MatchState {
         let mut state = playing(now);
-        carry_out(&mut state, Side::White, 1, Action::Move(vec![32, 28]), now);
-        carry_out(&mut state, Side::Black, 1, Action::Move(vec![19, 23]), now);
+        carry_out(&mut state, Side::White, 1, Action::play(vec![32, 28]), now);
+        carry_out(&mut state, Side::Black, 1, Action::play(vec![19, 23]), now);
         state
     }
 
     /// Decides `action` and applies its events; panics if it is refused.
-    pub fn carry_out(state: &mut MatchState, side: Side, ack: u64, action: Action, now: Instant) {
+    pub(crate) fn carry_out(
+        state: &mut MatchState,
+        side: Side,
+        ack: u64,
+        action: Action,
+        now: Instant,
+    ) {
         match state.decide(side, ack, &action, now).unwrap() {
             Decision::Events(records) => {
                 for record in &records {

@@ -26,7 +26,7 @@ use crate::room::outbox::Outbox;
 
 /// Closes connections that followed a match which moved to another node (see
 /// [`Directory::moved`]).
-pub fn close_moved(followers: Vec<Outbox>) {
+pub(crate) fn close_moved(followers: Vec<Outbox>) {
     for outbox in followers {
         outbox.close(
             axum::extract::ws::close_code::RESTART,
@@ -36,15 +36,15 @@ pub fn close_moved(followers: Vec<Outbox>) {
 }
 
 /// A rematch just created: its actor, its id, and each player's seat token by side.
-pub type Created = (MatchHandle, String, Vec<(Side, String)>);
+pub(crate) type Created = (MatchHandle, String, Vec<(Side, String)>);
 
 /// A future a `dyn Directory` returns.
-pub type DirectoryFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub(crate) type DirectoryFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a lookup finds: the match's handle (its actor, or a stand-in that forwards to it),
 /// nothing (`Ok(None)`: no such match), or why it could not look (storage failed, too many
 /// matches in memory to read one back).
-pub type Found = Result<Option<MatchHandle>, Refusal>;
+pub(crate) type Found = Result<Option<MatchHandle>, Refusal>;
 
 /// Where matches are, and what a match tells about itself.
 pub trait Directory: Send + Sync + 'static {

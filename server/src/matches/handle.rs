@@ -91,21 +91,21 @@ pub struct MatchHandle {
 /// The receiving end of a match's mailbox, read by whoever runs the match here (its actor,
 /// or a cluster proxy).
 #[derive(Debug)]
-pub struct Mailbox(mpsc::Receiver<Box<Command>>);
+pub(crate) struct Mailbox(mpsc::Receiver<Box<Command>>);
 
 impl Mailbox {
     /// The next command; `None` once every handle is gone and the mailbox is empty.
-    pub async fn recv(&mut self) -> Option<Command> {
+    pub(crate) async fn recv(&mut self) -> Option<Command> {
         self.0.recv().await.map(|command| *command)
     }
 
     /// The next command if one is waiting.
-    pub fn try_recv(&mut self) -> Result<Command, mpsc::error::TryRecvError> {
+    pub(crate) fn try_recv(&mut self) -> Result<Command, mpsc::error::TryRecvError> {
         self.0.try_recv().map(|command| *command)
     }
 
     /// Refuses every command from now on; those already waiting can still be read.
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         self.0.close();
     }
 }

@@ -14,11 +14,11 @@ use crate::storage::{Storage, Write, now_ms};
 
 /// How often the heartbeat is stored: the most thinking a crash refunds. One small upsert a
 /// second, grouped with whatever else the writer commits.
-pub const EVERY: Duration = Duration::from_secs(1);
+pub(crate) const EVERY: Duration = Duration::from_secs(1);
 
 /// Stores a heartbeat every [`EVERY`] until shutdown. A refused one is simply the next
 /// one's to make (storage being down is logged by whatever else it refuses).
-pub async fn beat(storage: Storage, mut shutdown: Shutdown) {
+pub(crate) async fn beat(storage: Storage, mut shutdown: Shutdown) {
     let mut every = tokio::time::interval(EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

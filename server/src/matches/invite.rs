@@ -23,16 +23,16 @@
 use rand::Rng;
 
 /// The characters of a code: no 0/O or 1/I to misread.
-pub const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+pub(crate) const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /// Characters in a code, not counting the dash.
-pub const LENGTH: usize = 10;
+pub(crate) const LENGTH: usize = 10;
 
 /// Where the dash goes: after this many characters.
 const GROUP: usize = 5;
 
 /// A fresh random code, in its written form (`FRJ4K-D7MQX`).
-pub fn new_code() -> String {
+pub(crate) fn new_code() -> String {
     let mut rng = rand::rng();
     let plain: String = (0..LENGTH)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
@@ -44,7 +44,7 @@ pub fn new_code() -> String {
 /// whether it was typed or not (`frj4kd7mqx` and `FRJ4K-D7MQX` are the same code). A code of
 /// another length (the six-character codes of matches created before codes grew) is only
 /// upper-cased, so it still finds its match.
-pub fn normalize(typed: &str) -> String {
+pub(crate) fn normalize(typed: &str) -> String {
     let plain: String = typed
         .chars()
         .filter(|c| *c != '-')

@@ -18,20 +18,26 @@ use super::view::moved_event;
 
 /// What a match keeps of one event for replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kept {
-    /// The move of ply `ply` (0 for the first), which left the clocks at `clock`.
-    Moved { ply: u32, clock: Option<ClockState> },
+pub(crate) enum Kept {
+    /// The move of ply `ply` (0 for the first), which left the clocks at `clock`, counted
+    /// with round trip `lag_ms`.
+    Moved {
+        ply: u32,
+        clock: Option<ClockState>,
+        lag_ms: Option<u32>,
+    },
     /// Any other event, as it was sent.
     Other(Box<MatchEvent>),
 }
 
 impl Kept {
     /// What is kept of `event`.
-    pub fn of(event: &MatchEvent) -> Kept {
+    pub(crate) fn of(event: &MatchEvent) -> Kept {
         match event {
             MatchEvent::Moved(moved) => Kept::Moved {
                 ply: moved.played.ply,
                 clock: moved.clock,
+                lag_ms: moved.lag_ms,
             },
             other => Kept::Other(Box::new(other.clone())),
         }
@@ -42,9 +48,13 @@ impl MatchState {
     /// The events kept as `kept` (in order), rebuilt as they were sent, the first-move time
     /// from the server's `first_move_timeout`; `None` if a kept move is not among this match's
     /// moves (the caller then sends a snapshot).
-    pub fn rebuild(&self, kept: &[Kept], first_move_timeout: Duration) -> Option<Vec<MatchEvent>> {
+    pub(crate) fn rebuild(
+        &self,
+        kept: &[Kept],
+        first_move_timeout: Duration,
+    ) -> Option<Vec<MatchEvent>> {
         let mut plies = kept.iter().filter_map(|kept| match kept {
-            Kept::Moved { ply, clock } => Some((*ply, *clock)),
+            Kept::Moved { ply, clock, lag_ms } => Some((*ply, *clock, *lag_ms)),
             Kept::Other(_) => None,
         });
         // One walk from the start position rebuilds every kept move (they ascend).
@@ -53,11 +63,12 @@ impl MatchState {
         let mut rebuilt = true;
         self.plies
             .walk(self.start, |ply| {
-                if let Some((wanted, clock)) = next
+                if let Some((wanted, clock, lag_ms)) = next
                     && ply.index == wanted
                 {
                     match moved_event(ply.before, ply.legal, ply.mv, wanted, clock) {
                         Ok((mut event, _)) => {
+                            event.lag_ms = lag_ms;
                             // As `announce_first_move` filled it in: White's first move
                             // started Black's whole wait, unless it ended the game.
                             if wanted == 0 && !event.legal_moves.is_empty() {
@@ -122,12 +133,12 @@ mod tests {
         // A capture, a draw offer cancelled by the opponent's move, a promotion-free game with clocks
         // that run: every kind of event a live game sends, as it was sent.
         let script = [
-            (Side::White, Action::Move(vec![32, 28])),
-            (Side::Black, Action::Move(vec![19, 23])),
+            (Side::White, Action::play(vec![32, 28])),
+            (Side::Black, Action::play(vec![19, 23])),
             (Side::White, Action::OfferDraw),
-            (Side::White, Action::Move(vec![28, 19])),
-            (Side::Black, Action::Move(vec![14, 23])),
-            (Side::White, Action::Move(vec![37, 32])),
+            (Side::White, Action::play(vec![28, 19])),
+            (Side::Black, Action::play(vec![14, 23])),
+            (Side::White, Action::play(vec![37, 32])),
             (Side::Black, Action::Resign),
         ];
         let mut sent = Vec::new();
@@ -191,6 +202,7 @@ mod tests {
         let kept = [Kept::Moved {
             ply: 0,
             clock: None,
+            lag_ms: None,
         }];
         assert_eq!(state.rebuild(&kept, FIRST_MOVE), None);
         assert_eq!(state.rebuild(&[], FIRST_MOVE), Some(Vec::new()));

@@ -676,7 +676,7 @@ fn now() -> std::time::Instant {
 
 /// Why a stored match does not replay (a corrupted or foreign store).
 #[derive(Debug, thiserror::Error)]
-pub enum RebuildError {
+pub(crate) enum RebuildError {
     #[error("set-up: {0}")]
     Setup(#[source] serde_json::Error),
     #[error(transparent)]

@@ -7,30 +7,32 @@
 //! Beside them: the single-node directory of every match ([`local`]), the invite codes of
 //! private matches ([`invite`]) and Frisian TV ([`tv`]), which features one of them.
 
-pub mod actor;
-pub mod apply;
-pub mod clock;
-pub mod decide;
-pub mod directory;
-pub mod handle;
-pub mod heartbeat;
-pub mod invite;
-pub mod kept;
-pub mod local;
-pub mod ownership;
-pub mod player;
-pub mod plies;
-pub mod record;
-pub mod retry;
-pub mod state;
-pub mod tv;
-pub mod view;
+pub(crate) mod actor;
+pub(crate) mod apply;
+pub(crate) mod clock;
+pub(crate) mod decide;
+pub(crate) mod directory;
+pub(crate) mod handle;
+pub(crate) mod heartbeat;
+pub(crate) mod invite;
+pub(crate) mod kept;
+pub(crate) mod lag;
+pub(crate) mod local;
+pub(crate) mod ownership;
+pub(crate) mod player;
+pub(crate) mod plies;
+pub(crate) mod record;
+pub(crate) mod retry;
+pub(crate) mod state;
+pub(crate) mod tv;
+pub(crate) mod view;
 
-pub use actor::Settings;
-pub use decide::{Action, Decision};
-pub use directory::Directory;
-pub use handle::{Command, Mailbox, MatchHandle};
-pub use ownership::{Ownership, Owning};
-pub use player::{Player, SeatKey};
+pub(crate) use actor::Settings;
+pub(crate) use decide::Action;
+pub(crate) use directory::Directory;
+pub(crate) use handle::{Command, Mailbox, MatchHandle};
+pub(crate) use ownership::{Ownership, Owning};
+pub use player::Player;
+pub(crate) use player::SeatKey;
 pub use record::{Record, Setup};
-pub use state::MatchState;
+pub(crate) use state::MatchState;

@@ -43,16 +43,16 @@ pub struct Ownership {
 }
 
 /// Tells whether this node holds its lease now.
-pub type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
+pub(crate) type LeaseHeld = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// Claims a suspended match back under the next epoch: given the epoch it ran under and the
 /// last version it knows of, it answers whether it may go on in place, and under what.
-pub type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> + Send + Sync>;
+pub(crate) type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> + Send + Sync>;
 
 /// Starts hearing whether another node announces that it took the match over under an epoch
 /// newer than the one given: the receiver gets that node when one does. Dropping the receiver
 /// stops the hearing.
-pub type Displaced = Arc<dyn Fn(u64) -> oneshot::Receiver<NodeRef> + Send + Sync>;
+pub(crate) type Displaced = Arc<dyn Fn(u64) -> oneshot::Receiver<NodeRef> + Send + Sync>;
 
 /// What a [`Reclaim`] found.
 pub enum Reclaimed {

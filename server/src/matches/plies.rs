@@ -9,7 +9,7 @@ use frisian::{Move, MoveError, MoveList, Position, Square};
 
 /// A match's plies, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Plies {
+pub(crate) struct Plies {
     /// Per ply: the route's length, then its square numbers.
     routes: Vec<u8>,
     count: usize,
@@ -17,13 +17,13 @@ pub struct Plies {
 
 /// How long [`Plies`] were, to cut them back to: see [`Plies::truncate`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PliesMark {
+pub(crate) struct PliesMark {
     bytes: usize,
     count: usize,
 }
 
 /// One ply as a walk over the plies meets it.
-pub struct Ply<'a> {
+pub(crate) struct Ply<'a> {
     /// 0 for the first.
     pub index: u32,
     pub before: &'a Position,
@@ -33,16 +33,16 @@ pub struct Ply<'a> {
 }
 
 impl Plies {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.count
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// Adds the ply that played `mv`.
-    pub fn push(&mut self, mv: &Move) {
+    pub(crate) fn push(&mut self, mv: &Move) {
         let route = mv.route();
         self.routes.push(route.len() as u8);
         self.routes.extend(route.iter().map(|sq| sq.number()));
@@ -50,7 +50,7 @@ impl Plies {
     }
 
     /// Where the plies end now.
-    pub fn mark(&self) -> PliesMark {
+    pub(crate) fn mark(&self) -> PliesMark {
         PliesMark {
             bytes: self.routes.len(),
             count: self.count,
@@ -58,7 +58,7 @@ impl Plies {
     }
 
     /// Forgets the plies added since `mark`.
-    pub fn truncate(&mut self, mark: PliesMark) {
+    pub(crate) fn truncate(&mut self, mark: PliesMark) {
         self.routes.truncate(mark.bytes);
         self.count = mark.count;
     }
@@ -66,7 +66,7 @@ impl Plies {
     /// Plays the plies from `start`, handing each to `visit` with the position before it and
     /// its legal moves; returns the position after the last. A stored route that does not
     /// replay (which `apply` never lets in) stops the walk with the rules' reason.
-    pub fn walk(
+    pub(crate) fn walk(
         &self,
         start: Position,
         mut visit: impl FnMut(Ply<'_>),
@@ -98,7 +98,7 @@ impl Plies {
     }
 
     /// The moves as the rules see them (for PDN).
-    pub fn moves(&self, start: Position) -> Result<Vec<Move>, MoveError> {
+    pub(crate) fn moves(&self, start: Position) -> Result<Vec<Move>, MoveError> {
         let mut moves = Vec::with_capacity(self.count);
         self.walk(start, |ply| moves.push(ply.mv))?;
         Ok(moves)

@@ -87,6 +87,7 @@ impl Record {
                     legal_moves: Vec::new(),
                     king_counters: moved.king_counters,
                     first_move_in_ms: moved.first_move_in_ms,
+                    lag_ms: moved.lag_ms,
                 }),
                 ack: self.ack,
                 token: self.token.clone(),

@@ -16,25 +16,25 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// The first pause before trying an owed write again.
-pub const MIN_RETRY: Duration = Duration::from_millis(100);
+pub(crate) const MIN_RETRY: Duration = Duration::from_millis(100);
 
 /// The longest pause between two tries: the storage writer's longest reconnect back-off, so
 /// the write goes through within one of those after PostgreSQL is back.
-pub const MAX_RETRY: Duration = Duration::from_secs(5);
+pub(crate) const MAX_RETRY: Duration = Duration::from_secs(5);
 
 /// At most one log line per this long for one kind of repeated failure.
-pub const LOG_EVERY: Duration = Duration::from_secs(10);
+pub(crate) const LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// Counts a failure that repeats and says when to log it: the first at once, then at most one
 /// line per [`LOG_EVERY`], carrying how many failures that line stands for.
 #[derive(Debug, Default)]
-pub struct Repeats {
+pub(crate) struct Repeats {
     last_logged: Option<Instant>,
     unlogged: u64,
 }
 
 impl Repeats {
-    pub const fn new() -> Repeats {
+    pub(crate) const fn new() -> Repeats {
         Repeats {
             last_logged: None,
             unlogged: 0,
@@ -43,7 +43,7 @@ impl Repeats {
 
     /// Counts one failure at `now`; `Some(n)` when a line is due, standing for `n` failures
     /// (this one and those not logged since the last line).
-    pub fn count(&mut self, now: Instant) -> Option<u64> {
+    pub(crate) fn count(&mut self, now: Instant) -> Option<u64> {
         self.unlogged += 1;
         let due = self
             .last_logged
@@ -56,14 +56,15 @@ impl Repeats {
     }
 
     /// The failures stopped: the next one is logged at once again.
-    pub fn reset(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn reset(&mut self) {
         *self = Repeats::new();
     }
 }
 
 /// An owed write that storage refused: when to try again, and what to log.
 #[derive(Debug)]
-pub struct Retry {
+pub(crate) struct Retry {
     backoff: Duration,
     not_before: Option<Instant>,
     repeats: Repeats,
@@ -81,7 +82,7 @@ impl Default for Retry {
 
 /// What to say about a failed try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Failed {
+pub(crate) struct Failed {
     /// The next try waits this long.
     pub retry_in: Duration,
     /// `Some(n)`: log now, a line for `n` failures; `None`: stay quiet.
@@ -90,7 +91,7 @@ pub struct Failed {
 
 impl Retry {
     /// A try failed at `now`: the next waits twice as long as the last (up to [`MAX_RETRY`]).
-    pub fn failed(&mut self, now: Instant) -> Failed {
+    pub(crate) fn failed(&mut self, now: Instant) -> Failed {
         let retry_in = self.backoff;
         self.not_before = Some(now + retry_in);
         self.backoff = (self.backoff * 2).min(MAX_RETRY);
@@ -101,14 +102,14 @@ impl Retry {
     }
 
     /// A try went through; `true` if it had failed before (worth a line that it recovered).
-    pub fn succeeded(&mut self) -> bool {
+    pub(crate) fn succeeded(&mut self) -> bool {
         let was_failing = self.not_before.is_some();
         *self = Retry::default();
         was_failing
     }
 
     /// When a timer may try the write again: `due`, or later while backing off.
-    pub fn due(&self, due: Instant) -> Instant {
+    pub(crate) fn due(&self, due: Instant) -> Instant {
         self.not_before
             .map_or(due, |not_before| due.max(not_before))
     }
@@ -120,7 +121,7 @@ impl Retry {
 static REFUSED_COMMANDS: Mutex<Repeats> = Mutex::new(Repeats::new());
 
 /// Counts a command storage refused; `Some(n)` when a line for `n` of them is due.
-pub fn command_refused(now: Instant) -> Option<u64> {
+pub(crate) fn command_refused(now: Instant) -> Option<u64> {
     REFUSED_COMMANDS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -14,32 +14,33 @@ use boardcast_protocol::{BySide, MatchPhase, MatchResult, Side};
 use frisian::{FenError, Position};
 
 use super::clock::Clock;
+use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::Plies;
 use super::record::Setup;
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeatHolder {
+pub(crate) struct SeatHolder {
     pub token: String,
     pub player: Player,
 }
 
 /// Why a match cannot start from its set-up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
+pub(crate) enum SetupError {
     #[error("start FEN: {0}")]
     StartFen(#[from] FenError),
 }
 
 /// A fresh secret seat token.
-pub fn new_token() -> String {
+pub(crate) fn new_token() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
 
 /// A match's whole state at version `v`.
 #[derive(Debug, Clone)]
-pub struct MatchState {
+pub(crate) struct MatchState {
     pub id: String,
     pub invite: String,
     pub setup: Setup,
@@ -54,6 +55,8 @@ pub struct MatchState {
     /// one is stale.
     pub(super) carried_out: BySide<Vec<u64>>,
     pub(super) clock: Option<Clock>,
+    /// Each side's lag quota (timed matches only), changed by applying moves.
+    pub(super) lag: Option<BySide<LagQuota>>,
     pub(super) draw_offer: Option<Side>,
     pub(super) rematch_offer: Option<Side>,
     pub(super) rematch: Option<String>,
@@ -69,7 +72,7 @@ pub struct MatchState {
 
 impl MatchState {
     /// A match nobody has joined yet; refuses a set-up whose start FEN does not parse.
-    pub fn new(id: String, invite: String, setup: Setup) -> Result<Self, SetupError> {
+    pub(crate) fn new(id: String, invite: String, setup: Setup) -> Result<Self, SetupError> {
         let start = match &setup.start_fen {
             Some(fen) => Position::from_fen(fen)?,
             None => Position::start(),
@@ -85,6 +88,7 @@ impl MatchState {
             plies: Plies::default(),
             carried_out: BySide::default(),
             clock: None,
+            lag: None,
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
@@ -95,7 +99,7 @@ impl MatchState {
         })
     }
 
-    pub fn phase(&self) -> MatchPhase {
+    pub(crate) fn phase(&self) -> MatchPhase {
         if self.result.is_some() {
             MatchPhase::Finished
         } else if self.seats.all(Option::is_some) {
@@ -105,18 +109,18 @@ impl MatchState {
         }
     }
 
-    pub fn seat(&self, side: Side) -> Option<&SeatHolder> {
+    pub(crate) fn seat(&self, side: Side) -> Option<&SeatHolder> {
         self.seats[side].as_ref()
     }
 
     /// The side a token holds, if it is one of this match's seat tokens.
-    pub fn side_of_token(&self, token: &str) -> Option<Side> {
+    pub(crate) fn side_of_token(&self, token: &str) -> Option<Side> {
         self.seats
             .find(|seat| seat.as_ref().is_some_and(|seat| seat.token == token))
     }
 
     /// The side account `account` holds, White's first if it holds both.
-    pub fn side_of_account(&self, account: i64) -> Option<Side> {
+    pub(crate) fn side_of_account(&self, account: i64) -> Option<Side> {
         self.seats.find(|seat| {
             seat.as_ref()
                 .is_some_and(|seat| seat.player.account == Some(account))
@@ -124,25 +128,40 @@ impl MatchState {
     }
 
     /// The free seat, if any.
-    pub fn free_side(&self) -> Option<Side> {
+    pub(crate) fn free_side(&self) -> Option<Side> {
         self.seats.find(Option::is_none)
     }
 
-    pub fn result(&self) -> Option<&MatchResult> {
+    pub(crate) fn result(&self) -> Option<&MatchResult> {
         self.result.as_ref()
     }
 
-    pub fn rematch(&self) -> Option<&str> {
+    pub(crate) fn rematch(&self) -> Option<&str> {
         self.rematch.as_deref()
     }
 
     /// Whether `side` is marked absent.
-    pub fn is_absent(&self, side: Side) -> bool {
+    pub(crate) fn is_absent(&self, side: Side) -> bool {
         self.claim_at[side].is_some()
     }
 
+    /// The moment a move of `side` arriving at `now` with round trip `lag` is charged at: the
+    /// credit from their lag quota earlier (PROTOCOL.md §Lag).
+    pub fn lag_credited(&self, side: Side, lag: Duration, now: Instant) -> Instant {
+        let credit = self
+            .lag
+            .as_ref()
+            .map_or(Duration::ZERO, |quota| quota[side].credit(lag));
+        now.checked_sub(credit).unwrap_or(now)
+    }
+
+    /// What is left of `side`'s lag quota, in a timed match.
+    pub fn lag_quota(&self, side: Side) -> Option<Duration> {
+        self.lag.as_ref().map(|quota| quota[side].left())
+    }
+
     /// When the running clock runs out, if a clock runs.
-    pub fn flag_deadline(&self) -> Option<Instant> {
+    pub(crate) fn flag_deadline(&self) -> Option<Instant> {
         if self.result.is_some() {
             return None;
         }
@@ -150,7 +169,7 @@ impl MatchState {
     }
 
     /// When the side to move must have made its first move, given `timeout`.
-    pub fn first_move_deadline(&self, timeout: Duration) -> Option<Instant> {
+    pub(crate) fn first_move_deadline(&self, timeout: Duration) -> Option<Instant> {
         if self.result.is_some() {
             return None;
         }
@@ -159,7 +178,7 @@ impl MatchState {
 
     /// How long the side to move has left at `now` for its first move, given `timeout`: what
     /// the wire sends as `first_move_in_ms`, read off the deadline that aborts the match.
-    pub fn first_move_in(&self, now: Instant, timeout: Duration) -> Option<Duration> {
+    pub(crate) fn first_move_in(&self, now: Instant, timeout: Duration) -> Option<Duration> {
         self.first_move_deadline(timeout)
             .map(|deadline| deadline.saturating_duration_since(now))
     }
@@ -168,14 +187,14 @@ impl MatchState {
     /// wait for a first move — because no move of theirs can be accepted (storage refuses
     /// writes, or the lease lapsed): nobody is charged for that time, no flag falls in it.
     /// The first-move wait is held by its owner (the actor skips its deadline while held).
-    pub fn hold_time(&mut self, now: Instant) {
+    pub(crate) fn hold_time(&mut self, now: Instant) {
         if let Some(clock) = &mut self.clock {
             clock.hold(now);
         }
     }
 
     /// Lets the time held since `held_since` go on from `now`: a move can be accepted again.
-    pub fn release_time(&mut self, held_since: Instant, now: Instant) {
+    pub(crate) fn release_time(&mut self, held_since: Instant, now: Instant) {
         if let Some(clock) = &mut self.clock {
             clock.release(now);
         }
@@ -186,7 +205,7 @@ impl MatchState {
 
     /// Charges the side to move `used` more of their running clock: the thinking they had
     /// done before a crash, which a clock restored at the restart would otherwise refund.
-    pub fn charge_thinking(&mut self, used: Duration) {
+    pub(crate) fn charge_thinking(&mut self, used: Duration) {
         if self.result.is_none()
             && let Some(clock) = &mut self.clock
         {

@@ -21,11 +21,11 @@ use crate::ops::shutdown::Shutdown;
 use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 
 /// How often TV looks at the lobby while it has watchers.
-pub const POLL: Duration = Duration::from_millis(250);
+pub(crate) const POLL: Duration = Duration::from_millis(250);
 
 /// How long a featured match that ended stays on screen before TV moves on, so its viewers
 /// see the result.
-pub const LINGER: Duration = Duration::from_secs(3);
+pub(crate) const LINGER: Duration = Duration::from_secs(3);
 
 /// The channel: cheap to clone, one per server.
 #[derive(Clone)]

@@ -23,7 +23,7 @@ pub(super) fn capture_numbers(mv: &Move) -> Vec<u8> {
 
 /// The legal moves of `position` as the wire lists them: sorted by route, square numbers
 /// compared one by one (then by captures), so the order never depends on move generation.
-pub fn legal_moves(position: &Position) -> Vec<LegalMove> {
+pub(crate) fn legal_moves(position: &Position) -> Vec<LegalMove> {
     let mut moves: Vec<LegalMove> = position
         .legal_moves_with_notation()
         .into_iter()
@@ -71,6 +71,7 @@ pub(super) fn moved_event(
         king_counters: king_counters(&after),
         // Filled in once the move is in: see `MatchState::announce_first_move`.
         first_move_in_ms: None,
+        lag_ms: None,
     };
     Ok((moved, outcome))
 }
@@ -104,7 +105,7 @@ pub(super) fn king_counters(position: &Position) -> KingCounters {
 
 /// Why a match cannot be written as PDN (a corrupted state; `apply` lets no such move in).
 #[derive(Debug, thiserror::Error)]
-pub enum ExportError {
+pub(crate) enum ExportError {
     #[error("the match's moves do not replay: {0}")]
     Moves(#[from] MoveError),
     #[error(transparent)]
@@ -139,7 +140,7 @@ fn seconds(ms: u64) -> String {
 impl MatchState {
     /// The match as a snapshot at `now`, as the match's actor sends it: with the time the side
     /// to move has left for its first move, given the server's `first_move_timeout`.
-    pub fn live_snapshot(
+    pub(crate) fn live_snapshot(
         &self,
         now: Instant,
         connected: BySide<bool>,
@@ -155,7 +156,7 @@ impl MatchState {
 
     /// The match as a snapshot at `now`; `connected` tells which seats a connection holds.
     /// Without the first-move time, which takes the server's timeout: see `live_snapshot`.
-    pub fn snapshot(&self, now: Instant, connected: BySide<bool>) -> MatchSnapshot {
+    pub(crate) fn snapshot(&self, now: Instant, connected: BySide<bool>) -> MatchSnapshot {
         let player = |side: Side| {
             self.seat(side).map(|seat| PlayerInfo {
                 name: seat.player.name.clone(),
@@ -203,7 +204,7 @@ impl MatchState {
     }
 
     /// Every move so far as the wire shows it, derived from the packed plies.
-    pub fn played_moves(&self) -> Vec<PlayedMove> {
+    pub(crate) fn played_moves(&self) -> Vec<PlayedMove> {
         let mut moves = Vec::with_capacity(self.plies.len());
         let walked = self.plies.walk(self.start, |ply| {
             moves.push(played_move(ply.before, ply.legal, ply.mv, ply.index));
@@ -217,7 +218,7 @@ impl MatchState {
 
     /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while going on, after an abort, or when
     /// both players abandoned it (no result).
-    pub fn result_token(&self) -> &'static str {
+    pub(crate) fn result_token(&self) -> &'static str {
         match &self.result {
             Some(result)
                 if result.reason == EndReason::Aborted
@@ -235,7 +236,7 @@ impl MatchState {
     }
 
     /// The game as PDN, with the players and the server's result.
-    pub fn pdn(&self) -> Result<String, ExportError> {
+    pub(crate) fn pdn(&self) -> Result<String, ExportError> {
         let played = self.plies.moves(self.start)?;
         let game = frisian::pdn::export(&self.start, &played, Some(self.result_token()))?;
         let name = |side| {
@@ -268,7 +269,7 @@ impl MatchState {
     }
 
     /// The lobby line for this match.
-    pub fn summary(&self, watchers: u32) -> MatchSummary {
+    pub(crate) fn summary(&self, watchers: u32) -> MatchSummary {
         MatchSummary {
             match_id: self.id.clone(),
             white: self.seat(Side::White).map(|s| s.player.name.clone()),

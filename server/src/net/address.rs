@@ -99,7 +99,7 @@ impl fmt::Display for Network {
 
 /// Who sent a request; the accept loop puts one into every request's extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Peer {
+pub(crate) struct Peer {
     /// The client, as the per-address limits count it.
     pub client: ClientAddr,
     /// Whether the socket's peer is a trusted proxy (so `client` came from its headers, and

@@ -12,6 +12,7 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use crate::channels::ChannelRequest;
+use crate::matches::lag::{self, RoundTrips};
 use crate::matches::{Action, Command, MatchHandle, Player, SeatKey};
 use crate::net::address::ClientAddr;
 use crate::net::app::App;
@@ -38,7 +39,7 @@ const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 const SHUTDOWN_CLOSE_TIMEOUT: Duration = Duration::from_millis(250);
 
 /// What the connection holds while it lives.
-pub struct Connection {
+pub(crate) struct Connection {
     app: App,
     outbox: Outbox,
     encoding: Encoding,
@@ -47,6 +48,8 @@ pub struct Connection {
     player: Player,
     rate: RateLimit,
     idle: Idle,
+    /// The connection's round trips, from the server's WebSocket pings (lag compensation).
+    round_trips: RoundTrips,
     /// The client's address, as the per-address limits count it.
     client: ClientAddr,
     /// What `welcome` tells the client to give out.
@@ -60,7 +63,7 @@ pub struct Connection {
 
 /// What the HTTP upgrade hands a new session: who the client is, the address to give out,
 /// and what it holds under the limits and shutdown.
-pub struct Session {
+pub(crate) struct Session {
     /// The account the upgrade authenticated (cookie or bearer), `None` for a guest.
     pub account: Option<crate::accounts::Who>,
     pub client: ClientAddr,
@@ -78,7 +81,7 @@ enum Close {
 }
 
 /// Serves one upgraded socket until it closes.
-pub async fn run(
+pub(crate) async fn run(
     socket: WebSocket,
     encoding: Encoding,
     app: App,
@@ -96,6 +99,7 @@ pub async fn run(
     let mut connection = Connection {
         rate: RateLimit::new(app.config.rate, app.config.burst, now),
         idle: Idle::new(app.config.idle_timeout, now),
+        round_trips: RoundTrips::default(),
         app,
         outbox,
         encoding,
@@ -297,7 +301,29 @@ async fn write_batch(
     })
 }
 
+/// How often a move may trigger a ping of its own between the regular ones, so that the
+/// round trip a move is credited follows the connection during a game.
+const MOVE_PING_EVERY: Duration = Duration::from_secs(2);
+
 impl Connection {
+    /// Sends a WebSocket ping whose pong measures the round trip.
+    fn ping(&mut self, now: Instant) {
+        let payload = self.round_trips.ping(now);
+        self.outbox.push(Message::Ping(payload.to_vec().into()));
+    }
+
+    /// The round trip counted for a move sent now with the client's estimate `claimed`
+    /// (milliseconds): see [`lag::trusted_round_trip`]. Measures again when due.
+    fn move_round_trip(&mut self, claimed: Option<u32>) -> u32 {
+        let claimed = claimed.map(|ms| Duration::from_millis(ms.into()));
+        let counted = lag::trusted_round_trip(self.round_trips.estimate(), claimed);
+        let now = Instant::now();
+        if self.round_trips.due(now, MOVE_PING_EVERY) {
+            self.ping(now);
+        }
+        counted.as_millis().min(u32::MAX as u128) as u32
+    }
+
     fn welcome(&self) {
         let config = &self.app.config;
         self.outbox.send(&ServerMessage::Welcome(Welcome {
@@ -329,6 +355,8 @@ impl Connection {
         let mut shutdown = self.app.shutdown.clone();
         let mut ping = tokio::time::interval(self.app.config.ping_interval);
         ping.tick().await;
+        // Measured at once, so that a first move is already compensated.
+        self.ping(Instant::now());
         loop {
             tokio::select! {
                 _ = shutdown.recv() => {
@@ -343,7 +371,7 @@ impl Connection {
                     if self.idle.expired(Instant::now()) {
                         return Close::With(close::IDLE, "idle timeout");
                     }
-                    self.outbox.push(Message::Ping(Default::default()));
+                    self.ping(Instant::now());
                 }
                 frame = stream.next() => {
                     let frame = match frame {
@@ -353,8 +381,10 @@ impl Connection {
                     };
                     let now = Instant::now();
                     self.idle.heard(now);
-                    if let Message::Close(_) = frame {
-                        return Close::Gone;
+                    match &frame {
+                        Message::Close(_) => return Close::Gone,
+                        Message::Pong(payload) => self.round_trips.pong(payload, now),
+                        _ => {}
                     }
                     let payload = match &frame {
                         Message::Text(text) => Some(FrameRef::Text(text.as_str().as_bytes())),
@@ -521,8 +551,12 @@ impl Connection {
                 },
             },
             ClientMessage::Move(play) => {
-                self.act(id, &play.match_id, play.token, Action::Move(play.route))
-                    .await
+                let lag_ms = self.move_round_trip(play.lag_ms);
+                let action = Action::Move {
+                    route: play.route,
+                    lag_ms,
+                };
+                self.act(id, &play.match_id, play.token, action).await
             }
             ClientMessage::Resign(a) => self.act(id, &a.match_id, a.token, Action::Resign).await,
             ClientMessage::OfferDraw(a) => {

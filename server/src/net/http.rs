@@ -36,7 +36,7 @@ const WRITE_BUFFER: usize = 4 * 1024;
 
 /// The router for every route of the port; `/metrics` too unless it has its own
 /// `--metrics-listen` address.
-pub fn router(app: App) -> Router {
+pub(crate) fn router(app: App) -> Router {
     let router = Router::new()
         .route("/healthz", get(healthz))
         .route("/ws", get(websocket))

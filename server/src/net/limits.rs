@@ -76,7 +76,7 @@ impl LimitKind {
 
 /// A token bucket: `burst` messages at once, refilled at `rate` per second.
 #[derive(Debug)]
-pub struct RateLimit {
+pub(crate) struct RateLimit {
     rate: f64,
     burst: f64,
     tokens: f64,
@@ -84,7 +84,7 @@ pub struct RateLimit {
 }
 
 impl RateLimit {
-    pub fn new(rate: u32, burst: u32, now: Instant) -> Self {
+    pub(crate) fn new(rate: u32, burst: u32, now: Instant) -> Self {
         let burst = f64::from(burst.max(1));
         RateLimit {
             rate: f64::from(rate),
@@ -95,7 +95,7 @@ impl RateLimit {
     }
 
     /// `per_minute` at once, refilled evenly over a minute.
-    pub fn per_minute(per_minute: u32, now: Instant) -> Self {
+    pub(crate) fn per_minute(per_minute: u32, now: Instant) -> Self {
         let burst = f64::from(per_minute.max(1));
         RateLimit {
             rate: f64::from(per_minute) / 60.0,
@@ -106,12 +106,12 @@ impl RateLimit {
     }
 
     /// Gives back a token taken for something that then did not happen.
-    pub fn refund(&mut self) {
+    pub(crate) fn refund(&mut self) {
         self.tokens = (self.tokens + 1.0).min(self.burst);
     }
 
     /// How long until a token is back (zero if one is there now).
-    pub fn retry_after(&self, now: Instant) -> Duration {
+    pub(crate) fn retry_after(&self, now: Instant) -> Duration {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         let missing = 1.0 - (self.tokens + elapsed * self.rate);
         if missing <= 0.0 || self.rate <= 0.0 {
@@ -122,19 +122,19 @@ impl RateLimit {
     }
 
     /// Whether a token is there by `now`, without taking it.
-    pub fn available(&self, now: Instant) -> bool {
+    pub(crate) fn available(&self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         (self.tokens + elapsed * self.rate).min(self.burst) >= 1.0
     }
 
     /// Whether the bucket is full again by `now`, so forgetting it changes nothing.
-    pub fn is_full(&self, now: Instant) -> bool {
+    pub(crate) fn is_full(&self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         self.tokens + elapsed * self.rate >= self.burst
     }
 
     /// Takes one token; `false` means the connection is over its limit.
-    pub fn allow(&mut self, now: Instant) -> bool {
+    pub(crate) fn allow(&mut self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
         self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
@@ -150,7 +150,7 @@ impl RateLimit {
 /// Connections over a limit that may be open at once just to be refused (an upgrade is
 /// closed with 1013 and the reason); beyond these, a refused connection is closed at once, and
 /// when no place of either kind is free new connections wait in the kernel's backlog.
-pub const REFUSAL_HEADROOM: usize = 64;
+pub(crate) const REFUSAL_HEADROOM: usize = 64;
 
 /// How many connections the server holds, in all and per client address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,7 +245,7 @@ impl Drop for Place {
 
 /// What a WebSocket session holds under the limits while it lives.
 #[derive(Debug)]
-pub struct SessionPlaces {
+pub(crate) struct SessionPlaces {
     /// The place its connection took when accepted.
     pub _connection: Admission,
     /// For a session through a trusted proxy, its place under the forwarded address.
@@ -461,24 +461,24 @@ impl ConnectionLimit {
 
 /// Idle bookkeeping: when the peer was last heard from.
 #[derive(Debug)]
-pub struct Idle {
+pub(crate) struct Idle {
     timeout: Duration,
     last_heard: Instant,
 }
 
 impl Idle {
-    pub fn new(timeout: Duration, now: Instant) -> Self {
+    pub(crate) fn new(timeout: Duration, now: Instant) -> Self {
         Idle {
             timeout,
             last_heard: now,
         }
     }
 
-    pub fn heard(&mut self, now: Instant) {
+    pub(crate) fn heard(&mut self, now: Instant) {
         self.last_heard = now;
     }
 
-    pub fn expired(&self, now: Instant) -> bool {
+    pub(crate) fn expired(&self, now: Instant) -> bool {
         now.saturating_duration_since(self.last_heard) >= self.timeout
     }
 }

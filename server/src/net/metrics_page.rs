@@ -15,7 +15,7 @@ use crate::ops::shutdown::Shutdown;
 use crate::ops::telemetry;
 
 /// `GET /metrics`, for the public port or its own listener.
-pub fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new().route("/metrics", get(metrics_page))
 }
 
@@ -30,7 +30,7 @@ async fn metrics_page(State(app): State<App>) -> impl IntoResponse {
 }
 
 /// Serves [`routes`] on `listener` (`--metrics-listen`) until `shutdown` fires.
-pub async fn serve(listener: TcpListener, app: App, mut shutdown: Shutdown) {
+pub(crate) async fn serve(listener: TcpListener, app: App, mut shutdown: Shutdown) {
     let router = routes().with_state(app);
     let stopped = async move {
         shutdown.recv().await;
@@ -44,7 +44,7 @@ pub async fn serve(listener: TcpListener, app: App, mut shutdown: Shutdown) {
 }
 
 /// The metrics page: gauges brought up to date from `app`, then everything rendered.
-pub fn render(app: &App) -> String {
+pub(crate) fn render(app: &App) -> String {
     let channels = app.channels.summaries();
     let watchers = channels.iter().map(|c| u64::from(c.watchers)).sum();
     telemetry::gauges(&app.hub.count_by_phase(), channels.len(), watchers);

@@ -4,14 +4,14 @@
 //! turns frames into commands for the matches and channels below it. What they share is [`app`].
 
 pub mod accept;
-pub mod address;
-pub mod app;
-pub mod connection;
-pub mod http;
-pub mod limits;
-pub mod metrics_page;
-pub mod origin;
-pub mod per_address;
-pub mod public_url;
-pub mod tls;
+pub(crate) mod address;
+pub(crate) mod app;
+pub(crate) mod connection;
+pub(crate) mod http;
+pub(crate) mod limits;
+pub(crate) mod metrics_page;
+pub(crate) mod origin;
+pub(crate) mod per_address;
+pub(crate) mod public_url;
+pub(crate) mod tls;
 pub mod web;

@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, header};
 /// origin of `--public-url`, the address the server gives out for its own pages (behind a
 /// proxy that rewrites `Host`, the same-host rule alone would refuse them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AllowedOrigins {
+pub(crate) struct AllowedOrigins {
     listed: Vec<String>,
     public: Option<String>,
 }
@@ -20,7 +20,7 @@ pub struct AllowedOrigins {
 impl AllowedOrigins {
     /// `origins` as given to `--allowed-origin` (`https://play.example.org`); empty means
     /// "same host as the request".
-    pub fn new(origins: &[String]) -> AllowedOrigins {
+    pub(crate) fn new(origins: &[String]) -> AllowedOrigins {
         AllowedOrigins {
             listed: origins
                 .iter()
@@ -32,7 +32,7 @@ impl AllowedOrigins {
     }
 
     /// Also allows the pages of the server's public URL.
-    pub fn with_public(
+    pub(crate) fn with_public(
         mut self,
         public: Option<&crate::net::public_url::PublicUrl>,
     ) -> AllowedOrigins {
@@ -41,7 +41,7 @@ impl AllowedOrigins {
     }
 
     /// Whether a handshake with these headers may be upgraded; `Err` says why not.
-    pub fn check(&self, headers: &HeaderMap) -> Result<(), String> {
+    pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), String> {
         let Some(origin) = headers.get(header::ORIGIN) else {
             return Ok(());
         };

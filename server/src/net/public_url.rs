@@ -69,7 +69,7 @@ fn valid_host(host: &str) -> bool {
 /// else from the request (`tls`: the port speaks TLS; `via_proxy`: the peer is a trusted
 /// proxy, whose forwarding headers are believed). `fallback` is the host when the request
 /// names none usable.
-pub fn for_request(
+pub(crate) fn for_request(
     configured: Option<&PublicUrl>,
     tls: bool,
     via_proxy: bool,

@@ -161,7 +161,7 @@ impl Tls {
 }
 
 /// Reloads `tls` on every SIGHUP until shutdown.
-pub async fn reload_on_hangup(tls: Tls, mut shutdown: crate::ops::shutdown::Shutdown) {
+pub(crate) async fn reload_on_hangup(tls: Tls, mut shutdown: crate::ops::shutdown::Shutdown) {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

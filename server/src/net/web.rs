@@ -73,6 +73,8 @@ fn content_type(path: &str) -> Option<&'static str> {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "webmanifest" => "application/manifest+json",
+        // The Fluent catalogues (`i18n/*.ftl`), shared with the terminal client.
+        "ftl" => "text/plain; charset=utf-8",
         _ => return None,
     })
 }

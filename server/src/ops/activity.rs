@@ -13,7 +13,7 @@ use crate::net::limits::RateLimit;
 
 /// How many activity lines the log takes per minute, all kinds together (at once after a
 /// quiet minute, then evenly).
-pub const LINES_PER_MINUTE: u32 = 60;
+pub(crate) const LINES_PER_MINUTE: u32 = 60;
 
 /// The shared allowance and what it left out.
 #[derive(Debug)]
@@ -48,7 +48,7 @@ static ALLOWANCE: LazyLock<Mutex<Allowance>> =
 
 /// Logs `line` (an info line) if the allowance has room, after a line that says how many were
 /// left out since the last one.
-pub fn record(line: impl FnOnce()) {
+pub(crate) fn record(line: impl FnOnce()) {
     if !tracing::enabled!(tracing::Level::INFO) {
         return;
     }

@@ -298,7 +298,7 @@ pub enum LogFormat {
 /// `--listen` as people write it: `IP:PORT`, `[IPv6]:PORT`, `:PORT` (every IPv4 network, as
 /// in Go and most servers), or `HOST:PORT` with a name this machine resolves (`localhost`
 /// means 127.0.0.1, what a browser tries for it too). Anything else is refused with examples.
-pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+pub(crate) fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     let refused = |why: &str| {
         format!(
             "`{text}` is not an address to listen on ({why}): use IP:PORT, e.g. 127.0.0.1:7878 \

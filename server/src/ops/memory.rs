@@ -22,7 +22,7 @@ use crate::ops::shutdown::Shutdown;
 const LOOK_EVERY: Duration = Duration::from_secs(10);
 
 /// Trims the allocator whenever matches have left memory since the last look, until shutdown.
-pub async fn give_back(hub: Hub, mut shutdown: Shutdown) {
+pub(crate) async fn give_back(hub: Hub, mut shutdown: Shutdown) {
     describe();
     let mut last = in_memory(&hub);
     let mut every = tokio::time::interval(LOOK_EVERY);

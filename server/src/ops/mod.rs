@@ -2,11 +2,11 @@
 //! [`gen_cert`]), stopped ([`shutdown`]) and watched ([`telemetry`], [`activity`],
 //! [`memory`]).
 
-pub mod activity;
+pub(crate) mod activity;
 pub mod cli;
-pub mod config;
+pub(crate) mod config;
 pub mod duration;
 pub mod gen_cert;
-pub mod memory;
+pub(crate) mod memory;
 pub mod shutdown;
-pub mod telemetry;
+pub(crate) mod telemetry;

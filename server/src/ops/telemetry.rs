@@ -44,7 +44,7 @@ const GROUP_BUCKETS: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 25
 const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// The process's recorder, installed on first use.
-pub fn handle() -> &'static PrometheusHandle {
+pub(crate) fn handle() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
         let builder = PrometheusBuilder::new()
@@ -148,7 +148,7 @@ fn describe() {
 }
 
 /// Brings the gauges of what exists up to date (read when the page is scraped).
-pub fn gauges(matches_by_phase: &[(MatchPhase, usize)], channels: usize, watchers: u64) {
+pub(crate) fn gauges(matches_by_phase: &[(MatchPhase, usize)], channels: usize, watchers: u64) {
     for &(phase, count) in matches_by_phase {
         gauge!(MATCHES, "phase" => phase_label(phase)).set(count as f64);
     }
@@ -172,7 +172,7 @@ fn encoding_label(encoding: Encoding) -> &'static str {
 }
 
 /// A WebSocket session opened (`open`) or closed.
-pub fn session(encoding: Encoding, open: bool) {
+pub(crate) fn session(encoding: Encoding, open: bool) {
     let gauge = gauge!(CONNECTIONS, "encoding" => encoding_label(encoding));
     if open {
         gauge.increment(1.0);
@@ -182,31 +182,31 @@ pub fn session(encoding: Encoding, open: bool) {
 }
 
 /// A move was committed and acknowledged `latency` after it reached its match.
-pub fn move_acked(latency: Duration) {
+pub(crate) fn move_acked(latency: Duration) {
     counter!(MOVES).increment(1);
     histogram!(MOVE_ACK).record(latency.as_secs_f64());
 }
 
 /// A storage transaction of `group` requests took `took`.
-pub fn committed(group: usize, took: Duration) {
+pub(crate) fn committed(group: usize, took: Duration) {
     histogram!(COMMIT).record(took.as_secs_f64());
     histogram!(GROUP).record(group as f64);
 }
 
 /// A commit request waited `waited` in the queue before the writer took it into a group.
-pub fn queued(waited: Duration) {
+pub(crate) fn queued(waited: Duration) {
     histogram!(QUEUE).record(waited.as_secs_f64());
 }
 
 /// A WAL checkpoint took `took`; `by_writer`: run by the writer itself to let the log start
 /// over, rather than by the checkpoint thread beside it.
-pub fn checkpointed(took: Duration, by_writer: bool) {
+pub(crate) fn checkpointed(took: Duration, by_writer: bool) {
     let by = if by_writer { "writer" } else { "thread" };
     histogram!(CHECKPOINT, "by" => by).record(took.as_secs_f64());
 }
 
 /// An error reply with `code` was sent.
-pub fn refused(code: ErrorCode) {
+pub(crate) fn refused(code: ErrorCode) {
     // The wire name (`not_your_turn`), so the metric reads like the protocol.
     let label = serde_json::to_value(code)
         .ok()
@@ -216,18 +216,18 @@ pub fn refused(code: ErrorCode) {
 }
 
 /// A request or connection was refused by `limit`.
-pub fn limit_hit(limit: LimitKind) {
+pub(crate) fn limit_hit(limit: LimitKind) {
     counter!(LIMIT_HITS, "limit" => limit.label()).increment(1);
 }
 
 /// A connection was dropped for not reading.
-pub fn slow_client_dropped() {
+pub(crate) fn slow_client_dropped() {
     counter!(SLOW_CLIENTS).increment(1);
 }
 
 /// How far a channel's ply reveal had got when it was [`RevealStage`] later than it was due.
 #[derive(Debug, Clone, Copy)]
-pub enum RevealStage {
+pub(crate) enum RevealStage {
     /// The move is computed (the channel's task ran, the engine moved).
     Computed,
     /// The reveal is queued for every watcher on this node; what remains is their writers'.
@@ -235,7 +235,7 @@ pub enum RevealStage {
 }
 
 /// A channel's ply reveal reached `stage` `late` after it was due.
-pub fn reveal(stage: RevealStage, late: Duration) {
+pub(crate) fn reveal(stage: RevealStage, late: Duration) {
     let stage = match stage {
         RevealStage::Computed => "computed",
         RevealStage::Queued => "queued",
@@ -244,12 +244,12 @@ pub fn reveal(stage: RevealStage, late: Duration) {
 }
 
 /// This node stopped believing in its lease (cluster mode).
-pub fn lease_lost() {
+pub(crate) fn lease_lost() {
     counter!(LEASES_LOST).increment(1);
 }
 
 /// This node took a `kind` (`match` or `channel`) over from a node that was gone.
-pub fn took_over(kind: &'static str) {
+pub(crate) fn took_over(kind: &'static str) {
     counter!(TAKEOVERS, "kind" => kind).increment(1);
 }
 

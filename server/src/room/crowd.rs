@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 /// The send times of one room's crowd counts.
 #[derive(Debug, Clone)]
-pub struct CrowdThrottle {
+pub(crate) struct CrowdThrottle {
     every: Duration,
     /// When the last count went out.
     sent: Option<Instant>,
@@ -22,7 +22,7 @@ pub struct CrowdThrottle {
 
 impl CrowdThrottle {
     /// Counts go out at most once per `every`.
-    pub fn new(every: Duration) -> Self {
+    pub(crate) fn new(every: Duration) -> Self {
         CrowdThrottle {
             every,
             sent: None,
@@ -30,14 +30,9 @@ impl CrowdThrottle {
         }
     }
 
-    /// The shortest time between two counts.
-    pub fn every(&self) -> Duration {
-        self.every
-    }
-
     /// The count changed at `now`: `true` if it goes out now; else it is held back until
     /// [`CrowdThrottle::due`].
-    pub fn changed(&mut self, now: Instant) -> bool {
+    pub(crate) fn changed(&mut self, now: Instant) -> bool {
         match self.sent {
             Some(sent) if now < sent + self.every => {
                 self.due.get_or_insert(sent + self.every);
@@ -48,13 +43,13 @@ impl CrowdThrottle {
     }
 
     /// A count went out at `now` (nothing is held back any more).
-    pub fn sent(&mut self, now: Instant) {
+    pub(crate) fn sent(&mut self, now: Instant) {
         self.sent = Some(now);
         self.due = None;
     }
 
     /// When a held-back count must go out, if one is held back.
-    pub fn due(&self) -> Option<Instant> {
+    pub(crate) fn due(&self) -> Option<Instant> {
         self.due
     }
 }

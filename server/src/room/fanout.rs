@@ -54,7 +54,7 @@ pub struct Follower<R> {
 
 /// Where a room's events and broadcasts also go, once each, after its local followers got
 /// them: the other nodes of a cluster. `Some(v)` for event `v`, `None` for a broadcast.
-pub type Mirror = Box<dyn Fn(Option<u64>, &SharedMessage) + Send + Sync>;
+pub(crate) type Mirror = Box<dyn Fn(Option<u64>, &SharedMessage) + Send + Sync>;
 
 /// The followers of one room and its replay buffer, which keeps a `K` per event.
 pub struct Fanout<R = (), K = Arc<SharedMessage>> {

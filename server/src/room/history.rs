@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 
 /// The last `capacity` events of a room, kept as a `K` each, oldest first.
 #[derive(Debug)]
-pub struct History<K> {
+pub(crate) struct History<K> {
     recent: VecDeque<(u64, K)>,
     capacity: usize,
     /// The newest version this room has had (held or not); `None` before the first.
@@ -21,7 +21,7 @@ pub struct History<K> {
 
 impl<K> History<K> {
     /// An empty history of at most `capacity` events.
-    pub fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         History {
             recent: VecDeque::with_capacity(capacity.clamp(1, 1024)),
             capacity: capacity.max(1),
@@ -30,18 +30,18 @@ impl<K> History<K> {
     }
 
     /// The newest version this room has had.
-    pub fn last_v(&self) -> Option<u64> {
+    pub(crate) fn last_v(&self) -> Option<u64> {
         self.last
     }
 
     /// Whether event `v` would follow the last one without a gap (any event does first).
-    pub fn is_next(&self, v: u64) -> bool {
+    pub(crate) fn is_next(&self, v: u64) -> bool {
         self.last.is_none_or(|last| v == last + 1)
     }
 
     /// Keeps `kept` as event `v`; `false` (and nothing kept) if `v` is no newer than the
     /// last. An event after a gap is kept alone: what came before the gap is forgotten.
-    pub fn push(&mut self, v: u64, kept: K) -> bool {
+    pub(crate) fn push(&mut self, v: u64, kept: K) -> bool {
         if self.last.is_some_and(|last| v <= last) {
             return false;
         }
@@ -58,7 +58,7 @@ impl<K> History<K> {
 
     /// Forgets every event held: the room is at version `v` now, and what came before is
     /// not to be replayed (a snapshot replaced it).
-    pub fn restart_at(&mut self, v: u64) {
+    pub(crate) fn restart_at(&mut self, v: u64) {
         self.recent.clear();
         self.last = Some(v);
     }
@@ -67,7 +67,7 @@ impl<K> History<K> {
 impl<K: Clone> History<K> {
     /// The events after version `seen`, in order (none if `seen` is the last); `None` if some
     /// of them are no longer (or were never) held.
-    pub fn after(&self, seen: u64) -> Option<Vec<(u64, K)>> {
+    pub(crate) fn after(&self, seen: u64) -> Option<Vec<(u64, K)>> {
         let last = self.last?;
         if seen >= last {
             return Some(Vec::new());

@@ -2,7 +2,7 @@
 //! the gap-free [`history`] it replays from, each subscriber's bounded [`outbox`], and the
 //! [`crowd`] count a lobby shows.
 
-pub mod crowd;
-pub mod fanout;
-pub mod history;
-pub mod outbox;
+pub(crate) mod crowd;
+pub(crate) mod fanout;
+pub(crate) mod history;
+pub(crate) mod outbox;

@@ -22,16 +22,16 @@ use tokio::sync::mpsc;
 use crate::refusal::Refusal;
 
 /// Identifies one connection for the lifetime of the process.
-pub type ConnId = u64;
+pub(crate) type ConnId = u64;
 
 /// Hands out connection ids.
-pub fn next_conn_id() -> ConnId {
+pub(crate) fn next_conn_id() -> ConnId {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Turns an encoded protocol frame into a WebSocket message (no copy of the payload).
-pub fn to_message(frame: Frame) -> Message {
+pub(crate) fn to_message(frame: Frame) -> Message {
     match frame {
         Frame::Text(text) => Message::Text(text.into()),
         Frame::Binary(bytes) => Message::Binary(bytes.into()),
@@ -91,7 +91,7 @@ enum Way {
 /// The way to a connection on another node: frames are handed on without waiting, and a way
 /// that cannot take one more (the bus is full, the node left, the connection said goodbye)
 /// is closed for good.
-pub trait RemoteWay: std::fmt::Debug + Send + Sync + 'static {
+pub(crate) trait RemoteWay: std::fmt::Debug + Send + Sync + 'static {
     /// Sends one frame; `false` (and closed from now on) if it cannot.
     fn push(&self, message: Message) -> bool;
     fn is_closed(&self) -> bool;
@@ -99,7 +99,7 @@ pub trait RemoteWay: std::fmt::Debug + Send + Sync + 'static {
 
 /// The matches a connection is subscribed to, kept by the matches themselves so the
 /// connection can say goodbye to each when it closes.
-pub type Subscriptions = Arc<Mutex<Followed>>;
+pub(crate) type Subscriptions = Arc<Mutex<Followed>>;
 
 /// What [`Subscriptions`] guards: the followed matches, and whether the connection has closed.
 /// Both under one lock, so a match either records its subscription before the connection
@@ -112,7 +112,7 @@ pub struct Followed {
 
 /// Marks the connection closed and returns the matches it followed. From here on no match
 /// can record a subscription: each is either in the returned list or refused.
-pub fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> {
+pub(crate) fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> {
     match subscriptions.lock() {
         Ok(mut followed) => {
             followed.closed = true;
@@ -195,7 +195,7 @@ pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
 
 /// An outbox for a connection on another node, reached through `way`, and the record of the
 /// matches it follows (closed when that connection says goodbye).
-pub fn remote_outbox(
+pub(crate) fn remote_outbox(
     id: ConnId,
     encoding: Encoding,
     way: Arc<dyn RemoteWay>,

@@ -174,7 +174,7 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
 }
 
 /// The outcome of `result` for the player of `side`.
-pub fn outcome(result: &str, side: &str) -> Option<std::cmp::Ordering> {
+pub(crate) fn outcome(result: &str, side: &str) -> Option<std::cmp::Ordering> {
     use std::cmp::Ordering::*;
     match (result, side) {
         ("1-1", _) => Some(Equal),
@@ -185,7 +185,7 @@ pub fn outcome(result: &str, side: &str) -> Option<std::cmp::Ordering> {
 }
 
 /// Adds one finished game with `result` seen from `side` to `tally`.
-pub fn count(tally: &mut Tally, result: &str, side: &str) {
+pub(crate) fn count(tally: &mut Tally, result: &str, side: &str) {
     match outcome(result, side) {
         Some(std::cmp::Ordering::Greater) => tally.won += 1,
         Some(std::cmp::Ordering::Equal) => tally.drawn += 1,

@@ -1,6 +1,7 @@
 //! `boardcast-server migrate --from sqlite:PATH --to postgres://…`: copies every match,
-//! event, finished game, archived engine game, server run and leaderboard entry from a SQLite
-//! database into PostgreSQL, then proves the copy by row counts and checksums.
+//! event, finished game, archived engine game, server run, leaderboard entry, account,
+//! session, token and reset link from a SQLite database into PostgreSQL (the seats follow
+//! the events), then proves the copy by row counts and checksums.
 //!
 //! The copy is one PostgreSQL transaction: it lands whole or not at all. Each row is
 //! inserted, or made equal to the source if its key is already there, so running the command

@@ -18,14 +18,14 @@
 //! - **A refused write leaves everything as before**: none of that request's writes is stored.
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
-pub mod accounts;
-pub mod coordination;
+pub(crate) mod accounts;
+pub(crate) mod coordination;
 mod database;
-pub mod migrate;
-pub mod postgres;
+pub(crate) mod migrate;
+pub(crate) mod postgres;
 mod queue;
 mod read;
-pub mod sqlite;
+pub(crate) mod sqlite;
 mod table;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -42,8 +42,9 @@ use futures_util::future::BoxFuture;
 use coordination::Coordination;
 pub use database::Database;
 pub(crate) use database::without_password;
-pub use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
-pub use write::{ChannelWrite, FinishedGame, LeaderboardDelta, StartedGame, Write};
+pub(crate) use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
+pub use write::{ChannelWrite, LeaderboardDelta, Write};
+pub(crate) use write::{FinishedGame, StartedGame};
 
 /// Why storage failed. The text is written for an operator reading the log.
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +127,7 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
 /// The accounts of `database` alone, without opening its matches (`boardcast-server admin`,
 /// also while a server runs on it): creates or migrates the account tables first.
-pub async fn open_accounts(
+pub(crate) async fn open_accounts(
     database: &Database,
 ) -> Result<Arc<dyn accounts::AccountStore>, StorageError> {
     match database {
@@ -156,7 +157,7 @@ pub struct Storage {
 }
 
 /// Milliseconds since the Unix epoch, as stored.
-pub fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

@@ -10,13 +10,13 @@ use tokio::sync::{mpsc, oneshot};
 use super::{StorageError, Write};
 
 /// How many requests may wait for the writer before callers wait for room.
-pub const QUEUE: usize = 4096;
+pub(super) const QUEUE: usize = 4096;
 /// The most requests grouped into one transaction.
-pub const MAX_GROUP: usize = 512;
+pub(super) const MAX_GROUP: usize = 512;
 
 /// What a writer is asked to do.
 #[derive(Debug)]
-pub enum Request {
+pub(super) enum Request {
     Commit {
         writes: Vec<Write>,
         done: oneshot::Sender<Result<(), StorageError>>,
@@ -29,20 +29,20 @@ pub enum Request {
 
 /// A commit request waiting in a group.
 #[derive(Debug)]
-pub struct Pending {
+pub(super) struct Pending {
     pub writes: Vec<Write>,
     pub done: oneshot::Sender<Result<(), StorageError>>,
 }
 
 /// A new queue to a writer.
-pub fn channel() -> (mpsc::Sender<Request>, mpsc::Receiver<Request>) {
+pub(super) fn channel() -> (mpsc::Sender<Request>, mpsc::Receiver<Request>) {
     mpsc::channel(QUEUE)
 }
 
 /// Puts `first` and whatever else is already waiting (up to [`MAX_GROUP`]) into `group`, and
 /// records how long each waited in the queue (the group's transaction starts right after).
 /// Returns the answer to a close request if one came: nothing after it is taken.
-pub fn gather(
+pub(super) fn gather(
     first: Request,
     rx: &mut mpsc::Receiver<Request>,
     group: &mut Vec<Pending>,
@@ -69,7 +69,10 @@ pub fn gather(
 }
 
 /// Sends `writes` to the writer and waits for its answer.
-pub async fn commit(tx: &mpsc::Sender<Request>, writes: Vec<Write>) -> Result<(), StorageError> {
+pub(super) async fn commit(
+    tx: &mpsc::Sender<Request>,
+    writes: Vec<Write>,
+) -> Result<(), StorageError> {
     let (done, answer) = oneshot::channel();
     let queued = Instant::now();
     tx.send(Request::Commit {
@@ -83,7 +86,7 @@ pub async fn commit(tx: &mpsc::Sender<Request>, writes: Vec<Write>) -> Result<()
 }
 
 /// Asks the writer to commit what it has and stop; waits until it has.
-pub async fn close(tx: &mpsc::Sender<Request>) {
+pub(super) async fn close(tx: &mpsc::Sender<Request>) {
     let (done, finished) = oneshot::channel();
     if tx.send(Request::Close { done }).await.is_ok() {
         let _ = finished.await;

@@ -9,18 +9,18 @@ use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, Stand
 use super::*;
 
 /// Somewhere a store lives: each call opens it (again), as a server start would.
-pub trait Place {
+pub(crate) trait Place {
     async fn open(&self) -> (Storage, Vec<StoredMatch>);
 }
 
 /// A SQLite database file in a temporary directory.
-pub struct SqliteFile {
+pub(crate) struct SqliteFile {
     _dir: tempfile::TempDir,
     path: std::path::PathBuf,
 }
 
 impl SqliteFile {
-    pub fn new() -> SqliteFile {
+    pub(crate) fn new() -> SqliteFile {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
         SqliteFile { _dir: dir, path }
@@ -34,13 +34,13 @@ impl Place for SqliteFile {
 }
 
 /// A fresh database on the PostgreSQL server this test process started.
-pub struct PostgresDatabase {
+pub(crate) struct PostgresDatabase {
     pub url: String,
 }
 
 impl PostgresDatabase {
     /// A new database, or `None` (after the skip line) without PostgreSQL.
-    pub fn new(test: &str) -> Option<PostgresDatabase> {
+    pub(crate) fn new(test: &str) -> Option<PostgresDatabase> {
         let cluster = boardcast_testkit::postgres::Cluster::shared_or_skip(test)?;
         Some(PostgresDatabase {
             url: cluster.create_database(),
@@ -109,7 +109,7 @@ fn event(id: &str, v: u64) -> Write {
     }
 }
 
-pub async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl Place) {
+pub(crate) async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl Place) {
     let (storage, _) = place.open().await;
     let joined = |id: &str, v: u64, token: &str| Write::Event {
         match_id: id.into(),
@@ -153,7 +153,9 @@ pub async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl P
     storage.close().await;
 }
 
-pub async fn writes_survive_reopen_and_finished_matches_are_not_recovered(place: &impl Place) {
+pub(crate) async fn writes_survive_reopen_and_finished_matches_are_not_recovered(
+    place: &impl Place,
+) {
     let (storage, recovered) = place.open().await;
     assert!(recovered.is_empty());
     storage.commit(vec![create("a")]).await.unwrap();
@@ -207,7 +209,7 @@ pub async fn writes_survive_reopen_and_finished_matches_are_not_recovered(place:
     storage.close().await;
 }
 
-pub async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
+pub(crate) async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
     let (storage, _) = place.open().await;
     storage.commit(vec![create("a")]).await.unwrap();
     storage.commit(vec![event("a", 1)]).await.unwrap();
@@ -225,7 +227,7 @@ pub async fn a_refused_request_does_not_spoil_its_group(place: &impl Place) {
     storage.close().await;
 }
 
-pub async fn a_refused_request_stores_none_of_its_writes(place: &impl Place) {
+pub(crate) async fn a_refused_request_stores_none_of_its_writes(place: &impl Place) {
     let (storage, _) = place.open().await;
     storage.commit(vec![create("a")]).await.unwrap();
     storage.commit(vec![event("a", 1)]).await.unwrap();
@@ -302,7 +304,7 @@ fn finished(game_id: u64, winner: Option<Side>) -> Write {
     }))
 }
 
-pub async fn archived_games_are_read_back_once_finished_and_their_ids_never_reused(
+pub(crate) async fn archived_games_are_read_back_once_finished_and_their_ids_never_reused(
     place: &impl Place,
 ) {
     let (storage, _) = place.open().await;
@@ -341,7 +343,9 @@ pub async fn archived_games_are_read_back_once_finished_and_their_ids_never_reus
     storage.close().await;
 }
 
-pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(place: &impl Place) {
+pub(crate) async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(
+    place: &impl Place,
+) {
     let (storage, _) = place.open().await;
     let score = |name: &str, correct, strikes| {
         Write::Channel(ChannelWrite::Score(LeaderboardDelta {
@@ -390,7 +394,7 @@ pub async fn the_leaderboard_adds_up_scores_and_ranks_by_correct_less_strikes(pl
 /// "Sietske" with a Cyrillic capital dze for the S: another string, the same name to a reader.
 const LOOK_ALIKE: &str = "\u{0405}ietske";
 
-pub async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
+pub(crate) async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
     place: &impl Place,
 ) {
     assert_eq!(
@@ -426,7 +430,7 @@ pub async fn look_alike_names_are_one_leaderboard_row_under_the_name_first_seen(
 
 /// Turns the leaderboard of the SQLite database at `path` back into the layout of servers
 /// before it was keyed by identity (by the exact name, `user_version` 0), holding `rows`.
-pub fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64, i64)]) {
+pub(crate) fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64, i64)]) {
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.execute_batch(
         "DROP TABLE leaderboard;
@@ -449,7 +453,7 @@ pub fn leaderboard_keyed_by_name(path: &std::path::Path, rows: &[(&str, i64, i64
 }
 
 /// Rows of an old leaderboard with three spellings of one name; "Sietske" played the most.
-pub const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
+pub(crate) const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
     ("Sietske", 3, 10, 2),
     (LOOK_ALIKE, 1, 4, 1),
     ("SIETSKE", 1, 1, 0),
@@ -457,7 +461,7 @@ pub const OLD_ROWS: &[(&str, i64, i64, i64)] = &[
 ];
 
 /// What [`OLD_ROWS`] become: one row per identity, the scores summed.
-pub fn merged_old_rows() -> Vec<LeaderboardEntry> {
+pub(crate) fn merged_old_rows() -> Vec<LeaderboardEntry> {
     let entry = |name: &str, games, correct, strikes| LeaderboardEntry {
         name: name.into(),
         games,
@@ -515,12 +519,159 @@ async fn migrate_copies_a_sqlite_leaderboard_keyed_by_name_rekeyed() {
     storage.close().await;
 }
 
-pub async fn every_start_is_a_new_run(place: &impl Place) {
+pub(crate) async fn every_start_is_a_new_run(place: &impl Place) {
     let (storage, _) = place.open().await;
     assert_eq!(storage.next_run().await.unwrap(), 0);
     storage.close().await;
     let (storage, _) = place.open().await;
     assert_eq!(storage.next_run().await.unwrap(), 1);
     assert_eq!(storage.next_run().await.unwrap(), 2);
+    storage.close().await;
+}
+
+/// Accounts (issue 30): an account, its session and token by their hashes, and its seat
+/// taken from the `player_joined` record by the database's trigger, with the finished game
+/// counted and listed for its profile.
+pub(crate) async fn accounts_sessions_tokens_and_seats_are_stored(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    let anne = accounts
+        .create_account("Anne".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        accounts
+            .create_account("ANNE".into(), "p".into(), false, false, 6)
+            .await
+            .unwrap(),
+        None,
+        "names are unique ignoring case"
+    );
+    accounts.create_session("h1".into(), anne, 7).await.unwrap();
+    assert_eq!(
+        accounts
+            .session("h1".into())
+            .await
+            .unwrap()
+            .unwrap()
+            .account,
+        anne
+    );
+    let token = accounts
+        .create_token("t1".into(), anne, "cli".into(), "play".into(), 8)
+        .await
+        .unwrap();
+    assert_eq!(
+        accounts.token("t1".into()).await.unwrap().unwrap().id,
+        token
+    );
+    let joined = |v: u64, side: &str, name: &str, account: Option<i64>| Write::Event {
+        match_id: "g".into(),
+        v,
+        at_ms: 2,
+        body: serde_json::json!({
+            "event": {"player_joined": {"side": side, "name": name, "bot": false}},
+            "token": format!("tok-{side}"),
+            "account": account,
+        })
+        .to_string(),
+        epoch: 0,
+    };
+    storage
+        .commit(vec![
+            create("g"),
+            joined(1, "white", "Anne", Some(anne)),
+            joined(2, "black", "Wytze", None),
+            Write::Finish {
+                match_id: "g".into(),
+                result: "0-2".into(),
+                pdn: "[Event \"g\"]\n1. 32-28 *".into(),
+                epoch: 0,
+            },
+        ])
+        .await
+        .unwrap();
+    let games = accounts.games(anne, 0, 20).await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(
+        (
+            games[0].side.as_str(),
+            games[0].opponent.as_deref(),
+            games[0].opponent_account
+        ),
+        ("white", Some("Wytze"), false)
+    );
+    assert_eq!(accounts.tally(anne).await.unwrap().lost, 1);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+    accounts.pdn(anne, tx).await;
+    assert_eq!(
+        rx.recv().await.unwrap().unwrap(),
+        "[Event \"g\"]\n1. 32-28 *"
+    );
+    accounts.delete_sessions(anne, None).await.unwrap();
+    assert_eq!(accounts.session("h1".into()).await.unwrap(), None);
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn accounts_are_stored_in_sqlite() {
+    accounts_sessions_tokens_and_seats_are_stored(&SqliteFile::new()).await;
+}
+
+#[tokio::test]
+async fn accounts_are_stored_in_postgres() {
+    let Some(db) = PostgresDatabase::new("accounts on PostgreSQL") else {
+        return;
+    };
+    accounts_sessions_tokens_and_seats_are_stored(&db).await;
+}
+
+#[tokio::test]
+async fn migrate_copies_accounts_and_their_seats() {
+    let Some(db) = PostgresDatabase::new("migrate accounts") else {
+        return;
+    };
+    let place = SqliteFile::new();
+    accounts_sessions_tokens_and_seats_are_stored(&place).await;
+    let (storage, _) = place.open().await;
+    storage
+        .accounts()
+        .create_session("h2".into(), 1, 9)
+        .await
+        .unwrap();
+    storage.close().await;
+    let from = Database::Sqlite(place.path.clone());
+    let to = Database::Postgres(db.url.clone());
+    migrate::migrate(&from, &to).await.unwrap();
+    let (storage, _) = db.open().await;
+    let accounts = storage.accounts();
+    let anne = accounts
+        .account_by_name("anne".into())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(anne.password, "$argon2id$x");
+    assert_eq!(
+        accounts
+            .session("h2".into())
+            .await
+            .unwrap()
+            .unwrap()
+            .account,
+        anne.id
+    );
+    assert_eq!(
+        accounts.games(anne.id, 0, 20).await.unwrap().len(),
+        1,
+        "seats follow"
+    );
+    // New ids continue after the copied ones.
+    let bob = accounts
+        .create_account("Bob".into(), "p".into(), false, false, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(bob > anne.id);
     storage.close().await;
 }

@@ -2,7 +2,7 @@
 //! `Server`s with their own node ids on them.
 
 use boardcast_server::Config;
-use boardcast_server::storage::Database;
+use boardcast_server::Database;
 use boardcast_testkit::postgres::Cluster;
 use boardcast_testkit::redis::Redis;
 

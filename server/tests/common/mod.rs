@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use boardcast_protocol::*;
-use boardcast_server::matches::{Player, Record, Setup};
-use boardcast_server::storage::{Storage, Write};
 use boardcast_server::{Config, Server};
+use boardcast_server::{Player, Record, Setup};
+use boardcast_server::{Storage, Write};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -350,6 +350,7 @@ impl Client {
             match_id: seat.match_id.clone(),
             token: seat.token.clone(),
             route: route.to_vec(),
+            lag_ms: None,
         }))
         .await
     }

@@ -2,5 +2,5 @@
 //! its path from Cargo (`CARGO_BIN_EXE_boardcast-server-e2e`): same entry point, same code.
 
 fn main() -> std::process::ExitCode {
-    boardcast_server::ops::cli::main()
+    boardcast_server::cli::main()
 }

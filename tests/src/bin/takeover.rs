@@ -211,6 +211,7 @@ impl Game {
             match_id: player.seat.match_id.clone(),
             token: player.seat.token.clone(),
             route,
+            lag_ms: None,
         });
         let id = player.next_id;
         player.next_id += 1;

@@ -262,16 +262,22 @@ async fn a_member_and_a_guest_play_a_whole_game_and_the_profile_lists_it() {
     );
     screenshots(&member, "accounts-profile").await;
 
-    let (status, one) = http_get(server.addr(), &links[1]).expect("the game's PDN");
-    assert_eq!(status, 200);
-    let (status, all) = http_get(server.addr(), "/@/Sietske/games.pdn").expect("games.pdn");
-    assert_eq!(status, 200);
+    // Both downloads as the browser gets them (games.pdn is streamed in chunks).
+    let texts = member
+        .js(
+            "return Promise.all([arguments[0], '/@/Sietske/games.pdn'].map(
+                 (url) => fetch(url).then((r) => r.ok ? r.text() : 'HTTP ' + r.status)));",
+            vec![json!(links[1])],
+        )
+        .await;
+    let one = texts[0].as_str().expect("the game's PDN");
+    let all = texts[1].as_str().expect("games.pdn");
+    assert!(one.contains(game.moves.last().expect("moves")), "{one}");
     assert_eq!(
         all.trim(),
         one.trim(),
         "games.pdn holds the one game exactly"
     );
-    assert!(one.contains(game.moves.last().expect("moves")));
 
     // The guest's page shows the member linked to the profile.
     guest

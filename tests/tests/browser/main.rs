@@ -15,6 +15,7 @@ mod accounts;
 mod buttons_and_endings;
 mod followups;
 mod frisian_tv;
+mod languages;
 mod lobby;
 mod origin;
 mod play;

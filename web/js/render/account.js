@@ -213,12 +213,12 @@ export function mountProfile(root, name) {
         cell('Game', h('a', { href: `/m/${g.id}` }, 'Game'), ' · ', h('a', { href: `/games/${g.id}.pdn`, download: '' }, 'PDN')));
     });
     show(table, games.length > 0);
-    show(empty, Boolean(p && p.games) && !games.length && (!p || p.page === 1));
-    const page = p ? p.page : 1;
-    show(pager, page > 1 || Boolean(p && p.more));
-    attr(newer, 'disabled', page <= 1 || state.busy === 'games');
+    show(empty, Boolean(p && p.games) && !games.length && p.page === 0);
+    const page = p ? p.page : 0;
+    show(pager, page > 0 || Boolean(p && p.more));
+    attr(newer, 'disabled', page <= 0 || state.busy === 'games');
     attr(older, 'disabled', !(p && p.more) || state.busy === 'games');
-    text(pageNo, `page ${page}`);
+    text(pageNo, `page ${page + 1}`);
     text(box, state.notice.text);
     document.title = `${user ? user.name : name} – Boardcast`;
     return false;

@@ -24,11 +24,12 @@ function playerRow(slot) {
   // A guest is marked, so nobody passes for the member of the same name; a member's name
   // links to their profile.
   const guest = h('span', { class: 'guest', hidden: true }, '(guest)');
+  const you = h('span', { class: 'guest' });
   const colour = h('span', { class: 'colour' });
   const state = h('span', { class: 'presence-text' });
-  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, colour, state);
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, you, colour, state);
   const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
-  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, colour, state, clock, shown: '' };
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, you, colour, state, clock, shown: '' };
 }
 
 const button = (action, label, extra = {}) =>
@@ -123,14 +124,14 @@ export function mountMatch(root) {
       attr(row.presence, 'data-state', presence);
       attr(row.presence, 'title', !p ? 'seat free' : p.connected ? 'connected' : 'gone');
       show(row.tag, Boolean(p && p.bot));
-      const you = side === mine ? ' (you)' : '';
-      const shown = p ? `${p.account ? 'member' : 'guest'}:${p.name}${you}` : `empty:${side}`;
+      const shown = p ? `${p.account ? 'member' : 'guest'}:${p.name}` : `empty:${side}`;
       if (row.shown !== shown) {
         row.shown = shown;
-        if (p && p.account) row.name.replaceChildren(h('a', { href: profilePath(p.name) }, p.name), you);
-        else text(row.name, p ? `${p.name}${you}` : `waiting for ${side}…`);
+        if (p && p.account) row.name.replaceChildren(h('a', { href: profilePath(p.name) }, p.name));
+        else text(row.name, p ? p.name : `waiting for ${side}…`);
       }
       show(row.guest, Boolean(p && !p.account));
+      text(row.you, p && side === mine ? '(you)' : '');
       attr(row.name, 'title', p ? p.name : null);
       text(row.colour, p ? `· ${side}` : '');
       text(row.state, PRESENCE_TEXT[presence]);

@@ -48,7 +48,7 @@ pub trait Upstream: fmt::Debug + Send + Sync + 'static {
 }
 
 /// How a node of a cluster gives each following channel (by name) its way to the owner.
-pub type UpstreamOf<'a> = dyn Fn(&str) -> Arc<dyn Upstream> + Sync + 'a;
+pub(crate) type UpstreamOf<'a> = dyn Fn(&str) -> Arc<dyn Upstream> + Sync + 'a;
 
 /// The other nodes, as an owning channel tells them each event.
 pub trait Downstream: fmt::Debug + Send + Sync + 'static {

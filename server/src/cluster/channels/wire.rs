@@ -9,7 +9,7 @@ use crate::storage::coordination::NodeRef;
 
 /// From a channel's owner to every node (`bc:chan:{name}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChannelRelay {
+pub(crate) enum ChannelRelay {
     /// Event `v` (a postcard `ServerMessage::ChannelEvent`), from the owner of `epoch`.
     Event {
         epoch: u64,
@@ -23,7 +23,7 @@ pub enum ChannelRelay {
 /// Between a channel's owner and a node following it (`bc:node:{node}:{incarnation}:c`): one
 /// enum both ways, so a receiver always knows what it decodes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChannelTraffic {
+pub(crate) enum ChannelTraffic {
     /// To the owner: a guess made on node `from` by its connection `conn`.
     Predict {
         channel: String,

@@ -273,7 +273,7 @@ async fn close_code(inbox: &mut crate::room::outbox::Inbox) -> Option<u16> {
 }
 
 fn opening() -> Action {
-    Action::Move(vec![32, 28])
+    Action::play(vec![32, 28])
 }
 
 fn is_ack(heard: &Heard, id: u64) -> bool {

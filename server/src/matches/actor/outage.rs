@@ -109,7 +109,7 @@ fn play(handle: &MatchHandle, outbox: &Outbox, token: &str, id: u64, route: Vec<
             outbox: outbox.clone(),
             id,
             token: token.to_owned(),
-            action: Action::Move(route),
+            action: Action::play(route),
             received: Instant::now(),
         })
         .unwrap();

@@ -16,18 +16,18 @@ use crate::storage::accounts::{
 
 /// The accounts of one PostgreSQL database.
 #[derive(Debug, Clone)]
-pub struct PgAccounts {
+pub(crate) struct PgAccounts {
     pool: Pool,
 }
 
 impl PgAccounts {
-    pub fn new(pool: Pool) -> PgAccounts {
+    pub(crate) fn new(pool: Pool) -> PgAccounts {
         PgAccounts { pool }
     }
 
     /// The accounts of the database at `url` alone, for `boardcast-server admin` (also while
     /// a server runs on it): migrates the schema, then a small pool.
-    pub async fn connect(url: &str) -> Result<PgAccounts, StorageError> {
+    pub(crate) async fn connect(url: &str) -> Result<PgAccounts, StorageError> {
         let mut config: tokio_postgres::Config = url
             .parse()
             .map_err(|err| StorageError::Database(format!("{url}: {err}")))?;

@@ -9,16 +9,16 @@ use tokio_postgres::{Client, Error, Statement};
 use crate::storage::read::stored_winner;
 use crate::storage::{ArchivedGame, ChannelWrite, now_ms};
 
-pub const GAME_STARTED: &str = "INSERT INTO engine_games (id, channel, serial, white, black, \
+pub(super) const GAME_STARTED: &str = "INSERT INTO engine_games (id, channel, serial, white, black, \
      start_board, start_ply, moves) VALUES ($1, $2, $3, $4, $5, $6, $7, '')";
-pub const GAME_FINISHED: &str = "INSERT INTO engine_games (id, channel, serial, white, black, \
+pub(super) const GAME_FINISHED: &str = "INSERT INTO engine_games (id, channel, serial, white, black, \
      start_board, start_ply, moves, winner, reason, finished_ms) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
      ON CONFLICT (id) DO UPDATE SET moves = excluded.moves, winner = excluded.winner, \
      reason = excluded.reason, finished_ms = excluded.finished_ms";
 /// One more game for a predictor, keyed by the identity of their name (the name kept is the
 /// one first seen).
-pub const SCORE: &str = "INSERT INTO leaderboard (identity, name, games, correct, strikes) \
+pub(super) const SCORE: &str = "INSERT INTO leaderboard (identity, name, games, correct, strikes) \
      VALUES ($1, $2, 1, $3, $4) ON CONFLICT (identity) DO UPDATE SET \
      games = leaderboard.games + 1, \
      correct = leaderboard.correct + excluded.correct, \
@@ -26,14 +26,14 @@ pub const SCORE: &str = "INSERT INTO leaderboard (identity, name, games, correct
 
 /// The archive's prepared statements on one connection.
 #[derive(Debug)]
-pub struct Statements {
+pub(super) struct Statements {
     pub started: Statement,
     pub finished: Statement,
     pub score: Statement,
 }
 
 /// Applies one channel write inside the writer's transaction.
-pub fn apply<'a>(
+pub(super) fn apply<'a>(
     client: &'a Client,
     statements: &'a Statements,
     write: &'a ChannelWrite,
@@ -105,7 +105,7 @@ pub fn apply<'a>(
 /// Records a new server run, committed with `synchronous_commit` on, and returns its number
 /// (0 on a fresh database). The identity hands out distinct numbers even to servers starting
 /// at the same moment.
-pub async fn next_run(client: &mut Pooled) -> Result<u64, Error> {
+pub(super) async fn next_run(client: &mut Pooled) -> Result<u64, Error> {
     let tx = client.transaction().await?;
     tx.batch_execute("SET LOCAL synchronous_commit TO on")
         .await?;
@@ -121,7 +121,7 @@ pub async fn next_run(client: &mut Pooled) -> Result<u64, Error> {
 }
 
 /// The first archive id not yet used.
-pub async fn next_game_id(client: &Pooled) -> Result<u64, Error> {
+pub(super) async fn next_game_id(client: &Pooled) -> Result<u64, Error> {
     let id: i64 = client
         .query_one("SELECT COALESCE(MAX(id), 0) + 1 FROM engine_games", &[])
         .await?
@@ -131,7 +131,10 @@ pub async fn next_game_id(client: &Pooled) -> Result<u64, Error> {
 
 /// The best `limit` predictors in the order of [`crate::channels::predict::rank`]: most
 /// correct − strikes, then most correct, then by name.
-pub async fn leaderboard(client: &Pooled, limit: u32) -> Result<Vec<LeaderboardEntry>, Error> {
+pub(super) async fn leaderboard(
+    client: &Pooled,
+    limit: u32,
+) -> Result<Vec<LeaderboardEntry>, Error> {
     let statement = client
         .prepare_cached(
             "SELECT name, games, correct, strikes FROM leaderboard \
@@ -153,7 +156,10 @@ pub async fn leaderboard(client: &Pooled, limit: u32) -> Result<Vec<LeaderboardE
 }
 
 /// Archived game `game_id`, if it finished.
-pub async fn archived_game(client: &Pooled, game_id: u64) -> Result<Option<ArchivedGame>, Error> {
+pub(super) async fn archived_game(
+    client: &Pooled,
+    game_id: u64,
+) -> Result<Option<ArchivedGame>, Error> {
     let statement = client
         .prepare_cached(
             "SELECT serial, white, black, start_board, start_ply, moves, winner, reason \

@@ -75,7 +75,7 @@ const SAVE_OWNED_STATE: &str =
 
 /// The coordination of the nodes sharing one PostgreSQL database, over the store's read pool.
 #[derive(Debug)]
-pub struct PgCoordination {
+pub(crate) struct PgCoordination {
     pool: Pool,
     /// This node's lease length, as last registered or renewed (every node of a cluster runs
     /// the same): a lease's end less it is when that lease was last renewed.
@@ -83,7 +83,7 @@ pub struct PgCoordination {
 }
 
 impl PgCoordination {
-    pub fn new(pool: Pool) -> PgCoordination {
+    pub(crate) fn new(pool: Pool) -> PgCoordination {
         PgCoordination {
             pool,
             lease_ms: std::sync::atomic::AtomicU64::new(0),

@@ -9,7 +9,7 @@ use crate::storage::table::{Kind, Row, Table, Tally, Value};
 use crate::storage::{Database, StorageError};
 
 /// Connects to `url` and creates or migrates the tables.
-pub async fn connect(url: &str) -> Result<Client, StorageError> {
+pub(crate) async fn connect(url: &str) -> Result<Client, StorageError> {
     let config: tokio_postgres::Config = url.parse().map_err(|err| {
         StorageError::Database(format!("{}: {err}", Database::Postgres(url.to_owned())))
     })?;
@@ -20,7 +20,7 @@ pub async fn connect(url: &str) -> Result<Client, StorageError> {
 
 /// The statement that writes one row of `table`: inserted, or the row with its key made
 /// equal to it (so a second copy changes nothing and a newer source wins).
-pub async fn upsert(client: &impl GenericClient, table: &Table) -> Result<Statement, Error> {
+pub(crate) async fn upsert(client: &impl GenericClient, table: &Table) -> Result<Statement, Error> {
     let params: Vec<String> = (1..=table.columns.len()).map(|i| format!("${i}")).collect();
     let keys: Vec<&str> = table.columns[..table.key].iter().map(|c| c.0).collect();
     let updates: Vec<String> = table.columns[table.key..]
@@ -39,7 +39,7 @@ pub async fn upsert(client: &impl GenericClient, table: &Table) -> Result<Statem
 }
 
 /// Writes `rows` with `statement`, pipelined.
-pub async fn write(
+pub(crate) async fn write(
     client: &impl GenericClient,
     statement: &Statement,
     rows: &[Row],
@@ -61,18 +61,22 @@ pub async fn write(
     Ok(())
 }
 
-/// Run numbers continue after the copied ones.
-pub async fn continue_runs(client: &impl GenericClient) -> Result<(), Error> {
+/// Run numbers, account and token ids continue after the copied ones.
+pub(crate) async fn continue_runs(client: &impl GenericClient) -> Result<(), Error> {
     client
         .batch_execute(
             "SELECT setval(pg_get_serial_sequence('server_runs', 'run'), \
-             COALESCE(MAX(run), 0) + 1, false) FROM server_runs",
+             COALESCE(MAX(run), 0) + 1, false) FROM server_runs;
+             SELECT setval(pg_get_serial_sequence('accounts', 'id'), \
+             COALESCE(MAX(id), 0) + 1, false) FROM accounts;
+             SELECT setval(pg_get_serial_sequence('tokens', 'id'), \
+             COALESCE(MAX(id), 0) + 1, false) FROM tokens",
         )
         .await
 }
 
 /// The rows of `table` counted and checksummed.
-pub async fn tally(client: &Client, table: &Table) -> Result<Tally, Error> {
+pub(crate) async fn tally(client: &Client, table: &Table) -> Result<Tally, Error> {
     let sql = format!("SELECT {} FROM {}", table.column_list(), table.name);
     let rows = client
         .query_raw(&sql, std::iter::empty::<&(dyn ToSql + Sync)>())

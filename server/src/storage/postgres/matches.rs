@@ -10,28 +10,28 @@ use tokio_postgres::{Client, Error, Row, Statement};
 use crate::storage::coordination::NodeRef;
 use crate::storage::{MatchKey, StoredEvent, StoredMatch};
 
-pub const CREATE_MATCH: &str = "INSERT INTO matches \
+pub(super) const CREATE_MATCH: &str = "INSERT INTO matches \
      (id, invite, created_ms, setup, owner_node, owner_incarnation, epoch) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
 /// The fence is folded into the insert: `boardcast_fence` raises SQLSTATE [`FENCED`] unless
 /// `$5` is the match's epoch, under a row lock a take-over waits for.
-pub const APPEND_EVENT: &str = "INSERT INTO events (match_id, v, at_ms, body, epoch) \
+pub(super) const APPEND_EVENT: &str = "INSERT INTO events (match_id, v, at_ms, body, epoch) \
      VALUES ($1, $2, $3, $4, boardcast_fence($1, $5))";
-pub const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 \
+pub(super) const FINISH: &str = "UPDATE matches SET finished = TRUE, result = $2, pdn = $3 \
      WHERE id = $1 AND epoch = boardcast_fence($1, $4)";
 
 /// The SQLSTATE `boardcast_fence` raises (schema migration 2).
-pub const FENCED: &str = "BCF01";
+pub(super) const FENCED: &str = "BCF01";
 /// Stores that the server is alive at `$1` (Unix ms, as text). A single node's heartbeat
 /// lives in the `owned` table under kind `heartbeat`, which the cluster's things never use:
 /// a row of its own, with no schema change.
-pub const HEARTBEAT: &str = "INSERT INTO owned AS o \
+pub(super) const HEARTBEAT: &str = "INSERT INTO owned AS o \
      (kind, key, owner_node, owner_incarnation, epoch, state) \
      VALUES ('heartbeat', '', '', 0, 0, $1) \
      ON CONFLICT (kind, key) DO UPDATE SET state = EXCLUDED.state";
 
 /// Writes a heartbeat ([`HEARTBEAT`]).
-pub fn heartbeat<'a>(
+pub(super) fn heartbeat<'a>(
     client: &'a Client,
     statement: &'a Statement,
     at_ms: i64,
@@ -40,7 +40,7 @@ pub fn heartbeat<'a>(
 }
 
 /// The last heartbeat stored ([`HEARTBEAT`]).
-pub async fn last_heartbeat(client: &Client) -> Result<Option<i64>, Error> {
+pub(super) async fn last_heartbeat(client: &Client) -> Result<Option<i64>, Error> {
     let row = client
         .query_opt(
             "SELECT state FROM owned WHERE kind = 'heartbeat' AND key = ''",
@@ -54,7 +54,7 @@ pub async fn last_heartbeat(client: &Client) -> Result<Option<i64>, Error> {
 
 /// Stores a new match, owned at epoch 1 by `owner` if a node created it in a cluster, at
 /// epoch 0 by nobody otherwise.
-pub fn create_match<'a>(
+pub(super) fn create_match<'a>(
     client: &'a Client,
     statement: &'a Statement,
     id: &'a str,
@@ -87,7 +87,7 @@ pub fn create_match<'a>(
 
 /// Appends event `v` of match `match_id`, written under `epoch`; a version stored before is
 /// refused, and so is an epoch that is not the match's.
-pub fn append_event<'a>(
+pub(super) fn append_event<'a>(
     client: &'a Client,
     statement: &'a Statement,
     match_id: &'a str,
@@ -108,7 +108,7 @@ pub fn append_event<'a>(
 }
 
 /// Marks match `match_id` finished with its result and PDN, if `epoch` is its epoch.
-pub fn finish<'a>(
+pub(super) fn finish<'a>(
     client: &'a Client,
     statement: &'a Statement,
     match_id: &'a str,
@@ -125,7 +125,7 @@ pub fn finish<'a>(
 }
 
 /// Every unfinished match, oldest first, with its events in order.
-pub async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Error> {
+pub(super) async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Error> {
     let rows = client
         .query(
             "SELECT id, invite, created_ms, setup FROM matches WHERE NOT finished \
@@ -155,7 +155,7 @@ pub async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Error> {
 }
 
 /// The PDN of finished match `id`.
-pub async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, Error> {
+pub(super) async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, Error> {
     let statement = client
         .prepare_cached("SELECT pdn FROM matches WHERE id = $1 AND finished")
         .await?;
@@ -164,7 +164,10 @@ pub async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, E
 }
 
 /// A finished match whole, named by id or by a seat token.
-pub async fn finished_match(client: &Pooled, key: &MatchKey) -> Result<Option<StoredMatch>, Error> {
+pub(super) async fn finished_match(
+    client: &Pooled,
+    key: &MatchKey,
+) -> Result<Option<StoredMatch>, Error> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
         MatchKey::Token(token) => match id_by_token(client, token).await? {
@@ -177,13 +180,17 @@ pub async fn finished_match(client: &Pooled, key: &MatchKey) -> Result<Option<St
 
 /// Which matches [`load`] reads back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which {
+pub(super) enum Which {
     Finished,
     Any,
 }
 
 /// Match `id` whole (set-up and every event), if it exists and is `which`.
-pub async fn load(client: &Pooled, id: &str, which: Which) -> Result<Option<StoredMatch>, Error> {
+pub(super) async fn load(
+    client: &Pooled,
+    id: &str,
+    which: Which,
+) -> Result<Option<StoredMatch>, Error> {
     let by_id = client
         .prepare_cached(
             "SELECT id, invite, created_ms, setup FROM matches WHERE id = $1 AND (finished OR $2)",
@@ -201,7 +208,11 @@ pub async fn load(client: &Pooled, id: &str, which: Which) -> Result<Option<Stor
 }
 
 /// The events of match `id` after version `v`, in order.
-pub async fn events_since(client: &Pooled, id: &str, v: u64) -> Result<Vec<StoredEvent>, Error> {
+pub(super) async fn events_since(
+    client: &Pooled,
+    id: &str,
+    v: u64,
+) -> Result<Vec<StoredEvent>, Error> {
     let events = client
         .prepare_cached(
             "SELECT v, at_ms, body FROM events WHERE match_id = $1 AND v > $2 ORDER BY v",
@@ -216,7 +227,7 @@ pub async fn events_since(client: &Pooled, id: &str, v: u64) -> Result<Vec<Store
 }
 
 /// The match in which seat token `token` was handed out, finished or not.
-pub async fn id_by_token(client: &Pooled, token: &str) -> Result<Option<String>, Error> {
+pub(super) async fn id_by_token(client: &Pooled, token: &str) -> Result<Option<String>, Error> {
     let by_token = client
         .prepare_cached(
             "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",

@@ -29,8 +29,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
-pub use coordination::PgCoordination;
-pub use schema::VERSION as SCHEMA_VERSION;
+pub(crate) use coordination::PgCoordination;
 
 use super::coordination::Coordination;
 use super::queue;
@@ -44,7 +43,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// A PostgreSQL store: the queue to its writer task, the read pool, and the coordination of
 /// the nodes sharing the database (over the same pool).
 #[derive(Debug)]
-pub struct Postgres {
+pub(crate) struct Postgres {
     tx: mpsc::Sender<queue::Request>,
     pool: Pool,
     coordination: Arc<PgCoordination>,
@@ -58,7 +57,7 @@ impl Postgres {
     /// and reads every unfinished match back. Node `node` of a cluster ends only the sessions
     /// of its own earlier runs, and reads nothing back: the other nodes' matches are theirs,
     /// and it starts a match only once it has claimed it (see [`Coordination`]).
-    pub async fn connect(
+    pub(crate) async fn connect(
         url: &str,
         node: Option<&str>,
     ) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {

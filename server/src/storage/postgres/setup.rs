@@ -13,7 +13,7 @@ use super::{describe, writer};
 use crate::storage::StorageError;
 
 /// Connects as [`writer::connect_client`] does; a failure is explained by [`explain`].
-pub async fn first_connection(config: &Config) -> Result<Client, StorageError> {
+pub(super) async fn first_connection(config: &Config) -> Result<Client, StorageError> {
     writer::open_client(config)
         .await
         .map_err(|err| explain(err, config))
@@ -21,7 +21,7 @@ pub async fn first_connection(config: &Config) -> Result<Client, StorageError> {
 
 /// What `err`, met on the first connection with `config`, asks the operator to do; an error
 /// that no set-up step fixes is left as it is.
-pub fn explain(err: tokio_postgres::Error, config: &Config) -> StorageError {
+pub(super) fn explain(err: tokio_postgres::Error, config: &Config) -> StorageError {
     let user = config.get_user().unwrap_or("boardcast");
     let database = config.get_dbname().unwrap_or(user);
     let setup = |problem: String, remedy: String| StorageError::Setup { problem, remedy };

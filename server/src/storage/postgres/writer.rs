@@ -40,7 +40,7 @@ const MIN_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// The writer's connection with its prepared statements.
-pub struct Link {
+pub(super) struct Link {
     client: Client,
     create_match: tokio_postgres::Statement,
     append_event: tokio_postgres::Statement,
@@ -53,7 +53,7 @@ pub struct Link {
 
 impl Link {
     /// Prepares the writer's statements on `client` (the tables must exist).
-    pub async fn prepare(client: Client) -> Result<Link, StorageError> {
+    pub(super) async fn prepare(client: Client) -> Result<Link, StorageError> {
         let (create_match, append_event, finish, heartbeat, started, finished, score, txid) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
@@ -141,13 +141,13 @@ impl Link {
 
 /// Opens a connection whose commits wait for the WAL flush (`synchronous_commit` on, whatever
 /// the server's default), its I/O driven by a task of its own.
-pub async fn connect_client(config: &Config) -> Result<Client, StorageError> {
+pub(super) async fn connect_client(config: &Config) -> Result<Client, StorageError> {
     Ok(open_client(config).await?)
 }
 
 /// [`connect_client`] with PostgreSQL's own error, for a caller that explains it
 /// ([`super::setup`]).
-pub async fn open_client(config: &Config) -> Result<Client, tokio_postgres::Error> {
+pub(super) async fn open_client(config: &Config) -> Result<Client, tokio_postgres::Error> {
     let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(err) = connection.await {
@@ -159,7 +159,7 @@ pub async fn open_client(config: &Config) -> Result<Client, tokio_postgres::Erro
 }
 
 /// Starts the writer task on `link`; returns its queue.
-pub fn start(config: Config, link: Link) -> mpsc::Sender<Request> {
+pub(super) fn start(config: Config, link: Link) -> mpsc::Sender<Request> {
     let (tx, rx) = queue::channel();
     tokio::spawn(writer_loop(config, link, rx));
     tx

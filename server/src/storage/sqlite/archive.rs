@@ -41,7 +41,7 @@ const LEADERBOARD_BY_IDENTITY: i64 = 1;
 
 /// Creates the archive's tables if they are missing, and brings an older leaderboard up to
 /// date ([`rekey_leaderboard`]).
-pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+pub(super) fn create(conn: &Connection) -> rusqlite::Result<()> {
     let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
     if version >= LEADERBOARD_BY_IDENTITY {
         return conn.execute_batch(SCHEMA);
@@ -100,7 +100,7 @@ fn rekey_leaderboard(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Applies one channel write inside the storage writer's transaction.
-pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
+pub(super) fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
     match write {
         ChannelWrite::Started(game) => {
             conn.prepare_cached(
@@ -160,7 +160,7 @@ pub fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result<()> {
 
 /// Records a new server run, fsynced, and returns its number (0 on a fresh database). It has
 /// its own connection beside the writer's, so it waits for the writer's lock if need be.
-pub fn next_run(conn: &Connection) -> rusqlite::Result<u64> {
+pub(super) fn next_run(conn: &Connection) -> rusqlite::Result<u64> {
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.execute(
@@ -174,7 +174,7 @@ pub fn next_run(conn: &Connection) -> rusqlite::Result<u64> {
 }
 
 /// The first archive id not yet used.
-pub fn next_game_id(conn: &Connection) -> rusqlite::Result<u64> {
+pub(super) fn next_game_id(conn: &Connection) -> rusqlite::Result<u64> {
     let id = conn.query_row(
         "SELECT COALESCE(MAX(id), 0) + 1 FROM engine_games",
         [],
@@ -185,7 +185,10 @@ pub fn next_game_id(conn: &Connection) -> rusqlite::Result<u64> {
 
 /// The best `limit` predictors in the order of [`crate::channels::predict::rank`]: most
 /// correct − strikes, then most correct, then by name.
-pub fn leaderboard(conn: &Connection, limit: u32) -> rusqlite::Result<Vec<LeaderboardEntry>> {
+pub(super) fn leaderboard(
+    conn: &Connection,
+    limit: u32,
+) -> rusqlite::Result<Vec<LeaderboardEntry>> {
     let mut stmt = conn.prepare(
         "SELECT name, games, correct, strikes FROM leaderboard \
          ORDER BY correct - strikes DESC, correct DESC, name ASC LIMIT ?1",
@@ -202,7 +205,10 @@ pub fn leaderboard(conn: &Connection, limit: u32) -> rusqlite::Result<Vec<Leader
 }
 
 /// Archived game `game_id`, if it finished.
-pub fn archived_game(conn: &Connection, game_id: u64) -> rusqlite::Result<Option<ArchivedGame>> {
+pub(super) fn archived_game(
+    conn: &Connection,
+    game_id: u64,
+) -> rusqlite::Result<Option<ArchivedGame>> {
     conn.query_row(
         "SELECT serial, white, black, start_board, start_ply, moves, winner, reason \
          FROM engine_games WHERE id = ?1 AND reason IS NOT NULL",

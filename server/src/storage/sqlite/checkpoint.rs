@@ -30,10 +30,10 @@ use rusqlite::Connection;
 use crate::storage::StorageError;
 
 /// Log pages after which a checkpoint is asked for: SQLite's own default.
-pub const CHECKPOINT_PAGES: i32 = 1000;
+pub(super) const CHECKPOINT_PAGES: i32 = 1000;
 /// Log pages (32 MiB) after which the writer copies the rest back itself, so the log starts
 /// over.
-pub const RESTART_PAGES: i32 = 8 * CHECKPOINT_PAGES;
+pub(super) const RESTART_PAGES: i32 = 8 * CHECKPOINT_PAGES;
 /// How soon a checkpoint that had to leave pages behind is tried again.
 const RETRY: Duration = Duration::from_millis(5);
 
@@ -47,7 +47,7 @@ enum Order {
 
 /// The checkpoint thread and the way to reach it.
 #[derive(Debug)]
-pub struct Checkpointer {
+pub(super) struct Checkpointer {
     orders: SyncSender<Order>,
     thread: Option<JoinHandle<()>>,
 }
@@ -55,7 +55,7 @@ pub struct Checkpointer {
 impl Checkpointer {
     /// Opens a connection of its own on the database at `path` (already in WAL mode) and
     /// starts the thread.
-    pub fn start(path: &Path) -> Result<Checkpointer, StorageError> {
+    pub(super) fn start(path: &Path) -> Result<Checkpointer, StorageError> {
         let conn = Connection::open(path)?;
         // FULL, like the writer: the database file is synced before the log may be reused.
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -74,7 +74,7 @@ impl Checkpointer {
     /// Makes `writer` leave its checkpoints to this thread: after each of its commits, a log of
     /// [`CHECKPOINT_PAGES`] or more asks for one (never waiting: one asked for is enough), and
     /// a log of [`RESTART_PAGES`] is caught up by the writer itself.
-    pub fn watch(&self, writer: &mut Connection) -> Result<(), StorageError> {
+    pub(super) fn watch(&self, writer: &mut Connection) -> Result<(), StorageError> {
         let orders = self.orders.clone();
         writer.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages: i32| {
             if pages >= RESTART_PAGES {
@@ -97,7 +97,7 @@ impl Checkpointer {
     }
 
     /// Lets the checkpoint under way finish, then stops the thread and waits for it.
-    pub fn stop(mut self) {
+    pub(super) fn stop(mut self) {
         let _ = self.orders.send(Order::Stop);
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();

@@ -11,10 +11,11 @@ use crate::storage::table::{Kind, Row, Table, Value};
 /// Brings the tables of the database at `path` up to this server's layout, as opening it
 /// would (an older leaderboard is keyed by identity), so that its rows read as the tables of
 /// [`crate::storage::table::TABLES`]. Blocking.
-pub fn upgrade(path: &Path) -> Result<(), StorageError> {
+pub(crate) fn upgrade(path: &Path) -> Result<(), StorageError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     super::archive::create(&conn)?;
+    super::accounts::create(&conn)?;
     Ok(())
 }
 
@@ -23,7 +24,7 @@ const CHUNK: usize = 500;
 
 /// Reads every row of `table` from the database at `path` (opened read-only) and hands them
 /// to `each` in chunks, until it returns false. Blocking.
-pub fn export(
+pub(crate) fn export(
     path: &Path,
     table: &Table,
     mut each: impl FnMut(Vec<Row>) -> bool,
@@ -64,7 +65,7 @@ pub fn export(
 /// only when no other connection has it open, and a server keeps its writer's connection open
 /// for as long as it runs. The probe lets go of the lock at once, so the copy's own readers
 /// are not in its way. Blocking.
-pub fn refuse_if_in_use(path: &Path) -> Result<(), StorageError> {
+pub(crate) fn refuse_if_in_use(path: &Path) -> Result<(), StorageError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,

@@ -18,12 +18,12 @@ use crate::storage::StorageError;
 /// The lock held on `X.lock` while this process serves database `X`; dropping it (or the
 /// process ending) lets go.
 #[derive(Debug)]
-pub struct ServerLock {
+pub(crate) struct ServerLock {
     _file: File,
 }
 
 /// The lock file of database `path`: the database's file name with `.lock` appended.
-pub fn lock_path(path: &Path) -> PathBuf {
+pub(crate) fn lock_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)
@@ -32,7 +32,7 @@ pub fn lock_path(path: &Path) -> PathBuf {
 impl ServerLock {
     /// Takes the lock of database `path` at once, or says which server holds it. The lock file
     /// holds the process id of the server holding it, for that message.
-    pub fn take(path: &Path) -> Result<ServerLock, StorageError> {
+    pub(crate) fn take(path: &Path) -> Result<ServerLock, StorageError> {
         // A missing directory is said as opening the database would say it.
         super::existing_directory(path)?;
         let lock = lock_path(path);

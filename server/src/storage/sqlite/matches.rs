@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS heartbeat (
 ";
 
 /// Stores that the server is alive at `at_ms`.
-pub fn heartbeat(conn: &Connection, at_ms: i64) -> rusqlite::Result<()> {
+pub(super) fn heartbeat(conn: &Connection, at_ms: i64) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "INSERT INTO heartbeat (id, at_ms) VALUES (0, ?1) \
          ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms",
@@ -39,7 +39,7 @@ pub fn heartbeat(conn: &Connection, at_ms: i64) -> rusqlite::Result<()> {
 }
 
 /// The last heartbeat stored.
-pub fn last_heartbeat(conn: &Connection) -> rusqlite::Result<Option<i64>> {
+pub(super) fn last_heartbeat(conn: &Connection) -> rusqlite::Result<Option<i64>> {
     conn.query_row("SELECT at_ms FROM heartbeat WHERE id = 0", [], |row| {
         row.get(0)
     })
@@ -71,13 +71,13 @@ const BY_TOKEN: &str = concat!(
 );
 
 /// Creates the match tables and the token index if they are missing.
-pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+pub(super) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
     conn.execute_batch(TOKEN_INDEX)
 }
 
 /// Stores a new match.
-pub fn create_match(
+pub(super) fn create_match(
     conn: &Connection,
     id: &str,
     invite: Option<&str>,
@@ -92,7 +92,7 @@ pub fn create_match(
 }
 
 /// Appends event `v` of match `match_id`; a version stored before is refused.
-pub fn append_event(
+pub(super) fn append_event(
     conn: &Connection,
     match_id: &str,
     v: u64,
@@ -105,14 +105,19 @@ pub fn append_event(
 }
 
 /// Marks match `match_id` finished with its result and PDN.
-pub fn finish(conn: &Connection, match_id: &str, result: &str, pdn: &str) -> rusqlite::Result<()> {
+pub(super) fn finish(
+    conn: &Connection,
+    match_id: &str,
+    result: &str,
+    pdn: &str,
+) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE matches SET finished = 1, result = ?2, pdn = ?3 WHERE id = ?1")?
         .execute(params![match_id, result, pdn])?;
     Ok(())
 }
 
 /// Every unfinished match, oldest first, with its events.
-pub fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
+pub(super) fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
     let mut matches = Vec::new();
     let mut stmt = conn.prepare(
         "SELECT id, invite, created_ms, setup FROM matches WHERE finished = 0 ORDER BY created_ms",
@@ -128,7 +133,7 @@ pub fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>> {
 }
 
 /// The PDN of finished match `id`.
-pub fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
+pub(super) fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
     let pdn = conn
         .query_row(
             "SELECT pdn FROM matches WHERE id = ?1 AND finished = 1",
@@ -140,7 +145,10 @@ pub fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<Stri
 }
 
 /// A finished match whole, named by id or by a seat token.
-pub fn finished_match(conn: &Connection, key: &MatchKey) -> rusqlite::Result<Option<StoredMatch>> {
+pub(super) fn finished_match(
+    conn: &Connection,
+    key: &MatchKey,
+) -> rusqlite::Result<Option<StoredMatch>> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
         MatchKey::Token(token) => {

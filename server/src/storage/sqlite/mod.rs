@@ -87,7 +87,7 @@ fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
 
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
 #[derive(Debug)]
-pub struct Sqlite {
+pub(crate) struct Sqlite {
     tx: mpsc::Sender<Request>,
     path: PathBuf,
     accounts: std::sync::Arc<accounts::SqliteAccounts>,
@@ -95,7 +95,7 @@ pub struct Sqlite {
 
 impl Sqlite {
     /// Opens (or creates) the database, reads every unfinished match and starts the writer.
-    pub fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
+    pub(crate) fn open(path: &Path) -> Result<(Sqlite, Vec<StoredMatch>), StorageError> {
         let mut conn = open_writable(path)?;
         // FULL: the WAL is fsynced at every commit, so an acknowledged move survives even a
         // power cut; group commit keeps that to one fsync per batch.

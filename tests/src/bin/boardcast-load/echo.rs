@@ -54,6 +54,7 @@ pub fn move_sized_frame() -> Vec<u8> {
             match_id: "0b9d3a5e-6f5c-4f7e-9d43-0c1c2a7e9b11".to_owned(),
             token: "8f14e45f-ceea-467a-9c5b-3e1d2f7a6b90".to_owned(),
             route: vec![32, 28],
+            lag_ms: None,
         }),
     };
     match Encoding::Postcard.encode(&envelope) {

@@ -1,7 +1,7 @@
 //! The fan-out baseline: a bare tokio-tungstenite server with no game logic. Every interval it
 //! encodes one channel event the size of a real ply reveal, once, and hands the same bytes to
 //! every subscriber through a `tokio::sync::broadcast` channel; each subscriber's task writes
-//! them to its socket. Sockets get the server's own options (`boardcast_server::net::accept::tune`:
+//! them to its socket. Sockets get the server's own options (`boardcast_server::accept::tune`:
 //! `TCP_NODELAY`, a 64 KiB `SO_SNDBUF`) and the server's WebSocket buffers, so `spectators`
 //! against this and against the server compares the server's fan-out with the least a
 //! WebSocket fan-out can cost on the same machine.
@@ -17,7 +17,7 @@ use boardcast_protocol::{
     Ack, ChannelEvent, ChannelEventMsg, ClientMessage, Encoding, Frame, FrameRef, Limits,
     PROTOCOL_VERSION, PlyRevealed, ServerMessage, Welcome,
 };
-use boardcast_server::channels::game::{GameSpec, RevealedGame};
+use boardcast_server::{GameSpec, RevealedGame};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::broadcast;
@@ -81,7 +81,7 @@ pub async fn serve(args: ServerArgs) -> Result<(), Error> {
         }
     };
     let accept = crate::ws::accept_forever(listener, |stream| {
-        boardcast_server::net::accept::tune(&stream);
+        boardcast_server::accept::tune(&stream);
         watcher(stream, events.clone())
     });
     tokio::select! {

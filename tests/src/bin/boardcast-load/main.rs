@@ -120,5 +120,5 @@ pub fn loopback(text: &str) -> Result<SocketAddr, String> {
 
 /// Parses `250ms`, `30s`, `5m` or a bare number of seconds: the server's own syntax.
 pub fn duration(text: &str) -> Result<Duration, String> {
-    boardcast_server::ops::duration::parse_duration(text)
+    boardcast_server::duration::parse_duration(text)
 }

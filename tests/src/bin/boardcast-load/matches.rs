@@ -501,6 +501,7 @@ impl Player {
                 match_id: game.match_id.clone(),
                 token: game.tokens[0].clone(),
                 route: vec![32, 28],
+                lag_ms: None,
             }),
         };
         self.totals
@@ -559,6 +560,7 @@ impl Player {
                     match_id: game.match_id.clone(),
                     token: game.tokens[turn].clone(),
                     route,
+                    lag_ms: None,
                 }))
                 .await?;
             let mut acked = false;

@@ -18,11 +18,11 @@ use tokio_postgres::Client;
 use crate::storage::StorageError;
 
 /// How long the writer tries to learn a group's fate before answering it unavailable.
-pub const RESOLVE_WAIT: Duration = Duration::from_secs(5);
+pub(super) const RESOLVE_WAIT: Duration = Duration::from_secs(5);
 
 /// What is known of the group's transaction on its way, in case its connection is lost.
 #[derive(Debug, Default)]
-pub struct Doubt(Mutex<Known>);
+pub(super) struct Doubt(Mutex<Known>);
 
 #[derive(Debug, Default)]
 struct Known {
@@ -40,27 +40,27 @@ impl Doubt {
     }
 
     /// A new transaction begins: nothing is known of it.
-    pub fn begin(&self) {
+    pub(super) fn begin(&self) {
         *self.known() = Known::default();
     }
 
     /// PostgreSQL gave the transaction id `txid`.
-    pub fn txid(&self, txid: i64) {
+    pub(super) fn txid(&self, txid: i64) {
         self.known().txid = Some(txid);
     }
 
     /// `COMMIT` is about to be sent; `outcomes` are the answers if it goes through.
-    pub fn commit_sent(&self, outcomes: Vec<Result<(), StorageError>>) {
+    pub(super) fn commit_sent(&self, outcomes: Vec<Result<(), StorageError>>) {
         self.known().if_committed = Some(outcomes);
     }
 
     /// The answers set by [`Doubt::commit_sent`], taken back once `COMMIT` answered.
-    pub fn settle(&self) -> Vec<Result<(), StorageError>> {
+    pub(super) fn settle(&self) -> Vec<Result<(), StorageError>> {
         self.known().if_committed.take().unwrap_or_default()
     }
 
     /// The transaction id and the answers if committed, when the group may have been stored.
-    pub fn in_doubt(&self) -> Option<(i64, Vec<Result<(), StorageError>>)> {
+    pub(super) fn in_doubt(&self) -> Option<(i64, Vec<Result<(), StorageError>>)> {
         let mut known = self.known();
         let txid = known.txid?;
         Some((txid, known.if_committed.take()?))
@@ -69,7 +69,7 @@ impl Doubt {
 
 /// Whether transaction `txid` committed, asked on a new connection made by `connect` (returned
 /// for the writer to keep); `None` if PostgreSQL could not tell within [`RESOLVE_WAIT`].
-pub async fn resolve<Connecting>(
+pub(super) async fn resolve<Connecting>(
     connect: impl Fn() -> Connecting,
     txid: i64,
 ) -> Option<(Client, bool)>

@@ -1,0 +1,357 @@
+//! The player's language: English, Nederlands or Frysk, from one Fluent catalogue per language
+//! (`web/i18n/{en,nl,fy}.ftl`) that the web client reads too, so both clients say the same
+//! thing in the same words. The catalogues are compiled in: the client needs no files beside
+//! it, and a catalogue that does not parse fails the tests here, not a player's session.
+//!
+//! The language is one process-wide choice (`--lang`, else `LANG`/`LC_ALL`/`LC_MESSAGES`);
+//! a test may speak another on its own thread ([`speak_on_this_thread`]) so the per-language
+//! screen tests can run side by side.
+
+use std::cell::Cell;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use unic_langid::LanguageIdentifier;
+
+/// A language the catalogues cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    En,
+    Nl,
+    Fy,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Nl, Lang::Fy];
+
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Nl => "nl",
+            Lang::Fy => "fy",
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            Lang::En => include_str!("../../web/i18n/en.ftl"),
+            Lang::Nl => include_str!("../../web/i18n/nl.ftl"),
+            Lang::Fy => include_str!("../../web/i18n/fy.ftl"),
+        }
+    }
+
+    /// The language a POSIX locale names (`nl_NL.UTF-8`, `fy_NL`, `C`): the part before `_`,
+    /// `.` or `@`; `None` for one the catalogues do not cover.
+    pub fn from_locale(locale: &str) -> Option<Lang> {
+        let language = locale
+            .split(['_', '.', '@', '-'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        Lang::ALL.into_iter().find(|lang| lang.tag() == language)
+    }
+
+    /// The language the environment asks for, as gettext reads it: `LC_ALL`, then
+    /// `LC_MESSAGES`, then `LANG`, the first one set; English when none names ours.
+    pub fn from_env() -> Lang {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .find(|value| !value.is_empty())
+            .and_then(|value| Lang::from_locale(&value))
+            .unwrap_or(Lang::En)
+    }
+}
+
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+thread_local! {
+    static THIS_THREAD: Cell<Option<Lang>> = const { Cell::new(None) };
+}
+
+/// The language of everything the client shows from now on.
+pub fn choose(lang: Lang) {
+    CHOSEN.store(lang as u8, Ordering::Relaxed);
+}
+
+/// Speak `lang` on this thread only (tests: one screen per language, in parallel).
+#[cfg(test)]
+pub fn speak_on_this_thread(lang: Lang) {
+    THIS_THREAD.with(|cell| cell.set(Some(lang)));
+}
+
+pub fn current() -> Lang {
+    THIS_THREAD
+        .with(Cell::get)
+        .unwrap_or(Lang::ALL[usize::from(CHOSEN.load(Ordering::Relaxed))])
+}
+
+fn bundle_for(lang: Lang) -> FluentBundle<FluentResource> {
+    let resource = FluentResource::try_new(lang.source().to_owned())
+        .unwrap_or_else(|(_, errors)| panic!("{}.ftl does not parse: {errors:?}", lang.tag()));
+    let id: LanguageIdentifier = lang.tag().parse().expect("a valid language tag");
+    let mut bundle = FluentBundle::new_concurrent(vec![id]);
+    // Isolation marks (U+2068/U+2069) around arguments are for bidirectional text; none of
+    // our languages needs them, and in a terminal they show up as stray cells.
+    bundle.set_use_isolating(false);
+    bundle.set_formatter(Some(match lang {
+        Lang::En => |value, _| grouped(value, ','),
+        Lang::Nl | Lang::Fy => |value, _| grouped(value, '.'),
+    }));
+    bundle
+        .add_resource(resource)
+        .unwrap_or_else(|errors| panic!("{}.ftl has duplicates: {errors:?}", lang.tag()));
+    bundle
+}
+
+/// A whole number with its thousands grouped as the language writes them (`1,234` in
+/// English, `1.234` in Dutch and Frisian), as `Intl.NumberFormat` writes them in the browser;
+/// `None` leaves any other value to fluent-bundle.
+fn grouped(value: &FluentValue<'_>, separator: char) -> Option<String> {
+    let FluentValue::Number(number) = value else {
+        return None;
+    };
+    if number.value.fract() != 0.0 || number.value.abs() >= 1e15 {
+        return None;
+    }
+    let digits = format!("{}", number.value.abs() as u64);
+    let mut text = String::new();
+    if number.value < 0.0 {
+        text.push('-');
+    }
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            text.push(separator);
+        }
+        text.push(digit);
+    }
+    Some(text)
+}
+
+static BUNDLES: LazyLock<[FluentBundle<FluentResource>; 3]> =
+    LazyLock::new(|| Lang::ALL.map(bundle_for));
+
+/// The message `id` in `lang`, with `args`; the id itself when no catalogue has it (the key
+/// test makes that a test failure rather than a blank on screen).
+pub fn message_in(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    let bundle = &BUNDLES[lang as usize];
+    let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) else {
+        return id.to_owned();
+    };
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        fluent_args.set(*name, value.clone());
+    }
+    let mut errors = Vec::new();
+    let text = bundle.format_pattern(pattern, Some(&fluent_args), &mut errors);
+    text.into_owned()
+}
+
+/// The message `id` in the current language.
+pub fn tr(id: &str) -> String {
+    message_in(current(), id, &[])
+}
+
+/// The message `id` in the current language, with arguments.
+pub fn tr_args(id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    message_in(current(), id, args)
+}
+
+/// A refusal in the player's language, from the server's error code. In English the
+/// server's own text, which names squares and limits; in another language the code's message
+/// (the server sends no arguments yet), and the server's text when the code is one this
+/// client does not know (a newer server).
+pub fn refusal(code: &str, english: &str) -> String {
+    let id = format!("error-{code}");
+    if current() != Lang::En && BUNDLES[current() as usize].has_message(&id) {
+        tr(&id)
+    } else {
+        english.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    use fluent_bundle::FluentResource;
+    use fluent_syntax::ast::Entry;
+
+    use super::*;
+
+    fn ids(lang: Lang) -> BTreeSet<String> {
+        let resource = FluentResource::try_new(lang.source().to_owned()).expect("parses");
+        resource
+            .entries()
+            .filter_map(|entry| match entry {
+                Entry::Message(message) => Some(message.id.name.to_owned()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every key in every language, and every message formats without an error when given
+    /// the arguments English uses.
+    #[test]
+    fn every_key_in_every_language() {
+        let english = ids(Lang::En);
+        assert!(english.len() > 50);
+        for lang in [Lang::Nl, Lang::Fy] {
+            let theirs = ids(lang);
+            let missing: Vec<_> = english.difference(&theirs).collect();
+            let extra: Vec<_> = theirs.difference(&english).collect();
+            assert!(missing.is_empty(), "{} lacks {missing:?}", lang.tag());
+            assert!(
+                extra.is_empty(),
+                "{} has keys English lacks: {extra:?}",
+                lang.tag()
+            );
+            for id in &english {
+                let text = message_in(lang, id, &[("count", FluentValue::from(3))]);
+                assert_ne!(&text, id, "{} {id}", lang.tag());
+                assert!(!text.trim().is_empty(), "{} {id} is empty", lang.tag());
+            }
+        }
+        // Every error code the protocol has, and no other, has its refusal text.
+        let codes: BTreeSet<String> = boardcast_protocol::ErrorCode::ALL
+            .iter()
+            .map(|code| {
+                format!(
+                    "error-{}",
+                    serde_json::to_value(code).unwrap().as_str().unwrap()
+                )
+            })
+            .collect();
+        let errors: BTreeSet<String> = english
+            .iter()
+            .filter(|id| id.starts_with("error-"))
+            .cloned()
+            .collect();
+        assert_eq!(codes, errors);
+    }
+
+    /// Every key is used: its id appears, quoted, in the terminal client's or the web
+    /// client's sources (`error-*` keys are used through the error code, checked above).
+    #[test]
+    fn no_unused_key() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut sources = String::new();
+        let mut stack = vec![root.join("client/src"), root.join("web/js")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs" || e == "js")
+                    && path != Path::new(file!())
+                    && !path.ends_with("i18n.rs")
+                {
+                    sources.push_str(&std::fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
+        let unused: Vec<String> = ids(Lang::En)
+            .into_iter()
+            .filter(|id| !id.starts_with("error-"))
+            .filter(|id| {
+                !sources.contains(&format!("\"{id}\"")) && !sources.contains(&format!("'{id}'"))
+            })
+            .collect();
+        assert!(unused.is_empty(), "unused keys: {unused:?}");
+    }
+
+    /// The web page's reader (`web/js/i18n.js`, a subset of Fluent) says exactly what
+    /// fluent-bundle says, for every message of every language, under Node.js (skipped
+    /// without it, as the web client's other JS tests are).
+    #[test]
+    fn the_web_reader_matches_fluent_bundle() {
+        if std::process::Command::new("node")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("skipped: needs Node.js");
+            return;
+        }
+        let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/js/i18n.js");
+        let module = module.canonicalize().unwrap();
+        let script = format!(
+            "import * as i18n from 'file://{}';\n\
+             import {{ readFileSync }} from 'node:fs';\n\
+             const out = {{}};\n\
+             for (const lang of i18n.LANGS) {{\n\
+               i18n.use(lang, readFileSync(new URL(`../i18n/${{lang}}.ftl`, 'file://{}'), 'utf8'));\n\
+               out[lang] = {{}};\n\
+               for (const id of i18n.parseFtl(readFileSync(new URL(`../i18n/${{lang}}.ftl`, 'file://{}'), 'utf8')).keys())\n\
+                 out[lang][id] = i18n.t(id, {{ count: 1234 }});\n\
+             }}\n\
+             console.log(JSON.stringify(out));",
+            module.display(),
+            module.display(),
+            module.display()
+        );
+        let output = std::process::Command::new("node")
+            .args(["--input-type=module", "-e", &script])
+            .output()
+            .expect("node runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let said: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        for lang in Lang::ALL {
+            let ours = ids(lang);
+            let theirs = said[lang.tag()].as_object().unwrap();
+            assert_eq!(theirs.len(), ours.len(), "{}", lang.tag());
+            for id in &ours {
+                let expected = message_in(lang, id, &[("count", FluentValue::from(1234))]);
+                assert_eq!(
+                    theirs[id.as_str()],
+                    expected.as_str(),
+                    "{} {id}",
+                    lang.tag()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn language_from_the_locale() {
+        assert_eq!(Lang::from_locale("nl_NL.UTF-8"), Some(Lang::Nl));
+        assert_eq!(Lang::from_locale("fy_NL"), Some(Lang::Fy));
+        assert_eq!(Lang::from_locale("en_GB.UTF-8"), Some(Lang::En));
+        assert_eq!(Lang::from_locale("de_DE.UTF-8"), None);
+        assert_eq!(Lang::from_locale("C"), None);
+        assert_eq!(Lang::from_locale("fy"), Some(Lang::Fy));
+    }
+
+    #[test]
+    fn refusals_in_the_chosen_language() {
+        speak_on_this_thread(Lang::Nl);
+        assert_eq!(
+            refusal("not_your_turn", "not your turn"),
+            "Je bent niet aan zet."
+        );
+        speak_on_this_thread(Lang::Fy);
+        assert_eq!(
+            refusal("not_your_turn", "not your turn"),
+            "Do bist net oan set."
+        );
+        // A code from a newer server: its own English text.
+        assert_eq!(refusal("brand_new", "something new"), "something new");
+        speak_on_this_thread(Lang::En);
+        assert_eq!(
+            message_in(Lang::Nl, "help-more", &[("count", FluentValue::from(4))]),
+            "… nog 4: een hogere terminal toont ze"
+        );
+        // Numbers grouped as each language writes them.
+        let more = |lang| message_in(lang, "help-more", &[("count", FluentValue::from(1234567))]);
+        assert!(more(Lang::En).contains("1,234,567 more"));
+        assert!(more(Lang::Nl).contains("nog 1.234.567:"));
+        assert!(more(Lang::Fy).contains("noch 1.234.567:"));
+    }
+}
