@@ -25,21 +25,21 @@ use boardcast_protocol::TimeControl;
 /// The quota gain for a time control, lila's rule: 2/5 of a centisecond for every second an
 /// average game lasts (the initial time plus 40 increments) plus 15 centiseconds, at most a
 /// second. 1+0 gains 390 ms a move, 3+0 870 ms, 3+2 and longer 1 s.
-pub fn quota_gain(tc: TimeControl) -> Duration {
+pub(crate) fn quota_gain(tc: TimeControl) -> Duration {
     let game_seconds = tc.initial_ms / 1_000 + 40 * tc.increment_ms / 1_000;
     Duration::from_millis((game_seconds * 4 + 150).min(1_000))
 }
 
 /// What is left of one side's lag quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LagQuota {
+pub(crate) struct LagQuota {
     gain: Duration,
     quota: Duration,
 }
 
 impl LagQuota {
     /// The quota a side starts a game with: three moves' gain.
-    pub fn new(tc: TimeControl) -> Self {
+    pub(crate) fn new(tc: TimeControl) -> Self {
         let gain = quota_gain(tc);
         LagQuota {
             gain,
@@ -48,24 +48,25 @@ impl LagQuota {
     }
 
     /// The most the quota ever holds: seven moves' gain.
-    pub fn max(&self) -> Duration {
+    pub(crate) fn max(&self) -> Duration {
         self.gain * 7
     }
 
     /// What is left now.
-    pub fn left(&self) -> Duration {
+    #[cfg(test)]
+    pub(crate) fn left(&self) -> Duration {
         self.quota
     }
 
     /// The credit a move with round trip `lag` gets now (nothing changes: see
     /// [`LagQuota::spend`]).
-    pub fn credit(&self, lag: Duration) -> Duration {
+    pub(crate) fn credit(&self, lag: Duration) -> Duration {
         lag.min(self.quota)
     }
 
     /// Takes a move's credit for round trip `lag` out of the quota and refills it by the
     /// gain, up to the maximum; returns the credit.
-    pub fn spend(&mut self, lag: Duration) -> Duration {
+    pub(crate) fn spend(&mut self, lag: Duration) -> Duration {
         let credit = self.credit(lag);
         self.quota = (self.quota - credit + self.gain).min(self.max());
         credit
@@ -81,7 +82,10 @@ fn slack(measured: Duration) -> Duration {
 /// The round trip counted for a move: the client's `claimed` estimate, at most the server's
 /// `measured` one plus [`slack`]; the server's own without a claim; none (no credit) before
 /// the server has measured the connection.
-pub fn trusted_round_trip(measured: Option<Duration>, claimed: Option<Duration>) -> Duration {
+pub(crate) fn trusted_round_trip(
+    measured: Option<Duration>,
+    claimed: Option<Duration>,
+) -> Duration {
     let Some(measured) = measured else {
         return Duration::ZERO;
     };
@@ -95,7 +99,7 @@ pub fn trusted_round_trip(measured: Option<Duration>, claimed: Option<Duration>)
 /// sequence number, and its pong gives one sample. The estimate is a moving average (each new
 /// sample weighs a quarter) so one slow pong does not make the connection look bad at once.
 #[derive(Debug, Default)]
-pub struct RoundTrips {
+pub(crate) struct RoundTrips {
     /// The ping awaiting its pong: its sequence number and when it left.
     outstanding: Option<(u64, Instant)>,
     next: u64,
@@ -107,7 +111,7 @@ pub struct RoundTrips {
 impl RoundTrips {
     /// The payload of a new ping sent at `now`; an earlier ping still awaited is forgotten (its
     /// pong is then ignored).
-    pub fn ping(&mut self, now: Instant) -> [u8; 8] {
+    pub(crate) fn ping(&mut self, now: Instant) -> [u8; 8] {
         self.next += 1;
         self.outstanding = Some((self.next, now));
         self.last_sent = Some(now);
@@ -116,12 +120,12 @@ impl RoundTrips {
 
     /// Whether no ping is awaited and none has gone out in the `every` before `now`: a move is
     /// a good moment to measure again.
-    pub fn due(&self, now: Instant, every: Duration) -> bool {
+    pub(crate) fn due(&self, now: Instant, every: Duration) -> bool {
         self.outstanding.is_none() && self.last_sent.is_none_or(|sent| sent + every <= now)
     }
 
     /// Takes a pong's payload, received at `now`; a payload that answers no ping is ignored.
-    pub fn pong(&mut self, payload: &[u8], now: Instant) {
+    pub(crate) fn pong(&mut self, payload: &[u8], now: Instant) {
         let Some((seq, sent)) = self.outstanding else {
             return;
         };
@@ -137,7 +141,7 @@ impl RoundTrips {
     }
 
     /// The round trip measured so far, if any pong has come back.
-    pub fn estimate(&self) -> Option<Duration> {
+    pub(crate) fn estimate(&self) -> Option<Duration> {
         self.estimate
     }
 }

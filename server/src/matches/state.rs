@@ -147,7 +147,7 @@ impl MatchState {
 
     /// The moment a move of `side` arriving at `now` with round trip `lag` is charged at: the
     /// credit from their lag quota earlier (PROTOCOL.md §Lag).
-    pub fn lag_credited(&self, side: Side, lag: Duration, now: Instant) -> Instant {
+    pub(crate) fn lag_credited(&self, side: Side, lag: Duration, now: Instant) -> Instant {
         let credit = self
             .lag
             .as_ref()
@@ -156,7 +156,8 @@ impl MatchState {
     }
 
     /// What is left of `side`'s lag quota, in a timed match.
-    pub fn lag_quota(&self, side: Side) -> Option<Duration> {
+    #[cfg(test)]
+    pub(crate) fn lag_quota(&self, side: Side) -> Option<Duration> {
         self.lag.as_ref().map(|quota| quota[side].left())
     }
 
