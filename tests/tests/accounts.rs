@@ -438,6 +438,12 @@ async fn a_members_finished_game_is_on_the_profile_and_in_games_pdn_and_timing_i
     assert_eq!(profile["rated_games"], 0);
     let (status, _, body) = request(addr, "GET", "/api/user/sietske/rating-history", &[], "");
     assert_eq!((status, body.as_str()), (200, "[]"));
+    let (status, _, body) = request(addr, "GET", "/api/ladder", &[], "");
+    assert_eq!(
+        (status, body.as_str()),
+        (200, "[]"),
+        "no rated game, nobody on the ladder"
+    );
     let (_, _, body) = request(addr, "GET", "/api/user/Sietske/games?page=0", &[], "");
     let games: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(games["games"][0]["id"], mine.match_id.as_str(), "{body}");

@@ -48,6 +48,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/api/user/{name}", get(user))
         .route("/api/user/{name}/games", get(user_games))
         .route("/api/user/{name}/rating-history", get(user_rating_history))
+        .route("/api/ladder", get(ladder))
         .route("/@/{name}/games.pdn", get(user_pdn))
 }
 
@@ -616,6 +617,38 @@ async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
         rated_games: perf.rated_games,
     })
     .into_response())
+}
+
+/// Members on the ladder at most.
+const LADDER_SIZE: usize = 200;
+
+/// The ladder: members with an established rating (RD ≤ 75) and a rated game in the last 7
+/// days, best first (`crate::ratings::ladder`).
+async fn ladder(State(app): State<App>) -> Answer {
+    use crate::ratings::{glicko, ladder, stored};
+    let now = std::time::SystemTime::now();
+    let since_ms = now_ms().saturating_sub(glicko::LADDER_RECENT.as_millis() as i64);
+    let members: Vec<(String, glicko::Perf)> = app
+        .accounts
+        .store
+        .current_ratings(since_ms)
+        .await?
+        .into_iter()
+        .map(|(name, newest)| (name, stored::perf_of(Some(&newest))))
+        .collect();
+    let rungs: Vec<serde_json::Value> = ladder::ladder(&members, now, LADDER_SIZE)
+        .into_iter()
+        .map(|rung| {
+            json!({
+                "rank": rung.rank,
+                "name": rung.name,
+                "rating": rung.rating,
+                "rd": rung.deviation,
+                "rated_games": rung.rated_games,
+            })
+        })
+        .collect();
+    Ok(Json(rungs).into_response())
 }
 
 /// The rating chart's points: the last rated game of each UTC day, oldest first.

@@ -174,6 +174,12 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
 
     /// The newest rating change of `account`: its current rating (`None`: never rated).
     fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>>;
+    /// The newest rating change of every open account whose last rated game ended at
+    /// `since_ms` or later, with the account's name (the ladder's candidates).
+    fn current_ratings(
+        &self,
+        since_ms: i64,
+    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>>;
     /// Every rating change of `account`, oldest first (its rating history).
     fn rating_history(
         &self,
@@ -201,3 +207,10 @@ pub(crate) fn count(tally: &mut Tally, result: &str, side: &str) {
         None => {}
     }
 }
+
+/// The newest rating change of each open account rated since `?1`/`$1` (both backends).
+pub(crate) const CURRENT_RATINGS: &str = "SELECT a.name, r.match_id, r.account_id, \
+     r.games_before, r.at_ms, r.rating_before, r.rating, r.deviation, r.volatility \
+     FROM rating_changes r JOIN accounts a ON a.id = r.account_id \
+     WHERE NOT a.closed AND r.at_ms >= $1 AND r.games_before = \
+     (SELECT MAX(games_before) FROM rating_changes WHERE account_id = r.account_id)";

@@ -552,7 +552,9 @@ async fn rated_finish(storage: &Storage, id: &str, (white, black): (i64, i64)) -
     writes
 }
 
-pub async fn a_rated_result_is_stored_with_both_rating_changes_exactly_once(place: &impl Place) {
+pub(crate) async fn a_rated_result_is_stored_with_both_rating_changes_exactly_once(
+    place: &impl Place,
+) {
     let (storage, _) = place.open().await;
     let accounts = storage.accounts();
     let mut ids = Vec::new();
@@ -619,6 +621,25 @@ pub async fn a_rated_result_is_stored_with_both_rating_changes_exactly_once(plac
         assert_eq!(history[1].games_before, 1);
         assert_eq!(history[1].rating_before, history[0].rating);
     }
+    let mut current = accounts.current_ratings(0).await.unwrap();
+    current.sort_by(|a, b| a.0.cmp(&b.0));
+    let newest = |account| accounts.rating(account);
+    assert_eq!(
+        current,
+        [
+            ("ana".to_owned(), newest(ana).await.unwrap().unwrap()),
+            ("bo".to_owned(), newest(bo).await.unwrap().unwrap())
+        ],
+        "the ladder's candidates: each member's newest change"
+    );
+    assert!(
+        accounts
+            .current_ratings(1_700_000_000_001)
+            .await
+            .unwrap()
+            .is_empty(),
+        "nobody rated since"
+    );
 }
 
 /// Accounts (issue 30): an account, its session and token by their hashes, and its seat

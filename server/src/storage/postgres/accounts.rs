@@ -447,6 +447,23 @@ impl AccountStore for PgAccounts {
         .boxed()
     }
 
+    fn current_ratings(
+        &self,
+        since_ms: i64,
+    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let rows = client
+                .query(crate::storage::accounts::CURRENT_RATINGS, &[&since_ms])
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|row| (row.get(0), rating_change_from(row, 1)))
+                .collect())
+        }
+        .boxed()
+    }
+
     fn rating_history(
         &self,
         account: i64,
@@ -469,14 +486,19 @@ const RATING_COLUMNS: &str = "match_id, account_id, games_before, at_ms, rating_
                               deviation, volatility FROM rating_changes WHERE account_id = $1";
 
 fn rating_change(row: &Row) -> RatingChange {
+    rating_change_from(row, 0)
+}
+
+/// The change in the columns of `row` from `first` on.
+fn rating_change_from(row: &Row, first: usize) -> RatingChange {
     RatingChange {
-        match_id: row.get(0),
-        account: row.get(1),
-        games_before: u32::try_from(row.get::<_, i64>(2)).unwrap_or(u32::MAX),
-        at_ms: row.get(3),
-        rating_before: row.get(4),
-        rating: row.get(5),
-        deviation: row.get(6),
-        volatility: row.get(7),
+        match_id: row.get(first),
+        account: row.get(first + 1),
+        games_before: u32::try_from(row.get::<_, i64>(first + 2)).unwrap_or(u32::MAX),
+        at_ms: row.get(first + 3),
+        rating_before: row.get(first + 4),
+        rating: row.get(first + 5),
+        deviation: row.get(first + 6),
+        volatility: row.get(first + 7),
     }
 }

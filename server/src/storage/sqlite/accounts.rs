@@ -480,6 +480,13 @@ impl AccountStore for SqliteAccounts {
         self.run(move |conn| super::ratings::current(conn, account))
     }
 
+    fn current_ratings(
+        &self,
+        since_ms: i64,
+    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+        self.run(move |conn| super::ratings::current_all(conn, since_ms))
+    }
+
     fn rating_history(
         &self,
         account: i64,

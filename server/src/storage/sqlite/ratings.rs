@@ -53,16 +53,31 @@ const COLUMNS: &str = "match_id, account_id, games_before, at_ms, rating_before,
                        deviation, volatility FROM rating_changes WHERE account_id = ?1";
 
 fn change(row: &Row<'_>) -> rusqlite::Result<RatingChange> {
+    change_from(row, 0)
+}
+
+/// The change in the columns of `row` from `first` on.
+fn change_from(row: &Row<'_>, first: usize) -> rusqlite::Result<RatingChange> {
     Ok(RatingChange {
-        match_id: row.get(0)?,
-        account: row.get(1)?,
-        games_before: row.get(2)?,
-        at_ms: row.get(3)?,
-        rating_before: row.get(4)?,
-        rating: row.get(5)?,
-        deviation: row.get(6)?,
-        volatility: row.get(7)?,
+        match_id: row.get(first)?,
+        account: row.get(first + 1)?,
+        games_before: row.get(first + 2)?,
+        at_ms: row.get(first + 3)?,
+        rating_before: row.get(first + 4)?,
+        rating: row.get(first + 5)?,
+        deviation: row.get(first + 6)?,
+        volatility: row.get(first + 7)?,
     })
+}
+
+/// The newest change of every open account rated since `since_ms`, with its name.
+pub(crate) fn current_all(
+    conn: &Connection,
+    since_ms: i64,
+) -> rusqlite::Result<Vec<(String, RatingChange)>> {
+    conn.prepare_cached(crate::storage::accounts::CURRENT_RATINGS)?
+        .query_map([since_ms], |row| Ok((row.get(0)?, change_from(row, 1)?)))?
+        .collect()
 }
 
 /// The newest change of `account`.
