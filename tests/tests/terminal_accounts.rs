@@ -151,17 +151,18 @@ fn login_whoami_and_logout_with_the_password_on_standard_input() {
     let (status, body) = request(addr, "GET", "/api/account", "", Some(&token));
     assert_eq!(status, 200, "{body}");
 
-    // Logging out forgets the token here. The server lets only a browser session revoke a
-    // token, so the player is told where to revoke it.
+    // Logging out forgets the token here and revokes it on the server: it no longer acts
+    // as Anne anywhere.
     let out = run(addr, config.path(), &["logout"], "");
     assert!(out.status.success(), "logout: {}", stderr(&out));
-    assert!(
-        stdout(&out)
-            .starts_with("logged out Anne on this computer; the server still holds its token")
-            && stdout(&out).ends_with(&format!("revoke it on http://{addr}/account/tokens\n")),
+    assert_eq!(
+        stdout(&out),
+        format!("logged out Anne on http://{addr}\n"),
         "{}",
         stdout(&out)
     );
+    let (status, body) = request(addr, "GET", "/api/account", "", Some(&token));
+    assert_eq!(status, 401, "the logged-out token still acts: {body}");
     assert!(!stdout(&out).contains(&token));
     let out = run(addr, config.path(), &["whoami"], "");
     assert!(

@@ -501,9 +501,20 @@ async fn list_tokens(State(app): State<App>, headers: HeaderMap) -> Answer {
     Ok(Json(tokens).into_response())
 }
 
+/// A browser session revokes any of its account's tokens; a token revokes only itself (what
+/// `boardcast logout` does, so a logged-out terminal leaves no live token behind).
 async fn delete_token(State(app): State<App>, Path(id): Path<i64>, headers: HeaderMap) -> Answer {
     same_origin(&app, &headers)?;
-    let (who, _) = session_who(&app, &headers).await?;
+    let who = who(&app, &headers).await?;
+    if let Via::Token { id: own, .. } = &who.via
+        && *own != id
+    {
+        return Err(Refused::new(
+            StatusCode::FORBIDDEN,
+            ApiErrorCode::Forbidden,
+            "a token may revoke only itself; revoke others from a logged-in browser",
+        ));
+    }
     if app.accounts.store.delete_token(who.id, id).await? {
         Ok(StatusCode::NO_CONTENT.into_response())
     } else {
