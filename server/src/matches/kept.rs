@@ -24,10 +24,31 @@ pub(crate) enum Kept {
     Moved {
         ply: u32,
         clock: Option<ClockState>,
-        lag_ms: Option<u32>,
+        lag_ms: KeptLag,
     },
     /// Any other event, as it was sent.
     Other(Box<MatchEvent>),
+}
+
+/// A move's counted round trip, `Option<u32>` in four bytes instead of eight: a live match
+/// keeps its last events, and a kept move stays within 32 bytes (the test below).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KeptLag(u32);
+
+impl KeptLag {
+    /// No round trip was counted (an untimed match, a first move).
+    pub(crate) const NONE: KeptLag = KeptLag(u32::MAX);
+
+    /// `lag_ms` as kept; a round trip of `u32::MAX` ms (49 days, never measured) is kept one
+    /// millisecond shorter.
+    pub(crate) fn of(lag_ms: Option<u32>) -> KeptLag {
+        lag_ms.map_or(Self::NONE, |ms| KeptLag(ms.min(u32::MAX - 1)))
+    }
+
+    /// The round trip as the event carried it.
+    pub(crate) fn get(self) -> Option<u32> {
+        (self != Self::NONE).then_some(self.0)
+    }
 }
 
 impl Kept {
@@ -37,7 +58,7 @@ impl Kept {
             MatchEvent::Moved(moved) => Kept::Moved {
                 ply: moved.played.ply,
                 clock: moved.clock,
-                lag_ms: moved.lag_ms,
+                lag_ms: KeptLag::of(moved.lag_ms),
             },
             other => Kept::Other(Box::new(other.clone())),
         }
@@ -54,7 +75,7 @@ impl MatchState {
         first_move_timeout: Duration,
     ) -> Option<Vec<MatchEvent>> {
         let mut plies = kept.iter().filter_map(|kept| match kept {
-            Kept::Moved { ply, clock, lag_ms } => Some((*ply, *clock, *lag_ms)),
+            Kept::Moved { ply, clock, lag_ms } => Some((*ply, *clock, lag_ms.get())),
             Kept::Other(_) => None,
         });
         // One walk from the start position rebuilds every kept move (they ascend).
@@ -202,10 +223,17 @@ mod tests {
         let kept = [Kept::Moved {
             ply: 0,
             clock: None,
-            lag_ms: None,
+            lag_ms: KeptLag::NONE,
         }];
         assert_eq!(state.rebuild(&kept, FIRST_MOVE), None);
         assert_eq!(state.rebuild(&[], FIRST_MOVE), Some(Vec::new()));
+    }
+
+    #[test]
+    fn a_kept_round_trip_reads_back_as_the_event_carried_it() {
+        for lag_ms in [None, Some(0), Some(150), Some(60_000)] {
+            assert_eq!(KeptLag::of(lag_ms).get(), lag_ms);
+        }
     }
 
     #[test]
