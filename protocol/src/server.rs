@@ -94,6 +94,8 @@ pub struct Pong {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lobby {
+    /// The `list_lobby` envelope this answers, so a client tells its answers apart.
+    pub id: u64,
     /// Public matches with a free seat.
     pub seeks: Vec<MatchSummary>,
     /// Matches being played.

@@ -476,6 +476,7 @@ fn cases() -> Vec<Case> {
         server(
             "lobby",
             ServerMessage::Lobby(Lobby {
+                id: 3,
                 seeks: vec![MatchSummary {
                     match_id: "m3Vd8Rt1".into(),
                     white: None,

@@ -455,11 +455,13 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             .prop_map(|(id, code, message)| ServerMessage::Error(ErrorReply { id, code, message })),
         any::<u64>().prop_map(|nonce| ServerMessage::Pong(Pong { nonce })),
         (
+            any::<u64>(),
             vec(match_summary(), 0..3),
             vec(match_summary(), 0..3),
             vec(channel_summary(), 0..3)
         )
-            .prop_map(|(seeks, live, channels)| ServerMessage::Lobby(Lobby {
+            .prop_map(|(id, seeks, live, channels)| ServerMessage::Lobby(Lobby {
+                id,
                 seeks,
                 live,
                 channels

@@ -31,15 +31,22 @@ async fn json(addr: SocketAddr) -> Client {
         .expect("connect")
 }
 
+/// The lobby, as the answer to this `list_lobby`: it carries the request's id (issue 29, 8),
+/// like every other answer, so a client with two requests out tells the answers apart.
 async fn lobby(client: &mut Client) -> Lobby {
-    client.send(ClientMessage::ListLobby).await.unwrap();
-    client
+    let id = client.send(ClientMessage::ListLobby).await.unwrap();
+    let lobby = client
         .wait_for("the lobby", |message| match message {
             ServerMessage::Lobby(lobby) => Some(lobby.clone()),
             _ => None,
         })
         .await
-        .unwrap()
+        .unwrap();
+    assert_eq!(
+        lobby.id, id,
+        "the lobby answers the list_lobby it was asked by"
+    );
+    lobby
 }
 
 // ---------------------------------------------------------------------------------------------

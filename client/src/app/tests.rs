@@ -462,6 +462,7 @@ fn lobby_lines_show_members_ratings_and_rated_terms() {
         ..seek.clone()
     };
     let lobby = Lobby {
+        id: 2,
         seeks: vec![seek],
         live: vec![live],
         channels: Vec::new(),
@@ -500,6 +501,7 @@ fn the_home_screen_joins_seeks_and_watches_channels() {
         black_account: false,
     };
     let lobby = Lobby {
+        id: 2,
         seeks: vec![summary],
         live: Vec::new(),
         channels: vec![ChannelSummary {

@@ -107,6 +107,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         .split(lists)
     };
     let empty = boardcast_protocol::Lobby {
+        id: 0,
         seeks: Vec::new(),
         live: Vec::new(),
         channels: Vec::new(),

@@ -277,6 +277,7 @@ fn the_home_screen_lists_seeks_live_matches_and_channels() {
     };
     app.receive(
         ServerMessage::Lobby(Lobby {
+            id: 2,
             seeks: vec![seek],
             live: vec![live],
             channels: vec![ChannelSummary {
@@ -706,6 +707,7 @@ fn lobby() -> Lobby {
         watchers: 13,
     };
     Lobby {
+        id: 2,
         seeks: vec![seek],
         live: vec![live],
         channels: vec![channel("tv1"), channel("tv2")],

@@ -471,6 +471,7 @@ impl Connection {
             ClientMessage::ListLobby => {
                 let (seeks, live) = self.app.directory.lobby();
                 self.reply(ServerMessage::Lobby(Lobby {
+                    id,
                     seeks,
                     live,
                     channels: self.app.channels.summaries(),
