@@ -145,7 +145,7 @@ async fn a_member_logs_in_on_a_second_browser_and_gets_the_seat_back() {
     // Anne logs out from the header's menu; the page is a guest's again.
     anne.click("#account-menu summary").await;
     anne.click("#account-menu [data-account=logout]").await;
-    anne.wait_for("#who [data-who=login]").await;
+    anne.wait_for("#who:not(.pending) [data-who=login]").await;
     assert!(
         anne.client
             .get_all_cookies()

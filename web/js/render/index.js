@@ -52,8 +52,10 @@ function drawWho(state) {
   const key = !state.accountKnown ? '' : a ? `member:${a.name}` : `guest:${state.route.page}`;
   if (!slot || key === whoKey) return;
   whoKey = key;
-  if (!state.accountKnown) return slot.replaceChildren();
-  if (!a) {
+  // Until the server says who this is, the guest's links hold their place unseen, so the
+  // header does not grow (and the page shift) when they or a member's name appear.
+  slot.classList.toggle('pending', !state.accountKnown);
+  if (!state.accountKnown || !a) {
     const here = location.pathname;
     const next = ['login', 'signup'].includes(state.route.page) || here === '/' ? '' : `?next=${encodeURIComponent(here)}`;
     return slot.replaceChildren(h('a', { href: `/login${next}`, 'data-who': 'login' }, 'Log in'),
