@@ -37,6 +37,9 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long the closing handshake may take when the server shuts down.
 const SHUTDOWN_CLOSE_TIMEOUT: Duration = Duration::from_millis(250);
+/// How long the socket stays open after a close sent for a broken read (an oversized frame,
+/// a protocol error), so the client can read why before the kernel resets the connection.
+const LINGER_AFTER_BROKEN_READ: Duration = Duration::from_millis(500);
 
 /// What the connection holds while it lives.
 pub(crate) struct Connection {
@@ -78,6 +81,9 @@ enum Close {
     Gone,
     /// Close with this code and reason.
     With(u16, &'static str),
+    /// A read failed (an oversized frame, a protocol error): close with this code and reason.
+    /// The socket can no longer be read, so bytes the client is still sending stay unread.
+    Broken(u16, &'static str),
 }
 
 /// Serves one upgraded socket until it closes.
@@ -124,27 +130,40 @@ pub(crate) async fn run(
     let mut writer = tokio::spawn(write_loop(sink, inbox));
     connection.welcome();
     let close = connection.read_loop(&mut stream, &mut writer).await;
-    if let Close::With(code, reason) = close {
-        let frame = Message::Close(Some(CloseFrame {
-            code,
-            reason: reason.into(),
-        }));
-        if connection.outbox.push(frame) {
-            // The closing handshake: read (and drop) what the client still sends until its
-            // close arrives, so the socket is not reset under unread data.
-            // Shutting down, nobody waits long for slow clients.
-            let wait = if connection.app.shutdown.is_shutdown() {
-                SHUTDOWN_CLOSE_TIMEOUT
+    match close {
+        Close::With(code, reason) | Close::Broken(code, reason) => {
+            let frame = Message::Close(Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            }));
+            if connection.outbox.push(frame) {
+                // Shutting down, nobody waits long for slow clients.
+                let wait = if connection.app.shutdown.is_shutdown() {
+                    SHUTDOWN_CLOSE_TIMEOUT
+                } else {
+                    CLOSE_TIMEOUT
+                };
+                if matches!(close, Close::Broken(..)) {
+                    // tungstenite reads nothing after an error, and closing a socket with
+                    // unread bytes (the rest of an oversized frame) resets it at once, often
+                    // before the client read the close frame. So the close goes out first and
+                    // the socket stays open a moment for the client to read it.
+                    let linger = async {
+                        let _ = (&mut writer).await;
+                        tokio::time::sleep(LINGER_AFTER_BROKEN_READ).await;
+                    };
+                    let _ = tokio::time::timeout(wait, linger).await;
+                } else {
+                    // The closing handshake: read (and drop) what the client still sends
+                    // until its close arrives, so the socket is not reset under unread data.
+                    let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+                    let _ = tokio::time::timeout(wait, drain).await;
+                }
             } else {
-                CLOSE_TIMEOUT
-            };
-            let drain = async { while let Some(Ok(_)) = stream.next().await {} };
-            let _ = tokio::time::timeout(wait, drain).await;
-        } else {
-            writer.abort();
+                writer.abort();
+            }
         }
-    } else {
-        writer.abort();
+        Close::Gone => writer.abort(),
     }
     // Say goodbye to every match this connection followed, so seats show as empty.
     let followed = outbox::close_subscriptions(&subscriptions);
@@ -177,10 +196,10 @@ pub(crate) async fn run(
 fn close_for_read_error(err: axum::Error) -> Close {
     use tokio_tungstenite::tungstenite::Error;
     use tokio_tungstenite::tungstenite::error::ProtocolError;
-    let broken = |why| Close::With(close::PROTOCOL_ERROR, why);
+    let broken = |why| Close::Broken(close::PROTOCOL_ERROR, why);
     match err.into_inner().downcast::<Error>().map(|err| *err) {
-        Ok(Error::Capacity(_)) => Close::With(close::TOO_BIG, "frame too large"),
-        Ok(Error::Utf8(_)) => Close::With(close::INVALID_DATA, "text frame is not valid UTF-8"),
+        Ok(Error::Capacity(_)) => Close::Broken(close::TOO_BIG, "frame too large"),
+        Ok(Error::Utf8(_)) => Close::Broken(close::INVALID_DATA, "text frame is not valid UTF-8"),
         Ok(Error::Protocol(protocol)) => {
             match protocol {
                 // The peer closed TCP (or kept sending after its close): nobody to tell.
