@@ -169,6 +169,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
     },
+    /// Print the club's ladder: members with an established rating (RD at most 75) who
+    /// played rated in the last 7 days, best first.
+    Ladder,
     /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
     Engine {
         /// The engine's command line, split into words as a shell does: `"./scan hub"`;
@@ -283,6 +286,7 @@ fn main() -> ExitCode {
         Some(Command::Games { name, save }) => {
             return account::games(account(address), name, save);
         }
+        Some(Command::Ladder) => return account::ladder(account(address)),
         _ => {}
     }
     let token = account::stored_token(&address, flags.config_dir.as_deref());
@@ -310,7 +314,8 @@ fn main() -> ExitCode {
             | Command::Login { .. }
             | Command::Logout
             | Command::Whoami
-            | Command::Games { .. },
+            | Command::Games { .. }
+            | Command::Ladder,
         ) => unreachable!("handled above"),
         Some(Command::Engine {
             hub,
