@@ -6,9 +6,11 @@
 //! - [`names`]: what a name may be; [`password`]: Argon2id hashing off the runtime behind a
 //!   global cap, and the strength check; [`secret`]: session ids and tokens, stored hashed;
 //!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
-//!   limits; [`http`]: the `/api/…` routes; [`admin`]: `boardcast-server admin …`.
+//!   limits; [`cuts`]: ending the open connections of an ended session; [`http`]: the
+//!   `/api/…` routes; [`admin`]: `boardcast-server admin …`.
 
 pub(crate) mod admin;
+pub(crate) mod cuts;
 pub(crate) mod http;
 pub(crate) mod names;
 pub(crate) mod password;
@@ -28,6 +30,7 @@ pub struct Accounts {
     pub store: Arc<dyn AccountStore>,
     pub hasher: password::Hasher,
     pub throttles: throttle::Throttles,
+    pub(crate) cuts: cuts::Cuts,
 }
 
 impl Accounts {
@@ -36,6 +39,7 @@ impl Accounts {
             store,
             hasher: password::Hasher::default(),
             throttles: throttle::Throttles::default(),
+            cuts: cuts::Cuts::default(),
         }
     }
 }
