@@ -625,6 +625,44 @@ async fn ending_a_session_closes_exactly_its_open_connections() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_member_who_connects_is_last_seen_then_on_the_profile() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let signup = format!(r#"{{"name":"Anne","password":"{PASSWORD}"}}"#);
+    let (status, head, body) = request(addr, "POST", "/api/signup", &[], &signup);
+    assert_eq!(status, 201, "{body}");
+    let cookie = format!("boardcast_session={}", session_of(&head));
+    let last_seen = || {
+        let (status, _, body) = request(addr, "GET", "/api/user/Anne", &[], "");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["last_seen"].as_i64()
+    };
+    assert_eq!(last_seen(), None, "signing up is not a visit");
+
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let _anne = member(addr, ("Cookie", cookie)).await;
+    // Written off the connection's path: it lands shortly after.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let seen = loop {
+        if let Some(seen) = last_seen() {
+            break seen;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a connected member is never seen"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        seen >= before,
+        "last seen {seen} is before the visit at {before}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on_a_and_b() {
     let Some(cluster) = boardcast_tests::cluster::Cluster::start_or_skip(
         "accounts across a cluster",

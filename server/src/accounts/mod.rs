@@ -6,7 +6,7 @@
 //! - [`names`]: what a name may be; [`password`]: Argon2id hashing off the runtime behind a
 //!   global cap, and the strength check; [`secret`]: session ids and tokens, stored hashed;
 //!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
-//!   limits; [`cuts`]: ending the open connections of an ended session; [`http`]: the
+//!   limits; [`seen`]: a member's last use; [`cuts`]: ending the open connections of an ended session; [`http`]: the
 //!   `/api/…` routes; [`admin`]: `boardcast-server admin …`.
 
 pub(crate) mod admin;
@@ -15,6 +15,7 @@ pub(crate) mod http;
 pub(crate) mod names;
 pub(crate) mod password;
 pub(crate) mod secret;
+pub(crate) mod seen;
 pub(crate) mod sessions;
 pub(crate) mod throttle;
 
@@ -31,6 +32,7 @@ pub struct Accounts {
     pub hasher: password::Hasher,
     pub throttles: throttle::Throttles,
     pub(crate) cuts: cuts::Cuts,
+    pub(crate) seen: seen::Seen,
 }
 
 impl Accounts {
@@ -40,6 +42,13 @@ impl Accounts {
             hasher: password::Hasher::default(),
             throttles: throttle::Throttles::default(),
             cuts: cuts::Cuts::default(),
+            seen: seen::Seen::default(),
         }
+    }
+
+    /// Member `account` connected or played now: "last seen" moves on (at most once a
+    /// minute, [`seen`]).
+    pub(crate) fn used(&self, account: i64) {
+        self.seen.used(&self.store, account)
     }
 }

@@ -378,10 +378,10 @@ impl Connection {
         self.ping(Instant::now());
         // A member's connection ends with its session or token (`accounts::cuts`): at once
         // when a route of any node ends it, or at the next recheck.
-        let cut = self
-            .account
-            .as_ref()
-            .map(|who| self.app.accounts.cuts.register(who.id, who.via.clone()));
+        let cut = self.account.as_ref().map(|who| {
+            self.app.accounts.used(who.id);
+            self.app.accounts.cuts.register(who.id, who.via.clone())
+        });
         let every = self.app.config.session_recheck;
         let mut recheck = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -602,6 +602,9 @@ impl Connection {
                 },
             },
             ClientMessage::Move(play) => {
+                if let Some(who) = &self.account {
+                    self.app.accounts.used(who.id);
+                }
                 let lag_ms = self.move_round_trip(play.lag_ms);
                 let action = Action::Move {
                     route: play.route,
