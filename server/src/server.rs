@@ -297,8 +297,16 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
+    let accounts = crate::accounts::Accounts::new(storage.accounts());
+    if let Some(node) = &node {
+        // Sessions ended on any node cut their connections on this one.
+        accounts
+            .cuts
+            .join_cluster(node.bus.clone(), shutdown.clone())
+            .await;
+    }
     let app = App {
-        accounts: crate::accounts::Accounts::new(storage.accounts()),
+        accounts,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,
