@@ -297,7 +297,16 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
+    let events = crate::events::Events::start(
+        storage.clone(),
+        hub.clone(),
+        shutdown.clone(),
+        tasks.clone(),
+        node.is_some(),
+    )
+    .await;
     let app = App {
+        events,
         accounts: crate::accounts::Accounts::new(storage.accounts()),
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
