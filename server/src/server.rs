@@ -305,7 +305,16 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
             .join_cluster(node.bus.clone(), shutdown.clone())
             .await;
     }
+    let events = crate::events::Events::start(
+        storage.clone(),
+        hub.clone(),
+        shutdown.clone(),
+        tasks.clone(),
+        node.is_some(),
+    )
+    .await;
     let app = App {
+        events,
         accounts,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
