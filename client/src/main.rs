@@ -45,7 +45,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        you - dee not ranked|not in the top 100 | claimable black: claim win or claim draw | info pdn URL
        featured ftv m123 (Frisian TV shows match m123 now; its match lines follow)
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
-       rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private] [rated]
+       rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private] [rated] | playnow 3+2|cancel
        join CODE|MATCH | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
        engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
 End of input ends the session. A start-up command the server refuses (join BADCODE), or a

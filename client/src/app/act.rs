@@ -34,6 +34,13 @@ impl App {
                 self.leave();
                 self.send(ClientMessage::CreateMatch(create), Pending::Other);
             }
+            Command::PlayNow(Some(preset)) => {
+                let ask = ClientMessage::PlayNow(boardcast_protocol::PlayNow { preset });
+                self.send(ask, Pending::Other);
+            }
+            Command::PlayNow(None) => {
+                self.send(ClientMessage::CancelPlayNow, Pending::Other);
+            }
             Command::JoinCode(code) => {
                 self.leave();
                 let join = ClientMessage::JoinMatch(JoinMatch::Code(code.clone()));
