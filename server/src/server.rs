@@ -244,7 +244,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         Database::Postgres(_) => None,
     };
-    let (storage, recovered) = Storage::open_database_as(&database, node_id)
+    let (storage, recovered) = Storage::open(&database, node_id)
         .await
         .map_err(|source| StartError::Storage { database, source })?;
     let (tasks, all_done) = shutdown::tasks();
