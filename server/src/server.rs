@@ -297,7 +297,18 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
-    let accounts = crate::accounts::Accounts::new(storage.accounts());
+    let mut accounts = crate::accounts::Accounts::new(storage.accounts());
+    if let Some(cluster) = &cluster {
+        // Failed logins and sign-ups count on every node alike.
+        let shared =
+            crate::accounts::throttle::Shared::new(cluster.redis.as_str()).map_err(|err| {
+                JoinError::Bus {
+                    redis: cluster.redis.to_string(),
+                    source: crate::cluster::bus::BusError::Address(err.to_string()),
+                }
+            })?;
+        accounts.throttles = crate::accounts::throttle::Throttles::clustered(shared);
+    }
     if let Some(node) = &node {
         // Sessions ended on any node cut their connections on this one.
         accounts
