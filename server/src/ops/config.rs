@@ -197,6 +197,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
 
+    /// How often a member's connection checks its session or token again: one ended by an
+    /// admin command (`admin close`), or whose end the cluster's bus lost, closes within this.
+    #[arg(long, env = "BOARDCAST_SESSION_RECHECK", default_value = "60s", value_parser = parse_duration)]
+    pub session_recheck: Duration,
+
     /// How often the server pings a connection.
     #[arg(long, env = "BOARDCAST_PING_INTERVAL", default_value = "20s", value_parser = parse_duration)]
     pub ping_interval: Duration,
