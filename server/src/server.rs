@@ -297,6 +297,14 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
+    let accounts = crate::accounts::Accounts::new(storage.accounts());
+    if let Some(node) = &node {
+        // Sessions ended on any node cut their connections on this one.
+        accounts
+            .cuts
+            .join_cluster(node.bus.clone(), shutdown.clone())
+            .await;
+    }
     let events = crate::events::Events::start(
         storage.clone(),
         hub.clone(),
@@ -307,7 +315,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     .await;
     let app = App {
         events,
-        accounts: crate::accounts::Accounts::new(storage.accounts()),
+        accounts,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,
