@@ -8,6 +8,7 @@
 import { opposite, showsMatch, FRISIAN_TV } from './state.js';
 import * as actions from './actions.js';
 import { refusal } from './i18n.js';
+import { ratingText } from './format.js';
 
 /**
  * @param {object} state
@@ -36,6 +37,7 @@ export function receive(state, msg, now) {
       state.lobby = { ...body, loaded: true };
       return [];
     case 'seat': return seat(state, body);
+    case 'paired': return paired(state, body);
     case 'match_snapshot': return matchSnapshot(state, body, now);
     case 'match_event': return matchEvent(state, body, now);
     case 'channel_snapshot': return channelSnapshot(state, body, now);
@@ -94,6 +96,7 @@ function refused(state, { id, code, message }) {
   state.notice = { text: refusal(code, message), code };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
+  if (request.kind === 'play-now') state.playNow = null;
   // A refused invite (gone, or the seat taken) may be tried again from its page.
   if (request.kind === 'join' && state.route.page === 'invite') state.ui.inviteAccepted = false;
   if (code === 'stale_id') {
@@ -117,6 +120,14 @@ function refused(state, { id, code, message }) {
     return [{ forgetSeat: matchId }, watch(state, { match: matchId }, null)];
   }
   return [];
+}
+
+/** Play now found an opponent: the seat in the new rated match, shown like any new seat. */
+function paired(state, body) {
+  state.playNow = null;
+  const r = body.opponent_rating;
+  state.paired = { opponent: body.opponent, rating: r ? ratingText(r.rating, r.provisional) : '' };
+  return seat(state, body.seat);
 }
 
 function seat(state, body) {

@@ -635,8 +635,8 @@ pub(crate) async fn a_rated_result_is_stored_with_both_rating_changes_exactly_on
     assert_eq!(
         current,
         [
-            ("ana".to_owned(), newest(ana).await.unwrap().unwrap()),
-            ("bo".to_owned(), newest(bo).await.unwrap().unwrap())
+            ("ana".to_owned(), false, newest(ana).await.unwrap().unwrap()),
+            ("bo".to_owned(), false, newest(bo).await.unwrap().unwrap())
         ],
         "the ladder's candidates: each member's newest change"
     );
