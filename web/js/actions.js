@@ -264,7 +264,21 @@ export function move(state, route) {
   clearInput(state);
   if (!seat) return [];
   state.notice = { text: '', code: '' };
-  return [request(state, 'move', { move: { match_id: seat.match_id, token: seat.token, route } }, true)];
+  // Our round trip from `ping`s, for lag compensation (the server believes it only up to its
+  // own measurement: PROTOCOL.md §10).
+  const lag = state.lag.rtt === null ? null : Math.min(60000, Math.round(state.lag.rtt));
+  return [request(state, 'move', { move: { match_id: seat.match_id, token: seat.token, route, lag_ms: lag } }, true)];
+}
+
+/**
+ * A `ping` to measure our round trip: a browser cannot see the server's WebSocket pings, so
+ * the page measures its own (its `pong` comes back in receive.js). No reply is awaited: a
+ * ping lost with its connection is simply not counted.
+ */
+export function ping(state, now) {
+  const nonce = state.nextId++;
+  state.lag.sent = { nonce, at: now };
+  return { send: { id: nonce, msg: { ping: { nonce } } } };
 }
 
 /** True while a move of ours waits for its reply: no second move meanwhile. */

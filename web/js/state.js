@@ -106,6 +106,8 @@ export function initialState(route, stored, search = '') {
     prediction: { ply: -1, guess: '', state: 'none' },
     standing: { correct: 0, strikes: 0 },
     leaderboard: [],
+    /** This page's round trip to the server, from its `ping`s (ms, a moving average). */
+    lag: { rtt: /** @type {number|null} */ (null), sent: /** @type {{nonce: number, at: number}|null} */ (null) },
     notice: { text: '', code: '' },
     ui: {
       /** Squares clicked so far of the move being entered: origin, then landings. */

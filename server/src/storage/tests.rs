@@ -29,7 +29,9 @@ impl SqliteFile {
 
 impl Place for SqliteFile {
     async fn open(&self) -> (Storage, Vec<StoredMatch>) {
-        Storage::open(&self.path).unwrap()
+        Storage::open(&crate::storage::Database::Sqlite(self.path.clone()), None)
+            .await
+            .unwrap()
     }
 }
 
@@ -50,7 +52,12 @@ impl PostgresDatabase {
 
 impl Place for PostgresDatabase {
     async fn open(&self) -> (Storage, Vec<StoredMatch>) {
-        Storage::connect(&self.url).await.unwrap()
+        Storage::open(
+            &crate::storage::Database::Postgres(self.url.to_owned()),
+            None,
+        )
+        .await
+        .unwrap()
     }
 }
 

@@ -28,9 +28,7 @@ impl PgAccounts {
     /// The accounts of the database at `url` alone, for `boardcast-server admin` (also while
     /// a server runs on it): migrates the schema, then a small pool.
     pub(crate) async fn connect(url: &str) -> Result<PgAccounts, StorageError> {
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|err| StorageError::Database(format!("{url}: {err}")))?;
+        let mut config = super::parse_url(url)?;
         config.connect_timeout(std::time::Duration::from_secs(5));
         let mut client = super::setup::first_connection(&config).await?;
         super::schema::migrate(&mut client).await?;
@@ -45,7 +43,7 @@ impl PgAccounts {
             .max_size(2)
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
-            .map_err(|err| StorageError::Database(err.to_string()))?;
+            .map_err(StorageError::Pool)?;
         Ok(PgAccounts { pool })
     }
 }

@@ -121,7 +121,7 @@ impl SqliteAccounts {
                 Ok(query(&conn)?)
             })
             .await
-            .map_err(|e| StorageError::Task(e.to_string()))?
+            .map_err(StorageError::Task)?
         }
         .boxed()
     }
