@@ -297,8 +297,36 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
+    let mut accounts = crate::accounts::Accounts::new(storage.accounts());
+    if let Some(cluster) = &cluster {
+        // Failed logins and sign-ups count on every node alike.
+        let shared =
+            crate::accounts::throttle::Shared::new(cluster.redis.as_str()).map_err(|err| {
+                JoinError::Bus {
+                    redis: cluster.redis.to_string(),
+                    source: crate::cluster::bus::BusError::Address(err.to_string()),
+                }
+            })?;
+        accounts.throttles = crate::accounts::throttle::Throttles::clustered(shared);
+    }
+    if let Some(node) = &node {
+        // Sessions ended on any node cut their connections on this one.
+        accounts
+            .cuts
+            .join_cluster(node.bus.clone(), shutdown.clone())
+            .await;
+    }
+    let events = crate::events::Events::start(
+        storage.clone(),
+        hub.clone(),
+        shutdown.clone(),
+        tasks.clone(),
+        node.is_some(),
+    )
+    .await;
     let app = App {
-        accounts: crate::accounts::Accounts::new(storage.accounts()),
+        events,
+        accounts,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,

@@ -17,6 +17,8 @@ import { answered } from './account.js';
 const SEAT_PREFIX = 'bc.seat.';
 const LOBBY_REFRESH_MS = 4000;
 const TICK_MS = 100;
+/** How often a match page measures its round trip (a ping is a few bytes). */
+const PING_MS = 2000;
 
 const storage = {
   get(key) {
@@ -70,6 +72,8 @@ function redraw() {
   });
 }
 
+/** The close code of a connection whose session ended (logout elsewhere, a closed account). */
+const SESSION_ENDED = 4001;
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const socket = connect(wsUrl, (event) => {
   if (event.type === 'connected') {
@@ -82,6 +86,11 @@ const socket = connect(wsUrl, (event) => {
   } else if (event.type === 'garbled') {
     console.warn('unreadable message from the server', event.text);
   } else if (event.type === 'disconnected') {
+    if (event.code === SESSION_ENDED) {
+      // This browser's session ended elsewhere (PROTOCOL.md §13): the cookie it still sends
+      // would be refused at every reconnect, so it is cleared and the visitor asked to log in.
+      fetch('/api/logout', { method: 'POST' }).finally(() => location.assign('/login'));
+    }
     state.conn = 'offline';
     // Requests die with their connection; match commands stay to be re-sent, and requests
     // never sent stay to be sent.
@@ -198,6 +207,10 @@ document.addEventListener('visibilitychange', redraw);
 setInterval(() => {
   if (state.route.page === 'lobby' && state.conn === 'online') run([actions.listLobby(state)]);
 }, LOBBY_REFRESH_MS);
+
+setInterval(() => {
+  if (state.match && state.conn === 'online' && !document.hidden) run([actions.ping(state, performance.now())]);
+}, PING_MS);
 
 listen(root, state, run);
 redraw();

@@ -35,4 +35,6 @@ pub struct App {
     pub tasks: Tasks,
     /// Accounts, sessions and tokens (issue 30).
     pub accounts: Accounts,
+    /// Club events and their directors (issue 33).
+    pub(crate) events: crate::events::Events,
 }

@@ -379,6 +379,15 @@ impl Connection {
         ping.tick().await;
         // Measured at once, so that a first move is already compensated.
         self.ping(Instant::now());
+        // A member's connection ends with its session or token (`accounts::cuts`): at once
+        // when a route of any node ends it, or at the next recheck.
+        let cut = self.account.as_ref().map(|who| {
+            self.app.accounts.used(who.id);
+            self.app.accounts.cuts.register(who.id, who.via.clone())
+        });
+        let every = self.app.config.session_recheck;
+        let mut recheck = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 _ = shutdown.recv() => {
@@ -389,6 +398,14 @@ impl Connection {
                     return Close::With(close::GOING_AWAY, "server shutting down");
                 }
                 _ = &mut *writer => return Close::Gone,
+                () = async { cut.as_ref().expect("only for a member").cut().await }, if cut.is_some() => {
+                    return Close::With(close::SESSION_ENDED, "session ended");
+                }
+                _ = recheck.tick(), if cut.is_some() => {
+                    if !self.still_logged_in().await {
+                        return Close::With(close::SESSION_ENDED, "session ended");
+                    }
+                }
                 _ = ping.tick() => {
                     if self.idle.expired(Instant::now()) {
                         return Close::With(close::IDLE, "idle timeout");
@@ -436,6 +453,20 @@ impl Connection {
                     }
                 }
             }
+        }
+    }
+
+    /// Whether this member connection's session or token still acts as its account. Only
+    /// an answer that it ended says no: a storage failure keeps the connection.
+    async fn still_logged_in(&self) -> bool {
+        let Some(who) = &self.account else {
+            return true;
+        };
+        match self.app.accounts.recheck(who).await {
+            Ok(_) | Err(crate::accounts::AuthError::Storage(_)) => true,
+            Err(
+                crate::accounts::AuthError::Unauthenticated | crate::accounts::AuthError::Closed,
+            ) => false,
         }
     }
 

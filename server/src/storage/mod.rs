@@ -19,6 +19,7 @@
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
 pub(crate) mod accounts;
+pub(crate) mod club;
 pub(crate) mod coordination;
 mod database;
 pub(crate) mod migrate;

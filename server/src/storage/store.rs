@@ -113,6 +113,17 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     }
     /// The accounts, sessions, tokens and seats of this database.
     fn accounts(&self) -> Arc<dyn AccountStore>;
+    /// Every club event (only the unfinished ones with `unfinished_only`), oldest first,
+    /// with its records in order.
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<super::club::StoredClubEvent>, StorageError>>;
+    /// Club event `id` with its records, or `None` if there is none.
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<super::club::StoredClubEvent>, StorageError>>;
     /// Commits everything sent before and stops the writer; later commits fail with
     /// [`StorageError::Closed`].
     fn close(&self) -> BoxFuture<'_, ()>;

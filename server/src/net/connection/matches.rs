@@ -168,6 +168,9 @@ impl Connection {
     pub(super) async fn act(&mut self, id: u64, msg: ClientMessage) -> Result<(), Refusal> {
         let (seat, action) = match msg {
             ClientMessage::Move(play) => {
+                if let Some(who) = &self.account {
+                    self.app.accounts.used(who.id);
+                }
                 let lag_ms = self.move_round_trip(play.lag_ms);
                 let seat = SeatAction {
                     match_id: play.match_id,

@@ -448,7 +448,7 @@ impl AccountStore for PgAccounts {
     fn current_ratings(
         &self,
         since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
         async move {
             let client = pooled(&self.pool).await?;
             let rows = client
@@ -456,7 +456,7 @@ impl AccountStore for PgAccounts {
                 .await?;
             Ok(rows
                 .iter()
-                .map(|row| (row.get(0), rating_change_from(row, 1)))
+                .map(|row| (row.get(0), row.get(1), rating_change_from(row, 2)))
                 .collect())
         }
         .boxed()
