@@ -292,6 +292,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
             id: Some(early.id),
             code: ErrorCode::NotYourTurn,
             message: "not your turn: black to move".into(),
+            last_id: None,
         }),
     )
     .await;

@@ -85,6 +85,10 @@ pub struct ErrorReply {
     pub code: ErrorCode,
     /// Why, in words fit to show a person (`illegal move: a capture of higher value exists`).
     pub message: String,
+    /// On `stale_id`: the last id the seat carried out, so a client goes on above it without
+    /// reading the message; `null` on every other error (and read as `null` when absent).
+    #[serde(default)]
+    pub last_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

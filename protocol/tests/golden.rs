@@ -425,6 +425,7 @@ fn cases() -> Vec<Case> {
                 id: Some(6),
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn: black to move".into(),
+                last_id: None,
             }),
         ),
         server(
@@ -433,6 +434,7 @@ fn cases() -> Vec<Case> {
                 id: Some(4),
                 code: ErrorCode::IllegalPrediction,
                 message: "a2-a4 is not a legal move for white before ply 0".into(),
+                last_id: None,
             }),
         ),
         server(
@@ -441,6 +443,7 @@ fn cases() -> Vec<Case> {
                 id: None,
                 code: ErrorCode::Malformed,
                 message: "not a valid message: expected value at line 1 column 1".into(),
+                last_id: None,
             }),
         ),
         server(
@@ -451,6 +454,7 @@ fn cases() -> Vec<Case> {
                 message: "id 5 is not above 10, the last id carried out for your seat: match \
                           actions need ids that increase per seat, across reconnects"
                     .into(),
+                last_id: Some(10),
             }),
         ),
         server(
@@ -460,6 +464,7 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::InvalidArgument,
                 message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
                     .into(),
+                last_id: None,
             }),
         ),
         server(
@@ -470,6 +475,7 @@ fn cases() -> Vec<Case> {
                 message: "invalid message: id: must be at most 9007199254740991 (2^53 - 1, the \
                           largest integer JavaScript holds exactly)"
                     .into(),
+                last_id: None,
             }),
         ),
         server("pong", ServerMessage::Pong(Pong { nonce: 42 })),
@@ -1048,6 +1054,7 @@ fn exchanges() -> Vec<Case> {
                 id: Some(3),
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn: white to move".into(),
+                last_id: None,
             }),
         ),
         client(
@@ -1149,6 +1156,7 @@ fn exchanges() -> Vec<Case> {
                 id: Some(5),
                 code: ErrorCode::PredictionClosed,
                 message: "ply 2 is already revealed; the coming ply is 3".into(),
+                last_id: None,
             }),
         ),
         client(

@@ -451,8 +451,14 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             }),
         (any::<u64>(), any::<bool>())
             .prop_map(|(id, duplicate)| ServerMessage::Ack(Ack { id, duplicate })),
-        (of(any::<u64>()), error_code(), text())
-            .prop_map(|(id, code, message)| ServerMessage::Error(ErrorReply { id, code, message })),
+        (of(any::<u64>()), error_code(), text(), of(any::<u64>())).prop_map(
+            |(id, code, message, last_id)| ServerMessage::Error(ErrorReply {
+                id,
+                code,
+                message,
+                last_id
+            })
+        ),
         any::<u64>().prop_map(|nonce| ServerMessage::Pong(Pong { nonce })),
         (
             any::<u64>(),

@@ -91,7 +91,7 @@ function ack(state, { id }) {
   return [];
 }
 
-function refused(state, { id, code, message }) {
+function refused(state, { id, code, message, last_id: lastId }) {
   const request = id === null ? null : answered(state, id);
   state.notice = { text: refusal(code, message), code };
   if (!request) return [];
@@ -99,11 +99,8 @@ function refused(state, { id, code, message }) {
   if (request.kind === 'play-now') state.playNow = null;
   // A refused invite (gone, or the seat taken) may be tried again from its page.
   if (request.kind === 'join' && state.route.page === 'invite') state.ui.inviteAccepted = false;
-  if (code === 'stale_id') {
-    // Ids must grow per seat (PROTOCOL.md §9); the message names the last one carried out.
-    const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));
-    if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
-  }
+  // Ids must grow per seat (PROTOCOL.md §9); a stale id's refusal says the last one carried out.
+  if (code === 'stale_id' && Number.isSafeInteger(lastId)) state.nextId = Math.max(state.nextId, lastId + 1);
   if (request.kind === 'reclaim') state.notice = { text: '', code: '' };
   if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
   if (request.kind === 'hello' && code === 'invalid_argument') {

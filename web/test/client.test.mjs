@@ -296,7 +296,8 @@ test('predictions: only the legal moves of the coming ply can be picked', () => 
 test('a stale id refusal moves the id counter past the last id the seat carried out', () => {
   const state = seated(3);
   const [move] = sent(actions.typedMove(state, '10-15'));
-  receive(state, { error: { id: move.id, code: 'stale_id', message: 'id 5 is not above 917, the last id this seat carried out' } }, 0);
+  // The field decides, not the words: this message's largest number is not the last id.
+  receive(state, { error: { id: move.id, code: 'stale_id', message: 'id 99999 is not above 917, the last id this seat carried out', last_id: 917 } }, 0);
   assert.equal(state.nextId, 918);
   assert.equal(state.outbox.length, 0);
 });

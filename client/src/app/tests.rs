@@ -264,6 +264,7 @@ fn server_errors_read_as_lines_and_a_dead_seat_is_forgotten() {
             id: Some(resume_id),
             code: ErrorCode::InvalidToken,
             message: "unknown seat token".into(),
+            last_id: None,
         }),
         Instant::now(),
     );
@@ -733,6 +734,7 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
             id: Some(id),
             code: ErrorCode::NotFound,
             message: "no match with invite code BADCODE".into(),
+            last_id: None,
         })
     };
     app.receive(refuse(join), Instant::now());

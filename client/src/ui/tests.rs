@@ -562,6 +562,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
             id: None,
             code: ErrorCode::NotYourTurn,
             message: "not your turn".into(),
+            last_id: None,
         }),
         now,
     );
@@ -576,6 +577,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
             id: None,
             code: ErrorCode::NotFound,
             message: "no such match".into(),
+            last_id: None,
         }),
         now,
     );
@@ -1222,6 +1224,7 @@ fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
             id: None,
             code: ErrorCode::NotAllowed,
             message: message.into(),
+            last_id: None,
         }),
         now,
     );
@@ -1251,6 +1254,7 @@ fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
             id: None,
             code: ErrorCode::NotAllowed,
             message: long,
+            last_id: None,
         }),
         now,
     );
@@ -1489,6 +1493,7 @@ fn a_refused_or_unanswered_watch_says_so_instead_of_waiting_forever() {
             id: Some(watch.id),
             code: ErrorCode::NotFound,
             message: "no channel or archived game tv3".into(),
+            last_id: None,
         }),
         now,
     );
@@ -1888,6 +1893,7 @@ fn a_refusal_in_the_players_language_at_80x24() {
                 id: Some(7),
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn".into(),
+                last_id: None,
             }),
             now,
         );

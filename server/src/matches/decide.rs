@@ -194,13 +194,16 @@ impl MatchState {
             if carried_out.binary_search(&ack).is_ok() {
                 return Ok(Decision::Duplicate);
             }
-            return Err(Refusal::new(
-                ErrorCode::StaleId,
-                format!(
-                    "id {ack} is not above {last}, the last id carried out for your seat: \
-                     match actions need ids that increase per seat, across reconnects"
-                ),
-            ));
+            return Err(Refusal {
+                last_id: Some(last),
+                ..Refusal::new(
+                    ErrorCode::StaleId,
+                    format!(
+                        "id {ack} is not above {last}, the last id carried out for your seat: \
+                         match actions need ids that increase per seat, across reconnects"
+                    ),
+                )
+            });
         }
         let over = || {
             Refusal::new(
@@ -557,12 +560,13 @@ mod tests {
         let again = state.decide(Side::White, 5, &Action::play(vec![32, 28]), now);
         assert_eq!(again, Ok(Decision::Duplicate));
         // An id below the last that was never carried out is stale, not a silent duplicate.
+        let stale = state
+            .decide(Side::White, 4, &Action::Resign, now)
+            .unwrap_err();
         assert_eq!(
-            state
-                .decide(Side::White, 4, &Action::Resign, now)
-                .unwrap_err()
-                .code,
-            ErrorCode::StaleId
+            (stale.code, stale.last_id),
+            (ErrorCode::StaleId, Some(5)),
+            "a stale id names the last id carried out as a field"
         );
         // Black's ids are its own.
         carry_out(&mut state, Side::Black, 5, Action::play(vec![19, 23]), now);
