@@ -244,7 +244,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         Database::Postgres(_) => None,
     };
-    let (storage, recovered) = Storage::open_database_as(&database, node_id)
+    let (storage, recovered) = Storage::open(&database, node_id)
         .await
         .map_err(|source| StartError::Storage { database, source })?;
     let (tasks, all_done) = shutdown::tasks();
@@ -316,7 +316,16 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
             .join_cluster(node.bus.clone(), shutdown.clone())
             .await;
     }
+    let events = crate::events::Events::start(
+        storage.clone(),
+        hub.clone(),
+        shutdown.clone(),
+        tasks.clone(),
+        node.is_some(),
+    )
+    .await;
     let app = App {
+        events,
         accounts,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
@@ -335,10 +344,9 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),
         config: Arc::new(config),
-        tv: FrisianTv::start(directory.clone(), shutdown.clone()),
+        channels: channels.with_tv(FrisianTv::start(directory.clone(), shutdown.clone())),
         directory,
         hub,
-        channels,
         shutdown: shutdown.clone(),
         tasks: tasks.clone(),
     };

@@ -22,12 +22,13 @@ impl App {
                 time,
                 color,
                 public,
+                rated,
             } => {
                 let create = CreateMatch {
                     time_control: time,
                     color,
                     public,
-                    rated: false,
+                    rated,
                     rating_range: None,
                 };
                 self.leave();

@@ -18,6 +18,8 @@ pub enum Command {
         time: Option<TimeControl>,
         color: ColorChoice,
         public: bool,
+        /// A rated match (members only; the server refuses a guest's).
+        rated: bool,
     },
     /// Join by invite code.
     JoinCode(String),
@@ -106,12 +108,14 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             let mut time = None;
             let mut color = ColorChoice::Random;
             let mut public = true;
+            let mut rated = false;
             for word in &rest {
                 match *word {
                     "white" => color = ColorChoice::White,
                     "black" => color = ColorChoice::Black,
                     "random" => color = ColorChoice::Random,
                     "private" => public = false,
+                    "rated" => rated = true,
                     "untimed" => time = None,
                     other => time = Some(other.parse().map_err(|e| format!("{e}"))?),
                 }
@@ -120,6 +124,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 time,
                 color,
                 public,
+                rated,
             }
         }
         "join" => Command::JoinCode(need(0, "an invite code or match id")?.to_owned()),
@@ -171,7 +176,17 @@ mod tests {
             Ok(Some(Command::Create {
                 time: Some("5+3".parse().unwrap()),
                 color: ColorChoice::White,
-                public: false
+                public: false,
+                rated: false,
+            }))
+        );
+        assert_eq!(
+            parse_line("play 3+2 rated"),
+            Ok(Some(Command::Create {
+                time: Some("3+2".parse().unwrap()),
+                color: ColorChoice::Random,
+                public: true,
+                rated: true,
             }))
         );
         assert_eq!(

@@ -15,8 +15,8 @@ use axum::routing::{delete, get, post};
 use boardcast_protocol::Side;
 use boardcast_protocol::account::{
     AccountInfo, AccountView, ApiError, ApiErrorCode, CreatedToken, Credentials, GameCounts,
-    NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame, ProfileGames,
-    RatingPoint, Scope, TokenInfo, TokenLogin, UserProfile,
+    LadderRung, NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame,
+    ProfileGames, RatingPoint, Scope, TokenInfo, TokenLogin, UserProfile,
 };
 use serde::Deserialize;
 use serde_json::json;
@@ -653,24 +653,24 @@ async fn ladder(State(app): State<App>) -> Answer {
     use crate::ratings::{glicko, ladder, stored};
     let now = std::time::SystemTime::now();
     let since_ms = now_ms().saturating_sub(glicko::LADDER_RECENT.as_millis() as i64);
-    let members: Vec<(String, glicko::Perf)> = app
+    // The name and the bot flag together rank as the name does (a name is unique).
+    let members: Vec<((String, bool), glicko::Perf)> = app
         .accounts
         .store
         .current_ratings(since_ms)
         .await?
         .into_iter()
-        .map(|(name, newest)| (name, stored::perf_of(Some(&newest))))
+        .map(|(name, bot, newest)| ((name, bot), stored::perf_of(Some(&newest))))
         .collect();
-    let rungs: Vec<serde_json::Value> = ladder::ladder(&members, now, LADDER_SIZE)
+    let rungs: Vec<LadderRung> = ladder::ladder(&members, now, LADDER_SIZE)
         .into_iter()
-        .map(|rung| {
-            json!({
-                "rank": rung.rank,
-                "name": rung.name,
-                "rating": rung.rating,
-                "rd": rung.deviation,
-                "rated_games": rung.rated_games,
-            })
+        .map(|rung| LadderRung {
+            rank: u32::try_from(rung.rank).unwrap_or(u32::MAX),
+            name: rung.name.0,
+            bot: rung.name.1,
+            rating: rung.rating,
+            rd: rung.deviation,
+            rated_games: rung.rated_games,
         })
         .collect();
     Ok(Json(rungs).into_response())

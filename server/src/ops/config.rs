@@ -212,8 +212,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_MAX_MATCHES", default_value_t = 10_000)]
     pub max_matches: usize,
 
-    /// How long a player may be gone before the opponent may claim the win or a draw.
-    #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
+    /// How long a player may be gone before the opponent may claim the win or a draw, at most:
+    /// untimed matches get all of it, timed ones a sixth of an average game, at least an
+    /// eighth of it (PROTOCOL.md §10, "Leaving and claiming"). Counted only on the absent
+    /// player's turns.
+    #[arg(long, env = "BOARDCAST_GRACE", default_value = "120s", value_parser = parse_duration)]
     pub grace: Duration,
 
     /// How long each player has to make their first move once it is due (clocks do not run

@@ -70,6 +70,18 @@ impl Store for Flaky {
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
         self.inner.accounts()
     }
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
+        self.inner.club_events(unfinished_only).boxed()
+    }
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
+        async move { self.inner.club_event(id).await }.boxed()
+    }
     fn close(&self) -> BoxFuture<'_, ()> {
         self.inner.close().boxed()
     }
@@ -118,7 +130,12 @@ fn play(handle: &MatchHandle, outbox: &Outbox, token: &str, id: u64, route: Vec<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
     let dir = tempfile::tempdir().unwrap();
-    let (sqlite, _) = Storage::open(&dir.path().join("db")).unwrap();
+    let (sqlite, _) = Storage::open(
+        &crate::storage::Database::Sqlite(dir.path().join("db")),
+        None,
+    )
+    .await
+    .unwrap();
     let failing = Arc::new(AtomicBool::new(false));
     let storage = Storage::new(Flaky {
         inner: sqlite,

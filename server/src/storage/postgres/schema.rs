@@ -8,7 +8,6 @@
 
 use tokio_postgres::Client;
 
-use super::describe;
 use crate::storage::StorageError;
 
 /// Every migration, oldest first; the version of a database is how many it has had.
@@ -247,6 +246,28 @@ CREATE TABLE rating_changes (
     UNIQUE (account_id, games_before)
 );
 "#,
+    // 6: club events (issue 33): each event's set-up and its director's versioned records.
+    // `(event_id, round)` refuses a round paired twice, `(event_id, match_id)` a game counted
+    // twice; both are NULL on every other record.
+    r#"
+CREATE TABLE club_events (
+    id         TEXT PRIMARY KEY,
+    created_ms BIGINT NOT NULL,
+    setup      TEXT NOT NULL,
+    finished   BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE club_event_log (
+    event_id TEXT NOT NULL REFERENCES club_events(id),
+    v        BIGINT NOT NULL,
+    at_ms    BIGINT NOT NULL,
+    body     TEXT NOT NULL,
+    round    BIGINT,
+    match_id TEXT,
+    PRIMARY KEY (event_id, v),
+    UNIQUE (event_id, round),
+    UNIQUE (event_id, match_id)
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).
@@ -260,9 +281,7 @@ const MIGRATION_LOCK: i64 = 0x626f_6172_6463_6173;
 
 /// Brings the database up to [`VERSION`], or refuses one that is newer.
 pub(super) async fn migrate(client: &mut Client) -> Result<(), StorageError> {
-    let failed = |err: tokio_postgres::Error| {
-        StorageError::Database(format!("migrating the schema: {}", describe(&err)))
-    };
+    let failed = StorageError::Migrate;
     let tx = client.transaction().await.map_err(failed)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
@@ -364,7 +383,10 @@ mod tests {
         let Some(db) = PostgresDatabase::new("schema version") else {
             return;
         };
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         storage.close().await;
         let client = connect(&db.url).await;
         let version = |row: tokio_postgres::Row| row.get::<_, i64>(0);
@@ -377,7 +399,9 @@ mod tests {
             .execute("UPDATE schema_version SET version = $1", &[&(VERSION + 1)])
             .await
             .unwrap();
-        let err = Storage::connect(&db.url).await.unwrap_err();
+        let err = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+            .await
+            .unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
@@ -399,7 +423,10 @@ mod tests {
         let Some(db) = PostgresDatabase::new("schema version") else {
             return;
         };
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         storage
             .commit(vec![Write::CreateMatch {
                 id: "a".into(),
@@ -411,7 +438,10 @@ mod tests {
             .await
             .unwrap();
         storage.close().await;
-        let (storage, recovered) = Storage::connect(&db.url).await.unwrap();
+        let (storage, recovered) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         assert_eq!(recovered.len(), 1);
         storage.close().await;
         let client = connect(&db.url).await;
@@ -439,7 +469,10 @@ mod tests {
             )
             .await
             .unwrap();
-        let (storage, recovered) = Storage::connect(&db.url).await.unwrap();
+        let (storage, recovered) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         assert_eq!(recovered.len(), 1);
         assert_eq!(recovered[0].events.len(), 1);
         let owner = storage
@@ -495,7 +528,10 @@ mod tests {
                 .await
                 .unwrap();
         }
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         assert_eq!(
             storage.leaderboard(10).await.unwrap(),
             crate::storage::tests::merged_old_rows()
@@ -514,7 +550,10 @@ mod tests {
         let Some(db) = PostgresDatabase::new("token index") else {
             return;
         };
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         storage.close().await;
         let client = connect(&db.url).await;
         // On a tiny table a scan is cheaper; forbid it to see whether the index fits the query.
