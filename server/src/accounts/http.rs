@@ -563,18 +563,21 @@ async fn token_login(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn reset_link(State(app): State<App>, Path(token): Path<String>) -> Answer {
+/// The account reset link `token` is for while it is valid (`use_up`: and uses it up), or a
+/// typed 404.
+async fn reset_account(app: &App, token: &str, use_up: bool) -> Result<AccountRow, Refused> {
     let store = &app.accounts.store;
-    let account = match store.reset(secret::hash(&token), now_ms(), false).await? {
-        Some(id) => store.account_by_id(id).await?,
-        None => None,
-    };
-    match account {
-        Some(account) => Ok(Json(json!({ "name": account.name })).into_response()),
-        None => Err(Refused::not_found(
-            "this reset link is used up, expired or wrong",
-        )),
-    }
+    let invalid = || Refused::not_found("this reset link is used up, expired or wrong");
+    let id = store
+        .reset(secret::hash(token), now_ms(), use_up)
+        .await?
+        .ok_or_else(invalid)?;
+    store.account_by_id(id).await?.ok_or_else(invalid)
+}
+
+async fn reset_link(State(app): State<App>, Path(token): Path<String>) -> Answer {
+    let account = reset_account(&app, &token, false).await?;
+    Ok(Json(json!({ "name": account.name })).into_response())
 }
 
 async fn reset_password(
@@ -587,15 +590,7 @@ async fn reset_password(
     let PasswordReset { password } = body(&bytes)?;
     let accounts = &app.accounts;
     let store = &accounts.store;
-    let hash = secret::hash(&token);
-    let Some(id) = store.reset(hash.clone(), now_ms(), false).await? else {
-        return Err(Refused::not_found(
-            "this reset link is used up, expired or wrong",
-        ));
-    };
-    let Some(account) = store.account_by_id(id).await? else {
-        return Err(Refused::not_found("no such account"));
-    };
+    let account = reset_account(&app, &token, false).await?;
     password::check(&password, &account.name).map_err(Refused::invalid)?;
     let phc = accounts.hasher.hash(password).await.map_err(|err| {
         Refused::new(
@@ -605,11 +600,7 @@ async fn reset_password(
         )
     })?;
     // Used up before the password changes: of two requests with one link, one wins.
-    if store.reset(hash, now_ms(), true).await?.is_none() {
-        return Err(Refused::not_found(
-            "this reset link is used up, expired or wrong",
-        ));
-    }
+    let id = reset_account(&app, &token, true).await?.id;
     store.set_password(id, phc).await?;
     store.delete_sessions(id, None).await?;
     accounts.cuts.end(Ending::Sessions {
