@@ -68,11 +68,13 @@ pub(crate) fn rules_result(outcome: Outcome) -> MatchResult {
             winner: Some(winner.into()),
             reason: EndReason::NoLegalMove,
             detail: outcome.to_string(),
+            rating_change: None,
         },
         Outcome::Draw { .. } => MatchResult {
             winner: None,
             reason: EndReason::DrawByRule,
             detail: outcome.to_string(),
+            rating_change: None,
         },
     }
 }

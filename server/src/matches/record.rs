@@ -73,6 +73,7 @@ impl Record {
             winner,
             reason,
             detail,
+            rating_change: None,
         }))
     }
 
