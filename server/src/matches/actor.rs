@@ -41,6 +41,7 @@ use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
+use crate::ratings::{glicko, pdn, stored};
 use crate::refusal::Refusal;
 use crate::room::fanout::{Catchup, Fanout, Role};
 use crate::room::outbox::Outbox;
@@ -636,7 +637,7 @@ impl Actor {
             return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
         }
         let token = new_token();
-        let (side, record) = match self.state.decide_join(&player, token.clone()) {
+        let (side, record) = match self.state.decide_join(&player, token.clone(), myself) {
             Ok(joined) => joined,
             Err(refusal) => return outbox.refuse(id, refusal),
         };
@@ -894,6 +895,16 @@ impl Actor {
             }
         }
         if self.state.result().is_some() && !was_over {
+            // A rated result is rated here, before it is written: its change goes into the
+            // `ended` event and the PDN, and both rating rows into this same request.
+            match self.rate(&mut records, &mut writes, first_v, at_ms).await {
+                Ok(rating_writes) => writes.extend(rating_writes),
+                Err(err) => {
+                    self.state.restore(savepoint);
+                    tracing::warn!(match_id = %self.state.id, %err, "cannot read the players' ratings");
+                    return Err(Refusal::storage(&err, "nothing was applied"));
+                }
+            }
             let pdn = self.state.pdn().unwrap_or_else(|err| {
                 tracing::error!(match_id = %self.state.id, %err, "cannot export PDN");
                 String::new()
@@ -944,6 +955,40 @@ impl Actor {
         }
         self.publish_summary();
         Ok(())
+    }
+
+    /// Rates the result `records` just reached, if it is a rated one: reads both players'
+    /// stored ratings, puts the change into the result (the state's and the `ended` record's,
+    /// whose write is made again) and returns both rating rows to write with it. The rows'
+    /// keys make storage refuse a game rated twice (a node that took the match over) and a
+    /// rating read stale (another game of the player finished in between): then the whole
+    /// request is refused, and the move or owed write that is tried again reads afresh.
+    async fn rate(
+        &mut self,
+        records: &mut [Record],
+        writes: &mut [Write],
+        first_v: u64,
+        at_ms: i64,
+    ) -> Result<Vec<Write>, StorageError> {
+        let Some((white, black, score)) = self.state.rating_plan() else {
+            return Ok(Vec::new());
+        };
+        let accounts = self.storage.accounts();
+        let white_perf = stored::read_perf(&*accounts, white).await?;
+        let black_perf = stored::read_perf(&*accounts, black).await?;
+        let at = stored::time_of(at_ms);
+        let change = glicko::rate_game(&white_perf, &black_perf, score, at);
+        let shown = pdn::shown(&change, at);
+        self.state.set_rating_change(shown);
+        for (i, record) in records.iter_mut().enumerate() {
+            if let MatchEvent::Ended(result) = &mut record.event {
+                result.rating_change = Some(shown);
+                writes[i] = record
+                    .write(&self.state.id, first_v + i as u64, at_ms, self.epoch)
+                    .map_err(|err| StorageError::Database(err.to_string()))?;
+            }
+        }
+        Ok(stored::writes_of(&self.state.id, (white, black), &change, at_ms).into())
     }
 
     /// The info line for a committed event that an operator counts as activity: a player

@@ -20,14 +20,16 @@ use crate::net::limits::LimitKind;
 use crate::net::limits::{Idle, RateLimit, SessionPlaces};
 use crate::net::per_address::Rated;
 use crate::ops::shutdown::TaskGuard;
+use crate::ratings::seek::{SeekTerms, may_join};
+use crate::ratings::stored;
 use crate::refusal::Refusal;
 use crate::room::outbox::{self, Inbox, Outbox};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
     ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
-    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
-    Target, Welcome,
+    FrameRef, JoinMatch, Limits, Lobby, MatchSummary, PROTOCOL_VERSION, Pong, ServerMessage,
+    ShutdownNotice, Target, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -116,6 +118,7 @@ pub(crate) async fn run(
                 name: who.name.clone(),
                 bot: who.bot,
                 account: Some(who.id),
+                rating: None,
             },
             None => Player::person(boardcast_protocol::names::DEFAULT_NAME),
         },
@@ -477,6 +480,7 @@ impl Connection {
                                 .unwrap_or(hello.name),
                             bot: hello.bot,
                             account: None,
+                            rating: None,
                         };
                     }
                     self.outbox.ack(id);
@@ -488,7 +492,10 @@ impl Connection {
                 Ok(())
             }
             ClientMessage::ListLobby => {
-                let (seeks, live) = self.app.directory.lobby();
+                let (mut seeks, live) = self.app.directory.lobby();
+                let viewer = self.seated_player().await.ok().and_then(|p| p.rating);
+                // The lobby leaves out the seeks this viewer would be refused.
+                seeks.retain(|seek| seek_open_to(seek, viewer.map(|r| i32::from(r.rating))));
                 self.reply(ServerMessage::Lobby(Lobby {
                     id,
                     seeks,
@@ -497,7 +504,9 @@ impl Connection {
                 }));
                 Ok(())
             }
-            ClientMessage::CreateMatch(create) if create.rated => Err(members_only()),
+            ClientMessage::CreateMatch(create) if create.rated && self.account.is_none() => {
+                Err(members_only())
+            }
             ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
             ClientMessage::PlayNow(_) => Err(members_only()),
             ClientMessage::CancelPlayNow => {
@@ -516,15 +525,19 @@ impl Connection {
                     // The match checks that this connection holds its other seat.
                     JoinMatch::Myself(match_id) => directory.find(match_id).await,
                 };
-                match found {
+                let player = match found {
+                    Ok(Some(_)) => self.seated_player().await,
+                    _ => Ok(self.player.clone()),
+                };
+                match found.and_then(|found| Ok((found, player?))) {
                     Err(refusal) => Err(refusal),
-                    Ok(Some(handle)) => handle.try_send(Command::Join {
+                    Ok((Some(handle), player)) => handle.try_send(Command::Join {
                         outbox,
                         id,
-                        player: self.player.clone(),
+                        player,
                         myself: matches!(join, JoinMatch::Myself(_)),
                     }),
-                    Ok(None) => Err(Refusal::new(
+                    Ok((None, _)) => Err(Refusal::new(
                         ErrorCode::NotFound,
                         match join {
                             JoinMatch::Id(match_id) => {
@@ -697,17 +710,8 @@ impl Connection {
         if let Err(over) = limits.take(Rated::Matches, self.client) {
             return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
         }
-        let created = self
-            .app
-            .hub
-            .create_seek(
-                self.client,
-                &self.player,
-                create.time_control,
-                create.color,
-                create.public,
-            )
-            .await;
+        let player = self.seated_player().await?;
+        let created = self.app.hub.create_seek(self.client, &player, create).await;
         match created {
             Ok((handle, _, token)) => handle.try_send(Command::Resume {
                 outbox: self.outbox.clone(),
@@ -755,6 +759,19 @@ impl Connection {
             .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
     }
 
+    /// Who this connection seats: its player, and a member's rating as of now (read from
+    /// storage, for the lobby and a rated seek's range).
+    async fn seated_player(&self) -> Result<Player, Refusal> {
+        let mut player = self.player.clone();
+        if let Some(account) = player.account {
+            let rating = stored::read_shown(&*self.app.accounts.store, account)
+                .await
+                .map_err(|err| Refusal::storage(&err, "nothing changed"))?;
+            player.rating = Some(rating);
+        }
+        Ok(player)
+    }
+
     /// Hands a seated player's action to its match.
     async fn act(
         &self,
@@ -773,9 +790,22 @@ impl Connection {
     }
 }
 
-/// Rated play (a rated match, play now) is between two signed-in members. This server does not
-/// sign anyone in yet (accounts, issue 30), so every connection is a guest and is refused here,
-/// before anything is created.
+/// Whether a viewer of rating `viewer` (`None`: a guest) may join `seek`: the lobby lists only
+/// those ([`crate::ratings::seek`], the rule the match applies to a join).
+fn seek_open_to(seek: &MatchSummary, viewer: Option<i32>) -> bool {
+    let terms = SeekTerms {
+        rated: seek.rated,
+        rating_range: seek.rating_range,
+        creator_rating: seek
+            .white_rating
+            .or(seek.black_rating)
+            .map(|r| i32::from(r.rating)),
+    };
+    may_join(&terms, viewer, false).is_ok()
+}
+
+/// Rated play (a rated match, play now) is between two signed-in members: a guest is refused
+/// here, before anything is created.
 fn members_only() -> Refusal {
     Refusal::new(
         ErrorCode::MembersOnly,

@@ -1,0 +1,548 @@
+//! Rated play end to end on the real server binary (issue 31), over the JSON protocol.
+//!
+//! - Two new members play a rated reference game: the `ended` event, the snapshot, the PDN and
+//!   `/api/user` carry exactly the change an independent Glicko-2 (Glickman's steps, written
+//!   again below, never the server's code) gives; two established members (their earlier
+//!   rating rows seeded into the database) play a short rated game and appear on `/api/ladder`
+//!   with the ratings the reference gives after their time away.
+//! - Hostile: a guest asking for a rated match or play now, a guest joining a rated seek, a
+//!   member outside a seek's range, a member joining their own rated seek with `myself`; the
+//!   lobby hides what each would be refused.
+//! - `kill -9` at seeded moments around the ends of rated games: after each restart every
+//!   rated finished game has exactly one rating change per player, and none is left without.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use boardcast_protocol::{
+    ClientMessage, ColorChoice, CreateMatch, Encoding, ErrorCode, JoinMatch, MatchEvent,
+    MatchResult, MatchSummary, PlayMove, PoolPreset, RatingDiff, Seat, SeatAction, ServerMessage,
+    Side,
+};
+use boardcast_tests::TestServer;
+use boardcast_tests::client::{Client, ConnectOptions};
+use boardcast_tests::games::{RefGame, reference_games};
+
+fn server_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
+}
+
+const PASSWORD: &str = "Tulpen-in-Dokkum-1921";
+const DAY_MS: f64 = 86_400_000.0;
+
+// ---- An independent Glicko-2: Glickman's paper, step by step, and lila's rules around it. ----
+
+/// `(rating, rd, volatility)` on the Glicko scale.
+type Rating = (f64, f64, f64);
+
+/// One rating period with one game; steps 2–8 of "Example of the Glicko-2 system".
+fn paper_period(player: Rating, opponent: (f64, f64), score: f64) -> Rating {
+    const SCALE: f64 = 173.7178;
+    const TAU: f64 = 0.75;
+    let (mu, phi, sigma) = ((player.0 - 1500.0) / SCALE, player.1 / SCALE, player.2);
+    let (mu_j, phi_j) = ((opponent.0 - 1500.0) / SCALE, opponent.1 / SCALE);
+    let g = 1.0 / (1.0 + 3.0 * phi_j * phi_j / (std::f64::consts::PI.powi(2))).sqrt();
+    let expected = 1.0 / (1.0 + (-g * (mu - mu_j)).exp());
+    let v = 1.0 / (g * g * expected * (1.0 - expected));
+    let delta = v * g * (score - expected);
+    let a = (sigma * sigma).ln();
+    let f = |x: f64| {
+        let ex = x.exp();
+        ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
+            - (x - a) / (TAU * TAU)
+    };
+    let (mut big_a, mut big_b) = (a, 0.0);
+    if delta * delta > phi * phi + v {
+        big_b = (delta * delta - phi * phi - v).ln();
+    } else {
+        let mut k = 1.0;
+        while f(a - k * TAU) < 0.0 {
+            k += 1.0;
+        }
+        big_b = big_b.min(a - k * TAU);
+    }
+    let (mut f_a, mut f_b) = (f(big_a), f(big_b));
+    while (big_b - big_a).abs() > 0.000_001 {
+        let big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a);
+        let f_c = f(big_c);
+        if f_c * f_b < 0.0 {
+            (big_a, f_a) = (big_b, f_b);
+        } else {
+            f_a /= 2.0;
+        }
+        (big_b, f_b) = (big_c, f_c);
+    }
+    let sigma_new = (big_a / 2.0).exp();
+    let phi_star = (phi * phi + sigma_new * sigma_new).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = mu + phi_new * phi_new * g * (score - expected);
+    (mu_new * SCALE + 1500.0, phi_new * SCALE, sigma_new)
+}
+
+/// lila's game: both RDs grown by `days × 0.21436` periods (at most 500), one period each,
+/// then the 700 cap, the 400 floor, RD within [45, 500], σ at most 0.1. Returns White's and
+/// Black's new ratings.
+fn reference_game(
+    white: Rating,
+    white_days: f64,
+    black: Rating,
+    black_days: f64,
+    white_score: f64,
+) -> (Rating, Rating) {
+    let grow = |(r, rd, vol): Rating, days: f64| {
+        let grown = ((rd / 173.7178).powi(2) + vol * vol * days * 0.21436).sqrt() * 173.7178;
+        (r, grown.min(500.0), vol)
+    };
+    let (w, b) = (grow(white, white_days), grow(black, black_days));
+    let limit = |before: Rating, (r, rd, vol): Rating| {
+        let r = r.clamp(before.0 - 700.0, before.0 + 700.0).max(400.0);
+        (r, rd.clamp(45.0, 500.0), vol.min(0.1))
+    };
+    (
+        limit(white, paper_period(w, (b.0, b.1), white_score)),
+        limit(black, paper_period(b, (w.0, w.1), 1.0 - white_score)),
+    )
+}
+
+const NEW: Rating = (1500.0, 500.0, 0.09);
+
+fn shown(before: Rating, after: Rating) -> RatingDiff {
+    let (b, a) = (before.0.round(), after.0.round());
+    RatingDiff {
+        before: b as u16,
+        after: a as u16,
+        diff: (a - b) as i16,
+        provisional: after.1 >= 110.0,
+    }
+}
+
+fn close(what: &str, got: f64, want: f64) {
+    assert!((got - want).abs() <= 0.01, "{what}: got {got}, want {want}");
+}
+
+// ---- HTTP, accounts and seats. ----
+
+fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head.to_owned(), body.to_owned())
+}
+
+fn json(addr: SocketAddr, path: &str) -> serde_json::Value {
+    let (status, _, body) = request(addr, "GET", path, "");
+    assert_eq!(status, 200, "{path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// Creates member `name` with `boardcast-server admin create-user`.
+fn create_user(db: &Path, name: &str) {
+    let mut child = Command::new(server_program())
+        .args(["--db", db.to_str().unwrap(), "admin", "create-user", name])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{PASSWORD}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Logs `name` in over HTTP: the session cookie.
+fn login(addr: SocketAddr, name: &str) -> String {
+    let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
+    let (status, head, body) = request(addr, "POST", "/api/login", &body);
+    assert_eq!(status, 200, "{body}");
+    let session = head
+        .lines()
+        .find_map(|line| {
+            let lower = line.to_ascii_lowercase();
+            lower
+                .starts_with("set-cookie: boardcast_session=")
+                .then(|| line["set-cookie: boardcast_session=".len()..].to_owned())
+        })
+        .and_then(|rest| rest.split(';').next().map(str::to_owned))
+        .expect("a session cookie");
+    format!("boardcast_session={session}")
+}
+
+async fn connect_as(addr: SocketAddr, cookie: &str) -> Client {
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
+    Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap()
+}
+
+async fn seat_for(client: &mut Client, id: u64) -> Seat {
+    client
+        .wait_for("seat", |m| match m {
+            ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap()
+}
+
+fn rated_seek(color: ColorChoice, rating_range: Option<u16>) -> ClientMessage {
+    ClientMessage::CreateMatch(CreateMatch {
+        time_control: None,
+        color,
+        public: true,
+        rated: true,
+        rating_range,
+    })
+}
+
+/// White creates a rated public seek, Black joins it by id: both seats.
+async fn rated_match(white: &mut Client, black: &mut Client) -> (Seat, Seat) {
+    let id = white
+        .send(rated_seek(ColorChoice::White, None))
+        .await
+        .unwrap();
+    let white_seat = seat_for(white, id).await;
+    let id = black
+        .send(ClientMessage::JoinMatch(JoinMatch::Id(
+            white_seat.match_id.clone(),
+        )))
+        .await
+        .unwrap();
+    (white_seat, seat_for(black, id).await)
+}
+
+/// Plays `routes` alternately from White, each move acknowledged before the next.
+async fn play(players: [(&mut Client, &Seat); 2], routes: &[Vec<u8>]) {
+    let [white, black] = players;
+    let mut seats = [white, black];
+    for (ply, route) in routes.iter().enumerate() {
+        let (client, seat) = &mut seats[ply % 2];
+        let id = client
+            .send(ClientMessage::Move(PlayMove {
+                match_id: seat.match_id.clone(),
+                token: seat.token.clone(),
+                route: route.clone(),
+                lag_ms: None,
+            }))
+            .await
+            .unwrap();
+        client.expect_ack(id).await.unwrap();
+    }
+}
+
+/// The `ended` event of `match_id` as `client` receives it.
+async fn ended(client: &mut Client, match_id: &str) -> MatchResult {
+    client
+        .wait_for("ended", |m| match m {
+            ServerMessage::MatchEvent(e) if e.match_id == match_id => match &e.event {
+                MatchEvent::Ended(result) => Some(result.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .unwrap()
+}
+
+/// A decisive reference game White wins from the initial position, the shortest.
+fn white_win() -> &'static RefGame {
+    reference_games()
+        .iter()
+        .filter(|g| g.winner == Some(Side::White) && g.moves.len() >= 4)
+        .filter(|g| {
+            g.start_fen
+                .starts_with("W:W31,32,33,34,35,36,37,38,39,40,41")
+        })
+        .min_by_key(|g| g.moves.len())
+        .expect("a reference game White wins")
+}
+
+/// Seeds `name`'s earlier rated games: one rating row, `days` ago.
+fn seed_rating(db: &Path, name: &str, rating: Rating, games_before: i64, days: f64) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(Duration::from_secs(10)).unwrap();
+    let account: i64 = conn
+        .query_row("SELECT id FROM accounts WHERE name = ?1", [name], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let at_ms = now_ms - (days * DAY_MS) as i64;
+    conn.execute(
+        "INSERT INTO rating_changes (match_id, account_id, games_before, at_ms, rating_before, \
+         rating, deviation, volatility) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
+        rusqlite::params![
+            format!("seed-{name}"),
+            account,
+            games_before,
+            at_ms,
+            rating.0,
+            rating.1,
+            rating.2
+        ],
+    )
+    .unwrap();
+    at_ms
+}
+
+/// `match_id`'s rating rows: `(account name, at_ms)`.
+fn rating_rows(db: &Path, match_id: &str) -> Vec<(String, i64)> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT a.name, r.at_ms FROM rating_changes r JOIN accounts a ON a.id = r.account_id \
+             WHERE r.match_id = ?1 ORDER BY a.name",
+        )
+        .unwrap();
+    stmt.query_map([match_id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_members_play_rated_games_and_ratings_profiles_pdn_and_ladder_follow_glicko() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let (addr, db) = (server.addr(), server.db());
+    for name in ["Anne", "Bauke", "Cees", "Dieke"] {
+        create_user(&db, name);
+    }
+    let mut anne = connect_as(addr, &login(addr, "Anne")).await;
+    let mut bauke = connect_as(addr, &login(addr, "Bauke")).await;
+
+    // Two new members play a reference game to its end: White (Anne) wins.
+    let game = white_win();
+    let (white, black) = rated_match(&mut anne, &mut bauke).await;
+    play([(&mut anne, &white), (&mut bauke, &black)], &game.routes).await;
+    let result = ended(&mut bauke, &white.match_id).await;
+    game.check_result(&result).unwrap();
+    let (anne_after, bauke_after) = reference_game(NEW, 0.0, NEW, 0.0, 1.0);
+    let change = result
+        .rating_change
+        .expect("a rated result carries its change");
+    assert_eq!(change.white, shown(NEW, anne_after));
+    assert_eq!(change.black, shown(NEW, bauke_after));
+    assert!(change.white.diff > 0 && change.white.provisional);
+    // The winner's own `ended` says the same.
+    assert_eq!(
+        ended(&mut anne, &white.match_id).await.rating_change,
+        Some(change)
+    );
+
+    let profile = json(addr, "/api/user/anne");
+    close(
+        "Anne's rating",
+        profile["rating"].as_f64().unwrap(),
+        anne_after.0,
+    );
+    assert!((profile["rd"].as_f64().unwrap() - anne_after.1).abs() < 0.01);
+    close(
+        "Anne's volatility",
+        profile["volatility"].as_f64().unwrap(),
+        anne_after.2,
+    );
+    assert_eq!(profile["rated_games"], 1);
+    assert_eq!(profile["provisional"], true);
+    let profile = json(addr, "/api/user/bauke");
+    close(
+        "Bauke's rating",
+        profile["rating"].as_f64().unwrap(),
+        bauke_after.0,
+    );
+    let history = json(addr, "/api/user/Bauke/rating-history");
+    assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
+    assert_eq!(
+        history[0]["rating"].as_f64().unwrap().round(),
+        bauke_after.0.round()
+    );
+
+    let (status, pdn) =
+        boardcast_tests::http_get(addr, &format!("/games/{}.pdn", white.match_id)).unwrap();
+    assert_eq!(status, 200);
+    let tags = format!(
+        "[Rated \"true\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1500\"]\n\
+         [WhiteRatingDiff \"+{}\"]\n[BlackRatingDiff \"{}\"]\n",
+        change.white.diff, change.black.diff
+    );
+    assert!(pdn.contains(&tags), "{pdn}");
+
+    // Two established members (rows seeded as if from earlier games) play a short rated
+    // game that Black resigns, and are then on the ladder.
+    let cees_before = (1650.0, 60.0, 0.06);
+    let dieke_before = (1580.0, 70.0, 0.061);
+    let cees_at = seed_rating(&db, "Cees", cees_before, 29, 2.0);
+    let dieke_at = seed_rating(&db, "Dieke", dieke_before, 40, 1.0);
+    let mut cees = connect_as(addr, &login(addr, "Cees")).await;
+    let mut dieke = connect_as(addr, &login(addr, "Dieke")).await;
+    let (white, black) = rated_match(&mut cees, &mut dieke).await;
+    play(
+        [(&mut cees, &white), (&mut dieke, &black)],
+        &game.routes[..4],
+    )
+    .await;
+    let id = dieke
+        .send(ClientMessage::Resign(SeatAction {
+            match_id: black.match_id.clone(),
+            token: black.token.clone(),
+        }))
+        .await
+        .unwrap();
+    dieke.expect_ack(id).await.unwrap();
+    let result = ended(&mut cees, &white.match_id).await;
+    let rows = rating_rows(&db, &white.match_id);
+    assert_eq!(rows.len(), 2, "one rating row per player: {rows:?}");
+    let at = rows[0].1;
+    let (cees_after, dieke_after) = reference_game(
+        cees_before,
+        (at - cees_at) as f64 / DAY_MS,
+        dieke_before,
+        (at - dieke_at) as f64 / DAY_MS,
+        1.0,
+    );
+    let change = result.rating_change.unwrap();
+    assert_eq!(change.white, shown(cees_before, cees_after));
+    assert_eq!(change.black, shown(dieke_before, dieke_after));
+    let profile = json(addr, "/api/user/Cees");
+    close(
+        "Cees' rating",
+        profile["rating"].as_f64().unwrap(),
+        cees_after.0,
+    );
+    close("Cees' RD", profile["rd"].as_f64().unwrap(), cees_after.1);
+    assert_eq!(profile["rated_games"], 31);
+    let ladder = json(addr, "/api/ladder");
+    let names: Vec<&str> = ladder
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Cees", "Dieke"], "{ladder}");
+    assert_eq!(ladder[0]["rating"], cees_after.0.round() as i64);
+    assert_eq!(ladder[1]["rating"], dieke_after.0.round() as i64);
+    assert!(cees_after.1 <= 75.0 && dieke_after.1 <= 75.0);
+}
+
+/// Seek `match_id` as `client`'s lobby lists it, if it does.
+async fn listed_seek(client: &mut Client, match_id: &str) -> Option<MatchSummary> {
+    let id = client.send(ClientMessage::ListLobby).await.unwrap();
+    let lobby = client
+        .wait_for("lobby", |m| match m {
+            ServerMessage::Lobby(lobby) if lobby.id == id => Some(lobby.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    lobby.seeks.into_iter().find(|s| s.match_id == match_id)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn guests_oneself_and_members_outside_the_range_are_refused_rated_play_and_do_not_see_it() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let (addr, db) = (server.addr(), server.db());
+    for name in ["Anne", "Bauke", "Cees"] {
+        create_user(&db, name);
+    }
+    // Anne is established at 1600, Bauke at 1750 (outside ±100), Cees new at 1500.
+    seed_rating(&db, "Anne", (1600.0, 60.0, 0.06), 20, 1.0);
+    seed_rating(&db, "Bauke", (1750.0, 60.0, 0.06), 20, 1.0);
+    let mut anne = connect_as(addr, &login(addr, "Anne")).await;
+    let mut bauke = connect_as(addr, &login(addr, "Bauke")).await;
+    let mut cees = connect_as(addr, &login(addr, "Cees")).await;
+    let mut guest = Client::connect(addr, Encoding::Json).await.unwrap();
+
+    // A guest may not create a rated match nor press play now.
+    let id = guest
+        .send(rated_seek(ColorChoice::White, None))
+        .await
+        .unwrap();
+    guest
+        .expect_error(id, ErrorCode::MembersOnly)
+        .await
+        .unwrap();
+    let id = guest
+        .send(ClientMessage::PlayNow(boardcast_protocol::PlayNow {
+            preset: PoolPreset::ThreePlusTwo,
+        }))
+        .await
+        .unwrap();
+    guest
+        .expect_error(id, ErrorCode::MembersOnly)
+        .await
+        .unwrap();
+
+    // Anne's rated seek, open to ±100.
+    let id = anne
+        .send(rated_seek(ColorChoice::White, Some(100)))
+        .await
+        .unwrap();
+    let seat = seat_for(&mut anne, id).await;
+    let listed = listed_seek(&mut cees, &seat.match_id)
+        .await
+        .expect("Cees is within ±100 of 1600");
+    assert!(listed.rated);
+    assert_eq!(listed.rating_range, Some(100));
+    assert_eq!(listed.white_rating.map(|r| r.rating), Some(1600));
+    assert!(
+        listed_seek(&mut guest, &seat.match_id).await.is_none(),
+        "a guest never sees it"
+    );
+    assert!(
+        listed_seek(&mut bauke, &seat.match_id).await.is_none(),
+        "1750 is outside 1600 ± 100"
+    );
+    assert!(
+        listed_seek(&mut anne, &seat.match_id).await.is_some(),
+        "the creator sees her seek"
+    );
+
+    let join = |match_id: &str| ClientMessage::JoinMatch(JoinMatch::Id(match_id.to_owned()));
+    let id = guest.send(join(&seat.match_id)).await.unwrap();
+    guest
+        .expect_error(id, ErrorCode::MembersOnly)
+        .await
+        .unwrap();
+    let id = bauke.send(join(&seat.match_id)).await.unwrap();
+    let refused = bauke
+        .expect_error(id, ErrorCode::OutsideRatingRange)
+        .await
+        .unwrap();
+    assert!(refused.message.contains("1750"), "{}", refused.message);
+    let id = anne
+        .send(ClientMessage::JoinMatch(JoinMatch::Myself(
+            seat.match_id.clone(),
+        )))
+        .await
+        .unwrap();
+    anne.expect_error(id, ErrorCode::NotAllowed).await.unwrap();
+    // Nothing of that changed the seek: Cees, within range, takes it.
+    let id = cees.send(join(&seat.match_id)).await.unwrap();
+    let taken = seat_for(&mut cees, id).await;
+    assert_eq!(taken.side, Side::Black);
+}
