@@ -75,6 +75,41 @@ async fn an_oversized_frame_is_refused_and_a_huge_one_closes_with_1009() {
     server.stop().await;
 }
 
+/// The server reads into a buffer of a few hundred bytes (small for idle connections), so a
+/// frame many times that size, and several frames in one TCP write, must still arrive whole.
+#[tokio::test]
+async fn frames_longer_than_the_read_buffer_arrive_whole() {
+    let server = TestServer::start().await;
+    let mut client = server.client("Long").await;
+    // JSON allows whitespace: a valid ping of about 7 KB, under the 8 KiB frame limit.
+    let spaces = " ".repeat(7000);
+    client
+        .ws()
+        .send(Message::text(format!(
+            "{{\"id\":9,{spaces}\"msg\":{{\"ping\":{{\"nonce\":41}}}}}}"
+        )))
+        .await
+        .unwrap();
+    for nonce in 42..50 {
+        client
+            .ws()
+            .feed(Message::text(format!(
+                "{{\"id\":{nonce},\"msg\":{{\"ping\":{{\"nonce\":{nonce}}}}}}}"
+            )))
+            .await
+            .unwrap();
+    }
+    client.ws().flush().await.unwrap();
+    for nonce in 41..50 {
+        client
+            .recv_until(|m| {
+                matches!(m, ServerMessage::Pong(Pong { nonce: n }) if *n == nonce).then_some(())
+            })
+            .await;
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_client_over_the_message_rate_is_closed_with_1008() {
     let (dir, db) = temp_db();

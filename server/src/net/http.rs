@@ -24,7 +24,11 @@ use crate::storage::StorageError;
 
 /// Bytes tungstenite reserves to read into. Its default (128 KiB per connection) is far more
 /// than client messages (a few hundred bytes) need; this keeps an idle connection small.
-const READ_BUFFER: usize = 1024;
+/// Tungstenite zero-fills the whole buffer on its first read, so all of it is resident on
+/// every idle connection; a move, an ack or a ping fits, and a longer frame makes the buffer
+/// grow to that frame's length (read up to this many bytes per call), so 256 rather than
+/// 1 KiB saves 768 bytes an idle connection never uses (BENCHMARKS.md "Idle connections").
+const READ_BUFFER: usize = 256;
 /// How many bytes of frames tungstenite gathers before it writes without being flushed: a
 /// few dozen reveals, and small enough that the buffer a burst leaves behind (its capacity
 /// stays) costs little per connection.
