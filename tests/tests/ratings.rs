@@ -11,6 +11,7 @@
 //! - `kill -9` at seeded moments around the ends of rated games: after each restart every
 //!   rated finished game has exactly one rating change per player, and none is left without.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -545,4 +546,149 @@ async fn guests_oneself_and_members_outside_the_range_are_refused_rated_play_and
     let id = cees.send(join(&seat.match_id)).await.unwrap();
     let taken = seat_for(&mut cees, id).await;
     assert_eq!(taken.side, Side::Black);
+}
+
+/// One simulated member of the pool test.
+struct Presser {
+    name: String,
+    rating: i32,
+    client: Client,
+    pressed: Option<std::time::Instant>,
+    paired: Option<(std::time::Instant, boardcast_protocol::Paired)>,
+}
+
+/// The window a member who waited `waited` accepts (the server's: ±100, +10 a second, ±500).
+fn window(waited: Duration) -> f64 {
+    (100.0 + 10.0 * waited.as_secs_f64()).min(500.0)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn forty_members_pressing_play_now_are_paired_within_their_windows_once_and_none_left_fitting()
+ {
+    use rand::{Rng, SeedableRng};
+    let seed = std::env::var("POOL_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(31);
+    eprintln!("pool test seed {seed} (POOL_SEED)");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let (addr, db) = (server.addr(), server.db());
+    // Ratings spread from 1100 to 1880, and two far from everyone.
+    let mut ratings: Vec<i32> = (0..38)
+        .map(|i| 1100 + i * 20 + rng.random_range(0..15))
+        .collect();
+    ratings.extend([500, 2900]);
+    let mut pressers = Vec::new();
+    for (i, rating) in ratings.iter().enumerate() {
+        let name = format!("Pool{i:02}");
+        create_user(&db, &name);
+        seed_rating(&db, &name, (f64::from(*rating), 60.0, 0.06), 20, 1.0);
+        pressers.push(Presser {
+            client: connect_as(addr, &login(addr, &name)).await,
+            name,
+            rating: *rating,
+            pressed: None,
+            paired: None,
+        });
+    }
+    // Each presses at a seeded moment within 10 s.
+    let start = std::time::Instant::now();
+    let mut at: Vec<(Duration, usize)> = (0..pressers.len())
+        .map(|i| (Duration::from_millis(rng.random_range(0..10_000)), i))
+        .collect();
+    at.sort();
+    let preset = PoolPreset::FivePlusThree;
+    for (when, i) in at {
+        tokio::time::sleep_until((start + when).into()).await;
+        let presser = &mut pressers[i];
+        let id = presser
+            .client
+            .send(ClientMessage::PlayNow(boardcast_protocol::PlayNow {
+                preset,
+            }))
+            .await
+            .unwrap();
+        presser.pressed = Some(std::time::Instant::now());
+        presser.client.expect_ack(id).await.unwrap();
+    }
+    // Two more ticks of the pool, then see who was paired.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let end = std::time::Instant::now();
+    for presser in &mut pressers {
+        while let Ok(message) = presser.client.recv(Duration::from_millis(200)).await {
+            if let ServerMessage::Paired(paired) = message {
+                assert!(presser.paired.is_none(), "{} paired twice", presser.name);
+                presser.paired = Some((std::time::Instant::now(), paired));
+            }
+        }
+    }
+    let by_name: HashMap<&str, &Presser> = pressers.iter().map(|p| (p.name.as_str(), p)).collect();
+    let mut paired = 0;
+    for presser in &pressers {
+        let Some((_, pairing)) = &presser.paired else {
+            continue;
+        };
+        paired += 1;
+        let other = by_name[pairing.opponent.as_str()];
+        let (_, theirs) = other.paired.as_ref().expect("paired both ways");
+        assert_eq!(
+            theirs.opponent, presser.name,
+            "one pairing, seen from both sides"
+        );
+        assert_eq!(theirs.seat.match_id, pairing.seat.match_id);
+        assert_ne!(theirs.seat.side, pairing.seat.side);
+        assert_eq!(i32::from(pairing.opponent_rating.rating), other.rating);
+        // Within both windows as of the later press (a member's wait as the client saw it is
+        // at least the server's, plus a second for the pool's tick).
+        let later = presser.pressed.unwrap().max(other.pressed.unwrap());
+        let waited =
+            |p: &Presser| later.duration_since(p.pressed.unwrap()) + Duration::from_secs(2);
+        let gap = f64::from(presser.rating.abs_diff(other.rating));
+        let bound = window(waited(presser)).min(window(waited(other)));
+        assert!(
+            gap <= bound,
+            "{} ({}) and {} ({}) paired {gap} apart, beyond ±{bound}",
+            presser.name,
+            presser.rating,
+            other.name,
+            other.rating
+        );
+    }
+    // Nobody still waiting had a fitting partner waiting: as of the end (less the tick's
+    // slack), each pair of unpaired members is further apart than one of their windows.
+    let waiting: Vec<&Presser> = pressers.iter().filter(|p| p.paired.is_none()).collect();
+    for (i, a) in waiting.iter().enumerate() {
+        for b in &waiting[i + 1..] {
+            let waited = |p: &Presser| {
+                end.duration_since(p.pressed.unwrap())
+                    .saturating_sub(Duration::from_millis(1500))
+            };
+            let gap = f64::from(a.rating.abs_diff(b.rating));
+            assert!(
+                gap > window(waited(a)).min(window(waited(b))),
+                "{} ({}) and {} ({}) both still wait, {gap} apart",
+                a.name,
+                a.rating,
+                b.name,
+                b.rating
+            );
+        }
+    }
+    eprintln!(
+        "{paired} of {} paired, {} waiting after {:?}",
+        pressers.len(),
+        waiting.len(),
+        end - start
+    );
+    assert!(paired >= 30, "most of a spread pool is paired: {paired}");
+    // Cancelling stops the wait: the far ones are told nothing more.
+    for presser in pressers.iter_mut().filter(|p| p.paired.is_none()) {
+        let id = presser
+            .client
+            .send(ClientMessage::CancelPlayNow)
+            .await
+            .unwrap();
+        presser.client.expect_ack(id).await.unwrap();
+    }
 }

@@ -24,7 +24,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
+    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating, PoolPreset,
+    Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -570,7 +571,7 @@ impl Actor {
                     self.reconcile_presence(&[]).await;
                 }
             }
-            Command::Arrive { players } => self.arrive(players).await,
+            Command::Arrive { players, paired } => self.arrive(players, paired).await,
             Command::Crowd { from, watchers } => {
                 if watchers == 0 {
                     self.watchers_elsewhere.remove(&from);
@@ -587,7 +588,11 @@ impl Actor {
 
     /// Seats the players of a new rematch at once (see [`Command::Arrive`]), so that presence
     /// is first recorded knowing all of them: nobody is shown gone who never left.
-    async fn arrive(&mut self, players: Vec<(Outbox, Side)>) {
+    async fn arrive(
+        &mut self,
+        players: Vec<(Outbox, Side)>,
+        paired: Option<(PoolPreset, BySide<u64>)>,
+    ) {
         self.awaiting_players = false;
         let players: Vec<(Outbox, Side)> = players
             .into_iter()
@@ -596,7 +601,10 @@ impl Actor {
         let sides: Vec<Side> = players.iter().map(|(_, side)| *side).collect();
         self.reconcile_presence(&sides).await;
         for (outbox, side) in &players {
-            self.send_seat(outbox, 0, *side);
+            match paired {
+                Some((preset, ids)) => self.send_paired(outbox, ids[*side], *side, preset),
+                None => self.send_seat(outbox, 0, *side),
+            }
             self.catch_up(outbox, None, &sides);
         }
         let mut closed = false;
@@ -751,7 +759,10 @@ impl Actor {
             }
         }
         // Sent even when empty: the rematch then records who is gone.
-        let _ = handle.try_send(Command::Arrive { players: arrivals });
+        let _ = handle.try_send(Command::Arrive {
+            players: arrivals,
+            paired: None,
+        });
         committed
     }
 
@@ -1037,6 +1048,31 @@ impl Actor {
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
         }
+    }
+
+    /// Tells a play-now player their seat (answering their `play_now` envelope `id`) and whom
+    /// they play.
+    fn send_paired(&self, outbox: &Outbox, id: u64, side: Side, preset: PoolPreset) {
+        let (Some(seat), Some(opponent)) =
+            (self.state.seat(side), self.state.seat(side.opposite()))
+        else {
+            return;
+        };
+        outbox.send(&ServerMessage::Paired(Paired {
+            preset,
+            seat: Seat {
+                id,
+                match_id: self.state.id.clone(),
+                invite_code: self.state.invite.clone(),
+                side,
+                token: seat.token.clone(),
+            },
+            opponent: opponent.player.name.clone(),
+            opponent_rating: opponent.player.rating.unwrap_or(PlayerRating {
+                rating: 1500,
+                provisional: true,
+            }),
+        }));
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {

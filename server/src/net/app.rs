@@ -37,4 +37,6 @@ pub struct App {
     pub tasks: Tasks,
     /// Accounts, sessions and tokens (issue 30).
     pub accounts: Accounts,
+    /// The play-now pool of this node (issue 31).
+    pub(crate) play_now: crate::net::pairing::PlayNow,
 }

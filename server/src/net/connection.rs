@@ -18,6 +18,7 @@ use crate::net::address::ClientAddr;
 use crate::net::app::App;
 use crate::net::limits::LimitKind;
 use crate::net::limits::{Idle, RateLimit, SessionPlaces};
+use crate::net::pairing::members_only;
 use crate::net::per_address::Rated;
 use crate::ops::shutdown::TaskGuard;
 use crate::ratings::seek::{SeekTerms, may_join};
@@ -180,6 +181,13 @@ pub(crate) async fn run(
         }
     }
     connection.app.channels.leave(&connection.outbox).await;
+    if let Some(who) = &connection.account {
+        // Whoever closes stops waiting to be paired (a wait from another device stays).
+        let _ = connection
+            .app
+            .play_now
+            .cancel(who.id, Some(connection.outbox.id()));
+    }
     if !writer.is_finished() {
         let wait = if connection.app.shutdown.is_shutdown() {
             SHUTDOWN_CLOSE_TIMEOUT
@@ -508,11 +516,22 @@ impl Connection {
                 Err(members_only())
             }
             ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
-            ClientMessage::PlayNow(_) => Err(members_only()),
+            ClientMessage::PlayNow(_) if self.account.is_none() => Err(members_only()),
+            ClientMessage::PlayNow(play) => match self.seated_player().await {
+                Ok(player) => self
+                    .app
+                    .play_now
+                    .join(&outbox, id, player, play.preset)
+                    .map(|()| self.outbox.ack(id)),
+                Err(refusal) => Err(refusal),
+            },
             ClientMessage::CancelPlayNow => {
-                // Nobody waits in a pool a guest cannot join: there is nothing to take out.
-                self.outbox.ack(id);
-                Ok(())
+                // A guest waits in no pool: there is nothing to take out.
+                let cancelled = match &self.account {
+                    Some(who) => self.app.play_now.cancel(who.id, None),
+                    None => Ok(()),
+                };
+                cancelled.map(|()| self.outbox.ack(id))
             }
             ClientMessage::JoinMatch(join) => {
                 let directory = &self.app.directory;
@@ -802,13 +821,4 @@ fn seek_open_to(seek: &MatchSummary, viewer: Option<i32>) -> bool {
             .map(|r| i32::from(r.rating)),
     };
     may_join(&terms, viewer, false).is_ok()
-}
-
-/// Rated play (a rated match, play now) is between two signed-in members: a guest is refused
-/// here, before anything is created.
-fn members_only() -> Refusal {
-    Refusal::new(
-        ErrorCode::MembersOnly,
-        "rated games and play now are for signed-in members; a guest plays casual matches",
-    )
 }
