@@ -692,3 +692,157 @@ async fn forty_members_pressing_play_now_are_paired_within_their_windows_once_an
         presser.client.expect_ack(id).await.unwrap();
     }
 }
+
+/// The invariant a crash must never break: every rated finished game that counts has exactly
+/// one rating change per player, and no rating change belongs to a game that is not finished.
+/// Returns how many rated games are finished.
+fn check_rating_invariant(db: &Path) -> usize {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(Duration::from_secs(10)).unwrap();
+    let mut finished = conn
+        .prepare(
+            "SELECT m.id, m.result, (SELECT COUNT(*) FROM rating_changes r WHERE r.match_id = m.id), \
+             (SELECT COUNT(DISTINCT account_id) FROM rating_changes r WHERE r.match_id = m.id) \
+             FROM matches m WHERE m.finished = 1 AND json_extract(m.setup, '$.rated') = 1",
+        )
+        .unwrap();
+    let rows: Vec<(String, Option<String>, i64, i64)> = finished
+        .query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for (id, result, changes, players) in &rows {
+        // Every game of this test is resigned after four plies: it counts.
+        assert_eq!(
+            (*changes, *players),
+            (2, 2),
+            "finished rated match {id} ({result:?}) has {changes} rating changes for {players} players"
+        );
+    }
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM rating_changes r WHERE r.match_id NOT LIKE 'seed-%' AND NOT \
+             EXISTS (SELECT 1 FROM matches m WHERE m.id = r.match_id AND m.finished = 1)",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0, "rating changes without a finished game");
+    // Each player's rated games are counted without a gap: no change lost or doubled.
+    let gaps: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM (SELECT account_id, COUNT(*) AS n, MAX(games_before) AS top \
+             FROM rating_changes GROUP BY account_id) WHERE n != top + 1",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(gaps, 0, "a player's rated game count has a gap");
+    rows.len()
+}
+
+/// One pair's rated game in the crash test: its seats and whether Black's resignation was
+/// acknowledged before the kill.
+struct CrashGame {
+    white: Seat,
+    black: Seat,
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn kill_9_around_the_ends_of_rated_games_never_leaves_a_result_without_its_rating_changes() {
+    use rand::{Rng, SeedableRng};
+    let seed = std::env::var("CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3101);
+    eprintln!("rated crash test seed {seed} (CRASH_SEED)");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut server = TestServer::start(server_program(), &["--log", "error"]);
+    let db = server.db();
+    let names = ["Ate", "Bobject", "Catryn", "Douwe", "Eelkje", "Freark"];
+    for name in names {
+        create_user(&db, name);
+    }
+    let cookies: Vec<String> = names.iter().map(|n| login(server.addr(), n)).collect();
+    let routes = &white_win().routes[..4];
+    let mut finished_before = 0;
+    for round in 0..5 {
+        let addr = server.addr();
+        let mut clients = Vec::new();
+        for cookie in &cookies {
+            clients.push(connect_as(addr, cookie).await);
+        }
+        // Three pairs (a different pairing each round) each play four plies of a rated game.
+        let mut games = Vec::new();
+        let mut pairs = Vec::new();
+        for p in 0..3 {
+            let (w, b) = (
+                p * 2 + round % 2,
+                (p * 2 + 1 + round % 2 + 2 * (round / 2)) % 6,
+            );
+            let (w, b) = if w == b { (w, (b + 1) % 6) } else { (w, b) };
+            if pairs
+                .iter()
+                .any(|&(x, y)| x == w || y == w || x == b || y == b)
+            {
+                continue;
+            }
+            pairs.push((w, b));
+        }
+        for &(w, b) in &pairs {
+            let [white_client, black_client] = clients.get_disjoint_mut([w, b]).unwrap();
+            let (white, black) = rated_match(white_client, black_client).await;
+            play([(white_client, &white), (black_client, &black)], routes).await;
+            games.push(CrashGame { white, black });
+        }
+        // Every Black resigns at once, and the server is killed a seeded moment later: before,
+        // between or after the ends' commits.
+        for (game, &(_, b)) in games.iter().zip(&pairs) {
+            clients[b]
+                .send(ClientMessage::Resign(SeatAction {
+                    match_id: game.black.match_id.clone(),
+                    token: game.black.token.clone(),
+                }))
+                .await
+                .unwrap();
+        }
+        tokio::time::sleep(Duration::from_micros(rng.random_range(0..15_000))).await;
+        server.process.kill9().expect("kill -9");
+        drop(clients);
+        let finished_at_kill = check_rating_invariant(&db);
+        server.restart(server_program());
+        // After the restart each unfinished game is resigned again, now on the new run.
+        let addr = server.addr();
+        for (game, &(_, b)) in games.iter().zip(&pairs) {
+            let mut client = connect_as(addr, &cookies[b]).await;
+            // Ids go on increasing per seat across reconnects.
+            client.set_next_id(1_000_000);
+            let id = client
+                .send(ClientMessage::Resign(SeatAction {
+                    match_id: game.black.match_id.clone(),
+                    token: game.black.token.clone(),
+                }))
+                .await
+                .unwrap();
+            match client.expect_reply(id).await.unwrap() {
+                ServerMessage::Ack(_) => {}
+                ServerMessage::Error(e) if e.code == ErrorCode::GameOver => {}
+                other => panic!("resigning {} again: {other:?}", game.white.match_id),
+            }
+        }
+        let finished = check_rating_invariant(&db);
+        assert_eq!(
+            finished,
+            finished_before + games.len(),
+            "every game finished once"
+        );
+        eprintln!(
+            "round {round}: {} of {} rated ends committed before the kill",
+            finished_at_kill - finished_before,
+            games.len()
+        );
+        finished_before = finished;
+    }
+}
