@@ -247,3 +247,195 @@ async fn seat(hub: &Hub, preset: PoolPreset, (first, second): (Waiter, Waiter)) 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use boardcast_protocol::{Encoding, PlayerRating};
+
+    use super::*;
+    use crate::matches::actor::Settings;
+    use crate::room::outbox::{Inbox, next_conn_id, outbox};
+    use crate::storage::Storage;
+
+    fn member(account: i64, rating: u16) -> Player {
+        Player {
+            name: format!("m{account}"),
+            bot: false,
+            account: Some(account),
+            rating: Some(PlayerRating {
+                rating,
+                provisional: false,
+            }),
+        }
+    }
+
+    /// Waits until `inbox` has had its `paired` and the snapshot after it: seated.
+    async fn seated(inbox: &mut Inbox) -> String {
+        let mut paired = None;
+        while let Some(message) = inbox.rx.recv().await {
+            let axum::extract::ws::Message::Text(text) = message else {
+                continue;
+            };
+            if text.starts_with("{\"paired\"") {
+                paired = Some(text.to_string());
+            } else if text.starts_with("{\"match_snapshot\"") && paired.is_some() {
+                return paired.unwrap_or_default();
+            }
+        }
+        panic!("the connection closed before it was seated");
+    }
+
+    struct Bench {
+        play_now: PlayNow,
+        _dir: tempfile::TempDir,
+        _trigger: crate::ops::shutdown::Trigger,
+    }
+
+    fn bench() -> Bench {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let settings = Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(600),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(600),
+            max_matches: 10_000,
+        };
+        let hub = Hub::new(storage, settings, shutdown, tasks);
+        Bench {
+            play_now: PlayNow::start(hub),
+            _dir: dir,
+            _trigger: trigger,
+        }
+    }
+
+    #[tokio::test]
+    async fn two_members_of_close_rating_are_seated_together_and_a_cancelled_one_is_not() {
+        let bench = bench();
+        let preset = PoolPreset::ThreePlusTwo;
+        let (gone, mut gone_inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+        bench
+            .play_now
+            .join(&gone, 7, member(3, 1500), preset)
+            .unwrap();
+        bench.play_now.cancel(3, Some(gone.id())).unwrap();
+        let (a, mut a_inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+        let (b, mut b_inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+        bench.play_now.join(&a, 5, member(1, 1500), preset).unwrap();
+        bench.play_now.join(&b, 9, member(2, 1540), preset).unwrap();
+        let (a_paired, b_paired) = tokio::join!(seated(&mut a_inbox), seated(&mut b_inbox));
+        assert!(a_paired.contains("\"id\":5") && a_paired.contains("\"opponent\":\"m2\""));
+        assert!(b_paired.contains("\"id\":9") && b_paired.contains("\"opponent\":\"m1\""));
+        assert!(a_paired.contains("\"preset\":\"3+2\""), "{a_paired}");
+        assert!(
+            gone_inbox.rx.try_recv().is_err(),
+            "the cancelled member is told nothing"
+        );
+        // A guest never waits.
+        let guest = Player::person("guest");
+        let refused = bench.play_now.join(&a, 11, guest, preset).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::MembersOnly);
+    }
+
+    /// Pairing latency from `play_now` to both seated (their `paired` and snapshot), with
+    /// 1,000 members waiting in the pool who fit nobody, and then a burst of 1,000 members
+    /// pressing at once. Run with `cargo test -p boardcast-server --lib --release
+    /// pairing_latency -- --ignored --nocapture`; BENCHMARKS.md has the figures.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "a measurement, not a check"]
+    async fn pairing_latency() {
+        let bench = bench();
+        let preset = PoolPreset::FivePlusThree;
+        let mut keep = Vec::new();
+        // 1,000 waiting, 1,000 points apart: nobody fits anybody.
+        for i in 0..1000 {
+            let (waiter, inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+            let rating = 10_000 + 1000 * i as u32;
+            let mut player = member(i64::from(i) + 1, 0);
+            player.rating = None;
+            // Ratings beyond u16 go straight to the pool through a rating the pool reads.
+            let seeker_rating = rating as i32;
+            bench
+                .play_now
+                .0
+                .pool
+                .join(
+                    Seeker {
+                        id: player.account.unwrap(),
+                        rating: seeker_rating,
+                        last_opponent: None,
+                    },
+                    preset,
+                )
+                .unwrap();
+            bench.play_now.state().members.insert(
+                player.account.unwrap(),
+                Waiter {
+                    outbox: waiter,
+                    id: 1,
+                    player,
+                },
+            );
+            keep.push(inbox);
+        }
+        let mut steady = Vec::new();
+        for pair in 0..200i64 {
+            let ids = (10_000 + 2 * pair, 10_001 + 2 * pair);
+            let (a, mut a_inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+            let (b, mut b_inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+            let started = Instant::now();
+            bench
+                .play_now
+                .join(&a, 1, member(ids.0, 1500), preset)
+                .unwrap();
+            bench
+                .play_now
+                .join(&b, 1, member(ids.1, 1510), preset)
+                .unwrap();
+            tokio::join!(seated(&mut a_inbox), seated(&mut b_inbox));
+            steady.push(started.elapsed());
+        }
+        report("one pair at a time, 1,000 waiting", &mut steady);
+
+        // A burst: 1,000 members press at once, in close pairs.
+        let mut inboxes = Vec::new();
+        let started = Instant::now();
+        for i in 0..1000i64 {
+            let (o, inbox) = outbox(next_conn_id(), Encoding::Json, 64);
+            let rating = 1000 + (i / 2) as u16;
+            bench
+                .play_now
+                .join(&o, 1, member(20_000 + i, rating), preset)
+                .unwrap();
+            inboxes.push(inbox);
+        }
+        let waits = inboxes.iter_mut().map(|inbox| async move {
+            seated(inbox).await;
+            started.elapsed()
+        });
+        let mut burst = futures_util::future::join_all(waits).await;
+        report("burst of 1,000 pressing at once", &mut burst);
+        drop(keep);
+    }
+
+    fn report(what: &str, samples: &mut [Duration]) {
+        samples.sort();
+        let at = |q: f64| samples[((samples.len() - 1) as f64 * q) as usize];
+        let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        eprintln!(
+            "{what}: {} samples, p50 {:?}, p99 {:?}, max {:?}; load average {}",
+            samples.len(),
+            at(0.5),
+            at(0.99),
+            samples[samples.len() - 1],
+            load.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+}
