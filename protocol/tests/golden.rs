@@ -602,6 +602,7 @@ fn cases() -> Vec<Case> {
                     winner: Some(Side::White),
                     reason: EndReason::Resignation,
                     detail: "black resigned".into(),
+                    rating_change: None,
                 }),
                 rematch: None,
                 first_move_in_ms: None,
@@ -690,6 +691,20 @@ fn cases() -> Vec<Case> {
                 winner: Some(Side::White),
                 reason: EndReason::Resignation,
                 detail: "black resigned".into(),
+                rating_change: None,
+            }),
+        ),
+        match_event(
+            "ended.rated",
+            9,
+            MatchEvent::Ended(MatchResult {
+                winner: Some(Side::White),
+                reason: EndReason::Resignation,
+                detail: "black resigned".into(),
+                rating_change: Some(RatingChanges {
+                    white: RatingDiff { before: 1520, after: 1532, diff: 12, provisional: false },
+                    black: RatingDiff { before: 1500, after: 1311, diff: -189, provisional: true },
+                }),
             }),
         ),
         match_event("rematch_offered", 10, MatchEvent::RematchOffered(Side::White)),
@@ -1116,6 +1131,7 @@ fn exchanges() -> Vec<Case> {
                 winner: Some(Side::White),
                 reason: EndReason::Resignation,
                 detail: "black resigned".into(),
+                rating_change: None,
             }),
         ),
         // The prediction round on tv1.

@@ -231,8 +231,19 @@ prop_compose! {
 }
 
 prop_compose! {
-    fn match_result()(winner in of(side()), reason in end_reason(), detail in text()) -> MatchResult {
-        MatchResult { winner, reason, detail }
+    fn rating_diff()(before in any::<u16>(), after in any::<u16>(), diff in any::<i16>(), provisional in any::<bool>()) -> RatingDiff {
+        RatingDiff { before, after, diff, provisional }
+    }
+}
+
+prop_compose! {
+    fn match_result()(
+        winner in of(side()),
+        reason in end_reason(),
+        detail in text(),
+        rating_change in of((rating_diff(), rating_diff()).prop_map(|(white, black)| RatingChanges { white, black })),
+    ) -> MatchResult {
+        MatchResult { winner, reason, detail, rating_change }
     }
 }
 

@@ -327,6 +327,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     let app = App {
         events,
         accounts,
+        play_now: crate::net::pairing::PlayNow::start(hub.clone()),
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,

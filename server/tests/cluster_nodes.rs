@@ -169,6 +169,8 @@ async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let joined = |v: u64, side: Side, name: &str, token: &str| Write::Event {
         match_id: "orphan".to_owned(),

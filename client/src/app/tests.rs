@@ -287,6 +287,7 @@ fn the_end_of_the_match_is_announced_and_the_seat_dropped_from_the_store() {
             winner: Some(Side::Black),
             reason: EndReason::Resignation,
             detail: "white resigned".into(),
+            rating_change: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(ended), Instant::now());
@@ -925,6 +926,7 @@ fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
             winner: Some(Side::Black),
             reason: EndReason::Resignation,
             detail: "white resigned".into(),
+            rating_change: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(ended), Instant::now());

@@ -144,6 +144,7 @@ fn the_result_banner_covers_the_board_when_the_match_ends() {
             winner: Some(Side::White),
             reason: EndReason::TimeForfeit,
             detail: "black ran out of time".into(),
+            rating_change: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(ended), now);
@@ -1411,6 +1412,7 @@ fn the_status_bar_speaks_to_the_player_not_in_plain_keywords() {
         winner: Some(Side::White),
         reason: EndReason::Resignation,
         detail: "black resigned".into(),
+        rating_change: None,
     });
     event(&mut amy, 4, ended, now);
     let log: Vec<&String> = amy.ui.log.iter().collect();
@@ -1768,6 +1770,7 @@ fn the_pdn_address_stays_on_one_line_shortened_in_the_middle_when_narrow() {
         winner: Some(Side::White),
         reason: EndReason::Resignation,
         detail: "black resigned".into(),
+        rating_change: None,
     });
     event(&mut amy, 4, ended, now);
     let url = "http://scheveningen-draughts.example.org:7878/games/m1.pdn";

@@ -407,7 +407,7 @@ impl Proxy {
                 // Another node's watcher count is for the owner, never for a proxy.
                 return;
             }
-            Command::Arrive { players } => {
+            Command::Arrive { players, .. } => {
                 // Rematches are created where they are asked for, never behind a proxy.
                 tracing::warn!(match_id = %self.match_id, players = players.len(), "arrivals at a proxy ignored");
                 return;

@@ -24,7 +24,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
+    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating, PoolPreset,
+    Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -41,6 +42,7 @@ use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
+use crate::ratings::{glicko, pdn, stored};
 use crate::refusal::Refusal;
 use crate::room::fanout::{Catchup, Fanout, Role};
 use crate::room::outbox::Outbox;
@@ -569,7 +571,7 @@ impl Actor {
                     self.reconcile_presence(&[]).await;
                 }
             }
-            Command::Arrive { players } => self.arrive(players).await,
+            Command::Arrive { players, paired } => self.arrive(players, paired).await,
             Command::Crowd { from, watchers } => {
                 if watchers == 0 {
                     self.watchers_elsewhere.remove(&from);
@@ -586,7 +588,11 @@ impl Actor {
 
     /// Seats the players of a new rematch at once (see [`Command::Arrive`]), so that presence
     /// is first recorded knowing all of them: nobody is shown gone who never left.
-    async fn arrive(&mut self, players: Vec<(Outbox, Side)>) {
+    async fn arrive(
+        &mut self,
+        players: Vec<(Outbox, Side)>,
+        paired: Option<(PoolPreset, BySide<u64>)>,
+    ) {
         self.awaiting_players = false;
         let players: Vec<(Outbox, Side)> = players
             .into_iter()
@@ -595,7 +601,10 @@ impl Actor {
         let sides: Vec<Side> = players.iter().map(|(_, side)| *side).collect();
         self.reconcile_presence(&sides).await;
         for (outbox, side) in &players {
-            self.send_seat(outbox, 0, *side);
+            match paired {
+                Some((preset, ids)) => self.send_paired(outbox, ids[*side], *side, preset),
+                None => self.send_seat(outbox, 0, *side),
+            }
             self.catch_up(outbox, None, &sides);
         }
         let mut closed = false;
@@ -636,7 +645,7 @@ impl Actor {
             return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
         }
         let token = new_token();
-        let (side, record) = match self.state.decide_join(&player, token.clone()) {
+        let (side, record) = match self.state.decide_join(&player, token.clone(), myself) {
             Ok(joined) => joined,
             Err(refusal) => return outbox.refuse(id, refusal),
         };
@@ -750,7 +759,10 @@ impl Actor {
             }
         }
         // Sent even when empty: the rematch then records who is gone.
-        let _ = handle.try_send(Command::Arrive { players: arrivals });
+        let _ = handle.try_send(Command::Arrive {
+            players: arrivals,
+            paired: None,
+        });
         committed
     }
 
@@ -894,6 +906,16 @@ impl Actor {
             }
         }
         if self.state.result().is_some() && !was_over {
+            // A rated result is rated here, before it is written: its change goes into the
+            // `ended` event and the PDN, and both rating rows into this same request.
+            match self.rate(&mut records, &mut writes, first_v, at_ms).await {
+                Ok(rating_writes) => writes.extend(rating_writes),
+                Err(err) => {
+                    self.state.restore(savepoint);
+                    tracing::warn!(match_id = %self.state.id, %err, "cannot read the players' ratings");
+                    return Err(Refusal::storage(&err, "nothing was applied"));
+                }
+            }
             let pdn = self.state.pdn().unwrap_or_else(|err| {
                 tracing::error!(match_id = %self.state.id, %err, "cannot export PDN");
                 String::new()
@@ -946,6 +968,40 @@ impl Actor {
         Ok(())
     }
 
+    /// Rates the result `records` just reached, if it is a rated one: reads both players'
+    /// stored ratings, puts the change into the result (the state's and the `ended` record's,
+    /// whose write is made again) and returns both rating rows to write with it. The rows'
+    /// keys make storage refuse a game rated twice (a node that took the match over) and a
+    /// rating read stale (another game of the player finished in between): then the whole
+    /// request is refused, and the move or owed write that is tried again reads afresh.
+    async fn rate(
+        &mut self,
+        records: &mut [Record],
+        writes: &mut [Write],
+        first_v: u64,
+        at_ms: i64,
+    ) -> Result<Vec<Write>, StorageError> {
+        let Some((white, black, score)) = self.state.rating_plan() else {
+            return Ok(Vec::new());
+        };
+        let accounts = self.storage.accounts();
+        let white_perf = stored::read_perf(&*accounts, white).await?;
+        let black_perf = stored::read_perf(&*accounts, black).await?;
+        let at = stored::time_of(at_ms);
+        let change = glicko::rate_game(&white_perf, &black_perf, score, at);
+        let shown = pdn::shown(&change, at);
+        self.state.set_rating_change(shown);
+        for (i, record) in records.iter_mut().enumerate() {
+            if let MatchEvent::Ended(result) = &mut record.event {
+                result.rating_change = Some(shown);
+                writes[i] = record
+                    .write(&self.state.id, first_v + i as u64, at_ms, self.epoch)
+                    .map_err(|err| StorageError::Database(err.to_string()))?;
+            }
+        }
+        Ok(stored::writes_of(&self.state.id, (white, black), &change, at_ms).into())
+    }
+
     /// The info line for a committed event that an operator counts as activity: a player
     /// joined, the match ended.
     fn record_activity(&self, event: &MatchEvent) {
@@ -992,6 +1048,31 @@ impl Actor {
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
         }
+    }
+
+    /// Tells a play-now player their seat (answering their `play_now` envelope `id`) and whom
+    /// they play.
+    fn send_paired(&self, outbox: &Outbox, id: u64, side: Side, preset: PoolPreset) {
+        let (Some(seat), Some(opponent)) =
+            (self.state.seat(side), self.state.seat(side.opposite()))
+        else {
+            return;
+        };
+        outbox.send(&ServerMessage::Paired(Paired {
+            preset,
+            seat: Seat {
+                id,
+                match_id: self.state.id.clone(),
+                invite_code: self.state.invite.clone(),
+                side,
+                token: seat.token.clone(),
+            },
+            opponent: opponent.player.name.clone(),
+            opponent_rating: opponent.player.rating.unwrap_or(PlayerRating {
+                rating: 1500,
+                provisional: true,
+            }),
+        }));
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {

@@ -14,6 +14,7 @@ use super::player::Player;
 use super::record::Record;
 use super::state::MatchState;
 use super::view::moved_event;
+use crate::ratings::seek::{SeekTerms, may_join};
 use crate::refusal::Refusal;
 
 /// What a seated player asks for. Serializable: in a cluster it travels to the match's owner.
@@ -68,11 +69,13 @@ pub(crate) fn rules_result(outcome: Outcome) -> MatchResult {
             winner: Some(winner.into()),
             reason: EndReason::NoLegalMove,
             detail: outcome.to_string(),
+            rating_change: None,
         },
         Outcome::Draw { .. } => MatchResult {
             winner: None,
             reason: EndReason::DrawByRule,
             detail: outcome.to_string(),
+            rating_change: None,
         },
     }
 }
@@ -455,6 +458,7 @@ impl MatchState {
         &self,
         player: &Player,
         token: String,
+        myself: bool,
     ) -> Result<(Side, Record), Refusal> {
         if self.result.is_some() {
             return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
@@ -462,6 +466,23 @@ impl MatchState {
         let side = self.free_side().ok_or_else(|| {
             Refusal::new(ErrorCode::MatchFull, "both seats of this match are taken")
         })?;
+        if self.setup.rated {
+            let creator = self.seat(side.opposite()).map(|seat| &seat.player);
+            let terms = SeekTerms {
+                rated: true,
+                rating_range: self.setup.rating_range,
+                creator_rating: creator.and_then(|p| p.rating).map(|r| i32::from(r.rating)),
+            };
+            // The same account on both seats is a game against oneself, from any device.
+            let oneself = myself
+                || creator.is_some_and(|p| p.account.is_some() && p.account == player.account);
+            // A member whose rating could not be read plays at a new account's rating.
+            let rating = player
+                .account
+                .map(|_| player.rating.map_or(1500, |r| i32::from(r.rating)));
+            may_join(&terms, rating, oneself)
+                .map_err(|refusal| Refusal::new(refusal.code(), refusal.to_string()))?;
+        }
         Ok((side, Record::joined(side, player, token)))
     }
 }
@@ -856,6 +877,8 @@ pub(super) mod fixtures {
             public: false,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
         state

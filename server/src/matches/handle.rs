@@ -10,7 +10,7 @@
 
 use tokio::time::Instant;
 
-use boardcast_protocol::{ErrorCode, Side};
+use boardcast_protocol::{BySide, ErrorCode, Side};
 use tokio::sync::mpsc;
 
 use super::decide::Action;
@@ -60,9 +60,13 @@ pub enum Command {
     },
     /// The connection has closed.
     Leave { conn: ConnId },
-    /// The players of a new rematch, by their side in it: seated together before anything
-    /// else happens, each sent a `seat` with id 0 and a snapshot.
-    Arrive { players: Vec<(Outbox, Side)> },
+    /// The players of a new rematch (or play-now pairing), by their side in it: seated
+    /// together before anything else happens, each sent a `seat` with id 0 and a snapshot —
+    /// or, for a pairing (`paired`), a `paired` answering their `play_now` envelope.
+    Arrive {
+        players: Vec<(Outbox, Side)>,
+        paired: Option<(boardcast_protocol::PoolPreset, BySide<u64>)>,
+    },
     /// In a cluster: node `from` has `watchers` watchers of this match now (0 once it left).
     Crowd { from: NodeRef, watchers: u32 },
 }

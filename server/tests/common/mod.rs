@@ -72,6 +72,8 @@ pub async fn seed_match(db: &Path, id: &str, fen: &str, white_token: &str, black
         public: false,
         rematch_of: None,
         start_fen: Some(fen.to_owned()),
+        rated: false,
+        rating_range: None,
     };
     seed_match_with(db, id, setup, white_token, black_token).await;
 }

@@ -142,6 +142,8 @@ impl Nodes {
             public: true,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         let players = [
             (Side::White, Player::person("alice")),
@@ -524,6 +526,8 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let created = n
         .hub

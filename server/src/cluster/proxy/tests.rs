@@ -140,6 +140,8 @@ fn snapshot(v: u64) -> ServerMessage {
         public: true,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let state = MatchState::new(ID.to_owned(), "ABCDEF".to_owned(), setup).unwrap();
     let mut snapshot = state.snapshot(Instant::now().into_std(), BySide::default());

@@ -160,6 +160,8 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let players = [
         (Side::White, Player::person("w")),
