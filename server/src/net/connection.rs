@@ -7,6 +7,8 @@
 //! through one bounded outbox drained by a writer task; a client that does not read is dropped.
 //! Every few seconds the server pings; a client silent for the idle timeout is closed.
 
+mod chat;
+
 use std::future::Future;
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -550,6 +552,9 @@ impl Connection {
                     Err(refusal) => Err(refusal),
                 }
             }
+            ClientMessage::Chat(chat) => self.chat(id, chat).await,
+            ClientMessage::ChatDelete(delete) => self.chat_delete(id, delete).await,
+            ClientMessage::ChatMute(mute) => self.chat_mute(id, mute).await,
             ClientMessage::Reclaim(reclaim) => match &self.account {
                 None => Err(Refusal::new(
                     ErrorCode::NotAllowed,

@@ -44,7 +44,9 @@ pub use database::Database;
 pub(crate) use database::without_password;
 pub(crate) use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub use write::{ChannelWrite, LeaderboardDelta, Write};
-pub(crate) use write::{FinishedGame, RatingChange, StartedGame};
+pub(crate) use write::{
+    ChatLineRow, ChatMuteRow, ChatWrite, FinishedGame, RatingChange, StartedGame,
+};
 
 /// Why storage failed. The text is written for an operator reading the log.
 #[derive(Debug, thiserror::Error)]
@@ -113,6 +115,9 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
     /// Records that a server run starts, durably, and returns its number (0, 1, …).
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// Every stored chat line of match `match_id`, deleted ones marked, in order.
+    fn chat_lines(&self, match_id: String)
+    -> BoxFuture<'_, Result<Vec<ChatLineRow>, StorageError>>;
     /// The newest [`Write::Heartbeat`] stored (`None` if there never was one).
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
     /// The coordination of the nodes sharing this database; `None` for a single-node store.
@@ -263,6 +268,12 @@ impl Storage {
     /// run twice.
     pub async fn next_run(&self) -> Result<u64, StorageError> {
         self.store.next_run().await
+    }
+
+    /// Every stored chat line of match `match_id` ([`Write::Chat`]), deleted ones marked,
+    /// in order: what a match's chat is rebuilt from after a restart or a take-over.
+    pub async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
+        self.store.chat_lines(match_id).await
     }
 
     /// When the server last stored that it was alive ([`Write::Heartbeat`]); read at start,

@@ -11,6 +11,7 @@
 
 pub(crate) mod accounts;
 mod archive;
+mod chat;
 mod checkpoint;
 pub(crate) mod export;
 pub(crate) mod lock;
@@ -66,6 +67,7 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     archive::create(conn)?;
     accounts::create(conn)?;
     ratings::create(conn)?;
+    chat::create(conn)?;
     Ok(())
 }
 
@@ -112,6 +114,7 @@ impl Sqlite {
         archive::create(&conn)?;
         accounts::create(&conn)?;
         ratings::create(&conn)?;
+        chat::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -157,6 +160,13 @@ impl Store for Sqlite {
 
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
         self.read(matches::last_heartbeat)
+    }
+
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        self.read(move |conn| chat::lines(conn, &match_id))
     }
 
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
@@ -285,6 +295,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Rating(change) => ratings::insert(conn, change)?,
             Write::Channel(write) => archive::apply(conn, write)?,
+            Write::Chat(write) => chat::apply(conn, write)?,
             Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }
