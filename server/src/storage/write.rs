@@ -42,6 +42,8 @@ pub enum Write {
     Rating(RatingChange),
     /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
     Channel(ChannelWrite),
+    /// A club event or one record of its history ([`super::club`]).
+    ClubEvent(super::club::EventWrite),
     /// A line of a match's chat, or its deletion by an admin (PROTOCOL.md §19).
     Chat(ChatWrite),
     /// The server was alive at `at_ms` (a single node's periodic heartbeat): after a crash,
@@ -65,6 +67,7 @@ impl Write {
             | Write::Rating(_)
             | Write::Chat(_)
             | Write::Channel(_)
+            | Write::ClubEvent(_)
             | Write::Heartbeat { .. } => None,
         }
     }

@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls};
 
 use self::doubt::Doubt;
-use super::{archive, chat, describe, lost, matches};
+use super::{archive, chat, club, describe, lost, matches};
 use crate::storage::queue::{self, MAX_GROUP, Pending, Request};
 use crate::storage::{StorageError, Write};
 
@@ -48,6 +48,7 @@ pub(super) struct Link {
     heartbeat: tokio_postgres::Statement,
     rating: tokio_postgres::Statement,
     archive: archive::Statements,
+    club: club::Statements,
     chat: chat::Statements,
     /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
     txid: tokio_postgres::Statement,
@@ -65,9 +66,12 @@ impl Link {
             started,
             finished,
             score,
+            txid,
+            club_create,
+            club_record,
+            club_finish,
             chat_line,
             chat_delete,
-            txid,
         ) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
@@ -77,9 +81,12 @@ impl Link {
             client.prepare(archive::GAME_STARTED),
             client.prepare(archive::GAME_FINISHED),
             client.prepare(archive::SCORE),
+            client.prepare("SELECT txid_current()"),
+            client.prepare(club::CREATE),
+            client.prepare(club::RECORD),
+            client.prepare(club::FINISH),
             client.prepare(chat::LINE),
             client.prepare(chat::DELETE),
-            client.prepare("SELECT txid_current()"),
         )?;
         Ok(Link {
             client,
@@ -92,6 +99,11 @@ impl Link {
                 started,
                 finished,
                 score,
+            },
+            club: club::Statements {
+                create: club_create,
+                record: club_record,
+                finish: club_finish,
             },
             chat: chat::Statements {
                 line: chat_line,
@@ -157,6 +169,7 @@ impl Link {
             } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
             Write::Rating(change) => matches::rating(&self.client, &self.rating, change),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
+            Write::ClubEvent(write) => club::apply(&self.client, &self.club, write),
             Write::Chat(write) => chat::apply(&self.client, &self.chat, write),
             Write::Heartbeat { at_ms } => matches::heartbeat(&self.client, &self.heartbeat, *at_ms),
         })

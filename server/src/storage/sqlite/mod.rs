@@ -13,6 +13,7 @@ pub(crate) mod accounts;
 mod archive;
 mod chat;
 mod checkpoint;
+mod club;
 pub(crate) mod export;
 pub(crate) mod lock;
 mod matches;
@@ -67,6 +68,7 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     archive::create(conn)?;
     accounts::create(conn)?;
     ratings::create(conn)?;
+    club::create(conn)?;
     chat::create(conn)?;
     Ok(())
 }
@@ -114,6 +116,7 @@ impl Sqlite {
         archive::create(&conn)?;
         accounts::create(&conn)?;
         ratings::create(&conn)?;
+        club::create(&conn)?;
         chat::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
@@ -201,6 +204,20 @@ impl Store for Sqlite {
 
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
         self.accounts.clone()
+    }
+
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
+        self.read(move |conn| club::all(conn, unfinished_only))
+    }
+
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
+        self.read(move |conn| club::one(conn, &id))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
@@ -295,6 +312,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Rating(change) => ratings::insert(conn, change)?,
             Write::Channel(write) => archive::apply(conn, write)?,
+            Write::ClubEvent(write) => club::apply(conn, write)?,
             Write::Chat(write) => chat::apply(conn, write)?,
             Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
