@@ -502,14 +502,19 @@ impl Actor {
             outbox.refuse(*id, suspended_refusal());
             return;
         }
-        // Whoever starts following is sent the chat too: it is read back first.
-        if matches!(
-            command,
-            Command::Watch { .. }
-                | Command::Join { .. }
-                | Command::Resume { .. }
-                | Command::Chat { .. }
-        ) {
+        // Whoever starts following is sent the chat too: it is read back first, but not
+        // while storage is out (watching and resuming are answered from memory then; chat
+        // is refused until it can be read).
+        if !self.suspended
+            && self.unavailable_since.is_none()
+            && matches!(
+                command,
+                Command::Watch { .. }
+                    | Command::Join { .. }
+                    | Command::Resume { .. }
+                    | Command::Chat { .. }
+            )
+        {
             self.load_chat().await;
         }
         match command {
