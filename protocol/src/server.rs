@@ -40,6 +40,9 @@ pub enum ServerMessage {
     /// The play-now pool found an opponent: a rated match at the preset was created and this
     /// is the member's seat in it (its `id` is the [`crate::PlayNow`] envelope's).
     Paired(Paired),
+    ChatLine(crate::chat::ChatLine),
+    ChatHistory(crate::chat::ChatHistory),
+    ChatDeleted(crate::chat::ChatDeleted),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -313,6 +313,32 @@ fn cases() -> Vec<Case> {
             ClientMessage::Reclaim(Reclaim { match_id: MATCH.into(), since_v: Some(12) }),
         ),
         client(
+            "chat.text",
+            40,
+            ClientMessage::Chat(Chat {
+                match_id: MATCH.into(),
+                say: ChatSay::Text("Nice sacrifice on 23!".into()),
+            }),
+        ),
+        client(
+            "chat.preset",
+            41,
+            ClientMessage::Chat(Chat {
+                match_id: MATCH.into(),
+                say: ChatSay::Preset(ChatPreset::GoodLuck),
+            }),
+        ),
+        client(
+            "chat_delete",
+            42,
+            ClientMessage::ChatDelete(ChatDelete { match_id: MATCH.into(), line: 7 }),
+        ),
+        client(
+            "chat_mute",
+            43,
+            ClientMessage::ChatMute(ChatMute { name: "Wytze".into(), muted: true }),
+        ),
+        client(
             "move",
             6,
             ClientMessage::Move(PlayMove {
@@ -863,6 +889,42 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "chat_line",
+            ServerMessage::ChatLine(ChatLine {
+                match_id: MATCH.into(),
+                room: ChatRoom::Players,
+                line: 7,
+                author: "Anne".into(),
+                member: true,
+                say: ChatSay::Text("Nice sacrifice on 23!".into()),
+                at_ms: 1_700_000_000_000,
+            }),
+        ),
+        server(
+            "chat_history",
+            ServerMessage::ChatHistory(ChatHistory {
+                match_id: MATCH.into(),
+                room: ChatRoom::Spectators,
+                lines: vec![ChatLine {
+                    match_id: MATCH.into(),
+                    room: ChatRoom::Spectators,
+                    line: 3,
+                    author: "Wytze".into(),
+                    member: false,
+                    say: ChatSay::Preset(ChatPreset::HaveFun),
+                    at_ms: 1_700_000_000_000,
+                }],
+            }),
+        ),
+        server(
+            "chat_deleted",
+            ServerMessage::ChatDeleted(ChatDeleted {
+                match_id: MATCH.into(),
+                room: ChatRoom::Players,
+                line: 7,
+            }),
+        ),
+        server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
         ),
@@ -901,6 +963,8 @@ fn cases() -> Vec<Case> {
         unit_enum("claim_kind", vec![ClaimKind::Win, ClaimKind::Draw]),
         unit_enum("side", vec![Side::White, Side::Black]),
         unit_enum("pool_preset", PoolPreset::ALL.to_vec()),
+        unit_enum("chat_preset", ChatPreset::ALL.to_vec()),
+        unit_enum("chat_room", vec![ChatRoom::Players, ChatRoom::Spectators]),
     ];
     cases.push(case(
         "value.king_counters",
@@ -1388,6 +1452,8 @@ fn every_variant_has_a_case() {
     list("claim_kind", variant_names::<ClaimKind>());
     list("side", variant_names::<Side>());
     list("pool_preset", variant_names::<PoolPreset>());
+    list("chat_preset", variant_names::<ChatPreset>());
+    list("chat_room", variant_names::<ChatRoom>());
 }
 
 #[test]

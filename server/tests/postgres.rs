@@ -157,7 +157,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     let rows: Vec<(&str, u64)> = copied.tables.iter().map(|(t, n)| (*t, n.rows)).collect();
     // Four joins, three moves and a resignation; the two TV channels' games started (reserved
     // ids); one run of the SQLite server; no accounts (guests played), so none of their tables'
-    // rows; no club events.
+    // rows; no club events, no chat.
     assert_eq!(
         rows,
         [
@@ -171,7 +171,9 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
             ("tokens", 0),
             ("resets", 0),
             ("club_events", 0),
-            ("club_event_log", 0)
+            ("club_event_log", 0),
+            ("chat_lines", 0),
+            ("chat_mutes", 0)
         ]
     );
     // Safe to run again: the same rows, the same checksums.

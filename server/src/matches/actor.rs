@@ -24,12 +24,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating, PoolPreset,
-    Seat, ServerMessage, Side, Target,
+    BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
+    PoolPreset, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
+use super::chat::{ChatRequest, MatchChat};
 use super::clock::MAX_TRANSIT;
 use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
@@ -144,6 +145,8 @@ struct Actor {
     unavailable_since: Option<Instant>,
     /// While `unavailable_since`, storage is asked again no earlier than this.
     probe_after: Instant,
+    /// The match's chat: its two rooms' last lines ([`MatchChat`]).
+    chat: MatchChat,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
     /// refused: tried again after a back-off, not in a hot loop.
     owed: Retry,
@@ -207,6 +210,7 @@ pub(crate) fn spawn(
         unavailable_since: None,
         probe_after: Instant::now(),
         owed: Retry::default(),
+        chat: MatchChat::default(),
         _guard: guard,
     };
     tokio::spawn(actor.run(rx, shutdown));
@@ -499,6 +503,21 @@ impl Actor {
             outbox.refuse(*id, suspended_refusal());
             return;
         }
+        // Whoever starts following is sent the chat too: it is read back first, but not
+        // while storage is out (watching and resuming are answered from memory then; chat
+        // is refused until it can be read).
+        if !self.suspended
+            && self.unavailable_since.is_none()
+            && matches!(
+                command,
+                Command::Watch { .. }
+                    | Command::Join { .. }
+                    | Command::Resume { .. }
+                    | Command::Chat { .. }
+            )
+        {
+            self.load_chat().await;
+        }
         match command {
             Command::Watch {
                 outbox,
@@ -507,6 +526,11 @@ impl Actor {
             } => {
                 outbox.ack(id);
                 self.catch_up(&outbox, since_v, &[]);
+                let seated = self
+                    .fanout
+                    .get(outbox.id())
+                    .is_some_and(|sub| !sub.role.is_watcher());
+                self.send_chat_history(&outbox, seated);
                 // A watcher that is already gone is simply not followed; one on another node
                 // is followed by its own node, which relays the events.
                 if !outbox.is_remote() {
@@ -565,6 +589,17 @@ impl Actor {
                 action,
                 received,
             } => self.act(outbox, id, token, action, received).await,
+            Command::Chat {
+                outbox,
+                id,
+                request,
+            } => {
+                if let Err(refusal) = self.chat(&outbox, request).await {
+                    outbox.refuse(id, refusal);
+                } else {
+                    outbox.ack(id);
+                }
+            }
             Command::Leave { conn } => {
                 if self.fanout.remove(conn).is_some() {
                     self.crowd_changed();
@@ -606,6 +641,7 @@ impl Actor {
                 None => self.send_seat(outbox, 0, *side),
             }
             self.catch_up(outbox, None, &sides);
+            self.send_chat_history(outbox, true);
         }
         let mut closed = false;
         for (outbox, side) in players {
@@ -671,6 +707,7 @@ impl Actor {
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
+        self.send_chat_history(&outbox, true);
         if let Some(rematch) = self
             .state
             .rematch()
@@ -1073,6 +1110,108 @@ impl Actor {
                 provisional: true,
             }),
         }));
+    }
+
+    /// Reads the match's chat back from storage, once (a match started here has none yet,
+    /// one read back after a restart or a take-over may). If storage cannot say, it is asked
+    /// again next time, and chat is refused meanwhile.
+    async fn load_chat(&mut self) {
+        if self.chat.is_loaded() {
+            return;
+        }
+        match self.storage.chat_lines(self.state.id.clone()).await {
+            Ok(rows) => self.chat.load(&self.state.id, rows),
+            Err(err) => {
+                tracing::warn!(match_id = %self.state.id, %err, "cannot read the match's chat")
+            }
+        }
+    }
+
+    /// Says or deletes a chat line: checked, stored, and only then sent to its room.
+    async fn chat(&mut self, outbox: &Outbox, request: ChatRequest) -> Result<(), Refusal> {
+        if !self.chat.is_loaded() {
+            return Err(Refusal::new(
+                ErrorCode::StorageUnavailable,
+                "the chat cannot be read now; nothing was said",
+            ));
+        }
+        let at_ms = now_ms();
+        match request {
+            ChatRequest::Say { author, say } => {
+                // A seat holder speaks to the players, anyone else to the spectators.
+                let room = if self
+                    .fanout
+                    .get(outbox.id())
+                    .is_some_and(|sub| !sub.role.is_watcher())
+                {
+                    ChatRoom::Players
+                } else {
+                    ChatRoom::Spectators
+                };
+                let (line, write) = self.chat.say(
+                    &self.state.id,
+                    room,
+                    &author,
+                    outbox.id(),
+                    say,
+                    Instant::now().into_std(),
+                    at_ms,
+                )?;
+                self.write_chat(write).await?;
+                self.chat.said(line.clone());
+                self.send_to_room(room, ServerMessage::ChatLine(line));
+            }
+            ChatRequest::Delete { by, line } => {
+                let (deleted, write) = self.chat.delete(&self.state.id, line, by, at_ms)?;
+                self.write_chat(write).await?;
+                self.chat.deleted(deleted.room, deleted.line);
+                self.send_to_room(deleted.room, ServerMessage::ChatDeleted(deleted));
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a chat write: as any write of the match, only while this node owns it.
+    async fn write_chat(&mut self, write: Write) -> Result<(), Refusal> {
+        self.check_lease();
+        if self.moved {
+            return Err(moved_refusal());
+        }
+        if self.suspended {
+            return Err(suspended_refusal());
+        }
+        self.storage
+            .commit(vec![write])
+            .await
+            .map_err(|err| Refusal::storage(&err, "nothing was said"))
+    }
+
+    /// Sends a chat message to one room: the players (here or on other nodes, straight to
+    /// their connection), or the spectators (here, and through the other nodes' proxies).
+    fn send_to_room(&mut self, room: ChatRoom, message: ServerMessage) {
+        let dropped = match room {
+            ChatRoom::Players => self
+                .fanout
+                .send_to(message, |seats| !seats.is_watcher(), false),
+            ChatRoom::Spectators => self.fanout.send_to(message, Seats::is_watcher, true),
+        };
+        if dropped > 0 {
+            self.crowd_changed();
+        }
+    }
+
+    /// Sends a follower the lines of its room so far, if there are any: the players' room to
+    /// a player (`seated`), the spectators' to anyone else.
+    fn send_chat_history(&self, outbox: &Outbox, seated: bool) {
+        let room = if seated {
+            ChatRoom::Players
+        } else {
+            ChatRoom::Spectators
+        };
+        let history = self.chat.history(&self.state.id, room);
+        if !history.lines.is_empty() {
+            outbox.send(&ServerMessage::ChatHistory(history));
+        }
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {

@@ -10,6 +10,7 @@
 
 mod accounts;
 mod channels;
+mod chat;
 mod matches;
 
 use std::future::Future;
@@ -514,6 +515,9 @@ impl Connection {
             M::JoinMatch(join) => self.join_match(id, join).await,
             M::Resume(resume) => self.resume(id, resume).await,
             M::Reclaim(reclaim) => self.reclaim(id, reclaim).await,
+            M::Chat(chat) => self.chat(id, chat).await,
+            M::ChatDelete(delete) => self.chat_delete(id, delete).await,
+            M::ChatMute(mute) => self.chat_mute(id, mute).await,
             seat @ (M::Move(_)
             | M::Resign(_)
             | M::OfferDraw(_)

@@ -293,9 +293,14 @@ mod tests {
         _trigger: crate::ops::shutdown::Trigger,
     }
 
-    fn bench() -> Bench {
+    async fn bench() -> Bench {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let settings = Settings {
@@ -315,7 +320,7 @@ mod tests {
 
     #[tokio::test]
     async fn two_members_of_close_rating_are_seated_together_and_a_cancelled_one_is_not() {
-        let bench = bench();
+        let bench = bench().await;
         let preset = PoolPreset::ThreePlusTwo;
         let (gone, mut gone_inbox) = outbox(next_conn_id(), Encoding::Json, 64);
         bench
@@ -348,7 +353,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     #[ignore = "a measurement, not a check"]
     async fn pairing_latency() {
-        let bench = bench();
+        let bench = bench().await;
         let preset = PoolPreset::FivePlusThree;
         let mut keep = Vec::new();
         // 1,000 waiting, 1,000 points apart: nobody fits anybody.

@@ -111,6 +111,18 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
     fn set_flag(&self, id: i64, flag: Flag, value: bool)
     -> BoxFuture<'_, Result<(), StorageError>>;
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Who muted `account` in every chat, and when; `None` if nobody did.
+    fn chat_mute(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Option<super::ChatMuteRow>, StorageError>>;
+    /// Mutes `account` in every chat (a second mute keeps the first's who and when), or
+    /// unmutes it with `None`.
+    fn set_chat_mute(
+        &self,
+        account: i64,
+        mute: Option<super::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
 
     fn create_session(
         &self,

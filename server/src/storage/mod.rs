@@ -41,7 +41,9 @@ pub(crate) use database::without_password;
 pub(crate) use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
 pub(crate) use store::{StorageError, Store};
 pub use write::{ChannelWrite, LeaderboardDelta, Write};
-pub(crate) use write::{FinishedGame, RatingChange, StartedGame};
+pub(crate) use write::{
+    ChatLineRow, ChatMuteRow, ChatWrite, FinishedGame, RatingChange, StartedGame,
+};
 
 /// The accounts of `database` alone, without opening its matches (`boardcast-server admin`,
 /// also while a server runs on it): creates or migrates the account tables first.

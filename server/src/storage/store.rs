@@ -103,6 +103,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// then one more at every start. Durable before it returns, so no crash can hand out a
     /// run twice.
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// Every stored chat line of match `match_id`, deleted ones marked, in order: what a
+    /// match's chat is rebuilt from after a restart or a take-over.
+    fn chat_lines(&self, match_id: String)
+    -> BoxFuture<'_, Result<Vec<super::ChatLineRow>, StorageError>>;
     /// The newest [`Write::Heartbeat`] stored (`None` if there never was one); read at start,
     /// before this run writes one, it approximates when the previous run stopped.
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;

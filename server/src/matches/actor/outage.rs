@@ -40,6 +40,12 @@ impl Store for Flaky {
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
         self.inner.unfinished().boxed()
     }
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        self.inner.chat_lines(match_id).boxed()
+    }
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
         self.inner.finished_pdn(id).boxed()
     }

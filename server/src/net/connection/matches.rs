@@ -260,7 +260,7 @@ impl Connection {
     }
 
     /// The match `match_id`, wherever it is.
-    async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+    pub(super) async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
         self.app
             .directory
             .find(match_id)

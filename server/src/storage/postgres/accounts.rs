@@ -184,6 +184,24 @@ impl AccountStore for PgAccounts {
         async move { run.await.map(drop) }.boxed()
     }
 
+    fn chat_mute(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::ChatMuteRow>, StorageError>> {
+        async move { Ok(super::chat::mute(&pooled(&self.pool).await?, account).await?) }.boxed()
+    }
+
+    fn set_chat_mute(
+        &self,
+        account: i64,
+        mute: Option<crate::storage::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        async move {
+            Ok(super::chat::set_mute(&pooled(&self.pool).await?, account, mute.as_ref()).await?)
+        }
+        .boxed()
+    }
+
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
         let run = self.execute(
             "UPDATE accounts SET last_seen_ms = $2 WHERE id = $1".into(),

@@ -12,6 +12,7 @@
 
 pub(crate) mod accounts;
 mod archive;
+mod chat;
 mod club;
 mod coordination;
 pub(crate) mod copy;
@@ -204,6 +205,13 @@ impl Store for Postgres {
 
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
         async move { Ok(matches::last_heartbeat(&*self.client().await?).await?) }.boxed()
+    }
+
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        async move { Ok(chat::lines(&self.client().await?, &match_id).await?) }.boxed()
     }
 
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {

@@ -268,6 +268,28 @@ CREATE TABLE club_event_log (
     UNIQUE (event_id, match_id)
 );
 "#,
+    // 7: match chat (issue 32): its lines, a deleted one kept with who deleted it and when,
+    // and the members muted in every chat, with who muted them and when.
+    r#"
+CREATE TABLE chat_lines (
+    match_id   TEXT NOT NULL,
+    line       BIGINT NOT NULL,
+    room       TEXT NOT NULL,
+    author     TEXT NOT NULL,
+    account_id BIGINT,
+    preset     TEXT,
+    text       TEXT,
+    at_ms      BIGINT NOT NULL,
+    deleted_by TEXT,
+    deleted_ms BIGINT,
+    PRIMARY KEY (match_id, line)
+);
+CREATE TABLE chat_mutes (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id),
+    muted_by   TEXT NOT NULL,
+    muted_ms   BIGINT NOT NULL
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

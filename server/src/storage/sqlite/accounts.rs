@@ -238,6 +238,21 @@ impl AccountStore for SqliteAccounts {
         })
     }
 
+    fn chat_mute(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::ChatMuteRow>, StorageError>> {
+        self.run(move |conn| super::chat::mute(conn, account))
+    }
+
+    fn set_chat_mute(
+        &self,
+        account: i64,
+        mute: Option<crate::storage::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| super::chat::set_mute(conn, account, mute.as_ref()))
+    }
+
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
         self.run(move |conn| {
             conn.execute(

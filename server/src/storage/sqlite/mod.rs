@@ -11,6 +11,7 @@
 
 pub(crate) mod accounts;
 mod archive;
+mod chat;
 mod checkpoint;
 mod club;
 pub(crate) mod export;
@@ -62,6 +63,7 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     accounts::create(conn)?;
     ratings::create(conn)?;
     club::create(conn)?;
+    chat::create(conn)?;
     Ok(())
 }
 
@@ -109,6 +111,7 @@ impl Sqlite {
         accounts::create(&conn)?;
         ratings::create(&conn)?;
         club::create(&conn)?;
+        chat::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -154,6 +157,13 @@ impl Store for Sqlite {
 
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
         self.read(matches::last_heartbeat)
+    }
+
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        self.read(move |conn| chat::lines(conn, &match_id))
     }
 
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
@@ -297,6 +307,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
             Write::Rating(change) => ratings::insert(conn, change)?,
             Write::Channel(write) => archive::apply(conn, write)?,
             Write::ClubEvent(write) => club::apply(conn, write)?,
+            Write::Chat(write) => chat::apply(conn, write)?,
             Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }
