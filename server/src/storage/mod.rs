@@ -128,6 +128,8 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         unfinished_only: bool,
     ) -> BoxFuture<'_, Result<Vec<club::StoredClubEvent>, StorageError>>;
+    /// Whether `account` may create events ([`club::EventWrite::Organiser`]).
+    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
     /// Club event `id` with its records.
     fn club_event(
         &self,
@@ -301,6 +303,11 @@ impl Storage {
         unfinished_only: bool,
     ) -> Result<Vec<club::StoredClubEvent>, StorageError> {
         self.store.club_events(unfinished_only).await
+    }
+
+    /// Whether `account` may create events (granted by a club admin).
+    pub async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
+        self.store.is_organiser(account).await
     }
 
     /// Club event `id` with its records, or `None` if there is none.

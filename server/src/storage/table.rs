@@ -151,6 +151,11 @@ pub(super) const TABLES: &[Table] = &[
         ],
         key: 2,
     },
+    Table {
+        name: "club_organisers",
+        columns: &[("account_id", Kind::Int)],
+        key: 1,
+    },
 ];
 
 impl Table {

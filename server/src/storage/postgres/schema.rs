@@ -269,6 +269,12 @@ CREATE TABLE club_event_log (
     UNIQUE (event_id, match_id)
 );
 "#,
+    // 7: the members a club admin lets create events (issue 33).
+    r#"
+CREATE TABLE club_organisers (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id)
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

@@ -69,6 +69,7 @@ impl Link {
             club_create,
             club_record,
             club_finish,
+            club_organiser,
         ) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
@@ -82,6 +83,7 @@ impl Link {
             client.prepare(club::CREATE),
             client.prepare(club::RECORD),
             client.prepare(club::FINISH),
+            client.prepare(club::ORGANISER),
         )?;
         Ok(Link {
             client,
@@ -99,6 +101,7 @@ impl Link {
                 create: club_create,
                 record: club_record,
                 finish: club_finish,
+                organiser: club_organiser,
             },
             txid,
         })
