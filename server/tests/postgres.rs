@@ -21,7 +21,10 @@ async fn server_on(url: &str) -> TestServer {
 
 /// The match's stored event versions, read back as a restarted server would.
 async fn stored_versions(url: &str) -> Vec<u64> {
-    let (storage, recovered) = Storage::connect(url).await.expect("reconnects");
+    let (storage, recovered) =
+        Storage::open(&boardcast_server::Database::Postgres(url.to_owned()), None)
+            .await
+            .expect("reconnects");
     storage.close().await;
     assert_eq!(recovered.len(), 1, "one unfinished match");
     recovered[0].events.iter().map(|e| e.v).collect()
@@ -128,7 +131,9 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     assert_eq!(status, 200, "{pdn}");
     let db = server.db.clone();
     let dir = server.stop().await;
-    let (storage, _) = Storage::open(&db).unwrap();
+    let (storage, _) = Storage::open(&boardcast_server::Database::Sqlite(db.clone()), None)
+        .await
+        .unwrap();
     let score = |name: &str, correct| {
         boardcast_server::Write::Channel(boardcast_server::ChannelWrite::Score(
             boardcast_server::LeaderboardDelta {

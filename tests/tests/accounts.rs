@@ -734,3 +734,47 @@ async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on
         other => panic!("an ended session still upgrades: {:?}", other.map(|_| ())),
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failed_logins_and_sign_ups_are_throttled_across_the_nodes_of_a_cluster() {
+    let Some(cluster) = boardcast_tests::cluster::Cluster::start_or_skip(
+        "throttles across a cluster",
+        server_program(),
+        &["a", "b"],
+        boardcast_tests::cluster::ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (ok, _, stderr) = admin_on(
+        &["--database", cluster.database_url()],
+        &["create-user", "Anne"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(ok, "{stderr}");
+    let node = |i: usize| cluster.addr(if i % 2 == 0 { "a" } else { "b" });
+
+    // Ten wrong passwords, five on each node: under each node's own count, at the account's
+    // limit of the cluster.
+    let wrong = r#"{"name":"Anne","password":"not-her-password"}"#;
+    for i in 0..10 {
+        let (status, _, body) = request(node(i), "POST", "/api/login", &[], wrong);
+        assert_eq!(status, 401, "try {i}: {body}");
+    }
+    for i in 0..2 {
+        let (status, head, body) = request(node(i), "POST", "/api/login", &[], wrong);
+        assert_eq!(status, 429, "{body}");
+        assert!(head.to_ascii_lowercase().contains("retry-after:"), "{head}");
+    }
+
+    // Ten sign-ups from one address, five on each node: the eleventh is refused on both.
+    for i in 0..10 {
+        let signup = format!(r#"{{"name":"Member{i}","password":"{PASSWORD}"}}"#);
+        let (status, _, body) = request(node(i), "POST", "/api/signup", &[], &signup);
+        assert_eq!(status, 201, "sign-up {i}: {body}");
+    }
+    for i in 0..2 {
+        let signup = format!(r#"{{"name":"Late{i}","password":"{PASSWORD}"}}"#);
+        let (status, _, body) = request(node(i), "POST", "/api/signup", &[], &signup);
+        assert_eq!(status, 429, "{body}");
+    }
+}

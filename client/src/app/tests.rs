@@ -45,6 +45,7 @@ fn seated(side: Side, legal: &[&str]) -> App {
         time: None,
         color: ColorChoice::Random,
         public: true,
+        rated: false,
     };
     let mut app = App::new("alice", Some(create), 100);
     app.connected();
@@ -62,6 +63,7 @@ fn creating_a_match_greets_creates_stores_the_seat_and_lists_legal_moves() {
         time: Some("5+3".parse().unwrap()),
         color: ColorChoice::White,
         public: false,
+        rated: false,
     };
     let mut app = App::new("alice", Some(create), 100);
     app.connected();
@@ -976,9 +978,21 @@ fn c_asks_time_control_colour_and_visibility_before_creating() {
         matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)]
         if c.time_control == Some("10+5".parse().unwrap())
             && c.color == ColorChoice::White
-            && !c.public)
+            && !c.public
+            && !c.rated)
     );
     assert_eq!(app.ui.create, None);
+    // The last row: casual → rated (issue 31).
+    key(&mut app, KeyCode::Char('c'));
+    for code in [KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Right] {
+        key(&mut app, code);
+    }
+    assert_eq!(
+        app.ui.create.as_ref().unwrap().rated_label(),
+        "rated (ratings change; members only)"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)] if c.rated && c.public));
     // Untimed, then custom: a time that does not parse stays in the form with the reason.
     key(&mut app, KeyCode::Char('C'));
     for _ in 0..4 {

@@ -199,6 +199,7 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
             "seek",
             form.visibility_label().to_owned(),
         ),
+        row(Field::Rated, "game", form.rated_label().to_owned()),
         Line::from(""),
     ];
     match &form.error {

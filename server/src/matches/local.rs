@@ -859,7 +859,12 @@ mod tests {
     #[tokio::test]
     async fn watching_finished_matches_leaves_room_to_create_new_ones() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let earlier = Hub::new(
@@ -914,7 +919,12 @@ mod tests {
     #[tokio::test]
     async fn a_seek_leaves_the_lobby_while_its_creator_holds_no_connection() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -947,7 +957,12 @@ mod tests {
     #[tokio::test]
     async fn a_new_invite_code_never_repeats_an_open_matchs() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -969,7 +984,12 @@ mod tests {
     #[tokio::test]
     async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);

@@ -29,7 +29,9 @@ impl SqliteFile {
 
 impl Place for SqliteFile {
     async fn open(&self) -> (Storage, Vec<StoredMatch>) {
-        Storage::open(&self.path).unwrap()
+        Storage::open(&crate::storage::Database::Sqlite(self.path.clone()), None)
+            .await
+            .unwrap()
     }
 }
 
@@ -50,7 +52,12 @@ impl PostgresDatabase {
 
 impl Place for PostgresDatabase {
     async fn open(&self) -> (Storage, Vec<StoredMatch>) {
-        Storage::connect(&self.url).await.unwrap()
+        Storage::open(
+            &crate::storage::Database::Postgres(self.url.to_owned()),
+            None,
+        )
+        .await
+        .unwrap()
     }
 }
 
@@ -629,8 +636,8 @@ pub(crate) async fn a_rated_result_is_stored_with_both_rating_changes_exactly_on
     assert_eq!(
         current,
         [
-            ("ana".to_owned(), newest(ana).await.unwrap().unwrap()),
-            ("bo".to_owned(), newest(bo).await.unwrap().unwrap())
+            ("ana".to_owned(), false, newest(ana).await.unwrap().unwrap()),
+            ("bo".to_owned(), false, newest(bo).await.unwrap().unwrap())
         ],
         "the ladder's candidates: each member's newest change"
     );

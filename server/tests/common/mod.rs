@@ -85,7 +85,9 @@ pub async fn seed_match_with(
     white_token: &str,
     black_token: &str,
 ) {
-    let (storage, _) = Storage::open(db).expect("open storage");
+    let (storage, _) = Storage::open(&boardcast_server::Database::Sqlite(db.into()), None)
+        .await
+        .expect("open storage");
     let body = |record: Record| serde_json::to_string(&record).unwrap();
     storage
         .commit(vec![

@@ -99,3 +99,9 @@ export const pageHeading = (title) => h('h1', { class: 'sr-only' }, title);
 
 /** The `BOT` tag itself. */
 export const botTag = () => h('abbr', { class: 'bot-tag', 'data-bot': '', title: 'an engine plays this seat' }, 'BOT');
+
+/** Log out here, or everywhere: on the account page and in the header's menu. */
+export const logoutButtons = () => [
+  h('button', { type: 'button', 'data-account': 'logout' }, 'Log out'),
+  h('button', { type: 'button', 'data-account': 'logout-all' }, 'Log out everywhere'),
+];

@@ -7,6 +7,7 @@
 import { h } from './dom.js';
 
 const PRESETS = ['1+1', '3+2', '5+3', '10+5', '15+10'];
+const RANGES = [100, 200, 300, 400, 500];
 const ENGINES = ['D', 'K', 'L', 'M', 'S'];
 
 const field = (label, control) => h('label', { class: 'field' }, h('span', {}, label), control);
@@ -19,6 +20,14 @@ export function createForm() {
   const custom = h('div', { class: 'custom', hidden: true },
     field('Minutes', h('input', { name: 'minutes', type: 'number', min: '0.25', max: '180', step: 'any', value: '5', inputmode: 'decimal' })),
     field('Increment (s)', h('input', { name: 'increment', type: 'number', min: '0', max: '180', step: '1', value: '3', inputmode: 'numeric' })));
+  // Rated or casual: rated is for members only, so a guest's form offers casual alone
+  // (lobby.js turns the choice on once the server says the page is a member's).
+  const mode = h('select', { name: 'mode' },
+    h('option', { value: 'casual' }, 'casual'),
+    h('option', { value: 'rated', disabled: true }, 'rated (members)'));
+  const range = h('select', { name: 'range' },
+    h('option', { value: 'open' }, 'open to all'),
+    ...RANGES.map((r) => h('option', { value: String(r) }, `±${r}`)));
   const color = h('select', { name: 'color' },
     h('option', { value: 'random' }, 'random'),
     h('option', { value: 'white' }, 'white'),
@@ -27,10 +36,26 @@ export function createForm() {
     h('h2', { id: 'create-title' }, 'New match'),
     field('Time control', time), custom,
     field('Your colour', color),
+    field('Game', mode),
+    h('div', { class: 'rated-only', hidden: true }, field('Opponent rating', range)),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
       h('span', {}, 'Private (only through its invite link)')),
     h('button', { type: 'submit', class: 'primary' }, 'Create match'),
     h('p', { class: 'hint' }, 'Frisian draughts: pieces also capture straight ahead and sideways.'));
+}
+
+/**
+ * "Play now": one button per preset; pressing one waits in the server's pool until a member
+ * of close rating is found (`#play-now-waiting`, with a cancel button), then the match opens.
+ */
+export function playNowPanel() {
+  return h('section', { id: 'play-now', class: 'card', 'aria-labelledby': 'play-now-title' },
+    h('h2', { id: 'play-now-title' }, 'Play now'),
+    h('div', { class: 'presets', role: 'group', 'aria-label': 'Time control' },
+      ...PRESETS.map((p) => h('button', { type: 'button', 'data-play-now': p }, p))),
+    h('p', { id: 'play-now-waiting', class: 'waiting', role: 'status', hidden: true },
+      h('span', {}), ' ', h('button', { type: 'button', 'data-action': 'cancel-play-now' }, 'Cancel')),
+    h('p', { class: 'hint' }, 'A rated game against a member of close rating, found for you in seconds.'));
 }
 
 export function engineForm() {

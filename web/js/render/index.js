@@ -4,16 +4,15 @@
  * @module render
  */
 
-import { h, attr, text, pageHeading } from './dom.js';
+import { h, attr, text, pageHeading, logoutButtons } from './dom.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMinit } from './minit.js';
-import { mountLogin, mountSignup, mountAccount, mountTokens, mountProfile, logoutButtons } from './account.js';
 import { profilePath } from '../account.js';
 
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
-  login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile',
+  login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile', ladder: 'ladder',
 };
 const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
 
@@ -71,11 +70,13 @@ function drawWho(state) {
 }
 
 function mount(page, root, id, state) {
-  if (page === 'login') return mountLogin(root, state);
-  if (page === 'signup') return mountSignup(root, state);
-  if (page === 'account') return mountAccount(root);
-  if (page === 'tokens') return mountTokens(root);
-  if (page === 'profile') return mountProfile(root, id);
+  const accountPage = (mountWith) => later(root, import('../pages/account.js'), mountWith);
+  if (page === 'login') return accountPage((m) => m.mountLogin(root, state));
+  if (page === 'signup') return accountPage((m) => m.mountSignup(root, state));
+  if (page === 'account') return accountPage((m) => m.mountAccount(root));
+  if (page === 'tokens') return accountPage((m) => m.mountTokens(root));
+  if (page === 'profile') return later(root, import('../pages/profile.js'), (m) => m.mountProfile(root, id));
+  if (page === 'ladder') return later(root, import('../pages/ladder.js'), (m) => m.mountLadder(root));
   if (page === 'lobby') return mountLobby(root);
   if (page === 'match') return mountMatch(root);
   if (page === 'invite') return mountInvite(root);
@@ -84,6 +85,34 @@ function mount(page, root, id, state) {
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'Nothing here'),
     h('p', {}, 'This address shows no page. '), h('a', { href: '/' }, 'Go to the lobby')));
   return () => false;
+}
+
+/**
+ * A page whose module loads only when it is opened (pages/*.js: the ladder, a profile with
+ * its rating chart), so the match page never downloads them. Until the module has come the
+ * page says it is loading, and asks to be drawn again soon (`true`) to mount it then; a page
+ * left meanwhile is not mounted over the one shown.
+ * @param {HTMLElement} root
+ * @param {Promise<object>} loading the module's `import()`
+ * @param {(module: object) => Function} mountWith
+ */
+function later(root, loading, mountWith) {
+  let update = null;
+  let failed = false;
+  const waiting = h('p', { class: 'loading' }, 'Loading…');
+  root.replaceChildren(h('section', { class: 'card' }, waiting));
+  const self = (state, now) => {
+    if (update) return update(state, now);
+    if (failed) text(waiting, 'This page could not be loaded; reload to try again.');
+    return !failed;
+  };
+  loading.then((module) => {
+    if (mounted.update === self) update = mountWith(module);
+  }, (error) => {
+    console.error('page module:', error);
+    failed = true;
+  });
+  return self;
 }
 
 /**

@@ -11,6 +11,7 @@ import { parseFen, replay, piecesFen } from '../fen.js';
 import { resultText, resultKind, timeControlText, seconds, cap, playerText } from '../format.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
+import { graceLeft } from '../receive.js';
 import { profilePath } from '../account.js';
 
 /** Presence in words too, not by the dot's colour alone. */
@@ -27,9 +28,13 @@ function playerRow(slot) {
   const you = h('span', { class: 'guest' });
   const colour = h('span', { class: 'colour' });
   const state = h('span', { class: 'presence-text' });
-  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, you, colour, state);
+  // Connection quality: four bars, filled by the round trip (ours from our pings, the
+  // opponent's as the server counted it for their last move).
+  const signal = h('span', { class: 'signal', role: 'img', 'data-bars': '0', hidden: true },
+    h('i'), h('i'), h('i'), h('i'));
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, you, colour, state, signal);
   const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
-  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, you, colour, state, clock, shown: '' };
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, you, colour, state, signal, clock, shown: '' };
 }
 
 const button = (action, label, extra = {}) =>
@@ -135,6 +140,13 @@ export function mountMatch(root) {
       attr(row.name, 'title', p ? p.name : null);
       text(row.colour, p ? `· ${side}` : '');
       text(row.state, PRESENCE_TEXT[presence]);
+      const lag = side === mine ? state.lag.rtt : m.lag[side];
+      show(row.signal, Boolean(p) && lag !== null);
+      if (lag !== null) {
+        attr(row.signal, 'data-bars', String(signalBars(lag)));
+        attr(row.signal, 'aria-label', `connection: ${Math.round(lag)} ms`);
+        attr(row.signal, 'title', `connection: ${Math.round(lag)} ms round trip`);
+      }
       const c = clockView(m, side, elapsed);
       attr(row.clock, 'data-clock', side);
       attr(row.clock, 'aria-label', `${side}'s clock`);
@@ -213,16 +225,20 @@ export function mountMatch(root) {
     const gone = seat && playing ? m.absent.find((a) => a.side === opposite(mine)) : null;
     let ticking = Boolean(m.clock && m.clock.running && playing) || firstMoveLeft > 0;
     show(claim, Boolean(gone));
-    const claimLeft = gone ? Math.max(0, gone.claim_in_ms - (now - gone.at)) : 0;
+    const claimLeft = gone ? graceLeft(m, gone, now) : 0;
+    // The grace stands still on our own turn (PROTOCOL.md §10).
+    const paused = Boolean(gone) && m.turn !== gone.side;
     show(acts.claimWin, Boolean(gone));
     show(acts.claimDraw, Boolean(gone));
     attr(acts.claimWin, 'disabled', Boolean(gone) && claimLeft > 0);
     attr(acts.claimDraw, 'disabled', Boolean(gone) && claimLeft > 0);
     if (gone) {
+      const who = m[gone.side] ? m[gone.side].name : cap(gone.side);
       text(claim, claimLeft > 0
-        ? `${cap(gone.side)} left: you may claim the game in ${seconds(claimLeft)} s`
-        : `${cap(gone.side)} is gone: claim the win or call it a draw`);
-      ticking = ticking || claimLeft > 0;
+        ? `${who} left — you may claim in ${minutesSeconds(seconds(claimLeft))}${paused ? ' (paused while it is your move)' : ''}`
+        : `${who} is gone: claim the win or call it a draw`);
+      attr(claim, 'data-paused', String(paused));
+      ticking = ticking || (claimLeft > 0 && !paused);
     }
     // The route chooser.
     list(chooser, JSON.stringify(state.ui.choices), state.ui.choices, (route) => {
@@ -277,6 +293,11 @@ function emptyBoard(flipped) {
     fen: '', pieces: {}, flipped, numbers: false, turn: 'white', v: 0, dests: new Set(),
     selected: [], last: [], captured: [], counters: [], movable: new Set(), drag: null,
   };
+}
+
+/** Signal bars for a round trip, on the terminal's colour steps (150 and 400 ms). */
+function signalBars(ms) {
+  return ms < 150 ? 4 : ms < 300 ? 3 : ms < 400 ? 2 : 1;
 }
 
 /** Whole seconds as `m:ss` (`0:23`). */

@@ -133,7 +133,12 @@ fn play(handle: &MatchHandle, outbox: &Outbox, token: &str, id: u64, route: Vec<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
     let dir = tempfile::tempdir().unwrap();
-    let (sqlite, _) = Storage::open(&dir.path().join("db")).unwrap();
+    let (sqlite, _) = Storage::open(
+        &crate::storage::Database::Sqlite(dir.path().join("db")),
+        None,
+    )
+    .await
+    .unwrap();
     let failing = Arc::new(AtomicBool::new(false));
     let storage = Storage::new(Flaky {
         inner: sqlite,

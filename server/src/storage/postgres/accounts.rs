@@ -28,9 +28,7 @@ impl PgAccounts {
     /// The accounts of the database at `url` alone, for `boardcast-server admin` (also while
     /// a server runs on it): migrates the schema, then a small pool.
     pub(crate) async fn connect(url: &str) -> Result<PgAccounts, StorageError> {
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|err| StorageError::Database(format!("{url}: {err}")))?;
+        let mut config = super::parse_url(url)?;
         config.connect_timeout(std::time::Duration::from_secs(5));
         let mut client = super::setup::first_connection(&config).await?;
         super::schema::migrate(&mut client).await?;
@@ -45,7 +43,7 @@ impl PgAccounts {
             .max_size(2)
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
-            .map_err(|err| StorageError::Database(err.to_string()))?;
+            .map_err(StorageError::Pool)?;
         Ok(PgAccounts { pool })
     }
 }
@@ -450,7 +448,7 @@ impl AccountStore for PgAccounts {
     fn current_ratings(
         &self,
         since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
         async move {
             let client = pooled(&self.pool).await?;
             let rows = client
@@ -458,7 +456,7 @@ impl AccountStore for PgAccounts {
                 .await?;
             Ok(rows
                 .iter()
-                .map(|row| (row.get(0), rating_change_from(row, 1)))
+                .map(|row| (row.get(0), row.get(1), rating_change_from(row, 2)))
                 .collect())
         }
         .boxed()

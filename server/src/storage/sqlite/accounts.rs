@@ -121,7 +121,7 @@ impl SqliteAccounts {
                 Ok(query(&conn)?)
             })
             .await
-            .map_err(|e| StorageError::Task(e.to_string()))?
+            .map_err(StorageError::Task)?
         }
         .boxed()
     }
@@ -483,7 +483,7 @@ impl AccountStore for SqliteAccounts {
     fn current_ratings(
         &self,
         since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
         self.run(move |conn| super::ratings::current_all(conn, since_ms))
     }
 

@@ -30,12 +30,6 @@ use self::checkpoint::Checkpointer;
 use super::queue::{self, MAX_GROUP, Pending, Request};
 use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
 
-impl From<rusqlite::Error> for StorageError {
-    fn from(err: rusqlite::Error) -> StorageError {
-        StorageError::Database(err.to_string())
-    }
-}
-
 /// Opens (or creates) the database file at `path` for writing, in WAL mode. What an operator
 /// can fix is said so: a directory that does not exist, a file or directory the server may not
 /// write (SQLite writes its `-wal` and `-shm` files beside the database).
@@ -143,7 +137,7 @@ impl Sqlite {
                 Ok(query(&conn)?)
             })
             .await
-            .map_err(|e| StorageError::Task(e.to_string()))?
+            .map_err(StorageError::Task)?
         }
         .boxed()
     }
