@@ -173,7 +173,8 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
             ("club_events", 0),
             ("club_event_log", 0),
             ("chat_lines", 0),
-            ("chat_mutes", 0)
+            ("chat_mutes", 0),
+            ("club_organisers", 0)
         ]
     );
     // Safe to run again: the same rows, the same checksums.

@@ -407,6 +407,32 @@ async fn a_twelve_player_swiss_survives_two_kills_and_its_standings_and_trf_are_
     );
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("not_organiser"), "{body}");
+    // A club admin grants the member the organiser right; a member cannot grant it.
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/organisers",
+        &cookies[1],
+        &format!(r#"{{"name":"{}"}}"#, name(0)),
+    );
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/organisers",
+        &organiser,
+        &format!(r#"{{"name":"{}"}}"#, name(0)),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/events",
+        &cookies[0],
+        r#"{"name":"Mine","kind":"round_robin","time_control":"5+3","starts_at":99999999999999}"#,
+    );
+    assert_eq!(status, 400, "an organiser's event is checked too: {body}");
+    assert!(body.contains("starts_at"), "{body}");
     let (status, body) = request(
         addr,
         "POST",

@@ -12,6 +12,8 @@ pub(crate) enum EventError {
     Unauthenticated,
     #[error("only an admin or a member with the organiser right creates events")]
     NotOrganiser,
+    #[error("only a club admin grants the organiser right")]
+    NotAdmin,
     #[error("{0}")]
     Invalid(String),
     #[error("no event {0}")]
@@ -43,6 +45,7 @@ impl EventError {
         match self {
             EventError::Unauthenticated => "unauthenticated",
             EventError::NotOrganiser => "not_organiser",
+            EventError::NotAdmin => "forbidden",
             EventError::Invalid(_) => "invalid_argument",
             EventError::NotFound(_) => "not_found",
             EventError::AlreadyJoined => "already_joined",
@@ -61,9 +64,10 @@ impl EventError {
     fn status(&self) -> StatusCode {
         match self {
             EventError::Unauthenticated => StatusCode::UNAUTHORIZED,
-            EventError::NotOrganiser | EventError::WrongPassword | EventError::NotEligible(_) => {
-                StatusCode::FORBIDDEN
-            }
+            EventError::NotOrganiser
+            | EventError::NotAdmin
+            | EventError::WrongPassword
+            | EventError::NotEligible(_) => StatusCode::FORBIDDEN,
             EventError::Invalid(_) => StatusCode::BAD_REQUEST,
             EventError::NotFound(_) => StatusCode::NOT_FOUND,
             EventError::AlreadyJoined

@@ -29,6 +29,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/api/events/{id}", get(show))
         .route("/api/events/{id}/join", post(join))
         .route("/api/events/{id}/withdraw", post(withdraw))
+        .route("/api/organisers", post(organiser))
         .route("/e/{file}", get(trf))
 }
 
@@ -176,8 +177,7 @@ fn validate(create: CreateEvent, organiser: i64, now: i64) -> Result<EventSetup,
 
 async fn create(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
     let who = who(&app, &headers).await?;
-    // The organiser right is not stored yet: admins create events.
-    if !who.admin {
+    if !who.admin && !app.events.is_organiser(who.id).await? {
         return Err(EventError::NotOrganiser);
     }
     let create: CreateEvent = serde_json::from_slice(&bytes)
@@ -191,6 +191,37 @@ async fn create(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Ans
     }
     let id = app.events.create(setup).await?;
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
+}
+
+/// A club admin grants a member the organiser right (or takes it back).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Organiser {
+    name: String,
+    #[serde(default = "yes")]
+    granted: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+async fn organiser(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    let who = who(&app, &headers).await?;
+    if !who.admin {
+        return Err(EventError::NotAdmin);
+    }
+    let asked: Organiser = serde_json::from_slice(&bytes)
+        .map_err(|err| invalid(format!("bad request body: {err}")))?;
+    let account = app
+        .accounts
+        .store
+        .account_by_name(asked.name.clone())
+        .await
+        .map_err(|_| EventError::Storage)?
+        .ok_or_else(|| EventError::NotFound(format!("account {}", asked.name)))?;
+    app.events.grant(account.id, asked.granted).await?;
+    Ok(Json(json!({ "name": account.name, "organiser": asked.granted })).into_response())
 }
 
 async fn join(

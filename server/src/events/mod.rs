@@ -163,6 +163,30 @@ impl Events {
         Ok(id)
     }
 
+    /// Whether `account` may create events: granted by a club admin ([`Events::grant`]).
+    pub(crate) async fn is_organiser(&self, account: i64) -> Result<bool, EventError> {
+        self.0
+            .storage
+            .is_organiser(account)
+            .await
+            .map_err(|_| EventError::Storage)
+    }
+
+    /// Grants (or takes back) `account`'s right to create events.
+    pub(crate) async fn grant(&self, account: i64, granted: bool) -> Result<(), EventError> {
+        self.0
+            .storage
+            .commit(vec![Write::ClubEvent(EventWrite::Organiser {
+                account,
+                granted,
+            })])
+            .await
+            .map_err(|err| {
+                tracing::error!(%err, "cannot store an organiser right");
+                EventError::Storage
+            })
+    }
+
     /// The set-up of running event `id`.
     pub(crate) fn setup(&self, id: &str) -> Option<EventSetup> {
         self.running().get(id).map(|r| r.setup.clone())

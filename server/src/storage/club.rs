@@ -31,6 +31,8 @@ pub enum EventWrite {
     },
     /// The event is over: it is no longer recovered at start-up.
     Finish { id: String },
+    /// A club admin grants (or takes back) the right to create events.
+    Organiser { account: i64, granted: bool },
 }
 
 /// An event as read back: its set-up and every record, in order.

@@ -105,8 +105,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
     /// Every stored chat line of match `match_id`, deleted ones marked, in order: what a
     /// match's chat is rebuilt from after a restart or a take-over.
-    fn chat_lines(&self, match_id: String)
-    -> BoxFuture<'_, Result<Vec<super::ChatLineRow>, StorageError>>;
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<super::ChatLineRow>, StorageError>>;
     /// The newest [`Write::Heartbeat`] stored (`None` if there never was one); read at start,
     /// before this run writes one, it approximates when the previous run stopped.
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
@@ -123,6 +125,9 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         unfinished_only: bool,
     ) -> BoxFuture<'_, Result<Vec<super::club::StoredClubEvent>, StorageError>>;
+    /// Whether `account` may create events (granted by a club admin,
+    /// [`super::club::EventWrite::Organiser`]).
+    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
     /// Club event `id` with its records, or `None` if there is none.
     fn club_event(
         &self,

@@ -177,6 +177,11 @@ pub(super) const TABLES: &[Table] = &[
         ],
         key: 1,
     },
+    Table {
+        name: "club_organisers",
+        columns: &[("account_id", Kind::Int)],
+        key: 1,
+    },
 ];
 
 impl Table {

@@ -77,6 +77,7 @@ macro_rules! storage_contract {
             a_rated_result_is_stored_with_both_rating_changes_exactly_once,
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
+            a_club_admin_grants_and_takes_back_the_organiser_right,
         );
     };
     (@tests $place:expr; $($test:ident,)*) => {
@@ -880,6 +881,32 @@ pub(crate) async fn a_club_event_pairs_each_round_and_counts_each_game_exactly_o
     let one = storage.club_event("ev".into()).await.unwrap().unwrap();
     assert_eq!((one.records.len(), one.setup.as_str()), (4, "{}"));
     assert_eq!(storage.club_event("nope".into()).await.unwrap(), None);
+    storage.close().await;
+}
+
+pub(crate) async fn a_club_admin_grants_and_takes_back_the_organiser_right(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let anne = storage
+        .accounts()
+        .create_account("Anne".into(), "$argon2id$x".into(), false, false, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    let grant = |granted| {
+        Write::ClubEvent(club::EventWrite::Organiser {
+            account: anne,
+            granted,
+        })
+    };
+    assert!(!storage.is_organiser(anne).await.unwrap());
+    // Granted twice is granted once.
+    storage.commit(vec![grant(true)]).await.unwrap();
+    storage.commit(vec![grant(true)]).await.unwrap();
+    storage.close().await;
+    let (storage, _) = place.open().await;
+    assert!(storage.is_organiser(anne).await.unwrap());
+    storage.commit(vec![grant(false)]).await.unwrap();
+    assert!(!storage.is_organiser(anne).await.unwrap());
     storage.close().await;
 }
 

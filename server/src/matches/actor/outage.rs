@@ -88,6 +88,9 @@ impl Store for Flaky {
     ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
         async move { self.inner.club_event(id).await }.boxed()
     }
+    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
+        async move { self.inner.is_organiser(account).await }.boxed()
+    }
     fn close(&self) -> BoxFuture<'_, ()> {
         self.inner.close().boxed()
     }

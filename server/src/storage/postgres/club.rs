@@ -12,6 +12,10 @@ pub(super) const CREATE: &str =
 pub(super) const RECORD: &str = "INSERT INTO club_event_log (event_id, v, at_ms, body, round, \
      match_id) VALUES ($1, $2, $3, $4, $5, $6)";
 pub(super) const FINISH: &str = "UPDATE club_events SET finished = TRUE WHERE id = $1";
+/// Grants (`$2` true) or takes back the organiser right of account `$1`.
+pub(super) const ORGANISER: &str = "WITH granted AS (INSERT INTO club_organisers (account_id) \
+     SELECT $1 WHERE $2 ON CONFLICT DO NOTHING) \
+     DELETE FROM club_organisers WHERE account_id = $1 AND NOT $2";
 
 /// The event writes' prepared statements on the writer's connection.
 #[derive(Debug)]
@@ -19,6 +23,7 @@ pub(super) struct Statements {
     pub create: Statement,
     pub record: Statement,
     pub finish: Statement,
+    pub organiser: Statement,
 }
 
 /// Applies one event write inside the writer's transaction.
@@ -56,6 +61,11 @@ pub(super) fn apply<'a>(
                     .await
             }
             EventWrite::Finish { id } => client.execute(&statements.finish, &[id]).await,
+            EventWrite::Organiser { account, granted } => {
+                client
+                    .execute(&statements.organiser, &[account, granted])
+                    .await
+            }
         }
     }
     .boxed()
@@ -122,4 +132,15 @@ pub(super) async fn one(client: &Client, id: &str) -> Result<Option<StoredClubEv
     let mut found = event(&row);
     found.records = records(client, id).await?;
     Ok(Some(found))
+}
+
+/// Whether `account` may create events.
+pub(super) async fn is_organiser(client: &Client, account: i64) -> Result<bool, Error> {
+    Ok(client
+        .query_opt(
+            "SELECT 1 FROM club_organisers WHERE account_id = $1",
+            &[&account],
+        )
+        .await?
+        .is_some())
 }

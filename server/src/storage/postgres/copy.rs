@@ -25,13 +25,18 @@ pub(crate) async fn upsert(client: &impl GenericClient, table: &Table) -> Result
         .iter()
         .map(|(name, _)| format!("{name} = excluded.{name}"))
         .collect();
+    // A table that is all key (the organisers) has nothing to make equal.
+    let on_conflict = if updates.is_empty() {
+        "DO NOTHING".to_owned()
+    } else {
+        format!("DO UPDATE SET {}", updates.join(", "))
+    };
     let sql = format!(
-        "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT ({}) DO UPDATE SET {}",
+        "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT ({}) {on_conflict}",
         table.name,
         table.column_list(),
         params.join(", "),
         keys.join(", "),
-        updates.join(", ")
     );
     client.prepare(&sql).await
 }

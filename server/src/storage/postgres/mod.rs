@@ -239,6 +239,10 @@ impl Store for Postgres {
         async move { Ok(club::one(&*self.client().await?, &id).await?) }.boxed()
     }
 
+    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
+        async move { Ok(club::is_organiser(&*self.client().await?, account).await?) }.boxed()
+    }
+
     fn leaderboard(
         &self,
         limit: u32,

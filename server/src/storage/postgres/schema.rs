@@ -268,7 +268,13 @@ CREATE TABLE club_event_log (
     UNIQUE (event_id, match_id)
 );
 "#,
-    // 7: match chat (issue 32): its lines, a deleted one kept with who deleted it and when,
+    // 7: the members a club admin lets create events (issue 33).
+    r#"
+CREATE TABLE club_organisers (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id)
+);
+"#,
+    // 8: match chat (issue 32): its lines, a deleted one kept with who deleted it and when,
     // and the members muted in every chat, with who muted them and when.
     r#"
 CREATE TABLE chat_lines (

@@ -72,6 +72,7 @@ impl Link {
             club_finish,
             chat_line,
             chat_delete,
+            club_organiser,
         ) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
@@ -87,6 +88,7 @@ impl Link {
             client.prepare(club::FINISH),
             client.prepare(chat::LINE),
             client.prepare(chat::DELETE),
+            client.prepare(club::ORGANISER),
         )?;
         Ok(Link {
             client,
@@ -104,6 +106,7 @@ impl Link {
                 create: club_create,
                 record: club_record,
                 finish: club_finish,
+                organiser: club_organiser,
             },
             chat: chat::Statements {
                 line: chat_line,

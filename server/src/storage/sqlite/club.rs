@@ -23,6 +23,9 @@ CREATE TABLE IF NOT EXISTS club_event_log (
     UNIQUE (event_id, round),
     UNIQUE (event_id, match_id)
 );
+CREATE TABLE IF NOT EXISTS club_organisers (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id)
+);
 ";
 
 /// Creates the tables if they are missing.
@@ -60,6 +63,20 @@ pub(crate) fn apply(conn: &Connection, write: &EventWrite) -> rusqlite::Result<(
         EventWrite::Finish { id } => {
             conn.prepare_cached("UPDATE club_events SET finished = 1 WHERE id = ?1")?
                 .execute(params![id])?;
+        }
+        EventWrite::Organiser {
+            account,
+            granted: true,
+        } => {
+            conn.prepare_cached("INSERT OR IGNORE INTO club_organisers (account_id) VALUES (?1)")?
+                .execute(params![account])?;
+        }
+        EventWrite::Organiser {
+            account,
+            granted: false,
+        } => {
+            conn.prepare_cached("DELETE FROM club_organisers WHERE account_id = ?1")?
+                .execute(params![account])?;
         }
     }
     Ok(())
@@ -117,4 +134,12 @@ pub(crate) fn one(conn: &Connection, id: &str) -> rusqlite::Result<Option<Stored
     };
     found.records = records(conn, id)?;
     Ok(Some(found))
+}
+
+/// Whether `account` may create events.
+pub(crate) fn is_organiser(conn: &Connection, account: i64) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT 1 FROM club_organisers WHERE account_id = ?1")?
+        .query_row(params![account], |_| Ok(()))
+        .optional()
+        .map(|found| found.is_some())
 }

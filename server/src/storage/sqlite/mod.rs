@@ -214,6 +214,10 @@ impl Store for Sqlite {
         self.read(move |conn| club::one(conn, &id))
     }
 
+    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
+        self.read(move |conn| club::is_organiser(conn, account))
+    }
+
     fn close(&self) -> BoxFuture<'_, ()> {
         queue::close(&self.tx).boxed()
     }
