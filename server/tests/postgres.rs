@@ -170,6 +170,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
             ("sessions", 0),
             ("tokens", 0),
             ("resets", 0),
+            ("rating_changes", 0),
             ("club_events", 0),
             ("club_event_log", 0),
             ("chat_lines", 0),

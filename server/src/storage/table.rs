@@ -1,6 +1,6 @@
 //! The stored tables as plain rows, for copying a database into another (`migrate`).
 //!
-//! Both backends hold the same five tables with the same columns; [`TABLES`] names them, in
+//! Both backends hold the same tables with the same columns; [`TABLES`] names them, in
 //! an order that respects foreign keys. A [`Tally`] (row count and an order-free checksum)
 //! taken on each side proves a copy complete.
 
@@ -12,6 +12,8 @@ pub(crate) enum Kind {
     Int,
     Text,
     Bool,
+    /// A double-precision float (ratings).
+    Real,
 }
 
 /// One stored table: its name and columns, the first `key` of which are its primary key.
@@ -129,6 +131,21 @@ pub(super) const TABLES: &[Table] = &[
         ],
         key: 1,
     },
+    // Rating changes (issue 31), after the accounts they belong to.
+    Table {
+        name: "rating_changes",
+        columns: &[
+            ("match_id", Kind::Text),
+            ("account_id", Kind::Int),
+            ("games_before", Kind::Int),
+            ("at_ms", Kind::Int),
+            ("rating_before", Kind::Real),
+            ("rating", Kind::Real),
+            ("deviation", Kind::Real),
+            ("volatility", Kind::Real),
+        ],
+        key: 2,
+    },
     Table {
         name: "club_events",
         columns: &[
@@ -198,6 +215,26 @@ pub enum Value {
     Int(Option<i64>),
     Text(Option<String>),
     Bool(bool),
+    Real(Real),
+}
+
+/// A stored float, equal and hashed by its bits: a copy holds exactly the same number or it
+/// is not a copy.
+#[derive(Debug, Clone, Copy)]
+pub struct Real(pub f64);
+
+impl PartialEq for Real {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Real {}
+
+impl Hash for Real {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
 }
 
 /// One row, its values in [`Table::columns`] order.

@@ -763,6 +763,21 @@ async fn migrate_copies_accounts_and_their_seats() {
         .create_session("h2".into(), 1, 9)
         .await
         .unwrap();
+    // A rated game's change: its ratings are floats, copied to the bit.
+    let change = super::RatingChange {
+        match_id: "g".into(),
+        account: 1,
+        games_before: 0,
+        at_ms: 11,
+        rating_before: 1500.0,
+        rating: 1662.311_877_409_3,
+        deviation: 290.319_964_124_7,
+        volatility: 0.089_998_1,
+    };
+    storage
+        .commit(vec![Write::Rating(change.clone())])
+        .await
+        .unwrap();
     storage.close().await;
     let from = Database::Sqlite(place.path.clone());
     let to = Database::Postgres(db.url.clone());
@@ -788,6 +803,11 @@ async fn migrate_copies_accounts_and_their_seats() {
         accounts.games(anne.id, 0, 20).await.unwrap().len(),
         1,
         "seats follow"
+    );
+    assert_eq!(
+        accounts.rating_history(anne.id).await.unwrap(),
+        [change],
+        "rating changes follow, exactly"
     );
     // New ids continue after the copied ones.
     let bob = accounts

@@ -6,7 +6,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Error, GenericClient, Statement};
 
 use crate::storage::StorageError;
-use crate::storage::table::{Kind, Row, Table, Tally, Value};
+use crate::storage::table::{Kind, Real, Row, Table, Tally, Value};
 
 /// Connects to `url` and creates or migrates the tables.
 pub(crate) async fn connect(url: &str) -> Result<Client, StorageError> {
@@ -54,6 +54,7 @@ pub(crate) async fn write(
                 Value::Int(v) => v as &(dyn ToSql + Sync),
                 Value::Text(v) => v as &(dyn ToSql + Sync),
                 Value::Bool(v) => v as &(dyn ToSql + Sync),
+                Value::Real(v) => &v.0 as &(dyn ToSql + Sync),
             })
             .collect();
         async move { client.execute(statement, &params).await }
@@ -96,6 +97,7 @@ pub(crate) async fn tally(client: &Client, table: &Table) -> Result<Tally, Error
                 Kind::Int => Value::Int(row.get(i)),
                 Kind::Text => Value::Text(row.get(i)),
                 Kind::Bool => Value::Bool(row.get(i)),
+                Kind::Real => Value::Real(Real(row.get(i))),
             })
             .collect();
         tally.add(&values);

@@ -6,7 +6,7 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use crate::storage::StorageError;
-use crate::storage::table::{Kind, Row, Table, Value};
+use crate::storage::table::{Kind, Real, Row, Table, Value};
 
 /// Brings the tables of the database at `path` up to this server's layout, as opening it
 /// would (an older leaderboard is keyed by identity), so that its rows read as the tables of
@@ -46,6 +46,7 @@ pub(crate) fn export(
                 Kind::Int => Value::Int(row.get(i)?),
                 Kind::Text => Value::Text(row.get(i)?),
                 Kind::Bool => Value::Bool(row.get::<_, i64>(i)? != 0),
+                Kind::Real => Value::Real(Real(row.get(i)?)),
             });
         }
         chunk.push(values);
