@@ -770,9 +770,9 @@ async fn migrate_copies_accounts_and_their_seats() {
         games_before: 0,
         at_ms: 11,
         rating_before: 1500.0,
-        rating: 1662.311_877_409_3,
-        deviation: 290.319_964_124_7,
-        volatility: 0.089_998_1,
+        rating: 1662.3118774093,
+        deviation: 290.3199641247,
+        volatility: 0.0899981,
     };
     storage
         .commit(vec![Write::Rating(change.clone())])
