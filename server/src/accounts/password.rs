@@ -3,8 +3,8 @@
 //!
 //! A hash takes tens of milliseconds of one core: on a runtime worker it would stall every
 //! match on that worker, and a login flood would take every core. So each runs in
-//! `spawn_blocking`, and at most [`MAX_HASHES`] at once; the others wait their turn on the
-//! semaphore without holding a thread.
+//! `spawn_blocking`, and at most [`max_hashes`] at once (one core is always left to play);
+//! the others wait their turn on the semaphore without holding a thread.
 
 use std::sync::{Arc, LazyLock};
 
@@ -12,8 +12,13 @@ use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Versio
 use boardcast_protocol::account::{ApiErrorCode, PASSWORD_MAX, PASSWORD_MIN};
 use tokio::sync::Semaphore;
 
-/// At most this many hashes at once (the machine's cores are for play first).
-pub(crate) const MAX_HASHES: usize = 2;
+/// At most this many hashes at once: one fewer than the machine's cores, at least one, and
+/// never more than two. The cores are for play first: with every core hashing, a flood of 200
+/// logins took paced move→ack p99 from 48 ms to 4–5 s on two cores (BENCHMARKS.md).
+pub(crate) fn max_hashes() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    cores.saturating_sub(1).clamp(1, 2)
+}
 
 /// OWASP's Argon2id parameters: 19 MiB, 2 iterations, 1 lane.
 fn argon2() -> Argon2<'static> {
@@ -39,7 +44,7 @@ pub struct Hasher {
 impl Default for Hasher {
     fn default() -> Self {
         Hasher {
-            permits: Arc::new(Semaphore::new(MAX_HASHES)),
+            permits: Arc::new(Semaphore::new(max_hashes())),
         }
     }
 }
@@ -112,6 +117,16 @@ pub(crate) fn check(password: &str, name: &str) -> Result<(), (ApiErrorCode, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hashing_leaves_a_core_to_play() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let max = max_hashes();
+        assert!(max >= 1, "at least one hash at a time");
+        if cores > 1 {
+            assert!(max < cores, "{max} hashes at once on {cores} cores");
+        }
+    }
 
     #[test]
     fn lengths_and_common_passwords_are_refused_with_the_reason() {
