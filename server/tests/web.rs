@@ -228,25 +228,56 @@ async fn unknown_files_and_pages_are_404() {
 }
 
 /// Everything a browser downloads for the match page (the shell, every module it preloads,
-/// the stylesheet and the icon) stays within the budget of issue 14: 150 KB uncompressed.
+/// the stylesheet, the icon and the English catalogue) stays within the budget of issue 14: 150 KB uncompressed.
 #[tokio::test]
 async fn the_match_page_downloads_at_most_150_kb() {
     let shell = get("/m/m7Kq2Xw9", &[]).await;
     let html = String::from_utf8(shell.body.clone()).unwrap();
     let mut total = shell.body.len();
     let mut fetched = 0;
+    // Every module some module imports statically (`… from './x.js'`), by its name under web/.
+    let mut imported = std::collections::BTreeSet::new();
+    for (importer, text) in served_files() {
+        let mut dir: Vec<&str> = importer.split('/').collect();
+        dir.pop();
+        for line in String::from_utf8_lossy(&text).lines() {
+            let Some((_, spec)) = line.split_once(" from '") else {
+                continue;
+            };
+            let mut path = dir.clone();
+            for part in spec.trim_end_matches("';").split('/') {
+                match part {
+                    "." => {}
+                    ".." => drop(path.pop()),
+                    part => path.push(part),
+                }
+            }
+            imported.insert(path.join("/"));
+        }
+    }
     for (name, _) in served_files() {
         let url = format!("{}/{name}", web::assets_prefix());
-        let referenced = html.contains(&url) || name.starts_with("js/");
+        // Every module the page's script imports statically is preloaded by the shell;
+        // a page's own module loaded by `import()` (the account pages, /rules) is not.
+        let referenced = html.contains(&url);
+        assert!(
+            referenced || !imported.contains(&name),
+            "{name} is imported statically but not preloaded"
+        );
         if referenced {
             total += get(&url, &[]).await.body.len();
             fetched += 1;
         }
     }
     assert!(fetched >= 10, "{fetched} files");
+    // The page's words: English's catalogue is fetched before the page is drawn.
+    let catalogue = get(&format!("{}/i18n/en.ftl", web::assets_prefix()), &[]).await;
+    assert_eq!(catalogue.status, StatusCode::OK);
+    total += catalogue.body.len();
     // Issue 14's budget was 150 KB. The account pages and the language menu took the page to
-    // 153,646 bytes: their modules load on every page (render/account.js alone is 12 KB). Until
-    // the account pages load only on their routes, the limit is 160 KB (BENCHMARKS.md says so).
+    // 153,646 bytes; the account pages now load only on their routes, but the English
+    // catalogue (every word of the page) loads everywhere: the limit stays 160 KB.
+    eprintln!("the match page downloads {total} bytes");
     assert!(total <= 160_000, "the match page downloads {total} bytes");
 }
 

@@ -5,7 +5,7 @@
  * @module render/account
  */
 
-import { h, text, attr, show, list, botTag } from './dom.js';
+import { h, text, attr, show, list, botTag, logoutButtons } from './dom.js';
 import { timeControlText } from '../format.js';
 import { NAME_RULE, PASSWORD_MIN, PASSWORD_MAX, SCOPES, profilePath } from '../account.js';
 
@@ -71,11 +71,6 @@ export const mountSignup = (root, state) => entryPage(root, state, {
   hint: 'No e-mail needed. Guests can keep playing without an account.',
 });
 
-/** Log out here, or everywhere: on the account page and in the header's menu. */
-export const logoutButtons = () => [
-  h('button', { type: 'button', 'data-account': 'logout' }, 'Log out'),
-  h('button', { type: 'button', 'data-account': 'logout-all' }, 'Log out everywhere'),
-];
 
 /** A page only a member sees: what a guest sees instead. */
 function membersOnly(what) {

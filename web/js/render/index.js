@@ -4,18 +4,17 @@
  * @module render
  */
 
-import { h, attr, text, pageHeading } from './dom.js';
+import { h, attr, text, pageHeading, logoutButtons } from './dom.js';
 import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
 import { mountMinit } from './minit.js';
-import { mountLogin, mountSignup, mountAccount, mountTokens, mountProfile, logoutButtons } from './account.js';
 import { profilePath } from '../account.js';
+import { t, lang } from '../i18n.js';
 
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
   login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile',
 };
-const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
 
 let mounted = { key: '', update: null };
 
@@ -30,8 +29,10 @@ export function render(state, root, now) {
   const page = PAGE_NAMES[state.route.page];
   attr(document.body, 'data-page', page);
   attr(document.body, 'data-conn', state.conn);
-  text(document.getElementById('conn'), CONN_TEXT[state.conn]);
-  const key = `${page}:${state.route.id}`;
+  text(document.getElementById('conn'), t(`conn-${state.conn}`));
+  drawNav();
+  // A page is built again in another language: its words are set as it is built.
+  const key = `${page}:${state.route.id}:${lang()}`;
   if (mounted.key !== key) {
     mounted = { key, update: mount(page, root, state.route.id, state) };
   }
@@ -40,6 +41,19 @@ export function render(state, root, now) {
 }
 
 let whoKey = null;
+let navLang = '';
+
+/** The header's links, in the language spoken (index.html leaves them empty). */
+function drawNav() {
+  if (navLang === lang()) return;
+  navLang = lang();
+  const nav = document.querySelectorAll('header.top nav a');
+  if (nav.length === 2) {
+    text(nav[0], t('web-nav-lobby'));
+    text(nav[1], t('web-nav-tv'));
+  }
+  document.getElementById('lang')?.setAttribute('aria-label', t('web-language'));
+}
 
 /**
  * The header's account corner: "Log in · Sign up" for a guest; for a member a menu under
@@ -49,7 +63,7 @@ let whoKey = null;
 function drawWho(state) {
   const slot = document.getElementById('who');
   const a = state.account;
-  const key = !state.accountKnown ? '' : a ? `member:${a.name}` : `guest:${state.route.page}`;
+  const key = `${lang()}:${!state.accountKnown ? '' : a ? `member:${a.name}` : `guest:${state.route.page}`}`;
   if (!slot || key === whoKey) return;
   whoKey = key;
   // Until the server says who this is, the guest's links hold their place unseen, so the
@@ -58,31 +72,49 @@ function drawWho(state) {
   if (!state.accountKnown || !a) {
     const here = location.pathname;
     const next = ['login', 'signup'].includes(state.route.page) || here === '/' ? '' : `?next=${encodeURIComponent(here)}`;
-    return slot.replaceChildren(h('a', { href: `/login${next}`, 'data-who': 'login' }, 'Log in'),
-      h('a', { href: `/signup${next}`, 'data-who': 'signup' }, 'Sign up'));
+    return slot.replaceChildren(h('a', { href: `/login${next}`, 'data-who': 'login' }, t('who-login')),
+      h('a', { href: `/signup${next}`, 'data-who': 'signup' }, t('who-signup')));
   }
   slot.replaceChildren(h('details', { class: 'menu', id: 'account-menu' },
-    h('summary', { 'data-who': 'member', 'aria-label': `Account menu of ${a.name}` }, a.name),
+    h('summary', { 'data-who': 'member', 'aria-label': t('who-menu', { name: a.name }) }, a.name),
     h('div', { class: 'menu-items' },
-      h('a', { href: profilePath(a.name) }, 'Profile and games'),
-      h('a', { href: '/account' }, 'Account and password'),
-      h('a', { href: '/account/tokens' }, 'Access tokens'),
+      h('a', { href: profilePath(a.name) }, t('who-profile')),
+      h('a', { href: '/account' }, t('who-account')),
+      h('a', { href: '/account/tokens' }, t('who-tokens')),
       ...logoutButtons())));
 }
 
+/**
+ * A page whose module is loaded only on its route (`import()`, not preloaded: the match
+ * page's download budget): nothing is drawn until it has come; meanwhile the update asks to
+ * be called again soon, and the page is built once the module is there, if still wanted.
+ */
+function lazily(load, build) {
+  let update = null;
+  function wrapper(state, now) {
+    return update ? update(state, now) : true;
+  }
+  load().then((module) => {
+    if (mounted.update === wrapper) update = build(module);
+  }, (error) => console.error('page module failed to load:', error));
+  return wrapper;
+}
+
+const accountPages = () => import('./account.js');
+
 function mount(page, root, id, state) {
-  if (page === 'login') return mountLogin(root, state);
-  if (page === 'signup') return mountSignup(root, state);
-  if (page === 'account') return mountAccount(root);
-  if (page === 'tokens') return mountTokens(root);
-  if (page === 'profile') return mountProfile(root, id);
+  if (page === 'login') return lazily(accountPages, (m) => m.mountLogin(root, state));
+  if (page === 'signup') return lazily(accountPages, (m) => m.mountSignup(root, state));
+  if (page === 'account') return lazily(accountPages, (m) => m.mountAccount(root));
+  if (page === 'tokens') return lazily(accountPages, (m) => m.mountTokens(root));
+  if (page === 'profile') return lazily(accountPages, (m) => m.mountProfile(root, id));
   if (page === 'lobby') return mountLobby(root);
   if (page === 'match') return mountMatch(root);
   if (page === 'invite') return mountInvite(root);
   if (page === 'ftv') return mountFrisianTv(root, id);
   if (page === 'tv' || page === 'game') return mountMinit(root);
-  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'Nothing here'),
-    h('p', {}, 'This address shows no page. '), h('a', { href: '/' }, 'Go to the lobby')));
+  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('missing-title')),
+    h('p', {}, `${t('missing-text')} `), h('a', { href: '/' }, t('missing-lobby'))));
   return () => false;
 }
 
@@ -95,12 +127,12 @@ function mountInvite(root) {
     id: 'join-name', name: 'name', maxlength: '32', required: true, autocomplete: 'nickname',
     'aria-describedby': 'notice',
   });
-  const take = h('button', { type: 'submit', class: 'primary' }, 'Take the seat');
+  const take = h('button', { type: 'submit', class: 'primary' }, t('invite-take'));
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   root.replaceChildren(h('section', { class: 'card invite-card' },
-    h('h1', {}, 'You are invited to a Frisian draughts match'),
+    h('h1', {}, t('invite-title')),
     h('form', { id: 'join-form' },
-      h('label', { class: 'field' }, h('span', {}, 'Your name, as your opponent and the game record show it'), name),
+      h('label', { class: 'field' }, h('span', {}, t('invite-name')), name),
       take),
     notice));
   let filled = false;
@@ -110,10 +142,10 @@ function mountInvite(root) {
       filled = true;
     }
     attr(take, 'disabled', state.ui.inviteAccepted);
-    text(take, state.ui.inviteAccepted ? 'Taking the seat…' : 'Take the seat');
+    text(take, t(state.ui.inviteAccepted ? 'invite-taking' : 'invite-take'));
     text(notice, state.notice.text);
     attr(notice, 'data-code', state.notice.code || null);
-    document.title = 'Invited to a match – Boardcast';
+    document.title = `${t('invite-page-title')} – Boardcast`;
     return false;
   };
 }
@@ -123,12 +155,12 @@ function mountInvite(root) {
  * TV moves on to), or a card while no public match has been played.
  */
 function mountFrisianTv(root, matchId) {
-  const about = h('span', {}, LIVE_ON_TV);
-  const banner = h('p', { id: 'ftv-banner', class: 'tv-banner' }, h('strong', {}, 'Frisian TV'), ' · ', about);
+  const about = h('span', {}, t('ftv-live'));
+  const banner = h('p', { id: 'ftv-banner', class: 'tv-banner' }, h('strong', {}, t('lobby-ftv')), ' · ', about);
   if (!matchId) {
-    root.replaceChildren(pageHeading('Frisian TV'), h('section', { class: 'card' }, banner,
-      h('p', { class: 'empty' }, 'No public match is being played yet; TV starts with the first.'),
-      h('a', { href: '/' }, 'Go to the lobby')));
+    root.replaceChildren(pageHeading(t('lobby-ftv')), h('section', { class: 'card' }, banner,
+      h('p', { class: 'empty' }, t('ftv-none')),
+      h('a', { href: '/' }, t('missing-lobby'))));
     return () => false;
   }
   const update = mountMatch(root);
@@ -136,10 +168,8 @@ function mountFrisianTv(root, matchId) {
   return (state, now) => {
     // The featured match stays shown after its end until TV names the next: not as live.
     const over = state.match && state.match.phase === 'finished';
-    text(about, over ? ENDED_ON_TV : LIVE_ON_TV);
+    text(about, t(over ? 'ftv-ended' : 'ftv-live'));
     return update(state, now);
   };
 }
 
-const LIVE_ON_TV = 'the most-watched live match, then the next when it ends';
-const ENDED_ON_TV = 'this match has ended; the next live match follows when one is played';
