@@ -56,6 +56,9 @@ pub mod close {
     pub const TRY_AGAIN_LATER: u16 = 1013;
     /// Nothing arrived within the idle timeout.
     pub const IDLE: u16 = 4000;
+    /// The session or token the connection logged in with has ended (logout, "log out
+    /// everywhere", a password change, a revoked token, a closed account).
+    pub const SESSION_ENDED: u16 = 4001;
 }
 
 /// The rating ranges a rated seek may be limited to (± points around its creator's rating).

@@ -674,7 +674,7 @@ fn cases() -> Vec<Case> {
         match_event(
             "player_left",
             7,
-            MatchEvent::PlayerLeft(Absence { side: Side::Black, claim_in_ms: 60_000 }),
+            MatchEvent::PlayerLeft(Absence { side: Side::Black, claim_in_ms: 70_000 }),
         ),
         match_event("player_returned", 8, MatchEvent::PlayerReturned(Side::Black)),
         match_event(
@@ -1066,7 +1066,7 @@ fn exchanges() -> Vec<Case> {
             4,
             MatchEvent::PlayerLeft(Absence {
                 side: Side::White,
-                claim_in_ms: 60_000,
+                claim_in_ms: 70_000,
             }),
         ),
         client(

@@ -16,6 +16,7 @@
 mod accounts;
 mod channels;
 mod cluster;
+mod events;
 mod matches;
 mod net;
 mod ops;

@@ -297,8 +297,25 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
+    let accounts = crate::accounts::Accounts::new(storage.accounts());
+    if let Some(node) = &node {
+        // Sessions ended on any node cut their connections on this one.
+        accounts
+            .cuts
+            .join_cluster(node.bus.clone(), shutdown.clone())
+            .await;
+    }
+    let events = crate::events::Events::start(
+        storage.clone(),
+        hub.clone(),
+        shutdown.clone(),
+        tasks.clone(),
+        node.is_some(),
+    )
+    .await;
     let app = App {
-        accounts: crate::accounts::Accounts::new(storage.accounts()),
+        events,
+        accounts,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,
@@ -316,10 +333,9 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         proxies: TrustedProxies::new(&config.trusted_proxies),
         tls: tls.clone(),
         config: Arc::new(config),
-        tv: FrisianTv::start(directory.clone(), shutdown.clone()),
+        channels: channels.with_tv(FrisianTv::start(directory.clone(), shutdown.clone())),
         directory,
         hub,
-        channels,
         shutdown: shutdown.clone(),
         tasks: tasks.clone(),
     };

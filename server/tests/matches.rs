@@ -378,8 +378,10 @@ async fn a_reconnecting_player_gets_exactly_the_missed_events() {
     server.stop().await;
 }
 
+/// The grace (300 ms in tests) stands still while the player still there is to move, and runs
+/// on the absent player's turn: claimable only after 300 ms of the absent side's turns.
 #[tokio::test]
-async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
+async fn an_absent_opponent_can_be_claimed_against_after_the_grace_of_their_own_turns() {
     let server = TestServer::start().await;
     let (mut white, ws, mut black, bs) = two_players(&server, None).await;
     white.play(&ws, &[32, 28]).await;
@@ -391,14 +393,27 @@ async fn an_absent_opponent_can_be_claimed_against_after_the_grace_period() {
     white
         .event_until(|e| matches!(e, MatchEvent::PlayerLeft(_)).then_some(()))
         .await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    let id = white
-        .send(ClientMessage::Claim(Claim {
+    let claim = || {
+        ClientMessage::Claim(Claim {
             match_id: ws.match_id.clone(),
             token: ws.token.clone(),
             kind: ClaimKind::Win,
-        }))
-        .await;
+        })
+    };
+    // White's turn: the whole grace is still there after longer than it.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = white.send(claim()).await;
+    let err = white.expect_error(id).await;
+    assert_eq!(err.code, ErrorCode::NotAllowed);
+    assert!(
+        err.message.contains("claim in 0.3 s of their turn"),
+        "the claimable time: {}",
+        err.message
+    );
+    // White moves: Black's turn, the grace runs out.
+    white.play(&ws, &[28, 19]).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = white.send(claim()).await;
     white.expect_ack(id).await;
     let result = white.ended().await;
     assert_eq!(result.winner, Some(Side::White));

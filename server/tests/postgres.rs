@@ -152,7 +152,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     let rows: Vec<(&str, u64)> = copied.tables.iter().map(|(t, n)| (*t, n.rows)).collect();
     // Four joins, three moves and a resignation; the two TV channels' games started (reserved
     // ids); one run of the SQLite server; no accounts (guests played), so none of their tables'
-    // rows.
+    // rows; no club events.
     assert_eq!(
         rows,
         [
@@ -164,7 +164,9 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
             ("accounts", 0),
             ("sessions", 0),
             ("tokens", 0),
-            ("resets", 0)
+            ("resets", 0),
+            ("club_events", 0),
+            ("club_event_log", 0)
         ]
     );
     // Safe to run again: the same rows, the same checksums.

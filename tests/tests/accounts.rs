@@ -497,6 +497,171 @@ async fn a_members_finished_game_is_on_the_profile_and_in_games_pdn_and_timing_i
     );
 }
 
+/// Logs `name` in on `addr` from 127.0.0.1: the `Cookie` header of the new session.
+fn login_cookie(addr: SocketAddr, name: &str) -> String {
+    let login = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
+    let (status, head, body) = request(addr, "POST", "/api/login", &[], &login);
+    assert_eq!(status, 200, "{body}");
+    format!("boardcast_session={}", session_of(&head))
+}
+
+/// A JSON connection to `addr` that sends `header`.
+async fn member(addr: SocketAddr, header: (&'static str, String)) -> Client {
+    let options = ConnectOptions::encoding(Encoding::Json).header(header.0, header.1);
+    Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap()
+}
+
+/// Whether `client`'s connection still answers.
+async fn answers(client: &mut Client) -> bool {
+    client.send(ClientMessage::ListLobby).await.unwrap();
+    matches!(
+        client.recv(Duration::from_secs(10)).await,
+        Ok(ServerMessage::Lobby(_))
+    )
+}
+
+const SESSION_ENDED: u16 = boardcast_protocol::limits::close::SESSION_ENDED;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ending_a_session_closes_exactly_its_open_connections() {
+    // The recheck is far off: whatever closes here is the route's own doing.
+    let server = TestServer::start(
+        server_program(),
+        &["--log", "error", "--session-recheck", "60m"],
+    );
+    let addr = server.addr();
+    let (ok, _, stderr) = admin(&server, &["create-user", "Anne"], &format!("{PASSWORD}\n"));
+    assert!(ok, "{stderr}");
+    let phone_cookie = login_cookie(addr, "Anne");
+    let laptop_cookie = login_cookie(addr, "Anne");
+    let mut phone = member(addr, ("Cookie", phone_cookie.clone())).await;
+    let mut laptop = member(addr, ("Cookie", laptop_cookie.clone())).await;
+    let mut laptop_tab = member(addr, ("Cookie", laptop_cookie.clone())).await;
+    let bearer = |token: String| ("Authorization", format!("Bearer {}", token.trim()));
+    let (ok, token, stderr) = admin(&server, &["create-token", "Anne", "--scope", "play"], "");
+    assert!(ok, "{stderr}");
+    let mut bot = member(addr, bearer(token)).await;
+
+    // Logging out on the phone ends the phone's connection, nobody else's.
+    let (status, _, _) = request(
+        addr,
+        "POST",
+        "/api/logout",
+        &[("Cookie", &phone_cookie)],
+        "",
+    );
+    assert_eq!(status, 204);
+    assert_eq!(
+        phone.expect_close(Duration::from_secs(10)).await.unwrap(),
+        Some(SESSION_ENDED)
+    );
+    assert!(answers(&mut laptop).await);
+
+    // "Log out everywhere" ends every browser session's connections (both laptop tabs); a
+    // personal access token is not a browser session and stays.
+    let (status, _, _) = request(
+        addr,
+        "POST",
+        "/api/logout-all",
+        &[("Cookie", &laptop_cookie)],
+        "",
+    );
+    assert_eq!(status, 204);
+    for tab in [&mut laptop, &mut laptop_tab] {
+        assert_eq!(
+            tab.expect_close(Duration::from_secs(10)).await.unwrap(),
+            Some(SESSION_ENDED)
+        );
+    }
+    assert!(answers(&mut bot).await);
+
+    // Revoking the token from a browser ends the token's connection.
+    let browser = login_cookie(addr, "Anne");
+    let (_, _, list) = request(addr, "GET", "/api/tokens", &[("Cookie", &browser)], "");
+    let id = list
+        .split(r#""id":"#)
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("the token is listed: {list}"));
+    let (status, _, _) = request(
+        addr,
+        "DELETE",
+        &format!("/api/tokens/{id}"),
+        &[("Cookie", &browser)],
+        "",
+    );
+    assert_eq!(status, 204);
+    assert_eq!(
+        bot.expect_close(Duration::from_secs(10)).await.unwrap(),
+        Some(SESSION_ENDED)
+    );
+
+    // Closing the account from the admin command (another process, which tells the server
+    // nothing) ends its connections at their next recheck.
+    let server = TestServer::start(
+        server_program(),
+        &["--log", "error", "--session-recheck", "1s"],
+    );
+    let (ok, _, stderr) = admin(&server, &["create-user", "Anne"], &format!("{PASSWORD}\n"));
+    assert!(ok, "{stderr}");
+    let (ok, token, stderr) = admin(&server, &["create-token", "Anne", "--scope", "play"], "");
+    assert!(ok, "{stderr}");
+    let mut bot = member(server.addr(), bearer(token)).await;
+    let mut browser = member(
+        server.addr(),
+        ("Cookie", login_cookie(server.addr(), "Anne")),
+    )
+    .await;
+    let (ok, _, stderr) = admin(&server, &["close", "Anne"], "");
+    assert!(ok, "{stderr}");
+    for open in [&mut bot, &mut browser] {
+        assert_eq!(
+            open.expect_close(Duration::from_secs(10)).await.unwrap(),
+            Some(SESSION_ENDED)
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_member_who_connects_is_last_seen_then_on_the_profile() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let signup = format!(r#"{{"name":"Anne","password":"{PASSWORD}"}}"#);
+    let (status, head, body) = request(addr, "POST", "/api/signup", &[], &signup);
+    assert_eq!(status, 201, "{body}");
+    let cookie = format!("boardcast_session={}", session_of(&head));
+    let last_seen = || {
+        let (status, _, body) = request(addr, "GET", "/api/user/Anne", &[], "");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["last_seen"].as_i64()
+    };
+    assert_eq!(last_seen(), None, "signing up is not a visit");
+
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let _anne = member(addr, ("Cookie", cookie)).await;
+    // Written off the connection's path: it lands shortly after.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let seen = loop {
+        if let Some(seen) = last_seen() {
+            break seen;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a connected member is never seen"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        seen >= before,
+        "last seen {seen} is before the visit at {before}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on_a_and_b() {
     let Some(cluster) = boardcast_tests::cluster::Cluster::start_or_skip(
@@ -535,8 +700,9 @@ async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on
         .await
         .unwrap();
     seat_for(&mut anne, id).await;
+    let mut anne_on_a = member(cluster.addr("a"), ("Cookie", cookie.clone())).await;
 
-    // Log out everywhere on node c: the session ends on a and b.
+    // Log out everywhere on node c: the session ends on a and b, its open connections too.
     let (status, _, _) = request(
         cluster.addr("c"),
         "POST",
@@ -545,6 +711,12 @@ async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on
         "",
     );
     assert_eq!(status, 204);
+    for open in [&mut anne, &mut anne_on_a] {
+        assert_eq!(
+            open.expect_close(Duration::from_secs(10)).await.unwrap(),
+            Some(SESSION_ENDED)
+        );
+    }
     for node in ["a", "b"] {
         let (status, _, _) = request(
             cluster.addr(node),

@@ -72,6 +72,8 @@ function redraw() {
   });
 }
 
+/** The close code of a connection whose session ended (logout elsewhere, a closed account). */
+const SESSION_ENDED = 4001;
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const socket = connect(wsUrl, (event) => {
   if (event.type === 'connected') {
@@ -84,6 +86,11 @@ const socket = connect(wsUrl, (event) => {
   } else if (event.type === 'garbled') {
     console.warn('unreadable message from the server', event.text);
   } else if (event.type === 'disconnected') {
+    if (event.code === SESSION_ENDED) {
+      // This browser's session ended elsewhere (PROTOCOL.md §13): the cookie it still sends
+      // would be refused at every reconnect, so it is cleared and the visitor asked to log in.
+      fetch('/api/logout', { method: 'POST' }).finally(() => location.assign('/login'));
+    }
     state.conn = 'offline';
     // Requests die with their connection; match commands stay to be re-sent, and requests
     // never sent stay to be sent.

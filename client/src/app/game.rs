@@ -42,8 +42,9 @@ pub struct Game {
     pub counters: KingCounters,
     pub draw_offer: Option<Side>,
     pub rematch_offer: Option<Side>,
-    /// Sides whose player is gone, with when the opponent may claim.
-    pub absent: Vec<(Side, Instant)>,
+    /// Sides whose player is gone, with their grace before the opponent may claim: it counts
+    /// down only on the gone side's turns (PROTOCOL.md §10).
+    pub absent: Vec<Grace>,
     pub result: Option<MatchResult>,
     pub rematch: Option<String>,
     /// Whether the player was told they may claim against the gone opponent.
@@ -92,11 +93,7 @@ impl Game {
             counters: snapshot.king_counters,
             draw_offer: snapshot.draw_offer,
             rematch_offer: snapshot.rematch_offer,
-            absent: snapshot
-                .absent
-                .iter()
-                .map(|a| (a.side, now + Duration::from_millis(a.claim_in_ms)))
-                .collect(),
+            absent: snapshot.absent.iter().map(|a| Grace::new(a, now)).collect(),
             result: snapshot.result,
             rematch: snapshot.rematch,
             claim_told: false,
@@ -128,6 +125,12 @@ impl Game {
                 self.first_move_due = first_move_due(joined.first_move_in_ms, now);
             }
             MatchEvent::Moved(moved) => {
+                // A gone side's grace ran until now if it was their turn; from now it runs
+                // only if it is their turn after this move.
+                for grace in &mut self.absent {
+                    grace.left = grace.left(self.turn, now);
+                    grace.at = now;
+                }
                 self.turn = moved.played.side.opposite();
                 self.moves.push(moved.played.clone());
                 self.fen.clone_from(&moved.fen);
@@ -146,13 +149,12 @@ impl Game {
             MatchEvent::PlayerLeft(absence) => {
                 self.claim_told = false;
                 self.set_connected(absence.side, false);
-                self.absent.retain(|(side, _)| *side != absence.side);
-                let claim_at = now + Duration::from_millis(absence.claim_in_ms);
-                self.absent.push((absence.side, claim_at));
+                self.absent.retain(|grace| grace.side != absence.side);
+                self.absent.push(Grace::new(absence, now));
             }
             MatchEvent::PlayerReturned(side) => {
                 self.set_connected(*side, true);
-                self.absent.retain(|(s, _)| s != side);
+                self.absent.retain(|grace| grace.side != *side);
             }
             MatchEvent::Ended(result) => {
                 self.result = Some(result.clone());
@@ -228,12 +230,13 @@ impl Game {
         self.moves.last().map_or(&[], |m| m.route.as_slice())
     }
 
-    /// Time until the opponent of an absent `side` may claim (zero once allowed).
+    /// Time until the opponent of an absent `side` may claim (zero once allowed), and
+    /// whether it counts down now (only on `side`'s turn).
     pub fn claim_in(&self, side: Side, now: Instant) -> Option<Duration> {
         self.absent
             .iter()
-            .find(|(s, _)| *s == side)
-            .map(|(_, at)| at.saturating_duration_since(now))
+            .find(|grace| grace.side == side)
+            .map(|grace| grace.left(self.turn, now))
     }
 
     /// Time left for the side to move to make its first move before the server aborts the
@@ -253,6 +256,34 @@ impl Game {
 
     pub fn is_over(&self) -> bool {
         self.result.is_some() || self.phase == MatchPhase::Finished
+    }
+}
+
+/// An absent side's grace before a claim, as last told: `left` as of `at`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grace {
+    pub side: Side,
+    pub left: Duration,
+    pub at: Instant,
+}
+
+impl Grace {
+    fn new(absence: &boardcast_protocol::Absence, now: Instant) -> Grace {
+        Grace {
+            side: absence.side,
+            left: Duration::from_millis(absence.claim_in_ms),
+            at: now,
+        }
+    }
+
+    /// What is left at `now` with `turn` to move: it runs only on the absent side's turn.
+    fn left(&self, turn: Side, now: Instant) -> Duration {
+        if turn == self.side {
+            self.left
+                .saturating_sub(now.saturating_duration_since(self.at))
+        } else {
+            self.left
+        }
     }
 }
 
@@ -446,8 +477,9 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn an_absent_player_counts_down_to_the_claim() {
+    fn an_absent_player_counts_down_to_the_claim_only_on_their_turn() {
         let now = Instant::now();
+        let s = Duration::from_secs;
         let mut game = Game::from_snapshot(snapshot("W:W31-50:B1-20", &[]), now);
         let left = MatchEvent::PlayerLeft(boardcast_protocol::Absence {
             side: Side::Black,
@@ -455,14 +487,15 @@ pub(crate) mod tests {
         });
         game.fold(3, &left, now);
         assert!(!game.black.as_ref().unwrap().connected);
-        let later = now + Duration::from_secs(15);
-        assert_eq!(
-            game.claim_in(Side::Black, later),
-            Some(Duration::from_secs(45))
-        );
-        assert_eq!(game.claim_in(Side::White, later), None);
-        game.fold(4, &MatchEvent::PlayerReturned(Side::Black), later);
-        assert_eq!(game.claim_in(Side::Black, later), None);
+        // White (still here) is to move: it stands still.
+        assert_eq!(game.claim_in(Side::Black, now + s(15)), Some(s(60)));
+        assert_eq!(game.claim_in(Side::White, now + s(15)), None);
+        // White moves after 15 s: Black's turn, it runs from there.
+        let white_moved = moved(0, "32-28", "B:W28,31-50:B1-20", &["19-23"]);
+        game.fold(4, &white_moved, now + s(15));
+        assert_eq!(game.claim_in(Side::Black, now + s(30)), Some(s(45)));
+        game.fold(5, &MatchEvent::PlayerReturned(Side::Black), now + s(30));
+        assert_eq!(game.claim_in(Side::Black, now + s(30)), None);
         assert!(game.black.as_ref().unwrap().connected);
     }
 

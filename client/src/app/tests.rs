@@ -767,6 +767,8 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
 fn the_player_is_told_once_when_the_gone_opponent_may_be_claimed_against() {
     let now = Instant::now();
     let mut app = seated(Side::White, &["32-28"]);
+    // Black leaves on its own turn (the grace runs only then).
+    app.game.as_mut().unwrap().turn = Side::Black;
     let left = MatchEventMsg {
         match_id: "m1".into(),
         v: 3,

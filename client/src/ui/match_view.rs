@@ -224,11 +224,22 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
                 }
                 (true, true) => format!("{side} is gone: claim now (c win, C draw)"),
                 (true, false) => {
-                    format!("{side} is gone: you may claim in {}s", left.as_secs() + 1)
+                    let seconds = left.as_millis().div_ceil(1000);
+                    format!(
+                        "{} left — you may claim in {}:{:02}",
+                        game.player(side)
+                            .map_or(side.to_string(), |p| p.name.clone()),
+                        seconds / 60,
+                        seconds % 60
+                    )
                 }
                 (false, _) => format!("{side} is gone"),
             };
             lines.push(Line::styled(text, Style::default().fg(Color::Red)));
+            // The countdown stands still on one's own turn (PROTOCOL.md §10).
+            if app.my_side() == Some(side.opposite()) && !left.is_zero() && game.turn != side {
+                lines.push(Line::from("(paused while it is your move)"));
+            }
         }
     }
     if let Some(id) = &game.rematch {

@@ -171,16 +171,15 @@ fn a_gone_opponent_shows_the_claim_countdown_and_low_clocks_turn_red() {
         }),
     };
     app.receive(ServerMessage::MatchEvent(left), now);
+    // Black (still here) is to move: the countdown stands still.
     let buf = render(&app, now + Duration::from_millis(20_500), 100, 30);
-    assert!(contains(&buf, "white is gone: you may claim in 40s"));
-    assert!(contains(&buf, "white: alice [gone]"));
-    let buf = render(&app, now + Duration::from_secs(61), 100, 30);
-    // Black has not moved yet: the claim aborts rather than wins.
     assert!(
-        contains(&buf, "white is gone: c aborts the match"),
+        contains(&buf, "alice left — you may claim in 1:00")
+            && contains(&buf, "(paused while it is your move)"),
         "{:#?}",
         text(&buf)
     );
+    assert!(contains(&buf, "white: alice [gone]"));
     // Black's clock (5:00 running) is under ten seconds after 4:51.
     let late = render(&app, now + Duration::from_secs(291), 100, 30);
     let row = text(&late)
@@ -191,6 +190,28 @@ fn a_gone_opponent_shows_the_claim_countdown_and_low_clocks_turn_red() {
         .find(|&x| late[(x, row)].symbol() == "▶")
         .unwrap();
     assert_eq!(late[(x + 2, row)].fg, ratatui::style::Color::Red);
+    // Black moves after 20.5 s: White's turn, it runs.
+    let black_moved = MatchEventMsg {
+        match_id: "m1".into(),
+        v: 5,
+        event: moved(1, "19-23", "W:W28,31,33-50:B1-18,20,23", &["28x19"]),
+    };
+    app.receive(
+        ServerMessage::MatchEvent(black_moved),
+        now + Duration::from_millis(20_500),
+    );
+    let buf = render(&app, now + Duration::from_millis(40_500), 100, 30);
+    assert!(
+        contains(&buf, "alice left — you may claim in 0:40") && !contains(&buf, "paused"),
+        "{:#?}",
+        text(&buf)
+    );
+    let buf = render(&app, now + Duration::from_secs(81), 100, 30);
+    assert!(
+        contains(&buf, "white is gone: claim now (c win, C draw)"),
+        "{:#?}",
+        text(&buf)
+    );
 }
 
 #[test]

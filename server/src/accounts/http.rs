@@ -21,6 +21,7 @@ use boardcast_protocol::account::{
 use serde::Deserialize;
 use serde_json::json;
 
+use super::cuts::Ending;
 use super::sessions::{COOKIE, IDLE};
 use super::{Accounts, AuthError, Via, Who, names, password, secret};
 use crate::net::address::Peer;
@@ -365,10 +366,14 @@ async fn login(
 async fn logout(State(app): State<App>, headers: HeaderMap) -> Answer {
     same_origin(&app, &headers)?;
     if let Some(session) = super::sessions::cookie(&headers) {
-        app.accounts
-            .store
-            .delete_session(secret::hash(session))
-            .await?;
+        let hash = secret::hash(session);
+        if let Ok(who) = app.accounts.by_session(session).await {
+            app.accounts.cuts.end(Ending::Session {
+                account: who.id,
+                hash: hash.clone(),
+            });
+        }
+        app.accounts.store.delete_session(hash).await?;
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -381,6 +386,10 @@ async fn logout_all(State(app): State<App>, headers: HeaderMap) -> Answer {
     same_origin(&app, &headers)?;
     let who = who(&app, &headers).await?;
     app.accounts.store.delete_sessions(who.id, None).await?;
+    app.accounts.cuts.end(Ending::Sessions {
+        account: who.id,
+        keep: None,
+    });
     Ok((
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, session_cookie(&app, None))],
@@ -423,8 +432,12 @@ async fn change_password(
     accounts.store.set_password(who.id, hash).await?;
     accounts
         .store
-        .delete_sessions(who.id, Some(session))
+        .delete_sessions(who.id, Some(session.clone()))
         .await?;
+    accounts.cuts.end(Ending::Sessions {
+        account: who.id,
+        keep: Some(session),
+    });
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -516,6 +529,10 @@ async fn delete_token(State(app): State<App>, Path(id): Path<i64>, headers: Head
         ));
     }
     if app.accounts.store.delete_token(who.id, id).await? {
+        app.accounts.cuts.end(Ending::Token {
+            account: who.id,
+            id,
+        });
         Ok(StatusCode::NO_CONTENT.into_response())
     } else {
         Err(Refused::not_found(format!("no token {id} of yours")))
@@ -593,6 +610,10 @@ async fn reset_password(
     }
     store.set_password(id, phc).await?;
     store.delete_sessions(id, None).await?;
+    accounts.cuts.end(Ending::Sessions {
+        account: id,
+        keep: None,
+    });
     Ok(Json(json!({ "name": account.name })).into_response())
 }
 

@@ -6,13 +6,16 @@
 //! - [`names`]: what a name may be; [`password`]: Argon2id hashing off the runtime behind a
 //!   global cap, and the strength check; [`secret`]: session ids and tokens, stored hashed;
 //!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
-//!   limits; [`http`]: the `/api/…` routes; [`admin`]: `boardcast-server admin …`.
+//!   limits; [`seen`]: a member's last use; [`cuts`]: ending the open connections of an ended session; [`http`]: the
+//!   `/api/…` routes; [`admin`]: `boardcast-server admin …`.
 
 pub(crate) mod admin;
+pub(crate) mod cuts;
 pub(crate) mod http;
 pub(crate) mod names;
 pub(crate) mod password;
 pub(crate) mod secret;
+pub(crate) mod seen;
 pub(crate) mod sessions;
 pub(crate) mod throttle;
 
@@ -28,6 +31,8 @@ pub struct Accounts {
     pub store: Arc<dyn AccountStore>,
     pub hasher: password::Hasher,
     pub throttles: throttle::Throttles,
+    pub(crate) cuts: cuts::Cuts,
+    pub(crate) seen: seen::Seen,
 }
 
 impl Accounts {
@@ -36,6 +41,14 @@ impl Accounts {
             store,
             hasher: password::Hasher::default(),
             throttles: throttle::Throttles::default(),
+            cuts: cuts::Cuts::default(),
+            seen: seen::Seen::default(),
         }
+    }
+
+    /// Member `account` connected or played now: "last seen" moves on (at most once a
+    /// minute, [`seen`]).
+    pub(crate) fn used(&self, account: i64) {
+        self.seen.used(&self.store, account)
     }
 }

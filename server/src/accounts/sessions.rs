@@ -28,8 +28,12 @@ const TOUCH_EVERY: Duration = Duration::from_secs(3600);
 pub enum Via {
     /// A browser session; the SHA-256 of its id.
     Session(String),
-    /// A personal access token: its id and scopes.
-    Token { id: i64, scopes: Vec<Scope> },
+    /// A personal access token: its id, the SHA-256 of it, and its scopes.
+    Token {
+        id: i64,
+        hash: String,
+        scopes: Vec<Scope>,
+    },
 }
 
 /// The account a request or connection acts as.
@@ -116,8 +120,20 @@ impl Accounts {
 
     /// The account of session id `session`, if it is live.
     pub async fn by_session(&self, session: &str) -> Result<Who, AuthError> {
+        self.by_session_hash(secret::hash(session)).await
+    }
+
+    /// Who `who`'s credential acts as now: the same again, or why it no longer does (an
+    /// open connection's recheck, [`super::cuts`]).
+    pub(crate) async fn recheck(&self, who: &Who) -> Result<Who, AuthError> {
+        match &who.via {
+            Via::Session(hash) => self.by_session_hash(hash.clone()).await,
+            Via::Token { hash, .. } => self.by_token_hash(hash.clone()).await,
+        }
+    }
+
+    async fn by_session_hash(&self, hash: String) -> Result<Who, AuthError> {
         let storage = |err: crate::storage::StorageError| AuthError::Storage(err.to_string());
-        let hash = secret::hash(session);
         let Some(row) = self.store.session(hash.clone()).await.map_err(storage)? else {
             return Err(AuthError::Unauthenticated);
         };
@@ -143,13 +159,12 @@ impl Accounts {
 
     /// The account of personal access token `token`.
     pub async fn by_token(&self, token: &str) -> Result<Who, AuthError> {
+        self.by_token_hash(secret::hash(token)).await
+    }
+
+    async fn by_token_hash(&self, hash: String) -> Result<Who, AuthError> {
         let storage = |err: crate::storage::StorageError| AuthError::Storage(err.to_string());
-        let Some(row) = self
-            .store
-            .token(secret::hash(token))
-            .await
-            .map_err(storage)?
-        else {
+        let Some(row) = self.store.token(hash.clone()).await.map_err(storage)? else {
             return Err(AuthError::Unauthenticated);
         };
         let account = self.live_account(row.account).await?;
@@ -165,7 +180,14 @@ impl Accounts {
                 .map_err(storage)?;
         }
         let scopes = row.scopes.split(' ').filter_map(Scope::parse).collect();
-        Ok(Who::of(&account, Via::Token { id: row.id, scopes }))
+        Ok(Who::of(
+            &account,
+            Via::Token {
+                id: row.id,
+                hash,
+                scopes,
+            },
+        ))
     }
 
     async fn live_account(&self, id: i64) -> Result<AccountRow, AuthError> {

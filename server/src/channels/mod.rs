@@ -3,7 +3,8 @@
 //! Each channel is one actor task ([`actor`]) that reveals one ply exactly at each reveal time
 //! and never holds a future ply ([`game`]); [`registry`] starts, finds and lists them. This
 //! module is the entry point the connection dispatch calls for every channel-related client
-//! message.
+//! message, Frisian TV's (`ftv`, [`crate::matches::tv`]) included: a connection need not know
+//! which channels are special.
 
 pub(crate) mod actor;
 pub(crate) mod archive;
@@ -20,7 +21,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use boardcast_protocol::{
-    ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, GameCreated, Leaderboard,
+    ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, FRISIAN_TV, GameCreated, Leaderboard,
     LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
 };
 
@@ -29,6 +30,7 @@ use game_ids::GameIds;
 pub(crate) use registry::{ChannelsConfig, Registry};
 use tokio::sync::Semaphore;
 
+use crate::matches::tv::FrisianTv;
 use crate::net::address::ClientAddr;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
@@ -64,9 +66,11 @@ pub enum ChannelRequest {
 }
 
 /// The channel directory shared by all connections; cheap to clone.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Channels {
     registry: Registry,
+    /// Frisian TV, once the match directory it picks from exists ([`Channels::with_tv`]).
+    tv: Option<FrisianTv>,
     /// For the archive's reads: the leaderboard and archived games.
     storage: Storage,
     /// Places for archive reads under way ([`READS`]), shared by every connection.
@@ -125,9 +129,23 @@ impl Channels {
         ));
         Ok(Channels {
             registry,
+            tv: None,
             storage: storage.clone(),
             reads: Arc::new(Semaphore::new(READS)),
         })
+    }
+
+    /// These channels with Frisian TV among them: TV picks from the match directory, which a
+    /// cluster node builds after its channels.
+    pub(crate) fn with_tv(self, tv: FrisianTv) -> Channels {
+        Channels {
+            tv: Some(tv),
+            ..self
+        }
+    }
+
+    fn tv(&self, channel: &str) -> Result<&FrisianTv, Refusal> {
+        self.tv.as_ref().ok_or_else(|| not_found(channel))
     }
 
     /// The running channels.
@@ -142,6 +160,12 @@ impl Channels {
     /// Returns whether the request was taken (false after a refusal given at once).
     pub fn handle(&self, outbox: &Outbox, id: u64, request: ChannelRequest) -> bool {
         let result = match request {
+            ChannelRequest::Watch { channel, .. } if channel == FRISIAN_TV => {
+                self.tv(&channel).map(|tv| tv.watch(outbox, id))
+            }
+            ChannelRequest::Unwatch { channel } if channel == FRISIAN_TV => {
+                self.tv(&channel).map(|tv| tv.unwatch(outbox, id))
+            }
             ChannelRequest::Watch { channel, since_v } => match self.registry.get(&channel) {
                 Some(handle) => {
                     let answer = actor::envelope(outbox.clone(), id);

@@ -94,6 +94,9 @@ pub(crate) mod names {
 
     /// Lobby lines (seeks, live matches) of every node.
     pub(crate) const LOBBY: &str = "bc:lobby";
+
+    /// Sessions and tokens that ended: every node cuts its connections of them.
+    pub(crate) const ACCOUNTS: &str = "bc:accounts";
 }
 
 /// What a handler's mailbox receives.

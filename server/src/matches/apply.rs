@@ -9,6 +9,7 @@ use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
 use super::decide::squares;
+use super::grace::GraceCountdown;
 use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::PliesMark;
@@ -41,7 +42,7 @@ pub(crate) struct Savepoint {
     rematch_offer: Option<Side>,
     rematch: Option<String>,
     result: Option<MatchResult>,
-    claim_at: BySide<Option<Instant>>,
+    grace: BySide<Option<GraceCountdown>>,
     started_ms: Option<i64>,
     first_move_since: Option<Instant>,
 }
@@ -95,20 +96,30 @@ impl MatchState {
                 }
                 self.plies.push(&mv);
                 self.first_move_since = (self.plies.len() < 2).then_some(now);
+                // An absent side's grace runs only on its own turn.
+                let to_move = Side::from(self.position.turn());
+                for side in [Side::White, Side::Black] {
+                    if let Some(grace) = &mut self.grace[side] {
+                        grace.set_running(side == to_move, now);
+                    }
+                }
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
             MatchEvent::PlayerLeft(absence) => {
-                self.claim_at[absence.side] =
-                    Some(now + Duration::from_millis(absence.claim_in_ms));
+                self.grace[absence.side] = Some(GraceCountdown::new(
+                    Duration::from_millis(absence.claim_in_ms),
+                    Side::from(self.position.turn()) == absence.side,
+                    now,
+                ));
             }
-            MatchEvent::PlayerReturned(side) => self.claim_at[*side] = None,
+            MatchEvent::PlayerReturned(side) => self.grace[*side] = None,
             MatchEvent::Ended(result) => {
                 if let Some(clock) = &mut self.clock {
                     clock.stop(now);
                 }
                 self.draw_offer = None;
-                self.claim_at = BySide::default();
+                self.grace = BySide::default();
                 self.first_move_since = None;
                 self.result = Some(result.clone());
             }
@@ -213,7 +224,7 @@ impl MatchState {
             rematch_offer,
             rematch,
             result,
-            claim_at,
+            grace,
             started_ms,
             first_move_since,
         } = self;
@@ -229,7 +240,7 @@ impl MatchState {
             rematch_offer: *rematch_offer,
             rematch: rematch.clone(),
             result: result.clone(),
-            claim_at: *claim_at,
+            grace: *grace,
             started_ms: *started_ms,
             first_move_since: *first_move_since,
         }
@@ -249,7 +260,7 @@ impl MatchState {
             rematch_offer,
             rematch,
             result,
-            claim_at,
+            grace,
             started_ms,
             first_move_since,
         } = savepoint;
@@ -265,7 +276,7 @@ impl MatchState {
         self.rematch_offer = rematch_offer;
         self.rematch = rematch;
         self.result = result;
-        self.claim_at = claim_at;
+        self.grace = grace;
         self.started_ms = started_ms;
         self.first_move_since = first_move_since;
     }

@@ -287,22 +287,24 @@ impl MatchState {
             }
             Action::Claim(kind) => {
                 playing()?;
-                match self.claim_at[opponent] {
+                match self.grace[opponent] {
                     None => {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
                             "your opponent is connected: nothing to claim",
                         ));
                     }
-                    Some(at) if now < at => {
-                        let left = at.saturating_duration_since(now);
-                        return Err(Refusal::new(
-                            ErrorCode::NotAllowed,
+                    Some(grace) if !grace.left(now).is_zero() => {
+                        let left = grace.left(now).as_secs_f64();
+                        let message = if grace.running() {
+                            format!("your opponent may still come back: claim in {left:.1} s")
+                        } else {
                             format!(
-                                "your opponent may still come back: claim in {:.1} s",
-                                left.as_secs_f64()
-                            ),
-                        ));
+                                "your opponent may still come back: claim in {left:.1} s of \
+                                 their turn (the grace stands still on yours)"
+                            )
+                        };
+                        return Err(Refusal::new(ErrorCode::NotAllowed, message));
                     }
                     // A match that could still be aborted has no game in it to win or draw:
                     // the claim aborts it, as the player could have done themselves.
@@ -463,7 +465,7 @@ impl MatchState {
 
 #[cfg(test)]
 mod tests {
-    use boardcast_protocol::Absence;
+    use boardcast_protocol::{Absence, BySide};
 
     use super::fixtures::{carry_out, opened, playing};
     use super::*;
@@ -608,27 +610,51 @@ mod tests {
     }
 
     #[test]
-    fn a_claim_waits_for_the_grace_period() {
+    fn a_claim_waits_for_the_grace_period_counted_on_the_absent_sides_turns() {
         let t0 = Instant::now();
+        let s = Duration::from_secs;
+        let ms = Duration::from_millis;
         let mut state = opened(t0);
+        // Black leaves while White (still here) is to move: the grace stands still.
         let left = Record::new(MatchEvent::PlayerLeft(Absence {
             side: Side::Black,
             claim_in_ms: 1_000,
         }));
         state.apply(&left, t0).unwrap();
-        let early = state.decide(
+        let claimable_in =
+            |state: &MatchState, now| state.snapshot(now, BySide::default()).absent[0].claim_in_ms;
+        assert_eq!(claimable_in(&state, t0 + s(60)), 1_000);
+        let paused = state
+            .decide(Side::White, 2, &Action::Claim(ClaimKind::Draw), t0 + s(60))
+            .unwrap_err();
+        assert_eq!(paused.code, ErrorCode::NotAllowed);
+        assert!(
+            paused.message.contains("stands still"),
+            "{}",
+            paused.message
+        );
+        // White moves after a minute's thought: now it runs, from the whole second.
+        carry_out(
+            &mut state,
             Side::White,
             2,
+            Action::play(vec![28, 19]),
+            t0 + s(60),
+        );
+        assert_eq!(claimable_in(&state, t0 + s(60) + ms(400)), 600);
+        let early = state.decide(
+            Side::White,
+            3,
             &Action::Claim(ClaimKind::Draw),
-            t0 + Duration::from_millis(999),
+            t0 + s(60) + ms(999),
         );
         assert_eq!(early.unwrap_err().code, ErrorCode::NotAllowed);
         carry_out(
             &mut state,
             Side::White,
-            2,
+            3,
             Action::Claim(ClaimKind::Draw),
-            t0 + Duration::from_millis(1_000),
+            t0 + s(61),
         );
         let result = state.result().unwrap();
         assert_eq!(
@@ -645,6 +671,50 @@ mod tests {
             t0 + Duration::from_secs(5),
         );
         assert_eq!(wrong.unwrap_err().code, ErrorCode::NotAllowed);
+    }
+
+    #[test]
+    fn a_grace_that_ran_on_the_absent_sides_turn_stands_still_on_the_opponents() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut state = playing(t0);
+        carry_out(&mut state, Side::White, 1, Action::play(vec![32, 28]), t0);
+        // Black leaves on its own turn: it runs.
+        let left = Record::new(MatchEvent::PlayerLeft(Absence {
+            side: Side::Black,
+            claim_in_ms: 1_000,
+        }));
+        state.apply(&left, t0).unwrap();
+        assert_eq!(
+            state.snapshot(t0 + ms(300), BySide::default()).absent[0].claim_in_ms,
+            700
+        );
+        // Black comes back, plays and leaves again on White's turn: a fresh grace, standing.
+        state
+            .apply(
+                &Record::new(MatchEvent::PlayerReturned(Side::Black)),
+                t0 + ms(300),
+            )
+            .unwrap();
+        assert!(
+            state
+                .snapshot(t0 + ms(300), BySide::default())
+                .absent
+                .is_empty(),
+            "back: no penalty"
+        );
+        carry_out(
+            &mut state,
+            Side::Black,
+            1,
+            Action::play(vec![19, 23]),
+            t0 + ms(300),
+        );
+        state.apply(&left, t0 + ms(300)).unwrap();
+        assert_eq!(
+            state.snapshot(t0 + ms(5_000), BySide::default()).absent[0].claim_in_ms,
+            1_000
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub(crate) mod apply;
 pub(crate) mod clock;
 pub(crate) mod decide;
 pub(crate) mod directory;
+pub(crate) mod grace;
 pub(crate) mod handle;
 pub(crate) mod heartbeat;
 pub(crate) mod invite;

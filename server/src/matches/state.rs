@@ -14,6 +14,7 @@ use boardcast_protocol::{BySide, MatchPhase, MatchResult, Side};
 use frisian::{FenError, Position};
 
 use super::clock::Clock;
+use super::grace::GraceCountdown;
 use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::Plies;
@@ -61,8 +62,8 @@ pub(crate) struct MatchState {
     pub(super) rematch_offer: Option<Side>,
     pub(super) rematch: Option<String>,
     pub(super) result: Option<MatchResult>,
-    /// When each absent side's opponent may claim.
-    pub(super) claim_at: BySide<Option<Instant>>,
+    /// Each absent side's grace before the opponent may claim ([`super::grace`]).
+    pub(super) grace: BySide<Option<GraceCountdown>>,
     /// When both seats were first taken (Unix milliseconds, from the stored event), for PDN.
     pub(super) started_ms: Option<i64>,
     /// Since when the side to move owes its first move (White from the start, Black from
@@ -93,7 +94,7 @@ impl MatchState {
             rematch_offer: None,
             rematch: None,
             result: None,
-            claim_at: BySide::default(),
+            grace: BySide::default(),
             started_ms: None,
             first_move_since: None,
         })
@@ -142,7 +143,7 @@ impl MatchState {
 
     /// Whether `side` is marked absent.
     pub(crate) fn is_absent(&self, side: Side) -> bool {
-        self.claim_at[side].is_some()
+        self.grace[side].is_some()
     }
 
     /// The moment a move of `side` arriving at `now` with round trip `lag` is charged at: the

@@ -29,7 +29,7 @@ pub(crate) const LINGER: Duration = Duration::from_secs(3);
 
 /// The channel: cheap to clone, one per server.
 #[derive(Clone)]
-pub struct FrisianTv(Arc<Inner>);
+pub(crate) struct FrisianTv(Arc<Inner>);
 
 struct Inner {
     directory: Arc<dyn Directory>,
@@ -53,7 +53,7 @@ struct OnAir {
 
 impl FrisianTv {
     /// TV over `directory`'s public matches; its poller stops at `shutdown`.
-    pub fn start(directory: Arc<dyn Directory>, mut shutdown: Shutdown) -> FrisianTv {
+    pub(crate) fn start(directory: Arc<dyn Directory>, mut shutdown: Shutdown) -> FrisianTv {
         let tv = FrisianTv(Arc::new(Inner {
             directory,
             state: Mutex::new(State::default()),
@@ -73,7 +73,7 @@ impl FrisianTv {
     }
 
     /// `watch` of `ftv`: acknowledged, then the match featured now.
-    pub fn watch(&self, outbox: &Outbox, id: u64) {
+    pub(crate) fn watch(&self, outbox: &Outbox, id: u64) {
         let featured = {
             let mut state = self.state();
             state.watchers.insert(outbox.id(), outbox.clone());
@@ -85,7 +85,7 @@ impl FrisianTv {
     }
 
     /// `unwatch` of `ftv`: no more `featured` for this connection.
-    pub fn unwatch(&self, outbox: &Outbox, id: u64) {
+    pub(crate) fn unwatch(&self, outbox: &Outbox, id: u64) {
         self.state().watchers.remove(&outbox.id());
         outbox.ack(id);
     }

@@ -188,12 +188,12 @@ impl MatchState {
             draw_offer: self.draw_offer,
             rematch_offer: self.rematch_offer,
             absent: self
-                .claim_at
+                .grace
                 .iter()
-                .filter_map(|(side, at)| {
-                    at.map(|at| Absence {
+                .filter_map(|(side, grace)| {
+                    grace.map(|grace| Absence {
                         side,
-                        claim_in_ms: at.saturating_duration_since(now).as_millis() as u64,
+                        claim_in_ms: grace.left(now).as_millis() as u64,
                     })
                 })
                 .collect(),

@@ -8,7 +8,6 @@ use crate::accounts::Accounts;
 use crate::channels::Channels;
 use crate::matches::Directory;
 use crate::matches::local::Hub;
-use crate::matches::tv::FrisianTv;
 use crate::net::address::TrustedProxies;
 use crate::net::limits::ConnectionLimit;
 use crate::net::per_address::AddressLimits;
@@ -25,9 +24,8 @@ pub struct App {
     pub directory: Arc<dyn Directory>,
     /// This process's matches: creating them, and reading finished ones back from storage.
     pub hub: Hub,
+    /// MinitChess channels and Frisian TV.
     pub channels: Channels,
-    /// Frisian TV (`ftv`): which public match to feature, told to its watchers.
-    pub tv: FrisianTv,
     pub limit: ConnectionLimit,
     pub address_limits: AddressLimits,
     pub proxies: TrustedProxies,
@@ -37,4 +35,6 @@ pub struct App {
     pub tasks: Tasks,
     /// Accounts, sessions and tokens (issue 30).
     pub accounts: Accounts,
+    /// Club events and their directors (issue 33).
+    pub(crate) events: crate::events::Events,
 }

@@ -2,10 +2,15 @@
 //!
 //! The connection greets the client, then reads frames until the client leaves, the server
 //! shuts down, or a limit is hit: each frame counts against the message rate, is decoded with a
-//! size limit, and is dispatched — lobby requests are answered here, match commands go to the
-//! match's actor, channel commands to [`crate::channels`]. Everything the client receives goes
+//! size limit, and is dispatched by one flat table to its concern's handlers: [`matches`] (the
+//! lobby, seats, and every seat action through one path to the match's actor), [`channels`]
+//! (everything for [`crate::channels`], Frisian TV included) and [`accounts`]. Everything the client receives goes
 //! through one bounded outbox drained by a writer task; a client that does not read is dropped.
 //! Every few seconds the server pings; a client silent for the idle timeout is closed.
+
+mod accounts;
+mod channels;
+mod matches;
 
 use std::future::Future;
 use std::task::Poll;
@@ -13,21 +18,19 @@ use std::time::{Duration, Instant};
 
 use crate::channels::ChannelRequest;
 use crate::matches::lag::{self, RoundTrips};
-use crate::matches::{Action, Command, MatchHandle, Player, SeatKey};
+use crate::matches::{Command, Player};
 use crate::net::address::ClientAddr;
 use crate::net::app::App;
 use crate::net::limits::LimitKind;
 use crate::net::limits::{Idle, RateLimit, SessionPlaces};
-use crate::net::per_address::Rated;
 use crate::ops::shutdown::TaskGuard;
 use crate::refusal::Refusal;
 use crate::room::outbox::{self, Inbox, Outbox};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    ClaimKind, ClientEnvelope, ClientMessage, CreateMatch, Encoding, ErrorCode, FRISIAN_TV,
-    FrameRef, JoinMatch, Limits, Lobby, PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice,
-    Target, Welcome,
+    ClientEnvelope, ClientMessage, Encoding, ErrorCode, FrameRef, Limits, PROTOCOL_VERSION, Pong,
+    ServerMessage, ShutdownNotice, Target, Watch, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -376,6 +379,15 @@ impl Connection {
         ping.tick().await;
         // Measured at once, so that a first move is already compensated.
         self.ping(Instant::now());
+        // A member's connection ends with its session or token (`accounts::cuts`): at once
+        // when a route of any node ends it, or at the next recheck.
+        let cut = self.account.as_ref().map(|who| {
+            self.app.accounts.used(who.id);
+            self.app.accounts.cuts.register(who.id, who.via.clone())
+        });
+        let every = self.app.config.session_recheck;
+        let mut recheck = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 _ = shutdown.recv() => {
@@ -386,6 +398,14 @@ impl Connection {
                     return Close::With(close::GOING_AWAY, "server shutting down");
                 }
                 _ = &mut *writer => return Close::Gone,
+                () = async { cut.as_ref().expect("only for a member").cut().await }, if cut.is_some() => {
+                    return Close::With(close::SESSION_ENDED, "session ended");
+                }
+                _ = recheck.tick(), if cut.is_some() => {
+                    if !self.still_logged_in().await {
+                        return Close::With(close::SESSION_ENDED, "session ended");
+                    }
+                }
                 _ = ping.tick() => {
                     if self.idle.expired(Instant::now()) {
                         return Close::With(close::IDLE, "idle timeout");
@@ -436,6 +456,20 @@ impl Connection {
         }
     }
 
+    /// Whether this member connection's session or token still acts as its account. Only
+    /// an answer that it ended says no: a storage failure keeps the connection.
+    async fn still_logged_in(&self) -> bool {
+        let Some(who) = &self.account else {
+            return true;
+        };
+        match self.app.accounts.recheck(who).await {
+            Ok(_) | Err(crate::accounts::AuthError::Storage(_)) => true,
+            Err(
+                crate::accounts::AuthError::Unauthenticated | crate::accounts::AuthError::Closed,
+            ) => false,
+        }
+    }
+
     /// Decodes and validates a frame within the configured size limit. A message type the
     /// protocol does not know is reported by name (still `malformed`).
     fn decode(&self, frame: FrameRef<'_>) -> Result<ClientEnvelope, (ErrorCode, String)> {
@@ -454,331 +488,52 @@ impl Connection {
         self.outbox.send(&message);
     }
 
-    /// Carries out one client message.
+    /// Carries out one client message: each concern's handlers are in their own module
+    /// ([`matches`], [`channels`], [`accounts`]); none waits for an answer, it goes through the
+    /// outbox.
     async fn dispatch(&mut self, ClientEnvelope { id, msg }: ClientEnvelope) {
-        let outbox = self.outbox.clone();
+        use ClientMessage as M;
         let result = match msg {
-            ClientMessage::Hello(hello) => {
-                if hello.protocol != PROTOCOL_VERSION {
-                    Err(Refusal::new(
-                        ErrorCode::UnsupportedVersion,
-                        format!(
-                            "this server speaks protocol {PROTOCOL_VERSION}, not {}",
-                            hello.protocol
-                        ),
-                    ))
-                } else {
-                    // Validation has checked the name; what is kept is its one form (NFC,
-                    // trimmed), so two spellings of one name are one name. A member's name
-                    // and bot tag are the account's: only a guest's come from `hello`.
-                    if self.account.is_none() {
-                        self.player = Player {
-                            name: boardcast_protocol::names::normalize(&hello.name)
-                                .unwrap_or(hello.name),
-                            bot: hello.bot,
-                            account: None,
-                        };
-                    }
-                    self.outbox.ack(id);
-                    Ok(())
-                }
-            }
-            ClientMessage::Ping(ping) => {
+            M::Hello(hello) => self.hello(id, hello),
+            M::Ping(ping) => {
                 self.reply(ServerMessage::Pong(Pong { nonce: ping.nonce }));
                 Ok(())
             }
-            ClientMessage::ListLobby => {
-                let (seeks, live) = self.app.directory.lobby();
-                self.reply(ServerMessage::Lobby(Lobby {
-                    id,
-                    seeks,
-                    live,
-                    channels: self.app.channels.summaries(),
-                }));
-                Ok(())
+            M::ListLobby => self.list_lobby(id),
+            M::CreateMatch(create) => self.create_match(id, create).await,
+            M::PlayNow(_) => Err(matches::members_only()),
+            M::CancelPlayNow => self.cancel_play_now(id),
+            M::JoinMatch(join) => self.join_match(id, join).await,
+            M::Resume(resume) => self.resume(id, resume).await,
+            M::Reclaim(reclaim) => self.reclaim(id, reclaim).await,
+            seat @ (M::Move(_)
+            | M::Resign(_)
+            | M::OfferDraw(_)
+            | M::AcceptDraw(_)
+            | M::DeclineDraw(_)
+            | M::Abort(_)
+            | M::Claim(_)
+            | M::OfferRematch(_)
+            | M::AcceptRematch(_)
+            | M::DeclineRematch(_)) => self.act(id, seat).await,
+            M::Watch(Watch {
+                target: Target::Match(match_id),
+                since_v,
+            }) => self.watch_match(id, &match_id, since_v).await,
+            M::Unwatch(Target::Match(match_id)) => self.unwatch_match(id, &match_id),
+            M::Watch(Watch {
+                target: Target::Channel(channel),
+                since_v,
+            }) => self.channel(id, ChannelRequest::Watch { channel, since_v }),
+            M::Unwatch(Target::Channel(channel)) => {
+                self.channel(id, ChannelRequest::Unwatch { channel })
             }
-            ClientMessage::CreateMatch(create) if create.rated => Err(members_only()),
-            ClientMessage::CreateMatch(create) => self.create_match(id, create).await,
-            ClientMessage::PlayNow(_) => Err(members_only()),
-            ClientMessage::CancelPlayNow => {
-                // Nobody waits in a pool a guest cannot join: there is nothing to take out.
-                self.outbox.ack(id);
-                Ok(())
-            }
-            ClientMessage::JoinMatch(join) => {
-                let directory = &self.app.directory;
-                let found = match &join {
-                    JoinMatch::Id(match_id) if directory.is_public(match_id) => {
-                        directory.find(match_id).await
-                    }
-                    JoinMatch::Id(_) => Ok(None),
-                    JoinMatch::Code(code) => self.find_by_code(code).await,
-                    // The match checks that this connection holds its other seat.
-                    JoinMatch::Myself(match_id) => directory.find(match_id).await,
-                };
-                match found {
-                    Err(refusal) => Err(refusal),
-                    Ok(Some(handle)) => handle.try_send(Command::Join {
-                        outbox,
-                        id,
-                        player: self.player.clone(),
-                        myself: matches!(join, JoinMatch::Myself(_)),
-                    }),
-                    Ok(None) => Err(Refusal::new(
-                        ErrorCode::NotFound,
-                        match join {
-                            JoinMatch::Id(match_id) => {
-                                format!(
-                                    "no open public match {match_id} (private matches are joined by invite code)"
-                                )
-                            }
-                            JoinMatch::Code(code) => format!("no match with invite code {code}"),
-                            JoinMatch::Myself(match_id) => format!("no match {match_id}"),
-                        },
-                    )),
-                }
-            }
-            ClientMessage::Resume(resume) => {
-                match self.app.directory.find_by_token(&resume.token).await {
-                    Ok(Some(handle)) => handle.try_send(Command::Resume {
-                        outbox,
-                        id,
-                        token: SeatKey::Token(resume.token),
-                        since_v: resume.since_v,
-                    }),
-                    Ok(None) => Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token")),
-                    Err(refusal) => Err(refusal),
-                }
-            }
-            ClientMessage::Reclaim(reclaim) => match &self.account {
-                None => Err(Refusal::new(
-                    ErrorCode::NotAllowed,
-                    "reclaim takes back an account's seat: log in first (a guest resumes by \
-                     seat token)",
-                )),
-                Some(who) => match self.app.directory.find(&reclaim.match_id).await {
-                    Ok(Some(handle)) => handle.try_send(Command::Resume {
-                        outbox,
-                        id,
-                        token: SeatKey::Account(who.id),
-                        since_v: reclaim.since_v,
-                    }),
-                    Ok(None) => Err(Refusal::new(
-                        ErrorCode::NotFound,
-                        format!("no match {}", reclaim.match_id),
-                    )),
-                    Err(refusal) => Err(refusal),
-                },
-            },
-            ClientMessage::Move(play) => {
-                let lag_ms = self.move_round_trip(play.lag_ms);
-                let action = Action::Move {
-                    route: play.route,
-                    lag_ms,
-                };
-                self.act(id, &play.match_id, play.token, action).await
-            }
-            ClientMessage::Resign(a) => self.act(id, &a.match_id, a.token, Action::Resign).await,
-            ClientMessage::OfferDraw(a) => {
-                self.act(id, &a.match_id, a.token, Action::OfferDraw).await
-            }
-            ClientMessage::AcceptDraw(a) => {
-                self.act(id, &a.match_id, a.token, Action::AcceptDraw).await
-            }
-            ClientMessage::DeclineDraw(a) => {
-                self.act(id, &a.match_id, a.token, Action::DeclineDraw)
-                    .await
-            }
-            ClientMessage::Abort(a) => self.act(id, &a.match_id, a.token, Action::Abort).await,
-            ClientMessage::Claim(claim) => {
-                let kind: ClaimKind = claim.kind;
-                self.act(id, &claim.match_id, claim.token, Action::Claim(kind))
-                    .await
-            }
-            ClientMessage::OfferRematch(a) => {
-                self.act(id, &a.match_id, a.token, Action::OfferRematch)
-                    .await
-            }
-            ClientMessage::AcceptRematch(a) => {
-                self.act(id, &a.match_id, a.token, Action::AcceptRematch)
-                    .await
-            }
-            ClientMessage::DeclineRematch(a) => {
-                self.act(id, &a.match_id, a.token, Action::DeclineRematch)
-                    .await
-            }
-            ClientMessage::Watch(watch) => match watch.target {
-                Target::Match(match_id) => self.find(&match_id).await.and_then(|handle| {
-                    handle.try_send(Command::Watch {
-                        outbox,
-                        id,
-                        since_v: watch.since_v,
-                    })
-                }),
-                Target::Channel(channel) if channel == FRISIAN_TV => {
-                    self.app.tv.watch(&outbox, id);
-                    Ok(())
-                }
-                Target::Channel(channel) => {
-                    let request = ChannelRequest::Watch {
-                        channel,
-                        since_v: watch.since_v,
-                    };
-                    self.app.channels.handle(&outbox, id, request);
-                    Ok(())
-                }
-            },
-            ClientMessage::Unwatch(target) => match target {
-                // Only a match in memory can be followed; no need to read one back.
-                Target::Match(match_id) => match self.app.directory.running(&match_id) {
-                    Some(handle) => handle.try_send(Command::Unwatch { outbox, id }),
-                    None => Err(Refusal::new(
-                        ErrorCode::NotFound,
-                        format!("no match {match_id}"),
-                    )),
-                },
-                Target::Channel(channel) if channel == FRISIAN_TV => {
-                    self.app.tv.unwatch(&outbox, id);
-                    Ok(())
-                }
-                Target::Channel(channel) => {
-                    let request = ChannelRequest::Unwatch { channel };
-                    self.app.channels.handle(&outbox, id, request);
-                    Ok(())
-                }
-            },
-            ClientMessage::StartEngineGame(start) => {
-                let limits = &self.app.address_limits;
-                match limits.take(Rated::EngineGames, self.client) {
-                    Ok(()) => {
-                        let request = ChannelRequest::StartEngineGame(start);
-                        if !self.app.channels.handle(&outbox, id, request) {
-                            limits.refund(Rated::EngineGames, self.client);
-                        }
-                        Ok(())
-                    }
-                    Err(over) => Err(Refusal::new(ErrorCode::AddressLimit, over.message)),
-                }
-            }
-            ClientMessage::Predict(predict) => {
-                let request = ChannelRequest::Predict {
-                    predict,
-                    name: self.player.name.clone(),
-                    client: self.client,
-                };
-                self.app.channels.handle(&outbox, id, request);
-                Ok(())
-            }
-            ClientMessage::Leaderboard(query) => {
-                let request = ChannelRequest::Leaderboard(query);
-                self.app.channels.handle(&outbox, id, request);
-                Ok(())
-            }
+            M::StartEngineGame(start) => self.start_engine_game(id, start),
+            M::Predict(predict) => self.predict(id, predict),
+            M::Leaderboard(query) => self.channel(id, ChannelRequest::Leaderboard(query)),
         };
         if let Err(refusal) = result {
             self.outbox.refuse(id, refusal);
         }
     }
-
-    /// Opens a match from the lobby within the address's allowances (open seeks, new
-    /// matches a minute): the creator's seat follows as a `seat` reply.
-    async fn create_match(&self, id: u64, create: CreateMatch) -> Result<(), Refusal> {
-        let limits = &self.app.address_limits;
-        let most = self.app.config.open_seeks_per_address;
-        if self.app.hub.open_seeks_of(self.client) >= most {
-            let message = format!(
-                "{} already has {most} matches waiting for an opponent (at most {most}); \
-                 play or abort one first",
-                self.client
-            );
-            limits.hit(LimitKind::OpenSeeks, self.client, &message);
-            return Err(Refusal::new(ErrorCode::AddressLimit, message));
-        }
-        if let Err(over) = limits.take(Rated::Matches, self.client) {
-            return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
-        }
-        let created = self
-            .app
-            .hub
-            .create_seek(
-                self.client,
-                &self.player,
-                create.time_control,
-                create.color,
-                create.public,
-            )
-            .await;
-        match created {
-            Ok((handle, _, token)) => handle.try_send(Command::Resume {
-                outbox: self.outbox.clone(),
-                id,
-                token: SeatKey::Token(token),
-                since_v: None,
-            }),
-            Err(refusal) => {
-                limits.refund(Rated::Matches, self.client);
-                Err(refusal)
-            }
-        }
-    }
-
-    /// The open match whose invite code is `code` (typed in any case, with or without its
-    /// dash), within the address's and the server's allowance of wrong codes: an invite code
-    /// is the only secret of a private match, so guessing is throttled (see
-    /// [`crate::matches::invite`]).
-    async fn find_by_code(&self, code: &str) -> Result<Option<MatchHandle>, Refusal> {
-        let limits = &self.app.address_limits;
-        if let Err(over) = limits.may_try_code(self.client) {
-            let code = match over.kind {
-                LimitKind::FailedJoinsTotal => ErrorCode::Busy,
-                _ => ErrorCode::AddressLimit,
-            };
-            return Err(Refusal::new(code, over.message));
-        }
-        let found = self
-            .app
-            .directory
-            .find_by_code(&crate::matches::invite::normalize(code))
-            .await;
-        if let Ok(None) = found {
-            limits.wrong_code(self.client);
-        }
-        found
-    }
-
-    /// The match `match_id`, wherever it is.
-    async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
-        self.app
-            .directory
-            .find(match_id)
-            .await?
-            .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
-    }
-
-    /// Hands a seated player's action to its match.
-    async fn act(
-        &self,
-        id: u64,
-        match_id: &str,
-        token: String,
-        action: Action,
-    ) -> Result<(), Refusal> {
-        self.find(match_id).await?.try_send(Command::Act {
-            outbox: self.outbox.clone(),
-            id,
-            token,
-            action,
-            received: tokio::time::Instant::now(),
-        })
-    }
-}
-
-/// Rated play (a rated match, play now) is between two signed-in members. This server does not
-/// sign anyone in yet (accounts, issue 30), so every connection is a guest and is refused here,
-/// before anything is created.
-fn members_only() -> Refusal {
-    Refusal::new(
-        ErrorCode::MembersOnly,
-        "rated games and play now are for signed-in members; a guest plays casual matches",
-    )
 }

@@ -42,6 +42,7 @@ pub(crate) fn router(app: App) -> Router {
         .route("/ws", get(websocket))
         .route("/games/{file}", get(game_pdn))
         .merge(crate::accounts::http::routes())
+        .merge(crate::events::http::routes())
         .merge(web::router());
     let router = match app.config.metrics_listen {
         None => router.merge(crate::net::metrics_page::routes()),

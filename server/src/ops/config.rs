@@ -197,6 +197,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
 
+    /// How often a member's connection checks its session or token again: one ended by an
+    /// admin command (`admin close`), or whose end the cluster's bus lost, closes within this.
+    #[arg(long, env = "BOARDCAST_SESSION_RECHECK", default_value = "60s", value_parser = parse_duration)]
+    pub session_recheck: Duration,
+
     /// How often the server pings a connection.
     #[arg(long, env = "BOARDCAST_PING_INTERVAL", default_value = "20s", value_parser = parse_duration)]
     pub ping_interval: Duration,
@@ -207,8 +212,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_MAX_MATCHES", default_value_t = 10_000)]
     pub max_matches: usize,
 
-    /// How long a player may be gone before the opponent may claim the win or a draw.
-    #[arg(long, env = "BOARDCAST_GRACE", default_value = "60s", value_parser = parse_duration)]
+    /// How long a player may be gone before the opponent may claim the win or a draw, at most:
+    /// untimed matches get all of it, timed ones a sixth of an average game, at least an
+    /// eighth of it (PROTOCOL.md §10, "Leaving and claiming"). Counted only on the absent
+    /// player's turns.
+    #[arg(long, env = "BOARDCAST_GRACE", default_value = "120s", value_parser = parse_duration)]
     pub grace: Duration,
 
     /// How long each player has to make their first move once it is due (clocks do not run

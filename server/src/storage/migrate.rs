@@ -1,6 +1,6 @@
 //! `boardcast-server migrate --from sqlite:PATH --to postgres://…`: copies every match,
 //! event, finished game, archived engine game, server run, leaderboard entry, account,
-//! session, token and reset link from a SQLite database into PostgreSQL (the seats follow
+//! session, token, reset link and club event (with its history) from a SQLite database into PostgreSQL (the seats follow
 //! the events), then proves the copy by row counts and checksums.
 //!
 //! The copy is one PostgreSQL transaction: it lands whole or not at all. Each row is

@@ -19,6 +19,7 @@
 //! - **Reads see committed writes**: a read that starts after a commit was answered sees it.
 
 pub(crate) mod accounts;
+pub(crate) mod club;
 pub(crate) mod coordination;
 mod database;
 pub(crate) mod migrate;
@@ -121,6 +122,17 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     }
     /// The accounts, sessions, tokens and seats of this database.
     fn accounts(&self) -> Arc<dyn accounts::AccountStore>;
+    /// Every club event (only the unfinished ones with `unfinished_only`), oldest first,
+    /// with its records in order.
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<club::StoredClubEvent>, StorageError>>;
+    /// Club event `id` with its records.
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<club::StoredClubEvent>, StorageError>>;
     /// Commits everything sent before and stops the writer.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -280,6 +292,23 @@ impl Storage {
     /// The accounts, sessions, tokens and seats of this database ([`accounts`]).
     pub fn accounts(&self) -> Arc<dyn accounts::AccountStore> {
         self.store.accounts()
+    }
+
+    /// Every club event (only the unfinished ones with `unfinished_only`), oldest first, with
+    /// its records in order ([`club`]).
+    pub async fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> Result<Vec<club::StoredClubEvent>, StorageError> {
+        self.store.club_events(unfinished_only).await
+    }
+
+    /// Club event `id` with its records, or `None` if there is none.
+    pub async fn club_event(
+        &self,
+        id: String,
+    ) -> Result<Option<club::StoredClubEvent>, StorageError> {
+        self.store.club_event(id).await
     }
 
     /// Commits everything sent before and stops the writer; later commits fail with

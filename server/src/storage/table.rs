@@ -129,6 +129,28 @@ pub(super) const TABLES: &[Table] = &[
         ],
         key: 1,
     },
+    Table {
+        name: "club_events",
+        columns: &[
+            ("id", Kind::Text),
+            ("created_ms", Kind::Int),
+            ("setup", Kind::Text),
+            ("finished", Kind::Bool),
+        ],
+        key: 1,
+    },
+    Table {
+        name: "club_event_log",
+        columns: &[
+            ("event_id", Kind::Text),
+            ("v", Kind::Int),
+            ("at_ms", Kind::Int),
+            ("body", Kind::Text),
+            ("round", Kind::Int),
+            ("match_id", Kind::Text),
+        ],
+        key: 2,
+    },
 ];
 
 impl Table {

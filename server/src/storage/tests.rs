@@ -68,6 +68,7 @@ macro_rules! storage_contract {
             look_alike_names_are_one_leaderboard_row_under_the_name_first_seen,
             every_start_is_a_new_run,
             a_rated_result_is_stored_with_both_rating_changes_exactly_once,
+            a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
         );
     };
     (@tests $place:expr; $($test:ident,)*) => {
@@ -786,5 +787,131 @@ async fn migrate_copies_accounts_and_their_seats() {
         .unwrap()
         .unwrap();
     assert!(bob > anne.id);
+    storage.close().await;
+}
+
+fn club_record(v: u64, round: Option<u32>, match_id: Option<&str>) -> Write {
+    Write::ClubEvent(club::EventWrite::Record {
+        event_id: "ev".into(),
+        v,
+        at_ms: 10 + v as i64,
+        body: format!("r{v}"),
+        round,
+        match_id: match_id.map(str::to_owned),
+    })
+}
+
+pub(crate) async fn a_club_event_pairs_each_round_and_counts_each_game_exactly_once(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    storage
+        .commit(vec![
+            Write::ClubEvent(club::EventWrite::Create {
+                id: "ev".into(),
+                created_ms: 5,
+                setup: "{}".into(),
+            }),
+            club_record(1, None, None),
+            club_record(2, Some(1), None),
+        ])
+        .await
+        .unwrap();
+    // The game's result goes with the match's Finish, in one request.
+    storage
+        .commit(vec![
+            create("g1"),
+            Write::Finish {
+                match_id: "g1".into(),
+                result: "2-0".into(),
+                pdn: String::new(),
+                epoch: 0,
+            },
+            club_record(3, None, Some("g1")),
+        ])
+        .await
+        .unwrap();
+    // Round 1 paired again, game g1 counted again, version 3 written again: each refused.
+    for (again, what) in [
+        (club_record(4, Some(1), None), "round 1 twice"),
+        (club_record(4, None, Some("g1")), "game g1 twice"),
+        (club_record(3, Some(2), None), "version 3 twice"),
+    ] {
+        assert!(
+            matches!(
+                storage.commit(vec![again]).await,
+                Err(StorageError::Refused(_))
+            ),
+            "{what}"
+        );
+    }
+    storage.close().await;
+
+    let (storage, _) = place.open().await;
+    let unfinished = storage.club_events(true).await.unwrap();
+    assert_eq!(unfinished.len(), 1);
+    let versions: Vec<(u64, String)> = unfinished[0]
+        .records
+        .iter()
+        .map(|r| (r.v, r.body.clone()))
+        .collect();
+    assert_eq!(
+        versions,
+        [(1, "r1".into()), (2, "r2".into()), (3, "r3".into())]
+    );
+    storage
+        .commit(vec![
+            club_record(4, Some(2), None),
+            Write::ClubEvent(club::EventWrite::Finish { id: "ev".into() }),
+        ])
+        .await
+        .unwrap();
+    assert!(storage.club_events(true).await.unwrap().is_empty());
+    let all = storage.club_events(false).await.unwrap();
+    assert_eq!((all.len(), all[0].finished), (1, true));
+    let one = storage.club_event("ev".into()).await.unwrap().unwrap();
+    assert_eq!((one.records.len(), one.setup.as_str()), (4, "{}"));
+    assert_eq!(storage.club_event("nope".into()).await.unwrap(), None);
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn migrate_copies_club_events_and_their_history() {
+    let Some(db) = PostgresDatabase::new("migrate club events") else {
+        return;
+    };
+    let place = SqliteFile::new();
+    let (storage, _) = place.open().await;
+    storage
+        .commit(vec![
+            Write::ClubEvent(club::EventWrite::Create {
+                id: "ev".into(),
+                created_ms: 5,
+                setup: "{}".into(),
+            }),
+            club_record(1, None, None),
+            club_record(2, Some(1), None),
+            club_record(3, None, Some("g1")),
+        ])
+        .await
+        .unwrap();
+    storage.close().await;
+    let from = Database::Sqlite(place.path.clone());
+    let to = Database::Postgres(db.url.clone());
+    let copied = migrate::migrate(&from, &to).await.unwrap();
+    assert!(
+        copied.to_string().contains("club_event_log: 3 rows"),
+        "{copied}"
+    );
+    let (storage, _) = db.open().await;
+    let read = storage.club_event("ev".into()).await.unwrap().unwrap();
+    assert_eq!(read.records.len(), 3);
+    // The keys came along: round 1 cannot be paired again in PostgreSQL either.
+    assert!(
+        storage
+            .commit(vec![club_record(4, Some(1), None)])
+            .await
+            .is_err()
+    );
     storage.close().await;
 }

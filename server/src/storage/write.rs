@@ -42,6 +42,8 @@ pub enum Write {
     Rating(RatingChange),
     /// An archived engine game or a leaderboard score (see [`crate::channels::archive`]).
     Channel(ChannelWrite),
+    /// A club event or one record of its history ([`super::club`]).
+    ClubEvent(super::club::EventWrite),
     /// The server was alive at `at_ms` (a single node's periodic heartbeat): after a crash,
     /// the last one approximates the moment of the crash, so the clock of a player who was
     /// thinking is charged up to it (PROTOCOL.md §12). Also a cheap probe of whether storage
@@ -62,6 +64,7 @@ impl Write {
             Write::CreateMatch { .. }
             | Write::Rating(_)
             | Write::Channel(_)
+            | Write::ClubEvent(_)
             | Write::Heartbeat { .. } => None,
         }
     }

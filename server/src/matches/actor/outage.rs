@@ -70,6 +70,18 @@ impl Store for Flaky {
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
         self.inner.accounts()
     }
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
+        self.inner.club_events(unfinished_only).boxed()
+    }
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
+        async move { self.inner.club_event(id).await }.boxed()
+    }
     fn close(&self) -> BoxFuture<'_, ()> {
         self.inner.close().boxed()
     }

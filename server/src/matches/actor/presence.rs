@@ -1,11 +1,15 @@
 //! Presence: which seats a live connection holds, and the `PlayerLeft` / `PlayerReturned`
 //! events that keep the match's record of it true. An absent player's opponent may claim once
-//! the grace period has passed; a match nobody holds a seat of ends after a while.
+//! the grace period (by time control, counted on the absent player's turns: [`grace`]) has
+//! passed; a match nobody holds a seat of ends after a while.
+//!
+//! [`grace`]: crate::matches::grace
 
 use boardcast_protocol::{Absence, BySide, MatchEvent, MatchPhase, Side};
 use tokio::time::Instant;
 
 use super::Actor;
+use crate::matches::grace::grace_period;
 use crate::matches::record::Record;
 
 impl Actor {
@@ -29,6 +33,7 @@ impl Actor {
             return;
         }
         let connected = self.connected(arriving);
+        let grace = grace_period(self.settings.grace, self.state.setup.time_control);
         let mut records = Vec::new();
         for side in [Side::White, Side::Black] {
             let here = connected[side];
@@ -37,7 +42,7 @@ impl Actor {
             } else if !here && !self.state.is_absent(side) {
                 records.push(Record::new(MatchEvent::PlayerLeft(Absence {
                     side,
-                    claim_in_ms: self.settings.grace.as_millis() as u64,
+                    claim_in_ms: grace.as_millis() as u64,
                 })));
             }
         }

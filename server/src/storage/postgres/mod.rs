@@ -12,6 +12,7 @@
 
 pub(crate) mod accounts;
 mod archive;
+mod club;
 mod coordination;
 pub(crate) mod copy;
 mod matches;
@@ -216,6 +217,20 @@ impl Store for Postgres {
         key: MatchKey,
     ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
         async move { Ok(matches::finished_match(&self.client().await?, &key).await?) }.boxed()
+    }
+
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
+        async move { Ok(club::all(&*self.client().await?, unfinished_only).await?) }.boxed()
+    }
+
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
+        async move { Ok(club::one(&*self.client().await?, &id).await?) }.boxed()
     }
 
     fn leaderboard(

@@ -247,6 +247,28 @@ CREATE TABLE rating_changes (
     UNIQUE (account_id, games_before)
 );
 "#,
+    // 6: club events (issue 33): each event's set-up and its director's versioned records.
+    // `(event_id, round)` refuses a round paired twice, `(event_id, match_id)` a game counted
+    // twice; both are NULL on every other record.
+    r#"
+CREATE TABLE club_events (
+    id         TEXT PRIMARY KEY,
+    created_ms BIGINT NOT NULL,
+    setup      TEXT NOT NULL,
+    finished   BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE club_event_log (
+    event_id TEXT NOT NULL REFERENCES club_events(id),
+    v        BIGINT NOT NULL,
+    at_ms    BIGINT NOT NULL,
+    body     TEXT NOT NULL,
+    round    BIGINT,
+    match_id TEXT,
+    PRIMARY KEY (event_id, v),
+    UNIQUE (event_id, round),
+    UNIQUE (event_id, match_id)
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls};
 
 use self::doubt::Doubt;
-use super::{archive, describe, lost, matches};
+use super::{archive, club, describe, lost, matches};
 use crate::storage::queue::{self, MAX_GROUP, Pending, Request};
 use crate::storage::{StorageError, Write};
 
@@ -48,6 +48,7 @@ pub(super) struct Link {
     heartbeat: tokio_postgres::Statement,
     rating: tokio_postgres::Statement,
     archive: archive::Statements,
+    club: club::Statements,
     /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
     txid: tokio_postgres::Statement,
 }
@@ -55,18 +56,33 @@ pub(super) struct Link {
 impl Link {
     /// Prepares the writer's statements on `client` (the tables must exist).
     pub(super) async fn prepare(client: Client) -> Result<Link, StorageError> {
-        let (create_match, append_event, finish, heartbeat, rating, started, finished, score, txid) =
-            tokio::try_join!(
-                client.prepare(matches::CREATE_MATCH),
-                client.prepare(matches::APPEND_EVENT),
-                client.prepare(matches::FINISH),
-                client.prepare(matches::HEARTBEAT),
-                client.prepare(matches::RATING),
-                client.prepare(archive::GAME_STARTED),
-                client.prepare(archive::GAME_FINISHED),
-                client.prepare(archive::SCORE),
-                client.prepare("SELECT txid_current()"),
-            )?;
+        let (
+            create_match,
+            append_event,
+            finish,
+            heartbeat,
+            rating,
+            started,
+            finished,
+            score,
+            txid,
+            club_create,
+            club_record,
+            club_finish,
+        ) = tokio::try_join!(
+            client.prepare(matches::CREATE_MATCH),
+            client.prepare(matches::APPEND_EVENT),
+            client.prepare(matches::FINISH),
+            client.prepare(matches::HEARTBEAT),
+            client.prepare(matches::RATING),
+            client.prepare(archive::GAME_STARTED),
+            client.prepare(archive::GAME_FINISHED),
+            client.prepare(archive::SCORE),
+            client.prepare("SELECT txid_current()"),
+            client.prepare(club::CREATE),
+            client.prepare(club::RECORD),
+            client.prepare(club::FINISH),
+        )?;
         Ok(Link {
             client,
             create_match,
@@ -78,6 +94,11 @@ impl Link {
                 started,
                 finished,
                 score,
+            },
+            club: club::Statements {
+                create: club_create,
+                record: club_record,
+                finish: club_finish,
             },
             txid,
         })
@@ -139,6 +160,7 @@ impl Link {
             } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
             Write::Rating(change) => matches::rating(&self.client, &self.rating, change),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
+            Write::ClubEvent(write) => club::apply(&self.client, &self.club, write),
             Write::Heartbeat { at_ms } => matches::heartbeat(&self.client, &self.heartbeat, *at_ms),
         })
     }

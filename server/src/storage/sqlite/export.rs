@@ -16,6 +16,7 @@ pub(crate) fn upgrade(path: &Path) -> Result<(), StorageError> {
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     super::archive::create(&conn)?;
     super::accounts::create(&conn)?;
+    super::club::create(&conn)?;
     Ok(())
 }
 

@@ -12,6 +12,7 @@
 pub(crate) mod accounts;
 mod archive;
 mod checkpoint;
+mod club;
 pub(crate) mod export;
 pub(crate) mod lock;
 mod matches;
@@ -66,6 +67,7 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     archive::create(conn)?;
     accounts::create(conn)?;
     ratings::create(conn)?;
+    club::create(conn)?;
     Ok(())
 }
 
@@ -112,6 +114,7 @@ impl Sqlite {
         archive::create(&conn)?;
         accounts::create(&conn)?;
         ratings::create(&conn)?;
+        club::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -191,6 +194,20 @@ impl Store for Sqlite {
 
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
         self.accounts.clone()
+    }
+
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
+        self.read(move |conn| club::all(conn, unfinished_only))
+    }
+
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
+        self.read(move |conn| club::one(conn, &id))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
@@ -285,6 +302,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
             } => matches::finish(conn, match_id, result, pdn)?,
             Write::Rating(change) => ratings::insert(conn, change)?,
             Write::Channel(write) => archive::apply(conn, write)?,
+            Write::ClubEvent(write) => club::apply(conn, write)?,
             Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }

@@ -1,0 +1,301 @@
+//! The event director: one actor per running event, the only writer of its history.
+//!
+//! Like a match, it stores each decision as a versioned record before acting on it, and a
+//! restart replays the records to the same state ([`super::state`]). It pairs a round (stored
+//! once: the round is a unique key), creates each board's match with both players seated (the
+//! member's seat is theirs by account: `reclaim` takes it, and the match's first-move rule
+//! turns a no-show into a forfeit), then reads each match back from storage once it has
+//! finished and stores its result (once: the match id is a unique key). Reading results from
+//! storage rather than from the match's actor means a result is never missed across restarts
+//! or a match running elsewhere: what storage says finished is what counts.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use boardcast_protocol::Side;
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::error::EventError;
+use super::record::{EventRecord, Format};
+use super::state::{EventState, Step, outcome_of};
+use super::view::EventView;
+use crate::matches::local::Hub;
+use crate::matches::{Player, Setup};
+use crate::ops::shutdown::{Shutdown, TaskGuard};
+use crate::storage::club::EventWrite;
+use crate::storage::{MatchKey, Storage, StorageError, Write, now_ms};
+
+/// Commands waiting for a director, at most.
+pub(crate) const MAILBOX: usize = 64;
+
+/// A member asking to play.
+#[derive(Debug, Clone)]
+pub(crate) struct Joining {
+    pub account: i64,
+    pub name: String,
+    pub rating: u32,
+}
+
+/// What the director is asked.
+#[derive(Debug)]
+pub(crate) enum Command {
+    Join {
+        joining: Joining,
+        reply: oneshot::Sender<Result<(), EventError>>,
+    },
+    Withdraw {
+        account: i64,
+        reply: oneshot::Sender<Result<(), EventError>>,
+    },
+}
+
+/// Why a director stopped before its event was over.
+#[derive(Debug, thiserror::Error)]
+enum Stopped {
+    #[error("the server is shutting down")]
+    Shutdown,
+    #[error("storage refused the event's record: {0}")]
+    Storage(#[from] StorageError),
+}
+
+pub(crate) struct Director {
+    state: EventState,
+    storage: Storage,
+    hub: Hub,
+    commands: mpsc::Receiver<Command>,
+    view: watch::Sender<Arc<EventView>>,
+    shutdown: Shutdown,
+    /// How often the running games are looked up in storage.
+    poll: Duration,
+}
+
+impl Director {
+    pub(crate) fn new(
+        state: EventState,
+        storage: Storage,
+        hub: Hub,
+        commands: mpsc::Receiver<Command>,
+        view: watch::Sender<Arc<EventView>>,
+        shutdown: Shutdown,
+        poll: Duration,
+    ) -> Director {
+        Director {
+            state,
+            storage,
+            hub,
+            commands,
+            view,
+            shutdown,
+            poll,
+        }
+    }
+
+    /// Runs the event to its end (or until the server stops).
+    pub(crate) async fn run(mut self, _guard: TaskGuard) {
+        let id = self.state.id.clone();
+        match self.drive().await {
+            Ok(()) => tracing::info!(event = %id, "event finished"),
+            Err(Stopped::Shutdown) => tracing::debug!(event = %id, "event director stopped"),
+            Err(err) => tracing::error!(event = %id, %err, "event director stopped"),
+        }
+    }
+
+    async fn drive(&mut self) -> Result<(), Stopped> {
+        loop {
+            if self.shutdown.is_shutdown() {
+                return Err(Stopped::Shutdown);
+            }
+            match self.state.next_step(now_ms()) {
+                Step::Done => return Ok(()),
+                Step::Record(record) => self.append(record).await?,
+                Step::Seat { round, board } => self.seat(round, board).await?,
+                Step::Until(at_ms) => {
+                    let wait = Duration::from_millis((at_ms - now_ms()).max(0) as u64);
+                    self.idle(wait.min(self.poll * 4)).await?;
+                }
+                Step::Await(games) => {
+                    let mut any = false;
+                    for (round, board, match_id) in games {
+                        let found = self
+                            .storage
+                            .finished_match(MatchKey::Id(match_id.clone()))
+                            .await;
+                        let outcome = match found {
+                            Ok(found) => found.and_then(|m| outcome_of(&m.events)),
+                            Err(err) => {
+                                tracing::warn!(%err, %match_id, "cannot read an event game");
+                                None
+                            }
+                        };
+                        if let Some(outcome) = outcome {
+                            self.append(EventRecord::Result {
+                                round,
+                                board,
+                                match_id: Some(match_id),
+                                outcome,
+                            })
+                            .await?;
+                            any = true;
+                        }
+                    }
+                    if !any {
+                        self.idle(self.poll).await?;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Answers commands for up to `wait`.
+    async fn idle(&mut self, wait: Duration) -> Result<(), Stopped> {
+        let deadline = tokio::time::sleep(wait);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                _ = &mut deadline => return Ok(()),
+                _ = self.shutdown.recv() => return Err(Stopped::Shutdown),
+                command = self.commands.recv() => match command {
+                    Some(command) => self.handle(command).await?,
+                    None => return Err(Stopped::Shutdown),
+                },
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) -> Result<(), Stopped> {
+        let (record, reply) = match command {
+            Command::Join { joining, reply } => (self.join(joining), reply),
+            Command::Withdraw { account, reply } => (self.withdraw(account), reply),
+        };
+        let answer = match record {
+            Ok(record) => match self.append(record).await {
+                Ok(()) => Ok(()),
+                Err(err) => {
+                    let _ = reply.send(Err(EventError::Storage));
+                    return Err(err);
+                }
+            },
+            Err(err) => Err(err),
+        };
+        let _ = reply.send(answer);
+        Ok(())
+    }
+
+    /// The record of `joining` entering, or why they may not now.
+    fn join(&self, joining: Joining) -> Result<EventRecord, EventError> {
+        let state = &self.state;
+        if state.finished {
+            return Err(EventError::Finished);
+        }
+        if state.entrant(joining.account).is_some() {
+            return Err(EventError::AlreadyJoined);
+        }
+        if state.started() {
+            match state.setup.format {
+                Format::RoundRobin { .. } => return Err(EventError::Started),
+                Format::Swiss { .. } if state.current().is_some() => {
+                    return Err(EventError::RoundInProgress);
+                }
+                Format::Swiss { .. } => {}
+            }
+        }
+        Ok(EventRecord::Joined {
+            account: joining.account,
+            name: joining.name,
+            rating: joining.rating,
+        })
+    }
+
+    fn withdraw(&self, account: i64) -> Result<EventRecord, EventError> {
+        let state = &self.state;
+        if state.finished {
+            return Err(EventError::Finished);
+        }
+        match state.entrant(account) {
+            None => return Err(EventError::NotJoined),
+            Some(e) if e.withdrawn => return Err(EventError::NotJoined),
+            Some(_) => {}
+        }
+        if matches!(state.setup.format, Format::Swiss { .. }) && state.current().is_some() {
+            return Err(EventError::RoundInProgress);
+        }
+        Ok(EventRecord::Withdrew {
+            account,
+            why: super::record::Leaving::Asked,
+        })
+    }
+
+    /// Stores `record` as the next version, then applies it and shows it.
+    async fn append(&mut self, record: EventRecord) -> Result<(), Stopped> {
+        let body = serde_json::to_string(&record).expect("a record serializes");
+        let (round, match_id) = record.keys();
+        let mut next = self.state.clone();
+        if let Err(reason) = next.apply(&record) {
+            // The state decided this record itself; it not applying is a bug, not bad input.
+            return Err(Stopped::Storage(StorageError::Refused(reason)));
+        }
+        self.storage
+            .commit(vec![Write::ClubEvent(EventWrite::Record {
+                event_id: self.state.id.clone(),
+                v: next.v,
+                at_ms: now_ms(),
+                body,
+                round,
+                match_id,
+            })])
+            .await?;
+        if matches!(record, EventRecord::Finished) {
+            self.storage
+                .commit(vec![Write::ClubEvent(EventWrite::Finish {
+                    id: self.state.id.clone(),
+                })])
+                .await?;
+        }
+        self.state = next;
+        self.view
+            .send_replace(Arc::new(EventView::of(&self.state, now_ms())));
+        Ok(())
+    }
+
+    /// Creates the match of a board, both players seated by account, and records it.
+    async fn seat(&mut self, round: u32, board: u32) -> Result<(), Stopped> {
+        let paired = &self.state.rounds[round as usize - 1].boards[board as usize];
+        let player = |account: i64| Player {
+            name: self
+                .state
+                .entrant(account)
+                .map(|e| e.name.clone())
+                .unwrap_or_default(),
+            bot: false,
+            account: Some(account),
+        };
+        let players = [
+            (Side::White, player(paired.white)),
+            (Side::Black, player(paired.black)),
+        ];
+        let setup = Setup {
+            time_control: Some(self.state.setup.time_control),
+            public: true,
+            rematch_of: None,
+            start_fen: None,
+        };
+        loop {
+            match self.hub.create_match(setup.clone(), &players, true).await {
+                Ok((_, match_id, _)) => {
+                    return self
+                        .append(EventRecord::Seated {
+                            round,
+                            board,
+                            match_id,
+                        })
+                        .await;
+                }
+                Err(refusal) => {
+                    tracing::warn!(event = %self.state.id, reason = %refusal.message,
+                        "cannot create an event game; trying again");
+                    self.idle(self.poll * 4).await?;
+                }
+            }
+        }
+    }
+}

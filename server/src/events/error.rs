@@ -1,0 +1,86 @@
+//! Why an event request is refused: each a code a client can act on, a status, and words.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// A refused event request; nothing was changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum EventError {
+    #[error("log in first (no valid session or token)")]
+    Unauthenticated,
+    #[error("only an admin or a member with the organiser right creates events")]
+    NotOrganiser,
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no event {0}")]
+    NotFound(String),
+    #[error("you are in this event already")]
+    AlreadyJoined,
+    #[error("you are not playing in this event")]
+    NotJoined,
+    #[error("the event is over")]
+    Finished,
+    #[error("a round-robin cannot be joined or left once it has started")]
+    Started,
+    #[error("a round is being played: join or withdraw between rounds")]
+    RoundInProgress,
+    #[error("wrong event password")]
+    WrongPassword,
+    #[error("{0}")]
+    NotEligible(String),
+    #[error("the event is busy: try again")]
+    Busy,
+    #[error("events run on a single server for now, not in a cluster")]
+    Cluster,
+    #[error("storage failed: try again")]
+    Storage,
+}
+
+impl EventError {
+    pub(crate) fn code(&self) -> &'static str {
+        match self {
+            EventError::Unauthenticated => "unauthenticated",
+            EventError::NotOrganiser => "not_organiser",
+            EventError::Invalid(_) => "invalid_argument",
+            EventError::NotFound(_) => "not_found",
+            EventError::AlreadyJoined => "already_joined",
+            EventError::NotJoined => "not_joined",
+            EventError::Finished => "event_finished",
+            EventError::Started => "event_started",
+            EventError::RoundInProgress => "round_in_progress",
+            EventError::WrongPassword => "wrong_password",
+            EventError::NotEligible(_) => "not_eligible",
+            EventError::Busy => "busy",
+            EventError::Cluster => "not_in_cluster",
+            EventError::Storage => "internal",
+        }
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            EventError::Unauthenticated => StatusCode::UNAUTHORIZED,
+            EventError::NotOrganiser | EventError::WrongPassword | EventError::NotEligible(_) => {
+                StatusCode::FORBIDDEN
+            }
+            EventError::Invalid(_) => StatusCode::BAD_REQUEST,
+            EventError::NotFound(_) => StatusCode::NOT_FOUND,
+            EventError::AlreadyJoined
+            | EventError::NotJoined
+            | EventError::Finished
+            | EventError::Started
+            | EventError::RoundInProgress => StatusCode::CONFLICT,
+            EventError::Busy | EventError::Storage | EventError::Cluster => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+        }
+    }
+}
+
+impl IntoResponse for EventError {
+    fn into_response(self) -> Response {
+        let body = json!({ "error": { "code": self.code(), "message": self.to_string() } });
+        (self.status(), Json(body)).into_response()
+    }
+}

@@ -1,0 +1,318 @@
+//! The event routes: create (admins and organisers), join, withdraw, list, show, and each
+//! Swiss's FIDE TRF. State-changing routes are for the server's own pages and for tokens, as
+//! the account routes are ([`crate::accounts::http::same_origin`]); every refusal is a typed
+//! [`EventError`].
+
+use std::str::FromStr;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use boardcast_protocol::TimeControl;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::director::Joining;
+use super::error::EventError;
+use super::record::{EventSetup, Format};
+use crate::accounts::Who;
+use crate::net::app::App;
+use crate::storage::now_ms;
+
+/// The event routes, for the server's router.
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/events", post(create).get(list))
+        .route("/api/events/{id}", get(show))
+        .route("/api/events/{id}/join", post(join))
+        .route("/api/events/{id}/withdraw", post(withdraw))
+        .route("/e/{file}", get(trf))
+}
+
+type Answer = Result<Response, EventError>;
+
+/// The longest an event may be announced ahead.
+const MAX_LEAD_MS: i64 = 90 * 24 * 3600 * 1000;
+
+/// What a member asks for when creating an event.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateEvent {
+    name: String,
+    /// `swiss`, `round_robin` or `arena`.
+    kind: String,
+    /// `5+3`: minutes and seconds of increment.
+    time_control: String,
+    #[serde(default)]
+    rated: bool,
+    /// When the first round starts (Unix ms); now if absent.
+    starts_at: Option<i64>,
+    /// A Swiss's rounds.
+    rounds: Option<u32>,
+    /// A round-robin played twice.
+    #[serde(default)]
+    double: bool,
+    /// An arena's length in minutes (20–180).
+    minutes: Option<u32>,
+    password: Option<String>,
+    #[serde(default)]
+    min_rated_games: u32,
+    rating_min: Option<u32>,
+    rating_max: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinEvent {
+    password: Option<String>,
+}
+
+fn invalid(message: impl Into<String>) -> EventError {
+    EventError::Invalid(message.into())
+}
+
+fn body<T: for<'de> Deserialize<'de> + Default>(bytes: &Bytes) -> Result<T, EventError> {
+    if bytes.is_empty() {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(bytes).map_err(|err| invalid(format!("bad request body: {err}")))
+}
+
+async fn who(app: &App, headers: &HeaderMap) -> Result<Who, EventError> {
+    crate::accounts::http::same_origin(app, headers).map_err(|_| {
+        invalid("this request must come from the server's own pages or carry a token")
+    })?;
+    match app.accounts.authenticate(headers).await {
+        Ok(Some(who)) => Ok(who),
+        _ => Err(EventError::Unauthenticated),
+    }
+}
+
+/// Checks `create` field by field; the set-up, its password not yet hashed.
+fn validate(create: CreateEvent, organiser: i64, now: i64) -> Result<EventSetup, EventError> {
+    let name = create.name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 60 {
+        return Err(invalid("name: 1 to 60 characters"));
+    }
+    let time_control = TimeControl::from_str(&create.time_control)
+        .map_err(|err| invalid(format!("time_control: {err}")))?;
+    if !(60_000..=180 * 60_000).contains(&time_control.initial_ms)
+        || time_control.increment_ms > 60_000
+    {
+        return Err(invalid(
+            "time_control: 1 to 180 minutes, at most 60 seconds of increment",
+        ));
+    }
+    let format = match create.kind.as_str() {
+        "swiss" => {
+            let rounds = create
+                .rounds
+                .ok_or_else(|| invalid("rounds: a Swiss needs its number of rounds"))?;
+            if !(1..=20).contains(&rounds) {
+                return Err(invalid("rounds: 1 to 20"));
+            }
+            Format::Swiss { rounds }
+        }
+        "round_robin" => Format::RoundRobin {
+            double: create.double,
+        },
+        "arena" => {
+            let minutes = create
+                .minutes
+                .ok_or_else(|| invalid("minutes: an arena needs its length"))?;
+            if !(20..=180).contains(&minutes) {
+                return Err(invalid("minutes: an arena lasts 20 to 180 minutes"));
+            }
+            return Err(invalid(
+                "kind: arenas are not run yet; choose swiss or round_robin",
+            ));
+        }
+        other => {
+            return Err(invalid(format!(
+                "kind: swiss, round_robin or arena, not {other:?}"
+            )));
+        }
+    };
+    if create.kind != "swiss" && create.rounds.is_some() {
+        return Err(invalid("rounds: only a Swiss has a number of rounds"));
+    }
+    let starts_at_ms = create.starts_at.unwrap_or(now);
+    if starts_at_ms < now - 60_000 || starts_at_ms > now + MAX_LEAD_MS {
+        return Err(invalid("starts_at: from now to 90 days ahead"));
+    }
+    if let Some(password) = &create.password
+        && !(4..=64).contains(&password.chars().count())
+    {
+        return Err(invalid("password: 4 to 64 characters"));
+    }
+    if create.min_rated_games > 10_000 {
+        return Err(invalid("min_rated_games: at most 10000"));
+    }
+    let rating_range = match (create.rating_min, create.rating_max) {
+        (None, None) => None,
+        (min, max) => {
+            let (min, max) = (min.unwrap_or(0), max.unwrap_or(4000));
+            if min > max || max > 4000 {
+                return Err(invalid("rating_min and rating_max: 0 ≤ min ≤ max ≤ 4000"));
+            }
+            Some((min, max))
+        }
+    };
+    Ok(EventSetup {
+        name,
+        format,
+        time_control,
+        rated: create.rated,
+        starts_at_ms,
+        password: create.password,
+        min_rated_games: create.min_rated_games,
+        rating_range,
+        organiser,
+    })
+}
+
+async fn create(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    let who = who(&app, &headers).await?;
+    // The organiser right is not stored yet: admins create events.
+    if !who.admin {
+        return Err(EventError::NotOrganiser);
+    }
+    let create: CreateEvent = serde_json::from_slice(&bytes)
+        .map_err(|err| invalid(format!("bad request body: {err}")))?;
+    let mut setup = validate(create, who.id, now_ms())?;
+    if let Some(password) = setup.password.take() {
+        setup.password = Some(app.accounts.hasher.hash(password).await.map_err(|err| {
+            tracing::error!(%err, "cannot hash an event password");
+            EventError::Storage
+        })?);
+    }
+    let id = app.events.create(setup).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
+}
+
+async fn join(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let who = who(&app, &headers).await?;
+    let asked: JoinEvent = body(&bytes)?;
+    let setup = app
+        .events
+        .setup(&id)
+        .ok_or_else(|| EventError::NotFound(id.clone()))?;
+    if setup.password.is_some()
+        && !app
+            .accounts
+            .hasher
+            .verify(asked.password.unwrap_or_default(), setup.password.clone())
+            .await
+    {
+        return Err(EventError::WrongPassword);
+    }
+    let perf = crate::ratings::stored::read_perf(&*app.accounts.store, who.id)
+        .await
+        .map_err(|_| EventError::Storage)?;
+    let rating = perf.glicko.rating.round().max(0.0) as u32;
+    if perf.rated_games < setup.min_rated_games {
+        return Err(EventError::NotEligible(format!(
+            "this event needs {} rated games; you have {}",
+            setup.min_rated_games, perf.rated_games
+        )));
+    }
+    if let Some((min, max)) = setup.rating_range
+        && !(min..=max).contains(&rating)
+    {
+        return Err(EventError::NotEligible(format!(
+            "this event is for ratings {min} to {max}; yours is {rating}"
+        )));
+    }
+    app.events
+        .join(
+            &id,
+            Joining {
+                account: who.id,
+                name: who.name,
+                rating,
+            },
+        )
+        .await?;
+    Ok(Json(json!({ "joined": id })).into_response())
+}
+
+async fn withdraw(State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let who = who(&app, &headers).await?;
+    app.events.withdraw(&id, who.id).await?;
+    Ok(Json(json!({ "withdrew": id })).into_response())
+}
+
+async fn list(State(app): State<App>) -> Answer {
+    let events = app.events.list().await?;
+    let events: Vec<&super::view::EventView> = events.iter().map(|view| &**view).collect();
+    Ok(Json(json!({ "events": events })).into_response())
+}
+
+async fn show(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let view = app.events.view(&id).await?;
+    Ok(Json(&*view).into_response())
+}
+
+/// `/e/{id}.trf`: the Swiss's FIDE TRF.
+async fn trf(State(app): State<App>, Path(file): Path<String>) -> Answer {
+    let Some(id) = file.strip_suffix(".trf") else {
+        return Err(EventError::NotFound(file));
+    };
+    let state = app.events.state(id).await?;
+    let trf = state
+        .trf()
+        .ok_or_else(|| invalid("a TRF is written for a Swiss only"))?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], trf).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swiss() -> CreateEvent {
+        serde_json::from_value(json!({
+            "name": "Tuesday Swiss", "kind": "swiss", "time_control": "5+3", "rounds": 5
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_valid_swiss_is_accepted_and_bad_fields_are_named() {
+        let setup = validate(swiss(), 7, 1_000_000).unwrap();
+        assert_eq!(setup.format, Format::Swiss { rounds: 5 });
+        assert_eq!(setup.starts_at_ms, 1_000_000);
+        let refused = |change: serde_json::Value| {
+            let mut body = serde_json::to_value(json!({
+                "name": "Tuesday Swiss", "kind": "swiss", "time_control": "5+3", "rounds": 5
+            }))
+            .unwrap();
+            for (k, v) in change.as_object().unwrap() {
+                body[k] = v.clone();
+            }
+            match validate(serde_json::from_value(body).unwrap(), 7, 1_000_000) {
+                Err(EventError::Invalid(message)) => message,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(refused(json!({"rounds": 0})).starts_with("rounds"));
+        assert!(refused(json!({"name": "  "})).starts_with("name"));
+        assert!(refused(json!({"time_control": "0+0"})).starts_with("time_control"));
+        assert!(refused(json!({"time_control": "five"})).contains("MINUTES+SECONDS"));
+        assert!(refused(json!({"kind": "knockout"})).starts_with("kind"));
+        assert!(
+            refused(json!({"kind": "arena", "rounds": null, "minutes": 10})).starts_with("minutes")
+        );
+        assert!(refused(json!({"starts_at": 1})).starts_with("starts_at"));
+        assert!(refused(json!({"password": "abc"})).starts_with("password"));
+        assert!(refused(json!({"rating_min": 1800, "rating_max": 1200})).starts_with("rating"));
+        assert!(refused(json!({"kind": "round_robin"})).starts_with("rounds"));
+    }
+}

@@ -1,0 +1,750 @@
+//! An event's state, rebuilt from its records, and what the director does next: pure, no I/O
+//! and no clock (the time is handed in), so a replay on any node decides exactly the same.
+
+use std::collections::HashMap;
+
+use boardcast_pairing::round_robin;
+use boardcast_pairing::swiss::{GameResult, RoundRecord, Swiss, SwissConfig, SwissPlayer};
+use boardcast_pairing::tiebreak::{self, Standing};
+use boardcast_pairing::{Colour, PlayerId, Points};
+use boardcast_protocol::{EndReason, MatchEvent, Side};
+
+use super::record::{Board, EventRecord, EventSetup, Format, GameOutcome, Leaving};
+use crate::matches::Record;
+use crate::storage::StoredEvent;
+
+/// Forfeits after which a Swiss player is withdrawn.
+const FORFEITS_TO_WITHDRAW: u32 = 2;
+
+/// A player of the event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entrant {
+    pub account: i64,
+    pub name: String,
+    pub rating: u32,
+    pub withdrawn: bool,
+    pub forfeits: u32,
+}
+
+/// One board of a round as it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BoardState {
+    pub white: i64,
+    pub black: i64,
+    pub match_id: Option<String>,
+    pub outcome: Option<GameOutcome>,
+}
+
+/// One paired round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RoundState {
+    pub round: u32,
+    pub boards: Vec<BoardState>,
+    pub bye: Option<i64>,
+}
+
+impl RoundState {
+    fn complete(&self) -> bool {
+        self.boards.iter().all(|b| b.outcome.is_some())
+    }
+}
+
+/// Why a record does not apply: the history is not one this director wrote.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ReplayError {
+    #[error("record {v}: {reason}")]
+    Invalid { v: u64, reason: String },
+}
+
+/// What the director does next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Store this record (then look again).
+    Record(EventRecord),
+    /// Create the match of board `board` of round `round`.
+    Seat { round: u32, board: u32 },
+    /// Wait for these games' matches to finish: (round, board, match id).
+    Await(Vec<(u32, u32, String)>),
+    /// Nothing until `at_ms` (the start), or a command.
+    Until(i64),
+    /// The event is over.
+    Done,
+}
+
+/// An event: its set-up, players, rounds and, for a Swiss, the pairing state.
+#[derive(Debug, Clone)]
+pub(crate) struct EventState {
+    pub id: String,
+    pub setup: EventSetup,
+    pub created_ms: i64,
+    /// The version of the newest record applied.
+    pub v: u64,
+    pub entrants: Vec<Entrant>,
+    pub rounds: Vec<RoundState>,
+    pub finished: bool,
+    /// Each player's record round by round (for the standings and tie-breaks), by entrant index.
+    table: Vec<SwissPlayer>,
+    swiss: Option<Swiss>,
+    /// A round-robin's field in pairing-number order, fixed when round 1 is paired.
+    field: Option<Vec<i64>>,
+}
+
+fn player_id(account: i64) -> PlayerId {
+    PlayerId(u32::try_from(account).unwrap_or(u32::MAX))
+}
+
+impl EventState {
+    pub(crate) fn new(id: String, setup: EventSetup, created_ms: i64) -> EventState {
+        let swiss = match setup.format {
+            Format::Swiss { rounds } => Swiss::new(SwissConfig {
+                rounds,
+                ..SwissConfig::default()
+            })
+            .ok(),
+            Format::RoundRobin { .. } => None,
+        };
+        EventState {
+            id,
+            setup,
+            created_ms,
+            v: 0,
+            entrants: Vec::new(),
+            rounds: Vec::new(),
+            finished: false,
+            table: Vec::new(),
+            swiss,
+            field: None,
+        }
+    }
+
+    /// The state after `records`, in order.
+    pub(crate) fn replay(
+        id: String,
+        setup: EventSetup,
+        created_ms: i64,
+        records: &[StoredEvent],
+    ) -> Result<EventState, ReplayError> {
+        let mut state = EventState::new(id, setup, created_ms);
+        for stored in records {
+            let record: EventRecord =
+                serde_json::from_str(&stored.body).map_err(|err| ReplayError::Invalid {
+                    v: stored.v,
+                    reason: err.to_string(),
+                })?;
+            state
+                .apply(&record)
+                .map_err(|reason| ReplayError::Invalid {
+                    v: stored.v,
+                    reason,
+                })?;
+        }
+        Ok(state)
+    }
+
+    pub(crate) fn entrant(&self, account: i64) -> Option<&Entrant> {
+        self.entrants.iter().find(|e| e.account == account)
+    }
+
+    fn index_of(&self, account: i64) -> Result<usize, String> {
+        self.entrants
+            .iter()
+            .position(|e| e.account == account)
+            .ok_or_else(|| format!("account {account} is not in the event"))
+    }
+
+    /// Whether the first round is paired.
+    pub(crate) fn started(&self) -> bool {
+        !self.rounds.is_empty()
+    }
+
+    /// The round being played (paired, not every result in).
+    pub(crate) fn current(&self) -> Option<&RoundState> {
+        self.rounds.last().filter(|r| !r.complete())
+    }
+
+    /// Rounds the event has in all (a round-robin's depends on its field, known at the start).
+    pub(crate) fn total_rounds(&self) -> u32 {
+        match self.setup.format {
+            Format::Swiss { rounds } => rounds,
+            Format::RoundRobin { double } => {
+                let n = if self.started() {
+                    self.round_robin_order().len() as u32
+                } else {
+                    self.active().count() as u32
+                };
+                let per = if n < 2 { 0 } else { n + n % 2 - 1 };
+                if double { per * 2 } else { per }
+            }
+        }
+    }
+
+    fn active(&self) -> impl Iterator<Item = &Entrant> {
+        self.entrants.iter().filter(|e| !e.withdrawn)
+    }
+
+    /// A round-robin's players in pairing-number order: by rating, then by who joined first.
+    /// Fixed at the start (nobody joins a round-robin once it runs).
+    fn round_robin_order(&self) -> Vec<i64> {
+        if let Some(field) = &self.field {
+            return field.clone();
+        }
+        let mut order: Vec<(usize, &Entrant)> = self
+            .entrants
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.withdrawn)
+            .collect();
+        order.sort_by(|(ia, a), (ib, b)| b.rating.cmp(&a.rating).then(ia.cmp(ib)));
+        order.into_iter().map(|(_, e)| e.account).collect()
+    }
+
+    /// Applies `record`, or says why it cannot be (nothing changed then).
+    pub(crate) fn apply(&mut self, record: &EventRecord) -> Result<(), String> {
+        match record {
+            EventRecord::Joined {
+                account,
+                name,
+                rating,
+            } => {
+                if self.entrant(*account).is_some() {
+                    return Err(format!("{name} joined twice"));
+                }
+                if let Some(swiss) = &mut self.swiss {
+                    swiss
+                        .add_player(player_id(*account), *rating)
+                        .map_err(|e| e.to_string())?;
+                }
+                self.entrants.push(Entrant {
+                    account: *account,
+                    name: name.clone(),
+                    rating: *rating,
+                    withdrawn: false,
+                    forfeits: 0,
+                });
+                self.table.push(SwissPlayer {
+                    id: player_id(*account),
+                    rating: *rating,
+                    rounds: vec![RoundRecord::Absent; self.rounds_done()],
+                    withdrawn: false,
+                });
+            }
+            EventRecord::Withdrew { account, .. } => {
+                let i = self.index_of(*account)?;
+                if let Some(swiss) = &mut self.swiss {
+                    swiss
+                        .withdraw(player_id(*account))
+                        .map_err(|e| e.to_string())?;
+                }
+                self.entrants[i].withdrawn = true;
+                self.table[i].withdrawn = true;
+            }
+            EventRecord::Paired { round, boards, bye } => {
+                if *round != self.rounds.len() as u32 + 1 || self.current().is_some() {
+                    return Err(format!("round {round} paired out of turn"));
+                }
+                if let Some(swiss) = &mut self.swiss {
+                    // The pairing is a function of the state: the replayed one must be the
+                    // stored one, or this is not the history this director wrote.
+                    let paired = swiss.pair_next_round().map_err(|e| e.to_string())?;
+                    let same = paired.boards.len() == boards.len()
+                        && paired.boards.iter().zip(boards).all(|(p, b)| {
+                            p.white == player_id(b.white) && p.black == player_id(b.black)
+                        })
+                        && paired.bye == bye.map(player_id);
+                    if !same {
+                        return Err(format!("round {round} pairs differently on replay"));
+                    }
+                }
+                if *round == 1 && matches!(self.setup.format, Format::RoundRobin { .. }) {
+                    self.field = Some(self.round_robin_order());
+                }
+                self.rounds.push(RoundState {
+                    round: *round,
+                    boards: boards
+                        .iter()
+                        .map(|b| BoardState {
+                            white: b.white,
+                            black: b.black,
+                            match_id: None,
+                            outcome: None,
+                        })
+                        .collect(),
+                    bye: *bye,
+                });
+            }
+            EventRecord::Seated {
+                round,
+                board,
+                match_id,
+            } => {
+                let board = self.board_mut(*round, *board)?;
+                board.match_id = Some(match_id.clone());
+            }
+            EventRecord::Result {
+                round,
+                board,
+                outcome,
+                ..
+            } => {
+                let state = self.board_mut(*round, *board)?;
+                if state.outcome.is_some() {
+                    return Err(format!("round {round} board {board} has a result already"));
+                }
+                state.outcome = Some(*outcome);
+                let last = self.rounds.last().expect("board_mut found a round");
+                if last.round == *round && last.complete() {
+                    self.complete_round()?;
+                }
+            }
+            EventRecord::Finished => self.finished = true,
+        }
+        self.v += 1;
+        Ok(())
+    }
+
+    fn rounds_done(&self) -> usize {
+        self.rounds.iter().filter(|r| r.complete()).count()
+    }
+
+    fn board_mut(&mut self, round: u32, board: u32) -> Result<&mut BoardState, String> {
+        self.rounds
+            .iter_mut()
+            .find(|r| r.round == round)
+            .and_then(|r| r.boards.get_mut(board as usize))
+            .ok_or_else(|| format!("no board {board} in round {round}"))
+    }
+
+    /// Every result of the last round is in: each player's round record, forfeits counted,
+    /// and the Swiss told.
+    fn complete_round(&mut self) -> Result<(), String> {
+        let round = self.rounds.last().expect("a round").clone();
+        let mut records = vec![RoundRecord::Absent; self.entrants.len()];
+        let mut results = Vec::new();
+        for board in &round.boards {
+            let outcome = board.outcome.expect("complete").pairing();
+            let (w, b) = outcome.points();
+            let forfeit = outcome.is_forfeit();
+            let (iw, ib) = (self.index_of(board.white)?, self.index_of(board.black)?);
+            records[iw] = RoundRecord::Game {
+                opponent: player_id(board.black),
+                colour: Colour::White,
+                points: w,
+                forfeit,
+            };
+            records[ib] = RoundRecord::Game {
+                opponent: player_id(board.white),
+                colour: Colour::Black,
+                points: b,
+                forfeit,
+            };
+            if forfeit && w == Points::ZERO {
+                self.entrants[iw].forfeits += 1;
+            }
+            if forfeit && b == Points::ZERO {
+                self.entrants[ib].forfeits += 1;
+            }
+            results.push(GameResult {
+                white: player_id(board.white),
+                black: player_id(board.black),
+                outcome,
+            });
+        }
+        if let Some(bye) = round.bye {
+            let points = match &self.swiss {
+                Some(swiss) => swiss.config().bye_points,
+                // A round-robin's bye is a round off, not a point.
+                None => Points::ZERO,
+            };
+            records[self.index_of(bye)?] = RoundRecord::Bye { points };
+        }
+        for (player, record) in self.table.iter_mut().zip(records) {
+            player.rounds.push(record);
+        }
+        if let Some(swiss) = &mut self.swiss {
+            swiss.record_round(&results).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The FIDE TRF of a Swiss, as the federations' pairing checkers read it; `None` for a
+    /// round-robin.
+    pub(crate) fn trf(&self) -> Option<String> {
+        let swiss = self.swiss.as_ref()?;
+        let name_of = names(self);
+        Some(boardcast_pairing::trf::write_trf(
+            swiss,
+            &boardcast_pairing::trf::TrfHeader {
+                name: self.setup.name.clone(),
+            },
+            |id| name_of.get(&i64::from(id.0)).cloned().unwrap_or_default(),
+        ))
+    }
+
+    /// The standings with tie-breaks, best first.
+    pub(crate) fn standings(&self) -> Vec<Standing> {
+        tiebreak::standings(&self.table)
+    }
+
+    /// The pairing of the next round, if the event can go on.
+    fn next_pairing(&self) -> Option<(Vec<Board>, Option<i64>)> {
+        let round = self.rounds.len() as u32 + 1;
+        match self.setup.format {
+            Format::Swiss { .. } => {
+                let mut swiss = self.swiss.clone()?;
+                let paired = swiss.pair_next_round().ok()?;
+                let account = |id: PlayerId| i64::from(id.0);
+                Some((
+                    paired
+                        .boards
+                        .iter()
+                        .map(|b| Board {
+                            white: account(b.white),
+                            black: account(b.black),
+                        })
+                        .collect(),
+                    paired.bye.map(account),
+                ))
+            }
+            Format::RoundRobin { double } => {
+                let order = self.round_robin_order();
+                let schedule = round_robin::schedule(order.len() as u32, double).ok()?;
+                let games = schedule.get(round as usize - 1)?;
+                let account = |number: u32| order[number as usize - 1];
+                Some((
+                    games
+                        .games
+                        .iter()
+                        .map(|g| Board {
+                            white: account(g.white),
+                            black: account(g.black),
+                        })
+                        .collect(),
+                    games.bye.map(account),
+                ))
+            }
+        }
+    }
+
+    /// What the director does next at `now_ms`.
+    pub(crate) fn next_step(&self, now_ms: i64) -> Step {
+        if self.finished {
+            return Step::Done;
+        }
+        if !self.started() && now_ms < self.setup.starts_at_ms {
+            return Step::Until(self.setup.starts_at_ms);
+        }
+        if let Some(round) = self.current() {
+            let mut waiting = Vec::new();
+            for (i, board) in round.boards.iter().enumerate() {
+                if board.outcome.is_some() {
+                    continue;
+                }
+                let withdrawn = |account| self.entrant(account).is_some_and(|e| e.withdrawn);
+                // A round-robin game against a player who has left is not played.
+                let outcome = match (withdrawn(board.white), withdrawn(board.black)) {
+                    (true, true) => Some(GameOutcome::DoubleForfeit),
+                    (true, false) => Some(GameOutcome::BlackWinsByForfeit),
+                    (false, true) => Some(GameOutcome::WhiteWinsByForfeit),
+                    (false, false) => None,
+                };
+                match (outcome, &board.match_id) {
+                    (Some(outcome), None) => {
+                        return Step::Record(EventRecord::Result {
+                            round: round.round,
+                            board: i as u32,
+                            match_id: None,
+                            outcome,
+                        });
+                    }
+                    (_, None) => {
+                        return Step::Seat {
+                            round: round.round,
+                            board: i as u32,
+                        };
+                    }
+                    (_, Some(id)) => waiting.push((round.round, i as u32, id.clone())),
+                }
+            }
+            return Step::Await(waiting);
+        }
+        if matches!(self.setup.format, Format::Swiss { .. })
+            && let Some(out) = self
+                .entrants
+                .iter()
+                .find(|e| !e.withdrawn && e.forfeits >= FORFEITS_TO_WITHDRAW)
+        {
+            return Step::Record(EventRecord::Withdrew {
+                account: out.account,
+                why: Leaving::Forfeits,
+            });
+        }
+        let over = self.rounds.len() as u32 >= self.total_rounds();
+        let field = if self.started() && matches!(self.setup.format, Format::RoundRobin { .. }) {
+            self.round_robin_order().len()
+        } else {
+            self.active().count()
+        };
+        if over || field < 2 {
+            return Step::Record(EventRecord::Finished);
+        }
+        match self.next_pairing() {
+            Some((boards, bye)) => Step::Record(EventRecord::Paired {
+                round: self.rounds.len() as u32 + 1,
+                boards,
+                bye,
+            }),
+            None => Step::Record(EventRecord::Finished),
+        }
+    }
+}
+
+/// The result of a finished match as an event counts it, from its stored records: a win, a
+/// draw, or a forfeit for the side that never made its first move (lila's first-move rule).
+/// `None` if the match has not ended.
+pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<GameOutcome> {
+    let mut moved = [false, false];
+    let mut ended = None;
+    for stored in events {
+        let Ok(record) = serde_json::from_str::<Record>(&stored.body) else {
+            continue;
+        };
+        match record.event {
+            MatchEvent::Moved(m) => moved[usize::from(m.played.side == Side::Black)] = true,
+            MatchEvent::Ended(result) => ended = Some(result),
+            _ => {}
+        }
+    }
+    let result = ended?;
+    Some(match (result.winner, result.reason) {
+        (Some(Side::White), _) => GameOutcome::WhiteWins,
+        (Some(Side::Black), _) => GameOutcome::BlackWins,
+        (None, EndReason::Aborted) => match moved {
+            [false, _] if result.detail.starts_with("abandoned") => GameOutcome::DoubleForfeit,
+            [false, _] => GameOutcome::BlackWinsByForfeit,
+            _ => GameOutcome::WhiteWinsByForfeit,
+        },
+        (None, _) => GameOutcome::Draw,
+    })
+}
+
+/// Each account's name, for tables and the TRF.
+pub(crate) fn names(state: &EventState) -> HashMap<i64, String> {
+    state
+        .entrants
+        .iter()
+        .map(|e| (e.account, e.name.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boardcast_protocol::TimeControl;
+
+    fn setup(format: Format) -> EventSetup {
+        EventSetup {
+            name: "Tuesday".into(),
+            format,
+            time_control: TimeControl {
+                initial_ms: 60_000,
+                increment_ms: 0,
+            },
+            rated: false,
+            starts_at_ms: 1_000,
+            password: None,
+            min_rated_games: 0,
+            rating_range: None,
+            organiser: 1,
+        }
+    }
+
+    fn join(state: &mut EventState, account: i64) {
+        state
+            .apply(&EventRecord::Joined {
+                account,
+                name: format!("p{account}"),
+                rating: 1500 + account as u32,
+            })
+            .unwrap();
+    }
+
+    /// Runs the director's steps with `result` deciding each game, as the director would,
+    /// and returns the records written.
+    fn run(state: &mut EventState, result: impl Fn(&Board) -> GameOutcome) -> Vec<EventRecord> {
+        let mut written = Vec::new();
+        let mut next_match = 0;
+        loop {
+            let record = match state.next_step(2_000) {
+                Step::Done => return written,
+                Step::Until(_) => panic!("the start has passed"),
+                Step::Record(record) => record,
+                Step::Seat { round, board } => {
+                    next_match += 1;
+                    EventRecord::Seated {
+                        round,
+                        board,
+                        match_id: format!("m{next_match}"),
+                    }
+                }
+                Step::Await(games) => {
+                    let (round, board, id) = games[0].clone();
+                    let b = &state.rounds[round as usize - 1].boards[board as usize];
+                    EventRecord::Result {
+                        round,
+                        board,
+                        match_id: Some(id),
+                        outcome: result(&Board {
+                            white: b.white,
+                            black: b.black,
+                        }),
+                    }
+                }
+            };
+            state.apply(&record).unwrap();
+            written.push(record);
+        }
+    }
+
+    #[test]
+    fn a_swiss_pairs_each_round_once_and_replays_to_the_same_state() {
+        let mut state = EventState::new("e".into(), setup(Format::Swiss { rounds: 4 }), 0);
+        assert_eq!(state.next_step(0), Step::Until(1_000));
+        for account in 1..=7 {
+            join(&mut state, account);
+        }
+        let written = run(&mut state, |b| {
+            if b.white < b.black {
+                GameOutcome::WhiteWins
+            } else {
+                GameOutcome::Draw
+            }
+        });
+        let paired: Vec<u32> = written
+            .iter()
+            .filter_map(|r| match r {
+                EventRecord::Paired { round, bye, .. } => {
+                    assert!(bye.is_some(), "seven players: a bye each round");
+                    Some(*round)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(paired, [1, 2, 3, 4]);
+        assert!(state.finished);
+        // Scores add up: 3 games a round of 2 points, plus the bye's point.
+        let total: u32 = state.standings().iter().map(|s| s.score.halves()).sum();
+        assert_eq!(total, 4 * (3 * 2 + 2));
+
+        let mut stored = Vec::new();
+        for (i, account) in (1..=7).enumerate() {
+            stored.push(StoredEvent {
+                v: i as u64 + 1,
+                at_ms: 0,
+                body: serde_json::to_string(&EventRecord::Joined {
+                    account,
+                    name: format!("p{account}"),
+                    rating: 1500 + account as u32,
+                })
+                .unwrap(),
+            });
+        }
+        for record in &written {
+            stored.push(StoredEvent {
+                v: stored.len() as u64 + 1,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+            });
+        }
+        let replayed =
+            EventState::replay("e".into(), setup(Format::Swiss { rounds: 4 }), 0, &stored).unwrap();
+        assert_eq!(replayed.standings(), state.standings());
+        assert_eq!(replayed.rounds, state.rounds);
+        assert_eq!(replayed.v, state.v);
+    }
+
+    #[test]
+    fn a_swiss_withdraws_a_player_after_two_forfeits() {
+        let mut state = EventState::new("e".into(), setup(Format::Swiss { rounds: 5 }), 0);
+        for account in 1..=6 {
+            join(&mut state, account);
+        }
+        // Player 6 never makes a first move.
+        let written = run(&mut state, |b| match (b.white, b.black) {
+            (6, _) => GameOutcome::BlackWinsByForfeit,
+            (_, 6) => GameOutcome::WhiteWinsByForfeit,
+            _ => GameOutcome::Draw,
+        });
+        let withdrawn: Vec<&EventRecord> = written
+            .iter()
+            .filter(|r| matches!(r, EventRecord::Withdrew { .. }))
+            .collect();
+        assert_eq!(
+            withdrawn,
+            [&EventRecord::Withdrew {
+                account: 6,
+                why: Leaving::Forfeits
+            }]
+        );
+        let played_by_6 = state
+            .rounds
+            .iter()
+            .filter(|r| r.boards.iter().any(|b| b.white == 6 || b.black == 6))
+            .count();
+        assert_eq!(played_by_6, 2, "paired twice, then never again");
+    }
+
+    #[test]
+    fn a_double_round_robin_meets_everyone_twice_with_colours_swapped() {
+        let mut state = EventState::new("e".into(), setup(Format::RoundRobin { double: true }), 0);
+        for account in 1..=4 {
+            join(&mut state, account);
+        }
+        run(&mut state, |_| GameOutcome::WhiteWins);
+        assert_eq!(state.rounds.len(), 6);
+        let mut met: HashMap<(i64, i64), u32> = HashMap::new();
+        for board in state.rounds.iter().flat_map(|r| &r.boards) {
+            *met.entry((board.white, board.black)).or_default() += 1;
+        }
+        for a in 1..=4 {
+            for b in 1..=4 {
+                if a != b {
+                    assert_eq!(met.get(&(a, b)), Some(&1), "{a} white against {b}");
+                }
+            }
+        }
+        // Every game a white win: each player won 3 of 6.
+        assert!(state.standings().iter().all(|s| s.score == Points(6)));
+    }
+
+    #[test]
+    fn a_first_move_missed_is_a_forfeit_of_the_side_that_did_not_move() {
+        let stored = |records: Vec<Record>| -> Vec<StoredEvent> {
+            records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| StoredEvent {
+                    v: i as u64 + 1,
+                    at_ms: 0,
+                    body: r.stored_form().unwrap(),
+                })
+                .collect()
+        };
+        let aborted = Record::ended(
+            None,
+            EndReason::Aborted,
+            "white did not make a first move within 30 s".into(),
+        );
+        assert_eq!(
+            outcome_of(&stored(vec![aborted])),
+            Some(GameOutcome::BlackWinsByForfeit)
+        );
+        let resigned = Record::ended(Some(Side::Black), EndReason::Resignation, "x".into());
+        assert_eq!(
+            outcome_of(&stored(vec![resigned])),
+            Some(GameOutcome::BlackWins)
+        );
+        let agreed = Record::ended(None, EndReason::DrawByAgreement, "x".into());
+        assert_eq!(outcome_of(&stored(vec![agreed])), Some(GameOutcome::Draw));
+        assert_eq!(outcome_of(&[]), None);
+    }
+}

@@ -1,0 +1,143 @@
+//! What the event's page and API show: the event as JSON, built from its state.
+
+use serde::Serialize;
+
+use super::record::{EventSetup, Format};
+use super::state::{EventState, names};
+
+/// A game of a round as shown: who, the match to watch, the result once in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct GameView {
+    pub white: String,
+    pub black: String,
+    pub match_id: Option<String>,
+    /// `1-0`, `½-½`, `0-1`; `F` marks a forfeit.
+    pub result: Option<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct RoundView {
+    pub round: u32,
+    pub games: Vec<GameView>,
+    pub bye: Option<String>,
+}
+
+/// One line of the standings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct StandingView {
+    pub rank: u32,
+    pub name: String,
+    pub rating: u32,
+    /// In half points, so no float is needed: 7 is 3½.
+    pub score_halves: u32,
+    /// Written as players read it: `3½`.
+    pub score: String,
+    pub buchholz: String,
+    pub buchholz_cut1: String,
+    pub sonneborn_berger: String,
+    pub withdrawn: bool,
+}
+
+/// The event as the API and the page show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct EventView {
+    pub id: String,
+    pub name: String,
+    #[serde(flatten)]
+    pub format: Format,
+    pub time_control: String,
+    pub rated: bool,
+    pub private: bool,
+    pub created_at: i64,
+    pub starts_at: i64,
+    /// `waiting` (not started), `playing` or `finished`.
+    pub status: &'static str,
+    pub rounds_total: u32,
+    pub players: Vec<String>,
+    pub standings: Vec<StandingView>,
+    pub rounds: Vec<RoundView>,
+    /// The history's version: a client that saw it has seen everything before it.
+    pub v: u64,
+}
+
+/// Quarter points as players read them: `2¾`, `¼`, `0`.
+fn quarters(q: u32) -> String {
+    let part = ["", "¼", "½", "¾"][(q % 4) as usize];
+    match (q / 4, part) {
+        (0, "") => "0".to_owned(),
+        (0, part) => part.to_owned(),
+        (whole, part) => format!("{whole}{part}"),
+    }
+}
+
+impl EventView {
+    pub(crate) fn of(state: &EventState, now_ms: i64) -> EventView {
+        let name_of = names(state);
+        let name = |account: i64| name_of.get(&account).cloned().unwrap_or_default();
+        let setup: &EventSetup = &state.setup;
+        let status = if state.finished {
+            "finished"
+        } else if state.started() || now_ms >= setup.starts_at_ms {
+            "playing"
+        } else {
+            "waiting"
+        };
+        let standings = state
+            .standings()
+            .into_iter()
+            .map(|s| {
+                let account = i64::from(s.id.0);
+                StandingView {
+                    rank: s.rank,
+                    name: name(account),
+                    rating: s.rating,
+                    score_halves: s.score.halves(),
+                    score: s.score.to_string(),
+                    buchholz: s.buchholz.to_string(),
+                    buchholz_cut1: s.buchholz_cut1.to_string(),
+                    sonneborn_berger: quarters(s.sonneborn_berger_quarters),
+                    withdrawn: state.entrant(account).is_some_and(|e| e.withdrawn),
+                }
+            })
+            .collect();
+        let tc = setup.time_control;
+        EventView {
+            id: state.id.clone(),
+            name: setup.name.clone(),
+            format: setup.format,
+            time_control: format!("{}+{}", tc.initial_ms / 60_000, tc.increment_ms / 1000),
+            rated: setup.rated,
+            private: setup.password.is_some(),
+            created_at: state.created_ms,
+            starts_at: setup.starts_at_ms,
+            status,
+            rounds_total: state.total_rounds(),
+            players: state
+                .entrants
+                .iter()
+                .filter(|e| !e.withdrawn)
+                .map(|e| e.name.clone())
+                .collect(),
+            standings,
+            rounds: state
+                .rounds
+                .iter()
+                .map(|r| RoundView {
+                    round: r.round,
+                    games: r
+                        .boards
+                        .iter()
+                        .map(|b| GameView {
+                            white: name(b.white),
+                            black: name(b.black),
+                            match_id: b.match_id.clone(),
+                            result: b.outcome.map(|o| o.score()),
+                        })
+                        .collect(),
+                    bye: r.bye.map(name),
+                })
+                .collect(),
+            v: state.v,
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! A connection's match requests: the lobby, opening, joining and resuming a seat, watching,
+//! and the seat actions. Each finds its match through the directory and hands the match's actor
+//! a command with `try_send`; the actor answers through the connection's outbox.
+
+use boardcast_protocol::{
+    ClientMessage, CreateMatch, ErrorCode, JoinMatch, Lobby, Reclaim, Resume, SeatAction,
+    ServerMessage,
+};
+
+use super::Connection;
+use crate::matches::{Action, Command, MatchHandle, SeatKey};
+use crate::net::limits::LimitKind;
+use crate::net::per_address::Rated;
+use crate::refusal::Refusal;
+
+impl Connection {
+    pub(super) fn list_lobby(&self, id: u64) -> Result<(), Refusal> {
+        let (seeks, live) = self.app.directory.lobby();
+        self.reply(ServerMessage::Lobby(Lobby {
+            id,
+            seeks,
+            live,
+            channels: self.app.channels.summaries(),
+        }));
+        Ok(())
+    }
+
+    /// Nobody waits in a pool a guest cannot join: there is nothing to take out.
+    pub(super) fn cancel_play_now(&self, id: u64) -> Result<(), Refusal> {
+        self.outbox.ack(id);
+        Ok(())
+    }
+
+    /// Opens a match from the lobby within the address's allowances (open seeks, new
+    /// matches a minute): the creator's seat follows as a `seat` reply.
+    pub(super) async fn create_match(&self, id: u64, create: CreateMatch) -> Result<(), Refusal> {
+        if create.rated {
+            return Err(members_only());
+        }
+        let limits = &self.app.address_limits;
+        let most = self.app.config.open_seeks_per_address;
+        if self.app.hub.open_seeks_of(self.client) >= most {
+            let message = format!(
+                "{} already has {most} matches waiting for an opponent (at most {most}); \
+                 play or abort one first",
+                self.client
+            );
+            limits.hit(LimitKind::OpenSeeks, self.client, &message);
+            return Err(Refusal::new(ErrorCode::AddressLimit, message));
+        }
+        if let Err(over) = limits.take(Rated::Matches, self.client) {
+            return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
+        }
+        let created = self
+            .app
+            .hub
+            .create_seek(
+                self.client,
+                &self.player,
+                create.time_control,
+                create.color,
+                create.public,
+            )
+            .await;
+        match created {
+            Ok((handle, _, token)) => self.resume_seat(id, handle, SeatKey::Token(token), None),
+            Err(refusal) => {
+                limits.refund(Rated::Matches, self.client);
+                Err(refusal)
+            }
+        }
+    }
+
+    pub(super) async fn join_match(&self, id: u64, join: JoinMatch) -> Result<(), Refusal> {
+        let directory = &self.app.directory;
+        let found = match &join {
+            JoinMatch::Id(match_id) if directory.is_public(match_id) => {
+                directory.find(match_id).await?
+            }
+            JoinMatch::Id(_) => None,
+            JoinMatch::Code(code) => self.find_by_code(code).await?,
+            // The match checks that this connection holds its other seat.
+            JoinMatch::Myself(match_id) => directory.find(match_id).await?,
+        };
+        let Some(handle) = found else {
+            return Err(Refusal::new(
+                ErrorCode::NotFound,
+                match join {
+                    JoinMatch::Id(match_id) => format!(
+                        "no open public match {match_id} (private matches are joined by invite code)"
+                    ),
+                    JoinMatch::Code(code) => format!("no match with invite code {code}"),
+                    JoinMatch::Myself(match_id) => format!("no match {match_id}"),
+                },
+            ));
+        };
+        handle.try_send(Command::Join {
+            outbox: self.outbox.clone(),
+            id,
+            player: self.player.clone(),
+            myself: matches!(join, JoinMatch::Myself(_)),
+        })
+    }
+
+    pub(super) async fn resume(&self, id: u64, resume: Resume) -> Result<(), Refusal> {
+        let Some(handle) = self.app.directory.find_by_token(&resume.token).await? else {
+            return Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token"));
+        };
+        self.resume_seat(id, handle, SeatKey::Token(resume.token), resume.since_v)
+    }
+
+    /// A member takes back the seat their account holds, without its token.
+    pub(super) async fn reclaim(&self, id: u64, reclaim: Reclaim) -> Result<(), Refusal> {
+        let Some(who) = &self.account else {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "reclaim takes back an account's seat: log in first (a guest resumes by \
+                 seat token)",
+            ));
+        };
+        let handle = self.find(&reclaim.match_id).await?;
+        self.resume_seat(id, handle, SeatKey::Account(who.id), reclaim.since_v)
+    }
+
+    fn resume_seat(
+        &self,
+        id: u64,
+        handle: MatchHandle,
+        token: SeatKey,
+        since_v: Option<u64>,
+    ) -> Result<(), Refusal> {
+        handle.try_send(Command::Resume {
+            outbox: self.outbox.clone(),
+            id,
+            token,
+            since_v,
+        })
+    }
+
+    pub(super) async fn watch_match(
+        &self,
+        id: u64,
+        match_id: &str,
+        since_v: Option<u64>,
+    ) -> Result<(), Refusal> {
+        self.find(match_id).await?.try_send(Command::Watch {
+            outbox: self.outbox.clone(),
+            id,
+            since_v,
+        })
+    }
+
+    /// Only a match in memory can be followed; no need to read one back.
+    pub(super) fn unwatch_match(&self, id: u64, match_id: &str) -> Result<(), Refusal> {
+        let Some(handle) = self.app.directory.running(match_id) else {
+            return Err(Refusal::new(
+                ErrorCode::NotFound,
+                format!("no match {match_id}"),
+            ));
+        };
+        handle.try_send(Command::Unwatch {
+            outbox: self.outbox.clone(),
+            id,
+        })
+    }
+
+    /// Every seat action takes this one path: the match found by id, the seat by its token.
+    pub(super) async fn act(&mut self, id: u64, msg: ClientMessage) -> Result<(), Refusal> {
+        let (seat, action) = match msg {
+            ClientMessage::Move(play) => {
+                if let Some(who) = &self.account {
+                    self.app.accounts.used(who.id);
+                }
+                let lag_ms = self.move_round_trip(play.lag_ms);
+                let seat = SeatAction {
+                    match_id: play.match_id,
+                    token: play.token,
+                };
+                let action = Action::Move {
+                    route: play.route,
+                    lag_ms,
+                };
+                (seat, action)
+            }
+            ClientMessage::Claim(claim) => {
+                let seat = SeatAction {
+                    match_id: claim.match_id,
+                    token: claim.token,
+                };
+                (seat, Action::Claim(claim.kind))
+            }
+            ClientMessage::Resign(seat) => (seat, Action::Resign),
+            ClientMessage::OfferDraw(seat) => (seat, Action::OfferDraw),
+            ClientMessage::AcceptDraw(seat) => (seat, Action::AcceptDraw),
+            ClientMessage::DeclineDraw(seat) => (seat, Action::DeclineDraw),
+            ClientMessage::Abort(seat) => (seat, Action::Abort),
+            ClientMessage::OfferRematch(seat) => (seat, Action::OfferRematch),
+            ClientMessage::AcceptRematch(seat) => (seat, Action::AcceptRematch),
+            ClientMessage::DeclineRematch(seat) => (seat, Action::DeclineRematch),
+            _ => return Err(Refusal::new(ErrorCode::Internal, "not a seat action")),
+        };
+        self.find(&seat.match_id).await?.try_send(Command::Act {
+            outbox: self.outbox.clone(),
+            id,
+            token: seat.token,
+            action,
+            received: tokio::time::Instant::now(),
+        })
+    }
+
+    /// The open match whose invite code is `code` (typed in any case, with or without its
+    /// dash), within the address's and the server's allowance of wrong codes: an invite code
+    /// is the only secret of a private match, so guessing is throttled (see
+    /// [`crate::matches::invite`]).
+    async fn find_by_code(&self, code: &str) -> Result<Option<MatchHandle>, Refusal> {
+        let limits = &self.app.address_limits;
+        if let Err(over) = limits.may_try_code(self.client) {
+            let code = match over.kind {
+                LimitKind::FailedJoinsTotal => ErrorCode::Busy,
+                _ => ErrorCode::AddressLimit,
+            };
+            return Err(Refusal::new(code, over.message));
+        }
+        let found = self
+            .app
+            .directory
+            .find_by_code(&crate::matches::invite::normalize(code))
+            .await;
+        if let Ok(None) = found {
+            limits.wrong_code(self.client);
+        }
+        found
+    }
+
+    /// The match `match_id`, wherever it is.
+    async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+        self.app
+            .directory
+            .find(match_id)
+            .await?
+            .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
+    }
+}
+
+/// Rated play (a rated match, play now) is between two signed-in members; this connection's
+/// requests for it are refused here, before anything is created.
+pub(super) fn members_only() -> Refusal {
+    Refusal::new(
+        ErrorCode::MembersOnly,
+        "rated games and play now are for signed-in members; a guest plays casual matches",
+    )
+}

@@ -1,0 +1,125 @@
+//! Club events in PostgreSQL ([`crate::storage::club`]); the tables mirror SQLite's.
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use tokio_postgres::{Client, Error, Statement};
+
+use crate::storage::StoredEvent;
+use crate::storage::club::{EventWrite, StoredClubEvent};
+
+pub(super) const CREATE: &str =
+    "INSERT INTO club_events (id, created_ms, setup) VALUES ($1, $2, $3)";
+pub(super) const RECORD: &str = "INSERT INTO club_event_log (event_id, v, at_ms, body, round, \
+     match_id) VALUES ($1, $2, $3, $4, $5, $6)";
+pub(super) const FINISH: &str = "UPDATE club_events SET finished = TRUE WHERE id = $1";
+
+/// The event writes' prepared statements on the writer's connection.
+#[derive(Debug)]
+pub(super) struct Statements {
+    pub create: Statement,
+    pub record: Statement,
+    pub finish: Statement,
+}
+
+/// Applies one event write inside the writer's transaction.
+pub(super) fn apply<'a>(
+    client: &'a Client,
+    statements: &'a Statements,
+    write: &'a EventWrite,
+) -> BoxFuture<'a, Result<u64, Error>> {
+    async move {
+        match write {
+            EventWrite::Create {
+                id,
+                created_ms,
+                setup,
+            } => {
+                client
+                    .execute(&statements.create, &[id, created_ms, setup])
+                    .await
+            }
+            EventWrite::Record {
+                event_id,
+                v,
+                at_ms,
+                body,
+                round,
+                match_id,
+            } => {
+                let v = *v as i64;
+                let round = round.map(i64::from);
+                client
+                    .execute(
+                        &statements.record,
+                        &[event_id, &v, at_ms, body, &round, match_id],
+                    )
+                    .await
+            }
+            EventWrite::Finish { id } => client.execute(&statements.finish, &[id]).await,
+        }
+    }
+    .boxed()
+}
+
+fn event(row: &tokio_postgres::Row) -> StoredClubEvent {
+    StoredClubEvent {
+        id: row.get(0),
+        created_ms: row.get(1),
+        setup: row.get(2),
+        finished: row.get(3),
+        records: Vec::new(),
+    }
+}
+
+async fn records(client: &Client, id: &str) -> Result<Vec<StoredEvent>, Error> {
+    let rows = client
+        .query(
+            "SELECT v, at_ms, body FROM club_event_log WHERE event_id = $1 ORDER BY v",
+            &[&id],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| StoredEvent {
+            v: row.get::<_, i64>(0) as u64,
+            at_ms: row.get(1),
+            body: row.get(2),
+        })
+        .collect())
+}
+
+/// Every event (only the unfinished ones with `unfinished_only`), oldest first, with its
+/// records.
+pub(super) async fn all(
+    client: &Client,
+    unfinished_only: bool,
+) -> Result<Vec<StoredClubEvent>, Error> {
+    let rows = client
+        .query(
+            "SELECT id, created_ms, setup, finished FROM club_events \
+             WHERE NOT finished OR NOT $1 ORDER BY created_ms, id",
+            &[&unfinished_only],
+        )
+        .await?;
+    let mut events: Vec<StoredClubEvent> = rows.iter().map(event).collect();
+    for found in &mut events {
+        found.records = records(client, &found.id).await?;
+    }
+    Ok(events)
+}
+
+/// Event `id` with its records.
+pub(super) async fn one(client: &Client, id: &str) -> Result<Option<StoredClubEvent>, Error> {
+    let row = client
+        .query_opt(
+            "SELECT id, created_ms, setup, finished FROM club_events WHERE id = $1",
+            &[&id],
+        )
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let mut found = event(&row);
+    found.records = records(client, id).await?;
+    Ok(Some(found))
+}

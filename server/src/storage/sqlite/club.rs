@@ -1,0 +1,120 @@
+//! Club events in SQLite ([`crate::storage::club`]).
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::storage::StoredEvent;
+use crate::storage::club::{EventWrite, StoredClubEvent};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS club_events (
+    id         TEXT PRIMARY KEY,
+    created_ms INTEGER NOT NULL,
+    setup      TEXT NOT NULL,
+    finished   INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS club_event_log (
+    event_id TEXT NOT NULL REFERENCES club_events(id),
+    v        INTEGER NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    body     TEXT NOT NULL,
+    round    INTEGER,
+    match_id TEXT,
+    PRIMARY KEY (event_id, v),
+    UNIQUE (event_id, round),
+    UNIQUE (event_id, match_id)
+);
+";
+
+/// Creates the tables if they are missing.
+pub(crate) fn create(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)
+}
+
+/// Applies one write; a repeated record (version, round or game) is a constraint error.
+pub(crate) fn apply(conn: &Connection, write: &EventWrite) -> rusqlite::Result<()> {
+    match write {
+        EventWrite::Create {
+            id,
+            created_ms,
+            setup,
+        } => {
+            conn.prepare_cached(
+                "INSERT INTO club_events (id, created_ms, setup) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![id, created_ms, setup])?;
+        }
+        EventWrite::Record {
+            event_id,
+            v,
+            at_ms,
+            body,
+            round,
+            match_id,
+        } => {
+            conn.prepare_cached(
+                "INSERT INTO club_event_log (event_id, v, at_ms, body, round, match_id) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![event_id, *v as i64, at_ms, body, round, match_id])?;
+        }
+        EventWrite::Finish { id } => {
+            conn.prepare_cached("UPDATE club_events SET finished = 1 WHERE id = ?1")?
+                .execute(params![id])?;
+        }
+    }
+    Ok(())
+}
+
+fn records(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredEvent>> {
+    conn.prepare_cached("SELECT v, at_ms, body FROM club_event_log WHERE event_id = ?1 ORDER BY v")?
+        .query_map(params![id], |row| {
+            Ok(StoredEvent {
+                v: row.get::<_, i64>(0)? as u64,
+                at_ms: row.get(1)?,
+                body: row.get(2)?,
+            })
+        })?
+        .collect()
+}
+
+fn event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredClubEvent> {
+    Ok(StoredClubEvent {
+        id: row.get(0)?,
+        created_ms: row.get(1)?,
+        setup: row.get(2)?,
+        finished: row.get::<_, i64>(3)? != 0,
+        records: Vec::new(),
+    })
+}
+
+/// Every event (only the unfinished ones with `unfinished_only`), oldest first, with its
+/// records.
+pub(crate) fn all(
+    conn: &Connection,
+    unfinished_only: bool,
+) -> rusqlite::Result<Vec<StoredClubEvent>> {
+    let mut events: Vec<StoredClubEvent> = conn
+        .prepare_cached(
+            "SELECT id, created_ms, setup, finished FROM club_events \
+             WHERE finished = 0 OR ?1 = 0 ORDER BY created_ms, id",
+        )?
+        .query_map(params![unfinished_only], event)?
+        .collect::<rusqlite::Result<_>>()?;
+    for found in &mut events {
+        found.records = records(conn, &found.id)?;
+    }
+    Ok(events)
+}
+
+/// Event `id` with its records.
+pub(crate) fn one(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredClubEvent>> {
+    let found = conn
+        .prepare_cached("SELECT id, created_ms, setup, finished FROM club_events WHERE id = ?1")?
+        .query_row(params![id], event)
+        .optional()?;
+    let Some(mut found) = found else {
+        return Ok(None);
+    };
+    found.records = records(conn, id)?;
+    Ok(Some(found))
+}
