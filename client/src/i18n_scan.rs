@@ -77,7 +77,6 @@ const WHOLE_FILES: &[(&str, &str)] = &[(
 const NOT_YET_TRANSLATED: &[&str] = &[
     "web/js/render/account.js",
     "web/js/account.js",
-    "client/src/ui/home.rs",
     "client/src/ui/match_view.rs",
     "client/src/ui/predict_view.rs",
     "client/src/ui/leaderboard.rs",

@@ -312,3 +312,31 @@ minit-piece-bR = black rook
 minit-piece-bB = black bishop
 minit-piece-bN = black knight
 minit-piece-bP = black pawn
+
+## The terminal client's home screen.
+
+home-hello = Boardcast — hello, { $name }
+home-stored-seat = stored seat: { $match } as { $side } — R resumes it
+home-prompt-keys = Enter, Esc cancels
+home-channels = TV and engine games
+home-hint-list = Tab/←→ list
+home-hint-select = ↑↓ select
+home-hint-join = Enter join/watch
+home-hint-predict = p predict
+home-hint-new = c new match
+home-hint-code = i join by code
+home-hint-engine = e engine game
+home-hint-tv = t TV
+home-hint-ftv = f Frisian TV
+home-hint-resume = R resume
+home-hint-refresh = r refresh
+home-hint-help = ? help
+home-hint-quit = q quit
+home-form-title = new match
+home-form-time = time
+home-form-colour = colour
+home-form-seek = seek
+home-form-custom = custom
+home-form-public = public (listed as an open seek)
+home-form-private = private (invite code only)
+home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel

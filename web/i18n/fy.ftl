@@ -311,3 +311,31 @@ minit-piece-bR = swarte toer
 minit-piece-bB = swarte loper
 minit-piece-bN = swart hynder
 minit-piece-bP = swarte pion
+
+## The terminal client's home screen.
+
+home-hello = Boardcast — hallo, { $name }
+home-stored-seat = bewarre plak: { $match } mei { $side } — R giet troch
+home-prompt-keys = Enter, Esc annulearret
+home-channels = TV en enginepartijen
+home-hint-list = Tab/←→ list
+home-hint-select = ↑↓ kieze
+home-hint-join = Enter meidwaan/sjen
+home-hint-predict = p foarsizze
+home-hint-new = c nije partij
+home-hint-code = i mei koade meidwaan
+home-hint-engine = e enginepartij
+home-hint-tv = t TV
+home-hint-ftv = f Frysk TV
+home-hint-resume = R trochgean
+home-hint-refresh = r fernije
+home-hint-help = ? help
+home-hint-quit = q ophâlde
+home-form-title = nije partij
+home-form-time = tempo
+home-form-colour = kleur
+home-form-seek = sichtber
+home-form-custom = eigen
+home-form-public = iepenbier (as iepen útdaging)
+home-form-private = privee (allinnich mei koade)
+home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje

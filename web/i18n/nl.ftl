@@ -309,3 +309,31 @@ minit-piece-bR = zwarte toren
 minit-piece-bB = zwarte loper
 minit-piece-bN = zwart paard
 minit-piece-bP = zwarte pion
+
+## The terminal client's home screen.
+
+home-hello = Boardcast — hallo, { $name }
+home-stored-seat = bewaarde plaats: { $match } met { $side } — R hervat hem
+home-prompt-keys = Enter, Esc annuleert
+home-channels = TV en enginepartijen
+home-hint-list = Tab/←→ lijst
+home-hint-select = ↑↓ kiezen
+home-hint-join = Enter meedoen/kijken
+home-hint-predict = p voorspellen
+home-hint-new = c nieuwe partij
+home-hint-code = i met code meedoen
+home-hint-engine = e enginepartij
+home-hint-tv = t TV
+home-hint-ftv = f Fries TV
+home-hint-resume = R hervatten
+home-hint-refresh = r verversen
+home-hint-help = ? hulp
+home-hint-quit = q stoppen
+home-form-title = nieuwe partij
+home-form-time = tempo
+home-form-colour = kleur
+home-form-seek = zichtbaar
+home-form-custom = eigen
+home-form-public = openbaar (als open uitdaging)
+home-form-private = privé (alleen met code)
+home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
