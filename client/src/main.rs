@@ -47,7 +47,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        you - dee not ranked|not in the top 100 | claimable black: claim win or claim draw | info pdn URL
        featured ftv m123 (Frisian TV shows match m123 now; its match lines follow)
   in:  move 32-28 | 32-28 | resign | abort | draw offer|accept|decline
-       rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private]
+       rematch offer|accept|decline | claim win|draw | play [5+3] [white] [private] [rated] | playnow 3+2|cancel
        join CODE|MATCH | watch MATCH | tv [N] | ftv | predict GAME|tvN | predict b1-c3
        engine SERIAL L4 K7 | list | board | clock | legal | leaderboard | save | help | quit
 End of input ends the session. A start-up command the server refuses (join BADCODE), or a
@@ -138,6 +138,9 @@ enum Command {
         /// Not listed as an open seek: share the invite code instead.
         #[arg(long)]
         private: bool,
+        /// A rated match: both players' ratings change (logged-in members only).
+        #[arg(long)]
+        rated: bool,
     },
     /// Join a match by invite code, or an open seek by the match id `list` prints.
     Join {
@@ -171,6 +174,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
     },
+    /// Print the club's ladder: members with an established rating (RD at most 75) who
+    /// played rated in the last 7 days, best first.
+    Ladder,
     /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
     Engine {
         /// The engine's command line, split into words as a shell does: `"./scan hub"`;
@@ -285,6 +291,7 @@ fn main() -> ExitCode {
         Some(Command::Games { name, save }) => {
             return account::games(account(address), name, save);
         }
+        Some(Command::Ladder) => return account::ladder(account(address)),
         _ => {}
     }
     let token = account::stored_token(&address, flags.config_dir.as_deref());
@@ -312,7 +319,8 @@ fn main() -> ExitCode {
             | Command::Login { .. }
             | Command::Logout
             | Command::Whoami
-            | Command::Games { .. },
+            | Command::Games { .. }
+            | Command::Ladder,
         ) => unreachable!("handled above"),
         Some(Command::Engine {
             hub,
@@ -365,6 +373,7 @@ fn main() -> ExitCode {
             time,
             color,
             private,
+            rated,
         }) => {
             let time = match time_control(&time) {
                 Ok(time) => time,
@@ -382,6 +391,7 @@ fn main() -> ExitCode {
                 time,
                 color,
                 public: !private,
+                rated,
             })
         }
         Some(Command::Join { code }) => Some(AppCommand::JoinCode(code)),

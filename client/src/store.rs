@@ -102,28 +102,36 @@ impl Store {
     }
 
     fn write(&self, seats: &[StoredSeat]) -> std::io::Result<()> {
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
-        }
         let text = serde_json::to_string_pretty(seats).map_err(std::io::Error::other)?;
-        let tmp = self.path.with_extension("json.tmp");
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut file = options.open(&tmp)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(fs::Permissions::from_mode(0o600))?;
-        }
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&tmp, &self.path)
+        write_private(&self.path, &text)
     }
+}
+
+/// Writes `text` to `path` readable and writable by the user only (0600 on Unix), whole,
+/// through a temporary file beside it, so a crash never leaves half a file: the files of
+/// secrets (seat tokens here, personal access tokens in `crate::account::credentials`).
+pub(crate) fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&tmp)?;
+    #[cfg(unix)]
+    {
+        // A file left by an older run may have wider bits: `mode` applies on creation only.
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(fs::Permissions::from_mode(0o600))?;
+    }
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    fs::rename(&tmp, path)
 }
 
 #[cfg(test)]

@@ -292,6 +292,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
             id: Some(early.id),
             code: ErrorCode::NotYourTurn,
             message: "not your turn: black to move".into(),
+            last_id: None,
         }),
     )
     .await;
@@ -315,6 +316,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
         winner: Some(Side::White),
         reason: EndReason::Resignation,
         detail: "black resigned".into(),
+        rating_change: None,
     };
     send(&mut socket, event(4, MatchEvent::Ended(ended))).await;
     assert_eq!(client.expect("result"), "result white wins: black resigned");

@@ -176,6 +176,22 @@ fn yes() -> bool {
     true
 }
 
+/// One line of `GET /api/ladder`, best first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LadderRung {
+    /// 1 for the best; equal rounded ratings share a rank.
+    pub rank: u32,
+    pub name: String,
+    /// A program plays for the account (shown with a BOT tag).
+    #[serde(default)]
+    pub bot: bool,
+    /// Rounded.
+    pub rating: i32,
+    /// The rating deviation as of now.
+    pub rd: f64,
+    pub rated_games: u32,
+}
+
 /// One point of `GET /api/user/{name}/rating-history`: the rating and RD after the member's
 /// last rated game of a UTC day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -67,6 +67,13 @@ pub enum ClientMessage {
     /// (a member on another device); answered like [`Resume`]. Refused with `not_allowed` for
     /// a guest connection or an account that holds no seat there.
     Reclaim(Reclaim),
+    /// Say a line in a match's chat (PROTOCOL.md §Chat): in the players' room from a
+    /// connection holding a seat there, else in the spectators'. Answered by [`crate::Ack`].
+    Chat(crate::chat::Chat),
+    /// A club admin deletes a chat line; answered by [`crate::Ack`].
+    ChatDelete(crate::chat::ChatDelete),
+    /// A club admin mutes or unmutes a member in every chat; answered by [`crate::Ack`].
+    ChatMute(crate::chat::ChatMute),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -62,11 +62,16 @@ pub enum ErrorCode {
     /// The member's rating is outside the rated seek's rating range; the lobby does not list
     /// such a seek to them.
     OutsideRatingRange,
+    /// A club admin has muted this member in every chat of the server; nothing was said.
+    ChatMuted,
+    /// Chat lines came faster than the chat allows (a short burst, then one every few
+    /// seconds); this line was not said. The connection stays open.
+    ChatTooFast,
 }
 
 impl ErrorCode {
     /// Every error code, in declaration (and postcard variant) order.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 25] = [
         ErrorCode::Malformed,
         ErrorCode::InvalidArgument,
         ErrorCode::TooLarge,
@@ -90,6 +95,8 @@ impl ErrorCode {
         ErrorCode::StorageUnavailable,
         ErrorCode::MembersOnly,
         ErrorCode::OutsideRatingRange,
+        ErrorCode::ChatMuted,
+        ErrorCode::ChatTooFast,
     ];
 }
 

@@ -10,6 +10,7 @@
 //! untrusted bytes into validated messages or a typed [`DecodeError`].
 
 pub mod account;
+pub mod chat;
 pub mod client;
 pub mod codec;
 pub mod common;
@@ -23,6 +24,9 @@ pub mod server;
 mod validate;
 
 pub use account::AccountInfo;
+pub use chat::{
+    Chat, ChatDelete, ChatDeleted, ChatHistory, ChatLine, ChatMute, ChatPreset, ChatRoom, ChatSay,
+};
 pub use client::*;
 pub use codec::{Encoding, Frame, FrameRef, variant_names};
 pub use common::*;

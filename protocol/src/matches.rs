@@ -136,6 +136,32 @@ pub struct MatchResult {
     pub reason: EndReason,
     /// The reason in words, e.g. `black has no legal move` or `two kings v one king, 7 moves (art. 18)`.
     pub detail: String,
+    /// How a rated game changed both players' ratings, written with the result (so it is
+    /// in the `ended` event and in every later snapshot's `result`). `None` for a casual game
+    /// and for a rated one that counts for nothing (aborted, fewer than two moves a side, a
+    /// first move missed). Read as `None` when absent.
+    #[serde(default)]
+    pub rating_change: Option<RatingChanges>,
+}
+
+/// Both players' rating changes by one rated game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingChanges {
+    pub white: RatingDiff,
+    pub black: RatingDiff,
+}
+
+/// One player's rating change, as shown after the game: `1532 (+12)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingDiff {
+    /// The rating the game was played at, rounded.
+    pub before: u16,
+    /// The rating after the game, rounded.
+    pub after: u16,
+    /// `after - before` of the rounded ratings, so the shown numbers add up.
+    pub diff: i16,
+    /// Whether the new rating is provisional (RD ≥ 110): shown as `1532?`.
+    pub provisional: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -40,6 +40,9 @@ pub enum ServerMessage {
     /// The play-now pool found an opponent: a rated match at the preset was created and this
     /// is the member's seat in it (its `id` is the [`crate::PlayNow`] envelope's).
     Paired(Paired),
+    ChatLine(crate::chat::ChatLine),
+    ChatHistory(crate::chat::ChatHistory),
+    ChatDeleted(crate::chat::ChatDeleted),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +88,10 @@ pub struct ErrorReply {
     pub code: ErrorCode,
     /// Why, in words fit to show a person (`illegal move: a capture of higher value exists`).
     pub message: String,
+    /// On `stale_id`: the last id the seat carried out, so a client goes on above it without
+    /// reading the message; `null` on every other error (and read as `null` when absent).
+    #[serde(default)]
+    pub last_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

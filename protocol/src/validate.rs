@@ -178,6 +178,20 @@ impl Validate for ClientMessage {
             }
             ClientMessage::Leaderboard(_) => Ok(()),
             ClientMessage::PlayNow(_) | ClientMessage::CancelPlayNow => Ok(()),
+            ClientMessage::Chat(chat) => {
+                id("match_id", &chat.match_id)?;
+                match &chat.say {
+                    crate::ChatSay::Text(text) => crate::chat::check_text(text)
+                        .map(drop)
+                        .or_else(|err| fail("say", err.to_string())),
+                    crate::ChatSay::Preset(_) => Ok(()),
+                }
+            }
+            ClientMessage::ChatDelete(delete) => {
+                id("match_id", &delete.match_id)?;
+                number("line", delete.line)
+            }
+            ClientMessage::ChatMute(mute) => id("name", &mute.name),
         }
     }
 }

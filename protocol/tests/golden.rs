@@ -313,6 +313,32 @@ fn cases() -> Vec<Case> {
             ClientMessage::Reclaim(Reclaim { match_id: MATCH.into(), since_v: Some(12) }),
         ),
         client(
+            "chat.text",
+            40,
+            ClientMessage::Chat(Chat {
+                match_id: MATCH.into(),
+                say: ChatSay::Text("Nice sacrifice on 23!".into()),
+            }),
+        ),
+        client(
+            "chat.preset",
+            41,
+            ClientMessage::Chat(Chat {
+                match_id: MATCH.into(),
+                say: ChatSay::Preset(ChatPreset::GoodLuck),
+            }),
+        ),
+        client(
+            "chat_delete",
+            42,
+            ClientMessage::ChatDelete(ChatDelete { match_id: MATCH.into(), line: 7 }),
+        ),
+        client(
+            "chat_mute",
+            43,
+            ClientMessage::ChatMute(ChatMute { name: "Wytze".into(), muted: true }),
+        ),
+        client(
             "move",
             6,
             ClientMessage::Move(PlayMove {
@@ -425,6 +451,7 @@ fn cases() -> Vec<Case> {
                 id: Some(6),
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn: black to move".into(),
+                last_id: None,
             }),
         ),
         server(
@@ -433,6 +460,7 @@ fn cases() -> Vec<Case> {
                 id: Some(4),
                 code: ErrorCode::IllegalPrediction,
                 message: "a2-a4 is not a legal move for white before ply 0".into(),
+                last_id: None,
             }),
         ),
         server(
@@ -441,6 +469,7 @@ fn cases() -> Vec<Case> {
                 id: None,
                 code: ErrorCode::Malformed,
                 message: "not a valid message: expected value at line 1 column 1".into(),
+                last_id: None,
             }),
         ),
         server(
@@ -451,6 +480,7 @@ fn cases() -> Vec<Case> {
                 message: "id 5 is not above 10, the last id carried out for your seat: match \
                           actions need ids that increase per seat, across reconnects"
                     .into(),
+                last_id: Some(10),
             }),
         ),
         server(
@@ -460,6 +490,7 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::InvalidArgument,
                 message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
                     .into(),
+                last_id: None,
             }),
         ),
         server(
@@ -470,6 +501,7 @@ fn cases() -> Vec<Case> {
                 message: "invalid message: id: must be at most 9007199254740991 (2^53 - 1, the \
                           largest integer JavaScript holds exactly)"
                     .into(),
+                last_id: None,
             }),
         ),
         server("pong", ServerMessage::Pong(Pong { nonce: 42 })),
@@ -596,6 +628,7 @@ fn cases() -> Vec<Case> {
                     winner: Some(Side::White),
                     reason: EndReason::Resignation,
                     detail: "black resigned".into(),
+                    rating_change: None,
                 }),
                 rematch: None,
                 first_move_in_ms: None,
@@ -684,6 +717,20 @@ fn cases() -> Vec<Case> {
                 winner: Some(Side::White),
                 reason: EndReason::Resignation,
                 detail: "black resigned".into(),
+                rating_change: None,
+            }),
+        ),
+        match_event(
+            "ended.rated",
+            9,
+            MatchEvent::Ended(MatchResult {
+                winner: Some(Side::White),
+                reason: EndReason::Resignation,
+                detail: "black resigned".into(),
+                rating_change: Some(RatingChanges {
+                    white: RatingDiff { before: 1520, after: 1532, diff: 12, provisional: false },
+                    black: RatingDiff { before: 1500, after: 1311, diff: -189, provisional: true },
+                }),
             }),
         ),
         match_event("rematch_offered", 10, MatchEvent::RematchOffered(Side::White)),
@@ -842,6 +889,42 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "chat_line",
+            ServerMessage::ChatLine(ChatLine {
+                match_id: MATCH.into(),
+                room: ChatRoom::Players,
+                line: 7,
+                author: "Anne".into(),
+                member: true,
+                say: ChatSay::Text("Nice sacrifice on 23!".into()),
+                at_ms: 1_700_000_000_000,
+            }),
+        ),
+        server(
+            "chat_history",
+            ServerMessage::ChatHistory(ChatHistory {
+                match_id: MATCH.into(),
+                room: ChatRoom::Spectators,
+                lines: vec![ChatLine {
+                    match_id: MATCH.into(),
+                    room: ChatRoom::Spectators,
+                    line: 3,
+                    author: "Wytze".into(),
+                    member: false,
+                    say: ChatSay::Preset(ChatPreset::HaveFun),
+                    at_ms: 1_700_000_000_000,
+                }],
+            }),
+        ),
+        server(
+            "chat_deleted",
+            ServerMessage::ChatDeleted(ChatDeleted {
+                match_id: MATCH.into(),
+                room: ChatRoom::Players,
+                line: 7,
+            }),
+        ),
+        server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
         ),
@@ -880,6 +963,8 @@ fn cases() -> Vec<Case> {
         unit_enum("claim_kind", vec![ClaimKind::Win, ClaimKind::Draw]),
         unit_enum("side", vec![Side::White, Side::Black]),
         unit_enum("pool_preset", PoolPreset::ALL.to_vec()),
+        unit_enum("chat_preset", ChatPreset::ALL.to_vec()),
+        unit_enum("chat_room", vec![ChatRoom::Players, ChatRoom::Spectators]),
     ];
     cases.push(case(
         "value.king_counters",
@@ -1048,6 +1133,7 @@ fn exchanges() -> Vec<Case> {
                 id: Some(3),
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn: white to move".into(),
+                last_id: None,
             }),
         ),
         client(
@@ -1109,6 +1195,7 @@ fn exchanges() -> Vec<Case> {
                 winner: Some(Side::White),
                 reason: EndReason::Resignation,
                 detail: "black resigned".into(),
+                rating_change: None,
             }),
         ),
         // The prediction round on tv1.
@@ -1149,6 +1236,7 @@ fn exchanges() -> Vec<Case> {
                 id: Some(5),
                 code: ErrorCode::PredictionClosed,
                 message: "ply 2 is already revealed; the coming ply is 3".into(),
+                last_id: None,
             }),
         ),
         client(
@@ -1364,6 +1452,8 @@ fn every_variant_has_a_case() {
     list("claim_kind", variant_names::<ClaimKind>());
     list("side", variant_names::<Side>());
     list("pool_preset", variant_names::<PoolPreset>());
+    list("chat_preset", variant_names::<ChatPreset>());
+    list("chat_room", variant_names::<ChatRoom>());
 }
 
 #[test]

@@ -81,6 +81,40 @@ fn channel_kind() -> impl Strategy<Value = ChannelKind> {
 
 // ---- client messages ----
 
+fn chat_say() -> impl Strategy<Value = ChatSay> {
+    prop_oneof![
+        text().prop_map(ChatSay::Text),
+        prop::sample::select(ChatPreset::ALL.to_vec()).prop_map(ChatSay::Preset),
+    ]
+}
+
+fn chat_line() -> impl Strategy<Value = ChatLine> {
+    (
+        ident(),
+        any::<bool>(),
+        any::<u64>(),
+        text(),
+        any::<bool>(),
+        chat_say(),
+        any::<i64>(),
+    )
+        .prop_map(
+            |(match_id, players, line, author, member, say, at_ms)| ChatLine {
+                match_id,
+                room: if players {
+                    ChatRoom::Players
+                } else {
+                    ChatRoom::Spectators
+                },
+                line,
+                author,
+                member,
+                say,
+                at_ms,
+            },
+        )
+}
+
 prop_compose! {
     fn seat_action()(match_id in ident(), token in ident()) -> SeatAction {
         SeatAction { match_id, token }
@@ -152,6 +186,12 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
                     kind,
                 })
             }),
+        (ident(), chat_say())
+            .prop_map(|(match_id, say)| ClientMessage::Chat(Chat { match_id, say })),
+        (ident(), any::<u64>())
+            .prop_map(|(match_id, line)| ClientMessage::ChatDelete(ChatDelete { match_id, line })),
+        (ident(), any::<bool>())
+            .prop_map(|(name, muted)| ClientMessage::ChatMute(ChatMute { name, muted })),
         seat_action().prop_map(ClientMessage::OfferRematch),
         seat_action().prop_map(ClientMessage::AcceptRematch),
         seat_action().prop_map(ClientMessage::DeclineRematch),
@@ -231,8 +271,19 @@ prop_compose! {
 }
 
 prop_compose! {
-    fn match_result()(winner in of(side()), reason in end_reason(), detail in text()) -> MatchResult {
-        MatchResult { winner, reason, detail }
+    fn rating_diff()(before in any::<u16>(), after in any::<u16>(), diff in any::<i16>(), provisional in any::<bool>()) -> RatingDiff {
+        RatingDiff { before, after, diff, provisional }
+    }
+}
+
+prop_compose! {
+    fn match_result()(
+        winner in of(side()),
+        reason in end_reason(),
+        detail in text(),
+        rating_change in of((rating_diff(), rating_diff()).prop_map(|(white, black)| RatingChanges { white, black })),
+    ) -> MatchResult {
+        MatchResult { winner, reason, detail, rating_change }
     }
 }
 
@@ -428,6 +479,21 @@ prop_compose! {
 
 fn server_message() -> impl Strategy<Value = ServerMessage> {
     prop_oneof![
+        chat_line().prop_map(ServerMessage::ChatLine),
+        (ident(), vec(chat_line(), 0..3)).prop_map(|(match_id, lines)| {
+            ServerMessage::ChatHistory(ChatHistory {
+                match_id,
+                room: ChatRoom::Spectators,
+                lines,
+            })
+        }),
+        (ident(), any::<u64>()).prop_map(|(match_id, line)| {
+            ServerMessage::ChatDeleted(ChatDeleted {
+                match_id,
+                room: ChatRoom::Players,
+                line,
+            })
+        }),
         (
             any::<u32>(),
             text(),
@@ -451,8 +517,14 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             }),
         (any::<u64>(), any::<bool>())
             .prop_map(|(id, duplicate)| ServerMessage::Ack(Ack { id, duplicate })),
-        (of(any::<u64>()), error_code(), text())
-            .prop_map(|(id, code, message)| ServerMessage::Error(ErrorReply { id, code, message })),
+        (of(any::<u64>()), error_code(), text(), of(any::<u64>())).prop_map(
+            |(id, code, message, last_id)| ServerMessage::Error(ErrorReply {
+                id,
+                code,
+                message,
+                last_id
+            })
+        ),
         any::<u64>().prop_map(|nonce| ServerMessage::Pong(Pong { nonce })),
         (
             any::<u64>(),

@@ -13,7 +13,12 @@ async fn main() {
     let matches: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let events: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
     let dir = tempfile::tempdir().expect("temp dir");
-    let (storage, _) = Storage::open(&dir.path().join("bench.db")).expect("open");
+    let (storage, _) = Storage::open(
+        &boardcast_server::Database::Sqlite(dir.path().join("bench.db")),
+        None,
+    )
+    .await
+    .expect("open");
     for m in 0..matches {
         storage
             .commit(vec![Write::CreateMatch {

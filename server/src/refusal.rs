@@ -11,6 +11,8 @@ use crate::storage::StorageError;
 pub struct Refusal {
     pub code: ErrorCode,
     pub message: String,
+    /// On [`ErrorCode::StaleId`], the last id the seat carried out (the reply's `last_id`).
+    pub last_id: Option<u64>,
 }
 
 impl Refusal {
@@ -18,6 +20,7 @@ impl Refusal {
         Refusal {
             code,
             message: message.into(),
+            last_id: None,
         }
     }
 

@@ -244,7 +244,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         Database::Postgres(_) => None,
     };
-    let (storage, recovered) = Storage::open_database_as(&database, node_id)
+    let (storage, recovered) = Storage::open(&database, node_id)
         .await
         .map_err(|source| StartError::Storage { database, source })?;
     let (tasks, all_done) = shutdown::tasks();
@@ -297,7 +297,18 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => Arc::new(hub.clone()),
     };
-    let accounts = crate::accounts::Accounts::new(storage.accounts());
+    let mut accounts = crate::accounts::Accounts::new(storage.accounts());
+    if let Some(cluster) = &cluster {
+        // Failed logins and sign-ups count on every node alike.
+        let shared =
+            crate::accounts::throttle::Shared::new(cluster.redis.as_str()).map_err(|err| {
+                JoinError::Bus {
+                    redis: cluster.redis.to_string(),
+                    source: crate::cluster::bus::BusError::Address(err.to_string()),
+                }
+            })?;
+        accounts.throttles = crate::accounts::throttle::Throttles::clustered(shared);
+    }
     if let Some(node) = &node {
         // Sessions ended on any node cut their connections on this one.
         accounts
@@ -316,6 +327,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     let app = App {
         events,
         accounts,
+        play_now: crate::net::pairing::PlayNow::start(hub.clone()),
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,

@@ -153,9 +153,12 @@ async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
     };
     let url = postgres.create_database();
     // Node x creates a match, then dies: it never renews its 300 ms lease.
-    let (storage, _) = Storage::connect_as(&url, Some("x"))
-        .await
-        .expect("connects");
+    let (storage, _) = Storage::open(
+        &boardcast_server::Database::Postgres(url.to_owned()),
+        Some("x"),
+    )
+    .await
+    .expect("connects");
     let coordination = storage.coordination().expect("PostgreSQL coordinates");
     let x = coordination
         .register_node("x".to_owned(), 300)
@@ -166,6 +169,8 @@ async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let joined = |v: u64, side: Side, name: &str, token: &str| Write::Event {
         match_id: "orphan".to_owned(),

@@ -139,6 +139,8 @@ async fn the_flag_falls_without_anybody_sending_anything() {
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     seed_match_with(&db, "flag", setup, "flw", "flb").await;
     let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;

@@ -21,7 +21,10 @@ async fn server_on(url: &str) -> TestServer {
 
 /// The match's stored event versions, read back as a restarted server would.
 async fn stored_versions(url: &str) -> Vec<u64> {
-    let (storage, recovered) = Storage::connect(url).await.expect("reconnects");
+    let (storage, recovered) =
+        Storage::open(&boardcast_server::Database::Postgres(url.to_owned()), None)
+            .await
+            .expect("reconnects");
     storage.close().await;
     assert_eq!(recovered.len(), 1, "one unfinished match");
     recovered[0].events.iter().map(|e| e.v).collect()
@@ -128,7 +131,9 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     assert_eq!(status, 200, "{pdn}");
     let db = server.db.clone();
     let dir = server.stop().await;
-    let (storage, _) = Storage::open(&db).unwrap();
+    let (storage, _) = Storage::open(&boardcast_server::Database::Sqlite(db.clone()), None)
+        .await
+        .unwrap();
     let score = |name: &str, correct| {
         boardcast_server::Write::Channel(boardcast_server::ChannelWrite::Score(
             boardcast_server::LeaderboardDelta {
@@ -152,7 +157,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
     let rows: Vec<(&str, u64)> = copied.tables.iter().map(|(t, n)| (*t, n.rows)).collect();
     // Four joins, three moves and a resignation; the two TV channels' games started (reserved
     // ids); one run of the SQLite server; no accounts (guests played), so none of their tables'
-    // rows; no club events.
+    // rows; no club events, no chat.
     assert_eq!(
         rows,
         [
@@ -166,7 +171,9 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
             ("tokens", 0),
             ("resets", 0),
             ("club_events", 0),
-            ("club_event_log", 0)
+            ("club_event_log", 0),
+            ("chat_lines", 0),
+            ("chat_mutes", 0)
         ]
     );
     // Safe to run again: the same rows, the same checksums.

@@ -522,7 +522,15 @@ async fn answers(client: &mut Client) -> bool {
     )
 }
 
-const SESSION_ENDED: u16 = boardcast_protocol::limits::close::SESSION_ENDED;
+/// Waits for the server to close `client`'s connection because its session ended.
+async fn expect_ended(client: &mut Client) {
+    let code = client.expect_close(Duration::from_secs(10)).await.unwrap();
+    assert_eq!(
+        code,
+        Some(boardcast_protocol::limits::close::SESSION_ENDED),
+        "closed for another reason"
+    );
+}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn ending_a_session_closes_exactly_its_open_connections() {
@@ -553,10 +561,7 @@ async fn ending_a_session_closes_exactly_its_open_connections() {
         "",
     );
     assert_eq!(status, 204);
-    assert_eq!(
-        phone.expect_close(Duration::from_secs(10)).await.unwrap(),
-        Some(SESSION_ENDED)
-    );
+    expect_ended(&mut phone).await;
     assert!(answers(&mut laptop).await);
 
     // "Log out everywhere" ends every browser session's connections (both laptop tabs); a
@@ -570,10 +575,7 @@ async fn ending_a_session_closes_exactly_its_open_connections() {
     );
     assert_eq!(status, 204);
     for tab in [&mut laptop, &mut laptop_tab] {
-        assert_eq!(
-            tab.expect_close(Duration::from_secs(10)).await.unwrap(),
-            Some(SESSION_ENDED)
-        );
+        expect_ended(tab).await;
     }
     assert!(answers(&mut bot).await);
 
@@ -593,10 +595,7 @@ async fn ending_a_session_closes_exactly_its_open_connections() {
         "",
     );
     assert_eq!(status, 204);
-    assert_eq!(
-        bot.expect_close(Duration::from_secs(10)).await.unwrap(),
-        Some(SESSION_ENDED)
-    );
+    expect_ended(&mut bot).await;
 
     // Closing the account from the admin command (another process, which tells the server
     // nothing) ends its connections at their next recheck.
@@ -617,11 +616,39 @@ async fn ending_a_session_closes_exactly_its_open_connections() {
     let (ok, _, stderr) = admin(&server, &["close", "Anne"], "");
     assert!(ok, "{stderr}");
     for open in [&mut bot, &mut browser] {
-        assert_eq!(
-            open.expect_close(Duration::from_secs(10)).await.unwrap(),
-            Some(SESSION_ENDED)
-        );
+        expect_ended(open).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reset_link_names_its_account_sets_one_password_and_ends_the_sessions() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let (ok, _, stderr) = admin(&server, &["create-user", "Anne"], &format!("{PASSWORD}\n"));
+    assert!(ok, "{stderr}");
+    let mut phone = member(addr, ("Cookie", login_cookie(addr, "Anne"))).await;
+    let (ok, link, stderr) = admin(&server, &["reset-password", "Anne"], "");
+    assert!(ok, "{stderr}");
+    let token = link.trim().rsplit('/').next().unwrap().to_owned();
+    let route = format!("/api/reset/{token}");
+
+    let (status, _, body) = request(addr, "GET", &route, &[], "");
+    assert_eq!((status, body.as_str()), (200, r#"{"name":"Anne"}"#));
+    let (status, _, body) = request(addr, "GET", "/api/reset/not-a-link", &[], "");
+    assert_eq!(status, 404, "{body}");
+
+    let new = r#"{"password":"Kievitsei-op-Terschelling-7"}"#;
+    let (status, _, body) = request(addr, "POST", &route, &[], new);
+    assert_eq!((status, body.as_str()), (200, r#"{"name":"Anne"}"#));
+    expect_ended(&mut phone).await;
+    // Used up: neither shown nor used again.
+    let (status, _, _) = request(addr, "GET", &route, &[], "");
+    assert_eq!(status, 404);
+    let (status, _, _) = request(addr, "POST", &route, &[], new);
+    assert_eq!(status, 404);
+    let login = r#"{"name":"Anne","password":"Kievitsei-op-Terschelling-7"}"#;
+    let (status, _, body) = request(addr, "POST", "/api/login", &[], login);
+    assert_eq!(status, 200, "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -712,10 +739,7 @@ async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on
     );
     assert_eq!(status, 204);
     for open in [&mut anne, &mut anne_on_a] {
-        assert_eq!(
-            open.expect_close(Duration::from_secs(10)).await.unwrap(),
-            Some(SESSION_ENDED)
-        );
+        expect_ended(open).await;
     }
     for node in ["a", "b"] {
         let (status, _, _) = request(
@@ -732,5 +756,49 @@ async fn a_login_on_node_a_plays_on_b_and_logging_out_everywhere_on_c_ends_it_on
             assert_eq!(response.status().as_u16(), 401)
         }
         other => panic!("an ended session still upgrades: {:?}", other.map(|_| ())),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failed_logins_and_sign_ups_are_throttled_across_the_nodes_of_a_cluster() {
+    let Some(cluster) = boardcast_tests::cluster::Cluster::start_or_skip(
+        "throttles across a cluster",
+        server_program(),
+        &["a", "b"],
+        boardcast_tests::cluster::ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let (ok, _, stderr) = admin_on(
+        &["--database", cluster.database_url()],
+        &["create-user", "Anne"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(ok, "{stderr}");
+    let node = |i: usize| cluster.addr(if i % 2 == 0 { "a" } else { "b" });
+
+    // Ten wrong passwords, five on each node: under each node's own count, at the account's
+    // limit of the cluster.
+    let wrong = r#"{"name":"Anne","password":"not-her-password"}"#;
+    for i in 0..10 {
+        let (status, _, body) = request(node(i), "POST", "/api/login", &[], wrong);
+        assert_eq!(status, 401, "try {i}: {body}");
+    }
+    for i in 0..2 {
+        let (status, head, body) = request(node(i), "POST", "/api/login", &[], wrong);
+        assert_eq!(status, 429, "{body}");
+        assert!(head.to_ascii_lowercase().contains("retry-after:"), "{head}");
+    }
+
+    // Ten sign-ups from one address, five on each node: the eleventh is refused on both.
+    for i in 0..10 {
+        let signup = format!(r#"{{"name":"Member{i}","password":"{PASSWORD}"}}"#);
+        let (status, _, body) = request(node(i), "POST", "/api/signup", &[], &signup);
+        assert_eq!(status, 201, "sign-up {i}: {body}");
+    }
+    for i in 0..2 {
+        let signup = format!(r#"{{"name":"Late{i}","password":"{PASSWORD}"}}"#);
+        let (status, _, body) = request(node(i), "POST", "/api/signup", &[], &signup);
+        assert_eq!(status, 429, "{body}");
     }
 }

@@ -282,6 +282,11 @@ async fn match_action_ids_must_increase_per_seat_and_a_stale_id_is_refused() {
         .await
         .unwrap();
     assert!(error.message.contains("10"), "{error:?}");
+    assert_eq!(
+        error.last_id,
+        Some(10),
+        "the last id carried out, as a field"
+    );
     // The genuine re-send of id 10 gets its original answer.
     pair.white
         .send_with_id(

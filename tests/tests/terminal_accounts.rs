@@ -213,3 +213,75 @@ fn games_lists_a_players_games_and_saves_them_as_pdn() {
         "no games: an empty PDN file"
     );
 }
+
+/// `boardcast ladder` prints the server's ladder (issue 31): established members who played
+/// rated this week, best first, the bot tagged; a provisional member and one who has not
+/// played for a fortnight are not on it; every line fits 80 columns.
+#[test]
+fn ladder_prints_the_established_current_members_best_first() {
+    use boardcast_tests::ratings::{Rated, seed};
+    let server = server();
+    let addr = server.addr();
+    let config = tempfile::tempdir().expect("a config directory");
+    let out = run(addr, config.path(), &["ladder"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("nobody is on the ladder yet"),
+        "{}",
+        stdout(&out)
+    );
+    for name in ["Sietske", "Scan", "Anne", "Wytze"] {
+        let signup = serde_json::json!({ "name": name, "password": PASSWORD }).to_string();
+        assert_eq!(
+            post_json(addr, "/api/signup", &signup, None).0,
+            201,
+            "{name}"
+        );
+    }
+    let game = |days_ago, rating, rd| Rated {
+        days_ago,
+        rating,
+        rd,
+    };
+    let db = server.db();
+    seed(
+        &db,
+        "Sietske",
+        false,
+        &[game(3.0, 1650.0, 90.0), game(1.0, 1712.4, 60.0)],
+    )
+    .unwrap();
+    seed(&db, "Scan", true, &[game(0.5, 1801.0, 50.0)]).unwrap();
+    seed(&db, "Anne", false, &[game(0.5, 1900.0, 150.0)]).unwrap();
+    seed(&db, "Wytze", false, &[game(14.0, 2000.0, 50.0)]).unwrap();
+
+    let out = run(addr, config.path(), &["ladder"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{table}");
+    assert_eq!(rows[0], ["#", "player", "rating", "RD", "games"]);
+    // The RD as of now: grown a little since the last game (rounded), never less.
+    let rd = |row: &[&str]| row[row.len() - 2].parse::<u32>().unwrap();
+    let without_rd = |row: &[&str]| {
+        let mut row: Vec<String> = row.iter().map(|word| (*word).to_owned()).collect();
+        row.remove(row.len() - 2);
+        row
+    };
+    assert_eq!(
+        without_rd(&rows[1]),
+        ["1", "BOT", "Scan", "1801", "1"],
+        "{table}"
+    );
+    assert!((50..=52).contains(&rd(&rows[1])), "{table}");
+    assert_eq!(
+        without_rd(&rows[2]),
+        ["2", "Sietske", "1712", "2"],
+        "{table}"
+    );
+    assert!((60..=62).contains(&rd(&rows[2])), "{table}");
+    assert!(table.lines().all(|line| line.chars().count() <= 80));
+}

@@ -116,6 +116,8 @@ who-tokens = Tagongskaaien
 missing-title = Hjir is neat
 missing-text = Dit adres toant gjin side.
 missing-lobby = Nei de lobby
+page-loading = Laden…
+page-load-failed = Dizze side koe net laden wurde; laad opnij om it nochris te besykjen.
 invite-title = Do bist útnoege foar in partij Frysk damjen
 invite-name = Dyn namme, sa't dyn tsjinstanner en it partijferslach him sjen litte
 invite-take = Nim it plak yn
@@ -141,6 +143,20 @@ lobby-ftv-what = de meast besjoene rinnende partij
 lobby-minit-tv = MinitChess TV
 lobby-players = Spilers yn 'e lobby
 lobby-join = Meidwaan
+# New with the ratings UI, formed from Dutch usage (rated, frij): review.
+lobby-seek-rated = rated
+lobby-seek-rated-range = rated ±{ $range }
+lobby-seek-casual = frij
+play-now-title = No spylje
+play-now-cancel = Ofbrekke
+play-now-hint = In rated partij tsjin in lid mei in rating ticht by dy, yn sekonden fûn.
+play-now-members-only = No spylje keppelet leden foar rated partijen:
+play-now-looking = Tsjinstanner sykje foar { $preset }…
+form-game = Partij
+form-casual = frij
+form-rated-members = rated (leden)
+form-opponent-rating = Rating tsjinstanner
+form-range-open = iepen foar elkenien
 lobby-no-seeks = Gjin iepen útdagings: meitsje der ien.
 lobby-no-live = Der wurdt gjin iepenbiere partij spile.
 lobby-between-games = tusken twa partijen
@@ -207,8 +223,12 @@ match-waiting-for = wachtsje op { $side }…
 match-you = (do)
 match-first-move-you = Do moatst sette binnen { $left }
 match-first-move = { $side } moat sette binnen { $left }
-match-left-claim-in = { $side } is fuort: do kinst de partij opeaskje oer { $seconds } s
+match-left-claim-in = { $side } is fuort: do kinst de partij opeaskje oer { $seconds }
 match-gone-claim = { $side } is fuort: easkje de winst op of ferklearje remise
+# New with the ratings UI, formed from Dutch usage (rated, frij): review.
+match-left-claim-in-paused = { $side } is fuort: do kinst de partij opeaskje oer { $seconds } (stil wylst do oan set bist)
+match-signal = ferbining: { $ms } ms
+match-signal-title = ferbining: { $ms } ms hinne en werom
 match-takes = slacht { $squares }
 board-name = Frysk damboerd
 board-label = Frysk damboerd, { $side } oan set
@@ -247,6 +267,8 @@ reason-draw_claimed = tsjinstanner fuortgien (remise ferklearre)
 ## Notices under the board and the name field.
 
 notice-not-sent = gjin ferbining: dit is net ferstjoerd; besykje it op 'e nij ast online bist
+# New with the ratings UI, formed from Dutch usage (rated, frij): review.
+notice-play-now-members = No spylje keppelet leden: meld dy oan of skriuw dy yn om rated te spyljen.
 notice-sent-when-online = ferbine… dit wurdt ferstjoerd sa gau't de server antwurdet
 notice-give-name = jou dyn namme: 1 oant 32 tekens
 notice-custom-time = eigen tempo: jou minuten en taslach (net beide 0)

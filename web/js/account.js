@@ -84,10 +84,16 @@ export const revokeToken = (state, id) =>
 export function load(state) {
   const { page, id } = state.route;
   if (page === 'tokens') return [http(state, 'tokens', 'GET', '/api/tokens')];
+  if (page === 'ladder') {
+    state.ladder = { rungs: null };
+    return [http(state, 'ladder', 'GET', '/api/ladder')];
+  }
   if (page === 'profile') {
-    state.profile = { name: id, user: null, games: null, page: 0, more: false, missing: false };
+    state.profile = { name: id, user: null, games: null, history: null, page: 0, more: false, missing: false };
     const user = encodeURIComponent(id);
-    return [http(state, 'user', 'GET', `/api/user/${user}`), gamesPage(state, 0)];
+    // The games last: their pager waits while `busy` names them.
+    return [http(state, 'user', 'GET', `/api/user/${user}`),
+      http(state, 'rating-history', 'GET', `/api/user/${user}/rating-history`), gamesPage(state, 0)];
   }
   return [];
 }
@@ -135,6 +141,12 @@ export function answered(state, request, response) {
       return load(state);
     case 'user':
       if (state.profile) state.profile.user = body;
+      return [];
+    case 'rating-history':
+      if (state.profile) state.profile.history = Array.isArray(body) ? body : [];
+      return [];
+    case 'ladder':
+      if (state.ladder) state.ladder.rungs = Array.isArray(body) ? body : [];
       return [];
     case 'games':
       if (!state.profile) return [];

@@ -122,6 +122,10 @@ export function enter(state) {
   }
   for (const envelope of state.unsent) effects.push({ send: envelope });
   state.unsent = [];
+  // The pool forgets a player whose connection dropped: wait again on the new one.
+  if (state.playNow && !effects.some((e) => e.send && e.send.msg.play_now)) {
+    effects.push(request(state, 'play-now', { play_now: { preset: state.playNow.preset } }));
+  }
   if (state.notice.code === 'unsent') state.notice = { text: '', code: '' };
   return effects;
 }
@@ -149,7 +153,7 @@ export function follow(state) {
     const tv = request(state, 'watch', { watch: { target: { channel: FRISIAN_TV }, since_v: null } });
     return id ? [tv, request(state, 'watch', { watch: { target: { match: id }, since_v: shown } })] : [tv];
   }
-  if (page === 'tokens' || page === 'profile') return account.load(state);
+  if (page === 'tokens' || page === 'profile' || page === 'ladder') return account.load(state);
   if (page === 'tv' || page === 'game') {
     const since_v = state.channel && state.channel.channel === id ? state.channel.v : null;
     return [request(state, 'watch', { watch: { target: { channel: id }, since_v } }), leaderboard(state)];
@@ -203,7 +207,39 @@ export function createMatch(state, form) {
     }
   }
   const color = ['white', 'black', 'random'].includes(form.color) ? form.color : 'random';
-  return [request(state, 'create', { create_match: { time_control, color, public: !form.private } })];
+  // Rated only for a member (the server refuses a guest's with `members_only`); a rating
+  // range only for a rated public seek, one of ±100 … ±500, or none ("open").
+  const rated = form.mode === 'rated' && Boolean(state.account);
+  const range = Number(form.range);
+  const rating_range = rated && !form.private && RATING_RANGES.includes(range) ? range : null;
+  return [request(state, 'create', { create_match: { time_control, color, public: !form.private, rated, rating_range } })];
+}
+
+/** The rating ranges a rated seek may be limited to (protocol/src/limits.rs). */
+export const RATING_RANGES = [100, 200, 300, 400, 500];
+/** The play-now presets (protocol/src/pool.rs), fastest first. */
+export const POOL_PRESETS = ['1+1', '3+2', '5+3', '10+5', '15+10'];
+
+/**
+ * "Play now" at `preset`: wait in the server's pool to be paired with a member of close
+ * rating (answered `ack`, later `paired`). Members only; asking again replaces the wait.
+ */
+export function playNow(state, preset) {
+  if (!POOL_PRESETS.includes(preset)) return [];
+  if (!state.account) {
+    state.notice = { text: tr('notice-play-now-members'), code: 'members_only' };
+    return [];
+  }
+  state.notice = { text: '', code: '' };
+  state.playNow = { preset };
+  return [request(state, 'play-now', { play_now: { preset } })];
+}
+
+/** Stops waiting in the play-now pool. */
+export function cancelPlayNow(state) {
+  if (!state.playNow) return [];
+  state.playNow = null;
+  return [request(state, 'cancel-play-now', 'cancel_play_now')];
 }
 
 export const joinById = (state, matchId) =>
@@ -229,7 +265,21 @@ export function move(state, route) {
   clearInput(state);
   if (!seat) return [];
   state.notice = { text: '', code: '' };
-  return [request(state, 'move', { move: { match_id: seat.match_id, token: seat.token, route } }, true)];
+  // Our round trip from `ping`s, for lag compensation (the server believes it only up to its
+  // own measurement: PROTOCOL.md §10).
+  const lag = state.lag.rtt === null ? null : Math.min(60000, Math.round(state.lag.rtt));
+  return [request(state, 'move', { move: { match_id: seat.match_id, token: seat.token, route, lag_ms: lag } }, true)];
+}
+
+/**
+ * A `ping` to measure our round trip: a browser cannot see the server's WebSocket pings, so
+ * the page measures its own (its `pong` comes back in receive.js). No reply is awaited: a
+ * ping lost with its connection is simply not counted.
+ */
+export function ping(state, now) {
+  const nonce = state.nextId++;
+  state.lag.sent = { nonce, at: now };
+  return { send: { id: nonce, msg: { ping: { nonce } } } };
 }
 
 /** True while a move of ours waits for its reply: no second move meanwhile. */

@@ -40,7 +40,7 @@ export function listen(root, state, run) {
         : actions.clickSquare(state, Number(square.dataset.square)));
       return;
     }
-    const el = target.closest('[data-action],[data-ply],[data-route],[data-seek],[data-account],[data-revoke],[data-games-page]');
+    const el = target.closest('[data-action],[data-ply],[data-route],[data-seek],[data-account],[data-revoke],[data-games-page],[data-play-now]');
     if (!el) return;
     if (el.dataset.account) return run(account.logout(state, el.dataset.account === 'logout-all'));
     if (el.dataset.revoke) return run(account.revokeToken(state, el.dataset.revoke));
@@ -48,6 +48,7 @@ export function listen(root, state, run) {
       return run([account.gamesPage(state, state.profile.page + (el.dataset.gamesPage === 'older' ? 1 : -1))]);
     }
     if (el.dataset.seek) return run(actions.joinById(state, el.dataset.seek));
+    if (el.dataset.playNow) return run(actions.playNow(state, el.dataset.playNow));
     if (el.dataset.route) return run(actions.chooseRoute(state, el.dataset.route.split('x').map(Number)));
     if (el.dataset.ply) return run(actions.viewPly(state, 0, Number(el.dataset.ply)));
     run(action(state, el.dataset.action));
@@ -217,6 +218,7 @@ function action(state, name) {
       return board ? [{ copy: board.getAttribute('data-fen') || '' }] : [];
     }
     case 'copy-token': return state.newToken ? [{ copy: state.newToken.token }] : [];
+    case 'cancel-play-now': return actions.cancelPlayNow(state);
     default: return [];
   }
 }

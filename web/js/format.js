@@ -86,3 +86,26 @@ export function summaryPlayers(summary) {
  * of the same name.
  */
 export const playerText = (p) => `${p.bot ? 'BOT ' : ''}${p.name}${p.account ? '' : ` ${t('player-guest')}`}`;
+
+/**
+ * A rating as players read it: rounded, with `?` while provisional (RD 110 or more), as
+ * lidraughts shows `1500?`.
+ * @param {number} rating
+ * @param {boolean} provisional
+ */
+export const ratingText = (rating, provisional) => `${Math.round(rating)}${provisional ? '?' : ''}`;
+
+/** A rating after a rated game with its change: `1532 (+12)`, `1488 (−12)`, `1500 (±0)`. */
+export function ratingChangeText(after, change) {
+  const d = Math.round(change);
+  const sign = d > 0 ? '+' : d < 0 ? '−' : '±';
+  return `${Math.round(after)} (${sign}${Math.abs(d)})`;
+}
+
+/** A date the server gives (milliseconds or an ISO string) as people read it, in the page's language. */
+export function dateText(value) {
+  if (value === null || value === undefined || value === '') return '—';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return date.toLocaleDateString(lang(), { year: 'numeric', month: 'short', day: 'numeric' });
+}

@@ -17,6 +17,8 @@ import { answered } from './account.js';
 const SEAT_PREFIX = 'bc.seat.';
 const LOBBY_REFRESH_MS = 4000;
 const TICK_MS = 100;
+/** How often a match page measures its round trip (a ping is a few bytes). */
+const PING_MS = 2000;
 
 const storage = {
   get(key) {
@@ -207,6 +209,10 @@ document.addEventListener('visibilitychange', redraw);
 setInterval(() => {
   if (state.route.page === 'lobby' && state.conn === 'online') run([actions.listLobby(state)]);
 }, LOBBY_REFRESH_MS);
+
+setInterval(() => {
+  if (state.match && state.conn === 'online' && !document.hidden) run([actions.ping(state, performance.now())]);
+}, PING_MS);
 
 listen(root, state, run);
 redraw();

@@ -8,6 +8,7 @@
 import { opposite, showsMatch, FRISIAN_TV } from './state.js';
 import * as actions from './actions.js';
 import { refusal, t } from './i18n.js';
+import { ratingText } from './format.js';
 
 /**
  * @param {object} state
@@ -36,6 +37,7 @@ export function receive(state, msg, now) {
       state.lobby = { ...body, loaded: true };
       return [];
     case 'seat': return seat(state, body);
+    case 'paired': return paired(state, body);
     case 'match_snapshot': return matchSnapshot(state, body, now);
     case 'match_event': return matchEvent(state, body, now);
     case 'channel_snapshot': return channelSnapshot(state, body, now);
@@ -53,9 +55,24 @@ export function receive(state, msg, now) {
       state.notice = { text: t('notice-server', { reason: body.reason }), code: 'shutdown' };
       return [{ reconnectAfter: body.reconnect_after_ms }];
     case 'featured': return featured(state, body);
+    case 'pong':
+      pong(state, body, now);
+      return [];
     default:
-      return []; // pong, and messages of later servers (PROTOCOL.md §3.6)
+      return []; // messages of later servers (PROTOCOL.md §3.6)
   }
+}
+
+/**
+ * A round trip: a moving average weighing each new one a quarter, as the server and the
+ * terminal client reckon theirs, so one slow pong does not make the connection look bad.
+ */
+function pong(state, { nonce }, now) {
+  const sent = state.lag.sent;
+  if (!sent || sent.nonce !== nonce) return;
+  const trip = now - sent.at;
+  state.lag.sent = null;
+  state.lag.rtt = state.lag.rtt === null ? trip : state.lag.rtt * 0.75 + trip * 0.25;
 }
 
 /** The request `id` is answered: forget it, and its copy in the outbox. */
@@ -74,18 +91,16 @@ function ack(state, { id }) {
   return [];
 }
 
-function refused(state, { id, code, message }) {
+function refused(state, { id, code, message, last_id: lastId }) {
   const request = id === null ? null : answered(state, id);
   state.notice = { text: refusal(code, message), code };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
+  if (request.kind === 'play-now') state.playNow = null;
   // A refused invite (gone, or the seat taken) may be tried again from its page.
   if (request.kind === 'join' && state.route.page === 'invite') state.ui.inviteAccepted = false;
-  if (code === 'stale_id') {
-    // Ids must grow per seat (PROTOCOL.md §9); the message names the last one carried out.
-    const last = Math.max(0, ...(String(message).match(/\d+/g) || []).map(Number));
-    if (Number.isSafeInteger(last)) state.nextId = Math.max(state.nextId, last + 1);
-  }
+  // Ids must grow per seat (PROTOCOL.md §9); a stale id's refusal says the last one carried out.
+  if (code === 'stale_id' && Number.isSafeInteger(lastId)) state.nextId = Math.max(state.nextId, lastId + 1);
   if (request.kind === 'reclaim') state.notice = { text: '', code: '' };
   if (request.kind === 'predict') state.prediction = { ply: -1, guess: '', state: 'none' };
   if (request.kind === 'hello' && code === 'invalid_argument') {
@@ -102,6 +117,14 @@ function refused(state, { id, code, message }) {
     return [{ forgetSeat: matchId }, watch(state, { match: matchId }, null)];
   }
   return [];
+}
+
+/** Play now found an opponent: the seat in the new rated match, shown like any new seat. */
+function paired(state, body) {
+  state.playNow = null;
+  const r = body.opponent_rating;
+  state.paired = { opponent: body.opponent, rating: r ? ratingText(r.rating, r.provisional) : '' };
+  return seat(state, body.seat);
 }
 
 function seat(state, body) {
@@ -150,6 +173,7 @@ function matchSnapshot(state, snap, now) {
   if (state.match && snap.v < state.match.v) return [];
   state.match = {
     ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })), firstMove: firstMove(snap.first_move_in_ms, now),
+    lag: { white: null, black: null },
   };
   state.matchAt = now;
   state.fens = { [snap.moves.length]: snap.fen };
@@ -191,6 +215,9 @@ function matchEvent(state, { match_id, v, event }, now) {
       break;
     case 'moved': {
       const played = body.played;
+      // An absent side's grace ran until now only if it was their turn (PROTOCOL.md §10).
+      m.absent = m.absent.map((a) => ({ ...a, claim_in_ms: graceLeft(m, a, now), at: now }));
+      if (body.lag_ms !== null && body.lag_ms !== undefined) m.lag[played.side] = body.lag_ms;
       m.moves.push(played);
       m.fen = body.fen;
       m.turn = opposite(played.side);
@@ -357,4 +384,10 @@ function predictionResult(state, r) {
   state.prediction = { ply: r.ply, guess: r.guess, actual: r.actual, state: r.correct ? 'correct' : 'wrong' };
   state.standing = { correct: r.correct_total, strikes: r.strikes };
   return [];
+}
+
+/** What is left of an absent side's grace at `now`: it counts down only on their turn. */
+export function graceLeft(m, absence, now) {
+  const ran = m.phase === 'playing' && m.turn === absence.side ? now - absence.at : 0;
+  return Math.max(0, absence.claim_in_ms - ran);
 }

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'missing', id: string|null}} Route
+ * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'ladder'|'missing', id: string|null}} Route
  * @typedef {{match_id: string, token: string, side: 'white'|'black', invite_code: string}} Seat
  * @typedef {{id: number, msg: object}} Envelope
  */
@@ -31,7 +31,7 @@ export function parseRoute(path) {
 }
 
 /** The account pages, by path. */
-const ACCOUNT_PAGES = { '/login': 'login', '/signup': 'signup', '/account': 'account', '/account/tokens': 'tokens' };
+const ACCOUNT_PAGES = { '/login': 'login', '/signup': 'signup', '/account': 'account', '/account/tokens': 'tokens', '/ladder': 'ladder' };
 
 /** Characters in an invite code, not counting the dash (server/src/matches/invite.rs). */
 const INVITE_LENGTH = 10;
@@ -67,8 +67,14 @@ export function initialState(route, stored, search = '') {
     accountKnown: false,
     /** The account request in flight (its form waits for the answer). */
     busy: '',
-    /** @type {null|{name: string, user: object|null, games: object[]|null, page: number, more: boolean, missing: boolean}} */
+    /** @type {null|{name: string, user: object|null, games: object[]|null, history: object[]|null, page: number, more: boolean, missing: boolean}} */
     profile: null,
+    /** @type {null|{rungs: object[]|null}} the ladder (`/api/ladder`), while `/ladder` is shown */
+    ladder: null,
+    /** @type {null|{preset: string}} waiting in the play-now pool at this preset */
+    playNow: null,
+    /** @type {null|{opponent: string, rating: string}} whom play now paired this page with */
+    paired: null,
     /** @type {null|object[]} the account's personal access tokens */
     tokens: null,
     /** @type {null|{name: string, token: string}} a token just created: shown once */
@@ -100,6 +106,8 @@ export function initialState(route, stored, search = '') {
     prediction: { ply: -1, guess: '', state: 'none' },
     standing: { correct: 0, strikes: 0 },
     leaderboard: [],
+    /** This page's round trip to the server, from its `ping`s (ms, a moving average). */
+    lag: { rtt: /** @type {number|null} */ (null), sent: /** @type {{nonce: number, at: number}|null} */ (null) },
     notice: { text: '', code: '' },
     ui: {
       /** Squares clicked so far of the move being entered: origin, then landings. */

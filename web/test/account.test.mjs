@@ -101,10 +101,14 @@ test('a new token is shown once and the list is fetched again; revoking fetches 
   assert.equal(requests(account.answered(state, revoke, { status: 204, body: null, retryAfter: 0 }))[0].kind, 'tokens');
 });
 
-test('a profile loads the player and a page of games; an unknown name is missing', () => {
+test('a profile loads the player, the rating history and a page of games; an unknown name is missing', () => {
   const state = fresh('/@/Anne');
-  const [user, games] = requests(actions.follow(state));
+  const [user, history, games] = requests(actions.follow(state));
   assert.equal(user.path, '/api/user/Anne');
+  assert.equal(history.path, '/api/user/Anne/rating-history');
+  const points = [{ date: '2026-11-20', rating: 1512.4, rd: 180 }];
+  account.answered(state, history, { status: 200, body: points, retryAfter: 0 });
+  assert.deepEqual(state.profile.history, points);
   assert.equal(games.path, '/api/user/Anne/games?page=0');
   account.answered(state, user, { status: 200, body: { name: 'Anne', games: { played: 1, won: 1, drawn: 0, lost: 0 } }, retryAfter: 0 });
   assert.equal(state.profile.user.name, 'Anne');

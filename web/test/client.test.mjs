@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as i18n from '../js/i18n.js';
 import { initialState, parseRoute } from '../js/state.js';
-import { receive } from '../js/receive.js';
+import { receive, graceLeft } from '../js/receive.js';
 import * as actions from '../js/actions.js';
 import { summaryPlayers, playerText } from '../js/format.js';
 
@@ -102,7 +102,7 @@ test('an ambiguous capture waits for the route, which is then sent as the server
     'two routes end on 16: nothing sent yet, the chooser takes the focus');
   assert.deepEqual(state.ui.choices, [[9, 18, 16], [9, 20, 16]]);
   const out = sent(actions.chooseRoute(state, [9, 20, 16]));
-  assert.deepEqual(out, [{ id: 42, msg: { move: { match_id: 'm1', token: 'st.secret', route: [9, 20, 16] } } }]);
+  assert.deepEqual(out, [{ id: 42, msg: { move: { match_id: 'm1', token: 'st.secret', route: [9, 20, 16], lag_ms: null } } }]);
   assert.equal(state.outbox.length, 1);
   assert.equal(actions.movable(state).size, 0, 'no second move while one waits for its ack');
 });
@@ -301,7 +301,8 @@ test('predictions: only the legal moves of the coming ply can be picked', () => 
 test('a stale id refusal moves the id counter past the last id the seat carried out', () => {
   const state = seated(3);
   const [move] = sent(actions.typedMove(state, '10-15'));
-  receive(state, { error: { id: move.id, code: 'stale_id', message: 'id 5 is not above 917, the last id this seat carried out' } }, 0);
+  // The field decides, not the words: this message's largest number is not the last id.
+  receive(state, { error: { id: move.id, code: 'stale_id', message: 'id 99999 is not above 917, the last id this seat carried out', last_id: 917 } }, 0);
   assert.equal(state.nextId, 918);
   assert.equal(state.outbox.length, 0);
 });
@@ -394,4 +395,42 @@ test('a request made before the socket is open waits for welcome, is sent once, 
   assert.equal(state.unsent.length, actions.UNSENT_MAX);
   assert.match(state.notice.text, /not sent/);
   assert.equal(state.pending[last.id], undefined);
+});
+
+test('a move carries the round trip measured from pings, averaged', () => {
+  const state = seated();
+  const first = sent(actions.move(state, [32, 28]));
+  assert.equal(first[0].msg.move.lag_ms, null, 'nothing measured yet');
+  receive(state, { ack: { id: first[0].id } }, 0);
+  const ping = actions.ping(state, 1000).send;
+  assert.deepEqual(Object.keys(ping.msg), ['ping']);
+  receive(state, { pong: { nonce: 999999 } }, 1100); // not ours: ignored
+  receive(state, { pong: { nonce: ping.msg.ping.nonce } }, 1200);
+  const next = actions.ping(state, 2000).send;
+  receive(state, { pong: { nonce: next.msg.ping.nonce } }, 2600);
+  // 200 ms, then 600 ms weighing a quarter: 300 ms.
+  assert.equal(sent(actions.move(state, [33, 28]))[0].msg.move.lag_ms, 300);
+});
+
+test('the opponent\'s connection is the round trip the server counted for their move', () => {
+  const state = seated();
+  const played = { ply: 0, side: 'white', notation: '32-28', route: [32, 28], captures: [], promotes: false };
+  receive(state, { match_event: { match_id: 'm1', v: 3, event: { moved: {
+    played, fen: START, clock: null, legal_moves: [], king_counters: { white: null, black: null },
+    first_move_in_ms: null, lag_ms: 84,
+  } } } }, 0);
+  assert.deepEqual(state.match.lag, { white: 84, black: null });
+});
+
+test('an absent opponent\'s grace stands still on our turn and runs on theirs', () => {
+  const state = seated();
+  const m = state.match;
+  receive(state, { match_event: { match_id: 'm1', v: 3, event: { player_left: { side: 'black', claim_in_ms: 30000 } } } }, 1000);
+  assert.equal(graceLeft(m, m.absent[0], 21000), 30000, 'white (here) to move: paused');
+  const played = { ply: 0, side: 'white', notation: '32-28', route: [32, 28], captures: [], promotes: false };
+  receive(state, { match_event: { match_id: 'm1', v: 4, event: { moved: {
+    played, fen: START, clock: null, legal_moves: [], king_counters: { white: null, black: null },
+    first_move_in_ms: null, lag_ms: null,
+  } } } }, 21000);
+  assert.equal(graceLeft(m, m.absent[0], 31000), 20000, 'black (gone) to move: runs');
 });

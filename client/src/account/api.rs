@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boardcast_protocol::account::{AccountView, CreatedToken, ProfileGames};
+use boardcast_protocol::account::{AccountView, CreatedToken, LadderRung, ProfileGames};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, ORIGIN, RETRY_AFTER};
@@ -97,6 +97,11 @@ impl Api {
     pub async fn games(&self, name: &str, page: u32) -> Result<ProfileGames, ApiError> {
         let path = format!("/api/user/{}/games?page={page}", path_segment(name));
         self.json(Method::GET, &path, None).await
+    }
+
+    /// `GET /api/ladder`: the members with an established, current rating, best first.
+    pub async fn ladder(&self) -> Result<Vec<LadderRung>, ApiError> {
+        self.json(Method::GET, "/api/ladder", None).await
     }
 
     /// `GET /@/{name}/games.pdn`, streamed into `file` as it comes; returns the bytes written.

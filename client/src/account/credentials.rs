@@ -8,7 +8,6 @@
 //! crash never leaves half a file. Tokens are secrets: nothing here prints them.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -81,28 +80,8 @@ impl Credentials {
     }
 
     fn write(&self, all: &[Credential]) -> std::io::Result<()> {
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
-        }
         let text = serde_json::to_string_pretty(all).map_err(std::io::Error::other)?;
-        let tmp = self.path.with_extension("json.tmp");
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut file = options.open(&tmp)?;
-        #[cfg(unix)]
-        {
-            // A file left by an older run may have wider bits: `mode` applies on creation only.
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(fs::Permissions::from_mode(0o600))?;
-        }
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&tmp, &self.path)
+        crate::store::write_private(&self.path, &text)
     }
 }
 

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use api::{Api, ApiError};
 use boardcast_protocol::TimeControl;
-use boardcast_protocol::account::{AccountView, Outcome, ProfileGame};
+use boardcast_protocol::account::{AccountView, LadderRung, Outcome, ProfileGame};
 use credentials::{Credential, Credentials};
 
 use crate::address::ServerAddress;
@@ -235,6 +235,61 @@ pub fn games(options: AccountOptions, name: String, save: Option<PathBuf>) -> Ex
     })
 }
 
+/// `boardcast ladder`: the ladder as a table that fits 80 columns.
+pub fn ladder(options: AccountOptions) -> ExitCode {
+    block_on(async move {
+        let api = options.api(None)?;
+        let rungs = api
+            .ladder()
+            .await
+            .map_err(|e| format!("ladder: {}", refusal_text(&e)))?;
+        print!("{}", ladder_table(&rungs));
+        Ok(())
+    })
+}
+
+/// The widest name the ladder prints whole (user names are at most 20 characters).
+const LADDER_NAME_WIDTH: usize = 24;
+
+/// The ladder as text: a header, then `rank  name  rating  RD  games`, bots tagged `BOT`; at
+/// most 5 + 24 + 3 × 8 + 6 = 59 columns, so it fits 80.
+pub fn ladder_table(rungs: &[LadderRung]) -> String {
+    use std::fmt::Write;
+    if rungs.is_empty() {
+        return "nobody is on the ladder yet: it lists members with an established rating \
+                (RD at most 75)\nwho played rated in the last 7 days\n"
+            .to_owned();
+    }
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:>6}  {:>4}  {:>5}\n",
+        "#",
+        "player",
+        "rating",
+        "RD",
+        "games",
+        width = LADDER_NAME_WIDTH
+    );
+    for rung in rungs {
+        let name = if rung.bot {
+            format!("BOT {}", rung.name)
+        } else {
+            rung.name.clone()
+        };
+        let name: String = name.chars().take(LADDER_NAME_WIDTH).collect();
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6}  {:>4}  {:>5}",
+            rung.rank,
+            name,
+            rung.rating,
+            rung.rd.round() as i64,
+            rung.rated_games,
+            width = LADDER_NAME_WIDTH
+        );
+    }
+    out
+}
+
 /// One line of `boardcast games`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`.
 pub fn game_text(game: &ProfileGame) -> String {
     let opponent = match &game.opponent {
@@ -332,6 +387,40 @@ fn read_password(name: &str, base: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ladder_table_fits_80_columns_and_tags_bots() {
+        let rung = |rank, name: &str, bot, rating| LadderRung {
+            rank,
+            name: name.into(),
+            bot,
+            rating,
+            rd: 61.6,
+            rated_games: 42,
+        };
+        let table = ladder_table(&[
+            rung(1, "Sietske", false, 1734),
+            rung(2, "Scan", true, 1690),
+            rung(2, "abcdefghij0123456789", false, 1690),
+        ]);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 4, "{table}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 80), "{table}");
+        let words = |line: &str| {
+            line.split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(words(lines[0]), ["#", "player", "rating", "RD", "games"]);
+        assert_eq!(words(lines[1]), ["1", "Sietske", "1734", "62", "42"]);
+        assert_eq!(words(lines[2]), ["2", "BOT", "Scan", "1690", "62", "42"]);
+        assert_eq!(
+            words(lines[3]),
+            ["2", "abcdefghij0123456789", "1690", "62", "42"],
+            "the longest name whole"
+        );
+        assert!(ladder_table(&[]).starts_with("nobody is on the ladder yet"));
+    }
 
     #[test]
     fn a_game_line_says_whether_the_opponent_was_a_guest() {

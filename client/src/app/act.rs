@@ -22,16 +22,24 @@ impl App {
                 time,
                 color,
                 public,
+                rated,
             } => {
                 let create = CreateMatch {
                     time_control: time,
                     color,
                     public,
-                    rated: false,
+                    rated,
                     rating_range: None,
                 };
                 self.leave();
                 self.send(ClientMessage::CreateMatch(create), Pending::Other);
+            }
+            Command::PlayNow(Some(preset)) => {
+                let ask = ClientMessage::PlayNow(boardcast_protocol::PlayNow { preset });
+                self.send(ask, Pending::Other);
+            }
+            Command::PlayNow(None) => {
+                self.send(ClientMessage::CancelPlayNow, Pending::Other);
             }
             Command::JoinCode(code) => {
                 self.leave();

@@ -18,7 +18,11 @@ pub enum Command {
         time: Option<TimeControl>,
         color: ColorChoice,
         public: bool,
+        /// A rated match (members only; the server refuses a guest's).
+        rated: bool,
     },
+    /// Wait in the play-now pool at a preset (`None`: stop waiting); `paired` seats us.
+    PlayNow(Option<boardcast_protocol::PoolPreset>),
     /// Join by invite code.
     JoinCode(String),
     /// Join an open seek by match id.
@@ -106,12 +110,14 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             let mut time = None;
             let mut color = ColorChoice::Random;
             let mut public = true;
+            let mut rated = false;
             for word in &rest {
                 match *word {
                     "white" => color = ColorChoice::White,
                     "black" => color = ColorChoice::Black,
                     "random" => color = ColorChoice::Random,
                     "private" => public = false,
+                    "rated" => rated = true,
                     "untimed" => time = None,
                     other => time = Some(other.parse().map_err(|e| format!("{e}"))?),
                 }
@@ -120,12 +126,25 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 time,
                 color,
                 public,
+                rated,
             }
         }
         "join" => Command::JoinCode(need(0, "an invite code or match id")?.to_owned()),
         "watch" => Command::Watch(Target::Match(need(0, "a match id")?.to_owned())),
         "tv" => Command::Watch(Target::Channel(channel_name(arg(0).unwrap_or("")))),
         "ftv" => Command::Watch(Target::Channel(boardcast_protocol::FRISIAN_TV.to_owned())),
+        "playnow" => match arg(0) {
+            Some("cancel") => Command::PlayNow(None),
+            Some(preset) => Command::PlayNow(Some(
+                boardcast_protocol::PoolPreset::ALL
+                    .into_iter()
+                    .find(|p| p.to_string() == preset)
+                    .ok_or_else(|| {
+                        format!("`{preset}` is not a play-now preset: 1+1, 3+2, 5+3, 10+5 or 15+10")
+                    })?,
+            )),
+            None => return Err("`playnow` needs a preset (1+1 … 15+10) or cancel".to_owned()),
+        },
         "predict" => match rest.as_slice() {
             [from, to] if from.len() == 2 => Command::Guess {
                 from: (*from).to_owned(),
@@ -171,7 +190,28 @@ mod tests {
             Ok(Some(Command::Create {
                 time: Some("5+3".parse().unwrap()),
                 color: ColorChoice::White,
-                public: false
+                public: false,
+                rated: false,
+            }))
+        );
+        assert_eq!(
+            parse_line("playnow 10+5"),
+            Ok(Some(Command::PlayNow(Some(
+                boardcast_protocol::PoolPreset::TenPlusFive
+            ))))
+        );
+        assert_eq!(
+            parse_line("playnow cancel"),
+            Ok(Some(Command::PlayNow(None)))
+        );
+        assert!(parse_line("playnow 2+1").is_err());
+        assert_eq!(
+            parse_line("play 3+2 rated"),
+            Ok(Some(Command::Create {
+                time: Some("3+2".parse().unwrap()),
+                color: ColorChoice::Random,
+                public: true,
+                rated: true,
             }))
         );
         assert_eq!(

@@ -1,5 +1,6 @@
 //! The home screen's "new match" form (`c`): time control (presets, custom or untimed),
-//! colour and whether the seek is listed, the same choices `boardcast play` offers.
+//! colour, whether the seek is listed and whether it is rated, the same choices `boardcast play`
+//! offers.
 
 use boardcast_protocol::{ColorChoice, TimeControl};
 
@@ -14,6 +15,8 @@ pub enum Field {
     Time,
     Colour,
     Visibility,
+    /// Rated or casual (rated: members only; the server refuses a guest's).
+    Rated,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +28,7 @@ pub struct CreateForm {
     pub custom: String,
     pub color: ColorChoice,
     pub public: bool,
+    pub rated: bool,
     /// Why the last Enter did not create (a custom time that does not parse).
     pub error: Option<String>,
 }
@@ -41,6 +45,7 @@ impl CreateForm {
             custom: String::new(),
             color: ColorChoice::Random,
             public,
+            rated: false,
             error: None,
         }
     }
@@ -49,9 +54,10 @@ impl CreateForm {
         use Field::*;
         self.field = match (self.field, down) {
             (Time, true) | (Visibility, false) => Colour,
-            (Colour, true) => Visibility,
+            (Colour, true) | (Rated, false) => Visibility,
             (Colour, false) => Time,
-            (Visibility, true) | (Time, false) => self.field,
+            (Visibility, true) => Rated,
+            (Rated, true) | (Time, false) => self.field,
         };
     }
 
@@ -77,6 +83,7 @@ impl CreateForm {
                 self.color = order[next % order.len()];
             }
             Field::Visibility => self.public = !self.public,
+            Field::Rated => self.rated = !self.rated,
         }
     }
 
@@ -107,6 +114,14 @@ impl CreateForm {
         } else {
             "home-form-private"
         })
+    }
+
+    pub fn rated_label(&self) -> &'static str {
+        if self.rated {
+            "rated (ratings change; members only)"
+        } else {
+            "casual"
+        }
     }
 
     /// The chosen time control, or why the custom one is not one.

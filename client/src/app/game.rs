@@ -464,6 +464,7 @@ pub(crate) mod tests {
             winner: Some(Side::Black),
             reason: EndReason::Resignation,
             detail: "white resigned".into(),
+            rating_change: None,
         });
         game.fold(3, &ended, later);
         assert_eq!(

@@ -140,6 +140,7 @@ impl App {
                         time,
                         color: form.color,
                         public: form.public,
+                        rated: form.rated,
                     };
                     self.ui.create = None;
                     self.command(create);

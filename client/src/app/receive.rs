@@ -92,6 +92,10 @@ impl App {
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
             }
+            // The terminal client shows no chat yet (PROTOCOL.md §19 lets a client leave it).
+            ServerMessage::ChatLine(_)
+            | ServerMessage::ChatHistory(_)
+            | ServerMessage::ChatDeleted(_) => {}
             ServerMessage::MatchSnapshot(snapshot) => self.match_snapshot(snapshot, now),
             ServerMessage::MatchEvent(event) => self.match_event(event, now),
             ServerMessage::ChannelSnapshot(snapshot) => self.channel_snapshot(snapshot, now),

@@ -45,6 +45,7 @@ fn seated(side: Side, legal: &[&str]) -> App {
         time: None,
         color: ColorChoice::Random,
         public: true,
+        rated: false,
     };
     let mut app = App::new("alice", Some(create), 100);
     app.connected();
@@ -62,6 +63,7 @@ fn creating_a_match_greets_creates_stores_the_seat_and_lists_legal_moves() {
         time: Some("5+3".parse().unwrap()),
         color: ColorChoice::White,
         public: false,
+        rated: false,
     };
     let mut app = App::new("alice", Some(create), 100);
     app.connected();
@@ -262,6 +264,7 @@ fn server_errors_read_as_lines_and_a_dead_seat_is_forgotten() {
             id: Some(resume_id),
             code: ErrorCode::InvalidToken,
             message: "unknown seat token".into(),
+            last_id: None,
         }),
         Instant::now(),
     );
@@ -284,6 +287,7 @@ fn the_end_of_the_match_is_announced_and_the_seat_dropped_from_the_store() {
             winner: Some(Side::Black),
             reason: EndReason::Resignation,
             detail: "white resigned".into(),
+            rating_change: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(ended), Instant::now());
@@ -731,6 +735,7 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
             id: Some(id),
             code: ErrorCode::NotFound,
             message: "no match with invite code BADCODE".into(),
+            last_id: None,
         })
     };
     app.receive(refuse(join), Instant::now());
@@ -921,6 +926,7 @@ fn a_finished_match_says_where_its_pdn_is_and_s_saves_it() {
             winner: Some(Side::Black),
             reason: EndReason::Resignation,
             detail: "white resigned".into(),
+            rating_change: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(ended), Instant::now());
@@ -976,9 +982,21 @@ fn c_asks_time_control_colour_and_visibility_before_creating() {
         matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)]
         if c.time_control == Some("10+5".parse().unwrap())
             && c.color == ColorChoice::White
-            && !c.public)
+            && !c.public
+            && !c.rated)
     );
     assert_eq!(app.ui.create, None);
+    // The last row: casual → rated (issue 31).
+    key(&mut app, KeyCode::Char('c'));
+    for code in [KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Right] {
+        key(&mut app, code);
+    }
+    assert_eq!(
+        app.ui.create.as_ref().unwrap().rated_label(),
+        "rated (ratings change; members only)"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)] if c.rated && c.public));
     // Untimed, then custom: a time that does not parse stays in the form with the reason.
     key(&mut app, KeyCode::Char('C'));
     for _ in 0..4 {

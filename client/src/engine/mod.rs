@@ -179,6 +179,7 @@ impl Bridge {
                         time,
                         color: ColorChoice::Random,
                         public: true,
+                        rated: false,
                     });
                 } else {
                     app.command(Command::Lobby);
@@ -353,6 +354,7 @@ pub fn run(options: Options, bridge: BridgeOptions) -> ExitCode {
             time,
             color: ColorChoice::Random,
             public: true,
+            rated: false,
         },
         (None, None) => Command::Lobby,
     };

@@ -220,6 +220,7 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
             &tr("home-form-seek"),
             form.visibility_label(),
         ),
+        row(Field::Rated, "game", form.rated_label().to_owned()),
         Line::from(""),
     ];
     match &form.error {

@@ -144,6 +144,7 @@ fn the_result_banner_covers_the_board_when_the_match_ends() {
             winner: Some(Side::White),
             reason: EndReason::TimeForfeit,
             detail: "black ran out of time".into(),
+            rating_change: None,
         }),
     };
     app.receive(ServerMessage::MatchEvent(ended), now);
@@ -562,6 +563,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
             id: None,
             code: ErrorCode::NotYourTurn,
             message: "not your turn".into(),
+            last_id: None,
         }),
         now,
     );
@@ -576,6 +578,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
             id: None,
             code: ErrorCode::NotFound,
             message: "no such match".into(),
+            last_id: None,
         }),
         now,
     );
@@ -1222,6 +1225,7 @@ fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
             id: None,
             code: ErrorCode::NotAllowed,
             message: message.into(),
+            last_id: None,
         }),
         now,
     );
@@ -1251,6 +1255,7 @@ fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
             id: None,
             code: ErrorCode::NotAllowed,
             message: long,
+            last_id: None,
         }),
         now,
     );
@@ -1407,6 +1412,7 @@ fn the_status_bar_speaks_to_the_player_not_in_plain_keywords() {
         winner: Some(Side::White),
         reason: EndReason::Resignation,
         detail: "black resigned".into(),
+        rating_change: None,
     });
     event(&mut amy, 4, ended, now);
     let log: Vec<&String> = amy.ui.log.iter().collect();
@@ -1489,6 +1495,7 @@ fn a_refused_or_unanswered_watch_says_so_instead_of_waiting_forever() {
             id: Some(watch.id),
             code: ErrorCode::NotFound,
             message: "no channel or archived game tv3".into(),
+            last_id: None,
         }),
         now,
     );
@@ -1763,6 +1770,7 @@ fn the_pdn_address_stays_on_one_line_shortened_in_the_middle_when_narrow() {
         winner: Some(Side::White),
         reason: EndReason::Resignation,
         detail: "black resigned".into(),
+        rating_change: None,
     });
     event(&mut amy, 4, ended, now);
     let url = "http://scheveningen-draughts.example.org:7878/games/m1.pdn";
@@ -1888,6 +1896,7 @@ fn a_refusal_in_the_players_language_at_80x24() {
                 id: Some(7),
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn".into(),
+                last_id: None,
             }),
             now,
         );

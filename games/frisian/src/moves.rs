@@ -3,8 +3,6 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::mem::MaybeUninit;
-use std::ops::{Deref, DerefMut};
 
 use crate::types::{Square, SquareSet};
 
@@ -101,87 +99,6 @@ impl fmt::Debug for Move {
 /// Room for every legal move of any reachable position, with a wide margin.
 pub const MOVE_LIST_CAPACITY: usize = 512;
 
-/// A stack-allocated list of moves; derefs to `[Move]`.
-pub struct MoveList {
-    len: usize,
-    items: [MaybeUninit<Move>; MOVE_LIST_CAPACITY],
-}
-
-impl MoveList {
-    pub fn new() -> MoveList {
-        MoveList {
-            len: 0,
-            items: [const { MaybeUninit::uninit() }; MOVE_LIST_CAPACITY],
-        }
-    }
-
-    /// Adds a move; a move beyond the capacity is dropped (no reachable position gets near).
-    #[inline(always)]
-    pub fn push(&mut self, mv: Move) {
-        if self.len < MOVE_LIST_CAPACITY {
-            self.items[self.len].write(mv);
-            self.len += 1;
-        }
-    }
-
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
-        let mut w = 0;
-        for r in 0..self.len {
-            let mv = self[r];
-            if keep(&mv) {
-                self.items[w].write(mv);
-                w += 1;
-            }
-        }
-        self.len = w;
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        // SAFETY: the first `len` items were written by `push` or `retain`.
-        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<Move>(), self.len) }
-    }
-}
-
-impl DerefMut for MoveList {
-    fn deref_mut(&mut self) -> &mut [Move] {
-        // SAFETY: as in `deref`.
-        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Move>(), self.len) }
-    }
-}
-
-impl Clone for MoveList {
-    fn clone(&self) -> Self {
-        let mut out = MoveList::new();
-        for &m in self.iter() {
-            out.push(m);
-        }
-        out
-    }
-}
-
-impl fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
+/// A stack-allocated list of moves; derefs to `[Move]`. A push past the capacity panics
+/// rather than losing a legal move (no reachable position gets near it).
+pub type MoveList = arrayvec::ArrayVec<Move, MOVE_LIST_CAPACITY>;

@@ -10,7 +10,7 @@ use boardcast_protocol::account::Scope;
 
 use super::{Accounts, names, password, secret};
 use crate::storage::accounts::Flag;
-use crate::storage::{Database, now_ms};
+use crate::storage::{ChatMuteRow, Database, now_ms};
 
 /// How long a reset link stays valid.
 pub(crate) const RESET_VALID: Duration = Duration::from_secs(24 * 3600);
@@ -46,6 +46,10 @@ pub enum Admin {
     MakeBot { name: String },
     /// Make the account a club admin.
     GrantAdmin { name: String },
+    /// Mute the member in every chat of the server (stored with `command line` as who).
+    ChatMute { name: String },
+    /// Let a muted member chat again.
+    ChatUnmute { name: String },
 }
 
 /// Runs `admin` on `database`; `public_url` starts reset links.
@@ -140,5 +144,18 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
         Admin::Reopen { name } => flag(name, Flag::Closed, false).await,
         Admin::MakeBot { name } => flag(name, Flag::Bot, true).await,
         Admin::GrantAdmin { name } => flag(name, Flag::Admin, true).await,
+        Admin::ChatMute { ref name } | Admin::ChatUnmute { ref name } => {
+            let name = name.clone();
+            let mute = matches!(admin, Admin::ChatMute { .. }).then(|| ChatMuteRow {
+                by: "command line".into(),
+                at_ms: now_ms(),
+            });
+            let account = find(name).await?;
+            store
+                .set_chat_mute(account.id, mute)
+                .await
+                .map_err(|err| err.to_string())?;
+            Ok(String::new())
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! the request comes from the server's own pages ([`same_origin`]); every refusal is a typed
 //! [`ApiError`] whose message never holds a secret.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
@@ -15,8 +15,8 @@ use axum::routing::{delete, get, post};
 use boardcast_protocol::Side;
 use boardcast_protocol::account::{
     AccountInfo, AccountView, ApiError, ApiErrorCode, CreatedToken, Credentials, GameCounts,
-    NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame, ProfileGames,
-    RatingPoint, Scope, TokenInfo, TokenLogin, UserProfile,
+    LadderRung, NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame,
+    ProfileGames, RatingPoint, Scope, TokenInfo, TokenLogin, UserProfile,
 };
 use serde::Deserialize;
 use serde_json::json;
@@ -236,27 +236,30 @@ impl Accounts {
         password: &str,
         address: &str,
     ) -> Result<AccountRow, Refused> {
-        let now = Instant::now();
         let name_key = name.to_ascii_lowercase();
         let throttles = &self.throttles;
         // The account's limit holds for the addresses that failed on it: an address that
         // never did (its owner at home) still gets its try, so an attacker cannot lock the
         // owner out; each new address of the attacker's gets one try per window.
         let pair = format!("{name_key} {address}");
-        if let Err(after) = throttles.per_address.check(address, now).and(
-            throttles
-                .per_account
-                .check(&name_key, now)
-                .or_else(|after| throttles.per_pair.check(&pair, now).map_err(|_| after)),
-        ) {
+        let account_limit = match throttles.per_account.check(&name_key).await {
+            Ok(()) => Ok(()),
+            Err(after) => throttles.per_pair.check(&pair).await.map_err(|_| after),
+        };
+        if let Err(after) = throttles
+            .per_address
+            .check(address)
+            .await
+            .and(account_limit)
+        {
             return Err(Refused::throttled("login", after));
         }
         let found = self.store.account_by_name(name.to_owned()).await?;
         let hash = found.as_ref().map(|account| account.password.clone());
         if !self.hasher.verify(password.to_owned(), hash).await {
-            throttles.per_address.hit(address, now);
-            throttles.per_account.hit(&name_key, now);
-            throttles.per_pair.hit(&pair, now);
+            throttles.per_address.hit(address).await;
+            throttles.per_account.hit(&name_key).await;
+            throttles.per_pair.hit(&pair).await;
             metrics::counter!("boardcast_account_login_failures_total").increment(1);
             return Err(Refused::bad_credentials());
         }
@@ -303,13 +306,12 @@ async fn signup(
     let Credentials { name, password } = body(&bytes)?;
     let address = peer.client.to_string();
     let accounts = &app.accounts;
-    let now = Instant::now();
-    if let Err(after) = accounts.throttles.signups.check(&address, now) {
+    if let Err(after) = accounts.throttles.signups.check(&address).await {
         return Err(Refused::throttled("signup", after));
     }
     names::check(&name).map_err(Refused::invalid)?;
     password::check(&password, &name).map_err(Refused::invalid)?;
-    accounts.throttles.signups.hit(&address, now);
+    accounts.throttles.signups.hit(&address).await;
     let hash = accounts.hasher.hash(password).await.map_err(|err| {
         Refused::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -561,18 +563,21 @@ async fn token_login(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn reset_link(State(app): State<App>, Path(token): Path<String>) -> Answer {
+/// The account reset link `token` is for while it is valid (`use_up`: and uses it up), or a
+/// typed 404.
+async fn reset_account(app: &App, token: &str, use_up: bool) -> Result<AccountRow, Refused> {
     let store = &app.accounts.store;
-    let account = match store.reset(secret::hash(&token), now_ms(), false).await? {
-        Some(id) => store.account_by_id(id).await?,
-        None => None,
-    };
-    match account {
-        Some(account) => Ok(Json(json!({ "name": account.name })).into_response()),
-        None => Err(Refused::not_found(
-            "this reset link is used up, expired or wrong",
-        )),
-    }
+    let invalid = || Refused::not_found("this reset link is used up, expired or wrong");
+    let id = store
+        .reset(secret::hash(token), now_ms(), use_up)
+        .await?
+        .ok_or_else(invalid)?;
+    store.account_by_id(id).await?.ok_or_else(invalid)
+}
+
+async fn reset_link(State(app): State<App>, Path(token): Path<String>) -> Answer {
+    let account = reset_account(&app, &token, false).await?;
+    Ok(Json(json!({ "name": account.name })).into_response())
 }
 
 async fn reset_password(
@@ -585,15 +590,7 @@ async fn reset_password(
     let PasswordReset { password } = body(&bytes)?;
     let accounts = &app.accounts;
     let store = &accounts.store;
-    let hash = secret::hash(&token);
-    let Some(id) = store.reset(hash.clone(), now_ms(), false).await? else {
-        return Err(Refused::not_found(
-            "this reset link is used up, expired or wrong",
-        ));
-    };
-    let Some(account) = store.account_by_id(id).await? else {
-        return Err(Refused::not_found("no such account"));
-    };
+    let account = reset_account(&app, &token, false).await?;
     password::check(&password, &account.name).map_err(Refused::invalid)?;
     let phc = accounts.hasher.hash(password).await.map_err(|err| {
         Refused::new(
@@ -603,11 +600,7 @@ async fn reset_password(
         )
     })?;
     // Used up before the password changes: of two requests with one link, one wins.
-    if store.reset(hash, now_ms(), true).await?.is_none() {
-        return Err(Refused::not_found(
-            "this reset link is used up, expired or wrong",
-        ));
-    }
+    let id = reset_account(&app, &token, true).await?.id;
     store.set_password(id, phc).await?;
     store.delete_sessions(id, None).await?;
     accounts.cuts.end(Ending::Sessions {
@@ -660,24 +653,24 @@ async fn ladder(State(app): State<App>) -> Answer {
     use crate::ratings::{glicko, ladder, stored};
     let now = std::time::SystemTime::now();
     let since_ms = now_ms().saturating_sub(glicko::LADDER_RECENT.as_millis() as i64);
-    let members: Vec<(String, glicko::Perf)> = app
+    // The name and the bot flag together rank as the name does (a name is unique).
+    let members: Vec<((String, bool), glicko::Perf)> = app
         .accounts
         .store
         .current_ratings(since_ms)
         .await?
         .into_iter()
-        .map(|(name, newest)| (name, stored::perf_of(Some(&newest))))
+        .map(|(name, bot, newest)| ((name, bot), stored::perf_of(Some(&newest))))
         .collect();
-    let rungs: Vec<serde_json::Value> = ladder::ladder(&members, now, LADDER_SIZE)
+    let rungs: Vec<LadderRung> = ladder::ladder(&members, now, LADDER_SIZE)
         .into_iter()
-        .map(|rung| {
-            json!({
-                "rank": rung.rank,
-                "name": rung.name,
-                "rating": rung.rating,
-                "rd": rung.deviation,
-                "rated_games": rung.rated_games,
-            })
+        .map(|rung| LadderRung {
+            rank: u32::try_from(rung.rank).unwrap_or(u32::MAX),
+            name: rung.name.0,
+            bot: rung.name.1,
+            rating: rung.rating,
+            rd: rung.deviation,
+            rated_games: rung.rated_games,
         })
         .collect();
     Ok(Json(rungs).into_response())

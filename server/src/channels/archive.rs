@@ -170,7 +170,9 @@ mod tests {
             return;
         };
         let url = cluster.create_database();
-        let (storage, _) = Storage::connect(&url).await.unwrap();
+        let (storage, _) = Storage::open(&crate::storage::Database::Postgres(url.to_owned()), None)
+            .await
+            .unwrap();
         cluster.stop();
         let record = ArchiveRecord::Started(StartedGame {
             channel: "tv1".into(),

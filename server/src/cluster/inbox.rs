@@ -367,6 +367,11 @@ impl Inbox {
                 // Timed from its arrival at the first node, within the bound.
                 received: super::wire::arrival(received_ms),
             },
+            RemoteCommand::Chat { id, request } => Command::Chat {
+                outbox: outbox.clone(),
+                id,
+                request,
+            },
         };
         if let Err(refusal) = handle.try_send(command) {
             outbox.refuse(id, refusal);
@@ -496,7 +501,8 @@ fn command_id(command: &RemoteCommand) -> u64 {
         RemoteCommand::Watch { id, .. }
         | RemoteCommand::Join { id, .. }
         | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. } => *id,
+        | RemoteCommand::Act { id, .. }
+        | RemoteCommand::Chat { id, .. } => *id,
     }
 }
 

@@ -188,7 +188,8 @@ fn command_id(command: &RemoteCommand) -> u64 {
         RemoteCommand::Watch { id, .. }
         | RemoteCommand::Join { id, .. }
         | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. } => *id,
+        | RemoteCommand::Act { id, .. }
+        | RemoteCommand::Chat { id, .. } => *id,
     }
 }
 
@@ -399,6 +400,12 @@ impl Proxy {
                     },
                 )
             }
+            // Said by whoever follows here; the owner decides the room.
+            Command::Chat {
+                outbox,
+                id,
+                request,
+            } => (outbox, RemoteCommand::Chat { id, request }),
             Command::Leave { conn } => {
                 self.unfollow(conn);
                 return;
@@ -407,7 +414,7 @@ impl Proxy {
                 // Another node's watcher count is for the owner, never for a proxy.
                 return;
             }
-            Command::Arrive { players } => {
+            Command::Arrive { players, .. } => {
                 // Rematches are created where they are asked for, never behind a proxy.
                 tracing::warn!(match_id = %self.match_id, players = players.len(), "arrivals at a proxy ignored");
                 return;
@@ -507,8 +514,18 @@ impl Proxy {
             }
             FromCluster::Relay(MatchRelay::Broadcast { message, .. }) => {
                 if let Some(message) = decode_relayed(&message) {
+                    // The owner relays only the spectators' chat (it sends the players'
+                    // straight to them): a player here never reads it.
+                    let spectators_only = matches!(
+                        message,
+                        ServerMessage::ChatLine(_)
+                            | ServerMessage::ChatDeleted(_)
+                            | ServerMessage::ChatHistory(_)
+                    );
                     let shared = SharedMessage::new(message);
-                    self.followers.retain(|_, f| f.outbox.send_shared(&shared));
+                    self.followers.retain(|_, f| {
+                        (spectators_only && !f.is_watcher()) || f.outbox.send_shared(&shared)
+                    });
                 }
                 Next::Continue
             }
@@ -653,7 +670,7 @@ impl Proxy {
             return;
         };
         let still_follows = match pending.command {
-            RemoteCommand::Act { .. } => true,
+            RemoteCommand::Act { .. } | RemoteCommand::Chat { .. } => true,
             RemoteCommand::Watch { .. } => {
                 follower.watching = false;
                 !follower.tokens.is_empty()
@@ -957,6 +974,11 @@ impl Proxy {
                     token,
                     action,
                     received: super::wire::arrival(received_ms),
+                },
+                RemoteCommand::Chat { id, request } => Command::Chat {
+                    outbox,
+                    id,
+                    request,
                 },
             };
             if let Err(refusal) = actor.try_send(local) {

@@ -7,7 +7,7 @@ use boardcast_protocol::Encoding;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use crate::matches::{Action, Player, SeatKey};
+use crate::matches::{Action, ChatRequest, Player, SeatKey};
 use crate::storage::coordination::NodeRef;
 use crate::storage::now_ms;
 
@@ -75,6 +75,8 @@ pub(crate) enum RemoteCommand {
         /// When the action reached the first node ([`stamp`]): a move is timed from then.
         received_ms: i64,
     },
+    /// A chat line or its deletion (the room is the owner's to decide).
+    Chat { id: u64, request: ChatRequest },
 }
 
 /// Back to the asking node (`bc:node:{asker}:{incarnation}:m`).

@@ -268,6 +268,7 @@ impl Director {
                 .unwrap_or_default(),
             bot: false,
             account: Some(account),
+            rating: None,
         };
         let players = [
             (Side::White, player(paired.white)),
@@ -278,6 +279,8 @@ impl Director {
             public: true,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         loop {
             match self.hub.create_match(setup.clone(), &players, true).await {

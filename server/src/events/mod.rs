@@ -179,10 +179,12 @@ impl Events {
             .map(|r| r.commands.clone())
             .ok_or_else(|| EventError::NotFound(id.to_owned()))?;
         let (reply, answer) = oneshot::channel();
-        commands
-            .try_send(command(reply))
-            .map_err(|_| EventError::Busy)?;
-        answer.await.map_err(|_| EventError::Busy)?
+        commands.try_send(command(reply)).map_err(|err| match err {
+            mpsc::error::TrySendError::Full(_) => EventError::Busy,
+            // The director stops when its event is over.
+            mpsc::error::TrySendError::Closed(_) => EventError::Finished,
+        })?;
+        answer.await.map_err(|_| EventError::Finished)?
     }
 
     pub(crate) async fn join(&self, id: &str, joining: Joining) -> Result<(), EventError> {

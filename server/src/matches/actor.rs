@@ -24,11 +24,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    BySide, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Seat, ServerMessage, Side, Target,
+    BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
+    PoolPreset, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
+use super::chat::{ChatRequest, MatchChat};
 use super::clock::MAX_TRANSIT;
 use super::decide::{Action, Decision, Timeouts};
 use super::directory::Directory;
@@ -41,6 +43,7 @@ use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
+use crate::ratings::{glicko, pdn, stored};
 use crate::refusal::Refusal;
 use crate::room::fanout::{Catchup, Fanout, Role};
 use crate::room::outbox::Outbox;
@@ -142,6 +145,8 @@ struct Actor {
     unavailable_since: Option<Instant>,
     /// While `unavailable_since`, storage is asked again no earlier than this.
     probe_after: Instant,
+    /// The match's chat: its two rooms' last lines ([`MatchChat`]).
+    chat: MatchChat,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
     /// refused: tried again after a back-off, not in a hot loop.
     owed: Retry,
@@ -205,6 +210,7 @@ pub(crate) fn spawn(
         unavailable_since: None,
         probe_after: Instant::now(),
         owed: Retry::default(),
+        chat: MatchChat::default(),
         _guard: guard,
     };
     tokio::spawn(actor.run(rx, shutdown));
@@ -497,6 +503,21 @@ impl Actor {
             outbox.refuse(*id, suspended_refusal());
             return;
         }
+        // Whoever starts following is sent the chat too: it is read back first, but not
+        // while storage is out (watching and resuming are answered from memory then; chat
+        // is refused until it can be read).
+        if !self.suspended
+            && self.unavailable_since.is_none()
+            && matches!(
+                command,
+                Command::Watch { .. }
+                    | Command::Join { .. }
+                    | Command::Resume { .. }
+                    | Command::Chat { .. }
+            )
+        {
+            self.load_chat().await;
+        }
         match command {
             Command::Watch {
                 outbox,
@@ -505,6 +526,11 @@ impl Actor {
             } => {
                 outbox.ack(id);
                 self.catch_up(&outbox, since_v, &[]);
+                let seated = self
+                    .fanout
+                    .get(outbox.id())
+                    .is_some_and(|sub| !sub.role.is_watcher());
+                self.send_chat_history(&outbox, seated);
                 // A watcher that is already gone is simply not followed; one on another node
                 // is followed by its own node, which relays the events.
                 if !outbox.is_remote() {
@@ -563,13 +589,24 @@ impl Actor {
                 action,
                 received,
             } => self.act(outbox, id, token, action, received).await,
+            Command::Chat {
+                outbox,
+                id,
+                request,
+            } => {
+                if let Err(refusal) = self.chat(&outbox, request).await {
+                    outbox.refuse(id, refusal);
+                } else {
+                    outbox.ack(id);
+                }
+            }
             Command::Leave { conn } => {
                 if self.fanout.remove(conn).is_some() {
                     self.crowd_changed();
                     self.reconcile_presence(&[]).await;
                 }
             }
-            Command::Arrive { players } => self.arrive(players).await,
+            Command::Arrive { players, paired } => self.arrive(players, paired).await,
             Command::Crowd { from, watchers } => {
                 if watchers == 0 {
                     self.watchers_elsewhere.remove(&from);
@@ -586,7 +623,11 @@ impl Actor {
 
     /// Seats the players of a new rematch at once (see [`Command::Arrive`]), so that presence
     /// is first recorded knowing all of them: nobody is shown gone who never left.
-    async fn arrive(&mut self, players: Vec<(Outbox, Side)>) {
+    async fn arrive(
+        &mut self,
+        players: Vec<(Outbox, Side)>,
+        paired: Option<(PoolPreset, BySide<u64>)>,
+    ) {
         self.awaiting_players = false;
         let players: Vec<(Outbox, Side)> = players
             .into_iter()
@@ -595,8 +636,12 @@ impl Actor {
         let sides: Vec<Side> = players.iter().map(|(_, side)| *side).collect();
         self.reconcile_presence(&sides).await;
         for (outbox, side) in &players {
-            self.send_seat(outbox, 0, *side);
+            match paired {
+                Some((preset, ids)) => self.send_paired(outbox, ids[*side], *side, preset),
+                None => self.send_seat(outbox, 0, *side),
+            }
             self.catch_up(outbox, None, &sides);
+            self.send_chat_history(outbox, true);
         }
         let mut closed = false;
         for (outbox, side) in players {
@@ -636,7 +681,7 @@ impl Actor {
             return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
         }
         let token = new_token();
-        let (side, record) = match self.state.decide_join(&player, token.clone()) {
+        let (side, record) = match self.state.decide_join(&player, token.clone(), myself) {
             Ok(joined) => joined,
             Err(refusal) => return outbox.refuse(id, refusal),
         };
@@ -662,6 +707,7 @@ impl Actor {
         self.send_seat(&outbox, id, side);
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
+        self.send_chat_history(&outbox, true);
         if let Some(rematch) = self
             .state
             .rematch()
@@ -750,7 +796,10 @@ impl Actor {
             }
         }
         // Sent even when empty: the rematch then records who is gone.
-        let _ = handle.try_send(Command::Arrive { players: arrivals });
+        let _ = handle.try_send(Command::Arrive {
+            players: arrivals,
+            paired: None,
+        });
         committed
     }
 
@@ -894,6 +943,16 @@ impl Actor {
             }
         }
         if self.state.result().is_some() && !was_over {
+            // A rated result is rated here, before it is written: its change goes into the
+            // `ended` event and the PDN, and both rating rows into this same request.
+            match self.rate(&mut records, &mut writes, first_v, at_ms).await {
+                Ok(rating_writes) => writes.extend(rating_writes),
+                Err(err) => {
+                    self.state.restore(savepoint);
+                    tracing::warn!(match_id = %self.state.id, %err, "cannot read the players' ratings");
+                    return Err(Refusal::storage(&err, "nothing was applied"));
+                }
+            }
             let pdn = self.state.pdn().unwrap_or_else(|err| {
                 tracing::error!(match_id = %self.state.id, %err, "cannot export PDN");
                 String::new()
@@ -946,6 +1005,40 @@ impl Actor {
         Ok(())
     }
 
+    /// Rates the result `records` just reached, if it is a rated one: reads both players'
+    /// stored ratings, puts the change into the result (the state's and the `ended` record's,
+    /// whose write is made again) and returns both rating rows to write with it. The rows'
+    /// keys make storage refuse a game rated twice (a node that took the match over) and a
+    /// rating read stale (another game of the player finished in between): then the whole
+    /// request is refused, and the move or owed write that is tried again reads afresh.
+    async fn rate(
+        &mut self,
+        records: &mut [Record],
+        writes: &mut [Write],
+        first_v: u64,
+        at_ms: i64,
+    ) -> Result<Vec<Write>, StorageError> {
+        let Some((white, black, score)) = self.state.rating_plan() else {
+            return Ok(Vec::new());
+        };
+        let accounts = self.storage.accounts();
+        let white_perf = stored::read_perf(&*accounts, white).await?;
+        let black_perf = stored::read_perf(&*accounts, black).await?;
+        let at = stored::time_of(at_ms);
+        let change = glicko::rate_game(&white_perf, &black_perf, score, at);
+        let shown = pdn::shown(&change, at);
+        self.state.set_rating_change(shown);
+        for (i, record) in records.iter_mut().enumerate() {
+            if let MatchEvent::Ended(result) = &mut record.event {
+                result.rating_change = Some(shown);
+                writes[i] = record
+                    .write(&self.state.id, first_v + i as u64, at_ms, self.epoch)
+                    .map_err(|err| StorageError::Database(err.to_string()))?;
+            }
+        }
+        Ok(stored::writes_of(&self.state.id, (white, black), &change, at_ms).into())
+    }
+
     /// The info line for a committed event that an operator counts as activity: a player
     /// joined, the match ended.
     fn record_activity(&self, event: &MatchEvent) {
@@ -991,6 +1084,133 @@ impl Actor {
                 );
                 outbox.send(&ServerMessage::MatchSnapshot(snapshot));
             }
+        }
+    }
+
+    /// Tells a play-now player their seat (answering their `play_now` envelope `id`) and whom
+    /// they play.
+    fn send_paired(&self, outbox: &Outbox, id: u64, side: Side, preset: PoolPreset) {
+        let (Some(seat), Some(opponent)) =
+            (self.state.seat(side), self.state.seat(side.opposite()))
+        else {
+            return;
+        };
+        outbox.send(&ServerMessage::Paired(Paired {
+            preset,
+            seat: Seat {
+                id,
+                match_id: self.state.id.clone(),
+                invite_code: self.state.invite.clone(),
+                side,
+                token: seat.token.clone(),
+            },
+            opponent: opponent.player.name.clone(),
+            opponent_rating: opponent.player.rating.unwrap_or(PlayerRating {
+                rating: 1500,
+                provisional: true,
+            }),
+        }));
+    }
+
+    /// Reads the match's chat back from storage, once (a match started here has none yet,
+    /// one read back after a restart or a take-over may). If storage cannot say, it is asked
+    /// again next time, and chat is refused meanwhile.
+    async fn load_chat(&mut self) {
+        if self.chat.is_loaded() {
+            return;
+        }
+        match self.storage.chat_lines(self.state.id.clone()).await {
+            Ok(rows) => self.chat.load(&self.state.id, rows),
+            Err(err) => {
+                tracing::warn!(match_id = %self.state.id, %err, "cannot read the match's chat")
+            }
+        }
+    }
+
+    /// Says or deletes a chat line: checked, stored, and only then sent to its room.
+    async fn chat(&mut self, outbox: &Outbox, request: ChatRequest) -> Result<(), Refusal> {
+        if !self.chat.is_loaded() {
+            return Err(Refusal::new(
+                ErrorCode::StorageUnavailable,
+                "the chat cannot be read now; nothing was said",
+            ));
+        }
+        let at_ms = now_ms();
+        match request {
+            ChatRequest::Say { author, say } => {
+                // A seat holder speaks to the players, anyone else to the spectators.
+                let room = if self
+                    .fanout
+                    .get(outbox.id())
+                    .is_some_and(|sub| !sub.role.is_watcher())
+                {
+                    ChatRoom::Players
+                } else {
+                    ChatRoom::Spectators
+                };
+                let (line, write) = self.chat.say(
+                    &self.state.id,
+                    room,
+                    &author,
+                    outbox.id(),
+                    say,
+                    Instant::now().into_std(),
+                    at_ms,
+                )?;
+                self.write_chat(write).await?;
+                self.chat.said(line.clone());
+                self.send_to_room(room, ServerMessage::ChatLine(line));
+            }
+            ChatRequest::Delete { by, line } => {
+                let (deleted, write) = self.chat.delete(&self.state.id, line, by, at_ms)?;
+                self.write_chat(write).await?;
+                self.chat.deleted(deleted.room, deleted.line);
+                self.send_to_room(deleted.room, ServerMessage::ChatDeleted(deleted));
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a chat write: as any write of the match, only while this node owns it.
+    async fn write_chat(&mut self, write: Write) -> Result<(), Refusal> {
+        self.check_lease();
+        if self.moved {
+            return Err(moved_refusal());
+        }
+        if self.suspended {
+            return Err(suspended_refusal());
+        }
+        self.storage
+            .commit(vec![write])
+            .await
+            .map_err(|err| Refusal::storage(&err, "nothing was said"))
+    }
+
+    /// Sends a chat message to one room: the players (here or on other nodes, straight to
+    /// their connection), or the spectators (here, and through the other nodes' proxies).
+    fn send_to_room(&mut self, room: ChatRoom, message: ServerMessage) {
+        let dropped = match room {
+            ChatRoom::Players => self
+                .fanout
+                .send_to(message, |seats| !seats.is_watcher(), false),
+            ChatRoom::Spectators => self.fanout.send_to(message, Seats::is_watcher, true),
+        };
+        if dropped > 0 {
+            self.crowd_changed();
+        }
+    }
+
+    /// Sends a follower the lines of its room so far, if there are any: the players' room to
+    /// a player (`seated`), the spectators' to anyone else.
+    fn send_chat_history(&self, outbox: &Outbox, seated: bool) {
+        let room = if seated {
+            ChatRoom::Players
+        } else {
+            ChatRoom::Spectators
+        };
+        let history = self.chat.history(&self.state.id, room);
+        if !history.lines.is_empty() {
+            outbox.send(&ServerMessage::ChatHistory(history));
         }
     }
 

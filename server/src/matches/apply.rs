@@ -60,6 +60,7 @@ impl MatchState {
                         name: joined.name.clone(),
                         bot: joined.bot,
                         account: record.account,
+                        rating: record.rating,
                     },
                 });
                 if self.phase() == MatchPhase::Playing {
@@ -433,6 +434,8 @@ mod tests {
             public: false,
             rematch_of: None,
             start_fen: Some("W:W99:B1".into()),
+            rated: false,
+            rating_range: None,
         };
         let refused = MatchState::new("m".into(), "CODE".into(), setup).unwrap_err();
         let SetupError::StartFen(fen) = &refused;

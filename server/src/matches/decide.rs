@@ -14,6 +14,7 @@ use super::player::Player;
 use super::record::Record;
 use super::state::MatchState;
 use super::view::moved_event;
+use crate::ratings::seek::{SeekTerms, may_join};
 use crate::refusal::Refusal;
 
 /// What a seated player asks for. Serializable: in a cluster it travels to the match's owner.
@@ -68,11 +69,13 @@ pub(crate) fn rules_result(outcome: Outcome) -> MatchResult {
             winner: Some(winner.into()),
             reason: EndReason::NoLegalMove,
             detail: outcome.to_string(),
+            rating_change: None,
         },
         Outcome::Draw { .. } => MatchResult {
             winner: None,
             reason: EndReason::DrawByRule,
             detail: outcome.to_string(),
+            rating_change: None,
         },
     }
 }
@@ -194,13 +197,16 @@ impl MatchState {
             if carried_out.binary_search(&ack).is_ok() {
                 return Ok(Decision::Duplicate);
             }
-            return Err(Refusal::new(
-                ErrorCode::StaleId,
-                format!(
-                    "id {ack} is not above {last}, the last id carried out for your seat: \
-                     match actions need ids that increase per seat, across reconnects"
-                ),
-            ));
+            return Err(Refusal {
+                last_id: Some(last),
+                ..Refusal::new(
+                    ErrorCode::StaleId,
+                    format!(
+                        "id {ack} is not above {last}, the last id carried out for your seat: \
+                         match actions need ids that increase per seat, across reconnects"
+                    ),
+                )
+            });
         }
         let over = || {
             Refusal::new(
@@ -452,6 +458,7 @@ impl MatchState {
         &self,
         player: &Player,
         token: String,
+        myself: bool,
     ) -> Result<(Side, Record), Refusal> {
         if self.result.is_some() {
             return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
@@ -459,6 +466,23 @@ impl MatchState {
         let side = self.free_side().ok_or_else(|| {
             Refusal::new(ErrorCode::MatchFull, "both seats of this match are taken")
         })?;
+        if self.setup.rated {
+            let creator = self.seat(side.opposite()).map(|seat| &seat.player);
+            let terms = SeekTerms {
+                rated: true,
+                rating_range: self.setup.rating_range,
+                creator_rating: creator.and_then(|p| p.rating).map(|r| i32::from(r.rating)),
+            };
+            // The same account on both seats is a game against oneself, from any device.
+            let oneself = myself
+                || creator.is_some_and(|p| p.account.is_some() && p.account == player.account);
+            // A member whose rating could not be read plays at a new account's rating.
+            let rating = player
+                .account
+                .map(|_| player.rating.map_or(1500, |r| i32::from(r.rating)));
+            may_join(&terms, rating, oneself)
+                .map_err(|refusal| Refusal::new(refusal.code(), refusal.to_string()))?;
+        }
         Ok((side, Record::joined(side, player, token)))
     }
 }
@@ -557,12 +581,13 @@ mod tests {
         let again = state.decide(Side::White, 5, &Action::play(vec![32, 28]), now);
         assert_eq!(again, Ok(Decision::Duplicate));
         // An id below the last that was never carried out is stale, not a silent duplicate.
+        let stale = state
+            .decide(Side::White, 4, &Action::Resign, now)
+            .unwrap_err();
         assert_eq!(
-            state
-                .decide(Side::White, 4, &Action::Resign, now)
-                .unwrap_err()
-                .code,
-            ErrorCode::StaleId
+            (stale.code, stale.last_id),
+            (ErrorCode::StaleId, Some(5)),
+            "a stale id names the last id carried out as a field"
         );
         // Black's ids are its own.
         carry_out(&mut state, Side::Black, 5, Action::play(vec![19, 23]), now);
@@ -852,6 +877,8 @@ pub(super) mod fixtures {
             public: false,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
         state

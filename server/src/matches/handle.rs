@@ -10,9 +10,10 @@
 
 use tokio::time::Instant;
 
-use boardcast_protocol::{ErrorCode, Side};
+use boardcast_protocol::{BySide, ErrorCode, Side};
 use tokio::sync::mpsc;
 
+use super::chat::ChatRequest;
 use super::decide::Action;
 use super::player::{Player, SeatKey};
 use crate::ops::shutdown::Shutdown;
@@ -58,11 +59,21 @@ pub enum Command {
         /// When the connection handed it over: a move's latency to its ack runs from here.
         received: Instant,
     },
+    /// Say or delete a line of the match's chat ([`super::chat`]).
+    Chat {
+        outbox: Outbox,
+        id: u64,
+        request: ChatRequest,
+    },
     /// The connection has closed.
     Leave { conn: ConnId },
-    /// The players of a new rematch, by their side in it: seated together before anything
-    /// else happens, each sent a `seat` with id 0 and a snapshot.
-    Arrive { players: Vec<(Outbox, Side)> },
+    /// The players of a new rematch (or play-now pairing), by their side in it: seated
+    /// together before anything else happens, each sent a `seat` with id 0 and a snapshot —
+    /// or, for a pairing (`paired`), a `paired` answering their `play_now` envelope.
+    Arrive {
+        players: Vec<(Outbox, Side)>,
+        paired: Option<(boardcast_protocol::PoolPreset, BySide<u64>)>,
+    },
     /// In a cluster: node `from` has `watchers` watchers of this match now (0 once it left).
     Crowd { from: NodeRef, watchers: u32 },
 }
@@ -75,7 +86,8 @@ impl Command {
             | Command::Unwatch { outbox, id }
             | Command::Join { outbox, id, .. }
             | Command::Resume { outbox, id, .. }
-            | Command::Act { outbox, id, .. } => Some((outbox, *id)),
+            | Command::Act { outbox, id, .. }
+            | Command::Chat { outbox, id, .. } => Some((outbox, *id)),
             Command::Leave { .. } | Command::Arrive { .. } | Command::Crowd { .. } => None,
         }
     }

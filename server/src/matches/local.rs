@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
-use boardcast_protocol::{ColorChoice, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side};
+use boardcast_protocol::{
+    ColorChoice, CreateMatch, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
+};
 use rand::Rng;
 
 use crate::matches::actor::{self, Settings};
@@ -352,15 +354,14 @@ impl Hub {
     }
 
     /// A new match from a lobby request by `creator`: the creator takes the chosen colour.
+    /// Whether `player` may create it rated (an account) is the connection's to check.
     pub async fn create_seek(
         &self,
         creator: ClientAddr,
         player: &Player,
-        time_control: Option<boardcast_protocol::TimeControl>,
-        color: ColorChoice,
-        public: bool,
+        create: CreateMatch,
     ) -> Result<(MatchHandle, String, String), Refusal> {
-        let side = match color {
+        let side = match create.color {
             ColorChoice::White => Side::White,
             ColorChoice::Black => Side::Black,
             ColorChoice::Random => {
@@ -372,10 +373,12 @@ impl Hub {
             }
         };
         let setup = Setup {
-            time_control,
-            public,
+            time_control: create.time_control,
+            public: create.public,
             rematch_of: None,
             start_fen: None,
+            rated: create.rated,
+            rating_range: create.rating_range.filter(|_| create.rated),
         };
         let (handle, id, mut tokens) = self
             .create_match(setup, &[(side, player.clone())], false)
@@ -760,6 +763,8 @@ mod tests {
             public: false,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         let mut index = Index::default();
         for i in 0..4000 {
@@ -807,14 +812,23 @@ mod tests {
         }
     }
 
+    /// An untimed casual seek for White.
+    fn casual_seek(public: bool) -> CreateMatch {
+        CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public,
+            rated: false,
+            rating_range: None,
+        }
+    }
+
     /// Alice's seek (White, untimed) from one address, public or private.
     async fn alice_seeks(hub: &Hub, public: bool) -> (MatchHandle, String, String) {
         hub.create_seek(
             crate::net::address::ClientAddr::of([127, 0, 0, 1].into()),
             &Player::person("alice"),
-            None,
-            ColorChoice::White,
-            public,
+            casual_seek(public),
         )
         .await
         .unwrap()
@@ -831,6 +845,8 @@ mod tests {
             public: false,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();
         let (outbox, _inbox) =
@@ -859,7 +875,12 @@ mod tests {
     #[tokio::test]
     async fn watching_finished_matches_leaves_room_to_create_new_ones() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let earlier = Hub::new(
@@ -887,9 +908,7 @@ mod tests {
                 hub.create_seek(
                     crate::net::address::ClientAddr::of([127, 0, 0, n].into()),
                     &Player::person("alice"),
-                    None,
-                    ColorChoice::White,
-                    true,
+                    casual_seek(true),
                 )
                 .await
             }
@@ -914,7 +933,12 @@ mod tests {
     #[tokio::test]
     async fn a_seek_leaves_the_lobby_while_its_creator_holds_no_connection() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -947,7 +971,12 @@ mod tests {
     #[tokio::test]
     async fn a_new_invite_code_never_repeats_an_open_matchs() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -969,7 +998,12 @@ mod tests {
     #[tokio::test]
     async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(&dir.path().join("db")).unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
         let (trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);

@@ -9,6 +9,7 @@
 
 pub(crate) mod actor;
 pub(crate) mod apply;
+pub(crate) mod chat;
 pub(crate) mod clock;
 pub(crate) mod decide;
 pub(crate) mod directory;
@@ -29,6 +30,7 @@ pub(crate) mod tv;
 pub(crate) mod view;
 
 pub(crate) use actor::Settings;
+pub(crate) use chat::ChatRequest;
 pub(crate) use decide::Action;
 pub(crate) use directory::Directory;
 pub(crate) use handle::{Command, Mailbox, MatchHandle};

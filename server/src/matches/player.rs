@@ -14,6 +14,10 @@ pub struct Player {
     /// the seat stays the account's across restarts, take-overs and devices.
     #[serde(default)]
     pub account: Option<i64>,
+    /// A member's rating when they took the seat (read from storage by the connection): shown
+    /// in the lobby and checked against a rated seek's range. `None` for a guest.
+    #[serde(default)]
+    pub rating: Option<boardcast_protocol::PlayerRating>,
 }
 
 /// How a seat is taken back ([`crate::matches::Command::Resume`]): by its secret token, or by
@@ -44,6 +48,7 @@ impl Player {
             name: name.to_owned(),
             bot: false,
             account: None,
+            rating: None,
         }
     }
 }

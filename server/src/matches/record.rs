@@ -4,7 +4,7 @@
 //! once; [`super::MatchState::replay`] fills it back in.
 
 use boardcast_protocol::{
-    EndReason, MatchEvent, MatchResult, Moved, PlayerJoined, Side, TimeControl,
+    EndReason, MatchEvent, MatchResult, Moved, PlayerJoined, PlayerRating, Side, TimeControl,
 };
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +22,13 @@ pub struct Setup {
     /// through storage; the lobby always starts from the initial position).
     #[serde(default)]
     pub start_fen: Option<String>,
+    /// Whether the result changes both players' ratings (only between two accounts). Read
+    /// as false when absent: matches stored before rated play were casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// A rated seek's limit on the joiner's rating: at most this far from the creator's.
+    #[serde(default)]
+    pub rating_range: Option<u16>,
 }
 
 /// One stored event: the event everybody sees plus what only the server keeps (the seat and
@@ -39,6 +46,10 @@ pub struct Record {
     /// and for every other record, so records stored before accounts read back alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<i64>,
+    /// The rating a member joined with ([`Player::rating`]), for the lobby and a rated
+    /// seek's range; absent for a guest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<PlayerRating>,
 }
 
 impl Record {
@@ -48,6 +59,7 @@ impl Record {
             ack: None,
             token: None,
             account: None,
+            rating: None,
         }
     }
 
@@ -64,6 +76,7 @@ impl Record {
             ack: None,
             token: Some(token),
             account: player.account,
+            rating: player.rating,
         }
     }
 
@@ -73,6 +86,7 @@ impl Record {
             winner,
             reason,
             detail,
+            rating_change: None,
         }))
     }
 
@@ -80,6 +94,7 @@ impl Record {
     pub fn stored_form(&self) -> Result<String, serde_json::Error> {
         match &self.event {
             MatchEvent::Moved(moved) => serde_json::to_string(&Record {
+                rating: None,
                 event: MatchEvent::Moved(Moved {
                     played: moved.played.clone(),
                     fen: String::new(),

@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{BySide, MatchPhase, MatchResult, Side};
+use boardcast_protocol::{BySide, MatchPhase, MatchResult, RatingChanges, Side};
 use frisian::{FenError, Position};
 
 use super::clock::Clock;
@@ -19,6 +19,7 @@ use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::Plies;
 use super::record::Setup;
+use crate::ratings::glicko::{Score, rated_score};
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +136,27 @@ impl MatchState {
 
     pub(crate) fn result(&self) -> Option<&MatchResult> {
         self.result.as_ref()
+    }
+
+    /// Who a finished rated match is rated between (White's and Black's accounts) and with
+    /// what score; `None` for a casual match, a seat without an account, or a result that
+    /// counts for nothing ([`rated_score`]: aborted, a first move missed, too short).
+    pub(crate) fn rating_plan(&self) -> Option<(i64, i64, Score)> {
+        if !self.setup.rated {
+            return None;
+        }
+        let result = self.result.as_ref()?;
+        let white = self.seat(Side::White)?.player.account?;
+        let black = self.seat(Side::Black)?.player.account?;
+        let score = rated_score(result, self.plies.len()).ok()?;
+        (white != black).then_some((white, black, score))
+    }
+
+    /// Puts the rating change into the result just reached (before it is committed).
+    pub(crate) fn set_rating_change(&mut self, change: RatingChanges) {
+        if let Some(result) = &mut self.result {
+            result.rating_change = Some(change);
+        }
     }
 
     pub(crate) fn rematch(&self) -> Option<&str> {

@@ -259,6 +259,9 @@ impl MatchState {
             name(Side::White),
             name(Side::Black)
         );
+        if let Some(change) = self.result.as_ref().and_then(|r| r.rating_change.as_ref()) {
+            tags.push_str(&crate::ratings::pdn::rating_tags(change));
+        }
         if let Some(result) = &self.result {
             tags.push_str(&format!(
                 "[Termination \"{}\"]\n",
@@ -286,10 +289,10 @@ impl MatchState {
             black_account: self
                 .seat(Side::Black)
                 .is_some_and(|s| s.player.account.is_some()),
-            rated: false,
-            rating_range: None,
-            white_rating: None,
-            black_rating: None,
+            rated: self.setup.rated,
+            rating_range: self.setup.rating_range,
+            white_rating: self.seat(Side::White).and_then(|s| s.player.rating),
+            black_rating: self.seat(Side::Black).and_then(|s| s.player.rating),
         }
     }
 }

@@ -35,6 +35,8 @@ pub struct App {
     pub tasks: Tasks,
     /// Accounts, sessions and tokens (issue 30).
     pub accounts: Accounts,
+    /// The play-now pool of this node (issue 31).
+    pub(crate) play_now: crate::net::pairing::PlayNow,
     /// Club events and their directors (issue 33).
     pub(crate) events: crate::events::Events,
 }

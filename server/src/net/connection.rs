@@ -10,6 +10,7 @@
 
 mod accounts;
 mod channels;
+mod chat;
 mod matches;
 
 use std::future::Future;
@@ -119,6 +120,7 @@ pub(crate) async fn run(
                 name: who.name.clone(),
                 bot: who.bot,
                 account: Some(who.id),
+                rating: None,
             },
             None => Player::person(boardcast_protocol::names::DEFAULT_NAME),
         },
@@ -180,6 +182,13 @@ pub(crate) async fn run(
         }
     }
     connection.app.channels.leave(&connection.outbox).await;
+    if let Some(who) = &connection.account {
+        // Whoever closes stops waiting to be paired (a wait from another device stays).
+        let _ = connection
+            .app
+            .play_now
+            .cancel(who.id, Some(connection.outbox.id()));
+    }
     if !writer.is_finished() {
         let wait = if connection.app.shutdown.is_shutdown() {
             SHUTDOWN_CLOSE_TIMEOUT
@@ -499,13 +508,16 @@ impl Connection {
                 self.reply(ServerMessage::Pong(Pong { nonce: ping.nonce }));
                 Ok(())
             }
-            M::ListLobby => self.list_lobby(id),
+            M::ListLobby => self.list_lobby(id).await,
             M::CreateMatch(create) => self.create_match(id, create).await,
-            M::PlayNow(_) => Err(matches::members_only()),
+            M::PlayNow(play) => self.play_now(id, play).await,
             M::CancelPlayNow => self.cancel_play_now(id),
             M::JoinMatch(join) => self.join_match(id, join).await,
             M::Resume(resume) => self.resume(id, resume).await,
             M::Reclaim(reclaim) => self.reclaim(id, reclaim).await,
+            M::Chat(chat) => self.chat(id, chat).await,
+            M::ChatDelete(delete) => self.chat_delete(id, delete).await,
+            M::ChatMute(mute) => self.chat_mute(id, mute).await,
             seat @ (M::Move(_)
             | M::Resign(_)
             | M::OfferDraw(_)

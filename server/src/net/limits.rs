@@ -105,6 +105,17 @@ impl RateLimit {
         }
     }
 
+    /// `burst` at once, then one per `period`.
+    pub(crate) fn every(period: Duration, burst: u32, now: Instant) -> Self {
+        let burst = f64::from(burst.max(1));
+        RateLimit {
+            rate: 1.0 / period.as_secs_f64().max(f64::MIN_POSITIVE),
+            burst,
+            tokens: burst,
+            last: now,
+        }
+    }
+
     /// Gives back a token taken for something that then did not happen.
     pub(crate) fn refund(&mut self) {
         self.tokens = (self.tokens + 1.0).min(self.burst);

@@ -11,6 +11,7 @@ pub(crate) mod http;
 pub(crate) mod limits;
 pub(crate) mod metrics_page;
 pub(crate) mod origin;
+pub(crate) mod pairing;
 pub(crate) mod per_address;
 pub(crate) mod public_url;
 pub(crate) mod tls;

@@ -2,8 +2,10 @@
 //! on the same port as the WebSocket.
 //!
 //! Every page (`/`, `/m/{id}`, `/i/{code}`, `/tv/{n}`, `/g/{id}`, `/ftv`, `/login`, `/signup`,
-//! `/account`, `/account/tokens`, `/@/{name}`) is the one shell
-//! `web/index.html`; its module script reads the path, and every module is preloaded. The shell refers to the other files
+//! `/account`, `/account/tokens`, `/@/{name}`, `/ladder`) is the one shell
+//! `web/index.html`; its module script reads the path, and every module is preloaded except
+//! those under `js/pages/` (the ladder, a profile's rating chart), which the script imports
+//! only on their own routes so that the match page never downloads them. The shell refers to the other files
 //! under `/assets/{version}/…`, where `version` is a digest of every embedded file: the shell
 //! is revalidated on each visit (`no-cache` + `ETag`), the versioned files are cached for a
 //! year, so a new build is picked up at once and an unchanged one costs one 304.
@@ -61,6 +63,8 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/account", get(shell))
         .route("/account/tokens", get(shell))
         .route("/@/{name}", get(shell))
+        // The ladder (issue 31): the same shell, which loads `js/pages/ladder.js` for it.
+        .route("/ladder", get(shell))
         .route("/reset/{token}", get(shell))
         .route("/assets/{version}/{*path}", get(asset))
         .layer(CompressionLayer::new())

@@ -4,10 +4,11 @@
 //! rating tags; `seek` says who may join a rated seek; `play_now` is the task that runs the pool;
 //! `ladder` picks and ranks the ladder and the rating chart's daily points.
 //!
-//! **Storage is in place; the match actor does not call it yet.** How a rated result is
-//! written exactly once (`stored` builds the writes, `crate::storage::RatingChange` is the row):
-//! - When a rated match ends, its actor reads both members' [`glicko::Perf`]s
-//!   (`stored::read_perf`), works out [`glicko::rated_score`] and [`glicko::rate_game`], and
+//! How a rated result is written exactly once (`stored` builds the writes,
+//! `crate::storage::RatingChange` is the row):
+//! - When a rated match ends, its actor (`Actor::rate`) reads both members' [`glicko::Perf`]s
+//!   (`stored::read_perf`), works out [`glicko::rated_score`] and [`glicko::rate_game`], puts
+//!   the shown change into the result (the `ended` event, the PDN's tags: [`pdn`]) and
 //!   sends both `Write::Rating`s in the **same** `commit` request as `Write::Finish` (one
 //!   savepoint, so one transaction on both backends). There is one table, `rating_changes`:
 //!   an account's rating is its newest row. Its key `(match_id, account_id)` refuses a game

@@ -4,6 +4,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use boardcast_protocol::PlayerRating;
+
 use super::glicko::{Change, GameChange, Glicko, Perf};
 use crate::storage::accounts::AccountStore;
 use crate::storage::{RatingChange, StorageError, Write};
@@ -27,6 +29,18 @@ pub fn perf_of(newest: Option<&RatingChange>) -> Perf {
 /// The stored perf of `account`.
 pub async fn read_perf(accounts: &dyn AccountStore, account: i64) -> Result<Perf, StorageError> {
     Ok(perf_of(accounts.rating(account).await?.as_ref()))
+}
+
+/// The rating of `account` as shown beside their name now (`1500?` while provisional).
+pub async fn read_shown(
+    accounts: &dyn AccountStore,
+    account: i64,
+) -> Result<PlayerRating, StorageError> {
+    let perf = read_perf(accounts, account).await?;
+    Ok(PlayerRating {
+        rating: u16::try_from(perf.display_rating().max(0)).unwrap_or(u16::MAX),
+        provisional: perf.is_provisional(SystemTime::now()),
+    })
 }
 
 /// The write of one player's `change` by game `match_id`, which ended at `at_ms`.

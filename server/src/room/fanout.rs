@@ -210,6 +210,34 @@ impl<R: Role, K: Clone> Fanout<R, K> {
         before - self.followers.len()
     }
 
+    /// Sends an unversioned message to the followers whose role `to` picks (a chat line to
+    /// one room): local ones, and remote ones straight to their node. With `mirrored` it goes
+    /// to the mirror too, for the followers other nodes relay to (their proxies pick alike),
+    /// and remote followers are left to it. Returns how many were dropped.
+    pub(crate) fn send_to(
+        &mut self,
+        message: ServerMessage,
+        to: impl Fn(&R) -> bool,
+        mirrored: bool,
+    ) -> usize {
+        let shared = SharedMessage::new(message);
+        let before = self.followers.len();
+        let mut lost_players = false;
+        self.followers.retain(|_, f| {
+            if !to(&f.role) || (mirrored && f.outbox.is_remote()) {
+                return true;
+            }
+            let kept = f.outbox.send_shared(&shared);
+            lost_players |= !kept && !f.role.is_watcher();
+            kept
+        });
+        self.lost_players |= lost_players;
+        if mirrored && let Some(mirror) = &self.mirror {
+            mirror(None, &shared);
+        }
+        before - self.followers.len()
+    }
+
     /// Whether a follower that is not a watcher (a seated player) was dropped while sending
     /// since the last call: its goodbye will find nothing to remove, so the room must look
     /// at who is still here.

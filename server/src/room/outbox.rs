@@ -280,6 +280,7 @@ impl Outbox {
             id: id.into(),
             code: refusal.code,
             message: refusal.message,
+            last_id: refusal.last_id,
         }));
     }
 

@@ -111,6 +111,18 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
     fn set_flag(&self, id: i64, flag: Flag, value: bool)
     -> BoxFuture<'_, Result<(), StorageError>>;
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Who muted `account` in every chat, and when; `None` if nobody did.
+    fn chat_mute(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Option<super::ChatMuteRow>, StorageError>>;
+    /// Mutes `account` in every chat (a second mute keeps the first's who and when), or
+    /// unmutes it with `None`.
+    fn set_chat_mute(
+        &self,
+        account: i64,
+        mute: Option<super::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
 
     fn create_session(
         &self,
@@ -175,17 +187,22 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
     /// The newest rating change of `account`: its current rating (`None`: never rated).
     fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>>;
     /// The newest rating change of every open account whose last rated game ended at
-    /// `since_ms` or later, with the account's name (the ladder's candidates).
+    /// `since_ms` or later, with the account's name and whether it is a bot (the ladder's
+    /// candidates; the ladder marks bots).
     fn current_ratings(
         &self,
         since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>>;
+    ) -> BoxFuture<'_, Result<Vec<LadderCandidate>, StorageError>>;
     /// Every rating change of `account`, oldest first (its rating history).
     fn rating_history(
         &self,
         account: i64,
     ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>>;
 }
+
+/// A member the ladder may list: the account's name, whether it is a bot, and its newest
+/// rating change.
+pub(crate) type LadderCandidate = (String, bool, RatingChange);
 
 /// The outcome of `result` for the player of `side`.
 pub(crate) fn outcome(result: &str, side: &str) -> Option<std::cmp::Ordering> {
@@ -209,7 +226,7 @@ pub(crate) fn count(tally: &mut Tally, result: &str, side: &str) {
 }
 
 /// The newest rating change of each open account rated since `?1`/`$1` (both backends).
-pub(crate) const CURRENT_RATINGS: &str = "SELECT a.name, r.match_id, r.account_id, \
+pub(crate) const CURRENT_RATINGS: &str = "SELECT a.name, a.bot, r.match_id, r.account_id, \
      r.games_before, r.at_ms, r.rating_before, r.rating, r.deviation, r.volatility \
      FROM rating_changes r JOIN accounts a ON a.id = r.account_id \
      WHERE NOT a.closed AND r.at_ms >= $1 AND r.games_before = \

@@ -51,13 +51,13 @@ pub async fn migrate(from: &Database, to: &Database) -> Result<Copied, StorageEr
     let probed = path.clone();
     tokio::task::spawn_blocking(move || sqlite::export::refuse_if_in_use(&probed))
         .await
-        .map_err(|err| StorageError::Task(err.to_string()))??;
+        .map_err(StorageError::Task)??;
     // A source from before the leaderboard was keyed by identity gets that first, as the
     // server would at its next start: the copy has the same columns on both sides.
     let source = path.clone();
     tokio::task::spawn_blocking(move || sqlite::export::upgrade(&source))
         .await
-        .map_err(|err| StorageError::Task(err.to_string()))??;
+        .map_err(StorageError::Task)??;
     let mut client = postgres::copy::connect(url).await?;
     let tx = client.transaction().await?;
     let mut source = Vec::with_capacity(TABLES.len());
@@ -73,9 +73,7 @@ pub async fn migrate(from: &Database, to: &Database) -> Result<Copied, StorageEr
             chunk.iter().for_each(|row| tally.add(row));
             postgres::copy::write(&tx, &statement, &chunk).await?;
         }
-        reader
-            .await
-            .map_err(|err| StorageError::Task(err.to_string()))??;
+        reader.await.map_err(StorageError::Task)??;
         source.push((table.name, tally));
     }
     postgres::copy::continue_runs(&tx).await?;

@@ -151,6 +151,32 @@ pub(super) const TABLES: &[Table] = &[
         ],
         key: 2,
     },
+    // Match chat (issue 32), after the accounts its mutes refer to.
+    Table {
+        name: "chat_lines",
+        columns: &[
+            ("match_id", Kind::Text),
+            ("line", Kind::Int),
+            ("room", Kind::Text),
+            ("author", Kind::Text),
+            ("account_id", Kind::Int),
+            ("preset", Kind::Text),
+            ("text", Kind::Text),
+            ("at_ms", Kind::Int),
+            ("deleted_by", Kind::Text),
+            ("deleted_ms", Kind::Int),
+        ],
+        key: 2,
+    },
+    Table {
+        name: "chat_mutes",
+        columns: &[
+            ("account_id", Kind::Int),
+            ("muted_by", Kind::Text),
+            ("muted_ms", Kind::Int),
+        ],
+        key: 1,
+    },
 ];
 
 impl Table {

@@ -29,7 +29,9 @@ impl SqliteFile {
 
 impl Place for SqliteFile {
     async fn open(&self) -> (Storage, Vec<StoredMatch>) {
-        Storage::open(&self.path).unwrap()
+        Storage::open(&crate::storage::Database::Sqlite(self.path.clone()), None)
+            .await
+            .unwrap()
     }
 }
 
@@ -50,7 +52,12 @@ impl PostgresDatabase {
 
 impl Place for PostgresDatabase {
     async fn open(&self) -> (Storage, Vec<StoredMatch>) {
-        Storage::connect(&self.url).await.unwrap()
+        Storage::open(
+            &crate::storage::Database::Postgres(self.url.to_owned()),
+            None,
+        )
+        .await
+        .unwrap()
     }
 }
 
@@ -69,6 +76,7 @@ macro_rules! storage_contract {
             every_start_is_a_new_run,
             a_rated_result_is_stored_with_both_rating_changes_exactly_once,
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
+            chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
         );
     };
     (@tests $place:expr; $($test:ident,)*) => {
@@ -628,8 +636,8 @@ pub(crate) async fn a_rated_result_is_stored_with_both_rating_changes_exactly_on
     assert_eq!(
         current,
         [
-            ("ana".to_owned(), newest(ana).await.unwrap().unwrap()),
-            ("bo".to_owned(), newest(bo).await.unwrap().unwrap())
+            ("ana".to_owned(), false, newest(ana).await.unwrap().unwrap()),
+            ("bo".to_owned(), false, newest(bo).await.unwrap().unwrap())
         ],
         "the ladder's candidates: each member's newest change"
     );
@@ -875,6 +883,96 @@ pub(crate) async fn a_club_event_pairs_each_round_and_counts_each_game_exactly_o
     storage.close().await;
 }
 
+fn chat_line(match_id: &str, line: u64, room: &str, text: &str) -> Write {
+    Write::Chat(super::ChatWrite::Line(super::ChatLineRow {
+        match_id: match_id.into(),
+        line,
+        room: room.into(),
+        author: "Anne".into(),
+        account: None,
+        preset: None,
+        text: Some(text.into()),
+        at_ms: 10 + line as i64,
+        deleted: false,
+    }))
+}
+
+/// Chat (issue 32): lines read back in order with deletions marked, a line stored twice
+/// refused, and a server-wide mute kept with who and when until it is lifted.
+pub(crate) async fn chat_lines_deletions_and_mutes_are_stored_with_who_and_when(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    storage.commit(vec![create("c1")]).await.unwrap();
+    storage
+        .commit(vec![
+            chat_line("c1", 1, "players", "good luck"),
+            chat_line("c1", 2, "spectators", "<img src=x onerror=alert(1)>"),
+        ])
+        .await
+        .unwrap();
+    assert!(
+        storage
+            .commit(vec![chat_line("c1", 2, "players", "again")])
+            .await
+            .is_err(),
+        "a line is numbered once"
+    );
+    storage
+        .commit(vec![Write::Chat(super::ChatWrite::Delete {
+            match_id: "c1".into(),
+            line: 1,
+            by: "admin".into(),
+            at_ms: 20,
+        })])
+        .await
+        .unwrap();
+    let lines = storage.chat_lines("c1".into()).await.unwrap();
+    let read: Vec<(u64, &str, Option<&str>, bool)> = lines
+        .iter()
+        .map(|l| (l.line, l.room.as_str(), l.text.as_deref(), l.deleted))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (1, "players", Some("good luck"), true),
+            (2, "spectators", Some("<img src=x onerror=alert(1)>"), false)
+        ]
+    );
+    assert!(storage.chat_lines("other".into()).await.unwrap().is_empty());
+
+    let accounts = storage.accounts();
+    let anne = accounts
+        .create_account("chatty".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(accounts.chat_mute(anne).await.unwrap(), None);
+    let mute = super::ChatMuteRow {
+        by: "admin".into(),
+        at_ms: 30,
+    };
+    accounts
+        .set_chat_mute(anne, Some(mute.clone()))
+        .await
+        .unwrap();
+    // A second mute keeps the first's who and when.
+    accounts
+        .set_chat_mute(
+            anne,
+            Some(super::ChatMuteRow {
+                by: "other".into(),
+                at_ms: 40,
+            }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(accounts.chat_mute(anne).await.unwrap(), Some(mute));
+    accounts.set_chat_mute(anne, None).await.unwrap();
+    assert_eq!(accounts.chat_mute(anne).await.unwrap(), None);
+    storage.close().await;
+}
+
 #[tokio::test]
 async fn migrate_copies_club_events_and_their_history() {
     let Some(db) = PostgresDatabase::new("migrate club events") else {
@@ -913,5 +1011,24 @@ async fn migrate_copies_club_events_and_their_history() {
             .await
             .is_err()
     );
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn migrate_copies_chat_lines() {
+    let Some(db) = PostgresDatabase::new("migrate chat") else {
+        return;
+    };
+    let place = SqliteFile::new();
+    chat_lines_deletions_and_mutes_are_stored_with_who_and_when(&place).await;
+    let from = Database::Sqlite(place.path.clone());
+    let to = Database::Postgres(db.url.clone());
+    let copied = migrate::migrate(&from, &to).await.unwrap();
+    let chat = copied.tables.iter().find(|(name, _)| *name == "chat_lines");
+    assert_eq!(chat.map(|(_, tally)| tally.rows), Some(2));
+    let (storage, _) = db.open().await;
+    let lines = storage.chat_lines("c1".into()).await.unwrap();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].deleted && !lines[1].deleted);
     storage.close().await;
 }

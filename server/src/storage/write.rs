@@ -44,6 +44,8 @@ pub enum Write {
     Channel(ChannelWrite),
     /// A club event or one record of its history ([`super::club`]).
     ClubEvent(super::club::EventWrite),
+    /// A line of a match's chat, or its deletion by an admin (PROTOCOL.md §19).
+    Chat(ChatWrite),
     /// The server was alive at `at_ms` (a single node's periodic heartbeat): after a crash,
     /// the last one approximates the moment of the crash, so the clock of a player who was
     /// thinking is charged up to it (PROTOCOL.md §12). Also a cheap probe of whether storage
@@ -63,6 +65,7 @@ impl Write {
             } => Some((match_id, *epoch)),
             Write::CreateMatch { .. }
             | Write::Rating(_)
+            | Write::Chat(_)
             | Write::Channel(_)
             | Write::ClubEvent(_)
             | Write::Heartbeat { .. } => None,
@@ -127,4 +130,47 @@ pub struct RatingChange {
     pub rating: f64,
     pub deviation: f64,
     pub volatility: f64,
+}
+
+/// A write of match chat, carried by [`Write::Chat`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChatWrite {
+    /// A new line.
+    Line(ChatLineRow),
+    /// Line `line` of match `match_id` was deleted by admin `by` at `at_ms`: it stays stored,
+    /// marked, and is never replayed.
+    Delete {
+        match_id: String,
+        line: u64,
+        by: String,
+        at_ms: i64,
+    },
+}
+
+/// One stored chat line (table `chat_lines`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatLineRow {
+    pub match_id: String,
+    /// Its number in the match, from 1, both rooms counting together.
+    pub line: u64,
+    /// `players` or `spectators` ([`boardcast_protocol::ChatRoom::as_str`]).
+    pub room: String,
+    pub author: String,
+    /// The author's account, `None` for a guest.
+    pub account: Option<i64>,
+    /// A preset's id, or `None` for free text.
+    pub preset: Option<String>,
+    /// The free text, `None` for a preset.
+    pub text: Option<String>,
+    pub at_ms: i64,
+    /// Whether an admin deleted it (only read back, never written so).
+    pub deleted: bool,
+}
+
+/// Who muted a member in every chat, and when (table `chat_mutes`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatMuteRow {
+    /// The admin's account name, or `command line` for `boardcast-server admin chat-mute`.
+    pub by: String,
+    pub at_ms: i64,
 }

@@ -72,6 +72,8 @@ pub async fn seed_match(db: &Path, id: &str, fen: &str, white_token: &str, black
         public: false,
         rematch_of: None,
         start_fen: Some(fen.to_owned()),
+        rated: false,
+        rating_range: None,
     };
     seed_match_with(db, id, setup, white_token, black_token).await;
 }
@@ -85,7 +87,9 @@ pub async fn seed_match_with(
     white_token: &str,
     black_token: &str,
 ) {
-    let (storage, _) = Storage::open(db).expect("open storage");
+    let (storage, _) = Storage::open(&boardcast_server::Database::Sqlite(db.into()), None)
+        .await
+        .expect("open storage");
     let body = |record: Record| serde_json::to_string(&record).unwrap();
     storage
         .commit(vec![

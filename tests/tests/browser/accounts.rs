@@ -48,7 +48,7 @@ async fn log_in(browser: &Browser, name: &str, next: &str) {
 }
 
 /// A desktop and a 360 px screenshot of the page as it is.
-async fn screenshots(browser: &Browser, name: &str) {
+pub(super) async fn screenshots(browser: &Browser, name: &str) {
     browser
         .screenshot(&screenshot_dir().join(format!("{name}.png")))
         .await;
@@ -67,7 +67,11 @@ async fn screenshots(browser: &Browser, name: &str) {
 }
 
 /// `POST path` with a JSON body, as a same-origin page would send it: status, head, body.
-fn post_json(addr: std::net::SocketAddr, path: &str, body: &str) -> (u16, String, String) {
+pub(super) fn post_json(
+    addr: std::net::SocketAddr,
+    path: &str,
+    body: &str,
+) -> (u16, String, String) {
     let mut stream = std::net::TcpStream::connect(addr).expect("connect");
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\

@@ -105,8 +105,9 @@ async fn draw_offer_rematch_and_resignation_through_the_buttons() {
     black.close().await;
 }
 
-/// When the opponent has gone (closed the page) for the grace period, the player still there
-/// sees the countdown and then claims the win with the button.
+/// When the opponent has gone (closed the page), the player still there sees "Wytze left —
+/// you may claim in m:ss", standing still on their own turn and running on the gone
+/// player's, and then claims the win with the button. Both rows show connection bars.
 #[tokio::test]
 async fn a_player_claims_the_win_when_the_opponent_is_gone() {
     let test = "a_player_claims_the_win_when_the_opponent_is_gone";
@@ -118,18 +119,46 @@ async fn a_player_claims_the_win_when_the_opponent_is_gone() {
     let (white, black, _) = seated_pair(&driver, server.addr(), "15+10").await;
     // Both have moved (a player who never moved would rather see the match aborted).
     play_opening(&white, &black, game, 2).await;
+    // Each page measures its round trip; the opponent's is the one counted for their move.
+    white
+        .wait_until(
+            "both players' signal bars",
+            "return [...document.querySelectorAll('.player .signal')]
+               .filter((s) => !s.hidden && Number(s.dataset.bars) >= 1).length === 2;",
+            vec![],
+        )
+        .await;
 
+    // Black leaves on White's turn: the countdown stands still.
     black.close().await;
     wait_presence(&white, "white", "black", "gone").await;
     white.wait_visible("#claim").await;
+    let paused = white.text("#claim").await;
     assert!(
-        white
-            .text("#claim")
-            .await
-            .contains("you may claim the game in"),
-        "the countdown: {:?}",
-        white.text("#claim").await
+        paused.contains("Wytze left — you may claim in 0:08 (paused while it is your move)"),
+        "the countdown: {paused:?}"
     );
+    white
+        .screenshot(&screenshot_dir().join("claim-paused.png"))
+        .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        white.text("#claim").await,
+        paused,
+        "it stands still on White's turn"
+    );
+    // White moves: Black's turn, it runs down.
+    let third = &plies(game)[2];
+    play_by_clicks(&white, &third.route, third.capture, third.how).await;
+    wait_fen(&white, "white", &game.fens[2]).await;
+    white
+        .wait_until(
+            "the countdown to run",
+            "const c = document.querySelector('#claim');
+             return c.dataset.paused === 'false' && /claim in 0:0[0-7]$/.test(c.textContent);",
+            vec![],
+        )
+        .await;
     white
         .wait_until(
             "the claim button to be enabled",

@@ -19,6 +19,7 @@ mod languages;
 mod lobby;
 mod origin;
 mod play;
+mod ratings;
 mod screens;
 mod seat;
 mod stumbles;

@@ -8,6 +8,7 @@ import { h } from './dom.js';
 import { t } from '../i18n.js';
 
 const PRESETS = ['1+1', '3+2', '5+3', '10+5', '15+10'];
+const RANGES = [100, 200, 300, 400, 500];
 const ENGINES = ['D', 'K', 'L', 'M', 'S'];
 
 const field = (label, control) => h('label', { class: 'field' }, h('span', {}, label), control);
@@ -20,6 +21,14 @@ export function createForm() {
   const custom = h('div', { class: 'custom', hidden: true },
     field(t('form-minutes'), h('input', { name: 'minutes', type: 'number', min: '0.25', max: '180', step: 'any', value: '5', inputmode: 'decimal' })),
     field(t('form-increment'), h('input', { name: 'increment', type: 'number', min: '0', max: '180', step: '1', value: '3', inputmode: 'numeric' })));
+  // Rated or casual: rated is for members only, so a guest's form offers casual alone
+  // (lobby.js turns the choice on once the server says the page is a member's).
+  const mode = h('select', { name: 'mode' },
+    h('option', { value: 'casual' }, t('form-casual')),
+    h('option', { value: 'rated', disabled: true }, t('form-rated-members')));
+  const range = h('select', { name: 'range' },
+    h('option', { value: 'open' }, t('form-range-open')),
+    ...RANGES.map((r) => h('option', { value: String(r) }, `±${r}`)));
   const color = h('select', { name: 'color' },
     h('option', { value: 'random' }, t('form-random')),
     h('option', { value: 'white' }, t('side-white')),
@@ -28,10 +37,26 @@ export function createForm() {
     h('h2', { id: 'create-title' }, t('form-new-match')),
     field(t('form-time-control'), time), custom,
     field(t('form-colour'), color),
+    field(t('form-game'), mode),
+    h('div', { class: 'rated-only', hidden: true }, field(t('form-opponent-rating'), range)),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
       h('span', {}, t('form-private'))),
     h('button', { type: 'submit', class: 'primary' }, t('form-create')),
     h('p', { class: 'hint' }, t('form-hint')));
+}
+
+/**
+ * "Play now": one button per preset; pressing one waits in the server's pool until a member
+ * of close rating is found (`#play-now-waiting`, with a cancel button), then the match opens.
+ */
+export function playNowPanel() {
+  return h('section', { id: 'play-now', class: 'card', 'aria-labelledby': 'play-now-title' },
+    h('h2', { id: 'play-now-title' }, t('play-now-title')),
+    h('div', { class: 'presets', role: 'group', 'aria-label': t('form-time-control') },
+      ...PRESETS.map((p) => h('button', { type: 'button', 'data-play-now': p }, p))),
+    h('p', { id: 'play-now-waiting', class: 'waiting', role: 'status', hidden: true },
+      h('span', {}), ' ', h('button', { type: 'button', 'data-action': 'cancel-play-now' }, t('play-now-cancel'))),
+    h('p', { class: 'hint' }, t('play-now-hint')));
 }
 
 export function engineForm() {

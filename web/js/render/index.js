@@ -13,7 +13,7 @@ import { t, lang } from '../i18n.js';
 
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
-  login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile',
+  login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile', ladder: 'ladder',
 };
 
 let mounted = { key: '', update: null };
@@ -84,30 +84,14 @@ function drawWho(state) {
       ...logoutButtons())));
 }
 
-/**
- * A page whose module is loaded only on its route (`import()`, not preloaded: the match
- * page's download budget): nothing is drawn until it has come; meanwhile the update asks to
- * be called again soon, and the page is built once the module is there, if still wanted.
- */
-function lazily(load, build) {
-  let update = null;
-  function wrapper(state, now) {
-    return update ? update(state, now) : true;
-  }
-  load().then((module) => {
-    if (mounted.update === wrapper) update = build(module);
-  }, (error) => console.error('page module failed to load:', error));
-  return wrapper;
-}
-
-const accountPages = () => import('./account.js');
-
 function mount(page, root, id, state) {
-  if (page === 'login') return lazily(accountPages, (m) => m.mountLogin(root, state));
-  if (page === 'signup') return lazily(accountPages, (m) => m.mountSignup(root, state));
-  if (page === 'account') return lazily(accountPages, (m) => m.mountAccount(root));
-  if (page === 'tokens') return lazily(accountPages, (m) => m.mountTokens(root));
-  if (page === 'profile') return lazily(accountPages, (m) => m.mountProfile(root, id));
+  const accountPage = (mountWith) => later(root, import('../pages/account.js'), mountWith);
+  if (page === 'login') return accountPage((m) => m.mountLogin(root, state));
+  if (page === 'signup') return accountPage((m) => m.mountSignup(root, state));
+  if (page === 'account') return accountPage((m) => m.mountAccount(root));
+  if (page === 'tokens') return accountPage((m) => m.mountTokens(root));
+  if (page === 'profile') return later(root, import('../pages/profile.js'), (m) => m.mountProfile(root, id));
+  if (page === 'ladder') return later(root, import('../pages/ladder.js'), (m) => m.mountLadder(root));
   if (page === 'lobby') return mountLobby(root);
   if (page === 'match') return mountMatch(root);
   if (page === 'invite') return mountInvite(root);
@@ -116,6 +100,34 @@ function mount(page, root, id, state) {
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('missing-title')),
     h('p', {}, `${t('missing-text')} `), h('a', { href: '/' }, t('missing-lobby'))));
   return () => false;
+}
+
+/**
+ * A page whose module loads only when it is opened (pages/*.js: the ladder, a profile with
+ * its rating chart), so the match page never downloads them. Until the module has come the
+ * page says it is loading, and asks to be drawn again soon (`true`) to mount it then; a page
+ * left meanwhile is not mounted over the one shown.
+ * @param {HTMLElement} root
+ * @param {Promise<object>} loading the module's `import()`
+ * @param {(module: object) => Function} mountWith
+ */
+function later(root, loading, mountWith) {
+  let update = null;
+  let failed = false;
+  const waiting = h('p', { class: 'loading' }, t('page-loading'));
+  root.replaceChildren(h('section', { class: 'card' }, waiting));
+  const self = (state, now) => {
+    if (update) return update(state, now);
+    if (failed) text(waiting, t('page-load-failed'));
+    return !failed;
+  };
+  loading.then((module) => {
+    if (mounted.update === self) update = mountWith(module);
+  }, (error) => {
+    console.error('page module:', error);
+    failed = true;
+  });
+  return self;
 }
 
 /**

@@ -3,9 +3,9 @@
  * @module render/lobby
  */
 
-import { h, list, show, text, playerName, pageHeading } from './dom.js';
-import { createForm, engineForm } from './forms.js';
-import { timeControlText, summaryPlayers, playerText } from '../format.js';
+import { h, list, show, text, attr, playerName, pageHeading } from './dom.js';
+import { createForm, engineForm, playNowPanel } from './forms.js';
+import { timeControlText, summaryPlayers, playerText, counted, ratingText } from '../format.js';
 import { t } from '../i18n.js';
 import { profilePath } from '../account.js';
 
@@ -19,11 +19,19 @@ export function mountLobby(root) {
   const players = h('ul', { id: 'players', class: 'names' });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   const create = createForm();
+  const playNow = playNowPanel();
+  const presets = playNow.querySelector('.presets');
+  const waiting = playNow.querySelector('#play-now-waiting');
+  const membersOnly = h('p', { class: 'members-only' }, `${t('play-now-members-only')} `,
+    h('a', { href: '/login' }, t('who-login')), ' · ', h('a', { href: '/signup' }, t('who-signup')));
+  presets.after(membersOnly);
+  const ratedOption = create.querySelector('option[value=rated]');
   // The lobby is drawn whole once its lists have come: lists filling in under a page already
   // drawn pushed everything below them down (Lighthouse: layout shift 0.31).
   const loading = h('p', { class: 'loading' }, t('lobby-loading'));
   const grid = h('div', { class: 'lobby', hidden: true },
     h('section', { class: 'card' }, h('label', { for: 'name' }, h('h2', {}, t('lobby-your-name'))), name, notice),
+    playNow,
     create,
     card(t('lobby-seeks'), seeks),
     h('section', { class: 'card' }, h('h2', {}, t('lobby-live')),
@@ -40,6 +48,18 @@ export function mountLobby(root) {
       nameShown = true;
     }
     show(create.querySelector('.custom'), create.elements.time.value === 'custom');
+    // Rated is offered to members only; a rating range only to a rated public seek.
+    const member = Boolean(state.account);
+    attr(ratedOption, 'disabled', !member);
+    if (!member && create.elements.mode.value === 'rated') create.elements.mode.value = 'casual';
+    show(create.querySelector('.rated-only'), create.elements.mode.value === 'rated' && !create.elements.private.checked);
+    show(presets, member || !state.accountKnown);
+    show(membersOnly, state.accountKnown && !member);
+    show(waiting, Boolean(state.playNow));
+    if (state.playNow) text(waiting.firstChild, t('play-now-looking', { preset: state.playNow.preset }));
+    for (const button of presets.children) {
+      attr(button, 'aria-pressed', state.playNow ? String(state.playNow.preset === button.dataset.playNow) : null);
+    }
     text(notice, state.notice.text);
     const lobby = state.lobby;
     show(loading, !lobby.loaded);
@@ -47,9 +67,16 @@ export function mountLobby(root) {
     show(grid, lobby.loaded);
     list(seeks, JSON.stringify(lobby.seeks) + lobby.loaded, lobby.seeks, (seek) => {
       const [white, black] = summaryPlayers(seek);
-      const who = white ? h('span', {}, playerName(white), ` (${t('side-white')})`) : h('span', {}, playerName(black), ` (${t('side-black')})`);
-      return h('li', {}, h('button', { type: 'button', class: 'row', 'data-seek': seek.match_id },
-        who, h('span', { class: 'tc' }, timeControlText(seek.time_control)), h('span', { class: 'go' }, t('lobby-join'))));
+      // The creator's rating beside the name (members only), and whether the seek is rated.
+      const rating = white ? seek.white_rating : seek.black_rating;
+      const rated = h('span', { class: 'rating', 'data-rating': rating ? rating.rating : null },
+        rating ? ` ${ratingText(rating.rating, rating.provisional)}` : '');
+      const who = white ? h('span', {}, playerName(white), rated, ` (${t('side-white')})`) : h('span', {}, playerName(black), rated, ` (${t('side-black')})`);
+      const kind = seek.rated
+        ? ` · ${seek.rating_range ? t('lobby-seek-rated-range', { range: seek.rating_range }) : t('lobby-seek-rated')}`
+        : ` · ${t('lobby-seek-casual')}`;
+      return h('li', {}, h('button', { type: 'button', class: 'row', 'data-seek': seek.match_id, 'data-rated': String(Boolean(seek.rated)) },
+        who, h('span', { class: 'tc' }, timeControlText(seek.time_control) + kind), h('span', { class: 'go' }, t('lobby-join'))));
     });
     if (lobby.loaded && !lobby.seeks.length && !seeks.firstChild) seeks.append(h('li', { class: 'empty' }, t('lobby-no-seeks')));
     list(live, JSON.stringify(lobby.live) + lobby.loaded, lobby.live, (match) => {

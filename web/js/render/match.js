@@ -12,6 +12,7 @@ import { resultText, resultKind, timeControlText, seconds, playerText, sideTitle
 import { t } from '../i18n.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
+import { graceLeft } from '../receive.js';
 import { profilePath } from '../account.js';
 
 /** Presence in words too, not by the dot's colour alone (`presence-*`). */
@@ -28,9 +29,13 @@ function playerRow(slot) {
   const you = h('span', { class: 'guest' });
   const colour = h('span', { class: 'colour' });
   const state = h('span', { class: 'presence-text' });
-  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, you, colour, state);
+  // Connection quality: four bars, filled by the round trip (ours from our pings, the
+  // opponent's as the server counted it for their last move).
+  const signal = h('span', { class: 'signal', role: 'img', 'data-bars': '0', hidden: true },
+    h('i'), h('i'), h('i'), h('i'));
+  const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, you, colour, state, signal);
   const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': t('match-clock') });
-  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, you, colour, state, clock, shown: '' };
+  return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, you, colour, state, signal, clock, shown: '' };
 }
 
 const button = (action, label, extra = {}) =>
@@ -136,6 +141,13 @@ export function mountMatch(root) {
       attr(row.name, 'title', p ? p.name : null);
       text(row.colour, p ? `· ${sideWord(side)}` : '');
       text(row.state, presenceText(presence));
+      const lag = side === mine ? state.lag.rtt : m.lag[side];
+      show(row.signal, Boolean(p) && lag !== null);
+      if (lag !== null) {
+        attr(row.signal, 'data-bars', String(signalBars(lag)));
+        attr(row.signal, 'aria-label', t('match-signal', { ms: Math.round(lag) }));
+        attr(row.signal, 'title', t('match-signal-title', { ms: Math.round(lag) }));
+      }
       const c = clockView(m, side, elapsed);
       attr(row.clock, 'data-clock', side);
       attr(row.clock, 'aria-label', t('match-clock-of', { side: sideWord(side) }));
@@ -214,16 +226,20 @@ export function mountMatch(root) {
     const gone = seat && playing ? m.absent.find((a) => a.side === opposite(mine)) : null;
     let ticking = Boolean(m.clock && m.clock.running && playing) || firstMoveLeft > 0;
     show(claim, Boolean(gone));
-    const claimLeft = gone ? Math.max(0, gone.claim_in_ms - (now - gone.at)) : 0;
+    const claimLeft = gone ? graceLeft(m, gone, now) : 0;
+    // The grace stands still on our own turn (PROTOCOL.md §10).
+    const paused = Boolean(gone) && m.turn !== gone.side;
     show(acts.claimWin, Boolean(gone));
     show(acts.claimDraw, Boolean(gone));
     attr(acts.claimWin, 'disabled', Boolean(gone) && claimLeft > 0);
     attr(acts.claimDraw, 'disabled', Boolean(gone) && claimLeft > 0);
     if (gone) {
+      const who = m[gone.side] ? m[gone.side].name : sideTitle(gone.side);
       text(claim, claimLeft > 0
-        ? t('match-left-claim-in', { side: sideTitle(gone.side), seconds: seconds(claimLeft) })
-        : t('match-gone-claim', { side: sideTitle(gone.side) }));
-      ticking = ticking || claimLeft > 0;
+        ? t(paused ? 'match-left-claim-in-paused' : 'match-left-claim-in', { side: who, seconds: minutesSeconds(seconds(claimLeft)) })
+        : t('match-gone-claim', { side: who }));
+      attr(claim, 'data-paused', String(paused));
+      ticking = ticking || (claimLeft > 0 && !paused);
     }
     // The route chooser.
     list(chooser, JSON.stringify(state.ui.choices), state.ui.choices, (route) => {
@@ -278,6 +294,11 @@ function emptyBoard(flipped) {
     fen: '', pieces: {}, flipped, numbers: false, turn: 'white', v: 0, dests: new Set(),
     selected: [], last: [], captured: [], counters: [], movable: new Set(), drag: null,
   };
+}
+
+/** Signal bars for a round trip, on the terminal's colour steps (150 and 400 ms). */
+function signalBars(ms) {
+  return ms < 150 ? 4 : ms < 300 ? 3 : ms < 400 ? 2 : 1;
 }
 
 /** Whole seconds as `m:ss` (`0:23`). */

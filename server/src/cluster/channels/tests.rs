@@ -85,7 +85,9 @@ async fn node_with(
 async fn open(test: &str) -> Option<(PostgresDatabase, Storage, Arc<dyn Coordination>, Redis)> {
     let redis = Redis::start_or_skip(test)?;
     let db = PostgresDatabase::new(test)?;
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let coordination = storage.coordination().unwrap();
     Some((db, storage, coordination, redis))
 }
@@ -425,7 +427,9 @@ async fn two_nodes_never_hand_out_the_same_engine_game_id() {
     let Some(db) = PostgresDatabase::new("channels across nodes: game ids") else {
         return;
     };
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let coordination = storage.coordination().unwrap();
     let (_trigger, shutdown) = shutdown::channel();
     let a = GameIds::shared(coordination.clone(), shutdown.clone()).await;

@@ -47,7 +47,12 @@ struct Nodes {
 async fn nodes(test: &str) -> Option<Nodes> {
     let postgres = boardcast_testkit::postgres::Cluster::shared_or_skip(test)?;
     let redis = Redis::start_or_skip(test)?;
-    let (storage, _) = Storage::connect(&postgres.create_database()).await.unwrap();
+    let (storage, _) = Storage::open(
+        &crate::storage::Database::Postgres(postgres.create_database().to_owned()),
+        None,
+    )
+    .await
+    .unwrap();
     let coordination = storage.coordination().unwrap();
     let a = coordination.register_node("a".into(), LONG).await.unwrap();
     let b = coordination.register_node("b".into(), LONG).await.unwrap();
@@ -137,6 +142,8 @@ impl Nodes {
             public: true,
             rematch_of: None,
             start_fen: None,
+            rated: false,
+            rating_range: None,
         };
         let players = [
             (Side::White, Player::person("alice")),
@@ -519,6 +526,8 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let created = n
         .hub

@@ -18,7 +18,9 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 async fn open(test: &str) -> Option<(PostgresDatabase, Storage, Arc<dyn Coordination>)> {
     let db = PostgresDatabase::new(test)?;
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let coordination = storage.coordination().unwrap();
     Some((db, storage, coordination))
 }

@@ -140,6 +140,8 @@ fn snapshot(v: u64) -> ServerMessage {
         public: true,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let state = MatchState::new(ID.to_owned(), "ABCDEF".to_owned(), setup).unwrap();
     let mut snapshot = state.snapshot(Instant::now().into_std(), BySide::default());
@@ -663,6 +665,7 @@ async fn an_older_owners_refusal_of_a_command_sent_on_to_a_new_owner_is_not_rela
             id: Some(9),
             code: ErrorCode::StorageUnavailable,
             message: "the match moved to another server; send it again".into(),
+            last_id: None,
         }),
     ));
     settle().await;

@@ -40,6 +40,12 @@ impl Store for Flaky {
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
         self.inner.unfinished().boxed()
     }
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        self.inner.chat_lines(match_id).boxed()
+    }
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
         self.inner.finished_pdn(id).boxed()
     }
@@ -130,7 +136,12 @@ fn play(handle: &MatchHandle, outbox: &Outbox, token: &str, id: u64, route: Vec<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
     let dir = tempfile::tempdir().unwrap();
-    let (sqlite, _) = Storage::open(&dir.path().join("db")).unwrap();
+    let (sqlite, _) = Storage::open(
+        &crate::storage::Database::Sqlite(dir.path().join("db")),
+        None,
+    )
+    .await
+    .unwrap();
     let failing = Arc::new(AtomicBool::new(false));
     let storage = Storage::new(Flaky {
         inner: sqlite,
@@ -155,6 +166,8 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
         public: false,
         rematch_of: None,
         start_fen: None,
+        rated: false,
+        rating_range: None,
     };
     let players = [
         (Side::White, Player::person("w")),

@@ -25,6 +25,7 @@ impl Connection {
                 name: boardcast_protocol::names::normalize(&hello.name).unwrap_or(hello.name),
                 bot: hello.bot,
                 account: None,
+                rating: None,
             };
         }
         self.outbox.ack(id);

@@ -3,19 +3,25 @@
 //! a command with `try_send`; the actor answers through the connection's outbox.
 
 use boardcast_protocol::{
-    ClientMessage, CreateMatch, ErrorCode, JoinMatch, Lobby, Reclaim, Resume, SeatAction,
-    ServerMessage,
+    ClientMessage, CreateMatch, ErrorCode, JoinMatch, Lobby, MatchSummary, PlayNow, Reclaim,
+    Resume, SeatAction, ServerMessage,
 };
 
 use super::Connection;
-use crate::matches::{Action, Command, MatchHandle, SeatKey};
+use crate::matches::{Action, Command, MatchHandle, Player, SeatKey};
 use crate::net::limits::LimitKind;
+use crate::net::pairing::members_only;
 use crate::net::per_address::Rated;
+use crate::ratings::seek::{SeekTerms, may_join};
+use crate::ratings::stored;
 use crate::refusal::Refusal;
 
 impl Connection {
-    pub(super) fn list_lobby(&self, id: u64) -> Result<(), Refusal> {
-        let (seeks, live) = self.app.directory.lobby();
+    pub(super) async fn list_lobby(&self, id: u64) -> Result<(), Refusal> {
+        let (mut seeks, live) = self.app.directory.lobby();
+        let viewer = self.seated_player().await.ok().and_then(|p| p.rating);
+        // The lobby leaves out the seeks this viewer would be refused.
+        seeks.retain(|seek| seek_open_to(seek, viewer.map(|r| i32::from(r.rating))));
         self.reply(ServerMessage::Lobby(Lobby {
             id,
             seeks,
@@ -25,16 +31,45 @@ impl Connection {
         Ok(())
     }
 
-    /// Nobody waits in a pool a guest cannot join: there is nothing to take out.
-    pub(super) fn cancel_play_now(&self, id: u64) -> Result<(), Refusal> {
+    /// A member waits in this node's pool ([`crate::net::pairing`]) until `paired`.
+    pub(super) async fn play_now(&self, id: u64, play: PlayNow) -> Result<(), Refusal> {
+        if self.account.is_none() {
+            return Err(members_only());
+        }
+        let player = self.seated_player().await?;
+        self.app
+            .play_now
+            .join(&self.outbox, id, player, play.preset)?;
         self.outbox.ack(id);
         Ok(())
+    }
+
+    /// A guest waits in no pool: there is nothing to take out.
+    pub(super) fn cancel_play_now(&self, id: u64) -> Result<(), Refusal> {
+        if let Some(who) = &self.account {
+            self.app.play_now.cancel(who.id, None)?;
+        }
+        self.outbox.ack(id);
+        Ok(())
+    }
+
+    /// Who this connection seats: its player, and a member's rating as of now (read from
+    /// storage, for the lobby and a rated seek's range).
+    async fn seated_player(&self) -> Result<Player, Refusal> {
+        let mut player = self.player.clone();
+        if let Some(account) = player.account {
+            let rating = stored::read_shown(&*self.app.accounts.store, account)
+                .await
+                .map_err(|err| Refusal::storage(&err, "nothing changed"))?;
+            player.rating = Some(rating);
+        }
+        Ok(player)
     }
 
     /// Opens a match from the lobby within the address's allowances (open seeks, new
     /// matches a minute): the creator's seat follows as a `seat` reply.
     pub(super) async fn create_match(&self, id: u64, create: CreateMatch) -> Result<(), Refusal> {
-        if create.rated {
+        if create.rated && self.account.is_none() {
             return Err(members_only());
         }
         let limits = &self.app.address_limits;
@@ -51,17 +86,8 @@ impl Connection {
         if let Err(over) = limits.take(Rated::Matches, self.client) {
             return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
         }
-        let created = self
-            .app
-            .hub
-            .create_seek(
-                self.client,
-                &self.player,
-                create.time_control,
-                create.color,
-                create.public,
-            )
-            .await;
+        let player = self.seated_player().await?;
+        let created = self.app.hub.create_seek(self.client, &player, create).await;
         match created {
             Ok((handle, _, token)) => self.resume_seat(id, handle, SeatKey::Token(token), None),
             Err(refusal) => {
@@ -94,10 +120,11 @@ impl Connection {
                 },
             ));
         };
+        let player = self.seated_player().await?;
         handle.try_send(Command::Join {
             outbox: self.outbox.clone(),
             id,
-            player: self.player.clone(),
+            player,
             myself: matches!(join, JoinMatch::Myself(_)),
         })
     }
@@ -233,7 +260,7 @@ impl Connection {
     }
 
     /// The match `match_id`, wherever it is.
-    async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
+    pub(super) async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
         self.app
             .directory
             .find(match_id)
@@ -242,11 +269,16 @@ impl Connection {
     }
 }
 
-/// Rated play (a rated match, play now) is between two signed-in members; this connection's
-/// requests for it are refused here, before anything is created.
-pub(super) fn members_only() -> Refusal {
-    Refusal::new(
-        ErrorCode::MembersOnly,
-        "rated games and play now are for signed-in members; a guest plays casual matches",
-    )
+/// Whether a viewer of rating `viewer` (`None`: a guest) may join `seek`: the lobby lists only
+/// those ([`crate::ratings::seek`], the rule the match applies to a join).
+fn seek_open_to(seek: &MatchSummary, viewer: Option<i32>) -> bool {
+    let terms = SeekTerms {
+        rated: seek.rated,
+        rating_range: seek.rating_range,
+        creator_rating: seek
+            .white_rating
+            .or(seek.black_rating)
+            .map(|r| i32::from(r.rating)),
+    };
+    may_join(&terms, viewer, false).is_ok()
 }

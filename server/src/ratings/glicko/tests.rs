@@ -491,6 +491,7 @@ fn result(winner: Option<Side>, reason: EndReason) -> MatchResult {
         winner,
         reason,
         detail: String::new(),
+        rating_change: None,
     }
 }
 

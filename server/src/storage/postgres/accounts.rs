@@ -28,9 +28,7 @@ impl PgAccounts {
     /// The accounts of the database at `url` alone, for `boardcast-server admin` (also while
     /// a server runs on it): migrates the schema, then a small pool.
     pub(crate) async fn connect(url: &str) -> Result<PgAccounts, StorageError> {
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|err| StorageError::Database(format!("{url}: {err}")))?;
+        let mut config = super::parse_url(url)?;
         config.connect_timeout(std::time::Duration::from_secs(5));
         let mut client = super::setup::first_connection(&config).await?;
         super::schema::migrate(&mut client).await?;
@@ -45,7 +43,7 @@ impl PgAccounts {
             .max_size(2)
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
-            .map_err(|err| StorageError::Database(err.to_string()))?;
+            .map_err(StorageError::Pool)?;
         Ok(PgAccounts { pool })
     }
 }
@@ -184,6 +182,24 @@ impl AccountStore for PgAccounts {
             vec![Box::new(id), Box::new(value)],
         );
         async move { run.await.map(drop) }.boxed()
+    }
+
+    fn chat_mute(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::ChatMuteRow>, StorageError>> {
+        async move { Ok(super::chat::mute(&pooled(&self.pool).await?, account).await?) }.boxed()
+    }
+
+    fn set_chat_mute(
+        &self,
+        account: i64,
+        mute: Option<crate::storage::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        async move {
+            Ok(super::chat::set_mute(&pooled(&self.pool).await?, account, mute.as_ref()).await?)
+        }
+        .boxed()
     }
 
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -450,7 +466,7 @@ impl AccountStore for PgAccounts {
     fn current_ratings(
         &self,
         since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
         async move {
             let client = pooled(&self.pool).await?;
             let rows = client
@@ -458,7 +474,7 @@ impl AccountStore for PgAccounts {
                 .await?;
             Ok(rows
                 .iter()
-                .map(|row| (row.get(0), rating_change_from(row, 1)))
+                .map(|row| (row.get(0), row.get(1), rating_change_from(row, 2)))
                 .collect())
         }
         .boxed()

@@ -5,14 +5,12 @@ use futures_util::future::join_all;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Error, GenericClient, Statement};
 
+use crate::storage::StorageError;
 use crate::storage::table::{Kind, Row, Table, Tally, Value};
-use crate::storage::{Database, StorageError};
 
 /// Connects to `url` and creates or migrates the tables.
 pub(crate) async fn connect(url: &str) -> Result<Client, StorageError> {
-    let config: tokio_postgres::Config = url.parse().map_err(|err| {
-        StorageError::Database(format!("{}: {err}", Database::Postgres(url.to_owned())))
-    })?;
+    let config = super::parse_url(url)?;
     let mut client = super::setup::first_connection(&config).await?;
     super::schema::migrate(&mut client).await?;
     Ok(client)

@@ -12,6 +12,7 @@
 
 pub(crate) mod accounts;
 mod archive;
+mod chat;
 mod club;
 mod coordination;
 pub(crate) mod copy;
@@ -62,9 +63,7 @@ impl Postgres {
         url: &str,
         node: Option<&str>,
     ) -> Result<(Postgres, Vec<StoredMatch>), StorageError> {
-        let mut config: tokio_postgres::Config = url.parse().map_err(|err| {
-            StorageError::Database(format!("{}: {err}", Database::Postgres(url.to_owned())))
-        })?;
+        let mut config = parse_url(url)?;
         config.connect_timeout(CONNECT_TIMEOUT);
         let application = match node {
             Some(node) => {
@@ -102,7 +101,7 @@ impl Postgres {
             .create_timeout(Some(CONNECT_TIMEOUT))
             .recycle_timeout(Some(CONNECT_TIMEOUT))
             .build()
-            .map_err(|err| StorageError::Database(err.to_string()))?;
+            .map_err(StorageError::Pool)?;
         let tx = writer::start(config, link);
         let coordination = Arc::new(PgCoordination::new(pool.clone()));
         Ok((
@@ -208,6 +207,13 @@ impl Store for Postgres {
         async move { Ok(matches::last_heartbeat(&*self.client().await?).await?) }.boxed()
     }
 
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        async move { Ok(chat::lines(&self.client().await?, &match_id).await?) }.boxed()
+    }
+
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
         async move { Ok(matches::finished_pdn(&self.client().await?, &id).await?) }.boxed()
     }
@@ -274,9 +280,17 @@ impl From<tokio_postgres::Error> for StorageError {
         if lost(&err) {
             StorageError::Unavailable(format!("PostgreSQL: {}", describe(&err)))
         } else {
-            StorageError::Database(describe(&err))
+            StorageError::Postgres(err)
         }
     }
+}
+
+/// The connection settings in `url`.
+pub(super) fn parse_url(url: &str) -> Result<tokio_postgres::Config, StorageError> {
+    url.parse().map_err(|source| StorageError::Url {
+        database: Database::Postgres(url.to_owned()).to_string(),
+        source,
+    })
 }
 
 /// Whether `err` means the connection (or the server) is gone or refusing work for now, as
@@ -296,8 +310,5 @@ fn lost(err: &tokio_postgres::Error) -> bool {
 
 /// The error with its cause: tokio-postgres prints only the kind ("db error") on its own.
 fn describe(err: &tokio_postgres::Error) -> String {
-    match std::error::Error::source(err) {
-        Some(cause) => format!("{err}: {cause}"),
-        None => err.to_string(),
-    }
+    super::store::with_cause(err)
 }

@@ -8,7 +8,6 @@
 
 use tokio_postgres::Client;
 
-use super::describe;
 use crate::storage::StorageError;
 
 /// Every migration, oldest first; the version of a database is how many it has had.
@@ -269,6 +268,28 @@ CREATE TABLE club_event_log (
     UNIQUE (event_id, match_id)
 );
 "#,
+    // 7: match chat (issue 32): its lines, a deleted one kept with who deleted it and when,
+    // and the members muted in every chat, with who muted them and when.
+    r#"
+CREATE TABLE chat_lines (
+    match_id   TEXT NOT NULL,
+    line       BIGINT NOT NULL,
+    room       TEXT NOT NULL,
+    author     TEXT NOT NULL,
+    account_id BIGINT,
+    preset     TEXT,
+    text       TEXT,
+    at_ms      BIGINT NOT NULL,
+    deleted_by TEXT,
+    deleted_ms BIGINT,
+    PRIMARY KEY (match_id, line)
+);
+CREATE TABLE chat_mutes (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id),
+    muted_by   TEXT NOT NULL,
+    muted_ms   BIGINT NOT NULL
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).
@@ -282,9 +303,7 @@ const MIGRATION_LOCK: i64 = 0x626f_6172_6463_6173;
 
 /// Brings the database up to [`VERSION`], or refuses one that is newer.
 pub(super) async fn migrate(client: &mut Client) -> Result<(), StorageError> {
-    let failed = |err: tokio_postgres::Error| {
-        StorageError::Database(format!("migrating the schema: {}", describe(&err)))
-    };
+    let failed = StorageError::Migrate;
     let tx = client.transaction().await.map_err(failed)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
@@ -386,7 +405,10 @@ mod tests {
         let Some(db) = PostgresDatabase::new("schema version") else {
             return;
         };
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         storage.close().await;
         let client = connect(&db.url).await;
         let version = |row: tokio_postgres::Row| row.get::<_, i64>(0);
@@ -399,7 +421,9 @@ mod tests {
             .execute("UPDATE schema_version SET version = $1", &[&(VERSION + 1)])
             .await
             .unwrap();
-        let err = Storage::connect(&db.url).await.unwrap_err();
+        let err = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+            .await
+            .unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
@@ -421,7 +445,10 @@ mod tests {
         let Some(db) = PostgresDatabase::new("schema version") else {
             return;
         };
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         storage
             .commit(vec![Write::CreateMatch {
                 id: "a".into(),
@@ -433,7 +460,10 @@ mod tests {
             .await
             .unwrap();
         storage.close().await;
-        let (storage, recovered) = Storage::connect(&db.url).await.unwrap();
+        let (storage, recovered) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         assert_eq!(recovered.len(), 1);
         storage.close().await;
         let client = connect(&db.url).await;
@@ -461,7 +491,10 @@ mod tests {
             )
             .await
             .unwrap();
-        let (storage, recovered) = Storage::connect(&db.url).await.unwrap();
+        let (storage, recovered) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         assert_eq!(recovered.len(), 1);
         assert_eq!(recovered[0].events.len(), 1);
         let owner = storage
@@ -517,7 +550,10 @@ mod tests {
                 .await
                 .unwrap();
         }
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         assert_eq!(
             storage.leaderboard(10).await.unwrap(),
             crate::storage::tests::merged_old_rows()
@@ -536,7 +572,10 @@ mod tests {
         let Some(db) = PostgresDatabase::new("token index") else {
             return;
         };
-        let (storage, _) = Storage::connect(&db.url).await.unwrap();
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
         storage.close().await;
         let client = connect(&db.url).await;
         // On a tiny table a scan is cheaper; forbid it to see whether the index fits the query.

@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls};
 
 use self::doubt::Doubt;
-use super::{archive, club, describe, lost, matches};
+use super::{archive, chat, club, describe, lost, matches};
 use crate::storage::queue::{self, MAX_GROUP, Pending, Request};
 use crate::storage::{StorageError, Write};
 
@@ -49,6 +49,7 @@ pub(super) struct Link {
     rating: tokio_postgres::Statement,
     archive: archive::Statements,
     club: club::Statements,
+    chat: chat::Statements,
     /// `SELECT txid_current()`, prepared so that it goes out in its place in a pipeline.
     txid: tokio_postgres::Statement,
 }
@@ -69,6 +70,8 @@ impl Link {
             club_create,
             club_record,
             club_finish,
+            chat_line,
+            chat_delete,
         ) = tokio::try_join!(
             client.prepare(matches::CREATE_MATCH),
             client.prepare(matches::APPEND_EVENT),
@@ -82,6 +85,8 @@ impl Link {
             client.prepare(club::CREATE),
             client.prepare(club::RECORD),
             client.prepare(club::FINISH),
+            client.prepare(chat::LINE),
+            client.prepare(chat::DELETE),
         )?;
         Ok(Link {
             client,
@@ -99,6 +104,10 @@ impl Link {
                 create: club_create,
                 record: club_record,
                 finish: club_finish,
+            },
+            chat: chat::Statements {
+                line: chat_line,
+                delete: chat_delete,
             },
             txid,
         })
@@ -161,6 +170,7 @@ impl Link {
             Write::Rating(change) => matches::rating(&self.client, &self.rating, change),
             Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
             Write::ClubEvent(write) => club::apply(&self.client, &self.club, write),
+            Write::Chat(write) => chat::apply(&self.client, &self.chat, write),
             Write::Heartbeat { at_ms } => matches::heartbeat(&self.client, &self.heartbeat, *at_ms),
         })
     }

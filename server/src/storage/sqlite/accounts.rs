@@ -121,7 +121,7 @@ impl SqliteAccounts {
                 Ok(query(&conn)?)
             })
             .await
-            .map_err(|e| StorageError::Task(e.to_string()))?
+            .map_err(StorageError::Task)?
         }
         .boxed()
     }
@@ -236,6 +236,21 @@ impl AccountStore for SqliteAccounts {
             )
             .map(drop)
         })
+    }
+
+    fn chat_mute(
+        &self,
+        account: i64,
+    ) -> BoxFuture<'_, Result<Option<crate::storage::ChatMuteRow>, StorageError>> {
+        self.run(move |conn| super::chat::mute(conn, account))
+    }
+
+    fn set_chat_mute(
+        &self,
+        account: i64,
+        mute: Option<crate::storage::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| super::chat::set_mute(conn, account, mute.as_ref()))
     }
 
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -483,7 +498,7 @@ impl AccountStore for SqliteAccounts {
     fn current_ratings(
         &self,
         since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<(String, RatingChange)>, StorageError>> {
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
         self.run(move |conn| super::ratings::current_all(conn, since_ms))
     }
 

@@ -190,7 +190,9 @@ mod tests {
     }
 
     async fn open_with_a_match(db: &Path) -> Storage {
-        let (storage, _) = Storage::open(db).unwrap();
+        let (storage, _) = Storage::open(&crate::storage::Database::Sqlite(db.into()), None)
+            .await
+            .unwrap();
         storage
             .commit(vec![Write::CreateMatch {
                 id: "m".into(),
@@ -206,7 +208,10 @@ mod tests {
 
     /// Everything committed is read back after a restart.
     async fn all_there(db: &Path, v: u64) {
-        let (storage, recovered) = Storage::open(db).unwrap();
+        let (storage, recovered) =
+            Storage::open(&crate::storage::Database::Sqlite(db.into()), None)
+                .await
+                .unwrap();
         assert_eq!(recovered.len(), 1);
         assert_eq!(recovered[0].events.len() as u64, v);
         storage.close().await;

@@ -17,6 +17,7 @@ pub(crate) fn upgrade(path: &Path) -> Result<(), StorageError> {
     super::archive::create(&conn)?;
     super::accounts::create(&conn)?;
     super::club::create(&conn)?;
+    super::chat::create(&conn)?;
     Ok(())
 }
 

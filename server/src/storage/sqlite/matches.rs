@@ -209,7 +209,9 @@ mod tests {
     async fn finding_a_match_by_seat_token_uses_the_index() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
-        let (storage, _) = Storage::open(&path).unwrap();
+        let (storage, _) = Storage::open(&crate::storage::Database::Sqlite(path.clone()), None)
+            .await
+            .unwrap();
         storage
             .commit(vec![
                 Write::CreateMatch {

@@ -11,6 +11,7 @@
 
 pub(crate) mod accounts;
 mod archive;
+mod chat;
 mod checkpoint;
 mod club;
 pub(crate) mod export;
@@ -29,12 +30,6 @@ use tokio::sync::mpsc;
 use self::checkpoint::Checkpointer;
 use super::queue::{self, MAX_GROUP, Pending, Request};
 use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
-
-impl From<rusqlite::Error> for StorageError {
-    fn from(err: rusqlite::Error) -> StorageError {
-        StorageError::Database(err.to_string())
-    }
-}
 
 /// Opens (or creates) the database file at `path` for writing, in WAL mode. What an operator
 /// can fix is said so: a directory that does not exist, a file or directory the server may not
@@ -68,6 +63,7 @@ pub(crate) fn create_tables(conn: &Connection) -> Result<(), StorageError> {
     accounts::create(conn)?;
     ratings::create(conn)?;
     club::create(conn)?;
+    chat::create(conn)?;
     Ok(())
 }
 
@@ -115,6 +111,7 @@ impl Sqlite {
         accounts::create(&conn)?;
         ratings::create(&conn)?;
         club::create(&conn)?;
+        chat::create(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -143,7 +140,7 @@ impl Sqlite {
                 Ok(query(&conn)?)
             })
             .await
-            .map_err(|e| StorageError::Task(e.to_string()))?
+            .map_err(StorageError::Task)?
         }
         .boxed()
     }
@@ -160,6 +157,13 @@ impl Store for Sqlite {
 
     fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
         self.read(matches::last_heartbeat)
+    }
+
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
+        self.read(move |conn| chat::lines(conn, &match_id))
     }
 
     fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
@@ -303,6 +307,7 @@ fn apply(conn: &Connection, writes: &[Write]) -> rusqlite::Result<()> {
             Write::Rating(change) => ratings::insert(conn, change)?,
             Write::Channel(write) => archive::apply(conn, write)?,
             Write::ClubEvent(write) => club::apply(conn, write)?,
+            Write::Chat(write) => chat::apply(conn, write)?,
             Write::Heartbeat { at_ms } => matches::heartbeat(conn, *at_ms)?,
         }
     }

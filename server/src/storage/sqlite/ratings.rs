@@ -70,13 +70,15 @@ fn change_from(row: &Row<'_>, first: usize) -> rusqlite::Result<RatingChange> {
     })
 }
 
-/// The newest change of every open account rated since `since_ms`, with its name.
+/// The newest change of every open account rated since `since_ms`, with its name and bot flag.
 pub(crate) fn current_all(
     conn: &Connection,
     since_ms: i64,
-) -> rusqlite::Result<Vec<(String, RatingChange)>> {
+) -> rusqlite::Result<Vec<crate::storage::accounts::LadderCandidate>> {
     conn.prepare_cached(crate::storage::accounts::CURRENT_RATINGS)?
-        .query_map([since_ms], |row| Ok((row.get(0)?, change_from(row, 1)?)))?
+        .query_map([since_ms], |row| {
+            Ok((row.get(0)?, row.get(1)?, change_from(row, 2)?))
+        })?
         .collect()
 }
 

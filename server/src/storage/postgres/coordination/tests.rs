@@ -12,7 +12,9 @@ const LONG: u64 = 600_000;
 /// A fresh database and its store and coordination, or `None` without PostgreSQL.
 async fn open(test: &str) -> Option<(PostgresDatabase, Storage, Arc<dyn Coordination>)> {
     let db = PostgresDatabase::new(test)?;
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let coordination = storage
         .coordination()
         .expect("PostgreSQL coordinates nodes");
@@ -461,7 +463,12 @@ async fn an_owned_thing_is_claimed_with_its_state_and_a_stale_owner_cannot_save(
 #[tokio::test]
 async fn a_store_without_coordination_is_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let (storage, _) = Storage::open(&dir.path().join("t.db")).unwrap();
+    let (storage, _) = Storage::open(
+        &crate::storage::Database::Sqlite(dir.path().join("t.db")),
+        None,
+    )
+    .await
+    .unwrap();
     assert!(storage.coordination().is_none());
     storage.close().await;
 }

@@ -67,7 +67,9 @@ async fn a_fenced_request_is_refused_and_the_rest_of_its_group_commits() {
     let Some(db) = PostgresDatabase::new("fence") else {
         return;
     };
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let c = storage.coordination().unwrap();
     let a = c.register_node("a".into(), LONG).await.unwrap();
     let b = c.register_node("b".into(), LONG).await.unwrap();
@@ -117,7 +119,9 @@ async fn a_fenced_request_stores_none_of_its_writes_and_a_fenced_finish_finishes
     let Some(db) = PostgresDatabase::new("fence") else {
         return;
     };
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let c = storage.coordination().unwrap();
     let a = c.register_node("a".into(), LONG).await.unwrap();
     storage
@@ -183,18 +187,35 @@ async fn a_node_ends_only_its_own_earlier_sessions_and_recovers_nothing_at_start
         return;
     };
     let client = connect(&db.url).await;
-    let (single, _) = Storage::connect(&db.url).await.unwrap();
+    let (single, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     single.commit(vec![create("m", None)]).await.unwrap();
-    let (a, recovered) = Storage::connect_as(&db.url, Some("a")).await.unwrap();
+    let (a, recovered) = Storage::open(
+        &crate::storage::Database::Postgres(db.url.to_owned()),
+        Some("a"),
+    )
+    .await
+    .unwrap();
     assert_eq!(recovered, [], "a node starts only the matches it claims");
-    let (b, _) = Storage::connect_as(&db.url, Some("b")).await.unwrap();
+    let (b, _) = Storage::open(
+        &crate::storage::Database::Postgres(db.url.to_owned()),
+        Some("b"),
+    )
+    .await
+    .unwrap();
     b.commit(vec![event("m", 1, 0)]).await.unwrap();
     let b_sessions = sessions(&client, "boardcast-server/b").await;
     let a_sessions = sessions(&client, "boardcast-server/a").await;
     let single_sessions = sessions(&client, "boardcast-server").await;
     assert!(!b_sessions.is_empty() && !a_sessions.is_empty() && !single_sessions.is_empty());
     // Node a restarts: its earlier run's sessions end, nobody else's.
-    let (a_again, _) = Storage::connect_as(&db.url, Some("a")).await.unwrap();
+    let (a_again, _) = Storage::open(
+        &crate::storage::Database::Postgres(db.url.to_owned()),
+        Some("a"),
+    )
+    .await
+    .unwrap();
     let now = sessions(&client, "boardcast-server/a").await;
     assert!(now.is_disjoint(&a_sessions), "{now:?} vs {a_sessions:?}");
     assert_eq!(sessions(&client, "boardcast-server/b").await, b_sessions);
@@ -202,7 +223,10 @@ async fn a_node_ends_only_its_own_earlier_sessions_and_recovers_nothing_at_start
     b.commit(vec![event("m", 2, 0)]).await.unwrap();
     a_again.commit(vec![event("m", 3, 0)]).await.unwrap();
     // A single server ends the single server's earlier sessions only.
-    let (single_again, recovered) = Storage::connect(&db.url).await.unwrap();
+    let (single_again, recovered) =
+        Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+            .await
+            .unwrap();
     assert_eq!(recovered.len(), 1, "a single server reads its matches back");
     assert_eq!(recovered[0].events.len(), 3);
     assert!(
@@ -220,9 +244,7 @@ async fn a_node_ends_only_its_own_earlier_sessions_and_recovers_nothing_at_start
 async fn a_cluster_node_on_sqlite_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let database = crate::storage::Database::Sqlite(dir.path().join("t.db"));
-    let err = Storage::open_database_as(&database, Some("a"))
-        .await
-        .unwrap_err();
+    let err = Storage::open(&database, Some("a")).await.unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -274,7 +296,9 @@ async fn a_take_over_reads_every_write_the_old_owner_had_acknowledged_and_it_can
     let Some(db) = PostgresDatabase::new("fence race") else {
         return;
     };
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     let c = storage.coordination().unwrap();
     let a = c.register_node("a".into(), LONG).await.unwrap();
     let b = c.register_node("b".into(), LONG).await.unwrap();
@@ -338,7 +362,9 @@ async fn a_group_whose_commit_outlasted_the_writers_patience_is_answered_as_stor
     let Some(db) = PostgresDatabase::new("commit in doubt") else {
         return;
     };
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     storage
         .commit(vec![create("m", None), event("m", 1, 0)])
         .await
@@ -379,7 +405,9 @@ async fn a_group_in_doubt_that_did_not_commit_is_answered_unavailable_and_can_be
     let Some(db) = PostgresDatabase::new("commit in doubt") else {
         return;
     };
-    let (storage, _) = Storage::connect(&db.url).await.unwrap();
+    let (storage, _) = Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+        .await
+        .unwrap();
     storage.commit(vec![create("m", None)]).await.unwrap();
     let client = connect(&db.url).await;
     client

@@ -1,12 +1,14 @@
 /**
  * The account pages, each at its own address (`/login`, `/signup`, `/account`,
- * `/account/tokens`, `/@/{name}`) so password managers, screen readers and scripts find
- * them: built once, updated from the state.
- * @module render/account
+ * `/account/tokens`; the profile `/@/{name}` is pages/profile.js) so password managers,
+ * screen readers and scripts find them: built once, updated from the state. Loaded only on
+ * their routes (render/index.js imports this module there), so the match page does not
+ * carry them.
+ * @module pages/account
  */
 
-import { h, text, attr, show, list, botTag, logoutButtons } from './dom.js';
-import { timeControlText } from '../format.js';
+import { h, text, attr, show, list, logoutButtons } from '../render/dom.js';
+import { dateText } from '../format.js';
 import { NAME_RULE, PASSWORD_MIN, PASSWORD_MAX, SCOPES, profilePath } from '../account.js';
 
 const field = (label, control, hint) => h('label', { class: 'field' }, h('span', {}, label), control,
@@ -144,78 +146,3 @@ export function mountTokens(root) {
   };
 }
 
-/** A date the server gives (milliseconds or an ISO string) as people read it. */
-export function dateText(value) {
-  if (value === null || value === undefined || value === '') return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-}
-
-const OUTCOME = { won: 'won', drawn: 'drawn', lost: 'lost' };
-
-/** A member linked to their profile; a guest marked as one. */
-function playerLink(p) {
-  if (!p) return '?';
-  return p.account ? h('a', { href: profilePath(p.name) }, p.name) : h('span', {}, p.name, h('span', { class: 'guest' }, ' (guest)'));
-}
-
-export function mountProfile(root, name) {
-  const title = h('span', {}, name);
-  const tag = botTag();
-  show(tag, false);
-  const facts = h('dl', { id: 'profile-facts', class: 'facts' });
-  const pdn = h('a', { id: 'games-pdn', class: 'button', href: `${profilePath(name)}/games.pdn`, download: `${name}.pdn` }, 'Download all games (PDN)');
-  const rows = h('tbody', {});
-  const table = h('table', { id: 'games', class: 'games' },
-    h('caption', { class: 'sr-only' }, `Finished games of ${name}, newest first`),
-    h('thead', {}, h('tr', {}, ...['Date', 'Opponent', 'Colour', 'Result', 'Time', 'Game'].map((c) => h('th', { scope: 'col' }, c)))),
-    rows);
-  const empty = h('p', { class: 'empty' }, 'No finished games yet.');
-  const newer = h('button', { type: 'button', 'data-games-page': 'newer' }, '‹ Newer');
-  const older = h('button', { type: 'button', 'data-games-page': 'older' }, 'Older ›');
-  const pageNo = h('span', { class: 'tc' });
-  const pager = h('div', { class: 'pager', role: 'group', 'aria-label': 'Pages of games' }, newer, pageNo, older);
-  const found = h('div', { class: 'stack' }, facts, pdn, h('h2', {}, 'Finished games'), table, empty, pager);
-  const missing = h('p', { class: 'empty' }, `No player is called ${name}. `, h('a', { href: '/' }, 'Go to the lobby'));
-  const box = notice();
-  root.replaceChildren(h('section', { class: 'card profile' }, h('h1', {}, tag, title), found, missing, box));
-  return (state) => {
-    const p = state.profile;
-    const user = p && p.user;
-    show(missing, Boolean(p && p.missing));
-    show(found, !(p && p.missing));
-    show(tag, Boolean(user && user.bot));
-    if (user) {
-      text(title, user.name);
-      const g = user.games || {};
-      list(facts, JSON.stringify(user), [
-        ['Member since', dateText(user.created_at)],
-        ['Last seen', dateText(user.last_seen)],
-        ['Games played', String(g.played ?? 0)],
-        ['Won · drawn · lost', `${g.won ?? 0} · ${g.drawn ?? 0} · ${g.lost ?? 0}`],
-      ], ([term, value]) => h('div', {}, h('dt', {}, term), h('dd', { 'data-fact': term.split(' ')[0].toLowerCase() }, value)));
-    }
-    const games = (p && p.games) || [];
-    list(rows, JSON.stringify(games), games, (g) => {
-      const cell = (label, ...content) => h('td', { 'data-label': label }, ...content);
-      return h('tr', { 'data-game': g.id },
-        cell('Date', dateText(g.date)),
-        cell('Opponent', playerLink(g.opponent)),
-        cell('Colour', g.colour),
-        cell('Result', `${OUTCOME[g.outcome] || ''} ${g.result}`),
-        cell('Time', timeControlText(g.time_control)),
-        cell('Game', h('a', { href: `/m/${g.id}` }, 'Game'), ' · ', h('a', { href: `/games/${g.id}.pdn`, download: '' }, 'PDN')));
-    });
-    show(table, games.length > 0);
-    show(empty, Boolean(p && p.games) && !games.length && p.page === 0);
-    const page = p ? p.page : 0;
-    show(pager, page > 0 || Boolean(p && p.more));
-    attr(newer, 'disabled', page <= 0 || state.busy === 'games');
-    attr(older, 'disabled', !(p && p.more) || state.busy === 'games');
-    text(pageNo, `page ${page + 1}`);
-    text(box, state.notice.text);
-    document.title = `${user ? user.name : name} – Boardcast`;
-    return false;
-  };
-}

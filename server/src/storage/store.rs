@@ -1,0 +1,145 @@
+//! The storage vocabulary, on the ground floor: what a backend does ([`Store`]) and how
+//! storage fails ([`StorageError`]). The backends ([`super::sqlite`], [`super::postgres`]) and
+//! the handle ([`super::Storage`]) are built on it; it depends on none of them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use boardcast_protocol::LeaderboardEntry;
+use futures_util::future::BoxFuture;
+
+use super::accounts::AccountStore;
+use super::coordination::Coordination;
+use super::read::{ArchivedGame, MatchKey, StoredMatch};
+use super::write::Write;
+
+/// Why storage failed. The text is written for an operator reading the log.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// SQLite could not open, read or set up the database.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL answered a statement with an error (a connection that is lost is
+    /// [`StorageError::Unavailable`] instead).
+    #[error("database: {}", with_cause(.0))]
+    Postgres(#[source] tokio_postgres::Error),
+    /// The PostgreSQL URL does not parse (`database` is named without its password).
+    #[error("database: {database}: {source}")]
+    Url {
+        database: String,
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    /// The schema could not be brought up to date.
+    #[error("database: migrating the schema: {}", with_cause(.0))]
+    Migrate(#[source] tokio_postgres::Error),
+    /// The pool of read connections could not be built.
+    #[error("database: {0}")]
+    Pool(#[source] deadpool_postgres::BuildError),
+    /// The database is not in a state this server can use, for a reason of its own (no error
+    /// of the database's behind it).
+    #[error("database: {0}")]
+    Database(String),
+    /// The database cannot be used as it is set up (no such directory, database or role, no
+    /// server on that port, in use by a running server): what is wrong, and what the operator
+    /// does about it.
+    #[error("{problem}: {remedy}")]
+    Setup { problem: String, remedy: String },
+    /// The database was made by a newer server: its schema is not one this server knows.
+    #[error(
+        "the database has schema version {found}, but this server knows versions up to \
+         {known}: run a newer boardcast-server on it"
+    )]
+    SchemaTooNew { found: i64, known: i64 },
+    /// The database refused a write (a constraint, a full disk, a failed commit): nothing of
+    /// that request was stored.
+    #[error("the database refused the write: {0}")]
+    Refused(String),
+    /// A blocking storage task panicked or was cancelled.
+    #[error("a storage task failed: {0}")]
+    Task(#[source] tokio::task::JoinError),
+    /// The storage writer thread could not be started.
+    #[error("cannot start the storage writer thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The database server cannot be reached now; nothing was stored. The store reconnects by
+    /// itself, so the same request may succeed later.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    /// The write was made under an epoch that is no longer the match's (or owned thing's): a
+    /// newer owner has taken it over, so nothing of that request was stored. Whoever wrote it
+    /// must stop running the match.
+    #[error(
+        "{match_id} has moved to another node: epoch {epoch} is no longer its epoch, nothing \
+         was stored"
+    )]
+    Fenced { match_id: String, epoch: u64 },
+    /// The writer has stopped (after [`Store::close`]).
+    #[error("the storage writer has stopped")]
+    Closed,
+}
+
+/// What a storage backend does. Implementations keep the promises in [`super`]'s doc; callers
+/// reach it through the handle [`super::Storage`], which derefs to it.
+pub trait Store: fmt::Debug + Send + Sync + 'static {
+    /// Writes `writes` atomically; completes once they are durable.
+    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Every unfinished match, oldest first, with its events in order (recovery at start-up).
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>>;
+    /// The PDN of finished match `id`.
+    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>>;
+    /// A finished match read back whole (set-up and every event), by id or by seat token.
+    fn finished_match(
+        &self,
+        key: MatchKey,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>>;
+    /// The best `limit` predictors: most correct − strikes, then most correct, then by name.
+    fn leaderboard(&self, limit: u32)
+    -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>>;
+    /// Finished engine game `id`, or `None` if there is none (or it never finished).
+    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>>;
+    /// The first engine-game id never used (1 on a fresh database).
+    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// Records that a new server run starts and returns its number: 0 on a fresh database,
+    /// then one more at every start. Durable before it returns, so no crash can hand out a
+    /// run twice.
+    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    /// Every stored chat line of match `match_id`, deleted ones marked, in order: what a
+    /// match's chat is rebuilt from after a restart or a take-over.
+    fn chat_lines(
+        &self,
+        match_id: String,
+    ) -> BoxFuture<'_, Result<Vec<super::ChatLineRow>, StorageError>>;
+    /// The newest [`Write::Heartbeat`] stored (`None` if there never was one); read at start,
+    /// before this run writes one, it approximates when the previous run stopped.
+    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+    /// The coordination of the nodes sharing this database (leases, owners, epochs), or `None`
+    /// on SQLite, which serves a single node.
+    fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        None
+    }
+    /// The accounts, sessions, tokens and seats of this database.
+    fn accounts(&self) -> Arc<dyn AccountStore>;
+    /// Every club event (only the unfinished ones with `unfinished_only`), oldest first,
+    /// with its records in order.
+    fn club_events(
+        &self,
+        unfinished_only: bool,
+    ) -> BoxFuture<'_, Result<Vec<super::club::StoredClubEvent>, StorageError>>;
+    /// Club event `id` with its records, or `None` if there is none.
+    fn club_event(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<super::club::StoredClubEvent>, StorageError>>;
+    /// Commits everything sent before and stops the writer; later commits fail with
+    /// [`StorageError::Closed`].
+    fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// `err` with its cause: some errors (tokio-postgres') print only their kind ("db error") on
+/// their own.
+pub(crate) fn with_cause(err: &dyn std::error::Error) -> String {
+    match err.source() {
+        Some(cause) => format!("{err}: {cause}"),
+        None => err.to_string(),
+    }
+}

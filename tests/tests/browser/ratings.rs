@@ -1,0 +1,181 @@
+//! Issue 31 in the browser: the ladder page (`/ladder`) and a member's rating on the profile
+//! with its history chart, drawn from what the server answers. The ratings are written into
+//! the database (`boardcast_tests::ratings`): these tests are about showing them.
+
+use boardcast_tests::ratings::{Rated, seed};
+
+use super::accounts::{post_json, screenshots};
+use super::*;
+
+const PASSWORD: &str = "violet harbour lantern 93";
+
+/// Signs `names` up through the API.
+fn sign_up_all(addr: std::net::SocketAddr, names: &[&str]) {
+    for name in names {
+        let body = json!({ "name": name, "password": PASSWORD }).to_string();
+        assert_eq!(post_json(addr, "/api/signup", &body).0, 201, "{name}");
+    }
+}
+
+const fn game(days_ago: f64, rating: f64, rd: f64) -> Rated {
+    Rated {
+        days_ago,
+        rating,
+        rd,
+    }
+}
+
+/// The ladder lists established members who played rated this week, best first, each linked
+/// to their profile, the bot tagged; a provisional member is not on it.
+#[tokio::test]
+async fn the_ladder_page_lists_established_members_best_first() {
+    let test = "the_ladder_page_lists_established_members_best_first";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    sign_up_all(server.addr(), &["Sietske", "Scan", "Anne"]);
+    let db = server.db();
+    seed(
+        &db,
+        "Sietske",
+        false,
+        &[game(3.0, 1650.0, 90.0), game(1.0, 1712.4, 60.0)],
+    )
+    .unwrap();
+    seed(&db, "Scan", true, &[game(0.5, 1801.0, 50.0)]).unwrap();
+    seed(&db, "Anne", false, &[game(0.5, 1900.0, 150.0)]).unwrap();
+
+    let browser = driver.browser(server.addr(), 1280, 900).await;
+    browser.goto("/ladder").await;
+    browser.wait_visible("table#ladder tr[data-rung]").await;
+    assert_eq!(
+        browser.attr("body", "data-page").await.as_deref(),
+        Some("ladder")
+    );
+    let rows = browser
+        .js(
+            "return [...document.querySelectorAll('#ladder tbody tr')].map((tr) =>
+               [...tr.cells].map((td) => td.textContent.trim()));",
+            vec![],
+        )
+        .await;
+    let rows: Vec<Vec<String>> = serde_json::from_value(rows).unwrap();
+    assert_eq!(
+        rows.len(),
+        2,
+        "the provisional member is not listed: {rows:?}"
+    );
+    assert_eq!(
+        (
+            rows[0][0].as_str(),
+            rows[0][1].as_str(),
+            rows[0][2].as_str()
+        ),
+        ("1", "BOTScan", "1801"),
+        "{rows:?}"
+    );
+    assert_eq!(
+        (
+            rows[1][0].as_str(),
+            rows[1][1].as_str(),
+            rows[1][2].as_str(),
+            rows[1][4].as_str()
+        ),
+        ("2", "Sietske", "1712", "2"),
+        "{rows:?}"
+    );
+    browser
+        .wait_for("#ladder tr[data-rung=Scan] [data-bot]")
+        .await;
+    assert_eq!(
+        browser
+            .attr("#ladder tr[data-rung=Sietske] a", "href")
+            .await
+            .as_deref(),
+        Some("/@/Sietske")
+    );
+    screenshots(&browser, "ladder").await;
+    browser.close().await;
+}
+
+/// A profile shows the rating (`1500?` while provisional), RD, rated games and the history
+/// chart with one point per day from `/api/user/{name}/rating-history`, in date order, each
+/// point higher the higher its rating.
+#[tokio::test]
+async fn the_profile_charts_the_rating_history_from_the_data() {
+    let test = "the_profile_charts_the_rating_history_from_the_data";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    sign_up_all(server.addr(), &["Sietske", "Anne"]);
+    // Two games on one day make one point: the day's last rating.
+    seed(
+        &server.db(),
+        "Sietske",
+        false,
+        &[
+            game(9.0, 1580.0, 300.0),
+            game(6.2, 1540.0, 250.0),
+            game(6.1, 1620.0, 220.0),
+            game(2.0, 1690.0, 140.0),
+            game(1.0, 1660.0, 100.0),
+        ],
+    )
+    .unwrap();
+
+    let browser = driver.browser(server.addr(), 1280, 900).await;
+    browser.goto("/@/Sietske").await;
+    browser.wait_visible("svg#rating-chart circle").await;
+    assert_eq!(browser.text("[data-fact=rating]").await, "1660");
+    assert_eq!(browser.text("[data-fact=rated]").await, "5");
+    let (_, history) = http_get(server.addr(), "/api/user/Sietske/rating-history").unwrap();
+    let history: Vec<serde_json::Value> = serde_json::from_str(&history).unwrap();
+    let drawn = browser
+        .js(
+            "return [...document.querySelectorAll('#rating-chart circle')].map((c) => ({
+               date: c.dataset.date, rating: Number(c.dataset.rating),
+               x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')) }));",
+            vec![],
+        )
+        .await;
+    let drawn: Vec<serde_json::Value> = serde_json::from_value(drawn).unwrap();
+    assert_eq!(drawn.len(), history.len(), "one point per day: {drawn:?}");
+    assert!(history.len() >= 4, "{history:?}");
+    for (point, day) in drawn.iter().zip(&history) {
+        assert_eq!(point["date"], day["date"]);
+        assert_eq!(point["rating"].as_f64(), day["rating"].as_f64());
+    }
+    for pair in drawn.windows(2) {
+        assert!(
+            pair[0]["x"].as_f64() < pair[1]["x"].as_f64(),
+            "later is further right"
+        );
+        let (r0, r1) = (
+            pair[0]["rating"].as_f64().unwrap(),
+            pair[1]["rating"].as_f64().unwrap(),
+        );
+        let (y0, y1) = (
+            pair[0]["y"].as_f64().unwrap(),
+            pair[1]["y"].as_f64().unwrap(),
+        );
+        assert_eq!(r0 < r1, y0 > y1, "higher rating, higher point: {pair:?}");
+    }
+    let line = browser
+        .attr("#rating-chart polyline", "points")
+        .await
+        .unwrap();
+    let expected: Vec<String> = drawn
+        .iter()
+        .map(|p| format!("{},{}", p["x"], p["y"]))
+        .collect();
+    assert_eq!(line, expected.join(" "), "the line runs through the points");
+    screenshots(&browser, "profile-rating").await;
+
+    // A member without rated games: provisional, no chart yet.
+    browser.goto("/@/Anne").await;
+    browser.wait_visible("#rating-chart-empty").await;
+    assert_eq!(browser.text("[data-fact=rating]").await, "1500?");
+    browser.close().await;
+}
