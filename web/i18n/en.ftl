@@ -68,6 +68,8 @@ error-illegal_prediction = That is not a legal move for the side to move.
 error-address_limit = Your address is at a limit; try again later.
 error-storage_unavailable = The server's database is unreachable; try again later.
 error-members_only = Rated play is for signed-in members.
+error-chat_muted = An admin has muted you in the chat.
+error-chat_too_fast = Chat lines too fast: wait a few seconds.
 error-outside_rating_range = Your rating is outside this seek's range.
 
 ## The web client.

@@ -67,6 +67,8 @@ error-illegal_prediction = Dat is gjin set neffens de regels foar de kant dy't o
 error-address_limit = Dyn adres sit oan in limyt; besykje it letter nochris.
 error-storage_unavailable = De databank fan de server is net te berikken; besykje it letter nochris.
 error-members_only = Rated spyljen is foar oanmelde leden.
+error-chat_muted = In behearder hat dy yn de chat stil makke.
+error-chat_too_fast = Te fluch yn de chat: wachtsje in pear sekonden.
 error-outside_rating_range = Dyn rating falt bûten it berik fan dizze útdaging.
 
 ## The web client.

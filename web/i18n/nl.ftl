@@ -65,6 +65,8 @@ error-illegal_prediction = Dat is geen reglementaire zet voor de kleur die aan z
 error-address_limit = Je adres zit aan een limiet; probeer het later opnieuw.
 error-storage_unavailable = De database van de server is onbereikbaar; probeer het later opnieuw.
 error-members_only = Rated spelen is voor aangemelde leden.
+error-chat_muted = Een beheerder heeft je in de chat gedempt.
+error-chat_too_fast = Te snel in de chat: wacht een paar seconden.
 error-outside_rating_range = Je rating valt buiten het bereik van deze uitdaging.
 
 ## The web client.

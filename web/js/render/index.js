@@ -124,7 +124,7 @@ function later(root, loading, mountWith) {
   loading.then((module) => {
     if (mounted.update === self) update = mountWith(module);
   }, (error) => {
-    console.error('page module:', error);
+    console.error('page module failed to load:', error);
     failed = true;
   });
   return self;
