@@ -5,7 +5,7 @@
 
 import { h, list, show, text, attr, playerName, pageHeading } from './dom.js';
 import { createForm, engineForm, playNowPanel } from './forms.js';
-import { timeControlText, summaryPlayers, playerText, counted, ratingText } from '../format.js';
+import { timeControlText, summaryPlayers, playerText, ratingText } from '../format.js';
 import { t } from '../i18n.js';
 import { profilePath } from '../account.js';
 
