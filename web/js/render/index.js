@@ -5,9 +5,7 @@
  */
 
 import { h, attr, text, pageHeading, logoutButtons } from './dom.js';
-import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
-import { mountMinit } from './minit.js';
 import { profilePath } from '../account.js';
 import { t, lang } from '../i18n.js';
 
@@ -92,11 +90,13 @@ function mount(page, root, id, state) {
   if (page === 'tokens') return accountPage((m) => m.mountTokens(root));
   if (page === 'profile') return later(root, import('../pages/profile.js'), (m) => m.mountProfile(root, id));
   if (page === 'ladder') return later(root, import('../pages/ladder.js'), (m) => m.mountLadder(root));
-  if (page === 'lobby') return mountLobby(root);
+  // The lobby and MinitChess TV load on their routes too: the match page, the one a player
+  // opens most, carries neither (nor their forms).
+  if (page === 'lobby') return later(root, import('./lobby.js'), (m) => m.mountLobby(root));
   if (page === 'match') return mountMatch(root);
   if (page === 'invite') return mountInvite(root);
   if (page === 'ftv') return mountFrisianTv(root, id);
-  if (page === 'tv' || page === 'game') return mountMinit(root);
+  if (page === 'tv' || page === 'game') return later(root, import('./minit.js'), (m) => m.mountMinit(root));
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('missing-title')),
     h('p', {}, `${t('missing-text')} `), h('a', { href: '/' }, t('missing-lobby'))));
   return () => false;
