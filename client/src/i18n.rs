@@ -234,7 +234,9 @@ mod tests {
     }
 
     /// Every key is used: its id appears, quoted, in the terminal client's or the web
-    /// client's sources (`error-*` keys are used through the error code, checked above).
+    /// client's sources, or a family of keys is named by its prefix in a template
+    /// (`` `side-${side}` ``, `format!("side-{side}")`); `error-*` keys are used through the
+    /// error code, checked above.
     #[test]
     fn no_unused_key() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -257,7 +259,14 @@ mod tests {
             .into_iter()
             .filter(|id| !id.starts_with("error-"))
             .filter(|id| {
-                !sources.contains(&format!("\"{id}\"")) && !sources.contains(&format!("'{id}'"))
+                let family = |end: usize| {
+                    let prefix = &id[..end];
+                    sources.contains(&format!("`{prefix}${{"))
+                        || sources.contains(&format!("\"{prefix}{{"))
+                };
+                !sources.contains(&format!("\"{id}\""))
+                    && !sources.contains(&format!("'{id}'"))
+                    && !id.match_indices('-').any(|(i, _)| family(i + 1))
             })
             .collect();
         assert!(unused.is_empty(), "unused keys: {unused:?}");

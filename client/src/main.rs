@@ -7,6 +7,8 @@ mod effects;
 mod engine;
 mod frisian_cli;
 mod i18n;
+#[cfg(test)]
+mod i18n_scan;
 mod minitchess_cli;
 mod net;
 mod online;

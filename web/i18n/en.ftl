@@ -22,7 +22,7 @@ help-home-refresh = refresh
 help-home-quit = quit
 help-match-type = type a move; Tab completes, Enter plays
 help-match-cursor = move the cursor
-help-match-pick = pick the piece, then its destination
+help-match-pick = pick the piece, then its destination (or a click)
 help-match-route = choose the capture route (captures marked)
 help-match-clear = clear the input and the selection
 help-match-resign = resign (asks to confirm)
@@ -35,7 +35,7 @@ help-match-view = square numbers, flip board, letter pieces
 help-match-save = save the finished match's PDN (--save-pdn DIR, or here)
 help-match-back = back to the home screen (the seat is kept)
 help-channel-cursor = move the cursor
-help-channel-pick = pick the from square, then the to square
+help-channel-pick = pick the from square, then the to square (or a click)
 help-channel-guess = type a guess for the coming ply
 help-channel-predict = prediction on or off
 help-channel-pieces = FULL (figurines) or FLAT (letters) pieces
@@ -68,6 +68,8 @@ error-illegal_prediction = That is not a legal move for the side to move.
 error-address_limit = Your address is at a limit; try again later.
 error-storage_unavailable = The server's database is unreachable; try again later.
 error-members_only = Rated play is for signed-in members.
+error-chat_muted = An admin has muted you in the chat.
+error-chat_too_fast = Chat lines too fast: wait a few seconds.
 error-outside_rating_range = Your rating is outside this seek's range.
 
 ## The web client.
@@ -75,3 +77,287 @@ error-outside_rating_range = Your rating is outside this seek's range.
 web-language = Language
 web-nav-lobby = Lobby
 web-nav-tv = TV
+
+## Words both pages share: sides, pieces, presence, counts.
+
+side-white = white
+side-black = black
+side-white-title = White
+side-black-title = Black
+piece-wm = white man
+piece-wk = white king
+piece-bm = black man
+piece-bk = black king
+player-guest = (guest)
+player-bot = an engine plays this seat
+presence-connected = online
+presence-connected-title = connected
+presence-gone = gone
+presence-free = seat free
+conn-connecting = connecting…
+conn-online = online
+conn-offline = offline — reconnecting…
+tc-untimed = untimed
+list-or = { $first } or { $last }
+count-plies =
+    { $count ->
+        [one] { $count } ply
+       *[other] { $count } plies
+    }
+count-watching = { $count } watching
+
+## The header's account corner and pages without a place.
+
+who-login = Log in
+who-signup = Sign up
+who-menu = Account menu of { $name }
+who-profile = Profile and games
+who-account = Account and password
+who-logout = Log out
+who-logout-all = Log out everywhere
+who-tokens = Access tokens
+missing-title = Nothing here
+missing-text = This address shows no page.
+missing-lobby = Go to the lobby
+page-loading = Loading…
+page-load-failed = This page could not be loaded; reload to try again.
+invite-title = You are invited to a Frisian draughts match
+invite-name = Your name, as your opponent and the game record show it
+invite-take = Take the seat
+invite-taking = Taking the seat…
+invite-page-title = Invited to a match
+
+ftv-live = the most-watched live match, then the next when it ends
+ftv-ended = this match has ended; the next live match follows when one is played
+ftv-none = No public match is being played yet; TV starts with the first.
+
+## The lobby and its forms.
+
+lobby-heading = Lobby: Frisian draughts and MinitChess TV
+lobby-title = Frisian draughts and MinitChess TV
+lobby-anonymous = anonymous
+lobby-loading = Loading the lobby…
+lobby-unreachable = The server cannot be reached; trying again…
+lobby-your-name = Your name
+lobby-seeks = Open seeks
+lobby-live = Live matches
+lobby-ftv = Frisian TV
+lobby-ftv-what = the most-watched live match
+lobby-minit-tv = MinitChess TV
+lobby-players = Players in the lobby
+lobby-join = Join
+lobby-seek-rated = rated
+lobby-seek-rated-range = rated ±{ $range }
+lobby-seek-casual = casual
+play-now-title = Play now
+play-now-cancel = Cancel
+play-now-hint = A rated game against a member of close rating, found for you in seconds.
+play-now-members-only = Play now pairs members for rated games:
+play-now-looking = Looking for an opponent at { $preset }…
+form-game = Game
+form-casual = casual
+form-rated-members = rated (members)
+form-opponent-rating = Opponent rating
+form-range-open = open to all
+lobby-no-seeks = No open seeks: create one.
+lobby-no-live = No public match is being played.
+lobby-between-games = between games
+lobby-nobody = Nobody is seeking or playing right now.
+form-new-match = New match
+form-time-control = Time control
+form-blitz = blitz
+form-custom = custom…
+form-minutes = Minutes
+form-increment = Increment (s)
+form-colour = Your colour
+form-random = random
+form-private = Private (only through its invite link)
+form-create = Create match
+form-hint = Frisian draughts: pieces also capture straight ahead and sideways.
+form-engine-title = Watch an engine game
+form-serial = Serial
+form-white-engine = White engine
+form-black-engine = Black engine
+form-pace = Seconds per ply
+form-reveal = Reveal from ply
+form-start = Start
+
+## The match page.
+
+match-heading = Frisian draughts match
+match-loading = Loading the match…
+match-connecting = Connecting…
+match-clock = clock
+match-clock-of = { $side }'s clock
+match-invite = Invite a friend:
+match-copy-link = Copy link
+match-choose-route = Choose the capture route
+match-move = Move
+match-move-placeholder = 32-28 or 19x30
+match-play = Play
+match-moves = Moves
+match-step = Step through the moves
+match-first = First position
+match-prev = Previous move
+match-next = Next move
+match-last = Current position
+match-abort = Abort
+match-offer-draw = Offer draw
+match-accept-draw = Accept draw
+match-decline-draw = Decline draw
+match-resign = Resign
+match-confirm-resign = Yes, resign
+match-cancel = Cancel
+match-claim-win = Claim the win
+match-claim-draw = Call it a draw
+match-rematch = Rematch
+match-accept-rematch = Accept rematch
+match-decline-rematch = Decline rematch
+match-to-rematch = Go to the rematch
+match-download-pdn = Download PDN
+match-tools = Board tools
+match-flip = Flip board
+match-numbers = Square numbers
+match-copy-fen = Copy FEN
+match-actions = Game actions
+match-watching = watching:
+match-waiting-for = waiting for { $side }…
+match-you = (you)
+match-first-move-you = You must move within { $left }
+match-first-move = { $side } must move within { $left }
+match-left-claim-in = { $side } left: you may claim the game in { $seconds }
+match-gone-claim = { $side } is gone: claim the win or call it a draw
+match-left-claim-in-paused = { $side } left: you may claim the game in { $seconds } (paused while it is your move)
+match-signal = connection: { $ms } ms
+match-signal-title = connection: { $ms } ms round trip
+match-takes = takes { $squares }
+board-name = Frisian draughts board
+board-label = Frisian draughts board, { $side } to move
+board-label-past = Frisian draughts board, { $side } to move (after ply { $ply })
+board-square = square { $n }
+board-move-here = move here
+status-past = Showing the position after ply { $ply } — press End to return
+status-waiting-you = You play { $side }. Waiting for an opponent…
+status-waiting = Waiting for a second player…
+status-over = Game over
+status-you-play = You play { $side }.
+status-first-move-due = Make your first move soon, or the match is aborted.
+status-your-turn = Your turn.
+status-their-turn = Waiting for your opponent.
+status-to-move = { $side } to move
+title-your-turn = Your turn
+title-their-turn = Waiting for opponent
+offer-draw-sent = Draw offer sent
+offer-draw = { $side } offers a draw
+offer-rematch-agreed = Rematch agreed
+offer-rematch-sent = Rematch offered
+offer-rematch = { $side } offers a rematch
+result-aborted = Aborted
+result-no-result = no result
+result-victorious = { $side } is victorious
+result-draw = Draw
+reason-no_legal_move = no legal move left
+reason-resignation = resignation
+reason-time_forfeit = time ran out
+reason-draw_by_rule = draw by rule
+reason-draw_by_agreement = draw by agreement
+reason-aborted = game aborted
+reason-abandoned = opponent left (win claimed)
+reason-draw_claimed = opponent left (draw claimed)
+
+## Notices under the board and the name field.
+
+notice-not-sent = not connected: this was not sent; try again once online
+notice-play-now-members = Play now pairs members: log in or sign up to play rated.
+notice-sent-when-online = connecting… this is sent once the server answers
+notice-give-name = give your name: 1 to 32 characters
+notice-custom-time = custom time: give minutes and increment (not both 0)
+notice-must-capture = { $squares } must capture
+notice-no-legal-move = { $square } has no legal move
+notice-not-a-move = "{ $text }" is not a move: write it as 32-28 or 19x30
+notice-only-players = only the players can move
+notice-choose-route = several captures go there: choose the route
+notice-copied = copied: { $value }
+notice-copy-this = copy this: { $value }
+notice-server = server: { $reason }
+notice-draw-declined = your draw offer was declined
+notice-draw-lapsed = your draw offer lapsed: your opponent moved instead
+notice-rematch-declined = your rematch offer was declined
+notice-name-refused = name not accepted: { $reason }
+name-empty = a name needs at least one visible character
+name-too-long = a name has at most 32 characters; this one has { $count }
+name-control = a name cannot hold control characters such as tabs or line breaks
+
+## The MinitChess TV page (chess words: MinitChess is chess on a 5×6 board).
+
+minit-board = MinitChess board
+minit-ply = Ply
+minit-revealed = Revealed moves
+minit-hint = Predict the coming move: click a piece, then its square.
+minit-this-game = This game
+minit-leaderboard = Leaderboard
+minit-predict-here = predict this move
+minit-loading = Loading…
+minit-headline = White { $white } v Black { $black } · serial { $serial } · game { $game }
+minit-reveal-in = move { $move } ({ $side }) revealed in { $seconds } s
+minit-next-game = next game in { $seconds } s
+minit-wins = { $side } wins
+minit-your-score = Your score this game: { $correct } right, { $strikes }
+minit-score = { $correct } right, { $strikes }
+minit-strikes =
+    { $count ->
+        [one] { $count } strike
+       *[other] { $count } strikes
+    }
+minit-in-games =
+    { $count ->
+        [one] in { $count } game
+       *[other] in { $count } games
+    }
+minit-no-predictions = No predictions yet.
+minit-no-standings = Standings appear when the game ends.
+minit-guess-waiting = Your guess for ply { $ply }: { $guess }
+minit-guess-right = Right! { $actual }
+minit-guess-wrong = Wrong: you said { $guess }, it was { $actual }
+minit-no-game = No game to predict right now
+minit-guess = Guess ply { $ply }: click a piece, then where it goes
+minit-piece-wK = white king
+minit-piece-wQ = white queen
+minit-piece-wR = white rook
+minit-piece-wB = white bishop
+minit-piece-wN = white knight
+minit-piece-wP = white pawn
+minit-piece-bK = black king
+minit-piece-bQ = black queen
+minit-piece-bR = black rook
+minit-piece-bB = black bishop
+minit-piece-bN = black knight
+minit-piece-bP = black pawn
+
+## The terminal client's home screen.
+
+home-hello = Boardcast — hello, { $name }
+home-stored-seat = stored seat: { $match } as { $side } — R resumes it
+home-prompt-keys = Enter, Esc cancels
+home-channels = TV and engine games
+home-hint-list = Tab/←→ list
+home-hint-select = ↑↓ select
+home-hint-join = Enter join/watch
+home-hint-predict = p predict
+home-hint-new = c new match
+home-hint-code = i join by code
+home-hint-engine = e engine game
+home-hint-tv = t TV
+home-hint-ftv = f Frisian TV
+home-hint-resume = R resume
+home-hint-refresh = r refresh
+home-hint-help = ? help
+home-hint-quit = q quit
+home-form-title = new match
+home-form-time = time
+home-form-colour = colour
+home-form-seek = seek
+home-form-custom = custom
+home-form-public = public (listed as an open seek)
+home-form-private = private (invite code only)
+home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel

@@ -9,6 +9,7 @@
 /** @typedef {{send?: object, navigate?: string, replace?: boolean, saveSeat?: object, forgetSeat?: string, copy?: string, focus?: string}} Effect */
 
 import { FRISIAN_TV } from './state.js';
+import { t as tr } from './i18n.js';
 import { parseFen } from './fen.js';
 import * as account from './account.js';
 
@@ -43,11 +44,11 @@ export function unsent(state, envelope) {
   if (state.outbox.some(held) || state.unsent.some(held)) return;
   if (state.unsent.length >= UNSENT_MAX) {
     delete state.pending[envelope.id];
-    state.notice = { text: 'not connected: this was not sent; try again once online', code: 'unsent' };
+    state.notice = { text: tr('notice-not-sent'), code: 'unsent' };
     return;
   }
   state.unsent.push(envelope);
-  state.notice = { text: 'connecting… this is sent once the server answers', code: 'unsent' };
+  state.notice = { text: tr('notice-sent-when-online'), code: 'unsent' };
 }
 
 /**
@@ -57,10 +58,10 @@ export function unsent(state, envelope) {
  */
 export function nameProblem(name) {
   const n = String(name || '').trim().normalize('NFC');
-  if (!n) return 'a name needs at least one visible character';
+  if (!n) return tr('name-empty');
   const count = [...n].length;
-  if (count > 32) return `a name has at most 32 characters; this one has ${count}`;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(n)) return 'a name cannot hold control characters such as tabs or line breaks';
+  if (count > 32) return tr('name-too-long', { count });
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(n)) return tr('name-control');
   return '';
 }
 
@@ -101,7 +102,7 @@ export function rename(state, name) {
 export function acceptInvite(state, name) {
   const valid = validName(name);
   if (!valid) {
-    state.notice = { text: 'give your name: 1 to 32 characters', code: 'input' };
+    state.notice = { text: tr('notice-give-name'), code: 'input' };
     return [];
   }
   state.notice = { text: '', code: '' };
@@ -201,7 +202,7 @@ export function createMatch(state, form) {
       || time_control.initial_ms < 0 || time_control.increment_ms < 0
       || time_control.initial_ms + time_control.increment_ms === 0;
     if (bad) {
-      state.notice = { text: 'custom time: give minutes and increment (not both 0)', code: '' };
+      state.notice = { text: tr('notice-custom-time'), code: '' };
       return [];
     }
   }
@@ -226,7 +227,7 @@ export const POOL_PRESETS = ['1+1', '3+2', '5+3', '10+5', '15+10'];
 export function playNow(state, preset) {
   if (!POOL_PRESETS.includes(preset)) return [];
   if (!state.account) {
-    state.notice = { text: 'Play now pairs members: log in or sign up to play rated.', code: 'members_only' };
+    state.notice = { text: tr('notice-play-now-members'), code: 'members_only' };
     return [];
   }
   state.notice = { text: '', code: '' };
@@ -368,14 +369,14 @@ function whyNotMovable(state, square) {
   const froms = [...new Set(legal.map((m) => m.route[0]))].sort((a, b) => a - b);
   const capturing = legal.some((m) => m.captures.length > 0);
   state.notice = capturing
-    ? { text: `${orList(froms)} must capture`, code: 'must_capture' }
-    : { text: `${square} has no legal move`, code: 'must_capture' };
+    ? { text: tr('notice-must-capture', { squares: orList(froms) }), code: 'must_capture' }
+    : { text: tr('notice-no-legal-move', { square }), code: 'must_capture' };
 }
 
 /** `28`, `28 or 33`, `28, 33 or 37`. */
 export function orList(items) {
   if (items.length < 2) return items.join('');
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+  return tr('list-or', { first: items.slice(0, -1).join(', '), last: items[items.length - 1] });
 }
 
 /**
@@ -402,11 +403,11 @@ export function typedMove(state, text) {
   let squares = t.split(/\s*[-x:]\s*|\s+/).filter(Boolean).map(Number);
   if (/^\d{4}$/.test(t)) squares = [Number(t.slice(0, 2)), Number(t.slice(2))];
   if (squares.length < 2 || squares.length > 21 || squares.some((n) => !Number.isInteger(n) || n < 1 || n > 50)) {
-    state.notice = { text: `"${t}" is not a move: write it as 32-28 or 19x30`, code: 'input' };
+    state.notice = { text: tr('notice-not-a-move', { text: t }), code: 'input' };
     return [];
   }
   if (!state.seat) {
-    state.notice = { text: 'only the players can move', code: 'input' };
+    state.notice = { text: tr('notice-only-players'), code: 'input' };
     return [];
   }
   // A move is typed for the live position, even while the list shows an earlier one.
@@ -421,7 +422,7 @@ export function typedMove(state, text) {
     state.ui.hops = [squares[0]];
     state.ui.choices = legal.map((m) => m.route);
     state.ui.choicesFromTyping = true;
-    state.notice = { text: 'several captures go there: choose the route', code: '' };
+    state.notice = { text: tr('notice-choose-route'), code: '' };
     return [FOCUS_CHOOSER];
   }
   return move(state, legal.length === 1 ? legal[0].route : squares);

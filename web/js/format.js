@@ -1,7 +1,9 @@
 /**
- * Words and numbers as the page shows them. Pure functions, no DOM.
+ * Words and numbers as the page shows them, in the player's language. Pure functions, no DOM.
  * @module format
  */
+
+import { t, lang } from './i18n.js';
 
 /**
  * A clock reading: `m:ss`, `h:mm:ss` from an hour, tenths under ten seconds (`0:09.4`).
@@ -26,35 +28,33 @@ export function lowTimeMs(timeControl) {
   return Math.min(60000, Math.max(10000, timeControl.initial_ms / 8));
 }
 
-/** `5+3`, `1½+0`, `untimed`. */
+/** `5+3`, `1.5+0` (`1,5+0` in Dutch and Frisian), `untimed`. */
 export function timeControlText(tc) {
-  if (!tc) return 'untimed';
+  if (!tc) return t('tc-untimed');
   const minutes = tc.initial_ms / 60000;
-  const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(1);
+  const shown = new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(minutes);
   return `${shown}+${Math.round(tc.increment_ms / 1000)}`;
 }
 
-/** The reasons of PROTOCOL.md §17 in the words of the rules. */
-const REASONS = {
-  no_legal_move: 'no legal move left',
-  resignation: 'resignation',
-  time_forfeit: 'time ran out',
-  draw_by_rule: 'draw by rule',
-  draw_by_agreement: 'draw by agreement',
-  aborted: 'game aborted',
-  abandoned: 'opponent left (win claimed)',
-  draw_claimed: 'opponent left (draw claimed)',
-};
+/** The reasons of PROTOCOL.md §17 in the words of the rules: `reason-*` in the catalogue. */
+const REASONS = ['no_legal_move', 'resignation', 'time_forfeit', 'draw_by_rule', 'draw_by_agreement',
+  'aborted', 'abandoned', 'draw_claimed'];
+
+/** `White`/`Black` as a sentence starts with it (`side-white` is the word inside one). */
+export const sideTitle = (side) => t(`side-${side}-title`);
+export const sideWord = (side) => t(`side-${side}`);
 
 /**
  * The result banner: score, who won, and the server's detail of why.
  * @param {{winner: string|null, reason: string, detail: string}} result
  */
 export function resultText(result) {
-  if (result.reason === 'aborted') return `Aborted · ${result.detail || 'no result'}`;
+  // The server's detail is English (for programs and logs): another language says the reason.
+  const detail = lang() === 'en' ? result.detail : '';
+  if (result.reason === 'aborted') return `${t('result-aborted')} · ${detail || t('result-no-result')}`;
   const score = result.winner === 'white' ? '2-0' : result.winner === 'black' ? '0-2' : '1-1';
-  const who = result.winner ? `${cap(result.winner)} is victorious` : 'Draw';
-  const why = result.detail || REASONS[result.reason] || result.reason;
+  const who = result.winner ? t('result-victorious', { side: sideTitle(result.winner) }) : t('result-draw');
+  const why = detail || (REASONS.includes(result.reason) ? t(`reason-${result.reason}`) : result.reason);
   return `${score} · ${who} · ${why}`;
 }
 
@@ -69,10 +69,6 @@ export const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : '')
 /** Whole seconds, rounded up, for countdowns. */
 export const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));
 
-/** `1 strike`, `2 strikes`, `1 ply`, `2 plies`: a count with its noun in the right number. */
-export function counted(n, noun, plural = `${noun}s`) {
-  return `${n} ${n === 1 ? noun : plural}`;
-}
 
 /**
  * The players of a lobby line, white then black: `{name, bot, account}`, or `null` for a free
@@ -89,7 +85,7 @@ export function summaryPlayers(summary) {
  * `Anne (guest)` for a seat nobody logged in holds, so a guest never passes for the member
  * of the same name.
  */
-export const playerText = (p) => `${p.bot ? 'BOT ' : ''}${p.name}${p.account ? '' : ' (guest)'}`;
+export const playerText = (p) => `${p.bot ? 'BOT ' : ''}${p.name}${p.account ? '' : ` ${t('player-guest')}`}`;
 
 /**
  * A rating as players read it: rounded, with `?` while provisional (RD 110 or more), as
@@ -106,10 +102,10 @@ export function ratingChangeText(after, change) {
   return `${Math.round(after)} (${sign}${Math.abs(d)})`;
 }
 
-/** A date the server gives (milliseconds or an ISO string) as people read it. */
+/** A date the server gives (milliseconds or an ISO string) as people read it, in the page's language. */
 export function dateText(value) {
   if (value === null || value === undefined || value === '') return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return date.toLocaleDateString(lang(), { year: 'numeric', month: 'short', day: 'numeric' });
 }

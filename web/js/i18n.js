@@ -1,10 +1,13 @@
 /**
  * The player's language: the same Fluent catalogues as the terminal client
  * (`i18n/{en,nl,fy}.ftl`, fluent-bundle there), read here by a reader for the subset of
- * Fluent they use: `id = text` on one line, `#` comments, and `{ $name }` placeables, numbers
- * formatted by `Intl.NumberFormat` in the language. A catalogue line outside that subset
- * (a multi-line value, a selector) is refused loudly by `parseFtl`, so a catalogue edit
- * that the terminal would read and this page would not fails the browser test that loads it.
+ * Fluent they use: `id = text` on one line, `#` comments, `{ $name }` placeables (numbers
+ * formatted by `Intl.NumberFormat` in the language), and a message that is one plural
+ * selector over a number (`id =`, then `{ $count ->`, its `[one]`/`*[other]` variants one a
+ * line, and `}`), chosen by `Intl.PluralRules` as fluent-bundle chooses by CLDR's rules.
+ * A catalogue line outside that subset is refused loudly by `parseFtl`, so a catalogue edit
+ * that the terminal would read and this page would not fails the test that compares them.
+ * English is a catalogue like the others: the page's words live only in the catalogues.
  * @module i18n
  */
 
@@ -15,21 +18,45 @@ export const ENDONYMS = { en: 'English', nl: 'Nederlands', fy: 'Frysk' };
 /** `{ $name }`: the one kind of placeable the catalogues use. */
 const PLACEABLE = /[{]\s*\$([a-z_]+)\s*[}]/g;
 
-/** @type {{lang: string, messages: Map<string, string>}} */
+/**
+ * A message: a pattern, or a plural selector over the number `on` whose variants are patterns.
+ * @typedef {string | {on: string, variants: Map<string, string>, other: string}} Message
+ */
+
+/** @type {{lang: string, messages: Map<string, Message>}} */
 const current = { lang: '', messages: new Map() };
 
 /**
  * @param {string} source a `.ftl` file
- * @returns {Map<string, string>} message id → its pattern
+ * @returns {Map<string, Message>} message id → its pattern or selector
  */
 export function parseFtl(source) {
   const messages = new Map();
-  for (const [i, line] of source.split('\n').entries()) {
+  const lines = source.split('\n');
+  const refuse = (i) => {
+    throw new Error(`ftl line ${i + 1} is outside the subset this reader knows: ${lines[i]}`);
+  };
+  const plain = (text) => !/[{}]/.test(text.replace(PLACEABLE, ''));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (line.trim() === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z][a-zA-Z0-9_-]*) = (.*)$/.exec(line);
-    if (!m || /[{}]/.test(m[2].replace(PLACEABLE, ''))) {
-      throw new Error(`ftl line ${i + 1} is outside the subset this reader knows: ${line}`);
+    const selector = /^([a-zA-Z][a-zA-Z0-9_-]*) =\s*$/.exec(line);
+    if (selector) {
+      const head = /^\s+[{]\s*\$([a-z_]+)\s*->\s*$/.exec(lines[++i] || '') || refuse(i);
+      const variants = new Map();
+      let other = null;
+      for (i++; i < lines.length && !/^\s+[}]\s*$/.test(lines[i]); i++) {
+        const v = /^\s+([*]?)\[([a-z]+)\] (.*)$/.exec(lines[i]);
+        if (!v || !plain(v[3])) refuse(i);
+        variants.set(v[2], v[3]);
+        if (v[1]) other = v[3];
+      }
+      if (i >= lines.length || other === null) refuse(i);
+      messages.set(selector[1], { on: head[1], variants, other });
+      continue;
     }
+    const m = /^([a-zA-Z][a-zA-Z0-9_-]*) = (.*)$/.exec(line);
+    if (!m || !plain(m[2])) refuse(i);
     messages.set(m[1], m[2]);
   }
   return messages;
@@ -58,13 +85,17 @@ export function lang() {
 
 /** The message `id` with `args`; the id itself when the catalogue lacks it. */
 export function t(id, args = {}) {
-  const pattern = current.messages.get(id);
-  if (pattern === undefined) return id;
+  const message = current.messages.get(id);
+  if (message === undefined) return id;
+  const pattern = typeof message === 'string' ? message
+    : message.variants.get(String(args[message.on]))
+      ?? message.variants.get(new Intl.PluralRules(lang()).select(Number(args[message.on])))
+      ?? message.other;
   return pattern.replace(PLACEABLE, (_, name) => {
     const value = args[name];
     return typeof value === 'number'
       ? new Intl.NumberFormat(current.lang).format(value)
-      : String(value ?? '');
+      : value === undefined ? `{$${name}}` : String(value); // fluent-bundle's mark of a missing one
   });
 }
 

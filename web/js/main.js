@@ -56,10 +56,12 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
 let frame = 0;
 let tick = 0;
+/** Nothing is drawn until the language's catalogue has come (the page's words are in it). */
+let spoken = false;
 /** A `focus` effect's selector: focused once the next drawing has put it on the page. */
 let focusNext = '';
 function redraw() {
-  if (frame) return;
+  if (frame || !spoken) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
     clearTimeout(tick);
@@ -198,7 +200,7 @@ async function copy(value) {
     try { done = document.execCommand('copy'); } catch { done = false; }
     box.remove();
   }
-  state.notice = { text: done ? `copied: ${value}` : `copy this: ${value}`, code: '' };
+  state.notice = { text: i18n.t(done ? 'notice-copied' : 'notice-copy-this', { value }), code: '' };
   redraw();
 }
 
@@ -222,9 +224,9 @@ async function catalogue(lang) {
   return response.text();
 }
 
-/** The language menu in the header, the choice kept in `bc.lang` for this browser. English
- * needs no catalogue here (the page's own text and the server's refusals are English), so
- * the match page's download budget holds for it; another language's is fetched when spoken. */
+/** The language menu in the header, the choice kept in `bc.lang` for this browser. Every
+ * language, English too, is a catalogue: the page is drawn once the chosen one has come, and
+ * drawn again (each page built anew) when the menu changes it. */
 async function speak() {
   const chosen = i18n.chooseLang(storage.get('bc.lang'), navigator.languages);
   const menu = document.createElement('select');
@@ -236,12 +238,7 @@ async function speak() {
   const apply = async (lang) => {
     i18n.use(lang, await catalogue(lang));
     document.documentElement.lang = lang;
-    menu.setAttribute('aria-label', i18n.t('web-language'));
-    const nav = document.querySelectorAll('header.top nav a');
-    if (nav.length === 2) {
-      nav[0].textContent = i18n.t('web-nav-lobby');
-      nav[1].textContent = i18n.t('web-nav-tv');
-    }
+    spoken = true;
     redraw();
   };
   menu.addEventListener('change', () => {
@@ -249,6 +246,11 @@ async function speak() {
     apply(menu.value).catch((error) => console.error('no catalogue:', error));
   });
   document.querySelector('header.top')?.append(menu);
-  if (chosen !== 'en') await apply(chosen);
+  await apply(chosen);
 }
-speak().catch((error) => console.error('no catalogue:', error));
+speak().catch((error) => {
+  // Without a catalogue the page still works, its words shown as their ids.
+  console.error('no catalogue:', error);
+  spoken = true;
+  redraw();
+});

@@ -7,7 +7,7 @@
 
 import { opposite, showsMatch, FRISIAN_TV } from './state.js';
 import * as actions from './actions.js';
-import { refusal } from './i18n.js';
+import { refusal, t } from './i18n.js';
 import { ratingText } from './format.js';
 
 /**
@@ -52,7 +52,7 @@ export function receive(state, msg, now) {
       state.leaderboard = body.entries;
       return [];
     case 'shutdown':
-      state.notice = { text: `server: ${body.reason}`, code: 'shutdown' };
+      state.notice = { text: t('notice-server', { reason: body.reason }), code: 'shutdown' };
       return [{ reconnectAfter: body.reconnect_after_ms }];
     case 'featured': return featured(state, body);
     case 'pong':
@@ -106,7 +106,7 @@ function refused(state, { id, code, message, last_id: lastId }) {
   if (request.kind === 'hello' && code === 'invalid_argument') {
     // The server keeps the name it had: so does the page, and it says why in words.
     state.name = request.previous || '';
-    state.notice = { text: `name not accepted: ${String(message).replace(/^invalid message: name: /, '')}`, code: 'name' };
+    state.notice = { text: t('notice-name-refused', { reason: String(message).replace(/^invalid message: name: /, '') }), code: 'name' };
     return [{ saveName: state.name }];
   }
   if (request.kind === 'resume' && code === 'invalid_token') {
@@ -237,12 +237,12 @@ function matchEvent(state, { match_id, v, event }, now) {
       break;
     case 'draw_declined':
       m.draw_offer = null;
-      if (state.seat && body !== state.seat.side) state.notice = { text: 'your draw offer was declined', code: 'draw' };
+      if (state.seat && body !== state.seat.side) state.notice = { text: t('notice-draw-declined'), code: 'draw' };
       break;
     case 'draw_offer_cancelled':
       // Our own moves leave our offer standing: the opponent moved instead of answering.
       if (state.seat && m.draw_offer === state.seat.side) {
-        state.notice = { text: 'your draw offer lapsed: your opponent moved instead', code: 'draw' };
+        state.notice = { text: t('notice-draw-lapsed'), code: 'draw' };
       }
       m.draw_offer = null;
       break;
@@ -269,7 +269,7 @@ function matchEvent(state, { match_id, v, event }, now) {
     case 'rematch_offered': m.rematch_offer = body; break;
     case 'rematch_declined':
       m.rematch_offer = null;
-      if (state.seat && body !== state.seat.side) state.notice = { text: 'your rematch offer was declined', code: '' };
+      if (state.seat && body !== state.seat.side) state.notice = { text: t('notice-rematch-declined'), code: '' };
       break;
     case 'rematch_started':
       m.rematch = body;

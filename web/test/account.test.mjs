@@ -2,10 +2,15 @@
 // answers folded into the state, and where a login goes next.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as i18n from '../js/i18n.js';
 import { initialState, parseRoute } from '../js/state.js';
 import { receive } from '../js/receive.js';
 import * as actions from '../js/actions.js';
 import * as account from '../js/account.js';
+
+// The page speaks from its catalogue; these tests read English, as a browser would by default.
+i18n.use('en', readFileSync(new URL('../i18n/en.ftl', import.meta.url), 'utf8'));
 
 const fresh = (path, search = '') => initialState(parseRoute(path), { name: '', nextId: 1, seats: {} }, search);
 const requests = (effects) => effects.filter((e) => e.http).map((e) => e.http);

@@ -2,10 +2,15 @@
 // (run by `cargo test -p boardcast-server --test web_js`). No DOM is touched by these modules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as i18n from '../js/i18n.js';
 import { initialState, parseRoute } from '../js/state.js';
 import { receive, graceLeft } from '../js/receive.js';
 import * as actions from '../js/actions.js';
 import { summaryPlayers, playerText } from '../js/format.js';
+
+// The page speaks from its catalogue; these tests read English, as a browser would by default.
+i18n.use('en', readFileSync(new URL('../i18n/en.ftl', import.meta.url), 'utf8'));
 
 const START = 'W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20:H0:F1:+0+0';
 const SEAT = { match_id: 'm1', token: 'st.secret', side: 'white', invite_code: 'ABCDEF' };

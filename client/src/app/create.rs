@@ -4,6 +4,8 @@
 
 use boardcast_protocol::{ColorChoice, TimeControl};
 
+use crate::i18n::tr;
+
 /// Time controls offered, then "untimed" and "custom".
 pub const PRESETS: [&str; 6] = ["1+0", "3+2", "5+3", "10+5", "15+10", "30+20"];
 
@@ -92,26 +94,26 @@ impl CreateForm {
 
     pub fn time_label(&self) -> String {
         match self.time {
-            UNTIMED => "untimed".to_owned(),
-            CUSTOM => format!("custom: {}_", self.custom),
+            UNTIMED => tr("tc-untimed"),
+            CUSTOM => format!("{}: {}_", tr("home-form-custom"), self.custom),
             preset => PRESETS[preset].to_owned(),
         }
     }
 
-    pub fn colour_label(&self) -> &'static str {
-        match self.color {
-            ColorChoice::Random => "random",
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-        }
+    pub fn colour_label(&self) -> String {
+        tr(match self.color {
+            ColorChoice::Random => "form-random",
+            ColorChoice::White => "side-white",
+            ColorChoice::Black => "side-black",
+        })
     }
 
-    pub fn visibility_label(&self) -> &'static str {
-        if self.public {
-            "public (listed as an open seek)"
+    pub fn visibility_label(&self) -> String {
+        tr(if self.public {
+            "home-form-public"
         } else {
-            "private (invite code only)"
-        }
+            "home-form-private"
+        })
     }
 
     pub fn rated_label(&self) -> &'static str {

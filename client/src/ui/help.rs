@@ -27,7 +27,7 @@ pub const HOME: &[(&str, &str)] = &[
 pub const MATCH: &[(&str, &str)] = &[
     ("32-28 28x19", "help-match-type"),
     ("← → ↑ ↓ hjkl", "help-match-cursor"),
-    ("Enter click", "help-match-pick"),
+    ("Enter", "help-match-pick"),
     ("1-9 ↑↓ Enter", "help-match-route"),
     ("Esc", "help-match-clear"),
     ("r", "help-match-resign"),
@@ -43,7 +43,7 @@ pub const MATCH: &[(&str, &str)] = &[
 
 pub const CHANNEL: &[(&str, &str)] = &[
     ("← → ↑ ↓ hjkl", "help-channel-cursor"),
-    ("Enter click", "help-channel-pick"),
+    ("Enter", "help-channel-pick"),
     ("b1-c3 Enter", "help-channel-guess"),
     ("p", "help-channel-predict"),
     ("f", "help-channel-pieces"),

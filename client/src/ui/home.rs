@@ -12,6 +12,7 @@ use crate::app::App;
 use crate::app::create::{CreateForm, Field, PRESETS};
 use crate::app::notes::Note;
 use crate::app::view::Section;
+use crate::i18n::{tr, tr_args};
 
 /// One lobby row, wrapped onto more lines when it is wider than `width` (long names), so
 /// no row is cut at the list's edge.
@@ -33,7 +34,13 @@ fn item(note: Note, width: u16) -> ListItem<'static> {
 /// never passes for the member of the same name (`--plain` lines keep the bare names).
 fn marked(mut summary: MatchSummary) -> MatchSummary {
     let mark = |name: Option<String>, account: bool| {
-        name.map(|n| if account { n } else { format!("{n} (guest)") })
+        name.map(|n| {
+            if account {
+                n
+            } else {
+                format!("{n} {}", tr("player-guest"))
+            }
+        })
     };
     summary.white = mark(summary.white.take(), summary.white_account);
     summary.black = mark(summary.black.take(), summary.black_account);
@@ -43,26 +50,31 @@ fn marked(mut summary: MatchSummary) -> MatchSummary {
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let keys = match &app.ui.prompt {
         Some(prompt) => format!(
-            "{}: {}_   (Enter, Esc cancels)",
+            "{}: {}_   ({})",
             prompt.label(),
-            prompt.text
+            prompt.text,
+            tr("home-prompt-keys")
         ),
         None => super::pack_hints(
             &[
-                "Tab/←→ list",
-                "↑↓ select",
-                "Enter join/watch",
-                "p predict",
-                "c new match",
-                "i join by code",
-                "e engine game",
-                "t TV",
-                "f Frisian TV",
-                "R resume",
-                "r refresh",
-                "? help",
-                "q quit",
-            ],
+                "home-hint-list",
+                "home-hint-select",
+                "home-hint-join",
+                "home-hint-predict",
+                "home-hint-new",
+                "home-hint-code",
+                "home-hint-engine",
+                "home-hint-tv",
+                "home-hint-ftv",
+                "home-hint-resume",
+                "home-hint-refresh",
+                "home-hint-help",
+                "home-hint-quit",
+            ]
+            .map(tr)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
             area.width,
         )
         .join("\n"),
@@ -78,13 +90,16 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     ])
     .areas(area);
     let mut head = vec![Line::styled(
-        format!("Boardcast — hello, {}", app.name),
+        tr_args("home-hello", &[("name", app.name.clone().into())]),
         Style::default().add_modifier(Modifier::BOLD),
     )];
     if let Some(seat) = &app.stored {
-        head.push(Line::from(format!(
-            "stored seat: {} as {} — R resumes it",
-            seat.match_id, seat.side
+        head.push(Line::from(tr_args(
+            "home-stored-seat",
+            &[
+                ("match", seat.match_id.clone().into()),
+                ("side", tr(&format!("side-{}", seat.side)).into()),
+            ],
         )));
     }
     frame.render_widget(Paragraph::new(head), title);
@@ -115,10 +130,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let lobby = app.lobby.as_ref().unwrap_or(&empty);
     // Inside the border, after the highlight symbol.
     let width = columns.first().map_or(0, |c| c.width.saturating_sub(4));
-    let sections: [(Section, &str, Vec<ListItem>); 3] = [
+    let sections: [(Section, String, Vec<ListItem>); 3] = [
         (
             Section::Seeks,
-            "Open seeks",
+            tr("lobby-seeks"),
             lobby
                 .seeks
                 .iter()
@@ -128,7 +143,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         ),
         (
             Section::Live,
-            "Live matches",
+            tr("lobby-live"),
             lobby
                 .live
                 .iter()
@@ -138,7 +153,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         ),
         (
             Section::Channels,
-            "TV and engine games",
+            tr("home-channels"),
             lobby
                 .channels
                 .iter()
@@ -188,16 +203,22 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
         Line::styled(text, style)
     };
     let mut lines = vec![
-        row(Field::Time, "time", form.time_label()),
+        row(Field::Time, &tr("home-form-time"), form.time_label()),
         Line::styled(
-            format!("  {:<8}   {} untimed custom", "", PRESETS.join(" ")),
+            format!(
+                "  {:<8}   {} {} {}",
+                "",
+                PRESETS.join(" "),
+                tr("tc-untimed"),
+                tr("home-form-custom")
+            ),
             Style::default().fg(Color::Gray),
         ),
-        row(Field::Colour, "colour", form.colour_label().to_owned()),
+        row(Field::Colour, &tr("home-form-colour"), form.colour_label()),
         row(
             Field::Visibility,
-            "seek",
-            form.visibility_label().to_owned(),
+            &tr("home-form-seek"),
+            form.visibility_label(),
         ),
         row(Field::Rated, "game", form.rated_label().to_owned()),
         Line::from(""),
@@ -205,7 +226,7 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
     match &form.error {
         Some(error) => lines.push(Line::styled(error.clone(), Style::default().fg(Color::Red))),
         None => lines.push(Line::styled(
-            "↑↓ choose  ←→ change  Enter create  Esc cancel",
+            tr("home-form-keys"),
             Style::default().fg(Color::Gray),
         )),
     }
@@ -221,7 +242,7 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" new match ")),
+            .block(Block::bordered().title(format!(" {} ", tr("home-form-title")))),
         rect,
     );
 }

@@ -1984,3 +1984,65 @@ fn members_and_guests_are_told_apart_at_80x24() {
     let name = &buf[(x - 2, black as u16)];
     assert_eq!((name.symbol(), name.fg), ("e", Color::Reset));
 }
+
+/// Issue 34: the home screen and its new-match form in each language at 80x24: the greeting,
+/// the lists' titles, every key of the footer and every row of the form, whole.
+#[test]
+fn at_80x24_the_home_screen_is_whole_in_every_language() {
+    let now = Instant::now();
+    for lang in Lang::ALL {
+        speak_on_this_thread(lang);
+        let mut home = App::new("fay", Some(Command::Lobby), 1);
+        home.connected();
+        home.receive(ServerMessage::Lobby(lobby()), now);
+        let buf = render(&home, now, 80, 24);
+        let mut needles: Vec<String> = [
+            "home-hint-list",
+            "home-hint-select",
+            "home-hint-join",
+            "home-hint-predict",
+            "home-hint-new",
+            "home-hint-code",
+            "home-hint-engine",
+            "home-hint-tv",
+            "home-hint-ftv",
+            "home-hint-resume",
+            "home-hint-refresh",
+            "home-hint-help",
+            "home-hint-quit",
+        ]
+        .map(tr)
+        .to_vec();
+        needles.push(tr_args("home-hello", &[("name", "fay".into())]));
+        needles.push(format!("{} (1)", tr("lobby-seeks")));
+        needles.push(format!("{} (1)", tr("lobby-live")));
+        needles.push(format!("{} (2)", tr("home-channels")));
+        assert_shows(
+            &buf,
+            &needles.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        home.key(crossterm::event::KeyEvent::from(
+            crossterm::event::KeyCode::Char('c'),
+        ));
+        let buf = render(&home, now, 80, 24);
+        let needles = [
+            tr("home-form-title"),
+            format!("{:<8} ◀ 5+3 ▶", tr("home-form-time")),
+            format!("{} {}", tr("tc-untimed"), tr("home-form-custom")),
+            format!("◀ {} ▶", tr("form-random")),
+            format!("◀ {} ▶", tr("home-form-public")),
+            tr("home-form-keys"),
+        ];
+        assert_shows(
+            &buf,
+            &needles.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        if lang == Lang::Nl {
+            assert_shows(
+                &buf,
+                &["tempo    ◀ 5+3 ▶", "◀ openbaar (als open uitdaging) ▶"],
+            );
+        }
+    }
+    speak_on_this_thread(Lang::En);
+}

@@ -33,14 +33,13 @@ struct Files;
 
 /// Where the shell's placeholder `%ASSETS%` points: `/assets/{version}`.
 const ASSETS_PLACEHOLDER: &str = "%ASSETS%";
-/// Replaced by a `modulepreload` link for every module but the on-demand ones
-/// ([`ON_DEMAND`]), so the browser fetches them all at once instead of discovering them
-/// import by import.
+/// Replaced by a `modulepreload` link for every module the page's script imports (directly
+/// or through another), so the browser fetches them all at once instead of discovering them
+/// import by import. A module loaded by `import()` (a page's own, such as `/rules` or the
+/// account pages) is left out: it is fetched only where it is used.
 const PRELOAD_PLACEHOLDER: &str = "%PRELOAD%";
-
-/// Modules of one route each (the ladder, a profile), imported by the page only there: not
-/// preloaded, so no other page pays for them.
-pub const ON_DEMAND: &str = "js/pages/";
+/// The page's script, where the static imports start.
+const ENTRY_MODULE: &str = "js/main.js";
 
 /// Versioned assets never change under their URL.
 const CACHE_IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -114,9 +113,8 @@ fn build() -> &'static (String, Shell) {
             String::from_utf8_lossy(&file.data).into_owned()
         });
         let prefix = format!("/assets/{version}");
-        let preload: String = names
+        let preload: String = statically_imported(ENTRY_MODULE)
             .iter()
-            .filter(|name| name.ends_with(".js") && !name.starts_with(ON_DEMAND))
             .map(|name| format!("<link rel=\"modulepreload\" href=\"{prefix}/{name}\">\n"))
             .collect();
         let body = template
@@ -254,4 +252,58 @@ pub fn is_host(host: &str) -> bool {
         && host
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+}
+
+/// `entry` and every module it imports statically, directly or through another, by their
+/// names under `web/` (sorted): what a browser must fetch before the page runs. Our modules
+/// write a static import as `import … from './x.js';` (or `import './x.js';`), one a line
+/// (or its last line, for a long list); `import('./x.js')` is dynamic and not followed.
+pub fn statically_imported(entry: &str) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack = vec![entry.to_owned()];
+    while let Some(name) = stack.pop() {
+        let Some(file) = Files::get(&name) else {
+            continue;
+        };
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let dir = name.rsplit_once('/').map_or("", |(dir, _)| dir);
+        for line in String::from_utf8_lossy(&file.data).lines() {
+            let line = line.trim();
+            let spec = if let Some((_, rest)) = line.split_once("} from '") {
+                rest
+            } else if line.starts_with("import ") && !line.starts_with("import(") {
+                match line
+                    .split_once(" from '")
+                    .or_else(|| line.split_once("import '"))
+                {
+                    Some((_, rest)) => rest,
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            let Some((spec, _)) = spec.split_once('\'') else {
+                continue;
+            };
+            stack.push(resolve(dir, spec));
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// `spec` (`./x.js`, `../y/z.js`) relative to the directory `dir`, as a name under `web/`.
+fn resolve(dir: &str, spec: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|part| !part.is_empty()).collect();
+    for part in spec.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
 }

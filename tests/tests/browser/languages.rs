@@ -93,3 +93,117 @@ async fn a_refusal_in_dutch_and_frisian_and_the_choice_is_kept() {
         browser.close().await;
     }
 }
+
+/// The catalogue's text of `id` in `lang` (a one-line message without arguments), read from
+/// the same file the page fetches.
+fn catalogue_text(lang: &str, id: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../web/i18n")
+        .join(format!("{lang}.ftl"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    source
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("{id} = ")))
+        .unwrap_or_else(|| panic!("{id} in {lang}.ftl"))
+        .to_owned()
+}
+
+/// Issue 34: a match played by two browsers that speak Dutch (then Frisian) from their first
+/// page: the lobby's form, the invite, the status and buttons, the result banner and a
+/// refusal are all in that language, and at 360 px and at 1280 px nothing on the match page
+/// is cut (no element past the viewport's edge, no sideways scrolling).
+#[tokio::test]
+async fn a_match_played_in_dutch_and_frisian_with_nothing_cut() {
+    let test = "a_match_played_in_dutch_and_frisian_with_nothing_cut";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let dir = screenshot_dir();
+    let game = &reference_games()[0];
+    for lang in ["nl", "fy"] {
+        let speak = format!("localStorage.setItem('bc.lang', '{lang}');");
+        let white = driver.browser(server.addr(), 1280, 900).await;
+        let black = driver.browser(server.addr(), 1280, 900).await;
+        white.on_new_document(&speak).await;
+        black.on_new_document(&speak).await;
+        let created = create_match(&white, "15+10", "white").await;
+        assert_eq!(
+            white.text("#invite [data-action=copy-invite]").await,
+            catalogue_text(lang, "match-copy-link"),
+            "{lang}"
+        );
+        accept_invite(&black, &created.invite, "Wytze").await;
+        wait_match_page(&black, "black").await;
+        wait_presence(&white, "white", "black", "connected").await;
+        // White to move first: the status starts with the catalogue's "your turn".
+        let status = white.text("#status").await;
+        assert!(
+            status.starts_with(&catalogue_text(lang, "status-your-turn")),
+            "{lang}: {status}"
+        );
+        play_opening(&white, &black, game, 2).await;
+        assert_eq!(
+            white.text("#status").await,
+            catalogue_text(lang, "status-your-turn"),
+            "{lang}"
+        );
+        assert_eq!(
+            black.text("[data-action=resign]").await,
+            catalogue_text(lang, "match-resign"),
+            "{lang}"
+        );
+        // A refusal: sent as typed, refused by the server in English, shown in the language.
+        white
+            .type_into("#move-input", &format!("31-22{}", char::from(Key::Enter)))
+            .await;
+        white
+            .wait_until(
+                "the refusal",
+                "const n = document.querySelector('#notice');
+                 return n !== null && n.getAttribute('data-code') === 'illegal_move' ? true : null;",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            white.text("#notice").await,
+            catalogue_text(lang, "error-illegal_move"),
+            "{lang}"
+        );
+        // Nothing cut, on a phone and on a desktop.
+        for width in [360, 1280] {
+            white.set_viewport(width, 800).await;
+            let cut = white
+                .js(
+                    "const width = document.documentElement.clientWidth;
+                     const cut = [...document.querySelectorAll('body *')].filter((el) => {
+                       const r = el.getBoundingClientRect();
+                       return r.width > 0 && r.height > 0 && (r.left < -0.5 || r.right > width + 0.5);
+                     }).map((el) => el.id || el.className || el.tagName);
+                     if (document.documentElement.scrollWidth > width) cut.push('sideways scroll');
+                     return cut;",
+                    vec![],
+                )
+                .await;
+            assert_eq!(cut, json!([]), "{lang} at {width} px");
+            white
+                .screenshot(&dir.join(format!("match-{lang}-{width}.png")))
+                .await;
+        }
+        // The end, in the language: white resigns (confirmed), the banner says who won.
+        white.set_viewport(1280, 900).await;
+        white.click("[data-action=resign]").await;
+        white.click("[data-action=confirm]").await;
+        black.wait_visible("#result").await;
+        let banner = black.text("#result").await;
+        let victorious = catalogue_text(lang, "result-victorious")
+            .replace("{ $side }", &catalogue_text(lang, "side-black-title"));
+        assert!(banner.contains(&victorious), "{lang}: {banner}");
+        assert!(
+            banner.contains(&catalogue_text(lang, "reason-resignation")),
+            "{lang}: {banner}"
+        );
+        white.close().await;
+        black.close().await;
+    }
+}

@@ -6,6 +6,7 @@
  */
 
 import { s, attr, cls, text } from './dom.js';
+import { t } from '../i18n.js';
 
 /** Column and row (0–9, from the top-left as the viewer sees it) of square `n`. */
 export function squareXY(n, flipped) {
@@ -14,7 +15,6 @@ export function squareXY(n, flipped) {
   return flipped ? [9 - col, 9 - row] : [col, row];
 }
 
-const PIECE_NAMES = { wm: 'white man', wk: 'white king', bm: 'black man', bk: 'black king' };
 
 /** The crown of a king: a band with three points, in board units around (0.5, 0.5). */
 const CROWN = 'M0.3 0.62 L0.27 0.38 L0.39 0.5 L0.5 0.32 L0.61 0.5 L0.73 0.38 L0.7 0.62 Z';
@@ -44,7 +44,7 @@ export function mountBoard() {
     // A group, not an image: an image's children are hidden from screen readers, and the
     // squares one can play are focusable buttons with their own labels.
     id: 'board', class: 'board frisian', viewBox: '0 0 10 10', role: 'group',
-    'aria-label': 'Frisian draughts board',
+    'aria-label': t('board-name'),
   });
   svg.append(s('rect', { class: 'light', x: 0, y: 0, width: 10, height: 10 }));
   const squares = {};
@@ -109,7 +109,7 @@ export function mountBoard() {
       const clickable = view.movable.has(n) || view.dests.has(n) || selected.has(n);
       attr(sq.g, 'tabindex', clickable ? 0 : null);
       attr(sq.g, 'role', clickable ? 'button' : null);
-      attr(sq.g, 'aria-label', clickable ? `square ${n}${code ? `, ${PIECE_NAMES[code]}` : ''}${view.dests.has(n) ? ', move here' : ''}` : null);
+      attr(sq.g, 'aria-label', clickable ? [t('board-square', { n }), code ? t(`piece-${code}`) : '', view.dests.has(n) ? t('board-move-here') : ''].filter(Boolean).join(', ') : null);
       cls(sq.g, 'lifted', Boolean(view.drag && view.drag.moved && view.drag.from === n));
     }
     flippedNow = view.flipped;

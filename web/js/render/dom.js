@@ -4,6 +4,8 @@
  * @module render/dom
  */
 
+import { t } from '../i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
@@ -98,10 +100,10 @@ export const linkSlot = () => h('span', { class: 'link-slot' });
 export const pageHeading = (title) => h('h1', { class: 'sr-only' }, title);
 
 /** The `BOT` tag itself. */
-export const botTag = () => h('abbr', { class: 'bot-tag', 'data-bot': '', title: 'an engine plays this seat' }, 'BOT');
+export const botTag = () => h('abbr', { class: 'bot-tag', 'data-bot': '', title: t('player-bot') }, 'BOT');
 
-/** Log out here, or everywhere: on the account page and in the header's menu. */
+/** Log out here, or everywhere: on the account page and in the header's menu (every page). */
 export const logoutButtons = () => [
-  h('button', { type: 'button', 'data-account': 'logout' }, 'Log out'),
-  h('button', { type: 'button', 'data-account': 'logout-all' }, 'Log out everywhere'),
+  h('button', { type: 'button', 'data-account': 'logout' }, t('who-logout')),
+  h('button', { type: 'button', 'data-account': 'logout-all' }, t('who-logout-all')),
 ];

@@ -5,16 +5,14 @@
  */
 
 import { h, attr, text, pageHeading, logoutButtons } from './dom.js';
-import { mountLobby } from './lobby.js';
 import { mountMatch } from './match.js';
-import { mountMinit } from './minit.js';
 import { profilePath } from '../account.js';
+import { t, lang } from '../i18n.js';
 
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
   login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile', ladder: 'ladder',
 };
-const CONN_TEXT = { connecting: 'connecting…', online: 'online', offline: 'offline — reconnecting…' };
 
 let mounted = { key: '', update: null };
 
@@ -29,8 +27,10 @@ export function render(state, root, now) {
   const page = PAGE_NAMES[state.route.page];
   attr(document.body, 'data-page', page);
   attr(document.body, 'data-conn', state.conn);
-  text(document.getElementById('conn'), CONN_TEXT[state.conn]);
-  const key = `${page}:${state.route.id}`;
+  text(document.getElementById('conn'), t(`conn-${state.conn}`));
+  drawNav();
+  // A page is built again in another language: its words are set as it is built.
+  const key = `${page}:${state.route.id}:${lang()}`;
   if (mounted.key !== key) {
     mounted = { key, update: mount(page, root, state.route.id, state) };
   }
@@ -39,6 +39,19 @@ export function render(state, root, now) {
 }
 
 let whoKey = null;
+let navLang = '';
+
+/** The header's links, in the language spoken (index.html leaves them empty). */
+function drawNav() {
+  if (navLang === lang()) return;
+  navLang = lang();
+  const nav = document.querySelectorAll('header.top nav a');
+  if (nav.length === 2) {
+    text(nav[0], t('web-nav-lobby'));
+    text(nav[1], t('web-nav-tv'));
+  }
+  document.getElementById('lang')?.setAttribute('aria-label', t('web-language'));
+}
 
 /**
  * The header's account corner: "Log in · Sign up" for a guest; for a member a menu under
@@ -48,7 +61,7 @@ let whoKey = null;
 function drawWho(state) {
   const slot = document.getElementById('who');
   const a = state.account;
-  const key = !state.accountKnown ? '' : a ? `member:${a.name}` : `guest:${state.route.page}`;
+  const key = `${lang()}:${!state.accountKnown ? '' : a ? `member:${a.name}` : `guest:${state.route.page}`}`;
   if (!slot || key === whoKey) return;
   whoKey = key;
   // Until the server says who this is, the guest's links hold their place unseen, so the
@@ -57,15 +70,15 @@ function drawWho(state) {
   if (!state.accountKnown || !a) {
     const here = location.pathname;
     const next = ['login', 'signup'].includes(state.route.page) || here === '/' ? '' : `?next=${encodeURIComponent(here)}`;
-    return slot.replaceChildren(h('a', { href: `/login${next}`, 'data-who': 'login' }, 'Log in'),
-      h('a', { href: `/signup${next}`, 'data-who': 'signup' }, 'Sign up'));
+    return slot.replaceChildren(h('a', { href: `/login${next}`, 'data-who': 'login' }, t('who-login')),
+      h('a', { href: `/signup${next}`, 'data-who': 'signup' }, t('who-signup')));
   }
   slot.replaceChildren(h('details', { class: 'menu', id: 'account-menu' },
-    h('summary', { 'data-who': 'member', 'aria-label': `Account menu of ${a.name}` }, a.name),
+    h('summary', { 'data-who': 'member', 'aria-label': t('who-menu', { name: a.name }) }, a.name),
     h('div', { class: 'menu-items' },
-      h('a', { href: profilePath(a.name) }, 'Profile and games'),
-      h('a', { href: '/account' }, 'Account and password'),
-      h('a', { href: '/account/tokens' }, 'Access tokens'),
+      h('a', { href: profilePath(a.name) }, t('who-profile')),
+      h('a', { href: '/account' }, t('who-account')),
+      h('a', { href: '/account/tokens' }, t('who-tokens')),
       ...logoutButtons())));
 }
 
@@ -77,13 +90,15 @@ function mount(page, root, id, state) {
   if (page === 'tokens') return accountPage((m) => m.mountTokens(root));
   if (page === 'profile') return later(root, import('../pages/profile.js'), (m) => m.mountProfile(root, id));
   if (page === 'ladder') return later(root, import('../pages/ladder.js'), (m) => m.mountLadder(root));
-  if (page === 'lobby') return mountLobby(root);
+  // The lobby and MinitChess TV load on their routes too: the match page, the one a player
+  // opens most, carries neither (nor their forms).
+  if (page === 'lobby') return later(root, import('./lobby.js'), (m) => m.mountLobby(root));
   if (page === 'match') return mountMatch(root);
   if (page === 'invite') return mountInvite(root);
   if (page === 'ftv') return mountFrisianTv(root, id);
-  if (page === 'tv' || page === 'game') return mountMinit(root);
-  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'Nothing here'),
-    h('p', {}, 'This address shows no page. '), h('a', { href: '/' }, 'Go to the lobby')));
+  if (page === 'tv' || page === 'game') return later(root, import('./minit.js'), (m) => m.mountMinit(root));
+  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('missing-title')),
+    h('p', {}, `${t('missing-text')} `), h('a', { href: '/' }, t('missing-lobby'))));
   return () => false;
 }
 
@@ -99,17 +114,17 @@ function mount(page, root, id, state) {
 function later(root, loading, mountWith) {
   let update = null;
   let failed = false;
-  const waiting = h('p', { class: 'loading' }, 'Loading…');
+  const waiting = h('p', { class: 'loading' }, t('page-loading'));
   root.replaceChildren(h('section', { class: 'card' }, waiting));
   const self = (state, now) => {
     if (update) return update(state, now);
-    if (failed) text(waiting, 'This page could not be loaded; reload to try again.');
+    if (failed) text(waiting, t('page-load-failed'));
     return !failed;
   };
   loading.then((module) => {
     if (mounted.update === self) update = mountWith(module);
   }, (error) => {
-    console.error('page module:', error);
+    console.error('page module failed to load:', error);
     failed = true;
   });
   return self;
@@ -124,12 +139,12 @@ function mountInvite(root) {
     id: 'join-name', name: 'name', maxlength: '32', required: true, autocomplete: 'nickname',
     'aria-describedby': 'notice',
   });
-  const take = h('button', { type: 'submit', class: 'primary' }, 'Take the seat');
+  const take = h('button', { type: 'submit', class: 'primary' }, t('invite-take'));
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   root.replaceChildren(h('section', { class: 'card invite-card' },
-    h('h1', {}, 'You are invited to a Frisian draughts match'),
+    h('h1', {}, t('invite-title')),
     h('form', { id: 'join-form' },
-      h('label', { class: 'field' }, h('span', {}, 'Your name, as your opponent and the game record show it'), name),
+      h('label', { class: 'field' }, h('span', {}, t('invite-name')), name),
       take),
     notice));
   let filled = false;
@@ -139,10 +154,10 @@ function mountInvite(root) {
       filled = true;
     }
     attr(take, 'disabled', state.ui.inviteAccepted);
-    text(take, state.ui.inviteAccepted ? 'Taking the seat…' : 'Take the seat');
+    text(take, t(state.ui.inviteAccepted ? 'invite-taking' : 'invite-take'));
     text(notice, state.notice.text);
     attr(notice, 'data-code', state.notice.code || null);
-    document.title = 'Invited to a match – Boardcast';
+    document.title = `${t('invite-page-title')} – Boardcast`;
     return false;
   };
 }
@@ -152,12 +167,12 @@ function mountInvite(root) {
  * TV moves on to), or a card while no public match has been played.
  */
 function mountFrisianTv(root, matchId) {
-  const about = h('span', {}, LIVE_ON_TV);
-  const banner = h('p', { id: 'ftv-banner', class: 'tv-banner' }, h('strong', {}, 'Frisian TV'), ' · ', about);
+  const about = h('span', {}, t('ftv-live'));
+  const banner = h('p', { id: 'ftv-banner', class: 'tv-banner' }, h('strong', {}, t('lobby-ftv')), ' · ', about);
   if (!matchId) {
-    root.replaceChildren(pageHeading('Frisian TV'), h('section', { class: 'card' }, banner,
-      h('p', { class: 'empty' }, 'No public match is being played yet; TV starts with the first.'),
-      h('a', { href: '/' }, 'Go to the lobby')));
+    root.replaceChildren(pageHeading(t('lobby-ftv')), h('section', { class: 'card' }, banner,
+      h('p', { class: 'empty' }, t('ftv-none')),
+      h('a', { href: '/' }, t('missing-lobby'))));
     return () => false;
   }
   const update = mountMatch(root);
@@ -165,10 +180,8 @@ function mountFrisianTv(root, matchId) {
   return (state, now) => {
     // The featured match stays shown after its end until TV names the next: not as live.
     const over = state.match && state.match.phase === 'finished';
-    text(about, over ? ENDED_ON_TV : LIVE_ON_TV);
+    text(about, t(over ? 'ftv-ended' : 'ftv-live'));
     return update(state, now);
   };
 }
 
-const LIVE_ON_TV = 'the most-watched live match, then the next when it ends';
-const ENDED_ON_TV = 'this match has ended; the next live match follows when one is played';

@@ -8,14 +8,15 @@ import { h, text, attr, cls, show, list, botTag, linkTo, linkSlot, pageHeading }
 import { mountBoard } from './board.js';
 import { clockView } from './clock.js';
 import { parseFen, replay, piecesFen } from '../fen.js';
-import { resultText, resultKind, timeControlText, seconds, cap, playerText } from '../format.js';
+import { resultText, resultKind, timeControlText, seconds, playerText, sideTitle, sideWord } from '../format.js';
+import { t } from '../i18n.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
 import { graceLeft } from '../receive.js';
 import { profilePath } from '../account.js';
 
-/** Presence in words too, not by the dot's colour alone. */
-const PRESENCE_TEXT = { connected: 'online', gone: 'gone', empty: '' };
+/** Presence in words too, not by the dot's colour alone (`presence-*`). */
+const presenceText = (presence) => (presence === 'empty' ? '' : t(`presence-${presence}`));
 
 function playerRow(slot) {
   const dot = h('span', { class: 'presence-dot', 'aria-hidden': 'true' });
@@ -24,7 +25,7 @@ function playerRow(slot) {
   const name = h('span', { class: 'name' });
   // A guest is marked, so nobody passes for the member of the same name; a member's name
   // links to their profile.
-  const guest = h('span', { class: 'guest', hidden: true }, '(guest)');
+  const guest = h('span', { class: 'guest', hidden: true }, t('player-guest'));
   const you = h('span', { class: 'guest' });
   const colour = h('span', { class: 'colour' });
   const state = h('span', { class: 'presence-text' });
@@ -33,7 +34,7 @@ function playerRow(slot) {
   const signal = h('span', { class: 'signal', role: 'img', 'data-bars': '0', hidden: true },
     h('i'), h('i'), h('i'), h('i'));
   const presence = h('span', { class: 'player', 'data-presence': 'white', 'data-state': 'empty' }, dot, tag, name, guest, you, colour, state, signal);
-  const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': 'clock' });
+  const clock = h('time', { class: 'clock', 'data-clock': 'white', role: 'timer', 'aria-live': 'off', 'aria-label': t('match-clock') });
   return { row: h('div', { class: `player-row ${slot}` }, presence, clock), presence, tag, name, guest, you, colour, state, signal, clock, shown: '' };
 }
 
@@ -51,53 +52,53 @@ export function mountMatch(root) {
   const inviteLink = h('a', { id: 'invite-link' });
   const inviteSlot = linkSlot();
   const invite = h('div', { id: 'invite', class: 'invite' },
-    h('span', {}, 'Invite a friend: '), inviteSlot, ' ', button('copy-invite', 'Copy link'));
+    h('span', {}, `${t('match-invite')} `), inviteSlot, ' ', button('copy-invite', t('match-copy-link')));
   const result = h('div', { id: 'result', class: 'result', role: 'status', hidden: true });
-  const chooser = h('div', { id: 'chooser', class: 'chooser', role: 'group', 'aria-label': 'Choose the capture route' });
+  const chooser = h('div', { id: 'chooser', class: 'chooser', role: 'group', 'aria-label': t('match-choose-route') });
   const input = h('input', {
     id: 'move-input', name: 'move', autocomplete: 'off', spellcheck: 'false', inputmode: 'text',
-    placeholder: '32-28 or 19x30', 'aria-describedby': 'notice',
+    placeholder: t('match-move-placeholder'), 'aria-describedby': 'notice',
   });
   const moveForm = h('form', { id: 'move-form', class: 'move-form' },
-    h('label', { for: 'move-input' }, 'Move'), input, h('button', { type: 'submit' }, 'Play'));
+    h('label', { for: 'move-input' }, t('match-move')), input, h('button', { type: 'submit' }, t('match-play')));
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
-  const moves = h('ol', { id: 'moves', class: 'moves', 'aria-label': 'Moves' });
-  const nav = h('div', { class: 'moves-nav', role: 'group', 'aria-label': 'Step through the moves' },
-    button('first', '«', { 'aria-label': 'First position', title: 'First position (Home)' }),
-    button('prev', '‹', { 'aria-label': 'Previous move', title: 'Previous move (←)' }),
-    button('next', '›', { 'aria-label': 'Next move', title: 'Next move (→)' }),
-    button('last', '»', { 'aria-label': 'Current position', title: 'Current position (End)' }));
+  const moves = h('ol', { id: 'moves', class: 'moves', 'aria-label': t('match-moves') });
+  const nav = h('div', { class: 'moves-nav', role: 'group', 'aria-label': t('match-step') },
+    button('first', '«', { 'aria-label': t('match-first'), title: `${t('match-first')} (Home)` }),
+    button('prev', '‹', { 'aria-label': t('match-prev'), title: `${t('match-prev')} (←)` }),
+    button('next', '›', { 'aria-label': t('match-next'), title: `${t('match-next')} (→)` }),
+    button('last', '»', { 'aria-label': t('match-last'), title: `${t('match-last')} (End)` }));
   const claim = h('p', { id: 'claim', class: 'claim' });
   const acts = {
-    abort: button('abort', 'Abort'),
-    offerDraw: button('offer-draw', 'Offer draw'),
-    accept: button('accept-draw', 'Accept draw'),
-    decline: button('decline-draw', 'Decline draw'),
-    resign: button('resign', 'Resign'),
-    confirm: button('confirm', 'Yes, resign', { class: 'danger' }),
-    cancel: button('cancel', 'Cancel'),
-    claimWin: button('claim-win', 'Claim the win'),
-    claimDraw: button('claim-draw', 'Call it a draw'),
-    rematch: button('rematch', 'Rematch'),
-    acceptRematch: button('accept-rematch', 'Accept rematch'),
-    declineRematch: button('decline-rematch', 'Decline rematch'),
+    abort: button('abort', t('match-abort')),
+    offerDraw: button('offer-draw', t('match-offer-draw')),
+    accept: button('accept-draw', t('match-accept-draw')),
+    decline: button('decline-draw', t('match-decline-draw')),
+    resign: button('resign', t('match-resign')),
+    confirm: button('confirm', t('match-confirm-resign'), { class: 'danger' }),
+    cancel: button('cancel', t('match-cancel')),
+    claimWin: button('claim-win', t('match-claim-win')),
+    claimDraw: button('claim-draw', t('match-claim-draw')),
+    rematch: button('rematch', t('match-rematch')),
+    acceptRematch: button('accept-rematch', t('match-accept-rematch')),
+    declineRematch: button('decline-rematch', t('match-decline-rematch')),
   };
-  const toRematch = h('a', { class: 'button' }, 'Go to the rematch');
+  const toRematch = h('a', { class: 'button' }, t('match-to-rematch'));
   const rematchSlot = linkSlot();
   const offer = h('p', { class: 'offer', role: 'status' });
   const spectators = h('span', { id: 'spectators' }, '0');
   const tc = h('span', { class: 'tc' });
-  const pdn = h('a', { 'data-action': 'download-pdn', class: 'button', download: '' }, 'Download PDN');
+  const pdn = h('a', { 'data-action': 'download-pdn', class: 'button', download: '' }, t('match-download-pdn'));
   const pdnSlot = linkSlot();
-  const tools = h('div', { class: 'tools', role: 'group', 'aria-label': 'Board tools' },
-    button('flip', 'Flip board', { title: 'Flip board (f)' }),
-    button('numbers', 'Square numbers', { 'aria-pressed': 'false' }),
-    button('copy-fen', 'Copy FEN'), pdnSlot);
+  const tools = h('div', { class: 'tools', role: 'group', 'aria-label': t('match-tools') },
+    button('flip', t('match-flip'), { title: `${t('match-flip')} (f)` }),
+    button('numbers', t('match-numbers'), { 'aria-pressed': 'false' }),
+    button('copy-fen', t('match-copy-fen')), pdnSlot);
   const side = h('aside', { class: 'side' },
-    status, firstMove, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' },
+    status, firstMove, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': t('match-actions') },
       ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
-    h('p', { class: 'meta' }, tc, ' · watching: ', spectators), tools);
-  root.replaceChildren(h('section', { class: 'match-page' }, pageHeading('Frisian draughts match'),
+    h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools);
+  root.replaceChildren(h('section', { class: 'match-page' }, pageHeading(t('match-heading')),
     h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
 
   /** The list and shown ply the move list was last scrolled for. */
@@ -112,7 +113,7 @@ export function mountMatch(root) {
     text(notice, state.notice.text);
     attr(notice, 'data-code', state.notice.code || null);
     if (!m) {
-      text(status, state.conn === 'online' ? 'Loading the match…' : 'Connecting…');
+      text(status, t(state.conn === 'online' ? 'match-loading' : 'match-connecting'));
       board.update(emptyBoard(flipped));
       for (const el of [firstMove, invite, result, claim, chooser, moveForm, ...Object.values(acts)]) show(el, false);
       linkTo(inviteSlot, inviteLink, null);
@@ -127,29 +128,29 @@ export function mountMatch(root) {
       const presence = !p ? 'empty' : p.connected ? 'connected' : 'gone';
       attr(row.presence, 'data-presence', side);
       attr(row.presence, 'data-state', presence);
-      attr(row.presence, 'title', !p ? 'seat free' : p.connected ? 'connected' : 'gone');
+      attr(row.presence, 'title', t(!p ? 'presence-free' : p.connected ? 'presence-connected-title' : 'presence-gone'));
       show(row.tag, Boolean(p && p.bot));
       const shown = p ? `${p.account ? 'member' : 'guest'}:${p.name}` : `empty:${side}`;
       if (row.shown !== shown) {
         row.shown = shown;
         if (p && p.account) row.name.replaceChildren(h('a', { href: profilePath(p.name) }, p.name));
-        else text(row.name, p ? p.name : `waiting for ${side}…`);
+        else text(row.name, p ? p.name : t('match-waiting-for', { side: sideWord(side) }));
       }
       show(row.guest, Boolean(p && !p.account));
-      text(row.you, p && side === mine ? '(you)' : '');
+      text(row.you, p && side === mine ? t('match-you') : '');
       attr(row.name, 'title', p ? p.name : null);
-      text(row.colour, p ? `· ${side}` : '');
-      text(row.state, PRESENCE_TEXT[presence]);
+      text(row.colour, p ? `· ${sideWord(side)}` : '');
+      text(row.state, presenceText(presence));
       const lag = side === mine ? state.lag.rtt : m.lag[side];
       show(row.signal, Boolean(p) && lag !== null);
       if (lag !== null) {
         attr(row.signal, 'data-bars', String(signalBars(lag)));
-        attr(row.signal, 'aria-label', `connection: ${Math.round(lag)} ms`);
-        attr(row.signal, 'title', `connection: ${Math.round(lag)} ms round trip`);
+        attr(row.signal, 'aria-label', t('match-signal', { ms: Math.round(lag) }));
+        attr(row.signal, 'title', t('match-signal-title', { ms: Math.round(lag) }));
       }
       const c = clockView(m, side, elapsed);
       attr(row.clock, 'data-clock', side);
-      attr(row.clock, 'aria-label', `${side}'s clock`);
+      attr(row.clock, 'aria-label', t('match-clock-of', { side: sideWord(side) }));
       show(row.clock, Boolean(m.time_control));
       text(row.clock, c.text);
       cls(row.clock, 'running', c.running);
@@ -179,7 +180,7 @@ export function mountMatch(root) {
       movable: state.ui.hops.length ? new Set() : actions.movable(state),
       drag: state.ui.drag,
     });
-    attr(board.svg, 'aria-label', `Frisian draughts board, ${turn} to move${live ? '' : ` (after ply ${shownPly})`}`);
+    attr(board.svg, 'aria-label', t(live ? 'board-label' : 'board-label-past', { side: sideWord(turn), ply: shownPly }));
     // A player's board keeps touches for dragging; a watcher's scrolls the page.
     cls(boardBox, 'seated', Boolean(seat) && m.phase === 'playing');
     // Status line.
@@ -189,8 +190,8 @@ export function mountMatch(root) {
     const firstMoveLeft = owed ? Math.max(0, m.firstMove.ms - (now - m.firstMove.at)) : 0;
     show(firstMove, Boolean(owed));
     if (owed) {
-      const who = m.turn === mine ? 'You' : cap(m.turn);
-      text(firstMove, `${who} must move within ${minutesSeconds(seconds(firstMoveLeft))}`);
+      const left = minutesSeconds(seconds(firstMoveLeft));
+      text(firstMove, m.turn === mine ? t('match-first-move-you', { left }) : t('match-first-move', { side: sideTitle(m.turn), left }));
       attr(firstMove, 'data-side', m.turn);
     }
     // Invite link while a seat is free.
@@ -233,17 +234,17 @@ export function mountMatch(root) {
     attr(acts.claimWin, 'disabled', Boolean(gone) && claimLeft > 0);
     attr(acts.claimDraw, 'disabled', Boolean(gone) && claimLeft > 0);
     if (gone) {
-      const who = m[gone.side] ? m[gone.side].name : cap(gone.side);
+      const who = m[gone.side] ? m[gone.side].name : sideTitle(gone.side);
       text(claim, claimLeft > 0
-        ? `${who} left — you may claim in ${minutesSeconds(seconds(claimLeft))}${paused ? ' (paused while it is your move)' : ''}`
-        : `${who} is gone: claim the win or call it a draw`);
+        ? t(paused ? 'match-left-claim-in-paused' : 'match-left-claim-in', { side: who, seconds: minutesSeconds(seconds(claimLeft)) })
+        : t('match-gone-claim', { side: who }));
       attr(claim, 'data-paused', String(paused));
       ticking = ticking || (claimLeft > 0 && !paused);
     }
     // The route chooser.
     list(chooser, JSON.stringify(state.ui.choices), state.ui.choices, (route) => {
       const lm = m.legal_moves.find((x) => x.route.join('x') === route.join('x'));
-      const taken = lm ? ` (takes ${lm.captures.join(', ')})` : '';
+      const taken = lm ? ` (${t('match-takes', { squares: lm.captures.join(', ') })})` : '';
       return h('button', { type: 'button', 'data-route': route.join('x') }, `${route.join('x')}${taken}`);
     });
     show(chooser, state.ui.choices.length > 0);
@@ -306,33 +307,34 @@ function minutesSeconds(s) {
 }
 
 function statusText(m, mine, live, shownPly) {
-  if (!live) return `Showing the position after ply ${shownPly} — press End to return`;
-  if (m.phase === 'waiting') return mine ? `You play ${mine}. Waiting for an opponent…` : 'Waiting for a second player…';
-  if (m.phase === 'finished') return 'Game over';
+  if (!live) return t('status-past', { ply: shownPly });
+  const side = mine ? sideWord(mine) : '';
+  if (m.phase === 'waiting') return mine ? t('status-waiting-you', { side }) : t('status-waiting');
+  if (m.phase === 'finished') return t('status-over');
   if (mine) {
-    const first = m.moves.length === 0 ? ` You play ${mine}.` : '';
+    const first = m.moves.length === 0 ? ` ${t('status-you-play', { side })}` : '';
     // Each side's first move is due promptly, or the server aborts the match.
-    const due = m.moves.length < 2 && m.turn === mine ? ' Make your first move soon, or the match is aborted.' : '';
-    return m.turn === mine ? `Your turn.${first}${due}` : `Waiting for your opponent.${first}`;
+    const due = m.moves.length < 2 && m.turn === mine ? ` ${t('status-first-move-due')}` : '';
+    return m.turn === mine ? `${t('status-your-turn')}${first}${due}` : `${t('status-their-turn')}${first}`;
   }
-  return `${cap(m.turn)} to move`;
+  return t('status-to-move', { side: sideTitle(m.turn) });
 }
 
 function offerText(m, mine) {
   if (m.phase === 'playing' && m.draw_offer) {
-    if (m.draw_offer === mine) return 'Draw offer sent';
-    return `${cap(m.draw_offer)} offers a draw`;
+    if (m.draw_offer === mine) return t('offer-draw-sent');
+    return t('offer-draw', { side: sideTitle(m.draw_offer) });
   }
-  if (m.phase === 'finished' && m.rematch) return 'Rematch agreed';
+  if (m.phase === 'finished' && m.rematch) return t('offer-rematch-agreed');
   if (m.phase === 'finished' && m.rematch_offer) {
-    return m.rematch_offer === mine ? 'Rematch offered' : `${cap(m.rematch_offer)} offers a rematch`;
+    return m.rematch_offer === mine ? t('offer-rematch-sent') : t('offer-rematch', { side: sideTitle(m.rematch_offer) });
   }
   return '';
 }
 
 function titleText(m, mine) {
-  if (m.phase === 'finished') return `Game over – Boardcast`;
-  if (m.phase === 'playing' && mine) return `${m.turn === mine ? 'Your turn' : 'Waiting for opponent'} – Boardcast`;
+  if (m.phase === 'finished') return `${t('status-over')} – Boardcast`;
+  if (m.phase === 'playing' && mine) return `${t(m.turn === mine ? 'title-your-turn' : 'title-their-turn')} – Boardcast`;
   const names = `${m.white ? playerText(m.white) : '?'} v ${m.black ? playerText(m.black) : '?'}`;
   return `${names} – Boardcast`;
 }

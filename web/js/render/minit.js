@@ -10,15 +10,17 @@ import { h, s, attr, cls, list, show, text, pageHeading } from './dom.js';
 import { engineForm } from './forms.js';
 import { FILES, parseMinit } from '../fen.js';
 import { movableRing } from './board.js';
-import { seconds, cap, counted } from '../format.js';
+import { seconds, sideTitle, sideWord } from '../format.js';
+import { t, lang } from '../i18n.js';
 import * as actions from '../actions.js';
 
 /** Filled glyphs for both colours; the fill and outline tell the colours apart. */
 const GLYPH = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟' };
-const NAMES = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+/** A piece's name, `minit-piece-w*`/`minit-piece-b*` in the catalogue: `white king`. */
+const pieceName = (code) => t(`minit-piece-${code}`);
 
 function mountMinitBoard() {
-  const svg = s('svg', { id: 'minit-board', class: 'board minit', viewBox: '0 0 5 6', role: 'group', 'aria-label': 'MinitChess board' });
+  const svg = s('svg', { id: 'minit-board', class: 'board minit', viewBox: '0 0 5 6', role: 'group', 'aria-label': t('minit-board') });
   const squares = {};
   for (let rank = 6; rank >= 1; rank--) {
     for (let f = 0; f < 5; f++) {
@@ -42,22 +44,22 @@ export function mountMinit(root) {
   const headline = h('p', { class: 'headline' });
   const ply = h('span', { 'data-role': 'ply' });
   const countdown = h('span', { id: 'countdown', role: 'timer' });
-  info.append(headline, h('p', {}, 'Ply ', ply, ' · ', countdown));
+  info.append(headline, h('p', {}, `${t('minit-ply')} `, ply, ' · ', countdown));
   const prediction = h('p', { id: 'prediction', class: 'prediction', 'data-state': 'none', role: 'status', 'aria-live': 'polite' });
   const standing = h('p', { id: 'standing', class: 'standing' });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   // It scrolls: focusable, so a keyboard can scroll it too.
-  const revealed = h('ol', { id: 'revealed', class: 'moves minit-moves', 'aria-label': 'Revealed moves', tabindex: '0' });
+  const revealed = h('ol', { id: 'revealed', class: 'moves minit-moves', 'aria-label': t('minit-revealed'), tabindex: '0' });
   const standings = h('ol', { id: 'standings', class: 'names' });
   const board2 = h('ol', { id: 'leaderboard', class: 'names' });
   const watching = h('span', { id: 'spectators' }, '0');
-  root.replaceChildren(h('section', { class: 'tv-page' }, pageHeading('MinitChess TV'),
+  root.replaceChildren(h('section', { class: 'tv-page' }, pageHeading(t('lobby-minit-tv')),
     h('div', { class: 'board-col' }, h('div', { class: 'board-box minit-box' }, board.svg),
-      h('p', { class: 'hint' }, 'Predict the coming move: click a piece, then its square.')),
+      h('p', { class: 'hint' }, t('minit-hint'))),
     h('aside', { class: 'side' }, info, prediction, standing, notice,
-      h('p', { class: 'meta' }, 'watching: ', watching), revealed,
-      h('section', { class: 'card' }, h('h2', {}, 'This game'), standings),
-      h('section', { class: 'card' }, h('h2', {}, 'Leaderboard'), board2),
+      h('p', { class: 'meta' }, `${t('match-watching')} `, watching), revealed,
+      h('section', { class: 'card' }, h('h2', {}, t('minit-this-game')), standings),
+      h('section', { class: 'card' }, h('h2', {}, t('minit-leaderboard')), board2),
       engineForm())));
 
   return function update(state, now) {
@@ -75,7 +77,7 @@ export function mountMinit(root) {
       if (code !== sq.code) {
         if (sq.piece) sq.piece.remove();
         sq.piece = code ? s('g', { 'data-piece': code, class: `piece ${code[0] === 'w' ? 'white' : 'black'}` },
-          s('title', {}, `${code[0] === 'w' ? 'white' : 'black'} ${NAMES[code[1]]}`),
+          s('title', {}, pieceName(code)),
           s('text', { class: 'glyph', x: 0.5, y: 0.8 }, GLYPH[code[1]])) : null;
         if (sq.piece) sq.g.append(sq.piece);
         sq.code = code;
@@ -87,30 +89,30 @@ export function mountMinit(root) {
       const clickable = (!from && froms.has(name)) || tos.has(name) || from === name;
       attr(sq.g, 'tabindex', clickable ? 0 : null);
       attr(sq.g, 'role', clickable ? 'button' : null);
-      attr(sq.g, 'aria-label', clickable ? `${name}${code ? `, ${code[0] === 'w' ? 'white' : 'black'} ${NAMES[code[1]]}` : ''}${tos.has(name) ? ', predict this move' : ''}` : null);
+      attr(sq.g, 'aria-label', clickable ? [name, code ? pieceName(code) : '', tos.has(name) ? t('minit-predict-here') : ''].filter(Boolean).join(', ') : null);
     }
     let ticking = false;
     if (!ch) {
-      text(headline, state.conn === 'online' ? 'Loading…' : 'Connecting…');
+      text(headline, t(state.conn === 'online' ? 'minit-loading' : 'match-connecting'));
     } else if (!game) {
-      text(headline, `${ch.channel}: between games`);
+      text(headline, `${ch.channel}: ${t('lobby-between-games')}`);
     } else {
       const hd = game.header;
-      text(headline, `White ${hd.white} v Black ${hd.black} · serial ${hd.serial} · game ${hd.game_id}`);
+      text(headline, t('minit-headline', { white: hd.white, black: hd.black, serial: hd.serial, game: hd.game_id }));
     }
     text(ply, game ? String(game.next_ply) : '0');
     if (game && !game.result && game.next_reveal_in_ms !== null) {
       const left = Math.max(0, game.next_reveal_in_ms - elapsed);
-      text(countdown, `move ${game.move_number} (${game.next_ply % 2 ? 'black' : 'white'}) revealed in ${(left / 1000).toFixed(1)} s`);
+      text(countdown, t('minit-reveal-in', { move: game.move_number, side: sideWord(game.next_ply % 2 ? 'black' : 'white'), seconds: tenths(left) }));
       ticking = true;
     } else if (game && game.result) {
       const r = game.result;
       const after = ch.next_game_in_ms !== null && ch.next_game_in_ms !== undefined
-        ? ` · next game in ${seconds(ch.next_game_in_ms - elapsed)} s` : '';
-      text(countdown, `${r.winner ? `${cap(r.winner)} wins` : 'Draw'}: ${r.reason}${after}`);
+        ? ` · ${t('minit-next-game', { seconds: seconds(ch.next_game_in_ms - elapsed) })}` : '';
+      text(countdown, `${r.winner ? t('minit-wins', { side: sideTitle(r.winner) }) : t('result-draw')}: ${r.reason}${after}`);
       ticking = Boolean(after);
     } else if (ch && ch.next_game_in_ms !== null && ch.next_game_in_ms !== undefined) {
-      text(countdown, `next game in ${seconds(ch.next_game_in_ms - elapsed)} s`);
+      text(countdown, t('minit-next-game', { seconds: seconds(ch.next_game_in_ms - elapsed) }));
       ticking = true;
     } else {
       text(countdown, '');
@@ -118,27 +120,30 @@ export function mountMinit(root) {
     const p = state.prediction;
     attr(prediction, 'data-state', p.state);
     text(prediction, predictionText(p, game));
-    text(standing, `Your score this game: ${state.standing.correct} right, ${counted(state.standing.strikes, 'strike')}`);
+    text(standing, t('minit-your-score', { correct: state.standing.correct, strikes: t('minit-strikes', { count: state.standing.strikes }) }));
     text(notice, state.notice.text);
     text(watching, String(ch ? ch.watchers || 0 : 0));
     const moves = game ? game.revealed : [];
     list(revealed, `${game ? game.header.game_id : ''}:${moves.length}`, moves, (mv, i) =>
       h('li', {}, `${Math.floor((game.start_ply + i) / 2) + 1}${(game.start_ply + i) % 2 ? '…' : '.'} ${mv}`));
-    const rows = (entries) => entries.map((e) => h('li', {}, `${e.name}: ${e.correct} right, ${counted(e.strikes, 'strike')}${e.games !== undefined ? ` in ${counted(e.games, 'game')}` : ''}`));
+    const rows = (entries) => entries.map((e) => h('li', {}, `${e.name}: ${t('minit-score', { correct: e.correct, strikes: t('minit-strikes', { count: e.strikes }) })}${e.games !== undefined ? ` ${t('minit-in-games', { count: e.games })}` : ''}`));
     const table = ch ? ch.standings || [] : [];
     list(standings, JSON.stringify(table), table, (e) => rows([e])[0]);
     list(board2, JSON.stringify(state.leaderboard), state.leaderboard, (e) => rows([e])[0]);
-    if (!state.leaderboard.length && !board2.firstChild) board2.append(h('li', { class: 'empty' }, 'No predictions yet.'));
-    if (!table.length && !standings.firstChild) standings.append(h('li', { class: 'empty' }, 'Standings appear when the game ends.'));
+    if (!state.leaderboard.length && !board2.firstChild) board2.append(h('li', { class: 'empty' }, t('minit-no-predictions')));
+    if (!table.length && !standings.firstChild) standings.append(h('li', { class: 'empty' }, t('minit-no-standings')));
     document.title = `${ch ? ch.channel : 'TV'} – Boardcast`;
     return ticking;
   };
 }
 
 function predictionText(p, game) {
-  if (p.state === 'waiting') return `Your guess for ply ${p.ply}: ${p.guess}`;
-  if (p.state === 'correct') return `Right! ${p.actual}`;
-  if (p.state === 'wrong') return `Wrong: you said ${p.guess}, it was ${p.actual}`;
-  if (!game || game.result) return 'No game to predict right now';
-  return `Guess ply ${game.next_ply}: click a piece, then where it goes`;
+  if (p.state === 'waiting') return t('minit-guess-waiting', { ply: p.ply, guess: p.guess });
+  if (p.state === 'correct') return t('minit-guess-right', { actual: p.actual });
+  if (p.state === 'wrong') return t('minit-guess-wrong', { guess: p.guess, actual: p.actual });
+  if (!game || game.result) return t('minit-no-game');
+  return t('minit-guess', { ply: game.next_ply });
 }
+
+/** Seconds with one decimal, as the language writes it (`2.5`, `2,5`). */
+const tenths = (ms) => new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(ms / 1000);
