@@ -791,7 +791,7 @@ impl Pair {
 
     /// Plays `route` by the side whose turn it is at `ply` (White on even plies).
     pub async fn play(&mut self, ply: usize, route: &[u8]) -> Result<Ack> {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.white.play(&self.white_seat, route).await
         } else {
             self.black.play(&self.black_seat, route).await

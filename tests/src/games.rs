@@ -57,7 +57,7 @@ pub struct RefGame {
 impl RefGame {
     /// The side that plays ply `ply` (the games start with White to move).
     pub fn mover(&self, ply: usize) -> Side {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Side::White
         } else {
             Side::Black

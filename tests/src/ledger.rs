@@ -217,7 +217,7 @@ mod tests {
         MatchEvent::Moved(Moved {
             played: PlayedMove {
                 ply,
-                side: if ply % 2 == 0 {
+                side: if ply.is_multiple_of(2) {
                     Side::White
                 } else {
                     Side::Black

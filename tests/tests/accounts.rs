@@ -775,7 +775,7 @@ async fn failed_logins_and_sign_ups_are_throttled_across_the_nodes_of_a_cluster(
         &format!("{PASSWORD}\n"),
     );
     assert!(ok, "{stderr}");
-    let node = |i: usize| cluster.addr(if i % 2 == 0 { "a" } else { "b" });
+    let node = |i: usize| cluster.addr(if i.is_multiple_of(2) { "a" } else { "b" });
 
     // Ten wrong passwords, five on each node: under each node's own count, at the account's
     // limit of the cluster.

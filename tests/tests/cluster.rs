@@ -55,7 +55,7 @@ async fn connect(addr: SocketAddr, encoding: Encoding) -> Result<Client, ClientE
 }
 
 fn encoding_for(index: usize) -> Encoding {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         Encoding::Json
     } else {
         Encoding::Postcard

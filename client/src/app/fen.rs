@@ -60,13 +60,17 @@ pub fn square_cell(square: u8) -> (u8, u8) {
     let n = square.clamp(1, 50) - 1;
     let row = n / 5;
     let x = n % 5;
-    let col = if row % 2 == 0 { 2 * x + 1 } else { 2 * x };
+    let col = if row.is_multiple_of(2) {
+        2 * x + 1
+    } else {
+        2 * x
+    };
     (row, col)
 }
 
 /// The square number at a board row and column, or `None` for a light square.
 pub fn cell_square(row: u8, col: u8) -> Option<u8> {
-    if row > 9 || col > 9 || (row + col) % 2 == 0 {
+    if row > 9 || col > 9 || (row + col).is_multiple_of(2) {
         return None;
     }
     Some(row * 5 + col / 2 + 1)

@@ -405,7 +405,7 @@ pub(crate) mod tests {
         MatchEvent::Moved(Moved {
             played: PlayedMove {
                 ply,
-                side: if ply % 2 == 0 {
+                side: if ply.is_multiple_of(2) {
                     Side::White
                 } else {
                     Side::Black

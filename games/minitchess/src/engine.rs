@@ -161,7 +161,11 @@ impl Engine {
     /// empty; its order is changed.
     pub fn pick(list: &mut [Move], r: u8, prev: u8) -> Move {
         let k = r as usize % list.len();
-        let index = if prev % 2 == 0 { k } else { list.len() - 1 - k };
+        let index = if prev.is_multiple_of(2) {
+            k
+        } else {
+            list.len() - 1 - k
+        };
         *list.select_nth_unstable_by_key(index, |m| m.text_key()).1
     }
 
@@ -193,7 +197,11 @@ impl Engine {
         let mut kept = [0; SQUARES];
         let count = self.filter(board, side, last, legal, &mut kept);
         let k = u32::from(r) % count;
-        let mut index = if prev % 2 == 0 { k } else { count - 1 - k };
+        let mut index = if prev.is_multiple_of(2) {
+            k
+        } else {
+            count - 1 - k
+        };
         // Pieces in square order, each piece's destinations in square order: text order.
         for (&from, &to) in legal.from.iter().zip(&kept[..legal.len]) {
             let n = to.count_ones();

@@ -25,7 +25,7 @@ impl Color {
 
     /// The side that moves on ply `ply`.
     pub const fn on_ply(ply: u32) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black

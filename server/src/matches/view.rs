@@ -128,7 +128,7 @@ fn utc_date_time(ms: i64) -> Option<(String, String)> {
 
 /// Milliseconds as PDN's seconds: `300`, or `2.5` when not whole.
 fn seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{}.{:03}", ms / 1000, ms % 1000)

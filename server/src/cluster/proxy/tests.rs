@@ -92,7 +92,11 @@ impl Link for Fake {
 }
 
 fn event(v: u64) -> MatchEventMsg {
-    let side = if v % 2 == 0 { Side::White } else { Side::Black };
+    let side = if v.is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    };
     MatchEventMsg {
         match_id: ID.to_owned(),
         v,
