@@ -257,6 +257,7 @@ result-aborted = Ofbrutsen
 result-no-result = gjin útslach
 result-victorious = { $side } wint
 result-draw = Remise
+result-rating = { $side } { $rating }
 reason-no_legal_move = gjin jildige set mear
 reason-resignation = opjefte
 reason-time_forfeit = tiid om

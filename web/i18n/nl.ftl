@@ -253,6 +253,7 @@ result-aborted = Afgebroken
 result-no-result = geen uitslag
 result-victorious = { $side } wint
 result-draw = Remise
+result-rating = { $side } { $rating }
 reason-no_legal_move = geen geldige zet meer
 reason-resignation = opgave
 reason-time_forfeit = tijd verstreken

@@ -95,11 +95,29 @@ export const playerText = (p) => `${p.bot ? 'BOT ' : ''}${p.name}${p.account ? '
  */
 export const ratingText = (rating, provisional) => `${Math.round(rating)}${provisional ? '?' : ''}`;
 
-/** A rating after a rated game with its change: `1532 (+12)`, `1488 (−12)`, `1500 (±0)`. */
-export function ratingChangeText(after, change) {
+/**
+ * A rating after a rated game with its change: `1532 (+12)`, `1488 (−12)`, `1500 (±0)`, and
+ * `1662? (+162)` while still provisional.
+ */
+export function ratingChangeText(after, change, provisional = false) {
   const d = Math.round(change);
   const sign = d > 0 ? '+' : d < 0 ? '−' : '±';
-  return `${Math.round(after)} (${sign}${Math.abs(d)})`;
+  return `${ratingText(after, provisional)} (${sign}${Math.abs(d)})`;
+}
+
+/**
+ * Both players' new ratings after a rated game (`result.rating_change`), as the result box
+ * shows them: `White 1532 (+12) · Black 1488 (−12)`; empty for a game that changed none.
+ */
+export function ratingChangesText(result) {
+  const change = result && result.rating_change;
+  if (!change) return '';
+  return ['white', 'black']
+    .map((side) => t('result-rating', {
+      side: sideTitle(side),
+      rating: ratingChangeText(change[side].after, change[side].diff, change[side].provisional),
+    }))
+    .join(' · ');
 }
 
 /** A date the server gives (milliseconds or an ISO string) as people read it, in the page's language. */

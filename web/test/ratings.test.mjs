@@ -6,8 +6,12 @@ import { initialState, parseRoute } from '../js/state.js';
 import * as actions from '../js/actions.js';
 import { receive } from '../js/receive.js';
 import * as account from '../js/account.js';
-import { ratingText, ratingChangeText } from '../js/format.js';
+import { ratingText, ratingChangeText, ratingChangesText } from '../js/format.js';
+import { readFileSync } from 'node:fs';
+import * as i18n from '../js/i18n.js';
 import { chartPoints, CHART } from '../js/pages/profile.js';
+
+i18n.use('en', readFileSync(new URL('../i18n/en.ftl', import.meta.url), 'utf8'));
 
 const fresh = (path) => initialState(parseRoute(path), { name: '', nextId: 1, seats: {} });
 
@@ -28,6 +32,20 @@ test('a rating reads 1500? while provisional, and a change as 1532 (+12)', () =>
   assert.equal(ratingChangeText(1531.6, 11.7), '1532 (+12)');
   assert.equal(ratingChangeText(1488.2, -11.7), '1488 (−12)');
   assert.equal(ratingChangeText(1500, 0.2), '1500 (±0)');
+  assert.equal(ratingChangeText(1662.3, 162.3, true), '1662? (+162)');
+});
+
+test('a rated result shows both new ratings with their change, a casual one none', () => {
+  const rated = {
+    outcome: 'white_wins',
+    rating_change: {
+      white: { before: 1520, after: 1532, diff: 12, provisional: false },
+      black: { before: 1500, after: 1488, diff: -12, provisional: false },
+    },
+  };
+  assert.equal(ratingChangesText(rated), 'White 1532 (+12) · Black 1488 (−12)');
+  assert.equal(ratingChangesText({ outcome: 'draw', rating_change: null }), '');
+  assert.equal(ratingChangesText(null), '');
 });
 
 test('the chart puts days apart by date and higher ratings higher', () => {

@@ -8,7 +8,7 @@ import { h, text, attr, cls, show, list, botTag, linkTo, linkSlot, pageHeading }
 import { mountBoard } from './board.js';
 import { clockView } from './clock.js';
 import { parseFen, replay, piecesFen } from '../fen.js';
-import { resultText, resultKind, timeControlText, seconds, playerText, sideTitle, sideWord } from '../format.js';
+import { resultText, resultKind, ratingChangesText, timeControlText, seconds, playerText, sideTitle, sideWord } from '../format.js';
 import { t } from '../i18n.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
@@ -54,6 +54,8 @@ export function mountMatch(root) {
   const invite = h('div', { id: 'invite', class: 'invite' },
     h('span', {}, `${t('match-invite')} `), inviteSlot, ' ', button('copy-invite', t('match-copy-link')));
   const result = h('div', { id: 'result', class: 'result', role: 'status', hidden: true });
+  // A rated game's new ratings, under its result.
+  const ratings = h('p', { id: 'result-ratings', class: 'result-ratings', hidden: true });
   const chooser = h('div', { id: 'chooser', class: 'chooser', role: 'group', 'aria-label': t('match-choose-route') });
   const input = h('input', {
     id: 'move-input', name: 'move', autocomplete: 'off', spellcheck: 'false', inputmode: 'text',
@@ -95,7 +97,7 @@ export function mountMatch(root) {
     button('numbers', t('match-numbers'), { 'aria-pressed': 'false' }),
     button('copy-fen', t('match-copy-fen')), pdnSlot);
   const side = h('aside', { class: 'side' },
-    status, firstMove, invite, result, offer, h('div', { class: 'actions', role: 'group', 'aria-label': t('match-actions') },
+    status, firstMove, invite, result, ratings, offer, h('div', { class: 'actions', role: 'group', 'aria-label': t('match-actions') },
       ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
     h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools);
   root.replaceChildren(h('section', { class: 'match-page' }, pageHeading(t('match-heading')),
@@ -115,7 +117,7 @@ export function mountMatch(root) {
     if (!m) {
       text(status, t(state.conn === 'online' ? 'match-loading' : 'match-connecting'));
       board.update(emptyBoard(flipped));
-      for (const el of [firstMove, invite, result, claim, chooser, moveForm, ...Object.values(acts)]) show(el, false);
+      for (const el of [firstMove, invite, result, ratings, claim, chooser, moveForm, ...Object.values(acts)]) show(el, false);
       linkTo(inviteSlot, inviteLink, null);
       linkTo(rematchSlot, toRematch, null);
       linkTo(pdnSlot, pdn, null);
@@ -206,6 +208,9 @@ export function mountMatch(root) {
       attr(result, 'data-result', resultKind(m.result));
       text(result, resultText(m.result));
     }
+    const newRatings = ratingChangesText(m.result);
+    show(ratings, Boolean(newRatings));
+    text(ratings, newRatings);
     // Offers and actions.
     const playing = m.phase === 'playing';
     const finished = m.phase === 'finished';
