@@ -9,6 +9,7 @@ pub mod cluster;
 pub use boardcast_testkit::client;
 pub mod games;
 pub mod ledger;
+pub mod members;
 pub mod ratings;
 pub mod tls;
 pub mod web;

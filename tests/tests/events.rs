@@ -10,7 +10,6 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use boardcast_pairing::PlayerId;
@@ -22,6 +21,7 @@ use boardcast_protocol::{
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ConnectOptions};
+use boardcast_tests::members::{create_member, login_cookie};
 use serde_json::Value;
 
 fn server_program() -> &'static Path {
@@ -54,60 +54,14 @@ fn request(addr: SocketAddr, method: &str, path: &str, cookie: &str, body: &str)
     (status, body.to_owned())
 }
 
+/// Creates member `name` (a club admin with `admin`).
 fn create_user(server: &TestServer, name: &str, admin: bool) {
-    let mut command = Command::new(server_program());
-    command
-        .args([
-            "--db",
-            server.db().to_str().unwrap(),
-            "admin",
-            "create-user",
-            name,
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    if admin {
-        command.arg("--admin");
-    }
-    let mut child = command.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{PASSWORD}\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    create_member(server_program(), &server.db(), name, PASSWORD, admin);
 }
 
 /// Logs `name` in; the cookie header value.
 fn login(addr: SocketAddr, name: &str) -> String {
-    let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "POST /api/login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let session = response
-        .lines()
-        .find_map(|line| {
-            line.to_ascii_lowercase()
-                .starts_with("set-cookie: boardcast_session=")
-                .then(|| line.to_owned())
-        })
-        .expect("a session cookie");
-    let value = session.split_once('=').unwrap().1;
-    format!("boardcast_session={}", value.split(';').next().unwrap())
+    login_cookie(addr, name, PASSWORD)
 }
 
 fn name(i: usize) -> String {

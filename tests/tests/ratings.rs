@@ -15,7 +15,6 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use boardcast_protocol::{
@@ -26,6 +25,7 @@ use boardcast_protocol::{
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ConnectOptions};
 use boardcast_tests::games::{RefGame, reference_games};
+use boardcast_tests::members::{create_member, login_cookie};
 
 fn server_program() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"))
@@ -153,43 +153,12 @@ fn json(addr: SocketAddr, path: &str) -> serde_json::Value {
 
 /// Creates member `name` with `boardcast-server admin create-user`.
 fn create_user(db: &Path, name: &str) {
-    let mut child = Command::new(server_program())
-        .args(["--db", db.to_str().unwrap(), "admin", "create-user", name])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{PASSWORD}\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    create_member(server_program(), db, name, PASSWORD, false);
 }
 
 /// Logs `name` in over HTTP: the session cookie.
 fn login(addr: SocketAddr, name: &str) -> String {
-    let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
-    let (status, head, body) = request(addr, "POST", "/api/login", &body);
-    assert_eq!(status, 200, "{body}");
-    let session = head
-        .lines()
-        .find_map(|line| {
-            let lower = line.to_ascii_lowercase();
-            lower
-                .starts_with("set-cookie: boardcast_session=")
-                .then(|| line["set-cookie: boardcast_session=".len()..].to_owned())
-        })
-        .and_then(|rest| rest.split(';').next().map(str::to_owned))
-        .expect("a session cookie");
-    format!("boardcast_session={session}")
+    login_cookie(addr, name, PASSWORD)
 }
 
 async fn connect_as(addr: SocketAddr, cookie: &str) -> Client {

@@ -1,0 +1,64 @@
+//! Members for end-to-end tests: created with `boardcast-server admin create-user`, as a
+//! club's admin creates them, and logged in over HTTP for a session cookie. The suites that
+//! need members (events, ratings) share these rather than each writing its own.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Creates member `name` with `password` in database `db` through `program`'s `admin
+/// create-user` (a club admin with `admin`); panics with the command's error if it fails.
+pub fn create_member(program: &Path, db: &Path, name: &str, password: &str, admin: bool) {
+    let mut command = Command::new(program);
+    command
+        .args(["--db", db.to_str().unwrap(), "admin", "create-user", name])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if admin {
+        command.arg("--admin");
+    }
+    let mut child = command.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{password}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Logs `name` in with `POST /api/login`; the `Cookie` header value of the new session.
+pub fn login_cookie(addr: SocketAddr, name: &str, password: &str) -> String {
+    let body = format!(r#"{{"name":"{name}","password":"{password}"}}"#);
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST /api/login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, answer) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head.split_whitespace().nth(1).unwrap_or("");
+    assert_eq!(status, "200", "login of {name}: {answer}");
+    let session = head
+        .lines()
+        .find_map(|line| {
+            let lower = line.to_ascii_lowercase();
+            lower
+                .starts_with("set-cookie: boardcast_session=")
+                .then(|| line["set-cookie: boardcast_session=".len()..].to_owned())
+        })
+        .and_then(|rest| rest.split(';').next().map(str::to_owned))
+        .expect("a session cookie");
+    format!("boardcast_session={session}")
+}
