@@ -322,6 +322,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         shutdown.clone(),
         tasks.clone(),
         node.is_some(),
+        config.arena_minute,
     )
     .await;
     let app = App {
