@@ -92,6 +92,9 @@ impl App {
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
             }
+            // The match moved to another server (a cluster) and kept this seat or watch
+            // there; the events missed follow as after a resume: nothing to show or do.
+            ServerMessage::Resumed(_) => {}
             // The terminal client shows no chat yet (PROTOCOL.md §19 lets a client leave it).
             ServerMessage::ChatLine(_)
             | ServerMessage::ChatHistory(_)
