@@ -20,7 +20,7 @@ use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
 use crate::matches::{MatchHandle, MatchState, Ownership, Owning, Record, Setup};
-use crate::net::address::ClientAddr;
+use crate::ops::address::ClientAddr;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
 use crate::room::outbox::Outbox;
@@ -826,7 +826,7 @@ mod tests {
     /// Alice's seek (White, untimed) from one address, public or private.
     async fn alice_seeks(hub: &Hub, public: bool) -> (MatchHandle, String, String) {
         hub.create_seek(
-            crate::net::address::ClientAddr::of([127, 0, 0, 1].into()),
+            crate::ops::address::ClientAddr::of([127, 0, 0, 1].into()),
             &Player::person("alice"),
             casual_seek(public),
         )
@@ -906,7 +906,7 @@ mod tests {
             let hub = hub.clone();
             async move {
                 hub.create_seek(
-                    crate::net::address::ClientAddr::of([127, 0, 0, n].into()),
+                    crate::ops::address::ClientAddr::of([127, 0, 0, n].into()),
                     &Player::person("alice"),
                     casual_seek(true),
                 )
