@@ -992,6 +992,7 @@ mod tests {
                     id: 1,
                     token: token.clone().into(),
                     since_v: None,
+                    carried: false,
                 })
                 .unwrap();
             inbox
