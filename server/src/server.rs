@@ -304,7 +304,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
             crate::accounts::throttle::Shared::new(cluster.redis.as_str()).map_err(|err| {
                 JoinError::Bus {
                     redis: cluster.redis.to_string(),
-                    source: crate::cluster::bus::BusError::Address(err.to_string()),
+                    source: crate::cluster::bus::BusError::Address(err),
                 }
             })?;
         accounts.throttles = crate::accounts::throttle::Throttles::clustered(shared);
@@ -322,6 +322,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         shutdown.clone(),
         tasks.clone(),
         node.is_some(),
+        config.arena_minute,
     )
     .await;
     let app = App {
@@ -380,10 +381,9 @@ impl Ready {
             database_lock,
         } = self;
         crate::ops::telemetry::handle();
-        tokio::spawn(crate::ops::memory::give_back(
-            app.hub.clone(),
-            shutdown.clone(),
-        ));
+        let hub = app.hub.clone();
+        let in_memory = move || hub.count_by_phase().iter().map(|(_, count)| count).sum();
+        tokio::spawn(crate::ops::memory::give_back(in_memory, shutdown.clone()));
         if let Some(tls) = tls {
             tokio::spawn(crate::net::tls::reload_on_hangup(tls, shutdown.clone()));
         }

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use boardcast_protocol::{
     BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
-    PoolPreset, Seat, ServerMessage, Side, Target,
+    PoolPreset, Resumed, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -523,8 +523,13 @@ impl Actor {
                 outbox,
                 id,
                 since_v,
+                carried,
             } => {
-                outbox.ack(id);
+                if carried {
+                    self.send_resumed(&outbox, None);
+                } else {
+                    outbox.ack(id);
+                }
                 self.catch_up(&outbox, since_v, &[]);
                 let seated = self
                     .fanout
@@ -566,13 +571,17 @@ impl Actor {
                 id,
                 token,
                 since_v,
+                carried,
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    // Nobody asked for a carried seat: a wrong one is simply not kept.
+                    None if carried => {}
                     None => outbox.refuse(id, self.wrong_token()),
                 },
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    None if carried => {}
                     None => outbox.refuse(
                         id,
                         Refusal::new(
@@ -689,7 +698,7 @@ impl Actor {
             return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
-        self.take_seat(outbox, id, side, None).await;
+        self.take_seat(outbox, id, side, None, false).await;
     }
 
     /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
@@ -699,12 +708,25 @@ impl Actor {
     ///
     /// The connection learns it follows this match before anything is sent, so if it closes
     /// at any point after that it says goodbye here; one that has closed already is not seated.
-    async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
+    /// Seats `outbox` on `side`: answered with its `seat`, or, `carried` over from a proxy
+    /// when the match moved here, with a `resumed` (PROTOCOL.md §3.5: no id-0 seat).
+    async fn take_seat(
+        &mut self,
+        outbox: Outbox,
+        id: u64,
+        side: Side,
+        since_v: Option<u64>,
+        carried: bool,
+    ) {
         if !outbox.note_subscription(&self.state.id, true) {
             self.reconcile_presence(&[]).await;
             return;
         }
-        self.send_seat(&outbox, id, side);
+        if carried {
+            self.send_resumed(&outbox, Some(side));
+        } else {
+            self.send_seat(&outbox, id, side);
+        }
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
         self.send_chat_history(&outbox, true);
@@ -815,6 +837,7 @@ impl Actor {
                 id: 0,
                 token: SeatKey::Token(token.clone()),
                 since_v: None,
+                carried: false,
             });
         }
     }
@@ -1033,7 +1056,7 @@ impl Actor {
                 result.rating_change = Some(shown);
                 writes[i] = record
                     .write(&self.state.id, first_v + i as u64, at_ms, self.epoch)
-                    .map_err(|err| StorageError::Database(err.to_string()))?;
+                    .map_err(StorageError::Encode)?;
             }
         }
         Ok(stored::writes_of(&self.state.id, (white, black), &change, at_ms).into())
@@ -1212,6 +1235,14 @@ impl Actor {
         if !history.lines.is_empty() {
             outbox.send(&ServerMessage::ChatHistory(history));
         }
+    }
+
+    /// Tells a connection carried over to this node that it keeps its seat (or watch) here.
+    fn send_resumed(&self, outbox: &Outbox, side: Option<Side>) {
+        outbox.send(&ServerMessage::Resumed(Resumed {
+            match_id: self.state.id.clone(),
+            side,
+        }));
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {

@@ -164,6 +164,7 @@ impl Connection {
             id,
             token,
             since_v,
+            carried: false,
         })
     }
 
@@ -177,6 +178,7 @@ impl Connection {
             outbox: self.outbox.clone(),
             id,
             since_v,
+            carried: false,
         })
     }
 
