@@ -90,7 +90,7 @@ enum Ended {
     Quit,
     /// The server closed with 4001: the credential this connection acts with is no longer
     /// valid, so another attempt with it cannot succeed.
-    LoginEnded,
+    LoggedOut,
     Dropped {
         reason: String,
         wait: Option<Duration>,
@@ -123,7 +123,7 @@ async fn run(
                 }
                 match pump(socket, dial.encoding, &mut outgoing, &events).await {
                     Ended::Quit => return,
-                    Ended::LoginEnded => {
+                    Ended::LoggedOut => {
                         let _ = events.send(NetEvent::Failed {
                             reason: SESSION_ENDED.to_owned(),
                         });
@@ -341,7 +341,7 @@ async fn pump(
                     Some(Ok(Message::Binary(bytes))) => FrameRef::Binary(bytes),
                     Some(Ok(Message::Close(close))) => {
                         if close.as_ref().is_some_and(|c| u16::from(c.code) == close::SESSION_ENDED) {
-                            return Ended::LoginEnded;
+                            return Ended::LoggedOut;
                         }
                         let reason = close.as_ref().map_or_else(
                             || "the server closed the connection".to_owned(),
