@@ -482,7 +482,19 @@ mod tests {
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let _ = asked.send(());
-                let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                // The server's answer names the subprotocol the client asked for.
+                let answer = |request: &tokio_tungstenite::tungstenite::handshake::server::Request,
+                              mut response: tokio_tungstenite::tungstenite::handshake::server::Response| {
+                    if let Some(asked) = request.headers().get("Sec-WebSocket-Protocol") {
+                        response
+                            .headers_mut()
+                            .insert("Sec-WebSocket-Protocol", asked.clone());
+                    }
+                    Ok(response)
+                };
+                let mut socket = tokio_tungstenite::accept_hdr_async(stream, answer)
+                    .await
+                    .unwrap();
                 let frame = CloseFrame {
                     code: close::SESSION_ENDED.into(),
                     reason: "session_ended".into(),
