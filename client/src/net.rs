@@ -482,7 +482,9 @@ mod tests {
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let _ = asked.send(());
-                // The server's answer names the subprotocol the client asked for.
+                // The server's answer names the subprotocol the client asked for. The
+                // error type is tungstenite's, which a callback must return as it is.
+                #[allow(clippy::result_large_err)]
                 let answer = |request: &tokio_tungstenite::tungstenite::handshake::server::Request,
                               mut response: tokio_tungstenite::tungstenite::handshake::server::Response| {
                     if let Some(asked) = request.headers().get("Sec-WebSocket-Protocol") {
