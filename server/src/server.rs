@@ -382,10 +382,9 @@ impl Ready {
             database_lock,
         } = self;
         crate::ops::telemetry::handle();
-        tokio::spawn(crate::ops::memory::give_back(
-            app.hub.clone(),
-            shutdown.clone(),
-        ));
+        let hub = app.hub.clone();
+        let in_memory = move || hub.count_by_phase().iter().map(|(_, count)| count).sum();
+        tokio::spawn(crate::ops::memory::give_back(in_memory, shutdown.clone()));
         if let Some(tls) = tls {
             tokio::spawn(crate::net::tls::reload_on_hangup(tls, shutdown.clone()));
         }
