@@ -2243,8 +2243,11 @@ async fn a_postgresql_outage_past_the_lease_is_not_charged_to_the_side_to_move()
         .await
         .expect("the move's event");
     let clock = moved.clock.expect("a clock");
+    // White is charged only what passed before the node saw storage refuse a write (its
+    // heartbeat's, handed over at most a few milliseconds after Black's move, which may round
+    // to nothing), never the outage.
     assert!(
-        clock.white_ms > 0 && clock.white_ms < 15_000,
+        clock.white_ms > 0 && clock.white_ms <= 15_000,
         "White is charged only what passed before the node knew: {clock:?}"
     );
     assert!(
