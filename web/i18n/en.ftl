@@ -1,10 +1,5 @@
-# Boardcast, English. The one catalogue of both clients: the terminal client compiles it in
-# (fluent-bundle), the web client fetches it from /assets/{version}/i18n/en.ftl.
-# Every key here is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
-
-
-## The terminal client's help overlay (`?`). The keys themselves are not translated.
-
+# Boardcast, English, for both clients (the terminal's own words: terminal-en.ftl).
+# Every key is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
 
 ## Refusals, by the server's error code (PROTOCOL.md). The server's English text stays for
 ## programs and logs; the clients show these.
@@ -363,6 +358,4 @@ minit-piece-bR = black rook
 minit-piece-bB = black bishop
 minit-piece-bN = black knight
 minit-piece-bP = black pawn
-
-## The terminal client's home screen.
 

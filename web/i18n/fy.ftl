@@ -2,10 +2,6 @@
 # GLOSSARY.md, which also lists what a native speaker should review (all of this file is a
 # non-native draft).
 
-
-## The terminal client's help overlay (`?`).
-
-
 ## Refusals, by the server's error code.
 
 error-malformed = De server koe dat berjocht net lêze.
@@ -367,6 +363,4 @@ minit-piece-bR = swarte toer
 minit-piece-bB = swarte loper
 minit-piece-bN = swart hynder
 minit-piece-bP = swarte pion
-
-## The terminal client's home screen.
 

@@ -1,9 +1,5 @@
 # Boardcast, Nederlands. Draughts terms as the KNDB and the clubs use them: see GLOSSARY.md.
 
-
-## The terminal client's help overlay (`?`).
-
-
 ## Refusals, by the server's error code.
 
 error-malformed = De server kon dat bericht niet lezen.
@@ -362,6 +358,4 @@ minit-piece-bR = zwarte toren
 minit-piece-bB = zwarte loper
 minit-piece-bN = zwart paard
 minit-piece-bP = zwarte pion
-
-## The terminal client's home screen.
 
