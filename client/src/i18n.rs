@@ -1,6 +1,6 @@
 //! The player's language: English, Nederlands or Frysk, from one Fluent catalogue per language
-//! (`web/i18n/{en,nl,fy}.ftl`) that the web client reads too, so both clients say the same
-//! thing in the same words. The catalogues are compiled in: the client needs no files beside
+//! (`web/i18n/{en,nl,fy}.ftl`, plus the terminal's own words in `terminal-{lang}.ftl`) that
+//! the web client reads too, so both clients say the same thing in the same words. The catalogues are compiled in: the client needs no files beside
 //! it, and a catalogue that does not parse fails the tests here, not a player's session.
 //!
 //! The language is one process-wide choice (`--lang`, else `LANG`/`LC_ALL`/`LC_MESSAGES`);
@@ -35,11 +35,26 @@ impl Lang {
         }
     }
 
+    /// The language's catalogue: the words both clients show (`{lang}.ftl`, which the web
+    /// page fetches) and the terminal's own (`terminal-{lang}.ftl`: its help, home screen and
+    /// forms, kept out of the file every web page downloads), read as one.
     fn source(self) -> &'static str {
         match self {
-            Lang::En => include_str!("../../web/i18n/en.ftl"),
-            Lang::Nl => include_str!("../../web/i18n/nl.ftl"),
-            Lang::Fy => include_str!("../../web/i18n/fy.ftl"),
+            Lang::En => concat!(
+                include_str!("../../web/i18n/en.ftl"),
+                "\n",
+                include_str!("../../web/i18n/terminal-en.ftl")
+            ),
+            Lang::Nl => concat!(
+                include_str!("../../web/i18n/nl.ftl"),
+                "\n",
+                include_str!("../../web/i18n/terminal-nl.ftl")
+            ),
+            Lang::Fy => concat!(
+                include_str!("../../web/i18n/fy.ftl"),
+                "\n",
+                include_str!("../../web/i18n/terminal-fy.ftl")
+            ),
         }
     }
 
@@ -326,6 +341,39 @@ mod tests {
         assert!(unused.is_empty(), "unused keys: {unused:?}");
     }
 
+    /// The terminal's own file holds no word the web page shows: the page fetches only
+    /// `{lang}.ftl`, so a key of `terminal-{lang}.ftl` named in `web/js` would show as its id.
+    #[test]
+    fn the_web_page_needs_nothing_from_the_terminal_file() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web");
+        let mut web = String::new();
+        let mut stack = vec![root.join("js")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "js") {
+                    web.push_str(&std::fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
+        let terminal = std::fs::read_to_string(root.join("i18n/terminal-en.ftl")).unwrap();
+        let resource = FluentResource::try_new(terminal).expect("parses");
+        for entry in resource.entries() {
+            if let Entry::Message(message) = entry {
+                let id = message.id.name;
+                let prefixed = id
+                    .match_indices('-')
+                    .any(|(i, _)| web.contains(&format!("`{}${{", &id[..=i])));
+                assert!(
+                    !web.contains(&format!("'{id}'")) && !prefixed,
+                    "{id} is shown by the web page: move it to en.ftl"
+                );
+            }
+        }
+    }
+
     /// The web page's reader (`web/js/i18n.js`, a subset of Fluent) says exactly what
     /// fluent-bundle says, for every message of every language, under Node.js (skipped
     /// without it, as the web client's other JS tests are).
@@ -346,13 +394,13 @@ mod tests {
              import {{ readFileSync }} from 'node:fs';\n\
              const out = {{}};\n\
              for (const lang of i18n.LANGS) {{\n\
-               i18n.use(lang, readFileSync(new URL(`../i18n/${{lang}}.ftl`, 'file://{}'), 'utf8'));\n\
+               const source = [`${{lang}}.ftl`, `terminal-${{lang}}.ftl`].map((file) => readFileSync(new URL(`../i18n/${{file}}`, 'file://{}'), 'utf8')).join('\\n');\n\
+               i18n.use(lang, source);\n\
                out[lang] = {{}};\n\
-               for (const id of i18n.parseFtl(readFileSync(new URL(`../i18n/${{lang}}.ftl`, 'file://{}'), 'utf8')).keys())\n\
+               for (const id of i18n.parseFtl(source).keys())\n\
                  out[lang][id] = i18n.t(id, {{ count: 1234 }});\n\
              }}\n\
              console.log(JSON.stringify(out));",
-            module.display(),
             module.display(),
             module.display()
         );

@@ -1,48 +1,5 @@
-# Boardcast, English. The one catalogue of both clients: the terminal client compiles it in
-# (fluent-bundle), the web client fetches it from /assets/{version}/i18n/en.ftl.
-# Every key here is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
-
-
-## The terminal client's help overlay (`?`). The keys themselves are not translated.
-
-help-title = keys
-help-close = any key closes
-help-more = … { $count } more: a taller terminal shows them
-help-home-switch = switch list: seeks, live matches, channels
-help-home-select = select
-help-home-join = join the seek / watch the match or channel
-help-home-predict = predict the selected channel
-help-home-new = new match: time control, colour, public or private
-help-home-invite = join a private match by invite code
-help-home-engine = start an engine game (serial, engines, seeds) and predict it
-help-home-tv = watch TV channel 1
-help-home-ftv = watch Frisian TV (the most-watched live match)
-help-home-resume = resume the stored seat
-help-home-refresh = refresh
-help-home-quit = quit
-help-match-type = type a move; Tab completes, Enter plays
-help-match-cursor = move the cursor
-help-match-pick = pick the piece, then its destination (or a click)
-help-match-route = choose the capture route (captures marked)
-help-match-clear = clear the input and the selection
-help-match-resign = resign (asks to confirm)
-help-match-abort = abort, only before both sides have moved
-help-match-draw = offer or accept a draw / decline
-help-match-rematch = offer or accept a rematch / decline
-help-match-claim = claim win / draw when the opponent is gone
-help-match-step = step through the moves (End: the game)
-help-match-view = square numbers, flip board, letter pieces
-help-match-save = save the finished match's PDN (--save-pdn DIR, or here)
-help-match-chat = chat: type a line (members) or pick a phrase
-help-match-back = back to the home screen (the seat is kept)
-help-channel-cursor = move the cursor
-help-channel-pick = pick the from square, then the to square (or a click)
-help-channel-guess = type a guess for the coming ply
-help-channel-predict = prediction on or off
-help-channel-pieces = FULL (figurines) or FLAT (letters) pieces
-help-channel-leaders = all-time prediction leaderboard, with your own place
-help-channel-clear = clear the input and the picked square
-help-channel-back = back to the home screen (or quit, started as `boardcast tv`)
+# Boardcast, English, for both clients (the terminal's own words: terminal-en.ftl).
+# Every key is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
 
 ## Refusals, by the server's error code (PROTOCOL.md). The server's English text stays for
 ## programs and logs; the clients show these.
@@ -402,30 +359,3 @@ minit-piece-bB = black bishop
 minit-piece-bN = black knight
 minit-piece-bP = black pawn
 
-## The terminal client's home screen.
-
-home-hello = Boardcast — hello, { $name }
-home-stored-seat = stored seat: { $match } as { $side } — R resumes it
-home-prompt-keys = Enter, Esc cancels
-home-channels = TV and engine games
-home-hint-list = Tab/←→ list
-home-hint-select = ↑↓ select
-home-hint-join = Enter join/watch
-home-hint-predict = p predict
-home-hint-new = c new match
-home-hint-code = i join by code
-home-hint-engine = e engine game
-home-hint-tv = t TV
-home-hint-ftv = f Frisian TV
-home-hint-resume = R resume
-home-hint-refresh = r refresh
-home-hint-help = ? help
-home-hint-quit = q quit
-home-form-title = new match
-home-form-time = time
-home-form-colour = colour
-home-form-seek = seek
-home-form-custom = custom
-home-form-public = public (listed as an open seek)
-home-form-private = private (invite code only)
-home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel

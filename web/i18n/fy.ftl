@@ -2,48 +2,6 @@
 # GLOSSARY.md, which also lists what a native speaker should review (all of this file is a
 # non-native draft).
 
-
-## The terminal client's help overlay (`?`).
-
-help-title = toetsen
-help-close = elke toets slút
-help-more = … noch { $count }: in hegere terminal lit se sjen
-help-home-switch = oare list: útdagings, rinnende partijen, kanalen
-help-home-select = kieze
-help-home-join = útdaging oannimme / partij of kanaal besjen
-help-home-predict = foarsizze op it keazen kanaal
-help-home-new = nije partij: betinktiid, kleur, iepenbier of privee
-help-home-invite = privee partij iepenje mei in útnoegingskoade
-help-home-engine = enginepartij begjinne (searje, engines, seeds) en foarsizze
-help-home-tv = sjoch nei tv-kanaal 1
-help-home-ftv = sjoch nei Fryske tv (de bêst besjoene rinnende partij)
-help-home-resume = de bewarre plak wer opnimme
-help-home-refresh = fernije
-help-home-quit = ophâlde
-help-match-type = typ in set; Tab follet oan, Enter spilet
-help-match-cursor = de rinnerke ferpleatse
-help-match-pick = kies it stik, dan it doelfjild (of klik)
-help-match-route = kies de slachrûte (slach markearre)
-help-match-clear = ynfier en kar wiskje
-help-match-resign = opjaan (freget befêstiging)
-help-match-abort = ôfbrekke, allinne foar beider earste set
-help-match-draw = remise oanbiede of oannimme / wegerje
-help-match-rematch = revanche oanbiede of oannimme / wegerje
-help-match-claim = winst / remise easkje: tsjinstanner fuort
-help-match-step = troch de setten blêdzje (End: de partij)
-help-match-view = fjildnûmers, boerd draaie, letterstikken
-help-match-save = PDN bewarje (--save-pdn MAP, of hjir)
-help-match-chat = chat: typ in rigel (leden) of kies in sin
-help-match-back = werom nei it begjinskerm (it plak bliuwt bewarre)
-help-channel-cursor = de rinnerke ferpleatse
-help-channel-pick = kies it fjild fan útgong, dan it fjild fan oankomst (of in klik)
-help-channel-guess = typ in foarsizzing foar de kommende set
-help-channel-predict = foarsizzen oan of út
-help-channel-pieces = stikken as figueren (FULL) of letters (FLAT)
-help-channel-leaders = ranglist fan alle foarsizzings, mei dyn eigen plak
-help-channel-clear = ynfier en keazen fjild wiskje
-help-channel-back = werom nei it begjinskerm (of ophâlde, begûn as `boardcast tv`)
-
 ## Refusals, by the server's error code.
 
 error-malformed = De server koe dat berjocht net lêze.
@@ -406,30 +364,3 @@ minit-piece-bB = swarte loper
 minit-piece-bN = swart hynder
 minit-piece-bP = swarte pion
 
-## The terminal client's home screen.
-
-home-hello = Boardcast — hallo, { $name }
-home-stored-seat = bewarre plak: { $match } mei { $side } — R giet troch
-home-prompt-keys = Enter, Esc annulearret
-home-channels = TV en enginepartijen
-home-hint-list = Tab/←→ list
-home-hint-select = ↑↓ kieze
-home-hint-join = Enter meidwaan/sjen
-home-hint-predict = p foarsizze
-home-hint-new = c nije partij
-home-hint-code = i mei koade meidwaan
-home-hint-engine = e enginepartij
-home-hint-tv = t TV
-home-hint-ftv = f Frysk TV
-home-hint-resume = R trochgean
-home-hint-refresh = r fernije
-home-hint-help = ? help
-home-hint-quit = q ophâlde
-home-form-title = nije partij
-home-form-time = tempo
-home-form-colour = kleur
-home-form-seek = sichtber
-home-form-custom = eigen
-home-form-public = iepenbier (as iepen útdaging)
-home-form-private = privee (allinnich mei koade)
-home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje

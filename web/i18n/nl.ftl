@@ -1,47 +1,5 @@
 # Boardcast, Nederlands. Draughts terms as the KNDB and the clubs use them: see GLOSSARY.md.
 
-
-## The terminal client's help overlay (`?`).
-
-help-title = toetsen
-help-close = elke toets sluit
-help-more = … nog { $count }: een hogere terminal toont ze
-help-home-switch = andere lijst: uitdagingen, lopende partijen, kanalen
-help-home-select = kiezen
-help-home-join = uitdaging aannemen / partij of kanaal bekijken
-help-home-predict = voorspel het gekozen kanaal
-help-home-new = nieuwe partij: bedenktijd, kleur, openbaar of privé
-help-home-invite = privépartij openen met uitnodigingscode
-help-home-engine = enginepartij starten (serie, engines, seeds) en voorspellen
-help-home-tv = kijk naar tv-kanaal 1
-help-home-ftv = kijk naar Friese tv (de best bekeken lopende partij)
-help-home-resume = hervat de bewaarde plaats
-help-home-refresh = vernieuwen
-help-home-quit = stoppen
-help-match-type = typ een zet; Tab vult aan, Enter speelt
-help-match-cursor = cursor verplaatsen
-help-match-pick = kies het stuk, dan het doelveld (of klik)
-help-match-route = kies de slagroute (slag gemarkeerd)
-help-match-clear = invoer en keuze wissen
-help-match-resign = opgeven (vraagt bevestiging)
-help-match-abort = afbreken, alleen voor beider eerste zet
-help-match-draw = remise aanbieden of aannemen / weigeren
-help-match-rematch = revanche aanbieden of aannemen / weigeren
-help-match-claim = winst / remise opeisen: tegenstander weg
-help-match-step = door de zetten bladeren (End: de partij)
-help-match-view = veldnummers, bord draaien, letterstukken
-help-match-save = PDN bewaren (--save-pdn MAP, of hier)
-help-match-chat = chat: typ een regel (leden) of kies een zin
-help-match-back = terug naar het beginscherm (de plaats blijft bewaard)
-help-channel-cursor = cursor verplaatsen
-help-channel-pick = kies het veld van vertrek, dan het veld van aankomst (of een klik)
-help-channel-guess = typ een voorspelling voor de komende zet
-help-channel-predict = voorspellen aan of uit
-help-channel-pieces = stukken als figuren (FULL) of letters (FLAT)
-help-channel-leaders = ranglijst van alle voorspellingen, met je eigen plaats
-help-channel-clear = invoer en gekozen veld wissen
-help-channel-back = terug naar het beginscherm (of stoppen, gestart als `boardcast tv`)
-
 ## Refusals, by the server's error code.
 
 error-malformed = De server kon dat bericht niet lezen.
@@ -401,30 +359,3 @@ minit-piece-bB = zwarte loper
 minit-piece-bN = zwart paard
 minit-piece-bP = zwarte pion
 
-## The terminal client's home screen.
-
-home-hello = Boardcast — hallo, { $name }
-home-stored-seat = bewaarde plaats: { $match } met { $side } — R hervat hem
-home-prompt-keys = Enter, Esc annuleert
-home-channels = TV en enginepartijen
-home-hint-list = Tab/←→ lijst
-home-hint-select = ↑↓ kiezen
-home-hint-join = Enter meedoen/kijken
-home-hint-predict = p voorspellen
-home-hint-new = c nieuwe partij
-home-hint-code = i met code meedoen
-home-hint-engine = e enginepartij
-home-hint-tv = t TV
-home-hint-ftv = f Fries TV
-home-hint-resume = R hervatten
-home-hint-refresh = r verversen
-home-hint-help = ? hulp
-home-hint-quit = q stoppen
-home-form-title = nieuwe partij
-home-form-time = tempo
-home-form-colour = kleur
-home-form-seek = zichtbaar
-home-form-custom = eigen
-home-form-public = openbaar (als open uitdaging)
-home-form-private = privé (alleen met code)
-home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
