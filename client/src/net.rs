@@ -90,7 +90,7 @@ enum Ended {
     Quit,
     /// The server closed with 4001: the credential this connection acts with is no longer
     /// valid, so another attempt with it cannot succeed.
-    SessionEnded,
+    LoggedOut,
     Dropped {
         reason: String,
         wait: Option<Duration>,
@@ -123,7 +123,7 @@ async fn run(
                 }
                 match pump(socket, dial.encoding, &mut outgoing, &events).await {
                     Ended::Quit => return,
-                    Ended::SessionEnded => {
+                    Ended::LoggedOut => {
                         let _ = events.send(NetEvent::Failed {
                             reason: SESSION_ENDED.to_owned(),
                         });
@@ -341,7 +341,7 @@ async fn pump(
                     Some(Ok(Message::Binary(bytes))) => FrameRef::Binary(bytes),
                     Some(Ok(Message::Close(close))) => {
                         if close.as_ref().is_some_and(|c| u16::from(c.code) == close::SESSION_ENDED) {
-                            return Ended::SessionEnded;
+                            return Ended::LoggedOut;
                         }
                         let reason = close.as_ref().map_or_else(
                             || "the server closed the connection".to_owned(),
@@ -473,6 +473,24 @@ mod tests {
         }
     }
 
+    /// The upgrade's answer names the subprotocol the client asked for, as the server's does.
+    /// (The error type is the handshake callback's own.)
+    #[allow(clippy::result_large_err)]
+    fn answer(
+        request: &tokio_tungstenite::tungstenite::handshake::server::Request,
+        mut response: tokio_tungstenite::tungstenite::handshake::server::Response,
+    ) -> Result<
+        tokio_tungstenite::tungstenite::handshake::server::Response,
+        tokio_tungstenite::tungstenite::handshake::server::ErrorResponse,
+    > {
+        if let Some(asked) = request.headers().get("Sec-WebSocket-Protocol") {
+            response
+                .headers_mut()
+                .insert("Sec-WebSocket-Protocol", asked.clone());
+        }
+        Ok(response)
+    }
+
     #[tokio::test]
     async fn a_close_with_session_ended_stops_and_says_to_log_in_again() {
         use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -482,7 +500,9 @@ mod tests {
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let _ = asked.send(());
-                let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                let mut socket = tokio_tungstenite::accept_hdr_async(stream, answer)
+                    .await
+                    .unwrap();
                 let frame = CloseFrame {
                     code: close::SESSION_ENDED.into(),
                     reason: "session_ended".into(),
