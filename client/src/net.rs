@@ -473,6 +473,24 @@ mod tests {
         }
     }
 
+    /// The upgrade's answer names the subprotocol the client asked for, as the server's does.
+    /// (The error type is the handshake callback's own.)
+    #[allow(clippy::result_large_err)]
+    fn answer(
+        request: &tokio_tungstenite::tungstenite::handshake::server::Request,
+        mut response: tokio_tungstenite::tungstenite::handshake::server::Response,
+    ) -> Result<
+        tokio_tungstenite::tungstenite::handshake::server::Response,
+        tokio_tungstenite::tungstenite::handshake::server::ErrorResponse,
+    > {
+        if let Some(asked) = request.headers().get("Sec-WebSocket-Protocol") {
+            response
+                .headers_mut()
+                .insert("Sec-WebSocket-Protocol", asked.clone());
+        }
+        Ok(response)
+    }
+
     #[tokio::test]
     async fn a_close_with_session_ended_stops_and_says_to_log_in_again() {
         use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -482,18 +500,6 @@ mod tests {
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let _ = asked.send(());
-                // The server's answer names the subprotocol the client asked for. The
-                // error type is tungstenite's, which a callback must return as it is.
-                #[allow(clippy::result_large_err)]
-                let answer = |request: &tokio_tungstenite::tungstenite::handshake::server::Request,
-                              mut response: tokio_tungstenite::tungstenite::handshake::server::Response| {
-                    if let Some(asked) = request.headers().get("Sec-WebSocket-Protocol") {
-                        response
-                            .headers_mut()
-                            .insert("Sec-WebSocket-Protocol", asked.clone());
-                    }
-                    Ok(response)
-                };
                 let mut socket = tokio_tungstenite::accept_hdr_async(stream, answer)
                     .await
                     .unwrap();
