@@ -90,7 +90,7 @@ enum Ended {
     Quit,
     /// The server closed with 4001: the credential this connection acts with is no longer
     /// valid, so another attempt with it cannot succeed.
-    LoginEnded,
+    LoggedOut,
     Dropped {
         reason: String,
         wait: Option<Duration>,
@@ -123,7 +123,7 @@ async fn run(
                 }
                 match pump(socket, dial.encoding, &mut outgoing, &events).await {
                     Ended::Quit => return,
-                    Ended::LoginEnded => {
+                    Ended::LoggedOut => {
                         let _ = events.send(NetEvent::Failed {
                             reason: SESSION_ENDED.to_owned(),
                         });
@@ -341,7 +341,7 @@ async fn pump(
                     Some(Ok(Message::Binary(bytes))) => FrameRef::Binary(bytes),
                     Some(Ok(Message::Close(close))) => {
                         if close.as_ref().is_some_and(|c| u16::from(c.code) == close::SESSION_ENDED) {
-                            return Ended::LoginEnded;
+                            return Ended::LoggedOut;
                         }
                         let reason = close.as_ref().map_or_else(
                             || "the server closed the connection".to_owned(),
@@ -482,7 +482,21 @@ mod tests {
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let _ = asked.send(());
-                let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                // The server's answer names the subprotocol the client asked for. The
+                // error type is tungstenite's, which a callback must return as it is.
+                #[allow(clippy::result_large_err)]
+                let answer = |request: &tokio_tungstenite::tungstenite::handshake::server::Request,
+                              mut response: tokio_tungstenite::tungstenite::handshake::server::Response| {
+                    if let Some(asked) = request.headers().get("Sec-WebSocket-Protocol") {
+                        response
+                            .headers_mut()
+                            .insert("Sec-WebSocket-Protocol", asked.clone());
+                    }
+                    Ok(response)
+                };
+                let mut socket = tokio_tungstenite::accept_hdr_async(stream, answer)
+                    .await
+                    .unwrap();
                 let frame = CloseFrame {
                     code: close::SESSION_ENDED.into(),
                     reason: "session_ended".into(),

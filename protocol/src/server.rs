@@ -96,6 +96,12 @@ pub struct ErrorReply {
     /// reading the message; `null` on every other error (and read as `null` when absent).
     #[serde(default)]
     pub last_id: Option<u64>,
+    /// The refusal's reason within the code and its arguments, for a client that words it
+    /// in the player's language ([`crate::ErrorArgs`]); `null` for a refusal that names
+    /// nothing beyond its code (and read as `null` when absent).
+    #[serde(default)]
+    /// Boxed: most replies carry none, and the reply stays small.
+    pub args: Option<Box<crate::ErrorArgs>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -269,12 +269,13 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }),
     };
     let resumed = hub.recover(recovered, last_alive_ms);
-    if node.is_none() {
-        tokio::spawn(crate::matches::heartbeat::beat(
-            storage.clone(),
-            shutdown.clone(),
-        ));
-    }
+    // Every node beats: a cluster's does not read it back (lease renewals say when a node
+    // was last alive), but the beat is how a node whose matches write nothing learns that
+    // storage is down, and holds their clocks from then.
+    tokio::spawn(crate::matches::heartbeat::beat(
+        storage.clone(),
+        shutdown.clone(),
+    ));
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }

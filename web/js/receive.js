@@ -111,9 +111,9 @@ function ack(state, { id }) {
   return [];
 }
 
-function refused(state, { id, code, message, last_id: lastId }) {
+function refused(state, { id, code, message, last_id: lastId, args }) {
   const request = id === null ? null : answered(state, id);
-  state.notice = { text: refusal(code, message), code };
+  state.notice = { text: refusal(code, message, args), code, reason: (args && args.reason) || '' };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
   if (request.kind === 'play-now') state.playNow = null;

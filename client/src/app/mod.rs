@@ -247,6 +247,7 @@ impl App {
         self.note(Note::Error {
             code: code.to_owned(),
             message: message.into(),
+            args: None,
         });
     }
 

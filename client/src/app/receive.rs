@@ -228,7 +228,11 @@ impl App {
                 channel.score.pending = None;
             }
         }
-        self.error(&code_name(reply.code), reply.message);
+        self.note(Note::Error {
+            code: code_name(reply.code),
+            message: reply.message,
+            args: reply.args,
+        });
     }
 
     fn match_snapshot(&mut self, snapshot: MatchSnapshot, now: Instant) {

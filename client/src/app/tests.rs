@@ -295,6 +295,7 @@ fn server_errors_read_as_lines_and_a_dead_seat_is_forgotten() {
             code: ErrorCode::InvalidToken,
             message: "unknown seat token".into(),
             last_id: None,
+            args: None,
         }),
         Instant::now(),
     );
@@ -766,6 +767,7 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
             code: ErrorCode::NotFound,
             message: "no match with invite code BADCODE".into(),
             last_id: None,
+            args: None,
         })
     };
     app.receive(refuse(join), Instant::now());

@@ -158,6 +158,10 @@ struct Actor {
     unavailable_since: Option<Instant>,
     /// While `unavailable_since`, storage is asked again no earlier than this.
     probe_after: Instant,
+    /// Hears this node's storage go down (from when it first refused a write: the
+    /// heartbeat's or another match's) and come back, so a match that writes nothing holds
+    /// its clock too.
+    storage_down: watch::Receiver<Option<Instant>>,
     /// The match's chat: its two rooms' last lines ([`MatchChat`]).
     chat: MatchChat,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
@@ -199,6 +203,7 @@ pub(crate) fn spawn(
         fanout.keep(i as u64 + 1, Kept::of(&record.event));
     }
     let state_public = state.setup.public;
+    let storage_down = storage.watch_down();
     let actor = Actor {
         state,
         fanout,
@@ -222,6 +227,7 @@ pub(crate) fn spawn(
         newer_owner: None,
         unavailable_since: None,
         probe_after: Instant::now(),
+        storage_down,
         owed: Retry::default(),
         chat: MatchChat::default(),
         _guard: guard,
@@ -314,6 +320,15 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
+                Ok(()) = self.storage_down.changed() => {
+                    let down = *self.storage_down.borrow_and_update();
+                    match down {
+                        Some(since) => self.unavailable(since),
+                        // A suspended match goes on only once it is claimed back.
+                        None if !self.suspended => self.storage_back(Instant::now()),
+                        None => {}
+                    }
+                }
                 _ = sleep_until(wake.map_or_else(Instant::now, |(at, _)| at)), if wake.is_some() => {
                     match wake.map(|(_, why)| why) {
                         Some(Wake::Match) => self.handle_timeout(Instant::now()).await,
@@ -362,15 +377,15 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
-    /// From `now` no move can be accepted (storage refused a write, or the lease lapsed):
+    /// From `from` no move can be accepted (storage refused a write, or the lease lapsed):
     /// the side to move's time is held (PROTOCOL.md §12: nobody is charged for time in which
     /// no move of theirs could be accepted, and no flag falls in it).
-    fn unavailable(&mut self, now: Instant) {
+    fn unavailable(&mut self, from: Instant) {
         if self.unavailable_since.is_none() {
-            self.unavailable_since = Some(now);
-            self.probe_after = now + PROBE_EVERY;
+            self.unavailable_since = Some(from);
+            self.probe_after = Instant::now() + PROBE_EVERY;
         }
-        self.state.hold_time(now.into_std());
+        self.state.hold_time(from.into_std());
     }
 
     /// Storage took a write at `now`: the held time goes on from here.
@@ -1022,9 +1037,15 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
-            // From here no move could be accepted until storage takes a write again (whether
-            // it is unreachable or refuses writes: a full disk, a failing SQLite file).
-            self.unavailable(Instant::from_std(now));
+            // No move could be accepted until storage takes a write again (whether it is
+            // unreachable or refuses writes: a full disk, a failing SQLite file), from when
+            // this node first saw it refuse one (its heartbeat, or another match) on.
+            let now = Instant::from_std(now);
+            let down = self
+                .storage
+                .down_since()
+                .map_or(now, |since| since.min(now));
+            self.unavailable(down);
             // Answered (the client sends it again): one line per while, however many there are.
             if let Some(refused) = retry::command_refused(Instant::now()) {
                 tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");

@@ -676,6 +676,7 @@ async fn an_older_owners_refusal_of_a_command_sent_on_to_a_new_owner_is_not_rela
             code: ErrorCode::StorageUnavailable,
             message: "the match moved to another server; send it again".into(),
             last_id: None,
+            args: None,
         }),
     ));
     settle().await;
