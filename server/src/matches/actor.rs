@@ -67,6 +67,19 @@ const PROBE_EVERY: Duration = Duration::from_millis(500);
 mod outage;
 mod presence;
 
+/// What the actor's one timer ([`Actor::next_wake`]) wakes it for.
+#[derive(Debug, Clone, Copy)]
+enum Wake {
+    /// The match's own deadline: a flag, a missed first move, a claim that may be made.
+    Match,
+    /// Storage refused writes: ask it again whether it takes them.
+    Probe,
+    /// The watcher count is due out to the followers.
+    Crowd,
+    /// Finished and followed by nobody for the linger time: leave memory.
+    Linger,
+}
+
 /// Settings of the matches: timing and the match limit.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
@@ -271,22 +284,8 @@ impl Actor {
         }
         loop {
             self.note_unseated();
-            // While storage refuses what the match owes, its timer waits out the back-off; a
-            // suspended match lets no clock run out: no move could be accepted.
-            let wake = self
-                .state
-                .poll_timeout(&self.timeouts())
-                .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
-                // No flag falls, no first move is missed, while no move can be accepted.
-                .filter(|_| !self.suspended && self.unavailable_since.is_none());
-            // While storage refuses writes (and the lease holds), it is asked again shortly.
-            let probe_at = self
-                .unavailable_since
-                .filter(|_| !self.suspended && !self.moved)
-                .map(|_| self.probe_after);
+            let wake = self.next_wake();
             let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
-            let crowd_due = self.fanout.crowd_due();
-            let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
             let mut newer_owner = self.newer_owner.take();
             tokio::select! {
                 _ = shutdown.recv() => break,
@@ -321,12 +320,6 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
-                    self.handle_timeout(Instant::now()).await;
-                }
-                _ = sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() => {
-                    self.probe_storage().await;
-                }
                 Ok(()) = self.storage_down.changed() => {
                     let down = *self.storage_down.borrow_and_update();
                     match down {
@@ -336,14 +329,17 @@ impl Actor {
                         None => {}
                     }
                 }
-                _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
-                    if self.fanout.send_crowd() {
-                        self.publish_summary();
+                _ = sleep_until(wake.map_or_else(Instant::now, |(at, _)| at)), if wake.is_some() => {
+                    match wake.map(|(_, why)| why) {
+                        Some(Wake::Match) => self.handle_timeout(Instant::now()).await,
+                        Some(Wake::Probe) => self.probe_storage().await,
+                        Some(Wake::Crowd) if self.fanout.send_crowd() => self.publish_summary(),
+                        Some(Wake::Linger) => {
+                            self.directory.remove(&self.state.id);
+                            break;
+                        }
+                        Some(Wake::Crowd) | None => {}
                     }
-                }
-                _ = tokio::time::sleep(self.settings.linger), if idle => {
-                    self.directory.remove(&self.state.id);
-                    break;
                 }
             }
             // Still suspended and nothing heard yet: keep hearing.
@@ -883,6 +879,38 @@ impl Actor {
     /// In a cluster that is [`MAX_TRANSIT`] late: a move on its way from another node, timed
     /// from its arrival there, may still come. Nothing is due while no move can be accepted
     /// (storage refuses writes): the held clock shows none, and a first move cannot be missed.
+    /// The one time the actor next wakes by itself, and what for: the earliest of the match's
+    /// own deadline ([`MatchState::poll_timeout`]), a storage probe, the watcher count due
+    /// out, and leaving memory. Asked anew after everything the actor handles.
+    fn next_wake(&self) -> Option<(Instant, Wake)> {
+        // While storage refuses what the match owes, its timer waits out the back-off; a
+        // suspended match lets no clock run out: no move could be accepted.
+        let due = self
+            .state
+            .poll_timeout(&self.timeouts())
+            .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
+            // No flag falls, no first move is missed, while no move can be accepted.
+            .filter(|_| !self.suspended && self.unavailable_since.is_none());
+        // While storage refuses writes (and the lease holds), it is asked again shortly.
+        let probe = self
+            .unavailable_since
+            .filter(|_| !self.suspended && !self.moved)
+            .map(|_| self.probe_after);
+        let crowd = self.fanout.crowd_due();
+        // A finished match nobody follows leaves memory after lingering this long in peace.
+        let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
+        let linger = idle.then(|| Instant::now() + self.settings.linger);
+        [
+            due.map(|at| (at, Wake::Match)),
+            probe.map(|at| (at, Wake::Probe)),
+            crowd.map(|at| (at, Wake::Crowd)),
+            linger.map(|at| (at, Wake::Linger)),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
+    }
+
     async fn handle_timeout(&mut self, at: Instant) {
         if self.unavailable_since.is_some() {
             return;
