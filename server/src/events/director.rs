@@ -23,7 +23,7 @@ use crate::matches::local::Hub;
 use crate::matches::{Player, Setup};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::club::EventWrite;
-use crate::storage::{MatchKey, Storage, StorageError, Write, now_ms};
+use crate::storage::{MatchKey, Refused, Storage, StorageError, Write, now_ms};
 
 /// Commands waiting for a director, at most.
 pub(crate) const MAILBOX: usize = 64;
@@ -241,7 +241,9 @@ impl Director {
         let mut next = self.state.clone();
         if let Err(reason) = next.apply(&record) {
             // The state decided this record itself; it not applying is a bug, not bad input.
-            return Err(Stopped::Storage(StorageError::Refused(reason)));
+            return Err(Stopped::Storage(StorageError::Refused(
+                Refused::Inconsistent(reason),
+            )));
         }
         self.storage
             .commit(vec![Write::ClubEvent(EventWrite::Record {

@@ -262,6 +262,10 @@ async fn join(
             .hasher
             .verify(asked.password.unwrap_or_default(), setup.password.clone())
             .await
+            .map_err(|err| match err {
+                crate::accounts::password::HashError::Busy => EventError::Busy,
+                crate::accounts::password::HashError::Failed(_) => EventError::Storage,
+            })?
     {
         return Err(EventError::WrongPassword);
     }
