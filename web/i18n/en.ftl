@@ -359,3 +359,50 @@ minit-piece-bB = black bishop
 minit-piece-bN = black knight
 minit-piece-bP = black pawn
 
+## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
+
+events-title = Events
+events-waiting = Upcoming
+events-playing = Running
+events-finished = Finished
+events-none = None.
+event-kind-swiss = Swiss, { $rounds } rounds
+event-kind-round_robin = Round-robin
+event-kind-double = Double round-robin
+event-kind-arena = Arena, { $minutes } minutes
+event-rated = rated
+event-casual = casual
+event-players =
+    { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }
+event-starts-in = Starts in { $time }
+event-ends-in = Ends in { $time }
+event-status-waiting = Not started
+event-status-playing = Being played
+event-status-finished = Finished
+event-join = Join
+event-withdraw = Withdraw
+event-password = Event password
+event-login-to-join = Log in to join
+event-standings = Standings
+event-final = Final standings
+event-col-player = Player
+event-col-rating = Rating
+event-col-points = Points
+event-col-sheet = Games
+event-col-bh = Buchholz
+event-col-bh1 = Buchholz cut-1
+event-col-sb = Sonneborn-Berger
+event-on-fire = On fire: the next game scores double
+event-withdrawn = withdrawn
+event-rounds = Rounds
+event-round = Round { $round }
+event-wave = Wave { $round }
+event-bye = Bye: { $name }
+event-watch = watch
+event-your-game = Your game against { $name } is ready.
+event-play = Play
+event-missing = There is no such event.
+event-trf = The pairings as FIDE TRF

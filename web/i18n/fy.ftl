@@ -364,3 +364,50 @@ minit-piece-bB = swarte loper
 minit-piece-bN = swart hynder
 minit-piece-bP = swarte pion
 
+## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
+
+events-title = Toernoaien
+events-waiting = Aanstens
+events-playing = Dwaande
+events-finished = Ofrûn
+events-none = Gjin.
+event-kind-swiss = Switsersk, { $rounds } rûnen
+event-kind-round_robin = Rûntetoernoai
+event-kind-double = Dûbel rûntetoernoai
+event-kind-arena = Arena, { $minutes } minuten
+event-rated = mei rating
+event-casual = sûnder rating
+event-players =
+    { $count ->
+        [one] { $count } spiler
+       *[other] { $count } spilers
+    }
+event-starts-in = Begjint oer { $time }
+event-ends-in = Einiget oer { $time }
+event-status-waiting = Noch net begûn
+event-status-playing = Wurdt spile
+event-status-finished = Ofrûn
+event-join = Meidwaan
+event-withdraw = Weromlûke
+event-password = Wachtwurd fan it toernoai
+event-login-to-join = Meld dy oan om mei te dwaan
+event-standings = Stân
+event-final = Einstân
+event-col-player = Spiler
+event-col-rating = Rating
+event-col-points = Punten
+event-col-sheet = Partijen
+event-col-bh = Buchholz
+event-col-bh1 = Buchholz -1
+event-col-sb = Sonneborn-Berger
+event-on-fire = Yn foarm: de folgjende partij telt dûbel
+event-withdrawn = weromlutsen
+event-rounds = Rûnen
+event-round = Rûne { $round }
+event-wave = Weach { $round }
+event-bye = Frij: { $name }
+event-watch = sjen
+event-your-game = Dyn partij tsjin { $name } stiet klear.
+event-play = Spylje
+event-missing = Dit toernoai bestiet net.
+event-trf = De yndieling as FIDE TRF

@@ -359,3 +359,50 @@ minit-piece-bB = zwarte loper
 minit-piece-bN = zwart paard
 minit-piece-bP = zwarte pion
 
+## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
+
+events-title = Toernooien
+events-waiting = Binnenkort
+events-playing = Bezig
+events-finished = Afgelopen
+events-none = Geen.
+event-kind-swiss = Zwitsers, { $rounds } ronden
+event-kind-round_robin = Rondetoernooi
+event-kind-double = Dubbel rondetoernooi
+event-kind-arena = Arena, { $minutes } minuten
+event-rated = met rating
+event-casual = zonder rating
+event-players =
+    { $count ->
+        [one] { $count } speler
+       *[other] { $count } spelers
+    }
+event-starts-in = Begint over { $time }
+event-ends-in = Eindigt over { $time }
+event-status-waiting = Nog niet begonnen
+event-status-playing = Wordt gespeeld
+event-status-finished = Afgelopen
+event-join = Meedoen
+event-withdraw = Terugtrekken
+event-password = Wachtwoord van het toernooi
+event-login-to-join = Log in om mee te doen
+event-standings = Stand
+event-final = Eindstand
+event-col-player = Speler
+event-col-rating = Rating
+event-col-points = Punten
+event-col-sheet = Partijen
+event-col-bh = Buchholz
+event-col-bh1 = Buchholz -1
+event-col-sb = Sonneborn-Berger
+event-on-fire = In vorm: de volgende partij telt dubbel
+event-withdrawn = teruggetrokken
+event-rounds = Ronden
+event-round = Ronde { $round }
+event-wave = Golf { $round }
+event-bye = Vrij: { $name }
+event-watch = kijken
+event-your-game = Je partij tegen { $name } staat klaar.
+event-play = Spelen
+event-missing = Dit toernooi bestaat niet.
+event-trf = De indeling als FIDE TRF

@@ -316,10 +316,10 @@ async fn show(State(app): State<App>, Path(id): Path<String>) -> Answer {
     Ok(Json(&*view).into_response())
 }
 
-/// `/e/{id}.trf`: the Swiss's FIDE TRF.
-async fn trf(State(app): State<App>, Path(file): Path<String>) -> Answer {
+/// `/e/{id}.trf`: the Swiss's FIDE TRF; `/e/{id}` is the event's page (the web shell).
+async fn trf(State(app): State<App>, Path(file): Path<String>, headers: HeaderMap) -> Answer {
     let Some(id) = file.strip_suffix(".trf") else {
-        return Err(EventError::NotFound(file));
+        return Ok(crate::net::web::shell(headers).await);
     };
     let state = app.events.state(id).await?;
     let trf = state
