@@ -11,6 +11,7 @@ use std::cell::Cell;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use boardcast_protocol::ErrorArgs;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
@@ -159,16 +160,65 @@ pub fn tr_args(id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
     message_in(current(), id, args)
 }
 
-/// A refusal in the player's language, from the server's error code. In English the
-/// server's own text, which names squares and limits; in another language the code's message
-/// (the server sends no arguments yet), and the server's text when the code is one this
-/// client does not know (a newer server).
-pub fn refusal(code: &str, english: &str) -> String {
+/// A refusal in the player's language: from its reason and arguments when the server sent
+/// them (`args`, PROTOCOL.md §12.1) and the catalogue words that reason, as the web client
+/// does; else in English the server's own text and in another language the code's message;
+/// the server's text for a code this client does not know (a newer server).
+pub fn refusal(code: &str, english: &str, args: Option<&ErrorArgs>) -> String {
+    let bundle = &BUNDLES[current() as usize];
+    if let Some(args) = args.filter(|args| !args.reason.is_empty()) {
+        let id = format!("error-{code}-{}", args.reason);
+        if bundle.has_message(&id) {
+            return tr_args(&id, &placeables(args));
+        }
+    }
     let id = format!("error-{code}");
-    if current() != Lang::En && BUNDLES[current() as usize].has_message(&id) {
+    if current() != Lang::En && bundle.has_message(&id) {
         tr(&id)
     } else {
         english.to_owned()
+    }
+}
+
+/// A refusal's arguments as placeables: its numbers and words, and what a capture takes
+/// (`kings`/`men`, `best_kings`/`best_men`) as words in the language (`taken`, `best`).
+fn placeables(args: &ErrorArgs) -> Vec<(&str, FluentValue<'static>)> {
+    let mut out: Vec<(&str, FluentValue<'static>)> = Vec::new();
+    for (name, value) in &args.numbers {
+        out.push((name, FluentValue::from(*value as f64)));
+    }
+    for (name, value) in &args.words {
+        out.push((name, FluentValue::from(value.clone())));
+    }
+    let number = |name: &str| args.numbers.get(name).copied();
+    if number("kings").or(number("men")).is_some() {
+        let taken = taken(number("kings").unwrap_or(0), number("men").unwrap_or(0));
+        out.push(("taken", FluentValue::from(taken)));
+    }
+    if number("best_kings").or(number("best_men")).is_some() {
+        let best = taken(
+            number("best_kings").unwrap_or(0),
+            number("best_men").unwrap_or(0),
+        );
+        out.push(("best", FluentValue::from(best)));
+    }
+    out
+}
+
+/// "2 men", "1 king and 1 man" in the language.
+fn taken(kings: u64, men: u64) -> String {
+    let kings_text = tr_args("taken-kings", &[("count", FluentValue::from(kings as f64))]);
+    let men_text = tr_args("taken-men", &[("count", FluentValue::from(men as f64))]);
+    match (kings, men) {
+        (0, _) => men_text,
+        (_, 0) => kings_text,
+        _ => tr_args(
+            "taken-both",
+            &[
+                ("kings", FluentValue::from(kings_text)),
+                ("men", FluentValue::from(men_text)),
+            ],
+        ),
     }
 }
 
@@ -215,15 +265,19 @@ mod tests {
                 assert!(!text.trim().is_empty(), "{} {id} is empty", lang.tag());
             }
         }
-        // Every error code the protocol has, and no other, has its refusal text.
+        // Every error code the protocol has, and every reason of one (PROTOCOL.md §12.1),
+        // and no other, has its refusal text.
+        let code_name = |code: &boardcast_protocol::ErrorCode| serde_json::to_value(code).unwrap();
         let codes: BTreeSet<String> = boardcast_protocol::ErrorCode::ALL
             .iter()
-            .map(|code| {
+            .map(|code| format!("error-{}", code_name(code).as_str().unwrap()))
+            .chain(boardcast_protocol::REASONS.iter().map(|spec| {
                 format!(
-                    "error-{}",
-                    serde_json::to_value(code).unwrap().as_str().unwrap()
+                    "error-{}-{}",
+                    code_name(&spec.code).as_str().unwrap(),
+                    spec.reason
                 )
-            })
+            }))
             .collect();
         let errors: BTreeSet<String> = english
             .iter()
@@ -338,20 +392,80 @@ mod tests {
         assert_eq!(Lang::from_locale("fy"), Some(Lang::Fy));
     }
 
+    /// A refusal with arguments is worded from its reason in each language, squares, side
+    /// and what a capture takes filled in; English too comes from the catalogue.
+    #[test]
+    fn refusals_with_arguments_in_each_language() {
+        let lower = ErrorArgs::new("lower_value")
+            .number("kings", 0u32)
+            .number("men", 1u32)
+            .number("best_kings", 1u32)
+            .number("best_men", 1u32)
+            .word("example", "32x23x12");
+        let turn = ErrorArgs::new("side_to_move").word("side", "white");
+        let man = ErrorArgs::new("not_a_man_move")
+            .number("from", 31u32)
+            .number("to", 22u32);
+        for (lang, expected) in [
+            (
+                Lang::En,
+                [
+                    "A capture of higher value exists: 32x23x12 takes 1 king and 1 man, this one \
+                     takes 1 man. A king counts as 1.5 men.",
+                    "It is not your turn: White is to move.",
+                    "A man moves one square diagonally forward: 31-22 is not a man's move.",
+                ],
+            ),
+            (
+                Lang::Nl,
+                [
+                    "Er is een slag van hogere waarde: 32x23x12 slaat 1 dam en 1 schijf, deze \
+                     slaat 1 schijf. Een dam telt als anderhalve schijf.",
+                    "Je bent niet aan zet: wit is aan zet.",
+                    "Een schijf gaat één veld schuin vooruit: 31-22 is geen schijfzet.",
+                ],
+            ),
+            (
+                Lang::Fy,
+                [
+                    "Der is in slach fan hegere wearde: 32x23x12 slacht 1 wolf en 1 houtsje, \
+                     dizze slacht 1 houtsje. In wolf telt as oardel houtsje.",
+                    "Do bist net oan set: wyt is oan set.",
+                    "In houtsje giet ien fjild skean foarút: 31-22 is gjin houtsjeset.",
+                ],
+            ),
+        ] {
+            speak_on_this_thread(lang);
+            let said = [
+                refusal("illegal_move", "english", Some(&lower)),
+                refusal("not_your_turn", "english", Some(&turn)),
+                refusal("illegal_move", "english", Some(&man)),
+            ];
+            assert_eq!(said, expected, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
     #[test]
     fn refusals_in_the_chosen_language() {
         speak_on_this_thread(Lang::Nl);
         assert_eq!(
-            refusal("not_your_turn", "not your turn"),
+            refusal("not_your_turn", "not your turn", None),
             "Je bent niet aan zet."
         );
         speak_on_this_thread(Lang::Fy);
         assert_eq!(
-            refusal("not_your_turn", "not your turn"),
+            refusal("not_your_turn", "not your turn", None),
             "Do bist net oan set."
         );
         // A code from a newer server: its own English text.
-        assert_eq!(refusal("brand_new", "something new"), "something new");
+        assert_eq!(refusal("brand_new", "something new", None), "something new");
+        // A reason from a newer server: its own English text, in every language.
+        let unknown = ErrorArgs::new("brand_new_reason");
+        assert_eq!(
+            refusal("illegal_move", "illegal move: new", Some(&unknown)),
+            "Dy set is hjir net neffens de regels."
+        );
         speak_on_this_thread(Lang::En);
         assert_eq!(
             message_in(Lang::Nl, "help-more", &[("count", FluentValue::from(4))]),

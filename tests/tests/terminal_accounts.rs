@@ -285,3 +285,133 @@ fn ladder_prints_the_established_current_members_best_first() {
     assert!((60..=62).contains(&rd(&rows[2])), "{table}");
     assert!(table.lines().all(|line| line.chars().count() <= 80));
 }
+
+/// An HTTP request as the member's browser sends it (same origin, its session cookie):
+/// status, head and body.
+fn browser_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    cookie: Option<&str>,
+) -> (u16, String, String) {
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{cookie}\
+         Sec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// A terminal client connected with its login when that login is ended from the member's
+/// browser (the token revoked on the account page): it stops, says the login ended and to run
+/// `boardcast login` again, and exits non-zero, rather than dialling again with a dead token.
+#[test]
+fn a_terminal_whose_login_is_ended_elsewhere_stops_and_says_to_log_in_again() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let server = server();
+    let addr = server.addr();
+    let config = tempfile::tempdir().expect("a config directory");
+    let data = tempfile::tempdir().expect("a data directory");
+    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
+    let (status, head, body) = browser_request(addr, "POST", "/api/signup", &signup, None);
+    assert_eq!(status, 201, "sign-up: {body}");
+    let cookie = head
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("set-cookie")
+                .then(|| value.trim().split(';').next().unwrap_or("").to_owned())
+        })
+        .expect("the browser's session cookie");
+    let out = run(
+        addr,
+        config.path(),
+        &["login", "Anne"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(out.status.success(), "login: {}", stderr(&out));
+
+    // The terminal, connected with its login (standard input stays open: it waits).
+    let mut terminal = Command::new(client_bin())
+        .args(["--server", &format!("http://{addr}"), "--plain"])
+        .arg("--config-dir")
+        .arg(config.path())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    let mut lines = std::io::BufReader::new(terminal.stdout.take().expect("stdout")).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("the client printed nothing before it ended")
+            .expect("a line");
+        if line == "connected" {
+            break;
+        }
+    }
+
+    // In the browser, Anne revokes the terminal's token on her account page.
+    let (status, _, list) = browser_request(addr, "GET", "/api/tokens", "", Some(&cookie));
+    assert_eq!(status, 200, "{list}");
+    let tokens: serde_json::Value = serde_json::from_str(&list).expect("JSON");
+    let id = tokens[0]["id"]
+        .as_i64()
+        .expect("the terminal's token is listed");
+    let (status, _, body) = browser_request(
+        addr,
+        "DELETE",
+        &format!("/api/tokens/{id}"),
+        "",
+        Some(&cookie),
+    );
+    assert_eq!(status, 204, "{body}");
+
+    // The terminal ends by itself: a client that dialled again would wait on here.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let exit = loop {
+        if let Some(exit) = terminal.try_wait().expect("the client's status") {
+            break exit;
+        }
+        if Instant::now() > deadline {
+            let _ = terminal.kill();
+            panic!("the terminal kept going after its login ended");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(terminal.stdin.take());
+    let mut said = String::new();
+    terminal
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut said)
+        .expect("stderr");
+    assert!(!exit.success(), "exited {exit} after the login ended");
+    assert!(
+        said.contains("your login has ended") && said.contains("boardcast login"),
+        "{said}"
+    );
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(
+        !rest.iter().any(|line| line.starts_with("reconnected")),
+        "dialled again: {rest:?}"
+    );
+}

@@ -75,6 +75,57 @@ error-members_only = Rated play is for signed-in members.
 error-chat_muted = An admin has muted you in the chat.
 error-chat_too_fast = Chat lines too fast: wait a few seconds.
 error-outside_rating_range = Your rating is outside this seek's range.
+error-not_your_turn-side_to_move =
+    { $side ->
+        [white] It is not your turn: White is to move.
+       *[black] It is not your turn: Black is to move.
+    }
+error-invalid_argument-not_a_square = { $number } is not a square (1 to 50).
+error-illegal_move-route_too_short = A move needs a square to start from and one to end on.
+error-illegal_move-no_piece = There is no piece on { $square }.
+error-illegal_move-not_your_piece = The piece on { $square } is not yours.
+error-illegal_move-occupied = Square { $square } is occupied.
+error-illegal_move-not_on_line = { $to } is not on a line with { $from }.
+error-illegal_move-not_a_man_move = A man moves one square diagonally forward: { $from }-{ $to } is not a man's move.
+error-illegal_move-not_a_king_move = A king moves only diagonally when it does not capture: { $from }-{ $to } is not a king's move.
+error-illegal_move-blocked = The way from { $from } to { $to } is blocked on { $at }.
+error-illegal_move-capture_compulsory = Capturing is compulsory (for example { $example }).
+error-illegal_move-nothing_captured = { $from }x{ $to } captures no piece.
+error-illegal_move-own_piece = You cannot jump your own piece on { $square }.
+error-illegal_move-already_captured = The piece on { $square } is already captured in this move and cannot be jumped again.
+error-illegal_move-two_pieces = { $from }x{ $to } would jump two pieces at once.
+error-illegal_move-man_too_far = A man captures only a piece next to it: { $from }x{ $to } is too long.
+error-illegal_move-must_continue = The capture must go on from { $square }.
+error-illegal_move-lower_value = A capture of higher value exists: { $example } takes { $best }, this one takes { $taken }. A king counts as 1.5 men.
+error-illegal_move-king_precedence = At equal value the king captures first (for example { $example }).
+error-illegal_move-king_frozen = The king on { $square } has moved three times in a row: move another piece.
+error-illegal_move-not_legal = That move is not legal here.
+error-game_over-game_over = The match is over.
+error-game_over-time_ran_out = Your time ran out.
+error-not_allowed-not_started = The match has not started: waiting for an opponent.
+error-not_allowed-draw_offer_stands = Your draw offer already stands.
+error-not_allowed-no_draw_offer = Your opponent has not offered a draw.
+error-stale_id-not_above_last = Command { $id } is not above { $last_id }, the last one carried out for your seat.
+error-prediction_closed-already_revealed = Ply { $ply } is already revealed; the coming ply is { $next }.
+error-prediction_closed-not_coming = Ply { $ply } is not the coming one; the coming ply is { $next }.
+error-address_limit-per_minute = Your address is at its limit of { $limit } a minute; try again in { $retry_after_s } s.
+error-address_limit-waiting = Your address already has { $limit } matches waiting for an opponent: play or abort one first.
+error-busy-engine_games =
+    { $count ->
+        [one] { $count } engine game is running; try again later.
+       *[other] { $count } engine games are running; try again later.
+    }
+taken-kings =
+    { $count ->
+        [one] { $count } king
+       *[other] { $count } kings
+    }
+taken-men =
+    { $count ->
+        [one] { $count } man
+       *[other] { $count } men
+    }
+taken-both = { $kings } and { $men }
 
 ## The web client.
 

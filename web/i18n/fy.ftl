@@ -14,7 +14,7 @@ help-home-join = útdaging oannimme / partij of kanaal besjen
 help-home-predict = foarsizze op it keazen kanaal
 help-home-new = nije partij: betinktiid, kleur, iepenbier of privee
 help-home-invite = privee partij iepenje mei in útnoegingskoade
-help-home-engine = kompjûterpartij begjinne (searje, engines, seeds) en foarsizze
+help-home-engine = enginepartij begjinne (searje, engines, seeds) en foarsizze
 help-home-tv = sjoch nei tv-kanaal 1
 help-home-ftv = sjoch nei Fryske tv (de bêst besjoene rinnende partij)
 help-home-resume = de bewarre plak wer opnimme
@@ -74,12 +74,65 @@ error-members_only = Rated spyljen is foar oanmelde leden.
 error-chat_muted = In behearder hat dy yn de chat stil makke.
 error-chat_too_fast = Te fluch yn de chat: wachtsje in pear sekonden.
 error-outside_rating_range = Dyn rating falt bûten it berik fan dizze útdaging.
+# De reden fan in wegering binnen har koade, út de `args` fan de server (PROTOCOL.md §12.1).
+error-not_your_turn-side_to_move =
+    { $side ->
+        [white] Do bist net oan set: wyt is oan set.
+       *[black] Do bist net oan set: swart is oan set.
+    }
+error-invalid_argument-not_a_square = { $number } is gjin fjild (1 oant en mei 50).
+error-illegal_move-route_too_short = In set hat in begjinfjild en in einfjild nedich.
+error-illegal_move-no_piece = Der stiet gjin stik op { $square }.
+error-illegal_move-not_your_piece = It stik op { $square } is net fan dy.
+error-illegal_move-occupied = Fjild { $square } is beset.
+error-illegal_move-not_on_line = { $to } leit net op ien line mei { $from }.
+error-illegal_move-not_a_man_move = In houtsje giet ien fjild skean foarút: { $from }-{ $to } is gjin houtsjeset.
+error-illegal_move-not_a_king_move = In wolf giet sûnder te slaan allinnich skean: { $from }-{ $to } is gjin wolfset.
+error-illegal_move-blocked = De wei fan { $from } nei { $to } is fersperre op { $at }.
+error-illegal_move-capture_compulsory = Slaan is ferplichte (bygelyks { $example }).
+error-illegal_move-nothing_captured = { $from }x{ $to } slacht gjin stik.
+error-illegal_move-own_piece = Do kinst net oer dyn eigen stik op { $square } springe.
+error-illegal_move-already_captured = It stik op { $square } is yn dizze slach al slein en kin net nochris nommen wurde.
+error-illegal_move-two_pieces = { $from }x{ $to } soe oer twa stikken tagelyk springe.
+error-illegal_move-man_too_far = In houtsje slacht allinnich in stik dat dêrneist stiet: { $from }x{ $to } is te lang.
+error-illegal_move-must_continue = De slach moat fierder gean fan { $square } ôf.
+error-illegal_move-lower_value = Der is in slach fan hegere wearde: { $example } slacht { $best }, dizze slacht { $taken }. In wolf telt as oardel houtsje.
+error-illegal_move-king_precedence = By gelikense wearde slacht de wolf earst (bygelyks { $example }).
+error-illegal_move-king_frozen = De wolf op { $square } hat trije kear efterinoar set: set in oar stik.
+error-illegal_move-not_legal = Dy set is hjir net neffens de regels.
+error-game_over-game_over = De partij is út.
+error-game_over-time_ran_out = Dyn tiid is om.
+error-not_allowed-not_started = De partij is noch net begûn: wachtsje op in tsjinstanner.
+error-not_allowed-draw_offer_stands = Dyn remise-oanbod stiet al.
+error-not_allowed-no_draw_offer = Dyn tsjinstanner hat gjin remise oanbean.
+error-stale_id-not_above_last = Opdracht { $id } leit net boppe { $last_id }, de lêste dy't foar dyn plak útfierd is.
+error-prediction_closed-already_revealed = Heale set { $ply } is al bekend; de folgjende is { $next }.
+error-prediction_closed-not_coming = Heale set { $ply } is net de folgjende; de folgjende is { $next }.
+error-address_limit-per_minute = Dyn adres sit oan de limyt fan { $limit } yn 'e minút; besykje it oer { $retry_after_s } s nochris.
+error-address_limit-waiting = Dyn adres hat al { $limit } partijen dy't op in tsjinstanner wachtsje: spylje of stopje der earst ien.
+error-busy-engine_games =
+    { $count ->
+        [one] Der rint { $count } enginepartij; besykje it letter nochris.
+       *[other] Der rinne { $count } enginepartijen; besykje it letter nochris.
+    }
+# Wat in slach nimt, yn in wegering: "2 houtsjes", "1 wolf en 1 houtsje".
+taken-kings =
+    { $count ->
+        [one] { $count } wolf
+       *[other] { $count } wolven
+    }
+taken-men =
+    { $count ->
+        [one] { $count } houtsje
+       *[other] { $count } houtsjes
+    }
+taken-both = { $kings } en { $men }
 
 ## The web client.
 
 web-language = Taal
 web-nav-lobby = Lobby
-web-nav-tv = Tv
+web-nav-tv = TV
 
 ## Words both pages share: sides, pieces, presence, counts.
 

@@ -12,7 +12,7 @@ help-home-join = uitdaging aannemen / partij of kanaal bekijken
 help-home-predict = voorspel het gekozen kanaal
 help-home-new = nieuwe partij: bedenktijd, kleur, openbaar of privé
 help-home-invite = privépartij openen met uitnodigingscode
-help-home-engine = computerpartij starten (serie, engines, seeds) en voorspellen
+help-home-engine = enginepartij starten (serie, engines, seeds) en voorspellen
 help-home-tv = kijk naar tv-kanaal 1
 help-home-ftv = kijk naar Friese tv (de best bekeken lopende partij)
 help-home-resume = hervat de bewaarde plaats
@@ -51,7 +51,7 @@ error-malformed = De server kon dat bericht niet lezen.
 error-invalid_argument = Een waarde in dat bericht valt buiten het bereik.
 error-too_large = Dat bericht is te groot.
 error-unsupported_version = De protocolversie van deze client wordt niet ondersteund.
-error-not_found = Die partij, dat kanaal, die computerpartij of plaats bestaat niet.
+error-not_found = Die partij, dat kanaal, die enginepartij of plaats bestaat niet.
 error-invalid_token = Die plaats is niet van jou.
 error-not_your_turn = Je bent niet aan zet.
 error-illegal_move = Die zet is hier niet reglementair.
@@ -72,12 +72,65 @@ error-members_only = Rated spelen is voor aangemelde leden.
 error-chat_muted = Een beheerder heeft je in de chat gedempt.
 error-chat_too_fast = Te snel in de chat: wacht een paar seconden.
 error-outside_rating_range = Je rating valt buiten het bereik van deze uitdaging.
+# De reden van een weigering binnen haar code, uit de `args` van de server (PROTOCOL.md §12.1).
+error-not_your_turn-side_to_move =
+    { $side ->
+        [white] Je bent niet aan zet: wit is aan zet.
+       *[black] Je bent niet aan zet: zwart is aan zet.
+    }
+error-invalid_argument-not_a_square = { $number } is geen veld (1 tot en met 50).
+error-illegal_move-route_too_short = Een zet heeft een beginveld en een eindveld nodig.
+error-illegal_move-no_piece = Er staat geen stuk op { $square }.
+error-illegal_move-not_your_piece = Het stuk op { $square } is niet van jou.
+error-illegal_move-occupied = Veld { $square } is bezet.
+error-illegal_move-not_on_line = { $to } ligt niet op één lijn met { $from }.
+error-illegal_move-not_a_man_move = Een schijf gaat één veld schuin vooruit: { $from }-{ $to } is geen schijfzet.
+error-illegal_move-not_a_king_move = Een dam gaat zonder te slaan alleen schuin: { $from }-{ $to } is geen damzet.
+error-illegal_move-blocked = De weg van { $from } naar { $to } is versperd op { $at }.
+error-illegal_move-capture_compulsory = Slaan is verplicht (bijvoorbeeld { $example }).
+error-illegal_move-nothing_captured = { $from }x{ $to } slaat geen stuk.
+error-illegal_move-own_piece = Je kunt niet over je eigen stuk op { $square } springen.
+error-illegal_move-already_captured = Het stuk op { $square } is in deze slag al geslagen en kan niet nog eens worden genomen.
+error-illegal_move-two_pieces = { $from }x{ $to } zou over twee stukken tegelijk springen.
+error-illegal_move-man_too_far = Een schijf slaat alleen een stuk dat ernaast staat: { $from }x{ $to } is te lang.
+error-illegal_move-must_continue = De slag moet doorgaan vanaf { $square }.
+error-illegal_move-lower_value = Er is een slag van hogere waarde: { $example } slaat { $best }, deze slaat { $taken }. Een dam telt als anderhalve schijf.
+error-illegal_move-king_precedence = Bij gelijke waarde slaat de dam eerst (bijvoorbeeld { $example }).
+error-illegal_move-king_frozen = De dam op { $square } heeft drie keer achter elkaar gezet: zet een ander stuk.
+error-illegal_move-not_legal = Die zet is hier niet reglementair.
+error-game_over-game_over = De partij is afgelopen.
+error-game_over-time_ran_out = Je tijd is om.
+error-not_allowed-not_started = De partij is nog niet begonnen: wachten op een tegenstander.
+error-not_allowed-draw_offer_stands = Je remiseaanbod staat al.
+error-not_allowed-no_draw_offer = Je tegenstander heeft geen remise aangeboden.
+error-stale_id-not_above_last = Opdracht { $id } ligt niet boven { $last_id }, de laatste die voor jouw plaats is uitgevoerd.
+error-prediction_closed-already_revealed = Halve zet { $ply } is al bekend; de volgende is { $next }.
+error-prediction_closed-not_coming = Halve zet { $ply } is niet de volgende; de volgende is { $next }.
+error-address_limit-per_minute = Je adres zit aan de limiet van { $limit } per minuut; probeer het over { $retry_after_s } s opnieuw.
+error-address_limit-waiting = Je adres heeft al { $limit } partijen die op een tegenstander wachten: speel of stop er eerst een.
+error-busy-engine_games =
+    { $count ->
+        [one] Er loopt { $count } enginepartij; probeer het later opnieuw.
+       *[other] Er lopen { $count } enginepartijen; probeer het later opnieuw.
+    }
+# Wat een slag neemt, in een weigering: "2 schijven", "1 dam en 1 schijf".
+taken-kings =
+    { $count ->
+        [one] { $count } dam
+       *[other] { $count } dammen
+    }
+taken-men =
+    { $count ->
+        [one] { $count } schijf
+       *[other] { $count } schijven
+    }
+taken-both = { $kings } en { $men }
 
 ## The web client.
 
 web-language = Taal
 web-nav-lobby = Lobby
-web-nav-tv = Tv
+web-nav-tv = TV
 
 ## Words both pages share: sides, pieces, presence, counts.
 

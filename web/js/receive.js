@@ -37,6 +37,9 @@ export function receive(state, msg, now) {
       state.lobby = { ...body, loaded: true };
       return [];
     case 'seat': return seat(state, body);
+    // The match moved to another server (a cluster) and kept this seat or watch there; the
+    // events missed follow as after a resume. Nothing to do, nothing answered (PROTOCOL.md §3.5).
+    case 'resumed': return [];
     case 'paired': return paired(state, body);
     case 'match_snapshot': return matchSnapshot(state, body, now);
     case 'match_event': return matchEvent(state, body, now);
@@ -108,9 +111,9 @@ function ack(state, { id }) {
   return [];
 }
 
-function refused(state, { id, code, message, last_id: lastId }) {
+function refused(state, { id, code, message, last_id: lastId, args }) {
   const request = id === null ? null : answered(state, id);
-  state.notice = { text: refusal(code, message), code };
+  state.notice = { text: refusal(code, message, args), code, reason: (args && args.reason) || '' };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
   if (request.kind === 'play-now') state.playNow = null;

@@ -272,6 +272,7 @@ impl App {
         self.note(Note::Error {
             code: code.to_owned(),
             message: message.into(),
+            args: None,
         });
     }
 

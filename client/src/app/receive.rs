@@ -93,6 +93,9 @@ impl App {
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
             }
+            // The match moved to another server (a cluster) and kept this seat or watch
+            // there; the events missed follow as after a resume: nothing to show or do.
+            ServerMessage::Resumed(_) => {}
             // The terminal client shows no chat yet (PROTOCOL.md §19 lets a client leave it).
             ServerMessage::ChatLine(line) => self.chat_line(line),
             ServerMessage::ChatHistory(history) => self.chat_history(history),
@@ -225,7 +228,11 @@ impl App {
                 channel.score.pending = None;
             }
         }
-        self.error(&code_name(reply.code), reply.message);
+        self.note(Note::Error {
+            code: code_name(reply.code),
+            message: reply.message,
+            args: reply.args,
+        });
     }
 
     fn match_snapshot(&mut self, snapshot: MatchSnapshot, now: Instant) {

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use boardcast_protocol::{
     BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
-    PoolPreset, Seat, ServerMessage, Side, Target,
+    PoolPreset, Resumed, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -145,6 +145,10 @@ struct Actor {
     unavailable_since: Option<Instant>,
     /// While `unavailable_since`, storage is asked again no earlier than this.
     probe_after: Instant,
+    /// Hears this node's storage go down (from when it first refused a write: the
+    /// heartbeat's or another match's) and come back, so a match that writes nothing holds
+    /// its clock too.
+    storage_down: watch::Receiver<Option<Instant>>,
     /// The match's chat: its two rooms' last lines ([`MatchChat`]).
     chat: MatchChat,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
@@ -186,6 +190,7 @@ pub(crate) fn spawn(
         fanout.keep(i as u64 + 1, Kept::of(&record.event));
     }
     let state_public = state.setup.public;
+    let storage_down = storage.watch_down();
     let actor = Actor {
         state,
         fanout,
@@ -209,6 +214,7 @@ pub(crate) fn spawn(
         newer_owner: None,
         unavailable_since: None,
         probe_after: Instant::now(),
+        storage_down,
         owed: Retry::default(),
         chat: MatchChat::default(),
         _guard: guard,
@@ -321,6 +327,15 @@ impl Actor {
                 _ = sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() => {
                     self.probe_storage().await;
                 }
+                Ok(()) = self.storage_down.changed() => {
+                    let down = *self.storage_down.borrow_and_update();
+                    match down {
+                        Some(since) => self.unavailable(since),
+                        // A suspended match goes on only once it is claimed back.
+                        None if !self.suspended => self.storage_back(Instant::now()),
+                        None => {}
+                    }
+                }
                 _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
                     if self.fanout.send_crowd() {
                         self.publish_summary();
@@ -366,15 +381,15 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
-    /// From `now` no move can be accepted (storage refused a write, or the lease lapsed):
+    /// From `from` no move can be accepted (storage refused a write, or the lease lapsed):
     /// the side to move's time is held (PROTOCOL.md §12: nobody is charged for time in which
     /// no move of theirs could be accepted, and no flag falls in it).
-    fn unavailable(&mut self, now: Instant) {
+    fn unavailable(&mut self, from: Instant) {
         if self.unavailable_since.is_none() {
-            self.unavailable_since = Some(now);
-            self.probe_after = now + PROBE_EVERY;
+            self.unavailable_since = Some(from);
+            self.probe_after = Instant::now() + PROBE_EVERY;
         }
-        self.state.hold_time(now.into_std());
+        self.state.hold_time(from.into_std());
     }
 
     /// Storage took a write at `now`: the held time goes on from here.
@@ -523,8 +538,13 @@ impl Actor {
                 outbox,
                 id,
                 since_v,
+                carried,
             } => {
-                outbox.ack(id);
+                if carried {
+                    self.send_resumed(&outbox, None);
+                } else {
+                    outbox.ack(id);
+                }
                 self.catch_up(&outbox, since_v, &[]);
                 let seated = self
                     .fanout
@@ -566,13 +586,17 @@ impl Actor {
                 id,
                 token,
                 since_v,
+                carried,
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    // Nobody asked for a carried seat: a wrong one is simply not kept.
+                    None if carried => {}
                     None => outbox.refuse(id, self.wrong_token()),
                 },
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    None if carried => {}
                     None => outbox.refuse(
                         id,
                         Refusal::new(
@@ -689,7 +713,7 @@ impl Actor {
             return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
-        self.take_seat(outbox, id, side, None).await;
+        self.take_seat(outbox, id, side, None, false).await;
     }
 
     /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
@@ -699,12 +723,25 @@ impl Actor {
     ///
     /// The connection learns it follows this match before anything is sent, so if it closes
     /// at any point after that it says goodbye here; one that has closed already is not seated.
-    async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
+    /// Seats `outbox` on `side`: answered with its `seat`, or, `carried` over from a proxy
+    /// when the match moved here, with a `resumed` (PROTOCOL.md §3.5: no id-0 seat).
+    async fn take_seat(
+        &mut self,
+        outbox: Outbox,
+        id: u64,
+        side: Side,
+        since_v: Option<u64>,
+        carried: bool,
+    ) {
         if !outbox.note_subscription(&self.state.id, true) {
             self.reconcile_presence(&[]).await;
             return;
         }
-        self.send_seat(&outbox, id, side);
+        if carried {
+            self.send_resumed(&outbox, Some(side));
+        } else {
+            self.send_seat(&outbox, id, side);
+        }
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
         self.send_chat_history(&outbox, true);
@@ -815,6 +852,7 @@ impl Actor {
                 id: 0,
                 token: SeatKey::Token(token.clone()),
                 since_v: None,
+                carried: false,
             });
         }
     }
@@ -971,9 +1009,15 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
-            // From here no move could be accepted until storage takes a write again (whether
-            // it is unreachable or refuses writes: a full disk, a failing SQLite file).
-            self.unavailable(Instant::from_std(now));
+            // No move could be accepted until storage takes a write again (whether it is
+            // unreachable or refuses writes: a full disk, a failing SQLite file), from when
+            // this node first saw it refuse one (its heartbeat, or another match) on.
+            let now = Instant::from_std(now);
+            let down = self
+                .storage
+                .down_since()
+                .map_or(now, |since| since.min(now));
+            self.unavailable(down);
             // Answered (the client sends it again): one line per while, however many there are.
             if let Some(refused) = retry::command_refused(Instant::now()) {
                 tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");
@@ -1212,6 +1256,14 @@ impl Actor {
         if !history.lines.is_empty() {
             outbox.send(&ServerMessage::ChatHistory(history));
         }
+    }
+
+    /// Tells a connection carried over to this node that it keeps its seat (or watch) here.
+    fn send_resumed(&self, outbox: &Outbox, side: Option<Side>) {
+        outbox.send(&ServerMessage::Resumed(Resumed {
+            match_id: self.state.id.clone(),
+            side,
+        }));
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {
