@@ -100,7 +100,7 @@ struct OnlineFlags {
     /// Save every finished match's PDN to DIR/{match}.pdn (`s` or `save` saves one by hand).
     #[arg(long, global = true, value_name = "DIR")]
     save_pdn: Option<PathBuf>,
-    /// No terminal bell when your turn comes in the full-screen client.
+    /// No terminal bell when your turn comes or your clock drops under 10 s (full-screen client).
     #[arg(long, global = true)]
     no_bell: bool,
     /// The language shown: en, nl (Nederlands) or fy (Frysk); default from LC_ALL,

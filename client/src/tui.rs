@@ -32,7 +32,8 @@ fn restore() {
     ratatui::restore();
 }
 
-/// `bell`: ring the terminal bell when the player's turn comes (off with `--no-bell`).
+/// `bell`: ring the terminal bell when the player's turn comes and when their clock drops
+/// under 10 s (off with `--no-bell`).
 pub async fn run(
     mut app: App,
     effects: Effects,
@@ -94,6 +95,7 @@ pub async fn run(
         if app.quit {
             break ExitCode::SUCCESS;
         }
+        app.check_low_time(Instant::now());
         if std::mem::take(&mut app.ring) && bell {
             // BEL: the terminal beeps or flashes, as the user set it up.
             let mut stdout = std::io::stdout();

@@ -74,6 +74,11 @@ pub enum ClientMessage {
     ChatDelete(crate::chat::ChatDelete),
     /// A club admin mutes or unmutes a member in every chat; answered by [`crate::Ack`].
     ChatMute(crate::chat::ChatMute),
+    /// Give the opponent [`crate::MORE_TIME_MS`] more (PROTOCOL.md §10 *More time*); answered
+    /// by [`crate::Ack`], and everyone gets [`crate::MatchEvent::MoreTimeGiven`].
+    MoreTime(SeatAction),
+    /// Refuse (`refuse: true`) or accept again the opponent's more time for this seat.
+    RefuseMoreTime(RefuseMoreTime),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,6 +169,14 @@ pub struct PlayMove {
     /// Read as `None` (no estimate) when absent.
     #[serde(default)]
     pub lag_ms: Option<u32>,
+}
+
+/// A seat's choice about being given more time ([`ClientMessage::RefuseMoreTime`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefuseMoreTime {
+    pub match_id: String,
+    pub token: String,
+    pub refuse: bool,
 }
 
 /// An action of a seated player that needs no more than the seat.

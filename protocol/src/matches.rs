@@ -252,6 +252,27 @@ pub enum MatchEvent {
     RematchDeclined(Side),
     /// The rematch exists under this id, colours swapped; each player gets its seat privately.
     RematchStarted(String),
+    /// `side` was given more time by its opponent ([`crate::ClientMessage::MoreTime`]).
+    MoreTimeGiven(MoreTimeGiven),
+    /// `side` refuses (or accepts again) being given more time.
+    MoreTimeRefused(MoreTimeRefused),
+}
+
+/// What "+15 s" gives: the opponent's clock goes up by this much.
+pub const MORE_TIME_MS: u64 = 15_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoreTimeGiven {
+    /// Who got the time.
+    pub side: Side,
+    /// The clocks with it added.
+    pub clock: ClockState,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoreTimeRefused {
+    pub side: Side,
+    pub refused: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -144,7 +144,12 @@ impl Validate for ClientMessage {
             | ClientMessage::Abort(action)
             | ClientMessage::OfferRematch(action)
             | ClientMessage::AcceptRematch(action)
-            | ClientMessage::DeclineRematch(action) => seat(action),
+            | ClientMessage::DeclineRematch(action)
+            | ClientMessage::MoreTime(action) => seat(action),
+            ClientMessage::RefuseMoreTime(refuse) => {
+                id("match_id", &refuse.match_id)?;
+                id("token", &refuse.token)
+            }
             ClientMessage::Claim(claim) => {
                 id("match_id", &claim.match_id)?;
                 id("token", &claim.token)

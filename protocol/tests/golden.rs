@@ -338,6 +338,16 @@ fn cases() -> Vec<Case> {
             43,
             ClientMessage::ChatMute(ChatMute { name: "Wytze".into(), muted: true }),
         ),
+        client("more_time", 44, ClientMessage::MoreTime(seat_action())),
+        client(
+            "refuse_more_time",
+            45,
+            ClientMessage::RefuseMoreTime(RefuseMoreTime {
+                match_id: MATCH.into(),
+                token: WHITE_TOKEN.into(),
+                refuse: true,
+            }),
+        ),
         client(
             "move",
             6,
@@ -752,6 +762,19 @@ fn cases() -> Vec<Case> {
         match_event("rematch_offered", 10, MatchEvent::RematchOffered(Side::White)),
         match_event("rematch_declined", 11, MatchEvent::RematchDeclined(Side::Black)),
         match_event("rematch_started", 11, MatchEvent::RematchStarted("m9Lp4Zc6".into())),
+        match_event(
+            "more_time_given",
+            12,
+            MatchEvent::MoreTimeGiven(MoreTimeGiven {
+                side: Side::Black,
+                clock: ClockState { white_ms: 181_250, black_ms: 197_500, running: Some(Side::White) },
+            }),
+        ),
+        match_event(
+            "more_time_refused",
+            13,
+            MatchEvent::MoreTimeRefused(MoreTimeRefused { side: Side::White, refused: true }),
+        ),
         server(
             "channel_snapshot",
             ServerMessage::ChannelSnapshot(ChannelSnapshot {

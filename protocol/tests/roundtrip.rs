@@ -195,6 +195,14 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         seat_action().prop_map(ClientMessage::OfferRematch),
         seat_action().prop_map(ClientMessage::AcceptRematch),
         seat_action().prop_map(ClientMessage::DeclineRematch),
+        seat_action().prop_map(ClientMessage::MoreTime),
+        (seat_action(), any::<bool>()).prop_map(|(seat, refuse)| {
+            ClientMessage::RefuseMoreTime(RefuseMoreTime {
+                match_id: seat.match_id,
+                token: seat.token,
+                refuse,
+            })
+        }),
         (target(), of(any::<u64>()))
             .prop_map(|(target, since_v)| ClientMessage::Watch(Watch { target, since_v })),
         target().prop_map(ClientMessage::Unwatch),
@@ -372,6 +380,11 @@ fn match_event() -> impl Strategy<Value = MatchEvent> {
         side().prop_map(MatchEvent::RematchOffered),
         side().prop_map(MatchEvent::RematchDeclined),
         ident().prop_map(MatchEvent::RematchStarted),
+        (side(), clock())
+            .prop_map(|(side, clock)| MatchEvent::MoreTimeGiven(MoreTimeGiven { side, clock })),
+        (side(), any::<bool>()).prop_map(|(side, refused)| MatchEvent::MoreTimeRefused(
+            MoreTimeRefused { side, refused }
+        )),
     ]
 }
 

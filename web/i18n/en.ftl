@@ -406,3 +406,7 @@ event-your-game = Your game against { $name } is ready.
 event-play = Play
 event-missing = There is no such event.
 event-trf = The pairings as FIDE TRF
+
+## More time (issue 32)
+match-more-time = +15 s
+match-refuse-more-time = Refuse +15 s

@@ -411,3 +411,7 @@ event-your-game = Dyn partij tsjin { $name } stiet klear.
 event-play = Spylje
 event-missing = Dit toernoai bestiet net.
 event-trf = De yndieling as FIDE TRF
+
+## More time (issue 32)
+match-more-time = +15 s
+match-refuse-more-time = Gjin +15 s

@@ -406,3 +406,7 @@ event-your-game = Je partij tegen { $name } staat klaar.
 event-play = Spelen
 event-missing = Dit toernooi bestaat niet.
 event-trf = De indeling als FIDE TRF
+
+## More time (issue 32)
+match-more-time = +15 s
+match-refuse-more-time = Geen +15 s

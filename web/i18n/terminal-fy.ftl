@@ -62,3 +62,4 @@ home-form-custom = eigen
 home-form-public = iepenbier (as iepen útdaging)
 home-form-private = privee (allinnich mei koade)
 home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje
+help-match-more-time = jou de tsjinstanner 15 s ekstra

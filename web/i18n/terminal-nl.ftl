@@ -62,3 +62,4 @@ home-form-custom = eigen
 home-form-public = openbaar (als open uitdaging)
 home-form-private = privé (alleen met code)
 home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
+help-match-more-time = geef de tegenstander 15 s extra

@@ -282,7 +282,21 @@ export function ping(state, now) {
   return { send: { id: nonce, msg: { ping: { nonce } } } };
 }
 
-/** Says `say` (`{text}` for members, `{preset}` for anyone) in the match's chat (PROTOCOL.md §19). */
+/** "+15 s" for the opponent (PROTOCOL.md §10 More time). */
+export function moreTime(state) {
+  const seat = state.seat;
+  return seat ? [request(state, 'more-time', { more_time: { match_id: seat.match_id, token: seat.token } }, true)] : [];
+}
+
+/** This seat refuses more time (`refuse`), or takes it again. */
+export function refuseMoreTime(state, refuse) {
+  const seat = state.seat;
+  if (!seat) return [];
+  state.ui.refusalSent = seat.match_id;
+  return [request(state, 'refuse-more-time', { refuse_more_time: { match_id: seat.match_id, token: seat.token, refuse } }, true)];
+}
+
+/** Says `say` in the match's chat (PROTOCOL.md §19). */
 export function chat(state, say) {
   const m = state.match;
   return m ? [request(state, 'chat', { chat: { match_id: m.match_id, say } })] : [];

@@ -52,6 +52,8 @@ const state = initialState(parseRoute(location.pathname), {
   nextId: Math.max(Date.now(), Number(storage.get('bc.nextId')) || 1),
   seats: storedSeats(),
 }, location.search);
+// This browser refuses "+15 s" from opponents (PROTOCOL.md §10 More time).
+state.noMoreTime = storage.get('bc.noMoreTime') === '1';
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
 let frame = 0;
@@ -131,6 +133,8 @@ function run(effects) {
       storage.set(SEAT_PREFIX + effect.saveSeat.match_id, JSON.stringify(effect.saveSeat));
     } else if (effect.forgetSeat) {
       storage.remove(SEAT_PREFIX + effect.forgetSeat);
+    } else if (effect.store) {
+      storage.set(...effect.store);
     } else if (effect.saveName !== undefined) {
       storage.set('bc.name', effect.saveName);
     } else if (effect.copy !== undefined) {

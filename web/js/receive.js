@@ -194,13 +194,15 @@ function matchSnapshot(state, snap, now) {
   if (state.match && snap.v < state.match.v) return [];
   state.match = {
     ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })), firstMove: firstMove(snap.first_move_in_ms, now),
-    lag: { white: null, black: null },
+    lag: { white: null, black: null }, refuses: {},
   };
   state.matchAt = now;
   state.fens = { [snap.moves.length]: snap.fen };
   actions.clearInput(state);
   state.seat = state.seats[snap.match_id] || null;
-  return reclaim(state, snap);
+  // A seat of this browser refuses more time if its setting says so (once per match page).
+  const refuse = state.noMoreTime && state.seat && snap.phase !== 'finished' && state.ui.refusalSent !== snap.match_id;
+  return [...reclaim(state, snap), ...(refuse ? actions.refuseMoreTime(state, true) : [])];
 }
 
 /**
@@ -287,6 +289,11 @@ function matchEvent(state, { match_id, v, event }, now) {
       state.ui.confirm = null;
       actions.clearInput(state);
       break;
+    case 'more_time_given':
+      m.clock = body.clock;
+      state.matchAt = now;
+      break;
+    case 'more_time_refused': m.refuses[body.side] = body.refused; break;
     case 'rematch_offered': m.rematch_offer = body; break;
     case 'rematch_declined':
       m.rematch_offer = null;

@@ -79,6 +79,7 @@ impl App {
             Command::Move(text) => self.typed_move(&text),
             Command::Route(route) => self.play(route),
             Command::Resign => self.seat_action(ClientMessage::Resign),
+            Command::MoreTime => self.seat_action(ClientMessage::MoreTime),
             Command::Abort => self.seat_action(ClientMessage::Abort),
             Command::Draw(reply) => self.seat_action(match reply {
                 Reply::Offer => ClientMessage::OfferDraw,

@@ -43,6 +43,8 @@ pub enum Command {
     /// A route already chosen from the legal list.
     Route(Vec<u8>),
     Resign,
+    /// Give the opponent 15 s more (timed matches).
+    MoreTime,
     Draw(Reply),
     Rematch(Reply),
     Abort,
@@ -97,6 +99,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
     let command = match head {
         "move" | "m" => Command::Move(need(0, "a move such as 32-28")?.to_owned()),
         "resign" => Command::Resign,
+        "moretime" => Command::MoreTime,
         "draw" => Command::Draw(reply(arg(0))?),
         "rematch" => Command::Rematch(reply(arg(0))?),
         "abort" => Command::Abort,

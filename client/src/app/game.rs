@@ -178,6 +178,11 @@ impl Game {
                 self.rematch = Some(id.clone());
                 self.rematch_offer = None;
             }
+            MatchEvent::MoreTimeGiven(given) => {
+                self.clock = Some(given.clock);
+                self.clock_at = now;
+            }
+            MatchEvent::MoreTimeRefused(_) => {}
         }
         Fold::Applied
     }

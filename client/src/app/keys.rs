@@ -364,6 +364,7 @@ impl App {
             KeyCode::Char('f') => self.ui.flip = !self.ui.flip,
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
             KeyCode::Char('/') => self.ui.chat = Some(String::new()),
+            KeyCode::Char('+') if me.is_some() => self.command(Command::MoreTime),
             _ => {}
         }
     }

@@ -163,7 +163,13 @@ pub struct App {
     pub member: bool,
     /// The chat of the match shown (our room).
     pub chat: chat::MatchChat,
+    /// The ply at which the low-time bell last rang (once per turn).
+    low_time_rung: Option<(String, usize)>,
 }
+
+/// Below this the player's own clock rings the bell once per turn (as the web page's
+/// low-time sound).
+pub const LOW_TIME_MS: u64 = 10_000;
 
 impl App {
     /// `first_id` should grow across runs (the runners use the clock in milliseconds), since
@@ -208,6 +214,25 @@ impl App {
             round_trip: None,
             member: false,
             chat: chat::MatchChat::default(),
+            low_time_rung: None,
+        }
+    }
+
+    /// Rings the bell ([`App::ring`]) once when the player's own clock drops under
+    /// [`LOW_TIME_MS`] on their turn; the full-screen runner calls this as it draws.
+    pub fn check_low_time(&mut self, now: std::time::Instant) {
+        let Some(me) = self.my_side() else { return };
+        let Some(game) = self.game.as_ref().filter(|g| !g.is_over() && g.turn == me) else {
+            return;
+        };
+        let Some((white, black)) = game.clocks(now) else {
+            return;
+        };
+        let mine = if me == Side::White { white } else { black };
+        let turn = (game.match_id.clone(), game.moves.len());
+        if mine < LOW_TIME_MS && self.low_time_rung.as_ref() != Some(&turn) {
+            self.low_time_rung = Some(turn);
+            self.ring = true;
         }
     }
 

@@ -385,6 +385,8 @@ impl App {
                     self.command(super::command::Command::Watch(Target::Match(id)));
                 }
             }
+            // The clocks moved with the fold; the board shows them.
+            MatchEvent::MoreTimeGiven(_) | MatchEvent::MoreTimeRefused(_) => {}
         }
     }
 

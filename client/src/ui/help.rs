@@ -39,6 +39,7 @@ pub const MATCH: &[(&str, &str)] = &[
     ("n f t", "help-match-view"),
     ("s", "help-match-save"),
     ("/", "help-match-chat"),
+    ("+", "help-match-more-time"),
     ("q", "help-match-back"),
 ];
 

@@ -2205,3 +2205,48 @@ fn the_chat_pane_and_prompt_fit_at_80x24_beside_the_game() {
         .collect();
     assert_eq!(said, [ChatSay::Text("well played".into())]);
 }
+
+/// `+` gives the opponent 15 s; the clock `more_time_given` carries is the one shown.
+#[test]
+fn plus_gives_the_opponent_more_time_and_the_clock_shows_it() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    key(&mut app, crossterm::event::KeyCode::Char('+'));
+    let sent = app.drain().0;
+    assert!(
+        sent.iter()
+            .any(|envelope| matches!(&envelope.msg, ClientMessage::MoreTime(seat) if seat.match_id == "m1")),
+        "{sent:?}"
+    );
+    event(
+        &mut app,
+        4,
+        MatchEvent::MoreTimeGiven(MoreTimeGiven {
+            side: Side::White,
+            clock: ClockState {
+                white_ms: 305_000,
+                black_ms: 300_000,
+                running: Some(Side::Black),
+            },
+        }),
+        now,
+    );
+    assert_shows(&render(&app, now, 80, 24), &["5:05"]);
+}
+
+/// The bell rings once when the player's own clock drops under 10 s on their turn, not again
+/// at every frame of that turn (`--no-bell` silences it with the turn bell).
+#[test]
+fn the_bell_rings_once_when_ones_own_clock_drops_under_10_s() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.ring = false;
+    // Black (to move) has 5:00, running from `now`.
+    app.check_low_time(now + Duration::from_secs(200));
+    assert!(!app.ring, "3:20 left is not low");
+    app.check_low_time(now + Duration::from_secs(291));
+    assert!(app.ring, "9 s left rings");
+    app.ring = false;
+    app.check_low_time(now + Duration::from_secs(293));
+    assert!(!app.ring, "once per turn");
+}

@@ -14,7 +14,7 @@ use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::PliesMark;
 use super::record::Record;
-use super::state::{MatchState, SeatHolder};
+use super::state::{MatchState, MoreTimeState, SeatHolder};
 use super::view::{king_counters, legal_moves};
 
 /// Why a committed event does not fit the match (a corrupted store); nothing changed.
@@ -45,6 +45,7 @@ pub(crate) struct Savepoint {
     grace: BySide<Option<GraceCountdown>>,
     started_ms: Option<i64>,
     first_move_since: Option<Instant>,
+    more_time: BySide<MoreTimeState>,
 }
 
 impl MatchState {
@@ -129,6 +130,15 @@ impl MatchState {
             MatchEvent::RematchStarted(id) => {
                 self.rematch_offer = None;
                 self.rematch = Some(id.clone());
+            }
+            MatchEvent::MoreTimeGiven(given) => {
+                if let Some(clock) = &mut self.clock {
+                    clock.set(given.clock, now);
+                }
+                self.more_time[given.side.opposite()].given_at = Some(now);
+            }
+            MatchEvent::MoreTimeRefused(refusal) => {
+                self.more_time[refusal.side].refused = refusal.refused;
             }
         }
         if let Some((side, ack)) = record.ack {
@@ -228,6 +238,7 @@ impl MatchState {
             grace,
             started_ms,
             first_move_since,
+            more_time,
         } = self;
         Savepoint {
             v: *v,
@@ -244,6 +255,7 @@ impl MatchState {
             grace: *grace,
             started_ms: *started_ms,
             first_move_since: *first_move_since,
+            more_time: *more_time,
         }
     }
 
@@ -264,6 +276,7 @@ impl MatchState {
             grace,
             started_ms,
             first_move_since,
+            more_time,
         } = savepoint;
         self.v = v;
         self.seats = seats;
@@ -280,6 +293,7 @@ impl MatchState {
         self.grace = grace;
         self.started_ms = started_ms;
         self.first_move_since = first_move_since;
+        self.more_time = more_time;
     }
 }
 

@@ -184,6 +184,17 @@ impl Clock {
         state
     }
 
+    /// What the clocks show once `side` is given `more` at `now` (its opponent's "+15 s"),
+    /// the running side running on. The clock itself is unchanged until the state is set.
+    pub(crate) fn with_more_time(&self, side: Side, more: Duration, now: Instant) -> ClockState {
+        let mut state = self.state(now);
+        match side {
+            Side::White => state.white_ms += more.as_millis() as u64,
+            Side::Black => state.black_ms += more.as_millis() as u64,
+        }
+        state
+    }
+
     /// Sets both times from a committed state and starts the running side at `now`.
     pub(crate) fn set(&mut self, state: ClockState, now: Instant) {
         self.white = Duration::from_millis(state.white_ms);

@@ -5,7 +5,8 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
-    ClaimKind, EndReason, ErrorArgs, ErrorCode, MatchEvent, MatchPhase, MatchResult, Side,
+    ClaimKind, EndReason, ErrorArgs, ErrorCode, MORE_TIME_MS, MatchEvent, MatchPhase, MatchResult,
+    MoreTimeGiven, MoreTimeRefused, Side,
 };
 use frisian::{MoveError, MoveList, Outcome, Square};
 
@@ -35,7 +36,14 @@ pub enum Action {
     OfferRematch,
     AcceptRematch,
     DeclineRematch,
+    /// Give the opponent [`boardcast_protocol::MORE_TIME_MS`].
+    MoreTime,
+    /// Refuse (true) or accept again being given more time.
+    RefuseMoreTime(bool),
 }
+
+/// How often a side may give more time: the rate limit of PROTOCOL.md §10 *More time*.
+pub(crate) const MORE_TIME_EVERY: Duration = Duration::from_secs(5);
 
 impl Action {
     /// A move with no lag to compensate.
@@ -392,6 +400,16 @@ impl MatchState {
                     },
                 }
             }
+            Action::MoreTime => {
+                playing()?;
+                self.decide_more_time(side, now)?
+            }
+            Action::RefuseMoreTime(refused) => {
+                vec![Record::new(MatchEvent::MoreTimeRefused(MoreTimeRefused {
+                    side,
+                    refused: *refused,
+                }))]
+            }
             Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch => {
                 if self.result.is_none() {
                     return Err(Refusal::new(
@@ -449,6 +467,45 @@ impl MatchState {
             first.ack = Some((side, ack));
         }
         Ok(Decision::Events(events))
+    }
+
+    /// `side` gives its opponent more time at `now`: timed matches only, not to an opponent
+    /// who refuses it, at most once every [`MORE_TIME_EVERY`].
+    fn decide_more_time(&self, side: Side, now: Instant) -> Result<Vec<Record>, Refusal> {
+        let Some(clock) = &self.clock else {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "more time is for timed matches only",
+            ));
+        };
+        let opponent = side.opposite();
+        if self.more_time[opponent].refused {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "your opponent does not accept more time",
+            ));
+        }
+        if let Some(at) = self.more_time[side].given_at
+            && now.saturating_duration_since(at) < MORE_TIME_EVERY
+        {
+            return Err(Refusal::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "more time at most once every {} s",
+                    MORE_TIME_EVERY.as_secs()
+                ),
+            ));
+        }
+        if clock.flagged(now).is_some() {
+            return Err(Refusal::new(ErrorCode::NotAllowed, "the time has run out"));
+        }
+        let clock = clock.with_more_time(opponent, Duration::from_millis(MORE_TIME_MS), now);
+        Ok(vec![Record::new(MatchEvent::MoreTimeGiven(
+            MoreTimeGiven {
+                side: opponent,
+                clock,
+            },
+        ))])
     }
 
     fn decide_move(
@@ -588,6 +645,62 @@ mod tests {
         let clock = moved.clock.unwrap();
         log.extend(records);
         clock
+    }
+
+    /// "+15 s" (issue 32): the opponent's clock goes up by 15 s and the running side runs on;
+    /// refused in an untimed match, to an opponent who refuses it (until they take it
+    /// back), and more often than once every 5 s.
+    #[test]
+    fn more_time_adds_15_s_to_the_opponent_within_its_limits() {
+        let ms = Duration::from_millis;
+        let t0 = Instant::now();
+        let untimed = fixtures::playing(t0);
+        let refusal = untimed.decide(Side::White, 1, &Action::MoreTime, t0);
+        assert_eq!(refusal.unwrap_err().code, ErrorCode::NotAllowed);
+
+        let tc = boardcast_protocol::TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        };
+        let mut state = fixtures::playing_with(Some(tc), t0);
+        let mut log = Vec::new();
+        lagged_move(&mut state, &mut log, Side::White, 1, 0, t0);
+        lagged_move(&mut state, &mut log, Side::Black, 1, 0, t0);
+        // White thinks 2 s, Black gives White 15 s.
+        let t1 = t0 + ms(2_000);
+        let Ok(Decision::Events(records)) = state.decide(Side::Black, 2, &Action::MoreTime, t1)
+        else {
+            panic!("more time is refused");
+        };
+        let MatchEvent::MoreTimeGiven(given) = &records[0].event else {
+            panic!("not more time: {records:?}");
+        };
+        assert_eq!(given.side, Side::White);
+        assert_eq!(given.clock.white_ms, 60_000 - 2_000 + MORE_TIME_MS);
+        assert_eq!(given.clock.black_ms, 60_000);
+        assert_eq!(given.clock.running, Some(Side::White));
+        for record in &records {
+            state.apply(record, t1).unwrap();
+        }
+        let clock = state.clock.as_ref().unwrap();
+        assert_eq!(clock.remaining(Side::White, t1 + ms(1_000)), ms(72_000));
+        // Again within 5 s: rate-limited; after 5 s it is given again.
+        let again = state.decide(Side::Black, 3, &Action::MoreTime, t1 + ms(4_000));
+        assert_eq!(again.unwrap_err().code, ErrorCode::RateLimited);
+        fixtures::carry_out(&mut state, Side::Black, 3, Action::MoreTime, t1 + ms(5_000));
+        // White refuses more time: Black's next "+15 s" is refused, until White takes it back.
+        fixtures::carry_out(&mut state, Side::White, 2, Action::RefuseMoreTime(true), t1);
+        let t2 = t1 + ms(20_000);
+        let refused = state.decide(Side::Black, 4, &Action::MoreTime, t2);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::NotAllowed);
+        fixtures::carry_out(
+            &mut state,
+            Side::White,
+            3,
+            Action::RefuseMoreTime(false),
+            t2,
+        );
+        fixtures::carry_out(&mut state, Side::Black, 4, Action::MoreTime, t2);
     }
 
     /// An illegal move's refusal carries its reason and arguments (PROTOCOL.md §12.1), so a

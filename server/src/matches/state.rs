@@ -70,6 +70,18 @@ pub(crate) struct MatchState {
     /// Since when the side to move owes its first move (White from the start, Black from
     /// White's first move; restarted by a server restart): `None` once both have moved.
     pub(super) first_move_since: Option<Instant>,
+    /// Each side's "+15 s" as a receiver (refused?) and as a giver (when it last gave).
+    pub(super) more_time: BySide<MoreTimeState>,
+}
+
+/// One side's more time (PROTOCOL.md §10 *More time*).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct MoreTimeState {
+    /// This side refuses to be given more time.
+    pub(super) refused: bool,
+    /// When this side last gave its opponent more time (live only: a restart forgets it,
+    /// which at most lets one more through).
+    pub(super) given_at: Option<Instant>,
 }
 
 impl MatchState {
@@ -98,6 +110,7 @@ impl MatchState {
             grace: BySide::default(),
             started_ms: None,
             first_move_since: None,
+            more_time: BySide::default(),
         })
     }
 

@@ -527,7 +527,9 @@ impl Connection {
             | M::Claim(_)
             | M::OfferRematch(_)
             | M::AcceptRematch(_)
-            | M::DeclineRematch(_)) => self.act(id, seat).await,
+            | M::DeclineRematch(_)
+            | M::MoreTime(_)
+            | M::RefuseMoreTime(_)) => self.act(id, seat).await,
             M::Watch(Watch {
                 target: Target::Match(match_id),
                 since_v,

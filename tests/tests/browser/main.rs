@@ -19,6 +19,7 @@ mod followups;
 mod frisian_tv;
 mod languages;
 mod lobby;
+mod more_time;
 mod origin;
 mod play;
 mod ratings;

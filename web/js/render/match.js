@@ -77,6 +77,7 @@ export function mountMatch(root) {
     accept: button('accept-draw', t('match-accept-draw')),
     decline: button('decline-draw', t('match-decline-draw')),
     resign: button('resign', t('match-resign')),
+    moreTime: button('more-time', t('match-more-time')),
     confirm: button('confirm', t('match-confirm-resign'), { class: 'danger' }),
     cancel: button('cancel', t('match-cancel')),
     claimWin: button('claim-win', t('match-claim-win')),
@@ -95,7 +96,8 @@ export function mountMatch(root) {
   const tools = h('div', { class: 'tools', role: 'group', 'aria-label': t('match-tools') },
     button('flip', t('match-flip'), { title: `${t('match-flip')} (f)` }),
     button('numbers', t('match-numbers'), { 'aria-pressed': 'false' }),
-    button('copy-fen', t('match-copy-fen')), pdnSlot);
+    button('copy-fen', t('match-copy-fen')), pdnSlot,
+    button('no-more-time', t('match-refuse-more-time'), { 'aria-pressed': 'false' }));
   // The chat loads by itself (render/chat.js), outside the page's first download.
   const chatPanel = h('section', { id: 'chat', class: 'chat', hidden: true });
   let chat = null;
@@ -227,6 +229,7 @@ export function mountMatch(root) {
     show(acts.accept, seat && playing && m.draw_offer === opposite(mine));
     show(acts.decline, seat && playing && m.draw_offer === opposite(mine));
     show(acts.resign, seat && playing && !confirming);
+    show(acts.moreTime, seat && playing && m.time_control && !m.refuses[opposite(mine)]);
     show(acts.confirm, seat && playing && confirming);
     show(acts.cancel, seat && playing && confirming);
     show(acts.rematch, seat && finished && !m.rematch && !m.rematch_offer);
@@ -280,10 +283,12 @@ export function mountMatch(root) {
     text(spectators, String(state.watchers));
     linkTo(pdnSlot, pdn, finished ? `/games/${m.match_id}.pdn` : null);
     attr(tools.querySelector('[data-action=numbers]'), 'aria-pressed', String(state.ui.numbers));
+    const refuse = tools.querySelector('[data-action=no-more-time]');
+    show(refuse, Boolean(seat && m.time_control));
+    attr(refuse, 'aria-pressed', String(state.noMoreTime));
     document.title = titleText(m, mine);
     show(chatPanel, Boolean(chatPanel.firstChild));
     if (chat) chat(state);
-    // Drawn again soon until the chat's module has come.
     return ticking || !chat;
   };
 }

@@ -229,6 +229,14 @@ impl Connection {
             ClientMessage::OfferRematch(seat) => (seat, Action::OfferRematch),
             ClientMessage::AcceptRematch(seat) => (seat, Action::AcceptRematch),
             ClientMessage::DeclineRematch(seat) => (seat, Action::DeclineRematch),
+            ClientMessage::MoreTime(seat) => (seat, Action::MoreTime),
+            ClientMessage::RefuseMoreTime(refuse) => {
+                let seat = SeatAction {
+                    match_id: refuse.match_id,
+                    token: refuse.token,
+                };
+                (seat, Action::RefuseMoreTime(refuse.refuse))
+            }
             _ => return Err(Refusal::new(ErrorCode::Internal, "not a seat action")),
         };
         self.find(&seat.match_id).await?.try_send(Command::Act {
