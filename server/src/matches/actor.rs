@@ -568,11 +568,18 @@ impl Actor {
                 since_v,
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, None).await,
+                    None => outbox.refuse(id, self.wrong_token()),
+                },
+                SeatKey::Paired { token, preset } => match self.state.side_of_token(&token) {
+                    Some(side) => {
+                        self.take_seat(outbox, id, side, since_v, Some(preset))
+                            .await
+                    }
                     None => outbox.refuse(id, self.wrong_token()),
                 },
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, None).await,
                     None => outbox.refuse(
                         id,
                         Refusal::new(
@@ -689,7 +696,7 @@ impl Actor {
             return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
-        self.take_seat(outbox, id, side, None).await;
+        self.take_seat(outbox, id, side, None, None).await;
     }
 
     /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
@@ -699,12 +706,24 @@ impl Actor {
     ///
     /// The connection learns it follows this match before anything is sent, so if it closes
     /// at any point after that it says goodbye here; one that has closed already is not seated.
-    async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
+    /// Seats `outbox` at `side`: answered `seat`, or `paired` for a play-now pairing whose
+    /// member is connected to another node than the one that created the match.
+    async fn take_seat(
+        &mut self,
+        outbox: Outbox,
+        id: u64,
+        side: Side,
+        since_v: Option<u64>,
+        paired: Option<PoolPreset>,
+    ) {
         if !outbox.note_subscription(&self.state.id, true) {
             self.reconcile_presence(&[]).await;
             return;
         }
-        self.send_seat(&outbox, id, side);
+        match paired {
+            Some(preset) => self.send_paired(&outbox, id, side, preset),
+            None => self.send_seat(&outbox, id, side),
+        }
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
         self.send_chat_history(&outbox, true);

@@ -147,7 +147,7 @@ impl Hub {
         }
     }
 
-    fn actor_directory(&self) -> Arc<dyn Directory> {
+    pub(crate) fn actor_directory(&self) -> Arc<dyn Directory> {
         match self.0.directory.get().and_then(Weak::upgrade) {
             Some(directory) => directory,
             None => Arc::new(self.clone()),
