@@ -276,6 +276,9 @@ pub enum ApiErrorCode {
     Throttled,
     /// 500/503: the server could not carry it out (storage); try again.
     Internal,
+    /// 503: the password hashing queue is full (a login flood); `Retry-After` says when to
+    /// try again. Answered before any account is looked at, so it tells nothing about one.
+    Busy,
 }
 
 /// The body of every refused account request: `{"error":{"code":…,"message":…}}`.

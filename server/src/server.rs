@@ -304,7 +304,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
             crate::accounts::throttle::Shared::new(cluster.redis.as_str()).map_err(|err| {
                 JoinError::Bus {
                     redis: cluster.redis.to_string(),
-                    source: crate::cluster::bus::BusError::Address(err.to_string()),
+                    source: crate::cluster::bus::BusError::Address(err),
                 }
             })?;
         accounts.throttles = crate::accounts::throttle::Throttles::clustered(shared);
@@ -322,6 +322,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         shutdown.clone(),
         tasks.clone(),
         node.is_some(),
+        config.arena_minute,
     )
     .await;
     let play_now = match &node {

@@ -802,3 +802,96 @@ async fn failed_logins_and_sign_ups_are_throttled_across_the_nodes_of_a_cluster(
         assert_eq!(status, 429, "{body}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_login_flood_beyond_the_hash_queue_is_refused_as_busy_and_play_goes_on() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let (ok, _, stderr) = admin(&server, &["create-user", "Anne"], &format!("{PASSWORD}\n"));
+    assert!(ok, "{stderr}");
+
+    // Two guests play a reference game while 200 logins arrive at once.
+    let mut white = Client::connect(addr, Encoding::Json).await.unwrap();
+    let id = white
+        .send(ClientMessage::CreateMatch(CreateMatch {
+            time_control: None,
+            color: ColorChoice::White,
+            public: false,
+            rated: false,
+            rating_range: None,
+        }))
+        .await
+        .unwrap();
+    let white_seat = seat_for(&mut white, id).await;
+    let mut black = Client::connect(addr, Encoding::Json).await.unwrap();
+    let id = black
+        .send(ClientMessage::JoinMatch(
+            boardcast_protocol::JoinMatch::Code(white_seat.invite_code.clone()),
+        ))
+        .await
+        .unwrap();
+    let black_seat = seat_for(&mut black, id).await;
+    let game = boardcast_tests::games::reference_games()
+        .iter()
+        .filter(|g| g.start_fen == boardcast_tests::games::reference_games()[0].start_fen)
+        .max_by_key(|g| g.routes.len())
+        .expect("a reference game");
+
+    let login = format!(r#"{{"name":"Anne","password":"{PASSWORD}"}}"#);
+    // From ten loopback addresses, within each address's allowance of connections.
+    let flood: Vec<_> = (0..200u8)
+        .map(|i| {
+            let login = login.clone();
+            let source = [127, 0, 4, i % 10 + 1];
+            std::thread::spawn(move || {
+                request_from(source, addr, "POST", "/api/login", &[], &login)
+            })
+        })
+        .collect();
+    // Every move of the game is acknowledged while the flood is answered (at a pace under
+    // the per-connection message rate).
+    let mut seats = [(&mut white, &white_seat), (&mut black, &black_seat)];
+    for (ply, route) in game.routes.iter().enumerate().take(40) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (client, seat) = &mut seats[ply % 2];
+        let id = client
+            .send(ClientMessage::Move(boardcast_protocol::PlayMove {
+                match_id: seat.match_id.clone(),
+                token: seat.token.clone(),
+                route: route.clone(),
+                lag_ms: None,
+            }))
+            .await
+            .unwrap();
+        client.expect_ack(id).await.unwrap();
+    }
+
+    // Beyond the queue a login is refused with the typed `busy` and when to come back; the
+    // rest log in. Nothing else (no 401: the password is right; no 500).
+    let (mut logged_in, mut busy) = (0, 0);
+    for answer in flood {
+        let (status, head, body) = answer.join().unwrap();
+        match status {
+            200 => logged_in += 1,
+            503 => {
+                busy += 1;
+                assert!(body.contains(r#""code":"busy""#), "{body}");
+                assert!(
+                    head.to_ascii_lowercase().contains("retry-after: 1"),
+                    "{head}"
+                );
+            }
+            _ => panic!("a login in the flood answered {status}: {body}"),
+        }
+    }
+    assert!(busy > 0, "200 logins at once fit the queue");
+    assert!(logged_in > 0, "no login of the flood got through");
+    // The flood left nothing behind: the owner logs in afterwards.
+    assert!(login_cookie(addr, "Anne").starts_with("boardcast_session="));
+    let (_, metrics) = boardcast_tests::http_get(addr, "/metrics").unwrap();
+    assert!(
+        metrics.contains("boardcast_account_hash_busy_total"),
+        "busy refusals are counted"
+    );
+    eprintln!("200 logins at once: {logged_in} logged in, {busy} refused as busy");
+}

@@ -105,7 +105,11 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
                 .map_err(|err| format!("cannot read the password from standard input: {err}"))?;
             let password = line.trim_end_matches(['\r', '\n']).to_owned();
             password::check(&password, &name).map_err(|(_, why)| why)?;
-            let hash = accounts.hasher.hash(password).await?;
+            let hash = accounts
+                .hasher
+                .hash(password)
+                .await
+                .map_err(|err| err.to_string())?;
             match store
                 .create_account(name.clone(), hash, bot, admin, now_ms())
                 .await

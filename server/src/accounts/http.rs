@@ -127,6 +127,29 @@ impl From<StorageError> for Refused {
     }
 }
 
+impl From<password::HashError> for Refused {
+    fn from(err: password::HashError) -> Refused {
+        match err {
+            password::HashError::Busy => Refused {
+                retry_after: Some(password::BUSY_RETRY_AFTER),
+                ..Refused::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ApiErrorCode::Busy,
+                    err.to_string(),
+                )
+            },
+            password::HashError::Failed(why) => {
+                tracing::error!(%why, "cannot hash a password");
+                Refused::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    ApiErrorCode::Internal,
+                    "cannot hash the password: try again",
+                )
+            }
+        }
+    }
+}
+
 impl From<AuthError> for Refused {
     fn from(err: AuthError) -> Refused {
         match err {
@@ -256,7 +279,7 @@ impl Accounts {
         }
         let found = self.store.account_by_name(name.to_owned()).await?;
         let hash = found.as_ref().map(|account| account.password.clone());
-        if !self.hasher.verify(password.to_owned(), hash).await {
+        if !self.hasher.verify(password.to_owned(), hash).await? {
             throttles.per_address.hit(address).await;
             throttles.per_account.hit(&name_key).await;
             throttles.per_pair.hit(&pair).await;
@@ -312,13 +335,7 @@ async fn signup(
     names::check(&name).map_err(Refused::invalid)?;
     password::check(&password, &name).map_err(Refused::invalid)?;
     accounts.throttles.signups.hit(&address).await;
-    let hash = accounts.hasher.hash(password).await.map_err(|err| {
-        Refused::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ApiErrorCode::Internal,
-            err,
-        )
-    })?;
+    let hash = accounts.hasher.hash(password).await?;
     let Some(id) = accounts
         .store
         .create_account(name.clone(), hash, false, false, now_ms())
@@ -424,13 +441,7 @@ async fn change_password(
         .check_password(&who.name, &old, &peer.client.to_string())
         .await?;
     password::check(&new, &who.name).map_err(Refused::invalid)?;
-    let hash = accounts.hasher.hash(new).await.map_err(|err| {
-        Refused::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ApiErrorCode::Internal,
-            err,
-        )
-    })?;
+    let hash = accounts.hasher.hash(new).await?;
     accounts.store.set_password(who.id, hash).await?;
     accounts
         .store
@@ -592,13 +603,7 @@ async fn reset_password(
     let store = &accounts.store;
     let account = reset_account(&app, &token, false).await?;
     password::check(&password, &account.name).map_err(Refused::invalid)?;
-    let phc = accounts.hasher.hash(password).await.map_err(|err| {
-        Refused::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ApiErrorCode::Internal,
-            err,
-        )
-    })?;
+    let phc = accounts.hasher.hash(password).await?;
     // Used up before the password changes: of two requests with one link, one wins.
     let id = reset_account(&app, &token, true).await?.id;
     store.set_password(id, phc).await?;

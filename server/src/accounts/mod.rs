@@ -3,8 +3,8 @@
 //! over them. Storage keeps the rows ([`crate::storage::accounts`]); this room keeps the
 //! rules.
 //!
-//! - [`names`]: what a name may be; [`password`]: Argon2id hashing off the runtime behind a
-//!   global cap, and the strength check; [`secret`]: session ids and tokens, stored hashed;
+//! - [`names`]: what a name may be; [`password`]: Argon2id hashing on low-priority threads of its
+//!   own behind a bounded queue, and the strength check; [`secret`]: session ids and tokens, stored hashed;
 //!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
 //!   limits; [`seen`]: a member's last use; [`cuts`]: ending the open connections of an ended session; [`http`]: the
 //!   `/api/…` routes; [`admin`]: `boardcast-server admin …`.

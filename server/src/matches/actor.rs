@@ -1052,7 +1052,7 @@ impl Actor {
                 result.rating_change = Some(shown);
                 writes[i] = record
                     .write(&self.state.id, first_v + i as u64, at_ms, self.epoch)
-                    .map_err(|err| StorageError::Database(err.to_string()))?;
+                    .map_err(StorageError::Encode)?;
             }
         }
         Ok(stored::writes_of(&self.state.id, (white, black), &change, at_ms).into())

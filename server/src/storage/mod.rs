@@ -39,7 +39,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub use database::Database;
 pub(crate) use database::without_password;
 pub(crate) use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
-pub(crate) use store::{StorageError, Store};
+pub(crate) use store::{Refused, StorageError, Store, Unavailable};
 pub use write::{ChannelWrite, LeaderboardDelta, Write};
 pub(crate) use write::{
     ChatLineRow, ChatMuteRow, ChatWrite, FinishedGame, RatingChange, StartedGame,
