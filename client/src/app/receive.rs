@@ -11,7 +11,7 @@ use boardcast_protocol::{
 };
 
 use super::channel::Channel;
-use super::game::{Fold, Game, result_text};
+use super::game::{Fold, Game, rating_change_parts, result_text};
 use super::notes::{Note, player_name};
 use super::{App, Pending, Screen, SeatInfo, StoreOp};
 
@@ -269,12 +269,16 @@ impl App {
         let Some(game) = &self.game else { return };
         if let Some(result) = &game.result {
             let text = result_text(result);
+            let ratings = rating_change_parts(result).map(|parts| parts.join(" · "));
             let finished = self
                 .seat
                 .as_ref()
                 .is_some_and(|s| s.match_id == game.match_id);
             let match_id = game.match_id.clone();
             self.note(Note::Result(text));
+            if let Some(ratings) = ratings {
+                self.note(Note::Ratings(ratings));
+            }
             if let Some(url) = self.pdn_url() {
                 self.note(Note::Pdn(url));
             }

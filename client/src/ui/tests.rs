@@ -2046,3 +2046,60 @@ fn at_80x24_the_home_screen_is_whole_in_every_language() {
     }
     speak_on_this_thread(Lang::En);
 }
+
+#[test]
+fn after_a_rated_game_both_players_new_ratings_and_changes_show_at_80x24_and_in_line_mode() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+        rating_change: Some(RatingChanges {
+            white: RatingDiff {
+                before: 1520,
+                after: 1532,
+                diff: 12,
+                provisional: false,
+            },
+            black: RatingDiff {
+                before: 1674,
+                after: 1662,
+                diff: -12,
+                provisional: true,
+            },
+        }),
+    });
+    event(&mut amy, 4, ended, now);
+    // The full-screen terminal: under the result, each player's part whole.
+    let buf = render(&amy, now, 80, 24);
+    assert_shows(&buf, &["White 1532 (+12)", "Black 1662? (\u{2212}12)"]);
+    // Line mode prints the notes: one line a program can read after `result`.
+    let lines: Vec<String> = amy.notes.iter().map(ToString::to_string).collect();
+    let result = lines
+        .iter()
+        .position(|l| l.starts_with("result white wins"));
+    let ratings = lines
+        .iter()
+        .position(|l| l == "ratings White 1532 (+12) · Black 1662? (\u{2212}12)");
+    assert!(
+        result.is_some() && ratings == result.map(|r| r + 1),
+        "{lines:#?}"
+    );
+    // A casual game shows no ratings.
+    let mut casual = white_waiting(now);
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+        rating_change: None,
+    });
+    event(&mut casual, 4, ended, now);
+    assert!(!contains(&render(&casual, now, 80, 24), "(+"));
+    assert!(
+        !casual
+            .notes
+            .iter()
+            .any(|n| n.to_string().starts_with("ratings"))
+    );
+}
