@@ -53,7 +53,10 @@ impl App {
                 self.lobby = Some(lobby);
             }
             // A play-now pairing is a seat handed out in answer to `play_now`.
-            ServerMessage::Paired(paired) => self.receive(ServerMessage::Seat(paired.seat), now),
+            ServerMessage::Paired(paired) => {
+                self.ui.play_now = None;
+                self.receive(ServerMessage::Seat(paired.seat), now)
+            }
             ServerMessage::Seat(seat) => {
                 self.pending.remove(&seat.id);
                 if self
@@ -205,6 +208,11 @@ impl App {
         }
         if reply.id.is_some_and(|id| self.startup.contains(&id)) {
             self.failed = Some(format!("{}: {}", code_name(reply.code), reply.message));
+        }
+        if pending == Some(Pending::PlayNow)
+            && let Some(panel) = &mut self.ui.play_now
+        {
+            panel.waiting = false;
         }
         if pending == Some(Pending::Resume)
             && matches!(reply.code, ErrorCode::InvalidToken | ErrorCode::NotFound)
