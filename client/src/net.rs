@@ -1,8 +1,10 @@
 //! The connection task: one WebSocket to the server, encoded per the negotiated subprotocol,
 //! re-dialled with exponential backoff whenever it drops — unless the failure is one that
 //! trying again cannot mend (a refused TLS certificate, a bad address, an HTTP refusal of the
-//! upgrade such as 404 on a wrong path): then it says why once and stops. A server that asks
-//! to be tried later (429, 503) is, after the `Retry-After` it gives. The app talks to it through two channels and never sees a socket.
+//! upgrade such as 404 on a wrong path, or a close with 4001 `session_ended`: the login it
+//! connected with was ended elsewhere, and dialling again with it would be refused): then it
+//! says why once and stops. A server that asks to be tried later (429, 503) is, after the
+//! `Retry-After` it gives. The app talks to it through two channels and never sees a socket.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,6 +18,7 @@ use tokio_tungstenite::tungstenite::error::{Error as WsError, TlsError};
 use tokio_tungstenite::tungstenite::http::header::{AUTHORIZATION, RETRY_AFTER};
 use tokio_tungstenite::tungstenite::http::{HeaderValue, Response, StatusCode};
 
+use boardcast_protocol::limits::close;
 use boardcast_protocol::{ClientEnvelope, Encoding, Frame, FrameRef, ServerMessage};
 
 /// What the connection task reports.
@@ -78,9 +81,16 @@ pub fn spawn(
     (out_tx, event_tx, event_rx)
 }
 
+/// What the user reads when the server ends the connection's login (4001 `session_ended`).
+pub const SESSION_ENDED: &str = "your login has ended (logged out everywhere, the token \
+     revoked, the password changed or the account closed): log in again with `boardcast login`";
+
 enum Ended {
     /// The app is gone.
     Quit,
+    /// The server closed with 4001: the credential this connection acts with is no longer
+    /// valid, so another attempt with it cannot succeed.
+    LoginEnded,
     Dropped {
         reason: String,
         wait: Option<Duration>,
@@ -113,6 +123,12 @@ async fn run(
                 }
                 match pump(socket, dial.encoding, &mut outgoing, &events).await {
                     Ended::Quit => return,
+                    Ended::LoginEnded => {
+                        let _ = events.send(NetEvent::Failed {
+                            reason: SESSION_ENDED.to_owned(),
+                        });
+                        return;
+                    }
                     Ended::Dropped { reason, wait } => (reason, wait),
                 }
             }
@@ -324,6 +340,9 @@ async fn pump(
                     Some(Ok(Message::Text(text))) => FrameRef::Text(text.as_bytes()),
                     Some(Ok(Message::Binary(bytes))) => FrameRef::Binary(bytes),
                     Some(Ok(Message::Close(close))) => {
+                        if close.as_ref().is_some_and(|c| u16::from(c.code) == close::SESSION_ENDED) {
+                            return Ended::LoginEnded;
+                        }
                         let reason = close.as_ref().map_or_else(
                             || "the server closed the connection".to_owned(),
                             |c| format!("the server closed the connection ({} {})", u16::from(c.code), c.reason),
@@ -452,6 +471,43 @@ mod tests {
             }
             other => panic!("a 403 is not permanent: {other:?}"),
         }
+    }
+
+    #[tokio::test]
+    async fn a_close_with_session_ended_stops_and_says_to_log_in_again() {
+        use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+        let (asked, mut asked_rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let _ = asked.send(());
+                let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                let frame = CloseFrame {
+                    code: close::SESSION_ENDED.into(),
+                    reason: "session_ended".into(),
+                };
+                let _ = socket.close(Some(frame)).await;
+            }
+        });
+        let mut events = start(&url);
+        assert!(matches!(events.recv().await, Some(NetEvent::Connected)));
+        match events.recv().await {
+            Some(NetEvent::Failed { reason }) => {
+                assert_eq!(reason, SESSION_ENDED);
+                assert!(reason.contains("boardcast login"), "{reason}");
+            }
+            other => panic!("a 4001 close is not the end: {other:?}"),
+        }
+        assert!(
+            events.recv().await.is_none(),
+            "it went on after the session ended"
+        );
+        assert!(asked_rx.recv().await.is_some());
+        assert!(
+            asked_rx.try_recv().is_err(),
+            "dialled again with an ended login"
+        );
     }
 
     #[tokio::test]

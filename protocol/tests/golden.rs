@@ -925,6 +925,14 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "resumed",
+            ServerMessage::Resumed(Resumed { match_id: MATCH.into(), side: Some(Side::White) }),
+        ),
+        server(
+            "resumed.watch",
+            ServerMessage::Resumed(Resumed { match_id: MATCH.into(), side: None }),
+        ),
+        server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
         ),

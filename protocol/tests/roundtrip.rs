@@ -606,6 +606,8 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
                 reconnect_after_ms
             }
         )),
+        (ident(), of(side()))
+            .prop_map(|(match_id, side)| ServerMessage::Resumed(Resumed { match_id, side })),
         (ident(), of(ident())).prop_map(|(channel, match_id)| ServerMessage::Featured(Featured {
             channel,
             match_id

@@ -328,7 +328,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     let play_now = match &node {
         // One pool for the cluster, run by whichever node owns it.
         Some(node) => {
-            let play_now = crate::net::pairing::PlayNow::clustered(hub.clone());
+            let play_now = crate::net::pairing::PlayNow::clustered(hub.clone(), directory.clone());
             crate::cluster::pool::start(
                 play_now.clone(),
                 node.bus.clone(),
@@ -398,10 +398,9 @@ impl Ready {
             database_lock,
         } = self;
         crate::ops::telemetry::handle();
-        tokio::spawn(crate::ops::memory::give_back(
-            app.hub.clone(),
-            shutdown.clone(),
-        ));
+        let hub = app.hub.clone();
+        let in_memory = move || hub.count_by_phase().iter().map(|(_, count)| count).sum();
+        tokio::spawn(crate::ops::memory::give_back(in_memory, shutdown.clone()));
         if let Some(tls) = tls {
             tokio::spawn(crate::net::tls::reload_on_hangup(tls, shutdown.clone()));
         }

@@ -791,13 +791,28 @@ async fn a_ten_player_arena_scores_every_game_as_lila_and_counts_the_games_runni
         server_program(),
         &["--log", "error", "--arena-minute", "1s"],
     );
-    create_user(&server, "Organiser", true);
+    create_user(&server, "Organiser", false);
     for i in 0..MEMBERS {
         create_user(&server, &arena_name(i), false);
     }
     let addr = server.addr();
     let organiser = login(addr, "Organiser");
     let cookies: Vec<String> = (0..MEMBERS).map(|i| login(addr, &arena_name(i))).collect();
+    let create = r#"{"name":"Blitz arena","kind":"arena","time_control":"3+2","minutes":20}"#;
+    let (status, body) = request(addr, "POST", "/api/events", &organiser, create);
+    assert_eq!(status, 403, "not an organiser yet: {body}");
+    // The club admin grants the right on the command line, beside the running server.
+    let admin = |args: &[&str]| {
+        std::process::Command::new(server_program())
+            .args(["--db", server.db().to_str().unwrap(), "admin"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let refused = admin(&["grant-organiser", "Nobody"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no account Nobody"));
+    assert!(admin(&["grant-organiser", "Organiser"]).status.success());
     let (status, body) = request(
         addr,
         "POST",

@@ -101,6 +101,8 @@ export function initialState(route, stored, search = '') {
     /** When `match.clock` / `match.absent` were received (performance.now()). */
     matchAt: 0,
     watchers: 0,
+    /** The match's chat: our room and its lines, oldest first (render/chat.js draws it). */
+    chat: { room: /** @type {null|'players'|'spectators'} */ (null), lines: /** @type {object[]} */ ([]) },
     channel: null,
     channelAt: 0,
     prediction: { ply: -1, guess: '', state: 'none' },

@@ -2198,3 +2198,96 @@ fn the_play_now_key_chooses_a_preset_waits_with_a_cancel_and_a_pairing_opens_the
     assert_eq!(app.ui.screen, crate::app::view::Screen::Match);
     assert_eq!(app.ui.play_now, None);
 }
+
+fn chat_line(line: u64, author: &str, member: bool, say: ChatSay) -> ChatLine {
+    ChatLine {
+        match_id: "m1".into(),
+        room: ChatRoom::Players,
+        line,
+        author: author.into(),
+        member,
+        say,
+        at_ms: 1_700_000_000_000,
+    }
+}
+
+/// The chat at 80×24 beside the game: the players' room with its lines (a guest marked, a
+/// phrase in the reader's words, control characters drawn harmless), the phrases a guest
+/// picks with `/` and a number, the line a member types; the move, the legal list and both
+/// players stay on the screen.
+#[test]
+fn the_chat_pane_and_prompt_fit_at_80x24_beside_the_game() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.receive(
+        ServerMessage::ChatHistory(ChatHistory {
+            match_id: "m1".into(),
+            room: ChatRoom::Players,
+            lines: vec![
+                chat_line(1, "Anne", true, ChatSay::Text("nice opening".into())),
+                chat_line(2, "bob", false, ChatSay::Preset(ChatPreset::GoodLuck)),
+                chat_line(
+                    3,
+                    "Anne",
+                    true,
+                    ChatSay::Text("\u{1b}[2Jforged\nline".into()),
+                ),
+            ],
+        }),
+        now,
+    );
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert_shows(
+        &buf,
+        &[
+            "Players' chat",
+            "Anne: nice opening",
+            "bob (guest): Good luck",
+            "Anne: ?[2Jforged?line",
+            "your move",
+            "legal (2)",
+            "black: bob (you)",
+        ],
+    );
+    assert!(
+        !lines.iter().any(|line| line.contains('\u{1b}')),
+        "{lines:#?}"
+    );
+
+    // A guest opens the chat and picks a phrase by its number.
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    let buf = render(&app, now, 80, 24);
+    assert_shows(&buf, &["1 Hello", "2 Good luck", "6 Thank you", "Esc"]);
+    key(&mut app, crossterm::event::KeyCode::Char('2'));
+    assert!(app.ui.chat.is_none(), "a phrase closes the prompt");
+    let said: Vec<ChatSay> = app
+        .drain()
+        .0
+        .into_iter()
+        .filter_map(|envelope| match envelope.msg {
+            ClientMessage::Chat(chat) => Some(chat.say),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, [ChatSay::Preset(ChatPreset::GoodLuck)]);
+
+    // A member types a line; its end stays in view; Enter says it.
+    app.member = true;
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    for c in "well played".chars() {
+        key(&mut app, crossterm::event::KeyCode::Char(c));
+    }
+    assert_shows(&render(&app, now, 80, 24), &["Say> well played_"]);
+    key(&mut app, crossterm::event::KeyCode::Enter);
+    let said: Vec<ChatSay> = app
+        .drain()
+        .0
+        .into_iter()
+        .filter_map(|envelope| match envelope.msg {
+            ClientMessage::Chat(chat) => Some(chat.say),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, [ChatSay::Text("well played".into())]);
+}

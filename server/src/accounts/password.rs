@@ -4,8 +4,8 @@
 //! A hash takes tens of milliseconds of one core: on a runtime worker it would stall every
 //! match on that worker, and on tokio's blocking pool a login flood took every core (paced
 //! move→ack p99 went from 48 ms to 4–5 s under 200 logins, BENCHMARKS.md). So hashes run on
-//! [`max_hashes`] threads of their own that ask the OS for its lowest priority (nice 19):
-//! whenever play wants a core, the scheduler gives it to play first. Work waits in a bounded
+//! [`max_hashes`] threads of their own that ask the OS for its lowest priority (nice 19, and
+//! Linux's `SCHED_IDLE`): whenever play wants a core, the scheduler gives it to play first. Work waits in a bounded
 //! queue; a hash asked for while it is full is refused at once ([`HashError::Busy`], which the
 //! routes answer 503 with `Retry-After`) instead of queueing without end.
 
@@ -33,7 +33,7 @@ const QUEUE_PER_THREAD: usize = 16;
 /// When to try again after [`HashError::Busy`]: about the time the queue takes to drain.
 pub(crate) const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
 
-/// The nice value of the hashing threads: the lowest priority a thread can ask for.
+/// The nice value of the hashing threads: the lowest a thread can ask for.
 const LOWEST_PRIORITY: i32 = 19;
 
 /// OWASP's Argon2id parameters: 19 MiB, 2 iterations, 1 lane.
@@ -164,25 +164,43 @@ fn hashing_thread(waiting: &Mutex<Receiver<Job>>) {
     }
 }
 
-/// Asks the OS to run the calling thread at the lowest priority. On Linux the nice value is
-/// the thread's own (`setpriority` with `who` 0 names the calling thread), so the runtime's
-/// workers keep theirs. Where it fails, hashing still works, at normal priority.
+/// Asks the OS to run the calling thread at the lowest priority: nice 19 and, on Linux, the
+/// `SCHED_IDLE` policy, whose threads any waking runtime worker preempts at once (a nice-19
+/// thread may finish its time slice first, and a slice of Argon2 is milliseconds of play
+/// waiting). On Linux both are the thread's own (`who`/`pid` 0 names the calling thread),
+/// so the runtime's workers keep theirs. Where it fails, hashing still works, at a higher
+/// priority, and says so.
 fn lower_priority() {
     // SAFETY: setpriority only reads its integer arguments.
-    let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, LOWEST_PRIORITY) };
-    if result != 0 {
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, LOWEST_PRIORITY) } != 0 {
         tracing::warn!(
             error = %std::io::Error::last_os_error(),
             "cannot lower the hashing thread's priority"
         );
     }
+    #[cfg(target_os = "linux")]
+    {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: `param` is a valid sched_param that outlives the call.
+        if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } != 0 {
+            tracing::warn!(
+                error = %std::io::Error::last_os_error(),
+                "cannot put the hashing thread on the idle scheduling policy"
+            );
+        }
+    }
 }
 
-/// The nice value of the calling thread (tests).
+/// The nice value of the calling thread, and whether it is on `SCHED_IDLE` (tests).
 #[cfg(test)]
-fn own_priority() -> i32 {
-    // SAFETY: getpriority only reads its integer arguments.
-    unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }
+fn own_priority() -> (i32, bool) {
+    // SAFETY: getpriority and sched_getscheduler only read their integer arguments.
+    let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+    #[cfg(target_os = "linux")]
+    let idle = unsafe { libc::sched_getscheduler(0) } == libc::SCHED_IDLE;
+    #[cfg(not(target_os = "linux"))]
+    let idle = false;
+    (nice, idle)
 }
 
 /// Why `password` is not acceptable for account `name`, if it is not: its length, or the
@@ -292,9 +310,12 @@ mod tests {
             .run(|| (own_priority(), std::thread::current().id()))
             .await
             .unwrap();
-        assert_eq!(priority, LOWEST_PRIORITY);
+        assert_eq!(priority, (LOWEST_PRIORITY, cfg!(target_os = "linux")));
         assert_ne!(thread, runtime_thread);
-        assert_ne!(own_priority(), LOWEST_PRIORITY, "only the hashing threads");
+        assert!(
+            !own_priority().1,
+            "only the hashing threads are idle-policy"
+        );
     }
 
     #[tokio::test]

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use boardcast_protocol::{
     BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
-    PoolPreset, Seat, ServerMessage, Side, Target,
+    PoolPreset, Resumed, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -90,6 +90,30 @@ struct Seats(BySide<bool>);
 impl Seats {
     fn holds(&self, side: Side) -> bool {
         self.0[side]
+    }
+}
+
+/// How a seat taken is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SeatAnswer {
+    /// With its `seat`.
+    Seat,
+    /// Carried over from a proxy when the match moved here: with a `resumed` (PROTOCOL.md
+    /// §3.5: no id-0 seat).
+    Resumed,
+    /// A play-now pairing whose member is connected to another node than the one that
+    /// created the match: with `paired`.
+    Paired(PoolPreset),
+}
+
+impl From<bool> for SeatAnswer {
+    /// `carried` or not.
+    fn from(carried: bool) -> Self {
+        if carried {
+            SeatAnswer::Resumed
+        } else {
+            SeatAnswer::Seat
+        }
     }
 }
 
@@ -523,8 +547,13 @@ impl Actor {
                 outbox,
                 id,
                 since_v,
+                carried,
             } => {
-                outbox.ack(id);
+                if carried {
+                    self.send_resumed(&outbox, None);
+                } else {
+                    outbox.ack(id);
+                }
                 self.catch_up(&outbox, since_v, &[]);
                 let seated = self
                     .fanout
@@ -566,20 +595,30 @@ impl Actor {
                 id,
                 token,
                 since_v,
+                carried,
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v, None).await,
+                    Some(side) => {
+                        self.take_seat(outbox, id, side, since_v, carried.into())
+                            .await
+                    }
+                    // Nobody asked for a carried seat: a wrong one is simply not kept.
+                    None if carried => {}
                     None => outbox.refuse(id, self.wrong_token()),
                 },
                 SeatKey::Paired { token, preset } => match self.state.side_of_token(&token) {
                     Some(side) => {
-                        self.take_seat(outbox, id, side, since_v, Some(preset))
-                            .await
+                        let answer = SeatAnswer::Paired(preset);
+                        self.take_seat(outbox, id, side, since_v, answer).await
                     }
                     None => outbox.refuse(id, self.wrong_token()),
                 },
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v, None).await,
+                    Some(side) => {
+                        self.take_seat(outbox, id, side, since_v, carried.into())
+                            .await
+                    }
+                    None if carried => {}
                     None => outbox.refuse(
                         id,
                         Refusal::new(
@@ -696,7 +735,8 @@ impl Actor {
             return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
-        self.take_seat(outbox, id, side, None, None).await;
+        self.take_seat(outbox, id, side, None, SeatAnswer::Seat)
+            .await;
     }
 
     /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
@@ -706,23 +746,23 @@ impl Actor {
     ///
     /// The connection learns it follows this match before anything is sent, so if it closes
     /// at any point after that it says goodbye here; one that has closed already is not seated.
-    /// Seats `outbox` at `side`: answered `seat`, or `paired` for a play-now pairing whose
-    /// member is connected to another node than the one that created the match.
+    /// Seats `outbox` on `side`, answered as `answer` says.
     async fn take_seat(
         &mut self,
         outbox: Outbox,
         id: u64,
         side: Side,
         since_v: Option<u64>,
-        paired: Option<PoolPreset>,
+        answer: SeatAnswer,
     ) {
         if !outbox.note_subscription(&self.state.id, true) {
             self.reconcile_presence(&[]).await;
             return;
         }
-        match paired {
-            Some(preset) => self.send_paired(&outbox, id, side, preset),
-            None => self.send_seat(&outbox, id, side),
+        match answer {
+            SeatAnswer::Seat => self.send_seat(&outbox, id, side),
+            SeatAnswer::Resumed => self.send_resumed(&outbox, Some(side)),
+            SeatAnswer::Paired(preset) => self.send_paired(&outbox, id, side, preset),
         }
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
@@ -834,6 +874,7 @@ impl Actor {
                 id: 0,
                 token: SeatKey::Token(token.clone()),
                 since_v: None,
+                carried: false,
             });
         }
     }
@@ -1231,6 +1272,14 @@ impl Actor {
         if !history.lines.is_empty() {
             outbox.send(&ServerMessage::ChatHistory(history));
         }
+    }
+
+    /// Tells a connection carried over to this node that it keeps its seat (or watch) here.
+    fn send_resumed(&self, outbox: &Outbox, side: Option<Side>) {
+        outbox.send(&ServerMessage::Resumed(Resumed {
+            match_id: self.state.id.clone(),
+            side,
+        }));
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {

@@ -29,6 +29,7 @@ use boardcast_protocol::{BySide, ErrorCode, PoolPreset, Side, TimeControl};
 use futures_util::future::BoxFuture;
 use tokio::sync::{Semaphore, mpsc};
 
+use crate::matches::directory::Directory;
 use crate::matches::local::Hub;
 use crate::matches::{Action, Command, Player, SeatKey, Setup};
 use crate::ratings::play_now::{self, Outcome, PlayNowHandle};
@@ -77,6 +78,8 @@ pub(crate) struct PlayNow(Arc<Inner>);
 
 struct Inner {
     hub: Hub,
+    /// Finds a paired match wherever it runs (the cluster's directory on a node).
+    directory: Arc<dyn Directory>,
     state: Mutex<Waiting>,
     /// Where the pool runs, as this node knows it.
     at: Mutex<PoolAt>,
@@ -147,20 +150,22 @@ impl PlayNow {
     /// Starts the pool here (a single node) with the seater that turns its pairings into
     /// matches on `hub`.
     pub(crate) fn start(hub: Hub) -> PlayNow {
-        let service = PlayNow::new(hub);
+        let directory: Arc<dyn Directory> = Arc::new(hub.clone());
+        let service = PlayNow::new(hub, directory);
         service.run_pool(0);
         service
     }
 
     /// A cluster node's service: the pool is nowhere until `cluster::pool` finds its owner
     /// ([`PlayNow::follow`]) or claims it ([`PlayNow::run_pool`]).
-    pub(crate) fn clustered(hub: Hub) -> PlayNow {
-        PlayNow::new(hub)
+    pub(crate) fn clustered(hub: Hub, directory: Arc<dyn Directory>) -> PlayNow {
+        PlayNow::new(hub, directory)
     }
 
-    fn new(hub: Hub) -> PlayNow {
+    fn new(hub: Hub, directory: Arc<dyn Directory>) -> PlayNow {
         PlayNow(Arc::new(Inner {
             hub,
+            directory,
             state: Mutex::default(),
             at: Mutex::new(PoolAt::Unknown),
             link: OnceLock::new(),
@@ -388,8 +393,7 @@ impl PlayNow {
                 preset,
             } => {
                 let waiter = self.state().members.remove(&account);
-                let directory = self.0.hub.actor_directory();
-                let handle = match directory.find(&match_id).await {
+                let handle = match self.0.directory.find(&match_id).await {
                     Ok(Some(handle)) => handle,
                     Ok(None) => {
                         let refusal = Refusal::new(
@@ -414,6 +418,7 @@ impl PlayNow {
                         id: waiter.id,
                         token: SeatKey::Paired { token, preset },
                         since_v: None,
+                        carried: false,
                     }),
                     None => {
                         let (outbox, _closed) = crate::room::outbox::outbox(

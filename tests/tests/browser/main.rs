@@ -13,6 +13,7 @@
 
 mod accounts;
 mod buttons_and_endings;
+mod chat;
 mod followups;
 mod frisian_tv;
 mod languages;

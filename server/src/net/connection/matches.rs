@@ -161,6 +161,7 @@ impl Connection {
             id,
             token,
             since_v,
+            carried: false,
         })
     }
 
@@ -174,6 +175,7 @@ impl Connection {
             outbox: self.outbox.clone(),
             id,
             since_v,
+            carried: false,
         })
     }
 

@@ -10,7 +10,7 @@ use tokio_postgres::Row;
 
 use super::pooled;
 use crate::storage::accounts::{
-    AccountRow, AccountStore, Flag, GameRow, SessionRow, Tally, TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, SessionRow, Tally, TokenRow, count,
 };
 use crate::storage::{RatingChange, StorageError};
 
@@ -200,6 +200,18 @@ impl AccountStore for PgAccounts {
             Ok(super::chat::set_mute(&pooled(&self.pool).await?, account, mute.as_ref()).await?)
         }
         .boxed()
+    }
+
+    fn set_organiser(
+        &self,
+        account: i64,
+        granted: bool,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        let run = self.execute(
+            super::club::ORGANISER.into(),
+            vec![Box::new(account), Box::new(granted)],
+        );
+        async move { run.await.map(drop) }.boxed()
     }
 
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -493,6 +505,21 @@ impl AccountStore for PgAccounts {
                 )
                 .await?;
             Ok(rows.iter().map(rating_change).collect())
+        }
+        .boxed()
+    }
+
+    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let row = client
+                .query_opt(&BEST_WIN.replace("?1", "$1"), &[&account])
+                .await?;
+            Ok(row.map(|row| BestWin {
+                name: row.get(0),
+                rating: row.get(1),
+                match_id: row.get(2),
+            }))
         }
         .boxed()
     }

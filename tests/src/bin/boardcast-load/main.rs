@@ -8,6 +8,7 @@ mod disk;
 mod echo;
 mod fanout;
 mod idle;
+mod logins;
 mod matches;
 mod peek;
 mod report;
@@ -54,6 +55,8 @@ enum Scenario {
     Echo(echo::ClientArgs),
     /// Time small appends + fdatasync in a directory: the floor under a durable move's ack.
     Fsync(disk::Args),
+    /// Many concurrent logins of one account, retried on 503 `busy`: logins per second.
+    Logins(logins::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -89,6 +92,7 @@ fn main() -> std::process::ExitCode {
             Scenario::FanoutServer(args) => fanout::serve(args).await,
             Scenario::Echo(args) => echo::run(args).await,
             Scenario::Fsync(args) => disk::run(args).await,
+            Scenario::Logins(args) => logins::run(args).await,
         }
     });
     // Tasks still blocked on sockets must not keep the process alive.
