@@ -35,7 +35,7 @@ Without a subcommand, boardcast opens the home screen (open seeks, live matches,
        seat white m123 invite ABCD | match m123 white alice black bob playing
        history 32-28 19-23 | joined black bob | move 1. 32-28 | move 1... 19-23 | turn black
        legal 32-28 33-28 (only to the player to move) | ambiguous 9x18x16 9x20x16
-       result white wins: black has no legal move | draw offered white | rematch started m124
+       result white wins: black has no legal move | ratings White 1532 (+12) · Black 1662? (−12) | draw offered white | rematch started m124
        left black | returned black | error not_your_turn: not your turn | info ...
        seek ID HOST TIME free SIDE | live ID WHITE BLACK TIME plies N watchers N
        (a seat an engine plays shows its name as BOT NAME: joined black BOT scan)

@@ -158,6 +158,18 @@ pub struct UserProfile {
     pub provisional: bool,
     #[serde(default)]
     pub rated_games: u32,
+    /// The highest-rated member this one beat in a rated game (`null`: none yet).
+    #[serde(default)]
+    pub best_win: Option<BestWin>,
+}
+
+/// A member's best win: the opponent's name, their rating when the game began (unrounded),
+/// and the game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BestWin {
+    pub name: String,
+    pub rating: f64,
+    pub match_id: String,
 }
 
 fn new_rating() -> f64 {

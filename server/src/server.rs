@@ -326,10 +326,27 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         config.arena_minute,
     )
     .await;
+    let play_now = match &node {
+        // One pool for the cluster, run by whichever node owns it.
+        Some(node) => {
+            let play_now = crate::net::pairing::PlayNow::clustered(hub.clone(), directory.clone());
+            crate::cluster::pool::start(
+                play_now.clone(),
+                node.bus.clone(),
+                node.coordination.clone(),
+                node.lease.clone(),
+                node.ttl,
+                shutdown.clone(),
+            )
+            .await;
+            play_now
+        }
+        None => crate::net::pairing::PlayNow::start(hub.clone()),
+    };
     let app = App {
         events,
         accounts,
-        play_now: crate::net::pairing::PlayNow::start(hub.clone()),
+        play_now,
         limit: ConnectionLimit::new(ConnectionSettings {
             max: config.max_connections,
             per_address: config.max_connections_per_address,

@@ -243,6 +243,24 @@ impl Cluster {
         Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
     }
 
+    /// The node that owns the play-now pool and whether it is alive, as PostgreSQL says now
+    /// (`None`: nobody claimed it yet).
+    pub async fn pool_owner(&self) -> Result<Option<(String, bool)>, String> {
+        let (client, connection) = tokio_postgres::connect(&self.database, tokio_postgres::NoTls)
+            .await
+            .map_err(|err| format!("connect to {}: {err}", self.database))?;
+        tokio::spawn(connection);
+        let row = client
+            .query_opt(
+                "SELECT owner_node, boardcast_alive(owner_node, owner_incarnation) FROM owned \
+                 WHERE kind = 'pool' AND key = 'play-now'",
+                &[],
+            )
+            .await
+            .map_err(|err| format!("read the pool's owner: {err}"))?;
+        Ok(row.map(|row| (row.get(0), row.get(1))))
+    }
+
     /// The cluster's own PostgreSQL server, to stop and start again; only with
     /// [`ClusterOptions::with_own_postgres`].
     pub fn postgres(&self) -> &Postgres {

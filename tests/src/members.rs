@@ -10,9 +10,25 @@ use std::process::{Command, Stdio};
 /// Creates member `name` with `password` in database `db` through `program`'s `admin
 /// create-user` (a club admin with `admin`); panics with the command's error if it fails.
 pub fn create_member(program: &Path, db: &Path, name: &str, password: &str, admin: bool) {
+    create_member_with(
+        program,
+        &["--db", db.to_str().unwrap()],
+        name,
+        password,
+        admin,
+    );
+}
+
+/// [`create_member`] in the database at `url` (`postgres://…`: a cluster's).
+pub fn create_member_in(program: &Path, url: &str, name: &str, password: &str) {
+    create_member_with(program, &["--database", url], name, password, false);
+}
+
+fn create_member_with(program: &Path, database: &[&str], name: &str, password: &str, admin: bool) {
     let mut command = Command::new(program);
     command
-        .args(["--db", db.to_str().unwrap(), "admin", "create-user", name])
+        .args(database)
+        .args(["admin", "create-user", name])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());

@@ -2522,3 +2522,205 @@ async fn a_node_cut_off_from_postgresql_alone_drops_its_match_when_another_node_
     }
     cluster.restore_postgres("a");
 }
+
+/// The password of the play-now members.
+const MEMBER_PASSWORD: &str = "a long enough password";
+
+/// Member `name` created in the cluster's database, logged in on `addr` and connected there.
+async fn member_on(cluster: &Cluster, addr: SocketAddr, name: &str) -> Client {
+    use boardcast_tests::client::ConnectOptions;
+    use boardcast_tests::members::{create_member_in, login_cookie};
+    create_member_in(
+        server_program(),
+        cluster.database_url(),
+        name,
+        MEMBER_PASSWORD,
+    );
+    let cookie = login_cookie(addr, name, MEMBER_PASSWORD);
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie);
+    let mut client = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .expect("a member connects");
+    client.timeout = PATIENCE;
+    client
+}
+
+/// Presses play now at 3+2: the envelope id a `paired` will answer.
+async fn press_play_now(client: &mut Client) -> u64 {
+    let id = client
+        .send(ClientMessage::PlayNow(boardcast_protocol::PlayNow {
+            preset: boardcast_protocol::PoolPreset::ThreePlusTwo,
+        }))
+        .await
+        .expect("play now sent");
+    client.expect_ack(id).await.expect("play now acknowledged");
+    id
+}
+
+/// The `paired` answering envelope `id`.
+async fn paired(
+    client: &mut Client,
+    id: u64,
+    logs: &dyn Fn() -> String,
+) -> boardcast_protocol::Paired {
+    client
+        .wait_for("paired", |m| match m {
+            ServerMessage::Paired(paired) if paired.seat.id == id => Some(paired.clone()),
+            ServerMessage::Error(error) if error.id == Some(id) => {
+                panic!("play now refused: {error:?}")
+            }
+            _ => None,
+        })
+        .await
+        .unwrap_or_else(|err| panic!("not paired: {err}\n{}", logs()))
+}
+
+/// No second `paired` reaches `client` within a few seconds.
+async fn never_paired_again(client: &mut Client, who: &str) {
+    let again = client
+        .wait_for_within("another paired", Duration::from_secs(3), |m| match m {
+            ServerMessage::Paired(paired) => Some(paired.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(again.is_err(), "{who} was paired twice: {again:?}");
+}
+
+/// The node that owns the play-now pool once one has claimed it.
+async fn live_pool_owner(cluster: &Cluster, except: Option<&str>) -> String {
+    let started = Instant::now();
+    loop {
+        if let Ok(Some((owner, true))) = cluster.pool_owner().await
+            && Some(owner.as_str()) != except
+        {
+            return owner;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "nobody owns the play-now pool\n{}",
+            cluster.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Two paired members: each other's opponents, in one match, on opposite sides.
+fn check_pair(
+    (one, one_name): (&boardcast_protocol::Paired, &str),
+    (other, other_name): (&boardcast_protocol::Paired, &str),
+) {
+    assert_eq!(one.seat.match_id, other.seat.match_id, "one match for both");
+    assert_ne!(one.seat.side, other.seat.side, "opposite sides");
+    assert_eq!(one.opponent, other_name);
+    assert_eq!(other.opponent, one_name);
+    assert_eq!(one.preset, boardcast_protocol::PoolPreset::ThreePlusTwo);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_now_pairs_members_of_different_nodes_once_and_survives_the_pool_owner_killed() {
+    let Some(mut cluster) = Cluster::start_or_skip(
+        "cluster: play now",
+        server_program(),
+        &["a", "b", "c"],
+        ClusterOptions::default(),
+    ) else {
+        return;
+    };
+    let owner = live_pool_owner(&cluster, None).await;
+    let others: Vec<&str> = ["a", "b", "c"]
+        .into_iter()
+        .filter(|node| *node != owner)
+        .collect();
+    let (x, y) = (cluster.addr(others[0]), cluster.addr(others[1]));
+
+    // Two members on the two nodes that do not run the pool press play now: paired with
+    // each other, and they play a rated game to its end through their own nodes.
+    let mut anne = member_on(&cluster, x, "anne").await;
+    let mut bauke = member_on(&cluster, y, "bauke").await;
+    let anne_id = press_play_now(&mut anne).await;
+    let bauke_id = press_play_now(&mut bauke).await;
+    let logs = || cluster.logs();
+    let anne_paired = paired(&mut anne, anne_id, &logs).await;
+    let bauke_paired = paired(&mut bauke, bauke_id, &logs).await;
+    check_pair((&anne_paired, "anne"), (&bauke_paired, "bauke"));
+    let game = reference_games()
+        .iter()
+        .filter(|g| g.winner.is_some() && g.moves.len() >= 4)
+        .filter(|g| {
+            g.start_fen
+                .starts_with("W:W31,32,33,34,35,36,37,38,39,40,41")
+        })
+        .min_by_key(|g| g.moves.len())
+        .expect("a decisive reference game from the start");
+    let mut seats = [
+        (&mut anne, &anne_paired.seat),
+        (&mut bauke, &bauke_paired.seat),
+    ];
+    seats.sort_by_key(|(_, seat)| seat.side != Side::White);
+    for (ply, route) in game.routes.iter().enumerate() {
+        let (client, seat) = &mut seats[ply % 2];
+        let id = client
+            .send(move_message(seat, route))
+            .await
+            .expect("move sent");
+        client
+            .expect_ack(id)
+            .await
+            .unwrap_or_else(|err| panic!("ply {ply}: {err}\n{}", cluster.logs()));
+    }
+    for (client, seat) in seats {
+        let result = client
+            .wait_for("ended", |m| match m {
+                ServerMessage::MatchEvent(e) if e.match_id == seat.match_id => match &e.event {
+                    MatchEvent::Ended(result) => Some(result.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .await
+            .expect("the game ends");
+        game.check_result(&result).unwrap();
+        let change = result.rating_change.expect("a rated game's change");
+        assert_eq!(change.white.before, 1500);
+        assert!(change.white.diff != 0 && change.white.diff == -change.black.diff);
+    }
+    never_paired_again(&mut anne, "anne").await;
+    never_paired_again(&mut bauke, "bauke").await;
+
+    // The pool's owner killed while one member waits (and just before another presses):
+    // both are paired with each other after the take-over, once, without pressing again.
+    let mut carel = member_on(&cluster, x, "carel").await;
+    let mut dirk = member_on(&cluster, y, "dirk").await;
+    let carel_id = press_play_now(&mut carel).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    cluster.kill9(&owner);
+    let killed = Instant::now();
+    let dirk_id = press_play_now(&mut dirk).await;
+    let logs = || cluster.logs();
+    let carel_paired = paired(&mut carel, carel_id, &logs).await;
+    let dirk_paired = paired(&mut dirk, dirk_id, &logs).await;
+    eprintln!(
+        "paired {:?} after the pool's owner was killed",
+        killed.elapsed()
+    );
+    check_pair((&carel_paired, "carel"), (&dirk_paired, "dirk"));
+    let new_owner = live_pool_owner(&cluster, Some(&owner)).await;
+    assert!(others.contains(&new_owner.as_str()), "{new_owner}");
+    // Both seated: each can make the game's first move or see it.
+    let (white, white_seat) = if carel_paired.seat.side == Side::White {
+        (&mut carel, &carel_paired.seat)
+    } else {
+        (&mut dirk, &dirk_paired.seat)
+    };
+    let id = white
+        .send(move_message(white_seat, &game.routes[0]))
+        .await
+        .expect("move sent");
+    white
+        .expect_ack(id)
+        .await
+        .unwrap_or_else(|err| panic!("first move after the take-over: {err}\n{}", cluster.logs()));
+    never_paired_again(&mut carel, "carel").await;
+    never_paired_again(&mut dirk, "dirk").await;
+    never_paired_again(&mut anne, "anne").await;
+}

@@ -339,12 +339,21 @@ async fn two_members_play_rated_games_and_ratings_profiles_pdn_and_ladder_follow
     );
     assert_eq!(profile["rated_games"], 1);
     assert_eq!(profile["provisional"], true);
+    // Anne's best win is this game against Bauke, at his rating as it began; Bauke has none.
+    assert_eq!(profile["best_win"]["name"], "Bauke", "{profile}");
+    assert_eq!(profile["best_win"]["match_id"], white.match_id.as_str());
+    close(
+        "the best win's rating",
+        profile["best_win"]["rating"].as_f64().unwrap(),
+        NEW.0,
+    );
     let profile = json(addr, "/api/user/bauke");
     close(
         "Bauke's rating",
         profile["rating"].as_f64().unwrap(),
         bauke_after.0,
     );
+    assert!(profile["best_win"].is_null(), "{profile}");
     let history = json(addr, "/api/user/Bauke/rating-history");
     assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
     assert_eq!(

@@ -63,3 +63,7 @@ home-form-public = openbaar (als open uitdaging)
 home-form-private = privé (alleen met code)
 home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
 help-match-more-time = geef de tegenstander 15 s extra
+help-home-play-now = nu spelen: een rated partij tegen een lid met een rating dicht bij de jouwe
+home-hint-play-now = n nu spelen
+home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
+home-play-now-waiting-keys = Esc stopt met zoeken

@@ -36,7 +36,7 @@ impl App {
             }
             Command::PlayNow(Some(preset)) => {
                 let ask = ClientMessage::PlayNow(boardcast_protocol::PlayNow { preset });
-                self.send(ask, Pending::Other);
+                self.send(ask, Pending::PlayNow);
             }
             Command::PlayNow(None) => {
                 self.send(ClientMessage::CancelPlayNow, Pending::Other);

@@ -355,6 +355,38 @@ pub fn result_text(result: &MatchResult) -> String {
     }
 }
 
+/// One player's new rating and its change, as the web page writes it: `1532 (+12)`, `1662?
+/// (−12)` while provisional, `1500 (±0)`.
+pub fn rating_diff_text(diff: &boardcast_protocol::RatingDiff) -> String {
+    let sign = match diff.diff {
+        d if d > 0 => '+',
+        d if d < 0 => '\u{2212}',
+        _ => '±',
+    };
+    let mark = if diff.provisional { "?" } else { "" };
+    format!("{}{mark} ({sign}{})", diff.after, diff.diff.unsigned_abs())
+}
+
+/// Both players' new ratings after a rated game, from `result.rating_change`, in the
+/// catalogue's words: `White 1532 (+12) · Black 1488 (−12)`; `None` for a game that changed
+/// no rating.
+pub fn rating_change_parts(result: &MatchResult) -> Option<[String; 2]> {
+    let change = result.rating_change.as_ref()?;
+    let part = |title: &str, diff| {
+        crate::i18n::tr_args(
+            "result-rating",
+            &[
+                ("side", crate::i18n::tr(title).into()),
+                ("rating", rating_diff_text(diff).into()),
+            ],
+        )
+    };
+    Some([
+        part("side-white-title", &change.white),
+        part("side-black-title", &change.black),
+    ])
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use super::command::{Command, Reply};
 use super::create::CreateForm;
 use super::entry;
 use super::fen::cell_square;
-use super::view::{Confirm, Prompt, PromptKind, Screen, Section};
+use super::view::{Confirm, PlayNowPanel, Prompt, PromptKind, Screen, Section};
 
 /// A direction the cursor moves, as the viewer sees the board.
 fn direction(code: KeyCode) -> Option<(i8, i8)> {
@@ -61,6 +61,9 @@ impl App {
         if self.ui.create.is_some() {
             return self.create_key(code);
         }
+        if self.ui.play_now.is_some() {
+            return self.play_now_key(code);
+        }
         if let Some(prompt) = &mut self.ui.prompt {
             match code {
                 KeyCode::Esc => self.ui.prompt = None,
@@ -98,6 +101,7 @@ impl App {
             KeyCode::Char('c') | KeyCode::Char('C') => {
                 self.ui.create = Some(CreateForm::new(code == KeyCode::Char('c')));
             }
+            KeyCode::Char('n') => self.ui.play_now = Some(PlayNowPanel::default()),
             KeyCode::Char('i') => self.ui.prompt = Some(Prompt::new(PromptKind::InviteCode)),
             KeyCode::Char('e') => self.ui.prompt = Some(Prompt::new(PromptKind::EngineGame)),
             KeyCode::Char('t') => self.command(Command::Watch(Target::Channel("tv1".into()))),
@@ -113,6 +117,34 @@ impl App {
             },
             KeyCode::Enter | KeyCode::Char('w') => self.open_selected(false),
             KeyCode::Char('p') => self.open_selected(true),
+            _ => {}
+        }
+    }
+
+    /// Keys of the "play now" panel: ←→ (or 1–5) choose the preset, Enter starts looking;
+    /// while looking, Esc (or x) stops, and the server is told.
+    fn play_now_key(&mut self, code: KeyCode) {
+        let Some(panel) = &mut self.ui.play_now else {
+            return;
+        };
+        let presets = boardcast_protocol::PoolPreset::ALL.len();
+        if panel.waiting {
+            if matches!(code, KeyCode::Esc | KeyCode::Char('x')) {
+                self.ui.play_now = None;
+                self.command(Command::PlayNow(None));
+            }
+            return;
+        }
+        match code {
+            KeyCode::Esc => self.ui.play_now = None,
+            KeyCode::Left => panel.preset = (panel.preset + presets - 1) % presets,
+            KeyCode::Right => panel.preset = (panel.preset + 1) % presets,
+            KeyCode::Char(c @ '1'..='5') => panel.preset = usize::from(c as u8 - b'1'),
+            KeyCode::Enter => {
+                panel.waiting = true;
+                let preset = panel.preset();
+                self.command(Command::PlayNow(Some(preset)));
+            }
             _ => {}
         }
     }

@@ -81,6 +81,8 @@ pub enum Pending {
     JoinCode(String),
     /// The second try of a `join TEXT` (see [`Pending::JoinCode`]).
     JoinCodeAsId(String),
+    /// A refused `play_now` ends the home screen's wait.
+    PlayNow,
     Other,
 }
 

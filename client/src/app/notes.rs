@@ -50,6 +50,8 @@ pub enum Note {
     Legal(Vec<String>),
     /// `result white wins: black has no legal move`.
     Result(String),
+    /// `ratings White 1532 (+12) · Black 1488 (−12)`: after a rated game.
+    Ratings(String),
     /// `draw offered white`, `draw declined black`, `draw cancelled`.
     Draw(&'static str, Option<Side>),
     /// `rematch offered white`, `rematch declined black`, `rematch started m124`.
@@ -268,6 +270,7 @@ impl fmt::Display for Note {
             Note::Turn(side) => write!(f, "turn {side}"),
             Note::Legal(moves) => write!(f, "legal {}", moves.join(" ")),
             Note::Result(text) => write!(f, "result {text}"),
+            Note::Ratings(text) => write!(f, "ratings {text}"),
             Note::Draw(what, Some(side)) => write!(f, "draw {what} {side}"),
             Note::Draw(what, None) => write!(f, "draw {what}"),
             Note::Rematch(what, who) => write!(f, "rematch {what} {who}"),

@@ -11,7 +11,7 @@ use boardcast_protocol::{
 };
 
 use super::channel::Channel;
-use super::game::{Fold, Game, result_text};
+use super::game::{Fold, Game, rating_change_parts, result_text};
 use super::notes::{Note, player_name};
 use super::{App, Pending, Screen, SeatInfo, StoreOp};
 
@@ -54,7 +54,10 @@ impl App {
                 self.lobby = Some(lobby);
             }
             // A play-now pairing is a seat handed out in answer to `play_now`.
-            ServerMessage::Paired(paired) => self.receive(ServerMessage::Seat(paired.seat), now),
+            ServerMessage::Paired(paired) => {
+                self.ui.play_now = None;
+                self.receive(ServerMessage::Seat(paired.seat), now)
+            }
             ServerMessage::Seat(seat) => {
                 self.pending.remove(&seat.id);
                 if self
@@ -210,6 +213,11 @@ impl App {
         if reply.id.is_some_and(|id| self.startup.contains(&id)) {
             self.failed = Some(format!("{}: {}", code_name(reply.code), reply.message));
         }
+        if pending == Some(Pending::PlayNow)
+            && let Some(panel) = &mut self.ui.play_now
+        {
+            panel.waiting = false;
+        }
         if pending == Some(Pending::Resume)
             && matches!(reply.code, ErrorCode::InvalidToken | ErrorCode::NotFound)
         {
@@ -277,12 +285,16 @@ impl App {
         let Some(game) = &self.game else { return };
         if let Some(result) = &game.result {
             let text = result_text(result);
+            let ratings = rating_change_parts(result).map(|parts| parts.join(" · "));
             let finished = self
                 .seat
                 .as_ref()
                 .is_some_and(|s| s.match_id == game.match_id);
             let match_id = game.match_id.clone();
             self.note(Note::Result(text));
+            if let Some(ratings) = ratings {
+                self.note(Note::Ratings(ratings));
+            }
             if let Some(url) = self.pdn_url() {
                 self.note(Note::Pdn(url));
             }

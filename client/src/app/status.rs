@@ -79,6 +79,7 @@ impl App {
                 };
                 said(format!("Game over: {text}{hint}"))
             }
+            Note::Ratings(text) => said(text.clone()),
             Note::Draw(what, side) => said(match (*what, side) {
                 ("offered", Some(side)) if mine(*side) => "You offered a draw".to_owned(),
                 ("offered", Some(_)) if me.is_some() => {

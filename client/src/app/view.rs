@@ -122,6 +122,8 @@ pub struct UiState {
     pub chat: Option<String>,
     /// The "new match" form, while it is open.
     pub create: Option<super::create::CreateForm>,
+    /// The "play now" panel of the home screen, while it is open.
+    pub play_now: Option<PlayNowPanel>,
     pub log: VecDeque<String>,
     /// The message on the status line; cleared when the screen (or the match shown) changes,
     /// hidden after [`STATUS_FOR`].
@@ -131,6 +133,33 @@ pub struct UiState {
     pub browse: Option<usize>,
     /// Where the last frame drew the board, for mouse clicks (written while drawing).
     pub board: std::cell::Cell<Option<BoardGeometry>>,
+}
+
+/// The home screen's "play now" panel: a preset chosen, then waiting to be paired until the
+/// server's `paired` seats the player (or Esc stops looking).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayNowPanel {
+    /// The chosen preset, an index into [`boardcast_protocol::PoolPreset::ALL`].
+    pub preset: usize,
+    /// `play_now` was sent and not refused: looking for an opponent.
+    pub waiting: bool,
+}
+
+impl Default for PlayNowPanel {
+    /// 3+2 chosen, not waiting yet.
+    fn default() -> Self {
+        PlayNowPanel {
+            preset: 1,
+            waiting: false,
+        }
+    }
+}
+
+impl PlayNowPanel {
+    pub fn preset(&self) -> boardcast_protocol::PoolPreset {
+        let all = boardcast_protocol::PoolPreset::ALL;
+        all[self.preset.min(all.len() - 1)]
+    }
 }
 
 /// Where a board was drawn: its squares' area, cell size, orientation.
@@ -180,6 +209,7 @@ impl Default for UiState {
             prompt: None,
             chat: None,
             create: None,
+            play_now: None,
             log: VecDeque::new(),
             status: None,
             browse: None,

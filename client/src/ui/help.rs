@@ -14,6 +14,7 @@ pub const HOME: &[(&str, &str)] = &[
     ("↑ ↓ j k", "help-home-select"),
     ("Enter w", "help-home-join"),
     ("p", "help-home-predict"),
+    ("n", "help-home-play-now"),
     ("c / C", "help-home-new"),
     ("i", "help-home-invite"),
     ("e", "help-home-engine"),

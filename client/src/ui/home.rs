@@ -1,17 +1,17 @@
 //! The home screen: open seeks, live matches and channels, with the keys to create, join,
 //! watch and predict.
 
-use boardcast_protocol::MatchSummary;
+use boardcast_protocol::{MatchSummary, PoolPreset};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Paragraph, Wrap};
 
 use crate::app::App;
 use crate::app::create::{CreateForm, Field, PRESETS};
 use crate::app::notes::Note;
-use crate::app::view::Section;
+use crate::app::view::{PlayNowPanel, Section};
 use crate::i18n::{tr, tr_args};
 
 /// One lobby row, wrapped onto more lines when it is wider than `width` (long names), so
@@ -61,6 +61,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 "home-hint-select",
                 "home-hint-join",
                 "home-hint-predict",
+                "home-hint-play-now",
                 "home-hint-new",
                 "home-hint-code",
                 "home-hint-engine",
@@ -188,6 +189,64 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(form) = &app.ui.create {
         draw_create(frame, form, area);
     }
+    if let Some(panel) = &app.ui.play_now {
+        draw_play_now(frame, panel, area);
+    }
+}
+
+/// The "play now" panel over the middle of the home screen: the presets with the chosen one
+/// marked, then, once Enter was pressed, the wait and how to stop it.
+fn draw_play_now(frame: &mut Frame, panel: &PlayNowPanel, area: Rect) {
+    let gray = Style::default().fg(Color::Gray);
+    let mut presets = vec![Span::raw(" ")];
+    for (index, preset) in PoolPreset::ALL.iter().enumerate() {
+        let text = format!(" {preset} ");
+        presets.push(if index == panel.preset {
+            Span::styled(text, Style::default().add_modifier(Modifier::REVERSED))
+        } else {
+            Span::raw(text)
+        });
+        presets.push(Span::raw(" "));
+    }
+    let mut lines = vec![
+        Line::styled(tr("play-now-hint"), gray),
+        Line::from(""),
+        Line::from(presets),
+        Line::from(""),
+    ];
+    if panel.waiting {
+        let preset = panel.preset().to_string();
+        lines.push(Line::styled(
+            tr_args("play-now-looking", &[("preset", preset.into())]),
+            Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+        lines.push(Line::styled(tr("home-play-now-waiting-keys"), gray));
+    } else {
+        lines.push(Line::styled(tr("home-play-now-keys"), gray));
+    }
+    let width = area.width.min(62);
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    // Wrapped lines count as many rows as they take.
+    let rows: usize = lines
+        .iter()
+        .map(|line| line.width().div_ceil(inner).max(1))
+        .sum();
+    let height = (rows as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(format!(" {} ", tr("play-now-title")))),
+        rect,
+    );
 }
 
 /// The "new match" form over the middle of the home screen.

@@ -15,7 +15,7 @@ use super::frisian_board::{Cell, FrisianBoard};
 use crate::app::App;
 use crate::app::chat;
 use crate::app::entry;
-use crate::app::game::{Game, format_clock, result_text};
+use crate::app::game::{Game, format_clock, rating_change_parts, result_text};
 use crate::app::view::{BoardGeometry, Confirm};
 use crate::i18n::tr;
 
@@ -161,6 +161,12 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
         ));
+        if let Some([white, black]) = rating_change_parts(result) {
+            // Each player's part whole on a line: a rating torn from its change misreads.
+            for line in super::pack_hints(&[white.as_str(), black.as_str()], width) {
+                lines.push(Line::styled(line, Style::default().fg(Color::Yellow)));
+            }
+        }
         if let Some(url) = app.pdn_url() {
             // On one line, shortened in the middle if the panel is narrow: wrapped inside
             // the address it read as two; `s` saves from the whole address all the same.

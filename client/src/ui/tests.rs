@@ -2113,6 +2113,158 @@ fn at_80x24_the_home_screen_is_whole_in_every_language() {
     speak_on_this_thread(Lang::En);
 }
 
+#[test]
+fn after_a_rated_game_both_players_new_ratings_and_changes_show_at_80x24_and_in_line_mode() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+        rating_change: Some(RatingChanges {
+            white: RatingDiff {
+                before: 1520,
+                after: 1532,
+                diff: 12,
+                provisional: false,
+            },
+            black: RatingDiff {
+                before: 1674,
+                after: 1662,
+                diff: -12,
+                provisional: true,
+            },
+        }),
+    });
+    event(&mut amy, 4, ended, now);
+    // The full-screen terminal: under the result, each player's part whole.
+    let buf = render(&amy, now, 80, 24);
+    assert_shows(&buf, &["White 1532 (+12)", "Black 1662? (\u{2212}12)"]);
+    // Line mode prints the notes: one line a program can read after `result`.
+    let lines: Vec<String> = amy.notes.iter().map(ToString::to_string).collect();
+    let result = lines
+        .iter()
+        .position(|l| l.starts_with("result white wins"));
+    let ratings = lines
+        .iter()
+        .position(|l| l == "ratings White 1532 (+12) · Black 1662? (\u{2212}12)");
+    assert!(
+        result.is_some() && ratings == result.map(|r| r + 1),
+        "{lines:#?}"
+    );
+    // A casual game shows no ratings.
+    let mut casual = white_waiting(now);
+    let ended = MatchEvent::Ended(MatchResult {
+        winner: Some(Side::White),
+        reason: EndReason::Resignation,
+        detail: "black resigned".into(),
+        rating_change: None,
+    });
+    event(&mut casual, 4, ended, now);
+    assert!(!contains(&render(&casual, now, 80, 24), "(+"));
+    assert!(
+        !casual
+            .notes
+            .iter()
+            .any(|n| n.to_string().starts_with("ratings"))
+    );
+}
+
+#[test]
+fn the_play_now_key_chooses_a_preset_waits_with_a_cancel_and_a_pairing_opens_the_match_at_80x24() {
+    let now = Instant::now();
+    let mut app = App::new("fay", Some(Command::Lobby), 1);
+    app.connected();
+    app.drain();
+    let sent = |app: &mut App| -> Vec<ClientMessage> {
+        app.drain().0.into_iter().map(|e| e.msg).collect()
+    };
+    assert_shows(&render(&app, now, 80, 24), &["n play now"]);
+    key(&mut app, crossterm::event::KeyCode::Char('n'));
+    let buf = render(&app, now, 80, 24);
+    assert_shows(
+        &buf,
+        &[
+            "Play now",
+            "1+1",
+            "3+2",
+            "5+3",
+            "10+5",
+            "15+10",
+            "←→ or 1–5 time control  Enter play  Esc back",
+        ],
+    );
+    assert!(sent(&mut app).is_empty(), "nothing is sent before Enter");
+    // → from 3+2 to 5+3, then Enter: play_now at 5+3, and the wait on screen.
+    key(&mut app, crossterm::event::KeyCode::Right);
+    key(&mut app, crossterm::event::KeyCode::Enter);
+    assert_eq!(
+        sent(&mut app),
+        vec![ClientMessage::PlayNow(PlayNow {
+            preset: PoolPreset::FivePlusThree
+        })]
+    );
+    assert_shows(
+        &render(&app, now, 80, 24),
+        &["Looking for an opponent at 5+3…", "Esc stops looking"],
+    );
+    // Other keys do nothing while waiting; Esc stops looking and tells the server.
+    key(&mut app, crossterm::event::KeyCode::Char('q'));
+    assert!(!app.quit && sent(&mut app).is_empty());
+    key(&mut app, crossterm::event::KeyCode::Esc);
+    assert_eq!(sent(&mut app), vec![ClientMessage::CancelPlayNow]);
+    assert!(!contains(
+        &render(&app, now, 80, 24),
+        "Looking for an opponent"
+    ));
+
+    // A refusal (a guest, a full pool) ends the wait and says why; the preset stays chosen.
+    key(&mut app, crossterm::event::KeyCode::Char('n'));
+    key(&mut app, crossterm::event::KeyCode::Char('1'));
+    key(&mut app, crossterm::event::KeyCode::Enter);
+    let id = app.drain().0.last().expect("play_now sent").id;
+    app.receive(
+        ServerMessage::Error(ErrorReply {
+            id: Some(id),
+            code: ErrorCode::MembersOnly,
+            message: "rated games and play now are for signed-in members".into(),
+            last_id: None,
+        }),
+        now,
+    );
+    let buf = render(&app, now, 80, 24);
+    assert!(
+        !contains(&buf, "Looking for an opponent"),
+        "{:#?}",
+        text(&buf)
+    );
+    assert_shows(&buf, &["←→ or 1–5 time control  Enter play  Esc back"]);
+
+    // Paired: the match screen, with the panel gone.
+    key(&mut app, crossterm::event::KeyCode::Enter);
+    let id = app.drain().0.last().expect("play_now sent").id;
+    app.receive(
+        ServerMessage::Paired(Paired {
+            preset: PoolPreset::OnePlusOne,
+            seat: Seat {
+                id,
+                match_id: "m1".into(),
+                invite_code: "ABCD".into(),
+                side: Side::White,
+                token: "t".into(),
+            },
+            opponent: "bob".into(),
+            opponent_rating: PlayerRating {
+                rating: 1512,
+                provisional: true,
+            },
+        }),
+        now,
+    );
+    assert_eq!(app.ui.screen, crate::app::view::Screen::Match);
+    assert_eq!(app.ui.play_now, None);
+}
+
 fn chat_line(line: u64, author: &str, member: bool, say: ChatSay) -> ChatLine {
     ChatLine {
         match_id: "m1".into(),

@@ -627,6 +627,7 @@ async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
     let account = profile_account(&app, &name).await?;
     let tally = app.accounts.store.tally(account.id).await?;
     let perf = crate::ratings::stored::read_perf(&*app.accounts.store, account.id).await?;
+    let best_win = app.accounts.store.best_win(account.id).await?;
     let now = std::time::SystemTime::now();
     Ok(Json(UserProfile {
         name: account.name,
@@ -645,6 +646,7 @@ async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
         volatility: perf.glicko.volatility,
         provisional: perf.is_provisional(now),
         rated_games: perf.rated_games,
+        best_win,
     })
     .into_response())
 }

@@ -73,6 +73,12 @@ pub(crate) mod names {
         format!("bc:node:{}:{}:c", node.node, node.incarnation)
     }
 
+    /// Play-now traffic to one node incarnation: entries and cancels to the pool's owner,
+    /// pairings back to the members' nodes (`cluster::pool`).
+    pub(crate) fn node_pool(node: &NodeRef) -> String {
+        format!("bc:node:{}:{}:p", node.node, node.incarnation)
+    }
+
     /// The committed events of one match, from its owner to every node.
     pub(crate) fn match_events(match_id: &str) -> String {
         format!("bc:match:{match_id}")

@@ -13,6 +13,7 @@ pub(crate) mod inbox;
 pub(crate) mod lease;
 pub(crate) mod lobby;
 pub(crate) mod node;
+pub(crate) mod pool;
 pub(crate) mod proxy;
 pub(crate) mod remote;
 pub(crate) mod settings;

@@ -37,7 +37,8 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{
-    Ack, Encoding, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, ServerMessage,
+    Ack, Encoding, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, Paired,
+    ServerMessage,
 };
 use futures_util::future::BoxFuture;
 use tokio::sync::{Notify, mpsc};
@@ -615,7 +616,7 @@ impl Proxy {
                     self.refused(conn, id);
                 }
             }
-            Some(ServerMessage::Seat(seat)) => {
+            Some(ServerMessage::Seat(seat) | ServerMessage::Paired(Paired { seat, .. })) => {
                 let _ = self.answered(conn, seat.id);
                 if seat.match_id == self.match_id
                     && let Some(follower) = self.followers.get_mut(&conn)
@@ -1053,7 +1054,11 @@ fn answer_id(message: &ServerMessage, match_id: &str) -> Option<u64> {
     match message {
         ServerMessage::Ack(ack) => Some(ack.id),
         ServerMessage::Error(error) => error.id,
-        ServerMessage::Seat(seat) if seat.match_id == match_id => Some(seat.id),
+        ServerMessage::Seat(seat) | ServerMessage::Paired(Paired { seat, .. })
+            if seat.match_id == match_id =>
+        {
+            Some(seat.id)
+        }
         _ => None,
     }
 }

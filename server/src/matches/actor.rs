@@ -106,6 +106,30 @@ impl Seats {
     }
 }
 
+/// How a seat taken is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SeatAnswer {
+    /// With its `seat`.
+    Seat,
+    /// Carried over from a proxy when the match moved here: with a `resumed` (PROTOCOL.md
+    /// §3.5: no id-0 seat).
+    Resumed,
+    /// A play-now pairing whose member is connected to another node than the one that
+    /// created the match: with `paired`.
+    Paired(PoolPreset),
+}
+
+impl From<bool> for SeatAnswer {
+    /// `carried` or not.
+    fn from(carried: bool) -> Self {
+        if carried {
+            SeatAnswer::Resumed
+        } else {
+            SeatAnswer::Seat
+        }
+    }
+}
+
 impl Role for Seats {
     fn is_watcher(&self) -> bool {
         *self == Seats::default()
@@ -585,13 +609,26 @@ impl Actor {
                 carried,
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    Some(side) => {
+                        self.take_seat(outbox, id, side, since_v, carried.into())
+                            .await
+                    }
                     // Nobody asked for a carried seat: a wrong one is simply not kept.
                     None if carried => {}
                     None => outbox.refuse(id, self.wrong_token()),
                 },
+                SeatKey::Paired { token, preset } => match self.state.side_of_token(&token) {
+                    Some(side) => {
+                        let answer = SeatAnswer::Paired(preset);
+                        self.take_seat(outbox, id, side, since_v, answer).await
+                    }
+                    None => outbox.refuse(id, self.wrong_token()),
+                },
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    Some(side) => {
+                        self.take_seat(outbox, id, side, since_v, carried.into())
+                            .await
+                    }
                     None if carried => {}
                     None => outbox.refuse(
                         id,
@@ -709,7 +746,8 @@ impl Actor {
             return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
-        self.take_seat(outbox, id, side, None, false).await;
+        self.take_seat(outbox, id, side, None, SeatAnswer::Seat)
+            .await;
     }
 
     /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
@@ -719,24 +757,23 @@ impl Actor {
     ///
     /// The connection learns it follows this match before anything is sent, so if it closes
     /// at any point after that it says goodbye here; one that has closed already is not seated.
-    /// Seats `outbox` on `side`: answered with its `seat`, or, `carried` over from a proxy
-    /// when the match moved here, with a `resumed` (PROTOCOL.md §3.5: no id-0 seat).
+    /// Seats `outbox` on `side`, answered as `answer` says.
     async fn take_seat(
         &mut self,
         outbox: Outbox,
         id: u64,
         side: Side,
         since_v: Option<u64>,
-        carried: bool,
+        answer: SeatAnswer,
     ) {
         if !outbox.note_subscription(&self.state.id, true) {
             self.reconcile_presence(&[]).await;
             return;
         }
-        if carried {
-            self.send_resumed(&outbox, Some(side));
-        } else {
-            self.send_seat(&outbox, id, side);
+        match answer {
+            SeatAnswer::Seat => self.send_seat(&outbox, id, side),
+            SeatAnswer::Resumed => self.send_resumed(&outbox, Some(side)),
+            SeatAnswer::Paired(preset) => self.send_paired(&outbox, id, side, preset),
         }
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);

@@ -21,12 +21,18 @@ pub struct Player {
 }
 
 /// How a seat is taken back ([`crate::matches::Command::Resume`]): by its secret token, or by
-/// the account that holds it (`reclaim`: a member on another device). Serializable: in a
-/// cluster it travels to the match's owner.
+/// the account that holds it (`reclaim`: a member on another device), or by the token a
+/// play-now pairing handed out (answered `paired` instead of `seat`: the member's node seats
+/// them in a match another node created). Serializable: in a cluster it travels to the
+/// match's owner.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SeatKey {
     Token(String),
     Account(i64),
+    Paired {
+        token: String,
+        preset: boardcast_protocol::PoolPreset,
+    },
 }
 
 impl From<&str> for SeatKey {

@@ -7,7 +7,7 @@
 //! the pairing channel, so a slow seater slows pairing down rather than losing a pairing.
 //!
 //! One task serves one node. Members are keyed by `K` (an account id once accounts exist); a
-//! cluster runs the pool on one node at a time (not yet wired: see issue 31's report).
+//! cluster runs the pool on one node at a time (`crate::cluster::pool`).
 
 use std::hash::Hash;
 use std::time::Duration;

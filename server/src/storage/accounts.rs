@@ -203,7 +203,25 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
         &self,
         account: i64,
     ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>>;
+    /// `account`'s best win: the opponent with the highest rating (as the game began) it
+    /// beat in a rated game, the earliest such game on a tie; `None` before its first win.
+    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>>;
 }
+
+/// The question both backends ask for [`AccountStore::best_win`] (`?1`: the account): the
+/// opponent's name and rating before the game, and the game, of rated games the account won.
+pub(crate) const BEST_WIN: &str = "SELECT a.name, opp.rating_before, me.match_id \
+     FROM rating_changes me \
+     JOIN rating_changes opp ON opp.match_id = me.match_id AND opp.account_id <> me.account_id \
+     JOIN accounts a ON a.id = opp.account_id \
+     JOIN matches m ON m.id = me.match_id AND m.finished \
+     JOIN seats s ON s.match_id = me.match_id AND s.account_id = me.account_id \
+     WHERE me.account_id = ?1 \
+     AND ((m.result = '2-0' AND s.side = 'white') OR (m.result = '0-2' AND s.side = 'black')) \
+     ORDER BY opp.rating_before DESC, me.at_ms, me.match_id LIMIT 1";
+
+/// A member's best win (`AccountStore::best_win`).
+pub(crate) type BestWin = boardcast_protocol::account::BestWin;
 
 /// A member the ladder may list: the account's name, whether it is a bot, and its newest
 /// rating change.

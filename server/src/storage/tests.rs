@@ -4,6 +4,9 @@
 //! what survived — and talks only to the [`Storage`] handle. [`storage_contract!`] stamps the
 //! whole set out for one backend.
 
+use std::collections::HashMap;
+
+use boardcast_protocol::account::BestWin;
 use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, Standing};
 
 use super::*;
@@ -75,6 +78,7 @@ macro_rules! storage_contract {
             look_alike_names_are_one_leaderboard_row_under_the_name_first_seen,
             every_start_is_a_new_run,
             a_rated_result_is_stored_with_both_rating_changes_exactly_once,
+            the_best_win_is_the_highest_rated_member_beaten_in_a_rated_game,
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
             a_club_admin_grants_and_takes_back_the_organiser_right,
@@ -569,6 +573,93 @@ async fn rated_finish(storage: &Storage, id: &str, (white, black): (i64, i64)) -
     }];
     writes.extend(stored::writes_of(id, (white, black), &game, at_ms));
     writes
+}
+
+pub(crate) async fn the_best_win_is_the_highest_rated_member_beaten_in_a_rated_game(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    let mut ids = Vec::new();
+    for name in ["ana", "bo", "cy"] {
+        let id = accounts
+            .create_account(name.into(), "x".into(), false, false, 1)
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    let (ana, bo, cy) = (ids[0], ids[1], ids[2]);
+    let joined = |id: &str, v: u64, side: &str, account: i64| Write::Event {
+        match_id: id.into(),
+        v,
+        at_ms: 2,
+        body: serde_json::json!({
+            "event": {"player_joined": {"side": side, "name": format!("n{account}"), "bot": false}},
+            "token": format!("tok-{id}-{side}"),
+            "account": account,
+        })
+        .to_string(),
+        epoch: 0,
+    };
+    let mut played = HashMap::new();
+    // (match, white, black, result, each one's rating before the game)
+    let games = [
+        ("m1", ana, bo, "2-0", 1500.0, 1600.0),
+        ("m2", cy, ana, "2-0", 1700.0, 1510.0),
+        ("m3", cy, ana, "0-2", 1650.0, 1490.0),
+        ("m4", bo, ana, "1-1", 1900.0, 1520.0),
+    ];
+    for (at, (id, white, black, result, white_before, black_before)) in
+        games.into_iter().enumerate()
+    {
+        let mut writes = vec![
+            create(id),
+            joined(id, 1, "white", white),
+            joined(id, 2, "black", black),
+            Write::Finish {
+                match_id: id.into(),
+                result: result.into(),
+                pdn: String::new(),
+                epoch: 0,
+            },
+        ];
+        for (account, before) in [(white, white_before), (black, black_before)] {
+            let games_before = played.entry(account).or_insert(0);
+            writes.push(Write::Rating(RatingChange {
+                match_id: id.into(),
+                account,
+                games_before: *games_before,
+                at_ms: at as i64,
+                rating_before: before,
+                rating: before + 1.0,
+                deviation: 100.0,
+                volatility: 0.06,
+            }));
+            *games_before += 1;
+        }
+        storage.commit(writes).await.unwrap();
+    }
+    let best = |account| accounts.best_win(account);
+    // Ana beat Bo (1600) and, as Black, Cy (1650); lost to Cy at 1700 and drew Bo at 1900.
+    assert_eq!(
+        best(ana).await.unwrap(),
+        Some(BestWin {
+            name: "cy".into(),
+            rating: 1650.0,
+            match_id: "m3".into()
+        })
+    );
+    assert_eq!(
+        best(cy).await.unwrap(),
+        Some(BestWin {
+            name: "ana".into(),
+            rating: 1510.0,
+            match_id: "m2".into()
+        })
+    );
+    assert_eq!(best(bo).await.unwrap(), None, "a loss and a draw");
+    storage.close().await;
 }
 
 pub(crate) async fn a_rated_result_is_stored_with_both_rating_changes_exactly_once(

@@ -10,7 +10,7 @@ use tokio_postgres::Row;
 
 use super::pooled;
 use crate::storage::accounts::{
-    AccountRow, AccountStore, Flag, GameRow, SessionRow, Tally, TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, SessionRow, Tally, TokenRow, count,
 };
 use crate::storage::{RatingChange, StorageError};
 
@@ -505,6 +505,21 @@ impl AccountStore for PgAccounts {
                 )
                 .await?;
             Ok(rows.iter().map(rating_change).collect())
+        }
+        .boxed()
+    }
+
+    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let row = client
+                .query_opt(&BEST_WIN.replace("?1", "$1"), &[&account])
+                .await?;
+            Ok(row.map(|row| BestWin {
+                name: row.get(0),
+                rating: row.get(1),
+                match_id: row.get(2),
+            }))
         }
         .boxed()
     }

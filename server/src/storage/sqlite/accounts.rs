@@ -14,7 +14,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use tokio::sync::mpsc;
 
 use crate::storage::accounts::{
-    AccountRow, AccountStore, Flag, GameRow, SessionRow, Tally, TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, SessionRow, Tally, TokenRow, count,
 };
 use crate::storage::{RatingChange, StorageError};
 
@@ -515,5 +515,20 @@ impl AccountStore for SqliteAccounts {
         account: i64,
     ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>> {
         self.run(move |conn| super::ratings::history(conn, account))
+    }
+
+    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>> {
+        self.run(move |conn| {
+            let mut statement = conn.prepare(BEST_WIN)?;
+            let mut rows = statement.query([account])?;
+            Ok(match rows.next()? {
+                Some(row) => Some(BestWin {
+                    name: row.get(0)?,
+                    rating: row.get(1)?,
+                    match_id: row.get(2)?,
+                }),
+                None => None,
+            })
+        })
     }
 }
