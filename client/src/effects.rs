@@ -62,6 +62,7 @@ impl Effects {
                 let note = Note::Error {
                     code: "store".to_owned(),
                     message: format!("cannot store the seat: {error}"),
+                    args: None,
                 };
                 app.ui.log(format!("Cannot store the seat: {error}"), true);
                 notes.push(note);

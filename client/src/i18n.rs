@@ -1,6 +1,6 @@
 //! The player's language: English, Nederlands or Frysk, from one Fluent catalogue per language
-//! (`web/i18n/{en,nl,fy}.ftl`) that the web client reads too, so both clients say the same
-//! thing in the same words. The catalogues are compiled in: the client needs no files beside
+//! (`web/i18n/{en,nl,fy}.ftl`, plus the terminal's own words in `terminal-{lang}.ftl`) that
+//! the web client reads too, so both clients say the same thing in the same words. The catalogues are compiled in: the client needs no files beside
 //! it, and a catalogue that does not parse fails the tests here, not a player's session.
 //!
 //! The language is one process-wide choice (`--lang`, else `LANG`/`LC_ALL`/`LC_MESSAGES`);
@@ -11,6 +11,7 @@ use std::cell::Cell;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use boardcast_protocol::ErrorArgs;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
@@ -34,11 +35,26 @@ impl Lang {
         }
     }
 
+    /// The language's catalogue: the words both clients show (`{lang}.ftl`, which the web
+    /// page fetches) and the terminal's own (`terminal-{lang}.ftl`: its help, home screen and
+    /// forms, kept out of the file every web page downloads), read as one.
     fn source(self) -> &'static str {
         match self {
-            Lang::En => include_str!("../../web/i18n/en.ftl"),
-            Lang::Nl => include_str!("../../web/i18n/nl.ftl"),
-            Lang::Fy => include_str!("../../web/i18n/fy.ftl"),
+            Lang::En => concat!(
+                include_str!("../../web/i18n/en.ftl"),
+                "\n",
+                include_str!("../../web/i18n/terminal-en.ftl")
+            ),
+            Lang::Nl => concat!(
+                include_str!("../../web/i18n/nl.ftl"),
+                "\n",
+                include_str!("../../web/i18n/terminal-nl.ftl")
+            ),
+            Lang::Fy => concat!(
+                include_str!("../../web/i18n/fy.ftl"),
+                "\n",
+                include_str!("../../web/i18n/terminal-fy.ftl")
+            ),
         }
     }
 
@@ -159,16 +175,65 @@ pub fn tr_args(id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
     message_in(current(), id, args)
 }
 
-/// A refusal in the player's language, from the server's error code. In English the
-/// server's own text, which names squares and limits; in another language the code's message
-/// (the server sends no arguments yet), and the server's text when the code is one this
-/// client does not know (a newer server).
-pub fn refusal(code: &str, english: &str) -> String {
+/// A refusal in the player's language: from its reason and arguments when the server sent
+/// them (`args`, PROTOCOL.md §12.1) and the catalogue words that reason, as the web client
+/// does; else in English the server's own text and in another language the code's message;
+/// the server's text for a code this client does not know (a newer server).
+pub fn refusal(code: &str, english: &str, args: Option<&ErrorArgs>) -> String {
+    let bundle = &BUNDLES[current() as usize];
+    if let Some(args) = args.filter(|args| !args.reason.is_empty()) {
+        let id = format!("error-{code}-{}", args.reason);
+        if bundle.has_message(&id) {
+            return tr_args(&id, &placeables(args));
+        }
+    }
     let id = format!("error-{code}");
-    if current() != Lang::En && BUNDLES[current() as usize].has_message(&id) {
+    if current() != Lang::En && bundle.has_message(&id) {
         tr(&id)
     } else {
         english.to_owned()
+    }
+}
+
+/// A refusal's arguments as placeables: its numbers and words, and what a capture takes
+/// (`kings`/`men`, `best_kings`/`best_men`) as words in the language (`taken`, `best`).
+fn placeables(args: &ErrorArgs) -> Vec<(&str, FluentValue<'static>)> {
+    let mut out: Vec<(&str, FluentValue<'static>)> = Vec::new();
+    for (name, value) in &args.numbers {
+        out.push((name, FluentValue::from(*value as f64)));
+    }
+    for (name, value) in &args.words {
+        out.push((name, FluentValue::from(value.clone())));
+    }
+    let number = |name: &str| args.numbers.get(name).copied();
+    if number("kings").or(number("men")).is_some() {
+        let taken = taken(number("kings").unwrap_or(0), number("men").unwrap_or(0));
+        out.push(("taken", FluentValue::from(taken)));
+    }
+    if number("best_kings").or(number("best_men")).is_some() {
+        let best = taken(
+            number("best_kings").unwrap_or(0),
+            number("best_men").unwrap_or(0),
+        );
+        out.push(("best", FluentValue::from(best)));
+    }
+    out
+}
+
+/// "2 men", "1 king and 1 man" in the language.
+fn taken(kings: u64, men: u64) -> String {
+    let kings_text = tr_args("taken-kings", &[("count", FluentValue::from(kings as f64))]);
+    let men_text = tr_args("taken-men", &[("count", FluentValue::from(men as f64))]);
+    match (kings, men) {
+        (0, _) => men_text,
+        (_, 0) => kings_text,
+        _ => tr_args(
+            "taken-both",
+            &[
+                ("kings", FluentValue::from(kings_text)),
+                ("men", FluentValue::from(men_text)),
+            ],
+        ),
     }
 }
 
@@ -215,15 +280,19 @@ mod tests {
                 assert!(!text.trim().is_empty(), "{} {id} is empty", lang.tag());
             }
         }
-        // Every error code the protocol has, and no other, has its refusal text.
+        // Every error code the protocol has, and every reason of one (PROTOCOL.md §12.1),
+        // and no other, has its refusal text.
+        let code_name = |code: &boardcast_protocol::ErrorCode| serde_json::to_value(code).unwrap();
         let codes: BTreeSet<String> = boardcast_protocol::ErrorCode::ALL
             .iter()
-            .map(|code| {
+            .map(|code| format!("error-{}", code_name(code).as_str().unwrap()))
+            .chain(boardcast_protocol::REASONS.iter().map(|spec| {
                 format!(
-                    "error-{}",
-                    serde_json::to_value(code).unwrap().as_str().unwrap()
+                    "error-{}-{}",
+                    code_name(&spec.code).as_str().unwrap(),
+                    spec.reason
                 )
-            })
+            }))
             .collect();
         let errors: BTreeSet<String> = english
             .iter()
@@ -272,6 +341,39 @@ mod tests {
         assert!(unused.is_empty(), "unused keys: {unused:?}");
     }
 
+    /// The terminal's own file holds no word the web page shows: the page fetches only
+    /// `{lang}.ftl`, so a key of `terminal-{lang}.ftl` named in `web/js` would show as its id.
+    #[test]
+    fn the_web_page_needs_nothing_from_the_terminal_file() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web");
+        let mut web = String::new();
+        let mut stack = vec![root.join("js")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "js") {
+                    web.push_str(&std::fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
+        let terminal = std::fs::read_to_string(root.join("i18n/terminal-en.ftl")).unwrap();
+        let resource = FluentResource::try_new(terminal).expect("parses");
+        for entry in resource.entries() {
+            if let Entry::Message(message) = entry {
+                let id = message.id.name;
+                let prefixed = id
+                    .match_indices('-')
+                    .any(|(i, _)| web.contains(&format!("`{}${{", &id[..=i])));
+                assert!(
+                    !web.contains(&format!("'{id}'")) && !prefixed,
+                    "{id} is shown by the web page: move it to en.ftl"
+                );
+            }
+        }
+    }
+
     /// The web page's reader (`web/js/i18n.js`, a subset of Fluent) says exactly what
     /// fluent-bundle says, for every message of every language, under Node.js (skipped
     /// without it, as the web client's other JS tests are).
@@ -292,13 +394,13 @@ mod tests {
              import {{ readFileSync }} from 'node:fs';\n\
              const out = {{}};\n\
              for (const lang of i18n.LANGS) {{\n\
-               i18n.use(lang, readFileSync(new URL(`../i18n/${{lang}}.ftl`, 'file://{}'), 'utf8'));\n\
+               const source = [`${{lang}}.ftl`, `terminal-${{lang}}.ftl`].map((file) => readFileSync(new URL(`../i18n/${{file}}`, 'file://{}'), 'utf8')).join('\\n');\n\
+               i18n.use(lang, source);\n\
                out[lang] = {{}};\n\
-               for (const id of i18n.parseFtl(readFileSync(new URL(`../i18n/${{lang}}.ftl`, 'file://{}'), 'utf8')).keys())\n\
+               for (const id of i18n.parseFtl(source).keys())\n\
                  out[lang][id] = i18n.t(id, {{ count: 1234 }});\n\
              }}\n\
              console.log(JSON.stringify(out));",
-            module.display(),
             module.display(),
             module.display()
         );
@@ -338,20 +440,80 @@ mod tests {
         assert_eq!(Lang::from_locale("fy"), Some(Lang::Fy));
     }
 
+    /// A refusal with arguments is worded from its reason in each language, squares, side
+    /// and what a capture takes filled in; English too comes from the catalogue.
+    #[test]
+    fn refusals_with_arguments_in_each_language() {
+        let lower = ErrorArgs::new("lower_value")
+            .number("kings", 0u32)
+            .number("men", 1u32)
+            .number("best_kings", 1u32)
+            .number("best_men", 1u32)
+            .word("example", "32x23x12");
+        let turn = ErrorArgs::new("side_to_move").word("side", "white");
+        let man = ErrorArgs::new("not_a_man_move")
+            .number("from", 31u32)
+            .number("to", 22u32);
+        for (lang, expected) in [
+            (
+                Lang::En,
+                [
+                    "A capture of higher value exists: 32x23x12 takes 1 king and 1 man, this one \
+                     takes 1 man. A king counts as 1.5 men.",
+                    "It is not your turn: White is to move.",
+                    "A man moves one square diagonally forward: 31-22 is not a man's move.",
+                ],
+            ),
+            (
+                Lang::Nl,
+                [
+                    "Er is een slag van hogere waarde: 32x23x12 slaat 1 dam en 1 schijf, deze \
+                     slaat 1 schijf. Een dam telt als anderhalve schijf.",
+                    "Je bent niet aan zet: wit is aan zet.",
+                    "Een schijf gaat één veld schuin vooruit: 31-22 is geen schijfzet.",
+                ],
+            ),
+            (
+                Lang::Fy,
+                [
+                    "Der is in slach fan hegere wearde: 32x23x12 slacht 1 wolf en 1 houtsje, \
+                     dizze slacht 1 houtsje. In wolf telt as oardel houtsje.",
+                    "Do bist net oan set: wyt is oan set.",
+                    "In houtsje giet ien fjild skean foarút: 31-22 is gjin houtsjeset.",
+                ],
+            ),
+        ] {
+            speak_on_this_thread(lang);
+            let said = [
+                refusal("illegal_move", "english", Some(&lower)),
+                refusal("not_your_turn", "english", Some(&turn)),
+                refusal("illegal_move", "english", Some(&man)),
+            ];
+            assert_eq!(said, expected, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
     #[test]
     fn refusals_in_the_chosen_language() {
         speak_on_this_thread(Lang::Nl);
         assert_eq!(
-            refusal("not_your_turn", "not your turn"),
+            refusal("not_your_turn", "not your turn", None),
             "Je bent niet aan zet."
         );
         speak_on_this_thread(Lang::Fy);
         assert_eq!(
-            refusal("not_your_turn", "not your turn"),
+            refusal("not_your_turn", "not your turn", None),
             "Do bist net oan set."
         );
         // A code from a newer server: its own English text.
-        assert_eq!(refusal("brand_new", "something new"), "something new");
+        assert_eq!(refusal("brand_new", "something new", None), "something new");
+        // A reason from a newer server: its own English text, in every language.
+        let unknown = ErrorArgs::new("brand_new_reason");
+        assert_eq!(
+            refusal("illegal_move", "illegal move: new", Some(&unknown)),
+            "Dy set is hjir net neffens de regels."
+        );
         speak_on_this_thread(Lang::En);
         assert_eq!(
             message_in(Lang::Nl, "help-more", &[("count", FluentValue::from(4))]),

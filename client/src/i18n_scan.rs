@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 const NOT_USER_VISIBLE: &[(&str, &str)] = &[
     // KeyboardEvent.key values the page compares with.
     ("Enter", "a KeyboardEvent key name"),
+    ("(max-width: 600px)", "a CSS media query (the phone layout)"),
     ("Escape", "a KeyboardEvent key name"),
     ("Home", "a KeyboardEvent key name"),
     ("End", "a KeyboardEvent key name"),

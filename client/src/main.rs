@@ -177,6 +177,11 @@ enum Command {
     /// Print the club's ladder: members with an established rating (RD at most 75) who
     /// played rated in the last 7 days, best first.
     Ladder,
+    /// List the club's events: upcoming, running and finished.
+    Events,
+    /// Show an event: countdown, standings with tie-breaks, each round's games (with the
+    /// match id to watch).
+    Event { id: String },
     /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
     Engine {
         /// The engine's command line, split into words as a shell does: `"./scan hub"`;
@@ -292,6 +297,8 @@ fn main() -> ExitCode {
             return account::games(account(address), name, save);
         }
         Some(Command::Ladder) => return account::ladder(account(address)),
+        Some(Command::Events) => return account::events::events(account(address)),
+        Some(Command::Event { id }) => return account::events::event(account(address), id),
         _ => {}
     }
     let token = account::stored_token(&address, flags.config_dir.as_deref());
@@ -320,7 +327,9 @@ fn main() -> ExitCode {
             | Command::Logout
             | Command::Whoami
             | Command::Games { .. }
-            | Command::Ladder,
+            | Command::Ladder
+            | Command::Events
+            | Command::Event { .. },
         ) => unreachable!("handled above"),
         Some(Command::Engine {
             hub,

@@ -293,6 +293,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
             code: ErrorCode::NotYourTurn,
             message: "not your turn: black to move".into(),
             last_id: None,
+            args: None,
         }),
     )
     .await;

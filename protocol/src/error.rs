@@ -1,5 +1,7 @@
 //! Typed refusals: the error codes a server answers with, and what can go wrong decoding.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Why the server refused a message. Every refusal leaves everything as it was.
@@ -100,6 +102,158 @@ impl ErrorCode {
     ];
 }
 
+/// A refusal's structured arguments, beside its English `message`: which refusal within the
+/// code (`reason`) and what it names — squares, a side, counts, limits — so a client words it
+/// in the player's language from its own catalogue (`error-{code}-{reason}`, the arguments
+/// as its placeables) while the English text stays for programs and logs.
+///
+/// Numbers and words are two maps (keys sorted, so one refusal has one encoding) rather than
+/// one map of tagged values: in JSON each reads as a plain object
+/// (`"numbers":{"from":32,"to":23}`). [`REASONS`] lists every reason and its argument names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorArgs {
+    /// Which refusal of the code this is, in snake_case (`capture_compulsory`). A client
+    /// that does not know it shows the English `message`.
+    pub reason: String,
+    /// Squares (1 to 50), counts, limits, plies, seconds, by argument name.
+    pub numbers: BTreeMap<String, u64>,
+    /// Words by argument name: a side (`white`/`black`), a move in notation (`32x23`), a name.
+    pub words: BTreeMap<String, String>,
+}
+
+impl ErrorArgs {
+    /// The arguments of `reason`, none set yet.
+    pub fn new(reason: &str) -> Self {
+        ErrorArgs {
+            reason: reason.to_owned(),
+            ..ErrorArgs::default()
+        }
+    }
+
+    /// With the number `name`.
+    pub fn number(mut self, name: &str, value: impl Into<u64>) -> Self {
+        self.numbers.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// With the word `name`.
+    pub fn word(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.words.insert(name.to_owned(), value.into());
+        self
+    }
+}
+
+/// One reason a server may give within a code, and the names of its arguments: numbers
+/// first, then words. A client's catalogue has `error-{code}-{reason}` for each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReasonSpec {
+    pub code: ErrorCode,
+    pub reason: &'static str,
+    pub numbers: &'static [&'static str],
+    pub words: &'static [&'static str],
+}
+
+const fn reason(
+    code: ErrorCode,
+    reason: &'static str,
+    numbers: &'static [&'static str],
+    words: &'static [&'static str],
+) -> ReasonSpec {
+    ReasonSpec {
+        code,
+        reason,
+        numbers,
+        words,
+    }
+}
+
+/// Every reason this server gives, with its arguments (PROTOCOL.md §12 documents each).
+/// A later server may add reasons: a client shows the English message for one it lacks.
+pub const REASONS: &[ReasonSpec] = &[
+    reason(ErrorCode::NotYourTurn, "side_to_move", &[], &["side"]),
+    reason(ErrorCode::InvalidArgument, "not_a_square", &["number"], &[]),
+    reason(ErrorCode::IllegalMove, "route_too_short", &[], &[]),
+    reason(ErrorCode::IllegalMove, "no_piece", &["square"], &[]),
+    reason(ErrorCode::IllegalMove, "not_your_piece", &["square"], &[]),
+    reason(ErrorCode::IllegalMove, "occupied", &["square"], &[]),
+    reason(ErrorCode::IllegalMove, "not_on_line", &["from", "to"], &[]),
+    reason(
+        ErrorCode::IllegalMove,
+        "not_a_man_move",
+        &["from", "to"],
+        &[],
+    ),
+    reason(
+        ErrorCode::IllegalMove,
+        "not_a_king_move",
+        &["from", "to"],
+        &[],
+    ),
+    reason(
+        ErrorCode::IllegalMove,
+        "blocked",
+        &["at", "from", "to"],
+        &[],
+    ),
+    reason(
+        ErrorCode::IllegalMove,
+        "capture_compulsory",
+        &[],
+        &["example"],
+    ),
+    reason(
+        ErrorCode::IllegalMove,
+        "nothing_captured",
+        &["from", "to"],
+        &[],
+    ),
+    reason(ErrorCode::IllegalMove, "own_piece", &["square"], &[]),
+    reason(ErrorCode::IllegalMove, "already_captured", &["square"], &[]),
+    reason(ErrorCode::IllegalMove, "two_pieces", &["from", "to"], &[]),
+    reason(ErrorCode::IllegalMove, "man_too_far", &["from", "to"], &[]),
+    reason(ErrorCode::IllegalMove, "must_continue", &["square"], &[]),
+    reason(
+        ErrorCode::IllegalMove,
+        "lower_value",
+        &["best_kings", "best_men", "kings", "men"],
+        &["example"],
+    ),
+    reason(ErrorCode::IllegalMove, "king_precedence", &[], &["example"]),
+    reason(ErrorCode::IllegalMove, "king_frozen", &["square"], &[]),
+    reason(ErrorCode::IllegalMove, "not_legal", &[], &[]),
+    reason(ErrorCode::GameOver, "game_over", &[], &[]),
+    reason(ErrorCode::GameOver, "time_ran_out", &[], &[]),
+    reason(ErrorCode::NotAllowed, "not_started", &[], &[]),
+    reason(ErrorCode::NotAllowed, "draw_offer_stands", &[], &[]),
+    reason(ErrorCode::NotAllowed, "no_draw_offer", &[], &[]),
+    reason(
+        ErrorCode::StaleId,
+        "not_above_last",
+        &["id", "last_id"],
+        &[],
+    ),
+    reason(
+        ErrorCode::PredictionClosed,
+        "already_revealed",
+        &["next", "ply"],
+        &[],
+    ),
+    reason(
+        ErrorCode::PredictionClosed,
+        "not_coming",
+        &["next", "ply"],
+        &[],
+    ),
+    reason(
+        ErrorCode::AddressLimit,
+        "per_minute",
+        &["limit", "retry_after_s"],
+        &[],
+    ),
+    reason(ErrorCode::AddressLimit, "waiting", &["limit"], &[]),
+    reason(ErrorCode::Busy, "engine_games", &["count"], &[]),
+];
+
 /// Why bytes from the network did not become a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
@@ -133,6 +287,58 @@ impl DecodeError {
             | DecodeError::InvalidUtf8
             | DecodeError::Malformed(_)
             | DecodeError::UnknownType(_) => ErrorCode::Malformed,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal from a server that sends no `args` still reads, as `args: null`.
+    #[test]
+    fn an_error_without_args_reads_as_none() {
+        let frame =
+            r#"{"error":{"id":6,"code":"not_your_turn","message":"not your turn","last_id":null}}"#;
+        let message = crate::Encoding::Json
+            .decode_server(crate::FrameRef::Text(frame.as_bytes()))
+            .unwrap();
+        let crate::ServerMessage::Error(reply) = message else {
+            panic!("not an error: {message:?}");
+        };
+        assert_eq!(reply.args, None);
+    }
+
+    /// PROTOCOL.md §12.1 has a row for every reason, with its arguments, and no reason twice.
+    #[test]
+    fn protocol_md_lists_every_reason() {
+        let md = include_str!("../../PROTOCOL.md");
+        let quoted = |names: &[&str]| {
+            names
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for (i, spec) in REASONS.iter().enumerate() {
+            let code = serde_json::to_value(spec.code).unwrap();
+            let row = format!(
+                "| `{}` | `{}` | {} | {} |",
+                code.as_str().unwrap(),
+                spec.reason,
+                quoted(spec.numbers),
+                quoted(spec.words)
+            )
+            .replace("|  |", "| |")
+            .replace("|  |", "| |");
+            assert!(md.contains(&row), "PROTOCOL.md lacks {row}");
+            assert!(
+                !REASONS[..i]
+                    .iter()
+                    .any(|other| other.code == spec.code && other.reason == spec.reason),
+                "{} twice",
+                spec.reason
+            );
         }
     }
 }

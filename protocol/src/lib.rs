@@ -31,7 +31,7 @@ pub use client::*;
 pub use codec::{Encoding, Frame, FrameRef, variant_names};
 pub use common::*;
 pub use engine::*;
-pub use error::{DecodeError, ErrorCode};
+pub use error::{DecodeError, ErrorArgs, ErrorCode, REASONS, ReasonSpec};
 pub use matches::*;
 pub use pool::PoolPreset;
 pub use server::*;

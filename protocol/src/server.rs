@@ -43,6 +43,10 @@ pub enum ServerMessage {
     ChatLine(crate::chat::ChatLine),
     ChatHistory(crate::chat::ChatHistory),
     ChatDeleted(crate::chat::ChatDeleted),
+    /// A match this connection follows moved to another server under it (a cluster): the
+    /// seat (or the watch) it had is kept there, with the same token; the events it missed
+    /// follow. Nothing to do, and it answers no envelope.
+    Resumed(Resumed),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +96,12 @@ pub struct ErrorReply {
     /// reading the message; `null` on every other error (and read as `null` when absent).
     #[serde(default)]
     pub last_id: Option<u64>,
+    /// The refusal's reason within the code and its arguments, for a client that words it
+    /// in the player's language ([`crate::ErrorArgs`]); `null` for a refusal that names
+    /// nothing beyond its code (and read as `null` when absent).
+    #[serde(default)]
+    /// Boxed: most replies carry none, and the reply stays small.
+    pub args: Option<Box<crate::ErrorArgs>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,13 +124,21 @@ pub struct Lobby {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     /// The envelope this answers (create, join, resume), or 0 when the server hands out a
-    /// seat unasked (a rematch).
+    /// seat unasked (a rematch; a seat carried over to another server is [`Resumed`]).
     pub id: u64,
     pub match_id: String,
     /// Short code a friend can join a private match with.
     pub invite_code: String,
     pub side: Side,
     pub token: String,
+}
+
+/// A seat or a watch carried over to the server a match moved to ([`ServerMessage::Resumed`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resumed {
+    pub match_id: String,
+    /// The side of the seat kept, or `None` for a watch.
+    pub side: Option<Side>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -452,6 +452,17 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn: black to move".into(),
                 last_id: None,
+                args: Some(Box::new(ErrorArgs::new("side_to_move").word("side", "black"))),
+            }),
+        ),
+        server(
+            "error.illegal_move",
+            ServerMessage::Error(ErrorReply {
+                id: Some(8),
+                code: ErrorCode::IllegalMove,
+                message: "illegal move: a man moves one square diagonally forward: 32-23 is not a man move".into(),
+                last_id: None,
+                args: Some(Box::new(ErrorArgs::new("not_a_man_move").number("from", 32u8).number("to", 23u8))),
             }),
         ),
         server(
@@ -461,6 +472,7 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::IllegalPrediction,
                 message: "a2-a4 is not a legal move for white before ply 0".into(),
                 last_id: None,
+                args: None,
             }),
         ),
         server(
@@ -470,6 +482,7 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::Malformed,
                 message: "not a valid message: expected value at line 1 column 1".into(),
                 last_id: None,
+                args: None,
             }),
         ),
         server(
@@ -481,6 +494,7 @@ fn cases() -> Vec<Case> {
                           actions need ids that increase per seat, across reconnects"
                     .into(),
                 last_id: Some(10),
+                args: Some(Box::new(ErrorArgs::new("not_above_last").number("id", 5u32).number("last_id", 10u32))),
             }),
         ),
         server(
@@ -491,6 +505,7 @@ fn cases() -> Vec<Case> {
                 message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
                     .into(),
                 last_id: None,
+                args: None,
             }),
         ),
         server(
@@ -502,6 +517,7 @@ fn cases() -> Vec<Case> {
                           largest integer JavaScript holds exactly)"
                     .into(),
                 last_id: None,
+                args: None,
             }),
         ),
         server("pong", ServerMessage::Pong(Pong { nonce: 42 })),
@@ -925,6 +941,14 @@ fn cases() -> Vec<Case> {
             }),
         ),
         server(
+            "resumed",
+            ServerMessage::Resumed(Resumed { match_id: MATCH.into(), side: Some(Side::White) }),
+        ),
+        server(
+            "resumed.watch",
+            ServerMessage::Resumed(Resumed { match_id: MATCH.into(), side: None }),
+        ),
+        server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
         ),
@@ -1134,6 +1158,9 @@ fn exchanges() -> Vec<Case> {
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn: white to move".into(),
                 last_id: None,
+                args: Some(Box::new(
+                    ErrorArgs::new("side_to_move").word("side", "white"),
+                )),
             }),
         ),
         client(
@@ -1237,6 +1264,11 @@ fn exchanges() -> Vec<Case> {
                 code: ErrorCode::PredictionClosed,
                 message: "ply 2 is already revealed; the coming ply is 3".into(),
                 last_id: None,
+                args: Some(Box::new(
+                    ErrorArgs::new("already_revealed")
+                        .number("ply", 2u32)
+                        .number("next", 3u32),
+                )),
             }),
         ),
         client(

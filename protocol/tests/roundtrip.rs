@@ -517,14 +517,29 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             }),
         (any::<u64>(), any::<bool>())
             .prop_map(|(id, duplicate)| ServerMessage::Ack(Ack { id, duplicate })),
-        (of(any::<u64>()), error_code(), text(), of(any::<u64>())).prop_map(
-            |(id, code, message, last_id)| ServerMessage::Error(ErrorReply {
-                id,
-                code,
-                message,
-                last_id
-            })
-        ),
+        (
+            (of(any::<u64>()), error_code(), text(), of(any::<u64>())),
+            of((
+                text(),
+                proptest::collection::btree_map(text(), any::<u64>(), 0..3),
+                proptest::collection::btree_map(text(), text(), 0..3)
+            ))
+        )
+            .prop_map(|((id, code, message, last_id), args)| ServerMessage::Error(
+                ErrorReply {
+                    id,
+                    code,
+                    message,
+                    last_id,
+                    args: args.map(|(reason, numbers, words)| {
+                        Box::new(ErrorArgs {
+                            reason,
+                            numbers,
+                            words,
+                        })
+                    }),
+                }
+            )),
         any::<u64>().prop_map(|nonce| ServerMessage::Pong(Pong { nonce })),
         (
             any::<u64>(),
@@ -606,6 +621,8 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
                 reconnect_after_ms
             }
         )),
+        (ident(), of(side()))
+            .prop_map(|(match_id, side)| ServerMessage::Resumed(Resumed { match_id, side })),
         (ident(), of(ident())).prop_map(|(channel, match_id)| ServerMessage::Featured(Featured {
             channel,
             match_id

@@ -1,7 +1,7 @@
 //! A typed refusal, shared by matches, channels and the connection that answers for them:
 //! nothing changed, and this is why.
 
-use boardcast_protocol::ErrorCode;
+use boardcast_protocol::{ErrorArgs, ErrorCode};
 
 use crate::storage::StorageError;
 
@@ -13,6 +13,9 @@ pub struct Refusal {
     pub message: String,
     /// On [`ErrorCode::StaleId`], the last id the seat carried out (the reply's `last_id`).
     pub last_id: Option<u64>,
+    /// The reason within the code and what it names, for clients that word the refusal in
+    /// the player's language (the reply's `args`); `None` when the code says it all.
+    pub args: Option<ErrorArgs>,
 }
 
 impl Refusal {
@@ -21,7 +24,22 @@ impl Refusal {
             code,
             message: message.into(),
             last_id: None,
+            args: None,
         }
+    }
+
+    /// With its reason and arguments (one of [`boardcast_protocol::REASONS`]).
+    pub fn with(mut self, args: ErrorArgs) -> Self {
+        debug_assert!(
+            boardcast_protocol::REASONS
+                .iter()
+                .any(|spec| spec.code == self.code && spec.reason == args.reason),
+            "{:?} {} is not in REASONS",
+            self.code,
+            args.reason
+        );
+        self.args = Some(args);
+        self
     }
 
     /// The refusal for a storage failure, `what` saying what did not happen:

@@ -269,12 +269,13 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }),
     };
     let resumed = hub.recover(recovered, last_alive_ms);
-    if node.is_none() {
-        tokio::spawn(crate::matches::heartbeat::beat(
-            storage.clone(),
-            shutdown.clone(),
-        ));
-    }
+    // Every node beats: a cluster's does not read it back (lease renewals say when a node
+    // was last alive), but the beat is how a node whose matches write nothing learns that
+    // storage is down, and holds their clocks from then.
+    tokio::spawn(crate::matches::heartbeat::beat(
+        storage.clone(),
+        shutdown.clone(),
+    ));
     if resumed > 0 {
         tracing::info!(resumed, "resumed unfinished matches");
     }
@@ -304,7 +305,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
             crate::accounts::throttle::Shared::new(cluster.redis.as_str()).map_err(|err| {
                 JoinError::Bus {
                     redis: cluster.redis.to_string(),
-                    source: crate::cluster::bus::BusError::Address(err.to_string()),
+                    source: crate::cluster::bus::BusError::Address(err),
                 }
             })?;
         accounts.throttles = crate::accounts::throttle::Throttles::clustered(shared);
@@ -322,6 +323,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         shutdown.clone(),
         tasks.clone(),
         node.is_some(),
+        config.arena_minute,
     )
     .await;
     let app = App {
@@ -380,10 +382,9 @@ impl Ready {
             database_lock,
         } = self;
         crate::ops::telemetry::handle();
-        tokio::spawn(crate::ops::memory::give_back(
-            app.hub.clone(),
-            shutdown.clone(),
-        ));
+        let hub = app.hub.clone();
+        let in_memory = move || hub.count_by_phase().iter().map(|(_, count)| count).sum();
+        tokio::spawn(crate::ops::memory::give_back(in_memory, shutdown.clone()));
         if let Some(tls) = tls {
             tokio::spawn(crate::net::tls::reload_on_hangup(tls, shutdown.clone()));
         }

@@ -79,24 +79,12 @@ impl Ledger {
         Err(problem)
     }
 
-    /// Folds in the id-0 replies connection `who` got ([`crate::client::Client::unasked`]),
-    /// holding the seats of `tokens`: the only unasked one PROTOCOL §3.5 allows a player of
-    /// this match (no rematch here) is a `seat` it already holds, carried over when the match
-    /// moved to another server — same match, same token. Anything else (an `ack` or `error`
-    /// with id 0, a seat it does not hold) is an unasked reply no client can place.
-    pub fn unasked(
-        &mut self,
-        who: &str,
-        replies: &[ServerMessage],
-        tokens: &[&str],
-    ) -> Result<(), String> {
-        let stray: Vec<&ServerMessage> = replies
-            .iter()
-            .filter(|reply| {
-                !matches!(reply, ServerMessage::Seat(seat)
-                    if seat.match_id == self.match_id && tokens.contains(&seat.token.as_str()))
-            })
-            .collect();
+    /// Folds in the id-0 replies connection `who` got ([`crate::client::Client::unasked`]):
+    /// PROTOCOL §3.5 allows one only for a rematch (none is played here). A seat or watch
+    /// carried over when the match moved to another server comes as a `resumed`, so any
+    /// `seat`, `ack` or `error` with id 0 is an unasked reply no client can place.
+    pub fn unasked(&mut self, who: &str, replies: &[ServerMessage]) -> Result<(), String> {
+        let stray: Vec<&ServerMessage> = replies.iter().collect();
         if stray.is_empty() {
             return Ok(());
         }

@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchPhase, MatchSnapshot,
-    ServerMessage, Side, Target, TimeControl, Watch,
+    ClientMessage, ColorChoice, Encoding, ErrorCode, JoinMatch, MatchEvent, MatchPhase,
+    MatchSnapshot, ServerMessage, Side, Target, TimeControl, Watch,
 };
 use boardcast_testkit::postgres::Cluster;
 use boardcast_tests::TestServer;
@@ -745,6 +745,92 @@ async fn a_crash_does_not_refund_the_thinking_before_it() {
         "{used:?} charged for {thinking:?} of thinking and {down:?} down"
     );
     assert_eq!(clock.black_ms, minute.initial_ms, "Black's clock never ran");
+}
+
+/// Issue 28, 3 (a single node's storage down while the side to move only thinks): the time
+/// in which no move could have been stored is charged to nobody, and no flag falls in it,
+/// though White tried no move during it. White has 15 s (the least a match allows) when
+/// PostgreSQL stops for longer than that; after it White's move is accepted and White is
+/// charged only the thinking before the outage (plus up to one heartbeat, the interval in
+/// which the node notices) and after it. Before, the match knew of an outage only from a
+/// write of its own: the flag fell, and its forfeit was stored once PostgreSQL was back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_outage_is_charged_to_nobody_though_the_side_to_move_only_thought() {
+    let Some(postgres) = Cluster::start_or_skip("an outage is charged to nobody") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let mut args = SERVER_ARGS.to_vec();
+    args.extend(["--database", &url]);
+    let server = TestServer::start(server_program(), &args);
+    let game = &load_games()[0];
+    let fifteen = TimeControl {
+        initial_ms: 15_000,
+        increment_ms: 0,
+    };
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .expect("connect");
+    let white_seat = white
+        .create_match(ColorChoice::White, false, Some(fifteen))
+        .await
+        .expect("create");
+    let mut black = Client::connect(server.addr(), Encoding::Postcard)
+        .await
+        .expect("connect");
+    let black_seat = black
+        .join(JoinMatch::Code(white_seat.invite_code.clone()))
+        .await
+        .expect("join");
+    white
+        .play(&white_seat, &game.routes[0])
+        .await
+        .expect("ply 0");
+    // Black's first move starts White's clock: no earlier than it is sent.
+    let turn_began = std::time::Instant::now();
+    black
+        .play(&black_seat, &game.routes[1])
+        .await
+        .expect("ply 1");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let before = turn_began.elapsed();
+    tokio::task::block_in_place(|| postgres.stop());
+    // Longer than all of White's time; White does not try to move meanwhile.
+    tokio::time::sleep(Duration::from_secs(17)).await;
+    tokio::task::block_in_place(|| postgres.start_again()).expect("PostgreSQL starts again");
+    let back = std::time::Instant::now();
+    let deadline = back + Duration::from_secs(60);
+    loop {
+        match white.play(&white_seat, &game.routes[2]).await {
+            Ok(_) => break,
+            Err(ClientError::Refused(error))
+                if matches!(error.code, ErrorCode::StorageUnavailable | ErrorCode::Busy)
+                    && std::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(err) => panic!("White's move after the outage: {err}"),
+        }
+    }
+    let after = back.elapsed();
+    let moved = white
+        .wait_for("White's move", |message| match message {
+            ServerMessage::MatchEvent(e) => match &e.event {
+                MatchEvent::Moved(moved) if moved.played.ply == 2 => Some(moved.clone()),
+                MatchEvent::Ended(result) => panic!("the match ended: {result:?}"),
+                _ => None,
+            },
+            _ => None,
+        })
+        .await
+        .expect("the move's event");
+    let clock = moved.clock.expect("a clock");
+    let charged = Duration::from_millis(fifteen.initial_ms - clock.white_ms);
+    assert!(
+        charged <= before + HEARTBEAT + after + Duration::from_millis(500),
+        "White was charged {charged:?}: more than the {before:?} before the outage, one \
+         heartbeat and the {after:?} after it"
+    );
 }
 
 /// What a watcher gets for `target` after asking with `since_v`: the first versioned message

@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use boardcast_pairing::PlayerId;
+use boardcast_pairing::arena_score::{ArenaGame, ArenaResult, Sheet};
 use boardcast_pairing::swiss::{GameResult, Outcome, Swiss, SwissConfig};
 use boardcast_pairing::tiebreak::standings;
 use boardcast_pairing::trf::{TrfHeader, write_trf};
@@ -583,4 +584,360 @@ async fn a_twelve_player_swiss_survives_two_kills_and_its_standings_and_trf_are_
     );
     assert_eq!(status, 409, "{body}");
     assert!(body.contains("event_finished"), "{body}");
+}
+
+/// How an arena game of the scripted members ends, and after how many plies: a win for
+/// either side, a draw long enough to score, or a short draw that scores nothing (lila's
+/// anti-collusion rule). Every game has at least 4 plies, so a rated arena rates them all.
+fn arena_script(white: usize, black: usize, round: u32) -> (ArenaResult, u32) {
+    match (white + black + round as usize) % 4 {
+        0 => (ArenaResult::Win, 6),
+        1 => (ArenaResult::Loss, 6),
+        2 => (ArenaResult::Draw, 20),
+        _ => (ArenaResult::Draw, 4),
+    }
+}
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// One side of an arena game: both play the first legal move until `plies`, then the loser
+/// resigns, or White offers a draw and Black accepts it. A game reaching its end within 3 s
+/// of the arena's end is held until just after it, so games run across the end. Whether
+/// the result carried a rating change.
+async fn arena_game(
+    addr: SocketAddr,
+    cookie: String,
+    match_id: String,
+    side: Side,
+    (white_result, plies_wanted): (ArenaResult, u32),
+    ends_at: i64,
+) -> bool {
+    let (mut client, seat) = sit(addr, &cookie, &match_id).await;
+    let (mut plies, mut turn, mut legal, mut acted) = (0u32, Side::White, Vec::new(), false);
+    loop {
+        let message = client.recv(Duration::from_secs(60)).await.unwrap();
+        let offered = match &message {
+            ServerMessage::MatchSnapshot(s) if s.match_id == match_id => {
+                if let Some(result) = &s.result {
+                    return result.rating_change.is_some();
+                }
+                plies = s.moves.len() as u32;
+                turn = s.turn;
+                legal = s.legal_moves.clone();
+                s.draw_offer == Some(Side::White)
+            }
+            ServerMessage::MatchEvent(e) if e.match_id == match_id => match &e.event {
+                MatchEvent::Moved(m) => {
+                    plies = m.played.ply + 1;
+                    turn = m.played.side.opposite();
+                    legal = m.legal_moves.clone();
+                    false
+                }
+                MatchEvent::DrawOffered(Side::White) => true,
+                MatchEvent::Ended(result) => return result.rating_change.is_some(),
+                _ => false,
+            },
+            _ => continue,
+        };
+        if offered && side == Side::Black {
+            client
+                .send(ClientMessage::AcceptDraw(seat.clone()))
+                .await
+                .unwrap();
+            continue;
+        }
+        if plies < plies_wanted {
+            if turn == side && !legal.is_empty() {
+                let route = legal[0].route.clone();
+                client
+                    .send(ClientMessage::Move(boardcast_protocol::PlayMove {
+                        match_id: seat.match_id.clone(),
+                        token: seat.token.clone(),
+                        route,
+                        lag_ms: None,
+                    }))
+                    .await
+                    .unwrap();
+            }
+            continue;
+        }
+        if acted {
+            continue;
+        }
+        acted = true;
+        let now = unix_ms();
+        if (ends_at - 3_000..ends_at + 1_000).contains(&now) {
+            tokio::time::sleep(Duration::from_millis((ends_at + 1_000 - now) as u64)).await;
+        }
+        let mine = if side == Side::White {
+            white_result
+        } else {
+            match white_result {
+                ArenaResult::Win => ArenaResult::Loss,
+                ArenaResult::Loss => ArenaResult::Win,
+                ArenaResult::Draw => ArenaResult::Draw,
+            }
+        };
+        match (mine, side) {
+            (ArenaResult::Loss, _) => {
+                client
+                    .send(ClientMessage::Resign(seat.clone()))
+                    .await
+                    .unwrap();
+            }
+            (ArenaResult::Draw, Side::White) => {
+                client
+                    .send(ClientMessage::OfferDraw(seat.clone()))
+                    .await
+                    .unwrap();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A member in an arena: plays every game the director gives them until the arena is over;
+/// their games in the order played, each with the opponent's index.
+async fn arena_member(
+    addr: SocketAddr,
+    id: String,
+    me: usize,
+    cookie: String,
+    ends_at: i64,
+) -> Vec<(ArenaGame, usize)> {
+    let mut played = std::collections::HashSet::new();
+    let mut games = Vec::new();
+    loop {
+        let shown = {
+            let id = id.clone();
+            tokio::task::spawn_blocking(move || event(addr, &id))
+                .await
+                .unwrap()
+        };
+        if shown["status"] == "finished" {
+            return games;
+        }
+        let mine = shown["rounds"].as_array().unwrap().iter().find_map(|r| {
+            let round = r["round"].as_u64().unwrap() as u32;
+            r["games"].as_array().unwrap().iter().find_map(|g| {
+                let (white, black) = (
+                    arena_index(g["white"].as_str().unwrap()),
+                    arena_index(g["black"].as_str().unwrap()),
+                );
+                let match_id = g["match_id"].as_str()?;
+                (g["result"].is_null()
+                    && (white == me || black == me)
+                    && !played.contains(match_id))
+                .then(|| (round, white, black, match_id.to_owned()))
+            })
+        });
+        let Some((round, white, black, match_id)) = mine else {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            continue;
+        };
+        played.insert(match_id.clone());
+        let script = arena_script(white, black, round);
+        let side = if white == me {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let rated = arena_game(addr, cookie.clone(), match_id, side, script, ends_at).await;
+        assert!(rated, "a rated arena's game of {} plies is rated", script.1);
+        let (result, opponent) = match side {
+            Side::White => (script.0, black),
+            Side::Black => (
+                match script.0 {
+                    ArenaResult::Win => ArenaResult::Loss,
+                    ArenaResult::Loss => ArenaResult::Win,
+                    ArenaResult::Draw => ArenaResult::Draw,
+                },
+                white,
+            ),
+        };
+        games.push((
+            ArenaGame {
+                result,
+                plies: script.1,
+                berserk: false,
+            },
+            opponent,
+        ));
+    }
+}
+
+fn arena_name(i: usize) -> String {
+    format!("Arena{i:02}")
+}
+
+fn arena_index(name: &str) -> usize {
+    name.trim_start_matches("Arena").parse().unwrap()
+}
+
+/// A rated 10-player arena of 20 minutes, each minute a second long (`--arena-minute 1s`),
+/// played by ten members over the JSON protocol. The points of every player are exactly
+/// lila's scoring of the games they played in the order they played them (streaks doubled,
+/// short draws nothing); nobody meets the same opponent twice in a row; no game is paired
+/// after the end, and the games running at the end finish and count.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_ten_player_arena_scores_every_game_as_lila_and_counts_the_games_running_at_the_end() {
+    const MEMBERS: usize = 10;
+    let server = TestServer::start(
+        server_program(),
+        &["--log", "error", "--arena-minute", "1s"],
+    );
+    create_user(&server, "Organiser", false);
+    for i in 0..MEMBERS {
+        create_user(&server, &arena_name(i), false);
+    }
+    let addr = server.addr();
+    let organiser = login(addr, "Organiser");
+    let cookies: Vec<String> = (0..MEMBERS).map(|i| login(addr, &arena_name(i))).collect();
+    let create = r#"{"name":"Blitz arena","kind":"arena","time_control":"3+2","minutes":20}"#;
+    let (status, body) = request(addr, "POST", "/api/events", &organiser, create);
+    assert_eq!(status, 403, "not an organiser yet: {body}");
+    // The club admin grants the right on the command line, beside the running server.
+    let admin = |args: &[&str]| {
+        std::process::Command::new(server_program())
+            .args(["--db", server.db().to_str().unwrap(), "admin"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let refused = admin(&["grant-organiser", "Nobody"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no account Nobody"));
+    assert!(admin(&["grant-organiser", "Organiser"]).status.success());
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/events",
+        &organiser,
+        r#"{"name":"Blitz arena","kind":"arena","time_control":"3+2","minutes":10}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("minutes"), "{body}");
+    let starts_at = unix_ms() + 4_000;
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/events",
+        &organiser,
+        &format!(
+            r#"{{"name":"Blitz arena","kind":"arena","time_control":"3+2","minutes":20,"rated":true,"starts_at":{starts_at}}}"#
+        ),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for cookie in &cookies {
+        let (status, body) = request(addr, "POST", &format!("/api/events/{id}/join"), cookie, "");
+        assert_eq!(status, 200, "{body}");
+    }
+    let shown = event(addr, &id);
+    assert_eq!(shown["kind"], "arena");
+    let ends_at = shown["ends_at_ms"].as_i64().unwrap();
+    assert_eq!(ends_at, starts_at + 20_000);
+
+    let members: Vec<_> = (0..MEMBERS)
+        .map(|i| {
+            tokio::spawn(arena_member(
+                addr,
+                id.clone(),
+                i,
+                cookies[i].clone(),
+                ends_at,
+            ))
+        })
+        .collect();
+    // Just after the end: no new game, but those still running are being played.
+    tokio::time::sleep(Duration::from_millis(
+        (ends_at + 500 - unix_ms()).max(0) as u64
+    ))
+    .await;
+    let at_end = event(addr, &id);
+    let rounds_at_end = at_end["rounds"].as_array().unwrap().len();
+    let running_at_end = at_end["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["games"].as_array().unwrap())
+        .filter(|g| g["result"].is_null())
+        .count();
+    assert_eq!(at_end["status"], "playing", "{at_end}");
+    assert!(running_at_end > 0, "games run across the end: {at_end}");
+
+    let mut played = Vec::new();
+    for member in members {
+        played.push(member.await.unwrap());
+    }
+    let shown = event(addr, &id);
+    assert_eq!(shown["status"], "finished");
+    assert_eq!(
+        shown["rounds"].as_array().unwrap().len(),
+        rounds_at_end,
+        "no wave after the end"
+    );
+    let mut doubled = false;
+    for (i, games) in played.iter().enumerate() {
+        assert!(
+            games.len() >= 3,
+            "{} played {} games",
+            arena_name(i),
+            games.len()
+        );
+        let opponents: Vec<usize> = games.iter().map(|(_, o)| *o).collect();
+        assert!(
+            opponents.windows(2).all(|w| w[0] != w[1]),
+            "{} met the same opponent twice in a row: {opponents:?}",
+            arena_name(i)
+        );
+        let sheet = Sheet::from_games(games.iter().map(|(g, _)| *g));
+        doubled |= sheet.games().iter().any(|g| g.doubled);
+        let line = shown["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == arena_name(i).as_str())
+            .unwrap();
+        assert_eq!(
+            line["score"].as_str().unwrap(),
+            sheet.total().to_string(),
+            "{}: {line}",
+            arena_name(i)
+        );
+        let digits: Vec<String> = sheet
+            .games()
+            .iter()
+            .map(|g| format!("{}{}", g.points, if g.doubled { "*" } else { "" }))
+            .collect();
+        assert_eq!(line["sheet"], digits.join(" "), "{}", arena_name(i));
+    }
+    let points: Vec<u64> = shown["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        points.windows(2).all(|w| w[0] >= w[1]),
+        "ranked by points: {points:?}"
+    );
+    assert!(doubled, "somebody was on fire: {shown}");
+    // Over: joining is refused.
+    let (status, body) = request(
+        addr,
+        "POST",
+        &format!("/api/events/{id}/join"),
+        &organiser,
+        "",
+    );
+    assert_eq!(status, 409, "{body}");
 }

@@ -415,3 +415,111 @@ fn a_terminal_whose_login_is_ended_elsewhere_stops_and_says_to_log_in_again() {
         "dialled again: {rest:?}"
     );
 }
+
+/// `POST path` as member `cookie` from the server's own page: the status and body.
+fn post_as(addr: SocketAddr, cookie: &str, path: &str, body: &str) -> (u16, String) {
+    let (status, _, body) = browser_request(addr, "POST", path, body, Some(cookie));
+    (status, body)
+}
+
+/// `boardcast events` lists a club event under its status, and `boardcast event ID` shows it
+/// on an 80×24 terminal: name, kind, countdown or status, the standings with tie-breaks and
+/// round 1's games with the match id to watch, and the bye (issue 33).
+#[test]
+fn events_and_event_print_the_club_event_within_80_by_24() {
+    use boardcast_tests::members::{create_member, login_cookie};
+    let server = server();
+    let addr = server.addr();
+    let program = Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"));
+    let config = tempfile::tempdir().expect("a config directory");
+    create_member(program, &server.db(), "Organiser", PASSWORD, true);
+    let out = run(addr, config.path(), &["events"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Upcoming\n  None.\nRunning\n  None.\nFinished\n  None.\n"
+    );
+    let names = ["Sietske", "Anne", "Wytze"];
+    for name in names {
+        create_member(program, &server.db(), name, PASSWORD, false);
+    }
+    let organiser = login_cookie(addr, "Organiser", PASSWORD);
+    let starts_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        + 5_000;
+    let (status, body) = post_as(
+        addr,
+        &organiser,
+        "/api/events",
+        &format!(
+            r#"{{"name":"Club Swiss","kind":"swiss","time_control":"5+3","rounds":4,"starts_at":{starts_at}}}"#
+        ),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Three members join before the start.
+    for name in names {
+        let cookie = login_cookie(addr, name, PASSWORD);
+        let (status, body) = post_as(addr, &cookie, &format!("/api/events/{id}/join"), "");
+        assert_eq!(status, 200, "{body}");
+    }
+    let out = run(addr, config.path(), &["event", &id], "");
+    let waiting = stdout(&out);
+    assert!(
+        waiting.lines().nth(2).unwrap().starts_with("Starts in 0:0"),
+        "{waiting}"
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let shown = loop {
+        let out = run(addr, config.path(), &["event", &id], "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let shown = stdout(&out);
+        if shown.contains("Round 1\n") && !shown.contains("Round 1\n\n") {
+            break shown;
+        }
+        assert!(std::time::Instant::now() < deadline, "{shown}");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    };
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines[0], "Club Swiss");
+    assert!(
+        lines[1].starts_with("Swiss, 4 rounds · 5+3 · casual · "),
+        "{shown}"
+    );
+    assert_eq!(lines[2], "Being played");
+    assert!(shown.contains("\nStandings\n"), "{shown}");
+    let round = shown.split("Round 1\n").nth(1).unwrap();
+    let games: Vec<&str> = round.lines().filter(|l| !l.starts_with("  Bye")).collect();
+    assert!(!games.is_empty(), "{shown}");
+    let (_, api) = request(addr, "GET", &format!("/api/events/{id}"), "", None);
+    let api: serde_json::Value = serde_json::from_str(&api).unwrap();
+    let matches: Vec<&str> = api["rounds"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["match_id"].as_str().unwrap())
+        .collect();
+    let printed: Vec<&str> = games
+        .iter()
+        .map(|game| game.split_whitespace().last().unwrap())
+        .collect();
+    assert_eq!(printed, matches, "each game names its match to watch");
+    assert!(lines.len() <= 24, "fits 24 lines:\n{shown}");
+    assert!(shown.lines().all(|l| l.chars().count() <= 80), "{shown}");
+
+    let out = run(addr, config.path(), &["events"], "");
+    let listed = stdout(&out);
+    let running = listed.split("Running\n").nth(1).unwrap();
+    assert!(
+        running.starts_with(&format!("  {id}  Club Swiss  Swiss, 4 rounds")),
+        "{listed}"
+    );
+    let out = run(addr, config.path(), &["event", "nosuch"], "");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no event nosuch"), "{}", stderr(&out));
+}

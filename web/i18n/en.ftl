@@ -1,47 +1,5 @@
-# Boardcast, English. The one catalogue of both clients: the terminal client compiles it in
-# (fluent-bundle), the web client fetches it from /assets/{version}/i18n/en.ftl.
-# Every key here is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
-
-
-## The terminal client's help overlay (`?`). The keys themselves are not translated.
-
-help-title = keys
-help-close = any key closes
-help-more = … { $count } more: a taller terminal shows them
-help-home-switch = switch list: seeks, live matches, channels
-help-home-select = select
-help-home-join = join the seek / watch the match or channel
-help-home-predict = predict the selected channel
-help-home-new = new match: time control, colour, public or private
-help-home-invite = join a private match by invite code
-help-home-engine = start an engine game (serial, engines, seeds) and predict it
-help-home-tv = watch TV channel 1
-help-home-ftv = watch Frisian TV (the most-watched live match)
-help-home-resume = resume the stored seat
-help-home-refresh = refresh
-help-home-quit = quit
-help-match-type = type a move; Tab completes, Enter plays
-help-match-cursor = move the cursor
-help-match-pick = pick the piece, then its destination (or a click)
-help-match-route = choose the capture route (captures marked)
-help-match-clear = clear the input and the selection
-help-match-resign = resign (asks to confirm)
-help-match-abort = abort, only before both sides have moved
-help-match-draw = offer or accept a draw / decline
-help-match-rematch = offer or accept a rematch / decline
-help-match-claim = claim win / draw when the opponent is gone
-help-match-step = step through the moves (End: the game)
-help-match-view = square numbers, flip board, letter pieces
-help-match-save = save the finished match's PDN (--save-pdn DIR, or here)
-help-match-back = back to the home screen (the seat is kept)
-help-channel-cursor = move the cursor
-help-channel-pick = pick the from square, then the to square (or a click)
-help-channel-guess = type a guess for the coming ply
-help-channel-predict = prediction on or off
-help-channel-pieces = FULL (figurines) or FLAT (letters) pieces
-help-channel-leaders = all-time prediction leaderboard, with your own place
-help-channel-clear = clear the input and the picked square
-help-channel-back = back to the home screen (or quit, started as `boardcast tv`)
+# Boardcast, English, for both clients (the terminal's own words: terminal-en.ftl).
+# Every key is in nl.ftl and fy.ftl too (client/src/i18n.rs tests it).
 
 ## Refusals, by the server's error code (PROTOCOL.md). The server's English text stays for
 ## programs and logs; the clients show these.
@@ -71,6 +29,57 @@ error-members_only = Rated play is for signed-in members.
 error-chat_muted = An admin has muted you in the chat.
 error-chat_too_fast = Chat lines too fast: wait a few seconds.
 error-outside_rating_range = Your rating is outside this seek's range.
+error-not_your_turn-side_to_move =
+    { $side ->
+        [white] It is not your turn: White is to move.
+       *[black] It is not your turn: Black is to move.
+    }
+error-invalid_argument-not_a_square = { $number } is not a square (1 to 50).
+error-illegal_move-route_too_short = A move needs a square to start from and one to end on.
+error-illegal_move-no_piece = There is no piece on { $square }.
+error-illegal_move-not_your_piece = The piece on { $square } is not yours.
+error-illegal_move-occupied = Square { $square } is occupied.
+error-illegal_move-not_on_line = { $to } is not on a line with { $from }.
+error-illegal_move-not_a_man_move = A man moves one square diagonally forward: { $from }-{ $to } is not a man's move.
+error-illegal_move-not_a_king_move = A king moves only diagonally when it does not capture: { $from }-{ $to } is not a king's move.
+error-illegal_move-blocked = The way from { $from } to { $to } is blocked on { $at }.
+error-illegal_move-capture_compulsory = Capturing is compulsory (for example { $example }).
+error-illegal_move-nothing_captured = { $from }x{ $to } captures no piece.
+error-illegal_move-own_piece = You cannot jump your own piece on { $square }.
+error-illegal_move-already_captured = The piece on { $square } is already captured in this move and cannot be jumped again.
+error-illegal_move-two_pieces = { $from }x{ $to } would jump two pieces at once.
+error-illegal_move-man_too_far = A man captures only a piece next to it: { $from }x{ $to } is too long.
+error-illegal_move-must_continue = The capture must go on from { $square }.
+error-illegal_move-lower_value = A capture of higher value exists: { $example } takes { $best }, this one takes { $taken }. A king counts as 1.5 men.
+error-illegal_move-king_precedence = At equal value the king captures first (for example { $example }).
+error-illegal_move-king_frozen = The king on { $square } has moved three times in a row: move another piece.
+error-illegal_move-not_legal = That move is not legal here.
+error-game_over-game_over = The match is over.
+error-game_over-time_ran_out = Your time ran out.
+error-not_allowed-not_started = The match has not started: waiting for an opponent.
+error-not_allowed-draw_offer_stands = Your draw offer already stands.
+error-not_allowed-no_draw_offer = Your opponent has not offered a draw.
+error-stale_id-not_above_last = Command { $id } is not above { $last_id }, the last one carried out for your seat.
+error-prediction_closed-already_revealed = Ply { $ply } is already revealed; the coming ply is { $next }.
+error-prediction_closed-not_coming = Ply { $ply } is not the coming one; the coming ply is { $next }.
+error-address_limit-per_minute = Your address is at its limit of { $limit } a minute; try again in { $retry_after_s } s.
+error-address_limit-waiting = Your address already has { $limit } matches waiting for an opponent: play or abort one first.
+error-busy-engine_games =
+    { $count ->
+        [one] { $count } engine game is running; try again later.
+       *[other] { $count } engine games are running; try again later.
+    }
+taken-kings =
+    { $count ->
+        [one] { $count } king
+       *[other] { $count } kings
+    }
+taken-men =
+    { $count ->
+        [one] { $count } man
+       *[other] { $count } men
+    }
+taken-both = { $kings } and { $men }
 
 ## The web client.
 
@@ -231,6 +240,21 @@ match-left-claim-in-paused = { $side } left — you may claim in { $seconds } (p
 match-signal = connection: { $ms } ms
 match-signal-title = connection: { $ms } ms round trip
 match-takes = takes { $squares }
+chat-players = Players' chat
+chat-spectators = Spectators' chat
+chat-say = Say
+chat-send = Send
+chat-placeholder = Say something (140 at most)
+chat-presets = Phrases
+chat-preset-hello = Hello
+chat-preset-good_luck = Good luck
+chat-preset-have_fun = Have fun
+chat-preset-good_game = Good game
+chat-preset-well_played = Well played
+chat-preset-thank_you = Thank you
+chat-mute = Mute { $name } for me
+chat-unmute = Unmute { $name }
+chat-muted = Muted for you:
 board-name = Frisian draughts board
 board-label = Frisian draughts board, { $side } to move
 board-label-past = Frisian draughts board, { $side } to move (after ply { $ply })
@@ -335,30 +359,50 @@ minit-piece-bB = black bishop
 minit-piece-bN = black knight
 minit-piece-bP = black pawn
 
-## The terminal client's home screen.
+## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
 
-home-hello = Boardcast — hello, { $name }
-home-stored-seat = stored seat: { $match } as { $side } — R resumes it
-home-prompt-keys = Enter, Esc cancels
-home-channels = TV and engine games
-home-hint-list = Tab/←→ list
-home-hint-select = ↑↓ select
-home-hint-join = Enter join/watch
-home-hint-predict = p predict
-home-hint-new = c new match
-home-hint-code = i join by code
-home-hint-engine = e engine game
-home-hint-tv = t TV
-home-hint-ftv = f Frisian TV
-home-hint-resume = R resume
-home-hint-refresh = r refresh
-home-hint-help = ? help
-home-hint-quit = q quit
-home-form-title = new match
-home-form-time = time
-home-form-colour = colour
-home-form-seek = seek
-home-form-custom = custom
-home-form-public = public (listed as an open seek)
-home-form-private = private (invite code only)
-home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel
+events-title = Events
+events-waiting = Upcoming
+events-playing = Running
+events-finished = Finished
+events-none = None.
+event-kind-swiss = Swiss, { $rounds } rounds
+event-kind-round_robin = Round-robin
+event-kind-double = Double round-robin
+event-kind-arena = Arena, { $minutes } minutes
+event-rated = rated
+event-casual = casual
+event-players =
+    { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }
+event-starts-in = Starts in { $time }
+event-ends-in = Ends in { $time }
+event-status-waiting = Not started
+event-status-playing = Being played
+event-status-finished = Finished
+event-join = Join
+event-withdraw = Withdraw
+event-password = Event password
+event-login-to-join = Log in to join
+event-standings = Standings
+event-final = Final standings
+event-col-player = Player
+event-col-rating = Rating
+event-col-points = Points
+event-col-sheet = Games
+event-col-bh = Buchholz
+event-col-bh1 = Buchholz cut-1
+event-col-sb = Sonneborn-Berger
+event-on-fire = On fire: the next game scores double
+event-withdrawn = withdrawn
+event-rounds = Rounds
+event-round = Round { $round }
+event-wave = Wave { $round }
+event-bye = Bye: { $name }
+event-watch = watch
+event-your-game = Your game against { $name } is ready.
+event-play = Play
+event-missing = There is no such event.
+event-trf = The pairings as FIDE TRF

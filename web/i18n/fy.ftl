@@ -2,47 +2,6 @@
 # GLOSSARY.md, which also lists what a native speaker should review (all of this file is a
 # non-native draft).
 
-
-## The terminal client's help overlay (`?`).
-
-help-title = toetsen
-help-close = elke toets slút
-help-more = … noch { $count }: in hegere terminal lit se sjen
-help-home-switch = oare list: útdagings, rinnende partijen, kanalen
-help-home-select = kieze
-help-home-join = útdaging oannimme / partij of kanaal besjen
-help-home-predict = foarsizze op it keazen kanaal
-help-home-new = nije partij: betinktiid, kleur, iepenbier of privee
-help-home-invite = privee partij iepenje mei in útnoegingskoade
-help-home-engine = kompjûterpartij begjinne (searje, engines, seeds) en foarsizze
-help-home-tv = sjoch nei tv-kanaal 1
-help-home-ftv = sjoch nei Fryske tv (de bêst besjoene rinnende partij)
-help-home-resume = de bewarre plak wer opnimme
-help-home-refresh = fernije
-help-home-quit = ophâlde
-help-match-type = typ in set; Tab follet oan, Enter spilet
-help-match-cursor = de rinnerke ferpleatse
-help-match-pick = kies it stik, dan it fjild fan oankomst (of in klik)
-help-match-route = kies de slachrûte (slach markearre)
-help-match-clear = ynfier en kar wiskje
-help-match-resign = opjaan (freget befêstiging)
-help-match-abort = ôfbrekke, allinne foar beider earste set
-help-match-draw = remise oanbiede of oannimme / wegerje
-help-match-rematch = revanche oanbiede of oannimme / wegerje
-help-match-claim = winst / remise easkje: tsjinstanner fuort
-help-match-step = troch de setten blêdzje (End: de partij)
-help-match-view = fjildnûmers, boerd draaie, letterstikken
-help-match-save = PDN fan de partij bewarje (--save-pdn MAP, of hjir)
-help-match-back = werom nei it begjinskerm (it plak bliuwt bewarre)
-help-channel-cursor = de rinnerke ferpleatse
-help-channel-pick = kies it fjild fan útgong, dan it fjild fan oankomst (of in klik)
-help-channel-guess = typ in foarsizzing foar de kommende set
-help-channel-predict = foarsizzen oan of út
-help-channel-pieces = stikken as figueren (FULL) of letters (FLAT)
-help-channel-leaders = ranglist fan alle foarsizzings, mei dyn eigen plak
-help-channel-clear = ynfier en keazen fjild wiskje
-help-channel-back = werom nei it begjinskerm (of ophâlde, begûn as `boardcast tv`)
-
 ## Refusals, by the server's error code.
 
 error-malformed = De server koe dat berjocht net lêze.
@@ -70,12 +29,65 @@ error-members_only = Rated spyljen is foar oanmelde leden.
 error-chat_muted = In behearder hat dy yn de chat stil makke.
 error-chat_too_fast = Te fluch yn de chat: wachtsje in pear sekonden.
 error-outside_rating_range = Dyn rating falt bûten it berik fan dizze útdaging.
+# De reden fan in wegering binnen har koade, út de `args` fan de server (PROTOCOL.md §12.1).
+error-not_your_turn-side_to_move =
+    { $side ->
+        [white] Do bist net oan set: wyt is oan set.
+       *[black] Do bist net oan set: swart is oan set.
+    }
+error-invalid_argument-not_a_square = { $number } is gjin fjild (1 oant en mei 50).
+error-illegal_move-route_too_short = In set hat in begjinfjild en in einfjild nedich.
+error-illegal_move-no_piece = Der stiet gjin stik op { $square }.
+error-illegal_move-not_your_piece = It stik op { $square } is net fan dy.
+error-illegal_move-occupied = Fjild { $square } is beset.
+error-illegal_move-not_on_line = { $to } leit net op ien line mei { $from }.
+error-illegal_move-not_a_man_move = In houtsje giet ien fjild skean foarút: { $from }-{ $to } is gjin houtsjeset.
+error-illegal_move-not_a_king_move = In wolf giet sûnder te slaan allinnich skean: { $from }-{ $to } is gjin wolfset.
+error-illegal_move-blocked = De wei fan { $from } nei { $to } is fersperre op { $at }.
+error-illegal_move-capture_compulsory = Slaan is ferplichte (bygelyks { $example }).
+error-illegal_move-nothing_captured = { $from }x{ $to } slacht gjin stik.
+error-illegal_move-own_piece = Do kinst net oer dyn eigen stik op { $square } springe.
+error-illegal_move-already_captured = It stik op { $square } is yn dizze slach al slein en kin net nochris nommen wurde.
+error-illegal_move-two_pieces = { $from }x{ $to } soe oer twa stikken tagelyk springe.
+error-illegal_move-man_too_far = In houtsje slacht allinnich in stik dat dêrneist stiet: { $from }x{ $to } is te lang.
+error-illegal_move-must_continue = De slach moat fierder gean fan { $square } ôf.
+error-illegal_move-lower_value = Der is in slach fan hegere wearde: { $example } slacht { $best }, dizze slacht { $taken }. In wolf telt as oardel houtsje.
+error-illegal_move-king_precedence = By gelikense wearde slacht de wolf earst (bygelyks { $example }).
+error-illegal_move-king_frozen = De wolf op { $square } hat trije kear efterinoar set: set in oar stik.
+error-illegal_move-not_legal = Dy set is hjir net neffens de regels.
+error-game_over-game_over = De partij is út.
+error-game_over-time_ran_out = Dyn tiid is om.
+error-not_allowed-not_started = De partij is noch net begûn: wachtsje op in tsjinstanner.
+error-not_allowed-draw_offer_stands = Dyn remise-oanbod stiet al.
+error-not_allowed-no_draw_offer = Dyn tsjinstanner hat gjin remise oanbean.
+error-stale_id-not_above_last = Opdracht { $id } leit net boppe { $last_id }, de lêste dy't foar dyn plak útfierd is.
+error-prediction_closed-already_revealed = Heale set { $ply } is al bekend; de folgjende is { $next }.
+error-prediction_closed-not_coming = Heale set { $ply } is net de folgjende; de folgjende is { $next }.
+error-address_limit-per_minute = Dyn adres sit oan de limyt fan { $limit } yn 'e minút; besykje it oer { $retry_after_s } s nochris.
+error-address_limit-waiting = Dyn adres hat al { $limit } partijen dy't op in tsjinstanner wachtsje: spylje of stopje der earst ien.
+error-busy-engine_games =
+    { $count ->
+        [one] Der rint { $count } enginepartij; besykje it letter nochris.
+       *[other] Der rinne { $count } enginepartijen; besykje it letter nochris.
+    }
+# Wat in slach nimt, yn in wegering: "2 houtsjes", "1 wolf en 1 houtsje".
+taken-kings =
+    { $count ->
+        [one] { $count } wolf
+       *[other] { $count } wolven
+    }
+taken-men =
+    { $count ->
+        [one] { $count } houtsje
+       *[other] { $count } houtsjes
+    }
+taken-both = { $kings } en { $men }
 
 ## The web client.
 
 web-language = Taal
 web-nav-lobby = Lobby
-web-nav-tv = Tv
+web-nav-tv = TV
 
 ## Words both pages share: sides, pieces, presence, counts.
 
@@ -232,6 +244,21 @@ match-left-claim-in-paused = { $side } is fuort: do kinst de partij opeaskje oer
 match-signal = ferbining: { $ms } ms
 match-signal-title = ferbining: { $ms } ms hinne en werom
 match-takes = slacht { $squares }
+chat-players = Chat fan de spilers
+chat-spectators = Chat fan de taskôgers
+chat-say = Sis
+chat-send = Ferstjoer
+chat-placeholder = Sis wat (op syn heechst 140 tekens)
+chat-presets = Sinnen
+chat-preset-hello = Hoi
+chat-preset-good_luck = Súkses
+chat-preset-have_fun = In protte wille
+chat-preset-good_game = Goede partij
+chat-preset-well_played = Goed spile
+chat-preset-thank_you = Tankewol
+chat-mute = { $name } foar my dimje
+chat-unmute = { $name } wer sjen litte
+chat-muted = Foar dy dimme:
 board-name = Frysk damboerd
 board-label = Frysk damboerd, { $side } oan set
 board-label-past = Frysk damboerd, { $side } oan set (nei heale set { $ply })
@@ -337,30 +364,50 @@ minit-piece-bB = swarte loper
 minit-piece-bN = swart hynder
 minit-piece-bP = swarte pion
 
-## The terminal client's home screen.
+## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
 
-home-hello = Boardcast — hallo, { $name }
-home-stored-seat = bewarre plak: { $match } mei { $side } — R giet troch
-home-prompt-keys = Enter, Esc annulearret
-home-channels = TV en enginepartijen
-home-hint-list = Tab/←→ list
-home-hint-select = ↑↓ kieze
-home-hint-join = Enter meidwaan/sjen
-home-hint-predict = p foarsizze
-home-hint-new = c nije partij
-home-hint-code = i mei koade meidwaan
-home-hint-engine = e enginepartij
-home-hint-tv = t TV
-home-hint-ftv = f Frysk TV
-home-hint-resume = R trochgean
-home-hint-refresh = r fernije
-home-hint-help = ? help
-home-hint-quit = q ophâlde
-home-form-title = nije partij
-home-form-time = tempo
-home-form-colour = kleur
-home-form-seek = sichtber
-home-form-custom = eigen
-home-form-public = iepenbier (as iepen útdaging)
-home-form-private = privee (allinnich mei koade)
-home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje
+events-title = Toernoaien
+events-waiting = Aanstens
+events-playing = Dwaande
+events-finished = Ofrûn
+events-none = Gjin.
+event-kind-swiss = Switsersk, { $rounds } rûnen
+event-kind-round_robin = Rûntetoernoai
+event-kind-double = Dûbel rûntetoernoai
+event-kind-arena = Arena, { $minutes } minuten
+event-rated = mei rating
+event-casual = sûnder rating
+event-players =
+    { $count ->
+        [one] { $count } spiler
+       *[other] { $count } spilers
+    }
+event-starts-in = Begjint oer { $time }
+event-ends-in = Einiget oer { $time }
+event-status-waiting = Noch net begûn
+event-status-playing = Wurdt spile
+event-status-finished = Ofrûn
+event-join = Meidwaan
+event-withdraw = Weromlûke
+event-password = Wachtwurd fan it toernoai
+event-login-to-join = Meld dy oan om mei te dwaan
+event-standings = Stân
+event-final = Einstân
+event-col-player = Spiler
+event-col-rating = Rating
+event-col-points = Punten
+event-col-sheet = Partijen
+event-col-bh = Buchholz
+event-col-bh1 = Buchholz -1
+event-col-sb = Sonneborn-Berger
+event-on-fire = Yn foarm: de folgjende partij telt dûbel
+event-withdrawn = weromlutsen
+event-rounds = Rûnen
+event-round = Rûne { $round }
+event-wave = Weach { $round }
+event-bye = Frij: { $name }
+event-watch = sjen
+event-your-game = Dyn partij tsjin { $name } stiet klear.
+event-play = Spylje
+event-missing = Dit toernoai bestiet net.
+event-trf = De yndieling as FIDE TRF

@@ -1,53 +1,12 @@
 # Boardcast, Nederlands. Draughts terms as the KNDB and the clubs use them: see GLOSSARY.md.
 
-
-## The terminal client's help overlay (`?`).
-
-help-title = toetsen
-help-close = elke toets sluit
-help-more = … nog { $count }: een hogere terminal toont ze
-help-home-switch = andere lijst: uitdagingen, lopende partijen, kanalen
-help-home-select = kiezen
-help-home-join = uitdaging aannemen / partij of kanaal bekijken
-help-home-predict = voorspel het gekozen kanaal
-help-home-new = nieuwe partij: bedenktijd, kleur, openbaar of privé
-help-home-invite = privépartij openen met uitnodigingscode
-help-home-engine = computerpartij starten (serie, engines, seeds) en voorspellen
-help-home-tv = kijk naar tv-kanaal 1
-help-home-ftv = kijk naar Friese tv (de best bekeken lopende partij)
-help-home-resume = hervat de bewaarde plaats
-help-home-refresh = vernieuwen
-help-home-quit = stoppen
-help-match-type = typ een zet; Tab vult aan, Enter speelt
-help-match-cursor = cursor verplaatsen
-help-match-pick = kies het stuk, dan het veld van aankomst (of een klik)
-help-match-route = kies de slagroute (slag gemarkeerd)
-help-match-clear = invoer en keuze wissen
-help-match-resign = opgeven (vraagt bevestiging)
-help-match-abort = afbreken, alleen voor beider eerste zet
-help-match-draw = remise aanbieden of aannemen / weigeren
-help-match-rematch = revanche aanbieden of aannemen / weigeren
-help-match-claim = winst / remise opeisen: tegenstander weg
-help-match-step = door de zetten bladeren (End: de partij)
-help-match-view = veldnummers, bord draaien, letterstukken
-help-match-save = PDN van de partij bewaren (--save-pdn MAP, of hier)
-help-match-back = terug naar het beginscherm (de plaats blijft bewaard)
-help-channel-cursor = cursor verplaatsen
-help-channel-pick = kies het veld van vertrek, dan het veld van aankomst (of een klik)
-help-channel-guess = typ een voorspelling voor de komende zet
-help-channel-predict = voorspellen aan of uit
-help-channel-pieces = stukken als figuren (FULL) of letters (FLAT)
-help-channel-leaders = ranglijst van alle voorspellingen, met je eigen plaats
-help-channel-clear = invoer en gekozen veld wissen
-help-channel-back = terug naar het beginscherm (of stoppen, gestart als `boardcast tv`)
-
 ## Refusals, by the server's error code.
 
 error-malformed = De server kon dat bericht niet lezen.
 error-invalid_argument = Een waarde in dat bericht valt buiten het bereik.
 error-too_large = Dat bericht is te groot.
 error-unsupported_version = De protocolversie van deze client wordt niet ondersteund.
-error-not_found = Die partij, dat kanaal, die computerpartij of plaats bestaat niet.
+error-not_found = Die partij, dat kanaal, die enginepartij of plaats bestaat niet.
 error-invalid_token = Die plaats is niet van jou.
 error-not_your_turn = Je bent niet aan zet.
 error-illegal_move = Die zet is hier niet reglementair.
@@ -68,12 +27,65 @@ error-members_only = Rated spelen is voor aangemelde leden.
 error-chat_muted = Een beheerder heeft je in de chat gedempt.
 error-chat_too_fast = Te snel in de chat: wacht een paar seconden.
 error-outside_rating_range = Je rating valt buiten het bereik van deze uitdaging.
+# De reden van een weigering binnen haar code, uit de `args` van de server (PROTOCOL.md §12.1).
+error-not_your_turn-side_to_move =
+    { $side ->
+        [white] Je bent niet aan zet: wit is aan zet.
+       *[black] Je bent niet aan zet: zwart is aan zet.
+    }
+error-invalid_argument-not_a_square = { $number } is geen veld (1 tot en met 50).
+error-illegal_move-route_too_short = Een zet heeft een beginveld en een eindveld nodig.
+error-illegal_move-no_piece = Er staat geen stuk op { $square }.
+error-illegal_move-not_your_piece = Het stuk op { $square } is niet van jou.
+error-illegal_move-occupied = Veld { $square } is bezet.
+error-illegal_move-not_on_line = { $to } ligt niet op één lijn met { $from }.
+error-illegal_move-not_a_man_move = Een schijf gaat één veld schuin vooruit: { $from }-{ $to } is geen schijfzet.
+error-illegal_move-not_a_king_move = Een dam gaat zonder te slaan alleen schuin: { $from }-{ $to } is geen damzet.
+error-illegal_move-blocked = De weg van { $from } naar { $to } is versperd op { $at }.
+error-illegal_move-capture_compulsory = Slaan is verplicht (bijvoorbeeld { $example }).
+error-illegal_move-nothing_captured = { $from }x{ $to } slaat geen stuk.
+error-illegal_move-own_piece = Je kunt niet over je eigen stuk op { $square } springen.
+error-illegal_move-already_captured = Het stuk op { $square } is in deze slag al geslagen en kan niet nog eens worden genomen.
+error-illegal_move-two_pieces = { $from }x{ $to } zou over twee stukken tegelijk springen.
+error-illegal_move-man_too_far = Een schijf slaat alleen een stuk dat ernaast staat: { $from }x{ $to } is te lang.
+error-illegal_move-must_continue = De slag moet doorgaan vanaf { $square }.
+error-illegal_move-lower_value = Er is een slag van hogere waarde: { $example } slaat { $best }, deze slaat { $taken }. Een dam telt als anderhalve schijf.
+error-illegal_move-king_precedence = Bij gelijke waarde slaat de dam eerst (bijvoorbeeld { $example }).
+error-illegal_move-king_frozen = De dam op { $square } heeft drie keer achter elkaar gezet: zet een ander stuk.
+error-illegal_move-not_legal = Die zet is hier niet reglementair.
+error-game_over-game_over = De partij is afgelopen.
+error-game_over-time_ran_out = Je tijd is om.
+error-not_allowed-not_started = De partij is nog niet begonnen: wachten op een tegenstander.
+error-not_allowed-draw_offer_stands = Je remiseaanbod staat al.
+error-not_allowed-no_draw_offer = Je tegenstander heeft geen remise aangeboden.
+error-stale_id-not_above_last = Opdracht { $id } ligt niet boven { $last_id }, de laatste die voor jouw plaats is uitgevoerd.
+error-prediction_closed-already_revealed = Halve zet { $ply } is al bekend; de volgende is { $next }.
+error-prediction_closed-not_coming = Halve zet { $ply } is niet de volgende; de volgende is { $next }.
+error-address_limit-per_minute = Je adres zit aan de limiet van { $limit } per minuut; probeer het over { $retry_after_s } s opnieuw.
+error-address_limit-waiting = Je adres heeft al { $limit } partijen die op een tegenstander wachten: speel of stop er eerst een.
+error-busy-engine_games =
+    { $count ->
+        [one] Er loopt { $count } enginepartij; probeer het later opnieuw.
+       *[other] Er lopen { $count } enginepartijen; probeer het later opnieuw.
+    }
+# Wat een slag neemt, in een weigering: "2 schijven", "1 dam en 1 schijf".
+taken-kings =
+    { $count ->
+        [one] { $count } dam
+       *[other] { $count } dammen
+    }
+taken-men =
+    { $count ->
+        [one] { $count } schijf
+       *[other] { $count } schijven
+    }
+taken-both = { $kings } en { $men }
 
 ## The web client.
 
 web-language = Taal
 web-nav-lobby = Lobby
-web-nav-tv = Tv
+web-nav-tv = TV
 
 ## Words both pages share: sides, pieces, presence, counts.
 
@@ -228,6 +240,21 @@ match-left-claim-in-paused = { $side } is weg: je kunt de partij opeisen over { 
 match-signal = verbinding: { $ms } ms
 match-signal-title = verbinding: { $ms } ms heen en terug
 match-takes = slaat { $squares }
+chat-players = Chat van de spelers
+chat-spectators = Chat van de toeschouwers
+chat-say = Zeg
+chat-send = Verstuur
+chat-placeholder = Zeg iets (hooguit 140 tekens)
+chat-presets = Zinnen
+chat-preset-hello = Hallo
+chat-preset-good_luck = Veel succes
+chat-preset-have_fun = Veel plezier
+chat-preset-good_game = Goede partij
+chat-preset-well_played = Goed gespeeld
+chat-preset-thank_you = Dank je
+chat-mute = { $name } voor mij dempen
+chat-unmute = { $name } weer tonen
+chat-muted = Voor jou gedempt:
 board-name = Fries dambord
 board-label = Fries dambord, { $side } aan zet
 board-label-past = Fries dambord, { $side } aan zet (na halve zet { $ply })
@@ -332,30 +359,50 @@ minit-piece-bB = zwarte loper
 minit-piece-bN = zwart paard
 minit-piece-bP = zwarte pion
 
-## The terminal client's home screen.
+## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
 
-home-hello = Boardcast — hallo, { $name }
-home-stored-seat = bewaarde plaats: { $match } met { $side } — R hervat hem
-home-prompt-keys = Enter, Esc annuleert
-home-channels = TV en enginepartijen
-home-hint-list = Tab/←→ lijst
-home-hint-select = ↑↓ kiezen
-home-hint-join = Enter meedoen/kijken
-home-hint-predict = p voorspellen
-home-hint-new = c nieuwe partij
-home-hint-code = i met code meedoen
-home-hint-engine = e enginepartij
-home-hint-tv = t TV
-home-hint-ftv = f Fries TV
-home-hint-resume = R hervatten
-home-hint-refresh = r verversen
-home-hint-help = ? hulp
-home-hint-quit = q stoppen
-home-form-title = nieuwe partij
-home-form-time = tempo
-home-form-colour = kleur
-home-form-seek = zichtbaar
-home-form-custom = eigen
-home-form-public = openbaar (als open uitdaging)
-home-form-private = privé (alleen met code)
-home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
+events-title = Toernooien
+events-waiting = Binnenkort
+events-playing = Bezig
+events-finished = Afgelopen
+events-none = Geen.
+event-kind-swiss = Zwitsers, { $rounds } ronden
+event-kind-round_robin = Rondetoernooi
+event-kind-double = Dubbel rondetoernooi
+event-kind-arena = Arena, { $minutes } minuten
+event-rated = met rating
+event-casual = zonder rating
+event-players =
+    { $count ->
+        [one] { $count } speler
+       *[other] { $count } spelers
+    }
+event-starts-in = Begint over { $time }
+event-ends-in = Eindigt over { $time }
+event-status-waiting = Nog niet begonnen
+event-status-playing = Wordt gespeeld
+event-status-finished = Afgelopen
+event-join = Meedoen
+event-withdraw = Terugtrekken
+event-password = Wachtwoord van het toernooi
+event-login-to-join = Log in om mee te doen
+event-standings = Stand
+event-final = Eindstand
+event-col-player = Speler
+event-col-rating = Rating
+event-col-points = Punten
+event-col-sheet = Partijen
+event-col-bh = Buchholz
+event-col-bh1 = Buchholz -1
+event-col-sb = Sonneborn-Berger
+event-on-fire = In vorm: de volgende partij telt dubbel
+event-withdrawn = teruggetrokken
+event-rounds = Ronden
+event-round = Ronde { $round }
+event-wave = Golf { $round }
+event-bye = Vrij: { $name }
+event-watch = kijken
+event-your-game = Je partij tegen { $name } staat klaar.
+event-play = Spelen
+event-missing = Dit toernooi bestaat niet.
+event-trf = De indeling als FIDE TRF

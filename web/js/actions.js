@@ -282,6 +282,12 @@ export function ping(state, now) {
   return { send: { id: nonce, msg: { ping: { nonce } } } };
 }
 
+/** Says `say` (`{text}` for members, `{preset}` for anyone) in the match's chat (PROTOCOL.md §19). */
+export function chat(state, say) {
+  const m = state.match;
+  return m ? [request(state, 'chat', { chat: { match_id: m.match_id, say } })] : [];
+}
+
 /** True while a move of ours waits for its reply: no second move meanwhile. */
 export const movePending = (state) => state.outbox.some((e) => e.msg.move);
 

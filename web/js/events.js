@@ -40,7 +40,7 @@ export function listen(root, state, run) {
         : actions.clickSquare(state, Number(square.dataset.square)));
       return;
     }
-    const el = target.closest('[data-action],[data-ply],[data-route],[data-seek],[data-account],[data-revoke],[data-games-page],[data-play-now]');
+    const el = target.closest('[data-action],[data-ply],[data-route],[data-seek],[data-account],[data-revoke],[data-games-page],[data-play-now],[data-chat-preset]');
     if (!el) return;
     if (el.dataset.account) return run(account.logout(state, el.dataset.account === 'logout-all'));
     if (el.dataset.revoke) return run(account.revokeToken(state, el.dataset.revoke));
@@ -49,6 +49,7 @@ export function listen(root, state, run) {
     }
     if (el.dataset.seek) return run(actions.joinById(state, el.dataset.seek));
     if (el.dataset.playNow) return run(actions.playNow(state, el.dataset.playNow));
+    if (el.dataset.chatPreset) return run(actions.chat(state, { preset: el.dataset.chatPreset }));
     if (el.dataset.route) return run(actions.chooseRoute(state, el.dataset.route.split('x').map(Number)));
     if (el.dataset.ply) return run(actions.viewPly(state, 0, Number(el.dataset.ply)));
     run(action(state, el.dataset.action));
@@ -81,6 +82,10 @@ export function listen(root, state, run) {
       run(account.changePassword(state, data));
     } else if (form.id === 'token-form') {
       run(account.createToken(state, { name: data.name, scopes: new FormData(form).getAll('scopes') }));
+    } else if (form.id === 'chat-form') {
+      const say = String(data.say || '').trim();
+      form.elements.say.value = '';
+      if (say) run(actions.chat(state, { text: say }));
     } else if (form.id === 'move-form') {
       const effects = actions.typedMove(state, data.move);
       // Sent, or handed to the chooser: either way the text is used up.

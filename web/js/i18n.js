@@ -99,10 +99,28 @@ export function t(id, args = {}) {
   });
 }
 
-/** A refusal in the player's language from its error code: in English the server's own
- * text (it names squares and limits), elsewhere the code's message; the server's text for
- * a code this page does not know. */
-export function refusal(code, english) {
+/** A refusal in the player's language: from its reason and arguments when the server sent
+ * them (`args`, PROTOCOL.md §12.1) and the catalogue words that reason; else in English the
+ * server's own text and elsewhere the code's message; the server's text for a code this page
+ * does not know. */
+export function refusal(code, english, args) {
+  const reasoned = args && args.reason ? `error-${code}-${args.reason}` : '';
+  if (reasoned && current.messages.has(reasoned)) return t(reasoned, placeables(args));
   const id = `error-${code}`;
   return current.lang !== 'en' && current.messages.has(id) ? t(id) : english;
+}
+
+/** Placeables: the numbers and words, and what captures take (`taken`, `best`) in words. */
+function placeables({ numbers = {}, words = {} }) {
+  const out = { ...numbers, ...words };
+  if ('kings' in numbers || 'men' in numbers) out.taken = taken(numbers.kings, numbers.men);
+  if ('best_kings' in numbers || 'best_men' in numbers) out.best = taken(numbers.best_kings, numbers.best_men);
+  return out;
+}
+
+/** "2 men", "1 king and 1 man" in the language. */
+function taken(kings = 0, men = 0) {
+  const k = t('taken-kings', { count: kings });
+  const m = t('taken-men', { count: men });
+  return kings && men ? t('taken-both', { kings: k, men: m }) : kings ? k : m;
 }

@@ -235,6 +235,11 @@ async function speak() {
   for (const lang of i18n.LANGS) {
     menu.append(new Option(i18n.ENDONYMS[lang], lang, false, lang === chosen));
   }
+  // A phone shows the code (NL): the header keeps to one row.
+  const narrow = matchMedia('(max-width: 600px)');
+  const label = () => { for (const o of menu.options) o.label = narrow.matches ? o.value.toUpperCase() : o.text; };
+  label();
+  narrow.addEventListener('change', label);
   const apply = async (lang) => {
     i18n.use(lang, await catalogue(lang));
     document.documentElement.lang = lang;

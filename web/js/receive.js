@@ -37,6 +37,9 @@ export function receive(state, msg, now) {
       state.lobby = { ...body, loaded: true };
       return [];
     case 'seat': return seat(state, body);
+    // The match moved to another server (a cluster) and kept this seat or watch there; the
+    // events missed follow as after a resume. Nothing to do, nothing answered (PROTOCOL.md §3.5).
+    case 'resumed': return [];
     case 'paired': return paired(state, body);
     case 'match_snapshot': return matchSnapshot(state, body, now);
     case 'match_event': return matchEvent(state, body, now);
@@ -58,6 +61,9 @@ export function receive(state, msg, now) {
     case 'pong':
       pong(state, body, now);
       return [];
+    case 'chat_history': case 'chat_line': case 'chat_deleted':
+      chat(state, type, body);
+      return [];
     default:
       return []; // messages of later servers (PROTOCOL.md §3.6)
   }
@@ -73,6 +79,20 @@ function pong(state, { nonce }, now) {
   const trip = now - sent.at;
   state.lag.sent = null;
   state.lag.rtt = state.lag.rtt === null ? trip : state.lag.rtt * 0.75 + trip * 0.25;
+}
+
+/** The chat of the match shown (PROTOCOL.md §19): the history replaces what was shown. */
+function chat(state, type, body) {
+  if (!state.match || body.match_id !== state.match.match_id) return;
+  const c = state.chat;
+  if (type === 'chat_history') {
+    state.chat = { room: body.room, lines: body.lines };
+  } else if (type === 'chat_line') {
+    c.room = body.room;
+    c.lines = [...c.lines.filter((l) => l.line !== body.line), body].slice(-100);
+  } else {
+    c.lines = c.lines.filter((l) => l.line !== body.line);
+  }
 }
 
 /** The request `id` is answered: forget it, and its copy in the outbox. */
@@ -91,9 +111,9 @@ function ack(state, { id }) {
   return [];
 }
 
-function refused(state, { id, code, message, last_id: lastId }) {
+function refused(state, { id, code, message, last_id: lastId, args }) {
   const request = id === null ? null : answered(state, id);
-  state.notice = { text: refusal(code, message), code };
+  state.notice = { text: refusal(code, message, args), code, reason: (args && args.reason) || '' };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
   if (request.kind === 'play-now') state.playNow = null;
@@ -150,6 +170,7 @@ export function resetMatch(state) {
   state.match = null;
   state.fens = {};
   state.watchers = 0;
+  state.chat = { room: null, lines: [] };
   state.ui.viewPly = null;
   state.ui.confirm = null;
   actions.clearInput(state);

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'ladder'|'missing', id: string|null}} Route
+ * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'ladder'|'events'|'event'|'missing', id: string|null}} Route
  * @typedef {{match_id: string, token: string, side: 'white'|'black', invite_code: string}} Seat
  * @typedef {{id: number, msg: object}} Envelope
  */
@@ -21,6 +21,10 @@ export function parseRoute(path) {
   // Frisian TV: `id` becomes the featured match once the server names it.
   if (path === '/ftv') return { page: 'ftv', id: null };
   if (ACCOUNT_PAGES[path]) return { page: ACCOUNT_PAGES[path], id: null };
+  // Club events (issue 33): the list, and one event by its id.
+  if (path === '/events') return { page: 'events', id: null };
+  const event = /^\/e\/([a-z0-9]{1,16})$/.exec(path);
+  if (event) return { page: 'event', id: event[1] };
   // A profile, `/@/{name}` (user names are 2–20 of A-Z a-z 0-9 _ -).
   const profile = /^\/@\/([A-Za-z0-9_-]{1,32})$/.exec(path);
   if (profile) return { page: 'profile', id: profile[1] };
@@ -101,6 +105,8 @@ export function initialState(route, stored, search = '') {
     /** When `match.clock` / `match.absent` were received (performance.now()). */
     matchAt: 0,
     watchers: 0,
+    /** The match's chat: our room and its lines, oldest first (render/chat.js draws it). */
+    chat: { room: /** @type {null|'players'|'spectators'} */ (null), lines: /** @type {object[]} */ ([]) },
     channel: null,
     channelAt: 0,
     prediction: { ply: -1, guess: '', state: 'none' },

@@ -42,6 +42,16 @@ function seated(nextId = 40) {
 
 const sent = (effects) => effects.filter((e) => e.send).map((e) => e.send);
 
+test('resumed (the match moved to another server) keeps the seat and the move waiting', () => {
+  const state = seated();
+  const [move] = sent(actions.move(state, [31, 26]));
+  const before = JSON.stringify({ seat: state.seat, seats: state.seats, notice: state.notice, route: state.route });
+  assert.deepEqual(receive(state, { resumed: { match_id: 'm1', side: 'white' } }, 0), []);
+  assert.deepEqual(receive(state, { resumed: { match_id: 'm1', side: null } }, 0), []);
+  assert.equal(JSON.stringify({ seat: state.seat, seats: state.seats, notice: state.notice, route: state.route }), before);
+  assert.equal(state.pending[move.id].kind, 'move', 'the move still waits for its answer');
+});
+
 test('routes', () => {
   assert.deepEqual(parseRoute('/'), { page: 'lobby', id: null });
   assert.deepEqual(parseRoute('/m/m7Kq2Xw9'), { page: 'match', id: 'm7Kq2Xw9' });

@@ -99,6 +99,17 @@ impl Api {
         self.json(Method::GET, &path, None).await
     }
 
+    /// `GET /api/events`: every club event, newest first (PROTOCOL.md §20).
+    pub async fn events(&self) -> Result<Value, ApiError> {
+        self.json(Method::GET, "/api/events", None).await
+    }
+
+    /// `GET /api/events/{id}`: one event as it stands.
+    pub async fn event(&self, id: &str) -> Result<Value, ApiError> {
+        let path = format!("/api/events/{}", path_segment(id));
+        self.json(Method::GET, &path, None).await
+    }
+
     /// `GET /api/ladder`: the members with an established, current rating, best first.
     pub async fn ladder(&self) -> Result<Vec<LadderRung>, ApiError> {
         self.json(Method::GET, "/api/ladder", None).await

@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod credentials;
+pub mod events;
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;

@@ -43,6 +43,9 @@ impl App {
             }
             return;
         }
+        if self.ui.chat.is_some() && self.ui.screen == Screen::Match {
+            return self.chat_key(key.code);
+        }
         if key.code == KeyCode::Char('?') && self.ui.prompt.is_none() {
             self.ui.help = true;
             return;
@@ -360,6 +363,7 @@ impl App {
             KeyCode::Char('n') => self.ui.numbers = !self.ui.numbers,
             KeyCode::Char('f') => self.ui.flip = !self.ui.flip,
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
+            KeyCode::Char('/') => self.ui.chat = Some(String::new()),
             _ => {}
         }
     }

@@ -5,6 +5,7 @@
 
 mod act;
 pub mod channel;
+pub mod chat;
 pub mod command;
 pub mod create;
 pub mod entry;
@@ -157,6 +158,11 @@ pub struct App {
     /// This connection's round trip (a moving average of its WebSocket pings): sent with each
     /// move as `lag_ms` for lag compensation, and shown beside one's name.
     pub round_trip: Option<std::time::Duration>,
+    /// This connection is a signed-in member's (`welcome.account`): it may say free text in
+    /// the chat, where a guest picks phrases.
+    pub member: bool,
+    /// The chat of the match shown (our room).
+    pub chat: chat::MatchChat,
 }
 
 impl App {
@@ -200,6 +206,8 @@ impl App {
             fatal: None,
             ca_file: None,
             round_trip: None,
+            member: false,
+            chat: chat::MatchChat::default(),
         }
     }
 
@@ -239,6 +247,7 @@ impl App {
         self.note(Note::Error {
             code: code.to_owned(),
             message: message.into(),
+            args: None,
         });
     }
 

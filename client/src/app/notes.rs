@@ -66,6 +66,9 @@ pub enum Note {
     Error {
         code: String,
         message: String,
+        /// The refusal's reason and arguments, worded on screen in the player's language
+        /// (the line above, for logs and programs, keeps the server's English).
+        args: Option<Box<boardcast_protocol::ErrorArgs>>,
     },
     /// `ambiguous 9x18x16 9x20x16`.
     Ambiguous(Vec<String>),
@@ -278,7 +281,7 @@ impl fmt::Display for Note {
                 "claimable {side}: claim aborts the match (not both sides have moved)"
             ),
             Note::Returned(side) => write!(f, "returned {side}"),
-            Note::Error { code, message } => write!(f, "error {code}: {message}"),
+            Note::Error { code, message, .. } => write!(f, "error {code}: {message}"),
             Note::Ambiguous(moves) => write!(f, "ambiguous {}", moves.join(" ")),
             Note::Info(text) | Note::Invite(text) => write!(f, "info {text}"),
             Note::Pdn(url) => write!(f, "info pdn {url}"),
@@ -400,6 +403,7 @@ mod tests {
         let error = Note::Error {
             code: "not_your_turn".into(),
             message: "not your turn".into(),
+            args: None,
         };
         assert_eq!(error.to_string(), "error not_your_turn: not your turn");
         assert_eq!(

@@ -31,6 +31,7 @@ impl App {
         match msg {
             ServerMessage::Welcome(welcome) => {
                 self.public = crate::address::ServerAddress::parse(&welcome.public_url).ok();
+                self.member = welcome.account.is_some();
             }
             ServerMessage::Pong(_) => {}
             ServerMessage::Ack(ack) => {
@@ -92,10 +93,13 @@ impl App {
                 self.watching = Some(Target::Match(info.match_id.clone()));
                 self.seat = Some(info);
             }
+            // The match moved to another server (a cluster) and kept this seat or watch
+            // there; the events missed follow as after a resume: nothing to show or do.
+            ServerMessage::Resumed(_) => {}
             // The terminal client shows no chat yet (PROTOCOL.md §19 lets a client leave it).
-            ServerMessage::ChatLine(_)
-            | ServerMessage::ChatHistory(_)
-            | ServerMessage::ChatDeleted(_) => {}
+            ServerMessage::ChatLine(line) => self.chat_line(line),
+            ServerMessage::ChatHistory(history) => self.chat_history(history),
+            ServerMessage::ChatDeleted(deleted) => self.chat_deleted(deleted),
             ServerMessage::MatchSnapshot(snapshot) => self.match_snapshot(snapshot, now),
             ServerMessage::MatchEvent(event) => self.match_event(event, now),
             ServerMessage::ChannelSnapshot(snapshot) => self.channel_snapshot(snapshot, now),
@@ -224,7 +228,11 @@ impl App {
                 channel.score.pending = None;
             }
         }
-        self.error(&code_name(reply.code), reply.message);
+        self.note(Note::Error {
+            code: code_name(reply.code),
+            message: reply.message,
+            args: reply.args,
+        });
     }
 
     fn match_snapshot(&mut self, snapshot: MatchSnapshot, now: Instant) {

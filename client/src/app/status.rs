@@ -118,9 +118,14 @@ impl App {
             Note::Claimable { aborts: true, .. } => {
                 said("Your opponent is gone: c aborts the match".to_owned())
             }
-            Note::Error { code, message } => {
-                Some((sentence(&crate::i18n::refusal(code, message)), true))
-            }
+            Note::Error {
+                code,
+                message,
+                args,
+            } => Some((
+                sentence(&crate::i18n::refusal(code, message, args.as_deref())),
+                true,
+            )),
             Note::Ambiguous(moves) => said(format!(
                 "{} moves fit: pick one with 1-{} or ↑↓ Enter",
                 moves.len(),

@@ -229,6 +229,36 @@ fn a_reconnect_resumes_the_seat_and_resends_unacknowledged_moves() {
 }
 
 #[test]
+fn a_match_resumed_on_another_server_changes_nothing_and_keeps_the_move_waiting() {
+    let mut app = seated(Side::White, &["32-28"]);
+    app.command(Command::Move("32-28".into()));
+    let move_id = app.out[0].id;
+    app.drain();
+    for side in [Some(Side::White), None] {
+        app.receive(
+            ServerMessage::Resumed(Resumed {
+                match_id: "m1".into(),
+                side,
+            }),
+            Instant::now(),
+        );
+    }
+    assert!(lines(&mut app).is_empty(), "nothing to tell the player");
+    assert_eq!(app.seat.as_ref().map(|s| s.token.as_str()), Some("secret"));
+    assert!(
+        app.pending.contains_key(&move_id),
+        "the move still waits for its answer"
+    );
+    app.out.clear();
+    app.disconnected("connection lost", 500);
+    app.connected();
+    assert!(
+        app.out.iter().any(|e| e.id == move_id),
+        "and is sent again after a reconnect"
+    );
+}
+
+#[test]
 fn missed_events_ask_for_a_resync_and_old_ones_are_ignored() {
     let mut app = seated(Side::White, &["32-28"]);
     let cancelled = |v| {
@@ -265,6 +295,7 @@ fn server_errors_read_as_lines_and_a_dead_seat_is_forgotten() {
             code: ErrorCode::InvalidToken,
             message: "unknown seat token".into(),
             last_id: None,
+            args: None,
         }),
         Instant::now(),
     );
@@ -736,6 +767,7 @@ fn a_refused_start_up_command_fails_the_session_and_later_refusals_do_not() {
             code: ErrorCode::NotFound,
             message: "no match with invite code BADCODE".into(),
             last_id: None,
+            args: None,
         })
     };
     app.receive(refuse(join), Instant::now());

@@ -118,6 +118,8 @@ pub struct UiState {
     pub row: usize,
     /// Text being typed on the home screen.
     pub prompt: Option<Prompt>,
+    /// The chat prompt of the match screen (`/`), with what a member has typed so far.
+    pub chat: Option<String>,
     /// The "new match" form, while it is open.
     pub create: Option<super::create::CreateForm>,
     pub log: VecDeque<String>,
@@ -176,6 +178,7 @@ impl Default for UiState {
             section: Section::Seeks,
             row: 0,
             prompt: None,
+            chat: None,
             create: None,
             log: VecDeque::new(),
             status: None,
@@ -215,6 +218,7 @@ impl UiState {
             self.confirm = None;
             self.minit_from = None;
             self.browse = None;
+            self.chat = None;
             self.board.set(None);
         }
     }

@@ -38,6 +38,7 @@ pub const MATCH: &[(&str, &str)] = &[
     ("< > Home End", "help-match-step"),
     ("n f t", "help-match-view"),
     ("s", "help-match-save"),
+    ("/", "help-match-chat"),
     ("q", "help-match-back"),
 ];
 

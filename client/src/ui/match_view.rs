@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use boardcast_protocol::Side;
+use boardcast_protocol::{ChatPreset, Side};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -13,9 +13,11 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::frisian_board::{Cell, FrisianBoard};
 use crate::app::App;
+use crate::app::chat;
 use crate::app::entry;
 use crate::app::game::{Game, format_clock, result_text};
 use crate::app::view::{BoardGeometry, Confirm};
+use crate::i18n::tr;
 
 /// One player's line: clock (▶ on the side to move), side, BOT tag, name, `(guest)` for a
 /// seat no account holds (so a guest never passes for a member), `(you)` and `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
@@ -349,10 +351,55 @@ pub fn legal_lines(names: &[&str], width: usize, rows: usize) -> Vec<String> {
     lines
 }
 
+/// The chat prompt (`/`): what a member types, its end in view; or the phrases a guest picks
+/// by number.
+fn chat_prompt(app: &App, typed: &str, width: u16) -> Vec<Line<'static>> {
+    let cyan = Style::default().fg(Color::Cyan);
+    if app.member {
+        let prompt = format!("{}> ", tr("chat-say"));
+        let room = usize::from(width).saturating_sub(prompt.chars().count() + 1);
+        let typed = chat::clean(typed);
+        let skip = typed.chars().count().saturating_sub(room);
+        let tail: String = typed.chars().skip(skip).collect();
+        return vec![Line::styled(format!("{prompt}{tail}_"), cyan)];
+    }
+    let phrases: Vec<String> = ChatPreset::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, preset)| format!("{} {}", i + 1, chat::preset_text(*preset)))
+        .chain(["Esc".to_owned()])
+        .collect();
+    let phrases: Vec<&str> = phrases.iter().map(String::as_str).collect();
+    super::pack_hints(&phrases, width)
+        .into_iter()
+        .map(|line| Line::styled(line, cyan))
+        .collect()
+}
+
+/// The chat pane: our room's newest lines, wrapped, as many as fit in `area`.
+fn chat_pane(frame: &mut Frame, app: &App, area: Rect) {
+    let width = usize::from(area.width.saturating_sub(2)).max(1);
+    let mut rows: Vec<String> = Vec::new();
+    for line in &app.chat.lines {
+        rows.extend(super::wrap_words(&chat::line_text(line), width, width));
+    }
+    let visible = usize::from(area.height.saturating_sub(2));
+    let rows = rows.split_off(rows.len().saturating_sub(visible));
+    let room = app.chat.room(app.my_side().is_some());
+    frame.render_widget(
+        Paragraph::new(rows.join("\n"))
+            .block(Block::bordered().title(tr(&format!("chat-{}", room.as_str())))),
+        area,
+    );
+}
+
 /// The line(s) under the legal list: the move prompt for the player to move, whom the other
 /// player waits for, and the keys of a finished game or of a spectator.
 fn input_lines(app: &App, game: &Game, width: u16) -> Vec<Line<'static>> {
     let gray = Style::default().fg(Color::Gray);
+    if let Some(typed) = &app.ui.chat {
+        return chat_prompt(app, typed, width);
+    }
     let back = if app.exit_on_back { "q quit" } else { "q back" };
     let hints = |hints: &[&str]| -> Vec<Line<'static>> {
         super::pack_hints(hints, width)
@@ -558,7 +605,24 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         top_area,
     );
     frame.render_widget(status, status_area);
-    let moves_area = side_moves.unwrap_or(middle_area);
+    // The chat shares the middle with the move list once it has something to show (a wide
+    // panel puts the moves beside it, and the chat takes the whole middle).
+    let chatting = !app.chat.lines.is_empty() || app.ui.chat.is_some();
+    let (moves_area, chat_area) = match side_moves {
+        Some(moves) => (moves, chatting.then_some(middle_area)),
+        None if chatting && middle_area.height >= 6 => {
+            let [moves, chat] = Layout::vertical([
+                Constraint::Min(3),
+                Constraint::Length(middle_area.height / 2),
+            ])
+            .areas(middle_area);
+            (moves, Some(chat))
+        }
+        None => (middle_area, None),
+    };
+    if let Some(area) = chat_area {
+        chat_pane(frame, app, area);
+    }
     let rows = move_rows(game);
     let visible = moves_area.height.saturating_sub(2) as usize;
     // The browsed move's row stays in view and is marked; live, the last rows show.

@@ -564,6 +564,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
             code: ErrorCode::NotYourTurn,
             message: "not your turn".into(),
             last_id: None,
+            args: None,
         }),
         now,
     );
@@ -579,6 +580,7 @@ fn status_messages_expire_and_do_not_follow_the_user_to_another_screen_or_match(
             code: ErrorCode::NotFound,
             message: "no such match".into(),
             last_id: None,
+            args: None,
         }),
         now,
     );
@@ -1226,6 +1228,7 @@ fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
             code: ErrorCode::NotAllowed,
             message: message.into(),
             last_id: None,
+            args: None,
         }),
         now,
     );
@@ -1256,6 +1259,7 @@ fn a_long_refusal_wraps_in_the_status_bar_instead_of_being_cut() {
             code: ErrorCode::NotAllowed,
             message: long,
             last_id: None,
+            args: None,
         }),
         now,
     );
@@ -1496,6 +1500,7 @@ fn a_refused_or_unanswered_watch_says_so_instead_of_waiting_forever() {
             code: ErrorCode::NotFound,
             message: "no channel or archived game tv3".into(),
             last_id: None,
+            args: None,
         }),
         now,
     );
@@ -1879,6 +1884,66 @@ fn the_match_panel_counts_down_the_first_move_owed_then_shows_none_at_80x24() {
     assert!(!contains(&buf, "must move within"), "{:#?}", text(&buf));
 }
 
+/// A refusal with arguments (its reason, the side to move, squares) shows in the player's
+/// language on the 80x24 match screen, worded from the catalogue with the arguments filled in.
+#[test]
+fn a_refusal_with_arguments_in_the_players_language_at_80x24() {
+    let now = Instant::now();
+    for (lang, turn, man) in [
+        (
+            Lang::En,
+            "It is not your turn: White is to move",
+            "31-22 is not a man's move",
+        ),
+        (
+            Lang::Nl,
+            "Je bent niet aan zet: wit is aan zet",
+            "31-22 is geen schijfzet",
+        ),
+        (
+            Lang::Fy,
+            "Do bist net oan set: wyt is oan set",
+            "31-22 is gjin houtsjeset",
+        ),
+    ] {
+        speak_on_this_thread(lang);
+        let mut bob = black_player(now);
+        bob.receive(
+            ServerMessage::Error(ErrorReply {
+                id: Some(7),
+                code: ErrorCode::NotYourTurn,
+                message: "not your turn: white to move".into(),
+                last_id: None,
+                args: Some(Box::new(
+                    ErrorArgs::new("side_to_move").word("side", "white"),
+                )),
+            }),
+            now,
+        );
+        let buf = render(&bob, now, 80, 24);
+        assert!(contains(&buf, turn), "{}: {:#?}", lang.tag(), text(&buf));
+        bob.receive(
+            ServerMessage::Error(ErrorReply {
+                id: Some(8),
+                code: ErrorCode::IllegalMove,
+                message: "illegal move: a man moves one square diagonally forward: 31-22 is not \
+                          a man move"
+                    .into(),
+                last_id: None,
+                args: Some(Box::new(
+                    ErrorArgs::new("not_a_man_move")
+                        .number("from", 31u32)
+                        .number("to", 22u32),
+                )),
+            }),
+            now,
+        );
+        let buf = render(&bob, now, 80, 24);
+        assert!(contains(&buf, man), "{}: {:#?}", lang.tag(), text(&buf));
+    }
+    speak_on_this_thread(Lang::En);
+}
+
 /// A refusal shows in the player's language on the 80x24 match screen, whole; in English it
 /// is the server's own text.
 #[test]
@@ -1897,6 +1962,7 @@ fn a_refusal_in_the_players_language_at_80x24() {
                 code: ErrorCode::NotYourTurn,
                 message: "not your turn".into(),
                 last_id: None,
+                args: None,
             }),
             now,
         );
@@ -2045,4 +2111,97 @@ fn at_80x24_the_home_screen_is_whole_in_every_language() {
         }
     }
     speak_on_this_thread(Lang::En);
+}
+
+fn chat_line(line: u64, author: &str, member: bool, say: ChatSay) -> ChatLine {
+    ChatLine {
+        match_id: "m1".into(),
+        room: ChatRoom::Players,
+        line,
+        author: author.into(),
+        member,
+        say,
+        at_ms: 1_700_000_000_000,
+    }
+}
+
+/// The chat at 80×24 beside the game: the players' room with its lines (a guest marked, a
+/// phrase in the reader's words, control characters drawn harmless), the phrases a guest
+/// picks with `/` and a number, the line a member types; the move, the legal list and both
+/// players stay on the screen.
+#[test]
+fn the_chat_pane_and_prompt_fit_at_80x24_beside_the_game() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.receive(
+        ServerMessage::ChatHistory(ChatHistory {
+            match_id: "m1".into(),
+            room: ChatRoom::Players,
+            lines: vec![
+                chat_line(1, "Anne", true, ChatSay::Text("nice opening".into())),
+                chat_line(2, "bob", false, ChatSay::Preset(ChatPreset::GoodLuck)),
+                chat_line(
+                    3,
+                    "Anne",
+                    true,
+                    ChatSay::Text("\u{1b}[2Jforged\nline".into()),
+                ),
+            ],
+        }),
+        now,
+    );
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert_shows(
+        &buf,
+        &[
+            "Players' chat",
+            "Anne: nice opening",
+            "bob (guest): Good luck",
+            "Anne: ?[2Jforged?line",
+            "your move",
+            "legal (2)",
+            "black: bob (you)",
+        ],
+    );
+    assert!(
+        !lines.iter().any(|line| line.contains('\u{1b}')),
+        "{lines:#?}"
+    );
+
+    // A guest opens the chat and picks a phrase by its number.
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    let buf = render(&app, now, 80, 24);
+    assert_shows(&buf, &["1 Hello", "2 Good luck", "6 Thank you", "Esc"]);
+    key(&mut app, crossterm::event::KeyCode::Char('2'));
+    assert!(app.ui.chat.is_none(), "a phrase closes the prompt");
+    let said: Vec<ChatSay> = app
+        .drain()
+        .0
+        .into_iter()
+        .filter_map(|envelope| match envelope.msg {
+            ClientMessage::Chat(chat) => Some(chat.say),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, [ChatSay::Preset(ChatPreset::GoodLuck)]);
+
+    // A member types a line; its end stays in view; Enter says it.
+    app.member = true;
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    for c in "well played".chars() {
+        key(&mut app, crossterm::event::KeyCode::Char(c));
+    }
+    assert_shows(&render(&app, now, 80, 24), &["Say> well played_"]);
+    key(&mut app, crossterm::event::KeyCode::Enter);
+    let said: Vec<ChatSay> = app
+        .drain()
+        .0
+        .into_iter()
+        .filter_map(|envelope| match envelope.msg {
+            ClientMessage::Chat(chat) => Some(chat.say),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, [ChatSay::Text("well played".into())]);
 }

@@ -2,7 +2,7 @@
 //! would capture is computed, and the result is compared with the legal moves.
 
 use crate::board::{ALL_DIRS, DIAGONALS, Dir, step};
-use crate::error::MoveError;
+use crate::error::{MoveError, Taken};
 use crate::movegen::{KING_VALUE, MAN_VALUE};
 use crate::moves::{Move, MoveList};
 use crate::notation::notation_among;
@@ -48,14 +48,10 @@ fn line(a: Square, b: Square) -> Option<(Dir, Between)> {
     None
 }
 
-fn describe(captured: u64, kings: u64) -> String {
-    let k = (captured & kings).count_ones();
-    let m = (captured & !kings).count_ones();
-    let part = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    match (k, m) {
-        (0, m) => part(m, "man", "men"),
-        (k, 0) => part(k, "king", "kings"),
-        (k, m) => format!("{} and {}", part(k, "king", "kings"), part(m, "man", "men")),
+fn describe(captured: u64, kings: u64) -> Taken {
+    Taken {
+        kings: (captured & kings).count_ones(),
+        men: (captured & !kings).count_ones(),
     }
 }
 

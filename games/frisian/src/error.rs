@@ -29,6 +29,30 @@ pub enum FenError {
     UnknownField(String),
 }
 
+/// The pieces a capture takes, by kind: what the value order weighs (a king counts 1.5 men).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Taken {
+    pub kings: u32,
+    pub men: u32,
+}
+
+impl std::fmt::Display for Taken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let part =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        match (self.kings, self.men) {
+            (0, m) => f.write_str(&part(m, "man", "men")),
+            (k, 0) => f.write_str(&part(k, "king", "kings")),
+            (k, m) => write!(
+                f,
+                "{} and {}",
+                part(k, "king", "kings"),
+                part(m, "man", "men")
+            ),
+        }
+    }
+}
+
 /// Why a move is not legal here.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
@@ -72,8 +96,8 @@ pub enum MoveError {
         "illegal move: a capture of higher value exists ({example} takes {best}, this takes {value})"
     )]
     LowerValue {
-        value: String,
-        best: String,
+        value: Taken,
+        best: Taken,
         example: String,
     },
     #[error("a king capture takes precedence (for example {example})")]

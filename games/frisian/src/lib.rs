@@ -24,7 +24,7 @@ mod perft;
 mod position;
 mod types;
 
-pub use error::{FenError, MoveError, NotationError};
+pub use error::{FenError, MoveError, NotationError, Taken};
 pub use moves::{MOVE_LIST_CAPACITY, Move, MoveList};
 pub use outcome::{
     DecisiveReason, DrawReason, OngoingNote, Outcome, Status, TWO_KINGS_V_ONE_PLIES,

@@ -50,6 +50,10 @@ pub enum Admin {
     ChatMute { name: String },
     /// Let a muted member chat again.
     ChatUnmute { name: String },
+    /// Let the member create club events (arenas, Swiss, round-robins); admins always may.
+    GrantOrganiser { name: String },
+    /// Take the organiser right back.
+    RevokeOrganiser { name: String },
 }
 
 /// Runs `admin` on `database`; `public_url` starts reset links.
@@ -148,6 +152,15 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
         Admin::Reopen { name } => flag(name, Flag::Closed, false).await,
         Admin::MakeBot { name } => flag(name, Flag::Bot, true).await,
         Admin::GrantAdmin { name } => flag(name, Flag::Admin, true).await,
+        Admin::GrantOrganiser { ref name } | Admin::RevokeOrganiser { ref name } => {
+            let granted = matches!(admin, Admin::GrantOrganiser { .. });
+            let account = find(name.clone()).await?;
+            store
+                .set_organiser(account.id, granted)
+                .await
+                .map_err(|err| err.to_string())?;
+            Ok(String::new())
+        }
         Admin::ChatMute { ref name } | Admin::ChatUnmute { ref name } => {
             let name = name.clone();
             let mute = matches!(admin, Admin::ChatMute { .. }).then(|| ChatMuteRow {

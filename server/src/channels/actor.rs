@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode,
-    GameEnded, PlyRevealed, ServerMessage, Target,
+    ChannelEvent, ChannelEventMsg, ChannelKind, ChannelSnapshot, ChannelSummary, ErrorArgs,
+    ErrorCode, GameEnded, PlyRevealed, ServerMessage, Target,
 };
 
 mod follow;
@@ -690,6 +690,11 @@ impl Actor {
             return Err(Refusal::new(
                 ErrorCode::PredictionClosed,
                 format!("ply {ply} is already revealed; the coming ply is {next}"),
+            )
+            .with(
+                ErrorArgs::new("already_revealed")
+                    .number("ply", ply)
+                    .number("next", next),
             ));
         }
         if game.is_over() {
@@ -699,6 +704,11 @@ impl Actor {
             return Err(Refusal::new(
                 ErrorCode::PredictionClosed,
                 format!("ply {ply} is not the coming one; the coming ply is {next}"),
+            )
+            .with(
+                ErrorArgs::new("not_coming")
+                    .number("ply", ply)
+                    .number("next", next),
             ));
         }
         let mv = format!("{from}-{to}");

@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 
 use boardcast_protocol::{PredictionResult, Standing, names};
 
-use crate::net::address::ClientAddr;
+use crate::ops::address::ClientAddr;
 use crate::room::outbox::Outbox;
 
 /// Who guesses: one person, as far as the server can tell.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorCode, StartEngineGame};
+use boardcast_protocol::{ChannelKind, ChannelSummary, ErrorArgs, ErrorCode, StartEngineGame};
 use tokio::sync::mpsc;
 
 use super::actor::{self, ChannelHandle, ChannelSetup, Program, Upstream, UpstreamOf};
@@ -209,7 +209,8 @@ impl Registry {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 format!("{on_demand} engine games are running; try again later"),
-            ));
+            )
+            .with(ErrorArgs::new("engine_games").number("count", on_demand as u64)));
         }
         let game_id = self.inner.game_ids.next().ok_or_else(|| {
             Refusal::new(

@@ -111,12 +111,12 @@ pub enum BusEvent {
     Resync,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum BusError {
     #[error("invalid Redis address: {0}")]
-    Address(String),
+    Address(#[source] redis::RedisError),
     #[error("cannot reach Redis: {0}")]
-    Unreachable(String),
+    Unreachable(#[source] redis::RedisError),
     #[error("the bus's publish queue is full")]
     Full,
     #[error("the bus has stopped")]
@@ -346,10 +346,13 @@ impl Bus {
         shutdown: Shutdown,
         queue: usize,
     ) -> Result<Bus, BusError> {
-        let client = redis::Client::open(url).map_err(|e| BusError::Address(e.to_string()))?;
-        let unreachable = |e: redis::RedisError| BusError::Unreachable(e.to_string());
-        let (sink, stream) = connect_subscriber(&client).await.map_err(unreachable)?;
-        let publisher = connect_publisher(&client).await.map_err(unreachable)?;
+        let client = redis::Client::open(url).map_err(BusError::Address)?;
+        let (sink, stream) = connect_subscriber(&client)
+            .await
+            .map_err(BusError::Unreachable)?;
+        let publisher = connect_publisher(&client)
+            .await
+            .map_err(BusError::Unreachable)?;
         let (synced, _) = watch::channel(Synced {
             version: 0,
             connected: true,

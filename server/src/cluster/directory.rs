@@ -26,7 +26,7 @@ use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::wire::{MatchRelay, ToAsker, ToOwner};
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
-use crate::matches::local::{Hub, rebuild};
+use crate::matches::local::{Hub, LobbyWatch, rebuild};
 use crate::matches::{MatchHandle, Player, Setup};
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
@@ -88,8 +88,13 @@ impl ClusterDirectory {
             tasks,
             this: this.clone(),
         });
-        let wrapper: Weak<dyn Directory> = Arc::downgrade(&directory) as Weak<ClusterDirectory>;
-        directory.hub.use_directory(wrapper);
+        // The hub's lobby lines reach the other nodes as they change: the hub does not know
+        // this directory wraps it, it only says what changed.
+        tokio::spawn(share_lobby(
+            directory.hub.watch_lobby(),
+            directory.lobby.clone(),
+            shutdown.clone(),
+        ));
         let (tx, rx) = mpsc::channel(ASKER_MAILBOX);
         let replies = names::node_replies(&me);
         bus.route(&replies, tx.clone());
@@ -275,6 +280,22 @@ impl ClusterDirectory {
     }
 }
 
+/// Shares every lobby line of this node's hub as it changes, until shutdown.
+async fn share_lobby(watch: LobbyWatch, lobby: SharedLobby, mut shutdown: Shutdown) {
+    loop {
+        let changed = tokio::select! {
+            _ = shutdown.recv() => return,
+            changed = watch.changed() => changed,
+        };
+        for (id, line) in changed {
+            match line {
+                Some((summary, public)) => lobby.update(summary, public),
+                None => lobby.remove(&id),
+            }
+        }
+    }
+}
+
 fn reply_match(reply: &ToAsker) -> &str {
     match reply {
         ToAsker::Frame { match_id, .. } | ToAsker::NotOwner { match_id, .. } => match_id,
@@ -430,9 +451,9 @@ impl Directory for ClusterDirectory {
     }
 
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
-        self.lobby.remove(id);
         // The hub forgets the stopped actor and closes its connections (1012): they come
-        // back, and find the match wherever it is now.
+        // back, and find the match wherever it is now. The shared lobby learns it from the
+        // hub's lobby watch, as it learns every change of a line.
         self.hub.moved(id, followers);
     }
 
@@ -453,12 +474,10 @@ impl Directory for ClusterDirectory {
     }
 
     fn update_summary(&self, summary: MatchSummary, public: bool) {
-        self.lobby.update(summary.clone(), public);
         self.hub.update_summary(summary, public);
     }
 
     fn remove(&self, id: &str) {
-        self.lobby.remove(id);
         self.hub.remove(id);
     }
 

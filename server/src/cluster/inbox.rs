@@ -272,7 +272,7 @@ impl Inbox {
                 queue.push(waiting);
             } else {
                 let outbox = self.outbox(&match_id, &waiting);
-                outbox.refuse(command_id(&waiting.command), busy());
+                refuse(&outbox, &waiting.command, busy());
             }
             return;
         }
@@ -284,7 +284,7 @@ impl Inbox {
                     "this server is taking over many matches at once; try again",
                 );
                 let outbox = self.outbox(&match_id, &waiting);
-                outbox.refuse(command_id(&waiting.command), refusal);
+                refuse(&outbox, &waiting.command, refusal);
             }
             _ => {
                 self.starting.insert(match_id.clone(), vec![waiting]);
@@ -321,12 +321,14 @@ impl Inbox {
                 }
                 Ok(Claim::Missing) => {
                     let refusal = Refusal::new(ErrorCode::NotFound, format!("no match {match_id}"));
-                    self.outbox(&match_id, &waiting)
-                        .refuse(command_id(&waiting.command), refusal);
+                    refuse(&self.outbox(&match_id, &waiting), &waiting.command, refusal);
                 }
                 Err(refusal) => {
-                    self.outbox(&match_id, &waiting)
-                        .refuse(command_id(&waiting.command), refusal.clone());
+                    refuse(
+                        &self.outbox(&match_id, &waiting),
+                        &waiting.command,
+                        refusal.clone(),
+                    );
                 }
             }
         }
@@ -335,12 +337,18 @@ impl Inbox {
     /// Hands `waiting` to the match's actor, answering the asker if the actor cannot take it.
     fn deliver(&mut self, handle: &MatchHandle, match_id: &str, waiting: Waiting) {
         let outbox = self.outbox(match_id, &waiting);
+        let carried = is_carried(&waiting.command);
         let id = command_id(&waiting.command);
         let command = match waiting.command {
-            RemoteCommand::Watch { id, since_v } => Command::Watch {
+            RemoteCommand::Watch {
+                id,
+                since_v,
+                carried,
+            } => Command::Watch {
                 outbox: outbox.clone(),
                 id,
                 since_v,
+                carried,
             },
             RemoteCommand::Join { id, player, myself } => Command::Join {
                 outbox: outbox.clone(),
@@ -348,11 +356,17 @@ impl Inbox {
                 player,
                 myself,
             },
-            RemoteCommand::Resume { id, token, since_v } => Command::Resume {
+            RemoteCommand::Resume {
+                id,
+                token,
+                since_v,
+                carried,
+            } => Command::Resume {
                 outbox: outbox.clone(),
                 id,
                 token,
                 since_v,
+                carried,
             },
             RemoteCommand::Act {
                 id,
@@ -373,7 +387,9 @@ impl Inbox {
                 request,
             },
         };
-        if let Err(refusal) = handle.try_send(command) {
+        if let Err(refusal) = handle.try_send(command)
+            && !carried
+        {
             outbox.refuse(id, refusal);
         }
     }
@@ -504,6 +520,21 @@ fn command_id(command: &RemoteCommand) -> u64 {
         | RemoteCommand::Act { id, .. }
         | RemoteCommand::Chat { id, .. } => *id,
     }
+}
+
+/// Answers `command` with `refusal`, unless it was carried over by a proxy: no envelope
+/// asked for that one, so nobody waits for an answer (PROTOCOL.md §3.5).
+fn refuse(outbox: &Outbox, command: &RemoteCommand, refusal: Refusal) {
+    if !is_carried(command) {
+        outbox.refuse(command_id(command), refusal);
+    }
+}
+
+fn is_carried(command: &RemoteCommand) -> bool {
+    matches!(
+        command,
+        RemoteCommand::Watch { carried: true, .. } | RemoteCommand::Resume { carried: true, .. }
+    )
 }
 
 fn busy() -> Refusal {

@@ -36,8 +36,8 @@ use tokio::time::Instant;
 
 use crate::matches::ownership::LeaseHeld;
 use crate::ops::shutdown::{self, Shutdown, Trigger};
-use crate::storage::StorageError;
 use crate::storage::coordination::{Coordination, NodeRef};
+use crate::storage::{StorageError, Unavailable};
 
 /// The share of the time to live this node gives up at the end of each lease: time for its
 /// owners to stop, and for the two clocks to run at slightly different rates.
@@ -257,11 +257,7 @@ fn renew(
         };
         tokio::time::timeout(ttl, attempt)
             .await
-            .unwrap_or_else(|_| {
-                Err(StorageError::Unavailable(
-                    "no answer to a lease renew".into(),
-                ))
-            })
+            .unwrap_or_else(|_| Err(StorageError::Unavailable(Unavailable::LeaseRenew)))
     }
     .boxed()
 }

@@ -329,11 +329,17 @@ impl Proxy {
                 outbox,
                 id,
                 since_v,
+                carried,
             } => {
                 if let Some(follower) = self.follow(&outbox, since_v) {
                     follower.watching = true;
                 }
-                self.forward(outbox, RemoteCommand::Watch { id, since_v });
+                let watch = RemoteCommand::Watch {
+                    id,
+                    since_v,
+                    carried,
+                };
+                self.forward(outbox, watch);
                 self.crowd_changed();
                 return;
             }
@@ -367,9 +373,16 @@ impl Proxy {
                 id,
                 token,
                 since_v,
+                carried,
             } => {
                 self.follow(&outbox, since_v);
-                (outbox, RemoteCommand::Resume { id, token, since_v })
+                let resume = RemoteCommand::Resume {
+                    id,
+                    token,
+                    since_v,
+                    carried,
+                };
+                (outbox, resume)
             }
             Command::Act {
                 outbox,
@@ -895,6 +908,7 @@ impl Proxy {
                     id: 0,
                     token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
+                    carried: true,
                 };
                 self.send_to_owner(&follower.outbox, resume);
             }
@@ -930,6 +944,7 @@ impl Proxy {
                     id: 0,
                     token: SeatKey::Token(token.clone()),
                     since_v: follower.seen,
+                    carried: true,
                 });
             }
             if follower.is_watcher() {
@@ -937,6 +952,7 @@ impl Proxy {
                     outbox: follower.outbox.clone(),
                     id: 0,
                     since_v: follower.seen,
+                    carried: true,
                 });
             }
         }
@@ -946,10 +962,15 @@ impl Proxy {
         {
             let asker = (outbox.clone(), command_id(&command));
             let local = match command {
-                RemoteCommand::Watch { id, since_v } => Command::Watch {
+                RemoteCommand::Watch {
+                    id,
+                    since_v,
+                    carried,
+                } => Command::Watch {
                     outbox,
                     id,
                     since_v,
+                    carried,
                 },
                 RemoteCommand::Join { id, player, myself } => Command::Join {
                     outbox,
@@ -957,11 +978,17 @@ impl Proxy {
                     player,
                     myself,
                 },
-                RemoteCommand::Resume { id, token, since_v } => Command::Resume {
+                RemoteCommand::Resume {
+                    id,
+                    token,
+                    since_v,
+                    carried,
+                } => Command::Resume {
                     outbox,
                     id,
                     token,
                     since_v,
+                    carried,
                 },
                 RemoteCommand::Act {
                     id,

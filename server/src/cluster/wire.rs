@@ -57,16 +57,23 @@ pub(crate) enum ToOwner {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum RemoteCommand {
     /// Answer ack and catch-up, but do not follow: the asker's proxy relays the events.
-    Watch { id: u64, since_v: Option<u64> },
+    /// `carried`: see [`crate::matches::Command::Watch`].
+    Watch {
+        id: u64,
+        since_v: Option<u64>,
+        carried: bool,
+    },
     Join {
         id: u64,
         player: Player,
         myself: bool,
     },
+    /// `carried`: see [`crate::matches::Command::Resume`].
     Resume {
         id: u64,
         token: SeatKey,
         since_v: Option<u64>,
+        carried: bool,
     },
     Act {
         id: u64,

@@ -23,7 +23,7 @@ use crate::matches::local::Hub;
 use crate::matches::{Player, Setup};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::club::EventWrite;
-use crate::storage::{MatchKey, Storage, StorageError, Write, now_ms};
+use crate::storage::{MatchKey, Refused, Storage, StorageError, Write, now_ms};
 
 /// Commands waiting for a director, at most.
 pub(crate) const MAILBOX: usize = 64;
@@ -127,12 +127,14 @@ impl Director {
                                 None
                             }
                         };
-                        if let Some(outcome) = outcome {
+                        if let Some((outcome, plies)) = outcome {
+                            let arena = matches!(self.state.setup.format, Format::Arena { .. });
                             self.append(EventRecord::Result {
                                 round,
                                 board,
                                 match_id: Some(match_id),
                                 outcome,
+                                plies: arena.then_some(plies),
                             })
                             .await?;
                             any = true;
@@ -187,11 +189,18 @@ impl Director {
         if state.finished {
             return Err(EventError::Finished);
         }
-        if state.entrant(joining.account).is_some() {
-            return Err(EventError::AlreadyJoined);
+        match state.entrant(joining.account) {
+            // An arena player who left may come back while it runs.
+            Some(e) if e.withdrawn && matches!(state.setup.format, Format::Arena { .. }) => {}
+            Some(_) => return Err(EventError::AlreadyJoined),
+            None => {}
         }
         if state.started() {
             match state.setup.format {
+                Format::Arena { ends_at_ms, .. } if now_ms() >= ends_at_ms => {
+                    return Err(EventError::Finished);
+                }
+                Format::Arena { .. } => {}
                 Format::RoundRobin { .. } => return Err(EventError::Started),
                 Format::Swiss { .. } if state.current().is_some() => {
                     return Err(EventError::RoundInProgress);
@@ -232,7 +241,9 @@ impl Director {
         let mut next = self.state.clone();
         if let Err(reason) = next.apply(&record) {
             // The state decided this record itself; it not applying is a bug, not bad input.
-            return Err(Stopped::Storage(StorageError::Refused(reason)));
+            return Err(Stopped::Storage(StorageError::Refused(
+                Refused::Inconsistent(reason),
+            )));
         }
         self.storage
             .commit(vec![Write::ClubEvent(EventWrite::Record {
@@ -279,7 +290,8 @@ impl Director {
             public: true,
             rematch_of: None,
             start_fen: None,
-            rated: false,
+            // Between two accounts, so the match rates them as any rated game (issue 31).
+            rated: self.state.setup.rated,
             rating_range: None,
         };
         loop {

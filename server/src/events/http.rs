@@ -93,7 +93,15 @@ async fn who(app: &App, headers: &HeaderMap) -> Result<Who, EventError> {
 }
 
 /// Checks `create` field by field; the set-up, its password not yet hashed.
-fn validate(create: CreateEvent, organiser: i64, now: i64) -> Result<EventSetup, EventError> {
+///
+/// `minute_ms` is how long one of an arena's minutes lasts: 60 000, unless the server was
+/// started with a shorter `--arena-minute` (for tests).
+fn validate(
+    create: CreateEvent,
+    organiser: i64,
+    now: i64,
+    minute_ms: i64,
+) -> Result<EventSetup, EventError> {
     let name = create.name.trim().to_owned();
     if name.is_empty() || name.chars().count() > 60 {
         return Err(invalid("name: 1 to 60 characters"));
@@ -127,9 +135,11 @@ fn validate(create: CreateEvent, organiser: i64, now: i64) -> Result<EventSetup,
             if !(20..=180).contains(&minutes) {
                 return Err(invalid("minutes: an arena lasts 20 to 180 minutes"));
             }
-            return Err(invalid(
-                "kind: arenas are not run yet; choose swiss or round_robin",
-            ));
+            Format::Arena {
+                minutes,
+                // Filled in below, once the start is known.
+                ends_at_ms: 0,
+            }
         }
         other => {
             return Err(invalid(format!(
@@ -140,10 +150,20 @@ fn validate(create: CreateEvent, organiser: i64, now: i64) -> Result<EventSetup,
     if create.kind != "swiss" && create.rounds.is_some() {
         return Err(invalid("rounds: only a Swiss has a number of rounds"));
     }
+    if create.kind != "arena" && create.minutes.is_some() {
+        return Err(invalid("minutes: only an arena has a length"));
+    }
     let starts_at_ms = create.starts_at.unwrap_or(now);
     if starts_at_ms < now - 60_000 || starts_at_ms > now + MAX_LEAD_MS {
         return Err(invalid("starts_at: from now to 90 days ahead"));
     }
+    let format = match format {
+        Format::Arena { minutes, .. } => Format::Arena {
+            minutes,
+            ends_at_ms: starts_at_ms + i64::from(minutes) * minute_ms,
+        },
+        other => other,
+    };
     if let Some(password) = &create.password
         && !(4..=64).contains(&password.chars().count())
     {
@@ -182,7 +202,7 @@ async fn create(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Ans
     }
     let create: CreateEvent = serde_json::from_slice(&bytes)
         .map_err(|err| invalid(format!("bad request body: {err}")))?;
-    let mut setup = validate(create, who.id, now_ms())?;
+    let mut setup = validate(create, who.id, now_ms(), app.events.arena_minute_ms())?;
     if let Some(password) = setup.password.take() {
         setup.password = Some(app.accounts.hasher.hash(password).await.map_err(|err| {
             tracing::error!(%err, "cannot hash an event password");
@@ -296,10 +316,10 @@ async fn show(State(app): State<App>, Path(id): Path<String>) -> Answer {
     Ok(Json(&*view).into_response())
 }
 
-/// `/e/{id}.trf`: the Swiss's FIDE TRF.
-async fn trf(State(app): State<App>, Path(file): Path<String>) -> Answer {
+/// `/e/{id}.trf`: the Swiss's FIDE TRF; `/e/{id}` is the event's page (the web shell).
+async fn trf(State(app): State<App>, Path(file): Path<String>, headers: HeaderMap) -> Answer {
     let Some(id) = file.strip_suffix(".trf") else {
-        return Err(EventError::NotFound(file));
+        return Ok(crate::net::web::shell(headers).await);
     };
     let state = app.events.state(id).await?;
     let trf = state
@@ -321,7 +341,7 @@ mod tests {
 
     #[test]
     fn a_valid_swiss_is_accepted_and_bad_fields_are_named() {
-        let setup = validate(swiss(), 7, 1_000_000).unwrap();
+        let setup = validate(swiss(), 7, 1_000_000, 60_000).unwrap();
         assert_eq!(setup.format, Format::Swiss { rounds: 5 });
         assert_eq!(setup.starts_at_ms, 1_000_000);
         let refused = |change: serde_json::Value| {
@@ -332,7 +352,7 @@ mod tests {
             for (k, v) in change.as_object().unwrap() {
                 body[k] = v.clone();
             }
-            match validate(serde_json::from_value(body).unwrap(), 7, 1_000_000) {
+            match validate(serde_json::from_value(body).unwrap(), 7, 1_000_000, 60_000) {
                 Err(EventError::Invalid(message)) => message,
                 other => panic!("{other:?}"),
             }

@@ -1,4 +1,4 @@
-//! Club events (issue 33): Swiss and round-robin tournaments run by the server.
+//! Club events (issue 33): Swiss, round-robin and arena tournaments run by the server.
 //!
 //! Each running event has a director ([`director`]), an actor like a match: the single writer
 //! of the event's versioned history ([`crate::storage::club`]), replayed at start-up
@@ -56,6 +56,8 @@ struct Inner {
     running: Mutex<HashMap<String, Running>>,
     /// A cluster runs no events (see the module doc).
     cluster: bool,
+    /// How long one of an arena's minutes lasts (`--arena-minute`).
+    arena_minute: Duration,
 }
 
 fn random_id() -> String {
@@ -75,6 +77,7 @@ impl Events {
         shutdown: Shutdown,
         tasks: Tasks,
         cluster: bool,
+        arena_minute: Duration,
     ) -> Events {
         let events = Events(Arc::new(Inner {
             storage,
@@ -83,6 +86,7 @@ impl Events {
             tasks,
             running: Mutex::new(HashMap::new()),
             cluster,
+            arena_minute,
         }));
         if !cluster {
             match events.0.storage.club_events(true).await {
@@ -97,6 +101,11 @@ impl Events {
             }
         }
         events
+    }
+
+    /// An arena minute in milliseconds, for an arena's end.
+    pub(crate) fn arena_minute_ms(&self) -> i64 {
+        i64::try_from(self.0.arena_minute.as_millis()).unwrap_or(60_000)
     }
 
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {

@@ -16,6 +16,10 @@ pub(crate) enum Format {
     Swiss { rounds: u32 },
     /// A round-robin on Berger tables; `double` plays every pairing twice, colours swapped.
     RoundRobin { double: bool },
+    /// An arena of `minutes`, scored as lila scores one: waiting players are paired in waves
+    /// until `ends_at_ms` (fixed at creation, so every replay ends it at the same moment),
+    /// and games still running then finish and count.
+    Arena { minutes: u32, ends_at_ms: i64 },
 }
 
 /// What an event is, as created: stored as its set-up and never changed.
@@ -113,6 +117,10 @@ pub(crate) enum EventRecord {
         round: u32,
         boards: Vec<Board>,
         bye: Option<i64>,
+        /// When an arena's wave was paired (the next waits [`super::state::ARENA_WAVE_MS`]);
+        /// absent for Swiss and round-robin rounds, which wait for the previous round.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<i64>,
     },
     /// Board `board` (from 0) of round `round` is played as match `match_id`.
     Seated {
@@ -126,6 +134,10 @@ pub(crate) enum EventRecord {
         board: u32,
         match_id: Option<String>,
         outcome: GameOutcome,
+        /// Plies played, for an arena's scoring (short draws, berserk wins); absent for a
+        /// Swiss or round-robin game, where they change nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plies: Option<u32>,
     },
     Finished,
 }

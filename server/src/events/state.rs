@@ -1,8 +1,10 @@
 //! An event's state, rebuilt from its records, and what the director does next: pure, no I/O
 //! and no clock (the time is handed in), so a replay on any node decides exactly the same.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use boardcast_pairing::arena_pairing::{self, Waiting};
+use boardcast_pairing::arena_score::{ArenaGame, ArenaResult, ScoredGame, Sheet};
 use boardcast_pairing::round_robin;
 use boardcast_pairing::swiss::{GameResult, RoundRecord, Swiss, SwissConfig, SwissPlayer};
 use boardcast_pairing::tiebreak::{self, Standing};
@@ -15,6 +17,23 @@ use crate::storage::StoredEvent;
 
 /// Forfeits after which a Swiss player is withdrawn.
 const FORFEITS_TO_WITHDRAW: u32 = 2;
+
+/// The least time between two waves of an arena's pairings. Players who finish a game
+/// within it wait together, so a wave has more than the two who just met to choose from
+/// (lila pairs every few seconds for the same reason).
+pub(crate) const ARENA_WAVE_MS: i64 = 2_000;
+
+/// One line of an arena's standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ArenaStanding {
+    pub account: i64,
+    pub rank: u32,
+    pub points: u32,
+    pub rating: u32,
+    /// The next game scores double.
+    pub on_fire: bool,
+    pub games: Vec<ScoredGame>,
+}
 
 /// A player of the event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +106,13 @@ pub(crate) struct EventState {
     swiss: Option<Swiss>,
     /// A round-robin's field in pairing-number order, fixed when round 1 is paired.
     field: Option<Vec<i64>>,
+    /// An arena's sheets by account, each game added as its result is stored.
+    sheets: HashMap<i64, Sheet>,
+    /// When an arena's last wave was paired.
+    last_wave_ms: Option<i64>,
+    /// An arena player's last opponent and games as White, for the next wave.
+    last_opponent: HashMap<i64, i64>,
+    whites: HashMap<i64, u32>,
 }
 
 fn player_id(account: i64) -> PlayerId {
@@ -101,7 +127,7 @@ impl EventState {
                 ..SwissConfig::default()
             })
             .ok(),
-            Format::RoundRobin { .. } => None,
+            Format::RoundRobin { .. } | Format::Arena { .. } => None,
         };
         EventState {
             id,
@@ -114,6 +140,10 @@ impl EventState {
             table: Vec::new(),
             swiss,
             field: None,
+            sheets: HashMap::new(),
+            last_wave_ms: None,
+            last_opponent: HashMap::new(),
+            whites: HashMap::new(),
         }
     }
 
@@ -175,7 +205,13 @@ impl EventState {
                 let per = if n < 2 { 0 } else { n + n % 2 - 1 };
                 if double { per * 2 } else { per }
             }
+            // An arena ends on time, not after a number of rounds.
+            Format::Arena { .. } => 0,
         }
+    }
+
+    fn is_arena(&self) -> bool {
+        matches!(self.setup.format, Format::Arena { .. })
     }
 
     fn active(&self) -> impl Iterator<Item = &Entrant> {
@@ -206,8 +242,16 @@ impl EventState {
                 name,
                 rating,
             } => {
-                if self.entrant(*account).is_some() {
-                    return Err(format!("{name} joined twice"));
+                if let Some(i) = self.entrants.iter().position(|e| e.account == *account) {
+                    // An arena player who left (or was paused for a no-show) comes back.
+                    if !(self.is_arena() && self.entrants[i].withdrawn) {
+                        return Err(format!("{name} joined twice"));
+                    }
+                    self.entrants[i].withdrawn = false;
+                    self.entrants[i].forfeits = 0;
+                    self.table[i].withdrawn = false;
+                    self.v += 1;
+                    return Ok(());
                 }
                 if let Some(swiss) = &mut self.swiss {
                     swiss
@@ -238,8 +282,16 @@ impl EventState {
                 self.entrants[i].withdrawn = true;
                 self.table[i].withdrawn = true;
             }
-            EventRecord::Paired { round, boards, bye } => {
-                if *round != self.rounds.len() as u32 + 1 || self.current().is_some() {
+            EventRecord::Paired {
+                round,
+                boards,
+                bye,
+                at_ms,
+            } => {
+                // An arena's waves overlap: a wave is paired while earlier ones play on.
+                if *round != self.rounds.len() as u32 + 1
+                    || (!self.is_arena() && self.current().is_some())
+                {
                     return Err(format!("round {round} paired out of turn"));
                 }
                 if let Some(swiss) = &mut self.swiss {
@@ -257,6 +309,14 @@ impl EventState {
                 }
                 if *round == 1 && matches!(self.setup.format, Format::RoundRobin { .. }) {
                     self.field = Some(self.round_robin_order());
+                }
+                if self.is_arena() {
+                    self.last_wave_ms = *at_ms;
+                    for b in boards {
+                        self.last_opponent.insert(b.white, b.black);
+                        self.last_opponent.insert(b.black, b.white);
+                        *self.whites.entry(b.white).or_default() += 1;
+                    }
                 }
                 self.rounds.push(RoundState {
                     round: *round,
@@ -284,6 +344,7 @@ impl EventState {
                 round,
                 board,
                 outcome,
+                plies,
                 ..
             } => {
                 let state = self.board_mut(*round, *board)?;
@@ -291,6 +352,12 @@ impl EventState {
                     return Err(format!("round {round} board {board} has a result already"));
                 }
                 state.outcome = Some(*outcome);
+                let (white, black) = (state.white, state.black);
+                if self.is_arena() {
+                    self.score_arena_game(white, black, *outcome, plies.unwrap_or(0))?;
+                    self.v += 1;
+                    return Ok(());
+                }
                 let last = self.rounds.last().expect("board_mut found a round");
                 if last.round == *round && last.complete() {
                     self.complete_round()?;
@@ -300,6 +367,168 @@ impl EventState {
         }
         self.v += 1;
         Ok(())
+    }
+
+    /// Adds an arena game to both sheets, in the order the results are stored; a no-show
+    /// counts a forfeit (and is paused before the next wave).
+    fn score_arena_game(
+        &mut self,
+        white: i64,
+        black: i64,
+        outcome: GameOutcome,
+        plies: u32,
+    ) -> Result<(), String> {
+        use ArenaResult::{Draw, Loss, Win};
+        let (w, b) = match outcome {
+            GameOutcome::WhiteWins | GameOutcome::WhiteWinsByForfeit => (Win, Loss),
+            GameOutcome::BlackWins | GameOutcome::BlackWinsByForfeit => (Loss, Win),
+            GameOutcome::Draw => (Draw, Draw),
+            GameOutcome::DoubleForfeit => (Loss, Loss),
+        };
+        let no_show = match outcome {
+            GameOutcome::WhiteWinsByForfeit => [false, true],
+            GameOutcome::BlackWinsByForfeit => [true, false],
+            GameOutcome::DoubleForfeit => [true, true],
+            _ => [false, false],
+        };
+        for ((account, result), absent) in [(white, w), (black, b)].into_iter().zip(no_show) {
+            let i = self.index_of(account)?;
+            if absent {
+                self.entrants[i].forfeits += 1;
+            }
+            self.sheets.entry(account).or_default().add(ArenaGame {
+                result,
+                plies,
+                // Berserk needs a match clock that can be halved before the first move,
+                // which matches do not offer yet: nobody goes berserk.
+                berserk: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// An arena's standings: by points, then rating, then who joined first.
+    pub(crate) fn arena_standings(&self) -> Vec<ArenaStanding> {
+        let mut lines: Vec<(usize, ArenaStanding)> = self
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let sheet = self.sheets.get(&e.account);
+                (
+                    i,
+                    ArenaStanding {
+                        account: e.account,
+                        rank: 0,
+                        points: sheet.map_or(0, Sheet::total),
+                        rating: e.rating,
+                        on_fire: sheet.is_some_and(Sheet::on_fire),
+                        games: sheet.map(|s| s.games().to_vec()).unwrap_or_default(),
+                    },
+                )
+            })
+            .collect();
+        lines.sort_by(|(ia, a), (ib, b)| {
+            b.points
+                .cmp(&a.points)
+                .then(b.rating.cmp(&a.rating))
+                .then(ia.cmp(ib))
+        });
+        lines
+            .into_iter()
+            .enumerate()
+            .map(|(place, (_, mut line))| {
+                line.rank = place as u32 + 1;
+                line
+            })
+            .collect()
+    }
+
+    /// An arena's next step: seat new games, pause no-shows, pair a wave of the players
+    /// without a game, and once the time is up wait for the running games, then finish.
+    fn arena_step(&self, now_ms: i64, ends_at_ms: i64) -> Step {
+        let mut pending = Vec::new();
+        let mut busy = HashSet::new();
+        for round in &self.rounds {
+            for (i, board) in round.boards.iter().enumerate() {
+                if board.outcome.is_some() {
+                    continue;
+                }
+                let Some(id) = &board.match_id else {
+                    return Step::Seat {
+                        round: round.round,
+                        board: i as u32,
+                    };
+                };
+                pending.push((round.round, i as u32, id.clone()));
+                busy.insert(board.white);
+                busy.insert(board.black);
+            }
+        }
+        if let Some(out) = self.active().find(|e| e.forfeits > 0) {
+            return Step::Record(EventRecord::Withdrew {
+                account: out.account,
+                why: Leaving::Forfeits,
+            });
+        }
+        if now_ms >= ends_at_ms {
+            return if pending.is_empty() {
+                Step::Record(EventRecord::Finished)
+            } else {
+                Step::Await(pending)
+            };
+        }
+        if self
+            .last_wave_ms
+            .is_some_and(|at| now_ms < at + ARENA_WAVE_MS)
+        {
+            return Step::Await(pending);
+        }
+        let ranks: HashMap<i64, u32> = self
+            .arena_standings()
+            .iter()
+            .map(|s| (s.account, s.rank))
+            .collect();
+        let waiting: Vec<Waiting> = self
+            .active()
+            .filter(|e| !busy.contains(&e.account))
+            .map(|e| Waiting {
+                id: player_id(e.account),
+                rank: ranks.get(&e.account).copied().unwrap_or(u32::MAX),
+                rating: e.rating,
+                last_opponent: self.last_opponent.get(&e.account).map(|&a| player_id(a)),
+            })
+            .collect();
+        if waiting.len() < 2 {
+            return Step::Await(pending);
+        }
+        let account = |id: PlayerId| i64::from(id.0);
+        let mut boards = Vec::new();
+        for (a, b) in arena_pairing::pair_waiting(&waiting).pairs {
+            let (a, b) = (account(a), account(b));
+            let rematch = self.last_opponent.get(&a) == Some(&b);
+            if rematch && !pending.is_empty() {
+                // Someone else will be free soon: meeting the last opponent is avoidable.
+                continue;
+            }
+            // Colours alternate: the one who has had White less often gets it.
+            let whites = |p: i64| self.whites.get(&p).copied().unwrap_or(0);
+            let (white, black) = if whites(b) < whites(a) {
+                (b, a)
+            } else {
+                (a, b)
+            };
+            boards.push(Board { white, black });
+        }
+        if boards.is_empty() {
+            return Step::Await(pending);
+        }
+        Step::Record(EventRecord::Paired {
+            round: self.rounds.len() as u32 + 1,
+            boards,
+            bye: None,
+            at_ms: Some(now_ms),
+        })
     }
 
     fn rounds_done(&self) -> usize {
@@ -405,6 +634,7 @@ impl EventState {
                     paired.bye.map(account),
                 ))
             }
+            Format::Arena { .. } => None,
             Format::RoundRobin { double } => {
                 let order = self.round_robin_order();
                 let schedule = round_robin::schedule(order.len() as u32, double).ok()?;
@@ -433,6 +663,9 @@ impl EventState {
         if !self.started() && now_ms < self.setup.starts_at_ms {
             return Step::Until(self.setup.starts_at_ms);
         }
+        if let Format::Arena { ends_at_ms, .. } = self.setup.format {
+            return self.arena_step(now_ms, ends_at_ms);
+        }
         if let Some(round) = self.current() {
             let mut waiting = Vec::new();
             for (i, board) in round.boards.iter().enumerate() {
@@ -454,6 +687,7 @@ impl EventState {
                             board: i as u32,
                             match_id: None,
                             outcome,
+                            plies: None,
                         });
                     }
                     (_, None) => {
@@ -492,6 +726,7 @@ impl EventState {
                 round: self.rounds.len() as u32 + 1,
                 boards,
                 bye,
+                at_ms: None,
             }),
             None => Step::Record(EventRecord::Finished),
         }
@@ -500,22 +735,26 @@ impl EventState {
 
 /// The result of a finished match as an event counts it, from its stored records: a win, a
 /// draw, or a forfeit for the side that never made its first move (lila's first-move rule).
-/// `None` if the match has not ended.
-pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<GameOutcome> {
+/// With it the plies played. `None` if the match has not ended.
+pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<(GameOutcome, u32)> {
     let mut moved = [false, false];
+    let mut plies = 0;
     let mut ended = None;
     for stored in events {
         let Ok(record) = serde_json::from_str::<Record>(&stored.body) else {
             continue;
         };
         match record.event {
-            MatchEvent::Moved(m) => moved[usize::from(m.played.side == Side::Black)] = true,
+            MatchEvent::Moved(m) => {
+                moved[usize::from(m.played.side == Side::Black)] = true;
+                plies += 1;
+            }
             MatchEvent::Ended(result) => ended = Some(result),
             _ => {}
         }
     }
     let result = ended?;
-    Some(match (result.winner, result.reason) {
+    let outcome = match (result.winner, result.reason) {
         (Some(Side::White), _) => GameOutcome::WhiteWins,
         (Some(Side::Black), _) => GameOutcome::BlackWins,
         (None, EndReason::Aborted) => match moved {
@@ -524,7 +763,8 @@ pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<GameOutcome> {
             _ => GameOutcome::WhiteWinsByForfeit,
         },
         (None, _) => GameOutcome::Draw,
-    })
+    };
+    Some((outcome, plies))
 }
 
 /// Each account's name, for tables and the TRF.
@@ -597,6 +837,7 @@ mod tests {
                             white: b.white,
                             black: b.black,
                         }),
+                        plies: None,
                     }
                 }
             };
@@ -736,15 +977,148 @@ mod tests {
         );
         assert_eq!(
             outcome_of(&stored(vec![aborted])),
-            Some(GameOutcome::BlackWinsByForfeit)
+            Some((GameOutcome::BlackWinsByForfeit, 0))
         );
         let resigned = Record::ended(Some(Side::Black), EndReason::Resignation, "x".into());
         assert_eq!(
             outcome_of(&stored(vec![resigned])),
-            Some(GameOutcome::BlackWins)
+            Some((GameOutcome::BlackWins, 0))
         );
         let agreed = Record::ended(None, EndReason::DrawByAgreement, "x".into());
-        assert_eq!(outcome_of(&stored(vec![agreed])), Some(GameOutcome::Draw));
+        assert_eq!(
+            outcome_of(&stored(vec![agreed])),
+            Some((GameOutcome::Draw, 0))
+        );
         assert_eq!(outcome_of(&[]), None);
+    }
+
+    /// Drives an arena as the director would, one game finishing every other step of 700 ms:
+    /// waves pair only free players, nobody meets the last opponent again while another is
+    /// coming free, each sheet is lila's scoring of that player's games in finishing order,
+    /// and games still running at the end are waited for and counted.
+    #[test]
+    fn an_arena_pairs_waves_until_its_end_and_counts_the_games_running_then() {
+        let ends_at_ms = 60_000;
+        let mut state = EventState::new(
+            "a".into(),
+            setup(Format::Arena {
+                minutes: 20,
+                ends_at_ms,
+            }),
+            0,
+        );
+        for account in 1..=7 {
+            join(&mut state, account);
+        }
+        let mut now = 0;
+        let mut next_match = 0;
+        let mut finished_after_end = 0;
+        let mut games_of: HashMap<i64, Vec<(ArenaGame, i64)>> = HashMap::new();
+        let mut tick = 0;
+        loop {
+            tick += 1;
+            let record = match state.next_step(now) {
+                Step::Done => break,
+                Step::Until(at) => {
+                    now = at;
+                    continue;
+                }
+                Step::Record(record) => record,
+                Step::Seat { round, board } => {
+                    next_match += 1;
+                    EventRecord::Seated {
+                        round,
+                        board,
+                        match_id: format!("m{next_match}"),
+                    }
+                }
+                Step::Await(games) => {
+                    now += 700;
+                    if games.is_empty() || tick % 2 == 0 {
+                        continue;
+                    }
+                    let (round, board, id) = games[0].clone();
+                    let b = state.rounds[round as usize - 1].boards[board as usize].clone();
+                    // The lower account wins, except that every third game is a draw, a short
+                    // one when the accounts are next to each other.
+                    let draw = (b.white + b.black + i64::from(round)) % 3 == 0;
+                    let plies = if (b.white - b.black).abs() == 1 {
+                        12
+                    } else {
+                        40
+                    };
+                    let outcome = match (draw, b.white < b.black) {
+                        (true, _) => GameOutcome::Draw,
+                        (false, true) => GameOutcome::WhiteWins,
+                        (false, false) => GameOutcome::BlackWins,
+                    };
+                    let (w, bl) = match outcome {
+                        GameOutcome::Draw => (ArenaResult::Draw, ArenaResult::Draw),
+                        GameOutcome::WhiteWins => (ArenaResult::Win, ArenaResult::Loss),
+                        _ => (ArenaResult::Loss, ArenaResult::Win),
+                    };
+                    for (account, result, opponent) in
+                        [(b.white, w, b.black), (b.black, bl, b.white)]
+                    {
+                        games_of.entry(account).or_default().push((
+                            ArenaGame {
+                                result,
+                                plies,
+                                berserk: false,
+                            },
+                            opponent,
+                        ));
+                    }
+                    if now >= ends_at_ms {
+                        finished_after_end += 1;
+                    }
+                    EventRecord::Result {
+                        round,
+                        board,
+                        match_id: Some(id),
+                        outcome,
+                        plies: Some(plies),
+                    }
+                }
+            };
+            state.apply(&record).unwrap();
+        }
+        assert!(state.finished);
+        assert!(now >= ends_at_ms);
+        assert!(finished_after_end > 0, "games running at the end count");
+        assert!(state.rounds.len() > 5, "waves: {}", state.rounds.len());
+        for board in state.rounds.iter().flat_map(|r| &r.boards) {
+            assert!(board.outcome.is_some(), "every game paired is counted");
+        }
+        let standings = state.arena_standings();
+        for line in &standings {
+            let games = &games_of[&line.account];
+            let opponents: Vec<i64> = games.iter().map(|(_, o)| *o).collect();
+            assert!(
+                opponents.windows(2).all(|w| w[0] != w[1]),
+                "{} met the same opponent twice in a row: {opponents:?}",
+                line.account
+            );
+            let sheet = Sheet::from_games(games.iter().map(|(g, _)| *g));
+            assert_eq!(line.points, sheet.total(), "{}", line.account);
+        }
+        assert!(
+            standings.windows(2).all(|w| w[0].points >= w[1].points),
+            "ranked by points"
+        );
+        // Someone won two in a row and was doubled: the streak rule was exercised.
+        assert!(
+            standings
+                .iter()
+                .flat_map(|s| &s.games)
+                .any(|g| g.doubled && g.points == 4)
+        );
+        // A late joiner cannot enter a finished arena, but one who left could have come back.
+        let rejoin = EventRecord::Joined {
+            account: 3,
+            name: "p3".into(),
+            rating: 1503,
+        };
+        assert!(state.clone().apply(&rejoin).is_err(), "3 is still in");
     }
 }

@@ -36,6 +36,13 @@ pub(crate) struct StandingView {
     pub buchholz_cut1: String,
     pub sonneborn_berger: String,
     pub withdrawn: bool,
+    /// An arena's sheet: each game's points in the order played, a doubled one followed by
+    /// `*` (on fire), as lila writes it: `2 2 4* 0`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<String>,
+    /// An arena player whose next game scores double.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub on_fire: bool,
 }
 
 /// The event as the API and the page show it.
@@ -82,24 +89,30 @@ impl EventView {
         } else {
             "waiting"
         };
-        let standings = state
-            .standings()
-            .into_iter()
-            .map(|s| {
-                let account = i64::from(s.id.0);
-                StandingView {
-                    rank: s.rank,
-                    name: name(account),
-                    rating: s.rating,
-                    score_halves: s.score.halves(),
-                    score: s.score.to_string(),
-                    buchholz: s.buchholz.to_string(),
-                    buchholz_cut1: s.buchholz_cut1.to_string(),
-                    sonneborn_berger: quarters(s.sonneborn_berger_quarters),
-                    withdrawn: state.entrant(account).is_some_and(|e| e.withdrawn),
-                }
-            })
-            .collect();
+        let standings = if matches!(setup.format, Format::Arena { .. }) {
+            arena_standings(state, &name)
+        } else {
+            state
+                .standings()
+                .into_iter()
+                .map(|s| {
+                    let account = i64::from(s.id.0);
+                    StandingView {
+                        rank: s.rank,
+                        name: name(account),
+                        rating: s.rating,
+                        score_halves: s.score.halves(),
+                        score: s.score.to_string(),
+                        buchholz: s.buchholz.to_string(),
+                        buchholz_cut1: s.buchholz_cut1.to_string(),
+                        sonneborn_berger: quarters(s.sonneborn_berger_quarters),
+                        withdrawn: state.entrant(account).is_some_and(|e| e.withdrawn),
+                        sheet: None,
+                        on_fire: false,
+                    }
+                })
+                .collect()
+        };
         let tc = setup.time_control;
         EventView {
             id: state.id.clone(),
@@ -140,4 +153,32 @@ impl EventView {
             v: state.v,
         }
     }
+}
+
+/// An arena's standings: `score` is the arena points (`score_halves` twice them, so a client
+/// sorts every kind alike), no Buchholz (an arena has none), and each player's sheet.
+fn arena_standings(state: &EventState, name: &dyn Fn(i64) -> String) -> Vec<StandingView> {
+    state
+        .arena_standings()
+        .into_iter()
+        .map(|s| StandingView {
+            rank: s.rank,
+            name: name(s.account),
+            rating: s.rating,
+            score_halves: s.points * 2,
+            score: s.points.to_string(),
+            buchholz: String::new(),
+            buchholz_cut1: String::new(),
+            sonneborn_berger: String::new(),
+            withdrawn: state.entrant(s.account).is_some_and(|e| e.withdrawn),
+            sheet: Some(
+                s.games
+                    .iter()
+                    .map(|g| format!("{}{}", g.points, if g.doubled { "*" } else { "" }))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            on_fire: s.on_fire,
+        })
+        .collect()
 }

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use boardcast_protocol::{
     BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
-    PoolPreset, Seat, ServerMessage, Side, Target,
+    PoolPreset, Resumed, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -66,6 +66,19 @@ const PROBE_EVERY: Duration = Duration::from_millis(500);
 #[cfg(test)]
 mod outage;
 mod presence;
+
+/// What the actor's one timer ([`Actor::next_wake`]) wakes it for.
+#[derive(Debug, Clone, Copy)]
+enum Wake {
+    /// The match's own deadline: a flag, a missed first move, a claim that may be made.
+    Match,
+    /// Storage refused writes: ask it again whether it takes them.
+    Probe,
+    /// The watcher count is due out to the followers.
+    Crowd,
+    /// Finished and followed by nobody for the linger time: leave memory.
+    Linger,
+}
 
 /// Settings of the matches: timing and the match limit.
 #[derive(Debug, Clone, Copy)]
@@ -145,6 +158,10 @@ struct Actor {
     unavailable_since: Option<Instant>,
     /// While `unavailable_since`, storage is asked again no earlier than this.
     probe_after: Instant,
+    /// Hears this node's storage go down (from when it first refused a write: the
+    /// heartbeat's or another match's) and come back, so a match that writes nothing holds
+    /// its clock too.
+    storage_down: watch::Receiver<Option<Instant>>,
     /// The match's chat: its two rooms' last lines ([`MatchChat`]).
     chat: MatchChat,
     /// A write this match owes by itself (a forfeit, an abort, an abandon) that storage
@@ -186,6 +203,7 @@ pub(crate) fn spawn(
         fanout.keep(i as u64 + 1, Kept::of(&record.event));
     }
     let state_public = state.setup.public;
+    let storage_down = storage.watch_down();
     let actor = Actor {
         state,
         fanout,
@@ -209,6 +227,7 @@ pub(crate) fn spawn(
         newer_owner: None,
         unavailable_since: None,
         probe_after: Instant::now(),
+        storage_down,
         owed: Retry::default(),
         chat: MatchChat::default(),
         _guard: guard,
@@ -265,22 +284,8 @@ impl Actor {
         }
         loop {
             self.note_unseated();
-            // While storage refuses what the match owes, its timer waits out the back-off; a
-            // suspended match lets no clock run out: no move could be accepted.
-            let wake = self
-                .state
-                .poll_timeout(&self.timeouts())
-                .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
-                // No flag falls, no first move is missed, while no move can be accepted.
-                .filter(|_| !self.suspended && self.unavailable_since.is_none());
-            // While storage refuses writes (and the lease holds), it is asked again shortly.
-            let probe_at = self
-                .unavailable_since
-                .filter(|_| !self.suspended && !self.moved)
-                .map(|_| self.probe_after);
+            let wake = self.next_wake();
             let (suspended, reclaim_after) = (self.suspended, self.reclaim_after);
-            let crowd_due = self.fanout.crowd_due();
-            let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
             let mut newer_owner = self.newer_owner.take();
             tokio::select! {
                 _ = shutdown.recv() => break,
@@ -315,20 +320,26 @@ impl Actor {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
-                    self.handle_timeout(Instant::now()).await;
-                }
-                _ = sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() => {
-                    self.probe_storage().await;
-                }
-                _ = sleep_until(crowd_due.unwrap_or_else(Instant::now)), if crowd_due.is_some() => {
-                    if self.fanout.send_crowd() {
-                        self.publish_summary();
+                Ok(()) = self.storage_down.changed() => {
+                    let down = *self.storage_down.borrow_and_update();
+                    match down {
+                        Some(since) => self.unavailable(since),
+                        // A suspended match goes on only once it is claimed back.
+                        None if !self.suspended => self.storage_back(Instant::now()),
+                        None => {}
                     }
                 }
-                _ = tokio::time::sleep(self.settings.linger), if idle => {
-                    self.directory.remove(&self.state.id);
-                    break;
+                _ = sleep_until(wake.map_or_else(Instant::now, |(at, _)| at)), if wake.is_some() => {
+                    match wake.map(|(_, why)| why) {
+                        Some(Wake::Match) => self.handle_timeout(Instant::now()).await,
+                        Some(Wake::Probe) => self.probe_storage().await,
+                        Some(Wake::Crowd) if self.fanout.send_crowd() => self.publish_summary(),
+                        Some(Wake::Linger) => {
+                            self.directory.remove(&self.state.id);
+                            break;
+                        }
+                        Some(Wake::Crowd) | None => {}
+                    }
                 }
             }
             // Still suspended and nothing heard yet: keep hearing.
@@ -366,15 +377,15 @@ impl Actor {
         tracing::debug!(match_id = %self.state.id, "match actor stopped");
     }
 
-    /// From `now` no move can be accepted (storage refused a write, or the lease lapsed):
+    /// From `from` no move can be accepted (storage refused a write, or the lease lapsed):
     /// the side to move's time is held (PROTOCOL.md §12: nobody is charged for time in which
     /// no move of theirs could be accepted, and no flag falls in it).
-    fn unavailable(&mut self, now: Instant) {
+    fn unavailable(&mut self, from: Instant) {
         if self.unavailable_since.is_none() {
-            self.unavailable_since = Some(now);
-            self.probe_after = now + PROBE_EVERY;
+            self.unavailable_since = Some(from);
+            self.probe_after = Instant::now() + PROBE_EVERY;
         }
-        self.state.hold_time(now.into_std());
+        self.state.hold_time(from.into_std());
     }
 
     /// Storage took a write at `now`: the held time goes on from here.
@@ -523,8 +534,13 @@ impl Actor {
                 outbox,
                 id,
                 since_v,
+                carried,
             } => {
-                outbox.ack(id);
+                if carried {
+                    self.send_resumed(&outbox, None);
+                } else {
+                    outbox.ack(id);
+                }
                 self.catch_up(&outbox, since_v, &[]);
                 let seated = self
                     .fanout
@@ -566,13 +582,17 @@ impl Actor {
                 id,
                 token,
                 since_v,
+                carried,
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    // Nobody asked for a carried seat: a wrong one is simply not kept.
+                    None if carried => {}
                     None => outbox.refuse(id, self.wrong_token()),
                 },
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
-                    Some(side) => self.take_seat(outbox, id, side, since_v).await,
+                    Some(side) => self.take_seat(outbox, id, side, since_v, carried).await,
+                    None if carried => {}
                     None => outbox.refuse(
                         id,
                         Refusal::new(
@@ -689,7 +709,7 @@ impl Actor {
             return outbox.refuse(id, refusal);
         }
         self.directory.register_token(&token, &self.state.id);
-        self.take_seat(outbox, id, side, None).await;
+        self.take_seat(outbox, id, side, None, false).await;
     }
 
     /// Seats `outbox` at `side` (a join or a resume): its seat, then presence as it is now
@@ -699,12 +719,25 @@ impl Actor {
     ///
     /// The connection learns it follows this match before anything is sent, so if it closes
     /// at any point after that it says goodbye here; one that has closed already is not seated.
-    async fn take_seat(&mut self, outbox: Outbox, id: u64, side: Side, since_v: Option<u64>) {
+    /// Seats `outbox` on `side`: answered with its `seat`, or, `carried` over from a proxy
+    /// when the match moved here, with a `resumed` (PROTOCOL.md §3.5: no id-0 seat).
+    async fn take_seat(
+        &mut self,
+        outbox: Outbox,
+        id: u64,
+        side: Side,
+        since_v: Option<u64>,
+        carried: bool,
+    ) {
         if !outbox.note_subscription(&self.state.id, true) {
             self.reconcile_presence(&[]).await;
             return;
         }
-        self.send_seat(&outbox, id, side);
+        if carried {
+            self.send_resumed(&outbox, Some(side));
+        } else {
+            self.send_seat(&outbox, id, side);
+        }
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
         self.send_chat_history(&outbox, true);
@@ -815,6 +848,7 @@ impl Actor {
                 id: 0,
                 token: SeatKey::Token(token.clone()),
                 since_v: None,
+                carried: false,
             });
         }
     }
@@ -845,6 +879,38 @@ impl Actor {
     /// In a cluster that is [`MAX_TRANSIT`] late: a move on its way from another node, timed
     /// from its arrival there, may still come. Nothing is due while no move can be accepted
     /// (storage refuses writes): the held clock shows none, and a first move cannot be missed.
+    /// The one time the actor next wakes by itself, and what for: the earliest of the match's
+    /// own deadline ([`MatchState::poll_timeout`]), a storage probe, the watcher count due
+    /// out, and leaving memory. Asked anew after everything the actor handles.
+    fn next_wake(&self) -> Option<(Instant, Wake)> {
+        // While storage refuses what the match owes, its timer waits out the back-off; a
+        // suspended match lets no clock run out: no move could be accepted.
+        let due = self
+            .state
+            .poll_timeout(&self.timeouts())
+            .map(|due| self.owed.due(Instant::from_std(due) + self.transit()))
+            // No flag falls, no first move is missed, while no move can be accepted.
+            .filter(|_| !self.suspended && self.unavailable_since.is_none());
+        // While storage refuses writes (and the lease holds), it is asked again shortly.
+        let probe = self
+            .unavailable_since
+            .filter(|_| !self.suspended && !self.moved)
+            .map(|_| self.probe_after);
+        let crowd = self.fanout.crowd_due();
+        // A finished match nobody follows leaves memory after lingering this long in peace.
+        let idle = self.state.phase() == MatchPhase::Finished && self.fanout.is_empty();
+        let linger = idle.then(|| Instant::now() + self.settings.linger);
+        [
+            due.map(|at| (at, Wake::Match)),
+            probe.map(|at| (at, Wake::Probe)),
+            crowd.map(|at| (at, Wake::Crowd)),
+            linger.map(|at| (at, Wake::Linger)),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
+    }
+
     async fn handle_timeout(&mut self, at: Instant) {
         if self.unavailable_since.is_some() {
             return;
@@ -971,9 +1037,15 @@ impl Actor {
                 self.moved = true;
                 return Err(moved_refusal());
             }
-            // From here no move could be accepted until storage takes a write again (whether
-            // it is unreachable or refuses writes: a full disk, a failing SQLite file).
-            self.unavailable(Instant::from_std(now));
+            // No move could be accepted until storage takes a write again (whether it is
+            // unreachable or refuses writes: a full disk, a failing SQLite file), from when
+            // this node first saw it refuse one (its heartbeat, or another match) on.
+            let now = Instant::from_std(now);
+            let down = self
+                .storage
+                .down_since()
+                .map_or(now, |since| since.min(now));
+            self.unavailable(down);
             // Answered (the client sends it again): one line per while, however many there are.
             if let Some(refused) = retry::command_refused(Instant::now()) {
                 tracing::warn!(match_id = %self.state.id, %err, refused, "storage refused events");
@@ -1033,7 +1105,7 @@ impl Actor {
                 result.rating_change = Some(shown);
                 writes[i] = record
                     .write(&self.state.id, first_v + i as u64, at_ms, self.epoch)
-                    .map_err(|err| StorageError::Database(err.to_string()))?;
+                    .map_err(StorageError::Encode)?;
             }
         }
         Ok(stored::writes_of(&self.state.id, (white, black), &change, at_ms).into())
@@ -1212,6 +1284,14 @@ impl Actor {
         if !history.lines.is_empty() {
             outbox.send(&ServerMessage::ChatHistory(history));
         }
+    }
+
+    /// Tells a connection carried over to this node that it keeps its seat (or watch) here.
+    fn send_resumed(&self, outbox: &Outbox, side: Option<Side>) {
+        outbox.send(&ServerMessage::Resumed(Resumed {
+            match_id: self.state.id.clone(),
+            side,
+        }));
     }
 
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {

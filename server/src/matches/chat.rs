@@ -23,7 +23,7 @@ use boardcast_protocol::{
 use serde::{Deserialize, Serialize};
 
 use super::Player;
-use crate::net::limits::RateLimit;
+use crate::ops::rate::RateLimit;
 use crate::refusal::Refusal;
 use crate::room::outbox::ConnId;
 use crate::storage::{ChatLineRow, ChatWrite, Write};

@@ -88,12 +88,14 @@ impl Clock {
         self.held = None;
     }
 
-    /// Stops the running side's time going down from `now` (no move of theirs can be
+    /// Stops the running side's time going down from `from` (no move of theirs can be
     /// accepted: storage refuses writes, or the node lost its lease); it keeps running in
-    /// name, and no flag falls while it is held. Holding a held clock changes nothing.
-    pub(crate) fn hold(&mut self, now: Instant) {
-        if self.running.is_some() && self.held.is_none() {
-            self.held = Some(now);
+    /// name, and no flag falls while it is held. `from` may lie in the past — when the node
+    /// first saw storage refuse a write, before this match tried one — but a turn is never
+    /// held from before it began. Holding a held clock changes nothing.
+    pub(crate) fn hold(&mut self, from: Instant) {
+        if let (Some((_, since)), None) = (self.running, self.held) {
+            self.held = Some(from.max(since));
         }
     }
 
@@ -232,6 +234,28 @@ mod tests {
             clock.remaining(Side::Black, t0 + Duration::from_millis(4_000)),
             Duration::from_millis(9_000)
         );
+    }
+
+    #[test]
+    fn a_hold_from_before_the_turn_began_holds_it_from_its_start_and_gives_nothing_back() {
+        let t0 = Instant::now() + Duration::from_secs(10);
+        let mut clock = Clock::new(tc(10_000, 0));
+        clock.start(Side::White, t0);
+        // Storage was seen down 1 s before White's turn began (the turn began on a move
+        // committed just before): White is charged nothing while held …
+        clock.hold(t0 - Duration::from_secs(1));
+        assert_eq!(
+            clock.remaining(Side::White, t0 + Duration::from_secs(2)),
+            Duration::from_secs(10)
+        );
+        clock.release(t0 + Duration::from_secs(2));
+        // … and from the release on, White's time goes down: the second before the turn,
+        // never charged, is not given back on top.
+        assert_eq!(
+            clock.remaining(Side::White, t0 + Duration::from_secs(3)),
+            Duration::from_secs(9)
+        );
+        assert_eq!(clock.deadline(), Some(t0 + Duration::from_secs(12)));
     }
 
     #[test]

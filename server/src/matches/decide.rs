@@ -5,9 +5,9 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
-    ClaimKind, EndReason, ErrorCode, MatchEvent, MatchPhase, MatchResult, Side,
+    ClaimKind, EndReason, ErrorArgs, ErrorCode, MatchEvent, MatchPhase, MatchResult, Side,
 };
-use frisian::{MoveList, Outcome, Square};
+use frisian::{MoveError, MoveList, Outcome, Square};
 
 use super::clock::Flagged;
 use super::player::Player;
@@ -80,13 +80,61 @@ pub(crate) fn rules_result(outcome: Outcome) -> MatchResult {
     }
 }
 
-fn illegal(message: String) -> Refusal {
+fn illegal(error: &MoveError) -> Refusal {
+    let message = error.to_string();
     let message = if message.starts_with("illegal move") {
         message
     } else {
         format!("illegal move: {message}")
     };
-    Refusal::new(ErrorCode::IllegalMove, message)
+    Refusal::new(ErrorCode::IllegalMove, message).with(move_error_args(error))
+}
+
+/// The reason and arguments of an illegal move (PROTOCOL.md §12.1), for clients that word it
+/// in the player's language.
+fn move_error_args(error: &MoveError) -> ErrorArgs {
+    let on =
+        |reason: &str, square: &Square| ErrorArgs::new(reason).number("square", square.number());
+    let leg = |reason: &str, from: &Square, to: &Square| {
+        ErrorArgs::new(reason)
+            .number("from", from.number())
+            .number("to", to.number())
+    };
+    match error {
+        MoveError::GameOver => ErrorArgs::new("not_legal"),
+        MoveError::RouteTooShort => ErrorArgs::new("route_too_short"),
+        MoveError::NoPiece(square) => on("no_piece", square),
+        MoveError::NotYourPiece(square) => on("not_your_piece", square),
+        MoveError::Occupied(square) => on("occupied", square),
+        MoveError::NotOnLine { from, to } => leg("not_on_line", from, to),
+        MoveError::NotAManMove { from, to } => leg("not_a_man_move", from, to),
+        MoveError::NotAKingMove { from, to } => leg("not_a_king_move", from, to),
+        MoveError::Blocked { from, to, at } => leg("blocked", from, to).number("at", at.number()),
+        MoveError::CaptureCompulsory { example } => {
+            ErrorArgs::new("capture_compulsory").word("example", example)
+        }
+        MoveError::NothingCaptured { from, to } => leg("nothing_captured", from, to),
+        MoveError::OwnPiece(square) => on("own_piece", square),
+        MoveError::AlreadyCaptured(square) => on("already_captured", square),
+        MoveError::TwoPieces { from, to } => leg("two_pieces", from, to),
+        MoveError::ManTooFar { from, to } => leg("man_too_far", from, to),
+        MoveError::MustContinue(square) => on("must_continue", square),
+        MoveError::LowerValue {
+            value,
+            best,
+            example,
+        } => ErrorArgs::new("lower_value")
+            .number("kings", value.kings)
+            .number("men", value.men)
+            .number("best_kings", best.kings)
+            .number("best_men", best.men)
+            .word("example", example),
+        MoveError::KingPrecedence { example } => {
+            ErrorArgs::new("king_precedence").word("example", example)
+        }
+        MoveError::KingFrozen(square) => on("king_frozen", square),
+        MoveError::NotLegal => ErrorArgs::new("not_legal"),
+    }
 }
 
 /// What a match's timeouts are measured against besides its own state: the server's limits
@@ -206,6 +254,11 @@ impl MatchState {
                          match actions need ids that increase per seat, across reconnects"
                     ),
                 )
+                .with(
+                    ErrorArgs::new("not_above_last")
+                        .number("id", ack)
+                        .number("last_id", last),
+                )
             });
         }
         let over = || {
@@ -216,13 +269,15 @@ impl MatchState {
                     None => "the match is over".to_owned(),
                 },
             )
+            .with(ErrorArgs::new("game_over"))
         };
         let playing = || match self.phase() {
             MatchPhase::Playing => Ok(()),
             MatchPhase::Waiting => Err(Refusal::new(
                 ErrorCode::NotAllowed,
                 "the match has not started: waiting for an opponent",
-            )),
+            )
+            .with(ErrorArgs::new("not_started"))),
             MatchPhase::Finished => Err(over()),
         };
         let opponent = side.opposite();
@@ -246,7 +301,8 @@ impl MatchState {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
                             "your draw offer already stands",
-                        ));
+                        )
+                        .with(ErrorArgs::new("draw_offer_stands")));
                     }
                     // Offering back what the opponent offered is agreeing.
                     Some(_) => vec![Record::ended(
@@ -263,7 +319,8 @@ impl MatchState {
                     return Err(Refusal::new(
                         ErrorCode::NotAllowed,
                         "there is no draw offer from your opponent",
-                    ));
+                    )
+                    .with(ErrorArgs::new("no_draw_offer")));
                 }
                 if *action == Action::AcceptDraw {
                     vec![Record::ended(
@@ -405,13 +462,15 @@ impl MatchState {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
                 format!("not your turn: {} to move", side.opposite()),
-            ));
+            )
+            .with(ErrorArgs::new("side_to_move").word("side", side.opposite().to_string())));
         }
         let squares = squares(route).map_err(|n| {
             Refusal::new(
                 ErrorCode::InvalidArgument,
                 format!("route: {n} is not a square (1 to 50)"),
             )
+            .with(ErrorArgs::new("not_a_square").number("number", n))
         })?;
         // One generation of the legal moves resolves, writes and plays the move.
         let mut legal = MoveList::new();
@@ -419,7 +478,7 @@ impl MatchState {
         let mv = self
             .position
             .move_from_route_in(&squares, &legal)
-            .map_err(|err| illegal(err.to_string()))?;
+            .map_err(|err| illegal(&err))?;
         let clock = match &self.clock {
             // A player's clock does not run before that player's first move.
             Some(clock) if !self.has_moved(side) => Some(clock.after_first_move(side, now)),
@@ -428,14 +487,15 @@ impl MatchState {
             Some(clock) => match clock.after_move(side, self.lag_credited(side, lag, now)) {
                 Ok(state) => Some(state),
                 Err(Flagged(_)) => {
-                    return Err(Refusal::new(ErrorCode::GameOver, "your time ran out"));
+                    return Err(Refusal::new(ErrorCode::GameOver, "your time ran out")
+                        .with(ErrorArgs::new("time_ran_out")));
                 }
             },
             None => None,
         };
         let (mut moved, outcome) =
             moved_event(&self.position, &legal, mv, self.plies.len() as u32, clock)
-                .map_err(|err| illegal(err.error().to_string()))?;
+                .map_err(|err| illegal(err.error()))?;
         // The round trip counted is shown (connection quality) and replayed into the quota.
         if self.clock.is_some() {
             moved.lag_ms = Some(lag.as_millis().min(u32::MAX as u128) as u32);
@@ -528,6 +588,72 @@ mod tests {
         let clock = moved.clock.unwrap();
         log.extend(records);
         clock
+    }
+
+    /// An illegal move's refusal carries its reason and arguments (PROTOCOL.md §12.1), so a
+    /// client words it in the player's language: the squares, the example move and what each
+    /// capture takes, as the rules crate found them.
+    #[test]
+    fn an_illegal_move_names_its_reason_and_arguments() {
+        let refuse = |fen: &str, route: &[u8]| {
+            let position = frisian::Position::from_fen(fen).unwrap();
+            let squares: Vec<Square> = route.iter().map(|&n| Square::new(n).unwrap()).collect();
+            let err = position.move_from_route(&squares).unwrap_err();
+            let refusal = illegal(&err);
+            assert_eq!(refusal.code, ErrorCode::IllegalMove);
+            refusal.args.unwrap()
+        };
+        assert_eq!(
+            refuse("W:W33,K45:B34,K29,10", &[33, 35]),
+            ErrorArgs::new("lower_value")
+                .number("kings", 0u32)
+                .number("men", 1u32)
+                .number("best_kings", 1u32)
+                .number("best_men", 1u32)
+                .word("example", "33x44")
+        );
+        assert_eq!(
+            refuse("W:W31-50:B1-20", &[32, 21]),
+            ErrorArgs::new("not_a_man_move")
+                .number("from", 32u32)
+                .number("to", 21u32)
+        );
+        assert_eq!(
+            refuse("W:W33:B34", &[33, 28]),
+            ErrorArgs::new("capture_compulsory").word("example", "33x35")
+        );
+        assert_eq!(
+            refuse("W:W16,K50:B11,40", &[16, 7]),
+            ErrorArgs::new("king_precedence").word("example", "50x10")
+        );
+        // Every reason given is one PROTOCOL.md documents.
+        for args in [
+            refuse("W:W31-50:B1-20", &[28, 23]),
+            refuse("W:W31-50:B1-20", &[32, 37]),
+            refuse("W:W33:B23,12", &[33, 13]),
+        ] {
+            assert!(
+                boardcast_protocol::REASONS
+                    .iter()
+                    .any(|spec| spec.code == ErrorCode::IllegalMove && spec.reason == args.reason),
+                "{args:?}"
+            );
+        }
+    }
+
+    /// Not your turn names the side to move.
+    #[test]
+    fn not_your_turn_names_the_side_to_move() {
+        let now = Instant::now();
+        let state = playing(now);
+        let refused = state
+            .decide(Side::Black, 1, &Action::play(vec![19, 23]), now)
+            .unwrap_err();
+        assert_eq!(refused.code, ErrorCode::NotYourTurn);
+        assert_eq!(
+            refused.args,
+            Some(ErrorArgs::new("side_to_move").word("side", "white"))
+        );
     }
 
     #[test]

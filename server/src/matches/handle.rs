@@ -32,6 +32,9 @@ pub enum Command {
         outbox: Outbox,
         id: u64,
         since_v: Option<u64>,
+        /// A watch carried over from the proxy of a match that moved here: answered with a
+        /// `resumed` instead of an `ack` (no envelope asked for it).
+        carried: bool,
     },
     /// Stop following the match as a spectator.
     Unwatch { outbox: Outbox, id: u64 },
@@ -49,6 +52,9 @@ pub enum Command {
         id: u64,
         token: SeatKey,
         since_v: Option<u64>,
+        /// A seat carried over from the proxy of a match that moved here: answered with a
+        /// `resumed` instead of a `seat`, and never with an error (no envelope asked for it).
+        carried: bool,
     },
     /// A seated player's action.
     Act {
@@ -82,6 +88,7 @@ impl Command {
     /// Where the answer to this command goes, if it expects one.
     pub(crate) fn asker(&self) -> Option<(&Outbox, u64)> {
         match self {
+            Command::Watch { carried: true, .. } | Command::Resume { carried: true, .. } => None,
             Command::Watch { outbox, id, .. }
             | Command::Unwatch { outbox, id }
             | Command::Join { outbox, id, .. }

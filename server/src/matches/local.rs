@@ -4,10 +4,12 @@
 //!
 //! The hub only finds matches; it never changes one. Each match is changed by its own actor.
 //! It is the local [`Directory`]: what a match and a connection need to find matches goes
-//! through that seam, so a cluster directory can take its place.
+//! through that seam, so a cluster directory can take its place. The hub does not know what
+//! wraps it: its actors are given the hub itself as their directory, and a cluster that shares
+//! the lobby learns which lobby lines changed by watching them ([`Hub::watch_lobby`]).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use boardcast_protocol::{
     ColorChoice, CreateMatch, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
@@ -20,7 +22,7 @@ use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
 use crate::matches::{MatchHandle, MatchState, Ownership, Owning, Record, Setup};
-use crate::net::address::ClientAddr;
+use crate::ops::address::ClientAddr;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
 use crate::room::outbox::Outbox;
@@ -50,10 +52,8 @@ struct Inner {
     cluster: OnceLock<Arc<dyn Owning>>,
     /// Take-overs in progress on this node, one turn per match ([`Hub::take_over_turn`]).
     taking_over: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    /// Where this hub's actors register themselves and find other matches, once a cluster's
-    /// directory wraps the hub ([`Hub::use_directory`]); the hub itself otherwise. Weak: the
-    /// directory holds the hub.
-    directory: OnceLock<Weak<dyn Directory>>,
+    /// Wakes the lobby's watcher ([`Hub::watch_lobby`]) when a line changed.
+    lobby_changed: tokio::sync::Notify,
 }
 
 /// The maps behind the lookups, under one lock so they always agree.
@@ -66,6 +66,10 @@ struct Index {
     /// [`Settings::max_matches`] (a visitor watching old games must not block creations) and
     /// have their own bound of the same size.
     finished: usize,
+    /// The matches whose lobby line changed (started, updated, gone) since the lobby's watcher
+    /// last looked; `None` while nobody watches (a single node). At most one entry per match
+    /// in memory or just gone, so it is bounded by the matches.
+    lobby_changes: Option<BTreeSet<String>>,
 }
 
 struct Entry {
@@ -88,7 +92,7 @@ impl Hub {
             index: Mutex::new(Index::default()),
             cluster: OnceLock::new(),
             taking_over: Mutex::default(),
-            directory: OnceLock::new(),
+            lobby_changed: tokio::sync::Notify::new(),
         }))
     }
 
@@ -138,20 +142,16 @@ impl Hub {
         }
     }
 
-    /// Makes `directory` (which wraps this hub) the directory of every actor started from now
-    /// on: their lobby lines, tokens and hand-overs go through it. Called once, before any
-    /// match starts.
-    pub fn use_directory(&self, directory: Weak<dyn Directory>) {
-        if self.0.directory.set(directory).is_err() {
-            tracing::warn!("the hub was given a directory twice; the first one stays");
-        }
+    /// Starts telling which lobby lines change, for whoever shares the lobby beyond this
+    /// process (a cluster's directory). Called once, before any match starts.
+    pub(crate) fn watch_lobby(&self) -> LobbyWatch {
+        self.index().lobby_changes.get_or_insert_with(BTreeSet::new);
+        LobbyWatch { hub: self.clone() }
     }
 
+    /// The directory every actor of this hub registers itself with: the hub.
     fn actor_directory(&self) -> Arc<dyn Directory> {
-        match self.0.directory.get().and_then(Weak::upgrade) {
-            Some(directory) => directory,
-            None => Arc::new(self.clone()),
-        }
+        Arc::new(self.clone())
     }
 
     /// How this node owns match `id` under `epoch`.
@@ -291,23 +291,27 @@ impl Hub {
 
     /// [`Hub::fresh_invite`] with the codes drawn by `draw`.
     async fn fresh_invite_from(&self, mut draw: impl FnMut() -> String) -> Result<String, Refusal> {
-        let directory = self.actor_directory();
+        // The other nodes' matches are in the database they share.
+        let shared = self.0.storage.coordination();
         for _ in 0..8 {
             let code = draw();
             if self.find_by_code(&code).await?.is_some() {
                 tracing::warn!("a new invite code clashed with an open match's; drawing another");
                 continue;
             }
-            match directory.find_by_code(&code).await {
+            let Some(shared) = &shared else {
+                return Ok(code);
+            };
+            match shared.match_id_by_code(code.to_ascii_uppercase()).await {
                 Ok(Some(_)) => {
                     tracing::warn!(
                         "a new invite code clashed with an open match's; drawing another"
                     );
                 }
                 Ok(None) => return Ok(code),
-                Err(refusal) => {
+                Err(err) => {
                     tracing::debug!(
-                        reason = %refusal.message,
+                        %err,
                         "cannot ask the cluster about a new invite code; using it"
                     );
                     return Ok(code);
@@ -451,24 +455,16 @@ impl Hub {
             },
         );
         dir.finished += usize::from(finished);
-        drop(dir);
-        self.announce(&id);
+        // Its first lobby line: the actor only tells of changes.
+        self.lobby_line_changed(&mut dir, &id);
         Ok(handle)
     }
 
-    /// Tells a directory that wraps the hub (a cluster's, which shares the lobby) about the
-    /// lobby line of match `id`, newly started here: the actor only tells it of changes.
-    fn announce(&self, id: &str) {
-        let Some(directory) = self.0.directory.get().and_then(Weak::upgrade) else {
-            return;
-        };
-        let line = self
-            .index()
-            .matches
-            .get(id)
-            .map(|entry| (entry.summary.clone(), entry.public));
-        if let Some((summary, public)) = line {
-            directory.update_summary(summary, public);
+    /// Notes for the lobby's watcher, if any, that match `id`'s lobby line changed.
+    fn lobby_line_changed(&self, dir: &mut Index, id: &str) {
+        if let Some(changes) = &mut dir.lobby_changes {
+            changes.insert(id.to_owned());
+            self.0.lobby_changed.notify_one();
         }
     }
 
@@ -564,7 +560,8 @@ impl Directory for Hub {
 
     fn update_summary(&self, summary: MatchSummary, public: bool) {
         let mut dir = self.index();
-        if let Some(entry) = dir.matches.get_mut(&summary.match_id) {
+        let id = summary.match_id.clone();
+        if let Some(entry) = dir.matches.get_mut(&id) {
             let was_finished = entry.summary.phase == MatchPhase::Finished;
             let is_finished = summary.phase == MatchPhase::Finished;
             entry.summary = summary;
@@ -574,11 +571,14 @@ impl Directory for Hub {
                 (true, false) => dir.finished -= 1,
                 _ => {}
             }
+            self.lobby_line_changed(&mut dir, &id);
         }
     }
 
     fn remove(&self, id: &str) {
-        self.index().remove(id);
+        let mut dir = self.index();
+        dir.remove(id);
+        self.lobby_line_changed(&mut dir, id);
     }
 
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
@@ -588,6 +588,7 @@ impl Directory for Hub {
             if dir.matches.get(id).is_some_and(|e| e.handle.is_stopped()) {
                 dir.remove(id);
             }
+            self.lobby_line_changed(&mut dir, id);
         }
         crate::matches::directory::close_moved(followers);
     }
@@ -614,6 +615,46 @@ impl Directory for Hub {
         players: Vec<(Side, Player)>,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
         Box::pin(async move { self.create_match(setup, &players, true).await })
+    }
+}
+
+/// The lobby lines of a hub as they change ([`Hub::watch_lobby`]).
+pub(crate) struct LobbyWatch {
+    hub: Hub,
+}
+
+/// A match's lobby line now (its summary, and whether it is public), or `None` once the
+/// match has left this node.
+pub(crate) type LobbyLine = Option<(MatchSummary, bool)>;
+
+impl LobbyWatch {
+    /// Waits until some lobby lines changed and returns each of them as it is now, by match
+    /// id. Changes in between fold into one: a watcher that is slow sees the newest lines.
+    pub(crate) async fn changed(&self) -> Vec<(String, LobbyLine)> {
+        loop {
+            let lines: Vec<(String, LobbyLine)> = {
+                let mut dir = self.hub.index();
+                let ids = dir
+                    .lobby_changes
+                    .as_mut()
+                    .map(std::mem::take)
+                    .unwrap_or_default();
+                ids.into_iter()
+                    .map(|id| {
+                        let line = dir
+                            .matches
+                            .get(&id)
+                            .map(|entry| (entry.summary.clone(), entry.public));
+                        (id, line)
+                    })
+                    .collect()
+            };
+            if !lines.is_empty() {
+                return lines;
+            }
+            // A change noted since the look above left a permit: this returns at once.
+            self.hub.0.lobby_changed.notified().await;
+        }
     }
 }
 
@@ -826,7 +867,7 @@ mod tests {
     /// Alice's seek (White, untimed) from one address, public or private.
     async fn alice_seeks(hub: &Hub, public: bool) -> (MatchHandle, String, String) {
         hub.create_seek(
-            crate::net::address::ClientAddr::of([127, 0, 0, 1].into()),
+            crate::ops::address::ClientAddr::of([127, 0, 0, 1].into()),
             &Player::person("alice"),
             casual_seek(public),
         )
@@ -906,7 +947,7 @@ mod tests {
             let hub = hub.clone();
             async move {
                 hub.create_seek(
-                    crate::net::address::ClientAddr::of([127, 0, 0, n].into()),
+                    crate::ops::address::ClientAddr::of([127, 0, 0, n].into()),
                     &Player::person("alice"),
                     casual_seek(true),
                 )
@@ -951,6 +992,7 @@ mod tests {
                     id: 1,
                     token: token.clone().into(),
                     since_v: None,
+                    carried: false,
                 })
                 .unwrap();
             inbox
@@ -966,6 +1008,44 @@ mod tests {
         // The creator comes back with their seat: listed again.
         let _inbox = seat(crate::room::outbox::next_conn_id());
         until_listed(&hub, &id, true).await;
+    }
+
+    #[tokio::test]
+    async fn the_lobby_watch_sees_a_line_appear_change_and_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let (storage, _) = Storage::open(
+            &crate::storage::Database::Sqlite(dir.path().join("db")),
+            None,
+        )
+        .await
+        .unwrap();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let hub = Hub::new(storage, settings(10), shutdown, tasks);
+        let watch = hub.watch_lobby();
+        let next = || tokio::time::timeout(Duration::from_secs(5), watch.changed());
+        let (_handle, id, _token) = alice_seeks(&hub, true).await;
+        let started = next().await.expect("the new seek is told");
+        let line = started.iter().find(|(changed, _)| *changed == id);
+        let (summary, public) = line.and_then(|(_, line)| line.clone()).expect("listed");
+        assert_eq!(summary.phase, MatchPhase::Waiting);
+        assert!(public);
+        // A change the actor reports is told as the line is now.
+        let mut private = summary.clone();
+        private.watchers = 7;
+        hub.update_summary(private, false);
+        let updated = next().await.expect("the change is told");
+        assert!(
+            updated.iter().any(|(changed, line)| *changed == id
+                && line
+                    .as_ref()
+                    .is_some_and(|(s, public)| s.watchers == 7 && !public)),
+            "{updated:?}"
+        );
+        // Gone: told as no line.
+        hub.remove(&id);
+        let gone = next().await.expect("the removal is told");
+        assert!(gone.contains(&(id.clone(), None)), "{gone:?}");
     }
 
     #[tokio::test]

@@ -62,6 +62,17 @@ pub struct OverLimit {
     pub kind: LimitKind,
     pub message: String,
     pub retry_after: Duration,
+    /// The limit that was reached, per minute.
+    pub per_minute: u32,
+}
+
+impl OverLimit {
+    /// The refusal's arguments (PROTOCOL.md §12.1): the limit and when to try again.
+    pub(crate) fn args(&self) -> boardcast_protocol::ErrorArgs {
+        boardcast_protocol::ErrorArgs::new("per_minute")
+            .number("limit", self.per_minute)
+            .number("retry_after_s", seconds(self.retry_after) as u64)
+    }
 }
 
 /// The per-address buckets and the hit log; cheap to clone.
@@ -138,6 +149,7 @@ impl AddressLimits {
                 seconds(retry_after)
             ),
             retry_after,
+            per_minute,
         };
         let _ = self.hit(over.kind, address, &over.message);
         Err(over)
@@ -164,6 +176,7 @@ impl AddressLimits {
                     seconds(retry_after)
                 ),
                 retry_after,
+                per_minute,
             }
         } else if !state.failed_joins_total.available(now) {
             let per_minute = self.0.settings.failed_joins_total;
@@ -176,6 +189,7 @@ impl AddressLimits {
                     seconds(retry_after)
                 ),
                 retry_after,
+                per_minute,
             }
         } else {
             return Ok(());

@@ -65,6 +65,8 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/@/{name}", get(shell))
         // The ladder (issue 31): the same shell, which loads `js/pages/ladder.js` for it.
         .route("/ladder", get(shell))
+        // Club events (issue 33); `/e/{id}` is routed with the TRF in `events::http`.
+        .route("/events", get(shell))
         .route("/reset/{token}", get(shell))
         .route("/assets/{version}/{*path}", get(asset))
         .layer(CompressionLayer::new())
@@ -155,7 +157,8 @@ fn weak_opaque(tag: &str) -> &str {
     tag.strip_prefix("W/").unwrap_or(tag)
 }
 
-async fn shell(headers: HeaderMap) -> Response {
+/// The page shell; also `/e/{id}`, which shares its route with the event's TRF.
+pub(crate) async fn shell(headers: HeaderMap) -> Response {
     let (_, shell) = build();
     let mut response = if not_modified(&headers, &shell.etag) {
         StatusCode::NOT_MODIFIED.into_response()

@@ -9,7 +9,7 @@
 use std::sync::{LazyLock, Mutex};
 use std::time::Instant;
 
-use crate::net::limits::RateLimit;
+use crate::ops::rate::RateLimit;
 
 /// How many activity lines the log takes per minute, all kinds together (at once after a
 /// quiet minute, then evenly).

@@ -193,6 +193,11 @@ pub struct Config {
     #[arg(long, env = "BOARDCAST_OUTBOX", default_value_t = 256)]
     pub outbox: usize,
 
+    /// How long one minute of an arena's length lasts: a minute, except in tests, which run a
+    /// 20-minute arena in seconds.
+    #[arg(long, env = "BOARDCAST_ARENA_MINUTE", default_value = "60s", value_parser = parse_duration)]
+    pub arena_minute: Duration,
+
     /// A connection that sends nothing (not even a pong) for this long is closed.
     #[arg(long, env = "BOARDCAST_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub idle_timeout: Duration,

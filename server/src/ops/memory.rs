@@ -15,33 +15,30 @@
 
 use std::time::Duration;
 
-use crate::matches::local::Hub;
 use crate::ops::shutdown::Shutdown;
 
 /// How often the count of matches in memory is looked at.
 const LOOK_EVERY: Duration = Duration::from_secs(10);
 
 /// Trims the allocator whenever matches have left memory since the last look, until shutdown.
-pub(crate) async fn give_back(hub: Hub, mut shutdown: Shutdown) {
+/// `in_memory` counts the matches in memory (the caller's directory knows them; this floor
+/// does not).
+pub(crate) async fn give_back(in_memory: impl Fn() -> usize, mut shutdown: Shutdown) {
     describe();
-    let mut last = in_memory(&hub);
+    let mut last = in_memory();
     let mut every = tokio::time::interval(LOOK_EVERY);
     loop {
         tokio::select! {
             _ = shutdown.recv() => break,
             _ = every.tick() => {}
         }
-        let now = in_memory(&hub);
+        let now = in_memory();
         if now < last {
             let _ = tokio::task::spawn_blocking(trim).await;
         }
         last = now;
         report();
     }
-}
-
-fn in_memory(hub: &Hub) -> usize {
-    hub.count_by_phase().iter().map(|(_, count)| count).sum()
 }
 
 const HEAP_IN_USE: &str = "boardcast_heap_in_use_bytes";

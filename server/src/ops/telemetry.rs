@@ -13,7 +13,7 @@ use boardcast_protocol::{Encoding, ErrorCode, MatchPhase};
 use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::net::limits::LimitKind;
+use crate::ops::rate::LimitKind;
 
 const MOVES: &str = "boardcast_moves_total";
 const MOVE_ACK: &str = "boardcast_move_ack_seconds";

@@ -281,6 +281,7 @@ impl Outbox {
             code: refusal.code,
             message: refusal.message,
             last_id: refusal.last_id,
+            args: refusal.args.map(Box::new),
         }));
     }
 

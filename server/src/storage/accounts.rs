@@ -123,6 +123,11 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
         account: i64,
         mute: Option<super::ChatMuteRow>,
     ) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Grants (or takes back) `account`'s right to create events: the same row as
+    /// [`super::club::EventWrite::Organiser`], for `boardcast-server admin grant-organiser`,
+    /// which runs beside a server on the account tables alone.
+    fn set_organiser(&self, account: i64, granted: bool)
+    -> BoxFuture<'_, Result<(), StorageError>>;
 
     fn create_session(
         &self,

@@ -36,10 +36,13 @@ mod write;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use tokio::sync::watch;
+use tokio::time::Instant;
+
 pub use database::Database;
 pub(crate) use database::without_password;
 pub(crate) use read::{ArchivedGame, MatchKey, StoredEvent, StoredMatch};
-pub(crate) use store::{StorageError, Store};
+pub(crate) use store::{Refused, StorageError, Store, Unavailable};
 pub use write::{ChannelWrite, LeaderboardDelta, Write};
 pub(crate) use write::{
     ChatLineRow, ChatMuteRow, ChatWrite, FinishedGame, RatingChange, StartedGame,
@@ -74,6 +77,10 @@ pub(crate) async fn open_accounts(
 #[derive(Debug, Clone)]
 pub struct Storage {
     store: Arc<dyn Store>,
+    /// Since when this node's writes have failed (none while they succeed): shared by every
+    /// handle, so a match that writes nothing learns of an outage the heartbeat (or another
+    /// match) ran into, and holds its clock from then (PROTOCOL.md §12).
+    down_since: Arc<watch::Sender<Option<Instant>>>,
 }
 
 /// Milliseconds since the Unix epoch, as stored.
@@ -116,7 +123,48 @@ impl Storage {
     pub(crate) fn new(store: impl Store) -> Storage {
         Storage {
             store: Arc::new(store),
+            down_since: Arc::new(watch::Sender::new(None)),
         }
+    }
+
+    /// Commits `writes` ([`Store::commit`]), noting whether storage takes writes: a write
+    /// refused for storage's own sake (unreachable, a full disk, a failing file) marks it
+    /// down from the moment the write was handed over, and any write that succeeds marks it
+    /// up again.
+    pub(crate) async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        let handed_over = Instant::now();
+        let committed = self.store.commit(writes).await;
+        match &committed {
+            Ok(()) => {
+                self.down_since
+                    .send_if_modified(|down| down.take().is_some());
+            }
+            Err(
+                StorageError::Unavailable(_)
+                | StorageError::Refused(Refused::Sqlite(_) | Refused::Postgres(_))
+                | StorageError::Closed,
+            ) => {
+                self.down_since.send_if_modified(|down| match down {
+                    Some(_) => false,
+                    None => {
+                        *down = Some(handed_over);
+                        true
+                    }
+                });
+            }
+            Err(_) => {}
+        }
+        committed
+    }
+
+    /// Since when storage has refused this node's writes, if it does now.
+    pub(crate) fn down_since(&self) -> Option<Instant> {
+        *self.down_since.borrow()
+    }
+
+    /// Hears storage go down ([`Storage::down_since`] turns `Some`) and come back.
+    pub(crate) fn watch_down(&self) -> watch::Receiver<Option<Instant>> {
+        self.down_since.subscribe()
     }
 }
 

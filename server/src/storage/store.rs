@@ -54,7 +54,7 @@ pub enum StorageError {
     /// The database refused a write (a constraint, a full disk, a failed commit): nothing of
     /// that request was stored.
     #[error("the database refused the write: {0}")]
-    Refused(String),
+    Refused(#[source] Refused),
     /// A blocking storage task panicked or was cancelled.
     #[error("a storage task failed: {0}")]
     Task(#[source] tokio::task::JoinError),
@@ -64,7 +64,7 @@ pub enum StorageError {
     /// The database server cannot be reached now; nothing was stored. The store reconnects by
     /// itself, so the same request may succeed later.
     #[error("the database is unavailable: {0}")]
-    Unavailable(String),
+    Unavailable(#[source] Unavailable),
     /// The write was made under an epoch that is no longer the match's (or owned thing's): a
     /// newer owner has taken it over, so nothing of that request was stored. Whoever wrote it
     /// must stop running the match.
@@ -76,6 +76,54 @@ pub enum StorageError {
     /// The writer has stopped (after [`Store::close`]).
     #[error("the storage writer has stopped")]
     Closed,
+    /// A write could not be encoded for the database (a record that does not serialize).
+    #[error("database: {0}")]
+    Encode(#[source] serde_json::Error),
+}
+
+/// Why the database refused a write. One failed commit answers every request of its group, so
+/// the database's error is shared ([`Arc`]) rather than copied into text.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Refused {
+    /// SQLite refused a statement or the commit.
+    #[error("{0}")]
+    Sqlite(#[source] Arc<rusqlite::Error>),
+    /// PostgreSQL refused a statement or the commit.
+    #[error("{}", with_cause(.0.as_ref()))]
+    Postgres(#[source] Arc<tokio_postgres::Error>),
+    /// A record the caller decided itself does not apply to its state: a bug, not bad input,
+    /// so it is not written.
+    #[error("{0}")]
+    Inconsistent(String),
+}
+
+/// Why the database cannot be reached now. Every request of a group the writer could not
+/// store is answered alike, so the error behind it is shared ([`Arc`]).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Unavailable {
+    /// The connection to PostgreSQL is lost, or the server cannot serve it now.
+    #[error("PostgreSQL: {}", with_cause(.0.as_ref()))]
+    Lost(#[source] Arc<tokio_postgres::Error>),
+    /// No read connection could be taken from the pool in time.
+    #[error("PostgreSQL: {0}")]
+    Pool(#[source] Arc<deadpool_postgres::PoolError>),
+    /// PostgreSQL did not answer a group's transaction in time.
+    #[error("no answer from PostgreSQL in time")]
+    NoAnswer,
+    /// The writer has no connection and is reconnecting.
+    #[error("PostgreSQL is unreachable; reconnecting")]
+    Reconnecting,
+    /// The connection was lost while a group was in doubt, and PostgreSQL then said that it
+    /// was not stored.
+    #[error("the connection to PostgreSQL was lost; nothing was stored")]
+    NotStored,
+    /// A lease renew got no answer within its time to live.
+    #[error("no answer to a lease renew")]
+    LeaseRenew,
+    /// A test switched the store off.
+    #[cfg(test)]
+    #[error("switched off by the test")]
+    SwitchedOff,
 }
 
 /// What a storage backend does. Implementations keep the promises in [`super`]'s doc; callers

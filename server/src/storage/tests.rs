@@ -230,10 +230,19 @@ pub(crate) async fn a_refused_request_does_not_spoil_its_group(place: &impl Plac
         dup.commit(vec![event("a", 1)]),
         ok.commit(vec![event("a", 2)])
     );
+    // Refused by the database itself, whose error is kept as the source (not as text).
     assert!(
-        matches!(dup, Err(StorageError::Refused(_))),
+        matches!(
+            &dup,
+            Err(StorageError::Refused(
+                Refused::Sqlite(_) | Refused::Postgres(_)
+            ))
+        ),
         "a duplicate version is refused: {dup:?}"
     );
+    let refused = dup.unwrap_err();
+    let database = std::error::Error::source(&refused).and_then(std::error::Error::source);
+    assert!(database.is_some(), "{refused:?} keeps the database's error");
     ok.unwrap();
     storage.close().await;
 }

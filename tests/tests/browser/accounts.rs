@@ -11,7 +11,7 @@ const PASSWORD: &str = "violet harbour lantern 93";
 
 /// Signs up `name` on the sign-up page and waits until the page, reloaded as the new
 /// account, names it in the header.
-async fn sign_up(browser: &Browser, name: &str, shots: Option<&str>) {
+pub(super) async fn sign_up(browser: &Browser, name: &str, shots: Option<&str>) {
     browser.goto("/signup").await;
     browser.wait_visible("form#signup-form").await;
     browser.type_into("#signup-name", name).await;

@@ -1,6 +1,6 @@
 //! Issue 34: the page in the player's language. The language chosen in the menu is kept for
 //! this browser (`bc.lang`); a refusal the server sends in English is shown in that language,
-//! from its error code; at 360 px and 1280 px the menu and the refusal are whole on screen.
+//! worded from its reason and arguments (squares filled in); at 360 px and 1280 px the menu and the refusal are whole on screen.
 
 use super::*;
 
@@ -15,8 +15,16 @@ async fn a_refusal_in_dutch_and_frisian_and_the_choice_is_kept() {
     let server = server(&[]);
     let dir = screenshot_dir();
     for (lang, refusal, width) in [
-        ("nl", "Die zet is hier niet reglementair.", 360),
-        ("fy", "Dy set is hjir net neffens de regels.", 1280),
+        (
+            "nl",
+            "Een schijf gaat één veld schuin vooruit: 31-22 is geen schijfzet.",
+            360,
+        ),
+        (
+            "fy",
+            "In houtsje giet ien fjild skean foarút: 31-22 is gjin houtsjeset.",
+            1280,
+        ),
     ] {
         let mut white = Client::connect(server.addr(), Encoding::Json)
             .await
@@ -76,6 +84,8 @@ async fn a_refusal_in_dutch_and_frisian_and_the_choice_is_kept() {
             )
             .await;
         assert_eq!(browser.text("#notice").await, refusal, "{lang}");
+        let start = frisian::Position::start().fen();
+        assert_eq!(refusal_text(lang, &start, &[31, 22]), refusal, "{lang}");
         // Whole on screen: the notice and the menu lie inside the viewport's width.
         let cut = browser
             .js(
@@ -106,6 +116,40 @@ fn catalogue_text(lang: &str, id: &str) -> String {
         .find_map(|line| line.strip_prefix(&format!("{id} = ")))
         .unwrap_or_else(|| panic!("{id} in {lang}.ftl"))
         .to_owned()
+}
+
+/// The catalogue's words in `lang` for the server's refusal of `route` in `fen`: its reason
+/// and arguments as the rules crate finds them, filled into the catalogue's message.
+fn refusal_text(lang: &str, fen: &str, route: &[u8]) -> String {
+    use frisian::MoveError;
+    let position = frisian::Position::from_fen(fen).unwrap();
+    let squares: Vec<_> = route
+        .iter()
+        .map(|&n| frisian::Square::new(n).unwrap())
+        .collect();
+    let (id, args) = match position.move_from_route(&squares).unwrap_err() {
+        MoveError::NotAManMove { from, to } => (
+            "error-illegal_move-not_a_man_move",
+            vec![("from", from.to_string()), ("to", to.to_string())],
+        ),
+        MoveError::OwnPiece(square) => (
+            "error-illegal_move-own_piece",
+            vec![("square", square.to_string())],
+        ),
+        MoveError::Occupied(square) => (
+            "error-illegal_move-occupied",
+            vec![("square", square.to_string())],
+        ),
+        MoveError::CaptureCompulsory { example } => (
+            "error-illegal_move-capture_compulsory",
+            vec![("example", example)],
+        ),
+        other => panic!("no catalogue text for {other:?} here"),
+    };
+    args.iter()
+        .fold(catalogue_text(lang, id), |text, (name, value)| {
+            text.replace(&format!("{{ ${name} }}"), value)
+        })
 }
 
 /// Issue 34: a match played by two browsers that speak Dutch (then Frisian) from their first
@@ -165,9 +209,10 @@ async fn a_match_played_in_dutch_and_frisian_with_nothing_cut() {
                 vec![],
             )
             .await;
+        let fen = board_fen(&white).await.expect("the board's position");
         assert_eq!(
             white.text("#notice").await,
-            catalogue_text(lang, "error-illegal_move"),
+            refusal_text(lang, &fen, &[31, 22]),
             "{lang}"
         );
         // Nothing cut, on a phone and on a desktop.

@@ -13,6 +13,8 @@
 
 mod accounts;
 mod buttons_and_endings;
+mod chat;
+mod events;
 mod followups;
 mod frisian_tv;
 mod languages;

@@ -98,15 +98,14 @@ async fn a_typed_illegal_move_shows_the_servers_reason_and_the_board_offers_only
         .find(|(_, to)| position.piece_at(*to).is_none())
         .expect("a quiet step for black");
     let typed = format!("{}-{}", quiet.0.number(), quiet.1.number());
-    let reason = position
+    // Worded from the refusal's reason and its example move (PROTOCOL.md §12.1).
+    let frisian::MoveError::CaptureCompulsory { example } = position
         .move_from_route(&[quiet.0, quiet.1])
         .expect_err("the quiet move is illegal while a capture is compulsory")
-        .to_string();
-    let reason = if reason.starts_with("illegal move") {
-        reason
-    } else {
-        format!("illegal move: {reason}")
+    else {
+        panic!("not refused for the compulsory capture");
     };
+    let reason = format!("Capturing is compulsory (for example {example}).");
     black
         .type_into("#move-input", &format!("{typed}{}", char::from(Key::Enter)))
         .await;

@@ -12,6 +12,7 @@ import { t, lang } from '../i18n.js';
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
   login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile', ladder: 'ladder',
+  events: 'events', event: 'event',
 };
 
 let mounted = { key: '', update: null };
@@ -90,6 +91,8 @@ function mount(page, root, id, state) {
   if (page === 'tokens') return accountPage((m) => m.mountTokens(root));
   if (page === 'profile') return later(root, import('../pages/profile.js'), (m) => m.mountProfile(root, id));
   if (page === 'ladder') return later(root, import('../pages/ladder.js'), (m) => m.mountLadder(root));
+  if (page === 'events') return later(root, import('../pages/events.js'), (m) => m.mountEvents(root));
+  if (page === 'event') return later(root, import('../pages/events.js'), (m) => m.mountEvent(root, id));
   // The lobby and MinitChess TV load on their routes too: the match page, the one a player
   // opens most, carries neither (nor their forms).
   if (page === 'lobby') return later(root, import('./lobby.js'), (m) => m.mountLobby(root));

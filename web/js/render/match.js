@@ -96,10 +96,17 @@ export function mountMatch(root) {
     button('flip', t('match-flip'), { title: `${t('match-flip')} (f)` }),
     button('numbers', t('match-numbers'), { 'aria-pressed': 'false' }),
     button('copy-fen', t('match-copy-fen')), pdnSlot);
+  // The chat loads by itself (render/chat.js), outside the page's first download.
+  const chatPanel = h('section', { id: 'chat', class: 'chat', hidden: true });
+  let chat = null;
+  import('./chat.js').then((module) => { chat = module.mountChat(chatPanel); }, (error) => {
+    console.error('page module failed to load:', error);
+    chat = () => {};
+  });
   const side = h('aside', { class: 'side' },
     status, firstMove, invite, result, ratings, offer, h('div', { class: 'actions', role: 'group', 'aria-label': t('match-actions') },
       ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
-    h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools);
+    h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools, chatPanel);
   root.replaceChildren(h('section', { class: 'match-page' }, pageHeading(t('match-heading')),
     h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
 
@@ -274,7 +281,10 @@ export function mountMatch(root) {
     linkTo(pdnSlot, pdn, finished ? `/games/${m.match_id}.pdn` : null);
     attr(tools.querySelector('[data-action=numbers]'), 'aria-pressed', String(state.ui.numbers));
     document.title = titleText(m, mine);
-    return ticking;
+    show(chatPanel, Boolean(chatPanel.firstChild));
+    if (chat) chat(state);
+    // Drawn again soon until the chat's module has come.
+    return ticking || !chat;
   };
 }
 

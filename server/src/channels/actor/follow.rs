@@ -21,7 +21,7 @@ use super::{Actor, Answer, Mode, Saver};
 use crate::channels::game::RevealedGame;
 use crate::channels::predict::Book;
 use crate::channels::schedule::Resume;
-use crate::net::address::ClientAddr;
+use crate::ops::address::ClientAddr;
 use crate::room::outbox::Outbox;
 
 /// A guess made on a following node, on its way to the owner.

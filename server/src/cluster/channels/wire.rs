@@ -4,7 +4,7 @@
 use boardcast_protocol::ErrorCode;
 use serde::{Deserialize, Serialize};
 
-use crate::net::address::ClientAddr;
+use crate::ops::address::ClientAddr;
 use crate::storage::coordination::NodeRef;
 
 /// From a channel's owner to every node (`bc:chan:{name}`).

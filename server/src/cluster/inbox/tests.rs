@@ -248,6 +248,7 @@ async fn watch_locally(n: &Nodes, id: &str) -> crate::room::outbox::Inbox {
             outbox: watcher,
             id: 1,
             since_v: None,
+            carried: false,
         })
         .unwrap();
     let first = tokio::time::timeout(WAIT, watcher_in.rx.recv())
@@ -430,6 +431,7 @@ async fn a_fenced_commit_stops_the_match_and_changes_nothing() {
         RemoteCommand::Watch {
             id: 2,
             since_v: None,
+            carried: false,
         },
     );
     let heard = n.hear_until(|h| matches!(h, Heard::NotOwner { .. })).await;
@@ -452,6 +454,7 @@ async fn a_node_that_leaves_takes_its_seat_holders_with_it() {
             id: 1,
             token: white.into(),
             since_v: None,
+            carried: false,
         },
     );
     // Seated from `b`: white is back.
@@ -578,6 +581,7 @@ async fn a_node_paused_past_its_lease_answers_nothing_from_its_stale_match() {
         RemoteCommand::Watch {
             id: 1,
             since_v: None,
+            carried: false,
         },
     );
     let heard = n.hear_until(|h| matches!(h, Heard::Frame { .. })).await;

@@ -148,7 +148,7 @@ impl Coordination for Partition {
     }
     fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> BoxFuture<'_, Result<bool, StorageError>> {
         if self.cut.load(Ordering::SeqCst) {
-            return async { Err(StorageError::Unavailable("cut off".into())) }.boxed();
+            return async { Err(StorageError::Unavailable(Unavailable::SwitchedOff)) }.boxed();
         }
         self.inner.renew_node(me, ttl_ms)
     }

@@ -229,12 +229,13 @@ async fn a_watcher_gets_its_snapshot_then_every_later_event_once_in_order() {
             outbox: watcher,
             id: 7,
             since_v: None,
+            carried: false,
         })
         .unwrap();
     settle().await;
     let sent = fake.take_sent();
     assert!(
-        matches!(&sent[..], [(owner, ToOwner::Command { command: RemoteCommand::Watch { id: 7, since_v: None }, conn: c, encoding: Encoding::Json, .. }), (_, ToOwner::Crowd { watchers: 1, .. })] if *owner == node("a", 1) && *c == conn),
+        matches!(&sent[..], [(owner, ToOwner::Command { command: RemoteCommand::Watch { id: 7, since_v: None, carried: false }, conn: c, encoding: Encoding::Json, .. }), (_, ToOwner::Crowd { watchers: 1, .. })] if *owner == node("a", 1) && *c == conn),
         "{sent:?}"
     );
     // Events committed before the watch was answered: not for this watcher.
@@ -268,6 +269,7 @@ async fn a_resumed_player_gets_its_catch_up_before_an_event_relayed_meanwhile() 
             id: 9,
             token: "tok".into(),
             since_v: Some(1),
+            carried: false,
         })
         .unwrap();
     settle().await;
@@ -305,6 +307,7 @@ async fn a_gap_in_relayed_events_is_filled_from_the_store_in_order() {
             outbox: watcher,
             id: 1,
             since_v: None,
+            carried: false,
         })
         .unwrap();
     settle().await;
@@ -340,6 +343,7 @@ async fn a_new_owner_gets_the_pending_commands_and_the_players_again() {
             id: 1,
             token: "tok".into(),
             since_v: None,
+            carried: false,
         })
         .unwrap();
     settle().await;
@@ -389,7 +393,8 @@ async fn a_new_owner_gets_the_pending_commands_and_the_players_again() {
                 RemoteCommand::Resume {
                     id: 0,
                     token: "tok".into(),
-                    since_v: Some(3)
+                    since_v: Some(3),
+                    carried: true
                 }
             ),
             (
@@ -417,6 +422,7 @@ async fn when_the_owner_dies_the_followers_go_to_the_actor_started_here() {
             outbox: watcher,
             id: 4,
             since_v: None,
+            carried: false,
         })
         .unwrap();
     settle().await;
@@ -432,7 +438,7 @@ async fn when_the_owner_dies_the_followers_go_to_the_actor_started_here() {
         .expect("the watcher is handed over")
         .unwrap();
     assert!(
-        matches!(&handed, Command::Watch { outbox, id: 0, since_v: Some(6) } if outbox.id() == conn),
+        matches!(&handed, Command::Watch { outbox, id: 0, since_v: Some(6), carried: true } if outbox.id() == conn),
         "{handed:?}"
     );
     // The proxy has stopped: its handle refuses, and lookups find the actor instead.
@@ -670,6 +676,7 @@ async fn an_older_owners_refusal_of_a_command_sent_on_to_a_new_owner_is_not_rela
             code: ErrorCode::StorageUnavailable,
             message: "the match moved to another server; send it again".into(),
             last_id: None,
+            args: None,
         }),
     ));
     settle().await;

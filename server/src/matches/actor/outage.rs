@@ -16,7 +16,9 @@ use tokio::time::Instant;
 use crate::matches::local::Hub;
 use crate::matches::{Action, Command, MatchHandle, Player, Settings, Setup};
 use crate::room::outbox::{Inbox, Outbox, next_conn_id, outbox};
-use crate::storage::{ArchivedGame, MatchKey, Storage, StorageError, Store, StoredMatch, Write};
+use crate::storage::{
+    ArchivedGame, MatchKey, Storage, StorageError, Store, StoredMatch, Unavailable, Write,
+};
 use boardcast_protocol::LeaderboardEntry;
 
 /// A store that refuses every write while `failing` (an unreachable database, a full disk)
@@ -31,7 +33,7 @@ impl Store for Flaky {
     fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
         async move {
             if self.failing.load(Ordering::SeqCst) {
-                return Err(StorageError::Unavailable("switched off by the test".into()));
+                return Err(StorageError::Unavailable(Unavailable::SwitchedOff));
             }
             self.inner.commit(writes).await
         }

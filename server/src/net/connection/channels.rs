@@ -21,7 +21,9 @@ impl Connection {
     pub(super) fn start_engine_game(&self, id: u64, start: StartEngineGame) -> Result<(), Refusal> {
         let limits = &self.app.address_limits;
         if let Err(over) = limits.take(Rated::EngineGames, self.client) {
-            return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
+            return Err(
+                Refusal::new(ErrorCode::AddressLimit, over.message.clone()).with(over.args())
+            );
         }
         let request = ChannelRequest::StartEngineGame(start);
         if !self.app.channels.handle(&self.outbox, id, request) {

@@ -3,8 +3,8 @@
 //! a command with `try_send`; the actor answers through the connection's outbox.
 
 use boardcast_protocol::{
-    ClientMessage, CreateMatch, ErrorCode, JoinMatch, Lobby, MatchSummary, PlayNow, Reclaim,
-    Resume, SeatAction, ServerMessage,
+    ClientMessage, CreateMatch, ErrorArgs, ErrorCode, JoinMatch, Lobby, MatchSummary, PlayNow,
+    Reclaim, Resume, SeatAction, ServerMessage,
 };
 
 use super::Connection;
@@ -81,10 +81,13 @@ impl Connection {
                 self.client
             );
             limits.hit(LimitKind::OpenSeeks, self.client, &message);
-            return Err(Refusal::new(ErrorCode::AddressLimit, message));
+            return Err(Refusal::new(ErrorCode::AddressLimit, message)
+                .with(ErrorArgs::new("waiting").number("limit", most as u64)));
         }
         if let Err(over) = limits.take(Rated::Matches, self.client) {
-            return Err(Refusal::new(ErrorCode::AddressLimit, over.message));
+            return Err(
+                Refusal::new(ErrorCode::AddressLimit, over.message.clone()).with(over.args())
+            );
         }
         let player = self.seated_player().await?;
         let created = self.app.hub.create_seek(self.client, &player, create).await;
@@ -161,6 +164,7 @@ impl Connection {
             id,
             token,
             since_v,
+            carried: false,
         })
     }
 
@@ -174,6 +178,7 @@ impl Connection {
             outbox: self.outbox.clone(),
             id,
             since_v,
+            carried: false,
         })
     }
 
@@ -242,11 +247,10 @@ impl Connection {
     async fn find_by_code(&self, code: &str) -> Result<Option<MatchHandle>, Refusal> {
         let limits = &self.app.address_limits;
         if let Err(over) = limits.may_try_code(self.client) {
-            let code = match over.kind {
-                LimitKind::FailedJoinsTotal => ErrorCode::Busy,
-                _ => ErrorCode::AddressLimit,
-            };
-            return Err(Refusal::new(code, over.message));
+            return Err(match over.kind {
+                LimitKind::FailedJoinsTotal => Refusal::new(ErrorCode::Busy, over.message),
+                _ => Refusal::new(ErrorCode::AddressLimit, over.message.clone()).with(over.args()),
+            });
         }
         let found = self
             .app

@@ -202,6 +202,18 @@ impl AccountStore for PgAccounts {
         .boxed()
     }
 
+    fn set_organiser(
+        &self,
+        account: i64,
+        granted: bool,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        let run = self.execute(
+            super::club::ORGANISER.into(),
+            vec![Box::new(account), Box::new(granted)],
+        );
+        async move { run.await.map(drop) }.boxed()
+    }
+
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
         let run = self.execute(
             "UPDATE accounts SET last_seen_ms = $2 WHERE id = $1".into(),

@@ -35,7 +35,9 @@ pub(crate) use coordination::PgCoordination;
 
 use super::coordination::Coordination;
 use super::queue;
-use super::{ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Write};
+use super::{
+    ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Unavailable, Write,
+};
 
 /// How many read connections the pool holds at most.
 const READ_CONNECTIONS: usize = 8;
@@ -124,7 +126,7 @@ impl Postgres {
 async fn pooled(pool: &Pool) -> Result<deadpool_postgres::Client, StorageError> {
     pool.get().await.map_err(|err| match err {
         PoolError::Backend(err) => StorageError::from(err),
-        other => StorageError::Unavailable(format!("PostgreSQL: {other}")),
+        other => StorageError::Unavailable(Unavailable::Pool(Arc::new(other))),
     })
 }
 
@@ -282,7 +284,7 @@ impl Store for Postgres {
 impl From<tokio_postgres::Error> for StorageError {
     fn from(err: tokio_postgres::Error) -> StorageError {
         if lost(&err) {
-            StorageError::Unavailable(format!("PostgreSQL: {}", describe(&err)))
+            StorageError::Unavailable(Unavailable::Lost(Arc::new(err)))
         } else {
             StorageError::Postgres(err)
         }

@@ -21,6 +21,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::join_all;
@@ -30,7 +31,7 @@ use tokio_postgres::{Client, Config, NoTls};
 use self::doubt::Doubt;
 use super::{archive, chat, club, describe, lost, matches};
 use crate::storage::queue::{self, MAX_GROUP, Pending, Request};
-use crate::storage::{StorageError, Write};
+use crate::storage::{Refused, StorageError, Unavailable, Write};
 
 /// The longest a group may take before the connection is taken for lost.
 const GROUP_TIMEOUT: Duration = Duration::from_secs(10);
@@ -256,11 +257,11 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
                 let written =
                     tokio::time::timeout(GROUP_TIMEOUT, write_group(live, &group, &doubt))
                         .await
-                        .unwrap_or_else(|_| Err("no answer from PostgreSQL in time".to_owned()));
+                        .unwrap_or_else(|_| Err(Unavailable::NoAnswer));
                 crate::ops::telemetry::committed(group.len(), started.elapsed());
                 written
             }
-            None => Err("PostgreSQL is unreachable; reconnecting".to_owned()),
+            None => Err(Unavailable::Reconnecting),
         };
         let outcomes = match outcomes {
             Ok(outcomes) => outcomes,
@@ -318,9 +319,8 @@ async fn resolve(
     let outcomes = if committed {
         if_committed
     } else {
-        let why = "the connection to PostgreSQL was lost; nothing was stored";
         (0..if_committed.len())
-            .map(|_| Err(StorageError::Unavailable(why.to_owned())))
+            .map(|_| Err(StorageError::Unavailable(Unavailable::NotStored)))
             .collect()
     };
     Some((link, outcomes))
@@ -332,7 +332,7 @@ async fn write_group(
     link: &Link,
     group: &[Pending],
     doubt: &Doubt,
-) -> Result<Vec<Result<(), StorageError>>, String> {
+) -> Result<Vec<Result<(), StorageError>>, Unavailable> {
     if group.is_empty() {
         return Ok(Vec::new());
     }
@@ -348,19 +348,19 @@ async fn write_group(
         return Ok(doubt.settle());
     };
     if lost(&err) {
-        return Err(describe(&err));
+        return Err(Unavailable::Lost(Arc::new(err)));
     }
     // Refused, so the pipeline's transaction was rolled back: nothing of it is in doubt.
     doubt.begin();
     // Something was refused and nothing was stored: once more, one savepoint per request.
     let step = |result: Result<(), tokio_postgres::Error>| match result {
-        Err(err) if lost(&err) => Err(describe(&err)),
+        Err(err) if lost(&err) => Err(Unavailable::Lost(Arc::new(err))),
         other => Ok(other),
     };
     // The pipeline's COMMIT has already rolled the aborted transaction back; this makes sure.
     let _ = step(client.batch_execute("ROLLBACK").await)?;
-    step(client.batch_execute("BEGIN").await)?.map_err(|err| describe(&err))?;
-    step(link.txid(doubt).await.map(|_| ()))?.map_err(|err| describe(&err))?;
+    step(client.batch_execute("BEGIN").await)?.map_err(lost_anyway)?;
+    step(link.txid(doubt).await.map(|_| ()))?.map_err(lost_anyway)?;
     let mut outcomes = Vec::with_capacity(group.len());
     for request in group {
         let mut statements = vec![savepoint(client)];
@@ -373,12 +373,12 @@ async fn write_group(
             .find_map(|(i, result)| result.err().map(|err| (i.checked_sub(1), err)));
         let outcome = match refused {
             None => step(client.batch_execute("RELEASE SAVEPOINT request").await)?
-                .map_err(|err| refusal(&err, None)),
-            Some((_, err)) if lost(&err) => return Err(describe(&err)),
+                .map_err(|err| refusal(err, None)),
+            Some((_, err)) if lost(&err) => return Err(Unavailable::Lost(Arc::new(err))),
             Some((write, err)) => {
                 step(client.batch_execute("ROLLBACK TO SAVEPOINT request").await)?
-                    .map_err(|err| describe(&err))?;
-                Err(refusal(&err, write.and_then(|i| request.writes.get(i))))
+                    .map_err(lost_anyway)?;
+                Err(refusal(err, write.and_then(|i| request.writes.get(i))))
             }
         };
         outcomes.push(outcome);
@@ -389,11 +389,11 @@ async fn write_group(
     match committed {
         Ok(()) => Ok(outcomes),
         Err(err) => {
-            let err = describe(&err);
-            tracing::error!(%err, "storage commit failed");
+            tracing::error!(err = %describe(&err), "storage commit failed");
+            let err = Arc::new(err);
             Ok(group
                 .iter()
-                .map(|_| Err(StorageError::Refused(err.clone())))
+                .map(|_| Err(StorageError::Refused(Refused::Postgres(err.clone()))))
                 .collect())
         }
     }
@@ -401,7 +401,7 @@ async fn write_group(
 
 /// What a request is answered when `err` refused it at `write`: [`StorageError::Fenced`] when
 /// the fence refused that write's epoch, [`StorageError::Refused`] otherwise.
-fn refusal(err: &tokio_postgres::Error, write: Option<&Write>) -> StorageError {
+fn refusal(err: tokio_postgres::Error, write: Option<&Write>) -> StorageError {
     let fenced = err
         .code()
         .is_some_and(|code| code.code() == matches::FENCED);
@@ -414,11 +414,16 @@ fn refusal(err: &tokio_postgres::Error, write: Option<&Write>) -> StorageError {
             }
         }
         _ => {
-            let err = describe(err);
-            tracing::error!(%err, "storage write refused");
-            StorageError::Refused(err)
+            tracing::error!(err = %describe(&err), "storage write refused");
+            StorageError::Refused(Refused::Postgres(Arc::new(err)))
         }
     }
+}
+
+/// A statement of the retry that failed: the connection is taken for lost, since the group
+/// cannot go on without it.
+fn lost_anyway(err: tokio_postgres::Error) -> Unavailable {
+    Unavailable::Lost(Arc::new(err))
 }
 
 type Step<'a> = futures_util::future::BoxFuture<'a, Result<u64, tokio_postgres::Error>>;

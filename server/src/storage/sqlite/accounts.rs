@@ -253,6 +253,14 @@ impl AccountStore for SqliteAccounts {
         self.run(move |conn| super::chat::set_mute(conn, account, mute.as_ref()))
     }
 
+    fn set_organiser(
+        &self,
+        account: i64,
+        granted: bool,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| super::club::set_organiser(conn, account, granted))
+    }
+
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
         self.run(move |conn| {
             conn.execute(

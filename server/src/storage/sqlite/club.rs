@@ -64,20 +64,23 @@ pub(crate) fn apply(conn: &Connection, write: &EventWrite) -> rusqlite::Result<(
             conn.prepare_cached("UPDATE club_events SET finished = 1 WHERE id = ?1")?
                 .execute(params![id])?;
         }
-        EventWrite::Organiser {
-            account,
-            granted: true,
-        } => {
-            conn.prepare_cached("INSERT OR IGNORE INTO club_organisers (account_id) VALUES (?1)")?
-                .execute(params![account])?;
-        }
-        EventWrite::Organiser {
-            account,
-            granted: false,
-        } => {
-            conn.prepare_cached("DELETE FROM club_organisers WHERE account_id = ?1")?
-                .execute(params![account])?;
-        }
+        EventWrite::Organiser { account, granted } => set_organiser(conn, *account, *granted)?,
+    }
+    Ok(())
+}
+
+/// Grants or takes back the organiser right of `account`.
+pub(super) fn set_organiser(
+    conn: &Connection,
+    account: i64,
+    granted: bool,
+) -> rusqlite::Result<()> {
+    if granted {
+        conn.prepare_cached("INSERT OR IGNORE INTO club_organisers (account_id) VALUES (?1)")?
+            .execute(params![account])?;
+    } else {
+        conn.prepare_cached("DELETE FROM club_organisers WHERE account_id = ?1")?
+            .execute(params![account])?;
     }
     Ok(())
 }

@@ -20,6 +20,7 @@ mod matches;
 mod ratings;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use boardcast_protocol::LeaderboardEntry;
 use futures_util::FutureExt;
@@ -29,7 +30,7 @@ use tokio::sync::mpsc;
 
 use self::checkpoint::Checkpointer;
 use super::queue::{self, MAX_GROUP, Pending, Request};
-use super::{ArchivedGame, MatchKey, StorageError, Store, StoredMatch, Write};
+use super::{ArchivedGame, MatchKey, Refused, StorageError, Store, StoredMatch, Write};
 
 /// Opens (or creates) the database file at `path` for writing, in WAL mode. What an operator
 /// can fix is said so: a directory that does not exist, a file or directory the server may not
@@ -250,11 +251,12 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>, checkpoint
 }
 
 /// Applies a group in one transaction; returns each request's outcome.
-fn write_group(conn: &mut Connection, group: &[Pending]) -> Vec<Result<(), String>> {
+fn write_group(conn: &mut Connection, group: &[Pending]) -> Vec<Result<(), Refused>> {
     if group.is_empty() {
         return Vec::new();
     }
-    let failed_all = |err: rusqlite::Error| vec![Err(err.to_string()); group.len()];
+    let refused = |err: rusqlite::Error| Refused::Sqlite(Arc::new(err));
+    let failed_all = |err: rusqlite::Error| vec![Err(refused(err)); group.len()];
     let mut tx = match conn.transaction() {
         Ok(tx) => tx,
         Err(err) => return failed_all(err),
@@ -263,13 +265,13 @@ fn write_group(conn: &mut Connection, group: &[Pending]) -> Vec<Result<(), Strin
     for request in group {
         let outcome = match tx.savepoint() {
             Ok(mut sp) => match apply(&sp, &request.writes) {
-                Ok(()) => sp.commit().map_err(|e| e.to_string()),
+                Ok(()) => sp.commit().map_err(refused),
                 Err(err) => {
                     let _ = sp.rollback();
-                    Err(err.to_string())
+                    Err(refused(err))
                 }
             },
-            Err(err) => Err(err.to_string()),
+            Err(err) => Err(refused(err)),
         };
         if let Err(err) = &outcome {
             tracing::error!(%err, "storage write refused");

@@ -1,0 +1,225 @@
+//! `boardcast events` and `boardcast event ID`: club events (issue 33) as text that fits 80
+//! columns, read from the server's event API (PROTOCOL.md §20) with no login, in the
+//! player's language (the catalogues the web pages use).
+
+use std::fmt::Write;
+use std::process::ExitCode;
+
+use fluent_bundle::FluentValue;
+use serde_json::Value;
+
+use super::{AccountOptions, block_on, refusal_text};
+use crate::i18n::{tr, tr_args};
+
+/// The terminal's width, which every line keeps within.
+const WIDTH: usize = 80;
+/// A name's column in the pairings and standings (user names are at most 20 characters).
+const NAME: usize = 20;
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or("")
+}
+
+fn num(v: &Value, key: &str) -> i64 {
+    v[key].as_i64().unwrap_or(0)
+}
+
+/// At most `width` characters of `s`.
+fn clip(s: &str, width: usize) -> String {
+    s.chars().take(width).collect()
+}
+
+/// `m:ss`, or `h:mm:ss` from an hour on.
+fn countdown(ms: i64) -> String {
+    let s = (ms.max(0) + 999) / 1000;
+    let (h, m, s) = (s / 3600, s % 3600 / 60, s % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// What kind of event, its time control, rated or not, and how many play.
+fn summary(e: &Value) -> String {
+    let kind = match str_of(e, "kind") {
+        "swiss" => tr_args(
+            "event-kind-swiss",
+            &[("rounds", FluentValue::from(num(e, "rounds_total")))],
+        ),
+        "arena" => tr_args(
+            "event-kind-arena",
+            &[("minutes", FluentValue::from(num(e, "minutes")))],
+        ),
+        _ if e["double"].as_bool() == Some(true) => tr("event-kind-double"),
+        _ => tr("event-kind-round_robin"),
+    };
+    let players = e["players"].as_array().map_or(0, Vec::len);
+    [
+        kind,
+        str_of(e, "time_control").to_owned(),
+        tr(if e["rated"].as_bool() == Some(true) {
+            "event-rated"
+        } else {
+            "event-casual"
+        }),
+        tr_args(
+            "event-players",
+            &[("count", FluentValue::from(players as i64))],
+        ),
+    ]
+    .join(" · ")
+}
+
+/// The list: upcoming, running, then finished events, one line each.
+pub fn events_text(list: &Value) -> String {
+    let events = list["events"].as_array().cloned().unwrap_or_default();
+    let mut out = String::new();
+    for status in ["waiting", "playing", "finished"] {
+        let _ = writeln!(out, "{}", tr(&format!("events-{status}")));
+        let mine: Vec<&Value> = events
+            .iter()
+            .filter(|e| str_of(e, "status") == status)
+            .collect();
+        if mine.is_empty() {
+            let _ = writeln!(out, "  {}", tr("events-none"));
+        }
+        for e in mine {
+            let line = format!(
+                "  {:<8}  {}  {}",
+                str_of(e, "id"),
+                clip(str_of(e, "name"), 24),
+                summary(e)
+            );
+            let _ = writeln!(out, "{}", clip(&line, WIDTH));
+        }
+    }
+    out
+}
+
+/// One event at `now_ms`: the countdown, the standings (tie-breaks, or an arena's sheet),
+/// each round's games with the match id to watch (`boardcast watch ID`).
+pub fn event_text(e: &Value, now_ms: i64) -> String {
+    let mut out = String::new();
+    let status = str_of(e, "status");
+    let _ = writeln!(out, "{}", clip(str_of(e, "name"), WIDTH));
+    let _ = writeln!(out, "{}", clip(&summary(e), WIDTH));
+    let clock = match (status, str_of(e, "kind")) {
+        ("waiting", _) => tr_args(
+            "event-starts-in",
+            &[(
+                "time",
+                FluentValue::from(countdown(num(e, "starts_at") - now_ms)),
+            )],
+        ),
+        ("playing", "arena") => tr_args(
+            "event-ends-in",
+            &[(
+                "time",
+                FluentValue::from(countdown(num(e, "ends_at_ms") - now_ms)),
+            )],
+        ),
+        (status, _) => tr(&format!("event-status-{status}")),
+    };
+    let _ = writeln!(out, "{}", clip(&clock, WIDTH));
+    let arena = str_of(e, "kind") == "arena";
+    let standings = e["standings"].as_array().cloned().unwrap_or_default();
+    if !standings.is_empty() {
+        let title = if status == "finished" {
+            "event-final"
+        } else {
+            "event-standings"
+        };
+        let _ = writeln!(out, "\n{}", tr(title));
+        for s in &standings {
+            let name = format!(
+                "{}{}",
+                str_of(s, "name"),
+                if s["withdrawn"].as_bool() == Some(true) {
+                    " -"
+                } else {
+                    ""
+                }
+            );
+            let mut line = format!(
+                "{:>3}  {:<NAME$}  {:>4}  {:>5}",
+                num(s, "rank"),
+                clip(&name, NAME),
+                num(s, "rating"),
+                str_of(s, "score"),
+            );
+            if arena {
+                let fire = if s["on_fire"].as_bool() == Some(true) {
+                    "*"
+                } else {
+                    " "
+                };
+                let _ = write!(line, " {fire} {}", str_of(s, "sheet"));
+            } else {
+                let _ = write!(
+                    line,
+                    "  {:>5}  {:>5}  {:>5}",
+                    str_of(s, "buchholz"),
+                    str_of(s, "buchholz_cut1"),
+                    str_of(s, "sonneborn_berger")
+                );
+            }
+            let _ = writeln!(out, "{}", clip(&line, WIDTH));
+        }
+    }
+    for r in e["rounds"].as_array().into_iter().flatten() {
+        let id = if arena { "event-wave" } else { "event-round" };
+        let _ = writeln!(
+            out,
+            "\n{}",
+            tr_args(id, &[("round", FluentValue::from(num(r, "round")))])
+        );
+        for g in r["games"].as_array().into_iter().flatten() {
+            let line = format!(
+                "  {:<NAME$} {:<NAME$} {:>5}  {}",
+                clip(str_of(g, "white"), NAME),
+                clip(str_of(g, "black"), NAME),
+                str_of(g, "result"),
+                str_of(g, "match_id"),
+            );
+            let _ = writeln!(out, "{}", clip(line.trim_end(), WIDTH));
+        }
+        if let Some(bye) = r["bye"].as_str() {
+            let text = tr_args("event-bye", &[("name", FluentValue::from(bye))]);
+            let _ = writeln!(out, "  {}", clip(&text, WIDTH - 2));
+        }
+    }
+    out
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// `boardcast events`.
+pub fn events(options: AccountOptions) -> ExitCode {
+    block_on(async move {
+        let api = options.api(None)?;
+        let list = api
+            .events()
+            .await
+            .map_err(|e| format!("events: {}", refusal_text(&e)))?;
+        print!("{}", events_text(&list));
+        Ok(())
+    })
+}
+
+/// `boardcast event ID`.
+pub fn event(options: AccountOptions, id: String) -> ExitCode {
+    block_on(async move {
+        let api = options.api(None)?;
+        let shown = api
+            .event(&id)
+            .await
+            .map_err(|e| format!("event {id}: {}", refusal_text(&e)))?;
+        print!("{}", event_text(&shown, now_ms()));
+        Ok(())
+    })
+}

@@ -1,0 +1,163 @@
+//! Issue 33 in the browser: `/events` lists a club event, and `/e/{id}` follows it live
+//! (players joining over HTTP appear without a reload), lets the member join, counts down to
+//! the start, sends the member to their board when the director seats them, and shows each
+//! round's pairings with a link to watch every game and the standings.
+
+use std::io::{Read, Write};
+
+use boardcast_tests::members::{create_member, login_cookie};
+
+use super::accounts::{post_json, screenshots};
+use super::*;
+
+const PASSWORD: &str = "violet harbour lantern 93";
+
+/// `POST path` with `body` as a same-origin page of member `cookie`: the status and body.
+fn post_as(addr: std::net::SocketAddr, cookie: &str, path: &str, body: &str) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
+         Sec-Fetch-Site: same-origin\r\nCookie: {cookie}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_owned())
+}
+
+#[tokio::test]
+async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_board() {
+    let test = "an_event_page_follows_the_event_live_and_sends_the_member_to_their_board";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let addr = server.addr();
+    create_member(&server_bin(), &server.db(), "Organiser", PASSWORD, true);
+    for name in ["Sietske", "Anne", "Wytze", "Jelle"] {
+        let body = json!({ "name": name, "password": PASSWORD }).to_string();
+        assert_eq!(post_json(addr, "/api/signup", &body).0, 201, "{name}");
+    }
+    let organiser = login_cookie(addr, "Organiser", PASSWORD);
+    let starts_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 25_000;
+    let (status, body) = post_as(
+        addr,
+        &organiser,
+        "/api/events",
+        &json!({"name": "Club championship", "kind": "round_robin", "time_control": "10+5",
+                "rated": true, "starts_at": starts_at})
+        .to_string(),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let browser = driver.browser(addr, 1280, 900).await;
+    browser.goto("/login?next=%2Fevents").await;
+    browser.type_into("#login-name", "Sietske").await;
+    browser.type_into("#login-password", PASSWORD).await;
+    browser.click("form#login-form [type=submit]").await;
+    let listed = format!("[data-events=waiting] [data-event='{id}'] a");
+    browser.wait_visible(&listed).await;
+    assert_eq!(
+        browser.attr("body", "data-page").await.as_deref(),
+        Some("events")
+    );
+    assert!(
+        browser
+            .text(&format!("[data-event='{id}']"))
+            .await
+            .contains("Round-robin · 10+5 · rated"),
+    );
+    screenshots(&browser, "events").await;
+
+    browser.click(&listed).await;
+    browser.wait_visible("#event-join").await;
+    assert_eq!(browser.text("h1").await, "Club championship");
+    // Anne joins from elsewhere: the page shows her without a reload.
+    let anne = login_cookie(addr, "Anne", PASSWORD);
+    assert_eq!(
+        post_as(addr, &anne, &format!("/api/events/{id}/join"), "").0,
+        200
+    );
+    let says = |players: &str| {
+        format!("return document.querySelector('#event-meta').textContent.includes('{players}');")
+    };
+    browser
+        .wait_until("Anne on the page", &says("1 player"), vec![])
+        .await;
+    browser.click("#event-join").await;
+    browser.wait_visible("#event-withdraw").await;
+    browser
+        .wait_until("Sietske in", &says("2 players"), vec![])
+        .await;
+    for name in ["Wytze", "Jelle"] {
+        let cookie = login_cookie(addr, name, PASSWORD);
+        assert_eq!(
+            post_as(addr, &cookie, &format!("/api/events/{id}/join"), "").0,
+            200
+        );
+    }
+    browser
+        .wait_until("all four in", &says("4 players"), vec![])
+        .await;
+    assert!(
+        browser
+            .text("#event-clock")
+            .await
+            .starts_with("Starts in 0:")
+    );
+    screenshots(&browser, "event-waiting").await;
+
+    // The start: the director pairs round 1 and seats Sietske; the page sends her there.
+    browser
+        .wait_for_value(
+            "the member sent to her board",
+            "return location.pathname.startsWith('/m/');",
+            vec![],
+            Duration::from_secs(60),
+        )
+        .await;
+    let board = browser.url().await;
+    wait_match_page(&browser, "Sietske").await;
+
+    browser.goto(&format!("/e/{id}")).await;
+    browser.wait_visible("#event-rounds [data-watch]").await;
+    let watch = browser.attrs("#event-rounds [data-watch]", "href").await;
+    assert_eq!(
+        watch.len(),
+        2,
+        "round 1's two games, each to watch: {watch:?}"
+    );
+    assert!(
+        watch.iter().any(|href| board.ends_with(href.as_str())),
+        "{board} among {watch:?}"
+    );
+    assert!(
+        browser
+            .text("#event-own-game")
+            .await
+            .contains("Your game against")
+    );
+    let standings = browser
+        .attrs("#event-standings tbody tr", "data-standing")
+        .await;
+    assert_eq!(standings.len(), 4, "{standings:?}");
+    assert_eq!(browser.text("#event-rounds h3").await, "Round 1");
+    screenshots(&browser, "event-round").await;
+    browser.close().await;
+}

@@ -1,0 +1,226 @@
+/**
+ * `/events` (upcoming, running and finished club events) and `/e/{id}` (one event: its
+ * countdown, live standings, each round's pairings with a link to watch every game, the
+ * member's own next game, the final table with tie-breaks, and join / withdraw). Loaded only
+ * on these routes (render/index.js imports it), so the match page does not carry it.
+ *
+ * Live: while `/e/{id}` is shown it asks `GET /api/events/{id}` every {@link POLL_MS} ms, as
+ * the lobby refreshes its list; the answer's `v` (the event history's version) says whether
+ * anything changed, and only then is the page drawn again. When the member's own game is
+ * created the page goes to it (`/m/{id}`, where the seat is reclaimed by account), once
+ * per game, as lidraughts sends its players to their board.
+ * @module pages/events
+ */
+
+import { h, list, show, text } from '../render/dom.js';
+import { profilePath } from '../account.js';
+import { t, refusal } from '../i18n.js';
+
+/** How often an event's page asks for the event again (PROTOCOL.md §20). */
+export const POLL_MS = 2000;
+
+/** `GET`/`POST` JSON; `{status, body}` (status 0: the server was not reached). */
+async function call(method, path, body) {
+  try {
+    const r = await fetch(path, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'same-origin',
+    });
+    return { status: r.status, body: await r.json().catch(() => null) };
+  } catch {
+    return { status: 0, body: null };
+  }
+}
+
+/** `m:ss`, or `h:mm:ss` from an hour on. */
+function countdown(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/** What kind of event, in words: `Swiss · 5 rounds`, `Arena · 60 minutes`. */
+function kindOf(e) {
+  if (e.kind === 'swiss') return t('event-kind-swiss', { rounds: e.rounds_total });
+  if (e.kind === 'arena') return t('event-kind-arena', { minutes: e.minutes });
+  return t(e.double ? 'event-kind-double' : 'event-kind-round_robin');
+}
+
+function summary(e) {
+  return [kindOf(e), e.time_control, t(e.rated ? 'event-rated' : 'event-casual'),
+    t('event-players', { count: e.players.length })].join(' · ');
+}
+
+/** `/events`: the events in three lists. */
+export function mountEvents(root) {
+  const lists = {};
+  const sections = ['waiting', 'playing', 'finished'].map((status) => {
+    lists[status] = h('ul', { class: 'events', 'data-events': status });
+    return h('section', { class: 'card' }, h('h2', {}, t(`events-${status}`)), lists[status],
+      h('p', { class: 'empty', 'data-empty': status }, t('events-none')));
+  });
+  const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
+  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('events-title')), notice), ...sections);
+  let shown = null;
+  let dirty = false;
+  call('GET', '/api/events').then(({ status, body }) => {
+    if (status !== 200) text(notice, (body && body.error ? refusal(body.error.code, body.error.message) : t('page-load-failed')));
+    shown = status === 200 ? body.events : [];
+    dirty = true;
+  });
+  return () => {
+    document.title = `${t('events-title')} – Boardcast`;
+    if (!dirty) return shown === null;
+    dirty = false;
+    for (const status of Object.keys(lists)) {
+      const events = shown.filter((e) => e.status === status);
+      list(lists[status], JSON.stringify(events), events, (e) => h('li', { 'data-event': e.id },
+        h('a', { href: `/e/${e.id}` }, e.name), ' ',
+        h('span', { class: 'muted' }, summary(e)), ' ',
+        h('time', { datetime: new Date(e.starts_at).toISOString() }, new Date(e.starts_at).toLocaleString())));
+      show(root.querySelector(`[data-empty=${status}]`), !events.length);
+    }
+    return false;
+  };
+}
+
+/** One line of the standings: Swiss and round-robin with tie-breaks, an arena with its sheet. */
+function standingRow(e, s) {
+  const cell = (label, ...content) => h('td', { 'data-label': label }, ...content);
+  const cells = [
+    cell('#', String(s.rank)),
+    cell(t('event-col-player'), h('a', { href: profilePath(s.name) }, s.name),
+      s.on_fire ? h('span', { class: 'fire', title: t('event-on-fire') }, ' 🔥') : null,
+      s.withdrawn ? h('span', { class: 'muted' }, ` (${t('event-withdrawn')})`) : null),
+    cell(t('event-col-rating'), String(s.rating)),
+    cell(t('event-col-points'), h('strong', {}, s.score)),
+  ];
+  if (e.kind === 'arena') {
+    cells.push(cell(t('event-col-sheet'), h('span', { class: 'sheet' }, s.sheet || '')));
+  } else {
+    cells.push(cell(t('event-col-bh'), s.buchholz), cell(t('event-col-bh1'), s.buchholz_cut1),
+      cell(t('event-col-sb'), s.sonneborn_berger));
+  }
+  return h('tr', { 'data-standing': s.name, 'data-rank': s.rank }, ...cells);
+}
+
+/** One round (an arena's wave) with each game's link to watch it. */
+function roundBlock(e, r) {
+  const heading = t(e.kind === 'arena' ? 'event-wave' : 'event-round', { round: r.round });
+  return h('li', { 'data-round': r.round }, h('h3', {}, heading),
+    h('ul', { class: 'pairings' }, ...r.games.map((g) => h('li', { 'data-game': g.match_id || '' },
+      `${g.white} – ${g.black} `, h('strong', {}, g.result || ''), ' ',
+      g.match_id ? h('a', { href: `/m/${g.match_id}`, 'data-watch': g.match_id }, t('event-watch')) : null)),
+    r.bye ? h('li', { class: 'muted' }, t('event-bye', { name: r.bye })) : null));
+}
+
+/** The member's game still to be played in the event, if any: `{match_id, opponent}`. */
+function ownGame(e, me) {
+  for (const r of e.rounds) {
+    for (const g of r.games) {
+      if (g.result || !g.match_id) continue;
+      if (g.white === me) return { match_id: g.match_id, opponent: g.black };
+      if (g.black === me) return { match_id: g.match_id, opponent: g.white };
+    }
+  }
+  return null;
+}
+
+/** `/e/{id}`: one event, followed live. */
+export function mountEvent(root, id) {
+  const title = h('h1', {}, '');
+  const meta = h('p', { class: 'muted', id: 'event-meta' });
+  const clock = h('p', { id: 'event-clock', class: 'countdown' });
+  // Each control stays hidden until the event says whether it applies.
+  const password = h('input', { id: 'event-password', type: 'password', autocomplete: 'off', placeholder: t('event-password'), hidden: true });
+  const join = h('button', { type: 'button', id: 'event-join', hidden: true }, t('event-join'));
+  const withdraw = h('button', { type: 'button', id: 'event-withdraw', class: 'secondary', hidden: true }, t('event-withdraw'));
+  const loginLink = h('a', { id: 'event-login', href: `/login?next=${encodeURIComponent(`/e/${id}`)}`, hidden: true }, t('event-login-to-join'));
+  const mine = h('p', { id: 'event-own-game', class: 'hint', hidden: true });
+  const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
+  const standingsTitle = h('h2', {}, '');
+  const head = h('tr', {});
+  const rows = h('tbody', {});
+  const table = h('table', { id: 'event-standings', class: 'games' }, h('thead', {}, head), rows);
+  const rounds = h('ol', { id: 'event-rounds', class: 'rounds', reversed: true });
+  const players = h('p', { id: 'event-players', class: 'muted' });
+  const trf = h('a', { id: 'event-trf', href: `/e/${id}.trf` }, t('event-trf'));
+  root.replaceChildren(
+    h('section', { class: 'card event' }, title, meta, clock, h('p', { class: 'actions' }, password, join, withdraw, loginLink), mine, notice),
+    h('section', { class: 'card' }, standingsTitle, table, players, trf),
+    h('section', { class: 'card' }, h('h2', {}, t('event-rounds')), rounds));
+  let shown = null;
+  let missing = false;
+  let drawnV = -1;
+  let drawnAs = '';
+  let busy = false;
+  const timer = setInterval(() => (root.contains(title) ? refresh() : clearInterval(timer)), POLL_MS);
+  async function refresh() {
+    const { status, body } = await call('GET', `/api/events/${encodeURIComponent(id)}`);
+    if (status === 200) shown = body;
+    else if (status === 404) missing = true;
+  }
+  refresh();
+  async function ask(path, body) {
+    if (busy) return;
+    busy = true;
+    const { status, body: answer } = await call('POST', path, body);
+    busy = false;
+    text(notice, status === 200 ? '' : (answer && answer.error ? refusal(answer.error.code, answer.error.message) : t('page-load-failed')));
+    await refresh();
+    drawnV = -1;
+  }
+  join.addEventListener('click', () => ask(`/api/events/${id}/join`, shown && shown.private ? { password: password.value } : null));
+  withdraw.addEventListener('click', () => ask(`/api/events/${id}/withdraw`, null));
+
+  return (state) => {
+    if (missing) {
+      text(title, t('event-missing'));
+      return false;
+    }
+    if (!shown) return true;
+    const e = shown;
+    const me = state.account ? state.account.name : null;
+    const now = Date.now();
+    // The countdown ticks every frame; everything else only when the event changed.
+    if (e.status === 'waiting') text(clock, t('event-starts-in', { time: countdown(e.starts_at - now) }));
+    else if (e.status === 'playing' && e.kind === 'arena') text(clock, t('event-ends-in', { time: countdown(e.ends_at_ms - now) }));
+    else text(clock, t(e.status === 'finished' ? 'event-status-finished' : 'event-status-playing'));
+    const as = `${me}:${state.accountKnown}`;
+    if (e.v === drawnV && as === drawnAs) return e.status !== 'finished';
+    drawnV = e.v;
+    drawnAs = as;
+    document.title = `${e.name} – Boardcast`;
+    text(title, e.name);
+    text(meta, summary(e));
+    const playing = Boolean(me && e.players.includes(me));
+    const open = e.status !== 'finished';
+    show(join, Boolean(me && open && !playing));
+    show(password, Boolean(me && open && !playing && e.private));
+    show(withdraw, Boolean(me && open && playing));
+    show(loginLink, Boolean(state.accountKnown && !me && open));
+    const own = me ? ownGame(e, me) : null;
+    mine.replaceChildren(...(own ? [t('event-your-game', { name: own.opponent }), ' ',
+      h('a', { href: `/m/${own.match_id}`, id: 'event-play' }, t('event-play'))] : []));
+    show(mine, Boolean(own));
+    if (own && !sessionStorage.getItem(`bc.event-sent.${own.match_id}`)) {
+      // The game starts by itself: the member is sent to their board once.
+      sessionStorage.setItem(`bc.event-sent.${own.match_id}`, '1');
+      location.assign(`/m/${own.match_id}`);
+    }
+    text(standingsTitle, t(e.status === 'finished' ? 'event-final' : 'event-standings'));
+    const columns = ['#', t('event-col-player'), t('event-col-rating'), t('event-col-points'),
+      ...(e.kind === 'arena' ? [t('event-col-sheet')] : [t('event-col-bh'), t('event-col-bh1'), t('event-col-sb')])];
+    list(head, columns.join('|'), columns, (c) => h('th', { scope: 'col' }, c));
+    list(rows, JSON.stringify(e.standings), e.standings, (s) => standingRow(e, s));
+    text(players, e.standings.length ? '' : e.players.join(', '));
+    show(trf, e.kind === 'swiss');
+    const newest = [...e.rounds].reverse();
+    list(rounds, JSON.stringify(newest), newest, (r) => roundBlock(e, r));
+    return e.status !== 'finished';
+  };
+}
