@@ -510,7 +510,9 @@ mod tests {
                 let _ = socket.close(Some(frame)).await;
             }
         });
-        let mut events = start(&url);
+        // The app stays (its sender held), as a running session's does.
+        let tls = crate::tls::client_config(None).unwrap();
+        let (_app, _, mut events) = spawn(url, Encoding::Json, tls, None, None);
         assert!(matches!(events.recv().await, Some(NetEvent::Connected)));
         match events.recv().await {
             Some(NetEvent::Failed { reason }) => {
