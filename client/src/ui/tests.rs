@@ -2229,6 +2229,7 @@ fn the_play_now_key_chooses_a_preset_waits_with_a_cancel_and_a_pairing_opens_the
             code: ErrorCode::MembersOnly,
             message: "rated games and play now are for signed-in members".into(),
             last_id: None,
+            args: None,
         }),
         now,
     );
