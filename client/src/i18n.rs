@@ -36,22 +36,29 @@ impl Lang {
     }
 
     /// The language's catalogue: the words both clients show (`{lang}.ftl`, which the web
-    /// page fetches) and the terminal's own (`terminal-{lang}.ftl`: its help, home screen and
+    /// page fetches, and `pages-{lang}.ftl`, which it fetches with the pages loaded on their
+    /// own) and the terminal's own (`terminal-{lang}.ftl`: its help, home screen and
     /// forms, kept out of the file every web page downloads), read as one.
     fn source(self) -> &'static str {
         match self {
             Lang::En => concat!(
                 include_str!("../../web/i18n/en.ftl"),
                 "\n",
+                include_str!("../../web/i18n/pages-en.ftl"),
+                "\n",
                 include_str!("../../web/i18n/terminal-en.ftl")
             ),
             Lang::Nl => concat!(
                 include_str!("../../web/i18n/nl.ftl"),
                 "\n",
+                include_str!("../../web/i18n/pages-nl.ftl"),
+                "\n",
                 include_str!("../../web/i18n/terminal-nl.ftl")
             ),
             Lang::Fy => concat!(
                 include_str!("../../web/i18n/fy.ftl"),
+                "\n",
+                include_str!("../../web/i18n/pages-fy.ftl"),
                 "\n",
                 include_str!("../../web/i18n/terminal-fy.ftl")
             ),
@@ -394,7 +401,7 @@ mod tests {
              import {{ readFileSync }} from 'node:fs';\n\
              const out = {{}};\n\
              for (const lang of i18n.LANGS) {{\n\
-               const source = [`${{lang}}.ftl`, `terminal-${{lang}}.ftl`].map((file) => readFileSync(new URL(`../i18n/${{file}}`, 'file://{}'), 'utf8')).join('\\n');\n\
+               const source = [`${{lang}}.ftl`, `pages-${{lang}}.ftl`, `terminal-${{lang}}.ftl`].map((file) => readFileSync(new URL(`../i18n/${{file}}`, 'file://{}'), 'utf8')).join('\\n');\n\
                i18n.use(lang, source);\n\
                out[lang] = {{}};\n\
                for (const id of i18n.parseFtl(source).keys())\n\

@@ -108,12 +108,6 @@ conn-online = online
 conn-offline = offline — opnieuw verbinden…
 tc-untimed = zonder klok
 list-or = { $first } of { $last }
-count-plies =
-    { $count ->
-        [one] { $count } halve zet
-       *[other] { $count } halve zetten
-    }
-count-watching = { $count } kijkers
 
 ## The header's account corner and pages without a place.
 
@@ -142,54 +136,7 @@ ftv-none = Er wordt nog geen openbare partij gespeeld; TV begint met de eerste.
 
 ## The lobby and its forms.
 
-lobby-heading = Lobby: Fries dammen en MinitChess TV
-lobby-title = Fries dammen en MinitChess TV
-lobby-anonymous = anoniem
-lobby-loading = De lobby wordt geladen…
-lobby-unreachable = De server is niet bereikbaar; we proberen het opnieuw…
-lobby-your-name = Je naam
-lobby-seeks = Open uitdagingen
-lobby-live = Lopende partijen
 lobby-ftv = Fries TV
-lobby-ftv-what = de best bekeken lopende partij
-lobby-minit-tv = MinitChess TV
-lobby-players = Spelers in de lobby
-lobby-join = Meedoen
-lobby-seek-rated = rated
-lobby-seek-rated-range = rated ±{ $range }
-lobby-seek-casual = vrij
-play-now-title = Nu spelen
-play-now-cancel = Annuleren
-play-now-hint = Een rated partij tegen een lid met een rating dicht bij de jouwe, binnen seconden gevonden.
-play-now-members-only = Nu spelen koppelt leden voor rated partijen:
-play-now-looking = Tegenstander zoeken voor { $preset }…
-form-game = Partij
-form-casual = vrij
-form-rated-members = rated (leden)
-form-opponent-rating = Rating tegenstander
-form-range-open = open voor iedereen
-lobby-no-seeks = Geen open uitdagingen: maak er een.
-lobby-no-live = Er wordt geen openbare partij gespeeld.
-lobby-between-games = tussen twee partijen
-lobby-nobody = Niemand zoekt of speelt op dit moment.
-form-new-match = Nieuwe partij
-form-time-control = Bedenktijd
-form-blitz = snel
-form-custom = eigen tempo…
-form-minutes = Minuten
-form-increment = Toeslag (s)
-form-colour = Je kleur
-form-random = willekeurig
-form-private = Privé (alleen via de uitnodigingslink)
-form-create = Partij maken
-form-hint = Fries dammen: stukken slaan ook recht vooruit en opzij.
-form-engine-title = Bekijk een enginepartij
-form-serial = Serienummer
-form-white-engine = Engine met wit
-form-black-engine = Engine met zwart
-form-pace = Seconden per halve zet
-form-reveal = Tonen vanaf halve zet
-form-start = Starten
 
 ## The match page.
 
@@ -240,21 +187,12 @@ match-left-claim-in-paused = { $side } is weg: je kunt de partij opeisen over { 
 match-signal = verbinding: { $ms } ms
 match-signal-title = verbinding: { $ms } ms heen en terug
 match-takes = slaat { $squares }
-chat-players = Chat van de spelers
-chat-spectators = Chat van de toeschouwers
-chat-say = Zeg
-chat-send = Verstuur
-chat-placeholder = Zeg iets (hooguit 140 tekens)
-chat-presets = Zinnen
-chat-preset-hello = Hallo
+chat-open = Chat ({ $count })
 chat-preset-good_luck = Veel succes
 chat-preset-have_fun = Veel plezier
 chat-preset-good_game = Goede partij
 chat-preset-well_played = Goed gespeeld
 chat-preset-thank_you = Dank je
-chat-mute = { $name } voor mij dempen
-chat-unmute = { $name } weer tonen
-chat-muted = Voor jou gedempt:
 board-name = Fries dambord
 board-label = Fries dambord, { $side } aan zet
 board-label-past = Fries dambord, { $side } aan zet (na halve zet { $ply })
@@ -315,37 +253,6 @@ name-control = een naam mag geen stuurtekens bevatten, zoals tabs of regeleinden
 
 ## The MinitChess TV page (schaaktermen: MinitChess is schaken op een bord van 5×6).
 
-minit-board = MinitChess-bord
-minit-ply = Halve zet
-minit-revealed = Getoonde zetten
-minit-hint = Voorspel de komende zet: klik op een stuk, dan op zijn veld.
-minit-this-game = Deze partij
-minit-leaderboard = Ranglijst
-minit-predict-here = voorspel deze zet
-minit-loading = Laden…
-minit-headline = Wit { $white } tegen zwart { $black } · serienummer { $serial } · partij { $game }
-minit-reveal-in = zet { $move } ({ $side }) getoond over { $seconds } s
-minit-next-game = volgende partij over { $seconds } s
-minit-wins = { $side } wint
-minit-your-score = Je score deze partij: { $correct } goed, { $strikes }
-minit-score = { $correct } goed, { $strikes }
-minit-strikes =
-    { $count ->
-        [one] { $count } fout
-       *[other] { $count } fouten
-    }
-minit-in-games =
-    { $count ->
-        [one] in { $count } partij
-       *[other] in { $count } partijen
-    }
-minit-no-predictions = Nog geen voorspellingen.
-minit-no-standings = De stand verschijnt als de partij afgelopen is.
-minit-guess-waiting = Je gok voor halve zet { $ply }: { $guess }
-minit-guess-right = Goed! { $actual }
-minit-guess-wrong = Fout: jij zei { $guess }, het was { $actual }
-minit-no-game = Nu valt er geen partij te voorspellen
-minit-guess = Raad halve zet { $ply }: klik op een stuk, dan waar het heen gaat
 minit-piece-wK = witte koning
 minit-piece-wQ = witte dame
 minit-piece-wR = witte toren
@@ -361,51 +268,8 @@ minit-piece-bP = zwarte pion
 
 ## Club events: `/events`, `/e/{id}` and `boardcast events` / `boardcast event ID` (issue 33).
 
-events-title = Toernooien
-events-waiting = Binnenkort
-events-playing = Bezig
-events-finished = Afgelopen
-events-none = Geen.
-event-kind-swiss = Zwitsers, { $rounds } ronden
 event-kind-round_robin = Rondetoernooi
-event-kind-double = Dubbel rondetoernooi
-event-kind-arena = Arena, { $minutes } minuten
-event-rated = met rating
-event-casual = zonder rating
-event-players =
-    { $count ->
-        [one] { $count } speler
-       *[other] { $count } spelers
-    }
-event-starts-in = Begint over { $time }
-event-ends-in = Eindigt over { $time }
 event-status-waiting = Nog niet begonnen
-event-status-playing = Wordt gespeeld
-event-status-finished = Afgelopen
-event-join = Meedoen
-event-withdraw = Terugtrekken
-event-password = Wachtwoord van het toernooi
-event-login-to-join = Log in om mee te doen
-event-standings = Stand
-event-final = Eindstand
-event-col-player = Speler
-event-col-rating = Rating
-event-col-points = Punten
-event-col-sheet = Partijen
-event-col-bh = Buchholz
-event-col-bh1 = Buchholz -1
-event-col-sb = Sonneborn-Berger
-event-on-fire = In vorm: de volgende partij telt dubbel
-event-withdrawn = teruggetrokken
-event-rounds = Ronden
-event-round = Ronde { $round }
-event-wave = Golf { $round }
-event-bye = Vrij: { $name }
-event-watch = kijken
-event-your-game = Je partij tegen { $name } staat klaar.
-event-play = Spelen
-event-missing = Dit toernooi bestaat niet.
-event-trf = De indeling als FIDE TRF
 
 ## More time (issue 32)
 match-more-time = +15 s

@@ -124,3 +124,30 @@ function taken(kings = 0, men = 0) {
   const m = t('taken-men', { count: men });
   return kings && men ? t('taken-both', { kings: k, men: m }) : kings ? k : m;
 }
+
+/** The words only the pages loaded on their own use (`i18n/pages-{lang}.ftl`: the lobby,
+ * MinitChess TV, the chat, the account pages, the ladder, club events), fetched once per
+ * language beside such a page's module, so the match page never downloads them. */
+const pageWords = new Map();
+
+/**
+ * `loading` (a page module's `import()`) once the page words of the language spoken have
+ * come too, added to the catalogue in use.
+ * @param {Promise<object>} loading
+ * @returns {Promise<object>}
+ */
+export function withPageWords(loading) {
+  const lang = current.lang;
+  if (!pageWords.has(lang)) {
+    const fetched = fetch(new URL(`../i18n/pages-${lang}.ftl`, import.meta.url)).then((response) => {
+      if (!response.ok) throw new Error(`pages-${lang}.ftl: ${response.status}`);
+      return response.text();
+    }).then(parseFtl);
+    fetched.catch(() => pageWords.delete(lang));
+    pageWords.set(lang, fetched);
+  }
+  return Promise.all([loading, pageWords.get(lang)]).then(([module, words]) => {
+    if (current.lang === lang) for (const [id, message] of words) current.messages.set(id, message);
+    return module;
+  });
+}

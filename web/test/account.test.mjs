@@ -10,7 +10,7 @@ import * as actions from '../js/actions.js';
 import * as account from '../js/account.js';
 
 // The page speaks from its catalogue; these tests read English, as a browser would by default.
-i18n.use('en', readFileSync(new URL('../i18n/en.ftl', import.meta.url), 'utf8'));
+i18n.use('en', ['en.ftl', 'pages-en.ftl'].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n'));
 
 const fresh = (path, search = '') => initialState(parseRoute(path), { name: '', nextId: 1, seats: {} }, search);
 const requests = (effects) => effects.filter((e) => e.http).map((e) => e.http);

@@ -10,7 +10,7 @@ import * as actions from '../js/actions.js';
 import { summaryPlayers, playerText } from '../js/format.js';
 
 // The page speaks from its catalogue; these tests read English, as a browser would by default.
-i18n.use('en', readFileSync(new URL('../i18n/en.ftl', import.meta.url), 'utf8'));
+i18n.use('en', ['en.ftl', 'pages-en.ftl'].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n'));
 
 const START = 'W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20:H0:F1:+0+0';
 const SEAT = { match_id: 'm1', token: 'st.secret', side: 'white', invite_code: 'ABCDEF' };
@@ -270,7 +270,8 @@ test('a refusal shows the server reason and code', () => {
   const state = seated();
   const [move] = sent(actions.typedMove(state, '3228'));
   receive(state, { error: { id: move.id, code: 'illegal_move', message: 'illegal move: a capture is compulsory' } }, 0);
-  assert.deepEqual(state.notice, { text: 'illegal move: a capture is compulsory', code: 'illegal_move' });
+  // Without arguments the notice is the server's text; it has no reason to link a rule to.
+  assert.deepEqual(state.notice, { text: 'illegal move: a capture is compulsory', code: 'illegal_move', reason: '' });
   assert.equal(state.outbox.length, 0);
 });
 

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as i18n from '../js/i18n.js';
 import { chartPoints, CHART } from '../js/pages/profile.js';
 
-i18n.use('en', readFileSync(new URL('../i18n/en.ftl', import.meta.url), 'utf8'));
+i18n.use('en', ['en.ftl', 'pages-en.ftl'].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n'));
 
 const fresh = (path) => initialState(parseRoute(path), { name: '', nextId: 1, seats: {} });
 

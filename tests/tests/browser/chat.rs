@@ -53,6 +53,9 @@ async fn players_and_spectators_chat_apart_markup_stays_text_and_a_mute_is_kept(
         (&guest, "players"),
         (&watcher, "spectators"),
     ] {
+        // The panel loads when opened; the button counts the lines meanwhile.
+        browser.wait_visible("#chat-open").await;
+        browser.click("#chat-open").await;
         browser
             .wait_visible(&format!("#chat[data-room={room}] .chat-presets"))
             .await;
@@ -130,6 +133,13 @@ async fn players_and_spectators_chat_apart_markup_stays_text_and_a_mute_is_kept(
         "the muted member's line is not shown"
     );
     guest.goto(&format!("/m/{}", created.match_id)).await;
+    guest.wait_visible("#chat-open").await;
+    let closed = guest.text("#chat-open").await;
+    assert!(
+        closed.starts_with("Chat (") && !closed.contains("(0)"),
+        "the closed chat counts the lines kept: {closed}"
+    );
+    guest.click("#chat-open").await;
     wait_line(
         &guest,
         "the guest after a reload",

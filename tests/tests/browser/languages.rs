@@ -105,12 +105,13 @@ async fn a_refusal_in_dutch_and_frisian_and_the_choice_is_kept() {
 }
 
 /// The catalogue's text of `id` in `lang` (a one-line message without arguments), read from
-/// the same file the page fetches.
+/// the same files the page fetches (`{lang}.ftl`, and `pages-{lang}.ftl` with the pages
+/// loaded on their own).
 fn catalogue_text(lang: &str, id: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../web/i18n")
-        .join(format!("{lang}.ftl"));
-    let source = std::fs::read_to_string(&path).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/i18n");
+    let source = [format!("{lang}.ftl"), format!("pages-{lang}.ftl")]
+        .map(|file| std::fs::read_to_string(dir.join(file)).unwrap())
+        .join("\n");
     source
         .lines()
         .find_map(|line| line.strip_prefix(&format!("{id} = ")))

@@ -7,7 +7,7 @@
 import { h, attr, text, pageHeading, logoutButtons } from './dom.js';
 import { mountMatch } from './match.js';
 import { profilePath } from '../account.js';
-import { t, lang } from '../i18n.js';
+import { t, lang, withPageWords } from '../i18n.js';
 
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
@@ -107,7 +107,8 @@ function mount(page, root, id, state) {
 
 /**
  * A page whose module loads only when it is opened (pages/*.js: the ladder, a profile with
- * its rating chart), so the match page never downloads them. Until the module has come the
+ * its rating chart), so the match page never downloads them; the words only such pages use
+ * (`i18n/pages-{lang}.ftl`) and their sheet (`css/pages.css`) come with it. Until the module has come the
  * page says it is loading, and asks to be drawn again soon (`true`) to mount it then; a page
  * left meanwhile is not mounted over the one shown.
  * @param {HTMLElement} root
@@ -115,6 +116,7 @@ function mount(page, root, id, state) {
  * @param {(module: object) => Function} mountWith
  */
 function later(root, loading, mountWith) {
+  loading = Promise.all([withPageWords(loading), pageStyle()]).then(([module]) => module);
   let update = null;
   let failed = false;
   const waiting = h('p', { class: 'loading' }, t('page-loading'));
@@ -188,3 +190,17 @@ function mountFrisianTv(root, matchId) {
   };
 }
 
+/** The sheet of the pages loaded on their own (`css/pages.css`), linked once; settles when
+ * it applies (or failed: the page is then drawn unstyled rather than not at all). */
+let pageSheet = null;
+function pageStyle() {
+  if (!pageSheet) {
+    pageSheet = new Promise((settle) => {
+      const link = h('link', { rel: 'stylesheet', href: new URL('../../css/pages.css', import.meta.url).href });
+      link.addEventListener('load', settle);
+      link.addEventListener('error', settle);
+      document.head.append(link);
+    });
+  }
+  return pageSheet;
+}

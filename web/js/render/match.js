@@ -9,7 +9,7 @@ import { mountBoard } from './board.js';
 import { clockView } from './clock.js';
 import { parseFen, replay, piecesFen } from '../fen.js';
 import { resultText, resultKind, ratingChangesText, timeControlText, seconds, playerText, sideTitle, sideWord } from '../format.js';
-import { t } from '../i18n.js';
+import { t, withPageWords } from '../i18n.js';
 import * as actions from '../actions.js';
 import { opposite } from '../state.js';
 import { graceLeft } from '../receive.js';
@@ -98,17 +98,25 @@ export function mountMatch(root) {
     button('numbers', t('match-numbers'), { 'aria-pressed': 'false' }),
     button('copy-fen', t('match-copy-fen')), pdnSlot,
     button('no-more-time', t('match-refuse-more-time'), { 'aria-pressed': 'false' }));
-  // The chat loads by itself (render/chat.js), outside the page's first download.
+  // The chat (render/chat.js) loads when the reader opens it, so the match page's first
+  // download (its 160 KB budget) does not carry it; until then the button counts the lines.
   const chatPanel = h('section', { id: 'chat', class: 'chat', hidden: true });
+  const chatOpen = h('button', { type: 'button', id: 'chat-open', hidden: true });
   let chat = null;
-  import('./chat.js').then((module) => { chat = module.mountChat(chatPanel); }, (error) => {
-    console.error('page module failed to load:', error);
-    chat = () => {};
+  let chatLoading = false;
+  chatOpen.addEventListener('click', () => {
+    if (chatLoading || chat) return;
+    chatLoading = true;
+    chatOpen.disabled = true;
+    withPageWords(import('./chat.js')).then((module) => { chat = module.mountChat(chatPanel); }, (error) => {
+      console.error('page module failed to load:', error);
+      chat = () => {};
+    }).finally(() => { chatLoading = false; });
   });
   const side = h('aside', { class: 'side' },
     status, firstMove, invite, result, ratings, offer, h('div', { class: 'actions', role: 'group', 'aria-label': t('match-actions') },
       ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
-    h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools, chatPanel);
+    h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools, chatOpen, chatPanel);
   root.replaceChildren(h('section', { class: 'match-page' }, pageHeading(t('match-heading')),
     h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
 
@@ -287,9 +295,11 @@ export function mountMatch(root) {
     show(refuse, Boolean(seat && m.time_control));
     attr(refuse, 'aria-pressed', String(state.noMoreTime));
     document.title = titleText(m, mine);
+    show(chatOpen, !chat);
+    text(chatOpen, t('chat-open', { count: state.chat.lines.length }));
     show(chatPanel, Boolean(chatPanel.firstChild));
     if (chat) chat(state);
-    return ticking || !chat;
+    return ticking || chatLoading;
   };
 }
 
