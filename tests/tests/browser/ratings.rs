@@ -179,3 +179,104 @@ async fn the_profile_charts_the_rating_history_from_the_data() {
     assert_eq!(browser.text("[data-fact=rating]").await, "1500?");
     browser.close().await;
 }
+
+/// Issue 31's end to end in the browser: two members sign up in two browsers, press "play
+/// now" at 15+10, are paired into a rated game, and play a reference game to its end by
+/// clicks; both result banners show the new ratings and changes. The figures are Glicko-2 of
+/// two new players (1500, RD 500, volatility 0.09, τ 0.75), one win, computed by hand from
+/// Glickman's steps (the same as `tests/tests/ratings.rs`'s independent implementation):
+/// the winner 1741.62 (RD 396.81, still provisional), the loser 1258.38. The winner's profile
+/// then shows the new rating.
+#[tokio::test]
+async fn two_members_play_now_a_rated_game_by_clicks_and_both_see_their_new_ratings() {
+    let test = "two_members_play_now_a_rated_game_by_clicks_and_both_see_their_new_ratings";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    // The shortest decisive reference game with at least two moves a side (a rated result).
+    let (game, plies) = reference_games()
+        .iter()
+        .filter(|game| game.winner.is_some() && game.moves.len() >= 4)
+        .map(|game| (game.clone(), plies(game)))
+        .min_by_key(|(game, _)| game.moves.len())
+        .expect("a decisive reference game");
+    let server = server(&[]);
+    let sietske = driver.browser(server.addr(), 1280, 900).await;
+    let wytze = driver.browser(server.addr(), 1280, 900).await;
+    super::accounts::sign_up(&sietske, "Sietske", None).await;
+    super::accounts::sign_up(&wytze, "Wytze", None).await;
+    for browser in [&sietske, &wytze] {
+        browser.goto("/").await;
+        browser
+            .wait_visible("#play-now [data-play-now='15+10']")
+            .await;
+        browser.click("#play-now [data-play-now='15+10']").await;
+    }
+    for (who, browser) in [("Sietske", &sietske), ("Wytze", &wytze)] {
+        browser
+            .wait_until(
+                &format!("{who} to be seated by play now"),
+                "return location.pathname.startsWith('/m/') && document.querySelector('#board') ? true : null;",
+                vec![],
+            )
+            .await;
+    }
+    // Play now chooses the colours: the board's orientation says whose is whose.
+    let (white, black) =
+        if sietske.attr("#board", "data-orientation").await.as_deref() == Some("white") {
+            ((&sietske, "Sietske"), (&wytze, "Wytze"))
+        } else {
+            ((&wytze, "Wytze"), (&sietske, "Sietske"))
+        };
+    assert_eq!(
+        black.0.attr("#board", "data-orientation").await.as_deref(),
+        Some("black"),
+        "the other member holds black"
+    );
+    for (n, ply) in plies.iter().enumerate() {
+        let mover = if game.mover(n) == Side::White {
+            white.0
+        } else {
+            black.0
+        };
+        play_by_clicks(mover, &ply.route, ply.capture, ply.how).await;
+        for (who, browser) in [("white", white.0), ("black", black.0)] {
+            wait_fen(browser, who, &game.fens[n]).await;
+        }
+    }
+    let (winner, loser) = if game.winner == Some(Side::White) {
+        (("White", white.1), ("Black", black.1))
+    } else {
+        (("Black", black.1), ("White", white.1))
+    };
+    for (who, browser) in [("white", white.0), ("black", black.0)] {
+        wait_result(browser, who, Duration::from_secs(30)).await;
+        let ratings = browser
+            .wait_until(
+                &format!("{who}'s new ratings under the result"),
+                "const e = document.querySelector('#result-ratings');
+                 return e && !e.hidden && e.textContent.trim() ? e.textContent.trim() : null;",
+                vec![],
+            )
+            .await;
+        let ratings = ratings.as_str().expect("text");
+        assert!(
+            ratings.contains(&format!("{} 1742? (+242)", winner.0))
+                && ratings.contains(&format!("{} 1258? (−242)", loser.0)),
+            "{who} reads {ratings:?}"
+        );
+    }
+    screenshots(white.0, "rated-result").await;
+    white.0.goto(&format!("/@/{}", winner.1)).await;
+    white
+        .0
+        .wait_until(
+            "the winner's profile to show the new rating",
+            "return document.body.textContent.includes('1742?') ? true : null;",
+            vec![],
+        )
+        .await;
+    for browser in [sietske, wytze] {
+        browser.close().await;
+    }
+}
