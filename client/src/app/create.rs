@@ -116,12 +116,12 @@ impl CreateForm {
         })
     }
 
-    pub fn rated_label(&self) -> &'static str {
-        if self.rated {
-            "rated (ratings change; members only)"
+    pub fn rated_label(&self) -> String {
+        tr(if self.rated {
+            "form-rated-members"
         } else {
-            "casual"
-        }
+            "form-casual"
+        })
     }
 
     /// The chosen time control, or why the custom one is not one.

@@ -1025,7 +1025,7 @@ fn c_asks_time_control_colour_and_visibility_before_creating() {
     }
     assert_eq!(
         app.ui.create.as_ref().unwrap().rated_label(),
-        "rated (ratings change; members only)"
+        "rated (members)"
     );
     key(&mut app, KeyCode::Enter);
     assert!(matches!(&sent(&mut app)[..], [ClientMessage::CreateMatch(c)] if c.rated && c.public));

@@ -226,27 +226,7 @@ fn draw_play_now(frame: &mut Frame, panel: &PlayNowPanel, area: Rect) {
     } else {
         lines.push(Line::styled(tr("home-play-now-keys"), gray));
     }
-    let width = area.width.min(62);
-    let inner = usize::from(width.saturating_sub(2)).max(1);
-    // Wrapped lines count as many rows as they take.
-    let rows: usize = lines
-        .iter()
-        .map(|line| line.width().div_ceil(inner).max(1))
-        .sum();
-    let height = (rows as u16 + 2).min(area.height);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(format!(" {} ", tr("play-now-title")))),
-        rect,
-    );
+    draw_centred_box(frame, area, &tr("play-now-title"), lines);
 }
 
 /// The "new match" form over the middle of the home screen.
@@ -279,7 +259,11 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
             &tr("home-form-seek"),
             form.visibility_label(),
         ),
-        row(Field::Rated, "game", form.rated_label().to_owned()),
+        row(
+            Field::Rated,
+            &tr("form-game").to_lowercase(),
+            form.rated_label(),
+        ),
         Line::from(""),
     ];
     match &form.error {
@@ -289,8 +273,20 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
             Style::default().fg(Color::Gray),
         )),
     }
+    draw_centred_box(frame, area, &tr("home-form-title"), lines);
+}
+
+/// A bordered box of `lines` centred over `area`, at most 62 columns wide and as tall as the
+/// lines take once wrapped (Dutch and Frisian run longer), with `title` in its border.
+fn draw_centred_box(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'_>>) {
     let width = area.width.min(62);
-    let height = (lines.len() as u16 + 2).min(area.height);
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    // Wrapped lines count as many rows as they take.
+    let rows: usize = lines
+        .iter()
+        .map(|line| line.width().div_ceil(inner).max(1))
+        .sum();
+    let height = (rows as u16 + 2).min(area.height);
     let rect = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
@@ -301,7 +297,7 @@ fn draw_create(frame: &mut Frame, form: &CreateForm, area: Rect) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(format!(" {} ", tr("home-form-title")))),
+            .block(Block::bordered().title(format!(" {title} "))),
         rect,
     );
 }
