@@ -140,3 +140,6 @@ event-your-game = Your game against { $name } is ready.
 event-play = Play
 event-missing = There is no such event.
 event-trf = The pairings as FIDE TRF
+
+## The login page after the session ended elsewhere (a close with 4001).
+login-session-ended = Your login has ended: you logged out everywhere, your password was changed or your account was closed. Log in again.

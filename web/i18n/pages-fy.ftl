@@ -137,3 +137,6 @@ event-your-game = Dyn partij tsjin { $name } stiet klear.
 event-play = Spylje
 event-missing = Dit toernoai bestiet net.
 event-trf = De yndieling as FIDE TRF
+
+## The login page after the session ended elsewhere (a close with 4001).
+login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wachtwurd is feroare of dyn akkount is sletten. Meld dy opnij oan.

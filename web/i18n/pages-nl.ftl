@@ -137,3 +137,6 @@ event-your-game = Je partij tegen { $name } staat klaar.
 event-play = Spelen
 event-missing = Dit toernooi bestaat niet.
 event-trf = De indeling als FIDE TRF
+
+## The login page after the session ended elsewhere (a close with 4001).
+login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, je wachtwoord is gewijzigd of je account is gesloten. Meld je opnieuw aan.

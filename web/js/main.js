@@ -93,7 +93,9 @@ const socket = connect(wsUrl, (event) => {
     if (event.code === SESSION_ENDED) {
       // This browser's session ended elsewhere (PROTOCOL.md §13): the cookie it still sends
       // would be refused at every reconnect, so it is cleared and the visitor asked to log in.
-      fetch('/api/logout', { method: 'POST' }).finally(() => location.assign('/login'));
+      // The login page says why, and brings the visitor back to where they were.
+      const back = `/login?ended=1&next=${encodeURIComponent(location.pathname)}`;
+      fetch('/api/logout', { method: 'POST' }).finally(() => location.assign(back));
     }
     state.conn = 'offline';
     // Requests die with their connection; match commands stay to be re-sent, and requests

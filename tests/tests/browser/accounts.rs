@@ -290,3 +290,57 @@ async fn a_member_and_a_guest_play_a_whole_game_and_the_profile_lists_it() {
     member.close().await;
     guest.close().await;
 }
+
+/// A page whose session ends elsewhere ("log out everywhere" on another browser) is closed
+/// with 4001 and lands on the login page, which says why; logging in again brings the member
+/// back to the page they were on.
+#[tokio::test]
+async fn a_page_whose_session_ends_elsewhere_lands_on_the_login_page_saying_why() {
+    let test = "a_page_whose_session_ends_elsewhere_lands_on_the_login_page_saying_why";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let phone = driver.browser(server.addr(), 1280, 900).await;
+    let laptop = driver.browser(server.addr(), 1280, 900).await;
+    sign_up(&phone, "Anne", None).await;
+    phone.goto("/ladder").await;
+    wait_member(&phone, "Anne").await;
+    log_in(&laptop, "Anne", "/").await;
+    laptop.click("#account-menu summary").await;
+    laptop
+        .click("#account-menu [data-account=logout-all]")
+        .await;
+    let search = phone
+        .wait_until(
+            "the phone on the login page, saying why",
+            "const why = document.getElementById('session-ended');
+             return location.pathname === '/login' && why && !why.hidden ? location.search : null;",
+            vec![],
+        )
+        .await;
+    assert_eq!(search, json!("?ended=1&next=%2Fladder"));
+    assert!(
+        phone
+            .text("#session-ended")
+            .await
+            .contains("logged out everywhere"),
+        "the reason is given"
+    );
+    screenshots(&phone, "session-ended").await;
+    phone.set_viewport(1280, 900).await;
+    phone.type_into("#login-name", "Anne").await;
+    phone.type_into("#login-password", PASSWORD).await;
+    phone.click("form#login-form [type=submit]").await;
+    wait_member(&phone, "Anne").await;
+    phone
+        .wait_until(
+            "the member back on the page they were on",
+            "return location.pathname === '/ladder' ? true : null;",
+            vec![],
+        )
+        .await;
+    for browser in [phone, laptop] {
+        browser.close().await;
+    }
+}

@@ -10,6 +10,7 @@
 import { h, text, attr, show, list, logoutButtons } from '../render/dom.js';
 import { dateText } from '../format.js';
 import { NAME_RULE, PASSWORD_MIN, PASSWORD_MAX, SCOPES, profilePath } from '../account.js';
+import { t } from '../i18n.js';
 
 const field = (label, control, hint) => h('label', { class: 'field' }, h('span', {}, label), control,
   hint ? h('small', { class: 'hint', id: `${control.id}-hint` }, hint) : null);
@@ -34,14 +35,18 @@ const pw = (id, name, complete, extra = {}) => input({
  * a member who opens one is told who they are instead.
  */
 function entryPage(root, state, { title, kind, label, fields, other, hint }) {
-  const next = new URLSearchParams(state.search || '').get('next');
+  const search = new URLSearchParams(state.search || '');
+  const next = search.get('next');
   const button = h('button', { type: 'submit', class: 'primary' }, label);
   const form = h('form', { id: `${kind}-form`, class: 'stack' }, ...fields, button,
     h('p', {}, other[0], h('a', { href: next ? `${other[1]}?next=${encodeURIComponent(next)}` : other[1] }, other[2])),
     h('p', { class: 'hint' }, hint));
   const note = h('p', { class: 'done' });
   const box = notice();
-  root.replaceChildren(card(title, form, note, box));
+  // Sent here because the session ended elsewhere (a close with 4001): say so first.
+  const ended = h('p', { id: 'session-ended', class: 'notice', role: 'status', hidden: kind !== 'login' || !search.has('ended') },
+    t('login-session-ended'));
+  root.replaceChildren(card(title, ended, form, note, box));
   return (s) => {
     show(form, !s.account);
     show(note, Boolean(s.account));
