@@ -1902,12 +1902,15 @@ async fn nodes_behind_a_redis_password_never_log_it_stop_quietly_and_reopen_fini
     }
 }
 
-/// Issue 28, 4: a first move missed (a flag, as far as the match is concerned) while
-/// PostgreSQL is down. The match must record the abort itself, and storage refuses it; it used
-/// to try again at once, forever: 121,000 ERROR lines a second for one match. It tries again
-/// after a back-off, says so once per interval, and records the abort once PostgreSQL is back.
+/// Issue 28, 4 and 3: a first move due while PostgreSQL is down. The match must record the
+/// abort itself, and storage refuses it; it used to try again at once, forever: 121,000 ERROR
+/// lines a second for one match. Since item 3 the first-move wait is held from the moment the
+/// node sees storage down (its heartbeat, once a second), so the abort is tried during the
+/// outage only when the deadline passed before the node saw it; either way there is no flood
+/// (at most one warning per interval, never an ERROR), and the abort is recorded once
+/// PostgreSQL is back and the rest of the wait has run out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_first_move_missed_while_postgresql_is_down_is_retried_with_back_off_and_logged_once() {
+async fn a_first_move_due_while_postgresql_is_down_floods_nothing_and_aborts_once_it_is_back() {
     let mut options = ClusterOptions::default()
         .with_own_postgres()
         .with_args(&["--first-move-timeout", "1s"]);
@@ -1941,10 +1944,6 @@ async fn a_first_move_missed_while_postgresql_is_down_is_retried_with_back_off_a
         .lines()
         .filter(|line| line.contains("cannot record a forfeit or abort"))
         .collect();
-    assert!(
-        !tries.is_empty(),
-        "the missed first move was tried and refused while PostgreSQL was down\n{log}"
-    );
     assert!(
         tries.len() <= 2,
         "{} lines about one refused abort in 5 s (one per 10 s expected): {:#?}",
