@@ -147,6 +147,9 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
         watch.iter().any(|href| board.ends_with(href.as_str())),
         "{board} among {watch:?}"
     );
+    // The member's own game is drawn from the same answer as the rounds, but a browser may
+    // report a paragraph's text only once it is shown (Firefox does).
+    browser.wait_visible("#event-own-game").await;
     assert!(
         browser
             .text("#event-own-game")
