@@ -913,15 +913,18 @@ mod tests {
         id
     }
 
+    /// A single node's storage on a fresh SQLite file in `dir`.
+    async fn sqlite_storage(dir: &std::path::Path) -> Storage {
+        let (storage, _) = Storage::open(&crate::storage::Database::Sqlite(dir.join("db")), None)
+            .await
+            .unwrap();
+        storage
+    }
+
     #[tokio::test]
     async fn watching_finished_matches_leaves_room_to_create_new_ones() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(
-            &crate::storage::Database::Sqlite(dir.path().join("db")),
-            None,
-        )
-        .await
-        .unwrap();
+        let storage = sqlite_storage(dir.path()).await;
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let earlier = Hub::new(
@@ -974,12 +977,7 @@ mod tests {
     #[tokio::test]
     async fn a_seek_leaves_the_lobby_while_its_creator_holds_no_connection() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(
-            &crate::storage::Database::Sqlite(dir.path().join("db")),
-            None,
-        )
-        .await
-        .unwrap();
+        let storage = sqlite_storage(dir.path()).await;
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -1013,12 +1011,7 @@ mod tests {
     #[tokio::test]
     async fn the_lobby_watch_sees_a_line_appear_change_and_go() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(
-            &crate::storage::Database::Sqlite(dir.path().join("db")),
-            None,
-        )
-        .await
-        .unwrap();
+        let storage = sqlite_storage(dir.path()).await;
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -1051,12 +1044,7 @@ mod tests {
     #[tokio::test]
     async fn a_new_invite_code_never_repeats_an_open_matchs() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(
-            &crate::storage::Database::Sqlite(dir.path().join("db")),
-            None,
-        )
-        .await
-        .unwrap();
+        let storage = sqlite_storage(dir.path()).await;
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
@@ -1078,12 +1066,7 @@ mod tests {
     #[tokio::test]
     async fn a_match_stopped_by_shutdown_refuses_as_shutting_down() {
         let dir = tempfile::tempdir().unwrap();
-        let (storage, _) = Storage::open(
-            &crate::storage::Database::Sqlite(dir.path().join("db")),
-            None,
-        )
-        .await
-        .unwrap();
+        let storage = sqlite_storage(dir.path()).await;
         let (trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
         let hub = Hub::new(storage, settings(10), shutdown, tasks);
