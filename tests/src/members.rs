@@ -78,3 +78,32 @@ pub fn login_cookie(addr: SocketAddr, name: &str, password: &str) -> String {
         .expect("a session cookie");
     format!("boardcast_session={session}")
 }
+
+/// `method path` with a JSON `body` as a page of this site sends it (`Origin` and
+/// `Sec-Fetch-Site: same-origin`, so the state-changing routes take it), with `headers` added
+/// (each ending in CRLF: a cookie, a bearer token): the status, the response head and body.
+pub fn same_origin_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    headers: &str,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{headers}\
+         Sec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_owned(), body.to_owned())
+}

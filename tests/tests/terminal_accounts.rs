@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use boardcast_tests::TestServer;
+use boardcast_tests::members::same_origin_request;
 
 /// The `boardcast` client binary, built beside this package's binaries by the test itself.
 fn client_bin() -> PathBuf {
@@ -66,23 +67,9 @@ fn request(
     body: &str,
     bearer: Option<&str>,
 ) -> (u16, String) {
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
     let auth = bearer.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{auth}\
-         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("read");
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, body.to_owned())
+    let (status, _, body) = same_origin_request(addr, method, path, body, &auth);
+    (status, body)
 }
 
 #[test]
@@ -295,24 +282,8 @@ fn browser_request(
     body: &str,
     cookie: Option<&str>,
 ) -> (u16, String, String) {
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
     let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{cookie}\
-         Sec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("read");
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned(), body.to_owned())
+    same_origin_request(addr, method, path, body, &cookie)
 }
 
 /// A terminal client connected with its login when that login is ended from the member's

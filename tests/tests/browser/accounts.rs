@@ -2,8 +2,6 @@
 //! back; a member and a guest play a whole reference game, and the member's profile lists it
 //! with its PDN; the session cookie's flags.
 
-use std::io::{Read, Write};
-
 use super::*;
 
 /// A password the server's strength estimator takes (four unrelated words and a number).
@@ -72,23 +70,7 @@ pub(super) fn post_json(
     path: &str,
     body: &str,
 ) -> (u16, String, String) {
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
-         Sec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("read");
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned(), body.to_owned())
+    boardcast_tests::members::same_origin_request(addr, "POST", path, body, "")
 }
 
 /// Sign up, log out, log in on a second browser and get the seat back in a running match:

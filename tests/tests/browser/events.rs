@@ -3,8 +3,6 @@
 //! the start, sends the member to their board when the director seats them, and shows each
 //! round's pairings with a link to watch every game and the standings.
 
-use std::io::{Read, Write};
-
 use boardcast_tests::members::{create_member, login_cookie};
 
 use super::accounts::{post_json, screenshots};
@@ -14,23 +12,10 @@ const PASSWORD: &str = "violet harbour lantern 93";
 
 /// `POST path` with `body` as a same-origin page of member `cookie`: the status and body.
 fn post_as(addr: std::net::SocketAddr, cookie: &str, path: &str, body: &str) -> (u16, String) {
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
-         Sec-Fetch-Site: same-origin\r\nCookie: {cookie}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("read");
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, body.to_owned())
+    let cookie = format!("Cookie: {cookie}\r\n");
+    let (status, _, body) =
+        boardcast_tests::members::same_origin_request(addr, "POST", path, body, &cookie);
+    (status, body)
 }
 
 #[tokio::test]
