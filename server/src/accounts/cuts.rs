@@ -1,8 +1,8 @@
 //! Open WebSocket connections of a session that has ended: "log out everywhere", a password
 //! change or reset, a revoked token, a logout, a closed account. The HTTP route that ends a
 //! session also ends the connections it opened, on every node: this node at once through its
-//! registry, the others through the cluster's Redis bus (`bc:accounts`), each of which cuts
-//! its own.
+//! registry, the others through the cluster's Redis bus (`bc:accounts`, carried by
+//! `cluster::cuts`; the accounts never see the bus), each of which cuts its own.
 //!
 //! Redis may lose a message, and the admin command (`admin close`) runs in another process
 //! that tells no server anything; so every member's connection also checks its credential
@@ -19,11 +19,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
 
 use super::Via;
-use crate::cluster::bus::{Bus, BusEvent, names};
-use crate::ops::shutdown::Shutdown;
 
-/// Cut messages waiting for this node's handler; past that the bus drops them and the
-/// recheck catches up.
+/// Endings waiting to go to the other nodes; past that they are dropped and the other
+/// nodes' recheck catches up.
 const MAILBOX: usize = 1024;
 
 /// Which credentials of an account have ended.
@@ -73,8 +71,8 @@ pub(crate) struct Cuts {
 struct Shared {
     open: Mutex<HashMap<i64, Vec<Open>>>,
     next: AtomicU64,
-    /// Set once when this node joins a cluster.
-    bus: OnceLock<Bus>,
+    /// Set once when this node joins a cluster: where this node's endings go for the others.
+    others: OnceLock<mpsc::Sender<Ending>>,
 }
 
 #[derive(Debug)]
@@ -141,22 +139,17 @@ impl Cuts {
 
     /// Ends the connections `ending` names, here and (in a cluster) on every other node.
     pub(crate) fn end(&self, ending: Ending) {
-        if let Some(bus) = self.shared.bus.get() {
-            match postcard::to_allocvec(&ending) {
-                Ok(payload) => {
-                    if let Err(err) = bus.publish(names::ACCOUNTS, payload) {
-                        // The other nodes' recheck ends them within one interval.
-                        tracing::warn!(%err, "cannot tell the other nodes of an ended session");
-                    }
-                }
-                Err(err) => tracing::warn!(%err, "cannot encode an ended session"),
-            }
+        if let Some(others) = self.shared.others.get()
+            && others.try_send(ending.clone()).is_err()
+        {
+            // The other nodes' recheck ends them within one interval.
+            tracing::warn!("cannot tell the other nodes of an ended session");
         }
         self.cut_here(&ending);
     }
 
     /// Ends this node's connections that `ending` names; returns how many.
-    fn cut_here(&self, ending: &Ending) -> usize {
+    pub(crate) fn cut_here(&self, ending: &Ending) -> usize {
         let open = self.open();
         let Some(list) = open.get(&ending.account()) else {
             return 0;
@@ -170,38 +163,12 @@ impl Cuts {
         cut
     }
 
-    /// Hears the other nodes' endings on `bus` until `shutdown`.
-    pub(crate) async fn join_cluster(&self, bus: Bus, shutdown: Shutdown) {
+    /// Makes this node's endings go to the other nodes too: the cluster takes them from the
+    /// receiver, and hands theirs to [`Cuts::cut_here`]. `None` if it joined already.
+    pub(crate) fn join_cluster(&self) -> Option<mpsc::Receiver<Ending>> {
         let (tx, rx) = mpsc::channel(MAILBOX);
-        bus.route(names::ACCOUNTS, tx);
-        bus.subscribe(names::ACCOUNTS).await;
-        if self.shared.bus.set(bus).is_err() {
-            tracing::warn!("the accounts joined a cluster twice");
-            return;
-        }
-        tokio::spawn(self.clone().listen(rx, shutdown));
-    }
-
-    async fn listen(self, mut rx: mpsc::Receiver<BusEvent>, mut shutdown: Shutdown) {
-        loop {
-            let event = tokio::select! {
-                _ = shutdown.recv() => return,
-                event = rx.recv() => match event {
-                    Some(event) => event,
-                    None => return,
-                },
-            };
-            // A lost message (`Resync`) is left to the connections' recheck. Our own
-            // messages come back too: cutting again is harmless.
-            if let BusEvent::Message { payload, .. } = event {
-                match postcard::from_bytes::<Ending>(&payload) {
-                    Ok(ending) => {
-                        self.cut_here(&ending);
-                    }
-                    Err(err) => tracing::warn!(%err, "undecodable ended session dropped"),
-                }
-            }
-        }
+        self.shared.others.set(tx).ok()?;
+        Some(rx)
     }
 }
 
