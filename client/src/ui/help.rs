@@ -40,7 +40,8 @@ pub const MATCH: &[(&str, &str)] = &[
     ("n f t", "help-match-view"),
     ("s", "help-match-save"),
     ("/", "help-match-chat"),
-    ("+", "help-match-more-time"),
+    // One row for both, so the overlay still fits 60x20.
+    ("+ / b", "help-match-more-time"),
     ("q", "help-match-back"),
 ];
 
