@@ -398,6 +398,8 @@ impl App {
             KeyCode::Char('/') => self.ui.chat = Some(String::new()),
             KeyCode::Char('+') if me.is_some() => self.command(Command::MoreTime),
             KeyCode::Char('b') => self.toggle_bell(),
+            // Shifted: berserk cannot be taken back.
+            KeyCode::Char('B') if me.is_some() => self.command(Command::Berserk),
             _ => {}
         }
     }
