@@ -69,3 +69,7 @@ help-home-play-now = play now: a rated game against a member of close rating
 home-hint-play-now = n play now
 home-play-now-keys = ←→ or 1–5 time control  Enter play  Esc back
 home-play-now-waiting-keys = Esc stops looking
+
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Position (FEN): { $fen }
+printed-rules-moves = Moves: { $moves }

@@ -67,3 +67,7 @@ help-home-play-now = no spylje: in rated partij tsjin in lid mei in rating ticht
 home-hint-play-now = n no spylje
 home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom
 home-play-now-waiting-keys = Esc hâldt op mei sykjen
+
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Stelling (FEN): { $fen }
+printed-rules-moves = Setten: { $moves }

@@ -67,3 +67,7 @@ help-home-play-now = nu spelen: een rated partij tegen een lid met een rating di
 home-hint-play-now = n nu spelen
 home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
 home-play-now-waiting-keys = Esc stopt met zoeken
+
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Stelling (FEN): { $fen }
+printed-rules-moves = Zetten: { $moves }
