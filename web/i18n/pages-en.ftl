@@ -18,6 +18,7 @@ lobby-your-name = Your name
 lobby-seeks = Open seeks
 lobby-live = Live matches
 lobby-ftv-what = the most-watched live match
+lobby-rules = New to Frisian draughts? The rules, with positions to step through
 lobby-minit-tv = MinitChess TV
 lobby-players = Players in the lobby
 lobby-join = Join

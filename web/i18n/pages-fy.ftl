@@ -15,6 +15,7 @@ lobby-your-name = Dyn namme
 lobby-seeks = Iepen útdagings
 lobby-live = Rinnende partijen
 lobby-ftv-what = de meast besjoene rinnende partij
+lobby-rules = Nij yn it Frysk damjen? De regels, mei stellingen om troch te rinnen
 lobby-minit-tv = MinitChess TV
 lobby-players = Spilers yn 'e lobby
 lobby-join = Meidwaan

@@ -15,6 +15,7 @@ lobby-your-name = Je naam
 lobby-seeks = Open uitdagingen
 lobby-live = Lopende partijen
 lobby-ftv-what = de best bekeken lopende partij
+lobby-rules = Nieuw in het Fries dammen? De spelregels, met stellingen om door te lopen
 lobby-minit-tv = MinitChess TV
 lobby-players = Spelers in de lobby
 lobby-join = Meedoen

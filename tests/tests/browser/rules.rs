@@ -59,7 +59,8 @@ async fn the_rules_page_steps_through_the_positions_the_rules_crate_computes_in_
                 vec![json!(lang)],
             )
             .await;
-        browser.goto("/rules").await;
+        // The lobby links to the rules.
+        browser.click("#rules-link").await;
         browser
             .wait_until(
                 "every position drawn",
