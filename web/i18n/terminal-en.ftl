@@ -73,3 +73,6 @@ home-play-now-waiting-keys = Esc stops looking
 ## The bell turned off and on while playing (b).
 bell-off = bell off (b turns it on again)
 bell-on = bell on (b turns it off)
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Position (FEN): { $fen }
+printed-rules-moves = Moves: { $moves }

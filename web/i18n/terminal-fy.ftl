@@ -71,3 +71,6 @@ home-play-now-waiting-keys = Esc hâldt op mei sykjen
 ## The bell turned off and on while playing (b).
 bell-off = belle út (b set him wer oan)
 bell-on = belle oan (b set him út)
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Stelling (FEN): { $fen }
+printed-rules-moves = Setten: { $moves }

@@ -71,3 +71,6 @@ home-play-now-waiting-keys = Esc stopt met zoeken
 ## The bell turned off and on while playing (b).
 bell-off = bel uit (b zet hem weer aan)
 bell-on = bel aan (b zet hem uit)
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Stelling (FEN): { $fen }
+printed-rules-moves = Zetten: { $moves }
