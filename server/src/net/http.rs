@@ -3,6 +3,8 @@
 //! address's upgrade rate, buffer sizes), finished games as PDN at `/games/{id}.pdn`,
 //! `/metrics` (unless it has its own address) and the web client ([`crate::net::web`]).
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
@@ -36,9 +38,11 @@ const WRITE_BUFFER: usize = 4 * 1024;
 /// The router for every route of the port; `/metrics` too unless it has its own
 /// `--metrics-listen` address.
 pub(crate) fn router(app: App) -> Router {
+    // One `App` for every connection to point at (see `connection::Connection::app`).
+    let shared = Arc::new(app.clone());
     let router = Router::new()
         .route("/healthz", get(healthz))
-        .route("/ws", get(websocket))
+        .route("/ws", get(websocket).layer(Extension(shared)))
         .route("/games/{file}", get(game_pdn))
         .merge(crate::accounts::http::routes(app.site()))
         .merge(crate::events::http::routes(app.site(), app.events.clone()))
@@ -56,6 +60,7 @@ async fn healthz() -> &'static str {
 
 async fn websocket(
     State(app): State<App>,
+    Extension(shared): Extension<Arc<App>>,
     Extension(admission): Extension<Admission>,
     Extension(peer): Extension<Peer>,
     headers: HeaderMap,
@@ -128,20 +133,18 @@ async fn websocket(
         &headers,
         &app.config.listen.to_string(),
     );
-    upgrade.on_upgrade(move |socket| async move {
-        let places = SessionPlaces {
+    // Boxed, so the upgrade's closure holds a pointer until the socket is ready.
+    let session = Box::new(connection::Session {
+        account,
+        client: peer.client,
+        public_url,
+        places: SessionPlaces {
             _connection: admission,
             _proxied: proxied,
-        };
-        let session = connection::Session {
-            account,
-            client: peer.client,
-            public_url,
-            places,
-            guard,
-        };
-        connection::run(socket, encoding, app, session).await;
-    })
+        },
+        guard,
+    });
+    upgrade.on_upgrade(move |socket| connection::run(socket, encoding, shared, session))
 }
 
 /// Completes the upgrade only to close at once with `code` and `reason` (which the client
