@@ -36,6 +36,9 @@ pub(crate) enum Ending {
     Token { account: i64, id: i64 },
     /// Every credential: the account was closed.
     Account { account: i64 },
+    /// These personal access tokens: password logins' (`boardcast login`) ended with the
+    /// browser sessions. (Last, so the bus's older messages keep their encoding.)
+    Tokens { account: i64, ids: Vec<i64> },
 }
 
 impl Ending {
@@ -44,7 +47,8 @@ impl Ending {
             Ending::Sessions { account, .. }
             | Ending::Session { account, .. }
             | Ending::Token { account, .. }
-            | Ending::Account { account } => *account,
+            | Ending::Account { account }
+            | Ending::Tokens { account, .. } => *account,
         }
     }
 
@@ -55,6 +59,7 @@ impl Ending {
             (Ending::Sessions { keep, .. }, Via::Session(hash)) => keep.as_ref() != Some(hash),
             (Ending::Session { hash: ended, .. }, Via::Session(hash)) => ended == hash,
             (Ending::Token { id: ended, .. }, Via::Token { id, .. }) => ended == id,
+            (Ending::Tokens { ids, .. }, Via::Token { id, .. }) => ids.contains(id),
             _ => false,
         }
     }
@@ -214,6 +219,20 @@ mod tests {
 
         cuts.end(Ending::Token { account: 1, id: 7 });
         assert!(is_cut(&bot).await);
+        // A password login's token, ended with the browser sessions; a named one stays.
+        let token = |id| Via::Token {
+            id,
+            hash: "t".into(),
+            scopes: vec![],
+        };
+        let terminal = cuts.register(1, token(8));
+        let script = cuts.register(1, token(9));
+        cuts.end(Ending::Tokens {
+            account: 1,
+            ids: vec![8],
+        });
+        assert!(is_cut(&terminal).await);
+        assert!(!is_cut(&script).await);
         cuts.end(Ending::Account { account: 1 });
         assert!(is_cut(&laptop).await);
         assert!(!is_cut(&other).await);

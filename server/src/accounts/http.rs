@@ -404,11 +404,7 @@ async fn logout(State(site): State<Site>, headers: HeaderMap) -> Answer {
 async fn logout_all(State(site): State<Site>, headers: HeaderMap) -> Answer {
     same_origin(&site, &headers)?;
     let who = who(&site, &headers).await?;
-    site.accounts.store.delete_sessions(who.id, None).await?;
-    site.accounts.cuts.end(Ending::Sessions {
-        account: who.id,
-        keep: None,
-    });
+    site.accounts.end_logins(who.id, None).await?;
     Ok((
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, session_cookie(&site, None))],
@@ -443,14 +439,7 @@ async fn change_password(
     password::check(&new, &who.name).map_err(Refused::invalid)?;
     let hash = accounts.hasher.hash(new).await?;
     accounts.store.set_password(who.id, hash).await?;
-    accounts
-        .store
-        .delete_sessions(who.id, Some(session.clone()))
-        .await?;
-    accounts.cuts.end(Ending::Sessions {
-        account: who.id,
-        keep: Some(session),
-    });
+    accounts.end_logins(who.id, Some(session)).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -478,11 +467,46 @@ fn token_fields(name: &str, scopes: &[Scope]) -> Result<String, Refused> {
 
 impl Accounts {
     /// Makes a personal access token for `account`; returns its id and the token (shown once).
+    /// It lasts until it is revoked: "log out everywhere" leaves it ([`Accounts::new_login_token`]).
     pub async fn new_token(
         &self,
         account: i64,
         name: &str,
         scopes: &[Scope],
+    ) -> Result<CreatedToken, Refused> {
+        self.make_token(account, name, scopes, false).await
+    }
+
+    /// Makes the `play` token of a password login (`boardcast login`): a login like a browser
+    /// session's, so "log out everywhere" and a password change or reset end it too (a member
+    /// who lost a laptop expects every login to end).
+    pub(crate) async fn new_login_token(
+        &self,
+        account: i64,
+        name: &str,
+    ) -> Result<CreatedToken, Refused> {
+        self.make_token(account, name, &[Scope::Play], true).await
+    }
+
+    /// Ends every login of `account`, here and on every node: its browser sessions but `keep`
+    /// (the SHA-256 of the session that changed the password) and its password logins'
+    /// tokens (`boardcast login`). Tokens made by name stay until they are revoked.
+    async fn end_logins(&self, account: i64, keep: Option<String>) -> Result<(), Refused> {
+        self.store.delete_sessions(account, keep.clone()).await?;
+        let ids = self.store.delete_login_tokens(account).await?;
+        self.cuts.end(Ending::Sessions { account, keep });
+        if !ids.is_empty() {
+            self.cuts.end(Ending::Tokens { account, ids });
+        }
+        Ok(())
+    }
+
+    async fn make_token(
+        &self,
+        account: i64,
+        name: &str,
+        scopes: &[Scope],
+        login: bool,
     ) -> Result<CreatedToken, Refused> {
         let scopes = token_fields(name, scopes)?;
         let token = secret::new_secret("bc_");
@@ -493,6 +517,7 @@ impl Accounts {
                 account,
                 name.trim().to_owned(),
                 scopes,
+                login,
                 now_ms(),
             )
             .await?;
@@ -568,9 +593,7 @@ async fn token_login(
     let account = accounts
         .check_password(&name, &password, &peer.client.to_string())
         .await?;
-    let created = accounts
-        .new_token(account.id, &token_name, &[Scope::Play])
-        .await?;
+    let created = accounts.new_login_token(account.id, &token_name).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -607,11 +630,7 @@ async fn reset_password(
     // Used up before the password changes: of two requests with one link, one wins.
     let id = reset_account(&site, &token, true).await?.id;
     store.set_password(id, phc).await?;
-    store.delete_sessions(id, None).await?;
-    accounts.cuts.end(Ending::Sessions {
-        account: id,
-        keep: None,
-    });
+    accounts.end_logins(id, None).await?;
     Ok(Json(json!({ "name": account.name })).into_response())
 }
 

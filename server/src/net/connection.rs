@@ -529,7 +529,8 @@ impl Connection {
             | M::AcceptRematch(_)
             | M::DeclineRematch(_)
             | M::MoreTime(_)
-            | M::RefuseMoreTime(_)) => self.act(id, seat).await,
+            | M::RefuseMoreTime(_)
+            | M::Berserk(_)) => self.act(id, seat).await,
             M::Watch(Watch {
                 target: Target::Match(match_id),
                 since_v,
