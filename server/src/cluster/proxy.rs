@@ -673,7 +673,7 @@ impl Proxy {
         self.bring_up_to_date(conn).await;
     }
 
-    /// Command `id` of `conn` was carried out (or answered with its seat): it is no longer
+    /// Command `id` of `conn` was answered (carried out, seated or refused): it is no longer
     /// pending, and is given back if it was.
     fn answered(&mut self, conn: ConnId, id: u64) -> Option<Pending> {
         let at = self
@@ -685,14 +685,9 @@ impl Proxy {
 
     /// Command `id` of `conn` was refused: a connection it made a follower follows nothing.
     fn refused(&mut self, conn: ConnId, id: u64) {
-        let Some(at) = self
-            .pending
-            .iter()
-            .position(|p| p.outbox.id() == conn && p.id() == id)
-        else {
+        let Some(pending) = self.answered(conn, id) else {
             return;
         };
-        let pending = self.pending.remove(at);
         let Some(follower) = self.room.get_mut(conn).map(|f| &mut f.role) else {
             return;
         };
