@@ -207,8 +207,9 @@ async fn replay(
     let seats = [&white_seat, &black_seat];
     for (ply, route) in game.routes.iter().enumerate() {
         let player = if ply % 2 == 0 { &mut white } else { &mut black };
-        let ack = player
-            .play(seats[ply % 2], route)
+        // As a client plays: a "try again" (a node that missed renewing its lease on a busy
+        // machine applied nothing) is answered by sending the same envelope again.
+        let ack = play_patiently(player, seats[ply % 2], route)
             .await
             .map_err(|e| fail(format!("ply {ply} {}: {e}", game.moves[ply])))?;
         if ack.duplicate {
