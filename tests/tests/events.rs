@@ -602,8 +602,8 @@ fn arena_script(white: usize, black: usize, round: u32) -> ArenaScript {
         white_result,
         plies,
         berserk: [
-            (white + round as usize) % 2 == 0,
-            (black + round as usize) % 3 == 0,
+            (white + round as usize).is_multiple_of(2),
+            (black + round as usize).is_multiple_of(3),
         ],
     }
 }
