@@ -15,6 +15,7 @@ lobby-your-name = Dyn namme
 lobby-seeks = Iepen útdagings
 lobby-live = Rinnende partijen
 lobby-ftv-what = de meast besjoene rinnende partij
+lobby-rules = Nij yn it Frysk damjen? De regels, mei stellingen om troch te rinnen
 lobby-minit-tv = MinitChess TV
 lobby-players = Spilers yn 'e lobby
 lobby-join = Meidwaan
@@ -144,3 +145,48 @@ match-berserked = { $name } gie berserk
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wachtwurd is feroare of dyn akkount is sletten. Meld dy opnij oan.
+
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Lûd út
+notify-played = { $name } spile { $move }
+## The rules page (/rules, and `boardcast rules` in the terminal).
+rules-page-title = De regels fan it Frysk damjen
+rules-intro = Boardcast folget it Offisjele Reglemint foar it Frysk Damjen (2011). By eltse regel heart in stelling: rin de setten troch mei de knoppen by it boerd.
+rules-title-board = It boerd en de begjinstelling
+rules-text-board = It boerd hat 10 by 10 fjilden; der wurdt spile op de 50 donkere fjilden, nûmere fan 1 oant 50 fan de kant fan swart ôf. Eltse spiler begjint mei 20 houtsjes: swart op 1 oant en mei 20, wyt op 31 oant en mei 50. Wyt begjint, dêrnei binne de spilers om bar oan set.
+rules-pos-start = De begjinstelling. Wyt hat 9 setten; hjir spilet wyt 32-28 en swart antwurdet 19-23.
+rules-title-men = Hoe't houtsjes geane
+rules-text-men = In houtsje giet ien fjild skean foarút nei in leech fjild. Sûnder te slaan giet it nea efterút of rjocht foarút.
+rules-pos-man-moves = De houtsjes op 33 en 37 hawwe elk twa setten foarút. 33-39 (efterút) en 33-23 (rjocht foarút) binne gjin houtsjesetten.
+rules-title-captures = Slaan yn acht rjochtingen (art. 7, 9–14)
+rules-text-captures = Slaan is ferplichte. Houtsjes en wolven slaan yn alle acht rjochtingen: skean, en ek rjocht foarút, efterút en op side, oer in stik fan de tsjinstanner dêrneist nei it lege fjild dêrefter. Rjocht foarút leit de buorman twa rigen heger (33 nei 23); op side is it it folgjende fjild yn deselde rige (33 nei 34). In slach dy't fierder kin, moat fierder, yn eltse rjochting; de sleine stikken geane pas fan it boerd as de set dien is.
+rules-pos-compulsory = Nei 32-28 19-23 moat wyt slaan mei 28x19: 33-29 wurdt wegere. Swart kin dan op trije manieren weromslaan, ien derfan rjocht nei ûnderen: 9x29.
+rules-pos-eight-directions = It houtsje op 28 kin op side slaan (28x26) of rjocht efterút (28x48); it houtsje op 50 mei net sette salang't der slein wurde kin.
+rules-pos-chain = In slach giet fierder fan it fjild dêr't er telâne komt: 33x35 slacht 34, en dan rjocht omheech oer 25 nei 15. Stopje op 35 wurdt wegere.
+rules-title-value = De slach mei de measte wearde (art. 11, 12)
+rules-text-value = Fan alle slaggen dy't de spiler oan set hat, binne allinne dy mei de heechste wearde tastien. In wolf telt sawat as oardel houtsje: ien wolf is mear wurdich as ien houtsje, twa houtsjes mear as ien wolf. By gelikense wearde moat in wolf dy't slaan kin earst slaan.
+rules-pos-king-over-man = It houtsje op 33 kin in wolf slaan (33x22) of in houtsje (33x35): it moat de wolf slaan.
+rules-pos-two-men-over-king = Twa houtsjes binne mear wurdich as ien wolf: 33x15 slacht 34 en 25, en 33x22 (de wolf) wurdt wegere.
+rules-pos-king-first = De wolf op 5 en it houtsje op 49 kinne beide ien houtsje slaan; de wolf moat slaan. Hy slacht op side, op ôfstân, en mei op 3, 2 of 1 telâne komme.
+rules-title-promotion = Wolf wurde (art. 8)
+rules-text-promotion = In houtsje dat syn set einiget op de daamline (1 oant en mei 5 foar wyt, 46 oant en mei 50 foar swart) wurdt in wolf. In houtsje dat by in slach allinne oer de daamline giet, bliuwt in houtsje.
+rules-pos-crowned = 7-2: it houtsje berikt de daamline en wurdt wolf.
+rules-pos-passing-through = 14x25 komt ûnderweis oer 5 en einiget op 25: it houtsje bliuwt in houtsje.
+rules-title-kings = Wolven (art. 9)
+rules-text-kings = In wolf giet oer lege fjilden safolle fjilden as er wol skean; sûnder te slaan giet er net rjocht. Hy slacht op ôfstân yn alle acht rjochtingen, oer it earste stik dat er tsjinkomt, en mei op eltse lege fjild dêrefter telâne komme.
+rules-pos-king-moves = De wolf op 46 mei oeral op syn diagonaal hinne, hjir nei 23; 46-36 (rjocht omheech) wurdt wegere.
+rules-pos-king-captures = De wolf slacht 28 op ôfstân en mei op 23, 19, 14, 10 of 5 telâne komme.
+rules-title-three-moves = De trije-setteregel foar de wolf (art. 17)
+rules-text-three-moves = In spiler mei wolven én houtsjes mei net mear as trije kear efter elkoar mei deselde wolf sette sûnder te slaan. In houtsjeset of in slach lit de telling op 'e nij begjinne. In spiler mei allinne wolven is net oan dizze regel bûn.
+rules-pos-frozen = De wite wolf set trije kear (46-37, 37-46, 46-41); no wurdt 41-46 wegere en moat wyt mei it houtsje sette.
+rules-title-draws = It ein fan de partij en remise (art. 18, 20, 21)
+rules-text-draws = Wa't net sette kin (gjin stikken mear, of allegear fêstsitten), ferliest (art. 20). Twa wolven tsjin ien wolf is remise nei 7 setten elk (art. 18). Ien wolf tsjin ien wolf is daliks remise, útsein as de spiler oan set slaan kin of in slach binnen de folgjende setten net te ûntkommen is (art. 21). Remise troch werhelling bestiet net; spilers kinne remise ôfprate, en Boardcast beslút oer opjaan en tiid.
+rules-pos-two-kings-v-one = Twa wolven tsjin ien wolf: der binne 13 heale setten spile, wyt syn 1-7 is de 14e (7 setten elk), en de partij is remise.
+rules-pos-king-v-king = De wolf slacht it lêste swarte houtsje; ien wolf tsjin ien wolf en gjin slach yn sicht: daliks remise.
+rules-pos-no-move = It ienige wite houtsje op 46 sit fêst en kin net slaan: wyt hat gjin set en ferliest.
+rules-start = Begjin
+rules-back = Werom
+rules-next = Fierder
+rules-step = Set { $n } fan { $count }: { $move }
+rules-at-start = De stelling foar de earste set
+rules-reason-here = Dêrom waard dyn set wegere.

@@ -15,6 +15,7 @@ lobby-your-name = Je naam
 lobby-seeks = Open uitdagingen
 lobby-live = Lopende partijen
 lobby-ftv-what = de best bekeken lopende partij
+lobby-rules = Nieuw in het Fries dammen? De spelregels, met stellingen om door te lopen
 lobby-minit-tv = MinitChess TV
 lobby-players = Spelers in de lobby
 lobby-join = Meedoen
@@ -144,3 +145,48 @@ match-berserked = { $name } ging berserk
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, je wachtwoord is gewijzigd of je account is gesloten. Meld je opnieuw aan.
+
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Geluid uit
+notify-played = { $name } speelde { $move }
+## The rules page (/rules, and `boardcast rules` in the terminal).
+rules-page-title = De spelregels van het Fries dammen
+rules-intro = Boardcast volgt het Officieel Reglement voor het Fries Dammen (2011). Bij elke regel hoort een stelling: loop de zetten door met de knoppen bij het bord.
+rules-title-board = Het bord en de beginstelling
+rules-text-board = Het bord heeft 10 bij 10 velden; er wordt gespeeld op de 50 donkere velden, genummerd van 1 tot 50 vanaf de kant van zwart. Elke speler begint met 20 schijven: zwart op 1 tot en met 20, wit op 31 tot en met 50. Wit begint, daarna zijn de spelers om beurten aan zet.
+rules-pos-start = De beginstelling. Wit heeft 9 zetten; hier speelt wit 32-28 en zwart antwoordt 19-23.
+rules-title-men = Hoe schijven gaan
+rules-text-men = Een schijf gaat één veld schuin vooruit naar een leeg veld. Zonder te slaan gaat hij nooit achteruit of recht vooruit.
+rules-pos-man-moves = De schijven op 33 en 37 hebben elk twee zetten vooruit. 33-39 (achteruit) en 33-23 (recht vooruit) zijn geen schijfzetten.
+rules-title-captures = Slaan in acht richtingen (art. 7, 9–14)
+rules-text-captures = Slaan is verplicht. Schijven en dammen slaan in alle acht richtingen: schuin, en ook recht vooruit, achteruit en opzij, over een stuk van de tegenstander ernaast naar het lege veld erachter. Recht vooruit ligt de buur twee rijen hoger (33 naar 23); opzij is het het volgende veld in dezelfde rij (33 naar 34). Een slag die verder kan, moet verder, in elke richting; de geslagen stukken gaan pas van het bord als de zet af is.
+rules-pos-compulsory = Na 32-28 19-23 moet wit slaan met 28x19: 33-29 wordt geweigerd. Zwart kan dan op drie manieren terugslaan, een ervan recht omlaag: 9x29.
+rules-pos-eight-directions = De schijf op 28 kan opzij slaan (28x26) of recht achteruit (28x48); de schijf op 50 mag niet zetten zolang er geslagen kan worden.
+rules-pos-chain = Een slag gaat verder vanaf het veld waar hij landt: 33x35 slaat 34, en dan recht omhoog over 25 naar 15. Stoppen op 35 wordt geweigerd.
+rules-title-value = De meerslag: de waardevolste slag (art. 11, 12)
+rules-text-value = Van alle slagen die de speler aan zet heeft, zijn alleen die met de hoogste waarde toegestaan. Een dam telt ongeveer als anderhalve schijf: één dam is meer waard dan één schijf, twee schijven meer dan één dam. Bij gelijke waarde moet een dam die kan slaan eerst slaan.
+rules-pos-king-over-man = De schijf op 33 kan een dam slaan (33x22) of een schijf (33x35): hij moet de dam slaan.
+rules-pos-two-men-over-king = Twee schijven zijn meer waard dan één dam: 33x15 slaat 34 en 25, en 33x22 (de dam) wordt geweigerd.
+rules-pos-king-first = De dam op 5 en de schijf op 49 kunnen allebei één schijf slaan; de dam moet slaan. Hij slaat opzij, op afstand, en mag op 3, 2 of 1 landen.
+rules-title-promotion = Dam halen (art. 8)
+rules-text-promotion = Een schijf die zijn zet eindigt op de overkant (1 tot en met 5 voor wit, 46 tot en met 50 voor zwart) wordt een dam. Een schijf die tijdens een slag alleen over de overkant gaat, blijft een schijf.
+rules-pos-crowned = 7-2: de schijf bereikt de overkant en wordt dam.
+rules-pos-passing-through = 14x25 komt onderweg over 5 en eindigt op 25: de schijf blijft een schijf.
+rules-title-kings = Dammen (art. 9)
+rules-text-kings = Een dam gaat over lege velden een willekeurig aantal velden schuin; zonder te slaan gaat hij niet recht. Hij slaat op afstand in alle acht richtingen, over het eerste stuk dat hij tegenkomt, en mag op elk leeg veld erachter landen.
+rules-pos-king-moves = De dam op 46 mag overal op zijn diagonaal heen, hier naar 23; 46-36 (recht omhoog) wordt geweigerd.
+rules-pos-king-captures = De dam slaat 28 op afstand en mag op 23, 19, 14, 10 of 5 landen.
+rules-title-three-moves = De drie-zettenregel voor de dam (art. 17)
+rules-text-three-moves = Een speler met dammen én schijven mag niet meer dan drie keer achter elkaar met dezelfde dam zetten zonder te slaan. Een schijfzet of een slag laat de telling opnieuw beginnen. Een speler met alleen dammen is niet aan deze regel gebonden.
+rules-pos-frozen = De witte dam zet drie keer (46-37, 37-46, 46-41); nu wordt 41-46 geweigerd en moet wit met de schijf zetten.
+rules-title-draws = Het einde van de partij en remise (art. 18, 20, 21)
+rules-text-draws = Wie niet kan zetten (geen stukken meer, of alle ingesloten), verliest (art. 20). Twee dammen tegen één dam is remise na 7 zetten elk (art. 18). Eén dam tegen één dam is meteen remise, tenzij de speler aan zet kan slaan of een slag binnen de volgende zetten niet te vermijden is (art. 21). Remise door herhaling bestaat niet; spelers kunnen remise afspreken, en Boardcast beslist over opgeven en tijd.
+rules-pos-two-kings-v-one = Twee dammen tegen één dam: er zijn 13 halve zetten gespeeld, wits 1-7 is de 14e (7 zetten elk), en de partij is remise.
+rules-pos-king-v-king = De dam slaat de laatste zwarte schijf; één dam tegen één dam en geen slag in zicht: meteen remise.
+rules-pos-no-move = De enige witte schijf op 46 zit vast en kan niet slaan: wit heeft geen zet en verliest.
+rules-start = Begin
+rules-back = Terug
+rules-next = Verder
+rules-step = Zet { $n } van { $count }: { $move }
+rules-at-start = De stelling voor de eerste zet
+rules-reason-here = Daarom werd je zet geweigerd.

@@ -195,7 +195,7 @@ struct Pending {
 
 impl Pending {
     fn id(&self) -> u64 {
-        command_id(&self.command)
+        self.command.id()
     }
 
     /// Whether it seats or follows its connection (a watch, join or resume).
@@ -204,16 +204,6 @@ impl Pending {
             self.command,
             RemoteCommand::Watch { .. } | RemoteCommand::Join { .. } | RemoteCommand::Resume { .. }
         )
-    }
-}
-
-fn command_id(command: &RemoteCommand) -> u64 {
-    match command {
-        RemoteCommand::Watch { id, .. }
-        | RemoteCommand::Join { id, .. }
-        | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. }
-        | RemoteCommand::Chat { id, .. } => *id,
     }
 }
 
@@ -510,7 +500,7 @@ impl Proxy {
             });
         } else {
             outbox.refuse(
-                command_id(&command),
+                command.id(),
                 Refusal::new(
                     ErrorCode::Busy,
                     "too many messages waiting between servers; try again",
@@ -968,56 +958,10 @@ impl Proxy {
             outbox, command, ..
         } in self.pending.drain(..)
         {
-            let asker = (outbox.clone(), command_id(&command));
-            let local = match command {
-                RemoteCommand::Watch {
-                    id,
-                    since_v,
-                    carried,
-                } => Command::Watch {
-                    outbox,
-                    id,
-                    since_v,
-                    carried,
-                },
-                RemoteCommand::Join { id, player, myself } => Command::Join {
-                    outbox,
-                    id,
-                    player,
-                    myself,
-                },
-                RemoteCommand::Resume {
-                    id,
-                    token,
-                    since_v,
-                    carried,
-                } => Command::Resume {
-                    outbox,
-                    id,
-                    token,
-                    since_v,
-                    carried,
-                },
-                RemoteCommand::Act {
-                    id,
-                    token,
-                    action,
-                    received_ms,
-                } => Command::Act {
-                    outbox,
-                    id,
-                    token,
-                    action,
-                    received: super::wire::arrival(received_ms),
-                },
-                RemoteCommand::Chat { id, request } => Command::Chat {
-                    outbox,
-                    id,
-                    request,
-                },
-            };
+            let (asker, id) = (outbox.clone(), command.id());
+            let local = command.into_command(outbox);
             if let Err(refusal) = actor.try_send(local) {
-                asker.0.refuse(asker.1, refusal);
+                asker.refuse(id, refusal);
             }
         }
     }
