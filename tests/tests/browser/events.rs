@@ -149,3 +149,97 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
     screenshots(&browser, "event-round").await;
     browser.close().await;
 }
+
+/// Berserk in an arena game (issue 33): the member sent to their board from the event page
+/// is offered "Berserk" before their first move (the button's module loads for an arena
+/// game only); pressing it halves their 3 minutes to 1:30 and the page says they went
+/// berserk, and the button goes.
+#[tokio::test]
+async fn an_arena_player_goes_berserk_from_the_board_and_the_clock_is_halved() {
+    let test = "an_arena_player_goes_berserk_from_the_board_and_the_clock_is_halved";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    // An arena lasts 20 minutes at least; a 3 s minute makes it one of a minute.
+    let server = server(&["--arena-minute", "3s"]);
+    let addr = server.addr();
+    create_member(&server_bin(), &server.db(), "Organiser", PASSWORD, true);
+    for name in ["Sietske", "Anne"] {
+        let body = json!({ "name": name, "password": PASSWORD }).to_string();
+        assert_eq!(post_json(addr, "/api/signup", &body).0, 201, "{name}");
+    }
+    let organiser = login_cookie(addr, "Organiser", PASSWORD);
+    let starts_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 15_000;
+    let (status, body) = post_as(
+        addr,
+        &organiser,
+        "/api/events",
+        &json!({"name": "Blitz arena", "kind": "arena", "time_control": "3+2",
+                "minutes": 20, "starts_at": starts_at})
+        .to_string(),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let anne = login_cookie(addr, "Anne", PASSWORD);
+    assert_eq!(
+        post_as(addr, &anne, &format!("/api/events/{id}/join"), "").0,
+        200
+    );
+
+    let browser = driver.browser(addr, 1280, 900).await;
+    browser.goto(&format!("/login?next=%2Fe%2F{id}")).await;
+    browser.type_into("#login-name", "Sietske").await;
+    browser.type_into("#login-password", PASSWORD).await;
+    browser.click("form#login-form [type=submit]").await;
+    browser.wait_visible("#event-join").await;
+    browser.click("#event-join").await;
+    browser.wait_visible("#event-withdraw").await;
+    browser
+        .wait_for_value(
+            "the member sent to her board",
+            "return location.pathname.startsWith('/m/');",
+            vec![],
+            Duration::from_secs(60),
+        )
+        .await;
+    wait_match_page(&browser, "Sietske").await;
+    browser.wait_visible("#berserk").await;
+    assert_eq!(browser.text("#berserk").await, "Berserk");
+    browser.click("#berserk").await;
+    browser
+        .wait_until(
+            "her clock halved to 1:30",
+            "return [...document.querySelectorAll('[data-clock]')].some((c) => c.textContent.trim() === '1:30');",
+            vec![],
+        )
+        .await;
+    browser.wait_visible("#berserked").await;
+    assert_eq!(browser.text("#berserked").await, "Sietske went berserk");
+    assert!(
+        browser
+            .js("return document.getElementById('berserk').hidden;", vec![])
+            .await
+            .as_bool()
+            .unwrap(),
+        "berserk once"
+    );
+    let clocks = browser
+        .js(
+            "return [...document.querySelectorAll('[data-clock]')].map((c) => c.textContent.trim());",
+            vec![],
+        )
+        .await;
+    assert!(
+        clocks.as_array().unwrap().iter().any(|c| c == "3:00"),
+        "the opponent keeps 3:00: {clocks}"
+    );
+    screenshots(&browser, "arena-berserk").await;
+    browser.close().await;
+}
