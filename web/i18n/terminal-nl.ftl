@@ -67,3 +67,8 @@ help-home-play-now = nu spelen: een rated partij tegen een lid met een rating di
 home-hint-play-now = n nu spelen
 home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
 home-play-now-waiting-keys = Esc stopt met zoeken
+
+## The bell turned off and on while playing (b).
+help-match-bell = de bel bij je zet en bij weinig tijd: uit / aan
+bell-off = bel uit (b zet hem weer aan)
+bell-on = bel aan (b zet hem uit)

@@ -19,7 +19,9 @@
 //! events to them, so the fan-out sends them nothing ([`Outbox::is_remote`]; a remote seat
 //! holder still holds its seat), counts the watchers other nodes report
 //! ([`Fanout::set_watchers_elsewhere`]), and hands every event and broadcast once to its
-//! [`Mirror`], which publishes it for those nodes.
+//! [`Mirror`], which publishes it for those nodes. There, the match's proxy is a replica of
+//! the room: a fan-out of its own whose followers catch up through the owner's answers, so
+//! each takes a relayed event only once it has the one before ([`Role::due`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,6 +38,14 @@ use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 pub trait Role {
     /// Whether the follower counts in the crowd (a seated player of a match does not).
     fn is_watcher(&self) -> bool;
+
+    /// Whether the follower is due event `v` now; `true` counts it as sent (one that cannot
+    /// take it is dropped). A follower of the room's own actor always is: the actor caught
+    /// it up before it joined. A replica's follower may still be catching up through the
+    /// owner's answers: it gets `v` once it has `v - 1` (see [`crate::cluster::proxy`]).
+    fn due(&mut self, _v: u64) -> bool {
+        true
+    }
 }
 
 /// Every follower of a channel watches.
@@ -146,9 +156,19 @@ impl<R: Role, K: Clone> Fanout<R, K> {
             .is_none()
     }
 
+    /// The follower on connection `conn`, to change its role.
+    pub(crate) fn get_mut(&mut self, conn: ConnId) -> Option<&mut Follower<R>> {
+        self.followers.get_mut(&conn)
+    }
+
     /// Removes a follower, giving it back if it was following.
     pub fn remove(&mut self, conn: ConnId) -> Option<Follower<R>> {
         self.followers.remove(&conn)
+    }
+
+    /// Removes every follower, giving them back (the room moves to another node or actor).
+    pub(crate) fn drain(&mut self) -> impl Iterator<Item = Follower<R>> + '_ {
+        self.followers.drain().map(|(_, follower)| follower)
     }
 
     /// Drops followers whose connection has gone; `true` if any was dropped.
@@ -191,33 +211,30 @@ impl<R: Role, K: Clone> Fanout<R, K> {
         self.send_all(None, &SharedMessage::new(message))
     }
 
-    /// The followers in the order the next message goes to them: round the table from a
-    /// start that moves by the golden ratio of its length each time (a Weyl sequence), so
-    /// consecutive messages start far apart and every follower is equally often near the end.
+    /// Where the next message starts going round the followers: a start that moves by the
+    /// golden ratio of the table's length each time (a Weyl sequence), so consecutive
+    /// messages start far apart and every follower is equally often near the end.
     ///
     /// Each frame pushed wakes its connection's writer, and writers run in about the order
     /// they were woken: in the table's fixed order, the same watchers of a 10,000-watcher
     /// channel were served last on every reveal, each of their reveals as late as the slowest
     /// of all (BENCHMARKS.md "the fan-out tail").
-    fn send_order(&mut self) -> impl Iterator<Item = &Follower<R>> {
+    fn next_start(&mut self) -> usize {
         self.turn = self.turn.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let len = self.followers.len();
-        let start = ((u128::from(self.turn) * len as u128) >> 64) as usize;
-        let followers = &self.followers;
-        followers
-            .values()
-            .skip(start)
-            .chain(followers.values().take(start))
+        ((u128::from(self.turn) * self.followers.len() as u128) >> 64) as usize
     }
 
     fn send_all(&mut self, v: Option<u64>, shared: &SharedMessage) -> usize {
+        let start = self.next_start();
         let mut lost_players = false;
         let mut dropped = Vec::new();
-        for f in self.send_order() {
+        let mut send = |f: &mut Follower<R>| {
             // Its own node relays to a remote follower (from the mirror below); one whose way
             // closed is dropped like a local one that could not take the event.
             let kept = if f.outbox.is_remote() {
                 !f.outbox.is_closed()
+            } else if v.is_some_and(|v| !f.role.due(v)) {
+                true
             } else {
                 f.outbox.send_shared(shared)
             };
@@ -225,7 +242,10 @@ impl<R: Role, K: Clone> Fanout<R, K> {
                 lost_players |= !f.role.is_watcher();
                 dropped.push(f.outbox.id());
             }
-        }
+        };
+        // Round the table from `start`: its end first, then its beginning.
+        self.followers.values_mut().skip(start).for_each(&mut send);
+        self.followers.values_mut().take(start).for_each(&mut send);
         for conn in &dropped {
             self.followers.remove(conn);
         }
@@ -309,13 +329,16 @@ impl<R: Role, K: Clone> Fanout<R, K> {
         self.crowd_changed()
     }
 
-    fn recount(&mut self) -> bool {
-        let here = self
-            .followers
+    /// How many of the followers here watch (without those other nodes report).
+    pub(crate) fn watchers_here(&self) -> u32 {
+        self.followers
             .values()
             .filter(|f| f.role.is_watcher())
-            .count() as u32;
-        let watchers = here.saturating_add(self.elsewhere);
+            .count() as u32
+    }
+
+    fn recount(&mut self) -> bool {
+        let watchers = self.watchers_here().saturating_add(self.elsewhere);
         let changed = watchers != self.watchers;
         self.watchers = watchers;
         changed
