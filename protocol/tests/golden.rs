@@ -621,6 +621,7 @@ fn cases() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: Some(27_500),
+                refuses_more_time: MoreTimeRefusals { white: false, black: true },
             }),
         ),
         server(
@@ -658,6 +659,7 @@ fn cases() -> Vec<Case> {
                 }),
                 rematch: None,
                 first_move_in_ms: None,
+                refuses_more_time: MoreTimeRefusals::default(),
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -1098,6 +1100,7 @@ fn exchanges() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: None,
+                refuses_more_time: MoreTimeRefusals::default(),
             }),
         ),
         client(
@@ -1162,6 +1165,7 @@ fn exchanges() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: Some(30_000),
+                refuses_more_time: MoreTimeRefusals::default(),
             }),
         ),
         client(

@@ -147,3 +147,10 @@ login-session-ended = Your login has ended: you logged out everywhere, your pass
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Mute sounds
 notify-played = { $name } played { $move }
+
+## The account page's game preferences (js/pages/preferences.js).
+preferences-title = Game preferences
+preferences-refuse-more-time = Refuse +15 s from opponents in every game
+preferences-refuse-more-time-hint = Kept with your account: it holds on every device and in the terminal client, from your next game on.
+preferences-saved = Saved.
+preferences-not-saved = Not saved: try again.

@@ -144,3 +144,10 @@ login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wa
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Lûd út
 notify-played = { $name } spile { $move }
+
+## The account page's game preferences (js/pages/preferences.js).
+preferences-title = Spulfoarkarren
+preferences-refuse-more-time = Wegerje +15 s fan tsjinstanners yn elke partij
+preferences-refuse-more-time-hint = Bewarre by dyn akkount: it jildt op elk apparaat en yn de terminalclient, fan dyn folgjende partij ôf.
+preferences-saved = Bewarre.
+preferences-not-saved = Net bewarre: besykje it nochris.

@@ -144,3 +144,10 @@ login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, j
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Geluid uit
 notify-played = { $name } speelde { $move }
+
+## The account page's game preferences (js/pages/preferences.js).
+preferences-title = Spelvoorkeuren
+preferences-refuse-more-time = Weiger +15 s van tegenstanders in elke partij
+preferences-refuse-more-time-hint = Bewaard bij je account: het geldt op elk apparaat en in de terminalclient, vanaf je volgende partij.
+preferences-saved = Opgeslagen.
+preferences-not-saved = Niet opgeslagen: probeer het opnieuw.

@@ -434,6 +434,7 @@ pub(crate) mod tests {
             result: None,
             rematch: None,
             first_move_in_ms: None,
+            refuses_more_time: Default::default(),
         }
     }
 

@@ -200,6 +200,10 @@ impl MatchState {
             result: self.result.clone(),
             rematch: self.rematch.clone(),
             first_move_in_ms: None,
+            refuses_more_time: boardcast_protocol::MoreTimeRefusals {
+                white: self.more_time[Side::White].refused,
+                black: self.more_time[Side::Black].refused,
+            },
         }
     }
 

@@ -121,6 +121,7 @@ pub(crate) async fn run(
                 bot: who.bot,
                 account: Some(who.id),
                 rating: None,
+                refuses_more_time: false,
             },
             None => Player::person(boardcast_protocol::names::DEFAULT_NAME),
         },

@@ -724,6 +724,7 @@ mod tests {
                 rating,
                 provisional: false,
             }),
+            refuses_more_time: false,
         }
     }
 

@@ -296,6 +296,13 @@ CREATE TABLE chat_mutes (
     muted_ms   BIGINT NOT NULL
 );
 "#,
+    // 9: a member's own preferences (issue 32): refusing more time in every match.
+    r#"
+CREATE TABLE account_preferences (
+    account_id       BIGINT PRIMARY KEY REFERENCES accounts(id),
+    refuse_more_time BOOLEAN NOT NULL DEFAULT FALSE
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).
