@@ -25,7 +25,7 @@ help-match-draw = remise oanbiede of oannimme / wegerje
 help-match-rematch = revanche oanbiede of oannimme / wegerje
 help-match-claim = winst / remise easkje: tsjinstanner fuort
 help-match-step = troch de setten blêdzje (End: de partij)
-help-match-view = fjildnûmers, boerd draaie, letterstikken
+help-match-view = nûmers, draaie, letters, belle oan/út
 help-match-save = PDN bewarje (--save-pdn MAP, of hjir)
 help-match-chat = chat: typ in rigel (leden) of kies in sin
 help-match-back = werom nei it begjinskerm (it plak bliuwt bewarre)
@@ -68,7 +68,6 @@ home-hint-play-now = n no spylje
 home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom
 home-play-now-waiting-keys = Esc hâldt op mei sykjen
 
-## The bell turned off and on while playing (b).
-help-match-bell = de belle by dyn set en by min tiid: út / oan
+## The bell turned off and on while playing (b; the keys overlay lists it with n f t).
 bell-off = belle út (b set him wer oan)
 bell-on = belle oan (b set him út)

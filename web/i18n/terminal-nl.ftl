@@ -25,7 +25,7 @@ help-match-draw = remise aanbieden of aannemen / weigeren
 help-match-rematch = revanche aanbieden of aannemen / weigeren
 help-match-claim = winst / remise opeisen: tegenstander weg
 help-match-step = door de zetten bladeren (End: de partij)
-help-match-view = veldnummers, bord draaien, letterstukken
+help-match-view = nummers, draaien, letters, bel aan/uit
 help-match-save = PDN bewaren (--save-pdn MAP, of hier)
 help-match-chat = chat: typ een regel (leden) of kies een zin
 help-match-back = terug naar het beginscherm (de plaats blijft bewaard)
@@ -68,7 +68,6 @@ home-hint-play-now = n nu spelen
 home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
 home-play-now-waiting-keys = Esc stopt met zoeken
 
-## The bell turned off and on while playing (b).
-help-match-bell = de bel bij je zet en bij weinig tijd: uit / aan
+## The bell turned off and on while playing (b; the keys overlay lists it with n f t).
 bell-off = bel uit (b zet hem weer aan)
 bell-on = bel aan (b zet hem uit)

@@ -37,11 +37,10 @@ pub const MATCH: &[(&str, &str)] = &[
     ("m / M", "help-match-rematch"),
     ("c / C", "help-match-claim"),
     ("< > Home End", "help-match-step"),
-    ("n f t", "help-match-view"),
+    ("n f t b", "help-match-view"),
     ("s", "help-match-save"),
     ("/", "help-match-chat"),
     ("+", "help-match-more-time"),
-    ("b", "help-match-bell"),
     ("q", "help-match-back"),
 ];
 

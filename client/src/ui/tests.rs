@@ -2440,8 +2440,5 @@ fn b_turns_the_bell_off_and_on_while_playing() {
     event(&mut amy, 6, moved(3, "14x23", after, &["33-28"]), now);
     assert!(amy.take_ring(), "the turn came with the bell on again");
     amy.ui.help = true;
-    assert_shows(
-        &render(&amy, now, 80, 24),
-        &["the bell on your move and at low time"],
-    );
+    assert_shows(&render(&amy, now, 80, 24), &["n f t b", "bell on/off"]);
 }
