@@ -792,10 +792,8 @@ mod tests {
                         assert_eq!(legal.len() as u64, count, "{at}: {legal:?}");
                     }
                     if let Some(only) = step["only"].as_array() {
-                        let only: BTreeSet<String> = only
-                            .iter()
-                            .map(|m| m.as_str().unwrap().to_owned())
-                            .collect();
+                        let only: BTreeSet<String> =
+                            only.iter().map(|m| m.as_str().unwrap().to_owned()).collect();
                         assert_eq!(legal, only, "{at}");
                     }
                     for (notation, reason) in step["refused"].as_object().into_iter().flatten() {
@@ -814,22 +812,13 @@ mod tests {
                     let Some(play) = step["play"].as_str() else {
                         continue;
                     };
-                    assert!(
-                        position.status().outcome().is_none(),
-                        "{at}: the game is over"
-                    );
+                    assert!(position.status().outcome().is_none(), "{at}: the game is over");
                     let mv = position
                         .parse_move(play)
                         .unwrap_or_else(|e| panic!("{at}: {play}: {e}"));
-                    assert!(
-                        legal.contains(play),
-                        "{at}: {play} is not written so: {legal:?}"
-                    );
-                    let taken: BTreeSet<u64> = mv
-                        .captures()
-                        .iter()
-                        .map(|s| u64::from(s.number()))
-                        .collect();
+                    assert!(legal.contains(play), "{at}: {play} is not written so: {legal:?}");
+                    let taken: BTreeSet<u64> =
+                        mv.captures().iter().map(|s| u64::from(s.number())).collect();
                     assert_eq!(taken, squares(&step["takes"]), "{at}: {play} takes");
                     assert_eq!(
                         mv.promotes(),
@@ -839,12 +828,7 @@ mod tests {
                     position = position.play(mv).unwrap();
                 }
                 if let Some(end) = shown["end"].as_str() {
-                    assert_eq!(
-                        position.status().result_word(),
-                        end,
-                        "{id}: {}",
-                        position.fen()
-                    );
+                    assert_eq!(position.status().result_word(), end, "{id}: {}", position.fen());
                 }
             }
         }
