@@ -140,6 +140,7 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         rematch: None,
         first_move_in_ms: None,
         berserk: None,
+        refuses_more_time: Default::default(),
     })
 }
 

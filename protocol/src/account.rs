@@ -72,6 +72,19 @@ pub struct AccountView {
     pub admin: bool,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// The member refuses being given more time in every match ([`AccountPreferences`]).
+    /// Read as `false` when absent (an older server).
+    #[serde(default)]
+    pub refuse_more_time: bool,
+}
+
+/// `POST /api/preferences`: a member's own preferences, applied by the server to every match
+/// they play (guests choose per browser instead).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountPreferences {
+    /// Refuse "+15 s" from opponents (PROTOCOL.md §10 *More time*): recorded with each seat
+    /// the member takes from then on.
+    pub refuse_more_time: bool,
 }
 
 /// What a personal access token allows.

@@ -23,7 +23,7 @@ pub mod pool;
 pub mod server;
 mod validate;
 
-pub use account::AccountInfo;
+pub use account::{AccountInfo, AccountPreferences};
 pub use chat::{
     Chat, ChatDelete, ChatDeleted, ChatHistory, ChatLine, ChatMute, ChatPreset, ChatRoom, ChatSay,
 };

@@ -223,6 +223,19 @@ pub struct MatchSnapshot {
     /// `None` when absent.
     #[serde(default)]
     pub berserk: Option<Vec<Side>>,
+    /// Which seats refuse to be given more time (PROTOCOL.md §10 *More time*): a seat's own
+    /// `refuse_more_time`, or a member's account preference, applied when they took the seat.
+    /// Both clients show it (no "+15 s" for a seat that refuses it). Read as neither when
+    /// absent, so a snapshot from an older server still decodes.
+    #[serde(default)]
+    pub refuses_more_time: MoreTimeRefusals,
+}
+
+/// Each seat's refusal of more time, in a snapshot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoreTimeRefusals {
+    pub white: bool,
+    pub black: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

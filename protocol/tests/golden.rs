@@ -623,6 +623,7 @@ fn cases() -> Vec<Case> {
                 rematch: None,
                 first_move_in_ms: Some(27_500),
                 berserk: None,
+                refuses_more_time: MoreTimeRefusals { white: false, black: true },
             }),
         ),
         server(
@@ -661,6 +662,7 @@ fn cases() -> Vec<Case> {
                 rematch: None,
                 first_move_in_ms: None,
                 berserk: None,
+                refuses_more_time: MoreTimeRefusals::default(),
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -1110,6 +1112,7 @@ fn exchanges() -> Vec<Case> {
                 rematch: None,
                 first_move_in_ms: None,
                 berserk: None,
+                refuses_more_time: MoreTimeRefusals::default(),
             }),
         ),
         client(
@@ -1175,6 +1178,7 @@ fn exchanges() -> Vec<Case> {
                 rematch: None,
                 first_move_in_ms: Some(30_000),
                 berserk: None,
+                refuses_more_time: MoreTimeRefusals::default(),
             }),
         ),
         client(

@@ -323,12 +323,14 @@ prop_compose! {
                         legal_moves in vec(legal_move(), 0..4), king_counters in king_counters(),
                         draw_offer in of(side()), rematch_offer in of(side()), absent in vec(absence(), 0..3),
                         result in of(match_result()), rematch in of(ident()),
-                        first_move_in_ms in of(any::<u64>()), berserk in of(vec(side(), 0..3))) -> MatchSnapshot {
+                        first_move_in_ms in of(any::<u64>()), berserk in of(vec(side(), 0..3)),
+                        refusals in (any::<bool>(), any::<bool>())) -> MatchSnapshot {
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
             match_id, v, white, black, time_control, public, phase, start_fen, fen, moves, turn, clock,
             legal_moves, king_counters, draw_offer, rematch_offer, absent, result, rematch,
             first_move_in_ms, berserk,
+            refuses_more_time: MoreTimeRefusals { white: refusals.0, black: refusals.1 },
         }
     }
 }

@@ -895,3 +895,106 @@ async fn a_login_flood_beyond_the_hash_queue_is_refused_as_busy_and_play_goes_on
     );
     eprintln!("200 logins at once: {logged_in} logged in, {busy} refused as busy");
 }
+
+/// Issue 32: a member refuses more time on the account page (`POST /api/preferences`, stored
+/// on the account), and every match they play from then on has their seat refusing it from
+/// the start: the opponent's snapshot says so and their "+15 s" is refused. Nothing is sent
+/// from the member's client for it; the account page reads the choice back.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_members_refusal_of_more_time_is_kept_on_the_account_and_applied_to_each_match() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    let addr = server.addr();
+    let (ok, _, stderr) = admin(
+        &server,
+        &["create-user", "Sietske"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(ok, "{stderr}");
+    let cookie = login_cookie(addr, "Sietske");
+    let with_cookie = format!("Cookie: {cookie}\r\n");
+    let (status, _, body) = request(addr, "GET", "/api/account", &[("Cookie", &cookie)], "");
+    assert_eq!(status, 200, "{body}");
+    let view: boardcast_protocol::account::AccountView = serde_json::from_str(&body).unwrap();
+    assert!(!view.refuse_more_time, "not refused until chosen");
+    // A request from another site is refused; the page's own is stored.
+    let (status, _, _) = request(
+        addr,
+        "POST",
+        "/api/preferences",
+        &[("Cookie", &cookie), ("Origin", "https://evil.example")],
+        r#"{"refuse_more_time":true}"#,
+    );
+    assert_eq!(status, 403);
+    let (status, _, body) = boardcast_tests::members::same_origin_request(
+        addr,
+        "POST",
+        "/api/preferences",
+        r#"{"refuse_more_time":true}"#,
+        &with_cookie,
+    );
+    assert_eq!(status, 204, "{body}");
+    let (_, _, body) = request(addr, "GET", "/api/account", &[("Cookie", &cookie)], "");
+    let view: boardcast_protocol::account::AccountView = serde_json::from_str(&body).unwrap();
+    assert!(view.refuse_more_time);
+
+    // Two matches in turn, created by the member as White and as Black: each time the
+    // guest who joins sees the member's seat refusing, and "+15 s" for it is refused.
+    for color in [ColorChoice::White, ColorChoice::Black] {
+        let mut member = member(addr, ("Cookie", cookie.clone())).await;
+        let id = member
+            .send(ClientMessage::CreateMatch(CreateMatch {
+                time_control: Some(boardcast_protocol::TimeControl {
+                    initial_ms: 300_000,
+                    increment_ms: 3_000,
+                }),
+                color,
+                public: false,
+                rated: false,
+                rating_range: None,
+            }))
+            .await
+            .unwrap();
+        let mine = seat_for(&mut member, id).await;
+        let mut guest = Client::connect(addr, Encoding::Json).await.unwrap();
+        let id = guest
+            .send(ClientMessage::JoinMatch(
+                boardcast_protocol::JoinMatch::Code(mine.invite_code.clone()),
+            ))
+            .await
+            .unwrap();
+        let theirs = seat_for(&mut guest, id).await;
+        let snapshot = guest
+            .wait_for("snapshot", |m| match m {
+                ServerMessage::MatchSnapshot(s)
+                    if s.phase == boardcast_protocol::MatchPhase::Playing =>
+                {
+                    Some(s.clone())
+                }
+                _ => None,
+            })
+            .await
+            .unwrap();
+        let refusals = snapshot.refuses_more_time;
+        let (member_refuses, guest_refuses) = match mine.side {
+            boardcast_protocol::Side::White => (refusals.white, refusals.black),
+            boardcast_protocol::Side::Black => (refusals.black, refusals.white),
+        };
+        assert!(member_refuses, "the member's seat refuses: {refusals:?}");
+        assert!(!guest_refuses, "the guest chose nothing: {refusals:?}");
+        let id = guest
+            .send(ClientMessage::MoreTime(boardcast_protocol::SeatAction {
+                match_id: theirs.match_id.clone(),
+                token: theirs.token.clone(),
+            }))
+            .await
+            .unwrap();
+        let refused = guest
+            .wait_for("the refusal of +15 s", |m| match m {
+                ServerMessage::Error(e) if e.id == Some(id) => Some(e.code),
+                _ => None,
+            })
+            .await
+            .unwrap();
+        assert_eq!(refused, ErrorCode::NotAllowed);
+    }
+}

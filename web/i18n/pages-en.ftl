@@ -194,3 +194,10 @@ rules-next = Next
 rules-step = Move { $n } of { $count }: { $move }
 rules-at-start = The position before the first move
 rules-reason-here = This is why your move was refused.
+
+## The account page's game preferences (js/pages/preferences.js).
+preferences-title = Game preferences
+preferences-refuse-more-time = Refuse +15 s from opponents in every game
+preferences-refuse-more-time-hint = Kept with your account: it holds on every device and in the terminal client, from your next game on.
+preferences-saved = Saved.
+preferences-not-saved = Not saved: try again.

@@ -190,3 +190,10 @@ rules-next = Fierder
 rules-step = Set { $n } fan { $count }: { $move }
 rules-at-start = De stelling foar de earste set
 rules-reason-here = Dêrom waard dyn set wegere.
+
+## The account page's game preferences (js/pages/preferences.js).
+preferences-title = Spulfoarkarren
+preferences-refuse-more-time = Wegerje +15 s fan tsjinstanners yn elke partij
+preferences-refuse-more-time-hint = Bewarre by dyn akkount: it jildt op elk apparaat en yn de terminalclient, fan dyn folgjende partij ôf.
+preferences-saved = Bewarre.
+preferences-not-saved = Net bewarre: besykje it nochris.

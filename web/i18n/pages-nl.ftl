@@ -190,3 +190,10 @@ rules-next = Verder
 rules-step = Zet { $n } van { $count }: { $move }
 rules-at-start = De stelling voor de eerste zet
 rules-reason-here = Daarom werd je zet geweigerd.
+
+## The account page's game preferences (js/pages/preferences.js).
+preferences-title = Spelvoorkeuren
+preferences-refuse-more-time = Weiger +15 s van tegenstanders in elke partij
+preferences-refuse-more-time-hint = Bewaard bij je account: het geldt op elk apparaat en in de terminalclient, vanaf je volgende partij.
+preferences-saved = Opgeslagen.
+preferences-not-saved = Niet opgeslagen: probeer het opnieuw.

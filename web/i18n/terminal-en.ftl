@@ -71,6 +71,7 @@ home-play-now-keys = ←→ or 1–5 time control  Enter play  Esc back
 home-play-now-waiting-keys = Esc stops looking
 
 ## The bell turned off and on while playing (b).
+## The bell turned off and on while playing (b; the keys overlay lists it with n f t).
 bell-off = bell off (b turns it on again)
 bell-on = bell on (b turns it off)
 ## `boardcast rules`: below each position's caption.

@@ -69,6 +69,7 @@ home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom
 home-play-now-waiting-keys = Esc hâldt op mei sykjen
 
 ## The bell turned off and on while playing (b).
+## The bell turned off and on while playing (b; the keys overlay lists it with n f t).
 bell-off = belle út (b set him wer oan)
 bell-on = belle oan (b set him út)
 ## `boardcast rules`: below each position's caption.

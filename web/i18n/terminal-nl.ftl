@@ -69,6 +69,7 @@ home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
 home-play-now-waiting-keys = Esc stopt met zoeken
 
 ## The bell turned off and on while playing (b).
+## The bell turned off and on while playing (b; the keys overlay lists it with n f t).
 bell-off = bel uit (b zet hem weer aan)
 bell-on = bel aan (b zet hem uit)
 ## `boardcast rules`: below each position's caption.

@@ -194,14 +194,14 @@ function matchSnapshot(state, snap, now) {
   if (state.match && snap.v < state.match.v) return [];
   state.match = {
     ...snap, absent: snap.absent.map((a) => ({ ...a, at: now })), firstMove: firstMove(snap.first_move_in_ms, now),
-    lag: { white: null, black: null }, refuses: {},
+    lag: { white: null, black: null }, refuses: snap.refuses_more_time || {},
   };
   state.matchAt = now;
   state.fens = { [snap.moves.length]: snap.fen };
   actions.clearInput(state);
   state.seat = state.seats[snap.match_id] || null;
-  // A seat of this browser refuses more time if its setting says so (once per match page).
-  const refuse = state.noMoreTime && state.seat && snap.phase !== 'finished' && state.ui.refusalSent !== snap.match_id;
+  // A guest's seat refuses more time if this browser says so (a member's account does).
+  const refuse = state.noMoreTime && !state.account && state.seat && snap.phase !== 'finished' && state.ui.refusalSent !== snap.match_id;
   return [...reclaim(state, snap), ...(refuse ? actions.refuseMoreTime(state, true) : [])];
 }
 

@@ -445,6 +445,7 @@ pub(crate) mod tests {
             rematch: None,
             first_move_in_ms: None,
             berserk: None,
+            refuses_more_time: Default::default(),
         }
     }
 

@@ -14,9 +14,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use boardcast_protocol::Side;
 use boardcast_protocol::account::{
-    AccountInfo, AccountView, ApiError, ApiErrorCode, CreatedToken, Credentials, GameCounts,
-    LadderRung, NewToken, Opponent, Outcome, PasswordChange, PasswordReset, ProfileGame,
-    ProfileGames, RatingPoint, Scope, TokenInfo, TokenLogin, UserProfile,
+    AccountInfo, AccountPreferences, AccountView, ApiError, ApiErrorCode, CreatedToken,
+    Credentials, GameCounts, LadderRung, NewToken, Opponent, Outcome, PasswordChange,
+    PasswordReset, ProfileGame, ProfileGames, RatingPoint, Scope, TokenInfo, TokenLogin,
+    UserProfile,
 };
 use serde::Deserialize;
 use serde_json::json;
@@ -53,6 +54,7 @@ pub(crate) fn routes<S>(site: Site) -> Router<S> {
         .route("/api/logout-all", post(logout_all))
         .route("/api/account", get(account))
         .route("/api/password", post(change_password))
+        .route("/api/preferences", post(set_preferences))
         .route("/api/tokens", post(create_token).get(list_tokens))
         .route("/api/tokens/{id}", delete(delete_token))
         .route("/api/token", post(token_login))
@@ -414,13 +416,29 @@ async fn logout_all(State(site): State<Site>, headers: HeaderMap) -> Answer {
 
 async fn account(State(site): State<Site>, headers: HeaderMap) -> Answer {
     let who = who(&site, &headers).await?;
+    let preferences = site.accounts.store.preferences(who.id).await?;
     Ok(Json(AccountView {
         name: who.name,
         bot: who.bot,
         admin: who.admin,
         created_at: who.created_ms,
+        refuse_more_time: preferences.refuse_more_time,
     })
     .into_response())
+}
+
+/// A member's own preferences (issue 32): stored on the account, and applied by the server to
+/// each seat the member takes from then on (a match already under way keeps its seats').
+async fn set_preferences(State(site): State<Site>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    same_origin(&site, &headers)?;
+    let who = who(&site, &headers).await?;
+    let AccountPreferences { refuse_more_time } = body(&bytes)?;
+    let preferences = crate::storage::accounts::Preferences { refuse_more_time };
+    site.accounts
+        .store
+        .set_preferences(who.id, preferences)
+        .await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn change_password(

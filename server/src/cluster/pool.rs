@@ -283,6 +283,7 @@ mod tests {
                     bot: false,
                     account: Some(3),
                     rating: None,
+                    refuses_more_time: false,
                 },
                 preset: PoolPreset::ThreePlusTwo,
             },

@@ -281,6 +281,7 @@ impl Director {
             bot: false,
             account: Some(account),
             rating: None,
+            refuses_more_time: false,
         };
         let players = [
             (Side::White, player(paired.white)),

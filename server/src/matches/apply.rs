@@ -63,8 +63,11 @@ impl MatchState {
                         bot: joined.bot,
                         account: record.account,
                         rating: record.rating,
+                        refuses_more_time: record.refuses_more_time,
                     },
                 });
+                // A member's account preference: they refuse more time from the start.
+                self.more_time[joined.side].refused = record.refuses_more_time;
                 if self.phase() == MatchPhase::Playing {
                     // No clock runs yet: each side's starts after its first move.
                     self.clock = self.setup.time_control.map(Clock::new);

@@ -271,6 +271,7 @@ mod tests {
             bot: false,
             account: Some(account),
             rating: None,
+            refuses_more_time: false,
         }
     }
 

@@ -18,6 +18,11 @@ pub struct Player {
     /// in the lobby and checked against a rated seek's range. `None` for a guest.
     #[serde(default)]
     pub rating: Option<boardcast_protocol::PlayerRating>,
+    /// A member's account refuses to be given more time (their preference, read from storage
+    /// by the connection as they take the seat): the match records it with the seat, so it
+    /// holds in every match they play. `false` for a guest (their browser says so per match).
+    #[serde(default)]
+    pub refuses_more_time: bool,
 }
 
 /// How a seat is taken back ([`crate::matches::Command::Resume`]): by its secret token, or by
@@ -55,6 +60,7 @@ impl Player {
             bot: false,
             account: None,
             rating: None,
+            refuses_more_time: false,
         }
     }
 }

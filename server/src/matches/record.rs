@@ -54,6 +54,10 @@ pub struct Record {
     /// seek's range; absent for a guest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<PlayerRating>,
+    /// A member who joined refusing more time ([`Player::refuses_more_time`]); absent
+    /// (`false`) otherwise, so earlier records read back alike.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refuses_more_time: bool,
 }
 
 impl Record {
@@ -64,6 +68,7 @@ impl Record {
             token: None,
             account: None,
             rating: None,
+            refuses_more_time: false,
         }
     }
 
@@ -81,6 +86,7 @@ impl Record {
             token: Some(token),
             account: player.account,
             rating: player.rating,
+            refuses_more_time: player.refuses_more_time,
         }
     }
 
@@ -111,6 +117,7 @@ impl Record {
                 ack: self.ack,
                 token: self.token.clone(),
                 account: self.account,
+                refuses_more_time: false,
             }),
             _ => serde_json::to_string(self),
         }

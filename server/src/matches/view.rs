@@ -206,6 +206,10 @@ impl MatchState {
                     .filter_map(|(side, went)| went.then_some(side))
                     .collect()
             }),
+            refuses_more_time: boardcast_protocol::MoreTimeRefusals {
+                white: self.more_time[Side::White].refused,
+                black: self.more_time[Side::Black].refused,
+            },
         }
     }
 

@@ -133,6 +133,7 @@ pub(crate) fn run(
                 bot: who.bot,
                 account: Some(who.id),
                 rating: None,
+                refuses_more_time: false,
             },
             None => Player::person(boardcast_protocol::names::DEFAULT_NAME),
         },

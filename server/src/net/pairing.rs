@@ -725,6 +725,7 @@ mod tests {
                 rating,
                 provisional: false,
             }),
+            refuses_more_time: false,
         }
     }
 

@@ -46,6 +46,15 @@ impl Flag {
     }
 }
 
+/// What a member chose for themselves on the account page (table `account_preferences`,
+/// one row once they set any).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Preferences {
+    /// Refuse being given more time ("+15 s", PROTOCOL.md §10 *More time*) in every match
+    /// they play: the server records it with each seat they take.
+    pub refuse_more_time: bool,
+}
+
 /// A live session: whose, and when it was made and last used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionRow {
@@ -122,6 +131,14 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
         &self,
         account: i64,
         mute: Option<super::ChatMuteRow>,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// `account`'s preferences; the defaults for an account that never set any.
+    fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>>;
+    /// Stores `account`'s preferences (all of them, replacing what was stored).
+    fn set_preferences(
+        &self,
+        account: i64,
+        preferences: Preferences,
     ) -> BoxFuture<'_, Result<(), StorageError>>;
     /// Grants (or takes back) `account`'s right to create events: the same row as
     /// [`super::club::EventWrite::Organiser`], for `boardcast-server admin grant-organiser`,

@@ -196,6 +196,11 @@ pub(super) const TABLES: &[Table] = &[
         key: 1,
     },
     Table {
+        name: "account_preferences",
+        columns: &[("account_id", Kind::Int), ("refuse_more_time", Kind::Bool)],
+        key: 1,
+    },
+    Table {
         name: "club_organisers",
         columns: &[("account_id", Kind::Int)],
         key: 1,

@@ -82,6 +82,7 @@ macro_rules! storage_contract {
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
             a_club_admin_grants_and_takes_back_the_organiser_right,
+            a_members_preferences_are_stored_per_account_and_survive_a_restart,
         );
     };
     (@tests $place:expr; $($test:ident,)*) => {
@@ -1178,6 +1179,54 @@ pub(crate) async fn chat_lines_deletions_and_mutes_are_stored_with_who_and_when(
     assert_eq!(accounts.chat_mute(anne).await.unwrap(), Some(mute));
     accounts.set_chat_mute(anne, None).await.unwrap();
     assert_eq!(accounts.chat_mute(anne).await.unwrap(), None);
+    storage.close().await;
+}
+
+/// A member's preferences (issue 32: refusing more time in every match): the defaults until
+/// set, each account's own, replaced whole by a second write, and kept across a restart.
+pub(crate) async fn a_members_preferences_are_stored_per_account_and_survive_a_restart(
+    place: &impl Place,
+) {
+    use super::accounts::Preferences;
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    let mut ids = Vec::new();
+    for name in ["anne", "bert"] {
+        let id = accounts
+            .create_account(name.into(), "$argon2id$x".into(), false, false, 5)
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    let (anne, bert) = (ids[0], ids[1]);
+    assert_eq!(
+        accounts.preferences(anne).await.unwrap(),
+        Preferences::default()
+    );
+    let refusing = Preferences {
+        refuse_more_time: true,
+    };
+    accounts.set_preferences(anne, refusing).await.unwrap();
+    assert_eq!(accounts.preferences(anne).await.unwrap(), refusing);
+    assert_eq!(
+        accounts.preferences(bert).await.unwrap(),
+        Preferences::default(),
+        "another account's own"
+    );
+    storage.close().await;
+
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    assert_eq!(accounts.preferences(anne).await.unwrap(), refusing);
+    accounts
+        .set_preferences(anne, Preferences::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        accounts.preferences(anne).await.unwrap(),
+        Preferences::default()
+    );
     storage.close().await;
 }
 

@@ -11,6 +11,7 @@ import { h, text, attr, show, list, logoutButtons } from '../render/dom.js';
 import { dateText } from '../format.js';
 import { NAME_RULE, PASSWORD_MIN, PASSWORD_MAX, SCOPES, profilePath } from '../account.js';
 import { t } from '../i18n.js';
+import { preferencesForm } from './preferences.js';
 
 const field = (label, control, hint) => h('label', { class: 'field' }, h('span', {}, label), control,
   hint ? h('small', { class: 'hint', id: `${control.id}-hint` }, hint) : null);
@@ -97,6 +98,7 @@ export function mountAccount(root) {
       field('New password', pw('new-password', 'password', 'new-password', { minlength: String(PASSWORD_MIN) })),
       field('New password again', pw('new-confirm', 'confirm', 'new-password')),
       button, h('p', { class: 'hint' }, 'Changing it logs out every other device.')),
+    preferencesForm(),
     h('h2', {}, 'Sessions'), h('div', { class: 'actions' }, ...logoutButtons()),
     h('p', { class: 'hint' }, 'Log out everywhere ends every login of your account, in browsers and ',
       h('code', {}, 'boardcast login'), '. Personal access tokens you made by name stay until you revoke them.'));

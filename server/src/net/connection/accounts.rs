@@ -26,6 +26,7 @@ impl Connection {
                 bot: hello.bot,
                 account: None,
                 rating: None,
+                refuses_more_time: false,
             };
         }
         self.outbox.ack(id);

@@ -36,7 +36,7 @@ impl Connection {
         if self.account.is_none() {
             return Err(members_only());
         }
-        let player = self.seated_player().await?;
+        let player = self.seat_taker().await?;
         self.app
             .play_now
             .join(&self.outbox, id, player, play.preset)?;
@@ -66,6 +66,23 @@ impl Connection {
         Ok(player)
     }
 
+    /// Who this connection seats in a match: [`Self::seated_player`], with a member's
+    /// preference about more time (read from storage), which the match records with the seat.
+    async fn seat_taker(&self) -> Result<Player, Refusal> {
+        let mut player = self.seated_player().await?;
+        if let Some(account) = player.account {
+            let preferences = self
+                .app
+                .accounts
+                .store
+                .preferences(account)
+                .await
+                .map_err(|err| Refusal::storage(&err, "nothing changed"))?;
+            player.refuses_more_time = preferences.refuse_more_time;
+        }
+        Ok(player)
+    }
+
     /// Opens a match from the lobby within the address's allowances (open seeks, new
     /// matches a minute): the creator's seat follows as a `seat` reply.
     pub(super) async fn create_match(&self, id: u64, create: CreateMatch) -> Result<(), Refusal> {
@@ -89,7 +106,7 @@ impl Connection {
                 Refusal::new(ErrorCode::AddressLimit, over.message.clone()).with(over.args())
             );
         }
-        let player = self.seated_player().await?;
+        let player = self.seat_taker().await?;
         let created = self.app.hub.create_seek(self.client, &player, create).await;
         match created {
             Ok((handle, _, token)) => self.resume_seat(id, handle, SeatKey::Token(token), None),
@@ -123,7 +140,7 @@ impl Connection {
                 },
             ));
         };
-        let player = self.seated_player().await?;
+        let player = self.seat_taker().await?;
         handle.try_send(Command::Join {
             outbox: self.outbox.clone(),
             id,

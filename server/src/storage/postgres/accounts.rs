@@ -10,7 +10,8 @@ use tokio_postgres::Row;
 
 use super::pooled;
 use crate::storage::accounts::{
-    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, SessionRow, Tally, TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, Preferences, SessionRow, Tally,
+    TokenRow, count,
 };
 use crate::storage::{RatingChange, StorageError};
 
@@ -210,6 +211,36 @@ impl AccountStore for PgAccounts {
         let run = self.execute(
             super::club::ORGANISER.into(),
             vec![Box::new(account), Box::new(granted)],
+        );
+        async move { run.await.map(drop) }.boxed()
+    }
+
+    fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>> {
+        async move {
+            let row = pooled(&self.pool)
+                .await?
+                .query_opt(
+                    "SELECT refuse_more_time FROM account_preferences WHERE account_id = $1",
+                    &[&account],
+                )
+                .await?;
+            Ok(row.map_or_else(Preferences::default, |row| Preferences {
+                refuse_more_time: row.get(0),
+            }))
+        }
+        .boxed()
+    }
+
+    fn set_preferences(
+        &self,
+        account: i64,
+        preferences: Preferences,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        let run = self.execute(
+            "INSERT INTO account_preferences (account_id, refuse_more_time) VALUES ($1, $2) \
+             ON CONFLICT (account_id) DO UPDATE SET refuse_more_time = excluded.refuse_more_time"
+                .to_owned(),
+            vec![Box::new(account), Box::new(preferences.refuse_more_time)],
         );
         async move { run.await.map(drop) }.boxed()
     }

@@ -302,6 +302,13 @@ CREATE TABLE chat_mutes (
     r#"
 ALTER TABLE tokens ADD COLUMN login BOOLEAN NOT NULL DEFAULT FALSE;
 "#,
+    // 10: a member's own preferences (issue 32): refusing more time in every match.
+    r#"
+CREATE TABLE account_preferences (
+    account_id       BIGINT PRIMARY KEY REFERENCES accounts(id),
+    refuse_more_time BOOLEAN NOT NULL DEFAULT FALSE
+);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

@@ -14,7 +14,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use tokio::sync::mpsc;
 
 use crate::storage::accounts::{
-    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, SessionRow, Tally, TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, Preferences, SessionRow, Tally,
+    TokenRow, count,
 };
 use crate::storage::{RatingChange, StorageError};
 
@@ -51,6 +52,10 @@ CREATE TABLE IF NOT EXISTS resets (
     hash       TEXT PRIMARY KEY,
     account_id INTEGER NOT NULL REFERENCES accounts(id),
     expires_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS account_preferences (
+    account_id       INTEGER PRIMARY KEY REFERENCES accounts(id),
+    refuse_more_time INTEGER NOT NULL DEFAULT 0
 );
 ";
 
@@ -268,6 +273,36 @@ impl AccountStore for SqliteAccounts {
         granted: bool,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
         self.run(move |conn| super::club::set_organiser(conn, account, granted))
+    }
+
+    fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>> {
+        self.run(move |conn| {
+            conn.prepare_cached(
+                "SELECT refuse_more_time FROM account_preferences WHERE account_id = ?1",
+            )?
+            .query_row([account], |row| {
+                Ok(Preferences {
+                    refuse_more_time: row.get(0)?,
+                })
+            })
+            .optional()
+            .map(Option::unwrap_or_default)
+        })
+    }
+
+    fn set_preferences(
+        &self,
+        account: i64,
+        preferences: Preferences,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.run(move |conn| {
+            conn.execute(
+                "INSERT INTO account_preferences (account_id, refuse_more_time) VALUES (?1, ?2) \
+                 ON CONFLICT (account_id) DO UPDATE SET refuse_more_time = excluded.refuse_more_time",
+                params![account, preferences.refuse_more_time],
+            )
+            .map(drop)
+        })
     }
 
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
