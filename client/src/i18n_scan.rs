@@ -80,7 +80,6 @@ const NOT_YET_TRANSLATED: &[&str] = &[
     "web/js/account.js",
     "client/src/ui/match_view.rs",
     "client/src/ui/predict_view.rs",
-    "client/src/ui/leaderboard.rs",
     "client/src/ui/mod.rs",
     "client/src/ui/frisian_board.rs",
     "client/src/ui/minit_board.rs",
