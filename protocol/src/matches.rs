@@ -218,6 +218,11 @@ pub struct MatchSnapshot {
     /// have). Read as `None` when absent, so a snapshot from an older server still decodes.
     #[serde(default)]
     pub first_move_in_ms: Option<u64>,
+    /// An arena game's berserk (PROTOCOL.md §10 *Berserk*): the sides that went berserk;
+    /// `None` in a match that offers no berserk (every match outside an arena). Read as
+    /// `None` when absent.
+    #[serde(default)]
+    pub berserk: Option<Vec<Side>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -256,6 +261,16 @@ pub enum MatchEvent {
     MoreTimeGiven(MoreTimeGiven),
     /// `side` refuses (or accepts again) being given more time.
     MoreTimeRefused(MoreTimeRefused),
+    /// `side` went berserk ([`crate::ClientMessage::Berserk`]): half its base time gone, no
+    /// increment for the rest of the game.
+    Berserked(Berserked),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Berserked {
+    pub side: Side,
+    /// The clocks with the berserk side's time halved.
+    pub clock: ClockState,
 }
 
 /// What "+15 s" gives: the opponent's clock goes up by this much.

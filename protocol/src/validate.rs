@@ -145,7 +145,8 @@ impl Validate for ClientMessage {
             | ClientMessage::OfferRematch(action)
             | ClientMessage::AcceptRematch(action)
             | ClientMessage::DeclineRematch(action)
-            | ClientMessage::MoreTime(action) => seat(action),
+            | ClientMessage::MoreTime(action)
+            | ClientMessage::Berserk(action) => seat(action),
             ClientMessage::RefuseMoreTime(refuse) => {
                 id("match_id", &refuse.match_id)?;
                 id("token", &refuse.token)

@@ -339,6 +339,7 @@ fn cases() -> Vec<Case> {
             ClientMessage::ChatMute(ChatMute { name: "Wytze".into(), muted: true }),
         ),
         client("more_time", 44, ClientMessage::MoreTime(seat_action())),
+        client("berserk", 45, ClientMessage::Berserk(seat_action())),
         client(
             "refuse_more_time",
             45,
@@ -621,6 +622,7 @@ fn cases() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: Some(27_500),
+                berserk: None,
             }),
         ),
         server(
@@ -658,6 +660,7 @@ fn cases() -> Vec<Case> {
                 }),
                 rematch: None,
                 first_move_in_ms: None,
+                berserk: None,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -774,6 +777,14 @@ fn cases() -> Vec<Case> {
             "more_time_refused",
             13,
             MatchEvent::MoreTimeRefused(MoreTimeRefused { side: Side::White, refused: true }),
+        ),
+        match_event(
+            "berserked",
+            3,
+            MatchEvent::Berserked(Berserked {
+                side: Side::Black,
+                clock: ClockState { white_ms: 180_000, black_ms: 90_000, running: Some(Side::White) },
+            }),
         ),
         server(
             "channel_snapshot",
@@ -1098,6 +1109,7 @@ fn exchanges() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: None,
+                berserk: None,
             }),
         ),
         client(
@@ -1162,6 +1174,7 @@ fn exchanges() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: Some(30_000),
+                berserk: None,
             }),
         ),
         client(

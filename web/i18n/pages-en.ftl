@@ -141,10 +141,17 @@ event-your-game = Your game against { $name } is ready.
 event-play = Play
 event-missing = There is no such event.
 event-trf = The pairings as FIDE TRF
+## An arena game's berserk button (render/berserk.js), on the match page.
+match-berserk = Berserk
+match-berserk-title = Half your time and no increment, before your first move; a win of 14 plies or more scores one point more
+match-berserked = { $name } went berserk
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Your login has ended: you logged out everywhere, your password was changed or your account was closed. Log in again.
 
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Mute sounds
+notify-played = { $name } played { $move }
 ## The rules page (/rules, and `boardcast rules` in the terminal): one title and text per
 ## section of web/rules/positions.json, one caption per position.
 rules-page-title = The rules of Frisian draughts

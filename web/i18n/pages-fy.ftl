@@ -138,10 +138,17 @@ event-your-game = Dyn partij tsjin { $name } stiet klear.
 event-play = Spylje
 event-missing = Dit toernoai bestiet net.
 event-trf = De yndieling as FIDE TRF
+## An arena game's berserk button (render/berserk.js), on the match page.
+match-berserk = Berserk
+match-berserk-title = Heale betinktiid en gjin ynkremint, foar dyn earste set; in winst fan 14 heale setten of mear jout in punt ekstra
+match-berserked = { $name } gie berserk
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wachtwurd is feroare of dyn akkount is sletten. Meld dy opnij oan.
 
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Lûd út
+notify-played = { $name } spile { $move }
 ## The rules page (/rules, and `boardcast rules` in the terminal).
 rules-page-title = De regels fan it Frysk damjen
 rules-intro = Boardcast folget it Offisjele Reglemint foar it Frysk Damjen (2011). By eltse regel heart in stelling: rin de setten troch mei de knoppen by it boerd.

@@ -138,10 +138,17 @@ event-your-game = Je partij tegen { $name } staat klaar.
 event-play = Spelen
 event-missing = Dit toernooi bestaat niet.
 event-trf = De indeling als FIDE TRF
+## An arena game's berserk button (render/berserk.js), on the match page.
+match-berserk = Berserk
+match-berserk-title = Halve bedenktijd en geen increment, vóór je eerste zet; een winst van 14 halve zetten of meer levert een punt extra op
+match-berserked = { $name } ging berserk
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, je wachtwoord is gewijzigd of je account is gesloten. Meld je opnieuw aan.
 
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Geluid uit
+notify-played = { $name } speelde { $move }
 ## The rules page (/rules, and `boardcast rules` in the terminal).
 rules-page-title = De spelregels van het Fries dammen
 rules-intro = Boardcast volgt het Officieel Reglement voor het Fries Dammen (2011). Bij elke regel hoort een stelling: loop de zetten door met de knoppen bij het bord.

@@ -397,6 +397,9 @@ impl App {
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
             KeyCode::Char('/') => self.ui.chat = Some(String::new()),
             KeyCode::Char('+') if me.is_some() => self.command(Command::MoreTime),
+            KeyCode::Char('b') => self.toggle_bell(),
+            // Shifted: berserk cannot be taken back.
+            KeyCode::Char('B') if me.is_some() => self.command(Command::Berserk),
             _ => {}
         }
     }

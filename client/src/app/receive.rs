@@ -399,6 +399,7 @@ impl App {
             }
             // The clocks moved with the fold; the board shows them.
             MatchEvent::MoreTimeGiven(_) | MatchEvent::MoreTimeRefused(_) => {}
+            MatchEvent::Berserked(berserked) => self.note(Note::Berserk(berserked.side)),
         }
     }
 

@@ -2387,6 +2387,38 @@ fn plus_gives_the_opponent_more_time_and_the_clock_shows_it() {
     assert_shows(&render(&app, now, 80, 24), &["5:05"]);
 }
 
+/// `B` goes berserk in an arena game; `berserked` halves the clock shown and marks the player
+/// `berserk` beside their name, within 80 columns.
+#[test]
+fn shift_b_goes_berserk_and_the_halved_clock_and_the_mark_show() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    if let Some(game) = app.game.as_mut() {
+        game.berserk = Some(Vec::new());
+    }
+    key(&mut app, crossterm::event::KeyCode::Char('B'));
+    let sent = app.drain().0;
+    assert!(
+        sent.iter()
+            .any(|envelope| matches!(&envelope.msg, ClientMessage::Berserk(seat) if seat.match_id == "m1")),
+        "{sent:?}"
+    );
+    event(
+        &mut app,
+        4,
+        MatchEvent::Berserked(boardcast_protocol::Berserked {
+            side: Side::Black,
+            clock: ClockState {
+                white_ms: 300_000,
+                black_ms: 150_000,
+                running: Some(Side::Black),
+            },
+        }),
+        now,
+    );
+    assert_shows(&render(&app, now, 80, 24), &["2:30", "berserk"]);
+}
+
 /// The bell rings once when the player's own clock drops under 10 s on their turn, not again
 /// at every frame of that turn (`--no-bell` silences it with the turn bell).
 #[test]
@@ -2402,4 +2434,46 @@ fn the_bell_rings_once_when_ones_own_clock_drops_under_10_s() {
     app.ring = false;
     app.check_low_time(now + Duration::from_secs(293));
     assert!(!app.ring, "once per turn");
+}
+
+/// `b` turns the bell off while playing and on again (`--no-bell` still starts it off): at
+/// 80×24 the status line says which, a turn that comes while it is off rings nothing (and is
+/// not rung later), and the keys overlay lists `b`.
+#[test]
+fn b_turns_the_bell_off_and_on_while_playing() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    assert!(amy.bell, "on unless --no-bell");
+    key(&mut amy, crossterm::event::KeyCode::Char('b'));
+    assert!(!amy.bell);
+    assert_shows(
+        &render(&amy, now, 80, 24),
+        &["bell off (b turns it on again)"],
+    );
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut amy, 4, moved(1, "19-23", after, &["28x19"]), now);
+    assert!(!amy.take_ring(), "the turn came with the bell off");
+    key(&mut amy, crossterm::event::KeyCode::Char('b'));
+    assert!(amy.bell);
+    assert_shows(&render(&amy, now, 80, 24), &["bell on (b turns it off)"]);
+    assert!(
+        !amy.take_ring(),
+        "no ring for the turn that came while it was off"
+    );
+    // On again: her next turn rings.
+    event(
+        &mut amy,
+        5,
+        moved(2, "28x19", "B:W19,31,33-50:B1-18,20", &["14x23"]),
+        now,
+    );
+    assert!(!amy.take_ring(), "her own move");
+    let after = "W:W31,33-50:B1-13,15-18,20,23";
+    event(&mut amy, 6, moved(3, "14x23", after, &["33-28"]), now);
+    assert!(amy.take_ring(), "the turn came with the bell on again");
+    amy.ui.help = true;
+    assert_shows(
+        &render(&amy, now, 80, 24),
+        &["n f t b", "letter pieces, bell"],
+    );
 }

@@ -352,55 +352,8 @@ impl Inbox {
     fn deliver(&mut self, handle: &MatchHandle, match_id: &str, waiting: Waiting) {
         let outbox = self.outbox(match_id, &waiting);
         let carried = is_carried(&waiting.command);
-        let id = command_id(&waiting.command);
-        let command = match waiting.command {
-            RemoteCommand::Watch {
-                id,
-                since_v,
-                carried,
-            } => Command::Watch {
-                outbox: outbox.clone(),
-                id,
-                since_v,
-                carried,
-            },
-            RemoteCommand::Join { id, player, myself } => Command::Join {
-                outbox: outbox.clone(),
-                id,
-                player,
-                myself,
-            },
-            RemoteCommand::Resume {
-                id,
-                token,
-                since_v,
-                carried,
-            } => Command::Resume {
-                outbox: outbox.clone(),
-                id,
-                token,
-                since_v,
-                carried,
-            },
-            RemoteCommand::Act {
-                id,
-                token,
-                action,
-                received_ms,
-            } => Command::Act {
-                outbox: outbox.clone(),
-                id,
-                token,
-                action,
-                // Timed from its arrival at the first node, within the bound.
-                received: super::wire::arrival(received_ms),
-            },
-            RemoteCommand::Chat { id, request } => Command::Chat {
-                outbox: outbox.clone(),
-                id,
-                request,
-            },
-        };
+        let id = waiting.command.id();
+        let command = waiting.command.into_command(outbox.clone());
         if let Err(refusal) = handle.try_send(command)
             && !carried
         {
@@ -538,21 +491,11 @@ fn tell(handle: &MatchHandle, command: Command) {
     tokio::spawn(async move { handle.send(command).await });
 }
 
-fn command_id(command: &RemoteCommand) -> u64 {
-    match command {
-        RemoteCommand::Watch { id, .. }
-        | RemoteCommand::Join { id, .. }
-        | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. }
-        | RemoteCommand::Chat { id, .. } => *id,
-    }
-}
-
 /// Answers `command` with `refusal`, unless it was carried over by a proxy: no envelope
 /// asked for that one, so nobody waits for an answer (PROTOCOL.md §3.5).
 fn refuse(outbox: &Outbox, command: &RemoteCommand, refusal: Refusal) {
     if !is_carried(command) {
-        outbox.refuse(command_id(command), refusal);
+        outbox.refuse(command.id(), refusal);
     }
 }
 

@@ -195,7 +195,7 @@ struct Pending {
 
 impl Pending {
     fn id(&self) -> u64 {
-        command_id(&self.command)
+        self.command.id()
     }
 
     /// Whether it seats or follows its connection (a watch, join or resume).
@@ -204,16 +204,6 @@ impl Pending {
             self.command,
             RemoteCommand::Watch { .. } | RemoteCommand::Join { .. } | RemoteCommand::Resume { .. }
         )
-    }
-}
-
-fn command_id(command: &RemoteCommand) -> u64 {
-    match command {
-        RemoteCommand::Watch { id, .. }
-        | RemoteCommand::Join { id, .. }
-        | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. }
-        | RemoteCommand::Chat { id, .. } => *id,
     }
 }
 
@@ -510,7 +500,7 @@ impl Proxy {
             });
         } else {
             outbox.refuse(
-                command_id(&command),
+                command.id(),
                 Refusal::new(
                     ErrorCode::Busy,
                     "too many messages waiting between servers; try again",
@@ -683,7 +673,7 @@ impl Proxy {
         self.bring_up_to_date(conn).await;
     }
 
-    /// Command `id` of `conn` was carried out (or answered with its seat): it is no longer
+    /// Command `id` of `conn` was answered (carried out, seated or refused): it is no longer
     /// pending, and is given back if it was.
     fn answered(&mut self, conn: ConnId, id: u64) -> Option<Pending> {
         let at = self
@@ -695,14 +685,9 @@ impl Proxy {
 
     /// Command `id` of `conn` was refused: a connection it made a follower follows nothing.
     fn refused(&mut self, conn: ConnId, id: u64) {
-        let Some(at) = self
-            .pending
-            .iter()
-            .position(|p| p.outbox.id() == conn && p.id() == id)
-        else {
+        let Some(pending) = self.answered(conn, id) else {
             return;
         };
-        let pending = self.pending.remove(at);
         let Some(follower) = self.room.get_mut(conn).map(|f| &mut f.role) else {
             return;
         };
@@ -968,56 +953,10 @@ impl Proxy {
             outbox, command, ..
         } in self.pending.drain(..)
         {
-            let asker = (outbox.clone(), command_id(&command));
-            let local = match command {
-                RemoteCommand::Watch {
-                    id,
-                    since_v,
-                    carried,
-                } => Command::Watch {
-                    outbox,
-                    id,
-                    since_v,
-                    carried,
-                },
-                RemoteCommand::Join { id, player, myself } => Command::Join {
-                    outbox,
-                    id,
-                    player,
-                    myself,
-                },
-                RemoteCommand::Resume {
-                    id,
-                    token,
-                    since_v,
-                    carried,
-                } => Command::Resume {
-                    outbox,
-                    id,
-                    token,
-                    since_v,
-                    carried,
-                },
-                RemoteCommand::Act {
-                    id,
-                    token,
-                    action,
-                    received_ms,
-                } => Command::Act {
-                    outbox,
-                    id,
-                    token,
-                    action,
-                    received: super::wire::arrival(received_ms),
-                },
-                RemoteCommand::Chat { id, request } => Command::Chat {
-                    outbox,
-                    id,
-                    request,
-                },
-            };
+            let (asker, id) = (outbox.clone(), command.id());
+            let local = command.into_command(outbox);
             if let Err(refusal) = actor.try_send(local) {
-                asker.0.refuse(asker.1, refusal);
+                asker.refuse(id, refusal);
             }
         }
     }

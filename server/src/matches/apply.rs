@@ -46,6 +46,7 @@ pub(crate) struct Savepoint {
     started_ms: Option<i64>,
     first_move_since: Option<Instant>,
     more_time: BySide<MoreTimeState>,
+    berserk: BySide<bool>,
 }
 
 impl MatchState {
@@ -136,6 +137,13 @@ impl MatchState {
                     clock.set(given.clock, now);
                 }
                 self.more_time[given.side.opposite()].given_at = Some(now);
+            }
+            MatchEvent::Berserked(berserked) => {
+                if let Some(clock) = &mut self.clock {
+                    clock.set(berserked.clock, now);
+                    clock.drop_increment(berserked.side);
+                }
+                self.berserk[berserked.side] = true;
             }
             MatchEvent::MoreTimeRefused(refusal) => {
                 self.more_time[refusal.side].refused = refusal.refused;
@@ -239,6 +247,7 @@ impl MatchState {
             started_ms,
             first_move_since,
             more_time,
+            berserk,
         } = self;
         Savepoint {
             v: *v,
@@ -256,6 +265,7 @@ impl MatchState {
             started_ms: *started_ms,
             first_move_since: *first_move_since,
             more_time: *more_time,
+            berserk: *berserk,
         }
     }
 
@@ -277,6 +287,7 @@ impl MatchState {
             started_ms,
             first_move_since,
             more_time,
+            berserk,
         } = savepoint;
         self.v = v;
         self.seats = seats;
@@ -294,6 +305,7 @@ impl MatchState {
         self.started_ms = started_ms;
         self.first_move_since = first_move_since;
         self.more_time = more_time;
+        self.berserk = berserk;
     }
 }
 
@@ -450,6 +462,7 @@ mod tests {
             start_fen: Some("W:W99:B1".into()),
             rated: false,
             rating_range: None,
+            berserk: false,
         };
         let refused = MatchState::new("m".into(), "CODE".into(), setup).unwrap_err();
         let SetupError::StartFen(fen) = &refused;

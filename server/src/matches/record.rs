@@ -29,6 +29,10 @@ pub struct Setup {
     /// A rated seek's limit on the joiner's rating: at most this far from the creator's.
     #[serde(default)]
     pub rating_range: Option<u16>,
+    /// An arena game: each side may go berserk before its first move (PROTOCOL.md §10
+    /// *Berserk*). Read as false when absent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub berserk: bool,
 }
 
 /// One stored event: the event everybody sees plus what only the server keeps (the seat and

@@ -14,6 +14,7 @@ mod chat;
 mod matches;
 
 use std::future::Future;
+use std::sync::Arc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -47,7 +48,9 @@ const LINGER_AFTER_BROKEN_READ: Duration = Duration::from_millis(500);
 
 /// What the connection holds while it lives.
 pub(crate) struct Connection {
-    app: App,
+    /// Shared by every connection: one pointer each instead of a copy of the whole `App`
+    /// (over a kilobyte) in every connection's task.
+    app: Arc<App>,
     outbox: Outbox,
     encoding: Encoding,
     /// Who this connection's seats are shown as: the `hello` name, and whether it said a
@@ -90,19 +93,28 @@ enum Close {
     Broken(u16, &'static str),
 }
 
-/// Serves one upgraded socket until it closes.
-pub(crate) async fn run(
+/// Serves one upgraded socket until it closes: sets the connection up and greets the client
+/// at once, and returns the future that reads until the connection ends.
+///
+/// A plain function rather than an `async fn`, and the session boxed, for the memory of an
+/// idle connection: an `async fn` keeps its arguments (the socket, the session) in its task
+/// for the connection's whole life even after they have been moved into the connection, and
+/// a boxed session leaves the upgrade's closure a pointer to hold instead of the session.
+// The box is the point: see above.
+#[allow(clippy::boxed_local)]
+pub(crate) fn run(
     socket: WebSocket,
     encoding: Encoding,
-    app: App,
-    Session {
+    app: Arc<App>,
+    session: Box<Session>,
+) -> impl Future<Output = ()> + Send + 'static {
+    let Session {
         account,
         client,
         public_url,
         places,
         guard,
-    }: Session,
-) {
+    } = *session;
     crate::ops::telemetry::session(encoding, true);
     let (outbox, inbox) = outbox::outbox(outbox::next_conn_id(), encoding, app.config.outbox);
     let now = Instant::now();
@@ -134,71 +146,14 @@ pub(crate) async fn run(
     let subscriptions = inbox.subscriptions.clone();
     let mut writer = tokio::spawn(write_loop(sink, inbox));
     connection.welcome();
-    let close = connection.read_loop(&mut stream, &mut writer).await;
-    match close {
-        Close::With(code, reason) | Close::Broken(code, reason) => {
-            let frame = Message::Close(Some(CloseFrame {
-                code,
-                reason: reason.into(),
-            }));
-            if connection.outbox.push(frame) {
-                // Shutting down, nobody waits long for slow clients.
-                let wait = if connection.app.shutdown.is_shutdown() {
-                    SHUTDOWN_CLOSE_TIMEOUT
-                } else {
-                    CLOSE_TIMEOUT
-                };
-                if matches!(close, Close::Broken(..)) {
-                    // tungstenite reads nothing after an error, and closing a socket with
-                    // unread bytes (the rest of an oversized frame) resets it at once, often
-                    // before the client read the close frame. So the close goes out first and
-                    // the socket stays open a moment for the client to read it.
-                    let linger = async {
-                        let _ = (&mut writer).await;
-                        tokio::time::sleep(LINGER_AFTER_BROKEN_READ).await;
-                    };
-                    let _ = tokio::time::timeout(wait, linger).await;
-                } else {
-                    // The closing handshake: read (and drop) what the client still sends
-                    // until its close arrives, so the socket is not reset under unread data.
-                    let drain = async { while let Some(Ok(_)) = stream.next().await {} };
-                    let _ = tokio::time::timeout(wait, drain).await;
-                }
-            } else {
-                writer.abort();
-            }
-        }
-        Close::Gone => writer.abort(),
+    async move {
+        let close = connection.read_loop(&mut stream, &mut writer).await;
+        // Boxed: the closing handshake and the goodbyes run once, when the connection ends;
+        // inline, their futures (timers, a match's command queue) would size the task of
+        // every idle connection.
+        Box::pin(connection.finish(close, stream, writer, subscriptions)).await;
+        crate::ops::telemetry::session(encoding, false);
     }
-    // Say goodbye to every match this connection followed, so seats show as empty.
-    let followed = outbox::close_subscriptions(&subscriptions);
-    for id in followed {
-        if let Some(handle) = connection.app.directory.running(&id) {
-            handle
-                .send(Command::Leave {
-                    conn: connection.outbox.id(),
-                })
-                .await;
-        }
-    }
-    connection.app.channels.leave(&connection.outbox).await;
-    if let Some(who) = &connection.account {
-        // Whoever closes stops waiting to be paired (a wait from another device stays).
-        let _ = connection
-            .app
-            .play_now
-            .cancel(who.id, Some(connection.outbox.id()));
-    }
-    if !writer.is_finished() {
-        let wait = if connection.app.shutdown.is_shutdown() {
-            SHUTDOWN_CLOSE_TIMEOUT
-        } else {
-            WRITE_TIMEOUT
-        };
-        let _ = tokio::time::timeout(wait, &mut writer).await;
-        writer.abort();
-    }
-    crate::ops::telemetry::session(encoding, false);
 }
 
 /// How a failed read ends the connection: a frame over the size limit closes with 1009, a
@@ -254,26 +209,41 @@ async fn write_loop(
                 None => return,
             },
         };
-        let written = {
-            let batch = write_batch(&mut sink, &mut inbox.rx, first);
-            tokio::pin!(batch);
-            // Almost every batch is written at once (the socket had room): only one that has
-            // to wait for the client gets a timer, instead of one set up and torn down per
-            // delivery.
-            match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
-                Poll::Ready(written) => Some(written),
-                Poll::Pending => tokio::select! {
-                    biased;
-                    written = batch.as_mut() => Some(written),
-                    () = inbox.kick.raised() => None,
-                    () = tokio::time::sleep(WRITE_TIMEOUT) => None,
-                },
+        // What was queued behind it goes out in the same writes, and the queue's storage goes
+        // with it: once these are written the connection holds no queue memory.
+        let mut queued = inbox.rx.drain();
+        let mut next = Some(first);
+        while let Some(first) = next.take() {
+            if inbox.kick.is_raised() {
+                return drop_slow(&mut sink).await;
             }
-        };
-        match written {
-            None => return drop_slow(&mut sink).await,
-            Some(Ok(Written::More)) => {}
-            Some(_) => return,
+            let written = {
+                let batch = write_batch(&mut sink, &mut queued, first);
+                tokio::pin!(batch);
+                // Almost every batch is written at once (the socket had room): only one that
+                // has to wait for the client gets a timer, instead of one set up and torn down
+                // per delivery.
+                // The wait is boxed: inline, its timer would size every connection's writer.
+                match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
+                    Poll::Ready(written) => Some(written),
+                    Poll::Pending => {
+                        Box::pin(async {
+                            tokio::select! {
+                                biased;
+                                written = batch.as_mut() => Some(written),
+                                () = inbox.kick.raised() => None,
+                                () = tokio::time::sleep(WRITE_TIMEOUT) => None,
+                            }
+                        })
+                        .await
+                    }
+                }
+            };
+            match written {
+                None => return drop_slow(&mut sink).await,
+                Some(Ok(Written::More)) => next = queued.next(),
+                Some(_) => return,
+            }
         }
     }
 }
@@ -281,15 +251,20 @@ async fn write_loop(
 /// Drops a client that does not read: counts it, and queues the 1008 close behind what the
 /// socket already holds, waiting up to [`WRITE_TIMEOUT`] for it to go out. A client that
 /// reads again within that time gets every frame written so far and then the reason; one
-/// that never does is cut off when the wait ends.
-async fn drop_slow(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>) {
-    crate::ops::telemetry::slow_client_dropped();
-    tracing::debug!("dropping a client that does not read fast enough");
-    let close = Message::Close(Some(CloseFrame {
-        code: close::POLICY,
-        reason: "not reading fast enough".into(),
-    }));
-    let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(close)).await;
+/// that never does is cut off when the wait ends. Boxed: it runs at most once, and inline its
+/// timer would size every connection's writer.
+fn drop_slow(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+    Box::pin(async move {
+        crate::ops::telemetry::slow_client_dropped();
+        tracing::debug!("dropping a client that does not read fast enough");
+        let close = Message::Close(Some(CloseFrame {
+            code: close::POLICY,
+            reason: "not reading fast enough".into(),
+        }));
+        let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(close)).await;
+    })
 }
 
 /// Frames written with one flush at most. A writer that fell behind (a burst of reveals, a
@@ -303,12 +278,12 @@ enum Written {
     Closed,
 }
 
-/// Feeds `first` and the frames already queued behind it (up to [`BATCH`]) into the
-/// WebSocket's write buffer, then flushes once. The frames' bytes are shared with every other
-/// subscriber up to here; tungstenite copies each once, into the write buffer.
+/// Feeds `first` and the frames already taken from the queue behind it (up to [`BATCH`]) into
+/// the WebSocket's write buffer, then flushes once. The frames' bytes are shared with every
+/// other subscriber up to here; tungstenite copies each once, into the write buffer.
 async fn write_batch(
     sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
-    queue: &mut tokio::sync::mpsc::Receiver<Message>,
+    queued: &mut impl Iterator<Item = Message>,
     first: Message,
 ) -> Result<Written, axum::Error> {
     let mut message = first;
@@ -318,9 +293,9 @@ async fn write_batch(
             return Ok(Written::Closed);
         }
         sink.feed(message).await?;
-        match queue.try_recv() {
-            Ok(next) => message = next,
-            Err(_) => return sink.flush().await.map(|()| Written::More),
+        match queued.next() {
+            Some(next) => message = next,
+            None => return sink.flush().await.map(|()| Written::More),
         }
     }
     let closing = matches!(message, Message::Close(_));
@@ -378,6 +353,78 @@ impl Connection {
         }));
     }
 
+    /// Ends the connection after its read loop stopped: the closing handshake `close` asks
+    /// for, then the goodbyes (the matches it followed, the channels, the play-now pool), then
+    /// a last wait for the writer.
+    async fn finish(
+        self,
+        close: Close,
+        mut stream: futures_util::stream::SplitStream<WebSocket>,
+        mut writer: tokio::task::JoinHandle<()>,
+        subscriptions: outbox::Subscriptions,
+    ) {
+        match close {
+            Close::With(code, reason) | Close::Broken(code, reason) => {
+                let frame = Message::Close(Some(CloseFrame {
+                    code,
+                    reason: reason.into(),
+                }));
+                if self.outbox.push(frame) {
+                    // Shutting down, nobody waits long for slow clients.
+                    let wait = if self.app.shutdown.is_shutdown() {
+                        SHUTDOWN_CLOSE_TIMEOUT
+                    } else {
+                        CLOSE_TIMEOUT
+                    };
+                    if matches!(close, Close::Broken(..)) {
+                        // tungstenite reads nothing after an error, and closing a socket with
+                        // unread bytes (the rest of an oversized frame) resets it at once, often
+                        // before the client read the close frame. So the close goes out first and
+                        // the socket stays open a moment for the client to read it.
+                        let linger = async {
+                            let _ = (&mut writer).await;
+                            tokio::time::sleep(LINGER_AFTER_BROKEN_READ).await;
+                        };
+                        let _ = tokio::time::timeout(wait, linger).await;
+                    } else {
+                        // The closing handshake: read (and drop) what the client still sends
+                        // until its close arrives, so the socket is not reset under unread data.
+                        let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+                        let _ = tokio::time::timeout(wait, drain).await;
+                    }
+                } else {
+                    writer.abort();
+                }
+            }
+            Close::Gone => writer.abort(),
+        }
+        // Say goodbye to every match this connection followed, so seats show as empty.
+        let followed = outbox::close_subscriptions(&subscriptions);
+        for id in followed {
+            if let Some(handle) = self.app.directory.running(&id) {
+                handle
+                    .send(Command::Leave {
+                        conn: self.outbox.id(),
+                    })
+                    .await;
+            }
+        }
+        self.app.channels.leave(&self.outbox).await;
+        if let Some(who) = &self.account {
+            // Whoever closes stops waiting to be paired (a wait from another device stays).
+            let _ = self.app.play_now.cancel(who.id, Some(self.outbox.id()));
+        }
+        if !writer.is_finished() {
+            let wait = if self.app.shutdown.is_shutdown() {
+                SHUTDOWN_CLOSE_TIMEOUT
+            } else {
+                WRITE_TIMEOUT
+            };
+            let _ = tokio::time::timeout(wait, &mut writer).await;
+            writer.abort();
+        }
+    }
+
     async fn read_loop(
         &mut self,
         stream: &mut futures_util::stream::SplitStream<WebSocket>,
@@ -394,9 +441,13 @@ impl Connection {
             self.app.accounts.used(who.id);
             self.app.accounts.cuts.register(who.id, who.via.clone())
         });
-        let every = self.app.config.session_recheck;
-        let mut recheck = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-        recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // A guest has nothing to recheck, and no timer for it.
+        let mut recheck = cut.as_ref().map(|_| {
+            let every = self.app.config.session_recheck;
+            let mut recheck = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            recheck
+        });
         loop {
             tokio::select! {
                 _ = shutdown.recv() => {
@@ -410,8 +461,9 @@ impl Connection {
                 () = async { cut.as_ref().expect("only for a member").cut().await }, if cut.is_some() => {
                     return Close::With(close::SESSION_ENDED, "session ended");
                 }
-                _ = recheck.tick(), if cut.is_some() => {
-                    if !self.still_logged_in().await {
+                _ = async { recheck.as_mut().expect("only for a member").tick().await }, if recheck.is_some() => {
+                    // Boxed: the lookup runs rarely, and inline it would size every connection.
+                    if !Box::pin(self.still_logged_in()).await {
                         return Close::With(close::SESSION_ENDED, "session ended");
                     }
                 }
@@ -529,7 +581,8 @@ impl Connection {
             | M::AcceptRematch(_)
             | M::DeclineRematch(_)
             | M::MoreTime(_)
-            | M::RefuseMoreTime(_)) => self.act(id, seat).await,
+            | M::RefuseMoreTime(_)
+            | M::Berserk(_)) => self.act(id, seat).await,
             M::Watch(Watch {
                 target: Target::Match(match_id),
                 since_v,
@@ -549,5 +602,40 @@ impl Connection {
         if let Err(refusal) = result {
             self.outbox.refuse(id, refusal);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size of the futures `f` returns.
+    fn future_size<A, B, C, D, F: Future>(_: fn(A, B, C, D) -> F) -> usize {
+        std::mem::size_of::<F>()
+    }
+
+    fn writer_size<A, B, F: Future>(_: fn(A, B) -> F) -> usize {
+        std::mem::size_of::<F>()
+    }
+
+    /// Every idle connection's task holds its reading future and its writer's for its whole
+    /// life, sized for their largest state: what runs rarely (a dispatch, the closing
+    /// handshake and goodbyes, a session recheck, a slow client's drop) is boxed so it does
+    /// not size them, and the connection points at the shared `App` instead of holding a
+    /// copy. Before, the reading future alone was over 5 KiB in a debug build (1.1 KiB of it
+    /// an `App`); these bounds are for debug builds, release ones are smaller.
+    #[test]
+    fn an_idle_connection_s_futures_stay_small() {
+        let reading = future_size(run);
+        let writing = writer_size(write_loop);
+        assert!(
+            reading <= 1_536,
+            "a connection's reading future takes {reading} bytes"
+        );
+        assert!(
+            writing <= 768,
+            "a connection's writer future takes {writing} bytes"
+        );
+        assert!(std::mem::size_of::<Connection>() <= 512);
     }
 }

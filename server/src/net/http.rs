@@ -3,6 +3,8 @@
 //! address's upgrade rate, buffer sizes), finished games as PDN at `/games/{id}.pdn`,
 //! `/metrics` (unless it has its own address) and the web client ([`crate::net::web`]).
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
@@ -16,7 +18,6 @@ use crate::net::address::Peer;
 use crate::net::app::App;
 use crate::net::connection;
 use crate::net::limits::{Admission, SessionPlaces};
-use crate::net::origin::AllowedOrigins;
 use crate::net::per_address::{OverLimit, Rated};
 use crate::net::public_url;
 use crate::net::web;
@@ -37,12 +38,14 @@ const WRITE_BUFFER: usize = 4 * 1024;
 /// The router for every route of the port; `/metrics` too unless it has its own
 /// `--metrics-listen` address.
 pub(crate) fn router(app: App) -> Router {
+    // One `App` for every connection to point at (see `connection::Connection::app`).
+    let shared = Arc::new(app.clone());
     let router = Router::new()
         .route("/healthz", get(healthz))
-        .route("/ws", get(websocket))
+        .route("/ws", get(websocket).layer(Extension(shared)))
         .route("/games/{file}", get(game_pdn))
-        .merge(crate::accounts::http::routes())
-        .merge(crate::events::http::routes())
+        .merge(crate::accounts::http::routes(app.site()))
+        .merge(crate::events::http::routes(app.site(), app.events.clone()))
         .merge(web::router());
     let router = match app.config.metrics_listen {
         None => router.merge(crate::net::metrics_page::routes()),
@@ -57,15 +60,13 @@ async fn healthz() -> &'static str {
 
 async fn websocket(
     State(app): State<App>,
+    Extension(shared): Extension<Arc<App>>,
     Extension(admission): Extension<Admission>,
     Extension(peer): Extension<Peer>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if let Err(why) = AllowedOrigins::new(&app.config.allowed_origins)
-        .with_public(app.config.public_url.as_ref())
-        .check(&headers)
-    {
+    if let Err(why) = app.origins().check(&headers) {
         return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
     }
     // Who the connection acts as: the session cookie or bearer token, checked before the
@@ -132,20 +133,18 @@ async fn websocket(
         &headers,
         &app.config.listen.to_string(),
     );
-    upgrade.on_upgrade(move |socket| async move {
-        let places = SessionPlaces {
+    // Boxed, so the upgrade's closure holds a pointer until the socket is ready.
+    let session = Box::new(connection::Session {
+        account,
+        client: peer.client,
+        public_url,
+        places: SessionPlaces {
             _connection: admission,
             _proxied: proxied,
-        };
-        let session = connection::Session {
-            account,
-            client: peer.client,
-            public_url,
-            places,
-            guard,
-        };
-        connection::run(socket, encoding, app, session).await;
-    })
+        },
+        guard,
+    });
+    upgrade.on_upgrade(move |socket| connection::run(socket, encoding, shared, session))
 }
 
 /// Completes the upgrade only to close at once with `code` and `reason` (which the client

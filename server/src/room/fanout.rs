@@ -83,6 +83,8 @@ pub struct Fanout<R = (), K = Arc<SharedMessage>> {
     /// Watchers on other nodes, as they last reported; counted in the crowd.
     elsewhere: u32,
     mirror: Option<Mirror>,
+    /// Where the next message starts going round the followers (see [`Fanout::send_all`]).
+    turn: u64,
 }
 
 impl<R: std::fmt::Debug, K> std::fmt::Debug for Fanout<R, K> {
@@ -120,6 +122,7 @@ impl<R: Role, K: Clone> Fanout<R, K> {
             lost_players: false,
             elsewhere: 0,
             mirror: None,
+            turn: 0,
         }
     }
 
@@ -208,29 +211,51 @@ impl<R: Role, K: Clone> Fanout<R, K> {
         self.send_all(None, &SharedMessage::new(message))
     }
 
+    /// Where in the table the next message starts going round the followers: a start that
+    /// moves by the golden ratio of its length each time (a Weyl sequence), so consecutive
+    /// messages start far apart and every follower is equally often near the end.
+    ///
+    /// Each frame pushed wakes its connection's writer, and writers run in about the order
+    /// they were woken: in the table's fixed order, the same watchers of a 10,000-watcher
+    /// channel were served last on every reveal, each of their reveals as late as the slowest
+    /// of all (BENCHMARKS.md "the fan-out tail").
+    fn next_start(&mut self) -> usize {
+        self.turn = self.turn.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let len = self.followers.len();
+        ((u128::from(self.turn) * len as u128) >> 64) as usize
+    }
+
     fn send_all(&mut self, v: Option<u64>, shared: &SharedMessage) -> usize {
-        let before = self.followers.len();
         let mut lost_players = false;
-        self.followers.retain(|_, f| {
+        let mut dropped = Vec::new();
+        let mut send = |f: &mut Follower<R>| {
             // Its own node relays to a remote follower (from the mirror below); one whose way
-            // closed is dropped like a local one that could not take the event.
-            if f.outbox.is_remote() {
-                let open = !f.outbox.is_closed();
-                lost_players |= !open && !f.role.is_watcher();
-                return open;
+            // closed is dropped like a local one that could not take the event. A follower
+            // still catching up takes event `v` only once it has the one before.
+            let kept = if f.outbox.is_remote() {
+                !f.outbox.is_closed()
+            } else if v.is_some_and(|v| !f.role.due(v)) {
+                true
+            } else {
+                f.outbox.send_shared(shared)
+            };
+            if !kept {
+                lost_players |= !f.role.is_watcher();
+                dropped.push(f.outbox.id());
             }
-            if v.is_some_and(|v| !f.role.due(v)) {
-                return true;
-            }
-            let kept = f.outbox.send_shared(shared);
-            lost_players |= !kept && !f.role.is_watcher();
-            kept
-        });
+        };
+        // Round the table from `start`: the followers from it on, then those before it.
+        let start = self.next_start();
+        self.followers.values_mut().skip(start).for_each(&mut send);
+        self.followers.values_mut().take(start).for_each(&mut send);
+        for conn in &dropped {
+            self.followers.remove(conn);
+        }
         self.lost_players |= lost_players;
         if let Some(mirror) = &self.mirror {
             mirror(v, shared);
         }
-        before - self.followers.len()
+        dropped.len()
     }
 
     /// Sends an unversioned message to the followers whose role `to` picks (a chat line to
@@ -410,6 +435,46 @@ mod tests {
                 other => panic!("expected text frames: {other:?}"),
             }
         }
+    }
+
+    /// Writers run in the order their frames were pushed (a current-thread runtime runs woken
+    /// tasks first come, first served): who is served first and last moves from one message
+    /// to the next, so no watcher is always last.
+    #[tokio::test(flavor = "current_thread")]
+    async fn each_message_goes_round_the_watchers_from_a_different_start() {
+        const WATCHERS: u64 = 4;
+        let mut fanout = channel_fanout(8);
+        let served = Arc::new(std::sync::Mutex::new(Vec::new()));
+        for id in 1..=WATCHERS {
+            let (watcher, mut inbox) = outbox(id, Encoding::Json, 16);
+            fanout.insert(watcher, ());
+            let served = served.clone();
+            tokio::spawn(async move {
+                while inbox.rx.recv().await.is_some() {
+                    served.lock().unwrap().push(id);
+                }
+            });
+        }
+        // Every writer waits for its first frame.
+        tokio::task::yield_now().await;
+        let (mut firsts, mut lasts) = (Vec::new(), Vec::new());
+        for v in 1..=WATCHERS {
+            assert_eq!(fanout.publish(v, pong(v)), 0);
+            while served.lock().unwrap().len() < WATCHERS as usize {
+                tokio::task::yield_now().await;
+            }
+            let order = std::mem::take(&mut *served.lock().unwrap());
+            let mut everyone = order.clone();
+            everyone.sort_unstable();
+            assert_eq!(everyone, (1..=WATCHERS).collect::<Vec<_>>(), "each once");
+            firsts.push(order[0]);
+            lasts.push(order[order.len() - 1]);
+        }
+        firsts.sort_unstable();
+        lasts.sort_unstable();
+        let all: Vec<u64> = (1..=WATCHERS).collect();
+        assert_eq!(firsts, all, "each watcher was served first once");
+        assert_eq!(lasts, all, "each watcher was served last once");
     }
 
     #[test]

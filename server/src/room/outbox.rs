@@ -4,6 +4,12 @@
 //! Nothing that sends to an [`Outbox`] ever waits: a full queue means the client is not
 //! reading, so it is kicked (its connection closes with 1008) and the sender carries on.
 //!
+//! The queue holds no storage while it is empty: it is a `VecDeque` (flume's bounded channel)
+//! that the first frame allocates and the writer takes whole with every frame in it
+//! ([`Frames::drain`]), so an idle connection keeps none. tokio's `mpsc` allocated a block of
+//! 32 slots (about 1.5 KiB) per connection up front and kept it for the connection's life,
+//! the largest part of an idle connection's memory (BENCHMARKS.md "Idle connections").
+//!
 //! In a cluster an outbox can be **remote**: it stands for a connection on another node, and
 //! its frames go straight onto the bus towards that node ([`RemoteWay`], implemented in
 //! `cluster/remote.rs`), so they keep their order with everything else this node publishes.
@@ -17,7 +23,6 @@ use std::task::Poll;
 use axum::extract::ws::Message;
 use boardcast_protocol::{Ack, Encoding, ErrorReply, Frame, ServerMessage};
 use futures_util::task::AtomicWaker;
-use tokio::sync::mpsc;
 
 use crate::refusal::Refusal;
 
@@ -81,7 +86,7 @@ pub struct Outbox {
 enum Way {
     /// A connection of this process: its bounded queue, and the signal that kicks it.
     Local {
-        tx: mpsc::Sender<Message>,
+        tx: flume::Sender<Message>,
         kick: Arc<Kick>,
     },
     /// A connection on another node.
@@ -125,9 +130,31 @@ pub(crate) fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> 
 /// What the connection keeps: the queue to drain and the signal that it was kicked.
 #[derive(Debug)]
 pub struct Inbox {
-    pub rx: mpsc::Receiver<Message>,
+    pub rx: Frames,
     pub kick: Arc<Kick>,
     pub subscriptions: Subscriptions,
+}
+
+/// The receiving end of an outbox's queue, drained by the connection's writer.
+#[derive(Debug)]
+pub struct Frames(flume::Receiver<Message>);
+
+impl Frames {
+    /// The next frame; `None` once every sender is gone and nothing is left queued.
+    pub async fn recv(&mut self) -> Option<Message> {
+        self.0.recv_async().await.ok()
+    }
+
+    /// The next frame if one is queued.
+    pub fn try_recv(&mut self) -> Result<Message, flume::TryRecvError> {
+        self.0.try_recv()
+    }
+
+    /// Every frame queued now, in order, with the queue's storage: the queue is left empty
+    /// and unallocated until the next frame, so a connection that has gone quiet holds none.
+    pub fn drain(&self) -> flume::Drain<'_, Message> {
+        self.0.drain()
+    }
 }
 
 /// The signal that a connection was kicked for not reading: raised once by a sender that
@@ -172,7 +199,7 @@ impl Kick {
 
 /// A connection's outbox and the inbox it drains, holding at most `capacity` messages.
 pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
-    let (tx, rx) = mpsc::channel(capacity.max(1));
+    let (tx, rx) = flume::bounded(capacity.max(1));
     let kick = Arc::new(Kick::default());
     let subscriptions = Subscriptions::default();
     (
@@ -186,7 +213,7 @@ pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
             subscriptions: subscriptions.clone(),
         },
         Inbox {
-            rx,
+            rx: Frames(rx),
             kick,
             subscriptions,
         },
@@ -228,11 +255,11 @@ impl Outbox {
         };
         match tx.try_send(message) {
             Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
+            Err(flume::TrySendError::Full(_)) => {
                 kick.raise();
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(flume::TrySendError::Disconnected(_)) => false,
         }
     }
 
@@ -305,7 +332,7 @@ impl Outbox {
     /// Whether the connection behind this outbox has gone.
     pub fn is_closed(&self) -> bool {
         match &self.way {
-            Way::Local { tx, .. } => tx.is_closed(),
+            Way::Local { tx, .. } => tx.is_disconnected(),
             Way::Remote(way) => way.is_closed(),
         }
     }

@@ -26,6 +26,7 @@ mod ratings;
 mod rules;
 mod screens;
 mod seat;
+mod sounds;
 mod stumbles;
 mod tv;
 mod typed_and_clock;

@@ -105,6 +105,7 @@ export function mountMatch(root) {
   const chatOpen = h('button', { type: 'button', id: 'chat-open', hidden: true });
   let chat = null;
   let chatLoading = false;
+  let berserk;
   chatOpen.addEventListener('click', () => {
     if (chatLoading || chat) return;
     chatLoading = true;
@@ -304,6 +305,7 @@ export function mountMatch(root) {
     text(chatOpen, t('chat-open', { count: state.chat.lines.length }));
     show(chatPanel, Boolean(chatPanel.firstChild));
     if (chat) chat(state);
+    if (seat && m.berserk) (berserk ||= withPageWords(import('./berserk.js'))).then((b) => b.update(state, side));
     return ticking || chatLoading;
   };
 }

@@ -148,6 +148,7 @@ impl Nodes {
             start_fen: None,
             rated: false,
             rating_range: None,
+            berserk: false,
         };
         let players = [
             (Side::White, Player::person("alice")),
@@ -607,6 +608,7 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         start_fen: None,
         rated: false,
         rating_range: None,
+        berserk: false,
     };
     let created = n
         .hub

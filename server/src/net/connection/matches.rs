@@ -230,6 +230,7 @@ impl Connection {
             ClientMessage::AcceptRematch(seat) => (seat, Action::AcceptRematch),
             ClientMessage::DeclineRematch(seat) => (seat, Action::DeclineRematch),
             ClientMessage::MoreTime(seat) => (seat, Action::MoreTime),
+            ClientMessage::Berserk(seat) => (seat, Action::Berserk),
             ClientMessage::RefuseMoreTime(refuse) => {
                 let seat = SeatAction {
                     match_id: refuse.match_id,

@@ -145,9 +145,9 @@ pub async fn run(args: Args) -> Result<(), Error> {
         let worst = settled_per.max(held_per);
         if args.count >= 10_000 {
             report::target(
-                worst <= 10.0 && open_end as usize >= args.count,
+                worst <= 5.0 && open_end as usize >= args.count,
                 &format!(
-                    "at most 10 KiB of server memory per idle connection at 10,000 connections (measured {worst:.2} KiB, {open_end} open)"
+                    "at most 5 KiB of server memory per idle connection at 10,000 connections (measured {worst:.2} KiB, {open_end} open)"
                 ),
             );
         }
