@@ -77,12 +77,9 @@ const WHOLE_FILES: &[(&str, &str)] = &[(
 /// so that the list can only shrink (a file here that has become clean fails the test).
 const NOT_YET_TRANSLATED: &[&str] = &[
     "web/js/pages/account.js",
-    "web/js/pages/profile.js",
-    "web/js/pages/ladder.js",
     "web/js/account.js",
     "client/src/ui/match_view.rs",
     "client/src/ui/predict_view.rs",
-    "client/src/ui/leaderboard.rs",
     "client/src/ui/mod.rs",
     "client/src/ui/frisian_board.rs",
     "client/src/ui/minit_board.rs",

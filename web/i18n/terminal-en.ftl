@@ -77,3 +77,14 @@ bell-on = bell on (b turns it off)
 ## `boardcast rules`: below each position's caption.
 printed-rules-fen = Position (FEN): { $fen }
 printed-rules-moves = Moves: { $moves }
+
+## The prediction leaderboard overlay (`L` on the MinitChess screen).
+leaderboard-title = prediction leaderboard
+leaderboard-asking = asking the server…
+leaderboard-empty = nobody has predicted yet
+leaderboard-you-ranked = you: #{ $rank }  { $entry }
+leaderboard-you-beyond = you: { $name } — not in the top { $top }
+leaderboard-you-unranked = you: { $name } — not ranked yet
+leaderboard-you = you: { $name }
+leaderboard-this-game = this game: { $correct } correct, { $strikes } strikes
+leaderboard-close = any key closes

@@ -75,3 +75,14 @@ bell-on = belle oan (b set him út)
 ## `boardcast rules`: below each position's caption.
 printed-rules-fen = Stelling (FEN): { $fen }
 printed-rules-moves = Setten: { $moves }
+
+## The prediction leaderboard overlay (`L` on the MinitChess screen).
+leaderboard-title = ranglist foarsizzers
+leaderboard-asking = de server wurdt frege…
+leaderboard-empty = noch net ien hat foarsein
+leaderboard-you-ranked = do: #{ $rank }  { $entry }
+leaderboard-you-beyond = do: { $name } — net yn de top { $top }
+leaderboard-you-unranked = do: { $name } — noch net op de list
+leaderboard-you = do: { $name }
+leaderboard-this-game = dizze partij: { $correct } goed, { $strikes } mis
+leaderboard-close = in toets slút

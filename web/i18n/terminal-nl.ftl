@@ -75,3 +75,14 @@ bell-on = bel aan (b zet hem uit)
 ## `boardcast rules`: below each position's caption.
 printed-rules-fen = Stelling (FEN): { $fen }
 printed-rules-moves = Zetten: { $moves }
+
+## The prediction leaderboard overlay (`L` on the MinitChess screen).
+leaderboard-title = ranglijst voorspellers
+leaderboard-asking = de server wordt gevraagd…
+leaderboard-empty = nog niemand heeft voorspeld
+leaderboard-you-ranked = jij: #{ $rank }  { $entry }
+leaderboard-you-beyond = jij: { $name } — niet in de top { $top }
+leaderboard-you-unranked = jij: { $name } — nog niet op de lijst
+leaderboard-you = jij: { $name }
+leaderboard-this-game = deze partij: { $correct } goed, { $strikes } fout
+leaderboard-close = een toets sluit

@@ -93,10 +93,8 @@ export function t(id, args = {}) {
   });
 }
 
-/** A refusal in the player's language: from its reason and arguments when the server sent
- * them (`args`, PROTOCOL.md §12.1) and the catalogue words that reason; else in English the
- * server's own text and elsewhere the code's message; the server's text for a code this page
- * does not know. */
+/** A refusal in the player's language: from `args` (PROTOCOL.md §12.1) when the catalogue
+ * words its reason, else the code's message (the server's text in English or if unknown). */
 export function refusal(code, english, args) {
   const reasoned = args && args.reason ? `error-${code}-${args.reason}` : '';
   if (reasoned && current.messages.has(reasoned)) return t(reasoned, placeables(args));
@@ -119,17 +117,12 @@ function taken(kings = 0, men = 0) {
   return kings && men ? t('taken-both', { kings: k, men: m }) : kings ? k : m;
 }
 
-/** The words only the pages loaded on their own use (`i18n/pages-{lang}.ftl`: the lobby,
- * MinitChess TV, the chat, the account pages, the ladder, club events), fetched once per
- * language beside such a page's module, so the match page never downloads them. */
+/** The words of the pages loaded on their own (`pages-{lang}.ftl`), fetched once per
+ * language with such a page's module: the match page never downloads them. */
 const pageWords = new Map();
 
-/**
- * `loading` (a page module's `import()`) once the page words of the language spoken have
- * come too, added to the catalogue in use.
- * @param {Promise<object>} loading
- * @returns {Promise<object>}
- */
+/** `loading` (a page module's `import()`) once the page words have come, added to the
+ * catalogue in use. */
 export function withPageWords(loading) {
   const lang = current.lang;
   if (!pageWords.has(lang)) {

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::app::App;
 use crate::app::notes::ranked;
+use crate::i18n::{tr, tr_args};
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let width = area.width.min(64);
@@ -29,8 +30,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let mut lines: Vec<Line> = Vec::new();
     let mine = app.my_rank().map(|(rank, _)| rank);
     match &app.leaderboard {
-        None => lines.push(Line::from("asking the server…")),
-        Some(entries) if entries.is_empty() => lines.push(Line::from("nobody has predicted yet")),
+        None => lines.push(Line::from(tr("leaderboard-asking"))),
+        Some(entries) if entries.is_empty() => lines.push(Line::from(tr("leaderboard-empty"))),
         Some(entries) => {
             for (i, entry) in entries.iter().enumerate().take(rows) {
                 let text = super::fit(&format!("{:>3}. {}", i + 1, ranked(entry)), inner);
@@ -45,20 +46,32 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     lines.truncate(rows);
     let own = match app.my_rank() {
-        Some((rank, entry)) => format!("you: #{rank}  {}", ranked(entry)),
+        Some((rank, entry)) => tr_args(
+            "leaderboard-you-ranked",
+            &[("rank", rank.into()), ("entry", ranked(entry).into())],
+        ),
         None => match app.leaderboard_beyond() {
-            Some(top) => format!("you: {} — not in the top {top}", app.name),
-            None if app.leaderboard.is_some() => format!("you: {} — not ranked yet", app.name),
-            None => format!("you: {}", app.name),
+            Some(top) => tr_args(
+                "leaderboard-you-beyond",
+                &[("name", app.name.clone().into()), ("top", top.into())],
+            ),
+            None if app.leaderboard.is_some() => tr_args(
+                "leaderboard-you-unranked",
+                &[("name", app.name.clone().into())],
+            ),
+            None => tr_args("leaderboard-you", &[("name", app.name.clone().into())]),
         },
     };
     let this_game = app
         .channel
         .as_ref()
         .map(|c| {
-            format!(
-                "this game: {} correct, {} strikes",
-                c.score.correct, c.score.strikes
+            tr_args(
+                "leaderboard-this-game",
+                &[
+                    ("correct", c.score.correct.into()),
+                    ("strikes", c.score.strikes.into()),
+                ],
             )
         })
         .unwrap_or_default();
@@ -68,14 +81,14 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     lines.push(Line::styled(super::fit(&own, inner), me));
     lines.push(Line::styled(super::fit(&this_game, inner), me));
     lines.push(Line::styled(
-        "any key closes",
+        tr("leaderboard-close"),
         Style::default().fg(Color::Gray),
     ));
     frame.render_widget(Clear, rect);
     frame.render_widget(
         Paragraph::new(lines)
             .style(Style::default().fg(Color::White).bg(Color::Black))
-            .block(Block::bordered().title(" prediction leaderboard ")),
+            .block(Block::bordered().title(format!(" {} ", tr("leaderboard-title")))),
         rect,
     );
 }
