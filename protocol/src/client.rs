@@ -79,6 +79,13 @@ pub enum ClientMessage {
     MoreTime(SeatAction),
     /// Refuse (`refuse: true`) or accept again the opponent's more time for this seat.
     RefuseMoreTime(RefuseMoreTime),
+    /// Propose to take back one's last move, in a casual match (PROTOCOL.md §10
+    /// *Takebacks*); answered by [`crate::Ack`], and everyone gets
+    /// [`crate::MatchEvent::TakebackProposed`].
+    ProposeTakeback(SeatAction),
+    /// Accept the opponent's takeback proposal: everyone gets [`crate::MatchEvent::TakenBack`].
+    AcceptTakeback(SeatAction),
+    DeclineTakeback(SeatAction),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -145,7 +145,10 @@ impl Validate for ClientMessage {
             | ClientMessage::OfferRematch(action)
             | ClientMessage::AcceptRematch(action)
             | ClientMessage::DeclineRematch(action)
-            | ClientMessage::MoreTime(action) => seat(action),
+            | ClientMessage::MoreTime(action)
+            | ClientMessage::ProposeTakeback(action)
+            | ClientMessage::AcceptTakeback(action)
+            | ClientMessage::DeclineTakeback(action) => seat(action),
             ClientMessage::RefuseMoreTime(refuse) => {
                 id("match_id", &refuse.match_id)?;
                 id("token", &refuse.token)

@@ -339,6 +339,9 @@ fn cases() -> Vec<Case> {
             ClientMessage::ChatMute(ChatMute { name: "Wytze".into(), muted: true }),
         ),
         client("more_time", 44, ClientMessage::MoreTime(seat_action())),
+        client("propose_takeback", 46, ClientMessage::ProposeTakeback(seat_action())),
+        client("accept_takeback", 47, ClientMessage::AcceptTakeback(seat_action())),
+        client("decline_takeback", 48, ClientMessage::DeclineTakeback(seat_action())),
         client(
             "refuse_more_time",
             45,
@@ -621,6 +624,7 @@ fn cases() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: Some(27_500),
+                takeback_offer: None,
             }),
         ),
         server(
@@ -658,6 +662,7 @@ fn cases() -> Vec<Case> {
                 }),
                 rematch: None,
                 first_move_in_ms: None,
+                takeback_offer: None,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -774,6 +779,22 @@ fn cases() -> Vec<Case> {
             "more_time_refused",
             13,
             MatchEvent::MoreTimeRefused(MoreTimeRefused { side: Side::White, refused: true }),
+        ),
+        match_event("takeback_proposed", 14, MatchEvent::TakebackProposed(Side::Black)),
+        match_event("takeback_declined", 15, MatchEvent::TakebackDeclined(Side::White)),
+        match_event("takeback_cancelled", 15, MatchEvent::TakebackCancelled),
+        match_event(
+            "taken_back",
+            15,
+            MatchEvent::TakenBack(TakenBack {
+                side: Side::Black,
+                plies: 1,
+                fen: AFTER_32_28.into(),
+                clock: Some(ClockState { white_ms: 287_400, black_ms: 291_900, running: None }),
+                legal_moves: black_opening_moves(),
+                king_counters: no_counters(),
+                first_move_in_ms: Some(30_000),
+            }),
         ),
         server(
             "channel_snapshot",
@@ -1098,6 +1119,7 @@ fn exchanges() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: None,
+                takeback_offer: None,
             }),
         ),
         client(
@@ -1162,6 +1184,7 @@ fn exchanges() -> Vec<Case> {
                 result: None,
                 rematch: None,
                 first_move_in_ms: Some(30_000),
+                takeback_offer: None,
             }),
         ),
         client(

@@ -196,6 +196,9 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         seat_action().prop_map(ClientMessage::AcceptRematch),
         seat_action().prop_map(ClientMessage::DeclineRematch),
         seat_action().prop_map(ClientMessage::MoreTime),
+        seat_action().prop_map(ClientMessage::ProposeTakeback),
+        seat_action().prop_map(ClientMessage::AcceptTakeback),
+        seat_action().prop_map(ClientMessage::DeclineTakeback),
         (seat_action(), any::<bool>()).prop_map(|(seat, refuse)| {
             ClientMessage::RefuseMoreTime(RefuseMoreTime {
                 match_id: seat.match_id,
@@ -322,12 +325,12 @@ prop_compose! {
                         legal_moves in vec(legal_move(), 0..4), king_counters in king_counters(),
                         draw_offer in of(side()), rematch_offer in of(side()), absent in vec(absence(), 0..3),
                         result in of(match_result()), rematch in of(ident()),
-                        first_move_in_ms in of(any::<u64>())) -> MatchSnapshot {
+                        first_move_in_ms in of(any::<u64>()), takeback_offer in of(side())) -> MatchSnapshot {
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
             match_id, v, white, black, time_control, public, phase, start_fen, fen, moves, turn, clock,
             legal_moves, king_counters, draw_offer, rematch_offer, absent, result, rematch,
-            first_move_in_ms,
+            first_move_in_ms, takeback_offer,
         }
     }
 }
@@ -385,6 +388,31 @@ fn match_event() -> impl Strategy<Value = MatchEvent> {
         (side(), any::<bool>()).prop_map(|(side, refused)| MatchEvent::MoreTimeRefused(
             MoreTimeRefused { side, refused }
         )),
+        side().prop_map(MatchEvent::TakebackProposed),
+        side().prop_map(MatchEvent::TakebackDeclined),
+        Just(MatchEvent::TakebackCancelled),
+        (
+            side(),
+            any::<u32>(),
+            text(),
+            of(clock()),
+            vec(legal_move(), 0..4),
+            king_counters(),
+            of(any::<u64>())
+        )
+            .prop_map(
+                |(side, plies, fen, clock, legal_moves, king_counters, first_move_in_ms)| {
+                    MatchEvent::TakenBack(TakenBack {
+                        side,
+                        plies,
+                        fen,
+                        clock,
+                        legal_moves,
+                        king_counters,
+                        first_move_in_ms,
+                    })
+                }
+            ),
     ]
 }
 

@@ -65,6 +65,7 @@ home-form-public = public (listed as an open seek)
 home-form-private = private (invite code only)
 home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel
 help-match-more-time = give the opponent 15 s more
+help-match-takeback = take back a move / decline
 help-home-play-now = play now: a rated game against a member of close rating
 home-hint-play-now = n play now
 home-play-now-keys = ←→ or 1–5 time control  Enter play  Esc back

@@ -63,6 +63,7 @@ home-form-public = iepenbier (as iepen útdaging)
 home-form-private = privee (allinnich mei koade)
 home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje
 help-match-more-time = jou de tsjinstanner 15 s ekstra
+help-match-takeback = set weromnimme / wegerje
 help-home-play-now = no spylje: in rated partij tsjin in lid mei in rating ticht by dy
 home-hint-play-now = n no spylje
 home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom

@@ -293,6 +293,8 @@ impl Director {
             // Between two accounts, so the match rates them as any rated game (issue 31).
             rated: self.state.setup.rated,
             rating_range: None,
+            // An event's game: no takebacks, casual or rated.
+            event: Some(self.state.id.clone()),
         };
         loop {
             match self.hub.create_match(setup.clone(), &players, true).await {

@@ -383,6 +383,7 @@ impl Hub {
             start_fen: None,
             rated: create.rated,
             rating_range: create.rating_range.filter(|_| create.rated),
+            event: None,
         };
         let (handle, id, mut tokens) = self
             .create_match(setup, &[(side, player.clone())], false)
@@ -806,6 +807,7 @@ mod tests {
             start_fen: None,
             rated: false,
             rating_range: None,
+            event: None,
         };
         let mut index = Index::default();
         for i in 0..4000 {
@@ -888,6 +890,7 @@ mod tests {
             start_fen: None,
             rated: false,
             rating_range: None,
+            event: None,
         };
         let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();
         let (outbox, _inbox) =

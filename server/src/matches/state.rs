@@ -72,6 +72,18 @@ pub(crate) struct MatchState {
     pub(super) first_move_since: Option<Instant>,
     /// Each side's "+15 s" as a receiver (refused?) and as a giver (when it last gave).
     pub(super) more_time: BySide<MoreTimeState>,
+    /// The standing takeback proposal and when each side last proposed ([`super::takeback`]).
+    pub(super) takeback: Takebacks,
+}
+
+/// The takeback proposals of a match (PROTOCOL.md §10 *Takebacks*, [`super::takeback`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Takebacks {
+    /// The side whose proposal stands.
+    pub(super) offer: Option<Side>,
+    /// When each side last proposed (live only: a restart forgets it, which at most lets one
+    /// more through).
+    pub(super) proposed_at: BySide<Option<Instant>>,
 }
 
 /// One side's more time (PROTOCOL.md §10 *More time*).
@@ -111,6 +123,7 @@ impl MatchState {
             started_ms: None,
             first_move_since: None,
             more_time: BySide::default(),
+            takeback: Takebacks::default(),
         })
     }
 

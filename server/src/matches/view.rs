@@ -200,6 +200,7 @@ impl MatchState {
             result: self.result.clone(),
             rematch: self.rematch.clone(),
             first_move_in_ms: None,
+            takeback_offer: self.takeback.offer,
         }
     }
 

@@ -529,6 +529,9 @@ impl Connection {
             | M::AcceptRematch(_)
             | M::DeclineRematch(_)
             | M::MoreTime(_)
+            | M::ProposeTakeback(_)
+            | M::AcceptTakeback(_)
+            | M::DeclineTakeback(_)
             | M::RefuseMoreTime(_)) => self.act(id, seat).await,
             M::Watch(Watch {
                 target: Target::Match(match_id),

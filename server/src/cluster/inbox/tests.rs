@@ -144,6 +144,7 @@ impl Nodes {
             start_fen: None,
             rated: false,
             rating_range: None,
+            event: None,
         };
         let players = [
             (Side::White, Player::person("alice")),
@@ -531,6 +532,7 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         start_fen: None,
         rated: false,
         rating_range: None,
+        event: None,
     };
     let created = n
         .hub

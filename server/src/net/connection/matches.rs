@@ -230,6 +230,9 @@ impl Connection {
             ClientMessage::AcceptRematch(seat) => (seat, Action::AcceptRematch),
             ClientMessage::DeclineRematch(seat) => (seat, Action::DeclineRematch),
             ClientMessage::MoreTime(seat) => (seat, Action::MoreTime),
+            ClientMessage::ProposeTakeback(seat) => (seat, Action::ProposeTakeback),
+            ClientMessage::AcceptTakeback(seat) => (seat, Action::AcceptTakeback),
+            ClientMessage::DeclineTakeback(seat) => (seat, Action::DeclineTakeback),
             ClientMessage::RefuseMoreTime(refuse) => {
                 let seat = SeatAction {
                     match_id: refuse.match_id,
