@@ -33,7 +33,7 @@ fn restore() {
 }
 
 /// `bell`: ring the terminal bell when the player's turn comes and when their clock drops
-/// under 10 s (off with `--no-bell`).
+/// under 10 s (off with `--no-bell`; `b` turns it off and on while the client runs).
 pub async fn run(
     mut app: App,
     effects: Effects,
@@ -58,6 +58,7 @@ pub async fn run(
     // works as usual.
     let mut mouse = false;
     app.ui.colors = crate::ui::palette::ColorMode::detect();
+    app.bell = bell;
     let mut keys = spawn_keys();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
     let mut last_lobby = Instant::now();
@@ -96,7 +97,7 @@ pub async fn run(
             break ExitCode::SUCCESS;
         }
         app.check_low_time(Instant::now());
-        if std::mem::take(&mut app.ring) && bell {
+        if app.take_ring() {
             // BEL: the terminal beeps or flashes, as the user set it up.
             let mut stdout = std::io::stdout();
             let _ = stdout.write_all(b"\x07").and_then(|()| stdout.flush());

@@ -312,10 +312,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     }
     if let Some(node) = &node {
         // Sessions ended on any node cut their connections on this one.
-        accounts
-            .cuts
-            .join_cluster(node.bus.clone(), shutdown.clone())
-            .await;
+        crate::cluster::cuts::share(&accounts.cuts, node.bus.clone(), shutdown.clone()).await;
     }
     let events = crate::events::Events::start(
         storage.clone(),

@@ -330,6 +330,45 @@ async fn the_ladder_is_a_page_whose_module_loads_only_there() {
     );
 }
 
+/// The match page's sounds (issue 32) are small WAV files the server serves, and neither they
+/// nor the module that plays them are in the match page's first download: main.js imports
+/// `js/sound.js` by `import()` at the first click, key or hidden tab, and it fetches each
+/// sound when it is first played.
+#[tokio::test]
+async fn the_sounds_are_small_wav_files_loaded_after_the_match_page() {
+    let prefix = web::assets_prefix();
+    let html = String::from_utf8(get("/m/m7Kq2Xw9", &[]).await.body).unwrap();
+    assert!(
+        !html.contains("js/sound.js"),
+        "the sound module is not preloaded"
+    );
+    for sound in ["move", "capture", "lowtime", "start", "end"] {
+        let name = format!("sounds/{sound}.wav");
+        assert!(!html.contains(&name), "{name} is not preloaded");
+        let file = get(&format!("{prefix}/{name}"), &[]).await;
+        assert_eq!(file.status, StatusCode::OK, "{name} is served");
+        assert_eq!(file.header(header::CONTENT_TYPE), "audio/wav");
+        assert_eq!(&file.body[..4], b"RIFF", "{name} is a RIFF file");
+        assert_eq!(&file.body[8..12], b"WAVE", "{name} holds a WAVE");
+        assert!(
+            file.body.len() <= 4_096,
+            "{name} is {} bytes",
+            file.body.len()
+        );
+    }
+    let module = get(&format!("{prefix}/js/sound.js"), &[]).await;
+    assert_eq!(module.status, StatusCode::OK);
+    let entry = get(&format!("{prefix}/js/main.js"), &[]).await;
+    let entry = String::from_utf8(entry.body).unwrap();
+    assert!(
+        entry.contains("import('./sound.js')"),
+        "the page imports the sound module when it is first needed"
+    );
+    // The script that makes them is in the repository, not served.
+    let script = get(&format!("{prefix}/sounds/make.py"), &[]).await;
+    assert_eq!(script.status, StatusCode::NOT_FOUND);
+}
+
 /// Everything comes from this origin: no URL of another site in any file (the SVG namespace
 /// is a name, not a fetch), no inline style or script, and server text never parsed as HTML.
 #[test]

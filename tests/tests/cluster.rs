@@ -1106,7 +1106,10 @@ async fn a_frozen_owner_that_wakes_up_after_a_take_over_cannot_fork_the_history(
     record_backlog(&ledger, "white's old connection on a", &white_on_a);
     // Whoever asks a now gets the one history.
     let mut on_a = connect(a, encoding).await.expect("a serves again");
-    let seen = on_a.watch_match(&match_id).await.expect("watch on a");
+    let seen = on_a
+        .watch_match(&match_id)
+        .await
+        .unwrap_or_else(|err| panic!("watch on a: {err}\n{}", cluster.logs()));
     record(
         &ledger,
         "new watcher on a",

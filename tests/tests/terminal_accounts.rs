@@ -291,53 +291,12 @@ fn browser_request(
 /// `boardcast login` again, and exits non-zero, rather than dialling again with a dead token.
 #[test]
 fn a_terminal_whose_login_is_ended_elsewhere_stops_and_says_to_log_in_again() {
-    use std::io::BufRead;
-    use std::time::{Duration, Instant};
     let server = server();
     let addr = server.addr();
     let config = tempfile::tempdir().expect("a config directory");
     let data = tempfile::tempdir().expect("a data directory");
-    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
-    let (status, head, body) = browser_request(addr, "POST", "/api/signup", &signup, None);
-    assert_eq!(status, 201, "sign-up: {body}");
-    let cookie = head
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("set-cookie")
-                .then(|| value.trim().split(';').next().unwrap_or("").to_owned())
-        })
-        .expect("the browser's session cookie");
-    let out = run(
-        addr,
-        config.path(),
-        &["login", "Anne"],
-        &format!("{PASSWORD}\n"),
-    );
-    assert!(out.status.success(), "login: {}", stderr(&out));
-
-    // The terminal, connected with its login (standard input stays open: it waits).
-    let mut terminal = Command::new(client_bin())
-        .args(["--server", &format!("http://{addr}"), "--plain"])
-        .arg("--config-dir")
-        .arg(config.path())
-        .arg("--data-dir")
-        .arg(data.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the client starts");
-    let mut lines = std::io::BufReader::new(terminal.stdout.take().expect("stdout")).lines();
-    loop {
-        let line = lines
-            .next()
-            .expect("the client printed nothing before it ended")
-            .expect("a line");
-        if line == "connected" {
-            break;
-        }
-    }
+    let cookie = sign_up_and_log_in_the_terminal(addr, config.path());
+    let terminal = connected_terminal(addr, config.path(), data.path());
 
     // In the browser, Anne revokes the terminal's token on her account page.
     let (status, _, list) = browser_request(addr, "GET", "/api/tokens", "", Some(&cookie));
@@ -354,37 +313,135 @@ fn a_terminal_whose_login_is_ended_elsewhere_stops_and_says_to_log_in_again() {
         Some(&cookie),
     );
     assert_eq!(status, 204, "{body}");
+    terminal.ends_saying_the_login_ended();
+}
 
-    // The terminal ends by itself: a client that dialled again would wait on here.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let exit = loop {
-        if let Some(exit) = terminal.try_wait().expect("the client's status") {
-            break exit;
-        }
-        if Instant::now() > deadline {
-            let _ = terminal.kill();
-            panic!("the terminal kept going after its login ended");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    drop(terminal.stdin.take());
-    let mut said = String::new();
-    terminal
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut said)
-        .expect("stderr");
-    assert!(!exit.success(), "exited {exit} after the login ended");
-    assert!(
-        said.contains("your login has ended") && said.contains("boardcast login"),
-        "{said}"
+/// "Log out everywhere" in the browser ends the member's `boardcast login` too (a member who
+/// lost a laptop expects every login to end): the connected terminal stops and says so, and
+/// `whoami` finds its stored login dead. A personal access token the member made by name on
+/// the web (a script's) stays until it is revoked.
+#[test]
+fn logging_out_everywhere_ends_the_terminal_login_and_keeps_the_tokens_made_by_name() {
+    let server = server();
+    let addr = server.addr();
+    let config = tempfile::tempdir().expect("a config directory");
+    let data = tempfile::tempdir().expect("a data directory");
+    let cookie = sign_up_and_log_in_the_terminal(addr, config.path());
+    let (status, _, created) = browser_request(
+        addr,
+        "POST",
+        "/api/tokens",
+        r#"{"name":"my analysis script","scopes":["play"]}"#,
+        Some(&cookie),
     );
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert_eq!(status, 201, "{created}");
+    let created: serde_json::Value = serde_json::from_str(&created).expect("JSON");
+    let script = created["token"].as_str().expect("the new token").to_owned();
+    let terminal = connected_terminal(addr, config.path(), data.path());
+
+    let (status, _, body) = browser_request(addr, "POST", "/api/logout-all", "", Some(&cookie));
+    assert_eq!(status, 204, "{body}");
+    terminal.ends_saying_the_login_ended();
+    let out = run(addr, config.path(), &["whoami"], "");
+    assert!(!out.status.success(), "whoami: {}", stdout(&out));
     assert!(
-        !rest.iter().any(|line| line.starts_with("reconnected")),
-        "dialled again: {rest:?}"
+        stderr(&out).contains("no longer valid") && stderr(&out).contains("logged out everywhere"),
+        "{}",
+        stderr(&out)
     );
+    let (status, body) = request(addr, "GET", "/api/account", "", Some(&script));
+    assert_eq!(status, 200, "the token made by name still works: {body}");
+    let (status, _, body) = browser_request(addr, "GET", "/api/account", "", Some(&cookie));
+    assert_eq!(status, 401, "the browser session ended too: {body}");
+}
+
+/// Anne signs up in the browser (its session cookie is returned) and runs `boardcast login`
+/// with config directory `config`.
+fn sign_up_and_log_in_the_terminal(addr: SocketAddr, config: &Path) -> String {
+    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
+    let (status, head, body) = browser_request(addr, "POST", "/api/signup", &signup, None);
+    assert_eq!(status, 201, "sign-up: {body}");
+    let cookie = head
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("set-cookie")
+                .then(|| value.trim().split(';').next().unwrap_or("").to_owned())
+        })
+        .expect("the browser's session cookie");
+    let out = run(addr, config, &["login", "Anne"], &format!("{PASSWORD}\n"));
+    assert!(out.status.success(), "login: {}", stderr(&out));
+    cookie
+}
+
+/// A terminal client (`--plain`) connected with its stored login; its standard input stays
+/// open, so it waits.
+struct ConnectedTerminal {
+    child: std::process::Child,
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+fn connected_terminal(addr: SocketAddr, config: &Path, data: &Path) -> ConnectedTerminal {
+    use std::io::BufRead;
+    let mut child = Command::new(client_bin())
+        .args(["--server", &format!("http://{addr}"), "--plain"])
+        .arg("--config-dir")
+        .arg(config)
+        .arg("--data-dir")
+        .arg(data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("the client printed nothing before it ended")
+            .expect("a line");
+        if line == "connected" {
+            break;
+        }
+    }
+    ConnectedTerminal { child, lines }
+}
+
+impl ConnectedTerminal {
+    /// The terminal ends by itself, non-zero, saying the login ended and to run `boardcast
+    /// login` again: a client that dialled again would wait on here.
+    fn ends_saying_the_login_ended(mut self) {
+        use std::time::{Duration, Instant};
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let exit = loop {
+            if let Some(exit) = self.child.try_wait().expect("the client's status") {
+                break exit;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the terminal kept going after its login ended");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        drop(self.child.stdin.take());
+        let mut said = String::new();
+        self.child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut said)
+            .expect("stderr");
+        assert!(!exit.success(), "exited {exit} after the login ended");
+        assert!(
+            said.contains("your login has ended") && said.contains("boardcast login"),
+            "{said}"
+        );
+        let rest: Vec<String> = self.lines.map_while(Result::ok).collect();
+        assert!(
+            !rest.iter().any(|line| line.starts_with("reconnected")),
+            "dialled again: {rest:?}"
+        );
+    }
 }
 
 /// `POST path` as member `cookie` from the server's own page: the status and body.

@@ -143,3 +143,7 @@ event-trf = The pairings as FIDE TRF
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Your login has ended: you logged out everywhere, your password was changed or your account was closed. Log in again.
+
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Mute sounds
+notify-played = { $name } played { $move }

@@ -140,3 +140,7 @@ event-trf = De yndieling as FIDE TRF
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wachtwurd is feroare of dyn akkount is sletten. Meld dy opnij oan.
+
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Lûd út
+notify-played = { $name } spile { $move }

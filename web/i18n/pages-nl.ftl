@@ -140,3 +140,7 @@ event-trf = De indeling als FIDE TRF
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, je wachtwoord is gewijzigd of je account is gesloten. Meld je opnieuw aan.
+
+## The match page's sounds and the hidden-tab notice (js/sound.js).
+sound-mute = Geluid uit
+notify-played = { $name } speelde { $move }

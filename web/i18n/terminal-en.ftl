@@ -65,8 +65,12 @@ home-form-public = public (listed as an open seek)
 home-form-private = private (invite code only)
 home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel
 help-match-more-time = give the opponent 15 s more
-help-match-takeback = take back a move / decline
 help-home-play-now = play now: a rated game against a member of close rating
 home-hint-play-now = n play now
 home-play-now-keys = ←→ or 1–5 time control  Enter play  Esc back
 home-play-now-waiting-keys = Esc stops looking
+
+## The bell turned off and on while playing (b).
+help-match-bell = the bell on your move and at low time: off / on
+bell-off = bell off (b turns it on again)
+bell-on = bell on (b turns it off)

@@ -63,8 +63,12 @@ home-form-public = iepenbier (as iepen útdaging)
 home-form-private = privee (allinnich mei koade)
 home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje
 help-match-more-time = jou de tsjinstanner 15 s ekstra
-help-match-takeback = set weromnimme / wegerje
 help-home-play-now = no spylje: in rated partij tsjin in lid mei in rating ticht by dy
 home-hint-play-now = n no spylje
 home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom
 home-play-now-waiting-keys = Esc hâldt op mei sykjen
+
+## The bell turned off and on while playing (b).
+help-match-bell = de belle by dyn set en by min tiid: út / oan
+bell-off = belle út (b set him wer oan)
+bell-on = belle oan (b set him út)

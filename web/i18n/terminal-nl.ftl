@@ -27,7 +27,7 @@ help-match-claim = winst / remise opeisen: tegenstander weg
 help-match-step = door de zetten bladeren (End: de partij)
 help-match-view = veldnummers, bord draaien, letterstukken
 help-match-save = PDN bewaren (--save-pdn MAP, of hier)
-help-match-chat = chat: typ een regel (leden) of kies zin
+help-match-chat = chat: typ een regel (leden) of kies een zin
 help-match-back = terug naar het beginscherm (de plaats blijft bewaard)
 help-channel-cursor = cursor verplaatsen
 help-channel-pick = kies het veld van vertrek, dan het veld van aankomst (of een klik)
@@ -63,8 +63,12 @@ home-form-public = openbaar (als open uitdaging)
 home-form-private = privé (alleen met code)
 home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
 help-match-more-time = geef de tegenstander 15 s extra
-help-match-takeback = zet terugnemen / weigeren
 help-home-play-now = nu spelen: een rated partij tegen een lid met een rating dicht bij de jouwe
 home-hint-play-now = n nu spelen
 home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
 home-play-now-waiting-keys = Esc stopt met zoeken
+
+## The bell turned off and on while playing (b).
+help-match-bell = de bel bij je zet en bij weinig tijd: uit / aan
+bell-off = bel uit (b zet hem weer aan)
+bell-on = bel aan (b zet hem uit)

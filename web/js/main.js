@@ -223,6 +223,9 @@ setInterval(() => {
 listen(root, state, run);
 redraw();
 
+// sound.js: at the first click or key (no sound plays before) or hidden tab.
+for (const e of ['pointerdown', 'keydown', 'visibilitychange']) addEventListener(e, () => import('./sound.js').then((s) => s.start(state)), { once: true });
+
 /** The catalogue of `lang`, from beside the modules (same origin, same asset version). */
 async function catalogue(lang) {
   const response = await fetch(new URL(`../i18n/${lang}.ftl`, import.meta.url));

@@ -188,8 +188,8 @@ pub fn whoami(options: AccountOptions) -> ExitCode {
                 Ok(())
             }
             Err(ApiError::Refused { status: 401, .. }) => Err(format!(
-                "the login of {} on {base} is no longer valid (revoked, expired or the account \
-                 closed): boardcast login {}",
+                "the login of {} on {base} is no longer valid (logged out everywhere, revoked, \
+                 expired or the account closed): boardcast login {}",
                 login.name, login.name
             )),
             Err(error) => Err(format!("whoami: {}", refusal_text(&error))),

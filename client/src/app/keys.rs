@@ -411,6 +411,7 @@ impl App {
                 self.command(Command::Takeback(answer(offer)));
             }
             KeyCode::Char('U') if me.is_some() => self.command(Command::Takeback(Reply::Decline)),
+            KeyCode::Char('b') => self.toggle_bell(),
             _ => {}
         }
     }

@@ -152,6 +152,9 @@ pub struct App {
     /// The player's turn has just come (the opponent moved, or joined with the player to
     /// move): the full-screen runner rings the terminal bell and clears it.
     pub ring: bool,
+    /// Whether the bell rings at all: off with `--no-bell`, and `b` on the match screen turns
+    /// it off and on while playing (a player in a quiet room need not restart the client).
+    pub bell: bool,
     /// Why the server cannot be reached this way at all (`NetEvent::Failed`: an untrusted
     /// certificate): every runner, the full-screen one too, ends with it on stderr, whole.
     pub fatal: Option<String>,
@@ -215,6 +218,7 @@ impl App {
             asked_at: None,
             ring: false,
             premove: None,
+            bell: true,
             fatal: None,
             ca_file: None,
             round_trip: None,
@@ -240,6 +244,19 @@ impl App {
             self.low_time_rung = Some(turn);
             self.ring = true;
         }
+    }
+
+    /// Whether the bell is to ring now: the turn came or time ran low, and the bell is on.
+    /// Clears the ring either way, so a bell turned on later does not ring for old news.
+    pub fn take_ring(&mut self) -> bool {
+        std::mem::take(&mut self.ring) && self.bell
+    }
+
+    /// `b`: the bell off, or on again; the status line says which.
+    pub fn toggle_bell(&mut self) {
+        self.bell = !self.bell;
+        let said = if self.bell { "bell-on" } else { "bell-off" };
+        self.ui.log(crate::i18n::tr(said), false);
     }
 
     /// Queues a message; returns its ack id.

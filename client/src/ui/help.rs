@@ -41,7 +41,7 @@ pub const MATCH: &[(&str, &str)] = &[
     ("s", "help-match-save"),
     ("/", "help-match-chat"),
     ("+", "help-match-more-time"),
-    ("u / U", "help-match-takeback"),
+    ("b", "help-match-bell"),
     ("q", "help-match-back"),
 ];
 

@@ -2517,3 +2517,45 @@ fn a_typed_premove_is_played_when_legal_and_dropped_with_a_notice_when_not() {
         "a cancelled premove is not played"
     );
 }
+
+/// `b` turns the bell off while playing and on again (`--no-bell` still starts it off): at
+/// 80×24 the status line says which, a turn that comes while it is off rings nothing (and is
+/// not rung later), and the keys overlay lists `b`.
+#[test]
+fn b_turns_the_bell_off_and_on_while_playing() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    assert!(amy.bell, "on unless --no-bell");
+    key(&mut amy, crossterm::event::KeyCode::Char('b'));
+    assert!(!amy.bell);
+    assert_shows(
+        &render(&amy, now, 80, 24),
+        &["bell off (b turns it on again)"],
+    );
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    event(&mut amy, 4, moved(1, "19-23", after, &["28x19"]), now);
+    assert!(!amy.take_ring(), "the turn came with the bell off");
+    key(&mut amy, crossterm::event::KeyCode::Char('b'));
+    assert!(amy.bell);
+    assert_shows(&render(&amy, now, 80, 24), &["bell on (b turns it off)"]);
+    assert!(
+        !amy.take_ring(),
+        "no ring for the turn that came while it was off"
+    );
+    // On again: her next turn rings.
+    event(
+        &mut amy,
+        5,
+        moved(2, "28x19", "B:W19,31,33-50:B1-18,20", &["14x23"]),
+        now,
+    );
+    assert!(!amy.take_ring(), "her own move");
+    let after = "W:W31,33-50:B1-13,15-18,20,23";
+    event(&mut amy, 6, moved(3, "14x23", after, &["33-28"]), now);
+    assert!(amy.take_ring(), "the turn came with the bell on again");
+    amy.ui.help = true;
+    assert_shows(
+        &render(&amy, now, 80, 24),
+        &["the bell on your move and at low time"],
+    );
+}

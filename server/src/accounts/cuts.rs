@@ -1,8 +1,8 @@
 //! Open WebSocket connections of a session that has ended: "log out everywhere", a password
 //! change or reset, a revoked token, a logout, a closed account. The HTTP route that ends a
 //! session also ends the connections it opened, on every node: this node at once through its
-//! registry, the others through the cluster's Redis bus (`bc:accounts`), each of which cuts
-//! its own.
+//! registry, the others through the cluster's Redis bus (`bc:accounts`, carried by
+//! `cluster::cuts`; the accounts never see the bus), each of which cuts its own.
 //!
 //! Redis may lose a message, and the admin command (`admin close`) runs in another process
 //! that tells no server anything; so every member's connection also checks its credential
@@ -19,11 +19,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc};
 
 use super::Via;
-use crate::cluster::bus::{Bus, BusEvent, names};
-use crate::ops::shutdown::Shutdown;
 
-/// Cut messages waiting for this node's handler; past that the bus drops them and the
-/// recheck catches up.
+/// Endings waiting to go to the other nodes; past that they are dropped and the other
+/// nodes' recheck catches up.
 const MAILBOX: usize = 1024;
 
 /// Which credentials of an account have ended.
@@ -38,6 +36,9 @@ pub(crate) enum Ending {
     Token { account: i64, id: i64 },
     /// Every credential: the account was closed.
     Account { account: i64 },
+    /// These personal access tokens: password logins' (`boardcast login`) ended with the
+    /// browser sessions. (Last, so the bus's older messages keep their encoding.)
+    Tokens { account: i64, ids: Vec<i64> },
 }
 
 impl Ending {
@@ -46,7 +47,8 @@ impl Ending {
             Ending::Sessions { account, .. }
             | Ending::Session { account, .. }
             | Ending::Token { account, .. }
-            | Ending::Account { account } => *account,
+            | Ending::Account { account }
+            | Ending::Tokens { account, .. } => *account,
         }
     }
 
@@ -57,6 +59,7 @@ impl Ending {
             (Ending::Sessions { keep, .. }, Via::Session(hash)) => keep.as_ref() != Some(hash),
             (Ending::Session { hash: ended, .. }, Via::Session(hash)) => ended == hash,
             (Ending::Token { id: ended, .. }, Via::Token { id, .. }) => ended == id,
+            (Ending::Tokens { ids, .. }, Via::Token { id, .. }) => ids.contains(id),
             _ => false,
         }
     }
@@ -73,8 +76,8 @@ pub(crate) struct Cuts {
 struct Shared {
     open: Mutex<HashMap<i64, Vec<Open>>>,
     next: AtomicU64,
-    /// Set once when this node joins a cluster.
-    bus: OnceLock<Bus>,
+    /// Set once when this node joins a cluster: where this node's endings go for the others.
+    others: OnceLock<mpsc::Sender<Ending>>,
 }
 
 #[derive(Debug)]
@@ -141,22 +144,17 @@ impl Cuts {
 
     /// Ends the connections `ending` names, here and (in a cluster) on every other node.
     pub(crate) fn end(&self, ending: Ending) {
-        if let Some(bus) = self.shared.bus.get() {
-            match postcard::to_allocvec(&ending) {
-                Ok(payload) => {
-                    if let Err(err) = bus.publish(names::ACCOUNTS, payload) {
-                        // The other nodes' recheck ends them within one interval.
-                        tracing::warn!(%err, "cannot tell the other nodes of an ended session");
-                    }
-                }
-                Err(err) => tracing::warn!(%err, "cannot encode an ended session"),
-            }
+        if let Some(others) = self.shared.others.get()
+            && others.try_send(ending.clone()).is_err()
+        {
+            // The other nodes' recheck ends them within one interval.
+            tracing::warn!("cannot tell the other nodes of an ended session");
         }
         self.cut_here(&ending);
     }
 
     /// Ends this node's connections that `ending` names; returns how many.
-    fn cut_here(&self, ending: &Ending) -> usize {
+    pub(crate) fn cut_here(&self, ending: &Ending) -> usize {
         let open = self.open();
         let Some(list) = open.get(&ending.account()) else {
             return 0;
@@ -170,38 +168,12 @@ impl Cuts {
         cut
     }
 
-    /// Hears the other nodes' endings on `bus` until `shutdown`.
-    pub(crate) async fn join_cluster(&self, bus: Bus, shutdown: Shutdown) {
+    /// Makes this node's endings go to the other nodes too: the cluster takes them from the
+    /// receiver, and hands theirs to [`Cuts::cut_here`]. `None` if it joined already.
+    pub(crate) fn join_cluster(&self) -> Option<mpsc::Receiver<Ending>> {
         let (tx, rx) = mpsc::channel(MAILBOX);
-        bus.route(names::ACCOUNTS, tx);
-        bus.subscribe(names::ACCOUNTS).await;
-        if self.shared.bus.set(bus).is_err() {
-            tracing::warn!("the accounts joined a cluster twice");
-            return;
-        }
-        tokio::spawn(self.clone().listen(rx, shutdown));
-    }
-
-    async fn listen(self, mut rx: mpsc::Receiver<BusEvent>, mut shutdown: Shutdown) {
-        loop {
-            let event = tokio::select! {
-                _ = shutdown.recv() => return,
-                event = rx.recv() => match event {
-                    Some(event) => event,
-                    None => return,
-                },
-            };
-            // A lost message (`Resync`) is left to the connections' recheck. Our own
-            // messages come back too: cutting again is harmless.
-            if let BusEvent::Message { payload, .. } = event {
-                match postcard::from_bytes::<Ending>(&payload) {
-                    Ok(ending) => {
-                        self.cut_here(&ending);
-                    }
-                    Err(err) => tracing::warn!(%err, "undecodable ended session dropped"),
-                }
-            }
-        }
+        self.shared.others.set(tx).ok()?;
+        Some(rx)
     }
 }
 
@@ -247,6 +219,20 @@ mod tests {
 
         cuts.end(Ending::Token { account: 1, id: 7 });
         assert!(is_cut(&bot).await);
+        // A password login's token, ended with the browser sessions; a named one stays.
+        let token = |id| Via::Token {
+            id,
+            hash: "t".into(),
+            scopes: vec![],
+        };
+        let terminal = cuts.register(1, token(8));
+        let script = cuts.register(1, token(9));
+        cuts.end(Ending::Tokens {
+            account: 1,
+            ids: vec![8],
+        });
+        assert!(is_cut(&terminal).await);
+        assert!(!is_cut(&script).await);
         cuts.end(Ending::Account { account: 1 });
         assert!(is_cut(&laptop).await);
         assert!(!is_cut(&other).await);

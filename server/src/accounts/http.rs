@@ -25,7 +25,6 @@ use super::cuts::Ending;
 use super::sessions::{COOKIE, IDLE};
 use super::{Accounts, AuthError, Via, Who, names, password, secret};
 use crate::net::address::Peer;
-use crate::net::app::App;
 use crate::net::origin::AllowedOrigins;
 use crate::storage::accounts::{AccountRow, outcome};
 use crate::storage::{StorageError, now_ms};
@@ -33,8 +32,20 @@ use crate::storage::{StorageError, now_ms};
 /// Games on one page of a profile.
 pub(crate) const PER_PAGE: u32 = 20;
 
-/// The account routes, for the server's router.
-pub(crate) fn routes() -> Router<App> {
+/// What the account routes need of the server, handed down once by its router: they see
+/// nothing else of it (the arrow points from `net` down to here).
+#[derive(Debug, Clone)]
+pub(crate) struct Site {
+    pub(crate) accounts: Accounts,
+    /// The pages that may change an account: those the WebSocket accepts.
+    pub(crate) origins: AllowedOrigins,
+    /// Whether the session cookie carries `Secure`: the public URL is https, or the server
+    /// serves TLS itself.
+    pub(crate) secure: bool,
+}
+
+/// The account routes with what they need, for the server's router.
+pub(crate) fn routes<S>(site: Site) -> Router<S> {
     Router::new()
         .route("/api/signup", post(signup))
         .route("/api/login", post(login))
@@ -51,6 +62,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/api/user/{name}/rating-history", get(user_rating_history))
         .route("/api/ladder", get(ladder))
         .route("/@/{name}/games.pdn", get(user_pdn))
+        .with_state(site)
 }
 
 /// A refused request: its status, body and, for 429, when to try again.
@@ -190,7 +202,7 @@ pub(crate) fn refuse_upgrade(err: AuthError) -> Response {
 /// Whether a state-changing request comes from the server's own pages: its `Origin` is one
 /// the WebSocket would accept, and `Sec-Fetch-Site` (when sent) says same-origin or a
 /// request the user made directly. Programs send neither and pass.
-pub(crate) fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused> {
+pub(crate) fn same_origin(site: &Site, headers: &HeaderMap) -> Result<(), Refused> {
     let refused = |why: String| Refused::new(StatusCode::FORBIDDEN, ApiErrorCode::CrossOrigin, why);
     if let Some(site) = headers.get("sec-fetch-site") {
         let site = site.to_str().unwrap_or("");
@@ -200,8 +212,7 @@ pub(crate) fn same_origin(app: &App, headers: &HeaderMap) -> Result<(), Refused>
             )));
         }
     }
-    AllowedOrigins::new(&app.config.allowed_origins)
-        .with_public(app.config.public_url.as_ref())
+    site.origins
         .check(headers)
         .map_err(|_| refused("a page of another site cannot change an account here".into()))
 }
@@ -217,20 +228,9 @@ fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Refused> {
     })
 }
 
-/// Whether the session cookie must carry `Secure`: the public URL is https, or the server
-/// serves TLS itself.
-fn secure(app: &App) -> bool {
-    app.tls.is_some()
-        || app
-            .config
-            .public_url
-            .as_ref()
-            .is_some_and(|url| url.origin().starts_with("https://"))
-}
-
 /// The `Set-Cookie` of a new session `id` (or, `None`, of its removal).
-fn session_cookie(app: &App, id: Option<&str>) -> HeaderValue {
-    let secure = if secure(app) { "; Secure" } else { "" };
+fn session_cookie(site: &Site, id: Option<&str>) -> HeaderValue {
+    let secure = if site.secure { "; Secure" } else { "" };
     let text = match id {
         Some(id) => format!(
             "{COOKIE}={id}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
@@ -295,8 +295,8 @@ impl Accounts {
 }
 
 /// `Who` of the request, or 401.
-async fn who(app: &App, headers: &HeaderMap) -> Result<Who, Refused> {
-    app.accounts
+async fn who(site: &Site, headers: &HeaderMap) -> Result<Who, Refused> {
+    site.accounts
         .authenticate(headers)
         .await?
         .ok_or_else(Refused::unauthenticated)
@@ -304,8 +304,8 @@ async fn who(app: &App, headers: &HeaderMap) -> Result<Who, Refused> {
 
 /// `Who` of the request's cookie session (token management and password changes are for
 /// people at their browser, not for tokens).
-async fn session_who(app: &App, headers: &HeaderMap) -> Result<(Who, String), Refused> {
-    let who = who(app, headers).await?;
+async fn session_who(site: &Site, headers: &HeaderMap) -> Result<(Who, String), Refused> {
+    let who = who(site, headers).await?;
     match &who.via {
         Via::Session(hash) => {
             let hash = hash.clone();
@@ -320,15 +320,15 @@ async fn session_who(app: &App, headers: &HeaderMap) -> Result<(Who, String), Re
 }
 
 async fn signup(
-    State(app): State<App>,
+    State(site): State<Site>,
     Extension(peer): Extension<Peer>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    same_origin(&app, &headers)?;
+    same_origin(&site, &headers)?;
     let Credentials { name, password } = body(&bytes)?;
     let address = peer.client.to_string();
-    let accounts = &app.accounts;
+    let accounts = &site.accounts;
     if let Err(after) = accounts.throttles.signups.check(&address).await {
         return Err(Refused::throttled("signup", after));
     }
@@ -351,21 +351,21 @@ async fn signup(
     tracing::info!(account = %name, "account signed up");
     Ok((
         StatusCode::CREATED,
-        [(header::SET_COOKIE, session_cookie(&app, Some(&session)))],
+        [(header::SET_COOKIE, session_cookie(&site, Some(&session)))],
         Json(json!({ "name": name })),
     )
         .into_response())
 }
 
 async fn login(
-    State(app): State<App>,
+    State(site): State<Site>,
     Extension(peer): Extension<Peer>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    same_origin(&app, &headers)?;
+    same_origin(&site, &headers)?;
     let Credentials { name, password } = body(&bytes)?;
-    let accounts = &app.accounts;
+    let accounts = &site.accounts;
     let account = accounts
         .check_password(&name, &password, &peer.client.to_string())
         .await?;
@@ -376,48 +376,44 @@ async fn login(
     let session = accounts.start_session(account.id).await?;
     accounts.store.touch_account(account.id, now_ms()).await?;
     Ok((
-        [(header::SET_COOKIE, session_cookie(&app, Some(&session)))],
+        [(header::SET_COOKIE, session_cookie(&site, Some(&session)))],
         Json(info(&account)),
     )
         .into_response())
 }
 
-async fn logout(State(app): State<App>, headers: HeaderMap) -> Answer {
-    same_origin(&app, &headers)?;
+async fn logout(State(site): State<Site>, headers: HeaderMap) -> Answer {
+    same_origin(&site, &headers)?;
     if let Some(session) = super::sessions::cookie(&headers) {
         let hash = secret::hash(session);
-        if let Ok(who) = app.accounts.by_session(session).await {
-            app.accounts.cuts.end(Ending::Session {
+        if let Ok(who) = site.accounts.by_session(session).await {
+            site.accounts.cuts.end(Ending::Session {
                 account: who.id,
                 hash: hash.clone(),
             });
         }
-        app.accounts.store.delete_session(hash).await?;
+        site.accounts.store.delete_session(hash).await?;
     }
     Ok((
         StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, session_cookie(&app, None))],
+        [(header::SET_COOKIE, session_cookie(&site, None))],
     )
         .into_response())
 }
 
-async fn logout_all(State(app): State<App>, headers: HeaderMap) -> Answer {
-    same_origin(&app, &headers)?;
-    let who = who(&app, &headers).await?;
-    app.accounts.store.delete_sessions(who.id, None).await?;
-    app.accounts.cuts.end(Ending::Sessions {
-        account: who.id,
-        keep: None,
-    });
+async fn logout_all(State(site): State<Site>, headers: HeaderMap) -> Answer {
+    same_origin(&site, &headers)?;
+    let who = who(&site, &headers).await?;
+    site.accounts.end_logins(who.id, None).await?;
     Ok((
         StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, session_cookie(&app, None))],
+        [(header::SET_COOKIE, session_cookie(&site, None))],
     )
         .into_response())
 }
 
-async fn account(State(app): State<App>, headers: HeaderMap) -> Answer {
-    let who = who(&app, &headers).await?;
+async fn account(State(site): State<Site>, headers: HeaderMap) -> Answer {
+    let who = who(&site, &headers).await?;
     Ok(Json(AccountView {
         name: who.name,
         bot: who.bot,
@@ -428,29 +424,22 @@ async fn account(State(app): State<App>, headers: HeaderMap) -> Answer {
 }
 
 async fn change_password(
-    State(app): State<App>,
+    State(site): State<Site>,
     Extension(peer): Extension<Peer>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    same_origin(&app, &headers)?;
-    let (who, session) = session_who(&app, &headers).await?;
+    same_origin(&site, &headers)?;
+    let (who, session) = session_who(&site, &headers).await?;
     let PasswordChange { old, new } = body(&bytes)?;
-    let accounts = &app.accounts;
+    let accounts = &site.accounts;
     accounts
         .check_password(&who.name, &old, &peer.client.to_string())
         .await?;
     password::check(&new, &who.name).map_err(Refused::invalid)?;
     let hash = accounts.hasher.hash(new).await?;
     accounts.store.set_password(who.id, hash).await?;
-    accounts
-        .store
-        .delete_sessions(who.id, Some(session.clone()))
-        .await?;
-    accounts.cuts.end(Ending::Sessions {
-        account: who.id,
-        keep: Some(session),
-    });
+    accounts.end_logins(who.id, Some(session)).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -478,11 +467,46 @@ fn token_fields(name: &str, scopes: &[Scope]) -> Result<String, Refused> {
 
 impl Accounts {
     /// Makes a personal access token for `account`; returns its id and the token (shown once).
+    /// It lasts until it is revoked: "log out everywhere" leaves it ([`Accounts::new_login_token`]).
     pub async fn new_token(
         &self,
         account: i64,
         name: &str,
         scopes: &[Scope],
+    ) -> Result<CreatedToken, Refused> {
+        self.make_token(account, name, scopes, false).await
+    }
+
+    /// Makes the `play` token of a password login (`boardcast login`): a login like a browser
+    /// session's, so "log out everywhere" and a password change or reset end it too (a member
+    /// who lost a laptop expects every login to end).
+    pub(crate) async fn new_login_token(
+        &self,
+        account: i64,
+        name: &str,
+    ) -> Result<CreatedToken, Refused> {
+        self.make_token(account, name, &[Scope::Play], true).await
+    }
+
+    /// Ends every login of `account`, here and on every node: its browser sessions but `keep`
+    /// (the SHA-256 of the session that changed the password) and its password logins'
+    /// tokens (`boardcast login`). Tokens made by name stay until they are revoked.
+    async fn end_logins(&self, account: i64, keep: Option<String>) -> Result<(), Refused> {
+        self.store.delete_sessions(account, keep.clone()).await?;
+        let ids = self.store.delete_login_tokens(account).await?;
+        self.cuts.end(Ending::Sessions { account, keep });
+        if !ids.is_empty() {
+            self.cuts.end(Ending::Tokens { account, ids });
+        }
+        Ok(())
+    }
+
+    async fn make_token(
+        &self,
+        account: i64,
+        name: &str,
+        scopes: &[Scope],
+        login: bool,
     ) -> Result<CreatedToken, Refused> {
         let scopes = token_fields(name, scopes)?;
         let token = secret::new_secret("bc_");
@@ -493,6 +517,7 @@ impl Accounts {
                 account,
                 name.trim().to_owned(),
                 scopes,
+                login,
                 now_ms(),
             )
             .await?;
@@ -500,17 +525,17 @@ impl Accounts {
     }
 }
 
-async fn create_token(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    same_origin(&app, &headers)?;
-    let (who, _) = session_who(&app, &headers).await?;
+async fn create_token(State(site): State<Site>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    same_origin(&site, &headers)?;
+    let (who, _) = session_who(&site, &headers).await?;
     let NewToken { name, scopes } = body(&bytes)?;
-    let created = app.accounts.new_token(who.id, &name, &scopes).await?;
+    let created = site.accounts.new_token(who.id, &name, &scopes).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn list_tokens(State(app): State<App>, headers: HeaderMap) -> Answer {
-    let (who, _) = session_who(&app, &headers).await?;
-    let tokens: Vec<TokenInfo> = app
+async fn list_tokens(State(site): State<Site>, headers: HeaderMap) -> Answer {
+    let (who, _) = session_who(&site, &headers).await?;
+    let tokens: Vec<TokenInfo> = site
         .accounts
         .store
         .tokens(who.id)
@@ -529,9 +554,9 @@ async fn list_tokens(State(app): State<App>, headers: HeaderMap) -> Answer {
 
 /// A browser session revokes any of its account's tokens; a token revokes only itself (what
 /// `boardcast logout` does, so a logged-out terminal leaves no live token behind).
-async fn delete_token(State(app): State<App>, Path(id): Path<i64>, headers: HeaderMap) -> Answer {
-    same_origin(&app, &headers)?;
-    let who = who(&app, &headers).await?;
+async fn delete_token(State(site): State<Site>, Path(id): Path<i64>, headers: HeaderMap) -> Answer {
+    same_origin(&site, &headers)?;
+    let who = who(&site, &headers).await?;
     if let Via::Token { id: own, .. } = &who.via
         && *own != id
     {
@@ -541,8 +566,8 @@ async fn delete_token(State(app): State<App>, Path(id): Path<i64>, headers: Head
             "a token may revoke only itself; revoke others from a logged-in browser",
         ));
     }
-    if app.accounts.store.delete_token(who.id, id).await? {
-        app.accounts.cuts.end(Ending::Token {
+    if site.accounts.store.delete_token(who.id, id).await? {
+        site.accounts.cuts.end(Ending::Token {
             account: who.id,
             id,
         });
@@ -553,31 +578,29 @@ async fn delete_token(State(app): State<App>, Path(id): Path<i64>, headers: Head
 }
 
 async fn token_login(
-    State(app): State<App>,
+    State(site): State<Site>,
     Extension(peer): Extension<Peer>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    same_origin(&app, &headers)?;
+    same_origin(&site, &headers)?;
     let TokenLogin {
         name,
         password,
         token_name,
     } = body(&bytes)?;
-    let accounts = &app.accounts;
+    let accounts = &site.accounts;
     let account = accounts
         .check_password(&name, &password, &peer.client.to_string())
         .await?;
-    let created = accounts
-        .new_token(account.id, &token_name, &[Scope::Play])
-        .await?;
+    let created = accounts.new_login_token(account.id, &token_name).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
 /// The account reset link `token` is for while it is valid (`use_up`: and uses it up), or a
 /// typed 404.
-async fn reset_account(app: &App, token: &str, use_up: bool) -> Result<AccountRow, Refused> {
-    let store = &app.accounts.store;
+async fn reset_account(site: &Site, token: &str, use_up: bool) -> Result<AccountRow, Refused> {
+    let store = &site.accounts.store;
     let invalid = || Refused::not_found("this reset link is used up, expired or wrong");
     let id = store
         .reset(secret::hash(token), now_ms(), use_up)
@@ -586,48 +609,44 @@ async fn reset_account(app: &App, token: &str, use_up: bool) -> Result<AccountRo
     store.account_by_id(id).await?.ok_or_else(invalid)
 }
 
-async fn reset_link(State(app): State<App>, Path(token): Path<String>) -> Answer {
-    let account = reset_account(&app, &token, false).await?;
+async fn reset_link(State(site): State<Site>, Path(token): Path<String>) -> Answer {
+    let account = reset_account(&site, &token, false).await?;
     Ok(Json(json!({ "name": account.name })).into_response())
 }
 
 async fn reset_password(
-    State(app): State<App>,
+    State(site): State<Site>,
     Path(token): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    same_origin(&app, &headers)?;
+    same_origin(&site, &headers)?;
     let PasswordReset { password } = body(&bytes)?;
-    let accounts = &app.accounts;
+    let accounts = &site.accounts;
     let store = &accounts.store;
-    let account = reset_account(&app, &token, false).await?;
+    let account = reset_account(&site, &token, false).await?;
     password::check(&password, &account.name).map_err(Refused::invalid)?;
     let phc = accounts.hasher.hash(password).await?;
     // Used up before the password changes: of two requests with one link, one wins.
-    let id = reset_account(&app, &token, true).await?.id;
+    let id = reset_account(&site, &token, true).await?.id;
     store.set_password(id, phc).await?;
-    store.delete_sessions(id, None).await?;
-    accounts.cuts.end(Ending::Sessions {
-        account: id,
-        keep: None,
-    });
+    accounts.end_logins(id, None).await?;
     Ok(Json(json!({ "name": account.name })).into_response())
 }
 
-async fn profile_account(app: &App, name: &str) -> Result<AccountRow, Refused> {
-    app.accounts
+async fn profile_account(site: &Site, name: &str) -> Result<AccountRow, Refused> {
+    site.accounts
         .store
         .account_by_name(name.to_owned())
         .await?
         .ok_or_else(|| Refused::not_found(format!("no account {name}")))
 }
 
-async fn user(State(app): State<App>, Path(name): Path<String>) -> Answer {
-    let account = profile_account(&app, &name).await?;
-    let tally = app.accounts.store.tally(account.id).await?;
-    let perf = crate::ratings::stored::read_perf(&*app.accounts.store, account.id).await?;
-    let best_win = app.accounts.store.best_win(account.id).await?;
+async fn user(State(site): State<Site>, Path(name): Path<String>) -> Answer {
+    let account = profile_account(&site, &name).await?;
+    let tally = site.accounts.store.tally(account.id).await?;
+    let perf = crate::ratings::stored::read_perf(&*site.accounts.store, account.id).await?;
+    let best_win = site.accounts.store.best_win(account.id).await?;
     let now = std::time::SystemTime::now();
     Ok(Json(UserProfile {
         name: account.name,
@@ -656,12 +675,12 @@ const LADDER_SIZE: usize = 200;
 
 /// The ladder: members with an established rating (RD ≤ 75) and a rated game in the last 7
 /// days, best first (`crate::ratings::ladder`).
-async fn ladder(State(app): State<App>) -> Answer {
+async fn ladder(State(site): State<Site>) -> Answer {
     use crate::ratings::{glicko, ladder, stored};
     let now = std::time::SystemTime::now();
     let since_ms = now_ms().saturating_sub(glicko::LADDER_RECENT.as_millis() as i64);
     // The name and the bot flag together rank as the name does (a name is unique).
-    let members: Vec<((String, bool), glicko::Perf)> = app
+    let members: Vec<((String, bool), glicko::Perf)> = site
         .accounts
         .store
         .current_ratings(since_ms)
@@ -684,9 +703,9 @@ async fn ladder(State(app): State<App>) -> Answer {
 }
 
 /// The rating chart's points: the last rated game of each UTC day, oldest first.
-async fn user_rating_history(State(app): State<App>, Path(name): Path<String>) -> Answer {
-    let account = profile_account(&app, &name).await?;
-    let changes: Vec<_> = app
+async fn user_rating_history(State(site): State<Site>, Path(name): Path<String>) -> Answer {
+    let account = profile_account(&site, &name).await?;
+    let changes: Vec<_> = site
         .accounts
         .store
         .rating_history(account.id)
@@ -718,12 +737,12 @@ struct PageQuery {
 }
 
 async fn user_games(
-    State(app): State<App>,
+    State(site): State<Site>,
     Path(name): Path<String>,
     Query(PageQuery { page }): Query<PageQuery>,
 ) -> Answer {
-    let account = profile_account(&app, &name).await?;
-    let rows = app
+    let account = profile_account(&site, &name).await?;
+    let rows = site
         .accounts
         .store
         .games(account.id, page.saturating_mul(PER_PAGE), PER_PAGE)
@@ -763,10 +782,10 @@ async fn user_games(
     .into_response())
 }
 
-async fn user_pdn(State(app): State<App>, Path(name): Path<String>) -> Answer {
-    let account = profile_account(&app, &name).await?;
+async fn user_pdn(State(site): State<Site>, Path(name): Path<String>) -> Answer {
+    let account = profile_account(&site, &name).await?;
     let (tx, mut rx) = tokio::sync::mpsc::channel(8);
-    let store = app.accounts.store.clone();
+    let store = site.accounts.store.clone();
     tokio::spawn(async move { store.pdn(account.id, tx).await });
     let stream = futures_util::stream::poll_fn(move |cx| {
         rx.poll_recv(cx).map(|next| {

@@ -8,12 +8,19 @@
 //! Linux's `SCHED_IDLE`): whenever play wants a core, the scheduler gives it to play first. Work waits in a bounded
 //! queue; a hash asked for while it is full is refused at once ([`HashError::Busy`], which the
 //! routes answer 503 with `Retry-After`) instead of queueing without end.
+//!
+//! Each hashing thread keeps one 19 MiB Argon2 memory block for all its hashes ([`hash_into`])
+//! instead of the password-hash API's fresh allocation per hash: mapping and freeing 19 MiB at
+//! every login costs page faults and TLB shoot-downs across the whole process, so on the play
+//! threads too. The PHC strings written and read are the standard API's, byte for byte.
 
+use std::cell::RefCell;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
-use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
+use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
 use boardcast_protocol::account::{ApiErrorCode, PASSWORD_MAX, PASSWORD_MIN};
 use tokio::sync::oneshot;
 
@@ -42,14 +49,88 @@ fn argon2() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
+thread_local! {
+    /// This thread's Argon2 memory, kept from one hash to the next (module docs). Empty on
+    /// every thread that never hashed.
+    static MEMORY: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Argon2's output for `password` and `salt` into `out`, computed in this thread's
+/// [`MEMORY`]. The memory is wiped afterwards: a finished hash's first blocks are a fast
+/// function of the password, so leaving them would let whoever reads the process's memory
+/// test guesses without paying Argon2's cost (a wipe of memory already mapped costs far less
+/// than mapping it afresh). A stored hash with more memory than the chosen parameters (none
+/// today) gets memory of its own for that one hash, so one odd hash cannot make a thread
+/// hold more than the chosen parameters need.
+fn hash_into(
+    argon2: &Argon2<'_>,
+    password: &[u8],
+    salt: &[u8],
+    out: &mut [u8],
+) -> Result<(), argon2::Error> {
+    let blocks = argon2.params().block_count();
+    if blocks > self::argon2().params().block_count() {
+        return argon2.hash_password_into(password, salt, out);
+    }
+    MEMORY.with_borrow_mut(|memory| {
+        if memory.len() < blocks {
+            memory.resize(blocks, Block::new());
+        }
+        let memory = &mut memory[..blocks];
+        let hashed = argon2.hash_password_into_with_memory(password, salt, out, &mut *memory);
+        memory.fill(Block::new());
+        hashed
+    })
+}
+
+/// The PHC string of a new salted Argon2id hash of `password` with the chosen parameters: the
+/// same string the password-hash API writes (`$argon2id$v=19$m=19456,t=2,p=1$SALT$HASH`).
+fn hash_phc(password: &[u8]) -> Result<String, String> {
+    let argon2 = argon2();
+    let salt = Salt::generate();
+    let mut out = [0; Params::DEFAULT_OUTPUT_LEN];
+    hash_into(&argon2, password, &salt, &mut out).map_err(|e| e.to_string())?;
+    let phc = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(argon2.params()).map_err(|e| e.to_string())?,
+        salt: Some(salt),
+        hash: Some(Output::new(&out).map_err(|e| e.to_string())?),
+    };
+    Ok(phc.to_string())
+}
+
+/// Whether `password` matches the PHC string `phc`, with the algorithm, version and
+/// parameters the string names (as the password-hash API's verifier does); false for a
+/// string that is not an Argon2 hash. The outputs are compared in constant time
+/// ([`Output`]'s equality).
+fn verify_phc(password: &[u8], phc: &str) -> bool {
+    let Ok(hash) = PasswordHash::new(phc) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (&hash.salt, &hash.hash) else {
+        return false;
+    };
+    let Ok(algorithm) = Algorithm::try_from(hash.algorithm.as_str()) else {
+        return false;
+    };
+    let Ok(version) = hash.version.map(Version::try_from).transpose() else {
+        return false;
+    };
+    let Ok(params) = Params::try_from(&hash) else {
+        return false;
+    };
+    let argon2 = Argon2::new(algorithm, version.unwrap_or_default(), params);
+    let mut out = [0; Output::MAX_LENGTH];
+    let out = &mut out[..expected.len()];
+    hash_into(&argon2, password, salt, out).is_ok()
+        && Output::new(out).is_ok_and(|computed| computed == *expected)
+}
+
 /// A hash of a password nobody has, verified for unknown names so that "no such user" takes
 /// as long as "wrong password".
-static DUMMY: LazyLock<String> = LazyLock::new(|| {
-    argon2()
-        .hash_password(b"no account has this password")
-        .expect("hashing works")
-        .to_string()
-});
+static DUMMY: LazyLock<String> =
+    LazyLock::new(|| hash_phc(b"no account has this password").expect("hashing works"));
 
 /// Why a hash was not made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -123,13 +204,8 @@ impl Hasher {
 
     /// The PHC string of a new salted Argon2id hash of `password`.
     pub async fn hash(&self, password: String) -> Result<String, HashError> {
-        self.run(move || {
-            argon2()
-                .hash_password(password.as_bytes())
-                .map(|hash| hash.to_string())
-                .map_err(|e| HashError::Failed(e.to_string()))
-        })
-        .await?
+        self.run(move || hash_phc(password.as_bytes()).map_err(HashError::Failed))
+            .await?
     }
 
     /// Whether `password` matches the PHC string `hash`; `None` checks against a dummy hash
@@ -139,9 +215,7 @@ impl Hasher {
         self.run(move || {
             let known = hash.is_some();
             let hash = hash.unwrap_or_else(|| DUMMY.clone());
-            let matches = argon2()
-                .verify_password(password.as_bytes(), hash.as_str())
-                .is_ok();
+            let matches = verify_phc(password.as_bytes(), &hash);
             known && matches
         })
         .await
@@ -300,6 +374,86 @@ mod tests {
                 .await,
             Ok(false)
         );
+    }
+
+    #[tokio::test]
+    async fn hashes_made_here_and_by_the_password_hash_api_verify_each_other() {
+        use argon2::{PasswordHasher, PasswordVerifier};
+
+        let hasher = Hasher::default();
+        let password = "Tulpen-in-Dokkum-1921";
+        let ours = hasher.hash(password.into()).await.unwrap();
+        assert!(
+            argon2()
+                .verify_password(password.as_bytes(), ours.as_str())
+                .is_ok()
+        );
+        assert!(
+            argon2()
+                .verify_password(b"tulpen-in-dokkum-1921", ours.as_str())
+                .is_err()
+        );
+        // The same fields, in the same order, as the API's own string.
+        let standard = argon2()
+            .hash_password(password.as_bytes())
+            .unwrap()
+            .to_string();
+        let fields = |phc: &str| phc.rsplitn(3, '$').nth(2).unwrap().to_owned();
+        assert_eq!(fields(&ours), fields(&standard));
+        assert_eq!(
+            hasher.verify(password.into(), Some(standard.clone())).await,
+            Ok(true)
+        );
+        assert_eq!(
+            hasher
+                .verify("tulpen-in-dokkum-1921".into(), Some(standard))
+                .await,
+            Ok(false)
+        );
+        // Hashes stored with other parameters, lighter and heavier than the chosen ones
+        // (the heavier one takes memory of its own), still verify by what their string says.
+        for (memory, passes) in [(8 * 1024, 1), (20 * 1024, 1)] {
+            let params = Params::new(memory, passes, 1, None).unwrap();
+            let other = Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+                .hash_password(password.as_bytes())
+                .unwrap()
+                .to_string();
+            assert_eq!(
+                hasher.verify(password.into(), Some(other.clone())).await,
+                Ok(true)
+            );
+            assert_eq!(hasher.verify("wrong".into(), Some(other)).await, Ok(false));
+        }
+        assert_eq!(
+            hasher
+                .verify(password.into(), Some("not a hash".into()))
+                .await,
+            Ok(false)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_hashing_thread_keeps_one_memory_block_and_wipes_it_after_each_hash() {
+        let hasher = Hasher::new(1, 4);
+        let memory = || {
+            MEMORY.with_borrow(|memory| {
+                let wiped = memory
+                    .iter()
+                    .all(|block| block.as_ref().iter().all(|&word| word == 0));
+                (memory.as_ptr() as usize, memory.len(), wiped)
+            })
+        };
+        hasher.hash("Tulpen-in-Dokkum-1921".into()).await.unwrap();
+        let (first, blocks, wiped) = hasher.run(memory).await.unwrap();
+        assert_eq!(blocks, argon2().params().block_count());
+        assert!(wiped, "the memory is wiped after a hash");
+        hasher
+            .verify("a wrong password".into(), None)
+            .await
+            .unwrap();
+        let (second, _, wiped) = hasher.run(memory).await.unwrap();
+        assert_eq!(first, second, "the second hash used the same memory");
+        assert!(wiped);
     }
 
     #[tokio::test]

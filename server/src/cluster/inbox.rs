@@ -6,8 +6,8 @@
 //! and started from PostgreSQL when this node owns it already or nobody alive does; when
 //! another live node owns it the asker is told so (`NotOwner`) and asks there. Commands for a
 //! match being started wait for it, in order. A connection's goodbye (`Leave`), and the end of
-//! a node (it leaves the live set), close its remote outboxes and tell the match, so presence
-//! records the players as gone. Each node's watcher count (`Crowd`) goes to the match, which
+//! a node (it leaves the live set and has been silent for a lease), close its remote outboxes
+//! and tell the match, so presence records the players as gone. Each node's watcher count (`Crowd`) goes to the match, which
 //! shows the crowd of the whole cluster.
 //!
 //! The inbox never waits on a match or the database: claims run on tasks of their own, and a
@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use boardcast_protocol::{Encoding, ErrorCode};
 use tokio::sync::mpsc;
@@ -52,6 +52,11 @@ pub(crate) struct OwnerSide {
     pub hub: Hub,
     pub coordination: Arc<dyn Coordination>,
     pub live_nodes: LiveNodes,
+    /// A node heard from within this (a lease's time to live) is not gone, whatever the live
+    /// set says: a node that was frozen past its lease and woke up speaks before the live
+    /// set, read at this node's next renew, shows it again, and its new connections must not
+    /// be dropped in that window (their answers would go nowhere).
+    pub heard_grace: Duration,
 }
 
 /// Routes and subscribes this node's match channel and starts the inbox; it stops at
@@ -67,6 +72,7 @@ pub(crate) async fn start(side: OwnerSide, shutdown: Shutdown) {
         remotes: HashMap::new(),
         crowds: HashMap::new(),
         seen: HashSet::new(),
+        heard: HashMap::new(),
         starting: HashMap::new(),
         started_tx,
     };
@@ -192,6 +198,8 @@ struct Inbox {
     /// longer there: one that started after this node's last renew is not in the set yet,
     /// and its connections are not to be dropped for that.
     seen: HashSet<NodeRef>,
+    /// When each node was last heard from (any message of it on this inbox).
+    heard: HashMap<NodeRef, Instant>,
     /// Matches being claimed and started, and the commands waiting for them.
     starting: HashMap<String, Vec<Waiting>>,
     started_tx: mpsc::Sender<(String, Result<Claim, Refusal>)>,
@@ -227,6 +235,12 @@ impl Inbox {
     }
 
     fn receive(&mut self, message: ToOwner) {
+        let from = match &message {
+            ToOwner::Command { from, .. }
+            | ToOwner::Leave { from, .. }
+            | ToOwner::Crowd { from, .. } => from,
+        };
+        self.heard.insert(from.clone(), Instant::now());
         match message {
             ToOwner::Command {
                 match_id,
@@ -338,55 +352,8 @@ impl Inbox {
     fn deliver(&mut self, handle: &MatchHandle, match_id: &str, waiting: Waiting) {
         let outbox = self.outbox(match_id, &waiting);
         let carried = is_carried(&waiting.command);
-        let id = command_id(&waiting.command);
-        let command = match waiting.command {
-            RemoteCommand::Watch {
-                id,
-                since_v,
-                carried,
-            } => Command::Watch {
-                outbox: outbox.clone(),
-                id,
-                since_v,
-                carried,
-            },
-            RemoteCommand::Join { id, player, myself } => Command::Join {
-                outbox: outbox.clone(),
-                id,
-                player,
-                myself,
-            },
-            RemoteCommand::Resume {
-                id,
-                token,
-                since_v,
-                carried,
-            } => Command::Resume {
-                outbox: outbox.clone(),
-                id,
-                token,
-                since_v,
-                carried,
-            },
-            RemoteCommand::Act {
-                id,
-                token,
-                action,
-                received_ms,
-            } => Command::Act {
-                outbox: outbox.clone(),
-                id,
-                token,
-                action,
-                // Timed from its arrival at the first node, within the bound.
-                received: super::wire::arrival(received_ms),
-            },
-            RemoteCommand::Chat { id, request } => Command::Chat {
-                outbox: outbox.clone(),
-                id,
-                request,
-            },
-        };
+        let id = waiting.command.id();
+        let command = waiting.command.into_command(outbox.clone());
         if let Err(refusal) = handle.try_send(command)
             && !carried
         {
@@ -458,7 +425,16 @@ impl Inbox {
             return;
         }
         self.seen.extend(live.iter().cloned());
-        let gone = |node: &NodeRef| self.seen.contains(node) && !live.contains(node);
+        let now = Instant::now();
+        let grace = self.side.heard_grace;
+        let heard = &self.heard;
+        let gone = |node: &NodeRef| {
+            self.seen.contains(node)
+                && !live.contains(node)
+                && heard
+                    .get(node)
+                    .is_none_or(|at| now.saturating_duration_since(*at) >= grace)
+        };
         let departed: Vec<RemoteKey> = self
             .remotes
             .keys()
@@ -502,6 +478,9 @@ impl Inbox {
                 self.goodbye(remote);
             }
         }
+        // Only nodes still live, or heard from lately, need remembering.
+        self.heard
+            .retain(|node, at| live.contains(node) || now.saturating_duration_since(*at) < grace);
     }
 }
 
@@ -512,21 +491,11 @@ fn tell(handle: &MatchHandle, command: Command) {
     tokio::spawn(async move { handle.send(command).await });
 }
 
-fn command_id(command: &RemoteCommand) -> u64 {
-    match command {
-        RemoteCommand::Watch { id, .. }
-        | RemoteCommand::Join { id, .. }
-        | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. }
-        | RemoteCommand::Chat { id, .. } => *id,
-    }
-}
-
 /// Answers `command` with `refusal`, unless it was carried over by a proxy: no envelope
 /// asked for that one, so nobody waits for an answer (PROTOCOL.md §3.5).
 fn refuse(outbox: &Outbox, command: &RemoteCommand, refusal: Refusal) {
     if !is_carried(command) {
-        outbox.refuse(command_id(command), refusal);
+        outbox.refuse(command.id(), refusal);
     }
 }
 

@@ -129,6 +129,7 @@ impl Node {
                 hub: hub.clone(),
                 coordination: coordination.clone(),
                 live_nodes: self.live_nodes(),
+                heard_grace: *ttl,
             },
             shutdown.clone(),
         )

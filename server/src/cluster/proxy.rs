@@ -7,12 +7,15 @@
 //! followers the events the owner relays once per cluster on `bc:match:{id}`: one Redis
 //! message per event per node, never one per watcher.
 //!
+//! The proxy is a replica room: its followers, their outboxes, its replay history and the
+//! fan-out of each relayed event are the same [`Fanout`] a match's actor keeps on the owner.
+//! What a replica adds is the catch-up: the owner answers a follower's watch or resume (a
+//! snapshot, missed events) through its reply frames, which may cross relayed events.
 //! The invariant every follower keeps: it is sent event `v` only right after `v - 1` (or
-//! after a snapshot at `v - 1`), each at most once. Reply frames (a catch-up) and relayed
-//! events reach the proxy in the owner's order, but a follower may still be catching up
-//! when a relayed event arrives; such an event waits in the proxy's short history until the
-//! follower is there. A gap the history cannot fill (Redis dropped messages, or said
-//! `Resync`) is filled from PostgreSQL, where every committed event is.
+//! after a snapshot at `v - 1`), each at most once ([`Follows::due`]); a relayed event it is
+//! not ready for waits in the room's history until it is. A gap the history cannot fill
+//! (Redis dropped messages, or said `Resync`) is filled from PostgreSQL, where every
+//! committed event is.
 //!
 //! Commands stay pending until their answer (ack, error or seat) arrives. When the match
 //! changes owner (the new owner announces itself, the old one says it is not the owner, or
@@ -30,7 +33,6 @@
 //! If nobody alive owns the match any more, this node takes it over and hands its followers
 //! to the actor it starts.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -38,7 +40,7 @@ use std::time::Duration;
 use axum::extract::ws::Message;
 use boardcast_protocol::{
     Ack, Encoding, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, Paired,
-    ServerMessage,
+    ServerMessage, Target,
 };
 use futures_util::future::BoxFuture;
 use tokio::sync::{Notify, mpsc};
@@ -49,7 +51,7 @@ use crate::matches::{Command, Mailbox, MatchHandle, SeatKey};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::refusal::Refusal;
 use crate::room::crowd::CrowdThrottle;
-use crate::room::history::History;
+use crate::room::fanout::{Catchup, Fanout, Role};
 use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 use crate::storage::coordination::NodeRef;
 
@@ -144,10 +146,9 @@ impl ProxyInbox {
     }
 }
 
-/// One connection that follows the match through this proxy.
+/// What a connection that follows the match through this proxy is to its room.
 #[derive(Debug)]
-struct Follower {
-    outbox: Outbox,
+struct Follows {
     /// The last event version this connection has been sent; `None` until its snapshot.
     seen: Option<u64>,
     /// Whether the owner has answered it yet: relayed events go only to connections it has
@@ -162,9 +163,23 @@ struct Follower {
     watching: bool,
 }
 
-impl Follower {
+impl Role for Follows {
     fn is_watcher(&self) -> bool {
         self.watching && self.tokens.is_empty()
+    }
+
+    /// Only once the owner has answered it, and only the event after the one it has (or,
+    /// following from the next event on, any).
+    fn due(&mut self, v: u64) -> bool {
+        let due = self.answered
+            && match self.seen {
+                Some(seen) => seen + 1 == v,
+                None => !self.awaiting_snapshot,
+            };
+        if due {
+            self.seen = Some(v);
+        }
+        due
     }
 }
 
@@ -180,17 +195,15 @@ struct Pending {
 
 impl Pending {
     fn id(&self) -> u64 {
-        command_id(&self.command)
+        self.command.id()
     }
-}
 
-fn command_id(command: &RemoteCommand) -> u64 {
-    match command {
-        RemoteCommand::Watch { id, .. }
-        | RemoteCommand::Join { id, .. }
-        | RemoteCommand::Resume { id, .. }
-        | RemoteCommand::Act { id, .. }
-        | RemoteCommand::Chat { id, .. } => *id,
+    /// Whether it seats or follows its connection (a watch, join or resume).
+    fn seats(&self) -> bool {
+        matches!(
+            self.command,
+            RemoteCommand::Watch { .. } | RemoteCommand::Join { .. } | RemoteCommand::Resume { .. }
+        )
     }
 }
 
@@ -210,13 +223,12 @@ pub(crate) fn spawn(
     let (tx, cluster) = mpsc::channel(MAILBOX);
     let lost = Arc::new(Lost::default());
     let proxy = Proxy {
+        room: Fanout::new(HISTORY, Target::Match(match_id.clone()), CROWD_EVERY),
         match_id,
         owner,
         epoch,
         link,
-        followers: HashMap::new(),
         pending: Vec::new(),
-        history: History::new(HISTORY),
         crowd: CrowdThrottle::new(CROWD_EVERY),
         reported: 0,
         waiting: false,
@@ -236,10 +248,10 @@ struct Proxy {
     owner: NodeRef,
     epoch: u64,
     link: Arc<dyn Link>,
-    followers: HashMap<ConnId, Follower>,
+    /// The connections following here and the last relayed events, gap-free.
+    room: Fanout<Follows>,
     pending: Vec<Pending>,
-    /// The last relayed events, gap-free: the same [`History`] a match replays from.
-    history: History<Arc<SharedMessage>>,
+    /// When the owner is next told the watcher count.
     crowd: CrowdThrottle,
     /// The watcher count the owner was last told.
     reported: u32,
@@ -273,7 +285,7 @@ impl Proxy {
         liveness.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let crowd_due = self.crowd.due();
-            if !self.followers.is_empty() || !self.pending.is_empty() {
+            if !self.room.is_empty() || !self.pending.is_empty() {
                 idle_since = Instant::now();
             }
             let next = tokio::select! {
@@ -318,7 +330,7 @@ impl Proxy {
         for pending in self.pending.drain(..) {
             pending.outbox.refuse(pending.id(), moved());
         }
-        for follower in self.followers.values() {
+        for follower in self.room.followers() {
             let _ = follower.outbox.note_subscription(&self.match_id, false);
         }
     }
@@ -350,11 +362,9 @@ impl Proxy {
                 // waiting screen. The owner hears it as their goodbye, as if their connection
                 // had closed, so a public seek leaves every node's lobby until they resume.
                 let conn = outbox.id();
-                if self
-                    .followers
-                    .get(&conn)
-                    .is_some_and(|f| f.is_watcher() || (self.waiting && !f.tokens.is_empty()))
-                {
+                if self.room.get(conn).is_some_and(|f| {
+                    f.role.is_watcher() || (self.waiting && !f.role.tokens.is_empty())
+                }) {
                     self.unfollow(conn);
                 }
                 outbox.ack(id);
@@ -394,7 +404,7 @@ impl Proxy {
             } => {
                 // Acting holds the seat, as at the match: the connection follows from the
                 // events this node has now on.
-                let now = self.last_v();
+                let now = self.room.last_v();
                 if let Some(follower) = self.follow(&outbox, now) {
                     if follower.seen.is_none() && follower.tokens.is_empty() && !follower.watching {
                         follower.awaiting_snapshot = false;
@@ -421,7 +431,9 @@ impl Proxy {
                 request,
             } => (outbox, RemoteCommand::Chat { id, request }),
             Command::Leave { conn } => {
-                self.unfollow(conn);
+                self.pending.retain(|p| p.outbox.id() != conn);
+                self.room.remove(conn);
+                self.leave(conn);
                 return;
             }
             Command::Crowd { .. } => {
@@ -439,40 +451,43 @@ impl Proxy {
 
     /// Adds `outbox` as a follower (catching up from `since_v`) if it is not one yet; `None`
     /// if its connection has closed.
-    fn follow(&mut self, outbox: &Outbox, since_v: Option<u64>) -> Option<&mut Follower> {
+    fn follow(&mut self, outbox: &Outbox, since_v: Option<u64>) -> Option<&mut Follows> {
         let conn = outbox.id();
-        if !self.followers.contains_key(&conn) {
+        if self.room.get(conn).is_none() {
             if !outbox.note_subscription(&self.match_id, true) {
                 return None;
             }
-            self.followers.insert(
-                conn,
-                Follower {
-                    outbox: outbox.clone(),
-                    seen: since_v,
-                    awaiting_snapshot: true,
-                    answered: false,
-                    tokens: Vec::new(),
-                    watching: false,
-                },
-            );
+            let follows = Follows {
+                seen: since_v,
+                awaiting_snapshot: true,
+                answered: false,
+                tokens: Vec::new(),
+                watching: false,
+            };
+            self.room.insert(outbox.clone(), follows);
         }
-        self.followers.get_mut(&conn)
+        self.room.get_mut(conn).map(|f| &mut f.role)
     }
 
     /// Forgets connection `conn` and tells the owner it left.
     fn unfollow(&mut self, conn: ConnId) {
         self.pending.retain(|p| p.outbox.id() != conn);
-        if let Some(follower) = self.followers.remove(&conn) {
+        if let Some(follower) = self.room.remove(conn) {
             let _ = follower.outbox.note_subscription(&self.match_id, false);
-            let leave = ToOwner::Leave {
-                match_id: self.match_id.clone(),
-                from: self.link.me().clone(),
-                conn,
-            };
-            self.link.send(&self.owner, leave);
-            self.crowd_changed();
+            self.leave(conn);
         }
+    }
+
+    /// Tells the owner connection `conn` left (it may be gone from the room already: one
+    /// that could not take an event is dropped by the room and says goodbye as it closes).
+    fn leave(&mut self, conn: ConnId) {
+        let leave = ToOwner::Leave {
+            match_id: self.match_id.clone(),
+            from: self.link.me().clone(),
+            conn,
+        };
+        self.link.send(&self.owner, leave);
+        self.crowd_changed();
     }
 
     /// Sends `command` to the owner; it stays pending until answered.
@@ -485,7 +500,7 @@ impl Proxy {
             });
         } else {
             outbox.refuse(
-                command_id(&command),
+                command.id(),
                 Refusal::new(
                     ErrorCode::Busy,
                     "too many messages waiting between servers; try again",
@@ -536,10 +551,8 @@ impl Proxy {
                             | ServerMessage::ChatDeleted(_)
                             | ServerMessage::ChatHistory(_)
                     );
-                    let shared = SharedMessage::new(message);
-                    self.followers.retain(|_, f| {
-                        (spectators_only && !f.is_watcher()) || f.outbox.send_shared(&shared)
-                    });
+                    self.room
+                        .send_to(message, |f| !spectators_only || f.is_watcher(), false);
                 }
                 Next::Continue
             }
@@ -561,7 +574,7 @@ impl Proxy {
     /// from it what the connection has now (a snapshot's or an event's version, a seat's
     /// token); an answer that is not the one answer of a pending command goes nowhere.
     async fn reply(&mut self, from: &NodeRef, conn: ConnId, binary: bool, bytes: Vec<u8>) {
-        let outbox = match self.followers.get(&conn) {
+        let outbox = match self.room.get(conn) {
             Some(follower) => follower.outbox.clone(),
             None => match self.pending.iter().find(|p| p.outbox.id() == conn) {
                 Some(pending) => pending.outbox.clone(),
@@ -592,8 +605,8 @@ impl Proxy {
                 Some(_) => {}
             }
         }
-        if let Some(follower) = self.followers.get_mut(&conn) {
-            follower.answered = true;
+        if let Some(follower) = self.room.get_mut(conn) {
+            follower.role.answered = true;
         }
         match &decoded {
             Some(ServerMessage::Ack(ack)) => {
@@ -619,29 +632,29 @@ impl Proxy {
             Some(ServerMessage::Seat(seat) | ServerMessage::Paired(Paired { seat, .. })) => {
                 let _ = self.answered(conn, seat.id);
                 if seat.match_id == self.match_id
-                    && let Some(follower) = self.followers.get_mut(&conn)
-                    && !follower.tokens.contains(&seat.token)
+                    && let Some(follower) = self.room.get_mut(conn)
+                    && !follower.role.tokens.contains(&seat.token)
                 {
-                    follower.tokens.push(seat.token.clone());
+                    follower.role.tokens.push(seat.token.clone());
                     self.crowd_changed();
                 }
             }
             Some(ServerMessage::MatchSnapshot(snapshot)) if snapshot.match_id == self.match_id => {
                 self.waiting = snapshot.phase == MatchPhase::Waiting;
-                if let Some(follower) = self.followers.get_mut(&conn) {
-                    follower.seen = Some(snapshot.v);
+                if let Some(follower) = self.room.get_mut(conn) {
+                    follower.role.seen = Some(snapshot.v);
                 }
             }
             Some(ServerMessage::MatchEvent(event)) if event.match_id == self.match_id => {
                 self.note_phase(&event.event);
                 // A catch-up event: only the next one this connection needs goes through.
-                let Some(follower) = self.followers.get_mut(&conn) else {
+                let Some(follower) = self.room.get_mut(conn) else {
                     return;
                 };
-                if follower.seen.is_none_or(|seen| event.v != seen + 1) {
+                if follower.role.seen.is_none_or(|seen| event.v != seen + 1) {
                     return;
                 }
-                follower.seen = Some(event.v);
+                follower.role.seen = Some(event.v);
             }
             _ => {}
         }
@@ -680,7 +693,7 @@ impl Proxy {
             return;
         };
         let pending = self.pending.remove(at);
-        let Some(follower) = self.followers.get_mut(&conn) else {
+        let Some(follower) = self.room.get_mut(conn).map(|f| &mut f.role) else {
             return;
         };
         let still_follows = match pending.command {
@@ -693,9 +706,8 @@ impl Proxy {
                 !follower.tokens.is_empty() || follower.watching
             }
         };
-        if !still_follows {
+        if !still_follows && let Some(follower) = self.room.remove(conn) {
             let _ = follower.outbox.note_subscription(&self.match_id, false);
-            self.followers.remove(&conn);
         }
         self.crowd_changed();
     }
@@ -703,13 +715,13 @@ impl Proxy {
     /// Relayed event `v`: into the history and to every follower that is right before it. A
     /// gap since the last relayed event is filled from PostgreSQL first.
     async fn relayed(&mut self, v: u64, message: &[u8]) {
-        if let Some(last) = self.last_v() {
+        if let Some(last) = self.room.last_v() {
             if v <= last {
                 return;
             }
             if v > last + 1 {
                 self.fill_from_store(last).await;
-                if self.last_v().is_some_and(|now| v <= now) {
+                if self.room.last_v().is_some_and(|now| v <= now) {
                     return;
                 }
             }
@@ -723,32 +735,13 @@ impl Proxy {
 
     /// Keeps event `v` (the next one) and sends it to each follower that has `v - 1`.
     fn record(&mut self, v: u64, message: ServerMessage) {
-        if !self.history.is_next(v) {
+        if self.room.last_v().is_some_and(|last| v != last + 1) {
             return;
         }
         if let ServerMessage::MatchEvent(event) = &message {
             self.note_phase(&event.event);
         }
-        let shared = Arc::new(SharedMessage::new(message));
-        self.history.push(v, shared.clone());
-        let mut gone = Vec::new();
-        for (conn, follower) in &mut self.followers {
-            let next = follower.answered
-                && match follower.seen {
-                    Some(seen) => seen + 1 == v,
-                    None => !follower.awaiting_snapshot,
-                };
-            if next {
-                if follower.outbox.send_shared(&shared) {
-                    follower.seen = Some(v);
-                } else {
-                    gone.push(*conn);
-                }
-            }
-        }
-        for conn in gone {
-            self.unfollow(conn);
-        }
+        self.room.publish(v, message);
     }
 
     /// An opponent's arrival or the end (an abort) means the match no longer waits.
@@ -758,24 +751,21 @@ impl Proxy {
         }
     }
 
-    /// The last relayed event this proxy holds.
-    fn last_v(&self) -> Option<u64> {
-        self.history.last_v()
-    }
-
     /// Sends connection `conn` the events it lacks that this proxy holds; if it lacks more
     /// than the history holds, reads them from PostgreSQL.
     async fn bring_up_to_date(&mut self, conn: ConnId) {
-        let Some(seen) = self.followers.get(&conn).and_then(|f| f.seen) else {
+        let Some(seen) = self.room.get(conn).and_then(|f| f.role.seen) else {
             return;
         };
-        let Some(last) = self.last_v() else { return };
+        let Some(last) = self.room.last_v() else {
+            return;
+        };
         if seen >= last {
             return;
         }
-        let missing = match self.history.after(seen) {
-            Some(held) => held,
-            None => match self.link.events_after(&self.match_id, seen).await {
+        let missing: Vec<_> = match self.room.catchup(seen, last) {
+            Catchup::Events(held) => (seen + 1..).zip(held).collect(),
+            Catchup::Snapshot => match self.link.events_after(&self.match_id, seen).await {
                 Some(events) => events
                     .into_iter()
                     .filter(|e| e.v <= last)
@@ -789,18 +779,18 @@ impl Proxy {
                 None => return,
             },
         };
-        let Some(follower) = self.followers.get_mut(&conn) else {
+        let Some(follower) = self.room.get_mut(conn) else {
             return;
         };
         for (v, shared) in missing {
-            if follower.seen != Some(v - 1) {
+            if follower.role.seen != Some(v - 1) {
                 continue;
             }
             if !follower.outbox.send_shared(&shared) {
                 self.unfollow(conn);
                 return;
             }
-            follower.seen = Some(v);
+            follower.role.seen = Some(v);
         }
     }
 
@@ -818,11 +808,12 @@ impl Proxy {
     /// Messages may have been lost: catch up from PostgreSQL, and check who owns the match.
     async fn resync(&mut self) -> Next {
         let from = self
+            .room
             .last_v()
-            .or_else(|| self.followers.values().filter_map(|f| f.seen).min());
+            .or_else(|| self.room.followers().filter_map(|f| f.role.seen).min());
         if let Some(from) = from {
             self.fill_from_store(from).await;
-            let conns: Vec<ConnId> = self.followers.keys().copied().collect();
+            let conns: Vec<ConnId> = self.room.followers().map(|f| f.outbox.id()).collect();
             for conn in conns {
                 self.bring_up_to_date(conn).await;
             }
@@ -900,15 +891,15 @@ impl Proxy {
         tracing::info!(match_id = %self.match_id, %owner, epoch, "the match moved");
         self.owner = owner;
         self.epoch = epoch;
-        for follower in self.followers.values() {
+        for follower in self.room.followers() {
             if self.seating(follower.outbox.id()) {
                 continue;
             }
-            for token in &follower.tokens {
+            for token in &follower.role.tokens {
                 let resume = RemoteCommand::Resume {
                     id: 0,
                     token: SeatKey::Token(token.clone()),
-                    since_v: follower.seen,
+                    since_v: follower.role.seen,
                     carried: true,
                 };
                 self.send_to_owner(&follower.outbox, resume);
@@ -929,30 +920,36 @@ impl Proxy {
     fn seating(&self, conn: ConnId) -> bool {
         self.pending
             .iter()
-            .any(|p| p.outbox.id() == conn && !matches!(p.command, RemoteCommand::Act { .. }))
+            .any(|p| p.outbox.id() == conn && p.seats())
     }
 
     /// Gives every follower and pending command to the match's actor on this node.
     fn hand_over(&mut self, actor: &MatchHandle) {
-        tracing::info!(match_id = %self.match_id, followers = self.followers.len(), "taken over here");
-        for follower in self.followers.values() {
-            if self.seating(follower.outbox.id()) {
+        tracing::info!(match_id = %self.match_id, followers = self.room.len(), "taken over here");
+        // The actor follows them now; their goodbyes go to it by the same match id.
+        for follower in self.room.drain() {
+            let seating = self
+                .pending
+                .iter()
+                .any(|p| p.outbox.id() == follower.outbox.id() && p.seats());
+            if seating {
                 continue;
             }
-            for token in &follower.tokens {
+            let Follows { seen, tokens, .. } = &follower.role;
+            for token in tokens {
                 let _ = actor.try_send(Command::Resume {
                     outbox: follower.outbox.clone(),
                     id: 0,
                     token: SeatKey::Token(token.clone()),
-                    since_v: follower.seen,
+                    since_v: *seen,
                     carried: true,
                 });
             }
-            if follower.is_watcher() {
+            if follower.role.is_watcher() {
                 let _ = actor.try_send(Command::Watch {
-                    outbox: follower.outbox.clone(),
+                    outbox: follower.outbox,
                     id: 0,
-                    since_v: follower.seen,
+                    since_v: *seen,
                     carried: true,
                 });
             }
@@ -961,78 +958,26 @@ impl Proxy {
             outbox, command, ..
         } in self.pending.drain(..)
         {
-            let asker = (outbox.clone(), command_id(&command));
-            let local = match command {
-                RemoteCommand::Watch {
-                    id,
-                    since_v,
-                    carried,
-                } => Command::Watch {
-                    outbox,
-                    id,
-                    since_v,
-                    carried,
-                },
-                RemoteCommand::Join { id, player, myself } => Command::Join {
-                    outbox,
-                    id,
-                    player,
-                    myself,
-                },
-                RemoteCommand::Resume {
-                    id,
-                    token,
-                    since_v,
-                    carried,
-                } => Command::Resume {
-                    outbox,
-                    id,
-                    token,
-                    since_v,
-                    carried,
-                },
-                RemoteCommand::Act {
-                    id,
-                    token,
-                    action,
-                    received_ms,
-                } => Command::Act {
-                    outbox,
-                    id,
-                    token,
-                    action,
-                    received: super::wire::arrival(received_ms),
-                },
-                RemoteCommand::Chat { id, request } => Command::Chat {
-                    outbox,
-                    id,
-                    request,
-                },
-            };
+            let (asker, id) = (outbox.clone(), command.id());
+            let local = command.into_command(outbox);
             if let Err(refusal) = actor.try_send(local) {
-                asker.0.refuse(asker.1, refusal);
+                asker.refuse(id, refusal);
             }
         }
-        // The actor follows them now; their goodbyes go to it by the same match id.
-        self.followers.clear();
     }
 
     /// Counts the watchers again; a changed count goes to the owner as the throttle allows.
     fn crowd_changed(&mut self) {
-        let watchers = self.watchers();
+        let watchers = self.room.watchers_here();
         if watchers != self.reported && self.crowd.changed(Instant::now()) {
             self.report_crowd();
         }
     }
 
-    fn watchers(&self) -> u32 {
-        self.followers.values().filter(|f| f.is_watcher()).count() as u32
-    }
-
     /// Tells the owner how many watch here now.
     fn report_crowd(&mut self) {
         self.crowd.sent(Instant::now());
-        let watchers = self.watchers();
+        let watchers = self.room.watchers_here();
         if watchers == self.reported {
             return;
         }

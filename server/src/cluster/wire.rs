@@ -7,7 +7,8 @@ use boardcast_protocol::Encoding;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use crate::matches::{Action, ChatRequest, Player, SeatKey};
+use crate::matches::{Action, ChatRequest, Command, Player, SeatKey};
+use crate::room::outbox::Outbox;
 use crate::storage::coordination::NodeRef;
 use crate::storage::now_ms;
 
@@ -84,6 +85,71 @@ pub(crate) enum RemoteCommand {
     },
     /// A chat line or its deletion (the room is the owner's to decide).
     Chat { id: u64, request: ChatRequest },
+}
+
+impl RemoteCommand {
+    /// The id of the envelope that asked it.
+    pub(crate) fn id(&self) -> u64 {
+        match self {
+            RemoteCommand::Watch { id, .. }
+            | RemoteCommand::Join { id, .. }
+            | RemoteCommand::Resume { id, .. }
+            | RemoteCommand::Act { id, .. }
+            | RemoteCommand::Chat { id, .. } => *id,
+        }
+    }
+
+    /// The command as the match's actor takes it, answered through `outbox`.
+    pub(crate) fn into_command(self, outbox: Outbox) -> Command {
+        match self {
+            RemoteCommand::Watch {
+                id,
+                since_v,
+                carried,
+            } => Command::Watch {
+                outbox,
+                id,
+                since_v,
+                carried,
+            },
+            RemoteCommand::Join { id, player, myself } => Command::Join {
+                outbox,
+                id,
+                player,
+                myself,
+            },
+            RemoteCommand::Resume {
+                id,
+                token,
+                since_v,
+                carried,
+            } => Command::Resume {
+                outbox,
+                id,
+                token,
+                since_v,
+                carried,
+            },
+            RemoteCommand::Act {
+                id,
+                token,
+                action,
+                received_ms,
+            } => Command::Act {
+                outbox,
+                id,
+                token,
+                action,
+                // Timed from its arrival at the first node, within the bound.
+                received: arrival(received_ms),
+            },
+            RemoteCommand::Chat { id, request } => Command::Chat {
+                outbox,
+                id,
+                request,
+            },
+        }
+    }
 }
 
 /// Back to the asking node (`bc:node:{asker}:{incarnation}:m`).

@@ -15,15 +15,24 @@ use boardcast_protocol::TimeControl;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::Events;
 use super::director::Joining;
 use super::error::EventError;
 use super::record::{EventSetup, Format};
 use crate::accounts::Who;
-use crate::net::app::App;
+use crate::accounts::http::{Site, same_origin};
 use crate::storage::now_ms;
 
-/// The event routes, for the server's router.
-pub(crate) fn routes() -> Router<App> {
+/// What the event routes need of the server: the account routes' [`Site`] (who asks, and
+/// from which page) and the events; they see nothing else of it.
+#[derive(Clone)]
+pub(crate) struct Club {
+    site: Site,
+    events: Events,
+}
+
+/// The event routes with what they need, for the server's router.
+pub(crate) fn routes<S>(site: Site, events: Events) -> Router<S> {
     Router::new()
         .route("/api/events", post(create).get(list))
         .route("/api/events/{id}", get(show))
@@ -31,6 +40,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/api/events/{id}/withdraw", post(withdraw))
         .route("/api/organisers", post(organiser))
         .route("/e/{file}", get(trf))
+        .with_state(Club { site, events })
 }
 
 type Answer = Result<Response, EventError>;
@@ -82,11 +92,11 @@ fn body<T: for<'de> Deserialize<'de> + Default>(bytes: &Bytes) -> Result<T, Even
     serde_json::from_slice(bytes).map_err(|err| invalid(format!("bad request body: {err}")))
 }
 
-async fn who(app: &App, headers: &HeaderMap) -> Result<Who, EventError> {
-    crate::accounts::http::same_origin(app, headers).map_err(|_| {
+async fn who(club: &Club, headers: &HeaderMap) -> Result<Who, EventError> {
+    same_origin(&club.site, headers).map_err(|_| {
         invalid("this request must come from the server's own pages or carry a token")
     })?;
-    match app.accounts.authenticate(headers).await {
+    match club.site.accounts.authenticate(headers).await {
         Ok(Some(who)) => Ok(who),
         _ => Err(EventError::Unauthenticated),
     }
@@ -195,21 +205,28 @@ fn validate(
     })
 }
 
-async fn create(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    let who = who(&app, &headers).await?;
-    if !who.admin && !app.events.is_organiser(who.id).await? {
+async fn create(State(club): State<Club>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    let who = who(&club, &headers).await?;
+    if !who.admin && !club.events.is_organiser(who.id).await? {
         return Err(EventError::NotOrganiser);
     }
     let create: CreateEvent = serde_json::from_slice(&bytes)
         .map_err(|err| invalid(format!("bad request body: {err}")))?;
-    let mut setup = validate(create, who.id, now_ms(), app.events.arena_minute_ms())?;
+    let mut setup = validate(create, who.id, now_ms(), club.events.arena_minute_ms())?;
     if let Some(password) = setup.password.take() {
-        setup.password = Some(app.accounts.hasher.hash(password).await.map_err(|err| {
-            tracing::error!(%err, "cannot hash an event password");
-            EventError::Storage
-        })?);
+        setup.password = Some(
+            club.site
+                .accounts
+                .hasher
+                .hash(password)
+                .await
+                .map_err(|err| {
+                    tracing::error!(%err, "cannot hash an event password");
+                    EventError::Storage
+                })?,
+        );
     }
-    let id = app.events.create(setup).await?;
+    let id = club.events.create(setup).await?;
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
 }
 
@@ -226,38 +243,40 @@ fn yes() -> bool {
     true
 }
 
-async fn organiser(State(app): State<App>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    let who = who(&app, &headers).await?;
+async fn organiser(State(club): State<Club>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    let who = who(&club, &headers).await?;
     if !who.admin {
         return Err(EventError::NotAdmin);
     }
     let asked: Organiser = serde_json::from_slice(&bytes)
         .map_err(|err| invalid(format!("bad request body: {err}")))?;
-    let account = app
+    let account = club
+        .site
         .accounts
         .store
         .account_by_name(asked.name.clone())
         .await
         .map_err(|_| EventError::Storage)?
         .ok_or_else(|| EventError::NotFound(format!("account {}", asked.name)))?;
-    app.events.grant(account.id, asked.granted).await?;
+    club.events.grant(account.id, asked.granted).await?;
     Ok(Json(json!({ "name": account.name, "organiser": asked.granted })).into_response())
 }
 
 async fn join(
-    State(app): State<App>,
+    State(club): State<Club>,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    let who = who(&app, &headers).await?;
+    let who = who(&club, &headers).await?;
     let asked: JoinEvent = body(&bytes)?;
-    let setup = app
+    let setup = club
         .events
         .setup(&id)
         .ok_or_else(|| EventError::NotFound(id.clone()))?;
     if setup.password.is_some()
-        && !app
+        && !club
+            .site
             .accounts
             .hasher
             .verify(asked.password.unwrap_or_default(), setup.password.clone())
@@ -269,7 +288,7 @@ async fn join(
     {
         return Err(EventError::WrongPassword);
     }
-    let perf = crate::ratings::stored::read_perf(&*app.accounts.store, who.id)
+    let perf = crate::ratings::stored::read_perf(&*club.site.accounts.store, who.id)
         .await
         .map_err(|_| EventError::Storage)?;
     let rating = perf.glicko.rating.round().max(0.0) as u32;
@@ -286,7 +305,7 @@ async fn join(
             "this event is for ratings {min} to {max}; yours is {rating}"
         )));
     }
-    app.events
+    club.events
         .join(
             &id,
             Joining {
@@ -299,29 +318,29 @@ async fn join(
     Ok(Json(json!({ "joined": id })).into_response())
 }
 
-async fn withdraw(State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
-    let who = who(&app, &headers).await?;
-    app.events.withdraw(&id, who.id).await?;
+async fn withdraw(State(club): State<Club>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let who = who(&club, &headers).await?;
+    club.events.withdraw(&id, who.id).await?;
     Ok(Json(json!({ "withdrew": id })).into_response())
 }
 
-async fn list(State(app): State<App>) -> Answer {
-    let events = app.events.list().await?;
+async fn list(State(club): State<Club>) -> Answer {
+    let events = club.events.list().await?;
     let events: Vec<&super::view::EventView> = events.iter().map(|view| &**view).collect();
     Ok(Json(json!({ "events": events })).into_response())
 }
 
-async fn show(State(app): State<App>, Path(id): Path<String>) -> Answer {
-    let view = app.events.view(&id).await?;
+async fn show(State(club): State<Club>, Path(id): Path<String>) -> Answer {
+    let view = club.events.view(&id).await?;
     Ok(Json(&*view).into_response())
 }
 
 /// `/e/{id}.trf`: the Swiss's FIDE TRF; `/e/{id}` is the event's page (the web shell).
-async fn trf(State(app): State<App>, Path(file): Path<String>, headers: HeaderMap) -> Answer {
+async fn trf(State(club): State<Club>, Path(file): Path<String>, headers: HeaderMap) -> Answer {
     let Some(id) = file.strip_suffix(".trf") else {
         return Ok(crate::net::web::shell(headers).await);
     };
-    let state = app.events.state(id).await?;
+    let state = club.events.state(id).await?;
     let trf = state
         .trf()
         .ok_or_else(|| invalid("a TRF is written for a Swiss only"))?;

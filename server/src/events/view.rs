@@ -45,13 +45,42 @@ pub(crate) struct StandingView {
     pub on_fire: bool,
 }
 
+/// How the event is played, as shown: its `kind` and that kind's own fields.
+///
+/// Not the stored [`Format`] flattened: a Swiss's number of rounds is `rounds_total` here, so
+/// that `rounds` is only ever the array of rounds played (the stored format's `rounds` flattened
+/// beside it made a JSON object with the key twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum FormatView {
+    Swiss {},
+    RoundRobin { double: bool },
+    Arena { minutes: u32, ends_at_ms: i64 },
+}
+
+impl From<Format> for FormatView {
+    fn from(format: Format) -> FormatView {
+        match format {
+            Format::Swiss { .. } => FormatView::Swiss {},
+            Format::RoundRobin { double } => FormatView::RoundRobin { double },
+            Format::Arena {
+                minutes,
+                ends_at_ms,
+            } => FormatView::Arena {
+                minutes,
+                ends_at_ms,
+            },
+        }
+    }
+}
+
 /// The event as the API and the page show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct EventView {
     pub id: String,
     pub name: String,
     #[serde(flatten)]
-    pub format: Format,
+    pub format: FormatView,
     pub time_control: String,
     pub rated: bool,
     pub private: bool,
@@ -117,7 +146,7 @@ impl EventView {
         EventView {
             id: state.id.clone(),
             name: setup.name.clone(),
-            format: setup.format,
+            format: setup.format.into(),
             time_control: format!("{}+{}", tc.initial_ms / 60_000, tc.increment_ms / 1000),
             rated: setup.rated,
             private: setup.password.is_some(),
@@ -181,4 +210,137 @@ fn arena_standings(state: &EventState, name: &dyn Fn(i64) -> String) -> Vec<Stan
             on_fire: s.on_fire,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::record::{Board, EventRecord};
+    use boardcast_protocol::TimeControl;
+
+    fn setup(format: Format) -> EventSetup {
+        EventSetup {
+            name: "Tuesday".into(),
+            format,
+            time_control: TimeControl {
+                initial_ms: 300_000,
+                increment_ms: 3_000,
+            },
+            rated: false,
+            starts_at_ms: 1_000,
+            password: None,
+            min_rated_games: 0,
+            rating_range: None,
+            organiser: 1,
+        }
+    }
+
+    /// The keys of every object in `json`, in order, duplicates kept (serde_json's `Value`
+    /// keeps only the last of two equal keys, so it cannot see a duplicate).
+    fn duplicate_keys(json: &str) -> Vec<String> {
+        use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+        struct Keys<'a>(&'a mut Vec<String>);
+        impl<'de> Visitor<'de> for Keys<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+                let mut seen = std::collections::HashSet::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if !seen.insert(key.clone()) {
+                        self.0.push(key);
+                    }
+                    map.next_value_seed(Seed(self.0))?;
+                }
+                Ok(())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                while seq.next_element_seed(Seed(self.0))?.is_some() {}
+                Ok(())
+            }
+            fn visit_str<E>(self, _: &str) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_unit<E>(self) -> Result<(), E> {
+                Ok(())
+            }
+        }
+        struct Seed<'a>(&'a mut Vec<String>);
+        impl<'de> serde::de::DeserializeSeed<'de> for Seed<'_> {
+            type Value = ();
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.deserialize_any(Keys(self.0))
+            }
+        }
+        let mut duplicates = Vec::new();
+        let mut de = serde_json::Deserializer::from_str(json);
+        de.deserialize_any(Keys(&mut duplicates)).unwrap();
+        duplicates
+    }
+
+    /// A Swiss's JSON names each key once: `rounds` is the array of rounds played and
+    /// `rounds_total` the number it has; the fields the clients read are all there.
+    #[test]
+    fn an_events_json_has_each_key_once_and_what_the_clients_read() {
+        let mut state = EventState::new("s".into(), setup(Format::Swiss { rounds: 5 }), 0);
+        for account in 1..=2 {
+            state
+                .apply(&EventRecord::Joined {
+                    account,
+                    name: format!("p{account}"),
+                    rating: 1500,
+                })
+                .unwrap();
+        }
+        state
+            .apply(&EventRecord::Paired {
+                round: 1,
+                boards: vec![Board { white: 1, black: 2 }],
+                bye: None,
+                at_ms: None,
+            })
+            .unwrap();
+        let json = serde_json::to_string(&EventView::of(&state, 2_000)).unwrap();
+        assert_eq!(duplicate_keys(&json), Vec::<String>::new(), "{json}");
+        let shown: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(shown["kind"], "swiss");
+        assert_eq!(shown["rounds_total"], 5);
+        assert_eq!(shown["rounds"][0]["games"][0]["white"], "p1");
+
+        for (format, kind, field, value) in [
+            (
+                Format::Arena {
+                    minutes: 30,
+                    ends_at_ms: 1_801_000,
+                },
+                "arena",
+                "ends_at_ms",
+                serde_json::json!(1_801_000),
+            ),
+            (
+                Format::RoundRobin { double: true },
+                "round_robin",
+                "double",
+                serde_json::json!(true),
+            ),
+        ] {
+            let state = EventState::new("x".into(), setup(format), 0);
+            let json = serde_json::to_string(&EventView::of(&state, 0)).unwrap();
+            assert_eq!(duplicate_keys(&json), Vec::<String>::new(), "{json}");
+            let shown: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(shown["kind"], kind);
+            assert_eq!(shown[field], value, "{json}");
+            assert!(shown["rounds"].is_array(), "{json}");
+        }
+    }
 }

@@ -496,10 +496,9 @@ impl Actor {
     /// node's followers go to whatever follows the new owner. Followers on other nodes are
     /// left to their own node, which learns of the new owner.
     fn hand_over(&mut self) {
-        let conns: Vec<_> = self.fanout.followers().map(|f| f.outbox.id()).collect();
-        let local = conns
-            .into_iter()
-            .filter_map(|conn| self.fanout.remove(conn))
+        let local = self
+            .fanout
+            .drain()
             .map(|f| f.outbox)
             .filter(|outbox| !outbox.is_remote() && !outbox.is_closed())
             .collect();

@@ -770,6 +770,111 @@ mod tests {
         }
     }
 
+    /// The rules page's positions (`web/rules/positions.json`, shown on `/rules` and by
+    /// `boardcast rules`) say only what the rules crate says: every move shown is legal and
+    /// takes and crowns what the data says, every "only these moves" and every refusal (with
+    /// the reason this server sends for it) is true, every result is the crate's; and every
+    /// illegal-move reason has the section its "why?" link leads to.
+    #[test]
+    fn the_rules_page_positions_are_legal_and_their_claims_true() {
+        use std::collections::BTreeSet;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/rules/positions.json");
+        let data: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let squares = |list: &serde_json::Value| -> BTreeSet<u64> {
+            list.as_array()
+                .map(|a| a.iter().map(|n| n.as_u64().unwrap()).collect())
+                .unwrap_or_default()
+        };
+        let (mut ids, mut explained) = (BTreeSet::new(), Vec::new());
+        for section in data["sections"].as_array().unwrap() {
+            assert!(ids.insert(section["id"].as_str().unwrap()), "{section}");
+            for reason in section["reasons"].as_array().unwrap() {
+                explained.push(reason.as_str().unwrap());
+            }
+            for shown in section["positions"].as_array().unwrap() {
+                let id = shown["id"].as_str().unwrap();
+                assert!(ids.insert(id), "two positions named {id}");
+                let mut position = frisian::Position::from_fen(shown["fen"].as_str().unwrap())
+                    .unwrap_or_else(|e| panic!("{id}: {e}"));
+                for (i, step) in shown["steps"].as_array().unwrap().iter().enumerate() {
+                    let at = format!("{id} step {i} ({})", position.fen());
+                    let legal: BTreeSet<String> = position
+                        .legal_moves_with_notation()
+                        .into_iter()
+                        .map(|(_, notation)| notation)
+                        .collect();
+                    if let Some(count) = step["count"].as_u64() {
+                        assert_eq!(legal.len() as u64, count, "{at}: {legal:?}");
+                    }
+                    if let Some(only) = step["only"].as_array() {
+                        let only: BTreeSet<String> = only
+                            .iter()
+                            .map(|m| m.as_str().unwrap().to_owned())
+                            .collect();
+                        assert_eq!(legal, only, "{at}");
+                    }
+                    for (notation, reason) in step["refused"].as_object().into_iter().flatten() {
+                        let route: Vec<Square> = notation
+                            .split(['-', 'x'])
+                            .map(|n| Square::new(n.parse().unwrap()).unwrap())
+                            .collect();
+                        let error = position.move_from_route(&route).err();
+                        let args = error.map(|e| illegal(&e).args.unwrap());
+                        assert_eq!(
+                            args.map(|a| a.reason),
+                            reason.as_str().map(str::to_owned),
+                            "{at}: {notation}"
+                        );
+                    }
+                    let Some(play) = step["play"].as_str() else {
+                        continue;
+                    };
+                    assert!(
+                        position.status().outcome().is_none(),
+                        "{at}: the game is over"
+                    );
+                    let mv = position
+                        .parse_move(play)
+                        .unwrap_or_else(|e| panic!("{at}: {play}: {e}"));
+                    assert!(
+                        legal.contains(play),
+                        "{at}: {play} is not written so: {legal:?}"
+                    );
+                    let taken: BTreeSet<u64> = mv
+                        .captures()
+                        .iter()
+                        .map(|s| u64::from(s.number()))
+                        .collect();
+                    assert_eq!(taken, squares(&step["takes"]), "{at}: {play} takes");
+                    assert_eq!(
+                        mv.promotes(),
+                        step["crowns"].as_bool().unwrap_or(false),
+                        "{at}: {play} crowns"
+                    );
+                    position = position.play(mv).unwrap();
+                }
+                if let Some(end) = shown["end"].as_str() {
+                    assert_eq!(
+                        position.status().result_word(),
+                        end,
+                        "{id}: {}",
+                        position.fen()
+                    );
+                }
+            }
+        }
+        // Every illegal-move reason leads to exactly one section, and only those do.
+        let mut reasons: Vec<&str> = boardcast_protocol::REASONS
+            .iter()
+            .filter(|spec| spec.code == ErrorCode::IllegalMove)
+            .map(|spec| spec.reason)
+            .collect();
+        reasons.sort_unstable();
+        explained.sort_unstable();
+        assert_eq!(explained, reasons);
+    }
+
     /// Not your turn names the side to move.
     #[test]
     fn not_your_turn_names_the_side_to_move() {

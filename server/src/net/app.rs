@@ -5,11 +5,13 @@
 use std::sync::Arc;
 
 use crate::accounts::Accounts;
+use crate::accounts::http::Site;
 use crate::channels::Channels;
 use crate::matches::Directory;
 use crate::matches::local::Hub;
 use crate::net::address::TrustedProxies;
 use crate::net::limits::ConnectionLimit;
+use crate::net::origin::AllowedOrigins;
 use crate::net::per_address::AddressLimits;
 use crate::net::tls::Tls;
 use crate::ops::config::Config;
@@ -39,4 +41,24 @@ pub struct App {
     pub(crate) play_now: crate::net::pairing::PlayNow,
     /// Club events and their directors (issue 33).
     pub(crate) events: crate::events::Events,
+}
+
+impl App {
+    /// The pages that may open a WebSocket or change an account: `--allowed-origin`s and the
+    /// public URL's origin.
+    pub(crate) fn origins(&self) -> AllowedOrigins {
+        AllowedOrigins::new(&self.config.allowed_origins)
+            .with_public(self.config.public_url.as_ref())
+    }
+
+    /// What the account and event routes are handed of the server.
+    pub(crate) fn site(&self) -> Site {
+        Site {
+            accounts: self.accounts.clone(),
+            origins: self.origins(),
+            secure: self.tls.is_some()
+                || (self.config.public_url.as_ref())
+                    .is_some_and(|url| url.origin().starts_with("https://")),
+        }
+    }
 }

@@ -16,7 +16,6 @@ use crate::net::address::Peer;
 use crate::net::app::App;
 use crate::net::connection;
 use crate::net::limits::{Admission, SessionPlaces};
-use crate::net::origin::AllowedOrigins;
 use crate::net::per_address::{OverLimit, Rated};
 use crate::net::public_url;
 use crate::net::web;
@@ -41,8 +40,8 @@ pub(crate) fn router(app: App) -> Router {
         .route("/healthz", get(healthz))
         .route("/ws", get(websocket))
         .route("/games/{file}", get(game_pdn))
-        .merge(crate::accounts::http::routes())
-        .merge(crate::events::http::routes())
+        .merge(crate::accounts::http::routes(app.site()))
+        .merge(crate::events::http::routes(app.site(), app.events.clone()))
         .merge(web::router());
     let router = match app.config.metrics_listen {
         None => router.merge(crate::net::metrics_page::routes()),
@@ -62,10 +61,7 @@ async fn websocket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if let Err(why) = AllowedOrigins::new(&app.config.allowed_origins)
-        .with_public(app.config.public_url.as_ref())
-        .check(&headers)
-    {
+    if let Err(why) = app.origins().check(&headers) {
         return (StatusCode::FORBIDDEN, format!("{why}\n")).into_response();
     }
     // Who the connection acts as: the session cookie or bearer token, checked before the

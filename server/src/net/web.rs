@@ -82,6 +82,8 @@ fn content_type(path: &str) -> Option<&'static str> {
         "css" => "text/css; charset=utf-8",
         "svg" => "image/svg+xml",
         "png" => "image/png",
+        // The match page's sounds (`sounds/*.wav`, js/sound.js).
+        "wav" => "audio/wav",
         "webmanifest" => "application/manifest+json",
         // The Fluent catalogues (`i18n/*.ftl`), shared with the terminal client.
         "ftl" => "text/plain; charset=utf-8",

@@ -19,7 +19,9 @@
 //! events to them, so the fan-out sends them nothing ([`Outbox::is_remote`]; a remote seat
 //! holder still holds its seat), counts the watchers other nodes report
 //! ([`Fanout::set_watchers_elsewhere`]), and hands every event and broadcast once to its
-//! [`Mirror`], which publishes it for those nodes.
+//! [`Mirror`], which publishes it for those nodes. There, the match's proxy is a replica of
+//! the room: a fan-out of its own whose followers catch up through the owner's answers, so
+//! each takes a relayed event only once it has the one before ([`Role::due`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,6 +38,14 @@ use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 pub trait Role {
     /// Whether the follower counts in the crowd (a seated player of a match does not).
     fn is_watcher(&self) -> bool;
+
+    /// Whether the follower is due event `v` now; `true` counts it as sent (one that cannot
+    /// take it is dropped). A follower of the room's own actor always is: the actor caught
+    /// it up before it joined. A replica's follower may still be catching up through the
+    /// owner's answers: it gets `v` once it has `v - 1` (see [`crate::cluster::proxy`]).
+    fn due(&mut self, _v: u64) -> bool {
+        true
+    }
 }
 
 /// Every follower of a channel watches.
@@ -143,9 +153,19 @@ impl<R: Role, K: Clone> Fanout<R, K> {
             .is_none()
     }
 
+    /// The follower on connection `conn`, to change its role.
+    pub(crate) fn get_mut(&mut self, conn: ConnId) -> Option<&mut Follower<R>> {
+        self.followers.get_mut(&conn)
+    }
+
     /// Removes a follower, giving it back if it was following.
     pub fn remove(&mut self, conn: ConnId) -> Option<Follower<R>> {
         self.followers.remove(&conn)
+    }
+
+    /// Removes every follower, giving them back (the room moves to another node or actor).
+    pub(crate) fn drain(&mut self) -> impl Iterator<Item = Follower<R>> + '_ {
+        self.followers.drain().map(|(_, follower)| follower)
     }
 
     /// Drops followers whose connection has gone; `true` if any was dropped.
@@ -198,6 +218,9 @@ impl<R: Role, K: Clone> Fanout<R, K> {
                 let open = !f.outbox.is_closed();
                 lost_players |= !open && !f.role.is_watcher();
                 return open;
+            }
+            if v.is_some_and(|v| !f.role.due(v)) {
+                return true;
             }
             let kept = f.outbox.send_shared(shared);
             lost_players |= !kept && !f.role.is_watcher();
@@ -283,13 +306,16 @@ impl<R: Role, K: Clone> Fanout<R, K> {
         self.crowd_changed()
     }
 
-    fn recount(&mut self) -> bool {
-        let here = self
-            .followers
+    /// How many of the followers here watch (without those other nodes report).
+    pub(crate) fn watchers_here(&self) -> u32 {
+        self.followers
             .values()
             .filter(|f| f.role.is_watcher())
-            .count() as u32;
-        let watchers = here.saturating_add(self.elsewhere);
+            .count() as u32
+    }
+
+    fn recount(&mut self) -> bool {
+        let watchers = self.watchers_here().saturating_add(self.elsewhere);
         let changed = watchers != self.watchers;
         self.watchers = watchers;
         changed

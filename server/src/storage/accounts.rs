@@ -145,12 +145,16 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
         keep: Option<String>,
     ) -> BoxFuture<'_, Result<(), StorageError>>;
 
+    /// `login`: the token is a password login's (`boardcast login`, `POST /api/token`), which
+    /// [`AccountStore::delete_login_tokens`] ends with the browser sessions; a token made by
+    /// name on the web or by the admin command is not.
     fn create_token(
         &self,
         hash: String,
         account: i64,
         name: String,
         scopes: String,
+        login: bool,
         now_ms: i64,
     ) -> BoxFuture<'_, Result<i64, StorageError>>;
     fn token(&self, hash: String) -> BoxFuture<'_, Result<Option<TokenRow>, StorageError>>;
@@ -158,6 +162,9 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
     /// Whether token `id` of `account` was there to delete.
     fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
     fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Deletes every password login's token of `account` ("log out everywhere", a password
+    /// change or reset); returns their ids, so their open connections can be cut.
+    fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>>;
 
     fn create_reset(
         &self,

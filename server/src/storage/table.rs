@@ -119,6 +119,7 @@ pub(super) const TABLES: &[Table] = &[
             ("scopes", Kind::Text),
             ("created_ms", Kind::Int),
             ("used_ms", Kind::Int),
+            ("login", Kind::Bool),
         ],
         key: 1,
     },

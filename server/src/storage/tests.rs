@@ -782,13 +782,25 @@ pub(crate) async fn accounts_sessions_tokens_and_seats_are_stored(place: &impl P
         anne
     );
     let token = accounts
-        .create_token("t1".into(), anne, "cli".into(), "play".into(), 8)
+        .create_token("t1".into(), anne, "cli".into(), "play".into(), false, 8)
         .await
         .unwrap();
     assert_eq!(
         accounts.token("t1".into()).await.unwrap().unwrap().id,
         token
     );
+    // "Log out everywhere" deletes the password logins' tokens and leaves the named one.
+    let login = accounts
+        .create_token("t2".into(), anne, "terminal".into(), "play".into(), true, 9)
+        .await
+        .unwrap();
+    assert_eq!(
+        accounts.delete_login_tokens(anne).await.unwrap(),
+        vec![login]
+    );
+    assert!(accounts.token("t2".into()).await.unwrap().is_none());
+    assert!(accounts.token("t1".into()).await.unwrap().is_some());
+    assert!(accounts.delete_login_tokens(anne).await.unwrap().is_empty());
     let joined = |v: u64, side: &str, name: &str, account: Option<i64>| Write::Event {
         match_id: "g".into(),
         v,
@@ -840,6 +852,55 @@ pub(crate) async fn accounts_sessions_tokens_and_seats_are_stored(place: &impl P
 #[tokio::test]
 async fn accounts_are_stored_in_sqlite() {
     accounts_sessions_tokens_and_seats_are_stored(&SqliteFile::new()).await;
+}
+
+/// A SQLite database whose tokens table predates the `login` mark opens with the column
+/// added, its tokens kept as named ones (which "log out everywhere" leaves, as it did).
+#[tokio::test]
+async fn an_sqlite_database_from_before_login_tokens_keeps_its_tokens_as_named_ones() {
+    let place = SqliteFile::new();
+    let (storage, _) = place.open().await;
+    let anne = storage
+        .accounts()
+        .create_account("Anne".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    storage.close().await;
+    let conn = rusqlite::Connection::open(&place.path).unwrap();
+    conn.execute_batch(
+        "DROP TABLE tokens;
+         CREATE TABLE tokens (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE,
+             account_id INTEGER NOT NULL REFERENCES accounts(id), name TEXT NOT NULL,
+             scopes TEXT NOT NULL, created_ms INTEGER NOT NULL, used_ms INTEGER);",
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO tokens (hash, account_id, name, scopes, created_ms) \
+         VALUES ('old', ?1, 'script', 'play', 6)",
+        [anne],
+    )
+    .unwrap();
+    drop(conn);
+    let (storage, _) = place.open().await;
+    let accounts = storage.accounts();
+    let login = accounts
+        .create_token(
+            "new".into(),
+            anne,
+            "terminal".into(),
+            "play".into(),
+            true,
+            7,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        accounts.delete_login_tokens(anne).await.unwrap(),
+        vec![login]
+    );
+    assert!(accounts.token("old".into()).await.unwrap().is_some());
+    storage.close().await;
 }
 
 #[tokio::test]

@@ -25,6 +25,7 @@ mod play;
 mod ratings;
 mod screens;
 mod seat;
+mod sounds;
 mod stumbles;
 mod tv;
 mod typed_and_clock;

@@ -97,7 +97,9 @@ export function mountAccount(root) {
       field('New password', pw('new-password', 'password', 'new-password', { minlength: String(PASSWORD_MIN) })),
       field('New password again', pw('new-confirm', 'confirm', 'new-password')),
       button, h('p', { class: 'hint' }, 'Changing it logs out every other device.')),
-    h('h2', {}, 'Sessions'), h('div', { class: 'actions' }, ...logoutButtons()));
+    h('h2', {}, 'Sessions'), h('div', { class: 'actions' }, ...logoutButtons()),
+    h('p', { class: 'hint' }, 'Log out everywhere ends every login of your account, in browsers and ',
+      h('code', {}, 'boardcast login'), '. Personal access tokens you made by name stay until you revoke them.'));
   const guest = membersOnly('your account');
   const box = notice();
   root.replaceChildren(card('Your account', body, guest, box));

@@ -25,6 +25,9 @@ use crate::storage::Storage;
 const WAIT: Duration = Duration::from_secs(20);
 /// A lease that does not run out during a test.
 const LONG: u64 = 600_000;
+/// How long a node heard from counts as alive whatever the live set says (a lease's time
+/// to live in a cluster): several of the inbox's looks at the live set.
+const HEARD_GRACE: Duration = Duration::from_secs(2);
 
 /// Node `a` owning matches, with its inbox running, and the bus of an asking node `b`.
 struct Nodes {
@@ -92,6 +95,7 @@ async fn nodes(test: &str) -> Option<Nodes> {
             hub: hub.clone(),
             coordination: coordination.clone(),
             live_nodes,
+            heard_grace: HEARD_GRACE,
         },
         stop,
     )
@@ -490,6 +494,78 @@ async fn a_node_that_leaves_takes_its_seat_holders_with_it() {
         unreachable!()
     };
     assert_eq!(*side, Side::White);
+}
+
+#[tokio::test]
+async fn a_node_heard_from_after_the_live_set_dropped_it_keeps_its_seat_until_it_is_silent() {
+    let Some(mut n) = nodes("inbox: a node back from a pause").await else {
+        return;
+    };
+    let (id, white, _) = n.create().await;
+    // The inbox has seen `b` live, then `b` pauses past its lease: the live set drops it.
+    tokio::time::sleep(LIVE_EVERY * 2).await;
+    *n.live.lock().unwrap() = Arc::new(HashSet::from([n.a.clone()]));
+    tokio::time::sleep(LIVE_EVERY * 2).await;
+    // `b` wakes up and seats White before its own renew shows in `a`'s live set.
+    n.ask(
+        &id,
+        7,
+        RemoteCommand::Resume {
+            id: 1,
+            token: white.into(),
+            since_v: None,
+            carried: false,
+        },
+    );
+    n.hear_until(|h| {
+        matches!(
+            h,
+            Heard::Event {
+                event: MatchEvent::PlayerReturned(Side::White),
+                ..
+            }
+        )
+    })
+    .await;
+    // Several looks at the stale live set later, White is still seated from `b`.
+    let quiet = tokio::time::timeout(HEARD_GRACE / 2, async {
+        loop {
+            if let Heard::Event {
+                event: MatchEvent::PlayerLeft(_),
+                ..
+            } = n.hear().await
+            {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(
+        quiet.is_err(),
+        "a node that speaks is not dropped for a live set read before it woke up"
+    );
+    // A node that stays silent and out of the live set is gone after the grace.
+    let heard = n
+        .hear_until(|h| {
+            matches!(
+                h,
+                Heard::Event {
+                    event: MatchEvent::PlayerLeft(_),
+                    ..
+                }
+            )
+        })
+        .await;
+    assert!(matches!(
+        heard.last(),
+        Some(Heard::Event {
+            event: MatchEvent::PlayerLeft(Absence {
+                side: Side::White,
+                ..
+            }),
+            ..
+        })
+    ));
 }
 
 #[tokio::test]

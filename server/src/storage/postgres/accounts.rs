@@ -288,15 +288,16 @@ impl AccountStore for PgAccounts {
         account: i64,
         name: String,
         scopes: String,
+        login: bool,
         now_ms: i64,
     ) -> BoxFuture<'_, Result<i64, StorageError>> {
         async move {
             let client = pooled(&self.pool).await?;
             let row = client
                 .query_one(
-                    "INSERT INTO tokens (hash, account_id, name, scopes, created_ms) \
-                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                    &[&hash, &account, &name, &scopes, &now_ms],
+                    "INSERT INTO tokens (hash, account_id, name, scopes, created_ms, login) \
+                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    &[&hash, &account, &name, &scopes, &now_ms, &login],
                 )
                 .await?;
             Ok(row.get(0))
@@ -346,6 +347,20 @@ impl AccountStore for PgAccounts {
             vec![Box::new(id), Box::new(now_ms)],
         );
         async move { run.await.map(drop) }.boxed()
+    }
+
+    fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let rows = client
+                .query(
+                    "DELETE FROM tokens WHERE account_id = $1 AND login RETURNING id",
+                    &[&account],
+                )
+                .await?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
+        }
+        .boxed()
     }
 
     fn create_reset(

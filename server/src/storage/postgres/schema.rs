@@ -296,6 +296,12 @@ CREATE TABLE chat_mutes (
     muted_ms   BIGINT NOT NULL
 );
 "#,
+    // 9: a password login's token (`boardcast login`) told apart from one made by name, so
+    // "log out everywhere" ends the logins and leaves the named ones (issue 30). Tokens made
+    // before are named ones, as "log out everywhere" treated them then.
+    r#"
+ALTER TABLE tokens ADD COLUMN login BOOLEAN NOT NULL DEFAULT FALSE;
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

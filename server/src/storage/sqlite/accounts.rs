@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS tokens (
     name       TEXT NOT NULL,
     scopes     TEXT NOT NULL,
     created_ms INTEGER NOT NULL,
-    used_ms    INTEGER
+    used_ms    INTEGER,
+    login      INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS resets (
     hash       TEXT PRIMARY KEY,
@@ -85,6 +86,14 @@ INSERT OR REPLACE INTO seats (match_id, side, account_id, name)
 /// from the seats stored before it existed.
 pub(crate) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
+    // Tokens stored before password logins were told apart from named tokens are named ones:
+    // "log out everywhere" leaves them, as it did when they were made.
+    let marks_logins = conn
+        .prepare("SELECT 1 FROM pragma_table_info('tokens') WHERE name = 'login'")?
+        .exists([])?;
+    if !marks_logins {
+        conn.execute_batch("ALTER TABLE tokens ADD COLUMN login INTEGER NOT NULL DEFAULT 0")?;
+    }
     let has_seats = conn
         .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'")?
         .exists([])?;
@@ -341,13 +350,14 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         name: String,
         scopes: String,
+        login: bool,
         now_ms: i64,
     ) -> BoxFuture<'_, Result<i64, StorageError>> {
         self.run(move |conn| {
             conn.execute(
-                "INSERT INTO tokens (hash, account_id, name, scopes, created_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![hash, account, name, scopes, now_ms],
+                "INSERT INTO tokens (hash, account_id, name, scopes, created_ms, login) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![hash, account, name, scopes, now_ms, login],
             )?;
             Ok(conn.last_insert_rowid())
         })
@@ -390,6 +400,14 @@ impl AccountStore for SqliteAccounts {
                 params![id, now_ms],
             )
             .map(drop)
+        })
+    }
+
+    fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
+        self.run(move |conn| {
+            conn.prepare("DELETE FROM tokens WHERE account_id = ?1 AND login RETURNING id")?
+                .query_map([account], |row| row.get(0))?
+                .collect()
         })
     }
 

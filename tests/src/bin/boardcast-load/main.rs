@@ -8,6 +8,7 @@ mod disk;
 mod echo;
 mod fanout;
 mod idle;
+mod ladder;
 mod logins;
 mod matches;
 mod peek;
@@ -57,6 +58,8 @@ enum Scenario {
     Fsync(disk::Args),
     /// Many concurrent logins of one account, retried on 503 `busy`: logins per second.
     Logins(logins::Args),
+    /// `GET /api/ladder` one after another: the ladder query's time and server CPU.
+    Ladder(ladder::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -93,6 +96,7 @@ fn main() -> std::process::ExitCode {
             Scenario::Echo(args) => echo::run(args).await,
             Scenario::Fsync(args) => disk::run(args).await,
             Scenario::Logins(args) => logins::run(args).await,
+            Scenario::Ladder(args) => ladder::run(args).await,
         }
     });
     // Tasks still blocked on sockets must not keep the process alive.
