@@ -14,6 +14,7 @@ mod net;
 mod online;
 mod pdn;
 mod plain;
+mod rules;
 mod store;
 mod tls;
 mod tui;
@@ -127,6 +128,8 @@ enum Command {
     /// MinitChess engine games that need no server.
     #[command(subcommand)]
     Minitchess(minitchess_cli::Command),
+    /// Print the rules of Frisian draughts, with a position for each (as the web's /rules).
+    Rules,
     /// Create a Frisian match and wait for an opponent.
     Play {
         /// MINUTES+SECONDS, or `none` for an untimed match.
@@ -246,7 +249,7 @@ fn command_line() -> clap::Command {
         .collect();
     // A subcommand that has an argument of a global's id keeps its own: give the offline
     // tools hidden copies, which reach their subcommands in turn (still hidden).
-    ["frisian", "minitchess"]
+    ["frisian", "minitchess", "rules"]
         .into_iter()
         .fold(command, |command, offline| {
             command.mut_subcommand(offline, |sub| {
@@ -264,6 +267,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Frisian(command)) => return frisian_cli::run(command),
         Some(Command::Minitchess(command)) => return minitchess_cli::run(command),
+        Some(Command::Rules) => return rules::run(),
         _ => {}
     }
     let flags = cli.online;
@@ -323,6 +327,7 @@ fn main() -> ExitCode {
         Some(
             Command::Frisian(_)
             | Command::Minitchess(_)
+            | Command::Rules
             | Command::Login { .. }
             | Command::Logout
             | Command::Whoami

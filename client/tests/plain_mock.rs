@@ -139,6 +139,7 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         result: None,
         rematch: None,
         first_move_in_ms: None,
+        berserk: None,
         takeback_offer: None,
     })
 }

@@ -79,6 +79,10 @@ pub enum ClientMessage {
     MoreTime(SeatAction),
     /// Refuse (`refuse: true`) or accept again the opponent's more time for this seat.
     RefuseMoreTime(RefuseMoreTime),
+    /// Go berserk in an arena game, before one's own first move (PROTOCOL.md §10 *Berserk*):
+    /// half one's base time, no increment; answered by [`crate::Ack`], and everyone gets
+    /// [`crate::MatchEvent::Berserked`].
+    Berserk(SeatAction),
     /// Propose to take back one's last move, in a casual match (PROTOCOL.md §10
     /// *Takebacks*); answered by [`crate::Ack`], and everyone gets
     /// [`crate::MatchEvent::TakebackProposed`].

@@ -218,6 +218,11 @@ pub struct MatchSnapshot {
     /// have). Read as `None` when absent, so a snapshot from an older server still decodes.
     #[serde(default)]
     pub first_move_in_ms: Option<u64>,
+    /// An arena game's berserk (PROTOCOL.md §10 *Berserk*): the sides that went berserk;
+    /// `None` in a match that offers no berserk (every match outside an arena). Read as
+    /// `None` when absent.
+    #[serde(default)]
+    pub berserk: Option<Vec<Side>>,
     /// The side whose takeback proposal stands, if any. Read as `None` when absent.
     #[serde(default)]
     pub takeback_offer: Option<Side>,
@@ -259,6 +264,9 @@ pub enum MatchEvent {
     MoreTimeGiven(MoreTimeGiven),
     /// `side` refuses (or accepts again) being given more time.
     MoreTimeRefused(MoreTimeRefused),
+    /// `side` went berserk ([`crate::ClientMessage::Berserk`]): half its base time gone, no
+    /// increment for the rest of the game.
+    Berserked(Berserked),
     /// `side` proposes to take back its last move (casual matches only, PROTOCOL.md §10
     /// *Takebacks*); it stands until answered or a move is played.
     TakebackProposed(Side),
@@ -268,6 +276,13 @@ pub enum MatchEvent {
     TakebackCancelled,
     /// The proposal was accepted: the last ply or plies are taken back, the proposer to move.
     TakenBack(TakenBack),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Berserked {
+    pub side: Side,
+    /// The clocks with the berserk side's time halved.
+    pub clock: ClockState,
 }
 
 /// A takeback carried out ([`MatchEvent::TakenBack`]): the moves are cut back to `plies`,

@@ -146,7 +146,8 @@ impl Validate for ClientMessage {
             | ClientMessage::AcceptRematch(action)
             | ClientMessage::DeclineRematch(action)
             | ClientMessage::MoreTime(action)
-            | ClientMessage::ProposeTakeback(action)
+            | ClientMessage::Berserk(action) => seat(action),
+            ClientMessage::ProposeTakeback(action)
             | ClientMessage::AcceptTakeback(action)
             | ClientMessage::DeclineTakeback(action) => seat(action),
             ClientMessage::RefuseMoreTime(refuse) => {

@@ -196,6 +196,7 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         seat_action().prop_map(ClientMessage::AcceptRematch),
         seat_action().prop_map(ClientMessage::DeclineRematch),
         seat_action().prop_map(ClientMessage::MoreTime),
+        seat_action().prop_map(ClientMessage::Berserk),
         seat_action().prop_map(ClientMessage::ProposeTakeback),
         seat_action().prop_map(ClientMessage::AcceptTakeback),
         seat_action().prop_map(ClientMessage::DeclineTakeback),
@@ -325,12 +326,14 @@ prop_compose! {
                         legal_moves in vec(legal_move(), 0..4), king_counters in king_counters(),
                         draw_offer in of(side()), rematch_offer in of(side()), absent in vec(absence(), 0..3),
                         result in of(match_result()), rematch in of(ident()),
-                        first_move_in_ms in of(any::<u64>()), takeback_offer in of(side())) -> MatchSnapshot {
+                        first_move_in_ms in of(any::<u64>()),
+                        offers in (of(vec(side(), 0..3)), of(side()))) -> MatchSnapshot {
+        let (berserk, takeback_offer) = offers;
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
             match_id, v, white, black, time_control, public, phase, start_fen, fen, moves, turn, clock,
             legal_moves, king_counters, draw_offer, rematch_offer, absent, result, rematch,
-            first_move_in_ms, takeback_offer,
+            first_move_in_ms, berserk, takeback_offer,
         }
     }
 }
@@ -388,6 +391,8 @@ fn match_event() -> impl Strategy<Value = MatchEvent> {
         (side(), any::<bool>()).prop_map(|(side, refused)| MatchEvent::MoreTimeRefused(
             MoreTimeRefused { side, refused }
         )),
+        (side(), clock())
+            .prop_map(|(side, clock)| MatchEvent::Berserked(Berserked { side, clock })),
         side().prop_map(MatchEvent::TakebackProposed),
         side().prop_map(MatchEvent::TakebackDeclined),
         Just(MatchEvent::TakebackCancelled),

@@ -171,6 +171,7 @@ async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
         start_fen: None,
         rated: false,
         rating_range: None,
+        berserk: false,
         event: None,
     };
     let joined = |v: u64, side: Side, name: &str, token: &str| Write::Event {

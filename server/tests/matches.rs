@@ -141,6 +141,7 @@ async fn the_flag_falls_without_anybody_sending_anything() {
         start_fen: None,
         rated: false,
         rating_range: None,
+        berserk: false,
         event: None,
     };
     seed_match_with(&db, "flag", setup, "flw", "flb").await;

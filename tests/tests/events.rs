@@ -589,13 +589,32 @@ async fn a_twelve_player_swiss_survives_two_kills_and_its_standings_and_trf_are_
 /// How an arena game of the scripted members ends, and after how many plies: a win for
 /// either side, a draw long enough to score, or a short draw that scores nothing (lila's
 /// anti-collusion rule). Every game has at least 4 plies, so a rated arena rates them all.
-fn arena_script(white: usize, black: usize, round: u32) -> (ArenaResult, u32) {
-    match (white + black + round as usize) % 4 {
-        0 => (ArenaResult::Win, 6),
+/// Some players go berserk before their first move (White in every other game, Black in
+/// every third): a berserk win of 14 plies scores one more, one of 6 plies does not.
+fn arena_script(white: usize, black: usize, round: u32) -> ArenaScript {
+    let (white_result, plies) = match (white + black + round as usize) % 4 {
+        0 => (ArenaResult::Win, 14),
         1 => (ArenaResult::Loss, 6),
         2 => (ArenaResult::Draw, 20),
         _ => (ArenaResult::Draw, 4),
+    };
+    ArenaScript {
+        white_result,
+        plies,
+        berserk: [
+            (white + round as usize) % 2 == 0,
+            (black + round as usize) % 3 == 0,
+        ],
     }
+}
+
+/// How an arena game is to go: White's result, the plies before it, and who goes berserk
+/// (White, Black).
+#[derive(Debug, Clone, Copy)]
+struct ArenaScript {
+    white_result: ArenaResult,
+    plies: u32,
+    berserk: [bool; 2],
 }
 
 fn unix_ms() -> i64 {
@@ -608,21 +627,33 @@ fn unix_ms() -> i64 {
 /// One side of an arena game: both play the first legal move until `plies`, then the loser
 /// resigns, or White offers a draw and Black accepts it. A game reaching its end within 3 s
 /// of the arena's end is held until just after it, so games run across the end. Whether
-/// the result carried a rating change.
+/// the result carried a rating change. A player scripted to go berserk does so before their
+/// first move and sees their clock halved (3+2: 1:30 left, no increment).
 async fn arena_game(
     addr: SocketAddr,
     cookie: String,
     match_id: String,
     side: Side,
-    (white_result, plies_wanted): (ArenaResult, u32),
+    script: ArenaScript,
     ends_at: i64,
 ) -> bool {
+    let (white_result, plies_wanted) = (script.white_result, script.plies);
     let (mut client, seat) = sit(addr, &cookie, &match_id).await;
+    let berserk = script.berserk[usize::from(side == Side::Black)];
+    if berserk {
+        // Sent before any move of ours on this connection, so it is decided before them.
+        client
+            .send(ClientMessage::Berserk(seat.clone()))
+            .await
+            .unwrap();
+    }
     let (mut plies, mut turn, mut legal, mut acted) = (0u32, Side::White, Vec::new(), false);
+    let mut saw_berserk = false;
     loop {
         let message = client.recv(Duration::from_secs(60)).await.unwrap();
         let offered = match &message {
             ServerMessage::MatchSnapshot(s) if s.match_id == match_id => {
+                assert!(s.berserk.is_some(), "an arena game offers berserk");
                 if let Some(result) = &s.result {
                     return result.rating_change.is_some();
                 }
@@ -639,7 +670,23 @@ async fn arena_game(
                     false
                 }
                 MatchEvent::DrawOffered(Side::White) => true,
-                MatchEvent::Ended(result) => return result.rating_change.is_some(),
+                MatchEvent::Berserked(b) if b.side == side => {
+                    let mine = if side == Side::White {
+                        b.clock.white_ms
+                    } else {
+                        b.clock.black_ms
+                    };
+                    assert_eq!(
+                        mine, 90_000,
+                        "berserk halves 3 minutes before the first move"
+                    );
+                    saw_berserk = true;
+                    false
+                }
+                MatchEvent::Ended(result) => {
+                    assert_eq!(saw_berserk, berserk, "{side} went berserk as scripted");
+                    return result.rating_change.is_some();
+                }
                 _ => false,
             },
             _ => continue,
@@ -748,11 +795,15 @@ async fn arena_member(
             Side::Black
         };
         let rated = arena_game(addr, cookie.clone(), match_id, side, script, ends_at).await;
-        assert!(rated, "a rated arena's game of {} plies is rated", script.1);
+        assert!(
+            rated,
+            "a rated arena's game of {} plies is rated",
+            script.plies
+        );
         let (result, opponent) = match side {
-            Side::White => (script.0, black),
+            Side::White => (script.white_result, black),
             Side::Black => (
-                match script.0 {
+                match script.white_result {
                     ArenaResult::Win => ArenaResult::Loss,
                     ArenaResult::Loss => ArenaResult::Win,
                     ArenaResult::Draw => ArenaResult::Draw,
@@ -763,8 +814,8 @@ async fn arena_member(
         games.push((
             ArenaGame {
                 result,
-                plies: script.1,
-                berserk: false,
+                plies: script.plies,
+                berserk: script.berserk[usize::from(side == Side::Black)],
             },
             opponent,
         ));
@@ -782,8 +833,9 @@ fn arena_index(name: &str) -> usize {
 /// A rated 10-player arena of 20 minutes, each minute a second long (`--arena-minute 1s`),
 /// played by ten members over the JSON protocol. The points of every player are exactly
 /// lila's scoring of the games they played in the order they played them (streaks doubled,
-/// short draws nothing); nobody meets the same opponent twice in a row; no game is paired
-/// after the end, and the games running at the end finish and count.
+/// short draws nothing, berserk wins of 14 plies one more); nobody meets the same opponent
+/// twice in a row; no game is paired after the end, and the games running at the end finish
+/// and count.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_ten_player_arena_scores_every_game_as_lila_and_counts_the_games_running_at_the_end() {
     const MEMBERS: usize = 10;
@@ -931,6 +983,14 @@ async fn a_ten_player_arena_scores_every_game_as_lila_and_counts_the_games_runni
         "ranked by points: {points:?}"
     );
     assert!(doubled, "somebody was on fire: {shown}");
+    let berserk_bonus = played
+        .iter()
+        .flatten()
+        .any(|(g, _)| g.berserk && g.result == ArenaResult::Win && g.plies >= 14);
+    assert!(
+        berserk_bonus,
+        "a berserk win of 14 plies was scored: {shown}"
+    );
     // Over: joining is refused.
     let (status, body) = request(
         addr,

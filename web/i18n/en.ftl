@@ -230,6 +230,7 @@ reason-draw_claimed = opponent left (draw claimed)
 
 ## Notices under the board and the name field.
 
+notice-why = Why?
 notice-not-sent = not connected: this was not sent; try again once online
 notice-play-now-members = Play now pairs members: log in or sign up to play rated.
 notice-sent-when-online = connecting… this is sent once the server answers

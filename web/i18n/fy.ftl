@@ -234,6 +234,7 @@ reason-draw_claimed = tsjinstanner fuortgien (remise ferklearre)
 
 ## Notices under the board and the name field.
 
+notice-why = Wêrom?
 notice-not-sent = gjin ferbining: dit is net ferstjoerd; besykje it op 'e nij ast online bist
 # New with the ratings UI, formed from Dutch usage (rated, frij): review.
 notice-play-now-members = No spylje keppelet leden: meld dy oan of skriuw dy yn om rated te spyljen.

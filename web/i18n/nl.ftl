@@ -230,6 +230,7 @@ reason-draw_claimed = tegenstander vertrokken (remise verklaard)
 
 ## Notices under the board and the name field.
 
+notice-why = Waarom?
 notice-not-sent = geen verbinding: dit is niet verstuurd; probeer het opnieuw als je online bent
 notice-play-now-members = Nu spelen koppelt leden: log in of meld je aan om rated te spelen.
 notice-sent-when-online = verbinden… dit wordt verstuurd zodra de server antwoordt

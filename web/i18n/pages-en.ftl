@@ -18,6 +18,7 @@ lobby-your-name = Your name
 lobby-seeks = Open seeks
 lobby-live = Live matches
 lobby-ftv-what = the most-watched live match
+lobby-rules = New to Frisian draughts? The rules, with positions to step through
 lobby-minit-tv = MinitChess TV
 lobby-players = Players in the lobby
 lobby-join = Join
@@ -140,6 +141,10 @@ event-your-game = Your game against { $name } is ready.
 event-play = Play
 event-missing = There is no such event.
 event-trf = The pairings as FIDE TRF
+## An arena game's berserk button (render/berserk.js), on the match page.
+match-berserk = Berserk
+match-berserk-title = Half your time and no increment, before your first move; a win of 14 plies or more scores one point more
+match-berserked = { $name } went berserk
 
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Your login has ended: you logged out everywhere, your password was changed or your account was closed. Log in again.
@@ -147,3 +152,45 @@ login-session-ended = Your login has ended: you logged out everywhere, your pass
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Mute sounds
 notify-played = { $name } played { $move }
+## The rules page (/rules, and `boardcast rules` in the terminal): one title and text per
+## section of web/rules/positions.json, one caption per position.
+rules-page-title = The rules of Frisian draughts
+rules-intro = Boardcast follows the Official Rules for Frisian Draughts (2011). Each rule below has a position: step through it with the buttons on the board.
+rules-title-board = The board and the start
+rules-text-board = The board has 10 by 10 squares; play is on the 50 dark squares, numbered 1 to 50 from Black's side. Each side starts with 20 men: Black on 1 to 20, White on 31 to 50. White moves first, then the players take turns.
+rules-pos-start = The start. White has 9 moves; here White plays 32-28 and Black answers 19-23.
+rules-title-men = How men move
+rules-text-men = A man moves one square diagonally forward onto an empty square. Without capturing it never moves backwards or straight ahead.
+rules-pos-man-moves = The men on 33 and 37 each have two moves forward. 33-39 (backwards) and 33-23 (straight ahead) are not man moves.
+rules-title-captures = Captures in eight directions (art. 7, 9–14)
+rules-text-captures = Capturing is compulsory. Men and kings capture in all eight directions: diagonally, and also straight forwards, backwards and sideways, over an enemy piece next to them onto the empty square behind it. Straight ahead, the neighbour is two rows up (33 to 23); sideways, it is the next square in the same row (33 to 34). A capture that can go on must go on, in any direction; the captured pieces leave the board only when the move is complete.
+rules-pos-compulsory = After 32-28 19-23 White must capture 28x19: 33-29 is refused. Black may then recapture three ways, one of them straight down: 9x29.
+rules-pos-eight-directions = The man on 28 can capture sideways (28x26) or straight backwards (28x48); the man on 50 may not move while a capture exists.
+rules-pos-chain = A capture goes on from where it lands: 33x35 takes 34, then straight up over 25 to 15. Stopping on 35 is refused.
+rules-title-value = The most valuable capture (art. 11, 12)
+rules-text-value = Of all captures the side to move has, only those that take the most value are legal. A king counts about one and a half men: one king is worth more than one man, two men more than one king. At equal value a king that can capture must capture first.
+rules-pos-king-over-man = The man on 33 can take a king (33x22) or a man (33x35): it must take the king.
+rules-pos-two-men-over-king = Two men are worth more than one king: 33x15 takes 34 and 25, and 33x22 (the king) is refused.
+rules-pos-king-first = Both the king on 5 and the man on 49 can take one man; the king must capture. It takes sideways, from afar, and may land on 3, 2 or 1.
+rules-title-promotion = Promotion (art. 8)
+rules-text-promotion = A man that ends its move on the far row (1 to 5 for White, 46 to 50 for Black) becomes a king. A man that only passes through the far row during a capture stays a man.
+rules-pos-crowned = 7-2: the man reaches the far row and is crowned.
+rules-pos-passing-through = 14x25 passes through 5 on its way and ends on 25: the man stays a man.
+rules-title-kings = Kings (art. 9)
+rules-text-kings = A king moves any distance along a diagonal over empty squares; it makes no straight moves without capturing. It captures from afar in all eight directions, over the first piece it meets, and may land on any empty square behind it.
+rules-pos-king-moves = The king on 46 may go anywhere along its diagonal, here to 23; 46-36 (straight up) is refused.
+rules-pos-king-captures = The king takes 28 from afar and may land on 23, 19, 14, 10 or 5.
+rules-title-three-moves = The king's three-move rule (art. 17)
+rules-text-three-moves = A player who has both kings and men may not move the same king more than three times in a row without capturing. A man move or any capture starts the count again. A player with only kings is not bound by this rule.
+rules-pos-frozen = White's king moves three times (46-37, 37-46, 46-41); now 41-46 is refused and White must move the man.
+rules-title-draws = The end of the game and draws (art. 18, 20, 21)
+rules-text-draws = A player who cannot move (no pieces left, or all blocked) loses (art. 20). Two kings against one king is a draw after 7 moves each (art. 18). One king against one king is a draw at once, unless the side to move can capture or a capture is forced within the next moves (art. 21). There is no draw by repetition; players may agree a draw, and Boardcast decides resignation and time.
+rules-pos-two-kings-v-one = Two kings against one king: 13 plies have been played, White's 1-7 is the 14th (7 moves each), and the game is drawn.
+rules-pos-king-v-king = The king takes Black's last man; one king against one king, and no capture to come: drawn at once.
+rules-pos-no-move = White's only man on 46 is blocked and cannot capture: White has no legal move and loses.
+rules-start = Start
+rules-back = Back
+rules-next = Next
+rules-step = Move { $n } of { $count }: { $move }
+rules-at-start = The position before the first move
+rules-reason-here = This is why your move was refused.

@@ -27,7 +27,7 @@ help-match-draw = offer or accept a draw / decline
 help-match-rematch = offer or accept a rematch / decline
 help-match-claim = claim win / draw when the opponent is gone
 help-match-step = step through the moves (End: the game)
-help-match-view = square numbers, flip board, letter pieces
+help-match-view = square numbers, flip board, letter pieces, bell
 help-match-save = save the PDN (--save-pdn DIR, or here)
 help-match-chat = chat: type a line (members) or pick a phrase
 help-match-back = back to the home screen (the seat is kept)
@@ -64,13 +64,15 @@ home-form-custom = custom
 home-form-public = public (listed as an open seek)
 home-form-private = private (invite code only)
 home-form-keys = ↑↓ choose  ←→ change  Enter create  Esc cancel
-help-match-more-time = give the opponent 15 s more
+help-match-more-time = opponent +15 s / berserk (arena game)
 help-home-play-now = play now: a rated game against a member of close rating
 home-hint-play-now = n play now
 home-play-now-keys = ←→ or 1–5 time control  Enter play  Esc back
 home-play-now-waiting-keys = Esc stops looking
 
 ## The bell turned off and on while playing (b).
-help-match-bell = the bell on your move and at low time: off / on
 bell-off = bell off (b turns it on again)
 bell-on = bell on (b turns it off)
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Position (FEN): { $fen }
+printed-rules-moves = Moves: { $moves }

@@ -25,7 +25,7 @@ help-match-draw = remise oanbiede of oannimme / wegerje
 help-match-rematch = revanche oanbiede of oannimme / wegerje
 help-match-claim = winst / remise easkje: tsjinstanner fuort
 help-match-step = troch de setten blêdzje (End: de partij)
-help-match-view = fjildnûmers, boerd draaie, letterstikken
+help-match-view = nûmers, boerd draaie, letterstikken, belle
 help-match-save = PDN bewarje (--save-pdn MAP, of hjir)
 help-match-chat = chat: typ in rigel (leden) of kies in sin
 help-match-back = werom nei it begjinskerm (it plak bliuwt bewarre)
@@ -62,13 +62,15 @@ home-form-custom = eigen
 home-form-public = iepenbier (as iepen útdaging)
 home-form-private = privee (allinnich mei koade)
 home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje
-help-match-more-time = jou de tsjinstanner 15 s ekstra
+help-match-more-time = tsjinstanner +15 s / berserk (arenapartij)
 help-home-play-now = no spylje: in rated partij tsjin in lid mei in rating ticht by dy
 home-hint-play-now = n no spylje
 home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom
 home-play-now-waiting-keys = Esc hâldt op mei sykjen
 
 ## The bell turned off and on while playing (b).
-help-match-bell = de belle by dyn set en by min tiid: út / oan
 bell-off = belle út (b set him wer oan)
 bell-on = belle oan (b set him út)
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Stelling (FEN): { $fen }
+printed-rules-moves = Setten: { $moves }

@@ -25,7 +25,7 @@ help-match-draw = remise aanbieden of aannemen / weigeren
 help-match-rematch = revanche aanbieden of aannemen / weigeren
 help-match-claim = winst / remise opeisen: tegenstander weg
 help-match-step = door de zetten bladeren (End: de partij)
-help-match-view = veldnummers, bord draaien, letterstukken
+help-match-view = nummers, bord draaien, letterstukken, bel
 help-match-save = PDN bewaren (--save-pdn MAP, of hier)
 help-match-chat = chat: typ een regel (leden) of kies een zin
 help-match-back = terug naar het beginscherm (de plaats blijft bewaard)
@@ -62,13 +62,15 @@ home-form-custom = eigen
 home-form-public = openbaar (als open uitdaging)
 home-form-private = privé (alleen met code)
 home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
-help-match-more-time = geef de tegenstander 15 s extra
+help-match-more-time = tegenstander +15 s / berserk (arenapartij)
 help-home-play-now = nu spelen: een rated partij tegen een lid met een rating dicht bij de jouwe
 home-hint-play-now = n nu spelen
 home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
 home-play-now-waiting-keys = Esc stopt met zoeken
 
 ## The bell turned off and on while playing (b).
-help-match-bell = de bel bij je zet en bij weinig tijd: uit / aan
 bell-off = bel uit (b zet hem weer aan)
 bell-on = bel aan (b zet hem uit)
+## `boardcast rules`: below each position's caption.
+printed-rules-fen = Stelling (FEN): { $fen }
+printed-rules-moves = Zetten: { $moves }

@@ -282,10 +282,10 @@ export function ping(state, now) {
   return { send: { id: nonce, msg: { ping: { nonce } } } };
 }
 
-/** "+15 s" for the opponent (PROTOCOL.md §10 More time). */
-export function moreTime(state) {
+/** "+15 s" for the opponent (PROTOCOL.md §10 More time), or `berserk`. */
+export function moreTime(state, act = 'more_time') {
   const seat = state.seat;
-  return seat ? [request(state, 'more-time', { more_time: { match_id: seat.match_id, token: seat.token } }, true)] : [];
+  return seat ? [request(state, act, { [act]: { match_id: seat.match_id, token: seat.token } }, true)] : [];
 }
 
 /** This seat refuses more time (`refuse`), or takes it again. */

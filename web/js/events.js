@@ -225,6 +225,7 @@ function action(state, name) {
     case 'copy-token': return state.newToken ? [{ copy: state.newToken.token }] : [];
     case 'cancel-play-now': return actions.cancelPlayNow(state);
     case 'more-time': return actions.moreTime(state);
+    case 'berserk': return actions.moreTime(state, name);
     case 'no-more-time':
       state.noMoreTime = !state.noMoreTime;
       return [{ store: ['bc.noMoreTime', state.noMoreTime ? '1' : ''] }, ...actions.refuseMoreTime(state, state.noMoreTime)];

@@ -1,13 +1,10 @@
 /**
- * The player's language: the same Fluent catalogues as the terminal client
- * (`i18n/{en,nl,fy}.ftl`, fluent-bundle there), read here by a reader for the subset of
- * Fluent they use: `id = text` on one line, `#` comments, `{ $name }` placeables (numbers
- * formatted by `Intl.NumberFormat` in the language), and a message that is one plural
- * selector over a number (`id =`, then `{ $count ->`, its `[one]`/`*[other]` variants one a
- * line, and `}`), chosen by `Intl.PluralRules` as fluent-bundle chooses by CLDR's rules.
- * A catalogue line outside that subset is refused loudly by `parseFtl`, so a catalogue edit
- * that the terminal would read and this page would not fails the test that compares them.
- * English is a catalogue like the others: the page's words live only in the catalogues.
+ * The player's language: the Fluent catalogues the terminal client reads with fluent-bundle
+ * (`i18n/*.ftl`), read here by a reader for the subset they use: `id = text` lines, `#`
+ * comments, `{ $name }` placeables (numbers by `Intl.NumberFormat`), and one plural
+ * selector over a number per message (`[one]`/`*[other]` variants, chosen by
+ * `Intl.PluralRules` as fluent-bundle chooses by CLDR). `parseFtl` refuses any other line, so
+ * the test comparing both readers (client/src/i18n.rs) fails on such an edit.
  * @module i18n
  */
 
@@ -18,10 +15,7 @@ export const ENDONYMS = { en: 'English', nl: 'Nederlands', fy: 'Frysk' };
 /** `{ $name }`: the one kind of placeable the catalogues use. */
 const PLACEABLE = /[{]\s*\$([a-z_]+)\s*[}]/g;
 
-/**
- * A message: a pattern, or a plural selector over the number `on` whose variants are patterns.
- * @typedef {string | {on: string, variants: Map<string, string>, other: string}} Message
- */
+/** @typedef {string | {on: string, variants: Map<string, string>, other: string}} Message */
 
 /** @type {{lang: string, messages: Map<string, Message>}} */
 const current = { lang: '', messages: new Map() };

@@ -289,6 +289,7 @@ function matchEvent(state, { match_id, v, event }, now) {
       state.ui.confirm = null;
       actions.clearInput(state);
       break;
+    case 'berserked': m.berserk.push(body.side); // falls through
     case 'more_time_given':
       m.clock = body.clock;
       state.matchAt = now;

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'ladder'|'events'|'event'|'missing', id: string|null}} Route
+ * @typedef {{page: 'lobby'|'match'|'invite'|'tv'|'game'|'ftv'|'login'|'signup'|'account'|'tokens'|'profile'|'ladder'|'rules'|'events'|'event'|'missing', id: string|null}} Route
  * @typedef {{match_id: string, token: string, side: 'white'|'black', invite_code: string}} Seat
  * @typedef {{id: number, msg: object}} Envelope
  */
@@ -35,7 +35,7 @@ export function parseRoute(path) {
 }
 
 /** The account pages, by path. */
-const ACCOUNT_PAGES = { '/login': 'login', '/signup': 'signup', '/account': 'account', '/account/tokens': 'tokens', '/ladder': 'ladder' };
+const ACCOUNT_PAGES = { '/login': 'login', '/signup': 'signup', '/account': 'account', '/account/tokens': 'tokens', '/ladder': 'ladder', '/rules': 'rules' };
 
 /** Characters in an invite code, not counting the dash (server/src/matches/invite.rs). */
 const INVITE_LENGTH = 10;

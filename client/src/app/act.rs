@@ -80,6 +80,7 @@ impl App {
             Command::Route(route) => self.play(route),
             Command::Resign => self.seat_action(ClientMessage::Resign),
             Command::MoreTime => self.seat_action(ClientMessage::MoreTime),
+            Command::Berserk => self.seat_action(ClientMessage::Berserk),
             Command::Abort => self.seat_action(ClientMessage::Abort),
             Command::Takeback(reply) => self.seat_action(match reply {
                 Reply::Offer => ClientMessage::ProposeTakeback,

@@ -45,6 +45,8 @@ pub enum Command {
     Resign,
     /// Give the opponent 15 s more (timed matches).
     MoreTime,
+    /// Go berserk (an arena game, before one's first move): half one's time, no increment.
+    Berserk,
     /// Propose, accept or decline taking back one's last move (casual matches).
     Takeback(Reply),
     Draw(Reply),
@@ -102,6 +104,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         "move" | "m" => Command::Move(need(0, "a move such as 32-28")?.to_owned()),
         "resign" => Command::Resign,
         "moretime" => Command::MoreTime,
+        "berserk" => Command::Berserk,
         "takeback" => Command::Takeback(reply(arg(0))?),
         "draw" => Command::Draw(reply(arg(0))?),
         "rematch" => Command::Rematch(reply(arg(0))?),

@@ -57,6 +57,8 @@ pub struct Game {
     /// Each player's round trip as the server counted it for their last move (`lag_ms`):
     /// their connection quality, shown beside their name.
     pub lag_ms: boardcast_protocol::BySide<Option<u32>>,
+    /// An arena game's berserk: the sides that went berserk; `None` outside an arena.
+    pub berserk: Option<Vec<Side>>,
 }
 
 impl Game {
@@ -102,6 +104,7 @@ impl Game {
             claim_told: false,
             first_move_due: first_move_due(snapshot.first_move_in_ms, now),
             lag_ms: Default::default(),
+            berserk: snapshot.berserk,
         }
     }
 
@@ -186,6 +189,13 @@ impl Game {
                 self.clock_at = now;
             }
             MatchEvent::MoreTimeRefused(_) => {}
+            MatchEvent::Berserked(berserked) => {
+                self.clock = Some(berserked.clock);
+                self.clock_at = now;
+                self.berserk
+                    .get_or_insert_with(Vec::new)
+                    .push(berserked.side);
+            }
             MatchEvent::TakebackProposed(side) => self.takeback_offer = Some(*side),
             MatchEvent::TakebackDeclined(_) | MatchEvent::TakebackCancelled => {
                 self.takeback_offer = None;
@@ -460,6 +470,7 @@ pub(crate) mod tests {
             result: None,
             rematch: None,
             first_move_in_ms: None,
+            berserk: None,
         }
     }
 

@@ -412,6 +412,8 @@ impl App {
             }
             KeyCode::Char('U') if me.is_some() => self.command(Command::Takeback(Reply::Decline)),
             KeyCode::Char('b') => self.toggle_bell(),
+            // Shifted: berserk cannot be taken back.
+            KeyCode::Char('B') if me.is_some() => self.command(Command::Berserk),
             _ => {}
         }
     }

@@ -70,6 +70,8 @@ pub enum Note {
         aborts: bool,
     },
     Returned(Side),
+    /// `berserk white`: that side went berserk (an arena game).
+    Berserk(Side),
     /// `error not_your_turn: not your turn`.
     Error {
         code: String,
@@ -293,6 +295,7 @@ impl fmt::Display for Note {
                 "claimable {side}: claim aborts the match (not both sides have moved)"
             ),
             Note::Returned(side) => write!(f, "returned {side}"),
+            Note::Berserk(side) => write!(f, "berserk {side}"),
             Note::Error { code, message, .. } => write!(f, "error {code}: {message}"),
             Note::Ambiguous(moves) => write!(f, "ambiguous {}", moves.join(" ")),
             Note::Info(text) | Note::Invite(text) => write!(f, "info {text}"),

@@ -403,6 +403,7 @@ impl App {
             }
             // The clocks moved with the fold; the board shows them.
             MatchEvent::MoreTimeGiven(_) | MatchEvent::MoreTimeRefused(_) => {}
+            MatchEvent::Berserked(berserked) => self.note(Note::Berserk(berserked.side)),
             MatchEvent::TakebackProposed(side) => self.note(Note::Takeback("offered", Some(side))),
             MatchEvent::TakebackDeclined(side) => self.note(Note::Takeback("declined", Some(side))),
             MatchEvent::TakebackCancelled => self.note(Note::Takeback("cancelled", None)),

@@ -139,6 +139,11 @@ impl App {
             Note::Returned(side) if mine(*side) => said("You are back in the game".to_owned()),
             Note::Returned(_) if me.is_some() => said("Your opponent is back".to_owned()),
             Note::Returned(side) => said(format!("{} is back", self.who(*side))),
+            Note::Berserk(side) if mine(*side) => {
+                said("You went berserk: half your time, no increment".to_owned())
+            }
+            Note::Berserk(_) if me.is_some() => said("Your opponent went berserk".to_owned()),
+            Note::Berserk(side) => said(format!("{} went berserk", self.who(*side))),
             Note::Claimable { aborts: false, .. } => {
                 said("Your opponent is gone: c claims the win, C a draw".to_owned())
             }

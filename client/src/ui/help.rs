@@ -37,11 +37,11 @@ pub const MATCH: &[(&str, &str)] = &[
     ("m / M", "help-match-rematch"),
     ("c / C", "help-match-claim"),
     ("< > Home End", "help-match-step"),
-    ("n f t", "help-match-view"),
+    ("n f t b", "help-match-view"),
     ("s", "help-match-save"),
     ("/", "help-match-chat"),
-    ("+", "help-match-more-time"),
-    ("b", "help-match-bell"),
+    // One row for both, so the overlay still fits 60x20.
+    ("+ / B", "help-match-more-time"),
     ("q", "help-match-back"),
 ];
 

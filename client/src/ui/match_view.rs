@@ -20,7 +20,7 @@ use crate::app::view::{BoardGeometry, Confirm};
 use crate::i18n::tr;
 
 /// One player's line: clock (▶ on the side to move), side, BOT tag, name, `(guest)` for a
-/// seat no account holds (so a guest never passes for a member), `(you)` and `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
+/// seat no account holds (so a guest never passes for a member), `(you)`, `berserk` and `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
 /// cut with `…`, so the tags after it always show whole.
 fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> Line<'static> {
     let player = game.player(side);
@@ -34,6 +34,12 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
     let to_move = game.phase == boardcast_protocol::MatchPhase::Playing && game.turn == side;
     let you = if me { " (you)" } else { "" };
     let gone_tag = if gone { " [gone]" } else { "" };
+    // An arena player who went berserk plays on half the time, as lidraughts marks it.
+    let berserk = if game.berserk.as_ref().is_some_and(|b| b.contains(&side)) {
+        " berserk"
+    } else {
+        ""
+    };
     let net = lag_tag(app, game, side, me);
     let bot = player.is_some_and(|p| p.bot);
     let guest = if player.is_some_and(|p| !p.account) {
@@ -57,6 +63,7 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
         + guest.chars().count()
         + you.chars().count()
         + gone_tag.chars().count()
+        + berserk.chars().count()
         + net.as_ref().map_or(0, |(text, _)| text.chars().count());
     let padded = format!("{marker} {clock:<7}");
     let clock_text = if padded.chars().count() + tags + name.chars().count() <= width {
@@ -84,6 +91,9 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
         spans.push(Span::styled(guest, Style::default().fg(Color::DarkGray)));
     }
     spans.push(Span::raw(you));
+    if !berserk.is_empty() {
+        spans.push(Span::styled(berserk, Style::default().fg(Color::Magenta)));
+    }
     if gone {
         spans.push(Span::styled(gone_tag, Style::default().fg(Color::Red)));
     }

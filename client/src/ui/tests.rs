@@ -2387,6 +2387,38 @@ fn plus_gives_the_opponent_more_time_and_the_clock_shows_it() {
     assert_shows(&render(&app, now, 80, 24), &["5:05"]);
 }
 
+/// `B` goes berserk in an arena game; `berserked` halves the clock shown and marks the player
+/// `berserk` beside their name, within 80 columns.
+#[test]
+fn shift_b_goes_berserk_and_the_halved_clock_and_the_mark_show() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    if let Some(game) = app.game.as_mut() {
+        game.berserk = Some(Vec::new());
+    }
+    key(&mut app, crossterm::event::KeyCode::Char('B'));
+    let sent = app.drain().0;
+    assert!(
+        sent.iter()
+            .any(|envelope| matches!(&envelope.msg, ClientMessage::Berserk(seat) if seat.match_id == "m1")),
+        "{sent:?}"
+    );
+    event(
+        &mut app,
+        4,
+        MatchEvent::Berserked(boardcast_protocol::Berserked {
+            side: Side::Black,
+            clock: ClockState {
+                white_ms: 300_000,
+                black_ms: 150_000,
+                running: Some(Side::Black),
+            },
+        }),
+        now,
+    );
+    assert_shows(&render(&app, now, 80, 24), &["2:30", "berserk"]);
+}
+
 /// The bell rings once when the player's own clock drops under 10 s on their turn, not again
 /// at every frame of that turn (`--no-bell` silences it with the turn bell).
 #[test]
@@ -2556,6 +2588,6 @@ fn b_turns_the_bell_off_and_on_while_playing() {
     amy.ui.help = true;
     assert_shows(
         &render(&amy, now, 80, 24),
-        &["the bell on your move and at low time"],
+        &["n f t b", "letter pieces, bell"],
     );
 }

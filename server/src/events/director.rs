@@ -127,14 +127,15 @@ impl Director {
                                 None
                             }
                         };
-                        if let Some((outcome, plies)) = outcome {
+                        if let Some(end) = outcome {
                             let arena = matches!(self.state.setup.format, Format::Arena { .. });
                             self.append(EventRecord::Result {
                                 round,
                                 board,
                                 match_id: Some(match_id),
-                                outcome,
-                                plies: arena.then_some(plies),
+                                outcome: end.outcome,
+                                plies: arena.then_some(end.plies),
+                                berserk: end.berserk,
                             })
                             .await?;
                             any = true;
@@ -293,6 +294,8 @@ impl Director {
             // Between two accounts, so the match rates them as any rated game (issue 31).
             rated: self.state.setup.rated,
             rating_range: None,
+            // An arena's players may go berserk before their first move.
+            berserk: matches!(self.state.setup.format, Format::Arena { .. }),
             // An event's game: no takebacks, casual or rated.
             event: Some(self.state.id.clone()),
         };

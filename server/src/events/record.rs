@@ -5,7 +5,7 @@
 //! finished. Replaying them rebuilds the director's state exactly, on any node.
 
 use boardcast_pairing::swiss::Outcome;
-use boardcast_protocol::TimeControl;
+use boardcast_protocol::{Side, TimeControl};
 use serde::{Deserialize, Serialize};
 
 /// How an event is played.
@@ -138,6 +138,10 @@ pub(crate) enum EventRecord {
         /// Swiss or round-robin game, where they change nothing.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plies: Option<u32>,
+        /// The sides that went berserk in an arena game (PROTOCOL.md §10 *Berserk*); absent
+        /// when nobody did.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        berserk: Vec<Side>,
     },
     Finished,
 }

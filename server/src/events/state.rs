@@ -345,6 +345,7 @@ impl EventState {
                 board,
                 outcome,
                 plies,
+                berserk,
                 ..
             } => {
                 let state = self.board_mut(*round, *board)?;
@@ -354,7 +355,7 @@ impl EventState {
                 state.outcome = Some(*outcome);
                 let (white, black) = (state.white, state.black);
                 if self.is_arena() {
-                    self.score_arena_game(white, black, *outcome, plies.unwrap_or(0))?;
+                    self.score_arena_game(white, black, *outcome, plies.unwrap_or(0), berserk)?;
                     self.v += 1;
                     return Ok(());
                 }
@@ -377,6 +378,7 @@ impl EventState {
         black: i64,
         outcome: GameOutcome,
         plies: u32,
+        berserk: &[Side],
     ) -> Result<(), String> {
         use ArenaResult::{Draw, Loss, Win};
         let (w, b) = match outcome {
@@ -391,7 +393,8 @@ impl EventState {
             GameOutcome::DoubleForfeit => [true, true],
             _ => [false, false],
         };
-        for ((account, result), absent) in [(white, w), (black, b)].into_iter().zip(no_show) {
+        let sides = [(white, w, Side::White), (black, b, Side::Black)];
+        for ((account, result, side), absent) in sides.into_iter().zip(no_show) {
             let i = self.index_of(account)?;
             if absent {
                 self.entrants[i].forfeits += 1;
@@ -399,9 +402,7 @@ impl EventState {
             self.sheets.entry(account).or_default().add(ArenaGame {
                 result,
                 plies,
-                // Berserk needs a match clock that can be halved before the first move,
-                // which matches do not offer yet: nobody goes berserk.
-                berserk: false,
+                berserk: berserk.contains(&side),
             });
         }
         Ok(())
@@ -688,6 +689,7 @@ impl EventState {
                             match_id: None,
                             outcome,
                             plies: None,
+                            berserk: Vec::new(),
                         });
                     }
                     (_, None) => {
@@ -735,9 +737,10 @@ impl EventState {
 
 /// The result of a finished match as an event counts it, from its stored records: a win, a
 /// draw, or a forfeit for the side that never made its first move (lila's first-move rule).
-/// With it the plies played. `None` if the match has not ended.
-pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<(GameOutcome, u32)> {
+/// With it the plies played and who went berserk. `None` if the match has not ended.
+pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<GameEnd> {
     let mut moved = [false, false];
+    let mut berserk = Vec::new();
     let mut plies = 0;
     let mut ended = None;
     for stored in events {
@@ -750,6 +753,7 @@ pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<(GameOutcome, u32)> {
                 plies += 1;
             }
             MatchEvent::Ended(result) => ended = Some(result),
+            MatchEvent::Berserked(b) => berserk.push(b.side),
             _ => {}
         }
     }
@@ -764,7 +768,20 @@ pub(crate) fn outcome_of(events: &[StoredEvent]) -> Option<(GameOutcome, u32)> {
         },
         (None, _) => GameOutcome::Draw,
     };
-    Some((outcome, plies))
+    Some(GameEnd {
+        outcome,
+        plies,
+        berserk,
+    })
+}
+
+/// How an event game ended, read from its match's stored records ([`outcome_of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GameEnd {
+    pub outcome: GameOutcome,
+    pub plies: u32,
+    /// The sides that went berserk.
+    pub berserk: Vec<Side>,
 }
 
 /// Each account's name, for tables and the TRF.
@@ -838,6 +855,7 @@ mod tests {
                             black: b.black,
                         }),
                         plies: None,
+                        berserk: Vec::new(),
                     }
                 }
             };
@@ -977,19 +995,87 @@ mod tests {
         );
         assert_eq!(
             outcome_of(&stored(vec![aborted])),
-            Some((GameOutcome::BlackWinsByForfeit, 0))
+            Some(GameEnd {
+                outcome: GameOutcome::BlackWinsByForfeit,
+                plies: 0,
+                berserk: Vec::new()
+            })
         );
         let resigned = Record::ended(Some(Side::Black), EndReason::Resignation, "x".into());
         assert_eq!(
             outcome_of(&stored(vec![resigned])),
-            Some((GameOutcome::BlackWins, 0))
+            Some(GameEnd {
+                outcome: GameOutcome::BlackWins,
+                plies: 0,
+                berserk: Vec::new()
+            })
         );
         let agreed = Record::ended(None, EndReason::DrawByAgreement, "x".into());
         assert_eq!(
             outcome_of(&stored(vec![agreed])),
-            Some((GameOutcome::Draw, 0))
+            Some(GameEnd {
+                outcome: GameOutcome::Draw,
+                plies: 0,
+                berserk: Vec::new()
+            })
         );
         assert_eq!(outcome_of(&[]), None);
+    }
+
+    /// A berserk win of at least 14 plies scores one more (lila's rule), a shorter one does
+    /// not, and a berserk loser scores nothing extra: the sides come from the match's
+    /// `berserked` records through the stored result.
+    #[test]
+    fn an_arena_scores_a_berserk_win_of_14_plies_or_more_one_point_more() {
+        let mut state = EventState::new(
+            "a".into(),
+            setup(Format::Arena {
+                minutes: 20,
+                ends_at_ms: 600_000,
+            }),
+            0,
+        );
+        for account in 1..=2 {
+            join(&mut state, account);
+        }
+        for (round, plies, berserk) in [
+            (1, 14, vec![Side::White, Side::Black]),
+            (2, 13, vec![Side::White]),
+        ] {
+            state
+                .apply(&EventRecord::Paired {
+                    round,
+                    boards: vec![Board { white: 1, black: 2 }],
+                    bye: None,
+                    at_ms: Some(1_000 * i64::from(round)),
+                })
+                .unwrap();
+            let record = EventRecord::Result {
+                round,
+                board: 0,
+                match_id: Some(format!("m{round}")),
+                outcome: GameOutcome::WhiteWins,
+                plies: Some(plies),
+                berserk,
+            };
+            // Stored and read back, as a replay reads it.
+            let stored: EventRecord =
+                serde_json::from_str(&serde_json::to_string(&record).unwrap()).unwrap();
+            state.apply(&stored).unwrap();
+        }
+        let standings = state.arena_standings();
+        let sheet = |account: i64| -> Vec<(u32, bool)> {
+            standings
+                .iter()
+                .find(|s| s.account == account)
+                .unwrap()
+                .games
+                .iter()
+                .map(|g| (g.points, g.game.berserk))
+                .collect()
+        };
+        assert_eq!(sheet(1), [(3, true), (2, true)]);
+        assert_eq!(sheet(2), [(0, true), (0, false)]);
     }
 
     /// Drives an arena as the director would, one game finishing every other step of 700 ms:
@@ -1078,6 +1164,7 @@ mod tests {
                         match_id: Some(id),
                         outcome,
                         plies: Some(plies),
+                        berserk: Vec::new(),
                     }
                 }
             };

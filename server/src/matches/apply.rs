@@ -51,6 +51,7 @@ pub(crate) struct Savepoint {
     started_ms: Option<i64>,
     first_move_since: Option<Instant>,
     more_time: BySide<MoreTimeState>,
+    berserk: BySide<bool>,
     takeback: Takebacks,
 }
 
@@ -138,6 +139,13 @@ impl MatchState {
                     clock.set(given.clock, now);
                 }
                 self.more_time[given.side.opposite()].given_at = Some(now);
+            }
+            MatchEvent::Berserked(berserked) => {
+                if let Some(clock) = &mut self.clock {
+                    clock.set(berserked.clock, now);
+                    clock.drop_increment(berserked.side);
+                }
+                self.berserk[berserked.side] = true;
             }
             MatchEvent::MoreTimeRefused(refusal) => {
                 self.more_time[refusal.side].refused = refusal.refused;
@@ -292,6 +300,7 @@ impl MatchState {
             started_ms,
             first_move_since,
             more_time,
+            berserk,
             takeback,
         } = self;
         Savepoint {
@@ -311,6 +320,7 @@ impl MatchState {
             started_ms: *started_ms,
             first_move_since: *first_move_since,
             more_time: *more_time,
+            berserk: *berserk,
             takeback: *takeback,
         }
     }
@@ -334,6 +344,7 @@ impl MatchState {
             started_ms,
             first_move_since,
             more_time,
+            berserk,
             takeback,
         } = savepoint;
         self.v = v;
@@ -355,6 +366,7 @@ impl MatchState {
         self.started_ms = started_ms;
         self.first_move_since = first_move_since;
         self.more_time = more_time;
+        self.berserk = berserk;
         self.takeback = takeback;
     }
 }
@@ -512,6 +524,7 @@ mod tests {
             start_fen: Some("W:W99:B1".into()),
             rated: false,
             rating_range: None,
+            berserk: false,
             event: None,
         };
         let refused = MatchState::new("m".into(), "CODE".into(), setup).unwrap_err();

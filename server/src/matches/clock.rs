@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{ClockState, Side, TimeControl};
+use boardcast_protocol::{BySide, ClockState, Side, TimeControl};
 
 /// The most a move is timed before it reached its match's owner, in a cluster where it
 /// passes from the node it reached first (PROTOCOL.md §10, *Clocks across faults*): time in
@@ -22,7 +22,8 @@ pub(crate) const MAX_TRANSIT: Duration = Duration::from_secs(3);
 /// Both players' remaining time and which one is running.
 #[derive(Debug, Clone)]
 pub(crate) struct Clock {
-    increment: Duration,
+    /// Each side's increment: the time control's, or none for a side that went berserk.
+    increment: BySide<Duration>,
     white: Duration,
     black: Duration,
     /// The side whose time is going down and since when.
@@ -40,7 +41,7 @@ impl Clock {
     pub(crate) fn new(tc: TimeControl) -> Self {
         let initial = Duration::from_millis(tc.initial_ms);
         Clock {
-            increment: Duration::from_millis(tc.increment_ms),
+            increment: BySide::from_fn(|_| Duration::from_millis(tc.increment_ms)),
             white: initial,
             black: initial,
             running: None,
@@ -164,7 +165,7 @@ impl Clock {
             return Err(Flagged(side));
         }
         let mut next = self.clone();
-        *next.slot(side) = left + self.increment;
+        *next.slot(side) = left + self.increment[side];
         next.running = None;
         next.held = None;
         let mut state = next.state(now);
@@ -193,6 +194,24 @@ impl Clock {
             Side::Black => state.black_ms += more.as_millis() as u64,
         }
         state
+    }
+
+    /// What the clocks show once `side` goes berserk at `now` (an arena game, before its first
+    /// move, so its clock is not running): `penalty` (half the base time) taken from it, the
+    /// running side running on. The increment goes with [`Clock::drop_increment`].
+    pub(crate) fn with_berserk(&self, side: Side, penalty: Duration, now: Instant) -> ClockState {
+        let mut state = self.state(now);
+        let penalty = penalty.as_millis() as u64;
+        match side {
+            Side::White => state.white_ms = state.white_ms.saturating_sub(penalty),
+            Side::Black => state.black_ms = state.black_ms.saturating_sub(penalty),
+        }
+        state
+    }
+
+    /// `side` gets no increment from now on (it went berserk).
+    pub(crate) fn drop_increment(&mut self, side: Side) {
+        self.increment[side] = Duration::ZERO;
     }
 
     /// Sets both times from a committed state and starts the running side at `now`.

@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
-    ClaimKind, EndReason, ErrorArgs, ErrorCode, MORE_TIME_MS, MatchEvent, MatchPhase, MatchResult,
-    MoreTimeGiven, MoreTimeRefused, Side,
+    Berserked, ClaimKind, EndReason, ErrorArgs, ErrorCode, MORE_TIME_MS, MatchEvent, MatchPhase,
+    MatchResult, MoreTimeGiven, MoreTimeRefused, Side,
 };
 use frisian::{MoveError, MoveList, Outcome, Square};
 
@@ -40,6 +40,8 @@ pub enum Action {
     MoreTime,
     /// Refuse (true) or accept again being given more time.
     RefuseMoreTime(bool),
+    /// Go berserk (an arena game, before one's first move).
+    Berserk,
     /// Propose to take back one's last move ([`super::takeback`]).
     ProposeTakeback,
     AcceptTakeback,
@@ -408,6 +410,10 @@ impl MatchState {
                 playing()?;
                 self.decide_more_time(side, now)?
             }
+            Action::Berserk => {
+                playing()?;
+                self.decide_berserk(side, now)?
+            }
             Action::ProposeTakeback => {
                 playing()?;
                 self.decide_propose_takeback(side, now)?
@@ -518,6 +524,36 @@ impl MatchState {
                 clock,
             },
         ))])
+    }
+
+    /// `side` goes berserk at `now`: an arena game's timed match only, before its own first
+    /// move, once; half its base time goes (lila's rule), and with it its increment.
+    fn decide_berserk(&self, side: Side, now: Instant) -> Result<Vec<Record>, Refusal> {
+        let (true, Some(clock), Some(tc)) =
+            (self.setup.berserk, &self.clock, self.setup.time_control)
+        else {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "berserk is for arena games only",
+            ));
+        };
+        if self.berserk[side] {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "you have gone berserk already",
+            ));
+        }
+        if self.has_moved(side) {
+            return Err(Refusal::new(
+                ErrorCode::NotAllowed,
+                "berserk only before your first move",
+            ));
+        }
+        let penalty = Duration::from_millis(tc.initial_ms / 2);
+        Ok(vec![Record::new(MatchEvent::Berserked(Berserked {
+            side,
+            clock: clock.with_berserk(side, penalty, now),
+        }))])
     }
 
     fn decide_move(
@@ -661,6 +697,93 @@ mod tests {
         let clock = moved.clock.unwrap();
         log.extend(records);
         clock
+    }
+
+    /// Berserk (issue 33, lila's rule): in an arena game a side gives up half its base time
+    /// and its increment before its first move; the other side keeps both. Refused outside an
+    /// arena, twice, and after one's first move; a replay of the stored records gives the
+    /// same clocks, the increment still gone.
+    #[test]
+    fn berserk_halves_the_base_time_and_drops_the_increment_before_ones_first_move() {
+        let ms = Duration::from_millis;
+        let t0 = Instant::now();
+        let tc = boardcast_protocol::TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 2_000,
+        };
+        let ordinary = fixtures::playing_with(Some(tc), t0);
+        let refused = ordinary.decide(Side::White, 1, &Action::Berserk, t0);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::NotAllowed);
+
+        let mut state = fixtures::playing_with(Some(tc), t0);
+        state.setup.berserk = true;
+        let mut log = Vec::new();
+        let Ok(Decision::Events(records)) = state.decide(Side::Black, 1, &Action::Berserk, t0)
+        else {
+            panic!("berserk is refused");
+        };
+        let MatchEvent::Berserked(berserked) = &records[0].event else {
+            panic!("not berserk: {records:?}");
+        };
+        assert_eq!(berserked.side, Side::Black);
+        assert_eq!(berserked.clock.black_ms, 30_000);
+        assert_eq!(berserked.clock.white_ms, 60_000);
+        for record in &records {
+            state.apply(record, t0).unwrap();
+        }
+        log.extend(records);
+        let twice = state.decide(Side::Black, 2, &Action::Berserk, t0);
+        assert_eq!(twice.unwrap_err().code, ErrorCode::NotAllowed);
+        assert_eq!(
+            state.snapshot(t0, BySide::default()).berserk,
+            Some(vec![Side::Black])
+        );
+        // The first moves run no clock; then White thinks 1 s, Black 3 s.
+        lagged_move(&mut state, &mut log, Side::White, 1, 0, t0);
+        lagged_move(&mut state, &mut log, Side::Black, 2, 0, t0);
+        let after_white = lagged_move(&mut state, &mut log, Side::White, 2, 0, t0 + ms(1_000));
+        assert_eq!(
+            after_white.white_ms,
+            60_000 - 1_000 + 2_000,
+            "White keeps its increment"
+        );
+        let after_black = lagged_move(&mut state, &mut log, Side::Black, 3, 0, t0 + ms(4_000));
+        assert_eq!(
+            after_black.black_ms,
+            30_000 - 3_000,
+            "no increment once berserk"
+        );
+        // White has moved: too late to go berserk.
+        let late = state.decide(Side::White, 3, &Action::Berserk, t0 + ms(4_000));
+        assert_eq!(late.unwrap_err().code, ErrorCode::NotAllowed);
+
+        let mut replayed = fixtures::playing_with(Some(tc), t0);
+        replayed.setup.berserk = true;
+        for record in &log {
+            replayed.apply(record, t0 + ms(4_000)).unwrap();
+        }
+        let after = lagged_move(
+            &mut replayed,
+            &mut Vec::new(),
+            Side::White,
+            3,
+            0,
+            t0 + ms(5_000),
+        );
+        let again = lagged_move(
+            &mut replayed,
+            &mut Vec::new(),
+            Side::Black,
+            4,
+            0,
+            t0 + ms(6_000),
+        );
+        assert_eq!(after.white_ms, 61_000 - 1_000 + 2_000);
+        assert_eq!(
+            again.black_ms,
+            27_000 - 1_000,
+            "the replay drops the increment too"
+        );
     }
 
     /// "+15 s" (issue 32): the opponent's clock goes up by 15 s and the running side runs on;
@@ -1239,6 +1362,7 @@ pub(super) mod fixtures {
             start_fen: None,
             rated: false,
             rating_range: None,
+            berserk: false,
             event: None,
         };
         let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();

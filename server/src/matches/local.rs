@@ -383,6 +383,7 @@ impl Hub {
             start_fen: None,
             rated: create.rated,
             rating_range: create.rating_range.filter(|_| create.rated),
+            berserk: false,
             event: None,
         };
         let (handle, id, mut tokens) = self
@@ -807,6 +808,7 @@ mod tests {
             start_fen: None,
             rated: false,
             rating_range: None,
+            berserk: false,
             event: None,
         };
         let mut index = Index::default();
@@ -890,6 +892,7 @@ mod tests {
             start_fen: None,
             rated: false,
             rating_range: None,
+            berserk: false,
             event: None,
         };
         let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();

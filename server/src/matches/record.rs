@@ -30,6 +30,10 @@ pub struct Setup {
     /// A rated seek's limit on the joiner's rating: at most this far from the creator's.
     #[serde(default)]
     pub rating_range: Option<u16>,
+    /// An arena game: each side may go berserk before its first move (PROTOCOL.md §10
+    /// *Berserk*). Read as false when absent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub berserk: bool,
     /// The club event this match is a game of (no takebacks there). Absent for every other
     /// match, and read as `None` for matches stored before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

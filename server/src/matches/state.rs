@@ -72,6 +72,8 @@ pub(crate) struct MatchState {
     pub(super) first_move_since: Option<Instant>,
     /// Each side's "+15 s" as a receiver (refused?) and as a giver (when it last gave).
     pub(super) more_time: BySide<MoreTimeState>,
+    /// The sides that went berserk (an arena game's [`Setup::berserk`]).
+    pub(super) berserk: BySide<bool>,
     /// The standing takeback proposal and when each side last proposed ([`super::takeback`]).
     pub(super) takeback: Takebacks,
 }
@@ -123,6 +125,7 @@ impl MatchState {
             started_ms: None,
             first_move_since: None,
             more_time: BySide::default(),
+            berserk: BySide::default(),
             takeback: Takebacks::default(),
         })
     }

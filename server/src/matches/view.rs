@@ -200,6 +200,12 @@ impl MatchState {
             result: self.result.clone(),
             rematch: self.rematch.clone(),
             first_move_in_ms: None,
+            berserk: self.setup.berserk.then(|| {
+                self.berserk
+                    .iter()
+                    .filter_map(|(side, went)| went.then_some(side))
+                    .collect()
+            }),
             takeback_offer: self.takeback.offer,
         }
     }

@@ -529,10 +529,11 @@ impl Connection {
             | M::AcceptRematch(_)
             | M::DeclineRematch(_)
             | M::MoreTime(_)
+            | M::RefuseMoreTime(_)
+            | M::Berserk(_)
             | M::ProposeTakeback(_)
             | M::AcceptTakeback(_)
-            | M::DeclineTakeback(_)
-            | M::RefuseMoreTime(_)) => self.act(id, seat).await,
+            | M::DeclineTakeback(_)) => self.act(id, seat).await,
             M::Watch(Watch {
                 target: Target::Match(match_id),
                 since_v,

@@ -668,6 +668,7 @@ fn rated_setup(preset: PoolPreset) -> Setup {
         start_fen: None,
         rated: true,
         rating_range: None,
+        berserk: false,
         event: None,
     }
 }

@@ -67,6 +67,8 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/ladder", get(shell))
         // Club events (issue 33); `/e/{id}` is routed with the TRF in `events::http`.
         .route("/events", get(shell))
+        // The rules page (issue 34): the shell loads `js/pages/rules.js` and `rules/positions.json`.
+        .route("/rules", get(shell))
         .route("/reset/{token}", get(shell))
         .route("/assets/{version}/{*path}", get(asset))
         .layer(CompressionLayer::new())
@@ -87,6 +89,8 @@ fn content_type(path: &str) -> Option<&'static str> {
         "webmanifest" => "application/manifest+json",
         // The Fluent catalogues (`i18n/*.ftl`), shared with the terminal client.
         "ftl" => "text/plain; charset=utf-8",
+        // The rules page's positions (`rules/positions.json`).
+        "json" => "application/json",
         _ => return None,
     })
 }

@@ -86,10 +86,22 @@ async fn a_refusal_in_dutch_and_frisian_and_the_choice_is_kept() {
         assert_eq!(browser.text("#notice").await, refusal, "{lang}");
         let start = frisian::Position::start().fen();
         assert_eq!(refusal_text(lang, &start, &[31, 22]), refusal, "{lang}");
+        // "Why?" beside it leads to the rule that refused it (the rules page's section).
+        assert_eq!(
+            browser.text("#why").await,
+            catalogue_text(lang, "notice-why")
+        );
+        let href = browser
+            .js(
+                "return document.getElementById('why').getAttribute('href');",
+                vec![],
+            )
+            .await;
+        assert_eq!(href, json!("/rules#not_a_man_move"), "{lang}");
         // Whole on screen: the notice and the menu lie inside the viewport's width.
         let cut = browser
             .js(
-                "return ['#notice', '#lang'].filter((css) => {
+                "return ['#notice', '#why', '#lang'].filter((css) => {
                    const r = document.querySelector(css).getBoundingClientRect();
                    return r.left < 0 || r.right > document.documentElement.clientWidth;
                  });",
@@ -107,7 +119,7 @@ async fn a_refusal_in_dutch_and_frisian_and_the_choice_is_kept() {
 /// The catalogue's text of `id` in `lang` (a one-line message without arguments), read from
 /// the same files the page fetches (`{lang}.ftl`, and `pages-{lang}.ftl` with the pages
 /// loaded on their own).
-fn catalogue_text(lang: &str, id: &str) -> String {
+pub(super) fn catalogue_text(lang: &str, id: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/i18n");
     let source = [format!("{lang}.ftl"), format!("pages-{lang}.ftl")]
         .map(|file| std::fs::read_to_string(dir.join(file)).unwrap())

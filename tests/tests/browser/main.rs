@@ -23,6 +23,7 @@ mod more_time;
 mod origin;
 mod play;
 mod ratings;
+mod rules;
 mod screens;
 mod seat;
 mod sounds;

@@ -12,7 +12,7 @@ import { t, lang, withPageWords } from '../i18n.js';
 const PAGE_NAMES = {
   lobby: 'lobby', match: 'match', invite: 'invite', tv: 'tv', game: 'game', ftv: 'ftv', missing: 'missing',
   login: 'login', signup: 'signup', account: 'account', tokens: 'tokens', profile: 'profile', ladder: 'ladder',
-  events: 'events', event: 'event',
+  events: 'events', event: 'event', rules: 'rules',
 };
 
 let mounted = { key: '', update: null };
@@ -91,6 +91,7 @@ function mount(page, root, id, state) {
   if (page === 'tokens') return accountPage((m) => m.mountTokens(root));
   if (page === 'profile') return later(root, import('../pages/profile.js'), (m) => m.mountProfile(root, id));
   if (page === 'ladder') return later(root, import('../pages/ladder.js'), (m) => m.mountLadder(root));
+  if (page === 'rules') return later(root, import('../pages/rules.js'), (m) => m.mountRules(root));
   if (page === 'events') return later(root, import('../pages/events.js'), (m) => m.mountEvents(root));
   if (page === 'event') return later(root, import('../pages/events.js'), (m) => m.mountEvent(root, id));
   // The lobby and MinitChess TV load on their routes too: the match page, the one a player

@@ -30,7 +30,8 @@ export function mountLobby(root) {
   // drawn pushed everything below them down (Lighthouse: layout shift 0.31).
   const loading = h('p', { class: 'loading' }, t('lobby-loading'));
   const grid = h('div', { class: 'lobby', hidden: true },
-    h('section', { class: 'card' }, h('label', { for: 'name' }, h('h2', {}, t('lobby-your-name'))), name, notice),
+    h('section', { class: 'card' }, h('label', { for: 'name' }, h('h2', {}, t('lobby-your-name'))), name, notice,
+      h('p', { class: 'hint' }, h('a', { href: '/rules', id: 'rules-link' }, t('lobby-rules')))),
     playNow,
     create,
     card(t('lobby-seeks'), seeks),

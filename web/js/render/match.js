@@ -64,6 +64,7 @@ export function mountMatch(root) {
   const moveForm = h('form', { id: 'move-form', class: 'move-form' },
     h('label', { for: 'move-input' }, t('match-move')), input, h('button', { type: 'submit' }, t('match-play')));
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
+  const why = h('a', { id: 'why' }, t('notice-why'));
   const moves = h('ol', { id: 'moves', class: 'moves', 'aria-label': t('match-moves') });
   const nav = h('div', { class: 'moves-nav', role: 'group', 'aria-label': t('match-step') },
     button('first', '«', { 'aria-label': t('match-first'), title: `${t('match-first')} (Home)` }),
@@ -104,6 +105,7 @@ export function mountMatch(root) {
   const chatOpen = h('button', { type: 'button', id: 'chat-open', hidden: true });
   let chat = null;
   let chatLoading = false;
+  let berserk;
   chatOpen.addEventListener('click', () => {
     if (chatLoading || chat) return;
     chatLoading = true;
@@ -115,7 +117,7 @@ export function mountMatch(root) {
   });
   const side = h('aside', { class: 'side' },
     status, firstMove, invite, result, ratings, offer, h('div', { class: 'actions', role: 'group', 'aria-label': t('match-actions') },
-      ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, nav, moves,
+      ...Object.values(acts), rematchSlot), claim, chooser, moveForm, notice, why, nav, moves,
     h('p', { class: 'meta' }, tc, ` · ${t('match-watching')} `, spectators), tools, chatOpen, chatPanel);
   root.replaceChildren(h('section', { class: 'match-page' }, pageHeading(t('match-heading')),
     h('div', { class: 'board-col' }, top.row, boardBox, bottom.row), side));
@@ -131,6 +133,10 @@ export function mountMatch(root) {
     const elapsed = now - state.matchAt;
     text(notice, state.notice.text);
     attr(notice, 'data-code', state.notice.code || null);
+    // A refused move links to the rule that explains it (pages/rules.js).
+    const rule = state.notice.code === 'illegal_move' && state.notice.reason;
+    show(why, rule);
+    attr(why, 'href', rule && `/rules#${rule}`);
     if (!m) {
       text(status, t(state.conn === 'online' ? 'match-loading' : 'match-connecting'));
       board.update(emptyBoard(flipped));
@@ -299,6 +305,7 @@ export function mountMatch(root) {
     text(chatOpen, t('chat-open', { count: state.chat.lines.length }));
     show(chatPanel, Boolean(chatPanel.firstChild));
     if (chat) chat(state);
+    if (seat && m.berserk) (berserk ||= withPageWords(import('./berserk.js'))).then((b) => b.update(state, side));
     return ticking || chatLoading;
   };
 }

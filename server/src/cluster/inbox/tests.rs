@@ -148,6 +148,7 @@ impl Nodes {
             start_fen: None,
             rated: false,
             rating_range: None,
+            berserk: false,
             event: None,
         };
         let players = [
@@ -608,6 +609,7 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         start_fen: None,
         rated: false,
         rating_range: None,
+        berserk: false,
         event: None,
     };
     let created = n

@@ -146,6 +146,7 @@ fn snapshot(v: u64) -> ServerMessage {
         start_fen: None,
         rated: false,
         rating_range: None,
+        berserk: false,
         event: None,
     };
     let state = MatchState::new(ID.to_owned(), "ABCDEF".to_owned(), setup).unwrap();

@@ -173,6 +173,7 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
         start_fen: None,
         rated: false,
         rating_range: None,
+        berserk: false,
         event: None,
     };
     let players = [

@@ -230,6 +230,7 @@ impl Connection {
             ClientMessage::AcceptRematch(seat) => (seat, Action::AcceptRematch),
             ClientMessage::DeclineRematch(seat) => (seat, Action::DeclineRematch),
             ClientMessage::MoreTime(seat) => (seat, Action::MoreTime),
+            ClientMessage::Berserk(seat) => (seat, Action::Berserk),
             ClientMessage::ProposeTakeback(seat) => (seat, Action::ProposeTakeback),
             ClientMessage::AcceptTakeback(seat) => (seat, Action::AcceptTakeback),
             ClientMessage::DeclineTakeback(seat) => (seat, Action::DeclineTakeback),
