@@ -25,6 +25,7 @@ commands (one per line on stdin):
   move 32-28 | 32-28      play a move (notation, resolved against the legal list)
   resign | abort          resign, or abort before both sides moved
   moretime                give the opponent 15 s more (timed matches)
+  takeback offer|accept|decline   take back one's last move (casual matches)
   draw offer|accept|decline, rematch offer|accept|decline, claim win|draw
   play [5+3] [white|black|random] [private]   create a match
   join CODE|MATCH | watch MATCH | tv [N] | predict GAME|tvN | list

@@ -141,6 +141,7 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         first_move_in_ms: None,
         berserk: None,
         refuses_more_time: Default::default(),
+        takeback_offer: None,
     })
 }
 

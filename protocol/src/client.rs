@@ -83,6 +83,13 @@ pub enum ClientMessage {
     /// half one's base time, no increment; answered by [`crate::Ack`], and everyone gets
     /// [`crate::MatchEvent::Berserked`].
     Berserk(SeatAction),
+    /// Propose to take back one's last move, in a casual match (PROTOCOL.md §10
+    /// *Takebacks*); answered by [`crate::Ack`], and everyone gets
+    /// [`crate::MatchEvent::TakebackProposed`].
+    ProposeTakeback(SeatAction),
+    /// Accept the opponent's takeback proposal: everyone gets [`crate::MatchEvent::TakenBack`].
+    AcceptTakeback(SeatAction),
+    DeclineTakeback(SeatAction),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

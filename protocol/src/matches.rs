@@ -229,6 +229,9 @@ pub struct MatchSnapshot {
     /// absent, so a snapshot from an older server still decodes.
     #[serde(default)]
     pub refuses_more_time: MoreTimeRefusals,
+    /// The side whose takeback proposal stands, if any. Read as `None` when absent.
+    #[serde(default)]
+    pub takeback_offer: Option<Side>,
 }
 
 /// Each seat's refusal of more time, in a snapshot.
@@ -277,6 +280,15 @@ pub enum MatchEvent {
     /// `side` went berserk ([`crate::ClientMessage::Berserk`]): half its base time gone, no
     /// increment for the rest of the game.
     Berserked(Berserked),
+    /// `side` proposes to take back its last move (casual matches only, PROTOCOL.md §10
+    /// *Takebacks*); it stands until answered or a move is played.
+    TakebackProposed(Side),
+    /// `side` declined its opponent's takeback proposal.
+    TakebackDeclined(Side),
+    /// A standing takeback proposal lapsed because a move was played.
+    TakebackCancelled,
+    /// The proposal was accepted: the last ply or plies are taken back, the proposer to move.
+    TakenBack(TakenBack),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -284,6 +296,30 @@ pub struct Berserked {
     pub side: Side,
     /// The clocks with the berserk side's time halved.
     pub clock: ClockState,
+}
+
+/// A takeback carried out ([`MatchEvent::TakenBack`]): the moves are cut back to `plies`,
+/// and the match goes on from there. Nothing before it is unsaid: the events of the moves
+/// taken back stay in the match's history, and replaying them and this event gives the match
+/// as it now is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakenBack {
+    /// Whose proposal it was: that side is to move now (its last move was taken back, and
+    /// the opponent's after it, if any).
+    pub side: Side,
+    /// The plies left: the moves list keeps its first `plies`.
+    pub plies: u32,
+    /// FEN of the position now.
+    pub fen: String,
+    /// The clocks now: nobody gets time back, the side to move runs from this event.
+    pub clock: Option<ClockState>,
+    /// The legal moves of the side to move.
+    pub legal_moves: Vec<LegalMove>,
+    pub king_counters: KingCounters,
+    /// When the takeback leaves the side to move owing its first move again: the
+    /// milliseconds it has from this event (see [`MatchSnapshot::first_move_in_ms`]).
+    #[serde(default)]
+    pub first_move_in_ms: Option<u64>,
 }
 
 /// What "+15 s" gives: the opponent's clock goes up by this much.

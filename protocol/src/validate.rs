@@ -147,6 +147,9 @@ impl Validate for ClientMessage {
             | ClientMessage::DeclineRematch(action)
             | ClientMessage::MoreTime(action)
             | ClientMessage::Berserk(action) => seat(action),
+            ClientMessage::ProposeTakeback(action)
+            | ClientMessage::AcceptTakeback(action)
+            | ClientMessage::DeclineTakeback(action) => seat(action),
             ClientMessage::RefuseMoreTime(refuse) => {
                 id("match_id", &refuse.match_id)?;
                 id("token", &refuse.token)

@@ -340,6 +340,9 @@ fn cases() -> Vec<Case> {
         ),
         client("more_time", 44, ClientMessage::MoreTime(seat_action())),
         client("berserk", 45, ClientMessage::Berserk(seat_action())),
+        client("propose_takeback", 46, ClientMessage::ProposeTakeback(seat_action())),
+        client("accept_takeback", 47, ClientMessage::AcceptTakeback(seat_action())),
+        client("decline_takeback", 48, ClientMessage::DeclineTakeback(seat_action())),
         client(
             "refuse_more_time",
             45,
@@ -624,6 +627,7 @@ fn cases() -> Vec<Case> {
                 first_move_in_ms: Some(27_500),
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals { white: false, black: true },
+                takeback_offer: None,
             }),
         ),
         server(
@@ -663,6 +667,7 @@ fn cases() -> Vec<Case> {
                 first_move_in_ms: None,
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
+                takeback_offer: None,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -786,6 +791,22 @@ fn cases() -> Vec<Case> {
             MatchEvent::Berserked(Berserked {
                 side: Side::Black,
                 clock: ClockState { white_ms: 180_000, black_ms: 90_000, running: Some(Side::White) },
+            }),
+        ),
+        match_event("takeback_proposed", 14, MatchEvent::TakebackProposed(Side::Black)),
+        match_event("takeback_declined", 15, MatchEvent::TakebackDeclined(Side::White)),
+        match_event("takeback_cancelled", 15, MatchEvent::TakebackCancelled),
+        match_event(
+            "taken_back",
+            15,
+            MatchEvent::TakenBack(TakenBack {
+                side: Side::Black,
+                plies: 1,
+                fen: AFTER_32_28.into(),
+                clock: Some(ClockState { white_ms: 287_400, black_ms: 291_900, running: None }),
+                legal_moves: black_opening_moves(),
+                king_counters: no_counters(),
+                first_move_in_ms: Some(30_000),
             }),
         ),
         server(
@@ -1113,6 +1134,7 @@ fn exchanges() -> Vec<Case> {
                 first_move_in_ms: None,
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
+                takeback_offer: None,
             }),
         ),
         client(
@@ -1179,6 +1201,7 @@ fn exchanges() -> Vec<Case> {
                 first_move_in_ms: Some(30_000),
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
+                takeback_offer: None,
             }),
         ),
         client(

@@ -197,6 +197,9 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         seat_action().prop_map(ClientMessage::DeclineRematch),
         seat_action().prop_map(ClientMessage::MoreTime),
         seat_action().prop_map(ClientMessage::Berserk),
+        seat_action().prop_map(ClientMessage::ProposeTakeback),
+        seat_action().prop_map(ClientMessage::AcceptTakeback),
+        seat_action().prop_map(ClientMessage::DeclineTakeback),
         (seat_action(), any::<bool>()).prop_map(|(seat, refuse)| {
             ClientMessage::RefuseMoreTime(RefuseMoreTime {
                 match_id: seat.match_id,
@@ -323,14 +326,17 @@ prop_compose! {
                         legal_moves in vec(legal_move(), 0..4), king_counters in king_counters(),
                         draw_offer in of(side()), rematch_offer in of(side()), absent in vec(absence(), 0..3),
                         result in of(match_result()), rematch in of(ident()),
-                        first_move_in_ms in of(any::<u64>()), berserk in of(vec(side(), 0..3)),
+                        first_move_in_ms in of(any::<u64>()),
+                        offers in (of(vec(side(), 0..3)), of(side())),
                         refusals in (any::<bool>(), any::<bool>())) -> MatchSnapshot {
+        let (berserk, takeback_offer) = offers;
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
             match_id, v, white, black, time_control, public, phase, start_fen, fen, moves, turn, clock,
             legal_moves, king_counters, draw_offer, rematch_offer, absent, result, rematch,
             first_move_in_ms, berserk,
             refuses_more_time: MoreTimeRefusals { white: refusals.0, black: refusals.1 },
+            takeback_offer,
         }
     }
 }
@@ -390,6 +396,31 @@ fn match_event() -> impl Strategy<Value = MatchEvent> {
         )),
         (side(), clock())
             .prop_map(|(side, clock)| MatchEvent::Berserked(Berserked { side, clock })),
+        side().prop_map(MatchEvent::TakebackProposed),
+        side().prop_map(MatchEvent::TakebackDeclined),
+        Just(MatchEvent::TakebackCancelled),
+        (
+            side(),
+            any::<u32>(),
+            text(),
+            of(clock()),
+            vec(legal_move(), 0..4),
+            king_counters(),
+            of(any::<u64>())
+        )
+            .prop_map(
+                |(side, plies, fen, clock, legal_moves, king_counters, first_move_in_ms)| {
+                    MatchEvent::TakenBack(TakenBack {
+                        side,
+                        plies,
+                        fen,
+                        clock,
+                        legal_moves,
+                        king_counters,
+                        first_move_in_ms,
+                    })
+                }
+            ),
     ]
 }
 

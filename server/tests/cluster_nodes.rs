@@ -172,6 +172,7 @@ async fn a_match_whose_owner_died_is_taken_over_with_nobody_asking() {
         rated: false,
         rating_range: None,
         berserk: false,
+        event: None,
     };
     let joined = |v: u64, side: Side, name: &str, token: &str| Write::Event {
         match_id: "orphan".to_owned(),

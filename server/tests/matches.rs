@@ -142,6 +142,7 @@ async fn the_flag_falls_without_anybody_sending_anything() {
         rated: false,
         rating_range: None,
         berserk: false,
+        event: None,
     };
     seed_match_with(&db, "flag", setup, "flw", "flb").await;
     let server = TestServer::start_with(boardcast_server::Config::for_tests(db)).await;

@@ -82,6 +82,11 @@ impl App {
             Command::MoreTime => self.seat_action(ClientMessage::MoreTime),
             Command::Berserk => self.seat_action(ClientMessage::Berserk),
             Command::Abort => self.seat_action(ClientMessage::Abort),
+            Command::Takeback(reply) => self.seat_action(match reply {
+                Reply::Offer => ClientMessage::ProposeTakeback,
+                Reply::Accept => ClientMessage::AcceptTakeback,
+                Reply::Decline => ClientMessage::DeclineTakeback,
+            }),
             Command::Draw(reply) => self.seat_action(match reply {
                 Reply::Offer => ClientMessage::OfferDraw,
                 Reply::Accept => ClientMessage::AcceptDraw,
@@ -214,6 +219,9 @@ impl App {
 
     /// Resolves typed notation to one route, asks which on ambiguity.
     fn typed_move(&mut self, text: &str) {
+        if self.premove_instead(text) {
+            return;
+        }
         let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
         match entry::resolve(text, legal) {
             Err(error) => self.error("bad_input", error.to_string()),
@@ -232,6 +240,40 @@ impl App {
                 }
             }
             Ok(Resolution::Ambiguous(candidates)) => self.ask_which(candidates),
+        }
+    }
+
+    /// On the opponent's turn a typed move is kept as a premove (replacing any earlier one),
+    /// to be sent when their move arrives ([`App::play_premove`]); returns whether it was.
+    fn premove_instead(&mut self, text: &str) -> bool {
+        let me = self.my_side();
+        let Some(game) = self.game.as_ref() else {
+            return false;
+        };
+        if me.is_none_or(|me| me == game.turn)
+            || game.phase != boardcast_protocol::MatchPhase::Playing
+        {
+            return false;
+        }
+        let text = text.trim().to_owned();
+        self.note(Note::Premove("set", text.clone()));
+        self.premove = Some(text);
+        true
+    }
+
+    /// The opponent's move has arrived: the premove is played if it is legal now, else
+    /// dropped with a notice (a capture may have become compulsory).
+    pub(super) fn play_premove(&mut self) {
+        let Some(text) = self.premove.take() else {
+            return;
+        };
+        let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
+        match entry::resolve(&text, legal) {
+            Ok(Resolution::One(route)) => {
+                self.note(Note::Premove("played", text));
+                self.play(route);
+            }
+            _ => self.note(Note::Premove("dropped", text)),
         }
     }
 

@@ -47,6 +47,8 @@ pub enum Command {
     MoreTime,
     /// Go berserk (an arena game, before one's first move): half one's time, no increment.
     Berserk,
+    /// Propose, accept or decline taking back one's last move (casual matches).
+    Takeback(Reply),
     Draw(Reply),
     Rematch(Reply),
     Abort,
@@ -103,6 +105,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         "resign" => Command::Resign,
         "moretime" => Command::MoreTime,
         "berserk" => Command::Berserk,
+        "takeback" => Command::Takeback(reply(arg(0))?),
         "draw" => Command::Draw(reply(arg(0))?),
         "rematch" => Command::Rematch(reply(arg(0))?),
         "abort" => Command::Abort,

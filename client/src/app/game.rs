@@ -41,6 +41,8 @@ pub struct Game {
     pub legal: Vec<LegalMove>,
     pub counters: KingCounters,
     pub draw_offer: Option<Side>,
+    /// The side whose takeback proposal stands.
+    pub takeback_offer: Option<Side>,
     pub rematch_offer: Option<Side>,
     /// Sides whose player is gone, with their grace before the opponent may claim: it counts
     /// down only on the gone side's turns (PROTOCOL.md §10).
@@ -94,6 +96,7 @@ impl Game {
             legal: by_notation(snapshot.legal_moves),
             counters: snapshot.king_counters,
             draw_offer: snapshot.draw_offer,
+            takeback_offer: snapshot.takeback_offer,
             rematch_offer: snapshot.rematch_offer,
             absent: snapshot.absent.iter().map(|a| Grace::new(a, now)).collect(),
             result: snapshot.result,
@@ -192,6 +195,28 @@ impl Game {
                 self.berserk
                     .get_or_insert_with(Vec::new)
                     .push(berserked.side);
+            }
+            MatchEvent::TakebackProposed(side) => self.takeback_offer = Some(*side),
+            MatchEvent::TakebackDeclined(_) | MatchEvent::TakebackCancelled => {
+                self.takeback_offer = None;
+            }
+            MatchEvent::TakenBack(taken) => {
+                for grace in &mut self.absent {
+                    grace.left = grace.left(self.turn, now);
+                    grace.at = now;
+                }
+                self.takeback_offer = None;
+                self.moves.truncate(taken.plies as usize);
+                self.turn = taken.side;
+                self.fen.clone_from(&taken.fen);
+                self.board = Board::from_fen(&taken.fen);
+                if taken.clock.is_some() {
+                    self.clock = taken.clock;
+                }
+                self.clock_at = now;
+                self.legal = by_notation(taken.legal_moves.clone());
+                self.counters = taken.king_counters;
+                self.first_move_due = first_move_due(taken.first_move_in_ms, now);
             }
         }
         Fold::Applied
@@ -439,6 +464,7 @@ pub(crate) mod tests {
                 black: None,
             },
             draw_offer: None,
+            takeback_offer: None,
             rematch_offer: None,
             absent: Vec::new(),
             result: None,

@@ -319,11 +319,17 @@ impl App {
         if typing && me.is_some() {
             if !self.my_turn() {
                 let game = self.game.as_ref().filter(|g| !g.is_over());
-                if let Some(game) = game.filter(|g| g.phase == MatchPhase::Playing) {
-                    let text = format!("it is {}'s move: wait for it", game.turn);
-                    return self.error("not_your_turn", text);
+                let picking = matches!(code, KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Tab)
+                    && self.ui.input.trim().is_empty();
+                match game.filter(|g| g.phase == MatchPhase::Playing) {
+                    // A move typed on the opponent's turn is a premove (`premove_instead`).
+                    Some(_) if !picking => {}
+                    Some(game) => {
+                        let text = format!("it is {}'s move: wait for it", game.turn);
+                        return self.error("not_your_turn", text);
+                    }
+                    None => return,
                 }
-                return;
             }
             // A move is made on the live board.
             self.ui.browse = None;
@@ -368,6 +374,9 @@ impl App {
                 self.ui.input.clear();
                 self.ui.selected = None;
                 self.ui.browse = None;
+                if let Some(text) = self.premove.take() {
+                    self.note(super::Note::Premove("cancelled", text));
+                }
             }
             KeyCode::Char('q') => self.back_home(),
             KeyCode::Char('r') if me.is_some() => self.ui.confirm = Some(Confirm::Resign),
@@ -397,6 +406,11 @@ impl App {
             KeyCode::Char('t') => self.ui.letters = !self.ui.letters,
             KeyCode::Char('/') => self.ui.chat = Some(String::new()),
             KeyCode::Char('+') if me.is_some() => self.command(Command::MoreTime),
+            KeyCode::Char('u') if me.is_some() => {
+                let offer = self.game.as_ref().and_then(|g| g.takeback_offer);
+                self.command(Command::Takeback(answer(offer)));
+            }
+            KeyCode::Char('U') if me.is_some() => self.command(Command::Takeback(Reply::Decline)),
             KeyCode::Char('b') => self.toggle_bell(),
             // Shifted: berserk cannot be taken back.
             KeyCode::Char('B') if me.is_some() => self.command(Command::Berserk),

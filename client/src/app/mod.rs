@@ -170,6 +170,9 @@ pub struct App {
     pub chat: chat::MatchChat,
     /// The ply at which the low-time bell last rang (once per turn).
     low_time_rung: Option<(String, usize)>,
+    /// A move typed on the opponent's turn (a premove): sent the moment the opponent's move
+    /// arrives if it is then legal, else dropped with a notice; Esc cancels it.
+    pub premove: Option<String>,
 }
 
 /// Below this the player's own clock rings the bell once per turn (as the web page's
@@ -214,6 +217,7 @@ impl App {
             unavailable: None,
             asked_at: None,
             ring: false,
+            premove: None,
             bell: true,
             fatal: None,
             ca_file: None,

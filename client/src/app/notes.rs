@@ -54,6 +54,12 @@ pub enum Note {
     Ratings(String),
     /// `draw offered white`, `draw declined black`, `draw cancelled`.
     Draw(&'static str, Option<Side>),
+    /// `takeback offered white`, `takeback declined black`, `takeback cancelled`,
+    /// `takeback done white` (white is to move again).
+    Takeback(&'static str, Option<Side>),
+    /// `premove set 32-28`, `premove played 32-28`, `premove dropped 32-28` (not legal once
+    /// the opponent had moved).
+    Premove(&'static str, String),
     /// `rematch offered white`, `rematch declined black`, `rematch started m124`.
     Rematch(&'static str, String),
     Left(Side),
@@ -276,6 +282,9 @@ impl fmt::Display for Note {
             Note::Draw(what, Some(side)) => write!(f, "draw {what} {side}"),
             Note::Draw(what, None) => write!(f, "draw {what}"),
             Note::Rematch(what, who) => write!(f, "rematch {what} {who}"),
+            Note::Takeback(what, Some(side)) => write!(f, "takeback {what} {side}"),
+            Note::Takeback(what, None) => write!(f, "takeback {what}"),
+            Note::Premove(what, text) => write!(f, "premove {what} {text}"),
             Note::Left(side) => write!(f, "left {side}"),
             Note::Claimable {
                 side,

@@ -371,9 +371,13 @@ impl App {
                 });
                 if moved.legal_moves.is_empty() {
                     // The game ended with this move; `Ended` follows with the result.
+                    self.premove = None;
                     return;
                 }
                 self.after_change();
+                if self.my_turn() {
+                    self.play_premove();
+                }
             }
             MatchEvent::DrawOffered(side) => self.note(Note::Draw("offered", Some(side))),
             MatchEvent::DrawDeclined(side) => self.note(Note::Draw("declined", Some(side))),
@@ -400,6 +404,15 @@ impl App {
             // The clocks moved with the fold; the board shows them.
             MatchEvent::MoreTimeGiven(_) | MatchEvent::MoreTimeRefused(_) => {}
             MatchEvent::Berserked(berserked) => self.note(Note::Berserk(berserked.side)),
+            MatchEvent::TakebackProposed(side) => self.note(Note::Takeback("offered", Some(side))),
+            MatchEvent::TakebackDeclined(side) => self.note(Note::Takeback("declined", Some(side))),
+            MatchEvent::TakebackCancelled => self.note(Note::Takeback("cancelled", None)),
+            MatchEvent::TakenBack(taken) => {
+                self.premove = None;
+                self.ui.moved();
+                self.note(Note::Takeback("done", Some(taken.side)));
+                self.after_change();
+            }
         }
     }
 

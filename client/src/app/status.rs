@@ -92,6 +92,32 @@ impl App {
                 (what, Some(side)) => format!("{} {what} a draw", self.who(*side)),
                 (what, None) => format!("Draw {what}"),
             }),
+            Note::Takeback(what, side) => said(match (*what, side) {
+                ("offered", Some(side)) if mine(*side) => {
+                    "You proposed to take back your last move".to_owned()
+                }
+                ("offered", Some(_)) if me.is_some() => {
+                    "Your opponent asks to take back their last move: u accepts, U declines"
+                        .to_owned()
+                }
+                ("declined", Some(side)) if mine(*side) => "You declined the takeback".to_owned(),
+                ("declined", Some(_)) if me.is_some() => {
+                    "Your takeback proposal was declined".to_owned()
+                }
+                ("done", Some(side)) if mine(*side) => "Taken back: your move again".to_owned(),
+                ("done", Some(side)) => format!("Taken back: {} to move", self.who(*side)),
+                ("cancelled", _) => "The takeback proposal lapsed with the move".to_owned(),
+                (what, Some(side)) => format!("{} {what} a takeback", self.who(*side)),
+                (what, None) => format!("Takeback {what}"),
+            }),
+            Note::Premove(what, text) => said(match *what {
+                "set" => {
+                    format!("Premove {text}: played when your opponent has moved (Esc cancels)")
+                }
+                "played" => format!("Premove {text} played"),
+                "cancelled" => format!("Premove {text} cancelled"),
+                _ => format!("Premove {text} dropped: it is not legal now"),
+            }),
             Note::Rematch(what, who) => {
                 let by_me = me.is_some_and(|side| side.to_string() == *who);
                 said(match *what {

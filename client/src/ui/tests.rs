@@ -2436,6 +2436,120 @@ fn the_bell_rings_once_when_ones_own_clock_drops_under_10_s() {
     assert!(!app.ring, "once per turn");
 }
 
+/// Takebacks at 80×24 (issue 32): `u` proposes, the opponent sees what `u` and `U` do and
+/// `u` accepts; once taken back, the proposer is to move again with the move gone.
+#[test]
+fn u_proposes_and_accepts_a_takeback_and_the_move_is_gone() {
+    let now = Instant::now();
+    let mut amy = white_waiting(now);
+    key(&mut amy, crossterm::event::KeyCode::Char('u'));
+    let sent = amy.drain().0;
+    assert!(
+        sent.iter()
+            .any(|envelope| matches!(&envelope.msg, ClientMessage::ProposeTakeback(seat) if seat.match_id == "m1")),
+        "{sent:?}"
+    );
+    event(&mut amy, 4, MatchEvent::TakebackProposed(Side::White), now);
+    assert_shows(&render(&amy, now, 80, 24), &["You proposed to take back"]);
+    let mut bob = black_player(now);
+    event(&mut bob, 4, MatchEvent::TakebackProposed(Side::White), now);
+    assert_shows(
+        &render(&bob, now, 80, 24),
+        &["Your opponent asks to take back"],
+    );
+    key(&mut bob, crossterm::event::KeyCode::Char('u'));
+    let sent = bob.drain().0;
+    assert!(
+        sent.iter()
+            .any(|envelope| matches!(&envelope.msg, ClientMessage::AcceptTakeback(_))),
+        "{sent:?}"
+    );
+    let taken = MatchEvent::TakenBack(TakenBack {
+        side: Side::White,
+        plies: 0,
+        fen: "W:W31-50:B1-20:H0:F1:+0+0".into(),
+        clock: Some(ClockState {
+            white_ms: 300_000,
+            black_ms: 296_000,
+            running: None,
+        }),
+        legal_moves: crate::app::entry::legal(&["31-26", "32-28"]),
+        king_counters: KingCounters {
+            white: None,
+            black: None,
+        },
+        first_move_in_ms: Some(30_000),
+    });
+    event(&mut amy, 5, taken, now);
+    let game = amy.game.as_ref().unwrap();
+    assert_eq!(
+        (game.moves.len(), game.turn, game.takeback_offer),
+        (0, Side::White, None)
+    );
+    let buf = render(&amy, now, 80, 24);
+    assert_shows(&buf, &["Taken back: your move again", "move>"]);
+    assert!(!contains(&buf, "1. 32-28"), "{:#?}", text(&buf));
+}
+
+/// Premoves at 80×24 (issue 32): a move typed on the opponent's turn is kept and sent the
+/// moment the opponent's move arrives when it is legal then; one a compulsory capture made
+/// illegal is dropped, nothing sent, with a notice on screen.
+#[test]
+fn a_typed_premove_is_played_when_legal_and_dropped_with_a_notice_when_not() {
+    let now = Instant::now();
+    let type_move = |app: &mut App, text: &str| {
+        for c in text.chars() {
+            key(app, crossterm::event::KeyCode::Char(c));
+        }
+        key(app, crossterm::event::KeyCode::Enter);
+    };
+    let after = "W:W28,31,33-50:B1-18,20,23";
+    for (legal, played) in [
+        (&["31-26", "31-27", "33-29"][..], true),
+        (&["28x19"][..], false),
+    ] {
+        let mut amy = white_waiting(now);
+        amy.drain();
+        type_move(&mut amy, "31-27");
+        assert!(
+            amy.drain().0.is_empty(),
+            "nothing is sent on the opponent's turn"
+        );
+        assert_shows(&render(&amy, now, 80, 24), &["Premove 31-27"]);
+        event(&mut amy, 4, moved(1, "19-23", after, legal), now);
+        let sent = amy.drain().0;
+        let moves: Vec<_> = sent
+            .iter()
+            .filter_map(|envelope| match &envelope.msg {
+                ClientMessage::Move(play) => Some(play.route.clone()),
+                _ => None,
+            })
+            .collect();
+        let buf = render(&amy, now, 80, 24);
+        if played {
+            assert_eq!(moves, [vec![31, 27]]);
+            assert_shows(&buf, &["Premove 31-27 played"]);
+        } else {
+            assert!(moves.is_empty(), "{moves:?}");
+            assert_shows(&buf, &["Premove 31-27 dropped"]);
+        }
+        assert_eq!(amy.premove, None);
+    }
+    // Esc cancels a premove.
+    let mut amy = white_waiting(now);
+    type_move(&mut amy, "31-27");
+    key(&mut amy, crossterm::event::KeyCode::Esc);
+    assert_eq!(amy.premove, None);
+    event(&mut amy, 4, moved(1, "19-23", after, &["31-27"]), now);
+    assert!(
+        !amy.drain()
+            .0
+            .iter()
+            .any(|e| matches!(e.msg, ClientMessage::Move(_))),
+        "a cancelled premove is not played"
+    );
+}
+
 /// `b` turns the bell off while playing and on again (`--no-bell` still starts it off): at
 /// 80×24 the status line says which, a turn that comes while it is off rings nothing (and is
 /// not rung later), and the keys overlay lists `b`.

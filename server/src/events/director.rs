@@ -297,6 +297,8 @@ impl Director {
             rating_range: None,
             // An arena's players may go berserk before their first move.
             berserk: matches!(self.state.setup.format, Format::Arena { .. }),
+            // An event's game: no takebacks, casual or rated.
+            event: Some(self.state.id.clone()),
         };
         loop {
             match self.hub.create_match(setup.clone(), &players, true).await {

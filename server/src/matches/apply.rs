@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{BySide, MatchEvent, MatchPhase, MatchResult, Side};
+use boardcast_protocol::{BySide, MatchEvent, MatchPhase, MatchResult, Side, TakenBack};
 use frisian::{MoveError, MoveList, Position};
 
 use super::clock::Clock;
@@ -12,9 +12,9 @@ use super::decide::squares;
 use super::grace::GraceCountdown;
 use super::lag::LagQuota;
 use super::player::Player;
-use super::plies::PliesMark;
+use super::plies::{Plies, PliesMark};
 use super::record::Record;
-use super::state::{MatchState, MoreTimeState, SeatHolder};
+use super::state::{MatchState, MoreTimeState, SeatHolder, Takebacks};
 use super::view::{king_counters, legal_moves};
 
 /// Why a committed event does not fit the match (a corrupted store); nothing changed.
@@ -26,6 +26,8 @@ pub(crate) enum ApplyError {
     NotASquare(u8),
     #[error("stored move does not replay: {0}")]
     MoveDoesNotReplay(#[source] MoveError),
+    #[error("a takeback to {0} plies, more than were played")]
+    TakebackBeyondMoves(u32),
 }
 
 /// A [`MatchState`] as it was before some `apply`s: see [`MatchState::savepoint`].
@@ -35,6 +37,9 @@ pub(crate) struct Savepoint {
     seats: BySide<Option<SeatHolder>>,
     position: Position,
     plies: PliesMark,
+    /// The whole move list, kept only while a takeback proposal stands: a takeback is the
+    /// one event that shortens it, and it needs a proposal.
+    plies_before_takeback: Option<Plies>,
     carried_out: BySide<usize>,
     clock: Option<Clock>,
     lag: Option<BySide<LagQuota>>,
@@ -47,6 +52,7 @@ pub(crate) struct Savepoint {
     first_move_since: Option<Instant>,
     more_time: BySide<MoreTimeState>,
     berserk: BySide<bool>,
+    takeback: Takebacks,
 }
 
 impl MatchState {
@@ -102,13 +108,8 @@ impl MatchState {
                 }
                 self.plies.push(&mv);
                 self.first_move_since = (self.plies.len() < 2).then_some(now);
-                // An absent side's grace runs only on its own turn.
-                let to_move = Side::from(self.position.turn());
-                for side in [Side::White, Side::Black] {
-                    if let Some(grace) = &mut self.grace[side] {
-                        grace.set_running(side == to_move, now);
-                    }
-                }
+                self.grace_follows_turn(now);
+                // Any move lets a standing takeback proposal lapse (`TakebackCancelled`).
             }
             MatchEvent::DrawOffered(side) => self.draw_offer = Some(*side),
             MatchEvent::DrawDeclined(_) | MatchEvent::DrawOfferCancelled => self.draw_offer = None,
@@ -125,6 +126,7 @@ impl MatchState {
                     clock.stop(now);
                 }
                 self.draw_offer = None;
+                self.takeback.offer = None;
                 self.grace = BySide::default();
                 self.first_move_since = None;
                 self.result = Some(result.clone());
@@ -151,6 +153,14 @@ impl MatchState {
             MatchEvent::MoreTimeRefused(refusal) => {
                 self.more_time[refusal.side].refused = refusal.refused;
             }
+            MatchEvent::TakebackProposed(side) => {
+                self.takeback.offer = Some(*side);
+                self.takeback.proposed_at[*side] = Some(now);
+            }
+            MatchEvent::TakebackDeclined(_) | MatchEvent::TakebackCancelled => {
+                self.takeback.offer = None;
+            }
+            MatchEvent::TakenBack(taken) => self.take_back(taken, now)?,
         }
         if let Some((side, ack)) = record.ack {
             let carried_out = &mut self.carried_out[side];
@@ -160,6 +170,45 @@ impl MatchState {
         }
         self.v += 1;
         Ok(())
+    }
+
+    /// Folds a committed takeback ([`super::takeback`]) in at `now`: the plies are cut back and the position
+    /// replayed from the start; the clocks and the waits follow the position as at a move.
+    pub(super) fn take_back(&mut self, taken: &TakenBack, now: Instant) -> Result<(), ApplyError> {
+        let mut plies = self.plies.clone();
+        if !plies.keep_first(taken.plies as usize) {
+            return Err(ApplyError::TakebackBeyondMoves(taken.plies));
+        }
+        let position = plies
+            .walk(self.start, |_| {})
+            .map_err(ApplyError::MoveDoesNotReplay)?;
+        self.plies = plies;
+        self.position = position;
+        self.takeback.offer = None;
+        if let (Some(clock), Some(state)) = (&mut self.clock, taken.clock) {
+            clock.set(state, now);
+        }
+        self.first_move_since = (self.plies.len() < 2).then_some(now);
+        self.grace_follows_turn(now);
+        Ok(())
+    }
+
+    /// Fills in what a stored takeback leaves out (the FEN and legal moves), from the
+    /// position it led to: see [`super::record::Record::stored_form`].
+    pub(super) fn fill_in_taken_back(&self, taken: &mut TakenBack) {
+        taken.fen = self.position.fen();
+        taken.legal_moves = legal_moves(&self.position);
+        taken.king_counters = king_counters(&self.position);
+    }
+
+    /// An absent side's grace runs only on its own turn: set after the side to move changed.
+    pub(super) fn grace_follows_turn(&mut self, now: Instant) {
+        let to_move = Side::from(self.position.turn());
+        for side in [Side::White, Side::Black] {
+            if let Some(grace) = &mut self.grace[side] {
+                grace.set_running(side == to_move, now);
+            }
+        }
     }
 
     /// Writes into `record`, just folded in at `now`, the first-move time it announces: the
@@ -178,6 +227,7 @@ impl MatchState {
             MatchEvent::Moved(moved) if !moved.legal_moves.is_empty() => {
                 moved.first_move_in_ms = left;
             }
+            MatchEvent::TakenBack(taken) => taken.first_move_in_ms = left,
             _ => {}
         }
     }
@@ -210,6 +260,9 @@ impl MatchState {
             };
             moved.king_counters = king_counters(&self.position);
         }
+        if let MatchEvent::TakenBack(taken) = &mut record.event {
+            self.fill_in_taken_back(taken);
+        }
         Ok(record)
     }
 
@@ -227,7 +280,7 @@ impl MatchState {
     }
 
     /// What `apply` may change, saved cheaply (the move lists only grow, so their lengths
-    /// suffice): [`MatchState::restore`] puts the state back as it was.
+    /// suffice; only a takeback shortens the moves, and only while a proposal stands): [`MatchState::restore`] puts the state back as it was.
     pub(crate) fn savepoint(&self) -> Savepoint {
         // Destructured in full so a new field cannot be forgotten here.
         let MatchState {
@@ -251,12 +304,14 @@ impl MatchState {
             first_move_since,
             more_time,
             berserk,
+            takeback,
         } = self;
         Savepoint {
             v: *v,
             seats: seats.clone(),
             position: *position,
             plies: plies.mark(),
+            plies_before_takeback: takeback.offer.is_some().then(|| plies.clone()),
             carried_out: carried_out.as_ref().map(Vec::len),
             clock: clock.clone(),
             lag: *lag,
@@ -269,6 +324,7 @@ impl MatchState {
             first_move_since: *first_move_since,
             more_time: *more_time,
             berserk: *berserk,
+            takeback: *takeback,
         }
     }
 
@@ -279,6 +335,7 @@ impl MatchState {
             seats,
             position,
             plies,
+            plies_before_takeback,
             carried_out,
             clock,
             lag,
@@ -291,11 +348,15 @@ impl MatchState {
             first_move_since,
             more_time,
             berserk,
+            takeback,
         } = savepoint;
         self.v = v;
         self.seats = seats;
         self.position = position;
-        self.plies.truncate(plies);
+        match plies_before_takeback {
+            Some(whole) => self.plies = whole,
+            None => self.plies.truncate(plies),
+        }
         self.carried_out.white.truncate(carried_out.white);
         self.carried_out.black.truncate(carried_out.black);
         self.clock = clock;
@@ -309,6 +370,7 @@ impl MatchState {
         self.first_move_since = first_move_since;
         self.more_time = more_time;
         self.berserk = berserk;
+        self.takeback = takeback;
     }
 }
 
@@ -466,6 +528,7 @@ mod tests {
             rated: false,
             rating_range: None,
             berserk: false,
+            event: None,
         };
         let refused = MatchState::new("m".into(), "CODE".into(), setup).unwrap_err();
         let SetupError::StartFen(fen) = &refused;

@@ -42,6 +42,10 @@ pub enum Action {
     RefuseMoreTime(bool),
     /// Go berserk (an arena game, before one's first move).
     Berserk,
+    /// Propose to take back one's last move ([`super::takeback`]).
+    ProposeTakeback,
+    AcceptTakeback,
+    DeclineTakeback,
 }
 
 /// How often a side may give more time: the rate limit of PROTOCOL.md §10 *More time*.
@@ -410,6 +414,14 @@ impl MatchState {
                 playing()?;
                 self.decide_berserk(side, now)?
             }
+            Action::ProposeTakeback => {
+                playing()?;
+                self.decide_propose_takeback(side, now)?
+            }
+            Action::AcceptTakeback | Action::DeclineTakeback => {
+                playing()?;
+                self.decide_answer_takeback(side, *action == Action::AcceptTakeback, now)?
+            }
             Action::RefuseMoreTime(refused) => {
                 vec![Record::new(MatchEvent::MoreTimeRefused(MoreTimeRefused {
                     side,
@@ -599,6 +611,10 @@ impl MatchState {
         // the answer, and ends it.
         if self.draw_offer == Some(side.opposite()) {
             records.push(Record::new(MatchEvent::DrawOfferCancelled));
+        }
+        // A takeback proposal is about the position it was made in: any move ends it.
+        if self.takeback.offer.is_some() {
+            records.push(Record::new(MatchEvent::TakebackCancelled));
         }
         if let Some(outcome) = outcome {
             records.push(Record::new(MatchEvent::Ended(rules_result(outcome))));
@@ -1347,6 +1363,7 @@ pub(super) mod fixtures {
             rated: false,
             rating_range: None,
             berserk: false,
+            event: None,
         };
         let mut state = MatchState::new("m".into(), "CODE".into(), setup).unwrap();
         state

@@ -68,12 +68,18 @@ impl Kept {
 impl MatchState {
     /// The events kept as `kept` (in order), rebuilt as they were sent, the first-move time
     /// from the server's `first_move_timeout`; `None` if a kept move is not among this match's
-    /// moves (the caller then sends a snapshot).
+    /// moves or a takeback is among them (the caller then sends a snapshot).
     pub(crate) fn rebuild(
         &self,
         kept: &[Kept],
         first_move_timeout: Duration,
     ) -> Option<Vec<MatchEvent>> {
+        // The moves before a takeback are no longer all among the match's plies, and later
+        // moves reuse their numbers: a catch-up over a takeback is a snapshot.
+        let taken_back = |kept: &Kept| matches!(kept, Kept::Other(event) if matches!(**event, MatchEvent::TakenBack(_)));
+        if kept.iter().any(taken_back) {
+            return None;
+        }
         let mut plies = kept.iter().filter_map(|kept| match kept {
             Kept::Moved { ply, clock, lag_ms } => Some((*ply, *clock, lag_ms.get())),
             Kept::Other(_) => None,
@@ -215,6 +221,40 @@ mod tests {
         // From any point on, as a resume asks for them.
         let last_three = state.rebuild(&kept[kept.len() - 3..], FIRST_MOVE).unwrap();
         assert_eq!(last_three.len(), 3);
+    }
+
+    /// The moves before a takeback cannot be rebuilt from the plies (one is gone, and the
+    /// next move takes its number): a catch-up over a takeback is a snapshot; one after it is
+    /// rebuilt as sent.
+    #[test]
+    fn a_catch_up_over_a_takeback_is_a_snapshot_and_one_after_it_is_rebuilt() {
+        let now = Instant::now();
+        let mut state = playing_with(None, now);
+        let mut sent = Vec::new();
+        for (side, ack, action) in [
+            (Side::White, 1, Action::play(vec![32, 28])),
+            (Side::Black, 1, Action::play(vec![19, 23])),
+            (Side::Black, 2, Action::ProposeTakeback),
+            (Side::White, 2, Action::AcceptTakeback),
+            (Side::Black, 3, Action::play(vec![18, 22])),
+        ] {
+            let Ok(Decision::Events(records)) = state.decide(side, ack, &action, now) else {
+                panic!("{action:?} refused");
+            };
+            for mut record in records {
+                state.apply(&record, now).unwrap();
+                state.announce_first_move(&mut record, now, FIRST_MOVE);
+                sent.push(record.event);
+            }
+        }
+        let kept: Vec<Kept> = sent.iter().map(Kept::of).collect();
+        assert!(matches!(sent[3], MatchEvent::TakenBack(_)), "{sent:?}");
+        assert_eq!(state.rebuild(&kept[1..], FIRST_MOVE), None);
+        assert_eq!(state.rebuild(&kept[3..], FIRST_MOVE), None);
+        assert_eq!(
+            state.rebuild(&kept[4..], FIRST_MOVE),
+            Some(sent[4..].to_vec())
+        );
     }
 
     #[test]

@@ -384,6 +384,7 @@ impl Hub {
             rated: create.rated,
             rating_range: create.rating_range.filter(|_| create.rated),
             berserk: false,
+            event: None,
         };
         let (handle, id, mut tokens) = self
             .create_match(setup, &[(side, player.clone())], false)
@@ -808,6 +809,7 @@ mod tests {
             rated: false,
             rating_range: None,
             berserk: false,
+            event: None,
         };
         let mut index = Index::default();
         for i in 0..4000 {
@@ -891,6 +893,7 @@ mod tests {
             rated: false,
             rating_range: None,
             berserk: false,
+            event: None,
         };
         let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();
         let (outbox, _inbox) =

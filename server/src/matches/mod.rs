@@ -26,6 +26,7 @@ pub(crate) mod plies;
 pub(crate) mod record;
 pub(crate) mod retry;
 pub(crate) mod state;
+pub(crate) mod takeback;
 pub(crate) mod tv;
 pub(crate) mod view;
 

@@ -63,6 +63,20 @@ impl Plies {
         self.count = mark.count;
     }
 
+    /// Keeps the first `count` plies and forgets the rest (a takeback); `false`, changing
+    /// nothing, if there are fewer than `count`.
+    pub(crate) fn keep_first(&mut self, count: usize) -> bool {
+        if count > self.count {
+            return false;
+        }
+        let mut bytes = 0;
+        for _ in 0..count {
+            bytes += 1 + usize::from(self.routes[bytes]);
+        }
+        self.truncate(PliesMark { bytes, count });
+        true
+    }
+
     /// Plays the plies from `start`, handing each to `visit` with the position before it and
     /// its legal moves; returns the position after the last. A stored route that does not
     /// replay (which `apply` never lets in) stops the walk with the rules' reason.
@@ -163,5 +177,13 @@ mod tests {
         plies.push(&second);
         plies.truncate(mark);
         assert_eq!(plies.moves(start).unwrap(), vec![first]);
+        // Keeping the first plies (a takeback) comes to the same.
+        plies.push(&second);
+        assert!(!plies.keep_first(3), "there are only two");
+        assert!(plies.keep_first(1));
+        assert_eq!(
+            (plies.mark(), plies.moves(start).unwrap()),
+            (mark, vec![first])
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! once; [`super::MatchState::replay`] fills it back in.
 
 use boardcast_protocol::{
-    EndReason, MatchEvent, MatchResult, Moved, PlayerJoined, PlayerRating, Side, TimeControl,
+    EndReason, MatchEvent, MatchResult, Moved, PlayerJoined, PlayerRating, Side, TakenBack,
+    TimeControl,
 };
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,10 @@ pub struct Setup {
     /// *Berserk*). Read as false when absent.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub berserk: bool,
+    /// The club event this match is a game of (no takebacks there). Absent for every other
+    /// match, and read as `None` for matches stored before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
 }
 
 /// One stored event: the event everybody sees plus what only the server keeps (the seat and
@@ -103,6 +108,14 @@ impl Record {
     /// The record as storage keeps it (JSON), without what replay derives again.
     pub fn stored_form(&self) -> Result<String, serde_json::Error> {
         match &self.event {
+            MatchEvent::TakenBack(taken) => serde_json::to_string(&Record {
+                event: MatchEvent::TakenBack(TakenBack {
+                    fen: String::new(),
+                    legal_moves: Vec::new(),
+                    ..taken.clone()
+                }),
+                ..self.clone()
+            }),
             MatchEvent::Moved(moved) => serde_json::to_string(&Record {
                 rating: None,
                 event: MatchEvent::Moved(Moved {

@@ -74,6 +74,18 @@ pub(crate) struct MatchState {
     pub(super) more_time: BySide<MoreTimeState>,
     /// The sides that went berserk (an arena game's [`Setup::berserk`]).
     pub(super) berserk: BySide<bool>,
+    /// The standing takeback proposal and when each side last proposed ([`super::takeback`]).
+    pub(super) takeback: Takebacks,
+}
+
+/// The takeback proposals of a match (PROTOCOL.md §10 *Takebacks*, [`super::takeback`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Takebacks {
+    /// The side whose proposal stands.
+    pub(super) offer: Option<Side>,
+    /// When each side last proposed (live only: a restart forgets it, which at most lets one
+    /// more through).
+    pub(super) proposed_at: BySide<Option<Instant>>,
 }
 
 /// One side's more time (PROTOCOL.md §10 *More time*).
@@ -114,6 +126,7 @@ impl MatchState {
             first_move_since: None,
             more_time: BySide::default(),
             berserk: BySide::default(),
+            takeback: Takebacks::default(),
         })
     }
 

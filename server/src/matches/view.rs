@@ -210,6 +210,7 @@ impl MatchState {
                 white: self.more_time[Side::White].refused,
                 black: self.more_time[Side::Black].refused,
             },
+            takeback_offer: self.takeback.offer,
         }
     }
 

@@ -583,7 +583,10 @@ impl Connection {
             | M::DeclineRematch(_)
             | M::MoreTime(_)
             | M::RefuseMoreTime(_)
-            | M::Berserk(_)) => self.act(id, seat).await,
+            | M::Berserk(_)
+            | M::ProposeTakeback(_)
+            | M::AcceptTakeback(_)
+            | M::DeclineTakeback(_)) => self.act(id, seat).await,
             M::Watch(Watch {
                 target: Target::Match(match_id),
                 since_v,

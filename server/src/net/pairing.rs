@@ -669,6 +669,7 @@ fn rated_setup(preset: PoolPreset) -> Setup {
         rated: true,
         rating_range: None,
         berserk: false,
+        event: None,
     }
 }
 

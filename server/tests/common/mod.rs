@@ -75,6 +75,7 @@ pub async fn seed_match(db: &Path, id: &str, fen: &str, white_token: &str, black
         rated: false,
         rating_range: None,
         berserk: false,
+        event: None,
     };
     seed_match_with(db, id, setup, white_token, black_token).await;
 }

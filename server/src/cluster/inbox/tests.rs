@@ -149,6 +149,7 @@ impl Nodes {
             rated: false,
             rating_range: None,
             berserk: false,
+            event: None,
         };
         let players = [
             (Side::White, Player::person("alice")),
@@ -609,6 +610,7 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         rated: false,
         rating_range: None,
         berserk: false,
+        event: None,
     };
     let created = n
         .hub

@@ -147,6 +147,7 @@ fn snapshot(v: u64) -> ServerMessage {
         rated: false,
         rating_range: None,
         berserk: false,
+        event: None,
     };
     let state = MatchState::new(ID.to_owned(), "ABCDEF".to_owned(), setup).unwrap();
     let mut snapshot = state.snapshot(Instant::now().into_std(), BySide::default());

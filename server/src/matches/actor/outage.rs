@@ -174,6 +174,7 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
         rated: false,
         rating_range: None,
         berserk: false,
+        event: None,
     };
     let players = [
         (Side::White, Player::person("w")),

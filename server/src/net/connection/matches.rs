@@ -248,6 +248,9 @@ impl Connection {
             ClientMessage::DeclineRematch(seat) => (seat, Action::DeclineRematch),
             ClientMessage::MoreTime(seat) => (seat, Action::MoreTime),
             ClientMessage::Berserk(seat) => (seat, Action::Berserk),
+            ClientMessage::ProposeTakeback(seat) => (seat, Action::ProposeTakeback),
+            ClientMessage::AcceptTakeback(seat) => (seat, Action::AcceptTakeback),
+            ClientMessage::DeclineTakeback(seat) => (seat, Action::DeclineTakeback),
             ClientMessage::RefuseMoreTime(refuse) => {
                 let seat = SeatAction {
                     match_id: refuse.match_id,
