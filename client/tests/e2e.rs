@@ -78,20 +78,17 @@ async fn two_plain_clients_play_a_short_game_on_the_real_server() {
         let token = stored[0]["token"].as_str().unwrap().to_owned();
         assert!(token.len() >= 8, "{token}");
 
-        // Black may not move first; the refusal is a readable line.
+        // Black types a move on White's turn: a premove, sent once White has moved.
         bob.send("19-23");
-        assert!(bob.expect("error").starts_with("error not_your_turn: "));
+        assert_eq!(bob.expect("premove"), "premove set 19-23");
 
         alice.send("move 32-28");
         for player in [&mut alice, &mut bob] {
             assert_eq!(player.expect("move"), "move 1. 32-28");
-            assert_eq!(player.expect("turn"), "turn black");
         }
-        assert!(bob.expect("legal").contains("19-23"));
-        bob.send("19-23");
-        for player in [&mut alice, &mut bob] {
-            assert_eq!(player.expect("move"), "move 1... 19-23");
-        }
+        assert_eq!(bob.expect("premove"), "premove played 19-23");
+        assert_eq!(alice.expect("move"), "move 1... 19-23");
+        assert_eq!(bob.expect("move"), "move 1... 19-23");
         // 28x19 is now forced for White: typed as origin and destination.
         assert!(alice.expect("legal").contains("28x19"));
         alice.send("28x19");
