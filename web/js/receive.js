@@ -300,6 +300,7 @@ function matchEvent(state, { match_id, v, event }, now) {
       m.rematch_offer = null;
       if (state.seat && body !== state.seat.side) state.notice = { text: t('notice-rematch-declined'), code: '' };
       break;
+    case 'taken_back': return refollow(state, null);
     case 'rematch_started':
       m.rematch = body;
       m.rematch_offer = null;
@@ -331,13 +332,12 @@ function frozen(clock, elapsed) {
   return out;
 }
 
-/** The match shown again from the last version seen: the seat resumes, a watcher watches. */
-function refollow(state) {
-  const m = state.match;
+/** The match shown again from `since_v` (null: whole): the seat resumes, a watcher watches. */
+function refollow(state, since_v = state.match.v) {
   const seat = state.seat;
   return [seat
-    ? actions.request(state, 'resume', { resume: { token: seat.token, since_v: m.v } })
-    : watch(state, { match: m.match_id }, m.v)];
+    ? actions.request(state, 'resume', { resume: { token: seat.token, since_v } })
+    : watch(state, { match: state.match.match_id }, since_v)];
 }
 
 /** A fresh snapshot for the seat (it brings the legal moves). */

@@ -248,6 +248,20 @@ test('the second player joining makes the seated creator ask for a snapshot with
   assert.deepEqual(state.match.black, { name: 'B', connected: true, bot: false, account: false });
 });
 
+test('moves taken back bring a whole snapshot, for a seat and for a watcher', () => {
+  const state = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: { m1: SEAT } });
+  receive(state, { welcome: {} }, 0);
+  receive(state, { seat: { id: 1, ...SEAT } }, 0);
+  receive(state, { match_snapshot: snapshot({ v: 3 }) }, 0);
+  const out = sent(receive(state, { match_event: { match_id: 'm1', v: 4, event: { taken_back: { plies: 0 } } } }, 0));
+  assert.deepEqual(out[0].msg, { resume: { token: 'st.secret', since_v: null } });
+  const watcher = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
+  receive(watcher, { welcome: {} }, 0);
+  receive(watcher, { match_snapshot: snapshot({ v: 3 }) }, 0);
+  const asked = sent(receive(watcher, { match_event: { match_id: 'm1', v: 4, event: { taken_back: { plies: 0 } } } }, 0));
+  assert.deepEqual(asked.at(-1).msg, { watch: { target: { match: 'm1' }, since_v: null } });
+});
+
 test('a seat a program plays is marked, from the join event and in lobby lines', () => {
   const state = initialState(parseRoute('/m/m1'), { name: '', nextId: 1, seats: {} });
   receive(state, { welcome: {} }, 0);
