@@ -75,8 +75,10 @@ async fn send(socket: &mut Socket, message: ServerMessage) {
 }
 
 async fn receive(socket: &mut Socket) -> ClientEnvelope {
+    // One deadline for the envelope: the client's pings in between must not keep it waiting.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(20), socket.next())
+        let message = tokio::time::timeout_at(deadline, socket.next())
             .await
             .expect("the client sends something")
             .expect("the connection is open")
@@ -286,15 +288,18 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
     assert_eq!(client.expect("move"), "move 1. 32-28");
     assert_eq!(client.expect("turn"), "turn black");
 
-    // Refusals and unreadable frames are lines, and the client carries on.
+    // A move typed on the opponent's turn waits as a premove: nothing is sent.
     client.send("31-27");
-    let early = receive(&mut socket).await;
+    assert_eq!(client.expect("premove"), "premove set 31-27");
+    // Refusals and unreadable frames are lines, and the client carries on.
+    client.send("draw offer");
+    let offer = receive(&mut socket).await;
     send(
         &mut socket,
         ServerMessage::Error(ErrorReply {
-            id: Some(early.id),
-            code: ErrorCode::NotYourTurn,
-            message: "not your turn: black to move".into(),
+            id: Some(offer.id),
+            code: ErrorCode::NotAllowed,
+            message: "a draw offer waits for a move of your own".into(),
             last_id: None,
             args: None,
         }),
@@ -302,7 +307,7 @@ async fn plain_client_plays_resumes_after_a_drop_and_keeps_its_token_private() {
     .await;
     assert_eq!(
         client.expect("error"),
-        "error not_your_turn: not your turn: black to move"
+        "error not_allowed: a draw offer waits for a move of your own"
     );
     socket
         .send(Message::binary(vec![250u8, 1, 2, 3]))
