@@ -175,6 +175,7 @@ async fn a_sqlite_database_migrated_to_postgres_serves_the_same_games_leaderboar
             ("club_event_log", 0),
             ("chat_lines", 0),
             ("chat_mutes", 0),
+            ("account_preferences", 0),
             ("club_organisers", 0)
         ]
     );
