@@ -136,7 +136,7 @@ export function mountMatch(root) {
     // A refused move links to the rule that explains it (pages/rules.js).
     const rule = state.notice.code === 'illegal_move' && state.notice.reason;
     show(why, rule);
-    attr(why, 'href', rule && `/rules#${rule}`);
+    attr(why, 'href', `/rules#${rule || ''}`);
     if (!m) {
       text(status, t(state.conn === 'online' ? 'match-loading' : 'match-connecting'));
       board.update(emptyBoard(flipped));
