@@ -238,6 +238,43 @@ impl Nodes {
         }
     }
 
+    /// `b`'s connection 7 takes White's seat back (with `token`), and `b` hears White return.
+    async fn seat_from_b(&mut self, id: &str, token: String) {
+        self.ask(
+            id,
+            7,
+            RemoteCommand::Resume {
+                id: 1,
+                token: token.into(),
+                since_v: None,
+                carried: false,
+            },
+        );
+        self.hear_until(|h| {
+            matches!(
+                h,
+                Heard::Event {
+                    event: MatchEvent::PlayerReturned(Side::White),
+                    ..
+                }
+            )
+        })
+        .await;
+    }
+
+    /// The side the next `PlayerLeft` that `b` hears names.
+    async fn hear_who_left(&mut self) -> Side {
+        loop {
+            if let Heard::Event {
+                event: MatchEvent::PlayerLeft(Absence { side, .. }),
+                ..
+            } = self.hear().await
+            {
+                return side;
+            }
+        }
+    }
+
     async fn stored_events(&self, id: &str) -> usize {
         let stored = self.coordination.load_match(id.to_owned()).await.unwrap();
         stored.unwrap().events.len()
@@ -453,48 +490,11 @@ async fn a_node_that_leaves_takes_its_seat_holders_with_it() {
         return;
     };
     let (id, white, _) = n.create().await;
-    n.ask(
-        &id,
-        7,
-        RemoteCommand::Resume {
-            id: 1,
-            token: white.into(),
-            since_v: None,
-            carried: false,
-        },
-    );
     // Seated from `b`: white is back.
-    n.hear_until(|h| {
-        matches!(
-            h,
-            Heard::Event {
-                event: MatchEvent::PlayerReturned(Side::White),
-                ..
-            }
-        )
-    })
-    .await;
+    n.seat_from_b(&id, white).await;
     // `b` leaves the live set: its connection leaves the match, and presence records it.
     *n.live.lock().unwrap() = Arc::new(HashSet::from([n.a.clone()]));
-    let heard = n
-        .hear_until(|h| {
-            matches!(
-                h,
-                Heard::Event {
-                    event: MatchEvent::PlayerLeft(_),
-                    ..
-                }
-            )
-        })
-        .await;
-    let Some(Heard::Event {
-        event: MatchEvent::PlayerLeft(Absence { side, .. }),
-        ..
-    }) = heard.last()
-    else {
-        unreachable!()
-    };
-    assert_eq!(*side, Side::White);
+    assert_eq!(n.hear_who_left().await, Side::White);
 }
 
 #[tokio::test]
@@ -508,26 +508,7 @@ async fn a_node_heard_from_after_the_live_set_dropped_it_keeps_its_seat_until_it
     *n.live.lock().unwrap() = Arc::new(HashSet::from([n.a.clone()]));
     tokio::time::sleep(LIVE_EVERY * 2).await;
     // `b` wakes up and seats White before its own renew shows in `a`'s live set.
-    n.ask(
-        &id,
-        7,
-        RemoteCommand::Resume {
-            id: 1,
-            token: white.into(),
-            since_v: None,
-            carried: false,
-        },
-    );
-    n.hear_until(|h| {
-        matches!(
-            h,
-            Heard::Event {
-                event: MatchEvent::PlayerReturned(Side::White),
-                ..
-            }
-        )
-    })
-    .await;
+    n.seat_from_b(&id, white).await;
     // Several looks at the stale live set later, White is still seated from `b`.
     let quiet = tokio::time::timeout(HEARD_GRACE / 2, async {
         loop {
@@ -546,27 +527,7 @@ async fn a_node_heard_from_after_the_live_set_dropped_it_keeps_its_seat_until_it
         "a node that speaks is not dropped for a live set read before it woke up"
     );
     // A node that stays silent and out of the live set is gone after the grace.
-    let heard = n
-        .hear_until(|h| {
-            matches!(
-                h,
-                Heard::Event {
-                    event: MatchEvent::PlayerLeft(_),
-                    ..
-                }
-            )
-        })
-        .await;
-    assert!(matches!(
-        heard.last(),
-        Some(Heard::Event {
-            event: MatchEvent::PlayerLeft(Absence {
-                side: Side::White,
-                ..
-            }),
-            ..
-        })
-    ));
+    assert_eq!(n.hear_who_left().await, Side::White);
 }
 
 #[tokio::test]
