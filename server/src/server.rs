@@ -323,6 +323,10 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         config.arena_minute,
     )
     .await;
+    if let Some(node) = &node {
+        // Each event's director runs on the node that owns it; requests go there.
+        crate::cluster::directors::start(&events, node, shutdown.clone()).await;
+    }
     let play_now = match &node {
         // One pool for the cluster, run by whichever node owns it.
         Some(node) => {
