@@ -28,7 +28,7 @@ pub(crate) const TAKEBACK_EVERY: Duration = Duration::from_secs(10);
 impl MatchState {
     /// Whether takebacks are allowed at all: casual matches only, never a rated match or a
     /// club event's game (where the result must stand as played).
-    fn takebacks_allowed(&self) -> Result<(), Refusal> {
+    pub(super) fn takebacks_allowed(&self) -> Result<(), Refusal> {
         if self.setup.rated || self.setup.event.is_some() {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
