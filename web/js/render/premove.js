@@ -103,6 +103,8 @@ const squareOf = (target) => target && target.closest && target.closest('#board 
 /**
  * The board's input on the opponent's turn, in the capture phase: each handler leaves the
  * event to events.js, which redraws (on the opponent's turn its own handlers change nothing).
+ * As there, an own piece is picked when pressed: the board then holds the pointer, so the
+ * click that follows is the board's, not the square's.
  */
 function listen(state) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -110,13 +112,14 @@ function listen(state) {
   let dragged = false;
   root.addEventListener('click', (event) => {
     const square = squareOf(event.target);
-    if (!square || dragged) return;
-    pick(state, Number(square.dataset.square));
+    const n = square ? Number(square.dataset.square) : 0;
+    if (n && !dragged && offTurn(state) && !own(state, n)) pick(state, n);
   }, true);
   root.addEventListener('pointerdown', (event) => {
     const square = squareOf(event.target);
     if (!square || event.button !== 0 || !offTurn(state) || !own(state, Number(square.dataset.square))) return;
     event.preventDefault(); // no text selection, no scrolling instead of dragging
+    pick(state, Number(square.dataset.square));
     const board = square.closest('svg');
     board.setPointerCapture(event.pointerId);
     const box = board.getBoundingClientRect();
