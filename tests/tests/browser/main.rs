@@ -22,12 +22,14 @@ mod lobby;
 mod more_time;
 mod origin;
 mod play;
+mod premove;
 mod ratings;
 mod rules;
 mod screens;
 mod seat;
 mod sounds;
 mod stumbles;
+mod takeback;
 mod tv;
 mod typed_and_clock;
 
