@@ -16,6 +16,7 @@ mod suite {
     mod languages;
     mod origin;
     mod play;
+    mod premove;
     mod screens;
     mod seat;
     mod sounds;
