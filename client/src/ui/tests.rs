@@ -2435,6 +2435,34 @@ fn muting_an_author_hides_their_lines_with_a_notice_at_80x24() {
     let buf = render(&app, now, 80, 24);
     assert_shows(&buf, &["Anne: still here"]);
     assert!(!contains(&buf, "hidden"), "{:#?}", text(&buf));
+
+    key(&mut app, crossterm::event::KeyCode::Esc);
+
+    // A guest's phrases are muted the same way (the newest author is offered first).
+    app.receive(
+        ServerMessage::ChatLine(chat_line(
+            5,
+            "carl",
+            false,
+            ChatSay::Preset(ChatPreset::Hello),
+        )),
+        now,
+    );
+    assert_shows(&render(&app, now, 80, 24), &["carl (guest): Hello"]);
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    key(&mut app, crossterm::event::KeyCode::Tab);
+    assert_shows(
+        &render(&app, now, 80, 24),
+        &["1 Mute carl for me", "2 Mute Anne for me"],
+    );
+    key(&mut app, crossterm::event::KeyCode::Char('1'));
+    assert_eq!(app.muted, ["g:carl"]);
+    let buf = render(&app, now, 80, 24);
+    assert!(!contains(&buf, "carl (guest)"), "{:#?}", text(&buf));
+    assert_shows(
+        &buf,
+        &["lines of muted authors hidden: 1", "Anne: still here"],
+    );
 }
 
 /// `+` gives the opponent 15 s; the clock `more_time_given` carries is the one shown.
