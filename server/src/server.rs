@@ -330,7 +330,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     let play_now = match &node {
         // One pool for the cluster, run by whichever node owns it.
         Some(node) => {
-            let play_now = crate::net::pairing::PlayNow::clustered(hub.clone(), directory.clone());
+            let play_now = crate::net::pairing::PlayNow::clustered(directory.clone());
             crate::cluster::pool::start(
                 play_now.clone(),
                 node.bus.clone(),

@@ -350,21 +350,17 @@ impl Director {
     /// Creates the match of a board, both players seated by account, and records it.
     async fn seat(&mut self, round: u32, board: u32) -> Result<(), Stopped> {
         let paired = &self.state.rounds[round as usize - 1].boards[board as usize];
-        let player = |account: i64| Player {
-            name: self
-                .state
-                .entrant(account)
-                .map(|e| e.name.clone())
-                .unwrap_or_default(),
-            bot: false,
-            account: Some(account),
-            rating: None,
-            refuses_more_time: false,
+        let (white, black) = (paired.white, paired.black);
+        let players = loop {
+            match self.seated(white, black).await {
+                Ok(players) => break players,
+                Err(err) => {
+                    tracing::warn!(event = %self.state.id, %err,
+                        "cannot read the players' preferences; trying again");
+                    self.idle(self.poll * 4).await?;
+                }
+            }
         };
-        let players = [
-            (Side::White, player(paired.white)),
-            (Side::Black, player(paired.black)),
-        ];
         let setup = Setup {
             time_control: Some(self.state.setup.time_control),
             public: true,
@@ -398,5 +394,32 @@ impl Director {
                 }
             }
         }
+    }
+
+    /// A board's two players, seated by account, each with the member's own preference about
+    /// more time read from the account (as a seat taken from the lobby or the pool has it):
+    /// a member who refuses "+15 s" refuses it in the event's games too.
+    async fn seated(&self, white: i64, black: i64) -> Result<[(Side, Player); 2], StorageError> {
+        let accounts = self.storage.accounts();
+        let mut players = [(Side::White, white), (Side::Black, black)].map(|(side, account)| {
+            let player = Player {
+                name: self
+                    .state
+                    .entrant(account)
+                    .map(|e| e.name.clone())
+                    .unwrap_or_default(),
+                bot: false,
+                account: Some(account),
+                rating: None,
+                refuses_more_time: false,
+            };
+            (side, player)
+        });
+        for (_, player) in &mut players {
+            if let Some(account) = player.account {
+                player.refuses_more_time = accounts.preferences(account).await?.refuse_more_time;
+            }
+        }
+        Ok(players)
     }
 }
