@@ -3397,6 +3397,15 @@ mod club_events {
             )
             .await;
             assert_eq!(results_in(&event(watched, &swiss.id).await, round), 1);
+            // The director's node owns the games it created, as any match it creates.
+            let owners = cluster.owners().await.unwrap();
+            for (_, _, match_id) in &games[1..] {
+                assert_eq!(
+                    owners.get(match_id),
+                    Some(&Some(director.clone())),
+                    "{owners:?}"
+                );
+            }
             cluster.kill9(&director);
             let owner = new_owner(&cluster, &swiss.id, &director).await;
             // A member's request on the node that does not run it reaches the new owner's

@@ -24,7 +24,7 @@ use super::error::EventError;
 use super::record::{EventRecord, Format};
 use super::state::{EventState, Step, outcome_of};
 use super::view::EventView;
-use crate::matches::local::Hub;
+use crate::matches::directory::Directory;
 use crate::matches::{Player, Setup};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::club::EventWrite;
@@ -110,7 +110,9 @@ impl Stopped {
 pub(crate) struct Director {
     state: EventState,
     storage: Storage,
-    hub: Hub,
+    /// Where the event's matches are created: in a cluster this node's directory, which
+    /// owns them under its lease like any match it creates.
+    directory: Arc<dyn Directory>,
     commands: mpsc::Receiver<Command>,
     view: watch::Sender<Arc<EventView>>,
     shutdown: Shutdown,
@@ -125,7 +127,7 @@ impl Director {
     pub(crate) fn new(
         state: EventState,
         storage: Storage,
-        hub: Hub,
+        directory: Arc<dyn Directory>,
         commands: mpsc::Receiver<Command>,
         view: watch::Sender<Arc<EventView>>,
         shutdown: Shutdown,
@@ -135,7 +137,7 @@ impl Director {
         Director {
             state,
             storage,
-            hub,
+            directory,
             commands,
             view,
             shutdown,
@@ -377,7 +379,11 @@ impl Director {
         loop {
             // A match created by a node that lost the event would be one nobody comes to.
             self.still_owner()?;
-            match self.hub.create_match(setup.clone(), &players, true).await {
+            match self
+                .directory
+                .create(setup.clone(), players.to_vec(), true)
+                .await
+            {
                 Ok((_, match_id, _)) => {
                     return self
                         .append(EventRecord::Seated {
