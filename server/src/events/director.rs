@@ -24,7 +24,7 @@ use super::error::EventError;
 use super::record::{EventRecord, Format};
 use super::state::{EventState, Step, outcome_of};
 use super::view::EventView;
-use crate::matches::directory::Directory;
+use crate::matches::Directory;
 use crate::matches::{Player, Setup};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::club::EventWrite;
@@ -110,8 +110,7 @@ impl Stopped {
 pub(crate) struct Director {
     state: EventState,
     storage: Storage,
-    /// Where the event's matches are created: in a cluster this node's directory, which
-    /// owns them under its lease like any match it creates.
+    /// Creates the event's games: in a cluster, owned by this node (the cluster directory).
     directory: Arc<dyn Directory>,
     commands: mpsc::Receiver<Command>,
     view: watch::Sender<Arc<EventView>>,
@@ -379,11 +378,8 @@ impl Director {
         loop {
             // A match created by a node that lost the event would be one nobody comes to.
             self.still_owner()?;
-            match self
-                .directory
-                .create(setup.clone(), players.to_vec(), true)
-                .await
-            {
+            let created = self.directory.create(setup.clone(), players.to_vec(), true);
+            match created.await {
                 Ok((_, match_id, _)) => {
                     return self
                         .append(EventRecord::Seated {

@@ -29,7 +29,7 @@ use self::error::EventError;
 use self::record::EventSetup;
 use self::state::EventState;
 use self::view::EventView;
-use crate::matches::directory::Directory;
+use crate::matches::Directory;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::storage::club::{EventWrite, StoredClubEvent};
 use crate::storage::{Storage, Write, now_ms};
@@ -72,7 +72,7 @@ pub(crate) struct Events(Arc<Inner>);
 
 struct Inner {
     storage: Storage,
-    /// Where directors create their matches (this node's directory in a cluster).
+    /// Where the directors create their games (the cluster directory on a node).
     directory: Arc<dyn Directory>,
     shutdown: Shutdown,
     tasks: Tasks,
