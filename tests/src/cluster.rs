@@ -261,6 +261,29 @@ impl Cluster {
         Ok(row.map(|row| (row.get(0), row.get(1))))
     }
 
+    /// Who owns (`kind`, `key`) in the `owned` table (a club event's director: kind `event`),
+    /// as PostgreSQL says now: the node, the epoch and whether its lease runs (`None`: nobody
+    /// claimed it yet).
+    pub async fn owned(
+        &self,
+        kind: &str,
+        key: &str,
+    ) -> Result<Option<(String, u64, bool)>, String> {
+        let (client, connection) = tokio_postgres::connect(&self.database, tokio_postgres::NoTls)
+            .await
+            .map_err(|err| format!("connect to {}: {err}", self.database))?;
+        tokio::spawn(connection);
+        let row = client
+            .query_opt(
+                "SELECT owner_node, epoch, boardcast_alive(owner_node, owner_incarnation) \
+                 FROM owned WHERE kind = $1 AND key = $2",
+                &[&kind, &key],
+            )
+            .await
+            .map_err(|err| format!("read the owner of {kind} {key}: {err}"))?;
+        Ok(row.map(|row| (row.get(0), row.get::<_, i64>(1) as u64, row.get(2))))
+    }
+
     /// The cluster's own PostgreSQL server, to stop and start again; only with
     /// [`ClusterOptions::with_own_postgres`].
     pub fn postgres(&self) -> &Postgres {

@@ -2727,3 +2727,778 @@ async fn play_now_pairs_members_of_different_nodes_once_and_survives_the_pool_ow
     never_paired_again(&mut dirk, "dirk").await;
     never_paired_again(&mut anne, "anne").await;
 }
+
+/// Club events across nodes (issue 33): the director of an event is owned by one node at a
+/// time, with the lease and fencing epoch of matches, and resumes on another node from its
+/// stored records when its node dies or freezes.
+mod club_events {
+    use std::io::{Read as _, Write as _};
+    use std::net::TcpStream;
+
+    use boardcast_pairing::PlayerId;
+    use boardcast_pairing::swiss::{GameResult, Outcome, Swiss, SwissConfig};
+    use boardcast_pairing::tiebreak::standings;
+    use boardcast_protocol::Reclaim;
+    use boardcast_tests::client::ConnectOptions;
+    use boardcast_tests::members::{create_member_in, login_cookie};
+    use serde_json::Value;
+    use tokio::sync::watch;
+
+    use super::*;
+
+    const PASSWORD: &str = "Ielsteder-Elfstêden-1909";
+    const PLAYERS: usize = 6;
+    const ROUNDS: u32 = 3;
+    /// How a refused request is tried again (`event_moving`, `busy`: nothing was changed).
+    const AGAIN_AFTER: Duration = Duration::from_millis(200);
+    /// Silence after which a player takes their node for gone (frozen) and tries the next.
+    const SILENCE: Duration = Duration::from_secs(5);
+
+    fn member(i: usize) -> String {
+        format!("Lid{i}")
+    }
+
+    fn index(name: &str) -> usize {
+        name.trim_start_matches("Lid").parse().unwrap()
+    }
+
+    /// Account ids follow creation: the organiser is 1, member `i` is `i + 2`.
+    fn player(i: usize) -> PlayerId {
+        PlayerId(i as u32 + 2)
+    }
+
+    /// How the game of `white` and `black` in `round` ends.
+    fn outcome_of(round: u32, white: usize, black: usize) -> Outcome {
+        match (round as usize + white * 3 + black) % 3 {
+            0 => Outcome::WhiteWins,
+            1 => Outcome::Draw,
+            _ => Outcome::BlackWins,
+        }
+    }
+
+    /// A blocking HTTP/1.1 request: the status and body, or why there was none (a dead node).
+    fn request(
+        addr: SocketAddr,
+        method: &str,
+        path: &str,
+        cookie: &str,
+        body: &str,
+    ) -> Result<(u16, String), String> {
+        let mut stream = TcpStream::connect(addr).map_err(|err| err.to_string())?;
+        stream
+            .set_read_timeout(Some(PATIENCE))
+            .map_err(|err| err.to_string())?;
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nCookie: {cookie}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .map_err(|err| err.to_string())?;
+        let mut response = String::new();
+        stream
+            .read_to_string(&mut response)
+            .map_err(|err| err.to_string())?;
+        let (head, body) = response
+            .split_once("\r\n\r\n")
+            .ok_or_else(|| format!("no HTTP answer: {response:?}"))?;
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("no status: {head:?}"))?;
+        Ok((status, body.to_owned()))
+    }
+
+    /// A state-changing request as a client makes it: answered 503 (`event_moving`, `busy`:
+    /// nothing was changed), it is sent again after a moment.
+    async fn request_patiently(
+        addr: SocketAddr,
+        path: &str,
+        cookie: &str,
+        body: &str,
+    ) -> (u16, String) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let (owned_path, cookie, body) = (path.to_owned(), cookie.to_owned(), body.to_owned());
+            let answer = tokio::task::spawn_blocking(move || {
+                request(addr, "POST", &owned_path, &cookie, &body)
+            })
+            .await
+            .unwrap();
+            match answer {
+                Ok((503, _)) | Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(AGAIN_AFTER).await;
+                }
+                Ok(answer) => return answer,
+                Err(err) => panic!("POST {path} on {addr}: {err}"),
+            }
+        }
+    }
+
+    /// The event as node `addr` shows it.
+    async fn event(addr: SocketAddr, id: &str) -> Value {
+        let path = format!("/api/events/{id}");
+        let (status, body) =
+            tokio::task::spawn_blocking(move || request(addr, "GET", &path, "", ""))
+                .await
+                .unwrap()
+                .unwrap_or_else(|err| panic!("GET the event on {addr}: {err}"));
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Waits until `addr` shows event `id` with `check` true; returns it.
+    async fn event_when(
+        addr: SocketAddr,
+        id: &str,
+        what: &str,
+        logs: &dyn Fn() -> String,
+        check: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let shown = event(addr, id).await;
+            if check(&shown) {
+                return shown;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what} never came: {shown}\n{}",
+                logs()
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    fn results_in(shown: &Value, round: u32) -> usize {
+        shown["rounds"][round as usize - 1]["games"]
+            .as_array()
+            .map_or(0, |games| {
+                games.iter().filter(|g| g["result"].is_string()).count()
+            })
+    }
+
+    /// The node other than `director` that owns the director now (a take-over).
+    async fn new_owner(cluster: &Cluster, id: &str, director: &str) -> String {
+        let started = Instant::now();
+        loop {
+            if let Ok(Some((node, epoch, true))) = cluster.owned("event", id).await
+                && node != director
+            {
+                assert!(epoch >= 2, "a take-over raises the epoch: {epoch}");
+                eprintln!(
+                    "node {node} runs the director {:?} after {director} was lost",
+                    started.elapsed()
+                );
+                return node;
+            }
+            assert!(
+                started.elapsed() < PATIENCE,
+                "nobody took the director over\n{}",
+                cluster.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// What a side does next in a scripted game.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Act {
+        Move,
+        Resign,
+        OfferDraw,
+        AcceptDraw,
+    }
+
+    /// What `side` does at `plies` (with White's draw offer standing or not) to end the game
+    /// as `outcome`: White opens, Black answers unless it resigns at once, then the loser
+    /// resigns or White offers a draw that Black accepts. `None`: it waits.
+    fn next_act(side: Side, outcome: Outcome, plies: usize, offered: bool) -> Option<Act> {
+        match (side, outcome, plies) {
+            (Side::White, _, 0) => Some(Act::Move),
+            (Side::Black, Outcome::WhiteWins, 1..) => Some(Act::Resign),
+            (Side::Black, _, 1) => Some(Act::Move),
+            (Side::White, Outcome::BlackWins, 2..) => Some(Act::Resign),
+            (Side::White, Outcome::Draw, 2..) if !offered => Some(Act::OfferDraw),
+            (Side::Black, Outcome::Draw, 2..) if offered => Some(Act::AcceptDraw),
+            _ => None,
+        }
+    }
+
+    /// A refusal that changed nothing and asks to try again.
+    fn try_again(code: ErrorCode) -> bool {
+        matches!(
+            code,
+            ErrorCode::StorageUnavailable | ErrorCode::Busy | ErrorCode::ShuttingDown
+        )
+    }
+
+    /// One member's side of an event game through the cluster, as a client plays it: seated
+    /// by account (`reclaim`) on the first of `addrs` that answers, it plays the script, and
+    /// ends the game (a resignation or a draw offer) only once `gate` is open. When its node
+    /// dies, drops the connection or stays silent (frozen), it connects again (the same node,
+    /// else the next of `addrs`) and reclaims the seat; a refusal that asks to try again is
+    /// tried again.
+    async fn play_side(
+        addrs: Vec<SocketAddr>,
+        cookie: String,
+        match_id: String,
+        side: Side,
+        outcome: Outcome,
+        mut gate: watch::Receiver<bool>,
+    ) -> Result<(), String> {
+        let deadline = Instant::now() + Duration::from_secs(150);
+        let (mut at, mut next_id) = (0usize, 1u64);
+        'connect: loop {
+            if Instant::now() > deadline {
+                return Err(format!("{side} of {match_id} never ended"));
+            }
+            let addr = addrs[at % addrs.len()];
+            let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.clone());
+            let Ok(mut client) = Client::connect_with(addr, Encoding::Json, &options).await else {
+                at += 1;
+                tokio::time::sleep(AGAIN_AFTER).await;
+                continue;
+            };
+            client.set_next_id(next_id);
+            let reclaim = ClientMessage::Reclaim(Reclaim {
+                match_id: match_id.clone(),
+                since_v: None,
+            });
+            let Ok(mut reclaim_id) = client.send(reclaim.clone()).await else {
+                continue;
+            };
+            let mut seat: Option<SeatAction> = None;
+            let (mut plies, mut offered, mut legal) = (0usize, false, Vec::new());
+            let (mut acted, mut silent): (Option<(Act, usize)>, u32) = (None, 0);
+            loop {
+                next_id = client.next_id();
+                let message = match client.recv(SILENCE).await {
+                    Ok(message) => {
+                        silent = 0;
+                        Some(message)
+                    }
+                    Err(ClientError::Timeout(_)) if silent == 0 => {
+                        // Nothing for a while: whatever was sent is sent again.
+                        (acted, silent) = (None, 1);
+                        None
+                    }
+                    Err(ClientError::Timeout(_)) => {
+                        at += 1;
+                        continue 'connect;
+                    }
+                    Err(_) => continue 'connect,
+                };
+                match &message {
+                    Some(ServerMessage::Seat(s)) if s.id == reclaim_id => {
+                        seat = Some(SeatAction {
+                            match_id: s.match_id.clone(),
+                            token: s.token.clone(),
+                        });
+                    }
+                    Some(ServerMessage::MatchSnapshot(s)) if s.match_id == match_id => {
+                        if s.result.is_some() {
+                            client.close().await;
+                            return Ok(());
+                        }
+                        plies = s.moves.len();
+                        offered = s.draw_offer == Some(Side::White);
+                        legal = s.legal_moves.clone();
+                    }
+                    Some(ServerMessage::MatchEvent(e)) if e.match_id == match_id => {
+                        match &e.event {
+                            MatchEvent::Moved(moved) => {
+                                plies = moved.played.ply as usize + 1;
+                                offered = false;
+                                legal = moved.legal_moves.clone();
+                            }
+                            MatchEvent::DrawOffered(Side::White) => offered = true,
+                            MatchEvent::Ended(_) => {
+                                client.close().await;
+                                return Ok(());
+                            }
+                            _ => {}
+                        }
+                    }
+                    Some(ServerMessage::Error(error)) if error.id == Some(reclaim_id) => {
+                        if !try_again(error.code) {
+                            return Err(format!("reclaim of {match_id} refused: {error:?}"));
+                        }
+                        tokio::time::sleep(AGAIN_AFTER).await;
+                        match client.send(reclaim.clone()).await {
+                            Ok(id) => reclaim_id = id,
+                            Err(_) => continue 'connect,
+                        }
+                    }
+                    Some(ServerMessage::Error(error)) => {
+                        // `stale_id` says which id to go on from.
+                        if let Some(last) = error.last_id {
+                            client.set_next_id(last + 1);
+                        }
+                        if try_again(error.code) || error.last_id.is_some() {
+                            tokio::time::sleep(AGAIN_AFTER).await;
+                            acted = None;
+                        }
+                    }
+                    _ => {}
+                }
+                let Some(seat) = &seat else { continue };
+                let Some(act) = next_act(side, outcome, plies, offered) else {
+                    continue;
+                };
+                if acted.as_ref() == Some(&(act.clone(), plies)) {
+                    continue;
+                }
+                if matches!(act, Act::Resign | Act::OfferDraw) {
+                    // Ends the game: held until the test lets it.
+                    let _ = gate.wait_for(|open| *open).await;
+                }
+                let command = match &act {
+                    Act::Move => {
+                        let Some(first) = legal.first() else { continue };
+                        ClientMessage::Move(boardcast_protocol::PlayMove {
+                            match_id: seat.match_id.clone(),
+                            token: seat.token.clone(),
+                            route: first.route.clone(),
+                            lag_ms: None,
+                        })
+                    }
+                    Act::Resign => ClientMessage::Resign(seat.clone()),
+                    Act::OfferDraw => ClientMessage::OfferDraw(seat.clone()),
+                    Act::AcceptDraw => ClientMessage::AcceptDraw(seat.clone()),
+                };
+                if client.send(command).await.is_err() {
+                    continue 'connect;
+                }
+                acted = Some((act, plies));
+            }
+        }
+    }
+
+    type Sides = Vec<tokio::task::JoinHandle<Result<(), String>>>;
+
+    async fn finish(sides: Sides, logs: &dyn Fn() -> String) {
+        for side in sides {
+            if let Err(err) = side.await.unwrap() {
+                panic!("{err}\n{}", logs());
+            }
+        }
+    }
+
+    /// A Swiss of [`PLAYERS`] members over [`ROUNDS`] rounds, created on node a in a cluster
+    /// of a, b and c; its members play on a (even) and b (odd), and on c once theirs is gone.
+    struct ClubSwiss {
+        id: String,
+        addrs: BTreeMap<&'static str, SocketAddr>,
+        homes: Vec<Vec<SocketAddr>>,
+        cookies: Vec<String>,
+        /// The node that runs the director, as the test last learnt it.
+        director: String,
+        /// The same Swiss, paired and scored by the test.
+        swiss: Swiss,
+    }
+
+    impl ClubSwiss {
+        /// Creates the Swiss on node a and joins every member through their own node: those
+        /// on b reach the director on a through the bus.
+        async fn create(cluster: &Cluster) -> ClubSwiss {
+            let addrs: BTreeMap<&'static str, SocketAddr> = ["a", "b", "c"]
+                .into_iter()
+                .map(|node| (node, cluster.addr(node)))
+                .collect();
+            let (a, b, c) = (addrs["a"], addrs["b"], addrs["c"]);
+            let url = cluster.database_url().to_owned();
+            create_member_in(server_program(), &url, "Organiser", PASSWORD);
+            let granted = std::process::Command::new(server_program())
+                .args(["--database", &url, "admin", "grant-organiser", "Organiser"])
+                .output()
+                .unwrap();
+            assert!(
+                granted.status.success(),
+                "{}",
+                String::from_utf8_lossy(&granted.stderr)
+            );
+            let homes: Vec<Vec<SocketAddr>> = (0..PLAYERS)
+                .map(|i| if i % 2 == 0 { vec![a, c] } else { vec![b, c] })
+                .collect();
+            let mut cookies = Vec::new();
+            for (i, home) in homes.iter().enumerate() {
+                create_member_in(server_program(), &url, &member(i), PASSWORD);
+                cookies.push(login_cookie(home[0], &member(i), PASSWORD));
+            }
+            let organiser = login_cookie(a, "Organiser", PASSWORD);
+            let starts_at = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis() as u64
+                + 8_000;
+            let create = format!(
+                r#"{{"name":"Elfsteden Swiss","kind":"swiss","time_control":"5+3","rounds":{ROUNDS},"starts_at":{starts_at}}}"#
+            );
+            let (status, body) = request_patiently(a, "/api/events", &organiser, &create).await;
+            assert_eq!(status, 201, "{body}\n{}", cluster.logs());
+            let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            // The node that creates an event claims its director at once (unless its lease
+            // was not held just then: another node's look at the events claims it instead).
+            let started = Instant::now();
+            let director = loop {
+                if let Ok(Some((node, _, true))) = cluster.owned("event", &id).await {
+                    break node;
+                }
+                assert!(started.elapsed() < PATIENCE, "nobody runs the director");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            };
+            eprintln!("node {director} runs the director");
+            for (i, cookie) in cookies.iter().enumerate() {
+                let join = format!("/api/events/{id}/join");
+                let (status, body) = request_patiently(homes[i][0], &join, cookie, "").await;
+                assert_eq!(status, 200, "{} joins: {body}", member(i));
+            }
+            // Asked on a node that does not run the director, the director answers.
+            let elsewhere = addrs
+                .iter()
+                .find(|(node, _)| **node != director)
+                .map(|(_, addr)| *addr)
+                .unwrap();
+            let join = format!("/api/events/{id}/join");
+            let (status, body) = request_patiently(elsewhere, &join, &cookies[0], "").await;
+            assert_eq!(status, 409, "{body}");
+            assert!(body.contains("already_joined"), "{body}");
+            let shown = event(c, &id).await;
+            assert_eq!(
+                shown["players"].as_array().unwrap().len(),
+                PLAYERS,
+                "{shown}"
+            );
+            let mut swiss = Swiss::new(SwissConfig {
+                rounds: ROUNDS,
+                ..SwissConfig::default()
+            })
+            .unwrap();
+            for i in 0..PLAYERS {
+                swiss.add_player(player(i), 1500).unwrap();
+            }
+            ClubSwiss {
+                id,
+                addrs,
+                homes,
+                cookies,
+                director,
+                swiss,
+            }
+        }
+
+        /// Waits until `addr` shows round `round` paired with every match created, checks
+        /// that it is paired as the Dutch system does; its games as (white, black, match id).
+        async fn paired(
+            &mut self,
+            addr: SocketAddr,
+            round: u32,
+            logs: &dyn Fn() -> String,
+        ) -> Vec<(usize, usize, String)> {
+            let shown = event_when(addr, &self.id, &format!("round {round}"), logs, |shown| {
+                shown["rounds"]
+                    .as_array()
+                    .and_then(|rounds| rounds.get(round as usize - 1))
+                    .is_some_and(|r| {
+                        r["games"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .all(|g| g["match_id"].is_string())
+                    })
+            })
+            .await;
+            let games: Vec<(usize, usize, String)> = shown["rounds"][round as usize - 1]["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| {
+                    (
+                        index(g["white"].as_str().unwrap()),
+                        index(g["black"].as_str().unwrap()),
+                        g["match_id"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect();
+            let expected = self.swiss.pair_next_round().unwrap().clone();
+            let paired: Vec<(PlayerId, PlayerId)> = games
+                .iter()
+                .map(|(w, b, _)| (player(*w), player(*b)))
+                .collect();
+            let want: Vec<(PlayerId, PlayerId)> =
+                expected.boards.iter().map(|b| (b.white, b.black)).collect();
+            assert_eq!(paired, want, "round {round} pairs as the Dutch system does");
+            games
+        }
+
+        /// Starts both sides of each of `games` of `round`; a game's end waits for `gate`.
+        fn start(
+            &self,
+            games: &[(usize, usize, String)],
+            round: u32,
+            gate: &watch::Receiver<bool>,
+        ) -> Sides {
+            let mut sides = Vec::new();
+            for (white, black, match_id) in games {
+                let outcome = outcome_of(round, *white, *black);
+                for (who, side) in [(*white, Side::White), (*black, Side::Black)] {
+                    sides.push(tokio::spawn(play_side(
+                        self.homes[who].clone(),
+                        self.cookies[who].clone(),
+                        match_id.clone(),
+                        side,
+                        outcome,
+                        gate.clone(),
+                    )));
+                }
+            }
+            sides
+        }
+
+        /// Scores `round` in the test's own Swiss, as its games were scripted.
+        fn record(&mut self, round: u32, games: &[(usize, usize, String)]) {
+            let results: Vec<GameResult> = games
+                .iter()
+                .map(|(w, b, _)| GameResult {
+                    white: player(*w),
+                    black: player(*b),
+                    outcome: outcome_of(round, *w, *b),
+                })
+                .collect();
+            self.swiss.record_round(&results).unwrap();
+        }
+
+        /// The event over, as every node in `nodes` shows it: every round paired once and as
+        /// the Dutch system pairs it, the final table with Buchholz exact; in PostgreSQL each
+        /// round paired once, each game counted once, and the epochs of the history never
+        /// going back (no record of an older owner after a newer one's) and more than one.
+        async fn check_final(&self, cluster: &Cluster, nodes: &[&str]) {
+            let logs = || cluster.logs();
+            let shown = event_when(self.addrs[nodes[0]], &self.id, "the end", &logs, |shown| {
+                shown["status"] == "finished"
+            })
+            .await;
+            assert_eq!(
+                shown["rounds"].as_array().unwrap().len(),
+                ROUNDS as usize,
+                "every round, none paired twice: {shown}"
+            );
+            let table: Vec<(String, u64, u64, String)> = shown["standings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    (
+                        s["name"].as_str().unwrap().to_owned(),
+                        s["rank"].as_u64().unwrap(),
+                        s["score_halves"].as_u64().unwrap(),
+                        s["buchholz"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect();
+            let want: Vec<(String, u64, u64, String)> = standings(self.swiss.players())
+                .iter()
+                .map(|s| {
+                    (
+                        member(s.id.0 as usize - 2),
+                        u64::from(s.rank),
+                        u64::from(s.score.halves()),
+                        s.buchholz.to_string(),
+                    )
+                })
+                .collect();
+            assert_eq!(table, want, "the final table");
+            for node in &nodes[1..] {
+                let there = event_when(self.addrs[node], &self.id, "the end", &logs, |shown| {
+                    shown["status"] == "finished"
+                })
+                .await;
+                assert_eq!(there, shown, "as node {node} shows it");
+            }
+            let (client, connection) =
+                tokio_postgres::connect(cluster.database_url(), tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+            tokio::spawn(connection);
+            let rows = client
+                .query(
+                    "SELECT round, match_id, epoch FROM club_event_log WHERE event_id = $1 \
+                     ORDER BY v",
+                    &[&self.id],
+                )
+                .await
+                .unwrap();
+            let rounds: Vec<i64> = rows.iter().filter_map(|row| row.get(0)).collect();
+            assert_eq!(rounds, [1, 2, 3], "each round paired once, in order");
+            let mut counted: Vec<String> = rows.iter().filter_map(|row| row.get(1)).collect();
+            counted.sort();
+            let all = counted.len();
+            counted.dedup();
+            assert_eq!(
+                (all, counted.len()),
+                (PLAYERS / 2 * ROUNDS as usize, PLAYERS / 2 * ROUNDS as usize),
+                "each game counted once"
+            );
+            let epochs: Vec<i64> = rows.iter().map(|row| row.get(2)).collect();
+            assert!(
+                epochs.windows(2).all(|w| w[0] <= w[1]) && epochs[0] < epochs[epochs.len() - 1],
+                "one owner after another, never an older one's record after a newer one's: \
+                 {epochs:?}"
+            );
+        }
+    }
+
+    /// A Swiss of six members over three rounds, created on node a, its members on a and b.
+    /// In round 2 one game ends and the two others are being played when the node running
+    /// the director (and owning every match) is killed with SIGKILL. The games go on (their
+    /// players reconnect, the matches are taken over), another node claims the director,
+    /// resumes it from the stored records, answers a member's request forwarded from a node
+    /// that does not run it, counts round 2 and pairs round 3 once. The test pairs and scores
+    /// the same Swiss with `boardcast-pairing`: every round and the final table are exactly
+    /// those, and PostgreSQL holds each round paired once and each game counted once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_event_whose_directors_node_is_killed_mid_round_completes_on_another_node() {
+        let Some(mut cluster) = Cluster::start_or_skip(
+            "cluster: event director killed",
+            server_program(),
+            &["a", "b", "c"],
+            ClusterOptions::default().with_args(&["--first-move-timeout", "60s"]),
+        ) else {
+            return;
+        };
+        let mut swiss = ClubSwiss::create(&cluster).await;
+        let director = swiss.director.clone();
+        let (_open_tx, open) = watch::channel(true);
+        let watcher = if director == "b" { "c" } else { "b" };
+        let mut watched = swiss.addrs[watcher];
+        for round in 1..=ROUNDS {
+            let logs = || cluster.logs();
+            let games = swiss.paired(watched, round, &logs).await;
+            if round != 2 {
+                finish(swiss.start(&games, round, &open), &logs).await;
+                swiss.record(round, &games);
+                continue;
+            }
+            // One game ends; the two others are being played when the director's node dies.
+            let (held_tx, held) = watch::channel(false);
+            let mut sides = swiss.start(&games[..1], round, &open);
+            sides.extend(swiss.start(&games[1..], round, &held));
+            event_when(
+                watched,
+                &swiss.id,
+                "round 2's first result",
+                &logs,
+                |shown| results_in(shown, round) >= 1,
+            )
+            .await;
+            assert_eq!(results_in(&event(watched, &swiss.id).await, round), 1);
+            // The director's node owns the games it created, as any match it creates.
+            let owners = cluster.owners().await.unwrap();
+            for (_, _, match_id) in &games[1..] {
+                assert_eq!(
+                    owners.get(match_id),
+                    Some(&Some(director.clone())),
+                    "{owners:?}"
+                );
+            }
+            cluster.kill9(&director);
+            let owner = new_owner(&cluster, &swiss.id, &director).await;
+            // A member's request on the node that does not run it reaches the new owner's
+            // director, which knows that round 2 is being played.
+            let elsewhere = ["a", "b", "c"]
+                .into_iter()
+                .find(|node| *node != director && *node != owner)
+                .unwrap();
+            let withdraw = format!("/api/events/{}/withdraw", swiss.id);
+            let (status, body) =
+                request_patiently(swiss.addrs[elsewhere], &withdraw, &swiss.cookies[1], "").await;
+            let logs = || cluster.logs();
+            assert_eq!(status, 409, "{body}\n{}", logs());
+            assert!(body.contains("round_in_progress"), "{body}");
+            watched = swiss.addrs[elsewhere];
+            held_tx.send_replace(true);
+            finish(sides, &logs).await;
+            swiss.record(round, &games);
+            swiss.director = owner;
+        }
+        let survivors: Vec<&str> = ["a", "b", "c"]
+            .into_iter()
+            .filter(|node| *node != director)
+            .collect();
+        swiss.check_final(&cluster, &survivors).await;
+    }
+
+    /// The same Swiss, its director's node frozen (SIGSTOP) past its lease while round 1 is
+    /// being played: another node takes the director (and the matches) over, round 1 ends and
+    /// round 2 is paired there. The frozen node is thawed (SIGCONT) while round 2 is played,
+    /// still believing it runs the director: it pairs nothing, counts nothing, takes nothing
+    /// back, and shows the event as the new owner runs it. The history has one owner after
+    /// the other, every round once, and the final table is exact on all three nodes.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_frozen_directors_node_that_wakes_after_a_take_over_cannot_fork_the_event() {
+        let Some(cluster) = Cluster::start_or_skip(
+            "cluster: event director frozen",
+            server_program(),
+            &["a", "b", "c"],
+            ClusterOptions::default().with_args(&["--first-move-timeout", "60s"]),
+        ) else {
+            return;
+        };
+        let mut swiss = ClubSwiss::create(&cluster).await;
+        let director = swiss.director.clone();
+        let (_open_tx, open) = watch::channel(true);
+        let watched = swiss.addrs[if director == "b" { "c" } else { "b" }];
+        let logs = || cluster.logs();
+
+        let games = swiss.paired(watched, 1, &logs).await;
+        let (held_tx, held) = watch::channel(false);
+        let sides = swiss.start(&games, 1, &held);
+        cluster.freeze(&director);
+        let owner = new_owner(&cluster, &swiss.id, &director).await;
+        held_tx.send_replace(true);
+        finish(sides, &logs).await;
+        swiss.record(1, &games);
+
+        let games = swiss.paired(watched, 2, &logs).await;
+        let (held_tx, held) = watch::channel(false);
+        let sides = swiss.start(&games, 2, &held);
+        cluster.thaw(&director);
+        // The thawed node forgets the director it ran and shows what the new owner did.
+        let thawed = swiss.addrs[director.as_str()];
+        event_when(
+            thawed,
+            &swiss.id,
+            "round 2 on the thawed node",
+            &logs,
+            |shown| shown["rounds"].as_array().is_some_and(|r| r.len() == 2),
+        )
+        .await;
+        let owned = cluster.owned("event", &swiss.id).await.unwrap();
+        assert_eq!(
+            owned.map(|(node, _, alive)| (node, alive)),
+            Some((owner.clone(), true)),
+            "the thawed node took nothing back\n{}",
+            logs()
+        );
+        held_tx.send_replace(true);
+        finish(sides, &logs).await;
+        swiss.record(2, &games);
+
+        let games = swiss.paired(watched, 3, &logs).await;
+        finish(swiss.start(&games, 3, &open), &logs).await;
+        swiss.record(3, &games);
+        swiss.check_final(&cluster, &["a", "b", "c"]).await;
+        assert!(
+            cluster
+                .log(&director)
+                .contains("the node's lease lapsed: another node may run the event now"),
+            "the thawed director woke and stopped\n{}",
+            logs()
+        );
+    }
+}

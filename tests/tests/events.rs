@@ -21,7 +21,7 @@ use boardcast_protocol::{
     ClientMessage, Encoding, MatchEvent, Reclaim, SeatAction, ServerMessage, Side,
 };
 use boardcast_tests::TestServer;
-use boardcast_tests::client::{Client, ConnectOptions};
+use boardcast_tests::client::{Client, ClientError, ConnectOptions};
 use boardcast_tests::members::{create_member, login_cookie};
 use serde_json::Value;
 
@@ -99,6 +99,61 @@ fn event(addr: SocketAddr, id: &str) -> Value {
     let (status, body) = request(addr, "GET", &format!("/api/events/{id}"), "", "");
     assert_eq!(status, 200, "{body}");
     serde_json::from_str(&body).unwrap()
+}
+
+/// Event `id` as the server at `addr` shows it, or `None` while no server answers there (it
+/// was killed and is starting again).
+fn event_if_up(addr: SocketAddr, id: &str) -> Option<Value> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .ok()?;
+    write!(
+        stream,
+        "GET /api/events/{id} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    (head.split_whitespace().nth(1) == Some("200"))
+        .then(|| serde_json::from_str(body).ok())
+        .flatten()
+}
+
+/// Where the server listens now: a server started again after a kill listens on a new port.
+type Listening = tokio::sync::watch::Receiver<SocketAddr>;
+
+/// [`sit`] as a client does it after losing its server: again and again until the server
+/// (wherever it listens now) answers and gives the seat back.
+async fn sit_again(listening: &Listening, cookie: &str, match_id: &str) -> (Client, SeatAction) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let addr = *listening.borrow();
+        let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
+        if let Ok(mut client) = Client::connect_with(addr, Encoding::Json, &options).await
+            && let Ok(id) = client
+                .send(ClientMessage::Reclaim(Reclaim {
+                    match_id: match_id.to_owned(),
+                    since_v: None,
+                }))
+                .await
+            && let Ok(seat) = client
+                .wait_for("seat", |m| match m {
+                    ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
+                    _ => None,
+                })
+                .await
+        {
+            let action = SeatAction {
+                match_id: seat.match_id.clone(),
+                token: seat.token.clone(),
+            };
+            return (client, action);
+        }
+        assert!(Instant::now() < deadline, "seat of {match_id} never back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// Waits until the event shows round `round` paired with every board's match created, or
@@ -627,18 +682,21 @@ fn unix_ms() -> i64 {
 /// One side of an arena game: both play the first legal move until `plies`, then the loser
 /// resigns, or White offers a draw and Black accepts it. A game reaching its end within 3 s
 /// of the arena's end is held until just after it, so games run across the end. Whether
-/// the result carried a rating change. A player scripted to go berserk does so before their
-/// first move and sees their clock halved (3+2: 1:30 left, no increment).
+/// the result carried a rating change, and whether this side went berserk. A player scripted
+/// to go berserk does so before their first move and sees their clock halved (3+2: 1:30
+/// left, no increment). When the server is killed the player sits again once it is back (a
+/// berserk it asked for just before may then never have been stored).
 async fn arena_game(
-    addr: SocketAddr,
+    listening: Listening,
     cookie: String,
     match_id: String,
     side: Side,
     script: ArenaScript,
     ends_at: i64,
-) -> bool {
+) -> (bool, bool) {
     let (white_result, plies_wanted) = (script.white_result, script.plies);
-    let (mut client, seat) = sit(addr, &cookie, &match_id).await;
+    let (mut client, mut seat) = sit_again(&listening, &cookie, &match_id).await;
+    let mut sat_again = false;
     let berserk = script.berserk[usize::from(side == Side::Black)];
     if berserk {
         // Sent before any move of ours on this connection, so it is decided before them.
@@ -650,12 +708,21 @@ async fn arena_game(
     let (mut plies, mut turn, mut legal, mut acted) = (0u32, Side::White, Vec::new(), false);
     let mut saw_berserk = false;
     loop {
-        let message = client.recv(Duration::from_secs(60)).await.unwrap();
+        let message = match client.recv(Duration::from_secs(60)).await {
+            Ok(message) => message,
+            Err(ClientError::Closed(_) | ClientError::Ws(_)) => {
+                (client, seat) = sit_again(&listening, &cookie, &match_id).await;
+                (sat_again, acted) = (true, false);
+                continue;
+            }
+            Err(err) => panic!("{side} of {match_id}: {err}"),
+        };
         let offered = match &message {
             ServerMessage::MatchSnapshot(s) if s.match_id == match_id => {
-                assert!(s.berserk.is_some(), "an arena game offers berserk");
+                let berserked = s.berserk.as_ref().expect("an arena game offers berserk");
+                saw_berserk |= berserked.contains(&side);
                 if let Some(result) = &s.result {
-                    return result.rating_change.is_some();
+                    return (result.rating_change.is_some(), saw_berserk);
                 }
                 plies = s.moves.len() as u32;
                 turn = s.turn;
@@ -684,8 +751,10 @@ async fn arena_game(
                     false
                 }
                 MatchEvent::Ended(result) => {
-                    assert_eq!(saw_berserk, berserk, "{side} went berserk as scripted");
-                    return result.rating_change.is_some();
+                    if !sat_again {
+                        assert_eq!(saw_berserk, berserk, "{side} went berserk as scripted");
+                    }
+                    return (result.rating_change.is_some(), saw_berserk);
                 }
                 _ => false,
             },
@@ -751,7 +820,7 @@ async fn arena_game(
 /// A member in an arena: plays every game the director gives them until the arena is over;
 /// their games in the order played, each with the opponent's index.
 async fn arena_member(
-    addr: SocketAddr,
+    listening: Listening,
     id: String,
     me: usize,
     cookie: String,
@@ -761,10 +830,14 @@ async fn arena_member(
     let mut games = Vec::new();
     loop {
         let shown = {
-            let id = id.clone();
-            tokio::task::spawn_blocking(move || event(addr, &id))
+            let (id, addr) = (id.clone(), *listening.borrow());
+            tokio::task::spawn_blocking(move || event_if_up(addr, &id))
                 .await
                 .unwrap()
+        };
+        let Some(shown) = shown else {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            continue;
         };
         if shown["status"] == "finished" {
             return games;
@@ -794,7 +867,15 @@ async fn arena_member(
         } else {
             Side::Black
         };
-        let rated = arena_game(addr, cookie.clone(), match_id, side, script, ends_at).await;
+        let (rated, berserk) = arena_game(
+            listening.clone(),
+            cookie.clone(),
+            match_id,
+            side,
+            script,
+            ends_at,
+        )
+        .await;
         assert!(
             rated,
             "a rated arena's game of {} plies is rated",
@@ -815,7 +896,7 @@ async fn arena_member(
             ArenaGame {
                 result,
                 plies: script.plies,
-                berserk: script.berserk[usize::from(side == Side::Black)],
+                berserk,
             },
             opponent,
         ));
@@ -898,10 +979,11 @@ async fn a_ten_player_arena_scores_every_game_as_lila_and_counts_the_games_runni
     let ends_at = shown["ends_at_ms"].as_i64().unwrap();
     assert_eq!(ends_at, starts_at + 20_000);
 
+    let (_listening_tx, listening) = tokio::sync::watch::channel(addr);
     let members: Vec<_> = (0..MEMBERS)
         .map(|i| {
             tokio::spawn(arena_member(
-                addr,
+                listening.clone(),
                 id.clone(),
                 i,
                 cookies[i].clone(),
@@ -1000,4 +1082,145 @@ async fn a_ten_player_arena_scores_every_game_as_lila_and_counts_the_games_runni
         "",
     );
     assert_eq!(status, 409, "{body}");
+}
+
+/// A rated arena of 20 one-second minutes, six members, and the server killed with SIGKILL
+/// inside a wave, while games are being played, then started again. The games running at the
+/// kill go on after the restart (their players sit again) and count; every member's points are
+/// exactly lila's scoring of the games they played; no wave is paired twice (each wave once,
+/// each member at most once in it, every game its own match) and none after the end.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_arena_killed_inside_a_wave_loses_no_game_and_pairs_no_wave_twice() {
+    const MEMBERS: usize = 6;
+    let mut server = TestServer::start(
+        server_program(),
+        &["--log", "error", "--arena-minute", "1s"],
+    );
+    create_user(&server, "Organiser", true);
+    for i in 0..MEMBERS {
+        create_user(&server, &arena_name(i), false);
+    }
+    let addr = server.addr();
+    let organiser = login(addr, "Organiser");
+    let cookies: Vec<String> = (0..MEMBERS).map(|i| login(addr, &arena_name(i))).collect();
+    let starts_at = unix_ms() + 3_000;
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/events",
+        &organiser,
+        &format!(
+            r#"{{"name":"Kill arena","kind":"arena","time_control":"3+2","minutes":20,"rated":true,"starts_at":{starts_at}}}"#
+        ),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for cookie in &cookies {
+        let (status, body) = request(addr, "POST", &format!("/api/events/{id}/join"), cookie, "");
+        assert_eq!(status, 200, "{body}");
+    }
+    let ends_at = event(addr, &id)["ends_at_ms"].as_i64().unwrap();
+    let (listening_tx, listening) = tokio::sync::watch::channel(addr);
+    let members: Vec<_> = (0..MEMBERS)
+        .map(|i| {
+            tokio::spawn(arena_member(
+                listening.clone(),
+                id.clone(),
+                i,
+                cookies[i].clone(),
+                ends_at,
+            ))
+        })
+        .collect();
+
+    // Inside a wave: past the first, with games being played.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let at_kill = loop {
+        let shown = event(addr, &id);
+        let rounds = shown["rounds"].as_array().unwrap();
+        let running = rounds
+            .iter()
+            .flat_map(|r| r["games"].as_array().unwrap())
+            .filter(|g| g["match_id"].is_string() && g["result"].is_null())
+            .count();
+        if rounds.len() >= 2 && running > 0 {
+            break shown;
+        }
+        assert!(Instant::now() < deadline, "no second wave: {shown}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(unix_ms() < ends_at - 5_000, "killed well before the end");
+    server.process.kill9().unwrap();
+    server.restart(server_program());
+    listening_tx.send_replace(server.addr());
+    let running_at_kill: Vec<String> = at_kill["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["games"].as_array().unwrap())
+        .filter(|g| g["result"].is_null())
+        .filter_map(|g| g["match_id"].as_str().map(str::to_owned))
+        .collect();
+
+    let mut played = Vec::new();
+    for member in members {
+        played.push(member.await.unwrap());
+    }
+    let shown = event(server.addr(), &id);
+    assert_eq!(shown["status"], "finished", "{shown}");
+    let rounds = shown["rounds"].as_array().unwrap();
+    let mut match_ids = std::collections::HashSet::new();
+    for (i, round) in rounds.iter().enumerate() {
+        assert_eq!(round["round"], i + 1, "each wave once, in order: {shown}");
+        let mut seated = std::collections::HashSet::new();
+        for game in round["games"].as_array().unwrap() {
+            for side in ["white", "black"] {
+                assert!(
+                    seated.insert(game[side].as_str().unwrap().to_owned()),
+                    "a member twice in wave {}: {shown}",
+                    i + 1
+                );
+            }
+            let match_id = game["match_id"].as_str().expect("every game was played");
+            assert!(match_ids.insert(match_id.to_owned()), "{match_id} twice");
+            assert!(game["result"].is_string(), "every game counted: {shown}");
+        }
+    }
+    for match_id in &running_at_kill {
+        assert!(
+            match_ids.contains(match_id),
+            "{match_id}, running at the kill, counts"
+        );
+    }
+    let games_shown = match_ids.len();
+    let games_played: usize = played.iter().map(Vec::len).sum();
+    assert_eq!(
+        games_played,
+        2 * games_shown,
+        "every game played is shown once"
+    );
+    for (i, games) in played.iter().enumerate() {
+        let sheet = Sheet::from_games(games.iter().map(|(g, _)| *g));
+        let line = shown["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == arena_name(i).as_str())
+            .unwrap();
+        assert_eq!(
+            line["score"].as_str().unwrap(),
+            sheet.total().to_string(),
+            "{}: {line}",
+            arena_name(i)
+        );
+        let digits: Vec<String> = sheet
+            .games()
+            .iter()
+            .map(|g| format!("{}{}", g.points, if g.doubled { "*" } else { "" }))
+            .collect();
+        assert_eq!(line["sheet"], digits.join(" "), "{}", arena_name(i));
+    }
 }
