@@ -149,6 +149,79 @@ match-berserked = { $name } went berserk
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Your login has ended: you logged out everywhere, your password was changed or your account was closed. Log in again.
 
+## The account pages (js/pages/account.js) and their forms' answers (js/account.js).
+account-login-title = Log in
+account-signup-title = Sign up
+account-create = Create account
+account-name = User name
+account-password = Password
+account-password-again = Password again
+account-no-account = No account yet?
+account-member-already = Already a member?
+account-forgot = Forgot your password? A club admin can reset it.
+account-name-hint = 2 to 20 letters, digits, _ or -; nobody else can take it.
+account-password-hint = At least { $count } characters; common or easily guessed ones are refused.
+account-signup-hint = No e-mail needed. Guests can keep playing without an account.
+account-logged-in-as = You are logged in as { $name }.
+account-title = Your account
+account-who-member = Logged in as { $name }.
+account-who-bot = Logged in as { $name } (bot account).
+account-who-admin = Logged in as { $name } (club admin).
+account-your-profile = Your profile and games
+account-change-password = Change password
+account-current-password = Current password
+account-new-password = New password
+account-new-password-again = New password again
+account-change-logs-out = Changing it logs out every other device.
+account-sessions = Sessions
+account-sessions-before = Log out everywhere ends every login of your account, in browsers and in
+account-sessions-after = too. Personal access tokens you made by name stay until you revoke them.
+account-guest-account = Log in to see your account.
+account-guest-tokens = Log in to see your tokens.
+account-tokens-title = Personal access tokens
+account-token-about-before = A token lets a program act as you; the terminal's
+account-token-about-after = makes its own.
+account-token-new = New token
+account-token-name = Name
+account-token-scopes = Scopes
+account-token-create = Create token
+account-token-copy-now = Copy your new token now: it is not shown again.
+account-token-copy = Copy token
+account-tokens-yours = Your tokens
+account-token-created = created { $created }
+account-token-created-used = created { $created } · used { $used }
+account-token-revoke = Revoke
+account-token-revoke-name = Revoke { $name }
+account-token-none = No tokens.
+account-name-rule = A user name is 2 to 20 letters, digits, _ or -.
+account-password-short = A password has at least { $count } characters.
+account-password-long = A password has at most { $count } characters.
+account-passwords-differ = The two passwords differ.
+account-give-name-password = Give your user name and password.
+account-token-needs-name = Give the token a name, to know it again in the list.
+account-token-needs-scope = Choose at least one scope.
+account-password-changed = Password changed. Every other session of your account has ended.
+account-not-logged-in = You are not logged in.
+account-retry-after = { $text } (try again in { $seconds } s)
+## The server's answers to account requests, by their code (PROTOCOL.md §18); a code missing
+## here shows the server's English text.
+account-error-name_invalid = A user name is 2 to 20 letters, digits, _ or -.
+account-error-name_taken = That name is taken: choose another.
+account-error-name_reserved = That name is reserved: choose another.
+account-error-password_too_short = That password is too short.
+account-error-password_too_long = That password is too long.
+account-error-password_weak = That password is too easy to guess: choose a longer or less common one.
+account-error-bad_request = The server could not read that request.
+account-error-bad_credentials = Unknown user name or wrong password.
+account-error-unauthenticated = You are not logged in.
+account-error-account_closed = This account is closed.
+account-error-cross_origin = Refused: the request came from another site.
+account-error-forbidden = This login may not do that.
+account-error-not_found = Not found.
+account-error-throttled = Too many failed attempts.
+account-error-internal = The server could not do that now: try again.
+account-error-busy = The server is busy: try again shortly.
+
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Mute sounds
 notify-played = { $name } played { $move }
@@ -248,3 +321,100 @@ profile-fact-won = Won · drawn · lost
 profile-outcome-won = won
 profile-outcome-drawn = drawn
 profile-outcome-lost = lost
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] Takebacks are for casual games only, not for a rated game.
+       *[event] Takebacks are for casual games only, not for a club event's game.
+    }
+error-not_allowed-nothing_to_take_back = You have no move to take back.
+error-not_allowed-takeback_proposal_stands = Your takeback proposal already stands.
+error-not_allowed-opponent_takeback_stands = Your opponent asks to take back a move: accept or decline first.
+error-not_allowed-no_takeback_proposal = Your opponent has not asked to take back a move.
+error-rate_limited-takeback_too_soon = A takeback at most once every { $every_s } s: try again in { $retry_after_s } s.
+
+## Refusals worded from their reason (PROTOCOL.md §12.1) beyond the match page's own in
+## en.ftl: the match page fetches this file at the first such refusal.
+error-invalid_argument-not_a_minit_square = { $square } is not a square (a1 to e6).
+error-invalid_argument-invalid_field = The field { $field } of that message is not valid.
+error-not_found-channel_closed = Channel { $channel } has closed.
+error-not_found-no_match = There is no match { $match_id }.
+error-not_found-no_open_match = There is no open public match { $match_id } (a private match is joined by its invite code).
+error-not_found-no_invite_code = There is no match with invite code { $code }.
+error-not_found-no_chat_line = There is no chat line { $line } in match { $match_id }.
+error-not_found-match_stopped = This match is no longer running.
+error-not_found-no_account = There is no account { $name }.
+error-not_found-paired_match_gone = The paired match { $match_id } is gone; press play now again.
+error-busy-channel_busy = Channel { $channel } is busy; try again.
+error-busy-drawing_ids = Engine-game ids are being drawn; try again in a moment.
+error-busy-taking_over = This server is taking over many matches at once; try again.
+error-busy-commands_waiting = This match has too many commands waiting; try again.
+error-busy-relay_full = Too many messages are waiting between servers; try again.
+error-busy-match_moved = This match moved to another server as you asked; send it again.
+error-busy-too_many_matches = The server holds as many matches as it may; try later.
+error-busy-too_many_finished = The server has as many finished matches open as it may; try later.
+error-busy-failed_joins = Too many failed joins on the server just now; try again later.
+error-busy-pool_full = The { $preset } pool is full ({ $capacity } waiting); try again shortly.
+error-busy-play_now_busy = Too many players are pressing play now at once; try again.
+error-not_allowed-no_game_running = No game is running on { $channel } right now.
+error-not_allowed-played_live = { $serial } { $white } against { $black } is being played live on { $channel }: start it once that game has ended (watch { $channel } meanwhile).
+error-not_allowed-no_seat_for_account = Your account holds no seat in { $match_id }.
+error-not_allowed-myself_other_seat = Only the connection that holds the other seat of { $match_id } can join it to play itself.
+error-not_allowed-holds_other_seat = This connection already holds the other seat of { $match_id }: to play yourself, join it as yourself.
+error-not_allowed-chat_full = This match's chat is full ({ $limit } lines).
+error-not_allowed-abort_after_moves = A match can be aborted only before each side has moved.
+error-not_allowed-opponent_connected = Your opponent is connected: there is nothing to claim.
+error-not_allowed-grace_running = Your opponent may still come back: claim in { $wait_s } s.
+error-not_allowed-grace_paused = Your opponent may still come back: claim in { $wait_s } s of their turn (the grace stands still on yours).
+error-not_allowed-rematch_not_over = A rematch can be offered only once the match is over.
+error-not_allowed-rematch_exists = The rematch already exists: { $match_id }.
+error-not_allowed-no_opponent = There was no opponent to play again.
+error-not_allowed-rematch_offer_stands = Your rematch offer already stands.
+error-not_allowed-own_rematch_offer = This rematch offer is your own: your opponent has to accept it.
+error-not_allowed-no_rematch_offer = Your opponent has not offered a rematch.
+error-not_allowed-more_time_untimed = More time is for timed matches only.
+error-not_allowed-more_time_refused = Your opponent does not accept more time.
+error-not_allowed-flagged = The time has run out.
+error-not_allowed-berserk_arena_only = Berserk is for arena games only.
+error-not_allowed-berserk_already = You have gone berserk already.
+error-not_allowed-berserk_after_move = Berserk only before your first move.
+error-not_allowed-reclaim_needs_login = Taking back an account's seat needs a login: log in first (a guest resumes with the seat token).
+error-not_allowed-admins_only = Only a club admin moderates the chat.
+error-not_allowed-rated_against_oneself = A rated game against yourself is not allowed.
+error-illegal_prediction-not_legal =
+    { $side ->
+        [white] { $move } is not a legal move for White before ply { $next }.
+       *[black] { $move } is not a legal move for Black before ply { $next }.
+    }
+error-storage_unavailable-channel_moving = { $channel } is moving to another server; send the guess again.
+error-storage_unavailable-changing_servers = The match is changing servers; try again shortly.
+error-storage_unavailable-match_moved = The match moved to another server; send it again.
+error-storage_unavailable-unreachable = The database cannot be reached now: nothing changed; try again shortly.
+error-storage_unavailable-chat_unreadable = The chat cannot be read now; nothing was said.
+error-storage_unavailable-lease_lost = This server lost its database lease; try again.
+error-shutting_down-shutting_down = The server is shutting down.
+error-shutting_down-play_now_stopped = Play now has stopped.
+error-invalid_token-watcher = You watch match { $match_id }: watchers cannot act.
+error-invalid_token-unknown_token = That seat token is unknown.
+error-internal-internal = Something failed on the server; nothing was changed.
+error-internal-does_not_replay = The stored match does not replay.
+error-internal-no_invite_code = No unused invite code could be drawn; no match was created.
+error-internal-storage_failed = Storing failed on the server; nothing was changed.
+error-members_only-free_chat = Guests chat with the preset phrases; free text is for signed-in members.
+error-members_only-rated_play = Rated games and play now are for signed-in members; a guest plays casual matches.
+error-members_only-rated_seek = This is a rated match: log in to play rated games.
+error-chat_too_fast-chat_too_fast = Chat lines come { $burst } at once, then one every { $every_s } s: wait { $wait_s } s.
+error-rate_limited-more_time_often = More time at most once every { $every_s } s.
+error-rate_limited-too_many_messages = Too many messages: the connection closes.
+error-unsupported_version-protocol_version = This server speaks protocol { $ours }, not { $theirs }.
+error-chat_muted-muted = A club admin ({ $by }) has muted you in every chat of this server.
+error-outside_rating_range-outside_range = Your rating { $rating } is more than { $range } from the creator's { $creator }.
+error-match_full-both_seats_taken = Both seats of this match are taken.
+error-too_large-frame_too_large = That message has { $size } bytes, over the limit of { $limit }.
+error-malformed-wrong_frame_type = A { $got } message on a { $expected } connection.
+error-malformed-invalid_utf8 = That message is not valid UTF-8.
+error-malformed-not_a_message = The server could not read that message.
+error-malformed-unknown_type = The server does not know the message type { $type }.
+error-busy-archive_busy = Too many archive reads are under way; try again shortly.
+error-not_found-no_channel = There is no channel or archived game { $channel }.

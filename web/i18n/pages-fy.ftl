@@ -146,6 +146,79 @@ match-berserked = { $name } gie berserk
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wachtwurd is feroare of dyn akkount is sletten. Meld dy opnij oan.
 
+## The account pages (js/pages/account.js) and their forms' answers (js/account.js).
+account-login-title = Ynlogge
+account-signup-title = Oanmelde
+account-create = Account oanmeitsje
+account-name = Brûkersnamme
+account-password = Wachtwurd
+account-password-again = Wachtwurd nochris
+account-no-account = Noch gjin account?
+account-member-already = Al lid?
+account-forgot = Wachtwurd fergetten? In klupbehearder kin it opnij ynstelle.
+account-name-hint = 2 oant 20 letters, sifers, _ of -; nimmen oars kin him nimme.
+account-password-hint = Op syn minst { $count } tekens; gewoane of maklik te rieden wachtwurden wurde wegere.
+account-signup-hint = Gjin e-mail nedich. Gasten kinne sûnder account fierder spylje.
+account-logged-in-as = Do bist ynlogd as { $name }.
+account-title = Dyn account
+account-who-member = Ynlogd as { $name }.
+account-who-bot = Ynlogd as { $name } (botaccount).
+account-who-admin = Ynlogd as { $name } (klupbehearder).
+account-your-profile = Dyn profyl en partijen
+account-change-password = Wachtwurd feroarje
+account-current-password = Hjoeddeistich wachtwurd
+account-new-password = Nij wachtwurd
+account-new-password-again = Nij wachtwurd nochris
+account-change-logs-out = Feroarjen logt alle oare apparaten út.
+account-sessions = Sesjes
+account-sessions-before = Oeral útlogge einiget alle oanmeldings fan dyn account, yn browsers en yn
+account-sessions-after = ek. Tagongskaaien dy't do op namme makke hast bliuwe oant do se ynlûkst.
+account-guest-account = Log yn om dyn account te sjen.
+account-guest-tokens = Log yn om dyn tagongskaaien te sjen.
+account-tokens-title = Persoanlike tagongskaaien
+account-token-about-before = Mei in kaai hannelet in programma út dyn namme; de terminal makket mei
+account-token-about-after = in eigen kaai.
+account-token-new = Nije kaai
+account-token-name = Namme
+account-token-scopes = Rjochten
+account-token-create = Kaai meitsje
+account-token-copy-now = Kopiearje dyn nije kaai no: hy wurdt net wer toand.
+account-token-copy = Kaai kopiearje
+account-tokens-yours = Dyn kaaien
+account-token-created = makke { $created }
+account-token-created-used = makke { $created } · brûkt { $used }
+account-token-revoke = Ynlûke
+account-token-revoke-name = { $name } ynlûke
+account-token-none = Gjin kaaien.
+account-name-rule = In brûkersnamme is 2 oant 20 letters, sifers, _ of -.
+account-password-short = In wachtwurd hat op syn minst { $count } tekens.
+account-password-long = In wachtwurd hat op syn heechst { $count } tekens.
+account-passwords-differ = De twa wachtwurden ferskille.
+account-give-name-password = Jou dyn brûkersnamme en wachtwurd.
+account-token-needs-name = Jou de kaai in namme, om him yn de list werom te kennen.
+account-token-needs-scope = Kies op syn minst ien rjocht.
+account-password-changed = Wachtwurd feroare. Alle oare sesjes fan dyn account binne einige.
+account-not-logged-in = Do bist net ynlogd.
+account-retry-after = { $text } (besykje it oer { $seconds } s opnij)
+## The server's answers to account requests, by their code (PROTOCOL.md §18); a code missing
+## here shows the server's English text.
+account-error-name_invalid = In brûkersnamme is 2 oant 20 letters, sifers, _ of -.
+account-error-name_taken = Dy namme is al nommen: kies in oare.
+account-error-name_reserved = Dy namme is reservearre: kies in oare.
+account-error-password_too_short = Dat wachtwurd is te koart.
+account-error-password_too_long = Dat wachtwurd is te lang.
+account-error-password_weak = Dat wachtwurd is te maklik te rieden: kies in langer of minder gewoan wachtwurd.
+account-error-bad_request = De server koe dat fersyk net lêze.
+account-error-bad_credentials = Unbekende brûkersnamme of ferkeard wachtwurd.
+account-error-unauthenticated = Do bist net ynlogd.
+account-error-account_closed = Dit account is sletten.
+account-error-cross_origin = Wegere: it fersyk kaam fan in oare side.
+account-error-forbidden = Dizze oanmelding mei dat net.
+account-error-not_found = Net fûn.
+account-error-throttled = Te folle mislearre besykjen.
+account-error-internal = De server koe dat no net dwaan: besykje it opnij.
+account-error-busy = De server is drok: besykje it sa meteen opnij.
+
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Lûd út
 notify-played = { $name } spile { $move }
@@ -244,3 +317,100 @@ profile-fact-won = Wûn · remise · ferlern
 profile-outcome-won = wûn
 profile-outcome-drawn = remise
 profile-outcome-lost = ferlern
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] In set weromnimme kin allinnich yn frije partijen, net yn in partij foar de rating.
+       *[event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+    }
+error-not_allowed-nothing_to_take_back = Do hast noch gjin set om werom te nimmen.
+error-not_allowed-takeback_proposal_stands = Dyn fersyk om werom te nimmen stiet al.
+error-not_allowed-opponent_takeback_stands = Dyn tsjinstanner wol in set weromnimme: nim dat earst oan of wiis it ôf.
+error-not_allowed-no_takeback_proposal = Dyn tsjinstanner hat net frege om in set werom te nimmen.
+error-rate_limited-takeback_too_soon = Weromnimme kin op syn heechst ien kear yn de { $every_s } s: besykje it oer { $retry_after_s } s nochris.
+
+## Refusals worded from their reason (PROTOCOL.md §12.1) beyond the match page's own in
+## fy.ftl: the match page fetches this file at the first such refusal.
+error-invalid_argument-not_a_minit_square = { $square } is gjin fjild (a1 oant en mei e6).
+error-invalid_argument-invalid_field = It fjild { $field } fan dat berjocht is net jildich.
+error-not_found-channel_closed = Kanaal { $channel } is sletten.
+error-not_found-no_match = Der is gjin partij { $match_id }.
+error-not_found-no_open_match = Der is gjin iepen iepenbiere partij { $match_id } (by in besletten partij doch je mei fia de útnoegingskoade).
+error-not_found-no_invite_code = Der is gjin partij mei útnoegingskoade { $code }.
+error-not_found-no_chat_line = Der is gjin chatrigel { $line } yn partij { $match_id }.
+error-not_found-match_stopped = Dizze partij rint net mear.
+error-not_found-no_account = Der is gjin account { $name }.
+error-not_found-paired_match_gone = De keppele partij { $match_id } is fuort; druk nochris op no spylje.
+error-busy-channel_busy = Kanaal { $channel } is drok; besykje it nochris.
+error-busy-drawing_ids = Der wurde id's foar enginepartijen lutsen; besykje it sa meteen nochris.
+error-busy-taking_over = Dizze server nimt in protte partijen tagelyk oer; besykje it nochris.
+error-busy-commands_waiting = Der wachtsje te folle opdrachten foar dizze partij; besykje it nochris.
+error-busy-relay_full = Der wachtsje te folle berjochten tusken servers; besykje it nochris.
+error-busy-match_moved = Dizze partij is nei in oare server ferhuze wylst do it fregest; stjoer it nochris.
+error-busy-too_many_matches = De server hat safolle partijen as er mei; besykje it letter.
+error-busy-too_many_finished = De server hat safolle ôfrûne partijen iepen as er mei; besykje it letter.
+error-busy-failed_joins = Te folle mislearre besykjen om mei te dwaan op de server; besykje it letter.
+error-busy-pool_full = De { $preset }-pool is fol ({ $capacity } wachtsjenden); besykje it sa meteen nochris.
+error-busy-play_now_busy = Te folle spilers drukke tagelyk op no spylje; besykje it nochris.
+error-not_allowed-no_game_running = Der rint no gjin partij op { $channel }.
+error-not_allowed-played_live = { $serial } { $white } tsjin { $black } wurdt live spile op { $channel }: begjin him as dy partij foarby is (sjoch yntusken op { $channel }).
+error-not_allowed-no_seat_for_account = Dyn account hat gjin plak yn { $match_id }.
+error-not_allowed-myself_other_seat = Allinne de ferbining mei it oare plak fan { $match_id } kin meidwaan om tsjin harsels te spyljen.
+error-not_allowed-holds_other_seat = Dizze ferbining hat al it oare plak fan { $match_id }: doch mei as dysels om tsjin dysels te spyljen.
+error-not_allowed-chat_full = De chat fan dizze partij is fol ({ $limit } rigels).
+error-not_allowed-abort_after_moves = In partij kin allinne ôfbrutsen wurde foardat beide kanten set hawwe.
+error-not_allowed-opponent_connected = Dyn tsjinstanner is ferbûn: der falt neat te claimen.
+error-not_allowed-grace_running = Dyn tsjinstanner kin noch weromkomme: claim oer { $wait_s } s.
+error-not_allowed-grace_paused = Dyn tsjinstanner kin noch weromkomme: claim nei { $wait_s } s fan syn beurt (op dyn beurt stiet de wachttiid stil).
+error-not_allowed-rematch_not_over = In revanche kin pas oanbean wurde as de partij foarby is.
+error-not_allowed-rematch_exists = De revanche bestiet al: { $match_id }.
+error-not_allowed-no_opponent = Der wie gjin tsjinstanner om nochris tsjin te spyljen.
+error-not_allowed-rematch_offer_stands = Dyn revanche-oanbod stiet al.
+error-not_allowed-own_rematch_offer = Dit revanche-oanbod is fan dy: dyn tsjinstanner moat it oannimme.
+error-not_allowed-no_rematch_offer = Dyn tsjinstanner hat gjin revanche oanbean.
+error-not_allowed-more_time_untimed = Mear tiid is der allinne by partijen mei betinktiid.
+error-not_allowed-more_time_refused = Dyn tsjinstanner nimt gjin ekstra tiid oan.
+error-not_allowed-flagged = De tiid is op.
+error-not_allowed-berserk_arena_only = Berserk kin allinne yn arenapartijen.
+error-not_allowed-berserk_already = Do bist al berserk gien.
+error-not_allowed-berserk_after_move = Berserk kin allinne foar dyn earste set.
+error-not_allowed-reclaim_needs_login = In plak fan in account weromnimme kin allinne ynlogd: log earst yn (in gast giet fierder mei de plakkaai).
+error-not_allowed-admins_only = Allinne in klupbehearder modereart de chat.
+error-not_allowed-rated_against_oneself = In rated partij tsjin dysels mei net.
+error-illegal_prediction-not_legal =
+    { $side ->
+        [white] { $move } is gjin jildige set foar wyt foar heale set { $next }.
+       *[black] { $move } is gjin jildige set foar swart foar heale set { $next }.
+    }
+error-storage_unavailable-channel_moving = { $channel } ferhuzet nei in oare server; stjoer de foarsizzing nochris.
+error-storage_unavailable-changing_servers = De partij wikselet fan server; besykje it sa meteen nochris.
+error-storage_unavailable-match_moved = De partij is nei in oare server ferhuze; stjoer it nochris.
+error-storage_unavailable-unreachable = De databank is no net te berikken: der is neat feroare; besykje it sa meteen nochris.
+error-storage_unavailable-chat_unreadable = De chat kin no net lêzen wurde; der is neat sein.
+error-storage_unavailable-lease_lost = Dizze server is syn databanklease kwyt; besykje it nochris.
+error-shutting_down-shutting_down = De server wurdt ôfsletten.
+error-shutting_down-play_now_stopped = No spylje is stoppe.
+error-invalid_token-watcher = Do sjochst nei partij { $match_id }: sjoggers kinne neat dwaan.
+error-invalid_token-unknown_token = Dy plakkaai is ûnbekend.
+error-internal-internal = Der gie wat mis op de server; der is neat feroare.
+error-internal-does_not_replay = De bewarre partij lit him net neispylje.
+error-internal-no_invite_code = Der koe gjin net brûkte útnoegingskoade lutsen wurde; der is gjin partij makke.
+error-internal-storage_failed = Bewarjen mislearre op de server; der is neat feroare.
+error-members_only-free_chat = Gasten chatte mei de fêste sinnen; frije tekst is foar ynlogde leden.
+error-members_only-rated_play = Rated partijen en no spylje binne foar ynlogde leden; in gast spilet frije partijen.
+error-members_only-rated_seek = Dit is in rated partij: log yn om rated te spyljen.
+error-chat_too_fast-chat_too_fast = Chatrigels komme mei { $burst } tagelyk, dêrnei ien per { $every_s } s: wachtsje { $wait_s } s.
+error-rate_limited-more_time_often = Mear tiid op syn heechst ien kear per { $every_s } s.
+error-rate_limited-too_many_messages = Te folle berjochten: de ferbining wurdt sletten.
+error-unsupported_version-protocol_version = Dizze server sprekt protokol { $ours }, net { $theirs }.
+error-chat_muted-muted = In klupbehearder ({ $by }) hat dy yn alle chats fan dizze server dôve.
+error-outside_rating_range-outside_range = Dyn rating { $rating } leit mear as { $range } fan dy fan de makker ({ $creator }).
+error-match_full-both_seats_taken = Beide plakken fan dizze partij binne beset.
+error-too_large-frame_too_large = Dat berjocht hat { $size } bytes, boppe de grins fan { $limit }.
+error-malformed-wrong_frame_type = In { $got }-berjocht op in { $expected }-ferbining.
+error-malformed-invalid_utf8 = Dat berjocht is gjin jildige UTF-8.
+error-malformed-not_a_message = De server koe dat berjocht net lêze.
+error-malformed-unknown_type = De server kin it berjochttype { $type } net.
+error-busy-archive_busy = Der rinne te folle argyffragen; besykje it sa meteen nochris.
+error-not_found-no_channel = Der is gjin kanaal of argivearre partij { $channel }.

@@ -146,6 +146,79 @@ match-berserked = { $name } ging berserk
 ## The login page after the session ended elsewhere (a close with 4001).
 login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, je wachtwoord is gewijzigd of je account is gesloten. Meld je opnieuw aan.
 
+## The account pages (js/pages/account.js) and their forms' answers (js/account.js).
+account-login-title = Inloggen
+account-signup-title = Aanmelden
+account-create = Account aanmaken
+account-name = Gebruikersnaam
+account-password = Wachtwoord
+account-password-again = Wachtwoord nogmaals
+account-no-account = Nog geen account?
+account-member-already = Al lid?
+account-forgot = Wachtwoord vergeten? Een clubbeheerder kan het opnieuw instellen.
+account-name-hint = 2 tot 20 letters, cijfers, _ of -; niemand anders kan hem nemen.
+account-password-hint = Minstens { $count } tekens; veelgebruikte of makkelijk te raden wachtwoorden worden geweigerd.
+account-signup-hint = Geen e-mail nodig. Gasten kunnen zonder account blijven spelen.
+account-logged-in-as = Je bent ingelogd als { $name }.
+account-title = Je account
+account-who-member = Ingelogd als { $name }.
+account-who-bot = Ingelogd als { $name } (botaccount).
+account-who-admin = Ingelogd als { $name } (clubbeheerder).
+account-your-profile = Je profiel en partijen
+account-change-password = Wachtwoord wijzigen
+account-current-password = Huidig wachtwoord
+account-new-password = Nieuw wachtwoord
+account-new-password-again = Nieuw wachtwoord nogmaals
+account-change-logs-out = Wijzigen logt elk ander apparaat uit.
+account-sessions = Sessies
+account-sessions-before = Overal uitloggen beëindigt elke aanmelding van je account, in browsers en in
+account-sessions-after = ook. Toegangssleutels die je op naam hebt gemaakt blijven tot je ze intrekt.
+account-guest-account = Log in om je account te zien.
+account-guest-tokens = Log in om je toegangssleutels te zien.
+account-tokens-title = Persoonlijke toegangssleutels
+account-token-about-before = Met een sleutel handelt een programma namens jou; de terminal maakt met
+account-token-about-after = een eigen sleutel.
+account-token-new = Nieuwe sleutel
+account-token-name = Naam
+account-token-scopes = Rechten
+account-token-create = Sleutel maken
+account-token-copy-now = Kopieer je nieuwe sleutel nu: hij wordt niet opnieuw getoond.
+account-token-copy = Sleutel kopiëren
+account-tokens-yours = Je sleutels
+account-token-created = gemaakt { $created }
+account-token-created-used = gemaakt { $created } · gebruikt { $used }
+account-token-revoke = Intrekken
+account-token-revoke-name = { $name } intrekken
+account-token-none = Geen sleutels.
+account-name-rule = Een gebruikersnaam is 2 tot 20 letters, cijfers, _ of -.
+account-password-short = Een wachtwoord heeft minstens { $count } tekens.
+account-password-long = Een wachtwoord heeft hoogstens { $count } tekens.
+account-passwords-differ = De twee wachtwoorden verschillen.
+account-give-name-password = Geef je gebruikersnaam en wachtwoord.
+account-token-needs-name = Geef de sleutel een naam, om hem in de lijst terug te kennen.
+account-token-needs-scope = Kies minstens één recht.
+account-password-changed = Wachtwoord gewijzigd. Elke andere sessie van je account is beëindigd.
+account-not-logged-in = Je bent niet ingelogd.
+account-retry-after = { $text } (probeer het over { $seconds } s opnieuw)
+## The server's answers to account requests, by their code (PROTOCOL.md §18); a code missing
+## here shows the server's English text.
+account-error-name_invalid = Een gebruikersnaam is 2 tot 20 letters, cijfers, _ of -.
+account-error-name_taken = Die naam is al bezet: kies een andere.
+account-error-name_reserved = Die naam is gereserveerd: kies een andere.
+account-error-password_too_short = Dat wachtwoord is te kort.
+account-error-password_too_long = Dat wachtwoord is te lang.
+account-error-password_weak = Dat wachtwoord is te makkelijk te raden: kies een langer of minder gewoon wachtwoord.
+account-error-bad_request = De server kon dat verzoek niet lezen.
+account-error-bad_credentials = Onbekende gebruikersnaam of verkeerd wachtwoord.
+account-error-unauthenticated = Je bent niet ingelogd.
+account-error-account_closed = Dit account is gesloten.
+account-error-cross_origin = Geweigerd: het verzoek kwam van een andere site.
+account-error-forbidden = Deze aanmelding mag dat niet.
+account-error-not_found = Niet gevonden.
+account-error-throttled = Te veel mislukte pogingen.
+account-error-internal = De server kon dat nu niet doen: probeer het opnieuw.
+account-error-busy = De server is druk: probeer het zo opnieuw.
+
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Geluid uit
 notify-played = { $name } speelde { $move }
@@ -244,3 +317,100 @@ profile-fact-won = Gewonnen · remise · verloren
 profile-outcome-won = gewonnen
 profile-outcome-drawn = remise
 profile-outcome-lost = verloren
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] Zetten terugnemen kan alleen in vrije partijen, niet in een partij voor de rating.
+       *[event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+    }
+error-not_allowed-nothing_to_take_back = Je hebt nog geen zet om terug te nemen.
+error-not_allowed-takeback_proposal_stands = Je verzoek om terug te nemen staat al.
+error-not_allowed-opponent_takeback_stands = Je tegenstander wil een zet terugnemen: neem dat eerst aan of wijs het af.
+error-not_allowed-no_takeback_proposal = Je tegenstander heeft niet gevraagd een zet terug te nemen.
+error-rate_limited-takeback_too_soon = Terugnemen kan hooguit eens per { $every_s } s: probeer het over { $retry_after_s } s opnieuw.
+
+## Refusals worded from their reason (PROTOCOL.md §12.1) beyond the match page's own in
+## nl.ftl: the match page fetches this file at the first such refusal.
+error-invalid_argument-not_a_minit_square = { $square } is geen veld (a1 tot en met e6).
+error-invalid_argument-invalid_field = Het veld { $field } van dat bericht is niet geldig.
+error-not_found-channel_closed = Kanaal { $channel } is gesloten.
+error-not_found-no_match = Er is geen partij { $match_id }.
+error-not_found-no_open_match = Er is geen open openbare partij { $match_id } (een besloten partij speel je mee via de uitnodigingscode).
+error-not_found-no_invite_code = Er is geen partij met uitnodigingscode { $code }.
+error-not_found-no_chat_line = Er is geen chatregel { $line } in partij { $match_id }.
+error-not_found-match_stopped = Deze partij loopt niet meer.
+error-not_found-no_account = Er is geen account { $name }.
+error-not_found-paired_match_gone = De gekoppelde partij { $match_id } is weg; druk opnieuw op nu spelen.
+error-busy-channel_busy = Kanaal { $channel } is druk; probeer het opnieuw.
+error-busy-drawing_ids = Er worden id's voor enginepartijen getrokken; probeer het zo opnieuw.
+error-busy-taking_over = Deze server neemt veel partijen tegelijk over; probeer het opnieuw.
+error-busy-commands_waiting = Er wachten te veel opdrachten voor deze partij; probeer het opnieuw.
+error-busy-relay_full = Er wachten te veel berichten tussen servers; probeer het opnieuw.
+error-busy-match_moved = Deze partij is naar een andere server verhuisd terwijl je het vroeg; stuur het opnieuw.
+error-busy-too_many_matches = De server heeft zoveel partijen als hij mag; probeer het later.
+error-busy-too_many_finished = De server heeft zoveel afgelopen partijen open als hij mag; probeer het later.
+error-busy-failed_joins = Te veel mislukte pogingen om mee te spelen op de server; probeer het later.
+error-busy-pool_full = De { $preset }-pool is vol ({ $capacity } wachtenden); probeer het zo opnieuw.
+error-busy-play_now_busy = Te veel spelers drukken tegelijk op nu spelen; probeer het opnieuw.
+error-not_allowed-no_game_running = Er loopt nu geen partij op { $channel }.
+error-not_allowed-played_live = { $serial } { $white } tegen { $black } wordt live gespeeld op { $channel }: start hem als die partij voorbij is (kijk intussen op { $channel }).
+error-not_allowed-no_seat_for_account = Je account heeft geen plaats in { $match_id }.
+error-not_allowed-myself_other_seat = Alleen de verbinding met de andere plaats van { $match_id } kan meedoen om tegen zichzelf te spelen.
+error-not_allowed-holds_other_seat = Deze verbinding heeft al de andere plaats van { $match_id }: speel als jezelf mee om tegen jezelf te spelen.
+error-not_allowed-chat_full = De chat van deze partij is vol ({ $limit } regels).
+error-not_allowed-abort_after_moves = Een partij kan alleen worden afgebroken voordat beide kanten hebben gezet.
+error-not_allowed-opponent_connected = Je tegenstander is verbonden: er valt niets te claimen.
+error-not_allowed-grace_running = Je tegenstander kan nog terugkomen: claim over { $wait_s } s.
+error-not_allowed-grace_paused = Je tegenstander kan nog terugkomen: claim na { $wait_s } s van zijn beurt (op jouw beurt staat de wachttijd stil).
+error-not_allowed-rematch_not_over = Een revanche kan pas worden aangeboden als de partij voorbij is.
+error-not_allowed-rematch_exists = De revanche bestaat al: { $match_id }.
+error-not_allowed-no_opponent = Er was geen tegenstander om opnieuw tegen te spelen.
+error-not_allowed-rematch_offer_stands = Je revancheaanbod staat al.
+error-not_allowed-own_rematch_offer = Dit revancheaanbod is van jou: je tegenstander moet het aannemen.
+error-not_allowed-no_rematch_offer = Je tegenstander heeft geen revanche aangeboden.
+error-not_allowed-more_time_untimed = Meer tijd is er alleen bij partijen met bedenktijd.
+error-not_allowed-more_time_refused = Je tegenstander neemt geen extra tijd aan.
+error-not_allowed-flagged = De tijd is op.
+error-not_allowed-berserk_arena_only = Berserk kan alleen in arenapartijen.
+error-not_allowed-berserk_already = Je bent al berserk gegaan.
+error-not_allowed-berserk_after_move = Berserk kan alleen voor je eerste zet.
+error-not_allowed-reclaim_needs_login = Een plaats van een account terugnemen kan alleen ingelogd: log eerst in (een gast gaat verder met de plaatssleutel).
+error-not_allowed-admins_only = Alleen een clubbeheerder modereert de chat.
+error-not_allowed-rated_against_oneself = Een rated partij tegen jezelf mag niet.
+error-illegal_prediction-not_legal =
+    { $side ->
+        [white] { $move } is geen geldige zet voor wit vóór halve zet { $next }.
+       *[black] { $move } is geen geldige zet voor zwart vóór halve zet { $next }.
+    }
+error-storage_unavailable-channel_moving = { $channel } verhuist naar een andere server; stuur de voorspelling opnieuw.
+error-storage_unavailable-changing_servers = De partij wisselt van server; probeer het zo opnieuw.
+error-storage_unavailable-match_moved = De partij is naar een andere server verhuisd; stuur het opnieuw.
+error-storage_unavailable-unreachable = De database is nu niet bereikbaar: er is niets veranderd; probeer het zo opnieuw.
+error-storage_unavailable-chat_unreadable = De chat kan nu niet worden gelezen; er is niets gezegd.
+error-storage_unavailable-lease_lost = Deze server is zijn databaselease kwijt; probeer het opnieuw.
+error-shutting_down-shutting_down = De server wordt afgesloten.
+error-shutting_down-play_now_stopped = Nu spelen is gestopt.
+error-invalid_token-watcher = Je kijkt naar partij { $match_id }: kijkers kunnen niets doen.
+error-invalid_token-unknown_token = Die plaatssleutel is onbekend.
+error-internal-internal = Er ging iets mis op de server; er is niets veranderd.
+error-internal-does_not_replay = De opgeslagen partij laat zich niet naspelen.
+error-internal-no_invite_code = Er kon geen ongebruikte uitnodigingscode worden getrokken; er is geen partij gemaakt.
+error-internal-storage_failed = Opslaan mislukte op de server; er is niets veranderd.
+error-members_only-free_chat = Gasten chatten met de vaste zinnen; vrije tekst is voor ingelogde leden.
+error-members_only-rated_play = Rated partijen en nu spelen zijn voor ingelogde leden; een gast speelt vrije partijen.
+error-members_only-rated_seek = Dit is een rated partij: log in om rated te spelen.
+error-chat_too_fast-chat_too_fast = Chatregels komen met { $burst } tegelijk, daarna één per { $every_s } s: wacht { $wait_s } s.
+error-rate_limited-more_time_often = Meer tijd hoogstens eens per { $every_s } s.
+error-rate_limited-too_many_messages = Te veel berichten: de verbinding wordt gesloten.
+error-unsupported_version-protocol_version = Deze server spreekt protocol { $ours }, niet { $theirs }.
+error-chat_muted-muted = Een clubbeheerder ({ $by }) heeft je in elke chat van deze server gedempt.
+error-outside_rating_range-outside_range = Je rating { $rating } ligt meer dan { $range } van die van de maker ({ $creator }).
+error-match_full-both_seats_taken = Beide plaatsen van deze partij zijn bezet.
+error-too_large-frame_too_large = Dat bericht heeft { $size } bytes, boven de grens van { $limit }.
+error-malformed-wrong_frame_type = Een { $got }-bericht op een { $expected }-verbinding.
+error-malformed-invalid_utf8 = Dat bericht is geen geldige UTF-8.
+error-malformed-not_a_message = De server kon dat bericht niet lezen.
+error-malformed-unknown_type = De server kent het berichttype { $type } niet.
+error-busy-archive_busy = Er lopen te veel archiefopvragingen; probeer het zo opnieuw.
+error-not_found-no_channel = Er is geen kanaal of gearchiveerde partij { $channel }.

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use boardcast_protocol::{
-    ColorChoice, CreateMatch, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
+    ColorChoice, CreateMatch, ErrorArgs, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
 };
 use rand::Rng;
 
@@ -120,6 +120,7 @@ impl Hub {
             ErrorCode::StorageUnavailable,
             "this server lost its database lease; try again",
         )
+        .with(ErrorArgs::new("lease_lost"))
     }
 
     /// Waits for this node's turn to take match `id` over and holds it until the turn is
@@ -180,6 +181,7 @@ impl Hub {
         let (state, records) = rebuild(stored, now(), last_alive_ms).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a stored match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
+                .with(ErrorArgs::new("does_not_replay"))
         })?;
         self.start(state, &records, false, epoch)
     }
@@ -205,7 +207,8 @@ impl Hub {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 "the server holds as many matches as it may; try later",
-            ));
+            )
+            .with(ErrorArgs::new("too_many_matches")));
         }
         Ok(())
     }
@@ -218,7 +221,8 @@ impl Hub {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 "the server has as many finished matches open as it may; try later",
-            ));
+            )
+            .with(ErrorArgs::new("too_many_finished")));
         }
         Ok(())
     }
@@ -238,8 +242,11 @@ impl Hub {
         }
         let id = random_string(ID_ALPHABET, 10);
         let invite = self.fresh_invite().await?;
-        let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
-            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
+        let mut state =
+            MatchState::new(id.clone(), invite.clone(), setup.clone()).map_err(|err| {
+                Refusal::new(ErrorCode::InvalidArgument, err.to_string())
+                    .with(ErrorArgs::new("invalid_field").word("field", "start_fen"))
+            })?;
         let now = now();
         let mut records = Vec::new();
         let mut tokens = Vec::new();
@@ -251,21 +258,22 @@ impl Hub {
             id: id.clone(),
             invite: Some(invite.clone()),
             created_ms: now_ms(),
-            setup: serde_json::to_string(&setup)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
+            setup: serde_json::to_string(&setup).map_err(|err| {
+                Refusal::new(ErrorCode::Internal, err.to_string()).with(ErrorArgs::new("internal"))
+            })?,
             owner: owner.clone(),
         }];
         for (side, player) in players {
             let token = new_token();
             let mut record = Record::joined(*side, player, token.clone());
             let at_ms = now_ms();
-            state
-                .apply_new(&record, now, at_ms)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
+            state.apply_new(&record, now, at_ms).map_err(|err| {
+                Refusal::new(ErrorCode::Internal, err.to_string()).with(ErrorArgs::new("internal"))
+            })?;
             state.announce_first_move(&mut record, now, self.0.settings.first_move_timeout);
-            let write = record
-                .write(&id, state.v, at_ms, epoch)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
+            let write = record.write(&id, state.v, at_ms, epoch).map_err(|err| {
+                Refusal::new(ErrorCode::Internal, err.to_string()).with(ErrorArgs::new("internal"))
+            })?;
             writes.push(write);
             records.push(record);
             tokens.push((*side, token));
@@ -321,7 +329,8 @@ impl Hub {
         Err(Refusal::new(
             ErrorCode::Internal,
             "no unused invite code could be drawn; no match was created",
-        ))
+        )
+        .with(ErrorArgs::new("no_invite_code")))
     }
 
     /// The match in memory in which `token` holds a seat.
@@ -392,10 +401,10 @@ impl Hub {
         if let Some(entry) = self.index().matches.get_mut(&id) {
             entry.creator = Some(creator);
         }
-        let token = tokens
-            .pop()
-            .map(|(_, token)| token)
-            .ok_or_else(|| Refusal::new(ErrorCode::Internal, "no seat was created"))?;
+        let token = tokens.pop().map(|(_, token)| token).ok_or_else(|| {
+            Refusal::new(ErrorCode::Internal, "no seat was created")
+                .with(ErrorArgs::new("internal"))
+        })?;
         Ok((handle, id, token))
     }
 
@@ -408,10 +417,10 @@ impl Hub {
         awaiting_players: bool,
         epoch: u64,
     ) -> Result<MatchHandle, Refusal> {
-        let guard =
-            self.0.tasks.guard().ok_or_else(|| {
-                Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
-            })?;
+        let guard = self.0.tasks.guard().ok_or_else(|| {
+            Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+                .with(ErrorArgs::new("shutting_down"))
+        })?;
         let mut dir = self.index();
         match dir.matches.get(&state.id) {
             Some(entry) if !entry.handle.is_stopped() => return Ok(entry.handle.clone()),
@@ -508,6 +517,7 @@ impl Hub {
         let (state, records) = rebuild(&stored, now(), None).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
+                .with(ErrorArgs::new("does_not_replay"))
         })?;
         self.start(state, &records, false, 0).map(Some)
     }
