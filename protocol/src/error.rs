@@ -32,7 +32,8 @@ pub enum ErrorCode {
     NotAllowed,
     /// A prediction for a ply that is already revealed (or not the coming one).
     PredictionClosed,
-    /// Too many messages; the connection is closed right after this.
+    /// Too many messages; the connection is closed right after this. A match action refused
+    /// for its own limit (a takeback proposed too soon) leaves the connection open.
     RateLimited,
     /// The server is at a limit (connections, matches, games); try later.
     Busy,
