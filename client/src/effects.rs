@@ -70,6 +70,7 @@ impl Effects {
                     code: "store".to_owned(),
                     message: format!("cannot store the seat: {error}"),
                     args: None,
+                    from_client: true,
                 };
                 app.ui.log(format!("Cannot store the seat: {error}"), true);
                 notes.push(note);

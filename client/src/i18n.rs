@@ -172,6 +172,16 @@ pub fn message_in(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> Str
     text.into_owned()
 }
 
+/// Seconds with one decimal, as the language writes them (`2.5` in English, `2,5` in Dutch
+/// and Frisian): a countdown fluent-bundle would show as a whole number.
+pub fn tenths(seconds: f32) -> String {
+    let text = format!("{seconds:.1}");
+    match current() {
+        Lang::En => text,
+        Lang::Nl | Lang::Fy => text.replace('.', ","),
+    }
+}
+
 /// The message `id` in the current language.
 pub fn tr(id: &str) -> String {
     message_in(current(), id, &[])
@@ -497,6 +507,72 @@ mod tests {
                 refusal("illegal_move", "english", Some(&man)),
             ];
             assert_eq!(said, expected, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
+    /// The words a refusal's message chooses its wording by, with two of their values.
+    const CHOSEN: &[(&str, [&str; 2])] =
+        &[("side", ["white", "black"]), ("match", ["rated", "event"])];
+
+    /// Every reason the server gives (`REASONS`, which the server's refusals must name) is
+    /// worded in every language from its own message, with each of its arguments in the text:
+    /// no refusal falls back on the code's general line or the English text, or loses a
+    /// square, count or name on the way.
+    #[test]
+    fn every_reason_is_worded_with_all_its_arguments_in_every_language() {
+        let code_name = |code: &boardcast_protocol::ErrorCode| {
+            serde_json::to_value(code)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        for lang in Lang::ALL {
+            speak_on_this_thread(lang);
+            for spec in boardcast_protocol::REASONS {
+                let code = code_name(&spec.code);
+                let mut args = ErrorArgs::new(spec.reason);
+                let mut shown = Vec::new();
+                for (i, name) in spec.numbers.iter().enumerate() {
+                    // Below 1,000: no language groups it, so the digits read as they are.
+                    let value = 101 + i as u64;
+                    args = args.number(name, value);
+                    shown.push(value.to_string());
+                }
+                for (i, name) in spec.words.iter().enumerate() {
+                    // A word the catalogue chooses by is told by the choice; any other is
+                    // shown as sent.
+                    let value = match CHOSEN.iter().find(|(chosen, _)| chosen == name) {
+                        Some((_, values)) => values[0].to_owned(),
+                        None => {
+                            let value = format!("W{i}rd");
+                            shown.push(value.clone());
+                            value
+                        }
+                    };
+                    args = args.word(name, value);
+                }
+                let said = refusal(&code, "ENGLISH", Some(&args));
+                let at = format!("{} {code} {}", lang.tag(), spec.reason);
+                assert_ne!(said, "ENGLISH", "{at}: not worded");
+                let id = format!("error-{code}-{}", spec.reason);
+                assert!(
+                    BUNDLES[lang as usize].has_message(&id),
+                    "{at}: no {id}, so the code's line"
+                );
+                assert!(!said.contains('{'), "{at}: {said}");
+                for value in &shown {
+                    assert!(said.contains(value.as_str()), "{at} lacks {value}: {said}");
+                }
+                for (name, values) in CHOSEN {
+                    if spec.words.contains(name) {
+                        let other = args.clone().word(name, values[1]);
+                        let other = refusal(&code, "ENGLISH", Some(&other));
+                        assert_ne!(other, said, "{at}: the {name} is not told");
+                    }
+                }
+            }
         }
         speak_on_this_thread(Lang::En);
     }

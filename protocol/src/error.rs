@@ -270,6 +270,149 @@ pub const REASONS: &[ReasonSpec] = &[
         &["every_s", "retry_after_s"],
         &[],
     ),
+    reason(ErrorCode::Busy, "archive_busy", &[], &[]),
+    reason(ErrorCode::NotFound, "no_channel", &[], &["channel"]),
+    reason(
+        ErrorCode::InvalidArgument,
+        "not_a_minit_square",
+        &[],
+        &["square"],
+    ),
+    reason(ErrorCode::InvalidArgument, "invalid_field", &[], &["field"]),
+    reason(ErrorCode::NotFound, "channel_closed", &[], &["channel"]),
+    reason(ErrorCode::NotFound, "no_match", &[], &["match_id"]),
+    reason(ErrorCode::NotFound, "no_open_match", &[], &["match_id"]),
+    reason(ErrorCode::NotFound, "no_invite_code", &[], &["code"]),
+    reason(
+        ErrorCode::NotFound,
+        "no_chat_line",
+        &["line"],
+        &["match_id"],
+    ),
+    reason(ErrorCode::NotFound, "match_stopped", &[], &[]),
+    reason(ErrorCode::NotFound, "no_account", &[], &["name"]),
+    reason(ErrorCode::NotFound, "paired_match_gone", &[], &["match_id"]),
+    reason(ErrorCode::Busy, "channel_busy", &[], &["channel"]),
+    reason(ErrorCode::Busy, "drawing_ids", &[], &[]),
+    reason(ErrorCode::Busy, "taking_over", &[], &[]),
+    reason(ErrorCode::Busy, "commands_waiting", &[], &[]),
+    reason(ErrorCode::Busy, "relay_full", &[], &[]),
+    reason(ErrorCode::Busy, "match_moved", &[], &[]),
+    reason(ErrorCode::Busy, "too_many_matches", &[], &[]),
+    reason(ErrorCode::Busy, "too_many_finished", &[], &[]),
+    reason(ErrorCode::Busy, "failed_joins", &[], &[]),
+    reason(ErrorCode::Busy, "pool_full", &["capacity"], &["preset"]),
+    reason(ErrorCode::Busy, "play_now_busy", &[], &[]),
+    reason(ErrorCode::NotAllowed, "no_game_running", &[], &["channel"]),
+    reason(
+        ErrorCode::NotAllowed,
+        "played_live",
+        &[],
+        &["black", "channel", "serial", "white"],
+    ),
+    reason(
+        ErrorCode::NotAllowed,
+        "no_seat_for_account",
+        &[],
+        &["match_id"],
+    ),
+    reason(
+        ErrorCode::NotAllowed,
+        "myself_other_seat",
+        &[],
+        &["match_id"],
+    ),
+    reason(
+        ErrorCode::NotAllowed,
+        "holds_other_seat",
+        &[],
+        &["match_id"],
+    ),
+    reason(ErrorCode::NotAllowed, "chat_full", &["limit"], &[]),
+    reason(ErrorCode::NotAllowed, "abort_after_moves", &[], &[]),
+    reason(ErrorCode::NotAllowed, "opponent_connected", &[], &[]),
+    reason(ErrorCode::NotAllowed, "grace_running", &["wait_s"], &[]),
+    reason(ErrorCode::NotAllowed, "grace_paused", &["wait_s"], &[]),
+    reason(ErrorCode::NotAllowed, "rematch_not_over", &[], &[]),
+    reason(ErrorCode::NotAllowed, "rematch_exists", &[], &["match_id"]),
+    reason(ErrorCode::NotAllowed, "no_opponent", &[], &[]),
+    reason(ErrorCode::NotAllowed, "rematch_offer_stands", &[], &[]),
+    reason(ErrorCode::NotAllowed, "own_rematch_offer", &[], &[]),
+    reason(ErrorCode::NotAllowed, "no_rematch_offer", &[], &[]),
+    reason(ErrorCode::NotAllowed, "more_time_untimed", &[], &[]),
+    reason(ErrorCode::NotAllowed, "more_time_refused", &[], &[]),
+    reason(ErrorCode::NotAllowed, "flagged", &[], &[]),
+    reason(ErrorCode::NotAllowed, "berserk_arena_only", &[], &[]),
+    reason(ErrorCode::NotAllowed, "berserk_already", &[], &[]),
+    reason(ErrorCode::NotAllowed, "berserk_after_move", &[], &[]),
+    reason(ErrorCode::NotAllowed, "reclaim_needs_login", &[], &[]),
+    reason(ErrorCode::NotAllowed, "admins_only", &[], &[]),
+    reason(ErrorCode::NotAllowed, "rated_against_oneself", &[], &[]),
+    reason(
+        ErrorCode::IllegalPrediction,
+        "not_legal",
+        &["next"],
+        &["move", "side"],
+    ),
+    reason(
+        ErrorCode::StorageUnavailable,
+        "channel_moving",
+        &[],
+        &["channel"],
+    ),
+    reason(ErrorCode::StorageUnavailable, "changing_servers", &[], &[]),
+    reason(ErrorCode::StorageUnavailable, "match_moved", &[], &[]),
+    reason(ErrorCode::StorageUnavailable, "unreachable", &[], &[]),
+    reason(ErrorCode::StorageUnavailable, "chat_unreadable", &[], &[]),
+    reason(ErrorCode::StorageUnavailable, "lease_lost", &[], &[]),
+    reason(ErrorCode::ShuttingDown, "shutting_down", &[], &[]),
+    reason(ErrorCode::ShuttingDown, "play_now_stopped", &[], &[]),
+    reason(ErrorCode::InvalidToken, "watcher", &[], &["match_id"]),
+    reason(ErrorCode::InvalidToken, "unknown_token", &[], &[]),
+    reason(ErrorCode::Internal, "internal", &[], &[]),
+    reason(ErrorCode::Internal, "does_not_replay", &[], &[]),
+    reason(ErrorCode::Internal, "no_invite_code", &[], &[]),
+    reason(ErrorCode::Internal, "storage_failed", &[], &[]),
+    reason(ErrorCode::MembersOnly, "free_chat", &[], &[]),
+    reason(ErrorCode::MembersOnly, "rated_play", &[], &[]),
+    reason(ErrorCode::MembersOnly, "rated_seek", &[], &[]),
+    reason(
+        ErrorCode::ChatTooFast,
+        "chat_too_fast",
+        &["burst", "every_s", "wait_s"],
+        &[],
+    ),
+    reason(ErrorCode::RateLimited, "more_time_often", &["every_s"], &[]),
+    reason(ErrorCode::RateLimited, "too_many_messages", &[], &[]),
+    reason(
+        ErrorCode::UnsupportedVersion,
+        "protocol_version",
+        &["ours", "theirs"],
+        &[],
+    ),
+    reason(ErrorCode::ChatMuted, "muted", &[], &["by"]),
+    reason(
+        ErrorCode::OutsideRatingRange,
+        "outside_range",
+        &["creator", "range", "rating"],
+        &[],
+    ),
+    reason(ErrorCode::MatchFull, "both_seats_taken", &[], &[]),
+    reason(
+        ErrorCode::TooLarge,
+        "frame_too_large",
+        &["limit", "size"],
+        &[],
+    ),
+    reason(
+        ErrorCode::Malformed,
+        "wrong_frame_type",
+        &[],
+        &["expected", "got"],
+    ),
+    reason(ErrorCode::Malformed, "invalid_utf8", &[], &[]),
+    reason(ErrorCode::Malformed, "not_a_message", &[], &[]),
+    reason(ErrorCode::Malformed, "unknown_type", &[], &["type"]),
 ];
 
 /// Why bytes from the network did not become a message.
@@ -307,6 +450,26 @@ impl DecodeError {
             | DecodeError::UnknownType(_) => ErrorCode::Malformed,
         }
     }
+
+    /// The reason and arguments a server answers this with (PROTOCOL.md §12.1).
+    pub fn args(&self) -> ErrorArgs {
+        match self {
+            DecodeError::TooLarge { size, limit } => ErrorArgs::new("frame_too_large")
+                .number("size", *size as u64)
+                .number("limit", *limit as u64),
+            DecodeError::WrongFrameType { got, expected } => ErrorArgs::new("wrong_frame_type")
+                .word("got", *got)
+                .word("expected", *expected),
+            DecodeError::InvalidUtf8 => ErrorArgs::new("invalid_utf8"),
+            DecodeError::Malformed(_) => ErrorArgs::new("not_a_message"),
+            DecodeError::UnknownType(name) => {
+                ErrorArgs::new("unknown_type").word("type", name.as_str())
+            }
+            DecodeError::Invalid(invalid) => {
+                ErrorArgs::new("invalid_field").word("field", invalid.field)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -325,6 +488,42 @@ mod tests {
             panic!("not an error: {message:?}");
         };
         assert_eq!(reply.args, None);
+    }
+
+    /// Walks the codes: every code a server sends has at least one reason, so no refusal goes
+    /// out without its arguments (the server's `Refusal` cannot be built without them). The
+    /// one code without a reason, `unsupported`, is one no server sends yet.
+    #[test]
+    fn every_code_a_server_sends_has_its_reasons() {
+        let never_sent = [ErrorCode::Unsupported];
+        for code in ErrorCode::ALL {
+            let reasons = REASONS.iter().filter(|spec| spec.code == code).count();
+            if never_sent.contains(&code) {
+                assert_eq!(reasons, 0, "{code:?} has reasons: take it off never_sent");
+            } else {
+                assert!(reasons > 0, "{code:?} has no reason in REASONS");
+            }
+        }
+        let mut stack =
+            vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let source = std::fs::read_to_string(&path).unwrap();
+                    for code in never_sent {
+                        assert!(
+                            !source.contains(&format!("ErrorCode::{code:?},"))
+                                && !source.contains(&format!("ErrorCode::{code:?})")),
+                            "{} sends {code:?}: give it its reasons",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// PROTOCOL.md §12.1 has a row for every reason, with its arguments, and no reason twice.

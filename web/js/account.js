@@ -1,14 +1,15 @@
 /**
- * Accounts (PROTOCOL.md §18): intents → `{http}` effects, and the answers folded into the
- * state (`answered`); no DOM, main.js makes the requests. The session is an HttpOnly cookie
- * the page never sees: after a login or logout the page loads afresh (`{reload}`), so its
- * WebSocket opens as the new account.
+ * Accounts (PROTOCOL.md §18): intents → `{http}` effects (main.js makes the requests), the
+ * answers folded into the state (`answered`); no DOM. The session is an HttpOnly cookie: after
+ * a login or logout the page loads afresh (`{reload}`), its WebSocket as the new account.
  * @module account
  */
 
+import { t } from './i18n.js';
+
 /** @typedef {{kind: string, method: string, path: string, body?: object, page?: number}} HttpRequest */
 
-/** User names: 2–20 of `A-Z a-z 0-9 _ -` (the server also keeps a list of reserved ones). */
+/** User names: 2–20 of `A-Z a-z 0-9 _ -` (the server also reserves some). */
 export const NAME_RULE = /^[A-Za-z0-9_-]{2,20}$/;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -26,8 +27,8 @@ const refuse = (state, text, code) => {
 /** Why `password` cannot be an account's password, in words; '' if the length is right. */
 export function passwordProblem(password) {
   const n = [...String(password || '')].length;
-  if (n < PASSWORD_MIN) return `a password has at least ${PASSWORD_MIN} characters`;
-  if (n > PASSWORD_MAX) return `a password has at most ${PASSWORD_MAX} characters`;
+  if (n < PASSWORD_MIN) return t('account-password-short', { count: PASSWORD_MIN });
+  if (n > PASSWORD_MAX) return t('account-password-long', { count: PASSWORD_MAX });
   return '';
 }
 
@@ -43,15 +44,15 @@ export function nextPath(search) {
 
 /** Sign-up, checked here first so a typo costs no round trip. */
 export function signup(state, { name, password, confirm }) {
-  if (!NAME_RULE.test(name || '')) return refuse(state, 'a user name is 2 to 20 letters, digits, _ or -', 'name_invalid');
+  if (!NAME_RULE.test(name || '')) return refuse(state, t('account-name-rule'), 'name_invalid');
   const problem = passwordProblem(password);
   if (problem) return refuse(state, problem, password.length < PASSWORD_MIN ? 'password_too_short' : 'password_too_long');
-  if (password !== confirm) return refuse(state, 'the two passwords differ', 'password_mismatch');
+  if (password !== confirm) return refuse(state, t('account-passwords-differ'), 'password_mismatch');
   return [http(state, 'signup', 'POST', '/api/signup', { name, password })];
 }
 
 export function login(state, { name, password }) {
-  if (!name || !password) return refuse(state, 'give your user name and password', 'input');
+  if (!name || !password) return refuse(state, t('account-give-name-password'), 'input');
   return [http(state, 'login', 'POST', '/api/login', { name, password })];
 }
 
@@ -62,17 +63,17 @@ export const logout = (state, everywhere) =>
 export function changePassword(state, { old, password, confirm }) {
   const problem = passwordProblem(password);
   if (problem) return refuse(state, problem, 'password_too_short');
-  if (password !== confirm) return refuse(state, 'the two new passwords differ', 'password_mismatch');
+  if (password !== confirm) return refuse(state, t('account-passwords-differ'), 'password_mismatch');
   return [http(state, 'password', 'POST', '/api/password', { old, new: password })];
 }
 
-/** Scopes a token may have: `play` (the terminal client, scripts) and `bot` (engines). */
+/** Token scopes: `play` (the terminal client, scripts) and `bot` (engines). */
 export const SCOPES = ['play', 'bot'];
 
 export function createToken(state, { name, scopes }) {
   const chosen = SCOPES.filter((s) => scopes.includes(s));
-  if (!String(name || '').trim()) return refuse(state, 'give the token a name, to know it again in the list', 'input');
-  if (!chosen.length) return refuse(state, 'choose at least one scope', 'input');
+  if (!String(name || '').trim()) return refuse(state, t('account-token-needs-name'), 'input');
+  if (!chosen.length) return refuse(state, t('account-token-needs-scope'), 'input');
   state.newToken = null;
   return [http(state, 'create-token', 'POST', '/api/tokens', { name: name.trim(), scopes: chosen })];
 }
@@ -108,7 +109,7 @@ export function gamesPage(state, page) {
 
 /**
  * The answer to `request`: `{status, body, retryAfter}` (status 0: the server was not
- * reached). Refusals show the server's message in `#notice` with its code.
+ * reached). Refusals go to `#notice` in the page's words, with their code.
  * @param {object} state
  * @param {HttpRequest} request
  * @param {{status: number, body: any, retryAfter: number}} response
@@ -128,7 +129,7 @@ export function answered(state, request, response) {
     case 'logout':
       return [{ reload: request.kind === 'logout' ? '/' : nextPath(state.search) }];
     case 'password':
-      state.notice = { text: 'Password changed. Every other session of your account has ended.', code: 'done' };
+      state.notice = { text: t('account-password-changed'), code: 'done' };
       return [];
     case 'tokens':
       state.tokens = body || [];
@@ -162,13 +163,14 @@ export function answered(state, request, response) {
 
 function failed(state, request, { status, body, retryAfter }) {
   const error = body && body.error ? body.error : null;
-  if (status === 0) return refuse(state, 'the server cannot be reached; try again', 'offline');
+  if (status === 0) return refuse(state, t('notice-not-sent'), 'offline');
   if (status === 401 && ['tokens', 'create-token', 'revoke-token', 'password'].includes(request.kind) && !error) {
     state.account = null;
-    return refuse(state, 'you are not logged in', 'unauthorized');
+    return refuse(state, t('account-not-logged-in'), 'unauthorized');
   }
-  let text = error ? error.message : `the server answered ${status}`;
-  if (status === 429 && retryAfter > 0) text += ` (try again in ${retryAfter} s)`;
+  const id = error && `account-error-${error.code}`;
+  let text = !error ? t('error-internal') : t(id) === id ? error.message : t(id);
+  if (status === 429 && retryAfter > 0) text = t('account-retry-after', { text, seconds: retryAfter });
   return refuse(state, text, error ? error.code : `http_${status}`);
 }
 

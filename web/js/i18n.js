@@ -1,18 +1,16 @@
 /**
- * The player's language: the Fluent catalogues the terminal client reads with fluent-bundle
- * (`i18n/*.ftl`), read here by a reader for the subset they use: `id = text` lines, `#`
- * comments, `{ $name }` placeables (numbers by `Intl.NumberFormat`), and one plural
- * selector over a number per message (`[one]`/`*[other]` variants, chosen by
- * `Intl.PluralRules` as fluent-bundle chooses by CLDR). `parseFtl` refuses any other line, so
- * the test comparing both readers (client/src/i18n.rs) fails on such an edit.
+ * The player's language: the Fluent catalogues (`i18n/*.ftl`) the terminal reads with
+ * fluent-bundle, read here for the subset they use (`id = text`, `#` comments, `{ $name }`,
+ * one selector per message, plurals by `Intl.PluralRules`). `parseFtl` refuses any other
+ * line, so the test comparing both readers (client/src/i18n.rs) fails on one.
  * @module i18n
  */
 
 export const LANGS = ['en', 'nl', 'fy'];
-/** Each language's name in itself, for the menu (not translated, by design). */
+/** Each language's own name, for the menu. */
 export const ENDONYMS = { en: 'English', nl: 'Nederlands', fy: 'Frysk' };
 
-/** `{ $name }`: the one kind of placeable the catalogues use. */
+/** `{ $name }`: the catalogues' one kind of placeable. */
 const PLACEABLE = /[{]\s*\$([a-z_]+)\s*[}]/g;
 
 /** @typedef {string | {on: string, variants: Map<string, string>, other: string}} Message */
@@ -56,8 +54,7 @@ export function parseFtl(source) {
   return messages;
 }
 
-/** The language to speak: the one this browser chose before, else the first of the
- * browser's languages we have, else English. */
+/** The language this browser chose, else its first one we have, else English. */
 export function chooseLang(stored, browserLanguages) {
   if (stored && LANGS.includes(stored)) return stored;
   for (const tag of browserLanguages || []) {
@@ -94,10 +91,15 @@ export function t(id, args = {}) {
 }
 
 /** A refusal in the player's language: from `args` (PROTOCOL.md §12.1) when the catalogue
- * words its reason, else the code's message (the server's text in English or if unknown). */
-export function refusal(code, english, args) {
+ * words its reason (`later` gets one from the pages' file once it has come), else the code's
+ * message (the server's text in English or if unknown). */
+export function refusal(code, english, args, later) {
   const reasoned = args && args.reason ? `error-${code}-${args.reason}` : '';
-  if (reasoned && current.messages.has(reasoned)) return t(reasoned, placeables(args));
+  const worded = () => current.messages.has(reasoned) && t(reasoned, placeables(args));
+  if (reasoned && worded()) return worded();
+  if (reasoned && later) {
+    withPageWords(null).then(() => worded() && (later(worded()), globalThis.dispatchEvent?.(new Event('words'))), () => 0);
+  }
   const id = `error-${code}`;
   return current.lang !== 'en' && current.messages.has(id) ? t(id) : english;
 }
@@ -117,12 +119,10 @@ function taken(kings = 0, men = 0) {
   return kings && men ? t('taken-both', { kings: k, men: m }) : kings ? k : m;
 }
 
-/** The words of the pages loaded on their own (`pages-{lang}.ftl`), fetched once per
- * language with such a page's module: the match page never downloads them. */
+/** The words of pages loaded on their own (`pages-{lang}.ftl`), fetched once when needed. */
 const pageWords = new Map();
 
-/** `loading` (a page module's `import()`) once the page words have come, added to the
- * catalogue in use. */
+/** `loading` (a page module's `import()`) once the page words are in the catalogue. */
 export function withPageWords(loading) {
   const lang = current.lang;
   if (!pageWords.has(lang)) {

@@ -212,6 +212,7 @@ async function copy(value) {
 
 window.addEventListener('popstate', () => go(location.pathname, true, false));
 document.addEventListener('visibilitychange', redraw);
+addEventListener('words', redraw);
 setInterval(() => {
   if (state.route.page === 'lobby' && state.conn === 'online') run([actions.listLobby(state)]);
 }, LOBBY_REFRESH_MS);

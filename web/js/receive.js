@@ -113,7 +113,7 @@ function ack(state, { id }) {
 
 function refused(state, { id, code, message, last_id: lastId, args }) {
   const request = id === null ? null : answered(state, id);
-  state.notice = { text: refusal(code, message, args), code, reason: (args && args.reason) || '' };
+  const notice = state.notice = { text: refusal(code, message, args, (text) => (notice.text = text)), code, reason: (args && args.reason) || '' };
   if (!request) return [];
   if (request.kind === 'move') actions.clearInput(state);
   if (request.kind === 'play-now') state.playNow = null;

@@ -40,7 +40,7 @@ test('sign-up is checked here first, then posted; a refusal shows the server rea
   assert.deepEqual(account.signup(state, { name: 'a', password: 'long enough pass', confirm: 'long enough pass' }), []);
   assert.equal(state.notice.code, 'name_invalid');
   account.signup(state, { name: 'Anne', password: 'short', confirm: 'short' });
-  assert.deepEqual(state.notice, { text: 'a password has at least 8 characters', code: 'password_too_short' });
+  assert.deepEqual(state.notice, { text: 'A password has at least 8 characters.', code: 'password_too_short' });
   account.signup(state, { name: 'Anne', password: 'x'.repeat(129), confirm: '' });
   assert.equal(state.notice.code, 'password_too_long');
   account.signup(state, { name: 'Anne', password: 'correct horse battery', confirm: 'correct horse batery' });
@@ -50,8 +50,33 @@ test('sign-up is checked here first, then posted; a refusal shows the server rea
   assert.equal(state.busy, 'signup');
   const effects = account.answered(state, post, { status: 400, body: { error: { code: 'name_taken', message: 'the name Anne is taken' } }, retryAfter: 0 });
   assert.deepEqual(effects, []);
-  assert.deepEqual(state.notice, { text: 'the name Anne is taken', code: 'name_taken' });
+  assert.deepEqual(state.notice, { text: 'That name is taken: choose another.', code: 'name_taken' });
   assert.equal(state.busy, '');
+  // A code the page has no words for: the server's own text.
+  account.answered(state, post, { status: 400, body: { error: { code: 'brand_new', message: 'something new' } }, retryAfter: 0 });
+  assert.deepEqual(state.notice, { text: 'something new', code: 'brand_new' });
+});
+
+test('the account forms and the server answer in the page language', () => {
+  const read = (lang) => [`${lang}.ftl`, `pages-${lang}.ftl`].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n');
+  try {
+    for (const [lang, short, taken, throttled] of [
+      ['nl', 'Een wachtwoord heeft minstens 8 tekens.', 'Die naam is al bezet: kies een andere.', 'Te veel mislukte pogingen. (probeer het over 42 s opnieuw)'],
+      ['fy', 'In wachtwurd hat op syn minst 8 tekens.', 'Dy namme is al nommen: kies in oare.', 'Te folle mislearre besykjen. (besykje it oer 42 s opnij)'],
+    ]) {
+      i18n.use(lang, read(lang));
+      const state = fresh('/signup');
+      account.signup(state, { name: 'Anne', password: 'short', confirm: 'short' });
+      assert.equal(state.notice.text, short);
+      const [post] = requests(account.signup(state, { name: 'Anne', password: 'correct horse battery', confirm: 'correct horse battery' }));
+      account.answered(state, post, { status: 400, body: { error: { code: 'name_taken', message: 'the name Anne is taken' } }, retryAfter: 0 });
+      assert.equal(state.notice.text, taken);
+      account.answered(state, post, { status: 429, body: { error: { code: 'throttled', message: 'too many attempts' } }, retryAfter: 42 });
+      assert.equal(state.notice.text, throttled);
+    }
+  } finally {
+    i18n.use('en', read('en'));
+  }
 });
 
 test('a login reloads the page it was asked from, never another site', () => {
@@ -69,7 +94,7 @@ test('throttled logins say when to try again', () => {
   const state = fresh('/login');
   const [post] = requests(account.login(state, { name: 'Anne', password: 'wrong one' }));
   account.answered(state, post, { status: 429, body: { error: { code: 'throttled', message: 'too many attempts' } }, retryAfter: 42 });
-  assert.deepEqual(state.notice, { text: 'too many attempts (try again in 42 s)', code: 'throttled' });
+  assert.deepEqual(state.notice, { text: 'Too many failed attempts. (try again in 42 s)', code: 'throttled' });
   account.answered(state, post, { status: 0, body: null, retryAfter: 0 });
   assert.equal(state.notice.code, 'offline');
 });

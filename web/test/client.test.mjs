@@ -289,6 +289,32 @@ test('a refusal shows the server reason and code', () => {
   assert.equal(state.outbox.length, 0);
 });
 
+test('a refusal worded in the pages file is worded once that file has come', async () => {
+  const read = (file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8');
+  const realFetch = globalThis.fetch;
+  let asked = '';
+  globalThis.fetch = async (url) => {
+    asked = String(url);
+    return { ok: true, status: 200, text: async () => read('pages-nl.ftl') };
+  };
+  try {
+    // The match page speaks Dutch from nl.ftl alone: the pages' words are not fetched yet.
+    i18n.use('nl', read('nl.ftl'));
+    const state = seated();
+    const [more] = sent(actions.typedMove(state, '3228'));
+    receive(state, { error: { id: more.id, code: 'not_allowed', message: 'more time at most once every 10 s',
+      args: { reason: 'chat_full', numbers: { limit: 1000 }, words: {} } } }, 0);
+    const notice = state.notice;
+    assert.equal(notice.text, 'Dat mag nu niet.', 'the code line until the words come');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.match(asked, /pages-nl[.]ftl$/);
+    assert.equal(notice.text, 'De chat van deze partij is vol (1.000 regels).');
+  } finally {
+    globalThis.fetch = realFetch;
+    i18n.use('en', ['en.ftl', 'pages-en.ftl'].map(read).join('\n'));
+  }
+});
+
 test('the answer to a draw offer is told once: a new offer clears it, the opponent moving lapses it', () => {
   const state = seated();
   const event = (v, e) => receive(state, { match_event: { match_id: 'm1', v, event: e } }, 0);

@@ -11,6 +11,7 @@ use super::command::{Command, Reply};
 use super::entry::{self, Resolution};
 use super::notes::Note;
 use super::{App, Pending, Screen, SeatInfo};
+use crate::i18n::{tr, tr_args};
 
 impl App {
     pub fn command(&mut self, command: Command) {
@@ -106,7 +107,7 @@ impl App {
                     };
                     self.send(ClientMessage::Claim(claim), Pending::MatchAction);
                 } else {
-                    self.error("no_seat", "you are not playing a match");
+                    self.error("no_seat", tr("local-no-seat"));
                 }
             }
             Command::Guess { from, to } => self.guess(from, to),
@@ -291,7 +292,7 @@ impl App {
 
     fn play(&mut self, route: Vec<u8>) {
         let Some(seat) = self.seat.clone() else {
-            return self.error("no_seat", "you are not playing a match");
+            return self.error("no_seat", tr("local-no-seat"));
         };
         self.ui.choice = None;
         self.ui.selected = None;
@@ -308,7 +309,7 @@ impl App {
 
     fn seat_action(&mut self, make: fn(SeatAction) -> ClientMessage) {
         let Some(seat) = self.seat.clone() else {
-            return self.error("no_seat", "you are not playing a match");
+            return self.error("no_seat", tr("local-no-seat"));
         };
         let action = SeatAction {
             match_id: seat.match_id,
@@ -319,24 +320,23 @@ impl App {
 
     fn guess(&mut self, from: String, to: String) {
         let Some(channel) = &self.channel else {
-            return self.error("no_channel", "you are not watching an engine game");
+            return self.error("no_channel", tr("local-no-channel"));
         };
         let Some(game) = channel.game.as_ref().filter(|g| g.result.is_none()) else {
-            return self.error("game_over", "no game is being played on this channel");
+            return self.error("game_over", tr("local-no-game"));
         };
         let mv = format!("{from}-{to}");
         let legal = channel.legal_guesses();
         if !legal.contains(&mv) {
             let side = channel
                 .side_to_move()
-                .map_or(String::new(), |s| format!(" for {s}"));
-            return self.error(
-                "illegal_prediction",
-                format!(
-                    "{mv} is not a legal move{side} here; legal: {}",
-                    legal.join(" ")
-                ),
-            );
+                .map_or_else(|| "none".to_owned(), |s| s.to_string());
+            let args = [
+                ("move", mv.into()),
+                ("side", side.into()),
+                ("legal", legal.join(" ").into()),
+            ];
+            return self.error("illegal_prediction", tr_args("local-guess-illegal", &args));
         }
         let predict = Predict {
             channel: channel.channel.clone(),

@@ -9,6 +9,7 @@ use boardcast_protocol::{
 };
 
 use super::game::Fold;
+use crate::i18n::{tr, tr_args};
 
 #[derive(Debug, Clone)]
 pub struct Channel {
@@ -152,10 +153,12 @@ impl Channel {
 
 /// `white wins: king captured`, `draw: 40 moves each`.
 pub fn result_text(result: &EngineResult) -> String {
-    match result.winner {
-        Some(side) => format!("{side} wins: {}", result.reason),
-        None => format!("draw: {}", result.reason),
-    }
+    // The reason is the engine's own words, in English.
+    let head = match result.winner {
+        Some(side) => tr_args("tui-result-wins", &[("side", side.to_string().into())]),
+        None => tr("tui-result-draw"),
+    };
+    format!("{head}: {}", result.reason)
 }
 
 /// Board index (0 = a6 … 29 = e1) of a square name like `b1`.

@@ -3,6 +3,8 @@
 
 use boardcast_protocol::{ClaimKind, ColorChoice, Target, TimeControl};
 
+use crate::i18n::{tr, tr_args};
+
 /// A reply to an offer (draw or rematch).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reply {
@@ -87,7 +89,10 @@ fn reply(word: Option<&str>) -> Result<Reply, String> {
         Some("offer") | None => Ok(Reply::Offer),
         Some("accept") | Some("yes") => Ok(Reply::Accept),
         Some("decline") | Some("no") => Ok(Reply::Decline),
-        Some(other) => Err(format!("expected offer, accept or decline, got `{other}`")),
+        Some(other) => Err(tr_args(
+            "cmd-expected-reply",
+            &[("got", other.to_owned().into())],
+        )),
     }
 }
 
@@ -99,9 +104,20 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
     };
     let rest: Vec<&str> = words.collect();
     let arg = |i: usize| rest.get(i).copied();
-    let need = |i: usize, what: &str| arg(i).ok_or(format!("`{head}` needs {what}"));
+    // `what`: the catalogue's words for what the command lacks.
+    let need = |i: usize, what: &str| {
+        arg(i).ok_or_else(|| {
+            tr_args(
+                "cmd-needs",
+                &[
+                    ("command", head.to_owned().into()),
+                    ("what", tr(what).into()),
+                ],
+            )
+        })
+    };
     let command = match head {
-        "move" | "m" => Command::Move(need(0, "a move such as 32-28")?.to_owned()),
+        "move" | "m" => Command::Move(need(0, "cmd-what-move")?.to_owned()),
         "resign" => Command::Resign,
         "moretime" => Command::MoreTime,
         "berserk" => Command::Berserk,
@@ -112,7 +128,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         "claim" => match arg(0) {
             Some("win") => Command::Claim(ClaimKind::Win),
             Some("draw") => Command::Claim(ClaimKind::Draw),
-            _ => return Err("`claim` needs win or draw".to_owned()),
+            _ => return Err(tr("cmd-claim-needs")),
         },
         "list" | "lobby" => Command::Lobby,
         "play" => {
@@ -138,8 +154,8 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 rated,
             }
         }
-        "join" => Command::JoinCode(need(0, "an invite code or match id")?.to_owned()),
-        "watch" => Command::Watch(Target::Match(need(0, "a match id")?.to_owned())),
+        "join" => Command::JoinCode(need(0, "cmd-what-code")?.to_owned()),
+        "watch" => Command::Watch(Target::Match(need(0, "cmd-what-match")?.to_owned())),
         "tv" => Command::Watch(Target::Channel(channel_name(arg(0).unwrap_or("")))),
         "ftv" => Command::Watch(Target::Channel(boardcast_protocol::FRISIAN_TV.to_owned())),
         "playnow" => match arg(0) {
@@ -149,10 +165,10 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                     .into_iter()
                     .find(|p| p.to_string() == preset)
                     .ok_or_else(|| {
-                        format!("`{preset}` is not a play-now preset: 1+1, 3+2, 5+3, 10+5 or 15+10")
+                        tr_args("cmd-not-a-preset", &[("preset", preset.to_owned().into())])
                     })?,
             )),
-            None => return Err("`playnow` needs a preset (1+1 … 15+10) or cancel".to_owned()),
+            None => return Err(tr("cmd-playnow-needs")),
         },
         "predict" => match rest.as_slice() {
             [from, to] if from.len() == 2 => Command::Guess {
@@ -163,18 +179,23 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 Some((from, to)) => Command::Guess { from, to },
                 None => Command::Predict(channel_name(guess)),
             },
-            _ => return Err("`predict` needs a move such as b1-c3, or a channel".to_owned()),
+            _ => return Err(tr("cmd-predict-needs")),
         },
         "engine" => Command::Engine {
-            serial: need(0, "a serial")?.to_ascii_uppercase(),
-            white: need(1, "white's engine and seed, e.g. L4")?.to_ascii_uppercase(),
-            black: need(2, "black's engine and seed, e.g. K7")?.to_ascii_uppercase(),
+            serial: need(0, "cmd-what-serial")?.to_ascii_uppercase(),
+            white: need(1, "cmd-what-white")?.to_ascii_uppercase(),
+            black: need(2, "cmd-what-black")?.to_ascii_uppercase(),
         },
         "leaderboard" => Command::Leaderboard,
         "save" => Command::SavePdn,
         "quit" | "exit" => Command::Quit,
         other if other.starts_with(|c: char| c.is_ascii_digit()) => Command::Move(other.to_owned()),
-        other => return Err(format!("unknown command `{other}` (try help)")),
+        other => {
+            return Err(tr_args(
+                "cmd-unknown",
+                &[("command", other.to_owned().into())],
+            ));
+        }
     };
     Ok(Some(command))
 }

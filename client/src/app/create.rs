@@ -128,12 +128,20 @@ impl CreateForm {
     pub fn time_control(&self) -> Result<Option<TimeControl>, String> {
         match self.time {
             UNTIMED => Ok(None),
-            CUSTOM => self.custom.trim().parse().map(Some).map_err(|e| {
-                format!(
-                    "`{}` is not a time control: {e} (MINUTES+SECONDS, e.g. 7+2)",
-                    self.custom.trim()
-                )
-            }),
+            CUSTOM => self
+                .custom
+                .trim()
+                .parse::<TimeControl>()
+                .map(Some)
+                .map_err(|e| {
+                    crate::i18n::tr_args(
+                        "local-not-a-time-control",
+                        &[
+                            ("text", self.custom.trim().to_owned().into()),
+                            ("error", e.to_string().into()),
+                        ],
+                    )
+                }),
             preset => PRESETS[preset]
                 .parse()
                 .map(Some)

@@ -14,10 +14,18 @@ pub enum Resolution {
     Unlisted(Vec<u8>),
 }
 
-/// Why typed text is not a move at all.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a move: write squares 1-50 joined by - or x, e.g. 32-28 or 28x19")]
+/// Why typed text is not a move at all; shown in the player's language.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotAMove(pub String);
+
+impl std::fmt::Display for NotAMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = crate::i18n::tr_args("local-not-a-move", &[("text", self.0.clone().into())]);
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for NotAMove {}
 
 /// The squares of typed notation: `32-28` → [32, 28]; `9x18x16` → [9, 18, 16].
 pub fn parse_squares(text: &str) -> Result<Vec<u8>, NotAMove> {

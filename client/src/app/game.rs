@@ -8,6 +8,7 @@ use boardcast_protocol::{
 };
 
 use super::fen::Board;
+use crate::i18n::{Lang, current, tr, tr_args};
 
 /// What folding one event did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -379,14 +380,27 @@ pub fn format_clock(ms: u64) -> String {
 /// How a result reads: `white wins: black has no legal move`, `draw: …`, `aborted`.
 pub fn result_text(result: &MatchResult) -> String {
     let head = match (result.winner, result.reason) {
-        (Some(side), _) => format!("{side} wins"),
-        (None, boardcast_protocol::EndReason::Aborted) => "aborted".to_owned(),
-        (None, _) => "draw".to_owned(),
+        (Some(side), _) => tr_args("tui-result-wins", &[("side", side.to_string().into())]),
+        (None, boardcast_protocol::EndReason::Aborted) => tr("tui-result-aborted"),
+        (None, _) => tr("tui-result-draw"),
     };
-    if result.detail.is_empty() {
+    // The server's detail is English (for programs and logs): another language says the
+    // reason in its own words (`reason-*`, as the web page does).
+    let detail = match current() {
+        Lang::En => result.detail.clone(),
+        Lang::Nl | Lang::Fy => serde_json::to_value(result.reason)
+            .ok()
+            .and_then(|reason| {
+                reason
+                    .as_str()
+                    .map(|reason| tr(&format!("reason-{reason}")))
+            })
+            .unwrap_or_default(),
+    };
+    if detail.is_empty() {
         head
     } else {
-        format!("{head}: {}", result.detail)
+        format!("{head}: {detail}")
     }
 }
 

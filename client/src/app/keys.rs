@@ -11,6 +11,7 @@ use super::create::CreateForm;
 use super::entry;
 use super::fen::cell_square;
 use super::view::{Confirm, PlayNowPanel, Prompt, PromptKind, Screen, Section};
+use crate::i18n::{tr, tr_args};
 
 /// A direction the cursor moves, as the viewer sees the board.
 fn direction(code: KeyCode) -> Option<(i8, i8)> {
@@ -113,7 +114,7 @@ impl App {
                     token: seat.token,
                     match_id: seat.match_id,
                 }),
-                None => self.error("no_seat", "no stored seat to resume"),
+                None => self.error("no_seat", tr("local-no-stored-seat")),
             },
             KeyCode::Enter | KeyCode::Char('w') => self.open_selected(false),
             KeyCode::Char('p') => self.open_selected(true),
@@ -198,7 +199,13 @@ impl App {
             }),
             _ => self.error(
                 "bad_input",
-                format!("expected {}, got `{}`", prompt.label(), prompt.text.trim()),
+                tr_args(
+                    "local-expected",
+                    &[
+                        ("what", prompt.label().into()),
+                        ("got", prompt.text.trim().to_owned().into()),
+                    ],
+                ),
             ),
         }
     }
@@ -259,12 +266,10 @@ impl App {
 
     /// Whether `a` may abort the shown match now: before both sides have moved, as the
     /// server rules (PROTOCOL.md §10); afterwards the player is told why without a prompt.
-    fn abort_allowed(&self) -> Result<(), &'static str> {
+    fn abort_allowed(&self) -> Result<(), String> {
         match &self.game {
-            Some(game) if game.is_over() => Err("the match is over"),
-            Some(game) if !game.claim_aborts() => {
-                Err("a match can be aborted only before both sides have moved; r resigns")
-            }
+            Some(game) if game.is_over() => Err(tr("local-match-over")),
+            Some(game) if !game.claim_aborts() => Err(tr("local-abort-too-late")),
             _ => Ok(()),
         }
     }
@@ -325,7 +330,10 @@ impl App {
                     // A move typed on the opponent's turn is a premove (`premove_instead`).
                     Some(_) if !picking => {}
                     Some(game) => {
-                        let text = format!("it is {}'s move: wait for it", game.turn);
+                        let text = tr_args(
+                            "local-wait-for-move",
+                            &[("side", game.turn.to_string().into())],
+                        );
                         return self.error("not_your_turn", text);
                     }
                     None => return,
@@ -471,14 +479,18 @@ impl App {
         };
         let Some(game) = &self.game else { return };
         if game.phase != MatchPhase::Playing || !self.my_turn() {
-            return self.error("not_your_turn", "it is not your turn to move");
+            return self.error("not_your_turn", tr("local-not-your-turn"));
         }
         let legal = &game.legal;
         let Some(origin) = self.ui.selected else {
             if legal.iter().any(|m| m.route.first() == Some(&square)) {
                 self.ui.selected = Some(square);
             } else {
-                self.error("bad_input", format!("no legal move starts on {square}"));
+                let square = square.to_string();
+                self.error(
+                    "bad_input",
+                    tr_args("local-no-move-from", &[("square", square.into())]),
+                );
             }
             return;
         };
@@ -490,7 +502,13 @@ impl App {
             }
             [] => self.error(
                 "bad_input",
-                format!("no legal move from {origin} to {square}"),
+                tr_args(
+                    "local-no-move-from-to",
+                    &[
+                        ("from", origin.to_string().into()),
+                        ("to", square.to_string().into()),
+                    ],
+                ),
             ),
             [one] => {
                 let route = legal[*one].route.clone();
@@ -510,7 +528,7 @@ impl App {
         let typed = matches!(code, KeyCode::Char('a'..='e' | '1'..='6' | '-'));
         if typed && !self.ui.predicting {
             // Nothing is guessed while prediction is off: a typed move would count unseen.
-            return self.error("prediction_off", "prediction is off: p turns it on");
+            return self.error("prediction_off", tr("local-prediction-off"));
         }
         match code {
             KeyCode::Char(c @ ('a'..='e' | '1'..='6' | '-')) if self.ui.input.len() < 8 => {
@@ -529,7 +547,10 @@ impl App {
                 }
                 match super::channel::parse_guess(&text) {
                     Some((from, to)) => self.command(Command::Guess { from, to }),
-                    None => self.error("bad_input", format!("`{text}` is not a move like b1-c3")),
+                    None => self.error(
+                        "bad_input",
+                        tr_args("local-not-a-guess", &[("text", text.clone().into())]),
+                    ),
                 }
             }
             KeyCode::Char('f') => self.ui.flat = !self.ui.flat,
@@ -579,17 +600,19 @@ impl App {
             None | Some(_) if movable => self.ui.minit_from = Some(square),
             None => self.error(
                 "illegal_prediction",
-                format!(
-                    "no legal move starts on {}",
-                    super::channel::square_name(square)
+                tr_args(
+                    "local-no-move-from",
+                    &[("square", super::channel::square_name(square).into())],
                 ),
             ),
             Some(from) if !channel.targets_from(from).contains(&square) => self.error(
                 "illegal_prediction",
-                format!(
-                    "{} cannot go to {}",
-                    super::channel::square_name(from),
-                    super::channel::square_name(square)
+                tr_args(
+                    "local-cannot-go",
+                    &[
+                        ("from", super::channel::square_name(from).into()),
+                        ("to", super::channel::square_name(square).into()),
+                    ],
                 ),
             ),
             Some(from) => {

@@ -27,6 +27,8 @@ use channel::Channel;
 use command::Command;
 use game::Game;
 use notes::Note;
+
+use crate::i18n::{tr, tr_args};
 pub use view::{Screen, UiState};
 
 /// The seat this client holds. The token is a secret: it is never shown or logged.
@@ -303,6 +305,7 @@ impl App {
             code: code.to_owned(),
             message: message.into(),
             args: None,
+            from_client: true,
         });
     }
 
@@ -339,7 +342,10 @@ impl App {
 
     pub fn disconnected(&mut self, reason: &str, retry_ms: u64) {
         if self.connects == 0 && self.failed.is_none() {
-            self.failed = Some(format!("cannot reach the server: {reason}"));
+            self.failed = Some(tr_args(
+                "local-unreachable",
+                &[("reason", reason.to_owned().into())],
+            ));
         }
         self.link = Link::Offline {
             reason: reason.to_owned(),
@@ -369,8 +375,9 @@ impl App {
     }
 
     pub fn garbled(&mut self, error: &str) {
-        self.note(Note::Info(format!(
-            "ignored a message this client cannot read: {error}"
+        self.note(Note::Info(tr_args(
+            "local-garbled",
+            &[("error", error.to_owned().into())],
         )));
     }
 
@@ -448,13 +455,22 @@ impl App {
         let code = &seat.invite_code;
         match self.public.as_ref().or(self.address.as_ref()) {
             Some(address) => vec![
-                format!(
-                    "your friend runs: {}",
-                    address.join_command(code, self.ca_file.as_deref())
+                tr_args(
+                    "local-friend-runs",
+                    &[(
+                        "command",
+                        address.join_command(code, self.ca_file.as_deref()).into(),
+                    )],
                 ),
-                format!("or opens: {}", address.invite_link(code)),
+                tr_args(
+                    "local-friend-opens",
+                    &[("link", address.invite_link(code).into())],
+                ),
             ],
-            None => vec![format!("your friend runs: boardcast join {code}")],
+            None => vec![tr_args(
+                "local-friend-runs",
+                &[("command", format!("boardcast join {code}").into())],
+            )],
         }
     }
 
@@ -485,7 +501,7 @@ impl App {
     /// Queues a download of the shown finished match's PDN into `dir`.
     pub fn save_pdn_to(&mut self, dir: std::path::PathBuf) {
         let (Some(url), Some(game)) = (self.pdn_url(), self.game.as_ref()) else {
-            return self.error("not_over", "the PDN is saved once the match is over");
+            return self.error("not_over", tr("local-pdn-not-over"));
         };
         self.pdn_saves.push(PdnSave {
             match_id: game.match_id.clone(),

@@ -79,6 +79,9 @@ pub enum Note {
         /// The refusal's reason and arguments, worded on screen in the player's language
         /// (the line above, for logs and programs, keeps the server's English).
         args: Option<Box<boardcast_protocol::ErrorArgs>>,
+        /// Refused by this client itself, or worded by it (nothing the server could word):
+        /// `message` is in the player's language already.
+        from_client: bool,
     },
     /// `ambiguous 9x18x16 9x20x16`.
     Ambiguous(Vec<String>),
@@ -419,6 +422,7 @@ mod tests {
             code: "not_your_turn".into(),
             message: "not your turn".into(),
             args: None,
+            from_client: false,
         };
         assert_eq!(error.to_string(), "error not_your_turn: not your turn");
         assert_eq!(

@@ -195,6 +195,7 @@ impl App {
             self.pending.remove(&id)
         });
         let not_found = reply.code == ErrorCode::NotFound;
+        let mut from_client = false;
         match &pending {
             Some(Pending::JoinCode(text)) if not_found => {
                 // Not an invite code: perhaps the id `boardcast list` printed.
@@ -206,7 +207,11 @@ impl App {
                 return;
             }
             Some(Pending::JoinCodeAsId(text)) if not_found => {
-                reply.message = format!("no open match has the invite code or match id {text}");
+                // Neither as a code nor as an id: the client's own words say so.
+                reply.message =
+                    crate::i18n::tr_args("local-no-code-or-id", &[("text", text.clone().into())]);
+                reply.args = None;
+                from_client = true;
             }
             _ => {}
         }
@@ -228,7 +233,15 @@ impl App {
         // The match or channel asked for will not come: the screen says why, not "waiting".
         let nothing_shown = self.game.is_none() && self.channel.is_none();
         if matches!(pending, Some(Pending::Watch | Pending::Resume)) && nothing_shown {
-            self.unavailable = Some(reply.message.clone());
+            self.unavailable = Some(if from_client {
+                reply.message.clone()
+            } else {
+                crate::i18n::refusal(
+                    &code_name(reply.code),
+                    &reply.message,
+                    reply.args.as_deref(),
+                )
+            });
             self.asked_at = None;
         }
         if pending == Some(Pending::Guess) {
@@ -240,6 +253,7 @@ impl App {
             code: code_name(reply.code),
             message: reply.message,
             args: reply.args,
+            from_client,
         });
     }
 

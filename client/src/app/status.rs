@@ -7,6 +7,7 @@ use boardcast_protocol::Side;
 
 use super::App;
 use super::notes::{Note, player_name};
+use crate::i18n::{tr, tr_args};
 
 /// `it is not your turn` → `It is not your turn`.
 fn sentence(text: &str) -> String {
@@ -33,19 +34,29 @@ impl App {
         let me = self.my_side();
         let mine = |side: Side| me == Some(side);
         let said = |text: String| Some((text, false));
+        let say = |id: &str| said(tr(id));
+        // A sentence about the player on `side` (`who`, as named on screen).
+        let about = |id: &str, side: Side| said(tr_args(id, &[("who", self.who(side).into())]));
         match note {
-            Note::Connected { again: false } => said("Connected".to_owned()),
-            Note::Connected { again: true } => said("Reconnected".to_owned()),
+            Note::Connected { again: false } => say("note-connected"),
+            Note::Connected { again: true } => say("note-reconnected"),
             Note::Disconnected { reason, retry_ms } => Some((
-                format!(
-                    "Connection lost ({reason}); trying again in {}s",
-                    retry_ms.div_ceil(1000)
+                tr_args(
+                    "note-disconnected",
+                    &[
+                        ("reason", reason.clone().into()),
+                        ("seconds", retry_ms.div_ceil(1000).into()),
+                    ],
                 ),
                 true,
             )),
-            Note::Seat { side, match_id, .. } => {
-                said(format!("You play {side} in match {match_id}"))
-            }
+            Note::Seat { side, match_id, .. } => said(tr_args(
+                "note-seat",
+                &[
+                    ("side", side.to_string().into()),
+                    ("id", match_id.clone().into()),
+                ],
+            )),
             Note::Match {
                 match_id,
                 white,
@@ -53,141 +64,185 @@ impl App {
                 ..
             } if self.seat.as_ref().is_none_or(|s| &s.match_id != match_id) => {
                 match (white, black) {
-                    (Some(white), Some(black)) => {
-                        said(format!("Watching {white} (white) against {black} (black)"))
-                    }
-                    _ => said(format!("Watching match {match_id}")),
+                    (Some(white), Some(black)) => said(tr_args(
+                        "note-watching-players",
+                        &[
+                            ("white", white.clone().into()),
+                            ("black", black.clone().into()),
+                        ],
+                    )),
+                    _ => said(tr_args(
+                        "note-watching-match",
+                        &[("id", match_id.clone().into())],
+                    )),
                 }
             }
             Note::Joined { side, name, bot } if !mine(*side) => {
                 let name = player_name(name, *bot);
                 match me {
-                    Some(_) => said(format!("{name} joined: the game is on")),
-                    None => said(format!("{name} joined as {side}")),
+                    Some(_) => said(tr_args("note-joined-game-on", &[("name", name.into())])),
+                    None => said(tr_args(
+                        "note-joined-as",
+                        &[("name", name.into()), ("side", side.to_string().into())],
+                    )),
                 }
             }
-            Note::Move { side, notation, .. } => match me {
-                Some(me) if me == *side => said(format!("You played {notation}")),
-                Some(_) => said(format!("Your opponent played {notation}: your move")),
-                None => said(format!("{} played {notation}", self.who(*side))),
-            },
-            Note::Result(text) => {
-                let hint = if me.is_some() {
-                    " · m offers a rematch"
-                } else {
-                    ""
+            Note::Move { side, notation, .. } => {
+                let id = match me {
+                    Some(me) if me == *side => "note-you-played",
+                    Some(_) => "note-opponent-played",
+                    None => "note-played",
                 };
-                said(format!("Game over: {text}{hint}"))
+                said(tr_args(
+                    id,
+                    &[
+                        ("who", self.who(*side).into()),
+                        ("move", notation.clone().into()),
+                    ],
+                ))
             }
+            Note::Result(text) => said(tr_args(
+                if me.is_some() {
+                    "note-game-over-rematch"
+                } else {
+                    "note-game-over"
+                },
+                &[("result", text.clone().into())],
+            )),
             Note::Ratings(text) => said(text.clone()),
-            Note::Draw(what, side) => said(match (*what, side) {
-                ("offered", Some(side)) if mine(*side) => "You offered a draw".to_owned(),
-                ("offered", Some(_)) if me.is_some() => {
-                    "Your opponent offers a draw: d accepts, D declines".to_owned()
-                }
-                ("declined", Some(side)) if mine(*side) => "You declined the draw".to_owned(),
-                ("declined", Some(_)) if me.is_some() => "Your draw offer was declined".to_owned(),
-                ("declined", Some(side)) => format!("{} declined the draw", self.who(*side)),
-                ("cancelled", _) => "The draw offer was withdrawn".to_owned(),
-                (what, Some(side)) => format!("{} {what} a draw", self.who(*side)),
-                (what, None) => format!("Draw {what}"),
-            }),
-            Note::Takeback(what, side) => said(match (*what, side) {
-                ("offered", Some(side)) if mine(*side) => {
-                    "You proposed to take back your last move".to_owned()
-                }
-                ("offered", Some(_)) if me.is_some() => {
-                    "Your opponent asks to take back their last move: u accepts, U declines"
-                        .to_owned()
-                }
-                ("declined", Some(side)) if mine(*side) => "You declined the takeback".to_owned(),
-                ("declined", Some(_)) if me.is_some() => {
-                    "Your takeback proposal was declined".to_owned()
-                }
-                ("done", Some(side)) if mine(*side) => "Taken back: your move again".to_owned(),
-                ("done", Some(side)) => format!("Taken back: {} to move", self.who(*side)),
-                ("cancelled", _) => "The takeback proposal lapsed with the move".to_owned(),
-                (what, Some(side)) => format!("{} {what} a takeback", self.who(*side)),
-                (what, None) => format!("Takeback {what}"),
-            }),
-            Note::Premove(what, text) => said(match *what {
-                "set" => {
-                    format!("Premove {text}: played when your opponent has moved (Esc cancels)")
-                }
-                "played" => format!("Premove {text} played"),
-                "cancelled" => format!("Premove {text} cancelled"),
-                _ => format!("Premove {text} dropped: it is not legal now"),
-            }),
+            Note::Draw(what, side) => match (*what, side) {
+                ("offered", Some(side)) if mine(*side) => say("note-draw-you-offered"),
+                ("offered", Some(_)) if me.is_some() => say("note-draw-offered-to-you"),
+                ("declined", Some(side)) if mine(*side) => say("note-draw-you-declined"),
+                ("declined", Some(_)) if me.is_some() => say("note-draw-yours-declined"),
+                ("declined", Some(side)) => about("note-draw-declined-by", *side),
+                (_, Some(side)) => about("note-draw-offered-by", *side),
+                (_, None) => say("note-draw-withdrawn"),
+            },
+            Note::Takeback(what, side) => match (*what, side) {
+                ("offered", Some(side)) if mine(*side) => say("note-takeback-you-proposed"),
+                ("offered", Some(_)) if me.is_some() => say("note-takeback-asked-of-you"),
+                ("declined", Some(side)) if mine(*side) => say("note-takeback-you-declined"),
+                ("declined", Some(_)) if me.is_some() => say("note-takeback-yours-declined"),
+                ("done", Some(side)) if mine(*side) => say("note-takeback-done-yours"),
+                ("done", Some(side)) => about("note-takeback-done", *side),
+                ("declined", Some(side)) => about("note-takeback-declined-by", *side),
+                (_, Some(side)) => about("note-takeback-proposed-by", *side),
+                (_, None) => say("note-takeback-lapsed"),
+            },
+            Note::Premove(what, text) => {
+                let id = match *what {
+                    "set" => "note-premove-set",
+                    "played" => "note-premove-played",
+                    "cancelled" => "note-premove-cancelled",
+                    _ => "note-premove-dropped",
+                };
+                said(tr_args(id, &[("move", text.clone().into())]))
+            }
             Note::Rematch(what, who) => {
                 let by_me = me.is_some_and(|side| side.to_string() == *who);
-                said(match *what {
-                    "offered" if by_me => "You offered a rematch".to_owned(),
-                    "offered" if me.is_some() => {
-                        "Your opponent offers a rematch: m accepts, M declines".to_owned()
-                    }
-                    "declined" if by_me => "You declined the rematch".to_owned(),
-                    "declined" if me.is_some() => "Your rematch offer was declined".to_owned(),
-                    "started" => format!("Rematch started: match {who}"),
-                    what => format!("{who} {what} a rematch"),
-                })
+                match *what {
+                    "offered" if by_me => say("note-rematch-you-offered"),
+                    "offered" if me.is_some() => say("note-rematch-offered-to-you"),
+                    "declined" if by_me => say("note-rematch-you-declined"),
+                    "declined" if me.is_some() => say("note-rematch-yours-declined"),
+                    "started" => said(tr_args(
+                        "note-rematch-started",
+                        &[("id", who.clone().into())],
+                    )),
+                    what => said(tr_args(
+                        if what == "declined" {
+                            "note-rematch-declined-by"
+                        } else {
+                            "note-rematch-offered-by"
+                        },
+                        &[("side", who.clone().into())],
+                    )),
+                }
             }
-            Note::Left(side) if mine(*side) => {
-                said("Your seat lost its connection; it is kept for you".to_owned())
-            }
-            Note::Left(_) if me.is_some() => said("Your opponent has left".to_owned()),
-            Note::Left(side) => said(format!("{} has left", self.who(*side))),
-            Note::Returned(side) if mine(*side) => said("You are back in the game".to_owned()),
-            Note::Returned(_) if me.is_some() => said("Your opponent is back".to_owned()),
-            Note::Returned(side) => said(format!("{} is back", self.who(*side))),
-            Note::Berserk(side) if mine(*side) => {
-                said("You went berserk: half your time, no increment".to_owned())
-            }
-            Note::Berserk(_) if me.is_some() => said("Your opponent went berserk".to_owned()),
-            Note::Berserk(side) => said(format!("{} went berserk", self.who(*side))),
-            Note::Claimable { aborts: false, .. } => {
-                said("Your opponent is gone: c claims the win, C a draw".to_owned())
-            }
-            Note::Claimable { aborts: true, .. } => {
-                said("Your opponent is gone: c aborts the match".to_owned())
-            }
+            Note::Left(side) if mine(*side) => say("note-you-left"),
+            Note::Left(_) if me.is_some() => say("note-opponent-left"),
+            Note::Left(side) => about("note-left", *side),
+            Note::Returned(side) if mine(*side) => say("note-you-returned"),
+            Note::Returned(_) if me.is_some() => say("note-opponent-returned"),
+            Note::Returned(side) => about("note-returned", *side),
+            Note::Berserk(side) if mine(*side) => say("note-you-berserk"),
+            Note::Berserk(_) if me.is_some() => say("note-opponent-berserk"),
+            Note::Berserk(side) => about("note-berserk", *side),
+            Note::Claimable { aborts: false, .. } => say("note-claimable"),
+            Note::Claimable { aborts: true, .. } => say("note-claimable-aborts"),
+            Note::Error {
+                message,
+                from_client: true,
+                ..
+            } => Some((sentence(message), true)),
             Note::Error {
                 code,
                 message,
                 args,
+                ..
             } => Some((
                 sentence(&crate::i18n::refusal(code, message, args.as_deref())),
                 true,
             )),
-            Note::Ambiguous(moves) => said(format!(
-                "{} moves fit: pick one with 1-{} or ↑↓ Enter",
-                moves.len(),
-                moves.len().min(9)
+            Note::Ambiguous(moves) => said(tr_args(
+                "note-ambiguous",
+                &[
+                    ("count", moves.len().into()),
+                    ("last", moves.len().min(9).into()),
+                ],
             )),
             Note::Info(text) => said(sentence(text)),
-            Note::Pdn(url) => said(format!("PDN at {url} (s saves it)")),
-            Note::PdnSaved(path) => said(format!("PDN saved to {path}")),
+            Note::Pdn(url) => said(tr_args("note-pdn", &[("url", url.clone().into())])),
+            Note::PdnSaved(path) => {
+                said(tr_args("note-pdn-saved", &[("path", path.clone().into())]))
+            }
             Note::Game {
                 channel,
                 serial,
                 white,
                 black,
                 ..
-            } => said(format!(
-                "{channel}: {white} against {black}, serial {serial}"
+            } => said(tr_args(
+                "note-engine-game",
+                &[
+                    ("channel", channel.clone().into()),
+                    ("white", white.clone().into()),
+                    ("black", black.clone().into()),
+                    ("serial", serial.clone().into()),
+                ],
             )),
-            Note::Ply { ply, mv, .. } => said(format!("Ply {ply}: {mv}")),
-            Note::GameOver { text, .. } => said(format!("Game over: {text}")),
+            Note::Ply { ply, mv, .. } => said(tr_args(
+                "note-ply",
+                &[("ply", ply.to_string().into()), ("move", mv.clone().into())],
+            )),
+            Note::GameOver { text, .. } => said(tr_args(
+                "note-game-over",
+                &[("result", text.clone().into())],
+            )),
             Note::Predicted {
                 actual,
                 correct: true,
                 ..
-            } => said(format!("Correct: {actual}")),
-            Note::Predicted { guess, actual, .. } => {
-                said(format!("Strike: you said {guess}, it was {actual}"))
+            } => said(tr_args(
+                "note-correct",
+                &[("actual", actual.clone().into())],
+            )),
+            Note::Predicted { guess, actual, .. } => said(tr_args(
+                "note-strike",
+                &[
+                    ("guess", guess.clone().into()),
+                    ("actual", actual.clone().into()),
+                ],
+            )),
+            Note::Shutdown(reason) => Some((
+                tr_args("note-shutdown", &[("reason", reason.clone().into())]),
+                true,
+            )),
+            Note::Featured(Some(id)) => {
+                said(tr_args("note-featured", &[("id", id.clone().into())]))
             }
-            Note::Shutdown(reason) => Some((format!("The server is stopping: {reason}"), true)),
-            Note::Featured(Some(id)) => said(format!("Frisian TV shows match {id}")),
-            Note::Featured(None) => said("Frisian TV: no live match yet".to_owned()),
+            Note::Featured(None) => say("note-featured-none"),
             // On screen already (the match line, history, turn, legal moves, invite, lobby
             // rows, revealed moves, standings, leaderboard rows), about oneself (one's own
             // `joined`), or only for scripts: the status line keeps what it says.

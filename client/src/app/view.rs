@@ -71,11 +71,11 @@ impl Prompt {
         }
     }
 
-    pub fn label(&self) -> &'static str {
-        match self.kind {
-            PromptKind::InviteCode => "invite code",
-            PromptKind::EngineGame => "engine game (SERIAL WHITE BLACK, e.g. CH3SS5 L4 K7)",
-        }
+    pub fn label(&self) -> String {
+        crate::i18n::tr(match self.kind {
+            PromptKind::InviteCode => "local-prompt-invite",
+            PromptKind::EngineGame => "local-prompt-engine",
+        })
     }
 }
 

@@ -10,6 +10,7 @@ use ratatui::widgets::Widget;
 
 use super::palette::ColorMode;
 use crate::app::fen::{Board, Piece, cell_square};
+use crate::i18n::tr;
 
 pub const LIGHT: Color = Color::Rgb(232, 208, 170);
 pub const DARK: Color = Color::Rgb(140, 95, 60);
@@ -111,7 +112,7 @@ impl Widget for FrisianBoard<'_> {
             return;
         }
         if area.width < width || area.height < height {
-            buf.set_string(area.x, area.y, "terminal too small", Style::default());
+            buf.set_string(area.x, area.y, tr("tui-too-small"), Style::default());
             return;
         }
         for row in 0..10u8 {

@@ -24,7 +24,7 @@ use crate::i18n::{tr, tr_args};
 /// cut with `…`, so the tags after it always show whole.
 fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> Line<'static> {
     let player = game.player(side);
-    let name = player.map_or("(free seat)".to_owned(), |p| p.name.clone());
+    let name = player.map_or_else(|| tr("tui-free-seat"), |p| p.name.clone());
     let me = app.my_side() == Some(side);
     let gone = !me && (player.is_some_and(|p| !p.connected) || game.claim_in(side, now).is_some());
     let ms = game
@@ -32,21 +32,28 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
         .map(|(w, b)| if side == Side::White { w } else { b });
     let clock = ms.map(format_clock).unwrap_or_default();
     let to_move = game.phase == boardcast_protocol::MatchPhase::Playing && game.turn == side;
-    let you = if me { " (you)" } else { "" };
-    let gone_tag = if gone { " [gone]" } else { "" };
-    // An arena player who went berserk plays on half the time, as lidraughts marks it.
-    let berserk = if game.berserk.as_ref().is_some_and(|b| b.contains(&side)) {
-        " berserk"
-    } else {
-        ""
+    // Each tag with the space before it (a catalogue's message has none at its ends).
+    let tag = |shown: bool, id: &str| {
+        if shown {
+            format!(" {}", tr(id))
+        } else {
+            String::new()
+        }
     };
+    let you = tag(me, "tui-you");
+    let gone_tag = if gone {
+        format!(" [{}]", tr("tui-gone"))
+    } else {
+        String::new()
+    };
+    // An arena player who went berserk plays on half the time, as lidraughts marks it.
+    let berserk = tag(
+        game.berserk.as_ref().is_some_and(|b| b.contains(&side)),
+        "tui-berserk",
+    );
     let net = lag_tag(app, game, side, me);
     let bot = player.is_some_and(|p| p.bot);
-    let guest = if player.is_some_and(|p| !p.account) {
-        " (guest)"
-    } else {
-        ""
-    };
+    let guest = tag(player.is_some_and(|p| !p.account), "player-guest");
     let low = ms.is_some_and(|ms| ms < 10_000);
     let mut clock_style = Style::default();
     if to_move {
@@ -56,7 +63,7 @@ fn player_line(app: &App, game: &Game, side: Side, now: Instant, width: u16) -> 
         clock_style = clock_style.fg(Color::Red);
     }
     let marker = if to_move { "▶" } else { " " };
-    let side_label = format!(" {side}: ");
+    let side_label = format!(" {}: ", tr(&format!("side-{side}")));
     let width = usize::from(width);
     let tags = side_label.chars().count()
         + if bot { 4 } else { 0 }
@@ -128,11 +135,13 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
             Some(mv) => {
                 let dots = if mv.side == Side::White { "." } else { "…" };
                 let number = game.move_number(at - 1);
-                format!("viewing {number}{dots} {}", mv.notation)
+                let shown = format!("{number}{dots} {}", mv.notation);
+                tr_args("tui-viewing", &[("move", shown.into())])
             }
-            None => "viewing the start".to_owned(),
+            None => tr("tui-viewing-start"),
         };
-        let hints = [viewing.as_str(), "< > step", "End back to the game"];
+        let (step, end) = (tr("tui-hint-step"), tr("tui-hint-end"));
+        let hints = [viewing.as_str(), step.as_str(), end.as_str()];
         for hint in super::pack_hints(&hints, width) {
             lines.push(Line::styled(
                 hint,
@@ -142,26 +151,23 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
     }
     if app.tv {
         lines.push(Line::styled(
-            "Frisian TV: the most-watched live match",
+            tr("tui-ftv"),
             Style::default().add_modifier(Modifier::BOLD),
         ));
     }
     let tc = game
         .time_control
-        .map_or("untimed".to_owned(), |tc| tc.to_string());
+        .map_or_else(|| tr("tc-untimed"), |tc| tc.to_string());
     // Packed so that no part is split: "0 watching" on a line of its own read as the
     // player's own role.
-    let id = format!("match {}", game.match_id);
-    let crowd = match app.watchers {
-        1 => "1 spectator".to_owned(),
-        n => format!("{n} spectators"),
-    };
+    let id = tr_args("tui-match-id", &[("id", game.match_id.clone().into())]);
+    let crowd = tr_args("tui-spectators", &[("count", app.watchers.into())]);
     for line in super::pack_hints(&[id.as_str(), tc.as_str(), crowd.as_str()], width) {
         lines.push(Line::from(line));
     }
     if let Some(seat) = &app.seat {
         if seat.match_id == game.match_id && !seat.invite_code.is_empty() {
-            lines.push(Line::from(format!("invite code: {}", seat.invite_code)));
+            lines.push(Line::from(invite_code(&seat.invite_code)));
         }
     }
     if let Some(result) = &game.result {
@@ -180,104 +186,110 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
         if let Some(url) = app.pdn_url() {
             // On one line, shortened in the middle if the panel is narrow: wrapped inside
             // the address it read as two; `s` saves from the whole address all the same.
-            let frame = "PDN  (s saves)".chars().count();
+            let pdn = |url: String| tr_args("tui-pdn", &[("url", url.into())]);
+            let frame = pdn(String::new()).chars().count();
             let room = usize::from(width).saturating_sub(frame);
-            lines.push(Line::from(format!(
-                "PDN {} (s saves)",
-                super::fit_middle(&url, room)
-            )));
+            lines.push(Line::from(pdn(super::fit_middle(&url, room))));
         }
         if app.my_side().is_some() && game.rematch.is_none() && game.rematch_offer.is_none() {
             lines.push(Line::styled(
-                "m offers a rematch",
+                tr("tui-offer-rematch-key"),
                 Style::default().fg(Color::Green),
             ));
         }
     } else if game.phase == boardcast_protocol::MatchPhase::Waiting {
-        lines.push(Line::from("waiting for an opponent"));
+        lines.push(Line::from(tr("tui-waiting-opponent")));
     } else if app.my_turn() {
         lines.push(Line::styled(
-            "your move",
+            tr("tui-your-move"),
             Style::default()
                 .fg(Color::Green)
                 .add_modifier(Modifier::BOLD),
         ));
     } else if app.my_side().is_some() {
-        lines.push(Line::from("your opponent's move"));
+        lines.push(Line::from(tr("tui-opponents-move")));
     } else {
-        lines.push(Line::from(format!("{} to move", game.turn)));
+        lines.push(Line::from(tr_args(
+            "tui-to-move",
+            &[("side", game.turn.to_string().into())],
+        )));
     }
     // The first move the side to move owes: the server aborts the match when this is up.
     if let Some(left) = game.first_move_in(now) {
-        let who = if app.my_side() == Some(game.turn) {
-            "you".to_owned()
-        } else {
-            game.turn.to_string()
-        };
         let seconds = left.as_millis().div_ceil(1000);
-        lines.push(Line::styled(
-            format!(
-                "{who} must move within {}:{:02}",
-                seconds / 60,
-                seconds % 60
-            ),
-            Style::default().fg(Color::Yellow),
-        ));
+        let time = format!("{}:{:02}", seconds / 60, seconds % 60);
+        let text = if app.my_side() == Some(game.turn) {
+            tr_args("tui-must-move-you", &[("time", time.into())])
+        } else {
+            tr_args(
+                "tui-must-move",
+                &[
+                    ("side", game.turn.to_string().into()),
+                    ("time", time.into()),
+                ],
+            )
+        };
+        lines.push(Line::styled(text, Style::default().fg(Color::Yellow)));
     }
     let me = app.my_side();
     if let Some(side) = game.draw_offer {
-        lines.push(Line::from(offer_text(me, side, "a draw", 'd')));
+        lines.push(Line::from(offer_text(me, side, "draw", 'd')));
     }
     if let Some(side) = game.rematch_offer {
-        lines.push(Line::from(offer_text(me, side, "a rematch", 'm')));
+        lines.push(Line::from(offer_text(me, side, "rematch", 'm')));
     }
     if !game.is_over() {
         for side in [Side::White, Side::Black] {
             let Some(left) = game.claim_in(side, now) else {
                 continue;
             };
+            let gone = |id: &str| tr_args(id, &[("side", side.to_string().into())]);
             let text = match (app.my_side() == Some(side.opposite()), left.is_zero()) {
-                (true, true) if game.claim_aborts() => {
-                    format!("{side} is gone: c aborts the match")
-                }
-                (true, true) => format!("{side} is gone: claim now (c win, C draw)"),
+                (true, true) if game.claim_aborts() => gone("tui-gone-aborts"),
+                (true, true) => gone("tui-gone-claim"),
                 (true, false) => {
                     let seconds = left.as_millis().div_ceil(1000);
-                    format!(
-                        "{} left — you may claim in {}:{:02}",
-                        game.player(side)
-                            .map_or(side.to_string(), |p| p.name.clone()),
-                        seconds / 60,
-                        seconds % 60
+                    let name = game
+                        .player(side)
+                        .map_or_else(|| tr(&format!("side-{side}")), |p| p.name.clone());
+                    let time = format!("{}:{:02}", seconds / 60, seconds % 60);
+                    tr_args(
+                        "tui-left-claim-in",
+                        &[("name", name.into()), ("time", time.into())],
                     )
                 }
-                (false, _) => format!("{side} is gone"),
+                (false, _) => gone("tui-side-gone"),
             };
             lines.push(Line::styled(text, Style::default().fg(Color::Red)));
             // The countdown stands still on one's own turn (PROTOCOL.md §10).
             if app.my_side() == Some(side.opposite()) && !left.is_zero() && game.turn != side {
-                lines.push(Line::from("(paused while it is your move)"));
+                lines.push(Line::from(tr("tui-paused")));
             }
         }
     }
     if let Some(id) = &game.rematch {
-        lines.push(Line::from(format!("rematch: {id} (m to go there)")));
+        lines.push(Line::from(tr_args(
+            "tui-rematch-at",
+            &[("id", id.clone().into())],
+        )));
     }
     for (side, counter) in [
         (Side::White, game.counters.white),
         (Side::Black, game.counters.black),
     ] {
         if let Some(counter) = counter.filter(|c| c.count > 0) {
-            let note = if counter.count >= 3 {
-                " — no more simple moves"
+            let id = if counter.count >= 3 {
+                "tui-king-frozen"
             } else {
-                ""
+                "tui-king-count"
             };
+            let args = [
+                ("side", side.to_string().into()),
+                ("square", counter.square.to_string().into()),
+                ("count", counter.count.to_string().into()),
+            ];
             lines.push(Line::styled(
-                format!(
-                    "{side} king on {}: {}/3 moves{note}",
-                    counter.square, counter.count
-                ),
+                tr_args(id, &args),
                 Style::default().fg(if counter.count >= 3 {
                     Color::Red
                 } else {
@@ -289,17 +301,24 @@ pub fn status_lines(app: &App, game: &Game, now: Instant, width: u16) -> Vec<Lin
     lines
 }
 
-/// A standing offer as `me` sees it: the offerer waits, the opponent gets the keys to
-/// answer, a spectator is only told.
+/// A standing offer (`what`: `draw` or `rematch`) as `me` sees it: the offerer waits, the
+/// opponent gets the keys to answer, a spectator is only told.
 fn offer_text(me: Option<Side>, by: Side, what: &str, key: char) -> String {
+    let args = [
+        ("side", by.to_string().into()),
+        ("accept", key.to_string().into()),
+        ("decline", key.to_ascii_uppercase().to_string().into()),
+    ];
     match me {
-        Some(me) if me == by => format!("you offered {what} (waiting)"),
-        Some(_) => format!(
-            "{by} offers {what} ({key} accept, {} decline)",
-            key.to_ascii_uppercase()
-        ),
-        None => format!("{by} offers {what}"),
+        Some(me) if me == by => tr(&format!("tui-offer-{what}-mine")),
+        Some(_) => tr_args(&format!("tui-offer-{what}-theirs"), &args),
+        None => tr_args(&format!("tui-offer-{what}-told"), &args),
     }
+}
+
+/// `invite code: ABCD`, in the player's language.
+fn invite_code(code: &str) -> String {
+    tr_args("tui-invite-code", &[("code", code.to_owned().into())])
 }
 
 /// Move list as `1. 32-28  19-23`, last rows first when space is short. A game whose first
@@ -342,7 +361,7 @@ pub fn legal_lines(names: &[&str], width: usize, rows: usize) -> Vec<String> {
     for name in &names[shown..] {
         let left = names.len() - shown - 1;
         let more = if left > 0 {
-            format!(" +{left} more").chars().count()
+            1 + more_text(left).chars().count()
         } else {
             0
         };
@@ -361,10 +380,15 @@ pub fn legal_lines(names: &[&str], width: usize, rows: usize) -> Vec<String> {
         if !last.is_empty() {
             last.push(' ');
         }
-        last.push_str(&format!("+{left} more"));
+        last.push_str(&more_text(left));
     }
     lines.push(last);
     lines
+}
+
+/// `+3 more`: the legal moves a full box leaves unsaid.
+fn more_text(count: usize) -> String {
+    tr_args("tui-more", &[("count", count.into())])
 }
 
 /// The chat prompt (`/`): what a member types, its end in view; or the phrases a guest picks
@@ -461,7 +485,11 @@ fn input_lines(app: &App, game: &Game, width: u16) -> Vec<Line<'static>> {
     if let Some(typed) = &app.ui.chat {
         return chat_prompt(app, typed, width);
     }
-    let back = if app.exit_on_back { "q quit" } else { "q back" };
+    let back = tr(if app.exit_on_back {
+        "tui-hint-quit"
+    } else {
+        "tui-hint-back"
+    });
     let hints = |hints: &[&str]| -> Vec<Line<'static>> {
         super::pack_hints(hints, width)
             .into_iter()
@@ -469,8 +497,21 @@ fn input_lines(app: &App, game: &Game, width: u16) -> Vec<Line<'static>> {
             .collect()
     };
     match app.my_side() {
-        Some(_) if game.is_over() => hints(&["m rematch", "s save PDN", "< > moves", "q home"]),
-        Some(_) if app.my_turn() => vec![Line::from(format!("move> {}_", app.ui.input))],
+        Some(_) if game.is_over() => {
+            let keys = [
+                "tui-hint-rematch",
+                "tui-hint-save",
+                "tui-hint-moves",
+                "tui-hint-home",
+            ]
+            .map(tr);
+            hints(&keys.each_ref().map(String::as_str))
+        }
+        Some(_) if app.my_turn() => vec![Line::from(format!(
+            "{}> {}_",
+            tr("tui-move-prompt"),
+            app.ui.input
+        ))],
         Some(_) if game.phase == boardcast_protocol::MatchPhase::Playing => {
             let side = game.turn;
             let who = game.player(side).map_or_else(
@@ -478,7 +519,10 @@ fn input_lines(app: &App, game: &Game, width: u16) -> Vec<Line<'static>> {
                 |p| crate::app::notes::player_name(&p.name, p.bot),
             );
             // Wrapped whole over two lines at most; a long name is cut with `…` on the second.
-            let text = format!("waiting for {who} ({side}) to move");
+            let text = tr_args(
+                "tui-waiting-for",
+                &[("name", who.into()), ("side", side.to_string().into())],
+            );
             let width = usize::from(width);
             let mut lines = super::wrap_words(&text, width, width);
             if lines.len() > 2 {
@@ -492,25 +536,35 @@ fn input_lines(app: &App, game: &Game, width: u16) -> Vec<Line<'static>> {
                 .collect()
         }
         Some(_) => Vec::new(),
-        None => hints(&[
-            "spectator",
-            back,
-            "f flip",
-            "n numbers",
-            "< > moves",
-            "? keys",
-        ]),
+        None => {
+            let [spectator, flip, numbers, moves, keys] = [
+                "tui-hint-spectator",
+                "tui-hint-flip",
+                "tui-hint-numbers",
+                "tui-hint-moves",
+                "tui-hint-keys",
+            ]
+            .map(tr);
+            hints(&[
+                spectator.as_str(),
+                back.as_str(),
+                flip.as_str(),
+                numbers.as_str(),
+                moves.as_str(),
+                keys.as_str(),
+            ])
+        }
     }
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let Some(game) = &app.game else {
-        let what = if app.tv {
-            "Frisian TV: waiting for a live match…"
+        let what = tr(if app.tv {
+            "tui-ftv-waiting"
         } else {
-            "waiting for the match…"
-        };
-        return super::not_shown(frame, app, area, now, what);
+            "tui-match-waiting"
+        });
+        return super::not_shown(frame, app, area, now, &what);
     };
     if game.phase == boardcast_protocol::MatchPhase::Waiting {
         return draw_waiting(frame, app, game, area);
@@ -533,7 +587,14 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let browsed = app.ui.browse.filter(|&n| n < game.moves.len());
     let past = browsed.and_then(|n| game.board_at(n).map(|board| (n, board)));
     let title = match &past {
-        Some((n, _)) => format!(" {} · ply {n} of {} ", game.match_id, game.moves.len()),
+        Some((n, _)) => {
+            let args = [
+                ("id", game.match_id.clone().into()),
+                ("ply", (*n).into()),
+                ("count", game.moves.len().into()),
+            ];
+            format!(" {} ", tr_args("tui-title-ply", &args))
+        }
         None => format!(" {} ", game.match_id),
     };
     let block = Block::bordered().title(title);
@@ -644,7 +705,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         legal_rows.len() as u16 + 2
     };
     let legal = Paragraph::new(legal_rows.join("\n"))
-        .block(Block::bordered().title(format!("legal ({})", names.len())));
+        .block(Block::bordered().title(tr_args("tui-legal", &[("count", names.len().into())])));
     let [
         top_area,
         status_area,
@@ -704,7 +765,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
         })
         .collect();
     frame.render_widget(
-        Paragraph::new(shown).block(Block::bordered().title("moves")),
+        Paragraph::new(shown).block(Block::bordered().title(tr("tui-moves"))),
         moves_area,
     );
     if let Some(choice) = &app.ui.choice {
@@ -721,11 +782,11 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     );
 
     if let Some(confirm) = app.ui.confirm {
-        let text = match confirm {
-            Confirm::Resign => "Resign this game? y / n",
-            Confirm::Abort => "Abort this game? y / n",
-        };
-        banner(frame, inner, text);
+        let text = tr(match confirm {
+            Confirm::Resign => "tui-confirm-resign",
+            Confirm::Abort => "tui-confirm-abort",
+        });
+        banner(frame, inner, &text);
     }
 }
 
@@ -738,7 +799,13 @@ fn chooser(frame: &mut Frame, app: &App, game: &Game, choice: &[usize], area: Re
             continue;
         };
         let takes: Vec<String> = route.captures.iter().map(u8::to_string).collect();
-        let text = format!("{}) {}  takes {}", n + 1, route.notation, takes.join(" "));
+        let text = format!(
+            "{}) {}  {} {}",
+            n + 1,
+            route.notation,
+            tr("tui-takes"),
+            takes.join(" ")
+        );
         let style = if n == app.ui.choice_at {
             Style::default()
                 .fg(Color::Black)
@@ -750,14 +817,14 @@ fn chooser(frame: &mut Frame, app: &App, game: &Game, choice: &[usize], area: Re
         lines.push(Line::styled(text, style));
     }
     lines.push(Line::styled(
-        "1-9 or ↑↓ Enter picks, Esc cancels",
+        tr("tui-chooser-keys"),
         Style::default().fg(Color::Gray),
     ));
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })
-            .block(Block::bordered().title("which capture?")),
+            .block(Block::bordered().title(tr("tui-chooser-title"))),
         area,
     );
 }
@@ -767,15 +834,16 @@ fn chooser(frame: &mut Frame, app: &App, game: &Game, choice: &[usize], area: Re
 fn draw_waiting(frame: &mut Frame, app: &App, game: &Game, area: Rect) {
     let tc = game
         .time_control
-        .map_or("untimed".to_owned(), |tc| tc.to_string());
+        .map_or_else(|| tr("tc-untimed"), |tc| tc.to_string());
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let mut lines = vec![Line::from(format!("match {} · {tc}", game.match_id))];
+    let id = tr_args("tui-match-id", &[("id", game.match_id.clone().into())]);
+    let mut lines = vec![Line::from(format!("{id} · {tc}"))];
     match app.my_side() {
         Some(side) => lines.push(Line::styled(
-            format!("You play {side}. Waiting for an opponent…"),
+            tr_args("tui-you-play", &[("side", side.to_string().into())]),
             bold,
         )),
-        None => lines.push(Line::styled("Waiting for an opponent…", bold)),
+        None => lines.push(Line::styled(tr("tui-waiting-opponent-long"), bold)),
     }
     let invite = app.invite_lines();
     if !invite.is_empty() {
@@ -786,12 +854,12 @@ fn draw_waiting(frame: &mut Frame, app: &App, game: &Game, area: Rect) {
             lines.push(Line::styled(format!("  {value}"), bold.fg(Color::Cyan)));
         }
         if let Some(seat) = &app.seat {
-            lines.push(Line::from(format!("invite code: {}", seat.invite_code)));
+            lines.push(Line::from(invite_code(&seat.invite_code)));
         }
     }
     lines.push(Line::from(""));
     lines.push(Line::styled(
-        "a abort · q home (the seat is kept) · ? keys",
+        tr("tui-waiting-keys"),
         Style::default().fg(Color::Gray),
     ));
     frame.render_widget(

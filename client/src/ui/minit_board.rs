@@ -7,6 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
 use super::palette::{ColorMode, MinitColors};
+use crate::i18n::tr;
 
 /// A board character (`K`, `q`, `.`) as drawn in the FULL or FLAT set.
 pub fn glyph(piece: char, flat: bool) -> Option<&'static str> {
@@ -108,7 +109,7 @@ impl Widget for MinitBoard<'_> {
             return;
         }
         if area.width < width || area.height < height {
-            buf.set_string(area.x, area.y, "terminal too small", Style::default());
+            buf.set_string(area.x, area.y, tr("tui-too-small"), Style::default());
             return;
         }
         let cells: Vec<char> = self.board.chars().collect();

@@ -19,6 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::{App, Link, Screen};
+use crate::i18n::{tr, tr_args};
 
 /// The most lines the status bar grows to for a long message before it is cut with `…`.
 const STATUS_LINES: usize = 3;
@@ -50,12 +51,15 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
 /// `…`), so a refusal is read whole rather than cut at the edge.
 fn status_lines(app: &App, now: Instant, width: u16) -> Vec<Line<'static>> {
     let (link, colour) = match &app.link {
-        Link::Connecting => ("connecting", Color::Yellow),
-        Link::Online => ("online", Color::Green),
-        Link::Offline { .. } => ("offline, reconnecting", Color::Red),
+        Link::Connecting => ("tui-link-connecting", Color::Yellow),
+        Link::Online => ("tui-link-online", Color::Green),
+        Link::Offline { .. } => ("tui-link-offline", Color::Red),
     };
-    let link = Span::styled(format!("[{link}] "), Style::default().fg(colour));
-    let help = Span::styled("  ? help", Style::default().fg(Color::DarkGray));
+    let link = Span::styled(format!("[{}] ", tr(link)), Style::default().fg(colour));
+    let help = Span::styled(
+        format!("  {}", tr("tui-hint-help")),
+        Style::default().fg(Color::DarkGray),
+    );
     let Some(status) = app.ui.status_at(now) else {
         return vec![Line::from(vec![link, help])];
     };
@@ -184,25 +188,28 @@ pub fn not_shown(
     now: Instant,
     what: &str,
 ) {
-    let back = if app.exit_on_back {
-        "q quits"
+    let back = tr(if app.exit_on_back {
+        "tui-quits"
     } else {
-        "q goes back"
-    };
+        "tui-goes-back"
+    });
     let mut lines = Vec::new();
     match (&app.unavailable, app.asked_at) {
         (Some(why), _) => {
             lines.push(Line::styled(
-                format!("Not available: {why}"),
+                tr_args("tui-not-available", &[("why", why.clone().into())]),
                 Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
             ));
         }
         (None, Some(at)) if now.saturating_duration_since(at) >= SILENCE => {
             lines.push(Line::from(what.to_owned()));
             lines.push(Line::styled(
-                format!(
-                    "The server has not answered for {}s.",
-                    now.saturating_duration_since(at).as_secs()
+                tr_args(
+                    "tui-no-answer",
+                    &[(
+                        "seconds",
+                        now.saturating_duration_since(at).as_secs().into(),
+                    )],
                 ),
                 Style::default().fg(Color::Red),
             ));

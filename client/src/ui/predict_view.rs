@@ -14,48 +14,55 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use super::minit_board::MinitBoard;
 use crate::app::App;
 use crate::app::channel::{Channel, result_text, square_index, square_name};
+use crate::i18n::{tenths, tr, tr_args};
 
 /// The module's display: `CH3SS5`, `L4 · K7`, `Move 3`.
 pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
     let kind = match channel.kind {
-        ChannelKind::Tv => "TV",
-        ChannelKind::OnDemand => "engine game",
+        ChannelKind::Tv => "TV".to_owned(),
+        ChannelKind::OnDemand => tr("tui-engine-game"),
     };
+    let set = if flat { "FLAT" } else { "FULL" };
     let mut lines = vec![Line::from(format!(
-        "{kind} {} · {} set",
+        "{kind} {} · {}",
         channel.channel,
-        if flat { "FLAT" } else { "FULL" }
+        tr_args("tui-piece-set", &[("set", set.into())])
     ))];
     match &channel.game {
         Some(game) => {
             let bold = Style::default().add_modifier(Modifier::BOLD);
-            lines.push(Line::styled(format!("Serial {}", game.header.serial), bold));
+            let serial = game.header.serial.clone();
             lines.push(Line::styled(
-                format!("White {}  Black {}", game.header.white, game.header.black),
+                tr_args("tui-serial", &[("serial", serial.into())]),
                 bold,
             ));
+            let engines = [
+                ("white", game.header.white.clone().into()),
+                ("black", game.header.black.clone().into()),
+            ];
+            lines.push(Line::styled(tr_args("tui-engines", &engines), bold));
             match &game.result {
                 Some(result) => lines.push(Line::styled(
-                    format!("Game over: {}", result_text(result)),
+                    tr_args("tui-game-over", &[("result", result_text(result).into())]),
                     bold.fg(Color::Yellow),
                 )),
                 None => {
                     let side = if game.next_ply % 2 == 0 {
-                        "White"
+                        "white"
                     } else {
-                        "Black"
+                        "black"
                     };
-                    lines.push(Line::styled(
-                        format!(
-                            "Move {}  ({side} to play, ply {})",
-                            game.move_number, game.next_ply
-                        ),
-                        bold,
-                    ));
+                    // Plain figures: a move number and a ply are no amounts to group.
+                    let args = [
+                        ("side", side.into()),
+                        ("move", game.move_number.to_string().into()),
+                        ("ply", game.next_ply.to_string().into()),
+                    ];
+                    lines.push(Line::styled(tr_args("tui-move-number", &args), bold));
                 }
             }
         }
-        None => lines.push(Line::from("between games")),
+        None => lines.push(Line::from(tr("tui-between-games"))),
     }
     lines
 }
@@ -64,8 +71,14 @@ pub fn header_lines(channel: &Channel, flat: bool) -> Vec<Line<'static>> {
 pub fn timer_text(channel: &Channel, now: Instant) -> String {
     let running = channel.game.as_ref().is_some_and(|g| g.result.is_none());
     match channel.countdown(now) {
-        Some(left) if running => format!("next ply in {:.1}s", left.as_secs_f32()),
-        Some(left) => format!("next game in {}s", left.as_secs_f32().ceil() as u64),
+        Some(left) if running => tr_args(
+            "tui-next-ply-in",
+            &[("seconds", tenths(left.as_secs_f32()).into())],
+        ),
+        Some(left) => tr_args(
+            "tui-next-game-in",
+            &[("seconds", (left.as_secs_f32().ceil() as u64).into())],
+        ),
         None => String::new(),
     }
 }
@@ -83,11 +96,17 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
         ));
     } else if app.ui.predicting && channel.game.is_none() {
         // Between games there is no ply to guess; the timer line says when the next starts.
-        lines.push(Line::from("waiting for the next game"));
+        lines.push(Line::from(tr("tui-waiting-next-game")));
     } else if app.ui.predicting {
         let ply = channel.game.as_ref().map_or(0, |g| g.next_ply);
         lines.push(Line::from(match &score.pending {
-            Some((p, guess)) if *p == ply => format!("your guess for ply {ply}: {guess} (waiting)"),
+            Some((p, guess)) if *p == ply => tr_args(
+                "tui-guess-waiting",
+                &[
+                    ("ply", ply.to_string().into()),
+                    ("guess", guess.clone().into()),
+                ],
+            ),
             _ => match app.ui.minit_from {
                 Some(from) => {
                     let to: Vec<String> = channel
@@ -95,46 +114,50 @@ pub fn prediction_lines(app: &App, channel: &Channel) -> Vec<Line<'static>> {
                         .into_iter()
                         .map(square_name)
                         .collect();
-                    format!(
-                        "guess ply {ply}: from {} to {}",
-                        square_name(from),
-                        to.join(" or ")
-                    )
+                    let or = format!(" {} ", tr("tui-or"));
+                    let args = [
+                        ("ply", ply.to_string().into()),
+                        ("from", square_name(from).into()),
+                        ("to", to.join(&or).into()),
+                    ];
+                    tr_args("tui-guess-from", &args)
                 }
-                None => format!("guess ply {ply}: pick a from square or type b1-c3"),
+                None => tr_args("tui-guess-pick", &[("ply", ply.to_string().into())]),
             },
         }));
     }
     if let Some(last) = &score.last {
-        let (mark, colour) = if last.correct {
-            ("correct", Color::Green)
+        let (id, colour) = if last.correct {
+            ("tui-verdict-correct", Color::Green)
         } else {
-            ("strike", Color::Red)
+            ("tui-verdict-strike", Color::Red)
         };
+        let args = [
+            ("ply", last.ply.to_string().into()),
+            ("guess", last.guess.clone().into()),
+            ("actual", last.actual.clone().into()),
+        ];
         lines.push(Line::styled(
-            format!(
-                "ply {}: you said {}, it was {} — {mark}",
-                last.ply, last.guess, last.actual
-            ),
+            tr_args(id, &args),
             Style::default().fg(colour),
         ));
     }
-    lines.push(Line::from(format!(
-        "score {}  strikes {}",
-        score.correct, score.strikes
+    let counts =
+        |correct: u32, strikes: u32| [("correct", correct.into()), ("strikes", strikes.into())];
+    lines.push(Line::from(tr_args(
+        "tui-score",
+        &counts(score.correct, score.strikes),
     )));
     for standing in channel.standings.iter().take(5) {
-        lines.push(Line::from(format!(
-            "  {} {} correct, {} strikes",
-            standing.name, standing.correct, standing.strikes
-        )));
+        let counted = tr_args("tui-standing", &counts(standing.correct, standing.strikes));
+        lines.push(Line::from(format!("  {} {counted}", standing.name)));
     }
     lines
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let Some(channel) = &app.channel else {
-        return super::not_shown(frame, app, area, now, "waiting for the channel…");
+        return super::not_shown(frame, app, area, now, &tr("tui-channel-waiting"));
     };
     // The board grows with the terminal, leaving the panel at least 48 columns.
     let room = Rect::new(
@@ -183,18 +206,25 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     }));
     let mut prompt = Vec::new();
     if app.ui.predicting {
-        prompt.push(Line::from(format!("guess> {}_", app.ui.input)));
+        prompt.push(Line::from(format!(
+            "{}> {}_",
+            tr("tui-guess-prompt"),
+            app.ui.input
+        )));
     }
-    let hints = super::pack_hints(
-        &[
-            "p predict",
-            "f FULL/FLAT",
-            "L leaderboard",
-            "? keys",
-            if app.exit_on_back { "q quit" } else { "q back" },
-        ],
-        input_area.width,
-    );
+    let hints = [
+        "tui-hint-predict",
+        "tui-hint-pieces",
+        "tui-hint-leaderboard",
+        "tui-hint-keys",
+        if app.exit_on_back {
+            "tui-hint-quit"
+        } else {
+            "tui-hint-back"
+        },
+    ]
+    .map(tr);
+    let hints = super::pack_hints(&hints.each_ref().map(String::as_str), input_area.width);
     prompt.extend(
         hints
             .into_iter()
@@ -207,7 +237,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     let header = Paragraph::new(header).wrap(Wrap { trim: true });
     let prediction = Paragraph::new(prediction_lines(app, channel))
         .wrap(Wrap { trim: true })
-        .block(Block::bordered().title("prediction"));
+        .block(Block::bordered().title(tr("tui-prediction")));
     let [header_area, timer_area, predict_area, moves_area] = Layout::vertical([
         Constraint::Length(header.line_count(right.width) as u16),
         Constraint::Length(1),
@@ -235,7 +265,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     frame.render_widget(
         Paragraph::new(moves)
             .wrap(Wrap { trim: true })
-            .block(Block::bordered().title("moves")),
+            .block(Block::bordered().title(tr("tui-moves"))),
         moves_area,
     );
 }

@@ -2697,3 +2697,124 @@ fn b_turns_the_bell_off_and_on_while_playing() {
         &["n f t b", "letter pieces, bell"],
     );
 }
+
+/// Issue 34: the match screen and the MinitChess TV and prediction screen at 80x24 in every
+/// language, each line of theirs whole on screen (Dutch and Frisian words run longer).
+#[test]
+fn at_80x24_the_match_and_predict_screens_are_whole_in_every_language() {
+    let now = Instant::now();
+    for lang in Lang::ALL {
+        speak_on_this_thread(lang);
+        // Black to move after 32-28, White's king counted on 45, the invite code shown.
+        let bob = black_player(now);
+        let buf = render(&bob, now, 80, 24);
+        let needles = [
+            tr("tui-your-move"),
+            format!("{}: bob {}", tr("side-black"), tr("tui-you")),
+            format!("{}: alice", tr("side-white")),
+            tr_args(
+                "tui-king-count",
+                &[
+                    ("side", "white".into()),
+                    ("square", "45".into()),
+                    ("count", "2".into()),
+                ],
+            ),
+            tr_args("tui-invite-code", &[("code", "ABCD".into())]),
+            tr_args("tui-match-id", &[("id", "m1".into())]),
+            tr_args("tui-spectators", &[("count", 0.into())]),
+            tr_args("tui-legal", &[("count", 2.into())]),
+            format!("{}> _", tr("tui-move-prompt")),
+            format!("[{}]", tr("tui-link-online")),
+            tr("tui-hint-help"),
+        ];
+        assert_shows(
+            &buf,
+            &needles.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        // A spectator of the same match: whose move, and every key.
+        let mut eve = App::new("eve", None, 1);
+        eve.connected();
+        eve.watching = Some(Target::Match("m1".into()));
+        eve.receive(
+            ServerMessage::MatchSnapshot(snapshot("W:W31-50:B1-20", &["32-28"])),
+            now,
+        );
+        let buf = render(&eve, now, 80, 24);
+        let mut needles = vec![tr_args("tui-to-move", &[("side", "white".into())])];
+        needles.extend(
+            [
+                "tui-hint-spectator",
+                "tui-hint-back",
+                "tui-hint-flip",
+                "tui-hint-numbers",
+                "tui-hint-moves",
+                "tui-hint-keys",
+            ]
+            .map(tr),
+        );
+        assert_shows(
+            &buf,
+            &needles.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+
+        // TV: the module's display, the countdown and every key; then the guess prompt.
+        let mut tv = App::new(
+            "dee",
+            Some(Command::Watch(Target::Channel("tv1".into()))),
+            1,
+        );
+        tv.connected();
+        tv.receive(ServerMessage::ChannelSnapshot(channel_snapshot()), now);
+        let buf = render(&tv, now, 80, 24);
+        let needles = [
+            format!(
+                "TV tv1 · {}",
+                tr_args("tui-piece-set", &[("set", "FULL".into())])
+            ),
+            tr_args("tui-serial", &[("serial", "CH3SS5".into())]),
+            tr_args(
+                "tui-engines",
+                &[("white", "L4".into()), ("black", "K7".into())],
+            ),
+            tr_args(
+                "tui-move-number",
+                &[
+                    ("side", "white".into()),
+                    ("move", "1".into()),
+                    ("ply", "0".into()),
+                ],
+            ),
+            tr_args(
+                "tui-next-ply-in",
+                &[("seconds", crate::i18n::tenths(2.0).into())],
+            ),
+            tr("tui-hint-predict"),
+            tr("tui-hint-pieces"),
+            tr("tui-hint-leaderboard"),
+            tr("tui-hint-quit"),
+        ];
+        assert_shows(
+            &buf,
+            &needles.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        tv.key(crossterm::event::KeyEvent::from(
+            crossterm::event::KeyCode::Char('p'),
+        ));
+        let buf = render(&tv, now, 80, 24);
+        let needles = [
+            format!("{}> _", tr("tui-guess-prompt")),
+            tr_args("tui-guess-pick", &[("ply", "0".into())]),
+            tr_args("tui-score", &[("correct", 0.into()), ("strikes", 0.into())]),
+            tr("tui-prediction"),
+        ];
+        assert_shows(
+            &buf,
+            &needles.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        if lang == Lang::Fy {
+            assert_shows(&buf, &["heale set 0: kies in begjinfjild of typ b1-c3"]);
+        }
+    }
+    speak_on_this_thread(Lang::En);
+}

@@ -47,6 +47,7 @@ const STORE_PATIENCE: Duration = Duration::from_secs(2);
 /// The refusal for a request to a channel whose task has ended.
 fn gone(channel: &str) -> Refusal {
     Refusal::new(ErrorCode::NotFound, format!("channel {channel} has closed"))
+        .with(ErrorArgs::new("channel_closed").word("channel", channel))
 }
 
 /// What a channel plays.
@@ -233,6 +234,9 @@ impl ChannelHandle {
                 return answer(Err(Refusal::new(
                     ErrorCode::InvalidArgument,
                     format!("{square:?} is not a square (a1 to e6)"),
+                )
+                .with(
+                    ErrorArgs::new("not_a_minit_square").word("square", square.as_str()),
                 )));
             }
         }
@@ -303,7 +307,8 @@ impl ChannelHandle {
                 Refusal::new(
                     ErrorCode::Busy,
                     format!("channel {} is busy; try again", self.channel),
-                ),
+                )
+                .with(ErrorArgs::new("channel_busy").word("channel", self.channel.as_str())),
             ),
             Err(mpsc::error::TrySendError::Closed(command)) => (command, gone(&self.channel)),
         };
@@ -683,7 +688,8 @@ impl Actor {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
                 format!("no game is running on {} right now", self.channel),
-            ));
+            )
+            .with(ErrorArgs::new("no_game_running").word("channel", self.channel.as_str())));
         };
         let next = game.next_ply();
         if ply < next {
@@ -698,7 +704,8 @@ impl Actor {
             ));
         }
         if game.is_over() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+            return Err(Refusal::new(ErrorCode::GameOver, "the game is over")
+                .with(ErrorArgs::new("game_over")));
         }
         if ply > next {
             return Err(Refusal::new(
@@ -720,6 +727,12 @@ impl Actor {
                     "{mv} is not a legal move for {} before ply {next}",
                     game.side_to_move()
                 ),
+            )
+            .with(
+                ErrorArgs::new("not_legal")
+                    .number("next", next)
+                    .word("move", mv.as_str())
+                    .word("side", game.side_to_move().to_string()),
             ));
         }
         Ok(())

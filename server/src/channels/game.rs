@@ -35,6 +35,18 @@ pub enum SpecError {
     RevealPastTheEnd(u32),
 }
 
+impl SpecError {
+    /// The request's field that is wrong, as the protocol names it.
+    pub fn field(&self) -> &'static str {
+        match self {
+            SpecError::Serial(_) => "serial",
+            SpecError::White(_) => "white",
+            SpecError::Black(_) => "black",
+            SpecError::RevealPastTheEnd(_) => "reveal_from_ply",
+        }
+    }
+}
+
 impl GameSpec {
     /// The spec a client asked for; `Err` says which field is wrong.
     pub fn from_request(

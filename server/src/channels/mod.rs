@@ -21,8 +21,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use boardcast_protocol::{
-    ChannelKind, ChannelSnapshot, ChannelSummary, ErrorCode, FRISIAN_TV, GameCreated, Leaderboard,
-    LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
+    ChannelKind, ChannelSnapshot, ChannelSummary, ErrorArgs, ErrorCode, FRISIAN_TV, GameCreated,
+    Leaderboard, LeaderboardQuery, Predict, ServerMessage, StartEngineGame,
 };
 
 pub(crate) use actor::ChannelHandle;
@@ -241,7 +241,8 @@ impl Channels {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 "too many archive reads under way; try again shortly",
-            ));
+            )
+            .with(ErrorArgs::new("archive_busy")));
         };
         let outbox = outbox.clone();
         tokio::spawn(async move {
@@ -301,6 +302,7 @@ fn not_found(channel: &str) -> Refusal {
         ErrorCode::NotFound,
         format!("no channel or archived game {channel}"),
     )
+    .with(ErrorArgs::new("no_channel").word("channel", channel))
 }
 
 fn internal(err: StorageError) -> Refusal {

@@ -200,8 +200,11 @@ impl Registry {
 
     /// Starts the on-demand game a client asked for; returns its channel id.
     pub fn start_game(&self, request: &StartEngineGame) -> Result<String, Refusal> {
-        let spec = GameSpec::from_request(request, self.inner.config.default_interval)
-            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
+        let spec =
+            GameSpec::from_request(request, self.inner.config.default_interval).map_err(|err| {
+                Refusal::new(ErrorCode::InvalidArgument, err.to_string())
+                    .with(ErrorArgs::new("invalid_field").word("field", err.field()))
+            })?;
         self.refuse_live_tv_game(&spec)?;
         let tv = self.inner.config.tv_intervals.len();
         let on_demand = self.all().len().saturating_sub(tv);
@@ -217,6 +220,7 @@ impl Registry {
                 ErrorCode::Busy,
                 "engine-game ids are being drawn; try again in a moment",
             )
+            .with(ErrorArgs::new("drawing_ids"))
         })?;
         let channel = format!("g{game_id}");
         let program = Program::OnDemand {
@@ -255,6 +259,13 @@ impl Registry {
                      started once that game has ended (watch {} meanwhile)",
                     summary.channel, summary.channel
                 ),
+            )
+            .with(
+                ErrorArgs::new("played_live")
+                    .word("serial", serial.to_string())
+                    .word("white", white.to_string())
+                    .word("black", black.to_string())
+                    .word("channel", summary.channel.as_str()),
             )),
             None => Ok(()),
         }

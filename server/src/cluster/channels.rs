@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use axum::extract::ws::Message;
-use boardcast_protocol::{ChannelSnapshot, Encoding, ErrorCode, ServerMessage};
+use boardcast_protocol::{ChannelSnapshot, Encoding, ErrorArgs, ErrorCode, ServerMessage};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -422,7 +422,7 @@ impl ClusterChannels {
                     let refusal = moved(&channel);
                     let verdict = ChannelTraffic::Verdict {
                         request,
-                        refusal: Some((refusal.code, refusal.message)),
+                        refusal: Some(refusal),
                     };
                     return self.send_to(&from, &verdict);
                 };
@@ -438,7 +438,7 @@ impl ClusterChannels {
                 handle.predict(
                     guess,
                     Box::new(move |verdict| {
-                        let refusal = verdict.err().map(|r| (r.code, r.message));
+                        let refusal = verdict.err();
                         send_to(&bus, &from, &ChannelTraffic::Verdict { request, refusal });
                     }),
                 );
@@ -448,7 +448,7 @@ impl ClusterChannels {
                 if let Some(answer) = answer {
                     answer(match refusal {
                         None => Ok(()),
-                        Some((code, message)) => Err(Refusal::new(code, message)),
+                        Some(refusal) => Err(refusal),
                     });
                 }
             }

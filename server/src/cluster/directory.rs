@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use boardcast_protocol::{ErrorCode, MatchEventMsg, MatchSummary, Side};
+use boardcast_protocol::{ErrorArgs, ErrorCode, MatchEventMsg, MatchSummary, Side};
 use futures_util::future::BoxFuture;
 
 use super::bus::{Bus, BusEvent, names};
@@ -262,7 +262,8 @@ impl ClusterDirectory {
             }) if owner.node != self.me.node && !self.lease.settled() => Err(Refusal::new(
                 ErrorCode::StorageUnavailable,
                 "the match is changing servers; try again shortly",
-            )),
+            )
+            .with(ErrorArgs::new("changing_servers"))),
             Some(_) => match self.take_over(id).await {
                 TakeOver::Here(handle) => Ok(Some(handle)),
                 TakeOver::Elsewhere(owner, epoch) => self.proxy_for(id, owner, epoch).await,
@@ -270,7 +271,8 @@ impl ClusterDirectory {
                 TakeOver::Failed | TakeOver::Later => Err(Refusal::new(
                     ErrorCode::StorageUnavailable,
                     "the match is changing servers; try again shortly",
-                )),
+                )
+                .with(ErrorArgs::new("changing_servers"))),
             },
         }
     }
@@ -330,6 +332,7 @@ fn reply_match(reply: &ToAsker) -> &str {
 
 fn shutting_down() -> Refusal {
     Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+        .with(ErrorArgs::new("shutting_down"))
 }
 
 fn lookup_failed(err: &StorageError) -> Refusal {

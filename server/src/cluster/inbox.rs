@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{Encoding, ErrorCode};
+use boardcast_protocol::{Encoding, ErrorArgs, ErrorCode};
 use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusEvent, names};
@@ -307,7 +307,8 @@ impl Inbox {
                 let refusal = Refusal::new(
                     ErrorCode::Busy,
                     "this server is taking over many matches at once; try again",
-                );
+                )
+                .with(ErrorArgs::new("taking_over"));
                 let outbox = self.outbox(&match_id, &waiting);
                 refuse(&outbox, &waiting.command, refusal);
             }
@@ -346,7 +347,8 @@ impl Inbox {
                     publish(&self.side.bus, &names::node_replies(&waiting.from), &reply);
                 }
                 Ok(Claim::Missing) => {
-                    let refusal = Refusal::new(ErrorCode::NotFound, format!("no match {match_id}"));
+                    let refusal = Refusal::new(ErrorCode::NotFound, format!("no match {match_id}"))
+                        .with(ErrorArgs::new("no_match").word("match_id", match_id.as_str()));
                     refuse(&self.outbox(&match_id, &waiting), &waiting.command, refusal);
                 }
                 Err(refusal) => {
@@ -523,6 +525,7 @@ fn busy() -> Refusal {
         ErrorCode::Busy,
         "this match has too many commands waiting; try again",
     )
+    .with(ErrorArgs::new("commands_waiting"))
 }
 
 #[cfg(test)]

@@ -166,10 +166,7 @@ fn heard(play_now: &PlayNow, event: BusEvent) {
             }) => {
                 let account = player.account.unwrap_or_default();
                 if let Err(refusal) = play_now.entered_from(from.clone(), player, preset) {
-                    let delivery = Delivery::Refused {
-                        code: refusal.code,
-                        message: refusal.message,
-                    };
+                    let delivery = Delivery::Refused(refusal);
                     if let Some(link) = play_now.link() {
                         link.deliver(&from, account, delivery);
                     }
@@ -292,10 +289,10 @@ mod tests {
             },
             PoolTraffic::Ended {
                 account: 4,
-                delivery: Delivery::Refused {
-                    code: ErrorCode::Busy,
-                    message: "full".into(),
-                },
+                delivery: Delivery::Refused(
+                    crate::refusal::Refusal::new(ErrorCode::Busy, "full")
+                        .with(boardcast_protocol::ErrorArgs::new("play_now_busy")),
+                ),
             },
         ];
         for traffic in all {

@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{
-    Ack, Encoding, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, Paired,
+    Ack, Encoding, ErrorArgs, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, Paired,
     ServerMessage, Target,
 };
 use futures_util::future::BoxFuture;
@@ -504,7 +504,8 @@ impl Proxy {
                 Refusal::new(
                     ErrorCode::Busy,
                     "too many messages waiting between servers; try again",
-                ),
+                )
+                .with(ErrorArgs::new("relay_full")),
             );
         }
     }
@@ -1015,6 +1016,7 @@ fn moved() -> Refusal {
         ErrorCode::Busy,
         "this match moved between servers as you asked; send it again",
     )
+    .with(ErrorArgs::new("match_moved"))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::extract::ws::Message;
-use boardcast_protocol::{Encoding, ErrorCode, Side};
+use boardcast_protocol::{Encoding, ErrorArgs, ErrorCode, Side};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::bus::{Bus, BusEvent, names};
@@ -269,6 +269,7 @@ pub(crate) fn lease_refusal() -> Refusal {
         ErrorCode::StorageUnavailable,
         "this server lost its database lease; try again",
     )
+    .with(ErrorArgs::new("lease_lost"))
 }
 
 /// How long a suspended match waits for storage to say who owns it before it answers from

@@ -24,8 +24,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::{
-    BySide, ChatRoom, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired, PlayerRating,
-    PoolPreset, Resumed, Seat, ServerMessage, Side, Target,
+    BySide, ChatRoom, ErrorArgs, ErrorCode, MatchEvent, MatchEventMsg, MatchPhase, Paired,
+    PlayerRating, PoolPreset, Resumed, Seat, ServerMessage, Side, Target,
 };
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -269,6 +269,7 @@ fn moved_refusal() -> Refusal {
         ErrorCode::StorageUnavailable,
         "the match moved to another server; send it again",
     )
+    .with(ErrorArgs::new("match_moved"))
 }
 
 /// The answer to a command that needs a write or a decision while the match is suspended.
@@ -277,6 +278,7 @@ fn suspended_refusal() -> Refusal {
         ErrorCode::StorageUnavailable,
         "storage is unavailable: nothing was applied; try again shortly",
     )
+    .with(ErrorArgs::new("unreachable"))
 }
 
 /// Completes when this node's lease is lost (`lost`), or held again (`!lost`); never on a
@@ -636,6 +638,10 @@ impl Actor {
                         Refusal::new(
                             ErrorCode::NotAllowed,
                             format!("your account holds no seat in {}", self.state.id),
+                        )
+                        .with(
+                            ErrorArgs::new("no_seat_for_account")
+                                .word("match_id", self.state.id.as_str()),
                         ),
                     ),
                 },
@@ -718,6 +724,7 @@ impl Actor {
                 self.state.id
             ),
         )
+        .with(ErrorArgs::new("watcher").word("match_id", self.state.id.as_str()))
     }
 
     async fn join(&mut self, outbox: Outbox, id: u64, player: Player, myself: bool) {
@@ -736,7 +743,17 @@ impl Actor {
                     self.state.id, self.state.id
                 )
             };
-            return outbox.refuse(id, Refusal::new(ErrorCode::NotAllowed, message));
+            return outbox.refuse(
+                id,
+                Refusal::new(ErrorCode::NotAllowed, message).with(
+                    ErrorArgs::new(if myself {
+                        "myself_other_seat"
+                    } else {
+                        "holds_other_seat"
+                    })
+                    .word("match_id", self.state.id.as_str()),
+                ),
+            );
         }
         let token = new_token();
         let (side, record) = match self.state.decide_join(&player, token.clone(), myself) {
@@ -1052,7 +1069,8 @@ impl Actor {
                     return Err(Refusal::new(
                         ErrorCode::Internal,
                         "internal error: nothing was applied",
-                    ));
+                    )
+                    .with(ErrorArgs::new("internal")));
                 }
             }
         }
@@ -1253,7 +1271,8 @@ impl Actor {
             return Err(Refusal::new(
                 ErrorCode::StorageUnavailable,
                 "the chat cannot be read now; nothing was said",
-            ));
+            )
+            .with(ErrorArgs::new("chat_unreadable")));
         }
         let at_ms = now_ms();
         match request {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use boardcast_protocol::chat::check_text;
 use boardcast_protocol::{
-    ChatDeleted, ChatHistory, ChatLine, ChatPreset, ChatRoom, ChatSay, ErrorCode,
+    ChatDeleted, ChatHistory, ChatLine, ChatPreset, ChatRoom, ChatSay, ErrorArgs, ErrorCode,
 };
 use serde::{Deserialize, Serialize};
 
@@ -137,11 +137,15 @@ impl MatchChat {
                 return Err(Refusal::new(
                     ErrorCode::MembersOnly,
                     "guests chat with the preset phrases; free text is for signed-in members",
-                ));
+                )
+                .with(ErrorArgs::new("free_chat")));
             }
             ChatSay::Text(text) => ChatSay::Text(
                 check_text(&text)
-                    .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?
+                    .map_err(|err| {
+                        Refusal::new(ErrorCode::InvalidArgument, err.to_string())
+                            .with(ErrorArgs::new("invalid_field").word("field", "text"))
+                    })?
                     .to_owned(),
             ),
             preset => preset,
@@ -151,7 +155,8 @@ impl MatchChat {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
                 format!("this match's chat is full ({MAX_LINES} lines)"),
-            ));
+            )
+            .with(ErrorArgs::new("chat_full").number("limit", MAX_LINES)));
         }
         let speaker = match author.account {
             Some(account) => Speaker::Account(account),
@@ -174,6 +179,12 @@ impl MatchChat {
                     EVERY.as_secs(),
                     rate.retry_after(now).as_secs_f64()
                 ),
+            )
+            .with(
+                ErrorArgs::new("chat_too_fast")
+                    .number("burst", u64::from(BURST))
+                    .number("every_s", EVERY.as_secs())
+                    .number("wait_s", rate.retry_after(now).as_secs_f64().ceil() as u64),
             ));
         }
         let (preset, text) = match &say {
@@ -226,6 +237,11 @@ impl MatchChat {
             return Err(Refusal::new(
                 ErrorCode::NotFound,
                 format!("no chat line {line} in match {match_id}"),
+            )
+            .with(
+                ErrorArgs::new("no_chat_line")
+                    .number("line", line)
+                    .word("match_id", match_id),
             ));
         };
         let write = Write::Chat(ChatWrite::Delete {

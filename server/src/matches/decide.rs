@@ -354,7 +354,8 @@ impl MatchState {
                     return Err(Refusal::new(
                         ErrorCode::NotAllowed,
                         "a match can be aborted only before each side has moved",
-                    ));
+                    )
+                    .with(ErrorArgs::new("abort_after_moves")));
                 }
                 vec![Record::ended(
                     None,
@@ -369,7 +370,8 @@ impl MatchState {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
                             "your opponent is connected: nothing to claim",
-                        ));
+                        )
+                        .with(ErrorArgs::new("opponent_connected")));
                     }
                     Some(grace) if !grace.left(now).is_zero() => {
                         let left = grace.left(now).as_secs_f64();
@@ -381,7 +383,14 @@ impl MatchState {
                                  their turn (the grace stands still on yours)"
                             )
                         };
-                        return Err(Refusal::new(ErrorCode::NotAllowed, message));
+                        return Err(Refusal::new(ErrorCode::NotAllowed, message).with(
+                            ErrorArgs::new(if grace.running() {
+                                "grace_running"
+                            } else {
+                                "grace_paused"
+                            })
+                            .number("wait_s", left.ceil() as u64),
+                        ));
                     }
                     // A match that could still be aborted has no game in it to win or draw:
                     // the claim aborts it, as the player could have done themselves.
@@ -433,26 +442,30 @@ impl MatchState {
                     return Err(Refusal::new(
                         ErrorCode::NotAllowed,
                         "a rematch can be offered only once the match is over",
-                    ));
+                    )
+                    .with(ErrorArgs::new("rematch_not_over")));
                 }
                 if let Some(id) = &self.rematch {
                     return Err(Refusal::new(
                         ErrorCode::NotAllowed,
                         format!("the rematch already exists: {id}"),
-                    ));
+                    )
+                    .with(ErrorArgs::new("rematch_exists").word("match_id", id.as_str())));
                 }
                 if self.seat(opponent).is_none() {
                     return Err(Refusal::new(
                         ErrorCode::NotAllowed,
                         "there was no opponent to play again",
-                    ));
+                    )
+                    .with(ErrorArgs::new("no_opponent")));
                 }
                 match (action, self.rematch_offer) {
                     (Action::OfferRematch, Some(offerer)) if offerer == side => {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
                             "your rematch offer already stands",
-                        ));
+                        )
+                        .with(ErrorArgs::new("rematch_offer_stands")));
                     }
                     // Only the opponent can accept: accepting one's own offer would seat the
                     // opponent in a match they never agreed to.
@@ -460,7 +473,8 @@ impl MatchState {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
                             "this rematch offer is your own: your opponent has to accept it",
-                        ));
+                        )
+                        .with(ErrorArgs::new("own_rematch_offer")));
                     }
                     (Action::OfferRematch | Action::AcceptRematch, Some(_)) => {
                         return Ok(Decision::StartRematch);
@@ -475,7 +489,8 @@ impl MatchState {
                         return Err(Refusal::new(
                             ErrorCode::NotAllowed,
                             "there is no rematch offer from your opponent",
-                        ));
+                        )
+                        .with(ErrorArgs::new("no_rematch_offer")));
                     }
                 }
             }
@@ -491,17 +506,18 @@ impl MatchState {
     /// who refuses it, at most once every [`MORE_TIME_EVERY`].
     fn decide_more_time(&self, side: Side, now: Instant) -> Result<Vec<Record>, Refusal> {
         let Some(clock) = &self.clock else {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "more time is for timed matches only",
-            ));
+            return Err(
+                Refusal::new(ErrorCode::NotAllowed, "more time is for timed matches only")
+                    .with(ErrorArgs::new("more_time_untimed")),
+            );
         };
         let opponent = side.opposite();
         if self.more_time[opponent].refused {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
                 "your opponent does not accept more time",
-            ));
+            )
+            .with(ErrorArgs::new("more_time_refused")));
         }
         if let Some(at) = self.more_time[side].given_at
             && now.saturating_duration_since(at) < MORE_TIME_EVERY
@@ -512,10 +528,12 @@ impl MatchState {
                     "more time at most once every {} s",
                     MORE_TIME_EVERY.as_secs()
                 ),
-            ));
+            )
+            .with(ErrorArgs::new("more_time_often").number("every_s", MORE_TIME_EVERY.as_secs())));
         }
         if clock.flagged(now).is_some() {
-            return Err(Refusal::new(ErrorCode::NotAllowed, "the time has run out"));
+            return Err(Refusal::new(ErrorCode::NotAllowed, "the time has run out")
+                .with(ErrorArgs::new("flagged")));
         }
         let clock = clock.with_more_time(opponent, Duration::from_millis(MORE_TIME_MS), now);
         Ok(vec![Record::new(MatchEvent::MoreTimeGiven(
@@ -532,22 +550,22 @@ impl MatchState {
         let (true, Some(clock), Some(tc)) =
             (self.setup.berserk, &self.clock, self.setup.time_control)
         else {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "berserk is for arena games only",
-            ));
+            return Err(
+                Refusal::new(ErrorCode::NotAllowed, "berserk is for arena games only")
+                    .with(ErrorArgs::new("berserk_arena_only")),
+            );
         };
         if self.berserk[side] {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "you have gone berserk already",
-            ));
+            return Err(
+                Refusal::new(ErrorCode::NotAllowed, "you have gone berserk already")
+                    .with(ErrorArgs::new("berserk_already")),
+            );
         }
         if self.has_moved(side) {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "berserk only before your first move",
-            ));
+            return Err(
+                Refusal::new(ErrorCode::NotAllowed, "berserk only before your first move")
+                    .with(ErrorArgs::new("berserk_after_move")),
+            );
         }
         let penalty = Duration::from_millis(tc.initial_ms / 2);
         Ok(vec![Record::new(MatchEvent::Berserked(Berserked {
@@ -630,10 +648,12 @@ impl MatchState {
         myself: bool,
     ) -> Result<(Side, Record), Refusal> {
         if self.result.is_some() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the match is over"));
+            return Err(Refusal::new(ErrorCode::GameOver, "the match is over")
+                .with(ErrorArgs::new("game_over")));
         }
         let side = self.free_side().ok_or_else(|| {
             Refusal::new(ErrorCode::MatchFull, "both seats of this match are taken")
+                .with(ErrorArgs::new("both_seats_taken"))
         })?;
         if self.setup.rated {
             let creator = self.seat(side.opposite()).map(|seat| &seat.player);
@@ -649,8 +669,9 @@ impl MatchState {
             let rating = player
                 .account
                 .map(|_| player.rating.map_or(1500, |r| i32::from(r.rating)));
-            may_join(&terms, rating, oneself)
-                .map_err(|refusal| Refusal::new(refusal.code(), refusal.to_string()))?;
+            may_join(&terms, rating, oneself).map_err(|refusal| {
+                Refusal::new(refusal.code(), refusal.to_string()).with(refusal.args())
+            })?;
         }
         Ok((side, Record::joined(side, player, token)))
     }

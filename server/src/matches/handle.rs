@@ -10,7 +10,7 @@
 
 use tokio::time::Instant;
 
-use boardcast_protocol::{BySide, ErrorCode, Side};
+use boardcast_protocol::{BySide, ErrorArgs, ErrorCode, Side};
 use tokio::sync::mpsc;
 
 use super::chat::ChatRequest;
@@ -145,7 +145,8 @@ impl MatchHandle {
                 mpsc::error::TrySendError::Full(_) => Refusal::new(
                     ErrorCode::Busy,
                     "this match has too many commands waiting; try again",
-                ),
+                )
+                .with(ErrorArgs::new("commands_waiting")),
                 mpsc::error::TrySendError::Closed(_) => stopped(&self.shutdown),
             })
     }
@@ -166,7 +167,9 @@ impl MatchHandle {
 pub(super) fn stopped(shutdown: &Shutdown) -> Refusal {
     if shutdown.is_shutdown() {
         Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+            .with(ErrorArgs::new("shutting_down"))
     } else {
         Refusal::new(ErrorCode::NotFound, "this match is no longer running")
+            .with(ErrorArgs::new("match_stopped"))
     }
 }

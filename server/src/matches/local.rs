@@ -14,7 +14,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use boardcast_protocol::{
-    ColorChoice, CreateMatch, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
+    ColorChoice, CreateMatch, ErrorArgs, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
 };
 use rand::Rng;
 
@@ -147,6 +147,7 @@ impl Hub {
         let (state, records) = rebuild(stored, now(), last_alive_ms).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a stored match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
+                .with(ErrorArgs::new("does_not_replay"))
         })?;
         self.start(state, &records, false, directory, ownership)
     }
@@ -172,7 +173,8 @@ impl Hub {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 "the server holds as many matches as it may; try later",
-            ));
+            )
+            .with(ErrorArgs::new("too_many_matches")));
         }
         Ok(())
     }
@@ -185,7 +187,8 @@ impl Hub {
             return Err(Refusal::new(
                 ErrorCode::Busy,
                 "the server has as many finished matches open as it may; try later",
-            ));
+            )
+            .with(ErrorArgs::new("too_many_finished")));
         }
         Ok(())
     }
@@ -221,8 +224,11 @@ impl Hub {
         self.check_room()?;
         let id = random_string(ID_ALPHABET, 10);
         let invite = self.fresh_invite().await?;
-        let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
-            .map_err(|err| Refusal::new(ErrorCode::InvalidArgument, err.to_string()))?;
+        let mut state =
+            MatchState::new(id.clone(), invite.clone(), setup.clone()).map_err(|err| {
+                Refusal::new(ErrorCode::InvalidArgument, err.to_string())
+                    .with(ErrorArgs::new("invalid_field").word("field", "start_fen"))
+            })?;
         let now = now();
         let mut records = Vec::new();
         let mut tokens = Vec::new();
@@ -238,21 +244,22 @@ impl Hub {
             id: id.clone(),
             invite: Some(invite.clone()),
             created_ms: now_ms(),
-            setup: serde_json::to_string(&setup)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?,
+            setup: serde_json::to_string(&setup).map_err(|err| {
+                Refusal::new(ErrorCode::Internal, err.to_string()).with(ErrorArgs::new("internal"))
+            })?,
             owner: owner.clone(),
         }];
         for (side, player) in players {
             let token = new_token();
             let mut record = Record::joined(*side, player, token.clone());
             let at_ms = now_ms();
-            state
-                .apply_new(&record, now, at_ms)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
+            state.apply_new(&record, now, at_ms).map_err(|err| {
+                Refusal::new(ErrorCode::Internal, err.to_string()).with(ErrorArgs::new("internal"))
+            })?;
             state.announce_first_move(&mut record, now, self.0.settings.first_move_timeout);
-            let write = record
-                .write(&id, state.v, at_ms, epoch)
-                .map_err(|err| Refusal::new(ErrorCode::Internal, err.to_string()))?;
+            let write = record.write(&id, state.v, at_ms, epoch).map_err(|err| {
+                Refusal::new(ErrorCode::Internal, err.to_string()).with(ErrorArgs::new("internal"))
+            })?;
             writes.push(write);
             records.push(record);
             tokens.push((*side, token));
@@ -314,7 +321,8 @@ impl Hub {
         Err(Refusal::new(
             ErrorCode::Internal,
             "no unused invite code could be drawn; no match was created",
-        ))
+        )
+        .with(ErrorArgs::new("no_invite_code")))
     }
 
     /// The match in memory in which `token` holds a seat.
@@ -387,10 +395,10 @@ impl Hub {
         if let Some(entry) = self.index().matches.get_mut(&id) {
             entry.creator = Some(creator);
         }
-        let token = tokens
-            .pop()
-            .map(|(_, token)| token)
-            .ok_or_else(|| Refusal::new(ErrorCode::Internal, "no seat was created"))?;
+        let token = tokens.pop().map(|(_, token)| token).ok_or_else(|| {
+            Refusal::new(ErrorCode::Internal, "no seat was created")
+                .with(ErrorArgs::new("internal"))
+        })?;
         Ok((handle, id, token))
     }
 
@@ -404,10 +412,10 @@ impl Hub {
         directory: Arc<dyn Directory>,
         ownership: Ownership,
     ) -> Result<MatchHandle, Refusal> {
-        let guard =
-            self.0.tasks.guard().ok_or_else(|| {
-                Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
-            })?;
+        let guard = self.0.tasks.guard().ok_or_else(|| {
+            Refusal::new(ErrorCode::ShuttingDown, "the server is shutting down")
+                .with(ErrorArgs::new("shutting_down"))
+        })?;
         let mut dir = self.index();
         match dir.matches.get(&state.id) {
             Some(entry) if !entry.handle.is_stopped() => return Ok(entry.handle.clone()),
@@ -505,6 +513,7 @@ impl Hub {
         let (state, records) = rebuild(&stored, now(), None).map_err(|err| {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
+                .with(ErrorArgs::new("does_not_replay"))
         })?;
         self.start(state, &records, false, self.alone(), Ownership::single())
             .map(Some)

@@ -130,6 +130,7 @@ impl MatchState {
                 ErrorCode::Internal,
                 format!("the moves do not replay: {err}"),
             )
+            .with(ErrorArgs::new("does_not_replay"))
         })?;
         let clock = self.clock.as_ref().map(|clock| ClockState {
             // No clock runs before both sides have moved (as at the start).

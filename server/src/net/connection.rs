@@ -31,8 +31,8 @@ use crate::room::outbox::{self, Inbox, Outbox};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use boardcast_protocol::limits::close;
 use boardcast_protocol::{
-    ClientEnvelope, ClientMessage, Encoding, ErrorCode, FrameRef, Limits, PROTOCOL_VERSION, Pong,
-    ServerMessage, ShutdownNotice, Target, Watch, Welcome,
+    ClientEnvelope, ClientMessage, Encoding, ErrorArgs, ErrorCode, FrameRef, Limits,
+    PROTOCOL_VERSION, Pong, ServerMessage, ShutdownNotice, Target, Watch, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 
@@ -451,70 +451,69 @@ impl Connection {
         });
         loop {
             tokio::select! {
-                _ = shutdown.recv() => {
-                    self.outbox.send(&ServerMessage::Shutdown(ShutdownNotice {
-                        reason: "the server is shutting down".into(),
-                        reconnect_after_ms: 1_000,
-                    }));
-                    return Close::With(close::GOING_AWAY, "server shutting down");
-                }
-                _ = &mut *writer => return Close::Gone,
-                () = async { cut.as_ref().expect("only for a member").cut().await }, if cut.is_some() => {
-                    return Close::With(close::SESSION_ENDED, "session ended");
-                }
-                _ = async { recheck.as_mut().expect("only for a member").tick().await }, if recheck.is_some() => {
-                    // Boxed: the lookup runs rarely, and inline it would size every connection.
-                    if !Box::pin(self.still_logged_in()).await {
-                        return Close::With(close::SESSION_ENDED, "session ended");
-                    }
-                }
-                _ = ping.tick() => {
-                    if self.idle.expired(Instant::now()) {
-                        return Close::With(close::IDLE, "idle timeout");
-                    }
-                    self.ping(Instant::now());
-                }
-                frame = stream.next() => {
-                    let frame = match frame {
-                        Some(Ok(frame)) => frame,
-                        Some(Err(err)) => return close_for_read_error(err),
-                        None => return Close::Gone,
-                    };
-                    let now = Instant::now();
-                    self.idle.heard(now);
-                    match &frame {
-                        Message::Close(_) => return Close::Gone,
-                        Message::Pong(payload) => self.round_trips.pong(payload, now),
-                        _ => {}
-                    }
-                    let payload = match &frame {
-                        Message::Text(text) => Some(FrameRef::Text(text.as_str().as_bytes())),
-                        Message::Binary(bytes) => Some(FrameRef::Binary(bytes)),
-                        Message::Close(_) | Message::Ping(_) | Message::Pong(_) => None,
-                    };
-                    // Every frame counts, WebSocket pings too.
-                    if !self.rate.allow(now) {
-                        let id = payload.and_then(|payload| self.envelope_id(payload));
-                        self.outbox.refuse(id, Refusal::new(ErrorCode::RateLimited, "too many messages"));
-                        self.app.address_limits.hit(
-                            LimitKind::MessageRate,
-                            self.client,
-                            "message rate limit exceeded; connection closed",
-                        );
-                        return Close::With(close::POLICY, "message rate limit exceeded");
-                    }
-                    let Some(payload) = payload else { continue };
-                    match self.decode(payload) {
-                        // Boxed: dispatch is the largest state of a connection's future and runs rarely;
-                        // inline, it would size the task of every idle connection.
-                        Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
-                        // The refusal names the envelope whenever its id could be read.
-                        Err((code, message)) => {
-                            self.outbox.refuse(self.envelope_id(payload), Refusal::new(code, message))
+                            _ = shutdown.recv() => {
+                                self.outbox.send(&ServerMessage::Shutdown(ShutdownNotice {
+                                    reason: "the server is shutting down".into(),
+                                    reconnect_after_ms: 1_000,
+                                }));
+                                return Close::With(close::GOING_AWAY, "server shutting down");
+                            }
+                            _ = &mut *writer => return Close::Gone,
+                            () = async { cut.as_ref().expect("only for a member").cut().await }, if cut.is_some() => {
+                                return Close::With(close::SESSION_ENDED, "session ended");
+                            }
+                            _ = async { recheck.as_mut().expect("only for a member").tick().await }, if recheck.is_some() => {
+                                // Boxed: the lookup runs rarely, and inline it would size every connection.
+                                if !Box::pin(self.still_logged_in()).await {
+                                    return Close::With(close::SESSION_ENDED, "session ended");
+                                }
+                            }
+                            _ = ping.tick() => {
+                                if self.idle.expired(Instant::now()) {
+                                    return Close::With(close::IDLE, "idle timeout");
+                                }
+                                self.ping(Instant::now());
+                            }
+                            frame = stream.next() => {
+                                let frame = match frame {
+                                    Some(Ok(frame)) => frame,
+                                    Some(Err(err)) => return close_for_read_error(err),
+                                    None => return Close::Gone,
+                                };
+                                let now = Instant::now();
+                                self.idle.heard(now);
+                                match &frame {
+                                    Message::Close(_) => return Close::Gone,
+                                    Message::Pong(payload) => self.round_trips.pong(payload, now),
+                                    _ => {}
+                                }
+                                let payload = match &frame {
+                                    Message::Text(text) => Some(FrameRef::Text(text.as_str().as_bytes())),
+                                    Message::Binary(bytes) => Some(FrameRef::Binary(bytes)),
+                                    Message::Close(_) | Message::Ping(_) | Message::Pong(_) => None,
+                                };
+                                // Every frame counts, WebSocket pings too.
+                                if !self.rate.allow(now) {
+                                    let id = payload.and_then(|payload| self.envelope_id(payload));
+                                    self.outbox.refuse(id, Refusal::new(ErrorCode::RateLimited, "too many messages")
+            .with(ErrorArgs::new("too_many_messages")));
+                                    self.app.address_limits.hit(
+                                        LimitKind::MessageRate,
+                                        self.client,
+                                        "message rate limit exceeded; connection closed",
+                                    );
+                                    return Close::With(close::POLICY, "message rate limit exceeded");
+                                }
+                                let Some(payload) = payload else { continue };
+                                match self.decode(payload) {
+                                    // Boxed: dispatch is the largest state of a connection's future and runs rarely;
+                                    // inline, it would size the task of every idle connection.
+                                    Ok(envelope) => Box::pin(self.dispatch(envelope)).await,
+                                    // The refusal names the envelope whenever its id could be read.
+                                    Err(refusal) => self.outbox.refuse(self.envelope_id(payload), refusal),
+                                }
+                            }
                         }
-                    }
-                }
-            }
         }
     }
 
@@ -534,10 +533,10 @@ impl Connection {
 
     /// Decodes and validates a frame within the configured size limit. A message type the
     /// protocol does not know is reported by name (still `malformed`).
-    fn decode(&self, frame: FrameRef<'_>) -> Result<ClientEnvelope, (ErrorCode, String)> {
+    fn decode(&self, frame: FrameRef<'_>) -> Result<ClientEnvelope, Refusal> {
         self.encoding
             .decode_client_within(frame, self.app.config.max_message)
-            .map_err(|err| (err.code(), err.to_string()))
+            .map_err(|err| Refusal::new(err.code(), err.to_string()).with(err.args()))
     }
 
     /// The ack id of a frame that did not decode, if at least that can be read.

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use boardcast_protocol::{BySide, ErrorCode, PoolPreset, Side, TimeControl};
+use boardcast_protocol::{BySide, ErrorArgs, ErrorCode, PoolPreset, Side, TimeControl};
 use futures_util::future::BoxFuture;
 use tokio::sync::{Semaphore, mpsc};
 
@@ -68,8 +68,8 @@ pub(crate) enum Delivery {
         token: String,
         preset: PoolPreset,
     },
-    /// Not paired, and not waiting any more.
-    Refused { code: ErrorCode, message: String },
+    /// Not paired, and not waiting any more: why, its reason and arguments too.
+    Refused(Refusal),
 }
 
 /// The play-now service of this node; cheap to clone.
@@ -382,9 +382,7 @@ impl PlayNow {
     /// aborted in their name, so their opponent is not left waiting for them.
     pub(crate) async fn delivered(&self, account: i64, delivery: Delivery) {
         match delivery {
-            Delivery::Refused { code, message } => {
-                self.refuse_wait(account, Refusal::new(code, message));
-            }
+            Delivery::Refused(refusal) => self.refuse_wait(account, refusal),
             Delivery::Paired {
                 match_id,
                 token,
@@ -397,6 +395,9 @@ impl PlayNow {
                         let refusal = Refusal::new(
                             ErrorCode::NotFound,
                             format!("the paired match {match_id} is gone; press play now again"),
+                        )
+                        .with(
+                            ErrorArgs::new("paired_match_gone").word("match_id", match_id.as_str()),
                         );
                         if let Some(waiter) = waiter {
                             waiter.outbox.refuse(waiter.id, refusal);
@@ -504,10 +505,7 @@ impl PoolSide {
 
 impl Delivery {
     fn refused(refusal: Refusal) -> Delivery {
-        Delivery::Refused {
-            code: refusal.code,
-            message: refusal.message,
-        }
+        Delivery::Refused(refusal)
     }
 }
 
@@ -522,6 +520,7 @@ pub(crate) fn members_only() -> Refusal {
         ErrorCode::MembersOnly,
         "rated games and play now are for signed-in members; a guest plays casual matches",
     )
+    .with(ErrorArgs::new("rated_play"))
 }
 
 /// Reads one pool term's reports: each pairing is seated in a task of its own (at most
@@ -569,7 +568,7 @@ async fn seat_pairings(
             }
             Outcome::Refused { id, error } => {
                 let entry = lock(&term.entries).remove(&id);
-                let refusal = Refusal::new(ErrorCode::Busy, error.to_string());
+                let refusal = Refusal::new(ErrorCode::Busy, error.to_string()).with(error.args());
                 match (entry.and_then(|e| e.home), service.0.link.get()) {
                     (Some(home), Some(link)) => {
                         link.deliver(&home, id, Delivery::refused(refusal));

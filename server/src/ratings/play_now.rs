@@ -12,7 +12,7 @@
 use std::hash::Hash;
 use std::time::Duration;
 
-use boardcast_protocol::{ErrorCode, PoolPreset};
+use boardcast_protocol::{ErrorArgs, ErrorCode, PoolPreset};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
 
@@ -73,9 +73,11 @@ impl<K: Send + 'static> PlayNowHandle<K> {
             mpsc::error::TrySendError::Full(_) => Refusal::new(
                 ErrorCode::Busy,
                 "too many players are pressing play now at once; try again",
-            ),
+            )
+            .with(ErrorArgs::new("play_now_busy")),
             mpsc::error::TrySendError::Closed(_) => {
                 Refusal::new(ErrorCode::ShuttingDown, "play now has stopped")
+                    .with(ErrorArgs::new("play_now_stopped"))
             }
         })
     }

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::Hash;
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::PoolPreset;
+use boardcast_protocol::{ErrorArgs, PoolPreset};
 
 /// The pool's numbers. The defaults are the ones described in the module docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +105,17 @@ pub struct Pairing<K> {
 pub enum JoinError {
     #[error("the {preset} pool is full ({capacity} waiting); try again shortly")]
     Full { preset: PoolPreset, capacity: usize },
+}
+
+impl JoinError {
+    /// Its reason and arguments (PROTOCOL.md §12.1).
+    pub fn args(&self) -> ErrorArgs {
+        match self {
+            JoinError::Full { preset, capacity } => ErrorArgs::new("pool_full")
+                .number("capacity", *capacity as u64)
+                .word("preset", preset.to_string()),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

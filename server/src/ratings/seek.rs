@@ -1,7 +1,7 @@
 //! Who may join a seek: one rule for the lobby (which leaves out the seeks a viewer would be
 //! refused) and for `join_match` (which refuses them), so the two never disagree.
 
-use boardcast_protocol::ErrorCode;
+use boardcast_protocol::{ErrorArgs, ErrorCode};
 
 /// What a seek asks of whoever joins it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +35,24 @@ impl SeekRefusal {
             SeekRefusal::MembersOnly => ErrorCode::MembersOnly,
             SeekRefusal::OutsideRatingRange { .. } => ErrorCode::OutsideRatingRange,
             SeekRefusal::AgainstOneself => ErrorCode::NotAllowed,
+        }
+    }
+
+    /// Its reason and arguments (PROTOCOL.md §12.1).
+    pub fn args(self) -> ErrorArgs {
+        // Ratings are Glicko-2 values near 1500; a negative one (never stored) reads as 0.
+        let rating = |value: i32| u64::try_from(value).unwrap_or(0);
+        match self {
+            SeekRefusal::MembersOnly => ErrorArgs::new("rated_seek"),
+            SeekRefusal::OutsideRatingRange {
+                rating: own,
+                creator,
+                range,
+            } => ErrorArgs::new("outside_range")
+                .number("rating", rating(own))
+                .number("creator", rating(creator))
+                .number("range", range),
+            SeekRefusal::AgainstOneself => ErrorArgs::new("rated_against_oneself"),
         }
     }
 }

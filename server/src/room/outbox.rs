@@ -303,6 +303,8 @@ impl Outbox {
 
     /// Answers envelope `id` (if it could be read) with why nothing changed.
     pub fn refuse(&self, id: impl Into<Option<u64>>, refusal: Refusal) {
+        // Made by `Draft::with` only: every refusal goes out with its reason (issue 34).
+        debug_assert!(refusal.args.is_some(), "{refusal:?} has no args");
         self.send(&ServerMessage::Error(ErrorReply {
             id: id.into(),
             code: refusal.code,

@@ -265,3 +265,120 @@ async fn a_match_played_in_dutch_and_frisian_with_nothing_cut() {
         black.close().await;
     }
 }
+
+/// Issue 34: the account pages in Dutch and Frisian. The sign-up form checks a short
+/// password in the page's words; signed up, the account and token pages speak the chosen
+/// language whole, a wrong login is refused in it (the server's code worded by the page);
+/// each page at 1280 px and 360 px, nothing scrolling sideways.
+#[tokio::test]
+async fn the_account_pages_in_dutch_and_frisian() {
+    let test = "the_account_pages_in_dutch_and_frisian";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    for (lang, name, short) in [
+        ("nl", "Sietske", "Een wachtwoord heeft minstens 8 tekens."),
+        ("fy", "Wytze", "In wachtwurd hat op syn minst 8 tekens."),
+    ] {
+        let browser = driver.browser(server.addr(), 1280, 900).await;
+        browser.goto("/").await;
+        browser
+            .js(
+                "localStorage.setItem('bc.lang', arguments[0]);",
+                vec![json!(lang)],
+            )
+            .await;
+        browser.goto("/signup").await;
+        browser.wait_visible("form#signup-form").await;
+        assert_eq!(
+            browser.text("h1").await,
+            catalogue_text(lang, "account-signup-title"),
+            "{lang}"
+        );
+        // Checked on the page first: the password's least length, in the page's words.
+        browser.type_into("#signup-name", name).await;
+        browser.type_into("#signup-password", "kort").await;
+        browser.type_into("#signup-confirm", "kort").await;
+        browser
+            .js(
+                "document.getElementById('signup-password').removeAttribute('minlength');
+                 document.querySelector('form#signup-form [type=submit]').click();",
+                vec![],
+            )
+            .await;
+        browser
+            .wait_until(
+                "the short password refused",
+                "const n = document.getElementById('notice');
+                 return n && n.textContent === arguments[0] ? true : null;",
+                vec![json!(short)],
+            )
+            .await;
+        super::accounts::screenshots(&browser, &format!("account-signup-{lang}")).await;
+        super::accounts::sign_up(&browser, name, None).await;
+
+        browser.goto("/account").await;
+        browser.wait_visible(".who-line").await;
+        assert_eq!(
+            browser.text("h1").await,
+            catalogue_text(lang, "account-title"),
+            "{lang}"
+        );
+        assert_eq!(
+            browser.text("#password-title").await,
+            catalogue_text(lang, "account-change-password"),
+            "{lang}"
+        );
+        super::accounts::screenshots(&browser, &format!("account-{lang}")).await;
+
+        browser.goto("/account/tokens").await;
+        browser.wait_visible("form#token-form").await;
+        browser.type_into("#token-name", "laptop").await;
+        browser.click("form#token-form [type=submit]").await;
+        browser.wait_visible("#new-token").await;
+        browser.wait_for("#tokens [data-token] button").await;
+        assert_eq!(
+            browser.text("#tokens [data-token] button").await,
+            catalogue_text(lang, "account-token-revoke"),
+            "{lang}"
+        );
+        assert_eq!(
+            browser.text("#token-title").await,
+            catalogue_text(lang, "account-token-new"),
+            "{lang}"
+        );
+        super::accounts::screenshots(&browser, &format!("account-tokens-{lang}")).await;
+
+        browser.close().await;
+
+        // In another browser, not logged in, a wrong password: the server's code in the
+        // page's words.
+        let browser = driver.browser(server.addr(), 1280, 900).await;
+        browser.goto("/").await;
+        browser
+            .js(
+                "localStorage.setItem('bc.lang', arguments[0]);",
+                vec![json!(lang)],
+            )
+            .await;
+        browser.goto("/login").await;
+        browser.wait_visible("form#login-form").await;
+        browser.type_into("#login-name", name).await;
+        browser
+            .type_into("#login-password", "not the password")
+            .await;
+        browser.click("form#login-form [type=submit]").await;
+        let refused = catalogue_text(lang, "account-error-bad_credentials");
+        browser
+            .wait_until(
+                "the wrong password refused",
+                "const n = document.getElementById('notice');
+                 return n && n.textContent === arguments[0] ? true : null;",
+                vec![json!(refused)],
+            )
+            .await;
+        super::accounts::screenshots(&browser, &format!("account-login-{lang}")).await;
+        browser.close().await;
+    }
+}

@@ -154,6 +154,25 @@ async fn the_rules_page_steps_through_the_positions_the_rules_crate_computes_in_
         browser
             .screenshot(&dir.join(format!("rules-why-{lang}-{width}.png")))
             .await;
+        // On the open page, a new reason in the address (another "why?" followed) moves the
+        // mark to its section; a contents link (`#rules-men`) leaves it there.
+        browser.js("location.hash = 'king_frozen';", vec![]).await;
+        browser
+            .wait_for("section#rules-three-moves.why [data-why=king_frozen]")
+            .await;
+        browser.js("location.hash = 'rules-men';", vec![]).await;
+        let marked = browser
+            .js(
+                "return [...document.querySelectorAll('section.why, [data-why]')]
+                   .map((el) => el.id || el.closest('section').id);",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            marked,
+            json!(["rules-three-moves", "rules-three-moves"]),
+            "{lang}"
+        );
         browser.close().await;
     }
 }

@@ -40,7 +40,7 @@ function entryPage(root, state, { title, kind, label, fields, other, hint }) {
   const next = search.get('next');
   const button = h('button', { type: 'submit', class: 'primary' }, label);
   const form = h('form', { id: `${kind}-form`, class: 'stack' }, ...fields, button,
-    h('p', {}, other[0], h('a', { href: next ? `${other[1]}?next=${encodeURIComponent(next)}` : other[1] }, other[2])),
+    h('p', {}, other[0], ' ', h('a', { href: next ? `${other[1]}?next=${encodeURIComponent(next)}` : other[1] }, other[2])),
     h('p', { class: 'hint' }, hint));
   const note = h('p', { class: 'done' });
   const box = notice();
@@ -51,7 +51,7 @@ function entryPage(root, state, { title, kind, label, fields, other, hint }) {
   return (s) => {
     show(form, !s.account);
     show(note, Boolean(s.account));
-    if (s.account) text(note, `You are logged in as ${s.account.name}.`);
+    if (s.account) text(note, t('account-logged-in-as', { name: s.account.name }));
     common(s, box, button, kind, title);
     return false;
   };
@@ -60,97 +60,104 @@ function entryPage(root, state, { title, kind, label, fields, other, hint }) {
 const nameInput = (id, extra = {}) => input({ id, name: 'name', autocomplete: 'username', maxlength: '20', autocapitalize: 'none', spellcheck: 'false', ...extra });
 
 export const mountLogin = (root, state) => entryPage(root, state, {
-  title: 'Log in', kind: 'login', label: 'Log in',
-  fields: [field('User name', nameInput('login-name')), field('Password', pw('login-password', 'password', 'current-password'))],
-  other: ['No account yet? ', '/signup', 'Sign up'],
-  hint: 'Forgot your password? A club admin can reset it.',
+  title: t('account-login-title'), kind: 'login', label: t('account-login-title'),
+  fields: [field(t('account-name'), nameInput('login-name')), field(t('account-password'), pw('login-password', 'password', 'current-password'))],
+  other: [t('account-no-account'), '/signup', t('account-signup-title')],
+  hint: t('account-forgot'),
 });
 
 export const mountSignup = (root, state) => entryPage(root, state, {
-  title: 'Sign up', kind: 'signup', label: 'Create account',
+  title: t('account-signup-title'), kind: 'signup', label: t('account-create'),
   fields: [
-    field('User name', nameInput('signup-name', { minlength: '2', pattern: NAME_RULE.source.slice(1, -1), 'aria-describedby': 'signup-name-hint notice' }),
-      '2 to 20 letters, digits, _ or -; nobody else can take it.'),
-    field('Password', pw('signup-password', 'password', 'new-password', { minlength: String(PASSWORD_MIN), 'aria-describedby': 'signup-password-hint notice' }),
-      `At least ${PASSWORD_MIN} characters; common or easily guessed ones are refused.`),
-    field('Password again', pw('signup-confirm', 'confirm', 'new-password')),
+    field(t('account-name'), nameInput('signup-name', { minlength: '2', pattern: NAME_RULE.source.slice(1, -1), 'aria-describedby': 'signup-name-hint notice' }),
+      t('account-name-hint')),
+    field(t('account-password'), pw('signup-password', 'password', 'new-password', { minlength: String(PASSWORD_MIN), 'aria-describedby': 'signup-password-hint notice' }),
+      t('account-password-hint', { count: PASSWORD_MIN })),
+    field(t('account-password-again'), pw('signup-confirm', 'confirm', 'new-password')),
   ],
-  other: ['Already a member? ', '/login', 'Log in'],
-  hint: 'No e-mail needed. Guests can keep playing without an account.',
+  other: [t('account-member-already'), '/login', t('account-login-title')],
+  hint: t('account-signup-hint'),
 });
 
 
-/** A page only a member sees: what a guest sees instead. */
+/** A page only a member sees: what a guest sees instead (`what`: the key of its words). */
 function membersOnly(what) {
-  return h('p', { class: 'members-only' }, `Log in to see ${what}. `,
-    h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in'));
+  return h('p', { class: 'members-only' }, t(what), ' ',
+    h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, t('account-login-title')));
 }
 
+/** A hint around the terminal's `boardcast login` command: the words before it and after. */
+const aboutLogin = (before, after) => h('p', { class: 'hint' }, t(before), ' ', h('code', {}, 'boardcast login'), ' ', t(after));
+
 export function mountAccount(root) {
-  const button = h('button', { type: 'submit', class: 'primary' }, 'Change password');
+  const button = h('button', { type: 'submit', class: 'primary' }, t('account-change-password'));
   const who = h('p', { class: 'who-line' });
-  const profile = h('a', {}, 'Your profile and games');
+  const profile = h('a', {}, t('account-your-profile'));
   const body = h('div', { class: 'stack' }, who,
-    h('p', { class: 'links' }, profile, ' · ', h('a', { href: '/account/tokens' }, 'Personal access tokens')),
+    h('p', { class: 'links' }, profile, ' · ', h('a', { href: '/account/tokens' }, t('account-tokens-title'))),
     h('form', { id: 'password-form', class: 'stack', 'aria-labelledby': 'password-title' },
-      h('h2', { id: 'password-title' }, 'Change password'),
-      field('Current password', pw('old-password', 'old', 'current-password')),
-      field('New password', pw('new-password', 'password', 'new-password', { minlength: String(PASSWORD_MIN) })),
-      field('New password again', pw('new-confirm', 'confirm', 'new-password')),
-      button, h('p', { class: 'hint' }, 'Changing it logs out every other device.')),
+      h('h2', { id: 'password-title' }, t('account-change-password')),
+      field(t('account-current-password'), pw('old-password', 'old', 'current-password')),
+      field(t('account-new-password'), pw('new-password', 'password', 'new-password', { minlength: String(PASSWORD_MIN) })),
+      field(t('account-new-password-again'), pw('new-confirm', 'confirm', 'new-password')),
+      button, h('p', { class: 'hint' }, t('account-change-logs-out'))),
     preferencesForm(),
-    h('h2', {}, 'Sessions'), h('div', { class: 'actions' }, ...logoutButtons()),
-    h('p', { class: 'hint' }, 'Log out everywhere ends every login of your account, in browsers and ',
-      h('code', {}, 'boardcast login'), '. Personal access tokens you made by name stay until you revoke them.'));
-  const guest = membersOnly('your account');
+    h('h2', {}, t('account-sessions')), h('div', { class: 'actions' }, ...logoutButtons()),
+    aboutLogin('account-sessions-before', 'account-sessions-after'));
+  const guest = membersOnly('account-guest-account');
   const box = notice();
-  root.replaceChildren(card('Your account', body, guest, box));
+  const title = t('account-title');
+  root.replaceChildren(card(title, body, guest, box));
   return (state) => {
     const a = state.account;
     show(body, Boolean(a));
     show(guest, state.accountKnown && !a);
     if (a) {
-      text(who, `Logged in as ${a.name}${a.bot ? ' (bot account)' : ''}${a.admin ? ' (club admin)' : ''}.`);
+      const kind = a.admin ? 'admin' : a.bot ? 'bot' : 'member';
+      text(who, t(`account-who-${kind}`, { name: a.name }));
       attr(profile, 'href', profilePath(a.name));
     }
-    common(state, box, button, 'password', 'Your account');
+    common(state, box, button, 'password', title);
     return false;
   };
 }
 
 export function mountTokens(root) {
-  const button = h('button', { type: 'submit', class: 'primary' }, 'Create token');
+  const button = h('button', { type: 'submit', class: 'primary' }, t('account-token-create'));
   const created = h('code', { id: 'new-token-value' });
   const fresh = h('div', { id: 'new-token', class: 'new-token', role: 'status', hidden: true },
-    h('p', {}, h('strong', {}, 'Copy your new token now: it is not shown again.')), created,
-    h('button', { type: 'button', 'data-action': 'copy-token' }, 'Copy token'));
+    h('p', {}, h('strong', {}, t('account-token-copy-now'))), created,
+    h('button', { type: 'button', 'data-action': 'copy-token' }, t('account-token-copy')));
   const rows = h('ul', { id: 'tokens', class: 'rows' });
   const body = h('div', { class: 'stack' },
-    h('p', {}, 'A token lets a program act as you (', h('code', {}, 'boardcast login'), ' makes its own).'),
+    aboutLogin('account-token-about-before', 'account-token-about-after'),
     h('form', { id: 'token-form', class: 'stack', 'aria-labelledby': 'token-title' },
-      h('h2', { id: 'token-title' }, 'New token'),
-      field('Name', input({ id: 'token-name', name: 'name', maxlength: '40', autocomplete: 'off' })),
-      h('fieldset', { class: 'scopes' }, h('legend', {}, 'Scopes'),
+      h('h2', { id: 'token-title' }, t('account-token-new')),
+      field(t('account-token-name'), input({ id: 'token-name', name: 'name', maxlength: '40', autocomplete: 'off' })),
+      h('fieldset', { class: 'scopes' }, h('legend', {}, t('account-token-scopes')),
         ...SCOPES.map((scope) => h('label', { class: 'check' },
           h('input', { type: 'checkbox', name: 'scopes', value: scope, checked: scope === 'play' }),
           h('span', {}, scope)))),
       button),
-    fresh, h('h2', {}, 'Your tokens'), rows);
-  const guest = membersOnly('your tokens');
+    fresh, h('h2', {}, t('account-tokens-yours')), rows);
+  const guest = membersOnly('account-guest-tokens');
   const box = notice();
-  root.replaceChildren(card('Personal access tokens', body, guest, box));
+  const title = t('account-tokens-title');
+  root.replaceChildren(card(title, body, guest, box));
   return (state) => {
     show(body, Boolean(state.account));
     show(guest, state.accountKnown && !state.account);
     show(fresh, Boolean(state.newToken));
     text(created, state.newToken ? state.newToken.token : '');
     const tokens = state.tokens || [];
-    list(rows, JSON.stringify(state.tokens), tokens, (t) => h('li', { class: 'row', 'data-token': t.id },
-      h('span', {}, h('strong', {}, t.name), ` · ${(t.scopes || []).join(', ')}`),
-      h('span', { class: 'tc' }, `created ${dateText(t.created_at)}${t.last_used ? ` · used ${dateText(t.last_used)}` : ''}`),
-      h('button', { type: 'button', 'data-revoke': t.id, 'aria-label': `Revoke ${t.name}` }, 'Revoke')));
-    if (state.tokens && !tokens.length && !rows.firstChild) rows.append(h('li', { class: 'empty' }, 'No tokens.'));
-    common(state, box, button, 'create-token', 'Tokens');
+    list(rows, JSON.stringify(state.tokens), tokens, (token) => h('li', { class: 'row', 'data-token': token.id },
+      h('span', {}, h('strong', {}, token.name), ` · ${(token.scopes || []).join(', ')}`),
+      h('span', { class: 'tc' }, token.last_used
+        ? t('account-token-created-used', { created: dateText(token.created_at), used: dateText(token.last_used) })
+        : t('account-token-created', { created: dateText(token.created_at) })),
+      h('button', { type: 'button', 'data-revoke': token.id, 'aria-label': t('account-token-revoke-name', { name: token.name }) }, t('account-token-revoke'))));
+    if (state.tokens && !tokens.length && !rows.firstChild) rows.append(h('li', { class: 'empty' }, t('account-token-none')));
+    common(state, box, button, 'create-token', title);
     return false;
   };
 }

@@ -62,23 +62,35 @@ function diagram(shown) {
 }
 
 export function mountRules(root) {
-  const why = decodeURIComponent(location.hash.slice(1));
-  let marked = null;
-  const sections = DATA.sections.map((section) => {
-    const here = why !== '' && section.reasons.includes(why);
-    const el = h('section', { class: `card rules-section${here ? ' why' : ''}`, id: `rules-${section.id}`, 'data-section': section.id },
-      h('h2', {}, t(`rules-title-${section.id}`)),
-      here ? h('p', { class: 'notice', 'data-why': why }, t('rules-reason-here')) : null,
+  // Each section's "this rule refused your move" note, shown on the marked section only.
+  const notes = DATA.sections.map(() => h('p', { class: 'notice', hidden: true }, t('rules-reason-here')));
+  const sections = DATA.sections.map((section, i) =>
+    h('section', { class: 'card rules-section', id: `rules-${section.id}`, 'data-section': section.id },
+      h('h2', {}, t(`rules-title-${section.id}`)), notes[i],
       h('p', {}, t(`rules-text-${section.id}`)),
-      h('div', { class: 'rules-positions' }, ...section.positions.map(diagram)));
-    if (here) marked = el;
-    return el;
-  });
+      h('div', { class: 'rules-positions' }, ...section.positions.map(diagram))));
   const contents = h('ol', { class: 'rules-contents' }, ...DATA.sections.map((section) =>
     h('li', {}, h('a', { href: `#rules-${section.id}` }, t(`rules-title-${section.id}`)))));
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('rules-page-title')),
     h('p', {}, t('rules-intro')), contents), ...sections);
-  if (marked) marked.scrollIntoView();
+  /** Marks the section that explains the reason in the address's `#`, and scrolls to it; a
+   * `#` that names no reason (a contents link, `#rules-value`) leaves the mark where it is. */
+  const mark = () => {
+    const why = decodeURIComponent(location.hash.slice(1));
+    const at = DATA.sections.findIndex((section) => section.reasons.includes(why));
+    if (at < 0) return;
+    sections.forEach((el, i) => {
+      el.classList.toggle('why', i === at);
+      attr(notes[i], 'data-why', i === at ? why : null);
+      notes[i].hidden = i !== at;
+    });
+    sections[at].scrollIntoView();
+  };
+  mark();
+  // A page already open hears a new reason by its hash (another "why?" followed, or typed):
+  // it marks that section. The listener goes with the page, the first hash change after it.
+  const onHash = () => (root.contains(sections[0]) ? mark() : window.removeEventListener('hashchange', onHash));
+  window.addEventListener('hashchange', onHash);
   document.title = `${t('rules-page-title')} – Boardcast`;
   return () => false;
 }

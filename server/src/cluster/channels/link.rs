@@ -17,6 +17,7 @@ pub(super) fn moved(channel: &str) -> Refusal {
         ErrorCode::StorageUnavailable,
         format!("{channel} is moving to another server; send the guess again"),
     )
+    .with(ErrorArgs::new("channel_moving").word("channel", channel))
 }
 
 /// An outbox on the owner that stands for connection `conn` of node `node`: what the channel

@@ -1,10 +1,10 @@
 //! What nodes tell each other about TV channels (postcard): the owner's relay to every node,
 //! and the traffic between the owner and one following node.
 
-use boardcast_protocol::ErrorCode;
 use serde::{Deserialize, Serialize};
 
 use crate::ops::address::ClientAddr;
+use crate::refusal::Refusal;
 use crate::storage::coordination::NodeRef;
 
 /// From a channel's owner to every node (`bc:chan:{name}`).
@@ -36,10 +36,11 @@ pub(crate) enum ChannelTraffic {
         from_square: String,
         to_square: String,
     },
-    /// To the guesser's node: the owner's verdict on guess `request` (`None`: booked).
+    /// To the guesser's node: the owner's verdict on guess `request` (`None`: booked), a
+    /// refusal whole, its reason and arguments too.
     Verdict {
         request: u64,
-        refusal: Option<(ErrorCode, String)>,
+        refusal: Option<Refusal>,
     },
     /// To the guesser's node: a message for its connection `conn` (a postcard
     /// `ServerMessage`, the guess's result).

@@ -593,7 +593,8 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
     let lease_refusal = Refusal::new(
         ErrorCode::StorageUnavailable,
         "this server lost its database lease; try again",
-    );
+    )
+    .with(boardcast_protocol::ErrorArgs::new("lease_lost"));
     let setup = Setup {
         time_control: None,
         public: false,

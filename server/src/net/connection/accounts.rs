@@ -1,7 +1,7 @@
 //! Who a connection is: the `hello` that names a guest. A member's name and bot tag come from
 //! the account the upgrade authenticated, not from `hello`.
 
-use boardcast_protocol::{ErrorCode, Hello, PROTOCOL_VERSION};
+use boardcast_protocol::{ErrorArgs, ErrorCode, Hello, PROTOCOL_VERSION};
 
 use super::Connection;
 use crate::matches::Player;
@@ -16,6 +16,11 @@ impl Connection {
                     "this server speaks protocol {PROTOCOL_VERSION}, not {}",
                     hello.protocol
                 ),
+            )
+            .with(
+                ErrorArgs::new("protocol_version")
+                    .number("ours", u64::from(PROTOCOL_VERSION))
+                    .number("theirs", u64::from(hello.protocol)),
             ));
         }
         // Validation has checked the name; what is kept is its one form (NFC, trimmed), so two

@@ -2,7 +2,7 @@
 //! connection knows its account; the line itself goes to the match's actor, which keeps the
 //! rooms ([`crate::matches::chat`]).
 
-use boardcast_protocol::{Chat, ChatDelete, ChatMute, ErrorCode};
+use boardcast_protocol::{Chat, ChatDelete, ChatMute, ErrorArgs, ErrorCode};
 
 use super::Connection;
 use crate::matches::{ChatRequest, Command};
@@ -27,7 +27,8 @@ impl Connection {
                         "a club admin ({}) has muted you in every chat of this server",
                         mute.by
                     ),
-                ));
+                )
+                .with(ErrorArgs::new("muted").word("by", mute.by.as_str())));
             }
         }
         self.find(&chat.match_id).await?.try_send(Command::Chat {
@@ -63,6 +64,7 @@ impl Connection {
             .map_err(|err| Refusal::storage(&err, "nobody was muted"))?
             .ok_or_else(|| {
                 Refusal::new(ErrorCode::NotFound, format!("no account {}", mute.name))
+                    .with(ErrorArgs::new("no_account").word("name", mute.name.as_str()))
             })?;
         let row = mute.muted.then(|| ChatMuteRow {
             by,
@@ -80,10 +82,10 @@ impl Connection {
     fn club_admin(&self) -> Result<String, Refusal> {
         match &self.account {
             Some(who) if who.admin => Ok(who.name.clone()),
-            _ => Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "only a club admin moderates chat",
-            )),
+            _ => Err(
+                Refusal::new(ErrorCode::NotAllowed, "only a club admin moderates chat")
+                    .with(ErrorArgs::new("admins_only")),
+            ),
         }
     }
 }

@@ -133,16 +133,23 @@ impl Connection {
             JoinMatch::Myself(match_id) => directory.find(match_id).await?,
         };
         let Some(handle) = found else {
-            return Err(Refusal::new(
-                ErrorCode::NotFound,
-                match join {
-                    JoinMatch::Id(match_id) => format!(
+            let (message, args) = match join {
+                JoinMatch::Id(match_id) => (
+                    format!(
                         "no open public match {match_id} (private matches are joined by invite code)"
                     ),
-                    JoinMatch::Code(code) => format!("no match with invite code {code}"),
-                    JoinMatch::Myself(match_id) => format!("no match {match_id}"),
-                },
-            ));
+                    ErrorArgs::new("no_open_match").word("match_id", match_id),
+                ),
+                JoinMatch::Code(code) => (
+                    format!("no match with invite code {code}"),
+                    ErrorArgs::new("no_invite_code").word("code", code),
+                ),
+                JoinMatch::Myself(match_id) => (
+                    format!("no match {match_id}"),
+                    ErrorArgs::new("no_match").word("match_id", match_id),
+                ),
+            };
+            return Err(Refusal::new(ErrorCode::NotFound, message).with(args));
         };
         let player = self.seat_taker().await?;
         handle.try_send(Command::Join {
@@ -155,7 +162,8 @@ impl Connection {
 
     pub(super) async fn resume(&self, id: u64, resume: Resume) -> Result<(), Refusal> {
         let Some(handle) = self.app.directory.find_by_token(&resume.token).await? else {
-            return Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token"));
+            return Err(Refusal::new(ErrorCode::InvalidToken, "unknown seat token")
+                .with(ErrorArgs::new("unknown_token")));
         };
         self.resume_seat(id, handle, SeatKey::Token(resume.token), resume.since_v)
     }
@@ -167,7 +175,8 @@ impl Connection {
                 ErrorCode::NotAllowed,
                 "reclaim takes back an account's seat: log in first (a guest resumes by \
                  seat token)",
-            ));
+            )
+            .with(ErrorArgs::new("reclaim_needs_login")));
         };
         let handle = self.find(&reclaim.match_id).await?;
         self.resume_seat(id, handle, SeatKey::Account(who.id), reclaim.since_v)
@@ -206,10 +215,10 @@ impl Connection {
     /// Only a match in memory can be followed; no need to read one back.
     pub(super) fn unwatch_match(&self, id: u64, match_id: &str) -> Result<(), Refusal> {
         let Some(handle) = self.app.directory.running(match_id) else {
-            return Err(Refusal::new(
-                ErrorCode::NotFound,
-                format!("no match {match_id}"),
-            ));
+            return Err(
+                Refusal::new(ErrorCode::NotFound, format!("no match {match_id}"))
+                    .with(ErrorArgs::new("no_match").word("match_id", match_id)),
+            );
         };
         handle.try_send(Command::Unwatch {
             outbox: self.outbox.clone(),
@@ -262,7 +271,10 @@ impl Connection {
                 };
                 (seat, Action::RefuseMoreTime(refuse.refuse))
             }
-            _ => return Err(Refusal::new(ErrorCode::Internal, "not a seat action")),
+            _ => {
+                return Err(Refusal::new(ErrorCode::Internal, "not a seat action")
+                    .with(ErrorArgs::new("internal")));
+            }
         };
         self.find(&seat.match_id).await?.try_send(Command::Act {
             outbox: self.outbox.clone(),
@@ -281,7 +293,9 @@ impl Connection {
         let limits = &self.app.address_limits;
         if let Err(over) = limits.may_try_code(self.client) {
             return Err(match over.kind {
-                LimitKind::FailedJoinsTotal => Refusal::new(ErrorCode::Busy, over.message),
+                LimitKind::FailedJoinsTotal => {
+                    Refusal::new(ErrorCode::Busy, over.message).with(ErrorArgs::new("failed_joins"))
+                }
                 _ => Refusal::new(ErrorCode::AddressLimit, over.message.clone()).with(over.args()),
             });
         }
@@ -298,11 +312,10 @@ impl Connection {
 
     /// The match `match_id`, wherever it is.
     pub(super) async fn find(&self, match_id: &str) -> Result<MatchHandle, Refusal> {
-        self.app
-            .directory
-            .find(match_id)
-            .await?
-            .ok_or_else(|| Refusal::new(ErrorCode::NotFound, format!("no match {match_id}")))
+        self.app.directory.find(match_id).await?.ok_or_else(|| {
+            Refusal::new(ErrorCode::NotFound, format!("no match {match_id}"))
+                .with(ErrorArgs::new("no_match").word("match_id", match_id))
+        })
     }
 }
 
