@@ -39,6 +39,13 @@ impl Effects {
                 let _ = local.send(NetEvent::PdnSaved(saved));
             });
         }
+        if std::mem::take(&mut app.muted_changed)
+            && let Some(store) = &self.store
+            && let Err(error) = store.save_muted(&app.muted)
+        {
+            app.ui
+                .log(format!("Cannot store the muted list: {error}"), true);
+        }
         let (out, mut notes, ops) = app.drain();
         for envelope in out {
             // A closed channel means the connection task ended; the runner notices on its own.
@@ -128,6 +135,61 @@ mod tests {
         );
         let lines = notes.iter().map(ToString::to_string).collect();
         (lines, Store::new(dir.path()), dir)
+    }
+
+    /// The authors muted for oneself outlive the run: flushing writes them beside the seats,
+    /// and the next run's store (the same directory) reads them back, bounded.
+    #[test]
+    fn the_muted_list_survives_a_restart_and_stays_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tx, _rx) = mpsc::unbounded_channel();
+        let effects = Effects {
+            server: "ws://test/ws".into(),
+            tx,
+            local: None,
+            store: Some(Store::new(dir.path())),
+            show_token: false,
+            tls: std::sync::Arc::new(
+                rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+                    rustls::crypto::ring::default_provider(),
+                ))
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(rustls::RootCertStore::empty())
+                .with_no_client_auth(),
+            ),
+        };
+        let mut app = App::new("amy", None, 1);
+        app.toggle_mute("m:Anne".into());
+        app.toggle_mute("g:bob".into());
+        effects.flush(&mut app);
+        assert!(!app.muted_changed);
+
+        // The next run.
+        let store = Store::new(dir.path());
+        assert_eq!(store.load_muted(), ["m:Anne", "g:bob"]);
+        let mut next = App::new("amy", None, 2);
+        next.muted = store.load_muted();
+        next.toggle_mute("m:Anne".into());
+        effects.flush(&mut next);
+        assert_eq!(Store::new(dir.path()).load_muted(), ["g:bob"]);
+
+        // Bounded: the oldest are forgotten, and a hand-edited file's junk is ignored.
+        for i in 0..crate::app::chat::MUTED_KEPT + 5 {
+            next.toggle_mute(format!("g:guest{i}"));
+        }
+        effects.flush(&mut next);
+        let kept = Store::new(dir.path()).load_muted();
+        assert_eq!(kept.len(), crate::app::chat::MUTED_KEPT);
+        assert_eq!(kept.first().unwrap(), "g:guest5");
+        std::fs::write(
+            dir.path().join("chat-muted.json"),
+            r#"["m:Anne", 7, "x:y", "g:"]"#,
+        )
+        .unwrap();
+        assert_eq!(Store::new(dir.path()).load_muted(), ["m:Anne"]);
+        std::fs::write(dir.path().join("chat-muted.json"), "not json").unwrap();
+        assert!(Store::new(dir.path()).load_muted().is_empty());
     }
 
     #[test]

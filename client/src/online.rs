@@ -77,6 +77,7 @@ pub fn run(options: Options, intent: Option<Command>, list_only: bool) -> ExitCo
     app.address = Some(options.address.clone());
     app.save_pdn = options.save_pdn.clone();
     app.ca_file = options.ca_file.clone();
+    app.muted = store.as_ref().map(Store::load_muted).unwrap_or_default();
     app.stored = store
         .as_ref()
         .and_then(|s| s.latest(&options.server, None))

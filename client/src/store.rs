@@ -8,6 +8,9 @@
 //!
 //! One JSON file, `seats.json`, in the user's data directory (or `--data-dir`), readable and
 //! writable by the user only (0600 on Unix). Tokens are secrets: nothing here prints them.
+//!
+//! Beside it, `chat-muted.json`: the chat authors muted for oneself (`crate::app::chat`), a
+//! list of at most `MUTED_KEPT` author keys, so muting outlives the run.
 
 use std::fs;
 use std::io::Write;
@@ -16,6 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::app::SeatInfo;
+use crate::app::chat::MUTED_KEPT;
 use boardcast_protocol::Side;
 
 /// One stored seat.
@@ -99,6 +103,35 @@ impl Store {
             return Ok(());
         }
         self.write(&seats)
+    }
+
+    fn muted_path(&self) -> PathBuf {
+        self.path.with_file_name("chat-muted.json")
+    }
+
+    /// The chat authors muted for oneself, oldest first: the newest `MUTED_KEPT` well-formed
+    /// keys (`m:Name`, `g:Name`). A missing or unreadable file mutes nobody.
+    pub fn load_muted(&self) -> Vec<String> {
+        // Each entry on its own: one hand-edited bad entry does not unmute the rest.
+        let keys: Vec<serde_json::Value> = fs::read_to_string(self.muted_path())
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        let mut keys: Vec<String> = keys
+            .into_iter()
+            .filter_map(|k| k.as_str().map(str::to_owned))
+            .filter(|k| (k.starts_with("m:") || k.starts_with("g:")) && k.len() > 2)
+            .collect();
+        let over = keys.len().saturating_sub(MUTED_KEPT);
+        keys.drain(..over);
+        keys
+    }
+
+    /// Keeps `muted` (the newest `MUTED_KEPT` of them) in place of the list stored.
+    pub fn save_muted(&self, muted: &[String]) -> std::io::Result<()> {
+        let kept = &muted[muted.len().saturating_sub(MUTED_KEPT)..];
+        let text = serde_json::to_string_pretty(kept).map_err(std::io::Error::other)?;
+        write_private(&self.muted_path(), &text)
     }
 
     fn write(&self, seats: &[StoredSeat]) -> std::io::Result<()> {

@@ -628,6 +628,7 @@ fn cases() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals { white: false, black: true },
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         server(
@@ -668,6 +669,7 @@ fn cases() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -1135,6 +1137,7 @@ fn exchanges() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         client(
@@ -1202,6 +1205,7 @@ fn exchanges() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         client(

@@ -152,6 +152,19 @@ login-session-ended = Your login has ended: you logged out everywhere, your pass
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Mute sounds
 notify-played = { $name } played { $move }
+
+## Takebacks and premoves on the match page (render/takeback.js, render/premove.js).
+takeback-propose = Takeback
+takeback-propose-title = Ask your opponent to take back your last move
+takeback-accept = Accept takeback
+takeback-decline = Decline takeback
+takeback-offered = { $name } asks to take back their last move
+takeback-sent = Takeback proposed: waiting for { $name }
+takeback-declined = your takeback was declined
+premove-set = Premove { $move }: played when it is your move
+premove-cancel = Cancel premove
+premove-dropped = premove { $move } dropped: it is not a legal move now
+premove-dropped-capture = premove { $move } dropped: capturing is compulsory ({ $squares } must capture)
 ## The rules page (/rules, and `boardcast rules` in the terminal): one title and text per
 ## section of web/rules/positions.json, one caption per position.
 rules-page-title = The rules of Frisian draughts
@@ -248,3 +261,15 @@ profile-fact-won = Won · drawn · lost
 profile-outcome-won = won
 profile-outcome-drawn = drawn
 profile-outcome-lost = lost
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] Takebacks are for casual games only, not for a rated game.
+       *[event] Takebacks are for casual games only, not for a club event's game.
+    }
+error-not_allowed-nothing_to_take_back = You have no move to take back.
+error-not_allowed-takeback_proposal_stands = Your takeback proposal already stands.
+error-not_allowed-opponent_takeback_stands = Your opponent asks to take back a move: accept or decline first.
+error-not_allowed-no_takeback_proposal = Your opponent has not asked to take back a move.
+error-rate_limited-takeback_too_soon = A takeback at most once every { $every_s } s: try again in { $retry_after_s } s.

@@ -149,6 +149,19 @@ login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wa
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Lûd út
 notify-played = { $name } spile { $move }
+
+## Takebacks and premoves on the match page (render/takeback.js, render/premove.js).
+takeback-propose = Weromnimme
+takeback-propose-title = Freegje dyn tsjinstanner om dyn lêste set werom te nimmen
+takeback-accept = Weromnimme tastean
+takeback-decline = Weromnimme ôfwize
+takeback-offered = { $name } freget om de lêste set werom te nimmen
+takeback-sent = Weromnimme frege: wachtsje op { $name }
+takeback-declined = dyn fersyk om werom te nimmen is ôfwiisd
+premove-set = Foarset { $move }: spile sa gau asto oan set bist
+premove-cancel = Foarset annulearje
+premove-dropped = foarset { $move } ferfallen: dy set mei no net
+premove-dropped-capture = foarset { $move } ferfallen: slaan is ferplicht ({ $squares } moat slaan)
 ## The rules page (/rules, and `boardcast rules` in the terminal).
 rules-page-title = De regels fan it Frysk damjen
 rules-intro = Boardcast folget it Offisjele Reglemint foar it Frysk Damjen (2011). By eltse regel heart in stelling: rin de setten troch mei de knoppen by it boerd.
@@ -244,3 +257,15 @@ profile-fact-won = Wûn · remise · ferlern
 profile-outcome-won = wûn
 profile-outcome-drawn = remise
 profile-outcome-lost = ferlern
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] In set weromnimme kin allinnich yn frije partijen, net yn in partij foar de rating.
+       *[event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+    }
+error-not_allowed-nothing_to_take_back = Do hast noch gjin set om werom te nimmen.
+error-not_allowed-takeback_proposal_stands = Dyn fersyk om werom te nimmen stiet al.
+error-not_allowed-opponent_takeback_stands = Dyn tsjinstanner wol in set weromnimme: nim dat earst oan of wiis it ôf.
+error-not_allowed-no_takeback_proposal = Dyn tsjinstanner hat net frege om in set werom te nimmen.
+error-rate_limited-takeback_too_soon = Weromnimme kin op syn heechst ien kear yn de { $every_s } s: besykje it oer { $retry_after_s } s nochris.

@@ -149,6 +149,19 @@ login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, j
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Geluid uit
 notify-played = { $name } speelde { $move }
+
+## Takebacks and premoves on the match page (render/takeback.js, render/premove.js).
+takeback-propose = Terugnemen
+takeback-propose-title = Vraag je tegenstander om je laatste zet terug te nemen
+takeback-accept = Terugnemen toestaan
+takeback-decline = Terugnemen weigeren
+takeback-offered = { $name } vraagt om de laatste zet terug te nemen
+takeback-sent = Terugnemen gevraagd: wachten op { $name }
+takeback-declined = je verzoek om terug te nemen is geweigerd
+premove-set = Voorzet { $move }: gespeeld zodra je aan zet bent
+premove-cancel = Voorzet annuleren
+premove-dropped = voorzet { $move } vervallen: die zet is nu niet toegestaan
+premove-dropped-capture = voorzet { $move } vervallen: slaan is verplicht ({ $squares } moet slaan)
 ## The rules page (/rules, and `boardcast rules` in the terminal).
 rules-page-title = De spelregels van het Fries dammen
 rules-intro = Boardcast volgt het Officieel Reglement voor het Fries Dammen (2011). Bij elke regel hoort een stelling: loop de zetten door met de knoppen bij het bord.
@@ -244,3 +257,15 @@ profile-fact-won = Gewonnen · remise · verloren
 profile-outcome-won = gewonnen
 profile-outcome-drawn = remise
 profile-outcome-lost = verloren
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] Zetten terugnemen kan alleen in vrije partijen, niet in een partij voor de rating.
+       *[event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+    }
+error-not_allowed-nothing_to_take_back = Je hebt nog geen zet om terug te nemen.
+error-not_allowed-takeback_proposal_stands = Je verzoek om terug te nemen staat al.
+error-not_allowed-opponent_takeback_stands = Je tegenstander wil een zet terugnemen: neem dat eerst aan of wijs het af.
+error-not_allowed-no_takeback_proposal = Je tegenstander heeft niet gevraagd een zet terug te nemen.
+error-rate_limited-takeback_too_soon = Terugnemen kan hooguit eens per { $every_s } s: probeer het over { $retry_after_s } s opnieuw.

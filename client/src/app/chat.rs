@@ -3,6 +3,11 @@
 //! chat prompt of the full-screen UI (`/`): a member types a line, a guest picks one of the
 //! phrases by its number. Lines are kept as the server sent them and cleaned of control
 //! characters only when drawn, so no line can move the cursor or forge another.
+//!
+//! Anyone can mute an author for themselves (Tab in the chat prompt, then the author's
+//! number): their lines are hidden from then on in every match, those already shown too, and
+//! the server is not told (as the web client's `bc.chatMute`). The list is kept on disk beside
+//! the seats (`crate::store`), so it outlives the run.
 
 use boardcast_protocol::chat::MAX_CHAT_CHARS;
 use boardcast_protocol::{
@@ -14,6 +19,23 @@ use crate::i18n::tr;
 
 /// Lines kept, as many as the server replays (its `chat_history`).
 const KEPT: usize = 100;
+
+/// Authors kept muted at most: muting one more forgets the oldest, so the file stays small.
+pub const MUTED_KEPT: usize = 200;
+
+/// Authors offered in the mute list at once (their numbers are the keys 1-9).
+const MUTE_CHOICES: usize = 9;
+
+/// Who wrote a line, as muting knows them: a member and a guest of one name are two people
+/// (`m:Anne`, `g:Anne`), the same keys as the web client's.
+pub fn author_key(line: &ChatLine) -> String {
+    format!("{}:{}", if line.member { 'm' } else { 'g' }, line.author)
+}
+
+/// The name in an author key, cleaned for the terminal.
+pub fn key_name(key: &str) -> String {
+    clean(key.get(2..).unwrap_or(key))
+}
 
 /// The chat of the match shown.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -72,6 +94,47 @@ pub fn line_text(line: &ChatLine) -> String {
 }
 
 impl App {
+    /// Whether `line`'s author is muted for us.
+    pub fn is_muted(&self, line: &ChatLine) -> bool {
+        !self.muted.is_empty() && self.muted.contains(&author_key(line))
+    }
+
+    /// Our own author key (never offered for muting).
+    fn own_key(&self) -> String {
+        format!("{}:{}", if self.member { 'm' } else { 'g' }, self.name)
+    }
+
+    /// The authors the mute list offers, by number: those muted first (so each can be heard
+    /// again), then the others of this chat, newest first; at most nine.
+    pub fn mute_choices(&self) -> Vec<String> {
+        let me = self.own_key();
+        let mut choices: Vec<String> = self.muted.iter().rev().cloned().collect();
+        for line in self.chat.lines.iter().rev() {
+            let key = author_key(line);
+            if key != me && !choices.contains(&key) {
+                choices.push(key);
+            }
+        }
+        choices.truncate(MUTE_CHOICES);
+        choices
+    }
+
+    /// Mutes `key` for us, or hears them again; the runner stores the list.
+    pub fn toggle_mute(&mut self, key: String) {
+        let name = key_name(&key);
+        let said = if let Some(at) = self.muted.iter().position(|k| *k == key) {
+            self.muted.remove(at);
+            crate::i18n::tr_args("mute-undone", &[("name", name.into())])
+        } else {
+            self.muted.push(key);
+            let over = self.muted.len().saturating_sub(MUTED_KEPT);
+            self.muted.drain(..over);
+            crate::i18n::tr_args("mute-now", &[("name", name.into())])
+        };
+        self.muted_changed = true;
+        self.ui.log(said, false);
+    }
+
     /// The chat of the match shown, if it is the one the lines are for.
     fn shown_chat(&mut self, match_id: &str) -> Option<&mut MatchChat> {
         let shown = self.game.as_ref().is_some_and(|g| g.match_id == match_id);
@@ -126,6 +189,29 @@ impl App {
     /// a phrase's number; Esc closes it.
     pub(super) fn chat_key(&mut self, code: crossterm::event::KeyCode) {
         use crossterm::event::KeyCode;
+        if self.ui.chat.is_none() {
+            return;
+        }
+        if code == KeyCode::Tab {
+            self.ui.muting = !self.ui.muting;
+            return;
+        }
+        if self.ui.muting {
+            match code {
+                KeyCode::Esc => {
+                    self.ui.chat = None;
+                    self.ui.muting = false;
+                }
+                KeyCode::Char(c @ '1'..='9') => {
+                    let at = c as usize - '1' as usize;
+                    if let Some(key) = self.mute_choices().into_iter().nth(at) {
+                        self.toggle_mute(key);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
         let Some(typed) = self.ui.chat.as_mut() else {
             return;
         };

@@ -168,6 +168,11 @@ pub struct App {
     pub member: bool,
     /// The chat of the match shown (our room).
     pub chat: chat::MatchChat,
+    /// Chat authors muted for ourselves (`m:Name` a member, `g:Name` a guest, as the web
+    /// client keys them), oldest first: their lines are hidden in every match. Kept on disk
+    /// by the runner (`Store::save_muted`) when [`App::muted_changed`] says so.
+    pub muted: Vec<String>,
+    pub muted_changed: bool,
     /// The ply at which the low-time bell last rang (once per turn).
     low_time_rung: Option<(String, usize)>,
     /// A move typed on the opponent's turn (a premove): sent the moment the opponent's move
@@ -224,6 +229,8 @@ impl App {
             round_trip: None,
             member: false,
             chat: chat::MatchChat::default(),
+            muted: Vec::new(),
+            muted_changed: false,
             low_time_rung: None,
         }
     }

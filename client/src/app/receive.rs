@@ -99,7 +99,7 @@ impl App {
             // The match moved to another server (a cluster) and kept this seat or watch
             // there; the events missed follow as after a resume: nothing to show or do.
             ServerMessage::Resumed(_) => {}
-            // The terminal client shows no chat yet (PROTOCOL.md §19 lets a client leave it).
+            // Our room's chat, drawn beside the game (`chat.rs`); muted authors are hidden there.
             ServerMessage::ChatLine(line) => self.chat_line(line),
             ServerMessage::ChatHistory(history) => self.chat_history(history),
             ServerMessage::ChatDeleted(deleted) => self.chat_deleted(deleted),

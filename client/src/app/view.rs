@@ -120,6 +120,8 @@ pub struct UiState {
     pub prompt: Option<Prompt>,
     /// The chat prompt of the match screen (`/`), with what a member has typed so far.
     pub chat: Option<String>,
+    /// The chat prompt shows the authors to mute or unmute (Tab in the chat prompt).
+    pub muting: bool,
     /// The "new match" form, while it is open.
     pub create: Option<super::create::CreateForm>,
     /// The "play now" panel of the home screen, while it is open.
@@ -208,6 +210,7 @@ impl Default for UiState {
             row: 0,
             prompt: None,
             chat: None,
+            muting: false,
             create: None,
             play_now: None,
             log: VecDeque::new(),
@@ -249,6 +252,7 @@ impl UiState {
             self.minit_from = None;
             self.browse = None;
             self.chat = None;
+            self.muting = false;
             self.board.set(None);
         }
     }

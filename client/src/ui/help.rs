@@ -39,7 +39,7 @@ pub const MATCH: &[(&str, &str)] = &[
     ("< > Home End", "help-match-step"),
     ("n f t b", "help-match-view"),
     ("s", "help-match-save"),
-    ("/", "help-match-chat"),
+    ("/ Tab", "help-match-chat"),
     // One row for both, so the overlay still fits 60x20.
     ("+ / B", "help-match-more-time"),
     ("q", "help-match-back"),

@@ -17,7 +17,7 @@ use crate::app::chat;
 use crate::app::entry;
 use crate::app::game::{Game, format_clock, rating_change_parts, result_text};
 use crate::app::view::{BoardGeometry, Confirm};
-use crate::i18n::tr;
+use crate::i18n::{tr, tr_args};
 
 /// One player's line: clock (▶ on the side to move), side, BOT tag, name, `(guest)` for a
 /// seat no account holds (so a guest never passes for a member), `(you)`, `berserk` and `[gone]`. When it is wider than `width` the clock's padding goes first, then the name is
@@ -371,6 +371,9 @@ pub fn legal_lines(names: &[&str], width: usize, rows: usize) -> Vec<String> {
 /// by number.
 fn chat_prompt(app: &App, typed: &str, width: u16) -> Vec<Line<'static>> {
     let cyan = Style::default().fg(Color::Cyan);
+    if app.ui.muting {
+        return mute_list(app, width);
+    }
     if app.member {
         let prompt = format!("{}> ", tr("chat-say"));
         let room = usize::from(width).saturating_sub(prompt.chars().count() + 1);
@@ -392,15 +395,57 @@ fn chat_prompt(app: &App, typed: &str, width: u16) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// The chat pane: our room's newest lines, wrapped, as many as fit in `area`.
+/// The mute list of the chat prompt (Tab): each author by number, the muted ones first with
+/// what their number does (hear them again), then Tab (back to saying) and Esc.
+fn mute_list(app: &App, width: u16) -> Vec<Line<'static>> {
+    let cyan = Style::default().fg(Color::Cyan);
+    let choices: Vec<String> = app
+        .mute_choices()
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let name = chat::key_name(key);
+            let id = if app.muted.contains(key) {
+                "chat-unmute"
+            } else {
+                "chat-mute"
+            };
+            format!("{} {}", i + 1, tr_args(id, &[("name", name.into())]))
+        })
+        .chain(["Tab".to_owned(), "Esc".to_owned()])
+        .collect();
+    let choices: Vec<&str> = choices.iter().map(String::as_str).collect();
+    super::pack_hints(&choices, width)
+        .into_iter()
+        .map(|line| Line::styled(line, cyan))
+        .collect()
+}
+
+/// The chat pane: our room's newest lines, wrapped, as many as fit in `area`. The lines of
+/// authors muted for us are left out, and the pane's first row says how many.
 fn chat_pane(frame: &mut Frame, app: &App, area: Rect) {
     let width = usize::from(area.width.saturating_sub(2)).max(1);
     let mut rows: Vec<String> = Vec::new();
+    let mut hidden = 0usize;
     for line in &app.chat.lines {
+        if app.is_muted(line) {
+            hidden += 1;
+            continue;
+        }
         rows.extend(super::wrap_words(&chat::line_text(line), width, width));
     }
-    let visible = usize::from(area.height.saturating_sub(2));
-    let rows = rows.split_off(rows.len().saturating_sub(visible));
+    let mut visible = usize::from(area.height.saturating_sub(2));
+    let notice = (hidden > 0).then(|| {
+        let count = i64::try_from(hidden).unwrap_or(i64::MAX);
+        tr_args("mute-hidden", &[("count", count.into())])
+    });
+    if notice.is_some() {
+        visible = visible.saturating_sub(1);
+    }
+    let mut rows = rows.split_off(rows.len().saturating_sub(visible));
+    if let Some(notice) = notice {
+        rows.insert(0, super::wrap_words(&notice, width, width).remove(0));
+    }
     let room = app.chat.room(app.my_side().is_some());
     frame.render_widget(
         Paragraph::new(rows.join("\n"))

@@ -2359,6 +2359,112 @@ fn the_chat_pane_and_prompt_fit_at_80x24_beside_the_game() {
     assert_eq!(said, [ChatSay::Text("well played".into())]);
 }
 
+/// Muting for oneself at 80×24: `/` then Tab lists the chat's authors by number; the
+/// opponent's number hides their lines, those already shown and those still to come, and the
+/// pane says how many are hidden; the same number again hears them again. The server is not
+/// told, and the list is marked for the runner to store.
+#[test]
+fn muting_an_author_hides_their_lines_with_a_notice_at_80x24() {
+    let now = Instant::now();
+    let mut app = black_player(now);
+    app.receive(
+        ServerMessage::ChatHistory(ChatHistory {
+            match_id: "m1".into(),
+            room: ChatRoom::Players,
+            lines: vec![
+                chat_line(1, "Anne", true, ChatSay::Text("rude remark".into())),
+                chat_line(2, "bob", false, ChatSay::Preset(ChatPreset::GoodLuck)),
+                chat_line(3, "Anne", true, ChatSay::Text("another one".into())),
+            ],
+        }),
+        now,
+    );
+    app.drain();
+    assert_shows(&render(&app, now, 80, 24), &["Anne: rude remark"]);
+
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    key(&mut app, crossterm::event::KeyCode::Tab);
+    let buf = render(&app, now, 80, 24);
+    // Our own name is never offered.
+    assert_shows(&buf, &["1 Mute Anne for me", "Tab", "Esc"]);
+    assert!(!contains(&buf, "Mute bob"), "{:#?}", text(&buf));
+    key(&mut app, crossterm::event::KeyCode::Char('1'));
+    assert_eq!(app.muted, ["m:Anne"]);
+    assert!(app.muted_changed, "the runner is told to store the list");
+    key(&mut app, crossterm::event::KeyCode::Esc);
+    assert!(app.ui.chat.is_none() && !app.ui.muting);
+
+    // A line said after the mute is hidden too.
+    app.receive(
+        ServerMessage::ChatLine(chat_line(
+            4,
+            "Anne",
+            true,
+            ChatSay::Text("still here".into()),
+        )),
+        now,
+    );
+    let buf = render(&app, now, 80, 24);
+    let lines = text(&buf);
+    assert_shows(
+        &buf,
+        &[
+            "Players' chat",
+            "lines of muted authors hidden: 3",
+            "bob (guest): Good luck",
+            "your move",
+        ],
+    );
+    for gone in ["rude remark", "another one", "still here"] {
+        assert!(!contains(&buf, gone), "{gone}: {lines:#?}");
+    }
+    assert!(
+        app.drain()
+            .0
+            .iter()
+            .all(|e| !matches!(e.msg, ClientMessage::Chat(_))),
+        "the server is not told"
+    );
+
+    // Listed and undoable: the muted author comes first, and their number hears them again.
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    key(&mut app, crossterm::event::KeyCode::Tab);
+    assert_shows(&render(&app, now, 80, 24), &["1 Unmute Anne"]);
+    key(&mut app, crossterm::event::KeyCode::Char('1'));
+    assert!(app.muted.is_empty());
+    let buf = render(&app, now, 80, 24);
+    assert_shows(&buf, &["Anne: still here"]);
+    assert!(!contains(&buf, "hidden"), "{:#?}", text(&buf));
+
+    key(&mut app, crossterm::event::KeyCode::Esc);
+
+    // A guest's phrases are muted the same way (the newest author is offered first).
+    app.receive(
+        ServerMessage::ChatLine(chat_line(
+            5,
+            "carl",
+            false,
+            ChatSay::Preset(ChatPreset::Hello),
+        )),
+        now,
+    );
+    assert_shows(&render(&app, now, 80, 24), &["carl (guest): Hello"]);
+    key(&mut app, crossterm::event::KeyCode::Char('/'));
+    key(&mut app, crossterm::event::KeyCode::Tab);
+    assert_shows(
+        &render(&app, now, 80, 24),
+        &["1 Mute carl for me", "2 Mute Anne for me"],
+    );
+    key(&mut app, crossterm::event::KeyCode::Char('1'));
+    assert_eq!(app.muted, ["g:carl"]);
+    let buf = render(&app, now, 80, 24);
+    assert!(!contains(&buf, "carl (guest)"), "{:#?}", text(&buf));
+    assert_shows(
+        &buf,
+        &["lines of muted authors hidden: 1", "Anne: still here"],
+    );
+}
+
 /// `+` gives the opponent 15 s; the clock `more_time_given` carries is the one shown.
 #[test]
 fn plus_gives_the_opponent_more_time_and_the_clock_shows_it() {

@@ -79,6 +79,12 @@ pub(crate) mod names {
         format!("bc:node:{}:{}:p", node.node, node.incarnation)
     }
 
+    /// Club-event traffic to one node incarnation: members' requests to the node that runs
+    /// the event's director, its answers back (`cluster::directors`).
+    pub(crate) fn node_events(node: &NodeRef) -> String {
+        format!("bc:node:{}:{}:e", node.node, node.incarnation)
+    }
+
     /// The committed events of one match, from its owner to every node.
     pub(crate) fn match_events(match_id: &str) -> String {
         format!("bc:match:{match_id}")
@@ -440,6 +446,34 @@ impl Bus {
                     .insert(pattern.to_owned(), Mailbox::new(mailbox));
             }
         }
+    }
+
+    /// The one listen loop of the bus's handlers: routes every pattern of `patterns` to one
+    /// mailbox of `mailbox` events and hands what arrives there, in order, to `heard` on a
+    /// task of its own until `shutdown` (or until no route leads to it). The routes are in
+    /// place when it returns, so whatever the caller subscribes afterwards is heard.
+    pub(crate) fn listen(
+        &self,
+        patterns: &[&str],
+        mailbox: usize,
+        mut shutdown: Shutdown,
+        mut heard: impl FnMut(BusEvent) + Send + 'static,
+    ) {
+        let (tx, mut rx) = mpsc::channel(mailbox);
+        for pattern in patterns {
+            self.route(pattern, tx.clone());
+        }
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = shutdown.recv() => return,
+                    event = rx.recv() => match event {
+                        Some(event) => heard(event),
+                        None => return,
+                    },
+                }
+            }
+        });
     }
 
     /// Removes the route for `pattern`.

@@ -17,13 +17,13 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use boardcast_protocol::{ErrorCode, MatchEventMsg, MatchSummary, Side};
 use futures_util::future::BoxFuture;
-use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusEvent, names};
 use super::inbox::{Claim, claim_and_start};
 use super::lease::Lease;
 use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
+use super::remote::BusOwning;
 use super::wire::{MatchRelay, ToAsker, ToOwner};
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::local::{Hub, LobbyWatch, rebuild};
@@ -41,6 +41,9 @@ const ASKER_MAILBOX: usize = 8192;
 pub(crate) struct ClusterDirectory {
     /// The matches this node runs.
     hub: Hub,
+    /// How the matches this node creates and claims are owned (their actors talk to this
+    /// directory).
+    owning: Arc<BusOwning>,
     me: NodeRef,
     bus: Bus,
     lease: Lease,
@@ -64,10 +67,10 @@ struct ProxyEntry {
 }
 
 impl ClusterDirectory {
-    /// The directory of node `me`, with its asker task running.
+    /// The directory of node `me`, with its asker task running on `owning`'s bus.
     pub(crate) async fn start(
         hub: Hub,
-        bus: Bus,
+        owning: Arc<BusOwning>,
         lease: Lease,
         coordination: Arc<dyn Coordination>,
         lobby: SharedLobby,
@@ -75,8 +78,10 @@ impl ClusterDirectory {
         tasks: Tasks,
     ) -> Arc<ClusterDirectory> {
         let me = lease.me();
+        let bus = owning.bus().clone();
         let directory = Arc::new_cyclic(|this| ClusterDirectory {
             hub,
+            owning,
             me: me.clone(),
             bus: bus.clone(),
             lease,
@@ -95,13 +100,24 @@ impl ClusterDirectory {
             directory.lobby.clone(),
             shutdown.clone(),
         ));
-        let (tx, rx) = mpsc::channel(ASKER_MAILBOX);
         let replies = names::node_replies(&me);
-        bus.route(&replies, tx.clone());
-        bus.route(&format!("{}*", names::match_events("")), tx);
+        let asker = Arc::downgrade(&directory);
+        let patterns = [replies.as_str(), &format!("{}*", names::match_events(""))];
+        bus.listen(&patterns, ASKER_MAILBOX, shutdown, move |event| {
+            if let Some(directory) = asker.upgrade() {
+                directory.dispatch(event);
+            }
+        });
         bus.subscribe(&replies).await;
-        tokio::spawn(asker(Arc::downgrade(&directory), rx, shutdown));
         directory
+    }
+
+    /// This directory, as the actors of the matches it starts talk to it.
+    fn itself(&self) -> Result<Arc<dyn Directory>, Refusal> {
+        match self.this.upgrade() {
+            Some(this) => Ok(this),
+            None => Err(shutting_down()),
+        }
     }
 
     fn proxies(&self) -> MutexGuard<'_, HashMap<String, ProxyEntry>> {
@@ -181,7 +197,17 @@ impl ClusterDirectory {
     pub(crate) async fn take_over(&self, id: &str) -> TakeOver {
         // `claim_and_start` takes the hub's turn for this match, returns it if it already runs
         // here, and claims nothing while this node is unsure of its lease.
-        match claim_and_start(self.coordination.as_ref(), &self.hub, &self.bus, id).await {
+        let Ok(itself) = self.itself() else {
+            return TakeOver::Failed;
+        };
+        let claim = claim_and_start(
+            self.coordination.as_ref(),
+            &self.hub,
+            &self.owning,
+            itself,
+            id,
+        );
+        match claim.await {
             Ok(Claim::Started(handle)) => {
                 if let Some(entry) = self.proxies().remove(id) {
                     entry.inbox.deliver(FromCluster::HandOver(handle.clone()));
@@ -299,27 +325,6 @@ async fn share_lobby(watch: LobbyWatch, lobby: SharedLobby, mut shutdown: Shutdo
 fn reply_match(reply: &ToAsker) -> &str {
     match reply {
         ToAsker::Frame { match_id, .. } | ToAsker::NotOwner { match_id, .. } => match_id,
-    }
-}
-
-/// Reads the asker mailbox until shutdown.
-async fn asker(
-    directory: Weak<ClusterDirectory>,
-    mut mailbox: mpsc::Receiver<BusEvent>,
-    mut shutdown: Shutdown,
-) {
-    loop {
-        let event = tokio::select! {
-            _ = shutdown.recv() => return,
-            event = mailbox.recv() => match event {
-                Some(event) => event,
-                None => return,
-            },
-        };
-        match directory.upgrade() {
-            Some(directory) => directory.dispatch(event),
-            None => return,
-        }
     }
 }
 
@@ -450,6 +455,27 @@ impl Directory for ClusterDirectory {
         here.or_else(|| self.proxy(id))
     }
 
+    fn running_anywhere<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Option<MatchHandle>> {
+        Box::pin(async move {
+            if let Some(handle) = self.running(id) {
+                return Some(handle);
+            }
+            match self.coordination.match_owner(id.to_owned()).await.ok()?? {
+                MatchOwner {
+                    owner: Some(owner),
+                    epoch,
+                    alive: true,
+                    ..
+                } if owner.node != self.me.node => {
+                    self.proxy_for(id, owner, epoch).await.ok().flatten()
+                }
+                // Owned by nobody alive, or by this node which does not run it: nothing is
+                // claimed for a lookup that only hands out a seat.
+                _ => None,
+            }
+        })
+    }
+
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
         // The hub forgets the stopped actor and closes its connections (1012): they come
         // back, and find the match wherever it is now. The shared lobby learns it from the
@@ -481,11 +507,17 @@ impl Directory for ClusterDirectory {
         self.hub.remove(id);
     }
 
-    fn create_rematch(
+    fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
+        arrivals_follow: bool,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
-        self.hub.create_rematch(setup, players)
+        Box::pin(async move {
+            let itself = self.itself()?;
+            self.owning
+                .create(&self.hub, itself, setup, &players, arrivals_follow)
+                .await
+        })
     }
 }

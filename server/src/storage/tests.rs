@@ -1042,6 +1042,7 @@ fn club_record(v: u64, round: Option<u32>, match_id: Option<&str>) -> Write {
         body: format!("r{v}"),
         round,
         match_id: match_id.map(str::to_owned),
+        epoch: None,
     })
 }
 
