@@ -46,4 +46,4 @@ pub use cluster::bus::Bus;
 pub use cluster::remote::relay_mirror;
 pub use cluster::spread;
 pub use room::fanout::Fanout;
-pub use room::outbox::outbox;
+pub use room::outbox::{Inbox, Outbox, outbox};

@@ -62,8 +62,6 @@ pub(crate) struct Connection {
     round_trips: RoundTrips,
     /// The client's address, as the per-address limits count it.
     client: ClientAddr,
-    /// What `welcome` tells the client to give out.
-    public_url: String,
     /// The account this connection acts as, `None` for a guest.
     account: Option<crate::accounts::Who>,
     /// This connection's places under the connection limits.
@@ -139,14 +137,14 @@ pub(crate) fn run(
         },
         account,
         client,
-        public_url,
         _places: places,
         _guard: guard,
     };
     let (sink, mut stream) = socket.split();
     let subscriptions = inbox.subscriptions.clone();
     let mut writer = tokio::spawn(write_loop(sink, inbox));
-    connection.welcome();
+    // The address to give out is said once, in `welcome`, and not kept for the connection's life.
+    connection.welcome(public_url);
     async move {
         let close = connection.read_loop(&mut stream, &mut writer).await;
         // Boxed: the closing handshake and the goodbyes run once, when the connection ends;
@@ -196,48 +194,50 @@ fn close_for_read_error(err: axum::Error) -> Close {
 /// not read ([`drop_slow`]): when its outbox overflowed (the kick), or a write did not finish
 /// within [`WRITE_TIMEOUT`]. The kick is watched while a write waits too: a client that stopped
 /// reading blocks exactly there.
-async fn write_loop(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
-    mut inbox: Inbox,
-) {
+async fn write_loop(mut sink: futures_util::stream::SplitSink<WebSocket, Message>, inbox: Inbox) {
+    let Inbox {
+        mut rx,
+        subscriptions,
+    } = inbox;
+    let kick = subscriptions.kick();
     loop {
         let first = tokio::select! {
             // A kicked connection is closed before anything else it has queued goes out.
             biased;
-            () = inbox.kick.raised() => return drop_slow(&mut sink).await,
-            message = inbox.rx.recv() => match message {
+            () = kick.raised() => return drop_slow(&mut sink).await,
+            message = rx.recv() => match message {
                 Some(message) => message,
                 None => return,
             },
         };
         // What was queued behind it goes out in the same writes, and the queue's storage goes
         // with it: once these are written the connection holds no queue memory.
-        let mut queued = inbox.rx.drain();
+        let mut queued = rx.drain();
         let mut next = Some(first);
-        while let Some(first) = next.take() {
-            if inbox.kick.is_raised() {
+        while next.is_some() {
+            if kick.is_raised() {
                 return drop_slow(&mut sink).await;
             }
-            let written = {
-                let batch = write_batch(&mut sink, &mut queued, first);
-                tokio::pin!(batch);
-                // Almost every batch is written at once (the socket had room): only one that
-                // has to wait for the client gets a timer, instead of one set up and torn down
-                // per delivery.
-                // The wait is boxed: inline, its timer would size every connection's writer.
-                match std::future::poll_fn(|cx| Poll::Ready(batch.as_mut().poll(cx))).await {
-                    Poll::Ready(written) => Some(written),
-                    Poll::Pending => {
-                        Box::pin(async {
-                            tokio::select! {
-                                biased;
-                                written = batch.as_mut() => Some(written),
-                                () = inbox.kick.raised() => None,
-                                () = tokio::time::sleep(WRITE_TIMEOUT) => None,
-                            }
-                        })
-                        .await
-                    }
+            let mut batch = Batch::default();
+            let mut write = |cx: &mut std::task::Context<'_>| {
+                batch.poll_write(&mut sink, &mut next, &mut queued, cx)
+            };
+            // Almost every batch is written at once (the socket had room): only one that has
+            // to wait for the client gets a timer, instead of one set up and torn down per
+            // delivery. The wait is boxed: inline, its timer would size every connection's
+            // writer.
+            let written = match std::future::poll_fn(|cx| Poll::Ready(write(cx))).await {
+                Poll::Ready(written) => Some(written),
+                Poll::Pending => {
+                    Box::pin(async {
+                        tokio::select! {
+                            biased;
+                            written = std::future::poll_fn(&mut write) => Some(written),
+                            () = kick.raised() => None,
+                            () = tokio::time::sleep(WRITE_TIMEOUT) => None,
+                        }
+                    })
+                    .await
                 }
             };
             match written {
@@ -273,39 +273,66 @@ fn drop_slow(
 /// a frame never waits for another that has not been queued yet.
 const BATCH: usize = 64;
 
-/// What [`write_batch`] left behind.
+/// What [`Batch::poll_write`] left behind.
 enum Written {
     More,
     Closed,
 }
 
-/// Feeds `first` and the frames already taken from the queue behind it (up to [`BATCH`]) into
-/// the WebSocket's write buffer, then flushes once. The frames' bytes are shared with every
-/// other subscriber up to here; tungstenite copies each once, into the write buffer.
-async fn write_batch(
-    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
-    queued: &mut impl Iterator<Item = Message>,
-    first: Message,
-) -> Result<Written, axum::Error> {
-    let mut message = first;
-    for _ in 1..BATCH {
-        if matches!(message, Message::Close(_)) {
-            sink.send(message).await?;
-            return Ok(Written::Closed);
-        }
-        sink.feed(message).await?;
-        match queued.next() {
-            Some(next) => message = next,
-            None => return sink.flush().await.map(|()| Written::More),
+/// Where a batch of frames is: how many were fed, and whether it is flushing.
+///
+/// A poll function over the writer's own `next` frame rather than an `async fn`: an `async fn`
+/// keeps its argument, its current frame and the `Feed` or `Send` future's frame apart in its
+/// state, which sized every idle connection's writer task for the one moment it writes.
+#[derive(Default)]
+struct Batch {
+    fed: usize,
+    flushing: bool,
+    closing: bool,
+}
+
+impl Batch {
+    /// Feeds `next` and the frames already taken from the queue behind it (up to [`BATCH`]
+    /// in all) into the WebSocket's write buffer, then flushes once; a close frame is flushed
+    /// at once and ends the batch. The frames' bytes are shared with every other subscriber up
+    /// to here; tungstenite copies each once, into the write buffer. Leaves `next` empty once
+    /// the batch is written.
+    fn poll_write(
+        &mut self,
+        sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+        next: &mut Option<Message>,
+        queued: &mut impl Iterator<Item = Message>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<Result<Written, axum::Error>> {
+        use futures_util::Sink;
+        let mut sink = std::pin::Pin::new(sink);
+        loop {
+            if self.flushing {
+                std::task::ready!(sink.as_mut().poll_flush(cx))?;
+                return Poll::Ready(Ok(if self.closing {
+                    Written::Closed
+                } else {
+                    Written::More
+                }));
+            }
+            std::task::ready!(sink.as_mut().poll_ready(cx))?;
+            let Some(message) = next.take() else {
+                self.flushing = true;
+                continue;
+            };
+            self.closing = matches!(message, Message::Close(_));
+            sink.as_mut().start_send(message)?;
+            self.fed += 1;
+            if self.closing || self.fed >= BATCH {
+                self.flushing = true;
+            } else {
+                match queued.next() {
+                    Some(message) => *next = Some(message),
+                    None => self.flushing = true,
+                }
+            }
         }
     }
-    let closing = matches!(message, Message::Close(_));
-    sink.send(message).await?;
-    Ok(if closing {
-        Written::Closed
-    } else {
-        Written::More
-    })
 }
 
 /// How often a move may trigger a ping of its own between the regular ones, so that the
@@ -331,7 +358,7 @@ impl Connection {
         counted.as_millis().min(u32::MAX as u128) as u32
     }
 
-    fn welcome(&self) {
+    fn welcome(&self, public_url: String) {
         let config = &self.app.config;
         self.outbox.send(&ServerMessage::Welcome(Welcome {
             protocol: PROTOCOL_VERSION,
@@ -342,7 +369,7 @@ impl Connection {
                 message_burst: config.burst,
                 idle_timeout_ms: config.idle_timeout.as_millis() as u64,
             },
-            public_url: self.public_url.clone(),
+            public_url,
             account: self
                 .account
                 .as_ref()

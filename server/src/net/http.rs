@@ -94,7 +94,7 @@ async fn websocket(
     let mut upgrade = upgrade
         .read_buffer_size(READ_BUFFER)
         // Frames queued together are fed into this buffer and written with one flush
-        // (`connection::write_batch`); a lone frame is flushed at once all the same.
+        // (`connection::Batch`); a lone frame is flushed at once all the same.
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(2 * MAX_SERVER_FRAME_BYTES)
         // Frames a little over the limit are read and answered with `too_large`; far over

@@ -84,11 +84,9 @@ pub struct Outbox {
 /// Where an outbox's frames go.
 #[derive(Debug, Clone)]
 enum Way {
-    /// A connection of this process: its bounded queue, and the signal that kicks it.
-    Local {
-        tx: flume::Sender<Message>,
-        kick: Arc<Kick>,
-    },
+    /// A connection of this process: its bounded queue (the signal that kicks it is in
+    /// the outbox's [`Subscriptions`]).
+    Local { tx: flume::Sender<Message> },
     /// A connection on another node.
     Remote(Arc<dyn RemoteWay>),
 }
@@ -103,14 +101,22 @@ pub(crate) trait RemoteWay: std::fmt::Debug + Send + Sync + 'static {
 }
 
 /// The matches a connection is subscribed to, kept by the matches themselves so the
-/// connection can say goodbye to each when it closes.
-pub(crate) type Subscriptions = Arc<Mutex<Followed>>;
+/// connection can say goodbye to each when it closes; and the signal that kicks it.
+pub(crate) type Subscriptions = Arc<Ends>;
+
+/// What a connection's outbox and its writer share. One allocation for both rather than an
+/// `Arc` each: every idle connection holds it (BENCHMARKS.md "Idle connections").
+#[derive(Debug, Default)]
+pub struct Ends {
+    followed: Mutex<Followed>,
+    kick: Kick,
+}
 
 /// What [`Subscriptions`] guards: the followed matches, and whether the connection has closed.
 /// Both under one lock, so a match either records its subscription before the connection
 /// reads the set (and is told goodbye) or learns that the connection is gone.
 #[derive(Debug, Default)]
-pub struct Followed {
+pub(crate) struct Followed {
     matches: HashSet<String>,
     closed: bool,
 }
@@ -118,7 +124,7 @@ pub struct Followed {
 /// Marks the connection closed and returns the matches it followed. From here on no match
 /// can record a subscription: each is either in the returned list or refused.
 pub(crate) fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> {
-    match subscriptions.lock() {
+    match subscriptions.followed.lock() {
         Ok(mut followed) => {
             followed.closed = true;
             followed.matches.drain().collect()
@@ -131,8 +137,21 @@ pub(crate) fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> 
 #[derive(Debug)]
 pub struct Inbox {
     pub rx: Frames,
-    pub kick: Arc<Kick>,
     pub subscriptions: Subscriptions,
+}
+
+impl Inbox {
+    /// The signal that the connection was kicked for not reading.
+    pub fn kick(&self) -> &Kick {
+        self.subscriptions.kick()
+    }
+}
+
+impl Ends {
+    /// The signal that the connection was kicked for not reading.
+    pub fn kick(&self) -> &Kick {
+        &self.kick
+    }
 }
 
 /// The receiving end of an outbox's queue, drained by the connection's writer.
@@ -200,21 +219,16 @@ impl Kick {
 /// A connection's outbox and the inbox it drains, holding at most `capacity` messages.
 pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
     let (tx, rx) = flume::bounded(capacity.max(1));
-    let kick = Arc::new(Kick::default());
     let subscriptions = Subscriptions::default();
     (
         Outbox {
             id,
             encoding,
-            way: Way::Local {
-                tx,
-                kick: kick.clone(),
-            },
+            way: Way::Local { tx },
             subscriptions: subscriptions.clone(),
         },
         Inbox {
             rx: Frames(rx),
-            kick,
             subscriptions,
         },
     )
@@ -249,14 +263,14 @@ impl Outbox {
     /// Queues an already encoded message. `false` means the connection is gone or was kicked
     /// for not reading; the caller should forget it.
     pub fn push(&self, message: Message) -> bool {
-        let (tx, kick) = match &self.way {
-            Way::Local { tx, kick } => (tx, kick),
+        let tx = match &self.way {
+            Way::Local { tx } => tx,
             Way::Remote(way) => return way.push(message),
         };
         match tx.try_send(message) {
             Ok(()) => true,
             Err(flume::TrySendError::Full(_)) => {
-                kick.raise();
+                self.subscriptions.kick.raise();
                 false
             }
             Err(flume::TrySendError::Disconnected(_)) => false,
@@ -317,7 +331,7 @@ impl Outbox {
     /// Records that this connection now follows match `id` (or no longer does). False, and
     /// nothing recorded, once the connection has closed: it will not say goodbye to `id`.
     pub fn note_subscription(&self, id: &str, subscribed: bool) -> bool {
-        let Ok(mut followed) = self.subscriptions.lock() else {
+        let Ok(mut followed) = self.subscriptions.followed.lock() else {
             return false;
         };
         if followed.closed {
@@ -334,7 +348,7 @@ impl Outbox {
     /// Whether the connection behind this outbox has gone.
     pub fn is_closed(&self) -> bool {
         match &self.way {
-            Way::Local { tx, .. } => tx.is_disconnected(),
+            Way::Local { tx } => tx.is_disconnected(),
             Way::Remote(way) => way.is_closed(),
         }
     }
@@ -390,11 +404,11 @@ mod tests {
         let pong = ServerMessage::Pong(Pong { nonce: 1 });
         assert!(outbox.send(&pong));
         assert!(outbox.send(&pong));
-        assert!(!inbox.kick.is_raised());
+        assert!(!inbox.kick().is_raised());
         assert!(!outbox.send(&pong), "third message does not fit");
         // The kick is remembered until the connection looks.
-        assert!(inbox.kick.is_raised());
-        tokio::time::timeout(std::time::Duration::from_secs(1), inbox.kick.raised())
+        assert!(inbox.kick().is_raised());
+        tokio::time::timeout(std::time::Duration::from_secs(1), inbox.kick().raised())
             .await
             .expect("kicked");
         assert!(inbox.rx.recv().await.is_some());

@@ -11,6 +11,7 @@ mod idle;
 mod ladder;
 mod logins;
 mod matches;
+mod outbox;
 mod peek;
 mod report;
 mod scrape;
@@ -60,6 +61,9 @@ enum Scenario {
     Logins(logins::Args),
     /// `GET /api/ladder` one after another: the ladder query's time and server CPU.
     Ladder(ladder::Args),
+    /// No server: rounds of one frame pushed into many outboxes and taken by their writers,
+    /// the server's outbox (flume) or tokio's `mpsc`; run under callgrind or heaptrack.
+    Outbox(outbox::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -97,6 +101,7 @@ fn main() -> std::process::ExitCode {
             Scenario::Fsync(args) => disk::run(args).await,
             Scenario::Logins(args) => logins::run(args).await,
             Scenario::Ladder(args) => ladder::run(args).await,
+            Scenario::Outbox(args) => outbox::run(args).await,
         }
     });
     // Tasks still blocked on sockets must not keep the process alive.
