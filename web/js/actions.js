@@ -126,10 +126,11 @@ export function enter(state) {
   return effects;
 }
 
-/** The requests that show the page's target: lobby, seat, match or channel. */
+/** The requests that show the page's target: lobby, seat, match, channel or event. */
 export function follow(state) {
   const { page, id } = state.route;
   if (page === 'lobby') return [listLobby(state)];
+  if (page === 'event') return [request(state, 'watch', { watch: { target: { event: id }, since_v: state.event?.id === id ? state.event.v : null } })];
   if (page === 'match') {
     const seat = state.seats[id];
     const since_v = state.match && state.match.match_id === id ? state.match.v : null;

@@ -301,7 +301,13 @@ impl Director {
             event: Some(self.state.id.clone()),
         };
         loop {
-            match self.hub.create_match(setup.clone(), &players, true).await {
+            // Presence is recorded from the start (no `arrivals_follow`): both players are
+            // gone until each takes their seat, and `player_returned` tells everybody watching,
+            // the player's own page too, when they do. A match waiting for arrivals records
+            // nothing until a rematch's `Arrive`, which an event game never gets: its players
+            // showed as gone on every page that watched before they sat down, and an opponent
+            // who really left could never be claimed against.
+            match self.hub.create_match(setup.clone(), &players, false).await {
                 Ok((_, match_id, _)) => {
                     return self
                         .append(EventRecord::Seated {
