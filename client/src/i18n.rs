@@ -501,6 +501,57 @@ mod tests {
         speak_on_this_thread(Lang::En);
     }
 
+    /// Takeback refusals (PROTOCOL.md §12.1) are worded from their reason in each language:
+    /// which kind of match refuses them, and the seconds left before proposing again.
+    #[test]
+    fn takeback_refusals_in_each_language() {
+        let event = ErrorArgs::new("takeback_casual_only").word("match", "event");
+        let rated = ErrorArgs::new("takeback_casual_only").word("match", "rated");
+        let soon = ErrorArgs::new("takeback_too_soon")
+            .number("every_s", 10u32)
+            .number("retry_after_s", 7u32);
+        for (lang, expected) in [
+            (
+                Lang::En,
+                [
+                    "Takebacks are for casual games only, not for a club event's game.",
+                    "Takebacks are for casual games only, not for a rated game.",
+                    "A takeback at most once every 10 s: try again in 7 s.",
+                ],
+            ),
+            (
+                Lang::Nl,
+                [
+                    "Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een \
+                     clubtoernooi.",
+                    "Zetten terugnemen kan alleen in vrije partijen, niet in een partij voor de \
+                     rating.",
+                    "Terugnemen kan hooguit eens per 10 s: probeer het over 7 s opnieuw.",
+                ],
+            ),
+            (
+                Lang::Fy,
+                [
+                    "In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in \
+                     klubtoernoai.",
+                    "In set weromnimme kin allinnich yn frije partijen, net yn in partij foar de \
+                     rating.",
+                    "Weromnimme kin op syn heechst ien kear yn de 10 s: besykje it oer 7 s \
+                     nochris.",
+                ],
+            ),
+        ] {
+            speak_on_this_thread(lang);
+            let said = [
+                refusal("not_allowed", "english", Some(&event)),
+                refusal("not_allowed", "english", Some(&rated)),
+                refusal("rate_limited", "english", Some(&soon)),
+            ];
+            assert_eq!(said, expected, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
     #[test]
     fn refusals_in_the_chosen_language() {
         speak_on_this_thread(Lang::Nl);

@@ -32,7 +32,8 @@ pub enum ErrorCode {
     NotAllowed,
     /// A prediction for a ply that is already revealed (or not the coming one).
     PredictionClosed,
-    /// Too many messages; the connection is closed right after this.
+    /// Too many messages; the connection is closed right after this. A match action refused
+    /// for its own limit (a takeback proposed too soon) leaves the connection open.
     RateLimited,
     /// The server is at a limit (connections, matches, games); try later.
     Busy,
@@ -252,6 +253,23 @@ pub const REASONS: &[ReasonSpec] = &[
     ),
     reason(ErrorCode::AddressLimit, "waiting", &["limit"], &[]),
     reason(ErrorCode::Busy, "engine_games", &["count"], &[]),
+    // Takebacks (PROTOCOL.md §10 *Takebacks*).
+    reason(
+        ErrorCode::NotAllowed,
+        "takeback_casual_only",
+        &[],
+        &["match"],
+    ),
+    reason(ErrorCode::NotAllowed, "nothing_to_take_back", &[], &[]),
+    reason(ErrorCode::NotAllowed, "takeback_proposal_stands", &[], &[]),
+    reason(ErrorCode::NotAllowed, "opponent_takeback_stands", &[], &[]),
+    reason(ErrorCode::NotAllowed, "no_takeback_proposal", &[], &[]),
+    reason(
+        ErrorCode::RateLimited,
+        "takeback_too_soon",
+        &["every_s", "retry_after_s"],
+        &[],
+    ),
 ];
 
 /// Why bytes from the network did not become a message.

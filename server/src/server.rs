@@ -323,10 +323,14 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         config.arena_minute,
     )
     .await;
+    if let Some(node) = &node {
+        // Each event's director runs on the node that owns it; requests go there.
+        crate::cluster::directors::start(&events, node, shutdown.clone()).await;
+    }
     let play_now = match &node {
         // One pool for the cluster, run by whichever node owns it.
         Some(node) => {
-            let play_now = crate::net::pairing::PlayNow::clustered(hub.clone(), directory.clone());
+            let play_now = crate::net::pairing::PlayNow::clustered(directory.clone());
             crate::cluster::pool::start(
                 play_now.clone(),
                 node.bus.clone(),

@@ -414,9 +414,27 @@ async fn an_absent_opponent_can_be_claimed_against_after_the_grace_of_their_own_
         "the claimable time: {}",
         err.message
     );
+    // What everyone is shown stands still too: the whole grace is left.
+    let absent = |snapshot: MatchSnapshot| snapshot.absent;
+    let mut watcher = server.client("Sjoerd").await;
+    assert_eq!(
+        absent(watcher.watch(&ws.match_id).await),
+        [Absence {
+            side: Side::Black,
+            claim_in_ms: 300
+        }]
+    );
     // White moves: Black's turn, the grace runs out.
     white.play(&ws, &[28, 19]).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
+    let mut watcher = server.client("Sjoerd").await;
+    assert_eq!(
+        absent(watcher.watch(&ws.match_id).await),
+        [Absence {
+            side: Side::Black,
+            claim_in_ms: 0
+        }]
+    );
     let id = white.send(claim()).await;
     white.expect_ack(id).await;
     let result = white.ended().await;

@@ -71,7 +71,7 @@ logins() {
 play() {
   nice -n 19 "$R/boardcast-load" matches --addr "$ADDR" --count "$COUNT" --rate "$RATE" \
     --duration "$DURATION" --server-pid "$SERVER" --fsync-count 0 2>/dev/null \
-    | grep -E '^(date|loadavg|move->ack|durable|send after|cpu|threads)'
+    | grep -E '^(date|loadavg|move->ack|durable|send after|storage|cpu|threads)'
 }
 
 echo "=== $LOGINS logins at once, nothing else, $(date -u +%H:%M:%S) UTC, $(load)"

@@ -1279,3 +1279,174 @@ async fn tcp_connection_that_never_sends_a_request_is_closed() {
     }
     canary.check().await.expect("canary");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Takeback spam (issue 32).
+
+/// Sends `count` copies of `msg` at once as envelopes with fresh ids; the replies, in order.
+async fn burst_of(client: &mut Client, msg: &ClientMessage, count: u64) -> Vec<ServerMessage> {
+    use futures_util::SinkExt;
+    let first = client.next_id();
+    let frames: Vec<_> = (first..first + count)
+        .map(|id| {
+            let envelope = boardcast_protocol::ClientEnvelope {
+                id,
+                msg: msg.clone(),
+            };
+            let boardcast_protocol::Frame::Text(text) = Encoding::Json.encode(&envelope) else {
+                unreachable!("JSON encodes to text")
+            };
+            Ok(Message::text(text))
+        })
+        .collect();
+    client.set_next_id(first + count);
+    client
+        .ws()
+        .send_all(&mut futures_util::stream::iter(frames))
+        .await
+        .expect("send the burst");
+    let mut replies = Vec::new();
+    for id in first..first + count {
+        replies.push(
+            client
+                .expect_reply(id)
+                .await
+                .expect("every proposal is answered"),
+        );
+    }
+    replies
+}
+
+/// Hundreds of takeback proposals from one seat, under a message rate limit raised so they
+/// reach the match: after the first (declined), each is refused `rate_limited` with its
+/// reason and the seconds left (or `busy` when more come at once than the match's bounded
+/// mailbox holds), the connection stays open, the opponent and a watcher hear nothing of
+/// them, the match's version does not move, and the match and the canary play on. Answers
+/// to no proposal are refused alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takeback_spam_is_refused_and_reaches_nobody() {
+    let (server, mut canary) = setup(&["--rate", "5000", "--burst", "2000"]).await;
+    let addr = server.addr();
+    let game = &reference_games()[1];
+    let mut pair = pair_at(addr, game, 1).await;
+    let match_id = pair.match_id().to_owned();
+    let mut watcher = json(addr).await;
+    watcher.watch_match(&match_id).await.expect("watch");
+    let white = boardcast_protocol::SeatAction {
+        match_id: match_id.clone(),
+        token: pair.white_seat.token.clone(),
+    };
+    let black = boardcast_protocol::SeatAction {
+        match_id: match_id.clone(),
+        token: pair.black_seat.token.clone(),
+    };
+    let takeback_event = |m: &ServerMessage| match m {
+        ServerMessage::MatchEvent(e) => match &e.event {
+            boardcast_protocol::MatchEvent::TakebackProposed(_)
+            | boardcast_protocol::MatchEvent::TakebackDeclined(_) => Some(e.event.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    pair.white
+        .call(ClientMessage::ProposeTakeback(white.clone()))
+        .await
+        .expect("the first proposal");
+    pair.black
+        .call(ClientMessage::DeclineTakeback(black.clone()))
+        .await
+        .expect("declined");
+    // Each hears the proposal and the answer once.
+    for client in [&mut pair.white, &mut pair.black, &mut watcher] {
+        for _ in 0..2 {
+            client
+                .wait_for("takeback events", takeback_event)
+                .await
+                .unwrap();
+        }
+    }
+    let v = routes_v(addr, &match_id).await;
+
+    // Bursts of 50, under the match's mailbox of 64 commands: each reaches the match.
+    let mut refused = 0;
+    for _ in 0..6 {
+        let replies = burst_of(
+            &mut pair.white,
+            &ClientMessage::ProposeTakeback(white.clone()),
+            50,
+        )
+        .await;
+        for reply in replies {
+            let ServerMessage::Error(error) = &reply else {
+                panic!("a proposal within 10 s of the last was not refused: {reply:?}");
+            };
+            let args = error
+                .args
+                .as_deref()
+                .unwrap_or_else(|| panic!("a refusal without args: {error:?}"));
+            assert_eq!(
+                (error.code, args.reason.as_str()),
+                (ErrorCode::RateLimited, "takeback_too_soon"),
+                "{error:?}"
+            );
+            assert!(
+                (1..=10).contains(&args.numbers["retry_after_s"]),
+                "{error:?}"
+            );
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 300);
+    // 200 at once: what the mailbox cannot hold is refused busy before the match sees it.
+    let replies = burst_of(
+        &mut pair.white,
+        &ClientMessage::ProposeTakeback(white.clone()),
+        200,
+    )
+    .await;
+    for reply in &replies {
+        assert!(
+            matches!(reply, ServerMessage::Error(e) if e.code == ErrorCode::Busy
+                || e.args.as_deref().is_some_and(|a| a.reason == "takeback_too_soon")),
+            "{reply:?}"
+        );
+    }
+    // Answers to a proposal nobody made.
+    let replies = burst_of(
+        &mut pair.black,
+        &ClientMessage::AcceptTakeback(black.clone()),
+        50,
+    )
+    .await;
+    for reply in replies {
+        assert!(
+            matches!(&reply, ServerMessage::Error(e) if e.code == ErrorCode::NotAllowed
+                && e.args.as_deref().is_some_and(|a| a.reason == "no_takeback_proposal")),
+            "{reply:?}"
+        );
+    }
+    // Both connections are open; nobody heard of a proposal again.
+    for client in [&mut pair.white, &mut pair.black, &mut watcher] {
+        still_usable(client).await;
+        let heard: Vec<_> = client.backlog().iter().filter_map(takeback_event).collect();
+        assert!(
+            heard.is_empty(),
+            "refused proposals reached someone: {heard:?}"
+        );
+    }
+    assert_eq!(routes_v(addr, &match_id).await, v, "nothing changed");
+    // The match plays on, and so does the canary.
+    pair.play(1, &game.routes[1]).await.expect("Black moves");
+    canary.check().await.expect("canary");
+}
+
+/// A match's version and moves as a fresh watcher sees them.
+async fn routes_v(addr: SocketAddr, match_id: &str) -> (u64, Vec<Vec<u8>>) {
+    let mut watcher = json(addr).await;
+    let snapshot = watcher.watch_match(match_id).await.expect("watch");
+    assert_eq!(snapshot.takeback_offer, None);
+    (
+        snapshot.v,
+        snapshot.moves.into_iter().map(|m| m.route).collect(),
+    )
+}

@@ -3,7 +3,9 @@
 //! loopback, and both answer every move at once in a 1+0 reference game. Without
 //! compensation the relayed player would pay a whole round trip (twice the delay) a move; the
 //! server credits it from the lag quota, and a client that claims 2 s of lag gains at most
-//! the quota. The figures printed are BENCHMARKS.md's "Lag compensation" table.
+//! the quota. The figures printed are BENCHMARKS.md's "Lag compensation" table. A premove
+//! (a move sent the moment the opponent's arrives) is charged no more than its network path
+//! less the credit.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
@@ -279,4 +281,81 @@ async fn a_client_claiming_2_s_of_lag_gains_at_most_the_quota() {
     for (c, credit) in relayed.iter().zip(&credits) {
         assert!(c.used_ms + credit >= 300, "{c:?} credited {credit}");
     }
+}
+
+/// Premoves (issue 32): a player who has their move ready sends it the moment the opponent's
+/// move arrives, and the server charges it as any move, from the moment it applied the
+/// opponent's move to the moment the premove arrived, less the lag credit. Black plays
+/// through a relay adding 50 ms each way, White on loopback, 1+0; Black answers each of
+/// White's moves at once. The test times, on its own clock, each White move from sending it
+/// until Black's answer is back at White (both White legs are loopback): Black's clock ran
+/// within that window, so the clock charged plus the credit never exceeds it, and the
+/// server counts at least the relay's round trip, so what the premove costs is at most the
+/// window less that round trip: the network path is not paid for.
+#[tokio::test]
+async fn a_premove_is_charged_at_most_its_network_path_less_the_lag_credit() {
+    let server = server();
+    let delay = Duration::from_millis(50);
+    let relay = delaying_relay(server.addr(), delay);
+    let mut white = Client::connect(server.addr(), Encoding::Json)
+        .await
+        .unwrap();
+    white.hello("Loopback").await.unwrap();
+    let mut black = Client::connect(relay, Encoding::Json).await.unwrap();
+    black.hello("Premoving").await.unwrap();
+    let ws = white
+        .create_match(ColorChoice::White, true, Some(BULLET))
+        .await
+        .unwrap();
+    let bs = black
+        .join(JoinMatch::Id(ws.match_id.clone()))
+        .await
+        .unwrap();
+    white.ping().await.unwrap();
+    black.ping().await.unwrap();
+    let game = &reference_games()[0];
+    let mut black_ms = BULLET.initial_ms;
+    // Per charged Black move: clock charged, round trip counted, the window, Black's own
+    // turnaround (from seeing White's move to sending the premove).
+    let mut premoves: Vec<(u64, u64, u64, Duration)> = Vec::new();
+    for (n, pair) in game.routes.chunks(2).take(10).enumerate() {
+        let [white_route, black_route] = pair else {
+            break;
+        };
+        let white_ply = 2 * n as u32;
+        let sent = Instant::now();
+        send(&mut white, &ws, white_route, None).await;
+        moved_ply(&mut black, white_ply).await;
+        let seen = Instant::now();
+        send(&mut black, &bs, black_route, None).await;
+        let turnaround = seen.elapsed();
+        let moved = moved_ply(&mut white, white_ply + 1).await;
+        let window = sent.elapsed().as_millis() as u64;
+        let clock = moved.clock.expect("a timed match sends its clock");
+        let used = black_ms - clock.black_ms;
+        black_ms = clock.black_ms;
+        // Black's first move is free: its clock has not run yet.
+        if white_ply > 0 {
+            premoves.push((used, moved.lag_ms.unwrap_or(0).into(), window, turnaround));
+        }
+    }
+    let lags: Vec<u64> = premoves.iter().map(|p| p.1).collect();
+    let credits = quota_credits(&lags);
+    println!(
+        "premove through a 50 ms relay (clock charged, round trip counted, window, turnaround):"
+    );
+    for ((used, lag, window, turnaround), credit) in premoves.iter().zip(&credits) {
+        println!("  {used} ms, {lag} ms (credit {credit} ms), {window} ms, {turnaround:?}");
+        assert!(
+            *lag >= 2 * delay.as_millis() as u64,
+            "the server counts at least the relay's round trip: {premoves:?}"
+        );
+        // Each figure is in whole milliseconds, rounded down: 2 ms of slack for that.
+        assert!(
+            used + credit <= window + 2,
+            "a premove charged {used} ms plus {credit} ms credited, more than the {window} ms \
+             in which it and the move it answered were under way: {premoves:?}"
+        );
+    }
+    assert_eq!(premoves.len(), 9, "nine charged premoves");
 }

@@ -248,3 +248,15 @@ profile-fact-won = Won · drawn · lost
 profile-outcome-won = won
 profile-outcome-drawn = drawn
 profile-outcome-lost = lost
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] Takebacks are for casual games only, not for a rated game.
+       *[event] Takebacks are for casual games only, not for a club event's game.
+    }
+error-not_allowed-nothing_to_take_back = You have no move to take back.
+error-not_allowed-takeback_proposal_stands = Your takeback proposal already stands.
+error-not_allowed-opponent_takeback_stands = Your opponent asks to take back a move: accept or decline first.
+error-not_allowed-no_takeback_proposal = Your opponent has not asked to take back a move.
+error-rate_limited-takeback_too_soon = A takeback at most once every { $every_s } s: try again in { $retry_after_s } s.

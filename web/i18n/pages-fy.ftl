@@ -244,3 +244,15 @@ profile-fact-won = Wûn · remise · ferlern
 profile-outcome-won = wûn
 profile-outcome-drawn = remise
 profile-outcome-lost = ferlern
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] In set weromnimme kin allinnich yn frije partijen, net yn in partij foar de rating.
+       *[event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+    }
+error-not_allowed-nothing_to_take_back = Do hast noch gjin set om werom te nimmen.
+error-not_allowed-takeback_proposal_stands = Dyn fersyk om werom te nimmen stiet al.
+error-not_allowed-opponent_takeback_stands = Dyn tsjinstanner wol in set weromnimme: nim dat earst oan of wiis it ôf.
+error-not_allowed-no_takeback_proposal = Dyn tsjinstanner hat net frege om in set werom te nimmen.
+error-rate_limited-takeback_too_soon = Weromnimme kin op syn heechst ien kear yn de { $every_s } s: besykje it oer { $retry_after_s } s nochris.

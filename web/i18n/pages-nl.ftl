@@ -244,3 +244,15 @@ profile-fact-won = Gewonnen · remise · verloren
 profile-outcome-won = gewonnen
 profile-outcome-drawn = remise
 profile-outcome-lost = verloren
+
+## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+error-not_allowed-takeback_casual_only =
+    { $match ->
+        [rated] Zetten terugnemen kan alleen in vrije partijen, niet in een partij voor de rating.
+       *[event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+    }
+error-not_allowed-nothing_to_take_back = Je hebt nog geen zet om terug te nemen.
+error-not_allowed-takeback_proposal_stands = Je verzoek om terug te nemen staat al.
+error-not_allowed-opponent_takeback_stands = Je tegenstander wil een zet terugnemen: neem dat eerst aan of wijs het af.
+error-not_allowed-no_takeback_proposal = Je tegenstander heeft niet gevraagd een zet terug te nemen.
+error-rate_limited-takeback_too_soon = Terugnemen kan hooguit eens per { $every_s } s: probeer het over { $retry_after_s } s opnieuw.

@@ -15,6 +15,7 @@
 //! threads too. The PHC strings written and read are the standard API's, byte for byte.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
@@ -151,6 +152,10 @@ type Job = Box<dyn FnOnce() + Send>;
 #[derive(Debug, Clone)]
 pub struct Hasher {
     jobs: SyncSender<Job>,
+    /// How many jobs are queued and not yet taken by a thread, and the queue's room: a login
+    /// that would find the queue full is refused before it reads the database.
+    waiting: Arc<AtomicUsize>,
+    room: usize,
 }
 
 impl Default for Hasher {
@@ -171,7 +176,22 @@ impl Hasher {
                 .spawn(move || hashing_thread(&waiting))
                 .expect("the OS starts a hashing thread");
         }
-        Hasher { jobs }
+        Hasher {
+            jobs,
+            waiting: Arc::new(AtomicUsize::new(0)),
+            room: queue,
+        }
+    }
+
+    /// [`HashError::Busy`] when the queue is full now, so a caller can refuse before doing
+    /// the work that leads to a hash (a login's account lookup). A hash asked for later may
+    /// still find it full: [`Hasher::verify`] answers that alike.
+    pub(crate) fn refuse_if_full(&self) -> Result<(), HashError> {
+        if self.waiting.load(Ordering::Relaxed) >= self.room {
+            metrics::counter!("boardcast_account_hash_busy_total").increment(1);
+            return Err(HashError::Busy);
+        }
+        Ok(())
     }
 
     /// Queues `work` and waits for its answer; [`HashError::Busy`] at once when the queue is
@@ -181,19 +201,25 @@ impl Hasher {
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, HashError> {
         let (answer, answered) = oneshot::channel();
+        let waiting = Arc::clone(&self.waiting);
         let job: Job = Box::new(move || {
+            waiting.fetch_sub(1, Ordering::Relaxed);
             // A caller that gave up (its request was dropped) is not worth a hash.
             if !answer.is_closed() {
                 let _ = answer.send(work());
             }
         });
+        // Counted before it is queued, so a thread taking it at once never counts below zero.
+        self.waiting.fetch_add(1, Ordering::Relaxed);
         match self.jobs.try_send(job) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) => {
+                self.waiting.fetch_sub(1, Ordering::Relaxed);
                 metrics::counter!("boardcast_account_hash_busy_total").increment(1);
                 return Err(HashError::Busy);
             }
             Err(TrySendError::Disconnected(_)) => {
+                self.waiting.fetch_sub(1, Ordering::Relaxed);
                 return Err(HashError::Failed("the hashing threads are gone".into()));
             }
         }
@@ -490,6 +516,11 @@ mod tests {
             }
         });
         running.await.unwrap();
+        assert_eq!(
+            hasher.refuse_if_full(),
+            Ok(()),
+            "the job a thread took is not waiting"
+        );
         let queued: Vec<_> = (0..2)
             .map(|_| {
                 let hasher = hasher.clone();
@@ -509,11 +540,19 @@ mod tests {
             hasher.hash("Tulpen-in-Dokkum-1921".into()).now_or_never(),
             Some(Err(HashError::Busy))
         );
+        // What a login asks before it reads the account: refused alike, and the refusals
+        // above left no count behind.
+        assert_eq!(hasher.refuse_if_full(), Err(HashError::Busy));
         release.send(()).unwrap();
         holding.await.unwrap().unwrap();
         for waiting in queued {
             assert_eq!(waiting.await.unwrap(), Ok(false));
         }
+        assert_eq!(
+            hasher.refuse_if_full(),
+            Ok(()),
+            "a drained queue has room again"
+        );
         assert_eq!(hasher.verify("again".into(), None).await, Ok(false));
     }
 }

@@ -79,6 +79,12 @@ pub(crate) mod names {
         format!("bc:node:{}:{}:p", node.node, node.incarnation)
     }
 
+    /// Club-event traffic to one node incarnation: members' requests to the node that runs
+    /// the event's director, its answers back (`cluster::directors`).
+    pub(crate) fn node_events(node: &NodeRef) -> String {
+        format!("bc:node:{}:{}:e", node.node, node.incarnation)
+    }
+
     /// The committed events of one match, from its owner to every node.
     pub(crate) fn match_events(match_id: &str) -> String {
         format!("bc:match:{match_id}")

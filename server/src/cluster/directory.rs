@@ -24,6 +24,7 @@ use super::inbox::{Claim, claim_and_start};
 use super::lease::Lease;
 use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
+use super::remote::BusOwning;
 use super::wire::{MatchRelay, ToAsker, ToOwner};
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::local::{Hub, LobbyWatch, rebuild};
@@ -41,6 +42,9 @@ const ASKER_MAILBOX: usize = 8192;
 pub(crate) struct ClusterDirectory {
     /// The matches this node runs.
     hub: Hub,
+    /// How the matches this node creates and claims are owned (their actors talk to this
+    /// directory).
+    owning: Arc<BusOwning>,
     me: NodeRef,
     bus: Bus,
     lease: Lease,
@@ -64,10 +68,10 @@ struct ProxyEntry {
 }
 
 impl ClusterDirectory {
-    /// The directory of node `me`, with its asker task running.
+    /// The directory of node `me`, with its asker task running on `owning`'s bus.
     pub(crate) async fn start(
         hub: Hub,
-        bus: Bus,
+        owning: Arc<BusOwning>,
         lease: Lease,
         coordination: Arc<dyn Coordination>,
         lobby: SharedLobby,
@@ -75,8 +79,10 @@ impl ClusterDirectory {
         tasks: Tasks,
     ) -> Arc<ClusterDirectory> {
         let me = lease.me();
+        let bus = owning.bus().clone();
         let directory = Arc::new_cyclic(|this| ClusterDirectory {
             hub,
+            owning,
             me: me.clone(),
             bus: bus.clone(),
             lease,
@@ -102,6 +108,14 @@ impl ClusterDirectory {
         bus.subscribe(&replies).await;
         tokio::spawn(asker(Arc::downgrade(&directory), rx, shutdown));
         directory
+    }
+
+    /// This directory, as the actors of the matches it starts talk to it.
+    fn itself(&self) -> Result<Arc<dyn Directory>, Refusal> {
+        match self.this.upgrade() {
+            Some(this) => Ok(this),
+            None => Err(shutting_down()),
+        }
     }
 
     fn proxies(&self) -> MutexGuard<'_, HashMap<String, ProxyEntry>> {
@@ -181,7 +195,17 @@ impl ClusterDirectory {
     pub(crate) async fn take_over(&self, id: &str) -> TakeOver {
         // `claim_and_start` takes the hub's turn for this match, returns it if it already runs
         // here, and claims nothing while this node is unsure of its lease.
-        match claim_and_start(self.coordination.as_ref(), &self.hub, &self.bus, id).await {
+        let Ok(itself) = self.itself() else {
+            return TakeOver::Failed;
+        };
+        let claim = claim_and_start(
+            self.coordination.as_ref(),
+            &self.hub,
+            &self.owning,
+            itself,
+            id,
+        );
+        match claim.await {
             Ok(Claim::Started(handle)) => {
                 if let Some(entry) = self.proxies().remove(id) {
                     entry.inbox.deliver(FromCluster::HandOver(handle.clone()));
@@ -450,6 +474,27 @@ impl Directory for ClusterDirectory {
         here.or_else(|| self.proxy(id))
     }
 
+    fn running_anywhere<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Option<MatchHandle>> {
+        Box::pin(async move {
+            if let Some(handle) = self.running(id) {
+                return Some(handle);
+            }
+            match self.coordination.match_owner(id.to_owned()).await.ok()?? {
+                MatchOwner {
+                    owner: Some(owner),
+                    epoch,
+                    alive: true,
+                    ..
+                } if owner.node != self.me.node => {
+                    self.proxy_for(id, owner, epoch).await.ok().flatten()
+                }
+                // Owned by nobody alive, or by this node which does not run it: nothing is
+                // claimed for a lookup that only hands out a seat.
+                _ => None,
+            }
+        })
+    }
+
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
         // The hub forgets the stopped actor and closes its connections (1012): they come
         // back, and find the match wherever it is now. The shared lobby learns it from the
@@ -481,11 +526,17 @@ impl Directory for ClusterDirectory {
         self.hub.remove(id);
     }
 
-    fn create_rematch(
+    fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
+        arrivals_follow: bool,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
-        self.hub.create_rematch(setup, players)
+        Box::pin(async move {
+            let itself = self.itself()?;
+            self.owning
+                .create(&self.hub, itself, setup, &players, arrivals_follow)
+                .await
+        })
     }
 }

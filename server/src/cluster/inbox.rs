@@ -21,7 +21,7 @@ use boardcast_protocol::{Encoding, ErrorCode};
 use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusEvent, names};
-use super::remote::{RemoteConn, publish};
+use super::remote::{BusOwning, RemoteConn, lease_refusal, publish};
 use super::wire::{MatchRelay, RemoteCommand, ToAsker, ToOwner};
 use crate::matches::local::Hub;
 use crate::matches::{Command, Directory, MatchHandle};
@@ -50,6 +50,10 @@ pub(crate) type LiveNodes = Arc<dyn Fn() -> Arc<HashSet<NodeRef>> + Send + Sync>
 pub(crate) struct OwnerSide {
     pub bus: Bus,
     pub hub: Hub,
+    /// How the matches it claims are owned.
+    pub owning: Arc<BusOwning>,
+    /// The directory their actors talk to (the node's cluster directory).
+    pub directory: Arc<dyn Directory>,
     pub coordination: Arc<dyn Coordination>,
     pub live_nodes: LiveNodes,
     /// A node heard from within this (a lease's time to live) is not gone, whatever the live
@@ -95,13 +99,15 @@ pub(crate) enum Claim {
 /// now. The one way a node takes a match over: the inbox, the directory and the sweeper call
 /// it. One at a time per match on this node, and a match already running here is simply
 /// returned: a second claim would fence the first. A node that does not hold its lease
-/// claims nothing.
+/// claims nothing. The match is owned as `owning` says, its actor talking to `directory`.
 pub(crate) async fn claim_and_start(
     coordination: &dyn Coordination,
     hub: &Hub,
-    bus: &Bus,
+    owning: &BusOwning,
+    directory: Arc<dyn Directory>,
     id: &str,
 ) -> Result<Claim, Refusal> {
+    let bus = owning.bus();
     let me = bus.node();
     let _turn = hub.take_over_turn(id).await;
     if let Some(handle) = hub.running(id)
@@ -109,8 +115,8 @@ pub(crate) async fn claim_and_start(
     {
         return Ok(Claim::Started(handle));
     }
-    if !hub.holds_lease() {
-        return Err(Hub::lease_refusal());
+    if !owning.holds_lease() {
+        return Err(lease_refusal());
     }
     let unavailable = |err| Refusal::storage(&err, "the match could not be reached");
     let Some(owner) = coordination
@@ -146,7 +152,12 @@ pub(crate) async fn claim_and_start(
     else {
         return Ok(Claim::Missing);
     };
-    let handle = hub.adopt(&stored, epoch, last_alive_ms)?;
+    let handle = hub.adopt(
+        &stored,
+        last_alive_ms,
+        directory,
+        owning.ownership(id, epoch),
+    )?;
     if owner.finished {
         // A finished match is claimed only to be shown (and offered a rematch): a player
         // coming back to an old game is no take-over worth an operator's attention.
@@ -308,7 +319,8 @@ impl Inbox {
                     let claim = claim_and_start(
                         side.coordination.as_ref(),
                         &side.hub,
-                        &side.bus,
+                        &side.owning,
+                        side.directory.clone(),
                         &match_id,
                     )
                     .await;

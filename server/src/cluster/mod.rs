@@ -9,6 +9,7 @@
 pub(crate) mod bus;
 pub(crate) mod channels;
 pub(crate) mod cuts;
+pub(crate) mod directors;
 pub(crate) mod directory;
 pub(crate) mod inbox;
 pub(crate) mod lease;

@@ -2,7 +2,7 @@
 //! incarnation), then the Redis bus under that incarnation, the owner side (commands from
 //! other nodes to the matches this node owns), the directory that finds matches anywhere,
 //! and the sweeper that takes over the matches of dead nodes. The order matters: nothing
-//! claims a match before the lease is held, and the hub owns what it creates only once it
+//! claims a match before the lease is held, and the node owns what it creates only once it
 //! knows who "me" is.
 
 use std::sync::Arc;
@@ -96,9 +96,9 @@ impl Node {
         Arc::new(move || lease.live_nodes())
     }
 
-    /// Serves matches as a node: the hub owns what it creates, the shared lobby, the
-    /// directory around the hub (before any match starts, so every actor talks to it), the
-    /// owner side for other nodes' commands, and the sweeper.
+    /// Serves matches as a node: the shared lobby, the directory around the hub (which owns
+    /// what it creates and claims under the lease, before any match starts, so every actor
+    /// talks to it), the owner side for other nodes' commands, and the sweeper.
     pub(crate) async fn join(&self, hub: &Hub, shutdown: &Shutdown, tasks: &Tasks) -> Joined {
         let Node {
             lease,
@@ -106,16 +106,13 @@ impl Node {
             coordination,
             ttl,
         } = self;
-        // The hub owns what it creates from now on, and its actors stop when the lease is lost.
-        hub.join_cluster(BusOwning::for_lease(
-            bus.clone(),
-            lease,
-            coordination.clone(),
-        ));
+        // What this node creates and claims it owns under its lease, and those matches stop
+        // when the lease is lost.
+        let owning = BusOwning::for_lease(bus.clone(), lease, coordination.clone());
         let lobby = SharedLobby::start(bus.clone(), self.live_nodes(), lease.shutdown()).await;
         let directory = ClusterDirectory::start(
             hub.clone(),
-            bus.clone(),
+            owning.clone(),
             lease.clone(),
             coordination.clone(),
             lobby,
@@ -127,6 +124,8 @@ impl Node {
             OwnerSide {
                 bus: bus.clone(),
                 hub: hub.clone(),
+                owning,
+                directory: directory.clone(),
                 coordination: coordination.clone(),
                 live_nodes: self.live_nodes(),
                 heard_grace: *ttl,

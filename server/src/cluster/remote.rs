@@ -11,14 +11,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::extract::ws::Message;
-use boardcast_protocol::Encoding;
+use boardcast_protocol::{Encoding, ErrorCode, Side};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::bus::{Bus, BusEvent, names};
 use super::lease::Lease;
 use super::wire::{MatchRelay, ToAsker};
+use crate::matches::directory::{Created, Directory};
+use crate::matches::local::{Creator, Hub};
 use crate::matches::ownership::{Displaced, LeaseHeld, Reclaim, Reclaimed};
-use crate::matches::{Ownership, Owning};
+use crate::matches::{Ownership, Player, Setup};
+use crate::refusal::Refusal;
 use crate::room::fanout::Mirror;
 use crate::room::outbox::{RemoteWay, SharedMessage};
 use crate::storage::coordination::{Coordination, NodeRef};
@@ -128,9 +131,12 @@ pub fn relay_mirror(bus: Bus, match_id: &str, epoch: u64) -> Mirror {
 }
 
 /// This node as the owner of matches: the creator of new ones, and the relay and lease
-/// every match it runs carries.
+/// every match it runs carries. The node's directory and inbox tell the hub how each match
+/// they have it start is owned from it ([`BusOwning::create`], `inbox::claim_and_start`):
+/// the hub never asks.
 pub(crate) struct BusOwning {
     bus: Bus,
+    /// This node incarnation: the owner a new match is created with.
     me: NodeRef,
     lease_lost: watch::Receiver<bool>,
     /// Whether the lease is held right now (more precise than `lease_lost`, which a timer
@@ -199,12 +205,14 @@ impl BusOwning {
     }
 }
 
-impl Owning for BusOwning {
-    fn me(&self) -> &NodeRef {
-        &self.me
+impl BusOwning {
+    /// The bus the matches it owns relay on.
+    pub(crate) fn bus(&self) -> &Bus {
+        &self.bus
     }
 
-    fn ownership(&self, match_id: &str, epoch: u64) -> Ownership {
+    /// The ownership of match `match_id`, owned by this node under `epoch`.
+    pub(crate) fn ownership(&self, match_id: &str, epoch: u64) -> Ownership {
         match (&self.lease, &self.coordination) {
             (Some(lease), Some(coordination)) => leased_ownership(
                 &self.bus,
@@ -225,9 +233,42 @@ impl Owning for BusOwning {
         }
     }
 
-    fn holds_lease(&self) -> bool {
+    /// Whether this node holds its lease now. A node that does not may neither create nor
+    /// claim a match: it would stop it at once, and while its lease is not yet over in the
+    /// database nobody else would take the match.
+    pub(crate) fn holds_lease(&self) -> bool {
         (self.held)()
     }
+
+    /// Has `hub` create a match owned by this node (epoch 1), its actor talking to
+    /// `directory` ([`Hub::create_match`]); refused while the lease is not held.
+    pub(crate) async fn create(
+        &self,
+        hub: &Hub,
+        directory: Arc<dyn Directory>,
+        setup: Setup,
+        players: &[(Side, Player)],
+        arrivals_follow: bool,
+    ) -> Result<Created, Refusal> {
+        if !self.holds_lease() {
+            return Err(lease_refusal());
+        }
+        let creator = Creator {
+            directory,
+            node: Some(self.me.clone()),
+            ownership: |id: &str, epoch| self.ownership(id, epoch),
+        };
+        hub.create_owned(setup, players, arrivals_follow, creator)
+            .await
+    }
+}
+
+/// The refusal of a creation or a claim while this node does not hold its lease.
+pub(crate) fn lease_refusal() -> Refusal {
+    Refusal::new(
+        ErrorCode::StorageUnavailable,
+        "this server lost its database lease; try again",
+    )
 }
 
 /// How long a suspended match waits for storage to say who owns it before it answers from

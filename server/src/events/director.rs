@@ -8,11 +8,16 @@
 //! finished and stores its result (once: the match id is a unique key). Reading results from
 //! storage rather than from the match's actor means a result is never missed across restarts
 //! or a match running elsewhere: what storage says finished is what counts.
+//!
+//! In a cluster the director runs on the node that owns the event ([`Owner`]): each record is
+//! written under that ownership's epoch, so a record of a node that lost the event is refused
+//! by storage, and the director stops at its first step after this node's lease lapsed.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::Side;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::error::EventError;
@@ -29,11 +34,41 @@ use crate::storage::{MatchKey, Refused, Storage, StorageError, Write, now_ms};
 pub(crate) const MAILBOX: usize = 64;
 
 /// A member asking to play.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Joining {
     pub account: i64,
     pub name: String,
     pub rating: u32,
+}
+
+/// What a member asks of a director, as data: it may travel to the node that runs the
+/// director (`cluster::directors`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Ask {
+    Join(Joining),
+    Withdraw { account: i64 },
+}
+
+impl Ask {
+    /// The command that asks it, answered on `reply`.
+    pub(crate) fn command(self, reply: oneshot::Sender<Result<(), EventError>>) -> Command {
+        match self {
+            Ask::Join(joining) => Command::Join { joining, reply },
+            Ask::Withdraw { account } => Command::Withdraw { account, reply },
+        }
+    }
+}
+
+/// Whether this node's lease has been held, unbroken, since the event was claimed.
+pub(crate) type StillHeld = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// A director's ownership of its event in a cluster: the epoch of the event's ownership row
+/// (kind `event`), which every record is written under, and whether the lease that won it is
+/// still held.
+#[derive(Clone)]
+pub(crate) struct Owner {
+    pub epoch: u64,
+    pub held: StillHeld,
 }
 
 /// What the director is asked.
@@ -56,6 +91,20 @@ enum Stopped {
     Shutdown,
     #[error("storage refused the event's record: {0}")]
     Storage(#[from] StorageError),
+    /// In a cluster: this node's lease lapsed since it claimed the event, so another node may
+    /// run it now.
+    #[error("the node's lease lapsed: another node may run the event now")]
+    Lapsed,
+}
+
+impl Stopped {
+    /// What a command that stopped the director is answered.
+    fn refusal(&self) -> EventError {
+        match self {
+            Stopped::Lapsed | Stopped::Storage(StorageError::Fenced { .. }) => EventError::Moving,
+            Stopped::Shutdown | Stopped::Storage(_) => EventError::Storage,
+        }
+    }
 }
 
 pub(crate) struct Director {
@@ -67,9 +116,12 @@ pub(crate) struct Director {
     shutdown: Shutdown,
     /// How often the running games are looked up in storage.
     poll: Duration,
+    /// In a cluster, the ownership it runs under; `None` on a single server.
+    owner: Option<Owner>,
 }
 
 impl Director {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         state: EventState,
         storage: Storage,
@@ -78,6 +130,7 @@ impl Director {
         view: watch::Sender<Arc<EventView>>,
         shutdown: Shutdown,
         poll: Duration,
+        owner: Option<Owner>,
     ) -> Director {
         Director {
             state,
@@ -87,24 +140,47 @@ impl Director {
             view,
             shutdown,
             poll,
+            owner,
         }
     }
 
-    /// Runs the event to its end (or until the server stops).
+    /// Runs the event to its end (or until the server stops, or, in a cluster, this node no
+    /// longer owns the event).
     pub(crate) async fn run(mut self, _guard: TaskGuard) {
         let id = self.state.id.clone();
         match self.drive().await {
             Ok(()) => tracing::info!(event = %id, "event finished"),
             Err(Stopped::Shutdown) => tracing::debug!(event = %id, "event director stopped"),
+            Err(err @ (Stopped::Lapsed | Stopped::Storage(StorageError::Fenced { .. }))) => {
+                tracing::warn!(event = %id, %err, "event director stopped here")
+            }
             Err(err) => tracing::error!(event = %id, %err, "event director stopped"),
         }
     }
 
+    /// Whether this node may still act for the event: always on a single server.
+    fn still_owner(&self) -> Result<(), Stopped> {
+        match &self.owner {
+            Some(owner) if !(owner.held)() => Err(Stopped::Lapsed),
+            _ => Ok(()),
+        }
+    }
+
     async fn drive(&mut self) -> Result<(), Stopped> {
+        if self.state.finished {
+            // Its last owner stored the record that ends it but not yet the mark that keeps it
+            // from being resumed (a crash between the two): the mark is stored again.
+            self.storage
+                .commit(vec![Write::ClubEvent(EventWrite::Finish {
+                    id: self.state.id.clone(),
+                })])
+                .await?;
+        }
         loop {
             if self.shutdown.is_shutdown() {
                 return Err(Stopped::Shutdown);
             }
+            self.still_owner()?;
             match self.state.next_step(now_ms()) {
                 Step::Done => return Ok(()),
                 Step::Record(record) => self.append(record).await?,
@@ -174,7 +250,7 @@ impl Director {
             Ok(record) => match self.append(record).await {
                 Ok(()) => Ok(()),
                 Err(err) => {
-                    let _ = reply.send(Err(EventError::Storage));
+                    let _ = reply.send(Err(err.refusal()));
                     return Err(err);
                 }
             },
@@ -246,6 +322,7 @@ impl Director {
                 Refused::Inconsistent(reason),
             )));
         }
+        self.still_owner()?;
         self.storage
             .commit(vec![Write::ClubEvent(EventWrite::Record {
                 event_id: self.state.id.clone(),
@@ -254,6 +331,7 @@ impl Director {
                 body,
                 round,
                 match_id,
+                epoch: self.owner.as_ref().map(|owner| owner.epoch),
             })])
             .await?;
         if matches!(record, EventRecord::Finished) {
@@ -272,21 +350,17 @@ impl Director {
     /// Creates the match of a board, both players seated by account, and records it.
     async fn seat(&mut self, round: u32, board: u32) -> Result<(), Stopped> {
         let paired = &self.state.rounds[round as usize - 1].boards[board as usize];
-        let player = |account: i64| Player {
-            name: self
-                .state
-                .entrant(account)
-                .map(|e| e.name.clone())
-                .unwrap_or_default(),
-            bot: false,
-            account: Some(account),
-            rating: None,
-            refuses_more_time: false,
+        let (white, black) = (paired.white, paired.black);
+        let players = loop {
+            match self.seated(white, black).await {
+                Ok(players) => break players,
+                Err(err) => {
+                    tracing::warn!(event = %self.state.id, %err,
+                        "cannot read the players' preferences; trying again");
+                    self.idle(self.poll * 4).await?;
+                }
+            }
         };
-        let players = [
-            (Side::White, player(paired.white)),
-            (Side::Black, player(paired.black)),
-        ];
         let setup = Setup {
             time_control: Some(self.state.setup.time_control),
             public: true,
@@ -301,6 +375,8 @@ impl Director {
             event: Some(self.state.id.clone()),
         };
         loop {
+            // A match created by a node that lost the event would be one nobody comes to.
+            self.still_owner()?;
             // Presence is recorded from the start (no `arrivals_follow`): both players are
             // gone until each takes their seat, and `player_returned` tells everybody watching,
             // the player's own page too, when they do. A match waiting for arrivals records
@@ -324,5 +400,32 @@ impl Director {
                 }
             }
         }
+    }
+
+    /// A board's two players, seated by account, each with the member's own preference about
+    /// more time read from the account (as a seat taken from the lobby or the pool has it):
+    /// a member who refuses "+15 s" refuses it in the event's games too.
+    async fn seated(&self, white: i64, black: i64) -> Result<[(Side, Player); 2], StorageError> {
+        let accounts = self.storage.accounts();
+        let mut players = [(Side::White, white), (Side::Black, black)].map(|(side, account)| {
+            let player = Player {
+                name: self
+                    .state
+                    .entrant(account)
+                    .map(|e| e.name.clone())
+                    .unwrap_or_default(),
+                bot: false,
+                account: Some(account),
+                rating: None,
+                refuses_more_time: false,
+            };
+            (side, player)
+        });
+        for (_, player) in &mut players {
+            if let Some(account) = player.account {
+                player.refuses_more_time = accounts.preferences(account).await?.refuse_more_time;
+            }
+        }
+        Ok(players)
     }
 }

@@ -3,10 +3,12 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-/// A refused event request; nothing was changed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A refused event request; nothing was changed. It travels between the nodes of a cluster
+/// as the owner's answer to a request another node forwarded (`cluster::directors`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub(crate) enum EventError {
     #[error("log in first (no valid session or token)")]
     Unauthenticated,
@@ -34,8 +36,10 @@ pub(crate) enum EventError {
     NotEligible(String),
     #[error("the event is busy: try again")]
     Busy,
-    #[error("events run on a single server for now, not in a cluster")]
-    Cluster,
+    /// In a cluster: no node runs the event's director just now (its node died and another is
+    /// taking it over, or its answer did not come back in time).
+    #[error("the event is moving to another server: try again shortly")]
+    Moving,
     #[error("storage failed: try again")]
     Storage,
 }
@@ -56,7 +60,7 @@ impl EventError {
             EventError::WrongPassword => "wrong_password",
             EventError::NotEligible(_) => "not_eligible",
             EventError::Busy => "busy",
-            EventError::Cluster => "not_in_cluster",
+            EventError::Moving => "event_moving",
             EventError::Storage => "internal",
         }
     }
@@ -75,7 +79,7 @@ impl EventError {
             | EventError::Finished
             | EventError::Started
             | EventError::RoundInProgress => StatusCode::CONFLICT,
-            EventError::Busy | EventError::Storage | EventError::Cluster => {
+            EventError::Busy | EventError::Storage | EventError::Moving => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
         }

@@ -270,10 +270,7 @@ async fn join(
 ) -> Answer {
     let who = who(&club, &headers).await?;
     let asked: JoinEvent = body(&bytes)?;
-    let setup = club
-        .events
-        .setup(&id)
-        .ok_or_else(|| EventError::NotFound(id.clone()))?;
+    let setup = club.events.setup(&id).await?;
     if setup.password.is_some()
         && !club
             .site

@@ -6,9 +6,9 @@
 //! pairing itself is the pure crate `boardcast-pairing`. [`Events`] finds the directors; the
 //! HTTP API ([`http`]) creates, joins and shows events.
 //!
-//! An event runs on a single server for now: in a cluster no node would own it yet (the
-//! lease and fencing of matches are not extended to events), so a cluster refuses to create
-//! one rather than run it twice.
+//! In a cluster one node at a time runs each event's director, with the lease and fencing
+//! epoch of matches and TV channels (`cluster::directors` claims events and hands requests
+//! to their owners through an [`OwnerLink`]); any node shows any event from storage.
 
 pub(crate) mod director;
 pub(crate) mod error;
@@ -19,12 +19,13 @@ pub(crate) mod state;
 pub(crate) mod view;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use self::director::{Command, Director, Joining, MAILBOX};
+use self::director::{Ask, Director, Joining, MAILBOX, Owner};
 use self::error::EventError;
 use self::record::EventSetup;
 use self::state::EventState;
@@ -40,9 +41,30 @@ const POLL: Duration = Duration::from_millis(500);
 /// A running event's director: its mailbox, its latest view and its set-up.
 #[derive(Clone)]
 struct Running {
-    commands: mpsc::Sender<Command>,
+    commands: mpsc::Sender<director::Command>,
     view: watch::Receiver<Arc<EventView>>,
     setup: EventSetup,
+}
+
+impl Running {
+    /// Whether its director has stopped (the mailbox's receiver went with it).
+    fn stopped(&self) -> bool {
+        self.commands.is_closed()
+    }
+
+    fn finished(&self) -> bool {
+        self.view.borrow().status == "finished"
+    }
+}
+
+/// How the events of a node of a cluster reach the rest of it (`cluster::directors`).
+pub(crate) trait OwnerLink: Send + Sync {
+    /// Claims event `id` for this node and runs its director here from its stored records,
+    /// unless it runs here already or another live node owns it.
+    fn take(&self, id: &str) -> BoxFuture<'_, ()>;
+    /// Asks the node that runs event `id`'s director; [`EventError::Moving`] if no live node
+    /// does or none answers in time.
+    fn forward(&self, id: &str, ask: Ask) -> BoxFuture<'_, Result<(), EventError>>;
 }
 
 /// The events of this server; cheap to clone.
@@ -55,8 +77,13 @@ struct Inner {
     shutdown: Shutdown,
     tasks: Tasks,
     running: Mutex<HashMap<String, Running>>,
-    /// A cluster runs no events (see the module doc).
+    /// Whether this server is a node of a cluster: it then runs only the events it owns.
     cluster: bool,
+    /// In a cluster, how events are claimed and reached on other nodes; set once at start.
+    link: OnceLock<Arc<dyn OwnerLink>>,
+    /// The set-ups of events read from storage (a set-up never changes), for the events whose
+    /// director runs on another node.
+    setups: Mutex<HashMap<String, EventSetup>>,
     /// How long one of an arena's minutes lasts (`--arena-minute`).
     arena_minute: Duration,
 }
@@ -87,13 +114,16 @@ impl Events {
             tasks,
             running: Mutex::new(HashMap::new()),
             cluster,
+            link: OnceLock::new(),
+            setups: Mutex::new(HashMap::new()),
             arena_minute,
         }));
+        // A node of a cluster resumes only the events it claims.
         if !cluster {
             match events.0.storage.club_events(true).await {
                 Ok(unfinished) => {
                     for stored in unfinished {
-                        if let Err(err) = events.resume(stored) {
+                        if let Err(err) = events.resume(stored, None) {
                             tracing::error!(%err, "cannot resume an event");
                         }
                     }
@@ -109,21 +139,55 @@ impl Events {
         i64::try_from(self.0.arena_minute.as_millis()).unwrap_or(60_000)
     }
 
+    /// In a cluster: how this node claims events and reaches their owners.
+    pub(crate) fn use_link(&self, link: Arc<dyn OwnerLink>) {
+        let _ = self.0.link.set(link);
+    }
+
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {
         self.0.running.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Starts the director of a stored event from its records.
-    fn resume(&self, stored: StoredClubEvent) -> Result<(), String> {
+    /// Starts the director of a stored event from its records (under `owner` in a cluster).
+    fn resume(&self, stored: StoredClubEvent, owner: Option<Owner>) -> Result<(), String> {
         let setup: EventSetup = serde_json::from_str(&stored.setup).map_err(|e| e.to_string())?;
         let state = EventState::replay(stored.id, setup, stored.created_ms, &stored.records)
             .map_err(|e| e.to_string())?;
-        tracing::info!(event = %state.id, v = state.v, "event resumed");
-        self.spawn(state);
+        tracing::info!(event = %state.id, v = state.v, epoch = ?owner.as_ref().map(|o| o.epoch),
+            "event resumed");
+        self.spawn(state, owner);
         Ok(())
     }
 
-    fn spawn(&self, state: EventState) {
+    /// In a cluster: runs the director of event `id`, just claimed under `owner`, from the
+    /// records stored up to now (read after the claim, so none of an older owner's is missed).
+    pub(crate) async fn run_claimed(&self, id: &str, owner: Owner) -> Result<(), String> {
+        let stored = self
+            .0
+            .storage
+            .club_event(id.to_owned())
+            .await
+            .map_err(|err| err.to_string())?
+            .ok_or_else(|| format!("no event {id}"))?;
+        self.resume(stored, Some(owner))
+    }
+
+    /// Whether event `id`'s director runs here, or ran here to the event's end.
+    pub(crate) fn holds(&self, id: &str) -> bool {
+        self.running()
+            .get(id)
+            .is_some_and(|running| !running.stopped() || running.finished())
+    }
+
+    /// Forgets the directors that stopped here before their event was over (this node's lease
+    /// lapsed, or storage refused a record): the next look at the event claims it again, or
+    /// finds its new owner.
+    pub(crate) fn forget_stopped(&self) {
+        self.running()
+            .retain(|_, running| !running.stopped() || running.finished());
+    }
+
+    fn spawn(&self, state: EventState, owner: Option<Owner>) {
         let Some(guard) = self.0.tasks.guard() else {
             return;
         };
@@ -145,15 +209,13 @@ impl Events {
             view_tx,
             self.0.shutdown.clone(),
             POLL,
+            owner,
         );
         tokio::spawn(director.run(guard));
     }
 
     /// Stores a new event and starts its director; returns its id.
     pub(crate) async fn create(&self, setup: EventSetup) -> Result<String, EventError> {
-        if self.0.cluster {
-            return Err(EventError::Cluster);
-        }
         let id = random_id();
         let created_ms = now_ms();
         let json = serde_json::to_string(&setup).map_err(|e| EventError::Invalid(e.to_string()))?;
@@ -169,7 +231,12 @@ impl Events {
                 tracing::error!(%err, "cannot store a new event");
                 EventError::Storage
             })?;
-        self.spawn(EventState::new(id.clone(), setup, created_ms));
+        match self.0.link.get() {
+            // This node claims it at once (another node's look at the unclaimed events may
+            // win it first, and then runs it).
+            Some(link) if self.0.cluster => link.take(&id).await,
+            _ => self.spawn(EventState::new(id.clone(), setup, created_ms), None),
+        }
         Ok(id)
     }
 
@@ -197,37 +264,107 @@ impl Events {
             })
     }
 
-    /// The set-up of running event `id`.
-    pub(crate) fn setup(&self, id: &str) -> Option<EventSetup> {
-        self.running().get(id).map(|r| r.setup.clone())
+    /// The set-up of event `id`: its running director's, else read from storage (once).
+    pub(crate) async fn setup(&self, id: &str) -> Result<EventSetup, EventError> {
+        if let Some(running) = self.running().get(id) {
+            return Ok(running.setup.clone());
+        }
+        let cached = self
+            .0
+            .setups
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(setup) = cached {
+            return Ok(setup);
+        }
+        let stored = self
+            .0
+            .storage
+            .club_event(id.to_owned())
+            .await
+            .map_err(|_| EventError::Storage)?
+            .ok_or_else(|| EventError::NotFound(id.to_owned()))?;
+        let setup: EventSetup =
+            serde_json::from_str(&stored.setup).map_err(|_| EventError::Storage)?;
+        self.0
+            .setups
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.to_owned(), setup.clone());
+        Ok(setup)
     }
 
-    async fn ask(
-        &self,
-        id: &str,
-        command: impl FnOnce(oneshot::Sender<Result<(), EventError>>) -> Command,
-    ) -> Result<(), EventError> {
-        let commands = self
+    /// Asks the director of event `id` if it runs here; [`EventError::Moving`] in a cluster
+    /// when it does not (another node's director answers, through [`OwnerLink::forward`]).
+    /// The node that runs it answers other nodes' requests with this.
+    pub(crate) async fn answer(&self, id: &str, ask: Ask) -> Result<(), EventError> {
+        let elsewhere = if self.0.cluster {
+            EventError::Moving
+        } else {
+            EventError::NotFound(id.to_owned())
+        };
+        let found = self
             .running()
             .get(id)
-            .map(|r| r.commands.clone())
-            .ok_or_else(|| EventError::NotFound(id.to_owned()))?;
+            .map(|running| (running.commands.clone(), running.finished()));
+        let Some((commands, finished)) = found else {
+            return Err(elsewhere);
+        };
+        // A director stops when its event is over, and in a cluster when this node lost it.
+        let stopped = if finished || !self.0.cluster {
+            EventError::Finished
+        } else {
+            EventError::Moving
+        };
         let (reply, answer) = oneshot::channel();
-        commands.try_send(command(reply)).map_err(|err| match err {
-            mpsc::error::TrySendError::Full(_) => EventError::Busy,
-            // The director stops when its event is over.
-            mpsc::error::TrySendError::Closed(_) => EventError::Finished,
-        })?;
-        answer.await.map_err(|_| EventError::Finished)?
+        commands
+            .try_send(ask.command(reply))
+            .map_err(|err| match err {
+                mpsc::error::TrySendError::Full(_) => EventError::Busy,
+                mpsc::error::TrySendError::Closed(_) => stopped.clone(),
+            })?;
+        answer.await.map_err(|_| stopped)?
+    }
+
+    /// Asks the director of event `id`, wherever it runs.
+    async fn ask(&self, id: &str, ask: Ask) -> Result<(), EventError> {
+        let link = self.0.link.get().filter(|_| self.0.cluster);
+        let answered = match self.answer(id, ask.clone()).await {
+            Err(EventError::Moving) => match link {
+                Some(link) => {
+                    // Refused at once if there is no such event, without asking anybody.
+                    self.setup(id).await?;
+                    link.forward(id, ask).await
+                }
+                None => Err(EventError::Moving),
+            },
+            answered => answered,
+        };
+        match answered {
+            // Nobody runs it: over, if storage says so.
+            Err(EventError::Moving | EventError::NotFound(_)) if self.stored_finished(id).await => {
+                Err(EventError::Finished)
+            }
+            answered => answered,
+        }
+    }
+
+    /// Whether storage holds event `id` as finished.
+    async fn stored_finished(&self, id: &str) -> bool {
+        matches!(
+            self.0.storage.club_event(id.to_owned()).await,
+            Ok(Some(stored)) if stored.finished
+        )
     }
 
     pub(crate) async fn join(&self, id: &str, joining: Joining) -> Result<(), EventError> {
-        self.ask(id, |reply| Command::Join { joining, reply }).await
+        self.ask(id, Ask::Join(joining)).await
     }
 
     pub(crate) async fn withdraw(&self, id: &str, account: i64) -> Result<(), EventError> {
-        self.ask(id, |reply| Command::Withdraw { account, reply })
-            .await
+        self.ask(id, Ask::Withdraw { account }).await
     }
 
     /// The views of event `id` as its running director shows them, to follow its changes
@@ -253,10 +390,19 @@ impl Events {
         })
     }
 
+    /// The latest view of event `id`'s director here, unless it stopped before the event was
+    /// over (in a cluster another node may have moved the event on since).
+    fn shown_here(&self, id: &str) -> Option<Arc<EventView>> {
+        self.running()
+            .get(id)
+            .filter(|running| !running.stopped() || running.finished())
+            .map(|running| running.view.borrow().clone())
+    }
+
     /// Event `id` as shown: the running director's latest view, or read back from storage.
     pub(crate) async fn view(&self, id: &str) -> Result<Arc<EventView>, EventError> {
-        if let Some(running) = self.running().get(id) {
-            return Ok(running.view.borrow().clone());
+        if let Some(view) = self.shown_here(id) {
+            return Ok(view);
         }
         Ok(Arc::new(EventView::of(&self.state(id).await?, now_ms())))
     }
@@ -271,8 +417,8 @@ impl Events {
             .map_err(|_| EventError::Storage)?;
         let mut views = Vec::with_capacity(stored.len());
         for event in stored.into_iter().rev() {
-            if let Some(running) = self.running().get(&event.id) {
-                views.push(running.view.borrow().clone());
+            if let Some(view) = self.shown_here(&event.id) {
+                views.push(view);
                 continue;
             }
             let Ok(setup) = serde_json::from_str::<EventSetup>(&event.setup) else {

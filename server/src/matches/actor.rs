@@ -66,6 +66,8 @@ const PROBE_EVERY: Duration = Duration::from_millis(500);
 #[cfg(test)]
 mod outage;
 mod presence;
+#[cfg(test)]
+mod rematch;
 
 /// What the actor's one timer ([`Actor::next_wake`]) wakes it for.
 #[derive(Debug, Clone, Copy)]
@@ -777,12 +779,8 @@ impl Actor {
         self.reconcile_presence(&[side]).await;
         self.catch_up(&outbox, since_v, &[side]);
         self.send_chat_history(&outbox, true);
-        if let Some(rematch) = self
-            .state
-            .rematch()
-            .and_then(|id| self.directory.running(id))
-        {
-            self.hand_rematch_seat(&rematch, side, &outbox);
+        if let Some(rematch) = self.state.rematch() {
+            self.hand_rematch_seat(rematch, side, &outbox);
         }
         if !self.subscribe(outbox, Some(side)) {
             // It closed after its goodbye was arranged but before it was followed: the
@@ -842,7 +840,7 @@ impl Actor {
         });
         let mut setup = self.state.setup.clone();
         setup.rematch_of = Some(self.state.id.clone());
-        let (handle, new_id, tokens) = self.directory.create_rematch(setup, players.into()).await?;
+        let (handle, new_id, tokens) = self.directory.create(setup, players.into(), true).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
         let committed = self
@@ -872,21 +870,35 @@ impl Actor {
         committed
     }
 
-    /// Sends the player who had `old_side` here their rematch seat (a `seat` with id 0).
-    fn hand_rematch_seat(&self, rematch: &MatchHandle, old_side: Side, outbox: &Outbox) {
-        if let Some((_, token)) = self
+    /// Sends the player who had `old_side` here their rematch seat (a `seat` with id 0),
+    /// wherever rematch `rematch_id` runs: a rematch that moved to another node is looked
+    /// up on a task of its own, since the lookup may wait for storage and the actor does not.
+    fn hand_rematch_seat(&self, rematch_id: &str, old_side: Side, outbox: &Outbox) {
+        let Some((_, token)) = self
             .rematch_tokens
             .iter()
             .find(|(side, _)| *side == old_side)
-        {
-            let _ = rematch.try_send(Command::Resume {
-                outbox: outbox.clone(),
-                id: 0,
-                token: SeatKey::Token(token.clone()),
-                since_v: None,
-                carried: false,
-            });
+        else {
+            return;
+        };
+        let resume = Command::Resume {
+            outbox: outbox.clone(),
+            id: 0,
+            token: SeatKey::Token(token.clone()),
+            since_v: None,
+            carried: false,
+        };
+        if let Some(rematch) = self.directory.running(rematch_id) {
+            let _ = rematch.try_send(resume);
+            return;
         }
+        let directory = self.directory.clone();
+        let rematch_id = rematch_id.to_owned();
+        tokio::spawn(async move {
+            if let Some(rematch) = directory.running_anywhere(&rematch_id).await {
+                let _ = rematch.try_send(resume);
+            }
+        });
     }
 
     /// What the match's timeouts are measured against now.

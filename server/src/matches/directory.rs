@@ -2,16 +2,17 @@
 //!
 //! A match needs little from outside itself: to be found by id, invite code and seat token
 //! (wherever it is, so connections have one path for a match in memory, one read back from
-//! storage and, in a cluster, one owned by another node), to register a seat token it hands out, to keep its lobby line current, to leave when it is
-//! done, to find another match (its rematch) and to create its rematch. Connections need the
-//! lookups and the lobby. [`Directory`] is exactly that, and nothing more; the actor sees it
-//! only as `dyn Directory`, so matches never depend on who implements it.
+//! storage and, in a cluster, one owned by another node), to register a seat token it hands
+//! out, to keep its lobby line current, to leave when it is done, to find another match (its
+//! rematch) and to create one. Connections need the lookups, the lobby and creation.
+//! [`Directory`] is exactly that, and nothing more; the actor sees it only as
+//! `dyn Directory`, so matches never depend on who implements it.
 //!
-//! Today `Hub` (`server/src/matches/local.rs`) implements it for the matches of this process. A cluster
-//! implements it next: lookups that find a match owned by another node (a handle that
-//! forwards), summaries and removals published to the other nodes. The invariant an
-//! implementation keeps: a match id, invite code or token found here always leads to the one
-//! actor that owns the match, so there is one writer per match.
+//! `Hub` (`server/src/matches/local.rs`) implements it for the matches of a single node;
+//! `cluster/directory.rs` for a node of a cluster, around the hub: lookups that find a match
+//! owned by another node (a handle that forwards), creations owned under the node's lease.
+//! The invariant an implementation keeps: a match id, invite code or token found here always
+//! leads to the one actor that owns the match, so there is one writer per match.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -62,6 +63,14 @@ pub trait Directory: Send + Sync + 'static {
     /// so nothing is read back from storage or claimed to say goodbye.
     fn running(&self, id: &str) -> Option<MatchHandle>;
 
+    /// The match `id` if it is being played anywhere: [`Directory::running`], or in a
+    /// cluster a stand-in for it when another live node runs it. Never read back from
+    /// storage nor claimed: for what only a followed match can have (a player's rematch
+    /// seat) when the match may have moved to another node.
+    fn running_anywhere<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Option<MatchHandle>> {
+        Box::pin(std::future::ready(self.running(id)))
+    }
+
     /// Whether match `id` is a public one (joinable by id).
     fn is_public(&self, id: &str) -> bool;
 
@@ -89,11 +98,14 @@ pub trait Directory: Send + Sync + 'static {
         close_moved(followers);
     }
 
-    /// Creates, stores and starts the rematch with `setup` and `players` seated. Its actor
-    /// records no presence until a [`super::Command::Arrive`] brings the players.
-    fn create_rematch(
+    /// Creates, stores and starts a match of this node with `setup` and `players` seated
+    /// (a seek, a pairing, a rematch), owned as this directory owns the matches it starts.
+    /// With `arrivals_follow` its actor records no presence until a
+    /// [`super::Command::Arrive`] brings the players.
+    fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
+        arrivals_follow: bool,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>>;
 }

@@ -5,11 +5,13 @@
 //! The hub only finds matches; it never changes one. Each match is changed by its own actor.
 //! It is the local [`Directory`]: what a match and a connection need to find matches goes
 //! through that seam, so a cluster directory can take its place. The hub does not know what
-//! wraps it: its actors are given the hub itself as their directory, and a cluster that shares
-//! the lobby learns which lobby lines changed by watching them ([`Hub::watch_lobby`]).
+//! wraps it: whoever has it start a match says how that match is owned and which directory
+//! its actor talks to ([`Creator`]; alone, the hub itself and [`Ownership::single`]), and a
+//! cluster that shares the lobby learns which lobby lines changed by watching them
+//! ([`Hub::watch_lobby`]).
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use boardcast_protocol::{
     ColorChoice, CreateMatch, ErrorCode, MatchEvent, MatchPhase, MatchSummary, Side,
@@ -21,11 +23,12 @@ use crate::matches::apply::ApplyError;
 use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
-use crate::matches::{MatchHandle, MatchState, Ownership, Owning, Record, Setup};
+use crate::matches::{MatchHandle, MatchState, Ownership, Record, Setup};
 use crate::ops::address::ClientAddr;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
 use crate::room::outbox::Outbox;
+use crate::storage::coordination::NodeRef;
 use crate::storage::{MatchKey, Storage, StoredMatch, Write, now_ms};
 
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
@@ -47,9 +50,6 @@ struct Inner {
     shutdown: Shutdown,
     tasks: Tasks,
     index: Mutex<Index>,
-    /// This node's part in a cluster, once it joined one ([`Hub::join_cluster`]); never set
-    /// on a single node.
-    cluster: OnceLock<Arc<dyn Owning>>,
     /// Take-overs in progress on this node, one turn per match ([`Hub::take_over_turn`]).
     taking_over: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// Wakes the lobby's watcher ([`Hub::watch_lobby`]) when a line changed.
@@ -90,36 +90,9 @@ impl Hub {
             shutdown,
             tasks,
             index: Mutex::new(Index::default()),
-            cluster: OnceLock::new(),
             taking_over: Mutex::default(),
             lobby_changed: tokio::sync::Notify::new(),
         }))
-    }
-
-    /// Makes this hub a node of a cluster: matches it creates are owned by `owning.me()` at
-    /// epoch 1, and every match it starts is owned as `owning` says. Called once, before any
-    /// match starts; a single node never calls it.
-    pub fn join_cluster(&self, owning: Arc<dyn Owning>) {
-        if self.0.cluster.set(owning).is_err() {
-            tracing::warn!("the hub joined a cluster twice; the first one stays");
-        }
-    }
-
-    /// Whether this node may create or claim matches: always on a single node; in a cluster
-    /// while it holds its lease.
-    pub fn holds_lease(&self) -> bool {
-        self.0
-            .cluster
-            .get()
-            .is_none_or(|cluster| cluster.holds_lease())
-    }
-
-    /// The refusal of a creation or a claim while this node does not hold its lease.
-    pub fn lease_refusal() -> Refusal {
-        Refusal::new(
-            ErrorCode::StorageUnavailable,
-            "this server lost its database lease; try again",
-        )
     }
 
     /// Waits for this node's turn to take match `id` over and holds it until the turn is
@@ -149,27 +122,21 @@ impl Hub {
         LobbyWatch { hub: self.clone() }
     }
 
-    /// The directory every actor of this hub registers itself with: the hub.
-    fn actor_directory(&self) -> Arc<dyn Directory> {
+    /// The directory the actors of a single node register with: the hub.
+    fn alone(&self) -> Arc<dyn Directory> {
         Arc::new(self.clone())
     }
 
-    /// How this node owns match `id` under `epoch`.
-    fn ownership(&self, id: &str, epoch: u64) -> Ownership {
-        match self.0.cluster.get() {
-            Some(cluster) => cluster.ownership(id, epoch),
-            None => Ownership::single(),
-        }
-    }
-
-    /// Starts stored match `stored`, which this node has just claimed under `epoch`, from its
-    /// events (the same replay as recovery). A match already running here is left as it is.
-    /// `last_alive_ms`: when the previous owner was last known alive ([`rebuild`]).
-    pub fn adopt(
+    /// Starts stored match `stored`, which this node has just claimed under
+    /// `ownership.epoch`, from its events (the same replay as recovery), its actor talking to
+    /// `directory`. A match already running here is left as it is. `last_alive_ms`: when the
+    /// previous owner was last known alive ([`rebuild`]).
+    pub(crate) fn adopt(
         &self,
         stored: &StoredMatch,
-        epoch: u64,
         last_alive_ms: Option<i64>,
+        directory: Arc<dyn Directory>,
+        ownership: Ownership,
     ) -> Result<MatchHandle, Refusal> {
         if let Some(handle) = self.running(&stored.id)
             && !handle.is_stopped()
@@ -181,7 +148,7 @@ impl Hub {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a stored match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
-        self.start(state, &records, false, epoch)
+        self.start(state, &records, false, directory, ownership)
     }
 
     fn index(&self) -> MutexGuard<'_, Index> {
@@ -223,19 +190,35 @@ impl Hub {
         Ok(())
     }
 
-    /// Creates a match with `players` seated, stores it, and starts its actor. Returns the
-    /// actor, the match id and each player's seat token. With `arrivals_follow` the actor
-    /// records no presence until a [`crate::matches::Command::Arrive`] brings the players.
+    /// Creates a match of this node alone with `players` seated, stores it, and starts its
+    /// actor. Returns the actor, the match id and each player's seat token. With
+    /// `arrivals_follow` the actor records no presence until a
+    /// [`crate::matches::Command::Arrive`] brings the players. A node of a cluster creates
+    /// through its [`Directory::create`] instead, which owns the match under its lease.
     pub async fn create_match(
         &self,
         setup: Setup,
         players: &[(Side, Player)],
         arrivals_follow: bool,
     ) -> Result<Created, Refusal> {
+        let creator = Creator {
+            directory: self.alone(),
+            node: None,
+            ownership: |_: &str, _| Ownership::single(),
+        };
+        self.create_owned(setup, players, arrivals_follow, creator)
+            .await
+    }
+
+    /// [`Hub::create_match`] owned as `creator` says.
+    pub(crate) async fn create_owned(
+        &self,
+        setup: Setup,
+        players: &[(Side, Player)],
+        arrivals_follow: bool,
+        creator: Creator<impl FnOnce(&str, u64) -> Ownership + Send>,
+    ) -> Result<Created, Refusal> {
         self.check_room()?;
-        if !self.holds_lease() {
-            return Err(Self::lease_refusal());
-        }
         let id = random_string(ID_ALPHABET, 10);
         let invite = self.fresh_invite().await?;
         let mut state = MatchState::new(id.clone(), invite.clone(), setup.clone())
@@ -245,7 +228,11 @@ impl Hub {
         let mut tokens = Vec::new();
         // In a cluster the creating node owns the match at epoch 1; a single node writes 0
         // (no owner, nothing to fence).
-        let owner = self.0.cluster.get().map(|cluster| cluster.me().clone());
+        let Creator {
+            directory,
+            node: owner,
+            ownership,
+        } = creator;
         let epoch = u64::from(owner.is_some());
         let mut writes = vec![Write::CreateMatch {
             id: id.clone(),
@@ -274,7 +261,13 @@ impl Hub {
             tracing::error!(%err, "cannot store a new match");
             Refusal::storage(&err, "no match was created")
         })?;
-        let handle = self.start(state, &records, arrivals_follow, epoch)?;
+        let handle = self.start(
+            state,
+            &records,
+            arrivals_follow,
+            directory,
+            ownership(&id, epoch),
+        )?;
         crate::ops::activity::record(|| tracing::info!(match_id = %id, "match created"));
         Ok((handle, id, tokens))
     }
@@ -358,9 +351,11 @@ impl Hub {
     }
 
     /// A new match from a lobby request by `creator`: the creator takes the chosen colour.
-    /// Whether `player` may create it rated (an account) is the connection's to check.
+    /// Whether `player` may create it rated (an account) is the connection's to check. It is
+    /// created through `directory` (the hub itself, or the cluster's around it), on this node.
     pub async fn create_seek(
         &self,
+        directory: &dyn Directory,
         creator: ClientAddr,
         player: &Player,
         create: CreateMatch,
@@ -386,8 +381,8 @@ impl Hub {
             berserk: false,
             event: None,
         };
-        let (handle, id, mut tokens) = self
-            .create_match(setup, &[(side, player.clone())], false)
+        let (handle, id, mut tokens) = directory
+            .create(setup, vec![(side, player.clone())], false)
             .await?;
         if let Some(entry) = self.index().matches.get_mut(&id) {
             entry.creator = Some(creator);
@@ -399,14 +394,15 @@ impl Hub {
         Ok((handle, id, token))
     }
 
-    /// Registers `state` and starts its actor; a match already running is left as it is
-    /// and its actor returned.
+    /// Registers `state` and starts its actor, owned as `ownership` says and talking to
+    /// `directory`; a match already running is left as it is and its actor returned.
     fn start(
         &self,
         state: MatchState,
         records: &[Record],
         awaiting_players: bool,
-        epoch: u64,
+        directory: Arc<dyn Directory>,
+        ownership: Ownership,
     ) -> Result<MatchHandle, Refusal> {
         let guard =
             self.0.tasks.guard().ok_or_else(|| {
@@ -429,12 +425,11 @@ impl Hub {
             .into_iter()
             .filter_map(|side| state.seat(side).map(|seat| seat.token.clone()))
             .collect();
-        let ownership = self.ownership(&id, epoch);
         let handle = actor::spawn(
             state,
             records,
             awaiting_players,
-            self.actor_directory(),
+            directory,
             self.0.storage.clone(),
             self.0.settings,
             ownership,
@@ -479,7 +474,9 @@ impl Hub {
         for m in stored {
             match rebuild(&m, now, last_alive_ms) {
                 Ok((state, records)) => {
-                    if self.start(state, &records, false, 0).is_ok() {
+                    let started =
+                        self.start(state, &records, false, self.alone(), Ownership::single());
+                    if started.is_ok() {
                         resumed += 1;
                     }
                 }
@@ -509,7 +506,8 @@ impl Hub {
             tracing::error!(match_id = %stored.id, %err, "cannot replay a finished match");
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
         })?;
-        self.start(state, &records, false, 0).map(Some)
+        self.start(state, &records, false, self.alone(), Ownership::single())
+            .map(Some)
     }
 }
 
@@ -611,13 +609,26 @@ impl Directory for Hub {
         (seeks, live)
     }
 
-    fn create_rematch(
+    fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
+        arrivals_follow: bool,
     ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
-        Box::pin(async move { self.create_match(setup, &players, true).await })
+        Box::pin(async move { self.create_match(setup, &players, arrivals_follow).await })
     }
+}
+
+/// How a match the hub creates for a caller is owned, and which directory its actor talks
+/// to (registers with, finds and creates its rematch through). The caller decides: alone the
+/// hub gives itself and [`Ownership::single`]; a node of a cluster its cluster directory and
+/// its lease (`cluster/remote.rs`). So the hub keeps no pointer to whatever wraps it.
+pub(crate) struct Creator<F> {
+    pub(crate) directory: Arc<dyn Directory>,
+    /// The node that creates and owns the match (stored with it); `None` on a single node.
+    pub(crate) node: Option<NodeRef>,
+    /// The match's ownership, given its id and epoch.
+    pub(crate) ownership: F,
 }
 
 /// The lobby lines of a hub as they change ([`Hub::watch_lobby`]).
@@ -871,6 +882,7 @@ mod tests {
     /// Alice's seek (White, untimed) from one address, public or private.
     async fn alice_seeks(hub: &Hub, public: bool) -> (MatchHandle, String, String) {
         hub.create_seek(
+            hub,
             crate::ops::address::ClientAddr::of([127, 0, 0, 1].into()),
             &Player::person("alice"),
             casual_seek(public),
@@ -956,6 +968,7 @@ mod tests {
             let hub = hub.clone();
             async move {
                 hub.create_seek(
+                    &hub,
                     crate::ops::address::ClientAddr::of([127, 0, 0, n].into()),
                     &Player::person("alice"),
                     casual_seek(true),

@@ -35,7 +35,7 @@ pub(crate) use chat::ChatRequest;
 pub(crate) use decide::Action;
 pub(crate) use directory::Directory;
 pub(crate) use handle::{Command, Mailbox, MatchHandle};
-pub(crate) use ownership::{Ownership, Owning};
+pub(crate) use ownership::Ownership;
 pub use player::Player;
 pub(crate) use player::SeatKey;
 pub use record::{Record, Setup};

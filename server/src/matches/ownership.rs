@@ -1,9 +1,9 @@
 //! What a match needs when several nodes share one database: the epoch it is owned under,
 //! where its events go for the other nodes, and the signal that this node lost its lease.
 //!
-//! Single-node a match has [`Ownership::single`]: epoch 0, no mirror, no lease. The cluster
-//! side (`cluster/remote.rs`) implements [`Owning`], which the hub asks for each match it
-//! starts; matches themselves never learn about Redis.
+//! Single-node a match has [`Ownership::single`]: epoch 0, no mirror, no lease. In a cluster
+//! whoever has the hub start a match (`cluster/remote.rs`, for the node's directory and
+//! inbox) hands it the match's ownership; matches themselves never learn about Redis.
 //!
 //! A lease that runs out because renewing failed (PostgreSQL unreachable) suspends a match
 //! rather than stopping it: its seats and followers stay, and once the lease is held again
@@ -21,25 +21,25 @@ use crate::room::fanout::Mirror;
 use crate::storage::coordination::NodeRef;
 
 /// How one match is owned.
-pub struct Ownership {
+pub(crate) struct Ownership {
     /// The epoch this node owns the match under: every write carries it, and the store
     /// refuses it once another node has taken the match over (the match then stops).
-    pub epoch: u64,
+    pub(crate) epoch: u64,
     /// Publishes each committed event and each broadcast once for the other nodes.
-    pub mirror: Option<Mirror>,
+    pub(crate) mirror: Option<Mirror>,
     /// Turns true when this node's lease is lost: the match stops at once, since another
     /// node may take it over from then on.
-    pub lease_lost: Option<watch::Receiver<bool>>,
+    pub(crate) lease_lost: Option<watch::Receiver<bool>>,
     /// Whether the lease is held at this instant (read from the local clock, so a node that
     /// was paused past its lease knows it before any timer of its own has run): checked
     /// before each command and each write.
-    pub lease_held: Option<LeaseHeld>,
+    pub(crate) lease_held: Option<LeaseHeld>,
     /// Claims the match back for this node once its lease is held again after a lapse;
     /// without it (or when it says [`Reclaimed::Lost`]) a match whose lease lapsed stops.
-    pub reclaim: Option<Reclaim>,
+    pub(crate) reclaim: Option<Reclaim>,
     /// Hears, while the match is suspended, another node announce that it took the match
     /// over (cluster only).
-    pub displaced: Option<Displaced>,
+    pub(crate) displaced: Option<Displaced>,
 }
 
 /// Tells whether this node holds its lease now.
@@ -55,7 +55,7 @@ pub(crate) type Reclaim = Arc<dyn Fn(u64, u64) -> BoxFuture<'static, Reclaimed> 
 pub(crate) type Displaced = Arc<dyn Fn(u64) -> oneshot::Receiver<NodeRef> + Send + Sync>;
 
 /// What a [`Reclaim`] found.
-pub enum Reclaimed {
+pub(crate) enum Reclaimed {
     /// Nobody owned the match in between (the claim's epoch is exactly the old one + 1) and
     /// nothing is stored past its version: it goes on here under this ownership.
     Kept(Ownership),
@@ -69,7 +69,7 @@ pub enum Reclaimed {
 
 impl Ownership {
     /// A match of a single node.
-    pub fn single() -> Ownership {
+    pub(crate) fn single() -> Ownership {
         Ownership {
             epoch: 0,
             mirror: None,
@@ -88,18 +88,4 @@ impl std::fmt::Debug for Ownership {
             .field("mirrored", &self.mirror.is_some())
             .finish_non_exhaustive()
     }
-}
-
-/// This node's part in a cluster, as the hub needs it to start matches it owns.
-pub trait Owning: Send + Sync + 'static {
-    /// This node incarnation: the owner a new match is created with.
-    fn me(&self) -> &NodeRef;
-
-    /// The ownership of match `match_id`, owned by this node under `epoch`.
-    fn ownership(&self, match_id: &str, epoch: u64) -> Ownership;
-
-    /// Whether this node holds its lease now. A node that does not may neither create nor
-    /// claim a match: it would stop it at once, and while its lease is not yet over in the
-    /// database nobody else would take the match.
-    fn holds_lease(&self) -> bool;
 }

@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use boardcast_protocol::{ClockState, ErrorCode, MatchEvent, Side, TakenBack};
+use boardcast_protocol::{ClockState, ErrorArgs, ErrorCode, MatchEvent, Side, TakenBack};
 
 use super::record::Record;
 use super::state::MatchState;
@@ -27,15 +27,21 @@ pub(crate) const TAKEBACK_EVERY: Duration = Duration::from_secs(10);
 
 impl MatchState {
     /// Whether takebacks are allowed at all: casual matches only, never a rated match or a
-    /// club event's game (where the result must stand as played).
+    /// club event's game (where the result must stand as played). The refusal names which
+    /// (`match`: `event`, also for a rated event's game, else `rated`) so a client can say so.
     fn takebacks_allowed(&self) -> Result<(), Refusal> {
-        if self.setup.rated || self.setup.event.is_some() {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "takebacks are for casual matches only: not in a rated match or a club event",
-            ));
-        }
-        Ok(())
+        let (kind, what) = if self.setup.event.is_some() {
+            ("event", "a club event's game")
+        } else if self.setup.rated {
+            ("rated", "a rated match")
+        } else {
+            return Ok(());
+        };
+        Err(Refusal::new(
+            ErrorCode::NotAllowed,
+            format!("takebacks are for casual matches only, not {what}"),
+        )
+        .with(ErrorArgs::new("takeback_casual_only").word("match", kind)))
     }
 
     /// `side` proposes to take back its last move at `now` (the match is being played).
@@ -46,35 +52,45 @@ impl MatchState {
     ) -> Result<Vec<Record>, Refusal> {
         self.takebacks_allowed()?;
         if !self.has_moved(side) {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
-                "you have no move to take back",
-            ));
+            return Err(
+                Refusal::new(ErrorCode::NotAllowed, "you have no move to take back")
+                    .with(ErrorArgs::new("nothing_to_take_back")),
+            );
         }
         match self.takeback.offer {
             Some(offerer) if offerer == side => {
                 return Err(Refusal::new(
                     ErrorCode::NotAllowed,
                     "your takeback proposal already stands",
-                ));
+                )
+                .with(ErrorArgs::new("takeback_proposal_stands")));
             }
             Some(_) => {
                 return Err(Refusal::new(
                     ErrorCode::NotAllowed,
                     "your opponent's takeback proposal stands: accept or decline it",
-                ));
+                )
+                .with(ErrorArgs::new("opponent_takeback_stands")));
             }
             None => {}
         }
         if let Some(at) = self.takeback.proposed_at[side]
             && now.saturating_duration_since(at) < TAKEBACK_EVERY
         {
+            // Whole seconds, rounded up: proposing again after them is not refused.
+            let left = TAKEBACK_EVERY - now.saturating_duration_since(at);
+            let retry_after_s = left.as_millis().div_ceil(1_000) as u64;
+            let every_s = TAKEBACK_EVERY.as_secs();
             return Err(Refusal::new(
                 ErrorCode::RateLimited,
                 format!(
-                    "a takeback at most once every {} s",
-                    TAKEBACK_EVERY.as_secs()
+                    "a takeback at most once every {every_s} s: try again in {retry_after_s} s"
                 ),
+            )
+            .with(
+                ErrorArgs::new("takeback_too_soon")
+                    .number("every_s", every_s)
+                    .number("retry_after_s", retry_after_s),
             ));
         }
         Ok(vec![Record::new(MatchEvent::TakebackProposed(side))])
@@ -93,7 +109,8 @@ impl MatchState {
             return Err(Refusal::new(
                 ErrorCode::NotAllowed,
                 "there is no takeback proposal from your opponent",
-            ));
+            )
+            .with(ErrorArgs::new("no_takeback_proposal")));
         }
         if !accept {
             return Ok(vec![Record::new(MatchEvent::TakebackDeclined(side))]);
@@ -330,13 +347,44 @@ mod tests {
         );
     }
 
+    /// The refusal's code, reason and arguments (PROTOCOL.md §12.1), beside its English text.
+    fn reason_of(refusal: &Refusal) -> (ErrorCode, ErrorArgs) {
+        let args = refusal
+            .args
+            .clone()
+            .expect("a takeback refusal carries its args");
+        assert!(
+            boardcast_protocol::REASONS
+                .iter()
+                .any(|spec| spec.code == refusal.code && spec.reason == args.reason),
+            "{refusal:?} is not in REASONS"
+        );
+        (refusal.code, args)
+    }
+
     /// Takebacks are refused in rated matches and club events, before one has moved, while a
-    /// proposal stands, and more often than once every 10 s; an answer needs a proposal.
+    /// proposal stands, and more often than once every 10 s; an answer needs a proposal. Each
+    /// refusal carries its reason and arguments for the clients to word it.
     #[test]
     fn takebacks_are_refused_outside_casual_play_and_rate_limited() {
         let t0 = Instant::now();
         let s = Duration::from_secs;
-        for (rated, event) in [(true, None), (false, Some("e1".to_owned()))] {
+        let not_allowed = |reason: &str| (ErrorCode::NotAllowed, ErrorArgs::new(reason));
+        for (rated, event, kind, message) in [
+            (true, None, "rated", "not a rated match"),
+            (
+                false,
+                Some("e1".to_owned()),
+                "event",
+                "not a club event's game",
+            ),
+            (
+                true,
+                Some("e2".to_owned()),
+                "event",
+                "not a club event's game",
+            ),
+        ] {
             let mut state = opened(t0);
             state.setup = Setup {
                 rated,
@@ -344,15 +392,22 @@ mod tests {
                 ..state.setup.clone()
             };
             let refusal = refused(&state, Side::White, 2, Action::ProposeTakeback, t0);
-            assert_eq!(refusal.code, ErrorCode::NotAllowed);
+            assert_eq!(
+                reason_of(&refusal),
+                (
+                    ErrorCode::NotAllowed,
+                    ErrorArgs::new("takeback_casual_only").word("match", kind)
+                )
+            );
             assert_eq!(
                 refusal.message,
-                "takebacks are for casual matches only: not in a rated match or a club event"
+                format!("takebacks are for casual matches only, {message}")
             );
         }
         let mut state = playing(t0);
         let none = refused(&state, Side::White, 1, Action::ProposeTakeback, t0);
         assert_eq!(none.message, "you have no move to take back");
+        assert_eq!(reason_of(&none), not_allowed("nothing_to_take_back"));
         carry_out(&mut state, Side::White, 1, Action::play(vec![32, 28]), t0);
         let none = refused(&state, Side::Black, 1, Action::ProposeTakeback, t0);
         assert_eq!(none.message, "you have no move to take back");
@@ -361,9 +416,11 @@ mod tests {
             answer.message,
             "there is no takeback proposal from your opponent"
         );
+        assert_eq!(reason_of(&answer), not_allowed("no_takeback_proposal"));
         carry_out(&mut state, Side::White, 2, Action::ProposeTakeback, t0);
         let again = refused(&state, Side::White, 3, Action::ProposeTakeback, t0 + s(30));
         assert_eq!(again.message, "your takeback proposal already stands");
+        assert_eq!(reason_of(&again), not_allowed("takeback_proposal_stands"));
         // Black moves instead of answering: the proposal lapses.
         let records = events(
             &state,
@@ -377,10 +434,35 @@ mod tests {
             state.apply(record, t0 + s(1)).unwrap();
         }
         assert_eq!(snapshot(&state, t0).takeback_offer, None);
-        let spam = refused(&state, Side::White, 3, Action::ProposeTakeback, t0 + s(9));
+        // 9.5 s after the last proposal: half a second left, said as 1 s (rounded up).
+        let spam = refused(
+            &state,
+            Side::White,
+            3,
+            Action::ProposeTakeback,
+            t0 + Duration::from_millis(9_500),
+        );
         assert_eq!(
             (spam.code, spam.message.as_str()),
-            (ErrorCode::RateLimited, "a takeback at most once every 10 s")
+            (
+                ErrorCode::RateLimited,
+                "a takeback at most once every 10 s: try again in 1 s"
+            )
+        );
+        assert_eq!(
+            reason_of(&spam),
+            (
+                ErrorCode::RateLimited,
+                ErrorArgs::new("takeback_too_soon")
+                    .number("every_s", 10u32)
+                    .number("retry_after_s", 1u32)
+            )
+        );
+        let early = refused(&state, Side::White, 3, Action::ProposeTakeback, t0 + s(3));
+        assert_eq!(
+            early.args.unwrap().numbers.get("retry_after_s"),
+            Some(&7),
+            "seconds left"
         );
         carry_out(
             &mut state,
@@ -394,6 +476,7 @@ mod tests {
             theirs.message,
             "your opponent's takeback proposal stands: accept or decline it"
         );
+        assert_eq!(reason_of(&theirs), not_allowed("opponent_takeback_stands"));
         // The proposer cannot accept their own proposal.
         let own = refused(&state, Side::White, 4, Action::AcceptTakeback, t0 + s(10));
         assert_eq!(

@@ -77,8 +77,8 @@ pub(crate) enum Delivery {
 pub(crate) struct PlayNow(Arc<Inner>);
 
 struct Inner {
-    hub: Hub,
-    /// Finds a paired match wherever it runs (the cluster's directory on a node).
+    /// Creates paired matches, and finds one wherever it runs (the cluster's directory on a
+    /// node).
     directory: Arc<dyn Directory>,
     state: Mutex<Waiting>,
     /// Where the pool runs, as this node knows it.
@@ -150,21 +150,19 @@ impl PlayNow {
     /// Starts the pool here (a single node) with the seater that turns its pairings into
     /// matches on `hub`.
     pub(crate) fn start(hub: Hub) -> PlayNow {
-        let directory: Arc<dyn Directory> = Arc::new(hub.clone());
-        let service = PlayNow::new(hub, directory);
+        let service = PlayNow::new(Arc::new(hub));
         service.run_pool(0);
         service
     }
 
     /// A cluster node's service: the pool is nowhere until `cluster::pool` finds its owner
     /// ([`PlayNow::follow`]) or claims it ([`PlayNow::run_pool`]).
-    pub(crate) fn clustered(hub: Hub, directory: Arc<dyn Directory>) -> PlayNow {
-        PlayNow::new(hub, directory)
+    pub(crate) fn clustered(directory: Arc<dyn Directory>) -> PlayNow {
+        PlayNow::new(directory)
     }
 
-    fn new(hub: Hub, directory: Arc<dyn Directory>) -> PlayNow {
+    fn new(directory: Arc<dyn Directory>) -> PlayNow {
         PlayNow(Arc::new(Inner {
-            hub,
             directory,
             state: Mutex::default(),
             at: Mutex::new(PoolAt::Unknown),
@@ -608,7 +606,7 @@ async fn seat_pairing(service: &PlayNow, term: &Term, pairing: Pairing<i64>, ent
     }
     if entries.iter().all(|e| e.home.is_none()) {
         if let Some(pair) = service.take_pair(&pairing) {
-            seat(&service.0.hub, pairing.preset, pair).await;
+            seat(service.0.directory.as_ref(), pairing.preset, pair).await;
         }
         return;
     }
@@ -625,8 +623,8 @@ async fn seat_pairing(service: &PlayNow, term: &Term, pairing: Pairing<i64>, ent
     ];
     let created = service
         .0
-        .hub
-        .create_match(rated_setup(pairing.preset), &players, false)
+        .directory
+        .create(rated_setup(pairing.preset), players.into(), false)
         .await;
     for (side, entry) in [(Side::White, white), (Side::Black, black)] {
         let account = entry.player.account.unwrap_or_default();
@@ -675,7 +673,7 @@ fn rated_setup(preset: PoolPreset) -> Setup {
 
 /// Creates the rated match of one pairing of two members of this node (colours drawn at
 /// random) and seats both.
-async fn seat(hub: &Hub, preset: PoolPreset, (first, second): (Waiter, Waiter)) {
+async fn seat(directory: &dyn Directory, preset: PoolPreset, (first, second): (Waiter, Waiter)) {
     let (white, black) = if rand::random::<bool>() {
         (first, second)
     } else {
@@ -685,7 +683,10 @@ async fn seat(hub: &Hub, preset: PoolPreset, (first, second): (Waiter, Waiter)) 
         (Side::White, white.player.clone()),
         (Side::Black, black.player.clone()),
     ];
-    match hub.create_match(rated_setup(preset), &players, true).await {
+    match directory
+        .create(rated_setup(preset), players.into(), true)
+        .await
+    {
         Ok((handle, _, _)) => {
             let arrived = handle.try_send(Command::Arrive {
                 players: vec![

@@ -6,6 +6,12 @@
 //! a record that pairs a round carries the round's number, and a record of a game's result
 //! carries the game's match id; each is unique within its event. A director that pairs a round
 //! twice, or counts one game twice, has its second write refused and nothing of it stored.
+//!
+//! In a cluster one node at a time owns an event's director (an ownership row of kind `event`
+//! with a fencing epoch, as a TV channel has), and each record is written under that epoch: a
+//! record of an older owner (frozen past its lease while another node took the event over) is
+//! refused [`super::StorageError::Fenced`], so it can never add to the history after the new
+//! owner has read it.
 
 use super::StoredEvent;
 
@@ -20,7 +26,9 @@ pub enum EventWrite {
     },
     /// Record number `v` of event `event_id` (opaque JSON owned by the director). `round` is
     /// set on the record that pairs that round, `match_id` on the record of that game's result:
-    /// a second record with either is refused.
+    /// a second record with either is refused. `epoch` is the director's ownership epoch in a
+    /// cluster: refused [`super::StorageError::Fenced`] unless that is still the event's epoch
+    /// (PostgreSQL); `None` on a single server, which fences nothing.
     Record {
         event_id: String,
         v: u64,
@@ -28,6 +36,7 @@ pub enum EventWrite {
         body: String,
         round: Option<u32>,
         match_id: Option<String>,
+        epoch: Option<u64>,
     },
     /// The event is over: it is no longer recovered at start-up.
     Finish { id: String },

@@ -45,6 +45,10 @@ pub struct Owned {
     pub alive: bool,
 }
 
+/// Each unfinished club event's id with its owner (`None`: nobody ever claimed it), as
+/// [`Coordination::unfinished_events`] lists them.
+pub(crate) type EventOwners = Vec<(String, Option<Owned>)>;
+
 /// What a claim of an owned thing gives its new owner: the new epoch, and the state saved by
 /// the last owner (`None` if nothing was ever saved).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +121,9 @@ pub trait Coordination: fmt::Debug + Send + Sync + 'static {
         kind: String,
         key: String,
     ) -> BoxFuture<'_, Result<Option<Owned>, StorageError>>;
+    /// Every unfinished club event, oldest first, with its owner (kind `event`; `None` if
+    /// nobody ever claimed it): what a node looks at to claim the events nobody alive runs.
+    fn unfinished_events(&self) -> BoxFuture<'_, Result<EventOwners, StorageError>>;
     /// A fresh engine-game archive id that no node has had before (on-demand games are named
     /// `g<id>`, so two nodes counting on their own would hand out the same names). A
     /// PostgreSQL sequence that starts past the highest archived id.

@@ -855,6 +855,59 @@ async fn accounts_are_stored_in_sqlite() {
     accounts_sessions_tokens_and_seats_are_stored(&SqliteFile::new()).await;
 }
 
+/// A server's account writes (sessions at every login) go through the match writer, in the
+/// same groups as the moves: each answers only once committed, and one that the database
+/// refuses (an unknown account) loses none of the moves or sessions grouped with it.
+#[tokio::test]
+async fn sqlite_account_writes_share_the_move_groups_and_a_refused_one_spoils_none() {
+    let place = SqliteFile::new();
+    let (storage, _) = place.open().await;
+    storage.commit(vec![create("a")]).await.unwrap();
+    let accounts = storage.accounts();
+    let anne = accounts
+        .create_account("Anne".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut moves = Vec::new();
+    let mut sessions = Vec::new();
+    let mut orphans = Vec::new();
+    for v in 1..=50 {
+        let s = storage.clone();
+        moves.push(tokio::spawn(
+            async move { s.commit(vec![event("a", v)]).await },
+        ));
+        let a = accounts.clone();
+        sessions.push(tokio::spawn(async move {
+            a.create_session(format!("s{v}"), anne, 7).await
+        }));
+        let a = accounts.clone();
+        orphans.push(tokio::spawn(async move {
+            a.create_session(format!("o{v}"), anne + 1000, 7).await
+        }));
+    }
+    for orphan in orphans {
+        let refused = orphan.await.unwrap();
+        assert!(
+            matches!(refused, Err(StorageError::Sqlite(_))),
+            "a session of no account is refused: {refused:?}"
+        );
+    }
+    for (v, (moved, session)) in moves.into_iter().zip(sessions).enumerate() {
+        moved.await.unwrap().unwrap();
+        session.await.unwrap().unwrap();
+        // Answered after the commit: a fresh read connection already sees it.
+        let read = accounts.session(format!("s{}", v + 1)).await.unwrap();
+        assert_eq!(read.map(|row| row.account), Some(anne));
+    }
+    assert_eq!(accounts.session("o1".into()).await.unwrap(), None);
+    storage.close().await;
+    let (storage, recovered) = place.open().await;
+    let vs: Vec<u64> = recovered[0].events.iter().map(|e| e.v).collect();
+    assert_eq!(vs, (1..=50).collect::<Vec<_>>(), "every move kept");
+    storage.close().await;
+}
+
 /// A SQLite database whose tokens table predates the `login` mark opens with the column
 /// added, its tokens kept as named ones (which "log out everywhere" leaves, as it did).
 #[tokio::test]
@@ -989,6 +1042,7 @@ fn club_record(v: u64, round: Option<u32>, match_id: Option<&str>) -> Write {
         body: format!("r{v}"),
         round,
         match_id: match_id.map(str::to_owned),
+        epoch: None,
     })
 }
 

@@ -54,7 +54,7 @@ pub enum Write {
 }
 
 impl Write {
-    /// The match and epoch this write is fenced by, if it is fenced at all.
+    /// The match (or club event) and epoch this write is fenced by, if it is fenced at all.
     pub fn fence(&self) -> Option<(&str, u64)> {
         match self {
             Write::Event {
@@ -63,6 +63,11 @@ impl Write {
             | Write::Finish {
                 match_id, epoch, ..
             } => Some((match_id, *epoch)),
+            Write::ClubEvent(super::club::EventWrite::Record {
+                event_id,
+                epoch: Some(epoch),
+                ..
+            }) => Some((event_id, *epoch)),
             Write::CreateMatch { .. }
             | Write::Rating(_)
             | Write::Chat(_)

@@ -31,9 +31,12 @@ const HEARD_GRACE: Duration = Duration::from_secs(2);
 
 /// Node `a` owning matches, with its inbox running, and the bus of an asking node `b`.
 struct Nodes {
-    redis: Redis,
+    /// Runs while the test does.
+    _redis: Redis,
     coordination: Arc<dyn Coordination>,
     hub: Hub,
+    /// How `a` owns the matches it creates and claims.
+    owning: Arc<BusOwning>,
     a: NodeRef,
     b: NodeRef,
     /// What `a` believes the live nodes are.
@@ -83,7 +86,7 @@ async fn nodes(test: &str) -> Option<Nodes> {
         let (lost, paused) = (lost.clone(), paused.clone());
         Arc::new(move || !*lost.borrow() && !paused.load(Ordering::Relaxed))
     };
-    hub.join_cluster(BusOwning::build(a_bus.clone(), lost, held));
+    let owning = BusOwning::build(a_bus.clone(), lost, held);
     let live = Arc::new(Mutex::new(Arc::new(HashSet::from([a.clone(), b.clone()]))));
     let live_nodes: LiveNodes = {
         let live = live.clone();
@@ -93,6 +96,8 @@ async fn nodes(test: &str) -> Option<Nodes> {
         OwnerSide {
             bus: a_bus,
             hub: hub.clone(),
+            owning: owning.clone(),
+            directory: Arc::new(hub.clone()),
             coordination: coordination.clone(),
             live_nodes,
             heard_grace: HEARD_GRACE,
@@ -105,9 +110,10 @@ async fn nodes(test: &str) -> Option<Nodes> {
     b_bus.route("bc:match:*", tx);
     b_bus.subscribe(&names::node_replies(&b)).await;
     Some(Nodes {
-        redis,
+        _redis: redis,
         coordination,
         hub,
+        owning,
         a,
         b,
         live,
@@ -155,7 +161,7 @@ impl Nodes {
             (Side::White, Player::person("alice")),
             (Side::Black, Player::person("bob")),
         ];
-        let (_, id, tokens) = self.hub.create_match(setup, &players, false).await.unwrap();
+        let (_, id, tokens) = self.create_as_a(setup, &players).await.unwrap();
         let token = |side| {
             tokens
                 .iter()
@@ -165,6 +171,31 @@ impl Nodes {
         };
         self.b_bus.subscribe(&names::match_events(&id)).await;
         (id.clone(), token(Side::White), token(Side::Black))
+    }
+
+    /// A match created on `a`, owned by `a` under its lease.
+    async fn create_as_a(
+        &self,
+        setup: Setup,
+        players: &[(Side, Player)],
+    ) -> Result<crate::matches::directory::Created, Refusal> {
+        let directory = Arc::new(self.hub.clone());
+        self.owning
+            .create(&self.hub, directory, setup, players, false)
+            .await
+    }
+
+    /// `a` claims match `id` and starts it, as its inbox, directory and sweeper do.
+    async fn claim(&self, id: &str) -> Result<Claim, Refusal> {
+        let directory = Arc::new(self.hub.clone());
+        claim_and_start(
+            self.coordination.as_ref(),
+            &self.hub,
+            &self.owning,
+            directory,
+            id,
+        )
+        .await
     }
 
     /// `b`'s connection `conn` asks `command` of match `id`, through Redis.
@@ -574,23 +605,15 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         event: None,
     };
     let created = n
-        .hub
-        .create_match(setup, &[(Side::White, Player::person("carol"))], false)
+        .create_as_a(setup, &[(Side::White, Player::person("carol"))])
         .await;
     assert_eq!(created.err(), Some(lease_refusal.clone()));
-    let (_running, stop) = shutdown::channel();
-    let bus = Bus::connect(&n.redis.url(), n.a.clone(), stop)
-        .await
-        .unwrap();
-    let claim = claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id).await;
+    let claim = n.claim(&id).await;
     assert_eq!(claim.err(), Some(lease_refusal));
 
     // The lease is back: the inbox, the directory and the sweeper may all try at once.
     n.lease_lost.send_replace(false);
-    let (first, second) = tokio::join!(
-        claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id),
-        claim_and_start(n.coordination.as_ref(), &n.hub, &bus, &id),
-    );
+    let (first, second) = tokio::join!(n.claim(&id), n.claim(&id));
     for claim in [first, second] {
         assert!(matches!(claim, Ok(Claim::Started(_))), "{claim:?}");
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 
 use super::*;
-use crate::storage::coordination::{Claimed, MatchOwner, Owned};
+use crate::storage::coordination::{Claimed, EventOwners, MatchOwner, Owned};
 use crate::storage::tests::PostgresDatabase;
 use crate::storage::{Storage, StoredEvent, StoredMatch, Write};
 
@@ -197,6 +197,9 @@ impl Coordination for Partition {
         me: NodeRef,
     ) -> BoxFuture<'_, Result<Option<Claimed>, StorageError>> {
         self.inner.claim_owned(kind, key, me)
+    }
+    fn unfinished_events(&self) -> BoxFuture<'_, Result<EventOwners, StorageError>> {
+        self.inner.unfinished_events()
     }
     fn owner_of(
         &self,

@@ -107,7 +107,11 @@ impl Connection {
             );
         }
         let player = self.seat_taker().await?;
-        let created = self.app.hub.create_seek(self.client, &player, create).await;
+        let app = &self.app;
+        let created = app
+            .hub
+            .create_seek(app.directory.as_ref(), self.client, &player, create)
+            .await;
         match created {
             Ok((handle, _, token)) => self.resume_seat(id, handle, SeatKey::Token(token), None),
             Err(refusal) => {

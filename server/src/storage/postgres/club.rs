@@ -9,8 +9,11 @@ use crate::storage::club::{EventWrite, StoredClubEvent};
 
 pub(super) const CREATE: &str =
     "INSERT INTO club_events (id, created_ms, setup) VALUES ($1, $2, $3)";
+/// The fence is folded into the insert, as for a match's events: `boardcast_fence_owned`
+/// raises SQLSTATE `BCF01` unless `$7` is still the event's epoch (a `NULL` epoch, a single
+/// server's, passes), under a row lock that a take-over's claim waits for (migration 11).
 pub(super) const RECORD: &str = "INSERT INTO club_event_log (event_id, v, at_ms, body, round, \
-     match_id) VALUES ($1, $2, $3, $4, $5, $6)";
+     match_id, epoch) VALUES ($1, $2, $3, $4, $5, $6, boardcast_fence_owned('event', $1, $7))";
 pub(super) const FINISH: &str = "UPDATE club_events SET finished = TRUE WHERE id = $1";
 /// Grants (`$2` true) or takes back the organiser right of account `$1`.
 pub(super) const ORGANISER: &str = "WITH granted AS (INSERT INTO club_organisers (account_id) \
@@ -50,13 +53,15 @@ pub(super) fn apply<'a>(
                 body,
                 round,
                 match_id,
+                epoch,
             } => {
                 let v = *v as i64;
                 let round = round.map(i64::from);
+                let epoch = epoch.map(|epoch| epoch as i64);
                 client
                     .execute(
                         &statements.record,
-                        &[event_id, &v, at_ms, body, &round, match_id],
+                        &[event_id, &v, at_ms, body, &round, match_id, &epoch],
                     )
                     .await
             }

@@ -19,7 +19,9 @@ use tokio_postgres::{IsolationLevel, Row};
 
 use super::matches::{self, Which};
 use super::pooled;
-use crate::storage::coordination::{Claimed, Coordination, MatchOwner, NodeRef, Owned};
+use crate::storage::coordination::{
+    Claimed, Coordination, EventOwners, MatchOwner, NodeRef, Owned,
+};
 use crate::storage::{StorageError, StoredEvent, StoredMatch};
 
 /// How many times a claim is run again after failing to serialize with a concurrent one.
@@ -352,6 +354,33 @@ impl Coordination for PgCoordination {
                     alive: row.get(3),
                 })
             }))
+        }
+        .boxed()
+    }
+
+    fn unfinished_events(&self) -> BoxFuture<'_, Result<EventOwners, StorageError>> {
+        async move {
+            let client = pooled(&self.pool).await?;
+            let statement = client
+                .prepare_cached(
+                    "SELECT e.id, o.owner_node, o.owner_incarnation, o.epoch, \
+                     boardcast_alive(o.owner_node, o.owner_incarnation) \
+                     FROM club_events e LEFT JOIN owned o ON o.kind = 'event' AND o.key = e.id \
+                     WHERE NOT e.finished ORDER BY e.created_ms, e.id",
+                )
+                .await?;
+            let rows = client.query(&statement, &[]).await?;
+            Ok(rows
+                .iter()
+                .map(|row| {
+                    let owned = node_ref(row, 1, 2).map(|owner| Owned {
+                        owner,
+                        epoch: row.get::<_, i64>(3) as u64,
+                        alive: row.get(4),
+                    });
+                    (row.get(0), owned)
+                })
+                .collect())
         }
         .boxed()
     }

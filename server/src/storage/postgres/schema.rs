@@ -309,6 +309,33 @@ CREATE TABLE account_preferences (
     refuse_more_time BOOLEAN NOT NULL DEFAULT FALSE
 );
 "#,
+    // 11: club events owned by one node at a time in a cluster (issue 33): each record keeps
+    // the epoch of the director that wrote it (NULL: a single server's), and the fence of an
+    // owned thing, as `boardcast_fence` is a match's: `expected` if it is still the epoch of
+    // (`fenced_kind`, `fenced_key`), checked under a row lock that a claim's UPDATE waits for;
+    // otherwise SQLSTATE BCF01. A NULL `expected` (a single server) passes.
+    r#"
+ALTER TABLE club_event_log ADD COLUMN epoch BIGINT;
+CREATE FUNCTION boardcast_fence_owned(fenced_kind TEXT, fenced_key TEXT, expected BIGINT)
+RETURNS BIGINT
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    current_epoch BIGINT;
+BEGIN
+    IF expected IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT o.epoch INTO current_epoch FROM owned o
+        WHERE o.kind = fenced_kind AND o.key = fenced_key FOR SHARE;
+    IF NOT FOUND OR current_epoch <> expected THEN
+        RAISE EXCEPTION '% % is fenced: epoch % is not its epoch %',
+            fenced_kind, fenced_key, expected, current_epoch
+            USING ERRCODE = 'BCF01';
+    END IF;
+    RETURN expected;
+END
+$$;
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).

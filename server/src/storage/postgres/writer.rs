@@ -246,7 +246,7 @@ async fn writer_loop(config: Config, link: Link, mut rx: mpsc::Receiver<Request>
             None => rx.recv().await,
         };
         let Some(first) = first else { break };
-        closing = queue::gather(first, &mut rx, &mut group);
+        closing = queue::gather(first, &mut rx, &mut group, &mut Vec::new());
         if link.as_ref().is_some_and(|link| link.client.is_closed()) {
             link = None;
         }

@@ -1,23 +1,28 @@
 //! Accounts in SQLite: accounts, sessions, tokens, reset links and seats
 //! ([`crate::storage::accounts`]).
 //!
-//! These are small, rare writes (a login, a logout), not the matches' stream of moves: each
-//! runs on a connection of its own in a blocking task, beside the match writer thread (WAL
-//! lets them take turns; a busy timeout waits out the writer's short transactions).
+//! Reads run on a connection of their own in a blocking task (WAL lets them run beside the
+//! writer). Writes (a login's session, a logout, a setting) go to the match writer thread as a
+//! [`Job`] in its next group, so one connection writes the file and a login flood never makes
+//! the moves wait for a lock. `boardcast-server admin` has no writer thread in its process: it
+//! writes on a connection of its own, and a busy timeout waits out the server's short
+//! transactions.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
+use super::Job;
 use crate::storage::accounts::{
     AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, Preferences, SessionRow, Tally,
     TokenRow, count,
 };
-use crate::storage::{RatingChange, StorageError};
+use crate::storage::queue::Request;
+use crate::storage::{RatingChange, Refused, StorageError};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS accounts (
@@ -114,11 +119,76 @@ pub(crate) fn create(conn: &Connection) -> rusqlite::Result<()> {
 #[derive(Debug, Clone)]
 pub(crate) struct SqliteAccounts {
     path: PathBuf,
+    /// The queue to this process's writer thread, if it has one.
+    writer: Option<mpsc::Sender<Request<Box<dyn Job>>>>,
+}
+
+/// Statements for the writer thread, and where their result goes.
+struct Statements<Q, T> {
+    query: Option<Q>,
+    result: Option<rusqlite::Result<T>>,
+    done: oneshot::Sender<Result<T, StorageError>>,
+}
+
+impl<Q, T> Job for Statements<Q, T>
+where
+    Q: FnOnce(&Connection) -> rusqlite::Result<T> + Send,
+    T: Send,
+{
+    fn run(&mut self, conn: &Connection) -> bool {
+        let result = self.query.take().map(|query| query(conn));
+        let wrote = matches!(result, Some(Ok(_)));
+        self.result = result;
+        wrote
+    }
+
+    fn answer(self: Box<Self>, kept: Result<(), Refused>) {
+        let answer = match (kept, self.result) {
+            (Err(refused), _) => Err(StorageError::Refused(refused)),
+            (Ok(()), Some(Ok(value))) => Ok(value),
+            (Ok(()), Some(Err(err))) => Err(StorageError::from(err)),
+            (Ok(()), None) => Err(StorageError::Closed),
+        };
+        let _ = self.done.send(answer);
+    }
 }
 
 impl SqliteAccounts {
-    pub(crate) fn new(path: PathBuf) -> SqliteAccounts {
-        SqliteAccounts { path }
+    /// `writer`: the queue to the writer thread of a server in this process (none for
+    /// `boardcast-server admin`, which writes on a connection of its own).
+    pub(in crate::storage) fn new(
+        path: PathBuf,
+        writer: Option<mpsc::Sender<Request<Box<dyn Job>>>>,
+    ) -> SqliteAccounts {
+        SqliteAccounts { path, writer }
+    }
+
+    /// Runs `query`, which writes, on the writer thread in its next group; without one, on a
+    /// connection of its own. Answers once what it wrote is committed.
+    fn write<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StorageError>> {
+        let Some(writer) = self.writer.clone() else {
+            return self.run(query);
+        };
+        async move {
+            let (done, answer) = oneshot::channel();
+            let job = Box::new(Statements {
+                query: Some(query),
+                result: None,
+                done,
+            });
+            writer
+                .send(Request::Run {
+                    job,
+                    queued: Instant::now(),
+                })
+                .await
+                .map_err(|_| StorageError::Closed)?;
+            answer.await.map_err(|_| StorageError::Closed)?
+        }
+        .boxed()
     }
 
     /// Runs `query` on a connection of its own in a blocking task.
@@ -185,7 +255,7 @@ impl AccountStore for SqliteAccounts {
         admin: bool,
         created_ms: i64,
     ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             let inserted = conn.execute(
                 "INSERT INTO accounts (name, name_key, password, bot, admin, created_ms) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name_key) DO NOTHING",
@@ -228,7 +298,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn set_password(&self, id: i64, password: String) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "UPDATE accounts SET password = ?2 WHERE id = ?1",
                 params![id, password],
@@ -243,7 +313,7 @@ impl AccountStore for SqliteAccounts {
         flag: Flag,
         value: bool,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 &format!("UPDATE accounts SET {} = ?2 WHERE id = ?1", flag.column()),
                 params![id, value],
@@ -264,7 +334,7 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         mute: Option<crate::storage::ChatMuteRow>,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| super::chat::set_mute(conn, account, mute.as_ref()))
+        self.write(move |conn| super::chat::set_mute(conn, account, mute.as_ref()))
     }
 
     fn set_organiser(
@@ -272,7 +342,7 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         granted: bool,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| super::club::set_organiser(conn, account, granted))
+        self.write(move |conn| super::club::set_organiser(conn, account, granted))
     }
 
     fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>> {
@@ -295,7 +365,7 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         preferences: Preferences,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "INSERT INTO account_preferences (account_id, refuse_more_time) VALUES (?1, ?2) \
                  ON CONFLICT (account_id) DO UPDATE SET refuse_more_time = excluded.refuse_more_time",
@@ -306,7 +376,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "UPDATE accounts SET last_seen_ms = ?2 WHERE id = ?1",
                 params![id, now_ms],
@@ -321,7 +391,7 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         now_ms: i64,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "INSERT INTO sessions (hash, account_id, created_ms, used_ms) \
                  VALUES (?1, ?2, ?3, ?3)",
@@ -349,7 +419,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn touch_session(&self, hash: String, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "UPDATE sessions SET used_ms = ?2 WHERE hash = ?1",
                 params![hash, now_ms],
@@ -359,7 +429,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute("DELETE FROM sessions WHERE hash = ?1", [hash])
                 .map(drop)
         })
@@ -370,7 +440,7 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         keep: Option<String>,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "DELETE FROM sessions WHERE account_id = ?1 AND hash IS NOT ?2",
                 params![account, keep],
@@ -388,7 +458,7 @@ impl AccountStore for SqliteAccounts {
         login: bool,
         now_ms: i64,
     ) -> BoxFuture<'_, Result<i64, StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "INSERT INTO tokens (hash, account_id, name, scopes, created_ms, login) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -420,7 +490,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             Ok(conn.execute(
                 "DELETE FROM tokens WHERE account_id = ?1 AND id = ?2",
                 params![account, id],
@@ -429,7 +499,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "UPDATE tokens SET used_ms = ?2 WHERE id = ?1",
                 params![id, now_ms],
@@ -439,7 +509,7 @@ impl AccountStore for SqliteAccounts {
     }
 
     fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.prepare("DELETE FROM tokens WHERE account_id = ?1 AND login RETURNING id")?
                 .query_map([account], |row| row.get(0))?
                 .collect()
@@ -452,7 +522,7 @@ impl AccountStore for SqliteAccounts {
         account: i64,
         expires_ms: i64,
     ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             conn.execute(
                 "INSERT INTO resets (hash, account_id, expires_ms) VALUES (?1, ?2, ?3)",
                 params![hash, account, expires_ms],
@@ -467,7 +537,7 @@ impl AccountStore for SqliteAccounts {
         now_ms: i64,
         take: bool,
     ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        self.run(move |conn| {
+        self.write(move |conn| {
             let found: Option<i64> = conn
                 .query_row(
                     "SELECT account_id FROM resets WHERE hash = ?1 AND expires_ms > ?2",

@@ -53,6 +53,8 @@ pub(crate) fn apply(conn: &Connection, write: &EventWrite) -> rusqlite::Result<(
             body,
             round,
             match_id,
+            // One server: nothing to fence.
+            epoch: _,
         } => {
             conn.prepare_cached(
                 "INSERT INTO club_event_log (event_id, v, at_ms, body, round, match_id) \

@@ -7,6 +7,10 @@
 //! answers every request through its oneshot. It never checkpoints: [`checkpoint`] copies the
 //! log back into the database on a thread of its own. Reads open their own connection in a
 //! blocking task: WAL lets them run beside the writer and see every committed transaction.
+//! Every other write (an account's session, token or setting) is a [`Job`] on the same queue:
+//! a second connection writing the file would make this thread wait for the file's lock, and
+//! SQLite waits by sleeping (1, 2, 5, 10… ms), which a login flood turned into move→ack stalls
+//! of tens of milliseconds.
 //! [`matches`] holds the match tables, [`archive`] the engine games, leaderboard and runs.
 
 pub(crate) mod accounts;
@@ -89,7 +93,7 @@ fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
 /// A SQLite store: the queue to its writer thread and the file, for read connections.
 #[derive(Debug)]
 pub(crate) struct Sqlite {
-    tx: mpsc::Sender<Request>,
+    tx: mpsc::Sender<Request<Box<dyn Job>>>,
     path: PathBuf,
     accounts: std::sync::Arc<accounts::SqliteAccounts>,
 }
@@ -122,9 +126,9 @@ impl Sqlite {
             .spawn(move || writer_loop(conn, rx, checkpointer))
             .map_err(StorageError::Thread)?;
         let store = Sqlite {
-            tx,
+            tx: tx.clone(),
             path: path.to_owned(),
-            accounts: std::sync::Arc::new(accounts::SqliteAccounts::new(path.to_owned())),
+            accounts: std::sync::Arc::new(accounts::SqliteAccounts::new(path.to_owned(), Some(tx))),
         };
         Ok((store, recovered))
     }
@@ -224,17 +228,23 @@ impl Store for Sqlite {
     }
 }
 
-fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>, checkpointer: Checkpointer) {
+fn writer_loop(
+    mut conn: Connection,
+    mut rx: mpsc::Receiver<Request<Box<dyn Job>>>,
+    checkpointer: Checkpointer,
+) {
     let mut group: Vec<Pending> = Vec::with_capacity(MAX_GROUP);
+    let mut jobs: Vec<Box<dyn Job>> = Vec::new();
     let mut closing = None;
     while closing.is_none() {
         let Some(first) = rx.blocking_recv() else {
             break;
         };
-        closing = queue::gather(first, &mut rx, &mut group);
+        closing = queue::gather(first, &mut rx, &mut group, &mut jobs);
         let started = std::time::Instant::now();
-        let outcomes = write_group(&mut conn, &group);
-        crate::ops::telemetry::committed(group.len(), started.elapsed());
+        let requests = group.len() + jobs.len();
+        let outcomes = write_group(&mut conn, &group, &mut jobs);
+        crate::ops::telemetry::committed(requests, started.elapsed());
         for (pending, outcome) in group.drain(..).zip(outcomes) {
             let _ = pending.done.send(outcome.map_err(StorageError::Refused));
         }
@@ -250,16 +260,33 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::Receiver<Request>, checkpoint
     }
 }
 
-/// Applies a group in one transaction; returns each request's outcome.
-fn write_group(conn: &mut Connection, group: &[Pending]) -> Vec<Result<(), Refused>> {
-    if group.is_empty() {
-        return Vec::new();
-    }
+/// Work of this backend's own kind on the writer's connection (an account's statements). It
+/// runs inside the group's transaction, in a savepoint of its own, and answers its caller only
+/// once the group's commit is known.
+pub(crate) trait Job: Send {
+    /// Runs the statements; false when they failed (their savepoint is then rolled back).
+    fn run(&mut self, conn: &Connection) -> bool;
+    /// Answers the caller: `kept` is whether what it wrote is on disk (the commit's outcome,
+    /// or why it never ran).
+    fn answer(self: Box<Self>, kept: Result<(), Refused>);
+}
+
+/// Applies a group in one transaction: each request's outcome, then answers the jobs.
+fn write_group(
+    conn: &mut Connection,
+    group: &[Pending],
+    jobs: &mut Vec<Box<dyn Job>>,
+) -> Vec<Result<(), Refused>> {
     let refused = |err: rusqlite::Error| Refused::Sqlite(Arc::new(err));
-    let failed_all = |err: rusqlite::Error| vec![Err(refused(err)); group.len()];
     let mut tx = match conn.transaction() {
         Ok(tx) => tx,
-        Err(err) => return failed_all(err),
+        Err(err) => {
+            let err = refused(err);
+            for job in jobs.drain(..) {
+                job.answer(Err(err.clone()));
+            }
+            return vec![Err(err); group.len()];
+        }
     };
     let mut outcomes = Vec::with_capacity(group.len());
     for request in group {
@@ -278,12 +305,29 @@ fn write_group(conn: &mut Connection, group: &[Pending]) -> Vec<Result<(), Refus
         }
         outcomes.push(outcome);
     }
-    match tx.commit() {
+    let mut ran = Vec::with_capacity(jobs.len());
+    for mut job in jobs.drain(..) {
+        // A job's own failure (a taken name) is its answer, not the group's: only whether its
+        // savepoint could be kept or dropped is this loop's business.
+        let kept = match tx.savepoint() {
+            Ok(mut sp) => {
+                let wrote = job.run(&sp);
+                if wrote { sp.commit() } else { sp.rollback() }.map_err(refused)
+            }
+            Err(err) => Err(refused(err)),
+        };
+        ran.push((job, kept));
+    }
+    let committed = tx.commit().map_err(|err| {
+        tracing::error!(%err, "storage commit failed");
+        refused(err)
+    });
+    for (job, kept) in ran {
+        job.answer(kept.and(committed.clone()));
+    }
+    match committed {
         Ok(()) => outcomes,
-        Err(err) => {
-            tracing::error!(%err, "storage commit failed");
-            failed_all(err)
-        }
+        Err(err) => vec![Err(err); group.len()],
     }
 }
 

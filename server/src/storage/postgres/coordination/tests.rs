@@ -460,6 +460,103 @@ async fn an_owned_thing_is_claimed_with_its_state_and_a_stale_owner_cannot_save(
     storage.close().await;
 }
 
+fn club_record(event: &str, v: u64, round: Option<u32>, epoch: Option<u64>) -> Write {
+    Write::ClubEvent(crate::storage::club::EventWrite::Record {
+        event_id: event.into(),
+        v,
+        at_ms: 10 * v as i64,
+        body: format!("r{v}"),
+        round,
+        match_id: None,
+        epoch,
+    })
+}
+
+#[tokio::test]
+async fn a_club_event_is_owned_like_a_channel_and_an_older_owners_record_is_fenced() {
+    let Some((_db, storage, c)) = open("coordination: club events").await else {
+        return;
+    };
+    let a = c.register_node("a".into(), LONG).await.unwrap();
+    let b = c.register_node("b".into(), LONG).await.unwrap();
+    let created = |id: &str, at: i64| {
+        Write::ClubEvent(crate::storage::club::EventWrite::Create {
+            id: id.into(),
+            created_ms: at,
+            setup: "{}".into(),
+        })
+    };
+    storage
+        .commit(vec![created("ev", 1), created("ev2", 2)])
+        .await
+        .unwrap();
+    assert_eq!(
+        c.unfinished_events().await.unwrap(),
+        [("ev".to_owned(), None), ("ev2".to_owned(), None)],
+        "nobody claimed them yet"
+    );
+    let claimed = c.claim_owned("event".into(), "ev".into(), a.clone()).await;
+    assert_eq!(claimed.unwrap().map(|c| c.epoch), Some(1));
+    storage
+        .commit(vec![club_record("ev", 1, None, Some(1))])
+        .await
+        .unwrap();
+    kill(&c, &a).await;
+    assert_eq!(
+        c.unfinished_events().await.unwrap()[0],
+        (
+            "ev".to_owned(),
+            Some(Owned {
+                owner: a.clone(),
+                epoch: 1,
+                alive: false
+            })
+        ),
+        "a's lease ran out"
+    );
+    let claimed = c.claim_owned("event".into(), "ev".into(), b.clone()).await;
+    assert_eq!(claimed.unwrap().map(|c| c.epoch), Some(2));
+    // a, frozen past its lease, wakes and pairs round 1: refused, nothing stored.
+    let stale = storage
+        .commit(vec![club_record("ev", 2, Some(1), Some(1))])
+        .await;
+    assert!(
+        matches!(&stale, Err(StorageError::Fenced { epoch: 1, .. })),
+        "{stale:?}"
+    );
+    storage
+        .commit(vec![club_record("ev", 2, Some(1), Some(2))])
+        .await
+        .unwrap();
+    let read = storage.club_event("ev".into()).await.unwrap().unwrap();
+    let bodies: Vec<&str> = read.records.iter().map(|r| r.body.as_str()).collect();
+    assert_eq!(bodies, ["r1", "r2"], "the new owner's round 1, once");
+    // A single server fences nothing; a record under an epoch the event never had is refused.
+    storage
+        .commit(vec![club_record("ev2", 1, None, None)])
+        .await
+        .unwrap();
+    let never = storage
+        .commit(vec![club_record("ev2", 2, None, Some(1))])
+        .await;
+    assert!(
+        matches!(&never, Err(StorageError::Fenced { .. })),
+        "{never:?}"
+    );
+    storage
+        .commit(vec![Write::ClubEvent(
+            crate::storage::club::EventWrite::Finish { id: "ev".into() },
+        )])
+        .await
+        .unwrap();
+    assert_eq!(
+        c.unfinished_events().await.unwrap(),
+        [("ev2".to_owned(), None)],
+        "a finished event is nobody's concern"
+    );
+    storage.close().await;
+}
+
 #[tokio::test]
 async fn a_store_without_coordination_is_sqlite() {
     let dir = tempfile::tempdir().unwrap();
