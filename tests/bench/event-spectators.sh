@@ -1,7 +1,7 @@
 #!/bin/bash
 # An event page's updates to 1,000 spectators (issue 33): a fresh server and database, an
 # organiser and MEMBERS members, then `boardcast-load event-spectators` (at nice 19 like every
-# load generator here): COUNT postcard spectators follow a Swiss over the WebSocket while the
+# load generator here): COUNT postcard spectators follow an arena over the WebSocket while the
 # members join and withdraw in turn, one change every EVERY, for DURATION. Reported: change
 # asked -> first and last spectator, each push's fan-out (first -> last), deliveries/s, the
 # push's size and the server's CPU per delivery, with the load average before and after.

@@ -1,7 +1,8 @@
 //! `event-spectators`: many spectators following one club event over the WebSocket (issue 33:
 //! "event page updates to 1,000 spectators within the fan-out figures of BENCHMARKS.md").
 //!
-//! The organiser creates a Swiss that starts in an hour, the spectators `watch` it (postcard),
+//! The organiser creates an arena that starts in an hour (an arena lets a member who withdrew
+//! join again), the spectators `watch` it (postcard),
 //! and then the members join and withdraw in turn, one change every `--every`: each change is
 //! a new version of the event, which the server pushes to every spectator as the whole event
 //! (`club_event`, at most one push per 300 ms per event). For each version pushed the
@@ -170,7 +171,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         .as_millis()
         + 3_600_000;
     let create = serde_json::json!({
-        "name": "Spectated Swiss", "kind": "swiss", "time_control": "5+3", "rounds": 7,
+        "name": "Spectated arena", "kind": "arena", "time_control": "5+3", "minutes": 60,
         "starts_at": starts_at as u64,
     });
     let (status, _, answer) = http(
