@@ -144,6 +144,7 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         berserk: None,
         refuses_more_time: Default::default(),
         takeback_offer: None,
+        takebacks: true,
     })
 }
 

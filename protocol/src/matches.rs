@@ -232,6 +232,11 @@ pub struct MatchSnapshot {
     /// The side whose takeback proposal stands, if any. Read as `None` when absent.
     #[serde(default)]
     pub takeback_offer: Option<Side>,
+    /// Whether the seats may propose takebacks: a casual match, not a club event's game
+    /// (PROTOCOL.md §10 *Takebacks*), so clients offer the proposal only where the server
+    /// takes it. Read as `false` when absent: no proposal offered that may be refused.
+    #[serde(default)]
+    pub takebacks: bool,
 }
 
 /// Each seat's refusal of more time, in a snapshot.

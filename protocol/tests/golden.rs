@@ -727,6 +727,7 @@ fn cases() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals { white: false, black: true },
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         server(
@@ -767,6 +768,7 @@ fn cases() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -1250,6 +1252,7 @@ fn exchanges() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         client(
@@ -1317,6 +1320,7 @@ fn exchanges() -> Vec<Case> {
                 berserk: None,
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
+                takebacks: true,
             }),
         ),
         client(

@@ -329,15 +329,16 @@ prop_compose! {
                         result in of(match_result()), rematch in of(ident()),
                         first_move_in_ms in of(any::<u64>()),
                         offers in (of(vec(side(), 0..3)), of(side())),
-                        refusals in (any::<bool>(), any::<bool>())) -> MatchSnapshot {
+                        flags in (any::<bool>(), any::<bool>(), any::<bool>())) -> MatchSnapshot {
         let (berserk, takeback_offer) = offers;
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
             match_id, v, white, black, time_control, public, phase, start_fen, fen, moves, turn, clock,
             legal_moves, king_counters, draw_offer, rematch_offer, absent, result, rematch,
             first_move_in_ms, berserk,
-            refuses_more_time: MoreTimeRefusals { white: refusals.0, black: refusals.1 },
+            refuses_more_time: MoreTimeRefusals { white: flags.0, black: flags.1 },
             takeback_offer,
+            takebacks: flags.2,
         }
     }
 }

@@ -316,7 +316,7 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
     }
     let events = crate::events::Events::start(
         storage.clone(),
-        hub.clone(),
+        directory.clone(),
         shutdown.clone(),
         tasks.clone(),
         node.is_some(),

@@ -180,6 +180,19 @@ login-session-ended = Your login has ended: you logged out everywhere, your pass
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Mute sounds
 notify-played = { $name } played { $move }
+
+## Takebacks and premoves on the match page (render/takeback.js, render/premove.js).
+takeback-propose = Takeback
+takeback-propose-title = Ask your opponent to take back your last move
+takeback-accept = Accept takeback
+takeback-decline = Decline takeback
+takeback-offered = { $name } asks to take back their last move
+takeback-sent = Takeback proposed: waiting for { $name }
+takeback-declined = your takeback was declined
+premove-set = Premove { $move }: played when it is your move
+premove-cancel = Cancel premove
+premove-dropped = premove { $move } dropped: it is not a legal move now
+premove-dropped-capture = premove { $move } dropped: capturing is compulsory ({ $squares } must capture)
 ## The rules page (/rules, and `boardcast rules` in the terminal): one title and text per
 ## section of web/rules/positions.json, one caption per position.
 rules-page-title = The rules of Frisian draughts

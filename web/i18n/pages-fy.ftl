@@ -177,6 +177,19 @@ login-session-ended = Dyn oanmelding is einige: do hast dy oeral ôfmeld, dyn wa
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Lûd út
 notify-played = { $name } spile { $move }
+
+## Takebacks and premoves on the match page (render/takeback.js, render/premove.js).
+takeback-propose = Weromnimme
+takeback-propose-title = Freegje dyn tsjinstanner om dyn lêste set werom te nimmen
+takeback-accept = Weromnimme tastean
+takeback-decline = Weromnimme ôfwize
+takeback-offered = { $name } freget om de lêste set werom te nimmen
+takeback-sent = Weromnimme frege: wachtsje op { $name }
+takeback-declined = dyn fersyk om werom te nimmen is ôfwiisd
+premove-set = Foarset { $move }: spile sa gau asto oan set bist
+premove-cancel = Foarset annulearje
+premove-dropped = foarset { $move } ferfallen: dy set mei no net
+premove-dropped-capture = foarset { $move } ferfallen: slaan is ferplicht ({ $squares } moat slaan)
 ## The rules page (/rules, and `boardcast rules` in the terminal).
 rules-page-title = De regels fan it Frysk damjen
 rules-intro = Boardcast folget it Offisjele Reglemint foar it Frysk Damjen (2011). By eltse regel heart in stelling: rin de setten troch mei de knoppen by it boerd.

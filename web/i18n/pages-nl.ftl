@@ -177,6 +177,19 @@ login-session-ended = Je aanmelding is beëindigd: je hebt je overal afgemeld, j
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Geluid uit
 notify-played = { $name } speelde { $move }
+
+## Takebacks and premoves on the match page (render/takeback.js, render/premove.js).
+takeback-propose = Terugnemen
+takeback-propose-title = Vraag je tegenstander om je laatste zet terug te nemen
+takeback-accept = Terugnemen toestaan
+takeback-decline = Terugnemen weigeren
+takeback-offered = { $name } vraagt om de laatste zet terug te nemen
+takeback-sent = Terugnemen gevraagd: wachten op { $name }
+takeback-declined = je verzoek om terug te nemen is geweigerd
+premove-set = Voorzet { $move }: gespeeld zodra je aan zet bent
+premove-cancel = Voorzet annuleren
+premove-dropped = voorzet { $move } vervallen: die zet is nu niet toegestaan
+premove-dropped-capture = voorzet { $move } vervallen: slaan is verplicht ({ $squares } moet slaan)
 ## The rules page (/rules, and `boardcast rules` in the terminal).
 rules-page-title = De spelregels van het Fries dammen
 rules-intro = Boardcast volgt het Officieel Reglement voor het Fries Dammen (2011). Bij elke regel hoort een stelling: loop de zetten door met de knoppen bij het bord.

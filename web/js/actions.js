@@ -19,6 +19,10 @@ const SEAT_ACTIONS = new Set([
   'offer_rematch', 'accept_rematch', 'decline_rematch',
 ]);
 
+/** What match-page parts loaded on first use (render/premove.js, takeback.js) add: `moved(state)`
+ * after a move came, and `[data-action]` names. */
+export const hooks = {};
+
 /** A request with a fresh id; match commands are also kept until answered. */
 export function request(state, kind, msg, matchCommand = false) {
   const id = state.nextId++;

@@ -229,6 +229,6 @@ function action(state, name) {
     case 'no-more-time':
       state.noMoreTime = !state.noMoreTime;
       return [{ store: ['bc.noMoreTime', state.noMoreTime ? '1' : ''] }, ...actions.refuseMoreTime(state, state.noMoreTime)];
-    default: return [];
+    default: return actions.hooks[name]?.(state) || [];
   }
 }

@@ -254,7 +254,7 @@ function matchEvent(state, { match_id, v, event }, now) {
       state.fens[m.moves.length] = body.fen;
       state.matchAt = now;
       if (state.ui.viewPly === null) actions.clearInput(state);
-      break;
+      return actions.hooks.moved?.(state) || [];
     }
     case 'draw_offered':
       m.draw_offer = body;
@@ -304,6 +304,11 @@ function matchEvent(state, { match_id, v, event }, now) {
       if (state.seat && body !== state.seat.side) state.notice = { text: t('notice-rematch-declined'), code: '' };
       break;
     case 'taken_back': return refollow(state, null);
+    case 'takeback_proposed': m.takeback_offer = body; break;
+    case 'takeback_declined':
+      if (state.seat && body !== state.seat.side) state.notice = { text: t('takeback-declined'), code: 'takeback' };
+    // falls through
+    case 'takeback_cancelled': m.takeback_offer = null; break;
     case 'rematch_started':
       m.rematch = body;
       m.rematch_offer = null;

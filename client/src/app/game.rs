@@ -472,6 +472,7 @@ pub(crate) mod tests {
             first_move_in_ms: None,
             berserk: None,
             refuses_more_time: Default::default(),
+            takebacks: true,
         }
     }
 

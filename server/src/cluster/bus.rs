@@ -448,6 +448,34 @@ impl Bus {
         }
     }
 
+    /// The one listen loop of the bus's handlers: routes every pattern of `patterns` to one
+    /// mailbox of `mailbox` events and hands what arrives there, in order, to `heard` on a
+    /// task of its own until `shutdown` (or until no route leads to it). The routes are in
+    /// place when it returns, so whatever the caller subscribes afterwards is heard.
+    pub(crate) fn listen(
+        &self,
+        patterns: &[&str],
+        mailbox: usize,
+        mut shutdown: Shutdown,
+        mut heard: impl FnMut(BusEvent) + Send + 'static,
+    ) {
+        let (tx, mut rx) = mpsc::channel(mailbox);
+        for pattern in patterns {
+            self.route(pattern, tx.clone());
+        }
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = shutdown.recv() => return,
+                    event = rx.recv() => match event {
+                        Some(event) => heard(event),
+                        None => return,
+                    },
+                }
+            }
+        });
+    }
+
     /// Removes the route for `pattern`.
     pub fn unroute(&self, pattern: &str) {
         lock(&self.shared.routes).remove(pattern);

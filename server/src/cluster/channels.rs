@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{ChannelSnapshot, Encoding, ErrorCode, ServerMessage};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::bus::{Bus, BusEvent, names};
@@ -129,15 +129,17 @@ impl ClusterChannels {
         if self.0.registry.set(registry).is_err() {
             return; // Already running.
         }
-        let (tx, rx) = mpsc::channel(MAILBOX);
         let bus = &self.0.bus;
-        bus.route(&names::node_channels(bus.node()), tx.clone());
-        bus.route(&names::tv_channel("*"), tx);
-        bus.subscribe(&names::node_channels(bus.node())).await;
+        let traffic = names::node_channels(bus.node());
+        let listener = self.clone();
+        let patterns = [traffic.as_str(), &names::tv_channel("*")];
+        bus.listen(&patterns, MAILBOX, shutdown.clone(), move |event| {
+            listener.heard(event);
+        });
+        bus.subscribe(&traffic).await;
         for name in &names_ {
             bus.subscribe(&names::tv_channel(name)).await;
         }
-        tokio::spawn(self.clone().listen(rx, shutdown.clone()));
         tokio::spawn(self.clone().watch_owners(names_, lease_lost, shutdown));
     }
 
@@ -333,36 +335,27 @@ impl ClusterChannels {
     }
 
     /// Handles what arrives on this node's channel traffic and on the channels' relays.
-    async fn listen(self, mut rx: mpsc::Receiver<BusEvent>, mut shutdown: Shutdown) {
-        loop {
-            let event = tokio::select! {
-                _ = shutdown.recv() => return,
-                event = rx.recv() => match event {
-                    Some(event) => event,
-                    None => return,
-                },
-            };
-            match event {
-                BusEvent::Message { channel, payload } => {
-                    match channel.strip_prefix(&names::tv_channel("")) {
-                        Some(name) => self.relayed(name, &payload),
-                        None => match postcard::from_bytes(&payload) {
-                            Ok(traffic) => self.traffic(traffic),
-                            Err(err) => tracing::warn!(%err, "undecodable channel traffic"),
-                        },
-                    }
+    fn heard(&self, event: BusEvent) {
+        match event {
+            BusEvent::Message { channel, payload } => {
+                match channel.strip_prefix(&names::tv_channel("")) {
+                    Some(name) => self.relayed(name, &payload),
+                    None => match postcard::from_bytes(&payload) {
+                        Ok(traffic) => self.traffic(traffic),
+                        Err(err) => tracing::warn!(%err, "undecodable channel traffic"),
+                    },
                 }
-                BusEvent::Resync => {
-                    // Relays may have been lost: every follower asks its owner again.
-                    let seats: Vec<(String, NodeRef)> = lock(&self.0.seats)
-                        .iter()
-                        .filter(|(_, seat)| seat.mine.is_none())
-                        .filter_map(|(name, seat)| Some((name.clone(), seat.owner.clone()?)))
-                        .collect();
-                    for (channel, owner) in seats {
-                        let from = self.0.bus.node().clone();
-                        self.send_to(&owner, &ChannelTraffic::SnapshotPlease { channel, from });
-                    }
+            }
+            BusEvent::Resync => {
+                // Relays may have been lost: every follower asks its owner again.
+                let seats: Vec<(String, NodeRef)> = lock(&self.0.seats)
+                    .iter()
+                    .filter(|(_, seat)| seat.mine.is_none())
+                    .filter_map(|(name, seat)| Some((name.clone(), seat.owner.clone()?)))
+                    .collect();
+                for (channel, owner) in seats {
+                    let from = self.0.bus.node().clone();
+                    self.send_to(&owner, &ChannelTraffic::SnapshotPlease { channel, from });
                 }
             }
         }

@@ -2,8 +2,6 @@
 //! this carries them on `bc:accounts` to every node, and each node's endings cut the
 //! connections they name here. Redis may lose one; the connections' recheck catches it.
 
-use tokio::sync::mpsc;
-
 use super::bus::{Bus, BusEvent, names};
 use crate::accounts::cuts::{Cuts, Ending};
 use crate::ops::shutdown::Shutdown;
@@ -17,29 +15,30 @@ pub(crate) async fn share(cuts: &Cuts, bus: Bus, mut shutdown: Shutdown) {
         tracing::warn!("the accounts joined a cluster twice");
         return;
     };
-    let (tx, mut theirs) = mpsc::channel(MAILBOX);
-    bus.route(names::ACCOUNTS, tx);
-    bus.subscribe(names::ACCOUNTS).await;
     let cuts = cuts.clone();
+    bus.listen(
+        &[names::ACCOUNTS],
+        MAILBOX,
+        shutdown.clone(),
+        move |event| {
+            // Our own endings come back too: cutting again is harmless. A lost message
+            // (`Resync`) is left to the recheck.
+            if let BusEvent::Message { payload, .. } = event {
+                match postcard::from_bytes::<Ending>(&payload) {
+                    Ok(ending) => {
+                        cuts.cut_here(&ending);
+                    }
+                    Err(err) => tracing::warn!(%err, "undecodable ended session dropped"),
+                }
+            }
+        },
+    );
+    bus.subscribe(names::ACCOUNTS).await;
     tokio::spawn(async move {
         loop {
             tokio::select! {
                 _ = shutdown.recv() => return,
                 Some(ending) = ours.recv() => tell(&bus, &ending),
-                event = theirs.recv() => match event {
-                    // Our own endings come back too: cutting again is harmless. A lost
-                    // message (`Resync`) is left to the recheck.
-                    Some(BusEvent::Message { payload, .. }) => {
-                        match postcard::from_bytes::<Ending>(&payload) {
-                            Ok(ending) => {
-                                cuts.cut_here(&ending);
-                            }
-                            Err(err) => tracing::warn!(%err, "undecodable ended session dropped"),
-                        }
-                    }
-                    Some(_) => {}
-                    None => return,
-                },
             }
         }
     });

@@ -17,7 +17,6 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use boardcast_protocol::{ErrorCode, MatchEventMsg, MatchSummary, Side};
 use futures_util::future::BoxFuture;
-use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusEvent, names};
 use super::inbox::{Claim, claim_and_start};
@@ -101,12 +100,15 @@ impl ClusterDirectory {
             directory.lobby.clone(),
             shutdown.clone(),
         ));
-        let (tx, rx) = mpsc::channel(ASKER_MAILBOX);
         let replies = names::node_replies(&me);
-        bus.route(&replies, tx.clone());
-        bus.route(&format!("{}*", names::match_events("")), tx);
+        let asker = Arc::downgrade(&directory);
+        let patterns = [replies.as_str(), &format!("{}*", names::match_events(""))];
+        bus.listen(&patterns, ASKER_MAILBOX, shutdown, move |event| {
+            if let Some(directory) = asker.upgrade() {
+                directory.dispatch(event);
+            }
+        });
         bus.subscribe(&replies).await;
-        tokio::spawn(asker(Arc::downgrade(&directory), rx, shutdown));
         directory
     }
 
@@ -323,27 +325,6 @@ async fn share_lobby(watch: LobbyWatch, lobby: SharedLobby, mut shutdown: Shutdo
 fn reply_match(reply: &ToAsker) -> &str {
     match reply {
         ToAsker::Frame { match_id, .. } | ToAsker::NotOwner { match_id, .. } => match_id,
-    }
-}
-
-/// Reads the asker mailbox until shutdown.
-async fn asker(
-    directory: Weak<ClusterDirectory>,
-    mut mailbox: mpsc::Receiver<BusEvent>,
-    mut shutdown: Shutdown,
-) {
-    loop {
-        let event = tokio::select! {
-            _ = shutdown.recv() => return,
-            event = mailbox.recv() => match event {
-                Some(event) => event,
-                None => return,
-            },
-        };
-        match directory.upgrade() {
-            Some(directory) => directory.dispatch(event),
-            None => return,
-        }
     }
 }
 

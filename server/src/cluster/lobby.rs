@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use boardcast_protocol::{MatchPhase, MatchSummary};
 use serde::{Deserialize, Serialize};
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 
 use super::bus::{Bus, BusEvent, names};
 use crate::ops::shutdown::Shutdown;
@@ -84,13 +84,14 @@ impl SharedLobby {
             state: Mutex::new(State::default()),
             changed: Notify::new(),
         }));
-        let (tx, rx) = mpsc::channel(MAILBOX);
-        bus.route(names::LOBBY, tx);
+        let listener = lobby.clone();
+        bus.listen(&[names::LOBBY], MAILBOX, shutdown.clone(), move |event| {
+            listener.heard(event);
+        });
         bus.subscribe(names::LOBBY).await;
         lobby.send(&LobbyMessage::Hello {
             from: bus.node().clone(),
         });
-        tokio::spawn(lobby.clone().listen(rx, shutdown.clone()));
         tokio::spawn(lobby.clone().publish_batches(shutdown));
         lobby
     }
@@ -207,28 +208,19 @@ impl SharedLobby {
     }
 
     /// Applies what the other nodes say, and answers their `Hello`s.
-    async fn listen(self, mut rx: mpsc::Receiver<BusEvent>, mut shutdown: Shutdown) {
-        loop {
-            let event = tokio::select! {
-                _ = shutdown.recv() => return,
-                event = rx.recv() => match event {
-                    Some(event) => event,
-                    None => return,
-                },
-            };
-            match event {
-                BusEvent::Message { payload, .. } => match postcard::from_bytes(&payload) {
-                    Ok(message) => self.receive(message),
-                    Err(err) => tracing::warn!(%err, "undecodable lobby message dropped"),
-                },
-                BusEvent::Resync => {
-                    // Batches may have been lost both ways: ask for everyone's lines and
-                    // give ours.
-                    self.send(&LobbyMessage::Hello {
-                        from: self.me().clone(),
-                    });
-                    self.send_full();
-                }
+    fn heard(&self, event: BusEvent) {
+        match event {
+            BusEvent::Message { payload, .. } => match postcard::from_bytes(&payload) {
+                Ok(message) => self.receive(message),
+                Err(err) => tracing::warn!(%err, "undecodable lobby message dropped"),
+            },
+            BusEvent::Resync => {
+                // Batches may have been lost both ways: ask for everyone's lines and give
+                // ours.
+                self.send(&LobbyMessage::Hello {
+                    from: self.me().clone(),
+                });
+                self.send_full();
             }
         }
     }

@@ -32,7 +32,6 @@ use boardcast_protocol::PoolPreset;
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusEvent, names};
 use super::lease::Lease;
@@ -140,11 +139,12 @@ pub(crate) async fn start(
         coordination: coordination.clone(),
         lease: lease.clone(),
     }));
-    let (tx, rx) = mpsc::channel(MAILBOX);
     let mine = names::node_pool(bus.node());
-    bus.route(&mine, tx);
+    let listener = play_now.clone();
+    bus.listen(&[&mine], MAILBOX, shutdown.clone(), move |event| {
+        heard(&listener, event);
+    });
     bus.subscribe(&mine).await;
-    tokio::spawn(listen(play_now.clone(), rx, shutdown.clone()));
     tokio::spawn(watch_owner(
         play_now,
         bus,
@@ -156,43 +156,34 @@ pub(crate) async fn start(
 }
 
 /// Handles what other nodes send this node's play now.
-async fn listen(play_now: PlayNow, mut rx: mpsc::Receiver<BusEvent>, mut shutdown: Shutdown) {
-    loop {
-        let event = tokio::select! {
-            _ = shutdown.recv() => return,
-            event = rx.recv() => match event {
-                Some(event) => event,
-                None => return,
-            },
-        };
-        match event {
-            BusEvent::Message { payload, .. } => match postcard::from_bytes(&payload) {
-                Ok(PoolTraffic::Join {
-                    from,
-                    player,
-                    preset,
-                }) => {
-                    let account = player.account.unwrap_or_default();
-                    if let Err(refusal) = play_now.entered_from(from.clone(), player, preset) {
-                        let delivery = Delivery::Refused {
-                            code: refusal.code,
-                            message: refusal.message,
-                        };
-                        if let Some(link) = play_now.link() {
-                            link.deliver(&from, account, delivery);
-                        }
+fn heard(play_now: &PlayNow, event: BusEvent) {
+    match event {
+        BusEvent::Message { payload, .. } => match postcard::from_bytes(&payload) {
+            Ok(PoolTraffic::Join {
+                from,
+                player,
+                preset,
+            }) => {
+                let account = player.account.unwrap_or_default();
+                if let Err(refusal) = play_now.entered_from(from.clone(), player, preset) {
+                    let delivery = Delivery::Refused {
+                        code: refusal.code,
+                        message: refusal.message,
+                    };
+                    if let Some(link) = play_now.link() {
+                        link.deliver(&from, account, delivery);
                     }
                 }
-                Ok(PoolTraffic::Cancel { from, account }) => play_now.left_from(from, account),
-                Ok(PoolTraffic::Ended { account, delivery }) => {
-                    let play_now = play_now.clone();
-                    tokio::spawn(async move { play_now.delivered(account, delivery).await });
-                }
-                Err(err) => tracing::warn!(%err, "undecodable play-now traffic"),
-            },
-            // Entries may have been lost: every waiting member goes to the owner again.
-            BusEvent::Resync => play_now.send_all(),
-        }
+            }
+            Ok(PoolTraffic::Cancel { from, account }) => play_now.left_from(from, account),
+            Ok(PoolTraffic::Ended { account, delivery }) => {
+                let play_now = play_now.clone();
+                tokio::spawn(async move { play_now.delivered(account, delivery).await });
+            }
+            Err(err) => tracing::warn!(%err, "undecodable play-now traffic"),
+        },
+        // Entries may have been lost: every waiting member goes to the owner again.
+        BusEvent::Resync => play_now.send_all(),
     }
 }
 

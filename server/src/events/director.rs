@@ -24,7 +24,7 @@ use super::error::EventError;
 use super::record::{EventRecord, Format};
 use super::state::{EventState, Step, outcome_of};
 use super::view::EventView;
-use crate::matches::local::Hub;
+use crate::matches::Directory;
 use crate::matches::{Player, Setup};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::club::EventWrite;
@@ -110,7 +110,8 @@ impl Stopped {
 pub(crate) struct Director {
     state: EventState,
     storage: Storage,
-    hub: Hub,
+    /// Creates the event's games: in a cluster, owned by this node (the cluster directory).
+    directory: Arc<dyn Directory>,
     commands: mpsc::Receiver<Command>,
     view: watch::Sender<Arc<EventView>>,
     shutdown: Shutdown,
@@ -125,7 +126,7 @@ impl Director {
     pub(crate) fn new(
         state: EventState,
         storage: Storage,
-        hub: Hub,
+        directory: Arc<dyn Directory>,
         commands: mpsc::Receiver<Command>,
         view: watch::Sender<Arc<EventView>>,
         shutdown: Shutdown,
@@ -135,7 +136,7 @@ impl Director {
         Director {
             state,
             storage,
-            hub,
+            directory,
             commands,
             view,
             shutdown,
@@ -383,7 +384,8 @@ impl Director {
             // nothing until a rematch's `Arrive`, which an event game never gets: its players
             // showed as gone on every page that watched before they sat down, and an opponent
             // who really left could never be claimed against.
-            match self.hub.create_match(setup.clone(), &players, false).await {
+            let created = self.directory.create(setup.clone(), players.to_vec(), false);
+            match created.await {
                 Ok((_, match_id, _)) => {
                     return self
                         .append(EventRecord::Seated {

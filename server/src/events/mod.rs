@@ -30,7 +30,7 @@ use self::error::EventError;
 use self::record::EventSetup;
 use self::state::EventState;
 use self::view::EventView;
-use crate::matches::local::Hub;
+use crate::matches::Directory;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::storage::club::{EventWrite, StoredClubEvent};
 use crate::storage::{Storage, Write, now_ms};
@@ -73,7 +73,8 @@ pub(crate) struct Events(Arc<Inner>);
 
 struct Inner {
     storage: Storage,
-    hub: Hub,
+    /// Where the directors create their games (the cluster directory on a node).
+    directory: Arc<dyn Directory>,
     shutdown: Shutdown,
     tasks: Tasks,
     running: Mutex<HashMap<String, Running>>,
@@ -101,7 +102,7 @@ impl Events {
     /// The events of `storage`, with a director started for every unfinished one.
     pub(crate) async fn start(
         storage: Storage,
-        hub: Hub,
+        directory: Arc<dyn Directory>,
         shutdown: Shutdown,
         tasks: Tasks,
         cluster: bool,
@@ -109,7 +110,7 @@ impl Events {
     ) -> Events {
         let events = Events(Arc::new(Inner {
             storage,
-            hub,
+            directory,
             shutdown,
             tasks,
             running: Mutex::new(HashMap::new()),
@@ -204,7 +205,7 @@ impl Events {
         let director = Director::new(
             state,
             self.0.storage.clone(),
-            self.0.hub.clone(),
+            self.0.directory.clone(),
             rx,
             view_tx,
             self.0.shutdown.clone(),

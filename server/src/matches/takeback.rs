@@ -29,7 +29,7 @@ impl MatchState {
     /// Whether takebacks are allowed at all: casual matches only, never a rated match or a
     /// club event's game (where the result must stand as played). The refusal names which
     /// (`match`: `event`, also for a rated event's game, else `rated`) so a client can say so.
-    fn takebacks_allowed(&self) -> Result<(), Refusal> {
+    pub(super) fn takebacks_allowed(&self) -> Result<(), Refusal> {
         let (kind, what) = if self.setup.event.is_some() {
             ("event", "a club event's game")
         } else if self.setup.rated {

@@ -211,6 +211,7 @@ impl MatchState {
                 black: self.more_time[Side::Black].refused,
             },
             takeback_offer: self.takeback.offer,
+            takebacks: self.takebacks_allowed().is_ok(),
         }
     }
 
@@ -304,6 +305,37 @@ impl MatchState {
             rating_range: self.setup.rating_range,
             white_rating: self.seat(Side::White).and_then(|s| s.player.rating),
             black_rating: self.seat(Side::Black).and_then(|s| s.player.rating),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use boardcast_protocol::BySide;
+
+    use crate::matches::decide::fixtures::playing;
+    use crate::matches::record::Setup;
+
+    /// The snapshot says where takebacks may be proposed, by the rule that refuses them: in a
+    /// casual match yes, in a rated match or a club event's game no (clients show no button).
+    #[test]
+    fn the_snapshot_says_whether_takebacks_may_be_proposed() {
+        let t0 = Instant::now();
+        for (rated, event, allowed) in [
+            (false, None, true),
+            (true, None, false),
+            (false, Some("e1".to_owned()), false),
+        ] {
+            let mut state = playing(t0);
+            state.setup = Setup {
+                rated,
+                event,
+                ..state.setup.clone()
+            };
+            let snapshot = state.snapshot(t0, BySide::new(true, true));
+            assert_eq!(snapshot.takebacks, allowed, "rated {rated}");
         }
     }
 }

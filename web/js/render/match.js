@@ -105,7 +105,8 @@ export function mountMatch(root) {
   const chatOpen = h('button', { type: 'button', id: 'chat-open', hidden: true });
   let chat = null;
   let chatLoading = false;
-  let berserk;
+  /** Parts some seats need, loaded on first use (berserk, takebacks, premoves). */
+  const parts = {};
   chatOpen.addEventListener('click', () => {
     if (chatLoading || chat) return;
     chatLoading = true;
@@ -305,7 +306,9 @@ export function mountMatch(root) {
     text(chatOpen, t('chat-open', { count: state.chat.lines.length }));
     show(chatPanel, Boolean(chatPanel.firstChild));
     if (chat) chat(state);
-    if (seat && m.berserk) (berserk ||= withPageWords(import('./berserk.js'))).then((b) => b.update(state, side));
+    for (const part of [m.berserk && 'berserk', m.takebacks && 'takeback', 'premove']) {
+      if (seat && part) (parts[part] ||= withPageWords(import(`./${part}.js`))).then((p) => p.update(state, side));
+    }
     return ticking || chatLoading;
   };
 }
