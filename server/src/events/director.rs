@@ -384,7 +384,9 @@ impl Director {
             // nothing until a rematch's `Arrive`, which an event game never gets: its players
             // showed as gone on every page that watched before they sat down, and an opponent
             // who really left could never be claimed against.
-            let created = self.directory.create(setup.clone(), players.to_vec(), false);
+            let created = self
+                .directory
+                .create(setup.clone(), players.to_vec(), false);
             match created.await {
                 Ok((_, match_id, _)) => {
                     return self
