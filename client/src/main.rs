@@ -184,7 +184,12 @@ enum Command {
     Events,
     /// Show an event: countdown, standings with tie-breaks, each round's games (with the
     /// match id to watch).
-    Event { id: String },
+    Event {
+        id: String,
+        /// Keep following it: shown again at every change the server pushes, until it is over.
+        #[arg(long)]
+        follow: bool,
+    },
     /// Let a Hub-protocol engine (Scan and others) play Frisian matches as this player.
     Engine {
         /// The engine's command line, split into words as a shell does: `"./scan hub"`;
@@ -302,7 +307,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Ladder) => return account::ladder(account(address)),
         Some(Command::Events) => return account::events::events(account(address)),
-        Some(Command::Event { id }) => return account::events::event(account(address), id),
+        Some(Command::Event { id, follow }) => {
+            return account::events::event(account(address), id, follow);
+        }
         _ => {}
     }
     let token = account::stored_token(&address, flags.config_dir.as_deref());

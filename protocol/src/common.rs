@@ -195,13 +195,15 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// Something a client can watch: a Frisian match or a MinitChess channel (a TV channel such
-/// as `tv1`, or an on-demand engine game).
+/// Something a client can watch: a Frisian match, a MinitChess channel (a TV channel such
+/// as `tv1`, or an on-demand engine game), or a club event (its standings and pairings).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
     Match(String),
     Channel(String),
+    /// A club event by its id (PROTOCOL.md §20): answered by [`crate::ClubEvent`].
+    Event(String),
 }
 
 /// How many people are watching a match or channel (players not counted).

@@ -272,6 +272,7 @@ pub const REASONS: &[ReasonSpec] = &[
     ),
     reason(ErrorCode::Busy, "archive_busy", &[], &[]),
     reason(ErrorCode::NotFound, "no_channel", &[], &["channel"]),
+    reason(ErrorCode::NotFound, "no_event", &[], &["event"]),
     reason(
         ErrorCode::InvalidArgument,
         "not_a_minit_square",
@@ -293,6 +294,7 @@ pub const REASONS: &[ReasonSpec] = &[
     reason(ErrorCode::NotFound, "no_account", &[], &["name"]),
     reason(ErrorCode::NotFound, "paired_match_gone", &[], &["match_id"]),
     reason(ErrorCode::Busy, "channel_busy", &[], &["channel"]),
+    reason(ErrorCode::Busy, "event_busy", &[], &["event"]),
     reason(ErrorCode::Busy, "drawing_ids", &[], &[]),
     reason(ErrorCode::Busy, "taking_over", &[], &[]),
     reason(ErrorCode::Busy, "commands_waiting", &[], &[]),
@@ -364,6 +366,12 @@ pub const REASONS: &[ReasonSpec] = &[
     reason(ErrorCode::StorageUnavailable, "match_moved", &[], &[]),
     reason(ErrorCode::StorageUnavailable, "unreachable", &[], &[]),
     reason(ErrorCode::StorageUnavailable, "chat_unreadable", &[], &[]),
+    reason(
+        ErrorCode::StorageUnavailable,
+        "event_unreadable",
+        &[],
+        &["event"],
+    ),
     reason(ErrorCode::StorageUnavailable, "lease_lost", &[], &[]),
     reason(ErrorCode::ShuttingDown, "shutting_down", &[], &[]),
     reason(ErrorCode::ShuttingDown, "play_now_stopped", &[], &[]),

@@ -12,6 +12,7 @@
 pub mod account;
 pub mod chat;
 pub mod client;
+pub mod club_event;
 pub mod codec;
 pub mod common;
 pub mod engine;
@@ -28,6 +29,10 @@ pub use chat::{
     Chat, ChatDelete, ChatDeleted, ChatHistory, ChatLine, ChatMute, ChatPreset, ChatRoom, ChatSay,
 };
 pub use client::*;
+pub use club_event::{
+    ClubEvent, ClubEventKind, ClubEventStatus, EventGame, EventRound, EventStanding,
+    MAX_PUSHED_GAMES,
+};
 pub use codec::{Encoding, Frame, FrameRef, variant_names};
 pub use common::*;
 pub use engine::*;

@@ -47,6 +47,9 @@ pub enum ServerMessage {
     /// seat (or the watch) it had is kept there, with the same token; the events it missed
     /// follow. Nothing to do, and it answers no envelope.
     Resumed(Resumed),
+    /// A club event this connection follows, as it stands at its version `v`: the answer to
+    /// `watch` of [`crate::Target::Event`] (after its ack), and again after every change.
+    ClubEvent(crate::club_event::ClubEvent),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -70,6 +70,7 @@ fn target(value: &Target) -> Result<(), ValidationError> {
     match value {
         Target::Match(match_id) => id("target", match_id),
         Target::Channel(channel) => id("target", channel),
+        Target::Event(event) => id("target", event),
     }
 }
 

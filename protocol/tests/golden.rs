@@ -233,6 +233,105 @@ fn moves(list: &[&str]) -> Vec<String> {
     list.iter().map(|mv| (*mv).to_owned()).collect()
 }
 
+/// A club event's id.
+const EVENT: &str = "k3v9q2xa";
+
+/// A Swiss in its second round: one result in, one game being played, a bye.
+fn swiss_event() -> ClubEvent {
+    let standing = |rank, name: &str, halves: u32, score: &str, bh: &str| EventStanding {
+        rank,
+        name: name.into(),
+        rating: 1500,
+        score_halves: halves,
+        score: score.into(),
+        buchholz: bh.into(),
+        buchholz_cut1: bh.into(),
+        sonneborn_berger: "0".into(),
+        withdrawn: false,
+        sheet: None,
+        on_fire: false,
+    };
+    let game = |white: &str, black: &str, match_id: &str, result: Option<&str>| EventGame {
+        white: white.into(),
+        black: black.into(),
+        match_id: Some(match_id.into()),
+        result: result.map(Into::into),
+    };
+    ClubEvent {
+        id: EVENT.into(),
+        v: 9,
+        name: "Tuesday Swiss".into(),
+        kind: ClubEventKind::Swiss,
+        time_control: "5+3".into(),
+        rated: true,
+        private: false,
+        created_at: 1_795_000_000_000,
+        starts_at: 1_795_003_600_000,
+        status: ClubEventStatus::Playing,
+        rounds_total: 5,
+        minutes: None,
+        ends_at_ms: None,
+        double: false,
+        players: vec!["Sietske".into(), "Wytze".into(), "Anne".into()],
+        standings: vec![
+            standing(1, "Sietske", 3, "1½", "1"),
+            standing(2, "Anne", 2, "1", "1½"),
+            standing(3, "Wytze", 1, "½", "2"),
+        ],
+        rounds: vec![
+            EventRound {
+                round: 1,
+                games: vec![game("Sietske", "Wytze", "m7Kq2Xw9aa", Some("½-½"))],
+                bye: Some("Anne".into()),
+            },
+            EventRound {
+                round: 2,
+                games: vec![game("Anne", "Sietske", "p4Rt8Zn2bb", None)],
+                bye: Some("Wytze".into()),
+            },
+        ],
+    }
+}
+
+/// An arena counting down to its start, two players in.
+fn arena_event() -> ClubEvent {
+    ClubEvent {
+        id: EVENT.into(),
+        v: 2,
+        name: "Blitz arena".into(),
+        kind: ClubEventKind::Arena,
+        time_control: "3+2".into(),
+        rated: false,
+        private: true,
+        created_at: 1_795_000_000_000,
+        starts_at: 1_795_000_600_000,
+        status: ClubEventStatus::Waiting,
+        rounds_total: 0,
+        minutes: Some(30),
+        ends_at_ms: Some(1_795_002_400_000),
+        double: false,
+        players: vec!["Sietske".into(), "Wytze".into()],
+        standings: ["Sietske", "Wytze"]
+            .iter()
+            .zip(1..)
+            .map(|(name, rank)| EventStanding {
+                rank,
+                name: (*name).into(),
+                rating: 1500,
+                score_halves: 0,
+                score: "0".into(),
+                buchholz: String::new(),
+                buchholz_cut1: String::new(),
+                sonneborn_berger: String::new(),
+                withdrawn: false,
+                sheet: Some(String::new()),
+                on_fire: false,
+            })
+            .collect(),
+        rounds: vec![],
+    }
+}
+
 fn cases() -> Vec<Case> {
     let mut cases = vec![
         // Client messages: one per variant, a second where the shape differs.
@@ -1007,6 +1106,14 @@ fn cases() -> Vec<Case> {
             "resumed.watch",
             ServerMessage::Resumed(Resumed { match_id: MATCH.into(), side: None }),
         ),
+        client(
+            "watch.event",
+            31,
+            ClientMessage::Watch(Watch { target: Target::Event(EVENT.into()), since_v: Some(8) }),
+        ),
+        client("unwatch.event", 32, ClientMessage::Unwatch(Target::Event(EVENT.into()))),
+        server("club_event.swiss", ServerMessage::ClubEvent(swiss_event())),
+        server("club_event.arena", ServerMessage::ClubEvent(arena_event())),
         server(
             "featured.nothing_live",
             ServerMessage::Featured(Featured { channel: FRISIAN_TV.into(), match_id: None }),
@@ -1048,6 +1155,14 @@ fn cases() -> Vec<Case> {
         unit_enum("pool_preset", PoolPreset::ALL.to_vec()),
         unit_enum("chat_preset", ChatPreset::ALL.to_vec()),
         unit_enum("chat_room", vec![ChatRoom::Players, ChatRoom::Spectators]),
+        unit_enum(
+            "club_event_kind",
+            vec![ClubEventKind::Swiss, ClubEventKind::RoundRobin, ClubEventKind::Arena],
+        ),
+        unit_enum(
+            "club_event_status",
+            vec![ClubEventStatus::Waiting, ClubEventStatus::Playing, ClubEventStatus::Finished],
+        ),
     ];
     cases.push(case(
         "value.king_counters",
@@ -1553,6 +1668,8 @@ fn every_variant_has_a_case() {
     list("pool_preset", variant_names::<PoolPreset>());
     list("chat_preset", variant_names::<ChatPreset>());
     list("chat_room", variant_names::<ChatRoom>());
+    list("club_event_kind", variant_names::<ClubEventKind>());
+    list("club_event_status", variant_names::<ClubEventStatus>());
 }
 
 #[test]

@@ -40,7 +40,8 @@ fn squares() -> impl Strategy<Value = Vec<u8>> {
 fn target() -> impl Strategy<Value = Target> {
     prop_oneof![
         ident().prop_map(Target::Match),
-        ident().prop_map(Target::Channel)
+        ident().prop_map(Target::Channel),
+        ident().prop_map(Target::Event)
     ]
 }
 
@@ -527,6 +528,57 @@ prop_compose! {
     }
 }
 
+prop_compose! {
+    fn event_standing()(
+        rank in any::<u32>(), name in text(), rating in any::<u32>(), score_halves in any::<u32>(),
+        score in text(), buchholz in text(), withdrawn in any::<bool>(), sheet in of(text()),
+        on_fire in any::<bool>(),
+    ) -> EventStanding {
+        EventStanding {
+            rank, name, rating, score_halves, score, buchholz: buchholz.clone(),
+            buchholz_cut1: buchholz.clone(), sonneborn_berger: buchholz, withdrawn, sheet, on_fire,
+        }
+    }
+}
+
+prop_compose! {
+    fn event_round()(
+        round in any::<u32>(),
+        games in vec((text(), text(), of(ident()), of(text())), 0..3),
+        bye in of(text()),
+    ) -> EventRound {
+        let games = games
+            .into_iter()
+            .map(|(white, black, match_id, result)| EventGame { white, black, match_id, result })
+            .collect();
+        EventRound { round, games, bye }
+    }
+}
+
+prop_compose! {
+    fn club_event()(
+        (id, v, name, time_control, rated, private) in
+            (ident(), any::<u64>(), text(), text(), any::<bool>(), any::<bool>()),
+        (created_at, starts_at, rounds_total, minutes, ends_at_ms, double) in
+            (any::<i64>(), any::<i64>(), any::<u32>(), of(any::<u32>()), of(any::<i64>()), any::<bool>()),
+        kind in prop_oneof![
+            Just(ClubEventKind::Swiss), Just(ClubEventKind::RoundRobin), Just(ClubEventKind::Arena)
+        ],
+        status in prop_oneof![
+            Just(ClubEventStatus::Waiting), Just(ClubEventStatus::Playing),
+            Just(ClubEventStatus::Finished)
+        ],
+        players in vec(text(), 0..4),
+        standings in vec(event_standing(), 0..3),
+        rounds in vec(event_round(), 0..3),
+    ) -> ClubEvent {
+        ClubEvent {
+            id, v, name, kind, time_control, rated, private, created_at, starts_at, status,
+            rounds_total, minutes, ends_at_ms, double, players, standings, rounds,
+        }
+    }
+}
+
 fn server_message() -> impl Strategy<Value = ServerMessage> {
     prop_oneof![
         chat_line().prop_map(ServerMessage::ChatLine),
@@ -673,6 +725,7 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
         )),
         (ident(), of(side()))
             .prop_map(|(match_id, side)| ServerMessage::Resumed(Resumed { match_id, side })),
+        club_event().prop_map(ServerMessage::ClubEvent),
         (ident(), of(ident())).prop_map(|(channel, match_id)| ServerMessage::Featured(Featured {
             channel,
             match_id

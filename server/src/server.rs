@@ -344,8 +344,11 @@ pub(crate) async fn prepare(config: Config, shutdown: Shutdown) -> Result<Ready,
         }
         None => crate::net::pairing::PlayNow::start(hub.clone()),
     };
+    let event_followers =
+        crate::events::follow::Followers::new(events.clone(), shutdown.clone(), tasks.clone());
     let app = App {
         events,
+        event_followers,
         accounts,
         play_now,
         limit: ConnectionLimit::new(ConnectionSettings {

@@ -18,7 +18,8 @@ use boardcast_pairing::swiss::{GameResult, Outcome, Swiss, SwissConfig};
 use boardcast_pairing::tiebreak::standings;
 use boardcast_pairing::trf::{TrfHeader, write_trf};
 use boardcast_protocol::{
-    ClientMessage, Encoding, MatchEvent, Reclaim, SeatAction, ServerMessage, Side,
+    Claim, ClaimKind, ClientMessage, ClubEvent, ClubEventKind, ClubEventStatus, Encoding,
+    ErrorCode, MatchEvent, Reclaim, SeatAction, ServerMessage, Side, Target, Watch,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError, ConnectOptions};
@@ -203,6 +204,60 @@ async fn results_in(addr: SocketAddr, id: &str, round: u32, games: usize) -> Val
             "round {round}: {done} of {games} results: {shown}"
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A connection (a guest's, or a member's with `cookie`) following event `id` over the
+/// WebSocket, and the event as its `watch` was answered.
+async fn follow(
+    addr: SocketAddr,
+    id: &str,
+    encoding: Encoding,
+    cookie: &str,
+) -> (Client, ClubEvent) {
+    let mut options = ConnectOptions::encoding(encoding);
+    if !cookie.is_empty() {
+        options = options.header("Cookie", cookie.to_owned());
+    }
+    let mut client = Client::connect_with(addr, encoding, &options)
+        .await
+        .unwrap();
+    let watch = ClientMessage::Watch(Watch {
+        target: Target::Event(id.to_owned()),
+        since_v: None,
+    });
+    client.call(watch).await.unwrap();
+    let shown = pushed(&mut client, "the event, answering watch", |_| true).await;
+    (client, shown)
+}
+
+/// The first event pushed to `client` that `until` accepts (it waits up to two minutes: an
+/// arena's next wave, a round's pairing). Every push is a newer version than the one before.
+async fn pushed(client: &mut Client, what: &str, until: impl Fn(&ClubEvent) -> bool) -> ClubEvent {
+    let mut seen = None;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = client
+            .recv(left)
+            .await
+            .unwrap_or_else(|err| panic!("{what}: {err}; last pushed {seen:?}"));
+        let ServerMessage::ClubEvent(shown) = message else {
+            continue;
+        };
+        if let Some(before) = &seen {
+            let before: &ClubEvent = before;
+            assert!(
+                shown.v > before.v,
+                "{what}: v{} after v{}",
+                shown.v,
+                before.v
+            );
+        }
+        if until(&shown) {
+            return shown;
+        }
+        seen = Some(shown);
     }
 }
 
@@ -1223,4 +1278,299 @@ async fn an_arena_killed_inside_a_wave_loses_no_game_and_pairs_no_wave_twice() {
             .collect();
         assert_eq!(line["sheet"], digits.join(" "), "{}", arena_name(i));
     }
+}
+
+/// Creates event `body` as the organiser; its id.
+fn create_event(addr: SocketAddr, organiser: &str, body: &str) -> String {
+    let (status, answer) = request(addr, "POST", "/api/events", organiser, body);
+    assert_eq!(status, 201, "{answer}");
+    serde_json::from_str::<Value>(&answer).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn join(addr: SocketAddr, id: &str, cookie: &str) {
+    let (status, body) = request(addr, "POST", &format!("/api/events/{id}/join"), cookie, "");
+    assert_eq!(status, 200, "{body}");
+}
+
+/// No event is pushed to `client` in the next half second (`what` says why none should be).
+async fn nothing_pushed(client: &mut Client, what: &str) {
+    while let Ok(message) = client.recv(Duration::from_millis(500)).await {
+        assert!(
+            !matches!(message, ServerMessage::ClubEvent(_)),
+            "{what}: {message:?}"
+        );
+    }
+}
+
+/// Spectators follow an event over the WebSocket (issue 33, "spectators follow it live"):
+/// `watch` of `{"event": id}` answers with the event, and every change is pushed to every
+/// follower in both encodings, without asking. A follower that watches again with the version
+/// it has gets nothing more until something changes; one that unwatched gets nothing. After a
+/// SIGKILL and a restart a follower from before it watches again with its last version and
+/// is caught up, and the resumed event's changes are pushed again.
+#[tokio::test(flavor = "multi_thread")]
+async fn spectators_follow_an_event_live_and_catch_up_after_a_restart() {
+    let mut server = TestServer::start(server_program(), &["--log", "error"]);
+    create_user(&server, "Organiser", true);
+    for i in 0..3 {
+        create_user(&server, &name(i), false);
+    }
+    let addr = server.addr();
+    let organiser = login(addr, "Organiser");
+    let cookies: Vec<String> = (0..3).map(|i| login(addr, &name(i))).collect();
+    let starts_at = unix_ms() + 3_600_000;
+    let id = create_event(
+        addr,
+        &organiser,
+        &format!(
+            r#"{{"name":"Club Swiss","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{starts_at}}}"#
+        ),
+    );
+
+    let (mut text, shown) = follow(addr, &id, Encoding::Json, "").await;
+    let (mut binary, shown_binary) = follow(addr, &id, Encoding::Postcard, "").await;
+    assert_eq!(shown, shown_binary, "one event in both encodings");
+    assert_eq!(
+        (shown.kind, shown.status, shown.rounds_total, shown.minutes),
+        (ClubEventKind::Swiss, ClubEventStatus::Waiting, 3, None)
+    );
+    assert_eq!(shown.starts_at, starts_at);
+    assert!(shown.players.is_empty(), "{shown:?}");
+    let missing = text
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Event("nosuchev".into()),
+            since_v: None,
+        }))
+        .await
+        .unwrap();
+    text.expect_error(missing, ErrorCode::NotFound)
+        .await
+        .unwrap();
+
+    // A member joins over HTTP: both spectators are sent the event with her in it.
+    join(addr, &id, &cookies[0]);
+    let with_one = |e: &ClubEvent| e.players == [name(0)];
+    let one = pushed(&mut text, "the first player pushed", with_one).await;
+    assert_eq!(
+        pushed(&mut binary, "the same, postcard", with_one).await,
+        one
+    );
+    assert!(one.v > shown.v);
+
+    // Watching again with the version one has: an ack, and the event only once it changes.
+    let again = text
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Event(id.clone()),
+            since_v: Some(one.v),
+        }))
+        .await
+        .unwrap();
+    text.expect_ack(again).await.unwrap();
+    nothing_pushed(&mut text, "watched again at the version it has").await;
+    // The postcard spectator stops following; the JSON one is sent the next change alone.
+    binary
+        .call(ClientMessage::Unwatch(Target::Event(id.clone())))
+        .await
+        .unwrap();
+    join(addr, &id, &cookies[1]);
+    let two = pushed(&mut text, "the second player", |e| e.players.len() == 2).await;
+    assert_eq!(two.players, [name(0), name(1)]);
+    nothing_pushed(&mut binary, "an unwatched event").await;
+    binary.close().await;
+
+    // SIGKILL, restart: the event's director resumes from storage. The JSON spectator's
+    // connection died with the server; it comes back and watches from the version it had.
+    server.process.kill9().unwrap();
+    server.restart(server_program());
+    let addr = server.addr();
+    let mut back = Client::connect(addr, Encoding::Json).await.unwrap();
+    let again = back
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Event(id.clone()),
+            since_v: Some(two.v),
+        }))
+        .await
+        .unwrap();
+    back.expect_ack(again).await.unwrap();
+    nothing_pushed(&mut back, "nothing changed while the server was down").await;
+    join(addr, &id, &cookies[2]);
+    let three = pushed(&mut back, "the third player, after the restart", |e| {
+        e.players.len() == 3
+    })
+    .await;
+    assert!(three.v > two.v, "{three:?}");
+    // A spectator that saw only the first version is sent the whole event as it is now.
+    let mut late = Client::connect(addr, Encoding::Postcard).await.unwrap();
+    let watch = late
+        .send(ClientMessage::Watch(Watch {
+            target: Target::Event(id.clone()),
+            since_v: Some(shown.v),
+        }))
+        .await
+        .unwrap();
+    late.expect_ack(watch).await.unwrap();
+    assert_eq!(pushed(&mut late, "caught up", |_| true).await, three);
+}
+
+/// An event game records who is at the board (the "gone" beside "(you)" of issue 33): the
+/// director creates the match with both members seated by account, and a member who watches
+/// their board and then takes the seat (as the web page does) is told they returned, so no
+/// page shows them gone. Presence counts for claims too: claiming against a member at the
+/// board is refused, and once that member has left for the grace period the claim wins the
+/// game, and the spectators are pushed the result.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_game_shows_its_players_at_the_board_and_a_claim_counts_only_against_one_who_left()
+{
+    let server = TestServer::start(
+        server_program(),
+        &[
+            "--log",
+            "error",
+            "--grace",
+            "2s",
+            "--first-move-timeout",
+            "120s",
+        ],
+    );
+    create_user(&server, "Organiser", true);
+    for i in 0..2 {
+        create_user(&server, &name(i), false);
+    }
+    let addr = server.addr();
+    let organiser = login(addr, "Organiser");
+    let cookies: Vec<String> = (0..2).map(|i| login(addr, &name(i))).collect();
+    let id = create_event(
+        addr,
+        &organiser,
+        &format!(
+            r#"{{"name":"Final","kind":"swiss","time_control":"5+3","rounds":1,"starts_at":{}}}"#,
+            unix_ms() + 2_000
+        ),
+    );
+    for cookie in &cookies {
+        join(addr, &id, cookie);
+    }
+    let (mut spectator, _) = follow(addr, &id, Encoding::Json, "").await;
+    let paired = pushed(&mut spectator, "the game created", |e| {
+        e.rounds
+            .first()
+            .is_some_and(|r| r.games[0].match_id.is_some())
+    })
+    .await;
+    let game = &paired.rounds[0].games[0];
+    let match_id = game.match_id.clone().unwrap();
+    let (white, black) = (index(&game.white), index(&game.black));
+
+    // White's page: it watches the board first, then takes the seat from the version seen.
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookies[white].clone());
+    let mut board = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    board
+        .call(ClientMessage::Watch(Watch {
+            target: Target::Match(match_id.clone()),
+            since_v: None,
+        }))
+        .await
+        .unwrap();
+    let seen = board
+        .wait_for("the board's snapshot", |m| match m {
+            ServerMessage::MatchSnapshot(s) => Some(s.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    assert!(
+        !seen.white.as_ref().unwrap().connected,
+        "nobody at the board yet"
+    );
+    let id_reclaim = board
+        .send(ClientMessage::Reclaim(Reclaim {
+            match_id: match_id.clone(),
+            since_v: Some(seen.v),
+        }))
+        .await
+        .unwrap();
+    let seat = board
+        .wait_for("the seat", |m| match m {
+            ServerMessage::Seat(seat) if seat.id == id_reclaim => Some(seat.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    board
+        .wait_for(
+            "white back at the board, on white's own page",
+            |m| match m {
+                ServerMessage::MatchEvent(e) => {
+                    matches!(e.event, MatchEvent::PlayerReturned(Side::White)).then_some(())
+                }
+                _ => None,
+            },
+        )
+        .await
+        .unwrap();
+    let seat = SeatAction {
+        match_id: seat.match_id,
+        token: seat.token,
+    };
+    play_move(&mut board, &seat, &[32, 28]).await;
+
+    // Black sits down: a claim against a member at the board is refused.
+    let (black_client, _) = sit(addr, &cookies[black], &match_id).await;
+    board
+        .wait_for("black at the board", |m| match m {
+            ServerMessage::MatchEvent(e) => {
+                matches!(e.event, MatchEvent::PlayerReturned(Side::Black)).then_some(())
+            }
+            _ => None,
+        })
+        .await
+        .unwrap();
+    let claim = ClientMessage::Claim(Claim {
+        match_id: match_id.clone(),
+        token: seat.token.clone(),
+        kind: ClaimKind::Win,
+    });
+    let refused = board.send(claim.clone()).await.unwrap();
+    let refusal = board
+        .expect_error(refused, ErrorCode::NotAllowed)
+        .await
+        .unwrap();
+    assert!(refusal.message.contains("connected"), "{refusal:?}");
+
+    // Black leaves; after the grace (2 s, on Black's turn) White's claim wins.
+    black_client.close().await;
+    board
+        .wait_for("black gone", |m| match m {
+            ServerMessage::MatchEvent(e) => {
+                matches!(&e.event, MatchEvent::PlayerLeft(a) if a.side == Side::Black).then_some(())
+            }
+            _ => None,
+        })
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let asked = board.send(claim.clone()).await.unwrap();
+        match board.expect_reply(asked).await.unwrap() {
+            ServerMessage::Ack(_) => break,
+            ServerMessage::Error(error) if error.code == ErrorCode::NotAllowed => {
+                assert!(Instant::now() < deadline, "never claimable: {error:?}");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let over = pushed(&mut spectator, "the claimed result", |e| {
+        e.status == ClubEventStatus::Finished
+    })
+    .await;
+    // Black never moved: the claim ends the game as a forfeit of Black's.
+    assert_eq!(over.rounds[0].games[0].result.as_deref(), Some("1F-0F"));
+    assert_eq!(over.standings[0].name, name(white), "{over:?}");
+    assert_eq!(over.standings[0].score, "1");
 }

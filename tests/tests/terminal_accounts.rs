@@ -551,3 +551,81 @@ fn events_and_event_print_the_club_event_within_80_by_24() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no event nosuch"), "{}", stderr(&out));
 }
+
+/// `boardcast event ID --follow` follows the event over the WebSocket (issue 33, "spectators
+/// follow it live"): it prints the event, and prints it again whenever the server pushes a
+/// change (a member joining over HTTP), without asking.
+#[test]
+fn event_follow_prints_the_event_again_at_each_pushed_change() {
+    use boardcast_tests::members::{create_member, login_cookie};
+    use std::io::BufRead;
+    let server = server();
+    let addr = server.addr();
+    let program = Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"));
+    let config = tempfile::tempdir().expect("a config directory");
+    create_member(program, &server.db(), "Organiser", PASSWORD, true);
+    create_member(program, &server.db(), "Sietske", PASSWORD, false);
+    let organiser = login_cookie(addr, "Organiser", PASSWORD);
+    let starts_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        + 3_600_000;
+    let (status, body) = post_as(
+        addr,
+        &organiser,
+        "/api/events",
+        &format!(
+            r#"{{"name":"Club Swiss","kind":"swiss","time_control":"5+3","rounds":4,"starts_at":{starts_at}}}"#
+        ),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut child = Command::new(client_bin())
+        .args(["--server", &format!("http://{addr}")])
+        .arg("--config-dir")
+        .arg(config.path())
+        .args(["event", &id, "--follow"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines_tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let wait_line = |what: &str, want: &dyn Fn(&str) -> bool| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match lines.recv_timeout(left) {
+                Ok(line) if want(&line) => return line,
+                Ok(_) => {}
+                Err(err) => panic!("{what}: {err}"),
+            }
+        }
+    };
+    wait_line("the event", &|l| {
+        l.starts_with("Swiss, 4 rounds · 5+3 · casual · 0 players")
+    });
+    let cookie = login_cookie(addr, "Sietske", PASSWORD);
+    let (status, body) = post_as(addr, &cookie, &format!("/api/events/{id}/join"), "");
+    assert_eq!(status, 200, "{body}");
+    wait_line("the event again, pushed", &|l| {
+        l.starts_with("Swiss, 4 rounds · 5+3 · casual · 1 player")
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+}

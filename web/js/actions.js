@@ -36,12 +36,9 @@ export function request(state, kind, msg, matchCommand = false) {
 export const UNSENT_MAX = 8;
 
 /**
- * A request the socket could not send (it is not open yet, or has just dropped). As a move
- * made offline waits in `state.outbox`, any other request waits in `state.unsent` and goes
- * out after `welcome` (`enter`): "Create match" clicked while the page is still connecting
- * is carried out once it is online, and the page says so meanwhile. Unlike match commands
- * these are never sent twice: one sent before a drop may have been carried out (a match
- * created), and only the server's answer would tell.
+ * A request the socket could not send (not open yet, or just dropped) waits in
+ * `state.unsent` for `welcome` (`enter`), as a move waits in `state.outbox`, but is never
+ * sent twice: only the server's answer would tell if one sent before a drop was carried out.
  */
 export function unsent(state, envelope) {
   const held = (e) => e.id === envelope.id;
@@ -56,9 +53,8 @@ export function unsent(state, envelope) {
 }
 
 /**
- * Why the server would refuse `name`, in words, or '' if not for these reasons. The server
- * holds the finer rules (PROTOCOL.md `hello`: invisible characters outside emoji, lone
- * accents) and explains its refusal, which `receive` shows in the same place.
+ * Why the server would refuse `name`, in words, or ''. The server holds finer rules
+ * (PROTOCOL.md `hello`) and explains its refusal, shown in the same place.
  */
 export function nameProblem(name) {
   const n = String(name || '').trim().normalize('NFC');
@@ -134,10 +130,11 @@ export function enter(state) {
   return effects;
 }
 
-/** The requests that show the page's target: lobby, seat, match or channel. */
+/** The requests that show the page's target: lobby, seat, match, channel or event. */
 export function follow(state) {
   const { page, id } = state.route;
   if (page === 'lobby') return [listLobby(state)];
+  if (page === 'event') return [request(state, 'watch', { watch: { target: { event: id }, since_v: state.event?.id === id ? state.event.v : null } })];
   if (page === 'match') {
     const seat = state.seats[id];
     const since_v = state.match && state.match.match_id === id ? state.match.v : null;
@@ -276,9 +273,8 @@ export function move(state, route) {
 }
 
 /**
- * A `ping` to measure our round trip: a browser cannot see the server's WebSocket pings, so
- * the page measures its own (its `pong` comes back in receive.js). No reply is awaited: a
- * ping lost with its connection is simply not counted.
+ * A `ping` measuring our round trip (a browser cannot see the server's WebSocket pings); its
+ * `pong` comes back in receive.js, and one lost with its connection is not counted.
  */
 export function ping(state, now) {
   const nonce = state.nextId++;

@@ -58,6 +58,9 @@ export function receive(state, msg, now) {
       state.notice = { text: t('notice-server', { reason: body.reason }), code: 'shutdown' };
       return [{ reconnectAfter: body.reconnect_after_ms }];
     case 'featured': return featured(state, body);
+    case 'club_event': // the event page's (pages/events.js)
+      if (body.id === state.route.id) state.event = body;
+      return [];
     case 'pong':
       pong(state, body, now);
       return [];

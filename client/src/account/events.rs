@@ -211,8 +211,11 @@ pub fn events(options: AccountOptions) -> ExitCode {
     })
 }
 
-/// `boardcast event ID`.
-pub fn event(options: AccountOptions, id: String) -> ExitCode {
+/// `boardcast event ID`, and with `--follow` again at every change.
+pub fn event(options: AccountOptions, id: String, follow: bool) -> ExitCode {
+    if follow {
+        return block_on(follow_event(options, id));
+    }
     block_on(async move {
         let api = options.api(None)?;
         let shown = api
@@ -222,4 +225,62 @@ pub fn event(options: AccountOptions, id: String) -> ExitCode {
         print!("{}", event_text(&shown, now_ms()));
         Ok(())
     })
+}
+
+/// `boardcast event ID --follow`: the event followed over the WebSocket as a spectator
+/// (`watch` of `{"event": ID}`), printed whenever the server pushes a change, until it is
+/// over. After a dropped connection it watches again from the version it showed, so it is
+/// sent the event only if something changed meanwhile.
+async fn follow_event(options: AccountOptions, id: String) -> Result<(), String> {
+    use crate::net::NetEvent;
+    use boardcast_protocol::{
+        ClientEnvelope, ClientMessage, Encoding, ServerMessage, Target, Watch,
+    };
+
+    let tls = crate::tls::client_config(options.ca_file.as_deref())?;
+    let (out, _local, mut events) = crate::net::spawn(
+        options.address.ws_url(),
+        Encoding::Json,
+        tls,
+        options.ca_file.clone(),
+        None,
+    );
+    let mut shown_v = None;
+    let mut next_id = 1;
+    while let Some(event) = events.recv().await {
+        match event {
+            NetEvent::Connected => {
+                let watch = ClientMessage::Watch(Watch {
+                    target: Target::Event(id.clone()),
+                    since_v: shown_v,
+                });
+                let _ = out.send(ClientEnvelope {
+                    id: next_id,
+                    msg: watch,
+                });
+                next_id += 1;
+            }
+            NetEvent::Message(message) => match *message {
+                ServerMessage::ClubEvent(shown) if shown.id == id => {
+                    // The pushed event has the fields of `GET /api/events/{id}`.
+                    let value = serde_json::to_value(&shown).map_err(|e| e.to_string())?;
+                    print!("\n{}", event_text(&value, now_ms()));
+                    shown_v = Some(shown.v);
+                    if shown.status == boardcast_protocol::ClubEventStatus::Finished {
+                        return Ok(());
+                    }
+                }
+                ServerMessage::Error(error) => {
+                    return Err(format!("event {id}: {}", error.message));
+                }
+                _ => {}
+            },
+            NetEvent::Failed { reason } => return Err(reason),
+            NetEvent::Disconnected { reason, .. } => {
+                eprintln!("boardcast: {} ({reason})", tr("conn-offline"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }

@@ -202,6 +202,8 @@ impl App {
         self.ui.enter(match target {
             Target::Match(_) => Screen::Match,
             Target::Channel(_) => Screen::Channel,
+            // Never asked for here: `boardcast event ID --follow` follows an event.
+            Target::Event(_) => Screen::Home,
         });
     }
 

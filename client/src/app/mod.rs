@@ -421,6 +421,7 @@ impl App {
                 .as_ref()
                 .filter(|c| &c.channel == id)
                 .map(|c| c.v),
+            Target::Event(_) => None,
         }
     }
 

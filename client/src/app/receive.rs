@@ -163,6 +163,8 @@ impl App {
             }
             ServerMessage::Shutdown(notice) => self.note(Note::Shutdown(notice.reason)),
             ServerMessage::Featured(featured) => self.featured(featured),
+            // These screens follow no event (`boardcast event ID --follow` does).
+            ServerMessage::ClubEvent(_) => {}
         }
     }
 

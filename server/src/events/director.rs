@@ -378,7 +378,15 @@ impl Director {
         loop {
             // A match created by a node that lost the event would be one nobody comes to.
             self.still_owner()?;
-            let created = self.directory.create(setup.clone(), players.to_vec(), true);
+            // Presence is recorded from the start (no `arrivals_follow`): both players are
+            // gone until each takes their seat, and `player_returned` tells everybody watching,
+            // the player's own page too, when they do. A match waiting for arrivals records
+            // nothing until a rematch's `Arrive`, which an event game never gets: its players
+            // showed as gone on every page that watched before they sat down, and an opponent
+            // who really left could never be claimed against.
+            let created = self
+                .directory
+                .create(setup.clone(), players.to_vec(), false);
             match created.await {
                 Ok((_, match_id, _)) => {
                     return self

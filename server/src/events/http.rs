@@ -321,10 +321,16 @@ async fn withdraw(State(club): State<Club>, Path(id): Path<String>, headers: Hea
     Ok(Json(json!({ "withdrew": id })).into_response())
 }
 
-async fn list(State(club): State<Club>) -> Answer {
+/// Every event, and whether the one asking may create events (`can_create`: the list page
+/// shows its form only then).
+async fn list(State(club): State<Club>, headers: HeaderMap) -> Answer {
     let events = club.events.list().await?;
     let events: Vec<&super::view::EventView> = events.iter().map(|view| &**view).collect();
-    Ok(Json(json!({ "events": events })).into_response())
+    let can_create = match club.site.accounts.authenticate(&headers).await {
+        Ok(Some(who)) => who.admin || club.events.is_organiser(who.id).await.unwrap_or(false),
+        _ => false,
+    };
+    Ok(Json(json!({ "events": events, "can_create": can_create })).into_response())
 }
 
 async fn show(State(club): State<Club>, Path(id): Path<String>) -> Answer {

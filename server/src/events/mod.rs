@@ -12,6 +12,7 @@
 
 pub(crate) mod director;
 pub(crate) mod error;
+pub(crate) mod follow;
 pub(crate) mod http;
 pub(crate) mod record;
 pub(crate) mod state;
@@ -365,6 +366,12 @@ impl Events {
 
     pub(crate) async fn withdraw(&self, id: &str, account: i64) -> Result<(), EventError> {
         self.ask(id, Ask::Withdraw { account }).await
+    }
+
+    /// The views of event `id` as its running director shows them, to follow its changes
+    /// ([`follow`]); `None` when no director of it runs here.
+    pub(crate) fn updates(&self, id: &str) -> Option<watch::Receiver<Arc<EventView>>> {
+        self.running().get(id).map(|r| r.view.clone())
     }
 
     /// Event `id` as it stands: the running director's view, else read back from storage.

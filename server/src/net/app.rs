@@ -41,6 +41,8 @@ pub struct App {
     pub(crate) play_now: crate::net::pairing::PlayNow,
     /// Club events and their directors (issue 33).
     pub(crate) events: crate::events::Events,
+    /// Who follows which event over the WebSocket, and the pushes to them.
+    pub(crate) event_followers: crate::events::follow::Followers,
 }
 
 impl App {

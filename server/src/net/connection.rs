@@ -625,6 +625,17 @@ impl Connection {
             M::Unwatch(Target::Channel(channel)) => {
                 self.channel(id, ChannelRequest::Unwatch { channel })
             }
+            M::Watch(Watch {
+                target: Target::Event(event),
+                since_v,
+            }) => {
+                (self.app.event_followers)
+                    .watch(&self.outbox, id, event, since_v)
+                    .await
+            }
+            M::Unwatch(Target::Event(event)) => {
+                (self.app.event_followers).unwatch(&self.outbox, id, &event)
+            }
             M::StartEngineGame(start) => self.start_engine_game(id, start),
             M::Predict(predict) => self.predict(id, predict),
             M::Leaderboard(query) => self.channel(id, ChannelRequest::Leaderboard(query)),

@@ -1,8 +1,12 @@
 //! Issue 33 in the browser: `/events` lists a club event, and `/e/{id}` follows it live
-//! (players joining over HTTP appear without a reload), lets the member join, counts down to
-//! the start, sends the member to their board when the director seats them, and shows each
-//! round's pairings with a link to watch every game and the standings.
+//! over the page's WebSocket (players joining over HTTP and a game's result appear without a
+//! reload, and the page never asks for the event), lets the member join, counts down to the
+//! start, sends the member to their board when the director seats them, and shows each
+//! round's pairings with a link to watch every game and the standings. An organiser creates
+//! an event from the form on `/events`; a member without the right has no form.
 
+use boardcast_protocol::{Reclaim, SeatAction};
+use boardcast_tests::client::ConnectOptions;
 use boardcast_tests::members::{create_member, login_cookie};
 
 use super::accounts::{post_json, screenshots};
@@ -24,7 +28,9 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
     let Some(driver) = Driver::start_or_skip(test).await else {
         return;
     };
-    let server = server(&[]);
+    // Sietske's own game stays open while she is back on the event page (no first-move
+    // forfeit), so round 2 is not paired, and she is not sent on, while the page is watched.
+    let server = server(&["--first-move-timeout", "10m"]);
     let addr = server.addr();
     create_member(&server_bin(), &server.db(), "Organiser", PASSWORD, true);
     for name in ["Sietske", "Anne", "Wytze", "Jelle"] {
@@ -90,12 +96,14 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
     browser
         .wait_until("Sietske in", &says("2 players"), vec![])
         .await;
+    let mut cookies = std::collections::HashMap::from([("Anne", anne.clone())]);
     for name in ["Wytze", "Jelle"] {
         let cookie = login_cookie(addr, name, PASSWORD);
         assert_eq!(
             post_as(addr, &cookie, &format!("/api/events/{id}/join"), "").0,
             200
         );
+        cookies.insert(name, cookie);
     }
     browser
         .wait_until("all four in", &says("4 players"), vec![])
@@ -147,7 +155,129 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
     assert_eq!(standings.len(), 4, "{standings:?}");
     assert_eq!(browser.text("#event-rounds h3").await, "Round 1");
     screenshots(&browser, "event-round").await;
+
+    // The other game of round 1 ends, played over the protocol: the standings on the page
+    // change without a reload.
+    let (_, shown) = http_get(addr, &format!("/api/events/{id}")).unwrap();
+    let shown: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    let other = shown["rounds"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["white"] != "Sietske" && g["black"] != "Sietske")
+        .unwrap();
+    let (white, black) = (
+        other["white"].as_str().unwrap(),
+        other["black"].as_str().unwrap(),
+    );
+    let match_id = other["match_id"].as_str().unwrap();
+    let (mut white_client, white_seat) = at_board(addr, &cookies[white], match_id).await;
+    let (mut black_client, black_seat) = at_board(addr, &cookies[black], match_id).await;
+    white_client
+        .call(ClientMessage::Move(boardcast_protocol::PlayMove {
+            match_id: white_seat.match_id.clone(),
+            token: white_seat.token.clone(),
+            route: vec![32, 28],
+            lag_ms: None,
+        }))
+        .await
+        .unwrap();
+    black_client
+        .call(ClientMessage::Resign(black_seat))
+        .await
+        .unwrap();
+    browser
+        .wait_until(
+            "the result beside the game, pushed",
+            "return document.querySelector('#event-rounds').textContent.includes('1-0');",
+            vec![],
+        )
+        .await;
+    // Nothing on this page asked for the event: every change came pushed over its socket.
+    let asked = "return performance.getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.startsWith('/api/events/' + arguments[0])
+            && !e.name.endsWith('/join') && !e.name.endsWith('/withdraw')).length;";
+    assert_eq!(
+        browser.js(asked, vec![json!(id)]).await,
+        json!(0),
+        "the event page asked for the event"
+    );
+
+    // A guest spectator's page: the round's last game ends (Sietske's opponent resigns), and
+    // the standings change there without a reload (standings count whole rounds).
+    let spectator = driver.browser(addr, 1280, 900).await;
+    spectator.goto(&format!("/e/{id}")).await;
+    spectator.wait_visible("#event-standings tbody tr").await;
+    let hers = shown["rounds"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["white"] == "Sietske" || g["black"] == "Sietske")
+        .unwrap();
+    let opponent = if hers["white"] == "Sietske" {
+        hers["black"].as_str().unwrap()
+    } else {
+        hers["white"].as_str().unwrap()
+    };
+    let (mut opponent_client, opponent_seat) =
+        at_board(addr, &cookies[opponent], hers["match_id"].as_str().unwrap()).await;
+    opponent_client
+        .call(ClientMessage::Resign(opponent_seat))
+        .await
+        .unwrap();
+    spectator
+        .wait_until(
+            "both winners' points on the spectator's page",
+            "const points = (name) => {
+                 const row = document.querySelector('#event-standings tr[data-standing=\"' + name + '\"]');
+                 return row === null ? null : row.children[3].textContent.trim();
+             };
+             return points(arguments[0]) === '1' && points('Sietske') === '1';",
+            vec![json!(white)],
+        )
+        .await;
+    assert_eq!(
+        spectator.js(asked, vec![json!(id)]).await,
+        json!(0),
+        "the spectator's page asked for the event"
+    );
+    spectator.close().await;
+    opponent_client.close().await;
+    white_client.close().await;
+    black_client.close().await;
     browser.close().await;
+}
+
+/// A member at their board over the protocol: connected with their cookie, the seat their
+/// account holds taken back.
+async fn at_board(
+    addr: std::net::SocketAddr,
+    cookie: &str,
+    match_id: &str,
+) -> (Client, SeatAction) {
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
+    let mut client = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    let id = client
+        .send(ClientMessage::Reclaim(Reclaim {
+            match_id: match_id.to_owned(),
+            since_v: None,
+        }))
+        .await
+        .unwrap();
+    let seat = client
+        .wait_for("seat", |m| match m {
+            ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
+            _ => None,
+        })
+        .await
+        .unwrap();
+    let action = SeatAction {
+        match_id: seat.match_id,
+        token: seat.token,
+    };
+    (client, action)
 }
 
 /// Berserk in an arena game (issue 33): the member sent to their board from the event page
@@ -210,6 +340,17 @@ async fn an_arena_player_goes_berserk_from_the_board_and_the_clock_is_halved() {
         )
         .await;
     wait_match_page(&browser, "Sietske").await;
+    // Her own row shows her at the board (it showed "gone" beside "(you)": the event game
+    // recorded no presence); Anne, who never came, is gone.
+    let (_, shown) = http_get(addr, &format!("/api/events/{id}")).unwrap();
+    let shown: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    let (mine, hers) = if shown["rounds"][0]["games"][0]["white"] == "Sietske" {
+        ("white", "black")
+    } else {
+        ("black", "white")
+    };
+    wait_presence(&browser, "Sietske", mine, "connected").await;
+    wait_presence(&browser, "Sietske", hers, "gone").await;
     browser.wait_visible("#berserk").await;
     assert_eq!(browser.text("#berserk").await, "Berserk");
     browser.click("#berserk").await;
@@ -241,5 +382,144 @@ async fn an_arena_player_goes_berserk_from_the_board_and_the_clock_is_halved() {
         "the opponent keeps 3:00: {clocks}"
     );
     screenshots(&browser, "arena-berserk").await;
+    browser.close().await;
+}
+
+/// The form that creates an event (issue 33): an organiser (a member a club admin granted the
+/// right) finds it on `/events`, each field checked in the page's language (English, then
+/// Dutch), and the arena created from it appears in the list. A member without the right
+/// gets no form, and the server refuses the same request from their page.
+#[tokio::test]
+async fn an_organiser_creates_an_arena_from_the_form_and_a_member_without_the_right_has_none() {
+    let test =
+        "an_organiser_creates_an_arena_from_the_form_and_a_member_without_the_right_has_none";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let addr = server.addr();
+    for name in ["Organiser", "Sietske"] {
+        create_member(&server_bin(), &server.db(), name, PASSWORD, false);
+    }
+    let granted = std::process::Command::new(server_bin())
+        .args([
+            "--db",
+            server.db().to_str().unwrap(),
+            "admin",
+            "grant-organiser",
+            "Organiser",
+        ])
+        .output()
+        .unwrap();
+    assert!(granted.status.success(), "{granted:?}");
+
+    // A member without the right: no form, and the request refused from her page.
+    let member = driver.browser(addr, 1280, 900).await;
+    member.goto("/login?next=%2Fevents").await;
+    member.type_into("#login-name", "Sietske").await;
+    member.type_into("#login-password", PASSWORD).await;
+    member.click("form#login-form [type=submit]").await;
+    member.wait_visible("[data-empty=waiting]").await;
+    assert_eq!(
+        member.js("return document.getElementById('event-form') === null && document.getElementById('event-create').hidden;", vec![]).await,
+        json!(true),
+        "no form for a member without the right"
+    );
+    let refused = member
+        .js(
+            "return fetch('/api/events', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                 credentials: 'same-origin', referrerPolicy: 'same-origin',
+                 body: JSON.stringify({ name: 'Mine', kind: 'arena', time_control: '3+2', minutes: 30 }) })
+               .then((r) => r.json().then((b) => [r.status, b.error.code]));",
+            vec![],
+        )
+        .await;
+    assert_eq!(refused, json!([403, "not_organiser"]));
+    member.close().await;
+
+    let browser = driver.browser(addr, 1280, 900).await;
+    browser.goto("/login?next=%2Fevents").await;
+    browser.type_into("#login-name", "Organiser").await;
+    browser.type_into("#login-password", PASSWORD).await;
+    browser.click("form#login-form [type=submit]").await;
+    browser.wait_visible("#event-form").await;
+    browser.type_into("#event-form-name", "Dinsdagarena").await;
+    browser.type_into("#event-form-minutes", "3").await;
+    browser.type_into("#event-form-increment", "2").await;
+    browser.type_into("#event-form-length", "10").await;
+    browser.click("#event-form [type=submit]").await;
+    browser.wait_visible("#event-form-length-error").await;
+    assert_eq!(
+        browser.text("#event-form-length-error").await,
+        "An arena lasts 20 to 180 minutes."
+    );
+    assert_eq!(
+        browser
+            .attr("#event-form-length", "aria-invalid")
+            .await
+            .as_deref(),
+        Some(""),
+        "the field is marked"
+    );
+    screenshots(&browser, "event-form").await;
+
+    // In Dutch: the page is built again in the language chosen, and so is its error.
+    browser
+        .js(
+            "const menu = document.getElementById('lang');
+             menu.value = 'nl';
+             menu.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await;
+    browser
+        .wait_until(
+            "the form in Dutch",
+            "const b = document.querySelector('#event-form [type=submit]');
+             return b !== null && b.textContent === 'Toernooi aanmaken';",
+            vec![],
+        )
+        .await;
+    browser.type_into("#event-form-name", "Dinsdagarena").await;
+    browser.type_into("#event-form-minutes", "3").await;
+    browser.type_into("#event-form-increment", "2").await;
+    browser.type_into("#event-form-length", "200").await;
+    browser.type_into("#event-form-password", "abc").await;
+    browser.click("#event-form [type=submit]").await;
+    browser.wait_visible("#event-form-length-error").await;
+    assert_eq!(
+        browser.text("#event-form-length-error").await,
+        "Een arena duurt 20 tot 180 minuten."
+    );
+    assert_eq!(
+        browser.text("#event-form-password-error").await,
+        "Een wachtwoord heeft 4 tot 64 tekens."
+    );
+    screenshots(&browser, "event-form-nl").await;
+
+    // Right, and sent: the server makes the arena, and the list shows it.
+    browser.type_into("#event-form-length", "30").await;
+    browser.type_into("#event-form-password", "").await;
+    browser.click("#event-form [type=submit]").await;
+    browser
+        .wait_until(
+            "the new arena in the list",
+            "return [...document.querySelectorAll('[data-event] a')].some((a) => a.textContent === 'Dinsdagarena');",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        browser.text("#event-form-created").await,
+        "Het toernooi is aangemaakt."
+    );
+    let (_, listed) = http_get(addr, "/api/events").unwrap();
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let arena = &listed["events"][0];
+    assert_eq!(arena["name"], "Dinsdagarena");
+    assert_eq!(arena["kind"], "arena");
+    assert_eq!(arena["minutes"], 30);
+    assert_eq!(arena["time_control"], "3+2");
+    assert_eq!(arena["private"], false);
+    assert_eq!(listed["can_create"], false, "a guest may not");
     browser.close().await;
 }

@@ -1,23 +1,22 @@
 /**
- * `/events` (upcoming, running and finished club events) and `/e/{id}` (one event: its
+ * `/events` (upcoming, running and finished club events, and for an organiser the form that
+ * creates one: pages/event-form.js, loaded only for them) and `/e/{id}` (one event: its
  * countdown, live standings, each round's pairings with a link to watch every game, the
  * member's own next game, the final table with tie-breaks, and join / withdraw). Loaded only
  * on these routes (render/index.js imports it), so the match page does not carry it.
  *
- * Live: while `/e/{id}` is shown it asks `GET /api/events/{id}` every {@link POLL_MS} ms, as
- * the lobby refreshes its list; the answer's `v` (the event history's version) says whether
- * anything changed, and only then is the page drawn again. When the member's own game is
- * created the page goes to it (`/m/{id}`, where the seat is reclaimed by account), once
- * per game, as lidraughts sends its players to their board.
+ * Live: `/e/{id}` follows the event over the page's WebSocket (`watch` of `{"event": id}`,
+ * sent by actions.js `follow`, again from the last version seen after a reconnect): the
+ * server pushes the whole event at each change (`club_event`, kept as `state.event` by
+ * receive.js), and the page is drawn again only when its `v` moved. When the member's own
+ * game is created the page goes to it (`/m/{id}`, where the seat is reclaimed by account),
+ * once per game, as lidraughts sends its players to their board.
  * @module pages/events
  */
 
 import { h, list, show, text } from '../render/dom.js';
 import { profilePath } from '../account.js';
 import { t, refusal } from '../i18n.js';
-
-/** How often an event's page asks for the event again (PROTOCOL.md §20). */
-export const POLL_MS = 2000;
 
 /** `GET`/`POST` JSON; `{status, body}` (status 0: the server was not reached). */
 async function call(method, path, body) {
@@ -55,7 +54,7 @@ function summary(e) {
     t('event-players', { count: e.players.length })].join(' · ');
 }
 
-/** `/events`: the events in three lists. */
+/** `/events`: the events in three lists, and the form that creates one for who may. */
 export function mountEvents(root) {
   const lists = {};
   const sections = ['waiting', 'playing', 'finished'].map((status) => {
@@ -64,18 +63,13 @@ export function mountEvents(root) {
       h('p', { class: 'empty', 'data-empty': status }, t('events-none')));
   });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
-  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('events-title')), notice), ...sections);
+  const create = h('section', { class: 'card', id: 'event-create', hidden: true });
+  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('events-title')), notice), create, ...sections);
   let shown = null;
-  let dirty = false;
-  call('GET', '/api/events').then(({ status, body }) => {
-    if (status !== 200) text(notice, (body && body.error ? refusal(body.error.code, body.error.message) : t('page-load-failed')));
-    shown = status === 200 ? body.events : [];
-    dirty = true;
-  });
-  return () => {
-    document.title = `${t('events-title')} – Boardcast`;
-    if (!dirty) return shown === null;
-    dirty = false;
+  let formShown = false;
+  /** The lists as last read; drawn at once, since a list read again after a new event was
+   * made comes with no message that would draw the page. */
+  const draw = () => {
     for (const status of Object.keys(lists)) {
       const events = shown.filter((e) => e.status === status);
       list(lists[status], JSON.stringify(events), events, (e) => h('li', { 'data-event': e.id },
@@ -84,6 +78,22 @@ export function mountEvents(root) {
         h('time', { datetime: new Date(e.starts_at).toISOString() }, new Date(e.starts_at).toLocaleString())));
       show(root.querySelector(`[data-empty=${status}]`), !events.length);
     }
+  };
+  const load = () => call('GET', '/api/events').then(({ status, body }) => {
+    if (status !== 200) text(notice, (body && body.error ? refusal(body.error.code, body.error.message) : t('page-load-failed')));
+    shown = status === 200 ? body.events : [];
+    draw();
+    if (status === 200 && body.can_create && !formShown) {
+      formShown = true;
+      import('./event-form.js').then((form) => {
+        form.mountEventForm(create, (event) => call('POST', '/api/events', event), load);
+        show(create, true);
+      }, (error) => console.error('the event form failed to load:', error));
+    }
+  });
+  load();
+  return () => {
+    document.title = `${t('events-title')} – Boardcast`;
     return false;
   };
 }
@@ -154,35 +164,27 @@ export function mountEvent(root, id) {
     h('section', { class: 'card' }, standingsTitle, table, players, trf),
     h('section', { class: 'card' }, h('h2', {}, t('event-rounds')), rounds));
   let shown = null;
-  let missing = false;
   let drawnV = -1;
   let drawnAs = '';
   let busy = false;
-  const timer = setInterval(() => (root.contains(title) ? refresh() : clearInterval(timer)), POLL_MS);
-  async function refresh() {
-    const { status, body } = await call('GET', `/api/events/${encodeURIComponent(id)}`);
-    if (status === 200) shown = body;
-    else if (status === 404) missing = true;
-  }
-  refresh();
+  // Joining and withdrawing are HTTP requests; what they change comes back pushed.
   async function ask(path, body) {
     if (busy) return;
     busy = true;
     const { status, body: answer } = await call('POST', path, body);
     busy = false;
     text(notice, status === 200 ? '' : (answer && answer.error ? refusal(answer.error.code, answer.error.message) : t('page-load-failed')));
-    await refresh();
-    drawnV = -1;
   }
   join.addEventListener('click', () => ask(`/api/events/${id}/join`, shown && shown.private ? { password: password.value } : null));
   withdraw.addEventListener('click', () => ask(`/api/events/${id}/withdraw`, null));
 
   return (state) => {
-    if (missing) {
-      text(title, t('event-missing'));
+    shown = state.event && state.event.id === id ? state.event : null;
+    if (!shown) {
+      // The watch was refused: no such event.
+      if (state.notice.code === 'not_found') text(title, t('event-missing'));
       return false;
     }
-    if (!shown) return true;
     const e = shown;
     const me = state.account ? state.account.name : null;
     const now = Date.now();

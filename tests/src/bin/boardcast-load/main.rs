@@ -6,6 +6,7 @@
 
 mod disk;
 mod echo;
+mod event_spectators;
 mod fanout;
 mod idle;
 mod ladder;
@@ -47,6 +48,9 @@ enum Scenario {
     Matches(matches::Args),
     /// Many watchers on one MinitChess channel: reveal fan-out latency and deliveries/s.
     Spectators(spectators::Args),
+    /// Many spectators following one club event while members join and withdraw: each
+    /// change's push to the last spectator, and deliveries/s.
+    EventSpectators(event_spectators::Args),
     /// Open many connections and hold them; with --server-pid, server memory per connection.
     Idle(idle::Args),
     /// A bare tokio-tungstenite echo server, the baseline for round trips.
@@ -94,6 +98,7 @@ fn main() -> std::process::ExitCode {
         match cli.scenario {
             Scenario::Matches(args) => matches::run(args).await,
             Scenario::Spectators(args) => spectators::run(args).await,
+            Scenario::EventSpectators(args) => event_spectators::run(args).await,
             Scenario::Idle(args) => idle::run(args).await,
             Scenario::EchoServer(args) => echo::serve(args).await,
             Scenario::FanoutServer(args) => fanout::serve(args).await,
