@@ -77,6 +77,10 @@ const NOT_USER_VISIBLE: &[(&str, &str)] = &[
         "page module failed to load:",
         "a console line for developers",
     ),
+    (
+        "the event form failed to load:",
+        "a console line for developers",
+    ),
 ];
 
 /// Files whose every literal is allowed, with the reason.
