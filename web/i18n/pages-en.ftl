@@ -462,3 +462,19 @@ error-malformed-unknown_type = The server does not know the message type { $type
 error-busy-archive_busy = Too many archive reads are under way; try again shortly.
 error-not_found-no_channel = There is no channel or archived game { $channel }.
 error-not_found-no_event = There is no event { $event }.
+
+## Refused event requests on the events pages (web/js/pages/events.js), by code.
+event-error-unauthenticated = Log in first.
+event-error-not_organiser = Only an admin or a member with the organiser right creates events.
+event-error-forbidden = Only a club admin grants the organiser right.
+event-error-not_found = There is no such event.
+event-error-already_joined = You are in this event already.
+event-error-not_joined = You are not playing in this event.
+event-error-event_finished = The event is over.
+event-error-event_started = A round-robin cannot be joined or left once it has started.
+event-error-round_in_progress = A round is being played: join or withdraw between rounds.
+event-error-wrong_password = Wrong event password.
+event-error-not_eligible = You may not join this event (its rating range or its minimum of rated games).
+event-error-busy = The event is busy: try again.
+event-error-event_moving = The event is moving to another server: try again shortly.
+event-error-internal = The server could not store that: try again.

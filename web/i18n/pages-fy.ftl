@@ -458,3 +458,19 @@ error-malformed-unknown_type = De server kin it berjochttype { $type } net.
 error-busy-archive_busy = Der rinne te folle argyffragen; besykje it sa meteen nochris.
 error-not_found-no_channel = Der is gjin kanaal of argivearre partij { $channel }.
 error-not_found-no_event = Der is gjin toernoai { $event }.
+
+## Refused event requests on the events pages (web/js/pages/events.js), by code.
+event-error-unauthenticated = Meld dy earst oan.
+event-error-not_organiser = Allinnich in behearder of in lid mei organisatorrjocht makket toernoaien oan.
+event-error-forbidden = Allinnich in klubbehearder jout it organisatorrjocht.
+event-error-not_found = Dit toernoai bestiet net.
+event-error-already_joined = Do dochst al mei oan dit toernoai.
+event-error-not_joined = Do spilest net mei yn dit toernoai.
+event-error-event_finished = It toernoai is ôfrûn.
+event-error-event_started = By in round-robin kinsto nei de start net mear ynstappe of ophâlde.
+event-error-round_in_progress = Der wurdt in ronde spile: meld dy oan of ôf tusken de rondes.
+event-error-wrong_password = Ferkeard toernoaiwachtwurd.
+event-error-not_eligible = Do meist net meidwaan oan dit toernoai (ratinggrinzen of minimum oantal ratingpartijen).
+event-error-busy = It toernoai is drok: besykje it nochris.
+event-error-event_moving = It toernoai ferhuzet nei in oare server: besykje it sa nochris.
+event-error-internal = De server koe dat net bewarje: besykje it nochris.

@@ -458,3 +458,19 @@ error-malformed-unknown_type = De server kent het berichttype { $type } niet.
 error-busy-archive_busy = Er lopen te veel archiefopvragingen; probeer het zo opnieuw.
 error-not_found-no_channel = Er is geen kanaal of gearchiveerde partij { $channel }.
 error-not_found-no_event = Er is geen toernooi { $event }.
+
+## Refused event requests on the events pages (web/js/pages/events.js), by code.
+event-error-unauthenticated = Log eerst in.
+event-error-not_organiser = Alleen een beheerder of een lid met organisatorrecht maakt toernooien aan.
+event-error-forbidden = Alleen een clubbeheerder geeft het organisatorrecht.
+event-error-not_found = Dit toernooi bestaat niet.
+event-error-already_joined = Je doet al mee aan dit toernooi.
+event-error-not_joined = Je speelt niet mee in dit toernooi.
+event-error-event_finished = Het toernooi is afgelopen.
+event-error-event_started = Bij een round-robin kun je na de start niet meer instappen of stoppen.
+event-error-round_in_progress = Er wordt een ronde gespeeld: meld je aan of af tussen de rondes.
+event-error-wrong_password = Verkeerd toernooiwachtwoord.
+event-error-not_eligible = Je mag niet meedoen aan dit toernooi (ratinggrenzen of minimum aantal ratingpartijen).
+event-error-busy = Het toernooi is druk: probeer het opnieuw.
+event-error-event_moving = Het toernooi verhuist naar een andere server: probeer het zo opnieuw.
+event-error-internal = De server kon dat niet opslaan: probeer het opnieuw.

@@ -8,6 +8,7 @@ import * as i18n from '../js/i18n.js';
 import { initialState, parseRoute } from '../js/state.js';
 import { receive } from '../js/receive.js';
 import { eventBody, ERRORS } from '../js/pages/event-form.js';
+import { eventRefusal } from '../js/pages/events.js';
 
 i18n.use('en', ['en.ftl', 'pages-en.ftl'].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n'));
 
@@ -62,4 +63,23 @@ test('the create form sends what the server takes, and names each field it would
   // Each error in words, with the limits in them.
   assert.equal(i18n.t(...ERRORS.length), 'An arena lasts 20 to 180 minutes.');
   assert.equal(i18n.t(...ERRORS.password), 'A password has 4 to 64 characters.');
+});
+
+test('a refused event request reads in the page\'s language, and an invalid field keeps the server\'s detail in English', () => {
+  const words = (lang) => ['', 'pages-'].map((p) => readFileSync(new URL(`../i18n/${p}${lang}.ftl`, import.meta.url), 'utf8')).join('\n');
+  try {
+    i18n.use('nl', words('nl'));
+    assert.equal(eventRefusal({ code: 'round_in_progress', message: 'a round is being played: join or withdraw between rounds' }),
+      'Er wordt een ronde gespeeld: meld je aan of af tussen de rondes.');
+    i18n.use('fy', words('fy'));
+    assert.equal(eventRefusal({ code: 'not_organiser', message: 'only an admin…' }),
+      'Allinnich in behearder of in lid mei organisatorrjocht makket toernoaien oan.');
+    // A field the form could not check: the code's general line here, the detail in English.
+    assert.equal(eventRefusal({ code: 'invalid_argument', message: 'the arena lasts 20 to 180 minutes' }),
+      i18n.t('error-invalid_argument'));
+  } finally {
+    i18n.use('en', words('en'));
+  }
+  assert.equal(eventRefusal({ code: 'invalid_argument', message: 'the arena lasts 20 to 180 minutes' }),
+    'the arena lasts 20 to 180 minutes');
 });

@@ -18,6 +18,14 @@ import { h, list, show, text } from '../render/dom.js';
 import { profilePath } from '../account.js';
 import { t, refusal } from '../i18n.js';
 
+/** A refused event request in the reader's language: the code's words where the catalogue has
+ * them; an invalid field (the form checks fields first, in the reader's language) gets the
+ * code's general line, or the server's detail in English. */
+export function eventRefusal({ code, message }) {
+  const id = `event-error-${code}`;
+  return t(id) === id ? refusal(code, message) : t(id);
+}
+
 /** `GET`/`POST` JSON; `{status, body}` (status 0: the server was not reached). */
 async function call(method, path, body) {
   try {
@@ -80,7 +88,7 @@ export function mountEvents(root) {
     }
   };
   const load = () => call('GET', '/api/events').then(({ status, body }) => {
-    if (status !== 200) text(notice, (body && body.error ? refusal(body.error.code, body.error.message) : t('page-load-failed')));
+    if (status !== 200) text(notice, (body && body.error ? eventRefusal(body.error) : t('page-load-failed')));
     shown = status === 200 ? body.events : [];
     draw();
     if (status === 200 && body.can_create && !formShown) {
@@ -173,7 +181,7 @@ export function mountEvent(root, id) {
     busy = true;
     const { status, body: answer } = await call('POST', path, body);
     busy = false;
-    text(notice, status === 200 ? '' : (answer && answer.error ? refusal(answer.error.code, answer.error.message) : t('page-load-failed')));
+    text(notice, status === 200 ? '' : (answer && answer.error ? eventRefusal(answer.error) : t('page-load-failed')));
   }
   join.addEventListener('click', () => ask(`/api/events/${id}/join`, shown && shown.private ? { password: password.value } : null));
   withdraw.addEventListener('click', () => ask(`/api/events/${id}/withdraw`, null));
