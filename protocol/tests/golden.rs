@@ -585,7 +585,12 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::IllegalPrediction,
                 message: "a2-a4 is not a legal move for white before ply 0".into(),
                 last_id: None,
-                args: None,
+                args: Some(Box::new(
+                    ErrorArgs::new("not_legal")
+                        .number("next", 0u32)
+                        .word("move", "a2-a4")
+                        .word("side", "white"),
+                )),
             }),
         ),
         server(
@@ -595,7 +600,7 @@ fn cases() -> Vec<Case> {
                 code: ErrorCode::Malformed,
                 message: "not a valid message: expected value at line 1 column 1".into(),
                 last_id: None,
-                args: None,
+                args: Some(Box::new(ErrorArgs::new("not_a_message"))),
             }),
         ),
         server(
@@ -618,7 +623,7 @@ fn cases() -> Vec<Case> {
                 message: "invalid message: route: must hold 2 to 21 squares (origin and landings)"
                     .into(),
                 last_id: None,
-                args: None,
+                args: Some(Box::new(ErrorArgs::new("invalid_field").word("field", "route"))),
             }),
         ),
         server(
@@ -630,7 +635,7 @@ fn cases() -> Vec<Case> {
                           largest integer JavaScript holds exactly)"
                     .into(),
                 last_id: None,
-                args: None,
+                args: Some(Box::new(ErrorArgs::new("invalid_field").word("field", "id"))),
             }),
         ),
         server("pong", ServerMessage::Pong(Pong { nonce: 42 })),
