@@ -3376,6 +3376,32 @@ mod club_events {
         let (_open_tx, open) = watch::channel(true);
         let watcher = if director == "b" { "c" } else { "b" };
         let mut watched = swiss.addrs[watcher];
+        // A spectator on a node that does not run the director follows the event live.
+        let mut spectator = Client::connect(watched, Encoding::Json).await.unwrap();
+        spectator
+            .call(ClientMessage::Watch(Watch {
+                target: Target::Event(swiss.id.clone()),
+                since_v: None,
+            }))
+            .await
+            .unwrap();
+        // It reads all along (answering the server's pings) and keeps each pushed version
+        // until the event is finished.
+        let spectating = tokio::spawn(async move {
+            let mut pushes = Vec::new();
+            loop {
+                match spectator.recv(Duration::from_secs(600)).await {
+                    Ok(ServerMessage::ClubEvent(shown)) => {
+                        pushes.push(shown.v);
+                        if shown.status == boardcast_protocol::ClubEventStatus::Finished {
+                            return Ok(pushes);
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(err) => return Err((err, pushes)),
+                }
+            }
+        });
         for round in 1..=ROUNDS {
             let logs = || cluster.logs();
             let games = swiss.paired(watched, round, &logs).await;
@@ -3431,6 +3457,17 @@ mod club_events {
             .filter(|node| *node != director)
             .collect();
         swiss.check_final(&cluster, &survivors).await;
+        // It was pushed the event as it changed, through the take-over, to the final table,
+        // without asking again.
+        let pushes = match tokio::time::timeout(PATIENCE, spectating).await {
+            Ok(Ok(Ok(pushes))) => pushes,
+            outcome => panic!(
+                "the spectator on {watcher} was not pushed the finished event: {outcome:?}\n{}",
+                cluster.logs()
+            ),
+        };
+        assert!(pushes.len() > 2, "pushed: {pushes:?}");
+        assert!(pushes.is_sorted(), "pushed in order: {pushes:?}");
     }
 
     /// The same Swiss, its director's node frozen (SIGSTOP) past its lease while round 1 is

@@ -11,8 +11,10 @@
 //! A follower that watches again with `since_v` (after a reconnect) is sent the event only if
 //! it changed since: every push is the whole event, so catching up is one message. The room
 //! only reads the director's view (a `watch` channel the director already fills), so the
-//! director knows nothing of its followers. An event that is not running here (over, or
-//! never) answers `watch` with the event read back once; nothing more will change.
+//! director knows nothing of its followers. An event whose director runs on another node of a
+//! cluster has a room fed by reading the event back from storage every [`READ_EVERY`] while
+//! it is followed here ([`read_back`]); a finished event answers `watch` with the event read
+//! back once, as nothing more will change.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -36,6 +38,8 @@ use crate::room::outbox::{Outbox, SharedMessage};
 const PUSH_EVERY: Duration = Duration::from_millis(300);
 /// Requests waiting for a room, at most; beyond, `watch` is refused as busy.
 const ROOM_MAILBOX: usize = 256;
+/// How often a node that does not run an event's director reads it back for its followers.
+const READ_EVERY: Duration = Duration::from_secs(1);
 /// Crowd counts are not sent for events; the fan-out wants a period all the same.
 const NO_CROWD: Duration = Duration::from_secs(3600);
 
@@ -107,7 +111,7 @@ impl Followers {
         {
             return room.try_send(request).map_err(|_| busy(&event));
         }
-        // Not running here: the event as stored, once.
+        // Not running here: the event as stored; followed from storage unless it is over.
         let view = self.0.events.view(&event).await.map_err(|err| match err {
             super::error::EventError::NotFound(_) => {
                 Refusal::new(ErrorCode::NotFound, format!("no event {event}"))
@@ -116,6 +120,16 @@ impl Followers {
             _ => Refusal::new(ErrorCode::StorageUnavailable, "cannot read the event")
                 .with(ErrorArgs::new("event_unreadable").word("event", &event)),
         })?;
+        if view.status != "finished" {
+            let (events, id) = (self.0.events.clone(), event.clone());
+            let read = move || {
+                let (events, id) = (events.clone(), id.clone());
+                async move { events.view(&id).await.ok() }
+            };
+            if let Some(room) = self.open(&event, read_back(view.clone(), read)) {
+                return room.try_send(request).map_err(|_| busy(&event));
+            }
+        }
         outbox.ack(id);
         if since_v != Some(view.v) {
             outbox.send(&ServerMessage::ClubEvent(club_event(&view)));
@@ -181,6 +195,42 @@ impl Followers {
         tokio::spawn(room.run(self.0.shutdown.clone(), guard));
         Some(tx)
     }
+}
+
+/// The views of an event whose director runs on another node: read back every
+/// [`READ_EVERY`] (`read` answers `None` when storage cannot be read; the next tick tries
+/// again) while a room holds the receiver, and closed once the event is finished, so that its
+/// room pushes the last view and goes.
+fn read_back<R, F>(first: Arc<EventView>, mut read: R) -> watch::Receiver<Arc<EventView>>
+where
+    R: FnMut() -> F + Send + 'static,
+    F: std::future::Future<Output = Option<Arc<EventView>>> + Send,
+{
+    let (views, receiver) = watch::channel(first);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(READ_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every.tick().await;
+        loop {
+            tokio::select! {
+                () = views.closed() => return,
+                _ = every.tick() => {}
+            }
+            let Some(view) = read().await else { continue };
+            let finished = view.status == "finished";
+            views.send_if_modified(|shown| {
+                let newer = view.v != shown.v;
+                if newer {
+                    *shown = view;
+                }
+                newer
+            });
+            if finished {
+                return;
+            }
+        }
+    });
+    receiver
 }
 
 fn busy(event: &str) -> Refusal {
@@ -457,6 +507,61 @@ mod tests {
         for _ in 0..8 {
             tokio::task::yield_now().await;
         }
+    }
+
+    /// An event run on another node is read back every second while followed here: a read
+    /// of the same version changes nothing, a failed read is tried again at the next tick, a
+    /// newer version is shown, and a finished one is the last (the views close, so the room
+    /// pushes it and goes). Nobody following any more stops the reading.
+    #[tokio::test(start_paused = true)]
+    async fn an_event_run_elsewhere_is_read_back_until_it_is_finished() {
+        let reads = Arc::new(Mutex::new(std::collections::VecDeque::from([
+            Some(view(3, 2, &[])),
+            Some(view(4, 2, &[1])),
+            None,
+            Some(EventView {
+                status: "finished",
+                ..view(5, 2, &[1])
+            }),
+        ])));
+        let asked = reads.clone();
+        let read = move || {
+            let next = asked.lock().unwrap().pop_front().flatten().map(Arc::new);
+            async move { next }
+        };
+        let mut views = read_back(Arc::new(view(3, 2, &[])), read);
+        after(READ_EVERY).await;
+        assert!(
+            !views.has_changed().unwrap(),
+            "the same version is no change"
+        );
+        after(READ_EVERY).await;
+        assert!(views.has_changed().unwrap());
+        assert_eq!(views.borrow_and_update().v, 4);
+        after(READ_EVERY).await;
+        assert!(
+            !views.has_changed().unwrap(),
+            "a failed read shows nothing new"
+        );
+        after(READ_EVERY).await;
+        assert_eq!(views.borrow_and_update().status, "finished");
+        assert!(
+            views.changed().await.is_err(),
+            "a finished event's views close"
+        );
+        assert!(reads.lock().unwrap().is_empty());
+
+        // Followed by nobody: the reading stops at its next tick.
+        let reads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = reads.clone();
+        let views = read_back(Arc::new(view(3, 2, &[])), move || {
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            async { Some(Arc::new(view(3, 2, &[]))) }
+        });
+        after(READ_EVERY).await;
+        drop(views);
+        after(READ_EVERY * 5).await;
+        assert!(reads.load(std::sync::atomic::Ordering::Relaxed) <= 2);
     }
 
     /// A follower is answered with the event, one that has its version with the ack alone;
