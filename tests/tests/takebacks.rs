@@ -5,8 +5,7 @@
 //! refusal carries its reason and arguments (§12.1). The event's game also shows the director
 //! seating each member with their own "refuse more time" preference, as the lobby does.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -303,24 +302,15 @@ async fn seat_for(client: &mut Client, id: u64) -> Seat {
     }
 }
 
-/// A blocking HTTP/1.1 request with a session cookie; the status and body.
+/// `same_origin_request` with a session cookie (none when empty): the status and body.
 fn request(addr: SocketAddr, method: &str, path: &str, cookie: &str, body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nCookie: {cookie}\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, body.to_owned())
+    let headers = if cookie.is_empty() {
+        String::new()
+    } else {
+        format!("Cookie: {cookie}\r\n")
+    };
+    let (status, _, body) = same_origin_request(addr, method, path, body, &headers);
+    (status, body)
 }
 
 /// A club event's game, created by the event director: the member who chose on the account
