@@ -13,15 +13,15 @@ use boardcast_protocol::{ColorChoice, Seat};
 use boardcast_tests::web::route_notation;
 
 /// Two protocol clients seated in a new public match, White then Black.
-struct Table {
-    white: Client,
-    white_seat: Seat,
+pub(super) struct Table {
+    pub(super) white: Client,
+    pub(super) white_seat: Seat,
     black: Client,
-    black_seat: Seat,
+    pub(super) black_seat: Seat,
 }
 
 impl Table {
-    async fn open(addr: std::net::SocketAddr) -> Table {
+    pub(super) async fn open(addr: std::net::SocketAddr) -> Table {
         let mut white = Client::connect(addr, Encoding::Json).await.unwrap();
         white.hello("Sietske").await.unwrap();
         let white_seat = white
@@ -40,7 +40,7 @@ impl Table {
     }
 
     /// Plays the first `count` plies of `game`.
-    async fn play(&mut self, game: &RefGame, count: usize) {
+    pub(super) async fn play(&mut self, game: &RefGame, count: usize) {
         for (n, ply) in plies(game).iter().take(count).enumerate() {
             if game.mover(n) == Side::White {
                 self.white.play(&self.white_seat, &ply.route).await.unwrap();
@@ -60,7 +60,7 @@ impl Table {
 
 /// Gives `browser` the seat (as if it had taken it itself) and opens its match page. Its ack
 /// ids start far above the protocol client's, which used the same seat before.
-async fn hand_seat(browser: &Browser, seat: &Seat) {
+pub(super) async fn hand_seat(browser: &Browser, seat: &Seat) {
     browser.goto("/").await;
     browser
         .js(
