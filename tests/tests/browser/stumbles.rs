@@ -436,7 +436,8 @@ async fn the_invited_friend_gives_a_name_before_taking_the_seat() {
 const PATIENCE_END: Duration = Duration::from_secs(30);
 
 /// Item 14: a name of 32 × W neither makes the lobby scroll sideways (desktop and phone) nor
-/// cuts the colour label in the match header.
+/// cuts the colour label in the match header. At 360 px the guests' names are shown whole,
+/// wrapped, not cut to a few letters, and each keeps its "(guest)" mark in view.
 #[tokio::test]
 async fn a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label() {
     let test = "a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label";
@@ -472,14 +473,19 @@ async fn a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label() {
     wait_match_page(&phone, "the phone").await;
     let label = "const row = document.querySelector('[data-presence=\"' + arguments[0] + '\"]');
                  const c = row.querySelector('.colour'), n = row.querySelector('.name');
-                 const r = c.getBoundingClientRect();
-                 return [c.textContent, r.left >= 0 && r.right <= window.innerWidth && r.width > 0,
-                         n.getAttribute('title')];";
+                 const g = row.querySelector('.guest');
+                 const inView = (e) => { const r = e.getBoundingClientRect();
+                                         return r.left >= 0 && r.right <= window.innerWidth && r.width > 0; };
+                 return [c.textContent, inView(c), n.getAttribute('title'),
+                         n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight,
+                         !g.hidden && inView(g) ? g.textContent : null];";
     for side in ["white", "black"] {
         let shown = phone.js(label, vec![json!(side)]).await;
         assert_eq!(shown[0], json!(format!("· {side}")), "{shown}");
         assert_eq!(shown[1], json!(true), "the {side} label is cut: {shown}");
         assert_eq!(shown[2], json!(long), "the whole name in the title");
+        assert_eq!(shown[3], json!(true), "the {side} name is cut: {shown}");
+        assert_eq!(shown[4], json!("(guest)"), "the {side} guest mark: {shown}");
     }
     let widths = phone.js(overflow, vec![]).await;
     assert!(
