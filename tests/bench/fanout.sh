@@ -8,7 +8,10 @@
 #   usage: fanout.sh DIR      (DIR holds boardcast-server and boardcast-load, release builds)
 #
 # Takes about 4 minutes. Leaves nothing running and nothing on disk.
-# COUNTS="10000 2000" and DURATION=20s may be overridden.
+# COUNTS="10000 2000" and DURATION=20s may be overridden. SERVER_CPUS and LOAD_CPUS (taskset
+# lists, e.g. SERVER_CPUS=0 LOAD_CPUS=1) pin the server and the baseline to the first, the
+# load generator to the second, so they no longer share cores (issue 35: "the load generator
+# elsewhere"); without them all share every core.
 set -u
 R=${1:?usage: fanout.sh DIR-WITH-RELEASE-BINARIES}
 R=$(cd "$R" && pwd)
@@ -37,6 +40,11 @@ trap 'exit 130' INT TERM
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
 
 . "$(dirname "$0")/common.sh"
+
+SERVER_ON=() LOAD_ON=()
+[ -n "${SERVER_CPUS:-}" ] && SERVER_ON=(taskset -c "$SERVER_CPUS")
+[ -n "${LOAD_CPUS:-}" ] && LOAD_ON=(taskset -c "$LOAD_CPUS")
+echo "pinned: server and baseline on ${SERVER_CPUS:-every core}, load generator on ${LOAD_CPUS:-every core}"
 
 # Where each reveal's time went on the server while the watchers were on it (its /metrics
 # before they connected and after they left): due -> move computed, and due -> queued
@@ -70,18 +78,18 @@ for count in $COUNTS; do
   rm -f "$WORK"/bench.db*
   port=$(free_port)
   # shellcheck disable=SC2086
-  "$R/boardcast-server" --listen "127.0.0.1:$port" --db "$WORK/bench.db" $BENCH_SERVER_FLAGS \
+  "${SERVER_ON[@]}" "$R/boardcast-server" --listen "127.0.0.1:$port" --db "$WORK/bench.db" $BENCH_SERVER_FLAGS \
     >"$WORK/server.log" 2>&1 &
   SERVER=$!
   wait_listening "$SERVER" "$port" "$WORK/server.log"
   fport=$(free_port)
-  "$R/boardcast-load" fanout-server --listen "127.0.0.1:$fport" --interval 50ms --duration 20m \
+  "${SERVER_ON[@]}" "$R/boardcast-load" fanout-server --listen "127.0.0.1:$fport" --interval 50ms --duration 20m \
     >"$WORK/fanout.log" 2>&1 &
   FANOUT=$!
   wait_listening "$FANOUT" "$fport" "$WORK/fanout.log"
   echo "=== $count watchers, $(date -u +%H:%M:%S) UTC, $(load)"
   curl -s "http://127.0.0.1:$port/metrics" >"$WORK/before.txt"
-  "$R/boardcast-load" spectators --addr "127.0.0.1:$port" --count "$count" --channel tv1 \
+  "${LOAD_ON[@]}" "$R/boardcast-load" spectators --addr "127.0.0.1:$port" --count "$count" --channel tv1 \
     --duration "$DURATION" --server-pid "$SERVER" \
     --fanout-addr "127.0.0.1:$fport" --fanout-pid "$FANOUT" 2>/dev/null \
     | grep --line-buffered -v -E '^(command|machine)' \

@@ -9,7 +9,12 @@
 #   usage: logins.sh DIR   (DIR holds boardcast-server, or the e2e build's
 #                           boardcast-server-e2e, and boardcast-load)
 #
-# Takes about RUNS × 1 minute. Leaves nothing running and nothing on disk.
+# CONTROL=1 adds a third arm to every run: paced play beside a process that is not the server
+# at all, an idle-priority (`chrt --idle`) memory-hard hash loop (Python's scrypt, 16 MiB, one
+# thread, like the server's one hashing thread) for as long as the 200 logins took. What it
+# costs play is what any background hashing costs on this machine, whoever does it.
+#
+# Takes about RUNS × 1 minute (1.5 with CONTROL=1). Leaves nothing running and nothing on disk.
 set -u
 R=${1:?usage: logins.sh DIR-WITH-BINARIES}
 R=$(cd "$R" && pwd)
@@ -27,9 +32,12 @@ RUNS=${RUNS:-2}
 WORK=$(mktemp -d /tmp/logins-measure.XXXXXX)
 SERVER=
 PLAY=
+HOG=
+CONTROL=${CONTROL:-0}
 PASSWORD='Tulpen-in-Dokkum-1921'
 
 cleanup() {
+  if [ -n "$HOG" ] && kill -0 "$HOG" 2>/dev/null; then kill "$HOG"; wait "$HOG" 2>/dev/null; fi
   if [ -n "$PLAY" ] && kill -0 "$PLAY" 2>/dev/null; then kill "$PLAY"; wait "$PLAY" 2>/dev/null; fi
   if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
     kill "$SERVER"; wait "$SERVER" 2>/dev/null
@@ -76,7 +84,9 @@ play() {
 
 echo "=== $LOGINS logins at once, nothing else, $(date -u +%H:%M:%S) UTC, $(load)"
 start_server
+SECONDS=0
 logins
+LOGIN_SECONDS=$SECONDS
 stop_server
 
 for run in $(seq "$RUNS"); do
@@ -92,6 +102,23 @@ for run in $(seq "$RUNS"); do
   PLAY=$!
   sleep "$LOGIN_AT"
   logins
+  wait "$PLAY"; PLAY=
+  cat "$WORK/play.out"
+  stop_server
+  echo "after: $(load)"
+
+  [ "$CONTROL" = 1 ] || continue
+  echo "=== run $run of $RUNS: paced play beside an idle-priority scrypt loop outside the server for ${LOGIN_SECONDS}s at ${LOGIN_AT}s, $(date -u +%H:%M:%S) UTC, $(load)"
+  start_server
+  play >"$WORK/play.out" &
+  PLAY=$!
+  sleep "$LOGIN_AT"
+  timeout "$LOGIN_SECONDS" chrt --idle 0 python3 -c '
+import hashlib, os
+while True:
+    hashlib.scrypt(b"password", salt=os.urandom(16), n=16384, r=8, p=1, maxmem=64 << 20)' &
+  HOG=$!
+  wait "$HOG"; HOG=
   wait "$PLAY"; PLAY=
   cat "$WORK/play.out"
   stop_server
