@@ -197,12 +197,14 @@ struct Actor {
     _guard: TaskGuard,
 }
 
-/// Starts the actor for `state`, whose events so far are `records`; a rematch's actor
+/// Starts the actor for `state`, whose events so far are `records` and whose chat is `chat`
+/// (still to be read from storage, unless the match is new); a rematch's actor
 /// (`awaiting_players`) records presence only once its players have arrived.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn spawn(
     state: MatchState,
     records: &[Record],
+    chat: MatchChat,
     awaiting_players: bool,
     directory: Arc<dyn Directory>,
     storage: Storage,
@@ -255,7 +257,7 @@ pub(crate) fn spawn(
         probe_after: Instant::now(),
         storage_down,
         owed: Retry::default(),
-        chat: MatchChat::default(),
+        chat,
         _guard: guard,
     };
     tokio::spawn(actor.run(rx, shutdown));
