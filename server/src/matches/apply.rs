@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use boardcast_protocol::{BySide, MatchEvent, MatchPhase, MatchResult, Side, TakenBack};
 use frisian::{MoveError, MoveList, Position};
 
+use super::acks::{AckIds, AckIdsMark};
 use super::clock::Clock;
 use super::decide::squares;
 use super::grace::GraceCountdown;
@@ -40,7 +41,7 @@ pub(crate) struct Savepoint {
     /// The whole move list, kept only while a takeback proposal stands: a takeback is the
     /// one event that shortens it, and it needs a proposal.
     plies_before_takeback: Option<Plies>,
-    carried_out: BySide<usize>,
+    carried_out: BySide<AckIdsMark>,
     clock: Option<Clock>,
     lag: Option<BySide<LagQuota>>,
     draw_offer: Option<Side>,
@@ -163,10 +164,8 @@ impl MatchState {
             MatchEvent::TakenBack(taken) => self.take_back(taken, now)?,
         }
         if let Some((side, ack)) = record.ack {
-            let carried_out = &mut self.carried_out[side];
-            if carried_out.last().is_none_or(|&last| ack > last) {
-                carried_out.push(ack);
-            }
+            // An id no newer than the last is not kept again.
+            self.carried_out[side].push(ack);
         }
         self.v += 1;
         Ok(())
@@ -312,7 +311,7 @@ impl MatchState {
             position: *position,
             plies: plies.mark(),
             plies_before_takeback: takeback.offer.is_some().then(|| plies.clone()),
-            carried_out: carried_out.as_ref().map(Vec::len),
+            carried_out: carried_out.as_ref().map(AckIds::mark),
             clock: clock.clone(),
             lag: *lag,
             draw_offer: *draw_offer,
@@ -439,7 +438,13 @@ mod tests {
             announced, 2,
             "Black's join and White's first move start a wait"
         );
-        assert_eq!(replayed.carried_out, BySide::new(vec![1, 2], vec![1, 2]));
+        assert_eq!(
+            replayed
+                .carried_out
+                .as_ref()
+                .map(|ids| ids.iter().collect::<Vec<_>>()),
+            BySide::new(vec![1, 2], vec![1, 2])
+        );
         assert_eq!(replayed.draw_offer, None, "the move cancelled the offer");
     }
 
@@ -468,7 +473,13 @@ mod tests {
         state.restore(savepoint);
         assert_eq!(state.snapshot(now, BySide::new(true, true)), before);
         assert_eq!(
-            (state.carried_out.clone(), state.plies.len()),
+            (
+                state
+                    .carried_out
+                    .as_ref()
+                    .map(|ids| ids.iter().collect::<Vec<_>>()),
+                state.plies.len()
+            ),
             (BySide::new(vec![1], vec![]), 0)
         );
     }

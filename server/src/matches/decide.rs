@@ -253,10 +253,10 @@ impl MatchState {
         now: Instant,
     ) -> Result<Decision, Refusal> {
         let carried_out = &self.carried_out[side];
-        if let Some(&last) = carried_out.last()
+        if let Some(last) = carried_out.last()
             && ack <= last
         {
-            if carried_out.binary_search(&ack).is_ok() {
+            if carried_out.contains(ack) {
                 return Ok(Decision::Duplicate);
             }
             return Err(Refusal {

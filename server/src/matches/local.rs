@@ -20,6 +20,7 @@ use rand::Rng;
 
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
+use crate::matches::chat::MatchChat;
 use crate::matches::directory::{Created, Directory, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
@@ -146,7 +147,14 @@ impl Hub {
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
                 .with(ErrorArgs::new("does_not_replay"))
         })?;
-        self.start(state, &records, false, directory, ownership)
+        self.start(
+            state,
+            &records,
+            MatchChat::default(),
+            false,
+            directory,
+            ownership,
+        )
     }
 
     fn index(&self) -> MutexGuard<'_, Index> {
@@ -265,6 +273,7 @@ impl Hub {
         let handle = self.start(
             state,
             &records,
+            MatchChat::of_new_match(),
             arrivals_follow,
             directory,
             ownership(&id, epoch),
@@ -397,11 +406,13 @@ impl Hub {
     }
 
     /// Registers `state` and starts its actor, owned as `ownership` says and talking to
-    /// `directory`; a match already running is left as it is and its actor returned.
+    /// `directory`, with `chat` (read from storage when first needed, unless the match is
+    /// new); a match already running is left as it is and its actor returned.
     fn start(
         &self,
         state: MatchState,
         records: &[Record],
+        chat: MatchChat,
         awaiting_players: bool,
         directory: Arc<dyn Directory>,
         ownership: Ownership,
@@ -430,6 +441,7 @@ impl Hub {
         let handle = actor::spawn(
             state,
             records,
+            chat,
             awaiting_players,
             directory,
             self.0.storage.clone(),
@@ -476,8 +488,14 @@ impl Hub {
         for m in stored {
             match rebuild(&m, now, last_alive_ms) {
                 Ok((state, records)) => {
-                    let started =
-                        self.start(state, &records, false, self.alone(), Ownership::single());
+                    let started = self.start(
+                        state,
+                        &records,
+                        MatchChat::default(),
+                        false,
+                        self.alone(),
+                        Ownership::single(),
+                    );
                     if started.is_ok() {
                         resumed += 1;
                     }
@@ -509,8 +527,15 @@ impl Hub {
             Refusal::new(ErrorCode::Internal, "the stored match does not replay")
                 .with(ErrorArgs::new("does_not_replay"))
         })?;
-        self.start(state, &records, false, self.alone(), Ownership::single())
-            .map(Some)
+        self.start(
+            state,
+            &records,
+            MatchChat::default(),
+            false,
+            self.alone(),
+            Ownership::single(),
+        )
+        .map(Some)
     }
 }
 

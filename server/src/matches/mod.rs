@@ -7,6 +7,7 @@
 //! Beside them: the single-node directory of every match ([`local`]), the invite codes of
 //! private matches ([`invite`]) and Frisian TV ([`tv`]), which features one of them.
 
+pub(crate) mod acks;
 pub(crate) mod actor;
 pub(crate) mod apply;
 pub(crate) mod chat;

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use boardcast_protocol::{BySide, MatchPhase, MatchResult, RatingChanges, Side};
 use frisian::{FenError, Position};
 
+use super::acks::AckIds;
 use super::clock::Clock;
 use super::grace::GraceCountdown;
 use super::lag::LagQuota;
@@ -55,7 +56,7 @@ pub(crate) struct MatchState {
     /// The ack ids of the actions each side has carried out, ascending (ids increase per
     /// seat): an action re-sent with one of them is a duplicate, any other id up to the last
     /// one is stale.
-    pub(super) carried_out: BySide<Vec<u64>>,
+    pub(super) carried_out: BySide<AckIds>,
     pub(super) clock: Option<Clock>,
     /// Each side's lag quota (timed matches only), changed by applying moves.
     pub(super) lag: Option<BySide<LagQuota>>,

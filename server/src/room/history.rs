@@ -13,7 +13,10 @@ use std::collections::VecDeque;
 /// The last `capacity` events of a room, kept as a `K` each, oldest first.
 #[derive(Debug)]
 pub(crate) struct History<K> {
-    recent: VecDeque<(u64, K)>,
+    /// The events held, oldest first. Their versions are consecutive and end at `last`, so
+    /// each one's follows from its place and is not kept beside it (a match's twenty kept
+    /// moves are 32 bytes each; their versions would add a quarter).
+    recent: VecDeque<K>,
     capacity: usize,
     /// The newest version this room has had (held or not); `None` before the first.
     last: Option<u64>,
@@ -51,7 +54,7 @@ impl<K> History<K> {
         if self.recent.len() == self.capacity {
             self.recent.pop_front();
         }
-        self.recent.push_back((v, kept));
+        self.recent.push_back(kept);
         self.last = Some(v);
         true
     }
@@ -72,16 +75,18 @@ impl<K: Clone> History<K> {
         if seen >= last {
             return Some(Vec::new());
         }
-        match self.recent.front() {
-            Some(&(oldest, _)) if oldest <= seen + 1 => Some(
-                self.recent
-                    .iter()
-                    .filter(|(v, _)| *v > seen)
-                    .cloned()
-                    .collect(),
-            ),
-            _ => None,
+        let oldest = last + 1 - self.recent.len() as u64;
+        if self.recent.is_empty() || oldest > seen + 1 {
+            return None;
         }
+        Some(
+            self.recent
+                .iter()
+                .enumerate()
+                .skip((seen + 1 - oldest) as usize)
+                .map(|(i, kept)| (oldest + i as u64, kept.clone()))
+                .collect(),
+        )
     }
 }
 

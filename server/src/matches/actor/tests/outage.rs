@@ -1,18 +1,20 @@
 //! A short storage outage on a single node (PROTOCOL.md §12): the side to move is not
 //! charged the time in which no move of theirs could be stored, and no flag falls in it.
+//! The same store wrapper counts the chat reads: a new match reads none.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{
-    ClockState, Encoding, ErrorCode, FrameRef, MatchEvent, ServerMessage, Side, TimeControl,
+    ChatPreset, ChatRoom, ChatSay, ClockState, Encoding, ErrorCode, FrameRef, MatchEvent,
+    ServerMessage, Side, TimeControl,
 };
 use tokio::time::Instant;
 
 use crate::matches::local::Hub;
-use crate::matches::{Action, Command, MatchHandle, Player, Settings, Setup};
+use crate::matches::{Action, ChatRequest, Command, MatchHandle, Player, Settings, Setup};
 use crate::room::outbox::{Inbox, Outbox, next_conn_id, outbox};
 use crate::storage::club::StoredClubEvent;
 use crate::storage::{
@@ -22,11 +24,12 @@ use crate::storage::{
 use boardcast_protocol::LeaderboardEntry;
 
 /// A store that refuses every write while `failing` (an unreachable database, a full disk)
-/// and otherwise writes to a real SQLite file.
+/// and otherwise writes to a real SQLite file; it counts the chat reads in `chat_reads`.
 #[derive(Debug)]
 struct Flaky {
     inner: Storage,
     failing: Arc<AtomicBool>,
+    chat_reads: Arc<AtomicUsize>,
 }
 
 #[async_trait::async_trait]
@@ -41,6 +44,7 @@ impl Store for Flaky {
         self.inner.unfinished().await
     }
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
+        self.chat_reads.fetch_add(1, Ordering::SeqCst);
         self.inner.chat_lines(match_id).await
     }
     async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError> {
@@ -137,6 +141,7 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
     let storage = Storage::new(Flaky {
         inner: sqlite,
         failing: failing.clone(),
+        chat_reads: Arc::default(),
     });
     let (_trigger, shutdown) = crate::ops::shutdown::channel();
     let (tasks, _all_done) = crate::ops::shutdown::tasks();
@@ -202,4 +207,125 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
          and the {since_back:?} after it"
     );
     assert_eq!(clock.running, Some(Side::Black));
+}
+
+/// The first message on `inbox` that `wanted` picks; others are skipped.
+async fn until<T>(inbox: &mut Inbox, mut wanted: impl FnMut(ServerMessage) -> Option<T>) -> T {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), inbox.rx.recv())
+            .await
+            .expect("a message in time")
+            .expect("the connection is open");
+        let Message::Text(text) = frame else {
+            panic!("a JSON follower gets text: {frame:?}");
+        };
+        let message = Encoding::Json
+            .decode_server(FrameRef::Text(text.as_bytes()))
+            .unwrap();
+        if let Some(found) = wanted(message) {
+            return found;
+        }
+    }
+}
+
+/// Follows `handle` as a spectator and says a preset line as `author`, returning what the
+/// spectator was sent as the chat so far (none if nothing was said yet).
+async fn watch_and_say(handle: &MatchHandle, author: &str) -> Vec<ChatSay> {
+    let (watcher, mut inbox) = outbox(next_conn_id(), Encoding::Json, 256);
+    handle
+        .try_send(Command::Watch {
+            outbox: watcher.clone(),
+            id: 1,
+            since_v: None,
+            carried: false,
+        })
+        .unwrap();
+    handle
+        .try_send(Command::Chat {
+            outbox: watcher,
+            id: 2,
+            request: ChatRequest::Say {
+                author: Player::person(author),
+                say: ChatSay::Preset(ChatPreset::GoodLuck),
+            },
+        })
+        .unwrap();
+    let mut history = Vec::new();
+    until(&mut inbox, |message| match message {
+        ServerMessage::ChatHistory(h) if h.room == ChatRoom::Spectators => {
+            history = h.lines.into_iter().map(|line| line.say).collect();
+            None
+        }
+        ServerMessage::Ack(ack) if ack.id == 2 => Some(()),
+        ServerMessage::Error(error) => panic!("refused: {error:?}"),
+        _ => None,
+    })
+    .await;
+    history
+}
+
+/// A match created here has nothing stored in its chat yet, so its actor reads none (a read
+/// is a SQLite connection on a blocking thread per new match); a match read back after a
+/// restart reads its lines once, and a spectator gets them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_match_reads_no_chat_and_a_recovered_one_reads_its_lines_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sqlite, _) = Storage::open(
+        &crate::storage::Database::Sqlite(dir.path().join("db")),
+        None,
+    )
+    .await
+    .unwrap();
+    let chat_reads = Arc::new(AtomicUsize::new(0));
+    let storage = Storage::new(Flaky {
+        inner: sqlite,
+        failing: Arc::default(),
+        chat_reads: chat_reads.clone(),
+    });
+    let settings = Settings {
+        grace: Duration::from_secs(60),
+        first_move_timeout: Duration::from_secs(30),
+        abandon_after: Duration::from_secs(600),
+        linger: Duration::from_secs(60),
+        max_matches: 10,
+    };
+    let setup = Setup {
+        time_control: None,
+        public: false,
+        rematch_of: None,
+        start_fen: None,
+        rated: false,
+        rating_range: None,
+        berserk: false,
+        event: None,
+    };
+    let players = [
+        (Side::White, Player::person("w")),
+        (Side::Black, Player::person("b")),
+    ];
+    let (_trigger, shutdown) = crate::ops::shutdown::channel();
+    let (tasks, _all_done) = crate::ops::shutdown::tasks();
+    let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
+    let (handle, _, tokens) = hub.create_match(setup, &players, false).await.unwrap();
+    assert_eq!(watch_and_say(&handle, "fan").await, vec![]);
+    assert_eq!(
+        watch_and_say(&handle, "another fan").await,
+        vec![ChatSay::Preset(ChatPreset::GoodLuck)]
+    );
+    assert_eq!(
+        chat_reads.load(Ordering::SeqCst),
+        0,
+        "a new match's chat is read"
+    );
+
+    // The node restarts: the match is read back, and its chat with it.
+    let restarted = Hub::new(storage.clone(), settings, shutdown, tasks);
+    let stored = storage.unfinished().await.unwrap();
+    assert_eq!(restarted.recover(stored, None), 1);
+    let recovered = restarted.running_by_token(&tokens[0].1).unwrap();
+    assert_eq!(
+        watch_and_say(&recovered, "third fan").await,
+        vec![ChatSay::Preset(ChatPreset::GoodLuck); 2]
+    );
+    assert_eq!(chat_reads.load(Ordering::SeqCst), 1);
 }
