@@ -33,7 +33,7 @@ use self::view::EventView;
 use crate::matches::Directory;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::storage::club::{EventWrite, StoredClubEvent};
-use crate::storage::{Storage, Write, now_ms};
+use crate::storage::{Storage, StoredEvent, Write, now_ms};
 
 /// How often a director looks up its running games in storage.
 const POLL: Duration = Duration::from_millis(500);
@@ -389,6 +389,21 @@ impl Events {
             tracing::error!(%err, event = id, "cannot replay an event");
             EventError::Storage
         })
+    }
+
+    /// Event `id`'s records after version `after`, at most `limit` of them: what a node that
+    /// follows the event from storage lacks of it ([`follow`]).
+    pub(crate) async fn records_after(
+        &self,
+        id: &str,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<StoredEvent>, EventError> {
+        self.0
+            .storage
+            .club_event_records(id.to_owned(), after, limit)
+            .await
+            .map_err(|_| EventError::Storage)
     }
 
     /// The latest view of event `id`'s director here, unless it stopped before the event was

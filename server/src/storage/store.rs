@@ -181,6 +181,15 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         id: String,
     ) -> BoxFuture<'_, Result<Option<super::club::StoredClubEvent>, StorageError>>;
+    /// Club event `id`'s records after version `after`, in order, at most `limit` of them:
+    /// what a node that follows an event run on another node reads each time, as it has the
+    /// older ones (empty if there is no such event).
+    fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<super::StoredEvent>, StorageError>>;
     /// Commits everything sent before and stops the writer; later commits fail with
     /// [`StorageError::Closed`].
     fn close(&self) -> BoxFuture<'_, ()>;

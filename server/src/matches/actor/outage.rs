@@ -90,6 +90,14 @@ impl Store for Flaky {
     ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
         async move { self.inner.club_event(id).await }.boxed()
     }
+    fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::StoredEvent>, StorageError>> {
+        async move { self.inner.club_event_records(id, after, limit).await }.boxed()
+    }
     fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
         async move { self.inner.is_organiser(account).await }.boxed()
     }

@@ -241,6 +241,16 @@ impl Store for Postgres {
         async move { Ok(club::one(&*self.client().await?, &id).await?) }.boxed()
     }
 
+    fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::StoredEvent>, StorageError>> {
+        async move { Ok(club::records_after(&*self.client().await?, &id, after, limit).await?) }
+            .boxed()
+    }
+
     fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
         async move { Ok(club::is_organiser(&*self.client().await?, account).await?) }.boxed()
     }

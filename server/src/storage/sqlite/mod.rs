@@ -219,6 +219,15 @@ impl Store for Sqlite {
         self.read(move |conn| club::one(conn, &id))
     }
 
+    fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::storage::StoredEvent>, StorageError>> {
+        self.read(move |conn| club::records_after(conn, &id, after, limit))
+    }
+
     fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
         self.read(move |conn| club::is_organiser(conn, account))
     }
