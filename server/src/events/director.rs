@@ -57,6 +57,34 @@ impl Ask {
             Ask::Withdraw { account } => Command::Withdraw { account, reply },
         }
     }
+
+    /// The member who asks.
+    pub(crate) fn account(&self) -> i64 {
+        match self {
+            Ask::Join(joining) => joining.account,
+            Ask::Withdraw { account } => *account,
+        }
+    }
+
+    /// Whether `state` shows it done: the member who joins is playing, the one who withdraws
+    /// has withdrawn.
+    pub(crate) fn done_in(&self, state: &EventState) -> bool {
+        let entrant = state.entrant(self.account());
+        match self {
+            Ask::Join(_) => entrant.is_some_and(|e| !e.withdrawn),
+            Ask::Withdraw { .. } => entrant.is_some_and(|e| e.withdrawn),
+        }
+    }
+
+    /// Whether `refusal` is what the director answers when it was done already: a join
+    /// `already_joined`, a withdrawal `not_joined`.
+    pub(crate) fn refused_as_done(&self, refusal: &EventError) -> bool {
+        matches!(
+            (self, refusal),
+            (Ask::Join(_), EventError::AlreadyJoined)
+                | (Ask::Withdraw { .. }, EventError::NotJoined)
+        )
+    }
 }
 
 /// Whether this node's lease has been held, unbroken, since the event was claimed.
