@@ -28,7 +28,7 @@ help-match-step = troch de setten blêdzje (End: de partij)
 help-match-view = nûmers, boerd draaie, letterstikken, belle
 help-match-save = PDN bewarje (--save-pdn MAP, of hjir)
 help-match-chat = chat (leden type, gasten kieze); Tab: dimje
-help-match-back = werom nei it begjinskerm (it plak bliuwt bewarre)
+help-match-back = werom nei it begjinskerm (plak bliuwt)
 help-channel-cursor = de rinnerke ferpleatse
 help-channel-pick = kies it fjild fan útgong, dan it fjild fan oankomst (of in klik)
 help-channel-guess = typ in foarsizzing foar de kommende set
@@ -63,6 +63,7 @@ home-form-public = iepenbier (as iepen útdaging)
 home-form-private = privee (allinnich mei koade)
 home-form-keys = ↑↓ kieze  ←→ feroarje  Enter meitsje  Esc annulearje
 help-match-more-time = tsjinstanner +15 s / berserk (arenapartij)
+help-match-takeback = weromnimme freegje of oannimme / wegerje
 help-home-play-now = no spylje: in rated partij tsjin in lid mei in rating ticht by dy
 home-hint-play-now = n no spylje
 home-play-now-keys = ←→ of 1–5 betinktiid  Enter spylje  Esc werom
@@ -356,6 +357,7 @@ local-no-stored-seat = gjin bewarre plak om fierder te gean
 local-expected = ferwachte { $what }, krige `{ $got }`
 local-match-over = de partij is foarby
 local-abort-too-late = in partij kin allinne ôfbrutsen wurde foardat beide kanten set hawwe; r jout op
+local-takeback-casual-only = in set weromnimme kin allinnich yn frije partijen, net yn partijen foar de rating of fan in klubtoernoai
 local-wait-for-move =
     { $side ->
         [white] wyt is oan set: wachtsje derop

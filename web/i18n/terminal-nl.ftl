@@ -28,7 +28,7 @@ help-match-step = door de zetten bladeren (End: de partij)
 help-match-view = nummers, bord draaien, letterstukken, bel
 help-match-save = PDN bewaren (--save-pdn MAP, of hier)
 help-match-chat = chat (leden typen, gasten kiezen); Tab: dempen
-help-match-back = terug naar het beginscherm (de plaats blijft bewaard)
+help-match-back = terug naar het beginscherm (plaats blijft)
 help-channel-cursor = cursor verplaatsen
 help-channel-pick = kies het veld van vertrek, dan het veld van aankomst (of een klik)
 help-channel-guess = typ een voorspelling voor de komende zet
@@ -63,6 +63,7 @@ home-form-public = openbaar (als open uitdaging)
 home-form-private = privé (alleen met code)
 home-form-keys = ↑↓ kiezen  ←→ wijzigen  Enter maken  Esc annuleren
 help-match-more-time = tegenstander +15 s / berserk (arenapartij)
+help-match-takeback = terugnemen vragen of aannemen / weigeren
 help-home-play-now = nu spelen: een rated partij tegen een lid met een rating dicht bij de jouwe
 home-hint-play-now = n nu spelen
 home-play-now-keys = ←→ of 1–5 bedenktijd  Enter spelen  Esc terug
@@ -356,6 +357,7 @@ local-no-stored-seat = geen bewaarde plaats om te hervatten
 local-expected = verwacht { $what }, kreeg `{ $got }`
 local-match-over = de partij is voorbij
 local-abort-too-late = een partij kan alleen worden afgebroken voordat beide kanten hebben gezet; r geeft op
+local-takeback-casual-only = zetten terugnemen kan alleen in vrije partijen, niet in partijen voor de rating of van een clubtoernooi
 local-wait-for-move =
     { $side ->
         [white] wit is aan zet: wacht erop

@@ -83,11 +83,7 @@ impl App {
             Command::MoreTime => self.seat_action(ClientMessage::MoreTime),
             Command::Berserk => self.seat_action(ClientMessage::Berserk),
             Command::Abort => self.seat_action(ClientMessage::Abort),
-            Command::Takeback(reply) => self.seat_action(match reply {
-                Reply::Offer => ClientMessage::ProposeTakeback,
-                Reply::Accept => ClientMessage::AcceptTakeback,
-                Reply::Decline => ClientMessage::DeclineTakeback,
-            }),
+            Command::Takeback(reply) => self.takeback(reply),
             Command::Draw(reply) => self.seat_action(match reply {
                 Reply::Offer => ClientMessage::OfferDraw,
                 Reply::Accept => ClientMessage::AcceptDraw,
@@ -307,6 +303,21 @@ impl App {
                 .map(|trip| trip.as_millis().min(MAX_LAG_CLAIM_MS.into()) as u32),
         };
         self.send(ClientMessage::Move(play), Pending::MatchAction);
+    }
+
+    /// A takeback proposal or answer. A match that takes none (rated, or a club event's game:
+    /// the snapshot says) refuses it here with the server's reason, in the player's language,
+    /// instead of sending what the server can only refuse (`takeback_casual_only`).
+    fn takeback(&mut self, reply: Reply) {
+        let takebacks = self.game.as_ref().is_none_or(|game| game.takebacks);
+        if self.my_side().is_some() && !takebacks {
+            return self.error("not_allowed", tr("local-takeback-casual-only"));
+        }
+        self.seat_action(match reply {
+            Reply::Offer => ClientMessage::ProposeTakeback,
+            Reply::Accept => ClientMessage::AcceptTakeback,
+            Reply::Decline => ClientMessage::DeclineTakeback,
+        })
     }
 
     fn seat_action(&mut self, make: fn(SeatAction) -> ClientMessage) {

@@ -60,6 +60,9 @@ pub struct Game {
     pub lag_ms: boardcast_protocol::BySide<Option<u32>>,
     /// An arena game's berserk: the sides that went berserk; `None` outside an arena.
     pub berserk: Option<Vec<Side>>,
+    /// Whether the seats may propose takebacks: a casual match, not a club event's game
+    /// (the snapshot's `takebacks`). Elsewhere `u` is refused here, not sent to be refused.
+    pub takebacks: bool,
 }
 
 impl Game {
@@ -106,6 +109,7 @@ impl Game {
             first_move_due: first_move_due(snapshot.first_move_in_ms, now),
             lag_ms: Default::default(),
             berserk: snapshot.berserk,
+            takebacks: snapshot.takebacks,
         }
     }
 

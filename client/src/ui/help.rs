@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::app::Screen;
+use crate::app::{App, Screen};
 use crate::i18n::{tr, tr_args};
 
 pub const HOME: &[(&str, &str)] = &[
@@ -45,6 +45,10 @@ pub const MATCH: &[(&str, &str)] = &[
     ("q", "help-match-back"),
 ];
 
+/// The takeback keys, after the draw's: listed to a player of a match that takes takebacks
+/// only (not a rated match or a club event's game, where `u` is refused).
+pub const TAKEBACK: (&str, &str) = ("u / U", "help-match-takeback");
+
 pub const CHANNEL: &[(&str, &str)] = &[
     ("← → ↑ ↓ hjkl", "help-channel-cursor"),
     ("Enter", "help-channel-pick"),
@@ -56,14 +60,27 @@ pub const CHANNEL: &[(&str, &str)] = &[
     ("q", "help-channel-back"),
 ];
 
-/// The keys of `screen` in two columns, each description wrapped beside its key to fit
-/// `area`; when even that is too tall, the last line says how many keys are not shown.
-pub fn draw(frame: &mut Frame, screen: Screen, area: Rect) {
-    let keys = match screen {
-        Screen::Home => HOME,
-        Screen::Match => MATCH,
-        Screen::Channel => CHANNEL,
-    };
+/// The keys of the screen `app` shows.
+pub fn keys(app: &App) -> Vec<(&'static str, &'static str)> {
+    match app.ui.screen {
+        Screen::Home => HOME.to_vec(),
+        Screen::Match => {
+            let mut keys = MATCH.to_vec();
+            let takebacks = app.game.as_ref().is_some_and(|game| game.takebacks);
+            if takebacks && app.my_side().is_some() {
+                let draw = keys.iter().position(|(_, id)| *id == "help-match-draw");
+                keys.insert(draw.map_or(keys.len(), |at| at + 1), TAKEBACK);
+            }
+            keys
+        }
+        Screen::Channel => CHANNEL.to_vec(),
+    }
+}
+
+/// The keys of the screen `app` shows in two columns, each description wrapped beside its key
+/// to fit `area`; when even that is too tall, the last line says how many keys are not shown.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let keys = keys(app);
     let key_width = keys
         .iter()
         .map(|(k, _)| k.chars().count())

@@ -42,7 +42,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     }
     if app.ui.help {
         // Over the status bar too: every line counts on a small terminal.
-        help::draw(frame, app.ui.screen, frame.area());
+        help::draw(frame, app, frame.area());
     }
 }
 

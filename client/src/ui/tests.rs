@@ -1297,15 +1297,18 @@ fn the_spectators_keys_the_help_and_the_leaderboard_fit_at_80x24_and_60x20() {
             ],
         );
     }
-    // The match help, in each language: at 80x24 every key and description whole.
+    // The match help, in each language: at 80x24 every key and description whole (a player
+    // of a casual match: the takeback keys too).
     let mut bob = black_player(now);
     bob.ui.help = true;
+    let bobs_keys = super::help::keys(&bob);
+    assert!(bobs_keys.contains(&super::help::TAKEBACK));
     for lang in Lang::ALL {
         speak_on_this_thread(lang);
         let buf = render(&bob, now, 80, 24);
-        let descriptions: Vec<String> = super::help::MATCH.iter().map(|(_, id)| tr(id)).collect();
+        let descriptions: Vec<String> = bobs_keys.iter().map(|(_, id)| tr(id)).collect();
         let mut needles: Vec<&str> = Vec::new();
-        for ((key, _), what) in super::help::MATCH.iter().zip(&descriptions) {
+        for ((key, _), what) in bobs_keys.iter().zip(&descriptions) {
             needles.push(key);
             needles.push(what);
         }
@@ -1316,20 +1319,20 @@ fn the_spectators_keys_the_help_and_the_leaderboard_fit_at_80x24_and_60x20() {
         // shorter terminal what does not fit is counted.
         let keys_shown = |buf: &Buffer| {
             let screen = text(buf).join("\n");
-            let shown = super::help::MATCH
+            let shown = bobs_keys
                 .iter()
                 .filter(|(key, _)| screen.contains(&format!(" {key}  ")))
                 .count();
             (shown, screen)
         };
         let (shown, _) = keys_shown(&render(&bob, now, 60, 12));
-        let more = super::help::MATCH.len() - shown;
+        let more = bobs_keys.len() - shown;
         assert!(more > 0);
         let counted = tr_args("help-more", &[("count", more.into())]);
         assert_shows(&render(&bob, now, 60, 12), &[&counted]);
         let buf = render(&bob, now, 60, 20);
         let (shown, screen) = keys_shown(&buf);
-        assert_eq!(shown, super::help::MATCH.len(), "{} {screen}", lang.tag());
+        assert_eq!(shown, bobs_keys.len(), "{} {screen}", lang.tag());
         if lang == Lang::En {
             assert!(screen.contains("type a move; Tab completes,"), "{screen}");
             assert!(screen.contains("Enter plays"), "{screen}");
@@ -2595,6 +2598,85 @@ fn u_proposes_and_accepts_a_takeback_and_the_move_is_gone() {
     let buf = render(&amy, now, 80, 24);
     assert_shows(&buf, &["Taken back: your move again", "move>"]);
     assert!(!contains(&buf, "1. 32-28"), "{:#?}", text(&buf));
+}
+
+/// White's player (amy) at the start of a match that takes no takebacks (a rated match or a
+/// club event's game, as its snapshot says).
+fn white_without_takebacks(now: Instant) -> App {
+    let mut app = App::new("amy", None, 1);
+    app.connected();
+    app.receive(
+        ServerMessage::Seat(Seat {
+            id: 0,
+            match_id: "m1".into(),
+            invite_code: "ABCD".into(),
+            side: Side::White,
+            token: "t".into(),
+        }),
+        now,
+    );
+    let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
+    snap.takebacks = false;
+    app.receive(ServerMessage::MatchSnapshot(snap), now);
+    app.drain();
+    app
+}
+
+/// Takebacks in a rated match or a club event's game at 80×24 (issue 32): `u` and `U` are
+/// refused here, in the player's language with the server's reason, and nothing is sent; the
+/// help lists the takeback keys to a player of a casual match only.
+#[test]
+fn u_without_takebacks_is_refused_here_in_words_and_the_help_does_not_offer_it() {
+    let now = Instant::now();
+    let words =
+        |text: &str| -> Vec<String> { text.split_whitespace().map(str::to_lowercase).collect() };
+    for lang in Lang::ALL {
+        speak_on_this_thread(lang);
+        let reason = tr("local-takeback-casual-only");
+        for code in ['u', 'U'] {
+            let mut amy = white_without_takebacks(now);
+            key(&mut amy, crossterm::event::KeyCode::Char(code));
+            let sent = amy.drain().0;
+            assert!(sent.is_empty(), "{} {code}: {sent:?}", lang.tag());
+            // The status bar's bottom lines end with the whole reason.
+            let lines = text(&render(&amy, now, 80, 24));
+            let bottom = words(&lines[lines.len() - 3..].join(" "));
+            assert!(
+                bottom.ends_with(&words(&reason)),
+                "{} {code}:\n{}",
+                lang.tag(),
+                lines.join("\n")
+            );
+        }
+        let mut amy = white_without_takebacks(now);
+        amy.ui.help = true;
+        assert!(!super::help::keys(&amy).contains(&super::help::TAKEBACK));
+        let buf = render(&amy, now, 80, 24);
+        assert!(contains(&buf, &tr("help-match-draw")), "{:#?}", text(&buf));
+        assert!(!contains(&buf, "u / U"), "{:#?}", text(&buf));
+        // A casual match's player has them, and `u` goes to the server.
+        let mut casual = white_waiting(now);
+        casual.ui.help = true;
+        assert_shows(
+            &render(&casual, now, 80, 24),
+            &["u / U", &tr("help-match-takeback")],
+        );
+        casual.ui.help = false;
+        casual.drain();
+        key(&mut casual, crossterm::event::KeyCode::Char('u'));
+        assert!(
+            casual
+                .drain()
+                .0
+                .iter()
+                .any(|envelope| matches!(envelope.msg, ClientMessage::ProposeTakeback(_)))
+        );
+    }
+    speak_on_this_thread(Lang::En);
+    assert_eq!(
+        tr("local-takeback-casual-only"),
+        "takebacks are for casual games only, not for rated games or club events' games"
+    );
 }
 
 /// Premoves at 80×24 (issue 32): a move typed on the opponent's turn is kept and sent the

@@ -97,3 +97,39 @@ pub(crate) fn history(conn: &Connection, account: i64) -> rusqlite::Result<Vec<R
         .query_map([account], change)?
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    /// The ladder's query walks the members and steps down the index to each one's newest
+    /// change; the plan SQLite chose before scanned every change of every member instead.
+    #[test]
+    fn the_ladder_reads_each_members_newest_change_through_the_index() {
+        let conn = Connection::open_in_memory().unwrap();
+        super::super::create_tables(&conn).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                crate::storage::accounts::CURRENT_RATINGS
+            ))
+            .unwrap()
+            .query_map([0], |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(
+            plan.iter().any(|step| step.starts_with("SCAN a")),
+            "{plan:?}"
+        );
+        assert!(
+            plan.iter()
+                .any(|step| step.starts_with("SEARCH r USING INDEX")),
+            "{plan:?}"
+        );
+        assert!(
+            !plan.iter().any(|step| step.starts_with("SCAN r")),
+            "{plan:?}"
+        );
+    }
+}
