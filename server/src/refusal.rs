@@ -45,6 +45,11 @@ impl Refusal {
         }
     }
 
+    /// [`ErrorCode::NotAllowed`] for `reason`, which takes no arguments.
+    pub fn not_allowed(reason: &'static str, message: impl Into<String>) -> Self {
+        Refusal::new(ErrorCode::NotAllowed, message).with(ErrorArgs::new(reason))
+    }
+
     /// The refusal for a storage failure, `what` saying what did not happen:
     /// `storage_unavailable` while the database cannot be reached, or when the match has moved
     /// to another node (the same command may succeed later, or there), `internal` otherwise.

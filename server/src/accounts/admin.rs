@@ -72,32 +72,26 @@ pub(crate) async fn run(database: &Database, public_url: &str, admin: Admin) -> 
     }
 }
 
-async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Result<String, String> {
-    let store = crate::storage::open_accounts(database)
-        .await
-        .map_err(|err| err.to_string())?;
+/// Why an admin command failed, as stderr says it.
+type Failed = Box<dyn std::error::Error>;
+
+async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Result<String, Failed> {
+    let store = crate::storage::open_accounts(database).await?;
     let accounts = Accounts::new(store);
     let store = &accounts.store;
     let find = |name: String| async move {
         store
             .account_by_name(name.clone())
-            .await
-            .map_err(|err| err.to_string())?
-            .ok_or_else(|| format!("no account {name}"))
+            .await?
+            .ok_or_else(|| Failed::from(format!("no account {name}")))
     };
     let flag = |name: String, flag: Flag, value: bool| async move {
         let account = find(name).await?;
-        store
-            .set_flag(account.id, flag, value)
-            .await
-            .map_err(|err| err.to_string())?;
+        store.set_flag(account.id, flag, value).await?;
         if flag == Flag::Closed && value {
-            store
-                .delete_sessions(account.id, None)
-                .await
-                .map_err(|err| err.to_string())?;
+            store.delete_sessions(account.id, None).await?;
         }
-        Ok::<_, String>(String::new())
+        Ok::<_, Failed>(String::new())
     };
     match admin {
         Admin::CreateUser { name, bot, admin } => {
@@ -109,18 +103,13 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
                 .map_err(|err| format!("cannot read the password from standard input: {err}"))?;
             let password = line.trim_end_matches(['\r', '\n']).to_owned();
             password::check(&password, &name).map_err(|(_, why)| why)?;
-            let hash = accounts
-                .hasher
-                .hash(password)
-                .await
-                .map_err(|err| err.to_string())?;
+            let hash = accounts.hasher.hash(password).await?;
             match store
                 .create_account(name.clone(), hash, bot, admin, now_ms())
-                .await
-                .map_err(|err| err.to_string())?
+                .await?
             {
                 Some(_) => Ok(String::new()),
-                None => Err(format!("the name {name} is taken")),
+                None => Err(format!("the name {name} is taken").into()),
             }
         }
         Admin::CreateToken { name, scope } => {
@@ -141,8 +130,7 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
                     account.id,
                     now_ms() + RESET_VALID.as_millis() as i64,
                 )
-                .await
-                .map_err(|err| err.to_string())?;
+                .await?;
             Ok(format!(
                 "{}/reset/{token}",
                 public_url.trim_end_matches('/')
@@ -155,10 +143,7 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
         Admin::GrantOrganiser { ref name } | Admin::RevokeOrganiser { ref name } => {
             let granted = matches!(admin, Admin::GrantOrganiser { .. });
             let account = find(name.clone()).await?;
-            store
-                .set_organiser(account.id, granted)
-                .await
-                .map_err(|err| err.to_string())?;
+            store.set_organiser(account.id, granted).await?;
             Ok(String::new())
         }
         Admin::ChatMute { ref name } | Admin::ChatUnmute { ref name } => {
@@ -168,10 +153,7 @@ async fn carry_out(database: &Database, public_url: &str, admin: Admin) -> Resul
                 at_ms: now_ms(),
             });
             let account = find(name).await?;
-            store
-                .set_chat_mute(account.id, mute)
-                .await
-                .map_err(|err| err.to_string())?;
+            store.set_chat_mute(account.id, mute).await?;
             Ok(String::new())
         }
     }

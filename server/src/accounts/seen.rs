@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::ops::lock;
 use crate::storage::accounts::AccountStore;
 use crate::storage::now_ms;
 
@@ -24,7 +25,7 @@ pub(crate) struct Seen {
 impl Seen {
     /// Whether `account`, used at `now`, is due a write; if so it counts as written.
     fn due(&self, account: i64, now: Instant) -> bool {
-        let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        let mut written = lock(&self.written);
         if written
             .get(&account)
             .is_some_and(|&at| now.saturating_duration_since(at) < EVERY)

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, RedisResult};
 
+use crate::ops::lock;
 use crate::storage::now_ms;
 
 /// The most keys a throttle remembers.
@@ -73,7 +74,7 @@ impl Throttle {
 
     /// `Err(retry after)` if `key` has had `limit` events in this node's window before `now`.
     pub fn check_at(&self, key: &str, now: Instant) -> Result<(), Duration> {
-        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seen = lock(&self.seen);
         let Some(times) = seen.get_mut(key) else {
             return Ok(());
         };
@@ -92,7 +93,7 @@ impl Throttle {
 
     /// Counts one event of `key` at `now` in this node's window.
     pub fn hit_at(&self, key: &str, now: Instant) {
-        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seen = lock(&self.seen);
         if seen.len() >= MAX_KEYS && !seen.contains_key(key) {
             let window = self.window;
             seen.retain(|_, times| {

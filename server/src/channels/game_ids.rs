@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+use crate::ops::lock;
 use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::Coordination;
 
@@ -70,7 +71,7 @@ impl GameIds {
     fn pool(&self) -> Option<MutexGuard<'_, VecDeque<u64>>> {
         // A plain queue: consistent even if a holder panicked.
         let pool = self.0.pool.as_ref()?;
-        Some(pool.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+        Some(lock(pool))
     }
 
     /// Draws until [`AHEAD`] ids wait, trying again a few times if the database fails.

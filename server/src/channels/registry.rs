@@ -13,6 +13,7 @@ use super::archive::Archiving;
 use super::game::GameSpec;
 use super::game_ids::GameIds;
 use super::schedule::WallClock;
+use crate::ops::lock;
 use crate::ops::shutdown::Shutdown;
 use crate::refusal::Refusal;
 
@@ -159,10 +160,7 @@ impl Registry {
 
     fn lock(&self) -> MutexGuard<'_, BTreeMap<String, ChannelHandle>> {
         // Held only for plain inserts, removals and lookups: a poisoned map is still whole.
-        self.inner
-            .channels
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.inner.channels)
     }
 
     /// The running channel `channel`.

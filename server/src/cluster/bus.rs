@@ -26,7 +26,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -34,6 +34,7 @@ use redis::AsyncConnectionConfig;
 use redis::aio::{MultiplexedConnection, PubSubSink, PubSubStream};
 use tokio::sync::{Notify, mpsc, watch};
 
+use crate::ops::lock;
 use crate::ops::shutdown::Shutdown;
 use crate::storage::coordination::NodeRef;
 
@@ -334,13 +335,6 @@ impl Routes {
         }
         self.settle();
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while holding one of these locks leaves plain data behind, still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Bus {

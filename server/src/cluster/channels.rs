@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use axum::extract::ws::Message;
@@ -32,6 +32,7 @@ use super::node::Node;
 use crate::channels::actor::{Answer, Downstream, Guess, Saver, Upstream};
 use crate::channels::schedule::{Resume, SavedChannel};
 use crate::channels::{ChannelHandle, Channels, ChannelsConfig, Registry};
+use crate::ops::lock;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
 use crate::room::outbox::{ConnId, Outbox, next_conn_id, outbox};
@@ -77,13 +78,6 @@ struct Seat {
     /// While this node owns it: the nodes that told it their watchers (their counts go when
     /// they leave the live nodes).
     crowds_from: HashSet<NodeRef>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Plain maps changed whole under the lock: still consistent after a panic elsewhere.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl ClusterChannels {

@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use boardcast_protocol::{ErrorArgs, ErrorCode, MatchEventMsg, MatchSummary, Side};
-use futures_util::future::BoxFuture;
 
 use super::bus::{Bus, BusEvent, names};
 use super::inbox::{Claim, claim_and_start};
@@ -25,7 +24,7 @@ use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::remote::BusOwning;
 use super::wire::{MatchRelay, ToAsker, ToOwner};
-use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
+use crate::matches::directory::{Created, Directory, Found};
 use crate::matches::local::{Hub, LobbyWatch, rebuild};
 use crate::matches::{MatchHandle, Player, Setup};
 use crate::ops::shutdown::{Shutdown, Tasks};
@@ -340,6 +339,7 @@ fn lookup_failed(err: &StorageError) -> Refusal {
     Refusal::storage(err, "cannot look the match up")
 }
 
+#[async_trait::async_trait]
 impl Link for ClusterDirectory {
     fn me(&self) -> &NodeRef {
         &self.me
@@ -359,96 +359,83 @@ impl Link for ClusterDirectory {
         self.lease.live_nodes().contains(node)
     }
 
-    fn take_over<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
-        Box::pin(ClusterDirectory::take_over(self, id))
+    async fn take_over(&self, id: &str) -> TakeOver {
+        ClusterDirectory::take_over(self, id).await
     }
 
-    fn take_over_orphan<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
-        Box::pin(async move {
-            // Right after an outage the orphan's owner may be about to claim it back.
-            if !self.lease.settled() {
-                return TakeOver::Later;
-            }
-            let live = self.lease.live_nodes();
-            match super::spread::chosen(id, &live) {
-                Some(chosen) if chosen.node != self.me.node => TakeOver::Later,
-                _ => ClusterDirectory::take_over(self, id).await,
-            }
-        })
+    async fn take_over_orphan(&self, id: &str) -> TakeOver {
+        // Right after an outage the orphan's owner may be about to claim it back.
+        if !self.lease.settled() {
+            return TakeOver::Later;
+        }
+        let live = self.lease.live_nodes();
+        match super::spread::chosen(id, &live) {
+            Some(chosen) if chosen.node != self.me.node => TakeOver::Later,
+            _ => ClusterDirectory::take_over(self, id).await,
+        }
     }
 
-    fn owner<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>> {
-        Box::pin(async move {
-            let owner = self.coordination.match_owner(id.to_owned()).await.ok()??;
-            let alive = owner.owner.filter(|_| owner.alive);
-            Some((alive, owner.epoch))
-        })
+    async fn owner(&self, id: &str) -> Option<(Option<NodeRef>, u64)> {
+        let owner = self.coordination.match_owner(id.to_owned()).await.ok()??;
+        let alive = owner.owner.filter(|_| owner.alive);
+        Some((alive, owner.epoch))
     }
 
-    fn events_after<'a>(
-        &'a self,
-        id: &'a str,
-        v: u64,
-    ) -> BoxFuture<'a, Option<Vec<MatchEventMsg>>> {
-        Box::pin(async move {
-            // A stored move leaves out what follows from the position (its FEN, the legal
-            // moves), so the events are rebuilt as recovery does, then cut after `v`.
-            let stored = self.coordination.load_match(id.to_owned()).await.ok()??;
-            let now = tokio::time::Instant::now().into_std();
-            let (_, records) = rebuild(&stored, now, None).ok()?;
-            Some(
-                records
-                    .into_iter()
-                    .zip(1u64..)
-                    .filter(|(_, at)| *at > v)
-                    .map(|(record, at)| MatchEventMsg {
-                        match_id: id.to_owned(),
-                        v: at,
-                        event: record.event,
-                    })
-                    .collect(),
-            )
-        })
+    async fn events_after(&self, id: &str, v: u64) -> Option<Vec<MatchEventMsg>> {
+        // A stored move leaves out what follows from the position (its FEN, the legal
+        // moves), so the events are rebuilt as recovery does, then cut after `v`.
+        let stored = self.coordination.load_match(id.to_owned()).await.ok()??;
+        let now = tokio::time::Instant::now().into_std();
+        let (_, records) = rebuild(&stored, now, None).ok()?;
+        Some(
+            records
+                .into_iter()
+                .zip(1u64..)
+                .filter(|(_, at)| *at > v)
+                .map(|(record, at)| MatchEventMsg {
+                    match_id: id.to_owned(),
+                    v: at,
+                    event: record.event,
+                })
+                .collect(),
+        )
     }
 }
 
+#[async_trait::async_trait]
 impl Directory for ClusterDirectory {
-    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found> {
-        Box::pin(self.locate(id))
+    async fn find(&self, id: &str) -> Found {
+        self.locate(id).await
     }
 
-    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found> {
-        Box::pin(async move {
-            if let Some(handle) = self.hub.find_by_code(code).await? {
-                return Ok(Some(handle));
-            }
-            let id = self
-                .coordination
-                .match_id_by_code(code.to_ascii_uppercase())
-                .await
-                .map_err(|err| lookup_failed(&err))?;
-            match id {
-                Some(id) => self.locate(&id).await,
-                None => Ok(None),
-            }
-        })
+    async fn find_by_code(&self, code: &str) -> Found {
+        if let Some(handle) = self.hub.find_by_code(code).await? {
+            return Ok(Some(handle));
+        }
+        let id = self
+            .coordination
+            .match_id_by_code(code.to_ascii_uppercase())
+            .await
+            .map_err(|err| lookup_failed(&err))?;
+        match id {
+            Some(id) => self.locate(&id).await,
+            None => Ok(None),
+        }
     }
 
-    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
-        Box::pin(async move {
-            if let Some(handle) = self.hub.running_by_token(token) {
-                return Ok(Some(handle));
-            }
-            let id = self
-                .coordination
-                .match_id_by_token(token.to_owned())
-                .await
-                .map_err(|err| lookup_failed(&err))?;
-            match id {
-                Some(id) => self.locate(&id).await,
-                None => Ok(None),
-            }
-        })
+    async fn find_by_token(&self, token: &str) -> Found {
+        if let Some(handle) = self.hub.running_by_token(token) {
+            return Ok(Some(handle));
+        }
+        let id = self
+            .coordination
+            .match_id_by_token(token.to_owned())
+            .await
+            .map_err(|err| lookup_failed(&err))?;
+        match id {
+            Some(id) => self.locate(&id).await,
+            None => Ok(None),
+        }
     }
 
     fn running(&self, id: &str) -> Option<MatchHandle> {
@@ -458,25 +445,23 @@ impl Directory for ClusterDirectory {
         here.or_else(|| self.proxy(id))
     }
 
-    fn running_anywhere<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Option<MatchHandle>> {
-        Box::pin(async move {
-            if let Some(handle) = self.running(id) {
-                return Some(handle);
+    async fn running_anywhere(&self, id: &str) -> Option<MatchHandle> {
+        if let Some(handle) = self.running(id) {
+            return Some(handle);
+        }
+        match self.coordination.match_owner(id.to_owned()).await.ok()?? {
+            MatchOwner {
+                owner: Some(owner),
+                epoch,
+                alive: true,
+                ..
+            } if owner.node != self.me.node => {
+                self.proxy_for(id, owner, epoch).await.ok().flatten()
             }
-            match self.coordination.match_owner(id.to_owned()).await.ok()?? {
-                MatchOwner {
-                    owner: Some(owner),
-                    epoch,
-                    alive: true,
-                    ..
-                } if owner.node != self.me.node => {
-                    self.proxy_for(id, owner, epoch).await.ok().flatten()
-                }
-                // Owned by nobody alive, or by this node which does not run it: nothing is
-                // claimed for a lookup that only hands out a seat.
-                _ => None,
-            }
-        })
+            // Owned by nobody alive, or by this node which does not run it: nothing is
+            // claimed for a lookup that only hands out a seat.
+            _ => None,
+        }
     }
 
     fn moved(&self, id: &str, followers: Vec<Outbox>) {
@@ -510,17 +495,15 @@ impl Directory for ClusterDirectory {
         self.hub.remove(id);
     }
 
-    fn create(
+    async fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
         arrivals_follow: bool,
-    ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
-        Box::pin(async move {
-            let itself = self.itself()?;
-            self.owning
-                .create(&self.hub, itself, setup, &players, arrivals_follow)
-                .await
-        })
+    ) -> Result<Created, Refusal> {
+        let itself = self.itself()?;
+        self.owning
+            .create(&self.hub, itself, setup, &players, arrivals_follow)
+            .await
     }
 }

@@ -29,8 +29,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boardcast_protocol::PoolPreset;
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::bus::{Bus, BusEvent, names};
@@ -80,6 +78,7 @@ impl BusLink {
     }
 }
 
+#[async_trait::async_trait]
 impl PoolLink for BusLink {
     fn join(&self, owner: &NodeRef, player: &Player, preset: PoolPreset) {
         let from = self.bus.node().clone();
@@ -103,24 +102,21 @@ impl PoolLink for BusLink {
         self.send(home, &PoolTraffic::Ended { account, delivery });
     }
 
-    fn still_owner(&self, epoch: u64) -> BoxFuture<'_, bool> {
-        async move {
-            if !self.lease.is_held() {
-                return false;
-            }
-            let fenced = self
-                .coordination
-                .save_owned_state(KIND.into(), KEY.into(), epoch, String::new())
-                .await;
-            match fenced {
-                Ok(()) => true,
-                Err(err) => {
-                    tracing::warn!(%err, epoch, "the play-now pool is not this node's any more");
-                    false
-                }
+    async fn still_owner(&self, epoch: u64) -> bool {
+        if !self.lease.is_held() {
+            return false;
+        }
+        let fenced = self
+            .coordination
+            .save_owned_state(KIND.into(), KEY.into(), epoch, String::new())
+            .await;
+        match fenced {
+            Ok(()) => true,
+            Err(err) => {
+                tracing::warn!(%err, epoch, "the play-now pool is not this node's any more");
+                false
             }
         }
-        .boxed()
     }
 }
 

@@ -42,7 +42,6 @@ use boardcast_protocol::{
     Ack, Encoding, ErrorArgs, ErrorCode, FrameRef, MatchEvent, MatchEventMsg, MatchPhase, Paired,
     ServerMessage, Target,
 };
-use futures_util::future::BoxFuture;
 use tokio::sync::{Notify, mpsc};
 use tokio::time::{Instant, sleep_until};
 
@@ -66,6 +65,7 @@ const MAILBOX: usize = 1024;
 
 /// What a proxy needs from the cluster around it; implemented over the Redis bus, the lease
 /// and PostgreSQL by [`super::directory`], and by a fake in tests.
+#[async_trait::async_trait]
 pub(crate) trait Link: Send + Sync + 'static {
     /// This node incarnation.
     fn me(&self) -> &NodeRef;
@@ -74,18 +74,17 @@ pub(crate) trait Link: Send + Sync + 'static {
     /// Whether `node`'s lease is running, as this node last learnt.
     fn is_alive(&self, node: &NodeRef) -> bool;
     /// Makes this node the owner of match `id` if nobody alive owns it, and starts its actor.
-    fn take_over<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver>;
+    async fn take_over(&self, id: &str) -> TakeOver;
     /// Takes orphan `id` over only if it is this node's share of the orphans (see the
     /// sweeper): a proxy leaves a dead owner's matches to the nodes they spread to.
-    fn take_over_orphan<'a>(&'a self, id: &'a str) -> BoxFuture<'a, TakeOver> {
-        self.take_over(id)
+    async fn take_over_orphan(&self, id: &str) -> TakeOver {
+        self.take_over(id).await
     }
     /// Who owns match `id` now, and under which epoch (`None`: no such match).
-    fn owner<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>>;
+    async fn owner(&self, id: &str) -> Option<(Option<NodeRef>, u64)>;
     /// The events of match `id` after version `v`, as they were first sent (read from
     /// PostgreSQL).
-    fn events_after<'a>(&'a self, id: &'a str, v: u64)
-    -> BoxFuture<'a, Option<Vec<MatchEventMsg>>>;
+    async fn events_after(&self, id: &str, v: u64) -> Option<Vec<MatchEventMsg>>;
 }
 
 /// What became of a take-over.

@@ -63,11 +63,9 @@ const RECLAIM_RETRY: Duration = Duration::from_millis(500);
 /// much of the time after an outage is charged to nobody.
 const PROBE_EVERY: Duration = Duration::from_millis(500);
 
-#[cfg(test)]
-mod outage;
 mod presence;
 #[cfg(test)]
-mod rematch;
+mod tests;
 
 /// What the actor's one timer ([`Actor::next_wake`]) wakes it for.
 #[derive(Debug, Clone, Copy)]

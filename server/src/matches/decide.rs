@@ -287,11 +287,10 @@ impl MatchState {
         };
         let playing = || match self.phase() {
             MatchPhase::Playing => Ok(()),
-            MatchPhase::Waiting => Err(Refusal::new(
-                ErrorCode::NotAllowed,
+            MatchPhase::Waiting => Err(Refusal::not_allowed(
+                "not_started",
                 "the match has not started: waiting for an opponent",
-            )
-            .with(ErrorArgs::new("not_started"))),
+            )),
             MatchPhase::Finished => Err(over()),
         };
         let opponent = side.opposite();
@@ -312,11 +311,10 @@ impl MatchState {
                 playing()?;
                 match self.draw_offer {
                     Some(offerer) if offerer == side => {
-                        return Err(Refusal::new(
-                            ErrorCode::NotAllowed,
+                        return Err(Refusal::not_allowed(
+                            "draw_offer_stands",
                             "your draw offer already stands",
-                        )
-                        .with(ErrorArgs::new("draw_offer_stands")));
+                        ));
                     }
                     // Offering back what the opponent offered is agreeing.
                     Some(_) => vec![Record::ended(
@@ -330,11 +328,10 @@ impl MatchState {
             Action::AcceptDraw | Action::DeclineDraw => {
                 playing()?;
                 if self.draw_offer != Some(opponent) {
-                    return Err(Refusal::new(
-                        ErrorCode::NotAllowed,
+                    return Err(Refusal::not_allowed(
+                        "no_draw_offer",
                         "there is no draw offer from your opponent",
-                    )
-                    .with(ErrorArgs::new("no_draw_offer")));
+                    ));
                 }
                 if *action == Action::AcceptDraw {
                     vec![Record::ended(
@@ -351,11 +348,10 @@ impl MatchState {
                     return Err(over());
                 }
                 if self.both_moved() {
-                    return Err(Refusal::new(
-                        ErrorCode::NotAllowed,
+                    return Err(Refusal::not_allowed(
+                        "abort_after_moves",
                         "a match can be aborted only before each side has moved",
-                    )
-                    .with(ErrorArgs::new("abort_after_moves")));
+                    ));
                 }
                 vec![Record::ended(
                     None,
@@ -367,11 +363,10 @@ impl MatchState {
                 playing()?;
                 match self.grace[opponent] {
                     None => {
-                        return Err(Refusal::new(
-                            ErrorCode::NotAllowed,
+                        return Err(Refusal::not_allowed(
+                            "opponent_connected",
                             "your opponent is connected: nothing to claim",
-                        )
-                        .with(ErrorArgs::new("opponent_connected")));
+                        ));
                     }
                     Some(grace) if !grace.left(now).is_zero() => {
                         let left = grace.left(now).as_secs_f64();
@@ -439,11 +434,10 @@ impl MatchState {
             }
             Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch => {
                 if self.result.is_none() {
-                    return Err(Refusal::new(
-                        ErrorCode::NotAllowed,
+                    return Err(Refusal::not_allowed(
+                        "rematch_not_over",
                         "a rematch can be offered only once the match is over",
-                    )
-                    .with(ErrorArgs::new("rematch_not_over")));
+                    ));
                 }
                 if let Some(id) = &self.rematch {
                     return Err(Refusal::new(
@@ -453,28 +447,25 @@ impl MatchState {
                     .with(ErrorArgs::new("rematch_exists").word("match_id", id.as_str())));
                 }
                 if self.seat(opponent).is_none() {
-                    return Err(Refusal::new(
-                        ErrorCode::NotAllowed,
+                    return Err(Refusal::not_allowed(
+                        "no_opponent",
                         "there was no opponent to play again",
-                    )
-                    .with(ErrorArgs::new("no_opponent")));
+                    ));
                 }
                 match (action, self.rematch_offer) {
                     (Action::OfferRematch, Some(offerer)) if offerer == side => {
-                        return Err(Refusal::new(
-                            ErrorCode::NotAllowed,
+                        return Err(Refusal::not_allowed(
+                            "rematch_offer_stands",
                             "your rematch offer already stands",
-                        )
-                        .with(ErrorArgs::new("rematch_offer_stands")));
+                        ));
                     }
                     // Only the opponent can accept: accepting one's own offer would seat the
                     // opponent in a match they never agreed to.
                     (Action::AcceptRematch, Some(offerer)) if offerer == side => {
-                        return Err(Refusal::new(
-                            ErrorCode::NotAllowed,
+                        return Err(Refusal::not_allowed(
+                            "own_rematch_offer",
                             "this rematch offer is your own: your opponent has to accept it",
-                        )
-                        .with(ErrorArgs::new("own_rematch_offer")));
+                        ));
                     }
                     (Action::OfferRematch | Action::AcceptRematch, Some(_)) => {
                         return Ok(Decision::StartRematch);
@@ -486,11 +477,10 @@ impl MatchState {
                         vec![Record::new(MatchEvent::RematchDeclined(side))]
                     }
                     _ => {
-                        return Err(Refusal::new(
-                            ErrorCode::NotAllowed,
+                        return Err(Refusal::not_allowed(
+                            "no_rematch_offer",
                             "there is no rematch offer from your opponent",
-                        )
-                        .with(ErrorArgs::new("no_rematch_offer")));
+                        ));
                     }
                 }
             }
@@ -506,18 +496,17 @@ impl MatchState {
     /// who refuses it, at most once every [`MORE_TIME_EVERY`].
     fn decide_more_time(&self, side: Side, now: Instant) -> Result<Vec<Record>, Refusal> {
         let Some(clock) = &self.clock else {
-            return Err(
-                Refusal::new(ErrorCode::NotAllowed, "more time is for timed matches only")
-                    .with(ErrorArgs::new("more_time_untimed")),
-            );
+            return Err(Refusal::not_allowed(
+                "more_time_untimed",
+                "more time is for timed matches only",
+            ));
         };
         let opponent = side.opposite();
         if self.more_time[opponent].refused {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
+            return Err(Refusal::not_allowed(
+                "more_time_refused",
                 "your opponent does not accept more time",
-            )
-            .with(ErrorArgs::new("more_time_refused")));
+            ));
         }
         if let Some(at) = self.more_time[side].given_at
             && now.saturating_duration_since(at) < MORE_TIME_EVERY
@@ -532,8 +521,7 @@ impl MatchState {
             .with(ErrorArgs::new("more_time_often").number("every_s", MORE_TIME_EVERY.as_secs())));
         }
         if clock.flagged(now).is_some() {
-            return Err(Refusal::new(ErrorCode::NotAllowed, "the time has run out")
-                .with(ErrorArgs::new("flagged")));
+            return Err(Refusal::not_allowed("flagged", "the time has run out"));
         }
         let clock = clock.with_more_time(opponent, Duration::from_millis(MORE_TIME_MS), now);
         Ok(vec![Record::new(MatchEvent::MoreTimeGiven(
@@ -550,22 +538,22 @@ impl MatchState {
         let (true, Some(clock), Some(tc)) =
             (self.setup.berserk, &self.clock, self.setup.time_control)
         else {
-            return Err(
-                Refusal::new(ErrorCode::NotAllowed, "berserk is for arena games only")
-                    .with(ErrorArgs::new("berserk_arena_only")),
-            );
+            return Err(Refusal::not_allowed(
+                "berserk_arena_only",
+                "berserk is for arena games only",
+            ));
         };
         if self.berserk[side] {
-            return Err(
-                Refusal::new(ErrorCode::NotAllowed, "you have gone berserk already")
-                    .with(ErrorArgs::new("berserk_already")),
-            );
+            return Err(Refusal::not_allowed(
+                "berserk_already",
+                "you have gone berserk already",
+            ));
         }
         if self.has_moved(side) {
-            return Err(
-                Refusal::new(ErrorCode::NotAllowed, "berserk only before your first move")
-                    .with(ErrorArgs::new("berserk_after_move")),
-            );
+            return Err(Refusal::not_allowed(
+                "berserk_after_move",
+                "berserk only before your first move",
+            ));
         }
         let penalty = Duration::from_millis(tc.initial_ms / 2);
         Ok(vec![Record::new(MatchEvent::Berserked(Berserked {

@@ -14,9 +14,6 @@
 //! The invariant an implementation keeps: a match id, invite code or token found here always
 //! leads to the one actor that owns the match, so there is one writer per match.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use boardcast_protocol::{MatchSummary, Side};
 
 use super::handle::MatchHandle;
@@ -39,24 +36,22 @@ pub(crate) fn close_moved(followers: Vec<Outbox>) {
 /// A rematch just created: its actor, its id, and each player's seat token by side.
 pub(crate) type Created = (MatchHandle, String, Vec<(Side, String)>);
 
-/// A future a `dyn Directory` returns.
-pub(crate) type DirectoryFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
 /// What a lookup finds: the match's handle (its actor, or a stand-in that forwards to it),
 /// nothing (`Ok(None)`: no such match), or why it could not look (storage failed, too many
 /// matches in memory to read one back).
 pub(crate) type Found = Result<Option<MatchHandle>, Refusal>;
 
 /// Where matches are, and what a match tells about itself.
+#[async_trait::async_trait]
 pub trait Directory: Send + Sync + 'static {
     /// The match `id`, wherever it is: running, or finished and read back from storage.
-    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found>;
+    async fn find(&self, id: &str) -> Found;
 
     /// The unfinished match with invite code `code` (in any letter case).
-    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found>;
+    async fn find_by_code(&self, code: &str) -> Found;
 
     /// The match in which `token` holds a seat: running, or finished and read back.
-    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found>;
+    async fn find_by_token(&self, token: &str) -> Found;
 
     /// The match `id` if it is in this process's memory already (its actor, or a stand-in):
     /// for goodbyes and for what only a followed match can have (an unwatch, a rematch seat),
@@ -67,8 +62,8 @@ pub trait Directory: Send + Sync + 'static {
     /// cluster a stand-in for it when another live node runs it. Never read back from
     /// storage nor claimed: for what only a followed match can have (a player's rematch
     /// seat) when the match may have moved to another node.
-    fn running_anywhere<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Option<MatchHandle>> {
-        Box::pin(std::future::ready(self.running(id)))
+    async fn running_anywhere(&self, id: &str) -> Option<MatchHandle> {
+        self.running(id)
     }
 
     /// Whether match `id` is a public one (joinable by id).
@@ -102,10 +97,10 @@ pub trait Directory: Send + Sync + 'static {
     /// (a seek, a pairing, a rematch), owned as this directory owns the matches it starts.
     /// With `arrivals_follow` its actor records no presence until a
     /// [`super::Command::Arrive`] brings the players.
-    fn create(
+    async fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
         arrivals_follow: bool,
-    ) -> DirectoryFuture<'_, Result<Created, Refusal>>;
+    ) -> Result<Created, Refusal>;
 }

@@ -20,11 +20,12 @@ use rand::Rng;
 
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
-use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
+use crate::matches::directory::{Created, Directory, Found};
 use crate::matches::player::Player;
 use crate::matches::state::{SetupError, new_token};
 use crate::matches::{MatchHandle, MatchState, Ownership, Record, Setup};
 use crate::ops::address::ClientAddr;
+use crate::ops::lock;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::refusal::Refusal;
 use crate::room::outbox::Outbox;
@@ -100,11 +101,7 @@ impl Hub {
     /// raises the epoch even over this node's own running actor), so they go one at a time
     /// and the second finds the match running.
     pub async fn take_over_turn(&self, id: &str) -> TakeOverTurn {
-        let turn = self
-            .0
-            .taking_over
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        let turn = lock(&self.0.taking_over)
             .entry(id.to_owned())
             .or_default()
             .clone();
@@ -154,10 +151,7 @@ impl Hub {
 
     fn index(&self) -> MutexGuard<'_, Index> {
         // A poisoned lock only means another thread panicked mid-update of plain maps.
-        self.0
-            .index
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.0.index)
     }
 
     pub fn storage(&self) -> &Storage {
@@ -520,17 +514,16 @@ impl Hub {
     }
 }
 
+#[async_trait::async_trait]
 impl Directory for Hub {
-    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found> {
-        Box::pin(async move {
-            match self.running(id) {
-                Some(handle) => Ok(Some(handle)),
-                None => self.load_finished(MatchKey::Id(id.to_owned())).await,
-            }
-        })
+    async fn find(&self, id: &str) -> Found {
+        match self.running(id) {
+            Some(handle) => Ok(Some(handle)),
+            None => self.load_finished(MatchKey::Id(id.to_owned())).await,
+        }
     }
 
-    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found> {
+    async fn find_by_code(&self, code: &str) -> Found {
         // A code only invites to an open match, which is always in memory.
         let found = {
             let dir = self.index();
@@ -539,16 +532,14 @@ impl Directory for Hub {
                 .and_then(|id| dir.matches.get(id))
                 .map(|e| e.handle.clone())
         };
-        Box::pin(std::future::ready(Ok(found)))
+        Ok(found)
     }
 
-    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
-        Box::pin(async move {
-            match self.running_by_token(token) {
-                Some(handle) => Ok(Some(handle)),
-                None => self.load_finished(MatchKey::Token(token.to_owned())).await,
-            }
-        })
+    async fn find_by_token(&self, token: &str) -> Found {
+        match self.running_by_token(token) {
+            Some(handle) => Ok(Some(handle)),
+            None => self.load_finished(MatchKey::Token(token.to_owned())).await,
+        }
     }
 
     fn running(&self, id: &str) -> Option<MatchHandle> {
@@ -618,13 +609,13 @@ impl Directory for Hub {
         (seeks, live)
     }
 
-    fn create(
+    async fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
         arrivals_follow: bool,
-    ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
-        Box::pin(async move { self.create_match(setup, &players, arrivals_follow).await })
+    ) -> Result<Created, Refusal> {
+        self.create_match(setup, &players, arrivals_follow).await
     }
 }
 
@@ -690,12 +681,7 @@ pub struct TakeOverTurn {
 impl Drop for TakeOverTurn {
     fn drop(&mut self) {
         self.guard.take();
-        let mut turns = self
-            .hub
-            .0
-            .taking_over
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut turns = lock(&self.hub.0.taking_over);
         // Nobody else waits for this match's turn: forget it.
         if turns
             .get(&self.id)

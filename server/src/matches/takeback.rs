@@ -52,25 +52,23 @@ impl MatchState {
     ) -> Result<Vec<Record>, Refusal> {
         self.takebacks_allowed()?;
         if !self.has_moved(side) {
-            return Err(
-                Refusal::new(ErrorCode::NotAllowed, "you have no move to take back")
-                    .with(ErrorArgs::new("nothing_to_take_back")),
-            );
+            return Err(Refusal::not_allowed(
+                "nothing_to_take_back",
+                "you have no move to take back",
+            ));
         }
         match self.takeback.offer {
             Some(offerer) if offerer == side => {
-                return Err(Refusal::new(
-                    ErrorCode::NotAllowed,
+                return Err(Refusal::not_allowed(
+                    "takeback_proposal_stands",
                     "your takeback proposal already stands",
-                )
-                .with(ErrorArgs::new("takeback_proposal_stands")));
+                ));
             }
             Some(_) => {
-                return Err(Refusal::new(
-                    ErrorCode::NotAllowed,
+                return Err(Refusal::not_allowed(
+                    "opponent_takeback_stands",
                     "your opponent's takeback proposal stands: accept or decline it",
-                )
-                .with(ErrorArgs::new("opponent_takeback_stands")));
+                ));
             }
             None => {}
         }
@@ -106,11 +104,10 @@ impl MatchState {
     ) -> Result<Vec<Record>, Refusal> {
         let proposer = side.opposite();
         if self.takeback.offer != Some(proposer) {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
+            return Err(Refusal::not_allowed(
+                "no_takeback_proposal",
                 "there is no takeback proposal from your opponent",
-            )
-            .with(ErrorArgs::new("no_takeback_proposal")));
+            ));
         }
         if !accept {
             return Ok(vec![Record::new(MatchEvent::TakebackDeclined(side))]);

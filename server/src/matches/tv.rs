@@ -17,6 +17,7 @@ use boardcast_protocol::{FRISIAN_TV, Featured, MatchSummary, ServerMessage};
 use tokio::time::Instant;
 
 use crate::matches::Directory;
+use crate::ops::lock;
 use crate::ops::shutdown::Shutdown;
 use crate::room::outbox::{ConnId, Outbox, SharedMessage};
 
@@ -116,10 +117,7 @@ impl FrisianTv {
 
     fn state(&self) -> MutexGuard<'_, State> {
         // A panic elsewhere cannot leave the watcher map half-changed: every change is one call.
-        self.0
-            .state
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
+        lock(&self.0.state)
     }
 }
 

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 use crate::net::address::{ClientAddr, Network};
+use crate::ops::lock;
 
 pub(crate) use crate::ops::rate::{LimitKind, RateLimit};
 
@@ -212,9 +213,7 @@ fn too_many(kind: LimitKind, who: impl std::fmt::Display, most: usize) -> Refuse
 impl Shared {
     fn counts(&self) -> MutexGuard<'_, Counts> {
         // Plain counters: a panic elsewhere cannot leave them half-updated.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.state)
     }
 }
 

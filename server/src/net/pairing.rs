@@ -26,12 +26,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use boardcast_protocol::{BySide, ErrorArgs, ErrorCode, PoolPreset, Side, TimeControl};
-use futures_util::future::BoxFuture;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::matches::directory::Directory;
 use crate::matches::local::Hub;
 use crate::matches::{Action, Command, Player, SeatKey, Setup};
+use crate::ops::lock;
 use crate::ratings::play_now::{self, Outcome, PlayNowHandle};
 use crate::ratings::pool::{Pairing, PoolSettings, Seeker};
 use crate::refusal::Refusal;
@@ -48,6 +48,7 @@ const LAST_OPPONENTS: usize = 100_000;
 
 /// How the pool side of a cluster reaches other nodes (implemented over Redis and PostgreSQL
 /// by `cluster::pool`); a single node has none.
+#[async_trait::async_trait]
 pub(crate) trait PoolLink: Send + Sync + 'static {
     /// Hands a member's entry to the pool at `owner`.
     fn join(&self, owner: &NodeRef, player: &Player, preset: PoolPreset);
@@ -56,7 +57,7 @@ pub(crate) trait PoolLink: Send + Sync + 'static {
     /// Tells node `home` how its member `account`'s wait ended.
     fn deliver(&self, home: &NodeRef, account: i64, delivery: Delivery);
     /// Whether this node still owns the pool under `epoch` (a write fenced by the epoch).
-    fn still_owner(&self, epoch: u64) -> BoxFuture<'_, bool>;
+    async fn still_owner(&self, epoch: u64) -> bool;
 }
 
 /// How a member's wait ended, as the pool's owner tells the member's node.
@@ -137,13 +138,6 @@ struct Entry {
     /// The member's node; `None`: this one.
     home: Option<NodeRef>,
     player: Player,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Plain maps changed whole under the lock: still consistent after a panic elsewhere.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl PlayNow {

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::net::address::ClientAddr;
 use crate::net::limits::{LimitKind, RateLimit};
+use crate::ops::lock;
 
 /// How long a limit hit stays quiet in the log for the same address and limit.
 const LOG_EVERY: Duration = Duration::from_secs(60);
@@ -120,10 +121,7 @@ impl AddressLimits {
 
     fn state(&self) -> MutexGuard<'_, State> {
         // Plain maps: a panic elsewhere cannot leave them half-updated.
-        self.0
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.0.state)
     }
 
     /// Takes one of `address`'s `rated` allowance, or refuses (and records the hit).

@@ -9,6 +9,7 @@
 use std::sync::{LazyLock, Mutex};
 use std::time::Instant;
 
+use crate::ops::lock;
 use crate::ops::rate::RateLimit;
 
 /// How many activity lines the log takes per minute, all kinds together (at once after a
@@ -52,10 +53,7 @@ pub(crate) fn record(line: impl FnOnce()) {
     if !tracing::enabled!(tracing::Level::INFO) {
         return;
     }
-    let admitted = ALLOWANCE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .admit(Instant::now());
+    let admitted = lock(&ALLOWANCE).admit(Instant::now());
     match admitted {
         None => {}
         Some(0) => line(),

@@ -17,3 +17,11 @@ pub(crate) mod memory;
 pub(crate) mod rate;
 pub mod shutdown;
 pub(crate) mod telemetry;
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Locks `mutex`, also after a holder panicked: the server's mutexes guard plain data changed
+/// whole under the lock, so it is consistent whatever panicked elsewhere.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -9,10 +9,9 @@
 //! as the event, so a seat is stored exactly when its event is (and fenced alike), and
 //! `migrate`'s copy of the events brings the seats along.
 
-use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 
-use super::{RatingChange, StorageError};
+use super::{ChatMuteRow, RatingChange, StorageError};
 
 /// An account as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,72 +99,62 @@ pub struct Tally {
 }
 
 /// What a backend does for accounts.
+#[async_trait::async_trait]
 pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
     /// Stores a new account; `Ok(None)` when the name (ignoring case) is taken.
-    fn create_account(
+    async fn create_account(
         &self,
         name: String,
         password: String,
         bot: bool,
         admin: bool,
         created_ms: i64,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+    ) -> Result<Option<i64>, StorageError>;
     /// The account named `name`, ignoring case.
-    fn account_by_name(
-        &self,
-        name: String,
-    ) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>>;
-    fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>>;
-    fn set_password(&self, id: i64, password: String) -> BoxFuture<'_, Result<(), StorageError>>;
-    fn set_flag(&self, id: i64, flag: Flag, value: bool)
-    -> BoxFuture<'_, Result<(), StorageError>>;
-    fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+    async fn account_by_name(&self, name: String) -> Result<Option<AccountRow>, StorageError>;
+    async fn account_by_id(&self, id: i64) -> Result<Option<AccountRow>, StorageError>;
+    async fn set_password(&self, id: i64, password: String) -> Result<(), StorageError>;
+    async fn set_flag(&self, id: i64, flag: Flag, value: bool) -> Result<(), StorageError>;
+    async fn touch_account(&self, id: i64, now_ms: i64) -> Result<(), StorageError>;
     /// Who muted `account` in every chat, and when; `None` if nobody did.
-    fn chat_mute(
-        &self,
-        account: i64,
-    ) -> BoxFuture<'_, Result<Option<super::ChatMuteRow>, StorageError>>;
+    async fn chat_mute(&self, account: i64) -> Result<Option<ChatMuteRow>, StorageError>;
     /// Mutes `account` in every chat (a second mute keeps the first's who and when), or
     /// unmutes it with `None`.
-    fn set_chat_mute(
+    async fn set_chat_mute(
         &self,
         account: i64,
-        mute: Option<super::ChatMuteRow>,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+        mute: Option<ChatMuteRow>,
+    ) -> Result<(), StorageError>;
     /// `account`'s preferences; the defaults for an account that never set any.
-    fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>>;
+    async fn preferences(&self, account: i64) -> Result<Preferences, StorageError>;
     /// Stores `account`'s preferences (all of them, replacing what was stored).
-    fn set_preferences(
+    async fn set_preferences(
         &self,
         account: i64,
         preferences: Preferences,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    ) -> Result<(), StorageError>;
     /// Grants (or takes back) `account`'s right to create events: the same row as
     /// [`super::club::EventWrite::Organiser`], for `boardcast-server admin grant-organiser`,
     /// which runs beside a server on the account tables alone.
-    fn set_organiser(&self, account: i64, granted: bool)
-    -> BoxFuture<'_, Result<(), StorageError>>;
+    async fn set_organiser(&self, account: i64, granted: bool) -> Result<(), StorageError>;
 
-    fn create_session(
+    async fn create_session(
         &self,
         hash: String,
         account: i64,
         now_ms: i64,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
-    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<SessionRow>, StorageError>>;
-    fn touch_session(&self, hash: String, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
-    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StorageError>>;
+    ) -> Result<(), StorageError>;
+    async fn session(&self, hash: String) -> Result<Option<SessionRow>, StorageError>;
+    async fn touch_session(&self, hash: String, now_ms: i64) -> Result<(), StorageError>;
+    async fn delete_session(&self, hash: String) -> Result<(), StorageError>;
     /// Ends every session of `account` but `keep` (its hash), if given.
-    fn delete_sessions(
-        &self,
-        account: i64,
-        keep: Option<String>,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    async fn delete_sessions(&self, account: i64, keep: Option<String>)
+    -> Result<(), StorageError>;
 
     /// `login`: the token is a password login's (`boardcast login`, `POST /api/token`), which
     /// [`AccountStore::delete_login_tokens`] ends with the browser sessions; a token made by
     /// name on the web or by the admin command is not.
-    fn create_token(
+    async fn create_token(
         &self,
         hash: String,
         account: i64,
@@ -173,63 +162,53 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
         scopes: String,
         login: bool,
         now_ms: i64,
-    ) -> BoxFuture<'_, Result<i64, StorageError>>;
-    fn token(&self, hash: String) -> BoxFuture<'_, Result<Option<TokenRow>, StorageError>>;
-    fn tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<TokenRow>, StorageError>>;
+    ) -> Result<i64, StorageError>;
+    async fn token(&self, hash: String) -> Result<Option<TokenRow>, StorageError>;
+    async fn tokens(&self, account: i64) -> Result<Vec<TokenRow>, StorageError>;
     /// Whether token `id` of `account` was there to delete.
-    fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
-    fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>>;
+    async fn delete_token(&self, account: i64, id: i64) -> Result<bool, StorageError>;
+    async fn touch_token(&self, id: i64, now_ms: i64) -> Result<(), StorageError>;
     /// Deletes every password login's token of `account` ("log out everywhere", a password
     /// change or reset); returns their ids, so their open connections can be cut.
-    fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>>;
+    async fn delete_login_tokens(&self, account: i64) -> Result<Vec<i64>, StorageError>;
 
-    fn create_reset(
+    async fn create_reset(
         &self,
         hash: String,
         account: i64,
         expires_ms: i64,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    ) -> Result<(), StorageError>;
     /// The account of a reset link still valid at `now_ms`; `take` uses it up.
-    fn reset(
+    async fn reset(
         &self,
         hash: String,
         now_ms: i64,
         take: bool,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+    ) -> Result<Option<i64>, StorageError>;
 
     /// Finished games of `account`, newest first.
-    fn games(
+    async fn games(
         &self,
         account: i64,
         offset: u32,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<GameRow>, StorageError>>;
-    fn tally(&self, account: i64) -> BoxFuture<'_, Result<Tally, StorageError>>;
+    ) -> Result<Vec<GameRow>, StorageError>;
+    async fn tally(&self, account: i64) -> Result<Tally, StorageError>;
     /// Every finished game's PDN of `account`, oldest first, sent one game at a time into
     /// `into` as it is read (a bounded channel: the reader waits for the sender).
-    fn pdn(
-        &self,
-        account: i64,
-        into: mpsc::Sender<Result<String, StorageError>>,
-    ) -> BoxFuture<'_, ()>;
+    async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>);
 
     /// The newest rating change of `account`: its current rating (`None`: never rated).
-    fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>>;
+    async fn rating(&self, account: i64) -> Result<Option<RatingChange>, StorageError>;
     /// The newest rating change of every open account whose last rated game ended at
     /// `since_ms` or later, with the account's name and whether it is a bot (the ladder's
     /// candidates; the ladder marks bots).
-    fn current_ratings(
-        &self,
-        since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<LadderCandidate>, StorageError>>;
+    async fn current_ratings(&self, since_ms: i64) -> Result<Vec<LadderCandidate>, StorageError>;
     /// Every rating change of `account`, oldest first (its rating history).
-    fn rating_history(
-        &self,
-        account: i64,
-    ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>>;
+    async fn rating_history(&self, account: i64) -> Result<Vec<RatingChange>, StorageError>;
     /// `account`'s best win: the opponent with the highest rating (as the game began) it
     /// beat in a rated game, the earliest such game on a tie; `None` before its first win.
-    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>>;
+    async fn best_win(&self, account: i64) -> Result<Option<BestWin>, StorageError>;
 }
 
 /// The question both backends ask for [`AccountStore::best_win`] (`?1`: the account): the

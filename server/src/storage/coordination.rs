@@ -7,7 +7,6 @@
 
 use std::fmt;
 
-use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::{StorageError, StoredEvent, StoredMatch};
@@ -59,82 +58,63 @@ pub struct Claimed {
 
 /// The cluster's shared truth about nodes and owners. Every method is one short statement or
 /// transaction; see `CLUSTER.md` for the rules they keep.
+#[async_trait::async_trait]
 pub trait Coordination: fmt::Debug + Send + Sync + 'static {
     /// Starts a new incarnation of `node` with a lease of `ttl_ms`.
-    fn register_node(
-        &self,
-        node: String,
-        ttl_ms: u64,
-    ) -> BoxFuture<'_, Result<NodeRef, StorageError>>;
+    async fn register_node(&self, node: String, ttl_ms: u64) -> Result<NodeRef, StorageError>;
     /// Extends `me`'s lease to `ttl_ms` from now; `false` if a newer incarnation of the same
     /// node id has taken its row (this run must stop).
-    fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> BoxFuture<'_, Result<bool, StorageError>>;
+    async fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> Result<bool, StorageError>;
     /// When node incarnation `node` last renewed its lease (Unix ms, PostgreSQL's clock): the
     /// last moment it is known to have been alive, which a take-over after its crash charges
     /// the side to move's thinking up to (PROTOCOL.md §10). `None` if not known (another run
     /// of the node id has its row now).
-    fn last_renewal_ms(&self, node: NodeRef) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+    async fn last_renewal_ms(&self, node: NodeRef) -> Result<Option<i64>, StorageError> {
         let _ = node;
-        Box::pin(async { Ok(None) })
+        Ok(None)
     }
     /// Every node incarnation whose lease is running.
-    fn live_nodes(&self) -> BoxFuture<'_, Result<Vec<NodeRef>, StorageError>>;
+    async fn live_nodes(&self) -> Result<Vec<NodeRef>, StorageError>;
     /// Who owns match `id`; `None` if there is no such match.
-    fn match_owner(&self, id: String) -> BoxFuture<'_, Result<Option<MatchOwner>, StorageError>>;
+    async fn match_owner(&self, id: String) -> Result<Option<MatchOwner>, StorageError>;
     /// Makes `me` the owner of match `id` with the next epoch, which it returns; `None` if the
     /// match does not exist or another live node owns it. Two claimers never both win.
-    fn claim_match(
-        &self,
-        id: String,
-        me: NodeRef,
-    ) -> BoxFuture<'_, Result<Option<u64>, StorageError>>;
+    async fn claim_match(&self, id: String, me: NodeRef) -> Result<Option<u64>, StorageError>;
     /// Up to `limit` unfinished matches whose owner's lease has run out.
-    fn orphaned_matches(&self, limit: u32) -> BoxFuture<'_, Result<Vec<String>, StorageError>>;
+    async fn orphaned_matches(&self, limit: u32) -> Result<Vec<String>, StorageError>;
     /// The match with invite code `code` (as stored, upper case), finished or not.
-    fn match_id_by_code(&self, code: String)
-    -> BoxFuture<'_, Result<Option<String>, StorageError>>;
+    async fn match_id_by_code(&self, code: String) -> Result<Option<String>, StorageError>;
     /// The match in which `token` holds a seat, finished or not.
-    fn match_id_by_token(
-        &self,
-        token: String,
-    ) -> BoxFuture<'_, Result<Option<String>, StorageError>>;
+    async fn match_id_by_token(&self, token: String) -> Result<Option<String>, StorageError>;
     /// Match `id` whole (set-up and every event), finished or not.
-    fn load_match(&self, id: String) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>>;
+    async fn load_match(&self, id: String) -> Result<Option<StoredMatch>, StorageError>;
     /// The events of match `id` after version `v`, in order.
-    fn events_since(
-        &self,
-        id: String,
-        v: u64,
-    ) -> BoxFuture<'_, Result<Vec<StoredEvent>, StorageError>>;
+    async fn events_since(&self, id: String, v: u64) -> Result<Vec<StoredEvent>, StorageError>;
     /// Makes `me` the owner of (`kind`, `key`) with the next epoch (creating the row if
     /// missing) and returns that epoch and the state saved under it; `None` if another live
     /// node owns it.
-    fn claim_owned(
+    async fn claim_owned(
         &self,
         kind: String,
         key: String,
         me: NodeRef,
-    ) -> BoxFuture<'_, Result<Option<Claimed>, StorageError>>;
+    ) -> Result<Option<Claimed>, StorageError>;
     /// Who owns (`kind`, `key`); `None` if nobody ever claimed it.
-    fn owner_of(
-        &self,
-        kind: String,
-        key: String,
-    ) -> BoxFuture<'_, Result<Option<Owned>, StorageError>>;
+    async fn owner_of(&self, kind: String, key: String) -> Result<Option<Owned>, StorageError>;
     /// Every unfinished club event, oldest first, with its owner (kind `event`; `None` if
     /// nobody ever claimed it): what a node looks at to claim the events nobody alive runs.
-    fn unfinished_events(&self) -> BoxFuture<'_, Result<EventOwners, StorageError>>;
+    async fn unfinished_events(&self) -> Result<EventOwners, StorageError>;
     /// A fresh engine-game archive id that no node has had before (on-demand games are named
     /// `g<id>`, so two nodes counting on their own would hand out the same names). A
     /// PostgreSQL sequence that starts past the highest archived id.
-    fn reserve_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    async fn reserve_game_id(&self) -> Result<u64, StorageError>;
     /// Saves the state of (`kind`, `key`) if `epoch` is still its epoch; otherwise
     /// [`StorageError::Fenced`] and nothing is saved.
-    fn save_owned_state(
+    async fn save_owned_state(
         &self,
         kind: String,
         key: String,
         epoch: u64,
         state: String,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    ) -> Result<(), StorageError>;
 }

@@ -6,12 +6,12 @@ use std::fmt;
 use std::sync::Arc;
 
 use boardcast_protocol::LeaderboardEntry;
-use futures_util::future::BoxFuture;
 
 use super::accounts::AccountStore;
+use super::club::StoredClubEvent;
 use super::coordination::Coordination;
 use super::read::{ArchivedGame, MatchKey, StoredMatch};
-use super::write::Write;
+use super::write::{ChatLineRow, Write};
 
 /// Why storage failed. The text is written for an operator reading the log.
 #[derive(Debug, thiserror::Error)]
@@ -128,38 +128,32 @@ pub enum Unavailable {
 
 /// What a storage backend does. Implementations keep the promises in [`super`]'s doc; callers
 /// reach it through the handle [`super::Storage`], which derefs to it.
+#[async_trait::async_trait]
 pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// Writes `writes` atomically; completes once they are durable.
-    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>>;
+    async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError>;
     /// Every unfinished match, oldest first, with its events in order (recovery at start-up).
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>>;
+    async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError>;
     /// The PDN of finished match `id`.
-    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>>;
+    async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError>;
     /// A finished match read back whole (set-up and every event), by id or by seat token.
-    fn finished_match(
-        &self,
-        key: MatchKey,
-    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>>;
+    async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError>;
     /// The best `limit` predictors: most correct − strikes, then most correct, then by name.
-    fn leaderboard(&self, limit: u32)
-    -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>>;
+    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError>;
     /// Finished engine game `id`, or `None` if there is none (or it never finished).
-    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>>;
+    async fn archived_game(&self, id: u64) -> Result<Option<ArchivedGame>, StorageError>;
     /// The first engine-game id never used (1 on a fresh database).
-    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    async fn next_game_id(&self) -> Result<u64, StorageError>;
     /// Records that a new server run starts and returns its number: 0 on a fresh database,
     /// then one more at every start. Durable before it returns, so no crash can hand out a
     /// run twice.
-    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>>;
+    async fn next_run(&self) -> Result<u64, StorageError>;
     /// Every stored chat line of match `match_id`, deleted ones marked, in order: what a
     /// match's chat is rebuilt from after a restart or a take-over.
-    fn chat_lines(
-        &self,
-        match_id: String,
-    ) -> BoxFuture<'_, Result<Vec<super::ChatLineRow>, StorageError>>;
+    async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError>;
     /// The newest [`Write::Heartbeat`] stored (`None` if there never was one); read at start,
     /// before this run writes one, it approximates when the previous run stopped.
-    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+    async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError>;
     /// The coordination of the nodes sharing this database (leases, owners, epochs), or `None`
     /// on SQLite, which serves a single node.
     fn coordination(&self) -> Option<Arc<dyn Coordination>> {
@@ -169,30 +163,27 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     fn accounts(&self) -> Arc<dyn AccountStore>;
     /// Every club event (only the unfinished ones with `unfinished_only`), oldest first,
     /// with its records in order.
-    fn club_events(
+    async fn club_events(
         &self,
         unfinished_only: bool,
-    ) -> BoxFuture<'_, Result<Vec<super::club::StoredClubEvent>, StorageError>>;
+    ) -> Result<Vec<StoredClubEvent>, StorageError>;
     /// Whether `account` may create events (granted by a club admin,
     /// [`super::club::EventWrite::Organiser`]).
-    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
+    async fn is_organiser(&self, account: i64) -> Result<bool, StorageError>;
     /// Club event `id` with its records, or `None` if there is none.
-    fn club_event(
-        &self,
-        id: String,
-    ) -> BoxFuture<'_, Result<Option<super::club::StoredClubEvent>, StorageError>>;
+    async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError>;
     /// Club event `id`'s records after version `after`, in order, at most `limit` of them:
     /// what a node that follows an event run on another node reads each time, as it has the
     /// older ones (empty if there is no such event).
-    fn club_event_records(
+    async fn club_event_records(
         &self,
         id: String,
         after: u64,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<super::StoredEvent>, StorageError>>;
+    ) -> Result<Vec<super::StoredEvent>, StorageError>;
     /// Commits everything sent before and stops the writer; later commits fail with
     /// [`StorageError::Closed`].
-    fn close(&self) -> BoxFuture<'_, ()>;
+    async fn close(&self);
 }
 
 /// `err` with its cause: some errors (tokio-postgres') print only their kind ("db error") on

@@ -24,187 +24,47 @@ pub(crate) struct Table {
     pub key: usize,
 }
 
+/// A [`Table`]: its name, how many of its first columns are its key, and each column with
+/// its [`Kind`].
+macro_rules! table {
+    ($name:ident, key $key:literal: $($column:ident $kind:ident),+) => {
+        Table {
+            name: stringify!($name),
+            columns: &[$((stringify!($column), Kind::$kind)),+],
+            key: $key,
+        }
+    };
+}
+
 /// Every table, parents first.
 pub(super) const TABLES: &[Table] = &[
-    Table {
-        name: "matches",
-        columns: &[
-            ("id", Kind::Text),
-            ("invite", Kind::Text),
-            ("created_ms", Kind::Int),
-            ("setup", Kind::Text),
-            ("finished", Kind::Bool),
-            ("result", Kind::Text),
-            ("pdn", Kind::Text),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "events",
-        columns: &[
-            ("match_id", Kind::Text),
-            ("v", Kind::Int),
-            ("at_ms", Kind::Int),
-            ("body", Kind::Text),
-        ],
-        key: 2,
-    },
-    Table {
-        name: "engine_games",
-        columns: &[
-            ("id", Kind::Int),
-            ("channel", Kind::Text),
-            ("serial", Kind::Text),
-            ("white", Kind::Text),
-            ("black", Kind::Text),
-            ("start_board", Kind::Text),
-            ("start_ply", Kind::Int),
-            ("moves", Kind::Text),
-            ("winner", Kind::Text),
-            ("reason", Kind::Text),
-            ("finished_ms", Kind::Int),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "server_runs",
-        columns: &[("run", Kind::Int), ("started_ms", Kind::Int)],
-        key: 1,
-    },
-    Table {
-        name: "leaderboard",
-        columns: &[
-            ("identity", Kind::Text),
-            ("name", Kind::Text),
-            ("games", Kind::Int),
-            ("correct", Kind::Int),
-            ("strikes", Kind::Int),
-        ],
-        key: 1,
-    },
+    table!(matches, key 1: id Text, invite Text, created_ms Int, setup Text, finished Bool,
+        result Text, pdn Text),
+    table!(events, key 2: match_id Text, v Int, at_ms Int, body Text),
+    table!(engine_games, key 1: id Int, channel Text, serial Text, white Text, black Text,
+        start_board Text, start_ply Int, moves Text, winner Text, reason Text, finished_ms Int),
+    table!(server_runs, key 1: run Int, started_ms Int),
+    table!(leaderboard, key 1: identity Text, name Text, games Int, correct Int, strikes Int),
     // Accounts (issue 30); their seats are not copied as a table: the events' trigger
     // fills them on the PostgreSQL side as the events arrive.
-    Table {
-        name: "accounts",
-        columns: &[
-            ("id", Kind::Int),
-            ("name", Kind::Text),
-            ("name_key", Kind::Text),
-            ("password", Kind::Text),
-            ("bot", Kind::Bool),
-            ("admin", Kind::Bool),
-            ("closed", Kind::Bool),
-            ("created_ms", Kind::Int),
-            ("last_seen_ms", Kind::Int),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "sessions",
-        columns: &[
-            ("hash", Kind::Text),
-            ("account_id", Kind::Int),
-            ("created_ms", Kind::Int),
-            ("used_ms", Kind::Int),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "tokens",
-        columns: &[
-            ("id", Kind::Int),
-            ("hash", Kind::Text),
-            ("account_id", Kind::Int),
-            ("name", Kind::Text),
-            ("scopes", Kind::Text),
-            ("created_ms", Kind::Int),
-            ("used_ms", Kind::Int),
-            ("login", Kind::Bool),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "resets",
-        columns: &[
-            ("hash", Kind::Text),
-            ("account_id", Kind::Int),
-            ("expires_ms", Kind::Int),
-        ],
-        key: 1,
-    },
+    table!(accounts, key 1: id Int, name Text, name_key Text, password Text, bot Bool, admin Bool,
+        closed Bool, created_ms Int, last_seen_ms Int),
+    table!(sessions, key 1: hash Text, account_id Int, created_ms Int, used_ms Int),
+    table!(tokens, key 1: id Int, hash Text, account_id Int, name Text, scopes Text,
+        created_ms Int, used_ms Int, login Bool),
+    table!(resets, key 1: hash Text, account_id Int, expires_ms Int),
     // Rating changes (issue 31), after the accounts they belong to.
-    Table {
-        name: "rating_changes",
-        columns: &[
-            ("match_id", Kind::Text),
-            ("account_id", Kind::Int),
-            ("games_before", Kind::Int),
-            ("at_ms", Kind::Int),
-            ("rating_before", Kind::Real),
-            ("rating", Kind::Real),
-            ("deviation", Kind::Real),
-            ("volatility", Kind::Real),
-        ],
-        key: 2,
-    },
-    Table {
-        name: "club_events",
-        columns: &[
-            ("id", Kind::Text),
-            ("created_ms", Kind::Int),
-            ("setup", Kind::Text),
-            ("finished", Kind::Bool),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "club_event_log",
-        columns: &[
-            ("event_id", Kind::Text),
-            ("v", Kind::Int),
-            ("at_ms", Kind::Int),
-            ("body", Kind::Text),
-            ("round", Kind::Int),
-            ("match_id", Kind::Text),
-        ],
-        key: 2,
-    },
+    table!(rating_changes, key 2: match_id Text, account_id Int, games_before Int, at_ms Int,
+        rating_before Real, rating Real, deviation Real, volatility Real),
+    table!(club_events, key 1: id Text, created_ms Int, setup Text, finished Bool),
+    table!(club_event_log, key 2: event_id Text, v Int, at_ms Int, body Text, round Int,
+        match_id Text),
     // Match chat (issue 32), after the accounts its mutes refer to.
-    Table {
-        name: "chat_lines",
-        columns: &[
-            ("match_id", Kind::Text),
-            ("line", Kind::Int),
-            ("room", Kind::Text),
-            ("author", Kind::Text),
-            ("account_id", Kind::Int),
-            ("preset", Kind::Text),
-            ("text", Kind::Text),
-            ("at_ms", Kind::Int),
-            ("deleted_by", Kind::Text),
-            ("deleted_ms", Kind::Int),
-        ],
-        key: 2,
-    },
-    Table {
-        name: "chat_mutes",
-        columns: &[
-            ("account_id", Kind::Int),
-            ("muted_by", Kind::Text),
-            ("muted_ms", Kind::Int),
-        ],
-        key: 1,
-    },
-    Table {
-        name: "account_preferences",
-        columns: &[("account_id", Kind::Int), ("refuse_more_time", Kind::Bool)],
-        key: 1,
-    },
-    Table {
-        name: "club_organisers",
-        columns: &[("account_id", Kind::Int)],
-        key: 1,
-    },
+    table!(chat_lines, key 2: match_id Text, line Int, room Text, author Text, account_id Int,
+        preset Text, text Text, at_ms Int, deleted_by Text, deleted_ms Int),
+    table!(chat_mutes, key 1: account_id Int, muted_by Text, muted_ms Int),
+    table!(account_preferences, key 1: account_id Int, refuse_more_time Bool),
+    table!(club_organisers, key 1: account_id Int),
 ];
 
 impl Table {

@@ -5,8 +5,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use futures_util::future::BoxFuture;
-
 use super::*;
 use crate::storage::coordination::{Claimed, EventOwners, MatchOwner, Owned};
 use crate::storage::tests::PostgresDatabase;
@@ -138,87 +136,66 @@ struct Partition {
     cut: AtomicBool,
 }
 
+#[async_trait::async_trait]
 impl Coordination for Partition {
-    fn register_node(
-        &self,
-        node: String,
-        ttl_ms: u64,
-    ) -> BoxFuture<'_, Result<NodeRef, StorageError>> {
-        self.inner.register_node(node, ttl_ms)
+    async fn register_node(&self, node: String, ttl_ms: u64) -> Result<NodeRef, StorageError> {
+        self.inner.register_node(node, ttl_ms).await
     }
-    fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> BoxFuture<'_, Result<bool, StorageError>> {
+    async fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> Result<bool, StorageError> {
         if self.cut.load(Ordering::SeqCst) {
-            return async { Err(StorageError::Unavailable(Unavailable::SwitchedOff)) }.boxed();
+            return Err(StorageError::Unavailable(Unavailable::SwitchedOff));
         }
-        self.inner.renew_node(me, ttl_ms)
+        self.inner.renew_node(me, ttl_ms).await
     }
-    fn live_nodes(&self) -> BoxFuture<'_, Result<Vec<NodeRef>, StorageError>> {
-        self.inner.live_nodes()
+    async fn live_nodes(&self) -> Result<Vec<NodeRef>, StorageError> {
+        self.inner.live_nodes().await
     }
-    fn match_owner(&self, id: String) -> BoxFuture<'_, Result<Option<MatchOwner>, StorageError>> {
-        self.inner.match_owner(id)
+    async fn match_owner(&self, id: String) -> Result<Option<MatchOwner>, StorageError> {
+        self.inner.match_owner(id).await
     }
-    fn claim_match(
-        &self,
-        id: String,
-        me: NodeRef,
-    ) -> BoxFuture<'_, Result<Option<u64>, StorageError>> {
-        self.inner.claim_match(id, me)
+    async fn claim_match(&self, id: String, me: NodeRef) -> Result<Option<u64>, StorageError> {
+        self.inner.claim_match(id, me).await
     }
-    fn orphaned_matches(&self, limit: u32) -> BoxFuture<'_, Result<Vec<String>, StorageError>> {
-        self.inner.orphaned_matches(limit)
+    async fn orphaned_matches(&self, limit: u32) -> Result<Vec<String>, StorageError> {
+        self.inner.orphaned_matches(limit).await
     }
-    fn match_id_by_code(
-        &self,
-        code: String,
-    ) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
-        self.inner.match_id_by_code(code)
+    async fn match_id_by_code(&self, code: String) -> Result<Option<String>, StorageError> {
+        self.inner.match_id_by_code(code).await
     }
-    fn match_id_by_token(
-        &self,
-        token: String,
-    ) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
-        self.inner.match_id_by_token(token)
+    async fn match_id_by_token(&self, token: String) -> Result<Option<String>, StorageError> {
+        self.inner.match_id_by_token(token).await
     }
-    fn load_match(&self, id: String) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
-        self.inner.load_match(id)
+    async fn load_match(&self, id: String) -> Result<Option<StoredMatch>, StorageError> {
+        self.inner.load_match(id).await
     }
-    fn events_since(
-        &self,
-        id: String,
-        v: u64,
-    ) -> BoxFuture<'_, Result<Vec<StoredEvent>, StorageError>> {
-        self.inner.events_since(id, v)
+    async fn events_since(&self, id: String, v: u64) -> Result<Vec<StoredEvent>, StorageError> {
+        self.inner.events_since(id, v).await
     }
-    fn claim_owned(
+    async fn claim_owned(
         &self,
         kind: String,
         key: String,
         me: NodeRef,
-    ) -> BoxFuture<'_, Result<Option<Claimed>, StorageError>> {
-        self.inner.claim_owned(kind, key, me)
+    ) -> Result<Option<Claimed>, StorageError> {
+        self.inner.claim_owned(kind, key, me).await
     }
-    fn unfinished_events(&self) -> BoxFuture<'_, Result<EventOwners, StorageError>> {
-        self.inner.unfinished_events()
+    async fn unfinished_events(&self) -> Result<EventOwners, StorageError> {
+        self.inner.unfinished_events().await
     }
-    fn owner_of(
-        &self,
-        kind: String,
-        key: String,
-    ) -> BoxFuture<'_, Result<Option<Owned>, StorageError>> {
-        self.inner.owner_of(kind, key)
+    async fn owner_of(&self, kind: String, key: String) -> Result<Option<Owned>, StorageError> {
+        self.inner.owner_of(kind, key).await
     }
-    fn reserve_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        self.inner.reserve_game_id()
+    async fn reserve_game_id(&self) -> Result<u64, StorageError> {
+        self.inner.reserve_game_id().await
     }
-    fn save_owned_state(
+    async fn save_owned_state(
         &self,
         kind: String,
         key: String,
         epoch: u64,
         state: String,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.inner.save_owned_state(kind, key, epoch, state)
+    ) -> Result<(), StorageError> {
+        self.inner.save_owned_state(kind, key, epoch, state).await
     }
 }
 

@@ -48,6 +48,7 @@ impl Fake {
     }
 }
 
+#[async_trait::async_trait]
 impl Link for Fake {
     fn me(&self) -> &NodeRef {
         &self.me
@@ -62,32 +63,22 @@ impl Link for Fake {
         self.alive.lock().unwrap().contains(node)
     }
 
-    fn take_over<'a>(&'a self, _id: &'a str) -> BoxFuture<'a, TakeOver> {
-        Box::pin(async move {
-            match self.actor.lock().unwrap().take() {
-                Some(actor) => TakeOver::Here(actor),
-                None => TakeOver::Failed,
-            }
-        })
+    async fn take_over(&self, _id: &str) -> TakeOver {
+        match self.actor.lock().unwrap().take() {
+            Some(actor) => TakeOver::Here(actor),
+            None => TakeOver::Failed,
+        }
     }
 
-    fn owner<'a>(&'a self, _id: &'a str) -> BoxFuture<'a, Option<(Option<NodeRef>, u64)>> {
-        Box::pin(async move {
-            let alive = self.alive.lock().unwrap();
-            let owner = alive.iter().find(|n| **n != self.me).cloned();
-            Some((owner, 1))
-        })
+    async fn owner(&self, _id: &str) -> Option<(Option<NodeRef>, u64)> {
+        let alive = self.alive.lock().unwrap();
+        let owner = alive.iter().find(|n| **n != self.me).cloned();
+        Some((owner, 1))
     }
 
-    fn events_after<'a>(
-        &'a self,
-        _id: &'a str,
-        v: u64,
-    ) -> BoxFuture<'a, Option<Vec<MatchEventMsg>>> {
-        Box::pin(async move {
-            let stored = self.stored.lock().unwrap();
-            Some(stored.iter().filter(|e| e.v > v).cloned().collect())
-        })
+    async fn events_after(&self, _id: &str, v: u64) -> Option<Vec<MatchEventMsg>> {
+        let stored = self.stored.lock().unwrap();
+        Some(stored.iter().filter(|e| e.v > v).cloned().collect())
     }
 }
 

@@ -82,10 +82,10 @@ impl Connection {
     fn club_admin(&self) -> Result<String, Refusal> {
         match &self.account {
             Some(who) if who.admin => Ok(who.name.clone()),
-            _ => Err(
-                Refusal::new(ErrorCode::NotAllowed, "only a club admin moderates chat")
-                    .with(ErrorArgs::new("admins_only")),
-            ),
+            _ => Err(Refusal::not_allowed(
+                "admins_only",
+                "only a club admin moderates chat",
+            )),
         }
     }
 }

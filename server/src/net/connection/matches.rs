@@ -171,12 +171,11 @@ impl Connection {
     /// A member takes back the seat their account holds, without its token.
     pub(super) async fn reclaim(&self, id: u64, reclaim: Reclaim) -> Result<(), Refusal> {
         let Some(who) = &self.account else {
-            return Err(Refusal::new(
-                ErrorCode::NotAllowed,
+            return Err(Refusal::not_allowed(
+                "reclaim_needs_login",
                 "reclaim takes back an account's seat: log in first (a guest resumes by \
                  seat token)",
-            )
-            .with(ErrorArgs::new("reclaim_needs_login")));
+            ));
         };
         let handle = self.find(&reclaim.match_id).await?;
         self.resume_seat(id, handle, SeatKey::Account(who.id), reclaim.since_v)

@@ -3,17 +3,16 @@
 //! and a logout anywhere is seen everywhere at the next request.
 
 use deadpool_postgres::Pool;
-use futures_util::future::BoxFuture;
-use futures_util::{FutureExt, StreamExt, pin_mut};
+use futures_util::{StreamExt, pin_mut};
 use tokio::sync::mpsc;
 use tokio_postgres::Row;
 
 use super::pooled;
 use crate::storage::accounts::{
-    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, Preferences, SessionRow, Tally,
-    TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, CURRENT_RATINGS, Flag, GameRow, LadderCandidate,
+    Preferences, SessionRow, Tally, TokenRow, count,
 };
-use crate::storage::{RatingChange, StorageError};
+use crate::storage::{ChatMuteRow, RatingChange, StorageError};
 
 /// The accounts of one PostgreSQL database.
 #[derive(Debug, Clone)]
@@ -33,18 +32,7 @@ impl PgAccounts {
         config.connect_timeout(std::time::Duration::from_secs(5));
         let mut client = super::setup::first_connection(&config).await?;
         super::schema::migrate(&mut client).await?;
-        let manager = deadpool_postgres::Manager::from_config(
-            config,
-            tokio_postgres::NoTls,
-            deadpool_postgres::ManagerConfig {
-                recycling_method: deadpool_postgres::RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(2)
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .build()
-            .map_err(StorageError::Pool)?;
+        let pool = super::read_pool(config, 2)?;
         Ok(PgAccounts { pool })
     }
 }
@@ -84,236 +72,149 @@ const GAMES: &str = "SELECT m.id, me.side, opp.name, opp.account_id IS NOT NULL,
      WHERE me.account_id = $1 ORDER BY m.created_ms DESC, m.id DESC LIMIT $2 OFFSET $3";
 
 impl PgAccounts {
-    /// Runs one statement that changes rows; returns how many.
-    fn execute(
-        &self,
-        sql: String,
-        params: Vec<Box<dyn tokio_postgres::types::ToSql + Send + Sync>>,
-    ) -> BoxFuture<'_, Result<u64, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
-                .iter()
-                .map(|p| p.as_ref() as &(dyn tokio_postgres::types::ToSql + Sync))
-                .collect();
-            Ok(client.execute(sql.as_str(), &refs).await?)
-        }
-        .boxed()
+    /// Runs `sql`; returns how many rows it changed.
+    async fn execute(&self, sql: &str, params: &[&Param]) -> Result<u64, StorageError> {
+        Ok(pooled(&self.pool).await?.execute(sql, params).await?)
+    }
+
+    /// Runs `sql`; returns its rows.
+    async fn query(&self, sql: &str, params: &[&Param]) -> Result<Vec<Row>, StorageError> {
+        Ok(pooled(&self.pool).await?.query(sql, params).await?)
+    }
+
+    /// Runs `sql`, which returns one row at most.
+    async fn query_opt(&self, sql: &str, params: &[&Param]) -> Result<Option<Row>, StorageError> {
+        Ok(pooled(&self.pool).await?.query_opt(sql, params).await?)
     }
 }
 
+/// A statement's parameter.
+type Param = dyn tokio_postgres::types::ToSql + Sync;
+
+#[async_trait::async_trait]
 impl AccountStore for PgAccounts {
-    fn create_account(
+    async fn create_account(
         &self,
         name: String,
         password: String,
         bot: bool,
         admin: bool,
         created_ms: i64,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(
-                    "INSERT INTO accounts (name, name_key, password, bot, admin, created_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name_key) DO NOTHING \
-                     RETURNING id",
-                    &[
-                        &name,
-                        &name.to_ascii_lowercase(),
-                        &password,
-                        &bot,
-                        &admin,
-                        &created_ms,
-                    ],
-                )
-                .await?;
-            Ok(row.map(|row| row.get(0)))
-        }
-        .boxed()
+    ) -> Result<Option<i64>, StorageError> {
+        let sql = "INSERT INTO accounts (name, name_key, password, bot, admin, created_ms) \
+                   VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name_key) DO NOTHING RETURNING id";
+        let key = name.to_ascii_lowercase();
+        let row = self
+            .query_opt(sql, &[&name, &key, &password, &bot, &admin, &created_ms])
+            .await?;
+        Ok(row.map(|row| row.get(0)))
     }
 
-    fn account_by_name(
-        &self,
-        name: String,
-    ) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(
-                    format!("SELECT {ACCOUNT_COLUMNS} WHERE name_key = $1").as_str(),
-                    &[&name.to_ascii_lowercase()],
-                )
-                .await?;
-            Ok(row.as_ref().map(account))
-        }
-        .boxed()
+    async fn account_by_name(&self, name: String) -> Result<Option<AccountRow>, StorageError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} WHERE name_key = $1");
+        let row = self.query_opt(&sql, &[&name.to_ascii_lowercase()]).await?;
+        Ok(row.as_ref().map(account))
     }
 
-    fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(
-                    format!("SELECT {ACCOUNT_COLUMNS} WHERE id = $1").as_str(),
-                    &[&id],
-                )
-                .await?;
-            Ok(row.as_ref().map(account))
-        }
-        .boxed()
+    async fn account_by_id(&self, id: i64) -> Result<Option<AccountRow>, StorageError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} WHERE id = $1");
+        Ok(self.query_opt(&sql, &[&id]).await?.as_ref().map(account))
     }
 
-    fn set_password(&self, id: i64, password: String) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "UPDATE accounts SET password = $2 WHERE id = $1".into(),
-            vec![Box::new(id), Box::new(password)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn set_password(&self, id: i64, password: String) -> Result<(), StorageError> {
+        let sql = "UPDATE accounts SET password = $2 WHERE id = $1";
+        self.execute(sql, &[&id, &password]).await.map(drop)
     }
 
-    fn set_flag(
-        &self,
-        id: i64,
-        flag: Flag,
-        value: bool,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            format!("UPDATE accounts SET {} = $2 WHERE id = $1", flag.column()),
-            vec![Box::new(id), Box::new(value)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn set_flag(&self, id: i64, flag: Flag, value: bool) -> Result<(), StorageError> {
+        let sql = format!("UPDATE accounts SET {} = $2 WHERE id = $1", flag.column());
+        self.execute(&sql, &[&id, &value]).await.map(drop)
     }
 
-    fn chat_mute(
+    async fn chat_mute(&self, account: i64) -> Result<Option<ChatMuteRow>, StorageError> {
+        Ok(super::chat::mute(&pooled(&self.pool).await?, account).await?)
+    }
+
+    async fn set_chat_mute(
         &self,
         account: i64,
-    ) -> BoxFuture<'_, Result<Option<crate::storage::ChatMuteRow>, StorageError>> {
-        async move { Ok(super::chat::mute(&pooled(&self.pool).await?, account).await?) }.boxed()
+        mute: Option<ChatMuteRow>,
+    ) -> Result<(), StorageError> {
+        Ok(super::chat::set_mute(&pooled(&self.pool).await?, account, mute.as_ref()).await?)
     }
 
-    fn set_chat_mute(
-        &self,
-        account: i64,
-        mute: Option<crate::storage::ChatMuteRow>,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        async move {
-            Ok(super::chat::set_mute(&pooled(&self.pool).await?, account, mute.as_ref()).await?)
-        }
-        .boxed()
+    async fn set_organiser(&self, account: i64, granted: bool) -> Result<(), StorageError> {
+        let sql = super::club::ORGANISER;
+        self.execute(sql, &[&account, &granted]).await.map(drop)
     }
 
-    fn set_organiser(
-        &self,
-        account: i64,
-        granted: bool,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            super::club::ORGANISER.into(),
-            vec![Box::new(account), Box::new(granted)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn preferences(&self, account: i64) -> Result<Preferences, StorageError> {
+        let sql = "SELECT refuse_more_time FROM account_preferences WHERE account_id = $1";
+        let row = self.query_opt(sql, &[&account]).await?;
+        Ok(row.map_or_else(Preferences::default, |row| Preferences {
+            refuse_more_time: row.get(0),
+        }))
     }
 
-    fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>> {
-        async move {
-            let row = pooled(&self.pool)
-                .await?
-                .query_opt(
-                    "SELECT refuse_more_time FROM account_preferences WHERE account_id = $1",
-                    &[&account],
-                )
-                .await?;
-            Ok(row.map_or_else(Preferences::default, |row| Preferences {
-                refuse_more_time: row.get(0),
-            }))
-        }
-        .boxed()
-    }
-
-    fn set_preferences(
+    async fn set_preferences(
         &self,
         account: i64,
         preferences: Preferences,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "INSERT INTO account_preferences (account_id, refuse_more_time) VALUES ($1, $2) \
-             ON CONFLICT (account_id) DO UPDATE SET refuse_more_time = excluded.refuse_more_time"
-                .to_owned(),
-            vec![Box::new(account), Box::new(preferences.refuse_more_time)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    ) -> Result<(), StorageError> {
+        let sql = "INSERT INTO account_preferences (account_id, refuse_more_time) \
+                   VALUES ($1, $2) ON CONFLICT (account_id) \
+                   DO UPDATE SET refuse_more_time = excluded.refuse_more_time";
+        let refuse = preferences.refuse_more_time;
+        self.execute(sql, &[&account, &refuse]).await.map(drop)
     }
 
-    fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "UPDATE accounts SET last_seen_ms = $2 WHERE id = $1".into(),
-            vec![Box::new(id), Box::new(now_ms)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn touch_account(&self, id: i64, now_ms: i64) -> Result<(), StorageError> {
+        let sql = "UPDATE accounts SET last_seen_ms = $2 WHERE id = $1";
+        self.execute(sql, &[&id, &now_ms]).await.map(drop)
     }
 
-    fn create_session(
+    async fn create_session(
         &self,
         hash: String,
         account: i64,
         now_ms: i64,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "INSERT INTO sessions (hash, account_id, created_ms, used_ms) VALUES ($1, $2, $3, $3)"
-                .into(),
-            vec![Box::new(hash), Box::new(account), Box::new(now_ms)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    ) -> Result<(), StorageError> {
+        let sql = "INSERT INTO sessions (hash, account_id, created_ms, used_ms) \
+                   VALUES ($1, $2, $3, $3)";
+        self.execute(sql, &[&hash, &account, &now_ms])
+            .await
+            .map(drop)
     }
 
-    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<SessionRow>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(
-                    "SELECT account_id, created_ms, used_ms FROM sessions WHERE hash = $1",
-                    &[&hash],
-                )
-                .await?;
-            Ok(row.map(|row| SessionRow {
-                account: row.get(0),
-                created_ms: row.get(1),
-                used_ms: row.get(2),
-            }))
-        }
-        .boxed()
+    async fn session(&self, hash: String) -> Result<Option<SessionRow>, StorageError> {
+        let sql = "SELECT account_id, created_ms, used_ms FROM sessions WHERE hash = $1";
+        Ok(self.query_opt(sql, &[&hash]).await?.map(|row| SessionRow {
+            account: row.get(0),
+            created_ms: row.get(1),
+            used_ms: row.get(2),
+        }))
     }
 
-    fn touch_session(&self, hash: String, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "UPDATE sessions SET used_ms = $2 WHERE hash = $1".into(),
-            vec![Box::new(hash), Box::new(now_ms)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn touch_session(&self, hash: String, now_ms: i64) -> Result<(), StorageError> {
+        let sql = "UPDATE sessions SET used_ms = $2 WHERE hash = $1";
+        self.execute(sql, &[&hash, &now_ms]).await.map(drop)
     }
 
-    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "DELETE FROM sessions WHERE hash = $1".into(),
-            vec![Box::new(hash)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn delete_session(&self, hash: String) -> Result<(), StorageError> {
+        let sql = "DELETE FROM sessions WHERE hash = $1";
+        self.execute(sql, &[&hash]).await.map(drop)
     }
 
-    fn delete_sessions(
+    async fn delete_sessions(
         &self,
         account: i64,
         keep: Option<String>,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "DELETE FROM sessions WHERE account_id = $1 AND hash IS DISTINCT FROM $2".into(),
-            vec![Box::new(account), Box::new(keep)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    ) -> Result<(), StorageError> {
+        let sql = "DELETE FROM sessions WHERE account_id = $1 AND hash IS DISTINCT FROM $2";
+        self.execute(sql, &[&account, &keep]).await.map(drop)
     }
 
-    fn create_token(
+    async fn create_token(
         &self,
         hash: String,
         account: i64,
@@ -321,253 +222,172 @@ impl AccountStore for PgAccounts {
         scopes: String,
         login: bool,
         now_ms: i64,
-    ) -> BoxFuture<'_, Result<i64, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_one(
-                    "INSERT INTO tokens (hash, account_id, name, scopes, created_ms, login) \
-                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                    &[&hash, &account, &name, &scopes, &now_ms, &login],
-                )
-                .await?;
-            Ok(row.get(0))
-        }
-        .boxed()
+    ) -> Result<i64, StorageError> {
+        let sql = "INSERT INTO tokens (hash, account_id, name, scopes, created_ms, login) \
+                   VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
+        let row = pooled(&self.pool)
+            .await?
+            .query_one(sql, &[&hash, &account, &name, &scopes, &now_ms, &login])
+            .await?;
+        Ok(row.get(0))
     }
 
-    fn token(&self, hash: String) -> BoxFuture<'_, Result<Option<TokenRow>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(
-                    format!("SELECT {TOKEN_COLUMNS} WHERE hash = $1").as_str(),
-                    &[&hash],
-                )
-                .await?;
-            Ok(row.as_ref().map(token))
-        }
-        .boxed()
+    async fn token(&self, hash: String) -> Result<Option<TokenRow>, StorageError> {
+        let sql = format!("SELECT {TOKEN_COLUMNS} WHERE hash = $1");
+        Ok(self.query_opt(&sql, &[&hash]).await?.as_ref().map(token))
     }
 
-    fn tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<TokenRow>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let rows = client
-                .query(
-                    format!("SELECT {TOKEN_COLUMNS} WHERE account_id = $1 ORDER BY id").as_str(),
-                    &[&account],
-                )
-                .await?;
-            Ok(rows.iter().map(token).collect())
-        }
-        .boxed()
+    async fn tokens(&self, account: i64) -> Result<Vec<TokenRow>, StorageError> {
+        let sql = format!("SELECT {TOKEN_COLUMNS} WHERE account_id = $1 ORDER BY id");
+        Ok(self
+            .query(&sql, &[&account])
+            .await?
+            .iter()
+            .map(token)
+            .collect())
     }
 
-    fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
-        let run = self.execute(
-            "DELETE FROM tokens WHERE account_id = $1 AND id = $2".into(),
-            vec![Box::new(account), Box::new(id)],
-        );
-        async move { Ok(run.await? == 1) }.boxed()
+    async fn delete_token(&self, account: i64, id: i64) -> Result<bool, StorageError> {
+        let sql = "DELETE FROM tokens WHERE account_id = $1 AND id = $2";
+        Ok(self.execute(sql, &[&account, &id]).await? == 1)
     }
 
-    fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "UPDATE tokens SET used_ms = $2 WHERE id = $1".into(),
-            vec![Box::new(id), Box::new(now_ms)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    async fn touch_token(&self, id: i64, now_ms: i64) -> Result<(), StorageError> {
+        let sql = "UPDATE tokens SET used_ms = $2 WHERE id = $1";
+        self.execute(sql, &[&id, &now_ms]).await.map(drop)
     }
 
-    fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let rows = client
-                .query(
-                    "DELETE FROM tokens WHERE account_id = $1 AND login RETURNING id",
-                    &[&account],
-                )
-                .await?;
-            Ok(rows.iter().map(|row| row.get(0)).collect())
-        }
-        .boxed()
+    async fn delete_login_tokens(&self, account: i64) -> Result<Vec<i64>, StorageError> {
+        let sql = "DELETE FROM tokens WHERE account_id = $1 AND login RETURNING id";
+        let rows = self.query(sql, &[&account]).await?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 
-    fn create_reset(
+    async fn create_reset(
         &self,
         hash: String,
         account: i64,
         expires_ms: i64,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let run = self.execute(
-            "INSERT INTO resets (hash, account_id, expires_ms) VALUES ($1, $2, $3)".into(),
-            vec![Box::new(hash), Box::new(account), Box::new(expires_ms)],
-        );
-        async move { run.await.map(drop) }.boxed()
+    ) -> Result<(), StorageError> {
+        let sql = "INSERT INTO resets (hash, account_id, expires_ms) VALUES ($1, $2, $3)";
+        self.execute(sql, &[&hash, &account, &expires_ms])
+            .await
+            .map(drop)
     }
 
-    fn reset(
+    async fn reset(
         &self,
         hash: String,
         now_ms: i64,
         take: bool,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let sql = if take {
-                "DELETE FROM resets WHERE hash = $1 AND expires_ms > $2 RETURNING account_id"
-            } else {
-                "SELECT account_id FROM resets WHERE hash = $1 AND expires_ms > $2"
-            };
-            let row = client.query_opt(sql, &[&hash, &now_ms]).await?;
-            Ok(row.map(|row| row.get(0)))
-        }
-        .boxed()
+    ) -> Result<Option<i64>, StorageError> {
+        let sql = if take {
+            "DELETE FROM resets WHERE hash = $1 AND expires_ms > $2 RETURNING account_id"
+        } else {
+            "SELECT account_id FROM resets WHERE hash = $1 AND expires_ms > $2"
+        };
+        Ok(self
+            .query_opt(sql, &[&hash, &now_ms])
+            .await?
+            .map(|row| row.get(0)))
     }
 
-    fn games(
+    async fn games(
         &self,
         account: i64,
         offset: u32,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<GameRow>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let rows = client
-                .query(GAMES, &[&account, &i64::from(limit), &i64::from(offset)])
-                .await?;
-            Ok(rows
-                .iter()
-                .map(|row| GameRow {
-                    match_id: row.get(0),
-                    side: row.get(1),
-                    opponent: row.get(2),
-                    opponent_account: row.get::<_, Option<bool>>(3).unwrap_or(false),
-                    result: row.get::<_, Option<String>>(4).unwrap_or_default(),
-                    setup: row.get(5),
-                    created_ms: row.get(6),
-                })
-                .collect())
-        }
-        .boxed()
+    ) -> Result<Vec<GameRow>, StorageError> {
+        let (limit, offset) = (i64::from(limit), i64::from(offset));
+        let rows = self.query(GAMES, &[&account, &limit, &offset]).await?;
+        Ok(rows
+            .iter()
+            .map(|row| GameRow {
+                match_id: row.get(0),
+                side: row.get(1),
+                opponent: row.get(2),
+                opponent_account: row.get::<_, Option<bool>>(3).unwrap_or(false),
+                result: row.get::<_, Option<String>>(4).unwrap_or_default(),
+                setup: row.get(5),
+                created_ms: row.get(6),
+            })
+            .collect())
     }
 
-    fn tally(&self, account: i64) -> BoxFuture<'_, Result<Tally, StorageError>> {
-        async move {
+    async fn tally(&self, account: i64) -> Result<Tally, StorageError> {
+        let sql = "SELECT m.result, s.side FROM seats s JOIN matches m ON m.id = s.match_id \
+                   AND m.finished WHERE s.account_id = $1";
+        let mut tally = Tally::default();
+        for row in &self.query(sql, &[&account]).await? {
+            let result: Option<String> = row.get(0);
+            let side: String = row.get(1);
+            count(&mut tally, result.as_deref().unwrap_or(""), &side);
+        }
+        Ok(tally)
+    }
+
+    async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>) {
+        let streamed = async {
             let client = pooled(&self.pool).await?;
+            // A row stream: rows arrive as the sender takes them, never all in memory.
             let rows = client
-                .query(
-                    "SELECT m.result, s.side FROM seats s JOIN matches m ON m.id = s.match_id \
-                     AND m.finished WHERE s.account_id = $1",
-                    &[&account],
+                .query_raw(
+                    "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL \
+                     AND m.id IN (SELECT match_id FROM seats WHERE account_id = $1) \
+                     ORDER BY m.created_ms, m.id",
+                    [&account],
                 )
                 .await?;
-            let mut tally = Tally::default();
-            for row in &rows {
-                let result: Option<String> = row.get(0);
-                let side: String = row.get(1);
-                count(&mut tally, result.as_deref().unwrap_or(""), &side);
-            }
-            Ok(tally)
-        }
-        .boxed()
-    }
-
-    fn pdn(
-        &self,
-        account: i64,
-        into: mpsc::Sender<Result<String, StorageError>>,
-    ) -> BoxFuture<'_, ()> {
-        async move {
-            let streamed = async {
-                let client = pooled(&self.pool).await?;
-                // A row stream: rows arrive as the sender takes them, never all in memory.
-                let rows = client
-                    .query_raw(
-                        "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL \
-                         AND m.id IN (SELECT match_id FROM seats WHERE account_id = $1) \
-                         ORDER BY m.created_ms, m.id",
-                        [&account],
-                    )
-                    .await?;
-                pin_mut!(rows);
-                while let Some(row) = rows.next().await {
-                    let pdn: String = row?.get(0);
-                    if into.send(Ok(pdn)).await.is_err() {
-                        break;
-                    }
+            pin_mut!(rows);
+            while let Some(row) = rows.next().await {
+                let pdn: String = row?.get(0);
+                if into.send(Ok(pdn)).await.is_err() {
+                    break;
                 }
-                Ok::<(), StorageError>(())
-            };
-            if let Err(err) = streamed.await {
-                let _ = into.send(Err(err)).await;
             }
+            Ok::<(), StorageError>(())
+        };
+        if let Err(err) = streamed.await {
+            let _ = into.send(Err(err)).await;
         }
-        .boxed()
     }
 
-    fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(
-                    &format!("SELECT {RATING_COLUMNS} ORDER BY games_before DESC LIMIT 1"),
-                    &[&account],
-                )
-                .await?;
-            Ok(row.as_ref().map(rating_change))
-        }
-        .boxed()
+    async fn rating(&self, account: i64) -> Result<Option<RatingChange>, StorageError> {
+        let sql = format!("SELECT {RATING_COLUMNS} ORDER BY games_before DESC LIMIT 1");
+        Ok(self
+            .query_opt(&sql, &[&account])
+            .await?
+            .as_ref()
+            .map(rating_change))
     }
 
-    fn current_ratings(
-        &self,
-        since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let rows = client
-                .query(crate::storage::accounts::CURRENT_RATINGS, &[&since_ms])
-                .await?;
-            Ok(rows
-                .iter()
-                .map(|row| (row.get(0), row.get(1), rating_change_from(row, 2)))
-                .collect())
-        }
-        .boxed()
+    async fn current_ratings(&self, since_ms: i64) -> Result<Vec<LadderCandidate>, StorageError> {
+        let rows = self.query(CURRENT_RATINGS, &[&since_ms]).await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get(0), row.get(1), rating_change_from(row, 2)))
+            .collect())
     }
 
-    fn rating_history(
-        &self,
-        account: i64,
-    ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let rows = client
-                .query(
-                    &format!("SELECT {RATING_COLUMNS} ORDER BY games_before"),
-                    &[&account],
-                )
-                .await?;
-            Ok(rows.iter().map(rating_change).collect())
-        }
-        .boxed()
+    async fn rating_history(&self, account: i64) -> Result<Vec<RatingChange>, StorageError> {
+        let sql = format!("SELECT {RATING_COLUMNS} ORDER BY games_before");
+        Ok(self
+            .query(&sql, &[&account])
+            .await?
+            .iter()
+            .map(rating_change)
+            .collect())
     }
 
-    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let row = client
-                .query_opt(&BEST_WIN.replace("?1", "$1"), &[&account])
-                .await?;
-            Ok(row.map(|row| BestWin {
-                name: row.get(0),
-                rating: row.get(1),
-                match_id: row.get(2),
-            }))
-        }
-        .boxed()
+    async fn best_win(&self, account: i64) -> Result<Option<BestWin>, StorageError> {
+        let row = self
+            .query_opt(&BEST_WIN.replace("?1", "$1"), &[&account])
+            .await?;
+        Ok(row.map(|row| BestWin {
+            name: row.get(0),
+            rating: row.get(1),
+            match_id: row.get(2),
+        }))
     }
 }
 

@@ -2,8 +2,6 @@
 
 use boardcast_protocol::{EngineResult, GameHeader, LeaderboardEntry, Side, names};
 use deadpool_postgres::Client as Pooled;
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Statement};
 
 use crate::storage::read::stored_winner;
@@ -33,73 +31,70 @@ pub(super) struct Statements {
 }
 
 /// Applies one channel write inside the writer's transaction.
-pub(super) fn apply<'a>(
-    client: &'a Client,
-    statements: &'a Statements,
-    write: &'a ChannelWrite,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        match write {
-            ChannelWrite::Started(game) => {
-                let id = game.header.game_id as i64;
-                let start_ply = i64::from(game.start_ply);
-                client
-                    .execute(
-                        &statements.started,
-                        &[
-                            &id,
-                            &game.channel,
-                            &game.header.serial,
-                            &game.header.white,
-                            &game.header.black,
-                            &game.start_board,
-                            &start_ply,
-                        ],
-                    )
-                    .await
-            }
-            ChannelWrite::Game(game) => {
-                let id = game.header.game_id as i64;
-                let start_ply = i64::from(game.start_ply);
-                let moves = game.moves.join(" ");
-                let winner = game.result.winner.map(Side::as_str);
-                client
-                    .execute(
-                        &statements.finished,
-                        &[
-                            &id,
-                            &game.channel,
-                            &game.header.serial,
-                            &game.header.white,
-                            &game.header.black,
-                            &game.start_board,
-                            &start_ply,
-                            &moves,
-                            &winner,
-                            &game.result.reason,
-                            &now_ms(),
-                        ],
-                    )
-                    .await
-            }
-            ChannelWrite::Score(delta) => {
-                let correct = i64::from(delta.correct);
-                let strikes = i64::from(delta.strikes);
-                client
-                    .execute(
-                        &statements.score,
-                        &[
-                            &names::identity(&delta.name),
-                            &delta.name,
-                            &correct,
-                            &strikes,
-                        ],
-                    )
-                    .await
-            }
+pub(super) async fn apply(
+    client: &Client,
+    statements: &Statements,
+    write: &ChannelWrite,
+) -> Result<u64, Error> {
+    match write {
+        ChannelWrite::Started(game) => {
+            let id = game.header.game_id as i64;
+            let start_ply = i64::from(game.start_ply);
+            client
+                .execute(
+                    &statements.started,
+                    &[
+                        &id,
+                        &game.channel,
+                        &game.header.serial,
+                        &game.header.white,
+                        &game.header.black,
+                        &game.start_board,
+                        &start_ply,
+                    ],
+                )
+                .await
+        }
+        ChannelWrite::Game(game) => {
+            let id = game.header.game_id as i64;
+            let start_ply = i64::from(game.start_ply);
+            let moves = game.moves.join(" ");
+            let winner = game.result.winner.map(Side::as_str);
+            client
+                .execute(
+                    &statements.finished,
+                    &[
+                        &id,
+                        &game.channel,
+                        &game.header.serial,
+                        &game.header.white,
+                        &game.header.black,
+                        &game.start_board,
+                        &start_ply,
+                        &moves,
+                        &winner,
+                        &game.result.reason,
+                        &now_ms(),
+                    ],
+                )
+                .await
+        }
+        ChannelWrite::Score(delta) => {
+            let correct = i64::from(delta.correct);
+            let strikes = i64::from(delta.strikes);
+            client
+                .execute(
+                    &statements.score,
+                    &[
+                        &names::identity(&delta.name),
+                        &delta.name,
+                        &correct,
+                        &strikes,
+                    ],
+                )
+                .await
         }
     }
-    .boxed()
 }
 
 /// Records a new server run, committed with `synchronous_commit` on, and returns its number

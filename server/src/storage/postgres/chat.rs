@@ -2,8 +2,6 @@
 //! schema migration 6), so `migrate` copies them one to one.
 
 use deadpool_postgres::Client as Pooled;
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Statement};
 
 use crate::storage::{ChatLineRow, ChatMuteRow, ChatWrite};
@@ -22,43 +20,40 @@ pub(super) struct Statements {
 }
 
 /// Applies one chat write in the writer's pipeline.
-pub(super) fn apply<'a>(
-    client: &'a Client,
-    statements: &'a Statements,
-    write: &'a ChatWrite,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        match write {
-            ChatWrite::Line(line) => {
-                client
-                    .execute(
-                        &statements.line,
-                        &[
-                            &line.match_id,
-                            &(line.line as i64),
-                            &line.room,
-                            &line.author,
-                            &line.account,
-                            &line.preset,
-                            &line.text,
-                            &line.at_ms,
-                        ],
-                    )
-                    .await
-            }
-            ChatWrite::Delete {
-                match_id,
-                line,
-                by,
-                at_ms,
-            } => {
-                client
-                    .execute(&statements.delete, &[match_id, &(*line as i64), by, at_ms])
-                    .await
-            }
+pub(super) async fn apply(
+    client: &Client,
+    statements: &Statements,
+    write: &ChatWrite,
+) -> Result<u64, Error> {
+    match write {
+        ChatWrite::Line(line) => {
+            client
+                .execute(
+                    &statements.line,
+                    &[
+                        &line.match_id,
+                        &(line.line as i64),
+                        &line.room,
+                        &line.author,
+                        &line.account,
+                        &line.preset,
+                        &line.text,
+                        &line.at_ms,
+                    ],
+                )
+                .await
+        }
+        ChatWrite::Delete {
+            match_id,
+            line,
+            by,
+            at_ms,
+        } => {
+            client
+                .execute(&statements.delete, &[match_id, &(*line as i64), by, at_ms])
+                .await
         }
     }
-    .boxed()
 }
 
 /// Every line of `match_id`, in order.

@@ -1,7 +1,5 @@
 //! Club events in PostgreSQL ([`crate::storage::club`]); the tables mirror SQLite's.
 
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Statement};
 
 use crate::storage::StoredEvent;
@@ -30,50 +28,47 @@ pub(super) struct Statements {
 }
 
 /// Applies one event write inside the writer's transaction.
-pub(super) fn apply<'a>(
-    client: &'a Client,
-    statements: &'a Statements,
-    write: &'a EventWrite,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        match write {
-            EventWrite::Create {
-                id,
-                created_ms,
-                setup,
-            } => {
-                client
-                    .execute(&statements.create, &[id, created_ms, setup])
-                    .await
-            }
-            EventWrite::Record {
-                event_id,
-                v,
-                at_ms,
-                body,
-                round,
-                match_id,
-                epoch,
-            } => {
-                let v = *v as i64;
-                let round = round.map(i64::from);
-                let epoch = epoch.map(|epoch| epoch as i64);
-                client
-                    .execute(
-                        &statements.record,
-                        &[event_id, &v, at_ms, body, &round, match_id, &epoch],
-                    )
-                    .await
-            }
-            EventWrite::Finish { id } => client.execute(&statements.finish, &[id]).await,
-            EventWrite::Organiser { account, granted } => {
-                client
-                    .execute(&statements.organiser, &[account, granted])
-                    .await
-            }
+pub(super) async fn apply(
+    client: &Client,
+    statements: &Statements,
+    write: &EventWrite,
+) -> Result<u64, Error> {
+    match write {
+        EventWrite::Create {
+            id,
+            created_ms,
+            setup,
+        } => {
+            client
+                .execute(&statements.create, &[id, created_ms, setup])
+                .await
+        }
+        EventWrite::Record {
+            event_id,
+            v,
+            at_ms,
+            body,
+            round,
+            match_id,
+            epoch,
+        } => {
+            let v = *v as i64;
+            let round = round.map(i64::from);
+            let epoch = epoch.map(|epoch| epoch as i64);
+            client
+                .execute(
+                    &statements.record,
+                    &[event_id, &v, at_ms, body, &round, match_id, &epoch],
+                )
+                .await
+        }
+        EventWrite::Finish { id } => client.execute(&statements.finish, &[id]).await,
+        EventWrite::Organiser { account, granted } => {
+            client
+                .execute(&statements.organiser, &[account, granted])
+                .await
         }
     }
-    .boxed()
 }
 
 fn event(row: &tokio_postgres::Row) -> StoredClubEvent {

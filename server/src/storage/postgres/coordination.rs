@@ -10,9 +10,7 @@
 //! would look dead.) Claims and leases commit with `synchronous_commit` on, so an epoch handed
 //! out is never handed out again after a crash of the database server.
 
-use deadpool_postgres::{Client as Pooled, Pool};
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
+use deadpool_postgres::Pool;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{IsolationLevel, Row};
@@ -112,316 +110,215 @@ fn node_ref(row: &Row, node: usize, incarnation: usize) -> Option<NodeRef> {
     })
 }
 
-/// Runs `sql` as a durable `REPEATABLE READ` transaction of its own and returns its row, if
-/// any; run again on a fresh snapshot when it failed to serialize with a concurrent one.
-async fn write_one(
-    client: &mut Pooled,
-    sql: &str,
-    params: &[&(dyn ToSql + Sync)],
-) -> Result<Option<Row>, tokio_postgres::Error> {
-    let statement = client.prepare_cached(sql).await?;
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let tx = client
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .start()
-            .await?;
-        let written: Result<Option<Row>, tokio_postgres::Error> = async {
-            tx.batch_execute("SET LOCAL synchronous_commit TO on")
+/// A statement's parameter.
+type Param = dyn ToSql + Sync;
+
+impl PgCoordination {
+    /// Runs `sql` (prepared once per connection); returns its rows.
+    async fn read(&self, sql: &str, params: &[&Param]) -> Result<Vec<Row>, StorageError> {
+        let client = pooled(&self.pool).await?;
+        let statement = client.prepare_cached(sql).await?;
+        Ok(client.query(&statement, params).await?)
+    }
+
+    /// Runs `sql`, which returns one row at most.
+    async fn read_one(&self, sql: &str, params: &[&Param]) -> Result<Option<Row>, StorageError> {
+        let client = pooled(&self.pool).await?;
+        let statement = client.prepare_cached(sql).await?;
+        Ok(client.query_opt(&statement, params).await?)
+    }
+
+    /// Runs `sql` as a durable `REPEATABLE READ` transaction of its own and returns its row, if
+    /// any; run again on a fresh snapshot when it failed to serialize with a concurrent one.
+    async fn write_one(&self, sql: &str, params: &[&Param]) -> Result<Option<Row>, StorageError> {
+        let mut client = pooled(&self.pool).await?;
+        let statement = client.prepare_cached(sql).await?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let tx = client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .start()
                 .await?;
-            let row = tx.query_opt(&statement, params).await?;
-            tx.commit().await?;
-            Ok(row)
-        }
-        .await;
-        match written {
-            Err(err)
-                if attempt < SERIALIZE_RETRIES
-                    && err.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) =>
-            {
-                tracing::debug!(attempt, "a claim met a concurrent one; running it again");
-                continue;
+            let written: Result<Option<Row>, tokio_postgres::Error> = async {
+                tx.batch_execute("SET LOCAL synchronous_commit TO on")
+                    .await?;
+                let row = tx.query_opt(&statement, params).await?;
+                tx.commit().await?;
+                Ok(row)
             }
-            other => return other,
+            .await;
+            match written {
+                Err(err)
+                    if attempt < SERIALIZE_RETRIES
+                        && err.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) =>
+                {
+                    tracing::debug!(attempt, "a claim met a concurrent one; running it again");
+                    continue;
+                }
+                other => return Ok(other?),
+            }
         }
     }
 }
 
+#[async_trait::async_trait]
 impl Coordination for PgCoordination {
-    fn register_node(
-        &self,
-        node: String,
-        ttl_ms: u64,
-    ) -> BoxFuture<'_, Result<NodeRef, StorageError>> {
+    async fn register_node(&self, node: String, ttl_ms: u64) -> Result<NodeRef, StorageError> {
         self.note_lease(ttl_ms);
-        async move {
-            let mut client = pooled(&self.pool).await?;
-            let row = write_one(&mut client, REGISTER_NODE, &[&node, &(ttl_ms as i64)])
-                .await?
-                .ok_or_else(|| {
-                    StorageError::Database("registering a node returned no row".into())
-                })?;
-            Ok(NodeRef {
-                node,
-                incarnation: row.get::<_, i64>(0) as u64,
-            })
-        }
-        .boxed()
+        let row = self
+            .write_one(REGISTER_NODE, &[&node, &(ttl_ms as i64)])
+            .await?
+            .ok_or_else(|| StorageError::Database("registering a node returned no row".into()))?;
+        Ok(NodeRef {
+            node,
+            incarnation: row.get::<_, i64>(0) as u64,
+        })
     }
 
-    fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> BoxFuture<'_, Result<bool, StorageError>> {
+    async fn renew_node(&self, me: NodeRef, ttl_ms: u64) -> Result<bool, StorageError> {
         self.note_lease(ttl_ms);
-        async move {
-            let mut client = pooled(&self.pool).await?;
-            let renewed = write_one(
-                &mut client,
-                RENEW_NODE,
-                &[&me.node, &stored_incarnation(&me), &(ttl_ms as i64)],
-            )
+        let params: [&Param; 3] = [&me.node, &stored_incarnation(&me), &(ttl_ms as i64)];
+        Ok(self.write_one(RENEW_NODE, &params).await?.is_some())
+    }
+
+    async fn last_renewal_ms(&self, node: NodeRef) -> Result<Option<i64>, StorageError> {
+        let lease_ms = self.lease_ms.load(std::sync::atomic::Ordering::Relaxed);
+        if lease_ms == 0 {
+            return Ok(None);
+        }
+        let sql = "SELECT (extract(epoch FROM lease_until) * 1000)::bigint FROM nodes \
+                   WHERE id = $1 AND incarnation = $2";
+        let row = self
+            .read_one(sql, &[&node.node, &stored_incarnation(&node)])
             .await?;
-            Ok(renewed.is_some())
-        }
-        .boxed()
+        Ok(row.map(|row| row.get::<_, i64>(0) - lease_ms as i64))
     }
 
-    fn last_renewal_ms(&self, node: NodeRef) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        async move {
-            let lease_ms = self.lease_ms.load(std::sync::atomic::Ordering::Relaxed);
-            if lease_ms == 0 {
-                return Ok(None);
-            }
-            let client = pooled(&self.pool).await?;
-            let statement = client
-                .prepare_cached(
-                    "SELECT (extract(epoch FROM lease_until) * 1000)::bigint FROM nodes \
-                     WHERE id = $1 AND incarnation = $2",
-                )
-                .await?;
-            let row = client
-                .query_opt(&statement, &[&node.node, &stored_incarnation(&node)])
-                .await?;
-            Ok(row.map(|row| row.get::<_, i64>(0) - lease_ms as i64))
-        }
-        .boxed()
+    async fn live_nodes(&self) -> Result<Vec<NodeRef>, StorageError> {
+        let sql = "SELECT id, incarnation FROM nodes WHERE lease_until > now() ORDER BY id";
+        let rows = self.read(sql, &[]).await?;
+        Ok(rows.iter().filter_map(|row| node_ref(row, 0, 1)).collect())
     }
 
-    fn live_nodes(&self) -> BoxFuture<'_, Result<Vec<NodeRef>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let statement = client
-                .prepare_cached(
-                    "SELECT id, incarnation FROM nodes WHERE lease_until > now() ORDER BY id",
-                )
-                .await?;
-            let rows = client.query(&statement, &[]).await?;
-            Ok(rows.iter().filter_map(|row| node_ref(row, 0, 1)).collect())
-        }
-        .boxed()
+    async fn match_owner(&self, id: String) -> Result<Option<MatchOwner>, StorageError> {
+        let sql = "SELECT owner_node, owner_incarnation, epoch, finished, \
+                   boardcast_alive(owner_node, owner_incarnation) FROM matches WHERE id = $1";
+        Ok(self.read_one(sql, &[&id]).await?.map(|row| MatchOwner {
+            owner: node_ref(&row, 0, 1),
+            epoch: row.get::<_, i64>(2) as u64,
+            finished: row.get(3),
+            alive: row.get(4),
+        }))
     }
 
-    fn match_owner(&self, id: String) -> BoxFuture<'_, Result<Option<MatchOwner>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let statement = client
-                .prepare_cached(
-                    "SELECT owner_node, owner_incarnation, epoch, finished, \
-                     boardcast_alive(owner_node, owner_incarnation) FROM matches WHERE id = $1",
-                )
-                .await?;
-            let row = client.query_opt(&statement, &[&id]).await?;
-            Ok(row.map(|row| MatchOwner {
-                owner: node_ref(&row, 0, 1),
-                epoch: row.get::<_, i64>(2) as u64,
-                finished: row.get(3),
-                alive: row.get(4),
-            }))
-        }
-        .boxed()
+    async fn claim_match(&self, id: String, me: NodeRef) -> Result<Option<u64>, StorageError> {
+        let params: [&Param; 3] = [&id, &me.node, &stored_incarnation(&me)];
+        let row = self.write_one(CLAIM_MATCH, &params).await?;
+        Ok(row.map(|row| row.get::<_, i64>(0) as u64))
     }
 
-    fn claim_match(
-        &self,
-        id: String,
-        me: NodeRef,
-    ) -> BoxFuture<'_, Result<Option<u64>, StorageError>> {
-        async move {
-            let mut client = pooled(&self.pool).await?;
-            let row = write_one(
-                &mut client,
-                CLAIM_MATCH,
-                &[&id, &me.node, &stored_incarnation(&me)],
-            )
-            .await?;
-            Ok(row.map(|row| row.get::<_, i64>(0) as u64))
-        }
-        .boxed()
+    async fn orphaned_matches(&self, limit: u32) -> Result<Vec<String>, StorageError> {
+        // No owner at all (a match from a single-node run) counts as a dead one.
+        let sql = "SELECT id FROM matches WHERE NOT finished \
+                   AND NOT boardcast_alive(owner_node, owner_incarnation) \
+                   ORDER BY created_ms, id LIMIT $1";
+        let rows = self.read(sql, &[&i64::from(limit)]).await?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 
-    fn orphaned_matches(&self, limit: u32) -> BoxFuture<'_, Result<Vec<String>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            // No owner at all (a match from a single-node run) counts as a dead one.
-            let statement = client
-                .prepare_cached(
-                    "SELECT id FROM matches WHERE NOT finished \
-                     AND NOT boardcast_alive(owner_node, owner_incarnation) \
-                     ORDER BY created_ms, id LIMIT $1",
-                )
-                .await?;
-            let rows = client.query(&statement, &[&i64::from(limit)]).await?;
-            Ok(rows.iter().map(|row| row.get(0)).collect())
-        }
-        .boxed()
+    async fn match_id_by_code(&self, code: String) -> Result<Option<String>, StorageError> {
+        let sql = "SELECT id FROM matches WHERE invite = $1";
+        Ok(self.read_one(sql, &[&code]).await?.map(|row| row.get(0)))
     }
 
-    fn match_id_by_code(
-        &self,
-        code: String,
-    ) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let statement = client
-                .prepare_cached("SELECT id FROM matches WHERE invite = $1")
-                .await?;
-            let row = client.query_opt(&statement, &[&code]).await?;
-            Ok(row.map(|row| row.get(0)))
-        }
-        .boxed()
+    async fn match_id_by_token(&self, token: String) -> Result<Option<String>, StorageError> {
+        Ok(matches::id_by_token(&pooled(&self.pool).await?, &token).await?)
     }
 
-    fn match_id_by_token(
-        &self,
-        token: String,
-    ) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
-        async move { Ok(matches::id_by_token(&pooled(&self.pool).await?, &token).await?) }.boxed()
+    async fn load_match(&self, id: String) -> Result<Option<StoredMatch>, StorageError> {
+        Ok(matches::load(&pooled(&self.pool).await?, &id, Which::Any).await?)
     }
 
-    fn load_match(&self, id: String) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
-        async move { Ok(matches::load(&pooled(&self.pool).await?, &id, Which::Any).await?) }.boxed()
+    async fn events_since(&self, id: String, v: u64) -> Result<Vec<StoredEvent>, StorageError> {
+        Ok(matches::events_since(&pooled(&self.pool).await?, &id, v).await?)
     }
 
-    fn events_since(
-        &self,
-        id: String,
-        v: u64,
-    ) -> BoxFuture<'_, Result<Vec<StoredEvent>, StorageError>> {
-        async move { Ok(matches::events_since(&pooled(&self.pool).await?, &id, v).await?) }.boxed()
-    }
-
-    fn claim_owned(
+    async fn claim_owned(
         &self,
         kind: String,
         key: String,
         me: NodeRef,
-    ) -> BoxFuture<'_, Result<Option<Claimed>, StorageError>> {
-        async move {
-            let mut client = pooled(&self.pool).await?;
-            let row = write_one(
-                &mut client,
-                CLAIM_OWNED,
-                &[&kind, &key, &me.node, &stored_incarnation(&me)],
-            )
-            .await?;
-            Ok(row.map(|row| Claimed {
+    ) -> Result<Option<Claimed>, StorageError> {
+        let params: [&Param; 4] = [&kind, &key, &me.node, &stored_incarnation(&me)];
+        Ok(self
+            .write_one(CLAIM_OWNED, &params)
+            .await?
+            .map(|row| Claimed {
                 epoch: row.get::<_, i64>(0) as u64,
                 state: row.get(1),
             }))
-        }
-        .boxed()
     }
 
-    fn owner_of(
-        &self,
-        kind: String,
-        key: String,
-    ) -> BoxFuture<'_, Result<Option<Owned>, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let statement = client
-                .prepare_cached(
-                    "SELECT owner_node, owner_incarnation, epoch, \
-                     boardcast_alive(owner_node, owner_incarnation) FROM owned \
-                     WHERE kind = $1 AND key = $2",
-                )
-                .await?;
-            let row = client.query_opt(&statement, &[&kind, &key]).await?;
-            Ok(row.and_then(|row| {
-                Some(Owned {
-                    owner: node_ref(&row, 0, 1)?,
-                    epoch: row.get::<_, i64>(2) as u64,
-                    alive: row.get(3),
-                })
-            }))
-        }
-        .boxed()
+    async fn owner_of(&self, kind: String, key: String) -> Result<Option<Owned>, StorageError> {
+        let sql = "SELECT owner_node, owner_incarnation, epoch, \
+                   boardcast_alive(owner_node, owner_incarnation) FROM owned \
+                   WHERE kind = $1 AND key = $2";
+        let row = self.read_one(sql, &[&kind, &key]).await?;
+        Ok(row.and_then(|row| {
+            Some(Owned {
+                owner: node_ref(&row, 0, 1)?,
+                epoch: row.get::<_, i64>(2) as u64,
+                alive: row.get(3),
+            })
+        }))
     }
 
-    fn unfinished_events(&self) -> BoxFuture<'_, Result<EventOwners, StorageError>> {
-        async move {
-            let client = pooled(&self.pool).await?;
-            let statement = client
-                .prepare_cached(
-                    "SELECT e.id, o.owner_node, o.owner_incarnation, o.epoch, \
-                     boardcast_alive(o.owner_node, o.owner_incarnation) \
-                     FROM club_events e LEFT JOIN owned o ON o.kind = 'event' AND o.key = e.id \
-                     WHERE NOT e.finished ORDER BY e.created_ms, e.id",
-                )
-                .await?;
-            let rows = client.query(&statement, &[]).await?;
-            Ok(rows
-                .iter()
-                .map(|row| {
-                    let owned = node_ref(row, 1, 2).map(|owner| Owned {
-                        owner,
-                        epoch: row.get::<_, i64>(3) as u64,
-                        alive: row.get(4),
-                    });
-                    (row.get(0), owned)
-                })
-                .collect())
-        }
-        .boxed()
+    async fn unfinished_events(&self) -> Result<EventOwners, StorageError> {
+        let sql = "SELECT e.id, o.owner_node, o.owner_incarnation, o.epoch, \
+                   boardcast_alive(o.owner_node, o.owner_incarnation) \
+                   FROM club_events e LEFT JOIN owned o ON o.kind = 'event' AND o.key = e.id \
+                   WHERE NOT e.finished ORDER BY e.created_ms, e.id";
+        let rows = self.read(sql, &[]).await?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let owned = node_ref(row, 1, 2).map(|owner| Owned {
+                    owner,
+                    epoch: row.get::<_, i64>(3) as u64,
+                    alive: row.get(4),
+                });
+                (row.get(0), owned)
+            })
+            .collect())
     }
 
-    fn reserve_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        async move {
-            let mut client = pooled(&self.pool).await?;
-            let tx = client.transaction().await?;
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&GAME_IDS_LOCK])
-                .await?;
-            let id: i64 = tx.query_one(RESERVE_GAME_ID, &[]).await?.get(1);
-            tx.commit().await?;
-            Ok(id as u64)
-        }
-        .boxed()
+    async fn reserve_game_id(&self) -> Result<u64, StorageError> {
+        let mut client = pooled(&self.pool).await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&GAME_IDS_LOCK])
+            .await?;
+        let id: i64 = tx.query_one(RESERVE_GAME_ID, &[]).await?.get(1);
+        tx.commit().await?;
+        Ok(id as u64)
     }
 
-    fn save_owned_state(
+    async fn save_owned_state(
         &self,
         kind: String,
         key: String,
         epoch: u64,
         state: String,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        async move {
-            let mut client = pooled(&self.pool).await?;
-            let saved = write_one(
-                &mut client,
-                SAVE_OWNED_STATE,
-                &[&kind, &key, &(epoch as i64), &state],
-            )
-            .await?;
-            match saved {
-                Some(_) => Ok(()),
-                None => Err(StorageError::Fenced {
-                    match_id: format!("{kind} {key}"),
-                    epoch,
-                }),
-            }
+    ) -> Result<(), StorageError> {
+        let params: [&Param; 4] = [&kind, &key, &(epoch as i64), &state];
+        match self.write_one(SAVE_OWNED_STATE, &params).await? {
+            Some(_) => Ok(()),
+            None => Err(StorageError::Fenced {
+                match_id: format!("{kind} {key}"),
+                epoch,
+            }),
         }
-        .boxed()
     }
 }
 

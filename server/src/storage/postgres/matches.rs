@@ -3,8 +3,6 @@
 use std::collections::HashMap;
 
 use deadpool_postgres::Client as Pooled;
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio_postgres::{Client, Error, Row, Statement};
 
 use crate::storage::coordination::NodeRef;
@@ -36,12 +34,12 @@ pub(super) const HEARTBEAT: &str = "INSERT INTO owned AS o \
      ON CONFLICT (kind, key) DO UPDATE SET state = EXCLUDED.state";
 
 /// Writes a heartbeat ([`HEARTBEAT`]).
-pub(super) fn heartbeat<'a>(
-    client: &'a Client,
-    statement: &'a Statement,
+pub(super) async fn heartbeat(
+    client: &Client,
+    statement: &Statement,
     at_ms: i64,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move { client.execute(statement, &[&at_ms.to_string()]).await }.boxed()
+) -> Result<u64, Error> {
+    client.execute(statement, &[&at_ms.to_string()]).await
 }
 
 /// The last heartbeat stored ([`HEARTBEAT`]).
@@ -59,100 +57,88 @@ pub(super) async fn last_heartbeat(client: &Client) -> Result<Option<i64>, Error
 
 /// Stores a new match, owned at epoch 1 by `owner` if a node created it in a cluster, at
 /// epoch 0 by nobody otherwise.
-pub(super) fn create_match<'a>(
-    client: &'a Client,
-    statement: &'a Statement,
-    id: &'a str,
-    invite: Option<&'a str>,
+pub(super) async fn create_match(
+    client: &Client,
+    statement: &Statement,
+    id: &str,
+    invite: Option<&str>,
     created_ms: i64,
-    setup: &'a str,
-    owner: Option<&'a NodeRef>,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        let owner_node = owner.map(|owner| owner.node.as_str());
-        let owner_incarnation = owner.map(|owner| owner.incarnation as i64);
-        let epoch: i64 = owner.map_or(0, |_| 1);
-        client
-            .execute(
-                statement,
-                &[
-                    &id,
-                    &invite,
-                    &created_ms,
-                    &setup,
-                    &owner_node,
-                    &owner_incarnation,
-                    &epoch,
-                ],
-            )
-            .await
-    }
-    .boxed()
+    setup: &str,
+    owner: Option<&NodeRef>,
+) -> Result<u64, Error> {
+    let owner_node = owner.map(|owner| owner.node.as_str());
+    let owner_incarnation = owner.map(|owner| owner.incarnation as i64);
+    let epoch: i64 = owner.map_or(0, |_| 1);
+    client
+        .execute(
+            statement,
+            &[
+                &id,
+                &invite,
+                &created_ms,
+                &setup,
+                &owner_node,
+                &owner_incarnation,
+                &epoch,
+            ],
+        )
+        .await
 }
 
 /// Appends event `v` of match `match_id`, written under `epoch`; a version stored before is
 /// refused, and so is an epoch that is not the match's.
-pub(super) fn append_event<'a>(
-    client: &'a Client,
-    statement: &'a Statement,
-    match_id: &'a str,
+pub(super) async fn append_event(
+    client: &Client,
+    statement: &Statement,
+    match_id: &str,
     v: u64,
     at_ms: i64,
-    body: &'a str,
+    body: &str,
     epoch: u64,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        client
-            .execute(
-                statement,
-                &[&match_id, &(v as i64), &at_ms, &body, &(epoch as i64)],
-            )
-            .await
-    }
-    .boxed()
+) -> Result<u64, Error> {
+    client
+        .execute(
+            statement,
+            &[&match_id, &(v as i64), &at_ms, &body, &(epoch as i64)],
+        )
+        .await
 }
 
 /// Marks match `match_id` finished with its result and PDN, if `epoch` is its epoch.
-pub(super) fn finish<'a>(
-    client: &'a Client,
-    statement: &'a Statement,
-    match_id: &'a str,
-    result: &'a str,
-    pdn: &'a str,
+pub(super) async fn finish(
+    client: &Client,
+    statement: &Statement,
+    match_id: &str,
+    result: &str,
+    pdn: &str,
     epoch: u64,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        client
-            .execute(statement, &[&match_id, &result, &pdn, &(epoch as i64)])
-            .await
-    }
-    .boxed()
+) -> Result<u64, Error> {
+    client
+        .execute(statement, &[&match_id, &result, &pdn, &(epoch as i64)])
+        .await
 }
 
 /// Stores rating change `change` ([`RATING`]).
-pub(super) fn rating<'a>(
-    client: &'a Client,
-    statement: &'a Statement,
-    change: &'a RatingChange,
-) -> BoxFuture<'a, Result<u64, Error>> {
-    async move {
-        client
-            .execute(
-                statement,
-                &[
-                    &change.match_id,
-                    &change.account,
-                    &i64::from(change.games_before),
-                    &change.at_ms,
-                    &change.rating_before,
-                    &change.rating,
-                    &change.deviation,
-                    &change.volatility,
-                ],
-            )
-            .await
-    }
-    .boxed()
+pub(super) async fn rating(
+    client: &Client,
+    statement: &Statement,
+    change: &RatingChange,
+) -> Result<u64, Error> {
+    client
+        .execute(
+            statement,
+            &[
+                &change.match_id,
+                &change.account,
+                &i64::from(change.games_before),
+                &change.at_ms,
+                &change.rating_before,
+                &change.rating,
+                &change.deviation,
+                &change.volatility,
+            ],
+        )
+        .await
 }
 
 /// Every unfinished match, oldest first, with its events in order.

@@ -26,17 +26,17 @@ use std::time::Duration;
 
 use boardcast_protocol::LeaderboardEntry;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
 pub(crate) use coordination::PgCoordination;
 
+use super::club::StoredClubEvent;
 use super::coordination::Coordination;
 use super::queue;
 use super::{
-    ArchivedGame, Database, MatchKey, StorageError, Store, StoredMatch, Unavailable, Write,
+    ArchivedGame, ChatLineRow, Database, MatchKey, StorageError, Store, StoredMatch, Unavailable,
+    Write,
 };
 
 /// How many read connections the pool holds at most.
@@ -89,21 +89,7 @@ impl Postgres {
                 .map_err(StorageError::from)?,
         };
         let link = writer::Link::prepare(client).await?;
-        let manager = Manager::from_config(
-            config.clone(),
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(READ_CONNECTIONS)
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(CONNECT_TIMEOUT))
-            .create_timeout(Some(CONNECT_TIMEOUT))
-            .recycle_timeout(Some(CONNECT_TIMEOUT))
-            .build()
-            .map_err(StorageError::Pool)?;
+        let pool = read_pool(config.clone(), READ_CONNECTIONS)?;
         let tx = writer::start(config, link);
         let coordination = Arc::new(PgCoordination::new(pool.clone()));
         Ok((
@@ -115,11 +101,21 @@ impl Postgres {
             recovered,
         ))
     }
+}
 
-    /// A read connection from the pool.
-    async fn client(&self) -> Result<deadpool_postgres::Client, StorageError> {
-        pooled(&self.pool).await
-    }
+/// A pool of at most `size` connections to `config`, none waited for longer than
+/// [`CONNECT_TIMEOUT`].
+fn read_pool(config: tokio_postgres::Config, size: usize) -> Result<Pool, StorageError> {
+    let recycling_method = RecyclingMethod::Fast;
+    let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method });
+    Pool::builder(manager)
+        .max_size(size)
+        .runtime(Runtime::Tokio1)
+        .wait_timeout(Some(CONNECT_TIMEOUT))
+        .create_timeout(Some(CONNECT_TIMEOUT))
+        .recycle_timeout(Some(CONNECT_TIMEOUT))
+        .build()
+        .map_err(StorageError::Pool)
 }
 
 /// A connection from `pool`.
@@ -196,82 +192,70 @@ async fn end_earlier_sessions(
     }
 }
 
+#[async_trait::async_trait]
 impl Store for Postgres {
-    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
-        queue::commit(&self.tx, writes).boxed()
+    async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        queue::commit(&self.tx, writes).await
     }
 
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
-        async move { Ok(matches::unfinished(&*self.client().await?).await?) }.boxed()
+    async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
+        Ok(matches::unfinished(&*pooled(&self.pool).await?).await?)
     }
 
-    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        async move { Ok(matches::last_heartbeat(&*self.client().await?).await?) }.boxed()
+    async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError> {
+        Ok(matches::last_heartbeat(&*pooled(&self.pool).await?).await?)
     }
 
-    fn chat_lines(
-        &self,
-        match_id: String,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
-        async move { Ok(chat::lines(&self.client().await?, &match_id).await?) }.boxed()
+    async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
+        Ok(chat::lines(&pooled(&self.pool).await?, &match_id).await?)
     }
 
-    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
-        async move { Ok(matches::finished_pdn(&self.client().await?, &id).await?) }.boxed()
+    async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError> {
+        Ok(matches::finished_pdn(&pooled(&self.pool).await?, &id).await?)
     }
 
-    fn finished_match(
-        &self,
-        key: MatchKey,
-    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
-        async move { Ok(matches::finished_match(&self.client().await?, &key).await?) }.boxed()
+    async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError> {
+        Ok(matches::finished_match(&pooled(&self.pool).await?, &key).await?)
     }
 
-    fn club_events(
+    async fn club_events(
         &self,
         unfinished_only: bool,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
-        async move { Ok(club::all(&*self.client().await?, unfinished_only).await?) }.boxed()
+    ) -> Result<Vec<StoredClubEvent>, StorageError> {
+        Ok(club::all(&*pooled(&self.pool).await?, unfinished_only).await?)
     }
 
-    fn club_event(
-        &self,
-        id: String,
-    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
-        async move { Ok(club::one(&*self.client().await?, &id).await?) }.boxed()
+    async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
+        Ok(club::one(&*pooled(&self.pool).await?, &id).await?)
     }
 
-    fn club_event_records(
+    async fn club_event_records(
         &self,
         id: String,
         after: u64,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::StoredEvent>, StorageError>> {
-        async move { Ok(club::records_after(&*self.client().await?, &id, after, limit).await?) }
-            .boxed()
+    ) -> Result<Vec<crate::storage::StoredEvent>, StorageError> {
+        Ok(club::records_after(&*pooled(&self.pool).await?, &id, after, limit).await?)
     }
 
-    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
-        async move { Ok(club::is_organiser(&*self.client().await?, account).await?) }.boxed()
+    async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
+        Ok(club::is_organiser(&*pooled(&self.pool).await?, account).await?)
     }
 
-    fn leaderboard(
-        &self,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>> {
-        async move { Ok(archive::leaderboard(&self.client().await?, limit).await?) }.boxed()
+    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
+        Ok(archive::leaderboard(&pooled(&self.pool).await?, limit).await?)
     }
 
-    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>> {
-        async move { Ok(archive::archived_game(&self.client().await?, id).await?) }.boxed()
+    async fn archived_game(&self, id: u64) -> Result<Option<ArchivedGame>, StorageError> {
+        Ok(archive::archived_game(&pooled(&self.pool).await?, id).await?)
     }
 
-    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        async move { Ok(archive::next_game_id(&self.client().await?).await?) }.boxed()
+    async fn next_game_id(&self) -> Result<u64, StorageError> {
+        Ok(archive::next_game_id(&pooled(&self.pool).await?).await?)
     }
 
-    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        async move { Ok(archive::next_run(&mut self.client().await?).await?) }.boxed()
+    async fn next_run(&self) -> Result<u64, StorageError> {
+        Ok(archive::next_run(&mut pooled(&self.pool).await?).await?)
     }
 
     fn coordination(&self) -> Option<Arc<dyn Coordination>> {
@@ -282,12 +266,9 @@ impl Store for Postgres {
         Arc::new(accounts::PgAccounts::new(self.pool.clone()))
     }
 
-    fn close(&self) -> BoxFuture<'_, ()> {
-        async move {
-            queue::close(&self.tx).await;
-            self.pool.close();
-        }
-        .boxed()
+    async fn close(&self) {
+        queue::close(&self.tx).await;
+        self.pool.close();
     }
 }
 

@@ -24,6 +24,7 @@ pub(super) async fn first_connection(config: &Config) -> Result<Client, StorageE
 pub(super) fn explain(err: tokio_postgres::Error, config: &Config) -> StorageError {
     let user = config.get_user().unwrap_or("boardcast");
     let database = config.get_dbname().unwrap_or(user);
+    let server = server(config);
     let setup = |problem: String, remedy: String| StorageError::Setup { problem, remedy };
     let Some(db_error) = err.as_db_error() else {
         let cause = describe(&err);
@@ -35,20 +36,14 @@ pub(super) fn explain(err: tokio_postgres::Error, config: &Config) -> StorageErr
             // none.
             return setup(
                 format!("PostgreSQL asks for the password of role \"{user}\" and the URL has none"),
-                format!(
-                    "put it in the URL: postgres://{user}:PASSWORD@{}/{database}",
-                    server(config)
-                ),
+                format!("put it in the URL: postgres://{user}:PASSWORD@{server}/{database}"),
             );
         }
         if !unanswered {
             return StorageError::from(err);
         }
         return setup(
-            format!(
-                "no PostgreSQL server answers at {}: {cause}",
-                server(config)
-            ),
+            format!("no PostgreSQL server answers at {server}: {cause}"),
             "start it (sudo systemctl start postgresql; pg_lsclusters lists each cluster's \
              port), or correct the host and port in the URL"
                 .to_owned(),
@@ -57,10 +52,7 @@ pub(super) fn explain(err: tokio_postgres::Error, config: &Config) -> StorageErr
     let code = db_error.code();
     if *code == SqlState::INVALID_CATALOG_NAME {
         setup(
-            format!(
-                "PostgreSQL at {} has no database \"{database}\"",
-                server(config)
-            ),
+            format!("PostgreSQL at {server} has no database \"{database}\""),
             format!(
                 "create it, owned by the role the server logs in as (so that it may create its \
                  tables): sudo -u postgres createdb -O {user} {database}"
@@ -93,7 +85,7 @@ pub(super) fn explain(err: tokio_postgres::Error, config: &Config) -> StorageErr
         )
     } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
         setup(
-            format!("PostgreSQL at {}: {}", server(config), db_error.message()),
+            format!("PostgreSQL at {server}: {}", db_error.message()),
             format!(
                 "create the role with a password: sudo -u postgres createuser --pwprompt {user}, \
                  and put the password in the URL (postgres://{user}:PASSWORD@host/{database})"

@@ -129,54 +129,49 @@ impl Link {
     }
 
     /// The pipelined statements that apply `writes`.
-    fn apply<'a>(
-        &'a self,
-        writes: &'a [Write],
-    ) -> impl Iterator<Item = futures_util::future::BoxFuture<'a, Result<u64, tokio_postgres::Error>>>
-    {
-        writes.iter().map(move |write| match write {
+    fn apply<'a>(&'a self, writes: &'a [Write]) -> impl Iterator<Item = Step<'a>> {
+        use futures_util::FutureExt;
+        writes.iter().map(move |write| self.write(write).boxed())
+    }
+
+    /// The statement that applies `write`.
+    async fn write(&self, write: &Write) -> Result<u64, tokio_postgres::Error> {
+        let client = &self.client;
+        match write {
             Write::CreateMatch {
                 id,
                 invite,
                 created_ms,
                 setup,
                 owner,
-            } => matches::create_match(
-                &self.client,
-                &self.create_match,
-                id,
-                invite.as_deref(),
-                *created_ms,
-                setup,
-                owner.as_ref(),
-            ),
+            } => {
+                let (invite, owner) = (invite.as_deref(), owner.as_ref());
+                let statement = &self.create_match;
+                matches::create_match(client, statement, id, invite, *created_ms, setup, owner)
+                    .await
+            }
             Write::Event {
                 match_id,
                 v,
                 at_ms,
                 body,
                 epoch,
-            } => matches::append_event(
-                &self.client,
-                &self.append_event,
-                match_id,
-                *v,
-                *at_ms,
-                body,
-                *epoch,
-            ),
+            } => {
+                let statement = &self.append_event;
+                matches::append_event(client, statement, match_id, *v, *at_ms, body, *epoch).await
+            }
             Write::Finish {
                 match_id,
                 result,
                 pdn,
                 epoch,
-            } => matches::finish(&self.client, &self.finish, match_id, result, pdn, *epoch),
-            Write::Rating(change) => matches::rating(&self.client, &self.rating, change),
-            Write::Channel(write) => archive::apply(&self.client, &self.archive, write),
-            Write::ClubEvent(write) => club::apply(&self.client, &self.club, write),
-            Write::Chat(write) => chat::apply(&self.client, &self.chat, write),
-            Write::Heartbeat { at_ms } => matches::heartbeat(&self.client, &self.heartbeat, *at_ms),
-        })
+            } => matches::finish(client, &self.finish, match_id, result, pdn, *epoch).await,
+            Write::Rating(change) => matches::rating(client, &self.rating, change).await,
+            Write::Channel(write) => archive::apply(client, &self.archive, write).await,
+            Write::ClubEvent(write) => club::apply(client, &self.club, write).await,
+            Write::Chat(write) => chat::apply(client, &self.chat, write).await,
+            Write::Heartbeat { at_ms } => matches::heartbeat(client, &self.heartbeat, *at_ms).await,
+        }
     }
 }
 

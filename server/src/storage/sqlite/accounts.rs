@@ -11,18 +11,16 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Params, Row};
 use tokio::sync::{mpsc, oneshot};
 
 use super::Job;
 use crate::storage::accounts::{
-    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, Preferences, SessionRow, Tally,
-    TokenRow, count,
+    AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, LadderCandidate, Preferences,
+    SessionRow, Tally, TokenRow, count,
 };
 use crate::storage::queue::Request;
-use crate::storage::{RatingChange, Refused, StorageError};
+use crate::storage::{ChatMuteRow, RatingChange, Refused, StorageError};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS accounts (
@@ -165,49 +163,53 @@ impl SqliteAccounts {
 
     /// Runs `query`, which writes, on the writer thread in its next group; without one, on a
     /// connection of its own. Answers once what it wrote is committed.
-    fn write<T: Send + 'static>(
+    async fn write<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> BoxFuture<'static, Result<T, StorageError>> {
-        let Some(writer) = self.writer.clone() else {
-            return self.run(query);
+    ) -> Result<T, StorageError> {
+        let Some(writer) = &self.writer else {
+            return self.run(query).await;
         };
-        async move {
-            let (done, answer) = oneshot::channel();
-            let job = Box::new(Statements {
-                query: Some(query),
-                result: None,
-                done,
-            });
-            writer
-                .send(Request::Run {
-                    job,
-                    queued: Instant::now(),
-                })
-                .await
-                .map_err(|_| StorageError::Closed)?;
-            answer.await.map_err(|_| StorageError::Closed)?
-        }
-        .boxed()
+        let (done, answer) = oneshot::channel();
+        let job = Box::new(Statements {
+            query: Some(query),
+            result: None,
+            done,
+        });
+        let queued = Instant::now();
+        writer
+            .send(Request::Run { job, queued })
+            .await
+            .map_err(|_| StorageError::Closed)?;
+        answer.await.map_err(|_| StorageError::Closed)?
     }
 
-    /// Runs `query` on a connection of its own in a blocking task.
-    fn run<T: Send + 'static>(
+    /// Runs `query` on a connection of its own in a blocking task (a read, or a write of
+    /// `boardcast-server admin`), which waits out the writer's short transactions.
+    pub(super) async fn run<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> BoxFuture<'static, Result<T, StorageError>> {
+    ) -> Result<T, StorageError> {
         let path = self.path.clone();
-        async move {
-            tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
-                let conn = Connection::open(path)?;
-                conn.busy_timeout(Duration::from_secs(5))?;
-                conn.pragma_update(None, "foreign_keys", "ON")?;
-                Ok(query(&conn)?)
-            })
+        tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
+            let conn = Connection::open(path)?;
+            conn.busy_timeout(Duration::from_secs(5))?;
+            conn.pragma_update(None, "foreign_keys", "ON")?;
+            Ok(query(&conn)?)
+        })
+        .await
+        .map_err(StorageError::Task)?
+    }
+
+    /// Runs one statement that writes ([`SqliteAccounts::write`]); returns how many rows it
+    /// changed.
+    async fn execute(
+        &self,
+        sql: impl AsRef<str> + Send + 'static,
+        params: impl Params + Send + 'static,
+    ) -> Result<usize, StorageError> {
+        self.write(move |conn| conn.execute(sql.as_ref(), params))
             .await
-            .map_err(StorageError::Task)?
-        }
-        .boxed()
     }
 }
 
@@ -246,210 +248,141 @@ const GAMES: &str = "SELECT m.id, me.side, opp.name, opp.account_id IS NOT NULL,
      LEFT JOIN seats opp ON opp.match_id = me.match_id AND opp.side <> me.side \
      WHERE me.account_id = ?1 ORDER BY m.created_ms DESC, m.id DESC LIMIT ?2 OFFSET ?3";
 
+#[async_trait::async_trait]
 impl AccountStore for SqliteAccounts {
-    fn create_account(
+    async fn create_account(
         &self,
         name: String,
         password: String,
         bot: bool,
         admin: bool,
         created_ms: i64,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+    ) -> Result<Option<i64>, StorageError> {
+        let key = name.to_ascii_lowercase();
         self.write(move |conn| {
             let inserted = conn.execute(
                 "INSERT INTO accounts (name, name_key, password, bot, admin, created_ms) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name_key) DO NOTHING",
-                params![
-                    name,
-                    name.to_ascii_lowercase(),
-                    password,
-                    bot,
-                    admin,
-                    created_ms
-                ],
+                (name, key, password, bot, admin, created_ms),
             )?;
             Ok((inserted == 1).then(|| conn.last_insert_rowid()))
         })
+        .await
     }
 
-    fn account_by_name(
-        &self,
-        name: String,
-    ) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>> {
-        self.run(move |conn| {
-            conn.query_row(
-                &format!("SELECT {ACCOUNT_COLUMNS} WHERE name_key = ?1"),
-                [name.to_ascii_lowercase()],
-                account,
-            )
-            .optional()
-        })
+    async fn account_by_name(&self, name: String) -> Result<Option<AccountRow>, StorageError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} WHERE name_key = ?1");
+        let key = name.to_ascii_lowercase();
+        self.run(move |conn| conn.query_row(&sql, [key], account).optional())
+            .await
     }
 
-    fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<AccountRow>, StorageError>> {
-        self.run(move |conn| {
-            conn.query_row(
-                &format!("SELECT {ACCOUNT_COLUMNS} WHERE id = ?1"),
-                [id],
-                account,
-            )
-            .optional()
-        })
+    async fn account_by_id(&self, id: i64) -> Result<Option<AccountRow>, StorageError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} WHERE id = ?1");
+        self.run(move |conn| conn.query_row(&sql, [id], account).optional())
+            .await
     }
 
-    fn set_password(&self, id: i64, password: String) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "UPDATE accounts SET password = ?2 WHERE id = ?1",
-                params![id, password],
-            )
-            .map(drop)
-        })
+    async fn set_password(&self, id: i64, password: String) -> Result<(), StorageError> {
+        let sql = "UPDATE accounts SET password = ?2 WHERE id = ?1";
+        self.execute(sql, (id, password)).await.map(drop)
     }
 
-    fn set_flag(
-        &self,
-        id: i64,
-        flag: Flag,
-        value: bool,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                &format!("UPDATE accounts SET {} = ?2 WHERE id = ?1", flag.column()),
-                params![id, value],
-            )
-            .map(drop)
-        })
+    async fn set_flag(&self, id: i64, flag: Flag, value: bool) -> Result<(), StorageError> {
+        let sql = format!("UPDATE accounts SET {} = ?2 WHERE id = ?1", flag.column());
+        self.execute(sql, (id, value)).await.map(drop)
     }
 
-    fn chat_mute(
+    async fn chat_mute(&self, account: i64) -> Result<Option<ChatMuteRow>, StorageError> {
+        self.run(move |conn| super::chat::mute(conn, account)).await
+    }
+
+    async fn set_chat_mute(
         &self,
         account: i64,
-    ) -> BoxFuture<'_, Result<Option<crate::storage::ChatMuteRow>, StorageError>> {
-        self.run(move |conn| super::chat::mute(conn, account))
-    }
-
-    fn set_chat_mute(
-        &self,
-        account: i64,
-        mute: Option<crate::storage::ChatMuteRow>,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        mute: Option<ChatMuteRow>,
+    ) -> Result<(), StorageError> {
         self.write(move |conn| super::chat::set_mute(conn, account, mute.as_ref()))
+            .await
     }
 
-    fn set_organiser(
-        &self,
-        account: i64,
-        granted: bool,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
+    async fn set_organiser(&self, account: i64, granted: bool) -> Result<(), StorageError> {
         self.write(move |conn| super::club::set_organiser(conn, account, granted))
+            .await
     }
 
-    fn preferences(&self, account: i64) -> BoxFuture<'_, Result<Preferences, StorageError>> {
-        self.run(move |conn| {
-            conn.prepare_cached(
-                "SELECT refuse_more_time FROM account_preferences WHERE account_id = ?1",
-            )?
-            .query_row([account], |row| {
-                Ok(Preferences {
-                    refuse_more_time: row.get(0)?,
-                })
+    async fn preferences(&self, account: i64) -> Result<Preferences, StorageError> {
+        let sql = "SELECT refuse_more_time FROM account_preferences WHERE account_id = ?1";
+        let read = move |row: &Row<'_>| {
+            Ok(Preferences {
+                refuse_more_time: row.get(0)?,
             })
-            .optional()
-            .map(Option::unwrap_or_default)
-        })
+        };
+        let row = self.run(move |conn| conn.query_row(sql, [account], read).optional());
+        Ok(row.await?.unwrap_or_default())
     }
 
-    fn set_preferences(
+    async fn set_preferences(
         &self,
         account: i64,
         preferences: Preferences,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO account_preferences (account_id, refuse_more_time) VALUES (?1, ?2) \
-                 ON CONFLICT (account_id) DO UPDATE SET refuse_more_time = excluded.refuse_more_time",
-                params![account, preferences.refuse_more_time],
-            )
-            .map(drop)
-        })
+    ) -> Result<(), StorageError> {
+        let sql = "INSERT INTO account_preferences (account_id, refuse_more_time) \
+                   VALUES (?1, ?2) ON CONFLICT (account_id) \
+                   DO UPDATE SET refuse_more_time = excluded.refuse_more_time";
+        let refuse = preferences.refuse_more_time;
+        self.execute(sql, (account, refuse)).await.map(drop)
     }
 
-    fn touch_account(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "UPDATE accounts SET last_seen_ms = ?2 WHERE id = ?1",
-                params![id, now_ms],
-            )
-            .map(drop)
-        })
+    async fn touch_account(&self, id: i64, now_ms: i64) -> Result<(), StorageError> {
+        let sql = "UPDATE accounts SET last_seen_ms = ?2 WHERE id = ?1";
+        self.execute(sql, (id, now_ms)).await.map(drop)
     }
 
-    fn create_session(
+    async fn create_session(
         &self,
         hash: String,
         account: i64,
         now_ms: i64,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO sessions (hash, account_id, created_ms, used_ms) \
-                 VALUES (?1, ?2, ?3, ?3)",
-                params![hash, account, now_ms],
-            )
-            .map(drop)
-        })
+    ) -> Result<(), StorageError> {
+        let sql = "INSERT INTO sessions (hash, account_id, created_ms, used_ms) \
+                   VALUES (?1, ?2, ?3, ?3)";
+        self.execute(sql, (hash, account, now_ms)).await.map(drop)
     }
 
-    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<SessionRow>, StorageError>> {
-        self.run(move |conn| {
-            conn.query_row(
-                "SELECT account_id, created_ms, used_ms FROM sessions WHERE hash = ?1",
-                [hash],
-                |row| {
-                    Ok(SessionRow {
-                        account: row.get(0)?,
-                        created_ms: row.get(1)?,
-                        used_ms: row.get(2)?,
-                    })
-                },
-            )
-            .optional()
-        })
+    async fn session(&self, hash: String) -> Result<Option<SessionRow>, StorageError> {
+        let sql = "SELECT account_id, created_ms, used_ms FROM sessions WHERE hash = ?1";
+        let read = |row: &Row<'_>| {
+            Ok(SessionRow {
+                account: row.get(0)?,
+                created_ms: row.get(1)?,
+                used_ms: row.get(2)?,
+            })
+        };
+        self.run(move |conn| conn.query_row(sql, [hash], read).optional())
+            .await
     }
 
-    fn touch_session(&self, hash: String, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "UPDATE sessions SET used_ms = ?2 WHERE hash = ?1",
-                params![hash, now_ms],
-            )
-            .map(drop)
-        })
+    async fn touch_session(&self, hash: String, now_ms: i64) -> Result<(), StorageError> {
+        let sql = "UPDATE sessions SET used_ms = ?2 WHERE hash = ?1";
+        self.execute(sql, (hash, now_ms)).await.map(drop)
     }
 
-    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute("DELETE FROM sessions WHERE hash = ?1", [hash])
-                .map(drop)
-        })
+    async fn delete_session(&self, hash: String) -> Result<(), StorageError> {
+        let sql = "DELETE FROM sessions WHERE hash = ?1";
+        self.execute(sql, [hash]).await.map(drop)
     }
 
-    fn delete_sessions(
+    async fn delete_sessions(
         &self,
         account: i64,
         keep: Option<String>,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "DELETE FROM sessions WHERE account_id = ?1 AND hash IS NOT ?2",
-                params![account, keep],
-            )
-            .map(drop)
-        })
+    ) -> Result<(), StorageError> {
+        let sql = "DELETE FROM sessions WHERE account_id = ?1 AND hash IS NOT ?2";
+        self.execute(sql, (account, keep)).await.map(drop)
     }
 
-    fn create_token(
+    async fn create_token(
         &self,
         hash: String,
         account: i64,
@@ -457,91 +390,73 @@ impl AccountStore for SqliteAccounts {
         scopes: String,
         login: bool,
         now_ms: i64,
-    ) -> BoxFuture<'_, Result<i64, StorageError>> {
+    ) -> Result<i64, StorageError> {
         self.write(move |conn| {
             conn.execute(
                 "INSERT INTO tokens (hash, account_id, name, scopes, created_ms, login) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![hash, account, name, scopes, now_ms, login],
+                (hash, account, name, scopes, now_ms, login),
             )?;
             Ok(conn.last_insert_rowid())
         })
+        .await
     }
 
-    fn token(&self, hash: String) -> BoxFuture<'_, Result<Option<TokenRow>, StorageError>> {
-        self.run(move |conn| {
-            conn.query_row(
-                &format!("SELECT {TOKEN_COLUMNS} WHERE hash = ?1"),
-                [hash],
-                token,
-            )
-            .optional()
-        })
+    async fn token(&self, hash: String) -> Result<Option<TokenRow>, StorageError> {
+        let sql = format!("SELECT {TOKEN_COLUMNS} WHERE hash = ?1");
+        self.run(move |conn| conn.query_row(&sql, [hash], token).optional())
+            .await
     }
 
-    fn tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<TokenRow>, StorageError>> {
-        self.run(move |conn| {
-            conn.prepare(&format!(
-                "SELECT {TOKEN_COLUMNS} WHERE account_id = ?1 ORDER BY id"
-            ))?
-            .query_map([account], token)?
-            .collect()
-        })
+    async fn tokens(&self, account: i64) -> Result<Vec<TokenRow>, StorageError> {
+        let sql = format!("SELECT {TOKEN_COLUMNS} WHERE account_id = ?1 ORDER BY id");
+        self.run(move |conn| conn.prepare(&sql)?.query_map([account], token)?.collect())
+            .await
     }
 
-    fn delete_token(&self, account: i64, id: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
+    async fn delete_token(&self, account: i64, id: i64) -> Result<bool, StorageError> {
+        let sql = "DELETE FROM tokens WHERE account_id = ?1 AND id = ?2";
+        Ok(self.execute(sql, (account, id)).await? == 1)
+    }
+
+    async fn touch_token(&self, id: i64, now_ms: i64) -> Result<(), StorageError> {
+        let sql = "UPDATE tokens SET used_ms = ?2 WHERE id = ?1";
+        self.execute(sql, (id, now_ms)).await.map(drop)
+    }
+
+    async fn delete_login_tokens(&self, account: i64) -> Result<Vec<i64>, StorageError> {
+        let sql = "DELETE FROM tokens WHERE account_id = ?1 AND login RETURNING id";
         self.write(move |conn| {
-            Ok(conn.execute(
-                "DELETE FROM tokens WHERE account_id = ?1 AND id = ?2",
-                params![account, id],
-            )? == 1)
-        })
-    }
-
-    fn touch_token(&self, id: i64, now_ms: i64) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "UPDATE tokens SET used_ms = ?2 WHERE id = ?1",
-                params![id, now_ms],
-            )
-            .map(drop)
-        })
-    }
-
-    fn delete_login_tokens(&self, account: i64) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
-        self.write(move |conn| {
-            conn.prepare("DELETE FROM tokens WHERE account_id = ?1 AND login RETURNING id")?
+            conn.prepare(sql)?
                 .query_map([account], |row| row.get(0))?
                 .collect()
         })
+        .await
     }
 
-    fn create_reset(
+    async fn create_reset(
         &self,
         hash: String,
         account: i64,
         expires_ms: i64,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO resets (hash, account_id, expires_ms) VALUES (?1, ?2, ?3)",
-                params![hash, account, expires_ms],
-            )
+    ) -> Result<(), StorageError> {
+        let sql = "INSERT INTO resets (hash, account_id, expires_ms) VALUES (?1, ?2, ?3)";
+        self.execute(sql, (hash, account, expires_ms))
+            .await
             .map(drop)
-        })
     }
 
-    fn reset(
+    async fn reset(
         &self,
         hash: String,
         now_ms: i64,
         take: bool,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+    ) -> Result<Option<i64>, StorageError> {
         self.write(move |conn| {
             let found: Option<i64> = conn
                 .query_row(
                     "SELECT account_id FROM resets WHERE hash = ?1 AND expires_ms > ?2",
-                    params![hash, now_ms],
+                    (&hash, now_ms),
                     |row| row.get(0),
                 )
                 .optional()?;
@@ -552,32 +467,35 @@ impl AccountStore for SqliteAccounts {
             }
             Ok(found)
         })
+        .await
     }
 
-    fn games(
+    async fn games(
         &self,
         account: i64,
         offset: u32,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<GameRow>, StorageError>> {
+    ) -> Result<Vec<GameRow>, StorageError> {
+        let read = |row: &Row<'_>| {
+            Ok(GameRow {
+                match_id: row.get(0)?,
+                side: row.get(1)?,
+                opponent: row.get(2)?,
+                opponent_account: row.get::<_, Option<bool>>(3)?.unwrap_or(false),
+                result: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
+                setup: row.get(5)?,
+                created_ms: row.get(6)?,
+            })
+        };
         self.run(move |conn| {
             conn.prepare(GAMES)?
-                .query_map(params![account, limit, offset], |row| {
-                    Ok(GameRow {
-                        match_id: row.get(0)?,
-                        side: row.get(1)?,
-                        opponent: row.get(2)?,
-                        opponent_account: row.get::<_, Option<bool>>(3)?.unwrap_or(false),
-                        result: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
-                        setup: row.get(5)?,
-                        created_ms: row.get(6)?,
-                    })
-                })?
+                .query_map((account, limit, offset), read)?
                 .collect()
         })
+        .await
     }
 
-    fn tally(&self, account: i64) -> BoxFuture<'_, Result<Tally, StorageError>> {
+    async fn tally(&self, account: i64) -> Result<Tally, StorageError> {
         self.run(move |conn| {
             let mut tally = Tally::default();
             let mut statement = conn.prepare(
@@ -592,13 +510,10 @@ impl AccountStore for SqliteAccounts {
             }
             Ok(tally)
         })
+        .await
     }
 
-    fn pdn(
-        &self,
-        account: i64,
-        into: mpsc::Sender<Result<String, StorageError>>,
-    ) -> BoxFuture<'_, ()> {
+    async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>) {
         let failed = into.clone();
         let read = self.run(move |conn| {
             let mut statement = conn.prepare(
@@ -614,44 +529,35 @@ impl AccountStore for SqliteAccounts {
             }
             Ok(())
         });
-        async move {
-            if let Err(err) = read.await {
-                let _ = failed.send(Err(err)).await;
-            }
+        if let Err(err) = read.await {
+            let _ = failed.send(Err(err)).await;
         }
-        .boxed()
     }
 
-    fn rating(&self, account: i64) -> BoxFuture<'_, Result<Option<RatingChange>, StorageError>> {
+    async fn rating(&self, account: i64) -> Result<Option<RatingChange>, StorageError> {
         self.run(move |conn| super::ratings::current(conn, account))
+            .await
     }
 
-    fn current_ratings(
-        &self,
-        since_ms: i64,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::accounts::LadderCandidate>, StorageError>> {
+    async fn current_ratings(&self, since_ms: i64) -> Result<Vec<LadderCandidate>, StorageError> {
         self.run(move |conn| super::ratings::current_all(conn, since_ms))
+            .await
     }
 
-    fn rating_history(
-        &self,
-        account: i64,
-    ) -> BoxFuture<'_, Result<Vec<RatingChange>, StorageError>> {
+    async fn rating_history(&self, account: i64) -> Result<Vec<RatingChange>, StorageError> {
         self.run(move |conn| super::ratings::history(conn, account))
+            .await
     }
 
-    fn best_win(&self, account: i64) -> BoxFuture<'_, Result<Option<BestWin>, StorageError>> {
-        self.run(move |conn| {
-            let mut statement = conn.prepare(BEST_WIN)?;
-            let mut rows = statement.query([account])?;
-            Ok(match rows.next()? {
-                Some(row) => Some(BestWin {
-                    name: row.get(0)?,
-                    rating: row.get(1)?,
-                    match_id: row.get(2)?,
-                }),
-                None => None,
+    async fn best_win(&self, account: i64) -> Result<Option<BestWin>, StorageError> {
+        let read = |row: &Row<'_>| {
+            Ok(BestWin {
+                name: row.get(0)?,
+                rating: row.get(1)?,
+                match_id: row.get(2)?,
             })
-        })
+        };
+        self.run(move |conn| conn.query_row(BEST_WIN, [account], read).optional())
+            .await
     }
 }

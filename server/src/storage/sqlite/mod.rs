@@ -23,18 +23,19 @@ pub(crate) mod lock;
 mod matches;
 mod ratings;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use boardcast_protocol::LeaderboardEntry;
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use rusqlite::Connection;
 use tokio::sync::mpsc;
 
 use self::checkpoint::Checkpointer;
+use super::club::StoredClubEvent;
 use super::queue::{self, MAX_GROUP, Pending, Request};
-use super::{ArchivedGame, MatchKey, Refused, StorageError, Store, StoredMatch, Write};
+use super::{
+    ArchivedGame, ChatLineRow, MatchKey, Refused, StorageError, Store, StoredMatch, Write,
+};
 
 /// Opens (or creates) the database file at `path` for writing, in WAL mode. What an operator
 /// can fix is said so: a directory that does not exist, a file or directory the server may not
@@ -90,11 +91,11 @@ fn existing_directory(path: &Path) -> Result<&Path, StorageError> {
     Ok(directory)
 }
 
-/// A SQLite store: the queue to its writer thread and the file, for read connections.
+/// A SQLite store: the queue to its writer thread, and the accounts, which also run its reads
+/// on connections of their own.
 #[derive(Debug)]
 pub(crate) struct Sqlite {
     tx: mpsc::Sender<Request<Box<dyn Job>>>,
-    path: PathBuf,
     accounts: std::sync::Arc<accounts::SqliteAccounts>,
 }
 
@@ -111,12 +112,7 @@ impl Sqlite {
         // insert beyond that first reads its leaf back (about three reads per move were
         // counted at 2,000 matches). 16 MiB holds a few thousand; it fills only as used.
         conn.pragma_update(None, "cache_size", -16 * 1024)?;
-        matches::create(&conn)?;
-        archive::create(&conn)?;
-        accounts::create(&conn)?;
-        ratings::create(&conn)?;
-        club::create(&conn)?;
-        chat::create(&conn)?;
+        create_tables(&conn)?;
         let recovered = matches::unfinished(&conn)?;
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
@@ -127,113 +123,99 @@ impl Sqlite {
             .map_err(StorageError::Thread)?;
         let store = Sqlite {
             tx: tx.clone(),
-            path: path.to_owned(),
             accounts: std::sync::Arc::new(accounts::SqliteAccounts::new(path.to_owned(), Some(tx))),
         };
         Ok((store, recovered))
     }
 
-    /// Runs `query` on a fresh connection in a blocking task.
-    fn read<T: Send + 'static>(
+    /// Runs `query` on a connection of its own ([`accounts::SqliteAccounts::run`]).
+    async fn read<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> BoxFuture<'static, Result<T, StorageError>> {
-        let path = self.path.clone();
-        async move {
-            tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
-                let conn = Connection::open(path)?;
-                Ok(query(&conn)?)
-            })
-            .await
-            .map_err(StorageError::Task)?
-        }
-        .boxed()
+    ) -> Result<T, StorageError> {
+        self.accounts.run(query).await
     }
 }
 
+#[async_trait::async_trait]
 impl Store for Sqlite {
-    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
-        queue::commit(&self.tx, writes).boxed()
+    async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        queue::commit(&self.tx, writes).await
     }
 
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
-        self.read(matches::unfinished)
+    async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
+        self.read(matches::unfinished).await
     }
 
-    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        self.read(matches::last_heartbeat)
+    async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError> {
+        self.read(matches::last_heartbeat).await
     }
 
-    fn chat_lines(
-        &self,
-        match_id: String,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
-        self.read(move |conn| chat::lines(conn, &match_id))
+    async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
+        self.read(move |conn| chat::lines(conn, &match_id)).await
     }
 
-    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
+    async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError> {
         self.read(move |conn| matches::finished_pdn(conn, &id))
+            .await
     }
 
-    fn finished_match(
-        &self,
-        key: MatchKey,
-    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
+    async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError> {
         self.read(move |conn| matches::finished_match(conn, &key))
+            .await
     }
 
-    fn leaderboard(
-        &self,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>> {
+    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
         self.read(move |conn| archive::leaderboard(conn, limit))
+            .await
     }
 
-    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>> {
+    async fn archived_game(&self, id: u64) -> Result<Option<ArchivedGame>, StorageError> {
         self.read(move |conn| archive::archived_game(conn, id))
+            .await
     }
 
-    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        self.read(archive::next_game_id)
+    async fn next_game_id(&self) -> Result<u64, StorageError> {
+        self.read(archive::next_game_id).await
     }
 
-    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        self.read(archive::next_run)
+    async fn next_run(&self) -> Result<u64, StorageError> {
+        self.read(archive::next_run).await
     }
 
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
         self.accounts.clone()
     }
 
-    fn club_events(
+    async fn club_events(
         &self,
         unfinished_only: bool,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
+    ) -> Result<Vec<StoredClubEvent>, StorageError> {
         self.read(move |conn| club::all(conn, unfinished_only))
+            .await
     }
 
-    fn club_event(
-        &self,
-        id: String,
-    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
-        self.read(move |conn| club::one(conn, &id))
+    async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
+        self.read(move |conn| club::one(conn, &id)).await
     }
 
-    fn club_event_records(
+    async fn club_event_records(
         &self,
         id: String,
         after: u64,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::StoredEvent>, StorageError>> {
+    ) -> Result<Vec<crate::storage::StoredEvent>, StorageError> {
         self.read(move |conn| club::records_after(conn, &id, after, limit))
+            .await
     }
 
-    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
+    async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
         self.read(move |conn| club::is_organiser(conn, account))
+            .await
     }
 
-    fn close(&self) -> BoxFuture<'_, ()> {
-        queue::close(&self.tx).boxed()
+    async fn close(&self) {
+        queue::close(&self.tx).await
     }
 }
 

@@ -267,7 +267,7 @@ async fn a_node_stopped_inside_a_transaction_does_not_hold_a_take_over_up() {
     let b = c.register_node("b".into(), LONG).await.unwrap();
     node.commit(vec![create("m", Some(&a))]).await.unwrap();
     // Node a is stopped halfway through a group: its transaction holds the match's row lock.
-    let mut stopped = node.client().await.unwrap();
+    let mut stopped = super::super::pooled(&node.pool).await.unwrap();
     let transaction = stopped.transaction().await.unwrap();
     transaction
         .query_one("SELECT boardcast_fence('m', 1)", &[])

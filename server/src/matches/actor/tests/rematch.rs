@@ -8,7 +8,7 @@ use axum::extract::ws::Message;
 use boardcast_protocol::{Encoding, FrameRef, MatchSummary, ServerMessage, Side};
 use tokio::time::Instant;
 
-use crate::matches::directory::{Created, Directory, DirectoryFuture, Found};
+use crate::matches::directory::{Created, Directory, Found};
 use crate::matches::local::{Creator, Hub};
 use crate::matches::{Action, Command, MatchHandle, Ownership, Player, SeatKey, Settings, Setup};
 use crate::refusal::Refusal;
@@ -29,21 +29,22 @@ impl Elsewhere {
     }
 }
 
+#[async_trait::async_trait]
 impl Directory for Elsewhere {
-    fn find<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Found> {
-        self.hub.find(id)
+    async fn find(&self, id: &str) -> Found {
+        self.hub.find(id).await
     }
-    fn find_by_code<'a>(&'a self, code: &'a str) -> DirectoryFuture<'a, Found> {
-        self.hub.find_by_code(code)
+    async fn find_by_code(&self, code: &str) -> Found {
+        self.hub.find_by_code(code).await
     }
-    fn find_by_token<'a>(&'a self, token: &'a str) -> DirectoryFuture<'a, Found> {
-        self.hub.find_by_token(token)
+    async fn find_by_token(&self, token: &str) -> Found {
+        self.hub.find_by_token(token).await
     }
     fn running(&self, id: &str) -> Option<MatchHandle> {
         self.hub.running(id).filter(|_| self.is_home(id))
     }
-    fn running_anywhere<'a>(&'a self, id: &'a str) -> DirectoryFuture<'a, Option<MatchHandle>> {
-        Box::pin(std::future::ready(self.hub.running(id)))
+    async fn running_anywhere(&self, id: &str) -> Option<MatchHandle> {
+        self.hub.running(id)
     }
     fn is_public(&self, id: &str) -> bool {
         self.hub.is_public(id)
@@ -60,13 +61,13 @@ impl Directory for Elsewhere {
     fn remove(&self, id: &str) {
         self.hub.remove(id);
     }
-    fn create(
+    async fn create(
         &self,
         setup: Setup,
         players: Vec<(Side, Player)>,
         arrivals_follow: bool,
-    ) -> DirectoryFuture<'_, Result<Created, Refusal>> {
-        self.hub.create(setup, players, arrivals_follow)
+    ) -> Result<Created, Refusal> {
+        self.hub.create(setup, players, arrivals_follow).await
     }
 }
 

@@ -9,15 +9,15 @@ use axum::extract::ws::Message;
 use boardcast_protocol::{
     ClockState, Encoding, ErrorCode, FrameRef, MatchEvent, ServerMessage, Side, TimeControl,
 };
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio::time::Instant;
 
 use crate::matches::local::Hub;
 use crate::matches::{Action, Command, MatchHandle, Player, Settings, Setup};
 use crate::room::outbox::{Inbox, Outbox, next_conn_id, outbox};
+use crate::storage::club::StoredClubEvent;
 use crate::storage::{
-    ArchivedGame, MatchKey, Storage, StorageError, Store, StoredMatch, Unavailable, Write,
+    ArchivedGame, ChatLineRow, MatchKey, Storage, StorageError, Store, StoredMatch, Unavailable,
+    Write,
 };
 use boardcast_protocol::LeaderboardEntry;
 
@@ -29,80 +29,66 @@ struct Flaky {
     failing: Arc<AtomicBool>,
 }
 
+#[async_trait::async_trait]
 impl Store for Flaky {
-    fn commit(&self, writes: Vec<Write>) -> BoxFuture<'_, Result<(), StorageError>> {
-        async move {
-            if self.failing.load(Ordering::SeqCst) {
-                return Err(StorageError::Unavailable(Unavailable::SwitchedOff));
-            }
-            self.inner.commit(writes).await
+    async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(StorageError::Unavailable(Unavailable::SwitchedOff));
         }
-        .boxed()
+        self.inner.commit(writes).await
     }
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StorageError>> {
-        self.inner.unfinished().boxed()
+    async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
+        self.inner.unfinished().await
     }
-    fn chat_lines(
-        &self,
-        match_id: String,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::ChatLineRow>, StorageError>> {
-        self.inner.chat_lines(match_id).boxed()
+    async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
+        self.inner.chat_lines(match_id).await
     }
-    fn finished_pdn(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StorageError>> {
-        self.inner.finished_pdn(id).boxed()
+    async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError> {
+        self.inner.finished_pdn(id).await
     }
-    fn finished_match(
-        &self,
-        key: MatchKey,
-    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StorageError>> {
-        self.inner.finished_match(key).boxed()
+    async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError> {
+        self.inner.finished_match(key).await
     }
-    fn leaderboard(
-        &self,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<LeaderboardEntry>, StorageError>> {
-        self.inner.leaderboard(limit).boxed()
+    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
+        self.inner.leaderboard(limit).await
     }
-    fn archived_game(&self, id: u64) -> BoxFuture<'_, Result<Option<ArchivedGame>, StorageError>> {
-        self.inner.archived_game(id).boxed()
+    async fn archived_game(&self, id: u64) -> Result<Option<ArchivedGame>, StorageError> {
+        self.inner.archived_game(id).await
     }
-    fn next_game_id(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        self.inner.next_game_id().boxed()
+    async fn next_game_id(&self) -> Result<u64, StorageError> {
+        self.inner.next_game_id().await
     }
-    fn next_run(&self) -> BoxFuture<'_, Result<u64, StorageError>> {
-        self.inner.next_run().boxed()
+    async fn next_run(&self) -> Result<u64, StorageError> {
+        self.inner.next_run().await
     }
-    fn last_heartbeat(&self) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
-        self.inner.last_heartbeat().boxed()
+    async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError> {
+        self.inner.last_heartbeat().await
     }
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
         self.inner.accounts()
     }
-    fn club_events(
+    async fn club_events(
         &self,
         unfinished_only: bool,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::club::StoredClubEvent>, StorageError>> {
-        self.inner.club_events(unfinished_only).boxed()
+    ) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.inner.club_events(unfinished_only).await
     }
-    fn club_event(
-        &self,
-        id: String,
-    ) -> BoxFuture<'_, Result<Option<crate::storage::club::StoredClubEvent>, StorageError>> {
-        async move { self.inner.club_event(id).await }.boxed()
+    async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
+        self.inner.club_event(id).await
     }
-    fn club_event_records(
+    async fn club_event_records(
         &self,
         id: String,
         after: u64,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::storage::StoredEvent>, StorageError>> {
-        async move { self.inner.club_event_records(id, after, limit).await }.boxed()
+    ) -> Result<Vec<crate::storage::StoredEvent>, StorageError> {
+        self.inner.club_event_records(id, after, limit).await
     }
-    fn is_organiser(&self, account: i64) -> BoxFuture<'_, Result<bool, StorageError>> {
-        async move { self.inner.is_organiser(account).await }.boxed()
+    async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
+        self.inner.is_organiser(account).await
     }
-    fn close(&self) -> BoxFuture<'_, ()> {
-        self.inner.close().boxed()
+    async fn close(&self) {
+        self.inner.close().await
     }
 }
 
