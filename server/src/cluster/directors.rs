@@ -159,8 +159,8 @@ impl ClusterEvents {
         self.pending().remove(&request);
         match answer {
             Ok(Ok(answer)) => answer,
-            // The owner died or its answer was lost: it may have been applied, so a member
-            // who tries again may be told it was (`already_joined`).
+            // The owner died or its answer was lost: it may have been done all the same,
+            // which the asking node looks up in storage (`Events::ask`).
             _ => Err(EventError::Moving),
         }
     }

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use boardcast_protocol::Side;
+use boardcast_protocol::{MatchEvent, Side};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -25,7 +25,7 @@ use super::record::{EventRecord, Format};
 use super::state::{EventState, Step, outcome_of};
 use super::view::EventView;
 use crate::matches::Directory;
-use crate::matches::{Player, Setup};
+use crate::matches::{Player, Record, Setup};
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::storage::club::EventWrite;
 use crate::storage::{MatchKey, Refused, Storage, StorageError, Write, now_ms};
@@ -56,6 +56,34 @@ impl Ask {
             Ask::Join(joining) => Command::Join { joining, reply },
             Ask::Withdraw { account } => Command::Withdraw { account, reply },
         }
+    }
+
+    /// The member who asks.
+    pub(crate) fn account(&self) -> i64 {
+        match self {
+            Ask::Join(joining) => joining.account,
+            Ask::Withdraw { account } => *account,
+        }
+    }
+
+    /// Whether `state` shows it done: the member who joins is playing, the one who withdraws
+    /// has withdrawn.
+    pub(crate) fn done_in(&self, state: &EventState) -> bool {
+        let entrant = state.entrant(self.account());
+        match self {
+            Ask::Join(_) => entrant.is_some_and(|e| !e.withdrawn),
+            Ask::Withdraw { .. } => entrant.is_some_and(|e| e.withdrawn),
+        }
+    }
+
+    /// Whether `refusal` is what the director answers when it was done already: a join
+    /// `already_joined`, a withdrawal `not_joined`.
+    pub(crate) fn refused_as_done(&self, refusal: &EventError) -> bool {
+        matches!(
+            (self, refusal),
+            (Ask::Join(_), EventError::AlreadyJoined)
+                | (Ask::Withdraw { .. }, EventError::NotJoined)
+        )
     }
 }
 
@@ -119,6 +147,18 @@ pub(crate) struct Director {
     poll: Duration,
     /// In a cluster, the ownership it runs under; `None` on a single server.
     owner: Option<Owner>,
+    /// The event's games created but never recorded as seated (their director stopped
+    /// between the two), looked up once at its first seat when it was resumed with boards
+    /// unseated; `None` until then.
+    unrecorded: Option<Vec<Unrecorded>>,
+}
+
+/// A game of the event that storage holds unfinished but no `Seated` record names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unrecorded {
+    match_id: String,
+    white: i64,
+    black: i64,
 }
 
 impl Director {
@@ -142,6 +182,7 @@ impl Director {
             shutdown,
             poll,
             owner,
+            unrecorded: None,
         }
     }
 
@@ -348,10 +389,22 @@ impl Director {
         Ok(())
     }
 
-    /// Creates the match of a board, both players seated by account, and records it.
+    /// Creates the match of a board, both players seated by account, and records it; or
+    /// records the board's game that a director before this one created but did not record.
     async fn seat(&mut self, round: u32, board: u32) -> Result<(), Stopped> {
         let paired = &self.state.rounds[round as usize - 1].boards[board as usize];
         let (white, black) = (paired.white, paired.black);
+        if let Some(match_id) = self.unrecorded_game(white, black).await {
+            tracing::info!(event = %self.state.id, %match_id, round, board,
+                "an event game created before a restart or take-over is seated");
+            return self
+                .append(EventRecord::Seated {
+                    round,
+                    board,
+                    match_id,
+                })
+                .await;
+        }
         let players = loop {
             match self.seated(white, black).await {
                 Ok(players) => break players,
@@ -406,6 +459,69 @@ impl Director {
         }
     }
 
+    /// The unfinished game of the event between `white` and `black` that no record seats,
+    /// taken from the list (so it is seated once). A director stores `Seated` after creating
+    /// the match: one that stopped between the two left a game both players are seated in,
+    /// which would otherwise end as a first-move abort beside a second game for the board.
+    /// The list is read once, at the first seat of a director that started with the current
+    /// round's boards partly unseated; a new event's director never reads it.
+    async fn unrecorded_game(&mut self, white: i64, black: i64) -> Option<String> {
+        if self.unrecorded.is_none() {
+            self.unrecorded = Some(if self.state.v > 0 {
+                self.read_unrecorded().await
+            } else {
+                Vec::new()
+            });
+        }
+        let games = self.unrecorded.as_mut()?;
+        let found = games
+            .iter()
+            .position(|game| game.white == white && game.black == black)?;
+        Some(games.swap_remove(found).match_id)
+    }
+
+    /// The event's unfinished games that no record seats, with their players' accounts.
+    async fn read_unrecorded(&self) -> Vec<Unrecorded> {
+        let unfinished = match self.storage.unfinished().await {
+            Ok(unfinished) => unfinished,
+            Err(err) => {
+                tracing::warn!(event = %self.state.id, %err, "cannot look for unrecorded games");
+                return Vec::new();
+            }
+        };
+        let seated: std::collections::HashSet<&str> = self
+            .state
+            .rounds
+            .iter()
+            .flat_map(|round| &round.boards)
+            .filter_map(|board| board.match_id.as_deref())
+            .collect();
+        unfinished
+            .into_iter()
+            .filter(|stored| !seated.contains(stored.id.as_str()))
+            .filter(|stored| {
+                serde_json::from_str::<Setup>(&stored.setup)
+                    .is_ok_and(|setup| setup.event.as_deref() == Some(self.state.id.as_str()))
+            })
+            .filter_map(|stored| {
+                let mut seats = [None, None];
+                for event in &stored.events {
+                    let Ok(record) = serde_json::from_str::<Record>(&event.body) else {
+                        continue;
+                    };
+                    if let MatchEvent::PlayerJoined(joined) = record.event {
+                        seats[usize::from(joined.side == Side::Black)] = record.account;
+                    }
+                }
+                Some(Unrecorded {
+                    white: seats[0]?,
+                    black: seats[1]?,
+                    match_id: stored.id,
+                })
+            })
+            .collect()
+    }
+
     /// A board's two players, seated by account, each with the member's own preference about
     /// more time read from the account (as a seat taken from the lobby or the pool has it):
     /// a member who refuses "+15 s" refuses it in the event's games too.
@@ -431,5 +547,136 @@ impl Director {
             }
         }
         Ok(players)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::Events;
+    use crate::events::record::EventSetup;
+    use crate::events::state::tests::setup;
+    use crate::matches::Settings;
+    use crate::matches::local::Hub;
+
+    /// A director that stopped between creating a board's game and recording it left a game
+    /// both players are seated in: the director that resumes the event seats that game on
+    /// the board, and creates no second one.
+    #[tokio::test]
+    async fn a_game_created_but_not_recorded_before_a_restart_is_the_boards_game_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let settings = Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(60),
+            max_matches: 10,
+        };
+        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
+        let (accounts, mut members) = (storage.accounts(), Vec::new());
+        for name in ["Anne", "Bauke", "Catrijn"] {
+            let created =
+                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
+            members.push(created.await.unwrap().unwrap());
+        }
+
+        // A Swiss of one round, joined and paired, as stored by a director that then created
+        // the board's game and stopped before recording it.
+        let swiss = EventSetup {
+            starts_at_ms: 0,
+            ..setup(Format::Swiss { rounds: 1 })
+        };
+        let mut state = EventState::new("ev".into(), swiss.clone(), 0);
+        let mut records: Vec<EventRecord> = members
+            .iter()
+            .map(|&account| EventRecord::Joined {
+                account,
+                name: format!("p{account}"),
+                rating: 1500,
+            })
+            .collect();
+        for record in &records {
+            state.apply(record).unwrap();
+        }
+        let Step::Record(paired) = state.next_step(now_ms()) else {
+            panic!("round 1 is paired next");
+        };
+        state.apply(&paired).unwrap();
+        records.push(paired);
+        let mut writes = vec![Write::ClubEvent(EventWrite::Create {
+            id: "ev".into(),
+            created_ms: 0,
+            setup: serde_json::to_string(&swiss).unwrap(),
+        })];
+        writes.extend(records.iter().zip(1..).map(|(record, v)| {
+            Write::ClubEvent(EventWrite::Record {
+                event_id: "ev".into(),
+                v,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+                round: record.keys().0,
+                match_id: None,
+                epoch: None,
+            })
+        }));
+        storage.commit(writes).await.unwrap();
+        let board = state.rounds[0].boards[0].clone();
+        let player = |account| Player {
+            name: format!("p{account}"),
+            bot: false,
+            account: Some(account),
+            rating: None,
+            refuses_more_time: false,
+        };
+        let game = |white, black, event: Option<&str>| {
+            let setup = Setup {
+                time_control: Some(swiss.time_control),
+                public: true,
+                rematch_of: None,
+                start_fen: None,
+                rated: false,
+                rating_range: None,
+                berserk: false,
+                event: event.map(str::to_owned),
+            };
+            let players = vec![(Side::White, player(white)), (Side::Black, player(black))];
+            hub.create(setup, players, false)
+        };
+        // The two also play a casual game of their own, which is not the event's.
+        game(board.white, board.black, None).await.unwrap();
+        let (_, created, _) = game(board.white, board.black, Some("ev")).await.unwrap();
+
+        let events = Events::start(
+            storage.clone(),
+            Arc::new(hub.clone()),
+            shutdown,
+            tasks,
+            false,
+            Duration::from_secs(60),
+        )
+        .await;
+        let mut waited = 0;
+        let seated = loop {
+            let view = events.view("ev").await.unwrap();
+            if let Some(id) = view.rounds[0].games[0].match_id.clone() {
+                break id;
+            }
+            assert!(waited < 500, "the board is never seated");
+            waited += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(seated, created, "the game created before is the board's");
+        let of_the_event = storage
+            .unfinished()
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|stored| stored.setup.contains(r#""event":"ev""#))
+            .count();
+        assert_eq!(of_the_event, 1, "no second game for the board");
     }
 }

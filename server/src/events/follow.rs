@@ -13,7 +13,8 @@
 //! only reads the director's view (a `watch` channel the director already fills), so the
 //! director knows nothing of its followers. An event whose director runs on another node of a
 //! cluster has a room fed by reading the event back from storage every [`READ_EVERY`] while
-//! it is followed here ([`read_back`]); a finished event answers `watch` with the event read
+//! it is followed here ([`read_back`]): read whole once, then only the records stored after
+//! the version it has ([`FromStorage`]). A finished event answers `watch` with the event read
 //! back once, as nothing more will change.
 
 use std::collections::HashMap;
@@ -24,15 +25,20 @@ use boardcast_protocol::{
     ClubEvent, ClubEventKind, ClubEventStatus, ErrorArgs, ErrorCode, EventGame, EventRound,
     EventStanding, MAX_PUSHED_GAMES, ServerMessage, Target,
 };
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::Events;
+use super::error::EventError;
+use super::state::EventState;
 use super::view::{EventView, FormatView};
 use crate::ops::shutdown::{Shutdown, TaskGuard, Tasks};
 use crate::refusal::Refusal;
 use crate::room::fanout::Fanout;
 use crate::room::outbox::{Outbox, SharedMessage};
+use crate::storage::{StoredEvent, now_ms};
 
 /// At most one push per event in this time: later changes wait and go out together.
 const PUSH_EVERY: Duration = Duration::from_millis(300);
@@ -40,6 +46,9 @@ const PUSH_EVERY: Duration = Duration::from_millis(300);
 const ROOM_MAILBOX: usize = 256;
 /// How often a node that does not run an event's director reads it back for its followers.
 const READ_EVERY: Duration = Duration::from_secs(1);
+/// Records read back from storage at most at once (a query asks for no more, and the next
+/// batch is asked for when one comes back full).
+const READ_AT_ONCE: u32 = 256;
 /// Crowd counts are not sent for events; the fan-out wants a period all the same.
 const NO_CROWD: Duration = Duration::from_secs(3600);
 
@@ -112,19 +121,31 @@ impl Followers {
             return room.try_send(request).map_err(|_| busy(&event));
         }
         // Not running here: the event as stored; followed from storage unless it is over.
-        let view = self.0.events.view(&event).await.map_err(|err| match err {
-            super::error::EventError::NotFound(_) => {
-                Refusal::new(ErrorCode::NotFound, format!("no event {event}"))
-                    .with(ErrorArgs::new("no_event").word("event", &event))
+        let (view, state) = match self.0.events.shown_here(&event) {
+            Some(view) => (view, None),
+            None => {
+                let state = self.0.events.state(&event).await.map_err(|err| match err {
+                    EventError::NotFound(_) => {
+                        Refusal::new(ErrorCode::NotFound, format!("no event {event}"))
+                            .with(ErrorArgs::new("no_event").word("event", &event))
+                    }
+                    _ => Refusal::new(ErrorCode::StorageUnavailable, "cannot read the event")
+                        .with(ErrorArgs::new("event_unreadable").word("event", &event)),
+                })?;
+                (Arc::new(EventView::of(&state, now_ms())), Some(state))
             }
-            _ => Refusal::new(ErrorCode::StorageUnavailable, "cannot read the event")
-                .with(ErrorArgs::new("event_unreadable").word("event", &event)),
-        })?;
+        };
         if view.status != "finished" {
-            let (events, id) = (self.0.events.clone(), event.clone());
+            let events = self.0.events.clone();
+            let stored = Arc::new(tokio::sync::Mutex::new(FromStorage {
+                id: event.clone(),
+                state,
+                shown: view.clone(),
+            }));
+            // Called once a tick, one read after the other: the lock is never waited for.
             let read = move || {
-                let (events, id) = (events.clone(), id.clone());
-                async move { events.view(&id).await.ok() }
+                let (events, stored) = (events.clone(), stored.clone());
+                async move { stored.lock().await.read(&events).await }
             };
             if let Some(room) = self.open(&event, read_back(view.clone(), read)) {
                 return room.try_send(request).map_err(|_| busy(&event));
@@ -231,6 +252,92 @@ where
         }
     });
     receiver
+}
+
+/// Where an event followed from storage is read: the events' storage (in a test, records
+/// laid out by hand).
+trait StoredEvents: Sync {
+    /// The event whole, replayed from its first record.
+    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>>;
+    /// Its records after version `after`, in order, at most `limit` of them.
+    fn newer<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>>;
+}
+
+impl StoredEvents for Events {
+    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
+        self.state(id).boxed()
+    }
+
+    fn newer<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>> {
+        self.records_after(id, after, limit).boxed()
+    }
+}
+
+/// An event followed from storage on a node that does not run its director: its state as
+/// last read here, brought up to date at each read with only the records stored since.
+/// Replaying the whole event at every read cost a 500-player Swiss a few thousand records a
+/// second on every node that followed it so; a second of it is a few records.
+struct FromStorage {
+    id: String,
+    /// `None` until read whole (the first view was the director's, which ran here).
+    state: Option<EventState>,
+    /// The view last made, made again only when the state's version moved on.
+    shown: Arc<EventView>,
+}
+
+impl FromStorage {
+    /// The event as stored now; `None` if it cannot be read just now (what was read of it
+    /// is kept: the next read asks only for what came after).
+    async fn read(&mut self, stored: &impl StoredEvents) -> Option<Arc<EventView>> {
+        let read = match self.state.as_mut() {
+            Some(state) => catch_up(state, &self.id, stored).await,
+            None => match stored.whole(&self.id).await {
+                Ok(state) => {
+                    self.state = Some(state);
+                    Ok(())
+                }
+                Err(err) => Err(err),
+            },
+        };
+        if let Err(err) = read {
+            tracing::debug!(event = %self.id, %err, "cannot read the event back");
+            return None;
+        }
+        let state = self.state.as_ref()?;
+        if state.v != self.shown.v {
+            self.shown = Arc::new(EventView::of(state, now_ms()));
+        }
+        Some(self.shown.clone())
+    }
+}
+
+/// Applies to `state` the records of event `id` stored after its version, asked for at most
+/// [`READ_AT_ONCE`] at a time, until a read comes back short of that.
+async fn catch_up(
+    state: &mut EventState,
+    id: &str,
+    stored: &impl StoredEvents,
+) -> Result<(), EventError> {
+    loop {
+        let newer = stored.newer(id, state.v, READ_AT_ONCE).await?;
+        state.catch_up(&newer).map_err(|err| {
+            tracing::error!(event = id, %err, "cannot follow an event's records");
+            EventError::Storage
+        })?;
+        if newer.len() < READ_AT_ONCE as usize {
+            return Ok(());
+        }
+    }
 }
 
 fn busy(event: &str) -> Refusal {
@@ -438,6 +545,8 @@ pub(crate) fn club_event(view: &EventView) -> ClubEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::events::record::{EventRecord, EventSetup, Format, GameOutcome};
+    use crate::events::state::tests::{run, setup};
     use crate::events::view::{GameView, RoundView};
     use crate::ops::shutdown;
     use crate::room::outbox::{self, Inbox};
@@ -562,6 +671,192 @@ mod tests {
         drop(views);
         after(READ_EVERY * 5).await;
         assert!(reads.load(std::sync::atomic::Ordering::Relaxed) <= 2);
+    }
+
+    /// Records laid out as storage holds them, served as it serves them: the first `stored`
+    /// of them are in, and each read is noted.
+    struct Log {
+        setup: EventSetup,
+        records: Vec<StoredEvent>,
+        stored: std::sync::atomic::AtomicUsize,
+        asked: Mutex<Vec<String>>,
+    }
+
+    impl Log {
+        fn new(setup: EventSetup, records: &[EventRecord]) -> Log {
+            let records = records
+                .iter()
+                .zip(1..)
+                .map(|(record, v)| StoredEvent {
+                    v,
+                    at_ms: 0,
+                    body: serde_json::to_string(record).unwrap(),
+                })
+                .collect();
+            Log {
+                setup,
+                records,
+                stored: Default::default(),
+                asked: Mutex::default(),
+            }
+        }
+
+        /// Stores the first `count` records.
+        fn store(&self, count: usize) {
+            self.stored
+                .store(count, std::sync::atomic::Ordering::Relaxed);
+        }
+
+        fn in_storage(&self) -> &[StoredEvent] {
+            &self.records[..self.stored.load(std::sync::atomic::Ordering::Relaxed)]
+        }
+
+        /// The event as a whole read shows it, with what is stored now.
+        fn whole_view(&self) -> EventView {
+            let state =
+                EventState::replay("ev".into(), self.setup.clone(), 0, self.in_storage()).unwrap();
+            EventView::of(&state, now_ms())
+        }
+
+        /// The reads since the last look.
+        fn asked(&self) -> Vec<String> {
+            std::mem::take(&mut *self.asked.lock().unwrap())
+        }
+    }
+
+    impl StoredEvents for Log {
+        fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
+            self.asked.lock().unwrap().push("whole".into());
+            let state = EventState::replay(id.into(), self.setup.clone(), 0, self.in_storage());
+            async move { state.map_err(|_| EventError::Storage) }.boxed()
+        }
+
+        fn newer<'a>(
+            &'a self,
+            _id: &'a str,
+            after: u64,
+            limit: u32,
+        ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>> {
+            self.asked
+                .lock()
+                .unwrap()
+                .push(format!("after {after}, at most {limit}"));
+            let newer = self
+                .in_storage()
+                .iter()
+                .filter(|stored| stored.v > after)
+                .take(limit as usize)
+                .cloned()
+                .collect();
+            async move { Ok(newer) }.boxed()
+        }
+    }
+
+    /// An event followed from storage is read whole once; after that each read asks only for
+    /// the records stored after the version it has (never more than [`READ_AT_ONCE`] at once,
+    /// asking again while a read comes back full), and what it pushes is the event exactly as
+    /// a whole read of storage shows it, to the finished table.
+    #[tokio::test(start_paused = true)]
+    async fn an_event_read_back_asks_only_for_what_is_new_and_shows_what_a_whole_read_shows() {
+        // A 7-player Swiss of 3 rounds played to its end, as its director stores it.
+        let swiss = setup(Format::Swiss { rounds: 3 });
+        let mut state = EventState::new("ev".into(), swiss.clone(), 0);
+        let mut records: Vec<EventRecord> = (1..=7)
+            .map(|account| EventRecord::Joined {
+                account,
+                name: format!("p{account}"),
+                rating: 1500 + account as u32,
+            })
+            .collect();
+        for record in &records {
+            state.apply(record).unwrap();
+        }
+        records.extend(run(&mut state, |board| {
+            if board.white < board.black {
+                GameOutcome::WhiteWins
+            } else {
+                GameOutcome::Draw
+            }
+        }));
+        let all = records.len();
+        assert!(state.finished);
+
+        let log = Arc::new(Log::new(swiss, &records));
+        log.store(7);
+        let first = EventState::replay("ev".into(), log.setup.clone(), 0, log.in_storage());
+        let first = first.unwrap();
+        let shown = Arc::new(EventView::of(&first, now_ms()));
+        let stored = Arc::new(tokio::sync::Mutex::new(FromStorage {
+            id: "ev".into(),
+            state: Some(first),
+            shown: shown.clone(),
+        }));
+        let reading = log.clone();
+        let read = move || {
+            let (log, stored) = (reading.clone(), stored.clone());
+            async move { stored.lock().await.read(&*log).await }
+        };
+        let mut views = read_back(shown, read);
+
+        // Round 1 paired, seated and partly played.
+        log.store(18);
+        after(READ_EVERY).await;
+        assert_eq!(log.asked(), ["after 7, at most 256"]);
+        assert!(views.has_changed().unwrap());
+        assert_eq!(**views.borrow_and_update(), log.whole_view());
+        assert_eq!(views.borrow().v, 18);
+
+        // Nothing new: asked from 18, nothing pushed.
+        after(READ_EVERY).await;
+        assert_eq!(log.asked(), ["after 18, at most 256"]);
+        assert!(!views.has_changed().unwrap());
+
+        // The rest, to the finished table, in one read.
+        log.store(all);
+        after(READ_EVERY).await;
+        assert_eq!(log.asked(), ["after 18, at most 256"]);
+        assert_eq!(**views.borrow_and_update(), log.whole_view());
+        assert_eq!(views.borrow().status, "finished");
+        assert!(!views.borrow().standings.is_empty());
+        assert!(
+            views.changed().await.is_err(),
+            "a finished event's views close"
+        );
+
+        // A field of 600 joined at once: read 256 at a time, each read from where the last
+        // ended; the view as a whole read shows it.
+        let waiting = EventSetup {
+            starts_at_ms: i64::MAX,
+            ..setup(Format::Swiss { rounds: 5 })
+        };
+        let joined: Vec<EventRecord> = (1..=600)
+            .map(|account| EventRecord::Joined {
+                account,
+                name: format!("p{account}"),
+                rating: 1500,
+            })
+            .collect();
+        let log = Log::new(waiting, &joined);
+        log.store(10);
+        let mut stored = FromStorage {
+            id: "ev".into(),
+            state: None,
+            shown: Arc::new(log.whole_view()),
+        };
+        assert_eq!(stored.read(&log).await.unwrap().v, 10);
+        assert_eq!(log.asked(), ["whole"]);
+        log.store(600);
+        let view = stored.read(&log).await.unwrap();
+        assert_eq!(
+            log.asked(),
+            [
+                "after 10, at most 256",
+                "after 266, at most 256",
+                "after 522, at most 256"
+            ]
+        );
+        assert_eq!(*view, log.whole_view());
+        assert_eq!(view.players.len(), 600);
     }
 
     /// A follower is answered with the event, one that has its version with the ack alone;

@@ -33,10 +33,16 @@ use self::view::EventView;
 use crate::matches::Directory;
 use crate::ops::shutdown::{Shutdown, Tasks};
 use crate::storage::club::{EventWrite, StoredClubEvent};
-use crate::storage::{Storage, Write, now_ms};
+use crate::storage::{Storage, StoredEvent, Write, now_ms};
 
 /// How often a director looks up its running games in storage.
 const POLL: Duration = Duration::from_millis(500);
+/// How long a member's request that another node was asked but never answered is remembered
+/// here: sent again within this, and found done, it is answered as done.
+const IN_DOUBT_FOR: Duration = Duration::from_secs(120);
+/// Requests in doubt remembered at most; beyond, one sent again is answered as the director
+/// answers it.
+const MAX_IN_DOUBT: usize = 4096;
 
 /// A running event's director: its mailbox, its latest view and its set-up.
 #[derive(Clone)]
@@ -87,6 +93,17 @@ struct Inner {
     setups: Mutex<HashMap<String, EventSetup>>,
     /// How long one of an arena's minutes lasts (`--arena-minute`).
     arena_minute: Duration,
+    /// In a cluster, the requests asked of another node that never answered, by event and
+    /// member: whether it was a join, and since when.
+    in_doubt: Mutex<HashMap<(String, i64), InDoubt>>,
+}
+
+/// A member's request that the node running the director was asked but never answered: it
+/// may have been done all the same (its answer was lost, or that node died after storing it).
+#[derive(Debug, Clone, Copy)]
+struct InDoubt {
+    join: bool,
+    since: tokio::time::Instant,
 }
 
 fn random_id() -> String {
@@ -118,6 +135,7 @@ impl Events {
             link: OnceLock::new(),
             setups: Mutex::new(HashMap::new()),
             arena_minute,
+            in_doubt: Mutex::new(HashMap::new()),
         }));
         // A node of a cluster resumes only the events it claims.
         if !cluster {
@@ -330,6 +348,11 @@ impl Events {
     }
 
     /// Asks the director of event `id`, wherever it runs.
+    ///
+    /// A request is answered as it was done, whatever became of its answer: one that nobody
+    /// answered (`event_moving`) is looked up in storage, and one sent again after that (the
+    /// page says "try again") is not refused `already_joined` or `not_joined` for what the
+    /// first did. A member who joins twice in two tabs is still told they are in already.
     async fn ask(&self, id: &str, ask: Ask) -> Result<(), EventError> {
         let link = self.0.link.get().filter(|_| self.0.cluster);
         let answered = match self.answer(id, ask.clone()).await {
@@ -337,19 +360,72 @@ impl Events {
                 Some(link) => {
                     // Refused at once if there is no such event, without asking anybody.
                     self.setup(id).await?;
-                    link.forward(id, ask).await
+                    link.forward(id, ask.clone()).await
                 }
                 None => Err(EventError::Moving),
             },
             answered => answered,
         };
-        match answered {
+        let answered = match answered {
+            Err(EventError::Moving) => self.settle(id, &ask).await,
             // Nobody runs it: over, if storage says so.
-            Err(EventError::Moving | EventError::NotFound(_)) if self.stored_finished(id).await => {
+            Err(EventError::NotFound(_)) if self.stored_finished(id).await => {
                 Err(EventError::Finished)
             }
+            // Done already, maybe by this member's request that was never answered.
+            Err(refusal) if ask.refused_as_done(&refusal) && self.in_doubt(id, &ask) => {
+                match self.state(id).await {
+                    Ok(state) if ask.done_in(&state) => Ok(()),
+                    _ => Err(refusal),
+                }
+            }
             answered => answered,
+        };
+        if !matches!(answered, Err(EventError::Moving)) {
+            self.in_doubt_map().remove(&(id.to_owned(), ask.account()));
         }
+        answered
+    }
+
+    /// What a request that nobody answered comes to, as storage shows the event: over, done
+    /// (its answer was lost, or the node that stored it died before answering), or still
+    /// `event_moving`, remembered then as in doubt: it may yet be done.
+    async fn settle(&self, id: &str, ask: &Ask) -> Result<(), EventError> {
+        match self.state(id).await {
+            Ok(state) if state.finished => Err(EventError::Finished),
+            Ok(state) if ask.done_in(&state) => Ok(()),
+            _ => {
+                self.doubt(id, ask);
+                Err(EventError::Moving)
+            }
+        }
+    }
+
+    fn in_doubt_map(&self) -> std::sync::MutexGuard<'_, HashMap<(String, i64), InDoubt>> {
+        self.0.in_doubt.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Remembers `ask` as asked of event `id` and never answered (unless too many are).
+    fn doubt(&self, id: &str, ask: &Ask) {
+        let now = tokio::time::Instant::now();
+        let mut in_doubt = self.in_doubt_map();
+        if in_doubt.len() >= MAX_IN_DOUBT {
+            in_doubt.retain(|_, doubt| now.duration_since(doubt.since) < IN_DOUBT_FOR);
+            if in_doubt.len() >= MAX_IN_DOUBT {
+                return;
+            }
+        }
+        let join = matches!(ask, Ask::Join(_));
+        in_doubt.insert((id.to_owned(), ask.account()), InDoubt { join, since: now });
+    }
+
+    /// Whether the same request of the same member was asked of event `id` lately and never
+    /// answered.
+    fn in_doubt(&self, id: &str, ask: &Ask) -> bool {
+        let key = (id.to_owned(), ask.account());
+        self.in_doubt_map().get(&key).is_some_and(|doubt| {
+            doubt.join == matches!(ask, Ask::Join(_)) && doubt.since.elapsed() < IN_DOUBT_FOR
+        })
     }
 
     /// Whether storage holds event `id` as finished.
@@ -389,6 +465,21 @@ impl Events {
             tracing::error!(%err, event = id, "cannot replay an event");
             EventError::Storage
         })
+    }
+
+    /// Event `id`'s records after version `after`, at most `limit` of them: what a node that
+    /// follows the event from storage lacks of it ([`follow`]).
+    pub(crate) async fn records_after(
+        &self,
+        id: &str,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<StoredEvent>, EventError> {
+        self.0
+            .storage
+            .club_event_records(id.to_owned(), after, limit)
+            .await
+            .map_err(|_| EventError::Storage)
     }
 
     /// The latest view of event `id`'s director here, unless it stopped before the event was
@@ -431,5 +522,172 @@ impl Events {
             }
         }
         Ok(views)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::record::Format;
+    use crate::events::state::tests::setup;
+    use crate::matches::Settings;
+    use crate::matches::local::Hub;
+    use futures_util::FutureExt;
+
+    /// What becomes of a request forwarded to the node that runs the director.
+    #[derive(Debug, Clone, Copy)]
+    enum Delivery {
+        Answered,
+        /// Done there; its answer never comes back.
+        AnswerLost,
+        /// It reaches that node only later (the test hands it over).
+        Late,
+    }
+
+    /// A cluster's link, the other node's events in this process.
+    struct Link {
+        owner: Events,
+        delivery: Mutex<Delivery>,
+        late: Mutex<Vec<(String, Ask)>>,
+    }
+
+    impl Link {
+        fn deliver(&self, delivery: Delivery) {
+            *self.delivery.lock().unwrap() = delivery;
+        }
+
+        /// The requests that were late reach the owner.
+        async fn hand_over_late(&self) {
+            let late = std::mem::take(&mut *self.late.lock().unwrap());
+            for (id, ask) in late {
+                self.owner.answer(&id, ask).await.unwrap();
+            }
+        }
+    }
+
+    impl OwnerLink for Link {
+        fn take(&self, _id: &str) -> BoxFuture<'_, ()> {
+            async {}.boxed()
+        }
+
+        fn forward(&self, id: &str, ask: Ask) -> BoxFuture<'_, Result<(), EventError>> {
+            let id = id.to_owned();
+            let delivery = *self.delivery.lock().unwrap();
+            async move {
+                match delivery {
+                    Delivery::Answered => self.owner.answer(&id, ask).await,
+                    Delivery::AnswerLost => {
+                        self.owner.answer(&id, ask).await.unwrap();
+                        Err(EventError::Moving)
+                    }
+                    Delivery::Late => {
+                        self.late.lock().unwrap().push((id, ask));
+                        Err(EventError::Moving)
+                    }
+                }
+            }
+            .boxed()
+        }
+    }
+
+    async fn players(events: &Events, id: &str) -> Vec<String> {
+        events.view(id).await.unwrap().players.clone()
+    }
+
+    fn member(account: i64) -> Joining {
+        Joining {
+            account,
+            name: format!("p{account}"),
+            rating: 1500,
+        }
+    }
+
+    /// In a cluster, a join or withdrawal whose answer was lost on its way back is answered
+    /// as done, and so is one sent again after an `event_moving` (it reached the director
+    /// late); a second join or withdrawal of one that was answered is still refused, and a
+    /// request that was never done is still `event_moving`.
+    #[tokio::test]
+    async fn a_request_done_whose_answer_was_lost_is_answered_as_done_also_when_sent_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let settings = Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(60),
+            max_matches: 10,
+        };
+        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
+        let directory: Arc<dyn Directory> = Arc::new(hub);
+        let start = |cluster| {
+            let (storage, directory) = (storage.clone(), directory.clone());
+            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
+            const MINUTE: Duration = Duration::from_secs(60);
+            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE)
+        };
+        // The node that runs the director, and one that forwards its members' requests there.
+        let owner = start(false).await;
+        let here = start(true).await;
+        let link = Arc::new(Link {
+            owner: owner.clone(),
+            delivery: Mutex::new(Delivery::Answered),
+            late: Mutex::default(),
+        });
+        here.use_link(link.clone());
+        let waiting = EventSetup {
+            starts_at_ms: now_ms() + 3_600_000,
+            ..setup(Format::Swiss { rounds: 3 })
+        };
+        let id = owner.create(waiting).await.unwrap();
+
+        // Joined, the answer lost: answered as done.
+        link.deliver(Delivery::AnswerLost);
+        assert_eq!(here.join(&id, member(1)).await, Ok(()));
+        assert_eq!(players(&owner, &id).await, ["p1"]);
+        // The same member joins again (a second tab): they are in already.
+        link.deliver(Delivery::Answered);
+        assert_eq!(
+            here.join(&id, member(1)).await,
+            Err(EventError::AlreadyJoined)
+        );
+
+        // Not done yet when nobody answered: `event_moving`; done late, and sent again.
+        link.deliver(Delivery::Late);
+        assert_eq!(here.join(&id, member(2)).await, Err(EventError::Moving));
+        assert_eq!(players(&owner, &id).await, ["p1"]);
+        link.hand_over_late().await;
+        link.deliver(Delivery::Answered);
+        assert_eq!(here.join(&id, member(2)).await, Ok(()), "sent again");
+        assert_eq!(players(&owner, &id).await, ["p1", "p2"]);
+        assert_eq!(
+            here.join(&id, member(2)).await,
+            Err(EventError::AlreadyJoined),
+            "answered once, the doubt is gone"
+        );
+
+        // Withdrawals alike.
+        link.deliver(Delivery::AnswerLost);
+        assert_eq!(here.withdraw(&id, 1).await, Ok(()));
+        link.deliver(Delivery::Answered);
+        assert_eq!(here.withdraw(&id, 1).await, Err(EventError::NotJoined));
+        link.deliver(Delivery::Late);
+        assert_eq!(here.withdraw(&id, 2).await, Err(EventError::Moving));
+        link.hand_over_late().await;
+        link.deliver(Delivery::Answered);
+        assert_eq!(here.withdraw(&id, 2).await, Ok(()), "sent again");
+        let state = here.state(&id).await.unwrap();
+        assert!(state.entrants.iter().all(|e| e.withdrawn));
+
+        // A request lost on its way there was never done: sent again, it is done then.
+        link.deliver(Delivery::Late);
+        assert_eq!(here.join(&id, member(3)).await, Err(EventError::Moving));
+        link.late.lock().unwrap().clear();
+        link.deliver(Delivery::Answered);
+        assert_eq!(here.join(&id, member(3)).await, Ok(()));
+        // Five requests done, each once.
+        assert_eq!(here.state(&id).await.unwrap().v, 5);
     }
 }

@@ -156,19 +156,37 @@ impl EventState {
     ) -> Result<EventState, ReplayError> {
         let mut state = EventState::new(id, setup, created_ms);
         for stored in records {
-            let record: EventRecord =
-                serde_json::from_str(&stored.body).map_err(|err| ReplayError::Invalid {
-                    v: stored.v,
-                    reason: err.to_string(),
-                })?;
-            state
-                .apply(&record)
-                .map_err(|reason| ReplayError::Invalid {
-                    v: stored.v,
-                    reason,
-                })?;
+            state.apply_stored(stored)?;
         }
         Ok(state)
+    }
+
+    /// Brings the state up to date with `newer`, the records stored after its version, in
+    /// order (a node that follows an event run elsewhere reads only those). Each must be the
+    /// next version: one missing would leave a state no director had.
+    pub(crate) fn catch_up(&mut self, newer: &[StoredEvent]) -> Result<(), ReplayError> {
+        for stored in newer {
+            if stored.v != self.v + 1 {
+                return Err(ReplayError::Invalid {
+                    v: stored.v,
+                    reason: format!("version {} was expected", self.v + 1),
+                });
+            }
+            self.apply_stored(stored)?;
+        }
+        Ok(())
+    }
+
+    fn apply_stored(&mut self, stored: &StoredEvent) -> Result<(), ReplayError> {
+        let record: EventRecord =
+            serde_json::from_str(&stored.body).map_err(|err| ReplayError::Invalid {
+                v: stored.v,
+                reason: err.to_string(),
+            })?;
+        self.apply(&record).map_err(|reason| ReplayError::Invalid {
+            v: stored.v,
+            reason,
+        })
     }
 
     pub(crate) fn entrant(&self, account: i64) -> Option<&Entrant> {
@@ -794,11 +812,11 @@ pub(crate) fn names(state: &EventState) -> HashMap<i64, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use boardcast_protocol::TimeControl;
 
-    fn setup(format: Format) -> EventSetup {
+    pub(crate) fn setup(format: Format) -> EventSetup {
         EventSetup {
             name: "Tuesday".into(),
             format,
@@ -827,7 +845,10 @@ mod tests {
 
     /// Runs the director's steps with `result` deciding each game, as the director would,
     /// and returns the records written.
-    fn run(state: &mut EventState, result: impl Fn(&Board) -> GameOutcome) -> Vec<EventRecord> {
+    pub(crate) fn run(
+        state: &mut EventState,
+        result: impl Fn(&Board) -> GameOutcome,
+    ) -> Vec<EventRecord> {
         let mut written = Vec::new();
         let mut next_match = 0;
         loop {

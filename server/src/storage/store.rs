@@ -172,6 +172,15 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError>;
     /// Club event `id` with its records, or `None` if there is none.
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError>;
+    /// Club event `id`'s records after version `after`, in order, at most `limit` of them:
+    /// what a node that follows an event run on another node reads each time, as it has the
+    /// older ones (empty if there is no such event).
+    async fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<super::StoredEvent>, StorageError>;
     /// Commits everything sent before and stops the writer; later commits fail with
     /// [`StorageError::Closed`].
     async fn close(&self);

@@ -80,6 +80,7 @@ macro_rules! storage_contract {
             a_rated_result_is_stored_with_both_rating_changes_exactly_once,
             the_best_win_is_the_highest_rated_member_beaten_in_a_rated_game,
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
+            a_club_events_newer_records_are_read_a_bounded_number_at_a_time,
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
             a_club_admin_grants_and_takes_back_the_organiser_right,
             a_members_preferences_are_stored_per_account_and_survive_a_restart,
@@ -1117,6 +1118,56 @@ pub(crate) async fn a_club_event_pairs_each_round_and_counts_each_game_exactly_o
     let one = storage.club_event("ev".into()).await.unwrap().unwrap();
     assert_eq!((one.records.len(), one.setup.as_str()), (4, "{}"));
     assert_eq!(storage.club_event("nope".into()).await.unwrap(), None);
+    storage.close().await;
+}
+
+/// A node that follows an event run on another node reads only the records after the
+/// version it has, in order, never more than it asks for, and never another event's.
+pub(crate) async fn a_club_events_newer_records_are_read_a_bounded_number_at_a_time(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    let mut writes: Vec<Write> = ["ev", "other"]
+        .into_iter()
+        .map(|id| {
+            Write::ClubEvent(club::EventWrite::Create {
+                id: id.into(),
+                created_ms: 5,
+                setup: "{}".into(),
+            })
+        })
+        .collect();
+    writes.extend((1..=5).map(|v| club_record(v, None, None)));
+    writes.push(Write::ClubEvent(club::EventWrite::Record {
+        event_id: "other".into(),
+        v: 6,
+        at_ms: 0,
+        body: "elsewhere".into(),
+        round: None,
+        match_id: None,
+        epoch: None,
+    }));
+    storage.commit(writes).await.unwrap();
+    let versions = |read: Vec<StoredEvent>| -> Vec<u64> { read.iter().map(|r| r.v).collect() };
+    let read = |after, limit| storage.club_event_records("ev".into(), after, limit);
+    assert_eq!(versions(read(0, 100).await.unwrap()), [1, 2, 3, 4, 5]);
+    assert_eq!(versions(read(2, 100).await.unwrap()), [3, 4, 5]);
+    assert_eq!(
+        versions(read(2, 2).await.unwrap()),
+        [3, 4],
+        "at most the limit"
+    );
+    assert!(read(5, 100).await.unwrap().is_empty(), "nothing newer");
+    assert_eq!(
+        read(4, 1).await.unwrap(),
+        [StoredEvent {
+            v: 5,
+            at_ms: 15,
+            body: "r5".into()
+        }]
+    );
+    let nowhere = storage.club_event_records("nope".into(), 0, 100);
+    assert!(nowhere.await.unwrap().is_empty());
     storage.close().await;
 }
 

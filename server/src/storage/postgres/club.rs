@@ -81,6 +81,14 @@ fn event(row: &tokio_postgres::Row) -> StoredClubEvent {
     }
 }
 
+fn record(row: &tokio_postgres::Row) -> StoredEvent {
+    StoredEvent {
+        v: row.get::<_, i64>(0) as u64,
+        at_ms: row.get(1),
+        body: row.get(2),
+    }
+}
+
 async fn records(client: &Client, id: &str) -> Result<Vec<StoredEvent>, Error> {
     let rows = client
         .query(
@@ -88,14 +96,26 @@ async fn records(client: &Client, id: &str) -> Result<Vec<StoredEvent>, Error> {
             &[&id],
         )
         .await?;
-    Ok(rows
-        .iter()
-        .map(|row| StoredEvent {
-            v: row.get::<_, i64>(0) as u64,
-            at_ms: row.get(1),
-            body: row.get(2),
-        })
-        .collect())
+    Ok(rows.iter().map(record).collect())
+}
+
+/// Event `id`'s records after version `after`, in order, at most `limit`: a range of the
+/// primary key `(event_id, v)`.
+pub(super) async fn records_after(
+    client: &Client,
+    id: &str,
+    after: u64,
+    limit: u32,
+) -> Result<Vec<StoredEvent>, Error> {
+    let after = i64::try_from(after).unwrap_or(i64::MAX);
+    let rows = client
+        .query(
+            "SELECT v, at_ms, body FROM club_event_log WHERE event_id = $1 AND v > $2 \
+             ORDER BY v LIMIT $3",
+            &[&id, &after, &i64::from(limit)],
+        )
+        .await?;
+    Ok(rows.iter().map(record).collect())
 }
 
 /// Every event (only the unfinished ones with `unfinished_only`), oldest first, with its

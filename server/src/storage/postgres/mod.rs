@@ -229,6 +229,15 @@ impl Store for Postgres {
         Ok(club::one(&*pooled(&self.pool).await?, &id).await?)
     }
 
+    async fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<crate::storage::StoredEvent>, StorageError> {
+        Ok(club::records_after(&*pooled(&self.pool).await?, &id, after, limit).await?)
+    }
+
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
         Ok(club::is_organiser(&*pooled(&self.pool).await?, account).await?)
     }

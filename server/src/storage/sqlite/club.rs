@@ -87,16 +87,35 @@ pub(super) fn set_organiser(
     Ok(())
 }
 
+fn record(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredEvent> {
+    Ok(StoredEvent {
+        v: row.get::<_, i64>(0)? as u64,
+        at_ms: row.get(1)?,
+        body: row.get(2)?,
+    })
+}
+
 fn records(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredEvent>> {
     conn.prepare_cached("SELECT v, at_ms, body FROM club_event_log WHERE event_id = ?1 ORDER BY v")?
-        .query_map(params![id], |row| {
-            Ok(StoredEvent {
-                v: row.get::<_, i64>(0)? as u64,
-                at_ms: row.get(1)?,
-                body: row.get(2)?,
-            })
-        })?
+        .query_map(params![id], record)?
         .collect()
+}
+
+/// Event `id`'s records after version `after`, in order, at most `limit`: a range of the
+/// primary key `(event_id, v)`.
+pub(crate) fn records_after(
+    conn: &Connection,
+    id: &str,
+    after: u64,
+    limit: u32,
+) -> rusqlite::Result<Vec<StoredEvent>> {
+    let after = i64::try_from(after).unwrap_or(i64::MAX);
+    conn.prepare_cached(
+        "SELECT v, at_ms, body FROM club_event_log WHERE event_id = ?1 AND v > ?2 \
+         ORDER BY v LIMIT ?3",
+    )?
+    .query_map(params![id, after, limit], record)?
+    .collect()
 }
 
 fn event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredClubEvent> {

@@ -199,6 +199,16 @@ impl Store for Sqlite {
         self.read(move |conn| club::one(conn, &id)).await
     }
 
+    async fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<crate::storage::StoredEvent>, StorageError> {
+        self.read(move |conn| club::records_after(conn, &id, after, limit))
+            .await
+    }
+
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
         self.read(move |conn| club::is_organiser(conn, account))
             .await

@@ -80,6 +80,14 @@ impl Store for Flaky {
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
         self.inner.club_event(id).await
     }
+    async fn club_event_records(
+        &self,
+        id: String,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<crate::storage::StoredEvent>, StorageError> {
+        self.inner.club_event_records(id, after, limit).await
+    }
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
         self.inner.is_organiser(account).await
     }
