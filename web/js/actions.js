@@ -20,7 +20,7 @@ const SEAT_ACTIONS = new Set([
 ]);
 
 /** What match-page parts loaded on first use (render/premove.js, takeback.js) add: `moved(state)`
- * after a move came, and `[data-action]` names. */
+ * after a move came (its event, or a snapshot), and `[data-action]` names. */
 export const hooks = {};
 
 /** A request with a fresh id; match commands are also kept until answered. */

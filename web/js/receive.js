@@ -205,7 +205,11 @@ function matchSnapshot(state, snap, now) {
   state.seat = state.seats[snap.match_id] || null;
   // A guest's seat refuses more time if this browser says so (a member's account does).
   const refuse = state.noMoreTime && !state.account && state.seat && snap.phase !== 'finished' && state.ui.refusalSent !== snap.match_id;
-  return [...reclaim(state, snap), ...(refuse ? actions.refuseMoreTime(state, true) : [])];
+  // A reconnect's snapshot may bring the opponent's move instead of its `moved` event (the
+  // server no longer held the events missed): a premove waiting for it is played or dropped
+  // as then.
+  const premoved = actions.hooks.moved?.(state) || [];
+  return [...reclaim(state, snap), ...(refuse ? actions.refuseMoreTime(state, true) : []), ...premoved];
 }
 
 /**

@@ -82,7 +82,7 @@ test('a premove is played when the opponent has moved and it is legal', () => {
   assert.equal(state.ui.premove, null, "the opponent's piece is not picked");
   premove.pick(state, 33);
   premove.pick(state, 29);
-  assert.deepEqual(state.ui.premove, { match: 'm1', from: 33, to: 29 });
+  assert.deepEqual(state.ui.premove, { match: 'm1', ply: 1, from: 33, to: 29 });
   const out = sent(blackMoves(state, [
     { notation: '33-29', route: [33, 29], captures: [] },
     { notation: '28-22', route: [28, 22], captures: [] },
@@ -128,6 +128,67 @@ test('a premove is cancelled by a click on the board or its button, and a second
   actions.hooks['cancel-premove'](state);
   assert.equal(state.ui.premove, null);
   assert.deepEqual(sent(blackMoves(state, [{ notation: '33-29', route: [33, 29], captures: [] }])), []);
+});
+
+/**
+ * The snapshot a reconnect brings when the server no longer held the events missed: the match
+ * after `moves` (White to move once Black has answered), with `legal` for White.
+ */
+const snapshotAfter = (state, moves, legal) => receive(state, {
+  match_snapshot: {
+    ...state.match, v: state.match.v + 5, moves, turn: moves.length % 2 ? 'black' : 'white',
+    fen: [START, state.match.fen, AFTER_OPENING][moves.length], legal_moves: legal, absent: [],
+  },
+}, 0);
+const AFTER_OPENING = 'W:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23:H0:F1:+0+0';
+const OPENING = [
+  { ply: 0, side: 'white', notation: '32-28', route: [32, 28], captures: [], promotes: false },
+  { ply: 1, side: 'black', notation: '19-23', route: [19, 23], captures: [], promotes: false },
+];
+
+test("a premove is played when a reconnect's snapshot brings the opponent's move, or dropped with the same notice", () => {
+  const state = waiting();
+  premove.drop(state, 33, 29);
+  const out = sent(snapshotAfter(state, OPENING, [
+    { notation: '33-29', route: [33, 29], captures: [] },
+    { notation: '28-22', route: [28, 22], captures: [] },
+  ]));
+  assert.deepEqual(out, [{ move: { match_id: 'm1', token: 'st.secret', route: [33, 29], lag_ms: null } }]);
+  assert.equal(state.ui.premove, null);
+
+  const dropped = waiting();
+  premove.drop(dropped, 33, 29);
+  assert.deepEqual(sent(snapshotAfter(dropped, OPENING, [{ notation: '28x19', route: [28, 19], captures: [23] }])), []);
+  assert.deepEqual(dropped.notice, { text: 'premove 33-29 dropped: capturing is compulsory (28 must capture)', code: 'premove' });
+  assert.equal(dropped.ui.premove, null);
+});
+
+test('a snapshot of the same turn keeps the premove; one of another position forgets it unsaid', () => {
+  const state = waiting();
+  premove.drop(state, 33, 29);
+  assert.deepEqual(sent(snapshotAfter(state, OPENING.slice(0, 1), [{ notation: '19-23', route: [19, 23], captures: [] }])), []);
+  assert.deepEqual(state.ui.premove, { match: 'm1', ply: 1, from: 33, to: 29 }, "Black has not moved yet");
+  // A takeback brought the start back, White to move: the premove answered no move of this.
+  assert.deepEqual(sent(snapshotAfter(state, [], [{ notation: '33-29', route: [33, 29], captures: [] }])), []);
+  assert.equal(state.ui.premove, null);
+  assert.equal(state.notice.code, '');
+});
+
+test('the premove is not marked while an earlier position is shown, and is again at the live one', () => {
+  const state = waiting();
+  premove.pick(state, 33);
+  assert.deepEqual(premove.marked(state), [33]);
+  premove.pick(state, 29);
+  assert.deepEqual(premove.marked(state), [33, 29]);
+  actions.viewPly(state, -1);
+  assert.equal(state.ui.viewPly, 0);
+  assert.deepEqual(premove.marked(state), [], 'browsing the moves');
+  assert.deepEqual(state.ui.premove, { match: 'm1', ply: 1, from: 33, to: 29 }, 'the premove stands');
+  actions.viewPly(state, 1);
+  assert.deepEqual(premove.marked(state), [33, 29]);
+  // Played even if the opponent's move comes while an earlier position is shown.
+  actions.viewPly(state, -1);
+  assert.deepEqual(sent(blackMoves(state, [{ notation: '33-29', route: [33, 29], captures: [] }])).map((m) => m.move.route), [[33, 29]]);
 });
 
 test('no premove on one\'s own turn', () => {

@@ -255,17 +255,22 @@ impl App {
             return false;
         }
         let text = text.trim().to_owned();
+        let ply = game.moves.len();
         self.note(Note::Premove("set", text.clone()));
-        self.premove = Some(text);
+        self.premove = Some((text, ply));
         true
     }
 
     /// The opponent's move has arrived: the premove is played if it is legal now, else
-    /// dropped with a notice (a capture may have become compulsory).
+    /// dropped with a notice (a capture may have become compulsory). One made before another
+    /// position than the one this move left (a snapshot after a takeback) is forgotten.
     pub(super) fn play_premove(&mut self) {
-        let Some(text) = self.premove.take() else {
+        let Some((text, ply)) = self.premove.take() else {
             return;
         };
+        if self.game.as_ref().is_none_or(|g| g.moves.len() != ply + 1) {
+            return;
+        }
         let legal = self.game.as_ref().map_or(&[][..], |g| g.legal.as_slice());
         match entry::resolve(&text, legal) {
             Ok(Resolution::One(route)) => {

@@ -382,7 +382,7 @@ impl App {
                 self.ui.input.clear();
                 self.ui.selected = None;
                 self.ui.browse = None;
-                if let Some(text) = self.premove.take() {
+                if let Some((text, _)) = self.premove.take() {
                     self.note(super::Note::Premove("cancelled", text));
                 }
             }

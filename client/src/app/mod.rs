@@ -177,9 +177,11 @@ pub struct App {
     pub muted_changed: bool,
     /// The ply at which the low-time bell last rang (once per turn).
     low_time_rung: Option<(String, usize)>,
-    /// A move typed on the opponent's turn (a premove): sent the moment the opponent's move
-    /// arrives if it is then legal, else dropped with a notice; Esc cancels it.
-    pub premove: Option<String>,
+    /// A move typed on the opponent's turn (a premove), and how many plies were played then:
+    /// sent the moment the opponent's move arrives (its event, or a snapshot that holds it) if
+    /// it is then legal, else dropped with a notice; Esc cancels it. It answers that one move:
+    /// a snapshot of another position (a takeback's) forgets it.
+    pub premove: Option<(String, usize)>,
 }
 
 /// Below this the player's own clock rings the bell once per turn (as the web page's

@@ -270,8 +270,9 @@ impl App {
             .is_some_and(|g| g.match_id != game.match_id)
         {
             self.ui.status = None;
-            // The moves being browsed were another match's.
+            // The moves being browsed were another match's, and so was a premove.
             self.ui.browse = None;
+            self.premove = None;
         }
         self.note(Note::Match {
             match_id: game.match_id.clone(),
@@ -294,6 +295,18 @@ impl App {
         }
         self.ui.enter(Screen::Match);
         self.after_change();
+        // A reconnect's snapshot may hold the opponent's move instead of its event (the server
+        // no longer kept the events missed): a premove waiting for it is played or dropped as
+        // then (one of another position is forgotten); a finished match forgets it.
+        if self.my_turn() {
+            self.play_premove();
+        } else if self
+            .game
+            .as_ref()
+            .is_none_or(|g| g.phase != boardcast_protocol::MatchPhase::Playing)
+        {
+            self.premove = None;
+        }
     }
 
     /// Notes the state a player needs after a snapshot or move: result, or turn and legal list.

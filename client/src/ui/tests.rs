@@ -2738,6 +2738,79 @@ fn a_typed_premove_is_played_when_legal_and_dropped_with_a_notice_when_not() {
     );
 }
 
+/// A premove typed before the connection dropped (issue 32), when the reconnect's snapshot
+/// already holds the opponent's move (the server no longer kept the events missed): played at
+/// once, as when the move's event arrives. A snapshot of the same turn keeps it; one of
+/// another position (after a takeback) forgets it, nothing sent, so it is never played later
+/// against a position it was not meant for.
+#[test]
+fn a_premove_is_played_when_a_reconnects_snapshot_holds_the_opponents_move() {
+    let now = Instant::now();
+    let type_move = |app: &mut App, text: &str| {
+        for c in text.chars() {
+            key(app, crossterm::event::KeyCode::Char(c));
+        }
+        key(app, crossterm::event::KeyCode::Enter);
+    };
+    // The match as a snapshot shows it after `moves`, with `legal` for the side to move.
+    let at = |moves: Vec<PlayedMove>, fen: &str, legal: &[&str]| {
+        let mut snap = snapshot(fen, legal);
+        snap.v = 9;
+        snap.turn = if moves.len().is_multiple_of(2) {
+            Side::White
+        } else {
+            Side::Black
+        };
+        snap.moves = moves;
+        ServerMessage::MatchSnapshot(snap)
+    };
+    let opening = || {
+        vec![
+            played(0, Side::White, "32-28"),
+            played(1, Side::Black, "19-23"),
+        ]
+    };
+    let after = "W:W28,31,33-50:B1-18,20,23";
+
+    let mut amy = white_waiting(now);
+    type_move(&mut amy, "31-27");
+    amy.drain();
+    // Still Black's move: the premove waits.
+    let waiting = at(opening()[..1].to_vec(), "B:W28,31,33-50:B1-20", &["19-23"]);
+    amy.receive(waiting, now);
+    assert!(amy.drain().0.is_empty());
+    assert!(amy.premove.is_some());
+    amy.receive(at(opening(), after, &["31-26", "31-27", "33-29"]), now);
+    let moves: Vec<Vec<u8>> = amy
+        .drain()
+        .0
+        .iter()
+        .filter_map(|envelope| match &envelope.msg {
+            ClientMessage::Move(play) => Some(play.route.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, [vec![31, 27]]);
+    assert_shows(&render(&amy, now, 80, 24), &["Premove 31-27 played"]);
+    assert_eq!(amy.premove, None);
+
+    // Illegal then: dropped with the notice.
+    let mut amy = white_waiting(now);
+    type_move(&mut amy, "31-27");
+    amy.drain();
+    amy.receive(at(opening(), after, &["28x19"]), now);
+    assert!(amy.drain().0.is_empty());
+    assert_shows(&render(&amy, now, 80, 24), &["Premove 31-27 dropped"]);
+
+    // A takeback's position: forgotten, and not played at White's next turn either.
+    let mut amy = white_waiting(now);
+    type_move(&mut amy, "31-27");
+    amy.drain();
+    amy.receive(at(Vec::new(), "W:W31-50:B1-20", &["31-27", "32-28"]), now);
+    assert!(amy.drain().0.is_empty());
+    assert_eq!(amy.premove, None);
+}
+
 /// `b` turns the bell off while playing and on again (`--no-bell` still starts it off): at
 /// 80×24 the status line says which, a turn that comes while it is off rings nothing (and is
 /// not rung later), and the keys overlay lists `b`.

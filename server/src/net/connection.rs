@@ -141,7 +141,7 @@ pub(crate) fn run(
         _guard: guard,
     };
     let (sink, mut stream) = socket.split();
-    let subscriptions = inbox.subscriptions.clone();
+    let subscriptions = inbox.subscriptions().clone();
     let mut writer = tokio::spawn(write_loop(sink, inbox));
     // The address to give out is said once, in `welcome`, and not kept for the connection's life.
     connection.welcome(public_url);
@@ -195,24 +195,29 @@ fn close_for_read_error(err: axum::Error) -> Close {
 /// within [`WRITE_TIMEOUT`]. The kick is watched while a write waits too: a client that stopped
 /// reading blocks exactly there.
 async fn write_loop(mut sink: futures_util::stream::SplitSink<WebSocket, Message>, inbox: Inbox) {
-    let Inbox {
-        mut rx,
-        subscriptions,
-    } = inbox;
-    let kick = subscriptions.kick();
+    let Inbox { rx } = inbox;
+    let kick = rx.kick();
     loop {
-        let first = tokio::select! {
+        // One waker for both: a frame and the kick wake it.
+        let first = std::future::poll_fn(|cx| {
+            let next = rx.poll_recv(cx);
             // A kicked connection is closed before anything else it has queued goes out.
-            biased;
-            () = kick.raised() => return drop_slow(&mut sink).await,
-            message = rx.recv() => match message {
-                Some(message) => message,
-                None => return,
-            },
+            if kick.is_raised() {
+                Poll::Ready(Err(()))
+            } else {
+                next.map(Ok)
+            }
+        })
+        .await;
+        let first = match first {
+            Ok(Some(message)) => message,
+            Ok(None) => return,
+            Err(()) => return drop_slow(&mut sink).await,
         };
-        // What was queued behind it goes out in the same writes, and the queue's storage goes
-        // with it: once these are written the connection holds no queue memory.
-        let mut queued = rx.drain();
+        // What was queued behind it goes out in the same writes; the queue keeps its small
+        // storage for the next frame, or gives it back after a burst or a ping
+        // (`Frames::behind`), so a connection gone quiet holds no queue memory.
+        let mut queued = rx.behind(&first);
         let mut next = Some(first);
         while next.is_some() {
             if kick.is_raised() {

@@ -4,11 +4,17 @@
 //! Nothing that sends to an [`Outbox`] ever waits: a full queue means the client is not
 //! reading, so it is kicked (its connection closes with 1008) and the sender carries on.
 //!
-//! The queue holds no storage while it is empty: it is a `VecDeque` (flume's bounded channel)
-//! that the first frame allocates and the writer takes whole with every frame in it
-//! ([`Frames::drain`]), so an idle connection keeps none. tokio's `mpsc` allocated a block of
-//! 32 slots (about 1.5 KiB) per connection up front and kept it for the connection's life,
-//! the largest part of an idle connection's memory (BENCHMARKS.md "Idle connections").
+//! The queue is a `VecDeque` (flume's bounded channel) that the first frame allocates. The
+//! writer takes frames one at a time while few wait, so the queue keeps its first small storage
+//! from one delivery to the next, and takes them whole with the storage after a burst or with
+//! the connection's regular ping ([`Frames::behind`]): a connection that has gone quiet keeps
+//! no queue storage after its next ping. tokio's `mpsc` allocated a block of 32 slots (about
+//! 1.5 KiB) per connection up front and kept it for the connection's life, the largest part of
+//! an idle connection's memory (BENCHMARKS.md "Idle connections").
+//!
+//! The writer waits on one waker, in [`Kick`], that a queued frame, the kick and the last
+//! outbox going all wake: no channel-side waiter to allocate, register and free per delivery
+//! (flume's own `recv_async` allocated one each time it waited).
 //!
 //! In a cluster an outbox can be **remote**: it stands for a connection on another node, and
 //! its frames go straight onto the bus towards that node ([`RemoteWay`], implemented in
@@ -16,9 +22,9 @@
 
 use std::collections::HashSet;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::task::Poll;
+use std::task::{Context, Poll};
 
 use axum::extract::ws::Message;
 use boardcast_protocol::{Ack, Encoding, ErrorReply, Frame, ServerMessage};
@@ -73,7 +79,7 @@ impl SharedMessage {
 }
 
 /// The sending side of one connection's outgoing queue.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Outbox {
     id: ConnId,
     encoding: Encoding,
@@ -107,9 +113,20 @@ pub(crate) type Subscriptions = Arc<Ends>;
 /// What a connection's outbox and its writer share. One allocation for both rather than an
 /// `Arc` each: every idle connection holds it (BENCHMARKS.md "Idle connections").
 #[derive(Debug, Default)]
-pub struct Ends {
+pub(crate) struct Ends {
     followed: Mutex<Followed>,
     kick: Kick,
+    /// The connection's [`Outbox`]es (clones count): the last one to go wakes the writer,
+    /// which ends once what is queued is taken.
+    outboxes: AtomicUsize,
+}
+
+/// The ends of a new connection, with its first outbox counted.
+fn ends() -> Subscriptions {
+    Arc::new(Ends {
+        outboxes: AtomicUsize::new(1),
+        ..Ends::default()
+    })
 }
 
 /// What [`Subscriptions`] guards: the followed matches, and whether the connection has closed.
@@ -133,46 +150,130 @@ pub(crate) fn close_subscriptions(subscriptions: &Subscriptions) -> Vec<String> 
     }
 }
 
-/// What the connection keeps: the queue to drain and the signal that it was kicked.
+/// What the connection keeps: the queue to drain, and through it the signal that it was
+/// kicked and the matches it follows.
 #[derive(Debug)]
 pub struct Inbox {
     pub rx: Frames,
-    pub subscriptions: Subscriptions,
 }
 
 impl Inbox {
     /// The signal that the connection was kicked for not reading.
     pub fn kick(&self) -> &Kick {
-        self.subscriptions.kick()
+        self.rx.kick()
+    }
+
+    /// The matches the connection follows (and its kick).
+    pub(crate) fn subscriptions(&self) -> &Subscriptions {
+        &self.rx.ends
     }
 }
 
 impl Ends {
     /// The signal that the connection was kicked for not reading.
-    pub fn kick(&self) -> &Kick {
+    pub(crate) fn kick(&self) -> &Kick {
         &self.kick
     }
 }
 
 /// The receiving end of an outbox's queue, drained by the connection's writer.
 #[derive(Debug)]
-pub struct Frames(flume::Receiver<Message>);
+pub struct Frames {
+    rx: flume::Receiver<Message>,
+    ends: Subscriptions,
+}
+
+/// The storage a queue keeps between takes: the four slots a `VecDeque` of frames allocates
+/// first. A take of at most this many frames leaves it to the queue for the next frame; a
+/// larger one, whose frames made the queue grow, takes the storage with it.
+const KEPT_SLOTS: usize = 4;
 
 impl Frames {
-    /// The next frame; `None` once every sender is gone and nothing is left queued.
+    /// The next frame; `None` once every outbox is gone and nothing is left queued.
     pub async fn recv(&mut self) -> Option<Message> {
-        self.0.recv_async().await.ok()
+        std::future::poll_fn(|cx| self.poll_recv(cx)).await
+    }
+
+    /// The next frame, or `None` once every outbox is gone and nothing is left queued. While
+    /// there is none, the caller is woken by the next frame, by a kick ([`Kick`] holds the
+    /// one waker) and by the last outbox going: one task waits on a connection's queue, its
+    /// writer.
+    pub fn poll_recv(&self, cx: &mut Context<'_>) -> Poll<Option<Message>> {
+        let kick = &self.ends.kick;
+        kick.writer.register(cx.waker());
+        // Set before the queue is looked at, under its lock: a sender that queues a frame
+        // after that look sees it, and wakes the writer.
+        kick.waiting.store(true, Ordering::Release);
+        // Read before the queue: every frame queued before the last outbox went is seen below.
+        let gone = self.ends.outboxes.load(Ordering::Acquire) == 0;
+        let next = match self.rx.try_recv() {
+            Ok(message) => Poll::Ready(Some(message)),
+            Err(flume::TryRecvError::Disconnected) => Poll::Ready(None),
+            Err(flume::TryRecvError::Empty) if gone => Poll::Ready(None),
+            Err(flume::TryRecvError::Empty) => Poll::Pending,
+        };
+        if next.is_ready() {
+            kick.waiting.store(false, Ordering::Relaxed);
+        }
+        next
     }
 
     /// The next frame if one is queued.
     pub fn try_recv(&mut self) -> Result<Message, flume::TryRecvError> {
-        self.0.try_recv()
+        self.rx.try_recv()
     }
 
-    /// Every frame queued now, in order, with the queue's storage: the queue is left empty
-    /// and unallocated until the next frame, so a connection that has gone quiet holds none.
-    pub fn drain(&self) -> flume::Drain<'_, Message> {
-        self.0.drain()
+    /// The frames queued behind `first`, which was just taken, in order, as the writer takes
+    /// them: one at a time while the take is within [`KEPT_SLOTS`], which leaves the queue its
+    /// storage for the next frame (a watcher sent one frame at a time allocates none per
+    /// delivery); beyond that, or behind a ping, the rest whole with the queue's storage. The
+    /// connection pings every `--ping-interval`, so a connection that has gone quiet holds no
+    /// queue storage after its next ping, and one that took a burst none after the burst.
+    pub fn behind(&self, first: &Message) -> Behind<'_> {
+        Behind::Singly {
+            frames: self,
+            left: if is_ping(first) { 0 } else { KEPT_SLOTS as u8 },
+        }
+    }
+
+    /// The signal that the connection was kicked for not reading.
+    pub fn kick(&self) -> &Kick {
+        self.ends.kick()
+    }
+}
+
+/// The connection's regular ping, after which the queue gives its storage back.
+fn is_ping(message: &Message) -> bool {
+    matches!(message, Message::Ping(_))
+}
+
+/// The frames queued behind one the writer took: see [`Frames::behind`]. An enum rather than
+/// a struct with both: it lives in every connection's writer task, no larger than the queue
+/// it takes whole.
+pub enum Behind<'a> {
+    /// Taken one at a time, leaving the queue its storage, `left` more at most.
+    Singly { frames: &'a Frames, left: u8 },
+    /// The rest, taken whole with the queue's storage.
+    Whole(flume::Drain<'a, Message>),
+}
+
+impl Iterator for Behind<'_> {
+    type Item = Message;
+
+    fn next(&mut self) -> Option<Message> {
+        match self {
+            Behind::Singly { frames, left } if *left > 0 => {
+                let message = frames.rx.try_recv().ok()?;
+                *left = if is_ping(&message) { 0 } else { *left - 1 };
+                Some(message)
+            }
+            Behind::Singly { frames, .. } => {
+                let frames: &Frames = frames;
+                *self = Behind::Whole(frames.rx.drain());
+                self.next()
+            }
+            Behind::Whole(rest) => rest.next(),
+        }
     }
 }
 
@@ -185,6 +286,12 @@ impl Frames {
 #[derive(Debug, Default)]
 pub struct Kick {
     kicked: AtomicBool,
+    /// Whether the writer waits for its next frame ([`Frames::poll_recv`]). Only then does a
+    /// frame wake it: a frame queued while it writes is taken behind the others, and one
+    /// queued while it waits for a slow socket must not wake it to try the socket again.
+    waiting: AtomicBool,
+    /// The writer's waker: woken by the kick, by a frame queued while the writer waits for
+    /// one, and by the last outbox going.
     writer: AtomicWaker,
 }
 
@@ -219,7 +326,7 @@ impl Kick {
 /// A connection's outbox and the inbox it drains, holding at most `capacity` messages.
 pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
     let (tx, rx) = flume::bounded(capacity.max(1));
-    let subscriptions = Subscriptions::default();
+    let subscriptions = ends();
     (
         Outbox {
             id,
@@ -228,8 +335,10 @@ pub fn outbox(id: ConnId, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
             subscriptions: subscriptions.clone(),
         },
         Inbox {
-            rx: Frames(rx),
-            subscriptions,
+            rx: Frames {
+                rx,
+                ends: subscriptions,
+            },
         },
     )
 }
@@ -241,7 +350,7 @@ pub(crate) fn remote_outbox(
     encoding: Encoding,
     way: Arc<dyn RemoteWay>,
 ) -> (Outbox, Subscriptions) {
-    let subscriptions = Subscriptions::default();
+    let subscriptions = ends();
     let outbox = Outbox {
         id,
         encoding,
@@ -249,6 +358,28 @@ pub(crate) fn remote_outbox(
         subscriptions: subscriptions.clone(),
     };
     (outbox, subscriptions)
+}
+
+impl Clone for Outbox {
+    fn clone(&self) -> Self {
+        self.subscriptions.outboxes.fetch_add(1, Ordering::Relaxed);
+        Outbox {
+            id: self.id,
+            encoding: self.encoding,
+            way: self.way.clone(),
+            subscriptions: self.subscriptions.clone(),
+        }
+    }
+}
+
+impl Drop for Outbox {
+    fn drop(&mut self) {
+        // The last outbox wakes the writer: nothing more will come, so it ends once it has
+        // taken what is queued.
+        if self.subscriptions.outboxes.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.subscriptions.kick.writer.wake();
+        }
+    }
 }
 
 impl Outbox {
@@ -268,7 +399,13 @@ impl Outbox {
             Way::Remote(way) => return way.push(message),
         };
         match tx.try_send(message) {
-            Ok(()) => true,
+            Ok(()) => {
+                let kick = &self.subscriptions.kick;
+                if kick.waiting.load(Ordering::Acquire) {
+                    kick.writer.wake();
+                }
+                true
+            }
             Err(flume::TrySendError::Full(_)) => {
                 self.subscriptions.kick.raise();
                 false
@@ -372,13 +509,13 @@ mod tests {
         assert!(outbox.note_subscription("m2", true));
         assert!(outbox.note_subscription("m2", false));
         assert_eq!(
-            close_subscriptions(&inbox.subscriptions),
+            close_subscriptions(inbox.subscriptions()),
             vec!["m1".to_owned()]
         );
         // A match that seats this connection from now on learns it is gone instead of
         // waiting for a goodbye that will never come.
         assert!(!outbox.note_subscription("m3", true));
-        assert!(close_subscriptions(&inbox.subscriptions).is_empty());
+        assert!(close_subscriptions(inbox.subscriptions()).is_empty());
     }
 
     #[test]
@@ -415,6 +552,74 @@ mod tests {
         drop(inbox);
         assert!(!outbox.send(&pong));
         assert!(outbox.is_closed());
+    }
+
+    /// The cluster's bridges and the tests read an inbox until its outboxes are all gone: the
+    /// last one to go wakes the waiting reader, after it had every frame queued before.
+    #[tokio::test]
+    async fn a_waiting_writer_ends_when_the_last_outbox_goes_and_not_before() {
+        let (outbox, mut inbox) = outbox(1, Encoding::Json, 4);
+        let copy = outbox.clone();
+        let reading = tokio::spawn(async move {
+            let mut frames = Vec::new();
+            while let Some(frame) = inbox.rx.recv().await {
+                frames.push(frame);
+            }
+            frames
+        });
+        tokio::task::yield_now().await;
+        let pong = ServerMessage::Pong(Pong { nonce: 1 });
+        assert!(outbox.send(&pong));
+        drop(outbox);
+        tokio::task::yield_now().await;
+        assert!(
+            !reading.is_finished(),
+            "a copy of the outbox is still there"
+        );
+        assert!(copy.send(&pong));
+        drop(copy);
+        let frames = tokio::time::timeout(std::time::Duration::from_secs(5), reading)
+            .await
+            .expect("woken by the last outbox going")
+            .expect("the reading task did not panic");
+        assert_eq!(frames.len(), 2, "both frames, then the end");
+    }
+
+    /// However the writer takes them (one at a time, behind a ping, after a burst), every
+    /// frame comes out once and in the order it was queued.
+    #[tokio::test]
+    async fn frames_taken_behind_the_first_come_in_order() {
+        let (outbox, mut inbox) = outbox(1, Encoding::Json, 64);
+        let frame = |n: u8| Message::Binary(vec![n].into());
+        let ping = || Message::Ping(vec![0].into());
+        let mut taken = Vec::new();
+        for take in [
+            vec![frame(1)],
+            vec![frame(2), frame(3), ping(), frame(4)],
+            {
+                let mut burst = vec![ping()];
+                burst.extend((5..20).map(frame));
+                burst
+            },
+        ] {
+            for message in take {
+                assert!(outbox.push(message));
+            }
+            let first = inbox.rx.recv().await.expect("a frame");
+            let behind: Vec<_> = inbox.rx.behind(&first).collect();
+            taken.push(first);
+            taken.extend(behind);
+            assert!(inbox.rx.try_recv().is_err(), "everything taken");
+        }
+        let numbers: Vec<u8> = taken
+            .iter()
+            .filter_map(|message| match message {
+                Message::Binary(bytes) => Some(bytes[0]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(numbers, (1..20).collect::<Vec<_>>());
+        assert_eq!(taken.len(), 19 + 2, "and both pings");
     }
 
     #[tokio::test]

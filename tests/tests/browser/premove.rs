@@ -5,7 +5,10 @@
 //! crate.
 
 use super::accounts::screenshots;
+use super::stumbles::{Table, hand_seat};
 use super::*;
+
+use boardcast_protocol::{ClientMessage, RefuseMoreTime};
 
 /// The squares `browser`'s board marks as a premove, sorted.
 async fn premove_squares(browser: &Browser) -> Vec<u8> {
@@ -105,6 +108,15 @@ async fn a_premove_is_played_when_legal_and_dropped_with_a_notice_when_a_capture
     black.click(&at(quiet_to)).await;
     wait_premove(&black, "black", &marked).await;
     screenshots(&black, "premove").await;
+    // The move list shows an earlier position: the marks go, as they would say nothing true
+    // of its pieces; the premove stands and is marked again at the live position.
+    black.click("[data-action=first]").await;
+    wait_premove(&black, "black", &[]).await;
+    black
+        .wait_visible("#premove [data-action=cancel-premove]")
+        .await;
+    black.click("[data-action=last]").await;
+    wait_premove(&black, "black", &marked).await;
     play_by_clicks(&white, &all[2].route, all[2].capture, all[2].how).await;
     wait_fen(&black, "black", &game.fens[2]).await;
     black
@@ -152,5 +164,123 @@ async fn a_premove_is_played_when_legal_and_dropped_with_a_notice_when_a_capture
         "no refusal of the premove"
     );
     white.close().await;
+    black.close().await;
+}
+
+/// A premove made before the connection dropped, when the page comes back to a snapshot that
+/// already holds the opponent's move (the server no longer keeps the events missed: more than
+/// its twenty): it is played as when the move arrives, with nothing clicked after it. The
+/// premove is also shown in the dark theme.
+#[tokio::test]
+async fn a_premove_is_played_when_a_reconnects_snapshot_shows_the_opponents_move() {
+    let test = "a_premove_is_played_when_a_reconnects_snapshot_shows_the_opponents_move";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let game = &reference_games()[0];
+    let all = plies(game);
+    assert!(
+        !all[2].capture && all[3].capture && all[3].how != Ambiguity::Chooser,
+        "Black's fourth ply is a capture with one route from its square to its last"
+    );
+    let mut table = Table::open(server.addr()).await;
+    table.play(game, 2).await;
+    let black = driver.browser(server.addr(), 1280, 900).await;
+    black.goto("/healthz").await;
+    black.on_new_document(HELD_SOCKET).await;
+    hand_seat(&black, &table.black_seat).await;
+    wait_fen(&black, "black", &game.fens[1]).await;
+
+    // White is to move: Black premoves the capture White's coming move will allow.
+    let (from, to) = (all[3].route[0], *all[3].route.last().unwrap());
+    black.click(&at(from)).await;
+    black.click(&at(to)).await;
+    let mut marked = vec![from, to];
+    marked.sort_unstable();
+    wait_premove(&black, "black", &marked).await;
+    black.prefer_dark().await;
+    black
+        .wait_until(
+            "the dark theme",
+            "return matchMedia('(prefers-color-scheme: dark)').matches;",
+            vec![],
+        )
+        .await;
+    // The premove's squares stand out from the dark squares around them by lightness, not
+    // by hue alone (which a colour-blind player or a dim screen may not tell apart).
+    let contrast = black
+        .js(
+            "const light = (el) => {
+               const [r, g, b] = getComputedStyle(el).fill.match(/[\\d.]+/g).map((v) => {
+                 const c = Number(v) / 255;
+                 return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+               });
+               return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+             };
+             const premove = document.querySelector('#board [data-square].premove rect');
+             const plain = document.querySelector(
+               '#board [data-square]:not(.premove):not(.last):not(.selected):not(.dest) rect');
+             const [a, b] = [light(premove), light(plain)].sort((x, y) => y - x);
+             return (a + 0.05) / (b + 0.05);",
+            vec![],
+        )
+        .await
+        .as_f64()
+        .expect("a contrast ratio");
+    assert!(
+        contrast >= 1.5,
+        "the dark theme's premove squares against a dark square: {contrast:.2}:1"
+    );
+    screenshots(&black, "premove-dark").await;
+
+    // Black's connection drops and stays away while White moves and the match has more
+    // events than the server keeps to replay (White's refusals of more time, on and off).
+    black
+        .js(
+            "window.__letConnect = false; window.__socket.close(); return true;",
+            vec![],
+        )
+        .await;
+    black
+        .wait_until(
+            "black's page offline",
+            "return document.body.dataset.conn !== 'online';",
+            vec![],
+        )
+        .await;
+    table
+        .white
+        .play(&table.white_seat, &all[2].route)
+        .await
+        .expect("White's move");
+    for n in 0..24 {
+        table
+            .white
+            .call(ClientMessage::RefuseMoreTime(RefuseMoreTime {
+                match_id: table.white_seat.match_id.clone(),
+                token: table.white_seat.token.clone(),
+                refuse: n % 2 == 0,
+            }))
+            .await
+            .expect("a refusal of more time");
+    }
+
+    // Back online: the snapshot shows Black to move, and the premove is played from it.
+    black
+        .js("window.__letConnect = true; return true;", vec![])
+        .await;
+    wait_fen(&black, "black", &game.fens[3]).await;
+    assert_eq!(premove_squares(&black).await, Vec::<u8>::new());
+    assert_eq!(
+        black
+            .js(
+                "return document.getElementById('notice').getAttribute('data-code');",
+                vec![]
+            )
+            .await,
+        json!(null),
+        "no refusal of the premove"
+    );
     black.close().await;
 }

@@ -130,3 +130,25 @@ async fn play_opening(white: &Browser, black: &Browser, game: &RefGame, count: u
         wait_fen(black, "black", &game.fens[n]).await;
     }
 }
+
+/// Installed before the page's own scripts: the page's socket is `window.__socket`, and while
+/// `window.__letConnect` is false every socket it opens fails at once, as one to a server that
+/// cannot be reached does (a stand-in: real failed attempts make Chromium throttle the next
+/// ones to the same address, the server's).
+const HELD_SOCKET: &str = r#"
+(() => {
+  const Native = window.WebSocket;
+  window.__letConnect = true;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      if (!window.__letConnect) {
+        const failing = { readyState: 3, send() {}, close() {} };
+        setTimeout(() => failing.onclose && failing.onclose({ code: 1006, reason: '' }), 50);
+        return failing;
+      }
+      super(url, protocols);
+      window.__socket = this;
+    }
+  };
+})();
+"#;

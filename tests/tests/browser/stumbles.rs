@@ -13,15 +13,15 @@ use boardcast_protocol::{ColorChoice, Seat};
 use boardcast_tests::web::route_notation;
 
 /// Two protocol clients seated in a new public match, White then Black.
-struct Table {
-    white: Client,
-    white_seat: Seat,
+pub(super) struct Table {
+    pub(super) white: Client,
+    pub(super) white_seat: Seat,
     black: Client,
-    black_seat: Seat,
+    pub(super) black_seat: Seat,
 }
 
 impl Table {
-    async fn open(addr: std::net::SocketAddr) -> Table {
+    pub(super) async fn open(addr: std::net::SocketAddr) -> Table {
         let mut white = Client::connect(addr, Encoding::Json).await.unwrap();
         white.hello("Sietske").await.unwrap();
         let white_seat = white
@@ -40,7 +40,7 @@ impl Table {
     }
 
     /// Plays the first `count` plies of `game`.
-    async fn play(&mut self, game: &RefGame, count: usize) {
+    pub(super) async fn play(&mut self, game: &RefGame, count: usize) {
         for (n, ply) in plies(game).iter().take(count).enumerate() {
             if game.mover(n) == Side::White {
                 self.white.play(&self.white_seat, &ply.route).await.unwrap();
@@ -60,7 +60,7 @@ impl Table {
 
 /// Gives `browser` the seat (as if it had taken it itself) and opens its match page. Its ack
 /// ids start far above the protocol client's, which used the same seat before.
-async fn hand_seat(browser: &Browser, seat: &Seat) {
+pub(super) async fn hand_seat(browser: &Browser, seat: &Seat) {
     browser.goto("/").await;
     browser
         .js(
@@ -436,7 +436,8 @@ async fn the_invited_friend_gives_a_name_before_taking_the_seat() {
 const PATIENCE_END: Duration = Duration::from_secs(30);
 
 /// Item 14: a name of 32 × W neither makes the lobby scroll sideways (desktop and phone) nor
-/// cuts the colour label in the match header.
+/// cuts the colour label in the match header. At 360 px the guests' names are shown whole,
+/// wrapped, not cut to a few letters, and each keeps its "(guest)" mark in view.
 #[tokio::test]
 async fn a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label() {
     let test = "a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label";
@@ -472,14 +473,19 @@ async fn a_long_name_neither_widens_the_lobby_nor_cuts_the_colour_label() {
     wait_match_page(&phone, "the phone").await;
     let label = "const row = document.querySelector('[data-presence=\"' + arguments[0] + '\"]');
                  const c = row.querySelector('.colour'), n = row.querySelector('.name');
-                 const r = c.getBoundingClientRect();
-                 return [c.textContent, r.left >= 0 && r.right <= window.innerWidth && r.width > 0,
-                         n.getAttribute('title')];";
+                 const g = row.querySelector('.guest');
+                 const inView = (e) => { const r = e.getBoundingClientRect();
+                                         return r.left >= 0 && r.right <= window.innerWidth && r.width > 0; };
+                 return [c.textContent, inView(c), n.getAttribute('title'),
+                         n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight,
+                         !g.hidden && inView(g) ? g.textContent : null];";
     for side in ["white", "black"] {
         let shown = phone.js(label, vec![json!(side)]).await;
         assert_eq!(shown[0], json!(format!("· {side}")), "{shown}");
         assert_eq!(shown[1], json!(true), "the {side} label is cut: {shown}");
         assert_eq!(shown[2], json!(long), "the whole name in the title");
+        assert_eq!(shown[3], json!(true), "the {side} name is cut: {shown}");
+        assert_eq!(shown[4], json!("(guest)"), "the {side} guest mark: {shown}");
     }
     let widths = phone.js(overflow, vec![]).await;
     assert!(

@@ -21,7 +21,8 @@ const presenceText = (presence) => (presence === 'empty' ? '' : t(`presence-${pr
 function playerRow(slot) {
   const dot = h('span', { class: 'presence-dot', 'aria-hidden': 'true' });
   const tag = botTag();
-  // A long name gives way (ellipsis, whole in its title); the colour and presence never do.
+  // A long name gives way (ellipsis, whole in its title; on a phone it wraps); the colour
+  // and presence never do.
   const name = h('span', { class: 'name' });
   // A guest is marked, so nobody passes for the member of the same name; a member's name
   // links to their profile.

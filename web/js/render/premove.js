@@ -45,29 +45,38 @@ export function pick(state, n) {
   const mine = own(state, n);
   const picked = p && p.to === null;
   if (picked && p.from !== n && !mine) p.to = n;
-  else state.ui.premove = mine && !(picked && p.from === n) ? { match: state.match.match_id, from: n, to: null } : null;
+  else state.ui.premove = mine && !(picked && p.from === n) ? premove(state, n, null) : null;
   if (state.notice.code === 'premove') state.notice = { text: '', code: '' };
 }
 
 /** A piece dragged from `from` and dropped on `to` (0: off the board) on the opponent's turn. */
 export function drop(state, from, to) {
   if (!offTurn(state)) return;
-  state.ui.premove = to && to !== from ? { match: state.match.match_id, from, to } : null;
+  state.ui.premove = to && to !== from ? premove(state, from, to) : null;
 }
 
 /**
- * The opponent's move has come (receive.js, `moved`): the premove is played if exactly one
- * legal move goes from its piece to its square; when several captures do, the chooser opens
- * to pick the route; when none does, it is dropped with a notice. A piece picked without a
- * square stays picked for the move to be made by hand.
+ * A premove from `from` to `to` (null: only picked), made when `ply` plies were played: it
+ * answers the opponent's move of that ply and no other (not one after a takeback, nor a
+ * position in which the seat has moved since, from another tab).
+ */
+const premove = (state, from, to) => ({ match: state.match.match_id, ply: state.match.moves.length, from, to });
+
+/**
+ * The opponent's move has come (receive.js: its `moved` event, or a snapshot that shows it,
+ * as after a reconnect whose missed events the server no longer held): the premove is
+ * played if exactly one legal move goes from its piece to its square; when several captures
+ * do, the chooser opens to pick the route; when none does, it is dropped with a notice. A
+ * piece picked without a square stays picked for the move to be made by hand. A premove made
+ * before another position (a takeback's) is forgotten without a word.
  * @returns {object[]} effects
  */
 export function played(state) {
   const m = state.match;
   const p = state.ui.premove;
-  if (!p || !state.seat || m.turn !== state.seat.side) return [];
+  if (!p || !state.seat || m.phase !== 'playing' || m.turn !== state.seat.side) return [];
   state.ui.premove = null;
-  if (p.match !== m.match_id) return [];
+  if (p.match !== m.match_id || m.moves.length !== p.ply + 1) return [];
   if (p.to === null) {
     if (actions.movable(state).has(p.from)) state.ui.hops = [p.from];
     return [];
@@ -159,8 +168,21 @@ function mount(aside) {
 }
 
 /**
+ * The squares to mark as the premove: none while the move list shows an earlier position,
+ * on whose pieces they would say nothing true; the premove stands, and is marked again at
+ * the live position.
+ * @returns {number[]}
+ */
+export function marked(state) {
+  const p = state.ui.premove;
+  if (!p || state.ui.viewPly !== null) return [];
+  return p.to === null ? [p.from] : [p.from, p.to];
+}
+
+/**
  * Marks the premove's squares (`premove`) and says it beside the board; forgets a premove
- * once the match is over or it is the seat's turn by other means than a move (a snapshot).
+ * once the match is over or it is the seat's turn without the premove played (`played` has
+ * had its chance at every move and snapshot before this draw).
  * @param {object} state
  * @param {HTMLElement} aside the match page's side panel
  */
@@ -175,9 +197,9 @@ export function update(state, aside) {
   const p = state.ui.premove;
   if (p && (p.match !== m.match_id || m.phase !== 'playing' || !state.seat || m.turn === state.seat.side)) state.ui.premove = null;
   const now = state.ui.premove;
-  const marked = now ? [now.from, now.to] : [];
+  const squares = marked(state);
   for (const square of document.querySelectorAll('#board [data-square]')) {
-    square.classList.toggle('premove', marked.includes(Number(square.getAttribute('data-square'))));
+    square.classList.toggle('premove', squares.includes(Number(square.getAttribute('data-square'))));
   }
   show(line, Boolean(now && now.to !== null));
   if (now && now.to !== null) text(words, t('premove-set', { move: `${now.from}-${now.to}` }));

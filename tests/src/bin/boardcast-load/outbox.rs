@@ -5,9 +5,9 @@
 //! it is the same whatever the queue.
 //!
 //! `--queue flume` is the server's own outbox (`boardcast_server::outbox`: flume's bounded
-//! channel, whose queue the writer takes whole so an idle connection keeps none); `--queue
-//! mpsc` is the queue it replaced in `2c73db7`, tokio's bounded `mpsc`, with the same kick
-//! and writer. One thread (a current-thread runtime), so a count is the same on a busy
+//! channel, waited on through the outbox's one waker and taken as `Frames::behind` takes it);
+//! `--queue mpsc` is the queue it replaced in `2c73db7`, tokio's bounded `mpsc`, with the same
+//! kick and writer. One thread (a current-thread runtime), so a count is the same on a busy
 //! machine as on a quiet one. Time on the shared box is noise, so the figures are taken with
 //! valgrind: instructions with callgrind, allocations with heaptrack, each run twice with
 //! different `--rounds` so that setting up cancels out (BENCHMARKS.md, "What the flume outbox
@@ -135,26 +135,25 @@ fn flume_writer(
 ) -> boardcast_server::Outbox {
     let (outbox, inbox) = boardcast_server::outbox(0, Encoding::Json, CAPACITY);
     runtime.spawn(async move {
-        let boardcast_server::Inbox {
-            mut rx,
-            subscriptions,
-        } = inbox;
-        let kick = subscriptions.kick();
+        let boardcast_server::Inbox { rx } = inbox;
+        let kick = rx.kick();
         loop {
-            let first = tokio::select! {
-                biased;
-                () = kick.raised() => return,
-                message = rx.recv() => match message {
-                    Some(message) => message,
-                    None => return,
-                },
-            };
+            let first = std::future::poll_fn(|cx| {
+                let next = rx.poll_recv(cx);
+                if kick.is_raised() {
+                    Poll::Ready(None)
+                } else {
+                    next
+                }
+            })
+            .await;
+            let Some(first) = first else { return };
             let mut written = 1;
-            drop(first);
-            for message in rx.drain() {
+            for message in rx.behind(&first) {
                 drop(message);
                 written += 1;
             }
+            drop(first);
             taken.fetch_add(written, Ordering::Relaxed);
         }
     });
