@@ -569,13 +569,7 @@ mod tests {
         let (storage, _) = Storage::open(&database, None).await.unwrap();
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
         let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings {
-            grace: Duration::from_secs(60),
-            first_move_timeout: Duration::from_secs(30),
-            abandon_after: Duration::from_secs(600),
-            linger: Duration::from_secs(60),
-            max_matches: 10,
-        };
+        let settings = Settings::for_tests();
         let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
         let (accounts, mut members) = (storage.accounts(), Vec::new());
         for name in ["Anne", "Bauke", "Catrijn"] {

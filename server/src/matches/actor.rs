@@ -95,6 +95,21 @@ pub struct Settings {
     pub max_matches: usize,
 }
 
+#[cfg(test)]
+impl Settings {
+    /// What the in-process tests run matches with: a minute's grace, 30 s for a first move,
+    /// ten matches in memory at most.
+    pub(crate) fn for_tests() -> Settings {
+        Settings {
+            grace: Duration::from_secs(60),
+            first_move_timeout: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(600),
+            linger: Duration::from_secs(60),
+            max_matches: 10,
+        }
+    }
+}
+
 /// The seats a following connection holds (both when someone plays themselves); none for a
 /// watcher.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

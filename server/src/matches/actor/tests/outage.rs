@@ -153,13 +153,7 @@ async fn a_short_outage_charges_the_side_to_move_nothing_and_flags_nobody() {
     });
     let (_trigger, shutdown) = crate::ops::shutdown::channel();
     let (tasks, _all_done) = crate::ops::shutdown::tasks();
-    let settings = Settings {
-        grace: Duration::from_secs(60),
-        first_move_timeout: Duration::from_secs(30),
-        abandon_after: Duration::from_secs(600),
-        linger: Duration::from_secs(60),
-        max_matches: 10,
-    };
+    let settings = Settings::for_tests();
     let hub = Hub::new(storage, settings, shutdown, tasks);
     let two_seconds = TimeControl {
         initial_ms: 2_000,
@@ -290,13 +284,7 @@ async fn a_new_match_reads_no_chat_and_a_recovered_one_reads_its_lines_back() {
         failing: Arc::default(),
         chat_reads: chat_reads.clone(),
     });
-    let settings = Settings {
-        grace: Duration::from_secs(60),
-        first_move_timeout: Duration::from_secs(30),
-        abandon_after: Duration::from_secs(600),
-        linger: Duration::from_secs(60),
-        max_matches: 10,
-    };
+    let settings = Settings::for_tests();
     let setup = Setup {
         time_control: None,
         public: false,

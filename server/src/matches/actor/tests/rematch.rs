@@ -113,13 +113,7 @@ async fn a_player_back_in_a_finished_match_gets_the_seat_of_its_rematch_run_else
     .unwrap();
     let (_trigger, shutdown) = crate::ops::shutdown::channel();
     let (tasks, _all_done) = crate::ops::shutdown::tasks();
-    let settings = Settings {
-        grace: Duration::from_secs(60),
-        first_move_timeout: Duration::from_secs(30),
-        abandon_after: Duration::from_secs(600),
-        linger: Duration::from_secs(60),
-        max_matches: 10,
-    };
+    let settings = Settings::for_tests();
     let hub = Hub::new(storage, settings, shutdown, tasks);
     let directory = Arc::new(Elsewhere {
         hub: hub.clone(),
