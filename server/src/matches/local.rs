@@ -832,16 +832,7 @@ mod tests {
     #[test]
     fn the_index_gives_back_its_room_once_matches_have_left() {
         let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let setup = Setup {
-            time_control: None,
-            public: false,
-            rematch_of: None,
-            start_fen: None,
-            rated: false,
-            rating_range: None,
-            berserk: false,
-            event: None,
-        };
+        let setup = Setup::default();
         let mut index = Index::default();
         for i in 0..4000 {
             let id = format!("m{i}");
@@ -917,16 +908,7 @@ mod tests {
             (Side::White, Player::person("w")),
             (Side::Black, Player::person("b")),
         ];
-        let setup = Setup {
-            time_control: None,
-            public: false,
-            rematch_of: None,
-            start_fen: None,
-            rated: false,
-            rating_range: None,
-            berserk: false,
-            event: None,
-        };
+        let setup = Setup::default();
         let (handle, id, tokens) = hub.create_match(setup, &players, false).await.unwrap();
         let (outbox, _inbox) =
             crate::room::outbox::outbox(crate::room::outbox::next_conn_id(), Encoding::Json, 8);

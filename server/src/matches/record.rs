@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::player::Player;
 use crate::storage::Write;
 
-/// What a match is created with; stored once as JSON.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What a match is created with; stored once as JSON. The default is what every absent field
+/// is read as: a private casual game from the start position, without a clock.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     pub time_control: Option<TimeControl>,
     pub public: bool,

@@ -595,16 +595,7 @@ async fn without_its_lease_a_node_neither_creates_nor_claims_and_two_take_overs_
         "this server lost its database lease; try again",
     )
     .with(boardcast_protocol::ErrorArgs::new("lease_lost"));
-    let setup = Setup {
-        time_control: None,
-        public: false,
-        rematch_of: None,
-        start_fen: None,
-        rated: false,
-        rating_range: None,
-        berserk: false,
-        event: None,
-    };
+    let setup = Setup::default();
     let created = n
         .create_as_a(setup, &[(Side::White, Player::person("carol"))])
         .await;

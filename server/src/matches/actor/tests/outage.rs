@@ -285,16 +285,7 @@ async fn a_new_match_reads_no_chat_and_a_recovered_one_reads_its_lines_back() {
         chat_reads: chat_reads.clone(),
     });
     let settings = Settings::for_tests();
-    let setup = Setup {
-        time_control: None,
-        public: false,
-        rematch_of: None,
-        start_fen: None,
-        rated: false,
-        rating_range: None,
-        berserk: false,
-        event: None,
-    };
+    let setup = Setup::default();
     let players = [
         (Side::White, Player::person("w")),
         (Side::Black, Player::person("b")),

@@ -119,16 +119,7 @@ async fn a_player_back_in_a_finished_match_gets_the_seat_of_its_rematch_run_else
         hub: hub.clone(),
         home: Mutex::default(),
     });
-    let setup = Setup {
-        time_control: None,
-        public: false,
-        rematch_of: None,
-        start_fen: None,
-        rated: false,
-        rating_range: None,
-        berserk: false,
-        event: None,
-    };
+    let setup = Setup::default();
     let players = [
         (Side::White, Player::person("w")),
         (Side::Black, Player::person("b")),
