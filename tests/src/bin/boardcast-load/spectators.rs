@@ -294,15 +294,14 @@ async fn measure(args: &Args, addrs: &[SocketAddr], server_pids: &[u32]) -> Resu
             client.close().await;
         });
     }
-    while shared.subscribed.load(Ordering::Relaxed) + shared.failed.load(Ordering::Relaxed)
-        < args.count as u64
-    {
-        if started.elapsed() > args.setup_timeout {
-            eprintln!("subscription timed out");
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    crate::ws::wait_set_up(
+        &shared.subscribed,
+        &shared.failed,
+        args.count as u64,
+        started,
+        args.setup_timeout,
+    )
+    .await;
     let subscribed = shared.subscribed.load(Ordering::Relaxed);
     println!(
         "set-up  : {subscribed} of {} watchers subscribed to {} in {:.1} s, {} failed",

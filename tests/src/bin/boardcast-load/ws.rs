@@ -2,8 +2,9 @@
 //! numbers its envelopes and decodes postcard frames.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use boardcast_protocol::{ClientEnvelope, ClientMessage, Encoding, FrameRef, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
@@ -201,5 +202,24 @@ where
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }
+    }
+}
+
+/// Waits until each of `count` connections has subscribed or failed, or until `timeout` has
+/// passed since `started` (said on stderr): the set-up every watching load waits out before
+/// its window starts.
+pub async fn wait_set_up(
+    subscribed: &AtomicU64,
+    failed: &AtomicU64,
+    count: u64,
+    started: Instant,
+    timeout: Duration,
+) {
+    while subscribed.load(Ordering::Relaxed) + failed.load(Ordering::Relaxed) < count {
+        if started.elapsed() > timeout {
+            eprintln!("subscription timed out");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
