@@ -309,10 +309,16 @@ impl Director {
             return Err(EventError::Finished);
         }
         match state.entrant(joining.account) {
-            // An arena player who left may come back while it runs.
-            Some(e) if e.withdrawn && matches!(state.setup.format, Format::Arena { .. }) => {}
-            Some(_) => return Err(EventError::AlreadyJoined),
-            None => {}
+            Some(e) if !e.withdrawn => return Err(EventError::AlreadyJoined),
+            // One who left a round-robin that runs had their games left scored as lost: the
+            // field is fixed, so they cannot come back. Everywhere else they may, by the
+            // rules a newcomer joins by (below).
+            Some(_)
+                if state.started() && matches!(state.setup.format, Format::RoundRobin { .. }) =>
+            {
+                return Err(EventError::LeftForGood);
+            }
+            Some(_) | None => {}
         }
         if state.started() {
             match state.setup.format {

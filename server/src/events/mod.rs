@@ -602,6 +602,95 @@ mod tests {
         }
     }
 
+    /// A member who withdrew joins again where the format takes them back (a Swiss between
+    /// rounds, a round-robin before its start), and is told in its own words where it does
+    /// not (a round-robin that runs without them), not `already_joined`.
+    #[tokio::test]
+    async fn a_member_who_withdrew_joins_again_where_the_format_allows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let hub = Hub::new(
+            storage.clone(),
+            Settings::for_tests(),
+            shutdown.clone(),
+            tasks.clone(),
+        );
+        let accounts = storage.accounts();
+        let mut members = Vec::new();
+        for name in ["Anne", "Bauke", "Catrijn"] {
+            let created =
+                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
+            members.push(created.await.unwrap().unwrap());
+        }
+        let joining = |account: i64| Joining {
+            account,
+            name: format!("p{account}"),
+            rating: 1500,
+        };
+        let events = Events::start(
+            storage.clone(),
+            Arc::new(hub),
+            shutdown,
+            tasks,
+            false,
+            Duration::from_secs(60),
+        )
+        .await;
+        let later = now_ms() + 3_600_000;
+        for format in [
+            Format::Swiss { rounds: 3 },
+            Format::RoundRobin { double: false },
+        ] {
+            let id = events
+                .create(EventSetup {
+                    starts_at_ms: later,
+                    ..setup(format)
+                })
+                .await
+                .unwrap();
+            events.join(&id, joining(members[0])).await.unwrap();
+            events.withdraw(&id, members[0]).await.unwrap();
+            assert_eq!(
+                events.join(&id, joining(members[0])).await,
+                Ok(()),
+                "{format:?}"
+            );
+            assert_eq!(players(&events, &id).await, [format!("p{}", members[0])]);
+            assert_eq!(
+                events.join(&id, joining(members[0])).await,
+                Err(EventError::AlreadyJoined),
+                "in already"
+            );
+        }
+
+        // A round-robin that runs: one who leaves it cannot come back.
+        let id = events
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 300,
+                ..setup(Format::RoundRobin { double: false })
+            })
+            .await
+            .unwrap();
+        for &member in &members {
+            events.join(&id, joining(member)).await.unwrap();
+        }
+        let mut waited = 0;
+        while events.view(&id).await.unwrap().rounds.is_empty() {
+            assert!(waited < 500, "the round-robin never starts");
+            waited += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        events.withdraw(&id, members[2]).await.unwrap();
+        let refused = events.join(&id, joining(members[2])).await;
+        assert_eq!(refused, Err(EventError::LeftForGood));
+        assert_eq!(refused.unwrap_err().code(), "left_for_good");
+        let newcomer = events.join(&id, joining(99)).await;
+        assert_eq!(newcomer, Err(EventError::Started));
+    }
+
     /// In a cluster, a join or withdrawal whose answer was lost on its way back is answered
     /// as done, and so is one sent again after an `event_moving` (it reached the director
     /// late); a second join or withdrawal of one that was answered is still refused, and a
