@@ -134,6 +134,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError>;
     /// Every unfinished match, oldest first, with its events in order (recovery at start-up).
     async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError>;
+    /// The unfinished games of club event `event` (the matches whose set-up names it), oldest
+    /// first, with their events in order: what a restarted event director looks through for a
+    /// game created but never recorded, without reading every other unfinished match.
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError>;
     /// The PDN of finished match `id`.
     async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError>;
     /// A finished match read back whole (set-up and every event), by id or by seat token.

@@ -206,6 +206,10 @@ impl Store for Postgres {
         Ok(matches::last_heartbeat(&*pooled(&self.pool).await?).await?)
     }
 
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        Ok(matches::unfinished_of_event(&*pooled(&self.pool).await?, &event).await?)
+    }
+
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
         Ok(chat::lines(&pooled(&self.pool).await?, &match_id).await?)
     }

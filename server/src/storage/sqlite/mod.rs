@@ -151,6 +151,11 @@ impl Store for Sqlite {
         self.read(matches::last_heartbeat).await
     }
 
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        self.read(move |conn| matches::unfinished_of_event(conn, &event))
+            .await
+    }
+
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
         self.read(move |conn| chat::lines(conn, &match_id)).await
     }

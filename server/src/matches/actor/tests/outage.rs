@@ -43,6 +43,9 @@ impl Store for Flaky {
     async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
         self.inner.unfinished().await
     }
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        self.inner.unfinished_of_event(event).await
+    }
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
         self.chat_reads.fetch_add(1, Ordering::SeqCst);
         self.inner.chat_lines(match_id).await
