@@ -256,7 +256,7 @@ where
 
 /// Where an event followed from storage is read: the events' storage (in a test, records
 /// laid out by hand).
-trait StoredEvents: Sync {
+pub(super) trait StoredEvents: Sync {
     /// The event whole, replayed from its first record.
     fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>>;
     /// Its records after version `after`, in order, at most `limit` of them.
@@ -270,7 +270,7 @@ trait StoredEvents: Sync {
 
 impl StoredEvents for Events {
     fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
-        self.state(id).boxed()
+        self.read_whole(id).boxed()
     }
 
     fn newer<'a>(
@@ -323,7 +323,7 @@ impl FromStorage {
 
 /// Applies to `state` the records of event `id` stored after its version, asked for at most
 /// [`READ_AT_ONCE`] at a time, until a read comes back short of that.
-async fn catch_up(
+pub(super) async fn catch_up(
     state: &mut EventState,
     id: &str,
     stored: &impl StoredEvents,

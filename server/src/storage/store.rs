@@ -171,6 +171,9 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         unfinished_only: bool,
     ) -> Result<Vec<StoredClubEvent>, StorageError>;
+    /// Every club event, oldest first, without its records (`records` is empty): which events
+    /// there are, their set-ups and whether each is over.
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError>;
     /// Whether `account` may create events (granted by a club admin,
     /// [`super::club::EventWrite::Organiser`]).
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError>;

@@ -1169,6 +1169,13 @@ pub(crate) async fn a_club_events_newer_records_are_read_a_bounded_number_at_a_t
     );
     let nowhere = storage.club_event_records("nope".into(), 0, 100);
     assert!(nowhere.await.unwrap().is_empty());
+    // The list of events reads which there are, without a record of any.
+    let heads = storage.club_event_heads().await.unwrap();
+    let ids: Vec<(&str, bool, usize)> = heads
+        .iter()
+        .map(|h| (h.id.as_str(), h.finished, h.records.len()))
+        .collect();
+    assert_eq!(ids, [("ev", false, 0), ("other", false, 0)]);
     storage.close().await;
 }
 

@@ -229,6 +229,10 @@ impl Store for Postgres {
         Ok(club::all(&*pooled(&self.pool).await?, unfinished_only).await?)
     }
 
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        Ok(club::heads(&*pooled(&self.pool).await?).await?)
+    }
+
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
         Ok(club::one(&*pooled(&self.pool).await?, &id).await?)
     }

@@ -200,6 +200,10 @@ impl Store for Sqlite {
             .await
     }
 
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.read(club::heads).await
+    }
+
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
         self.read(move |conn| club::one(conn, &id)).await
     }
