@@ -13,11 +13,16 @@ use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
 
+use futures_util::future::BoxFuture;
+
 use super::error::EventError;
-use super::follow::{StoredEvents, catch_up};
 use super::state::EventState;
 use super::view::EventView;
-use crate::storage::now_ms;
+use crate::storage::{StoredEvent, now_ms};
+
+/// Records read back from storage at most at once (a query asks for no more, and the next
+/// batch is asked for when one comes back full).
+pub(super) const READ_AT_ONCE: u32 = 256;
 
 /// Events kept at most.
 const KEPT: NonZeroUsize = NonZeroUsize::new(256).expect("not zero");
@@ -85,5 +90,38 @@ impl Kept {
             read.shown = Arc::new(EventView::of(&read.state, now));
         }
         Ok(with(&read.state, &read.shown))
+    }
+}
+
+/// Where an event followed from storage is read: the events' storage (in a test, records
+/// laid out by hand).
+pub(super) trait StoredEvents: Sync {
+    /// The event whole, replayed from its first record.
+    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>>;
+    /// Its records after version `after`, in order, at most `limit` of them.
+    fn newer<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>>;
+}
+
+/// Applies to `state` the records of event `id` stored after its version, asked for at most
+/// [`READ_AT_ONCE`] at a time, until a read comes back short of that.
+pub(super) async fn catch_up(
+    state: &mut EventState,
+    id: &str,
+    stored: &impl StoredEvents,
+) -> Result<(), EventError> {
+    loop {
+        let newer = stored.newer(id, state.v, READ_AT_ONCE).await?;
+        state.catch_up(&newer).map_err(|err| {
+            tracing::error!(event = id, %err, "cannot follow an event's records");
+            EventError::Storage
+        })?;
+        if newer.len() < READ_AT_ONCE as usize {
+            return Ok(());
+        }
     }
 }

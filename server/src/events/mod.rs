@@ -23,12 +23,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use self::director::{Ask, Director, Joining, MAILBOX, Owner};
 use self::error::EventError;
-use self::kept::Kept;
+use self::kept::{Kept, StoredEvents};
 use self::record::EventSetup;
 use self::state::EventState;
 use self::view::EventView;
@@ -118,6 +119,21 @@ fn random_id() -> String {
     (0..8)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
+}
+
+impl StoredEvents for Events {
+    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
+        self.read_whole(id).boxed()
+    }
+
+    fn newer<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>> {
+        self.records_after(id, after, limit).boxed()
+    }
 }
 
 impl Events {
