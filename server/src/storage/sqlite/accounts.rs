@@ -530,8 +530,7 @@ impl AccountStore for SqliteAccounts {
         let failed = into.clone();
         // The rows go out as the download takes them: a connection of its own, not one of the
         // shared read connections, which a slow download would hold for minutes.
-        let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
-        let read = self.on_own_connection(read_only, move |conn| {
+        let read = self.on_own_connection(readers::READ_ONLY, move |conn| {
             let mut statement = conn.prepare(
                 "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL AND m.id IN \
                  (SELECT match_id FROM seats WHERE account_id = ?1) ORDER BY m.created_ms, m.id",

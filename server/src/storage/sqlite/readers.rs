@@ -83,6 +83,11 @@ impl Readers {
     }
 }
 
+/// How a read connection is opened: as [`Connection::open`] does, but read-only.
+pub(super) const READ_ONLY: OpenFlags = OpenFlags::SQLITE_OPEN_READ_ONLY
+    .union(OpenFlags::SQLITE_OPEN_URI)
+    .union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
+
 /// Opens the database at `path` with `flags`, waiting out the writer's lock up to
 /// [`BUSY_TIMEOUT`]. Blocking.
 pub(super) fn open(path: &std::path::Path, flags: OpenFlags) -> Result<Connection, StorageError> {
@@ -104,10 +109,7 @@ impl Manager for Opener {
 
     async fn create(&self) -> Result<Connection, StorageError> {
         let path = self.path.clone();
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-            | OpenFlags::SQLITE_OPEN_URI
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        tokio::task::spawn_blocking(move || open(&path, flags))
+        tokio::task::spawn_blocking(move || open(&path, READ_ONLY))
             .await
             .map_err(StorageError::Task)?
     }
