@@ -250,6 +250,7 @@ account-error-not_found = Not found.
 account-error-throttled = Too many failed attempts.
 account-error-internal = The server could not do that now: try again.
 account-error-busy = The server is busy: try again shortly.
+account-error-busy-retry = The server is busy: try again in { $seconds } s.
 
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Mute sounds

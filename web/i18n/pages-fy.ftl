@@ -247,6 +247,7 @@ account-error-not_found = Net fûn.
 account-error-throttled = Te folle mislearre besykjen.
 account-error-internal = De server koe dat no net dwaan: besykje it opnij.
 account-error-busy = De server is drok: besykje it sa meteen opnij.
+account-error-busy-retry = De server is drok: besykje it oer { $seconds } s opnij.
 
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Lûd út

@@ -247,6 +247,7 @@ account-error-not_found = Niet gevonden.
 account-error-throttled = Te veel mislukte pogingen.
 account-error-internal = De server kon dat nu niet doen: probeer het opnieuw.
 account-error-busy = De server is druk: probeer het zo opnieuw.
+account-error-busy-retry = De server is druk: probeer het over { $seconds } s opnieuw.
 
 ## The match page's sounds and the hidden-tab notice (js/sound.js).
 sound-mute = Geluid uit

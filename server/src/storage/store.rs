@@ -35,7 +35,7 @@ pub enum StorageError {
     Migrate(#[source] tokio_postgres::Error),
     /// The pool of read connections could not be built.
     #[error("database: {0}")]
-    Pool(#[source] deadpool_postgres::BuildError),
+    Pool(#[source] deadpool::managed::BuildError),
     /// The database is not in a state this server can use, for a reason of its own (no error
     /// of the database's behind it).
     #[error("database: {0}")]
@@ -107,6 +107,10 @@ pub enum Unavailable {
     /// No read connection could be taken from the pool in time.
     #[error("PostgreSQL: {0}")]
     Pool(#[source] Arc<deadpool_postgres::PoolError>),
+    /// Every SQLite read connection stayed busy (or none could be opened) for as long as a
+    /// read waits for one.
+    #[error("SQLite: no read connection came free in time")]
+    NoReader,
     /// PostgreSQL did not answer a group's transaction in time.
     #[error("no answer from PostgreSQL in time")]
     NoAnswer,
