@@ -28,7 +28,9 @@ pub(crate) enum EventError {
     Finished,
     #[error("a round-robin cannot be joined once it has started")]
     Started,
-    #[error("a round is being played: join or withdraw between rounds")]
+    #[error(
+        "a round is being played: withdraw between rounds; a join is taken until the last round"
+    )]
     RoundInProgress,
     #[error("wrong event password")]
     WrongPassword,
