@@ -86,15 +86,20 @@ test('a refused event request reads in the page\'s language, and an invalid fiel
 
 test('a member who withdrew is offered the join again where the server takes them back, and nobody a round-robin that runs', () => {
   const line = (name, withdrawn) => ({ name, withdrawn });
-  const swiss = { kind: 'swiss', status: 'playing', players: ['Anne'], standings: [line('Anne', false), line('Bauke', true)], rounds: [{ round: 1 }] };
+  const playing = { games: [{ white: 'Anne', black: 'Catrijn', result: null }] };
+  const swiss = { kind: 'swiss', status: 'playing', rounds_total: 3, players: ['Anne'], standings: [line('Anne', false), line('Bauke', true)], rounds: [{ round: 1, ...playing }] };
   assert.deepEqual(offers(swiss, 'Bauke'), { join: true, again: true, withdraw: false });
   assert.deepEqual(offers(swiss, 'Anne'), { join: false, again: false, withdraw: true });
   assert.deepEqual(offers(swiss, 'Catrijn'), { join: true, again: false, withdraw: false });
   assert.deepEqual(offers(swiss, null), { join: false, again: false, withdraw: false });
   assert.deepEqual(offers({ ...swiss, status: 'finished' }, 'Bauke'), { join: false, again: false, withdraw: false });
+  // The last round of a Swiss being played: nobody joins any more.
+  const last = { ...swiss, rounds: [{ round: 3, ...playing }] };
+  assert.deepEqual(offers(last, 'Bauke'), { join: false, again: false, withdraw: false });
+  assert.deepEqual(offers({ ...last, rounds: [{ round: 2, ...playing }] }, 'Bauke'), { join: true, again: true, withdraw: false });
   const waiting = { ...swiss, kind: 'round_robin', status: 'waiting', rounds: [] };
   assert.deepEqual(offers(waiting, 'Bauke'), { join: true, again: true, withdraw: false });
-  const running = { ...waiting, status: 'playing', rounds: [{ round: 1 }] };
+  const running = { ...waiting, status: 'playing', rounds: [{ round: 1, ...playing }] };
   assert.deepEqual(offers(running, 'Bauke'), { join: false, again: false, withdraw: false });
   assert.deepEqual(offers(running, 'Catrijn'), { join: false, again: false, withdraw: false });
   assert.deepEqual(offers(running, 'Anne'), { join: false, again: false, withdraw: true });

@@ -27,14 +27,18 @@ export function eventRefusal({ code, message }) {
 }
 
 /** What the page offers member `me` in event `e`: `join` where the server takes them (also
- * again after they withdrew: a Swiss between rounds, a round-robin before its start, an arena
- * while it runs; `again` then), `withdraw` while they play. A round-robin's field is fixed at
+ * again after they withdrew: a Swiss until its last round, a round-robin before its start, an
+ * arena while it runs; `again` then), `withdraw` while they play. A round-robin's field is fixed at
  * its start: nobody joins it then, nor comes back to it. */
 export function offers(e, me) {
   const open = e.status !== 'finished';
   const playing = Boolean(me && e.players.includes(me));
   const fixed = e.kind === 'round_robin' && e.rounds.length > 0;
-  const join = Boolean(me && open && !playing && !fixed);
+  // A Swiss takes a join during a round for the next one, so none during its last.
+  const newest = e.rounds[e.rounds.length - 1];
+  const lastRound = e.kind === 'swiss' && Boolean(newest) && newest.round >= e.rounds_total
+    && newest.games.some((g) => !g.result);
+  const join = Boolean(me && open && !playing && !fixed && !lastRound);
   const left = e.standings.some((s) => s.name === me && s.withdrawn);
   return { join, again: join && left, withdraw: Boolean(me && open && playing) };
 }
