@@ -25,20 +25,19 @@ use boardcast_protocol::{
     ClubEvent, ClubEventKind, ClubEventStatus, ErrorArgs, ErrorCode, EventGame, EventRound,
     EventStanding, MAX_PUSHED_GAMES, ServerMessage, Target,
 };
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::Events;
 use super::error::EventError;
+use super::kept::{StoredEvents, catch_up};
 use super::state::EventState;
 use super::view::{EventView, FormatView};
 use crate::ops::shutdown::{Shutdown, TaskGuard, Tasks};
 use crate::refusal::Refusal;
 use crate::room::fanout::Fanout;
 use crate::room::outbox::{Outbox, SharedMessage};
-use crate::storage::{StoredEvent, now_ms};
+use crate::storage::now_ms;
 
 /// At most one push per event in this time: later changes wait and go out together.
 const PUSH_EVERY: Duration = Duration::from_millis(300);
@@ -46,9 +45,6 @@ const PUSH_EVERY: Duration = Duration::from_millis(300);
 const ROOM_MAILBOX: usize = 256;
 /// How often a node that does not run an event's director reads it back for its followers.
 const READ_EVERY: Duration = Duration::from_secs(1);
-/// Records read back from storage at most at once (a query asks for no more, and the next
-/// batch is asked for when one comes back full).
-const READ_AT_ONCE: u32 = 256;
 /// Crowd counts are not sent for events; the fan-out wants a period all the same.
 const NO_CROWD: Duration = Duration::from_secs(3600);
 
@@ -254,35 +250,6 @@ where
     receiver
 }
 
-/// Where an event followed from storage is read: the events' storage (in a test, records
-/// laid out by hand).
-trait StoredEvents: Sync {
-    /// The event whole, replayed from its first record.
-    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>>;
-    /// Its records after version `after`, in order, at most `limit` of them.
-    fn newer<'a>(
-        &'a self,
-        id: &'a str,
-        after: u64,
-        limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>>;
-}
-
-impl StoredEvents for Events {
-    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
-        self.state(id).boxed()
-    }
-
-    fn newer<'a>(
-        &'a self,
-        id: &'a str,
-        after: u64,
-        limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>> {
-        self.records_after(id, after, limit).boxed()
-    }
-}
-
 /// An event followed from storage on a node that does not run its director: its state as
 /// last read here, brought up to date at each read with only the records stored since.
 /// Replaying the whole event at every read cost a 500-player Swiss a few thousand records a
@@ -318,25 +285,6 @@ impl FromStorage {
             self.shown = Arc::new(EventView::of(state, now_ms()));
         }
         Some(self.shown.clone())
-    }
-}
-
-/// Applies to `state` the records of event `id` stored after its version, asked for at most
-/// [`READ_AT_ONCE`] at a time, until a read comes back short of that.
-async fn catch_up(
-    state: &mut EventState,
-    id: &str,
-    stored: &impl StoredEvents,
-) -> Result<(), EventError> {
-    loop {
-        let newer = stored.newer(id, state.v, READ_AT_ONCE).await?;
-        state.catch_up(&newer).map_err(|err| {
-            tracing::error!(event = id, %err, "cannot follow an event's records");
-            EventError::Storage
-        })?;
-        if newer.len() < READ_AT_ONCE as usize {
-            return Ok(());
-        }
     }
 }
 
@@ -550,8 +498,11 @@ mod tests {
     use crate::events::view::{GameView, RoundView};
     use crate::ops::shutdown;
     use crate::room::outbox::{self, Inbox};
+    use crate::storage::StoredEvent;
     use axum::extract::ws::Message;
     use boardcast_protocol::{Encoding, FrameRef};
+    use futures_util::FutureExt;
+    use futures_util::future::BoxFuture;
 
     /// An arena at version `v` with `players` players and rounds of `games` games each.
     fn view(v: u64, players: usize, games: &[usize]) -> EventView {
@@ -753,7 +704,7 @@ mod tests {
     }
 
     /// An event followed from storage is read whole once; after that each read asks only for
-    /// the records stored after the version it has (never more than [`READ_AT_ONCE`] at once,
+    /// the records stored after the version it has (never more than `kept::READ_AT_ONCE` at once,
     /// asking again while a read comes back full), and what it pushes is the event exactly as
     /// a whole read of storage shows it, to the finished table.
     #[tokio::test(start_paused = true)]

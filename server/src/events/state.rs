@@ -261,9 +261,25 @@ impl EventState {
                 rating,
             } => {
                 if let Some(i) = self.entrants.iter().position(|e| e.account == *account) {
-                    // An arena player who left (or was paused for a no-show) comes back.
-                    if !(self.is_arena() && self.entrants[i].withdrawn) {
+                    // A player who left comes back: to an arena while it runs (also one paused
+                    // for a no-show), to a Swiss between rounds (paired from the next round,
+                    // the rounds missed absent), to a round-robin before its field is fixed.
+                    if !self.entrants[i].withdrawn {
                         return Err(format!("{name} joined twice"));
+                    }
+                    match self.setup.format {
+                        Format::Arena { .. } => {}
+                        Format::Swiss { .. } => {
+                            if let Some(swiss) = &mut self.swiss {
+                                swiss
+                                    .rejoin(player_id(*account))
+                                    .map_err(|e| e.to_string())?;
+                            }
+                        }
+                        Format::RoundRobin { .. } if self.started() => {
+                            return Err(format!("{name} rejoined a round-robin that runs"));
+                        }
+                        Format::RoundRobin { .. } => {}
                     }
                     self.entrants[i].withdrawn = false;
                     self.entrants[i].forfeits = 0;
@@ -849,9 +865,21 @@ pub(crate) mod tests {
         state: &mut EventState,
         result: impl Fn(&Board) -> GameOutcome,
     ) -> Vec<EventRecord> {
+        run_until(state, result, |_| false)
+    }
+
+    /// [`run`], stopping before the first step taken once `stop` holds.
+    fn run_until(
+        state: &mut EventState,
+        result: impl Fn(&Board) -> GameOutcome,
+        stop: impl Fn(&EventState) -> bool,
+    ) -> Vec<EventRecord> {
         let mut written = Vec::new();
-        let mut next_match = 0;
+        let mut next_match = state.rounds.iter().map(|r| r.boards.len()).sum::<usize>();
         loop {
+            if stop(state) {
+                return written;
+            }
             let record = match state.next_step(2_000) {
                 Step::Done => return written,
                 Step::Until(_) => panic!("the start has passed"),
@@ -971,6 +999,122 @@ pub(crate) mod tests {
             .filter(|r| r.boards.iter().any(|b| b.white == 6 || b.black == 6))
             .count();
         assert_eq!(played_by_6, 2, "paired twice, then never again");
+    }
+
+    /// Round `n` is played and the next not yet paired.
+    fn between(n: usize) -> impl Fn(&EventState) -> bool {
+        move |state| state.rounds.len() == n && state.current().is_none()
+    }
+
+    /// A Swiss player who withdrew and joins again between rounds (lichess's Swiss takes
+    /// them back) is paired from the next round; the round missed is absent, 0 points, and
+    /// a replay of the records gives the same event.
+    #[test]
+    fn a_swiss_player_who_withdrew_comes_back_from_the_next_round() {
+        let format = Format::Swiss { rounds: 3 };
+        let mut state = EventState::new("e".into(), setup(format), 0);
+        let mut written = Vec::new();
+        for account in 1..=4 {
+            let record = EventRecord::Joined {
+                account,
+                name: format!("p{account}"),
+                rating: 1500 + account as u32,
+            };
+            state.apply(&record).unwrap();
+            written.push(record);
+        }
+        let wins = |b: &Board| {
+            if b.white < b.black {
+                GameOutcome::WhiteWins
+            } else {
+                GameOutcome::BlackWins
+            }
+        };
+        written.extend(run_until(&mut state, wins, between(1)));
+        let leave = EventRecord::Withdrew {
+            account: 4,
+            why: Leaving::Asked,
+        };
+        state.apply(&leave).unwrap();
+        written.push(leave);
+        written.extend(run_until(&mut state, wins, between(2)));
+        let points_before = state
+            .standings()
+            .iter()
+            .find(|s| s.id.0 == 4)
+            .unwrap()
+            .score;
+
+        let back = EventRecord::Joined {
+            account: 4,
+            name: "p4".into(),
+            rating: 1504,
+        };
+        state.apply(&back).unwrap();
+        written.push(back.clone());
+        assert!(!state.entrant(4).unwrap().withdrawn);
+        assert!(
+            state.apply(&back).is_err(),
+            "one who is in cannot join twice"
+        );
+        written.extend(run(&mut state, wins));
+
+        let in_round = |round: usize| {
+            let r = &state.rounds[round - 1];
+            r.bye == Some(4) || r.boards.iter().any(|b| b.white == 4 || b.black == 4)
+        };
+        assert!(in_round(1));
+        assert!(!in_round(2), "not paired while withdrawn");
+        assert_eq!(state.rounds.len(), 3);
+        assert!(in_round(3), "paired again from the next round");
+        let table = &state.table[3];
+        assert_eq!(table.rounds[1], RoundRecord::Absent, "the round missed");
+        let scored_later: u32 = table.rounds[2..].iter().map(|r| r.points().halves()).sum();
+        let line = state.standings().into_iter().find(|s| s.id.0 == 4).unwrap();
+        assert_eq!(line.score.halves(), points_before.halves() + scored_later);
+        assert!(!state.entrant(4).unwrap().withdrawn);
+
+        let stored: Vec<StoredEvent> = written
+            .iter()
+            .zip(1..)
+            .map(|(record, v)| StoredEvent {
+                v,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+            })
+            .collect();
+        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
+        assert_eq!(replayed.rounds, state.rounds);
+        assert_eq!(replayed.standings(), state.standings());
+        assert_eq!(replayed.v, state.v);
+    }
+
+    /// A round-robin takes back one who withdrew before its start; once it runs, its field is
+    /// fixed and a return does not apply.
+    #[test]
+    fn a_round_robin_takes_back_one_who_withdrew_only_before_its_start() {
+        let mut state = EventState::new("e".into(), setup(Format::RoundRobin { double: false }), 0);
+        for account in 1..=4 {
+            join(&mut state, account);
+        }
+        let leave = |account| EventRecord::Withdrew {
+            account,
+            why: Leaving::Asked,
+        };
+        state.apply(&leave(4)).unwrap();
+        assert_eq!(state.round_robin_order(), [3, 2, 1]);
+        join(&mut state, 4);
+        assert_eq!(state.round_robin_order(), [4, 3, 2, 1], "back in the field");
+        run_until(&mut state, |_| GameOutcome::Draw, between(1));
+        assert_eq!(state.round_robin_order().len(), 4);
+        state.apply(&leave(4)).unwrap();
+        let back = EventRecord::Joined {
+            account: 4,
+            name: "p4".into(),
+            rating: 1504,
+        };
+        assert!(state.apply(&back).is_err());
+        assert!(state.entrant(4).unwrap().withdrawn);
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub(crate) async fn open_accounts(
                 conn.busy_timeout(std::time::Duration::from_secs(5))?;
                 conn.pragma_update(None, "journal_mode", "WAL")?;
                 sqlite::create_tables(&conn)?;
-                Ok::<_, StorageError>(Arc::new(sqlite::accounts::SqliteAccounts::new(path, None))
+                Ok::<_, StorageError>(Arc::new(sqlite::accounts::SqliteAccounts::new(path, None)?)
                     as Arc<dyn accounts::AccountStore>)
             })
             .await

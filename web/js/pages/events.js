@@ -26,6 +26,19 @@ export function eventRefusal({ code, message }) {
   return t(id) === id ? refusal(code, message) : t(id);
 }
 
+/** What the page offers member `me` in event `e`: `join` where the server takes them (also
+ * again after they withdrew: a Swiss between rounds, a round-robin before its start, an arena
+ * while it runs; `again` then), `withdraw` while they play. A round-robin's field is fixed at
+ * its start: nobody joins it then, nor comes back to it. */
+export function offers(e, me) {
+  const open = e.status !== 'finished';
+  const playing = Boolean(me && e.players.includes(me));
+  const fixed = e.kind === 'round_robin' && e.rounds.length > 0;
+  const join = Boolean(me && open && !playing && !fixed);
+  const left = e.standings.some((s) => s.name === me && s.withdrawn);
+  return { join, again: join && left, withdraw: Boolean(me && open && playing) };
+}
+
 /** `GET`/`POST` JSON; `{status, body}` (status 0: the server was not reached). */
 async function call(method, path, body) {
   try {
@@ -231,11 +244,12 @@ export function mountEvent(root, id) {
     document.title = `${e.name} – Boardcast`;
     text(title, e.name);
     text(meta, summary(e));
-    const playing = Boolean(me && e.players.includes(me));
     const open = e.status !== 'finished';
-    show(join, Boolean(me && open && !playing));
-    show(password, Boolean(me && open && !playing && e.private));
-    show(withdraw, Boolean(me && open && playing));
+    const offer = offers(e, me);
+    text(join, t(offer.again ? 'event-rejoin' : 'event-join'));
+    show(join, offer.join);
+    show(password, offer.join && e.private);
+    show(withdraw, offer.withdraw);
     show(loginLink, Boolean(state.accountKnown && !me && open));
     const own = me ? ownGame(e, me) : null;
     mine.replaceChildren(...(own ? [t('event-your-game', { name: own.opponent }), ' ',

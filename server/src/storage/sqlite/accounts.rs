@@ -1,20 +1,21 @@
 //! Accounts in SQLite: accounts, sessions, tokens, reset links and seats
 //! ([`crate::storage::accounts`]).
 //!
-//! Reads run on a connection of their own in a blocking task (WAL lets them run beside the
-//! writer). Writes (a login's session, a logout, a setting) go to the match writer thread as a
+//! Reads run on the store's few read-only connections ([`super::readers`]; WAL lets them run
+//! beside the writer). Writes (a login's session, a logout, a setting) go to the match writer thread as a
 //! [`Job`] in its next group, so one connection writes the file and a login flood never makes
 //! the moves wait for a lock. `boardcast-server admin` has no writer thread in its process: it
 //! writes on a connection of its own, and a busy timeout waits out the server's short
 //! transactions.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use rusqlite::{Connection, OptionalExtension, Params, Row};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Params, Row};
 use tokio::sync::{mpsc, oneshot};
 
 use super::Job;
+use super::readers::{self, Readers};
 use crate::storage::accounts::{
     AccountRow, AccountStore, BEST_WIN, BestWin, Flag, GameRow, LadderCandidate, Preferences,
     SessionRow, Tally, TokenRow, count,
@@ -114,11 +115,13 @@ pub(crate) fn create(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// The accounts of the SQLite database at `path`.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct SqliteAccounts {
     path: PathBuf,
     /// The queue to this process's writer thread, if it has one.
     writer: Option<mpsc::Sender<Request<Box<dyn Job>>>>,
+    /// The connections every read runs on (the match store's reads too).
+    readers: Readers,
 }
 
 /// Statements for the writer thread, and where their result goes.
@@ -157,18 +160,23 @@ impl SqliteAccounts {
     pub(in crate::storage) fn new(
         path: PathBuf,
         writer: Option<mpsc::Sender<Request<Box<dyn Job>>>>,
-    ) -> SqliteAccounts {
-        SqliteAccounts { path, writer }
+    ) -> Result<SqliteAccounts, StorageError> {
+        let readers = Readers::new(path.clone())?;
+        Ok(SqliteAccounts {
+            path,
+            writer,
+            readers,
+        })
     }
 
     /// Runs `query`, which writes, on the writer thread in its next group; without one, on a
     /// connection of its own. Answers once what it wrote is committed.
-    async fn write<T: Send + 'static>(
+    pub(super) async fn write<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, StorageError> {
         let Some(writer) = &self.writer else {
-            return self.run(query).await;
+            return self.on_own_connection(OpenFlags::default(), query).await;
         };
         let (done, answer) = oneshot::channel();
         let job = Box::new(Statements {
@@ -184,21 +192,26 @@ impl SqliteAccounts {
         answer.await.map_err(|_| StorageError::Closed)?
     }
 
-    /// Runs `query` on a connection of its own in a blocking task (a read, or a write of
-    /// `boardcast-server admin`), which waits out the writer's short transactions.
+    /// Runs `query`, which only reads, on one of the read connections once one is free.
     pub(super) async fn run<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, StorageError> {
+        self.readers.read(query).await
+    }
+
+    /// Runs `query` on a connection of its own, opened with `flags`, in a blocking task that
+    /// waits out the writer's short transactions: a write of `boardcast-server admin`, or a
+    /// read paced by whoever takes its rows, which must not hold a shared connection that long.
+    async fn on_own_connection<T: Send + 'static>(
+        &self,
+        flags: OpenFlags,
+        query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StorageError> {
         let path = self.path.clone();
-        tokio::task::spawn_blocking(move || -> Result<T, StorageError> {
-            let conn = Connection::open(path)?;
-            conn.busy_timeout(Duration::from_secs(5))?;
-            conn.pragma_update(None, "foreign_keys", "ON")?;
-            Ok(query(&conn)?)
-        })
-        .await
-        .map_err(StorageError::Task)?
+        tokio::task::spawn_blocking(move || Ok(query(&readers::open(&path, flags)?)?))
+            .await
+            .map_err(StorageError::Task)?
     }
 
     /// Runs one statement that writes ([`SqliteAccounts::write`]); returns how many rows it
@@ -515,7 +528,9 @@ impl AccountStore for SqliteAccounts {
 
     async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>) {
         let failed = into.clone();
-        let read = self.run(move |conn| {
+        // The rows go out as the download takes them: a connection of its own, not one of the
+        // shared read connections, which a slow download would hold for minutes.
+        let read = self.on_own_connection(readers::READ_ONLY, move |conn| {
             let mut statement = conn.prepare(
                 "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL AND m.id IN \
                  (SELECT match_id FROM seats WHERE account_id = ?1) ORDER BY m.created_ms, m.id",

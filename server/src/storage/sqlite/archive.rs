@@ -158,11 +158,9 @@ pub(super) fn apply(conn: &Connection, write: &ChannelWrite) -> rusqlite::Result
     Ok(())
 }
 
-/// Records a new server run, fsynced, and returns its number (0 on a fresh database). It has
-/// its own connection beside the writer's, so it waits for the writer's lock if need be.
+/// Records a new server run and returns its number (0 on a fresh database). It runs on the
+/// writer thread, in its next group: answered once that group is fsynced.
 pub(super) fn next_run(conn: &Connection) -> rusqlite::Result<u64> {
-    conn.busy_timeout(std::time::Duration::from_secs(10))?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
     conn.execute(
         "INSERT INTO server_runs (started_ms) VALUES (?1)",
         params![now_ms()],

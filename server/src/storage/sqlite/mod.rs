@@ -1,12 +1,13 @@
-//! The SQLite backend (WAL mode): one writer thread with group commit, short-lived read
-//! connections off the runtime.
+//! The SQLite backend (WAL mode): one writer thread with group commit, a few read-only
+//! connections ([`readers`]) kept for the reads, which run off the runtime.
 //!
 //! The writer thread takes requests from many matches, applies everything that is waiting in
 //! one transaction (each request in its own savepoint, so one bad request cannot spoil the
 //! others), commits once — one fsync for the whole group, `synchronous = FULL` — and only then
 //! answers every request through its oneshot. It never checkpoints: [`checkpoint`] copies the
-//! log back into the database on a thread of its own. Reads open their own connection in a
-//! blocking task: WAL lets them run beside the writer and see every committed transaction.
+//! log back into the database on a thread of its own. Reads take one of the read connections
+//! and run in a blocking task: WAL lets them run beside the writer and see every committed
+//! transaction.
 //! Every other write (an account's session, token or setting) is a [`Job`] on the same queue:
 //! a second connection writing the file would make this thread wait for the file's lock, and
 //! SQLite waits by sleeping (1, 2, 5, 10… ms), which a login flood turned into move→ack stalls
@@ -22,6 +23,7 @@ pub(crate) mod export;
 pub(crate) mod lock;
 mod matches;
 mod ratings;
+mod readers;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -117,18 +119,19 @@ impl Sqlite {
         let checkpointer = Checkpointer::start(path)?;
         checkpointer.watch(&mut conn)?;
         let (tx, rx) = queue::channel();
+        let accounts = accounts::SqliteAccounts::new(path.to_owned(), Some(tx.clone()))?;
         std::thread::Builder::new()
             .name("boardcast-storage".into())
             .spawn(move || writer_loop(conn, rx, checkpointer))
             .map_err(StorageError::Thread)?;
         let store = Sqlite {
-            tx: tx.clone(),
-            accounts: std::sync::Arc::new(accounts::SqliteAccounts::new(path.to_owned(), Some(tx))),
+            tx,
+            accounts: std::sync::Arc::new(accounts),
         };
         Ok((store, recovered))
     }
 
-    /// Runs `query` on a connection of its own ([`accounts::SqliteAccounts::run`]).
+    /// Runs `query` on one of the read connections ([`accounts::SqliteAccounts::run`]).
     async fn read<T: Send + 'static>(
         &self,
         query: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
@@ -149,6 +152,11 @@ impl Store for Sqlite {
 
     async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError> {
         self.read(matches::last_heartbeat).await
+    }
+
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        self.read(move |conn| matches::unfinished_of_event(conn, &event))
+            .await
     }
 
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
@@ -180,7 +188,7 @@ impl Store for Sqlite {
     }
 
     async fn next_run(&self) -> Result<u64, StorageError> {
-        self.read(archive::next_run).await
+        self.accounts.write(archive::next_run).await
     }
 
     fn accounts(&self) -> std::sync::Arc<dyn crate::storage::accounts::AccountStore> {
@@ -193,6 +201,10 @@ impl Store for Sqlite {
     ) -> Result<Vec<StoredClubEvent>, StorageError> {
         self.read(move |conn| club::all(conn, unfinished_only))
             .await
+    }
+
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.read(club::heads).await
     }
 
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
