@@ -29,7 +29,7 @@ export function render(state, root, now) {
   attr(document.body, 'data-page', page);
   attr(document.body, 'data-conn', state.conn);
   text(document.getElementById('conn'), t(`conn-${state.conn}`));
-  drawNav(page);
+  drawNav();
   // A page is built again in another language: its words are set as it is built.
   const key = `${page}:${state.route.id}:${lang()}`;
   if (mounted.key !== key) {
@@ -40,19 +40,14 @@ export function render(state, root, now) {
 }
 
 let whoKey = null;
-let navKey = '';
-/** The pages of each header link, in order. */
-const NAV = { lobby: ['lobby'], tv: ['tv', 'game'], events: ['events', 'event'], ladder: ['ladder'] };
+let navLang = '';
 
-/** The header's links in the language spoken (index.html has no words), the page's current. */
-function drawNav(page) {
-  if (navKey === lang() + page) return;
-  navKey = lang() + page;
+/** The header's links, in the language spoken (index.html leaves them empty). */
+function drawNav() {
+  if (navLang === lang()) return;
+  navLang = lang();
   const nav = document.querySelectorAll('header.top nav a');
-  Object.entries(NAV).forEach(([name, pages], i) => {
-    text(nav[i], t(`web-nav-${name}`));
-    attr(nav[i], 'aria-current', pages.includes(page) ? 'page' : null);
-  });
+  ['lobby', 'tv', 'events', 'ladder'].forEach((name, i) => text(nav[i], t(`web-nav-${name}`)));
   document.getElementById('lang')?.setAttribute('aria-label', t('web-language'));
 }
 
