@@ -122,6 +122,8 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
                 vec![json!(lang)],
             )
             .await;
+        // The member's name in the header, as it is measured.
+        browser.wait_visible("[data-who=member]").await;
         let links = browser.attrs("header.top nav a", "href").await;
         assert_eq!(links, ["/", "/tv/1", "/events", "/ladder"], "{lang}");
         for (href, words) in [("/events", "web-nav-events"), ("/ladder", "web-nav-ladder")] {
@@ -152,10 +154,12 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
         browser
             .wait_visible(&format!("[data-event='{}'] a", ids[0]))
             .await;
+        browser.wait_visible("[data-who=member]").await;
         screenshots(&browser, &format!("events-nav-{lang}")).await;
 
         browser.click("header.top nav a[href='/ladder']").await;
         browser.wait_visible("#ladder-empty").await;
+        browser.wait_visible("[data-who=member]").await;
         assert_eq!(page().await.as_deref(), Some("ladder"), "{lang}");
         if lang == "en" {
             screenshots(&browser, "ladder-nav").await;
@@ -181,6 +185,7 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
         browser.goto("/events").await;
         browser.click(&format!("[data-event='{id}'] a")).await;
         browser.wait_visible("#event-standings tbody tr").await;
+        browser.wait_visible("[data-who=member]").await;
         assert_eq!(
             browser.attrs("#event-standings th", "data-col").await,
             heads(kind),
