@@ -126,10 +126,10 @@ export function mountEvents(root) {
  * The tie-break columns of a kind of event, as `[value key, words, short words]`, the first
  * the one a phone shows. A Swiss ranks equal points by Buchholz, Buchholz cut-1, then
  * Sonneborn-Berger (events/pairing tiebreak.rs). A round-robin is ranked by the same keys, but
- * there everyone meets everyone: a player's Buchholz is the sum of all the others' points, the
- * same for all who share a score (and cut-1 takes off the same lowest score), so only
- * Sonneborn-Berger tells them apart, which is also FIDE's tie-break for round-robins. An
- * arena has none: its sheet is shown instead.
+ * there everyone meets everyone: once the rounds are played a player's Buchholz is the sum of
+ * all the others' points, the same for all who share a score (and cut-1 takes off the same
+ * lowest score), so only Sonneborn-Berger tells them apart, which is also FIDE's tie-break for
+ * round-robins. An arena has none: its sheet is shown instead.
  */
 function tieBreaks(e) {
   if (e.kind === 'arena') return [['sheet', 'event-col-sheet', 'event-col-sheet']];
