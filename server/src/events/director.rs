@@ -327,7 +327,11 @@ impl Director {
                 }
                 Format::Arena { .. } => {}
                 Format::RoundRobin { .. } => return Err(EventError::Started),
-                Format::Swiss { .. } if state.current().is_some() => {
+                // A join during a round counts from the next one (lichess's Swiss); during
+                // the last there is none.
+                Format::Swiss { rounds }
+                    if state.current().is_some() && state.rounds.len() as u32 >= rounds =>
+                {
                     return Err(EventError::RoundInProgress);
                 }
                 Format::Swiss { .. } => {}

@@ -687,6 +687,31 @@ mod tests {
             );
         }
 
+        // A Swiss whose round 1 is being played: one who left before its start comes back
+        // for round 2 (lichess takes a join during a round for the next one).
+        let id = events
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 300,
+                ..setup(Format::Swiss { rounds: 3 })
+            })
+            .await
+            .unwrap();
+        for &member in &members {
+            events.join(&id, joining(member)).await.unwrap();
+        }
+        events.withdraw(&id, members[2]).await.unwrap();
+        let mut waited = 0;
+        while events.view(&id).await.unwrap().rounds.is_empty() {
+            assert!(waited < 500, "the Swiss never starts");
+            waited += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(events.state(&id).await.unwrap().current().is_some());
+        assert_eq!(events.join(&id, joining(members[2])).await, Ok(()));
+        let state = events.state(&id).await.unwrap();
+        assert!(!state.entrant(members[2]).unwrap().withdrawn);
+        assert_eq!(state.rounds.len(), 1, "still round 1");
+
         // A round-robin that runs: one who leaves it cannot come back.
         let id = events
             .create(EventSetup {

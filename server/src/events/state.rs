@@ -112,6 +112,10 @@ pub(crate) struct EventState {
     last_wave_ms: Option<i64>,
     /// An arena player's last opponent and games as White, for the next wave.
     last_opponent: HashMap<i64, i64>,
+    /// A Swiss's players who joined (or came back) while a round was played: entered in the
+    /// pairing once it is complete, so that they play from the next round, as lichess takes
+    /// a join during a round. Account and rating.
+    entering: Vec<(i64, u32)>,
     whites: HashMap<i64, u32>,
 }
 
@@ -144,6 +148,7 @@ impl EventState {
             last_wave_ms: None,
             last_opponent: HashMap::new(),
             whites: HashMap::new(),
+            entering: Vec::new(),
         }
     }
 
@@ -269,13 +274,7 @@ impl EventState {
                     }
                     match self.setup.format {
                         Format::Arena { .. } => {}
-                        Format::Swiss { .. } => {
-                            if let Some(swiss) = &mut self.swiss {
-                                swiss
-                                    .rejoin(player_id(*account))
-                                    .map_err(|e| e.to_string())?;
-                            }
-                        }
+                        Format::Swiss { .. } => self.enter_swiss(*account, *rating)?,
                         Format::RoundRobin { .. } if self.started() => {
                             return Err(format!("{name} rejoined a round-robin that runs"));
                         }
@@ -287,11 +286,7 @@ impl EventState {
                     self.v += 1;
                     return Ok(());
                 }
-                if let Some(swiss) = &mut self.swiss {
-                    swiss
-                        .add_player(player_id(*account), *rating)
-                        .map_err(|e| e.to_string())?;
-                }
+                self.enter_swiss(*account, *rating)?;
                 self.entrants.push(Entrant {
                     account: *account,
                     name: name.clone(),
@@ -566,6 +561,26 @@ impl EventState {
         })
     }
 
+    /// Enters `account` in a Swiss's pairing (or takes them back): at once between rounds,
+    /// once the round is complete while one is played; never during the last round, after
+    /// which nobody is paired.
+    fn enter_swiss(&mut self, account: i64, rating: u32) -> Result<(), String> {
+        let Format::Swiss { rounds } = self.setup.format else {
+            return Ok(());
+        };
+        if self.current().is_some() {
+            if self.rounds.len() as u32 >= rounds {
+                return Err(format!("account {account} joined during the last round"));
+            }
+            self.entering.push((account, rating));
+            return Ok(());
+        }
+        match &mut self.swiss {
+            Some(swiss) => enter(swiss, account, rating),
+            None => Ok(()),
+        }
+    }
+
     fn rounds_done(&self) -> usize {
         self.rounds.iter().filter(|r| r.complete()).count()
     }
@@ -626,6 +641,9 @@ impl EventState {
         }
         if let Some(swiss) = &mut self.swiss {
             swiss.record_round(&results).map_err(|e| e.to_string())?;
+            for (account, rating) in std::mem::take(&mut self.entering) {
+                enter(swiss, account, rating)?;
+            }
         }
         Ok(())
     }
@@ -771,6 +789,17 @@ impl EventState {
             None => Step::Record(EventRecord::Finished),
         }
     }
+}
+
+/// Enters `account` in `swiss` between rounds, or takes them back if they were in before.
+fn enter(swiss: &mut Swiss, account: i64, rating: u32) -> Result<(), String> {
+    let id = player_id(account);
+    let entered = if swiss.player(id).is_some() {
+        swiss.rejoin(id)
+    } else {
+        swiss.add_player(id, rating)
+    };
+    entered.map_err(|e| e.to_string())
 }
 
 /// The result of a finished match as an event counts it, from its stored records: a win, a
@@ -1079,6 +1108,78 @@ pub(crate) mod tests {
         assert!(!state.entrant(4).unwrap().withdrawn);
 
         let stored: Vec<StoredEvent> = written
+            .iter()
+            .zip(1..)
+            .map(|(record, v)| StoredEvent {
+                v,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+            })
+            .collect();
+        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
+        assert_eq!(replayed.rounds, state.rounds);
+        assert_eq!(replayed.standings(), state.standings());
+        assert_eq!(replayed.v, state.v);
+    }
+
+    /// A join during a Swiss round, a newcomer's or a return, counts from the next round (as
+    /// lichess takes it): not paired in the round being played, paired in the next, the round
+    /// missed absent; a replay gives the same event. During the last round it does not apply.
+    #[test]
+    fn a_swiss_join_during_a_round_plays_from_the_next_one() {
+        let format = Format::Swiss { rounds: 3 };
+        let mut state = EventState::new("e".into(), setup(format), 0);
+        let mut written = Vec::new();
+        let joined = |account: i64| EventRecord::Joined {
+            account,
+            name: format!("p{account}"),
+            rating: 1500 + account as u32,
+        };
+        let mut apply = |state: &mut EventState, record: EventRecord| {
+            state.apply(&record).unwrap();
+            written.push(record);
+        };
+        for account in 1..=5 {
+            apply(&mut state, joined(account));
+        }
+        let leave = EventRecord::Withdrew {
+            account: 5,
+            why: Leaving::Asked,
+        };
+        apply(&mut state, leave);
+        let draws = |_: &Board| GameOutcome::Draw;
+        let mut played = run_until(&mut state, draws, |s| s.rounds.len() == 1);
+        assert!(state.current().is_some(), "round 1 is being played");
+        // Player 5 comes back and player 6 joins while it is.
+        apply(&mut state, joined(5));
+        apply(&mut state, joined(6));
+        played.extend(run_until(&mut state, draws, |s| s.rounds.len() == 3));
+        let in_round = |state: &EventState, round: usize, account: i64| {
+            let r = &state.rounds[round - 1];
+            r.bye == Some(account)
+                || r.boards
+                    .iter()
+                    .any(|b| b.white == account || b.black == account)
+        };
+        for account in [5, 6] {
+            assert!(!in_round(&state, 1, account), "{account} not in round 1");
+            assert!(in_round(&state, 2, account), "{account} paired in round 2");
+            let i = state.index_of(account).unwrap();
+            assert_eq!(state.table[i].rounds[0], RoundRecord::Absent);
+        }
+        assert!(
+            state.apply(&joined(7)).is_err(),
+            "no join during the last round"
+        );
+        played.extend(run(&mut state, draws));
+        assert!(state.finished);
+
+        // Stored in the order it happened: the joins between round 1's pairing and its games.
+        let mut stored_order = written[..6].to_vec();
+        stored_order.push(played[0].clone());
+        stored_order.extend(written[6..].iter().cloned());
+        stored_order.extend(played[1..].iter().cloned());
+        let stored: Vec<StoredEvent> = stored_order
             .iter()
             .zip(1..)
             .map(|(record, v)| StoredEvent {
