@@ -872,6 +872,9 @@ mod tests {
             })
             .await
             .unwrap();
+        // The list goes by creation time, then by the random id: a later millisecond makes
+        // `over` the newer one for certain.
+        tokio::time::sleep(Duration::from_millis(2)).await;
         // Nobody joins before its start: it is over at once.
         let over = owner
             .create(EventSetup {

@@ -662,9 +662,13 @@ impl EventState {
         ))
     }
 
-    /// The standings with tie-breaks, best first.
+    /// The standings with the tie-breaks of the event's format, best first (an arena ranks by
+    /// its own sheet: [`EventState::arena_standings`]).
     pub(crate) fn standings(&self) -> Vec<Standing> {
-        tiebreak::standings(&self.table)
+        match self.setup.format {
+            Format::RoundRobin { .. } => tiebreak::round_robin_standings(&self.table),
+            _ => tiebreak::standings(&self.table),
+        }
     }
 
     /// The pairing of the next round, if the event can go on.
