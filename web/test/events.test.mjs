@@ -69,8 +69,8 @@ test('a refused event request reads in the page\'s language, and an invalid fiel
   const words = (lang) => ['', 'pages-'].map((p) => readFileSync(new URL(`../i18n/${p}${lang}.ftl`, import.meta.url), 'utf8')).join('\n');
   try {
     i18n.use('nl', words('nl'));
-    assert.equal(eventRefusal({ code: 'round_in_progress', message: 'a round is being played: withdraw between rounds; a join is taken until the last round' }),
-      'Er wordt een ronde gespeeld: afmelden kan tussen de rondes, aanmelden tot de laatste ronde.');
+    assert.equal(eventRefusal({ code: 'round_in_progress', message: 'the last round is being played: the event takes no more players' }),
+      'De laatste ronde wordt gespeeld: er kan niemand meer bij.');
     i18n.use('fy', words('fy'));
     assert.equal(eventRefusal({ code: 'not_organiser', message: 'only an admin…' }),
       'Allinnich in behearder of in lid mei organisatorrjocht makket toernoaien oan.');

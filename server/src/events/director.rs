@@ -354,9 +354,6 @@ impl Director {
             Some(e) if e.withdrawn => return Err(EventError::NotJoined),
             Some(_) => {}
         }
-        if matches!(state.setup.format, Format::Swiss { .. }) && state.current().is_some() {
-            return Err(EventError::RoundInProgress);
-        }
         Ok(EventRecord::Withdrew {
             account,
             why: super::record::Leaving::Asked,

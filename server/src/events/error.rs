@@ -28,9 +28,7 @@ pub(crate) enum EventError {
     Finished,
     #[error("a round-robin cannot be joined once it has started")]
     Started,
-    #[error(
-        "a round is being played: withdraw between rounds; a join is taken until the last round"
-    )]
+    #[error("the last round is being played: the event takes no more players")]
     RoundInProgress,
     #[error("wrong event password")]
     WrongPassword,

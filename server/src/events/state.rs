@@ -116,6 +116,10 @@ pub(crate) struct EventState {
     /// pairing once it is complete, so that they play from the next round, as lichess takes
     /// a join during a round. Account and rating.
     entering: Vec<(i64, u32)>,
+    /// A Swiss's players who withdrew while a round was played: taken out of the pairing once
+    /// it is complete (their game of the round is played out, or forfeited if it had not been
+    /// created), so that they are not paired from the next round.
+    leaving: Vec<i64>,
     whites: HashMap<i64, u32>,
 }
 
@@ -149,6 +153,7 @@ impl EventState {
             last_opponent: HashMap::new(),
             whites: HashMap::new(),
             entering: Vec::new(),
+            leaving: Vec::new(),
         }
     }
 
@@ -303,11 +308,7 @@ impl EventState {
             }
             EventRecord::Withdrew { account, .. } => {
                 let i = self.index_of(*account)?;
-                if let Some(swiss) = &mut self.swiss {
-                    swiss
-                        .withdraw(player_id(*account))
-                        .map_err(|e| e.to_string())?;
-                }
+                self.leave_swiss(*account)?;
                 self.entrants[i].withdrawn = true;
                 self.table[i].withdrawn = true;
             }
@@ -581,6 +582,29 @@ impl EventState {
         }
     }
 
+    /// Takes `account` out of a Swiss's pairing: at once between rounds, once the round is
+    /// complete while one is played (one who joined during this round never entered it).
+    fn leave_swiss(&mut self, account: i64) -> Result<(), String> {
+        if self.swiss.is_none() {
+            return Ok(());
+        }
+        if self.current().is_some() {
+            let entering = self.entering.len();
+            self.entering.retain(|&(a, _)| a != account);
+            if self.entering.len() == entering {
+                self.leaving.push(account);
+            }
+            return Ok(());
+        }
+        match &mut self.swiss {
+            // After the last round nobody is paired any more: nothing to take out.
+            Some(swiss) if swiss.rounds_done() < swiss.config().rounds => swiss
+                .withdraw(player_id(account))
+                .map_err(|e| e.to_string()),
+            _ => Ok(()),
+        }
+    }
+
     fn rounds_done(&self) -> usize {
         self.rounds.iter().filter(|r| r.complete()).count()
     }
@@ -641,6 +665,15 @@ impl EventState {
         }
         if let Some(swiss) = &mut self.swiss {
             swiss.record_round(&results).map_err(|e| e.to_string())?;
+            // Those who left during the round first: one who left and came back in it is
+            // taken out and back in, so paired again.
+            for account in std::mem::take(&mut self.leaving) {
+                if swiss.rounds_done() < swiss.config().rounds {
+                    swiss
+                        .withdraw(player_id(account))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
             for (account, rating) in std::mem::take(&mut self.entering) {
                 enter(swiss, account, rating)?;
             }
@@ -1175,6 +1208,96 @@ pub(crate) mod tests {
         assert!(state.finished);
 
         // Stored in the order it happened: the joins between round 1's pairing and its games.
+        let mut stored_order = written[..6].to_vec();
+        stored_order.push(played[0].clone());
+        stored_order.extend(written[6..].iter().cloned());
+        stored_order.extend(played[1..].iter().cloned());
+        let stored: Vec<StoredEvent> = stored_order
+            .iter()
+            .zip(1..)
+            .map(|(record, v)| StoredEvent {
+                v,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+            })
+            .collect();
+        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
+        assert_eq!(replayed.rounds, state.rounds);
+        assert_eq!(replayed.standings(), state.standings());
+        assert_eq!(replayed.v, state.v);
+    }
+
+    /// A Swiss player who withdraws while a round is played is taken out once it is complete:
+    /// their game of the round, not yet created, is forfeited, and they are not paired after
+    /// it; one who withdraws and comes back within the same round plays on. A replay gives the
+    /// same event.
+    #[test]
+    fn a_swiss_withdrawal_during_a_round_counts_from_the_next_one() {
+        let format = Format::Swiss { rounds: 3 };
+        let mut state = EventState::new("e".into(), setup(format), 0);
+        let mut written = Vec::new();
+        let mut apply = |state: &mut EventState, record: EventRecord| {
+            state.apply(&record).unwrap();
+            written.push(record);
+        };
+        for account in 1..=6 {
+            apply(
+                &mut state,
+                EventRecord::Joined {
+                    account,
+                    name: format!("p{account}"),
+                    rating: 1500 + account as u32,
+                },
+            );
+        }
+        let draws = |_: &Board| GameOutcome::Draw;
+        let mut played = run_until(&mut state, draws, |s| s.rounds.len() == 1);
+        assert!(state.current().is_some(), "round 1 is being played");
+        let leave = |account| EventRecord::Withdrew {
+            account,
+            why: Leaving::Asked,
+        };
+        // Player 1 leaves for good; player 2 leaves and comes back before the round ends.
+        apply(&mut state, leave(1));
+        apply(&mut state, leave(2));
+        apply(
+            &mut state,
+            EventRecord::Joined {
+                account: 2,
+                name: "p2".into(),
+                rating: 1502,
+            },
+        );
+        assert!(
+            state.entrant(1).unwrap().withdrawn,
+            "shown withdrawn at once"
+        );
+        played.extend(run(&mut state, draws));
+        assert!(state.finished);
+        let in_round = |state: &EventState, round: usize, account: i64| {
+            let r = &state.rounds[round - 1];
+            r.bye == Some(account)
+                || r.boards
+                    .iter()
+                    .any(|b| b.white == account || b.black == account)
+        };
+        assert!(in_round(&state, 1, 1), "1 was paired in round 1");
+        let board = state.rounds[0]
+            .boards
+            .iter()
+            .find(|b| b.white == 1 || b.black == 1)
+            .unwrap();
+        let lost = if board.white == 1 {
+            GameOutcome::BlackWinsByForfeit
+        } else {
+            GameOutcome::WhiteWinsByForfeit
+        };
+        assert_eq!(board.outcome, Some(lost), "its game, not begun, forfeited");
+        for round in 2..=3 {
+            assert!(!in_round(&state, round, 1), "1 not paired in round {round}");
+            assert!(in_round(&state, round, 2), "2 paired in round {round}");
+        }
+
         let mut stored_order = written[..6].to_vec();
         stored_order.push(played[0].clone());
         stored_order.extend(written[6..].iter().cloned());
