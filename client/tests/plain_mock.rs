@@ -145,6 +145,8 @@ fn snapshot(v: u64, black: Option<&str>, legal_moves: Vec<LegalMove>) -> ServerM
         refuses_more_time: Default::default(),
         takeback_offer: None,
         takebacks: true,
+        rated: false,
+        event: None,
     })
 }
 

@@ -237,6 +237,15 @@ pub struct MatchSnapshot {
     /// takes it. Read as `false` when absent: no proposal offered that may be refused.
     #[serde(default)]
     pub takebacks: bool,
+    /// Whether the match is rated (as in [`MatchSummary::rated`]), so a client can say why a
+    /// match takes no takebacks. Read as `false` when absent.
+    #[serde(default)]
+    pub rated: bool,
+    /// The id of the club event this match is a game of (`/api/events/{id}`); `None` for
+    /// every other match. A client tells an event's game (no takebacks, rated or not) from a
+    /// rated match by it. Read as `None` when absent.
+    #[serde(default)]
+    pub event: Option<String>,
 }
 
 /// Each seat's refusal of more time, in a snapshot.

@@ -733,6 +733,8 @@ fn cases() -> Vec<Case> {
                 refuses_more_time: MoreTimeRefusals { white: false, black: true },
                 takeback_offer: None,
                 takebacks: true,
+                rated: false,
+                event: None,
             }),
         ),
         server(
@@ -774,6 +776,8 @@ fn cases() -> Vec<Case> {
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
                 takebacks: true,
+                rated: false,
+                event: None,
             }),
         ),
         // One match event of every kind, in the order they might occur.
@@ -1258,6 +1262,8 @@ fn exchanges() -> Vec<Case> {
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
                 takebacks: true,
+                rated: false,
+                event: None,
             }),
         ),
         client(
@@ -1326,6 +1332,8 @@ fn exchanges() -> Vec<Case> {
                 refuses_more_time: MoreTimeRefusals::default(),
                 takeback_offer: None,
                 takebacks: true,
+                rated: false,
+                event: None,
             }),
         ),
         client(

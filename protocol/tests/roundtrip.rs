@@ -329,7 +329,8 @@ prop_compose! {
                         result in of(match_result()), rematch in of(ident()),
                         first_move_in_ms in of(any::<u64>()),
                         offers in (of(vec(side(), 0..3)), of(side())),
-                        flags in (any::<bool>(), any::<bool>(), any::<bool>())) -> MatchSnapshot {
+                        flags in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+                        event in of(ident())) -> MatchSnapshot {
         let (berserk, takeback_offer) = offers;
         let (match_id, v, white, black, time_control, public, phase, start_fen, fen, turn) = head;
         MatchSnapshot {
@@ -339,6 +340,8 @@ prop_compose! {
             refuses_more_time: MoreTimeRefusals { white: flags.0, black: flags.1 },
             takeback_offer,
             takebacks: flags.2,
+            rated: flags.3,
+            event,
         }
     }
 }

@@ -281,3 +281,58 @@ async fn a_public_seek_made_on_one_node_is_listed_and_joined_by_id_on_the_other(
     b.stop().await;
     a.stop().await;
 }
+
+/// A guest away when their rematch was agreed, both matches then moved to the other node
+/// (their owner stopped): coming back to the old match there with their old token hands them
+/// the rematch's seat, though no node keeps the rematch's tokens for them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_finds_their_rematch_seat_on_the_node_that_took_both_matches_over() {
+    let Some((postgres, redis)) = backends("a rematch seat after a take-over") else {
+        return;
+    };
+    let url = postgres.create_database();
+    let a = node(&url, &redis, "a").await;
+    let b = node(&url, &redis, "b").await;
+
+    let mut white = a.client("Wim").await;
+    let ws = white.create(None, ColorChoice::White, false).await;
+    let mut black = b.client("Baukje").await;
+    let bs = black.join_code(&ws.invite_code).await;
+    let id = white.seat_action(&ws, ClientMessage::Resign).await;
+    white.expect_ack(id).await;
+    black.ended().await;
+    let id = white.seat_action(&ws, ClientMessage::OfferRematch).await;
+    white.expect_ack(id).await;
+    black
+        .event_until(|e| (*e == MatchEvent::RematchOffered(Side::White)).then_some(()))
+        .await;
+    drop(white);
+    let id = black.seat_action(&bs, ClientMessage::AcceptRematch).await;
+    black.expect_ack(id).await;
+    let new_white = black.expect_seat(0).await;
+    drop(black);
+
+    // The owner of both goes away; Black takes their rematch seat back on b (b takes the
+    // rematch over), then the guest comes back to the old match on b.
+    a.stop().await;
+    let mut black = b.client("Baukje").await;
+    let id = black.send_resume(&new_white.token, None).await;
+    tokio::time::timeout(Duration::from_secs(20), black.expect_seat(id))
+        .await
+        .expect("the rematch seat comes back on b");
+    let mut white = b.client("Wim").await;
+    white.set_next_id(100);
+    let id = white.send_resume(&ws.token, None).await;
+    let old = tokio::time::timeout(Duration::from_secs(20), white.expect_seat(id))
+        .await
+        .expect("the old seat on b");
+    assert_eq!(old.match_id, ws.match_id);
+    let new_black = white.expect_seat(0).await;
+    assert_eq!(
+        (new_black.match_id.as_str(), new_black.side),
+        (new_white.match_id.as_str(), Side::Black)
+    );
+    black.play(&new_white, &[32, 28]).await;
+    white.play(&new_black, &[19, 23]).await;
+    b.stop().await;
+}

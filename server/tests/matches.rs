@@ -901,6 +901,16 @@ async fn a_rematch_swaps_colours_and_hands_out_new_seats() {
 }
 
 #[tokio::test]
+async fn a_guest_away_at_the_rematch_finds_its_seat_after_a_restart_on_sqlite() {
+    let (dir, db) = temp_db();
+    a_guest_away_at_the_rematch_finds_its_seat_after_a_restart(|| {
+        boardcast_server::Config::for_tests(db.clone())
+    })
+    .await;
+    drop(dir);
+}
+
+#[tokio::test]
 async fn a_frozen_king_is_refused_by_the_three_move_rule() {
     let (dir, db) = temp_db();
     // White's king on 28 has made three simple moves in a row; white still has a man.

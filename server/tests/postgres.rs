@@ -265,3 +265,19 @@ async fn a_stalled_leaderboard_read_does_not_hold_up_a_move_on_the_same_connecti
     assert_eq!(entries, []);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_guest_away_at_the_rematch_finds_its_seat_after_a_restart_on_postgres() {
+    let Some(cluster) = Cluster::shared_or_skip("rematch seat after a restart") else {
+        return;
+    };
+    let url = cluster.create_database();
+    let (dir, db) = temp_db();
+    a_guest_away_at_the_rematch_finds_its_seat_after_a_restart(|| {
+        let mut config = Config::for_tests(db.clone());
+        config.database = Some(Database::Postgres(url.clone()));
+        config
+    })
+    .await;
+    drop(dir);
+}

@@ -866,9 +866,11 @@ async fn a_login_flood_beyond_the_hash_queue_is_refused_as_busy_and_play_goes_on
         client.expect_ack(id).await.unwrap();
     }
 
-    // Beyond the queue a login is refused with the typed `busy` and when to come back; the
-    // rest log in. Nothing else (no 401: the password is right; no 500).
+    // Beyond the queue a login is refused with the typed `busy` and when to come back, 1 to
+    // 3 s, not the same for all (so they do not all come back together); the rest log in.
+    // Nothing else (no 401: the password is right; no 500).
     let (mut logged_in, mut busy) = (0, 0);
+    let mut retry_afters = std::collections::BTreeSet::new();
     for answer in flood {
         let (status, head, body) = answer.join().unwrap();
         match status {
@@ -876,15 +878,29 @@ async fn a_login_flood_beyond_the_hash_queue_is_refused_as_busy_and_play_goes_on
             503 => {
                 busy += 1;
                 assert!(body.contains(r#""code":"busy""#), "{body}");
-                assert!(
-                    head.to_ascii_lowercase().contains("retry-after: 1"),
-                    "{head}"
-                );
+                let seconds: u64 = head
+                    .lines()
+                    .find_map(|line| {
+                        line.to_ascii_lowercase()
+                            .strip_prefix("retry-after: ")?
+                            .trim()
+                            .parse()
+                            .ok()
+                    })
+                    .unwrap_or_else(|| panic!("a busy answer without Retry-After: {head}"));
+                assert!((1..=3).contains(&seconds), "{head}");
+                retry_afters.insert(seconds);
             }
             _ => panic!("a login in the flood answered {status}: {body}"),
         }
     }
     assert!(busy > 0, "200 logins at once fit the queue");
+    if busy >= 10 {
+        assert!(
+            retry_afters.len() > 1,
+            "{busy} busy answers all said Retry-After {retry_afters:?}"
+        );
+    }
     assert!(logged_in > 0, "no login of the flood got through");
     // The flood left nothing behind: the owner logs in afterwards.
     assert!(login_cookie(addr, "Anne").starts_with("boardcast_session="));

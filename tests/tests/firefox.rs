@@ -14,6 +14,7 @@ mod suite {
 
     mod accounts;
     mod languages;
+    mod nav;
     mod origin;
     mod play;
     mod premove;

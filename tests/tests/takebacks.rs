@@ -94,6 +94,10 @@ async fn a_casual_takeback_is_declined_then_accepted_and_the_pdn_is_the_game_as_
 
     pair.play(0, &[32, 28]).await.unwrap();
     let after_first = snapshot(addr, &match_id).await;
+    // The snapshot says takebacks are taken, and that this is neither rated nor an event's.
+    assert!(after_first.takebacks);
+    assert!(!after_first.rated);
+    assert_eq!(after_first.event, None);
     // Black has not moved: nothing of its own to take back; nothing to answer either.
     let none = refused(
         &mut pair.black,
@@ -281,10 +285,12 @@ async fn a_rated_match_refuses_takebacks_naming_why() {
         args_of(&refusal),
         ErrorArgs::new("takeback_casual_only").word("match", "rated")
     );
-    assert_eq!(
-        snapshot(addr, &white_seat.match_id).await.takeback_offer,
-        None
-    );
+    // The snapshot tells a client why before it asks: a rated match, not an event's game.
+    let shown = snapshot(addr, &white_seat.match_id).await;
+    assert_eq!(shown.takeback_offer, None);
+    assert!(!shown.takebacks);
+    assert!(shown.rated);
+    assert_eq!(shown.event, None);
 }
 
 async fn member(addr: SocketAddr, name: &str) -> Client {
@@ -386,6 +392,11 @@ async fn an_event_game_seats_each_member_with_their_more_time_choice_and_refuses
     let (mut bauke_client, bauke_seat) = reclaim(addr, &bauke, &match_id).await;
     let shown = snapshot(addr, &match_id).await;
     assert_eq!(shown.phase, MatchPhase::Playing);
+    // The snapshot names the event the game is of (a casual one: not rated), so a client can
+    // word the takeback refusal itself.
+    assert!(!shown.takebacks);
+    assert!(!shown.rated);
+    assert_eq!(shown.event.as_deref(), Some(id.as_str()));
     let refusals = shown.refuses_more_time;
     let (anne_refuses, bauke_refuses) = match anne_side {
         Side::White => (refusals.white, refusals.black),

@@ -86,6 +86,8 @@ taken-both = { $kings } and { $men }
 web-language = Language
 web-nav-lobby = Lobby
 web-nav-tv = TV
+web-nav-events = Events
+web-nav-ladder = Ladder
 
 ## Words both pages share: sides, pieces, presence, counts.
 

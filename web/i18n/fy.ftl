@@ -88,6 +88,8 @@ taken-both = { $kings } en { $men }
 web-language = Taal
 web-nav-lobby = Lobby
 web-nav-tv = TV
+web-nav-events = Toernoaien
+web-nav-ladder = Ranglist
 
 ## Words both pages share: sides, pieces, presence, counts.
 

@@ -86,6 +86,8 @@ taken-both = { $kings } en { $men }
 web-language = Taal
 web-nav-lobby = Lobby
 web-nav-tv = TV
+web-nav-events = Toernooien
+web-nav-ladder = Ranglijst
 
 ## Words both pages share: sides, pieces, presence, counts.
 

@@ -287,7 +287,6 @@ local-no-stored-seat = no stored seat to resume
 local-expected = expected { $what }, got `{ $got }`
 local-match-over = the match is over
 local-abort-too-late = a match can be aborted only before both sides have moved; r resigns
-local-takeback-casual-only = takebacks are for casual games only, not for rated games or club events' games
 local-wait-for-move = it is { $side }'s move: wait for it
 local-not-your-turn = it is not your turn to move
 local-no-move-from = no legal move starts on { $square }

@@ -357,7 +357,6 @@ local-no-stored-seat = gjin bewarre plak om fierder te gean
 local-expected = ferwachte { $what }, krige `{ $got }`
 local-match-over = de partij is foarby
 local-abort-too-late = in partij kin allinne ôfbrutsen wurde foardat beide kanten set hawwe; r jout op
-local-takeback-casual-only = in set weromnimme kin allinnich yn frije partijen, net yn partijen foar de rating of fan in klubtoernoai
 local-wait-for-move =
     { $side ->
         [white] wyt is oan set: wachtsje derop

@@ -357,7 +357,6 @@ local-no-stored-seat = geen bewaarde plaats om te hervatten
 local-expected = verwacht { $what }, kreeg `{ $got }`
 local-match-over = de partij is voorbij
 local-abort-too-late = een partij kan alleen worden afgebroken voordat beide kanten hebben gezet; r geeft op
-local-takeback-casual-only = zetten terugnemen kan alleen in vrije partijen, niet in partijen voor de rating of van een clubtoernooi
 local-wait-for-move =
     { $side ->
         [white] wit is aan zet: wacht erop

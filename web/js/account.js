@@ -171,6 +171,10 @@ function failed(state, request, { status, body, retryAfter }) {
   const id = error && `account-error-${error.code}`;
   let text = !error ? t('error-internal') : t(id) === id ? error.message : t(id);
   if (status === 429 && retryAfter > 0) text = t('account-retry-after', { text, seconds: retryAfter });
+  // A login flood's `busy` says when to come back (1–3 s, spread by the server): say it too.
+  else if (status === 503 && error && error.code === 'busy' && retryAfter > 0) {
+    text = t('account-error-busy-retry', { seconds: retryAfter });
+  }
   return refuse(state, text, error ? error.code : `http_${status}`);
 }
 

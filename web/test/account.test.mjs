@@ -99,6 +99,29 @@ test('throttled logins say when to try again', () => {
   assert.equal(state.notice.code, 'offline');
 });
 
+test('a login refused busy says the seconds its Retry-After gave, in the page language', () => {
+  const read = (lang) => [`${lang}.ftl`, `pages-${lang}.ftl`].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n');
+  const busy = { error: { code: 'busy', message: 'too many logins at once: try again in a moment' } };
+  try {
+    for (const [lang, said, shortly] of [
+      ['en', 'The server is busy: try again in 3 s.', 'The server is busy: try again shortly.'],
+      ['nl', 'De server is druk: probeer het over 3 s opnieuw.', 'De server is druk: probeer het zo opnieuw.'],
+      ['fy', 'De server is drok: besykje it oer 3 s opnij.', 'De server is drok: besykje it sa meteen opnij.'],
+    ]) {
+      i18n.use(lang, read(lang));
+      const state = fresh('/login');
+      const [post] = requests(account.login(state, { name: 'Anne', password: 'pw123456' }));
+      account.answered(state, post, { status: 503, body: busy, retryAfter: 3 });
+      assert.deepEqual(state.notice, { text: said, code: 'busy' });
+      // Without a Retry-After it stays the words it had.
+      account.answered(state, post, { status: 503, body: busy, retryAfter: 0 });
+      assert.equal(state.notice.text, shortly);
+    }
+  } finally {
+    i18n.use('en', read('en'));
+  }
+});
+
 test('log out here or everywhere, then the lobby', () => {
   const state = fresh('/account');
   assert.equal(requests(account.logout(state, false))[0].path, '/api/logout');

@@ -8,7 +8,7 @@ import * as i18n from '../js/i18n.js';
 import { initialState, parseRoute } from '../js/state.js';
 import { receive } from '../js/receive.js';
 import { eventBody, ERRORS } from '../js/pages/event-form.js';
-import { eventRefusal } from '../js/pages/events.js';
+import { eventRefusal, offers } from '../js/pages/events.js';
 
 i18n.use('en', ['en.ftl', 'pages-en.ftl'].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n'));
 
@@ -69,8 +69,8 @@ test('a refused event request reads in the page\'s language, and an invalid fiel
   const words = (lang) => ['', 'pages-'].map((p) => readFileSync(new URL(`../i18n/${p}${lang}.ftl`, import.meta.url), 'utf8')).join('\n');
   try {
     i18n.use('nl', words('nl'));
-    assert.equal(eventRefusal({ code: 'round_in_progress', message: 'a round is being played: join or withdraw between rounds' }),
-      'Er wordt een ronde gespeeld: meld je aan of af tussen de rondes.');
+    assert.equal(eventRefusal({ code: 'round_in_progress', message: 'a round is being played: withdraw between rounds; a join is taken until the last round' }),
+      'Er wordt een ronde gespeeld: afmelden kan tussen de rondes, aanmelden tot de laatste ronde.');
     i18n.use('fy', words('fy'));
     assert.equal(eventRefusal({ code: 'not_organiser', message: 'only an admin…' }),
       'Allinnich in behearder of in lid mei organisatorrjocht makket toernoaien oan.');
@@ -82,4 +82,28 @@ test('a refused event request reads in the page\'s language, and an invalid fiel
   }
   assert.equal(eventRefusal({ code: 'invalid_argument', message: 'the arena lasts 20 to 180 minutes' }),
     'the arena lasts 20 to 180 minutes');
+});
+
+test('a member who withdrew is offered the join again where the server takes them back, and nobody a round-robin that runs', () => {
+  const line = (name, withdrawn) => ({ name, withdrawn });
+  const playing = { games: [{ white: 'Anne', black: 'Catrijn', result: null }] };
+  const swiss = { kind: 'swiss', status: 'playing', rounds_total: 3, players: ['Anne'], standings: [line('Anne', false), line('Bauke', true)], rounds: [{ round: 1, ...playing }] };
+  assert.deepEqual(offers(swiss, 'Bauke'), { join: true, again: true, withdraw: false });
+  assert.deepEqual(offers(swiss, 'Anne'), { join: false, again: false, withdraw: true });
+  assert.deepEqual(offers(swiss, 'Catrijn'), { join: true, again: false, withdraw: false });
+  assert.deepEqual(offers(swiss, null), { join: false, again: false, withdraw: false });
+  assert.deepEqual(offers({ ...swiss, status: 'finished' }, 'Bauke'), { join: false, again: false, withdraw: false });
+  // The last round of a Swiss being played: nobody joins any more.
+  const last = { ...swiss, rounds: [{ round: 3, ...playing }] };
+  assert.deepEqual(offers(last, 'Bauke'), { join: false, again: false, withdraw: false });
+  assert.deepEqual(offers({ ...last, rounds: [{ round: 2, ...playing }] }, 'Bauke'), { join: true, again: true, withdraw: false });
+  const waiting = { ...swiss, kind: 'round_robin', status: 'waiting', rounds: [] };
+  assert.deepEqual(offers(waiting, 'Bauke'), { join: true, again: true, withdraw: false });
+  const running = { ...waiting, status: 'playing', rounds: [{ round: 1, ...playing }] };
+  assert.deepEqual(offers(running, 'Bauke'), { join: false, again: false, withdraw: false });
+  assert.deepEqual(offers(running, 'Catrijn'), { join: false, again: false, withdraw: false });
+  assert.deepEqual(offers(running, 'Anne'), { join: false, again: false, withdraw: true });
+  assert.equal(i18n.t('event-rejoin'), 'Join again');
+  assert.equal(eventRefusal({ code: 'left_for_good', message: '' }),
+    'You withdrew from this round-robin after its start: you cannot join it again.');
 });

@@ -37,7 +37,7 @@ pub enum ApiError {
         status: u16,
         code: String,
         message: String,
-        /// Seconds to wait, from `Retry-After` (429).
+        /// Seconds to wait, from `Retry-After` (429 `throttled`, 503 `busy`).
         retry_after: Option<u64>,
     },
     /// The server was not reached, or answered something that is not the API's.

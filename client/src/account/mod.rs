@@ -389,6 +389,26 @@ fn read_password(name: &str, base: &str) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    /// A login refused `busy` in a flood says the seconds of its `Retry-After` (1–3 s, spread
+    /// by the server), so the one who typed it knows when to come back.
+    #[test]
+    fn a_busy_refusal_says_when_to_try_again() {
+        let busy = |retry_after| ApiError::Refused {
+            status: 503,
+            code: "busy".into(),
+            message: "too many logins at once: try again in a moment".into(),
+            retry_after,
+        };
+        assert_eq!(
+            refusal_text(&busy(Some(2))),
+            "too many logins at once: try again in a moment (try again in 2 s)"
+        );
+        assert_eq!(
+            refusal_text(&busy(None)),
+            "too many logins at once: try again in a moment"
+        );
+    }
+
     #[test]
     fn the_ladder_table_fits_80_columns_and_tags_bots() {
         let rung = |rank, name: &str, bot, rating| LadderRung {

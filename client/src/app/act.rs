@@ -9,9 +9,10 @@ use boardcast_protocol::{
 
 use super::command::{Command, Reply};
 use super::entry::{self, Resolution};
+use super::game::Game;
 use super::notes::Note;
 use super::{App, Pending, Screen, SeatInfo};
-use crate::i18n::{tr, tr_args};
+use crate::i18n::{refusal, tr, tr_args};
 
 impl App {
     pub fn command(&mut self, command: Command) {
@@ -311,12 +312,14 @@ impl App {
     }
 
     /// A takeback proposal or answer. A match that takes none (rated, or a club event's game:
-    /// the snapshot says) refuses it here with the server's reason, in the player's language,
-    /// instead of sending what the server can only refuse (`takeback_casual_only`).
+    /// the snapshot says which) refuses it here in the words of the server's refusal, in the
+    /// player's language, instead of sending what the server can only refuse.
     fn takeback(&mut self, reply: Reply) {
-        let takebacks = self.game.as_ref().is_none_or(|game| game.takebacks);
-        if self.my_side().is_some() && !takebacks {
-            return self.error("not_allowed", tr("local-takeback-casual-only"));
+        let refused = self.game.as_ref().and_then(Game::takeback_refusal);
+        if let (Some(args), Some(_)) = (refused, self.my_side()) {
+            // Every catalogue words this reason; its id stands in as a missing word does.
+            let words = refusal("not_allowed", &args.reason, Some(&args));
+            return self.error("not_allowed", words);
         }
         self.seat_action(match reply {
             Reply::Offer => ClientMessage::ProposeTakeback,

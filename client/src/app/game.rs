@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
-    ClockState, KingCounters, LegalMove, MatchEvent, MatchPhase, MatchResult, MatchSnapshot,
-    PlayedMove, PlayerInfo, Side, TimeControl,
+    ClockState, ErrorArgs, KingCounters, LegalMove, MatchEvent, MatchPhase, MatchResult,
+    MatchSnapshot, PlayedMove, PlayerInfo, Side, TimeControl,
 };
 
 use super::fen::Board;
@@ -63,6 +63,11 @@ pub struct Game {
     /// Whether the seats may propose takebacks: a casual match, not a club event's game
     /// (the snapshot's `takebacks`). Elsewhere `u` is refused here, not sent to be refused.
     pub takebacks: bool,
+    /// Whether the match is rated (the snapshot's `rated`).
+    pub rated: bool,
+    /// The club event this match is a game of (the snapshot's `event`): with `rated`, what
+    /// tells the refused takeback's reason, an event's game (rated or not) or a rated match.
+    pub event: Option<String>,
 }
 
 impl Game {
@@ -79,6 +84,25 @@ impl Game {
             .filter(|mv| mv.side == Side::White)
             .count();
         later_whites + 1
+    }
+
+    /// Why a seat may not propose a takeback here, as the server's refusal would give it
+    /// (`takeback_casual_only`, `match`: `event` for a club event's game, rated or not, else
+    /// `rated`). `None` where takebacks are allowed, and where the snapshot does not say why
+    /// (a server that sends neither `rated` nor `event`): the proposal then goes to the
+    /// server, whose refusal names the reason.
+    pub fn takeback_refusal(&self) -> Option<ErrorArgs> {
+        if self.takebacks {
+            return None;
+        }
+        let kind = if self.event.is_some() {
+            "event"
+        } else if self.rated {
+            "rated"
+        } else {
+            return None;
+        };
+        Some(ErrorArgs::new("takeback_casual_only").word("match", kind))
     }
 
     pub fn from_snapshot(snapshot: MatchSnapshot, now: Instant) -> Game {
@@ -110,6 +134,8 @@ impl Game {
             lag_ms: Default::default(),
             berserk: snapshot.berserk,
             takebacks: snapshot.takebacks,
+            rated: snapshot.rated,
+            event: snapshot.event,
         }
     }
 
@@ -491,6 +517,8 @@ pub(crate) mod tests {
             berserk: None,
             refuses_more_time: Default::default(),
             takebacks: true,
+            rated: false,
+            event: None,
         }
     }
 

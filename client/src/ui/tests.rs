@@ -2600,9 +2600,9 @@ fn u_proposes_and_accepts_a_takeback_and_the_move_is_gone() {
     assert!(!contains(&buf, "1. 32-28"), "{:#?}", text(&buf));
 }
 
-/// White's player (amy) at the start of a match that takes no takebacks (a rated match or a
-/// club event's game, as its snapshot says).
-fn white_without_takebacks(now: Instant) -> App {
+/// White's player (amy) at the start of a match that takes no takebacks: a rated match, or a
+/// club event's game (`event`), as its snapshot says.
+fn white_without_takebacks(now: Instant, rated: bool, event: Option<&str>) -> App {
     let mut app = App::new("amy", None, 1);
     app.connected();
     app.receive(
@@ -2617,38 +2617,53 @@ fn white_without_takebacks(now: Instant) -> App {
     );
     let mut snap = snapshot("W:W31-50:B1-20:H0:F1:+0+0", &["32-28"]);
     snap.takebacks = false;
+    snap.rated = rated;
+    snap.event = event.map(str::to_owned);
     app.receive(ServerMessage::MatchSnapshot(snap), now);
     app.drain();
     app
 }
 
 /// Takebacks in a rated match or a club event's game at 80×24 (issue 32): `u` and `U` are
-/// refused here, in the player's language with the server's reason, and nothing is sent; the
-/// help lists the takeback keys to a player of a casual match only.
+/// refused here, in the player's language with the server's reason for this match (a rated
+/// match, or an event's game, rated or not), and nothing is sent; the help lists the takeback
+/// keys to a player of a casual match only.
 #[test]
 fn u_without_takebacks_is_refused_here_in_words_and_the_help_does_not_offer_it() {
     let now = Instant::now();
     let words =
         |text: &str| -> Vec<String> { text.split_whitespace().map(str::to_lowercase).collect() };
+    let reason = |kind: &str| {
+        let args = ErrorArgs::new("takeback_casual_only").word("match", kind);
+        crate::i18n::refusal("not_allowed", "", Some(&args))
+    };
+    let matches = [
+        (true, None, "rated"),
+        (true, Some("e1"), "event"),
+        (false, Some("e1"), "event"),
+    ];
     for lang in Lang::ALL {
         speak_on_this_thread(lang);
-        let reason = tr("local-takeback-casual-only");
-        for code in ['u', 'U'] {
-            let mut amy = white_without_takebacks(now);
-            key(&mut amy, crossterm::event::KeyCode::Char(code));
-            let sent = amy.drain().0;
-            assert!(sent.is_empty(), "{} {code}: {sent:?}", lang.tag());
-            // The status bar's bottom lines end with the whole reason.
-            let lines = text(&render(&amy, now, 80, 24));
-            let bottom = words(&lines[lines.len() - 3..].join(" "));
-            assert!(
-                bottom.ends_with(&words(&reason)),
-                "{} {code}:\n{}",
-                lang.tag(),
-                lines.join("\n")
-            );
+        assert_ne!(reason("rated"), reason("event"), "{}", lang.tag());
+        for (rated, event, kind) in matches {
+            for code in ['u', 'U'] {
+                let mut amy = white_without_takebacks(now, rated, event);
+                key(&mut amy, crossterm::event::KeyCode::Char(code));
+                let sent = amy.drain().0;
+                assert!(sent.is_empty(), "{} {code} {kind}: {sent:?}", lang.tag());
+                // The status bar's bottom lines show the whole reason.
+                let lines = text(&render(&amy, now, 80, 24));
+                let bottom = words(&lines[lines.len() - 3..].join(" "));
+                let said = words(&reason(kind));
+                assert!(
+                    bottom.windows(said.len()).any(|shown| shown == said),
+                    "{} {code} {kind}:\n{}",
+                    lang.tag(),
+                    lines.join("\n")
+                );
+            }
         }
-        let mut amy = white_without_takebacks(now);
+        let mut amy = white_without_takebacks(now, true, None);
         amy.ui.help = true;
         assert!(!super::help::keys(&amy).contains(&super::help::TAKEBACK));
         let buf = render(&amy, now, 80, 24);
@@ -2674,8 +2689,21 @@ fn u_without_takebacks_is_refused_here_in_words_and_the_help_does_not_offer_it()
     }
     speak_on_this_thread(Lang::En);
     assert_eq!(
-        tr("local-takeback-casual-only"),
-        "takebacks are for casual games only, not for rated games or club events' games"
+        reason("rated"),
+        "Takebacks are for casual games only, not for a rated game."
+    );
+    assert_eq!(
+        reason("event"),
+        "Takebacks are for casual games only, not for a club event's game."
+    );
+    // A server that says neither why (no `rated`, no `event`) is asked: its refusal names it.
+    let mut amy = white_without_takebacks(now, false, None);
+    key(&mut amy, crossterm::event::KeyCode::Char('u'));
+    assert!(
+        amy.drain()
+            .0
+            .iter()
+            .any(|envelope| matches!(envelope.msg, ClientMessage::ProposeTakeback(_)))
     );
 }
 

@@ -270,6 +270,19 @@ impl Swiss {
         Ok(())
     }
 
+    /// Brings back a withdrawn player between rounds: paired again from the next round on,
+    /// with the records they had, the rounds missed absent (0 points), as lichess's Swiss
+    /// takes back a player who left and joins again.
+    pub fn rejoin(&mut self, id: PlayerId) -> Result<(), SwissError> {
+        self.between_rounds()?;
+        let &i = self.index.get(&id).ok_or(SwissError::UnknownPlayer(id))?;
+        if !self.players[i].withdrawn {
+            return Err(SwissError::DuplicatePlayer(id));
+        }
+        self.players[i].withdrawn = false;
+        Ok(())
+    }
+
     fn between_rounds(&self) -> Result<(), SwissError> {
         if let Some(p) = &self.pending {
             return Err(SwissError::RoundInProgress(p.round));

@@ -1,5 +1,8 @@
-//! Final standings with tie-breaks: score, then Buchholz, Buchholz cut-1, Sonneborn-Berger,
-//! then rating (then player id, so that the order is total and every node ranks alike).
+//! Final standings with tie-breaks. A Swiss ranks equal scores by Buchholz, Buchholz cut-1,
+//! then Sonneborn-Berger ([`standings`]); a round robin by Sonneborn-Berger alone
+//! ([`round_robin_standings`]), because there everyone meets everyone and, once every round is
+//! played, players on equal scores have equal Buchholz. Rating, then player id, come last, so
+//! that the order is total and every node ranks alike.
 //!
 //! - **Buchholz**: the sum of the final scores of one's opponents.
 //! - **Buchholz cut-1**: the same without the lowest of those scores.
@@ -30,10 +33,51 @@ pub struct Standing {
     pub rating: u32,
 }
 
-/// The final table of `players`, best first.
+/// The table of a Swiss's `players`, best first: score, Buchholz, Buchholz cut-1,
+/// Sonneborn-Berger, rating, id.
 pub fn standings(players: &[SwissPlayer]) -> Vec<Standing> {
+    ranked(lines(players), |a, b| {
+        b.buchholz
+            .cmp(&a.buchholz)
+            .then(b.buchholz_cut1.cmp(&a.buchholz_cut1))
+            .then(
+                b.sonneborn_berger_quarters
+                    .cmp(&a.sonneborn_berger_quarters),
+            )
+    })
+}
+
+/// The table of a round robin's `players`, best first: score, Sonneborn-Berger, rating, id
+/// (FIDE's tie-break regulations, C.07, name Sonneborn-Berger for round robins, not Buchholz).
+pub fn round_robin_standings(players: &[SwissPlayer]) -> Vec<Standing> {
+    ranked(lines(players), |a, b| {
+        b.sonneborn_berger_quarters
+            .cmp(&a.sonneborn_berger_quarters)
+    })
+}
+
+/// `table` sorted by score, then `tie_breaks`, then rating and id, with the places written.
+fn ranked(
+    mut table: Vec<Standing>,
+    tie_breaks: impl Fn(&Standing, &Standing) -> std::cmp::Ordering,
+) -> Vec<Standing> {
+    table.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| tie_breaks(a, b))
+            .then(b.rating.cmp(&a.rating))
+            .then(a.id.cmp(&b.id))
+    });
+    for (i, s) in table.iter_mut().enumerate() {
+        s.rank = i as u32 + 1;
+    }
+    table
+}
+
+/// Each player's line, unranked.
+fn lines(players: &[SwissPlayer]) -> Vec<Standing> {
     let score: HashMap<PlayerId, Points> = players.iter().map(|p| (p.id, p.score())).collect();
-    let mut table: Vec<Standing> = players
+    players
         .iter()
         .map(|p| {
             let own = score[&p.id];
@@ -68,21 +112,5 @@ pub fn standings(players: &[SwissPlayer]) -> Vec<Standing> {
                 rating: p.rating,
             }
         })
-        .collect();
-    table.sort_by(|a, b| {
-        b.score
-            .cmp(&a.score)
-            .then(b.buchholz.cmp(&a.buchholz))
-            .then(b.buchholz_cut1.cmp(&a.buchholz_cut1))
-            .then(
-                b.sonneborn_berger_quarters
-                    .cmp(&a.sonneborn_berger_quarters),
-            )
-            .then(b.rating.cmp(&a.rating))
-            .then(a.id.cmp(&b.id))
-    });
-    for (i, s) in table.iter_mut().enumerate() {
-        s.rank = i as u32 + 1;
-    }
-    table
+        .collect()
 }

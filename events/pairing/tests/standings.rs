@@ -1,7 +1,7 @@
 //! Tie-breaks worked by hand, and the TRF export read back column by column.
 
 use boardcast_pairing::swiss::{GameResult, Outcome, RoundRecord, Swiss, SwissConfig, SwissPlayer};
-use boardcast_pairing::tiebreak::standings;
+use boardcast_pairing::tiebreak::{round_robin_standings, standings};
 use boardcast_pairing::trf::{TrfHeader, write_trf};
 use boardcast_pairing::{Colour, PlayerId, Points};
 
@@ -86,6 +86,47 @@ fn equal_scores_go_by_buchholz_then_rating() {
     ];
     let ids: Vec<u32> = standings(&players).iter().map(|s| s.id.0).collect();
     assert_eq!(ids, [1, 4, 3, 2, 6, 5]);
+}
+
+/// Two rounds of a six-player round robin (the results below). Players 2 and 4 both have 1
+/// point: 2 lost to 5 (2 points) and beat 3 (½), Buchholz 2½ and Sonneborn-Berger ½; 4 drew 3 (½) and 6 (1½), Buchholz 2 and Sonneborn-Berger 1. A Swiss ranks 2 first on
+/// Buchholz; a round robin ranks 4 first on Sonneborn-Berger, and the same lines show both.
+#[test]
+fn a_round_robin_ranks_equal_scores_by_sonneborn_berger_where_a_swiss_goes_by_buchholz() {
+    use Colour::{Black as B, White as W};
+    // Round 1: 1–6 0-1, 2–5 0-1, 3–4 ½-½. Round 2: 1–5 0-1, 6–4 ½-½, 2–3 1-0.
+    let players = vec![
+        player(1, 1500, vec![game(6, W, 0), game(5, W, 0)]),
+        player(2, 1500, vec![game(5, W, 0), game(3, W, 2)]),
+        player(3, 1500, vec![game(4, W, 1), game(2, B, 0)]),
+        player(4, 1500, vec![game(3, B, 1), game(6, B, 1)]),
+        player(5, 1500, vec![game(2, B, 2), game(1, B, 2)]),
+        player(6, 1500, vec![game(1, B, 2), game(4, W, 1)]),
+    ];
+    let order = |table: Vec<boardcast_pairing::tiebreak::Standing>| -> Vec<u32> {
+        table.iter().map(|s| s.id.0).collect()
+    };
+    let swiss = standings(&players);
+    let line = |id: u32| *swiss.iter().find(|s| s.id == PlayerId(id)).unwrap();
+    assert_eq!((line(2).buchholz, line(4).buchholz), (Points(5), Points(4)));
+    assert_eq!(
+        (
+            line(2).sonneborn_berger_quarters,
+            line(4).sonneborn_berger_quarters
+        ),
+        (2, 4)
+    );
+    assert_eq!(order(swiss), [5, 6, 2, 4, 3, 1]);
+    let round_robin = round_robin_standings(&players);
+    assert_eq!(order(round_robin.clone()), [5, 6, 4, 2, 3, 1]);
+    // The lines themselves do not depend on the order they are ranked in.
+    let by_id = |mut t: Vec<boardcast_pairing::tiebreak::Standing>| {
+        t.sort_by_key(|s| s.id);
+        t.into_iter()
+            .map(|s| (s.id, s.score, s.buchholz, s.sonneborn_berger_quarters))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(by_id(round_robin), by_id(standings(&players)));
 }
 
 /// Two rounds of five players (and a sixth from round 2) through the Swiss, then the TRF read

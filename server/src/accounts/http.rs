@@ -145,7 +145,7 @@ impl From<password::HashError> for Refused {
     fn from(err: password::HashError) -> Refused {
         match err {
             password::HashError::Busy => Refused {
-                retry_after: Some(password::BUSY_RETRY_AFTER),
+                retry_after: Some(password::busy_retry_after()),
                 ..Refused::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     ApiErrorCode::Busy,

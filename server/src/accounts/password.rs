@@ -15,6 +15,7 @@
 //! threads too. The PHC strings written and read are the standard API's, byte for byte.
 
 use std::cell::RefCell;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, LazyLock, Mutex};
@@ -23,6 +24,7 @@ use std::time::Duration;
 use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use boardcast_protocol::account::{ApiErrorCode, PASSWORD_MAX, PASSWORD_MIN};
+use rand::Rng;
 use tokio::sync::oneshot;
 
 /// At most this many hashes at once: one fewer than the machine's cores, at least one, and
@@ -38,8 +40,17 @@ pub(crate) fn max_hashes() -> usize {
 /// `Retry-After`, so a flood costs neither memory nor an answer that comes too late to use.
 const QUEUE_PER_THREAD: usize = 16;
 
-/// When to try again after [`HashError::Busy`]: about the time the queue takes to drain.
-pub(crate) const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// The whole seconds `Retry-After` says after [`HashError::Busy`]: about the time the queue
+/// takes to drain, at least.
+const BUSY_RETRY_AFTER_S: RangeInclusive<u64> = 1..=3;
+
+/// When to try again after [`HashError::Busy`], chosen at random per answer within
+/// [`BUSY_RETRY_AFTER_S`]: the clients one burst got refused together come back spread over
+/// three seconds, not all in the same one to be refused together again (a bot fleet that
+/// honours `Retry-After` would otherwise keep its step).
+pub(crate) fn busy_retry_after() -> Duration {
+    Duration::from_secs(rand::rng().random_range(BUSY_RETRY_AFTER_S))
+}
 
 /// The nice value of the hashing threads: the lowest a thread can ask for.
 const LOWEST_PRIORITY: i32 = 19;
@@ -136,7 +147,7 @@ static DUMMY: LazyLock<String> =
 /// Why a hash was not made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HashError {
-    /// The queue of the hashing threads is full: try again after [`BUSY_RETRY_AFTER`].
+    /// The queue of the hashing threads is full: try again after [`busy_retry_after`].
     #[error("too many logins at once: try again in a moment")]
     Busy,
     /// Argon2 refused (it does not with these parameters), or the hashing threads are gone.
@@ -340,6 +351,19 @@ mod tests {
     use super::*;
 
     use futures_util::FutureExt;
+
+    /// Busy answers say when to come back, each 1–3 s chosen on its own, so clients refused
+    /// together are spread out.
+    #[test]
+    fn busy_answers_spread_their_retry_after_over_one_to_three_seconds() {
+        let said: std::collections::BTreeSet<u64> =
+            (0..200).map(|_| busy_retry_after().as_secs()).collect();
+        assert_eq!(
+            said,
+            BUSY_RETRY_AFTER_S.collect(),
+            "every second of the range is said"
+        );
+    }
 
     #[test]
     fn hashing_leaves_a_core_to_play() {

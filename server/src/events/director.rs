@@ -309,10 +309,16 @@ impl Director {
             return Err(EventError::Finished);
         }
         match state.entrant(joining.account) {
-            // An arena player who left may come back while it runs.
-            Some(e) if e.withdrawn && matches!(state.setup.format, Format::Arena { .. }) => {}
-            Some(_) => return Err(EventError::AlreadyJoined),
-            None => {}
+            Some(e) if !e.withdrawn => return Err(EventError::AlreadyJoined),
+            // One who left a round-robin that runs had their games left scored as lost: the
+            // field is fixed, so they cannot come back. Everywhere else they may, by the
+            // rules a newcomer joins by (below).
+            Some(_)
+                if state.started() && matches!(state.setup.format, Format::RoundRobin { .. }) =>
+            {
+                return Err(EventError::LeftForGood);
+            }
+            Some(_) | None => {}
         }
         if state.started() {
             match state.setup.format {
@@ -321,7 +327,11 @@ impl Director {
                 }
                 Format::Arena { .. } => {}
                 Format::RoundRobin { .. } => return Err(EventError::Started),
-                Format::Swiss { .. } if state.current().is_some() => {
+                // A join during a round counts from the next one (lichess's Swiss); during
+                // the last there is none.
+                Format::Swiss { rounds }
+                    if state.current().is_some() && state.rounds.len() as u32 >= rounds =>
+                {
                     return Err(EventError::RoundInProgress);
                 }
                 Format::Swiss { .. } => {}
@@ -481,8 +491,11 @@ impl Director {
     }
 
     /// The event's unfinished games that no record seats, with their players' accounts.
+    /// Storage is asked for this event's games only: in a cluster many directors restart at
+    /// once, and each reading every unfinished match would read them all once per event.
     async fn read_unrecorded(&self) -> Vec<Unrecorded> {
-        let unfinished = match self.storage.unfinished().await {
+        let of_the_event = self.storage.unfinished_of_event(self.state.id.clone());
+        let unfinished = match of_the_event.await {
             Ok(unfinished) => unfinished,
             Err(err) => {
                 tracing::warn!(event = %self.state.id, %err, "cannot look for unrecorded games");
@@ -499,10 +512,6 @@ impl Director {
         unfinished
             .into_iter()
             .filter(|stored| !seated.contains(stored.id.as_str()))
-            .filter(|stored| {
-                serde_json::from_str::<Setup>(&stored.setup)
-                    .is_ok_and(|setup| setup.event.as_deref() == Some(self.state.id.as_str()))
-            })
             .filter_map(|stored| {
                 let mut seats = [None, None];
                 for event in &stored.events {

@@ -26,9 +26,11 @@ pub(crate) enum EventError {
     NotJoined,
     #[error("the event is over")]
     Finished,
-    #[error("a round-robin cannot be joined or left once it has started")]
+    #[error("a round-robin cannot be joined once it has started")]
     Started,
-    #[error("a round is being played: join or withdraw between rounds")]
+    #[error(
+        "a round is being played: withdraw between rounds; a join is taken until the last round"
+    )]
     RoundInProgress,
     #[error("wrong event password")]
     WrongPassword,
@@ -42,6 +44,10 @@ pub(crate) enum EventError {
     Moving,
     #[error("storage failed: try again")]
     Storage,
+    /// A member who withdrew from a round-robin after its start: their remaining games were
+    /// scored as lost, and its field is fixed.
+    #[error("you withdrew from this round-robin after its start: you cannot join it again")]
+    LeftForGood,
 }
 
 impl EventError {
@@ -62,6 +68,7 @@ impl EventError {
             EventError::Busy => "busy",
             EventError::Moving => "event_moving",
             EventError::Storage => "internal",
+            EventError::LeftForGood => "left_for_good",
         }
     }
 
@@ -78,7 +85,8 @@ impl EventError {
             | EventError::NotJoined
             | EventError::Finished
             | EventError::Started
-            | EventError::RoundInProgress => StatusCode::CONFLICT,
+            | EventError::RoundInProgress
+            | EventError::LeftForGood => StatusCode::CONFLICT,
             EventError::Busy | EventError::Storage | EventError::Moving => {
                 StatusCode::SERVICE_UNAVAILABLE
             }

@@ -14,8 +14,9 @@
 //! director knows nothing of its followers. An event whose director runs on another node of a
 //! cluster has a room fed by reading the event back from storage every [`READ_EVERY`] while
 //! it is followed here ([`read_back`]): read whole once, then only the records stored after
-//! the version it has ([`FromStorage`]). A finished event answers `watch` with the event read
-//! back once, as nothing more will change.
+//! the version it has, kept once for the room and the HTTP routes alike ([`super::kept`]).
+//! A finished event answers `watch` with the event read back once, as nothing more will
+//! change.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,20 +26,16 @@ use boardcast_protocol::{
     ClubEvent, ClubEventKind, ClubEventStatus, ErrorArgs, ErrorCode, EventGame, EventRound,
     EventStanding, MAX_PUSHED_GAMES, ServerMessage, Target,
 };
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::Events;
 use super::error::EventError;
-use super::state::EventState;
 use super::view::{EventView, FormatView};
 use crate::ops::shutdown::{Shutdown, TaskGuard, Tasks};
 use crate::refusal::Refusal;
 use crate::room::fanout::Fanout;
 use crate::room::outbox::{Outbox, SharedMessage};
-use crate::storage::{StoredEvent, now_ms};
 
 /// At most one push per event in this time: later changes wait and go out together.
 const PUSH_EVERY: Duration = Duration::from_millis(300);
@@ -46,9 +43,6 @@ const PUSH_EVERY: Duration = Duration::from_millis(300);
 const ROOM_MAILBOX: usize = 256;
 /// How often a node that does not run an event's director reads it back for its followers.
 const READ_EVERY: Duration = Duration::from_secs(1);
-/// Records read back from storage at most at once (a query asks for no more, and the next
-/// batch is asked for when one comes back full).
-const READ_AT_ONCE: u32 = 256;
 /// Crowd counts are not sent for events; the fan-out wants a period all the same.
 const NO_CROWD: Duration = Duration::from_secs(3600);
 
@@ -120,32 +114,26 @@ impl Followers {
         {
             return room.try_send(request).map_err(|_| busy(&event));
         }
-        // Not running here: the event as stored; followed from storage unless it is over.
-        let (view, state) = match self.0.events.shown_here(&event) {
-            Some(view) => (view, None),
-            None => {
-                let state = self.0.events.state(&event).await.map_err(|err| match err {
-                    EventError::NotFound(_) => {
-                        Refusal::new(ErrorCode::NotFound, format!("no event {event}"))
-                            .with(ErrorArgs::new("no_event").word("event", &event))
-                    }
-                    _ => Refusal::new(ErrorCode::StorageUnavailable, "cannot read the event")
-                        .with(ErrorArgs::new("event_unreadable").word("event", &event)),
-                })?;
-                (Arc::new(EventView::of(&state, now_ms())), Some(state))
+        // Not running here: the event as read back from storage (kept, so that the room and
+        // the HTTP routes share one read of it); followed from storage unless it is over.
+        let view = self.0.events.view(&event).await.map_err(|err| match err {
+            EventError::NotFound(_) => {
+                Refusal::new(ErrorCode::NotFound, format!("no event {event}"))
+                    .with(ErrorArgs::new("no_event").word("event", &event))
             }
-        };
+            _ => Refusal::new(ErrorCode::StorageUnavailable, "cannot read the event")
+                .with(ErrorArgs::new("event_unreadable").word("event", &event)),
+        })?;
         if view.status != "finished" {
-            let events = self.0.events.clone();
-            let stored = Arc::new(tokio::sync::Mutex::new(FromStorage {
-                id: event.clone(),
-                state,
-                shown: view.clone(),
-            }));
-            // Called once a tick, one read after the other: the lock is never waited for.
+            let (events, id) = (self.0.events.clone(), event.clone());
+            // Called once a tick, one read after the other.
             let read = move || {
-                let (events, stored) = (events.clone(), stored.clone());
-                async move { stored.lock().await.read(&events).await }
+                let (events, id) = (events.clone(), id.clone());
+                async move {
+                    let read = events.view(&id).await;
+                    read.map_err(|err| tracing::debug!(event = %id, %err, "cannot read back"))
+                        .ok()
+                }
             };
             if let Some(room) = self.open(&event, read_back(view.clone(), read)) {
                 return room.try_send(request).map_err(|_| busy(&event));
@@ -252,92 +240,6 @@ where
         }
     });
     receiver
-}
-
-/// Where an event followed from storage is read: the events' storage (in a test, records
-/// laid out by hand).
-trait StoredEvents: Sync {
-    /// The event whole, replayed from its first record.
-    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>>;
-    /// Its records after version `after`, in order, at most `limit` of them.
-    fn newer<'a>(
-        &'a self,
-        id: &'a str,
-        after: u64,
-        limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>>;
-}
-
-impl StoredEvents for Events {
-    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
-        self.state(id).boxed()
-    }
-
-    fn newer<'a>(
-        &'a self,
-        id: &'a str,
-        after: u64,
-        limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>> {
-        self.records_after(id, after, limit).boxed()
-    }
-}
-
-/// An event followed from storage on a node that does not run its director: its state as
-/// last read here, brought up to date at each read with only the records stored since.
-/// Replaying the whole event at every read cost a 500-player Swiss a few thousand records a
-/// second on every node that followed it so; a second of it is a few records.
-struct FromStorage {
-    id: String,
-    /// `None` until read whole (the first view was the director's, which ran here).
-    state: Option<EventState>,
-    /// The view last made, made again only when the state's version moved on.
-    shown: Arc<EventView>,
-}
-
-impl FromStorage {
-    /// The event as stored now; `None` if it cannot be read just now (what was read of it
-    /// is kept: the next read asks only for what came after).
-    async fn read(&mut self, stored: &impl StoredEvents) -> Option<Arc<EventView>> {
-        let read = match self.state.as_mut() {
-            Some(state) => catch_up(state, &self.id, stored).await,
-            None => match stored.whole(&self.id).await {
-                Ok(state) => {
-                    self.state = Some(state);
-                    Ok(())
-                }
-                Err(err) => Err(err),
-            },
-        };
-        if let Err(err) = read {
-            tracing::debug!(event = %self.id, %err, "cannot read the event back");
-            return None;
-        }
-        let state = self.state.as_ref()?;
-        if state.v != self.shown.v {
-            self.shown = Arc::new(EventView::of(state, now_ms()));
-        }
-        Some(self.shown.clone())
-    }
-}
-
-/// Applies to `state` the records of event `id` stored after its version, asked for at most
-/// [`READ_AT_ONCE`] at a time, until a read comes back short of that.
-async fn catch_up(
-    state: &mut EventState,
-    id: &str,
-    stored: &impl StoredEvents,
-) -> Result<(), EventError> {
-    loop {
-        let newer = stored.newer(id, state.v, READ_AT_ONCE).await?;
-        state.catch_up(&newer).map_err(|err| {
-            tracing::error!(event = id, %err, "cannot follow an event's records");
-            EventError::Storage
-        })?;
-        if newer.len() < READ_AT_ONCE as usize {
-            return Ok(());
-        }
-    }
 }
 
 fn busy(event: &str) -> Refusal {
@@ -545,13 +447,18 @@ pub(crate) fn club_event(view: &EventView) -> ClubEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::events::kept::{Kept, StoredEvents};
     use crate::events::record::{EventRecord, EventSetup, Format, GameOutcome};
+    use crate::events::state::EventState;
     use crate::events::state::tests::{run, setup};
     use crate::events::view::{GameView, RoundView};
     use crate::ops::shutdown;
     use crate::room::outbox::{self, Inbox};
+    use crate::storage::{StoredEvent, now_ms};
     use axum::extract::ws::Message;
     use boardcast_protocol::{Encoding, FrameRef};
+    use futures_util::FutureExt;
+    use futures_util::future::BoxFuture;
 
     /// An arena at version `v` with `players` players and rounds of `games` games each.
     fn view(v: u64, players: usize, games: &[usize]) -> EventView {
@@ -753,7 +660,7 @@ mod tests {
     }
 
     /// An event followed from storage is read whole once; after that each read asks only for
-    /// the records stored after the version it has (never more than [`READ_AT_ONCE`] at once,
+    /// the records stored after the version it has (never more than `kept::READ_AT_ONCE` at once,
     /// asking again while a read comes back full), and what it pushes is the event exactly as
     /// a whole read of storage shows it, to the finished table.
     #[tokio::test(start_paused = true)]
@@ -785,16 +692,15 @@ mod tests {
         log.store(7);
         let first = EventState::replay("ev".into(), log.setup.clone(), 0, log.in_storage());
         let first = first.unwrap();
-        let shown = Arc::new(EventView::of(&first, now_ms()));
-        let stored = Arc::new(tokio::sync::Mutex::new(FromStorage {
-            id: "ev".into(),
-            state: Some(first),
-            shown: shown.clone(),
-        }));
+        let kept = Arc::new(Kept::new());
+        let shown = kept.read("ev", &*log, |_, view| view.clone());
+        let shown = shown.await.unwrap();
+        assert_eq!(*shown, EventView::of(&first, now_ms()));
+        assert_eq!(log.asked(), ["whole"]);
         let reading = log.clone();
         let read = move || {
-            let (log, stored) = (reading.clone(), stored.clone());
-            async move { stored.lock().await.read(&*log).await }
+            let (log, kept) = (reading.clone(), kept.clone());
+            async move { kept.read("ev", &*log, |_, view| view.clone()).await.ok() }
         };
         let mut views = read_back(shown, read);
 
@@ -838,15 +744,12 @@ mod tests {
             .collect();
         let log = Log::new(waiting, &joined);
         log.store(10);
-        let mut stored = FromStorage {
-            id: "ev".into(),
-            state: None,
-            shown: Arc::new(log.whole_view()),
-        };
-        assert_eq!(stored.read(&log).await.unwrap().v, 10);
+        let kept = Kept::new();
+        let read = || kept.read("ev", &log, |_, view| view.clone());
+        assert_eq!(read().await.unwrap().v, 10);
         assert_eq!(log.asked(), ["whole"]);
         log.store(600);
-        let view = stored.read(&log).await.unwrap();
+        let view = read().await.unwrap();
         assert_eq!(
             log.asked(),
             [

@@ -14,6 +14,7 @@ pub(crate) mod director;
 pub(crate) mod error;
 pub(crate) mod follow;
 pub(crate) mod http;
+mod kept;
 pub(crate) mod record;
 pub(crate) mod state;
 pub(crate) mod view;
@@ -22,11 +23,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use self::director::{Ask, Director, Joining, MAILBOX, Owner};
 use self::error::EventError;
+use self::kept::{Kept, StoredEvents};
 use self::record::EventSetup;
 use self::state::EventState;
 use self::view::EventView;
@@ -96,6 +99,9 @@ struct Inner {
     /// In a cluster, the requests asked of another node that never answered, by event and
     /// member: whether it was a join, and since when.
     in_doubt: Mutex<HashMap<(String, i64), InDoubt>>,
+    /// The events shown here as read back from storage (bounded): each read whole once, then
+    /// only what is new.
+    kept: Kept,
 }
 
 /// A member's request that the node running the director was asked but never answered: it
@@ -113,6 +119,21 @@ fn random_id() -> String {
     (0..8)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
+}
+
+impl StoredEvents for Events {
+    fn whole<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<EventState, EventError>> {
+        self.read_whole(id).boxed()
+    }
+
+    fn newer<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<StoredEvent>, EventError>> {
+        self.records_after(id, after, limit).boxed()
+    }
 }
 
 impl Events {
@@ -136,6 +157,7 @@ impl Events {
             setups: Mutex::new(HashMap::new()),
             arena_minute,
             in_doubt: Mutex::new(HashMap::new()),
+            kept: Kept::new(),
         }));
         // A node of a cluster resumes only the events it claims.
         if !cluster {
@@ -298,15 +320,11 @@ impl Events {
         if let Some(setup) = cached {
             return Ok(setup);
         }
-        let stored = self
+        let setup = self
             .0
-            .storage
-            .club_event(id.to_owned())
-            .await
-            .map_err(|_| EventError::Storage)?
-            .ok_or_else(|| EventError::NotFound(id.to_owned()))?;
-        let setup: EventSetup =
-            serde_json::from_str(&stored.setup).map_err(|_| EventError::Storage)?;
+            .kept
+            .read(id, self, |state, _| state.setup.clone())
+            .await?;
         self.0
             .setups
             .lock()
@@ -430,10 +448,8 @@ impl Events {
 
     /// Whether storage holds event `id` as finished.
     async fn stored_finished(&self, id: &str) -> bool {
-        matches!(
-            self.0.storage.club_event(id.to_owned()).await,
-            Ok(Some(stored)) if stored.finished
-        )
+        let finished = self.0.kept.read(id, self, |state, _| state.finished);
+        finished.await.unwrap_or(false)
     }
 
     pub(crate) async fn join(&self, id: &str, joining: Joining) -> Result<(), EventError> {
@@ -450,8 +466,14 @@ impl Events {
         self.running().get(id).map(|r| r.view.clone())
     }
 
-    /// Event `id` as it stands: the running director's view, else read back from storage.
+    /// Event `id` as stored now (read back as [`Kept`] keeps it: whole once, then only what
+    /// is new).
     pub(crate) async fn state(&self, id: &str) -> Result<EventState, EventError> {
+        self.0.kept.read(id, self, |state, _| state.clone()).await
+    }
+
+    /// Event `id` read whole from storage and replayed.
+    async fn read_whole(&self, id: &str) -> Result<EventState, EventError> {
         let stored = self
             .0
             .storage
@@ -491,34 +513,30 @@ impl Events {
             .map(|running| running.view.borrow().clone())
     }
 
-    /// Event `id` as shown: the running director's latest view, or read back from storage.
+    /// Event `id` as shown: the running director's latest view, or as read back from storage
+    /// ([`Kept`]).
     pub(crate) async fn view(&self, id: &str) -> Result<Arc<EventView>, EventError> {
         if let Some(view) = self.shown_here(id) {
             return Ok(view);
         }
-        Ok(Arc::new(EventView::of(&self.state(id).await?, now_ms())))
+        self.0.kept.read(id, self, |_, view| view.clone()).await
     }
 
-    /// Every event, newest first.
+    /// Every event, newest first: which there are read from storage without their records,
+    /// each shown as [`Events::view`] shows it.
     pub(crate) async fn list(&self) -> Result<Vec<Arc<EventView>>, EventError> {
-        let stored = self
+        let heads = self
             .0
             .storage
-            .club_events(false)
+            .club_event_heads()
             .await
             .map_err(|_| EventError::Storage)?;
-        let mut views = Vec::with_capacity(stored.len());
-        for event in stored.into_iter().rev() {
-            if let Some(view) = self.shown_here(&event.id) {
-                views.push(view);
-                continue;
-            }
-            let Ok(setup) = serde_json::from_str::<EventSetup>(&event.setup) else {
-                continue;
-            };
-            if let Ok(state) = EventState::replay(event.id, setup, event.created_ms, &event.records)
-            {
-                views.push(Arc::new(EventView::of(&state, now_ms())));
+        let mut views = Vec::with_capacity(heads.len());
+        for head in heads.iter().rev() {
+            match self.view(&head.id).await {
+                Ok(view) => views.push(view),
+                // One that cannot be read (or does not replay) is left out, the rest shown.
+                Err(err) => tracing::warn!(event = %head.id, %err, "an event left out of the list"),
             }
         }
         Ok(views)
@@ -532,6 +550,9 @@ mod tests {
     use crate::events::state::tests::setup;
     use crate::matches::Settings;
     use crate::matches::local::Hub;
+    use crate::storage::club::StoredClubEvent;
+    use crate::storage::{ArchivedGame, ChatLineRow, MatchKey, StorageError, StoredMatch};
+    use boardcast_protocol::LeaderboardEntry;
     use futures_util::FutureExt;
 
     /// What becomes of a request forwarded to the node that runs the director.
@@ -600,6 +621,325 @@ mod tests {
             name: format!("p{account}"),
             rating: 1500,
         }
+    }
+
+    /// A member who withdrew joins again where the format takes them back (a Swiss between
+    /// rounds, a round-robin before its start), and is told in its own words where it does
+    /// not (a round-robin that runs without them), not `already_joined`.
+    #[tokio::test]
+    async fn a_member_who_withdrew_joins_again_where_the_format_allows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let hub = Hub::new(
+            storage.clone(),
+            Settings::for_tests(),
+            shutdown.clone(),
+            tasks.clone(),
+        );
+        let accounts = storage.accounts();
+        let mut members = Vec::new();
+        for name in ["Anne", "Bauke", "Catrijn"] {
+            let created =
+                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
+            members.push(created.await.unwrap().unwrap());
+        }
+        let joining = |account: i64| Joining {
+            account,
+            name: format!("p{account}"),
+            rating: 1500,
+        };
+        let events = Events::start(
+            storage.clone(),
+            Arc::new(hub),
+            shutdown,
+            tasks,
+            false,
+            Duration::from_secs(60),
+        )
+        .await;
+        let later = now_ms() + 3_600_000;
+        for format in [
+            Format::Swiss { rounds: 3 },
+            Format::RoundRobin { double: false },
+        ] {
+            let id = events
+                .create(EventSetup {
+                    starts_at_ms: later,
+                    ..setup(format)
+                })
+                .await
+                .unwrap();
+            events.join(&id, joining(members[0])).await.unwrap();
+            events.withdraw(&id, members[0]).await.unwrap();
+            assert_eq!(
+                events.join(&id, joining(members[0])).await,
+                Ok(()),
+                "{format:?}"
+            );
+            assert_eq!(players(&events, &id).await, [format!("p{}", members[0])]);
+            assert_eq!(
+                events.join(&id, joining(members[0])).await,
+                Err(EventError::AlreadyJoined),
+                "in already"
+            );
+        }
+
+        // A Swiss whose round 1 is being played: one who left before its start comes back
+        // for round 2 (lichess takes a join during a round for the next one).
+        let id = events
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 300,
+                ..setup(Format::Swiss { rounds: 3 })
+            })
+            .await
+            .unwrap();
+        for &member in &members {
+            events.join(&id, joining(member)).await.unwrap();
+        }
+        events.withdraw(&id, members[2]).await.unwrap();
+        let mut waited = 0;
+        while events.view(&id).await.unwrap().rounds.is_empty() {
+            assert!(waited < 500, "the Swiss never starts");
+            waited += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(events.state(&id).await.unwrap().current().is_some());
+        assert_eq!(events.join(&id, joining(members[2])).await, Ok(()));
+        let state = events.state(&id).await.unwrap();
+        assert!(!state.entrant(members[2]).unwrap().withdrawn);
+        assert_eq!(state.rounds.len(), 1, "still round 1");
+
+        // A round-robin that runs: one who leaves it cannot come back.
+        let id = events
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 300,
+                ..setup(Format::RoundRobin { double: false })
+            })
+            .await
+            .unwrap();
+        for &member in &members {
+            events.join(&id, joining(member)).await.unwrap();
+        }
+        let mut waited = 0;
+        while events.view(&id).await.unwrap().rounds.is_empty() {
+            assert!(waited < 500, "the round-robin never starts");
+            waited += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        events.withdraw(&id, members[2]).await.unwrap();
+        let refused = events.join(&id, joining(members[2])).await;
+        assert_eq!(refused, Err(EventError::LeftForGood));
+        assert_eq!(refused.unwrap_err().code(), "left_for_good");
+        let newcomer = events.join(&id, joining(99)).await;
+        assert_eq!(newcomer, Err(EventError::Started));
+    }
+
+    /// What a node read of the club events from storage: the events read whole (with every
+    /// record), the reads of only the newer records (with how many came back), and the lists
+    /// of events read without records.
+    #[derive(Debug, Default)]
+    struct Reads {
+        whole: Mutex<Vec<String>>,
+        newer: Mutex<Vec<(String, usize)>>,
+        heads: std::sync::atomic::AtomicUsize,
+    }
+
+    /// A SQLite store that counts the club event reads in [`Reads`].
+    #[derive(Debug)]
+    struct Counting {
+        inner: Storage,
+        reads: Arc<Reads>,
+    }
+
+    #[async_trait::async_trait]
+    impl crate::storage::Store for Counting {
+        async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+            self.inner.commit(writes).await
+        }
+        async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
+            self.inner.unfinished().await
+        }
+        async fn unfinished_of_event(
+            &self,
+            event: String,
+        ) -> Result<Vec<StoredMatch>, StorageError> {
+            self.inner.unfinished_of_event(event).await
+        }
+        async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
+            self.inner.chat_lines(match_id).await
+        }
+        async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError> {
+            self.inner.finished_pdn(id).await
+        }
+        async fn finished_match(&self, key: MatchKey) -> Result<Option<StoredMatch>, StorageError> {
+            self.inner.finished_match(key).await
+        }
+        async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderboardEntry>, StorageError> {
+            self.inner.leaderboard(limit).await
+        }
+        async fn archived_game(&self, id: u64) -> Result<Option<ArchivedGame>, StorageError> {
+            self.inner.archived_game(id).await
+        }
+        async fn next_game_id(&self) -> Result<u64, StorageError> {
+            self.inner.next_game_id().await
+        }
+        async fn next_run(&self) -> Result<u64, StorageError> {
+            self.inner.next_run().await
+        }
+        async fn last_heartbeat(&self) -> Result<Option<i64>, StorageError> {
+            self.inner.last_heartbeat().await
+        }
+        fn accounts(&self) -> Arc<dyn crate::storage::accounts::AccountStore> {
+            self.inner.accounts()
+        }
+        async fn club_events(
+            &self,
+            unfinished_only: bool,
+        ) -> Result<Vec<StoredClubEvent>, StorageError> {
+            let all = self.inner.club_events(unfinished_only).await?;
+            let mut whole = self.reads.whole.lock().unwrap();
+            whole.extend(all.iter().map(|event| event.id.clone()));
+            Ok(all)
+        }
+        async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+            self.reads
+                .heads
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            self.inner.club_event_heads().await
+        }
+        async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
+            self.reads.whole.lock().unwrap().push(id.clone());
+            self.inner.club_event(id).await
+        }
+        async fn club_event_records(
+            &self,
+            id: String,
+            after: u64,
+            limit: u32,
+        ) -> Result<Vec<StoredEvent>, StorageError> {
+            let newer = self
+                .inner
+                .club_event_records(id.clone(), after, limit)
+                .await?;
+            self.reads.newer.lock().unwrap().push((id, newer.len()));
+            Ok(newer)
+        }
+        async fn is_organiser(&self, account: i64) -> Result<bool, StorageError> {
+            self.inner.is_organiser(account).await
+        }
+        async fn close(&self) {
+            self.inner.close().await
+        }
+    }
+
+    /// A node that does not run an event's director shows it (`GET /api/events/{id}`, the
+    /// list) from what it read before: the event is read whole once, then only its newer
+    /// records, a finished one not at all; the list reads which events there are without
+    /// their records. What it shows is what a whole read shows.
+    #[tokio::test]
+    async fn an_event_run_elsewhere_is_shown_from_what_was_read_and_only_what_is_new_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let reads = Arc::new(Reads::default());
+        let counted = Storage::new(Counting {
+            inner: storage.clone(),
+            reads: reads.clone(),
+        });
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let start = |storage: Storage, cluster| {
+            let hub = Hub::new(
+                storage.clone(),
+                Settings::for_tests(),
+                shutdown.clone(),
+                tasks.clone(),
+            );
+            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
+            const MINUTE: Duration = Duration::from_secs(60);
+            Events::start(storage, Arc::new(hub), shutdown, tasks, cluster, MINUTE)
+        };
+        // The node that runs the directors, and one that only shows the events.
+        let owner = start(storage.clone(), false).await;
+        let here = start(counted, true).await;
+        let waiting = owner
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 3_600_000,
+                ..setup(Format::Swiss { rounds: 3 })
+            })
+            .await
+            .unwrap();
+        // The list goes by creation time, then by the random id: a later millisecond makes
+        // `over` the newer one for certain.
+        tokio::time::sleep(Duration::from_millis(2)).await;
+        // Nobody joins before its start: it is over at once.
+        let over = owner
+            .create(EventSetup {
+                starts_at_ms: 0,
+                ..setup(Format::Swiss { rounds: 3 })
+            })
+            .await
+            .unwrap();
+        let mut waited = 0;
+        while owner.view(&over).await.unwrap().status != "finished" {
+            assert!(waited < 500, "the empty event never finishes");
+            waited += 1;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let whole = || reads.whole.lock().unwrap().clone();
+        let newer_of = |id: &str| -> Vec<usize> {
+            let newer = reads.newer.lock().unwrap();
+            newer
+                .iter()
+                .filter(|(of, _)| of == id)
+                .map(|(_, n)| *n)
+                .collect()
+        };
+
+        for _ in 0..3 {
+            assert!(here.view(&waiting).await.unwrap().players.is_empty());
+        }
+        assert_eq!(whole(), [waiting.as_str()], "read whole once");
+        assert_eq!(newer_of(&waiting), [0, 0], "then only what is new: nothing");
+
+        owner.join(&waiting, member(1)).await.unwrap();
+        owner.join(&waiting, member(2)).await.unwrap();
+        assert_eq!(players(&here, &waiting).await, ["p1", "p2"]);
+        assert_eq!(newer_of(&waiting), [0, 0, 2], "the two joins, and no more");
+        let shown = here.view(&waiting).await.unwrap();
+        let replayed = here.read_whole(&waiting).await.unwrap();
+        assert_eq!(
+            *shown,
+            EventView::of(&replayed, now_ms()),
+            "as a whole read shows it"
+        );
+        reads.whole.lock().unwrap().clear();
+
+        for _ in 0..3 {
+            assert_eq!(here.view(&over).await.unwrap().status, "finished");
+        }
+        assert_eq!(whole(), [over.as_str()], "a finished event is read once");
+        assert!(newer_of(&over).is_empty(), "and nothing after that");
+
+        let listed: Vec<String> = here
+            .list()
+            .await
+            .unwrap()
+            .iter()
+            .map(|v| v.id.clone())
+            .collect();
+        assert_eq!(listed, [over.clone(), waiting.clone()], "newest first");
+        assert_eq!(reads.heads.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(whole(), [over.as_str()], "the list reads no event whole");
+        assert!(newer_of(&over).is_empty());
+
+        assert_eq!(
+            here.view("nope").await,
+            Err(EventError::NotFound("nope".into()))
+        );
     }
 
     /// In a cluster, a join or withdrawal whose answer was lost on its way back is answered

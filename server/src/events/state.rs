@@ -112,6 +112,10 @@ pub(crate) struct EventState {
     last_wave_ms: Option<i64>,
     /// An arena player's last opponent and games as White, for the next wave.
     last_opponent: HashMap<i64, i64>,
+    /// A Swiss's players who joined (or came back) while a round was played: entered in the
+    /// pairing once it is complete, so that they play from the next round, as lichess takes
+    /// a join during a round. Account and rating.
+    entering: Vec<(i64, u32)>,
     whites: HashMap<i64, u32>,
 }
 
@@ -144,6 +148,7 @@ impl EventState {
             last_wave_ms: None,
             last_opponent: HashMap::new(),
             whites: HashMap::new(),
+            entering: Vec::new(),
         }
     }
 
@@ -261,9 +266,19 @@ impl EventState {
                 rating,
             } => {
                 if let Some(i) = self.entrants.iter().position(|e| e.account == *account) {
-                    // An arena player who left (or was paused for a no-show) comes back.
-                    if !(self.is_arena() && self.entrants[i].withdrawn) {
+                    // A player who left comes back: to an arena while it runs (also one paused
+                    // for a no-show), to a Swiss between rounds (paired from the next round,
+                    // the rounds missed absent), to a round-robin before its field is fixed.
+                    if !self.entrants[i].withdrawn {
                         return Err(format!("{name} joined twice"));
+                    }
+                    match self.setup.format {
+                        Format::Arena { .. } => {}
+                        Format::Swiss { .. } => self.enter_swiss(*account, *rating)?,
+                        Format::RoundRobin { .. } if self.started() => {
+                            return Err(format!("{name} rejoined a round-robin that runs"));
+                        }
+                        Format::RoundRobin { .. } => {}
                     }
                     self.entrants[i].withdrawn = false;
                     self.entrants[i].forfeits = 0;
@@ -271,11 +286,7 @@ impl EventState {
                     self.v += 1;
                     return Ok(());
                 }
-                if let Some(swiss) = &mut self.swiss {
-                    swiss
-                        .add_player(player_id(*account), *rating)
-                        .map_err(|e| e.to_string())?;
-                }
+                self.enter_swiss(*account, *rating)?;
                 self.entrants.push(Entrant {
                     account: *account,
                     name: name.clone(),
@@ -550,6 +561,26 @@ impl EventState {
         })
     }
 
+    /// Enters `account` in a Swiss's pairing (or takes them back): at once between rounds,
+    /// once the round is complete while one is played; never during the last round, after
+    /// which nobody is paired.
+    fn enter_swiss(&mut self, account: i64, rating: u32) -> Result<(), String> {
+        let Format::Swiss { rounds } = self.setup.format else {
+            return Ok(());
+        };
+        if self.current().is_some() {
+            if self.rounds.len() as u32 >= rounds {
+                return Err(format!("account {account} joined during the last round"));
+            }
+            self.entering.push((account, rating));
+            return Ok(());
+        }
+        match &mut self.swiss {
+            Some(swiss) => enter(swiss, account, rating),
+            None => Ok(()),
+        }
+    }
+
     fn rounds_done(&self) -> usize {
         self.rounds.iter().filter(|r| r.complete()).count()
     }
@@ -610,6 +641,9 @@ impl EventState {
         }
         if let Some(swiss) = &mut self.swiss {
             swiss.record_round(&results).map_err(|e| e.to_string())?;
+            for (account, rating) in std::mem::take(&mut self.entering) {
+                enter(swiss, account, rating)?;
+            }
         }
         Ok(())
     }
@@ -628,9 +662,13 @@ impl EventState {
         ))
     }
 
-    /// The standings with tie-breaks, best first.
+    /// The standings with the tie-breaks of the event's format, best first (an arena ranks by
+    /// its own sheet: [`EventState::arena_standings`]).
     pub(crate) fn standings(&self) -> Vec<Standing> {
-        tiebreak::standings(&self.table)
+        match self.setup.format {
+            Format::RoundRobin { .. } => tiebreak::round_robin_standings(&self.table),
+            _ => tiebreak::standings(&self.table),
+        }
     }
 
     /// The pairing of the next round, if the event can go on.
@@ -753,6 +791,17 @@ impl EventState {
     }
 }
 
+/// Enters `account` in `swiss` between rounds, or takes them back if they were in before.
+fn enter(swiss: &mut Swiss, account: i64, rating: u32) -> Result<(), String> {
+    let id = player_id(account);
+    let entered = if swiss.player(id).is_some() {
+        swiss.rejoin(id)
+    } else {
+        swiss.add_player(id, rating)
+    };
+    entered.map_err(|e| e.to_string())
+}
+
 /// The result of a finished match as an event counts it, from its stored records: a win, a
 /// draw, or a forfeit for the side that never made its first move (lila's first-move rule).
 /// With it the plies played and who went berserk. `None` if the match has not ended.
@@ -849,9 +898,21 @@ pub(crate) mod tests {
         state: &mut EventState,
         result: impl Fn(&Board) -> GameOutcome,
     ) -> Vec<EventRecord> {
+        run_until(state, result, |_| false)
+    }
+
+    /// [`run`], stopping before the first step taken once `stop` holds.
+    fn run_until(
+        state: &mut EventState,
+        result: impl Fn(&Board) -> GameOutcome,
+        stop: impl Fn(&EventState) -> bool,
+    ) -> Vec<EventRecord> {
         let mut written = Vec::new();
-        let mut next_match = 0;
+        let mut next_match = state.rounds.iter().map(|r| r.boards.len()).sum::<usize>();
         loop {
+            if stop(state) {
+                return written;
+            }
             let record = match state.next_step(2_000) {
                 Step::Done => return written,
                 Step::Until(_) => panic!("the start has passed"),
@@ -971,6 +1032,194 @@ pub(crate) mod tests {
             .filter(|r| r.boards.iter().any(|b| b.white == 6 || b.black == 6))
             .count();
         assert_eq!(played_by_6, 2, "paired twice, then never again");
+    }
+
+    /// Round `n` is played and the next not yet paired.
+    fn between(n: usize) -> impl Fn(&EventState) -> bool {
+        move |state| state.rounds.len() == n && state.current().is_none()
+    }
+
+    /// A Swiss player who withdrew and joins again between rounds (lichess's Swiss takes
+    /// them back) is paired from the next round; the round missed is absent, 0 points, and
+    /// a replay of the records gives the same event.
+    #[test]
+    fn a_swiss_player_who_withdrew_comes_back_from_the_next_round() {
+        let format = Format::Swiss { rounds: 3 };
+        let mut state = EventState::new("e".into(), setup(format), 0);
+        let mut written = Vec::new();
+        for account in 1..=4 {
+            let record = EventRecord::Joined {
+                account,
+                name: format!("p{account}"),
+                rating: 1500 + account as u32,
+            };
+            state.apply(&record).unwrap();
+            written.push(record);
+        }
+        let wins = |b: &Board| {
+            if b.white < b.black {
+                GameOutcome::WhiteWins
+            } else {
+                GameOutcome::BlackWins
+            }
+        };
+        written.extend(run_until(&mut state, wins, between(1)));
+        let leave = EventRecord::Withdrew {
+            account: 4,
+            why: Leaving::Asked,
+        };
+        state.apply(&leave).unwrap();
+        written.push(leave);
+        written.extend(run_until(&mut state, wins, between(2)));
+        let points_before = state
+            .standings()
+            .iter()
+            .find(|s| s.id.0 == 4)
+            .unwrap()
+            .score;
+
+        let back = EventRecord::Joined {
+            account: 4,
+            name: "p4".into(),
+            rating: 1504,
+        };
+        state.apply(&back).unwrap();
+        written.push(back.clone());
+        assert!(!state.entrant(4).unwrap().withdrawn);
+        assert!(
+            state.apply(&back).is_err(),
+            "one who is in cannot join twice"
+        );
+        written.extend(run(&mut state, wins));
+
+        let in_round = |round: usize| {
+            let r = &state.rounds[round - 1];
+            r.bye == Some(4) || r.boards.iter().any(|b| b.white == 4 || b.black == 4)
+        };
+        assert!(in_round(1));
+        assert!(!in_round(2), "not paired while withdrawn");
+        assert_eq!(state.rounds.len(), 3);
+        assert!(in_round(3), "paired again from the next round");
+        let table = &state.table[3];
+        assert_eq!(table.rounds[1], RoundRecord::Absent, "the round missed");
+        let scored_later: u32 = table.rounds[2..].iter().map(|r| r.points().halves()).sum();
+        let line = state.standings().into_iter().find(|s| s.id.0 == 4).unwrap();
+        assert_eq!(line.score.halves(), points_before.halves() + scored_later);
+        assert!(!state.entrant(4).unwrap().withdrawn);
+
+        let stored: Vec<StoredEvent> = written
+            .iter()
+            .zip(1..)
+            .map(|(record, v)| StoredEvent {
+                v,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+            })
+            .collect();
+        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
+        assert_eq!(replayed.rounds, state.rounds);
+        assert_eq!(replayed.standings(), state.standings());
+        assert_eq!(replayed.v, state.v);
+    }
+
+    /// A join during a Swiss round, a newcomer's or a return, counts from the next round (as
+    /// lichess takes it): not paired in the round being played, paired in the next, the round
+    /// missed absent; a replay gives the same event. During the last round it does not apply.
+    #[test]
+    fn a_swiss_join_during_a_round_plays_from_the_next_one() {
+        let format = Format::Swiss { rounds: 3 };
+        let mut state = EventState::new("e".into(), setup(format), 0);
+        let mut written = Vec::new();
+        let joined = |account: i64| EventRecord::Joined {
+            account,
+            name: format!("p{account}"),
+            rating: 1500 + account as u32,
+        };
+        let mut apply = |state: &mut EventState, record: EventRecord| {
+            state.apply(&record).unwrap();
+            written.push(record);
+        };
+        for account in 1..=5 {
+            apply(&mut state, joined(account));
+        }
+        let leave = EventRecord::Withdrew {
+            account: 5,
+            why: Leaving::Asked,
+        };
+        apply(&mut state, leave);
+        let draws = |_: &Board| GameOutcome::Draw;
+        let mut played = run_until(&mut state, draws, |s| s.rounds.len() == 1);
+        assert!(state.current().is_some(), "round 1 is being played");
+        // Player 5 comes back and player 6 joins while it is.
+        apply(&mut state, joined(5));
+        apply(&mut state, joined(6));
+        played.extend(run_until(&mut state, draws, |s| s.rounds.len() == 3));
+        let in_round = |state: &EventState, round: usize, account: i64| {
+            let r = &state.rounds[round - 1];
+            r.bye == Some(account)
+                || r.boards
+                    .iter()
+                    .any(|b| b.white == account || b.black == account)
+        };
+        for account in [5, 6] {
+            assert!(!in_round(&state, 1, account), "{account} not in round 1");
+            assert!(in_round(&state, 2, account), "{account} paired in round 2");
+            let i = state.index_of(account).unwrap();
+            assert_eq!(state.table[i].rounds[0], RoundRecord::Absent);
+        }
+        assert!(
+            state.apply(&joined(7)).is_err(),
+            "no join during the last round"
+        );
+        played.extend(run(&mut state, draws));
+        assert!(state.finished);
+
+        // Stored in the order it happened: the joins between round 1's pairing and its games.
+        let mut stored_order = written[..6].to_vec();
+        stored_order.push(played[0].clone());
+        stored_order.extend(written[6..].iter().cloned());
+        stored_order.extend(played[1..].iter().cloned());
+        let stored: Vec<StoredEvent> = stored_order
+            .iter()
+            .zip(1..)
+            .map(|(record, v)| StoredEvent {
+                v,
+                at_ms: 0,
+                body: serde_json::to_string(record).unwrap(),
+            })
+            .collect();
+        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
+        assert_eq!(replayed.rounds, state.rounds);
+        assert_eq!(replayed.standings(), state.standings());
+        assert_eq!(replayed.v, state.v);
+    }
+
+    /// A round-robin takes back one who withdrew before its start; once it runs, its field is
+    /// fixed and a return does not apply.
+    #[test]
+    fn a_round_robin_takes_back_one_who_withdrew_only_before_its_start() {
+        let mut state = EventState::new("e".into(), setup(Format::RoundRobin { double: false }), 0);
+        for account in 1..=4 {
+            join(&mut state, account);
+        }
+        let leave = |account| EventRecord::Withdrew {
+            account,
+            why: Leaving::Asked,
+        };
+        state.apply(&leave(4)).unwrap();
+        assert_eq!(state.round_robin_order(), [3, 2, 1]);
+        join(&mut state, 4);
+        assert_eq!(state.round_robin_order(), [4, 3, 2, 1], "back in the field");
+        run_until(&mut state, |_| GameOutcome::Draw, between(1));
+        assert_eq!(state.round_robin_order().len(), 4);
+        state.apply(&leave(4)).unwrap();
+        let back = EventRecord::Joined {
+            account: 4,
+            name: "p4".into(),
+            rating: 1504,
+        };
+        assert!(state.apply(&back).is_err());
+        assert!(state.entrant(4).unwrap().withdrawn);
     }
 
     #[test]

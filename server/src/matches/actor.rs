@@ -156,9 +156,6 @@ struct Actor {
     /// The connections following this match (players and watchers) and what it keeps of its
     /// last events.
     fanout: Fanout<Seats, Kept>,
-    /// The rematch's seat tokens, by the side each player had here, for players who come
-    /// back to this match after the rematch was agreed.
-    rematch_tokens: Vec<(Side, String)>,
     /// A new rematch whose players have not arrived yet ([`Command::Arrive`]): presence is
     /// not recorded before they have.
     awaiting_players: bool,
@@ -248,7 +245,6 @@ pub(crate) fn spawn(
     let actor = Actor {
         state,
         fanout,
-        rematch_tokens: Vec::new(),
         awaiting_players,
         unseated_since: None,
         // What the hub registered at the start: a public match is listed until told otherwise.
@@ -649,6 +645,17 @@ impl Actor {
                     }
                     None => outbox.refuse(id, self.wrong_token()),
                 },
+                SeatKey::Rematch { of, side } => {
+                    // Ours only if this is `of`'s rematch; nobody asked for it by id, so
+                    // anything else is simply not answered.
+                    let new_side = side.opposite();
+                    if self.state.setup.rematch_of.as_deref() == Some(of.as_str())
+                        && self.state.seat(new_side).is_some()
+                    {
+                        self.take_seat(outbox, id, new_side, since_v, SeatAnswer::Seat)
+                            .await
+                    }
+                }
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
                     Some(side) => {
                         self.take_seat(outbox, id, side, since_v, carried.into())
@@ -879,20 +886,17 @@ impl Actor {
         });
         let mut setup = self.state.setup.clone();
         setup.rematch_of = Some(self.state.id.clone());
-        let (handle, new_id, tokens) = self.directory.create(setup, players.into(), true).await?;
+        let (handle, new_id, _) = self.directory.create(setup, players.into(), true).await?;
         let mut started = Record::new(MatchEvent::RematchStarted(new_id.clone()));
         started.ack = Some((by, id));
         let committed = self
             .commit_and_ack(vec![started], Some((outbox, id)), None)
             .await;
         // Each player's connections get their new seat privately, all together, after the
-        // event that announces the rematch; a player who is away gets it on coming back here.
+        // event that announces the rematch; a player who is away gets it on coming back here
+        // ([`Actor::hand_rematch_seat`]).
         let mut arrivals = Vec::new();
         if committed.is_ok() {
-            self.rematch_tokens = tokens
-                .into_iter()
-                .map(|(new_side, token)| (new_side.opposite(), token))
-                .collect();
             for sub in self.fanout.followers() {
                 for old_side in [Side::White, Side::Black] {
                     if sub.role.holds(old_side) && !sub.outbox.is_closed() {
@@ -912,18 +916,17 @@ impl Actor {
     /// Sends the player who had `old_side` here their rematch seat (a `seat` with id 0),
     /// wherever rematch `rematch_id` runs: a rematch that moved to another node is looked
     /// up on a task of its own, since the lookup may wait for storage and the actor does not.
+    /// The rematch seats them as this match's player ([`SeatKey::Rematch`]), so this match
+    /// keeps none of the rematch's tokens: one read back after a restart or an unload hands
+    /// the seat as the one that agreed the rematch.
     fn hand_rematch_seat(&self, rematch_id: &str, old_side: Side, outbox: &Outbox) {
-        let Some((_, token)) = self
-            .rematch_tokens
-            .iter()
-            .find(|(side, _)| *side == old_side)
-        else {
-            return;
-        };
         let resume = Command::Resume {
             outbox: outbox.clone(),
             id: 0,
-            token: SeatKey::Token(token.clone()),
+            token: SeatKey::Rematch {
+                of: self.state.id.clone(),
+                side: old_side,
+            },
             since_v: None,
             carried: false,
         };

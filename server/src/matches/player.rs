@@ -28,8 +28,9 @@ pub struct Player {
 /// How a seat is taken back ([`crate::matches::Command::Resume`]): by its secret token, or by
 /// the account that holds it (`reclaim`: a member on another device), or by the token a
 /// play-now pairing handed out (answered `paired` instead of `seat`: the member's node seats
-/// them in a match another node created). Serializable: in a cluster it travels to the
-/// match's owner.
+/// them in a match another node created), or as the player of the match this one is the
+/// rematch of. Serializable: in a cluster it travels to the match's owner (postcard, by
+/// variant index: new variants go at the end).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SeatKey {
     Token(String),
@@ -37,6 +38,17 @@ pub enum SeatKey {
     Paired {
         token: String,
         preset: boardcast_protocol::PoolPreset,
+    },
+    /// The player who held `side` in match `of`, sent on by `of` itself when it has just
+    /// seated them (by their token or account) after it was rematched: the rematch seats them
+    /// on the other colour, and only if it is `of`'s rematch. Only a match builds this key,
+    /// never a connection, so no client can name a seat with it. It needs nothing kept
+    /// besides the two matches' own records (`of`'s `rematch_started`, the rematch's
+    /// `rematch_of` and its seats), so a guest finds their rematch seat after a restart, an
+    /// unload of `of` or its move to another node as before them.
+    Rematch {
+        of: String,
+        side: boardcast_protocol::Side,
     },
 }
 

@@ -212,6 +212,8 @@ impl MatchState {
             },
             takeback_offer: self.takeback.offer,
             takebacks: self.takebacks_allowed().is_ok(),
+            rated: self.setup.rated,
+            event: self.setup.event.clone(),
         }
     }
 

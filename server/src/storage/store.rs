@@ -138,6 +138,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     async fn commit(&self, writes: Vec<Write>) -> Result<(), StorageError>;
     /// Every unfinished match, oldest first, with its events in order (recovery at start-up).
     async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError>;
+    /// The unfinished games of club event `event` (the matches whose set-up names it), oldest
+    /// first, with their events in order: what a restarted event director looks through for a
+    /// game created but never recorded, without reading every other unfinished match.
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError>;
     /// The PDN of finished match `id`.
     async fn finished_pdn(&self, id: String) -> Result<Option<String>, StorageError>;
     /// A finished match read back whole (set-up and every event), by id or by seat token.
@@ -171,6 +175,9 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         unfinished_only: bool,
     ) -> Result<Vec<StoredClubEvent>, StorageError>;
+    /// Every club event, oldest first, without its records (`records` is empty): which events
+    /// there are, their set-ups and whether each is over.
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError>;
     /// Whether `account` may create events (granted by a club admin,
     /// [`super::club::EventWrite::Organiser`]).
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError>;

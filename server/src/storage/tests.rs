@@ -81,6 +81,7 @@ macro_rules! storage_contract {
             the_best_win_is_the_highest_rated_member_beaten_in_a_rated_game,
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
             a_club_events_newer_records_are_read_a_bounded_number_at_a_time,
+            an_events_unfinished_games_are_read_without_any_other_match,
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
             a_club_admin_grants_and_takes_back_the_organiser_right,
             a_members_preferences_are_stored_per_account_and_survive_a_restart,
@@ -1168,6 +1169,65 @@ pub(crate) async fn a_club_events_newer_records_are_read_a_bounded_number_at_a_t
     );
     let nowhere = storage.club_event_records("nope".into(), 0, 100);
     assert!(nowhere.await.unwrap().is_empty());
+    // The list of events reads which there are, without a record of any.
+    let heads = storage.club_event_heads().await.unwrap();
+    let ids: Vec<(&str, bool, usize)> = heads
+        .iter()
+        .map(|h| (h.id.as_str(), h.finished, h.records.len()))
+        .collect();
+    assert_eq!(ids, [("ev", false, 0), ("other", false, 0)]);
+    storage.close().await;
+}
+
+/// A restarted event director asks for its event's unfinished games: those come back with
+/// their events, oldest first; its finished games and every other match (another event's, a
+/// casual one) do not.
+pub(crate) async fn an_events_unfinished_games_are_read_without_any_other_match(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    let game = |id: &str, created_ms, setup: &str| Write::CreateMatch {
+        id: id.into(),
+        invite: None,
+        created_ms,
+        setup: setup.into(),
+        owner: None,
+    };
+    let of = |event: &str| format!(r#"{{"public":true,"event":"{event}"}}"#);
+    storage
+        .commit(vec![
+            game("late", 9, &of("ev")),
+            game("early", 3, &of("ev")),
+            game("done", 1, &of("ev")),
+            game("other", 2, &of("ev2")),
+            game("casual", 4, r#"{"public":true}"#),
+            event("early", 1),
+            event("early", 2),
+            event("other", 1),
+            event("casual", 1),
+            Write::Finish {
+                match_id: "done".into(),
+                result: "2-0".into(),
+                pdn: String::new(),
+                epoch: 0,
+            },
+        ])
+        .await
+        .unwrap();
+    let read = storage.unfinished_of_event("ev".into()).await.unwrap();
+    let ids: Vec<&str> = read.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["early", "late"]);
+    let versions: Vec<u64> = read[0].events.iter().map(|e| e.v).collect();
+    assert_eq!(versions, [1, 2]);
+    assert!(read[1].events.is_empty());
+    assert_eq!(read[0].setup, of("ev"));
+    assert!(
+        storage
+            .unfinished_of_event("nope".into())
+            .await
+            .unwrap()
+            .is_empty()
+    );
     storage.close().await;
 }
 

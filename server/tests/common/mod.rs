@@ -429,3 +429,48 @@ pub fn routes(moves: &[&str]) -> Vec<Vec<u8>> {
         })
         .collect()
 }
+
+/// A guest who was away when their rematch was agreed finds its seat after a restart (the
+/// server started with `config()` both times, on the same database): White offers the
+/// rematch and leaves, Black accepts, the server restarts, and White coming back to the old
+/// match with its old token is handed the rematch's black seat, whose token plays.
+pub async fn a_guest_away_at_the_rematch_finds_its_seat_after_a_restart(
+    config: impl Fn() -> Config,
+) {
+    let server = TestServer::start_with(config()).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let id = white.seat_action(&ws, ClientMessage::Resign).await;
+    white.expect_ack(id).await;
+    black.ended().await;
+    let id = white.seat_action(&ws, ClientMessage::OfferRematch).await;
+    white.expect_ack(id).await;
+    black
+        .event_until(|e| (*e == MatchEvent::RematchOffered(Side::White)).then_some(()))
+        .await;
+    drop(white);
+    let id = black.seat_action(&bs, ClientMessage::AcceptRematch).await;
+    black.expect_ack(id).await;
+    let new_white = black.expect_seat(0).await;
+    assert_eq!(new_white.side, Side::White);
+    drop(black);
+    server.stop().await;
+
+    let server = TestServer::start_with(config()).await;
+    let mut white = server.client("Wim").await;
+    let id = white.send_resume(&ws.token, None).await;
+    assert_eq!(white.expect_seat(id).await.match_id, ws.match_id);
+    let new_black = white.expect_seat(0).await;
+    assert_eq!(
+        (new_black.match_id.as_str(), new_black.side),
+        (new_white.match_id.as_str(), Side::Black)
+    );
+    assert_ne!(new_black.token, new_white.token);
+    // The handed seat is the rematch's: White (the old black) moves, and the guest answers
+    // with the token it was handed.
+    let mut black = server.client("Baukje").await;
+    let id = black.send_resume(&new_white.token, None).await;
+    black.expect_seat(id).await;
+    black.play(&new_white, &[32, 28]).await;
+    white.play(&new_black, &[19, 23]).await;
+    server.stop().await;
+}

@@ -42,7 +42,7 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as u64
-        + 25_000;
+        + 30_000;
     let (status, body) = post_as(
         addr,
         &organiser,
@@ -95,6 +95,22 @@ async fn an_event_page_follows_the_event_live_and_sends_the_member_to_their_boar
     browser.wait_visible("#event-withdraw").await;
     browser
         .wait_until("Sietske in", &says("2 players"), vec![])
+        .await;
+    // She withdraws and changes her mind before the start: the page offers the join again,
+    // and the round-robin takes her back.
+    browser.click("#event-withdraw").await;
+    browser
+        .wait_until(
+            "the join offered again",
+            "const join = document.querySelector('#event-join'); \
+             return !join.hidden && join.textContent === 'Join again';",
+            vec![],
+        )
+        .await;
+    browser.click("#event-join").await;
+    browser.wait_visible("#event-withdraw").await;
+    browser
+        .wait_until("Sietske in again", &says("2 players"), vec![])
         .await;
     let mut cookies = std::collections::HashMap::from([("Anne", anne.clone())]);
     for name in ["Wytze", "Jelle"] {

@@ -20,6 +20,7 @@ mod frisian_tv;
 mod languages;
 mod lobby;
 mod more_time;
+mod nav;
 mod origin;
 mod play;
 mod premove;

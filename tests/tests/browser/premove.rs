@@ -36,6 +36,30 @@ async fn wait_premove(browser: &Browser, who: &str, squares: &[u8]) {
 }
 
 /// The CSS selector of board square `n`.
+/// The WCAG contrast ratio between a premove's square and a plain dark square (neither the
+/// last move's, the picked piece's nor a destination), in the theme the page shows.
+async fn premove_contrast(browser: &Browser) -> f64 {
+    browser
+        .js(
+            "const light = (el) => {
+               const [r, g, b] = getComputedStyle(el).fill.match(/[\\d.]+/g).map((v) => {
+                 const c = Number(v) / 255;
+                 return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+               });
+               return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+             };
+             const premove = document.querySelector('#board [data-square].premove rect');
+             const plain = document.querySelector(
+               '#board [data-square]:not(.premove):not(.last):not(.selected):not(.dest) rect');
+             const [a, b] = [light(premove), light(plain)].sort((x, y) => y - x);
+             return (a + 0.05) / (b + 0.05);",
+            vec![],
+        )
+        .await
+        .as_f64()
+        .expect("a contrast ratio")
+}
+
 fn at(n: u8) -> String {
     format!("#board [data-square=\"{n}\"]")
 }
@@ -199,35 +223,24 @@ async fn a_premove_is_played_when_a_reconnects_snapshot_shows_the_opponents_move
     let mut marked = vec![from, to];
     marked.sort_unstable();
     wait_premove(&black, "black", &marked).await;
+    // In each theme the premove's squares stand out from the dark squares around them by
+    // lightness, not by hue alone (which a colour-blind player or a dim screen may not tell
+    // apart).
+    let dark = "return matchMedia('(prefers-color-scheme: dark)').matches;";
+    assert_eq!(
+        black.js(dark, vec![]).await,
+        json!(false),
+        "the light theme"
+    );
+    let contrast = premove_contrast(&black).await;
+    assert!(
+        contrast >= 1.5,
+        "the light theme's premove squares against a dark square: {contrast:.2}:1"
+    );
+    screenshots(&black, "premove-light").await;
     black.prefer_dark().await;
-    black
-        .wait_until(
-            "the dark theme",
-            "return matchMedia('(prefers-color-scheme: dark)').matches;",
-            vec![],
-        )
-        .await;
-    // The premove's squares stand out from the dark squares around them by lightness, not
-    // by hue alone (which a colour-blind player or a dim screen may not tell apart).
-    let contrast = black
-        .js(
-            "const light = (el) => {
-               const [r, g, b] = getComputedStyle(el).fill.match(/[\\d.]+/g).map((v) => {
-                 const c = Number(v) / 255;
-                 return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-               });
-               return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-             };
-             const premove = document.querySelector('#board [data-square].premove rect');
-             const plain = document.querySelector(
-               '#board [data-square]:not(.premove):not(.last):not(.selected):not(.dest) rect');
-             const [a, b] = [light(premove), light(plain)].sort((x, y) => y - x);
-             return (a + 0.05) / (b + 0.05);",
-            vec![],
-        )
-        .await
-        .as_f64()
-        .expect("a contrast ratio");
+    black.wait_until("the dark theme", dark, vec![]).await;
+    let contrast = premove_contrast(&black).await;
     assert!(
         contrast >= 1.5,
         "the dark theme's premove squares against a dark square: {contrast:.2}:1"

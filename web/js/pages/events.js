@@ -26,6 +26,23 @@ export function eventRefusal({ code, message }) {
   return t(id) === id ? refusal(code, message) : t(id);
 }
 
+/** What the page offers member `me` in event `e`: `join` where the server takes them (also
+ * again after they withdrew: a Swiss until its last round, a round-robin before its start, an
+ * arena while it runs; `again` then), `withdraw` while they play. A round-robin's field is fixed at
+ * its start: nobody joins it then, nor comes back to it. */
+export function offers(e, me) {
+  const open = e.status !== 'finished';
+  const playing = Boolean(me && e.players.includes(me));
+  const fixed = e.kind === 'round_robin' && e.rounds.length > 0;
+  // A Swiss takes a join during a round for the next one, so none during its last.
+  const newest = e.rounds[e.rounds.length - 1];
+  const lastRound = e.kind === 'swiss' && Boolean(newest) && newest.round >= e.rounds_total
+    && newest.games.some((g) => !g.result);
+  const join = Boolean(me && open && !playing && !fixed && !lastRound);
+  const left = e.standings.some((s) => s.name === me && s.withdrawn);
+  return { join, again: join && left, withdraw: Boolean(me && open && playing) };
+}
+
 /** `GET`/`POST` JSON; `{status, body}` (status 0: the server was not reached). */
 async function call(method, path, body) {
   try {
@@ -72,7 +89,10 @@ export function mountEvents(root) {
   });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   const create = h('section', { class: 'card', id: 'event-create', hidden: true });
-  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('events-title')), notice), create, ...sections);
+  // What the page is and how to take part, for everyone: without it a member who may not
+  // create events saw a heading over nothing.
+  const about = h('p', { class: 'hint', id: 'events-about' }, t('events-about'));
+  root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('events-title')), about, notice), create, ...sections);
   let shown = null;
   let formShown = false;
   /** The lists as last read; drawn at once, since a list read again after a new event was
@@ -106,7 +126,24 @@ export function mountEvents(root) {
   };
 }
 
-/** One line of the standings: Swiss and round-robin with tie-breaks, an arena with its sheet. */
+/**
+ * The tie-break columns of a kind of event, as `[value key, words, short words]`, the first
+ * the one a phone shows. A Swiss ranks equal points by Buchholz, Buchholz cut-1, then
+ * Sonneborn-Berger (events/pairing tiebreak.rs). A round-robin is ranked by the same keys, but
+ * there everyone meets everyone: once the rounds are played a player's Buchholz is the sum of
+ * all the others' points, the same for all who share a score (and cut-1 takes off the same
+ * lowest score), so only Sonneborn-Berger tells them apart, which is also FIDE's tie-break for
+ * round-robins. An arena has none: its sheet is shown instead.
+ */
+function tieBreaks(e) {
+  if (e.kind === 'arena') return [['sheet', 'event-col-sheet', 'event-col-sheet']];
+  const sb = ['sonneborn_berger', 'event-col-sb', 'event-col-sb-short'];
+  if (e.kind !== 'swiss') return [sb];
+  return [['buchholz', 'event-col-bh', 'event-col-bh-short'],
+    ['buchholz_cut1', 'event-col-bh1', 'event-col-bh1-short'], sb];
+}
+
+/** One line of the standings: rank, player, rating, points, then the kind's tie-breaks. */
 function standingRow(e, s) {
   const cell = (label, ...content) => h('td', { 'data-label': label }, ...content);
   const cells = [
@@ -116,14 +153,18 @@ function standingRow(e, s) {
       s.withdrawn ? h('span', { class: 'muted' }, ` (${t('event-withdrawn')})`) : null),
     cell(t('event-col-rating'), String(s.rating)),
     cell(t('event-col-points'), h('strong', {}, s.score)),
+    ...tieBreaks(e).map(([key, words]) => key === 'sheet'
+      ? cell(t(words), h('span', { class: 'sheet' }, s.sheet || ''))
+      : cell(t(words), s[key])),
   ];
-  if (e.kind === 'arena') {
-    cells.push(cell(t('event-col-sheet'), h('span', { class: 'sheet' }, s.sheet || '')));
-  } else {
-    cells.push(cell(t('event-col-bh'), s.buchholz), cell(t('event-col-bh1'), s.buchholz_cut1),
-      cell(t('event-col-sb'), s.sonneborn_berger));
-  }
   return h('tr', { 'data-standing': s.name, 'data-rank': s.rank }, ...cells);
+}
+
+/** The standings' column heads: a tie-break's full name, and its short one for a phone. */
+function standingHead(e) {
+  const plain = (words) => [words, words];
+  return [plain('#'), plain(t('event-col-player')), plain(t('event-col-rating')), plain(t('event-col-points')),
+    ...tieBreaks(e).map(([, words, short]) => [t(words), t(short)])];
 }
 
 /** One round (an arena's wave) with each game's link to watch it. */
@@ -163,7 +204,7 @@ export function mountEvent(root, id) {
   const standingsTitle = h('h2', {}, '');
   const head = h('tr', {});
   const rows = h('tbody', {});
-  const table = h('table', { id: 'event-standings', class: 'games' }, h('thead', {}, head), rows);
+  const table = h('table', { id: 'event-standings', class: 'games standings' }, h('thead', {}, head), rows);
   const rounds = h('ol', { id: 'event-rounds', class: 'rounds', reversed: true });
   const players = h('p', { id: 'event-players', class: 'muted' });
   const trf = h('a', { id: 'event-trf', href: `/e/${id}.trf` }, t('event-trf'));
@@ -207,11 +248,12 @@ export function mountEvent(root, id) {
     document.title = `${e.name} – Boardcast`;
     text(title, e.name);
     text(meta, summary(e));
-    const playing = Boolean(me && e.players.includes(me));
     const open = e.status !== 'finished';
-    show(join, Boolean(me && open && !playing));
-    show(password, Boolean(me && open && !playing && e.private));
-    show(withdraw, Boolean(me && open && playing));
+    const offer = offers(e, me);
+    text(join, t(offer.again ? 'event-rejoin' : 'event-join'));
+    show(join, offer.join);
+    show(password, offer.join && e.private);
+    show(withdraw, offer.withdraw);
     show(loginLink, Boolean(state.accountKnown && !me && open));
     const own = me ? ownGame(e, me) : null;
     mine.replaceChildren(...(own ? [t('event-your-game', { name: own.opponent }), ' ',
@@ -223,9 +265,9 @@ export function mountEvent(root, id) {
       location.assign(`/m/${own.match_id}`);
     }
     text(standingsTitle, t(e.status === 'finished' ? 'event-final' : 'event-standings'));
-    const columns = ['#', t('event-col-player'), t('event-col-rating'), t('event-col-points'),
-      ...(e.kind === 'arena' ? [t('event-col-sheet')] : [t('event-col-bh'), t('event-col-bh1'), t('event-col-sb')])];
-    list(head, columns.join('|'), columns, (c) => h('th', { scope: 'col' }, c));
+    const columns = standingHead(e);
+    list(head, JSON.stringify(columns), columns, ([full, short]) => h('th', { scope: 'col', 'data-col': full },
+      ...(full === short ? [full] : [h('span', { class: 'full' }, full), h('abbr', { class: 'short', title: full }, short)])));
     list(rows, JSON.stringify(e.standings), e.standings, (s) => standingRow(e, s));
     text(players, e.standings.length ? '' : e.players.join(', '));
     show(trf, e.kind === 'swiss');

@@ -47,10 +47,7 @@ function drawNav() {
   if (navLang === lang()) return;
   navLang = lang();
   const nav = document.querySelectorAll('header.top nav a');
-  if (nav.length === 2) {
-    text(nav[0], t('web-nav-lobby'));
-    text(nav[1], t('web-nav-tv'));
-  }
+  ['lobby', 'tv', 'events', 'ladder'].forEach((name, i) => text(nav[i], t(`web-nav-${name}`)));
   document.getElementById('lang')?.setAttribute('aria-label', t('web-language'));
 }
 

@@ -138,6 +138,18 @@ pub(super) async fn all(
     Ok(events)
 }
 
+/// Every event, oldest first, without its records (`records` empty): what the list of
+/// events needs to know which there are and which are over.
+pub(super) async fn heads(client: &Client) -> Result<Vec<StoredClubEvent>, Error> {
+    let rows = client
+        .query(
+            "SELECT id, created_ms, setup, finished FROM club_events ORDER BY created_ms, id",
+            &[],
+        )
+        .await?;
+    Ok(rows.iter().map(event).collect())
+}
+
 /// Event `id` with its records.
 pub(super) async fn one(client: &Client, id: &str) -> Result<Option<StoredClubEvent>, Error> {
     let row = client

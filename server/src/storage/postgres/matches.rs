@@ -171,6 +171,42 @@ pub(super) async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Erro
     Ok(matches)
 }
 
+/// The unfinished games of club event `event`, oldest first, with their events: the matches
+/// whose set-up names the event (found among the unfinished ones by `matches_unfinished`),
+/// and no other match's events.
+pub(super) async fn unfinished_of_event(
+    client: &Client,
+    event: &str,
+) -> Result<Vec<StoredMatch>, Error> {
+    let rows = client
+        .query(
+            "SELECT id, invite, created_ms, setup FROM matches \
+             WHERE NOT finished AND setup::jsonb ->> 'event' = $1 ORDER BY created_ms, id",
+            &[&event],
+        )
+        .await?;
+    let mut matches: Vec<StoredMatch> = rows.iter().map(stored_match).collect();
+    let ids: Vec<&str> = matches.iter().map(|m| m.id.as_str()).collect();
+    let rows = client
+        .query(
+            "SELECT match_id, v, at_ms, body FROM events WHERE match_id = ANY($1) \
+             ORDER BY match_id, v",
+            &[&ids],
+        )
+        .await?;
+    let mut events: HashMap<String, Vec<StoredEvent>> = HashMap::new();
+    for row in &rows {
+        events
+            .entry(row.get(0))
+            .or_default()
+            .push(stored_event(row, 1));
+    }
+    for m in &mut matches {
+        m.events = events.remove(&m.id).unwrap_or_default();
+    }
+    Ok(matches)
+}
+
 /// The PDN of finished match `id`.
 pub(super) async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<String>, Error> {
     let statement = client

@@ -206,6 +206,10 @@ impl Store for Postgres {
         Ok(matches::last_heartbeat(&*pooled(&self.pool).await?).await?)
     }
 
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        Ok(matches::unfinished_of_event(&*pooled(&self.pool).await?, &event).await?)
+    }
+
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
         Ok(chat::lines(&pooled(&self.pool).await?, &match_id).await?)
     }
@@ -223,6 +227,10 @@ impl Store for Postgres {
         unfinished_only: bool,
     ) -> Result<Vec<StoredClubEvent>, StorageError> {
         Ok(club::all(&*pooled(&self.pool).await?, unfinished_only).await?)
+    }
+
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        Ok(club::heads(&*pooled(&self.pool).await?).await?)
     }
 
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {

@@ -147,6 +147,16 @@ pub(crate) fn all(
     Ok(events)
 }
 
+/// Every event, oldest first, without its records (`records` empty): what the list of
+/// events needs to know which there are and which are over.
+pub(crate) fn heads(conn: &Connection) -> rusqlite::Result<Vec<StoredClubEvent>> {
+    conn.prepare_cached(
+        "SELECT id, created_ms, setup, finished FROM club_events ORDER BY created_ms, id",
+    )?
+    .query_map([], event)?
+    .collect()
+}
+
 /// Event `id` with its records.
 pub(crate) fn one(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredClubEvent>> {
     let found = conn

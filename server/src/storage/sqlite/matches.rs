@@ -132,6 +132,25 @@ pub(super) fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>
     Ok(matches)
 }
 
+/// The unfinished games of club event `event`, oldest first, with their events: the matches
+/// whose set-up names the event, and no other match's events.
+pub(super) fn unfinished_of_event(
+    conn: &Connection,
+    event: &str,
+) -> rusqlite::Result<Vec<StoredMatch>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, invite, created_ms, setup FROM matches \
+         WHERE finished = 0 AND json_extract(setup, '$.event') = ?1 ORDER BY created_ms",
+    )?;
+    let mut matches = stmt
+        .query_map(params![event], stored_match)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for m in &mut matches {
+        m.events = read_events(conn, &m.id)?;
+    }
+    Ok(matches)
+}
+
 /// The PDN of finished match `id`.
 pub(super) fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
     let pdn = conn

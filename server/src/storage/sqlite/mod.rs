@@ -154,6 +154,11 @@ impl Store for Sqlite {
         self.read(matches::last_heartbeat).await
     }
 
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        self.read(move |conn| matches::unfinished_of_event(conn, &event))
+            .await
+    }
+
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
         self.read(move |conn| chat::lines(conn, &match_id)).await
     }
@@ -196,6 +201,10 @@ impl Store for Sqlite {
     ) -> Result<Vec<StoredClubEvent>, StorageError> {
         self.read(move |conn| club::all(conn, unfinished_only))
             .await
+    }
+
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.read(club::heads).await
     }
 
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {

@@ -43,6 +43,9 @@ impl Store for Flaky {
     async fn unfinished(&self) -> Result<Vec<StoredMatch>, StorageError> {
         self.inner.unfinished().await
     }
+    async fn unfinished_of_event(&self, event: String) -> Result<Vec<StoredMatch>, StorageError> {
+        self.inner.unfinished_of_event(event).await
+    }
     async fn chat_lines(&self, match_id: String) -> Result<Vec<ChatLineRow>, StorageError> {
         self.chat_reads.fetch_add(1, Ordering::SeqCst);
         self.inner.chat_lines(match_id).await
@@ -76,6 +79,9 @@ impl Store for Flaky {
         unfinished_only: bool,
     ) -> Result<Vec<StoredClubEvent>, StorageError> {
         self.inner.club_events(unfinished_only).await
+    }
+    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.inner.club_event_heads().await
     }
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
         self.inner.club_event(id).await

@@ -1,5 +1,6 @@
 //! A player who comes back to a finished match gets their seat in its rematch, also when
-//! the rematch no longer runs on this node (it moved to another node of a cluster).
+//! the rematch no longer runs on this node (it moved to another node of a cluster), and
+//! only the match a rematch is of can hand its seats out that way.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -176,4 +177,29 @@ async fn a_player_back_in_a_finished_match_gets_the_seat_of_its_rematch_run_else
     assert_eq!(rematch.match_id, first.match_id);
     assert_eq!((rematch.id, rematch.side), (0, Side::Black));
     assert_eq!(rematch.token, first.token);
+
+    // The rematch seats a player as the old match's only for the match it is the rematch
+    // of: the same key naming any other match seats nobody.
+    let rematch_handle = directory.running_anywhere(&first.match_id).await.unwrap();
+    let (stranger, mut stranger_inbox) = outbox(next_conn_id(), Encoding::Json, 256);
+    for (id, of) in [(5, "another-match"), (6, id.as_str())] {
+        rematch_handle
+            .try_send(Command::Resume {
+                outbox: stranger.clone(),
+                id,
+                token: SeatKey::Rematch {
+                    of: of.to_owned(),
+                    side: Side::White,
+                },
+                since_v: None,
+                carried: false,
+            })
+            .unwrap();
+    }
+    let seated = next_seat(&mut stranger_inbox).await;
+    assert_eq!(
+        (seated.id, seated.side),
+        (6, Side::Black),
+        "only the real key seats"
+    );
 }
