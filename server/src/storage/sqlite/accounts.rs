@@ -192,6 +192,11 @@ impl SqliteAccounts {
         answer.await.map_err(|_| StorageError::Closed)?
     }
 
+    /// Closes the read connections: the store is closed.
+    pub(super) fn close_reads(&self) {
+        self.readers.close();
+    }
+
     /// Runs `query`, which only reads, on one of the read connections once one is free.
     pub(super) async fn run<T: Send + 'static>(
         &self,

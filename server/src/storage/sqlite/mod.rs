@@ -227,7 +227,8 @@ impl Store for Sqlite {
     }
 
     async fn close(&self) {
-        queue::close(&self.tx).await
+        queue::close(&self.tx).await;
+        self.accounts.close_reads();
     }
 }
 

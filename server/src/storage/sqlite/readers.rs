@@ -66,7 +66,8 @@ impl Readers {
         let conn = self.pool.get().await.map_err(|err| match err {
             PoolError::Backend(err) => err,
             PoolError::Timeout(_) => StorageError::Unavailable(Unavailable::NoReader),
-            // Neither can happen: the pool is never closed and has no hooks.
+            PoolError::Closed => StorageError::Closed,
+            // Cannot happen: the pool has no hooks.
             other => StorageError::Database(format!("SQLite's read connections: {other}")),
         })?;
         // The connection goes back to the pool when the blocking task drops it, also when the
@@ -74,6 +75,14 @@ impl Readers {
         tokio::task::spawn_blocking(move || Ok(query(&conn)?))
             .await
             .map_err(StorageError::Task)?
+    }
+
+    /// Closes the kept connections (one in use as its read ends), so that nothing of this
+    /// process holds the file once the store is closed: in WAL mode even an idle connection
+    /// keeps a shared lock, and `migrate`, run right after, takes the file exclusively.
+    /// Reads after it are refused [`StorageError::Closed`].
+    pub(super) fn close(&self) {
+        self.pool.close();
     }
 
     /// How many connections are open now.
@@ -145,6 +154,25 @@ mod tests {
 
     fn count(conn: &Connection) -> rusqlite::Result<i64> {
         conn.query_row("SELECT count(*) FROM numbers", [], |row| row.get(0))
+    }
+
+    /// Closed, the kept connections let go of the file: `migrate` takes it exclusively right
+    /// after a store is closed, and is refused while anything of ours still holds it.
+    #[tokio::test]
+    async fn closed_readers_leave_the_file_to_an_exclusive_open_and_refuse_reads() {
+        let (_dir, path, writer) = numbers();
+        drop(writer);
+        let readers = Readers::new(path.clone()).unwrap();
+        assert_eq!(readers.read(count).await.unwrap(), 1);
+        assert_eq!(readers.open_connections(), 1, "kept after the read");
+        let held = super::super::export::refuse_if_in_use(&path);
+        assert!(held.is_err(), "a kept connection holds the file: {held:?}");
+        readers.close();
+        super::super::export::refuse_if_in_use(&path).expect("free once closed");
+        assert!(matches!(
+            readers.read(count).await,
+            Err(StorageError::Closed)
+        ));
     }
 
     #[tokio::test]
