@@ -1140,7 +1140,13 @@ pub(crate) mod tests {
         assert_eq!(line.score.halves(), points_before.halves() + scored_later);
         assert!(!state.entrant(4).unwrap().withdrawn);
 
-        let stored: Vec<StoredEvent> = written
+        assert_replays_to(&state, format, &written);
+    }
+
+    /// `records`, stored in this order (versions from 1) and replayed, give `state` again:
+    /// the same rounds, standings and version.
+    fn assert_replays_to(state: &EventState, format: Format, records: &[EventRecord]) {
+        let stored: Vec<StoredEvent> = records
             .iter()
             .zip(1..)
             .map(|(record, v)| StoredEvent {
@@ -1153,6 +1159,17 @@ pub(crate) mod tests {
         assert_eq!(replayed.rounds, state.rounds);
         assert_eq!(replayed.standings(), state.standings());
         assert_eq!(replayed.v, state.v);
+    }
+
+    /// The records as they were stored when the first six `written` came before round 1's
+    /// pairing (`played[0]`), the rest of them while round 1 was played, and the rest of
+    /// `played` after.
+    fn during_round_one(written: &[EventRecord], played: &[EventRecord]) -> Vec<EventRecord> {
+        let mut stored = written[..6].to_vec();
+        stored.push(played[0].clone());
+        stored.extend(written[6..].iter().cloned());
+        stored.extend(played[1..].iter().cloned());
+        stored
     }
 
     /// A join during a Swiss round, a newcomer's or a return, counts from the next round (as
@@ -1208,23 +1225,7 @@ pub(crate) mod tests {
         assert!(state.finished);
 
         // Stored in the order it happened: the joins between round 1's pairing and its games.
-        let mut stored_order = written[..6].to_vec();
-        stored_order.push(played[0].clone());
-        stored_order.extend(written[6..].iter().cloned());
-        stored_order.extend(played[1..].iter().cloned());
-        let stored: Vec<StoredEvent> = stored_order
-            .iter()
-            .zip(1..)
-            .map(|(record, v)| StoredEvent {
-                v,
-                at_ms: 0,
-                body: serde_json::to_string(record).unwrap(),
-            })
-            .collect();
-        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
-        assert_eq!(replayed.rounds, state.rounds);
-        assert_eq!(replayed.standings(), state.standings());
-        assert_eq!(replayed.v, state.v);
+        assert_replays_to(&state, format, &during_round_one(&written, &played));
     }
 
     /// A Swiss player who withdraws while a round is played is taken out once it is complete:
@@ -1298,23 +1299,7 @@ pub(crate) mod tests {
             assert!(in_round(&state, round, 2), "2 paired in round {round}");
         }
 
-        let mut stored_order = written[..6].to_vec();
-        stored_order.push(played[0].clone());
-        stored_order.extend(written[6..].iter().cloned());
-        stored_order.extend(played[1..].iter().cloned());
-        let stored: Vec<StoredEvent> = stored_order
-            .iter()
-            .zip(1..)
-            .map(|(record, v)| StoredEvent {
-                v,
-                at_ms: 0,
-                body: serde_json::to_string(record).unwrap(),
-            })
-            .collect();
-        let replayed = EventState::replay("e".into(), setup(format), 0, &stored).unwrap();
-        assert_eq!(replayed.rounds, state.rounds);
-        assert_eq!(replayed.standings(), state.standings());
-        assert_eq!(replayed.v, state.v);
+        assert_replays_to(&state, format, &during_round_one(&written, &played));
     }
 
     /// A round-robin takes back one who withdrew before its start; once it runs, its field is
