@@ -658,16 +658,26 @@ impl Browser {
     /// Types `text` into the element matching `css` (after clearing it).
     pub async fn type_into(&self, css: &str, text: &str) {
         self.wait_visible(css).await;
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            match self.try_type_into(css, text).await {
+                Ok(()) => return,
+                // Re-rendered under us, or not reachable yet (Firefox, while a resized window
+                // lays out again): look again, as `click` does. Each try clears first.
+                Err(_) if Instant::now() < deadline => tokio::time::sleep(POLL).await,
+                Err(err) => panic!("typing into {css}: {err}"),
+            }
+        }
+    }
+
+    async fn try_type_into(&self, css: &str, text: &str) -> Result<(), String> {
         let element = self
             .client
             .find(Locator::Css(css))
             .await
-            .unwrap_or_else(|err| panic!("finding {css}: {err}"));
-        element.clear().await.expect("clearing the field");
-        element
-            .send_keys(text)
-            .await
-            .unwrap_or_else(|err| panic!("typing into {css}: {err}"));
+            .map_err(|err| err.to_string())?;
+        element.clear().await.map_err(|err| err.to_string())?;
+        element.send_keys(text).await.map_err(|err| err.to_string())
     }
 
     /// An attribute of the first element matching `css`, `None` if there is no such element
