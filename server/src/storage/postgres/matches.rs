@@ -158,16 +158,7 @@ pub(super) async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Erro
             &[],
         )
         .await?;
-    let mut events: HashMap<String, Vec<StoredEvent>> = HashMap::new();
-    for row in &rows {
-        events
-            .entry(row.get(0))
-            .or_default()
-            .push(stored_event(row, 1));
-    }
-    for m in &mut matches {
-        m.events = events.remove(&m.id).unwrap_or_default();
-    }
+    attach_events(&mut matches, &rows);
     Ok(matches)
 }
 
@@ -194,17 +185,22 @@ pub(super) async fn unfinished_of_event(
             &[&ids],
         )
         .await?;
+    attach_events(&mut matches, &rows);
+    Ok(matches)
+}
+
+/// Gives each of `matches` its events from `rows` (match id, v, at_ms, body; in order).
+fn attach_events(matches: &mut [StoredMatch], rows: &[tokio_postgres::Row]) {
     let mut events: HashMap<String, Vec<StoredEvent>> = HashMap::new();
-    for row in &rows {
+    for row in rows {
         events
             .entry(row.get(0))
             .or_default()
             .push(stored_event(row, 1));
     }
-    for m in &mut matches {
+    for m in matches {
         m.events = events.remove(&m.id).unwrap_or_default();
     }
-    Ok(matches)
 }
 
 /// The PDN of finished match `id`.
