@@ -705,6 +705,45 @@ impl Browser {
         value.as_str().unwrap_or_default().trim().to_owned()
     }
 
+    /// Waits until the visible text of the first element matching `css` is `expected`. A page
+    /// draws on its next animation frame, and often from more than one answer (a profile's
+    /// facts and its chart come from two requests), so a check read at once after a click or
+    /// after another element appeared can see the page between the two; this reads it until
+    /// it settles, and panics with what it last saw.
+    pub async fn wait_text(&self, css: &str, expected: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let seen = self.text(css).await;
+            if seen == expected {
+                return;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "gave up after {PATIENCE:?} waiting for {css} to read {expected:?}: it reads {seen:?}"
+                );
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Waits until attribute `name` of the first element matching `css` is `expected` (see
+    /// [`Browser::wait_text`] for why a check waits), and panics with what it last saw.
+    pub async fn wait_attr(&self, css: &str, name: &str, expected: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let seen = self.attr(css, name).await;
+            if seen.as_deref() == Some(expected) {
+                return;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "gave up after {PATIENCE:?} waiting for {name} of {css} to be {expected:?}: it is {seen:?}"
+                );
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
     /// Every element matching `css`: the value of attribute `name` on each.
     pub async fn attrs(&self, css: &str, name: &str) -> Vec<String> {
         let value = self

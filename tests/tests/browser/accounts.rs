@@ -240,8 +240,8 @@ async fn a_member_and_a_guest_play_a_whole_game_and_the_profile_lists_it() {
             format!("/games/{}.pdn", created.match_id)
         ]
     );
-    let played = member.text("[data-fact=games]").await;
-    assert_eq!(played, "1");
+    // The facts come from /api/user, the rows from the games' page: two answers.
+    member.wait_text("[data-fact=games]", "1").await;
     assert_eq!(
         member.attr("#games-pdn", "href").await.as_deref(),
         Some("/@/Sietske/games.pdn")

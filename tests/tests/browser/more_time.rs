@@ -54,13 +54,9 @@ async fn more_time_adds_15_s_to_the_opponent_and_a_refusal_hides_the_button() {
 
     // Black refuses more time: the setting is kept in the browser and White's button goes.
     black.click("[data-action=no-more-time]").await;
-    assert_eq!(
-        black
-            .attr("[data-action=no-more-time]", "aria-pressed")
-            .await
-            .as_deref(),
-        Some("true")
-    );
+    black
+        .wait_attr("[data-action=no-more-time]", "aria-pressed", "true")
+        .await;
     white
         .wait_until(
             "White's +15 s button to go",

@@ -128,8 +128,9 @@ async fn the_profile_charts_the_rating_history_from_the_data() {
     let browser = driver.browser(server.addr(), 1280, 900).await;
     browser.goto("/@/Sietske").await;
     browser.wait_visible("svg#rating-chart circle").await;
-    assert_eq!(browser.text("[data-fact=rating]").await, "1660");
-    assert_eq!(browser.text("[data-fact=rated]").await, "5");
+    // The facts come from /api/user, the chart from its rating history: two answers.
+    browser.wait_text("[data-fact=rating]", "1660").await;
+    browser.wait_text("[data-fact=rated]", "5").await;
     let (_, history) = http_get(server.addr(), "/api/user/Sietske/rating-history").unwrap();
     let history: Vec<serde_json::Value> = serde_json::from_str(&history).unwrap();
     let drawn = browser
@@ -176,7 +177,7 @@ async fn the_profile_charts_the_rating_history_from_the_data() {
     // A member without rated games: provisional, no chart yet.
     browser.goto("/@/Anne").await;
     browser.wait_visible("#rating-chart-empty").await;
-    assert_eq!(browser.text("[data-fact=rating]").await, "1500?");
+    browser.wait_text("[data-fact=rating]", "1500?").await;
     browser.close().await;
 }
 
