@@ -366,10 +366,12 @@ profile-outcome-drawn = remise
 profile-outcome-lost = ferlern
 
 ## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+# `other`: a match whose snapshot says neither rated nor event (an older server).
 error-not_allowed-takeback_casual_only =
     { $match ->
         [rated] In set weromnimme kin allinnich yn frije partijen, net yn in partij foar de rating.
-       *[event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+        [event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+       *[other] In set weromnimme kin allinnich yn frije partijen: yn dizze partij net.
     }
 error-not_allowed-nothing_to_take_back = Do hast noch gjin set om werom te nimmen.
 error-not_allowed-takeback_proposal_stands = Dyn fersyk om werom te nimmen stiet al.

@@ -366,10 +366,12 @@ profile-outcome-drawn = remise
 profile-outcome-lost = verloren
 
 ## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+# `other`: a match whose snapshot says neither rated nor event (an older server).
 error-not_allowed-takeback_casual_only =
     { $match ->
         [rated] Zetten terugnemen kan alleen in vrije partijen, niet in een partij voor de rating.
-       *[event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+        [event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+       *[other] Zetten terugnemen kan alleen in vrije partijen: in deze partij niet.
     }
 error-not_allowed-nothing_to_take_back = Je hebt nog geen zet om terug te nemen.
 error-not_allowed-takeback_proposal_stands = Je verzoek om terug te nemen staat al.
