@@ -4,7 +4,8 @@
 //! not create events. An event's standings show the tie-breaks of its format (a round-robin's
 //! Sonneborn-Berger, not the Buchholz every round-robin player shares), and on a phone one
 //! compact row per player: rank, name, points, the first tie-break. The header marks the
-//! link of the page the reader is on (`aria-current`, and not by its colour alone).
+//! link of the page the reader is on (`aria-current`, and not by its colour alone); `/events`
+//! leaves no empty line under its explanation, and says in words that a list is empty.
 
 use boardcast_tests::members::{create_member, login_cookie, same_origin_request};
 
@@ -44,6 +45,16 @@ const CURRENT_LINKS: &str = "
     const other = links.find((a) => !a.hasAttribute('aria-current'));
     return links.filter((a) => a.getAttribute('aria-current') === 'page')
         .map((a) => [a.getAttribute('href'), look(a) !== look(other)]);";
+
+/// The height, in px, that `/events` gives below its explanation beyond the explanation's own
+/// margin and its card's padding and border: the notice's line, when it has nothing to say.
+const BELOW_THE_EXPLANATION: &str = "
+    const about = document.getElementById('events-about');
+    const card = getComputedStyle(about.parentElement);
+    const gap = about.parentElement.getBoundingClientRect().bottom
+        - about.getBoundingClientRect().bottom;
+    return gap - parseFloat(getComputedStyle(about).marginBottom)
+        - parseFloat(card.paddingBottom) - parseFloat(card.borderBottomWidth);";
 
 /// Each standings row at this width: its height in px, how many of its cells are shown, and
 /// the height of one line of its text (the rank's).
@@ -180,6 +191,29 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
             current,
             json!([["/events", true]]),
             "{lang}: the events' link"
+        );
+        // No empty line under the explanation; an empty list says so in a sentence, in its
+        // place, as the lobby's do (both events are upcoming: none running or finished).
+        let below = browser.js(BELOW_THE_EXPLANATION, vec![]).await;
+        assert!(below.as_f64().unwrap().abs() < 1.0, "{lang}: {below} px");
+        for status in ["playing", "finished"] {
+            assert_eq!(
+                browser
+                    .text(&format!("ul[data-events={status}] > li.empty"))
+                    .await,
+                catalogue_text(lang, &format!("events-none-{status}")),
+                "{lang}"
+            );
+        }
+        assert_eq!(
+            browser
+                .js(
+                    "return document.querySelector('[data-empty=waiting]');",
+                    vec![]
+                )
+                .await,
+            json!(null),
+            "{lang}: the upcoming list has its events, not the sentence"
         );
         screenshots(&browser, &format!("events-nav-{lang}")).await;
 
