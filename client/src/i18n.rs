@@ -212,6 +212,20 @@ pub fn refusal(code: &str, english: &str, args: Option<&ErrorArgs>) -> String {
     }
 }
 
+/// A refusal of the server's HTTP API (`{"error": {"code", "message"}}`) in the player's
+/// language, in the words the web's pages show for it: `{api}-error-{code}` (`api` is
+/// `account` or `event`, the two APIs the terminal asks), else the code's line as a
+/// WebSocket refusal of that code is worded ([`refusal`]), else the server's own English text
+/// (a code from a newer server). English too comes from the catalogue, as on the web.
+pub fn api_refusal(api: &str, code: &str, english: &str) -> String {
+    let id = format!("{api}-error-{code}");
+    if BUNDLES[current() as usize].has_message(&id) {
+        tr(&id)
+    } else {
+        refusal(code, english, None)
+    }
+}
+
 /// A refusal's arguments as placeables: its numbers and words, and what a capture takes
 /// (`kings`/`men`, `best_kings`/`best_men`) as words in the language (`taken`, `best`).
 fn placeables(args: &ErrorArgs) -> Vec<(&str, FluentValue<'static>)> {

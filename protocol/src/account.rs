@@ -306,6 +306,28 @@ pub enum ApiErrorCode {
     Busy,
 }
 
+impl ApiErrorCode {
+    /// Every code, in declaration order: what a client must have words for.
+    pub const ALL: [ApiErrorCode; 16] = [
+        ApiErrorCode::NameInvalid,
+        ApiErrorCode::NameTaken,
+        ApiErrorCode::NameReserved,
+        ApiErrorCode::PasswordTooShort,
+        ApiErrorCode::PasswordTooLong,
+        ApiErrorCode::PasswordWeak,
+        ApiErrorCode::BadRequest,
+        ApiErrorCode::BadCredentials,
+        ApiErrorCode::Unauthenticated,
+        ApiErrorCode::AccountClosed,
+        ApiErrorCode::CrossOrigin,
+        ApiErrorCode::Forbidden,
+        ApiErrorCode::NotFound,
+        ApiErrorCode::Throttled,
+        ApiErrorCode::Internal,
+        ApiErrorCode::Busy,
+    ];
+}
+
 /// The body of every refused account request: `{"error":{"code":…,"message":…}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApiError {
@@ -344,6 +366,32 @@ mod tests {
         assert!(!name_shape_ok("Anne Bakker"));
         assert!(!name_shape_ok("Änne"));
         assert!(!name_shape_ok("a.b"));
+    }
+
+    /// `ALL` holds every code once, in order: the match below has no wildcard, so a new code
+    /// does not compile until it has its place here, and then in `ALL`.
+    #[test]
+    fn all_lists_every_code_once_in_order() {
+        let place = |code: ApiErrorCode| match code {
+            ApiErrorCode::NameInvalid => 0,
+            ApiErrorCode::NameTaken => 1,
+            ApiErrorCode::NameReserved => 2,
+            ApiErrorCode::PasswordTooShort => 3,
+            ApiErrorCode::PasswordTooLong => 4,
+            ApiErrorCode::PasswordWeak => 5,
+            ApiErrorCode::BadRequest => 6,
+            ApiErrorCode::BadCredentials => 7,
+            ApiErrorCode::Unauthenticated => 8,
+            ApiErrorCode::AccountClosed => 9,
+            ApiErrorCode::CrossOrigin => 10,
+            ApiErrorCode::Forbidden => 11,
+            ApiErrorCode::NotFound => 12,
+            ApiErrorCode::Throttled => 13,
+            ApiErrorCode::Internal => 14,
+            ApiErrorCode::Busy => 15,
+        };
+        let places: Vec<usize> = ApiErrorCode::ALL.into_iter().map(place).collect();
+        assert_eq!(places, (0..ApiErrorCode::ALL.len()).collect::<Vec<_>>());
     }
 
     #[test]

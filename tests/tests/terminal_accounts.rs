@@ -162,6 +162,56 @@ fn login_whoami_and_logout_with_the_password_on_standard_input() {
     assert_eq!(stdout(&out), format!("not logged in on http://{addr}\n"));
 }
 
+/// A refusal is told in the language the player chose, in the words of the web's pages: a
+/// wrong password, a player or an event that does not exist, in Dutch and in Frisian, on the
+/// line the client writes to standard error; nothing kept after the refused login.
+#[test]
+fn account_commands_say_the_servers_refusal_in_the_chosen_language() {
+    let server = server();
+    let addr = server.addr();
+    let config = tempfile::tempdir().expect("a config directory");
+    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
+    assert_eq!(post_json(addr, "/api/signup", &signup, None).0, 201);
+    for (lang, wrong_password, no_player, no_event) in [
+        (
+            "nl",
+            "boardcast: login: Onbekende gebruikersnaam of verkeerd wachtwoord.\n",
+            "boardcast: games Nobody: Er is geen speler die Nobody heet.\n",
+            "boardcast: event e404: Dit toernooi bestaat niet.\n",
+        ),
+        (
+            "fy",
+            "boardcast: login: Unbekende brûkersnamme of ferkeard wachtwurd.\n",
+            "boardcast: games Nobody: Der is gjin spiler dy't Nobody hjit.\n",
+            "boardcast: event e404: Dit toernoai bestiet net.\n",
+        ),
+    ] {
+        let out = run(
+            addr,
+            config.path(),
+            &["--lang", lang, "login", "Anne"],
+            "not the password\n",
+        );
+        assert!(!out.status.success(), "{lang}: {}", stdout(&out));
+        assert_eq!(stderr(&out), wrong_password, "{lang}");
+        let out = run(
+            addr,
+            config.path(),
+            &["--lang", lang, "games", "Nobody"],
+            "",
+        );
+        assert!(!out.status.success(), "{lang}: {}", stdout(&out));
+        assert_eq!(stderr(&out), no_player, "{lang}");
+        let out = run(addr, config.path(), &["--lang", lang, "event", "e404"], "");
+        assert!(!out.status.success(), "{lang}: {}", stdout(&out));
+        assert_eq!(stderr(&out), no_event, "{lang}");
+    }
+    assert!(
+        !config.path().join("credentials.json").exists(),
+        "nothing kept after a refused login"
+    );
+}
+
 #[test]
 fn games_lists_a_players_games_and_saves_them_as_pdn() {
     let server = server();
@@ -176,7 +226,7 @@ fn games_lists_a_players_games_and_saves_them_as_pdn() {
     let out = run(addr, config.path(), &["games", "Nobody"], "");
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("no player is called Nobody"),
+        stderr(&out).contains("No player is called Nobody."),
         "{}",
         stderr(&out)
     );
@@ -549,7 +599,11 @@ fn events_and_event_print_the_club_event_within_80_by_24() {
     );
     let out = run(addr, config.path(), &["event", "nosuch"], "");
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("no event nosuch"), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "boardcast: event nosuch: There is no such event.\n",
+        "the web's words, after the id asked for"
+    );
 }
 
 /// `boardcast event ID --follow` follows the event over the WebSocket (issue 33, "spectators

@@ -103,6 +103,9 @@ events-waiting = Upcoming
 events-playing = Running
 events-finished = Finished
 events-none = None.
+events-none-waiting = No event is coming up.
+events-none-playing = No event is running now.
+events-none-finished = No event has finished yet.
 events-about = The club's tournaments: Swiss, round-robin and arena. Open one to see its players, pairings and standings, and join it there as a member: a round-robin until it starts, a Swiss until its last round, an arena while it runs.
 event-kind-swiss = Swiss, { $rounds } rounds
 event-kind-double = Double round-robin
@@ -370,10 +373,12 @@ profile-outcome-drawn = drawn
 profile-outcome-lost = lost
 
 ## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+# `other`: a match whose snapshot says neither rated nor event (an older server).
 error-not_allowed-takeback_casual_only =
     { $match ->
         [rated] Takebacks are for casual games only, not for a rated game.
-       *[event] Takebacks are for casual games only, not for a club event's game.
+        [event] Takebacks are for casual games only, not for a club event's game.
+       *[other] Takebacks are for casual games only: this game takes none.
     }
 error-not_allowed-nothing_to_take_back = You have no move to take back.
 error-not_allowed-takeback_proposal_stands = Your takeback proposal already stands.

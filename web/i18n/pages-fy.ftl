@@ -100,6 +100,9 @@ events-waiting = Aanstens
 events-playing = Dwaande
 events-finished = Ofrûn
 events-none = Gjin.
+events-none-waiting = Der stiet gjin toernoai op it programma.
+events-none-playing = Der rint no gjin toernoai.
+events-none-finished = Der is noch gjin toernoai ôfrûn.
 events-about = De toernoaien fan de klub: Switsersk, rûntetoernoai en arena. Iepenje der ien om de spilers, de yndieling en de stân te sjen, en doch dêr as lid mei: oan in rûntetoernoai oant it begjint, oan in Switsersk toernoai oant de lêste rûne, oan in arena salang't dy rint.
 event-kind-swiss = Switsersk, { $rounds } rûnen
 event-kind-double = Dûbel rûntetoernoai
@@ -366,10 +369,12 @@ profile-outcome-drawn = remise
 profile-outcome-lost = ferlern
 
 ## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+# `other`: a match whose snapshot says neither rated nor event (an older server).
 error-not_allowed-takeback_casual_only =
     { $match ->
         [rated] In set weromnimme kin allinnich yn frije partijen, net yn in partij foar de rating.
-       *[event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+        [event] In set weromnimme kin allinnich yn frije partijen, net yn in partij fan in klubtoernoai.
+       *[other] In set weromnimme kin allinnich yn frije partijen: yn dizze partij net.
     }
 error-not_allowed-nothing_to_take_back = Do hast noch gjin set om werom te nimmen.
 error-not_allowed-takeback_proposal_stands = Dyn fersyk om werom te nimmen stiet al.

@@ -100,6 +100,9 @@ events-waiting = Binnenkort
 events-playing = Bezig
 events-finished = Afgelopen
 events-none = Geen.
+events-none-waiting = Er staat geen toernooi gepland.
+events-none-playing = Er loopt nu geen toernooi.
+events-none-finished = Er is nog geen toernooi afgelopen.
 events-about = De toernooien van de club: Zwitsers, rondetoernooi en arena. Open er een om de spelers, de indeling en de stand te zien, en doe daar als lid mee: aan een rondetoernooi tot het begint, aan een Zwitsers toernooi tot de laatste ronde, aan een arena zolang die loopt.
 event-kind-swiss = Zwitsers, { $rounds } ronden
 event-kind-double = Dubbel rondetoernooi
@@ -366,10 +369,12 @@ profile-outcome-drawn = remise
 profile-outcome-lost = verloren
 
 ## Takeback refusals (PROTOCOL.md §12.1): worded here, out of the match page's own file.
+# `other`: a match whose snapshot says neither rated nor event (an older server).
 error-not_allowed-takeback_casual_only =
     { $match ->
         [rated] Zetten terugnemen kan alleen in vrije partijen, niet in een partij voor de rating.
-       *[event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+        [event] Zetten terugnemen kan alleen in vrije partijen, niet in een partij van een clubtoernooi.
+       *[other] Zetten terugnemen kan alleen in vrije partijen: in deze partij niet.
     }
 error-not_allowed-nothing_to_take_back = Je hebt nog geen zet om terug te nemen.
 error-not_allowed-takeback_proposal_stands = Je verzoek om terug te nemen staat al.

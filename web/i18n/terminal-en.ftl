@@ -313,3 +313,7 @@ cmd-not-a-preset = `{ $preset }` is not a play-now preset: 1+1, 3+2, 5+3, 10+5 o
 cmd-playnow-needs = `playnow` needs a preset (1+1 … 15+10) or cancel
 cmd-predict-needs = `predict` needs a move such as b1-c3, or a channel
 cmd-unknown = unknown command `{ $command }` (try help)
+## The account commands (client/src/account): a login the server no longer takes, and an
+## answer that is not the API's (a proxy's error page), told by its HTTP status.
+account-login-invalid = the login of { $name } on { $server } is no longer valid (logged out everywhere, revoked, expired or the account closed): boardcast login { $name }
+account-http-status = the server answered HTTP { $status }, not with its API

@@ -387,3 +387,7 @@ cmd-not-a-preset = `{ $preset }` is gjin tempo foar no spylje: 1+1, 3+2, 5+3, 10
 cmd-playnow-needs = `playnow` hat in tempo (1+1 … 15+10) of cancel nedich
 cmd-predict-needs = `predict` hat in set lykas b1-c3 nedich, of in kanaal
 cmd-unknown = ûnbekende opdracht `{ $command }` (besykje help)
+## The account commands (client/src/account): a login the server no longer takes, and an
+## answer that is not the API's (a proxy's error page), told by its HTTP status.
+account-login-invalid = de oanmelding fan { $name } op { $server } is net mear jildich (oeral ôfmeld, ynlutsen, ferrûn of it akkount sletten): boardcast login { $name }
+account-http-status = de server antwurde HTTP { $status }, net mei syn API

@@ -387,3 +387,7 @@ cmd-not-a-preset = `{ $preset }` is geen tempo voor nu spelen: 1+1, 3+2, 5+3, 10
 cmd-playnow-needs = `playnow` heeft een tempo (1+1 … 15+10) of cancel nodig
 cmd-predict-needs = `predict` heeft een zet zoals b1-c3 nodig, of een kanaal
 cmd-unknown = onbekende opdracht `{ $command }` (probeer help)
+## The account commands (client/src/account): a login the server no longer takes, and an
+## answer that is not the API's (a proxy's error page), told by its HTTP status.
+account-login-invalid = de aanmelding van { $name } op { $server } is niet meer geldig (overal afgemeld, ingetrokken, verlopen of het account gesloten): boardcast login { $name }
+account-http-status = de server antwoordde HTTP { $status }, niet met zijn API

@@ -64,8 +64,6 @@ export function resultKind(result) {
   return result.winner || 'draw';
 }
 
-export const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : '');
-
 /** Whole seconds, rounded up, for countdowns. */
 export const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));
 

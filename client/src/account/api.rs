@@ -233,11 +233,17 @@ async fn refusal(response: hyper::Response<hyper::body::Incoming>) -> ApiError {
     }
 }
 
-fn status_code_name(status: StatusCode) -> String {
+/// The code of a refusal whose body is not the API's `{error: …}` (a proxy's page, an
+/// older server's route that does not exist): `http_` and its status.
+pub const NOT_THE_APIS: &str = "http_";
+
+/// The API's code a bare status stands for (404 and 401 mean what they mean on every route),
+/// else [`NOT_THE_APIS`] and the status.
+pub(super) fn status_code_name(status: StatusCode) -> String {
     match status {
         StatusCode::NOT_FOUND => "not_found".to_owned(),
-        StatusCode::UNAUTHORIZED => "unauthorized".to_owned(),
-        other => format!("http_{}", other.as_u16()),
+        StatusCode::UNAUTHORIZED => "unauthenticated".to_owned(),
+        other => format!("{NOT_THE_APIS}{}", other.as_u16()),
     }
 }
 

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use fluent_bundle::FluentValue;
 use serde_json::Value;
 
-use super::{AccountOptions, block_on, refusal_text};
+use super::{AccountOptions, Service, block_on, refusal_text};
 use crate::i18n::{tr, tr_args};
 
 /// The terminal's width, which every line keeps within.
@@ -205,7 +205,7 @@ pub fn events(options: AccountOptions) -> ExitCode {
         let list = api
             .events()
             .await
-            .map_err(|e| format!("events: {}", refusal_text(&e)))?;
+            .map_err(|e| format!("events: {}", refusal_text(&e, Service::Events)))?;
         print!("{}", events_text(&list));
         Ok(())
     })
@@ -221,7 +221,7 @@ pub fn event(options: AccountOptions, id: String, follow: bool) -> ExitCode {
         let shown = api
             .event(&id)
             .await
-            .map_err(|e| format!("event {id}: {}", refusal_text(&e)))?;
+            .map_err(|e| format!("event {id}: {}", refusal_text(&e, Service::Events)))?;
         print!("{}", event_text(&shown, now_ms()));
         Ok(())
     })
@@ -271,7 +271,12 @@ async fn follow_event(options: AccountOptions, id: String) -> Result<(), String>
                     }
                 }
                 ServerMessage::Error(error) => {
-                    return Err(format!("event {id}: {}", error.message));
+                    let code = serde_json::to_value(error.code)
+                        .ok()
+                        .and_then(|code| code.as_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    let words = crate::i18n::api_refusal("event", &code, &error.message);
+                    return Err(format!("event {id}: {words}"));
                 }
                 _ => {}
             },

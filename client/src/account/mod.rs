@@ -6,6 +6,10 @@
 //! account: the seat and the games are the account's, not a guest's. The password is read
 //! from standard input when that is not a terminal (scripts, tests), and asked for without
 //! echo when it is; it is sent once and never kept.
+//!
+//! A refusal is told in the player's language (`--lang`), in the words the web's account
+//! and event pages use for its code ([`refusal_text`]): the server's `message` is English
+//! and only stands in for a code this client does not know.
 
 pub mod api;
 pub mod credentials;
@@ -21,6 +25,7 @@ use boardcast_protocol::account::{AccountView, LadderRung, Outcome, ProfileGame}
 use credentials::{Credential, Credentials};
 
 use crate::address::ServerAddress;
+use crate::i18n::{api_refusal, tr_args};
 
 /// What the account commands need to know.
 pub struct AccountOptions {
@@ -57,6 +62,25 @@ pub fn stored_token(
     Credentials::new(&dir)
         .get(&address.web_base())
         .map(|c| c.token)
+}
+
+/// Which of the server's APIs refused: each has its own words for its codes in the catalogues
+/// (`account-error-*`, `event-error-*`), the ones the web's pages show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    /// `/api/token`, `/api/account`, `/api/user/…`, `/api/ladder`, `/@/{name}/games.pdn`.
+    Accounts,
+    /// `/api/events…` (PROTOCOL.md §20).
+    Events,
+}
+
+impl Service {
+    fn catalogue_prefix(self) -> &'static str {
+        match self {
+            Service::Accounts => "account",
+            Service::Events => "event",
+        }
+    }
 }
 
 /// The name a token carries on the server's list of the account's tokens.
@@ -100,14 +124,19 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
             .api(None)?
             .create_token(&name, &password, TOKEN_NAME)
             .await
-            .map_err(|e| format!("login: {}", refusal_text(&e)))?;
+            .map_err(|e| format!("login: {}", refusal_text(&e, Service::Accounts)))?;
         let (token_id, token) = (Some(created.id), created.token);
         // The server's spelling of the name, and a check that the token works.
         let account = options
             .api(Some(token.clone()))?
             .account()
             .await
-            .map_err(|e| format!("login: the new token does not work: {}", refusal_text(&e)))?;
+            .map_err(|e| {
+                format!(
+                    "login: the new token does not work: {}",
+                    refusal_text(&e, Service::Accounts)
+                )
+            })?;
         store
             .save(Credential {
                 server: base.clone(),
@@ -164,8 +193,9 @@ pub fn logout(options: AccountOptions) -> ExitCode {
             }
             Err(error) => println!(
                 "logged out {} on this computer; the server still holds its token \
-                 ({error}): revoke it on {base}/account/tokens",
-                login.name
+                 ({}): revoke it on {base}/account/tokens",
+                login.name,
+                refusal_text(&error, Service::Accounts)
             ),
         }
         Ok(())
@@ -187,12 +217,17 @@ pub fn whoami(options: AccountOptions) -> ExitCode {
                 println!("{}", account.name);
                 Ok(())
             }
-            Err(ApiError::Refused { status: 401, .. }) => Err(format!(
-                "the login of {} on {base} is no longer valid (logged out everywhere, revoked, \
-                 expired or the account closed): boardcast login {}",
-                login.name, login.name
+            Err(ApiError::Refused { status: 401, .. }) => Err(tr_args(
+                "account-login-invalid",
+                &[
+                    ("name", login.name.clone().into()),
+                    ("server", base.clone().into()),
+                ],
             )),
-            Err(error) => Err(format!("whoami: {}", refusal_text(&error))),
+            Err(error) => Err(format!(
+                "whoami: {}",
+                refusal_text(&error, Service::Accounts)
+            )),
         }
     })
 }
@@ -243,7 +278,7 @@ pub fn ladder(options: AccountOptions) -> ExitCode {
         let rungs = api
             .ladder()
             .await
-            .map_err(|e| format!("ladder: {}", refusal_text(&e)))?;
+            .map_err(|e| format!("ladder: {}", refusal_text(&e, Service::Accounts)))?;
         print!("{}", ladder_table(&rungs));
         Ok(())
     })
@@ -345,20 +380,41 @@ pub fn time_control_text(time_control: Option<&TimeControl>) -> String {
 
 fn not_found_text(error: &ApiError, name: &str) -> String {
     match error {
-        ApiError::Refused { status: 404, .. } => format!("no player is called {name}"),
-        other => refusal_text(other),
+        ApiError::Refused { status: 404, .. } => {
+            tr_args("profile-missing", &[("name", name.to_owned().into())])
+        }
+        other => refusal_text(other, Service::Accounts),
     }
 }
 
-/// A refusal as the player reads it: the server's message, and when to try again.
-fn refusal_text(error: &ApiError) -> String {
-    match error {
-        ApiError::Refused {
-            message,
-            retry_after: Some(seconds),
-            ..
-        } => format!("{message} (try again in {seconds} s)"),
-        other => other.to_string(),
+/// A refusal as the player reads it, in their language: the words for its code from
+/// `service`'s catalogue, and when to try again (`Retry-After`: a login flood's `busy`, too
+/// many failed logins' `throttled`). An answer that is not the API's (a proxy's error page)
+/// says its HTTP status; a request that never got an answer, why.
+pub fn refusal_text(error: &ApiError, service: Service) -> String {
+    let ApiError::Refused {
+        status,
+        code,
+        message,
+        retry_after,
+    } = error
+    else {
+        return error.to_string();
+    };
+    if code.starts_with(api::NOT_THE_APIS) {
+        return tr_args("account-http-status", &[("status", (*status).into())]);
+    }
+    let text = api_refusal(service.catalogue_prefix(), code, message);
+    match retry_after {
+        Some(seconds) if code == "busy" && service == Service::Accounts => tr_args(
+            "account-error-busy-retry",
+            &[("seconds", (*seconds).into())],
+        ),
+        Some(seconds) => tr_args(
+            "account-retry-after",
+            &[("text", text.into()), ("seconds", (*seconds).into())],
+        ),
+        None => text,
     }
 }
 
@@ -389,24 +445,146 @@ fn read_password(name: &str, base: &str) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    /// A login refused `busy` in a flood says the seconds of its `Retry-After` (1–3 s, spread
-    /// by the server), so the one who typed it knows when to come back.
-    #[test]
-    fn a_busy_refusal_says_when_to_try_again() {
-        let busy = |retry_after| ApiError::Refused {
+    use crate::i18n::{Lang, speak_on_this_thread};
+
+    fn refused(code: &str, retry_after: Option<u64>) -> ApiError {
+        ApiError::Refused {
             status: 503,
-            code: "busy".into(),
-            message: "too many logins at once: try again in a moment".into(),
+            code: code.into(),
+            message: "ENGLISH".into(),
             retry_after,
+        }
+    }
+
+    /// A login refused `busy` in a flood says the seconds of its `Retry-After` (1–3 s, spread
+    /// by the server), so the one who typed it knows when to come back; too many failed
+    /// logins (`throttled`) too; each in the player's language, in the web's words.
+    #[test]
+    fn a_busy_refusal_says_when_to_try_again_in_the_players_language() {
+        for (lang, expected) in [
+            (
+                Lang::En,
+                [
+                    "The server is busy: try again in 2 s.",
+                    "The server is busy: try again shortly.",
+                    "Too many failed attempts. (try again in 60 s)",
+                ],
+            ),
+            (
+                Lang::Nl,
+                [
+                    "De server is druk: probeer het over 2 s opnieuw.",
+                    "De server is druk: probeer het zo opnieuw.",
+                    "Te veel mislukte pogingen. (probeer het over 60 s opnieuw)",
+                ],
+            ),
+            (
+                Lang::Fy,
+                [
+                    "De server is drok: besykje it oer 2 s opnij.",
+                    "De server is drok: besykje it sa meteen opnij.",
+                    "Te folle mislearre besykjen. (besykje it oer 60 s opnij)",
+                ],
+            ),
+        ] {
+            speak_on_this_thread(lang);
+            let said = [
+                refusal_text(&refused("busy", Some(2)), Service::Accounts),
+                refusal_text(&refused("busy", None), Service::Accounts),
+                refusal_text(&refused("throttled", Some(60)), Service::Accounts),
+            ];
+            assert_eq!(said, expected, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
+    /// The codes `server/src/events/error.rs` answers (`EventError::code`), read from its
+    /// source so a code added there without words here fails this test.
+    fn event_codes() -> Vec<String> {
+        let file =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src/events/error.rs");
+        let source = std::fs::read_to_string(file).expect("the server's event errors");
+        let body = &source[source.find("fn code(&self)").expect("EventError::code")..];
+        let body = &body[..body.find("\n    }").expect("its end")];
+        let codes: Vec<String> = body
+            .lines()
+            .filter_map(|line| line.split("=> \"").nth(1))
+            .filter_map(|rest| rest.split('"').next())
+            .map(str::to_owned)
+            .collect();
+        assert!(codes.len() >= 15, "{codes:?}");
+        codes
+    }
+
+    /// Every code the account API and the event API can refuse with has its own words in
+    /// every language: none falls back on the server's English, none shows a placeholder,
+    /// and Dutch and Frisian each say something other than English. An event's invalid
+    /// field is the one exception, in English only: there the server's detail names the
+    /// field, as on the web (the terminal sends no event forms).
+    #[test]
+    fn every_refusal_of_the_account_and_event_apis_is_worded_in_every_language() {
+        let account_codes: Vec<String> = boardcast_protocol::account::ApiErrorCode::ALL
+            .iter()
+            .map(|code| {
+                serde_json::to_value(code)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        let asked = [
+            (Service::Accounts, account_codes),
+            (Service::Events, event_codes()),
+        ];
+        let words = |lang, service, code: &str| {
+            speak_on_this_thread(lang);
+            refusal_text(&refused(code, None), service)
         };
+        for (service, codes) in &asked {
+            for code in codes {
+                for lang in Lang::ALL {
+                    let said = words(lang, *service, code);
+                    let at = format!("{} {service:?} {code}", lang.tag());
+                    if !(lang == Lang::En && code == "invalid_argument") {
+                        assert_ne!(said, "ENGLISH", "{at}: the server's English");
+                    }
+                    assert!(!said.contains('{') && !said.is_empty(), "{at}: {said}");
+                }
+                let english = words(Lang::En, *service, code);
+                for lang in [Lang::Nl, Lang::Fy] {
+                    let said = words(lang, *service, code);
+                    assert_ne!(said, english, "{} {service:?} {code}", lang.tag());
+                }
+            }
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
+    /// An answer that is not the API's (a proxy's error page) says its status; 404 and 401
+    /// without a body still mean what the API's codes mean.
+    #[test]
+    fn a_bare_status_is_told_in_the_players_language() {
+        let bare = |status, code: &str| ApiError::Refused {
+            status,
+            code: code.into(),
+            message: "the server answered 502 Bad Gateway".into(),
+            retry_after: None,
+        };
+        speak_on_this_thread(Lang::Nl);
         assert_eq!(
-            refusal_text(&busy(Some(2))),
-            "too many logins at once: try again in a moment (try again in 2 s)"
+            refusal_text(&bare(502, "http_502"), Service::Accounts),
+            "de server antwoordde HTTP 502, niet met zijn API"
         );
         assert_eq!(
-            refusal_text(&busy(None)),
-            "too many logins at once: try again in a moment"
+            refusal_text(&bare(401, &status_name(401)), Service::Accounts),
+            "Je bent niet ingelogd."
         );
+        speak_on_this_thread(Lang::En);
+    }
+
+    fn status_name(status: u16) -> String {
+        api::status_code_name(hyper::StatusCode::from_u16(status).unwrap())
     }
 
     #[test]

@@ -312,8 +312,9 @@ impl App {
     }
 
     /// A takeback proposal or answer. A match that takes none (rated, or a club event's game:
-    /// the snapshot says which) refuses it here in the words of the server's refusal, in the
-    /// player's language, instead of sending what the server can only refuse.
+    /// the snapshot says which, and an older server's only that it takes none) refuses it here
+    /// in the words of the server's refusal, in the player's language, instead of sending
+    /// what the server can only refuse: the keys the help hides are the keys not sent.
     fn takeback(&mut self, reply: Reply) {
         let refused = self.game.as_ref().and_then(Game::takeback_refusal);
         if let (Some(args), Some(_)) = (refused, self.my_side()) {

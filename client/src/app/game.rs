@@ -88,21 +88,22 @@ impl Game {
 
     /// Why a seat may not propose a takeback here, as the server's refusal would give it
     /// (`takeback_casual_only`, `match`: `event` for a club event's game, rated or not, else
-    /// `rated`). `None` where takebacks are allowed, and where the snapshot does not say why
-    /// (a server that sends neither `rated` nor `event`): the proposal then goes to the
-    /// server, whose refusal names the reason.
+    /// `rated`); `None` where takebacks are allowed. A snapshot that does not say why (an
+    /// older server, which sends neither `rated` nor `event`) still says `takebacks: false`,
+    /// so the refusal then names no kind of match: the help hides `u` wherever this refuses
+    /// it, and nothing hidden is sent.
     pub fn takeback_refusal(&self) -> Option<ErrorArgs> {
         if self.takebacks {
             return None;
         }
-        let kind = if self.event.is_some() {
-            "event"
+        let refusal = ErrorArgs::new("takeback_casual_only");
+        Some(if self.event.is_some() {
+            refusal.word("match", "event")
         } else if self.rated {
-            "rated"
+            refusal.word("match", "rated")
         } else {
-            return None;
-        };
-        Some(ErrorArgs::new("takeback_casual_only").word("match", kind))
+            refusal
+        })
     }
 
     pub fn from_snapshot(snapshot: MatchSnapshot, now: Instant) -> Game {

@@ -2696,15 +2696,54 @@ fn u_without_takebacks_is_refused_here_in_words_and_the_help_does_not_offer_it()
         reason("event"),
         "Takebacks are for casual games only, not for a club event's game."
     );
-    // A server that says neither why (no `rated`, no `event`) is asked: its refusal names it.
-    let mut amy = white_without_takebacks(now, false, None);
-    key(&mut amy, crossterm::event::KeyCode::Char('u'));
-    assert!(
-        amy.drain()
-            .0
-            .iter()
-            .any(|envelope| matches!(envelope.msg, ClientMessage::ProposeTakeback(_)))
-    );
+}
+
+/// An older server's snapshot says `takebacks: false` but not why (no `rated`, no `event`):
+/// the help hides `u / U` there, so `u` and `U` are not sent either; they are refused here in
+/// words that name no kind of match, in each language at 80×24. What the help hides and what
+/// the keys send agree.
+#[test]
+fn u_of_an_older_server_without_takebacks_is_hidden_and_not_sent() {
+    let now = Instant::now();
+    for (lang, said) in [
+        (
+            Lang::En,
+            "Takebacks are for casual games only: this game takes none.",
+        ),
+        (
+            Lang::Nl,
+            "Zetten terugnemen kan alleen in vrije partijen: in deze partij niet.",
+        ),
+        (
+            Lang::Fy,
+            "In set weromnimme kin allinnich yn frije partijen: yn dizze partij net.",
+        ),
+    ] {
+        speak_on_this_thread(lang);
+        let mut amy = white_without_takebacks(now, false, None);
+        amy.ui.help = true;
+        assert!(!super::help::keys(&amy).contains(&super::help::TAKEBACK));
+        assert!(!contains(&render(&amy, now, 80, 24), "u / U"));
+        amy.ui.help = false;
+        for code in ['u', 'U'] {
+            key(&mut amy, crossterm::event::KeyCode::Char(code));
+            let sent = amy.drain().0;
+            assert!(sent.is_empty(), "{} {code}: {sent:?}", lang.tag());
+            let lines = text(&render(&amy, now, 80, 24));
+            let words = |text: &str| -> Vec<String> {
+                text.split_whitespace().map(str::to_lowercase).collect()
+            };
+            let bottom = words(&lines[lines.len() - 3..].join(" "));
+            let said = words(said);
+            assert!(
+                bottom.windows(said.len()).any(|shown| shown == said),
+                "{} {code}:\n{}",
+                lang.tag(),
+                lines.join("\n")
+            );
+        }
+    }
+    speak_on_this_thread(Lang::En);
 }
 
 /// Premoves at 80×24 (issue 32): a move typed on the opponent's turn is kept and sent the

@@ -3,7 +3,9 @@
 //! pieces stay on screen without overlapping. `/events` says what it is to a member who may
 //! not create events. An event's standings show the tie-breaks of its format (a round-robin's
 //! Sonneborn-Berger, not the Buchholz every round-robin player shares), and on a phone one
-//! compact row per player: rank, name, points, the first tie-break.
+//! compact row per player: rank, name, points, the first tie-break. The header marks the
+//! link of the page the reader is on (`aria-current`, and not by its colour alone); `/events`
+//! leaves no empty line under its explanation, and says in words that a list is empty.
 
 use boardcast_tests::members::{create_member, login_cookie, same_origin_request};
 
@@ -30,6 +32,29 @@ const HEADER_CLASHES: &str = "
         if (over(ra, rb)) clashes.push(a + ' / ' + b);
     }));
     return clashes;";
+
+/// The header's links marked as the page the reader is on (`aria-current="page"`), each with
+/// whether it looks unlike an unmarked link in more than its colour (its weight, its
+/// underline): a mark that colour-blind readers see too.
+const CURRENT_LINKS: &str = "
+    const links = [...document.querySelectorAll('header.top nav a')];
+    const look = (a) => {
+        const s = getComputedStyle(a);
+        return [s.fontWeight, s.textDecorationLine, s.textDecorationThickness].join(' ');
+    };
+    const other = links.find((a) => !a.hasAttribute('aria-current'));
+    return links.filter((a) => a.getAttribute('aria-current') === 'page')
+        .map((a) => [a.getAttribute('href'), look(a) !== look(other)]);";
+
+/// The height, in px, that `/events` gives below its explanation beyond the explanation's own
+/// margin and its card's padding and border: the notice's line, when it has nothing to say.
+const BELOW_THE_EXPLANATION: &str = "
+    const about = document.getElementById('events-about');
+    const card = getComputedStyle(about.parentElement);
+    const gap = about.parentElement.getBoundingClientRect().bottom
+        - about.getBoundingClientRect().bottom;
+    return gap - parseFloat(getComputedStyle(about).marginBottom)
+        - parseFloat(card.paddingBottom) - parseFloat(card.borderBottomWidth);";
 
 /// Each standings row at this width: its height in px, how many of its cells are shown, and
 /// the height of one line of its text (the rank's).
@@ -126,6 +151,12 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
         browser.wait_visible("[data-who=member]").await;
         let links = browser.attrs("header.top nav a", "href").await;
         assert_eq!(links, ["/", "/tv/1", "/events", "/ladder"], "{lang}");
+        let current = browser.js(CURRENT_LINKS, vec![]).await;
+        assert_eq!(
+            current,
+            json!([["/", true]]),
+            "{lang}: the lobby's link marked"
+        );
         for (href, words) in [("/events", "web-nav-events"), ("/ladder", "web-nav-ladder")] {
             assert_eq!(
                 browser
@@ -155,12 +186,47 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
             .wait_visible(&format!("[data-event='{}'] a", ids[0]))
             .await;
         browser.wait_visible("[data-who=member]").await;
+        let current = browser.js(CURRENT_LINKS, vec![]).await;
+        assert_eq!(
+            current,
+            json!([["/events", true]]),
+            "{lang}: the events' link"
+        );
+        // No empty line under the explanation; an empty list says so in a sentence, in its
+        // place, as the lobby's do (both events are upcoming: none running or finished).
+        let below = browser.js(BELOW_THE_EXPLANATION, vec![]).await;
+        assert!(below.as_f64().unwrap().abs() < 1.0, "{lang}: {below} px");
+        for status in ["playing", "finished"] {
+            assert_eq!(
+                browser
+                    .text(&format!("ul[data-events={status}] > li.empty"))
+                    .await,
+                catalogue_text(lang, &format!("events-none-{status}")),
+                "{lang}"
+            );
+        }
+        assert_eq!(
+            browser
+                .js(
+                    "return document.querySelector('[data-empty=waiting]');",
+                    vec![]
+                )
+                .await,
+            json!(null),
+            "{lang}: the upcoming list has its events, not the sentence"
+        );
         screenshots(&browser, &format!("events-nav-{lang}")).await;
 
         browser.click("header.top nav a[href='/ladder']").await;
         browser.wait_visible("#ladder-empty").await;
         browser.wait_visible("[data-who=member]").await;
         assert_eq!(page().await.as_deref(), Some("ladder"), "{lang}");
+        let current = browser.js(CURRENT_LINKS, vec![]).await;
+        assert_eq!(
+            current,
+            json!([["/ladder", true]]),
+            "{lang}: the ladder's link"
+        );
         if lang == "en" {
             screenshots(&browser, "ladder-nav").await;
         }

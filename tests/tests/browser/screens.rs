@@ -43,6 +43,20 @@ const DOWNLOADED: &str = "
     };
 ";
 
+/// Where the header ends, the board starts and ends and the player's own row (their clock)
+/// ends, in px from the window's top, with the window's height and how far it is scrolled.
+const PHONE_MATCH_LAYOUT: &str = "
+    const box = (css) => document.querySelector(css).getBoundingClientRect();
+    const own = [...document.querySelectorAll('.board-col .player-row')].pop();
+    return {
+        header_bottom: box('header.top').bottom,
+        board_top: box('.board-box').top,
+        board_bottom: box('.board-box').bottom,
+        own_row_bottom: own.getBoundingClientRect().bottom,
+        height: window.innerHeight,
+        scrolled: window.scrollY,
+    };";
+
 /// The match page's budget (issue 14: at most 150 KB uncompressed). Returns the bytes and the
 /// time to interactive measured by a browser with an empty cache.
 async fn measure_match_page(driver: &Driver, server: &TestServer, match_id: &str) -> (u64, f64) {
@@ -128,6 +142,17 @@ async fn screenshots_of_lobby_match_and_tv_and_the_match_page_budget() {
         widths[0].as_u64() <= Some(360),
         "the match page scrolls sideways at 360 px: {widths}"
     );
+
+    // A phone held upright, 360×740: the board whole and the player's own clock on screen
+    // without scrolling, under the header's two rows.
+    phone.set_viewport(360, 740).await;
+    let layout = phone.js(PHONE_MATCH_LAYOUT, vec![]).await;
+    eprintln!("the match page at 360×740: {layout}");
+    let at = |key: &str| layout[key].as_f64().expect("px");
+    assert_eq!(at("scrolled"), 0.0, "{layout}");
+    assert!(at("board_top") >= at("header_bottom"), "{layout}");
+    assert!(at("own_row_bottom") <= at("height"), "{layout}");
+    phone.set_viewport(360, 780).await;
 
     // Budget, by a browser that has never seen the site.
     let mut figures = Vec::new();

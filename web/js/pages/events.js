@@ -84,8 +84,7 @@ export function mountEvents(root) {
   const lists = {};
   const sections = ['waiting', 'playing', 'finished'].map((status) => {
     lists[status] = h('ul', { class: 'events', 'data-events': status });
-    return h('section', { class: 'card' }, h('h2', {}, t(`events-${status}`)), lists[status],
-      h('p', { class: 'empty', 'data-empty': status }, t('events-none')));
+    return h('section', { class: 'card' }, h('h2', {}, t(`events-${status}`)), lists[status]);
   });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   const create = h('section', { class: 'card', id: 'event-create', hidden: true });
@@ -104,7 +103,10 @@ export function mountEvents(root) {
         h('a', { href: `/e/${e.id}` }, e.name), ' ',
         h('span', { class: 'muted' }, summary(e)), ' ',
         h('time', { datetime: new Date(e.starts_at).toISOString() }, new Date(e.starts_at).toLocaleString())));
-      show(root.querySelector(`[data-empty=${status}]`), !events.length);
+      // An empty list says so in its place, as the lobby's lists do.
+      if (!events.length && !lists[status].firstChild) {
+        lists[status].append(h('li', { class: 'empty', 'data-empty': status }, t(`events-none-${status}`)));
+      }
     }
   };
   const load = () => call('GET', '/api/events').then(({ status, body }) => {

@@ -29,7 +29,7 @@ export function render(state, root, now) {
   attr(document.body, 'data-page', page);
   attr(document.body, 'data-conn', state.conn);
   text(document.getElementById('conn'), t(`conn-${state.conn}`));
-  drawNav();
+  drawNav(page);
   // A page is built again in another language: its words are set as it is built.
   const key = `${page}:${state.route.id}:${lang()}`;
   if (mounted.key !== key) {
@@ -42,12 +42,15 @@ export function render(state, root, now) {
 let whoKey = null;
 let navLang = '';
 
-/** The header's links, in the language spoken (index.html leaves them empty). */
-function drawNav() {
+/** The header's links, in the language spoken (index.html leaves them empty); the one of
+ * `page` marked as where the reader is. */
+function drawNav(page) {
+  const nav = document.querySelectorAll('header.top nav a');
+  const names = ['lobby', 'tv', 'events', 'ladder'];
+  names.forEach((name, i) => attr(nav[i], 'aria-current', name === page && 'page'));
   if (navLang === lang()) return;
   navLang = lang();
-  const nav = document.querySelectorAll('header.top nav a');
-  ['lobby', 'tv', 'events', 'ladder'].forEach((name, i) => text(nav[i], t(`web-nav-${name}`)));
+  names.forEach((name, i) => text(nav[i], t(`web-nav-${name}`)));
   document.getElementById('lang')?.setAttribute('aria-label', t('web-language'));
 }
 
