@@ -1144,3 +1144,23 @@ async fn the_first_move_time_sent_is_the_deadline_that_aborts_the_match() {
         "Black's move starts no wait"
     );
 }
+
+#[tokio::test]
+async fn seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart_on_sqlite() {
+    let (dir, db) = temp_db();
+    let files = [db.clone(), db.with_extension("db-wal")];
+    seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart(
+        || boardcast_server::Config::for_tests(db.clone()),
+        async |token: &str| {
+            files.iter().any(|file| {
+                std::fs::read(file).is_ok_and(|bytes| {
+                    bytes
+                        .windows(token.len())
+                        .any(|window| window == token.as_bytes())
+                })
+            })
+        },
+    )
+    .await;
+    drop(dir);
+}

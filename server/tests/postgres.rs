@@ -281,3 +281,45 @@ async fn a_guest_away_at_the_rematch_finds_its_seat_after_a_restart_on_postgres(
     .await;
     drop(dir);
 }
+
+#[tokio::test]
+async fn seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart_on_postgres() {
+    let Some(cluster) = Cluster::shared_or_skip("seat tokens at rest") else {
+        return;
+    };
+    let url = cluster.create_database();
+    let (dir, db) = temp_db();
+    seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart(
+        || {
+            let mut config = Config::for_tests(db.clone());
+            config.database = Some(Database::Postgres(url.clone()));
+            config
+        },
+        async |token: &str| {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            tokio::spawn(connection);
+            let tables = client
+                .query(
+                    "SELECT table_name::text FROM information_schema.tables \
+                     WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+                    &[],
+                )
+                .await
+                .unwrap();
+            for table in tables {
+                let table: String = table.get(0);
+                let sql = format!(
+                    "SELECT EXISTS (SELECT 1 FROM {table} t WHERE strpos(t::text, $1) > 0)"
+                );
+                if client.query_one(&sql, &[&token]).await.unwrap().get(0) {
+                    return true;
+                }
+            }
+            false
+        },
+    )
+    .await;
+    drop(dir);
+}

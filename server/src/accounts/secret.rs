@@ -15,12 +15,26 @@ pub(crate) fn new_secret(prefix: &str) -> String {
     format!("{prefix}{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// The stored form of `secret`: its SHA-256 in hex.
+/// The stored form of `secret`: its SHA-256 in hex. One allocation: a seat token is hashed
+/// at every action a player sends.
 pub(crate) fn hash(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(64);
+    for byte in Sha256::digest(secret.as_bytes()) {
+        hex.push(char::from(HEX[usize::from(byte >> 4)]));
+        hex.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    hex
+}
+
+/// Whether two hashes are equal, comparing every byte whatever the first difference (no
+/// early exit whose timing tells how much of a guess was right).
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |diff, (x, y)| diff | (x ^ y))
+            == 0
 }
 
 #[cfg(test)]
@@ -34,6 +48,8 @@ mod tests {
         assert_eq!(a.len(), 3 + 43);
         assert_eq!(hash(&a).len(), 64);
         assert_ne!(hash(&a), a);
+        assert!(same(&hash(&a), &hash(&a)));
+        assert!(!same(&hash(&a), &hash(&b)));
         assert_eq!(
             hash("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -24,6 +24,7 @@ use super::lobby::SharedLobby;
 use super::proxy::{self, FromCluster, Link, ProxyInbox, TakeOver};
 use super::remote::BusOwning;
 use super::wire::{MatchRelay, ToAsker, ToOwner};
+use crate::accounts::secret;
 use crate::matches::directory::{Created, Directory, Found};
 use crate::matches::local::{Hub, LobbyWatch, rebuild};
 use crate::matches::{MatchHandle, Player, Setup};
@@ -429,7 +430,7 @@ impl Directory for ClusterDirectory {
         }
         let id = self
             .coordination
-            .match_id_by_token(token.to_owned())
+            .match_id_by_token_hash(secret::hash(token))
             .await
             .map_err(|err| lookup_failed(&err))?;
         match id {
@@ -483,8 +484,8 @@ impl Directory for ClusterDirectory {
         self.lobby.merge(self.hub.lobby())
     }
 
-    fn register_token(&self, token: &str, match_id: &str) {
-        self.hub.register_token(token, match_id);
+    fn register_token_hash(&self, token_hash: &str, match_id: &str) {
+        self.hub.register_token_hash(token_hash, match_id);
     }
 
     fn update_summary(&self, summary: MatchSummary, public: bool) {

@@ -42,6 +42,7 @@ use super::player::SeatKey;
 use super::record::Record;
 use super::retry::{self, Retry};
 use super::state::{MatchState, new_token};
+use crate::accounts::secret;
 use crate::ops::shutdown::{Shutdown, TaskGuard};
 use crate::ratings::{glicko, pdn, stored};
 use crate::refusal::Refusal;
@@ -64,6 +65,7 @@ const RECLAIM_RETRY: Duration = Duration::from_millis(500);
 const PROBE_EVERY: Duration = Duration::from_millis(500);
 
 mod presence;
+mod seat_tokens;
 #[cfg(test)]
 mod tests;
 
@@ -631,6 +633,7 @@ impl Actor {
             } => match token {
                 SeatKey::Token(token) => match self.state.side_of_token(&token) {
                     Some(side) => {
+                        self.state.keep_token(side, &token);
                         self.take_seat(outbox, id, side, since_v, carried.into())
                             .await
                     }
@@ -640,6 +643,7 @@ impl Actor {
                 },
                 SeatKey::Paired { token, preset } => match self.state.side_of_token(&token) {
                     Some(side) => {
+                        self.state.keep_token(side, &token);
                         let answer = SeatAnswer::Paired(preset);
                         self.take_seat(outbox, id, side, since_v, answer).await
                     }
@@ -652,14 +656,34 @@ impl Actor {
                     if self.state.setup.rematch_of.as_deref() == Some(of.as_str())
                         && self.state.seat(new_side).is_some()
                     {
-                        self.take_seat(outbox, id, new_side, since_v, SeatAnswer::Seat)
-                            .await
+                        match self.know_seat_token(new_side).await {
+                            Ok(()) => {
+                                self.take_seat(outbox, id, new_side, since_v, SeatAnswer::Seat)
+                                    .await
+                            }
+                            // Handed again on the player's next return to the old match.
+                            Err(refusal) => tracing::warn!(
+                                match_id = %self.state.id, %refusal,
+                                "cannot hand a rematch seat out"
+                            ),
+                        }
                     }
                 }
                 SeatKey::Account(account) => match self.state.side_of_account(account) {
                     Some(side) => {
-                        self.take_seat(outbox, id, side, since_v, carried.into())
-                            .await
+                        // A carried seat is answered without its token (the client has it).
+                        let known = if carried {
+                            Ok(())
+                        } else {
+                            self.know_seat_token(side).await
+                        };
+                        match known {
+                            Ok(()) => {
+                                self.take_seat(outbox, id, side, since_v, carried.into())
+                                    .await
+                            }
+                            Err(refusal) => outbox.refuse(id, refusal),
+                        }
                     }
                     None if carried => {}
                     None => outbox.refuse(
@@ -792,7 +816,8 @@ impl Actor {
         if let Err(refusal) = self.commit(vec![record]).await {
             return outbox.refuse(id, refusal);
         }
-        self.directory.register_token(&token, &self.state.id);
+        self.directory
+            .register_token_hash(&secret::hash(&token), &self.state.id);
         self.take_seat(outbox, id, side, None, SeatAnswer::Seat)
             .await;
     }
@@ -1258,6 +1283,10 @@ impl Actor {
         else {
             return;
         };
+        // Paired by its token, which the seat now knows.
+        let Some(token) = seat.token.clone() else {
+            return tracing::error!(match_id = %self.state.id, "a paired seat without its token");
+        };
         outbox.send(&ServerMessage::Paired(Paired {
             preset,
             seat: Seat {
@@ -1265,7 +1294,7 @@ impl Actor {
                 match_id: self.state.id.clone(),
                 invite_code: self.state.invite.clone(),
                 side,
-                token: seat.token.clone(),
+                token,
             },
             opponent: opponent.player.name.clone(),
             opponent_rating: opponent.player.rating.unwrap_or(PlayerRating {
@@ -1386,16 +1415,22 @@ impl Actor {
         }));
     }
 
+    /// Sends `side`'s seat with its token: every path that seats without the token presented
+    /// first makes the actor know one ([`Actor::know_seat_token`]).
     fn send_seat(&self, outbox: &Outbox, id: u64, side: Side) {
-        if let Some(seat) = self.state.seat(side) {
-            outbox.send(&ServerMessage::Seat(Seat {
-                id,
-                match_id: self.state.id.clone(),
-                invite_code: self.state.invite.clone(),
-                side,
-                token: seat.token.clone(),
-            }));
-        }
+        let Some(seat) = self.state.seat(side) else {
+            return;
+        };
+        let Some(token) = seat.token.clone() else {
+            return tracing::error!(match_id = %self.state.id, "a seat handed out without its token");
+        };
+        outbox.send(&ServerMessage::Seat(Seat {
+            id,
+            match_id: self.state.id.clone(),
+            invite_code: self.state.invite.clone(),
+            side,
+            token,
+        }));
     }
 
     /// Follows `outbox` from now on (holding `seat`, if any); false, following nothing, if

@@ -62,9 +62,10 @@ impl MatchState {
     pub(crate) fn apply(&mut self, record: &Record, now: Instant) -> Result<(), ApplyError> {
         match &record.event {
             MatchEvent::PlayerJoined(joined) => {
-                let token = record.token.clone().ok_or(ApplyError::NoSeatToken)?;
+                let hash = record.seat_token_hash().ok_or(ApplyError::NoSeatToken)?;
                 self.seats[joined.side] = Some(SeatHolder {
-                    token,
+                    token_hashes: vec![hash],
+                    token: record.token.clone(),
                     player: Player {
                         name: joined.name.clone(),
                         bot: joined.bot,
@@ -121,7 +122,20 @@ impl MatchState {
                     now,
                 ));
             }
-            MatchEvent::PlayerReturned(side) => self.grace[*side] = None,
+            MatchEvent::PlayerReturned(side) => {
+                self.grace[*side] = None;
+                // A seat token handed out again ([`Record::token_issued`]): valid from now
+                // on, beside the seat's earlier ones.
+                if let (Some(hash), Some(seat)) = (record.seat_token_hash(), &mut self.seats[*side])
+                {
+                    if !seat.token_hashes.contains(&hash) {
+                        seat.token_hashes.push(hash);
+                    }
+                    if record.token.is_some() {
+                        seat.token.clone_from(&record.token);
+                    }
+                }
+            }
             MatchEvent::Ended(result) => {
                 if let Some(clock) = &mut self.clock {
                     clock.stop(now);
@@ -425,10 +439,21 @@ mod tests {
                 panic!("not an event write");
             };
             assert!(!body.contains("legal_moves\":[{"), "{body}");
+            // A seat token is stored as its hash alone: replay knows no more.
+            assert!(
+                !body.contains("\"tw\"") && !body.contains("\"tb\""),
+                "{body}"
+            );
             let back = replayed
                 .replay(serde_json::from_str(&body).unwrap(), now, 0)
                 .unwrap();
-            assert_eq!(&back, record);
+            assert_eq!(
+                back,
+                Record {
+                    token: None,
+                    ..record.clone()
+                }
+            );
         }
         assert_eq!(
             replayed.snapshot(now, BySide::default()),
@@ -491,6 +516,7 @@ mod tests {
         let before = state.snapshot(now, BySide::default());
         let mut no_token = Record::joined(Side::White, &Player::person("w"), "tw".into());
         no_token.token = None;
+        no_token.token_hash = None;
         let moved = |route: Vec<u8>| {
             let Ok(Decision::Events(records)) =
                 playing(now).decide(Side::White, 1, &Action::play(vec![32, 28]), now)

@@ -73,9 +73,10 @@ pub trait Directory: Send + Sync + 'static {
     /// is never listed: only whoever has its id (or invite code) can find it.
     fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>);
 
-    /// Match `match_id` handed out seat `token`: [`Directory::find_by_token`] finds it from
-    /// now on.
-    fn register_token(&self, token: &str, match_id: &str);
+    /// Match `match_id` handed out a seat token whose hash is `token_hash`
+    /// ([`crate::accounts::secret::hash`]): [`Directory::find_by_token`] finds it by that
+    /// token from now on.
+    fn register_token_hash(&self, token_hash: &str, match_id: &str);
 
     /// The match's lobby line changed (phase, players, plies, watchers, publicity).
     fn update_summary(&self, summary: MatchSummary, public: bool);

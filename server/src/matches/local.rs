@@ -18,6 +18,7 @@ use boardcast_protocol::{
 };
 use rand::Rng;
 
+use crate::accounts::secret;
 use crate::matches::actor::{self, Settings};
 use crate::matches::apply::ApplyError;
 use crate::matches::chat::MatchChat;
@@ -63,7 +64,9 @@ struct Inner {
 struct Index {
     matches: HashMap<String, Entry>,
     invites: HashMap<String, String>,
-    tokens: HashMap<String, String>,
+    /// Match ids by the hash of each seat token they handed out: after a restart the hashes
+    /// are all storage gives back, so this is what a presented token is looked up by.
+    token_hashes: HashMap<String, String>,
     /// How many of `matches` are finished: those do not count against
     /// [`Settings::max_matches`] (a visitor watching old games must not block creations) and
     /// have their own bound of the same size.
@@ -77,7 +80,7 @@ struct Index {
 struct Entry {
     handle: MatchHandle,
     invite: String,
-    tokens: Vec<String>,
+    token_hashes: Vec<String>,
     summary: MatchSummary,
     public: bool,
     /// The address that opened the match from the lobby, for `--open-seeks-per-address`.
@@ -330,9 +333,10 @@ impl Hub {
 
     /// The match in memory in which `token` holds a seat.
     pub fn running_by_token(&self, token: &str) -> Option<MatchHandle> {
+        let hash = secret::hash(token);
         let dir = self.index();
-        dir.tokens
-            .get(token)
+        dir.token_hashes
+            .get(&hash)
             .and_then(|id| dir.matches.get(id))
             .map(|e| e.handle.clone())
     }
@@ -434,9 +438,10 @@ impl Hub {
         let public = state.setup.public;
         let summary = state.summary(0);
         let finished = summary.phase == MatchPhase::Finished;
-        let tokens: Vec<String> = [Side::White, Side::Black]
+        let token_hashes: Vec<String> = [Side::White, Side::Black]
             .into_iter()
-            .filter_map(|side| state.seat(side).map(|seat| seat.token.clone()))
+            .filter_map(|side| state.seat(side))
+            .flat_map(|seat| seat.token_hashes.iter().cloned())
             .collect();
         let handle = actor::spawn(
             state,
@@ -451,15 +456,15 @@ impl Hub {
             guard,
         );
         dir.invites.insert(invite.clone(), id.clone());
-        for token in &tokens {
-            dir.tokens.insert(token.clone(), id.clone());
+        for hash in &token_hashes {
+            dir.token_hashes.insert(hash.clone(), id.clone());
         }
         dir.matches.insert(
             id.clone(),
             Entry {
                 handle: handle.clone(),
                 invite,
-                tokens,
+                token_hashes,
                 summary,
                 public,
                 creator: None,
@@ -563,7 +568,10 @@ impl Directory for Hub {
     async fn find_by_token(&self, token: &str) -> Found {
         match self.running_by_token(token) {
             Some(handle) => Ok(Some(handle)),
-            None => self.load_finished(MatchKey::Token(token.to_owned())).await,
+            None => {
+                self.load_finished(MatchKey::TokenHash(secret::hash(token)))
+                    .await
+            }
         }
     }
 
@@ -575,11 +583,12 @@ impl Directory for Hub {
         self.index().matches.get(id).is_some_and(|e| e.public)
     }
 
-    fn register_token(&self, token: &str, match_id: &str) {
+    fn register_token_hash(&self, token_hash: &str, match_id: &str) {
         let mut dir = self.index();
-        dir.tokens.insert(token.to_owned(), match_id.to_owned());
+        dir.token_hashes
+            .insert(token_hash.to_owned(), match_id.to_owned());
         if let Some(entry) = dir.matches.get_mut(match_id) {
-            entry.tokens.push(token.to_owned());
+            entry.token_hashes.push(token_hash.to_owned());
         }
     }
 
@@ -724,8 +733,8 @@ impl Index {
                 self.finished -= 1;
             }
             self.invites.remove(&entry.invite);
-            for token in entry.tokens {
-                self.tokens.remove(&token);
+            for hash in entry.token_hashes {
+                self.token_hashes.remove(&hash);
             }
         }
         self.shrink();
@@ -742,7 +751,7 @@ impl Index {
         }
         shrink(&mut self.matches);
         shrink(&mut self.invites);
-        shrink(&mut self.tokens);
+        shrink(&mut self.token_hashes);
     }
 }
 
@@ -838,13 +847,13 @@ mod tests {
             let id = format!("m{i}");
             let state = MatchState::new(id.clone(), format!("I{i}"), setup.clone()).unwrap();
             index.invites.insert(format!("I{i}"), id.clone());
-            index.tokens.insert(format!("t{i}"), id.clone());
+            index.token_hashes.insert(format!("t{i}"), id.clone());
             index.matches.insert(
                 id,
                 Entry {
                     handle: MatchHandle::channel(shutdown.clone()).0,
                     invite: format!("I{i}"),
-                    tokens: vec![format!("t{i}")],
+                    token_hashes: vec![format!("t{i}")],
                     summary: state.summary(0),
                     public: false,
                     creator: None,
@@ -856,7 +865,7 @@ mod tests {
         for i in 10..4000 {
             index.remove(&format!("m{i}"));
         }
-        for map in [index.invites.capacity(), index.tokens.capacity()] {
+        for map in [index.invites.capacity(), index.token_hashes.capacity()] {
             assert!(map <= 128, "{map} slots kept for 10 entries");
         }
         assert!(
@@ -865,7 +874,7 @@ mod tests {
             index.matches.capacity()
         );
         assert_eq!(index.matches.len(), 10);
-        assert_eq!(index.tokens.get("t9").map(String::as_str), Some("m9"));
+        assert_eq!(index.token_hashes.get("t9").map(String::as_str), Some("m9"));
         assert_eq!(index.invites.get("I0").map(String::as_str), Some("m0"));
     }
 

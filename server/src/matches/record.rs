@@ -2,6 +2,11 @@
 //! [`Record`]s, one per version. The stored form of a move leaves out what replay derives
 //! again from the position (the FEN and the legal moves after it), so storage holds each fact
 //! once; [`super::MatchState::replay`] fills it back in.
+//!
+//! A seat token is a secret: whoever has it plays the seat. Storage keeps only its hash
+//! ([`Record::token_hash`], the SHA-256 accounts keep of their secrets), so a database file
+//! or a backup seats nobody; the token itself lives only in the memory of the actor that
+//! handed it out ([`Record::token`], never written).
 
 use boardcast_protocol::{
     EndReason, MatchEvent, MatchResult, Moved, PlayerJoined, PlayerRating, Side, TakenBack,
@@ -10,6 +15,7 @@ use boardcast_protocol::{
 use serde::{Deserialize, Serialize};
 
 use super::player::Player;
+use crate::accounts::secret;
 use crate::storage::Write;
 
 /// What a match is created with; stored once as JSON. The default is what every absent field
@@ -42,7 +48,7 @@ pub struct Setup {
 }
 
 /// One stored event: the event everybody sees plus what only the server keeps (the seat and
-/// ack id of the action that caused it, the seat token of a player who joined). A move is
+/// ack id of the action that caused it, the hash of a seat token handed out). A move is
 /// stored with an empty FEN and no legal moves; [`super::MatchState::replay`] derives them
 /// again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,8 +56,16 @@ pub struct Record {
     pub event: MatchEvent,
     #[serde(default)]
     pub ack: Option<(Side, u64)>,
-    #[serde(default)]
+    /// The seat token in plain text, while the actor that handed it out knows it; never
+    /// written. Read back only from a record stored before tokens were hashed (a
+    /// `"token"` field the migration had not reached), whose hash is then taken on read.
+    #[serde(default, skip_serializing)]
     pub token: Option<String>,
+    /// The hash ([`secret::hash`]) of the seat token handed out with this record: a
+    /// `player_joined`'s, or one handed out again for a seat whose token the server no
+    /// longer knew (a `player_returned`: [`Record::token_issued`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_hash: Option<String>,
     /// The account of a player who joined ([`Player::account`]); absent for a guest's seat
     /// and for every other record, so records stored before accounts read back alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,6 +86,7 @@ impl Record {
             event,
             ack: None,
             token: None,
+            token_hash: None,
             account: None,
             rating: None,
             refuses_more_time: false,
@@ -89,11 +104,32 @@ impl Record {
                 account: player.account.is_some(),
             }),
             ack: None,
+            token_hash: Some(secret::hash(&token)),
             token: Some(token),
             account: player.account,
             rating: player.rating,
             refuses_more_time: player.refuses_more_time,
         }
+    }
+
+    /// The record of `side`'s holder coming back and being handed a new seat `token` (valid
+    /// beside the ones handed before): how a seat is handed out again once the server no
+    /// longer knows its token (after a restart, only the hashes are left). Its event says
+    /// what happened to everyone: the seat's player is back.
+    pub fn token_issued(side: Side, token: String) -> Self {
+        Record {
+            token_hash: Some(secret::hash(&token)),
+            token: Some(token),
+            ..Record::new(MatchEvent::PlayerReturned(side))
+        }
+    }
+
+    /// The hash of the seat token this record hands out, if any: the stored hash, or that
+    /// of a plain token stored before tokens were hashed.
+    pub fn seat_token_hash(&self) -> Option<String> {
+        self.token_hash
+            .clone()
+            .or_else(|| self.token.as_deref().map(secret::hash))
     }
 
     /// The record of the match ending.
@@ -129,7 +165,8 @@ impl Record {
                     lag_ms: moved.lag_ms,
                 }),
                 ack: self.ack,
-                token: self.token.clone(),
+                token: None,
+                token_hash: self.token_hash.clone(),
                 account: self.account,
                 refuses_more_time: false,
             }),

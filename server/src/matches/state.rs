@@ -20,12 +20,21 @@ use super::lag::LagQuota;
 use super::player::Player;
 use super::plies::Plies;
 use super::record::Setup;
+use crate::accounts::secret;
 use crate::ratings::glicko::{Score, rated_score};
 
 /// A seated player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SeatHolder {
-    pub token: String,
+    /// The hashes of the seat's valid tokens ([`crate::accounts::secret::hash`]): the one it
+    /// was taken with, and any handed out again since for a device of the same player
+    /// ([`super::record::Record::token_issued`]). Storage knows no more, so this is what a
+    /// presented token is checked against.
+    pub token_hashes: Vec<String>,
+    /// The seat's token in plain text if the server knows it (handed out, or presented, in
+    /// this actor's life; never after a restart until presented or handed out again), so
+    /// that a seat taken back without its token (by account, or a rematch's) can be given it.
+    pub token: Option<String>,
     pub player: Player,
 }
 
@@ -145,10 +154,25 @@ impl MatchState {
         self.seats[side].as_ref()
     }
 
-    /// The side a token holds, if it is one of this match's seat tokens.
+    /// The side a token holds, if it is one of this match's seat tokens: its hash compared
+    /// with each seat's (in constant time; the hash already hides the secret's bytes).
     pub(crate) fn side_of_token(&self, token: &str) -> Option<Side> {
-        self.seats
-            .find(|seat| seat.as_ref().is_some_and(|seat| seat.token == token))
+        let presented = secret::hash(token);
+        self.seats.find(|seat| {
+            seat.as_ref().is_some_and(|seat| {
+                seat.token_hashes
+                    .iter()
+                    .any(|hash| secret::same(hash, &presented))
+            })
+        })
+    }
+
+    /// Notes that `token` (checked by [`MatchState::side_of_token`]) holds `side`, so the
+    /// seat can be handed out with it without issuing another.
+    pub(crate) fn keep_token(&mut self, side: Side, token: &str) {
+        if let Some(seat) = &mut self.seats[side] {
+            seat.token = Some(token.to_owned());
+        }
     }
 
     /// The side account `account` holds, White's first if it holds both.

@@ -84,8 +84,11 @@ pub trait Coordination: fmt::Debug + Send + Sync + 'static {
     async fn orphaned_matches(&self, limit: u32) -> Result<Vec<String>, StorageError>;
     /// The match with invite code `code` (as stored, upper case), finished or not.
     async fn match_id_by_code(&self, code: String) -> Result<Option<String>, StorageError>;
-    /// The match in which `token` holds a seat, finished or not.
-    async fn match_id_by_token(&self, token: String) -> Result<Option<String>, StorageError>;
+    /// The match one of whose seat tokens hashes to `token_hash`, finished or not.
+    async fn match_id_by_token_hash(
+        &self,
+        token_hash: String,
+    ) -> Result<Option<String>, StorageError>;
     /// Match `id` whole (set-up and every event), finished or not.
     async fn load_match(&self, id: String) -> Result<Option<StoredMatch>, StorageError>;
     /// The events of match `id` after version `v`, in order.

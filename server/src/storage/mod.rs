@@ -26,6 +26,7 @@ pub(crate) mod migrate;
 pub(crate) mod postgres;
 mod queue;
 mod read;
+pub(crate) mod seat_tokens;
 pub(crate) mod sqlite;
 mod store;
 mod table;

@@ -15,8 +15,9 @@ pub struct StoredEvent {
 pub enum MatchKey {
     /// By its id.
     Id(String),
-    /// By one of its seat tokens.
-    Token(String),
+    /// By the hash of one of its seat tokens ([`crate::accounts::secret::hash`]): storage
+    /// never sees a seat token itself.
+    TokenHash(String),
 }
 
 /// A match as read back: the unfinished ones at start-up, a finished one on demand.

@@ -14,6 +14,9 @@ use super::*;
 /// Somewhere a store lives: each call opens it (again), as a server start would.
 pub(crate) trait Place {
     async fn open(&self) -> (Storage, Vec<StoredMatch>);
+    /// Whether `text` is anywhere in what the store keeps: the bytes of its files, or the
+    /// text of every row of every table.
+    async fn holds_text(&self, text: &str) -> bool;
 }
 
 /// A SQLite database file in a temporary directory.
@@ -36,6 +39,23 @@ impl Place for SqliteFile {
             .await
             .unwrap()
     }
+
+    async fn holds_text(&self, text: &str) -> bool {
+        sqlite_files_hold(&self.path, text)
+    }
+}
+
+/// Whether the SQLite database at `path` or its write-ahead log holds `text`, byte for byte.
+pub(crate) fn sqlite_files_hold(path: &std::path::Path, text: &str) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    [path.to_owned(), wal.into()].iter().any(|file| {
+        std::fs::read(file).is_ok_and(|bytes| {
+            bytes
+                .windows(text.len())
+                .any(|window| window == text.as_bytes())
+        })
+    })
 }
 
 /// A fresh database on the PostgreSQL server this test process started.
@@ -62,6 +82,34 @@ impl Place for PostgresDatabase {
         .await
         .unwrap()
     }
+
+    async fn holds_text(&self, text: &str) -> bool {
+        postgres_tables_hold(&self.url, text).await
+    }
+}
+
+/// Whether any row of any table of the PostgreSQL database at `url` holds `text`.
+pub(crate) async fn postgres_tables_hold(url: &str, text: &str) -> bool {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let tables = client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+            &[],
+        )
+        .await
+        .unwrap();
+    for table in tables {
+        let table: String = table.get(0);
+        let sql = format!("SELECT EXISTS (SELECT 1 FROM {table} t WHERE strpos(t::text, $1) > 0)");
+        if client.query_one(&sql, &[&text]).await.unwrap().get(0) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Every contract test, run against the place `$place` makes (an async expression giving
@@ -70,6 +118,7 @@ macro_rules! storage_contract {
     ($place:expr) => {
         storage_contract!(@tests $place;
             a_finished_match_is_read_back_by_id_or_by_seat_token,
+            a_seat_token_is_stored_only_as_its_hash_and_found_by_it,
             writes_survive_reopen_and_finished_matches_are_not_recovered,
             a_refused_request_does_not_spoil_its_group,
             a_refused_request_stores_none_of_its_writes,
@@ -129,11 +178,11 @@ fn event(id: &str, v: u64) -> Write {
 
 pub(crate) async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: &impl Place) {
     let (storage, _) = place.open().await;
-    let joined = |id: &str, v: u64, token: &str| Write::Event {
+    let joined = |id: &str, v: u64, token_hash: &str| Write::Event {
         match_id: id.into(),
         v,
         at_ms: 2,
-        body: format!(r#"{{"event":"x","token":"{token}"}}"#),
+        body: format!(r#"{{"event":"x","token_hash":"{token_hash}"}}"#),
         epoch: 0,
     };
     let finish = |id: &str| Write::Finish {
@@ -155,7 +204,7 @@ pub(crate) async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: 
         .commit(vec![create("b"), joined("b", 1, "tb")])
         .await
         .unwrap();
-    for key in [MatchKey::Id("a".into()), MatchKey::Token("ta".into())] {
+    for key in [MatchKey::Id("a".into()), MatchKey::TokenHash("ta".into())] {
         let found = storage.finished_match(key).await.unwrap().expect("found");
         assert_eq!(found.id, "a");
         assert_eq!(found.events.iter().map(|e| e.v).collect::<Vec<_>>(), [1, 2]);
@@ -163,12 +212,150 @@ pub(crate) async fn a_finished_match_is_read_back_by_id_or_by_seat_token(place: 
     // Unfinished, or unknown: nothing.
     for key in [
         MatchKey::Id("b".into()),
-        MatchKey::Token("tb".into()),
-        MatchKey::Token("nobody".into()),
+        MatchKey::TokenHash("tb".into()),
+        MatchKey::TokenHash("nobody".into()),
     ] {
         assert!(storage.finished_match(key).await.unwrap().is_none());
     }
     storage.close().await;
+}
+
+/// Player `name`'s join of White's seat with seat `token`, as this server stores it.
+fn joined_record(name: &str, token: &str) -> crate::matches::Record {
+    crate::matches::Record::joined(
+        Side::White,
+        &crate::matches::Player::person(name),
+        token.to_owned(),
+    )
+}
+
+/// The same join as a server from before hashed tokens stored it: the token itself.
+pub(crate) fn old_joined_body(name: &str, token: &str) -> String {
+    let mut body = serde_json::to_value(joined_record(name, token)).unwrap();
+    let record = body.as_object_mut().unwrap();
+    assert!(record.remove("token_hash").is_some());
+    record.insert("token".into(), token.into());
+    body.to_string()
+}
+
+/// The stored body of another event than a join: no seat token in it.
+pub(crate) const DRAW_OFFERED: &str = r#"{"event":{"draw_offered":"white"}}"#;
+
+/// A match row whose set-up replays (the default one).
+fn create_playable(id: &str) -> Write {
+    Write::CreateMatch {
+        id: id.into(),
+        invite: Some(format!("inv-{id}")),
+        created_ms: 1,
+        setup: serde_json::to_string(&crate::matches::Setup::default()).unwrap(),
+        owner: None,
+    }
+}
+
+/// Whether the replayed `stored` match seats `token` on White.
+pub(crate) fn white_seated_by(stored: &StoredMatch, token: &str) -> bool {
+    let now = tokio::time::Instant::now().into_std();
+    let (state, _) = crate::matches::local::rebuild(stored, now, None).unwrap();
+    state.side_of_token(token) == Some(Side::White)
+}
+
+pub(crate) async fn a_seat_token_is_stored_only_as_its_hash_and_found_by_it(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    let token = crate::matches::state::new_token();
+    let join = joined_record("Wim", &token).write("a", 1, 2, 0).unwrap();
+    storage
+        .commit(vec![create_playable("a"), join])
+        .await
+        .unwrap();
+    storage.close().await;
+    let (storage, recovered) = place.open().await;
+    assert!(!place.holds_text(&token).await, "the seat token is at rest");
+    assert!(white_seated_by(&recovered[0], &token), "{recovered:?}");
+    assert!(!white_seated_by(&recovered[0], "another"));
+    let finish = Write::Finish {
+        match_id: "a".into(),
+        result: "1-0".into(),
+        pdn: String::new(),
+        epoch: 0,
+    };
+    storage.commit(vec![finish]).await.unwrap();
+    let hash = crate::accounts::secret::hash(&token);
+    let found = storage.finished_match(MatchKey::TokenHash(hash)).await;
+    assert_eq!(found.unwrap().map(|m| m.id).as_deref(), Some("a"));
+    storage.close().await;
+    assert!(!place.holds_text(&token).await);
+}
+
+#[tokio::test]
+async fn an_sqlite_database_with_plain_seat_tokens_keeps_only_their_hashes_and_seats_by_them() {
+    let place = SqliteFile::new();
+    let (storage, _) = place.open().await;
+    storage
+        .commit(vec![create_playable("a"), create_playable("b")])
+        .await
+        .unwrap();
+    storage.close().await;
+    // As a server from before left it: the index of plain tokens, joins holding the token.
+    let conn = rusqlite::Connection::open(&place.path).unwrap();
+    conn.execute_batch(
+        "DROP INDEX events_by_token_hash;
+         CREATE INDEX events_by_token ON events \
+         ((CASE WHEN json_valid(body) THEN json_extract(body, '$.token') END));
+         UPDATE matches SET finished = 1 WHERE id = 'b';",
+    )
+    .unwrap();
+    for (id, token) in [("a", "plain-token-of-a"), ("b", "plain-token-of-b")] {
+        conn.execute(
+            "INSERT INTO events (match_id, v, at_ms, body) VALUES (?1, 1, 2, ?2)",
+            rusqlite::params![id, old_joined_body("Wim", token)],
+        )
+        .unwrap();
+    }
+    conn.execute("INSERT INTO events VALUES ('a', 2, 2, ?1)", [DRAW_OFFERED])
+        .unwrap();
+    drop(conn);
+    assert!(sqlite_files_hold(&place.path, "plain-token-of-a"));
+
+    let (storage, recovered) = place.open().await;
+    for token in ["plain-token-of-a", "plain-token-of-b"] {
+        assert!(!place.holds_text(token).await, "{token} is still at rest");
+    }
+    assert!(white_seated_by(&recovered[0], "plain-token-of-a"));
+    assert_eq!(
+        recovered[0].events[1].body, DRAW_OFFERED,
+        "others are left alone"
+    );
+    let hash = crate::accounts::secret::hash("plain-token-of-b");
+    let finished = storage.finished_match(MatchKey::TokenHash(hash)).await;
+    let finished = finished.unwrap().expect("found by the old token's hash");
+    assert!(white_seated_by(&finished, "plain-token-of-b"));
+    storage.close().await;
+    let conn = rusqlite::Connection::open(&place.path).unwrap();
+    let indexes: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'events_by_token%'")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(indexes, ["events_by_token_hash"]);
+}
+
+#[test]
+fn a_join_stored_before_tokens_were_hashed_still_seats_by_its_token() {
+    let stored = StoredMatch {
+        id: "a".into(),
+        invite: None,
+        created_ms: 1,
+        setup: serde_json::to_string(&crate::matches::Setup::default()).unwrap(),
+        events: vec![StoredEvent {
+            v: 1,
+            at_ms: 2,
+            body: old_joined_body("Wim", "plain"),
+        }],
+    };
+    assert!(white_seated_by(&stored, "plain"));
+    assert!(!white_seated_by(&stored, "other"));
 }
 
 pub(crate) async fn writes_survive_reopen_and_finished_matches_are_not_recovered(

@@ -474,3 +474,37 @@ pub async fn a_guest_away_at_the_rematch_finds_its_seat_after_a_restart(
     white.play(&new_black, &[19, 23]).await;
     server.stop().await;
 }
+
+/// Two guests seated in a match started with `config()`, White's first move played, the
+/// server stopped: their seats, whose tokens `holds` (a scan of the whole database) must not
+/// find; then, on a restart with `config()`, each takes its seat back with its token and
+/// they play on.
+pub async fn seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart(
+    config: impl Fn() -> Config,
+    holds: impl AsyncFn(&str) -> bool,
+) {
+    let server = TestServer::start_with(config()).await;
+    let (mut white, ws, mut black, bs) = two_players(&server, None).await;
+    let game = routes(&["32-28", "19-23"]);
+    white.play(&ws, &game[0]).await;
+    black
+        .event_until(|e| matches!(e, MatchEvent::Moved(_)).then_some(()))
+        .await;
+    drop((white, black));
+    server.stop().await;
+    for token in [&ws.token, &bs.token] {
+        assert!(!holds(token).await, "a seat token is at rest in plain text");
+    }
+
+    let server = TestServer::start_with(config()).await;
+    let mut black = server.client("Baukje").await;
+    let id = black.send_resume(&bs.token, None).await;
+    assert_eq!(black.expect_seat(id).await.token, bs.token);
+    let mut white = server.client("Wim").await;
+    let id = white.send_resume(&ws.token, None).await;
+    assert_eq!(white.expect_seat(id).await.side, Side::White);
+    black.play(&bs, &game[1]).await;
+    let id = white.send_resume("not-a-seat-token", None).await;
+    assert_eq!(white.expect_error(id).await.code, ErrorCode::InvalidToken);
+    server.stop().await;
+}

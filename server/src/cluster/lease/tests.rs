@@ -162,8 +162,11 @@ impl Coordination for Partition {
     async fn match_id_by_code(&self, code: String) -> Result<Option<String>, StorageError> {
         self.inner.match_id_by_code(code).await
     }
-    async fn match_id_by_token(&self, token: String) -> Result<Option<String>, StorageError> {
-        self.inner.match_id_by_token(token).await
+    async fn match_id_by_token_hash(
+        &self,
+        token_hash: String,
+    ) -> Result<Option<String>, StorageError> {
+        self.inner.match_id_by_token_hash(token_hash).await
     }
     async fn load_match(&self, id: String) -> Result<Option<StoredMatch>, StorageError> {
         self.inner.load_match(id).await

@@ -233,8 +233,11 @@ impl Coordination for PgCoordination {
         Ok(self.read_one(sql, &[&code]).await?.map(|row| row.get(0)))
     }
 
-    async fn match_id_by_token(&self, token: String) -> Result<Option<String>, StorageError> {
-        Ok(matches::id_by_token(&pooled(&self.pool).await?, &token).await?)
+    async fn match_id_by_token_hash(
+        &self,
+        token_hash: String,
+    ) -> Result<Option<String>, StorageError> {
+        Ok(matches::id_by_token_hash(&pooled(&self.pool).await?, &token_hash).await?)
     }
 
     async fn load_match(&self, id: String) -> Result<Option<StoredMatch>, StorageError> {

@@ -212,14 +212,14 @@ pub(super) async fn finished_pdn(client: &Pooled, id: &str) -> Result<Option<Str
     Ok(row.and_then(|row| row.get(0)))
 }
 
-/// A finished match whole, named by id or by a seat token.
+/// A finished match whole, named by id or by a seat token's hash.
 pub(super) async fn finished_match(
     client: &Pooled,
     key: &MatchKey,
 ) -> Result<Option<StoredMatch>, Error> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
-        MatchKey::Token(token) => match id_by_token(client, token).await? {
+        MatchKey::TokenHash(hash) => match id_by_token_hash(client, hash).await? {
             Some(id) => id,
             None => return Ok(None),
         },
@@ -275,15 +275,18 @@ pub(super) async fn events_since(
         .collect())
 }
 
-/// The match in which seat token `token` was handed out, finished or not.
-pub(super) async fn id_by_token(client: &Pooled, token: &str) -> Result<Option<String>, Error> {
-    let by_token = client
+/// The match that handed out a seat token whose hash is `token_hash`, finished or not.
+pub(super) async fn id_by_token_hash(
+    client: &Pooled,
+    token_hash: &str,
+) -> Result<Option<String>, Error> {
+    let by_hash = client
         .prepare_cached(
-            "SELECT match_id FROM events WHERE boardcast_event_token(body) = $1 LIMIT 1",
+            "SELECT match_id FROM events WHERE boardcast_event_token_hash(body) = $1 LIMIT 1",
         )
         .await?;
     Ok(client
-        .query_opt(&by_token, &[&token])
+        .query_opt(&by_hash, &[&token_hash])
         .await?
         .map(|row| row.get(0)))
 }

@@ -9,6 +9,7 @@
 use tokio_postgres::Client;
 
 use crate::storage::StorageError;
+use crate::storage::seat_tokens::hashed_body;
 
 /// Every migration, oldest first; the version of a database is how many it has had.
 const MIGRATIONS: &[&str] = &[
@@ -336,10 +337,35 @@ BEGIN
 END
 $$;
 "#,
+    // 12: seat tokens stored only as their hashes (`storage/seat_tokens.rs`): the index is
+    // over an event's `"token_hash"`, and the bodies that kept a plain `"token"` are rewritten
+    // in Rust right after ([`hash_plain_tokens`]), with the function both backends share.
+    r#"
+DROP INDEX events_by_token;
+-- The seat-token hash an event body holds (a JSON "token_hash" field), NULL for any other
+-- body; bodies are opaque text, not always JSON. The index over it and the query by it spell
+-- it the same.
+CREATE FUNCTION boardcast_event_token_hash(body TEXT) RETURNS TEXT
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    IF position('"token_hash"' IN body) = 0 THEN
+        RETURN NULL;
+    END IF;
+    RETURN (body::jsonb) ->> 'token_hash';
+EXCEPTION WHEN others THEN
+    RETURN NULL;
+END
+$$;
+CREATE INDEX events_by_token_hash ON events (boardcast_event_token_hash(body))
+    WHERE boardcast_event_token_hash(body) IS NOT NULL;
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).
 const LEADERBOARD_BY_IDENTITY: usize = 3;
+
+/// The version whose migration stores seat tokens as hashes ([`hash_plain_tokens`]).
+const SEAT_TOKENS_HASHED: usize = 12;
 
 /// The schema version this server writes.
 pub(crate) const VERSION: i64 = MIGRATIONS.len() as i64;
@@ -378,6 +404,9 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), StorageError> {
         if done + 1 == LEADERBOARD_BY_IDENTITY {
             rekey_leaderboard(&tx).await.map_err(failed)?;
         }
+        if done + 1 == SEAT_TOKENS_HASHED {
+            hash_plain_tokens(&tx).await.map_err(failed)?;
+        }
     }
     if found == 0 {
         tx.execute(
@@ -394,6 +423,45 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), StorageError> {
     tx.commit().await.map_err(failed)?;
     if found < VERSION {
         tracing::info!(from = found, to = VERSION, "PostgreSQL schema migrated");
+    }
+    Ok(())
+}
+
+/// Replaces every plain seat token stored in an event body by its hash, as SQLite does
+/// ([`hashed_body`]). The old row versions stay in the table's files until vacuumed: an
+/// operator who keeps those files runs `VACUUM FULL events` once after the upgrade.
+async fn hash_plain_tokens(
+    tx: &tokio_postgres::Transaction<'_>,
+) -> Result<(), tokio_postgres::Error> {
+    let select = tx
+        .prepare(r#"SELECT match_id, v, body FROM events WHERE position('"token"' IN body) > 0"#)
+        .await?;
+    let update = tx
+        .prepare("UPDATE events SET body = $3 WHERE match_id = $1 AND v = $2")
+        .await?;
+    // Read through a portal, a batch at a time, so memory stays bounded.
+    let portal = tx.bind(&select, &[]).await?;
+    let mut count = 0;
+    loop {
+        let rows = tx.query_portal(&portal, 500).await?;
+        if rows.is_empty() {
+            break;
+        }
+        for row in rows {
+            let (match_id, v, body): (String, i64, String) = (row.get(0), row.get(1), row.get(2));
+            if let Some(hashed) = hashed_body(&body) {
+                tx.execute(&update, &[&match_id, &v, &hashed]).await?;
+                count += 1;
+            }
+        }
+    }
+    tx.batch_execute("DROP FUNCTION boardcast_event_token")
+        .await?;
+    if count > 0 {
+        tracing::info!(
+            events = count,
+            "seat tokens in PostgreSQL replaced by their hashes"
+        );
     }
     Ok(())
 }
@@ -614,7 +682,82 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn finding_a_match_by_seat_token_can_use_the_expression_index() {
+    async fn a_version_11_database_with_plain_seat_tokens_keeps_only_their_hashes_and_seats_by_them()
+     {
+        use crate::storage::tests::{
+            DRAW_OFFERED, old_joined_body, postgres_tables_hold, white_seated_by,
+        };
+        let Some(db) = PostgresDatabase::new("seat tokens hashed") else {
+            return;
+        };
+        let client = connect(&db.url).await;
+        for migration in &MIGRATIONS[..SEAT_TOKENS_HASHED - 1] {
+            client.batch_execute(migration).await.unwrap();
+        }
+        client
+            .batch_execute(
+                "CREATE TABLE schema_version (version BIGINT NOT NULL);
+                 INSERT INTO schema_version VALUES (11);
+                 INSERT INTO matches (id, created_ms, setup) VALUES ('a', 1, '{\"public\":false}');
+                 INSERT INTO matches (id, created_ms, setup, finished)
+                     VALUES ('b', 1, '{\"public\":false}', TRUE);",
+            )
+            .await
+            .unwrap();
+        client
+            .execute(
+                "INSERT INTO events (match_id, v, at_ms, body) VALUES ('a', 2, 2, $1)",
+                &[&DRAW_OFFERED],
+            )
+            .await
+            .unwrap();
+        for (id, token) in [("a", "plain-token-of-a"), ("b", "plain-token-of-b")] {
+            client
+                .execute(
+                    "INSERT INTO events (match_id, v, at_ms, body) VALUES ($1, 1, 2, $2)",
+                    &[&id, &old_joined_body("Wim", token)],
+                )
+                .await
+                .unwrap();
+        }
+        assert!(postgres_tables_hold(&db.url, "plain-token-of-a").await);
+
+        let (storage, recovered) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
+        for token in ["plain-token-of-a", "plain-token-of-b"] {
+            assert!(
+                !postgres_tables_hold(&db.url, token).await,
+                "{token} is still at rest"
+            );
+        }
+        assert!(white_seated_by(&recovered[0], "plain-token-of-a"));
+        assert_eq!(
+            recovered[0].events[1].body, DRAW_OFFERED,
+            "others are left alone"
+        );
+        let hash = crate::accounts::secret::hash("plain-token-of-b");
+        let finished = storage
+            .finished_match(crate::storage::MatchKey::TokenHash(hash))
+            .await
+            .unwrap()
+            .expect("found by the old token's hash");
+        assert!(white_seated_by(&finished, "plain-token-of-b"));
+        storage.close().await;
+        let old = client
+            .query_one(
+                "SELECT to_regprocedure('boardcast_event_token(text)')::text",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get::<_, Option<String>>(0);
+        assert_eq!(old, None, "the function of plain tokens is gone");
+    }
+
+    #[tokio::test]
+    async fn finding_a_match_by_seat_token_hash_can_use_the_expression_index() {
         let Some(db) = PostgresDatabase::new("token index") else {
             return;
         };
@@ -631,7 +774,7 @@ mod tests {
             .unwrap();
         let plan: Vec<String> = client
             .query(
-                "EXPLAIN SELECT match_id FROM events WHERE boardcast_event_token(body) = 'ta' \
+                "EXPLAIN SELECT match_id FROM events WHERE boardcast_event_token_hash(body) = 'ha' \
                  LIMIT 1",
                 &[],
             )
@@ -641,6 +784,6 @@ mod tests {
             .map(|row| row.get(0))
             .collect();
         let plan = plan.join("\n");
-        assert!(plan.contains("events_by_token"), "{plan}");
+        assert!(plan.contains("events_by_token_hash"), "{plan}");
     }
 }

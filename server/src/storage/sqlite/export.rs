@@ -9,11 +9,13 @@ use crate::storage::StorageError;
 use crate::storage::table::{Kind, Real, Row, Table, Value};
 
 /// Brings the tables of the database at `path` up to this server's layout, as opening it
-/// would (an older leaderboard is keyed by identity), so that its rows read as the tables of
-/// [`crate::storage::table::TABLES`]. Blocking.
+/// would (an older leaderboard is keyed by identity, plain seat tokens become hashes), so
+/// that its rows read as the tables of [`crate::storage::table::TABLES`]. Blocking.
 pub(crate) fn upgrade(path: &Path) -> Result<(), StorageError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    // Seat tokens hashed before they are copied: PostgreSQL never receives one.
+    super::matches::create(&conn)?;
     super::archive::create(&conn)?;
     super::accounts::create(&conn)?;
     super::club::create(&conn)?;

@@ -1,7 +1,9 @@
-//! The match tables in SQLite: matches and their events, the seat-token index, recovery.
+//! The match tables in SQLite: matches and their events, the index of seat-token hashes
+//! (`storage/seat_tokens.rs` says why no token is stored), recovery.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::storage::seat_tokens::hashed_body;
 use crate::storage::{MatchKey, StoredEvent, StoredMatch};
 
 const SCHEMA: &str = "
@@ -46,34 +48,101 @@ pub(super) fn last_heartbeat(conn: &Connection) -> rusqlite::Result<Option<i64>>
     .optional()
 }
 
-/// The seat token an event body holds (a JSON `token` field), NULL for any other body. The
-/// index over it and the query by it must spell it the same way.
-macro_rules! event_token {
+/// The hash of the seat token an event body hands out (a JSON `token_hash` field), NULL for
+/// any other body. The index over it and the query by it must spell it the same way.
+macro_rules! event_token_hash {
     () => {
-        "(CASE WHEN json_valid(body) THEN json_extract(body, '$.token') END)"
+        "(CASE WHEN json_valid(body) THEN json_extract(body, '$.token_hash') END)"
     };
 }
 
-/// Seat tokens, for finding a finished match (no longer in memory) by one of its seats.
-const TOKEN_INDEX: &str = concat!(
-    "CREATE INDEX IF NOT EXISTS events_by_token ON events ",
-    event_token!(),
+/// Seat-token hashes, for finding a finished match (no longer in memory) by one of its seats.
+const TOKEN_HASH_INDEX: &str = concat!(
+    "CREATE INDEX IF NOT EXISTS events_by_token_hash ON events ",
+    event_token_hash!(),
     " WHERE ",
-    event_token!(),
+    event_token_hash!(),
     " IS NOT NULL;"
 );
 
-/// The match whose events hold seat token `?1`.
-const BY_TOKEN: &str = concat!(
+/// The match whose events hand out a seat token hashing to `?1`.
+const BY_TOKEN_HASH: &str = concat!(
     "SELECT match_id FROM events WHERE ",
-    event_token!(),
+    event_token_hash!(),
     " = ?1"
 );
 
-/// Creates the match tables and the token index if they are missing.
+/// Creates the match tables and the token-hash index if they are missing, after hashing the
+/// seat tokens of a database written before ([`hash_plain_tokens`]).
 pub(super) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
-    conn.execute_batch(TOKEN_INDEX)
+    hash_plain_tokens(conn)?;
+    conn.execute_batch(TOKEN_HASH_INDEX)
+}
+
+/// Replaces every plain seat token stored in an event body by its hash, and drops the index
+/// of plain tokens, in one transaction; a database without that index (new, or done) is left
+/// alone. With `secure_delete` the old cells and index pages are overwritten with zeros, and
+/// the write-ahead log that held them is emptied: no plain token is left in either file.
+fn hash_plain_tokens(conn: &Connection) -> rusqlite::Result<()> {
+    let plain_index: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' \
+         AND name = 'events_by_token')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !plain_index {
+        return Ok(());
+    }
+    let secure_delete: i64 = conn.query_row("PRAGMA secure_delete", [], |row| row.get(0))?;
+    conn.pragma_update(None, "secure_delete", 1)?;
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let hashed = (|| {
+        // In batches by key, so memory stays bounded and no row is updated under a scan.
+        let mut batch = conn.prepare(
+            "SELECT match_id, v, body FROM events WHERE (match_id, v) > (?1, ?2) \
+             AND instr(body, '\"token\"') > 0 ORDER BY match_id, v LIMIT 500",
+        )?;
+        let mut update =
+            conn.prepare("UPDATE events SET body = ?3 WHERE match_id = ?1 AND v = ?2")?;
+        let (mut after, mut count) = ((String::new(), -1i64), 0usize);
+        loop {
+            let rows = batch
+                .query_map(params![after.0, after.1], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?, row.get(2)?))
+                })?
+                .collect::<rusqlite::Result<Vec<(String, i64, String)>>>()?;
+            let Some((last_id, last_v, _)) = rows.last() else {
+                break;
+            };
+            after = (last_id.clone(), *last_v);
+            for (match_id, v, body) in &rows {
+                if let Some(body) = hashed_body(body) {
+                    update.execute(params![match_id, v, body])?;
+                    count += 1;
+                }
+            }
+        }
+        conn.execute_batch("DROP INDEX events_by_token")?;
+        Ok(count)
+    })();
+    match hashed {
+        Ok(count) => {
+            conn.execute_batch("COMMIT")?;
+            tracing::info!(
+                events = count,
+                "seat tokens in SQLite replaced by their hashes"
+            );
+        }
+        Err(err) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            return Err(err);
+        }
+    }
+    conn.pragma_update(None, "secure_delete", secure_delete)?;
+    // The log still holds the pages as they were: copied back and emptied.
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+    Ok(())
 }
 
 /// Stores a new match.
@@ -163,16 +232,16 @@ pub(super) fn finished_pdn(conn: &Connection, id: &str) -> rusqlite::Result<Opti
     Ok(pdn.flatten())
 }
 
-/// A finished match whole, named by id or by a seat token.
+/// A finished match whole, named by id or by a seat token's hash.
 pub(super) fn finished_match(
     conn: &Connection,
     key: &MatchKey,
 ) -> rusqlite::Result<Option<StoredMatch>> {
     let id = match key {
         MatchKey::Id(id) => id.clone(),
-        MatchKey::Token(token) => {
+        MatchKey::TokenHash(hash) => {
             let id = conn
-                .query_row(BY_TOKEN, params![token], |row| row.get::<_, String>(0))
+                .query_row(BY_TOKEN_HASH, params![hash], |row| row.get::<_, String>(0))
                 .optional()?;
             match id {
                 Some(id) => id,
@@ -225,7 +294,7 @@ mod tests {
     use crate::storage::{Storage, Write};
 
     #[tokio::test]
-    async fn finding_a_match_by_seat_token_uses_the_index() {
+    async fn finding_a_match_by_seat_token_hash_uses_the_index() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
         let (storage, _) = Storage::open(&crate::storage::Database::Sqlite(path.clone()), None)
@@ -244,7 +313,7 @@ mod tests {
                     match_id: "a".into(),
                     v: 1,
                     at_ms: 2,
-                    body: r#"{"event":"x","token":"ta"}"#.into(),
+                    body: r#"{"event":"x","token_hash":"ha"}"#.into(),
                     epoch: 0,
                 },
             ])
@@ -253,12 +322,12 @@ mod tests {
         let conn = Connection::open(&path).unwrap();
         let plan: String = conn
             .query_row(
-                &format!("EXPLAIN QUERY PLAN {}", BY_TOKEN.replace("?1", "'ta'")),
+                &format!("EXPLAIN QUERY PLAN {}", BY_TOKEN_HASH.replace("?1", "'ha'")),
                 [],
                 |row| row.get(3),
             )
             .unwrap();
-        assert!(plan.contains("events_by_token"), "{plan}");
+        assert!(plan.contains("events_by_token_hash"), "{plan}");
         storage.close().await;
     }
 }

@@ -53,8 +53,8 @@ impl Directory for Elsewhere {
     fn lobby(&self) -> (Vec<MatchSummary>, Vec<MatchSummary>) {
         self.hub.lobby()
     }
-    fn register_token(&self, token: &str, match_id: &str) {
-        self.hub.register_token(token, match_id);
+    fn register_token_hash(&self, token_hash: &str, match_id: &str) {
+        self.hub.register_token_hash(token_hash, match_id);
     }
     fn update_summary(&self, summary: MatchSummary, public: bool) {
         self.hub.update_summary(summary, public);

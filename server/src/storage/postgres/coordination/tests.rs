@@ -315,12 +315,16 @@ async fn orphaned_matches_are_exactly_the_unfinished_matches_without_a_live_owne
 }
 
 #[tokio::test]
-async fn matches_are_found_by_code_and_token_and_read_back_in_any_state() {
+async fn matches_are_found_by_code_and_token_hash_and_read_back_in_any_state() {
     let Some((_db, storage, c)) = open("coordination: lookups").await else {
         return;
     };
-    let joined = |id: &str, v: u64, token: &str| {
-        event(id, v, &format!(r#"{{"event":"joined","token":"{token}"}}"#))
+    let joined = |id: &str, v: u64, token_hash: &str| {
+        event(
+            id,
+            v,
+            &format!(r#"{{"event":"joined","token_hash":"{token_hash}"}}"#),
+        )
     };
     storage
         .commit(vec![
@@ -343,12 +347,15 @@ async fn matches_are_found_by_code_and_token_and_read_back_in_any_state() {
             Some(id)
         );
         assert_eq!(
-            c.match_id_by_token(token.into()).await.unwrap().as_deref(),
+            c.match_id_by_token_hash(token.into())
+                .await
+                .unwrap()
+                .as_deref(),
             Some(id)
         );
     }
     assert_eq!(c.match_id_by_code("INV-c".into()).await.unwrap(), None);
-    assert_eq!(c.match_id_by_token("tc".into()).await.unwrap(), None);
+    assert_eq!(c.match_id_by_token_hash("tc".into()).await.unwrap(), None);
     let a = c
         .load_match("a".into())
         .await
