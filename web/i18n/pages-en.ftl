@@ -102,6 +102,7 @@ events-title = Events
 events-waiting = Upcoming
 events-playing = Running
 events-finished = Finished
+events-pages = Pages of finished events
 events-none = None.
 events-about = The club's tournaments: Swiss, round-robin and arena. Open one to see its players, pairings and standings, and join it there as a member: a round-robin until it starts, a Swiss until its last round, an arena while it runs.
 event-kind-swiss = Swiss, { $rounds } rounds

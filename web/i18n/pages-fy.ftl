@@ -99,6 +99,7 @@ events-title = Toernoaien
 events-waiting = Aanstens
 events-playing = Dwaande
 events-finished = Ofrûn
+events-pages = Siden mei ôfrûne toernoaien
 events-none = Gjin.
 events-about = De toernoaien fan de klub: Switsersk, rûntetoernoai en arena. Iepenje der ien om de spilers, de yndieling en de stân te sjen, en doch dêr as lid mei: oan in rûntetoernoai oant it begjint, oan in Switsersk toernoai oant de lêste rûne, oan in arena salang't dy rint.
 event-kind-swiss = Switsersk, { $rounds } rûnen

@@ -99,6 +99,7 @@ events-title = Toernooien
 events-waiting = Binnenkort
 events-playing = Bezig
 events-finished = Afgelopen
+events-pages = Pagina's met afgelopen toernooien
 events-none = Geen.
 events-about = De toernooien van de club: Zwitsers, rondetoernooi en arena. Open er een om de spelers, de indeling en de stand te zien, en doe daar als lid mee: aan een rondetoernooi tot het begint, aan een Zwitsers toernooi tot de laatste ronde, aan een arena zolang die loopt.
 event-kind-swiss = Zwitsers, { $rounds } ronden
