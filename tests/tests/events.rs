@@ -1574,3 +1574,153 @@ async fn an_event_game_shows_its_players_at_the_board_and_a_claim_counts_only_ag
     assert_eq!(over.standings[0].name, name(white), "{over:?}");
     assert_eq!(over.standings[0].score, "1");
 }
+
+/// The list of events under a long life (`GET /api/events?page=N`): a club that ran more
+/// events than a page holds gets its waiting and running events on every page and its
+/// finished ones `per_page` at a time, newest first, with `more` while older ones follow;
+/// paging through shows every finished event once, none missing, none repeated. A page that
+/// is not a number is refused in words.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_club_with_more_events_than_a_page_lists_them_page_by_page() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    create_user(&server, "Organiser", true);
+    let addr = server.addr();
+    let organiser = login(addr, "Organiser");
+    let later = unix_ms() + 3_600_000;
+    let waiting = create_event(
+        addr,
+        &organiser,
+        &format!(
+            r#"{{"name":"Next week","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{later}}}"#
+        ),
+    );
+    // 45 events that start now with nobody in them: each is over at once. A millisecond
+    // apart, so newest first is one order.
+    const FINISHED: usize = 45;
+    let mut made = Vec::new();
+    for i in 0..FINISHED {
+        let body =
+            format!(r#"{{"name":"Old {i}","kind":"swiss","time_control":"5+3","rounds":3}}"#);
+        made.push(create_event(addr, &organiser, &body));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    made.reverse();
+    let page = |n: u32| -> Value {
+        let (status, body) = request(addr, "GET", &format!("/api/events?page={n}"), "", "");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while page(0)["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["status"] != "finished")
+        .count()
+        > 1
+    {
+        assert!(Instant::now() < deadline, "the empty events never finish");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let mut listed = Vec::new();
+    for n in 0..3 {
+        let answer = page(n);
+        assert_eq!(
+            (answer["page"].as_u64(), answer["per_page"].as_u64()),
+            (Some(u64::from(n)), Some(20))
+        );
+        assert_eq!(answer["more"], n < 2, "page {n}");
+        assert_eq!(answer["can_create"], false, "asked without a cookie");
+        let events = answer["events"].as_array().unwrap();
+        assert_eq!(
+            events[0]["id"],
+            waiting.as_str(),
+            "the waiting event on every page"
+        );
+        assert_eq!(events[0]["status"], "waiting");
+        let finished: Vec<String> = events[1..]
+            .iter()
+            .map(|e| {
+                assert_eq!(e["status"], "finished", "{e}");
+                e["id"].as_str().unwrap().to_owned()
+            })
+            .collect();
+        assert_eq!(finished.len(), if n < 2 { 20 } else { 5 }, "page {n}");
+        listed.extend(finished);
+    }
+    assert_eq!(listed, made, "every finished event once, newest first");
+    let past = page(3);
+    assert_eq!(
+        past["events"].as_array().unwrap().len(),
+        1,
+        "only the waiting event"
+    );
+    assert_eq!(past["more"], false);
+    // No page asked: the first.
+    let (status, body) = request(addr, "GET", "/api/events", &organiser, "");
+    assert_eq!(status, 200, "{body}");
+    let first: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(first["events"], page(0)["events"]);
+    assert_eq!(
+        (first["page"].as_u64(), first["can_create"].as_bool()),
+        (Some(0), Some(true))
+    );
+    let (status, body) = request(addr, "GET", "/api/events?page=last", "", "");
+    assert_eq!(status, 400, "{body}");
+    let refused: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refused["error"]["code"], "invalid_argument", "{body}");
+}
+
+/// A join or withdrawal the page sends again with the same `request` id (its answer was lost,
+/// or it was told `event_moving`) is answered as done, not `already_joined` or `not_joined`;
+/// a request with another id (a second tab) is still refused, and a bad id is refused in words.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_join_or_withdrawal_sent_again_with_its_request_id_is_answered_as_done() {
+    let server = TestServer::start(server_program(), &["--log", "error"]);
+    create_user(&server, "Organiser", true);
+    create_user(&server, &name(0), false);
+    let addr = server.addr();
+    let organiser = login(addr, "Organiser");
+    let member = login(addr, &name(0));
+    let later = unix_ms() + 3_600_000;
+    let id = create_event(
+        addr,
+        &organiser,
+        &format!(
+            r#"{{"name":"Club Swiss","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{later}}}"#
+        ),
+    );
+    let ask = |what: &str, request: &str| {
+        let body = format!(r#"{{"request":"{request}"}}"#);
+        request_code(addr, &format!("/api/events/{id}/{what}"), &member, &body)
+    };
+    assert_eq!(ask("join", "j-1"), (200, None));
+    assert_eq!(ask("join", "j-1"), (200, None), "sent again");
+    assert_eq!(
+        ask("join", "j-2"),
+        (409, Some("already_joined".into())),
+        "another tab"
+    );
+    assert_eq!(ask("withdraw", "w-1"), (200, None));
+    assert_eq!(ask("withdraw", "w-1"), (200, None), "sent again");
+    assert_eq!(ask("withdraw", "w-2"), (409, Some("not_joined".into())));
+    assert_eq!(
+        ask("join", "no spaces"),
+        (400, Some("invalid_argument".into()))
+    );
+    assert_eq!(
+        event(addr, &id)["v"],
+        2,
+        "one join and one withdrawal stored"
+    );
+}
+
+/// `POST path` with `body`; the status and the refusal's code, if any.
+fn request_code(addr: SocketAddr, path: &str, cookie: &str, body: &str) -> (u16, Option<String>) {
+    let (status, answer) = request(addr, "POST", path, cookie, body);
+    let code = serde_json::from_str::<Value>(&answer)
+        .ok()
+        .and_then(|v| v["error"]["code"].as_str().map(str::to_owned));
+    (status, code)
+}

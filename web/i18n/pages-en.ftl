@@ -102,6 +102,7 @@ events-title = Events
 events-waiting = Upcoming
 events-playing = Running
 events-finished = Finished
+events-pages = Pages of finished events
 events-none = None.
 events-none-waiting = No event is coming up.
 events-none-playing = No event is running now.

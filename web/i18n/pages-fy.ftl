@@ -99,6 +99,7 @@ events-title = Toernoaien
 events-waiting = Aanstens
 events-playing = Dwaande
 events-finished = Ofrûn
+events-pages = Siden mei ôfrûne toernoaien
 events-none = Gjin.
 events-none-waiting = Der stiet gjin toernoai op it programma.
 events-none-playing = Der rint no gjin toernoai.

@@ -99,6 +99,7 @@ events-title = Toernooien
 events-waiting = Binnenkort
 events-playing = Bezig
 events-finished = Afgelopen
+events-pages = Pagina's met afgelopen toernooien
 events-none = Geen.
 events-none-waiting = Er staat geen toernooi gepland.
 events-none-playing = Er loopt nu geen toernooi.

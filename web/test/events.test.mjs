@@ -8,7 +8,7 @@ import * as i18n from '../js/i18n.js';
 import { initialState, parseRoute } from '../js/state.js';
 import { receive } from '../js/receive.js';
 import { eventBody, ERRORS } from '../js/pages/event-form.js';
-import { eventRefusal, offers } from '../js/pages/events.js';
+import { eventRefusal, offers, requestIds } from '../js/pages/events.js';
 
 i18n.use('en', ['en.ftl', 'pages-en.ftl'].map((file) => readFileSync(new URL(`../i18n/${file}`, import.meta.url), 'utf8')).join('\n'));
 
@@ -106,4 +106,24 @@ test('a member who withdrew is offered the join again where the server takes the
   assert.equal(i18n.t('event-rejoin'), 'Join again');
   assert.equal(eventRefusal({ code: 'left_for_good', message: '' }),
     'You withdrew from this round-robin after its start: you cannot join it again.');
+});
+
+test('a join sent again after no answer or a 503 keeps its request id; once answered the next request has a new one', () => {
+  let made = 0;
+  const ids = requestIds(() => `id${++made}`);
+  const join = '/api/events/k3v9q2xa/join';
+  const withdraw = '/api/events/k3v9q2xa/withdraw';
+  assert.equal(ids.of(join), 'id1');
+  ids.answered(join, 0); // no answer: it may have been done
+  assert.equal(ids.of(join), 'id1', 'sent again as the same request');
+  ids.answered(join, 503); // event_moving or busy
+  assert.equal(ids.of(join), 'id1');
+  ids.answered(join, 200);
+  assert.equal(ids.of(withdraw), 'id2', 'a new request');
+  ids.answered(withdraw, 409); // refused: done with
+  assert.equal(ids.of(withdraw), 'id3');
+  // Another request asked meanwhile is a request of its own.
+  assert.equal(ids.of(join), 'id4');
+  const real = requestIds();
+  assert.match(real.of(join), /^[0-9a-f]{24}$/, 'what the server takes: letters and digits, at most 64');
 });

@@ -99,7 +99,8 @@ impl Api {
         self.json(Method::GET, &path, None).await
     }
 
-    /// `GET /api/events`: every club event, newest first (PROTOCOL.md §20).
+    /// `GET /api/events`: every waiting and running club event, then the newest page of
+    /// finished ones (PROTOCOL.md §20).
     pub async fn events(&self) -> Result<Value, ApiError> {
         self.json(Method::GET, "/api/events", None).await
     }

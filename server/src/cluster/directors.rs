@@ -305,13 +305,17 @@ mod tests {
                     account: 3,
                     name: "Wytske".into(),
                     rating: 1620,
+                    request: Some("k3jd9".into()),
                 }),
             },
             EventTraffic::Ask {
                 request: 8,
                 from,
                 event: "ab12cd34".into(),
-                ask: Ask::Withdraw { account: 3 },
+                ask: Ask::Withdraw {
+                    account: 3,
+                    request: None,
+                },
             },
             EventTraffic::Answer {
                 request: 7,

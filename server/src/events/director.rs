@@ -39,6 +39,11 @@ pub(crate) struct Joining {
     pub account: i64,
     pub name: String,
     pub rating: u32,
+    /// The id the member's page gave this request, the same each time it is sent again (after
+    /// `event_moving`, or when no answer came): stored with the record that does it, so that
+    /// the director answers the same request sent again, through whichever node, as done
+    /// rather than `already_joined` or `not_joined`. A second tab's request has its own id.
+    pub request: Option<String>,
 }
 
 /// What a member asks of a director, as data: it may travel to the node that runs the
@@ -46,7 +51,11 @@ pub(crate) struct Joining {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Ask {
     Join(Joining),
-    Withdraw { account: i64 },
+    Withdraw {
+        account: i64,
+        /// The id the member's page gave this request ([`Joining::request`]).
+        request: Option<String>,
+    },
 }
 
 impl Ask {
@@ -54,7 +63,11 @@ impl Ask {
     pub(crate) fn command(self, reply: oneshot::Sender<Result<(), EventError>>) -> Command {
         match self {
             Ask::Join(joining) => Command::Join { joining, reply },
-            Ask::Withdraw { account } => Command::Withdraw { account, reply },
+            Ask::Withdraw { account, request } => Command::Withdraw {
+                account,
+                request,
+                reply,
+            },
         }
     }
 
@@ -62,7 +75,7 @@ impl Ask {
     pub(crate) fn account(&self) -> i64 {
         match self {
             Ask::Join(joining) => joining.account,
-            Ask::Withdraw { account } => *account,
+            Ask::Withdraw { account, .. } => *account,
         }
     }
 
@@ -87,6 +100,12 @@ impl Ask {
     }
 }
 
+/// Whether `request` is the one that made the member's latest join or withdrawal: the same
+/// request sent again. A request without an id is never taken for another.
+fn asked_again(request: &Option<String>, latest: &Option<String>) -> bool {
+    request.is_some() && request == latest
+}
+
 /// Whether this node's lease has been held, unbroken, since the event was claimed.
 pub(crate) type StillHeld = Arc<dyn Fn() -> bool + Send + Sync>;
 
@@ -108,6 +127,7 @@ pub(crate) enum Command {
     },
     Withdraw {
         account: i64,
+        request: Option<String>,
         reply: oneshot::Sender<Result<(), EventError>>,
     },
 }
@@ -286,10 +306,16 @@ impl Director {
     async fn handle(&mut self, command: Command) -> Result<(), Stopped> {
         let (record, reply) = match command {
             Command::Join { joining, reply } => (self.join(joining), reply),
-            Command::Withdraw { account, reply } => (self.withdraw(account), reply),
+            Command::Withdraw {
+                account,
+                request,
+                reply,
+            } => (self.withdraw(account, request), reply),
         };
         let answer = match record {
-            Ok(record) => match self.append(record).await {
+            // Done already, by this very request: it was sent again.
+            Ok(None) => Ok(()),
+            Ok(Some(record)) => match self.append(record).await {
                 Ok(()) => Ok(()),
                 Err(err) => {
                     let _ = reply.send(Err(err.refusal()));
@@ -302,13 +328,17 @@ impl Director {
         Ok(())
     }
 
-    /// The record of `joining` entering, or why they may not now.
-    fn join(&self, joining: Joining) -> Result<EventRecord, EventError> {
+    /// The record of `joining` entering, `None` if this very request entered them already
+    /// (sent again, [`Joining::request`]), or why they may not now.
+    fn join(&self, joining: Joining) -> Result<Option<EventRecord>, EventError> {
         let state = &self.state;
         if state.finished {
             return Err(EventError::Finished);
         }
         match state.entrant(joining.account) {
+            Some(e) if !e.withdrawn && asked_again(&joining.request, &e.last_request) => {
+                return Ok(None);
+            }
             Some(e) if !e.withdrawn => return Err(EventError::AlreadyJoined),
             // One who left a round-robin that runs had their games left scored as lost: the
             // field is fixed, so they cannot come back. Everywhere else they may, by the
@@ -337,27 +367,36 @@ impl Director {
                 Format::Swiss { .. } => {}
             }
         }
-        Ok(EventRecord::Joined {
+        Ok(Some(EventRecord::Joined {
             account: joining.account,
             name: joining.name,
             rating: joining.rating,
-        })
+            request: joining.request,
+        }))
     }
 
-    fn withdraw(&self, account: i64) -> Result<EventRecord, EventError> {
+    /// The record of `account` leaving, `None` if this very request withdrew them already
+    /// (sent again, [`Joining::request`]), or why they may not.
+    fn withdraw(
+        &self,
+        account: i64,
+        request: Option<String>,
+    ) -> Result<Option<EventRecord>, EventError> {
         let state = &self.state;
         if state.finished {
             return Err(EventError::Finished);
         }
         match state.entrant(account) {
             None => return Err(EventError::NotJoined),
+            Some(e) if e.withdrawn && asked_again(&request, &e.last_request) => return Ok(None),
             Some(e) if e.withdrawn => return Err(EventError::NotJoined),
             Some(_) => {}
         }
-        Ok(EventRecord::Withdrew {
+        Ok(Some(EventRecord::Withdrew {
             account,
             why: super::record::Leaving::Asked,
-        })
+            request,
+        }))
     }
 
     /// Stores `record` as the next version, then applies it and shows it.
@@ -597,6 +636,7 @@ mod tests {
                 account,
                 name: format!("p{account}"),
                 rating: 1500,
+                request: None,
             })
             .collect();
         for record in &records {

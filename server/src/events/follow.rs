@@ -673,6 +673,7 @@ mod tests {
                 account,
                 name: format!("p{account}"),
                 rating: 1500 + account as u32,
+                request: None,
             })
             .collect();
         for record in &records {
@@ -740,6 +741,7 @@ mod tests {
                 account,
                 name: format!("p{account}"),
                 rating: 1500,
+                request: None,
             })
             .collect();
         let log = Log::new(waiting, &joined);

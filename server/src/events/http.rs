@@ -6,7 +6,8 @@
 use std::str::FromStr;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -79,6 +80,37 @@ struct CreateEvent {
 #[serde(deny_unknown_fields)]
 struct JoinEvent {
     password: Option<String>,
+    /// The id the page gave this join, the same when it sends it again ([`request_id`]).
+    request: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WithdrawEvent {
+    /// As [`JoinEvent::request`].
+    request: Option<String>,
+}
+
+/// The longest request id a page may give a join or withdrawal.
+const MAX_REQUEST_ID: usize = 64;
+
+/// Checks the id a page gave a join or withdrawal (stored with the record that does it):
+/// 1 to [`MAX_REQUEST_ID`] letters, digits, `-` or `_`.
+fn request_id(request: Option<String>) -> Result<Option<String>, EventError> {
+    match request {
+        Some(id)
+            if id.is_empty()
+                || id.len() > MAX_REQUEST_ID
+                || !id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            Err(invalid(
+                "request: 1 to 64 letters, digits, '-' or '_', the same when sent again",
+            ))
+        }
+        request => Ok(request),
+    }
 }
 
 fn invalid(message: impl Into<String>) -> EventError {
@@ -270,6 +302,7 @@ async fn join(
 ) -> Answer {
     let who = who(&club, &headers).await?;
     let asked: JoinEvent = body(&bytes)?;
+    let request = request_id(asked.request)?;
     let setup = club.events.setup(&id).await?;
     if setup.password.is_some()
         && !club
@@ -309,28 +342,62 @@ async fn join(
                 account: who.id,
                 name: who.name,
                 rating,
+                request,
             },
         )
         .await?;
     Ok(Json(json!({ "joined": id })).into_response())
 }
 
-async fn withdraw(State(club): State<Club>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+async fn withdraw(
+    State(club): State<Club>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
     let who = who(&club, &headers).await?;
-    club.events.withdraw(&id, who.id).await?;
+    let asked: WithdrawEvent = body(&bytes)?;
+    let request = request_id(asked.request)?;
+    club.events.withdraw(&id, who.id, request).await?;
     Ok(Json(json!({ "withdrew": id })).into_response())
 }
 
-/// Every event, and whether the one asking may create events (`can_create`: the list page
-/// shows its form only then).
-async fn list(State(club): State<Club>, headers: HeaderMap) -> Answer {
-    let events = club.events.list().await?;
-    let events: Vec<&super::view::EventView> = events.iter().map(|view| &**view).collect();
+/// `?page=N` of the list of events (from 0).
+#[derive(Debug, Deserialize)]
+struct PageQuery {
+    #[serde(default)]
+    page: u32,
+}
+
+/// Page `page` of the events: every waiting and running one, then `per_page` finished ones
+/// (newest first; `more` if older ones follow), and whether the one asking may create events
+/// (`can_create`: the list page shows its form only then).
+async fn list(
+    State(club): State<Club>,
+    query: Result<Query<PageQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Answer {
+    let Query(PageQuery { page }) =
+        query.map_err(|_| invalid("page: a page number from 0, as ?page=N"))?;
+    let listed = club.events.list(page).await?;
+    let events: Vec<&super::view::EventView> = listed
+        .unfinished
+        .iter()
+        .chain(&listed.finished)
+        .map(|view| &**view)
+        .collect();
     let can_create = match club.site.accounts.authenticate(&headers).await {
         Ok(Some(who)) => who.admin || club.events.is_organiser(who.id).await.unwrap_or(false),
         _ => false,
     };
-    Ok(Json(json!({ "events": events, "can_create": can_create })).into_response())
+    Ok(Json(json!({
+        "events": events,
+        "can_create": can_create,
+        "page": page,
+        "per_page": super::PER_PAGE,
+        "more": listed.more,
+    }))
+    .into_response())
 }
 
 async fn show(State(club): State<Club>, Path(id): Path<String>) -> Answer {

@@ -16,6 +16,7 @@ use lru::LruCache;
 use futures_util::future::BoxFuture;
 
 use super::error::EventError;
+use super::record::EventSetup;
 use super::state::EventState;
 use super::view::EventView;
 use crate::storage::{StoredEvent, now_ms};
@@ -25,7 +26,7 @@ use crate::storage::{StoredEvent, now_ms};
 pub(super) const READ_AT_ONCE: u32 = 256;
 
 /// Events kept at most.
-const KEPT: NonZeroUsize = NonZeroUsize::new(256).expect("not zero");
+pub(super) const KEPT: NonZeroUsize = NonZeroUsize::new(256).expect("not zero");
 
 /// One kept event: `None` until read whole.
 type Slot = Arc<tokio::sync::Mutex<Option<Read>>>;
@@ -60,6 +61,35 @@ impl Kept {
         stored: &impl StoredEvents,
         with: impl FnOnce(&EventState, &Arc<EventView>) -> T,
     ) -> Result<T, EventError> {
+        self.read_as(id, stored, Fresh::Now, with).await
+    }
+
+    /// Event `id`'s set-up: as kept, else read whole (and kept as any event read is). A
+    /// set-up never changes, so nothing newer is read for it: a member's join on a node that
+    /// does not run the event costs no read once the event is kept. Bounded with the rest
+    /// ([`KEPT`]); a set-up kept apart grew with every event a node ever saw.
+    pub(super) async fn setup(
+        &self,
+        id: &str,
+        stored: &impl StoredEvents,
+    ) -> Result<EventSetup, EventError> {
+        self.read_as(id, stored, Fresh::AsKept, |state, _| state.setup.clone())
+            .await
+    }
+
+    /// How many events are kept (at most [`KEPT`]).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.events().len()
+    }
+
+    async fn read_as<T>(
+        &self,
+        id: &str,
+        stored: &impl StoredEvents,
+        fresh: Fresh,
+        with: impl FnOnce(&EventState, &Arc<EventView>) -> T,
+    ) -> Result<T, EventError> {
         let slot = self
             .events()
             .get_or_insert(id.to_owned(), Slot::default)
@@ -79,7 +109,7 @@ impl Kept {
                     return Err(err);
                 }
             },
-            Some(read) if read.state.finished => {}
+            Some(read) if read.state.finished || fresh == Fresh::AsKept => {}
             Some(read) => catch_up(&mut read.state, id, stored).await?,
         }
         let read = slot.as_mut().expect("read above");
@@ -91,6 +121,15 @@ impl Kept {
         }
         Ok(with(&read.state, &read.shown))
     }
+}
+
+/// Whether a read brings a kept event up to date first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fresh {
+    /// Its records stored since it was kept are read and applied.
+    Now,
+    /// As kept: for what never changes (its set-up).
+    AsKept,
 }
 
 /// Where an event followed from storage is read: the events' storage (in a test, records

@@ -91,9 +91,6 @@ struct Inner {
     cluster: bool,
     /// In a cluster, how events are claimed and reached on other nodes; set once at start.
     link: OnceLock<Arc<dyn OwnerLink>>,
-    /// The set-ups of events read from storage (a set-up never changes), for the events whose
-    /// director runs on another node.
-    setups: Mutex<HashMap<String, EventSetup>>,
     /// How long one of an arena's minutes lasts (`--arena-minute`).
     arena_minute: Duration,
     /// In a cluster, the requests asked of another node that never answered, by event and
@@ -154,7 +151,6 @@ impl Events {
             running: Mutex::new(HashMap::new()),
             cluster,
             link: OnceLock::new(),
-            setups: Mutex::new(HashMap::new()),
             arena_minute,
             in_doubt: Mutex::new(HashMap::new()),
             kept: Kept::new(),
@@ -305,32 +301,13 @@ impl Events {
             })
     }
 
-    /// The set-up of event `id`: its running director's, else read from storage (once).
+    /// The set-up of event `id`: its running director's, else as [`Kept`] keeps it (read from
+    /// storage once while kept).
     pub(crate) async fn setup(&self, id: &str) -> Result<EventSetup, EventError> {
         if let Some(running) = self.running().get(id) {
             return Ok(running.setup.clone());
         }
-        let cached = self
-            .0
-            .setups
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(id)
-            .cloned();
-        if let Some(setup) = cached {
-            return Ok(setup);
-        }
-        let setup = self
-            .0
-            .kept
-            .read(id, self, |state, _| state.setup.clone())
-            .await?;
-        self.0
-            .setups
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id.to_owned(), setup.clone());
-        Ok(setup)
+        self.0.kept.setup(id, self).await
     }
 
     /// Asks the director of event `id` if it runs here; [`EventError::Moving`] in a cluster
@@ -456,8 +433,15 @@ impl Events {
         self.ask(id, Ask::Join(joining)).await
     }
 
-    pub(crate) async fn withdraw(&self, id: &str, account: i64) -> Result<(), EventError> {
-        self.ask(id, Ask::Withdraw { account }).await
+    /// Withdraws `account` from event `id`; `request` is the id its page gave the request
+    /// ([`Joining::request`]).
+    pub(crate) async fn withdraw(
+        &self,
+        id: &str,
+        account: i64,
+        request: Option<String>,
+    ) -> Result<(), EventError> {
+        self.ask(id, Ask::Withdraw { account, request }).await
     }
 
     /// The views of event `id` as its running director shows them, to follow its changes
@@ -522,25 +506,61 @@ impl Events {
         self.0.kept.read(id, self, |_, view| view.clone()).await
     }
 
-    /// Every event, newest first: which there are read from storage without their records,
-    /// each shown as [`Events::view`] shows it.
-    pub(crate) async fn list(&self) -> Result<Vec<Arc<EventView>>, EventError> {
-        let heads = self
-            .0
-            .storage
-            .club_event_heads()
+    /// Page `page` (from 0) of the list of events: every waiting and running event (at most
+    /// [`MAX_UNFINISHED_LISTED`]) and [`PER_PAGE`] of the finished ones, each newest first.
+    /// Which there are is read from storage without their records, one indexed range each
+    /// (a club that ran a thousand events reads twenty of them per page, not all), and each
+    /// is shown as [`Events::view`] shows it.
+    pub(crate) async fn list(&self, page: u32) -> Result<EventsPage, EventError> {
+        let storage = &self.0.storage;
+        let unfinished = storage.club_event_heads(false, 0, MAX_UNFINISHED_LISTED);
+        let unfinished = unfinished.await.map_err(|_| EventError::Storage)?;
+        // One more than a page: whether there is an older page, in the same read.
+        let offset = u64::from(page) * u64::from(PER_PAGE);
+        let mut finished = storage
+            .club_event_heads(true, offset, PER_PAGE + 1)
             .await
             .map_err(|_| EventError::Storage)?;
+        let more = finished.len() > PER_PAGE as usize;
+        finished.truncate(PER_PAGE as usize);
+        Ok(EventsPage {
+            unfinished: self.views(&unfinished).await,
+            finished: self.views(&finished).await,
+            more,
+        })
+    }
+
+    /// The views of the events `heads` names, in their order.
+    async fn views(&self, heads: &[StoredClubEvent]) -> Vec<Arc<EventView>> {
         let mut views = Vec::with_capacity(heads.len());
-        for head in heads.iter().rev() {
+        for head in heads {
             match self.view(&head.id).await {
                 Ok(view) => views.push(view),
                 // One that cannot be read (or does not replay) is left out, the rest shown.
                 Err(err) => tracing::warn!(event = %head.id, %err, "an event left out of the list"),
             }
         }
-        Ok(views)
+        views
     }
+}
+
+/// Finished events a page of the list shows (`GET /api/events?page=N`), as many as a page of
+/// a profile's games.
+pub(crate) const PER_PAGE: u32 = 20;
+
+/// Waiting and running events the list shows at most (each on every page): a club has a few
+/// at a time; this bounds the answer if an organiser announced hundreds ahead.
+pub(crate) const MAX_UNFINISHED_LISTED: u32 = 200;
+
+/// A page of the list of events ([`Events::list`]).
+#[derive(Debug)]
+pub(crate) struct EventsPage {
+    /// Every waiting and running event, newest first.
+    pub unfinished: Vec<Arc<EventView>>,
+    /// This page's finished events, newest first.
+    pub finished: Vec<Arc<EventView>>,
+    /// Whether older finished events follow on the next page.
+    pub more: bool,
 }
 
 #[cfg(test)]
@@ -620,6 +640,7 @@ mod tests {
             account,
             name: format!("p{account}"),
             rating: 1500,
+            request: None,
         }
     }
 
@@ -650,6 +671,7 @@ mod tests {
             account,
             name: format!("p{account}"),
             rating: 1500,
+            request: None,
         };
         let events = Events::start(
             storage.clone(),
@@ -673,7 +695,7 @@ mod tests {
                 .await
                 .unwrap();
             events.join(&id, joining(members[0])).await.unwrap();
-            events.withdraw(&id, members[0]).await.unwrap();
+            events.withdraw(&id, members[0], None).await.unwrap();
             assert_eq!(
                 events.join(&id, joining(members[0])).await,
                 Ok(()),
@@ -699,7 +721,7 @@ mod tests {
         for &member in &members {
             events.join(&id, joining(member)).await.unwrap();
         }
-        events.withdraw(&id, members[2]).await.unwrap();
+        events.withdraw(&id, members[2], None).await.unwrap();
         let mut waited = 0;
         while events.view(&id).await.unwrap().rounds.is_empty() {
             assert!(waited < 500, "the Swiss never starts");
@@ -729,7 +751,7 @@ mod tests {
             waited += 1;
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        events.withdraw(&id, members[2]).await.unwrap();
+        events.withdraw(&id, members[2], None).await.unwrap();
         let refused = events.join(&id, joining(members[2])).await;
         assert_eq!(refused, Err(EventError::LeftForGood));
         assert_eq!(refused.unwrap_err().code(), "left_for_good");
@@ -804,11 +826,16 @@ mod tests {
             whole.extend(all.iter().map(|event| event.id.clone()));
             Ok(all)
         }
-        async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
+        async fn club_event_heads(
+            &self,
+            finished: bool,
+            offset: u64,
+            limit: u32,
+        ) -> Result<Vec<StoredClubEvent>, StorageError> {
             self.reads
                 .heads
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            self.inner.club_event_heads().await
+            self.inner.club_event_heads(finished, offset, limit).await
         }
         async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
             self.reads.whole.lock().unwrap().push(id.clone());
@@ -924,15 +951,18 @@ mod tests {
         assert_eq!(whole(), [over.as_str()], "a finished event is read once");
         assert!(newer_of(&over).is_empty(), "and nothing after that");
 
-        let listed: Vec<String> = here
-            .list()
-            .await
-            .unwrap()
-            .iter()
-            .map(|v| v.id.clone())
-            .collect();
-        assert_eq!(listed, [over.clone(), waiting.clone()], "newest first");
-        assert_eq!(reads.heads.load(std::sync::atomic::Ordering::SeqCst), 1);
+        let listed = here.list(0).await.unwrap();
+        let ids = |views: &[Arc<EventView>]| -> Vec<String> {
+            views.iter().map(|v| v.id.clone()).collect()
+        };
+        assert_eq!(ids(&listed.unfinished), [waiting.as_str()]);
+        assert_eq!(ids(&listed.finished), [over.as_str()]);
+        assert!(!listed.more);
+        assert_eq!(
+            reads.heads.load(std::sync::atomic::Ordering::SeqCst),
+            2,
+            "the unfinished events, then a page of the finished ones"
+        );
         assert_eq!(whole(), [over.as_str()], "the list reads no event whole");
         assert!(newer_of(&over).is_empty());
 
@@ -940,6 +970,72 @@ mod tests {
             here.view("nope").await,
             Err(EventError::NotFound("nope".into()))
         );
+    }
+
+    /// A node that does not run an event's director looks its set-up up for every join (the
+    /// password, who may play): the set-ups are kept with the events it keeps, so however
+    /// many events it sees it holds at most [`kept::KEPT`] of them, and one kept is answered
+    /// without a read of storage, not even of the event's newer records.
+    #[tokio::test]
+    async fn a_node_keeps_the_set_ups_it_looks_up_within_the_events_it_keeps() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let reads = Arc::new(Reads::default());
+        let counted = Storage::new(Counting {
+            inner: storage.clone(),
+            reads: reads.clone(),
+        });
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let hub = Hub::new(
+            storage.clone(),
+            Settings::for_tests(),
+            shutdown.clone(),
+            tasks.clone(),
+        );
+        const MINUTE: Duration = Duration::from_secs(60);
+        // A node of a cluster: it runs none of these events' directors.
+        let here = Events::start(counted, Arc::new(hub), shutdown, tasks, true, MINUTE).await;
+        let seen = kept::KEPT.get() + 44;
+        let swiss = setup(Format::Swiss { rounds: 3 });
+        let writes = (0..seen)
+            .map(|i| {
+                let named = EventSetup {
+                    name: format!("Swiss {i}"),
+                    ..swiss.clone()
+                };
+                Write::ClubEvent(EventWrite::Create {
+                    id: format!("ev{i:03}"),
+                    created_ms: 1,
+                    setup: serde_json::to_string(&named).unwrap(),
+                })
+            })
+            .collect();
+        storage.commit(writes).await.unwrap();
+        for i in 0..seen {
+            let looked_up = here.setup(&format!("ev{i:03}")).await.unwrap();
+            assert_eq!(looked_up.name, format!("Swiss {i}"));
+        }
+        assert_eq!(here.0.kept.len(), kept::KEPT.get(), "no more than kept");
+        reads.whole.lock().unwrap().clear();
+        let newest = format!("ev{:03}", seen - 1);
+        assert_eq!(
+            here.setup(&newest).await.unwrap().name,
+            format!("Swiss {}", seen - 1)
+        );
+        assert!(
+            reads.whole.lock().unwrap().is_empty(),
+            "kept: not read again"
+        );
+        assert!(
+            reads.newer.lock().unwrap().is_empty(),
+            "nor its newer records"
+        );
+        // The oldest was dropped to keep the others: looked up again, it is read again.
+        assert_eq!(here.setup("ev000").await.unwrap().name, "Swiss 0");
+        assert_eq!(*reads.whole.lock().unwrap(), ["ev000"]);
+        assert_eq!(here.0.kept.len(), kept::KEPT.get());
     }
 
     /// In a cluster, a join or withdrawal whose answer was lost on its way back is answered
@@ -1004,14 +1100,17 @@ mod tests {
 
         // Withdrawals alike.
         link.deliver(Delivery::AnswerLost);
-        assert_eq!(here.withdraw(&id, 1).await, Ok(()));
+        assert_eq!(here.withdraw(&id, 1, None).await, Ok(()));
         link.deliver(Delivery::Answered);
-        assert_eq!(here.withdraw(&id, 1).await, Err(EventError::NotJoined));
+        assert_eq!(
+            here.withdraw(&id, 1, None).await,
+            Err(EventError::NotJoined)
+        );
         link.deliver(Delivery::Late);
-        assert_eq!(here.withdraw(&id, 2).await, Err(EventError::Moving));
+        assert_eq!(here.withdraw(&id, 2, None).await, Err(EventError::Moving));
         link.hand_over_late().await;
         link.deliver(Delivery::Answered);
-        assert_eq!(here.withdraw(&id, 2).await, Ok(()), "sent again");
+        assert_eq!(here.withdraw(&id, 2, None).await, Ok(()), "sent again");
         let state = here.state(&id).await.unwrap();
         assert!(state.entrants.iter().all(|e| e.withdrawn));
 
@@ -1023,5 +1122,89 @@ mod tests {
         assert_eq!(here.join(&id, member(3)).await, Ok(()));
         // Five requests done, each once.
         assert_eq!(here.state(&id).await.unwrap().v, 5);
+    }
+
+    /// In a cluster, a join or withdrawal done on the director's node whose answer was lost,
+    /// sent again by the member's page through ANOTHER node (the first died, or the balancer
+    /// chose another), is answered as done: its id is stored with the record that did it, so
+    /// any node's director knows it; the node the first went through need not remember it. A
+    /// second tab's request, with its own id or none, is still refused.
+    #[tokio::test]
+    async fn a_request_sent_again_through_another_node_is_answered_as_done() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+        let (storage, _) = Storage::open(&database, None).await.unwrap();
+        let (_trigger, shutdown) = crate::ops::shutdown::channel();
+        let (tasks, _all_done) = crate::ops::shutdown::tasks();
+        let settings = Settings::for_tests();
+        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
+        let directory: Arc<dyn Directory> = Arc::new(hub);
+        let start = |cluster| {
+            let (storage, directory) = (storage.clone(), directory.clone());
+            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
+            const MINUTE: Duration = Duration::from_secs(60);
+            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE)
+        };
+        // The node that runs the director, and two that forward their members' requests.
+        let owner = start(false).await;
+        let (first, second) = (start(true).await, start(true).await);
+        let link = |events: &Events| {
+            let link = Arc::new(Link {
+                owner: owner.clone(),
+                delivery: Mutex::new(Delivery::Answered),
+                late: Mutex::default(),
+            });
+            events.use_link(link.clone());
+            link
+        };
+        let (via_first, _via_second) = (link(&first), link(&second));
+        let id = owner
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 3_600_000,
+                ..setup(Format::Swiss { rounds: 3 })
+            })
+            .await
+            .unwrap();
+        let asked = |request: Option<&str>| Joining {
+            request: request.map(str::to_owned),
+            ..member(1)
+        };
+
+        // Joined through the first node, its answer lost; sent again through the second.
+        via_first.deliver(Delivery::AnswerLost);
+        assert_eq!(first.join(&id, asked(Some("j-1"))).await, Ok(()));
+        assert_eq!(
+            second.join(&id, asked(Some("j-1"))).await,
+            Ok(()),
+            "sent again"
+        );
+        assert_eq!(players(&owner, &id).await, ["p1"]);
+        // Another tab's join: in already.
+        let other_tab = second.join(&id, asked(Some("j-2"))).await;
+        assert_eq!(other_tab, Err(EventError::AlreadyJoined));
+        let no_id = second.join(&id, asked(None)).await;
+        assert_eq!(no_id, Err(EventError::AlreadyJoined));
+        // What any node reads of the event holds the request's id.
+        let state = second.state(&id).await.unwrap();
+        let stored = state.entrant(1).unwrap().last_request.clone();
+        assert_eq!(stored.as_deref(), Some("j-1"));
+
+        // Withdrawals alike.
+        via_first.deliver(Delivery::AnswerLost);
+        let withdraw = |events: &Events, request: Option<&str>| {
+            let (events, request) = (events.clone(), request.map(str::to_owned));
+            let id = id.clone();
+            async move { events.withdraw(&id, 1, request).await }
+        };
+        assert_eq!(withdraw(&first, Some("w-1")).await, Ok(()));
+        assert_eq!(withdraw(&second, Some("w-1")).await, Ok(()), "sent again");
+        let other_tab = withdraw(&second, Some("w-2")).await;
+        assert_eq!(other_tab, Err(EventError::NotJoined));
+        assert_eq!(withdraw(&second, None).await, Err(EventError::NotJoined));
+        // The join sent again after the member withdrew is a join of its own: not the
+        // latest request, so it is not taken for done.
+        assert_eq!(second.join(&id, asked(Some("j-1"))).await, Ok(()));
+        // A join, a withdrawal and a join again: each stored once.
+        assert_eq!(owner.state(&id).await.unwrap().v, 3);
     }
 }

@@ -107,10 +107,18 @@ pub(crate) enum EventRecord {
         account: i64,
         name: String,
         rating: u32,
+        /// The id the member's page gave the request that joined them, so that the same
+        /// request sent again through any node is answered as done
+        /// ([`super::director::Joining::request`]); absent when it had none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request: Option<String>,
     },
     Withdrew {
         account: i64,
         why: Leaving,
+        /// As `Joined`'s: the id of the member's request that withdrew them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request: Option<String>,
     },
     /// Round `round` is paired: stored once (its round number is a unique key).
     Paired {

@@ -43,6 +43,10 @@ pub(crate) struct Entrant {
     pub rating: u32,
     pub withdrawn: bool,
     pub forfeits: u32,
+    /// The id of the member's request that made their latest join or withdrawal (`None`
+    /// when it had none, or the director withdrew them): the same request sent again is
+    /// answered as done.
+    pub last_request: Option<String>,
 }
 
 /// One board of a round as it stands.
@@ -269,6 +273,7 @@ impl EventState {
                 account,
                 name,
                 rating,
+                request,
             } => {
                 if let Some(i) = self.entrants.iter().position(|e| e.account == *account) {
                     // A player who left comes back: to an arena while it runs (also one paused
@@ -287,6 +292,7 @@ impl EventState {
                     }
                     self.entrants[i].withdrawn = false;
                     self.entrants[i].forfeits = 0;
+                    self.entrants[i].last_request = request.clone();
                     self.table[i].withdrawn = false;
                     self.v += 1;
                     return Ok(());
@@ -298,6 +304,7 @@ impl EventState {
                     rating: *rating,
                     withdrawn: false,
                     forfeits: 0,
+                    last_request: request.clone(),
                 });
                 self.table.push(SwissPlayer {
                     id: player_id(*account),
@@ -306,10 +313,13 @@ impl EventState {
                     withdrawn: false,
                 });
             }
-            EventRecord::Withdrew { account, .. } => {
+            EventRecord::Withdrew {
+                account, request, ..
+            } => {
                 let i = self.index_of(*account)?;
                 self.leave_swiss(*account)?;
                 self.entrants[i].withdrawn = true;
+                self.entrants[i].last_request = request.clone();
                 self.table[i].withdrawn = true;
             }
             EventRecord::Paired {
@@ -500,6 +510,7 @@ impl EventState {
             return Step::Record(EventRecord::Withdrew {
                 account: out.account,
                 why: Leaving::Forfeits,
+                request: None,
             });
         }
         if now_ms >= ends_at_ms {
@@ -801,6 +812,7 @@ impl EventState {
             return Step::Record(EventRecord::Withdrew {
                 account: out.account,
                 why: Leaving::Forfeits,
+                request: None,
             });
         }
         let over = self.rounds.len() as u32 >= self.total_rounds();
@@ -921,6 +933,7 @@ pub(crate) mod tests {
                 account,
                 name: format!("p{account}"),
                 rating: 1500 + account as u32,
+                request: None,
             })
             .unwrap();
     }
@@ -1018,6 +1031,7 @@ pub(crate) mod tests {
                     account,
                     name: format!("p{account}"),
                     rating: 1500 + account as u32,
+                    request: None,
                 })
                 .unwrap(),
             });
@@ -1056,7 +1070,8 @@ pub(crate) mod tests {
             withdrawn,
             [&EventRecord::Withdrew {
                 account: 6,
-                why: Leaving::Forfeits
+                why: Leaving::Forfeits,
+                request: None,
             }]
         );
         let played_by_6 = state
@@ -1085,6 +1100,7 @@ pub(crate) mod tests {
                 account,
                 name: format!("p{account}"),
                 rating: 1500 + account as u32,
+                request: None,
             };
             state.apply(&record).unwrap();
             written.push(record);
@@ -1100,6 +1116,7 @@ pub(crate) mod tests {
         let leave = EventRecord::Withdrew {
             account: 4,
             why: Leaving::Asked,
+            request: None,
         };
         state.apply(&leave).unwrap();
         written.push(leave);
@@ -1115,6 +1132,7 @@ pub(crate) mod tests {
             account: 4,
             name: "p4".into(),
             rating: 1504,
+            request: None,
         };
         state.apply(&back).unwrap();
         written.push(back.clone());
@@ -1184,6 +1202,7 @@ pub(crate) mod tests {
             account,
             name: format!("p{account}"),
             rating: 1500 + account as u32,
+            request: None,
         };
         let mut apply = |state: &mut EventState, record: EventRecord| {
             state.apply(&record).unwrap();
@@ -1195,6 +1214,7 @@ pub(crate) mod tests {
         let leave = EventRecord::Withdrew {
             account: 5,
             why: Leaving::Asked,
+            request: None,
         };
         apply(&mut state, leave);
         let draws = |_: &Board| GameOutcome::Draw;
@@ -1248,6 +1268,7 @@ pub(crate) mod tests {
                     account,
                     name: format!("p{account}"),
                     rating: 1500 + account as u32,
+                    request: None,
                 },
             );
         }
@@ -1257,6 +1278,7 @@ pub(crate) mod tests {
         let leave = |account| EventRecord::Withdrew {
             account,
             why: Leaving::Asked,
+            request: None,
         };
         // Player 1 leaves for good; player 2 leaves and comes back before the round ends.
         apply(&mut state, leave(1));
@@ -1267,6 +1289,7 @@ pub(crate) mod tests {
                 account: 2,
                 name: "p2".into(),
                 rating: 1502,
+                request: None,
             },
         );
         assert!(
@@ -1313,6 +1336,7 @@ pub(crate) mod tests {
         let leave = |account| EventRecord::Withdrew {
             account,
             why: Leaving::Asked,
+            request: None,
         };
         state.apply(&leave(4)).unwrap();
         assert_eq!(state.round_robin_order(), [3, 2, 1]);
@@ -1325,6 +1349,7 @@ pub(crate) mod tests {
             account: 4,
             name: "p4".into(),
             rating: 1504,
+            request: None,
         };
         assert!(state.apply(&back).is_err());
         assert!(state.entrant(4).unwrap().withdrawn);
@@ -1583,6 +1608,7 @@ pub(crate) mod tests {
             account: 3,
             name: "p3".into(),
             rating: 1503,
+            request: None,
         };
         assert!(state.clone().apply(&rejoin).is_err(), "3 is still in");
     }

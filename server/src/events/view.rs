@@ -299,6 +299,7 @@ mod tests {
                     account,
                     name: format!("p{account}"),
                     rating: 1500,
+                    request: None,
                 })
                 .unwrap();
         }

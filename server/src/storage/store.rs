@@ -175,9 +175,16 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         unfinished_only: bool,
     ) -> Result<Vec<StoredClubEvent>, StorageError>;
-    /// Every club event, oldest first, without its records (`records` is empty): which events
-    /// there are, their set-ups and whether each is over.
-    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError>;
+    /// Club events without their records (`records` is empty), newest first (by creation,
+    /// then id): the unfinished ones if `finished` is false, else the finished ones; `limit`
+    /// of them from the `offset`-th. One indexed range, however many events there are: the
+    /// list of events reads a page of them (`GET /api/events?page=N`).
+    async fn club_event_heads(
+        &self,
+        finished: bool,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<StoredClubEvent>, StorageError>;
     /// Whether `account` may create events (granted by a club admin,
     /// [`super::club::EventWrite::Organiser`]).
     async fn is_organiser(&self, account: i64) -> Result<bool, StorageError>;

@@ -131,6 +131,7 @@ macro_rules! storage_contract {
             a_club_event_pairs_each_round_and_counts_each_game_exactly_once,
             a_club_events_newer_records_are_read_a_bounded_number_at_a_time,
             an_events_unfinished_games_are_read_without_any_other_match,
+            the_list_of_events_is_read_a_page_at_a_time_newest_first,
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
             a_club_admin_grants_and_takes_back_the_organiser_right,
             a_members_preferences_are_stored_per_account_and_survive_a_restart,
@@ -1356,13 +1357,66 @@ pub(crate) async fn a_club_events_newer_records_are_read_a_bounded_number_at_a_t
     );
     let nowhere = storage.club_event_records("nope".into(), 0, 100);
     assert!(nowhere.await.unwrap().is_empty());
-    // The list of events reads which there are, without a record of any.
-    let heads = storage.club_event_heads().await.unwrap();
+    // The list of events reads which there are, without a record of any (both made at the
+    // same millisecond: the newer id first).
+    let heads = storage.club_event_heads(false, 0, 10).await.unwrap();
     let ids: Vec<(&str, bool, usize)> = heads
         .iter()
         .map(|h| (h.id.as_str(), h.finished, h.records.len()))
         .collect();
-    assert_eq!(ids, [("ev", false, 0), ("other", false, 0)]);
+    assert_eq!(ids, [("other", false, 0), ("ev", false, 0)]);
+    storage.close().await;
+}
+
+/// The list of events (`GET /api/events?page=N`) reads the unfinished events, or a page of
+/// the finished ones, newest first: pages that follow each other hold every finished event
+/// once, and no unfinished one.
+pub(crate) async fn the_list_of_events_is_read_a_page_at_a_time_newest_first(place: &impl Place) {
+    let (storage, _) = place.open().await;
+    // 25 events, made a millisecond apart (two in the same one, told apart by their id);
+    // every third one still unfinished.
+    let made = |i: u32| (format!("e{i:02}"), 1_000 + i64::from(i.min(23)));
+    let mut writes = Vec::new();
+    for i in 0..25 {
+        let (id, created_ms) = made(i);
+        writes.push(Write::ClubEvent(club::EventWrite::Create {
+            id: id.clone(),
+            created_ms,
+            setup: "{}".into(),
+        }));
+        if i % 3 != 0 {
+            writes.push(Write::ClubEvent(club::EventWrite::Finish { id }));
+        }
+    }
+    storage.commit(writes).await.unwrap();
+    let newest_first = |finished: bool| -> Vec<String> {
+        (0..25)
+            .rev()
+            .filter(|i| (i % 3 != 0) == finished)
+            .map(|i| made(i).0)
+            .collect()
+    };
+    let read = |finished, offset, limit| storage.club_event_heads(finished, offset, limit);
+    let ids = |heads: Vec<crate::storage::club::StoredClubEvent>| -> Vec<String> {
+        assert!(heads.iter().all(|h| h.records.is_empty()));
+        heads.into_iter().map(|h| h.id).collect()
+    };
+    assert_eq!(ids(read(false, 0, 100).await.unwrap()), newest_first(false));
+    let mut paged = Vec::new();
+    for page in 0..4 {
+        let heads = read(true, page * 5, 5).await.unwrap();
+        assert!(heads.iter().all(|h| h.finished));
+        paged.extend(ids(heads));
+    }
+    assert_eq!(
+        paged,
+        newest_first(true),
+        "every finished event once, in order"
+    );
+    assert!(
+        read(true, 20, 5).await.unwrap().is_empty(),
+        "past the last page"
+    );
     storage.close().await;
 }
 

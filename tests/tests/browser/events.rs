@@ -539,3 +539,93 @@ async fn an_organiser_creates_an_arena_from_the_form_and_a_member_without_the_ri
     assert_eq!(listed["can_create"], false, "a guest may not");
     browser.close().await;
 }
+
+/// `/events` of a club that ran more events than a page holds: the finished ones a page at a
+/// time, newest first, with "Older" and "Newer" as the profile's games have them; the waiting
+/// event stays listed on every page.
+#[tokio::test]
+async fn the_events_page_shows_finished_events_a_page_at_a_time() {
+    let test = "the_events_page_shows_finished_events_a_page_at_a_time";
+    let Some(driver) = Driver::start_or_skip(test).await else {
+        return;
+    };
+    let server = server(&[]);
+    let addr = server.addr();
+    create_member(&server_bin(), &server.db(), "Organiser", PASSWORD, true);
+    let organiser = login_cookie(addr, "Organiser", PASSWORD);
+    let create = |body: serde_json::Value| {
+        let (status, answer) = post_as(addr, &organiser, "/api/events", &body.to_string());
+        assert_eq!(status, 201, "{answer}");
+        serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let later = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 3_600_000;
+    let waiting = create(
+        json!({"name": "Next week", "kind": "swiss", "time_control": "5+3",
+                                "rounds": 3, "starts_at": later}),
+    );
+    // 22 events that start now with nobody in them: each is over at once.
+    let mut finished = Vec::new();
+    for i in 0..22 {
+        finished.push(create(
+            json!({"name": format!("Old {i}"), "kind": "swiss", "time_control": "5+3", "rounds": 3}),
+        ));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    finished.reverse();
+
+    let browser = driver.browser(addr, 1280, 900).await;
+    browser.goto("/events").await;
+    let shown = "return document.querySelectorAll('[data-events=finished] [data-event]').length";
+    browser
+        .wait_until(
+            "a full page of finished events",
+            &format!("{shown} === 20;"),
+            vec![],
+        )
+        .await;
+    let ids = || browser.attrs("[data-events=finished] [data-event]", "data-event");
+    assert_eq!(ids().await, finished[..20]);
+    assert_eq!(
+        browser
+            .attrs("[data-events=waiting] [data-event]", "data-event")
+            .await,
+        [waiting.as_str()]
+    );
+    assert_eq!(
+        browser
+            .attr("[data-events-page=newer]", "disabled")
+            .await
+            .as_deref(),
+        Some("")
+    );
+    browser.click("[data-events-page=older]").await;
+    browser
+        .wait_until("the older page", &format!("{shown} === 2;"), vec![])
+        .await;
+    assert_eq!(ids().await, finished[20..]);
+    assert_eq!(
+        browser
+            .attrs("[data-events=waiting] [data-event]", "data-event")
+            .await,
+        [waiting.as_str()]
+    );
+    assert_eq!(
+        browser
+            .attr("[data-events-page=older]", "disabled")
+            .await
+            .as_deref(),
+        Some("")
+    );
+    browser.click("[data-events-page=newer]").await;
+    browser
+        .wait_until("the newest page again", &format!("{shown} === 20;"), vec![])
+        .await;
+    assert_eq!(ids().await, finished[..20]);
+}

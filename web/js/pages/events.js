@@ -14,7 +14,7 @@
  * @module pages/events
  */
 
-import { h, list, show, text } from '../render/dom.js';
+import { attr, h, list, show, text } from '../render/dom.js';
 import { profilePath } from '../account.js';
 import { t, refusal } from '../i18n.js';
 
@@ -79,12 +79,48 @@ function summary(e) {
     t('event-players', { count: e.players.length })].join(' · ');
 }
 
-/** `/events`: the events in three lists, and the form that creates one for who may. */
+/**
+ * The ids of a page's joins and withdrawals (`request`, PROTOCOL.md §20): the same while the
+ * page sends one request again after it got no answer (status 0) or a 503 (`event_moving`,
+ * `busy`: nothing done yet, or done and the answer lost), a new one once it was answered. The
+ * server answers a request sent again with its id as done, through whichever node, where it
+ * would otherwise say `already_joined` or `not_joined`; a second tab has its own ids.
+ * @param {() => string} fresh makes a new id
+ */
+export function requestIds(fresh = randomId) {
+  /** @type {null|{path: string, id: string}} */
+  let pending = null;
+  return {
+    /** The id of a request to `path`: the pending one's if it is the same request. */
+    of(path) {
+      if (!pending || pending.path !== path) pending = { path, id: fresh() };
+      return pending.id;
+    },
+    /** The request to `path` was answered `status`: done with unless it may be sent again. */
+    answered(path, status) {
+      if (pending && pending.path === path && status !== 0 && status !== 503) pending = null;
+    },
+  };
+}
+
+/** 24 hex digits from the browser's random source (also outside a secure context, where
+ * `crypto.randomUUID` is missing). */
+function randomId() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** `/events`: the events in three lists, the finished ones a page at a time (older/newer, as
+ * the profile's games), and the form that creates one for who may. */
 export function mountEvents(root) {
   const lists = {};
+  const newer = h('button', { type: 'button', 'data-events-page': 'newer' }, `‹ ${t('profile-newer')}`);
+  const older = h('button', { type: 'button', 'data-events-page': 'older' }, `${t('profile-older')} ›`);
+  const pageNo = h('span', { class: 'tc' });
+  const pager = h('div', { class: 'pager', role: 'group', 'aria-label': t('events-pages'), hidden: true }, newer, pageNo, older);
   const sections = ['waiting', 'playing', 'finished'].map((status) => {
     lists[status] = h('ul', { class: 'events', 'data-events': status });
-    return h('section', { class: 'card' }, h('h2', {}, t(`events-${status}`)), lists[status]);
+    return h('section', { class: 'card' }, h('h2', {}, t(`events-${status}`)), lists[status],
+      status === 'finished' ? pager : null);
   });
   const notice = h('p', { id: 'notice', class: 'notice', role: 'alert' });
   const create = h('section', { class: 'card', id: 'event-create', hidden: true });
@@ -94,6 +130,11 @@ export function mountEvents(root) {
   root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('events-title')), about, notice), create, ...sections);
   let shown = null;
   let formShown = false;
+  // The page of finished events shown (from 0), whether older ones follow, and whether a
+  // page is being read (its buttons wait for it).
+  let page = 0;
+  let more = false;
+  let loading = false;
   /** The lists as last read; drawn at once, since a list read again after a new event was
    * made comes with no message that would draw the page. */
   const draw = () => {
@@ -108,20 +149,34 @@ export function mountEvents(root) {
         lists[status].append(h('li', { class: 'empty', 'data-empty': status }, t(`events-none-${status}`)));
       }
     }
+    show(pager, page > 0 || more);
+    attr(newer, 'disabled', page <= 0 || loading);
+    attr(older, 'disabled', !more || loading);
+    text(pageNo, t('profile-page', { page: page + 1 }));
   };
-  const load = () => call('GET', '/api/events').then(({ status, body }) => {
-    if (status !== 200) text(notice, (body && body.error ? eventRefusal(body.error) : t('page-load-failed')));
-    shown = status === 200 ? body.events : [];
-    draw();
-    if (status === 200 && body.can_create && !formShown) {
-      formShown = true;
-      import('./event-form.js').then((form) => {
-        form.mountEventForm(create, (event) => call('POST', '/api/events', event), load);
-        show(create, true);
-      }, (error) => console.error('the event form failed to load:', error));
-    }
-  });
-  load();
+  const load = (wanted = page) => {
+    loading = true;
+    return call('GET', `/api/events?page=${wanted}`).then(({ status, body }) => {
+      loading = false;
+      text(notice, status === 200 ? '' : (body && body.error ? eventRefusal(body.error) : t('page-load-failed')));
+      if (status === 200) {
+        page = wanted;
+        more = Boolean(body.more);
+      }
+      shown = status === 200 ? body.events : (shown || []);
+      draw();
+      if (status === 200 && body.can_create && !formShown) {
+        formShown = true;
+        import('./event-form.js').then((form) => {
+          form.mountEventForm(create, (event) => call('POST', '/api/events', event), () => load(0));
+          show(create, true);
+        }, (error) => console.error('the event form failed to load:', error));
+      }
+    });
+  };
+  newer.addEventListener('click', () => { if (!loading && page > 0) load(page - 1); });
+  older.addEventListener('click', () => { if (!loading && more) load(page + 1); });
+  load(0);
   return () => {
     document.title = `${t('events-title')} – Boardcast`;
     return false;
@@ -218,16 +273,19 @@ export function mountEvent(root, id) {
   let drawnV = -1;
   let drawnAs = '';
   let busy = false;
-  // Joining and withdrawing are HTTP requests; what they change comes back pushed.
+  const requests = requestIds();
+  // Joining and withdrawing are HTTP requests; what they change comes back pushed. Each
+  // carries its request id, the same when the member sends it again after "try again".
   async function ask(path, body) {
     if (busy) return;
     busy = true;
-    const { status, body: answer } = await call('POST', path, body);
+    const { status, body: answer } = await call('POST', path, { ...body, request: requests.of(path) });
     busy = false;
+    requests.answered(path, status);
     text(notice, status === 200 ? '' : (answer && answer.error ? eventRefusal(answer.error) : t('page-load-failed')));
   }
-  join.addEventListener('click', () => ask(`/api/events/${id}/join`, shown && shown.private ? { password: password.value } : null));
-  withdraw.addEventListener('click', () => ask(`/api/events/${id}/withdraw`, null));
+  join.addEventListener('click', () => ask(`/api/events/${id}/join`, shown && shown.private ? { password: password.value } : {}));
+  withdraw.addEventListener('click', () => ask(`/api/events/${id}/withdraw`, {}));
 
   return (state) => {
     shown = state.event && state.event.id === id ? state.event : null;

@@ -138,14 +138,22 @@ pub(super) async fn all(
     Ok(events)
 }
 
-/// Every event, oldest first, without its records (`records` empty): what the list of
-/// events needs to know which there are and which are over.
-pub(super) async fn heads(client: &Client) -> Result<Vec<StoredClubEvent>, Error> {
+/// The events without their records (`records` empty), newest first (by creation, then id):
+/// the unfinished ones if `finished` is false, else the finished ones; `limit` of them from
+/// the `offset`-th. One range of `club_events_by_state` (migration 13).
+pub(super) const HEADS: &str = "SELECT id, created_ms, setup, finished FROM club_events \
+     WHERE finished = $1 ORDER BY created_ms DESC, id DESC LIMIT $2 OFFSET $3";
+
+/// A page of the list of events ([`HEADS`]).
+pub(super) async fn heads(
+    client: &Client,
+    finished: bool,
+    offset: u64,
+    limit: u32,
+) -> Result<Vec<StoredClubEvent>, Error> {
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let rows = client
-        .query(
-            "SELECT id, created_ms, setup, finished FROM club_events ORDER BY created_ms, id",
-            &[],
-        )
+        .query(HEADS, &[&finished, &i64::from(limit), &offset])
         .await?;
     Ok(rows.iter().map(event).collect())
 }

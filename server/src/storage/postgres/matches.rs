@@ -162,20 +162,18 @@ pub(super) async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Erro
     Ok(matches)
 }
 
+/// The unfinished games of club event `$1`, oldest first: a search of `matches_of_event`
+/// (migration 13), which spells the event of a set-up as this does.
+pub(super) const OF_EVENT: &str = "SELECT id, invite, created_ms, setup FROM matches \
+     WHERE NOT finished AND boardcast_match_event(setup) = $1 ORDER BY created_ms, id";
+
 /// The unfinished games of club event `event`, oldest first, with their events: the matches
-/// whose set-up names the event (found among the unfinished ones by `matches_unfinished`),
-/// and no other match's events.
+/// whose set-up names the event ([`OF_EVENT`]), and no other match's events.
 pub(super) async fn unfinished_of_event(
     client: &Client,
     event: &str,
 ) -> Result<Vec<StoredMatch>, Error> {
-    let rows = client
-        .query(
-            "SELECT id, invite, created_ms, setup FROM matches \
-             WHERE NOT finished AND setup::jsonb ->> 'event' = $1 ORDER BY created_ms, id",
-            &[&event],
-        )
-        .await?;
+    let rows = client.query(OF_EVENT, &[&event]).await?;
     let mut matches: Vec<StoredMatch> = rows.iter().map(stored_match).collect();
     let ids: Vec<&str> = matches.iter().map(|m| m.id.as_str()).collect();
     let rows = client

@@ -229,8 +229,13 @@ impl Store for Postgres {
         Ok(club::all(&*pooled(&self.pool).await?, unfinished_only).await?)
     }
 
-    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
-        Ok(club::heads(&*pooled(&self.pool).await?).await?)
+    async fn club_event_heads(
+        &self,
+        finished: bool,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<StoredClubEvent>, StorageError> {
+        Ok(club::heads(&*pooled(&self.pool).await?, finished, offset, limit).await?)
     }
 
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {

@@ -359,6 +359,27 @@ $$;
 CREATE INDEX events_by_token_hash ON events (boardcast_event_token_hash(body))
     WHERE boardcast_event_token_hash(body) IS NOT NULL;
 "#,
+    // 13: a club's events under a long life. `matches_of_event`: a restarted event director's
+    // question (its event's unfinished games) searched by the event a set-up names, instead of
+    // every unfinished match read and filtered; `club_events_by_state`: the list of events
+    // (`GET /api/events?page=N`) one range of it, newest first, however many are over. The
+    // event a match's set-up names is spelled once, by `boardcast_match_event`, for the index
+    // and the query alike (NULL for a casual match or a set-up that is not JSON).
+    r#"
+CREATE FUNCTION boardcast_match_event(setup TEXT) RETURNS TEXT
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    IF position('"event"' IN setup) = 0 THEN
+        RETURN NULL;
+    END IF;
+    RETURN (setup::jsonb) ->> 'event';
+EXCEPTION WHEN others THEN
+    RETURN NULL;
+END
+$$;
+CREATE INDEX matches_of_event ON matches (boardcast_match_event(setup)) WHERE NOT finished;
+CREATE INDEX club_events_by_state ON club_events (finished, created_ms, id);
+"#,
 ];
 
 /// The version whose migration keys the leaderboard by identity ([`rekey_leaderboard`]).
@@ -785,5 +806,59 @@ mod tests {
             .collect();
         let plan = plan.join("\n");
         assert!(plan.contains("events_by_token_hash"), "{plan}");
+    }
+
+    /// The plan PostgreSQL makes for `sql` with `params`, with sequential scans forbidden (on
+    /// a tiny table a scan is cheaper; forbidden, the plan shows whether an index fits).
+    async fn plan_of(
+        client: &Client,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> String {
+        client
+            .batch_execute("SET enable_seqscan = off")
+            .await
+            .unwrap();
+        let plan: Vec<String> = client
+            .query(&format!("EXPLAIN {sql}"), params)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        plan.join("\n")
+    }
+
+    /// A restarted event director's question (its event's unfinished games) searches
+    /// `matches_of_event` rather than reading every unfinished match; a page of the list of
+    /// events is a range of `club_events_by_state`, with no sort.
+    #[tokio::test]
+    async fn an_events_games_and_a_page_of_events_are_read_by_their_indexes() {
+        let Some(db) = PostgresDatabase::new("club event indexes") else {
+            return;
+        };
+        let (storage, _) =
+            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
+                .await
+                .unwrap();
+        storage.close().await;
+        let client = connect(&db.url).await;
+        let plan = plan_of(
+            &client,
+            super::super::matches::OF_EVENT,
+            &[&"ev".to_owned()],
+        )
+        .await;
+        assert!(plan.contains("matches_of_event"), "{plan}");
+        for finished in [false, true] {
+            let plan = plan_of(
+                &client,
+                super::super::club::HEADS,
+                &[&finished, &20_i64, &40_i64],
+            )
+            .await;
+            assert!(plan.contains("club_events_by_state"), "{plan}");
+            assert!(!plan.contains("Sort"), "no sort: {plan}");
+        }
     }
 }

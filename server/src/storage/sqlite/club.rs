@@ -26,6 +26,9 @@ CREATE TABLE IF NOT EXISTS club_event_log (
 CREATE TABLE IF NOT EXISTS club_organisers (
     account_id INTEGER PRIMARY KEY REFERENCES accounts(id)
 );
+-- The list of events (`heads`): the unfinished ones, then a page of the finished ones, each
+-- newest first, read as one range of this index rather than the whole table.
+CREATE INDEX IF NOT EXISTS club_events_by_state ON club_events (finished, created_ms, id);
 ";
 
 /// Creates the tables if they are missing.
@@ -147,14 +150,23 @@ pub(crate) fn all(
     Ok(events)
 }
 
-/// Every event, oldest first, without its records (`records` empty): what the list of
-/// events needs to know which there are and which are over.
-pub(crate) fn heads(conn: &Connection) -> rusqlite::Result<Vec<StoredClubEvent>> {
-    conn.prepare_cached(
-        "SELECT id, created_ms, setup, finished FROM club_events ORDER BY created_ms, id",
-    )?
-    .query_map([], event)?
-    .collect()
+/// The events without their records (`records` empty), newest first (by creation, then id):
+/// the unfinished ones if `finished` is false, else the finished ones; `limit` of them from
+/// the `offset`-th. One range of `club_events_by_state`, whatever the number of events.
+pub(crate) const HEADS: &str = "SELECT id, created_ms, setup, finished FROM club_events \
+     WHERE finished = ?1 ORDER BY created_ms DESC, id DESC LIMIT ?2 OFFSET ?3";
+
+/// A page of the list of events ([`HEADS`]).
+pub(crate) fn heads(
+    conn: &Connection,
+    finished: bool,
+    offset: u64,
+    limit: u32,
+) -> rusqlite::Result<Vec<StoredClubEvent>> {
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    conn.prepare_cached(HEADS)?
+        .query_map(params![finished, limit, offset], event)?
+        .collect()
 }
 
 /// Event `id` with its records.
@@ -176,4 +188,32 @@ pub(crate) fn is_organiser(conn: &Connection, account: i64) -> rusqlite::Result<
         .query_row(params![account], |_| Ok(()))
         .optional()
         .map(|found| found.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::sqlite::matches::tests::plan_of;
+
+    /// A page of the list of events, finished or not, is one range of `club_events_by_state`
+    /// read backwards (newest first): no scan of every event, no sort.
+    #[test]
+    fn a_page_of_the_list_of_events_is_a_range_of_the_index() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE accounts (id INTEGER PRIMARY KEY); \
+             CREATE TABLE matches (id TEXT PRIMARY KEY);",
+        )
+        .unwrap();
+        create(&conn).unwrap();
+        for finished in ["0", "1"] {
+            let sql = HEADS
+                .replace("?1", finished)
+                .replace("?2", "20")
+                .replace("?3", "40");
+            let plan = plan_of(&conn, &sql);
+            assert!(plan.contains("USING INDEX club_events_by_state"), "{plan}");
+            assert!(!plan.contains("TEMP B-TREE"), "no sort: {plan}");
+        }
+    }
 }

@@ -72,12 +72,37 @@ const BY_TOKEN_HASH: &str = concat!(
     " = ?1"
 );
 
-/// Creates the match tables and the token-hash index if they are missing, after hashing the
-/// seat tokens of a database written before ([`hash_plain_tokens`]).
+/// The club event a match's set-up names (a JSON `event` field), NULL for a casual match or
+/// a set-up that is not JSON. The index over it and the query by it must spell it the same way.
+macro_rules! match_event {
+    () => {
+        "(CASE WHEN json_valid(setup) THEN json_extract(setup, '$.event') END)"
+    };
+}
+
+/// The unfinished games of each club event, for a restarted director
+/// ([`unfinished_of_event`]): without it that question scanned every match ever played.
+const EVENT_INDEX: &str = concat!(
+    "CREATE INDEX IF NOT EXISTS matches_of_event ON matches ",
+    match_event!(),
+    " WHERE finished = 0;"
+);
+
+/// The unfinished games of club event `?1`, oldest first.
+const OF_EVENT: &str = concat!(
+    "SELECT id, invite, created_ms, setup FROM matches WHERE finished = 0 AND ",
+    match_event!(),
+    " = ?1 ORDER BY created_ms"
+);
+
+/// Creates the match tables and their indexes if they are missing (so a database made before
+/// an index gets it at its next open), after hashing the seat tokens of a database written
+/// before ([`hash_plain_tokens`]).
 pub(super) fn create(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(SCHEMA)?;
     hash_plain_tokens(conn)?;
-    conn.execute_batch(TOKEN_HASH_INDEX)
+    conn.execute_batch(TOKEN_HASH_INDEX)?;
+    conn.execute_batch(EVENT_INDEX)
 }
 
 /// Replaces every plain seat token stored in an event body by its hash, and drops the index
@@ -202,15 +227,12 @@ pub(super) fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<StoredMatch>
 }
 
 /// The unfinished games of club event `event`, oldest first, with their events: the matches
-/// whose set-up names the event, and no other match's events.
+/// whose set-up names the event (found by `matches_of_event`), and no other match's events.
 pub(super) fn unfinished_of_event(
     conn: &Connection,
     event: &str,
 ) -> rusqlite::Result<Vec<StoredMatch>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, invite, created_ms, setup FROM matches \
-         WHERE finished = 0 AND json_extract(setup, '$.event') = ?1 ORDER BY created_ms",
-    )?;
+    let mut stmt = conn.prepare_cached(OF_EVENT)?;
     let mut matches = stmt
         .query_map(params![event], stored_match)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -289,7 +311,7 @@ fn read_events(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredEvent>
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::storage::{Storage, Write};
 
@@ -329,5 +351,50 @@ mod tests {
             .unwrap();
         assert!(plan.contains("events_by_token_hash"), "{plan}");
         storage.close().await;
+    }
+
+    /// The whole plan of `sql` as SQLite's `EXPLAIN QUERY PLAN` words it, one step a line.
+    pub(in crate::storage::sqlite) fn plan_of(conn: &Connection, sql: &str) -> String {
+        let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let steps: Vec<String> = stmt
+            .query_map([], |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        steps.join("\n")
+    }
+
+    /// A restarted event director's question (its event's unfinished games) is a search of
+    /// `matches_of_event`, not a scan of every match ever played; a database made before the
+    /// index gets it when it is opened.
+    #[tokio::test]
+    async fn an_events_unfinished_games_are_found_by_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        {
+            // A database as the server made it before the index.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            conn.execute_batch(TOKEN_INDEX).unwrap();
+            assert!(plan_of(&conn, &OF_EVENT.replace("?1", "'ev'")).contains("SCAN matches"));
+        }
+        let (storage, _) = Storage::open(&crate::storage::Database::Sqlite(path.clone()), None)
+            .await
+            .unwrap();
+        storage
+            .commit(vec![Write::CreateMatch {
+                id: "a".into(),
+                invite: None,
+                created_ms: 1,
+                setup: r#"{"event":"ev"}"#.into(),
+                owner: None,
+            }])
+            .await
+            .unwrap();
+        storage.close().await;
+        let conn = Connection::open(&path).unwrap();
+        let plan = plan_of(&conn, &OF_EVENT.replace("?1", "'ev'"));
+        assert!(plan.contains("USING INDEX matches_of_event"), "{plan}");
+        assert!(!plan.contains("SCAN matches"), "{plan}");
     }
 }

@@ -203,8 +203,14 @@ impl Store for Sqlite {
             .await
     }
 
-    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
-        self.read(club::heads).await
+    async fn club_event_heads(
+        &self,
+        finished: bool,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.read(move |conn| club::heads(conn, finished, offset, limit))
+            .await
     }
 
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {

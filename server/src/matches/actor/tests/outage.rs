@@ -80,8 +80,13 @@ impl Store for Flaky {
     ) -> Result<Vec<StoredClubEvent>, StorageError> {
         self.inner.club_events(unfinished_only).await
     }
-    async fn club_event_heads(&self) -> Result<Vec<StoredClubEvent>, StorageError> {
-        self.inner.club_event_heads().await
+    async fn club_event_heads(
+        &self,
+        finished: bool,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<StoredClubEvent>, StorageError> {
+        self.inner.club_event_heads(finished, offset, limit).await
     }
     async fn club_event(&self, id: String) -> Result<Option<StoredClubEvent>, StorageError> {
         self.inner.club_event(id).await
