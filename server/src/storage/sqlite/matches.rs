@@ -375,7 +375,7 @@ pub(super) mod tests {
             // A database as the server made it before the index.
             let conn = Connection::open(&path).unwrap();
             conn.execute_batch(SCHEMA).unwrap();
-            conn.execute_batch(TOKEN_INDEX).unwrap();
+            conn.execute_batch(TOKEN_HASH_INDEX).unwrap();
             assert!(plan_of(&conn, &OF_EVENT.replace("?1", "'ev'")).contains("SCAN matches"));
         }
         let (storage, _) = Storage::open(&crate::storage::Database::Sqlite(path.clone()), None)
