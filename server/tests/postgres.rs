@@ -14,9 +14,14 @@ use common::*;
 /// A test server storing into `url`.
 async fn server_on(url: &str) -> TestServer {
     let (_unused, db) = temp_db();
+    TestServer::start_with(config_on(url, db)).await
+}
+
+/// A test server's configuration storing into `url` rather than its SQLite file `db`.
+fn config_on(url: &str, db: std::path::PathBuf) -> Config {
     let mut config = Config::for_tests(db);
     config.database = Some(Database::Postgres(url.to_owned()));
-    TestServer::start_with(config).await
+    config
 }
 
 /// The match's stored event versions, read back as a restarted server would.
@@ -219,8 +224,7 @@ async fn a_stalled_leaderboard_read_does_not_hold_up_a_move_on_the_same_connecti
     };
     let url = cluster.create_database();
     let (_unused, db) = temp_db();
-    let mut config = boardcast_server::Config::for_tests(db);
-    config.database = Some(Database::Postgres(url.clone()));
+    let mut config = config_on(&url, db);
     // No TV channel: nothing but the test's read touches the leaderboard.
     config.channels = 0;
     let server = TestServer::start_with(config).await;
@@ -273,12 +277,8 @@ async fn a_guest_away_at_the_rematch_finds_its_seat_after_a_restart_on_postgres(
     };
     let url = cluster.create_database();
     let (dir, db) = temp_db();
-    a_guest_away_at_the_rematch_finds_its_seat_after_a_restart(|| {
-        let mut config = Config::for_tests(db.clone());
-        config.database = Some(Database::Postgres(url.clone()));
-        config
-    })
-    .await;
+    a_guest_away_at_the_rematch_finds_its_seat_after_a_restart(|| config_on(&url, db.clone()))
+        .await;
     drop(dir);
 }
 
@@ -290,35 +290,8 @@ async fn seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart_on_post
     let url = cluster.create_database();
     let (dir, db) = temp_db();
     seat_tokens_are_at_rest_only_as_hashes_and_seat_after_a_restart(
-        || {
-            let mut config = Config::for_tests(db.clone());
-            config.database = Some(Database::Postgres(url.clone()));
-            config
-        },
-        async |token: &str| {
-            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-                .await
-                .unwrap();
-            tokio::spawn(connection);
-            let tables = client
-                .query(
-                    "SELECT table_name::text FROM information_schema.tables \
-                     WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
-                    &[],
-                )
-                .await
-                .unwrap();
-            for table in tables {
-                let table: String = table.get(0);
-                let sql = format!(
-                    "SELECT EXISTS (SELECT 1 FROM {table} t WHERE strpos(t::text, $1) > 0)"
-                );
-                if client.query_one(&sql, &[&token]).await.unwrap().get(0) {
-                    return true;
-                }
-            }
-            false
-        },
+        || config_on(&url, db.clone()),
+        async |token: &str| boardcast_testkit::postgres::tables_hold(&url, token).await,
     )
     .await;
     drop(dir);

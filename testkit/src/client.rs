@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use boardcast_protocol::{
     Ack, ClientEnvelope, ClientMessage, ColorChoice, CreateMatch, DecodeError, Encoding, ErrorCode,
-    ErrorReply, FrameRef, JoinMatch, MatchEventMsg, MatchSnapshot, Ping, PlayMove, Resume, Seat,
-    SeatAction, ServerMessage, Target, TimeControl, Watch, Welcome,
+    ErrorReply, FrameRef, JoinMatch, MatchEventMsg, MatchSnapshot, Ping, PlayMove, Reclaim, Resume,
+    Seat, SeatAction, ServerMessage, Target, TimeControl, Watch, Welcome,
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -659,6 +659,17 @@ impl Client {
             .send(ClientMessage::Resume(Resume {
                 token: token.into(),
                 since_v,
+            }))
+            .await?;
+        self.expect_seat(id).await
+    }
+
+    /// Takes back, as the account this connection is logged in as, its seat in `match_id`.
+    pub async fn reclaim(&mut self, match_id: &str) -> Result<Seat> {
+        let id = self
+            .send(ClientMessage::Reclaim(Reclaim {
+                match_id: match_id.into(),
+                since_v: None,
             }))
             .await?;
         self.expect_seat(id).await

@@ -285,6 +285,31 @@ fn installed_or_skip(test: &str) -> Option<()> {
     }
 }
 
+/// Whether any row of any table of the database at `url` holds `text` anywhere in its text
+/// form: how a test proves that a secret (a seat token) is not at rest in a store.
+pub async fn tables_hold(url: &str, text: &str) -> bool {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let tables = client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+            &[],
+        )
+        .await
+        .unwrap();
+    for table in tables {
+        let table: String = table.get(0);
+        let sql = format!("SELECT EXISTS (SELECT 1 FROM {table} t WHERE strpos(t::text, $1) > 0)");
+        if client.query_one(&sql, &[&text]).await.unwrap().get(0) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The directory holding `initdb` and `pg_ctl`: `BOARDCAST_PG_BIN`, else PATH, else the
 /// newest `/usr/lib/postgresql/<version>/bin` (where Debian puts them).
 pub fn find_bin() -> Result<PathBuf, String> {

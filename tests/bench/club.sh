@@ -25,16 +25,10 @@ QUERIES=${QUERIES:-200}
 WORK=$(mktemp -d /tmp/club-measure.XXXXXX)
 SERVER=
 
-cleanup() {
-  if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-    kill "$SERVER"; wait "$SERVER" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/common.sh"
+trap stop_server_and_remove_work EXIT
 trap 'exit 130' INT TERM
 
-. "$(dirname "$0")/common.sh"
 FLAGS=${BENCH_SERVER_FLAGS/--channels 1/--channels 0}
 
 # The server makes its tables (with one account of its own), then sqlite3 adds the members and

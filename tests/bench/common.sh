@@ -13,6 +13,20 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# stop_process PID: ends PID if it still runs and waits for it; nothing if PID is empty.
+stop_process() {
+  if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+    kill "$1"; wait "$1" 2>/dev/null
+  fi
+}
+
+# The EXIT trap of a script that runs one server (its pid in SERVER, empty while none runs)
+# and keeps its files in WORK: the server is ended and WORK removed, however the script ends.
+stop_server_and_remove_work() {
+  stop_process "$SERVER"
+  rm -rf "$WORK"
+}
+
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
 # wait_listening PID PORT LOG: waits until PID listens on PORT; exits with LOG if it never does.

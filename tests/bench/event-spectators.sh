@@ -27,18 +27,12 @@ PASSWORD='Tulpen-in-Dokkum-1921'
 WORK=$(mktemp -d /tmp/event-spectators.XXXXXX)
 SERVER=
 
-cleanup() {
-  if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-    kill "$SERVER"; wait "$SERVER" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/common.sh"
+trap stop_server_and_remove_work EXIT
 trap 'exit 130' INT TERM
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
 
-. "$(dirname "$0")/common.sh"
 FLAGS=${BENCH_SERVER_FLAGS/--channels 1/--channels 0}
 
 members=()

@@ -25,13 +25,8 @@ WORK=$(mktemp -d /tmp/events-list.XXXXXX)
 SERVER=
 URL=http://127.0.0.1:$PORT
 
-cleanup() {
-  if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-    kill "$SERVER"; wait "$SERVER" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/common.sh"
+trap stop_server_and_remove_work EXIT
 trap 'exit 130' INT TERM
 
 start() {
@@ -42,7 +37,7 @@ start() {
 }
 
 stop() {
-  kill "$SERVER"; wait "$SERVER" 2>/dev/null; SERVER=
+  stop_process "$SERVER"; SERVER=
 }
 
 printf 'Events-list-bench-1\n' | "$SERVER_BIN" --db "$WORK/db" admin create-user Organiser --admin >/dev/null

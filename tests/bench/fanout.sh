@@ -24,22 +24,16 @@ WORK=$(mktemp -d /tmp/fanout-measure.XXXXXX)
 SERVER=
 FANOUT=
 
-stop() { # pid
-  if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-    kill "$1"; wait "$1" 2>/dev/null
-  fi
-}
+. "$(dirname "$0")/common.sh"
 
 cleanup() {
-  stop "$SERVER"; stop "$FANOUT"
+  stop_process "$SERVER"; stop_process "$FANOUT"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
-
-. "$(dirname "$0")/common.sh"
 
 SERVER_ON=() LOAD_ON=()
 [ -n "${SERVER_CPUS:-}" ] && SERVER_ON=(taskset -c "$SERVER_CPUS")
@@ -101,6 +95,6 @@ for count in $COUNTS; do
         printf '%s\n' "$line"
       done
   echo "after: $(load)"
-  stop "$SERVER"; SERVER=
-  stop "$FANOUT"; FANOUT=
+  stop_process "$SERVER"; SERVER=
+  stop_process "$FANOUT"; FANOUT=
 done

@@ -24,17 +24,10 @@ done
 WORK=$(mktemp -d /tmp/memory-measure.XXXXXX)
 SERVER=
 
-cleanup() {
-  if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-    kill "$SERVER"; wait "$SERVER" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/common.sh"
+trap stop_server_and_remove_work EXIT
 trap 'exit 130' INT TERM
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
-
-. "$(dirname "$0")/common.sh"
 
 echo "== a live match's own heap (match_memory, 500 matches) =="
 for plies in 0 20 100; do

@@ -7,6 +7,10 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use boardcast_protocol::{Encoding, SeatAction};
+
+use crate::client::{Client, ConnectOptions};
+
 /// Creates member `name` with `password` in database `db` through `program`'s `admin
 /// create-user` (a club admin with `admin`); panics with the command's error if it fails.
 pub fn create_member(program: &Path, db: &Path, name: &str, password: &str, admin: bool) {
@@ -77,6 +81,21 @@ pub fn login_cookie(addr: SocketAddr, name: &str, password: &str) -> String {
         .and_then(|rest| rest.split(';').next().map(str::to_owned))
         .expect("a session cookie");
     format!("boardcast_session={session}")
+}
+
+/// A member at the board: connected with their session `cookie`, their seat in `match_id`
+/// reclaimed by account; the connection and what it plays that seat with.
+pub async fn sit(addr: SocketAddr, cookie: &str, match_id: &str) -> (Client, SeatAction) {
+    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
+    let mut client = Client::connect_with(addr, Encoding::Json, &options)
+        .await
+        .unwrap();
+    let seat = client.reclaim(match_id).await.unwrap();
+    let action = SeatAction {
+        match_id: seat.match_id,
+        token: seat.token,
+    };
+    (client, action)
 }
 
 /// `method path` with a JSON `body` as a page of this site sends it (`Origin` and

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use boardcast_protocol::{
-    ClientMessage, ColorChoice, CreateMatch, Encoding, ErrorCode, Reclaim, Resume, ServerMessage,
+    ClientMessage, ColorChoice, CreateMatch, Encoding, ErrorCode, Reclaim, ServerMessage,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ConnectOptions, connect_ws};
@@ -267,20 +267,7 @@ async fn a_member_signs_up_logs_in_and_plays_as_the_account_and_forged_credentia
     let mut again = Client::connect_with(addr, Encoding::Json, &bearer)
         .await
         .unwrap();
-    let id = again
-        .send(ClientMessage::Reclaim(Reclaim {
-            match_id: seat.match_id.clone(),
-            since_v: None,
-        }))
-        .await
-        .unwrap();
-    let back = again
-        .wait_for("seat", |m| match m {
-            ServerMessage::Seat(back) if back.id == id => Some(back.clone()),
-            _ => None,
-        })
-        .await
-        .unwrap();
+    let back = again.reclaim(&seat.match_id).await.unwrap();
     // The server keeps only the seat token's hash, so after the restart it hands out a new
     // one (recorded as valid for the seat); the old one, on Anne's other device, still holds
     // the seat too.
@@ -288,37 +275,11 @@ async fn a_member_signs_up_logs_in_and_plays_as_the_account_and_forged_credentia
     assert_ne!(back.token, seat.token);
     for token in [&back.token, &seat.token] {
         let mut device = Client::connect(addr, Encoding::Json).await.unwrap();
-        let id = device
-            .send(ClientMessage::Resume(Resume {
-                token: token.clone(),
-                since_v: None,
-            }))
-            .await
-            .unwrap();
-        let resumed = device
-            .wait_for("seat", |m| match m {
-                ServerMessage::Seat(resumed) if resumed.id == id => Some(resumed.clone()),
-                _ => None,
-            })
-            .await
-            .unwrap();
+        let resumed = device.resume(token, None).await.unwrap();
         assert_eq!((resumed.side, &resumed.token), (seat.side, token));
     }
     // Reclaimed again, the seat is handed with the token the server knows now: no new one.
-    let id = again
-        .send(ClientMessage::Reclaim(Reclaim {
-            match_id: seat.match_id.clone(),
-            since_v: None,
-        }))
-        .await
-        .unwrap();
-    let twice = again
-        .wait_for("seat", |m| match m {
-            ServerMessage::Seat(twice) if twice.id == id => Some(twice.clone()),
-            _ => None,
-        })
-        .await
-        .unwrap();
+    let twice = again.reclaim(&seat.match_id).await.unwrap();
     assert!([&back.token, &seat.token].contains(&&twice.token));
     // A guest cannot reclaim it.
     let mut guest = Client::connect(addr, Encoding::Json).await.unwrap();

@@ -23,7 +23,7 @@ use boardcast_protocol::{
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ClientError, ConnectOptions};
-use boardcast_tests::members::{create_member, login_cookie};
+use boardcast_tests::members::{create_member, login_cookie, sit};
 use serde_json::Value;
 
 fn server_program() -> &'static Path {
@@ -133,22 +133,11 @@ async fn sit_again(listening: &Listening, cookie: &str, match_id: &str) -> (Clie
         let addr = *listening.borrow();
         let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
         if let Ok(mut client) = Client::connect_with(addr, Encoding::Json, &options).await
-            && let Ok(id) = client
-                .send(ClientMessage::Reclaim(Reclaim {
-                    match_id: match_id.to_owned(),
-                    since_v: None,
-                }))
-                .await
-            && let Ok(seat) = client
-                .wait_for("seat", |m| match m {
-                    ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
-                    _ => None,
-                })
-                .await
+            && let Ok(seat) = client.reclaim(match_id).await
         {
             let action = SeatAction {
-                match_id: seat.match_id.clone(),
-                token: seat.token.clone(),
+                match_id: seat.match_id,
+                token: seat.token,
             };
             return (client, action);
         }
@@ -259,33 +248,6 @@ async fn pushed(client: &mut Client, what: &str, until: impl Fn(&ClubEvent) -> b
         }
         seen = Some(shown);
     }
-}
-
-/// A member at the board: connected with their cookie, their seat reclaimed by account.
-async fn sit(addr: SocketAddr, cookie: &str, match_id: &str) -> (Client, SeatAction) {
-    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
-    let mut client = Client::connect_with(addr, Encoding::Json, &options)
-        .await
-        .unwrap();
-    let id = client
-        .send(ClientMessage::Reclaim(Reclaim {
-            match_id: match_id.to_owned(),
-            since_v: None,
-        }))
-        .await
-        .unwrap();
-    let seat = client
-        .wait_for("seat", |m| match m {
-            ServerMessage::Seat(seat) if seat.id == id => Some(seat.clone()),
-            _ => None,
-        })
-        .await
-        .unwrap();
-    let action = SeatAction {
-        match_id: seat.match_id.clone(),
-        token: seat.token.clone(),
-    };
-    (client, action)
 }
 
 /// Waits until the match has at least `plies` moves (from the snapshot or an event).
@@ -1290,6 +1252,18 @@ fn create_event(addr: SocketAddr, organiser: &str, body: &str) -> String {
         .to_owned()
 }
 
+/// Creates a three-round Swiss at 5+3 named `name` that starts at `starts_at` (Unix ms) as
+/// the organiser; its id.
+fn create_swiss(addr: SocketAddr, organiser: &str, name: &str, starts_at: i64) -> String {
+    create_event(
+        addr,
+        organiser,
+        &format!(
+            r#"{{"name":"{name}","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{starts_at}}}"#
+        ),
+    )
+}
+
 fn join(addr: SocketAddr, id: &str, cookie: &str) {
     let (status, body) = request(addr, "POST", &format!("/api/events/{id}/join"), cookie, "");
     assert_eq!(status, 200, "{body}");
@@ -1322,13 +1296,7 @@ async fn spectators_follow_an_event_live_and_catch_up_after_a_restart() {
     let organiser = login(addr, "Organiser");
     let cookies: Vec<String> = (0..3).map(|i| login(addr, &name(i))).collect();
     let starts_at = unix_ms() + 3_600_000;
-    let id = create_event(
-        addr,
-        &organiser,
-        &format!(
-            r#"{{"name":"Club Swiss","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{starts_at}}}"#
-        ),
-    );
+    let id = create_swiss(addr, &organiser, "Club Swiss", starts_at);
 
     let (mut text, shown) = follow(addr, &id, Encoding::Json, "").await;
     let (mut binary, shown_binary) = follow(addr, &id, Encoding::Postcard, "").await;
@@ -1587,13 +1555,7 @@ async fn a_club_with_more_events_than_a_page_lists_them_page_by_page() {
     let addr = server.addr();
     let organiser = login(addr, "Organiser");
     let later = unix_ms() + 3_600_000;
-    let waiting = create_event(
-        addr,
-        &organiser,
-        &format!(
-            r#"{{"name":"Next week","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{later}}}"#
-        ),
-    );
+    let waiting = create_swiss(addr, &organiser, "Next week", later);
     // 45 events that start now with nobody in them: each is over at once. A millisecond
     // apart, so newest first is one order.
     const FINISHED: usize = 45;
@@ -1684,13 +1646,7 @@ async fn a_join_or_withdrawal_sent_again_with_its_request_id_is_answered_as_done
     let organiser = login(addr, "Organiser");
     let member = login(addr, &name(0));
     let later = unix_ms() + 3_600_000;
-    let id = create_event(
-        addr,
-        &organiser,
-        &format!(
-            r#"{{"name":"Club Swiss","kind":"swiss","time_control":"5+3","rounds":3,"starts_at":{later}}}"#
-        ),
-    );
+    let id = create_swiss(addr, &organiser, "Club Swiss", later);
     let ask = |what: &str, request: &str| {
         let body = format!(r#"{{"request":"{request}"}}"#);
         request_code(addr, &format!("/api/events/{id}/{what}"), &member, &body)

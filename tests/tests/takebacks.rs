@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use boardcast_protocol::{
     ClientMessage, CreateMatch, Encoding, ErrorArgs, ErrorCode, ErrorReply, JoinMatch, MatchEvent,
-    MatchPhase, MatchSnapshot, Reclaim, Seat, SeatAction, ServerMessage, Side,
+    MatchPhase, MatchSnapshot, Seat, SeatAction, ServerMessage, Side,
 };
 use boardcast_tests::TestServer;
 use boardcast_tests::client::{Client, ConnectOptions, Pair};
-use boardcast_tests::members::{create_member, login_cookie, same_origin_request};
+use boardcast_tests::members::{create_member, login_cookie, same_origin_request, sit};
 use serde_json::Value;
 
 const PASSWORD: &str = "Tulpen-in-Dokkum-1921";
@@ -388,8 +388,8 @@ async fn an_event_game_seats_each_member_with_their_more_time_choice_and_refuses
         Side::Black
     };
 
-    let (mut anne_client, anne_seat) = reclaim(addr, &anne, &match_id).await;
-    let (mut bauke_client, bauke_seat) = reclaim(addr, &bauke, &match_id).await;
+    let (mut anne_client, anne_seat) = sit(addr, &anne, &match_id).await;
+    let (mut bauke_client, bauke_seat) = sit(addr, &bauke, &match_id).await;
     let shown = snapshot(addr, &match_id).await;
     assert_eq!(shown.phase, MatchPhase::Playing);
     // The snapshot names the event the game is of (a casual one: not rated), so a client can
@@ -448,23 +448,4 @@ async fn an_event_game_seats_each_member_with_their_more_time_choice_and_refuses
         args_of(&refusal),
         ErrorArgs::new("takeback_casual_only").word("match", "event")
     );
-}
-
-/// A member at the event's board: connected with their cookie, their seat reclaimed by
-/// account.
-async fn reclaim(addr: SocketAddr, cookie: &str, match_id: &str) -> (Client, SeatAction) {
-    let options = ConnectOptions::encoding(Encoding::Json).header("Cookie", cookie.to_owned());
-    let mut client = Client::connect_with(addr, Encoding::Json, &options)
-        .await
-        .unwrap();
-    let id = client
-        .send(ClientMessage::Reclaim(Reclaim {
-            match_id: match_id.to_owned(),
-            since_v: None,
-        }))
-        .await
-        .unwrap();
-    let seat = seat_for(&mut client, id).await;
-    let action = seat_action(&seat);
-    (client, action)
 }

@@ -55,6 +55,13 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Signs member `name` up with [`PASSWORD`] over HTTP, as the web's sign-up page does.
+fn sign_up(addr: SocketAddr, name: &str) {
+    let signup = serde_json::json!({ "name": name, "password": PASSWORD }).to_string();
+    let (status, body) = post_json(addr, "/api/signup", &signup, None);
+    assert_eq!(status, 201, "sign-up of {name}: {body}");
+}
+
 /// `POST path` with a JSON body, same-origin: status and body.
 fn post_json(addr: SocketAddr, path: &str, body: &str, bearer: Option<&str>) -> (u16, String) {
     request(addr, "POST", path, body, bearer)
@@ -77,9 +84,7 @@ fn login_whoami_and_logout_with_the_password_on_standard_input() {
     let server = server();
     let addr = server.addr();
     let config = tempfile::tempdir().expect("a config directory");
-    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
-    let (status, body) = post_json(addr, "/api/signup", &signup, None);
-    assert_eq!(status, 201, "sign-up: {body}");
+    sign_up(addr, "Anne");
 
     // Logged out: whoami says so and fails.
     let out = run(addr, config.path(), &["whoami"], "");
@@ -170,8 +175,7 @@ fn account_commands_say_the_servers_refusal_in_the_chosen_language() {
     let server = server();
     let addr = server.addr();
     let config = tempfile::tempdir().expect("a config directory");
-    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
-    assert_eq!(post_json(addr, "/api/signup", &signup, None).0, 201);
+    sign_up(addr, "Anne");
     for (lang, wrong_password, no_player, no_event) in [
         (
             "nl",
@@ -186,25 +190,17 @@ fn account_commands_say_the_servers_refusal_in_the_chosen_language() {
             "boardcast: event e404: Dit toernoai bestiet net.\n",
         ),
     ] {
-        let out = run(
-            addr,
-            config.path(),
-            &["--lang", lang, "login", "Anne"],
-            "not the password\n",
-        );
-        assert!(!out.status.success(), "{lang}: {}", stdout(&out));
-        assert_eq!(stderr(&out), wrong_password, "{lang}");
-        let out = run(
-            addr,
-            config.path(),
-            &["--lang", lang, "games", "Nobody"],
-            "",
-        );
-        assert!(!out.status.success(), "{lang}: {}", stdout(&out));
-        assert_eq!(stderr(&out), no_player, "{lang}");
-        let out = run(addr, config.path(), &["--lang", lang, "event", "e404"], "");
-        assert!(!out.status.success(), "{lang}: {}", stdout(&out));
-        assert_eq!(stderr(&out), no_event, "{lang}");
+        // `command` in `lang` fails; what it writes to standard error.
+        let refusal = |command: &[&str], stdin: &str| {
+            let args = [&["--lang", lang], command].concat();
+            let out = run(addr, config.path(), &args, stdin);
+            assert!(!out.status.success(), "{args:?}: {}", stdout(&out));
+            stderr(&out)
+        };
+        let said = refusal(&["login", "Anne"], "not the password\n");
+        assert_eq!(said, wrong_password, "{lang}");
+        assert_eq!(refusal(&["games", "Nobody"], ""), no_player, "{lang}");
+        assert_eq!(refusal(&["event", "e404"], ""), no_event, "{lang}");
     }
     assert!(
         !config.path().join("credentials.json").exists(),
@@ -217,8 +213,7 @@ fn games_lists_a_players_games_and_saves_them_as_pdn() {
     let server = server();
     let addr = server.addr();
     let config = tempfile::tempdir().expect("a config directory");
-    let signup = serde_json::json!({ "name": "Sietske", "password": PASSWORD }).to_string();
-    assert_eq!(post_json(addr, "/api/signup", &signup, None).0, 201);
+    sign_up(addr, "Sietske");
 
     let out = run(addr, config.path(), &["games", "Sietske"], "");
     assert!(out.status.success(), "{}", stderr(&out));
@@ -268,12 +263,7 @@ fn ladder_prints_the_established_current_members_best_first() {
         stdout(&out)
     );
     for name in ["Sietske", "Scan", "Anne", "Wytze"] {
-        let signup = serde_json::json!({ "name": name, "password": PASSWORD }).to_string();
-        assert_eq!(
-            post_json(addr, "/api/signup", &signup, None).0,
-            201,
-            "{name}"
-        );
+        sign_up(addr, name);
     }
     let game = |days_ago, rating, rd| Rated {
         days_ago,

@@ -84,32 +84,8 @@ impl Place for PostgresDatabase {
     }
 
     async fn holds_text(&self, text: &str) -> bool {
-        postgres_tables_hold(&self.url, text).await
+        boardcast_testkit::postgres::tables_hold(&self.url, text).await
     }
-}
-
-/// Whether any row of any table of the PostgreSQL database at `url` holds `text`.
-pub(crate) async fn postgres_tables_hold(url: &str, text: &str) -> bool {
-    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
-    let tables = client
-        .query(
-            "SELECT table_name::text FROM information_schema.tables \
-             WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
-            &[],
-        )
-        .await
-        .unwrap();
-    for table in tables {
-        let table: String = table.get(0);
-        let sql = format!("SELECT EXISTS (SELECT 1 FROM {table} t WHERE strpos(t::text, $1) > 0)");
-        if client.query_one(&sql, &[&text]).await.unwrap().get(0) {
-            return true;
-        }
-    }
-    false
 }
 
 /// Every contract test, run against the place `$place` makes (an async expression giving
@@ -155,6 +131,17 @@ mod sqlite {
 
 mod postgres {
     storage_contract!(async { super::PostgresDatabase::new("storage contract on PostgreSQL") });
+}
+
+/// Match `id` with set-up `setup` and no invite, made at 1 ms by a single server (no owner).
+pub(crate) fn match_with_setup(id: &str, setup: &str) -> Write {
+    Write::CreateMatch {
+        id: id.into(),
+        invite: None,
+        created_ms: 1,
+        setup: setup.into(),
+        owner: None,
+    }
 }
 
 fn create(id: &str) -> Write {

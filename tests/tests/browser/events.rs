@@ -582,50 +582,33 @@ async fn the_events_page_shows_finished_events_a_page_at_a_time() {
 
     let browser = driver.browser(addr, 1280, 900).await;
     browser.goto("/events").await;
-    let shown = "return document.querySelectorAll('[data-events=finished] [data-event]').length";
-    browser
-        .wait_until(
-            "a full page of finished events",
-            &format!("{shown} === 20;"),
-            vec![],
-        )
-        .await;
-    let ids = || browser.attrs("[data-events=finished] [data-event]", "data-event");
-    assert_eq!(ids().await, finished[..20]);
-    assert_eq!(
-        browser
-            .attrs("[data-events=waiting] [data-event]", "data-event")
-            .await,
-        [waiting.as_str()]
-    );
-    assert_eq!(
-        browser
-            .attr("[data-events-page=newer]", "disabled")
-            .await
-            .as_deref(),
-        Some("")
-    );
+    // Once `what` is on screen: the finished events shown are `page`, the waiting event is
+    // still listed above them, and the button with no page to turn to (`shut`) is disabled.
+    let shows = async |what: &str, page: &[String], shut: &str| {
+        let listed = "[data-events=finished] [data-event]";
+        let count = format!(
+            "return document.querySelectorAll('{listed}').length === {};",
+            page.len()
+        );
+        browser.wait_until(what, &count, vec![]).await;
+        assert_eq!(browser.attrs(listed, "data-event").await, page);
+        assert_eq!(
+            browser
+                .attrs("[data-events=waiting] [data-event]", "data-event")
+                .await,
+            [waiting.as_str()]
+        );
+        assert_eq!(
+            browser
+                .attr(&format!("[data-events-page={shut}]"), "disabled")
+                .await
+                .as_deref(),
+            Some("")
+        );
+    };
+    shows("a full page of finished events", &finished[..20], "newer").await;
     browser.click("[data-events-page=older]").await;
-    browser
-        .wait_until("the older page", &format!("{shown} === 2;"), vec![])
-        .await;
-    assert_eq!(ids().await, finished[20..]);
-    assert_eq!(
-        browser
-            .attrs("[data-events=waiting] [data-event]", "data-event")
-            .await,
-        [waiting.as_str()]
-    );
-    assert_eq!(
-        browser
-            .attr("[data-events-page=older]", "disabled")
-            .await
-            .as_deref(),
-        Some("")
-    );
+    shows("the older page", &finished[20..], "older").await;
     browser.click("[data-events-page=newer]").await;
-    browser
-        .wait_until("the newest page again", &format!("{shown} === 20;"), vec![])
-        .await;
-    assert_eq!(ids().await, finished[..20]);
+    shows("the newest page again", &finished[..20], "newer").await;
 }

@@ -165,7 +165,7 @@ pub(super) async fn unfinished(client: &Client) -> Result<Vec<StoredMatch>, Erro
 /// The unfinished games of club event `$1`, oldest first: a search of `matches_of_event`
 /// (migration 13), which spells the event of a set-up as this does.
 pub(super) const OF_EVENT: &str = "SELECT id, invite, created_ms, setup FROM matches \
-     WHERE NOT finished AND boardcast_match_event(setup) = $1 ORDER BY created_ms, id";
+     WHERE NOT finished AND boardcast_json_text(setup, 'event') = $1 ORDER BY created_ms, id";
 
 /// The unfinished games of club event `event`, oldest first, with their events: the matches
 /// whose set-up names the event ([`OF_EVENT`]), and no other match's events.
@@ -273,16 +273,17 @@ pub(super) async fn events_since(
         .collect())
 }
 
+/// The match that handed out a seat token whose hash is `$1`: a search of
+/// `events_by_token_hash` (migration 12), which spells an event's token hash as this does.
+pub(super) const BY_TOKEN_HASH: &str =
+    "SELECT match_id FROM events WHERE boardcast_json_text(body, 'token_hash') = $1 LIMIT 1";
+
 /// The match that handed out a seat token whose hash is `token_hash`, finished or not.
 pub(super) async fn id_by_token_hash(
     client: &Pooled,
     token_hash: &str,
 ) -> Result<Option<String>, Error> {
-    let by_hash = client
-        .prepare_cached(
-            "SELECT match_id FROM events WHERE boardcast_event_token_hash(body) = $1 LIMIT 1",
-        )
-        .await?;
+    let by_hash = client.prepare_cached(BY_TOKEN_HASH).await?;
     Ok(client
         .query_opt(&by_hash, &[&token_hash])
         .await?

@@ -340,44 +340,34 @@ $$;
     // 12: seat tokens stored only as their hashes (`storage/seat_tokens.rs`): the index is
     // over an event's `"token_hash"`, and the bodies that kept a plain `"token"` are rewritten
     // in Rust right after ([`hash_plain_tokens`]), with the function both backends share.
+    // `boardcast_json_text` is migration 1's `boardcast_event_token` for any field (which
+    // migration 13 reads too), so a JSON field's reader is written once.
     r#"
 DROP INDEX events_by_token;
--- The seat-token hash an event body holds (a JSON "token_hash" field), NULL for any other
--- body; bodies are opaque text, not always JSON. The index over it and the query by it spell
--- it the same.
-CREATE FUNCTION boardcast_event_token_hash(body TEXT) RETURNS TEXT
+-- The text of field `field` of a JSON object stored as text, NULL if it has none; stored text
+-- is opaque, not always JSON. An index over it and the query by it spell it the same.
+CREATE FUNCTION boardcast_json_text(doc TEXT, field TEXT) RETURNS TEXT
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 BEGIN
-    IF position('"token_hash"' IN body) = 0 THEN
+    IF position('"' || field || '"' IN doc) = 0 THEN
         RETURN NULL;
     END IF;
-    RETURN (body::jsonb) ->> 'token_hash';
+    RETURN (doc::jsonb) ->> field;
 EXCEPTION WHEN others THEN
     RETURN NULL;
 END
 $$;
-CREATE INDEX events_by_token_hash ON events (boardcast_event_token_hash(body))
-    WHERE boardcast_event_token_hash(body) IS NOT NULL;
+CREATE INDEX events_by_token_hash ON events (boardcast_json_text(body, 'token_hash'))
+    WHERE boardcast_json_text(body, 'token_hash') IS NOT NULL;
 "#,
     // 13: a club's events under a long life. `matches_of_event`: a restarted event director's
     // question (its event's unfinished games) searched by the event a set-up names, instead of
     // every unfinished match read and filtered; `club_events_by_state`: the list of events
     // (`GET /api/events?page=N`) one range of it, newest first, however many are over. The
-    // event a match's set-up names is spelled once, by `boardcast_match_event`, for the index
-    // and the query alike (NULL for a casual match or a set-up that is not JSON).
+    // event a match's set-up names is `boardcast_json_text(setup, 'event')` (migration 12),
+    // for the index and the query alike (NULL for a casual match or a set-up that is not JSON).
     r#"
-CREATE FUNCTION boardcast_match_event(setup TEXT) RETURNS TEXT
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
-BEGIN
-    IF position('"event"' IN setup) = 0 THEN
-        RETURN NULL;
-    END IF;
-    RETURN (setup::jsonb) ->> 'event';
-EXCEPTION WHEN others THEN
-    RETURN NULL;
-END
-$$;
-CREATE INDEX matches_of_event ON matches (boardcast_match_event(setup)) WHERE NOT finished;
+CREATE INDEX matches_of_event ON matches (boardcast_json_text(setup, 'event')) WHERE NOT finished;
 CREATE INDEX club_events_by_state ON club_events (finished, created_ms, id);
 "#,
 ];
@@ -523,8 +513,8 @@ async fn rekey_leaderboard(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::tests::PostgresDatabase;
-    use crate::storage::{Storage, Write};
+    use crate::storage::Storage;
+    use crate::storage::tests::{PostgresDatabase, match_with_setup};
 
     /// A plain connection to `url`, for looking behind the store.
     async fn connect(url: &str) -> Client {
@@ -535,17 +525,24 @@ mod tests {
         client
     }
 
-    #[tokio::test]
-    async fn a_database_from_a_newer_server_is_refused_and_left_alone() {
-        let Some(db) = PostgresDatabase::new("schema version") else {
-            return;
-        };
+    /// A new database brought up to [`VERSION`] by a server that has closed it since, and a
+    /// plain connection to it; `None` where PostgreSQL cannot run (`test` says which test).
+    async fn migrated(test: &str) -> Option<(PostgresDatabase, Client)> {
+        let db = PostgresDatabase::new(test)?;
         let (storage, _) =
             Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
                 .await
                 .unwrap();
         storage.close().await;
         let client = connect(&db.url).await;
+        Some((db, client))
+    }
+
+    #[tokio::test]
+    async fn a_database_from_a_newer_server_is_refused_and_left_alone() {
+        let Some((db, client)) = migrated("schema version").await else {
+            return;
+        };
         let version = |row: tokio_postgres::Row| row.get::<_, i64>(0);
         let stored = client
             .query_one("SELECT version FROM schema_version", &[])
@@ -585,13 +582,7 @@ mod tests {
                 .await
                 .unwrap();
         storage
-            .commit(vec![Write::CreateMatch {
-                id: "a".into(),
-                invite: None,
-                created_ms: 1,
-                setup: "{}".into(),
-                owner: None,
-            }])
+            .commit(vec![match_with_setup("a", "{}")])
             .await
             .unwrap();
         storage.close().await;
@@ -705,9 +696,8 @@ mod tests {
     #[tokio::test]
     async fn a_version_11_database_with_plain_seat_tokens_keeps_only_their_hashes_and_seats_by_them()
      {
-        use crate::storage::tests::{
-            DRAW_OFFERED, old_joined_body, postgres_tables_hold, white_seated_by,
-        };
+        use crate::storage::tests::{DRAW_OFFERED, old_joined_body, white_seated_by};
+        use boardcast_testkit::postgres::tables_hold;
         let Some(db) = PostgresDatabase::new("seat tokens hashed") else {
             return;
         };
@@ -741,7 +731,7 @@ mod tests {
                 .await
                 .unwrap();
         }
-        assert!(postgres_tables_hold(&db.url, "plain-token-of-a").await);
+        assert!(tables_hold(&db.url, "plain-token-of-a").await);
 
         let (storage, recovered) =
             Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
@@ -749,7 +739,7 @@ mod tests {
                 .unwrap();
         for token in ["plain-token-of-a", "plain-token-of-b"] {
             assert!(
-                !postgres_tables_hold(&db.url, token).await,
+                !tables_hold(&db.url, token).await,
                 "{token} is still at rest"
             );
         }
@@ -779,32 +769,15 @@ mod tests {
 
     #[tokio::test]
     async fn finding_a_match_by_seat_token_hash_can_use_the_expression_index() {
-        let Some(db) = PostgresDatabase::new("token index") else {
+        let Some((_db, client)) = migrated("token index").await else {
             return;
         };
-        let (storage, _) =
-            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
-                .await
-                .unwrap();
-        storage.close().await;
-        let client = connect(&db.url).await;
-        // On a tiny table a scan is cheaper; forbid it to see whether the index fits the query.
-        client
-            .batch_execute("SET enable_seqscan = off")
-            .await
-            .unwrap();
-        let plan: Vec<String> = client
-            .query(
-                "EXPLAIN SELECT match_id FROM events WHERE boardcast_event_token_hash(body) = 'ha' \
-                 LIMIT 1",
-                &[],
-            )
-            .await
-            .unwrap()
-            .iter()
-            .map(|row| row.get(0))
-            .collect();
-        let plan = plan.join("\n");
+        let plan = plan_of(
+            &client,
+            super::super::matches::BY_TOKEN_HASH,
+            &[&"ha".to_owned()],
+        )
+        .await;
         assert!(plan.contains("events_by_token_hash"), "{plan}");
     }
 
@@ -834,15 +807,9 @@ mod tests {
     /// events is a range of `club_events_by_state`, with no sort.
     #[tokio::test]
     async fn an_events_games_and_a_page_of_events_are_read_by_their_indexes() {
-        let Some(db) = PostgresDatabase::new("club event indexes") else {
+        let Some((_db, client)) = migrated("club event indexes").await else {
             return;
         };
-        let (storage, _) =
-            Storage::open(&crate::storage::Database::Postgres(db.url.to_owned()), None)
-                .await
-                .unwrap();
-        storage.close().await;
-        let client = connect(&db.url).await;
         let plan = plan_of(
             &client,
             super::super::matches::OF_EVENT,

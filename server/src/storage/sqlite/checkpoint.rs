@@ -151,6 +151,7 @@ mod tests {
     use std::path::Path;
     use std::time::{Duration, Instant};
 
+    use crate::storage::tests::match_with_setup;
     use crate::storage::{Storage, Write};
 
     /// A log frame: a page and its 24-byte header.
@@ -194,13 +195,7 @@ mod tests {
             .await
             .unwrap();
         storage
-            .commit(vec![Write::CreateMatch {
-                id: "m".into(),
-                invite: None,
-                created_ms: 1,
-                setup: "{}".into(),
-                owner: None,
-            }])
+            .commit(vec![match_with_setup("m", "{}")])
             .await
             .unwrap();
         storage

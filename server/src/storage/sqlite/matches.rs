@@ -313,6 +313,7 @@ fn read_events(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredEvent>
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::storage::tests::match_with_setup;
     use crate::storage::{Storage, Write};
 
     #[tokio::test]
@@ -324,13 +325,7 @@ pub(super) mod tests {
             .unwrap();
         storage
             .commit(vec![
-                Write::CreateMatch {
-                    id: "a".into(),
-                    invite: None,
-                    created_ms: 1,
-                    setup: "{}".into(),
-                    owner: None,
-                },
+                match_with_setup("a", "{}"),
                 Write::Event {
                     match_id: "a".into(),
                     v: 1,
@@ -382,13 +377,7 @@ pub(super) mod tests {
             .await
             .unwrap();
         storage
-            .commit(vec![Write::CreateMatch {
-                id: "a".into(),
-                invite: None,
-                created_ms: 1,
-                setup: r#"{"event":"ev"}"#.into(),
-                owner: None,
-            }])
+            .commit(vec![match_with_setup("a", r#"{"event":"ev"}"#)])
             .await
             .unwrap();
         storage.close().await;
