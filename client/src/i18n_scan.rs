@@ -1,7 +1,8 @@
 //! The source scan of issue 34: no words a person reads are written in the code of either
 //! client, only in the catalogues (`web/i18n/*.ftl`). It reads every string literal of the
-//! web client (`web/js/**/*.js`, `web/*.html`) and of the terminal client's screens
-//! (`client/src/ui`, `client/src/app`) and fails on one that looks like words: two words
+//! web client (`web/js/**/*.js`, `web/*.html`) and of the terminal client's screens and
+//! account commands (`client/src/ui`, `client/src/app`, `client/src/account`) and fails on
+//! one that looks like words: two words
 //! with a space between them, or one capitalised word (`'Join'`). What is not user-visible
 //! but looks so (key names, log lines, HTTP headers) is allowed by name below, each with
 //! its reason.
@@ -40,6 +41,21 @@ const NOT_USER_VISIBLE: &[(&str, &str)] = &[
         "an HTTP header read from the server's answer",
     ),
     ("Content-Type", "an HTTP header sent to the server"),
+    ("Bearer", "an HTTP authorization scheme sent to the server"),
+    (
+        "boardcast terminal client",
+        "the name the terminal's token is listed under on the web's token page: one name for \
+         the program, whichever language logged in",
+    ),
+    (
+        "boardcast: login:",
+        "the program's and the command's names before an error, as the player typed them",
+    ),
+    (
+        "the server answered",
+        "the stand-in message of a refusal whose body is not the API's: never shown, since \
+         every such code (`http_*`, `not_found`, `unauthenticated`) has its words",
+    ),
     ("Authorization", "an HTTP header sent to the server"),
     (
         "Boardcast",
@@ -375,6 +391,7 @@ fn wordy_literals() -> Vec<(String, String)> {
     let mut rust = Vec::new();
     files(&root.join("client/src/ui"), "rs", &mut rust);
     files(&root.join("client/src/app"), "rs", &mut rust);
+    files(&root.join("client/src/account"), "rs", &mut rust);
     let mut found = Vec::new();
     let allowed = |text: &str| {
         NOT_USER_VISIBLE
@@ -423,6 +440,71 @@ fn no_user_visible_string_outside_the_catalogues() {
          NOT_USER_VISIBLE with the reason they are not read by a person):\n{}",
         stray.join("\n")
     );
+}
+
+/// The message ids the terminal client names literally (`tr("id")`, `tr_args("id", …)`,
+/// `api_refusal`'s and `message_in`'s are built from codes, checked in `i18n.rs`), with the
+/// file and line of each.
+fn terminal_keys() -> Vec<(String, String)> {
+    let root = root();
+    let mut rust = Vec::new();
+    files(&root.join("client/src"), "rs", &mut rust);
+    let mut keys = Vec::new();
+    for path in rust {
+        if path.ends_with(file!()) {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).unwrap();
+        let file = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        for call in ["tr(\"", "tr_args(\"", "tr_args(\n"] {
+            for (at, _) in source.match_indices(call) {
+                // `tr(` inside another name (`attr(`) is not ours.
+                if source[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let rest = source[at + call.len()..]
+                    .trim_start()
+                    .trim_start_matches('"');
+                let id: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                    .collect();
+                if !id.is_empty() && rest.as_bytes().get(id.len()) == Some(&b'"') {
+                    let line = source[..at].matches('\n').count() + 1;
+                    keys.push((id, format!("{file}:{line}")));
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// Every message the terminal names is in all three catalogues: a key missing from one
+/// would show its id (`login-as`) instead of words in that language.
+#[test]
+fn every_key_the_terminal_names_is_in_every_catalogue() {
+    use crate::i18n::{Lang, message_in};
+    let keys = terminal_keys();
+    for expected in ["login-as", "games-line", "ladder-empty", "api-cannot-reach"] {
+        assert!(
+            keys.iter().any(|(id, _)| id == expected),
+            "the scan finds {expected}: {keys:?}"
+        );
+    }
+    let missing: Vec<String> = keys
+        .iter()
+        .flat_map(|(id, at)| {
+            Lang::ALL
+                .into_iter()
+                .filter(|lang| message_in(*lang, id, &[]) == *id)
+                .map(move |lang| format!("{at}: {id} not in {}", lang.tag()))
+        })
+        .collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
 /// The shell's words are filled in by the script from the catalogue; what it says without

@@ -208,6 +208,122 @@ fn account_commands_say_the_servers_refusal_in_the_chosen_language() {
     );
 }
 
+/// Every line the account commands print is in the language the player chose (issue 34):
+/// logging in and out, not being logged in, a player with no games, the games saved, the
+/// ladder's table and its empty notice, the empty event lists (the web's words), and a
+/// server nobody answers at; each exactly, in Dutch and in Frisian.
+#[test]
+fn account_commands_say_every_line_in_the_chosen_language() {
+    use boardcast_tests::ratings::{Rated, seed};
+    let server = server();
+    let addr = server.addr();
+    let signup = serde_json::json!({ "name": "Anne", "password": PASSWORD }).to_string();
+    assert_eq!(post_json(addr, "/api/signup", &signup, None).0, 201);
+    let nobody = boardcast_tests::free_addr();
+    let expected = |lang: &str| -> Vec<String> {
+        let (server_url, nobody_url) = (format!("http://{addr}"), format!("http://{nobody}"));
+        let lines: [&str; 11] = match lang {
+            "nl" => [
+                "niet ingelogd op {s} (boardcast --server {s} login NAAM)\n",
+                "ingelogd als Anne op {s}\n",
+                "Anne heeft nog geen gespeelde partijen\n",
+                "partijen van Anne bewaard in {f} (0 bytes)\n",
+                "Er staat nog niemand op de ranglijst: die toont leden met een vaste rating (RD\n\
+                 hoogstens 75) die de afgelopen 7 dagen rated hebben gespeeld.\n",
+                "   #  Speler                    Rating    RD  Partijen\n",
+                "   1  Anne                        1801    50         1\n",
+                "Binnenkort\n  Er staat geen toernooi gepland.\nBezig\n  Er loopt nu geen toernooi.\n\
+                 Afgelopen\n  Er is nog geen toernooi afgelopen.\n",
+                "Anne uitgelogd op {s}\n",
+                "niet ingelogd op {s}\n",
+                "boardcast: ladder: kan {n}/api/ladder niet bereiken: daar antwoordt niets \
+                 (draait de server?)\n",
+            ],
+            _ => [
+                "net ynlogd op {s} (boardcast --server {s} login NAMME)\n",
+                "ynlogd as Anne op {s}\n",
+                "Anne hat noch gjin spile partijen\n",
+                "partijen fan Anne bewarre yn {f} (0 bytes)\n",
+                "Der stiet noch net ien op de ranglist: dy toant leden mei in fêste rating (RD\n\
+                 heechstens 75) dy't de ôfrûne 7 dagen rated spile hawwe.\n",
+                "   #  Spiler                    Rating    RD  Partijen\n",
+                "   1  Anne                        1801    50         1\n",
+                "Aanstens\n  Der stiet gjin toernoai op it programma.\nDwaande\n  \
+                 Der rint no gjin toernoai.\nOfrûn\n  Der is noch gjin toernoai ôfrûn.\n",
+                "Anne útlogd op {s}\n",
+                "net ynlogd op {s}\n",
+                "boardcast: ladder: kin {n}/api/ladder net berikke: dêr antwurdet neat \
+                 (draait de server?)\n",
+            ],
+        };
+        lines
+            .iter()
+            .map(|line| line.replace("{s}", &server_url).replace("{n}", &nobody_url))
+            .collect()
+    };
+    for lang in ["nl", "fy"] {
+        let config = tempfile::tempdir().expect("a config directory");
+        let pdn = config.path().join("anne.pdn");
+        let want = expected(lang);
+        let want = |i: usize| want[i].replace("{f}", &pdn.to_string_lossy());
+        fn with<'a>(lang: &'a str, args: &[&'a str]) -> Vec<&'a str> {
+            [&["--lang", lang][..], args].concat()
+        }
+        let with_lang = |args: &[&'static str]| with(lang, args);
+        let out = run(addr, config.path(), &with_lang(&["whoami"]), "");
+        assert_eq!(stderr(&out), format!("boardcast: {}", want(0)), "{lang}");
+        let login = run(
+            addr,
+            config.path(),
+            &with_lang(&["login", "Anne"]),
+            &format!("{PASSWORD}\n"),
+        );
+        assert_eq!(stdout(&login), want(1), "{lang}: {}", stderr(&login));
+        let out = run(addr, config.path(), &with_lang(&["games", "Anne"]), "");
+        assert_eq!(stdout(&out), want(2), "{lang}");
+        let path = pdn.to_string_lossy().into_owned();
+        let out = run(
+            addr,
+            config.path(),
+            &with(lang, &["games", "Anne", "--save", &path]),
+            "",
+        );
+        assert_eq!(stdout(&out), want(3), "{lang}: {}", stderr(&out));
+        let out = run(addr, config.path(), &with_lang(&["ladder"]), "");
+        assert_eq!(stdout(&out), want(4), "{lang}");
+        let out = run(addr, config.path(), &with_lang(&["events"]), "");
+        assert_eq!(stdout(&out), want(7), "{lang}");
+        let out = run(addr, config.path(), &with_lang(&["logout"]), "");
+        assert_eq!(stdout(&out), want(8), "{lang}");
+        let out = run(addr, config.path(), &with_lang(&["logout"]), "");
+        assert_eq!(stdout(&out), want(9), "{lang}");
+        let out = run(nobody, config.path(), &with_lang(&["ladder"]), "");
+        assert!(!out.status.success(), "{lang}");
+        assert_eq!(stderr(&out), want(10), "{lang}");
+    }
+    // On the ladder: the table's headings are the web's, its columns as wide as them.
+    let rated = Rated {
+        days_ago: 0.5,
+        rating: 1801.0,
+        rd: 50.0,
+    };
+    seed(&server.db(), "Anne", false, &[rated]).unwrap();
+    for lang in ["nl", "fy"] {
+        let config = tempfile::tempdir().expect("a config directory");
+        let out = run(addr, config.path(), &["--lang", lang, "ladder"], "");
+        let want = expected(lang);
+        let table = stdout(&out);
+        let lines: Vec<&str> = table.split_inclusive('\n').collect();
+        assert_eq!(lines.len(), 2, "{lang}: {table}");
+        assert_eq!(lines[0], want[5], "{lang}");
+        // The RD as of now has grown a little since the game.
+        let rd_at = lines[1].len() - "    50         1\n".len();
+        assert_eq!(&lines[1][..rd_at], &want[6][..rd_at], "{lang}: {table}");
+        assert!(lines[1][rd_at..].starts_with("    5"), "{lang}: {table}");
+        assert!(lines[1].ends_with("         1\n"), "{lang}: {table}");
+    }
+}
+
 #[test]
 fn games_lists_a_players_games_and_saves_them_as_pdn() {
     let server = server();
@@ -258,7 +374,7 @@ fn ladder_prints_the_established_current_members_best_first() {
     let out = run(addr, config.path(), &["ladder"], "");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).starts_with("nobody is on the ladder yet"),
+        stdout(&out).starts_with("Nobody is on the ladder yet"),
         "{}",
         stdout(&out)
     );
@@ -290,7 +406,7 @@ fn ladder_prints_the_established_current_members_best_first() {
         .map(|line| line.split_whitespace().collect())
         .collect();
     assert_eq!(rows.len(), 3, "{table}");
-    assert_eq!(rows[0], ["#", "player", "rating", "RD", "games"]);
+    assert_eq!(rows[0], ["#", "Player", "Rating", "RD", "Games"]);
     // The RD as of now: grown a little since the last game (rounded), never less.
     let rd = |row: &[&str]| row[row.len() - 2].parse::<u32>().unwrap();
     let without_rd = |row: &[&str]| {
@@ -505,7 +621,9 @@ fn events_and_event_print_the_club_event_within_80_by_24() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "Upcoming\n  None.\nRunning\n  None.\nFinished\n  None.\n"
+        "Upcoming\n  No event is coming up.\nRunning\n  No event is running now.\n\
+         Finished\n  No event has finished yet.\n",
+        "the web's words for its empty lists"
     );
     let names = ["Sietske", "Anne", "Wytze"];
     for name in names {

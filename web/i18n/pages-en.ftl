@@ -103,7 +103,6 @@ events-waiting = Upcoming
 events-playing = Running
 events-finished = Finished
 events-pages = Pages of finished events
-events-none = None.
 events-none-waiting = No event is coming up.
 events-none-playing = No event is running now.
 events-none-finished = No event has finished yet.

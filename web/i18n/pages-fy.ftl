@@ -100,7 +100,6 @@ events-waiting = Aanstens
 events-playing = Dwaande
 events-finished = Ofrûn
 events-pages = Siden mei ôfrûne toernoaien
-events-none = Gjin.
 events-none-waiting = Der stiet gjin toernoai op it programma.
 events-none-playing = Der rint no gjin toernoai.
 events-none-finished = Der is noch gjin toernoai ôfrûn.

@@ -100,7 +100,6 @@ events-waiting = Binnenkort
 events-playing = Bezig
 events-finished = Afgelopen
 events-pages = Pagina's met afgelopen toernooien
-events-none = Geen.
 events-none-waiting = Er staat geen toernooi gepland.
 events-none-playing = Er loopt nu geen toernooi.
 events-none-finished = Er is nog geen toernooi afgelopen.

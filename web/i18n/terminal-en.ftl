@@ -317,3 +317,37 @@ cmd-unknown = unknown command `{ $command }` (try help)
 ## answer that is not the API's (a proxy's error page), told by its HTTP status.
 account-login-invalid = the login of { $name } on { $server } is no longer valid (logged out everywhere, revoked, expired or the account closed): boardcast login { $name }
 account-http-status = the server answered HTTP { $status }, not with its API
+## What `login`, `logout`, `whoami` and `games` say (client/src/account/mod.rs); the command's
+## name (`login:`, `games NAME:`) goes before an error as it was typed.
+login-as = logged in as { $name } on { $server }
+login-as-bot = logged in as { $name } (bot account) on { $server }
+login-as-admin = logged in as { $name } (admin) on { $server }
+login-password-prompt = Password for { $name } on { $server }:
+login-password-unreadable = cannot read the password: { $error }
+login-password-stdin-unreadable = cannot read the password from standard input: { $error }
+login-no-password = no password given (one line on standard input)
+login-no-config-dir = no config directory to keep the login in: pass --config-dir
+login-token-fails = the new token does not work: { $reason }
+login-cannot-keep = cannot keep the token in { $file }: { $error }
+logout-done = logged out { $name } on { $server }
+logout-here-only = logged out { $name } on this computer; the server still holds its token ({ $reason }): revoke it on { $server }/account/tokens
+logout-no-token-id = this computer kept no token id
+logout-cannot-update = cannot update { $file }: { $error }
+logout-not-logged-in = not logged in on { $server }
+whoami-not-logged-in = not logged in on { $server } (boardcast --server { $server } login NAME)
+## One line of `boardcast games NAME`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`
+## (the colour, the guest tag, the outcome and `untimed` are the web's words).
+games-line = { $id } { $date } { $colour } v { $opponent } { $outcome } { $result } { $time }
+games-date = { $year }-{ $month }-{ $day }
+games-none = { $name } has no finished games
+games-saved = saved { $name }'s games to { $file } ({ $bytes } bytes)
+## A request to the server's API that got no answer of the API's (client/src/account/api.rs).
+api-cannot-reach = cannot reach { $url }: { $error }
+api-connection-refused = cannot reach { $url }: nothing answers there (is the server running?)
+api-no-answer-in-time = { $url }: the server did not answer in time
+api-not-the-apis = the server's answer is not the API's: { $error }
+api-reading-answer = reading the answer: { $error }
+api-cannot-write = cannot write { $file }: { $error }
+api-bad-address = bad address { $url }: { $error }
+api-bad-token = the stored token is not valid text
+cannot-start = cannot start: { $error }

@@ -391,3 +391,37 @@ cmd-unknown = ûnbekende opdracht `{ $command }` (besykje help)
 ## answer that is not the API's (a proxy's error page), told by its HTTP status.
 account-login-invalid = de oanmelding fan { $name } op { $server } is net mear jildich (oeral ôfmeld, ynlutsen, ferrûn of it akkount sletten): boardcast login { $name }
 account-http-status = de server antwurde HTTP { $status }, net mei syn API
+## What `login`, `logout`, `whoami` and `games` say (client/src/account/mod.rs); the command's
+## name (`login:`, `games NAME:`) goes before an error as it was typed.
+login-as = ynlogd as { $name } op { $server }
+login-as-bot = ynlogd as { $name } (botaccount) op { $server }
+login-as-admin = ynlogd as { $name } (klupbehearder) op { $server }
+login-password-prompt = Wachtwurd foar { $name } op { $server }:
+login-password-unreadable = kin it wachtwurd net lêze: { $error }
+login-password-stdin-unreadable = kin it wachtwurd net fan standertynfier lêze: { $error }
+login-no-password = gjin wachtwurd jûn (ien rigel op standertynfier)
+login-no-config-dir = gjin konfiguraasjemap om de oanmelding yn te bewarjen: jou --config-dir
+login-token-fails = de nije tagongskaai wurket net: { $reason }
+login-cannot-keep = kin de tagongskaai net bewarje yn { $file }: { $error }
+logout-done = { $name } útlogd op { $server }
+logout-here-only = { $name } útlogd op dizze kompjûter; de server ken syn tagongskaai noch ({ $reason }): lûk him yn op { $server }/account/tokens
+logout-no-token-id = dizze kompjûter hat it nûmer fan de kaai net bewarre
+logout-cannot-update = kin { $file } net bywurkje: { $error }
+logout-not-logged-in = net ynlogd op { $server }
+whoami-not-logged-in = net ynlogd op { $server } (boardcast --server { $server } login NAMME)
+## One line of `boardcast games NAME`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`
+## (the colour, the guest tag, the outcome and `untimed` are the web's words).
+games-line = { $id } { $date } { $colour } tsjin { $opponent } { $outcome } { $result } { $time }
+games-date = { $day }-{ $month }-{ $year }
+games-none = { $name } hat noch gjin spile partijen
+games-saved = partijen fan { $name } bewarre yn { $file } ({ $bytes } bytes)
+## A request to the server's API that got no answer of the API's (client/src/account/api.rs).
+api-cannot-reach = kin { $url } net berikke: { $error }
+api-connection-refused = kin { $url } net berikke: dêr antwurdet neat (draait de server?)
+api-no-answer-in-time = { $url }: de server antwurde net op tiid
+api-not-the-apis = it antwurd fan de server is net dat fan syn API: { $error }
+api-reading-answer = by it lêzen fan it antwurd: { $error }
+api-cannot-write = kin { $file } net skriuwe: { $error }
+api-bad-address = ûnjildich adres { $url }: { $error }
+api-bad-token = de bewarre tagongskaai is gjin jildige tekst
+cannot-start = kin net begjinne: { $error }

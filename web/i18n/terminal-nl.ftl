@@ -391,3 +391,37 @@ cmd-unknown = onbekende opdracht `{ $command }` (probeer help)
 ## answer that is not the API's (a proxy's error page), told by its HTTP status.
 account-login-invalid = de aanmelding van { $name } op { $server } is niet meer geldig (overal afgemeld, ingetrokken, verlopen of het account gesloten): boardcast login { $name }
 account-http-status = de server antwoordde HTTP { $status }, niet met zijn API
+## What `login`, `logout`, `whoami` and `games` say (client/src/account/mod.rs); the command's
+## name (`login:`, `games NAME:`) goes before an error as it was typed.
+login-as = ingelogd als { $name } op { $server }
+login-as-bot = ingelogd als { $name } (botaccount) op { $server }
+login-as-admin = ingelogd als { $name } (clubbeheerder) op { $server }
+login-password-prompt = Wachtwoord voor { $name } op { $server }:
+login-password-unreadable = kan het wachtwoord niet lezen: { $error }
+login-password-stdin-unreadable = kan het wachtwoord niet van standaardinvoer lezen: { $error }
+login-no-password = geen wachtwoord gegeven (één regel op standaardinvoer)
+login-no-config-dir = geen configuratiemap om de aanmelding in te bewaren: geef --config-dir
+login-token-fails = de nieuwe toegangssleutel werkt niet: { $reason }
+login-cannot-keep = kan de toegangssleutel niet bewaren in { $file }: { $error }
+logout-done = { $name } uitgelogd op { $server }
+logout-here-only = { $name } uitgelogd op deze computer; de server kent zijn toegangssleutel nog ({ $reason }): trek hem in op { $server }/account/tokens
+logout-no-token-id = deze computer heeft het nummer van de sleutel niet bewaard
+logout-cannot-update = kan { $file } niet bijwerken: { $error }
+logout-not-logged-in = niet ingelogd op { $server }
+whoami-not-logged-in = niet ingelogd op { $server } (boardcast --server { $server } login NAAM)
+## One line of `boardcast games NAME`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`
+## (the colour, the guest tag, the outcome and `untimed` are the web's words).
+games-line = { $id } { $date } { $colour } tegen { $opponent } { $outcome } { $result } { $time }
+games-date = { $day }-{ $month }-{ $year }
+games-none = { $name } heeft nog geen gespeelde partijen
+games-saved = partijen van { $name } bewaard in { $file } ({ $bytes } bytes)
+## A request to the server's API that got no answer of the API's (client/src/account/api.rs).
+api-cannot-reach = kan { $url } niet bereiken: { $error }
+api-connection-refused = kan { $url } niet bereiken: daar antwoordt niets (draait de server?)
+api-no-answer-in-time = { $url }: de server antwoordde niet op tijd
+api-not-the-apis = het antwoord van de server is niet dat van zijn API: { $error }
+api-reading-answer = bij het lezen van het antwoord: { $error }
+api-cannot-write = kan { $file } niet schrijven: { $error }
+api-bad-address = ongeldig adres { $url }: { $error }
+api-bad-token = de bewaarde toegangssleutel is geen geldige tekst
+cannot-start = kan niet starten: { $error }

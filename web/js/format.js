@@ -117,11 +117,3 @@ export function ratingChangesText(result) {
     }))
     .join(' · ');
 }
-
-/** A date the server gives (milliseconds or an ISO string) as people read it, in the page's language. */
-export function dateText(value) {
-  if (value === null || value === undefined || value === '') return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleDateString(lang(), { year: 'numeric', month: 'short', day: 'numeric' });
-}

@@ -23,6 +23,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
+use crate::i18n::{tr, tr_args};
+
 /// An answer larger than this is not one of the API's (games.pdn is streamed, not held).
 const MAX_ANSWER_BYTES: usize = 1 << 20;
 /// How long a request may take before the player is told the server does not answer.
@@ -125,21 +127,19 @@ impl Api {
         }
         let mut out = tokio::fs::File::create(file)
             .await
-            .map_err(|e| ApiError::Transport(format!("cannot write {}: {e}", file.display())))?;
+            .map_err(|e| cannot_write(file, &e))?;
         let mut body = response.into_body();
         let mut written = 0u64;
         while let Some(frame) = body.frame().await {
             let frame = frame.map_err(|e| ApiError::Transport(describe(&e)))?;
             if let Ok(data) = frame.into_data() {
-                out.write_all(&data).await.map_err(|e| {
-                    ApiError::Transport(format!("cannot write {}: {e}", file.display()))
-                })?;
+                out.write_all(&data)
+                    .await
+                    .map_err(|e| cannot_write(file, &e))?;
                 written += data.len() as u64;
             }
         }
-        out.flush()
-            .await
-            .map_err(|e| ApiError::Transport(format!("cannot write {}: {e}", file.display())))?;
+        out.flush().await.map_err(|e| cannot_write(file, &e))?;
         Ok(written)
     }
 
@@ -157,8 +157,12 @@ impl Api {
         }
         let bytes = collect(response).await?;
         let bytes: &[u8] = if bytes.is_empty() { b"null" } else { &bytes };
-        serde_json::from_slice(bytes)
-            .map_err(|e| ApiError::Transport(format!("the server's answer is not the API's: {e}")))
+        serde_json::from_slice(bytes).map_err(|e| {
+            ApiError::Transport(tr_args(
+                "api-not-the-apis",
+                &[("error", e.to_string().into())],
+            ))
+        })
     }
 
     async fn send(
@@ -171,7 +175,7 @@ impl Api {
         let mut request = hyper::Request::builder().method(method).uri(&url);
         if let Some(token) = &self.token {
             let value = HeaderValue::from_str(&format!("Bearer {token}"))
-                .map_err(|_| ApiError::Transport("the stored token is not valid text".into()))?;
+                .map_err(|_| ApiError::Transport(tr("api-bad-token")))?;
             request = request.header(AUTHORIZATION, value);
         }
         let body = match body {
@@ -183,13 +187,21 @@ impl Api {
             }
             None => Full::new(Bytes::new()),
         };
-        let request = request
-            .body(body)
-            .map_err(|e| ApiError::Transport(format!("bad address {url}: {e}")))?;
+        let request = request.body(body).map_err(|e| {
+            ApiError::Transport(tr_args(
+                "api-bad-address",
+                &[("url", url.clone().into()), ("error", e.to_string().into())],
+            ))
+        })?;
         tokio::time::timeout(TIMEOUT, self.client.request(request))
             .await
-            .map_err(|_| ApiError::Transport(format!("{url}: the server did not answer in time")))?
-            .map_err(|e| ApiError::Transport(format!("cannot reach {url}: {}", describe(&e))))
+            .map_err(|_| {
+                ApiError::Transport(tr_args(
+                    "api-no-answer-in-time",
+                    &[("url", url.clone().into())],
+                ))
+            })?
+            .map_err(|e| unreachable(&url, &e))
     }
 }
 
@@ -198,7 +210,12 @@ async fn collect(response: hyper::Response<hyper::body::Incoming>) -> Result<Byt
         .collect()
         .await
         .map(|body| body.to_bytes())
-        .map_err(|e| ApiError::Transport(format!("reading the answer: {e}")))
+        .map_err(|e| {
+            ApiError::Transport(tr_args(
+                "api-reading-answer",
+                &[("error", e.to_string().into())],
+            ))
+        })
 }
 
 /// The server's `{error: {code, message}}`, or the status in words when the body is not one.
@@ -260,6 +277,44 @@ fn path_segment(name: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A server not reached, in the player's language: a refused connection (nothing listens
+/// there, the commonest case: a wrong port, a server not started) said in words; any other
+/// failure with its causes, which come from the operating system or the TLS library and so
+/// stay as they wrote them.
+fn unreachable(url: &str, error: &(dyn std::error::Error + 'static)) -> ApiError {
+    let mut cause = Some(error);
+    while let Some(at) = cause {
+        if at
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+        {
+            return ApiError::Transport(tr_args(
+                "api-connection-refused",
+                &[("url", url.to_owned().into())],
+            ));
+        }
+        cause = at.source();
+    }
+    ApiError::Transport(tr_args(
+        "api-cannot-reach",
+        &[
+            ("url", url.to_owned().into()),
+            ("error", describe(error).into()),
+        ],
+    ))
+}
+
+/// A file the PDN download could not be written to.
+fn cannot_write(file: &Path, error: &std::io::Error) -> ApiError {
+    ApiError::Transport(tr_args(
+        "api-cannot-write",
+        &[
+            ("file", file.display().to_string().into()),
+            ("error", error.to_string().into()),
+        ],
+    ))
 }
 
 /// An error with its causes (hyper's own says only "client error (Connect)").

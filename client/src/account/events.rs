@@ -82,7 +82,8 @@ pub fn events_text(list: &Value) -> String {
             .filter(|e| str_of(e, "status") == status)
             .collect();
         if mine.is_empty() {
-            let _ = writeln!(out, "  {}", tr("events-none"));
+            // The words the web's /events page shows in an empty list.
+            let _ = writeln!(out, "  {}", tr(&format!("events-none-{status}")));
         }
         for e in mine {
             let line = format!(

@@ -25,7 +25,7 @@ use boardcast_protocol::account::{AccountView, LadderRung, Outcome, ProfileGame}
 use credentials::{Credential, Credentials};
 
 use crate::address::ServerAddress;
-use crate::i18n::{api_refusal, tr_args};
+use crate::i18n::{Lang, api_refusal, current, tr, tr_args};
 
 /// What the account commands need to know.
 pub struct AccountOptions {
@@ -41,7 +41,7 @@ impl AccountOptions {
             .clone()
             .or_else(credentials::default_dir)
             .map(|dir| Credentials::new(&dir))
-            .ok_or_else(|| "no config directory to keep the login in: pass --config-dir".into())
+            .ok_or_else(|| tr("login-no-config-dir"))
     }
 
     fn api(&self, token: Option<String>) -> Result<Api, String> {
@@ -95,7 +95,8 @@ fn block_on(work: impl std::future::Future<Output = Result<(), String>>) -> Exit
     {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("boardcast: cannot start: {error}");
+            let error = tr_args("cannot-start", &[("error", error.to_string().into())]);
+            eprintln!("boardcast: {error}");
             return ExitCode::FAILURE;
         }
     };
@@ -132,9 +133,10 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
             .account()
             .await
             .map_err(|e| {
+                let reason = refusal_text(&e, Service::Accounts);
                 format!(
-                    "login: the new token does not work: {}",
-                    refusal_text(&e, Service::Accounts)
+                    "login: {}",
+                    tr_args("login-token-fails", &[("reason", reason.into())])
                 )
             })?;
         store
@@ -146,21 +148,37 @@ pub fn login(options: AccountOptions, name: String) -> ExitCode {
             })
             .map_err(|e| {
                 format!(
-                    "login: cannot keep the token in {}: {e}",
-                    store.path().display()
+                    "login: {}",
+                    file_error("login-cannot-keep", store.path(), &e)
                 )
             })?;
-        println!("logged in as {}{} on {base}", account.name, kind(&account));
+        println!("{}", logged_in_as(&account, base));
         Ok(())
     })
 }
 
-fn kind(account: &AccountView) -> &'static str {
+/// The line a login ends with: a bot's and an admin's account are tagged.
+fn logged_in_as(account: &AccountView, server: String) -> String {
+    let args = [
+        ("name", account.name.clone().into()),
+        ("server", server.into()),
+    ];
     match (account.bot, account.admin) {
-        (true, _) => " (bot account)",
-        (false, true) => " (admin)",
-        (false, false) => "",
+        (true, _) => tr_args("login-as-bot", &args),
+        (false, true) => tr_args("login-as-admin", &args),
+        (false, false) => tr_args("login-as", &args),
     }
+}
+
+/// `id`'s words for a file that could not be written: its path and the system's reason.
+fn file_error(id: &str, file: &std::path::Path, error: &std::io::Error) -> String {
+    tr_args(
+        id,
+        &[
+            ("file", file.display().to_string().into()),
+            ("error", error.to_string().into()),
+        ],
+    )
 }
 
 /// `boardcast logout`: this computer forgets the login, and the server its token where it
@@ -171,7 +189,10 @@ pub fn logout(options: AccountOptions) -> ExitCode {
     block_on(async move {
         let store = options.credentials()?;
         let Some(login) = store.get(&base) else {
-            println!("not logged in on {base}");
+            println!(
+                "{}",
+                tr_args("logout-not-logged-in", &[("server", base.into())])
+            );
             return Ok(());
         };
         let revoked = match login.token_id {
@@ -181,23 +202,30 @@ pub fn logout(options: AccountOptions) -> ExitCode {
                     .revoke_token(id)
                     .await
             }
-            None => Err(ApiError::Transport("no token id kept".into())),
+            None => Err(ApiError::Transport(tr("logout-no-token-id"))),
         };
-        store
-            .remove(&base)
-            .map_err(|e| format!("logout: cannot update {}: {e}", store.path().display()))?;
-        match revoked {
+        store.remove(&base).map_err(|e| {
+            format!(
+                "logout: {}",
+                file_error("logout-cannot-update", store.path(), &e)
+            )
+        })?;
+        let said = match revoked {
             // A token the server no longer knows is as logged out as it gets.
-            Ok(()) | Err(ApiError::Refused { status: 401, .. }) => {
-                println!("logged out {} on {base}", login.name);
-            }
-            Err(error) => println!(
-                "logged out {} on this computer; the server still holds its token \
-                 ({}): revoke it on {base}/account/tokens",
-                login.name,
-                refusal_text(&error, Service::Accounts)
+            Ok(()) | Err(ApiError::Refused { status: 401, .. }) => tr_args(
+                "logout-done",
+                &[("name", login.name.into()), ("server", base.into())],
             ),
-        }
+            Err(error) => tr_args(
+                "logout-here-only",
+                &[
+                    ("name", login.name.into()),
+                    ("server", base.into()),
+                    ("reason", refusal_text(&error, Service::Accounts).into()),
+                ],
+            ),
+        };
+        println!("{said}");
         Ok(())
     })
 }
@@ -208,9 +236,7 @@ pub fn whoami(options: AccountOptions) -> ExitCode {
     block_on(async move {
         let store = options.credentials()?;
         let Some(login) = store.get(&base) else {
-            return Err(format!(
-                "not logged in on {base} (boardcast --server {base} login NAME)"
-            ));
+            return Err(tr_args("whoami-not-logged-in", &[("server", base.into())]));
         };
         match options.api(Some(login.token))?.account().await {
             Ok(account) => {
@@ -245,7 +271,15 @@ pub fn games(options: AccountOptions, name: String, save: Option<PathBuf>) -> Ex
                 .save_games_pdn(&name, &file)
                 .await
                 .map_err(|e| format!("games {name}: {}", not_found_text(&e, &name)))?;
-            println!("saved {name}'s games to {} ({bytes} bytes)", file.display());
+            let said = tr_args(
+                "games-saved",
+                &[
+                    ("name", name.into()),
+                    ("file", file.display().to_string().into()),
+                    ("bytes", bytes.into()),
+                ],
+            );
+            println!("{said}");
             return Ok(());
         }
         let mut listed = 0;
@@ -265,7 +299,7 @@ pub fn games(options: AccountOptions, name: String, save: Option<PathBuf>) -> Ex
             }
         }
         if listed == 0 {
-            println!("{name} has no finished games");
+            println!("{}", tr_args("games-none", &[("name", name.into())]));
         }
         Ok(())
     })
@@ -287,23 +321,30 @@ pub fn ladder(options: AccountOptions) -> ExitCode {
 /// The widest name the ladder prints whole (user names are at most 20 characters).
 const LADDER_NAME_WIDTH: usize = 24;
 
-/// The ladder as text: a header, then `rank  name  rating  RD  games`, bots tagged `BOT`; at
-/// most 5 + 24 + 3 × 8 + 6 = 59 columns, so it fits 80.
+/// The ladder as text: a header in the web's words for its columns, then
+/// `rank  name  rating  RD  games`, bots tagged `BOT`; at most 4 + 24 + 6 + 4 + 8 + 8 = 54
+/// columns with the longest heading of our languages (`Partijen`), so it fits 80. No one on
+/// it: the web's words for that, wrapped to 80 columns.
 pub fn ladder_table(rungs: &[LadderRung]) -> String {
     use std::fmt::Write;
     if rungs.is_empty() {
-        return "nobody is on the ladder yet: it lists members with an established rating \
-                (RD at most 75)\nwho played rated in the last 7 days\n"
-            .to_owned();
+        return wrapped(&tr("ladder-empty"), 80);
     }
+    let [player, rating, rd, games] = [
+        "ladder-player",
+        "ladder-rating",
+        "ladder-rd",
+        "ladder-games",
+    ]
+    .map(tr);
+    // Each number's column as wide as its heading in the language, at least as its numbers.
+    let width = |heading: &str, least: usize| heading.chars().count().max(least);
+    let (rating_width, rd_width, games_width) =
+        (width(&rating, 6), width(&rd, 4), width(&games, 5));
     let mut out = format!(
-        "{:>4}  {:<width$}  {:>6}  {:>4}  {:>5}\n",
+        "{:>4}  {player:<LADDER_NAME_WIDTH$}  {rating:>rating_width$}  {rd:>rd_width$}  \
+         {games:>games_width$}\n",
         "#",
-        "player",
-        "rating",
-        "RD",
-        "games",
-        width = LADDER_NAME_WIDTH
     );
     for rung in rungs {
         let name = if rung.bot {
@@ -314,42 +355,75 @@ pub fn ladder_table(rungs: &[LadderRung]) -> String {
         let name: String = name.chars().take(LADDER_NAME_WIDTH).collect();
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>6}  {:>4}  {:>5}",
+            "{:>4}  {name:<LADDER_NAME_WIDTH$}  {:>rating_width$}  {:>rd_width$}  {:>games_width$}",
             rung.rank,
-            name,
             rung.rating,
             rung.rd.round() as i64,
             rung.rated_games,
-            width = LADDER_NAME_WIDTH
         );
     }
     out
 }
 
-/// One line of `boardcast games`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`.
+/// Words as lines of at most `width` characters, broken between words (a word longer than
+/// the width gets a line of its own); each line ends with a newline.
+fn wrapped(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// One line of `boardcast games`: `m12 2026-11-26 white v Wytze (guest) won 2-0 5+3`, in the
+/// player's language with the web's words for the colour, the guest, the outcome and an
+/// untimed game (`m12 26-11-2026 wit tegen Wytze (gast) gewonnen 2-0 5+3`).
 pub fn game_text(game: &ProfileGame) -> String {
     let opponent = match &game.opponent {
         Some(o) if o.account => o.name.clone(),
-        Some(o) => format!("{} (guest)", o.name),
+        Some(o) => format!("{} {}", o.name, tr("player-guest")),
         None => "-".to_owned(),
     };
     let outcome = match game.outcome {
-        Outcome::Won => "won",
-        Outcome::Drawn => "drawn",
-        Outcome::Lost => "lost",
+        Outcome::Won => tr("profile-outcome-won"),
+        Outcome::Drawn => tr("profile-outcome-drawn"),
+        Outcome::Lost => tr("profile-outcome-lost"),
     };
-    format!(
-        "{} {} {} v {opponent} {outcome} {} {}",
-        game.id,
-        date_text(game.date),
-        game.colour,
-        game.result,
-        time_control_text(game.time_control.as_ref())
+    let colour = match game.colour {
+        boardcast_protocol::Side::White => tr("side-white"),
+        boardcast_protocol::Side::Black => tr("side-black"),
+    };
+    tr_args(
+        "games-line",
+        &[
+            ("id", game.id.clone().into()),
+            ("date", date_text(game.date).into()),
+            ("colour", colour.into()),
+            ("opponent", opponent.into()),
+            ("outcome", outcome.into()),
+            ("result", game.result.clone().into()),
+            ("time", time_control_text(game.time_control.as_ref()).into()),
+        ],
     )
 }
 
-/// Milliseconds since the Unix epoch as a UTC date, `2026-11-26` (the civil-from-days
-/// algorithm of Howard Hinnant's date library).
+/// Milliseconds since the Unix epoch as a UTC date in the language's order (`2026-11-26`
+/// in English, `26-11-2026` in Dutch and Frisian: `games-date`), by the civil-from-days
+/// algorithm of Howard Hinnant's date library. The parts go in as text, so the year is
+/// not grouped like a number (`2,026`).
 fn date_text(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let z = days + 719_468;
@@ -361,19 +435,29 @@ fn date_text(ms: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    tr_args(
+        "games-date",
+        &[
+            ("year", format!("{year:04}").into()),
+            ("month", format!("{month:02}").into()),
+            ("day", format!("{day:02}").into()),
+        ],
+    )
 }
 
-/// `5+3`, `1.5+0`, `untimed`: a time control as the lobby writes it.
+/// `5+3`, `1.5+0` (`1,5+0` in Dutch and Frisian), `untimed`: a time control as the lobby
+/// writes it.
 pub fn time_control_text(time_control: Option<&TimeControl>) -> String {
     let Some(tc) = time_control else {
-        return "untimed".to_owned();
+        return tr("tc-untimed");
     };
     let minutes = tc.initial_ms as f64 / 60_000.0;
     let minutes = if minutes.fract() == 0.0 {
         format!("{minutes}")
-    } else {
+    } else if current() == Lang::En {
         format!("{minutes:.1}")
+    } else {
+        format!("{minutes:.1}").replace('.', ",")
     };
     format!("{minutes}+{}", tc.increment_ms / 1000)
 }
@@ -422,21 +506,32 @@ pub fn refusal_text(error: &ApiError, service: Service) -> String {
 /// the terminal without echo.
 fn read_password(name: &str, base: &str) -> Result<String, String> {
     let password = if std::io::stdin().is_terminal() {
-        rpassword::prompt_password(format!("Password for {name} on {base}: "))
-            .map_err(|e| format!("cannot read the password: {e}"))?
+        let prompt = tr_args(
+            "login-password-prompt",
+            &[("name", name.into()), ("server", base.into())],
+        );
+        // The space after the colon is the code's: Fluent trims it from the end of a message.
+        rpassword::prompt_password(format!("{prompt} ")).map_err(|e| {
+            tr_args(
+                "login-password-unreadable",
+                &[("error", e.to_string().into())],
+            )
+        })?
     } else {
         let mut line = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .map_err(|e| format!("cannot read the password from standard input: {e}"))?;
+        std::io::stdin().lock().read_line(&mut line).map_err(|e| {
+            tr_args(
+                "login-password-stdin-unreadable",
+                &[("error", e.to_string().into())],
+            )
+        })?;
         line.strip_suffix('\n')
             .map(|l| l.strip_suffix('\r').unwrap_or(l))
             .unwrap_or(&line)
             .to_owned()
     };
     if password.is_empty() {
-        return Err("no password given (one line on standard input)".to_owned());
+        return Err(tr("login-no-password"));
     }
     Ok(password)
 }
@@ -610,7 +705,7 @@ mod tests {
                 .map(str::to_owned)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(words(lines[0]), ["#", "player", "rating", "RD", "games"]);
+        assert_eq!(words(lines[0]), ["#", "Player", "Rating", "RD", "Games"]);
         assert_eq!(words(lines[1]), ["1", "Sietske", "1734", "62", "42"]);
         assert_eq!(words(lines[2]), ["2", "BOT", "Scan", "1690", "62", "42"]);
         assert_eq!(
@@ -618,7 +713,95 @@ mod tests {
             ["2", "abcdefghij0123456789", "1690", "62", "42"],
             "the longest name whole"
         );
-        assert!(ladder_table(&[]).starts_with("nobody is on the ladder yet"));
+        assert_eq!(
+            ladder_table(&[]),
+            "Nobody is on the ladder yet: it lists members with an established rating (RD at\n\
+             most 75) who played rated in the last 7 days.\n"
+        );
+    }
+
+    /// The ladder in Dutch and Frisian: the web's headings over columns as wide as them, and
+    /// the web's words when nobody is on it, wrapped to 80 columns.
+    #[test]
+    fn the_ladder_table_speaks_dutch_and_frisian() {
+        let rungs = [LadderRung {
+            rank: 1,
+            name: "Scan".into(),
+            bot: true,
+            rating: 1801,
+            rd: 50.4,
+            rated_games: 3,
+        }];
+        for (lang, table, empty) in [
+            (
+                Lang::Nl,
+                "   #  Speler                    Rating    RD  Partijen\n   \
+                 1  BOT Scan                    1801    50         3\n",
+                "Er staat nog niemand op de ranglijst: die toont leden met een vaste rating (RD\n\
+                 hoogstens 75) die de afgelopen 7 dagen rated hebben gespeeld.\n",
+            ),
+            (
+                Lang::Fy,
+                "   #  Spiler                    Rating    RD  Partijen\n   \
+                 1  BOT Scan                    1801    50         3\n",
+                "Der stiet noch net ien op de ranglist: dy toant leden mei in fêste rating (RD\n\
+                 heechstens 75) dy't de ôfrûne 7 dagen rated spile hawwe.\n",
+            ),
+        ] {
+            speak_on_this_thread(lang);
+            assert_eq!(ladder_table(&rungs), table, "{}", lang.tag());
+            assert_eq!(ladder_table(&[]), empty, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
+    }
+
+    /// A game line in Dutch and Frisian: the date in the language's order, the web's words
+    /// for the colour, the guest, the outcome and an untimed game, a decimal comma.
+    #[test]
+    fn a_game_line_speaks_dutch_and_frisian() {
+        use boardcast_protocol::Side;
+        use boardcast_protocol::account::Opponent;
+        let game = |account, outcome, time_control| ProfileGame {
+            id: "m12".into(),
+            colour: Side::Black,
+            opponent: Some(Opponent {
+                name: "Wytze".into(),
+                account,
+            }),
+            outcome,
+            result: "1-1".into(),
+            time_control,
+            // 2026-11-26 12:00 UTC.
+            date: 1_795_694_400_000,
+        };
+        let blitz = Some(TimeControl {
+            initial_ms: 90_000,
+            increment_ms: 2_000,
+        });
+        for (lang, lines) in [
+            (
+                Lang::Nl,
+                [
+                    "m12 26-11-2026 zwart tegen Wytze (gast) remise 1-1 1,5+2",
+                    "m12 26-11-2026 zwart tegen Wytze verloren 1-1 zonder klok",
+                ],
+            ),
+            (
+                Lang::Fy,
+                [
+                    "m12 26-11-2026 swart tsjin Wytze (gast) remise 1-1 1,5+2",
+                    "m12 26-11-2026 swart tsjin Wytze ferlern 1-1 sûnder klok",
+                ],
+            ),
+        ] {
+            speak_on_this_thread(lang);
+            let said = [
+                game_text(&game(false, Outcome::Drawn, blitz)),
+                game_text(&game(true, Outcome::Lost, None)),
+            ];
+            assert_eq!(said, lines, "{}", lang.tag());
+        }
+        speak_on_this_thread(Lang::En);
     }
 
     #[test]

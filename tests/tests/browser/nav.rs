@@ -5,7 +5,10 @@
 //! Sonneborn-Berger, not the Buchholz every round-robin player shares), and on a phone one
 //! compact row per player: rank, name, points, the first tie-break. The header marks the
 //! link of the page the reader is on (`aria-current`, and not by its colour alone); `/events`
-//! leaves no empty line under its explanation, and says in words that a list is empty.
+//! leaves no empty line under its explanation, and says in words that a list is empty; its
+//! events' start dates are in the page's language (Dutch-style on a Frisian page, which
+//! Chromium has no dates for). `/ladder` says nobody is on it as `/events` says an empty list
+//! (the same size), with no empty line under it.
 
 use boardcast_tests::members::{create_member, login_cookie, same_origin_request};
 
@@ -55,6 +58,42 @@ const BELOW_THE_EXPLANATION: &str = "
         - about.getBoundingClientRect().bottom;
     return gap - parseFloat(getComputedStyle(about).marginBottom)
         - parseFloat(card.paddingBottom) - parseFloat(card.borderBottomWidth);";
+
+/// The height, in px, that `/ladder` gives below its "nobody on the ladder" sentence beyond
+/// its card's padding and border: the notice's line, when it has nothing to say.
+const BELOW_THE_EMPTY_LADDER: &str = "
+    const empty = document.getElementById('ladder-empty');
+    const card = getComputedStyle(empty.parentElement);
+    const gap = empty.parentElement.getBoundingClientRect().bottom
+        - empty.getBoundingClientRect().bottom;
+    return gap - parseFloat(getComputedStyle(empty).marginBottom)
+        - parseFloat(card.paddingBottom) - parseFloat(card.borderBottomWidth);";
+
+/// Milliseconds since the epoch, read as local time, as Dutch writes a date and its time to
+/// the minute (`Intl` `dateStyle: 'medium', timeStyle: 'short'`): `27 nov 2026, 14:16`.
+fn dutch_date_time(local_ms: i64) -> String {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec",
+    ];
+    let days = local_ms.div_euclid(86_400_000);
+    let minute_of_day = local_ms.rem_euclid(86_400_000) / 60_000;
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{day} {} {year}, {:02}:{:02}",
+        MONTHS[(month - 1) as usize],
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
 
 /// Each standings row at this width: its height in px, how many of its cells are shown, and
 /// the height of one line of its text (the rank's).
@@ -215,6 +254,32 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
             json!(null),
             "{lang}: the upcoming list has its events, not the sentence"
         );
+        // When the events start, in the page's language: a Frisian page writes it as the
+        // Dutch do (Chromium has no Frisian dates), never in the browser's US English.
+        if lang != "en" {
+            let offset_min = browser
+                .js(
+                    "return new Date(arguments[0]).getTimezoneOffset();",
+                    vec![json!(starts_at)],
+                )
+                .await
+                .as_i64()
+                .unwrap();
+            let expected = dutch_date_time(starts_at as i64 - offset_min * 60_000);
+            for id in &ids {
+                assert_eq!(
+                    browser.text(&format!("[data-event='{id}'] time")).await,
+                    expected,
+                    "{lang}"
+                );
+            }
+        }
+        let empty_font = browser
+            .js(
+                "return getComputedStyle(document.querySelector('li.empty')).fontSize;",
+                vec![],
+            )
+            .await;
         screenshots(&browser, &format!("events-nav-{lang}")).await;
 
         browser.click("header.top nav a[href='/ladder']").await;
@@ -227,9 +292,20 @@ async fn the_header_leads_from_the_lobby_to_the_events_and_the_ladder_and_standi
             json!([["/ladder", true]]),
             "{lang}: the ladder's link"
         );
-        if lang == "en" {
-            screenshots(&browser, "ladder-nav").await;
-        }
+        // Nobody on the ladder is said as /events says an empty list (the same size), and no
+        // empty line is left under it.
+        let (font, below) = (
+            browser
+                .js(
+                    "return getComputedStyle(document.getElementById('ladder-empty')).fontSize;",
+                    vec![],
+                )
+                .await,
+            browser.js(BELOW_THE_EMPTY_LADDER, vec![]).await,
+        );
+        assert_eq!(font, empty_font, "{lang}: as /events' empty lists");
+        assert!(below.as_f64().unwrap().abs() < 1.0, "{lang}: {below} px");
+        screenshots(&browser, &format!("ladder-nav-{lang}")).await;
     }
 
     // A round-robin shows Sonneborn-Berger as its tie-break, a Swiss its Buchholz first.

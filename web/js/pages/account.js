@@ -8,7 +8,7 @@
  */
 
 import { h, text, attr, show, list, logoutButtons } from '../render/dom.js';
-import { dateText } from '../format.js';
+import { dateText } from './dates.js';
 import { NAME_RULE, PASSWORD_MIN, PASSWORD_MAX, SCOPES, profilePath } from '../account.js';
 import { t } from '../i18n.js';
 import { preferencesForm } from './preferences.js';

@@ -17,6 +17,7 @@
 import { attr, h, list, show, text } from '../render/dom.js';
 import { profilePath } from '../account.js';
 import { t, refusal } from '../i18n.js';
+import { dateTimeText } from './dates.js';
 
 /** A refused event request in the reader's language: the code's words where the catalogue has
  * them; an invalid field (the form checks fields first, in the reader's language) gets the
@@ -143,7 +144,7 @@ export function mountEvents(root) {
       list(lists[status], JSON.stringify(events), events, (e) => h('li', { 'data-event': e.id },
         h('a', { href: `/e/${e.id}` }, e.name), ' ',
         h('span', { class: 'muted' }, summary(e)), ' ',
-        h('time', { datetime: new Date(e.starts_at).toISOString() }, new Date(e.starts_at).toLocaleString())));
+        h('time', { datetime: new Date(e.starts_at).toISOString() }, dateTimeText(e.starts_at))));
       // An empty list says so in its place, as the lobby's lists do.
       if (!events.length && !lists[status].firstChild) {
         lists[status].append(h('li', { class: 'empty', 'data-empty': status }, t(`events-none-${status}`)));

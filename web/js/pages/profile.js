@@ -11,7 +11,8 @@
  */
 
 import { h, s, text, attr, show, list, botTag } from '../render/dom.js';
-import { timeControlText, ratingText, dateText } from '../format.js';
+import { timeControlText, ratingText } from '../format.js';
+import { dateText } from './dates.js';
 import { profilePath } from '../account.js';
 import { t } from '../i18n.js';
 
