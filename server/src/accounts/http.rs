@@ -803,11 +803,32 @@ async fn user_games(
     .into_response())
 }
 
-async fn user_pdn(State(site): State<Site>, Path(name): Path<String>) -> Answer {
+/// A member's finished games as one PDN file, streamed as the client reads it. At most a
+/// few run at once per address and on the node ([`super::exports`]): past them, 503 `busy`.
+async fn user_pdn(
+    State(site): State<Site>,
+    Extension(peer): Extension<Peer>,
+    Path(name): Path<String>,
+) -> Answer {
     let account = profile_account(&site, &name).await?;
+    let Some(slot) = site.accounts.exports.start(peer.client) else {
+        return Err(Refused {
+            retry_after: Some(password::busy_retry_after()),
+            ..Refused::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ApiErrorCode::Busy,
+                "too many game downloads at once: try again in a moment",
+            )
+        });
+    };
     let (tx, mut rx) = tokio::sync::mpsc::channel(8);
     let store = site.accounts.store.clone();
-    tokio::spawn(async move { store.pdn(account.id, tx).await });
+    // The export's place is given back when the export ends: every game sent, or the
+    // download dropped (its channel closes and the next send fails).
+    tokio::spawn(async move {
+        store.pdn(account.id, tx).await;
+        drop(slot);
+    });
     let stream = futures_util::stream::poll_fn(move |cx| {
         rx.poll_recv(cx).map(|next| {
             next.map(|game: Result<String, StorageError>| {

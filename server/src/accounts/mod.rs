@@ -6,11 +6,12 @@
 //! - [`names`]: what a name may be; [`password`]: Argon2id hashing on low-priority threads of its
 //!   own behind a bounded queue, and the strength check; [`secret`]: session ids and tokens, stored hashed;
 //!   [`sessions`]: who a request or WebSocket upgrade acts as; [`throttle`]: failed-login
-//!   limits; [`seen`]: a member's last use; [`cuts`]: ending the open connections of an ended session; [`http`]: the
+//!   limits; [`exports`]: how many PDN downloads run at once; [`seen`]: a member's last use; [`cuts`]: ending the open connections of an ended session; [`http`]: the
 //!   `/api/…` routes; [`admin`]: `boardcast-server admin …`.
 
 pub(crate) mod admin;
 pub(crate) mod cuts;
+pub(crate) mod exports;
 pub(crate) mod http;
 pub(crate) mod names;
 pub(crate) mod password;
@@ -33,6 +34,7 @@ pub struct Accounts {
     pub throttles: throttle::Throttles,
     pub(crate) cuts: cuts::Cuts,
     pub(crate) seen: seen::Seen,
+    pub(crate) exports: exports::Exports,
 }
 
 impl Accounts {
@@ -43,6 +45,7 @@ impl Accounts {
             throttles: throttle::Throttles::default(),
             cuts: cuts::Cuts::default(),
             seen: seen::Seen::default(),
+            exports: exports::Exports::default(),
         }
     }
 

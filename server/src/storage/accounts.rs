@@ -89,6 +89,70 @@ pub struct GameRow {
     pub created_ms: i64,
 }
 
+/// Where a game sorts in a member's PDN export: its match's creation time, then its id (ids
+/// are unique, so no two games share a key and a page boundary never splits a tie).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PdnKey {
+    pub created_ms: i64,
+    pub match_id: String,
+}
+
+/// One game of a PDN export page: where it sorts (the next page starts after the last one)
+/// and its PDN text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdnGame {
+    pub key: PdnKey,
+    pub pdn: String,
+}
+
+/// How many games a page of a PDN export reads at once: the most one download keeps in
+/// memory beside its channel (a game's PDN is 0.5–2 kB, so a page is some 60–250 kB), and
+/// few enough reads for a member with thousands of games (one per 128).
+pub(crate) const PDN_PAGE: u32 = 128;
+
+/// Sends `account`'s finished games' PDN into `into`, oldest first, reading them `page` at a
+/// time with [`AccountStore::pdn_page`] (keyset pagination by [`PdnKey`]), until every game
+/// is sent or the download is gone (`into` closed).
+///
+/// Why pages: a download goes at its client's pace, minutes for a phone on a bad line and
+/// for ever for a client that stops reading. One query streamed row by row held its read
+/// transaction (and, on PostgreSQL, a pooled connection) all that time; on SQLite the WAL
+/// could not be checkpointed past it and grew while play went on. Each page is its own
+/// short read, and nothing of the database is held while a page waits for the client.
+///
+/// What a download shows: every game finished when it began, each once, in order. A game
+/// that finishes while it runs is in it only if it sorts after the games already sent (its
+/// match was created later: the usual case, it is then among the last); one that sorts
+/// before them is not, and the next download has it. No game is ever sent twice or out of
+/// order, since each page starts strictly after the last key sent.
+pub(crate) async fn send_pdn_pages<S: AccountStore + ?Sized>(
+    store: &S,
+    account: i64,
+    page: u32,
+    into: mpsc::Sender<Result<String, StorageError>>,
+) {
+    let mut after = None;
+    loop {
+        let games = match store.pdn_page(account, after.take(), page).await {
+            Ok(games) => games,
+            Err(err) => {
+                let _ = into.send(Err(err)).await;
+                return;
+            }
+        };
+        let last_page = games.len() < page as usize;
+        for game in games {
+            after = Some(game.key);
+            if into.send(Ok(game.pdn)).await.is_err() {
+                return;
+            }
+        }
+        if last_page || after.is_none() {
+            return;
+        }
+    }
+}
+
 /// Finished games by outcome for one account: (won, drawn, lost), counted from `result` and
 /// the seat's side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -195,8 +259,20 @@ pub trait AccountStore: std::fmt::Debug + Send + Sync + 'static {
     ) -> Result<Vec<GameRow>, StorageError>;
     async fn tally(&self, account: i64) -> Result<Tally, StorageError>;
     /// Every finished game's PDN of `account`, oldest first, sent one game at a time into
-    /// `into` as it is read (a bounded channel: the reader waits for the sender).
-    async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>);
+    /// `into` (a bounded channel: the export waits for the download). Read a page of
+    /// [`PDN_PAGE`] games at a time ([`send_pdn_pages`] says why and what a download shows).
+    async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>) {
+        send_pdn_pages(self, account, PDN_PAGE, into).await
+    }
+    /// Up to `limit` finished games of `account` that sort after `after` (all from the
+    /// first, `None`), in the export's order: by [`PdnKey`]. One short read: the
+    /// connection is back in the pool when it returns.
+    async fn pdn_page(
+        &self,
+        account: i64,
+        after: Option<PdnKey>,
+        limit: u32,
+    ) -> Result<Vec<PdnGame>, StorageError>;
 
     /// The newest rating change of `account`: its current rating (`None`: never rated).
     async fn rating(&self, account: i64) -> Result<Option<RatingChange>, StorageError>;

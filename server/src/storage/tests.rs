@@ -111,6 +111,7 @@ macro_rules! storage_contract {
             chat_lines_deletions_and_mutes_are_stored_with_who_and_when,
             a_club_admin_grants_and_takes_back_the_organiser_right,
             a_members_preferences_are_stored_per_account_and_survive_a_restart,
+            a_pdn_export_reads_page_after_page_in_order_with_no_game_repeated_or_missing,
         );
     };
     (@tests $place:expr; $($test:ident,)*) => {
@@ -1680,5 +1681,235 @@ async fn migrate_copies_chat_lines() {
     let lines = storage.chat_lines("c1".into()).await.unwrap();
     assert_eq!(lines.len(), 2);
     assert!(lines[0].deleted && !lines[1].deleted);
+    storage.close().await;
+}
+
+/// The writes of one game of `account` (white, against an unnamed guest), created at
+/// `created_ms`; finished with a PDN naming it unless `finished` is false.
+fn game_of(account: i64, id: &str, created_ms: i64, finished: bool) -> Vec<Write> {
+    let joined = |v: u64, side: &str, account: Option<i64>| Write::Event {
+        match_id: id.into(),
+        v,
+        at_ms: created_ms,
+        body: serde_json::json!({
+            "event": {"player_joined": {"side": side, "name": side, "bot": false}},
+            "token": format!("tok-{id}-{side}"),
+            "account": account,
+        })
+        .to_string(),
+        epoch: 0,
+    };
+    let mut writes = vec![
+        Write::CreateMatch {
+            id: id.into(),
+            invite: None,
+            created_ms,
+            setup: "{}".into(),
+            owner: None,
+        },
+        joined(1, "white", Some(account)),
+        joined(2, "black", None),
+    ];
+    if finished {
+        writes.push(finish(id));
+    }
+    writes
+}
+
+fn finish(id: &str) -> Write {
+    Write::Finish {
+        match_id: id.into(),
+        result: "2-0".into(),
+        // The trailing line break is trimmed by the download, as before.
+        pdn: format!("[Event \"{id}\"]\n1. 32-28 *\n"),
+        epoch: 0,
+    }
+}
+
+/// Ten games of Anne's, created two at a time at the same millisecond (so page edges fall
+/// inside a tie), committed out of order; and one of Bob's, which is not hers.
+pub(crate) async fn ten_games_of_anne(storage: &Storage) -> i64 {
+    let accounts = storage.accounts();
+    let anne = accounts
+        .create_account("Anne".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    let bob = accounts
+        .create_account("Bob".into(), "$argon2id$x".into(), false, false, 5)
+        .await
+        .unwrap()
+        .unwrap();
+    for i in (0..10).rev() {
+        storage
+            .commit(game_of(anne, &format!("g{i:02}"), 10 + i / 2, true))
+            .await
+            .unwrap();
+    }
+    storage.commit(game_of(bob, "bob", 12, true)).await.unwrap();
+    anne
+}
+
+/// A member's export reads its games a page at a time (here three, so the ten games take
+/// four pages and the page edges split ties of creation time) and sends each once, oldest
+/// first. A game that finishes during the download is in it when it sorts after the games
+/// already sent (created later), and left for the next download when it sorts before them.
+pub(crate) async fn a_pdn_export_reads_page_after_page_in_order_with_no_game_repeated_or_missing(
+    place: &impl Place,
+) {
+    let (storage, _) = place.open().await;
+    let anne = ten_games_of_anne(&storage).await;
+    let accounts = storage.accounts();
+    // Unfinished as the download begins: one created before every game, one after.
+    storage
+        .commit(game_of(anne, "early", 1, false))
+        .await
+        .unwrap();
+    storage
+        .commit(game_of(anne, "late", 100, false))
+        .await
+        .unwrap();
+
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+    let export = tokio::spawn({
+        let accounts = accounts.clone();
+        async move { super::accounts::send_pdn_pages(&*accounts, anne, 3, tx).await }
+    });
+    let mut got = Vec::new();
+    // Four taken: the exporter holds the second page (g03–g05), its third not read yet.
+    for _ in 0..4 {
+        got.push(rx.recv().await.unwrap().unwrap());
+    }
+    storage
+        .commit(vec![finish("early"), finish("late")])
+        .await
+        .unwrap();
+    while let Some(game) = rx.recv().await {
+        got.push(game.unwrap());
+    }
+    export.await.unwrap();
+
+    let event = |id: &str| format!("[Event \"{id}\"]\n1. 32-28 *\n");
+    let mut expected: Vec<String> = (0..10).map(|i| event(&format!("g{i:02}"))).collect();
+    expected.push(event("late"));
+    assert_eq!(
+        got, expected,
+        "in order, each once; `early` sorts before the cursor"
+    );
+
+    // The next download has both, `early` first.
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    accounts.pdn(anne, tx).await;
+    let mut all = Vec::new();
+    while let Some(game) = rx.recv().await {
+        all.push(game.unwrap());
+    }
+    expected.insert(0, event("early"));
+    assert_eq!(all, expected);
+    storage.close().await;
+}
+
+/// The bytes the export gave when it read every game in one transaction: the old query, on
+/// one connection, each game as `games.pdn` writes it.
+fn single_transaction_export(path: &std::path::Path, account: i64) -> String {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut statement = conn
+        .prepare(
+            "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL AND m.id IN \
+             (SELECT match_id FROM seats WHERE account_id = ?1) ORDER BY m.created_ms, m.id",
+        )
+        .unwrap();
+    let rows = statement
+        .query_map([account], |row| row.get::<_, String>(0))
+        .unwrap();
+    rows.map(|pdn| format!("{}\n\n", pdn.unwrap().trim_end()))
+        .collect()
+}
+
+/// Paged, the export gives the very bytes the single-transaction export gave.
+#[tokio::test]
+async fn a_paged_pdn_export_gives_the_bytes_the_single_transaction_one_gave() {
+    let place = SqliteFile::new();
+    let (storage, _) = place.open().await;
+    let anne = ten_games_of_anne(&storage).await;
+    let before = single_transaction_export(&place.path, anne);
+    assert_eq!(before.matches("[Event").count(), 10);
+    for page in [1, 3, 4, 10, 64] {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+        let accounts = storage.accounts();
+        tokio::spawn(
+            async move { super::accounts::send_pdn_pages(&*accounts, anne, page, tx).await },
+        );
+        let mut bytes = String::new();
+        while let Some(game) = rx.recv().await {
+            bytes.push_str(&format!("{}\n\n", game.unwrap().trim_end()));
+        }
+        assert_eq!(bytes, before, "pages of {page}");
+    }
+    storage.close().await;
+}
+
+/// A download whose client stopped reading after its first game holds nothing of the
+/// database: four other reads are served at once beside it, and the write-ahead log
+/// written after it began can be checkpointed in full. (Read in one transaction, the
+/// export kept its snapshot: the frames after it could not be checkpointed, and the log
+/// grew while play went on.)
+#[tokio::test]
+async fn a_paused_pdn_download_holds_no_reader_and_does_not_stop_the_checkpoint() {
+    let place = SqliteFile::new();
+    let (storage, _) = place.open().await;
+    let anne = ten_games_of_anne(&storage).await;
+    let accounts = storage.accounts();
+
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+    let export = tokio::spawn({
+        let accounts = accounts.clone();
+        async move { accounts.pdn(anne, tx).await }
+    });
+    assert!(rx.recv().await.unwrap().unwrap().contains("g00"));
+    // The client reads no more. Play goes on: more games are written to the log.
+    for i in 0..20 {
+        storage
+            .commit(game_of(anne, &format!("after{i:02}"), 200 + i, true))
+            .await
+            .unwrap();
+    }
+
+    let profile = || {
+        let accounts = accounts.clone();
+        async move {
+            let account = accounts.account_by_name("anne".into()).await?;
+            let tally = accounts.tally(anne).await?;
+            let games = accounts.games(anne, 0, 20).await?;
+            Ok::<_, StorageError>((account.is_some(), tally.won, games.len()))
+        }
+    };
+    let served = tokio::time::timeout(
+        std::time::Duration::from_secs(4),
+        futures_util::future::join_all((0..4).map(|_| profile())),
+    )
+    .await
+    .expect("four profiles served beside the paused download");
+    for profile in served {
+        assert_eq!(profile.unwrap(), (true, 30, 20));
+    }
+
+    let conn = rusqlite::Connection::open(&place.path).unwrap();
+    let (busy, log, checkpointed): (i64, i64, i64) = conn
+        .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })
+        .unwrap();
+    assert_eq!(
+        (busy, checkpointed),
+        (0, log),
+        "every frame of the log checkpointed beside the paused download"
+    );
+
+    drop(rx);
+    tokio::time::timeout(std::time::Duration::from_secs(5), export)
+        .await
+        .expect("the export ends once its download is gone")
+        .unwrap();
     storage.close().await;
 }

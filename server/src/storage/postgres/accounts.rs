@@ -3,14 +3,12 @@
 //! and a logout anywhere is seen everywhere at the next request.
 
 use deadpool_postgres::Pool;
-use futures_util::{StreamExt, pin_mut};
-use tokio::sync::mpsc;
 use tokio_postgres::Row;
 
 use super::pooled;
 use crate::storage::accounts::{
     AccountRow, AccountStore, BEST_WIN, BestWin, CURRENT_RATINGS, Flag, GameRow, LadderCandidate,
-    Preferences, SessionRow, Tally, TokenRow, count,
+    PdnGame, PdnKey, Preferences, SessionRow, Tally, TokenRow, count,
 };
 use crate::storage::{ChatMuteRow, RatingChange, StorageError};
 
@@ -77,16 +75,37 @@ impl PgAccounts {
         Ok(pooled(&self.pool).await?.execute(sql, params).await?)
     }
 
-    /// Runs `sql`; returns its rows.
+    /// Runs `sql`; returns its rows. The statement is prepared once per pooled connection
+    /// (a read per request would otherwise cost a parse and a round trip more each time).
     async fn query(&self, sql: &str, params: &[&Param]) -> Result<Vec<Row>, StorageError> {
-        Ok(pooled(&self.pool).await?.query(sql, params).await?)
+        let client = pooled(&self.pool).await?;
+        let statement = client.prepare_cached(sql).await?;
+        Ok(client.query(&statement, params).await?)
     }
 
     /// Runs `sql`, which returns one row at most.
     async fn query_opt(&self, sql: &str, params: &[&Param]) -> Result<Option<Row>, StorageError> {
-        Ok(pooled(&self.pool).await?.query_opt(sql, params).await?)
+        let client = pooled(&self.pool).await?;
+        let statement = client.prepare_cached(sql).await?;
+        Ok(client.query_opt(&statement, params).await?)
     }
 }
+
+/// A member's finished games for the PDN export, in its order (`$1` the account, `$2` how
+/// many); [`PDN_NEXT_PAGE`] the same after a key (`$3`, `$4`), as SQLite's.
+const PDN_FIRST_PAGE: &str = "WITH page AS (SELECT m.created_ms, m.id FROM matches m \
+     WHERE m.finished AND m.pdn IS NOT NULL \
+     AND m.id IN (SELECT match_id FROM seats WHERE account_id = $1) \
+     ORDER BY m.created_ms, m.id LIMIT $2) \
+     SELECT page.created_ms, page.id, m.pdn FROM page JOIN matches m ON m.id = page.id \
+     ORDER BY page.created_ms, page.id";
+const PDN_NEXT_PAGE: &str = "WITH page AS (SELECT m.created_ms, m.id FROM matches m \
+     WHERE m.finished AND m.pdn IS NOT NULL \
+     AND m.id IN (SELECT match_id FROM seats WHERE account_id = $1) \
+     AND (m.created_ms, m.id) > ($3, $4) \
+     ORDER BY m.created_ms, m.id LIMIT $2) \
+     SELECT page.created_ms, page.id, m.pdn FROM page JOIN matches m ON m.id = page.id \
+     ORDER BY page.created_ms, page.id";
 
 /// A statement's parameter.
 type Param = dyn tokio_postgres::types::ToSql + Sync;
@@ -326,30 +345,35 @@ impl AccountStore for PgAccounts {
         Ok(tally)
     }
 
-    async fn pdn(&self, account: i64, into: mpsc::Sender<Result<String, StorageError>>) {
-        let streamed = async {
-            let client = pooled(&self.pool).await?;
-            // A row stream: rows arrive as the sender takes them, never all in memory.
-            let rows = client
-                .query_raw(
-                    "SELECT m.pdn FROM matches m WHERE m.finished AND m.pdn IS NOT NULL \
-                     AND m.id IN (SELECT match_id FROM seats WHERE account_id = $1) \
-                     ORDER BY m.created_ms, m.id",
-                    [&account],
-                )
-                .await?;
-            pin_mut!(rows);
-            while let Some(row) = rows.next().await {
-                let pdn: String = row?.get(0);
-                if into.send(Ok(pdn)).await.is_err() {
-                    break;
-                }
+    async fn pdn_page(
+        &self,
+        account: i64,
+        after: Option<PdnKey>,
+        limit: u32,
+    ) -> Result<Vec<PdnGame>, StorageError> {
+        // A short query on a pooled connection, given back before the page is sent: no
+        // portal stays open (and no connection taken) while a slow download reads.
+        let limit = i64::from(limit);
+        let rows = match after {
+            None => self.query(PDN_FIRST_PAGE, &[&account, &limit]).await?,
+            Some(PdnKey {
+                created_ms,
+                match_id,
+            }) => {
+                self.query(PDN_NEXT_PAGE, &[&account, &limit, &created_ms, &match_id])
+                    .await?
             }
-            Ok::<(), StorageError>(())
         };
-        if let Err(err) = streamed.await {
-            let _ = into.send(Err(err)).await;
-        }
+        Ok(rows
+            .iter()
+            .map(|row| PdnGame {
+                key: PdnKey {
+                    created_ms: row.get(0),
+                    match_id: row.get(1),
+                },
+                pdn: row.get(2),
+            })
+            .collect())
     }
 
     async fn rating(&self, account: i64) -> Result<Option<RatingChange>, StorageError> {

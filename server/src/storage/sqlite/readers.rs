@@ -31,7 +31,8 @@ use crate::storage::{StorageError, Unavailable};
 
 /// How many read connections are kept at most. A read is short (a session, a match's events,
 /// its chat): on two cores four at once keep both busy, and one slow read (a ladder of
-/// thousands of members, a PDN export) does not hold up the rest.
+/// thousands of members) does not hold up the rest. A PDN export takes one only for each page
+/// of games it reads, never while its client reads ([`crate::storage::accounts::send_pdn_pages`]).
 const READERS: usize = 4;
 
 /// How long a connection waits out the writer's lock (reads almost never meet it in WAL mode;
@@ -92,6 +93,10 @@ impl Readers {
     }
 }
 
+/// How many prepared statements a read connection keeps: more than the distinct reads of
+/// the server (some 40), so none is ever parsed twice on one connection.
+const STATEMENTS_KEPT: usize = 64;
+
 /// How a read connection is opened: as [`Connection::open`] does, but read-only.
 pub(super) const READ_ONLY: OpenFlags = OpenFlags::SQLITE_OPEN_READ_ONLY
     .union(OpenFlags::SQLITE_OPEN_URI)
@@ -103,6 +108,11 @@ pub(super) fn open(path: &std::path::Path, flags: OpenFlags) -> Result<Connectio
     let conn = Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Every read that runs per request (a session, a profile, the ladder, a games page, the
+    // events list) takes its statement from the connection's cache, so it is parsed and
+    // planned once per kept connection, not once per request; rusqlite keeps 16 by default,
+    // fewer than the reads there are, and a full cache drops its least used one.
+    conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
     Ok(conn)
 }
 
