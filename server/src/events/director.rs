@@ -26,7 +26,7 @@ use super::state::{EventState, Step, outcome_of};
 use super::view::EventView;
 use crate::matches::Directory;
 use crate::matches::{Player, Record, Setup};
-use crate::ops::shutdown::{Shutdown, TaskGuard};
+use crate::ops::shutdown::Shutdown;
 use crate::storage::club::EventWrite;
 use crate::storage::{MatchKey, Refused, Storage, StorageError, Write, now_ms};
 
@@ -207,8 +207,9 @@ impl Director {
     }
 
     /// Runs the event to its end (or until the server stops, or, in a cluster, this node no
-    /// longer owns the event).
-    pub(crate) async fn run(mut self, _guard: TaskGuard) {
+    /// longer owns the event), and gives back the event as it left it: finished, its final
+    /// state, which [`super::Events`] keeps (bounded) once the director has gone.
+    pub(crate) async fn run(mut self) -> EventState {
         let id = self.state.id.clone();
         match self.drive().await {
             Ok(()) => tracing::info!(event = %id, "event finished"),
@@ -218,6 +219,7 @@ impl Director {
             }
             Err(err) => tracing::error!(event = %id, %err, "event director stopped"),
         }
+        self.state
     }
 
     /// Whether this node may still act for the event: always on a single server.

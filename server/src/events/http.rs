@@ -369,8 +369,9 @@ struct PageQuery {
     page: u32,
 }
 
-/// Page `page` of the events: every waiting and running one, then `per_page` finished ones
-/// (newest first; `more` if older ones follow), and whether the one asking may create events
+/// Page `page` of the events: every waiting and running one (at most 200, `more_current` if
+/// some are left out), then `per_page` finished ones (newest first; `more` if older ones
+/// follow), and whether the one asking may create events
 /// (`can_create`: the list page shows its form only then).
 async fn list(
     State(club): State<Club>,
@@ -396,6 +397,7 @@ async fn list(
         "page": page,
         "per_page": super::PER_PAGE,
         "more": listed.more,
+        "more_current": listed.more_current,
     }))
     .into_response())
 }
