@@ -317,3 +317,9 @@ cmd-unknown = unknown command `{ $command }` (try help)
 ## answer that is not the API's (a proxy's error page), told by its HTTP status.
 account-login-invalid = the login of { $name } on { $server } is no longer valid (logged out everywhere, revoked, expired or the account closed): boardcast login { $name }
 account-http-status = the server answered HTTP { $status }, not with its API
+
+## `boardcast events`: after the finished events when older ones follow on the next page
+## (`command` is the command that shows it), and when the server left out some upcoming or
+## running events (more than it lists).
+cli-events-older = older: { $command }
+cli-events-more-current = More events are coming up or running than the server lists.

@@ -391,3 +391,9 @@ cmd-unknown = ûnbekende opdracht `{ $command }` (besykje help)
 ## answer that is not the API's (a proxy's error page), told by its HTTP status.
 account-login-invalid = de oanmelding fan { $name } op { $server } is net mear jildich (oeral ôfmeld, ynlutsen, ferrûn of it akkount sletten): boardcast login { $name }
 account-http-status = de server antwurde HTTP { $status }, net mei syn API
+
+## `boardcast events`: after the finished events when older ones follow on the next page
+## (`command` is the command that shows it), and when the server left out some upcoming or
+## running events (more than it lists).
+cli-events-older = âlder: { $command }
+cli-events-more-current = Der komme mear toernoaien oan of der rinne mear as de server sjen lit.

@@ -391,3 +391,9 @@ cmd-unknown = onbekende opdracht `{ $command }` (probeer help)
 ## answer that is not the API's (a proxy's error page), told by its HTTP status.
 account-login-invalid = de aanmelding van { $name } op { $server } is niet meer geldig (overal afgemeld, ingetrokken, verlopen of het account gesloten): boardcast login { $name }
 account-http-status = de server antwoordde HTTP { $status }, niet met zijn API
+
+## `boardcast events`: after the finished events when older ones follow on the next page
+## (`command` is the command that shows it), and when the server left out some upcoming or
+## running events (more than it lists).
+cli-events-older = ouder: { $command }
+cli-events-more-current = Er komen meer toernooien aan of lopen er meer dan de server toont.
