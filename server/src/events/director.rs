@@ -600,30 +600,18 @@ impl Director {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::Events;
     use crate::events::record::EventSetup;
     use crate::events::state::tests::setup;
-    use crate::matches::Settings;
-    use crate::matches::local::Hub;
+    use crate::events::tests::TestClub;
 
     /// A director that stopped between creating a board's game and recording it left a game
     /// both players are seated in: the director that resumes the event seats that game on
     /// the board, and creates no second one.
     #[tokio::test]
     async fn a_game_created_but_not_recorded_before_a_restart_is_the_boards_game_after_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings::for_tests();
-        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-        let (accounts, mut members) = (storage.accounts(), Vec::new());
-        for name in ["Anne", "Bauke", "Catrijn"] {
-            let created =
-                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
-            members.push(created.await.unwrap().unwrap());
-        }
+        let club = TestClub::open().await;
+        let (storage, hub) = (club.storage.clone(), club.hub.clone());
+        let members = club.members().await;
 
         // A Swiss of one round, joined and paired, as stored by a director that then created
         // the board's game and stopped before recording it.
@@ -692,15 +680,7 @@ mod tests {
         game(board.white, board.black, None).await.unwrap();
         let (_, created, _) = game(board.white, board.black, Some("ev")).await.unwrap();
 
-        let events = Events::start(
-            storage.clone(),
-            Arc::new(hub.clone()),
-            shutdown,
-            tasks,
-            false,
-            Duration::from_secs(60),
-        )
-        .await;
+        let events = club.node(storage.clone(), false).await;
         let mut waited = 0;
         let seated = loop {
             let view = events.view("ev").await.unwrap();

@@ -622,7 +622,7 @@ pub(crate) struct EventsPage {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::events::record::Format;
     use crate::events::state::tests::setup;
@@ -702,44 +702,81 @@ mod tests {
         }
     }
 
+    /// A club for a test: a SQLite database in a temporary directory, the hub its events'
+    /// games are created in and the shutdown they run under; each node's [`Events`] start
+    /// from it ([`TestClub::node`]).
+    pub(crate) struct TestClub {
+        pub storage: Storage,
+        pub hub: Hub,
+        pub shutdown: Shutdown,
+        pub tasks: Tasks,
+        _trigger: crate::ops::shutdown::Trigger,
+        _all_done: crate::ops::shutdown::AllDone,
+        /// Removed last, after everything that uses the database.
+        _dir: tempfile::TempDir,
+    }
+
+    impl TestClub {
+        pub(crate) async fn open() -> TestClub {
+            let dir = tempfile::tempdir().unwrap();
+            let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+            let (storage, _) = Storage::open(&database, None).await.unwrap();
+            let (trigger, shutdown) = crate::ops::shutdown::channel();
+            let (tasks, all_done) = crate::ops::shutdown::tasks();
+            let settings = Settings::for_tests();
+            let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
+            TestClub {
+                storage,
+                hub,
+                shutdown,
+                tasks,
+                _trigger: trigger,
+                _all_done: all_done,
+                _dir: dir,
+            }
+        }
+
+        /// A node's events read from `storage` (the club's, or one that counts its reads):
+        /// a single server's, which directs every event, or a cluster node's (`cluster`),
+        /// which directs only the events it claims. An arena minute lasts a minute.
+        pub(crate) async fn node(&self, storage: Storage, cluster: bool) -> Events {
+            let directory: Arc<dyn Directory> = Arc::new(self.hub.clone());
+            let (shutdown, tasks) = (self.shutdown.clone(), self.tasks.clone());
+            const MINUTE: Duration = Duration::from_secs(60);
+            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE).await
+        }
+
+        /// The accounts of three members: Anne, Bauke and Catrijn.
+        pub(crate) async fn members(&self) -> Vec<i64> {
+            let (accounts, mut members) = (self.storage.accounts(), Vec::new());
+            for name in ["Anne", "Bauke", "Catrijn"] {
+                let created =
+                    accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
+                members.push(created.await.unwrap().unwrap());
+            }
+            members
+        }
+    }
+
+    /// The club's storage, counting the event reads in the [`Reads`] it gives too.
+    fn counted(club: &TestClub) -> (Storage, Arc<Reads>) {
+        let reads = Arc::new(Reads::default());
+        let counted = Storage::new(Counting {
+            inner: club.storage.clone(),
+            reads: reads.clone(),
+        });
+        (counted, reads)
+    }
+
     /// A member who withdrew joins again where the format takes them back (a Swiss between
     /// rounds, a round-robin before its start), and is told in its own words where it does
     /// not (a round-robin that runs without them), not `already_joined`.
     #[tokio::test]
     async fn a_member_who_withdrew_joins_again_where_the_format_allows_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let hub = Hub::new(
-            storage.clone(),
-            Settings::for_tests(),
-            shutdown.clone(),
-            tasks.clone(),
-        );
-        let accounts = storage.accounts();
-        let mut members = Vec::new();
-        for name in ["Anne", "Bauke", "Catrijn"] {
-            let created =
-                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
-            members.push(created.await.unwrap().unwrap());
-        }
-        let joining = |account: i64| Joining {
-            account,
-            name: format!("p{account}"),
-            rating: 1500,
-            request: None,
-        };
-        let events = Events::start(
-            storage.clone(),
-            Arc::new(hub),
-            shutdown,
-            tasks,
-            false,
-            Duration::from_secs(60),
-        )
-        .await;
+        let club = TestClub::open().await;
+        let members = club.members().await;
+        let joining = member;
+        let events = club.node(club.storage.clone(), false).await;
         let later = now_ms() + 3_600_000;
         for format in [
             Format::Swiss { rounds: 3 },
@@ -926,30 +963,11 @@ mod tests {
     /// their records. What it shows is what a whole read shows.
     #[tokio::test]
     async fn an_event_run_elsewhere_is_shown_from_what_was_read_and_only_what_is_new_is_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let reads = Arc::new(Reads::default());
-        let counted = Storage::new(Counting {
-            inner: storage.clone(),
-            reads: reads.clone(),
-        });
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let start = |storage: Storage, cluster| {
-            let hub = Hub::new(
-                storage.clone(),
-                Settings::for_tests(),
-                shutdown.clone(),
-                tasks.clone(),
-            );
-            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
-            const MINUTE: Duration = Duration::from_secs(60);
-            Events::start(storage, Arc::new(hub), shutdown, tasks, cluster, MINUTE)
-        };
+        let club = TestClub::open().await;
+        let (counted, reads) = counted(&club);
         // The node that runs the directors, and one that only shows the events.
-        let owner = start(storage.clone(), false).await;
-        let here = start(counted, true).await;
+        let owner = club.node(club.storage.clone(), false).await;
+        let here = club.node(counted, true).await;
         let waiting = owner
             .create(EventSetup {
                 starts_at_ms: now_ms() + 3_600_000,
@@ -1036,25 +1054,11 @@ mod tests {
     /// without a read of storage, not even of the event's newer records.
     #[tokio::test]
     async fn a_node_keeps_the_set_ups_it_looks_up_within_the_events_it_keeps() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let reads = Arc::new(Reads::default());
-        let counted = Storage::new(Counting {
-            inner: storage.clone(),
-            reads: reads.clone(),
-        });
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let hub = Hub::new(
-            storage.clone(),
-            Settings::for_tests(),
-            shutdown.clone(),
-            tasks.clone(),
-        );
-        const MINUTE: Duration = Duration::from_secs(60);
+        let club = TestClub::open().await;
+        let (counted, reads) = counted(&club);
+        let storage = club.storage.clone();
         // A node of a cluster: it runs none of these events' directors.
-        let here = Events::start(counted, Arc::new(hub), shutdown, tasks, true, MINUTE).await;
+        let here = club.node(counted, true).await;
         let seen = kept::KEPT.get() + 44;
         let swiss = setup(Format::Swiss { rounds: 3 });
         let writes = (0..seen)
@@ -1102,20 +1106,8 @@ mod tests {
     /// request that was never done is still `event_moving`.
     #[tokio::test]
     async fn a_request_done_whose_answer_was_lost_is_answered_as_done_also_when_sent_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings::for_tests();
-        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-        let directory: Arc<dyn Directory> = Arc::new(hub);
-        let start = |cluster| {
-            let (storage, directory) = (storage.clone(), directory.clone());
-            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
-            const MINUTE: Duration = Duration::from_secs(60);
-            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE)
-        };
+        let club = TestClub::open().await;
+        let start = |cluster| club.node(club.storage.clone(), cluster);
         // The node that runs the director, and one that forwards its members' requests there.
         let owner = start(false).await;
         let here = start(true).await;
@@ -1189,20 +1181,8 @@ mod tests {
     /// second tab's request, with its own id or none, is still refused.
     #[tokio::test]
     async fn a_request_sent_again_through_another_node_is_answered_as_done() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings::for_tests();
-        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-        let directory: Arc<dyn Directory> = Arc::new(hub);
-        let start = |cluster| {
-            let (storage, directory) = (storage.clone(), directory.clone());
-            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
-            const MINUTE: Duration = Duration::from_secs(60);
-            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE)
-        };
+        let club = TestClub::open().await;
+        let start = |cluster| club.node(club.storage.clone(), cluster);
         // The node that runs the director, and two that forward their members' requests.
         let owner = start(false).await;
         let (first, second) = (start(true).await, start(true).await);
@@ -1273,25 +1253,10 @@ mod tests {
     /// follower that watches it is sent it at once, and a late join is refused as finished.
     #[tokio::test]
     async fn a_node_that_directed_many_events_to_their_end_holds_a_bounded_number_of_them() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let reads = Arc::new(Reads::default());
-        let counted = Storage::new(Counting {
-            inner: storage.clone(),
-            reads: reads.clone(),
-        });
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let hub = Hub::new(
-            storage.clone(),
-            Settings::for_tests(),
-            shutdown.clone(),
-            tasks.clone(),
-        );
-        const MINUTE: Duration = Duration::from_secs(60);
-        let (shut, all) = (shutdown.clone(), tasks.clone());
-        let events = Events::start(counted, Arc::new(hub), shut, all, false, MINUTE).await;
+        let club = TestClub::open().await;
+        let (counted, reads) = counted(&club);
+        let storage = club.storage.clone();
+        let events = club.node(counted, false).await;
         // The first has a player, alone at its start: it is over then, with its standings.
         let first = events
             .create(EventSetup {
@@ -1360,6 +1325,7 @@ mod tests {
         );
 
         // A spectator who watches it now is sent the event at once, whole and over.
+        let (shutdown, tasks) = (club.shutdown.clone(), club.tasks.clone());
         let followers = follow::Followers::new(events.clone(), shutdown, tasks);
         let (outbox, mut inbox) =
             crate::room::outbox::outbox(1, boardcast_protocol::Encoding::Json, 16);
@@ -1398,28 +1364,10 @@ mod tests {
     /// more than that, it says none are.
     #[tokio::test]
     async fn a_list_that_leaves_out_waiting_events_says_so() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let hub = Hub::new(
-            storage.clone(),
-            Settings::for_tests(),
-            shutdown.clone(),
-            tasks.clone(),
-        );
-        const MINUTE: Duration = Duration::from_secs(60);
+        let club = TestClub::open().await;
+        let storage = club.storage.clone();
         // A node of a cluster: it shows these events without directing them.
-        let here = Events::start(
-            storage.clone(),
-            Arc::new(hub),
-            shutdown,
-            tasks,
-            true,
-            MINUTE,
-        );
-        let here = here.await;
+        let here = club.node(storage.clone(), true).await;
         let later = EventSetup {
             starts_at_ms: now_ms() + 3_600_000,
             ..setup(Format::Swiss { rounds: 3 })
