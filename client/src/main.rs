@@ -180,8 +180,13 @@ enum Command {
     /// Print the club's ladder: members with an established rating (RD at most 75) who
     /// played rated in the last 7 days, best first.
     Ladder,
-    /// List the club's events: upcoming, running and finished.
-    Events,
+    /// List the club's events: upcoming, running and finished (20 finished a page).
+    Events {
+        /// Page N of the finished events, counted from 0 (the newest) as the server's API
+        /// counts them: `--page 1` shows the 20 before the newest 20.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        page: u32,
+    },
     /// Show an event: countdown, standings with tie-breaks, each round's games (with the
     /// match id to watch).
     Event {
@@ -306,7 +311,9 @@ fn main() -> ExitCode {
             return account::games(account(address), name, save);
         }
         Some(Command::Ladder) => return account::ladder(account(address)),
-        Some(Command::Events) => return account::events::events(account(address)),
+        Some(Command::Events { page }) => {
+            return account::events::events(account(address), page);
+        }
         Some(Command::Event { id, follow }) => {
             return account::events::event(account(address), id, follow);
         }
@@ -340,7 +347,7 @@ fn main() -> ExitCode {
             | Command::Whoami
             | Command::Games { .. }
             | Command::Ladder
-            | Command::Events
+            | Command::Events { .. }
             | Command::Event { .. },
         ) => unreachable!("handled above"),
         Some(Command::Engine {

@@ -1593,6 +1593,10 @@ async fn a_club_with_more_events_than_a_page_lists_them_page_by_page() {
             (Some(u64::from(n)), Some(20))
         );
         assert_eq!(answer["more"], n < 2, "page {n}");
+        assert_eq!(
+            answer["more_current"], false,
+            "the one waiting event is listed"
+        );
         assert_eq!(answer["can_create"], false, "asked without a cookie");
         let events = answer["events"].as_array().unwrap();
         assert_eq!(

@@ -714,6 +714,72 @@ fn events_and_event_print_the_club_event_within_80_by_24() {
     );
 }
 
+/// `boardcast events` shows the newest page of finished events and, when older ones follow,
+/// the command that shows them; `--page 1` shows those (counted from 0, as the API counts),
+/// and says nothing of older ones on the last page. `--help` says how pages are counted.
+#[test]
+fn events_pages_older_finished_events_and_says_where_they_are() {
+    use boardcast_tests::members::{create_member, login_cookie};
+    let server = server();
+    let addr = server.addr();
+    let program = Path::new(env!("CARGO_BIN_EXE_boardcast-server-e2e"));
+    let config = tempfile::tempdir().expect("a config directory");
+    create_member(program, &server.db(), "Organiser", PASSWORD, true);
+    let organiser = login_cookie(addr, "Organiser", PASSWORD);
+    // 22 events that start now with nobody in them: each is over at once. A few
+    // milliseconds apart, so newest first is one order.
+    let mut made = Vec::new();
+    for i in 0..22 {
+        let body =
+            format!(r#"{{"name":"Old {i}","kind":"swiss","time_control":"5+3","rounds":3}}"#);
+        let (status, body) = post_as(addr, &organiser, "/api/events", &body);
+        assert_eq!(status, 201, "{body}");
+        let created: serde_json::Value = serde_json::from_str(&body).unwrap();
+        made.push(created["id"].as_str().unwrap().to_owned());
+        std::thread::sleep(std::time::Duration::from_millis(3));
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let newest = loop {
+        let out = run(addr, config.path(), &["events"], "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let shown = stdout(&out);
+        if shown.contains("Running\n  None.\nFinished\n") {
+            break shown;
+        }
+        assert!(std::time::Instant::now() < deadline, "{shown}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert!(
+        newest.ends_with("older: boardcast events --page 1\n"),
+        "{newest}"
+    );
+    let finished = |shown: &str| -> Vec<String> {
+        shown
+            .split("Finished\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .filter(|line| line.starts_with("  "))
+            .map(|line| line.split_whitespace().next().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        finished(&newest),
+        made[2..].iter().rev().cloned().collect::<Vec<_>>()
+    );
+    let out = run(addr, config.path(), &["events", "--page", "1"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let older = stdout(&out);
+    assert_eq!(
+        finished(&older),
+        [made[1].clone(), made[0].clone()],
+        "{older}"
+    );
+    assert!(!older.contains("older:"), "the last page: {older}");
+    let out = run(addr, config.path(), &["events", "--help"], "");
+    assert!(stdout(&out).contains("counted from 0"), "{}", stdout(&out));
+}
+
 /// `boardcast event ID --follow` follows the event over the WebSocket (issue 33, "spectators
 /// follow it live"): it prints the event, and prints it again whenever the server pushes a
 /// change (a member joining over HTTP), without asking.

@@ -351,3 +351,9 @@ api-cannot-write = cannot write { $file }: { $error }
 api-bad-address = bad address { $url }: { $error }
 api-bad-token = the stored token is not valid text
 cannot-start = cannot start: { $error }
+
+## `boardcast events`: after the finished events when older ones follow on the next page
+## (`command` is the command that shows it), and when the server left out some upcoming or
+## running events (more than it lists).
+cli-events-older = older: { $command }
+cli-events-more-current = More events are coming up or running than the server lists.

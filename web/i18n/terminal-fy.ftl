@@ -425,3 +425,9 @@ api-cannot-write = kin { $file } net skriuwe: { $error }
 api-bad-address = ûnjildich adres { $url }: { $error }
 api-bad-token = de bewarre tagongskaai is gjin jildige tekst
 cannot-start = kin net begjinne: { $error }
+
+## `boardcast events`: after the finished events when older ones follow on the next page
+## (`command` is the command that shows it), and when the server left out some upcoming or
+## running events (more than it lists).
+cli-events-older = âlder: { $command }
+cli-events-more-current = Der komme mear toernoaien oan of der rinne mear as de server sjen lit.

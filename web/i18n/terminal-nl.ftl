@@ -425,3 +425,9 @@ api-cannot-write = kan { $file } niet schrijven: { $error }
 api-bad-address = ongeldig adres { $url }: { $error }
 api-bad-token = de bewaarde toegangssleutel is geen geldige tekst
 cannot-start = kan niet starten: { $error }
+
+## `boardcast events`: after the finished events when older ones follow on the next page
+## (`command` is the command that shows it), and when the server left out some upcoming or
+## running events (more than it lists).
+cli-events-older = ouder: { $command }
+cli-events-more-current = Er komen meer toernooien aan of lopen er meer dan de server toont.

@@ -101,10 +101,11 @@ impl Api {
         self.json(Method::GET, &path, None).await
     }
 
-    /// `GET /api/events`: every waiting and running club event, then the newest page of
-    /// finished ones (PROTOCOL.md §20).
-    pub async fn events(&self) -> Result<Value, ApiError> {
-        self.json(Method::GET, "/api/events", None).await
+    /// `GET /api/events?page=N`: every waiting and running club event, then page `page`
+    /// (from 0, the newest) of the finished ones (PROTOCOL.md §20).
+    pub async fn events(&self, page: u32) -> Result<Value, ApiError> {
+        let path = format!("/api/events?page={page}");
+        self.json(Method::GET, &path, None).await
     }
 
     /// `GET /api/events/{id}`: one event as it stands.

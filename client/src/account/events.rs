@@ -71,7 +71,9 @@ fn summary(e: &Value) -> String {
     .join(" · ")
 }
 
-/// The list: upcoming, running, then finished events, one line each.
+/// The list: upcoming, running, then finished events, one line each; when the server left
+/// out some upcoming or running ones (`more_current`), a line that says so; when older
+/// finished events follow (`more`), the command that shows them (`page` is the API's, from 0).
 pub fn events_text(list: &Value) -> String {
     let events = list["events"].as_array().cloned().unwrap_or_default();
     let mut out = String::new();
@@ -94,6 +96,18 @@ pub fn events_text(list: &Value) -> String {
             );
             let _ = writeln!(out, "{}", clip(&line, WIDTH));
         }
+        if status == "playing" && list["more_current"].as_bool() == Some(true) {
+            let _ = writeln!(out, "  {}", tr("cli-events-more-current"));
+        }
+    }
+    if list["more"].as_bool() == Some(true) {
+        let next = list["page"].as_u64().unwrap_or(0) + 1;
+        let command = format!("boardcast events --page {next}");
+        let older = tr_args(
+            "cli-events-older",
+            &[("command", FluentValue::from(command))],
+        );
+        let _ = writeln!(out, "{older}");
     }
     out
 }
@@ -199,12 +213,12 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// `boardcast events`.
-pub fn events(options: AccountOptions) -> ExitCode {
+/// `boardcast events`, `--page N` (from 0) for older finished events.
+pub fn events(options: AccountOptions, page: u32) -> ExitCode {
     block_on(async move {
         let api = options.api(None)?;
         let list = api
-            .events()
+            .events(page)
             .await
             .map_err(|e| format!("events: {}", refusal_text(&e, Service::Events)))?;
         print!("{}", events_text(&list));
@@ -289,4 +303,46 @@ async fn follow_event(options: AccountOptions, id: String) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, speak_on_this_thread};
+    use serde_json::json;
+
+    fn event(id: &str, status: &str) -> Value {
+        json!({"id": id, "name": id, "status": status, "kind": "swiss", "rounds_total": 3,
+            "time_control": "5+3", "rated": false, "players": []})
+    }
+
+    /// A page with older finished events after it names the command that shows the next
+    /// page (the API's page, from 0), and a list the server cut short says so under the
+    /// running events, in the player's language; the last page and a whole list say neither.
+    #[test]
+    fn the_list_names_the_next_page_and_says_when_the_server_left_events_out() {
+        speak_on_this_thread(Lang::En);
+        let page = json!({"events": [event("w1", "waiting"), event("f1", "finished")],
+            "page": 1, "per_page": 20, "more": true, "more_current": true});
+        let shown = events_text(&page);
+        assert!(
+            shown.ends_with("  f1        f1  Swiss, 3 rounds · 5+3 · casual · 0 players\nolder: boardcast events --page 2\n"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(
+                "Running\n  None.\n  More events are coming up or running than the server lists.\nFinished\n"
+            ),
+            "{shown}"
+        );
+        let last = json!({"events": [event("f1", "finished")], "page": 2, "more": false,
+            "more_current": false});
+        let shown = events_text(&last);
+        assert!(!shown.contains("older"), "{shown}");
+        assert!(!shown.contains("More events"), "{shown}");
+        speak_on_this_thread(Lang::Nl);
+        assert!(events_text(&page).contains("\nouder: boardcast events --page 2\n"));
+        speak_on_this_thread(Lang::Fy);
+        assert!(events_text(&page).contains("\nâlder: boardcast events --page 2\n"));
+    }
 }

@@ -26,7 +26,7 @@ use super::state::{EventState, Step, outcome_of};
 use super::view::EventView;
 use crate::matches::Directory;
 use crate::matches::{Player, Record, Setup};
-use crate::ops::shutdown::{Shutdown, TaskGuard};
+use crate::ops::shutdown::Shutdown;
 use crate::storage::club::EventWrite;
 use crate::storage::{MatchKey, Refused, Storage, StorageError, Write, now_ms};
 
@@ -207,8 +207,9 @@ impl Director {
     }
 
     /// Runs the event to its end (or until the server stops, or, in a cluster, this node no
-    /// longer owns the event).
-    pub(crate) async fn run(mut self, _guard: TaskGuard) {
+    /// longer owns the event), and gives back the event as it left it: finished, its final
+    /// state, which [`super::Events`] keeps (bounded) once the director has gone.
+    pub(crate) async fn run(mut self) -> EventState {
         let id = self.state.id.clone();
         match self.drive().await {
             Ok(()) => tracing::info!(event = %id, "event finished"),
@@ -218,6 +219,7 @@ impl Director {
             }
             Err(err) => tracing::error!(event = %id, %err, "event director stopped"),
         }
+        self.state
     }
 
     /// Whether this node may still act for the event: always on a single server.
@@ -598,30 +600,18 @@ impl Director {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::Events;
     use crate::events::record::EventSetup;
     use crate::events::state::tests::setup;
-    use crate::matches::Settings;
-    use crate::matches::local::Hub;
+    use crate::events::tests::TestClub;
 
     /// A director that stopped between creating a board's game and recording it left a game
     /// both players are seated in: the director that resumes the event seats that game on
     /// the board, and creates no second one.
     #[tokio::test]
     async fn a_game_created_but_not_recorded_before_a_restart_is_the_boards_game_after_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings::for_tests();
-        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-        let (accounts, mut members) = (storage.accounts(), Vec::new());
-        for name in ["Anne", "Bauke", "Catrijn"] {
-            let created =
-                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
-            members.push(created.await.unwrap().unwrap());
-        }
+        let club = TestClub::open().await;
+        let (storage, hub) = (club.storage.clone(), club.hub.clone());
+        let members = club.members().await;
 
         // A Swiss of one round, joined and paired, as stored by a director that then created
         // the board's game and stopped before recording it.
@@ -690,15 +680,7 @@ mod tests {
         game(board.white, board.black, None).await.unwrap();
         let (_, created, _) = game(board.white, board.black, Some("ev")).await.unwrap();
 
-        let events = Events::start(
-            storage.clone(),
-            Arc::new(hub.clone()),
-            shutdown,
-            tasks,
-            false,
-            Duration::from_secs(60),
-        )
-        .await;
+        let events = club.node(storage.clone(), false).await;
         let mut waited = 0;
         let seated = loop {
             let view = events.view("ev").await.unwrap();

@@ -91,6 +91,37 @@ struct WithdrawEvent {
     request: Option<String>,
 }
 
+/// A join's or withdrawal's body: what it asks, and the id its page gave it.
+trait Asked: for<'de> Deserialize<'de> + Default {
+    /// The id the page gave the request ([`JoinEvent::request`]), taken out unchecked.
+    fn take_request(&mut self) -> Option<String>;
+}
+
+impl Asked for JoinEvent {
+    fn take_request(&mut self) -> Option<String> {
+        self.request.take()
+    }
+}
+
+impl Asked for WithdrawEvent {
+    fn take_request(&mut self) -> Option<String> {
+        self.request.take()
+    }
+}
+
+/// The member who asks to join or withdraw (signed in, from the server's own pages), what
+/// they ask, and its request id checked ([`request_id`]): read alike for both.
+async fn member_asking<T: Asked>(
+    club: &Club,
+    headers: &HeaderMap,
+    bytes: &Bytes,
+) -> Result<(Who, T, Option<String>), EventError> {
+    let who = who(club, headers).await?;
+    let mut asked: T = body(bytes)?;
+    let request = request_id(asked.take_request())?;
+    Ok((who, asked, request))
+}
+
 /// The longest request id a page may give a join or withdrawal.
 const MAX_REQUEST_ID: usize = 64;
 
@@ -300,9 +331,7 @@ async fn join(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    let who = who(&club, &headers).await?;
-    let asked: JoinEvent = body(&bytes)?;
-    let request = request_id(asked.request)?;
+    let (who, asked, request) = member_asking::<JoinEvent>(&club, &headers, &bytes).await?;
     let setup = club.events.setup(&id).await?;
     if setup.password.is_some()
         && !club
@@ -355,9 +384,7 @@ async fn withdraw(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    let who = who(&club, &headers).await?;
-    let asked: WithdrawEvent = body(&bytes)?;
-    let request = request_id(asked.request)?;
+    let (who, _, request) = member_asking::<WithdrawEvent>(&club, &headers, &bytes).await?;
     club.events.withdraw(&id, who.id, request).await?;
     Ok(Json(json!({ "withdrew": id })).into_response())
 }
@@ -369,8 +396,9 @@ struct PageQuery {
     page: u32,
 }
 
-/// Page `page` of the events: every waiting and running one, then `per_page` finished ones
-/// (newest first; `more` if older ones follow), and whether the one asking may create events
+/// Page `page` of the events: every waiting and running one (at most 200, `more_current` if
+/// some are left out), then `per_page` finished ones (newest first; `more` if older ones
+/// follow), and whether the one asking may create events
 /// (`can_create`: the list page shows its form only then).
 async fn list(
     State(club): State<Club>,
@@ -396,6 +424,7 @@ async fn list(
         "page": page,
         "per_page": super::PER_PAGE,
         "more": listed.more,
+        "more_current": listed.more_current,
     }))
     .into_response())
 }

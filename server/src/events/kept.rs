@@ -77,6 +77,26 @@ impl Kept {
             .await
     }
 
+    /// Keeps event `state`, finished, as its director left it with its last view `shown`:
+    /// the director has gone, and what it showed is answered from here (dropped in its turn
+    /// as any kept event, then read back from storage).
+    pub(super) fn keep(&self, state: EventState, shown: Arc<EventView>) {
+        let id = state.id.clone();
+        let read = Some(Read { state, shown });
+        self.events()
+            .put(id, Arc::new(tokio::sync::Mutex::new(read)));
+    }
+
+    /// Whether event `id` is kept, finished, as its last read or its director left it (no
+    /// read of storage; one being read just now counts as not kept).
+    pub(super) fn finished(&self, id: &str) -> bool {
+        let Some(slot) = self.events().peek(id).cloned() else {
+            return false;
+        };
+        slot.try_lock()
+            .is_ok_and(|read| read.as_ref().is_some_and(|read| read.state.finished))
+    }
+
     /// How many events are kept (at most [`KEPT`]).
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {

@@ -86,6 +86,9 @@ struct Inner {
     directory: Arc<dyn Directory>,
     shutdown: Shutdown,
     tasks: Tasks,
+    /// The directors started here, by event: each until it has run its event to the end
+    /// (then the event is [`Kept`], bounded), or, stopped before that, until
+    /// [`Events::forget_stopped`].
     running: Mutex<HashMap<String, Running>>,
     /// Whether this server is a node of a cluster: it then runs only the events it owns.
     cluster: bool,
@@ -209,7 +212,8 @@ impl Events {
         self.resume(stored, Some(owner))
     }
 
-    /// Whether event `id`'s director runs here, or ran here to the event's end.
+    /// Whether event `id`'s director runs here, or ran here to the event's end and has not
+    /// quite gone yet (then the event is kept as it left it).
     pub(crate) fn holds(&self, id: &str) -> bool {
         self.running()
             .get(id)
@@ -248,7 +252,49 @@ impl Events {
             POLL,
             owner,
         );
-        tokio::spawn(director.run(guard));
+        // Weak: a director that outlives the server's events has nobody to tell.
+        let events = Arc::downgrade(&self.0);
+        tokio::spawn(async move {
+            let _guard = guard;
+            let ended = director.run().await;
+            if let Some(inner) = events.upgrade() {
+                Events(inner).director_ended(ended);
+            }
+        });
+    }
+
+    /// A director has stopped with the event as `ended`. Run to the end, the event leaves
+    /// [`Inner::running`] (which would otherwise grow with every event a node ever directed)
+    /// and its final state and view go to [`Kept`], bounded with the events read back: the
+    /// event's page, a `watch` of it and a late request are answered from there without a
+    /// read of storage while it is kept, and from storage, like any finished event, after.
+    /// Followers that were watching keep the director's views until its last one is pushed
+    /// (the room holds the receiver). A director stopped before the end stays, for
+    /// [`Events::forget_stopped`].
+    fn director_ended(&self, ended: EventState) {
+        if !ended.finished {
+            return;
+        }
+        let mut running = self.running();
+        let Some(shown) = running
+            .get(&ended.id)
+            .filter(|running| running.stopped())
+            .map(|running| running.view.borrow().clone())
+        else {
+            return;
+        };
+        let id = ended.id.clone();
+        // Kept before it leaves `running`, both under its lock: a look at the event always
+        // finds it in one or the other.
+        self.0.kept.keep(ended, shown);
+        running.remove(&id);
+    }
+
+    /// How many events this node holds a director's entry for (running, or stopped and not
+    /// yet forgotten).
+    #[cfg(test)]
+    fn running_len(&self) -> usize {
+        self.running().len()
     }
 
     /// Stores a new event and starts its director; returns its id.
@@ -324,6 +370,10 @@ impl Events {
             .get(id)
             .map(|running| (running.commands.clone(), running.finished()));
         let Some((commands, finished)) = found else {
+            // Directed here to its end, and kept since.
+            if self.0.kept.finished(id) {
+                return Err(EventError::Finished);
+            }
             return Err(elsewhere);
         };
         // A director stops when its event is over, and in a cluster when this node lost it.
@@ -507,14 +557,17 @@ impl Events {
     }
 
     /// Page `page` (from 0) of the list of events: every waiting and running event (at most
-    /// [`MAX_UNFINISHED_LISTED`]) and [`PER_PAGE`] of the finished ones, each newest first.
+    /// [`MAX_UNFINISHED_LISTED`], the newest; `more_current` says when some are left out) and [`PER_PAGE`] of the finished ones, each newest first.
     /// Which there are is read from storage without their records, one indexed range each
     /// (a club that ran a thousand events reads twenty of them per page, not all), and each
     /// is shown as [`Events::view`] shows it.
     pub(crate) async fn list(&self, page: u32) -> Result<EventsPage, EventError> {
         let storage = &self.0.storage;
-        let unfinished = storage.club_event_heads(false, 0, MAX_UNFINISHED_LISTED);
-        let unfinished = unfinished.await.map_err(|_| EventError::Storage)?;
+        // One more than are listed: whether some are left out, in the same read.
+        let unfinished = storage.club_event_heads(false, 0, MAX_UNFINISHED_LISTED + 1);
+        let mut unfinished = unfinished.await.map_err(|_| EventError::Storage)?;
+        let more_current = unfinished.len() > MAX_UNFINISHED_LISTED as usize;
+        unfinished.truncate(MAX_UNFINISHED_LISTED as usize);
         // One more than a page: whether there is an older page, in the same read.
         let offset = u64::from(page) * u64::from(PER_PAGE);
         let mut finished = storage
@@ -527,6 +580,7 @@ impl Events {
             unfinished: self.views(&unfinished).await,
             finished: self.views(&finished).await,
             more,
+            more_current,
         })
     }
 
@@ -561,10 +615,14 @@ pub(crate) struct EventsPage {
     pub finished: Vec<Arc<EventView>>,
     /// Whether older finished events follow on the next page.
     pub more: bool,
+    /// Whether more waiting and running events exist than the [`MAX_UNFINISHED_LISTED`]
+    /// listed (the oldest are left out), so that a client can say so rather than show a
+    /// list cut short as if it were whole.
+    pub more_current: bool,
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::events::record::Format;
     use crate::events::state::tests::setup;
@@ -644,44 +702,81 @@ mod tests {
         }
     }
 
+    /// A club for a test: a SQLite database in a temporary directory, the hub its events'
+    /// games are created in and the shutdown they run under; each node's [`Events`] start
+    /// from it ([`TestClub::node`]).
+    pub(crate) struct TestClub {
+        pub storage: Storage,
+        pub hub: Hub,
+        pub shutdown: Shutdown,
+        pub tasks: Tasks,
+        _trigger: crate::ops::shutdown::Trigger,
+        _all_done: crate::ops::shutdown::AllDone,
+        /// Removed last, after everything that uses the database.
+        _dir: tempfile::TempDir,
+    }
+
+    impl TestClub {
+        pub(crate) async fn open() -> TestClub {
+            let dir = tempfile::tempdir().unwrap();
+            let database = crate::storage::Database::Sqlite(dir.path().join("db"));
+            let (storage, _) = Storage::open(&database, None).await.unwrap();
+            let (trigger, shutdown) = crate::ops::shutdown::channel();
+            let (tasks, all_done) = crate::ops::shutdown::tasks();
+            let settings = Settings::for_tests();
+            let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
+            TestClub {
+                storage,
+                hub,
+                shutdown,
+                tasks,
+                _trigger: trigger,
+                _all_done: all_done,
+                _dir: dir,
+            }
+        }
+
+        /// A node's events read from `storage` (the club's, or one that counts its reads):
+        /// a single server's, which directs every event, or a cluster node's (`cluster`),
+        /// which directs only the events it claims. An arena minute lasts a minute.
+        pub(crate) async fn node(&self, storage: Storage, cluster: bool) -> Events {
+            let directory: Arc<dyn Directory> = Arc::new(self.hub.clone());
+            let (shutdown, tasks) = (self.shutdown.clone(), self.tasks.clone());
+            const MINUTE: Duration = Duration::from_secs(60);
+            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE).await
+        }
+
+        /// The accounts of three members: Anne, Bauke and Catrijn.
+        pub(crate) async fn members(&self) -> Vec<i64> {
+            let (accounts, mut members) = (self.storage.accounts(), Vec::new());
+            for name in ["Anne", "Bauke", "Catrijn"] {
+                let created =
+                    accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
+                members.push(created.await.unwrap().unwrap());
+            }
+            members
+        }
+    }
+
+    /// The club's storage, counting the event reads in the [`Reads`] it gives too.
+    fn counted(club: &TestClub) -> (Storage, Arc<Reads>) {
+        let reads = Arc::new(Reads::default());
+        let counted = Storage::new(Counting {
+            inner: club.storage.clone(),
+            reads: reads.clone(),
+        });
+        (counted, reads)
+    }
+
     /// A member who withdrew joins again where the format takes them back (a Swiss between
     /// rounds, a round-robin before its start), and is told in its own words where it does
     /// not (a round-robin that runs without them), not `already_joined`.
     #[tokio::test]
     async fn a_member_who_withdrew_joins_again_where_the_format_allows_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let hub = Hub::new(
-            storage.clone(),
-            Settings::for_tests(),
-            shutdown.clone(),
-            tasks.clone(),
-        );
-        let accounts = storage.accounts();
-        let mut members = Vec::new();
-        for name in ["Anne", "Bauke", "Catrijn"] {
-            let created =
-                accounts.create_account(name.into(), "$argon2id$x".into(), false, false, 1);
-            members.push(created.await.unwrap().unwrap());
-        }
-        let joining = |account: i64| Joining {
-            account,
-            name: format!("p{account}"),
-            rating: 1500,
-            request: None,
-        };
-        let events = Events::start(
-            storage.clone(),
-            Arc::new(hub),
-            shutdown,
-            tasks,
-            false,
-            Duration::from_secs(60),
-        )
-        .await;
+        let club = TestClub::open().await;
+        let members = club.members().await;
+        let joining = member;
+        let events = club.node(club.storage.clone(), false).await;
         let later = now_ms() + 3_600_000;
         for format in [
             Format::Swiss { rounds: 3 },
@@ -868,30 +963,11 @@ mod tests {
     /// their records. What it shows is what a whole read shows.
     #[tokio::test]
     async fn an_event_run_elsewhere_is_shown_from_what_was_read_and_only_what_is_new_is_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let reads = Arc::new(Reads::default());
-        let counted = Storage::new(Counting {
-            inner: storage.clone(),
-            reads: reads.clone(),
-        });
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let start = |storage: Storage, cluster| {
-            let hub = Hub::new(
-                storage.clone(),
-                Settings::for_tests(),
-                shutdown.clone(),
-                tasks.clone(),
-            );
-            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
-            const MINUTE: Duration = Duration::from_secs(60);
-            Events::start(storage, Arc::new(hub), shutdown, tasks, cluster, MINUTE)
-        };
+        let club = TestClub::open().await;
+        let (counted, reads) = counted(&club);
         // The node that runs the directors, and one that only shows the events.
-        let owner = start(storage.clone(), false).await;
-        let here = start(counted, true).await;
+        let owner = club.node(club.storage.clone(), false).await;
+        let here = club.node(counted, true).await;
         let waiting = owner
             .create(EventSetup {
                 starts_at_ms: now_ms() + 3_600_000,
@@ -978,25 +1054,11 @@ mod tests {
     /// without a read of storage, not even of the event's newer records.
     #[tokio::test]
     async fn a_node_keeps_the_set_ups_it_looks_up_within_the_events_it_keeps() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let reads = Arc::new(Reads::default());
-        let counted = Storage::new(Counting {
-            inner: storage.clone(),
-            reads: reads.clone(),
-        });
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let hub = Hub::new(
-            storage.clone(),
-            Settings::for_tests(),
-            shutdown.clone(),
-            tasks.clone(),
-        );
-        const MINUTE: Duration = Duration::from_secs(60);
+        let club = TestClub::open().await;
+        let (counted, reads) = counted(&club);
+        let storage = club.storage.clone();
         // A node of a cluster: it runs none of these events' directors.
-        let here = Events::start(counted, Arc::new(hub), shutdown, tasks, true, MINUTE).await;
+        let here = club.node(counted, true).await;
         let seen = kept::KEPT.get() + 44;
         let swiss = setup(Format::Swiss { rounds: 3 });
         let writes = (0..seen)
@@ -1044,20 +1106,8 @@ mod tests {
     /// request that was never done is still `event_moving`.
     #[tokio::test]
     async fn a_request_done_whose_answer_was_lost_is_answered_as_done_also_when_sent_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings::for_tests();
-        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-        let directory: Arc<dyn Directory> = Arc::new(hub);
-        let start = |cluster| {
-            let (storage, directory) = (storage.clone(), directory.clone());
-            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
-            const MINUTE: Duration = Duration::from_secs(60);
-            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE)
-        };
+        let club = TestClub::open().await;
+        let start = |cluster| club.node(club.storage.clone(), cluster);
         // The node that runs the director, and one that forwards its members' requests there.
         let owner = start(false).await;
         let here = start(true).await;
@@ -1131,20 +1181,8 @@ mod tests {
     /// second tab's request, with its own id or none, is still refused.
     #[tokio::test]
     async fn a_request_sent_again_through_another_node_is_answered_as_done() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = crate::storage::Database::Sqlite(dir.path().join("db"));
-        let (storage, _) = Storage::open(&database, None).await.unwrap();
-        let (_trigger, shutdown) = crate::ops::shutdown::channel();
-        let (tasks, _all_done) = crate::ops::shutdown::tasks();
-        let settings = Settings::for_tests();
-        let hub = Hub::new(storage.clone(), settings, shutdown.clone(), tasks.clone());
-        let directory: Arc<dyn Directory> = Arc::new(hub);
-        let start = |cluster| {
-            let (storage, directory) = (storage.clone(), directory.clone());
-            let (shutdown, tasks) = (shutdown.clone(), tasks.clone());
-            const MINUTE: Duration = Duration::from_secs(60);
-            Events::start(storage, directory, shutdown, tasks, cluster, MINUTE)
-        };
+        let club = TestClub::open().await;
+        let start = |cluster| club.node(club.storage.clone(), cluster);
         // The node that runs the director, and two that forward their members' requests.
         let owner = start(false).await;
         let (first, second) = (start(true).await, start(true).await);
@@ -1206,5 +1244,159 @@ mod tests {
         assert_eq!(second.join(&id, asked(Some("j-1"))).await, Ok(()));
         // A join, a withdrawal and a join again: each stored once.
         assert_eq!(owner.state(&id).await.unwrap().v, 3);
+    }
+
+    /// A node that directs event after event to its end holds none of them as a director's
+    /// entry once each director is done, and at most [`kept::KEPT`] kept: its memory does not
+    /// grow with the events it ran. A finished event is still shown whole: the newest from
+    /// what its director left (no read of storage), the oldest, long dropped, read back; a
+    /// follower that watches it is sent it at once, and a late join is refused as finished.
+    #[tokio::test]
+    async fn a_node_that_directed_many_events_to_their_end_holds_a_bounded_number_of_them() {
+        let club = TestClub::open().await;
+        let (counted, reads) = counted(&club);
+        let storage = club.storage.clone();
+        let events = club.node(counted, false).await;
+        // The first has a player, alone at its start: it is over then, with its standings.
+        let first = events
+            .create(EventSetup {
+                starts_at_ms: now_ms() + 300,
+                ..setup(Format::Swiss { rounds: 3 })
+            })
+            .await
+            .unwrap();
+        events.join(&first, member(1)).await.unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        while events.view(&first).await.unwrap().status != "finished" {
+            assert!(tokio::time::Instant::now() < deadline, "it never finishes");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // The rest start at once with nobody in them: each is over at once.
+        let directed = kept::KEPT.get() + 44;
+        let mut last = first.clone();
+        for _ in 1..directed {
+            let over = EventSetup {
+                starts_at_ms: 0,
+                ..setup(Format::Swiss { rounds: 3 })
+            };
+            last = events.create(over).await.unwrap();
+        }
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        while !storage.club_events(true).await.unwrap().is_empty() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the events never finish"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // Each director's last step after storing the end: going.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while events.running_len() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(
+            events.running_len(),
+            0,
+            "no finished event stays a director's"
+        );
+        assert!(events.0.kept.len() <= kept::KEPT.get(), "no more than kept");
+
+        reads.whole.lock().unwrap().clear();
+        let newest = events.view(&last).await.unwrap();
+        assert_eq!(newest.status, "finished");
+        assert!(
+            reads.whole.lock().unwrap().is_empty(),
+            "as its director left it: not read from storage"
+        );
+        let oldest = events.view(&first).await.unwrap();
+        assert_eq!(*reads.whole.lock().unwrap(), [first.as_str()], "read back");
+        let replayed = events.read_whole(&first).await.unwrap();
+        assert_eq!(*oldest, EventView::of(&replayed, now_ms()), "shown whole");
+        assert_eq!(oldest.status, "finished");
+        assert_eq!(oldest.players, ["p1"]);
+        assert_eq!(oldest.standings.len(), 1);
+        assert_eq!(
+            events.join(&first, member(2)).await,
+            Err(EventError::Finished)
+        );
+        assert_eq!(
+            events.join(&last, member(2)).await,
+            Err(EventError::Finished)
+        );
+
+        // A spectator who watches it now is sent the event at once, whole and over.
+        let (shutdown, tasks) = (club.shutdown.clone(), club.tasks.clone());
+        let followers = follow::Followers::new(events.clone(), shutdown, tasks);
+        let (outbox, mut inbox) =
+            crate::room::outbox::outbox(1, boardcast_protocol::Encoding::Json, 16);
+        followers
+            .watch(&outbox, 7, first.clone(), None)
+            .await
+            .unwrap();
+        let mut got = Vec::new();
+        while let Ok(frame) = inbox.rx.try_recv() {
+            let axum::extract::ws::Message::Text(text) = frame else {
+                panic!("{frame:?}")
+            };
+            let frame = boardcast_protocol::FrameRef::Text(text.as_bytes());
+            got.push(
+                boardcast_protocol::Encoding::Json
+                    .decode_server(frame)
+                    .unwrap(),
+            );
+        }
+        match got.as_slice() {
+            [
+                boardcast_protocol::ServerMessage::Ack(ack),
+                boardcast_protocol::ServerMessage::ClubEvent(shown),
+            ] => {
+                assert_eq!(ack.id, 7);
+                assert_eq!(shown.status, boardcast_protocol::ClubEventStatus::Finished);
+                assert_eq!(shown.standings.len(), 1);
+                assert_eq!(shown.v, oldest.v);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// More waiting events than the list shows: it shows the newest
+    /// [`MAX_UNFINISHED_LISTED`] and says that some are left out (`more_current`); with no
+    /// more than that, it says none are.
+    #[tokio::test]
+    async fn a_list_that_leaves_out_waiting_events_says_so() {
+        let club = TestClub::open().await;
+        let storage = club.storage.clone();
+        // A node of a cluster: it shows these events without directing them.
+        let here = club.node(storage.clone(), true).await;
+        let later = EventSetup {
+            starts_at_ms: now_ms() + 3_600_000,
+            ..setup(Format::Swiss { rounds: 3 })
+        };
+        let create = |i: u32| {
+            Write::ClubEvent(EventWrite::Create {
+                id: format!("ev{i:03}"),
+                created_ms: i64::from(i) + 1,
+                setup: serde_json::to_string(&later).unwrap(),
+            })
+        };
+        let all = (0..MAX_UNFINISHED_LISTED).map(create).collect();
+        storage.commit(all).await.unwrap();
+        let listed = here.list(0).await.unwrap();
+        assert_eq!(listed.unfinished.len(), MAX_UNFINISHED_LISTED as usize);
+        assert!(!listed.more_current, "all of them are listed");
+
+        storage
+            .commit(vec![create(MAX_UNFINISHED_LISTED)])
+            .await
+            .unwrap();
+        let listed = here.list(0).await.unwrap();
+        assert_eq!(listed.unfinished.len(), MAX_UNFINISHED_LISTED as usize);
+        assert!(listed.more_current, "one is left out, and the list says so");
+        let newest = format!("ev{MAX_UNFINISHED_LISTED:03}");
+        assert_eq!(listed.unfinished[0].id, newest, "newest first");
+        assert!(
+            listed.unfinished.iter().all(|view| view.id != "ev000"),
+            "the oldest is the one left out"
+        );
     }
 }
