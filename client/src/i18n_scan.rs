@@ -71,6 +71,10 @@ const NOT_USER_VISIBLE: &[(&str, &str)] = &[
         "a command typed in the terminal, the same in every language",
     ),
     (
+        "boardcast events --page",
+        "a command typed in the terminal, the same in every language",
+    ),
+    (
         "never empty",
         "a panic message for developers: an invariant",
     ),

@@ -743,7 +743,7 @@ fn events_pages_older_finished_events_and_says_where_they_are() {
         let out = run(addr, config.path(), &["events"], "");
         assert!(out.status.success(), "{}", stderr(&out));
         let shown = stdout(&out);
-        if shown.contains("Running\n  None.\nFinished\n") {
+        if shown.contains("Running\n  No event is running now.\nFinished\n") {
             break shown;
         }
         assert!(std::time::Instant::now() < deadline, "{shown}");

@@ -331,7 +331,7 @@ mod tests {
         );
         assert!(
             shown.contains(
-                "Running\n  None.\n  More events are coming up or running than the server lists.\nFinished\n"
+                "Running\n  No event is running now.\n  More events are coming up or running than the server lists.\nFinished\n"
             ),
             "{shown}"
         );
