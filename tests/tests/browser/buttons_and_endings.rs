@@ -74,14 +74,9 @@ async fn draw_offer_rematch_and_resignation_through_the_buttons() {
     let rematch = rematch.as_str().expect("a match id").to_owned();
     wait_on_match(&white, "the old white player", &rematch).await;
     wait_on_match(&black, "the old black player", &rematch).await;
-    assert_eq!(
-        white.attr("#board", "data-orientation").await.as_deref(),
-        Some("black")
-    );
-    assert_eq!(
-        black.attr("#board", "data-orientation").await.as_deref(),
-        Some("white")
-    );
+    // The new match's snapshot turns each board round (drawn on the page's next frame).
+    white.wait_attr("#board", "data-orientation", "black").await;
+    black.wait_attr("#board", "data-orientation", "white").await;
 
     // Resigning asks first: cancel keeps playing, confirm ends the game.
     let first = &plies(game)[0];
