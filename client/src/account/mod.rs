@@ -421,20 +421,13 @@ pub fn game_text(game: &ProfileGame) -> String {
 }
 
 /// Milliseconds since the Unix epoch as a UTC date in the language's order (`2026-11-26`
-/// in English, `26-11-2026` in Dutch and Frisian: `games-date`), by the civil-from-days
-/// algorithm of Howard Hinnant's date library. The parts go in as text, so the year is
-/// not grouped like a number (`2,026`).
+/// in English, `26-11-2026` in Dutch and Frisian: `games-date`). The parts go in as text, so
+/// the year is not grouped like a number (`2,026`).
 fn date_text(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let date = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+        .date();
+    let (year, month, day) = (date.year(), u8::from(date.month()), date.day());
     tr_args(
         "games-date",
         &[

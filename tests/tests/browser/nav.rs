@@ -75,23 +75,15 @@ fn dutch_date_time(local_ms: i64) -> String {
     const MONTHS: [&str; 12] = [
         "jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec",
     ];
-    let days = local_ms.div_euclid(86_400_000);
-    let minute_of_day = local_ms.rem_euclid(86_400_000) / 60_000;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(local_ms) * 1_000_000)
+        .expect("a time within the calendar");
     format!(
-        "{day} {} {year}, {:02}:{:02}",
-        MONTHS[(month - 1) as usize],
-        minute_of_day / 60,
-        minute_of_day % 60
+        "{} {} {}, {:02}:{:02}",
+        at.day(),
+        MONTHS[usize::from(u8::from(at.month())) - 1],
+        at.year(),
+        at.hour(),
+        at.minute()
     )
 }
 
